@@ -1,0 +1,163 @@
+#!/usr/bin/env node
+// `npm run bench`: starts Vellum (dist/) on a fresh SQLite database with the blog example, seeds it
+// with bench/seed.mjs, then measures throughput and latency with wrk and prints a table. For
+// comparison it also measures a bare node:http server answering the same precomputed list
+// response: the ceiling for this machine.
+//
+// Env: N (articles, default 2000), DURATION (seconds per scenario, 10), CONNECTIONS (10),
+// WARMUP (seconds, 3), SCENARIOS (comma list), OUT (write the JSON summary there).
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const N = process.env.N ?? '2000';
+const DURATION = Number(process.env.DURATION ?? 10);
+const WARMUP = Number(process.env.WARMUP ?? 3);
+const CONNECTIONS = Number(process.env.CONNECTIONS ?? 10);
+const PORT = 20000 + Math.floor(Math.random() * 20000);
+const BASE = `http://127.0.0.1:${PORT}`;
+
+if (spawnSync('wrk', ['--version']).error) {
+  console.error('wrk is needed on the PATH (Debian: apt-get install -y wrk)');
+  process.exit(1);
+}
+
+const dir = mkdtempSync(join(tmpdir(), 'vellum-bench-'));
+const rss = (pid) => {
+  try {
+    const status = spawnSync('cat', [`/proc/${pid}/status`]).stdout.toString();
+    return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
+  } catch {
+    return 0;
+  }
+};
+
+async function startVellum() {
+  const started = Date.now();
+  const child = spawn(process.execPath, [join(root, 'dist/cli/main.js'), 'start'], {
+    env: { ...process.env, NODE_ENV: 'production', PORT: String(PORT), HOST: '127.0.0.1', DATABASE_FILENAME: join(dir, 'bench.db') },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  await new Promise((done, fail) => {
+    let out = '';
+    child.stdout.on('data', (chunk) => {
+      out += chunk;
+      if (/serving/.test(out)) done();
+    });
+    child.on('exit', (code) => fail(new Error(`vellum exited with ${code}: ${out}`)));
+  });
+  return { child, coldStartMs: Date.now() - started };
+}
+
+const LUA = `
+local counter = 0
+request = function()
+  if wrk.method == "POST" then
+    counter = counter + 1
+    local body = string.gsub(wrk.body, "__N__", tostring(counter) .. "-" .. tostring(math.random(1, 1e9)))
+    return wrk.format(nil, nil, nil, body)
+  end
+  return wrk.format()
+end
+done = function(summary, latency, requests)
+  io.write(string.format("RESULT %d %d %d %.3f %.3f %.3f %.3f\\n", summary.requests, summary.errors.status + summary.errors.connect + summary.errors.read + summary.errors.write + summary.errors.timeout, summary.duration, latency:percentile(50) / 1000, latency:percentile(90) / 1000, latency:percentile(99) / 1000, latency.max / 1000))
+end`;
+const luaFile = join(dir, 'bench.lua');
+writeFileSync(luaFile, LUA);
+
+function wrk(url, seconds, { method = 'GET', body } = {}) {
+  const args = ['-t1', `-c${CONNECTIONS}`, `-d${seconds}s`, '-s', luaFile, '--latency', url];
+  if (method !== 'GET') args.push('-H', 'Content-Type: application/json');
+  const script = method !== 'GET' ? `wrk.method = "${method}"\nwrk.body = ${JSON.stringify(JSON.stringify(body))}\nwrk.headers["Content-Type"] = "application/json"\n` + LUA : LUA;
+  writeFileSync(luaFile, script);
+  const result = spawnSync('wrk', args, { encoding: 'utf8' });
+  const match = /RESULT (\d+) (\d+) (\d+) ([\d.]+) ([\d.]+) ([\d.]+) ([\d.]+)/.exec(result.stdout);
+  if (!match) throw new Error(`wrk failed: ${result.stdout}${result.stderr}`);
+  const [, requests, errors, micros, p50, p90, p99, max] = match.map(Number);
+  const non2xx = Number(/Non-2xx or 3xx responses: (\d+)/.exec(result.stdout)?.[1] ?? 0);
+  return { rps: requests / (micros / 1e6), requests, errors: errors + non2xx, p50, p90, p99, max };
+}
+
+function measure(name, url, options) {
+  if (WARMUP > 0) wrk(url, WARMUP, options);
+  const result = wrk(url, DURATION, options);
+  console.error(`  ${name}: ${result.rps.toFixed(0)} req/s`);
+  return { name, ...result };
+}
+
+const { child, coldStartMs } = await startVellum();
+const results = [];
+try {
+  const idleRss = rss(child.pid);
+  console.error(`Vellum up in ${coldStartMs} ms (RSS ${idleRss.toFixed(0)} MB); seeding ${N} articles...`);
+  const seed = spawnSync(process.execPath, [join(root, 'bench/seed.mjs')], { env: { ...process.env, BASE_URL: BASE, N, QUIET: '1' }, stdio: ['ignore', 'ignore', 'inherit'] });
+  if (seed.status !== 0) throw new Error('seeding failed');
+
+  const first = await (await fetch(`${BASE}/api/articles?sort=id:asc&pagination[pageSize]=1`).catch(() => fetch(`${BASE}/api/articles`))).json();
+  const documentId = first.data[0].documentId;
+  const scenarios = [
+    ['list_default', `${BASE}/api/articles`],
+    ['list_page100', `${BASE}/api/articles?pagination[pageSize]=100`],
+    ['filter_sort', `${BASE}/api/articles?filters[views][$gt]=500&filters[kind][$eq]=news&sort[0]=publishDate:desc`],
+    ['deep_filter_relation', `${BASE}/api/articles?filters[author][name][$containsi]=a`],
+    ['populate_star', `${BASE}/api/articles?populate=*`],
+    ['deep_populate', `${BASE}/api/articles?populate[author][populate][0]=avatar&populate[category]=true&populate[tags]=true&populate[seo][populate]=*&populate[blocks][populate]=*`],
+    ['find_one', `${BASE}/api/articles/${documentId}`],
+    ['create', `${BASE}/api/articles`, { method: 'POST', body: { data: { title: 'Bench __N__', views: 1, kind: 'news' } } }],
+  ];
+  const wanted = process.env.SCENARIOS?.split(',');
+  let peakRss = idleRss;
+  for (const [name, url, options] of scenarios) {
+    if (wanted && !wanted.includes(name)) continue;
+    const probe = await fetch(url, options ? { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ data: { title: `probe ${Date.now()}` } }) } : undefined);
+    if (probe.status >= 400) {
+      results.push({ name, skipped: `HTTP ${probe.status}` });
+      console.error(`  ${name}: skipped (HTTP ${probe.status})`);
+      continue;
+    }
+    results.push(measure(name, url, options));
+    peakRss = Math.max(peakRss, rss(child.pid));
+  }
+
+  // The ceiling: node:http answering the precomputed default list response.
+  const body = Buffer.from(await (await fetch(`${BASE}/api/articles`)).text());
+  child.kill('SIGTERM');
+  const bare = createServer((_req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': body.length });
+    res.end(body);
+  });
+  await new Promise((done) => bare.listen(PORT + 1, '127.0.0.1', done));
+  // wrk runs in a child process; node:http answers on this event loop meanwhile.
+  const ceiling = await new Promise((done) => {
+    const run = spawn(process.execPath, ['-e', `
+      const { spawnSync } = require('node:child_process');
+      const r = spawnSync('wrk', ['-t1', '-c${CONNECTIONS}', '-d${DURATION}s', '-s', ${JSON.stringify(luaFile)}, 'http://127.0.0.1:${PORT + 1}/api/articles'], { encoding: 'utf8' });
+      process.stdout.write(r.stdout);`], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    run.stdout.on('data', (c) => (out += c));
+    run.on('exit', () => done(out));
+  });
+  writeFileSync(luaFile, LUA);
+  bare.close();
+  const m = /RESULT (\d+) (\d+) (\d+) ([\d.]+) ([\d.]+) ([\d.]+) ([\d.]+)/.exec(ceiling);
+  if (m) {
+    const [, requests, errors, micros, p50, p90, p99, max] = m.map(Number);
+    results.push({ name: 'ceiling: bare node:http, same list body', rps: requests / (micros / 1e6), requests, errors, p50, p90, p99, max });
+  }
+
+  console.log(`\nVellum bench: ${N} articles, SQLite, wrk -t1 -c${CONNECTIONS} -d${DURATION}s; cold start ${coldStartMs} ms, RSS idle ${idleRss.toFixed(0)} MB, peak ${peakRss.toFixed(0)} MB\n`);
+  console.log('| scenario | req/s | p50 ms | p90 ms | p99 ms | max ms | errors |');
+  console.log('|---|---:|---:|---:|---:|---:|---:|');
+  for (const r of results) {
+    if (r.skipped) console.log(`| ${r.name} | skipped: ${r.skipped} | | | | | |`);
+    else console.log(`| ${r.name} | ${r.rps.toFixed(0)} | ${r.p50.toFixed(2)} | ${r.p90.toFixed(2)} | ${r.p99.toFixed(2)} | ${r.max.toFixed(2)} | ${r.errors} |`);
+  }
+  if (process.env.OUT) writeFileSync(process.env.OUT, JSON.stringify({ coldStartMs, idleRss, peakRss, results }, null, 2));
+} finally {
+  child.kill('SIGTERM');
+  rmSync(dir, { recursive: true, force: true });
+}

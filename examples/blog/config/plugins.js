@@ -1,0 +1,8 @@
+module.exports = () => ({
+  i18n: {
+    config: {
+      defaultLocale: 'en',
+      locales: ['en', 'fr'],
+    },
+  },
+});

@@ -1,0 +1,66 @@
+#!/usr/bin/env node
+/**
+ * `vellum start [projectDir]` serves a project (default: the bundled blog example);
+ * `vellum db prune [projectDir]` drops the columns and tables the schema no longer names.
+ */
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { loadConfig } from '../config/load.js';
+import { openDatabase } from '../database/connection.js';
+import { pruneSchema } from '../database/sync.js';
+import { ProjectError } from '../errors.js';
+import { loadProjectSchema } from '../schema/load.js';
+import { createVellum } from '../server.js';
+import { builtInTypes } from '../upload/file-type.js';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const defaultProject = resolve(here, '../../examples/blog');
+
+const USAGE = `usage:
+  vellum start [projectDir]      serve a project (default: examples/blog)
+  vellum db prune [projectDir]   drop columns and tables that the schema no longer names`;
+
+async function start(projectDir: string): Promise<void> {
+  const vellum = await createVellum(projectDir);
+  if (vellum.skippedCode.length) {
+    console.log(`Project code not executed (${vellum.skippedCode.length} files): ${vellum.skippedCode.join(', ')}`);
+  }
+  if (vellum.sync.orphaned.length) {
+    console.log(`Kept data the schema no longer names (remove with \`vellum db prune\`): ${vellum.sync.orphaned.join(', ')}`);
+  }
+  const url = await vellum.listen();
+  const client = vellum.config.database.client;
+  console.log(`Vellum serving ${projectDir} on ${url} (${client}); REST at ${url}${vellum.config.api.rest.prefix}`);
+  const stop = async () => {
+    await vellum.close();
+    process.exit(0);
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}
+
+async function prune(projectDir: string): Promise<void> {
+  const config = await loadConfig(projectDir);
+  const { schema } = loadProjectSchema(projectDir, builtInTypes);
+  const database = openDatabase(config.database);
+  try {
+    const dropped = await pruneSchema(database, schema, config.database.client === 'postgres' ? config.database.schema : undefined);
+    console.log(dropped.length ? `Dropped: ${dropped.join(', ')}` : 'Nothing to prune.');
+  } finally {
+    await database.close();
+  }
+}
+
+async function main(argv: string[]): Promise<void> {
+  const [command, ...rest] = argv;
+  if (command === 'start') return start(resolve(rest[0] ?? defaultProject));
+  if (command === 'db' && rest[0] === 'prune') return prune(resolve(rest[1] ?? defaultProject));
+  console.error(USAGE);
+  process.exitCode = command ? 1 : 0;
+}
+
+main(process.argv.slice(2)).catch((error: unknown) => {
+  if (error instanceof ProjectError) console.error(`Cannot start: ${error.message}`);
+  else console.error(error);
+  process.exit(1);
+});

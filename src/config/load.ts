@@ -1,0 +1,159 @@
+import { isAbsolute, resolve } from 'node:path';
+import { z } from 'zod';
+import { ProjectError } from '../errors.js';
+import { createEnv } from './env.js';
+import { deepMerge, loadConfigFile } from './files.js';
+
+export type DatabaseClient = 'sqlite' | 'postgres' | 'mysql';
+
+export interface SqliteConnection {
+  client: 'sqlite';
+  filename: string;
+}
+
+export interface ServerConnection {
+  client: 'postgres' | 'mysql';
+  connectionString?: string;
+  host: string;
+  port: number;
+  database: string;
+  user: string;
+  password?: string;
+  /** PostgreSQL schema holding Vellum's tables (default `public`). */
+  schema?: string;
+  ssl?: boolean | Record<string, unknown>;
+  pool: { min: number; max: number };
+}
+
+export type DatabaseConfig = SqliteConnection | ServerConnection;
+
+export interface RestConfig {
+  prefix: string;
+  defaultLimit: number;
+  maxLimit: number;
+  withCount: boolean;
+}
+
+export interface VellumConfig {
+  projectDir: string;
+  environment: string;
+  server: { host: string; port: number; bodyLimit: number; logger: boolean };
+  database: DatabaseConfig;
+  api: { rest: RestConfig };
+  i18n: { defaultLocale: string; locales: string[] };
+  /** `config/plugins` as written, for the plugins' own sections (graphql, users-permissions, upload). */
+  plugins: Record<string, unknown>;
+}
+
+const CLIENT_ALIASES: Record<string, DatabaseClient> = {
+  sqlite: 'sqlite',
+  sqlite3: 'sqlite',
+  'better-sqlite3': 'sqlite',
+  postgres: 'postgres',
+  postgresql: 'postgres',
+  pg: 'postgres',
+  mysql: 'mysql',
+  mysql2: 'mysql',
+  mariadb: 'mysql',
+};
+
+const serverSchema = z.object({
+  host: z.string().default('0.0.0.0'),
+  port: z.coerce.number().int().min(0).max(65535).default(1337),
+  bodyLimit: z.coerce.number().int().positive().default(1024 * 1024),
+  logger: z.boolean().default(false),
+});
+
+const restSchema = z.object({
+  prefix: z.string().default('/api'),
+  defaultLimit: z.coerce.number().int().positive().default(25),
+  maxLimit: z.coerce.number().int().positive().default(100),
+  withCount: z.boolean().default(true),
+});
+
+const localeCode = z.string().regex(/^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/, 'a locale code such as en or fr-FR');
+const i18nSchema = z.object({
+  defaultLocale: localeCode.default('en'),
+  locales: z.array(localeCode).default([]),
+});
+
+function parseSection<T>(schema: z.ZodType<T>, value: unknown, file: string): T {
+  const parsed = schema.safeParse(value ?? {});
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new ProjectError(`${issue.path.join('.') || '(root)'}: ${issue.message}`, file);
+  }
+  return parsed.data;
+}
+
+const asRecord = (value: unknown): Record<string, unknown> =>
+  value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+
+/**
+ * Database settings: `config/database` as Strapi writes it (`connection.client` and
+ * `connection.connection`), falling back to the environment variables of Strapi's default file.
+ */
+function resolveDatabase(raw: Record<string, unknown>, projectDir: string, envSource: NodeJS.ProcessEnv): DatabaseConfig {
+  const env = createEnv(envSource);
+  const connection = asRecord(raw.connection);
+  const params = asRecord(connection.connection);
+  const clientName = String(connection.client ?? env('DATABASE_CLIENT', 'sqlite'));
+  const client = CLIENT_ALIASES[clientName];
+  if (!client) throw new ProjectError(`unknown database client "${clientName}" (sqlite, postgres or mysql)`, 'config/database');
+  if (client === 'sqlite') {
+    const filename = String(params.filename ?? env('DATABASE_FILENAME', '.tmp/data.db'));
+    return { client, filename: filename === ':memory:' || isAbsolute(filename) ? filename : resolve(projectDir, filename) };
+  }
+  const pool = asRecord(connection.pool);
+  const url = (params.connectionString as string | undefined) ?? env('DATABASE_URL');
+  const defaultPort = client === 'postgres' ? 5432 : 3306;
+  return {
+    client,
+    connectionString: url,
+    host: String(params.host ?? env('DATABASE_HOST', '127.0.0.1')),
+    port: Number(params.port ?? env.int('DATABASE_PORT', defaultPort)),
+    database: String(params.database ?? env('DATABASE_NAME', 'strapi')),
+    user: String(params.user ?? env('DATABASE_USERNAME', client === 'postgres' ? 'postgres' : 'root')),
+    password: (params.password as string | undefined) ?? env('DATABASE_PASSWORD'),
+    schema: (params.schema as string | undefined) ?? env('DATABASE_SCHEMA'),
+    ssl: (params.ssl as ServerConnection['ssl']) ?? (env.bool('DATABASE_SSL', false) ? {} : undefined),
+    pool: { min: Number(pool.min ?? 0), max: Number(pool.max ?? 10) },
+  };
+}
+
+export interface LoadConfigOptions {
+  env?: NodeJS.ProcessEnv;
+  /** Applied last, for tests and the CLI (e.g. `{ server: { port: 0 } }`). */
+  overrides?: Record<string, unknown>;
+}
+
+export async function loadConfig(project: string, options: LoadConfigOptions = {}): Promise<VellumConfig> {
+  const projectDir = resolve(project);
+  const envSource = options.env ?? process.env;
+  const env = createEnv(envSource);
+  const environment = envSource.NODE_ENV ?? 'development';
+  const overrides = options.overrides ?? {};
+  const section = async (name: string) =>
+    deepMerge(await loadConfigFile(projectDir, name, env, environment), asRecord(overrides[name]));
+  const [server, database, api, plugins] = await Promise.all([
+    section('server'),
+    section('database'),
+    section('api'),
+    section('plugins'),
+  ]);
+  server.host ??= env('HOST');
+  server.port ??= env.int('PORT');
+  const i18n = parseSection(i18nSchema, asRecord(asRecord(plugins.i18n).config), 'config/plugins (i18n)');
+  if (!i18n.locales.includes(i18n.defaultLocale)) i18n.locales.unshift(i18n.defaultLocale);
+  const rest = parseSection(restSchema, asRecord(api.rest), 'config/api');
+  if (rest.defaultLimit > rest.maxLimit) throw new ProjectError('rest.defaultLimit must not exceed rest.maxLimit', 'config/api');
+  return {
+    projectDir,
+    environment,
+    server: parseSection(serverSchema, server, 'config/server'),
+    database: resolveDatabase(database, projectDir, envSource),
+    api: { rest },
+    i18n,
+    plugins,
+  };
+}

@@ -1,0 +1,138 @@
+import { sql, type Kysely, type RawBuilder } from 'kysely';
+import type { DatabaseClient } from '../config/load.js';
+
+/** The storage type of a column, independent of the dialect. */
+export type ColumnType =
+  | 'id'
+  | 'string'
+  | 'text'
+  | 'json'
+  | 'integer'
+  | 'bigint'
+  | 'float'
+  | 'decimal'
+  | 'boolean'
+  | 'date'
+  | 'time'
+  | 'datetime';
+
+// The tables are generated from content-types at run time, so the query builder is untyped here.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type Db = Kysely<any>;
+
+/**
+ * What differs between SQLite, PostgreSQL and MySQL/MariaDB. Everything else in the database layer
+ * is written once against Kysely.
+ */
+export interface Dialect {
+  readonly client: DatabaseClient;
+  /** SQL type for a column in CREATE/ALTER TABLE. */
+  columnType(type: ColumnType): RawBuilder<unknown>;
+  /** Appended to CREATE TABLE (MySQL: engine and a case-sensitive collation). */
+  tableOptions(): RawBuilder<unknown> | undefined;
+  /** Runs `fn` holding a lock that other Vellum nodes starting on the same database wait for. */
+  withSchemaLock<T>(db: Db, fn: (db: Db) => Promise<T>): Promise<T>;
+  /** Value to bind for a JS value of a column type. */
+  encode(type: ColumnType, value: unknown): unknown;
+  /** JS value (as the API returns it) for a value read from a column of that type. */
+  decode(type: ColumnType, value: unknown): unknown;
+  /** Expression that reads a column so that `decode` gets a lossless value (SQLite bigints as text). */
+  selectColumn(table: string, column: string, type: ColumnType): RawBuilder<unknown> | undefined;
+  /** Lower-cases text the same way on every dialect, non-ASCII included. */
+  lower(expression: RawBuilder<unknown>): RawBuilder<unknown>;
+  /**
+   * `expression` contains `text` (anchored at the start and/or end), case-sensitive or not, with the
+   * same meaning on every dialect; `text` is matched literally (wildcards in it are escaped).
+   */
+  matches(expression: RawBuilder<unknown>, text: string, anchor: Anchor, caseInsensitive: boolean): RawBuilder<boolean>;
+}
+
+export interface Anchor {
+  start: boolean;
+  end: boolean;
+}
+
+/** LIKE with `!` as the escape character: `\\` would need escaping itself in MySQL string literals. */
+export function likeMatch(
+  lower: (e: RawBuilder<unknown>) => RawBuilder<unknown>,
+  expression: RawBuilder<unknown>,
+  text: string,
+  anchor: Anchor,
+  caseInsensitive: boolean,
+): RawBuilder<boolean> {
+  const escaped = text.replace(/[!%_]/g, (c) => `!${c}`);
+  const pattern = `${anchor.start ? '' : '%'}${escaped}${anchor.end ? '' : '%'}`;
+  return caseInsensitive
+    ? sql<boolean>`${lower(expression)} like ${lower(sql`${pattern}`)} escape '!'`
+    : sql<boolean>`${expression} like ${pattern} escape '!'`;
+}
+
+export const pad = (n: number, width = 2): string => String(n).padStart(width, '0');
+
+/** `HH:mm:ss.SSS`, as Strapi returns time values. */
+export function normalizeTime(value: unknown): string | null {
+  if (value === null || value === undefined) return null;
+  const match = /^(\d{1,2}):(\d{2})(?::(\d{2})(?:\.(\d{1,6}))?)?/.exec(String(value));
+  if (!match) return String(value);
+  const [, h, m, s = '00', fraction = ''] = match;
+  return `${pad(Number(h))}:${m}:${s}.${fraction.padEnd(3, '0').slice(0, 3)}`;
+}
+
+export function toIsoString(value: unknown): string | null {
+  if (value === null || value === undefined) return null;
+  if (value instanceof Date) return value.toISOString();
+  const text = String(value);
+  // MySQL DATETIME (UTC, no zone): `2024-01-02 03:04:05.678`
+  const date = /[zZ]|[+-]\d{2}(:?\d{2})?$/.test(text) ? new Date(text) : new Date(`${text.replace(' ', 'T')}Z`);
+  return Number.isNaN(date.getTime()) ? text : date.toISOString();
+}
+
+export const parseJson = (value: unknown): unknown => {
+  if (value === null || value === undefined) return null;
+  if (typeof value !== 'string') return value;
+  try {
+    return JSON.parse(value);
+  } catch {
+    return value;
+  }
+};
+
+/** Encoding shared by all dialects; each dialect overrides what it must. */
+export function encodeCommon(type: ColumnType, value: unknown): unknown {
+  if (value === null || value === undefined) return null;
+  switch (type) {
+    case 'json':
+      return JSON.stringify(value);
+    case 'datetime':
+      return value instanceof Date ? value.toISOString() : value;
+    default:
+      return value;
+  }
+}
+
+export function decodeCommon(type: ColumnType, value: unknown): unknown {
+  if (value === null || value === undefined) return null;
+  switch (type) {
+    case 'json':
+      return parseJson(value);
+    case 'boolean':
+      return value === true || value === 1 || value === '1' || value === 't';
+    case 'integer':
+    case 'id':
+    case 'float':
+    case 'decimal':
+      return typeof value === 'number' ? value : Number(value);
+    case 'bigint':
+      return String(value);
+    case 'time':
+      return normalizeTime(value);
+    case 'datetime':
+      return toIsoString(value);
+    case 'date':
+      return value instanceof Date
+        ? `${value.getFullYear()}-${pad(value.getMonth() + 1)}-${pad(value.getDate())}`
+        : String(value).slice(0, 10);
+    default:
+      return value;
+  }
+}

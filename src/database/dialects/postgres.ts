@@ -1,0 +1,69 @@
+import { Kysely, PostgresDialect, sql, type KyselyConfig } from 'kysely';
+import pg from 'pg';
+import type { ServerConnection } from '../../config/load.js';
+import { decodeCommon, encodeCommon, likeMatch, type ColumnType, type Db, type Dialect } from '../dialect.js';
+
+const TYPES: Record<ColumnType, string> = {
+  id: 'serial primary key',
+  string: 'varchar(255)',
+  text: 'text',
+  json: 'text',
+  integer: 'integer',
+  bigint: 'bigint',
+  float: 'double precision',
+  decimal: 'numeric(10,2)',
+  boolean: 'boolean',
+  date: 'date',
+  time: 'time(3)',
+  datetime: 'timestamp(3) with time zone',
+};
+
+/** Same key on every node: pg_advisory_lock serialises their schema synchronisation. */
+const SCHEMA_LOCK_KEY = 748_213_001;
+
+// Dates stay strings ('2024-01-31'); pg would turn them into local-midnight Date objects.
+const types = {
+  getTypeParser(oid: number, format?: 'text' | 'binary') {
+    if (oid === pg.types.builtins.DATE) return (value: string) => value;
+    return pg.types.getTypeParser(oid, format);
+  },
+} as pg.CustomTypesConfig;
+
+export const postgresDialect: Dialect = {
+  client: 'postgres',
+  columnType: (type) => sql.raw(TYPES[type]),
+  tableOptions: () => undefined,
+  withSchemaLock: (db, fn) =>
+    db.connection().execute(async (connection) => {
+      await sql`select pg_advisory_lock(${SCHEMA_LOCK_KEY})`.execute(connection);
+      try {
+        return await fn(connection);
+      } finally {
+        await sql`select pg_advisory_unlock(${SCHEMA_LOCK_KEY})`.execute(connection);
+      }
+    }),
+  encode: encodeCommon,
+  decode: decodeCommon,
+  selectColumn: () => undefined,
+  lower: (expression) => sql`lower(${expression})`,
+  matches(expression, text, anchor, caseInsensitive) {
+    return likeMatch(this.lower, expression, text, anchor, caseInsensitive);
+  },
+};
+
+export function createPostgresKysely(connection: ServerConnection, log: KyselyConfig['log']): Db {
+  const pool = new pg.Pool({
+    connectionString: connection.connectionString,
+    host: connection.host,
+    port: connection.port,
+    database: connection.database,
+    user: connection.user,
+    password: connection.password,
+    ssl: connection.ssl as pg.PoolConfig['ssl'],
+    min: connection.pool.min,
+    max: connection.pool.max,
+    types,
+    options: connection.schema ? `-c search_path=${connection.schema}` : undefined,
+  });
+  return new Kysely({ dialect: new PostgresDialect({ pool }), log });
+}

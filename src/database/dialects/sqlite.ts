@@ -1,0 +1,57 @@
+import Database from 'better-sqlite3';
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { Kysely, SqliteDialect, sql, type KyselyConfig } from 'kysely';
+import type { SqliteConnection } from '../../config/load.js';
+import { decodeCommon, encodeCommon, likeMatch, type ColumnType, type Db, type Dialect } from '../dialect.js';
+
+const TYPES: Record<ColumnType, string> = {
+  id: 'integer primary key autoincrement',
+  string: 'varchar(255)',
+  text: 'text',
+  json: 'text',
+  integer: 'integer',
+  bigint: 'bigint',
+  float: 'double',
+  decimal: 'decimal(10,2)',
+  boolean: 'boolean',
+  // Dates and times are ISO text: sortable and comparable as strings.
+  date: 'text',
+  time: 'text',
+  datetime: 'text',
+};
+
+export const sqliteDialect: Dialect = {
+  client: 'sqlite',
+  columnType: (type) => sql.raw(TYPES[type]),
+  tableOptions: () => undefined,
+  // better-sqlite3 serialises writers on the file; DDL runs in one transaction.
+  withSchemaLock: (db, fn) => db.transaction().execute(fn),
+  encode(type, value) {
+    if (type === 'boolean' && value !== null && value !== undefined) return value ? 1 : 0;
+    return encodeCommon(type, value);
+  },
+  decode: decodeCommon,
+  selectColumn: (table, column, type) =>
+    type === 'bigint' ? sql`cast(${sql.ref(`${table}.${column}`)} as text)` : undefined,
+  lower: (expression) => sql`vellum_lower(${expression})`,
+  matches(expression, text, anchor, caseInsensitive) {
+    if (caseInsensitive) return likeMatch(sqliteDialect.lower, expression, text, anchor, true);
+    // SQLite's LIKE ignores ASCII case; GLOB is case-sensitive. Its metacharacters go in brackets.
+    const escaped = text.replace(/[*?[]/g, (c) => `[${c}]`);
+    return sql<boolean>`${expression} glob ${`${anchor.start ? '' : '*'}${escaped}${anchor.end ? '' : '*'}`}`;
+  },
+};
+
+export function createSqliteKysely(connection: SqliteConnection, log: KyselyConfig['log']): Db {
+  if (connection.filename !== ':memory:') mkdirSync(dirname(connection.filename), { recursive: true });
+  const database = new Database(connection.filename);
+  database.pragma('journal_mode = WAL');
+  database.pragma('synchronous = NORMAL');
+  database.pragma('busy_timeout = 5000');
+  // SQLite's lower() folds ASCII only; this one folds every script, as PostgreSQL and MariaDB do.
+  database.function('vellum_lower', { deterministic: true }, (value: unknown) =>
+    typeof value === 'string' ? value.toLowerCase() : value,
+  );
+  return new Kysely({ dialect: new SqliteDialect({ database }), log });
+}

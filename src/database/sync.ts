@@ -1,0 +1,152 @@
+import { sql } from 'kysely';
+import { ProjectError } from '../errors.js';
+import type { Schema } from '../schema/model.js';
+import type { Database } from './connection.js';
+import type { ColumnSpec, TableSpec } from './tables.js';
+import { META_TABLE, planTables } from './tables.js';
+import type { ColumnType, Db, Dialect } from './dialect.js';
+
+/** Column types per table as last applied, stored in the database so every node sees the same. */
+type Snapshot = Record<string, Record<string, ColumnType>>;
+
+const SNAPSHOT_KEY = 'schema_snapshot';
+
+export interface SyncReport {
+  createdTables: string[];
+  addedColumns: string[];
+  /** Columns and tables that the schema no longer names; kept until `vellum db prune`. */
+  orphaned: string[];
+}
+
+/** Type changes that keep every stored value readable. */
+const SAFE_WIDENINGS = new Set(['string>text', 'integer>bigint', 'integer>float', 'string>json', 'text>json', 'json>text']);
+
+async function existingTables(db: Db, dialect: Dialect, pgSchema: string | undefined): Promise<Map<string, Set<string>>> {
+  const tables = await db.introspection.getTables();
+  const result = new Map<string, Set<string>>();
+  for (const table of tables) {
+    if (dialect.client === 'postgres' && table.schema !== (pgSchema ?? 'public')) continue;
+    result.set(table.name, new Set(table.columns.map((c) => c.name)));
+  }
+  return result;
+}
+
+async function readSnapshot(db: Db, hasMeta: boolean): Promise<Snapshot> {
+  if (!hasMeta) return {};
+  const row = await db.selectFrom(META_TABLE).select('value').where('name', '=', SNAPSHOT_KEY).executeTakeFirst();
+  return row?.value ? (JSON.parse(row.value as string) as Snapshot) : {};
+}
+
+async function writeSnapshot(db: Db, snapshot: Snapshot): Promise<void> {
+  const value = JSON.stringify(snapshot);
+  const updated = await db.updateTable(META_TABLE).set({ value }).where('name', '=', SNAPSHOT_KEY).executeTakeFirst();
+  if (Number(updated.numUpdatedRows) === 0) await db.insertInto(META_TABLE).values({ name: SNAPSHOT_KEY, value }).execute();
+}
+
+function columnDefinition(dialect: Dialect, column: ColumnSpec) {
+  return (builder: { notNull(): unknown }) => (column.notNull && column.type !== 'id' ? builder.notNull() : builder);
+}
+
+async function createTable(db: Db, dialect: Dialect, table: TableSpec): Promise<void> {
+  let builder = db.schema.createTable(table.name).ifNotExists();
+  for (const column of table.columns) {
+    builder = builder.addColumn(column.name, dialect.columnType(column.type), columnDefinition(dialect, column) as never);
+  }
+  const options = dialect.tableOptions();
+  if (options) builder = builder.modifyEnd(options);
+  await builder.execute();
+}
+
+function checkTypeChanges(plan: TableSpec[], snapshot: Snapshot): void {
+  const problems: string[] = [];
+  for (const table of plan) {
+    const before = snapshot[table.name];
+    if (!before) continue;
+    for (const column of table.columns) {
+      const previous = before[column.name];
+      if (previous && previous !== column.type && !SAFE_WIDENINGS.has(`${previous}>${column.type}`)) {
+        problems.push(`${table.name}.${column.name} is stored as ${previous} and the schema now asks for ${column.type}`);
+      }
+    }
+  }
+  if (problems.length) {
+    throw new ProjectError(
+      `the schema changes column types in a way that cannot be applied safely:\n  - ${problems.join('\n  - ')}\n` +
+        'Rename the attribute (the old column is kept) or migrate the data by hand, then start again.',
+    );
+  }
+}
+
+/**
+ * Brings the database up to the schema: creates missing tables, columns and indexes, under a lock
+ * so that nodes starting together do not race. Never drops anything.
+ */
+export async function synchronizeSchema(database: Database, schema: Schema, pgSchema?: string): Promise<SyncReport> {
+  const { dialect } = database;
+  const plan = planTables(schema);
+  const report: SyncReport = { createdTables: [], addedColumns: [], orphaned: [] };
+  if (dialect.client === 'postgres' && pgSchema) {
+    await sql`create schema if not exists ${sql.id(pgSchema)}`.execute(database.db);
+  }
+  await dialect.withSchemaLock(database.db, async (db) => {
+    const existing = await existingTables(db, dialect, pgSchema);
+    const snapshot = await readSnapshot(db, existing.has(META_TABLE));
+    checkTypeChanges(plan, snapshot);
+    for (const table of plan) {
+      const columns = existing.get(table.name);
+      if (!columns) {
+        await createTable(db, dialect, table);
+        report.createdTables.push(table.name);
+      } else {
+        for (const column of table.columns) {
+          if (columns.has(column.name)) continue;
+          const type = column.type === 'id' ? 'integer' : column.type;
+          await db.schema.alterTable(table.name).addColumn(column.name, dialect.columnType(type)).execute();
+          report.addedColumns.push(`${table.name}.${column.name}`);
+        }
+        const wanted = new Set(table.columns.map((c) => c.name));
+        for (const name of columns) if (!wanted.has(name)) report.orphaned.push(`${table.name}.${name}`);
+      }
+      for (const index of table.indexes) {
+        await db.schema.createIndex(index.name).ifNotExists().on(table.name).columns(index.columns).execute();
+      }
+    }
+    const planned = new Set(plan.map((t) => t.name));
+    for (const name of Object.keys(snapshot)) if (!planned.has(name) && existing.has(name)) report.orphaned.push(name);
+    const next: Snapshot = { ...snapshot };
+    for (const table of plan) {
+      next[table.name] = { ...next[table.name], ...Object.fromEntries(table.columns.map((c) => [c.name, c.type])) };
+    }
+    await writeSnapshot(db, next);
+  });
+  return report;
+}
+
+/** `vellum db prune`: drops the tables and columns that Vellum created and the schema no longer names. */
+export async function pruneSchema(database: Database, schema: Schema, pgSchema?: string): Promise<string[]> {
+  const { dialect } = database;
+  const plan = new Map(planTables(schema).map((t) => [t.name, new Set(t.columns.map((c) => c.name))]));
+  const dropped: string[] = [];
+  await dialect.withSchemaLock(database.db, async (db) => {
+    const existing = await existingTables(db, dialect, pgSchema);
+    const snapshot = await readSnapshot(db, existing.has(META_TABLE));
+    for (const [table, columns] of Object.entries(snapshot)) {
+      const wanted = plan.get(table);
+      if (!existing.has(table)) continue;
+      if (!wanted) {
+        await db.schema.dropTable(table).execute();
+        dropped.push(table);
+        delete snapshot[table];
+        continue;
+      }
+      for (const column of Object.keys(columns)) {
+        if (wanted.has(column) || !existing.get(table)!.has(column)) continue;
+        await db.schema.alterTable(table).dropColumn(column).execute();
+        dropped.push(`${table}.${column}`);
+        delete columns[column];
+      }
+    }
+    await writeSnapshot(db, snapshot);
+  });
+  return dropped;
+}

@@ -1,0 +1,156 @@
+import type { Model, ScalarType, Schema } from '../schema/model.js';
+import { indexName } from '../schema/naming.js';
+import type { ColumnType } from './dialect.js';
+
+export interface ColumnSpec {
+  name: string;
+  type: ColumnType;
+  notNull?: boolean;
+}
+
+export interface IndexSpec {
+  name: string;
+  columns: string[];
+}
+
+export interface TableSpec {
+  name: string;
+  columns: ColumnSpec[];
+  indexes: IndexSpec[];
+}
+
+const SCALAR_COLUMN_TYPES: Record<ScalarType, ColumnType> = {
+  string: 'string',
+  text: 'text',
+  richtext: 'text',
+  blocks: 'json',
+  enumeration: 'string',
+  email: 'string',
+  password: 'string',
+  uid: 'string',
+  date: 'date',
+  time: 'time',
+  datetime: 'datetime',
+  timestamp: 'datetime',
+  integer: 'integer',
+  biginteger: 'bigint',
+  float: 'float',
+  decimal: 'decimal',
+  boolean: 'boolean',
+  json: 'json',
+};
+
+export const columnTypeOf = (type: ScalarType): ColumnType => SCALAR_COLUMN_TYPES[type];
+
+/** Column types an index can help: filters and sorts on them should not scan. */
+const INDEXABLE = new Set<ColumnType>(['string', 'integer', 'bigint', 'float', 'decimal', 'boolean', 'date', 'time', 'datetime']);
+
+/** Columns every content-type table has, before its attributes. */
+export const DOCUMENT_COLUMNS: ColumnSpec[] = [
+  { name: 'id', type: 'id' },
+  { name: 'document_id', type: 'string', notNull: true },
+  { name: 'locale', type: 'string' },
+  { name: 'published_at', type: 'datetime' },
+  { name: 'created_at', type: 'datetime' },
+  { name: 'updated_at', type: 'datetime' },
+  { name: 'created_by_id', type: 'integer' },
+  { name: 'updated_by_id', type: 'integer' },
+];
+
+export const MEDIA_LINK_TABLE = 'files_related_mph';
+export const META_TABLE = 'vellum_meta';
+
+function modelTable(model: Model): TableSpec {
+  const table = model.table;
+  const columns: ColumnSpec[] =
+    model.modelType === 'contentType' ? [...DOCUMENT_COLUMNS] : [{ name: 'id', type: 'id' }];
+  const indexes: IndexSpec[] = [];
+  if (model.modelType === 'contentType') {
+    indexes.push({ name: indexName(table, ['document_id', 'locale', 'published_at']), columns: ['document_id', 'locale', 'published_at'] });
+  }
+  for (const attribute of model.scalars) {
+    const type = columnTypeOf(attribute.type);
+    columns.push({ name: attribute.column, type });
+    if (model.modelType === 'contentType' && INDEXABLE.has(type) && attribute.type !== 'password') {
+      indexes.push({ name: indexName(table, [attribute.column]), columns: [attribute.column] });
+    }
+  }
+  return { name: table, columns, indexes };
+}
+
+function componentLinkTable(model: Model): TableSpec {
+  const name = model.componentLinkTable;
+  return {
+    name,
+    columns: [
+      { name: 'id', type: 'id' },
+      { name: 'entity_id', type: 'integer', notNull: true },
+      { name: 'cmp_id', type: 'integer', notNull: true },
+      { name: 'component_type', type: 'string', notNull: true },
+      { name: 'field', type: 'string', notNull: true },
+      { name: 'ord', type: 'float' },
+    ],
+    indexes: [
+      { name: indexName(name, ['entity_id', 'field', 'ord']), columns: ['entity_id', 'field', 'ord'] },
+      { name: indexName(name, ['component_type', 'cmp_id']), columns: ['component_type', 'cmp_id'] },
+    ],
+  };
+}
+
+const hasComponents = (model: Model): boolean =>
+  Object.values(model.attributes).some((a) => a.kind === 'component' || a.kind === 'dynamiczone');
+
+/** Every table, column and index the schema needs, in creation order. */
+export function planTables(schema: Schema): TableSpec[] {
+  const models: Model[] = [...schema.components.values(), ...schema.contentTypes.values()];
+  const tables = models.map(modelTable);
+  for (const model of models) if (hasComponents(model)) tables.push(componentLinkTable(model));
+  for (const link of schema.linkTables) {
+    tables.push({
+      name: link.table,
+      columns: [
+        { name: 'id', type: 'id' },
+        { name: 'entity_id', type: 'integer', notNull: true },
+        { name: 'target_document_id', type: 'string', notNull: true },
+        { name: 'target_locale', type: 'string' },
+        { name: 'target_ord', type: 'float' },
+        { name: 'entity_ord', type: 'float' },
+      ],
+      indexes: [
+        { name: indexName(link.table, ['entity_id', 'target_ord']), columns: ['entity_id', 'target_ord'] },
+        {
+          name: indexName(link.table, ['target_document_id', 'target_locale', 'entity_ord']),
+          columns: ['target_document_id', 'target_locale', 'entity_ord'],
+        },
+      ],
+    });
+  }
+  tables.push({
+    name: MEDIA_LINK_TABLE,
+    columns: [
+      { name: 'id', type: 'id' },
+      { name: 'file_id', type: 'integer', notNull: true },
+      { name: 'related_id', type: 'integer', notNull: true },
+      { name: 'related_type', type: 'string', notNull: true },
+      { name: 'field', type: 'string', notNull: true },
+      { name: 'ord', type: 'float' },
+    ],
+    indexes: [
+      {
+        name: indexName(MEDIA_LINK_TABLE, ['related_id', 'related_type', 'field', 'ord']),
+        columns: ['related_id', 'related_type', 'field', 'ord'],
+      },
+      { name: indexName(MEDIA_LINK_TABLE, ['file_id']), columns: ['file_id'] },
+    ],
+  });
+  tables.push({
+    name: META_TABLE,
+    columns: [
+      { name: 'id', type: 'id' },
+      { name: 'name', type: 'string', notNull: true },
+      { name: 'value', type: 'text' },
+    ],
+    indexes: [{ name: indexName(META_TABLE, ['name']), columns: ['name'] }],
+  });
+  return tables;
+}

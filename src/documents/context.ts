@@ -1,0 +1,21 @@
+import type { RestConfig } from '../config/load.js';
+import type { Database } from '../database/connection.js';
+import type { ContentType, Schema } from '../schema/model.js';
+
+/** What every document operation needs; built once per server. */
+export interface DocumentContext {
+  database: Database;
+  schema: Schema;
+  rest: RestConfig;
+  i18n: { defaultLocale: string; locales: string[] };
+  /**
+   * Whether the caller may read a content-type (populate, filters through relations). The
+   * users-and-permissions layer supplies it per request; without it everything is readable.
+   */
+  canRead?: (type: ContentType) => boolean;
+}
+
+/** Per-call options that are not part of the query: who asks. */
+export interface CallerOptions {
+  canRead?: (type: ContentType) => boolean;
+}

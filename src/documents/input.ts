@@ -1,0 +1,394 @@
+/**
+ * Validation of `data` in POST and PUT bodies against a content-type or component: every problem
+ * becomes a FieldError with the path of the offending value; the result is a typed input that the
+ * write operations apply.
+ */
+import type { FieldError } from '../errors.js';
+import type {
+  ComponentAttribute,
+  DynamicZoneAttribute,
+  MediaAttribute,
+  Model,
+  RelationAttribute,
+  ScalarAttribute,
+  Schema,
+} from '../schema/model.js';
+import type { Status } from '../query/types.js';
+
+export type Position = { before: string } | { after: string } | { start: true } | { end: true };
+
+export interface RelationRef {
+  documentId: string;
+  locale?: string;
+  status?: Status;
+  position?: Position;
+}
+
+/** Relation changes; `set` replaces, `connect`/`disconnect` edit. */
+export interface RelationInput {
+  set?: RelationRef[];
+  connect?: RelationRef[];
+  disconnect?: RelationRef[];
+}
+
+export interface ComponentItemInput {
+  id?: number;
+  input: ModelInput;
+}
+
+export interface ZoneItemInput extends ComponentItemInput {
+  component: string;
+}
+
+export interface ModelInput {
+  scalars: Map<ScalarAttribute, unknown>;
+  components: Map<ComponentAttribute, ComponentItemInput | ComponentItemInput[] | null>;
+  zones: Map<DynamicZoneAttribute, ZoneItemInput[] | null>;
+  relations: Map<RelationAttribute, RelationInput>;
+  media: Map<MediaAttribute, number[] | null>;
+}
+
+export type Mode = 'create' | 'update';
+
+type Path = (string | number)[];
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+const UID = /^[A-Za-z0-9-_.~]*$/;
+const INT32 = { min: -2147483648, max: 2147483647 };
+const INT64 = { min: -(2n ** 63n), max: 2n ** 63n - 1n };
+const STRING_COLUMN_LENGTH = 255;
+
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+class InputValidator {
+  readonly errors: FieldError[] = [];
+
+  constructor(readonly schema: Schema) {}
+
+  fail(path: Path, message: string, value: unknown, name = 'ValidationError'): undefined {
+    this.errors.push({ path, message, name, value });
+    return undefined;
+  }
+
+  model(model: Model, data: Record<string, unknown>, mode: Mode, path: Path): ModelInput {
+    const input: ModelInput = {
+      scalars: new Map(),
+      components: new Map(),
+      zones: new Map(),
+      relations: new Map(),
+      media: new Map(),
+    };
+    for (const [key, value] of Object.entries(data)) {
+      const attribute = model.attributes[key];
+      const where = [...path, key];
+      if (!attribute) {
+        // Clients echo documents back; their system keys are accepted and ignored, as Strapi does.
+        if (['id', 'documentId', 'createdAt', 'updatedAt', 'publishedAt', 'locale', '__component'].includes(key)) continue;
+        this.fail(where, `Invalid key ${key}`, value);
+        continue;
+      }
+      switch (attribute.kind) {
+        case 'scalar': {
+          const normalized = this.scalar(attribute, value, where);
+          if (normalized !== undefined) input.scalars.set(attribute, normalized);
+          break;
+        }
+        case 'component': {
+          const items = this.component(attribute, value, mode, where);
+          if (items !== undefined) input.components.set(attribute, items);
+          break;
+        }
+        case 'dynamiczone': {
+          const items = this.zone(attribute, value, mode, where);
+          if (items !== undefined) input.zones.set(attribute, items);
+          break;
+        }
+        case 'relation': {
+          const relation = this.relation(attribute, value, where);
+          if (relation !== undefined) input.relations.set(attribute, relation);
+          break;
+        }
+        case 'media': {
+          const ids = this.media(attribute, value, where);
+          if (ids !== undefined) input.media.set(attribute, ids);
+          break;
+        }
+      }
+    }
+    if (mode === 'create') this.requireMissing(model, data, path);
+    return input;
+  }
+
+  /** On create, required attributes must be present (scalars with a default or a uid source excepted). */
+  private requireMissing(model: Model, data: Record<string, unknown>, path: Path): void {
+    for (const attribute of Object.values(model.attributes)) {
+      if (!attribute.required || data[attribute.name] !== undefined) continue;
+      if (attribute.kind === 'scalar' && (attribute.default !== undefined || (attribute.type === 'uid' && attribute.targetField))) continue;
+      this.fail([...path, attribute.name], `${attribute.name} must be defined.`, undefined);
+    }
+  }
+
+  scalar(attribute: ScalarAttribute, value: unknown, path: Path): unknown {
+    const name = attribute.name;
+    if (value === null) {
+      if (attribute.required) return this.fail(path, `${name} must be defined.`, value);
+      return null;
+    }
+    switch (attribute.type) {
+      case 'string':
+      case 'text':
+      case 'richtext':
+      case 'email':
+      case 'uid':
+      case 'password':
+      case 'enumeration':
+        return this.text(attribute, value, path);
+      case 'integer':
+      case 'float':
+      case 'decimal':
+        return this.number(attribute, value, path);
+      case 'biginteger': {
+        const text = typeof value === 'number' && Number.isSafeInteger(value) ? String(value) : value;
+        if (typeof text !== 'string' || !/^-?\d+$/.test(text)) return this.fail(path, `${name} must be an integer (as a string or a safe number)`, value);
+        const big = BigInt(text);
+        if (big < INT64.min || big > INT64.max) return this.fail(path, `${name} is out of the 64-bit integer range`, value);
+        if (attribute.min !== undefined && big < BigInt(attribute.min)) return this.fail(path, `${name} must be greater than or equal to ${attribute.min}`, value);
+        if (attribute.max !== undefined && big > BigInt(attribute.max)) return this.fail(path, `${name} must be less than or equal to ${attribute.max}`, value);
+        return big.toString();
+      }
+      case 'boolean':
+        if (typeof value === 'boolean') return value;
+        if (value === 'true' || value === 'false') return value === 'true';
+        return this.fail(path, `${name} must be a \`boolean\` type`, value);
+      case 'date': {
+        if (typeof value !== 'string') return this.fail(path, `${name} must be a date (YYYY-MM-DD)`, value);
+        const match = /^(\d{4})-(\d{2})-(\d{2})(?:$|T)/.exec(value);
+        const date = match ? new Date(Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3]))) : null;
+        if (!match || !date || date.getUTCMonth() !== Number(match[2]) - 1 || date.getUTCDate() !== Number(match[3])) {
+          return this.fail(path, `${name} must be a valid date (YYYY-MM-DD)`, value);
+        }
+        return `${match[1]}-${match[2]}-${match[3]}`;
+      }
+      case 'time': {
+        const match = typeof value === 'string' ? /^([01]\d|2[0-3]):([0-5]\d)(?::([0-5]\d)(?:\.(\d{1,3}))?)?$/.exec(value) : null;
+        if (!match) return this.fail(path, `${name} must be a valid time (HH:mm:ss.SSS)`, value);
+        return `${match[1]}:${match[2]}:${match[3] ?? '00'}.${(match[4] ?? '').padEnd(3, '0')}`;
+      }
+      case 'datetime':
+      case 'timestamp': {
+        const date = typeof value === 'string' || typeof value === 'number' ? new Date(value) : null;
+        if (!date || Number.isNaN(date.getTime()) || (typeof value === 'string' && !/^\d{4}-\d{2}-\d{2}/.test(value))) {
+          return this.fail(path, `${name} must be a valid ISO 8601 date-time`, value);
+        }
+        return date;
+      }
+      case 'json':
+        return value;
+      case 'blocks':
+        return this.blocks(attribute, value, path);
+    }
+  }
+
+  private text(attribute: ScalarAttribute, value: unknown, path: Path): unknown {
+    const name = attribute.name;
+    if (typeof value !== 'string') return this.fail(path, `${name} must be a \`string\` type`, value);
+    const length = [...value].length;
+    const isShortColumn = !['text', 'richtext'].includes(attribute.type);
+    if (isShortColumn && length > STRING_COLUMN_LENGTH) return this.fail(path, `${name} must be at most ${STRING_COLUMN_LENGTH} characters`, value);
+    if (attribute.minLength !== undefined && length < attribute.minLength) return this.fail(path, `${name} must be at least ${attribute.minLength} characters`, value);
+    if (attribute.maxLength !== undefined && length > attribute.maxLength) return this.fail(path, `${name} must be at most ${attribute.maxLength} characters`, value);
+    if (attribute.required && value.length === 0 && attribute.type !== 'password') return this.fail(path, `${name} cannot be empty`, value);
+    if (attribute.regex && value !== '' && !attribute.regex.test(value)) return this.fail(path, `${name} must match the pattern ${attribute.regex.source}`, value);
+    if (attribute.type === 'email' && value !== '' && !EMAIL.test(value)) return this.fail(path, `${name} must be a valid email`, value);
+    if (attribute.type === 'uid' && !UID.test(value)) return this.fail(path, `${name} must match the pattern ${UID.source}`, value);
+    if (attribute.type === 'enumeration' && !attribute.enum!.includes(value)) {
+      return this.fail(path, `${name} must be one of the following values: ${attribute.enum!.join(', ')}`, value);
+    }
+    return value;
+  }
+
+  private number(attribute: ScalarAttribute, value: unknown, path: Path): unknown {
+    const name = attribute.name;
+    const number = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+    if (typeof number !== 'number' || !Number.isFinite(number)) return this.fail(path, `${name} must be a \`number\` type`, value);
+    if (attribute.type === 'integer') {
+      if (!Number.isInteger(number)) return this.fail(path, `${name} must be an integer`, value);
+      if (number < INT32.min || number > INT32.max) return this.fail(path, `${name} is out of the integer range`, value);
+    }
+    if (attribute.type === 'decimal' && Math.abs(number) >= 1e8) return this.fail(path, `${name} is out of the decimal range`, value);
+    if (attribute.min !== undefined && number < attribute.min) return this.fail(path, `${name} must be greater than or equal to ${attribute.min}`, value);
+    if (attribute.max !== undefined && number > attribute.max) return this.fail(path, `${name} must be less than or equal to ${attribute.max}`, value);
+    return number;
+  }
+
+  private blocks(attribute: ScalarAttribute, value: unknown, path: Path): unknown {
+    if (!Array.isArray(value)) return this.fail(path, `${attribute.name} must be an array of blocks`, value);
+    for (const [index, block] of value.entries()) {
+      if (!isPlainObject(block) || typeof block.type !== 'string') {
+        return this.fail([...path, index], `${attribute.name} blocks must be objects with a string \`type\``, block);
+      }
+      if (block.children !== undefined && !Array.isArray(block.children)) {
+        return this.fail([...path, index, 'children'], `${attribute.name} block children must be an array`, block.children);
+      }
+    }
+    return value;
+  }
+
+  private componentItem(uid: string, value: unknown, mode: Mode, path: Path): ComponentItemInput | undefined {
+    if (!isPlainObject(value)) return this.fail(path, 'must be an object', value);
+    const component = this.schema.components.get(uid)!;
+    const id = value.id;
+    if (id !== undefined && id !== null && !(typeof id === 'number' && Number.isInteger(id) && id > 0)) {
+      return this.fail([...path, 'id'], 'id must be a positive integer', id);
+    }
+    // An item without an id is new: its required fields apply as on create.
+    const itemMode: Mode = typeof id === 'number' ? mode : 'create';
+    return { id: typeof id === 'number' ? id : undefined, input: this.model(component, value, itemMode, path) };
+  }
+
+  private component(attribute: ComponentAttribute, value: unknown, mode: Mode, path: Path) {
+    if (value === null) {
+      if (attribute.required) return this.fail(path, `${attribute.name} must be defined.`, value);
+      return null;
+    }
+    if (!attribute.repeatable) return this.componentItem(attribute.component, value, mode, path);
+    if (!Array.isArray(value)) return this.fail(path, `${attribute.name} must be an array`, value);
+    if (attribute.min !== undefined && value.length < attribute.min) return this.fail(path, `${attribute.name} must have at least ${attribute.min} items`, value);
+    if (attribute.max !== undefined && value.length > attribute.max) return this.fail(path, `${attribute.name} must have at most ${attribute.max} items`, value);
+    const items: ComponentItemInput[] = [];
+    value.forEach((item, index) => {
+      const parsed = this.componentItem(attribute.component, item, mode, [...path, index]);
+      if (parsed) items.push(parsed);
+    });
+    return items;
+  }
+
+  private zone(attribute: DynamicZoneAttribute, value: unknown, mode: Mode, path: Path): ZoneItemInput[] | null | undefined {
+    if (value === null) return attribute.required ? this.fail(path, `${attribute.name} must be defined.`, value) : null;
+    if (!Array.isArray(value)) return this.fail(path, `${attribute.name} must be an array`, value);
+    if (attribute.min !== undefined && value.length < attribute.min) return this.fail(path, `${attribute.name} must have at least ${attribute.min} items`, value);
+    if (attribute.max !== undefined && value.length > attribute.max) return this.fail(path, `${attribute.name} must have at most ${attribute.max} items`, value);
+    const items: ZoneItemInput[] = [];
+    value.forEach((item, index) => {
+      const where = [...path, index];
+      if (!isPlainObject(item)) return this.fail(where, 'must be an object', item);
+      const component = item.__component;
+      if (typeof component !== 'string' || !attribute.components.includes(component)) {
+        return this.fail([...where, '__component'], `__component must be one of: ${attribute.components.join(', ')}`, component);
+      }
+      const parsed = this.componentItem(component, item, mode, where);
+      if (parsed) items.push({ ...parsed, component });
+      return undefined;
+    });
+    return items;
+  }
+
+  private relationRef(value: unknown, path: Path, allowPosition: boolean): RelationRef | undefined {
+    if (typeof value === 'string' && value.length > 0) return { documentId: value };
+    if (!isPlainObject(value) || typeof value.documentId !== 'string' || !value.documentId) {
+      return this.fail(path, 'must be a documentId or an object with a documentId', value);
+    }
+    const ref: RelationRef = { documentId: value.documentId };
+    for (const key of Object.keys(value)) {
+      if (!['documentId', 'locale', 'status', 'position', 'id'].includes(key)) return this.fail([...path, key], `Invalid key ${key}`, value[key]);
+    }
+    if (value.locale !== undefined && value.locale !== null) {
+      if (typeof value.locale !== 'string') return this.fail([...path, 'locale'], 'locale must be a string', value.locale);
+      ref.locale = value.locale;
+    }
+    if (value.status !== undefined) {
+      if (value.status !== 'draft' && value.status !== 'published') return this.fail([...path, 'status'], 'status must be draft or published', value.status);
+      ref.status = value.status;
+    }
+    if (value.position !== undefined) {
+      if (!allowPosition) return this.fail([...path, 'position'], 'position is only allowed in connect', value.position);
+      const position = value.position;
+      const keys = isPlainObject(position) ? Object.keys(position) : [];
+      if (!isPlainObject(position) || keys.length !== 1) {
+        return this.fail([...path, 'position'], 'position must have exactly one of before, after, start, end', position);
+      }
+      const key = keys[0]!;
+      if ((key === 'before' || key === 'after') && typeof position[key] === 'string') ref.position = { [key]: position[key] } as Position;
+      else if ((key === 'start' || key === 'end') && position[key] === true) ref.position = { [key]: true } as Position;
+      else return this.fail([...path, 'position'], 'position must have exactly one of before, after, start, end', position);
+    }
+    return ref;
+  }
+
+  private refs(value: unknown, path: Path, allowPosition: boolean): RelationRef[] | undefined {
+    const list = Array.isArray(value) ? value : [value];
+    const refs: RelationRef[] = [];
+    let ok = true;
+    list.forEach((item, index) => {
+      const ref = this.relationRef(item, Array.isArray(value) ? [...path, index] : path, allowPosition);
+      if (ref) refs.push(ref);
+      else ok = false;
+    });
+    return ok ? refs : undefined;
+  }
+
+  private relation(attribute: RelationAttribute, value: unknown, path: Path): RelationInput | undefined {
+    if (value === null) return { set: [] };
+    if (typeof value === 'string' || Array.isArray(value)) {
+      const set = this.refs(value, path, false);
+      return set && { set };
+    }
+    if (!isPlainObject(value)) return this.fail(path, `${attribute.name} must be a documentId, an array or an object with connect, disconnect or set`, value);
+    if ('documentId' in value) {
+      const set = this.refs(value, path, false);
+      return set && { set };
+    }
+    const keys = Object.keys(value);
+    const unknown = keys.filter((key) => !['connect', 'disconnect', 'set', 'options'].includes(key));
+    if (unknown.length) return this.fail([...path, unknown[0]!], `Invalid key ${unknown[0]} (use connect, disconnect or set)`, value[unknown[0]!]);
+    if (value.set !== undefined && (value.connect !== undefined || value.disconnect !== undefined)) {
+      return this.fail(path, `${attribute.name}: set cannot be combined with connect or disconnect`, value);
+    }
+    const input: RelationInput = {};
+    if (value.set !== undefined) input.set = value.set === null ? [] : this.refs(value.set, [...path, 'set'], false);
+    if (value.connect !== undefined) input.connect = this.refs(value.connect, [...path, 'connect'], true);
+    if (value.disconnect !== undefined) input.disconnect = this.refs(value.disconnect, [...path, 'disconnect'], false);
+    if ((value.set !== undefined && !input.set) || (value.connect !== undefined && !input.connect) || (value.disconnect !== undefined && !input.disconnect)) {
+      return undefined;
+    }
+    const seen = new Set<string>();
+    for (const [index, ref] of (input.connect ?? []).entries()) {
+      const key = `${ref.documentId}|${ref.locale ?? ''}|${ref.status ?? ''}`;
+      if (seen.has(key)) return this.fail([...path, 'connect', index], `${attribute.name}: ${ref.documentId} is connected more than once`, ref.documentId);
+      seen.add(key);
+    }
+    return input;
+  }
+
+  private media(attribute: MediaAttribute, value: unknown, path: Path): number[] | null | undefined {
+    if (value === null) return attribute.required ? this.fail(path, `${attribute.name} must be defined.`, value) : null;
+    if (isPlainObject(value) && ('connect' in value || 'disconnect' in value || 'set' in value)) {
+      return this.fail(path, `${attribute.name}: connect, disconnect and set cannot be used on media attributes; send file ids`, value);
+    }
+    const list = Array.isArray(value) ? value : [value];
+    if (!attribute.multiple && Array.isArray(value) && value.length > 1) return this.fail(path, `${attribute.name} takes a single file`, value);
+    const ids: number[] = [];
+    for (const [index, item] of list.entries()) {
+      const id = isPlainObject(item) ? item.id : item;
+      const number = typeof id === 'string' && /^\d+$/.test(id) ? Number(id) : id;
+      if (typeof number !== 'number' || !Number.isInteger(number) || number <= 0) {
+        return this.fail(Array.isArray(value) ? [...path, index] : path, `${attribute.name} must be file ids`, item);
+      }
+      ids.push(number);
+    }
+    if (new Set(ids).size !== ids.length) return this.fail(path, `${attribute.name} names the same file twice`, value);
+    return ids;
+  }
+}
+
+export function validateInput(
+  schema: Schema,
+  model: Model,
+  data: Record<string, unknown>,
+  mode: Mode,
+): { input: ModelInput; errors: FieldError[] } {
+  const validator = new InputValidator(schema);
+  const input = validator.model(model, data, mode, []);
+  return { input, errors: validator.errors };
+}

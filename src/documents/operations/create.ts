@@ -1,0 +1,38 @@
+import { ValidationError } from '../../errors.js';
+import type { ContentType } from '../../schema/model.js';
+import type { DocumentContext } from '../context.js';
+import { createDocumentId } from '../document-id.js';
+import { validateInput } from '../input.js';
+import { insertReturningId } from '../write/insert.js';
+import { encodeScalars, enforceUniqueness } from '../write/scalars.js';
+import type { WriteOptions } from './options.js';
+import { publishVersion } from './publication.js';
+import { writersFor } from './versions-store.js';
+
+/**
+ * Creates a document: validate, then in one transaction insert the row (the draft, for types with
+ * draft and publish), its components, relations and media, and publish it unless a draft was asked.
+ */
+export async function create(ctx: DocumentContext, type: ContentType, data: Record<string, unknown>, options: WriteOptions): Promise<string> {
+  const { input, errors } = validateInput(ctx.schema, type, data, 'create');
+  if (errors.length) throw ValidationError.fromFieldErrors(errors);
+  const { dialect } = ctx.database;
+  const values = await encodeScalars(dialect, type, input, 'create');
+  return ctx.database.db.transaction().execute(async (trx) => {
+    const writers = writersFor(ctx, trx);
+    const documentId = createDocumentId();
+    const now = dialect.encode('datetime', new Date());
+    await enforceUniqueness(trx, dialect, type, values, documentId, options.locale, 'create');
+    const id = await insertReturningId(trx, dialect, type.table, {
+      ...values,
+      document_id: documentId,
+      locale: options.locale,
+      created_at: now,
+      updated_at: now,
+      published_at: type.draftAndPublish ? null : now,
+    });
+    await writers.components.writeNested(type, { id, documentId, locale: options.locale }, input, 'create');
+    if (type.draftAndPublish && options.status === 'published') await publishVersion(ctx, writers, type, id, documentId, options.locale);
+    return documentId;
+  });
+}

@@ -1,0 +1,33 @@
+import { sql } from 'kysely';
+import type { FindOneQuery } from '../../query/types.js';
+import type { ContentType } from '../../schema/model.js';
+import type { CallerOptions, DocumentContext } from '../context.js';
+import { populate } from '../read/populate.js';
+import { decodeDocument, selectList, visibleScalars, type Document, type Row } from '../rows.js';
+import { scopeOf } from './find-many.js';
+import { and, versionCondition } from '../../query/sql/scope.js';
+
+/**
+ * One document in the version the query asks for (status, locale), or null. Without a documentId
+ * (single types) the type's only document.
+ */
+export async function findOne(
+  ctx: DocumentContext,
+  type: ContentType,
+  documentId: string | null,
+  query: FindOneQuery,
+  caller: CallerOptions = {},
+): Promise<Document | null> {
+  const { db, dialect } = ctx.database;
+  const scope = scopeOf(type, query);
+  const scalars = visibleScalars(type, query.fields);
+  const conditions = [versionCondition(type, 't0', scope)];
+  if (documentId !== null) conditions.push(sql<boolean>`t0.document_id = ${documentId}`);
+  const select = sql<Row>`select ${sql.join(selectList(dialect, type, 't0', scalars))} from ${sql.table(type.table)} as t0 where ${and(conditions)} order by t0.id limit 1`;
+  const row = (await select.execute(db)).rows[0];
+  if (!row) return null;
+  const value = decodeDocument(dialect, type, row, scalars);
+  const loaded = [{ value, rowId: Number(row.id), documentId: row.document_id as string, locale: row.locale as string | null }];
+  await populate({ db, dialect, schema: ctx.schema, scope, canRead: caller.canRead ?? ctx.canRead }, type, loaded, query.populate);
+  return value;
+}

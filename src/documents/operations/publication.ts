@@ -1,0 +1,53 @@
+import { NotFoundError, ValidationError } from '../../errors.js';
+import type { ContentType } from '../../schema/model.js';
+import type { DocumentContext } from '../context.js';
+import { copyVersion, deleteVersionRows, findDocumentRows, findVersionRow, writersFor, type Writers } from './versions-store.js';
+
+/** Replaces the published version of a document's locale by a copy of its draft row. */
+export async function publishVersion(ctx: DocumentContext, writers: Writers, type: ContentType, draftId: number, documentId: string, locale: string | null): Promise<void> {
+  const published = await findVersionRow(writers.db, type, documentId, locale, 'published');
+  if (published) await deleteVersionRows(writers, type, [published.id]);
+  await copyVersion(ctx, writers, type, draftId, new Date());
+}
+
+function requireDraftAndPublish(type: ContentType): void {
+  if (!type.draftAndPublish) throw new ValidationError(`${type.singularName} does not have draft and publish enabled`);
+}
+
+async function requireDocument(ctx: DocumentContext, type: ContentType, documentId: string, locale: string | null): Promise<void> {
+  const rows = await findDocumentRows(ctx.database.db, type, documentId, locale);
+  if (rows.length === 0) throw new NotFoundError(`No ${type.singularName} with documentId ${documentId}${locale ? ` in locale ${locale}` : ''}`);
+}
+
+export async function publish(ctx: DocumentContext, type: ContentType, documentId: string, locale: string | null): Promise<void> {
+  requireDraftAndPublish(type);
+  await requireDocument(ctx, type, documentId, locale);
+  await ctx.database.db.transaction().execute(async (trx) => {
+    const draft = await findVersionRow(trx, type, documentId, locale, 'draft');
+    if (!draft) throw new NotFoundError(`No draft of ${type.singularName} ${documentId}`);
+    await publishVersion(ctx, writersFor(ctx, trx), type, draft.id, documentId, locale);
+  });
+}
+
+export async function unpublish(ctx: DocumentContext, type: ContentType, documentId: string, locale: string | null): Promise<void> {
+  requireDraftAndPublish(type);
+  await requireDocument(ctx, type, documentId, locale);
+  await ctx.database.db.transaction().execute(async (trx) => {
+    const published = await findVersionRow(trx, type, documentId, locale, 'published');
+    if (published) await deleteVersionRows(writersFor(ctx, trx), type, [published.id]);
+  });
+}
+
+/** Restores the draft from the published version. */
+export async function discardDraft(ctx: DocumentContext, type: ContentType, documentId: string, locale: string | null): Promise<void> {
+  requireDraftAndPublish(type);
+  await requireDocument(ctx, type, documentId, locale);
+  await ctx.database.db.transaction().execute(async (trx) => {
+    const writers = writersFor(ctx, trx);
+    const published = await findVersionRow(trx, type, documentId, locale, 'published');
+    if (!published) throw new ValidationError(`${type.singularName} ${documentId} has no published version to restore the draft from`);
+    const draft = await findVersionRow(trx, type, documentId, locale, 'draft');
+    if (draft) await deleteVersionRows(writers, type, [draft.id]);
+    await copyVersion(ctx, writers, type, published.id, null);
+  });
+}

@@ -1,0 +1,61 @@
+import { NotFoundError, ValidationError } from '../../errors.js';
+import type { ContentType } from '../../schema/model.js';
+import type { DocumentContext } from '../context.js';
+import { validateInput } from '../input.js';
+import { insertReturningId } from '../write/insert.js';
+import { encodeScalars, enforceUniqueness } from '../write/scalars.js';
+import type { WriteOptions } from './options.js';
+import { publishVersion } from './publication.js';
+import { sharedValuesOf, syncSharedAttributes } from './shared-attributes.js';
+import { findDocumentRows, writersFor } from './versions-store.js';
+
+/**
+ * Updates a document's draft (or its only row, without draft and publish) and publishes it unless
+ * a draft was asked. Writing a locale the document does not have yet creates that locale's version.
+ */
+export async function update(
+  ctx: DocumentContext,
+  type: ContentType,
+  documentId: string,
+  data: Record<string, unknown>,
+  options: WriteOptions,
+): Promise<void> {
+  const { db, dialect } = ctx.database;
+  const rows = await findDocumentRows(db, type, documentId);
+  if (rows.length === 0) throw new NotFoundError(`No ${type.singularName} with documentId ${documentId}`);
+  const target = rows.find(
+    (row) => (!type.localized || row.locale === options.locale) && (!type.draftAndPublish || row.published_at === null),
+  );
+  const mode = target ? 'update' : 'create';
+  const { input, errors } = validateInput(ctx.schema, type, data, mode);
+  if (errors.length) throw ValidationError.fromFieldErrors(errors);
+  const values = await encodeScalars(dialect, type, input, mode);
+  // A new locale starts with the shared values of the others, unless the body sets them.
+  const given = new Set([...input.scalars.keys()].map((attribute) => attribute.column));
+  const shared = target ? {} : Object.fromEntries(Object.entries(await sharedValuesOf(db, type, documentId)).filter(([column]) => !given.has(column)));
+  await db.transaction().execute(async (trx) => {
+    const writers = writersFor(ctx, trx);
+    const now = dialect.encode('datetime', new Date());
+    await enforceUniqueness(trx, dialect, type, values, documentId, options.locale, mode);
+    let id: number;
+    if (target) {
+      id = target.id;
+      // Concurrent writes to one document queue here, so read-modify-write of its links is safe.
+      if (dialect.client !== 'sqlite') await trx.selectFrom(type.table).select('id').where('id', '=', id).forUpdate().execute();
+      await trx.updateTable(type.table).set({ ...values, updated_at: now }).where('id', '=', id).execute();
+    } else {
+      id = await insertReturningId(trx, dialect, type.table, {
+        ...values,
+        ...shared,
+        document_id: documentId,
+        locale: options.locale,
+        created_at: now,
+        updated_at: now,
+        published_at: type.draftAndPublish ? null : now,
+      });
+    }
+    await writers.components.writeNested(type, { id, documentId, locale: options.locale }, input, mode);
+    await syncSharedAttributes(trx, type, documentId, options.locale, values, options.status);
+    if (type.draftAndPublish && options.status === 'published') await publishVersion(ctx, writers, type, id, documentId, options.locale);
+  });
+}

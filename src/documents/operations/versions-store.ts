@@ -1,0 +1,75 @@
+/**
+ * Row-level work on the versions of a document, shared by the write operations: finding a
+ * version's row, copying a version onto another status (publish, discard), deleting versions with
+ * everything that hangs below them.
+ */
+import type { Db } from '../../database/dialect.js';
+import type { ContentType } from '../../schema/model.js';
+import type { Status } from '../../query/types.js';
+import type { DocumentContext } from '../context.js';
+import { ComponentTrees } from '../write/components.js';
+import { insertReturningId } from '../write/insert.js';
+import { MediaLinks } from '../write/media.js';
+import { RelationLinks } from '../write/relations.js';
+
+export interface VersionRow {
+  id: number;
+  document_id: string;
+  locale: string | null;
+  published_at: unknown;
+}
+
+/** The writers of one transaction. */
+export interface Writers {
+  db: Db;
+  relations: RelationLinks;
+  media: MediaLinks;
+  components: ComponentTrees;
+}
+
+export function writersFor(ctx: DocumentContext, db: Db): Writers {
+  const relations = new RelationLinks(db, ctx);
+  const media = new MediaLinks(db);
+  const components = new ComponentTrees(db, ctx.database.dialect, ctx.schema, relations, media);
+  return { db, relations, media, components };
+}
+
+/** The row of one version; for types without draft and publish the status is ignored. */
+export async function findVersionRow(
+  db: Db,
+  type: ContentType,
+  documentId: string,
+  locale: string | null,
+  status: Status,
+): Promise<VersionRow | undefined> {
+  let query = db.selectFrom(type.table).select(['id', 'document_id', 'locale', 'published_at']).where('document_id', '=', documentId);
+  if (type.localized) query = query.where('locale', '=', locale);
+  if (type.draftAndPublish) query = query.where('published_at', status === 'draft' ? 'is' : 'is not', null);
+  return (await query.orderBy('id').executeTakeFirst()) as VersionRow | undefined;
+}
+
+/** Every row of a document: all statuses, and all locales unless one is named. */
+export async function findDocumentRows(db: Db, type: ContentType, documentId: string, locale?: string | null): Promise<VersionRow[]> {
+  let query = db.selectFrom(type.table).select(['id', 'document_id', 'locale', 'published_at']).where('document_id', '=', documentId);
+  if (type.localized && locale) query = query.where('locale', '=', locale);
+  return (await query.execute()) as VersionRow[];
+}
+
+/** Copies a version row with its components, relations and media; `publishedAt` null makes a draft. */
+export async function copyVersion(ctx: DocumentContext, writers: Writers, type: ContentType, fromId: number, publishedAt: Date | null): Promise<number> {
+  const { db } = writers;
+  const dialect = ctx.database.dialect;
+  const source = await db.selectFrom(type.table).selectAll().where('id', '=', fromId).executeTakeFirstOrThrow();
+  const { id: _id, ...values } = source as Record<string, unknown>;
+  values.published_at = publishedAt === null ? null : dialect.encode('datetime', publishedAt);
+  const toId = await insertReturningId(db, dialect, type.table, values);
+  await writers.components.copyBelow(type, fromId, toId);
+  return toId;
+}
+
+/** Deletes version rows and their components and owned links (not links pointing at the document). */
+export async function deleteVersionRows(writers: Writers, type: ContentType, rowIds: number[]): Promise<void> {
+  if (rowIds.length === 0) return;
+  await writers.components.deleteBelow(type, rowIds);
+  await writers.db.deleteFrom(type.table).where('id', 'in', rowIds).execute();
+}

@@ -1,0 +1,239 @@
+import { sql, type RawBuilder } from 'kysely';
+import type { Db, Dialect } from '../../database/dialect.js';
+import { MEDIA_LINK_TABLE } from '../../database/tables.js';
+import type {
+  Component,
+  ComponentAttribute,
+  ContentType,
+  DynamicZoneAttribute,
+  MediaAttribute,
+  Model,
+  RelationAttribute,
+  Schema,
+} from '../../schema/model.js';
+import { Aliases } from '../../query/sql/joins.js';
+import { compileOrder } from '../../query/sql/order.js';
+import { and, statusCondition, type VersionScope } from '../../query/sql/scope.js';
+import { compileFilter, type SqlContext } from '../../query/sql/where.js';
+import type { PopulateNode, PopulateTree } from '../../query/types.js';
+import { decodeComponent, decodeDocument, selectList, visibleScalars, type Document, type Row } from '../rows.js';
+import { FILES_TABLE } from '../write/media.js';
+
+/** A document or component value already read, with the row it came from. */
+export interface Loaded {
+  value: Document;
+  rowId: number;
+  documentId?: string;
+  locale?: string | null;
+}
+
+export interface ReadContext {
+  db: Db;
+  dialect: Dialect;
+  schema: Schema;
+  scope: VersionScope;
+  canRead?: (type: ContentType) => boolean;
+}
+
+const OWNER = '__owner';
+
+function groupBy<K>(rows: Row[], key: (row: Row) => K): Map<K, Row[]> {
+  const groups = new Map<K, Row[]>();
+  for (const row of rows) {
+    const k = key(row);
+    const list = groups.get(k);
+    if (list) list.push(row);
+    else groups.set(k, [row]);
+  }
+  return groups;
+}
+
+const sqlContext = (ctx: ReadContext): SqlContext => ({ schema: ctx.schema, dialect: ctx.dialect, scope: ctx.scope, aliases: new Aliases() });
+
+/**
+ * Populates `tree` on already-read values of `model`: one statement per attribute and level
+ * (dynamic zones: one more per component type), whatever the number of values.
+ */
+export async function populate(ctx: ReadContext, model: Model, items: Loaded[], tree: PopulateTree): Promise<void> {
+  if (items.length === 0) return;
+  for (const [name, node] of Object.entries(tree)) {
+    if (name === 'localizations' && model.modelType === 'contentType') {
+      await populateLocalizations(ctx, model, items, node);
+      continue;
+    }
+    const attribute = model.attributes[name];
+    if (!attribute) continue;
+    switch (attribute.kind) {
+      case 'relation':
+        await populateRelation(ctx, model, items, attribute, node);
+        break;
+      case 'component':
+        await populateComponent(ctx, model, items, attribute, node);
+        break;
+      case 'dynamiczone':
+        await populateZone(ctx, model, items, attribute, node);
+        break;
+      case 'media':
+        await populateMedia(ctx, model, items, attribute, node);
+        break;
+      default:
+        break;
+    }
+  }
+}
+
+async function populateRelation(ctx: ReadContext, model: Model, items: Loaded[], attribute: RelationAttribute, node: PopulateNode): Promise<void> {
+  const target = ctx.schema.contentTypes.get(attribute.target)!;
+  if (ctx.canRead && !ctx.canRead(target)) return;
+  const { db, dialect } = ctx;
+  const sqlCtx = sqlContext(ctx);
+  const scalars = visibleScalars(target, node.fields);
+  const conditions: RawBuilder<boolean>[] = [];
+  let from: RawBuilder<unknown>;
+  let ownerKey: (row: Row) => string;
+  let itemKey: (item: Loaded) => string;
+  let linkOrder: RawBuilder<unknown>;
+  const tableRef = sql.table(attribute.link.table);
+  if (attribute.owner) {
+    const joinOn = [sql<boolean>`t.document_id = l.target_document_id`, statusCondition(target, 't', ctx.scope.status)];
+    if (target.localized) joinOn.push(sql<boolean>`t.locale = l.target_locale`);
+    from = sql`${tableRef} as l join ${sql.table(target.table)} as t on ${and(joinOn)}`;
+    conditions.push(sql<boolean>`l.entity_id in (${sql.join(items.map((i) => i.rowId))})`);
+    ownerKey = (row) => String(row[OWNER]);
+    itemKey = (item) => String(item.rowId);
+    linkOrder = sql`l.target_ord`;
+  } else {
+    const joinOn = [sql<boolean>`t.id = l.entity_id`, statusCondition(target, 't', ctx.scope.status)];
+    if (target.localized) joinOn.push(sql<boolean>`t.locale = ${ctx.scope.locale}`);
+    from = sql`${tableRef} as l join ${sql.table(target.table)} as t on ${and(joinOn)}`;
+    const documentIds = [...new Set(items.map((i) => i.documentId!))];
+    conditions.push(sql<boolean>`l.target_document_id in (${sql.join(documentIds)})`);
+    const selfLocalized = (model as ContentType).localized;
+    ownerKey = (row) => `${row[OWNER]}\u0000${selfLocalized ? row.__owner_locale : ''}`;
+    itemKey = (item) => `${item.documentId}\u0000${selfLocalized ? item.locale : ''}`;
+    linkOrder = sql`l.entity_ord`;
+  }
+  if (node.filters) conditions.push(compileFilter(sqlCtx, target, 't', node.filters));
+  const owner = attribute.owner ? sql`l.entity_id` : sql`l.target_document_id`;
+  const extra = attribute.owner ? [] : [sql`l.target_locale as __owner_locale`];
+  const order = node.sort?.length ? compileOrder(sqlCtx, target, 't', node.sort) : [linkOrder, sql`l.id`];
+
+  if (node.count) {
+    const rows = await sql<Row>`select ${owner} as ${sql.id(OWNER)}, ${attribute.owner ? sql`` : sql`l.target_locale as __owner_locale, `}count(*) as count from ${from} where ${and(conditions)} group by ${owner}${attribute.owner ? sql`` : sql`, l.target_locale`}`.execute(db);
+    const counts = new Map(rows.rows.map((row) => [ownerKey(row), Number(row.count)]));
+    for (const item of items) item.value[attribute.name] = { count: counts.get(itemKey(item)) ?? 0 };
+    return;
+  }
+  const select = [...selectList(dialect, target, 't', scalars), sql`${owner} as ${sql.id(OWNER)}`, ...extra];
+  const result = await sql<Row>`select ${sql.join(select)} from ${from} where ${and(conditions)} order by ${owner}, ${sql.join(order)}`.execute(db);
+  const groups = groupBy(result.rows, ownerKey);
+  const loaded: Loaded[] = [];
+  for (const item of items) {
+    const rows = groups.get(itemKey(item)) ?? [];
+    const values = rows.map((row) => {
+      const value = decodeDocument(dialect, target, row, scalars);
+      loaded.push({ value, rowId: Number(row.id), documentId: row.document_id as string, locale: row.locale as string | null });
+      return value;
+    });
+    item.value[attribute.name] = attribute.toMany ? values : (values[0] ?? null);
+  }
+  if (node.populate) await populate(ctx, target, loaded, node.populate);
+}
+
+async function componentRows(ctx: ReadContext, owner: Model, component: Component, field: string, ids: number[], scalars: ReturnType<typeof visibleScalars>): Promise<Row[]> {
+  const select = [...selectList(ctx.dialect, component, 'k', scalars), sql`c.entity_id as ${sql.id(OWNER)}`];
+  const result = await sql<Row>`select ${sql.join(select)} from ${sql.table(owner.componentLinkTable)} as c join ${sql.table(component.table)} as k on k.id = c.cmp_id where c.entity_id in (${sql.join(ids)}) and c.field = ${field} and c.component_type = ${component.uid} order by c.entity_id, c.ord, c.id`.execute(ctx.db);
+  return result.rows;
+}
+
+async function populateComponent(ctx: ReadContext, model: Model, items: Loaded[], attribute: ComponentAttribute, node: PopulateNode): Promise<void> {
+  const component = ctx.schema.components.get(attribute.component)!;
+  const scalars = visibleScalars(component, node.fields);
+  const rows = await componentRows(ctx, model, component, attribute.name, items.map((i) => i.rowId), scalars);
+  const groups = groupBy(rows, (row) => Number(row[OWNER]));
+  const loaded: Loaded[] = [];
+  for (const item of items) {
+    const values = (groups.get(item.rowId) ?? []).map((row) => {
+      const value = decodeComponent(ctx.dialect, scalars, row);
+      loaded.push({ value, rowId: Number(row.id) });
+      return value;
+    });
+    item.value[attribute.name] = attribute.repeatable ? values : (values[0] ?? null);
+  }
+  if (node.populate) await populate(ctx, component, loaded, node.populate);
+}
+
+async function populateZone(ctx: ReadContext, model: Model, items: Loaded[], attribute: DynamicZoneAttribute, node: PopulateNode): Promise<void> {
+  const links = await ctx.db
+    .selectFrom(model.componentLinkTable)
+    .select(['entity_id', 'cmp_id', 'component_type'])
+    .where('entity_id', 'in', items.map((i) => i.rowId))
+    .where('field', '=', attribute.name)
+    .orderBy('entity_id')
+    .orderBy('ord')
+    .orderBy('id')
+    .execute();
+  const values = new Map<string, Document>();
+  for (const uid of new Set(links.map((link) => link.component_type as string))) {
+    const component = ctx.schema.components.get(uid);
+    if (!component) continue;
+    const sub = node.on?.[uid] ?? (node.on ? undefined : node);
+    const scalars = visibleScalars(component, node.on ? sub?.fields : undefined);
+    const ids = links.filter((link) => link.component_type === uid).map((link) => Number(link.cmp_id));
+    const rows = (await sql<Row>`select ${sql.join(selectList(ctx.dialect, component, 'k', scalars))} from ${sql.table(component.table)} as k where k.id in (${sql.join(ids)})`.execute(ctx.db)).rows;
+    const loaded: Loaded[] = [];
+    for (const row of rows) {
+      const value = { __component: uid, ...decodeComponent(ctx.dialect, scalars, row) };
+      values.set(`${uid}:${row.id}`, value);
+      loaded.push({ value, rowId: Number(row.id) });
+    }
+    const nested = sub?.populate && filterTree(component, sub.populate);
+    if (nested && Object.keys(nested).length) await populate(ctx, component, loaded, nested);
+  }
+  const groups = groupBy(links as Row[], (row) => Number(row.entity_id));
+  for (const item of items) {
+    item.value[attribute.name] = (groups.get(item.rowId) ?? [])
+      .map((link) => values.get(`${link.component_type}:${link.cmp_id}`))
+      .filter((value): value is Document => value !== undefined);
+  }
+}
+
+/** The shared strategy names attributes of several components: each takes the ones it has. */
+function filterTree(model: Model, tree: PopulateTree): PopulateTree {
+  return Object.fromEntries(Object.entries(tree).filter(([name]) => name in model.attributes));
+}
+
+async function populateMedia(ctx: ReadContext, model: Model, items: Loaded[], attribute: MediaAttribute, node: PopulateNode): Promise<void> {
+  const files = ctx.schema.contentTypes.get('plugin::upload.file');
+  if (!files) return;
+  const scalars = visibleScalars(files, node.fields);
+  const select = [...selectList(ctx.dialect, files, 'f', scalars), sql`m.related_id as ${sql.id(OWNER)}`];
+  const result = await sql<Row>`select ${sql.join(select)} from ${sql.table(MEDIA_LINK_TABLE)} as m join ${sql.table(FILES_TABLE)} as f on f.id = m.file_id where m.related_type = ${model.uid} and m.field = ${attribute.name} and m.related_id in (${sql.join(items.map((i) => i.rowId))}) order by m.related_id, m.ord, m.id`.execute(ctx.db);
+  const groups = groupBy(result.rows, (row) => Number(row[OWNER]));
+  for (const item of items) {
+    const values = (groups.get(item.rowId) ?? []).map((row) => decodeDocument(ctx.dialect, files, row, scalars));
+    item.value[attribute.name] = attribute.multiple ? values : (values[0] ?? null);
+  }
+}
+
+/** The same documents in their other locales, in the version the request reads. */
+async function populateLocalizations(ctx: ReadContext, type: ContentType, items: Loaded[], node: PopulateNode): Promise<void> {
+  if (!type.localized) return;
+  const scalars = visibleScalars(type, node.fields);
+  const documentIds = [...new Set(items.map((i) => i.documentId!))];
+  const rows = (
+    await sql<Row>`select ${sql.join(selectList(ctx.dialect, type, 't', scalars))} from ${sql.table(type.table)} as t where t.document_id in (${sql.join(documentIds)}) and ${statusCondition(type, 't', ctx.scope.status)} order by t.locale`.execute(ctx.db)
+  ).rows;
+  const groups = groupBy(rows, (row) => row.document_id as string);
+  const loaded: Loaded[] = [];
+  for (const item of items) {
+    item.value.localizations = (groups.get(item.documentId!) ?? [])
+      .filter((row) => row.locale !== item.locale)
+      .map((row) => {
+        const value = decodeDocument(ctx.dialect, type, row, scalars);
+        loaded.push({ value, rowId: Number(row.id), documentId: row.document_id as string, locale: row.locale as string });
+        return value;
+      });
+  }
+  if (node.populate) await populate(ctx, type, loaded, node.populate);
+}

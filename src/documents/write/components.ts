@@ -1,0 +1,137 @@
+import type { Db, Dialect } from '../../database/dialect.js';
+import { ValidationError } from '../../errors.js';
+import type { Component, ComponentAttribute, DynamicZoneAttribute, Model, Schema } from '../../schema/model.js';
+import type { ComponentItemInput, ModelInput, ZoneItemInput } from '../input.js';
+import { insertMany, insertReturningId } from './insert.js';
+import type { MediaLinks } from './media.js';
+import type { OwnerRow, RelationLinks } from './relations.js';
+import { encodeScalars } from './scalars.js';
+
+interface LinkRow {
+  id: number;
+  entity_id: number;
+  cmp_id: number;
+  component_type: string;
+  field: string;
+  ord: number;
+}
+
+const hasComponentAttributes = (model: Model): boolean =>
+  Object.values(model.attributes).some((a) => a.kind === 'component' || a.kind === 'dynamiczone');
+
+/**
+ * Component and dynamic-zone values: a row per component in the component's table, joined to its
+ * owner row through the owner's `<table>_cmps` link table (field, component type, order).
+ */
+export class ComponentTrees {
+  constructor(
+    private readonly db: Db,
+    private readonly dialect: Dialect,
+    private readonly schema: Schema,
+    private readonly relations: RelationLinks,
+    private readonly media: MediaLinks,
+  ) {}
+
+  /** Writes everything below the scalars of a row: components, zones, relations, media. */
+  async writeNested(model: Model, row: OwnerRow, input: ModelInput, mode: 'create' | 'update'): Promise<void> {
+    for (const [attribute, value] of input.components) {
+      const items = value === null ? [] : Array.isArray(value) ? value : [value];
+      await this.writeField(model, row.id, attribute, items.map((item) => ({ ...item, component: attribute.component })), mode);
+    }
+    for (const [attribute, value] of input.zones) await this.writeField(model, row.id, attribute, value ?? [], mode);
+    for (const [attribute, value] of input.relations) await this.relations.apply(model, row, attribute, value);
+    for (const [attribute, value] of input.media) await this.media.set(model, row.id, attribute, value);
+  }
+
+  private async links(model: Model, entityIds: number[], field?: string): Promise<LinkRow[]> {
+    if (entityIds.length === 0 || !hasComponentAttributes(model)) return [];
+    let query = this.db.selectFrom(model.componentLinkTable).selectAll().where('entity_id', 'in', entityIds);
+    if (field) query = query.where('field', '=', field);
+    return (await query.orderBy('ord').execute()) as LinkRow[];
+  }
+
+  private async writeField(
+    owner: Model,
+    ownerId: number,
+    attribute: ComponentAttribute | DynamicZoneAttribute,
+    items: (ComponentItemInput & { component: string })[],
+    mode: 'create' | 'update',
+  ): Promise<void> {
+    const existing = mode === 'update' ? await this.links(owner, [ownerId], attribute.name) : [];
+    const kept = new Set<string>();
+    const errors = items.flatMap((item, index) => {
+      if (item.id === undefined) return [];
+      const match = existing.find((link) => link.cmp_id === item.id && link.component_type === item.component);
+      if (match) {
+        kept.add(`${item.component}:${item.id}`);
+        return [];
+      }
+      const path = attribute.kind === 'component' && !attribute.repeatable ? [attribute.name, 'id'] : [attribute.name, index, 'id'];
+      return [{ path, message: `${attribute.name}: component ${item.id} does not belong to this document`, name: 'ValidationError', value: item.id }];
+    });
+    if (errors.length) throw ValidationError.fromFieldErrors(errors);
+
+    const removed = existing.filter((link) => !kept.has(`${link.component_type}:${link.cmp_id}`));
+    await this.deleteComponents(owner.componentLinkTable, removed);
+
+    const ids: { id: number; component: string }[] = [];
+    for (const item of items) {
+      const component = this.schema.components.get(item.component)!;
+      const itemMode = item.id === undefined ? 'create' : 'update';
+      const values = await encodeScalars(this.dialect, component, item.input, itemMode);
+      let id = item.id;
+      if (id === undefined) id = await insertReturningId(this.db, this.dialect, component.table, values);
+      else if (Object.keys(values).length) await this.db.updateTable(component.table).set(values).where('id', '=', id).execute();
+      await this.writeNested(component, { id, documentId: null, locale: null }, item.input, itemMode);
+      ids.push({ id, component: item.component });
+    }
+    if (existing.length) await this.db.deleteFrom(owner.componentLinkTable).where('entity_id', '=', ownerId).where('field', '=', attribute.name).execute();
+    await insertMany(
+      this.db,
+      owner.componentLinkTable,
+      ids.map(({ id, component }, index) => ({ entity_id: ownerId, cmp_id: id, component_type: component, field: attribute.name, ord: index + 1 })),
+    );
+  }
+
+  /** Deletes component rows (and everything below them) named by link rows, and those link rows. */
+  private async deleteComponents(linkTable: string, links: LinkRow[]): Promise<void> {
+    if (links.length === 0) return;
+    const byType = new Map<string, number[]>();
+    for (const link of links) byType.set(link.component_type, [...(byType.get(link.component_type) ?? []), link.cmp_id]);
+    for (const [uid, ids] of byType) {
+      const component = this.schema.components.get(uid);
+      if (!component) continue;
+      await this.deleteBelow(component, ids);
+      await this.db.deleteFrom(component.table).where('id', 'in', ids).execute();
+    }
+    await this.db.deleteFrom(linkTable).where('id', 'in', links.map((l) => l.id)).execute();
+  }
+
+  /** Deletes what hangs below rows of a model: their components (recursively), relation and media links. */
+  async deleteBelow(model: Model, rowIds: number[]): Promise<void> {
+    if (rowIds.length === 0) return;
+    const links = await this.links(model, rowIds);
+    await this.deleteComponents(model.componentLinkTable, links);
+    await this.relations.deleteOwned(model, rowIds);
+    await this.media.deleteFor(model, rowIds);
+  }
+
+  /** Deep copy of everything below a row onto another row of the same model (publishing). */
+  async copyBelow(model: Model, fromId: number, toId: number): Promise<void> {
+    await this.relations.copyOwned(model, fromId, toId);
+    await this.media.copy(model, fromId, toId);
+    const links = await this.links(model, [fromId]);
+    const copies: Omit<LinkRow, 'id'>[] = [];
+    for (const link of links) {
+      const component = this.schema.components.get(link.component_type) as Component | undefined;
+      if (!component) continue;
+      const source = await this.db.selectFrom(component.table).selectAll().where('id', '=', link.cmp_id).executeTakeFirst();
+      if (!source) continue;
+      const { id: _id, ...values } = source;
+      const newId = await insertReturningId(this.db, this.dialect, component.table, values);
+      await this.copyBelow(component, link.cmp_id, newId);
+      copies.push({ entity_id: toId, cmp_id: newId, component_type: link.component_type, field: link.field, ord: link.ord });
+    }
+    await insertMany(this.db, model.componentLinkTable, copies);
+  }
+}

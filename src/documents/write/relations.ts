@@ -1,0 +1,294 @@
+import { sql } from 'kysely';
+import type { Db } from '../../database/dialect.js';
+import { ValidationError } from '../../errors.js';
+import type { ContentType, LinkTable, Model, RelationAttribute, Schema } from '../../schema/model.js';
+import type { DocumentContext } from '../context.js';
+import type { Position, RelationInput, RelationRef } from '../input.js';
+import { insertMany } from './insert.js';
+
+/** The row whose relations are written: a content-type version or a component row. */
+export interface OwnerRow {
+  id: number;
+  documentId: string | null;
+  locale: string | null;
+}
+
+/** A target document in one locale. */
+interface TargetKey {
+  documentId: string;
+  locale: string | null;
+}
+
+const keyOf = (target: TargetKey): string => `${target.documentId}\u0000${target.locale ?? ''}`;
+
+function fail(attribute: RelationAttribute, path: (string | number)[], message: string, value: unknown): never {
+  throw ValidationError.fromFieldErrors([{ path: [attribute.name, ...path], message, name: 'ValidationError', value }]);
+}
+
+/** Places `item` in `list` as a connect position says; `before`/`after` must name a connected entry. */
+function placeAt<T>(list: T[], item: T, position: Position | undefined, keyOfItem: (t: T) => string, resolve: (documentId: string) => string | undefined, onMissing: (documentId: string) => never): void {
+  if (!position || 'end' in position) return void list.push(item);
+  if ('start' in position) return void list.unshift(item);
+  const anchorId = 'before' in position ? position.before : position.after;
+  const anchorKey = resolve(anchorId);
+  const index = anchorKey === undefined ? -1 : list.findIndex((entry) => keyOfItem(entry) === anchorKey);
+  if (index < 0) onMissing(anchorId);
+  list.splice('before' in position ? index : index + 1, 0, item);
+}
+
+/**
+ * Writes relation links. A link row joins an owner row id to a target document (documentId and
+ * locale) with two order columns: `target_ord` (the target's place in the owner's list) and
+ * `entity_ord` (the owner's place in the target's inverse list).
+ */
+export class RelationLinks {
+  constructor(
+    private readonly db: Db,
+    private readonly ctx: DocumentContext,
+  ) {}
+
+  private get schema(): Schema {
+    return this.ctx.schema;
+  }
+
+  private targetLocale(target: ContentType, attribute: RelationAttribute, ref: RelationRef, path: (string | number)[]): string | null {
+    if (!target.localized) return null;
+    const locale = ref.locale ?? this.ctx.i18n.defaultLocale;
+    if (!this.ctx.i18n.locales.includes(locale)) fail(attribute, [...path, 'locale'], `Unknown locale ${locale}`, locale);
+    return locale;
+  }
+
+  /** Checks that every referenced document exists (in the locale asked) and returns its keys. */
+  private async resolveTargets(target: ContentType, attribute: RelationAttribute, refs: { ref: RelationRef; path: (string | number)[] }[]): Promise<Map<RelationRef, TargetKey>> {
+    const keys = new Map<RelationRef, TargetKey>();
+    if (refs.length === 0) return keys;
+    const ids = [...new Set(refs.map(({ ref }) => ref.documentId))];
+    const rows = await this.db.selectFrom(target.table).select(['document_id', 'locale']).distinct().where('document_id', 'in', ids).execute();
+    const existing = new Set(rows.map((row) => keyOf({ documentId: row.document_id as string, locale: target.localized ? (row.locale as string) : null })));
+    for (const { ref, path } of refs) {
+      const key = { documentId: ref.documentId, locale: this.targetLocale(target, attribute, ref, path) };
+      if (!existing.has(keyOf(key))) {
+        fail(attribute, path, `${attribute.name}: no ${target.singularName} with documentId ${ref.documentId}${key.locale ? ` in locale ${key.locale}` : ''}`, ref.documentId);
+      }
+      keys.set(ref, key);
+    }
+    return keys;
+  }
+
+  async apply(model: Model, row: OwnerRow, attribute: RelationAttribute, input: RelationInput): Promise<void> {
+    if (attribute.owner) await this.applyOwnerSide(model, row, attribute, input);
+    else await this.applyInverseSide(model as ContentType, row, attribute, input);
+  }
+
+  private async applyOwnerSide(model: Model, row: OwnerRow, attribute: RelationAttribute, input: RelationInput): Promise<void> {
+    const link = attribute.link;
+    const target = this.schema.contentTypes.get(attribute.target)!;
+    const listed = [
+      ...(input.set ?? []).map((ref, i) => ({ ref, path: ['set', i] as (string | number)[] })),
+      ...(input.connect ?? []).map((ref, i) => ({ ref, path: ['connect', i] as (string | number)[] })),
+    ];
+    const resolved = await this.resolveTargets(target, attribute, listed);
+    const current = await this.db
+      .selectFrom(link.table)
+      .select(['target_document_id', 'target_locale', 'entity_ord'])
+      .where('entity_id', '=', row.id)
+      .orderBy('target_ord')
+      .orderBy('id')
+      .execute();
+    const entityOrd = new Map(current.map((r) => [keyOf({ documentId: r.target_document_id as string, locale: r.target_locale as string | null }), r.entity_ord as number | null]));
+    let list: TargetKey[];
+    if (input.set) {
+      list = [];
+      const seen = new Set<string>();
+      input.set.forEach((ref, i) => {
+        const key = resolved.get(ref)!;
+        if (seen.has(keyOf(key))) fail(attribute, ['set', i], `${attribute.name}: ${ref.documentId} is set more than once`, ref.documentId);
+        seen.add(keyOf(key));
+        list.push(key);
+      });
+    } else {
+      list = current.map((r) => ({ documentId: r.target_document_id as string, locale: r.target_locale as string | null }));
+      for (const ref of input.disconnect ?? []) {
+        const locale = target.localized ? (ref.locale ?? this.ctx.i18n.defaultLocale) : null;
+        list = list.filter((key) => keyOf(key) !== keyOf({ documentId: ref.documentId, locale }));
+      }
+      (input.connect ?? []).forEach((ref, i) => {
+        const key = resolved.get(ref)!;
+        const present = list.some((entry) => keyOf(entry) === keyOf(key));
+        if (present && !ref.position) return;
+        list = list.filter((entry) => keyOf(entry) !== keyOf(key));
+        placeAt(
+          list,
+          key,
+          ref.position,
+          keyOf,
+          (documentId) => list.find((entry) => entry.documentId === documentId && (!target.localized || entry.locale === key.locale)) && keyOf({ documentId, locale: key.locale }),
+          (documentId) => fail(attribute, ['connect', i, 'position'], `${attribute.name}: ${documentId} in position is not connected`, documentId),
+        );
+      });
+    }
+    if (!attribute.toMany) list = list.slice(-1);
+    const unchanged = list.length === current.length && list.every((key, i) => keyOf(key) === keyOf({ documentId: current[i]!.target_document_id as string, locale: current[i]!.target_locale as string | null }));
+    if (unchanged) return;
+
+    const added = list.filter((key) => !entityOrd.has(keyOf(key)));
+    if (added.length && (attribute.relation === 'oneToOne' || attribute.relation === 'oneToMany')) {
+      await this.detachFromOtherOwners(model, row, link, added);
+    }
+    const nextEntityOrd = await this.nextEntityOrders(link, added);
+    await this.db.deleteFrom(link.table).where('entity_id', '=', row.id).execute();
+    await insertMany(
+      this.db,
+      link.table,
+      list.map((key, index) => ({
+        entity_id: row.id,
+        target_document_id: key.documentId,
+        target_locale: key.locale,
+        target_ord: index + 1,
+        entity_ord: entityOrd.get(keyOf(key)) ?? nextEntityOrd.get(keyOf(key)) ?? 1,
+      })),
+    );
+  }
+
+  /** One-to-one and one-to-many: a target belongs to one owner document, so other owners let go. */
+  private async detachFromOtherOwners(model: Model, row: OwnerRow, link: LinkTable, targets: TargetKey[]): Promise<void> {
+    for (const key of targets) {
+      let query = this.db.deleteFrom(link.table).where('target_document_id', '=', key.documentId);
+      query = key.locale === null ? query.where('target_locale', 'is', null) : query.where('target_locale', '=', key.locale);
+      query =
+        model.modelType === 'contentType' && row.documentId
+          ? query.where('entity_id', 'not in', this.db.selectFrom(model.table).select('id').where('document_id', '=', row.documentId))
+          : query.where('entity_id', '!=', row.id);
+      await query.execute();
+    }
+  }
+
+  /** For targets newly linked: the next place at the end of each target's inverse list. */
+  private async nextEntityOrders(link: LinkTable, targets: TargetKey[]): Promise<Map<string, number>> {
+    const next = new Map<string, number>();
+    if (targets.length === 0) return next;
+    const rows = await this.db
+      .selectFrom(link.table)
+      .select(['target_document_id', 'target_locale', sql<number>`max(entity_ord)`.as('max_ord')])
+      .where('target_document_id', 'in', targets.map((t) => t.documentId))
+      .groupBy(['target_document_id', 'target_locale'])
+      .execute();
+    for (const r of rows) next.set(keyOf({ documentId: r.target_document_id as string, locale: r.target_locale as string | null }), Number(r.max_ord ?? 0) + 1);
+    return next;
+  }
+
+  /**
+   * Writing from the side that declares `mappedBy` (author.articles): the links live in the owner's
+   * table (articles_author_lnk), one per version row of each owner document.
+   */
+  private async applyInverseSide(model: ContentType, row: OwnerRow, attribute: RelationAttribute, input: RelationInput): Promise<void> {
+    const link = attribute.link;
+    const ownerType = this.schema.contentTypes.get(link.ownerUid)!;
+    const ownerAttribute = ownerType.attributes[link.ownerAttribute] as RelationAttribute;
+    const self: TargetKey = { documentId: row.documentId!, locale: model.localized ? row.locale : null };
+
+    const ownerRowsOf = async (refs: { ref: RelationRef; path: (string | number)[] }[]) => {
+      const result = new Map<RelationRef, number[]>();
+      if (refs.length === 0) return result;
+      const rows = await this.db
+        .selectFrom(ownerType.table)
+        .select(['id', 'document_id', 'locale', 'published_at'])
+        .where('document_id', 'in', [...new Set(refs.map(({ ref }) => ref.documentId))])
+        .execute();
+      for (const { ref, path } of refs) {
+        const locale = ownerType.localized ? (ref.locale ?? this.ctx.i18n.defaultLocale) : null;
+        const matching = rows.filter(
+          (r) =>
+            r.document_id === ref.documentId &&
+            (!ownerType.localized || r.locale === locale) &&
+            (!ref.status || !ownerType.draftAndPublish || (ref.status === 'draft') === (r.published_at === null)),
+        );
+        if (matching.length === 0 && path[0] !== 'disconnect') {
+          fail(attribute, path, `${attribute.name}: no ${ownerType.singularName} with documentId ${ref.documentId}`, ref.documentId);
+        }
+        result.set(ref, matching.map((r) => Number(r.id)));
+      }
+      return result;
+    };
+
+    const whereSelf = <T extends { where: Function }>(query: T): T => {
+      const q = (query.where as Function)('target_document_id', '=', self.documentId);
+      return self.locale === null ? q.where('target_locale', 'is', null) : q.where('target_locale', '=', self.locale);
+    };
+
+    const refs = [
+      ...(input.set ?? []).map((ref, i) => ({ ref, path: ['set', i] as (string | number)[] })),
+      ...(input.connect ?? []).map((ref, i) => ({ ref, path: ['connect', i] as (string | number)[] })),
+      ...(input.disconnect ?? []).map((ref, i) => ({ ref, path: ['disconnect', i] as (string | number)[] })),
+    ];
+    const rowsByRef = await ownerRowsOf(refs);
+
+    if (input.set) await whereSelf(this.db.deleteFrom(link.table)).execute();
+    for (const ref of input.disconnect ?? []) {
+      const ids = rowsByRef.get(ref) ?? [];
+      if (ids.length) await whereSelf(this.db.deleteFrom(link.table)).where('entity_id', 'in', ids).execute();
+    }
+    const toConnect = input.set ?? input.connect ?? [];
+    if (toConnect.length === 0) return;
+    if (!attribute.toMany && toConnect.length) {
+      // The inverse of a one-to-one holds one owner: the others let go.
+      await whereSelf(this.db.deleteFrom(link.table)).execute();
+    }
+    const last = await whereSelf(this.db.selectFrom(link.table).select(sql<number>`max(entity_ord)`.as('max_ord'))).executeTakeFirst();
+    let nextOrd = Number(last?.max_ord ?? 0) + 1;
+    for (const ref of attribute.toMany ? toConnect : toConnect.slice(-1)) {
+      const ownerIds = rowsByRef.get(ref) ?? [];
+      for (const ownerId of ownerIds) {
+        const existing = await whereSelf(this.db.selectFrom(link.table).select('id')).where('entity_id', '=', ownerId).executeTakeFirst();
+        if (existing) continue;
+        let targetOrd = 1;
+        if (ownerAttribute.toMany) {
+          const max = await this.db.selectFrom(link.table).select(sql<number>`max(target_ord)`.as('max_ord')).where('entity_id', '=', ownerId).executeTakeFirst();
+          targetOrd = Number(max?.max_ord ?? 0) + 1;
+        } else {
+          await this.db.deleteFrom(link.table).where('entity_id', '=', ownerId).execute();
+        }
+        await this.db
+          .insertInto(link.table)
+          .values({ entity_id: ownerId, target_document_id: self.documentId, target_locale: self.locale, target_ord: targetOrd, entity_ord: nextOrd })
+          .execute();
+      }
+      nextOrd += 1;
+    }
+  }
+
+  /** Publishing copies a version: its owned links follow to the new row. */
+  async copyOwned(model: Model, fromId: number, toId: number): Promise<void> {
+    for (const link of this.ownedLinks(model)) {
+      await this.db
+        .insertInto(link.table)
+        .columns(['entity_id', 'target_document_id', 'target_locale', 'target_ord', 'entity_ord'])
+        .expression(
+          this.db
+            .selectFrom(link.table)
+            .select([sql<number>`${toId}`.as('entity_id'), 'target_document_id', 'target_locale', 'target_ord', 'entity_ord'])
+            .where('entity_id', '=', fromId),
+        )
+        .execute();
+    }
+  }
+
+  ownedLinks(model: Model): LinkTable[] {
+    return this.schema.linkTables.filter((link) => link.ownerUid === model.uid);
+  }
+
+  async deleteOwned(model: Model, rowIds: number[]): Promise<void> {
+    if (rowIds.length === 0) return;
+    for (const link of this.ownedLinks(model)) await this.db.deleteFrom(link.table).where('entity_id', 'in', rowIds).execute();
+  }
+
+  /** A deleted document leaves every relation that pointed to it. */
+  async deleteTargeting(type: ContentType, documentId: string, locale: string | null): Promise<void> {
+    for (const link of this.schema.linkTables) {
+      if (link.targetUid !== type.uid) continue;
+      let query = this.db.deleteFrom(link.table).where('target_document_id', '=', documentId);
+      if (type.localized && locale !== null) query = query.where('target_locale', '=', locale);
+      await query.execute();
+    }
+  }
+}

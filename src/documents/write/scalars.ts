@@ -1,0 +1,109 @@
+import bcrypt from 'bcryptjs';
+import { sql } from 'kysely';
+import type { Db, Dialect } from '../../database/dialect.js';
+import { columnTypeOf } from '../../database/tables.js';
+import { ValidationError, type FieldError } from '../../errors.js';
+import type { ContentType, Model, ScalarAttribute } from '../../schema/model.js';
+import type { ModelInput } from '../input.js';
+
+const PASSWORD_ROUNDS = 10;
+
+export const slugify = (text: string): string =>
+  text
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9._~]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 200);
+
+/** Column values for a model's scalars: validated input, defaults on create, hashed passwords. */
+export async function encodeScalars(
+  dialect: Dialect,
+  model: Model,
+  input: ModelInput,
+  mode: 'create' | 'update',
+): Promise<Record<string, unknown>> {
+  const values: Record<string, unknown> = {};
+  for (const [attribute, value] of input.scalars) {
+    const plain = attribute.type === 'password' && typeof value === 'string' ? await bcrypt.hash(value, PASSWORD_ROUNDS) : value;
+    values[attribute.column] = dialect.encode(columnTypeOf(attribute.type), plain);
+  }
+  if (mode === 'create') {
+    for (const attribute of model.scalars) {
+      if (input.scalars.has(attribute) || attribute.default === undefined) continue;
+      values[attribute.column] = dialect.encode(columnTypeOf(attribute.type), attribute.default);
+    }
+  }
+  return values;
+}
+
+/** Rows of other documents, in the same locale and of the same kind (draft or published), holding a value. */
+async function valueTaken(
+  db: Db,
+  type: ContentType,
+  attribute: ScalarAttribute,
+  value: unknown,
+  documentId: string,
+  locale: string | null,
+): Promise<boolean> {
+  let query = db
+    .selectFrom(type.table)
+    .select('id')
+    .where(attribute.column, '=', value)
+    .where('document_id', '!=', documentId)
+    .limit(1);
+  if (type.localized) query = query.where('locale', '=', locale);
+  return (await query.executeTakeFirst()) !== undefined;
+}
+
+/**
+ * Fills uids left out on create from their target field, made unique with a numeric suffix, and
+ * rejects values of `unique` attributes that another document of the same locale holds.
+ */
+export async function enforceUniqueness(
+  db: Db,
+  dialect: Dialect,
+  type: ContentType,
+  values: Record<string, unknown>,
+  documentId: string,
+  locale: string | null,
+  mode: 'create' | 'update',
+): Promise<void> {
+  const errors: FieldError[] = [];
+  for (const attribute of type.scalars) {
+    if (attribute.type === 'uid' && mode === 'create' && values[attribute.column] == null && attribute.targetField) {
+      const source = type.attributes[attribute.targetField] as ScalarAttribute;
+      const text = values[source.column];
+      if (typeof text === 'string' && text) values[attribute.column] = await availableUid(db, type, attribute, slugify(text), documentId, locale);
+      continue;
+    }
+    if (!attribute.unique) continue;
+    const value = values[attribute.column];
+    if (value === undefined || value === null || value === '') continue;
+    if (await valueTaken(db, type, attribute, value, documentId, locale)) {
+      errors.push({ path: [attribute.name], message: 'This attribute must be unique', name: 'ValidationError', value: dialect.decode(columnTypeOf(attribute.type), value) });
+    }
+  }
+  if (errors.length) throw ValidationError.fromFieldErrors(errors);
+}
+
+async function availableUid(
+  db: Db,
+  type: ContentType,
+  attribute: ScalarAttribute,
+  base: string,
+  documentId: string,
+  locale: string | null,
+): Promise<string> {
+  const root = base || 'document';
+  let query = db
+    .selectFrom(type.table)
+    .select(sql<string>`${sql.ref(attribute.column)}`.as('value'))
+    .where((eb) => eb.or([eb(attribute.column, '=', root), eb(attribute.column, 'like', `${root}-%`)]))
+    .where('document_id', '!=', documentId);
+  if (type.localized) query = query.where('locale', '=', locale);
+  const taken = new Set((await query.execute()).map((row) => row.value));
+  if (!taken.has(root)) return root;
+  for (let n = 1; ; n++) if (!taken.has(`${root}-${n}`)) return `${root}-${n}`;
+}

@@ -1,0 +1,56 @@
+import { sql, type RawBuilder } from 'kysely';
+import type { ContentType, Model, RelationAttribute, Schema } from '../../schema/model.js';
+import { and, statusCondition, type VersionScope } from './scope.js';
+
+/** Fresh table aliases for nested subqueries (`t1`, `t2`, ...), unique within one statement. */
+export class Aliases {
+  private next = 0;
+  take(prefix = 't'): string {
+    this.next += 1;
+    return `${prefix}${this.next}`;
+  }
+}
+
+/**
+ * The rows related to `alias` through a relation attribute, as `from ... where ...` parts: the
+ * caller adds what it selects and any extra condition on `target` (the related rows' alias).
+ * Owner side: link rows of the owner row, joined to the target version the scope asks for (in the
+ * locale the link names). Inverse side: link rows naming the document, joined to owner rows.
+ */
+export function relatedRows(
+  schema: Schema,
+  model: Model,
+  alias: string,
+  attribute: RelationAttribute,
+  scope: VersionScope,
+  aliases: Aliases,
+): { from: RawBuilder<unknown>; where: RawBuilder<boolean>; target: string; link: string; targetType: ContentType } {
+  const link = aliases.take('l');
+  const target = aliases.take('t');
+  const targetType = schema.contentTypes.get(attribute.target)!;
+  const table = attribute.link.table;
+  if (attribute.owner) {
+    const localeJoin = targetType.localized ? sql<boolean>`${sql.ref(`${target}.locale`)} = ${sql.ref(`${link}.target_locale`)}` : undefined;
+    return {
+      from: sql`${sql.table(table)} as ${sql.id(link)} join ${sql.table(targetType.table)} as ${sql.id(target)} on ${and(
+        [sql<boolean>`${sql.ref(`${target}.document_id`)} = ${sql.ref(`${link}.target_document_id`)}`, ...(localeJoin ? [localeJoin] : []), statusCondition(targetType, target, scope.status)],
+      )}`,
+      where: sql<boolean>`${sql.ref(`${link}.entity_id`)} = ${sql.ref(`${alias}.id`)}`,
+      target,
+      link,
+      targetType,
+    };
+  }
+  const self = model as ContentType;
+  const conditions = [sql<boolean>`${sql.ref(`${link}.target_document_id`)} = ${sql.ref(`${alias}.document_id`)}`];
+  if (self.localized) conditions.push(sql<boolean>`${sql.ref(`${link}.target_locale`)} = ${sql.ref(`${alias}.locale`)}`);
+  const ownerConditions = [sql<boolean>`${sql.ref(`${target}.id`)} = ${sql.ref(`${link}.entity_id`)}`, statusCondition(targetType, target, scope.status)];
+  if (targetType.localized) ownerConditions.push(sql<boolean>`${sql.ref(`${target}.locale`)} = ${scope.locale}`);
+  return {
+    from: sql`${sql.table(table)} as ${sql.id(link)} join ${sql.table(targetType.table)} as ${sql.id(target)} on ${and(ownerConditions)}`,
+    where: and(conditions),
+    target,
+    link,
+    targetType,
+  };
+}

@@ -1,0 +1,107 @@
+import { sql, type RawBuilder } from 'kysely';
+import type { ColumnType, Dialect } from '../../database/dialect.js';
+import { columnTypeOf } from '../../database/tables.js';
+import type { Model, Schema } from '../../schema/model.js';
+import type { FieldRef, FilterNode } from '../types.js';
+import { Aliases, relatedRows } from './joins.js';
+import { FALSE, TRUE, and, or, type VersionScope } from './scope.js';
+
+export interface SqlContext {
+  schema: Schema;
+  dialect: Dialect;
+  scope: VersionScope;
+  aliases: Aliases;
+}
+
+const columnType = (field: FieldRef): ColumnType => (field.type === 'id' ? 'integer' : columnTypeOf(field.type));
+
+/** Compiles a typed filter on rows of `model` (aliased `alias`) into a SQL condition with bound values. */
+export function compileFilter(ctx: SqlContext, model: Model, alias: string, node: FilterNode): RawBuilder<boolean> {
+  switch (node.kind) {
+    case 'and':
+      return and(node.children.map((child) => compileFilter(ctx, model, alias, child)));
+    case 'or':
+      return or(node.children.map((child) => compileFilter(ctx, model, alias, child)));
+    case 'not':
+      // NOT over three-valued logic: a row whose condition is unknown (null column) matches NOT too.
+      return sql<boolean>`not coalesce(${compileFilter(ctx, model, alias, node.child)}, false)`;
+    case 'compare':
+      return compileComparison(ctx.dialect, sql.ref(`${alias}.${node.field.column}`), node.field, node.operator, node.value);
+    case 'relation': {
+      const related = relatedRows(ctx.schema, model, alias, node.attribute, ctx.scope, ctx.aliases);
+      const inner = compileFilter(ctx, related.targetType, related.target, node.filter);
+      return sql<boolean>`exists (select 1 from ${related.from} where ${related.where} and ${inner})`;
+    }
+    case 'component': {
+      const link = ctx.aliases.take('c');
+      const row = ctx.aliases.take('k');
+      const component = ctx.schema.components.get(node.attribute.component)!;
+      const inner = compileFilter(ctx, component, row, node.filter);
+      return sql<boolean>`exists (select 1 from ${sql.table(model.componentLinkTable)} as ${sql.id(link)} join ${sql.table(component.table)} as ${sql.id(row)} on ${sql.ref(`${row}.id`)} = ${sql.ref(`${link}.cmp_id`)} where ${sql.ref(`${link}.entity_id`)} = ${sql.ref(`${alias}.id`)} and ${sql.ref(`${link}.field`)} = ${node.attribute.name} and ${sql.ref(`${link}.component_type`)} = ${component.uid} and ${inner})`;
+    }
+  }
+}
+
+function compileComparison(
+  dialect: Dialect,
+  column: RawBuilder<unknown> | ReturnType<typeof sql.ref>,
+  field: FieldRef,
+  operator: string,
+  value: unknown,
+): RawBuilder<boolean> {
+  const type = columnType(field);
+  const encode = (v: unknown) => dialect.encode(type, v);
+  const col = sql`${column}`;
+  const text = (v: unknown) => String(v);
+  switch (operator) {
+    case '$eq':
+      return value === null ? sql<boolean>`${col} is null` : sql<boolean>`${col} = ${encode(value)}`;
+    case '$ne':
+      return value === null ? sql<boolean>`${col} is not null` : sql<boolean>`${col} <> ${encode(value)}`;
+    case '$eqi':
+      return sql<boolean>`${dialect.lower(col)} = ${dialect.lower(sql`${text(value)}`)}`;
+    case '$nei':
+      return sql<boolean>`${dialect.lower(col)} <> ${dialect.lower(sql`${text(value)}`)}`;
+    case '$lt':
+      return sql<boolean>`${col} < ${encode(value)}`;
+    case '$lte':
+      return sql<boolean>`${col} <= ${encode(value)}`;
+    case '$gt':
+      return sql<boolean>`${col} > ${encode(value)}`;
+    case '$gte':
+      return sql<boolean>`${col} >= ${encode(value)}`;
+    case '$in':
+    case '$notIn': {
+      const values = (value as unknown[]).map(encode);
+      if (values.length === 0) return operator === '$in' ? FALSE : TRUE;
+      const list = sql.join(values.map((v) => sql`${v}`));
+      return operator === '$in' ? sql<boolean>`${col} in (${list})` : sql<boolean>`${col} not in (${list})`;
+    }
+    case '$between': {
+      const [low, high] = value as [unknown, unknown];
+      return sql<boolean>`${col} between ${encode(low)} and ${encode(high)}`;
+    }
+    case '$null':
+      return value ? sql<boolean>`${col} is null` : sql<boolean>`${col} is not null`;
+    case '$notNull':
+      return value ? sql<boolean>`${col} is not null` : sql<boolean>`${col} is null`;
+    case '$contains':
+      return dialect.matches(col, text(value), { start: false, end: false }, false);
+    case '$containsi':
+      return dialect.matches(col, text(value), { start: false, end: false }, true);
+    case '$notContains':
+      return sql<boolean>`not ${dialect.matches(col, text(value), { start: false, end: false }, false)}`;
+    case '$notContainsi':
+      return sql<boolean>`not ${dialect.matches(col, text(value), { start: false, end: false }, true)}`;
+    case '$startsWith':
+      return dialect.matches(col, text(value), { start: true, end: false }, false);
+    case '$startsWithi':
+      return dialect.matches(col, text(value), { start: true, end: false }, true);
+    case '$endsWith':
+      return dialect.matches(col, text(value), { start: false, end: true }, false);
+    case '$endsWithi':
+      return dialect.matches(col, text(value), { start: false, end: true }, true);
+    default:
+      throw new Error(`unhandled operator ${operator}`);
+  }
+}

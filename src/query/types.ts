@@ -1,0 +1,104 @@
+/**
+ * The typed query: what a request's query string (or a GraphQL call, or project code) asks of the
+ * document service, after every name has been checked against the schema. Nothing here is SQL.
+ */
+import type {
+  Attribute,
+  ComponentAttribute,
+  RelationAttribute,
+  ScalarAttribute,
+  ScalarType,
+} from '../schema/model.js';
+
+export const COMPARISON_OPERATORS = [
+  '$eq',
+  '$eqi',
+  '$ne',
+  '$nei',
+  '$lt',
+  '$lte',
+  '$gt',
+  '$gte',
+  '$in',
+  '$notIn',
+  '$contains',
+  '$notContains',
+  '$containsi',
+  '$notContainsi',
+  '$null',
+  '$notNull',
+  '$between',
+  '$startsWith',
+  '$startsWithi',
+  '$endsWith',
+  '$endsWithi',
+] as const;
+export type ComparisonOperator = (typeof COMPARISON_OPERATORS)[number];
+export const LOGICAL_OPERATORS = ['$and', '$or', '$not'] as const;
+
+/** A column a filter or sort can touch: an attribute's, or one of the document columns. */
+export interface FieldRef {
+  /** Attribute name as the client wrote it (`publishDate`, `documentId`). */
+  name: string;
+  column: string;
+  type: ScalarType | 'id';
+  attribute?: ScalarAttribute;
+}
+
+export type FilterNode =
+  | { kind: 'and'; children: FilterNode[] }
+  | { kind: 'or'; children: FilterNode[] }
+  | { kind: 'not'; child: FilterNode }
+  | { kind: 'compare'; field: FieldRef; operator: ComparisonOperator; value: unknown }
+  /** Holds when some related document (of the request's status and locale) matches `filter`. */
+  | { kind: 'relation'; attribute: RelationAttribute; filter: FilterNode }
+  /** Holds when some component value matches `filter`. */
+  | { kind: 'component'; attribute: ComponentAttribute; filter: FilterNode };
+
+export interface SortItem {
+  /** Relations and components walked to reach the field (`author.name` has `[author]`). */
+  through: (RelationAttribute | ComponentAttribute)[];
+  field: FieldRef;
+  direction: 'asc' | 'desc';
+}
+
+export type Pagination =
+  | { kind: 'page'; page: number; pageSize: number; withCount: boolean }
+  | { kind: 'offset'; start: number; limit: number; withCount: boolean };
+
+export interface PopulateNode {
+  /** Selected scalar attributes; undefined means all. */
+  fields?: string[];
+  filters?: FilterNode;
+  sort?: SortItem[];
+  populate?: PopulateTree;
+  /** Dynamic zones, detailed strategy: per component uid. */
+  on?: Record<string, PopulateNode>;
+  /** Count only (`populate[tags][count]=true`). */
+  count?: boolean;
+}
+
+/** Attribute name to what to populate below it. */
+export type PopulateTree = Record<string, PopulateNode>;
+
+export type Status = 'published' | 'draft';
+
+export interface FindQuery {
+  filters?: FilterNode;
+  sort: SortItem[];
+  pagination: Pagination;
+  fields?: string[];
+  populate: PopulateTree;
+  status: Status;
+  /** Resolved locale code; ignored for types that are not localized. */
+  locale: string;
+}
+
+export interface FindOneQuery {
+  fields?: string[];
+  populate: PopulateTree;
+  status: Status;
+  locale: string;
+}
+
+export type PopulatableAttribute = Exclude<Attribute, ScalarAttribute>;

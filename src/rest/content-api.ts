@@ -1,0 +1,124 @@
+/**
+ * The REST content API of spec 4.1: for each collection type `/api/:pluralApiId` and
+ * `/api/:pluralApiId/:documentId`, for each single type `/api/:singularApiId`, plus the
+ * draft-and-publish actions. Each handler is the same pipeline: access, parse the query,
+ * validate the body, call the document service, shape the envelope.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { DocumentContext } from '../documents/context.js';
+import type { DocumentService } from '../documents/service.js';
+import { NotFoundError, ValidationError } from '../errors.js';
+import { parseFindOneQuery, parseFindQuery } from '../query/parse/index.js';
+import type { ContentType } from '../schema/model.js';
+import type { AccessControl } from './access.js';
+
+type Query = Record<string, unknown>;
+type Params = { documentId: string };
+
+export interface ContentApiOptions {
+  service: DocumentService;
+  context: DocumentContext;
+  access: AccessControl;
+  prefix: string;
+}
+
+/** `data` of a POST/PUT body; anything else is a 400 naming what is wrong. */
+function bodyData(body: unknown): Record<string, unknown> {
+  if (body === undefined || body === null || typeof body !== 'object' || Array.isArray(body)) {
+    throw new ValidationError('Missing "data" payload in the request body');
+  }
+  const data = (body as Record<string, unknown>).data;
+  if (data === undefined || data === null || typeof data !== 'object' || Array.isArray(data)) {
+    throw new ValidationError('Missing "data" payload in the request body');
+  }
+  return data as Record<string, unknown>;
+}
+
+export function registerContentApi(app: FastifyInstance, options: ContentApiOptions): void {
+  const { service, context, access, prefix } = options;
+  const parseOptions = (canRead?: (t: ContentType) => boolean) => ({
+    rest: context.rest,
+    i18n: context.i18n,
+    canRead: canRead ?? context.canRead,
+  });
+  const notFound = (type: ContentType, documentId?: string) =>
+    new NotFoundError(documentId ? `No ${type.singularName} with documentId ${documentId}` : `No ${type.singularName} found`);
+
+  for (const type of context.schema.contentTypes.values()) {
+    if (type.builtIn) continue;
+
+    const readQuery = async (request: FastifyRequest, action: 'findOne' | 'create' | 'update' | 'publish') => {
+      const caller = await access.authorize(request.headers, type, action);
+      const query = parseFindOneQuery(context.schema, type, request.query as Query, parseOptions(caller.canRead));
+      return { query, caller };
+    };
+
+    if (type.kind === 'collectionType') {
+      const base = `${prefix}/${type.pluralName}`;
+
+      app.get(base, async (request) => {
+        const caller = await access.authorize(request.headers, type, 'find');
+        const query = parseFindQuery(context.schema, type, request.query as Query, parseOptions(caller.canRead));
+        const { results, pagination } = await service.findMany(type, query, caller);
+        return { data: results, meta: { pagination } };
+      });
+
+      app.get<{ Params: Params }>(`${base}/:documentId`, async (request) => {
+        const back = await readQuery(request, 'findOne');
+        const document = await service.findOne(type, request.params.documentId, back.query, back.caller);
+        if (!document) throw notFound(type, request.params.documentId);
+        return { data: document, meta: {} };
+      });
+
+      app.post(base, async (request, reply) => {
+        const back = await readQuery(request, 'create');
+        const document = await service.create(type, bodyData(request.body), back);
+        return reply.status(201).send({ data: document, meta: {} });
+      });
+
+      app.put<{ Params: Params }>(`${base}/:documentId`, async (request) => {
+        const back = await readQuery(request, 'update');
+        const document = await service.update(type, request.params.documentId, bodyData(request.body), back);
+        return { data: document, meta: {} };
+      });
+
+      app.delete<{ Params: Params }>(`${base}/:documentId`, async (request, reply) => {
+        await access.authorize(request.headers, type, 'delete');
+        const locale = (request.query as Query).locale;
+        await service.delete(type, request.params.documentId, typeof locale === 'string' ? locale : undefined);
+        return reply.status(204).send();
+      });
+
+      const actions = { publish: service.publish, unpublish: service.unpublish, 'discard-draft': service.discardDraft } as const;
+      for (const [name, run] of Object.entries(actions)) {
+        app.post<{ Params: Params }>(`${base}/:documentId/actions/${name}`, async (request) => {
+          const back = await readQuery(request, 'publish');
+          const document = await run.call(service, type, request.params.documentId, back.query.locale, back);
+          return { data: document, meta: {} };
+        });
+      }
+    } else {
+      const base = `${prefix}/${type.singularName}`;
+
+      app.get(base, async (request) => {
+        const back = await readQuery(request, 'findOne');
+        const document = await service.findSingle(type, back.query, back.caller);
+        if (!document) throw notFound(type);
+        return { data: document, meta: {} };
+      });
+
+      app.put(base, async (request) => {
+        const back = await readQuery(request, 'update');
+        const document = await service.upsertSingle(type, bodyData(request.body), back);
+        return { data: document, meta: {} };
+      });
+
+      app.delete(base, async (request, reply: FastifyReply) => {
+        await access.authorize(request.headers, type, 'delete');
+        const locale = (request.query as Query).locale;
+        if (!(await service.deleteSingle(type, typeof locale === 'string' ? locale : undefined))) throw notFound(type);
+        return reply.status(204).send();
+      });
+    }
+  }
+}

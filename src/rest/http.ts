@@ -1,0 +1,60 @@
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { VellumConfig } from '../config/load.js';
+import { NotFoundError, VellumError } from '../errors.js';
+import { parseQueryString } from '../query/parse/query-string.js';
+import { errorBody, toVellumError } from './errors.js';
+
+const QUERY_ERROR = Symbol('queryError');
+
+/**
+ * The HTTP server shared by REST, GraphQL and uploads: Strapi-style query strings, JSON bodies
+ * (an empty body is no body, as the official SDK sends on GET and DELETE), and every error in the
+ * envelope of spec 2.3.
+ */
+export function createHttpServer(config: VellumConfig): FastifyInstance {
+  const app = Fastify({
+    logger: config.server.logger ? { level: 'info', redact: ['req.headers.authorization'] } : false,
+    bodyLimit: config.server.bodyLimit,
+    routerOptions: {
+      // A failure is kept and raised in preValidation, where the error handler answers it.
+      querystringParser: (raw: string) => {
+        try {
+          return parseQueryString(raw);
+        } catch (error) {
+          return { [QUERY_ERROR]: error } as Record<string, unknown>;
+        }
+      },
+      ignoreTrailingSlash: true,
+      maxParamLength: 200,
+    },
+  });
+
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
+    const text = (body as string).trim();
+    if (text === '') return done(null, undefined);
+    try {
+      done(null, JSON.parse(text));
+    } catch (error) {
+      done(error as Error, undefined);
+    }
+  });
+
+  app.addHook('preValidation', async (request) => {
+    const failure = (request.query as Record<PropertyKey, unknown> | undefined)?.[QUERY_ERROR];
+    if (failure) throw failure;
+  });
+
+  app.setErrorHandler((error, request, reply) => {
+    const vellumError = toVellumError(error);
+    if (vellumError.status >= 500) request.log.error({ err: error }, 'request failed');
+    void reply.status(vellumError.status).send(errorBody(vellumError));
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    const error: VellumError = new NotFoundError(`Not Found: ${request.method} ${request.url.split('?')[0]}`);
+    void reply.status(404).send(errorBody(error));
+  });
+
+  return app;
+}

@@ -1,0 +1,93 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { ProjectError } from '../../src/errors.js';
+import { createVellum, type Vellum } from '../../src/server.js';
+import { createTestDatabase, type TestDatabase } from '../helpers/databases.js';
+import { HttpClient } from '../helpers/http.js';
+import { ARTICLE_SCHEMA, TAG_SCHEMA, copyProject, type TempProject } from '../helpers/projects.js';
+import { DIALECTS } from '../helpers/server.js';
+import { pruneSchema } from '../../src/database/sync.js';
+
+for (const dialect of DIALECTS) {
+  describe(`schema synchronisation [${dialect}]`, () => {
+    let database: TestDatabase;
+    let project: TempProject;
+    before(async () => {
+      database = await createTestDatabase(dialect);
+      project = copyProject();
+    });
+    after(async () => {
+      project?.remove();
+      await database?.drop();
+    });
+
+    const start = async (): Promise<{ vellum: Vellum; api: HttpClient }> => {
+      const vellum = await createVellum(project.dir, {
+        env: { NODE_ENV: 'test' },
+        overrides: { server: { host: '127.0.0.1', port: 0 }, database: database.config },
+      });
+      return { vellum, api: new HttpClient(await vellum.listen()) };
+    };
+
+    it('creates every table on first start, and nothing on the next', async () => {
+      const first = await start();
+      const tables = first.vellum.sync.createdTables;
+      for (const table of ['articles', 'authors', 'categories', 'tags', 'globals', 'components_shared_seos', 'files', 'files_related_mph', 'articles_cmps']) {
+        assert.ok(tables.includes(table), `${table} in ${tables.join(', ')}`);
+      }
+      assert.ok(tables.some((t) => t.startsWith('articles_tags')), 'a link table for article.tags');
+      const created = await first.api.post('/api/tags', { data: { name: 'kept' } });
+      assert.equal(created.status, 201);
+      await first.vellum.close();
+
+      const second = await start();
+      assert.deepEqual(second.vellum.sync.createdTables, []);
+      assert.deepEqual(second.vellum.sync.addedColumns, []);
+      assert.equal((await second.api.get(`/api/tags/${created.body.data.documentId}`)).body.data.name, 'kept');
+      await second.vellum.close();
+    });
+
+    it('adds a column for a new attribute and keeps existing data', async () => {
+      project.editJson(TAG_SCHEMA, (j) => (j.attributes.color = { type: 'string', default: 'blue' }));
+      const { vellum, api } = await start();
+      assert.deepEqual(vellum.sync.addedColumns, ['tags.color']);
+      const list = await api.get('/api/tags');
+      assert.equal(list.body.data[0].name, 'kept');
+      const created = await api.post('/api/tags', { data: { name: 'new' } });
+      assert.equal(created.body.data.color, 'blue');
+      await vellum.close();
+    });
+
+    it('a removed attribute keeps its column until `db prune`', async () => {
+      project.editJson(TAG_SCHEMA, (j) => delete j.attributes.color);
+      const { vellum, api } = await start();
+      assert.ok(vellum.sync.orphaned.includes('tags.color'), vellum.sync.orphaned.join(', '));
+      assert.equal((await api.get('/api/tags')).body.data[0].color, undefined);
+      const dropped = await pruneSchema(vellum.database, vellum.schema, dialect === 'postgres' ? (vellum.config.database as any).schema : undefined);
+      assert.ok(dropped.includes('tags.color'), dropped.join(', '));
+      await vellum.close();
+      const again = await start();
+      assert.deepEqual(again.vellum.sync.orphaned, []);
+      await again.vellum.close();
+    });
+
+    it('an unsafe type change stops start-up with an explanation', async () => {
+      project.editJson(ARTICLE_SCHEMA, (j) => (j.attributes.title = { type: 'integer' }));
+      await assert.rejects(start(), (error: unknown) => {
+        assert.ok(error instanceof ProjectError, String(error));
+        assert.match(error.message, /title/);
+        return true;
+      });
+      project.editJson(ARTICLE_SCHEMA, (j) => (j.attributes.title = { type: 'text', required: true }));
+      const widened = await start();
+      await widened.vellum.close();
+    });
+
+    it('two nodes starting together on one database both come up', async () => {
+      project.editJson(TAG_SCHEMA, (j) => (j.attributes.weight = { type: 'integer' }));
+      const [a, b] = await Promise.all([start(), start()]);
+      assert.deepEqual([...a.vellum.sync.addedColumns, ...b.vellum.sync.addedColumns], ['tags.weight']);
+      await Promise.all([a.vellum.close(), b.vellum.close()]);
+    });
+  });
+}

@@ -1,0 +1,57 @@
+/**
+ * Starts a real Vellum server on an ephemeral port, on a fresh database of the given dialect, and
+ * tears both down. Tests talk to it over HTTP only (plus `vellum` for statement counts).
+ */
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createVellum, type CreateVellumOptions, type Vellum } from '../../src/server.js';
+import { createTestDatabase, type DialectName } from './databases.js';
+import { HttpClient } from './http.js';
+
+export { DIALECTS, type DialectName } from './databases.js';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+/** The blog example: a copy of the shared Strapi fixture with its configuration. */
+export const BLOG = resolve(root, 'examples/blog');
+export const fixture = (name: string) => resolve(root, 'test/fixtures', name);
+
+export interface TestServer {
+  url: string;
+  api: HttpClient;
+  vellum: Vellum;
+  dialect: DialectName;
+  close(): Promise<void>;
+}
+
+export interface StartOptions extends Omit<CreateVellumOptions, 'overrides'> {
+  project?: string;
+  /** Configuration overrides by section (`api`, `plugins`, ...). */
+  config?: Record<string, Record<string, unknown>>;
+}
+
+export async function startServer(dialect: DialectName, options: StartOptions = {}): Promise<TestServer> {
+  const database = await createTestDatabase(dialect);
+  const { project = BLOG, config = {}, ...rest } = options;
+  let vellum: Vellum;
+  try {
+    vellum = await createVellum(project, {
+      env: { NODE_ENV: 'test' },
+      ...rest,
+      overrides: { ...config, server: { host: '127.0.0.1', port: 0, ...config.server }, database: database.config },
+    });
+  } catch (error) {
+    await database.drop();
+    throw error;
+  }
+  const url = await vellum.listen();
+  return {
+    url,
+    api: new HttpClient(url),
+    vellum,
+    dialect,
+    async close() {
+      await vellum.close();
+      await database.drop();
+    },
+  };
+}

@@ -1,0 +1,131 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { DIALECTS, startServer, type TestServer } from '../helpers/server.js';
+
+for (const dialect of DIALECTS) {
+  describe(`draft and publish, spec 3 and decision 4 [${dialect}]`, () => {
+    let server: TestServer;
+    before(async () => {
+      server = await startServer(dialect);
+    });
+    after(() => server?.close());
+    const api = () => server.api;
+    const titles = async (query: string) => (await api().get(`/api/articles?${query}`)).body.data.map((d: any) => d.title).sort();
+
+    it('POST without status creates and publishes: both versions exist', async () => {
+      const res = await api().post('/api/articles', { data: { title: 'Live one' } });
+      assert.equal(res.status, 201);
+      assert.ok(res.body.data.publishedAt);
+      const { documentId } = res.body.data;
+      const published = await api().get(`/api/articles/${documentId}`);
+      const draft = await api().get(`/api/articles/${documentId}?status=draft`);
+      assert.ok(published.body.data.publishedAt);
+      assert.equal(draft.body.data.publishedAt, null);
+      assert.equal(draft.body.data.documentId, documentId);
+      assert.equal(draft.body.data.title, 'Live one');
+    });
+
+    it('POST ?status=draft creates a draft only, invisible to published reads', async () => {
+      const res = await api().post('/api/articles?status=draft', { data: { title: 'Draft only' } });
+      assert.equal(res.status, 201);
+      assert.equal(res.body.data.publishedAt, null);
+      const { documentId } = res.body.data;
+      assert.equal((await api().get(`/api/articles/${documentId}`)).status, 404);
+      assert.equal((await api().get(`/api/articles/${documentId}?status=published`)).status, 404);
+      assert.equal((await api().get(`/api/articles/${documentId}?status=draft`)).body.data.title, 'Draft only');
+      assert.ok(!(await titles('')).includes('Draft only'));
+      assert.ok((await titles('status=draft')).includes('Draft only'));
+    });
+
+    it('PUT ?status=draft edits the draft only; the published version stays until publish', async () => {
+      const { documentId } = (await api().post('/api/articles', { data: { title: 'Version 1' } })).body.data;
+      const edited = await api().put(`/api/articles/${documentId}?status=draft`, { data: { title: 'Version 2' } });
+      assert.equal(edited.status, 200);
+      assert.equal(edited.body.data.title, 'Version 2');
+      assert.equal(edited.body.data.publishedAt, null);
+      assert.equal((await api().get(`/api/articles/${documentId}`)).body.data.title, 'Version 1');
+      assert.equal((await api().get(`/api/articles/${documentId}?status=draft`)).body.data.title, 'Version 2');
+
+      const published = await api().post(`/api/articles/${documentId}/actions/publish`);
+      assert.equal(published.status, 200);
+      assert.equal(published.body.data.title, 'Version 2');
+      assert.equal((await api().get(`/api/articles/${documentId}`)).body.data.title, 'Version 2');
+    });
+
+    it('PUT without status writes and publishes', async () => {
+      const { documentId } = (await api().post('/api/articles?status=draft', { data: { title: 'Was draft' } })).body.data;
+      const res = await api().put(`/api/articles/${documentId}`, { data: { title: 'Now live' } });
+      assert.ok(res.body.data.publishedAt);
+      assert.equal((await api().get(`/api/articles/${documentId}`)).body.data.title, 'Now live');
+    });
+
+    it('unpublish removes the published version and keeps the draft', async () => {
+      const { documentId } = (await api().post('/api/articles', { data: { title: 'To unpublish' } })).body.data;
+      const res = await api().post(`/api/articles/${documentId}/actions/unpublish`);
+      assert.equal(res.status, 200);
+      assert.equal(res.body.data.publishedAt, null);
+      assert.equal((await api().get(`/api/articles/${documentId}`)).status, 404);
+      assert.equal((await api().get(`/api/articles/${documentId}?status=draft`)).body.data.title, 'To unpublish');
+    });
+
+    it('discard-draft restores the draft from the published version', async () => {
+      const { documentId } = (await api().post('/api/articles', { data: { title: 'Stable', seo: { metaTitle: 'kept' } } })).body.data;
+      await api().put(`/api/articles/${documentId}?status=draft`, { data: { title: 'Scratch', seo: { metaTitle: 'scratch' } } });
+      const res = await api().post(`/api/articles/${documentId}/actions/discard-draft?populate=seo`);
+      assert.equal(res.status, 200);
+      assert.equal(res.body.data.title, 'Stable');
+      assert.equal(res.body.data.seo.metaTitle, 'kept');
+      assert.equal((await api().get(`/api/articles/${documentId}?status=draft`)).body.data.title, 'Stable');
+    });
+
+    it('discard-draft without a published version is a 400; actions on unknown documents are 404', async () => {
+      const { documentId } = (await api().post('/api/articles?status=draft', { data: { title: 'Never published' } })).body.data;
+      assert.equal((await api().post(`/api/articles/${documentId}/actions/discard-draft`)).status, 400);
+      assert.equal((await api().post('/api/articles/doesnotexist000000000000/actions/publish')).status, 404);
+      assert.equal((await api().post('/api/tags/doesnotexist000000000000/actions/publish')).status, 400, 'tags have no draft and publish');
+    });
+
+    it('filters apply to the version of the requested status', async () => {
+      const { documentId } = (await api().post('/api/articles', { data: { title: 'Filter me', views: 10 } })).body.data;
+      await api().put(`/api/articles/${documentId}?status=draft`, { data: { views: 20 } });
+      const published = await api().get('/api/articles?filters[views][$eq]=20&filters[title][$eq]=Filter me');
+      const draft = await api().get('/api/articles?status=draft&filters[views][$eq]=20&filters[title][$eq]=Filter me');
+      assert.equal(published.body.data.length, 0);
+      assert.equal(draft.body.data.length, 1);
+    });
+
+    it('a populated relation shows the version matching the request status', async () => {
+      const author = (await api().post('/api/authors', { data: { name: 'Populated' } })).body.data;
+      const { documentId } = (await api().post('/api/articles?status=draft', { data: { title: 'Hidden article', author: author.documentId } })).body.data;
+      const published = await api().get(`/api/authors/${author.documentId}?populate=articles`);
+      assert.deepEqual(published.body.data.articles, []);
+      const draft = await api().get(`/api/authors/${author.documentId}?populate=articles&status=draft`);
+      assert.deepEqual(draft.body.data.articles.map((a: any) => a.documentId), [documentId]);
+      await api().post(`/api/articles/${documentId}/actions/publish`);
+      const after = await api().get(`/api/authors/${author.documentId}?populate=articles`);
+      assert.deepEqual(after.body.data.articles.map((a: any) => a.title), ['Hidden article']);
+      assert.ok(after.body.data.articles[0].publishedAt);
+    });
+
+    it('types without draft and publish are always published and ignore status', async () => {
+      const res = await api().post('/api/tags?status=draft', { data: { name: 'always live' } });
+      assert.ok(res.body.data.publishedAt);
+      assert.equal((await api().get(`/api/tags/${res.body.data.documentId}`)).status, 200);
+      assert.equal((await api().get(`/api/tags/${res.body.data.documentId}?status=draft`)).status, 200);
+    });
+
+    it('DELETE removes every version', async () => {
+      const { documentId } = (await api().post('/api/articles', { data: { title: 'Doomed' } })).body.data;
+      await api().put(`/api/articles/${documentId}?status=draft`, { data: { title: 'Doomed draft' } });
+      assert.equal((await api().delete(`/api/articles/${documentId}`)).status, 204);
+      assert.equal((await api().get(`/api/articles/${documentId}`)).status, 404);
+      assert.equal((await api().get(`/api/articles/${documentId}?status=draft`)).status, 404);
+    });
+
+    it('an invalid status is a 400 naming the parameter', async () => {
+      const res = await api().get('/api/articles?status=preview');
+      assert.equal(res.status, 400);
+      assert.equal(res.body.error.details.param, 'status');
+    });
+  });
+}
