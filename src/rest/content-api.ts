@@ -47,8 +47,8 @@ export function registerContentApi(app: FastifyInstance, options: ContentApiOpti
   for (const type of context.schema.contentTypes.values()) {
     if (type.builtIn) continue;
 
-    const readQuery = async (request: FastifyRequest, action: 'findOne' | 'create' | 'update' | 'publish') => {
-      const caller = await access.authorize(request.headers, type, action);
+    const readQuery = async (request: FastifyRequest, action: 'findOne' | 'create' | 'update') => {
+      const caller = await access.authorize(request.headers, { uid: type.uid, action });
       const query = parseFindOneQuery(context.schema, type, request.query as Query, parseOptions(caller.canRead));
       return { query, caller };
     };
@@ -57,7 +57,7 @@ export function registerContentApi(app: FastifyInstance, options: ContentApiOpti
       const base = `${prefix}/${type.pluralName}`;
 
       app.get(base, async (request) => {
-        const caller = await access.authorize(request.headers, type, 'find');
+        const caller = await access.authorize(request.headers, { uid: type.uid, action: 'find' });
         const query = parseFindQuery(context.schema, type, request.query as Query, parseOptions(caller.canRead));
         const { results, pagination } = await service.findMany(type, query, caller);
         return { data: results, meta: { pagination } };
@@ -83,7 +83,7 @@ export function registerContentApi(app: FastifyInstance, options: ContentApiOpti
       });
 
       app.delete<{ Params: Params }>(`${base}/:documentId`, async (request, reply) => {
-        await access.authorize(request.headers, type, 'delete');
+        await access.authorize(request.headers, { uid: type.uid, action: 'delete' });
         const locale = (request.query as Query).locale;
         await service.delete(type, request.params.documentId, typeof locale === 'string' ? locale : undefined);
         return reply.status(204).send();
@@ -92,7 +92,7 @@ export function registerContentApi(app: FastifyInstance, options: ContentApiOpti
       const actions = { publish: service.publish, unpublish: service.unpublish, 'discard-draft': service.discardDraft } as const;
       for (const [name, run] of Object.entries(actions)) {
         app.post<{ Params: Params }>(`${base}/:documentId/actions/${name}`, async (request) => {
-          const back = await readQuery(request, 'publish');
+          const back = await readQuery(request, 'update');
           const document = await run.call(service, type, request.params.documentId, back.query.locale, back);
           return { data: document, meta: {} };
         });
@@ -114,7 +114,7 @@ export function registerContentApi(app: FastifyInstance, options: ContentApiOpti
       });
 
       app.delete(base, async (request, reply: FastifyReply) => {
-        await access.authorize(request.headers, type, 'delete');
+        await access.authorize(request.headers, { uid: type.uid, action: 'delete' });
         const locale = (request.query as Query).locale;
         if (!(await service.deleteSingle(type, typeof locale === 'string' ? locale : undefined))) throw notFound(type);
         return reply.status(204).send();

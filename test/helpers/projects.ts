@@ -2,7 +2,7 @@
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BLOG } from './server.js';
+import { BLOG } from './paths.js';
 
 export interface TempProject {
   dir: string;

@@ -2,18 +2,15 @@
  * Starts a real Vellum server on an ephemeral port, on a fresh database of the given dialect, and
  * tears both down. Tests talk to it over HTTP only (plus `vellum` for statement counts).
  */
-import { dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { createVellum, type CreateVellumOptions, type Vellum } from '../../src/server.js';
 import { createTestDatabase, type DialectName } from './databases.js';
 import { HttpClient } from './http.js';
 
 export { DIALECTS, type DialectName } from './databases.js';
 
-const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-/** The blog example: a copy of the shared Strapi fixture with its configuration. */
-export const BLOG = resolve(root, 'examples/blog');
-export const fixture = (name: string) => resolve(root, 'test/fixtures', name);
+import { BLOG } from './paths.js';
+
+export { BLOG, fixture } from './paths.js';
 
 export interface TestServer {
   url: string;

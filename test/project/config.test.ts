@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { loadConfig } from '../../src/config/load.js';
 import { ProjectError } from '../../src/errors.js';
 import { copyProject } from '../helpers/projects.js';
-import { BLOG } from '../helpers/server.js';
+import { BLOG } from '../helpers/paths.js';
 
 describe('configuration', () => {
   const projects: ReturnType<typeof copyProject>[] = [];

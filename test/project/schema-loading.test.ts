@@ -6,7 +6,7 @@ import { ProjectError } from '../../src/errors.js';
 import { loadProjectSchema } from '../../src/schema/load.js';
 import { builtInTypes } from '../../src/upload/file-type.js';
 import { ARTICLE_SCHEMA, AUTHOR_SCHEMA, TAG_SCHEMA, copyProject } from '../helpers/projects.js';
-import { BLOG } from '../helpers/server.js';
+import { BLOG } from '../helpers/paths.js';
 
 describe('project loading', () => {
   const projects: ReturnType<typeof copyProject>[] = [];
@@ -51,7 +51,7 @@ describe('project loading', () => {
   });
 
   it('a relation to a missing target names the file and the attribute', () => {
-    failsWith(broken(AUTHOR_SCHEMA, (j) => (j.attributes.articles.target = 'api::post.post')), AUTHOR_SCHEMA, /articles/, /api::post\.post/);
+    failsWith(broken(AUTHOR_SCHEMA, (j) => (j.attributes.favourite = { type: 'relation', relation: 'oneToOne', target: 'api::post.post' })), AUTHOR_SCHEMA, /favourite/, /api::post\.post/);
   });
 
   it('a missing pluralName names the file', () => {
