@@ -4,6 +4,7 @@ import type { Schema } from '../schema/model.js';
 import type { Database } from './connection.js';
 import type { ColumnSpec, TableSpec } from './tables.js';
 import { META_TABLE, planTables } from './tables.js';
+import { indexName } from '../schema/naming.js';
 import type { ColumnType, Db, Dialect } from './dialect.js';
 
 /** Column types per table as last applied, stored in the database so every node sees the same. */
@@ -141,6 +142,9 @@ export async function pruneSchema(database: Database, schema: Schema, pgSchema?:
       }
       for (const column of Object.keys(columns)) {
         if (wanted.has(column) || !existing.get(table)!.has(column)) continue;
+        // The column's own index goes first (SQLite refuses to drop an indexed column).
+        const index = db.schema.dropIndex(indexName(table, [column])).ifExists();
+        await (dialect.client === 'mysql' ? index.on(table) : index).execute();
         await db.schema.alterTable(table).dropColumn(column).execute();
         dropped.push(`${table}.${column}`);
         delete columns[column];

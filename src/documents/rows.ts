@@ -35,16 +35,20 @@ export function selectList(
   return list;
 }
 
-/** A content-type row as the current REST format shows it (without populated attributes). */
-export function decodeDocument(dialect: Dialect, type: ContentType, row: Row, scalars: ScalarAttribute[]): Document {
+/**
+ * A content-type row as the current REST format shows it (without populated attributes). With a
+ * field selection, the system fields other than `id` and `documentId` come back only when selected.
+ */
+export function decodeDocument(dialect: Dialect, type: ContentType, row: Row, scalars: ScalarAttribute[], fields?: string[]): Document {
   const document: Document = { id: Number(row.id), documentId: row.document_id };
   for (const attribute of scalars) {
     document[attribute.name] = dialect.decode(columnTypeOf(attribute.type), row[attribute.column]);
   }
-  document.createdAt = dialect.decode('datetime', row.created_at);
-  document.updatedAt = dialect.decode('datetime', row.updated_at);
-  document.publishedAt = dialect.decode('datetime', row.published_at);
-  if (type.localized) document.locale = row.locale;
+  const wanted = (name: string) => !fields || fields.includes(name);
+  if (wanted('createdAt')) document.createdAt = dialect.decode('datetime', row.created_at);
+  if (wanted('updatedAt')) document.updatedAt = dialect.decode('datetime', row.updated_at);
+  if (wanted('publishedAt')) document.publishedAt = dialect.decode('datetime', row.published_at);
+  if (type.localized && wanted('locale')) document.locale = row.locale;
   return document;
 }
 

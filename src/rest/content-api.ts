@@ -11,6 +11,8 @@ import { NotFoundError, ValidationError } from '../errors.js';
 import { parseFindOneQuery, parseFindQuery } from '../query/parse/index.js';
 import type { ContentType } from '../schema/model.js';
 import type { AccessControl } from './access.js';
+import { legacyData, wantsLegacyFormat } from './legacy-format.js';
+import type { Document } from '../documents/rows.js';
 
 type Query = Record<string, unknown>;
 type Params = { documentId: string };
@@ -41,6 +43,9 @@ export function registerContentApi(app: FastifyInstance, options: ContentApiOpti
     i18n: context.i18n,
     canRead: canRead ?? context.canRead,
   });
+  /** The current format, or the earlier one when the request asks for it (decision 2). */
+  const shape = (request: FastifyRequest, type: ContentType, data: Document | Document[] | null) =>
+    wantsLegacyFormat(request.headers) ? legacyData(context.schema, type, data) : data;
   const notFound = (type: ContentType, documentId?: string) =>
     new NotFoundError(documentId ? `No ${type.singularName} with documentId ${documentId}` : `No ${type.singularName} found`);
 
@@ -60,26 +65,26 @@ export function registerContentApi(app: FastifyInstance, options: ContentApiOpti
         const caller = await access.authorize(request.headers, { uid: type.uid, action: 'find' });
         const query = parseFindQuery(context.schema, type, request.query as Query, parseOptions(caller.canRead));
         const { results, pagination } = await service.findMany(type, query, caller);
-        return { data: results, meta: { pagination } };
+        return { data: shape(request, type, results), meta: { pagination } };
       });
 
       app.get<{ Params: Params }>(`${base}/:documentId`, async (request) => {
         const back = await readQuery(request, 'findOne');
         const document = await service.findOne(type, request.params.documentId, back.query, back.caller);
         if (!document) throw notFound(type, request.params.documentId);
-        return { data: document, meta: {} };
+        return { data: shape(request, type, document), meta: {} };
       });
 
       app.post(base, async (request, reply) => {
         const back = await readQuery(request, 'create');
         const document = await service.create(type, bodyData(request.body), back);
-        return reply.status(201).send({ data: document, meta: {} });
+        return reply.status(201).send({ data: shape(request, type, document), meta: {} });
       });
 
       app.put<{ Params: Params }>(`${base}/:documentId`, async (request) => {
         const back = await readQuery(request, 'update');
         const document = await service.update(type, request.params.documentId, bodyData(request.body), back);
-        return { data: document, meta: {} };
+        return { data: shape(request, type, document), meta: {} };
       });
 
       app.delete<{ Params: Params }>(`${base}/:documentId`, async (request, reply) => {
@@ -94,7 +99,7 @@ export function registerContentApi(app: FastifyInstance, options: ContentApiOpti
         app.post<{ Params: Params }>(`${base}/:documentId/actions/${name}`, async (request) => {
           const back = await readQuery(request, 'update');
           const document = await run.call(service, type, request.params.documentId, back.query.locale, back);
-          return { data: document, meta: {} };
+          return { data: shape(request, type, document), meta: {} };
         });
       }
     } else {
@@ -104,13 +109,13 @@ export function registerContentApi(app: FastifyInstance, options: ContentApiOpti
         const back = await readQuery(request, 'findOne');
         const document = await service.findSingle(type, back.query, back.caller);
         if (!document) throw notFound(type);
-        return { data: document, meta: {} };
+        return { data: shape(request, type, document), meta: {} };
       });
 
       app.put(base, async (request) => {
         const back = await readQuery(request, 'update');
         const document = await service.upsertSingle(type, bodyData(request.body), back);
-        return { data: document, meta: {} };
+        return { data: shape(request, type, document), meta: {} };
       });
 
       app.delete(base, async (request, reply: FastifyReply) => {

@@ -25,8 +25,20 @@ export const sqliteDialect: Dialect = {
   client: 'sqlite',
   columnType: (type) => sql.raw(TYPES[type]),
   tableOptions: () => undefined,
-  // better-sqlite3 serialises writers on the file; DDL runs in one transaction.
-  withSchemaLock: (db, fn) => db.transaction().execute(fn),
+  // BEGIN IMMEDIATE takes the file's write lock up front: a second process waits (busy_timeout)
+  // instead of failing when both try to upgrade a read transaction.
+  withSchemaLock: (db, fn) =>
+    db.connection().execute(async (connection) => {
+      await sql`begin immediate`.execute(connection);
+      try {
+        const result = await fn(connection);
+        await sql`commit`.execute(connection);
+        return result;
+      } catch (error) {
+        await sql`rollback`.execute(connection);
+        throw error;
+      }
+    }),
   encode(type, value) {
     if (type === 'boolean' && value !== null && value !== undefined) return value ? 1 : 0;
     return encodeCommon(type, value);

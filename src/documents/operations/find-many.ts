@@ -53,7 +53,7 @@ export async function findMany(ctx: DocumentContext, type: ContentType, query: F
   ]);
 
   const loaded: Loaded[] = rows.map((row) => ({
-    value: decodeDocument(dialect, type, row, scalars),
+    value: decodeDocument(dialect, type, row, scalars, query.fields),
     rowId: Number(row.id),
     documentId: row.document_id as string,
     locale: row.locale as string | null,

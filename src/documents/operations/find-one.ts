@@ -26,7 +26,7 @@ export async function findOne(
   const select = sql<Row>`select ${sql.join(selectList(dialect, type, 't0', scalars))} from ${sql.table(type.table)} as t0 where ${and(conditions)} order by t0.id limit 1`;
   const row = (await select.execute(db)).rows[0];
   if (!row) return null;
-  const value = decodeDocument(dialect, type, row, scalars);
+  const value = decodeDocument(dialect, type, row, scalars, query.fields);
   const loaded = [{ value, rowId: Number(row.id), documentId: row.document_id as string, locale: row.locale as string | null }];
   await populate({ db, dialect, schema: ctx.schema, scope, canRead: caller.canRead ?? ctx.canRead }, type, loaded, query.populate);
   return value;

@@ -131,7 +131,7 @@ async function populateRelation(ctx: ReadContext, model: Model, items: Loaded[],
   for (const item of items) {
     const rows = groups.get(itemKey(item)) ?? [];
     const values = rows.map((row) => {
-      const value = decodeDocument(dialect, target, row, scalars);
+      const value = decodeDocument(dialect, target, row, scalars, node.fields);
       loaded.push({ value, rowId: Number(row.id), documentId: row.document_id as string, locale: row.locale as string | null });
       return value;
     });
@@ -211,7 +211,7 @@ async function populateMedia(ctx: ReadContext, model: Model, items: Loaded[], at
   const result = await sql<Row>`select ${sql.join(select)} from ${sql.table(MEDIA_LINK_TABLE)} as m join ${sql.table(FILES_TABLE)} as f on f.id = m.file_id where m.related_type = ${model.uid} and m.field = ${attribute.name} and m.related_id in (${sql.join(items.map((i) => i.rowId))}) order by m.related_id, m.ord, m.id`.execute(ctx.db);
   const groups = groupBy(result.rows, (row) => Number(row[OWNER]));
   for (const item of items) {
-    const values = (groups.get(item.rowId) ?? []).map((row) => decodeDocument(ctx.dialect, files, row, scalars));
+    const values = (groups.get(item.rowId) ?? []).map((row) => decodeDocument(ctx.dialect, files, row, scalars, node.fields));
     item.value[attribute.name] = attribute.multiple ? values : (values[0] ?? null);
   }
 }
@@ -230,7 +230,7 @@ async function populateLocalizations(ctx: ReadContext, type: ContentType, items:
     item.value.localizations = (groups.get(item.documentId!) ?? [])
       .filter((row) => row.locale !== item.locale)
       .map((row) => {
-        const value = decodeDocument(ctx.dialect, type, row, scalars);
+        const value = decodeDocument(ctx.dialect, type, row, scalars, node.fields);
         loaded.push({ value, rowId: Number(row.id), documentId: row.document_id as string, locale: row.locale as string });
         return value;
       });

@@ -1,0 +1,28 @@
+import { isHidden, type Model } from '../../schema/model.js';
+import { asList, fail, type Path } from './common.js';
+
+const ALWAYS = new Set(['id', 'documentId']);
+const SYSTEM = new Set(['createdAt', 'updatedAt', 'publishedAt', 'locale']);
+
+/** `fields=title`, `fields=title,slug`, `fields[0]=title`, `*`; undefined means every field. */
+export function parseFields(model: Model, value: unknown, path: Path): string[] | undefined {
+  if (value === undefined || value === '') return undefined;
+  const list = typeof value === 'string' ? value.split(',') : asList(value);
+  if (!list) fail(path, 'fields must be a field name, a comma-separated list or an array of names');
+  const names: string[] = [];
+  for (const [index, item] of list.entries()) {
+    if (typeof item !== 'string') fail([...path, index], 'fields must be names');
+    const name = item.trim();
+    if (name === '*') return undefined;
+    if (ALWAYS.has(name)) continue;
+    if (model.modelType === 'contentType' && SYSTEM.has(name)) {
+      if (name !== 'locale' || model.localized) names.push(name);
+      continue;
+    }
+    const attribute = model.attributes[name];
+    if (!attribute || isHidden(attribute)) fail([...path, name], `Invalid key ${name} in fields`);
+    if (attribute.kind !== 'scalar') fail([...path, name], `${name} is not a scalar attribute; use populate for it`);
+    names.push(name);
+  }
+  return names;
+}

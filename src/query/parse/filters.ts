@@ -1,0 +1,212 @@
+import { normalizeTime } from '../../database/dialect.js';
+import { isHidden, type Model, type ScalarType, type Schema } from '../../schema/model.js';
+import { COMPARISON_OPERATORS, type ComparisonOperator, type FieldRef, type FilterNode } from '../types.js';
+import { asBoolean, asInteger, asList, fail, isPlainObject, type ParseOptions, type Path } from './common.js';
+
+const MAX_FILTER_NODES = 500;
+const TEXT_TYPES = new Set<FieldRef['type']>(['string', 'text', 'richtext', 'email', 'uid', 'enumeration']);
+const TEXT_OPERATORS = new Set<ComparisonOperator>([
+  '$eqi', '$nei', '$contains', '$notContains', '$containsi', '$notContainsi', '$startsWith', '$startsWithi', '$endsWith', '$endsWithi',
+]);
+const isOperator = (key: string): key is ComparisonOperator => (COMPARISON_OPERATORS as readonly string[]).includes(key);
+
+/** The document columns every content-type can be filtered and sorted on. */
+export function systemField(model: Model, name: string): FieldRef | undefined {
+  if (name === 'id') return { name, column: 'id', type: 'id' };
+  if (model.modelType !== 'contentType') return undefined;
+  switch (name) {
+    case 'documentId':
+      return { name, column: 'document_id', type: 'string' };
+    case 'createdAt':
+      return { name, column: 'created_at', type: 'datetime' };
+    case 'updatedAt':
+      return { name, column: 'updated_at', type: 'datetime' };
+    case 'publishedAt':
+      return { name, column: 'published_at', type: 'datetime' };
+    case 'locale':
+      return model.localized ? { name, column: 'locale', type: 'string' } : undefined;
+    default:
+      return undefined;
+  }
+}
+
+const combine = (kind: 'and' | 'or', children: FilterNode[]): FilterNode =>
+  children.length === 1 ? children[0]! : { kind, children };
+
+/**
+ * `filters` (spec 4.4) against a model: attribute names are looked up in the schema, operators in
+ * the list of spec 4.4, and values converted to the attribute's type, so nothing the client sent
+ * reaches SQL except as a bound value.
+ */
+export class FilterParser {
+  private nodes = 0;
+
+  constructor(
+    private readonly schema: Schema,
+    private readonly options: Pick<ParseOptions, 'canRead'>,
+  ) {}
+
+  parse(model: Model, value: unknown, path: Path): FilterNode | undefined {
+    if (value === undefined || value === '') return undefined;
+    if (!isPlainObject(value)) fail(path, 'filters must be an object, e.g. filters[title][$eq]=Hello');
+    const children: FilterNode[] = [];
+    for (const [key, child] of Object.entries(value)) {
+      this.count(path);
+      const where = [...path, key];
+      if (key === '$and' || key === '$or') {
+        const items = asList(child) ?? (isPlainObject(child) ? [child] : undefined);
+        if (!items) fail(where, `${key} must be an array of filters`);
+        const parsed = items.map((item, i) => this.parse(model, item, [...where, i])).filter((n): n is FilterNode => n !== undefined);
+        children.push(key === '$and' ? { kind: 'and', children: parsed } : { kind: 'or', children: parsed });
+      } else if (key === '$not') {
+        const inner = this.parse(model, child, where);
+        if (inner) children.push({ kind: 'not', child: inner });
+      } else if (key.startsWith('$')) {
+        fail(where, `Invalid operator ${key} here: an attribute name is expected`);
+      } else {
+        children.push(this.attribute(model, key, child, where));
+      }
+    }
+    return combine('and', children);
+  }
+
+  private count(path: Path): void {
+    this.nodes += 1;
+    if (this.nodes > MAX_FILTER_NODES) fail(path, `Too many filter conditions (more than ${MAX_FILTER_NODES})`);
+  }
+
+  private attribute(model: Model, name: string, value: unknown, path: Path): FilterNode {
+    const system = systemField(model, name);
+    if (system) return this.conditions(system, value, path);
+    const attribute = model.attributes[name];
+    if (!attribute || isHidden(attribute)) fail(path, `Invalid key ${name}`);
+    switch (attribute.kind) {
+      case 'scalar':
+        return this.conditions({ name, column: attribute.column, type: attribute.type, attribute }, value, path);
+      case 'relation': {
+        const target = this.schema.contentTypes.get(attribute.target)!;
+        if (this.options.canRead && !this.options.canRead(target)) fail(path, `Invalid key ${name}`);
+        if (!isPlainObject(value)) fail(path, `Filter on relation ${name} by one of its fields, e.g. ${path.join('.')}.id.$eq`);
+        const filter = this.parse(target, value, path);
+        if (!filter) fail(path, `Empty filter on ${name}`);
+        return { kind: 'relation', attribute, filter };
+      }
+      case 'component': {
+        const component = this.schema.components.get(attribute.component)!;
+        if (!isPlainObject(value)) fail(path, `Filter on component ${name} by one of its fields`);
+        const filter = this.parse(component, value, path);
+        if (!filter) fail(path, `Empty filter on ${name}`);
+        return { kind: 'component', attribute, filter };
+      }
+      case 'media':
+      case 'dynamiczone':
+        fail(path, `Filtering on the ${attribute.kind === 'media' ? 'media' : 'dynamic zone'} attribute ${name} is not supported`);
+    }
+  }
+
+  /** `{ $op: value, ... }` on one field, or a bare value meaning `$eq` (an array meaning `$in`). */
+  private conditions(field: FieldRef, value: unknown, path: Path): FilterNode {
+    if (!isPlainObject(value)) {
+      const list = asList(value);
+      if (list) return { kind: 'compare', field, operator: '$in', value: list.map((v, i) => this.coerce(field, v, [...path, i])) };
+      return this.compare(field, '$eq', value, path);
+    }
+    const children: FilterNode[] = [];
+    for (const [key, operand] of Object.entries(value)) {
+      this.count(path);
+      const where = [...path, key];
+      if (key === '$and' || key === '$or') {
+        const items = asList(operand) ?? (isPlainObject(operand) ? [operand] : undefined);
+        if (!items) fail(where, `${key} must be an array`);
+        children.push(combine(key === '$and' ? 'and' : 'or', items.map((item, i) => this.conditions(field, item, [...where, i]))));
+      } else if (key === '$not') {
+        children.push({ kind: 'not', child: this.conditions(field, operand, where) });
+      } else if (isOperator(key)) {
+        children.push(this.compare(field, key, operand, where));
+      } else {
+        fail(where, `Invalid operator ${key} on ${field.name}`);
+      }
+    }
+    if (children.length === 0) fail(path, `Empty filter on ${field.name}`);
+    return combine('and', children);
+  }
+
+  private compare(field: FieldRef, operator: ComparisonOperator, value: unknown, path: Path): FilterNode {
+    const textual = TEXT_TYPES.has(field.type) || field.name === 'documentId' || field.name === 'locale';
+    if (TEXT_OPERATORS.has(operator) && !textual) fail(path, `Operator ${operator} does not apply to ${field.type} attribute ${field.name}`);
+    if ((field.type === 'json' || field.type === 'blocks') && operator !== '$null' && operator !== '$notNull') {
+      fail(path, `Only $null and $notNull apply to ${field.type} attribute ${field.name}`);
+    }
+    switch (operator) {
+      case '$null':
+      case '$notNull': {
+        const flag = asBoolean(value);
+        if (flag === undefined) fail(path, `${operator} takes true or false`);
+        return { kind: 'compare', field, operator, value: flag };
+      }
+      case '$in':
+      case '$notIn': {
+        const list = asList(value) ?? [value];
+        return { kind: 'compare', field, operator, value: list.map((v, i) => this.coerce(field, v, [...path, i])) };
+      }
+      case '$between': {
+        const list = asList(value);
+        if (!list || list.length !== 2) fail(path, '$between takes exactly two values');
+        return { kind: 'compare', field, operator, value: list.map((v, i) => this.coerce(field, v, [...path, i])) };
+      }
+      default:
+        if (TEXT_OPERATORS.has(operator)) {
+          if (typeof value !== 'string' && typeof value !== 'number') fail(path, `${operator} takes a text value`);
+          return { kind: 'compare', field, operator, value: String(value) };
+        }
+        if ((operator === '$eq' || operator === '$ne') && value === null) return { kind: 'compare', field, operator, value: null };
+        return { kind: 'compare', field, operator, value: this.coerce(field, value, path) };
+    }
+  }
+
+  /** The value as the column's type, or a 400 naming the path. */
+  private coerce(field: FieldRef, value: unknown, path: Path): unknown {
+    const type: ScalarType | 'id' = field.type;
+    const bad = (what: string): never => fail(path, `Invalid value for ${field.name}: expected ${what}`);
+    if (isPlainObject(value) || Array.isArray(value) || value === undefined) bad('a single value');
+    const text = String(value).trim();
+    switch (type) {
+      case 'id':
+      case 'integer': {
+        const n = asInteger(value);
+        if (n === undefined || (type === 'integer' && Math.abs(n) > 2147483647)) bad('an integer');
+        return n;
+      }
+      case 'biginteger':
+        if (!/^[-+]?\d{1,19}$/.test(text)) bad('an integer');
+        if (BigInt(text) > 2n ** 63n - 1n || BigInt(text) < -(2n ** 63n)) bad('a 64-bit integer');
+        return BigInt(text).toString();
+      case 'float':
+      case 'decimal': {
+        if (!/^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/.test(text)) bad('a number');
+        const n = Number(text);
+        if (!Number.isFinite(n)) bad('a finite number');
+        return n;
+      }
+      case 'boolean': {
+        const flag = asBoolean(value);
+        if (flag === undefined) bad('true or false');
+        return flag;
+      }
+      case 'date':
+        if (!/^\d{4}-\d{2}-\d{2}/.test(text) || Number.isNaN(Date.parse(text.slice(0, 10)))) bad('a date (YYYY-MM-DD)');
+        return text.slice(0, 10);
+      case 'datetime':
+      case 'timestamp': {
+        const time = /^\d{4}-\d{2}-\d{2}/.test(text) ? Date.parse(text) : Number.NaN;
+        if (Number.isNaN(time)) bad('an ISO 8601 date-time');
+        return new Date(time).toISOString();
+      }
+      case 'time':
+        if (!/^([01]\d|2[0-3]):[0-5]\d(:[0-5]\d(\.\d{1,3})?)?$/.test(text)) bad('a time (HH:mm[:ss[.SSS]])');
+        return normalizeTime(text);
+      default:
+        return String(value);
+    }
+  }
+}

@@ -1,0 +1,197 @@
+import { isHidden, type Attribute, type Model, type Schema } from '../../schema/model.js';
+import type { PopulateNode, PopulateTree } from '../types.js';
+import { asBoolean, asList, fail, isPlainObject, type ParseOptions, type Path } from './common.js';
+import { parseFields } from './fields.js';
+import { FilterParser } from './filters.js';
+import { parseSort } from './sort.js';
+
+const MAX_POPULATE_NODES = 200;
+const NODE_KEYS = new Set(['fields', 'filters', 'sort', 'populate', 'on', 'count']);
+const FILES = 'plugin::upload.file';
+
+type Populatable = Exclude<Attribute, { kind: 'scalar' }>;
+
+/**
+ * `populate` (spec 4.7): `*`, names, comma lists, arrays, dot paths through components, object
+ * toggles, and per-attribute `fields`, `filters`, `sort`, `populate`, `count` and (dynamic zones)
+ * `on`. Every name is checked against the schema; relations the caller may not read are kept in
+ * the tree and left out when reading (spec 7.3: silently unpopulated).
+ */
+export class PopulateParser {
+  private nodes = 0;
+
+  constructor(
+    private readonly schema: Schema,
+    private readonly options: Pick<ParseOptions, 'canRead'>,
+  ) {}
+
+  parse(model: Model, value: unknown, path: Path): PopulateTree {
+    const tree: PopulateTree = {};
+    if (value === undefined || value === '') return tree;
+    if (typeof value === 'string') {
+      for (const name of value.split(',')) this.addPath(tree, model, name.trim(), path);
+      return tree;
+    }
+    const list = asList(value);
+    if (list) {
+      list.forEach((item, index) => {
+        if (typeof item === 'string') for (const name of item.split(',')) this.addPath(tree, model, name.trim(), path);
+        else if (isPlainObject(item)) Object.assign(tree, this.parse(model, item, path));
+        else fail([...path, index], 'populate items must be attribute names');
+      });
+      return tree;
+    }
+    if (typeof value === 'boolean') return value ? this.star(model) : tree;
+    if (!isPlainObject(value)) fail(path, 'populate must be *, an attribute name, a list or an object');
+    for (const [key, inner] of Object.entries(value)) {
+      const where = [...path, key];
+      if (key === '*') {
+        if (asBoolean(inner) !== false) Object.assign(tree, this.star(model));
+        continue;
+      }
+      const attribute = this.resolve(model, key, where);
+      const toggle = typeof inner === 'string' || typeof inner === 'boolean' ? asBoolean(inner) : undefined;
+      if (toggle === false) continue;
+      if (toggle === true || inner === '*') tree[key] = {};
+      else if (isPlainObject(inner)) tree[key] = this.node(model, attribute, inner, where);
+      else fail(where, `populate.${key} must be true, false or an object`);
+    }
+    return tree;
+  }
+
+  private count(path: Path): void {
+    this.nodes += 1;
+    if (this.nodes > MAX_POPULATE_NODES) fail(path, `Too many populated attributes (more than ${MAX_POPULATE_NODES})`);
+  }
+
+  /** `*`: every relation, component, dynamic zone and media attribute, one level. */
+  private star(model: Model): PopulateTree {
+    const tree: PopulateTree = {};
+    for (const attribute of Object.values(model.attributes)) {
+      if (attribute.kind === 'scalar' || isHidden(attribute)) continue;
+      if (attribute.kind === 'media' && !this.schema.contentTypes.has(FILES)) continue;
+      tree[attribute.name] = {};
+    }
+    return tree;
+  }
+
+  /** The populatable attribute `name` of `model` (or `localizations`), else a 400. */
+  private resolve(model: Model, name: string, path: Path): Populatable | 'localizations' {
+    this.count(path);
+    if (name === 'localizations' && model.modelType === 'contentType' && model.localized) return 'localizations';
+    const attribute = model.attributes[name];
+    if (!attribute || isHidden(attribute)) fail(path, `Invalid key ${name} in populate`);
+    if (attribute.kind === 'scalar') fail(path, `Invalid populate key ${name}: it is not a relation, component, dynamic zone or media`);
+    return attribute;
+  }
+
+  /** The model an attribute's values are rows of (a zone has several: undefined). */
+  private targetOf(model: Model, attribute: Populatable | 'localizations'): Model | undefined {
+    if (attribute === 'localizations') return model;
+    switch (attribute.kind) {
+      case 'relation':
+        return this.schema.contentTypes.get(attribute.target);
+      case 'component':
+        return this.schema.components.get(attribute.component);
+      case 'media':
+        return this.schema.contentTypes.get(FILES);
+      case 'dynamiczone':
+        return undefined;
+    }
+  }
+
+  /** A dot path (`seo.shareImage`) adds each step. */
+  private addPath(tree: PopulateTree, model: Model, dotted: string, path: Path): void {
+    if (!dotted) return;
+    if (dotted === '*') {
+      for (const [name, node] of Object.entries(this.star(model))) tree[name] ??= node;
+      return;
+    }
+    const [name, ...rest] = dotted.split('.');
+    const where = [...path, name!];
+    const attribute = this.resolve(model, name!, where);
+    const node = (tree[name!] ??= {});
+    if (rest.length === 0) return;
+    if (attribute !== 'localizations' && attribute.kind === 'dynamiczone') {
+      const sub = this.zonePopulate(attribute.components, rest.join('.'), [...where, 'populate']);
+      node.populate = { ...node.populate, ...sub };
+      return;
+    }
+    const target = this.targetOf(model, attribute);
+    if (!target) fail(where, `Cannot populate below ${name}`);
+    node.populate ??= {};
+    this.addPath(node.populate, target, rest.join('.'), [...where, 'populate']);
+  }
+
+  /** Shared strategy of a dynamic zone: names valid in at least one of its components. */
+  private zonePopulate(uids: string[], value: unknown, path: Path): PopulateTree {
+    const tree: PopulateTree = {};
+    let lastError: unknown;
+    let matched = 0;
+    for (const uid of uids) {
+      const component = this.schema.components.get(uid)!;
+      try {
+        Object.assign(tree, this.parse(component, value, path));
+        matched += 1;
+      } catch (error) {
+        lastError = error;
+      }
+    }
+    if (matched === 0) throw lastError;
+    return tree;
+  }
+
+  private node(model: Model, attribute: Populatable | 'localizations', value: Record<string, unknown>, path: Path): PopulateNode {
+    const node: PopulateNode = {};
+    const kind = attribute === 'localizations' ? 'relation' : attribute.kind;
+    for (const key of Object.keys(value)) if (!NODE_KEYS.has(key)) fail([...path, key], `Invalid key ${key} in populate (use fields, filters, sort, populate, on or count)`);
+    if (attribute !== 'localizations' && attribute.kind === 'dynamiczone') {
+      for (const key of ['fields', 'filters', 'sort', 'count']) if (value[key] !== undefined) fail([...path, key], `${key} does not apply to the dynamic zone ${attribute.name}; use on`);
+      if (value.populate !== undefined) node.populate = this.zonePopulate(attribute.components, value.populate, [...path, 'populate']);
+      if (value.on !== undefined) {
+        if (!isPlainObject(value.on)) fail([...path, 'on'], 'on must map component uids to their populate');
+        node.on = {};
+        for (const [uid, inner] of Object.entries(value.on)) {
+          const where = [...path, 'on', uid];
+          if (!attribute.components.includes(uid)) fail(where, `${uid} is not a component of the dynamic zone ${attribute.name}`);
+          const component = this.schema.components.get(uid)!;
+          const toggle = asBoolean(inner);
+          if (toggle === false) continue;
+          node.on[uid] = toggle === true || inner === '*' ? {} : isPlainObject(inner) ? this.componentNode(component, inner, where) : fail(where, 'on entries must be objects');
+        }
+      }
+      return node;
+    }
+    const target = this.targetOf(model, attribute);
+    if (value.on !== undefined) fail([...path, 'on'], 'on only applies to dynamic zones');
+    if (value.count !== undefined) {
+      if (kind !== 'relation') fail([...path, 'count'], 'count only applies to relations');
+      const flag = asBoolean(value.count);
+      if (flag === undefined) fail([...path, 'count'], 'count must be true or false');
+      if (flag) node.count = true;
+    }
+    if (!target) return node;
+    if (value.fields !== undefined) node.fields = parseFields(target, value.fields, [...path, 'fields']);
+    if (value.filters !== undefined) {
+      if (kind === 'component') fail([...path, 'filters'], 'filters do not apply to components');
+      node.filters = new FilterParser(this.schema, this.options).parse(target, value.filters, [...path, 'filters']);
+    }
+    if (value.sort !== undefined) {
+      if (kind === 'component') fail([...path, 'sort'], 'sort does not apply to components');
+      node.sort = parseSort(this.schema, target, value.sort, this.options, [...path, 'sort']);
+    }
+    if (value.populate !== undefined) {
+      const toggle = typeof value.populate === 'string' && value.populate !== '*' ? undefined : asBoolean(value.populate);
+      node.populate = toggle === false ? {} : value.populate === '*' || toggle === true ? this.star(target) : this.parse(target, value.populate, [...path, 'populate']);
+    }
+    return node;
+  }
+
+  private componentNode(component: Model, value: Record<string, unknown>, path: Path): PopulateNode {
+    const node: PopulateNode = {};
+    for (const key of Object.keys(value)) if (!['fields', 'populate'].includes(key)) fail([...path, key], `Invalid key ${key} (use fields or populate)`);
+    if (value.fields !== undefined) node.fields = parseFields(component, value.fields, [...path, 'fields']);
+    if (value.populate !== undefined) node.populate = value.populate === '*' ? this.star(component) : this.parse(component, value.populate, [...path, 'populate']);
+    return node;
+  }
+}
