@@ -13,7 +13,8 @@ const QUERY_ERROR = Symbol('queryError');
  */
 export function createHttpServer(config: VellumConfig): FastifyInstance {
   const app = Fastify({
-    logger: config.server.logger ? { level: 'info', redact: ['req.headers.authorization'] } : false,
+    // Unexpected (5xx) failures are always logged; request logging is opt-in.
+    logger: { level: config.server.logger ? 'info' : 'error', redact: ['req.headers.authorization'] },
     bodyLimit: config.server.bodyLimit,
     routerOptions: {
       // A failure is kept and raised in preValidation, where the error handler answers it.

@@ -23,9 +23,13 @@ export interface FindManyResult {
   pagination: PaginationMeta;
 }
 
-export const scopeOf = (type: ContentType, query: { status: FindQuery['status']; locale: string }): VersionScope => ({
-  status: type.draftAndPublish ? query.status : 'published',
-  locale: type.localized ? query.locale : null,
+/**
+ * The versions a read sees. Status and locale apply to every type that has the feature: the root
+ * type and the relations populated or filtered below it (a tag read as draft shows draft articles).
+ */
+export const scopeOf = (_type: ContentType, query: { status: FindQuery['status']; locale: string }): VersionScope => ({
+  status: query.status,
+  locale: query.locale,
 });
 
 /** A page of documents: one statement for the rows, one for the total, one per populated attribute and level. */
