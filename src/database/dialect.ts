@@ -78,10 +78,14 @@ export function normalizeTime(value: unknown): string | null {
   return `${pad(Number(h))}:${m}:${s}.${fraction.padEnd(3, '0').slice(0, 3)}`;
 }
 
+const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+
 export function toIsoString(value: unknown): string | null {
   if (value === null || value === undefined) return null;
   if (value instanceof Date) return value.toISOString();
   const text = String(value);
+  // Stored by Vellum in this exact form already (SQLite): nothing to convert.
+  if (text.length === 24 && ISO_UTC.test(text)) return text;
   // MySQL DATETIME (UTC, no zone): `2024-01-02 03:04:05.678`
   const date = /[zZ]|[+-]\d{2}(:?\d{2})?$/.test(text) ? new Date(text) : new Date(`${text.replace(' ', 'T')}Z`);
   return Number.isNaN(date.getTime()) ? text : date.toISOString();

@@ -67,6 +67,8 @@ function modelTable(model: Model): TableSpec {
   const indexes: IndexSpec[] = [];
   if (model.modelType === 'contentType') {
     indexes.push({ name: indexName(table, ['document_id', 'locale', 'published_at']), columns: ['document_id', 'locale', 'published_at'] });
+    // Every list reads one version (locale, status): counts and id-ordered pages walk this index.
+    indexes.push({ name: indexName(table, ['locale', 'published_at', 'id']), columns: ['locale', 'published_at', 'id'] });
   }
   for (const attribute of model.scalars) {
     const type = columnTypeOf(attribute.type);

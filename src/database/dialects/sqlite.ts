@@ -55,6 +55,32 @@ export const sqliteDialect: Dialect = {
   },
 };
 
+/**
+ * Kysely prepares every statement it runs; the same SQL text comes back on every request of a
+ * kind, so prepared statements are kept (bounded, oldest dropped first).
+ */
+function withStatementCache(database: Database.Database, size = 500): Database.Database {
+  const cache = new Map<string, Database.Statement>();
+  const prepare = database.prepare.bind(database);
+  return new Proxy(database, {
+    get(target, property, receiver) {
+      if (property !== 'prepare') {
+        const value = Reflect.get(target, property, receiver);
+        return typeof value === 'function' ? value.bind(target) : value;
+      }
+      return (source: string) => {
+        let statement = cache.get(source);
+        if (!statement) {
+          statement = prepare(source);
+          if (cache.size >= size) cache.delete(cache.keys().next().value!);
+          cache.set(source, statement);
+        }
+        return statement;
+      };
+    },
+  });
+}
+
 export function createSqliteKysely(connection: SqliteConnection, log: KyselyConfig['log']): Db {
   if (connection.filename !== ':memory:') mkdirSync(dirname(connection.filename), { recursive: true });
   const database = new Database(connection.filename);
@@ -65,5 +91,5 @@ export function createSqliteKysely(connection: SqliteConnection, log: KyselyConf
   database.function('vellum_lower', { deterministic: true }, (value: unknown) =>
     typeof value === 'string' ? value.toLowerCase() : value,
   );
-  return new Kysely({ dialect: new SqliteDialect({ database }), log });
+  return new Kysely({ dialect: new SqliteDialect({ database: withStatementCache(database) }), log });
 }
