@@ -16,6 +16,8 @@ export function createHttpServer(config: VellumConfig): FastifyInstance {
     // Unexpected (5xx) failures are always logged; request logging is opt-in.
     logger: { level: config.server.logger ? 'info' : 'error', redact: ['req.headers.authorization'] },
     bodyLimit: config.server.bodyLimit,
+    // Room for long query strings so that our parser, not Node's, refuses them (with an envelope).
+    http: { maxHeaderSize: 64 * 1024 },
     routerOptions: {
       // A failure is kept and raised in preValidation, where the error handler answers it.
       querystringParser: (raw: string) => {

@@ -1,5 +1,4 @@
 import type { Db, Dialect } from '../../database/dialect.js';
-import { ValidationError } from '../../errors.js';
 import type { Component, ComponentAttribute, DynamicZoneAttribute, Model, Schema } from '../../schema/model.js';
 import type { ComponentItemInput, ModelInput, ZoneItemInput } from '../input.js';
 import { insertMany, insertReturningId } from './insert.js';
@@ -58,18 +57,18 @@ export class ComponentTrees {
     mode: 'create' | 'update',
   ): Promise<void> {
     const existing = mode === 'update' ? await this.links(owner, [ownerId], attribute.name) : [];
+    // An item whose id is one of this row's components updates it; any other id (a client echoing
+    // the published version's ids while the draft is written, say) is a new item, as its id is ours.
     const kept = new Set<string>();
-    const errors = items.flatMap((item, index) => {
-      if (item.id === undefined) return [];
+    items = items.map((item) => {
+      if (item.id === undefined) return item;
       const match = existing.find((link) => link.cmp_id === item.id && link.component_type === item.component);
       if (match) {
         kept.add(`${item.component}:${item.id}`);
-        return [];
+        return item;
       }
-      const path = attribute.kind === 'component' && !attribute.repeatable ? [attribute.name, 'id'] : [attribute.name, index, 'id'];
-      return [{ path, message: `${attribute.name}: component ${item.id} does not belong to this document`, name: 'ValidationError', value: item.id }];
+      return { ...item, id: undefined };
     });
-    if (errors.length) throw ValidationError.fromFieldErrors(errors);
 
     const removed = existing.filter((link) => !kept.has(`${link.component_type}:${link.cmp_id}`));
     await this.deleteComponents(owner.componentLinkTable, removed);

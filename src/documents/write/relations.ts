@@ -255,6 +255,44 @@ export class RelationLinks {
       }
       nextOrd += 1;
     }
+    const positioned = (input.connect ?? []).some((ref) => ref.position && !('end' in ref.position));
+    if (attribute.toMany && positioned) await this.reorderInverse(link, ownerType, attribute, self, input.connect!, whereSelf);
+  }
+
+  /** Applies connect positions on the inverse side: owner documents reordered, then `entity_ord` rewritten. */
+  private async reorderInverse(
+    link: LinkTable,
+    ownerType: ContentType,
+    attribute: RelationAttribute,
+    self: TargetKey,
+    connect: RelationRef[],
+    whereSelf: <T extends { where: Function }>(query: T) => T,
+  ): Promise<void> {
+    const rows = await whereSelf(
+      this.db
+        .selectFrom(`${link.table} as l`)
+        .innerJoin(`${ownerType.table} as o`, 'o.id', 'l.entity_id')
+        .select(['l.id as link_id', 'o.document_id as document_id'])
+        .orderBy('l.entity_ord')
+        .orderBy('l.id'),
+    ).execute();
+    const linksOf = new Map<string, number[]>();
+    for (const row of rows) linksOf.set(row.document_id as string, [...(linksOf.get(row.document_id as string) ?? []), Number(row.link_id)]);
+    let order = [...linksOf.keys()];
+    connect.forEach((ref, i) => {
+      order = order.filter((documentId) => documentId !== ref.documentId);
+      placeAt(
+        order,
+        ref.documentId,
+        ref.position,
+        (documentId) => documentId,
+        (documentId) => (order.includes(documentId) ? documentId : undefined),
+        (documentId) => fail(attribute, ['connect', i, 'position'], `${attribute.name}: ${documentId} in position is not connected`, documentId),
+      );
+    });
+    for (const [index, documentId] of order.entries()) {
+      await this.db.updateTable(link.table).set({ entity_ord: index + 1 }).where('id', 'in', linksOf.get(documentId)!).execute();
+    }
   }
 
   /** Publishing copies a version: its owned links follow to the new row. */

@@ -1,0 +1,76 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { DIALECTS, startServer, type TestServer } from '../helpers/server.js';
+
+for (const dialect of DIALECTS) {
+  describe(`hostile query strings answer 4xx quickly [${dialect}]`, () => {
+    let server: TestServer;
+    before(async () => {
+      server = await startServer(dialect);
+      await server.api.post('/api/tags', { data: { name: 'survivor' } });
+    });
+    after(() => server?.close());
+
+    const expect4xx = async (path: string) => {
+      const started = Date.now();
+      const res = await server.api.get(path);
+      assert.ok(res.status >= 400 && res.status < 500, `${res.status} for ${path.slice(0, 80)}`);
+      assert.equal(res.body.data, null);
+      assert.ok(res.body.error.message.length > 0);
+      assert.ok(Date.now() - started < 2000, 'answered quickly');
+      return res;
+    };
+
+    it('10,000 bracket levels', async () => {
+      await expect4xx(`/api/tags?filters${'[a]'.repeat(10_000)}=1`);
+      await expect4xx(`/api/tags?populate${'[populate][tags]'.repeat(2_000)}=true`);
+    });
+
+    it('thousands of keys', async () => {
+      const keys = Array.from({ length: 1500 }, (_, i) => `filters[id][$in][]=${i}`).join('&');
+      await expect4xx(`/api/tags?${keys}`);
+      const ors = Array.from({ length: 900 }, (_, i) => `filters[$or][${i}][id]=${i}`).join('&');
+      await expect4xx(`/api/tags?${ors}`);
+      // Beyond 64 KB the HTTP layer itself refuses the request line.
+      const huge = await server.api.get(`/api/tags?${'a=1&'.repeat(20_000)}`);
+      assert.equal(huge.status, 431);
+      const params = Array.from({ length: 3000 }, (_, i) => `p${i}=1`).join('&');
+      await expect4xx(`/api/tags?${params}`);
+    });
+
+    it('a very long query string', async () => {
+      await expect4xx(`/api/tags?filters[name][$eq]=${'x'.repeat(40_000)}`);
+    });
+
+    it('huge and malformed numbers', async () => {
+      await expect4xx('/api/tags?filters[id][$eq]=1e400');
+      await expect4xx('/api/tags?filters[id][$gt]=99999999999999999999999999');
+      await expect4xx('/api/tags?pagination[page]=1e400');
+      await expect4xx('/api/tags?pagination[pageSize]=NaN');
+    });
+
+    it('SQL-looking text in keys is refused, in values is data', async () => {
+      await expect4xx('/api/tags?filters[name;drop table tags][$eq]=x');
+      await expect4xx('/api/tags?sort=name;drop table tags:asc');
+      await expect4xx('/api/tags?fields=name,(select 1)');
+      await expect4xx('/api/tags?populate=articles;delete from tags');
+      await expect4xx("/api/tags?filters[name][$eq' OR 1=1--]=x");
+      const ok = await server.api.get("/api/tags?filters[name][$eq]=x' OR '1'='1");
+      assert.equal(ok.status, 200);
+      assert.deepEqual(ok.body.data, []);
+      assert.equal((await server.api.get('/api/tags')).body.data.length, 1, 'nothing was dropped');
+    });
+
+    it('prototype keys do nothing', async () => {
+      const res = await server.api.get('/api/tags?__proto__[polluted]=1&filters[__proto__][x]=1');
+      assert.ok(res.status === 200 || res.status === 400);
+      assert.equal(({} as Record<string, unknown>).polluted, undefined);
+    });
+
+    it('wrong shapes for every parameter', async () => {
+      for (const query of ['filters=x', 'filters[name][$in][a]=1&filters[name][$in][b]=2', 'sort[0][0][0]=x', 'pagination=3', 'fields[a][b]=c', 'populate[articles][fields][x][y]=z', 'status[]=draft', 'locale[x]=en']) {
+        await expect4xx(`/api/tags?${query}`);
+      }
+    });
+  });
+}
