@@ -126,6 +126,20 @@ for (const dialect of DIALECTS) {
       });
     }
 
+    it('longhand items name a locale (default locale when omitted) and a status', async () => {
+      const en = (await api().post('/api/articles', { data: { title: 'Localized target' } })).body.data.documentId;
+      await api().put(`/api/articles/${en}?locale=fr`, { data: { title: 'Cible localisée' } });
+      const author = (await api().post('/api/authors', { data: { name: 'Polyglot' } })).body.data.documentId;
+      const res = await api().put(`/api/authors/${author}`, { data: { articles: { connect: [{ documentId: en, locale: 'fr', status: 'published' }] } } });
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+      const fr = (await api().get(`/api/authors/${author}?populate=articles&locale=fr`)).body.data.articles;
+      assert.deepEqual(fr.map((a: any) => a.title), ['Cible localisée']);
+      const enList = (await api().get(`/api/authors/${author}?populate=articles`)).body.data.articles;
+      assert.deepEqual(enList, [], 'the en version was not connected');
+      const bad = await api().put(`/api/authors/${author}`, { data: { articles: { connect: [{ documentId: en, locale: 'xx' }] } } });
+      assert.equal(bad.status, 400);
+    });
+
     it('parallel connects on one document end with a consistent, duplicate-free order', async () => {
       const id = await article();
       await Promise.all(tags.map((tag) => api().put(`/api/articles/${id}`, { data: { tags: { connect: [tag] } } })));
