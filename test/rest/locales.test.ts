@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { DIALECTS, startServer, type TestServer } from '../helpers/server.js';
+import { insertFile } from '../helpers/files.js';
 
 for (const dialect of DIALECTS) {
   describe(`locales, spec 4.5 [${dialect}]`, () => {
@@ -55,6 +56,17 @@ for (const dialect of DIALECTS) {
       assert.equal(enRead.views, 99);
       assert.equal(enRead.featured, true);
       assert.equal(enRead.title, 'Shared', 'localized attributes stay per locale');
+    });
+
+    it('non-localized media are shared too: copied to a new locale, synced on write', async () => {
+      const files = [await insertFile(server, 'shared-a.png'), await insertFile(server, 'shared-b.png')];
+      const en = (await api().post('/api/articles', { data: { title: 'Media', cover: files[0] } })).body.data;
+      const fr = await api().put(`/api/articles/${en.documentId}?locale=fr&populate=cover`, { data: { title: 'Média' } });
+      assert.equal(fr.body.data.cover.name, 'shared-a.png', 'copied to the new locale');
+      await api().put(`/api/articles/${en.documentId}?locale=fr`, { data: { cover: files[1], gallery: [files[1], files[0]] } });
+      const enRead = (await api().get(`/api/articles/${en.documentId}?populate=cover,gallery`)).body.data;
+      assert.equal(enRead.cover.name, 'shared-b.png');
+      assert.deepEqual(enRead.gallery.map((f: any) => f.name), ['shared-b.png', 'shared-a.png']);
     });
 
     it('an unknown locale is a 400', async () => {

@@ -6,7 +6,7 @@ import { insertReturningId } from '../write/insert.js';
 import { encodeScalars, enforceUniqueness } from '../write/scalars.js';
 import type { WriteOptions } from './options.js';
 import { publishVersion } from './publication.js';
-import { sharedValuesOf, syncSharedAttributes } from './shared-attributes.js';
+import { copySharedLinks, sharedValuesOf, syncSharedAttributes, syncSharedNested } from './shared-attributes.js';
 import { findDocumentRows, writersFor } from './versions-store.js';
 
 /**
@@ -54,8 +54,10 @@ export async function update(
         published_at: type.draftAndPublish ? null : now,
       });
     }
+    if (!target) await copySharedLinks(writers, type, documentId, id);
     await writers.components.writeNested(type, { id, documentId, locale: options.locale }, input, mode);
     await syncSharedAttributes(trx, type, documentId, options.locale, values, options.status);
+    await syncSharedNested(writers, type, documentId, options.locale, input, options.status);
     if (type.draftAndPublish && options.status === 'published') await publishVersion(ctx, writers, type, id, documentId, options.locale);
   });
 }

@@ -36,18 +36,16 @@ export class MediaLinks {
     );
   }
 
-  async copy(model: Model, fromId: number, toId: number): Promise<void> {
-    await this.db
-      .insertInto(MEDIA_LINK_TABLE)
-      .columns(['file_id', 'related_id', 'related_type', 'field', 'ord'])
-      .expression(
-        this.db
-          .selectFrom(MEDIA_LINK_TABLE)
-          .select(['file_id', sql<number>`${toId}`.as('related_id'), 'related_type', 'field', 'ord'])
-          .where('related_id', '=', fromId)
-          .where('related_type', '=', model.uid),
-      )
-      .execute();
+  /** Copies a row's media links (only those of `fields` when given) onto another row. */
+  async copy(model: Model, fromId: number, toId: number, fields?: string[]): Promise<void> {
+    if (fields && fields.length === 0) return;
+    let select = this.db
+      .selectFrom(MEDIA_LINK_TABLE)
+      .select(['file_id', sql<number>`${toId}`.as('related_id'), 'related_type', 'field', 'ord'])
+      .where('related_id', '=', fromId)
+      .where('related_type', '=', model.uid);
+    if (fields) select = select.where('field', 'in', fields);
+    await this.db.insertInto(MEDIA_LINK_TABLE).columns(['file_id', 'related_id', 'related_type', 'field', 'ord']).expression(select).execute();
   }
 
   async deleteFor(model: Model, rowIds: number[]): Promise<void> {

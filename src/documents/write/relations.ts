@@ -296,8 +296,9 @@ export class RelationLinks {
   }
 
   /** Publishing copies a version: its owned links follow to the new row. */
-  async copyOwned(model: Model, fromId: number, toId: number): Promise<void> {
+  async copyOwned(model: Model, fromId: number, toId: number, attributes?: string[]): Promise<void> {
     for (const link of this.ownedLinks(model)) {
+      if (attributes && !attributes.includes(link.ownerAttribute)) continue;
       await this.db
         .insertInto(link.table)
         .columns(['entity_id', 'target_document_id', 'target_locale', 'target_ord', 'entity_ord'])
