@@ -67,8 +67,10 @@ function modelTable(model: Model): TableSpec {
   const indexes: IndexSpec[] = [];
   if (model.modelType === 'contentType') {
     indexes.push({ name: indexName(table, ['document_id', 'locale', 'published_at']), columns: ['document_id', 'locale', 'published_at'] });
-    // Every list reads one version (locale, status): counts and id-ordered pages walk this index.
+    // Every list reads one version (locale, status): counts walk the first index, id-ordered pages
+    // (the default sort) the second, both without touching the wide rows.
     indexes.push({ name: indexName(table, ['locale', 'published_at', 'id']), columns: ['locale', 'published_at', 'id'] });
+    indexes.push({ name: indexName(table, ['locale', 'id', 'published_at']), columns: ['locale', 'id', 'published_at'] });
   }
   for (const attribute of model.scalars) {
     const type = columnTypeOf(attribute.type);

@@ -97,6 +97,10 @@ async function availableUid(
   locale: string | null,
 ): Promise<string> {
   const root = base || 'document';
+  // The common case, answered by the column's index: the plain slug is free.
+  let exact = db.selectFrom(type.table).select('id').where(attribute.column, '=', root).where('document_id', '!=', documentId);
+  if (type.localized) exact = exact.where('locale', '=', locale);
+  if ((await exact.limit(1).executeTakeFirst()) === undefined) return root;
   let query = db
     .selectFrom(type.table)
     .select(sql<string>`${sql.ref(attribute.column)}`.as('value'))
