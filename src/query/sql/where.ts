@@ -1,7 +1,7 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { ColumnType, Dialect } from '../../database/dialect.js';
 import { columnTypeOf } from '../../database/tables.js';
-import type { ContentType, Model, Schema } from '../../schema/model.js';
+import type { Model, Schema } from '../../schema/model.js';
 import type { FieldRef, FilterNode } from '../types.js';
 import { Aliases, relatedRows } from './joins.js';
 import { FALSE, TRUE, and, or, type VersionScope } from './scope.js';
@@ -30,14 +30,6 @@ export function compileFilter(ctx: SqlContext, model: Model, alias: string, node
     case 'relation': {
       const related = relatedRows(ctx.schema, model, alias, node.attribute, ctx.scope, ctx.aliases);
       const inner = compileFilter(ctx, related.targetType, related.target, node.filter);
-      // Uncorrelated semi-joins where the key allows it: the database evaluates the related side
-      // once, instead of once per candidate row.
-      if (node.attribute.owner) {
-        return sql<boolean>`${sql.ref(`${alias}.id`)} in (select ${sql.ref(`${related.link}.entity_id`)} from ${related.from} where ${inner})`;
-      }
-      if (!(model as ContentType).localized) {
-        return sql<boolean>`${sql.ref(`${alias}.document_id`)} in (select ${sql.ref(`${related.link}.target_document_id`)} from ${related.from} where ${inner})`;
-      }
       return sql<boolean>`exists (select 1 from ${related.from} where ${related.where} and ${inner})`;
     }
     case 'component': {
@@ -45,7 +37,7 @@ export function compileFilter(ctx: SqlContext, model: Model, alias: string, node
       const row = ctx.aliases.take('k');
       const component = ctx.schema.components.get(node.attribute.component)!;
       const inner = compileFilter(ctx, component, row, node.filter);
-      return sql<boolean>`${sql.ref(`${alias}.id`)} in (select ${sql.ref(`${link}.entity_id`)} from ${sql.table(model.componentLinkTable)} as ${sql.id(link)} join ${sql.table(component.table)} as ${sql.id(row)} on ${sql.ref(`${row}.id`)} = ${sql.ref(`${link}.cmp_id`)} where ${sql.ref(`${link}.field`)} = ${node.attribute.name} and ${sql.ref(`${link}.component_type`)} = ${component.uid} and ${inner})`;
+      return sql<boolean>`exists (select 1 from ${sql.table(model.componentLinkTable)} as ${sql.id(link)} join ${sql.table(component.table)} as ${sql.id(row)} on ${sql.ref(`${row}.id`)} = ${sql.ref(`${link}.cmp_id`)} where ${sql.ref(`${link}.entity_id`)} = ${sql.ref(`${alias}.id`)} and ${sql.ref(`${link}.field`)} = ${node.attribute.name} and ${sql.ref(`${link}.component_type`)} = ${component.uid} and ${inner})`;
     }
   }
 }
