@@ -22,8 +22,11 @@ export interface Database {
 export function openDatabase(config: DatabaseConfig): Database {
   const observers = new Set<QueryObserver>();
   let statementCount = 0;
+  // VELLUM_LOG_SQL=1 prints every statement with its duration (development aid).
+  const logSql = process.env.VELLUM_LOG_SQL === '1';
   const log: KyselyConfig['log'] = (event) => {
     statementCount += 1;
+    if (logSql) console.error(`[sql ${event.queryDurationMillis.toFixed(2)} ms] ${event.query.sql}`);
     if (event.level === 'error') return;
     for (const observer of observers) observer(event.query.sql);
   };
