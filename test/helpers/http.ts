@@ -14,10 +14,14 @@ export interface RequestOptions {
 }
 
 export class HttpClient {
-  constructor(readonly baseUrl: string) {}
+  /** `defaultHeaders` go with every request (e.g. the test server's credentials). */
+  constructor(
+    readonly baseUrl: string,
+    readonly defaultHeaders: Record<string, string> = {},
+  ) {}
 
   async request<T = any>(method: string, path: string, options: RequestOptions = {}): Promise<Response<T>> {
-    const headers: Record<string, string> = { ...options.headers };
+    const headers: Record<string, string> = { ...this.defaultHeaders, ...options.headers };
     let body: string | Uint8Array | undefined;
     if (options.rawBody !== undefined) body = options.rawBody;
     else if (options.body !== undefined) {

@@ -14,7 +14,12 @@ export { BLOG, fixture } from './paths.js';
 
 export interface TestServer {
   url: string;
+  /** A client with full access to the content API (the headers of `authHeaders`). */
   api: HttpClient;
+  /** A client without credentials: what the Public role sees. */
+  publicApi: HttpClient;
+  /** Headers granting full access to the content API, for clients other than `api` (GraphQL). */
+  authHeaders: Record<string, string>;
   vellum: Vellum;
   dialect: DialectName;
   close(): Promise<void>;
@@ -41,9 +46,12 @@ export async function startServer(dialect: DialectName, options: StartOptions = 
     throw error;
   }
   const url = await vellum.listen();
+  const authHeaders: Record<string, string> = {};
   return {
     url,
-    api: new HttpClient(url),
+    api: new HttpClient(url, authHeaders),
+    publicApi: new HttpClient(url),
+    authHeaders,
     vellum,
     dialect,
     async close() {
