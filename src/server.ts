@@ -8,13 +8,17 @@ import { openDatabase, type Database } from './database/connection.js';
 import { synchronizeSchema, type SyncReport } from './database/sync.js';
 import type { DocumentContext } from './documents/context.js';
 import { DocumentService } from './documents/service.js';
-import { openAccess, type AccessControl } from './rest/access.js';
+import type { AccessControl } from './rest/access.js';
 import { registerContentApi } from './rest/content-api.js';
 import { createHttpServer } from './rest/http.js';
 import { registerI18nRoutes } from './rest/i18n.js';
 import { loadProjectSchema } from './schema/load.js';
 import type { Schema } from './schema/model.js';
-import { builtInTypes } from './upload/file-type.js';
+import { startAuth, type Auth } from './auth/index.js';
+import { builtInTypes, systemTables } from './built-ins.js';
+import { registerAdminRoutes } from './rest/admin.js';
+import { registerSecurity } from './rest/security.js';
+import { registerUsersPermissionsRoutes } from './rest/users-permissions.js';
 
 export interface Vellum {
   app: FastifyInstance;
@@ -22,6 +26,7 @@ export interface Vellum {
   schema: Schema;
   database: Database;
   documents: DocumentService;
+  auth: Auth;
   sync: SyncReport;
   /** Project code files present but not executed yet. */
   skippedCode: string[];
@@ -31,25 +36,33 @@ export interface Vellum {
 }
 
 export interface CreateVellumOptions extends LoadConfigOptions {
+  /** Replaces users-and-permissions as the content API's access control (embedding, tests). */
   access?: AccessControl;
 }
 
 export async function createVellum(projectDir: string, options: CreateVellumOptions = {}): Promise<Vellum> {
   const config = await loadConfig(projectDir, options);
-  const { schema, skippedCode } = loadProjectSchema(projectDir, builtInTypes);
+  const { schema, skippedCode } = loadProjectSchema(projectDir, builtInTypes(projectDir));
   const database = openDatabase(config.database);
+  const context: DocumentContext = { database, schema, rest: config.api.rest, i18n: config.i18n };
+  const documents = new DocumentService(context);
   let sync: SyncReport;
+  let auth: Auth;
   try {
-    sync = await synchronizeSchema(database, schema, config.database.client === 'postgres' ? config.database.schema : undefined);
+    sync = await synchronizeSchema(database, schema, config.database.client === 'postgres' ? config.database.schema : undefined, systemTables);
+    auth = await startAuth(context, documents, config);
   } catch (error) {
     await database.close();
     throw error;
   }
-  const context: DocumentContext = { database, schema, rest: config.api.rest, i18n: config.i18n };
-  const documents = new DocumentService(context);
+  const access = options.access ?? auth.access;
+  const prefix = config.api.rest.prefix;
   const app = createHttpServer(config);
-  registerContentApi(app, { service: documents, context, access: options.access ?? openAccess, prefix: config.api.rest.prefix });
-  registerI18nRoutes(app, config.api.rest.prefix, config.i18n);
+  await registerSecurity(app, config.middlewares);
+  registerContentApi(app, { service: documents, context, access, prefix });
+  registerI18nRoutes(app, prefix, config.i18n);
+  registerUsersPermissionsRoutes(app, { auth, service: documents, context, prefix });
+  registerAdminRoutes(app, auth);
   app.addHook('onClose', async () => database.close());
 
   return {
@@ -58,6 +71,7 @@ export async function createVellum(projectDir: string, options: CreateVellumOpti
     schema,
     database,
     documents,
+    auth,
     sync,
     skippedCode,
     async listen() {

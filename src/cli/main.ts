@@ -11,7 +11,7 @@ import { pruneSchema } from '../database/sync.js';
 import { ProjectError } from '../errors.js';
 import { loadProjectSchema } from '../schema/load.js';
 import { createVellum } from '../server.js';
-import { builtInTypes } from '../upload/file-type.js';
+import { builtInTypes, systemTables } from '../built-ins.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const defaultProject = resolve(here, '../../examples/blog');
@@ -41,10 +41,10 @@ async function start(projectDir: string): Promise<void> {
 
 async function prune(projectDir: string): Promise<void> {
   const config = await loadConfig(projectDir);
-  const { schema } = loadProjectSchema(projectDir, builtInTypes);
+  const { schema } = loadProjectSchema(projectDir, builtInTypes(projectDir));
   const database = openDatabase(config.database);
   try {
-    const dropped = await pruneSchema(database, schema, config.database.client === 'postgres' ? config.database.schema : undefined);
+    const dropped = await pruneSchema(database, schema, config.database.client === 'postgres' ? config.database.schema : undefined, systemTables);
     console.log(dropped.length ? `Dropped: ${dropped.join(', ')}` : 'Nothing to prune.');
   } finally {
     await database.close();

@@ -52,6 +52,24 @@ export function findProjectFile(dir: string, name: string): string | undefined {
   return undefined;
 }
 
+async function readConfigValue(file: string | undefined, env: EnvHelper): Promise<unknown> {
+  if (!file) return undefined;
+  const value = await importProjectFile(file);
+  return typeof value === 'function' ? await (value as (ctx: { env: EnvHelper }) => unknown)({ env }) : value;
+}
+
+/** A configuration file that exports a list (`config/middlewares`); the environment's file replaces it. */
+export async function loadConfigList(projectDir: string, name: string, env: EnvHelper, environment: string): Promise<unknown[]> {
+  for (const dir of [join(projectDir, 'config', 'env', environment), join(projectDir, 'config')]) {
+    const file = findProjectFile(dir, name);
+    const value = await readConfigValue(file, env);
+    if (value === undefined || value === null) continue;
+    if (!Array.isArray(value)) throw new ProjectError('must export an array or a function returning one', file);
+    return value;
+  }
+  return [];
+}
+
 /** `config/<name>` merged with `config/env/<NODE_ENV>/<name>`; a function export gets `{ env }`. */
 export async function loadConfigFile(
   projectDir: string,
@@ -60,9 +78,7 @@ export async function loadConfigFile(
   environment: string,
 ): Promise<Record<string, unknown>> {
   const read = async (file: string | undefined): Promise<Record<string, unknown>> => {
-    if (!file) return {};
-    let value = await importProjectFile(file);
-    if (typeof value === 'function') value = await (value as (ctx: { env: EnvHelper }) => unknown)({ env });
+    const value = await readConfigValue(file, env);
     if (value === undefined || value === null) return {};
     if (typeof value !== 'object' || Array.isArray(value)) {
       throw new ProjectError('must export an object or a function returning one', file);

@@ -2,7 +2,7 @@ import { isAbsolute, resolve } from 'node:path';
 import { z } from 'zod';
 import { ProjectError } from '../errors.js';
 import { createEnv } from './env.js';
-import { deepMerge, loadConfigFile } from './files.js';
+import { deepMerge, loadConfigFile, loadConfigList } from './files.js';
 
 export type DatabaseClient = 'sqlite' | 'postgres' | 'mysql';
 
@@ -43,6 +43,12 @@ export interface VellumConfig {
   i18n: { defaultLocale: string; locales: string[] };
   /** `config/plugins` as written, for the plugins' own sections (graphql, users-permissions, upload). */
   plugins: Record<string, unknown>;
+  /** `config/permissions`: role name -> granted actions, applied at start-up (see auth/permissions.ts). */
+  permissions: Record<string, unknown>;
+  /** `config/middlewares` as written (Strapi's list; `strapi::cors` and `strapi::security` are read). */
+  middlewares: unknown[];
+  /** `config/admin` as written (`auth.secret`, `apiToken.salt`). */
+  admin: Record<string, unknown>;
 }
 
 const CLIENT_ALIASES: Record<string, DatabaseClient> = {
@@ -135,12 +141,15 @@ export async function loadConfig(project: string, options: LoadConfigOptions = {
   const overrides = options.overrides ?? {};
   const section = async (name: string) =>
     deepMerge(await loadConfigFile(projectDir, name, env, environment), asRecord(overrides[name]));
-  const [server, database, api, plugins] = await Promise.all([
+  const [server, database, api, plugins, permissions, admin] = await Promise.all([
     section('server'),
     section('database'),
     section('api'),
     section('plugins'),
+    section('permissions'),
+    section('admin'),
   ]);
+  const middlewares = await loadConfigList(projectDir, 'middlewares', env, environment);
   server.host ??= env('HOST');
   server.port ??= env.int('PORT');
   const i18n = parseSection(i18nSchema, asRecord(asRecord(plugins.i18n).config), 'config/plugins (i18n)');
@@ -155,5 +164,8 @@ export async function loadConfig(project: string, options: LoadConfigOptions = {
     api: { rest },
     i18n,
     plugins,
+    permissions,
+    middlewares: (overrides.middlewares as unknown[] | undefined) ?? middlewares,
+    admin,
   };
 }

@@ -82,9 +82,14 @@ function checkTypeChanges(plan: TableSpec[], snapshot: Snapshot): void {
  * Brings the database up to the schema: creates missing tables, columns and indexes, under a lock
  * so that nodes starting together do not race. Never drops anything.
  */
-export async function synchronizeSchema(database: Database, schema: Schema, pgSchema?: string): Promise<SyncReport> {
+export async function synchronizeSchema(
+  database: Database,
+  schema: Schema,
+  pgSchema?: string,
+  systemTables: TableSpec[] = [],
+): Promise<SyncReport> {
   const { dialect } = database;
-  const plan = planTables(schema);
+  const plan = planTables(schema, systemTables);
   const report: SyncReport = { createdTables: [], addedColumns: [], orphaned: [] };
   if (dialect.client === 'postgres' && pgSchema) {
     await sql`create schema if not exists ${sql.id(pgSchema)}`.execute(database.db);
@@ -109,7 +114,8 @@ export async function synchronizeSchema(database: Database, schema: Schema, pgSc
         for (const name of columns) if (!wanted.has(name)) report.orphaned.push(`${table.name}.${name}`);
       }
       for (const index of table.indexes) {
-        await db.schema.createIndex(index.name).ifNotExists().on(table.name).columns(index.columns).execute();
+        const create = db.schema.createIndex(index.name).ifNotExists().on(table.name).columns(index.columns);
+        await (index.unique ? create.unique() : create).execute();
       }
     }
     const planned = new Set(plan.map((t) => t.name));
@@ -124,9 +130,14 @@ export async function synchronizeSchema(database: Database, schema: Schema, pgSc
 }
 
 /** `vellum db prune`: drops the tables and columns that Vellum created and the schema no longer names. */
-export async function pruneSchema(database: Database, schema: Schema, pgSchema?: string): Promise<string[]> {
+export async function pruneSchema(
+  database: Database,
+  schema: Schema,
+  pgSchema?: string,
+  systemTables: TableSpec[] = [],
+): Promise<string[]> {
   const { dialect } = database;
-  const plan = new Map(planTables(schema).map((t) => [t.name, new Set(t.columns.map((c) => c.name))]));
+  const plan = new Map(planTables(schema, systemTables).map((t) => [t.name, new Set(t.columns.map((c) => c.name))]));
   const dropped: string[] = [];
   await dialect.withSchemaLock(database.db, async (db) => {
     const existing = await existingTables(db, dialect, pgSchema);

@@ -11,6 +11,7 @@ export interface ColumnSpec {
 export interface IndexSpec {
   name: string;
   columns: string[];
+  unique?: boolean;
 }
 
 export interface TableSpec {
@@ -104,8 +105,11 @@ function componentLinkTable(model: Model): TableSpec {
 const hasComponents = (model: Model): boolean =>
   Object.values(model.attributes).some((a) => a.kind === 'component' || a.kind === 'dynamiczone');
 
-/** Every table, column and index the schema needs, in creation order. */
-export function planTables(schema: Schema): TableSpec[] {
+/**
+ * Every table, column and index the schema needs, in creation order; `systemTables` are the
+ * non-content tables of the layers above (users-and-permissions).
+ */
+export function planTables(schema: Schema, systemTables: TableSpec[] = []): TableSpec[] {
   const models: Model[] = [...schema.components.values(), ...schema.contentTypes.values()];
   const tables = models.map(modelTable);
   for (const model of models) if (hasComponents(model)) tables.push(componentLinkTable(model));
@@ -156,5 +160,6 @@ export function planTables(schema: Schema): TableSpec[] {
     ],
     indexes: [{ name: indexName(META_TABLE, ['name']), columns: ['name'] }],
   });
+  tables.push(...systemTables);
   return tables;
 }

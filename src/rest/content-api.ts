@@ -52,7 +52,7 @@ export function registerContentApi(app: FastifyInstance, options: ContentApiOpti
   for (const type of context.schema.contentTypes.values()) {
     if (type.builtIn) continue;
 
-    const readQuery = async (request: FastifyRequest, action: 'findOne' | 'create' | 'update') => {
+    const readQuery = async (request: FastifyRequest, action: 'find' | 'findOne' | 'create' | 'update') => {
       const caller = await access.authorize(request.headers, { uid: type.uid, action });
       const query = parseFindOneQuery(context.schema, type, request.query as Query, parseOptions(caller.canRead));
       return { query, caller };
@@ -106,7 +106,7 @@ export function registerContentApi(app: FastifyInstance, options: ContentApiOpti
       const base = `${prefix}/${type.singularName}`;
 
       app.get(base, async (request) => {
-        const back = await readQuery(request, 'findOne');
+        const back = await readQuery(request, 'find');
         const document = await service.findSingle(type, back.query, back.caller);
         if (!document) throw notFound(type);
         return { data: shape(request, type, document), meta: {} };

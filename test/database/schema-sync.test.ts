@@ -5,7 +5,7 @@ import { createVellum, type Vellum } from '../../src/server.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/databases.js';
 import { HttpClient } from '../helpers/http.js';
 import { ARTICLE_SCHEMA, TAG_SCHEMA, copyProject, type TempProject } from '../helpers/projects.js';
-import { DIALECTS } from '../helpers/server.js';
+import { DIALECTS, fullAccessHeaders } from '../helpers/server.js';
 import { pruneSchema } from '../../src/database/sync.js';
 
 for (const dialect of DIALECTS) {
@@ -26,7 +26,7 @@ for (const dialect of DIALECTS) {
         env: { NODE_ENV: 'test' },
         overrides: { server: { host: '127.0.0.1', port: 0 }, database: database.config },
       });
-      return { vellum, api: new HttpClient(await vellum.listen()) };
+      return { vellum, api: new HttpClient(await vellum.listen(), await fullAccessHeaders(vellum)) };
     };
 
     it('creates every table on first start, and nothing on the next', async () => {

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 /**
  * Starts a real Vellum server on an ephemeral port, on a fresh database of the given dialect, and
  * tears both down. Tests talk to it over HTTP only (plus `vellum` for statement counts).
@@ -31,6 +32,12 @@ export interface StartOptions extends Omit<CreateVellumOptions, 'overrides'> {
   config?: Record<string, Record<string, unknown>>;
 }
 
+/** Headers of a new full-access API token on that node. */
+export async function fullAccessHeaders(vellum: Vellum): Promise<Record<string, string>> {
+  const { accessKey } = await vellum.auth.tokens.create({ name: `test ${randomUUID()}`, type: 'full-access' });
+  return { authorization: `Bearer ${accessKey}` };
+}
+
 export async function startServer(dialect: DialectName, options: StartOptions = {}): Promise<TestServer> {
   const database = await createTestDatabase(dialect);
   const { project = BLOG, config = {}, ...rest } = options;
@@ -46,7 +53,7 @@ export async function startServer(dialect: DialectName, options: StartOptions = 
     throw error;
   }
   const url = await vellum.listen();
-  const authHeaders: Record<string, string> = {};
+  const authHeaders = await fullAccessHeaders(vellum);
   return {
     url,
     api: new HttpClient(url, authHeaders),

@@ -1,0 +1,72 @@
+/**
+ * Administrators of a Vellum node: created at install time (`vellum admin create`), they log in to
+ * the admin API under `/admin/` with a JWT of their own. Content API credentials never work there.
+ */
+import bcrypt from 'bcryptjs';
+import type { Database } from '../database/connection.js';
+import { RateLimitError, UnauthorizedError, ValidationError } from '../errors.js';
+import type { AuthConfig } from './config.js';
+import { bearerToken, type JwtSigner } from './jwt.js';
+import { ADMINS_TABLE, LOGIN_FAILURES_TABLE } from './model.js';
+import { normalizeEmail } from './users.js';
+
+const MIN_PASSWORD = 8;
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+const DUMMY_HASH = bcrypt.hashSync('vellum-no-such-admin', 10);
+
+export class Admins {
+  constructor(
+    private readonly database: Database,
+    private readonly jwt: JwtSigner,
+    private readonly config: AuthConfig,
+  ) {}
+
+  async create(emailInput: string, password: string): Promise<{ id: number; email: string }> {
+    const email = normalizeEmail(emailInput ?? '');
+    if (!EMAIL.test(email)) throw new ValidationError('A valid email is required');
+    if (typeof password !== 'string' || password.length < MIN_PASSWORD || Buffer.byteLength(password) > 72) {
+      throw new ValidationError(`The password needs ${MIN_PASSWORD} to 72 characters`);
+    }
+    const { db, dialect } = this.database;
+    const taken = await db.selectFrom(ADMINS_TABLE).select('id').where('email', '=', email).executeTakeFirst();
+    if (taken) throw new ValidationError(`An administrator ${email} already exists`);
+    await db
+      .insertInto(ADMINS_TABLE)
+      .values({ email, password: await bcrypt.hash(password, 10), created_at: dialect.encode('datetime', new Date()) })
+      .execute();
+    const row = await db.selectFrom(ADMINS_TABLE).select('id').where('email', '=', email).executeTakeFirstOrThrow();
+    return { id: Number(row.id), email };
+  }
+
+  async login(emailInput: unknown, password: unknown, clientIp: string): Promise<string> {
+    if (typeof emailInput !== 'string' || typeof password !== 'string') throw new ValidationError('email and password are required');
+    const email = normalizeEmail(emailInput);
+    const { db, dialect } = this.database;
+    const key = `admin|${clientIp}|${email}`;
+    const since = dialect.encode('datetime', new Date(Date.now() - this.config.loginWindow * 1000));
+    const failures = await db
+      .selectFrom(LOGIN_FAILURES_TABLE)
+      .select((eb) => eb.fn.countAll().as('n'))
+      .where('key', '=', key)
+      .where('failed_at', '>', since)
+      .executeTakeFirst();
+    if (Number(failures?.n ?? 0) >= this.config.loginAttempts) throw new RateLimitError();
+    const row = await db.selectFrom(ADMINS_TABLE).select(['id', 'password']).where('email', '=', email).executeTakeFirst();
+    const ok = await bcrypt.compare(password, (row?.password as string | undefined) ?? DUMMY_HASH);
+    if (!row || !ok) {
+      await db.insertInto(LOGIN_FAILURES_TABLE).values({ key, failed_at: dialect.encode('datetime', new Date()) }).execute();
+      throw new ValidationError('Invalid email or password');
+    }
+    return this.jwt.sign(Number(row.id));
+  }
+
+  /** The administrator behind an admin JWT; 401 otherwise (content API tokens included). */
+  async authenticate(authorization: string | string[] | undefined): Promise<number> {
+    const token = bearerToken(authorization);
+    if (!token) throw new UnauthorizedError('Missing credentials: log in at /admin/login');
+    const id = await this.jwt.verify(token);
+    const row = await this.database.db.selectFrom(ADMINS_TABLE).select('id').where('id', '=', id).executeTakeFirst();
+    if (!row) throw new UnauthorizedError('Invalid credentials');
+    return id;
+  }
+}

@@ -1,0 +1,79 @@
+/**
+ * Users-and-permissions settings, read as Strapi's: `config/plugins` -> `users-permissions.config`
+ * (`jwtSecret`, `jwt.expiresIn`, `register.allowedFields`, `ratelimit`), `config/admin`
+ * (`auth.secret`, `apiToken.salt`), and the environment (`JWT_SECRET`, `ADMIN_JWT_SECRET`,
+ * `API_TOKEN_SALT`).
+ */
+import { z } from 'zod';
+import type { VellumConfig } from '../config/load.js';
+import { ProjectError } from '../errors.js';
+
+export interface AuthConfig {
+  /** Undefined: a generated secret is kept in the database (refused in production). */
+  jwtSecret?: string;
+  /** Lifetime of a user JWT in seconds. */
+  jwtLifetime: number;
+  adminJwtSecret?: string;
+  apiTokenSalt?: string;
+  /** Extra user attributes accepted by registration besides username, email and password. */
+  allowedFields: string[];
+  /** Whether `POST /api/auth/local/register` is open (the initial value of the stored setting). */
+  allowRegister: boolean;
+  /** Failed logins allowed per client and identifier in `loginWindow` seconds. */
+  loginAttempts: number;
+  loginWindow: number;
+  production: boolean;
+}
+
+const UNITS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86400, w: 604800, y: 31557600 };
+
+/** `30d`, `12h`, `3600` (seconds) as the `jsonwebtoken` style `expiresIn` Strapi configs use. */
+export function parseDuration(value: string | number): number {
+  if (typeof value === 'number') return value;
+  const match = /^(\d+)\s*(s|m|h|d|w|y)?$/.exec(value.trim());
+  if (!match) throw new Error(`"${value}" is not a duration such as 30d, 12h or 3600`);
+  return Number(match[1]) * UNITS[match[2] ?? 's']!;
+}
+
+const pluginSchema = z.object({
+  jwtSecret: z.string().min(16).optional(),
+  jwt: z.object({ expiresIn: z.union([z.string(), z.number()]).default('30d') }).default({ expiresIn: '30d' }),
+  register: z.object({ allowedFields: z.array(z.string()).default([]), enabled: z.boolean().default(true) }).default({ allowedFields: [], enabled: true }),
+  ratelimit: z.object({ max: z.number().int().positive().default(5), interval: z.number().int().positive().default(5 * 60_000) }).default({ max: 5, interval: 5 * 60_000 }),
+});
+
+const record = (value: unknown): Record<string, unknown> =>
+  value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+
+export function resolveAuthConfig(config: VellumConfig, env: NodeJS.ProcessEnv = process.env): AuthConfig {
+  const raw = record(record(config.plugins['users-permissions']).config);
+  const parsed = pluginSchema.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new ProjectError(`users-permissions.config.${issue.path.join('.')}: ${issue.message}`, 'config/plugins');
+  }
+  const plugin = parsed.data;
+  let jwtLifetime: number;
+  try {
+    jwtLifetime = parseDuration(plugin.jwt.expiresIn);
+  } catch (error) {
+    throw new ProjectError(`users-permissions.config.jwt.expiresIn: ${(error as Error).message}`, 'config/plugins');
+  }
+  const admin = record(config.admin);
+  const production = config.environment === 'production';
+  const jwtSecret = plugin.jwtSecret ?? env.JWT_SECRET;
+  if (production && !jwtSecret) {
+    throw new ProjectError('JWT_SECRET (or users-permissions.config.jwtSecret) is required in production', 'config/plugins');
+  }
+  return {
+    jwtSecret,
+    jwtLifetime,
+    adminJwtSecret: (record(admin.auth).secret as string | undefined) ?? env.ADMIN_JWT_SECRET,
+    apiTokenSalt: (record(admin.apiToken).salt as string | undefined) ?? env.API_TOKEN_SALT,
+    allowedFields: plugin.register.allowedFields,
+    allowRegister: plugin.register.enabled,
+    loginAttempts: plugin.ratelimit.max,
+    loginWindow: Math.ceil(plugin.ratelimit.interval / 1000),
+    production,
+  };
+}

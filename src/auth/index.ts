@@ -1,0 +1,106 @@
+/**
+ * Users-and-permissions for one node: on start, under the schema lock, it makes sure the built-in
+ * roles, the generated secrets and the grants of `config/permissions` exist; then it serves the
+ * access seam, users, API tokens, roles and administrators.
+ */
+import type { VellumConfig } from '../config/load.js';
+import type { Db } from '../database/dialect.js';
+import type { DocumentContext } from '../documents/context.js';
+import type { DocumentService } from '../documents/service.js';
+import { ProjectError, ValidationError } from '../errors.js';
+import type { ContentType } from '../schema/model.js';
+import { UsersPermissionsAccess } from './access.js';
+import { Admins } from './admins.js';
+import { resolveAuthConfig, type AuthConfig } from './config.js';
+import { JwtSigner } from './jwt.js';
+import { ROLE_UID, USER_UID } from './model.js';
+import { expandActions, knownActions } from './permissions.js';
+import { BUILT_IN_ROLES, Roles } from './roles.js';
+import { ensureSetting, randomSecret, readSetting, writeSetting } from './settings.js';
+import { ApiTokens } from './tokens.js';
+import { Users } from './users.js';
+
+export { authTables, roleType, userType } from './model.js';
+
+export interface Auth {
+  config: AuthConfig;
+  access: UsersPermissionsAccess;
+  users: Users;
+  tokens: ApiTokens;
+  roles: Roles;
+  admins: Admins;
+  /** Every grantable action of this schema. */
+  actions: string[];
+  /** Concrete actions for patterns (`api::*.find`); 400 for a pattern that names nothing. */
+  expand(patterns: string[], where?: string): string[];
+  registrationOpen(): Promise<boolean>;
+  setRegistrationOpen(open: boolean): Promise<void>;
+}
+
+interface Secrets {
+  jwt: string;
+  adminJwt: string;
+  tokenSalt: string;
+}
+
+const titleCase = (type: string) => type.replace(/(^|-)(\w)/g, (_m, dash: string, c: string) => (dash ? ' ' : '') + c.toUpperCase());
+
+function configuredGrants(config: VellumConfig): [string, string[]][] {
+  return Object.entries(config.permissions).map(([role, actions]) => {
+    if (!Array.isArray(actions) || actions.some((a) => typeof a !== 'string')) {
+      throw new ProjectError(`"${role}" must list actions such as "api::article.article.find"`, 'config/permissions');
+    }
+    return [role, actions as string[]];
+  });
+}
+
+export async function startAuth(ctx: DocumentContext, documents: DocumentService, config: VellumConfig): Promise<Auth> {
+  const authConfig = resolveAuthConfig(config);
+  const { database, schema } = ctx;
+  const userType = schema.contentTypes.get(USER_UID) as ContentType;
+  const roleType = schema.contentTypes.get(ROLE_UID) as ContentType;
+  const actions = knownActions(schema);
+  const expand = (patterns: string[], where = 'permissions') => expandActions(patterns, actions, where);
+  const roles = new Roles(database.db, database.dialect, roleType);
+
+  const bootstrap = async (db: Db) => {
+    const publicRole = await roles.ensure(db, 'public', BUILT_IN_ROLES.public.name, BUILT_IN_ROLES.public.description);
+    const authenticatedRole = await roles.ensure(db, 'authenticated', BUILT_IN_ROLES.authenticated.name, BUILT_IN_ROLES.authenticated.description);
+    const secrets: Secrets = {
+      jwt: authConfig.jwtSecret ?? (await ensureSetting(db, 'jwt_secret', randomSecret)),
+      adminJwt: authConfig.adminJwtSecret ?? (await ensureSetting(db, 'admin_jwt_secret', randomSecret)),
+      tokenSalt: authConfig.apiTokenSalt ?? (await ensureSetting(db, 'api_token_salt', randomSecret)),
+    };
+    await ensureSetting(db, 'allow_register', () => String(authConfig.allowRegister));
+    // Grants from config/permissions are added on every start; run-time grants are kept.
+    for (const [type, patterns] of configuredGrants(config)) {
+      let granted: string[];
+      try {
+        granted = expand(patterns, `config/permissions "${type}"`);
+      } catch (error) {
+        throw new ProjectError((error as ValidationError).message, 'config/permissions');
+      }
+      const roleDocumentId = await roles.ensure(db, type, titleCase(type), null);
+      await roles.grant(roleDocumentId, granted, db);
+    }
+    return { publicRole, authenticatedRole, secrets };
+  };
+  const { publicRole, authenticatedRole, secrets } = await database.dialect.withSchemaLock(database.db, bootstrap);
+
+  const userJwt = new JwtSigner(secrets.jwt, authConfig.jwtLifetime);
+  const tokens = new ApiTokens(database.db, database.dialect, secrets.tokenSalt);
+  const resolveRole = async (ref: string) => (await roles.get(ref)).documentId;
+  const users = new Users(ctx, documents, userType, authConfig, userJwt, authenticatedRole, resolveRole);
+  return {
+    config: authConfig,
+    access: new UsersPermissionsAccess(userJwt, users, tokens, roles, publicRole),
+    users,
+    tokens,
+    roles,
+    admins: new Admins(database, JwtSigner.admin(secrets.adminJwt), authConfig),
+    actions,
+    expand,
+    registrationOpen: async () => (await readSetting(database.db, 'allow_register')) !== 'false',
+    setRegistrationOpen: (open) => writeSetting(database.db, 'allow_register', String(open)),
+  };
+}

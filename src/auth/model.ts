@@ -1,0 +1,108 @@
+/**
+ * What users-and-permissions stores: the user and role content-types (built in, as Strapi's
+ * `plugin::users-permissions.*`, so project types can relate to users and `/api/users` reuses the
+ * query engine) and the system tables for permissions, API tokens, admins and login failures.
+ */
+import type { TableSpec } from '../database/tables.js';
+import type { RawSchemaFile } from '../schema/build.js';
+import { indexName } from '../schema/naming.js';
+
+export const USER_UID = 'plugin::users-permissions.user';
+export const ROLE_UID = 'plugin::users-permissions.role';
+
+export const PERMISSIONS_TABLE = 'up_permissions';
+export const TOKENS_TABLE = 'strapi_api_tokens';
+export const TOKEN_PERMISSIONS_TABLE = 'strapi_api_token_permissions';
+export const ADMINS_TABLE = 'admin_users';
+export const LOGIN_FAILURES_TABLE = 'up_login_failures';
+
+export const userType: RawSchemaFile = {
+  file: '(built-in) plugin::users-permissions.user',
+  uid: USER_UID,
+  json: {
+    kind: 'collectionType',
+    collectionName: 'up_users',
+    info: { singularName: 'user', pluralName: 'users', displayName: 'User' },
+    options: { draftAndPublish: false },
+    attributes: {
+      username: { type: 'string', minLength: 3, unique: true, required: true, configurable: false },
+      email: { type: 'email', minLength: 6, required: true, configurable: false },
+      provider: { type: 'string', configurable: false },
+      password: { type: 'password', minLength: 6, private: true, configurable: false },
+      resetPasswordToken: { type: 'string', private: true, configurable: false },
+      confirmationToken: { type: 'string', private: true, configurable: false },
+      confirmed: { type: 'boolean', default: false, configurable: false },
+      blocked: { type: 'boolean', default: false, configurable: false },
+      role: { type: 'relation', relation: 'manyToOne', target: ROLE_UID, inversedBy: 'users', configurable: false },
+    },
+  },
+};
+
+export const roleType: RawSchemaFile = {
+  file: '(built-in) plugin::users-permissions.role',
+  uid: ROLE_UID,
+  json: {
+    kind: 'collectionType',
+    collectionName: 'up_roles',
+    info: { singularName: 'role', pluralName: 'roles', displayName: 'Role' },
+    options: { draftAndPublish: false },
+    attributes: {
+      name: { type: 'string', minLength: 3, required: true, configurable: false },
+      description: { type: 'string', configurable: false },
+      type: { type: 'string', unique: true, configurable: false },
+      users: { type: 'relation', relation: 'oneToMany', target: USER_UID, mappedBy: 'role', configurable: false },
+    },
+  },
+};
+
+const id = { name: 'id', type: 'id' } as const;
+
+/** Tables that are not content-types; created and migrated with the rest of the schema. */
+export const authTables: TableSpec[] = [
+  {
+    // A role's granted actions (`api::article.article.find`); roles are addressed by documentId.
+    name: PERMISSIONS_TABLE,
+    columns: [id, { name: 'role_document_id', type: 'string', notNull: true }, { name: 'action', type: 'string', notNull: true }],
+    indexes: [{ name: indexName(PERMISSIONS_TABLE, ['role_document_id', 'action']), columns: ['role_document_id', 'action'], unique: true }],
+  },
+  {
+    name: TOKENS_TABLE,
+    columns: [
+      id,
+      { name: 'name', type: 'string', notNull: true },
+      { name: 'description', type: 'string' },
+      { name: 'type', type: 'string', notNull: true },
+      // HMAC-SHA512 of the token: the token itself is shown once, at creation.
+      { name: 'access_key', type: 'string', notNull: true },
+      { name: 'expires_at', type: 'datetime' },
+      { name: 'last_used_at', type: 'datetime' },
+      { name: 'created_at', type: 'datetime' },
+      { name: 'updated_at', type: 'datetime' },
+    ],
+    indexes: [
+      { name: indexName(TOKENS_TABLE, ['access_key']), columns: ['access_key'], unique: true },
+      { name: indexName(TOKENS_TABLE, ['name']), columns: ['name'], unique: true },
+    ],
+  },
+  {
+    name: TOKEN_PERMISSIONS_TABLE,
+    columns: [id, { name: 'token_id', type: 'integer', notNull: true }, { name: 'action', type: 'string', notNull: true }],
+    indexes: [{ name: indexName(TOKEN_PERMISSIONS_TABLE, ['token_id', 'action']), columns: ['token_id', 'action'], unique: true }],
+  },
+  {
+    name: ADMINS_TABLE,
+    columns: [
+      id,
+      { name: 'email', type: 'string', notNull: true },
+      { name: 'password', type: 'string', notNull: true },
+      { name: 'created_at', type: 'datetime' },
+    ],
+    indexes: [{ name: indexName(ADMINS_TABLE, ['email']), columns: ['email'], unique: true }],
+  },
+  {
+    // One row per failed login, kept for the rate-limit window (shared by every node).
+    name: LOGIN_FAILURES_TABLE,
+    columns: [id, { name: 'key', type: 'string', notNull: true }, { name: 'failed_at', type: 'datetime', notNull: true }],
+    indexes: [{ name: indexName(LOGIN_FAILURES_TABLE, ['key', 'failed_at']), columns: ['key', 'failed_at'] }],
+  },
+];

@@ -1,0 +1,71 @@
+/**
+ * Permissions are Strapi's action strings, `<uid>.<action>`: `api::article.article.find`,
+ * `plugin::upload.content-api.upload`, `plugin::users-permissions.user.findOne`. This module knows
+ * which actions exist, expands the wildcards of `config/permissions`, and answers whether a set of
+ * grants allows an action.
+ */
+import { ValidationError } from '../errors.js';
+import type { ContentType, Schema } from '../schema/model.js';
+import { ROLE_UID, USER_UID } from './model.js';
+
+export const UPLOAD_PERMISSION_UID = 'plugin::upload.content-api';
+const FILE_UID = 'plugin::upload.file';
+
+/** Every action a role or a custom API token can be granted, for this schema. */
+export function knownActions(schema: Schema): string[] {
+  const actions: string[] = [];
+  for (const type of schema.contentTypes.values()) {
+    if (type.builtIn) continue;
+    const names = type.kind === 'collectionType' ? ['find', 'findOne', 'create', 'update', 'delete'] : ['find', 'update', 'delete'];
+    for (const name of names) actions.push(`${type.uid}.${name}`);
+  }
+  for (const name of ['upload', 'find', 'findOne', 'destroy']) actions.push(`${UPLOAD_PERMISSION_UID}.${name}`);
+  for (const name of ['find', 'findOne']) actions.push(`${USER_UID}.${name}`);
+  return actions;
+}
+
+const globToRegExp = (pattern: string): RegExp =>
+  new RegExp(`^${pattern.split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`);
+
+/**
+ * Concrete actions for patterns such as `api::*.find` or `api::article.article.*`. A pattern that
+ * matches nothing is refused: it is a typo, and silently granting nothing would hide it.
+ */
+export function expandActions(patterns: string[], known: string[], where: string): string[] {
+  const result = new Set<string>();
+  for (const pattern of patterns) {
+    if (typeof pattern !== 'string' || pattern === '') throw new ValidationError(`${where}: an action must be a non-empty string`);
+    const regexp = globToRegExp(pattern);
+    const matched = known.filter((action) => regexp.test(action));
+    if (matched.length === 0) {
+      throw new ValidationError(`${where}: "${pattern}" names no known action (e.g. api::article.article.find)`, { action: pattern });
+    }
+    for (const action of matched) result.add(action);
+  }
+  return [...result];
+}
+
+/** The action that lets a caller read a type through populate, filters and sort. */
+export function readAction(type: ContentType): string {
+  if (type.uid === FILE_UID) return `${UPLOAD_PERMISSION_UID}.find`;
+  if (type.uid === ROLE_UID) return `${ROLE_UID}.find`;
+  return `${type.uid}.find`;
+}
+
+/** What a caller may do. */
+export interface Grants {
+  allows(action: string): boolean;
+}
+
+export const grantSet = (actions: Iterable<string>): Grants => {
+  const set = new Set(actions);
+  return { allows: (action) => set.has(action) };
+};
+
+/** Full-access API tokens: every content API action (roles stay out: they are admin business). */
+export const fullAccess: Grants = { allows: (action) => !action.startsWith(`${ROLE_UID}.`) };
+
+/** Read-only API tokens: find and findOne on everything readable. */
+export const readOnly: Grants = {
+  allows: (action) => fullAccess.allows(action) && /\.(find|findOne)$/.test(action),
+};

@@ -1,0 +1,112 @@
+/**
+ * Roles and their granted actions. Public answers requests without credentials, Authenticated is
+ * given to registered users; administrators add others. Grants live in `up_permissions` and are
+ * read on every request, so a change applies at once on every node.
+ */
+import type { Db, Dialect } from '../database/dialect.js';
+import { createDocumentId } from '../documents/document-id.js';
+import { NotFoundError, ValidationError } from '../errors.js';
+import type { ContentType } from '../schema/model.js';
+import { PERMISSIONS_TABLE } from './model.js';
+
+export interface RoleInfo {
+  id: number;
+  documentId: string;
+  name: string;
+  description: string | null;
+  type: string;
+  permissions: string[];
+}
+
+export const BUILT_IN_ROLES = {
+  public: { name: 'Public', description: 'Default role given to unauthenticated user.' },
+  authenticated: { name: 'Authenticated', description: 'Default role given to authenticated user.' },
+} as const;
+
+const slug = (name: string) =>
+  name
+    .trim()
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '');
+
+export class Roles {
+  constructor(
+    private readonly db: Db,
+    private readonly dialect: Dialect,
+    private readonly roleType: ContentType,
+  ) {}
+
+  /** The role's documentId, creating it when missing (at start-up, under the schema lock). */
+  async ensure(db: Db, type: string, name: string, description: string | null): Promise<string> {
+    const existing = await db.selectFrom(this.roleType.table).select('document_id').where('type', '=', type).executeTakeFirst();
+    if (existing) return existing.document_id as string;
+    const documentId = createDocumentId();
+    const now = this.dialect.encode('datetime', new Date());
+    await db
+      .insertInto(this.roleType.table)
+      .values({ document_id: documentId, published_at: now, created_at: now, updated_at: now, name, description, type })
+      .execute();
+    return documentId;
+  }
+
+  async create(name: string, description: string | null = null): Promise<RoleInfo> {
+    const type = slug(name);
+    if (name.trim().length < 3 || !type) throw new ValidationError('A role name needs at least 3 characters', { name });
+    const taken = await this.db.selectFrom(this.roleType.table).select('id').where('type', '=', type).executeTakeFirst();
+    if (taken) throw new ValidationError(`A role "${type}" already exists`, { name });
+    await this.ensure(this.db, type, name.trim(), description);
+    return this.get(type);
+  }
+
+  /** A role by type (`public`, `authenticated`, ...), documentId or numeric id. */
+  async get(ref: string): Promise<RoleInfo> {
+    let query = this.db.selectFrom(this.roleType.table).select(['id', 'document_id', 'name', 'description', 'type']);
+    query = /^\d+$/.test(ref)
+      ? query.where('id', '=', Number(ref))
+      : query.where((eb) => eb.or([eb('type', '=', ref), eb('document_id', '=', ref)]));
+    const row = await query.executeTakeFirst();
+    if (!row) throw new NotFoundError(`No role ${ref}`);
+    return { ...this.info(row), permissions: [...(await this.actionsOf(row.document_id as string))].sort() };
+  }
+
+  async list(): Promise<RoleInfo[]> {
+    const rows = await this.db.selectFrom(this.roleType.table).select(['id', 'document_id', 'name', 'description', 'type']).orderBy('id').execute();
+    const grants = await this.db.selectFrom(PERMISSIONS_TABLE).select(['role_document_id', 'action']).orderBy('action').execute();
+    return rows.map((row) => ({
+      ...this.info(row),
+      permissions: grants.filter((g) => g.role_document_id === row.document_id).map((g) => g.action as string),
+    }));
+  }
+
+  async actionsOf(roleDocumentId: string, db: Db = this.db): Promise<Set<string>> {
+    const rows = await db.selectFrom(PERMISSIONS_TABLE).select('action').where('role_document_id', '=', roleDocumentId).execute();
+    return new Set(rows.map((row) => row.action as string));
+  }
+
+  /** Adds grants; actions already granted are left as they are. */
+  async grant(roleDocumentId: string, actions: string[], db: Db = this.db): Promise<void> {
+    const have = await this.actionsOf(roleDocumentId, db);
+    const missing = actions.filter((action) => !have.has(action));
+    if (missing.length === 0) return;
+    await db
+      .insertInto(PERMISSIONS_TABLE)
+      .values(missing.map((action) => ({ role_document_id: roleDocumentId, action })))
+      .execute();
+  }
+
+  async revoke(roleDocumentId: string, actions: string[]): Promise<void> {
+    if (actions.length === 0) return;
+    await this.db.deleteFrom(PERMISSIONS_TABLE).where('role_document_id', '=', roleDocumentId).where('action', 'in', actions).execute();
+  }
+
+  private info(row: Record<string, unknown>): Omit<RoleInfo, 'permissions'> {
+    return {
+      id: Number(row.id),
+      documentId: row.document_id as string,
+      name: row.name as string,
+      description: (row.description as string | null) ?? null,
+      type: row.type as string,
+    };
+  }
+}

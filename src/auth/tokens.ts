@@ -1,0 +1,149 @@
+/**
+ * API tokens: `read-only`, `full-access` or `custom` (an explicit list of actions), optionally
+ * expiring. Only an HMAC-SHA512 of a token is stored; the token itself is returned once, when it is
+ * created. The last-used time is written at most once a minute per token, not on every request.
+ */
+import { createHmac, randomBytes } from 'node:crypto';
+import type { Db, Dialect } from '../database/dialect.js';
+import { NotFoundError, UnauthorizedError, ValidationError } from '../errors.js';
+import { TOKEN_PERMISSIONS_TABLE, TOKENS_TABLE } from './model.js';
+import { fullAccess, grantSet, readOnly, type Grants } from './permissions.js';
+
+export const TOKEN_TYPES = ['read-only', 'full-access', 'custom'] as const;
+export type TokenType = (typeof TOKEN_TYPES)[number];
+
+export interface TokenInfo {
+  id: number;
+  name: string;
+  description: string | null;
+  type: TokenType;
+  permissions: string[];
+  expiresAt: string | null;
+  lastUsedAt: string | null;
+  createdAt: string;
+}
+
+export interface CreateTokenInput {
+  name: string;
+  type: TokenType;
+  description?: string | null;
+  /** Lifetime in milliseconds (Strapi's `lifespan`); null or absent: never expires. */
+  lifespan?: number | null;
+  /** For `custom` tokens: concrete actions (expanded by the caller). */
+  permissions?: string[];
+}
+
+const LAST_USED_RESOLUTION_MS = 60_000;
+
+export class ApiTokens {
+  constructor(
+    private readonly db: Db,
+    private readonly dialect: Dialect,
+    private readonly salt: string,
+  ) {}
+
+  private hash(token: string): string {
+    return createHmac('sha512', this.salt).update(token).digest('hex');
+  }
+
+  async create(input: CreateTokenInput): Promise<{ token: TokenInfo; accessKey: string }> {
+    const name = typeof input.name === 'string' ? input.name.trim() : '';
+    if (!name) throw new ValidationError('A token needs a name', { errors: [{ path: ['name'], message: 'name is required', name: 'ValidationError' }] });
+    if (!TOKEN_TYPES.includes(input.type)) throw new ValidationError(`type must be one of ${TOKEN_TYPES.join(', ')}`, { type: input.type });
+    const permissions = input.type === 'custom' ? (input.permissions ?? []) : [];
+    if (input.type === 'custom' && permissions.length === 0) throw new ValidationError('A custom token needs at least one permission');
+    if (input.lifespan !== undefined && input.lifespan !== null && (!Number.isInteger(input.lifespan) || input.lifespan <= 0)) {
+      throw new ValidationError('lifespan must be a positive number of milliseconds', { lifespan: input.lifespan });
+    }
+    const taken = await this.db.selectFrom(TOKENS_TABLE).select('id').where('name', '=', name).executeTakeFirst();
+    if (taken) throw new ValidationError(`A token named "${name}" already exists`, { name });
+
+    const accessKey = randomBytes(128).toString('hex');
+    const now = new Date();
+    const expiresAt = input.lifespan ? new Date(now.getTime() + input.lifespan) : null;
+    const encode = (date: Date | null) => this.dialect.encode('datetime', date);
+    const id = await this.db.transaction().execute(async (trx) => {
+      const inserted = await trx
+        .insertInto(TOKENS_TABLE)
+        .values({
+          name,
+          description: input.description ?? null,
+          type: input.type,
+          access_key: this.hash(accessKey),
+          expires_at: encode(expiresAt),
+          created_at: encode(now),
+          updated_at: encode(now),
+        })
+        .executeTakeFirst();
+      const tokenId = inserted.insertId !== undefined
+        ? Number(inserted.insertId)
+        : Number((await trx.selectFrom(TOKENS_TABLE).select('id').where('name', '=', name).executeTakeFirstOrThrow()).id);
+      if (permissions.length) {
+        await trx.insertInto(TOKEN_PERMISSIONS_TABLE).values(permissions.map((action) => ({ token_id: tokenId, action }))).execute();
+      }
+      return tokenId;
+    });
+    return { token: await this.get(String(id)), accessKey };
+  }
+
+  async list(): Promise<TokenInfo[]> {
+    const rows = await this.db.selectFrom(TOKENS_TABLE).selectAll().orderBy('id').execute();
+    const grants = await this.db.selectFrom(TOKEN_PERMISSIONS_TABLE).select(['token_id', 'action']).orderBy('action').execute();
+    return rows.map((row) => this.info(row, grants.filter((g) => Number(g.token_id) === Number(row.id)).map((g) => g.action as string)));
+  }
+
+  /** A token by numeric id or name. */
+  async get(ref: string): Promise<TokenInfo> {
+    const query = this.db.selectFrom(TOKENS_TABLE).selectAll();
+    const row = await (/^\d+$/.test(ref) ? query.where('id', '=', Number(ref)) : query.where('name', '=', ref)).executeTakeFirst();
+    if (!row) throw new NotFoundError(`No API token ${ref}`);
+    const grants = await this.db.selectFrom(TOKEN_PERMISSIONS_TABLE).select('action').where('token_id', '=', row.id).orderBy('action').execute();
+    return this.info(row, grants.map((g) => g.action as string));
+  }
+
+  async revoke(ref: string): Promise<TokenInfo> {
+    const token = await this.get(ref);
+    await this.db.transaction().execute(async (trx) => {
+      await trx.deleteFrom(TOKEN_PERMISSIONS_TABLE).where('token_id', '=', token.id).execute();
+      await trx.deleteFrom(TOKENS_TABLE).where('id', '=', token.id).execute();
+    });
+    return token;
+  }
+
+  /** What the bearer of `accessKey` may do; 401 for unknown or expired tokens. One statement. */
+  async verify(accessKey: string): Promise<{ id: number; type: TokenType; grants: Grants }> {
+    const rows = await this.db
+      .selectFrom(`${TOKENS_TABLE} as t`)
+      .leftJoin(`${TOKEN_PERMISSIONS_TABLE} as p`, 'p.token_id', 't.id')
+      .select(['t.id', 't.type', 't.expires_at', 't.last_used_at', 'p.action'])
+      .where('t.access_key', '=', this.hash(accessKey))
+      .execute();
+    const row = rows[0];
+    if (!row) throw new UnauthorizedError('Invalid credentials');
+    const now = Date.now();
+    const expiresAt = this.dialect.decode('datetime', row.expires_at) as string | null;
+    if (expiresAt && Date.parse(expiresAt) <= now) throw new UnauthorizedError('Token expired');
+    const lastUsed = this.dialect.decode('datetime', row.last_used_at) as string | null;
+    if (!lastUsed || now - Date.parse(lastUsed) > LAST_USED_RESOLUTION_MS) {
+      await this.db.updateTable(TOKENS_TABLE).set({ last_used_at: this.dialect.encode('datetime', new Date(now)) }).where('id', '=', row.id).execute();
+    }
+    const type = row.type as TokenType;
+    const grants =
+      type === 'full-access' ? fullAccess : type === 'read-only' ? readOnly : grantSet(rows.flatMap((r) => (r.action ? [r.action as string] : [])));
+    return { id: Number(row.id), type, grants };
+  }
+
+  private info(row: Record<string, unknown>, permissions: string[]): TokenInfo {
+    const date = (value: unknown) => this.dialect.decode('datetime', value) as string | null;
+    return {
+      id: Number(row.id),
+      name: row.name as string,
+      description: (row.description as string | null) ?? null,
+      type: row.type as TokenType,
+      permissions,
+      expiresAt: date(row.expires_at),
+      lastUsedAt: date(row.last_used_at),
+      createdAt: date(row.created_at)!,
+    };
+  }
+}

@@ -1,0 +1,213 @@
+/**
+ * End users (`plugin::users-permissions.user`): registration, login, creation by an administrator,
+ * blocking. Users are documents of a built-in content-type, written through the document service
+ * (validation, bcrypt-hashed password, role relation); login reads the hash directly since the
+ * document service never returns it.
+ */
+import bcrypt from 'bcryptjs';
+import type { Database } from '../database/connection.js';
+import type { Document } from '../documents/rows.js';
+import type { DocumentService } from '../documents/service.js';
+import { ApplicationError, NotFoundError, RateLimitError, ValidationError } from '../errors.js';
+import { parseFindOneQuery } from '../query/parse/index.js';
+import type { DocumentContext } from '../documents/context.js';
+import type { ContentType, RelationAttribute } from '../schema/model.js';
+import type { AuthConfig } from './config.js';
+import type { JwtSigner } from './jwt.js';
+import { LOGIN_FAILURES_TABLE, PERMISSIONS_TABLE } from './model.js';
+import { readSetting } from './settings.js';
+
+export interface RegisterInput {
+  username: string;
+  email: string;
+  password: string;
+  [extra: string]: unknown;
+}
+
+export interface CreateUserInput {
+  username: string;
+  email: string;
+  password: string;
+  /** Role type (`authenticated`) or documentId; default: authenticated. */
+  role?: string;
+  confirmed?: boolean;
+  blocked?: boolean;
+}
+
+export interface AuthResult {
+  jwt: string;
+  user: Document;
+}
+
+/** Who a JWT belongs to, as the access layer needs it. */
+export interface UserIdentity {
+  id: number;
+  documentId: string;
+  blocked: boolean;
+  roleDocumentId: string | null;
+  actions: Set<string>;
+}
+
+const INVALID_LOGIN = 'Invalid identifier or password';
+/** Compared against when the identifier is unknown, so that both failures take the same time. */
+const DUMMY_HASH = bcrypt.hashSync('vellum-no-such-user', 10);
+const BCRYPT_MAX_BYTES = 72;
+
+const str = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
+export const normalizeEmail = (email: string): string => email.trim().toLowerCase();
+
+export class Users {
+  private readonly roleLink: RelationAttribute;
+
+  private readonly database: Database;
+
+  constructor(
+    private readonly ctx: DocumentContext,
+    private readonly documents: DocumentService,
+    readonly type: ContentType,
+    private readonly config: AuthConfig,
+    private readonly jwt: JwtSigner,
+    /** documentId of the role given to registered users. */
+    private readonly defaultRole: string,
+    private readonly resolveRole: (ref: string) => Promise<string>,
+  ) {
+    this.database = ctx.database;
+    this.roleLink = type.attributes.role as RelationAttribute;
+  }
+
+  private readBack(query: Record<string, unknown> = {}) {
+    return parseFindOneQuery(this.ctx.schema, this.type, query, { rest: this.ctx.rest, i18n: this.ctx.i18n });
+  }
+
+  /** A user as the API shows it (no password, no private fields), or null. */
+  async findById(id: number): Promise<Document | null> {
+    const row = await this.database.db.selectFrom(this.type.table).select('document_id').where('id', '=', id).executeTakeFirst();
+    if (!row) return null;
+    return this.documents.findOne(this.type, row.document_id as string, this.readBack());
+  }
+
+  async register(input: Record<string, unknown>): Promise<AuthResult> {
+    const open = (await readSetting(this.database.db, 'allow_register')) !== 'false';
+    if (!open) throw new ApplicationError('Register action is currently disabled');
+    const allowed = new Set(['username', 'email', 'password', ...this.config.allowedFields]);
+    const extra = Object.keys(input).filter((key) => !allowed.has(key));
+    if (extra.length) throw new ValidationError(`Invalid parameters: ${extra.join(', ')}`, { invalidParameters: extra });
+    const { username, email, password } = this.checkCredentials(input);
+    const data: Record<string, unknown> = { ...input, username, email, password };
+    const user = await this.insert(data, this.defaultRole, { confirmed: true, blocked: false });
+    return { jwt: await this.jwt.sign(user.id as number), user };
+  }
+
+  /** An administrator creates a user (CLI, admin API). */
+  async create(input: CreateUserInput): Promise<Document> {
+    const { username, email, password } = this.checkCredentials(input as unknown as Record<string, unknown>);
+    const role = input.role ? await this.resolveRole(input.role) : this.defaultRole;
+    return this.insert({ username, email, password }, role, { confirmed: input.confirmed ?? true, blocked: input.blocked ?? false });
+  }
+
+  async login(input: Record<string, unknown>, clientIp: string): Promise<AuthResult> {
+    const identifier = str(input.identifier)?.trim();
+    const password = str(input.password);
+    if (!identifier) throw new ValidationError('identifier is a required field', { errors: [{ path: ['identifier'], message: 'identifier is a required field', name: 'ValidationError' }] });
+    if (!password) throw new ValidationError('password is a required field', { errors: [{ path: ['password'], message: 'password is a required field', name: 'ValidationError' }] });
+    const key = `${clientIp}|${identifier.toLowerCase()}`;
+    await this.checkRateLimit(key);
+
+    const row = await this.database.db
+      .selectFrom(this.type.table)
+      .select(['id', 'password', 'blocked', 'provider'])
+      .where((eb) => eb.or([eb('email', '=', normalizeEmail(identifier)), eb('username', '=', identifier)]))
+      .orderBy('id')
+      .executeTakeFirst();
+    const hash = typeof row?.password === 'string' ? row.password : DUMMY_HASH;
+    const matches = await bcrypt.compare(password, hash);
+    if (!row || !matches) {
+      await this.recordFailure(key);
+      throw new ValidationError(INVALID_LOGIN);
+    }
+    // Told only to whoever knows the password, so it reveals nothing to a guesser.
+    if (this.database.dialect.decode('boolean', row.blocked)) throw new ApplicationError('Your account has been blocked by an administrator');
+    await this.database.db.deleteFrom(LOGIN_FAILURES_TABLE).where('key', '=', key).execute();
+    const user = (await this.findById(Number(row.id)))!;
+    return { jwt: await this.jwt.sign(Number(row.id)), user };
+  }
+
+  async setBlocked(id: number, blocked: boolean): Promise<Document> {
+    const user = await this.findById(id);
+    if (!user) throw new NotFoundError('User not found');
+    await this.documents.update(this.type, user.documentId as string, { blocked }, { query: this.readBack() });
+    return (await this.findById(id))!;
+  }
+
+  /**
+   * The user behind a JWT with their role's actions, in one statement: user row, role link and
+   * grants joined. Null when the user no longer exists.
+   */
+  async identity(id: number): Promise<UserIdentity | null> {
+    const rows = await this.database.db
+      .selectFrom(`${this.type.table} as u`)
+      .leftJoin(`${this.roleLink.link.table} as l`, 'l.entity_id', 'u.id')
+      .leftJoin(`${PERMISSIONS_TABLE} as p`, 'p.role_document_id', 'l.target_document_id')
+      .select(['u.id', 'u.document_id', 'u.blocked', 'l.target_document_id as role', 'p.action'])
+      .where('u.id', '=', id)
+      .execute();
+    const first = rows[0];
+    if (!first) return null;
+    return {
+      id: Number(first.id),
+      documentId: first.document_id as string,
+      blocked: this.database.dialect.decode('boolean', first.blocked) as boolean,
+      roleDocumentId: (first.role as string | null) ?? null,
+      actions: new Set(rows.flatMap((r) => (r.action ? [r.action as string] : []))),
+    };
+  }
+
+  private checkCredentials(input: Record<string, unknown>): { username: string; email: string; password: string } {
+    const errors: { path: string[]; message: string; name: string }[] = [];
+    const username = str(input.username)?.trim();
+    const email = str(input.email);
+    const password = str(input.password);
+    if (!username) errors.push({ path: ['username'], message: 'username is a required field', name: 'ValidationError' });
+    if (!email) errors.push({ path: ['email'], message: 'email is a required field', name: 'ValidationError' });
+    if (!password) errors.push({ path: ['password'], message: 'password is a required field', name: 'ValidationError' });
+    else if (Buffer.byteLength(password) > BCRYPT_MAX_BYTES) {
+      errors.push({ path: ['password'], message: `password must be at most ${BCRYPT_MAX_BYTES} bytes`, name: 'ValidationError' });
+    }
+    if (errors.length) throw ValidationError.fromFieldErrors(errors);
+    return { username: username!, email: normalizeEmail(email!), password: password! };
+  }
+
+  private async insert(data: Record<string, unknown>, roleDocumentId: string, flags: { confirmed: boolean; blocked: boolean }): Promise<Document> {
+    const taken = await this.database.db
+      .selectFrom(this.type.table)
+      .select('id')
+      .where((eb) => eb.or([eb('email', '=', data.email as string), eb('username', '=', data.username as string)]))
+      .executeTakeFirst();
+    if (taken) throw new ApplicationError('Email or Username are already taken');
+    return this.documents.create(
+      this.type,
+      { ...data, provider: 'local', role: roleDocumentId, confirmed: flags.confirmed, blocked: flags.blocked },
+      { query: this.readBack() },
+    );
+  }
+
+  private windowStart(): unknown {
+    return this.database.dialect.encode('datetime', new Date(Date.now() - this.config.loginWindow * 1000));
+  }
+
+  private async checkRateLimit(key: string): Promise<void> {
+    const row = await this.database.db
+      .selectFrom(LOGIN_FAILURES_TABLE)
+      .select((eb) => eb.fn.countAll().as('failures'))
+      .where('key', '=', key)
+      .where('failed_at', '>', this.windowStart())
+      .executeTakeFirst();
+    if (Number(row?.failures ?? 0) >= this.config.loginAttempts) throw new RateLimitError();
+  }
+
+  private async recordFailure(key: string): Promise<void> {
+    const { db, dialect } = this.database;
+    await db.deleteFrom(LOGIN_FAILURES_TABLE).where('failed_at', '<=', this.windowStart()).execute();
+    await db.insertInto(LOGIN_FAILURES_TABLE).values({ key, failed_at: dialect.encode('datetime', new Date()) }).execute();
+  }
+}

@@ -1,0 +1,29 @@
+/**
+ * What Vellum adds to every project's schema: the media library's file type and the
+ * users-and-permissions types (a project may replace the user type as Strapi allows, with
+ * `src/extensions/users-permissions/content-types/user/schema.json`), plus their system tables.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { authTables, roleType, userType } from './auth/index.js';
+import type { TableSpec } from './database/tables.js';
+import { ProjectError } from './errors.js';
+import type { RawSchemaFile } from './schema/build.js';
+import { uploadFileType } from './upload/file-type.js';
+
+const USER_EXTENSION = 'src/extensions/users-permissions/content-types/user/schema.json';
+
+export function builtInTypes(projectDir: string): RawSchemaFile[] {
+  let user = userType;
+  const extension = join(projectDir, USER_EXTENSION);
+  if (existsSync(extension)) {
+    try {
+      user = { file: USER_EXTENSION, uid: userType.uid, json: JSON.parse(readFileSync(extension, 'utf8')) };
+    } catch (error) {
+      throw new ProjectError(`is not valid JSON: ${(error as Error).message}`, USER_EXTENSION);
+    }
+  }
+  return [uploadFileType, user, roleType];
+}
+
+export const systemTables: TableSpec[] = authTables;

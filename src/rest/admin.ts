@@ -1,0 +1,103 @@
+/**
+ * The admin API under `/admin/`: a surface of its own, reached only with an administrator's JWT
+ * (`POST /admin/login`), never with content API tokens or user JWTs. It manages what the CLI
+ * manages: API tokens, roles and their permissions, users, and registration.
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Auth } from '../auth/index.js';
+import type { TokenType } from '../auth/tokens.js';
+import { ValidationError } from '../errors.js';
+
+type Body = Record<string, unknown>;
+type Params = { ref: string; action: string };
+
+function body(request: FastifyRequest): Body {
+  const value = request.body;
+  if (!value || typeof value !== 'object' || Array.isArray(value)) throw new ValidationError('The request body must be a JSON object');
+  return value as Body;
+}
+
+function stringList(value: unknown, name: string): string[] {
+  if (!Array.isArray(value) || value.length === 0 || value.some((item) => typeof item !== 'string')) {
+    throw new ValidationError(`${name} must be a non-empty array of action strings`);
+  }
+  return value as string[];
+}
+
+export function registerAdminRoutes(app: FastifyInstance, auth: Auth, prefix = '/admin'): void {
+  app.post(`${prefix}/login`, async (request) => {
+    const { email, password } = body(request);
+    return { data: { token: await auth.admins.login(email, password, request.ip) } };
+  });
+
+  // Everything else needs an administrator.
+  void app.register(async (admin) => {
+    admin.addHook('onRequest', async (request) => {
+      await auth.admins.authenticate(request.headers.authorization);
+    });
+
+    admin.get(`${prefix}/api-tokens`, async () => ({ data: await auth.tokens.list() }));
+    admin.get<{ Params: Params }>(`${prefix}/api-tokens/:ref`, async (request) => ({ data: await auth.tokens.get(request.params.ref) }));
+    admin.post(`${prefix}/api-tokens`, async (request, reply) => {
+      const input = body(request);
+      const type = input.type as TokenType;
+      const permissions = type === 'custom' ? auth.expand(stringList(input.permissions, 'permissions'), 'permissions') : undefined;
+      const lifespan = input.lifespan === undefined || input.lifespan === null ? null : Number(input.lifespan);
+      const { token, accessKey } = await auth.tokens.create({
+        name: input.name as string,
+        type,
+        description: typeof input.description === 'string' ? input.description : null,
+        lifespan,
+        permissions,
+      });
+      return reply.status(201).send({ data: { ...token, accessKey } });
+    });
+    admin.delete<{ Params: Params }>(`${prefix}/api-tokens/:ref`, async (request) => ({ data: await auth.tokens.revoke(request.params.ref) }));
+
+    admin.get(`${prefix}/roles`, async () => ({ data: await auth.roles.list() }));
+    admin.get<{ Params: Params }>(`${prefix}/roles/:ref`, async (request) => ({ data: await auth.roles.get(request.params.ref) }));
+    admin.post(`${prefix}/roles`, async (request, reply) => {
+      const input = body(request);
+      if (typeof input.name !== 'string') throw new ValidationError('name is required');
+      const role = await auth.roles.create(input.name, typeof input.description === 'string' ? input.description : null);
+      return reply.status(201).send({ data: role });
+    });
+    admin.post<{ Params: Params }>(`${prefix}/roles/:ref/permissions`, async (request) => {
+      const role = await auth.roles.get(request.params.ref);
+      await auth.roles.grant(role.documentId, auth.expand(stringList(body(request).actions, 'actions'), 'actions'));
+      return { data: await auth.roles.get(role.documentId) };
+    });
+    admin.delete<{ Params: Params }>(`${prefix}/roles/:ref/permissions/:action`, async (request) => {
+      const role = await auth.roles.get(request.params.ref);
+      await auth.roles.revoke(role.documentId, auth.expand([request.params.action], 'action'));
+      return { data: await auth.roles.get(role.documentId) };
+    });
+
+    admin.post(`${prefix}/users`, async (request, reply) => {
+      const input = body(request);
+      const user = await auth.users.create({
+        username: input.username as string,
+        email: input.email as string,
+        password: input.password as string,
+        role: typeof input.role === 'string' ? input.role : undefined,
+        blocked: input.blocked === true,
+      });
+      return reply.status(201).send({ data: user });
+    });
+    admin.put<{ Params: Params }>(`${prefix}/users/:ref`, async (request) => {
+      const input = body(request);
+      if (typeof input.blocked !== 'boolean') throw new ValidationError('blocked (boolean) is the attribute an administrator can change');
+      const id = Number(request.params.ref);
+      if (!Number.isSafeInteger(id)) throw new ValidationError('A user is addressed by its numeric id');
+      return { data: await auth.users.setBlocked(id, input.blocked) };
+    });
+
+    admin.get(`${prefix}/settings`, async () => ({ data: { allowRegister: await auth.registrationOpen() } }));
+    admin.put(`${prefix}/settings`, async (request) => {
+      const input = body(request);
+      if (typeof input.allowRegister !== 'boolean') throw new ValidationError('allowRegister must be a boolean');
+      await auth.setRegistrationOpen(input.allowRegister);
+      return { data: { allowRegister: input.allowRegister } };
+    });
+  });
+}

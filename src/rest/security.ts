@@ -1,0 +1,57 @@
+/**
+ * Security headers and CORS as Strapi's default middlewares set them (`strapi::security`,
+ * `strapi::cors`), configurable the same way in `config/middlewares`:
+ *   module.exports = ['strapi::security', { name: 'strapi::cors', config: { origin: ['https://example.com'] } }, ...]
+ */
+import cors from '@fastify/cors';
+import helmet from '@fastify/helmet';
+import type { FastifyInstance } from 'fastify';
+
+const record = (value: unknown): Record<string, unknown> =>
+  value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+
+/** The `config` of a named entry of `config/middlewares`, or undefined when it is absent. */
+function middlewareConfig(middlewares: unknown[], name: string): Record<string, unknown> | undefined {
+  if (middlewares.length === 0) return {};
+  for (const entry of middlewares) {
+    if (entry === name) return {};
+    if (record(entry).name === name) return record(record(entry).config);
+  }
+  return undefined;
+}
+
+export async function registerSecurity(app: FastifyInstance, middlewares: unknown[]): Promise<void> {
+  const security = middlewareConfig(middlewares, 'strapi::security');
+  if (security) {
+    await app.register(helmet, {
+      contentSecurityPolicy: {
+        useDefaults: true,
+        directives: {
+          'connect-src': ["'self'", 'https:'],
+          'img-src': ["'self'", 'data:', 'blob:', 'https:'],
+          'media-src': ["'self'", 'data:', 'blob:', 'https:'],
+          upgradeInsecureRequests: null,
+          ...record(record(security.contentSecurityPolicy).directives),
+        },
+      },
+      crossOriginEmbedderPolicy: false,
+      crossOriginOpenerPolicy: false,
+      crossOriginResourcePolicy: false,
+      originAgentCluster: false,
+      xssFilter: false,
+      hsts: { maxAge: 31536000, includeSubDomains: true },
+      frameguard: { action: 'sameorigin' },
+    });
+  }
+  const corsConfig = middlewareConfig(middlewares, 'strapi::cors');
+  if (corsConfig) {
+    const origin = corsConfig.origin ?? '*';
+    await app.register(cors, {
+      origin: origin === '*' ? '*' : (origin as string | string[]),
+      methods: (corsConfig.methods as string[] | undefined) ?? ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'],
+      allowedHeaders: (corsConfig.headers as string[] | undefined) ?? ['Content-Type', 'Authorization', 'Origin', 'Accept', 'Strapi-Response-Format'],
+      credentials: corsConfig.credentials === true,
+      maxAge: typeof corsConfig.maxAge === 'number' ? corsConfig.maxAge : undefined,
+    });
+  }
+}

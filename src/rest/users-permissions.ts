@@ -1,0 +1,68 @@
+/**
+ * Strapi's users-permissions routes: `POST /api/auth/local`, `POST /api/auth/local/register`,
+ * `GET /api/users/me`, `GET /api/users`, `GET /api/users/count`, `GET /api/users/:id`. Users are
+ * answered without the envelope, as Strapi does.
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Auth } from '../auth/index.js';
+import { USER_UID } from '../auth/model.js';
+import { readAction } from '../auth/permissions.js';
+import type { DocumentContext } from '../documents/context.js';
+import type { DocumentService } from '../documents/service.js';
+import { NotFoundError, UnauthorizedError, ValidationError } from '../errors.js';
+import { parseFindOneQuery, parseFindQuery } from '../query/parse/index.js';
+
+type Query = Record<string, unknown>;
+
+function objectBody(request: FastifyRequest): Record<string, unknown> {
+  const body = request.body;
+  if (!body || typeof body !== 'object' || Array.isArray(body)) throw new ValidationError('The request body must be a JSON object');
+  return body as Record<string, unknown>;
+}
+
+export function registerUsersPermissionsRoutes(
+  app: FastifyInstance,
+  options: { auth: Auth; service: DocumentService; context: DocumentContext; prefix: string },
+): void {
+  const { auth, service, context, prefix } = options;
+  const type = auth.users.type;
+  const parseOptions = (canRead?: DocumentContext['canRead']) => ({ rest: context.rest, i18n: context.i18n, canRead });
+
+  app.post(`${prefix}/auth/local`, async (request) => auth.users.login(objectBody(request), request.ip));
+
+  app.post(`${prefix}/auth/local/register`, async (request) => {
+    // Credentials that are sent must be valid, even here.
+    if (request.headers.authorization !== undefined) await auth.access.resolve(request.headers);
+    return auth.users.register(objectBody(request));
+  });
+
+  app.get(`${prefix}/users/me`, async (request) => {
+    const caller = await auth.access.resolve(request.headers);
+    if (caller.kind !== 'user') throw new UnauthorizedError('This route needs a user JWT');
+    const query = parseFindOneQuery(context.schema, type, request.query as Query, parseOptions((t) => caller.grants.allows(readAction(t))));
+    const user = await service.findOne(type, (await auth.users.findById(caller.userId))!.documentId as string, query);
+    if (!user) throw new UnauthorizedError('Invalid credentials');
+    return user;
+  });
+
+  app.get(`${prefix}/users`, async (request) => {
+    const caller = await auth.access.authorize(request.headers, { uid: USER_UID, action: 'find' });
+    const query = parseFindQuery(context.schema, type, request.query as Query, parseOptions(caller.canRead));
+    return (await service.findMany(type, query, caller)).results;
+  });
+
+  app.get(`${prefix}/users/count`, async (request) => {
+    const caller = await auth.access.authorize(request.headers, { uid: USER_UID, action: 'find' });
+    const query = parseFindQuery(context.schema, type, { filters: (request.query as Query).filters }, parseOptions(caller.canRead));
+    return (await service.findMany(type, { ...query, pagination: { kind: 'offset', start: 0, limit: 1, withCount: true } }, caller)).pagination.total;
+  });
+
+  app.get<{ Params: { id: string } }>(`${prefix}/users/:id`, async (request) => {
+    const caller = await auth.access.authorize(request.headers, { uid: USER_UID, action: 'findOne' });
+    const id = /^\d{1,15}$/.test(request.params.id) ? Number(request.params.id) : NaN;
+    const found = Number.isSafeInteger(id) ? await auth.users.findById(id) : null;
+    if (!found) throw new NotFoundError('User not found');
+    const query = parseFindOneQuery(context.schema, type, request.query as Query, parseOptions(caller.canRead));
+    return service.findOne(type, found.documentId as string, query, caller);
+  });
+}
