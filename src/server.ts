@@ -15,6 +15,7 @@ import { registerI18nRoutes } from './rest/i18n.js';
 import { loadProjectSchema } from './schema/load.js';
 import type { Schema } from './schema/model.js';
 import { builtInTypes } from './upload/file-type.js';
+import { registerUploadRoutes } from './upload/routes.js';
 
 export interface Vellum {
   app: FastifyInstance;
@@ -51,6 +52,10 @@ export async function createVellum(projectDir: string, options: CreateVellumOpti
   registerContentApi(app, { service: documents, context, access: options.access ?? openAccess, prefix: config.api.rest.prefix });
   registerI18nRoutes(app, config.api.rest.prefix, config.i18n);
   app.addHook('onClose', async () => database.close());
+  await registerUploadRoutes(app, { documents, access: options.access ?? openAccess, config }).catch(async (error: unknown) => {
+    await app.close();
+    throw error;
+  });
 
   return {
     app,

@@ -7,6 +7,29 @@ import { insertMany } from './insert.js';
 
 export const FILES_TABLE = 'files';
 
+/**
+ * Strapi's media categories: `images`, `videos`, `audios` by MIME family, `files` for the rest.
+ * No list (or an empty one) allows everything.
+ */
+export function isAllowedType(attribute: MediaAttribute, mime: string): boolean {
+  const allowed = attribute.allowedTypes;
+  if (!allowed || allowed.length === 0) return true;
+  const family = mime.split('/')[0];
+  const category = family === 'image' ? 'images' : family === 'video' ? 'videos' : family === 'audio' ? 'audios' : 'files';
+  return allowed.includes(category);
+}
+
+export function allowedTypesError(attribute: MediaAttribute, path: (string | number)[], fileId: number, mime: string): ValidationError {
+  return ValidationError.fromFieldErrors([
+    {
+      path,
+      message: `${attribute.name} accepts ${attribute.allowedTypes!.join(', ')}; file ${fileId} is ${mime}`,
+      name: 'ValidationError',
+      value: fileId,
+    },
+  ]);
+}
+
 /** Links between rows (of any content-type or component) and files, in order. */
 export class MediaLinks {
   constructor(private readonly db: Db) {}
@@ -14,13 +37,16 @@ export class MediaLinks {
   async set(model: Model, rowId: number, attribute: MediaAttribute, fileIds: number[] | null): Promise<void> {
     const ids = fileIds ?? [];
     if (ids.length) {
-      const found = await this.db.selectFrom(FILES_TABLE).select('id').where('id', 'in', ids).execute();
-      const known = new Set(found.map((row) => Number(row.id)));
-      const missing = ids.filter((id) => !known.has(id));
+      const found = await this.db.selectFrom(FILES_TABLE).select(['id', 'mime']).where('id', 'in', ids).execute();
+      const mimes = new Map(found.map((row) => [Number(row.id), String(row.mime)]));
+      const missing = ids.filter((id) => !mimes.has(id));
       if (missing.length) {
         throw ValidationError.fromFieldErrors([
           { path: [attribute.name], message: `${attribute.name}: no file with id ${missing.join(', ')}`, name: 'ValidationError', value: missing },
         ]);
+      }
+      for (const id of ids) {
+        if (!isAllowedType(attribute, mimes.get(id)!)) throw allowedTypesError(attribute, [attribute.name], id, mimes.get(id)!);
       }
     }
     await this.db
@@ -46,6 +72,32 @@ export class MediaLinks {
       .where('related_type', '=', model.uid);
     if (fields) select = select.where('field', 'in', fields);
     await this.db.insertInto(MEDIA_LINK_TABLE).columns(['file_id', 'related_id', 'related_type', 'field', 'ord']).expression(select).execute();
+  }
+
+  /** Appends a file to an attribute of rows (a single media attribute is replaced). */
+  async attach(model: Model, rowIds: number[], attribute: MediaAttribute, fileId: number): Promise<void> {
+    for (const rowId of rowIds) {
+      const links = this.db.deleteFrom(MEDIA_LINK_TABLE).where('related_id', '=', rowId).where('related_type', '=', model.uid).where('field', '=', attribute.name);
+      let ord = 1;
+      if (!attribute.multiple) await links.execute();
+      else {
+        await links.where('file_id', '=', fileId).execute();
+        const last = await this.db
+          .selectFrom(MEDIA_LINK_TABLE)
+          .select((eb) => eb.fn.max('ord').as('ord'))
+          .where('related_id', '=', rowId)
+          .where('related_type', '=', model.uid)
+          .where('field', '=', attribute.name)
+          .executeTakeFirst();
+        ord = Number(last?.ord ?? 0) + 1;
+      }
+      await insertMany(this.db, MEDIA_LINK_TABLE, [{ file_id: fileId, related_id: rowId, related_type: model.uid, field: attribute.name, ord }]);
+    }
+  }
+
+  /** Removes a file from every row and attribute that links to it. */
+  async detachFile(fileId: number): Promise<void> {
+    await this.db.deleteFrom(MEDIA_LINK_TABLE).where('file_id', '=', fileId).execute();
   }
 
   async deleteFor(model: Model, rowIds: number[]): Promise<void> {
