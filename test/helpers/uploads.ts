@@ -65,6 +65,13 @@ export const jpeg = (width: number, height: number, orientation?: number) => {
   return (orientation ? image.withMetadata({ orientation }) : image).toBuffer();
 };
 
+/** A JPEG of random pixels: large and slow to decode, as real photos are. */
+export const noisyJpeg = (width: number, height: number) => {
+  const raw = Buffer.alloc(width * height * 3);
+  for (let i = 0; i < raw.length; i += 4) raw.writeUInt32LE((Math.random() * 0xffffffff) >>> 0, i);
+  return sharp(raw, { raw: { width, height, channels: 3 } }).jpeg({ quality: 90 }).toBuffer();
+};
+
 /** A small valid PDF. */
 export const pdf = () =>
   Buffer.from(
