@@ -36,9 +36,10 @@ function isText(head: Buffer): boolean {
  */
 export async function detectType(path: string, clientName: string): Promise<DetectedType> {
   const detected = await fileTypeFromFile(path);
-  if (detected) return { mime: detected.mime, ext: `.${detected.ext}` };
   const head = await readHead(path, 4096);
-  if (isSvg(head.toString('utf8'))) return { mime: 'image/svg+xml', ext: '.svg' };
+  // file-type names an SVG with an XML prolog plain XML.
+  if ((!detected || detected.ext === 'xml') && isSvg(head.toString('utf8'))) return { mime: 'image/svg+xml', ext: '.svg' };
+  if (detected) return { mime: detected.mime, ext: `.${detected.ext}` };
   if (head.length > 0 && isText(head)) {
     const ext = extname(clientName).toLowerCase();
     if (TEXT_EXTENSIONS.has(ext)) return { mime: TEXT_MIMES[ext] ?? 'text/plain', ext };

@@ -169,22 +169,25 @@ export async function registerUploadRoutes(app: FastifyInstance, options: Upload
 
     scope.post(`${prefix}/upload`, async (request, reply) => {
       await access.authorize(request.headers, { uid: UID, action: 'upload' });
+      const id = (request.query as Record<string, unknown>).id;
+      // The temporary folder is gone before the answer leaves.
       const dir = await mkdtemp(join(tmpdir(), 'vellum-upload-'));
+      let answer: unknown;
       try {
         const form = await readForm(request, dir, config.sizeLimit);
         const infos = fileInfos(form.fields.get('fileInfo') ?? []);
-        const id = (request.query as Record<string, unknown>).id;
         if (id !== undefined) {
           if (form.files.length > 1) throw new ValidationError('Only one file can replace a file');
-          return await library.update(fileId(String(id)), infos[0] ?? {}, form.files[0]);
+          answer = await library.update(fileId(String(id)), infos[0] ?? {}, form.files[0]);
+        } else {
+          if (form.files.length === 0) throw new ValidationError('Files are empty');
+          if (infos.length > form.files.length) throw new ValidationError('More fileInfo entries than files');
+          answer = await library.upload(form.files, infos, linkRequest(form));
         }
-        if (form.files.length === 0) throw new ValidationError('Files are empty');
-        if (infos.length > form.files.length) throw new ValidationError('More fileInfo entries than files');
-        const created = await library.upload(form.files, infos, linkRequest(form));
-        return reply.status(201).send(created);
       } finally {
         await rm(dir, { recursive: true, force: true });
       }
+      return reply.status(id === undefined ? 201 : 200).send(answer);
     });
 
     scope.get(`${prefix}/upload/files`, async (request) => {
