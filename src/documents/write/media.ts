@@ -1,7 +1,8 @@
 import { sql } from 'kysely';
 import type { Db } from '../../database/dialect.js';
 import { MEDIA_LINK_TABLE } from '../../database/tables.js';
-import { ValidationError } from '../../errors.js';
+import { ValidationError, type FieldError } from '../../errors.js';
+import type { MediaReference } from '../input.js';
 import type { MediaAttribute, Model } from '../../schema/model.js';
 import { insertMany } from './insert.js';
 
@@ -19,15 +20,31 @@ export function isAllowedType(attribute: MediaAttribute, mime: string): boolean 
   return allowed.includes(category);
 }
 
+export function allowedTypesFieldError(attribute: MediaAttribute, path: (string | number)[], fileId: number, mime: string): FieldError {
+  return { path, message: `${attribute.name} accepts ${attribute.allowedTypes!.join(', ')}; file ${fileId} is ${mime}`, name: 'ValidationError', value: fileId };
+}
+
 export function allowedTypesError(attribute: MediaAttribute, path: (string | number)[], fileId: number, mime: string): ValidationError {
-  return ValidationError.fromFieldErrors([
-    {
-      path,
-      message: `${attribute.name} accepts ${attribute.allowedTypes!.join(', ')}; file ${fileId} is ${mime}`,
-      name: 'ValidationError',
-      value: fileId,
-    },
-  ]);
+  return ValidationError.fromFieldErrors([allowedTypesFieldError(attribute, path, fileId, mime)]);
+}
+
+/** Files a body names that do not exist or that their attribute's `allowedTypes` refuse, with their paths. */
+export async function checkMediaReferences(db: Db, references: MediaReference[]): Promise<FieldError[]> {
+  const ids = [...new Set(references.flatMap((reference) => reference.ids))];
+  if (ids.length === 0) return [];
+  const found = await db.selectFrom(FILES_TABLE).select(['id', 'mime']).where('id', 'in', ids).execute();
+  const mimes = new Map(found.map((row) => [Number(row.id), String(row.mime)]));
+  const errors: FieldError[] = [];
+  for (const { attribute, ids: named, path } of references) {
+    const missing = named.filter((id) => !mimes.has(id));
+    if (missing.length) {
+      errors.push({ path, message: `${attribute.name}: no file with id ${missing.join(', ')}`, name: 'ValidationError', value: missing });
+    }
+    for (const id of named.filter((id) => mimes.has(id) && !isAllowedType(attribute, mimes.get(id)!))) {
+      errors.push(allowedTypesFieldError(attribute, path, id, mimes.get(id)!));
+    }
+  }
+  return errors;
 }
 
 /** Links between rows (of any content-type or component) and files, in order. */
