@@ -86,7 +86,7 @@ export class MediaLibrary {
     const ctx = this.documents.ctx;
     const target = link ? await resolveLinkTarget(ctx, link) : undefined;
     const types = await Promise.all(files.map((file) => detectType(file.path, file.clientName)));
-    if (target) types.forEach((type) => assertLinkable(target, 0, type.mime));
+    if (target) types.forEach((type, index) => assertLinkable(target, sanitizeName(files[index]!.clientName), type.mime));
 
     const created: Document[] = [];
     try {

@@ -6,7 +6,7 @@
 import { NotFoundError, ValidationError } from '../../errors.js';
 import type { MediaAttribute, Model } from '../../schema/model.js';
 import type { DocumentContext } from '../context.js';
-import { FILES_TABLE, MediaLinks, allowedTypesError, isAllowedType } from '../write/media.js';
+import { FILES_TABLE, MediaLinks, isAllowedType } from '../write/media.js';
 
 export const FILE_UID = 'plugin::upload.file';
 
@@ -82,8 +82,13 @@ export async function resolveLinkTarget(ctx: DocumentContext, request: LinkReque
   return { model, attribute, rowIds: rows.map((row) => Number(row.id)) };
 }
 
-export function assertLinkable(target: LinkTarget, fileId: number, mime: string): void {
-  if (!isAllowedType(target.attribute, mime)) throw allowedTypesError(target.attribute, [target.attribute.name], fileId, mime);
+/** Refuses, before anything is stored, a file its target attribute's `allowedTypes` do not accept. */
+export function assertLinkable(target: LinkTarget, fileName: string, mime: string): void {
+  const { attribute } = target;
+  if (isAllowedType(attribute, mime)) return;
+  throw ValidationError.fromFieldErrors([
+    { path: ['field'], message: `${attribute.name} accepts ${attribute.allowedTypes!.join(', ')}; ${fileName} is ${mime}`, name: 'ValidationError', value: fileName },
+  ]);
 }
 
 export async function linkFiles(ctx: DocumentContext, target: LinkTarget, fileIds: number[]): Promise<void> {
