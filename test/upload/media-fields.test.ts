@@ -113,7 +113,7 @@ for (const dialect of DIALECTS) {
         const res = await upload(server, [{ name: 'refused.pdf', bytes: pdf() }], fields);
         assert.equal(res.status, status, `${JSON.stringify(fields)}: ${JSON.stringify(res.body)}`);
         assert.equal(res.body.data, null);
-        if (fields.field === 'cover') assert.match(res.body.error.message, /cover accepts images; refused\.pdf is application\/pdf/);
+        if (fields.field === 'cover' && fields.ref === 'api::article.article') assert.match(res.body.error.message, /cover accepts images; refused\.pdf is application\/pdf/);
       }
       assert.deepEqual(server.stored(), stored);
       assert.equal((await server.api.get('/api/upload/files?pagination[pageSize]=100')).body.length, count);
