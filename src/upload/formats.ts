@@ -48,7 +48,8 @@ export async function imageDimensions(path: string, mime: string): Promise<Dimen
 
 /**
  * The thumbnail (fits 245x156) and each breakpoint smaller than the original (fits bp x bp), in
- * the original's format, oriented. sharp works on libuv's pool: the event loop stays free.
+ * the original's format, oriented. sharp works on libuv's pool: the event loop stays free. An image
+ * sharp cannot decode (truncated, corrupt) gets no formats: it is still a file.
  */
 export async function generateFormats(
   path: string,
@@ -66,12 +67,16 @@ export async function generateFormats(
   }
   return limited(async () => {
     const formats: GeneratedFormat[] = [];
-    for (const target of targets) {
-      const { data, info } = await sharp(path)
-        .rotate()
-        .resize({ width: target.width, height: target.height, fit: 'inside', withoutEnlargement: true })
-        .toBuffer({ resolveWithObject: true });
-      formats.push({ key: target.key, buffer: data, width: info.width, height: info.height });
+    try {
+      for (const target of targets) {
+        const { data, info } = await sharp(path, { failOn: 'error' })
+          .rotate()
+          .resize({ width: target.width, height: target.height, fit: 'inside', withoutEnlargement: true })
+          .toBuffer({ resolveWithObject: true });
+        formats.push({ key: target.key, buffer: data, width: info.width, height: info.height });
+      }
+    } catch {
+      return [];
     }
     return formats;
   });

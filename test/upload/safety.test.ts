@@ -80,6 +80,16 @@ for (const dialect of DIALECTS) {
       assert.equal(html.headers.get('x-content-type-options'), 'nosniff');
     });
 
+    it('a corrupt image is stored as it came, without formats, never a 500', async () => {
+      const whole = await png(800, 600);
+      const truncated = whole.subarray(0, 200);
+      const res = await upload(server, [{ name: 'broken.png', bytes: truncated }]);
+      assert.equal(res.status, 201, JSON.stringify(res.body));
+      assert.equal(res.body[0].mime, 'image/png');
+      assert.equal(res.body[0].formats, null);
+      assert.deepEqual(server.storedBytes(res.body[0].url), Buffer.from(truncated));
+    });
+
     it('SVG is served so that it cannot run script on the API origin', async () => {
       const svg = Buffer.from('<?xml version="1.0"?>\n<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><script>alert(document.cookie)</script><rect width="10" height="10"/></svg>');
       const [file] = (await upload(server, [{ name: 'logo.svg', bytes: svg, type: 'image/png' }])).body;
