@@ -15,10 +15,9 @@ function keyOf(file: ProviderFile): string {
 
 /** Files under `<public>/uploads`, served at `/uploads/<hash><ext>`. */
 export function localProvider(uploadsDir: string): UploadProvider {
-  const ready = mkdir(uploadsDir, { recursive: true });
   return {
     async upload(file) {
-      await ready;
+      await mkdir(uploadsDir, { recursive: true });
       const key = keyOf(file);
       if (file.buffer) await writeFile(join(uploadsDir, key), file.buffer, { flag: 'wx' });
       else await pipeline(file.stream ?? file.getStream!(), createWriteStream(join(uploadsDir, key), { flags: 'wx' }));
