@@ -8,7 +8,7 @@ import { pipeline } from 'node:stream/promises';
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { LinkRequest } from '../documents/operations/files.js';
-import { ValidationError } from '../errors.js';
+import { ValidationError, VellumError } from '../errors.js';
 import type { FileInfo, ReceivedFile } from './service.js';
 
 const fileInfoSchema = z.object({
@@ -30,7 +30,7 @@ function parseFileInfo(raw: unknown, index: number): FileInfo {
   if (!parsed.success) {
     const errors = parsed.error.issues.map((issue) => ({
       path: ['fileInfo', index, ...issue.path.map((p) => (typeof p === 'symbol' ? String(p) : p))],
-      message: `fileInfo.${issue.path.join('.')}: ${issue.message}`,
+      message: `${['fileInfo', ...issue.path.map(String)].join('.')}: ${issue.message}`,
       name: 'ValidationError',
     }));
     throw ValidationError.fromFieldErrors(errors);
@@ -69,6 +69,27 @@ export async function readForm(request: FastifyRequest, dir: string, sizeLimit: 
     }
     return form;
   }
+  try {
+    await readParts(request, dir, sizeLimit, form);
+  } catch (error) {
+    throw asFormError(error);
+  }
+  return form;
+}
+
+/**
+ * Busboy's complaints about a malformed body (no boundary, truncated data) are the client's: 400.
+ * The plugin's own errors (limits: 413) keep their status; system errors (disk) stay server errors.
+ */
+function asFormError(error: unknown): unknown {
+  if (error instanceof VellumError) return error;
+  const e = error as { statusCode?: unknown; code?: unknown; message?: unknown };
+  if (typeof e?.statusCode === 'number') return error;
+  if (typeof e?.code === 'string' && /^E[A-Z]+$/.test(e.code)) return error;
+  return new ValidationError(`Malformed multipart body: ${String(e?.message ?? error)}`);
+}
+
+async function readParts(request: FastifyRequest, dir: string, sizeLimit: number, form: ParsedForm): Promise<void> {
   const parts = request.parts({ limits: { fileSize: sizeLimit, files: 100, fields: 100, fieldSize: 1024 * 1024 } });
   for await (const part of parts) {
     if (part.type === 'file') {
@@ -87,7 +108,6 @@ export async function readForm(request: FastifyRequest, dir: string, sizeLimit: 
       form.fields.set(part.fieldname, list);
     }
   }
-  return form;
 }
 
 const single = (form: ParsedForm, key: string): string | undefined => {

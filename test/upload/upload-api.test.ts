@@ -145,6 +145,15 @@ for (const dialect of DIALECTS) {
       assert.deepEqual(wrongType.body.error.details.errors[0].path, ['fileInfo', 0, 'name']);
       const json = await server.api.post('/api/upload', { hello: 'world' });
       assert.equal(json.status, 400);
+      for (const [contentType, body] of [
+        ['multipart/form-data; boundary=x', 'garbage'],
+        ['multipart/form-data', 'garbage'],
+        ['multipart/form-data; boundary=x', '--x\r\nContent-Disposition: form-data; name="files"; filename="a.txt"\r\n\r\nabc'],
+      ]) {
+        const malformed = await server.api.request('POST', '/api/upload', { rawBody: body, headers: { 'content-type': contentType! } });
+        assert.equal(malformed.status, 400, `${contentType}: ${malformed.text}`);
+        assert.equal(malformed.body.error.name, 'ValidationError');
+      }
       const partialLink = await upload(server, [{ name: 'x.png', bytes: await png(4, 4) }], { ref: 'api::article.article' });
       assert.equal(partialLink.status, 400);
     });
