@@ -19,6 +19,7 @@ import { builtInTypes, systemTables } from './built-ins.js';
 import { registerAdminRoutes } from './rest/admin.js';
 import { registerSecurity } from './rest/security.js';
 import { registerUsersPermissionsRoutes } from './rest/users-permissions.js';
+import { registerUploadRoutes } from './upload/routes.js';
 
 export interface Vellum {
   app: FastifyInstance;
@@ -64,6 +65,10 @@ export async function createVellum(projectDir: string, options: CreateVellumOpti
   registerUsersPermissionsRoutes(app, { auth, service: documents, context, prefix });
   registerAdminRoutes(app, auth);
   app.addHook('onClose', async () => database.close());
+  await registerUploadRoutes(app, { documents, access, config }).catch(async (error: unknown) => {
+    await app.close();
+    throw error;
+  });
 
   return {
     app,

@@ -37,7 +37,7 @@ export interface RestConfig {
 export interface VellumConfig {
   projectDir: string;
   environment: string;
-  server: { host: string; port: number; bodyLimit: number; logger: boolean };
+  server: { host: string; port: number; bodyLimit: number; logger: boolean; dirs: { public: string } };
   database: DatabaseConfig;
   api: { rest: RestConfig };
   i18n: { defaultLocale: string; locales: string[] };
@@ -68,6 +68,8 @@ const serverSchema = z.object({
   port: z.coerce.number().int().min(0).max(65535).default(1337),
   bodyLimit: z.coerce.number().int().positive().default(1024 * 1024),
   logger: z.boolean().default(false),
+  // Strapi's `dirs.public`: relative paths are resolved against the project folder.
+  dirs: z.object({ public: z.string().min(1).default('public') }).default({ public: 'public' }),
 });
 
 const restSchema = z.object({
@@ -156,10 +158,12 @@ export async function loadConfig(project: string, options: LoadConfigOptions = {
   if (!i18n.locales.includes(i18n.defaultLocale)) i18n.locales.unshift(i18n.defaultLocale);
   const rest = parseSection(restSchema, asRecord(api.rest), 'config/api');
   if (rest.defaultLimit > rest.maxLimit) throw new ProjectError('rest.defaultLimit must not exceed rest.maxLimit', 'config/api');
+  const serverConfig = parseSection(serverSchema, server, 'config/server');
+  serverConfig.dirs.public = resolve(projectDir, serverConfig.dirs.public);
   return {
     projectDir,
     environment,
-    server: parseSection(serverSchema, server, 'config/server'),
+    server: serverConfig,
     database: resolveDatabase(database, projectDir, envSource),
     api: { rest },
     i18n,

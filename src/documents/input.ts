@@ -50,6 +50,13 @@ export interface ModelInput {
 
 export type Mode = 'create' | 'update';
 
+/** File ids a body names for a media attribute, with where they are: checked against `files` before writing. */
+export interface MediaReference {
+  attribute: MediaAttribute;
+  ids: number[];
+  path: (string | number)[];
+}
+
 type Path = (string | number)[];
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -63,6 +70,7 @@ const isPlainObject = (value: unknown): value is Record<string, unknown> =>
 
 class InputValidator {
   readonly errors: FieldError[] = [];
+  readonly mediaReferences: MediaReference[] = [];
 
   constructor(readonly schema: Schema) {}
 
@@ -112,6 +120,7 @@ class InputValidator {
         case 'media': {
           const ids = this.media(attribute, value, where);
           if (ids !== undefined) input.media.set(attribute, ids);
+          if (ids?.length) this.mediaReferences.push({ attribute, ids, path: where });
           break;
         }
       }
@@ -387,8 +396,8 @@ export function validateInput(
   model: Model,
   data: Record<string, unknown>,
   mode: Mode,
-): { input: ModelInput; errors: FieldError[] } {
+): { input: ModelInput; errors: FieldError[]; media: MediaReference[] } {
   const validator = new InputValidator(schema);
   const input = validator.model(model, data, mode, []);
-  return { input, errors: validator.errors };
+  return { input, errors: validator.errors, media: validator.mediaReferences };
 }

@@ -3,6 +3,7 @@ import type { ContentType } from '../../schema/model.js';
 import type { DocumentContext } from '../context.js';
 import { createDocumentId } from '../document-id.js';
 import { validateInput } from '../input.js';
+import { checkMediaReferences } from '../write/media.js';
 import { insertReturningId } from '../write/insert.js';
 import { encodeScalars, enforceUniqueness } from '../write/scalars.js';
 import type { WriteOptions } from './options.js';
@@ -14,7 +15,8 @@ import { writersFor } from './versions-store.js';
  * draft and publish), its components, relations and media, and publish it unless a draft was asked.
  */
 export async function create(ctx: DocumentContext, type: ContentType, data: Record<string, unknown>, options: WriteOptions): Promise<string> {
-  const { input, errors } = validateInput(ctx.schema, type, data, 'create');
+  const { input, errors, media } = validateInput(ctx.schema, type, data, 'create');
+  errors.push(...(await checkMediaReferences(ctx.database.db, media)));
   if (errors.length) throw ValidationError.fromFieldErrors(errors);
   const { dialect } = ctx.database;
   const values = await encodeScalars(dialect, type, input, 'create');

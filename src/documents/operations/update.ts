@@ -2,6 +2,7 @@ import { NotFoundError, ValidationError } from '../../errors.js';
 import type { ContentType } from '../../schema/model.js';
 import type { DocumentContext } from '../context.js';
 import { validateInput } from '../input.js';
+import { checkMediaReferences } from '../write/media.js';
 import { insertReturningId } from '../write/insert.js';
 import { encodeScalars, enforceUniqueness } from '../write/scalars.js';
 import type { WriteOptions } from './options.js';
@@ -27,7 +28,8 @@ export async function update(
     (row) => (!type.localized || row.locale === options.locale) && (!type.draftAndPublish || row.published_at === null),
   );
   const mode = target ? 'update' : 'create';
-  const { input, errors } = validateInput(ctx.schema, type, data, mode);
+  const { input, errors, media } = validateInput(ctx.schema, type, data, mode);
+  errors.push(...(await checkMediaReferences(ctx.database.db, media)));
   if (errors.length) throw ValidationError.fromFieldErrors(errors);
   const values = await encodeScalars(dialect, type, input, mode);
   // A new locale starts with the shared values of the others, unless the body sets them.

@@ -1,11 +1,51 @@
 import { sql } from 'kysely';
 import type { Db } from '../../database/dialect.js';
 import { MEDIA_LINK_TABLE } from '../../database/tables.js';
-import { ValidationError } from '../../errors.js';
+import { ValidationError, type FieldError } from '../../errors.js';
+import type { MediaReference } from '../input.js';
 import type { MediaAttribute, Model } from '../../schema/model.js';
 import { insertMany } from './insert.js';
 
 export const FILES_TABLE = 'files';
+
+/**
+ * Strapi's media categories: `images`, `videos`, `audios` by MIME family, `files` for the rest.
+ * No list (or an empty one) allows everything.
+ */
+export function isAllowedType(attribute: MediaAttribute, mime: string): boolean {
+  const allowed = attribute.allowedTypes;
+  if (!allowed || allowed.length === 0) return true;
+  const family = mime.split('/')[0];
+  const category = family === 'image' ? 'images' : family === 'video' ? 'videos' : family === 'audio' ? 'audios' : 'files';
+  return allowed.includes(category);
+}
+
+export function allowedTypesFieldError(attribute: MediaAttribute, path: (string | number)[], fileId: number, mime: string): FieldError {
+  return { path, message: `${attribute.name} accepts ${attribute.allowedTypes!.join(', ')}; file ${fileId} is ${mime}`, name: 'ValidationError', value: fileId };
+}
+
+export function allowedTypesError(attribute: MediaAttribute, path: (string | number)[], fileId: number, mime: string): ValidationError {
+  return ValidationError.fromFieldErrors([allowedTypesFieldError(attribute, path, fileId, mime)]);
+}
+
+/** Files a body names that do not exist or that their attribute's `allowedTypes` refuse, with their paths. */
+export async function checkMediaReferences(db: Db, references: MediaReference[]): Promise<FieldError[]> {
+  const ids = [...new Set(references.flatMap((reference) => reference.ids))];
+  if (ids.length === 0) return [];
+  const found = await db.selectFrom(FILES_TABLE).select(['id', 'mime']).where('id', 'in', ids).execute();
+  const mimes = new Map(found.map((row) => [Number(row.id), String(row.mime)]));
+  const errors: FieldError[] = [];
+  for (const { attribute, ids: named, path } of references) {
+    const missing = named.filter((id) => !mimes.has(id));
+    if (missing.length) {
+      errors.push({ path, message: `${attribute.name}: no file with id ${missing.join(', ')}`, name: 'ValidationError', value: missing });
+    }
+    for (const id of named.filter((id) => mimes.has(id) && !isAllowedType(attribute, mimes.get(id)!))) {
+      errors.push(allowedTypesFieldError(attribute, path, id, mimes.get(id)!));
+    }
+  }
+  return errors;
+}
 
 /** Links between rows (of any content-type or component) and files, in order. */
 export class MediaLinks {
@@ -14,13 +54,16 @@ export class MediaLinks {
   async set(model: Model, rowId: number, attribute: MediaAttribute, fileIds: number[] | null): Promise<void> {
     const ids = fileIds ?? [];
     if (ids.length) {
-      const found = await this.db.selectFrom(FILES_TABLE).select('id').where('id', 'in', ids).execute();
-      const known = new Set(found.map((row) => Number(row.id)));
-      const missing = ids.filter((id) => !known.has(id));
+      const found = await this.db.selectFrom(FILES_TABLE).select(['id', 'mime']).where('id', 'in', ids).execute();
+      const mimes = new Map(found.map((row) => [Number(row.id), String(row.mime)]));
+      const missing = ids.filter((id) => !mimes.has(id));
       if (missing.length) {
         throw ValidationError.fromFieldErrors([
           { path: [attribute.name], message: `${attribute.name}: no file with id ${missing.join(', ')}`, name: 'ValidationError', value: missing },
         ]);
+      }
+      for (const id of ids) {
+        if (!isAllowedType(attribute, mimes.get(id)!)) throw allowedTypesError(attribute, [attribute.name], id, mimes.get(id)!);
       }
     }
     await this.db
@@ -46,6 +89,32 @@ export class MediaLinks {
       .where('related_type', '=', model.uid);
     if (fields) select = select.where('field', 'in', fields);
     await this.db.insertInto(MEDIA_LINK_TABLE).columns(['file_id', 'related_id', 'related_type', 'field', 'ord']).expression(select).execute();
+  }
+
+  /** Appends a file to an attribute of rows (a single media attribute is replaced). */
+  async attach(model: Model, rowIds: number[], attribute: MediaAttribute, fileId: number): Promise<void> {
+    for (const rowId of rowIds) {
+      const links = this.db.deleteFrom(MEDIA_LINK_TABLE).where('related_id', '=', rowId).where('related_type', '=', model.uid).where('field', '=', attribute.name);
+      let ord = 1;
+      if (!attribute.multiple) await links.execute();
+      else {
+        await links.where('file_id', '=', fileId).execute();
+        const last = await this.db
+          .selectFrom(MEDIA_LINK_TABLE)
+          .select((eb) => eb.fn.max('ord').as('ord'))
+          .where('related_id', '=', rowId)
+          .where('related_type', '=', model.uid)
+          .where('field', '=', attribute.name)
+          .executeTakeFirst();
+        ord = Number(last?.ord ?? 0) + 1;
+      }
+      await insertMany(this.db, MEDIA_LINK_TABLE, [{ file_id: fileId, related_id: rowId, related_type: model.uid, field: attribute.name, ord }]);
+    }
+  }
+
+  /** Removes a file from every row and attribute that links to it. */
+  async detachFile(fileId: number): Promise<void> {
+    await this.db.deleteFrom(MEDIA_LINK_TABLE).where('file_id', '=', fileId).execute();
   }
 
   async deleteFor(model: Model, rowIds: number[]): Promise<void> {

@@ -1,0 +1,107 @@
+/**
+ * The media library's rows (`plugin::upload.file` in `files`) beyond plain create/update/find:
+ * addressing a file by its numeric id, linking an uploaded file to a document or component
+ * (`ref`/`refId`/`field`), and deleting a file with every link to it.
+ */
+import { NotFoundError, ValidationError } from '../../errors.js';
+import type { MediaAttribute, Model } from '../../schema/model.js';
+import type { DocumentContext } from '../context.js';
+import { FILES_TABLE, MediaLinks, isAllowedType } from '../write/media.js';
+
+export const FILE_UID = 'plugin::upload.file';
+
+export interface StoredFileRow {
+  id: number;
+  documentId: string;
+  hash: string;
+  ext: string | null;
+  mime: string;
+  formats: unknown;
+  provider: string;
+  url: string;
+  provider_metadata: unknown;
+}
+
+/** The row of a file by numeric id (what storage needs to delete it), or null. */
+export async function findFileRow(ctx: DocumentContext, id: number): Promise<StoredFileRow | null> {
+  const row = await ctx.database.db
+    .selectFrom(FILES_TABLE)
+    .select(['id', 'document_id', 'hash', 'ext', 'mime', 'formats', 'provider', 'url', 'provider_metadata'])
+    .where('id', '=', id)
+    .executeTakeFirst();
+  if (!row) return null;
+  const dialect = ctx.database.dialect;
+  return {
+    id: Number(row.id),
+    documentId: String(row.document_id),
+    hash: String(row.hash),
+    ext: row.ext === null ? null : String(row.ext),
+    mime: String(row.mime),
+    formats: dialect.decode('json', row.formats),
+    provider: String(row.provider),
+    url: String(row.url),
+    provider_metadata: dialect.decode('json', row.provider_metadata),
+  };
+}
+
+/** Where an upload is to be linked: `ref` (content-type or component uid), `refId`, `field`. */
+export interface LinkRequest {
+  ref: string;
+  refId: string;
+  field: string;
+}
+
+export interface LinkTarget {
+  model: Model;
+  attribute: MediaAttribute;
+  rowIds: number[];
+}
+
+const invalid = (key: string, message: string, value: unknown) =>
+  ValidationError.fromFieldErrors([{ path: [key], message, name: 'ValidationError', value }]);
+
+/**
+ * Checks a link request before anything is stored. A content-type's `refId` is a documentId (every
+ * version is linked) or a numeric row id; a component's is its row id.
+ */
+export async function resolveLinkTarget(ctx: DocumentContext, request: LinkRequest): Promise<LinkTarget> {
+  const model: Model | undefined = ctx.schema.contentTypes.get(request.ref) ?? ctx.schema.components.get(request.ref);
+  if (!model || (model.modelType === 'contentType' && model.builtIn)) throw invalid('ref', `Unknown ref ${JSON.stringify(request.ref)}`, request.ref);
+  const attribute = model.attributes[request.field];
+  if (!attribute || attribute.kind !== 'media') {
+    throw invalid('field', `${request.ref} has no media attribute ${JSON.stringify(request.field)}`, request.field);
+  }
+  const db = ctx.database.db;
+  const numeric = /^\d+$/.test(request.refId);
+  let query = db.selectFrom(model.table).select('id');
+  if (model.modelType === 'contentType' && !numeric) query = query.where('document_id', '=', request.refId);
+  else if (numeric) query = query.where('id', '=', Number(request.refId));
+  else throw invalid('refId', `refId of a component is its numeric id`, request.refId);
+  const rows = await query.execute();
+  if (rows.length === 0) throw new NotFoundError(`No ${request.ref} with id ${request.refId}`);
+  return { model, attribute, rowIds: rows.map((row) => Number(row.id)) };
+}
+
+/** Refuses, before anything is stored, a file its target attribute's `allowedTypes` do not accept. */
+export function assertLinkable(target: LinkTarget, fileName: string, mime: string): void {
+  const { attribute } = target;
+  if (isAllowedType(attribute, mime)) return;
+  throw ValidationError.fromFieldErrors([
+    { path: ['field'], message: `${attribute.name} accepts ${attribute.allowedTypes!.join(', ')}; ${fileName} is ${mime}`, name: 'ValidationError', value: fileName },
+  ]);
+}
+
+export async function linkFiles(ctx: DocumentContext, target: LinkTarget, fileIds: number[]): Promise<void> {
+  await ctx.database.db.transaction().execute(async (trx) => {
+    const links = new MediaLinks(trx);
+    for (const fileId of fileIds) await links.attach(target.model, target.rowIds, target.attribute, fileId);
+  });
+}
+
+/** Deletes a file's row and unlinks it from every document and component, in one transaction. */
+export async function deleteFileRow(ctx: DocumentContext, id: number): Promise<void> {
+  await ctx.database.db.transaction().execute(async (trx) => {
+    await new MediaLinks(trx).detachFile(id);
+    await trx.deleteFrom(FILES_TABLE).where('id', '=', id).execute();
+  });
+}

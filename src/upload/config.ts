@@ -1,0 +1,40 @@
+import { isAbsolute, resolve } from 'node:path';
+import { z } from 'zod';
+import type { VellumConfig } from '../config/load.js';
+import { ProjectError } from '../errors.js';
+
+/** `config/plugins` -> `upload.config`, as Strapi reads it, plus the public folder of `config/server`. */
+export interface UploadConfig {
+  /** Largest accepted file, in bytes. */
+  sizeLimit: number;
+  /** Responsive formats: name -> longest side in pixels (generated when the original is larger). */
+  breakpoints: Record<string, number>;
+  /** Whether to generate the responsive formats (the thumbnail is always made). */
+  responsiveDimensions: boolean;
+  provider: string;
+  providerOptions: Record<string, unknown>;
+  /** Where the local provider writes (`<public>/uploads`) and what `/uploads/...` serves. */
+  publicDir: string;
+}
+
+const schema = z.object({
+  sizeLimit: z.coerce.number().int().positive().default(200 * 1024 * 1024),
+  breakpoints: z.record(z.string().regex(/^[A-Za-z0-9_-]+$/), z.coerce.number().int().positive()).default({ large: 1000, medium: 750, small: 500 }),
+  responsiveDimensions: z.boolean().default(true),
+  provider: z.string().min(1).default('local'),
+  providerOptions: z.record(z.string(), z.unknown()).default({}),
+});
+
+const asRecord = (value: unknown): Record<string, unknown> =>
+  value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+
+export function resolveUploadConfig(config: VellumConfig): UploadConfig {
+  const raw = asRecord(asRecord(config.plugins.upload).config);
+  const parsed = schema.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new ProjectError(`upload.config.${issue.path.join('.')}: ${issue.message}`, 'config/plugins');
+  }
+  const publicDir = config.server.dirs.public;
+  return { ...parsed.data, publicDir: isAbsolute(publicDir) ? publicDir : resolve(config.projectDir, publicDir) };
+}

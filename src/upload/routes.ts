@@ -1,0 +1,109 @@
+/**
+ * The upload plugin's content API (Strapi's routes): `POST /api/upload` (multipart; `?id=` updates
+ * a file), `GET /api/upload/files`, `GET|DELETE /api/upload/files/:id`, plus `/uploads/...` for the
+ * local provider. Answers are bare (no envelope), errors use the envelope.
+ */
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import multipart from '@fastify/multipart';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { DocumentService } from '../documents/service.js';
+import { ValidationError } from '../errors.js';
+import type { AccessControl } from '../rest/access.js';
+import type { VellumConfig } from '../config/load.js';
+import { resolveUploadConfig } from './config.js';
+import { fileInfos, linkRequest, readForm } from './form.js';
+import { MediaLibrary } from './service.js';
+import { loadProvider } from './providers/index.js';
+
+const UID = 'plugin::upload.content-api';
+
+export interface UploadRoutesOptions {
+  documents: DocumentService;
+  access: AccessControl;
+  config: VellumConfig;
+}
+
+const fileId = (raw: string | undefined): number => {
+  if (raw === undefined || !/^\d{1,15}$/.test(raw)) throw new ValidationError(`Invalid file id ${JSON.stringify(raw)}`);
+  return Number(raw);
+};
+
+/** Headers for stored files: never sniffed; scriptable types cannot run on the API's origin. */
+function storageHeaders(reply: FastifyReply, path: string): void {
+  reply.header('X-Content-Type-Options', 'nosniff');
+  // Stored names are unique per upload and never reused.
+  reply.header('Cache-Control', 'public, max-age=31536000, immutable');
+  if (/\.(svg|xml|xhtml|html?)$/i.test(path)) {
+    reply.header('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'; sandbox");
+    if (!/\.svg$/i.test(path)) reply.header('Content-Disposition', 'attachment');
+  }
+}
+
+export async function registerUploadRoutes(app: FastifyInstance, options: UploadRoutesOptions): Promise<MediaLibrary> {
+  const { access } = options;
+  const config = resolveUploadConfig(options.config);
+  const prefix = options.config.api.rest.prefix;
+  const provider = await loadProvider(config, options.config.projectDir);
+  const library = new MediaLibrary(options.documents, config, provider, (error, message) => app.log.error({ err: error }, message));
+
+  if (config.provider === 'local') {
+    const root = join(config.publicDir, 'uploads');
+    await mkdir(root, { recursive: true });
+    await app.register(fastifyStatic, {
+      root,
+      prefix: '/uploads/',
+      decorateReply: false,
+      index: false,
+      list: false,
+      dotfiles: 'deny',
+      cacheControl: false,
+      setHeaders: storageHeaders,
+    });
+  }
+
+  await app.register(async (scope) => {
+    await scope.register(multipart, { throwFileSizeLimit: true, limits: { fileSize: config.sizeLimit } });
+
+    scope.post(`${prefix}/upload`, async (request, reply) => {
+      await access.authorize(request.headers, { uid: UID, action: 'upload' });
+      const id = (request.query as Record<string, unknown>).id;
+      // The temporary folder is gone before the answer leaves.
+      const dir = await mkdtemp(join(tmpdir(), 'vellum-upload-'));
+      let answer: unknown;
+      try {
+        const form = await readForm(request, dir, config.sizeLimit);
+        const infos = fileInfos(form.fields.get('fileInfo') ?? []);
+        if (id !== undefined) {
+          if (form.files.length > 1) throw new ValidationError('Only one file can replace a file');
+          answer = await library.update(fileId(String(id)), infos[0] ?? {}, form.files[0]);
+        } else {
+          if (form.files.length === 0) throw new ValidationError('Files are empty');
+          if (infos.length > form.files.length) throw new ValidationError('More fileInfo entries than files');
+          answer = await library.upload(form.files, infos, linkRequest(form));
+        }
+      } finally {
+        await rm(dir, { recursive: true, force: true });
+      }
+      return reply.status(id === undefined ? 201 : 200).send(answer);
+    });
+
+    scope.get(`${prefix}/upload/files`, async (request) => {
+      await access.authorize(request.headers, { uid: UID, action: 'find' });
+      return library.list(request.query as Record<string, unknown>);
+    });
+
+    scope.get<{ Params: { id: string } }>(`${prefix}/upload/files/:id`, async (request) => {
+      await access.authorize(request.headers, { uid: UID, action: 'findOne' });
+      return library.findOne(fileId(request.params.id), request.query as Record<string, unknown>);
+    });
+
+    scope.delete<{ Params: { id: string } }>(`${prefix}/upload/files/:id`, async (request) => {
+      await access.authorize(request.headers, { uid: UID, action: 'destroy' });
+      return library.delete(fileId(request.params.id));
+    });
+  });
+  return library;
+}
