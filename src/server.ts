@@ -10,6 +10,8 @@ import type { DocumentContext } from './documents/context.js';
 import { DocumentService } from './documents/service.js';
 import { openAccess, type AccessControl } from './rest/access.js';
 import { registerContentApi } from './rest/content-api.js';
+import { ExtensionService, parseGraphqlConfig, registerGraphql, type UsersPermissionsHooks } from './graphql/index.js';
+import { loadProjectCode, strapiFacade } from './project/code.js';
 import { createHttpServer } from './rest/http.js';
 import { registerI18nRoutes } from './rest/i18n.js';
 import { loadProjectSchema } from './schema/load.js';
@@ -32,11 +34,18 @@ export interface Vellum {
 
 export interface CreateVellumOptions extends LoadConfigOptions {
   access?: AccessControl;
+  /** The users-permissions layer's GraphQL `register`, `login` and `me`. */
+  usersPermissions?: UsersPermissionsHooks;
 }
 
 export async function createVellum(projectDir: string, options: CreateVellumOptions = {}): Promise<Vellum> {
   const config = await loadConfig(projectDir, options);
   const { schema, skippedCode } = loadProjectSchema(projectDir, builtInTypes);
+  // Project code (src/index) registers its extensions before any API is built.
+  const graphql = { config: parseGraphqlConfig(config.plugins, config.environment), extension: new ExtensionService() };
+  const strapi = strapiFacade({ graphql: { extension: graphql.extension } }, { plugins: config.plugins });
+  const projectCode = await loadProjectCode(config.projectDir);
+  await projectCode?.register?.({ strapi });
   const database = openDatabase(config.database);
   let sync: SyncReport;
   try {
@@ -51,6 +60,13 @@ export async function createVellum(projectDir: string, options: CreateVellumOpti
   registerContentApi(app, { service: documents, context, access: options.access ?? openAccess, prefix: config.api.rest.prefix });
   registerI18nRoutes(app, config.api.rest.prefix, config.i18n);
   app.addHook('onClose', async () => database.close());
+  try {
+    await registerGraphql(app, { ...graphql, service: documents, context, access: options.access ?? openAccess, usersPermissions: options.usersPermissions, strapi });
+    await projectCode?.bootstrap?.({ strapi });
+  } catch (error) {
+    await app.close();
+    throw error;
+  }
 
   return {
     app,
