@@ -22,7 +22,7 @@ const schema = z.object({
   playgroundAlways: z.boolean().default(false),
   depthLimit: z.number().int().positive().default(10),
   amountLimit: z.number().int().positive().default(100),
-  costLimit: z.number().int().positive().default(200_000),
+  costLimit: z.number().int().positive().default(2_000_000),
   introspection: z.boolean().optional(),
   v4CompatibilityMode: z.boolean().default(true),
   // Apollo-specific settings of a Strapi project are accepted and ignored.

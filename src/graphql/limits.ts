@@ -1,7 +1,7 @@
 /**
  * Spec 8's limits as validation rules, so that a refused operation never executes: the depth of
- * nested fields, and an estimate of the items an operation asks for (lists multiply by the page
- * size they ask for, or `amountLimit`).
+ * nested fields, and an estimate of the items an operation asks for: the sum, over list fields, of
+ * the items they may hold (a list multiplies by the page size it asks for, or `amountLimit`).
  */
 import {
   getNamedType,
@@ -89,8 +89,8 @@ export function costLimitRule(options: { costLimit: number; amountLimit: number;
             if (getNullableType(field.type) instanceof GraphQLList) {
               here = multiplier * (size ?? amountLimit);
               size = undefined;
+              cost += here;
             }
-            cost += here;
             const named = getNamedType(field.type);
             if (selection.selectionSet && isCompositeType(named)) walk(selection.selectionSet, named, here, size, false, seen);
           } else if (selection.kind === Kind.INLINE_FRAGMENT) {

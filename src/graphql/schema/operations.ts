@@ -28,12 +28,11 @@ export function rootFields(type: ContentType, types: ModelTypes, ops: Operations
   const query: RootFields = {};
   const mutation: RootFields = {};
   const v4 = types.shape === 'v4';
-  const readArgs: GraphQLFieldConfigArgumentMap = {};
-  if (type.draftAndPublish) {
-    readArgs[v4 ? 'publicationState' : 'status'] = v4 ? { type: PublicationState, defaultValue: 'published' } : { type: PublicationStatus, defaultValue: 'published' };
-  }
-  const writeArgs: GraphQLFieldConfigArgumentMap = {};
-  if (!v4 && type.draftAndPublish) writeArgs.status = { type: PublicationStatus, defaultValue: 'published' };
+  // As the specification's table has it, on every type (always published without draft and publish).
+  const readArgs: GraphQLFieldConfigArgumentMap = v4
+    ? { publicationState: { type: PublicationState, defaultValue: 'published' } }
+    : { status: { type: PublicationStatus, defaultValue: 'published' } };
+  const writeArgs: GraphQLFieldConfigArgumentMap = v4 ? {} : { status: { type: PublicationStatus, defaultValue: 'published' } };
   const localeArg: GraphQLFieldConfigArgumentMap = type.localized ? { locale: { type: LocaleScalar } } : {};
   const data = { data: { type: new GraphQLNonNull(types.dataInput(type)) } };
   const name = pascalCase(type.singularName);
