@@ -21,7 +21,8 @@ import { toRestFilters } from './args.js';
 
 /** What `qs` would give for `fields` and `populate` of one level. */
 export interface RestSelection {
-  fields: string[];
+  /** Undefined: every scalar (a field added by an extension may read any of them). */
+  fields?: string[];
   populate: Record<string, RestPopulateNode>;
 }
 
@@ -66,19 +67,23 @@ export class SelectionReader {
     const selection: RestSelection = { fields: [], populate: {} };
     const graphqlType = info.schema.getType(typeName(model));
     const definitions = graphqlType instanceof GraphQLObjectType ? graphqlType.getFields() : {};
+    let custom = false;
     for (const [name, fieldNodes] of this.collect(info, nodes, typeName(model))) {
       if (IGNORED.has(name)) continue;
       if (model.modelType === 'contentType' && SYSTEM_FIELDS.has(name)) {
-        selection.fields.push(name);
+        selection.fields!.push(name);
         continue;
       }
       const attributeName = name.endsWith('_connection') ? name.slice(0, -'_connection'.length) : name;
       const attribute = model.attributes[attributeName];
       let target: ContentType | undefined;
       if (attributeName === 'localizations' && model.modelType === 'contentType' && model.localized) target = model;
-      else if (!attribute) continue; // a field added by an extension
-      else if (attribute.kind === 'scalar') {
-        selection.fields.push(name);
+      else if (!attribute) {
+        // A field added by an extension: its resolver may read any attribute of the parent.
+        if (definitions[name]) custom = true;
+        continue;
+      } else if (attribute.kind === 'scalar') {
+        selection.fields!.push(name);
         continue;
       } else if (attribute.kind === 'relation') target = this.schema.contentTypes.get(attribute.target);
       else if (attribute.kind === 'media') target = this.schema.contentTypes.get(FILE_UID);
@@ -102,6 +107,7 @@ export class SelectionReader {
       }
       this.merge(selection, attributeName, node);
     }
+    if (custom) delete selection.fields;
     return selection;
   }
 
@@ -119,7 +125,7 @@ export class SelectionReader {
       selection.populate[name] = node;
       return;
     }
-    existing.fields = [...new Set([...(existing.fields ?? []), ...(node.fields ?? [])])];
+    existing.fields = existing.fields && node.fields ? [...new Set([...existing.fields, ...node.fields])] : undefined;
     existing.populate = { ...node.populate, ...existing.populate };
     existing.filters ??= node.filters;
     existing.sort ??= node.sort;
