@@ -63,7 +63,10 @@ export function usersPermissionsFields(hooks: UsersPermissionsHooks): { query: R
       register: {
         type: nonNull(Payload),
         args: { input: { type: new GraphQLNonNull(RegisterInput) } },
-        resolve: (_source, args, context: GraphqlContext) => hooks.register(args.input as { username: string; email: string; password: string }, requestOf(context)),
+        resolve: (_source, args, context: GraphqlContext) => {
+          const { username, email, password } = args.input as { username: string; email: string; password: string };
+          return hooks.register({ username, email, password }, requestOf(context));
+        },
       },
       login: {
         type: nonNull(Payload),
