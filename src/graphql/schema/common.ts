@@ -119,9 +119,12 @@ export const PublicationStatus = new GraphQLEnumType({
 });
 
 /** The member of every dynamic-zone union for a value whose component is unknown. */
-export const ErrorType = new GraphQLObjectType({
+export const ErrorType = new GraphQLObjectType<Record<string, unknown>>({
   name: 'Error',
-  fields: { code: { type: new GraphQLNonNull(GraphQLString) }, message: { type: GraphQLString } },
+  fields: {
+    code: { type: new GraphQLNonNull(GraphQLString), resolve: () => 'UNKNOWN_COMPONENT' },
+    message: { type: GraphQLString, resolve: (value) => `Unknown component ${String(value.__component)}` },
+  },
 });
 
 export const DeleteMutationResponse = new GraphQLObjectType({
