@@ -82,7 +82,7 @@ export async function registerGraphql(app: FastifyInstance, options: GraphqlOpti
       schema,
       path: config.endpoint,
       graphiql: config.playground,
-      context: (request, reply): Omit<GraphqlContext, never> => ({ request, reply, state: {} }),
+      context: (request, reply): GraphqlContext => ({ request, reply, state: {} }),
       errorFormatter: formatErrors as never,
       validationRules,
     });

@@ -9,8 +9,6 @@ import { DIALECTS, startServer, type TestServer } from '../helpers/server.js';
 import { insertFile } from '../helpers/files.js';
 import { graphql, graphqlData } from '../helpers/graphql.js';
 
-const ARTICLE_FIELDS = 'id attributes { title views kind featured publishDate metadata locale publishedAt }';
-
 for (const dialect of DIALECTS) {
   describe(`GraphQL operations, spec shape [${dialect}]`, () => {
     let server: TestServer;
