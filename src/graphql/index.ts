@@ -78,6 +78,13 @@ export async function registerGraphql(app: FastifyInstance, options: GraphqlOpti
         if (wantsPlayground(request.method, request.url, request.headers.accept)) return reply.type('text/html; charset=utf-8').send(playgroundHtml);
       });
     }
+    // Mercurius would take a non-string `query` for a parsed document; refuse it plainly.
+    scope.addHook('preValidation', async (request, reply) => {
+      const body = request.body as Record<string, unknown> | undefined;
+      if (request.method === 'POST' && body && typeof body === 'object' && 'query' in body && typeof body.query !== 'string') {
+        return reply.code(400).send({ data: null, errors: [{ message: 'query must be a string', extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } }] });
+      }
+    });
     await scope.register(mercurius, {
       schema,
       path: config.endpoint,

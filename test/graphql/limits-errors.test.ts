@@ -71,6 +71,11 @@ for (const dialect of DIALECTS) {
       const malformed = await fetch(`${server.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"query": ' });
       assert.equal(malformed.status, 400);
       assert.ok(Array.isArray((await malformed.json()).errors));
+      for (const body of ['[]', '"x"', '{"query": 5}', '{}']) {
+        const response = await fetch(`${server.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+        assert.equal(response.status, 400, body);
+        assert.equal((await response.json()).errors[0].extensions.code, 'GRAPHQL_VALIDATION_FAILED', body);
+      }
     });
 
     it('errors while resolving are HTTP 200 with Strapi codes and extensions.error', async () => {
