@@ -108,13 +108,16 @@ try {
     ['deep_populate', `${BASE}/api/articles?populate[author][populate][0]=avatar&populate[category]=true&populate[tags]=true&populate[seo][populate]=*&populate[blocks][populate]=*`],
     ['find_one', `${BASE}/api/articles/${documentId}`],
     ['create', `${BASE}/api/articles`, { method: 'POST', body: { data: { title: 'Bench __N__', views: 1, kind: 'news' } } }],
+    // The shared bench's graphql_list in the specification's shape (Vellum's default).
+    ['graphql_list', `${BASE}/graphql`, { method: 'POST', graphql: true, body: { query: '{ articles(pagination: { pageSize: 25 }) { data { id attributes { title views author { data { attributes { name } } } } } } }' } }],
   ];
   const wanted = process.env.SCENARIOS?.split(',');
   let peakRss = idleRss;
   for (const [name, url, options] of scenarios) {
     if (wanted && !wanted.includes(name)) continue;
-    const probe = await fetch(url, options ? { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ data: { title: `probe ${Date.now()}` } }) } : undefined);
-    if (probe.status >= 400) {
+    const probeBody = options?.graphql ? options.body : { data: { title: `probe ${Date.now()}` } };
+    const probe = await fetch(url, options ? { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(probeBody) } : undefined);
+    if (probe.status >= 400 || (options?.graphql && (await probe.clone().json()).errors)) {
       results.push({ name, skipped: `HTTP ${probe.status}` });
       console.error(`  ${name}: skipped (HTTP ${probe.status})`);
       continue;

@@ -10,6 +10,8 @@ import type { DocumentContext } from './documents/context.js';
 import { DocumentService } from './documents/service.js';
 import type { AccessControl } from './rest/access.js';
 import { registerContentApi } from './rest/content-api.js';
+import { ExtensionService, parseGraphqlConfig, registerGraphql, type UsersPermissionsHooks } from './graphql/index.js';
+import { loadProjectCode, strapiFacade } from './project/code.js';
 import { createHttpServer } from './rest/http.js';
 import { registerI18nRoutes } from './rest/i18n.js';
 import { loadProjectSchema } from './schema/load.js';
@@ -39,11 +41,31 @@ export interface Vellum {
 export interface CreateVellumOptions extends LoadConfigOptions {
   /** Replaces users-and-permissions as the content API's access control (embedding, tests). */
   access?: AccessControl;
+  /** The users-permissions layer's GraphQL `register`, `login` and `me`. */
+  usersPermissions?: UsersPermissionsHooks;
 }
+
+/** GraphQL's `register`, `login` and `me`, answered by users-and-permissions as REST's are. */
+const graphqlUsersPermissions = (auth: Auth): UsersPermissionsHooks => ({
+  async register(input, request) {
+    if (request.headers.authorization !== undefined) await auth.access.resolve(request.headers);
+    return auth.users.register(input);
+  },
+  login: (input, request) => auth.users.login(input, request.ip),
+  async me(headers) {
+    const caller = await auth.access.resolve(headers);
+    return caller.kind === 'user' ? auth.users.findById(caller.userId, { populate: ['role'] }) : null;
+  },
+});
 
 export async function createVellum(projectDir: string, options: CreateVellumOptions = {}): Promise<Vellum> {
   const config = await loadConfig(projectDir, options);
   const { schema, skippedCode } = loadProjectSchema(projectDir, builtInTypes(projectDir));
+  // Project code (src/index) registers its extensions before any API is built.
+  const graphql = { config: parseGraphqlConfig(config.plugins, config.environment), extension: new ExtensionService() };
+  const strapi = strapiFacade({ graphql: { extension: graphql.extension } }, { plugins: config.plugins });
+  const projectCode = await loadProjectCode(config.projectDir);
+  await projectCode?.register?.({ strapi });
   const database = openDatabase(config.database);
   const context: DocumentContext = { database, schema, rest: config.api.rest, i18n: config.i18n };
   const documents = new DocumentService(context);
@@ -51,7 +73,7 @@ export async function createVellum(projectDir: string, options: CreateVellumOpti
   let auth: Auth;
   try {
     sync = await synchronizeSchema(database, schema, config.database.client === 'postgres' ? config.database.schema : undefined, systemTables);
-    auth = await startAuth(context, documents, config);
+    auth = await startAuth(context, documents, config, options.env);
   } catch (error) {
     await database.close();
     throw error;
@@ -65,10 +87,15 @@ export async function createVellum(projectDir: string, options: CreateVellumOpti
   registerUsersPermissionsRoutes(app, { auth, service: documents, context, prefix });
   registerAdminRoutes(app, auth);
   app.addHook('onClose', async () => database.close());
-  await registerUploadRoutes(app, { documents, access, config }).catch(async (error: unknown) => {
+  try {
+    await registerUploadRoutes(app, { documents, access, config });
+    const usersPermissions = options.usersPermissions ?? graphqlUsersPermissions(auth);
+    await registerGraphql(app, { ...graphql, service: documents, context, access, usersPermissions, strapi });
+    await projectCode?.bootstrap?.({ strapi });
+  } catch (error) {
     await app.close();
     throw error;
-  });
+  }
 
   return {
     app,

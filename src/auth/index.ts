@@ -54,8 +54,13 @@ function configuredGrants(config: VellumConfig): [string, string[]][] {
   });
 }
 
-export async function startAuth(ctx: DocumentContext, documents: DocumentService, config: VellumConfig): Promise<Auth> {
-  const authConfig = resolveAuthConfig(config);
+export async function startAuth(
+  ctx: DocumentContext,
+  documents: DocumentService,
+  config: VellumConfig,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<Auth> {
+  const authConfig = resolveAuthConfig(config, env);
   const { database, schema } = ctx;
   const userType = schema.contentTypes.get(USER_UID) as ContentType;
   const roleType = schema.contentTypes.get(ROLE_UID) as ContentType;

@@ -80,10 +80,10 @@ export class Users {
   }
 
   /** A user as the API shows it (no password, no private fields), or null. */
-  async findById(id: number): Promise<Document | null> {
+  async findById(id: number, query: Record<string, unknown> = {}): Promise<Document | null> {
     const row = await this.database.db.selectFrom(this.type.table).select('document_id').where('id', '=', id).executeTakeFirst();
     if (!row) return null;
-    return this.documents.findOne(this.type, row.document_id as string, this.readBack());
+    return this.documents.findOne(this.type, row.document_id as string, this.readBack(query));
   }
 
   async register(input: Record<string, unknown>): Promise<AuthResult> {

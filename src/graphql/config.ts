@@ -1,0 +1,45 @@
+import { z } from 'zod';
+import { ProjectError } from '../errors.js';
+
+/** `config/plugins` -> `graphql.config`, with the defaults of a new Strapi project (spec 4.10, 8). */
+export interface GraphqlConfig {
+  endpoint: string;
+  shadowCRUD: boolean;
+  /** GraphiQL at the endpoint for browsers; on outside production unless forced. */
+  playground: boolean;
+  depthLimit: number;
+  amountLimit: number;
+  /** Estimated result items an operation may ask for (lists multiply by their page size). */
+  costLimit: number;
+  introspection: boolean;
+  /** true: the specification's shape (`data { id attributes }`); false: Strapi 5's flat shape. */
+  v4CompatibilityMode: boolean;
+}
+
+const schema = z.object({
+  endpoint: z.string().startsWith('/').default('/graphql'),
+  shadowCRUD: z.boolean().default(true),
+  playgroundAlways: z.boolean().default(false),
+  depthLimit: z.number().int().positive().default(10),
+  amountLimit: z.number().int().positive().default(100),
+  costLimit: z.number().int().positive().default(2_000_000),
+  introspection: z.boolean().optional(),
+  v4CompatibilityMode: z.boolean().default(true),
+  // Apollo-specific settings of a Strapi project are accepted and ignored.
+  apolloServer: z.record(z.string(), z.unknown()).optional(),
+});
+
+const asRecord = (value: unknown): Record<string, unknown> =>
+  value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+
+export function parseGraphqlConfig(plugins: Record<string, unknown>, environment: string): GraphqlConfig {
+  const section = asRecord(plugins.graphql);
+  const parsed = schema.safeParse(asRecord(section.config));
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new ProjectError(`graphql.config.${issue.path.join('.')}: ${issue.message}`, 'config/plugins');
+  }
+  const { playgroundAlways, introspection, apolloServer: _ignored, ...rest } = parsed.data;
+  const production = environment === 'production';
+  return { ...rest, playground: playgroundAlways || !production, introspection: introspection ?? !production };
+}

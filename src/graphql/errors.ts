@@ -1,0 +1,76 @@
+/**
+ * Errors in GraphQL's conventions with Strapi's codes: a request that fails before execution
+ * (syntax, validation, depth or cost limits, bad variables) is HTTP 400 with
+ * `GRAPHQL_VALIDATION_FAILED`; an error while resolving is HTTP 200 with `extensions.code`
+ * (`FORBIDDEN`, `BAD_USER_INPUT`, ...) and `extensions.error` `{name, message, details}`.
+ */
+import type { FastifyBaseLogger } from 'fastify';
+import { GraphQLError, type ExecutionResult } from 'graphql';
+import { VellumError } from '../errors.js';
+
+interface FormattedResult {
+  statusCode: number;
+  response: { data?: unknown; errors: unknown[] };
+}
+
+const CODES: Record<string, string> = {
+  ValidationError: 'BAD_USER_INPUT',
+  PaginationError: 'BAD_USER_INPUT',
+  UnauthorizedError: 'UNAUTHENTICATED',
+  ForbiddenError: 'FORBIDDEN',
+  NotFoundError: 'NOT_FOUND',
+  PayloadTooLargeError: 'PAYLOAD_TOO_LARGE',
+  RateLimitError: 'RATE_LIMITED',
+  ApplicationError: 'BAD_REQUEST',
+};
+
+interface RequestFailure extends Error {
+  statusCode?: number;
+  code?: string;
+  errors?: Error[];
+}
+
+function located(error: Error): { message: string; locations?: unknown; path?: unknown } {
+  if (error instanceof GraphQLError) return { message: error.message, locations: error.locations, path: error.path };
+  return { message: error.message };
+}
+
+/** One execution error as the client sees it. */
+function formatExecutionError(error: GraphQLError, log: FastifyBaseLogger): Record<string, unknown> {
+  const original = error.originalError;
+  const base = { message: error.message, locations: error.locations, path: error.path };
+  if (original instanceof VellumError && original.status < 500) {
+    return {
+      ...base,
+      extensions: { code: CODES[original.name] ?? 'BAD_REQUEST', error: { name: original.name, message: original.message, details: original.details } },
+    };
+  }
+  if (!original || original instanceof GraphQLError) {
+    // Raised by graphql-js itself (e.g. a null for a non-null field, bad argument value).
+    return { ...base, extensions: { code: error.extensions.code ?? 'BAD_USER_INPUT', ...error.extensions } };
+  }
+  log.error({ err: original }, 'GraphQL resolver failed');
+  return {
+    ...base,
+    message: 'Internal Server Error',
+    extensions: { code: 'INTERNAL_SERVER_ERROR', error: { name: 'InternalServerError', message: 'Internal Server Error', details: {} } },
+  };
+}
+
+/** Mercurius' `errorFormatter`: request-level failures carry no `data` key. */
+export function formatErrors(execution: ExecutionResult & { statusCode?: number }, context: { reply?: { log: FastifyBaseLogger } }): FormattedResult {
+  const log = context.reply?.log ?? (console as unknown as FastifyBaseLogger);
+  const errors = (execution.errors ?? []) as GraphQLError[];
+  if ('data' in execution && execution.data !== undefined) {
+    return { statusCode: 200, response: { data: execution.data, errors: errors.map((e) => formatExecutionError(e, log)) } };
+  }
+  const failure = (errors[0]?.originalError ?? errors[0]) as RequestFailure | undefined;
+  const inner = failure?.errors?.length ? failure.errors : errors;
+  const status = failure?.statusCode && failure.statusCode >= 400 && failure.statusCode < 500 ? failure.statusCode : 400;
+  const formatted = inner.map((error) => {
+    const syntax = error.message.startsWith('Syntax Error');
+    const code = status === 405 ? 'METHOD_NOT_ALLOWED' : syntax ? 'GRAPHQL_PARSE_FAILED' : 'GRAPHQL_VALIDATION_FAILED';
+    return { ...located(error), extensions: { code } };
+  });
+  return { statusCode: status, response: { data: null, errors: formatted } };
+}

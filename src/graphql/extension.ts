@@ -1,0 +1,179 @@
+/**
+ * The GraphQL extension service of spec 4.10 (`strapi.plugin('graphql').service('extension')`):
+ * Shadow CRUD switches per content-type, action and field, and `use()` extensions with extra
+ * type definitions, resolvers and per-resolver configuration.
+ */
+import type { GraphQLFieldResolver, GraphQLResolveInfo } from 'graphql';
+import type { GraphqlContext } from './context.js';
+
+export const ACTIONS = ['find', 'findOne', 'create', 'update', 'delete'] as const;
+export type Action = (typeof ACTIONS)[number];
+const QUERY_ACTIONS: Action[] = ['find', 'findOne'];
+const MUTATION_ACTIONS: Action[] = ['create', 'update', 'delete'];
+
+export type Resolver = GraphQLFieldResolver<unknown, GraphqlContext, Record<string, unknown>>;
+
+export interface PolicyContext {
+  parent: unknown;
+  args: Record<string, unknown>;
+  context: GraphqlContext;
+  info: GraphQLResolveInfo;
+  http: GraphqlContext['request'];
+  state: Record<string, unknown>;
+}
+export type Policy = (context: PolicyContext, extra: { strapi: unknown }) => boolean | Promise<boolean>;
+export type Middleware = (
+  next: Resolver,
+  parent: unknown,
+  args: Record<string, unknown>,
+  context: GraphqlContext,
+  info: GraphQLResolveInfo,
+) => unknown;
+
+export interface ResolverConfig {
+  auth?: false | { scope: string[] };
+  policies?: Policy[];
+  middlewares?: Middleware[];
+}
+
+export interface Extension {
+  typeDefs?: string;
+  resolvers?: Record<string, Record<string, Resolver | { resolve: Resolver }>>;
+  /** `Query.articles`, `Article.title`... */
+  resolversConfig?: Record<string, ResolverConfig>;
+  /** Code-first builder types and plugins (nexus): not supported, refused at start. */
+  types?: unknown[];
+  plugins?: unknown[];
+}
+
+export type ExtensionFactory = (context: { strapi: unknown; nexus?: unknown; typeRegistry?: unknown }) => Extension;
+
+class FieldSwitches {
+  input = true;
+  output = true;
+  filters = true;
+
+  disable(): this {
+    this.input = this.output = this.filters = false;
+    return this;
+  }
+  disableOutput(): this {
+    this.output = false;
+    return this;
+  }
+  disableInput(): this {
+    this.input = false;
+    return this;
+  }
+  disableFilters(): this {
+    this.filters = false;
+    return this;
+  }
+  isEnabled(): boolean {
+    return this.input || this.output || this.filters;
+  }
+  isDisabled(): boolean {
+    return !this.isEnabled();
+  }
+  hasInputEnabled(): boolean {
+    return this.input;
+  }
+  hasOutputEnabled(): boolean {
+    return this.output;
+  }
+  hasFiltersEnabled(): boolean {
+    return this.filters;
+  }
+}
+
+class TypeSwitches {
+  private enabled = true;
+  private readonly disabledActions = new Set<Action>();
+  private readonly fields = new Map<string, FieldSwitches>();
+
+  disable(): this {
+    this.enabled = false;
+    return this;
+  }
+  disableQueries(): this {
+    return this.disableActions(QUERY_ACTIONS);
+  }
+  disableMutations(): this {
+    return this.disableActions(MUTATION_ACTIONS);
+  }
+  disableAction(action: Action): this {
+    this.disabledActions.add(action);
+    return this;
+  }
+  disableActions(actions: Action[]): this {
+    for (const action of actions) this.disableAction(action);
+    return this;
+  }
+  field(name: string): FieldSwitches {
+    let field = this.fields.get(name);
+    if (!field) this.fields.set(name, (field = new FieldSwitches()));
+    return field;
+  }
+  isEnabled(): boolean {
+    return this.enabled;
+  }
+  isDisabled(): boolean {
+    return !this.enabled;
+  }
+  areQueriesEnabled(): boolean {
+    return this.enabled && QUERY_ACTIONS.some((a) => !this.disabledActions.has(a));
+  }
+  areQueriesDisabled(): boolean {
+    return !this.areQueriesEnabled();
+  }
+  areMutationsEnabled(): boolean {
+    return this.enabled && MUTATION_ACTIONS.some((a) => !this.disabledActions.has(a));
+  }
+  areMutationsDisabled(): boolean {
+    return !this.areMutationsEnabled();
+  }
+  isActionEnabled(action: Action): boolean {
+    return this.enabled && !this.disabledActions.has(action);
+  }
+  isActionDisabled(action: Action): boolean {
+    return !this.isActionEnabled(action);
+  }
+}
+
+/** What the schema builder asks: read-only views over the switches. */
+export interface ShadowCrud {
+  enabled: boolean;
+  type(uid: string): Pick<TypeSwitches, 'isEnabled' | 'isActionEnabled'>;
+  field(uid: string, name: string): Pick<FieldSwitches, 'hasInputEnabled' | 'hasOutputEnabled' | 'hasFiltersEnabled'>;
+}
+
+export class ExtensionService implements ShadowCrud {
+  private readonly types = new Map<string, TypeSwitches>();
+  private readonly registered: (Extension | ExtensionFactory)[] = [];
+
+  constructor(public enabled = true) {}
+
+  shadowCRUD(uid: string): TypeSwitches {
+    let type = this.types.get(uid);
+    if (!type) this.types.set(uid, (type = new TypeSwitches()));
+    return type;
+  }
+
+  use(extension: Extension | ExtensionFactory): this {
+    this.registered.push(extension);
+    return this;
+  }
+
+  type(uid: string): TypeSwitches {
+    return this.shadowCRUD(uid);
+  }
+
+  field(uid: string, name: string): FieldSwitches {
+    return this.shadowCRUD(uid).field(name);
+  }
+
+  /** Every extension, factories called with the given context. */
+  resolve(context: Parameters<ExtensionFactory>[0]): Extension[] {
+    return this.registered.map((entry) => (typeof entry === 'function' ? entry(context) : entry));
+  }
+}

@@ -1,0 +1,98 @@
+/**
+ * The GraphQL API (spec 4.10): the generated schema served by mercurius on the REST server's
+ * Fastify instance, at `graphql.config.endpoint`.
+ */
+import type { FastifyInstance } from 'fastify';
+import { NoSchemaIntrospectionCustomRule, type GraphQLSchema, type ValidationRule } from 'graphql';
+import mercurius from 'mercurius';
+import type { DocumentContext } from '../documents/context.js';
+import type { DocumentService } from '../documents/service.js';
+import type { AccessControl } from '../rest/access.js';
+import type { GraphqlConfig } from './config.js';
+import type { GraphqlContext } from './context.js';
+import { formatErrors } from './errors.js';
+import { ExtensionService } from './extension.js';
+import { costLimitRule, depthLimitRule } from './limits.js';
+import { playgroundHtml, wantsPlayground } from './playground.js';
+import { Operations } from './resolvers/operations.js';
+import { SelectionReader } from './resolvers/selection.js';
+import { buildGraphqlSchema } from './schema/build.js';
+import { ModelTypes } from './schema/types.js';
+import { usersPermissionsFields, type UsersPermissionsHooks } from './users-permissions.js';
+
+export { parseGraphqlConfig, type GraphqlConfig } from './config.js';
+export { ExtensionService } from './extension.js';
+export type { UsersPermissionsHooks } from './users-permissions.js';
+
+export interface GraphqlOptions {
+  config: GraphqlConfig;
+  service: DocumentService;
+  context: DocumentContext;
+  access: AccessControl;
+  extension: ExtensionService;
+  usersPermissions?: UsersPermissionsHooks;
+  /** What extension factories receive as `strapi`. */
+  strapi?: unknown;
+}
+
+/** The executable schema for a configuration (also used to print the SDL). */
+export function createGraphqlSchema(options: GraphqlOptions): GraphQLSchema {
+  const { config, context, extension } = options;
+  const shape = config.v4CompatibilityMode ? 'v4' : 'flat';
+  extension.enabled = config.shadowCRUD;
+  const extensions = extension.resolve({ strapi: options.strapi });
+  const configs = new Map(extensions.flatMap((e) => Object.entries(e.resolversConfig ?? {})));
+  const types = new ModelTypes(context.schema, shape, extension, config.amountLimit);
+  const operations = new Operations({
+    service: options.service,
+    context,
+    access: options.access,
+    shape,
+    amountLimit: config.amountLimit,
+    selection: new SelectionReader(context.schema, shape),
+    componentUids: types.componentUidsByTypeName(),
+    authConfig: (key) => configs.get(key)?.auth,
+  });
+  return buildGraphqlSchema({
+    schema: context.schema,
+    types,
+    operations,
+    shadow: extension,
+    extensions,
+    access: options.access,
+    extra: options.usersPermissions ? usersPermissionsFields(options.usersPermissions) : undefined,
+  });
+}
+
+export async function registerGraphql(app: FastifyInstance, options: GraphqlOptions): Promise<GraphQLSchema> {
+  const { config } = options;
+  const schema = createGraphqlSchema(options);
+  const validationRules: ValidationRule[] = [
+    depthLimitRule(config.depthLimit),
+    costLimitRule({ costLimit: config.costLimit, amountLimit: config.amountLimit, defaultLimit: Math.min(options.context.rest.defaultLimit, config.amountLimit) }),
+  ];
+  if (!config.introspection) validationRules.push(NoSchemaIntrospectionCustomRule);
+  await app.register(async (scope) => {
+    if (config.playground) {
+      scope.addHook('onRequest', async (request, reply) => {
+        if (wantsPlayground(request.method, request.url, request.headers.accept)) return reply.type('text/html; charset=utf-8').send(playgroundHtml);
+      });
+    }
+    // Mercurius would take a non-string `query` for a parsed document; refuse it plainly.
+    scope.addHook('preValidation', async (request, reply) => {
+      const body = request.body as Record<string, unknown> | undefined;
+      if (request.method === 'POST' && body && typeof body === 'object' && 'query' in body && typeof body.query !== 'string') {
+        return reply.code(400).send({ data: null, errors: [{ message: 'query must be a string', extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } }] });
+      }
+    });
+    await scope.register(mercurius, {
+      schema,
+      path: config.endpoint,
+      graphiql: config.playground,
+      context: (request, reply): GraphqlContext => ({ request, reply, state: {} }),
+      errorFormatter: formatErrors as never,
+      validationRules,
+    });
+  });
+  return schema;
+}

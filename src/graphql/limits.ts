@@ -1,0 +1,114 @@
+/**
+ * Spec 8's limits as validation rules, so that a refused operation never executes: the depth of
+ * nested fields, and an estimate of the items an operation asks for: the sum, over list fields, of
+ * the items they may hold (a list multiplies by the page size it asks for, or `amountLimit`).
+ */
+import {
+  getNamedType,
+  getNullableType,
+  GraphQLError,
+  GraphQLList,
+  isCompositeType,
+  isObjectType,
+  Kind,
+  type ASTVisitor,
+  type GraphQLCompositeType,
+  type GraphQLField,
+  type OperationDefinitionNode,
+  type SelectionSetNode,
+  type ValidationContext,
+  type ValidationRule,
+  type ValueNode,
+} from 'graphql';
+
+const isIntrospection = (name: string) => name.startsWith('__');
+
+/** Depth as graphql-depth-limit counts it: root fields are 0, their sub-fields 1, ... */
+export function depthLimitRule(limit: number): ValidationRule {
+  return (context: ValidationContext): ASTVisitor => ({
+    OperationDefinition(operation: OperationDefinitionNode) {
+      const depthOf = (set: SelectionSetNode | undefined, depth: number, seen: Set<string>): number => {
+        if (!set) return depth;
+        let max = depth;
+        for (const selection of set.selections) {
+          if (selection.kind === Kind.FIELD) {
+            if (isIntrospection(selection.name.value)) continue;
+            max = Math.max(max, selection.selectionSet ? depthOf(selection.selectionSet, depth + 1, seen) : depth);
+          } else if (selection.kind === Kind.INLINE_FRAGMENT) max = Math.max(max, depthOf(selection.selectionSet, depth, seen));
+          else if (!seen.has(selection.name.value)) {
+            const fragment = context.getFragment(selection.name.value);
+            if (fragment) max = Math.max(max, depthOf(fragment.selectionSet, depth, new Set([...seen, selection.name.value])));
+          }
+          if (max > limit) return max;
+        }
+        return max;
+      };
+      const depth = depthOf(operation.selectionSet, 0, new Set());
+      if (depth > limit) {
+        const name = operation.name?.value ?? 'anonymous operation';
+        context.reportError(new GraphQLError(`'${name}' exceeds maximum operation depth of ${limit}`, { nodes: [operation] }));
+      }
+    },
+  });
+}
+
+function intArg(value: ValueNode | undefined): number | undefined {
+  return value?.kind === Kind.INT ? Number(value.value) : undefined;
+}
+
+/** The page size a field's `pagination` argument asks for (variables count as the maximum). */
+function pageSizeOf(field: { arguments?: readonly { name: { value: string }; value: ValueNode }[] }, fallback: number, amountLimit: number): number {
+  const pagination = field.arguments?.find((arg) => arg.name.value === 'pagination')?.value;
+  if (!pagination) return fallback;
+  if (pagination.kind !== Kind.OBJECT) return amountLimit;
+  const get = (name: string) => pagination.fields.find((f) => f.name.value === name)?.value;
+  const size = intArg(get('pageSize')) ?? intArg(get('limit'));
+  if (size === undefined) return get('pageSize') || get('limit') ? amountLimit : fallback;
+  return size < 0 ? amountLimit : Math.min(size, amountLimit);
+}
+
+export function costLimitRule(options: { costLimit: number; amountLimit: number; defaultLimit: number }): ValidationRule {
+  const { costLimit, amountLimit, defaultLimit } = options;
+  return (context: ValidationContext): ASTVisitor => ({
+    OperationDefinition(operation: OperationDefinitionNode) {
+      const schema = context.getSchema();
+      const root = operation.operation === 'mutation' ? schema.getMutationType() : operation.operation === 'subscription' ? schema.getSubscriptionType() : schema.getQueryType();
+      if (!root) return;
+      let cost = 0;
+      const walk = (set: SelectionSetNode, parent: GraphQLCompositeType, multiplier: number, pending: number | undefined, isRoot: boolean, seen: Set<string>) => {
+        for (const selection of set.selections) {
+          if (cost > costLimit) return;
+          if (selection.kind === Kind.FIELD) {
+            const name = selection.name.value;
+            if (isIntrospection(name) || !isObjectType(parent)) continue;
+            const field: GraphQLField<unknown, unknown> | undefined = parent.getFields()[name];
+            if (!field) continue;
+            const hasPagination = field.args.some((arg) => arg.name === 'pagination');
+            let size = hasPagination ? pageSizeOf(selection, isRoot ? defaultLimit : amountLimit, amountLimit) : pending;
+            let here = multiplier;
+            if (getNullableType(field.type) instanceof GraphQLList) {
+              here = multiplier * (size ?? amountLimit);
+              size = undefined;
+              cost += here;
+            }
+            const named = getNamedType(field.type);
+            if (selection.selectionSet && isCompositeType(named)) walk(selection.selectionSet, named, here, size, false, seen);
+          } else if (selection.kind === Kind.INLINE_FRAGMENT) {
+            const condition = selection.typeCondition ? schema.getType(selection.typeCondition.name.value) : parent;
+            if (condition && isCompositeType(condition)) walk(selection.selectionSet, condition, multiplier, pending, isRoot, seen);
+          } else if (!seen.has(selection.name.value)) {
+            const fragment = context.getFragment(selection.name.value);
+            const condition = fragment && schema.getType(fragment.typeCondition.name.value);
+            if (fragment && condition && isCompositeType(condition)) walk(fragment.selectionSet, condition, multiplier, pending, isRoot, new Set([...seen, selection.name.value]));
+          }
+        }
+      };
+      walk(operation.selectionSet, root, 1, undefined, true, new Set());
+      if (cost > costLimit) {
+        context.reportError(
+          new GraphQLError(`Operation is too costly: it may return more than ${costLimit} items (costLimit); ask for smaller pages or fewer nested lists`, { nodes: [operation] }),
+        );
+      }
+    },
+  });
+}

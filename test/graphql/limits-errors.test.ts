@@ -1,0 +1,175 @@
+/** Spec 8's limits, error codes, and authorization through the access-control seam. */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { ForbiddenError, UnauthorizedError } from '../../src/errors.js';
+import type { AccessControl } from '../../src/rest/access.js';
+import { DIALECTS, startServer, type TestServer } from '../helpers/server.js';
+import { graphql, graphqlData } from '../helpers/graphql.js';
+
+/** Test access control: `x-test-deny: <uid>.<action>` refuses that permission; a bad token is a 401. */
+const testAccess: AccessControl = {
+  async authorize(headers, permission) {
+    if (headers.authorization === 'Bearer invalid') throw new UnauthorizedError('Invalid token');
+    const denied = String(headers['x-test-deny'] ?? '').split(',');
+    if (denied.includes(`${permission.uid}.${permission.action}`)) throw new ForbiddenError('Forbidden');
+    const hidden = String(headers['x-test-hide'] ?? '');
+    return { canRead: (type) => type.uid !== hidden };
+  },
+};
+
+for (const dialect of DIALECTS) {
+  describe(`GraphQL limits, errors and authorization [${dialect}]`, () => {
+    let server: TestServer;
+    let author: string;
+
+    before(async () => {
+      server = await startServer(dialect, { access: testAccess, config: { plugins: { graphql: { config: { depthLimit: 7, amountLimit: 5, costLimit: 100 } } } } });
+      author = (await server.api.post('/api/authors', { data: { name: 'Ann' } })).body.data.documentId;
+      const tags = [];
+      for (let i = 0; i < 8; i++) tags.push((await server.api.post('/api/tags', { data: { name: `t${i}` } })).body.data.documentId);
+      for (let i = 0; i < 8; i++) await server.api.post('/api/articles', { data: { title: `a${i}`, author, tags } });
+    });
+    after(() => server?.close());
+
+    it('depthLimit: deeper operations are refused before executing, HTTP 400', async () => {
+      const before = server.vellum.database.statementCount;
+      const response = await graphql(server, `query Deep { articles { data { attributes { author { data { attributes { articles { data { attributes { title } } } } } } } } } }`);
+      assert.equal(response.status, 400);
+      assert.equal(response.body.errors![0].extensions.code, 'GRAPHQL_VALIDATION_FAILED');
+      assert.match(response.body.errors![0].message, /'Deep' exceeds maximum operation depth of 7/);
+      assert.equal(server.vellum.database.statementCount, before, 'nothing executed');
+      await graphqlData(server, '{ articles { data { attributes { author { data { attributes { name } } } } } } }');
+    });
+
+    it('amountLimit caps root and nested lists', async () => {
+      const data = await graphqlData(server, '{ articles(pagination: { pageSize: 50 }) { data { attributes { tags { data { id } } } } meta { pagination { pageSize total } } } }');
+      assert.equal(data.articles.data.length, 5);
+      assert.deepEqual(data.articles.meta.pagination, { pageSize: 5, total: 8 });
+      assert.equal(data.articles.data[0].attributes.tags.data.length, 5);
+      const limited = await graphqlData(server, '{ articles(pagination: { limit: -1 }) { data { id } } }');
+      assert.equal(limited.articles.data.length, 5);
+    });
+
+    it('operations too costly for the budget are refused', async () => {
+      const list = 'tags { data { attributes { articles { data { id } } } } }';
+      assert.equal((await graphql(server, `{ a: ${list} b: ${list} c: ${list} }`)).status, 200, '90 items fit in 100');
+      const response = await graphql(server, `{ a: ${list} b: ${list} c: ${list} d: ${list} }`);
+      assert.equal(response.status, 400);
+      assert.equal(response.body.errors![0].extensions.code, 'GRAPHQL_VALIDATION_FAILED');
+      assert.match(response.body.errors![0].message, /too costly/);
+    });
+
+    it('validation errors: unknown field, syntax, bad variables are HTTP 400', async () => {
+      const unknown = await graphql(server, '{ articles { data { nope } } }');
+      assert.equal(unknown.status, 400);
+      assert.equal(unknown.body.errors![0].extensions.code, 'GRAPHQL_VALIDATION_FAILED');
+      const syntax = await graphql(server, '{ articles { ');
+      assert.equal(syntax.status, 400);
+      assert.equal(syntax.body.errors![0].extensions.code, 'GRAPHQL_PARSE_FAILED');
+      const variables = await graphql(server, 'query($n: Int) { articles(pagination: { pageSize: $n }) { data { id } } }', { n: 'x' });
+      assert.equal(variables.status, 400);
+      const malformed = await fetch(`${server.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"query": ' });
+      assert.equal(malformed.status, 400);
+      assert.ok(Array.isArray((await malformed.json()).errors));
+      for (const body of ['[]', '"x"', '{"query": 5}', '{}']) {
+        const response = await fetch(`${server.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+        assert.equal(response.status, 400, body);
+        assert.equal((await response.json()).errors[0].extensions.code, 'GRAPHQL_VALIDATION_FAILED', body);
+      }
+    });
+
+    it('errors while resolving are HTTP 200 with Strapi codes and extensions.error', async () => {
+      const badSort = await graphql(server, '{ articles(sort: "nope:asc") { data { id } } }');
+      assert.equal(badSort.status, 200);
+      assert.equal(badSort.body.errors![0].extensions.code, 'BAD_USER_INPUT');
+      assert.equal(badSort.body.errors![0].extensions.error.name, 'ValidationError');
+      assert.deepEqual(badSort.body.data, { articles: null });
+      const badBody = await graphql(server, 'mutation { createArticle(data: { views: 3 }) { data { id } } }');
+      assert.equal(badBody.body.errors![0].extensions.code, 'BAD_USER_INPUT');
+      assert.ok(Array.isArray(badBody.body.errors![0].extensions.error.details.errors));
+      const missing = await graphql(server, 'mutation { updateArticle(id: "missing", data: { title: "x" }) { data { id } } }');
+      assert.equal(missing.status, 200);
+      assert.equal(missing.body.errors![0].extensions.code, 'NOT_FOUND');
+      assert.equal(missing.body.errors![0].extensions.error.name, 'NotFoundError');
+    });
+
+    it('authorization per root field: find, findOne, create, update, delete', async () => {
+      const deny = (permission: string) => ({ headers: { 'x-test-deny': `api::article.article.${permission}` } });
+      const find = await graphql(server, '{ articles { data { id } } tags { data { id } } }', undefined, deny('find'));
+      assert.equal(find.status, 200);
+      assert.equal(find.body.errors![0].extensions.code, 'FORBIDDEN');
+      assert.deepEqual(find.body.errors![0].path, ['articles']);
+      assert.equal(find.body.errors![0].extensions.error.name, 'ForbiddenError');
+      assert.equal(find.body.data!.articles, null);
+      assert.equal(find.body.data!.tags.data.length, 5, 'other fields still resolve');
+      const one = await graphql(server, '{ article(id: "x") { data { id } } }', undefined, deny('findOne'));
+      assert.equal(one.body.errors![0].extensions.code, 'FORBIDDEN');
+      for (const [permission, mutation] of [
+        ['create', 'createArticle(data: { title: "x" })'],
+        ['update', 'updateArticle(id: "x", data: { title: "x" })'],
+        ['delete', 'deleteArticle(id: "x")'],
+      ]) {
+        const response = await graphql(server, `mutation { ${mutation} { data { id } } }`, undefined, deny(permission!));
+        assert.equal(response.body.errors?.[0]?.extensions.code, 'FORBIDDEN', permission);
+      }
+      const invalid = await graphql(server, '{ articles { data { id } } }', undefined, { headers: { authorization: 'Bearer invalid' } });
+      assert.equal(invalid.body.errors![0].extensions.code, 'UNAUTHENTICATED');
+      assert.equal(invalid.body.errors![0].extensions.error.name, 'UnauthorizedError');
+    });
+
+    it('relations the caller may not read are left unpopulated, as in REST', async () => {
+      const data = await graphql(server, '{ articles(pagination: { pageSize: 1 }) { data { attributes { title author { data { id } } } } } }', undefined, { headers: { 'x-test-hide': 'api::author.author' } });
+      assert.equal(data.body.errors, undefined);
+      assert.deepEqual(data.body.data.articles.data[0].attributes.author, { data: null });
+    });
+
+    it('never a 500 page: unknown endpoint methods answer JSON', async () => {
+      const get = await fetch(`${server.url}/graphql?query=${encodeURIComponent('mutation { deleteArticle(id: "x") { data { id } } }')}`);
+      assert.equal(get.status, 405);
+      assert.ok((await get.json()).errors);
+    });
+  });
+}
+
+describe('GraphQL configuration', () => {
+  it('a custom endpoint, the playground, and introspection off in production', async () => {
+    const server = await startServer('sqlite', { env: { NODE_ENV: 'production', JWT_SECRET: 'a-production-secret-of-some-length' }, config: { plugins: { graphql: { config: { endpoint: '/gql' } } } } });
+    try {
+      const ok = await graphql(server, '{ tags { data { id } } }', undefined, { path: '/gql' });
+      assert.equal(ok.status, 200);
+      const introspection = await graphql(server, '{ __schema { types { name } } }', undefined, { path: '/gql' });
+      assert.equal(introspection.status, 400);
+      assert.equal(introspection.body.errors![0].extensions.code, 'GRAPHQL_VALIDATION_FAILED');
+      const page = await fetch(`${server.url}/gql`, { headers: { accept: 'text/html' } });
+      assert.notEqual((page.headers.get('content-type') ?? '').includes('text/html'), true, 'no playground in production');
+      assert.equal((await fetch(`${server.url}/graphql`, { method: 'POST' })).status, 404);
+    } finally {
+      await server.close();
+    }
+    const dev = await startServer('sqlite', { env: { NODE_ENV: 'development' } });
+    try {
+      const page = await fetch(`${dev.url}/graphql`, { headers: { accept: 'text/html' } });
+      assert.equal(page.status, 200);
+      assert.match(await page.text(), /graphiql\/main\.js/);
+      assert.equal((await fetch(`${dev.url}/graphiql/main.js`)).status, 200);
+      const introspection = await graphql(dev, '{ __schema { queryType { name } } }');
+      assert.equal(introspection.status, 200);
+    } finally {
+      await dev.close();
+    }
+  });
+
+  it('playgroundAlways serves the playground in production', async () => {
+    const server = await startServer('sqlite', { env: { NODE_ENV: 'production', JWT_SECRET: 'a-production-secret-of-some-length' }, config: { plugins: { graphql: { config: { playgroundAlways: true } } } } });
+    try {
+      const page = await fetch(`${server.url}/graphql`, { headers: { accept: 'text/html' } });
+      assert.match(page.headers.get('content-type') ?? '', /text\/html/);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('a bad configuration stops start-up with its path', async () => {
+    await assert.rejects(startServer('sqlite', { config: { plugins: { graphql: { config: { depthLimit: 'deep' } } } } }), /graphql\.config\.depthLimit/);
+  });
+});

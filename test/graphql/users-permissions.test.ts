@@ -1,0 +1,68 @@
+/**
+ * `register`, `login` and `me` (spec 4.10) answered by users-and-permissions, and the
+ * Authorization header working for GraphQL as for REST (spec 5).
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { DIALECTS, startServer, type TestServer } from '../helpers/server.js';
+import { graphql } from '../helpers/graphql.js';
+
+for (const dialect of DIALECTS) {
+  describe(`GraphQL users-permissions [${dialect}]`, () => {
+    let server: TestServer;
+    before(async () => {
+      server = await startServer(dialect);
+    });
+    after(() => server?.close());
+    const anonymous = (query: string, headers: Record<string, string> = {}) => graphql(server, query, undefined, { anonymous: true, headers });
+
+    it('register answers a JWT and the user; the user is in the users collection', async () => {
+      const res = await anonymous('mutation { register(input: { username: "gqlann", email: "GQLAnn@Example.com", password: "secret123" }) { jwt user { id username email confirmed blocked } } }');
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+      const { jwt, user } = res.body.data.register;
+      assert.match(jwt, /^[\w-]+\.[\w-]+\.[\w-]+$/);
+      assert.deepEqual({ ...user, id: undefined }, { id: undefined, username: 'gqlann', email: 'gqlann@example.com', confirmed: true, blocked: false });
+      const users = await server.api.get('/api/users?filters[username][$eq]=gqlann');
+      assert.equal(users.body.length, 1);
+      assert.equal(users.body[0].password, undefined);
+    });
+
+    it('a duplicate registration is BAD_USER_INPUT-class error, never a second user', async () => {
+      const res = await anonymous('mutation { register(input: { username: "gqlann", email: "other@example.com", password: "secret123" }) { jwt } }');
+      assert.equal(res.body.errors![0].extensions.error.message, 'Email or Username are already taken');
+      assert.equal((await server.api.get('/api/users/count?filters[username][$eq]=gqlann')).body, 1);
+    });
+
+    it('login answers a JWT that works for me, REST and mutations the role allows', async () => {
+      const login = await anonymous('mutation { login(input: { identifier: "gqlann@example.com", password: "secret123" }) { jwt user { username role { name } } } }');
+      const { jwt } = login.body.data.login;
+      assert.equal(login.body.data.login.user.username, 'gqlann');
+      const me = await anonymous('{ me { username email role { name type } } }', { authorization: `Bearer ${jwt}` });
+      assert.deepEqual(me.body.data.me, { username: 'gqlann', email: 'gqlann@example.com', role: { name: 'Authenticated', type: 'authenticated' } });
+      const rest = await server.publicApi.get('/api/users/me', { headers: { authorization: `Bearer ${jwt}` } });
+      assert.equal(rest.body.username, 'gqlann');
+      const created = await anonymous('mutation { createTag(data: { name: "by a user" }) { data { id attributes { name } } } }', { authorization: `Bearer ${jwt}` });
+      assert.equal(created.body.data.createTag.data.attributes.name, 'by a user');
+    });
+
+    it('a wrong password is refused with the same message as an unknown user', async () => {
+      const wrong = await anonymous('mutation { login(input: { identifier: "gqlann", password: "nope-nope" }) { jwt } }');
+      const unknown = await anonymous('mutation { login(input: { identifier: "nobody-here", password: "nope-nope" }) { jwt } }');
+      assert.equal(wrong.body.errors![0].extensions.code, 'BAD_USER_INPUT');
+      assert.equal(wrong.body.errors![0].message, unknown.body.errors![0].message);
+    });
+
+    it('without credentials me is null, reads follow Public and writes are FORBIDDEN', async () => {
+      assert.equal((await anonymous('{ me { username } }')).body.data.me, null);
+      const read = await anonymous('{ tags { data { id } } }');
+      assert.ok(Array.isArray(read.body.data.tags.data));
+      const write = await anonymous('mutation { createTag(data: { name: "nope" }) { data { id } } }');
+      assert.equal(write.body.errors![0].extensions.code, 'FORBIDDEN');
+    });
+
+    it('a tampered or invalid token is UNAUTHENTICATED, also on public fields', async () => {
+      const res = await anonymous('{ tags { data { id } } }', { authorization: 'Bearer aaa.bbb.ccc' });
+      assert.equal(res.body.errors![0].extensions.code, 'UNAUTHENTICATED');
+    });
+  });
+}
