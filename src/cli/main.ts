@@ -1,24 +1,29 @@
 #!/usr/bin/env node
 /**
  * `vellum start [projectDir]` serves a project (default: the bundled blog example);
- * `vellum db prune [projectDir]` drops the columns and tables the schema no longer names.
+ * `vellum db prune [projectDir]` drops the columns and tables the schema no longer names;
+ * the administration commands (tokens, permissions, users, admins) are in admin.ts.
  */
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../config/load.js';
 import { openDatabase } from '../database/connection.js';
 import { pruneSchema } from '../database/sync.js';
-import { ProjectError } from '../errors.js';
+import { ProjectError, VellumError } from '../errors.js';
 import { loadProjectSchema } from '../schema/load.js';
 import { createVellum } from '../server.js';
 import { builtInTypes, systemTables } from '../built-ins.js';
+import { ADMIN_USAGE, runAdminCommand } from './admin.js';
+
+const ADMIN_COMMANDS = new Set(['admin', 'token', 'permissions', 'user', 'registration']);
 
 const here = dirname(fileURLToPath(import.meta.url));
 const defaultProject = resolve(here, '../../examples/blog');
 
 const USAGE = `usage:
   vellum start [projectDir]      serve a project (default: examples/blog)
-  vellum db prune [projectDir]   drop columns and tables that the schema no longer names`;
+  vellum db prune [projectDir]   drop columns and tables that the schema no longer names
+${ADMIN_USAGE}`;
 
 async function start(projectDir: string): Promise<void> {
   const vellum = await createVellum(projectDir);
@@ -55,12 +60,14 @@ async function main(argv: string[]): Promise<void> {
   const [command, ...rest] = argv;
   if (command === 'start') return start(resolve(rest[0] ?? defaultProject));
   if (command === 'db' && rest[0] === 'prune') return prune(resolve(rest[1] ?? defaultProject));
+  if (command && ADMIN_COMMANDS.has(command)) return runAdminCommand(argv, defaultProject);
   console.error(USAGE);
   process.exitCode = command ? 1 : 0;
 }
 
 main(process.argv.slice(2)).catch((error: unknown) => {
   if (error instanceof ProjectError) console.error(`Cannot start: ${error.message}`);
+  else if (error instanceof VellumError) console.error(`Error: ${error.message}`);
   else console.error(error);
   process.exit(1);
 });

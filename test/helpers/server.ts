@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
  * tears both down. Tests talk to it over HTTP only (plus `vellum` for statement counts).
  */
 import { createVellum, type CreateVellumOptions, type Vellum } from '../../src/server.js';
-import { createTestDatabase, type DialectName } from './databases.js';
+import { createTestDatabase, type DialectName, type TestDatabase } from './databases.js';
 import { HttpClient } from './http.js';
 
 export { DIALECTS, type DialectName } from './databases.js';
@@ -23,6 +23,8 @@ export interface TestServer {
   authHeaders: Record<string, string>;
   vellum: Vellum;
   dialect: DialectName;
+  /** `config/database` overrides of its fresh database (see `nodeOf`). */
+  databaseConfig: Record<string, unknown>;
   close(): Promise<void>;
 }
 
@@ -30,6 +32,8 @@ export interface StartOptions extends Omit<CreateVellumOptions, 'overrides'> {
   project?: string;
   /** Configuration overrides by section (`api`, `plugins`, ...). */
   config?: Record<string, Record<string, unknown>>;
+  /** Another node on this server's database (not dropped when the node closes). */
+  nodeOf?: TestServer;
 }
 
 /** Headers of a new full-access API token on that node. */
@@ -39,8 +43,8 @@ export async function fullAccessHeaders(vellum: Vellum): Promise<Record<string, 
 }
 
 export async function startServer(dialect: DialectName, options: StartOptions = {}): Promise<TestServer> {
-  const database = await createTestDatabase(dialect);
-  const { project = BLOG, config = {}, ...rest } = options;
+  const { project = BLOG, config = {}, nodeOf, ...rest } = options;
+  const database: TestDatabase = nodeOf ? { config: nodeOf.databaseConfig, drop: async () => undefined } : await createTestDatabase(dialect);
   let vellum: Vellum;
   try {
     vellum = await createVellum(project, {
@@ -61,6 +65,7 @@ export async function startServer(dialect: DialectName, options: StartOptions = 
     authHeaders,
     vellum,
     dialect,
+    databaseConfig: database.config,
     async close() {
       await vellum.close();
       await database.drop();

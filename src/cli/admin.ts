@@ -1,0 +1,126 @@
+/**
+ * The administration commands: they open the project's database (synchronising the schema first,
+ * as a starting node does), act through the same services as the admin API, and close it.
+ *
+ *   vellum admin create --email a@b.c --password ...
+ *   vellum token create --name ci --type read-only|full-access|custom [--permissions a,b] [--lifespan-days 30]
+ *   vellum token list | vellum token revoke <id|name>
+ *   vellum permissions grant|revoke <role> <action...> | vellum permissions list
+ *   vellum user create --username u --email e --password p [--role authenticated] | vellum user block|unblock <id>
+ *   vellum registration open|close
+ */
+import { parseArgs } from 'node:util';
+import { startAuth, type Auth } from '../auth/index.js';
+import type { TokenType } from '../auth/tokens.js';
+import { builtInTypes, systemTables } from '../built-ins.js';
+import { loadConfig } from '../config/load.js';
+import { openDatabase } from '../database/connection.js';
+import { synchronizeSchema } from '../database/sync.js';
+import { DocumentService } from '../documents/service.js';
+import { ValidationError } from '../errors.js';
+import { loadProjectSchema } from '../schema/load.js';
+
+export const ADMIN_USAGE = `  vellum admin create --email <email> --password <password> [--project dir]
+  vellum token create --name <name> --type read-only|full-access|custom [--permissions a,b] [--lifespan-days n]
+  vellum token list | vellum token revoke <id|name>
+  vellum permissions list | vellum permissions grant|revoke <role> <action> [action...]
+  vellum user create --username <u> --email <e> --password <p> [--role <type>]
+  vellum user block|unblock <id>
+  vellum registration open|close`;
+
+async function withAuth<T>(projectDir: string, run: (auth: Auth) => Promise<T>): Promise<T> {
+  const config = await loadConfig(projectDir);
+  const { schema } = loadProjectSchema(projectDir, builtInTypes(projectDir));
+  const database = openDatabase(config.database);
+  try {
+    await synchronizeSchema(database, schema, config.database.client === 'postgres' ? config.database.schema : undefined, systemTables);
+    const context = { database, schema, rest: config.api.rest, i18n: config.i18n };
+    return await run(await startAuth(context, new DocumentService(context), config));
+  } finally {
+    await database.close();
+  }
+}
+
+const OPTIONS = {
+  project: { type: 'string' },
+  email: { type: 'string' },
+  password: { type: 'string' },
+  username: { type: 'string' },
+  role: { type: 'string' },
+  name: { type: 'string' },
+  type: { type: 'string' },
+  description: { type: 'string' },
+  permissions: { type: 'string' },
+  'lifespan-days': { type: 'string' },
+} as const;
+
+function required(value: string | undefined, flag: string): string {
+  if (!value) throw new ValidationError(`--${flag} is required`);
+  return value;
+}
+
+const print = (value: unknown) => console.log(typeof value === 'string' ? value : JSON.stringify(value, null, 2));
+
+/** Runs an admin command; `defaultProject` is the project when `--project` is not given. */
+export async function runAdminCommand(argv: string[], defaultProject: string): Promise<void> {
+  const { values, positionals } = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true });
+  const [group, verb, ...rest] = positionals;
+  const project = values.project ?? defaultProject;
+  await withAuth(project, async (auth) => {
+    switch (`${group} ${verb}`) {
+      case 'admin create': {
+        const admin = await auth.admins.create(required(values.email, 'email'), required(values.password ?? process.env.VELLUM_ADMIN_PASSWORD, 'password'));
+        return print(`Administrator ${admin.email} created. Log in with POST /admin/login.`);
+      }
+      case 'token create': {
+        const type = required(values.type, 'type') as TokenType;
+        const days = values['lifespan-days'] ? Number(values['lifespan-days']) : undefined;
+        if (days !== undefined && !(days > 0)) throw new ValidationError('--lifespan-days must be a positive number');
+        const permissions = type === 'custom' ? auth.expand(required(values.permissions, 'permissions').split(',').map((a) => a.trim())) : undefined;
+        const { token, accessKey } = await auth.tokens.create({
+          name: required(values.name, 'name'),
+          type,
+          description: values.description ?? null,
+          lifespan: days ? Math.round(days * 86_400_000) : null,
+          permissions,
+        });
+        print(`API token "${token.name}" (${token.type}, id ${token.id}) created. It is shown only once:`);
+        return print(accessKey);
+      }
+      case 'token list':
+        return print(await auth.tokens.list());
+      case 'token revoke':
+        return print(`Revoked API token "${(await auth.tokens.revoke(required(rest[0], 'token id or name'))).name}".`);
+      case 'permissions list':
+        return print((await auth.roles.list()).map(({ type, name, permissions }) => ({ type, name, permissions })));
+      case 'permissions grant':
+      case 'permissions revoke': {
+        const role = await auth.roles.get(required(rest[0], 'role'));
+        const actions = auth.expand(rest.slice(1).length ? rest.slice(1) : [required(undefined, 'action')]);
+        if (verb === 'grant') await auth.roles.grant(role.documentId, actions);
+        else await auth.roles.revoke(role.documentId, actions);
+        return print(`${verb === 'grant' ? 'Granted' : 'Revoked'} for ${role.name}: ${actions.join(', ')}`);
+      }
+      case 'user create': {
+        const user = await auth.users.create({
+          username: required(values.username, 'username'),
+          email: required(values.email, 'email'),
+          password: required(values.password, 'password'),
+          role: values.role,
+        });
+        return print(`User ${user.username} created (id ${user.id}).`);
+      }
+      case 'user block':
+      case 'user unblock': {
+        const user = await auth.users.setBlocked(Number(required(rest[0], 'user id')), verb === 'block');
+        return print(`User ${user.username} ${verb === 'block' ? 'blocked' : 'unblocked'}.`);
+      }
+      case 'registration open':
+      case 'registration close':
+        await auth.setRegistrationOpen(verb === 'open');
+        return print(`Registration is ${verb === 'open' ? 'open' : 'closed'}.`);
+      default:
+        throw new ValidationError(`unknown command "${positionals.join(' ')}"\n${ADMIN_USAGE}`);
+    }
+  });
+}
