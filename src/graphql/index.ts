@@ -13,7 +13,7 @@ import type { GraphqlContext } from './context.js';
 import { formatErrors } from './errors.js';
 import { ExtensionService } from './extension.js';
 import { costLimitRule, depthLimitRule } from './limits.js';
-import { playgroundHtml, wantsPlayground } from './playground.js';
+import { PLAYGROUND_CSP, playgroundHtml, wantsPlayground } from './playground.js';
 import { Operations } from './resolvers/operations.js';
 import { SelectionReader } from './resolvers/selection.js';
 import { buildGraphqlSchema } from './schema/build.js';
@@ -75,7 +75,9 @@ export async function registerGraphql(app: FastifyInstance, options: GraphqlOpti
   await app.register(async (scope) => {
     if (config.playground) {
       scope.addHook('onRequest', async (request, reply) => {
-        if (wantsPlayground(request.method, request.url, request.headers.accept)) return reply.type('text/html; charset=utf-8').send(playgroundHtml);
+        if (wantsPlayground(request.method, request.url, request.headers.accept)) {
+          return reply.header('content-security-policy', PLAYGROUND_CSP).type('text/html; charset=utf-8').send(playgroundHtml);
+        }
       });
     }
     // Mercurius would take a non-string `query` for a parsed document; refuse it plainly.

@@ -20,3 +20,8 @@ export const playgroundHtml = `<!DOCTYPE html>
 export function wantsPlayground(method: string, url: string, accept: string | undefined): boolean {
   return method === 'GET' && !url.includes('?') && (accept ?? '').includes('text/html');
 }
+
+/** The page loads GraphiQL from unpkg (mercurius' assets): the API's strict policy is relaxed for it alone. */
+export const PLAYGROUND_CSP =
+  "default-src 'self'; script-src 'self' 'unsafe-inline' https://unpkg.com; style-src 'self' 'unsafe-inline' https://unpkg.com; " +
+  "img-src 'self' data: https:; font-src 'self' data: https://unpkg.com; connect-src 'self'; frame-ancestors 'self'";

@@ -164,6 +164,9 @@ describe('GraphQL configuration', () => {
     try {
       const page = await fetch(`${server.url}/graphql`, { headers: { accept: 'text/html' } });
       assert.match(page.headers.get('content-type') ?? '', /text\/html/);
+      assert.match(page.headers.get('content-security-policy') ?? '', /script-src 'self' 'unsafe-inline' https:\/\/unpkg\.com/, 'the page may load GraphiQL');
+      const api = await fetch(`${server.url}/api/articles`);
+      assert.doesNotMatch(api.headers.get('content-security-policy') ?? '', /unpkg/, 'only the playground is relaxed');
     } finally {
       await server.close();
     }
