@@ -36,10 +36,19 @@ const rss = (pid) => {
   }
 };
 
+const vellumEnv = () => ({ ...process.env, NODE_ENV: 'production', JWT_SECRET: 'bench-only-jwt-secret-0123456789', PORT: String(PORT), HOST: '127.0.0.1', DATABASE_FILENAME: join(dir, 'bench.db') });
+
+/** A full-access API token for seeding and writes (reads are measured as Public, without one). */
+function createToken() {
+  const out = spawnSync(process.execPath, [join(root, 'dist/cli/main.js'), 'token', 'create', '--type', 'full-access', '--name', `bench ${Date.now()}`], { env: vellumEnv(), encoding: 'utf8' });
+  if (out.status !== 0) throw new Error(`token create failed: ${out.stderr}`);
+  return out.stdout.trim().split('\n').at(-1);
+}
+
 async function startVellum() {
   const started = Date.now();
   const child = spawn(process.execPath, [join(root, 'dist/cli/main.js'), 'start'], {
-    env: { ...process.env, NODE_ENV: 'production', PORT: String(PORT), HOST: '127.0.0.1', DATABASE_FILENAME: join(dir, 'bench.db') },
+    env: vellumEnv(),
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   await new Promise((done, fail) => {
@@ -69,9 +78,12 @@ end`;
 const luaFile = join(dir, 'bench.lua');
 writeFileSync(luaFile, LUA);
 
-function wrk(url, seconds, { method = 'GET', body } = {}) {
+let TOKEN = '';
+
+function wrk(url, seconds, { method = 'GET', body, graphql = false } = {}) {
   const args = ['-t1', `-c${CONNECTIONS}`, `-d${seconds}s`, '-s', luaFile, '--latency', url];
   if (method !== 'GET') args.push('-H', 'Content-Type: application/json');
+  if (method !== 'GET' && !graphql) args.push('-H', `Authorization: Bearer ${TOKEN}`);
   const script = method !== 'GET' ? `wrk.method = "${method}"\nwrk.body = ${JSON.stringify(JSON.stringify(body))}\nwrk.headers["Content-Type"] = "application/json"\n` + LUA : LUA;
   writeFileSync(luaFile, script);
   const result = spawnSync('wrk', args, { encoding: 'utf8' });
@@ -94,7 +106,8 @@ const results = [];
 try {
   const idleRss = rss(child.pid);
   console.error(`Vellum up in ${coldStartMs} ms (RSS ${idleRss.toFixed(0)} MB); seeding ${N} articles...`);
-  const seed = spawnSync(process.execPath, [join(root, 'bench/seed.mjs')], { env: { ...process.env, BASE_URL: BASE, N, QUIET: '1' }, stdio: ['ignore', 'ignore', 'inherit'] });
+  TOKEN = createToken();
+  const seed = spawnSync(process.execPath, [join(root, 'bench/seed.mjs')], { env: { ...process.env, BASE_URL: BASE, N, QUIET: '1', TOKEN }, stdio: ['ignore', 'ignore', 'inherit'] });
   if (seed.status !== 0) throw new Error('seeding failed');
 
   const first = await (await fetch(`${BASE}/api/articles?sort=id:asc&pagination[pageSize]=1`).catch(() => fetch(`${BASE}/api/articles`))).json();
@@ -116,7 +129,8 @@ try {
   for (const [name, url, options] of scenarios) {
     if (wanted && !wanted.includes(name)) continue;
     const probeBody = options?.graphql ? options.body : { data: { title: `probe ${Date.now()}` } };
-    const probe = await fetch(url, options ? { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(probeBody) } : undefined);
+    const headers = { 'content-type': 'application/json', ...(options?.graphql ? {} : { authorization: `Bearer ${TOKEN}` }) };
+    const probe = await fetch(url, options ? { method: 'POST', headers, body: JSON.stringify(probeBody) } : undefined);
     if (probe.status >= 400 || (options?.graphql && (await probe.clone().json()).errors)) {
       results.push({ name, skipped: `HTTP ${probe.status}` });
       console.error(`  ${name}: skipped (HTTP ${probe.status})`);
