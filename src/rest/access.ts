@@ -12,14 +12,9 @@ export interface Permission {
 
 /**
  * The single place where access control plugs into the request path: every route asks it before
- * touching the document service. It throws UnauthorizedError/ForbiddenError to refuse, and answers
+ * touching the document service (auth/access.ts implements it). It throws UnauthorizedError/ForbiddenError to refuse, and answers
  * what the caller may read below the document (populate, filters through relations).
  */
 export interface AccessControl {
   authorize(headers: IncomingHttpHeaders, permission: Permission): Promise<CallerOptions>;
 }
-
-/** Everything allowed: the default until users-and-permissions is configured. */
-export const openAccess: AccessControl = {
-  authorize: async () => ({}),
-};

@@ -31,5 +31,3 @@ export const uploadFileType: RawSchemaFile = {
     },
   },
 };
-
-export const builtInTypes: RawSchemaFile[] = [uploadFileType];

@@ -1,4 +1,16 @@
-import sharp from 'sharp';
+import type { Sharp, SharpOptions } from 'sharp';
+
+type SharpFactory = (input: string, options?: SharpOptions) => Sharp;
+let sharpModule: Promise<SharpFactory> | undefined;
+/**
+ * sharp (libvips) is loaded on the first image, not at start-up: a node that serves no uploads
+ * does not pay its memory. Its operation cache is off: each image is resized once.
+ */
+const loadSharp = (): Promise<SharpFactory> =>
+  (sharpModule ??= import('sharp').then(({ default: sharp }) => {
+    sharp.cache(false);
+    return sharp as SharpFactory;
+  }));
 
 /** Types sharp resizes; SVG, animated or exotic formats are kept as uploaded. */
 const RESIZABLE = new Set(['image/jpeg', 'image/png', 'image/webp', 'image/tiff', 'image/gif', 'image/avif']);
@@ -37,6 +49,7 @@ async function limited<T>(work: () => Promise<T>): Promise<T> {
 export async function imageDimensions(path: string, mime: string): Promise<Dimensions | null> {
   if (!RESIZABLE.has(mime) && mime !== 'image/svg+xml') return null;
   try {
+    const sharp = await loadSharp();
     const meta = await sharp(path).metadata();
     if (!meta.width || !meta.height) return null;
     const swap = (meta.orientation ?? 1) >= 5;
@@ -65,6 +78,7 @@ export async function generateFormats(
       if (bp < size.width || bp < size.height) targets.push({ key, width: bp, height: bp });
     }
   }
+  const sharp = await loadSharp();
   return limited(async () => {
     const formats: GeneratedFormat[] = [];
     try {

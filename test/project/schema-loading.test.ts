@@ -4,7 +4,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { ProjectError } from '../../src/errors.js';
 import { loadProjectSchema } from '../../src/schema/load.js';
-import { builtInTypes } from '../../src/upload/file-type.js';
+import { builtInTypes } from '../../src/built-ins.js';
 import { ARTICLE_SCHEMA, AUTHOR_SCHEMA, TAG_SCHEMA, copyProject } from '../helpers/projects.js';
 import { BLOG } from '../helpers/paths.js';
 
@@ -15,7 +15,7 @@ describe('project loading', () => {
     const project = copyProject();
     projects.push(project);
     project.editJson(file, edit);
-    return () => loadProjectSchema(project.dir, builtInTypes);
+    return () => loadProjectSchema(project.dir, builtInTypes(project.dir));
   };
   const failsWith = (load: () => unknown, file: string, ...fragments: RegExp[]) => {
     assert.throws(load, (error: unknown) => {
@@ -27,7 +27,7 @@ describe('project loading', () => {
   };
 
   it('reads content-types and components in Strapi v5 layout with their uids', () => {
-    const { schema } = loadProjectSchema(BLOG, builtInTypes);
+    const { schema } = loadProjectSchema(BLOG, builtInTypes(BLOG));
     assert.deepEqual(
       [...schema.contentTypes.keys()].filter((uid) => uid.startsWith('api::')).sort(),
       ['api::article.article', 'api::author.author', 'api::category.category', 'api::global.global', 'api::tag.tag'],
@@ -41,7 +41,7 @@ describe('project loading', () => {
   });
 
   it('lists project code it does not execute', () => {
-    const { skippedCode } = loadProjectSchema(BLOG, builtInTypes);
+    const { skippedCode } = loadProjectSchema(BLOG, builtInTypes(BLOG));
     assert.ok(skippedCode.includes('src/api/article/controllers/article.js'));
     assert.ok(skippedCode.includes('src/api/tag/routes/tag.js'));
   });
@@ -81,14 +81,14 @@ describe('project loading', () => {
     const project = copyProject();
     projects.push(project);
     project.write(TAG_SCHEMA, '{ "kind": ');
-    failsWith(() => loadProjectSchema(project.dir, builtInTypes), TAG_SCHEMA, /JSON/);
+    failsWith(() => loadProjectSchema(project.dir, builtInTypes(project.dir)), TAG_SCHEMA, /JSON/);
   });
 
   it('a content-type folder without schema.json is skipped', () => {
     const project = copyProject();
     projects.push(project);
     mkdirSync(join(project.dir, 'src/api/empty/content-types/empty'), { recursive: true });
-    const { schema } = loadProjectSchema(project.dir, builtInTypes);
+    const { schema } = loadProjectSchema(project.dir, builtInTypes(project.dir));
     assert.equal(schema.contentTypes.has('api::empty.empty'), false);
   });
 });
