@@ -4,10 +4,11 @@
  */
 import bcrypt from 'bcryptjs';
 import type { Database } from '../database/connection.js';
-import { RateLimitError, UnauthorizedError, ValidationError } from '../errors.js';
+import { UnauthorizedError, ValidationError } from '../errors.js';
 import type { AuthConfig } from './config.js';
 import { bearerToken, type JwtSigner } from './jwt.js';
-import { ADMINS_TABLE, LOGIN_FAILURES_TABLE } from './model.js';
+import { ADMINS_TABLE } from './model.js';
+import { LoginThrottle } from './throttle.js';
 import { normalizeEmail } from './users.js';
 
 const MIN_PASSWORD = 8;
@@ -15,11 +16,15 @@ const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const DUMMY_HASH = bcrypt.hashSync('vellum-no-such-admin', 10);
 
 export class Admins {
+  private readonly throttle: LoginThrottle;
+
   constructor(
     private readonly database: Database,
     private readonly jwt: JwtSigner,
-    private readonly config: AuthConfig,
-  ) {}
+    config: AuthConfig,
+  ) {
+    this.throttle = new LoginThrottle(database, config.loginAttempts, config.loginWindow);
+  }
 
   async create(emailInput: string, password: string): Promise<{ id: number; email: string }> {
     const email = normalizeEmail(emailInput ?? '');
@@ -41,22 +46,15 @@ export class Admins {
   async login(emailInput: unknown, password: unknown, clientIp: string): Promise<string> {
     if (typeof emailInput !== 'string' || typeof password !== 'string') throw new ValidationError('email and password are required');
     const email = normalizeEmail(emailInput);
-    const { db, dialect } = this.database;
     const key = `admin|${clientIp}|${email}`;
-    const since = dialect.encode('datetime', new Date(Date.now() - this.config.loginWindow * 1000));
-    const failures = await db
-      .selectFrom(LOGIN_FAILURES_TABLE)
-      .select((eb) => eb.fn.countAll().as('n'))
-      .where('key', '=', key)
-      .where('failed_at', '>', since)
-      .executeTakeFirst();
-    if (Number(failures?.n ?? 0) >= this.config.loginAttempts) throw new RateLimitError();
-    const row = await db.selectFrom(ADMINS_TABLE).select(['id', 'password']).where('email', '=', email).executeTakeFirst();
+    await this.throttle.check(key);
+    const row = await this.database.db.selectFrom(ADMINS_TABLE).select(['id', 'password']).where('email', '=', email).executeTakeFirst();
     const ok = await bcrypt.compare(password, (row?.password as string | undefined) ?? DUMMY_HASH);
     if (!row || !ok) {
-      await db.insertInto(LOGIN_FAILURES_TABLE).values({ key, failed_at: dialect.encode('datetime', new Date()) }).execute();
+      await this.throttle.fail(key);
       throw new ValidationError('Invalid email or password');
     }
+    await this.throttle.succeed(key);
     return this.jwt.sign(Number(row.id));
   }
 

@@ -8,13 +8,14 @@ import bcrypt from 'bcryptjs';
 import type { Database } from '../database/connection.js';
 import type { Document } from '../documents/rows.js';
 import type { DocumentService } from '../documents/service.js';
-import { ApplicationError, NotFoundError, RateLimitError, ValidationError } from '../errors.js';
+import { ApplicationError, NotFoundError, ValidationError } from '../errors.js';
 import { parseFindOneQuery } from '../query/parse/index.js';
 import type { DocumentContext } from '../documents/context.js';
 import type { ContentType, RelationAttribute } from '../schema/model.js';
 import type { AuthConfig } from './config.js';
 import type { JwtSigner } from './jwt.js';
-import { LOGIN_FAILURES_TABLE, PERMISSIONS_TABLE } from './model.js';
+import { PERMISSIONS_TABLE } from './model.js';
+import { LoginThrottle } from './throttle.js';
 import { readSetting } from './settings.js';
 
 export interface RegisterInput {
@@ -60,6 +61,7 @@ export class Users {
   private readonly roleLink: RelationAttribute;
 
   private readonly database: Database;
+  private readonly throttle: LoginThrottle;
 
   constructor(
     private readonly ctx: DocumentContext,
@@ -72,6 +74,7 @@ export class Users {
     private readonly resolveRole: (ref: string) => Promise<string>,
   ) {
     this.database = ctx.database;
+    this.throttle = new LoginThrottle(ctx.database, config.loginAttempts, config.loginWindow);
     this.roleLink = type.attributes.role as RelationAttribute;
   }
 
@@ -111,7 +114,7 @@ export class Users {
     if (!identifier) throw new ValidationError('identifier is a required field', { errors: [{ path: ['identifier'], message: 'identifier is a required field', name: 'ValidationError' }] });
     if (!password) throw new ValidationError('password is a required field', { errors: [{ path: ['password'], message: 'password is a required field', name: 'ValidationError' }] });
     const key = `${clientIp}|${identifier.toLowerCase()}`;
-    await this.checkRateLimit(key);
+    await this.throttle.check(key);
 
     const row = await this.database.db
       .selectFrom(this.type.table)
@@ -122,12 +125,12 @@ export class Users {
     const hash = typeof row?.password === 'string' ? row.password : DUMMY_HASH;
     const matches = await bcrypt.compare(password, hash);
     if (!row || !matches) {
-      await this.recordFailure(key);
+      await this.throttle.fail(key);
       throw new ValidationError(INVALID_LOGIN);
     }
     // Told only to whoever knows the password, so it reveals nothing to a guesser.
     if (this.database.dialect.decode('boolean', row.blocked)) throw new ApplicationError('Your account has been blocked by an administrator');
-    await this.database.db.deleteFrom(LOGIN_FAILURES_TABLE).where('key', '=', key).execute();
+    await this.throttle.succeed(key);
     const user = (await this.findById(Number(row.id)))!;
     return { jwt: await this.jwt.sign(Number(row.id)), user };
   }
@@ -189,25 +192,5 @@ export class Users {
       { ...data, provider: 'local', role: roleDocumentId, confirmed: flags.confirmed, blocked: flags.blocked },
       { query: this.readBack() },
     );
-  }
-
-  private windowStart(): unknown {
-    return this.database.dialect.encode('datetime', new Date(Date.now() - this.config.loginWindow * 1000));
-  }
-
-  private async checkRateLimit(key: string): Promise<void> {
-    const row = await this.database.db
-      .selectFrom(LOGIN_FAILURES_TABLE)
-      .select((eb) => eb.fn.countAll().as('failures'))
-      .where('key', '=', key)
-      .where('failed_at', '>', this.windowStart())
-      .executeTakeFirst();
-    if (Number(row?.failures ?? 0) >= this.config.loginAttempts) throw new RateLimitError();
-  }
-
-  private async recordFailure(key: string): Promise<void> {
-    const { db, dialect } = this.database;
-    await db.deleteFrom(LOGIN_FAILURES_TABLE).where('failed_at', '<=', this.windowStart()).execute();
-    await db.insertInto(LOGIN_FAILURES_TABLE).values({ key, failed_at: dialect.encode('datetime', new Date()) }).execute();
   }
 }
