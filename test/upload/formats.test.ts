@@ -94,10 +94,10 @@ for (const dialect of DIALECTS) {
       assert.equal(res.status, 201);
       assert.equal(Object.keys(res.body[0].formats).length, 4);
       const total = (uploadDone || Date.now()) - started;
-      // On a loaded machine a single GET may take a while, but never as long as the whole upload.
+      // A blocked event loop would answer one or two GETs, late; here several are answered, none
+      // waiting for the whole upload (a loose bound: the machine may be busy).
       const max = Math.max(...latencies);
-      assert.ok(latencies.length > 1 && max < Math.max(total / 2, 500), `GET latencies ${latencies.join(',')} ms; upload ${total} ms`);
-      console.log(`[${dialect}] ${(bytes.length / 1e6).toFixed(1)} MB 4000x3000 JPEG upload ${total} ms; ${latencies.length} GET /api/articles meanwhile, max ${max} ms, median ${latencies.sort((a, b) => a - b)[latencies.length >> 1]} ms`);
+      assert.ok(latencies.length >= 3 && max < total, `GET latencies ${latencies.join(',')} ms; upload ${total} ms`);
     });
   });
 
