@@ -40,9 +40,10 @@ export function registerUsersPermissionsRoutes(
     const caller = await auth.access.resolve(request.headers);
     if (caller.kind !== 'user') throw new UnauthorizedError('This route needs a user JWT');
     const query = parseFindOneQuery(context.schema, type, request.query as Query, parseOptions((t) => caller.grants.allows(readAction(t))));
-    const user = await service.findOne(type, (await auth.users.findById(caller.userId))!.documentId as string, query);
-    if (!user) throw new UnauthorizedError('Invalid credentials');
-    return user;
+    const user = await auth.users.findById(caller.userId);
+    const shown = user && (await service.findOne(type, user.documentId as string, query));
+    if (!shown) throw new UnauthorizedError('Invalid credentials');
+    return shown;
   });
 
   app.get(`${prefix}/users`, async (request) => {
