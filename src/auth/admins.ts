@@ -2,18 +2,17 @@
  * Administrators of a Vellum node: created at install time (`vellum admin create`), they log in to
  * the admin API under `/admin/` with a JWT of their own. Content API credentials never work there.
  */
-import bcrypt from 'bcryptjs';
 import type { Database } from '../database/connection.js';
 import { UnauthorizedError, ValidationError } from '../errors.js';
 import type { AuthConfig } from './config.js';
 import { bearerToken, type JwtSigner } from './jwt.js';
 import { ADMINS_TABLE } from './model.js';
+import { hashPassword, verifyPassword } from './passwords.js';
 import { LoginThrottle } from './throttle.js';
 import { normalizeEmail } from './users.js';
 
 const MIN_PASSWORD = 8;
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-const DUMMY_HASH = bcrypt.hashSync('vellum-no-such-admin', 10);
 
 export class Admins {
   private readonly throttle: LoginThrottle;
@@ -37,7 +36,7 @@ export class Admins {
     if (taken) throw new ValidationError(`An administrator ${email} already exists`);
     await db
       .insertInto(ADMINS_TABLE)
-      .values({ email, password: await bcrypt.hash(password, 10), created_at: dialect.encode('datetime', new Date()) })
+      .values({ email, password: await hashPassword(password), created_at: dialect.encode('datetime', new Date()) })
       .execute();
     const row = await db.selectFrom(ADMINS_TABLE).select('id').where('email', '=', email).executeTakeFirstOrThrow();
     return { id: Number(row.id), email };
@@ -49,7 +48,7 @@ export class Admins {
     const key = `admin|${clientIp}|${email}`;
     await this.throttle.check(key);
     const row = await this.database.db.selectFrom(ADMINS_TABLE).select(['id', 'password']).where('email', '=', email).executeTakeFirst();
-    const ok = await bcrypt.compare(password, (row?.password as string | undefined) ?? DUMMY_HASH);
+    const ok = await verifyPassword(password, row?.password as string | undefined);
     if (!row || !ok) {
       await this.throttle.fail(key);
       throw new ValidationError('Invalid email or password');

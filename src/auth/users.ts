@@ -4,7 +4,6 @@
  * (validation, bcrypt-hashed password, role relation); login reads the hash directly since the
  * document service never returns it.
  */
-import bcrypt from 'bcryptjs';
 import type { Database } from '../database/connection.js';
 import type { Document } from '../documents/rows.js';
 import type { DocumentService } from '../documents/service.js';
@@ -15,6 +14,7 @@ import type { ContentType, RelationAttribute } from '../schema/model.js';
 import type { AuthConfig } from './config.js';
 import type { JwtSigner } from './jwt.js';
 import { PERMISSIONS_TABLE } from './model.js';
+import { verifyPassword } from './passwords.js';
 import { LoginThrottle } from './throttle.js';
 import { readSetting } from './settings.js';
 
@@ -50,8 +50,6 @@ export interface UserIdentity {
 }
 
 const INVALID_LOGIN = 'Invalid identifier or password';
-/** Compared against when the identifier is unknown, so that both failures take the same time. */
-const DUMMY_HASH = bcrypt.hashSync('vellum-no-such-user', 10);
 const BCRYPT_MAX_BYTES = 72;
 
 const str = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
@@ -122,8 +120,7 @@ export class Users {
       .where((eb) => eb.or([eb('email', '=', normalizeEmail(identifier)), eb('username', '=', identifier)]))
       .orderBy('id')
       .executeTakeFirst();
-    const hash = typeof row?.password === 'string' ? row.password : DUMMY_HASH;
-    const matches = await bcrypt.compare(password, hash);
+    const matches = await verifyPassword(password, row?.password as string | null | undefined);
     if (!row || !matches) {
       await this.throttle.fail(key);
       throw new ValidationError(INVALID_LOGIN);
