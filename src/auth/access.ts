@@ -23,18 +23,22 @@ export type Caller =
   | { kind: 'api-token'; tokenId: number; grants: Grants };
 
 export class UsersPermissionsAccess implements AccessControl {
+  private readonly publicGrants: () => Promise<Set<string>>;
+
   constructor(
     private readonly jwt: JwtSigner,
     private readonly users: Users,
     private readonly tokens: ApiTokens,
-    private readonly roles: Roles,
-    private readonly publicRole: string,
-  ) {}
+    roles: Roles,
+    publicRole: string,
+  ) {
+    this.publicGrants = roles.grantsReader(publicRole);
+  }
 
   /** Who is asking. Invalid, expired or revoked credentials are a 401, also on public routes. */
   async resolve(headers: IncomingHttpHeaders): Promise<Caller> {
     const token = bearerToken(headers.authorization);
-    if (token === undefined) return { kind: 'public', grants: grantSet(await this.roles.actionsOf(this.publicRole)) };
+    if (token === undefined) return { kind: 'public', grants: grantSet(await this.publicGrants()) };
     if (looksLikeJwt(token)) {
       const identity = await this.users.identity(await this.jwt.verify(token));
       if (!identity) throw new UnauthorizedError('Invalid credentials');

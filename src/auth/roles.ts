@@ -84,6 +84,15 @@ export class Roles {
     return new Set(rows.map((row) => row.action as string));
   }
 
+  /**
+   * `actionsOf` for one role on the hot path (Public, every anonymous request): the statement is
+   * compiled once, the grants are still read from the database every time.
+   */
+  grantsReader(roleDocumentId: string): () => Promise<Set<string>> {
+    const compiled = this.db.selectFrom(PERMISSIONS_TABLE).select('action').where('role_document_id', '=', roleDocumentId).compile();
+    return async () => new Set((await this.db.executeQuery(compiled)).rows.map((row) => (row as { action: string }).action));
+  }
+
   /** Adds grants; actions already granted are left as they are. */
   async grant(roleDocumentId: string, actions: string[], db: Db = this.db): Promise<void> {
     const have = await this.actionsOf(roleDocumentId, db);
