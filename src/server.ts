@@ -47,10 +47,7 @@ export interface CreateVellumOptions extends LoadConfigOptions {
 
 /** GraphQL's `register`, `login` and `me`, answered by users-and-permissions as REST's are. */
 const graphqlUsersPermissions = (auth: Auth): UsersPermissionsHooks => ({
-  async register(input, request) {
-    if (request.headers.authorization !== undefined) await auth.access.resolve(request.headers);
-    return auth.users.register(input);
-  },
+  register: (input, request) => auth.register(input, request.headers),
   login: (input, request) => auth.users.login(input, request.ip),
   async me(headers) {
     const caller = await auth.access.resolve(headers);

@@ -3,6 +3,7 @@
  * roles, the generated secrets and the grants of `config/permissions` exist; then it serves the
  * access seam, users, API tokens, roles and administrators.
  */
+import type { IncomingHttpHeaders } from 'node:http';
 import type { VellumConfig } from '../config/load.js';
 import type { Db } from '../database/dialect.js';
 import type { DocumentContext } from '../documents/context.js';
@@ -18,7 +19,7 @@ import { expandActions, knownActions } from './permissions.js';
 import { BUILT_IN_ROLES, Roles } from './roles.js';
 import { ensureSetting, randomSecret, readSetting, writeSetting } from './settings.js';
 import { ApiTokens } from './tokens.js';
-import { Users } from './users.js';
+import { Users, type AuthResult } from './users.js';
 
 export { authTables, roleType, userType } from './model.js';
 
@@ -33,6 +34,8 @@ export interface Auth {
   actions: string[];
   /** Concrete actions for patterns (`api::*.find`); 400 for a pattern that names nothing. */
   expand(patterns: string[], where?: string): string[];
+  /** Registration as REST and GraphQL offer it: credentials that are sent must be valid, even here. */
+  register(input: Record<string, unknown>, headers: IncomingHttpHeaders): Promise<AuthResult>;
   registrationOpen(): Promise<boolean>;
   setRegistrationOpen(open: boolean): Promise<void>;
 }
@@ -96,15 +99,20 @@ export async function startAuth(
   const tokens = new ApiTokens(database.db, database.dialect, secrets.tokenSalt);
   const resolveRole = async (ref: string) => (await roles.get(ref)).documentId;
   const users = new Users(ctx, documents, userType, authConfig, userJwt, authenticatedRole, resolveRole);
+  const access = new UsersPermissionsAccess(userJwt, users, tokens, roles, publicRole);
   return {
     config: authConfig,
-    access: new UsersPermissionsAccess(userJwt, users, tokens, roles, publicRole),
+    access,
     users,
     tokens,
     roles,
     admins: new Admins(database, JwtSigner.admin(secrets.adminJwt), authConfig),
     actions,
     expand,
+    async register(input, headers) {
+      if (headers.authorization !== undefined) await access.resolve(headers);
+      return users.register(input);
+    },
     registrationOpen: async () => (await readSetting(database.db, 'allow_register')) !== 'false',
     setRegistrationOpen: (open) => writeSetting(database.db, 'allow_register', String(open)),
   };

@@ -30,11 +30,7 @@ export function registerUsersPermissionsRoutes(
 
   app.post(`${prefix}/auth/local`, async (request) => auth.users.login(objectBody(request), request.ip));
 
-  app.post(`${prefix}/auth/local/register`, async (request) => {
-    // Credentials that are sent must be valid, even here.
-    if (request.headers.authorization !== undefined) await auth.access.resolve(request.headers);
-    return auth.users.register(objectBody(request));
-  });
+  app.post(`${prefix}/auth/local/register`, async (request) => auth.register(objectBody(request), request.headers));
 
   app.get(`${prefix}/users/me`, async (request) => {
     const caller = await auth.access.resolve(request.headers);
