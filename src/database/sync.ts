@@ -22,12 +22,27 @@ export interface SyncReport {
 /** Type changes that keep every stored value readable. */
 const SAFE_WIDENINGS = new Set(['string>text', 'integer>bigint', 'integer>float', 'string>json', 'text>json', 'json>text']);
 
+/**
+ * Tables and columns of our own schema. On PostgreSQL the catalog is read for that one schema
+ * only: a database-wide introspection resolves every schema by name and fails when another
+ * client drops its schema at the same moment (parallel test runs, other applications).
+ */
 async function existingTables(db: Db, dialect: Dialect, pgSchema: string | undefined): Promise<Map<string, Set<string>>> {
-  const tables = await db.introspection.getTables();
   const result = new Map<string, Set<string>>();
-  for (const table of tables) {
-    if (dialect.client === 'postgres' && table.schema !== (pgSchema ?? 'public')) continue;
-    result.set(table.name, new Set(table.columns.map((c) => c.name)));
+  const add = (table: string, column: string) => {
+    let columns = result.get(table);
+    if (!columns) result.set(table, (columns = new Set()));
+    columns.add(column);
+  };
+  if (dialect.client === 'postgres') {
+    const { rows } = await sql<{ table_name: string; column_name: string }>`
+      select table_name, column_name from information_schema.columns
+      where table_schema = ${pgSchema ?? 'public'}`.execute(db);
+    for (const row of rows) add(row.table_name, row.column_name);
+    return result;
+  }
+  for (const table of await db.introspection.getTables()) {
+    for (const column of table.columns) add(table.name, column.name);
   }
   return result;
 }
