@@ -2,7 +2,8 @@
 // `npm run bench`: starts Vellum (dist/) on a fresh SQLite database with the blog example, seeds it
 // with bench/seed.mjs, then measures throughput and latency with wrk and prints a table. For
 // comparison it also measures a bare node:http server answering the same precomputed list
-// response: the ceiling for this machine.
+// response: the ceiling for this machine. Beside throughput and latency it reports the server's CPU
+// time per request (from /proc) and its peak RSS (VmHWM).
 //
 // Env: N (articles, default 2000), DURATION (seconds per scenario, 10), CONNECTIONS (10),
 // WARMUP (seconds, 3), SCENARIOS (comma list), OUT (write the JSON summary there).
@@ -38,7 +39,7 @@ const rss = (pid) => {
 
 const vellumEnv = () => ({ ...process.env, NODE_ENV: 'production', JWT_SECRET: 'bench-only-jwt-secret-0123456789', PORT: String(PORT), HOST: '127.0.0.1', DATABASE_FILENAME: join(dir, 'bench.db') });
 
-/** A full-access API token for seeding and writes (reads are measured as Public, without one). */
+/** A full-access API token for seeding, and sent with every REST request as the shared bench does. */
 function createToken() {
   const out = spawnSync(process.execPath, [join(root, 'dist/cli/main.js'), 'token', 'create', '--type', 'full-access', '--name', `bench ${Date.now()}`], { env: vellumEnv(), encoding: 'utf8' });
   if (out.status !== 0) throw new Error(`token create failed: ${out.stderr}`);
@@ -83,7 +84,8 @@ let TOKEN = '';
 function wrk(url, seconds, { method = 'GET', body, graphql = false } = {}) {
   const args = ['-t1', `-c${CONNECTIONS}`, `-d${seconds}s`, '-s', luaFile, '--latency', url];
   if (method !== 'GET') args.push('-H', 'Content-Type: application/json');
-  if (method !== 'GET' && !graphql) args.push('-H', `Authorization: Bearer ${TOKEN}`);
+  // Like the shared bench (../shared/bench/run.mjs), every REST request carries the API token.
+  if (!graphql && TOKEN) args.push('-H', `Authorization: Bearer ${TOKEN}`);
   const script = method !== 'GET' ? `wrk.method = "${method}"\nwrk.body = ${JSON.stringify(JSON.stringify(body))}\nwrk.headers["Content-Type"] = "application/json"\n` + LUA : LUA;
   writeFileSync(luaFile, script);
   const result = spawnSync('wrk', args, { encoding: 'utf8' });
@@ -94,11 +96,32 @@ function wrk(url, seconds, { method = 'GET', body, graphql = false } = {}) {
   return { rps: requests / (micros / 1e6), requests, errors: errors + non2xx, p50, p90, p99, max };
 }
 
-function measure(name, url, options) {
+/** CPU time (user + system, ms) the process has used so far, from /proc (Linux). */
+const cpuMs = (pid) => {
+  try {
+    const fields = spawnSync('cat', [`/proc/${pid}/stat`]).stdout.toString().split(') ')[1].split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+  } catch {
+    return NaN;
+  }
+};
+const CLOCK_TICKS = Number(spawnSync('getconf', ['CLK_TCK']).stdout?.toString().trim()) || 100;
+/** Peak RSS of the process so far (VmHWM), in MB. */
+const peakRss = (pid) => {
+  try {
+    return Number(/VmHWM:\s+(\d+)/.exec(spawnSync('cat', [`/proc/${pid}/status`]).stdout.toString())?.[1] ?? 0) / 1024;
+  } catch {
+    return 0;
+  }
+};
+
+function measure(name, url, options, pid) {
   if (WARMUP > 0) wrk(url, WARMUP, options);
+  const cpuBefore = cpuMs(pid);
   const result = wrk(url, DURATION, options);
-  console.error(`  ${name}: ${result.rps.toFixed(0)} req/s`);
-  return { name, ...result };
+  const cpuPerRequest = (cpuMs(pid) - cpuBefore) / result.requests;
+  console.error(`  ${name}: ${result.rps.toFixed(0)} req/s, ${cpuPerRequest.toFixed(2)} ms CPU per request`);
+  return { name, ...result, cpuPerRequest, peakRss: peakRss(pid) };
 }
 
 const { child, coldStartMs } = await startVellum();
@@ -125,7 +148,6 @@ try {
     ['graphql_list', `${BASE}/graphql`, { method: 'POST', graphql: true, body: { query: '{ articles(pagination: { pageSize: 25 }) { data { id attributes { title views author { data { attributes { name } } } } } } }' } }],
   ];
   const wanted = process.env.SCENARIOS?.split(',');
-  let peakRss = idleRss;
   for (const [name, url, options] of scenarios) {
     if (wanted && !wanted.includes(name)) continue;
     const probeBody = options?.graphql ? options.body : { data: { title: `probe ${Date.now()}` } };
@@ -136,12 +158,12 @@ try {
       console.error(`  ${name}: skipped (HTTP ${probe.status})`);
       continue;
     }
-    results.push(measure(name, url, options));
-    peakRss = Math.max(peakRss, rss(child.pid));
+    results.push(measure(name, url, options, child.pid));
   }
 
   // The ceiling: node:http answering the precomputed default list response.
   const body = Buffer.from(await (await fetch(`${BASE}/api/articles`)).text());
+  const hwm = peakRss(child.pid);
   child.kill('SIGTERM');
   const bare = createServer((_req, res) => {
     res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': body.length });
@@ -166,14 +188,17 @@ try {
     results.push({ name: 'ceiling: bare node:http, same list body', rps: requests / (micros / 1e6), requests, errors, p50, p90, p99, max });
   }
 
-  console.log(`\nVellum bench: ${N} articles, SQLite, wrk -t1 -c${CONNECTIONS} -d${DURATION}s; cold start ${coldStartMs} ms, RSS idle ${idleRss.toFixed(0)} MB, peak ${peakRss.toFixed(0)} MB\n`);
-  console.log('| scenario | req/s | p50 ms | p90 ms | p99 ms | max ms | errors |');
-  console.log('|---|---:|---:|---:|---:|---:|---:|');
+  const list = results.find((r) => r.name === 'list_default');
+  const bareCeiling = results.find((r) => r.name.startsWith('ceiling'));
+  console.log(`\nVellum bench: ${N} articles, SQLite, wrk -t1 -c${CONNECTIONS} -d${DURATION}s; cold start ${coldStartMs} ms, RSS idle ${idleRss.toFixed(0)} MB, peak (VmHWM) ${hwm.toFixed(0)} MB`);
+  if (list?.rps && bareCeiling?.rps) console.log(`list_default is ${((list.rps / bareCeiling.rps) * 100).toFixed(1)}% of the bare node:http ceiling`);
+  console.log('\n| scenario | req/s | p50 ms | p90 ms | p99 ms | max ms | errors | server CPU ms/req | RSS peak so far MB |');
+  console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|');
   for (const r of results) {
-    if (r.skipped) console.log(`| ${r.name} | skipped: ${r.skipped} | | | | | |`);
-    else console.log(`| ${r.name} | ${r.rps.toFixed(0)} | ${r.p50.toFixed(2)} | ${r.p90.toFixed(2)} | ${r.p99.toFixed(2)} | ${r.max.toFixed(2)} | ${r.errors} |`);
+    if (r.skipped) console.log(`| ${r.name} | skipped: ${r.skipped} | | | | | | | |`);
+    else console.log(`| ${r.name} | ${r.rps.toFixed(0)} | ${r.p50.toFixed(2)} | ${r.p90.toFixed(2)} | ${r.p99.toFixed(2)} | ${r.max.toFixed(2)} | ${r.errors} | ${r.cpuPerRequest?.toFixed(2) ?? ''} | ${r.peakRss?.toFixed(0) ?? ''} |`);
   }
-  if (process.env.OUT) writeFileSync(process.env.OUT, JSON.stringify({ coldStartMs, idleRss, peakRss, results }, null, 2));
+  if (process.env.OUT) writeFileSync(process.env.OUT, JSON.stringify({ coldStartMs, idleRss, peakRss: hwm, results }, null, 2));
 } finally {
   child.kill('SIGTERM');
   rmSync(dir, { recursive: true, force: true });

@@ -18,4 +18,6 @@ export interface DocumentContext {
 /** Per-call options that are not part of the query: who asks. */
 export interface CallerOptions {
   canRead?: (type: ContentType) => boolean;
+  /** The caller only serialises what it reads: json and blocks values may come back as RawJson. */
+  rawJson?: boolean;
 }

@@ -13,6 +13,7 @@ import type { ContentType } from '../schema/model.js';
 import type { AccessControl } from './access.js';
 import { legacyData, wantsLegacyFormat } from './legacy-format.js';
 import type { Document } from '../documents/rows.js';
+import { sendJson } from './json-body.js';
 
 type Query = Record<string, unknown>;
 type Params = { documentId: string };
@@ -46,14 +47,22 @@ export function registerContentApi(app: FastifyInstance, options: ContentApiOpti
   /** The current format, or the earlier one when the request asks for it (decision 2). */
   const shape = (request: FastifyRequest, type: ContentType, data: Document | Document[] | null) =>
     wantsLegacyFormat(request.headers) ? legacyData(context.schema, type, data) : data;
+  /** The envelope `{ data, meta }`, written by jsonBody. */
+  const answer = (request: FastifyRequest, reply: FastifyReply, type: ContentType, data: Document | Document[] | null, meta: object = {}, status = 200) =>
+    sendJson(reply, { data: shape(request, type, data), meta }, status);
   const notFound = (type: ContentType, documentId?: string) =>
     new NotFoundError(documentId ? `No ${type.singularName} with documentId ${documentId}` : `No ${type.singularName} found`);
 
   for (const type of context.schema.contentTypes.values()) {
     if (type.builtIn) continue;
 
+    // Every answer is serialised by jsonBody, which writes stored JSON text through (rawJson).
+    const authorize = async (request: FastifyRequest, action: 'find' | 'findOne' | 'create' | 'update') => ({
+      ...(await access.authorize(request.headers, { uid: type.uid, action })),
+      rawJson: true,
+    });
     const readQuery = async (request: FastifyRequest, action: 'find' | 'findOne' | 'create' | 'update') => {
-      const caller = await access.authorize(request.headers, { uid: type.uid, action });
+      const caller = await authorize(request, action);
       const query = parseFindOneQuery(context.schema, type, request.query as Query, parseOptions(caller.canRead));
       return { query, caller };
     };
@@ -61,30 +70,30 @@ export function registerContentApi(app: FastifyInstance, options: ContentApiOpti
     if (type.kind === 'collectionType') {
       const base = `${prefix}/${type.pluralName}`;
 
-      app.get(base, async (request) => {
-        const caller = await access.authorize(request.headers, { uid: type.uid, action: 'find' });
+      app.get(base, async (request, reply) => {
+        const caller = await authorize(request, 'find');
         const query = parseFindQuery(context.schema, type, request.query as Query, parseOptions(caller.canRead));
         const { results, pagination } = await service.findMany(type, query, caller);
-        return { data: shape(request, type, results), meta: { pagination } };
+        return answer(request, reply, type, results, { pagination });
       });
 
-      app.get<{ Params: Params }>(`${base}/:documentId`, async (request) => {
+      app.get<{ Params: Params }>(`${base}/:documentId`, async (request, reply) => {
         const back = await readQuery(request, 'findOne');
         const document = await service.findOne(type, request.params.documentId, back.query, back.caller);
         if (!document) throw notFound(type, request.params.documentId);
-        return { data: shape(request, type, document), meta: {} };
+        return answer(request, reply, type, document);
       });
 
       app.post(base, async (request, reply) => {
         const back = await readQuery(request, 'create');
         const document = await service.create(type, bodyData(request.body), back);
-        return reply.status(201).send({ data: shape(request, type, document), meta: {} });
+        return answer(request, reply, type, document, {}, 201);
       });
 
-      app.put<{ Params: Params }>(`${base}/:documentId`, async (request) => {
+      app.put<{ Params: Params }>(`${base}/:documentId`, async (request, reply) => {
         const back = await readQuery(request, 'update');
         const document = await service.update(type, request.params.documentId, bodyData(request.body), back);
-        return { data: shape(request, type, document), meta: {} };
+        return answer(request, reply, type, document);
       });
 
       app.delete<{ Params: Params }>(`${base}/:documentId`, async (request, reply) => {
@@ -96,26 +105,26 @@ export function registerContentApi(app: FastifyInstance, options: ContentApiOpti
 
       const actions = { publish: service.publish, unpublish: service.unpublish, 'discard-draft': service.discardDraft } as const;
       for (const [name, run] of Object.entries(actions)) {
-        app.post<{ Params: Params }>(`${base}/:documentId/actions/${name}`, async (request) => {
+        app.post<{ Params: Params }>(`${base}/:documentId/actions/${name}`, async (request, reply) => {
           const back = await readQuery(request, 'update');
           const document = await run.call(service, type, request.params.documentId, back.query.locale, back);
-          return { data: shape(request, type, document), meta: {} };
+          return answer(request, reply, type, document);
         });
       }
     } else {
       const base = `${prefix}/${type.singularName}`;
 
-      app.get(base, async (request) => {
+      app.get(base, async (request, reply) => {
         const back = await readQuery(request, 'find');
         const document = await service.findSingle(type, back.query, back.caller);
         if (!document) throw notFound(type);
-        return { data: shape(request, type, document), meta: {} };
+        return answer(request, reply, type, document);
       });
 
-      app.put(base, async (request) => {
+      app.put(base, async (request, reply) => {
         const back = await readQuery(request, 'update');
         const document = await service.upsertSingle(type, bodyData(request.body), back);
-        return { data: shape(request, type, document), meta: {} };
+        return answer(request, reply, type, document);
       });
 
       app.delete(base, async (request, reply: FastifyReply) => {

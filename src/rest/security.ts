@@ -4,8 +4,9 @@
  *   module.exports = ['strapi::security', { name: 'strapi::cors', config: { origin: ['https://example.com'] } }, ...]
  */
 import cors from '@fastify/cors';
-import helmet from '@fastify/helmet';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
+import helmet from 'helmet';
 
 const record = (value: unknown): Record<string, unknown> =>
   value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
@@ -20,10 +21,28 @@ function middlewareConfig(middlewares: unknown[], name: string): Record<string, 
   return undefined;
 }
 
+type Middleware = (request: IncomingMessage, response: ServerResponse, next: (error?: unknown) => void) => void;
+
+/**
+ * The headers a helmet middleware sets. They depend on its configuration only, so they are
+ * computed once instead of running the middleware (which re-parses its CSP) on every request.
+ */
+function staticHeaders(middleware: Middleware): [string, string | number | readonly string[]][] {
+  const headers: [string, string | number | readonly string[]][] = [];
+  const recorder = {
+    setHeader: (name: string, value: string | number | readonly string[]) => void headers.push([name, value]),
+    removeHeader: () => undefined,
+  } as unknown as ServerResponse;
+  middleware({} as IncomingMessage, recorder, (error) => {
+    if (error) throw error;
+  });
+  return headers;
+}
+
 export async function registerSecurity(app: FastifyInstance, middlewares: unknown[]): Promise<void> {
   const security = middlewareConfig(middlewares, 'strapi::security');
   if (security) {
-    await app.register(helmet, {
+    const headers = staticHeaders(helmet({
       contentSecurityPolicy: {
         useDefaults: true,
         directives: {
@@ -41,6 +60,10 @@ export async function registerSecurity(app: FastifyInstance, middlewares: unknow
       xssFilter: false,
       hsts: { maxAge: 31536000, includeSubDomains: true },
       frameguard: { action: 'sameorigin' },
+    }));
+    app.addHook('onRequest', (_request, reply, done) => {
+      for (const [name, value] of headers) reply.raw.setHeader(name, value);
+      done();
     });
   }
   const corsConfig = middlewareConfig(middlewares, 'strapi::cors');

@@ -1,6 +1,5 @@
 import { open } from 'node:fs/promises';
 import { basename, extname } from 'node:path';
-import { fileTypeFromFile } from 'file-type';
 
 export interface DetectedType {
   mime: string;
@@ -35,6 +34,8 @@ function isText(head: Buffer): boolean {
  * (file-type), then SVG and plain text by content; anything else is an octet stream.
  */
 export async function detectType(path: string, clientName: string): Promise<DetectedType> {
+  // Loaded on the first upload, not at start-up.
+  const { fileTypeFromFile } = await import('file-type');
   const detected = await fileTypeFromFile(path);
   const head = await readHead(path, 4096);
   // file-type names an SVG with an XML prolog plain XML.

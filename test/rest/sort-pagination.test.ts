@@ -63,6 +63,22 @@ for (const dialect of DIALECTS) {
       assert.equal((await list('pagination[page]=9&pagination[pageSize]=5')).data.length, 0);
     });
 
+    it('the last page knows the total without a count; full and out-of-range pages count', async () => {
+      const statements = async (query: string) => {
+        const before = server.vellum.database.statementCount;
+        const body = await list(query);
+        return { total: body.meta.pagination.total, statements: server.vellum.database.statementCount - before };
+      };
+      const full = await statements('pagination[page]=2&pagination[pageSize]=5');
+      const last = await statements('pagination[page]=3&pagination[pageSize]=5');
+      assert.deepEqual([full.total, last.total], [12, 12]);
+      assert.equal(last.statements, full.statements - 1, 'no count statement for the last page');
+      assert.equal((await statements('pagination[page]=9&pagination[pageSize]=5')).total, 12);
+      assert.equal((await statements('pagination[start]=20&pagination[limit]=5')).total, 12);
+      assert.equal((await statements('pagination[start]=0&pagination[limit]=100')).total, 12);
+      assert.equal((await statements('filters[title][$eq]=nothing-like-this')).total, 0);
+    });
+
     it('offset-based pagination has start, limit, total', async () => {
       const body = await list('pagination[start]=10&pagination[limit]=5');
       assert.deepEqual(body.meta.pagination, { start: 10, limit: 5, total: 12 });

@@ -1,5 +1,6 @@
 import { Kysely, MysqlDialect, sql, type KyselyConfig } from 'kysely';
-import { createPool } from 'mysql2';
+import { createRequire } from 'node:module';
+import type mysqlModule from 'mysql2';
 import type { ServerConnection } from '../../config/load.js';
 import { decodeCommon, encodeCommon, likeMatch, pad, type ColumnType, type Db, type Dialect } from '../dialect.js';
 
@@ -51,7 +52,9 @@ export const mysqlDialect: Dialect = {
     return encodeCommon(type, value);
   },
   decode: decodeCommon,
+  quoteId: (name) => `\`${name.replace(/`/g, '``')}\``,
   selectColumn: () => undefined,
+  semiJoinOperand: (column) => column,
   lower: (expression) => sql`lower(${expression})`,
   matches(expression, text, anchor, caseInsensitive) {
     return likeMatch(this.lower, expression, text, anchor, caseInsensitive);
@@ -59,6 +62,8 @@ export const mysqlDialect: Dialect = {
 };
 
 export function createMysqlKysely(connection: ServerConnection, log: KyselyConfig['log']): Db {
+  // Loaded only when a project uses MySQL/MariaDB: the driver costs memory on every other node.
+  const { createPool } = createRequire(import.meta.url)('mysql2') as typeof mysqlModule;
   const pool = createPool({
     uri: connection.connectionString,
     host: connection.host,

@@ -1,5 +1,6 @@
 import { Kysely, PostgresDialect, sql, type KyselyConfig } from 'kysely';
-import pg from 'pg';
+import { createRequire } from 'node:module';
+import type pgModule from 'pg';
 import type { ServerConnection } from '../../config/load.js';
 import { decodeCommon, encodeCommon, likeMatch, type ColumnType, type Db, type Dialect } from '../dialect.js';
 
@@ -22,12 +23,13 @@ const TYPES: Record<ColumnType, string> = {
 const SCHEMA_LOCK_KEY = 748_213_001;
 
 // Dates stay strings ('2024-01-31'); pg would turn them into local-midnight Date objects.
-const types = {
-  getTypeParser(oid: number, format?: 'text' | 'binary') {
-    if (oid === pg.types.builtins.DATE) return (value: string) => value;
-    return pg.types.getTypeParser(oid, format);
-  },
-} as pg.CustomTypesConfig;
+const typesOf = (pg: typeof pgModule) =>
+  ({
+    getTypeParser(oid: number, format?: 'text' | 'binary') {
+      if (oid === pg.types.builtins.DATE) return (value: string) => value;
+      return pg.types.getTypeParser(oid, format);
+    },
+  }) as pgModule.CustomTypesConfig;
 
 export const postgresDialect: Dialect = {
   client: 'postgres',
@@ -44,7 +46,9 @@ export const postgresDialect: Dialect = {
     }),
   encode: encodeCommon,
   decode: decodeCommon,
+  quoteId: (name) => `"${name.replace(/"/g, '""')}"`,
   selectColumn: () => undefined,
+  semiJoinOperand: (column) => column,
   lower: (expression) => sql`lower(${expression})`,
   matches(expression, text, anchor, caseInsensitive) {
     return likeMatch(this.lower, expression, text, anchor, caseInsensitive);
@@ -52,6 +56,8 @@ export const postgresDialect: Dialect = {
 };
 
 export function createPostgresKysely(connection: ServerConnection, log: KyselyConfig['log']): Db {
+  // Loaded only when a project uses PostgreSQL: the driver costs memory on every other node.
+  const pg = createRequire(import.meta.url)('pg') as typeof pgModule;
   const pool = new pg.Pool({
     connectionString: connection.connectionString,
     host: connection.host,
@@ -59,10 +65,10 @@ export function createPostgresKysely(connection: ServerConnection, log: KyselyCo
     database: connection.database,
     user: connection.user,
     password: connection.password,
-    ssl: connection.ssl as pg.PoolConfig['ssl'],
+    ssl: connection.ssl as pgModule.PoolConfig['ssl'],
     min: connection.pool.min,
     max: connection.pool.max,
-    types,
+    types: typesOf(pg),
     options: connection.schema ? `-c search_path=${connection.schema}` : undefined,
   });
   return new Kysely({ dialect: new PostgresDialect({ pool }), log });

@@ -3,7 +3,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { Kysely, SqliteDialect, sql, type KyselyConfig } from 'kysely';
 import type { SqliteConnection } from '../../config/load.js';
-import { decodeCommon, encodeCommon, likeMatch, type ColumnType, type Db, type Dialect } from '../dialect.js';
+import { ARRAY_ROWS, decodeCommon, encodeCommon, likeMatch, type ColumnType, type Db, type Dialect } from '../dialect.js';
 
 const TYPES: Record<ColumnType, string> = {
   id: 'integer primary key autoincrement',
@@ -44,8 +44,9 @@ export const sqliteDialect: Dialect = {
     return encodeCommon(type, value);
   },
   decode: decodeCommon,
-  selectColumn: (table, column, type) =>
-    type === 'bigint' ? sql`cast(${sql.ref(`${table}.${column}`)} as text)` : undefined,
+  quoteId: (name) => `"${name.replace(/"/g, '""')}"`,
+  selectColumn: (qualified, type) => (type === 'bigint' ? `cast(${qualified} as text)` : undefined),
+  semiJoinOperand: (column) => sql`+${column}`,
   lower: (expression) => sql`vellum_lower(${expression})`,
   matches(expression, text, anchor, caseInsensitive) {
     if (caseInsensitive) return likeMatch(sqliteDialect.lower, expression, text, anchor, true);
@@ -72,6 +73,7 @@ function withStatementCache(database: Database.Database, size = 500): Database.D
         let statement = cache.get(source);
         if (!statement) {
           statement = prepare(source);
+          if (source.startsWith(ARRAY_ROWS)) statement.raw(true);
           if (cache.size >= size) cache.delete(cache.keys().next().value!);
           cache.set(source, statement);
         }

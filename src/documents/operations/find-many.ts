@@ -7,7 +7,7 @@ import type { FindQuery } from '../../query/types.js';
 import type { ContentType } from '../../schema/model.js';
 import type { CallerOptions, DocumentContext } from '../context.js';
 import { populate, type Loaded } from '../read/populate.js';
-import { decodeDocument, selectList, visibleScalars, type Document, type Row } from '../rows.js';
+import { decodeDocument, readRows, rowKeys, selectList, visibleScalars, type Document } from '../rows.js';
 
 export interface PaginationMeta {
   page?: number;
@@ -32,15 +32,18 @@ export const scopeOf = (_type: ContentType, query: { status: FindQuery['status']
   locale: query.locale,
 });
 
-/** A page of documents: one statement for the rows, one for the total, one per populated attribute and level. */
+/**
+ * A page of documents: one statement for the rows, one for the total (unless the page is the last
+ * one), one per populated attribute and level.
+ */
 export async function findMany(ctx: DocumentContext, type: ContentType, query: FindQuery, caller: CallerOptions = {}): Promise<FindManyResult> {
   const { db, dialect } = ctx.database;
   const scope = scopeOf(type, query);
   const sqlCtx: SqlContext = { schema: ctx.schema, dialect, scope, aliases: new Aliases() };
   const alias = 't0';
-  const conditions = [versionCondition(type, alias, scope)];
-  if (query.filters) conditions.push(compileFilter(sqlCtx, type, alias, query.filters));
-  const where = and(conditions);
+  const whereFor = (relationForm: SqlContext['relationForm']) =>
+    and([versionCondition(type, alias, scope), ...(query.filters ? [compileFilter({ ...sqlCtx, relationForm }, type, alias, query.filters)] : [])]);
+  const where = whereFor('exists');
   const from = sql`${sql.table(type.table)} as ${sql.id(alias)}`;
 
   const { pagination } = query;
@@ -48,21 +51,21 @@ export async function findMany(ctx: DocumentContext, type: ContentType, query: F
   const offset = pagination.kind === 'page' ? (pagination.page - 1) * pagination.pageSize : pagination.start;
   const scalars = visibleScalars(type, query.fields);
   const order = compileOrder(sqlCtx, type, alias, query.sort);
-  const rowsQuery = sql<Row>`select ${sql.join(selectList(dialect, type, alias, scalars))} from ${from} where ${where} order by ${sql.join(order)} limit ${limit} offset ${offset}`;
-  const [rows, total] = await Promise.all([
-    rowsQuery.execute(db).then((r) => r.rows),
-    pagination.withCount
-      ? sql<{ total: number | string }>`select count(*) as total from ${from} where ${where}`.execute(db).then((r) => Number(r.rows[0]?.total ?? 0))
-      : Promise.resolve(undefined),
-  ]);
+  // LIMIT and OFFSET are validated integers, written into the SQL: with them bound as parameters
+  // SQLite sorts every matching row in full before taking the page (no top-N sort), which on wide
+  // rows evicted its page cache and made filter+sort at 10,000 articles 7x slower.
+  const rowsQuery = sql`select ${sql.join(selectList(dialect, type, alias, scalars))} from ${from} where ${where} order by ${sql.join(order)} limit ${sql.lit(limit)} offset ${sql.lit(offset)}`;
+  const rows = await readRows(db, rowsQuery);
+  // A page that is not full ends the list: its rows give the total without a count.
+  const pageTellsTotal = rows.length < limit && (rows.length > 0 || offset === 0);
+  const total = !pagination.withCount
+    ? undefined
+    : pageTellsTotal
+      ? offset + rows.length
+      : Number((await sql<{ total: number | string }>`select count(*) as total from ${from} where ${whereFor('semi-join')}`.execute(db)).rows[0]?.total ?? 0);
 
-  const loaded: Loaded[] = rows.map((row) => ({
-    value: decodeDocument(dialect, type, row, scalars, query.fields),
-    rowId: Number(row.id),
-    documentId: row.document_id as string,
-    locale: row.locale as string | null,
-  }));
-  await populate({ db, dialect, schema: ctx.schema, scope, canRead: caller.canRead ?? ctx.canRead }, type, loaded, query.populate);
+  const loaded: Loaded[] = rows.map((row) => ({ value: decodeDocument(dialect, type, row, scalars, query.fields, caller.rawJson), ...rowKeys(row) }));
+  await populate({ db, dialect, schema: ctx.schema, scope, canRead: caller.canRead ?? ctx.canRead, rawJson: caller.rawJson }, type, loaded, query.populate);
 
   const meta: PaginationMeta =
     pagination.kind === 'page'

@@ -3,7 +3,7 @@ import type { FindOneQuery } from '../../query/types.js';
 import type { ContentType } from '../../schema/model.js';
 import type { CallerOptions, DocumentContext } from '../context.js';
 import { populate } from '../read/populate.js';
-import { decodeDocument, selectList, visibleScalars, type Document, type Row } from '../rows.js';
+import { decodeDocument, readRows, rowKeys, selectList, visibleScalars, type Document } from '../rows.js';
 import { scopeOf } from './find-many.js';
 import { and, versionCondition } from '../../query/sql/scope.js';
 
@@ -23,11 +23,13 @@ export async function findOne(
   const scalars = visibleScalars(type, query.fields);
   const conditions = [versionCondition(type, 't0', scope)];
   if (documentId !== null) conditions.push(sql<boolean>`t0.document_id = ${documentId}`);
-  const select = sql<Row>`select ${sql.join(selectList(dialect, type, 't0', scalars))} from ${sql.table(type.table)} as t0 where ${and(conditions)} order by t0.id limit 1`;
-  const row = (await select.execute(db)).rows[0];
+  // A documentId names one row per status and locale: no sort. A single type takes its first row.
+  const order = documentId === null ? sql` order by t0.id` : sql``;
+  const select = sql`select ${sql.join(selectList(dialect, type, 't0', scalars))} from ${sql.table(type.table)} as t0 where ${and(conditions)}${order} limit 1`;
+  const row = (await readRows(db, select))[0];
   if (!row) return null;
-  const value = decodeDocument(dialect, type, row, scalars, query.fields);
-  const loaded = [{ value, rowId: Number(row.id), documentId: row.document_id as string, locale: row.locale as string | null }];
-  await populate({ db, dialect, schema: ctx.schema, scope, canRead: caller.canRead ?? ctx.canRead }, type, loaded, query.populate);
+  const value = decodeDocument(dialect, type, row, scalars, query.fields, caller.rawJson);
+  const loaded = [{ value, ...rowKeys(row) }];
+  await populate({ db, dialect, schema: ctx.schema, scope, canRead: caller.canRead ?? ctx.canRead, rawJson: caller.rawJson }, type, loaded, query.populate);
   return value;
 }

@@ -16,7 +16,7 @@ import { compileOrder } from '../../query/sql/order.js';
 import { and, statusCondition, type VersionScope } from '../../query/sql/scope.js';
 import { compileFilter, type SqlContext } from '../../query/sql/where.js';
 import type { PopulateNode, PopulateTree } from '../../query/types.js';
-import { decodeComponent, decodeDocument, selectList, visibleScalars, type Document, type Row } from '../rows.js';
+import { decodeComponent, decodeDocument, DOCUMENT_ID, ID, LOCALE, readRows, rowKeys, selectList, selectWidth, visibleScalars, type Document, type Row } from '../rows.js';
 import { FILES_TABLE } from '../write/media.js';
 
 /** A document or component value already read, with the row it came from. */
@@ -33,6 +33,8 @@ export interface ReadContext {
   schema: Schema;
   scope: VersionScope;
   canRead?: (type: ContentType) => boolean;
+  /** json and blocks values as RawJson (CallerOptions.rawJson). */
+  rawJson?: boolean;
 }
 
 const OWNER = '__owner';
@@ -90,7 +92,8 @@ async function populateRelation(ctx: ReadContext, model: Model, items: Loaded[],
   const scalars = visibleScalars(target, node.fields);
   const conditions: RawBuilder<boolean>[] = [];
   let from: RawBuilder<unknown>;
-  let ownerKey: (row: Row) => string;
+  // Which owner a row belongs to, from its owner columns (at `at`: the owner, then its locale).
+  let ownerKey: (row: Row, at: number) => string;
   let itemKey: (item: Loaded) => string;
   let linkOrder: RawBuilder<unknown>;
   const tableRef = sql.table(attribute.link.table);
@@ -99,7 +102,7 @@ async function populateRelation(ctx: ReadContext, model: Model, items: Loaded[],
     if (target.localized) joinOn.push(sql<boolean>`t.locale = l.target_locale`);
     from = sql`${tableRef} as l join ${sql.table(target.table)} as t on ${and(joinOn)}`;
     conditions.push(sql<boolean>`l.entity_id in (${sql.join(items.map((i) => i.rowId))})`);
-    ownerKey = (row) => String(row[OWNER]);
+    ownerKey = (row, at) => String(row[at]);
     itemKey = (item) => String(item.rowId);
     linkOrder = sql`l.target_ord`;
   } else {
@@ -109,7 +112,7 @@ async function populateRelation(ctx: ReadContext, model: Model, items: Loaded[],
     const documentIds = [...new Set(items.map((i) => i.documentId!))];
     conditions.push(sql<boolean>`l.target_document_id in (${sql.join(documentIds)})`);
     const selfLocalized = (model as ContentType).localized;
-    ownerKey = (row) => `${row[OWNER]}\u0000${selfLocalized ? row.__owner_locale : ''}`;
+    ownerKey = (row, at) => `${row[at]}\u0000${selfLocalized ? row[at + 1] : ''}`;
     itemKey = (item) => `${item.documentId}\u0000${selfLocalized ? item.locale : ''}`;
     linkOrder = sql`l.entity_ord`;
   }
@@ -119,20 +122,21 @@ async function populateRelation(ctx: ReadContext, model: Model, items: Loaded[],
   const order = node.sort?.length ? compileOrder(sqlCtx, target, 't', node.sort) : [linkOrder, sql`l.id`];
 
   if (node.count) {
-    const rows = await sql<Row>`select ${owner} as ${sql.id(OWNER)}, ${attribute.owner ? sql`` : sql`l.target_locale as __owner_locale, `}count(*) as count from ${from} where ${and(conditions)} group by ${owner}${attribute.owner ? sql`` : sql`, l.target_locale`}`.execute(db);
-    const counts = new Map(rows.rows.map((row) => [ownerKey(row), Number(row.count)]));
+    const rows = await readRows(db, sql`select ${owner} as ${sql.id(OWNER)}, ${attribute.owner ? sql`` : sql`l.target_locale as __owner_locale, `}count(*) as count from ${from} where ${and(conditions)} group by ${owner}${attribute.owner ? sql`` : sql`, l.target_locale`}`);
+    const counts = new Map(rows.map((row) => [ownerKey(row, 0), Number(row[row.length - 1])]));
     for (const item of items) item.value[attribute.name] = { count: counts.get(itemKey(item)) ?? 0 };
     return;
   }
   const select = [...selectList(dialect, target, 't', scalars), sql`${owner} as ${sql.id(OWNER)}`, ...extra];
-  const result = await sql<Row>`select ${sql.join(select)} from ${from} where ${and(conditions)} order by ${owner}, ${sql.join(order)}`.execute(db);
-  const groups = groupBy(result.rows, ownerKey);
+  const rows = await readRows(db, sql`select ${sql.join(select)} from ${from} where ${and(conditions)} order by ${owner}, ${sql.join(order)}`);
+  const width = selectWidth(target, scalars);
+  const groups = groupBy(rows, (row) => ownerKey(row, width));
   const loaded: Loaded[] = [];
   for (const item of items) {
     const rows = groups.get(itemKey(item)) ?? [];
     const values = rows.map((row) => {
-      const value = decodeDocument(dialect, target, row, scalars, node.fields);
-      loaded.push({ value, rowId: Number(row.id), documentId: row.document_id as string, locale: row.locale as string | null });
+      const value = decodeDocument(dialect, target, row, scalars, node.fields, ctx.rawJson);
+      loaded.push({ value, ...rowKeys(row) });
       return value;
     });
     item.value[attribute.name] = attribute.toMany ? values : (values[0] ?? null);
@@ -142,20 +146,20 @@ async function populateRelation(ctx: ReadContext, model: Model, items: Loaded[],
 
 async function componentRows(ctx: ReadContext, owner: Model, component: Component, field: string, ids: number[], scalars: ReturnType<typeof visibleScalars>): Promise<Row[]> {
   const select = [...selectList(ctx.dialect, component, 'k', scalars), sql`c.entity_id as ${sql.id(OWNER)}`];
-  const result = await sql<Row>`select ${sql.join(select)} from ${sql.table(owner.componentLinkTable)} as c join ${sql.table(component.table)} as k on k.id = c.cmp_id where c.entity_id in (${sql.join(ids)}) and c.field = ${field} and c.component_type = ${component.uid} order by c.entity_id, c.ord, c.id`.execute(ctx.db);
-  return result.rows;
+  return readRows(ctx.db, sql`select ${sql.join(select)} from ${sql.table(owner.componentLinkTable)} as c join ${sql.table(component.table)} as k on k.id = c.cmp_id where c.entity_id in (${sql.join(ids)}) and c.field = ${field} and c.component_type = ${component.uid} order by c.entity_id, c.ord, c.id`);
 }
 
 async function populateComponent(ctx: ReadContext, model: Model, items: Loaded[], attribute: ComponentAttribute, node: PopulateNode): Promise<void> {
   const component = ctx.schema.components.get(attribute.component)!;
   const scalars = visibleScalars(component, node.fields);
   const rows = await componentRows(ctx, model, component, attribute.name, items.map((i) => i.rowId), scalars);
-  const groups = groupBy(rows, (row) => Number(row[OWNER]));
+  const width = selectWidth(component, scalars);
+  const groups = groupBy(rows, (row) => Number(row[width]));
   const loaded: Loaded[] = [];
   for (const item of items) {
     const values = (groups.get(item.rowId) ?? []).map((row) => {
-      const value = decodeComponent(ctx.dialect, scalars, row);
-      loaded.push({ value, rowId: Number(row.id) });
+      const value = decodeComponent(ctx.dialect, scalars, row, ctx.rawJson);
+      loaded.push({ value, rowId: Number(row[ID]) });
       return value;
     });
     item.value[attribute.name] = attribute.repeatable ? values : (values[0] ?? null);
@@ -164,36 +168,32 @@ async function populateComponent(ctx: ReadContext, model: Model, items: Loaded[]
 }
 
 async function populateZone(ctx: ReadContext, model: Model, items: Loaded[], attribute: DynamicZoneAttribute, node: PopulateNode): Promise<void> {
-  const links = await ctx.db
-    .selectFrom(model.componentLinkTable)
-    .select(['entity_id', 'cmp_id', 'component_type'])
-    .where('entity_id', 'in', items.map((i) => i.rowId))
-    .where('field', '=', attribute.name)
-    .orderBy('entity_id')
-    .orderBy('ord')
-    .orderBy('id')
-    .execute();
+  // Link rows: [entity_id, cmp_id, component_type].
+  const links = await readRows(
+    ctx.db,
+    sql`select c.entity_id, c.cmp_id, c.component_type from ${sql.table(model.componentLinkTable)} as c where c.entity_id in (${sql.join(items.map((i) => i.rowId))}) and c.field = ${attribute.name} order by c.entity_id, c.ord, c.id`,
+  );
   const values = new Map<string, Document>();
-  for (const uid of new Set(links.map((link) => link.component_type as string))) {
+  for (const uid of new Set(links.map((link) => link[2] as string))) {
     const component = ctx.schema.components.get(uid);
     if (!component) continue;
     const sub = node.on?.[uid] ?? (node.on ? undefined : node);
     const scalars = visibleScalars(component, node.on ? sub?.fields : undefined);
-    const ids = links.filter((link) => link.component_type === uid).map((link) => Number(link.cmp_id));
-    const rows = (await sql<Row>`select ${sql.join(selectList(ctx.dialect, component, 'k', scalars))} from ${sql.table(component.table)} as k where k.id in (${sql.join(ids)})`.execute(ctx.db)).rows;
+    const ids = links.filter((link) => link[2] === uid).map((link) => Number(link[1]));
+    const rows = await readRows(ctx.db, sql`select ${sql.join(selectList(ctx.dialect, component, 'k', scalars))} from ${sql.table(component.table)} as k where k.id in (${sql.join(ids)})`);
     const loaded: Loaded[] = [];
     for (const row of rows) {
-      const value = { __component: uid, ...decodeComponent(ctx.dialect, scalars, row) };
-      values.set(`${uid}:${row.id}`, value);
-      loaded.push({ value, rowId: Number(row.id) });
+      const value = { __component: uid, ...decodeComponent(ctx.dialect, scalars, row, ctx.rawJson) };
+      values.set(`${uid}:${row[ID]}`, value);
+      loaded.push({ value, rowId: Number(row[ID]) });
     }
     const nested = sub?.populate && filterTree(component, sub.populate);
     if (nested && Object.keys(nested).length) await populate(ctx, component, loaded, nested);
   }
-  const groups = groupBy(links as Row[], (row) => Number(row.entity_id));
+  const groups = groupBy(links, (row) => Number(row[0]));
   for (const item of items) {
     item.value[attribute.name] = (groups.get(item.rowId) ?? [])
-      .map((link) => values.get(`${link.component_type}:${link.cmp_id}`))
+      .map((link) => values.get(`${link[2]}:${link[1]}`))
       .filter((value): value is Document => value !== undefined);
   }
 }
@@ -208,10 +208,11 @@ async function populateMedia(ctx: ReadContext, model: Model, items: Loaded[], at
   if (!files) return;
   const scalars = visibleScalars(files, node.fields);
   const select = [...selectList(ctx.dialect, files, 'f', scalars), sql`m.related_id as ${sql.id(OWNER)}`];
-  const result = await sql<Row>`select ${sql.join(select)} from ${sql.table(MEDIA_LINK_TABLE)} as m join ${sql.table(FILES_TABLE)} as f on f.id = m.file_id where m.related_type = ${model.uid} and m.field = ${attribute.name} and m.related_id in (${sql.join(items.map((i) => i.rowId))}) order by m.related_id, m.ord, m.id`.execute(ctx.db);
-  const groups = groupBy(result.rows, (row) => Number(row[OWNER]));
+  const rows = await readRows(ctx.db, sql`select ${sql.join(select)} from ${sql.table(MEDIA_LINK_TABLE)} as m join ${sql.table(FILES_TABLE)} as f on f.id = m.file_id where m.related_type = ${model.uid} and m.field = ${attribute.name} and m.related_id in (${sql.join(items.map((i) => i.rowId))}) order by m.related_id, m.ord, m.id`);
+  const width = selectWidth(files, scalars);
+  const groups = groupBy(rows, (row) => Number(row[width]));
   for (const item of items) {
-    const values = (groups.get(item.rowId) ?? []).map((row) => decodeDocument(ctx.dialect, files, row, scalars, node.fields));
+    const values = (groups.get(item.rowId) ?? []).map((row) => decodeDocument(ctx.dialect, files, row, scalars, node.fields, ctx.rawJson));
     item.value[attribute.name] = attribute.multiple ? values : (values[0] ?? null);
   }
 }
@@ -221,17 +222,15 @@ async function populateLocalizations(ctx: ReadContext, type: ContentType, items:
   if (!type.localized) return;
   const scalars = visibleScalars(type, node.fields);
   const documentIds = [...new Set(items.map((i) => i.documentId!))];
-  const rows = (
-    await sql<Row>`select ${sql.join(selectList(ctx.dialect, type, 't', scalars))} from ${sql.table(type.table)} as t where t.document_id in (${sql.join(documentIds)}) and ${statusCondition(type, 't', ctx.scope.status)} order by t.locale`.execute(ctx.db)
-  ).rows;
-  const groups = groupBy(rows, (row) => row.document_id as string);
+  const rows = await readRows(ctx.db, sql`select ${sql.join(selectList(ctx.dialect, type, 't', scalars))} from ${sql.table(type.table)} as t where t.document_id in (${sql.join(documentIds)}) and ${statusCondition(type, 't', ctx.scope.status)} order by t.locale`);
+  const groups = groupBy(rows, (row) => row[DOCUMENT_ID] as string);
   const loaded: Loaded[] = [];
   for (const item of items) {
     item.value.localizations = (groups.get(item.documentId!) ?? [])
-      .filter((row) => row.locale !== item.locale)
+      .filter((row) => row[LOCALE] !== item.locale)
       .map((row) => {
-        const value = decodeDocument(ctx.dialect, type, row, scalars, node.fields);
-        loaded.push({ value, rowId: Number(row.id), documentId: row.document_id as string, locale: row.locale as string });
+        const value = decodeDocument(ctx.dialect, type, row, scalars, node.fields, ctx.rawJson);
+        loaded.push({ value, ...rowKeys(row) });
         return value;
       });
   }

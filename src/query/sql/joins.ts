@@ -11,6 +11,17 @@ export class Aliases {
   }
 }
 
+export interface RelatedRows {
+  from: RawBuilder<unknown>;
+  /** Ties the link rows to the row `alias`. */
+  where: RawBuilder<boolean>;
+  target: string;
+  link: string;
+  targetType: ContentType;
+  /** When `where` is one column equality: `alias.column = linkColumn` (for `column in (select ...)`). */
+  key?: { column: string; linkColumn: string };
+}
+
 /**
  * The rows related to `alias` through a relation attribute, as `from ... where ...` parts: the
  * caller adds what it selects and any extra condition on `target` (the related rows' alias).
@@ -24,7 +35,7 @@ export function relatedRows(
   attribute: RelationAttribute,
   scope: VersionScope,
   aliases: Aliases,
-): { from: RawBuilder<unknown>; where: RawBuilder<boolean>; target: string; link: string; targetType: ContentType } {
+): RelatedRows {
   const link = aliases.take('l');
   const target = aliases.take('t');
   const targetType = schema.contentTypes.get(attribute.target)!;
@@ -39,6 +50,7 @@ export function relatedRows(
       target,
       link,
       targetType,
+      key: { column: 'id', linkColumn: `${link}.entity_id` },
     };
   }
   const self = model as ContentType;
@@ -52,5 +64,6 @@ export function relatedRows(
     target,
     link,
     targetType,
+    key: self.localized ? undefined : { column: 'document_id', linkColumn: `${link}.target_document_id` },
   };
 }

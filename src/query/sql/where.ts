@@ -11,6 +11,13 @@ export interface SqlContext {
   dialect: Dialect;
   scope: VersionScope;
   aliases: Aliases;
+  /**
+   * How a condition through a relation reads. `exists` (default): a correlated subquery per row,
+   * which stops early when a page of rows is wanted. `semi-join`: the set of matching owner ids is
+   * built once (`id in (select ...)`), which is what a count over every row needs: the related
+   * filter runs once per related row instead of once per counted row.
+   */
+  relationForm?: 'exists' | 'semi-join';
 }
 
 const columnType = (field: FieldRef): ColumnType => (field.type === 'id' ? 'integer' : columnTypeOf(field.type));
@@ -30,6 +37,10 @@ export function compileFilter(ctx: SqlContext, model: Model, alias: string, node
     case 'relation': {
       const related = relatedRows(ctx.schema, model, alias, node.attribute, ctx.scope, ctx.aliases);
       const inner = compileFilter(ctx, related.targetType, related.target, node.filter);
+      if (ctx.relationForm === 'semi-join' && related.key) {
+        const operand = ctx.dialect.semiJoinOperand(sql`${sql.ref(`${alias}.${related.key.column}`)}`);
+        return sql<boolean>`${operand} in (select ${sql.ref(related.key.linkColumn)} from ${related.from} where ${inner})`;
+      }
       return sql<boolean>`exists (select 1 from ${related.from} where ${related.where} and ${inner})`;
     }
     case 'component': {
