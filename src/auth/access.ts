@@ -52,6 +52,12 @@ export class UsersPermissionsAccess implements AccessControl {
   async authorize(headers: IncomingHttpHeaders, permission: Permission): Promise<CallerOptions> {
     const caller = await this.resolve(headers);
     if (!caller.grants.allows(`${permission.uid}.${permission.action}`)) throw new ForbiddenError();
-    return { canRead: (type: ContentType) => caller.grants.allows(readAction(type)) };
+    const { grants } = caller;
+    return {
+      canRead: (type: ContentType) => grants.allows(readAction(type)),
+      get cacheScope() {
+        return grants.scope;
+      },
+    };
   }
 }

@@ -55,17 +55,26 @@ export function readAction(type: ContentType): string {
 /** What a caller may do. */
 export interface Grants {
   allows(action: string): boolean;
+  /** Equal for equal grants: callers with the same scope may share cached answers. */
+  readonly scope: string;
 }
 
 export const grantSet = (actions: Iterable<string>): Grants => {
   const set = new Set(actions);
-  return { allows: (action) => set.has(action) };
+  let scope: string | undefined;
+  return {
+    allows: (action) => set.has(action),
+    get scope() {
+      return (scope ??= `grants:${[...set].sort().join(',')}`);
+    },
+  };
 };
 
 /** Full-access API tokens: every content API action (roles stay out: they are admin business). */
-export const fullAccess: Grants = { allows: (action) => !action.startsWith(`${ROLE_UID}.`) };
+export const fullAccess: Grants = { allows: (action) => !action.startsWith(`${ROLE_UID}.`), scope: 'full-access' };
 
 /** Read-only API tokens: find and findOne on everything readable. */
 export const readOnly: Grants = {
   allows: (action) => fullAccess.allows(action) && /\.(find|findOne)$/.test(action),
+  scope: 'read-only',
 };

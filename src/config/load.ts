@@ -32,6 +32,8 @@ export interface RestConfig {
   defaultLimit: number;
   maxLimit: number;
   withCount: boolean;
+  /** The response cache of GET reads (rest/response-cache.ts); 0 bytes turns it off. */
+  cache: { maxBytes: number };
 }
 
 export interface VellumConfig {
@@ -77,6 +79,13 @@ const restSchema = z.object({
   defaultLimit: z.coerce.number().int().positive().default(25),
   maxLimit: z.coerce.number().int().positive().default(100),
   withCount: z.boolean().default(true),
+  cache: z
+    .object({
+      enabled: z.boolean().default(true),
+      maxBytes: z.coerce.number().int().min(0).default(16 * 1024 * 1024),
+    })
+    .default({ enabled: true, maxBytes: 16 * 1024 * 1024 })
+    .transform(({ enabled, maxBytes }) => ({ maxBytes: enabled ? maxBytes : 0 })),
 });
 
 const localeCode = z.string().regex(/^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/, 'a locale code such as en or fr-FR');

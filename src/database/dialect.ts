@@ -57,6 +57,14 @@ export interface Dialect {
    * same meaning on every dialect; `text` is matched literally (wildcards in it are escaped).
    */
   matches(expression: RawBuilder<unknown>, text: string, anchor: Anchor, caseInsensitive: boolean): RawBuilder<boolean>;
+  /**
+   * A text that changes whenever a write is committed to the database, by this node or any other,
+   * read in one cheap statement; undefined where the database offers no such signal (MariaDB: its
+   * log sequence number moves before a commit becomes visible, so a read could pair old data with
+   * the new value). Two reads giving the same text saw the same committed data, and a read made
+   * before a query never shows more than that query sees: what the response cache relies on.
+   */
+  readonly changeSignal?: (db: Db) => Promise<string>;
 }
 
 /** Marks a statement whose rows come back as arrays (the SQLite driver answers it in raw mode). */

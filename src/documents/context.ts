@@ -20,4 +20,9 @@ export interface CallerOptions {
   canRead?: (type: ContentType) => boolean;
   /** The caller only serialises what it reads: json and blocks values may come back as RawJson. */
   rawJson?: boolean;
+  /**
+   * Callers with the same scope are shown the same documents: the access layer names their
+   * grants. Absent, answers to this caller are never shared through the response cache.
+   */
+  cacheScope?: string;
 }

@@ -26,6 +26,15 @@ export class DocumentService {
     return type.localized ? locale : null;
   }
 
+  /**
+   * A text that changes with every committed write to the database, from any node; undefined when
+   * the dialect has no such signal. Read it before a read and the read shows at least that state.
+   */
+  changeSignal(): Promise<string | undefined> {
+    const { database } = this.ctx;
+    return database.dialect.changeSignal ? database.dialect.changeSignal(database.db) : Promise.resolve(undefined);
+  }
+
   findMany(type: ContentType, query: FindQuery, caller?: CallerOptions): Promise<FindManyResult> {
     return findMany(this.ctx, type, query, caller);
   }

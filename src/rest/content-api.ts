@@ -13,7 +13,9 @@ import type { ContentType } from '../schema/model.js';
 import type { AccessControl } from './access.js';
 import { legacyData, wantsLegacyFormat } from './legacy-format.js';
 import type { Document } from '../documents/rows.js';
-import { sendJson } from './json-body.js';
+import type { CallerOptions } from '../documents/context.js';
+import { jsonBody, sendBody, sendJson } from './json-body.js';
+import { ResponseCache } from './response-cache.js';
 
 type Query = Record<string, unknown>;
 type Params = { documentId: string };
@@ -39,6 +41,7 @@ function bodyData(body: unknown): Record<string, unknown> {
 
 export function registerContentApi(app: FastifyInstance, options: ContentApiOptions): void {
   const { service, context, access, prefix } = options;
+  const cache = context.rest.cache.maxBytes > 0 ? new ResponseCache(context.rest.cache.maxBytes) : undefined;
   const parseOptions = (canRead?: (t: ContentType) => boolean) => ({
     rest: context.rest,
     i18n: context.i18n,
@@ -48,8 +51,28 @@ export function registerContentApi(app: FastifyInstance, options: ContentApiOpti
   const shape = (request: FastifyRequest, type: ContentType, data: Document | Document[] | null) =>
     wantsLegacyFormat(request.headers) ? legacyData(context.schema, type, data) : data;
   /** The envelope `{ data, meta }`, written by jsonBody. */
+  const envelope = (request: FastifyRequest, type: ContentType, data: Document | Document[] | null, meta: object = {}) => ({
+    data: shape(request, type, data),
+    meta,
+  });
   const answer = (request: FastifyRequest, reply: FastifyReply, type: ContentType, data: Document | Document[] | null, meta: object = {}, status = 200) =>
-    sendJson(reply, { data: shape(request, type, data), meta }, status);
+    sendJson(reply, envelope(request, type, data, meta), status);
+  /**
+   * A read answered from the response cache when the database has not changed since the same
+   * request was answered for a caller with the same grants; `read` runs otherwise. The change
+   * signal is read before `read` runs, so what is stored is never older than its signal.
+   */
+  const cachedRead = async (request: FastifyRequest, reply: FastifyReply, caller: CallerOptions, read: () => Promise<unknown>) => {
+    const scope = cache && caller.cacheScope;
+    const signal = scope ? await service.changeSignal() : undefined;
+    if (!cache || signal === undefined) return sendJson(reply, await read());
+    const key = `${scope}\n${wantsLegacyFormat(request.headers) ? 'v4' : ''}\n${request.url}`;
+    const hit = cache.lookup(key, signal);
+    if (hit) return sendBody(reply, hit);
+    const body = jsonBody(await read());
+    cache.store(key, signal, body);
+    return sendBody(reply, body);
+  };
   const notFound = (type: ContentType, documentId?: string) =>
     new NotFoundError(documentId ? `No ${type.singularName} with documentId ${documentId}` : `No ${type.singularName} found`);
 
@@ -57,10 +80,12 @@ export function registerContentApi(app: FastifyInstance, options: ContentApiOpti
     if (type.builtIn) continue;
 
     // Every answer is serialised by jsonBody, which writes stored JSON text through (rawJson).
-    const authorize = async (request: FastifyRequest, action: 'find' | 'findOne' | 'create' | 'update') => ({
-      ...(await access.authorize(request.headers, { uid: type.uid, action })),
-      rawJson: true,
-    });
+    const authorize = async (request: FastifyRequest, action: 'find' | 'findOne' | 'create' | 'update') => {
+      // Marked, not copied: a copy would evaluate cacheScope, which is lazy, on every request.
+      const caller = await access.authorize(request.headers, { uid: type.uid, action });
+      caller.rawJson = true;
+      return caller;
+    };
     const readQuery = async (request: FastifyRequest, action: 'find' | 'findOne' | 'create' | 'update') => {
       const caller = await authorize(request, action);
       const query = parseFindOneQuery(context.schema, type, request.query as Query, parseOptions(caller.canRead));
@@ -72,16 +97,21 @@ export function registerContentApi(app: FastifyInstance, options: ContentApiOpti
 
       app.get(base, async (request, reply) => {
         const caller = await authorize(request, 'find');
-        const query = parseFindQuery(context.schema, type, request.query as Query, parseOptions(caller.canRead));
-        const { results, pagination } = await service.findMany(type, query, caller);
-        return answer(request, reply, type, results, { pagination });
+        return cachedRead(request, reply, caller, async () => {
+          const query = parseFindQuery(context.schema, type, request.query as Query, parseOptions(caller.canRead));
+          const { results, pagination } = await service.findMany(type, query, caller);
+          return envelope(request, type, results, { pagination });
+        });
       });
 
       app.get<{ Params: Params }>(`${base}/:documentId`, async (request, reply) => {
-        const back = await readQuery(request, 'findOne');
-        const document = await service.findOne(type, request.params.documentId, back.query, back.caller);
-        if (!document) throw notFound(type, request.params.documentId);
-        return answer(request, reply, type, document);
+        const caller = await authorize(request, 'findOne');
+        return cachedRead(request, reply, caller, async () => {
+          const query = parseFindOneQuery(context.schema, type, request.query as Query, parseOptions(caller.canRead));
+          const document = await service.findOne(type, request.params.documentId, query, caller);
+          if (!document) throw notFound(type, request.params.documentId);
+          return envelope(request, type, document);
+        });
       });
 
       app.post(base, async (request, reply) => {
@@ -115,10 +145,13 @@ export function registerContentApi(app: FastifyInstance, options: ContentApiOpti
       const base = `${prefix}/${type.singularName}`;
 
       app.get(base, async (request, reply) => {
-        const back = await readQuery(request, 'find');
-        const document = await service.findSingle(type, back.query, back.caller);
-        if (!document) throw notFound(type);
-        return answer(request, reply, type, document);
+        const caller = await authorize(request, 'find');
+        return cachedRead(request, reply, caller, async () => {
+          const query = parseFindOneQuery(context.schema, type, request.query as Query, parseOptions(caller.canRead));
+          const document = await service.findSingle(type, query, caller);
+          if (!document) throw notFound(type);
+          return envelope(request, type, document);
+        });
       });
 
       app.put(base, async (request, reply) => {

@@ -105,12 +105,17 @@ export function jsonBody(value: unknown): JsonBody {
   return { chunks: out.chunks, length: out.length };
 }
 
-/**
- * Answers `value` as JSON through `jsonBody`. Several chunks are streamed as they are, with their
- * total as Content-Length: joining them would allocate the whole body again.
- */
+/** Answers `value` as JSON through `jsonBody`. */
 export function sendJson(reply: FastifyReply, value: unknown, status = 200): FastifyReply {
-  const body = jsonBody(value);
+  return sendBody(reply, jsonBody(value), status);
+}
+
+/**
+ * Answers a body made by `jsonBody`. Several chunks are streamed as they are, with their total as
+ * Content-Length: joining them would allocate the whole body again. The chunks are only read, so
+ * one body can answer many requests (the response cache).
+ */
+export function sendBody(reply: FastifyReply, body: JsonBody, status = 200): FastifyReply {
   reply.status(status).type('application/json; charset=utf-8');
   if (body.chunks.length === 1) return reply.send(body.chunks[0]);
   reply.header('content-length', body.length);

@@ -49,6 +49,12 @@ export const postgresDialect: Dialect = {
   quoteId: (name) => `"${name.replace(/"/g, '""')}"`,
   selectColumn: () => undefined,
   semiJoinOperand: (column) => column,
+  // The cluster's current snapshot (xmin:xmax:in-progress ids). Only writing transactions take an
+  // id, so it stays put under reads; equal snapshots see the same committed rows.
+  changeSignal: async (db) => {
+    const { rows } = await sql<{ s: string }>`select pg_current_snapshot()::text as s`.execute(db);
+    return rows[0]!.s;
+  },
   lower: (expression) => sql`lower(${expression})`,
   matches(expression, text, anchor, caseInsensitive) {
     return likeMatch(this.lower, expression, text, anchor, caseInsensitive);

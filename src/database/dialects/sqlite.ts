@@ -47,6 +47,12 @@ export const sqliteDialect: Dialect = {
   quoteId: (name) => `"${name.replace(/"/g, '""')}"`,
   selectColumn: (qualified, type) => (type === 'bigint' ? `cast(${qualified} as text)` : undefined),
   semiJoinOperand: (column) => sql`+${column}`,
+  // data_version moves when another connection (another process) commits; total_changes counts
+  // the rows this connection changed. Kysely's single connection is never read mid-transaction.
+  changeSignal: async (db) => {
+    const { rows } = await sql<{ v: number; c: number }>`select (select data_version from pragma_data_version) as v, total_changes() as c`.execute(db);
+    return `${rows[0]!.v}:${rows[0]!.c}`;
+  },
   lower: (expression) => sql`vellum_lower(${expression})`,
   matches(expression, text, anchor, caseInsensitive) {
     if (caseInsensitive) return likeMatch(sqliteDialect.lower, expression, text, anchor, true);

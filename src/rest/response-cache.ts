@@ -1,0 +1,66 @@
+/**
+ * Serialised answers to content API reads, kept for as long as the database has not changed.
+ *
+ * Every lookup first asks the database for its change signal (Dialect.changeSignal: one cheap
+ * statement that moves with every committed write, from this node or any other). An entry is
+ * served only while that signal is the one it was computed under, so a write anywhere, a permission
+ * change included, is seen by the next request on every node. Nothing here is the truth: a node
+ * that restarts, or one that never cached, answers the same.
+ *
+ * Answers are keyed by what they depend on: the URL as sent (path and query string), the caller's
+ * grants (CallerOptions.cacheScope) and the response format. Authentication and the permission
+ * check still run on every request, before the cache is consulted.
+ */
+import type { JsonBody } from './json-body.js';
+
+export class ResponseCache {
+  private signal: string | undefined;
+  private readonly entries = new Map<string, JsonBody>();
+  private bytes = 0;
+
+  constructor(private readonly maxBytes: number) {}
+
+  /** The answer stored under `key` for this state of the database, if any. */
+  lookup(key: string, signal: string): JsonBody | undefined {
+    if (signal !== this.signal) {
+      // Signals only move forward: entries of any other state can never be served again.
+      this.clear();
+      this.signal = signal;
+      return undefined;
+    }
+    const body = this.entries.get(key);
+    if (body) {
+      // Most recently used last: eviction takes from the front.
+      this.entries.delete(key);
+      this.entries.set(key, body);
+    }
+    return body;
+  }
+
+  /** Keeps `body`, computed after reading `signal`, unless the database has moved on since. */
+  store(key: string, signal: string, body: JsonBody): void {
+    // One answer may take at most an eighth of the budget: a few huge pages must not evict the rest.
+    if (signal !== this.signal || body.length > this.maxBytes / 8) return;
+    const previous = this.entries.get(key);
+    if (previous) {
+      this.entries.delete(key);
+      this.bytes -= previous.length;
+    }
+    for (const [oldest, evicted] of this.entries) {
+      if (this.bytes + body.length <= this.maxBytes) break;
+      this.entries.delete(oldest);
+      this.bytes -= evicted.length;
+    }
+    this.entries.set(key, body);
+    this.bytes += body.length;
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  private clear(): void {
+    this.entries.clear();
+    this.bytes = 0;
+  }
+}
