@@ -13,6 +13,9 @@
  */
 import type { JsonBody } from './json-body.js';
 
+/** What an entry holds in memory: the body, the key (URLs can be long) and the bookkeeping. */
+const weight = (key: string, body: JsonBody) => body.length + key.length * 2 + 200;
+
 export class ResponseCache {
   private signal: string | undefined;
   private readonly entries = new Map<string, JsonBody>();
@@ -39,20 +42,21 @@ export class ResponseCache {
 
   /** Keeps `body`, computed after reading `signal`, unless the database has moved on since. */
   store(key: string, signal: string, body: JsonBody): void {
+    const size = weight(key, body);
     // One answer may take at most an eighth of the budget: a few huge pages must not evict the rest.
-    if (signal !== this.signal || body.length > this.maxBytes / 8) return;
+    if (signal !== this.signal || size > this.maxBytes / 8) return;
     const previous = this.entries.get(key);
     if (previous) {
       this.entries.delete(key);
-      this.bytes -= previous.length;
+      this.bytes -= weight(key, previous);
     }
     for (const [oldest, evicted] of this.entries) {
-      if (this.bytes + body.length <= this.maxBytes) break;
+      if (this.bytes + size <= this.maxBytes) break;
       this.entries.delete(oldest);
-      this.bytes -= evicted.length;
+      this.bytes -= weight(oldest, evicted);
     }
     this.entries.set(key, body);
-    this.bytes += body.length;
+    this.bytes += size;
   }
 
   get size(): number {

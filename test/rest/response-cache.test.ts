@@ -9,6 +9,30 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { DIALECTS, startServer, type TestServer } from '../helpers/server.js';
 import type { HttpClient } from '../helpers/http.js';
+import { jsonBody } from '../../src/rest/json-body.js';
+import { ResponseCache } from '../../src/rest/response-cache.js';
+
+describe('response cache: memory bound', () => {
+  it('keeps the least recently used out once bodies and keys exceed maxBytes; a new state empties it', () => {
+    const cache = new ResponseCache(128 * 1024);
+    const body = jsonBody({ data: 'x'.repeat(1000) });
+    const longUrl = (i: number) => `/api/articles?filters[title][$eq]=${i}${'y'.repeat(4000)}`;
+    for (let i = 0; i < 100; i++) {
+      cache.lookup(longUrl(i), 's1');
+      cache.store(longUrl(i), 's1', body);
+    }
+    // Each entry weighs ~9 KB (1 KB of body, 8 KB of key): 13 fit in 128 KB.
+    assert.ok(cache.size > 0 && cache.size <= 14, `${cache.size} entries`);
+    assert.ok(cache.lookup(longUrl(99), 's1'), 'the newest is kept');
+    assert.equal(cache.lookup(longUrl(0), 's1'), undefined, 'the oldest is gone');
+    cache.store('/big', 's1', jsonBody({ data: 'z'.repeat(20000) }));
+    assert.equal(cache.lookup('/big', 's1'), undefined, 'an answer above an eighth of the budget is not kept');
+    assert.equal(cache.lookup(longUrl(99), 's2'), undefined);
+    assert.equal(cache.size, 0);
+    cache.store('/late', 's1', body);
+    assert.equal(cache.lookup('/late', 's2'), undefined, 'an answer computed under an older state is not kept');
+  });
+});
 
 for (const dialect of DIALECTS) {
   describe(`response cache [${dialect}]`, () => {
