@@ -9,7 +9,9 @@
  *
  * Answers are keyed by what they depend on: the URL as sent (path and query string), the caller's
  * grants (CallerOptions.cacheScope) and the response format. Authentication and the permission
- * check still run on every request, before the cache is consulted.
+ * check still run on every request, before the cache is consulted. Anything added to the read path
+ * whose answer depends on something else (the clock, signed media URLs, project middlewares) must
+ * either join the key or bypass the cache.
  */
 import type { JsonBody } from './json-body.js';
 
