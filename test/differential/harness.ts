@@ -1,0 +1,259 @@
+/**
+ * Differential testing against the real Strapi 5.54: the same requests go to Strapi and to
+ * Vellum, serving the same project, and their answers are compared (status, error name, body
+ * with identifiers and timestamps normalised). It needs Strapi installed (see
+ * ../shared/bench/strapi/README.md; the first install takes minutes), so it runs on demand only:
+ * `npm run test:strapi [filter]`, never in CI. What it finds is pinned as ordinary tests against
+ * Vellum alone.
+ *
+ * Each `*.diff.ts` file opens one pair of servers on one project. Strapi runs from its own folder
+ * (`/tmp/vellum-diff-<name>`, sharing the reference install's node_modules) on a free port with a
+ * fresh database; Vellum runs on SQLite (`DIFF_DIALECT` picks another dialect).
+ * `DIFF_STRAPI_URL` + `DIFF_STRAPI_TOKEN` reuse a Strapi that is already running on the project.
+ */
+import { execFile } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { homedir } from 'node:os';
+import { basename, join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { AssertionError } from 'node:assert';
+import { HttpClient, type Response } from '../helpers/http.js';
+import { ROOT } from '../helpers/paths.js';
+import { BLOG, startServer, type DialectName, type TestServer } from '../helpers/server.js';
+
+const run = promisify(execFile);
+const STRAPI_TOOLS = resolve(ROOT, '../shared/bench/strapi');
+const REFERENCE_DIR = process.env.STRAPI_DIR ?? join(homedir(), 'strapi-reference');
+
+export type Side = 'strapi' | 'vellum';
+/** What a scenario returns: one answer, several, or named ones. */
+export type Answers = Response | Response[] | Record<string, Response>;
+export type Scenario = (api: HttpClient, side: Side) => Promise<Answers>;
+
+export interface SameOptions {
+  /** Keys whose values are not compared (e.g. `hash`, `url` of media), anywhere in a body. */
+  ignoreKeys?: string[];
+  /** Compare error messages too (by default only status, name and the shape of details). */
+  messages?: boolean;
+  /**
+   * A difference Vellum makes on purpose (the README says why): the comparison still runs and
+   * prints what differs, but does not fail.
+   */
+  deliberate?: string;
+}
+
+export interface Differential {
+  strapi: HttpClient;
+  vellum: HttpClient;
+  vellumServer: TestServer;
+  /** Runs the scenario on both servers (Strapi first) and fails on any difference. */
+  same(scenario: Scenario, options?: SameOptions): Promise<{ strapi: Answers; vellum: Answers }>;
+  /** Runs the scenario on both and returns both answers, for assertions of one's own. */
+  both(scenario: Scenario): Promise<{ strapi: Answers; vellum: Answers }>;
+  close(): Promise<void>;
+}
+
+export interface OpenOptions {
+  /** Names the Strapi folder and log lines; one per diff file. */
+  name: string;
+  /** A project folder (src/ and config/); default the blog example. */
+  project?: string;
+  /** Polled until Strapi answers; default the first collection type's list. */
+  readyPath?: string;
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolvePort, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolvePort(port));
+    });
+  });
+}
+
+/** `/api/<pluralName>` of the project's first collection type. */
+function firstCollectionPath(project: string): string {
+  const api = join(project, 'src/api');
+  for (const name of readdirSync(api).sort()) {
+    const types = join(api, name, 'content-types');
+    if (!existsSync(types)) continue;
+    for (const type of readdirSync(types).sort()) {
+      const file = join(types, type, 'schema.json');
+      if (!existsSync(file)) continue;
+      const schema = JSON.parse(readFileSync(file, 'utf8'));
+      if (schema.kind === 'collectionType') return `/api/${schema.info.pluralName}`;
+    }
+  }
+  throw new Error(`${project} has no collection type`);
+}
+
+async function startStrapi(options: OpenOptions, project: string): Promise<{ url: string; token: string; stop(): Promise<void> }> {
+  if (process.env.DIFF_STRAPI_URL && process.env.DIFF_STRAPI_TOKEN) {
+    return { url: process.env.DIFF_STRAPI_URL, token: process.env.DIFF_STRAPI_TOKEN, stop: async () => undefined };
+  }
+  const dir = `/tmp/vellum-diff-${options.name}`;
+  mkdirSync(dir, { recursive: true });
+  const modules = join(REFERENCE_DIR, 'node_modules');
+  if (existsSync(join(modules, '@strapi/strapi/package.json')) && !existsSync(join(dir, 'node_modules'))) {
+    symlinkSync(modules, join(dir, 'node_modules'));
+    if (existsSync(join(REFERENCE_DIR, 'package-lock.json'))) cpSync(join(REFERENCE_DIR, 'package-lock.json'), join(dir, 'package-lock.json'));
+  }
+  const port = await freePort();
+  const isBlog = resolve(project) === resolve(BLOG);
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    STRAPI_DIR: dir,
+    PORT: String(port),
+    RESET_DB: '1',
+    READY_PATH: options.readyPath ?? firstCollectionPath(isBlog ? resolve(ROOT, '../shared/fixtures/blog') : project),
+  };
+  if (!isBlog) env.PROJECT = project;
+  // Strapi's install (first run only) and start can take minutes.
+  await run(join(STRAPI_TOOLS, 'start.sh'), [], { env, timeout: 20 * 60_000, maxBuffer: 64 << 20 });
+  const url = `http://127.0.0.1:${port}`;
+  const { stdout } = await run(join(STRAPI_TOOLS, 'token.sh'), [url], { env: process.env, timeout: 60_000 });
+  const pid = Number(readFileSync(join(dir, 'strapi.pid'), 'utf8'));
+  return {
+    url,
+    token: stdout.trim(),
+    async stop() {
+      try {
+        process.kill(pid, 'SIGTERM');
+      } catch {
+        /* already gone */
+      }
+    },
+  };
+}
+
+const TIMESTAMP_KEYS = new Set(['createdAt', 'updatedAt', 'publishedAt', 'created_at', 'updated_at', 'published_at']);
+
+/** Replaces what legitimately differs between two servers with stable placeholders. */
+class Normaliser {
+  private readonly labels = new Map<string, string>();
+  constructor(private readonly ignoreKeys: Set<string>) {}
+
+  private label(kind: string, value: unknown): string {
+    const key = `${kind}:${String(value)}`;
+    let label = this.labels.get(key);
+    if (!label) {
+      label = `<${kind}${[...this.labels.keys()].filter((k) => k.startsWith(`${kind}:`)).length + 1}>`;
+      this.labels.set(key, label);
+    }
+    return label;
+  }
+
+  normalise(value: unknown, key?: string): unknown {
+    if (key !== undefined && this.ignoreKeys.has(key)) return '<ignored>';
+    if (Array.isArray(value)) return value.map((item) => this.normalise(item));
+    if (value && typeof value === 'object') {
+      const out: Record<string, unknown> = {};
+      for (const k of Object.keys(value).sort()) out[k] = this.normalise((value as Record<string, unknown>)[k], k);
+      return out;
+    }
+    if (key === 'documentId' && typeof value === 'string') return this.label('doc', value);
+    if (key === 'id' && (typeof value === 'number' || typeof value === 'string')) return this.label('id', value);
+    if (key !== undefined && TIMESTAMP_KEYS.has(key) && typeof value === 'string') return '<timestamp>';
+    return value;
+  }
+}
+
+/** Leaves replaced by their type: what is compared of error details. */
+function shapeOf(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(shapeOf);
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(Object.keys(value).sort().map((k) => [k, shapeOf((value as Record<string, unknown>)[k])]));
+  }
+  return value === null ? 'null' : typeof value;
+}
+
+interface Comparable {
+  status: number;
+  body: unknown;
+}
+
+function comparable(response: Response, normaliser: Normaliser, options: SameOptions): Comparable {
+  const body = response.body as { error?: { name?: string; message?: string; details?: unknown } } | null;
+  if (response.status >= 400 && body && typeof body === 'object' && body.error) {
+    const error: Record<string, unknown> = { name: body.error.name, details: shapeOf(body.error.details) };
+    if (options.messages) error.message = body.error.message;
+    return { status: response.status, body: { error } };
+  }
+  if (response.status >= 400) return { status: response.status, body: '<non-envelope error body>' };
+  return { status: response.status, body: normaliser.normalise(response.body) };
+}
+
+function toComparable(answers: Answers, options: SameOptions): unknown {
+  const normaliser = new Normaliser(new Set(options.ignoreKeys ?? []));
+  if (answers instanceof Array) return answers.map((answer) => comparable(answer, normaliser, options));
+  if ('status' in answers && 'headers' in answers) return comparable(answers as Response, normaliser, options);
+  return Object.fromEntries(Object.entries(answers).map(([name, answer]) => [name, comparable(answer as Response, normaliser, options)]));
+}
+
+/** Paths where two normalised values differ, at most `limit`. */
+export function differences(a: unknown, b: unknown, path = '$', out: string[] = [], limit = 25): string[] {
+  if (out.length >= limit) return out;
+  if (Array.isArray(a) && Array.isArray(b)) {
+    if (a.length !== b.length) out.push(`${path}: length strapi ${a.length}, vellum ${b.length}`);
+    for (let i = 0; i < Math.min(a.length, b.length); i++) differences(a[i], b[i], `${path}[${i}]`, out, limit);
+    return out;
+  }
+  if (a && b && typeof a === 'object' && typeof b === 'object' && !Array.isArray(a) && !Array.isArray(b)) {
+    const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
+    for (const key of keys) {
+      const inA = key in a;
+      const inB = key in b;
+      if (!inA) out.push(`${path}.${key}: only vellum has it (${JSON.stringify((b as Record<string, unknown>)[key])?.slice(0, 120)})`);
+      else if (!inB) out.push(`${path}.${key}: only strapi has it (${JSON.stringify((a as Record<string, unknown>)[key])?.slice(0, 120)})`);
+      else differences((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key], `${path}.${key}`, out, limit);
+    }
+    return out;
+  }
+  if (JSON.stringify(a) !== JSON.stringify(b)) out.push(`${path}: strapi ${JSON.stringify(a)?.slice(0, 160)}, vellum ${JSON.stringify(b)?.slice(0, 160)}`);
+  return out;
+}
+
+export async function openDifferential(options: OpenOptions): Promise<Differential> {
+  const project = resolve(options.project ?? BLOG);
+  const dialect = (process.env.DIFF_DIALECT ?? 'sqlite') as DialectName;
+  const [strapiServer, vellumServer] = await Promise.all([startStrapi(options, project), startServer(dialect, { project })]);
+  const strapi = new HttpClient(strapiServer.url, { authorization: `Bearer ${strapiServer.token}` });
+  const vellum = vellumServer.api;
+
+  const both = async (scenario: Scenario) => {
+    const fromStrapi = await scenario(strapi, 'strapi');
+    const fromVellum = await scenario(vellum, 'vellum');
+    return { strapi: fromStrapi, vellum: fromVellum };
+  };
+
+  return {
+    strapi,
+    vellum,
+    vellumServer,
+    both,
+    async same(scenario, sameOptions = {}) {
+      const answers = await both(scenario);
+      const a = toComparable(answers.strapi, sameOptions);
+      const b = toComparable(answers.vellum, sameOptions);
+      const found = differences(a, b);
+      if (found.length > 0) {
+        const report = `${found.length} difference(s):\n  ${found.join('\n  ')}`;
+        if (sameOptions.deliberate) {
+          console.log(`# deliberate difference (${sameOptions.deliberate}): ${report}`);
+        } else {
+          throw new AssertionError({ message: `Strapi and Vellum differ, ${report}` });
+        }
+      }
+      return answers;
+    },
+    async close() {
+      await Promise.allSettled([strapiServer.stop(), vellumServer.close()]);
+    },
+  };
+}
+
+/** The name a diff file passes to `openDifferential`: its own base name. */
+export const diffName = (file: string): string => basename(file).replace(/\.diff\.ts$/, '');
