@@ -12,7 +12,7 @@
  * `DIFF_STRAPI_URL` + `DIFF_STRAPI_TOKEN` reuse a Strapi that is already running on the project.
  */
 import { execFile } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { homedir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
@@ -90,7 +90,7 @@ function firstCollectionPath(project: string): string {
   throw new Error(`${project} has no collection type`);
 }
 
-async function startStrapi(options: OpenOptions, project: string): Promise<{ url: string; token: string; stop(): Promise<void> }> {
+async function startStrapi(options: OpenOptions, project: string, stripped: Set<string>): Promise<{ url: string; token: string; stop(): Promise<void> }> {
   if (process.env.DIFF_STRAPI_URL && process.env.DIFF_STRAPI_TOKEN) {
     return { url: process.env.DIFF_STRAPI_URL, token: process.env.DIFF_STRAPI_TOKEN, stop: async () => undefined };
   }
@@ -103,6 +103,7 @@ async function startStrapi(options: OpenOptions, project: string): Promise<{ url
   }
   const port = await freePort();
   const isBlog = resolve(project) === resolve(BLOG);
+  const strapiProject = isBlog ? project : strapiCopy(project, dir, stripped);
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     STRAPI_DIR: dir,
@@ -110,7 +111,7 @@ async function startStrapi(options: OpenOptions, project: string): Promise<{ url
     RESET_DB: '1',
     READY_PATH: options.readyPath ?? firstCollectionPath(isBlog ? resolve(ROOT, '../shared/fixtures/blog') : project),
   };
-  if (!isBlog) env.PROJECT = project;
+  if (!isBlog) env.PROJECT = strapiProject;
   // Strapi's install (first run only) and start can take minutes.
   await run(join(STRAPI_TOOLS, 'start.sh'), [], { env, timeout: 20 * 60_000, maxBuffer: 64 << 20 });
   const url = `http://127.0.0.1:${port}`;
@@ -129,12 +130,71 @@ async function startStrapi(options: OpenOptions, project: string): Promise<{ url
   };
 }
 
+/** Relation kinds Vellum accepts and Strapi 5 refuses at start-up ("Unknown relation"). */
+const STRAPI_UNKNOWN_RELATIONS = new Set(['oneWay', 'manyWay']);
+
+/**
+ * A copy of the project for Strapi, without the attributes Strapi 5 refuses (Vellum still reads
+ * the v3/v4 names `oneWay`/`manyWay`); scenarios must not rely on those attributes.
+ */
+function strapiCopy(project: string, dir: string, stripped: Set<string>): string {
+  const copy = join(dir, 'project');
+  rmSync(copy, { recursive: true, force: true });
+  cpSync(project, copy, { recursive: true });
+  const strip = (file: string) => {
+    const schema = JSON.parse(readFileSync(file, 'utf8'));
+    let changed = false;
+    for (const [name, attribute] of Object.entries(schema.attributes ?? {}) as [string, { type?: string; relation?: string }][]) {
+      if (attribute.type === 'relation' && STRAPI_UNKNOWN_RELATIONS.has(attribute.relation ?? '')) {
+        delete schema.attributes[name];
+        stripped.add(name);
+        changed = true;
+      }
+    }
+    if (changed) writeFileSync(file, JSON.stringify(schema, null, 2));
+  };
+  const walk = (folder: string) => {
+    for (const entry of readdirSync(folder, { withFileTypes: true })) {
+      const path = join(folder, entry.name);
+      if (entry.isDirectory()) walk(path);
+      else if (entry.name.endsWith('.json')) strip(path);
+    }
+  };
+  if (existsSync(join(copy, 'src'))) walk(join(copy, 'src'));
+  addCoreFiles(join(copy, 'src/api'));
+  return copy;
+}
+
+/**
+ * Strapi serves a content-type over REST only when its API folder has a router (Vellum serves
+ * every type): give each type without one Strapi's core router, controller and service.
+ */
+function addCoreFiles(api: string): void {
+  if (!existsSync(api)) return;
+  for (const name of readdirSync(api)) {
+    const types = join(api, name, 'content-types');
+    if (!existsSync(types)) continue;
+    for (const type of readdirSync(types)) {
+      const uid = `api::${name}.${type}`;
+      for (const [folder, factory] of [['routes', 'createCoreRouter'], ['controllers', 'createCoreController'], ['services', 'createCoreService']]) {
+        const file = join(api, name, folder!, `${type}.js`);
+        if (existsSync(file)) continue;
+        mkdirSync(join(api, name, folder!), { recursive: true });
+        writeFileSync(file, `'use strict';\nconst { factories } = require('@strapi/strapi');\nmodule.exports = factories.${factory}('${uid}');\n`);
+      }
+    }
+  }
+}
+
 const TIMESTAMP_KEYS = new Set(['createdAt', 'updatedAt', 'publishedAt', 'created_at', 'updated_at', 'published_at']);
 
 /** Replaces what legitimately differs between two servers with stable placeholders. */
 class Normaliser {
   private readonly labels = new Map<string, string>();
-  constructor(private readonly ignoreKeys: Set<string>) {}
+  constructor(
+    private readonly ignoreKeys: Set<string>,
+    private readonly omitKeys: Set<string>,
+  ) {}
 
   private label(kind: string, value: unknown): string {
     const key = `${kind}:${String(value)}`;
@@ -151,7 +211,7 @@ class Normaliser {
     if (Array.isArray(value)) return value.map((item) => this.normalise(item));
     if (value && typeof value === 'object') {
       const out: Record<string, unknown> = {};
-      for (const k of Object.keys(value).sort()) out[k] = this.normalise((value as Record<string, unknown>)[k], k);
+      for (const k of Object.keys(value).sort()) if (!this.omitKeys.has(k)) out[k] = this.normalise((value as Record<string, unknown>)[k], k);
       return out;
     }
     if (key === 'documentId' && typeof value === 'string') return this.label('doc', value);
@@ -186,8 +246,8 @@ function comparable(response: Response, normaliser: Normaliser, options: SameOpt
   return { status: response.status, body: normaliser.normalise(response.body) };
 }
 
-function toComparable(answers: Answers, options: SameOptions): unknown {
-  const normaliser = new Normaliser(new Set(options.ignoreKeys ?? []));
+function toComparable(answers: Answers, options: SameOptions, omitKeys: Set<string>): unknown {
+  const normaliser = new Normaliser(new Set(options.ignoreKeys ?? []), omitKeys);
   if (answers instanceof Array) return answers.map((answer) => comparable(answer, normaliser, options));
   if ('status' in answers && 'headers' in answers) return comparable(answers as Response, normaliser, options);
   return Object.fromEntries(Object.entries(answers).map(([name, answer]) => [name, comparable(answer as Response, normaliser, options)]));
@@ -219,7 +279,9 @@ export function differences(a: unknown, b: unknown, path = '$', out: string[] = 
 export async function openDifferential(options: OpenOptions): Promise<Differential> {
   const project = resolve(options.project ?? BLOG);
   const dialect = (process.env.DIFF_DIALECT ?? 'sqlite') as DialectName;
-  const [strapiServer, vellumServer] = await Promise.all([startStrapi(options, project), startServer(dialect, { project })]);
+  // Attributes left out of Strapi's copy of the project are left out of both answers too.
+  const stripped = new Set<string>();
+  const [strapiServer, vellumServer] = await Promise.all([startStrapi(options, project, stripped), startServer(dialect, { project })]);
   const strapi = new HttpClient(strapiServer.url, { authorization: `Bearer ${strapiServer.token}` });
   const vellum = vellumServer.api;
 
@@ -236,8 +298,8 @@ export async function openDifferential(options: OpenOptions): Promise<Differenti
     both,
     async same(scenario, sameOptions = {}) {
       const answers = await both(scenario);
-      const a = toComparable(answers.strapi, sameOptions);
-      const b = toComparable(answers.vellum, sameOptions);
+      const a = toComparable(answers.strapi, sameOptions, stripped);
+      const b = toComparable(answers.vellum, sameOptions, stripped);
       const found = differences(a, b);
       if (found.length > 0) {
         const report = `${found.length} difference(s):\n  ${found.join('\n  ')}`;
