@@ -42,9 +42,16 @@ export class ValidationError extends VellumError {
 export class QueryValidationError extends ValidationError {
   constructor(
     message: string,
-    where: { param: string; key: string; path: string; source?: 'query' | 'body' },
+    where: { param: string; key: string; path: string | null; source?: 'query' | 'body' },
   ) {
     super(message, { source: where.source ?? 'query', ...where });
+  }
+}
+
+/** A body that is not valid JSON: Strapi 5 names it `SyntaxError` (its JSON parser's error). */
+export class BodySyntaxError extends VellumError {
+  constructor(message: string) {
+    super(400, 'SyntaxError', message);
   }
 }
 

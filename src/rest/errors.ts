@@ -1,4 +1,4 @@
-import { ApplicationError, PayloadTooLargeError, ValidationError, VellumError } from '../errors.js';
+import { ApplicationError, BodySyntaxError, PayloadTooLargeError, VellumError } from '../errors.js';
 
 export interface ErrorBody {
   data: null;
@@ -18,7 +18,7 @@ export function toVellumError(error: unknown): VellumError {
   if (e && typeof e === 'object') {
     if (e.code === 'FST_ERR_CTP_BODY_TOO_LARGE' || e.statusCode === 413) return new PayloadTooLargeError();
     if (e.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return new VellumError(415, 'UnsupportedMediaTypeError', e.message);
-    if (error instanceof SyntaxError || e.code === 'FST_ERR_CTP_INVALID_JSON_BODY') return new ValidationError(`Malformed JSON body: ${e.message}`);
+    if (error instanceof SyntaxError || e.code === 'FST_ERR_CTP_INVALID_JSON_BODY') return new BodySyntaxError(`Malformed JSON body: ${e.message}`);
     if (typeof e.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 500) return new ApplicationError(e.message, {}, e.statusCode);
   }
   return new VellumError(500, 'InternalServerError', 'Internal Server Error');

@@ -21,9 +21,9 @@ for (const dialect of DIALECTS) {
 
     const count = async (plural: string) => (await server.api.get(`/api/${plural}?status=draft`)).body.meta.pagination.total as number;
 
-    it('malformed JSON is a 400 ValidationError', async () => {
+    it('malformed JSON is a 400 SyntaxError, as Strapi names it', async () => {
       const res = await server.api.post('/api/tags', undefined, { rawBody: '{"data": {"name": ', headers: { 'content-type': 'application/json' } });
-      assertEnvelope(res, 400, 'ValidationError');
+      assertEnvelope(res, 400, 'SyntaxError');
     });
 
     it('a body without data, or with a non-object data, is a 400', async () => {

@@ -14,10 +14,23 @@ export type Path = (string | number)[];
 export const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
-/** A 400 naming where the problem is: `param` is the top-level parameter, `path` the dotted path. */
+/** Segments of a parameter path that are syntax, not attributes: operators, list indexes, populate keywords. */
+const SYNTAX_SEGMENT = /^(\$.*|\d+|populate|on|fields|filters|sort)$/;
+
+/**
+ * A 400 naming where the problem is, as Strapi 5 does: `param` is the top-level parameter, `key`
+ * the offending key, `path` the attributes leading to it (`category` for
+ * `filters[category][nope]`), null at the top level.
+ */
 export function fail(path: Path, message: string): never {
   const [param = '', ...rest] = path.map(String);
-  throw new QueryValidationError(message, { param, key: rest.length ? rest[rest.length - 1]! : param, path: [param, ...rest].join('.') });
+  const key = rest.length ? rest[rest.length - 1]! : param;
+  const attributes = rest.slice(0, -1).filter((segment) => !SYNTAX_SEGMENT.test(segment));
+  throw new QueryValidationError(message, {
+    param,
+    key,
+    path: attributes.length ? attributes.join('.') : null,
+  });
 }
 
 /** qs gives arrays, or objects with numeric keys when an array is sparse or large: both are lists. */
