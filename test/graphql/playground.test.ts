@@ -60,7 +60,7 @@ for (const dialect of DIALECTS) {
 
     it('no page that loads GraphiQL from a CDN is left', async () => {
       for (const path of ['/graphiql', '/graphiql/main.js', '/graphiql/config.js']) {
-        const response = await fetch(server.url + path, { headers: { accept: 'text/html' } });
+        const response = await fetch(server.url + path, { headers: { accept: path.endsWith('.js') ? '*/*' : 'text/html' } });
         const body = await response.text();
         assert.doesNotMatch(body, /unpkg\.com|cdn\.jsdelivr/, path);
       }

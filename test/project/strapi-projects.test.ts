@@ -41,6 +41,8 @@ for (const dialect of DIALECTS) {
     it('starts without a warning and serves its types, components, zones and relations', async () => {
       assert.deepEqual(server.vellum.warnings, []);
       assert.ok(server.vellum.skippedCode.includes('src/api/product/routes/product.ts'));
+      // src/index.ts imports ./utils/locales (TypeScript importing TypeScript), as config/server.ts imports ./cron-tasks.
+      assert.deepEqual((globalThis as Record<string, unknown>).__strapiTsProjectLocales, ['en', 'fr']);
       const name = unique('launch');
       const product = await server.api.post('/api/products', {
         data: {
@@ -80,6 +82,44 @@ for (const dialect of DIALECTS) {
       const res = await upload(server, [{ name: `${unique('cover')}.png`, bytes: await png(40, 30) }]);
       assert.equal(res.status, 201, JSON.stringify(res.body));
       assert.match(res.body[0].url, /^https:\/\/cdn\.example\.com\//);
+    });
+  });
+
+  describe(`a project extending the users-permissions user, with its own REST prefix [${dialect}]`, () => {
+    let server: TestServer;
+    before(async () => {
+      server = await startServer(dialect, { project: fixture('strapi-users-extension') });
+    });
+    after(() => server?.close());
+
+    it('registers users with the extension\'s fields and relates orders to them', async () => {
+      assert.deepEqual(server.vellum.warnings, []);
+      const username = unique('ann');
+      const registered = await server.publicApi.post('/v1/auth/local/register', { username, email: `${username}@example.com`, password: 'secret123', fullName: 'Ann A' });
+      assert.equal(registered.status, 200, registered.text);
+      assert.equal(registered.body.user.fullName, 'Ann A');
+      const user = registered.body.user;
+      const order = await server.api.post('/v1/orders', {
+        data: { total: 12.5, user: user.documentId, lines: [{ sku: 'A1', price: 2.5 }], shipping: { city: 'Paris', zip: '75001' } },
+      });
+      assert.equal(order.status, 201, order.text);
+      assert.equal(order.body.data.status, 'pending');
+      const read = await server.api.get(`/v1/orders/${order.body.data.documentId}?populate=*`);
+      assert.equal(read.body.data.user.fullName, 'Ann A');
+      assert.equal(read.body.data.lines[0].quantity, 1, 'component default');
+      assert.equal(read.body.data.shipping.city, 'Paris');
+      const badZip = await server.api.post('/v1/orders', { data: { shipping: { city: 'Paris', zip: 'lower case' } } });
+      assert.equal(badZip.status, 400, badZip.text);
+      const review = await server.api.post('/v1/reviews', { data: { rating: 6, author: user.documentId } });
+      assert.equal(review.status, 400, 'max 5');
+      assert.equal((await server.api.get('/api/orders')).status, 404, 'the prefix is /v1');
+      const page = await server.api.get('/v1/orders?pagination[pageSize]=60');
+      assert.equal(page.body.meta.pagination.pageSize, 50, 'maxLimit');
+    });
+
+    it('landingPage: false turns the playground off', async () => {
+      const response = await fetch(`${server.url}/graphql`, { headers: { accept: 'text/html' } });
+      assert.doesNotMatch(await response.text(), /graphiql/i);
     });
   });
 
