@@ -20,7 +20,7 @@ import { startAuth, type Auth } from './auth/index.js';
 import { builtInTypes, systemTables } from './built-ins.js';
 import { registerAdminRoutes } from './rest/admin.js';
 import { registerSecurity } from './rest/security.js';
-import { registerUsersPermissionsRoutes } from './rest/users-permissions.js';
+import { registerUsersPermissionsRoutes, usersPathTaken } from './rest/users-permissions.js';
 import { registerUploadRoutes } from './upload/routes.js';
 
 export interface Vellum {
@@ -60,6 +60,10 @@ const graphqlUsersPermissions = (auth: Auth): UsersPermissionsHooks => ({
 export async function createVellum(projectDir: string, options: CreateVellumOptions = {}): Promise<Vellum> {
   const config = await loadConfig(projectDir, options);
   const { schema, skippedCode, warnings } = loadProjectSchema(projectDir, builtInTypes(projectDir));
+  if (usersPathTaken(schema)) {
+    const type = schema.byPluralName.get('users')!;
+    warnings.push(`${type.file}: ${type.uid} is served at /users, in place of users-permissions' /users, /users/me, /users/count and /users/:id (as in Strapi)`);
+  }
   // Project code (src/index) registers its extensions before any API is built.
   const graphql = { config: parseGraphqlConfig(config.plugins, config.environment), extension: new ExtensionService() };
   const strapi = strapiFacade({ graphql: { extension: graphql.extension } }, { plugins: config.plugins });

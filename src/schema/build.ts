@@ -522,11 +522,14 @@ export function buildSchema(
   for (const [file, builtIn] of all) {
     const type = buildContentType(file, pending, builtIn, warn);
     claimTable(type.table, file.file);
+    schema.contentTypes.set(type.uid, type);
+    // Built-in types have routes of their own: a project may name a type `user`, `file` or `role`
+    // (Strapi serves api::user.user at /api/users, before the users-permissions route).
+    if (builtIn) continue;
     for (const name of [type.pluralName, type.singularName]) {
       const other = schema.byPluralName.get(name) ?? schema.bySingularName.get(name);
       if (other) throw new ProjectError(`the API name "${name}" is also used by ${other.file}`, file.file);
     }
-    schema.contentTypes.set(type.uid, type);
     schema.byPluralName.set(type.pluralName, type);
     schema.bySingularName.set(type.singularName, type);
   }

@@ -207,7 +207,8 @@ for (const dialect of DIALECTS) {
       expect(schema('gadget'), 'size', /"medium".*ignored/);
       expect(schema('gadget'), 'code', /invalid regex/);
       expect(schema('gadget'), 'slug', /targetField "title"/);
-      assert.equal(warnings.length, 11, warnings.join('\n'));
+      assert.ok(warnings.some((w) => w.startsWith(`${schema('user')}: api::user.user is served at /users`)), warnings.join('\n'));
+      assert.equal(warnings.length, 12, warnings.join('\n'));
     });
 
     it('an attribute named status on a type without draft and publish is an ordinary attribute', async () => {
@@ -267,6 +268,21 @@ for (const dialect of DIALECTS) {
       for (const key of ['owner', 'language', 'attachedTo', 'createdBy']) assert.ok(!(key in read.body.data), key);
       assert.equal(typeof read.body.data.createdAt, 'string', 'the engine\'s own timestamp');
       assert.equal((await server.api.post('/api/memos', { data: { title, owner: 1 } })).status, 400);
+    });
+
+    it('types named user, file and role are the project\'s, at /api/users, /api/files and /api/roles', async () => {
+      for (const plural of ['users', 'files', 'roles']) {
+        const name = unique(plural);
+        const created = await server.api.post(`/api/${plural}`, { data: { name } });
+        assert.equal(created.status, 201, `${plural}: ${created.text}`);
+        const listed = await server.api.get(`/api/${plural}?filters[name]=${name}`);
+        assert.deepEqual(listed.body.data.map((d: { name: string }) => d.name), [name], plural);
+      }
+      // users-permissions' routes under /users give way, as in Strapi; logging in still works.
+      assert.equal((await server.api.get('/api/users/count')).status, 404);
+      const username = unique('bob');
+      const registered = await server.publicApi.post('/api/auth/local/register', { username, email: `${username}@example.com`, password: 'secret123' });
+      assert.equal(registered.status, 200, registered.text);
     });
 
     it('loose attribute options Strapi accepts: numbers as strings, null options, no kind', async () => {
