@@ -117,6 +117,20 @@ for (const dialect of DIALECTS) {
       assert.equal(page.body.meta.pagination.pageSize, 50, 'maxLimit');
     });
 
+    it('config/middlewares as Strapi projects write it: a raised JSON limit, CORS origins, CSP sources', async () => {
+      const big = await server.api.post('/v1/orders', { data: { reference: 'x'.repeat(2 * 1024 * 1024) } });
+      assert.notEqual(big.status, 413, 'strapi::body jsonLimit 4mb');
+      const tooBig = await server.api.post('/v1/orders', { data: { reference: 'x'.repeat(5 * 1024 * 1024) } });
+      assert.equal(tooBig.status, 413);
+      const preflight = await fetch(`${server.url}/v1/orders`, {
+        method: 'OPTIONS',
+        headers: { origin: 'https://shop.example.com', 'access-control-request-method': 'POST', 'access-control-request-headers': 'x-custom' },
+      });
+      assert.equal(preflight.headers.get('access-control-allow-origin'), 'https://shop.example.com');
+      const list = await server.api.get('/v1/orders');
+      assert.match(list.headers.get('content-security-policy') ?? '', /img-src[^;]*res\.cloudinary\.com/);
+    });
+
     it('landingPage: false turns the playground off', async () => {
       const response = await fetch(`${server.url}/graphql`, { headers: { accept: 'text/html' } });
       assert.doesNotMatch(await response.text(), /graphiql/i);
