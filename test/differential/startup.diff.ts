@@ -67,3 +67,13 @@ test('loose options: an enum default outside its values, a bad regex, numbers as
     { deliberate: 'Strapi applies the invalid default and 500s on the bad regex for every write; Vellum ignores both with a warning' },
   );
 });
+
+test('project types named user, file and role', async () => {
+  await diff.same(async (api) => [
+    ...(await Promise.all(['users', 'files', 'roles'].map((plural) => api.post(`/api/${plural}`, { data: { name: `ds-${plural}-1` } })))),
+    await api.get('/api/users?filters[name]=ds-users-1'),
+    await api.get('/api/files?filters[name]=ds-files-1'),
+    await api.get('/api/roles?filters[name]=ds-roles-1'),
+    await api.get('/api/users/count'),
+  ]);
+});
