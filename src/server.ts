@@ -20,7 +20,7 @@ import { startAuth, type Auth } from './auth/index.js';
 import { builtInTypes, systemTables } from './built-ins.js';
 import { registerAdminRoutes } from './rest/admin.js';
 import { registerSecurity } from './rest/security.js';
-import { registerUsersPermissionsRoutes } from './rest/users-permissions.js';
+import { registerUsersPermissionsRoutes, usersPathTaken } from './rest/users-permissions.js';
 import { registerUploadRoutes } from './upload/routes.js';
 
 export interface Vellum {
@@ -33,6 +33,8 @@ export interface Vellum {
   sync: SyncReport;
   /** Project code files present but not executed yet. */
   skippedCode: string[];
+  /** What the project asks for that Vellum does not honour, one line each (the CLI prints them). */
+  warnings: string[];
   /** Starts listening; returns the base URL. */
   listen(): Promise<string>;
   close(): Promise<void>;
@@ -57,7 +59,11 @@ const graphqlUsersPermissions = (auth: Auth): UsersPermissionsHooks => ({
 
 export async function createVellum(projectDir: string, options: CreateVellumOptions = {}): Promise<Vellum> {
   const config = await loadConfig(projectDir, options);
-  const { schema, skippedCode } = loadProjectSchema(projectDir, builtInTypes(projectDir));
+  const { schema, skippedCode, warnings } = loadProjectSchema(projectDir, builtInTypes(projectDir));
+  if (usersPathTaken(schema)) {
+    const type = schema.byPluralName.get('users')!;
+    warnings.push(`${type.file}: ${type.uid} is served at /users, in place of users-permissions' /users, /users/me, /users/count and /users/:id (as in Strapi)`);
+  }
   // Project code (src/index) registers its extensions before any API is built.
   const graphql = { config: parseGraphqlConfig(config.plugins, config.environment), extension: new ExtensionService() };
   const strapi = strapiFacade({ graphql: { extension: graphql.extension } }, { plugins: config.plugins });
@@ -103,6 +109,7 @@ export async function createVellum(projectDir: string, options: CreateVellumOpti
     auth,
     sync,
     skippedCode,
+    warnings,
     async listen() {
       const address = await app.listen({ host: config.server.host, port: config.server.port });
       return address.replace('0.0.0.0', '127.0.0.1').replace('[::]', '127.0.0.1');

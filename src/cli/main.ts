@@ -27,6 +27,7 @@ ${ADMIN_USAGE}`;
 
 async function start(projectDir: string): Promise<void> {
   const vellum = await createVellum(projectDir);
+  for (const warning of vellum.warnings) console.warn(`Warning: ${warning}`);
   if (vellum.skippedCode.length) {
     console.log(`Project code not executed (${vellum.skippedCode.length} files): ${vellum.skippedCode.join(', ')}`);
   }

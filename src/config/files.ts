@@ -1,40 +1,20 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { join } from 'node:path';
 import { ProjectError } from '../errors.js';
+import { loadProjectModule } from '../project/modules.js';
 import type { EnvHelper } from './env.js';
 
 const EXTENSIONS = ['.ts', '.js', '.cjs', '.mjs', '.json'];
 
-/** CommonJS (`module.exports = ...`), as Strapi projects write their files, loaded whatever the nearest package.json says. */
-function loadCommonJs(file: string): unknown {
-  const source = readFileSync(file, 'utf8');
-  const module = { exports: {} as unknown };
-  const wrapper = new Function('exports', 'require', 'module', '__filename', '__dirname', source);
-  wrapper(module.exports, createRequire(file), module, file, dirname(file));
-  return module.exports;
-}
-
-const looksLikeCommonJs = (source: string): boolean =>
-  /\bmodule\.exports\b|\bexports\.[A-Za-z_]|\brequire\(/.test(source) && !/^\s*export\s/m.test(source);
-
-/** Loads one project code or configuration file (TS via tsx, ESM, CommonJS or JSON) and returns its export. */
-export async function importProjectFile(file: string): Promise<unknown> {
+/** Loads one configuration file (see project/modules.ts, or JSON) and returns its export. */
+export async function importProjectFile(file: string, projectDir: string): Promise<unknown> {
   try {
     if (file.endsWith('.json')) return JSON.parse(readFileSync(file, 'utf8'));
-    if (file.endsWith('.cjs')) return loadCommonJs(file);
-    if (file.endsWith('.js') && looksLikeCommonJs(readFileSync(file, 'utf8'))) return loadCommonJs(file);
-    let loaded: Record<string, unknown>;
-    if (file.endsWith('.ts')) {
-      const { tsImport } = await import('tsx/esm/api');
-      loaded = (await tsImport(pathToFileURL(file).href, import.meta.url)) as Record<string, unknown>;
-    } else {
-      loaded = (await import(pathToFileURL(file).href)) as Record<string, unknown>;
-    }
-    // A TS file compiled to CJS by tsx nests the default export once more.
-    let value: unknown = 'default' in loaded ? loaded.default : loaded;
-    if (value && typeof value === 'object' && 'default' in value && Object.keys(value).length === 1) {
+    const loaded = await loadProjectModule(file, projectDir);
+    // `export default` lands under `default` (twice when compiled, then imported).
+    let value = loaded;
+    for (let depth = 0; depth < 2 && value && typeof value === 'object' && 'default' in value; depth++) {
+      if (depth > 0 && Object.keys(value).filter((key) => key !== '__esModule').length !== 1) break;
       value = (value as { default: unknown }).default;
     }
     return value;
@@ -52,9 +32,9 @@ export function findProjectFile(dir: string, name: string): string | undefined {
   return undefined;
 }
 
-async function readConfigValue(file: string | undefined, env: EnvHelper): Promise<unknown> {
+async function readConfigValue(file: string | undefined, env: EnvHelper, projectDir: string): Promise<unknown> {
   if (!file) return undefined;
-  const value = await importProjectFile(file);
+  const value = await importProjectFile(file, projectDir);
   return typeof value === 'function' ? await (value as (ctx: { env: EnvHelper }) => unknown)({ env }) : value;
 }
 
@@ -62,7 +42,7 @@ async function readConfigValue(file: string | undefined, env: EnvHelper): Promis
 export async function loadConfigList(projectDir: string, name: string, env: EnvHelper, environment: string): Promise<unknown[]> {
   for (const dir of [join(projectDir, 'config', 'env', environment), join(projectDir, 'config')]) {
     const file = findProjectFile(dir, name);
-    const value = await readConfigValue(file, env);
+    const value = await readConfigValue(file, env, projectDir);
     if (value === undefined || value === null) continue;
     if (!Array.isArray(value)) throw new ProjectError('must export an array or a function returning one', file);
     return value;
@@ -78,7 +58,7 @@ export async function loadConfigFile(
   environment: string,
 ): Promise<Record<string, unknown>> {
   const read = async (file: string | undefined): Promise<Record<string, unknown>> => {
-    const value = await readConfigValue(file, env);
+    const value = await readConfigValue(file, env, projectDir);
     if (value === undefined || value === null) return {};
     if (typeof value !== 'object' || Array.isArray(value)) {
       throw new ProjectError('must export an object or a function returning one', file);

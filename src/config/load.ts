@@ -138,6 +138,25 @@ function resolveDatabase(raw: Record<string, unknown>, projectDir: string, envSo
   };
 }
 
+/** A size as koa-body reads it: bytes, or `'256kb'`, `'2mb'`, `'1gb'`. */
+function parseSize(value: unknown): number | undefined {
+  if (typeof value === 'number' && Number.isFinite(value) && value > 0) return Math.floor(value);
+  const match = typeof value === 'string' ? /^\s*(\d+(?:\.\d+)?)\s*(b|kb|mb|gb)?\s*$/i.exec(value) : null;
+  if (!match) return undefined;
+  const unit = { b: 1, kb: 1024, mb: 1024 ** 2, gb: 1024 ** 3 }[(match[2] ?? 'b').toLowerCase() as 'b'];
+  return Math.floor(Number(match[1]) * unit);
+}
+
+/** `jsonLimit` of `strapi::body` in `config/middlewares`, where Strapi projects raise the JSON body limit. */
+function bodyMiddlewareLimit(middlewares: unknown[]): number | undefined {
+  const body = middlewares.find((entry) => asRecord(entry).name === 'strapi::body');
+  const limit = asRecord(asRecord(body).config).jsonLimit;
+  if (limit === undefined) return undefined;
+  const bytes = parseSize(limit);
+  if (bytes === undefined) throw new ProjectError(`strapi::body jsonLimit ${JSON.stringify(limit)} is not a size such as 256kb or 2mb`, 'config/middlewares');
+  return bytes;
+}
+
 export interface LoadConfigOptions {
   env?: NodeJS.ProcessEnv;
   /** Applied last, for tests and the CLI (e.g. `{ server: { port: 0 } }`). */
@@ -163,6 +182,7 @@ export async function loadConfig(project: string, options: LoadConfigOptions = {
   const middlewares = await loadConfigList(projectDir, 'middlewares', env, environment);
   server.host ??= env('HOST');
   server.port ??= env.int('PORT');
+  server.bodyLimit ??= bodyMiddlewareLimit(middlewares);
   const i18n = parseSection(i18nSchema, asRecord(asRecord(plugins.i18n).config), 'config/plugins (i18n)');
   if (!i18n.locales.includes(i18n.defaultLocale)) i18n.locales.unshift(i18n.defaultLocale);
   const rest = parseSection(restSchema, asRecord(api.rest), 'config/api');

@@ -20,6 +20,8 @@ const schema = z.object({
   endpoint: z.string().startsWith('/').default('/graphql'),
   shadowCRUD: z.boolean().default(true),
   playgroundAlways: z.boolean().default(false),
+  // Strapi 5's successor of playgroundAlways: true, false, or a function of `strapi` answering one.
+  landingPage: z.unknown().optional(),
   depthLimit: z.number().int().positive().default(10),
   amountLimit: z.number().int().positive().default(100),
   costLimit: z.number().int().positive().default(2_000_000),
@@ -32,6 +34,19 @@ const schema = z.object({
 const asRecord = (value: unknown): Record<string, unknown> =>
   value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
 
+/** As Strapi decides: playgroundAlways or landingPage true win, then landingPage false, then the environment. */
+function playgroundOn(playgroundAlways: boolean, landingPage: unknown, production: boolean): boolean {
+  if (playgroundAlways || landingPage === true) return true;
+  if (landingPage === undefined) return !production;
+  // A function gets Strapi's `strapi`; Vellum has none to give, and serves no custom landing page.
+  if (typeof landingPage !== 'function') return false;
+  try {
+    return (landingPage as (strapi: unknown) => unknown)(undefined) === true;
+  } catch {
+    return false;
+  }
+}
+
 export function parseGraphqlConfig(plugins: Record<string, unknown>, environment: string): GraphqlConfig {
   const section = asRecord(plugins.graphql);
   const parsed = schema.safeParse(asRecord(section.config));
@@ -39,7 +54,7 @@ export function parseGraphqlConfig(plugins: Record<string, unknown>, environment
     const issue = parsed.error.issues[0]!;
     throw new ProjectError(`graphql.config.${issue.path.join('.')}: ${issue.message}`, 'config/plugins');
   }
-  const { playgroundAlways, introspection, apolloServer: _ignored, ...rest } = parsed.data;
+  const { playgroundAlways, landingPage, introspection, apolloServer: _ignored, ...rest } = parsed.data;
   const production = environment === 'production';
-  return { ...rest, playground: playgroundAlways || !production, introspection: introspection ?? !production };
+  return { ...rest, playground: playgroundOn(playgroundAlways, landingPage, production), introspection: introspection ?? !production };
 }

@@ -13,7 +13,7 @@ import type { GraphqlContext } from './context.js';
 import { formatErrors } from './errors.js';
 import { ExtensionService } from './extension.js';
 import { costLimitRule, depthLimitRule } from './limits.js';
-import { PLAYGROUND_CSP, playgroundHtml, wantsPlayground } from './playground.js';
+import { PLAYGROUND_CSP, playgroundHtml, registerPlaygroundAssets, wantsPlayground } from './playground.js';
 import { Operations } from './resolvers/operations.js';
 import { SelectionReader } from './resolvers/selection.js';
 import { buildGraphqlSchema } from './schema/build.js';
@@ -74,9 +74,11 @@ export async function registerGraphql(app: FastifyInstance, options: GraphqlOpti
   if (!config.introspection) validationRules.push(NoSchemaIntrospectionCustomRule);
   await app.register(async (scope) => {
     if (config.playground) {
+      const page = playgroundHtml(config.endpoint);
+      registerPlaygroundAssets(scope);
       scope.addHook('onRequest', async (request, reply) => {
-        if (wantsPlayground(request.method, request.url, request.headers.accept)) {
-          return reply.header('content-security-policy', PLAYGROUND_CSP).type('text/html; charset=utf-8').send(playgroundHtml);
+        if (request.url.replace(/\/+$/, '') === config.endpoint && wantsPlayground(request.method, request.url, request.headers.accept)) {
+          return reply.header('content-security-policy', PLAYGROUND_CSP).type('text/html; charset=utf-8').send(page);
         }
       });
     }
@@ -90,7 +92,8 @@ export async function registerGraphql(app: FastifyInstance, options: GraphqlOpti
     await scope.register(mercurius, {
       schema,
       path: config.endpoint,
-      graphiql: config.playground,
+      // Its IDE loads GraphiQL from a CDN: Vellum serves its own (playground.ts).
+      graphiql: false,
       context: (request, reply): GraphqlContext => ({ request, reply, state: {} }),
       errorFormatter: formatErrors as never,
       validationRules,

@@ -2,12 +2,12 @@
  * The project's own code (`src/index.ts|js|mjs|cjs`), as in Strapi: its `register({ strapi })`
  * runs before the APIs are built, so it can extend GraphQL through
  * `strapi.plugin('graphql').service('extension')`; `bootstrap({ strapi })` runs once the node is
- * ready. TypeScript is loaded through tsx.
+ * ready. TypeScript is compiled to CommonJS as Strapi's build does (see modules.ts).
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { ProjectError } from '../errors.js';
+import { loadProjectModule } from './modules.js';
 
 const CANDIDATES = ['index.ts', 'index.mts', 'index.js', 'index.mjs', 'index.cjs'];
 
@@ -25,10 +25,7 @@ export async function loadProjectCode(projectDir: string): Promise<ProjectHooks 
   const file = join(projectDir, 'src', name);
   let loaded: Module;
   try {
-    if (/\.m?ts$/.test(name)) {
-      const { tsImport } = await import('tsx/esm/api');
-      loaded = (await tsImport(pathToFileURL(file).href, import.meta.url)) as Module;
-    } else loaded = (await import(pathToFileURL(file).href)) as Module;
+    loaded = (await loadProjectModule(file, projectDir)) as Module;
   } catch (error) {
     throw new ProjectError(`cannot load project code: ${(error as Error).message}`, `src/${name}`);
   }

@@ -48,6 +48,11 @@ export function createHttpServer(config: VellumConfig): FastifyInstance {
     if (failure) throw failure;
   });
 
+  // Strapi's liveness probe, for load balancers: any method, 204, and Strapi's own header.
+  app.all('/_health', (_request, reply) => {
+    void reply.status(204).header('strapi', 'You are so French!').send();
+  });
+
   app.setErrorHandler((error, request, reply) => {
     const vellumError = toVellumError(error);
     if (vellumError.status >= 500) request.log.error({ err: error }, 'request failed');

@@ -20,6 +20,9 @@ function objectBody(request: FastifyRequest): Record<string, unknown> {
   return body as Record<string, unknown>;
 }
 
+/** True when one of the project's own content-types is served at `/users`. */
+export const usersPathTaken = (schema: DocumentContext['schema']): boolean => schema.byPluralName.has('users');
+
 export function registerUsersPermissionsRoutes(
   app: FastifyInstance,
   options: { auth: Auth; service: DocumentService; context: DocumentContext; prefix: string },
@@ -31,6 +34,9 @@ export function registerUsersPermissionsRoutes(
   app.post(`${prefix}/auth/local`, async (request) => auth.users.login(objectBody(request), request.ip));
 
   app.post(`${prefix}/auth/local/register`, async (request) => auth.register(objectBody(request), request.headers));
+
+  // A project type named `users` (api::user.user) takes /users and everything under it, as in Strapi.
+  if (usersPathTaken(context.schema)) return;
 
   app.get(`${prefix}/users/me`, async (request) => {
     const caller = await auth.access.resolve(request.headers);

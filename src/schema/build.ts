@@ -1,6 +1,7 @@
 import { ProjectError } from '../errors.js';
 import {
   RELATION_KINDS,
+  getModel,
   SCALAR_TYPES,
   isToManyRelation,
   type Attribute,
@@ -22,29 +23,27 @@ export interface RawSchemaFile {
   json: unknown;
 }
 
-/** Names the engine itself stores or returns on every document. */
+/**
+ * Names a content-type's attribute may not have: Strapi refuses `id` and `documentId` too, and the
+ * snake-cased column names of the engine's own fields would collide with those columns.
+ */
 const RESERVED_CONTENT_TYPE_ATTRIBUTES = new Set([
   'id',
   'documentId',
   'document_id',
-  'locale',
-  'localizations',
-  'createdAt',
-  'updatedAt',
-  'publishedAt',
-  'createdBy',
-  'updatedBy',
   'created_at',
   'updated_at',
   'published_at',
   'created_by_id',
   'updated_by_id',
-  'status',
   '__component',
-  '__typename',
-  'meta',
 ]);
-const RESERVED_COMPONENT_ATTRIBUTES = new Set(['id', '__component', '__typename']);
+/**
+ * Fields Strapi adds to every content-type over whatever the schema says (it assigns its own
+ * definitions on top, silently): the schema's definition is ignored here as well.
+ */
+const ENGINE_FIELDS = new Set(['createdAt', 'updatedAt', 'publishedAt', 'createdBy', 'updatedBy']);
+const RESERVED_COMPONENT_ATTRIBUTES = new Set(['id', '__component']);
 /** Whole-row columns that an attribute's column must not collide with. */
 const SYSTEM_COLUMNS = new Set([
   'id',
@@ -72,11 +71,21 @@ type Json = Record<string, unknown>;
 const isObject = (value: unknown): value is Json =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
+/** Receives one line per thing a schema asks for that Vellum does not honour (see `buildSchema`). */
+export type SchemaWarn = (message: string) => void;
+
 class SchemaFileReader {
-  constructor(readonly file: string) {}
+  constructor(
+    readonly file: string,
+    private readonly sink: SchemaWarn,
+  ) {}
 
   fail(message: string): never {
     throw new ProjectError(message, this.file);
+  }
+
+  warn(message: string): void {
+    this.sink(`${this.file}: ${message}`);
   }
 
   object(value: unknown, what: string): Json {
@@ -89,10 +98,17 @@ class SchemaFileReader {
     return value;
   }
 
+  /** Absent or null is no value, as Strapi reads it. */
+  optionalString(value: unknown, what: string): string | undefined {
+    return value === undefined || value === null ? undefined : this.string(value, what);
+  }
+
+  /** A number, or a string holding one (`"max": "10"` works in Strapi). */
   optionalNumber(value: unknown, what: string): number | undefined {
     if (value === undefined || value === null) return undefined;
-    if (typeof value !== 'number' || !Number.isFinite(value)) this.fail(`${what} must be a number`);
-    return value;
+    const number = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+    if (typeof number !== 'number' || !Number.isFinite(number)) this.fail(`${what} must be a number`);
+    return number;
   }
 
   bool(value: unknown): boolean {
@@ -131,12 +147,14 @@ function buildScalar(
     minLength: reader.optionalNumber(raw.minLength, `${where} minLength`),
     maxLength: reader.optionalNumber(raw.maxLength, `${where} maxLength`),
   };
-  if (raw.default !== undefined) attribute.default = raw.default;
-  if (raw.regex !== undefined) {
+  if (raw.default !== undefined && raw.default !== null) attribute.default = raw.default;
+  const regex = reader.optionalString(raw.regex, `${where} regex`);
+  if (regex !== undefined) {
     try {
-      attribute.regex = new RegExp(reader.string(raw.regex, `${where} regex`));
+      attribute.regex = new RegExp(regex);
     } catch (error) {
-      reader.fail(`${where} has an invalid regex: ${(error as Error).message}`);
+      // Strapi starts, then answers 500 to every write of the attribute.
+      reader.warn(`${where} has an invalid regex (${(error as Error).message}); values are not checked against it`);
     }
   }
   if (type === 'enumeration') {
@@ -146,12 +164,13 @@ function buildScalar(
     }
     attribute.enum = values as string[];
     if (attribute.default !== undefined && !attribute.enum.includes(String(attribute.default))) {
-      reader.fail(`${where} has a default that is not one of its enum values`);
+      // Strapi keeps it and then refuses every write that omits the attribute.
+      reader.warn(`${where} has the default ${JSON.stringify(attribute.default)}, which is not one of its values; it is ignored`);
+      delete attribute.default;
     }
   }
-  if (type === 'uid' && raw.targetField !== undefined) {
-    attribute.targetField = reader.string(raw.targetField, `${where} targetField`);
-  }
+  const targetField = type === 'uid' ? reader.optionalString(raw.targetField, `${where} targetField`) : undefined;
+  if (targetField !== undefined) attribute.targetField = targetField;
   return attribute;
 }
 
@@ -169,7 +188,7 @@ function buildAttribute(
   rawValue: unknown,
   typeLocalized: boolean,
   pending: PendingRelation[],
-): Attribute {
+): Attribute | undefined {
   const raw = reader.object(rawValue, `attribute "${name}"`);
   const type = raw.type;
   if (typeof type !== 'string' || !KNOWN_TYPES.has(type)) {
@@ -190,11 +209,12 @@ function buildAttribute(
         reader.fail(`attribute "${name}" has an unknown relation kind ${JSON.stringify(relation)}`);
       }
       if (relation.startsWith('morph')) {
-        reader.fail(`attribute "${name}": polymorphic relations (${relation}) are not supported`);
+        reader.warn(`attribute "${name}" is a polymorphic relation (${relation}), which Vellum does not serve; it is left out`);
+        return undefined;
       }
       const target = reader.string(raw.target, `attribute "${name}" target`);
-      const inversedBy = raw.inversedBy === undefined ? undefined : reader.string(raw.inversedBy, `attribute "${name}" inversedBy`);
-      const mappedBy = raw.mappedBy === undefined ? undefined : reader.string(raw.mappedBy, `attribute "${name}" mappedBy`);
+      const inversedBy = reader.optionalString(raw.inversedBy, `attribute "${name}" inversedBy`);
+      const mappedBy = reader.optionalString(raw.mappedBy, `attribute "${name}" mappedBy`);
       if (inversedBy && mappedBy) reader.fail(`attribute "${name}" cannot have both inversedBy and mappedBy`);
       const kind = relation as RelationKind;
       const attribute: RelationAttribute = {
@@ -233,8 +253,9 @@ function buildAttribute(
     }
     case 'dynamiczone': {
       const components = raw.components;
-      if (!Array.isArray(components) || components.length === 0 || !components.every((c) => typeof c === 'string')) {
-        reader.fail(`attribute "${name}" of type dynamiczone needs a non-empty "components" array`);
+      // An empty list starts in Strapi: the zone then accepts no component.
+      if (!Array.isArray(components) || !components.every((c) => typeof c === 'string')) {
+        reader.fail(`attribute "${name}" of type dynamiczone needs a "components" array of component uids`);
       }
       return {
         kind: 'dynamiczone',
@@ -246,14 +267,14 @@ function buildAttribute(
     }
     case 'media': {
       const allowed = raw.allowedTypes;
-      if (allowed !== undefined && (!Array.isArray(allowed) || !allowed.every((t) => typeof t === 'string'))) {
+      if (allowed !== undefined && allowed !== null && (!Array.isArray(allowed) || !allowed.every((t) => typeof t === 'string'))) {
         reader.fail(`attribute "${name}" allowedTypes must be an array of strings`);
       }
       return {
         kind: 'media',
         ...base,
         multiple: reader.bool(raw.multiple),
-        allowedTypes: (allowed as string[] | undefined) ?? null,
+        allowedTypes: (allowed as string[] | null | undefined) ?? null,
       };
     }
     case 'array':
@@ -265,26 +286,54 @@ function buildAttribute(
   }
 }
 
+/** What a content-type's attributes are checked against (components have none of these fields). */
+interface DocumentOptions {
+  localized: boolean;
+  draftAndPublish: boolean;
+}
+
+/** False when the attribute is left out: the engine's own field of that name wins, as in Strapi. */
+function keepDocumentAttribute(reader: SchemaFileReader, name: string, document: DocumentOptions): boolean {
+  if (ENGINE_FIELDS.has(name)) return false;
+  if (name === 'locale') {
+    reader.warn('attribute "locale" is the name of the locale every document carries; the attribute is left out');
+    return false;
+  }
+  if (name === 'localizations') {
+    // Strapi refuses the key in every body ("Invalid key localizations"), localized type or not.
+    reader.warn('attribute "localizations" is the name of a localized document\'s other locales; the attribute is left out');
+    return false;
+  }
+  if (name === 'status' && document.draftAndPublish) {
+    // Strapi's own warning: the attribute works, but `?status=` stays the publication state.
+    reader.warn('attribute "status" on a type with draft and publish: `status` in a query string is the publication state (draft or published), filter the attribute with filters[status]');
+  }
+  return true;
+}
+
 function buildAttributes(
   reader: SchemaFileReader,
   uid: string,
   table: string,
   rawAttributes: unknown,
-  typeLocalized: boolean,
-  reserved: Set<string>,
+  document: DocumentOptions | undefined,
   pending: PendingRelation[],
 ): Record<string, Attribute> {
   const raw = reader.object(rawAttributes, '"attributes"');
+  const reserved = document ? RESERVED_CONTENT_TYPE_ATTRIBUTES : RESERVED_COMPONENT_ATTRIBUTES;
   const attributes: Record<string, Attribute> = {};
   const columns = new Map<string, string>();
   for (const [name, value] of Object.entries(raw)) {
     if (reserved.has(name)) reader.fail(`attribute "${name}" uses a reserved name`);
-    if (!/^[A-Za-z][A-Za-z0-9_]*$/.test(name)) {
-      reader.fail(`attribute "${name}" is not a valid name (letters, digits and _; starts with a letter)`);
+    // Strapi's rule: letters, digits and _, not starting with a digit nor with GraphQL's `__`.
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name) || name.startsWith('__')) {
+      reader.fail(`attribute "${name}" is not a valid name (letters, digits and _; starts with a letter or a single _)`);
     }
-    const attribute = buildAttribute(reader, uid, table, name, value, typeLocalized, pending);
+    if (document && !keepDocumentAttribute(reader, name, document)) continue;
+    const attribute = buildAttribute(reader, uid, table, name, value, document?.localized ?? false, pending);
+    if (!attribute) continue;
     if (attribute.kind === 'scalar') {
-      if (SYSTEM_COLUMNS.has(attribute.column)) reader.fail(`attribute "${name}" collides with the system column ${attribute.column}`);
+      if (document && SYSTEM_COLUMNS.has(attribute.column)) reader.fail(`attribute "${name}" collides with the system column ${attribute.column}`);
       const clash = columns.get(attribute.column);
       if (clash) reader.fail(`attributes "${clash}" and "${name}" map to the same column ${attribute.column}`);
       columns.set(attribute.column, name);
@@ -297,10 +346,11 @@ function buildAttributes(
 const scalarsOf = (attributes: Record<string, Attribute>): ScalarAttribute[] =>
   Object.values(attributes).filter((a): a is ScalarAttribute => a.kind === 'scalar');
 
-function buildContentType(file: RawSchemaFile, pending: PendingRelation[], builtIn: boolean): ContentType {
-  const reader: SchemaFileReader = new SchemaFileReader(file.file);
+function buildContentType(file: RawSchemaFile, pending: PendingRelation[], builtIn: boolean, warn: SchemaWarn): ContentType {
+  const reader: SchemaFileReader = new SchemaFileReader(file.file, warn);
   const json = reader.object(file.json, 'the schema');
-  const kind = json.kind;
+  // Strapi defaults a missing kind to a collection type.
+  const kind = json.kind ?? 'collectionType';
   if (kind !== 'collectionType' && kind !== 'singleType') {
     reader.fail(`"kind" must be collectionType or singleType, got ${JSON.stringify(kind)}`);
   }
@@ -318,15 +368,8 @@ function buildContentType(file: RawSchemaFile, pending: PendingRelation[], built
   const collectionName =
     typeof json.collectionName === 'string' && json.collectionName ? json.collectionName : snakeCase(pluralName);
   const table = identifier(snakeCase(collectionName));
-  const attributes = buildAttributes(
-    reader,
-    file.uid,
-    table,
-    json.attributes,
-    localized,
-    RESERVED_CONTENT_TYPE_ATTRIBUTES,
-    pending,
-  );
+  const draftAndPublish = options.draftAndPublish === true;
+  const attributes = buildAttributes(reader, file.uid, table, json.attributes, { localized, draftAndPublish }, pending);
   return {
     modelType: 'contentType',
     uid: file.uid,
@@ -337,7 +380,7 @@ function buildContentType(file: RawSchemaFile, pending: PendingRelation[], built
     collectionName,
     table,
     componentLinkTable: componentLinkTableName(table),
-    draftAndPublish: options.draftAndPublish === true,
+    draftAndPublish,
     localized,
     populateCreatorFields: options.populateCreatorFields === true,
     builtIn,
@@ -347,8 +390,8 @@ function buildContentType(file: RawSchemaFile, pending: PendingRelation[], built
   };
 }
 
-function buildComponent(file: RawSchemaFile, pending: PendingRelation[]): Component {
-  const reader = new SchemaFileReader(file.file);
+function buildComponent(file: RawSchemaFile, pending: PendingRelation[], warn: SchemaWarn): Component {
+  const reader = new SchemaFileReader(file.file, warn);
   const json = reader.object(file.json, 'the component');
   const info = isObject(json.info) ? json.info : {};
   const [category, name] = file.uid.split('.') as [string, string];
@@ -357,15 +400,7 @@ function buildComponent(file: RawSchemaFile, pending: PendingRelation[]): Compon
       ? json.collectionName
       : `components_${snakeCase(category)}_${snakeCase(name)}s`;
   const table = identifier(snakeCase(collectionName));
-  const attributes = buildAttributes(
-    reader,
-    file.uid,
-    table,
-    json.attributes,
-    false,
-    RESERVED_COMPONENT_ATTRIBUTES,
-    pending,
-  );
+  const attributes = buildAttributes(reader, file.uid, table, json.attributes, undefined, pending);
   return {
     modelType: 'component',
     uid: file.uid,
@@ -380,20 +415,44 @@ function buildComponent(file: RawSchemaFile, pending: PendingRelation[]): Compon
   };
 }
 
-/** Checks every cross reference: relation targets and their inverse sides, components. */
-function resolveReferences(schema: Schema, pending: PendingRelation[]): void {
-  for (const pendingRelation of pending) {
-    const { ownerUid, attribute } = pendingRelation;
-    const reader: SchemaFileReader = pendingRelation.reader;
-    const target = schema.contentTypes.get(attribute.target);
-    if (!target) reader.fail(`attribute "${attribute.name}" is a relation to the missing target ${attribute.target}`);
+/** Built-in types of Strapi itself and of its plugins: a project may name them without defining them. */
+const isStrapiOwnUid = (uid: string): boolean => /^(admin|plugin)::/.test(uid);
+
+/**
+ * Checks every cross reference: relation targets and their inverse sides, components. Where
+ * Strapi starts regardless (a relation to a type of Strapi's admin or of a plugin that Vellum does
+ * not have, a `mappedBy` naming an attribute the other side does not declare) the attribute is
+ * left out with a warning.
+ */
+function resolveReferences(schema: Schema, pending: PendingRelation[], warn: SchemaWarn): void {
+  const leaveOut = ({ ownerUid, attribute, reader }: PendingRelation, why: string): void => {
+    reader.warn(`attribute "${attribute.name}" ${why}; it is left out`);
+    delete getModel(schema, ownerUid).attributes[attribute.name];
+  };
+  const targeted: PendingRelation[] = [];
+  for (const relation of pending) {
+    const { attribute, reader } = relation;
+    if (schema.contentTypes.has(attribute.target)) targeted.push(relation);
+    else if (isStrapiOwnUid(attribute.target)) leaveOut(relation, `is a relation to ${attribute.target}, which Vellum does not have`);
+    else reader.fail(`attribute "${attribute.name}" is a relation to the missing target ${attribute.target}`);
+  }
+  const linked: PendingRelation[] = [];
+  for (const relation of targeted) {
+    const { ownerUid, attribute } = relation;
+    const reader: SchemaFileReader = relation.reader; // annotated, so that fail() narrows
+    const target = schema.contentTypes.get(attribute.target)!;
     const owner = schema.contentTypes.get(ownerUid);
     if (!owner && (attribute.inversedBy || attribute.mappedBy)) {
       reader.fail(`attribute "${attribute.name}": relations in components cannot be bidirectional`);
     }
     if (attribute.mappedBy) {
       const inverse = target.attributes[attribute.mappedBy];
-      if (!inverse || inverse.kind !== 'relation' || inverse.target !== ownerUid) {
+      if (!inverse) {
+        // Strapi builds this side without a link table, then fails every write of the type.
+        leaveOut(relation, `is mappedBy "${attribute.mappedBy}", which ${target.uid} does not declare`);
+        continue;
+      }
+      if (inverse.kind !== 'relation' || inverse.target !== ownerUid) {
         reader.fail(
           `attribute "${attribute.name}" is mappedBy "${attribute.mappedBy}", which is not a relation of ${target.uid} to ${ownerUid}`,
         );
@@ -408,14 +467,15 @@ function resolveReferences(schema: Schema, pending: PendingRelation[]): void {
         );
       }
     }
+    linked.push(relation);
   }
-  for (const { attribute } of pending) {
+  for (const { attribute } of linked) {
     if (attribute.owner) schema.linkTables.push(attribute.link);
   }
   const models = [...schema.contentTypes.values(), ...schema.components.values()];
   for (const model of models) {
     for (const attribute of Object.values(model.attributes)) {
-      const reader: SchemaFileReader = new SchemaFileReader(model.file);
+      const reader: SchemaFileReader = new SchemaFileReader(model.file, warn);
       const uids =
         attribute.kind === 'component' ? [attribute.component] : attribute.kind === 'dynamiczone' ? attribute.components : [];
       for (const uid of uids) {
@@ -424,7 +484,9 @@ function resolveReferences(schema: Schema, pending: PendingRelation[]): void {
       if (attribute.kind === 'scalar' && attribute.targetField !== undefined) {
         const source = model.attributes[attribute.targetField];
         if (!source || source.kind !== 'scalar' || !['string', 'text', 'uid'].includes(source.type)) {
-          reader.fail(`attribute "${attribute.name}" has targetField "${attribute.targetField}", which is not a text attribute`);
+          // Strapi starts on it.
+          reader.warn(`attribute "${attribute.name}" has targetField "${attribute.targetField}", which is not a text attribute of this type; no value is generated from it`);
+          delete attribute.targetField;
         }
       }
     }
@@ -435,6 +497,7 @@ export function buildSchema(
   contentTypeFiles: RawSchemaFile[],
   componentFiles: RawSchemaFile[],
   builtInFiles: RawSchemaFile[] = [],
+  warn: SchemaWarn = () => undefined,
 ): Schema {
   const pending: PendingRelation[] = [];
   const schema: Schema = {
@@ -451,23 +514,26 @@ export function buildSchema(
     tables.set(table, file);
   };
   for (const file of componentFiles) {
-    const component = buildComponent(file, pending);
+    const component = buildComponent(file, pending, warn);
     claimTable(component.table, file.file);
     schema.components.set(component.uid, component);
   }
   const all = [...builtInFiles.map((f) => [f, true] as const), ...contentTypeFiles.map((f) => [f, false] as const)];
   for (const [file, builtIn] of all) {
-    const type = buildContentType(file, pending, builtIn);
+    const type = buildContentType(file, pending, builtIn, warn);
     claimTable(type.table, file.file);
+    schema.contentTypes.set(type.uid, type);
+    // Built-in types have routes of their own: a project may name a type `user`, `file` or `role`
+    // (Strapi serves api::user.user at /api/users, before the users-permissions route).
+    if (builtIn) continue;
     for (const name of [type.pluralName, type.singularName]) {
       const other = schema.byPluralName.get(name) ?? schema.bySingularName.get(name);
       if (other) throw new ProjectError(`the API name "${name}" is also used by ${other.file}`, file.file);
     }
-    schema.contentTypes.set(type.uid, type);
     schema.byPluralName.set(type.pluralName, type);
     schema.bySingularName.set(type.singularName, type);
   }
-  resolveReferences(schema, pending);
+  resolveReferences(schema, pending, warn);
   return schema;
 }
 

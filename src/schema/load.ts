@@ -19,6 +19,8 @@ export interface LoadedProject {
   schema: Schema;
   /** Project code files (controllers, routes, services) present but not executed. */
   skippedCode: string[];
+  /** One line per thing the schema asks for that Vellum does not honour (it starts regardless, as Strapi does). */
+  warnings: string[];
 }
 
 /**
@@ -60,5 +62,7 @@ export function loadProjectSchema(projectDir: string, builtIns: RawSchemaFile[] 
       });
     }
   }
-  return { schema: buildSchema(contentTypes, components, builtIns), skippedCode };
+  const warnings: string[] = [];
+  const schema = buildSchema(contentTypes, components, builtIns, (message) => warnings.push(message));
+  return { schema, skippedCode, warnings };
 }

@@ -163,7 +163,7 @@ export type Model = ContentType | Component;
 export interface Schema {
   contentTypes: Map<string, ContentType>;
   components: Map<string, Component>;
-  /** `pluralName` and `singularName` to content-type, for routing. */
+  /** `pluralName` and `singularName` to the project's content-types (built-in types route on their own). */
   byPluralName: Map<string, ContentType>;
   bySingularName: Map<string, ContentType>;
   /** Every link table, once. */

@@ -1,0 +1,95 @@
+/**
+ * Runs a project's own files (configuration, `src/index`) the way Strapi does: as CommonJS, with
+ * TypeScript compiled first. Strapi runs a TypeScript project from its build, `dist/`, so a
+ * TypeScript file sees `__dirname` as `dist/<its folder>`: Strapi's default `config/database.ts`
+ * writes `path.join(__dirname, '..', '..', '.tmp/data.db')` and means the project's `.tmp/`.
+ */
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { basename, dirname, join, relative } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { transformSync } from 'esbuild';
+import { require as tsxRequire } from 'tsx/cjs/api';
+
+const TYPESCRIPT = /\.[cm]?tsx?$/;
+
+interface ModuleScope {
+  /** The file `require` resolves from. */
+  file: string;
+  /** What the code sees as `__filename` (and the folder of it as `__dirname`). */
+  apparentFile: string;
+}
+
+/**
+ * The `require` handed to project code: Node's own (so that `require.resolve` answers a plain
+ * path, as in Strapi; tsx's scoped resolver appends `?namespace=`), with TypeScript modules that a
+ * TypeScript file imports compiled by tsx.
+ */
+function projectRequire(file: string): NodeJS.Require {
+  const native = createRequire(file);
+  const load = ((id: string) => {
+    let resolved: string | undefined;
+    try {
+      resolved = native.resolve(id);
+    } catch {
+      // `./helpers` naming helpers.ts: Node does not look for .ts, tsx does.
+      return tsxRequire(id, file);
+    }
+    return TYPESCRIPT.test(resolved) ? tsxRequire(resolved, file) : native(resolved);
+  }) as NodeJS.Require;
+  return Object.assign(load, { resolve: native.resolve, cache: native.cache, main: native.main, extensions: native.extensions });
+}
+
+const IMPORT_META_URL = '__vellumImportMetaUrl';
+
+function evaluate(source: string, scope: ModuleScope): unknown {
+  const module = { exports: {} as unknown };
+  // In a block of its own, so that a file may declare its own `__dirname` (as ESM-minded code
+  // does from import.meta.url) without clashing with the wrapper's.
+  const wrapper = new Function('exports', 'require', 'module', '__filename', '__dirname', IMPORT_META_URL, `{\n${source}\n}`);
+  const apparentDir = dirname(scope.apparentFile);
+  wrapper(module.exports, projectRequire(scope.file), module, scope.apparentFile, apparentDir, pathToFileURL(scope.apparentFile).href);
+  return module.exports;
+}
+
+/** A CommonJS file (`module.exports = ...`), whatever the nearest package.json says. */
+export function loadCommonJs(file: string): unknown {
+  return evaluate(readFileSync(file, 'utf8'), { file, apparentFile: file });
+}
+
+/** Where Strapi's build puts a project's TypeScript file: `config/database.ts` -> `dist/config/database.js`. */
+export function builtPath(projectDir: string, file: string): string {
+  const relativeDir = relative(projectDir, dirname(file));
+  return join(projectDir, 'dist', relativeDir, basename(file).replace(TYPESCRIPT, '.js'));
+}
+
+/** A TypeScript file of the project compiled to CommonJS and run as from Strapi's `dist/`. */
+export function loadTypeScript(file: string, projectDir: string): unknown {
+  const { code } = transformSync(readFileSync(file, 'utf8'), {
+    loader: file.endsWith('x') ? 'tsx' : 'ts',
+    format: 'cjs',
+    target: 'node20',
+    sourcefile: file,
+    // CommonJS has no import.meta: its url is the built file's, as __filename is.
+    define: { 'import.meta.url': IMPORT_META_URL },
+  });
+  return evaluate(code, { file, apparentFile: builtPath(projectDir, file) });
+}
+
+const looksLikeCommonJs = (source: string): boolean =>
+  /\bmodule\.exports\b|\bexports\.[A-Za-z_]|\brequire\(/.test(source) && !/^\s*export\s/m.test(source);
+
+/**
+ * Loads one file of project code and returns what it exports: `.ts` compiled to CommonJS (see
+ * above), `.cjs` and CommonJS `.js` evaluated as CommonJS whatever the nearest package.json says,
+ * `.mjs`, `.mts` and `.js` with `export` as ES modules.
+ */
+export async function loadProjectModule(file: string, projectDir: string): Promise<unknown> {
+  if (/\.(c?ts|tsx)$/.test(file)) return loadTypeScript(file, projectDir);
+  if (file.endsWith('.cjs') || (file.endsWith('.js') && looksLikeCommonJs(readFileSync(file, 'utf8')))) return loadCommonJs(file);
+  if (file.endsWith('.mts')) {
+    const { tsImport } = await import('tsx/esm/api');
+    return tsImport(pathToFileURL(file).href, import.meta.url);
+  }
+  return import(pathToFileURL(file).href);
+}
