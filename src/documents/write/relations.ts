@@ -3,8 +3,10 @@ import type { Db } from '../../database/dialect.js';
 import { ValidationError } from '../../errors.js';
 import type { ContentType, LinkTable, Model, RelationAttribute, Schema } from '../../schema/model.js';
 import type { DocumentContext } from '../context.js';
+import type { Status } from '../../query/types.js';
 import type { Position, RelationInput, RelationRef } from '../input.js';
 import { insertMany } from './insert.js';
+import { detachFromOtherOwners, rowsOfStatus, statusOfRow, takesTargetFromOtherOwners, type TargetKey } from './relation-exclusivity.js';
 
 /** The row whose relations are written: a content-type version or a component row. */
 export interface OwnerRow {
@@ -13,11 +15,6 @@ export interface OwnerRow {
   locale: string | null;
 }
 
-/** A target document in one locale. */
-interface TargetKey {
-  documentId: string;
-  locale: string | null;
-}
 
 const keyOf = (target: TargetKey): string => `${target.documentId}\u0000${target.locale ?? ''}`;
 
@@ -132,8 +129,8 @@ export class RelationLinks {
     if (unchanged) return;
 
     const added = list.filter((key) => !entityOrd.has(keyOf(key)));
-    if (added.length && (attribute.relation === 'oneToOne' || attribute.relation === 'oneToMany')) {
-      await this.detachFromOtherOwners(model, row, link, added);
+    if (added.length && takesTargetFromOtherOwners(model, attribute)) {
+      await detachFromOtherOwners(this.db, this.schema, model, row.documentId!, await statusOfRow(this.db, model, row.id), attribute, added);
     }
     const nextEntityOrd = await this.nextEntityOrders(link, added);
     await this.db.deleteFrom(link.table).where('entity_id', '=', row.id).execute();
@@ -148,19 +145,6 @@ export class RelationLinks {
         entity_ord: entityOrd.get(keyOf(key)) ?? nextEntityOrd.get(keyOf(key)) ?? 1,
       })),
     );
-  }
-
-  /** One-to-one and one-to-many: a target belongs to one owner document, so other owners let go. */
-  private async detachFromOtherOwners(model: Model, row: OwnerRow, link: LinkTable, targets: TargetKey[]): Promise<void> {
-    for (const key of targets) {
-      let query = this.db.deleteFrom(link.table).where('target_document_id', '=', key.documentId);
-      query = key.locale === null ? query.where('target_locale', 'is', null) : query.where('target_locale', '=', key.locale);
-      query =
-        model.modelType === 'contentType' && row.documentId
-          ? query.where('entity_id', 'not in', this.db.selectFrom(model.table).select('id').where('document_id', '=', row.documentId))
-          : query.where('entity_id', '!=', row.id);
-      await query.execute();
-    }
   }
 
   /** For targets newly linked: the next place at the end of each target's inverse list. */
@@ -186,6 +170,13 @@ export class RelationLinks {
     const ownerType = this.schema.contentTypes.get(link.ownerUid)!;
     const ownerAttribute = ownerType.attributes[link.ownerAttribute] as RelationAttribute;
     const self: TargetKey = { documentId: row.documentId!, locale: model.localized ? row.locale : null };
+    // The owner versions a link joins, as Strapi's getRelationTargetStatus: those of the written
+    // version's status when both types have draft and publish; for a target without it, the ref's
+    // status, or every version.
+    const selfStatus = await statusOfRow(this.db, model, row.id);
+    const ownerStatus = (ref?: RelationRef): Status | null => (ownerType.draftAndPublish ? (selfStatus ?? ref?.status ?? null) : null);
+    const ofOwnerStatus = <T extends { where: Function }>(query: T): T =>
+      (query.where as Function)('entity_id', 'in', rowsOfStatus(this.db, ownerType, ownerStatus()));
 
     const ownerRowsOf = async (refs: { ref: RelationRef; path: (string | number)[] }[]) => {
       const result = new Map<RelationRef, number[]>();
@@ -201,7 +192,7 @@ export class RelationLinks {
           (r) =>
             r.document_id === ref.documentId &&
             (!ownerType.localized || r.locale === locale) &&
-            (!ref.status || !ownerType.draftAndPublish || (ref.status === 'draft') === (r.published_at === null)),
+            (ownerStatus(ref) === null || (ownerStatus(ref) === 'draft') === (r.published_at === null)),
         );
         if (matching.length === 0 && path[0] !== 'disconnect') {
           fail(attribute, path, `${attribute.name}: no ${ownerType.singularName} with documentId ${ref.documentId}`, ref.documentId);
@@ -223,7 +214,7 @@ export class RelationLinks {
     ];
     const rowsByRef = await ownerRowsOf(refs);
 
-    if (input.set) await whereSelf(this.db.deleteFrom(link.table)).execute();
+    if (input.set) await ofOwnerStatus(whereSelf(this.db.deleteFrom(link.table))).execute();
     for (const ref of input.disconnect ?? []) {
       const ids = rowsByRef.get(ref) ?? [];
       if (ids.length) await whereSelf(this.db.deleteFrom(link.table)).where('entity_id', 'in', ids).execute();
@@ -232,7 +223,7 @@ export class RelationLinks {
     if (toConnect.length === 0) return;
     if (!attribute.toMany && toConnect.length) {
       // The inverse of a one-to-one holds one owner: the others let go.
-      await whereSelf(this.db.deleteFrom(link.table)).execute();
+      await ofOwnerStatus(whereSelf(this.db.deleteFrom(link.table))).execute();
     }
     const last = await whereSelf(this.db.selectFrom(link.table).select(sql<number>`max(entity_ord)`.as('max_ord'))).executeTakeFirst();
     let nextOrd = Number(last?.max_ord ?? 0) + 1;
@@ -256,7 +247,7 @@ export class RelationLinks {
       nextOrd += 1;
     }
     const positioned = (input.connect ?? []).some((ref) => ref.position && !('end' in ref.position));
-    if (attribute.toMany && positioned) await this.reorderInverse(link, ownerType, attribute, self, input.connect!, whereSelf);
+    if (attribute.toMany && positioned) await this.reorderInverse(link, ownerType, attribute, self, input.connect!, (query) => ofOwnerStatus(whereSelf(query)));
   }
 
   /** Applies connect positions on the inverse side: owner documents reordered, then `entity_ord` rewritten. */
