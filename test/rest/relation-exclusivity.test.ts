@@ -156,6 +156,40 @@ for (const dialect of DIALECTS) {
       assert.deepEqual(await versions('targets', t.documentId, 'oneToOneInv'), both(o.name));
     });
 
+    it('a target without draft and publish is one row: a draft taking it takes it from published versions too', async () => {
+      const badge = await create('badges', { name: unique('badge') });
+      const first = await owner('first', { badge: badge.documentId });
+      const second = await owner('second');
+      await write('owners', second.documentId, { badge: badge.documentId }, '?status=draft');
+      assert.deepEqual(await versions('owners', first.documentId, 'badge'), both(null));
+      assert.deepEqual(await versions('owners', second.documentId, 'badge'), { draft: badge.name, published: null });
+      // From the badge's side (no status of its own), a connect item's status picks the owner's version.
+      const third = await owner('third');
+      const other = await create('badges', { name: unique('other'), holder: third.documentId });
+      assert.deepEqual(await versions('owners', third.documentId, 'badge'), both(other.name));
+      await write('badges', badge.documentId, { holder: { connect: [{ documentId: third.documentId, status: 'draft' }] } });
+      assert.deepEqual(await versions('owners', third.documentId, 'badge'), { draft: badge.name, published: other.name });
+      assert.deepEqual(await versions('owners', second.documentId, 'badge'), both(null));
+    });
+
+    it('discarding a draft restores its links at the draft status, from either side', async () => {
+      const t = await target('t');
+      const first = await owner('first', { oneToOneBi: t.documentId });
+      const second = await owner('second');
+      await write('owners', second.documentId, { oneToOneBi: t.documentId }, '?status=draft');
+      assert.equal((await server.api.post(`/api/owners/${first.documentId}/actions/discard-draft`)).status, 200);
+      assert.deepEqual(await versions('owners', first.documentId, 'oneToOneBi'), both(t.name));
+      assert.deepEqual(await versions('owners', second.documentId, 'oneToOneBi'), both(null));
+
+      const t2 = await target('t2');
+      const third = await owner('third', { manyToOneBi: t2.documentId });
+      await write('targets', t2.documentId, { oneToManyInv: [] }, '?status=draft');
+      assert.deepEqual(await versions('owners', third.documentId, 'manyToOneBi'), { draft: null, published: t2.name });
+      assert.equal((await server.api.post(`/api/targets/${t2.documentId}/actions/discard-draft`)).status, 200);
+      assert.deepEqual(await versions('owners', third.documentId, 'manyToOneBi'), both(t2.name));
+      assert.deepEqual(await versions('targets', t2.documentId, 'oneToManyInv'), both([third.name]));
+    });
+
     const COMPONENT_POPULATE =
       'populate[block][populate]=*&populate[blocks][populate]=*&populate[zone][on][matrix.links][populate]=*&populate[zone][on][matrix.nested][populate][links][populate]=*';
     /** Every place a component relation appears in an owner: block, each of blocks, each zone entry (nested links inside). */
