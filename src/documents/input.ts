@@ -72,7 +72,11 @@ class InputValidator {
   readonly errors: FieldError[] = [];
   readonly mediaReferences: MediaReference[] = [];
 
-  constructor(readonly schema: Schema) {}
+  constructor(
+    readonly schema: Schema,
+    /** Top-level attributes that may be left out on create: their values come from elsewhere. */
+    private readonly inherited: ReadonlySet<string> = new Set(),
+  ) {}
 
   fail(path: Path, message: string, value: unknown, name = 'ValidationError'): undefined {
     this.errors.push({ path, message, name, value });
@@ -125,14 +129,14 @@ class InputValidator {
         }
       }
     }
-    if (mode === 'create') this.requireMissing(model, data, path);
+    if (mode === 'create') this.requireMissing(model, data, path, path.length === 0 ? this.inherited : new Set());
     return input;
   }
 
   /** On create, required attributes must be present (scalars with a default or a uid source excepted). */
-  private requireMissing(model: Model, data: Record<string, unknown>, path: Path): void {
+  private requireMissing(model: Model, data: Record<string, unknown>, path: Path, inherited: ReadonlySet<string>): void {
     for (const attribute of Object.values(model.attributes)) {
-      if (!attribute.required || data[attribute.name] !== undefined) continue;
+      if (!attribute.required || data[attribute.name] !== undefined || inherited.has(attribute.name)) continue;
       if (attribute.kind === 'scalar' && (attribute.default !== undefined || (attribute.type === 'uid' && attribute.targetField))) continue;
       this.fail([...path, attribute.name], `${attribute.name} must be defined.`, undefined);
     }
@@ -396,8 +400,10 @@ export function validateInput(
   model: Model,
   data: Record<string, unknown>,
   mode: Mode,
+  /** Attributes a create may leave out (a new locale takes the shared ones from the others). */
+  inherited?: ReadonlySet<string>,
 ): { input: ModelInput; errors: FieldError[]; media: MediaReference[] } {
-  const validator = new InputValidator(schema);
+  const validator = new InputValidator(schema, inherited);
   const input = validator.model(model, data, mode, []);
   return { input, errors: validator.errors, media: validator.mediaReferences };
 }

@@ -2,6 +2,7 @@ import { NotFoundError, ValidationError } from '../../errors.js';
 import type { ContentType } from '../../schema/model.js';
 import type { DocumentContext } from '../context.js';
 import { settleCopiedVersion } from '../write/relation-exclusivity.js';
+import { syncSharedVersion } from './shared-attributes.js';
 import { copyVersion, deleteVersionRows, findDocumentRows, findVersionRow, writersFor, type Writers } from './versions-store.js';
 
 /** Replaces the published version of a document's locale by a copy of its draft row. */
@@ -10,6 +11,7 @@ export async function publishVersion(ctx: DocumentContext, writers: Writers, typ
   if (published) await deleteVersionRows(writers, type, [published.id]);
   const id = await copyVersion(ctx, writers, type, draftId, new Date());
   await settleCopiedVersion(writers.db, ctx.schema, type, { id, documentId, locale }, 'published');
+  await syncSharedVersion(writers, type, documentId, locale, id, 'published');
 }
 
 function requireDraftAndPublish(type: ContentType): void {
@@ -52,5 +54,6 @@ export async function discardDraft(ctx: DocumentContext, type: ContentType, docu
     if (draft) await deleteVersionRows(writers, type, [draft.id]);
     const id = await copyVersion(ctx, writers, type, published.id, null);
     await settleCopiedVersion(trx, ctx.schema, type, { id, documentId, locale }, 'draft');
+    await syncSharedVersion(writers, type, documentId, locale, id, 'draft');
   });
 }

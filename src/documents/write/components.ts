@@ -119,7 +119,24 @@ export class ComponentTrees {
   async copyBelow(model: Model, fromId: number, toId: number): Promise<void> {
     await this.relations.copyOwned(model, fromId, toId);
     await this.media.copy(model, fromId, toId);
-    const links = await this.links(model, [fromId]);
+    await this.copyComponents(model, await this.links(model, [fromId]), toId);
+  }
+
+  /** Deep copy of the components of some component and zone fields of a row onto another row. */
+  async copyFields(model: Model, fromId: number, toId: number, fields: string[]): Promise<void> {
+    if (fields.length === 0) return;
+    const links = (await this.links(model, [fromId])).filter((link) => fields.includes(link.field));
+    await this.copyComponents(model, links, toId);
+  }
+
+  /** Deletes the components of some component and zone fields of a row, with what hangs below them. */
+  async deleteFields(model: Model, rowId: number, fields: string[]): Promise<void> {
+    if (fields.length === 0) return;
+    const links = (await this.links(model, [rowId])).filter((link) => fields.includes(link.field));
+    await this.deleteComponents(model.componentLinkTable, links);
+  }
+
+  private async copyComponents(model: Model, links: LinkRow[], toId: number): Promise<void> {
     const copies: Omit<LinkRow, 'id'>[] = [];
     for (const link of links) {
       const component = this.schema.components.get(link.component_type) as Component | undefined;
