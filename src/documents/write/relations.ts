@@ -6,6 +6,7 @@ import type { DocumentContext } from '../context.js';
 import type { Status } from '../../query/types.js';
 import type { Position, RelationInput, RelationRef } from '../input.js';
 import { insertMany } from './insert.js';
+import { resolveEntryIds } from './relation-ids.js';
 import { detachFromOtherOwners, rowsOfStatus, statusOfRow, takesTargetFromOtherOwners, type TargetKey } from './relation-exclusivity.js';
 
 /** The row whose relations are written: a content-type version or a component row. */
@@ -26,7 +27,8 @@ function fail(attribute: RelationAttribute, path: (string | number)[], message: 
 function placeAt<T>(list: T[], item: T, position: Position | undefined, keyOfItem: (t: T) => string, resolve: (documentId: string) => string | undefined, onMissing: (documentId: string) => never): void {
   if (!position || 'end' in position) return void list.push(item);
   if ('start' in position) return void list.unshift(item);
-  const anchorId = 'before' in position ? position.before : position.after;
+  // Entry ids are resolved to documentIds before; one left over names nothing connected.
+  const anchorId = String('before' in position ? position.before : position.after);
   const anchorKey = resolve(anchorId);
   const index = anchorKey === undefined ? -1 : list.findIndex((entry) => keyOfItem(entry) === anchorKey);
   if (index < 0) onMissing(anchorId);
@@ -48,22 +50,28 @@ export class RelationLinks {
     return this.ctx.schema;
   }
 
-  private targetLocale(target: ContentType, attribute: RelationAttribute, ref: RelationRef, path: (string | number)[]): string | null {
+  /**
+   * The locale of the target a ref names. Between localized types Strapi links the writing
+   * document's own locale, whatever the ref says (`row.locale`: the document's, or for a component
+   * row its document's); otherwise the ref's locale, else the default one.
+   */
+  private targetLocale(target: ContentType, attribute: RelationAttribute, ref: RelationRef, path: (string | number)[], row: OwnerRow): string | null {
     if (!target.localized) return null;
+    if (row.locale !== null) return row.locale;
     const locale = ref.locale ?? this.ctx.i18n.defaultLocale;
     if (!this.ctx.i18n.locales.includes(locale)) fail(attribute, [...path, 'locale'], `Unknown locale ${locale}`, locale);
     return locale;
   }
 
   /** Checks that every referenced document exists (in the locale asked) and returns its keys. */
-  private async resolveTargets(target: ContentType, attribute: RelationAttribute, refs: { ref: RelationRef; path: (string | number)[] }[]): Promise<Map<RelationRef, TargetKey>> {
+  private async resolveTargets(target: ContentType, attribute: RelationAttribute, row: OwnerRow, refs: { ref: RelationRef; path: (string | number)[] }[]): Promise<Map<RelationRef, TargetKey>> {
     const keys = new Map<RelationRef, TargetKey>();
     if (refs.length === 0) return keys;
     const ids = [...new Set(refs.map(({ ref }) => ref.documentId))];
     const rows = await this.db.selectFrom(target.table).select(['document_id', 'locale']).distinct().where('document_id', 'in', ids).execute();
     const existing = new Set(rows.map((row) => keyOf({ documentId: row.document_id as string, locale: target.localized ? (row.locale as string) : null })));
     for (const { ref, path } of refs) {
-      const key = { documentId: ref.documentId, locale: this.targetLocale(target, attribute, ref, path) };
+      const key = { documentId: ref.documentId, locale: this.targetLocale(target, attribute, ref, path, row) };
       if (!existing.has(keyOf(key))) {
         fail(attribute, path, `${attribute.name}: no ${target.singularName} with documentId ${ref.documentId}${key.locale ? ` in locale ${key.locale}` : ''}`, ref.documentId);
       }
@@ -72,7 +80,8 @@ export class RelationLinks {
     return keys;
   }
 
-  async apply(model: Model, row: OwnerRow, attribute: RelationAttribute, input: RelationInput): Promise<void> {
+  async apply(model: Model, row: OwnerRow, attribute: RelationAttribute, given: RelationInput): Promise<void> {
+    const input = await resolveEntryIds(this.db, this.schema.contentTypes.get(attribute.target)!, attribute, given);
     if (attribute.owner) await this.applyOwnerSide(model, row, attribute, input);
     else await this.applyInverseSide(model as ContentType, row, attribute, input);
   }
@@ -84,7 +93,7 @@ export class RelationLinks {
       ...(input.set ?? []).map((ref, i) => ({ ref, path: ['set', i] as (string | number)[] })),
       ...(input.connect ?? []).map((ref, i) => ({ ref, path: ['connect', i] as (string | number)[] })),
     ];
-    const resolved = await this.resolveTargets(target, attribute, listed);
+    const resolved = await this.resolveTargets(target, attribute, row, listed);
     const current = await this.db
       .selectFrom(link.table)
       .select(['target_document_id', 'target_locale', 'entity_ord'])
@@ -106,7 +115,7 @@ export class RelationLinks {
     } else {
       list = current.map((r) => ({ documentId: r.target_document_id as string, locale: r.target_locale as string | null }));
       for (const ref of input.disconnect ?? []) {
-        const locale = target.localized ? (ref.locale ?? this.ctx.i18n.defaultLocale) : null;
+        const locale = target.localized ? (row.locale ?? ref.locale ?? this.ctx.i18n.defaultLocale) : null;
         list = list.filter((key) => keyOf(key) !== keyOf({ documentId: ref.documentId, locale }));
       }
       (input.connect ?? []).forEach((ref, i) => {
@@ -187,7 +196,8 @@ export class RelationLinks {
         .where('document_id', 'in', [...new Set(refs.map(({ ref }) => ref.documentId))])
         .execute();
       for (const { ref, path } of refs) {
-        const locale = ownerType.localized ? (ref.locale ?? this.ctx.i18n.defaultLocale) : null;
+        // Between localized types, the writing document's own locale (as targetLocale).
+        const locale = ownerType.localized ? (self.locale ?? ref.locale ?? this.ctx.i18n.defaultLocale) : null;
         const matching = rows.filter(
           (r) =>
             r.document_id === ref.documentId &&
