@@ -80,6 +80,16 @@ test('bidirectional relations across drafts and publication, from both sides', a
   }, options);
 });
 
+test('publishing a target keeps its place in its owners lists', async () => {
+  await diff.same(async (api) => {
+    const t0 = await create(api, 'targets', { name: 'dw-order-t0' });
+    const t1 = await create(api, 'targets', { name: 'dw-order-t1' });
+    const owner = await create(api, 'owners', { name: 'dw-order-o', manyToManyBi: [t0, t1], oneToManyBi: [t0, t1] });
+    await api.put(`/api/targets/${t0}`, { data: { name: 'dw-order-t0 edited' } });
+    return [...(await versions(api, 'owners', owner, 'manyToManyBi')), ...(await versions(api, 'owners', owner, 'oneToManyBi'))];
+  }, options);
+});
+
 test('relations inside components, repeatable components and zone entries never leave other owners', async () => {
   const populate =
     '&populate[block][populate]=*&populate[blocks][populate]=*&populate[zone][on][matrix.links][populate]=*&populate[zone][on][matrix.nested][populate][links][populate]=*';

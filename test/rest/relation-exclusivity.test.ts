@@ -172,6 +172,14 @@ for (const dialect of DIALECTS) {
       assert.deepEqual(await versions('owners', second.documentId, 'badge'), both(null));
     });
 
+    it('publishing a target keeps its place in its owners lists', async () => {
+      const [t0, t1] = [await target('t0'), await target('t1')];
+      const o = await owner('o', { manyToManyBi: [t0.documentId, t1.documentId], oneToManyBi: [t0.documentId, t1.documentId] });
+      await write('targets', t0.documentId, { name: `${t0.name}!` });
+      assert.deepEqual(await versions('owners', o.documentId, 'manyToManyBi'), both([`${t0.name}!`, t1.name]));
+      assert.deepEqual(await versions('owners', o.documentId, 'oneToManyBi'), both([`${t0.name}!`, t1.name]));
+    });
+
     it('discarding a draft restores its links at the draft status, from either side', async () => {
       const t = await target('t');
       const first = await owner('first', { oneToOneBi: t.documentId });

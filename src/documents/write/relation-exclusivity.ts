@@ -96,32 +96,41 @@ export async function settleCopiedVersion(db: Db, schema: Schema, type: ContentT
   }
 }
 
-/** The links of `status` owner versions to `self`, made again from those of the other status. */
+/**
+ * The links of `status` owner versions to `self`, made the same as those of the other status:
+ * links already there keep their place in their owner's list, new ones go to its end, as Strapi's.
+ */
 async function rebuildInverseLinks(db: Db, link: LinkTable, ownerType: ContentType, self: TargetKey, status: Status): Promise<void> {
   const ownerAttribute = ownerType.attributes[link.ownerAttribute] as RelationAttribute;
   const other: Status = status === 'published' ? 'draft' : 'published';
-  const toSelf = <Q extends { where: Function }>(query: Q): Q => {
-    const q = (query.where as Function)('target_document_id', '=', self.documentId);
-    return self.locale === null ? q.where('target_locale', 'is', null) : q.where('target_locale', '=', self.locale);
-  };
-  await toSelf(db.deleteFrom(link.table)).where('entity_id', 'in', rowsOfStatus(db, ownerType, status)).execute();
-  const listed = await toSelf(
-    db
+  const listedAt = (at: Status) => {
+    const query = db
       .selectFrom(`${link.table} as l`)
       .innerJoin(`${ownerType.table} as o`, 'o.id', 'l.entity_id')
-      .select(['o.document_id as document_id', 'o.locale as locale', 'l.entity_ord as entity_ord'])
-      .where('o.published_at', other === 'draft' ? 'is' : 'is not', null),
-  )
-    .orderBy('l.entity_ord')
-    .orderBy('l.id')
-    .execute();
-  if (listed.length === 0) return;
+      .select(['l.id as link_id', 'o.document_id as document_id', 'o.locale as locale', 'l.entity_ord as entity_ord'])
+      .where('o.published_at', at === 'draft' ? 'is' : 'is not', null)
+      .where('l.target_document_id', '=', self.documentId);
+    return (self.locale === null ? query.where('l.target_locale', 'is', null) : query.where('l.target_locale', '=', self.locale)).execute();
+  };
+  const ownerKey = (row: { document_id: unknown; locale: unknown }) => `${row.document_id}\u0000${row.locale ?? ''}`;
+  const [wanted, current] = [await listedAt(other), await listedAt(status)];
+  const wantedBy = new Map(wanted.map((row) => [ownerKey(row), row]));
+  const currentBy = new Map(current.map((row) => [ownerKey(row), row]));
+
+  const gone = current.filter((row) => !wantedBy.has(ownerKey(row))).map((row) => Number(row.link_id));
+  if (gone.length) await db.deleteFrom(link.table).where('id', 'in', gone).execute();
+  for (const row of current) {
+    const entityOrd = wantedBy.get(ownerKey(row))?.entity_ord;
+    if (entityOrd !== undefined && entityOrd !== row.entity_ord) await db.updateTable(link.table).set({ entity_ord: entityOrd }).where('id', '=', Number(row.link_id)).execute();
+  }
+  const missing = wanted.filter((row) => !currentBy.has(ownerKey(row)));
+  if (missing.length === 0) return;
   const counterparts = await rowsOfStatus(db, ownerType, status)
     .select(['document_id', 'locale'])
-    .where('document_id', 'in', [...new Set(listed.map((r) => r.document_id as string))])
+    .where('document_id', 'in', [...new Set(missing.map((r) => r.document_id as string))])
     .execute();
-  for (const entry of listed) {
-    const counterpart = counterparts.find((c) => c.document_id === entry.document_id && (c.locale ?? null) === (entry.locale ?? null));
+  for (const entry of missing) {
+    const counterpart = counterparts.find((c) => ownerKey(c) === ownerKey(entry));
     if (!counterpart) continue;
     const ownerId = Number(counterpart.id);
     let targetOrd = 1;
