@@ -15,10 +15,14 @@ import type {
 } from '../schema/model.js';
 import type { Status } from '../query/types.js';
 
-export type Position = { before: string } | { after: string } | { start: true } | { end: true };
+/** A `before`/`after` anchor: a documentId, or (a number) an entry's numeric id. */
+export type Position = { before: string | number } | { after: string | number } | { start: true } | { end: true };
 
 export interface RelationRef {
+  /** Empty when the body named the entry by `id`, until the write resolves it. */
   documentId: string;
+  /** An entry's numeric id, accepted as Strapi 5 does: the write links that entry's document. */
+  id?: number;
   locale?: string;
   status?: Status;
   position?: Position;
@@ -68,11 +72,21 @@ const STRING_COLUMN_LENGTH = 255;
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
+/** An entry's numeric id: a positive integer, as a number or a string of digits. */
+function entryId(value: unknown): number | undefined {
+  const number = typeof value === 'string' && /^\d{1,15}$/.test(value) ? Number(value) : value;
+  return typeof number === 'number' && Number.isSafeInteger(number) && number > 0 ? number : undefined;
+}
+
 class InputValidator {
   readonly errors: FieldError[] = [];
   readonly mediaReferences: MediaReference[] = [];
 
-  constructor(readonly schema: Schema) {}
+  constructor(
+    readonly schema: Schema,
+    /** Top-level attributes that may be left out on create: their values come from elsewhere. */
+    private readonly inherited: ReadonlySet<string> = new Set(),
+  ) {}
 
   fail(path: Path, message: string, value: unknown, name = 'ValidationError'): undefined {
     this.errors.push({ path, message, name, value });
@@ -125,14 +139,14 @@ class InputValidator {
         }
       }
     }
-    if (mode === 'create') this.requireMissing(model, data, path);
+    if (mode === 'create') this.requireMissing(model, data, path, path.length === 0 ? this.inherited : new Set());
     return input;
   }
 
   /** On create, required attributes must be present (scalars with a default or a uid source excepted). */
-  private requireMissing(model: Model, data: Record<string, unknown>, path: Path): void {
+  private requireMissing(model: Model, data: Record<string, unknown>, path: Path, inherited: ReadonlySet<string>): void {
     for (const attribute of Object.values(model.attributes)) {
-      if (!attribute.required || data[attribute.name] !== undefined) continue;
+      if (!attribute.required || data[attribute.name] !== undefined || inherited.has(attribute.name)) continue;
       if (attribute.kind === 'scalar' && (attribute.default !== undefined || (attribute.type === 'uid' && attribute.targetField))) continue;
       this.fail([...path, attribute.name], `${attribute.name} must be defined.`, undefined);
     }
@@ -294,11 +308,16 @@ class InputValidator {
   }
 
   private relationRef(value: unknown, path: Path, allowPosition: boolean): RelationRef | undefined {
+    const id = entryId(value);
+    if (id !== undefined) return { documentId: '', id };
     if (typeof value === 'string' && value.length > 0) return { documentId: value };
-    if (!isPlainObject(value) || typeof value.documentId !== 'string' || !value.documentId) {
-      return this.fail(path, 'must be a documentId or an object with a documentId', value);
+    const byDocument = isPlainObject(value) && typeof value.documentId === 'string' && value.documentId !== '';
+    // As in Strapi, documentId wins over id when both are given.
+    const byId = isPlainObject(value) && !byDocument ? entryId(value.id) : undefined;
+    if (!isPlainObject(value) || (!byDocument && byId === undefined)) {
+      return this.fail(path, 'must be a documentId, an entry id, or an object with a documentId or an id', value);
     }
-    const ref: RelationRef = { documentId: value.documentId };
+    const ref: RelationRef = byDocument ? { documentId: value.documentId as string } : { documentId: '', id: byId };
     for (const key of Object.keys(value)) {
       if (!['documentId', 'locale', 'status', 'position', 'id'].includes(key)) return this.fail([...path, key], `Invalid key ${key}`, value[key]);
     }
@@ -318,7 +337,8 @@ class InputValidator {
         return this.fail([...path, 'position'], 'position must have exactly one of before, after, start, end', position);
       }
       const key = keys[0]!;
-      if ((key === 'before' || key === 'after') && typeof position[key] === 'string') ref.position = { [key]: position[key] } as Position;
+      const anchor = entryId(position[key]) ?? position[key];
+      if ((key === 'before' || key === 'after') && ((typeof anchor === 'string' && anchor !== '') || typeof anchor === 'number')) ref.position = { [key]: anchor } as Position;
       else if ((key === 'start' || key === 'end') && position[key] === true) ref.position = { [key]: true } as Position;
       else return this.fail([...path, 'position'], 'position must have exactly one of before, after, start, end', position);
     }
@@ -339,12 +359,12 @@ class InputValidator {
 
   private relation(attribute: RelationAttribute, value: unknown, path: Path): RelationInput | undefined {
     if (value === null) return { set: [] };
-    if (typeof value === 'string' || Array.isArray(value)) {
+    if (typeof value === 'string' || typeof value === 'number' || Array.isArray(value)) {
       const set = this.refs(value, path, false);
       return set && { set };
     }
     if (!isPlainObject(value)) return this.fail(path, `${attribute.name} must be a documentId, an array or an object with connect, disconnect or set`, value);
-    if ('documentId' in value) {
+    if ('documentId' in value || 'id' in value) {
       const set = this.refs(value, path, false);
       return set && { set };
     }
@@ -363,7 +383,7 @@ class InputValidator {
     }
     const seen = new Set<string>();
     for (const [index, ref] of (input.connect ?? []).entries()) {
-      const key = `${ref.documentId}|${ref.locale ?? ''}|${ref.status ?? ''}`;
+      const key = `${ref.id === undefined ? ref.documentId : `#${ref.id}`}|${ref.locale ?? ''}|${ref.status ?? ''}`;
       if (seen.has(key)) return this.fail([...path, 'connect', index], `${attribute.name}: ${ref.documentId} is connected more than once`, ref.documentId);
       seen.add(key);
     }
@@ -396,8 +416,10 @@ export function validateInput(
   model: Model,
   data: Record<string, unknown>,
   mode: Mode,
+  /** Attributes a create may leave out (a new locale takes the shared ones from the others). */
+  inherited?: ReadonlySet<string>,
 ): { input: ModelInput; errors: FieldError[]; media: MediaReference[] } {
-  const validator = new InputValidator(schema);
+  const validator = new InputValidator(schema, inherited);
   const input = validator.model(model, data, mode, []);
   return { input, errors: validator.errors, media: validator.mediaReferences };
 }

@@ -6,7 +6,7 @@ import type { FindOneQuery, FindQuery, Status } from '../query/types.js';
 import type { ContentType } from '../schema/model.js';
 import type { CallerOptions, DocumentContext } from './context.js';
 import { create } from './operations/create.js';
-import { deleteDocument } from './operations/delete.js';
+import { deleteDocument, deletionLocale } from './operations/delete.js';
 import { findMany, type FindManyResult } from './operations/find-many.js';
 import { findOne } from './operations/find-one.js';
 import { discardDraft, publish, unpublish } from './operations/publication.js';
@@ -68,15 +68,20 @@ export class DocumentService {
     return this.update(type, existing.document_id as string, data, back);
   }
 
-  /** Deletes every version; `locale` limits it to one locale of a localized type. */
-  delete(type: ContentType, documentId: string, locale?: string): Promise<void> {
-    return deleteDocument(this.ctx, type, documentId, type.localized && locale ? locale : null);
+  /**
+   * Deletes the versions (draft and published) of one locale of a document, as Strapi 5: the
+   * default locale when none is named, every locale with `*`. `status` draft is refused: a
+   * draft alone cannot be deleted (discard it, or unpublish the published version).
+   */
+  delete(type: ContentType, documentId: string, locale?: unknown, status?: unknown): Promise<void> {
+    return deleteDocument(this.ctx, type, documentId, deletionLocale(this.ctx, type, locale, status));
   }
 
-  async deleteSingle(type: ContentType, locale?: string): Promise<boolean> {
+  async deleteSingle(type: ContentType, locale?: unknown, status?: unknown): Promise<boolean> {
+    const scope = deletionLocale(this.ctx, type, locale, status);
     const existing = await this.ctx.database.db.selectFrom(type.table).select('document_id').limit(1).executeTakeFirst();
     if (!existing) return false;
-    await this.delete(type, existing.document_id as string, locale);
+    await deleteDocument(this.ctx, type, existing.document_id as string, scope);
     return true;
   }
 

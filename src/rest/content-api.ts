@@ -128,8 +128,8 @@ export function registerContentApi(app: FastifyInstance, options: ContentApiOpti
 
       app.delete<{ Params: Params }>(`${base}/:documentId`, async (request, reply) => {
         await access.authorize(request.headers, { uid: type.uid, action: 'delete' });
-        const locale = (request.query as Query).locale;
-        await service.delete(type, request.params.documentId, typeof locale === 'string' ? locale : undefined);
+        const { locale, status } = request.query as Query;
+        await service.delete(type, request.params.documentId, locale, status);
         return reply.status(204).send();
       });
 
@@ -162,8 +162,8 @@ export function registerContentApi(app: FastifyInstance, options: ContentApiOpti
 
       app.delete(base, async (request, reply: FastifyReply) => {
         await access.authorize(request.headers, { uid: type.uid, action: 'delete' });
-        const locale = (request.query as Query).locale;
-        if (!(await service.deleteSingle(type, typeof locale === 'string' ? locale : undefined))) throw notFound(type);
+        const { locale, status } = request.query as Query;
+        if (!(await service.deleteSingle(type, locale, status))) throw notFound(type);
         return reply.status(204).send();
       });
     }

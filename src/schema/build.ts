@@ -118,10 +118,12 @@ class SchemaFileReader {
 
 function isLocalizedAttribute(raw: Json, typeLocalized: boolean): boolean {
   if (!typeLocalized) return false;
+  // Strapi's i18n rule (isLocalizedAttribute): relations and uids always belong to one locale,
+  // whatever they say; any other attribute only with `localized: true`, else the locales share it.
+  if (raw.type === 'relation' || raw.type === 'uid') return true;
   const plugin = isObject(raw.pluginOptions) ? raw.pluginOptions : {};
   const i18n = isObject(plugin.i18n) ? plugin.i18n : {};
-  // Strapi treats attributes of a localized type as localized unless they say otherwise.
-  return i18n.localized !== false;
+  return i18n.localized === true;
 }
 
 function buildScalar(

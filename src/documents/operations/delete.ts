@@ -1,16 +1,40 @@
-import { NotFoundError } from '../../errors.js';
+import { NotFoundError, ValidationError } from '../../errors.js';
 import type { ContentType } from '../../schema/model.js';
 import type { DocumentContext } from '../context.js';
+import { resolveLocale } from '../versions.js';
 import { deleteVersionRows, findDocumentRows, writersFor } from './versions-store.js';
 
+/** Every locale of a document. */
+export const ALL_LOCALES = null;
+
 /**
- * Deletes every version of a document (all statuses; all locales unless one is named), with its
- * components and links, and removes it from every relation that pointed to it.
+ * Which locale a deletion removes, as Strapi 5.54's document service: the default locale when no
+ * locale is named (never the others: deleting more is data loss), every locale for `*`; types
+ * without i18n ignore `locale`. Unlike Strapi, an unknown locale is a 400 (Strapi deletes nothing
+ * and answers 204) and `status=draft` a 400 (Strapi: 500 "Cannot delete a draft document").
+ */
+export function deletionLocale(ctx: DocumentContext, type: ContentType, locale: unknown, status: unknown): string | null {
+  if (type.draftAndPublish && status === 'draft') {
+    throw new ValidationError('A draft cannot be deleted on its own: delete the document, or use the discard-draft action', {
+      source: 'query',
+      param: 'status',
+      key: 'status',
+      path: 'status',
+    });
+  }
+  if (!type.localized || locale === '*') return ALL_LOCALES;
+  return resolveLocale(ctx, type, locale);
+}
+
+/**
+ * Deletes the versions of a document (all statuses) in one locale, or in every locale
+ * (`ALL_LOCALES`), with their components and links, and removes them from every relation that
+ * pointed to them.
  */
 export async function deleteDocument(ctx: DocumentContext, type: ContentType, documentId: string, locale: string | null): Promise<void> {
   await ctx.database.db.transaction().execute(async (trx) => {
     const rows = await findDocumentRows(trx, type, documentId, locale);
-    if (rows.length === 0) throw new NotFoundError(`No ${type.singularName} with documentId ${documentId}`);
+    if (rows.length === 0) throw new NotFoundError(`No ${type.singularName} with documentId ${documentId}${locale ? ` in locale ${locale}` : ''}`);
     const writers = writersFor(ctx, trx);
     await deleteVersionRows(writers, type, rows.map((row) => row.id));
     await writers.relations.deleteTargeting(type, documentId, locale);

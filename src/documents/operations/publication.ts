@@ -1,13 +1,17 @@
 import { NotFoundError, ValidationError } from '../../errors.js';
 import type { ContentType } from '../../schema/model.js';
 import type { DocumentContext } from '../context.js';
+import { settleCopiedVersion } from '../write/relation-exclusivity.js';
+import { syncSharedVersion } from './shared-attributes.js';
 import { copyVersion, deleteVersionRows, findDocumentRows, findVersionRow, writersFor, type Writers } from './versions-store.js';
 
 /** Replaces the published version of a document's locale by a copy of its draft row. */
 export async function publishVersion(ctx: DocumentContext, writers: Writers, type: ContentType, draftId: number, documentId: string, locale: string | null): Promise<void> {
   const published = await findVersionRow(writers.db, type, documentId, locale, 'published');
   if (published) await deleteVersionRows(writers, type, [published.id]);
-  await copyVersion(ctx, writers, type, draftId, new Date());
+  const id = await copyVersion(ctx, writers, type, draftId, new Date());
+  await settleCopiedVersion(writers.db, ctx.schema, type, { id, documentId, locale }, 'published');
+  await syncSharedVersion(writers, type, documentId, locale, id, 'published');
 }
 
 function requireDraftAndPublish(type: ContentType): void {
@@ -48,6 +52,8 @@ export async function discardDraft(ctx: DocumentContext, type: ContentType, docu
     if (!published) throw new ValidationError(`${type.singularName} ${documentId} has no published version to restore the draft from`);
     const draft = await findVersionRow(trx, type, documentId, locale, 'draft');
     if (draft) await deleteVersionRows(writers, type, [draft.id]);
-    await copyVersion(ctx, writers, type, published.id, null);
+    const id = await copyVersion(ctx, writers, type, published.id, null);
+    await settleCopiedVersion(trx, ctx.schema, type, { id, documentId, locale }, 'draft');
+    await syncSharedVersion(writers, type, documentId, locale, id, 'draft');
   });
 }

@@ -7,7 +7,7 @@ import { insertReturningId } from '../write/insert.js';
 import { encodeScalars, enforceUniqueness } from '../write/scalars.js';
 import type { WriteOptions } from './options.js';
 import { publishVersion } from './publication.js';
-import { copySharedLinks, sharedValuesOf, syncSharedAttributes, syncSharedNested } from './shared-attributes.js';
+import { copySharedNested, sharedAttributeNames, sharedSourceRow, sharedValuesOf, syncSharedAttributes, syncSharedNested } from './shared-attributes.js';
 import { findDocumentRows, writersFor } from './versions-store.js';
 
 /**
@@ -28,13 +28,16 @@ export async function update(
     (row) => (!type.localized || row.locale === options.locale) && (!type.draftAndPublish || row.published_at === null),
   );
   const mode = target ? 'update' : 'create';
-  const { input, errors, media } = validateInput(ctx.schema, type, data, mode);
+  // A new locale of an existing document takes the shared attributes its body leaves out (or sets
+  // to null) from the other locales, as Strapi fills them before validating.
+  const source = target ? undefined : await sharedSourceRow(db, type, documentId);
+  const inherited = source ? sharedAttributeNames(type) : undefined;
+  const body = inherited ? Object.fromEntries(Object.entries(data).filter(([key, value]) => !(value === null && inherited.has(key)))) : data;
+  const { input, errors, media } = validateInput(ctx.schema, type, body, mode, inherited);
   errors.push(...(await checkMediaReferences(ctx.database.db, media)));
   if (errors.length) throw ValidationError.fromFieldErrors(errors);
   const values = await encodeScalars(dialect, type, input, mode);
-  // A new locale starts with the shared values of the others, unless the body sets them.
-  const given = new Set([...input.scalars.keys()].map((attribute) => attribute.column));
-  const shared = target ? {} : Object.fromEntries(Object.entries(await sharedValuesOf(db, type, documentId)).filter(([column]) => !given.has(column)));
+  const shared = sharedValuesOf(type, source, new Set([...input.scalars.keys()].map((attribute) => attribute.column)));
   await db.transaction().execute(async (trx) => {
     const writers = writersFor(ctx, trx);
     const now = dialect.encode('datetime', new Date());
@@ -56,10 +59,14 @@ export async function update(
         published_at: type.draftAndPublish ? null : now,
       });
     }
-    if (!target) await copySharedLinks(writers, type, documentId, id);
+    if (source) {
+      const given = new Set([...input.components.keys(), ...input.zones.keys(), ...input.media.keys()].map((attribute) => attribute.name));
+      await copySharedNested(writers, type, Number(source.id), id, given);
+    }
     await writers.components.writeNested(type, { id, documentId, locale: options.locale }, input, mode);
-    await syncSharedAttributes(trx, type, documentId, options.locale, values, options.status);
-    await syncSharedNested(writers, type, documentId, options.locale, input, options.status);
+    // The other locales' drafts take the shared values written; publishing syncs the published ones.
+    await syncSharedAttributes(trx, type, documentId, options.locale, values);
+    await syncSharedNested(writers, type, documentId, options.locale, input);
     if (type.draftAndPublish && options.status === 'published') await publishVersion(ctx, writers, type, id, documentId, options.locale);
   });
 }

@@ -35,9 +35,9 @@ export class ComponentTrees {
   async writeNested(model: Model, row: OwnerRow, input: ModelInput, mode: 'create' | 'update'): Promise<void> {
     for (const [attribute, value] of input.components) {
       const items = value === null ? [] : Array.isArray(value) ? value : [value];
-      await this.writeField(model, row.id, attribute, items.map((item) => ({ ...item, component: attribute.component })), mode);
+      await this.writeField(model, row, attribute, items.map((item) => ({ ...item, component: attribute.component })), mode);
     }
-    for (const [attribute, value] of input.zones) await this.writeField(model, row.id, attribute, value ?? [], mode);
+    for (const [attribute, value] of input.zones) await this.writeField(model, row, attribute, value ?? [], mode);
     for (const [attribute, value] of input.relations) await this.relations.apply(model, row, attribute, value);
     for (const [attribute, value] of input.media) await this.media.set(model, row.id, attribute, value);
   }
@@ -51,11 +51,12 @@ export class ComponentTrees {
 
   private async writeField(
     owner: Model,
-    ownerId: number,
+    ownerRow: OwnerRow,
     attribute: ComponentAttribute | DynamicZoneAttribute,
     items: (ComponentItemInput & { component: string })[],
     mode: 'create' | 'update',
   ): Promise<void> {
+    const ownerId = ownerRow.id;
     const existing = mode === 'update' ? await this.links(owner, [ownerId], attribute.name) : [];
     // An item whose id is one of this row's components updates it; any other id (a client echoing
     // the published version's ids while the draft is written, say) is a new item, as its id is ours.
@@ -81,7 +82,8 @@ export class ComponentTrees {
       let id = item.id;
       if (id === undefined) id = await insertReturningId(this.db, this.dialect, component.table, values);
       else if (Object.keys(values).length) await this.db.updateTable(component.table).set(values).where('id', '=', id).execute();
-      await this.writeNested(component, { id, documentId: null, locale: null }, item.input, itemMode);
+      // A component row carries its document's locale: its relations follow it as the document's do.
+      await this.writeNested(component, { id, documentId: null, locale: ownerRow.locale }, item.input, itemMode);
       ids.push({ id, component: item.component });
     }
     if (existing.length) await this.db.deleteFrom(owner.componentLinkTable).where('entity_id', '=', ownerId).where('field', '=', attribute.name).execute();
@@ -119,7 +121,24 @@ export class ComponentTrees {
   async copyBelow(model: Model, fromId: number, toId: number): Promise<void> {
     await this.relations.copyOwned(model, fromId, toId);
     await this.media.copy(model, fromId, toId);
-    const links = await this.links(model, [fromId]);
+    await this.copyComponents(model, await this.links(model, [fromId]), toId);
+  }
+
+  /** Deep copy of the components of some component and zone fields of a row onto another row. */
+  async copyFields(model: Model, fromId: number, toId: number, fields: string[]): Promise<void> {
+    if (fields.length === 0) return;
+    const links = (await this.links(model, [fromId])).filter((link) => fields.includes(link.field));
+    await this.copyComponents(model, links, toId);
+  }
+
+  /** Deletes the components of some component and zone fields of a row, with what hangs below them. */
+  async deleteFields(model: Model, rowId: number, fields: string[]): Promise<void> {
+    if (fields.length === 0) return;
+    const links = (await this.links(model, [rowId])).filter((link) => fields.includes(link.field));
+    await this.deleteComponents(model.componentLinkTable, links);
+  }
+
+  private async copyComponents(model: Model, links: LinkRow[], toId: number): Promise<void> {
     const copies: Omit<LinkRow, 'id'>[] = [];
     for (const link of links) {
       const component = this.schema.components.get(link.component_type) as Component | undefined;

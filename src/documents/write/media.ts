@@ -117,8 +117,11 @@ export class MediaLinks {
     await this.db.deleteFrom(MEDIA_LINK_TABLE).where('file_id', '=', fileId).execute();
   }
 
-  async deleteFor(model: Model, rowIds: number[]): Promise<void> {
-    if (rowIds.length === 0) return;
-    await this.db.deleteFrom(MEDIA_LINK_TABLE).where('related_type', '=', model.uid).where('related_id', 'in', rowIds).execute();
+  /** Removes rows' media links (only those of `fields` when given). */
+  async deleteFor(model: Model, rowIds: number[], fields?: string[]): Promise<void> {
+    if (rowIds.length === 0 || (fields && fields.length === 0)) return;
+    let query = this.db.deleteFrom(MEDIA_LINK_TABLE).where('related_type', '=', model.uid).where('related_id', 'in', rowIds);
+    if (fields) query = query.where('field', 'in', fields);
+    await query.execute();
   }
 }

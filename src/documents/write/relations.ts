@@ -3,8 +3,11 @@ import type { Db } from '../../database/dialect.js';
 import { ValidationError } from '../../errors.js';
 import type { ContentType, LinkTable, Model, RelationAttribute, Schema } from '../../schema/model.js';
 import type { DocumentContext } from '../context.js';
+import type { Status } from '../../query/types.js';
 import type { Position, RelationInput, RelationRef } from '../input.js';
 import { insertMany } from './insert.js';
+import { resolveEntryIds } from './relation-ids.js';
+import { detachFromOtherOwners, rowsOfStatus, statusOfRow, takesTargetFromOtherOwners, type TargetKey } from './relation-exclusivity.js';
 
 /** The row whose relations are written: a content-type version or a component row. */
 export interface OwnerRow {
@@ -13,11 +16,6 @@ export interface OwnerRow {
   locale: string | null;
 }
 
-/** A target document in one locale. */
-interface TargetKey {
-  documentId: string;
-  locale: string | null;
-}
 
 const keyOf = (target: TargetKey): string => `${target.documentId}\u0000${target.locale ?? ''}`;
 
@@ -29,7 +27,8 @@ function fail(attribute: RelationAttribute, path: (string | number)[], message: 
 function placeAt<T>(list: T[], item: T, position: Position | undefined, keyOfItem: (t: T) => string, resolve: (documentId: string) => string | undefined, onMissing: (documentId: string) => never): void {
   if (!position || 'end' in position) return void list.push(item);
   if ('start' in position) return void list.unshift(item);
-  const anchorId = 'before' in position ? position.before : position.after;
+  // Entry ids are resolved to documentIds before; one left over names nothing connected.
+  const anchorId = String('before' in position ? position.before : position.after);
   const anchorKey = resolve(anchorId);
   const index = anchorKey === undefined ? -1 : list.findIndex((entry) => keyOfItem(entry) === anchorKey);
   if (index < 0) onMissing(anchorId);
@@ -51,22 +50,28 @@ export class RelationLinks {
     return this.ctx.schema;
   }
 
-  private targetLocale(target: ContentType, attribute: RelationAttribute, ref: RelationRef, path: (string | number)[]): string | null {
+  /**
+   * The locale of the target a ref names. Between localized types Strapi links the writing
+   * document's own locale, whatever the ref says (`row.locale`: the document's, or for a component
+   * row its document's); otherwise the ref's locale, else the default one.
+   */
+  private targetLocale(target: ContentType, attribute: RelationAttribute, ref: RelationRef, path: (string | number)[], row: OwnerRow): string | null {
     if (!target.localized) return null;
+    if (row.locale !== null) return row.locale;
     const locale = ref.locale ?? this.ctx.i18n.defaultLocale;
     if (!this.ctx.i18n.locales.includes(locale)) fail(attribute, [...path, 'locale'], `Unknown locale ${locale}`, locale);
     return locale;
   }
 
   /** Checks that every referenced document exists (in the locale asked) and returns its keys. */
-  private async resolveTargets(target: ContentType, attribute: RelationAttribute, refs: { ref: RelationRef; path: (string | number)[] }[]): Promise<Map<RelationRef, TargetKey>> {
+  private async resolveTargets(target: ContentType, attribute: RelationAttribute, row: OwnerRow, refs: { ref: RelationRef; path: (string | number)[] }[]): Promise<Map<RelationRef, TargetKey>> {
     const keys = new Map<RelationRef, TargetKey>();
     if (refs.length === 0) return keys;
     const ids = [...new Set(refs.map(({ ref }) => ref.documentId))];
     const rows = await this.db.selectFrom(target.table).select(['document_id', 'locale']).distinct().where('document_id', 'in', ids).execute();
     const existing = new Set(rows.map((row) => keyOf({ documentId: row.document_id as string, locale: target.localized ? (row.locale as string) : null })));
     for (const { ref, path } of refs) {
-      const key = { documentId: ref.documentId, locale: this.targetLocale(target, attribute, ref, path) };
+      const key = { documentId: ref.documentId, locale: this.targetLocale(target, attribute, ref, path, row) };
       if (!existing.has(keyOf(key))) {
         fail(attribute, path, `${attribute.name}: no ${target.singularName} with documentId ${ref.documentId}${key.locale ? ` in locale ${key.locale}` : ''}`, ref.documentId);
       }
@@ -75,7 +80,8 @@ export class RelationLinks {
     return keys;
   }
 
-  async apply(model: Model, row: OwnerRow, attribute: RelationAttribute, input: RelationInput): Promise<void> {
+  async apply(model: Model, row: OwnerRow, attribute: RelationAttribute, given: RelationInput): Promise<void> {
+    const input = await resolveEntryIds(this.db, this.schema.contentTypes.get(attribute.target)!, attribute, given);
     if (attribute.owner) await this.applyOwnerSide(model, row, attribute, input);
     else await this.applyInverseSide(model as ContentType, row, attribute, input);
   }
@@ -87,7 +93,7 @@ export class RelationLinks {
       ...(input.set ?? []).map((ref, i) => ({ ref, path: ['set', i] as (string | number)[] })),
       ...(input.connect ?? []).map((ref, i) => ({ ref, path: ['connect', i] as (string | number)[] })),
     ];
-    const resolved = await this.resolveTargets(target, attribute, listed);
+    const resolved = await this.resolveTargets(target, attribute, row, listed);
     const current = await this.db
       .selectFrom(link.table)
       .select(['target_document_id', 'target_locale', 'entity_ord'])
@@ -109,7 +115,7 @@ export class RelationLinks {
     } else {
       list = current.map((r) => ({ documentId: r.target_document_id as string, locale: r.target_locale as string | null }));
       for (const ref of input.disconnect ?? []) {
-        const locale = target.localized ? (ref.locale ?? this.ctx.i18n.defaultLocale) : null;
+        const locale = target.localized ? (row.locale ?? ref.locale ?? this.ctx.i18n.defaultLocale) : null;
         list = list.filter((key) => keyOf(key) !== keyOf({ documentId: ref.documentId, locale }));
       }
       (input.connect ?? []).forEach((ref, i) => {
@@ -132,8 +138,8 @@ export class RelationLinks {
     if (unchanged) return;
 
     const added = list.filter((key) => !entityOrd.has(keyOf(key)));
-    if (added.length && (attribute.relation === 'oneToOne' || attribute.relation === 'oneToMany')) {
-      await this.detachFromOtherOwners(model, row, link, added);
+    if (added.length && takesTargetFromOtherOwners(model, attribute)) {
+      await detachFromOtherOwners(this.db, this.schema, model, row.documentId!, await statusOfRow(this.db, model, row.id), attribute, added);
     }
     const nextEntityOrd = await this.nextEntityOrders(link, added);
     await this.db.deleteFrom(link.table).where('entity_id', '=', row.id).execute();
@@ -148,19 +154,6 @@ export class RelationLinks {
         entity_ord: entityOrd.get(keyOf(key)) ?? nextEntityOrd.get(keyOf(key)) ?? 1,
       })),
     );
-  }
-
-  /** One-to-one and one-to-many: a target belongs to one owner document, so other owners let go. */
-  private async detachFromOtherOwners(model: Model, row: OwnerRow, link: LinkTable, targets: TargetKey[]): Promise<void> {
-    for (const key of targets) {
-      let query = this.db.deleteFrom(link.table).where('target_document_id', '=', key.documentId);
-      query = key.locale === null ? query.where('target_locale', 'is', null) : query.where('target_locale', '=', key.locale);
-      query =
-        model.modelType === 'contentType' && row.documentId
-          ? query.where('entity_id', 'not in', this.db.selectFrom(model.table).select('id').where('document_id', '=', row.documentId))
-          : query.where('entity_id', '!=', row.id);
-      await query.execute();
-    }
   }
 
   /** For targets newly linked: the next place at the end of each target's inverse list. */
@@ -186,6 +179,13 @@ export class RelationLinks {
     const ownerType = this.schema.contentTypes.get(link.ownerUid)!;
     const ownerAttribute = ownerType.attributes[link.ownerAttribute] as RelationAttribute;
     const self: TargetKey = { documentId: row.documentId!, locale: model.localized ? row.locale : null };
+    // The owner versions a link joins, as Strapi's getRelationTargetStatus: those of the written
+    // version's status when both types have draft and publish; for a target without it, the ref's
+    // status, or every version.
+    const selfStatus = await statusOfRow(this.db, model, row.id);
+    const ownerStatus = (ref?: RelationRef): Status | null => (ownerType.draftAndPublish ? (selfStatus ?? ref?.status ?? null) : null);
+    const ofOwnerStatus = <T extends { where: Function }>(query: T): T =>
+      (query.where as Function)('entity_id', 'in', rowsOfStatus(this.db, ownerType, ownerStatus()));
 
     const ownerRowsOf = async (refs: { ref: RelationRef; path: (string | number)[] }[]) => {
       const result = new Map<RelationRef, number[]>();
@@ -196,12 +196,13 @@ export class RelationLinks {
         .where('document_id', 'in', [...new Set(refs.map(({ ref }) => ref.documentId))])
         .execute();
       for (const { ref, path } of refs) {
-        const locale = ownerType.localized ? (ref.locale ?? this.ctx.i18n.defaultLocale) : null;
+        // Between localized types, the writing document's own locale (as targetLocale).
+        const locale = ownerType.localized ? (self.locale ?? ref.locale ?? this.ctx.i18n.defaultLocale) : null;
         const matching = rows.filter(
           (r) =>
             r.document_id === ref.documentId &&
             (!ownerType.localized || r.locale === locale) &&
-            (!ref.status || !ownerType.draftAndPublish || (ref.status === 'draft') === (r.published_at === null)),
+            (ownerStatus(ref) === null || (ownerStatus(ref) === 'draft') === (r.published_at === null)),
         );
         if (matching.length === 0 && path[0] !== 'disconnect') {
           fail(attribute, path, `${attribute.name}: no ${ownerType.singularName} with documentId ${ref.documentId}`, ref.documentId);
@@ -223,7 +224,7 @@ export class RelationLinks {
     ];
     const rowsByRef = await ownerRowsOf(refs);
 
-    if (input.set) await whereSelf(this.db.deleteFrom(link.table)).execute();
+    if (input.set) await ofOwnerStatus(whereSelf(this.db.deleteFrom(link.table))).execute();
     for (const ref of input.disconnect ?? []) {
       const ids = rowsByRef.get(ref) ?? [];
       if (ids.length) await whereSelf(this.db.deleteFrom(link.table)).where('entity_id', 'in', ids).execute();
@@ -232,7 +233,7 @@ export class RelationLinks {
     if (toConnect.length === 0) return;
     if (!attribute.toMany && toConnect.length) {
       // The inverse of a one-to-one holds one owner: the others let go.
-      await whereSelf(this.db.deleteFrom(link.table)).execute();
+      await ofOwnerStatus(whereSelf(this.db.deleteFrom(link.table))).execute();
     }
     const last = await whereSelf(this.db.selectFrom(link.table).select(sql<number>`max(entity_ord)`.as('max_ord'))).executeTakeFirst();
     let nextOrd = Number(last?.max_ord ?? 0) + 1;
@@ -256,7 +257,7 @@ export class RelationLinks {
       nextOrd += 1;
     }
     const positioned = (input.connect ?? []).some((ref) => ref.position && !('end' in ref.position));
-    if (attribute.toMany && positioned) await this.reorderInverse(link, ownerType, attribute, self, input.connect!, whereSelf);
+    if (attribute.toMany && positioned) await this.reorderInverse(link, ownerType, attribute, self, input.connect!, (query) => ofOwnerStatus(whereSelf(query)));
   }
 
   /** Applies connect positions on the inverse side: owner documents reordered, then `entity_ord` rewritten. */
