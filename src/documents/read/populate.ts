@@ -106,8 +106,9 @@ async function populateRelation(ctx: ReadContext, model: Model, items: Loaded[],
     itemKey = (item) => String(item.rowId);
     linkOrder = sql`l.target_ord`;
   } else {
+    // Link rows name the owner's row: its locale is the one that was linked (as in Strapi, whose
+    // links join rows), not the locale the request reads.
     const joinOn = [sql<boolean>`t.id = l.entity_id`, statusCondition(target, 't', ctx.scope.status)];
-    if (target.localized) joinOn.push(sql<boolean>`t.locale = ${ctx.scope.locale}`);
     from = sql`${tableRef} as l join ${sql.table(target.table)} as t on ${and(joinOn)}`;
     const documentIds = [...new Set(items.map((i) => i.documentId!))];
     conditions.push(sql<boolean>`l.target_document_id in (${sql.join(documentIds)})`);
