@@ -8,7 +8,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { DocumentContext } from '../documents/context.js';
 import type { DocumentService } from '../documents/service.js';
 import { NotFoundError, ValidationError } from '../errors.js';
-import { parseFindOneQuery, parseFindQuery } from '../query/parse/index.js';
+import { parseFindOneQuery, parseFindQuery, parseReadOneQuery } from '../query/parse/index.js';
+import { checkTopLevelParams, type Action } from '../query/parse/top-level.js';
 import type { ContentType } from '../schema/model.js';
 import type { AccessControl } from './access.js';
 import { legacyData, wantsLegacyFormat } from './legacy-format.js';
@@ -86,8 +87,10 @@ export function registerContentApi(app: FastifyInstance, options: ContentApiOpti
       caller.rawJson = true;
       return caller;
     };
+    const checkParams = (request: FastifyRequest, action: Action) => checkTopLevelParams(request.query as Query, action, context.rest.strictParams);
     const readQuery = async (request: FastifyRequest, action: 'find' | 'findOne' | 'create' | 'update') => {
       const caller = await authorize(request, action);
+      checkParams(request, 'write');
       const query = parseFindOneQuery(context.schema, type, request.query as Query, parseOptions(caller.canRead));
       return { query, caller };
     };
@@ -98,6 +101,7 @@ export function registerContentApi(app: FastifyInstance, options: ContentApiOpti
       app.get(base, async (request, reply) => {
         const caller = await authorize(request, 'find');
         return cachedRead(request, reply, caller, async () => {
+          checkParams(request, 'find');
           const query = parseFindQuery(context.schema, type, request.query as Query, parseOptions(caller.canRead));
           const { results, pagination } = await service.findMany(type, query, caller);
           return envelope(request, type, results, { pagination });
@@ -107,7 +111,8 @@ export function registerContentApi(app: FastifyInstance, options: ContentApiOpti
       app.get<{ Params: Params }>(`${base}/:documentId`, async (request, reply) => {
         const caller = await authorize(request, 'findOne');
         return cachedRead(request, reply, caller, async () => {
-          const query = parseFindOneQuery(context.schema, type, request.query as Query, parseOptions(caller.canRead));
+          checkParams(request, 'findOne');
+          const query = parseReadOneQuery(context.schema, type, request.query as Query, parseOptions(caller.canRead));
           const document = await service.findOne(type, request.params.documentId, query, caller);
           if (!document) throw notFound(type, request.params.documentId);
           return envelope(request, type, document);
@@ -128,6 +133,7 @@ export function registerContentApi(app: FastifyInstance, options: ContentApiOpti
 
       app.delete<{ Params: Params }>(`${base}/:documentId`, async (request, reply) => {
         await access.authorize(request.headers, { uid: type.uid, action: 'delete' });
+        checkParams(request, 'write');
         const locale = (request.query as Query).locale;
         await service.delete(type, request.params.documentId, typeof locale === 'string' ? locale : undefined);
         return reply.status(204).send();
@@ -147,7 +153,8 @@ export function registerContentApi(app: FastifyInstance, options: ContentApiOpti
       app.get(base, async (request, reply) => {
         const caller = await authorize(request, 'find');
         return cachedRead(request, reply, caller, async () => {
-          const query = parseFindOneQuery(context.schema, type, request.query as Query, parseOptions(caller.canRead));
+          checkParams(request, 'findOne');
+          const query = parseReadOneQuery(context.schema, type, request.query as Query, parseOptions(caller.canRead));
           const document = await service.findSingle(type, query, caller);
           if (!document) throw notFound(type);
           return envelope(request, type, document);
@@ -162,6 +169,7 @@ export function registerContentApi(app: FastifyInstance, options: ContentApiOpti
 
       app.delete(base, async (request, reply: FastifyReply) => {
         await access.authorize(request.headers, { uid: type.uid, action: 'delete' });
+        checkParams(request, 'write');
         const locale = (request.query as Query).locale;
         if (!(await service.deleteSingle(type, typeof locale === 'string' ? locale : undefined))) throw notFound(type);
         return reply.status(204).send();

@@ -98,7 +98,7 @@ async function populateRelation(ctx: ReadContext, model: Model, items: Loaded[],
   let linkOrder: RawBuilder<unknown>;
   const tableRef = sql.table(attribute.link.table);
   if (attribute.owner) {
-    const joinOn = [sql<boolean>`t.document_id = l.target_document_id`, statusCondition(target, 't', ctx.scope.status)];
+    const joinOn = [sql<boolean>`t.document_id = l.target_document_id`, statusCondition(target, 't', ctx.scope.status, ctx.scope.publication)];
     if (target.localized) joinOn.push(sql<boolean>`t.locale = l.target_locale`);
     from = sql`${tableRef} as l join ${sql.table(target.table)} as t on ${and(joinOn)}`;
     conditions.push(sql<boolean>`l.entity_id in (${sql.join(items.map((i) => i.rowId))})`);
@@ -108,7 +108,7 @@ async function populateRelation(ctx: ReadContext, model: Model, items: Loaded[],
   } else {
     // Link rows name the owner's row: its locale is the one that was linked (as in Strapi, whose
     // links join rows), not the locale the request reads.
-    const joinOn = [sql<boolean>`t.id = l.entity_id`, statusCondition(target, 't', ctx.scope.status)];
+    const joinOn = [sql<boolean>`t.id = l.entity_id`, statusCondition(target, 't', ctx.scope.status, ctx.scope.publication)];
     from = sql`${tableRef} as l join ${sql.table(target.table)} as t on ${and(joinOn)}`;
     const documentIds = [...new Set(items.map((i) => i.documentId!))];
     conditions.push(sql<boolean>`l.target_document_id in (${sql.join(documentIds)})`);
@@ -223,7 +223,7 @@ async function populateLocalizations(ctx: ReadContext, type: ContentType, items:
   if (!type.localized) return;
   const scalars = visibleScalars(type, node.fields);
   const documentIds = [...new Set(items.map((i) => i.documentId!))];
-  const rows = await readRows(ctx.db, sql`select ${sql.join(selectList(ctx.dialect, type, 't', scalars))} from ${sql.table(type.table)} as t where t.document_id in (${sql.join(documentIds)}) and ${statusCondition(type, 't', ctx.scope.status)} order by t.locale`);
+  const rows = await readRows(ctx.db, sql`select ${sql.join(selectList(ctx.dialect, type, 't', scalars))} from ${sql.table(type.table)} as t where t.document_id in (${sql.join(documentIds)}) and ${statusCondition(type, 't', ctx.scope.status, ctx.scope.publication)} order by t.locale`);
   const groups = groupBy(rows, (row) => row[DOCUMENT_ID] as string);
   const loaded: Loaded[] = [];
   for (const item of items) {
