@@ -88,6 +88,21 @@ export function registerContentApi(app: FastifyInstance, options: ContentApiOpti
       return caller;
     };
     const checkParams = (request: FastifyRequest, action: Action) => checkTopLevelParams(request.query as Query, action, context.rest.strictParams);
+    /**
+     * What a DELETE answers in the earlier format (spec 9: the deleted entry): the document as the
+     * request's fields and populate show it, published or else its draft, in the locale deleted
+     * (any locale when the whole document goes).
+     */
+    const deletedEntry = async (request: FastifyRequest, caller: CallerOptions, documentId: string | null): Promise<Document | null> => {
+      const raw = request.query as Query;
+      const query = parseFindOneQuery(context.schema, type, { ...raw, status: undefined }, parseOptions(caller.canRead));
+      if (raw.locale === undefined) query.locales = '*';
+      const read = (status: 'published' | 'draft') => {
+        const version = { ...query, status };
+        return documentId === null ? service.findSingle(type, version, caller) : service.findOne(type, documentId, version, caller);
+      };
+      return (await read('published')) ?? (type.draftAndPublish ? read('draft') : null);
+    };
     const readQuery = async (request: FastifyRequest, action: 'find' | 'findOne' | 'create' | 'update') => {
       const caller = await authorize(request, action);
       checkParams(request, 'write');
@@ -132,11 +147,12 @@ export function registerContentApi(app: FastifyInstance, options: ContentApiOpti
       });
 
       app.delete<{ Params: Params }>(`${base}/:documentId`, async (request, reply) => {
-        await access.authorize(request.headers, { uid: type.uid, action: 'delete' });
+        const caller = await access.authorize(request.headers, { uid: type.uid, action: 'delete' });
         checkParams(request, 'write');
         const locale = (request.query as Query).locale;
+        const before = wantsLegacyFormat(request.headers) ? await deletedEntry(request, caller, request.params.documentId) : undefined;
         await service.delete(type, request.params.documentId, typeof locale === 'string' ? locale : undefined);
-        return reply.status(204).send();
+        return before === undefined ? reply.status(204).send() : answer(request, reply, type, before);
       });
 
       const actions = { publish: service.publish, unpublish: service.unpublish, 'discard-draft': service.discardDraft } as const;
@@ -168,11 +184,12 @@ export function registerContentApi(app: FastifyInstance, options: ContentApiOpti
       });
 
       app.delete(base, async (request, reply: FastifyReply) => {
-        await access.authorize(request.headers, { uid: type.uid, action: 'delete' });
+        const caller = await access.authorize(request.headers, { uid: type.uid, action: 'delete' });
         checkParams(request, 'write');
         const locale = (request.query as Query).locale;
+        const before = wantsLegacyFormat(request.headers) ? await deletedEntry(request, caller, null) : undefined;
         if (!(await service.deleteSingle(type, typeof locale === 'string' ? locale : undefined))) throw notFound(type);
-        return reply.status(204).send();
+        return before === undefined ? reply.status(204).send() : answer(request, reply, type, before);
       });
     }
   }
