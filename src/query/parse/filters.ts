@@ -1,4 +1,4 @@
-import { normalizeTime } from '../../database/dialect.js';
+import { parseDate, parseDateTime, parseTime } from '../../schema/temporal.js';
 import { isHidden, type Model, type ScalarType, type Schema } from '../../schema/model.js';
 import { COMPARISON_OPERATORS, type ComparisonOperator, type FieldRef, type FilterNode } from '../types.js';
 import { asBoolean, asInteger, asList, fail, isPlainObject, type ParseOptions, type Path } from './common.js';
@@ -208,18 +208,20 @@ export class FilterParser {
         if (flag === undefined) bad('true or false');
         return flag;
       }
-      case 'date':
-        if (!/^\d{4}-\d{2}-\d{2}/.test(text) || Number.isNaN(Date.parse(text.slice(0, 10)))) bad('a date (YYYY-MM-DD)');
-        return text.slice(0, 10);
+      // The parsers of request bodies (schema/temporal.ts), as Strapi casts filter values.
+      case 'date': {
+        const parsed = parseDate(text);
+        return 'value' in parsed ? parsed.value : bad('a date (YYYY-MM-DD)');
+      }
       case 'datetime':
       case 'timestamp': {
-        const time = /^\d{4}-\d{2}-\d{2}/.test(text) ? Date.parse(text) : Number.NaN;
-        if (Number.isNaN(time)) bad('an ISO 8601 date-time');
-        return new Date(time).toISOString();
+        const parsed = parseDateTime(typeof value === 'number' ? value : text);
+        return 'value' in parsed ? parsed.value.toISOString() : bad('an ISO 8601 date-time or milliseconds since 1970');
       }
-      case 'time':
-        if (!/^([01]\d|2[0-3]):[0-5]\d(:[0-5]\d(\.\d{1,3})?)?$/.test(text)) bad('a time (HH:mm[:ss[.SSS]])');
-        return normalizeTime(text);
+      case 'time': {
+        const parsed = parseTime(text);
+        return 'value' in parsed ? parsed.value : bad('a time (HH:mm:ss.SSS)');
+      }
       default:
         return String(value);
     }
