@@ -23,7 +23,9 @@ import { ROOT } from '../helpers/paths.js';
 import { BLOG, startServer, type DialectName, type TestServer } from '../helpers/server.js';
 
 const run = promisify(execFile);
-const STRAPI_TOOLS = resolve(ROOT, '../shared/bench/strapi');
+// ../shared beside the checkout; a worktree under /work/wt/<name> finds it one level further up.
+const SHARED = [resolve(ROOT, '../shared'), resolve(ROOT, '../../shared')].find((dir) => existsSync(dir)) ?? resolve(ROOT, '../shared');
+const STRAPI_TOOLS = join(SHARED, 'bench/strapi');
 const REFERENCE_DIR = process.env.STRAPI_DIR ?? join(homedir(), 'strapi-reference');
 
 export type Side = 'strapi' | 'vellum';
@@ -109,7 +111,7 @@ async function startStrapi(options: OpenOptions, project: string, stripped: Set<
     STRAPI_DIR: dir,
     PORT: String(port),
     RESET_DB: '1',
-    READY_PATH: options.readyPath ?? firstCollectionPath(isBlog ? resolve(ROOT, '../shared/fixtures/blog') : project),
+    READY_PATH: options.readyPath ?? firstCollectionPath(isBlog ? join(SHARED, 'fixtures/blog') : project),
   };
   if (!isBlog) env.PROJECT = strapiProject;
   // Strapi's install (first run only) and start can take minutes.

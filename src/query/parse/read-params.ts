@@ -3,6 +3,7 @@
  * documents are read in, `_q`, and Strapi 5.54's publication cohorts (`publicationFilter`, and
  * the older `hasPublishedVersion`).
  */
+import { ValidationError } from '../../errors.js';
 import type { ContentType } from '../../schema/model.js';
 import { PUBLICATION_FILTERS, type FindOneQuery, type PublicationFilter } from '../types.js';
 import { asList, fail, isPlainObject, type ParseOptions } from './common.js';
@@ -48,12 +49,13 @@ export function parseSearch(value: unknown): string | undefined {
 export function parsePublication(publicationFilter: unknown, hasPublishedVersion: unknown): PublicationFilter | undefined {
   if (publicationFilter !== undefined && publicationFilter !== null) {
     if (typeof publicationFilter !== 'string' || !(PUBLICATION_FILTERS as readonly string[]).includes(publicationFilter)) {
-      fail(['publicationFilter'], `Invalid value for 'publicationFilter'. Expected one of: ${PUBLICATION_FILTERS.join(', ')}.`);
+      throw new ValidationError(`Invalid value for 'publicationFilter'. Expected one of: ${PUBLICATION_FILTERS.join(', ')}.`, { source: 'query', param: 'publicationFilter' });
     }
     return publicationFilter as PublicationFilter;
   }
   if (hasPublishedVersion === undefined || hasPublishedVersion === null) return undefined;
   if (hasPublishedVersion === true || hasPublishedVersion === 'true') return 'has-published-version-document';
   if (hasPublishedVersion === false || hasPublishedVersion === 'false') return 'never-published-document';
-  return fail(['hasPublishedVersion'], "Invalid value for 'hasPublishedVersion'. Expected boolean or 'true'/'false' string.");
+  // Strapi's details are empty here.
+  throw new ValidationError("Invalid value for 'hasPublishedVersion'. Expected boolean or 'true'/'false' string.");
 }
