@@ -32,6 +32,8 @@ export interface RestConfig {
   defaultLimit: number;
   maxLimit: number;
   withCount: boolean;
+  /** Strapi's `api.rest.strictParams`: a query parameter the content API does not know is a 400. */
+  strictParams: boolean;
   /** The response cache of GET reads (rest/response-cache.ts); 0 bytes turns it off. */
   cache: { maxBytes: number };
 }
@@ -79,6 +81,7 @@ const restSchema = z.object({
   defaultLimit: z.coerce.number().int().positive().default(25),
   maxLimit: z.coerce.number().int().positive().default(100),
   withCount: z.boolean().default(true),
+  strictParams: z.boolean().default(false),
   cache: z
     .object({
       enabled: z.boolean().default(true),

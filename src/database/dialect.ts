@@ -50,6 +50,8 @@ export interface Dialect {
    * articles, at most 0.3 ms slower on selective ones.
    */
   semiJoinOperand(column: RawBuilder<unknown>): RawBuilder<unknown>;
+  /** A number (or any value) as text, for `_q`'s text search through numeric columns. */
+  asText(expression: RawBuilder<unknown>): RawBuilder<unknown>;
   /** Lower-cases text the same way on every dialect, non-ASCII included. */
   lower(expression: RawBuilder<unknown>): RawBuilder<unknown>;
   /**

@@ -3,6 +3,7 @@
  * becomes a FieldError with the path of the offending value; the result is a typed input that the
  * write operations apply.
  */
+import { parseDate, parseDateTime, parseTime, type Parsed } from '../schema/temporal.js';
 import type { FieldError } from '../errors.js';
 import type {
   ComponentAttribute,
@@ -181,36 +182,28 @@ class InputValidator {
         return big.toString();
       }
       case 'boolean':
+        // As Strapi: true/false, their texts, and 1/0 as numbers or texts.
         if (typeof value === 'boolean') return value;
         if (value === 'true' || value === 'false') return value === 'true';
+        if (value === 1 || value === '1' || value === 0 || value === '0') return Number(value) === 1;
         return this.fail(path, `${name} must be a \`boolean\` type`, value);
-      case 'date': {
-        if (typeof value !== 'string') return this.fail(path, `${name} must be a date (YYYY-MM-DD)`, value);
-        const match = /^(\d{4})-(\d{2})-(\d{2})(?:$|T)/.exec(value);
-        const date = match ? new Date(Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3]))) : null;
-        if (!match || !date || date.getUTCMonth() !== Number(match[2]) - 1 || date.getUTCDate() !== Number(match[3])) {
-          return this.fail(path, `${name} must be a valid date (YYYY-MM-DD)`, value);
-        }
-        return `${match[1]}-${match[2]}-${match[3]}`;
-      }
-      case 'time': {
-        const match = typeof value === 'string' ? /^([01]\d|2[0-3]):([0-5]\d)(?::([0-5]\d)(?:\.(\d{1,3}))?)?$/.exec(value) : null;
-        if (!match) return this.fail(path, `${name} must be a valid time (HH:mm:ss.SSS)`, value);
-        return `${match[1]}:${match[2]}:${match[3] ?? '00'}.${(match[4] ?? '').padEnd(3, '0')}`;
-      }
+      // Dates and times: the parsers Strapi's fields use (schema/temporal.ts), shared with filters.
+      case 'date':
+        return this.temporal(name, parseDate(value), value, path);
+      case 'time':
+        return this.temporal(name, parseTime(value), value, path);
       case 'datetime':
-      case 'timestamp': {
-        const date = typeof value === 'string' || typeof value === 'number' ? new Date(value) : null;
-        if (!date || Number.isNaN(date.getTime()) || (typeof value === 'string' && !/^\d{4}-\d{2}-\d{2}/.test(value))) {
-          return this.fail(path, `${name} must be a valid ISO 8601 date-time`, value);
-        }
-        return date;
-      }
+      case 'timestamp':
+        return this.temporal(name, parseDateTime(value), value, path);
       case 'json':
         return value;
       case 'blocks':
         return this.blocks(attribute, value, path);
     }
+  }
+
+  private temporal<T>(name: string, parsed: Parsed<T>, value: unknown, path: Path): unknown {
+    return 'value' in parsed ? parsed.value : this.fail(path, `${name}: ${parsed.error}`, value);
   }
 
   private text(attribute: ScalarAttribute, value: unknown, path: Path): unknown {
@@ -223,7 +216,9 @@ class InputValidator {
     if (attribute.maxLength !== undefined && length > attribute.maxLength) return this.fail(path, `${name} must be at most ${attribute.maxLength} characters`, value);
     if (attribute.required && value.length === 0 && attribute.type !== 'password') return this.fail(path, `${name} cannot be empty`, value);
     if (attribute.regex && value !== '' && !attribute.regex.test(value)) return this.fail(path, `${name} must match the pattern ${attribute.regex.source}`, value);
-    if (attribute.type === 'email' && value !== '' && !EMAIL.test(value)) return this.fail(path, `${name} must be a valid email`, value);
+    // Strapi refuses an empty email even when the attribute is optional (null clears it).
+    if (attribute.type === 'email' && value === '') return this.fail(path, `${name} cannot be empty`, value);
+    if (attribute.type === 'email' && !EMAIL.test(value)) return this.fail(path, `${name} must be a valid email`, value);
     if (attribute.type === 'uid' && !UID.test(value)) return this.fail(path, `${name} must match the pattern ${UID.source}`, value);
     if (attribute.type === 'enumeration' && !attribute.enum!.includes(value)) {
       return this.fail(path, `${name} must be one of the following values: ${attribute.enum!.join(', ')}`, value);

@@ -3,6 +3,7 @@ import type { Dialect } from '../database/dialect.js';
 import { columnTypeOf } from '../database/tables.js';
 import { isHidden, type ContentType, type Model, type ScalarAttribute } from '../schema/model.js';
 import { RawJson } from './raw-json.js';
+import { timestampText } from '../schema/temporal.js';
 
 /**
  * A row read for a response: its values in select-list order (`selectList`, then what the caller
@@ -74,10 +75,14 @@ export function selectList(dialect: Dialect, model: Model, alias: string, scalar
 /** A JSON text starts like one; anything else stored in a json column is decoded as before. */
 const JSON_START = /^[\s]*[{["\d\-tfn]/;
 
-/** The value of a column; with `rawJson`, json and blocks columns stay text (see RawJson). */
+/**
+ * The value of a column; with `rawJson`, json and blocks columns stay text (see RawJson). A
+ * `timestamp` is answered as Strapi answers it: milliseconds since 1970, as a string.
+ */
 function decodeColumn(dialect: Dialect, attribute: ScalarAttribute, value: unknown, rawJson: boolean): unknown {
   const type = columnTypeOf(attribute.type);
   if (rawJson && type === 'json' && typeof value === 'string' && JSON_START.test(value)) return new RawJson(value);
+  if (attribute.type === 'timestamp') return timestampText(dialect.decode(type, value));
   return dialect.decode(type, value);
 }
 

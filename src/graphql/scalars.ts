@@ -29,6 +29,13 @@ export const JSONScalar = new GraphQLScalarType({
   parseLiteral: literal,
 });
 
+/** Dates as ISO text; a `timestamp` (REST answers its milliseconds as digits) too. */
+function serializeDate(value: unknown): unknown {
+  if (value instanceof Date) return value.toISOString();
+  if (typeof value === 'string' && /^-?\d+$/.test(value)) return new Date(Number(value)).toISOString();
+  return value;
+}
+
 function stringScalar(name: string, description: string, pattern?: RegExp): GraphQLScalarType {
   const check = (value: unknown): unknown => {
     if (typeof value !== 'string' || (pattern && !pattern.test(value))) throw new GraphQLError(`${name} cannot represent ${JSON.stringify(value)}`);
@@ -37,7 +44,7 @@ function stringScalar(name: string, description: string, pattern?: RegExp): Grap
   return new GraphQLScalarType({
     name,
     description,
-    serialize: (value) => (value instanceof Date ? value.toISOString() : value),
+    serialize: serializeDate,
     parseValue: check,
     parseLiteral: (node) => check(node.kind === Kind.STRING ? node.value : undefined),
   });

@@ -83,22 +83,46 @@ export type PopulateTree = Record<string, PopulateNode>;
 
 export type Status = 'published' | 'draft';
 
-export interface FindQuery {
-  filters?: FilterNode;
-  sort: SortItem[];
-  pagination: Pagination;
-  fields?: string[];
-  populate: PopulateTree;
-  status: Status;
-  /** Resolved locale code; ignored for types that are not localized. */
-  locale: string;
-}
+/**
+ * Strapi 5.54's `publicationFilter` cohorts: which versions of draft-and-publish documents a read
+ * keeps, beside `status` (the legacy `hasPublishedVersion=true|false` names two of them).
+ */
+export const PUBLICATION_FILTERS = [
+  'never-published',
+  'has-published-version',
+  'modified',
+  'unmodified',
+  'never-published-document',
+  'has-published-version-document',
+  'published-without-draft',
+  'published-with-draft',
+] as const;
+export type PublicationFilter = (typeof PUBLICATION_FILTERS)[number];
 
 export interface FindOneQuery {
   fields?: string[];
   populate: PopulateTree;
   status: Status;
+  /** Resolved locale code; ignored for types that are not localized. */
   locale: string;
+  /**
+   * Reads only: the locales of the documents read when not just `locale`: several
+   * (`locale[0]=en&locale[1]=fr`), or every one (`*`: `locale=*`, or `filters` naming `locale` at
+   * their top, which replaces the locale lookup as in Strapi).
+   */
+  locales?: string[] | '*';
+  /** Reads only (a single document too, as in Strapi: a document that does not match is a 404). */
+  filters?: FilterNode;
+  /** `_q`: text that one of the searchable columns contains. */
+  search?: string;
+  sort?: SortItem[];
+  /** Applies to the documents read and to the draft-and-publish types populated below them. */
+  publication?: PublicationFilter;
+}
+
+export interface FindQuery extends FindOneQuery {
+  sort: SortItem[];
+  pagination: Pagination;
 }
 
 export type PopulatableAttribute = Exclude<Attribute, ScalarAttribute>;

@@ -8,7 +8,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { DocumentContext } from '../documents/context.js';
 import type { DocumentService } from '../documents/service.js';
 import { NotFoundError, ValidationError } from '../errors.js';
-import { parseFindOneQuery, parseFindQuery } from '../query/parse/index.js';
+import { parseFindOneQuery, parseFindQuery, parseReadOneQuery } from '../query/parse/index.js';
+import { checkTopLevelParams, type Action } from '../query/parse/top-level.js';
 import type { ContentType } from '../schema/model.js';
 import type { AccessControl } from './access.js';
 import { legacyData, wantsLegacyFormat } from './legacy-format.js';
@@ -86,8 +87,25 @@ export function registerContentApi(app: FastifyInstance, options: ContentApiOpti
       caller.rawJson = true;
       return caller;
     };
+    const checkParams = (request: FastifyRequest, action: Action) => checkTopLevelParams(request.query as Query, action, context.rest.strictParams);
+    /**
+     * What a DELETE answers in the earlier format (spec 9: the deleted entry): the document as the
+     * request's fields and populate show it, published or else its draft, in the locale deleted
+     * (the default locale without `locale` or with `*`).
+     */
+    const deletedEntry = async (request: FastifyRequest, caller: CallerOptions, documentId: string | null): Promise<Document | null> => {
+      const raw = request.query as Query;
+      const locale = raw.locale === '*' ? undefined : raw.locale;
+      const query = parseFindOneQuery(context.schema, type, { ...raw, locale, status: undefined }, parseOptions(caller.canRead));
+      const read = (status: 'published' | 'draft') => {
+        const version = { ...query, status };
+        return documentId === null ? service.findSingle(type, version, caller) : service.findOne(type, documentId, version, caller);
+      };
+      return (await read('published')) ?? (type.draftAndPublish ? read('draft') : null);
+    };
     const readQuery = async (request: FastifyRequest, action: 'find' | 'findOne' | 'create' | 'update') => {
       const caller = await authorize(request, action);
+      checkParams(request, 'write');
       const query = parseFindOneQuery(context.schema, type, request.query as Query, parseOptions(caller.canRead));
       return { query, caller };
     };
@@ -98,6 +116,7 @@ export function registerContentApi(app: FastifyInstance, options: ContentApiOpti
       app.get(base, async (request, reply) => {
         const caller = await authorize(request, 'find');
         return cachedRead(request, reply, caller, async () => {
+          checkParams(request, 'find');
           const query = parseFindQuery(context.schema, type, request.query as Query, parseOptions(caller.canRead));
           const { results, pagination } = await service.findMany(type, query, caller);
           return envelope(request, type, results, { pagination });
@@ -107,7 +126,8 @@ export function registerContentApi(app: FastifyInstance, options: ContentApiOpti
       app.get<{ Params: Params }>(`${base}/:documentId`, async (request, reply) => {
         const caller = await authorize(request, 'findOne');
         return cachedRead(request, reply, caller, async () => {
-          const query = parseFindOneQuery(context.schema, type, request.query as Query, parseOptions(caller.canRead));
+          checkParams(request, 'findOne');
+          const query = parseReadOneQuery(context.schema, type, request.query as Query, parseOptions(caller.canRead));
           const document = await service.findOne(type, request.params.documentId, query, caller);
           if (!document) throw notFound(type, request.params.documentId);
           return envelope(request, type, document);
@@ -127,10 +147,12 @@ export function registerContentApi(app: FastifyInstance, options: ContentApiOpti
       });
 
       app.delete<{ Params: Params }>(`${base}/:documentId`, async (request, reply) => {
-        await access.authorize(request.headers, { uid: type.uid, action: 'delete' });
+        const caller = await access.authorize(request.headers, { uid: type.uid, action: 'delete' });
+        checkParams(request, 'write');
         const { locale, status } = request.query as Query;
+        const before = wantsLegacyFormat(request.headers) ? await deletedEntry(request, caller, request.params.documentId) : undefined;
         await service.delete(type, request.params.documentId, locale, status);
-        return reply.status(204).send();
+        return before === undefined ? reply.status(204).send() : answer(request, reply, type, before);
       });
 
       const actions = { publish: service.publish, unpublish: service.unpublish, 'discard-draft': service.discardDraft } as const;
@@ -147,7 +169,8 @@ export function registerContentApi(app: FastifyInstance, options: ContentApiOpti
       app.get(base, async (request, reply) => {
         const caller = await authorize(request, 'find');
         return cachedRead(request, reply, caller, async () => {
-          const query = parseFindOneQuery(context.schema, type, request.query as Query, parseOptions(caller.canRead));
+          checkParams(request, 'findOne');
+          const query = parseReadOneQuery(context.schema, type, request.query as Query, parseOptions(caller.canRead));
           const document = await service.findSingle(type, query, caller);
           if (!document) throw notFound(type);
           return envelope(request, type, document);
@@ -161,10 +184,12 @@ export function registerContentApi(app: FastifyInstance, options: ContentApiOpti
       });
 
       app.delete(base, async (request, reply: FastifyReply) => {
-        await access.authorize(request.headers, { uid: type.uid, action: 'delete' });
+        const caller = await access.authorize(request.headers, { uid: type.uid, action: 'delete' });
+        checkParams(request, 'write');
         const { locale, status } = request.query as Query;
+        const before = wantsLegacyFormat(request.headers) ? await deletedEntry(request, caller, null) : undefined;
         if (!(await service.deleteSingle(type, locale, status))) throw notFound(type);
-        return reply.status(204).send();
+        return before === undefined ? reply.status(204).send() : answer(request, reply, type, before);
       });
     }
   }

@@ -1,7 +1,8 @@
 /**
  * The earlier REST format (spec 9), served when a request carries `Strapi-Response-Format: v4`:
- * attributes nested under `attributes`, populated relations and media wrapped in `{ data }`.
- * Components and dynamic zones stay plain objects, with their own relations and media wrapped.
+ * attributes nested under `attributes` (`id` and `documentId` beside them), populated relations
+ * and media wrapped in `{ data }`. Components and dynamic zones stay plain objects, with their own
+ * relations and media wrapped.
  */
 import type { Model, Schema } from '../schema/model.js';
 
@@ -27,8 +28,13 @@ function shapeFields(schema: Schema, model: Model, value: Doc): Doc {
       case 'relation':
       case 'media': {
         const target = attribute.kind === 'relation' ? schema.contentTypes.get(attribute.target)! : schema.contentTypes.get('plugin::upload.file');
-        if (!target || (field !== null && !Array.isArray(field) && 'count' in (field as Doc))) {
+        if (!target) {
           out[key] = field;
+          break;
+        }
+        if (field !== null && !Array.isArray(field) && 'count' in (field as Doc)) {
+          // Strapi shapes a count like an entry without id: { data: { attributes: { count } } }.
+          out[key] = { data: { attributes: field } };
           break;
         }
         const wrap = (d: Doc) => legacyDocument(schema, target, d);
@@ -54,10 +60,10 @@ function shapeFields(schema: Schema, model: Model, value: Doc): Doc {
   return out;
 }
 
-/** `{ id, attributes }` for a document of `model`. */
+/** `{ id, documentId, attributes }` for a document of `model` (Strapi 5 keeps documentId beside id). */
 export function legacyDocument(schema: Schema, model: Model, document: Doc): Doc {
-  const { id, ...rest } = document;
-  return { id, attributes: shapeFields(schema, model, rest) };
+  const { id, documentId, ...rest } = document;
+  return documentId === undefined ? { id, attributes: shapeFields(schema, model, rest) } : { id, documentId, attributes: shapeFields(schema, model, rest) };
 }
 
 export function legacyData(schema: Schema, model: Model, data: Doc | Doc[] | null): Doc | Doc[] | null {

@@ -150,6 +150,7 @@ function buildScalar(
     maxLength: reader.optionalNumber(raw.maxLength, `${where} maxLength`),
   };
   if (raw.default !== undefined && raw.default !== null) attribute.default = raw.default;
+  if (raw.searchable === false) attribute.searchable = false;
   const regex = reader.optionalString(raw.regex, `${where} regex`);
   if (regex !== undefined) {
     try {

@@ -64,6 +64,8 @@ export interface ScalarAttribute extends AttributeBase {
   enum?: string[];
   /** uid only: the attribute the uid is generated from when omitted. */
   targetField?: string;
+  /** `searchable: false` keeps the attribute out of `_q`. */
+  searchable?: false;
 }
 
 /**

@@ -16,6 +16,7 @@ export const uploadFileType: RawSchemaFile = {
       name: { type: 'string', required: true },
       alternativeText: { type: 'text' },
       caption: { type: 'text' },
+      focalPoint: { type: 'json' },
       width: { type: 'integer' },
       height: { type: 'integer' },
       formats: { type: 'json' },

@@ -15,6 +15,12 @@ const fileInfoSchema = z.object({
   name: z.string().min(1).max(255).optional(),
   alternativeText: z.string().nullable().optional(),
   caption: z.string().nullable().optional(),
+  // Strapi's image focal point, in percent of the width and height.
+  focalPoint: z
+    .object({ x: z.coerce.number().min(0).max(100), y: z.coerce.number().min(0).max(100) })
+    .strict()
+    .nullable()
+    .optional(),
 });
 
 function parseFileInfo(raw: unknown, index: number): FileInfo {

@@ -26,6 +26,15 @@ export interface UploadRoutesOptions {
   config: VellumConfig;
 }
 
+/**
+ * The upload API's answers carry `isUrlSigned`, as Strapi's do: whether `url` was signed by a
+ * private provider (never, here). Media objects populated in documents do not carry it.
+ */
+function withUrlSigned<T>(answer: T): T {
+  const mark = (file: unknown) => (file && typeof file === 'object' ? { ...file, isUrlSigned: false } : file);
+  return (Array.isArray(answer) ? answer.map(mark) : mark(answer)) as T;
+}
+
 const fileId = (raw: string | undefined): number => {
   if (raw === undefined || !/^\d{1,15}$/.test(raw)) throw new ValidationError(`Invalid file id ${JSON.stringify(raw)}`);
   return Number(raw);
@@ -87,22 +96,22 @@ export async function registerUploadRoutes(app: FastifyInstance, options: Upload
       } finally {
         await rm(dir, { recursive: true, force: true });
       }
-      return reply.status(id === undefined ? 201 : 200).send(answer);
+      return reply.status(id === undefined ? 201 : 200).send(withUrlSigned(answer));
     });
 
     scope.get(`${prefix}/upload/files`, async (request) => {
       await access.authorize(request.headers, { uid: UID, action: 'find' });
-      return library.list(request.query as Record<string, unknown>);
+      return withUrlSigned(await library.list(request.query as Record<string, unknown>));
     });
 
     scope.get<{ Params: { id: string } }>(`${prefix}/upload/files/:id`, async (request) => {
       await access.authorize(request.headers, { uid: UID, action: 'findOne' });
-      return library.findOne(fileId(request.params.id), request.query as Record<string, unknown>);
+      return withUrlSigned(await library.findOne(fileId(request.params.id), request.query as Record<string, unknown>));
     });
 
     scope.delete<{ Params: { id: string } }>(`${prefix}/upload/files/:id`, async (request) => {
       await access.authorize(request.headers, { uid: UID, action: 'destroy' });
-      return library.delete(fileId(request.params.id));
+      return withUrlSigned(await library.delete(fileId(request.params.id)));
     });
   });
   return library;

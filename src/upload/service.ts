@@ -35,6 +35,7 @@ export interface FileInfo {
   name?: string;
   alternativeText?: string | null;
   caption?: string | null;
+  focalPoint?: { x: number; y: number } | null;
 }
 
 export interface FormatEntry {
@@ -95,7 +96,7 @@ export class MediaLibrary {
         const name = sanitizeName(info.name ?? file.clientName);
         const stored = await this.store(file, name, types[index]!);
         try {
-          const data = { name, alternativeText: info.alternativeText ?? null, caption: info.caption ?? null, ...stored.columns };
+          const data = { name, alternativeText: info.alternativeText ?? null, caption: info.caption ?? null, focalPoint: info.focalPoint ?? null, ...stored.columns };
           created.push(await this.documents.create(this.fileType, data, { query: this.readQuery() }));
         } catch (error) {
           await this.removeObjects(stored.objects);
@@ -118,6 +119,8 @@ export class MediaLibrary {
     if (info.name !== undefined) data.name = sanitizeName(info.name);
     if (info.alternativeText !== undefined) data.alternativeText = info.alternativeText;
     if (info.caption !== undefined) data.caption = info.caption;
+    // As Strapi: a null focal point keeps the current one.
+    if (info.focalPoint !== undefined && info.focalPoint !== null) data.focalPoint = info.focalPoint;
     let replaced: StoredObjects | undefined;
     if (file) {
       replaced = await this.store(file, (data.name as string | undefined) ?? sanitizeName(file.clientName), await detectType(file.path, file.clientName));

@@ -22,7 +22,8 @@ for (const dialect of DIALECTS) {
       const { data } = res.body;
       assert.equal(typeof data.id, 'number');
       assert.equal(data.attributes.title, 'V4');
-      assert.equal(data.attributes.documentId, articleId);
+      assert.equal(data.documentId, articleId, 'documentId sits beside id, as Strapi 5 answers');
+      assert.equal('documentId' in data.attributes, false);
       assert.equal(data.attributes.author.data.attributes.name, 'Legacy');
       assert.deepEqual(data.attributes.tags.data.map((t: any) => t.attributes.name), ['old']);
       assert.equal(data.attributes.seo.metaTitle, 'm', 'components stay plain');

@@ -55,6 +55,7 @@ export const mysqlDialect: Dialect = {
   quoteId: (name) => `\`${name.replace(/`/g, '``')}\``,
   selectColumn: () => undefined,
   semiJoinOperand: (column) => column,
+  asText: (expression) => sql`cast(${expression} as char)`,
   lower: (expression) => sql`lower(${expression})`,
   matches(expression, text, anchor, caseInsensitive) {
     return likeMatch(this.lower, expression, text, anchor, caseInsensitive);

@@ -55,6 +55,7 @@ export const postgresDialect: Dialect = {
     const { rows } = await sql<{ s: string }>`select pg_current_snapshot()::text as s`.execute(db);
     return rows[0]!.s;
   },
+  asText: (expression) => sql`cast(${expression} as text)`,
   lower: (expression) => sql`lower(${expression})`,
   matches(expression, text, anchor, caseInsensitive) {
     return likeMatch(this.lower, expression, text, anchor, caseInsensitive);

@@ -53,6 +53,7 @@ export const sqliteDialect: Dialect = {
     const { rows } = await sql<{ v: number; c: number }>`select (select data_version from pragma_data_version) as v, total_changes() as c`.execute(db);
     return `${rows[0]!.v}:${rows[0]!.c}`;
   },
+  asText: (expression) => sql`cast(${expression} as text)`,
   lower: (expression) => sql`vellum_lower(${expression})`,
   matches(expression, text, anchor, caseInsensitive) {
     if (caseInsensitive) return likeMatch(sqliteDialect.lower, expression, text, anchor, true);

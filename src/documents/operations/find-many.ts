@@ -1,9 +1,10 @@
-import { sql } from 'kysely';
+import { sql, type RawBuilder } from 'kysely';
 import { Aliases } from '../../query/sql/joins.js';
 import { compileOrder } from '../../query/sql/order.js';
 import { and, versionCondition, type VersionScope } from '../../query/sql/scope.js';
 import { compileFilter, type SqlContext } from '../../query/sql/where.js';
-import type { FindQuery } from '../../query/types.js';
+import { searchCondition } from '../../query/sql/search.js';
+import type { FindOneQuery, FindQuery } from '../../query/types.js';
 import type { ContentType } from '../../schema/model.js';
 import type { CallerOptions, DocumentContext } from '../context.js';
 import { populate, type Loaded } from '../read/populate.js';
@@ -24,13 +25,23 @@ export interface FindManyResult {
 }
 
 /**
- * The versions a read sees. Status and locale apply to every type that has the feature: the root
- * type and the relations populated or filtered below it (a tag read as draft shows draft articles).
+ * The versions a read sees. Status and the publication cohort apply to every type that has draft
+ * and publish: the root type and the relations populated or filtered below it (a tag read as draft
+ * shows draft articles). The locales apply to the root type; relations follow their links.
  */
-export const scopeOf = (_type: ContentType, query: { status: FindQuery['status']; locale: string }): VersionScope => ({
+export const scopeOf = (_type: ContentType, query: Pick<FindOneQuery, 'status' | 'locale' | 'locales' | 'publication'>): VersionScope => ({
   status: query.status,
-  locale: query.locale,
+  locale: query.locales === '*' ? null : (query.locales ?? query.locale),
+  publication: query.publication,
 });
+
+/** The conditions of a read on its root rows: version, filters and `_q`. */
+export function rootConditions(sqlCtx: SqlContext, type: ContentType, alias: string, query: FindOneQuery): RawBuilder<boolean>[] {
+  const parts = [versionCondition(type, alias, sqlCtx.scope)];
+  if (query.filters) parts.push(compileFilter(sqlCtx, type, alias, query.filters));
+  if (query.search !== undefined) parts.push(searchCondition(sqlCtx.dialect, type, alias, query.search));
+  return parts;
+}
 
 /**
  * A page of documents: one statement for the rows, one for the total (unless the page is the last
@@ -41,8 +52,7 @@ export async function findMany(ctx: DocumentContext, type: ContentType, query: F
   const scope = scopeOf(type, query);
   const sqlCtx: SqlContext = { schema: ctx.schema, dialect, scope, aliases: new Aliases() };
   const alias = 't0';
-  const whereFor = (relationForm: SqlContext['relationForm']) =>
-    and([versionCondition(type, alias, scope), ...(query.filters ? [compileFilter({ ...sqlCtx, relationForm }, type, alias, query.filters)] : [])]);
+  const whereFor = (relationForm: SqlContext['relationForm']) => and(rootConditions({ ...sqlCtx, relationForm }, type, alias, query));
   const where = whereFor('exists');
   const from = sql`${sql.table(type.table)} as ${sql.id(alias)}`;
 

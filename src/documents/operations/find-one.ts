@@ -4,8 +4,11 @@ import type { ContentType } from '../../schema/model.js';
 import type { CallerOptions, DocumentContext } from '../context.js';
 import { populate } from '../read/populate.js';
 import { decodeDocument, readRows, rowKeys, selectList, visibleScalars, type Document } from '../rows.js';
-import { scopeOf } from './find-many.js';
-import { and, versionCondition } from '../../query/sql/scope.js';
+import { rootConditions, scopeOf } from './find-many.js';
+import { and } from '../../query/sql/scope.js';
+import { Aliases } from '../../query/sql/joins.js';
+import { compileOrder } from '../../query/sql/order.js';
+import type { SqlContext } from '../../query/sql/where.js';
 
 /**
  * One document in the version the query asks for (status, locale), or null. Without a documentId
@@ -21,10 +24,16 @@ export async function findOne(
   const { db, dialect } = ctx.database;
   const scope = scopeOf(type, query);
   const scalars = visibleScalars(type, query.fields);
-  const conditions = [versionCondition(type, 't0', scope)];
+  const sqlCtx: SqlContext = { schema: ctx.schema, dialect, scope, aliases: new Aliases() };
+  const conditions = rootConditions(sqlCtx, type, 't0', query);
   if (documentId !== null) conditions.push(sql<boolean>`t0.document_id = ${documentId}`);
-  // A documentId names one row per status and locale: no sort. A single type takes its first row.
-  const order = documentId === null ? sql` order by t0.id` : sql``;
+  // A documentId names one row per status and locale: no sort unless a filter on the locale lets
+  // several match. A single type takes its first row.
+  const order = query.sort?.length
+    ? sql` order by ${sql.join(compileOrder(sqlCtx, type, 't0', query.sort))}`
+    : documentId === null || query.locales !== undefined
+      ? sql` order by t0.id`
+      : sql``;
   const select = sql`select ${sql.join(selectList(dialect, type, 't0', scalars))} from ${sql.table(type.table)} as t0 where ${and(conditions)}${order} limit 1`;
   const row = (await readRows(db, select))[0];
   if (!row) return null;

@@ -98,7 +98,7 @@ async function populateRelation(ctx: ReadContext, model: Model, items: Loaded[],
   let linkOrder: RawBuilder<unknown>;
   const tableRef = sql.table(attribute.link.table);
   if (attribute.owner) {
-    const joinOn = [sql<boolean>`t.document_id = l.target_document_id`, statusCondition(target, 't', ctx.scope.status)];
+    const joinOn = [sql<boolean>`t.document_id = l.target_document_id`, statusCondition(target, 't', ctx.scope.status, ctx.scope.publication)];
     if (target.localized) joinOn.push(sql<boolean>`t.locale = l.target_locale`);
     from = sql`${tableRef} as l join ${sql.table(target.table)} as t on ${and(joinOn)}`;
     conditions.push(sql<boolean>`l.entity_id in (${sql.join(items.map((i) => i.rowId))})`);
@@ -106,8 +106,9 @@ async function populateRelation(ctx: ReadContext, model: Model, items: Loaded[],
     itemKey = (item) => String(item.rowId);
     linkOrder = sql`l.target_ord`;
   } else {
-    const joinOn = [sql<boolean>`t.id = l.entity_id`, statusCondition(target, 't', ctx.scope.status)];
-    if (target.localized) joinOn.push(sql<boolean>`t.locale = ${ctx.scope.locale}`);
+    // Link rows name the owner's row: its locale is the one that was linked (as in Strapi, whose
+    // links join rows), not the locale the request reads.
+    const joinOn = [sql<boolean>`t.id = l.entity_id`, statusCondition(target, 't', ctx.scope.status, ctx.scope.publication)];
     from = sql`${tableRef} as l join ${sql.table(target.table)} as t on ${and(joinOn)}`;
     const documentIds = [...new Set(items.map((i) => i.documentId!))];
     conditions.push(sql<boolean>`l.target_document_id in (${sql.join(documentIds)})`);
@@ -144,17 +145,29 @@ async function populateRelation(ctx: ReadContext, model: Model, items: Loaded[],
   if (node.populate) await populate(ctx, target, loaded, node.populate);
 }
 
-async function componentRows(ctx: ReadContext, owner: Model, component: Component, field: string, ids: number[], scalars: ReturnType<typeof visibleScalars>): Promise<Row[]> {
+/**
+ * The component rows of `field` below the owner rows `ids`, in their order, or in `node.sort`;
+ * `node.filters` keeps only the matching ones (Strapi filters and sorts components like relations).
+ */
+async function componentRows(ctx: ReadContext, owner: Model, component: Component, field: string, ids: number[], scalars: ReturnType<typeof visibleScalars>, node: PopulateNode): Promise<Row[]> {
+  const sqlCtx = sqlContext(ctx);
   const select = [...selectList(ctx.dialect, component, 'k', scalars), sql`c.entity_id as ${sql.id(OWNER)}`];
-  return readRows(ctx.db, sql`select ${sql.join(select)} from ${sql.table(owner.componentLinkTable)} as c join ${sql.table(component.table)} as k on k.id = c.cmp_id where c.entity_id in (${sql.join(ids)}) and c.field = ${field} and c.component_type = ${component.uid} order by c.entity_id, c.ord, c.id`);
+  const conditions = [sql<boolean>`c.entity_id in (${sql.join(ids)})`, sql<boolean>`c.field = ${field}`, sql<boolean>`c.component_type = ${component.uid}`];
+  if (node.filters) conditions.push(compileFilter(sqlCtx, component, 'k', node.filters));
+  const order = node.sort?.length ? compileOrder(sqlCtx, component, 'k', node.sort) : [sql`c.ord`, sql`c.id`];
+  return readRows(ctx.db, sql`select ${sql.join(select)} from ${sql.table(owner.componentLinkTable)} as c join ${sql.table(component.table)} as k on k.id = c.cmp_id where ${and(conditions)} order by c.entity_id, ${sql.join(order)}`);
 }
 
 async function populateComponent(ctx: ReadContext, model: Model, items: Loaded[], attribute: ComponentAttribute, node: PopulateNode): Promise<void> {
   const component = ctx.schema.components.get(attribute.component)!;
   const scalars = visibleScalars(component, node.fields);
-  const rows = await componentRows(ctx, model, component, attribute.name, items.map((i) => i.rowId), scalars);
+  const rows = await componentRows(ctx, model, component, attribute.name, items.map((i) => i.rowId), scalars, node);
   const width = selectWidth(component, scalars);
   const groups = groupBy(rows, (row) => Number(row[width]));
+  if (node.count) {
+    for (const item of items) item.value[attribute.name] = { count: groups.get(item.rowId)?.length ?? 0 };
+    return;
+  }
   const loaded: Loaded[] = [];
   for (const item of items) {
     const values = (groups.get(item.rowId) ?? []).map((row) => {
@@ -167,6 +180,10 @@ async function populateComponent(ctx: ReadContext, model: Model, items: Loaded[]
   if (node.populate) await populate(ctx, component, loaded, node.populate);
 }
 
+/**
+ * A dynamic zone: every component, or with `on` only the components it names (as Strapi), each
+ * with its own fields, filters and populate.
+ */
 async function populateZone(ctx: ReadContext, model: Model, items: Loaded[], attribute: DynamicZoneAttribute, node: PopulateNode): Promise<void> {
   // Link rows: [entity_id, cmp_id, component_type].
   const links = await readRows(
@@ -177,17 +194,20 @@ async function populateZone(ctx: ReadContext, model: Model, items: Loaded[], att
   for (const uid of new Set(links.map((link) => link[2] as string))) {
     const component = ctx.schema.components.get(uid);
     if (!component) continue;
-    const sub = node.on?.[uid] ?? (node.on ? undefined : node);
-    const scalars = visibleScalars(component, node.on ? sub?.fields : undefined);
+    if (node.on && !node.on[uid]) continue;
+    const sub = node.on ? node.on[uid]! : node;
+    const scalars = visibleScalars(component, node.on ? sub.fields : undefined);
     const ids = links.filter((link) => link[2] === uid).map((link) => Number(link[1]));
-    const rows = await readRows(ctx.db, sql`select ${sql.join(selectList(ctx.dialect, component, 'k', scalars))} from ${sql.table(component.table)} as k where k.id in (${sql.join(ids)})`);
+    const conditions = [sql<boolean>`k.id in (${sql.join(ids)})`];
+    if (node.on && sub.filters) conditions.push(compileFilter(sqlContext(ctx), component, 'k', sub.filters));
+    const rows = await readRows(ctx.db, sql`select ${sql.join(selectList(ctx.dialect, component, 'k', scalars))} from ${sql.table(component.table)} as k where ${and(conditions)}`);
     const loaded: Loaded[] = [];
     for (const row of rows) {
       const value = { __component: uid, ...decodeComponent(ctx.dialect, scalars, row, ctx.rawJson) };
       values.set(`${uid}:${row[ID]}`, value);
       loaded.push({ value, rowId: Number(row[ID]) });
     }
-    const nested = sub?.populate && filterTree(component, sub.populate);
+    const nested = sub.populate && filterTree(component, sub.populate);
     if (nested && Object.keys(nested).length) await populate(ctx, component, loaded, nested);
   }
   const groups = groupBy(links, (row) => Number(row[0]));
@@ -222,7 +242,7 @@ async function populateLocalizations(ctx: ReadContext, type: ContentType, items:
   if (!type.localized) return;
   const scalars = visibleScalars(type, node.fields);
   const documentIds = [...new Set(items.map((i) => i.documentId!))];
-  const rows = await readRows(ctx.db, sql`select ${sql.join(selectList(ctx.dialect, type, 't', scalars))} from ${sql.table(type.table)} as t where t.document_id in (${sql.join(documentIds)}) and ${statusCondition(type, 't', ctx.scope.status)} order by t.locale`);
+  const rows = await readRows(ctx.db, sql`select ${sql.join(selectList(ctx.dialect, type, 't', scalars))} from ${sql.table(type.table)} as t where t.document_id in (${sql.join(documentIds)}) and ${statusCondition(type, 't', ctx.scope.status, ctx.scope.publication)} order by t.locale`);
   const groups = groupBy(rows, (row) => row[DOCUMENT_ID] as string);
   const loaded: Loaded[] = [];
   for (const item of items) {

@@ -1,4 +1,4 @@
-import { normalizeTime } from '../../database/dialect.js';
+import { parseDate, parseDateTime, parseTime } from '../../schema/temporal.js';
 import { isHidden, type Model, type ScalarType, type Schema } from '../../schema/model.js';
 import { COMPARISON_OPERATORS, type ComparisonOperator, type FieldRef, type FilterNode } from '../types.js';
 import { asBoolean, asInteger, asList, fail, isPlainObject, type ParseOptions, type Path } from './common.js';
@@ -86,22 +86,37 @@ export class FilterParser {
       case 'relation': {
         const target = this.schema.contentTypes.get(attribute.target)!;
         if (this.options.canRead && !this.options.canRead(target)) fail(path, `Invalid key ${name}`);
-        if (!isPlainObject(value)) fail(path, `Filter on relation ${name} by one of its fields, e.g. ${path.join('.')}.id.$eq`);
-        const filter = this.parse(target, value, path);
-        if (!filter) fail(path, `Empty filter on ${name}`);
-        return { kind: 'relation', attribute, filter };
+        return { kind: 'relation', attribute, filter: this.related(target, name, value, path) };
       }
       case 'component': {
         const component = this.schema.components.get(attribute.component)!;
-        if (!isPlainObject(value)) fail(path, `Filter on component ${name} by one of its fields`);
-        const filter = this.parse(component, value, path);
-        if (!filter) fail(path, `Empty filter on ${name}`);
-        return { kind: 'component', attribute, filter };
+        return { kind: 'component', attribute, filter: this.related(component, name, value, path) };
       }
       case 'media':
       case 'dynamiczone':
         fail(path, `Filtering on the ${attribute.kind === 'media' ? 'media' : 'dynamic zone'} attribute ${name} is not supported`);
     }
+  }
+
+  /**
+   * The filter on the rows a relation or component attribute leads to. As in Strapi, an operator
+   * directly under the attribute (`filters[category][$null]=true`, `filters[category][$in][0]=3`)
+   * or a bare value (`filters[category]=3`) applies to the related rows' `id`; an operator cannot
+   * sit beside field names or another operator there (Strapi refuses both).
+   */
+  private related(target: Model, name: string, value: unknown, path: Path): FilterNode {
+    const id = systemField(target, 'id')!;
+    if (!isPlainObject(value)) return this.conditions(id, value, path);
+    const keys = Object.keys(value);
+    const operators = keys.filter(isOperator);
+    if (operators.length > 0) {
+      if (operators.length !== keys.length) fail(path, `Operators and field names cannot be mixed in the filter on ${name}`);
+      if (operators.length > 1) fail(path, `Only one operator is allowed directly on ${name}, found ${operators.join(', ')}`);
+      return this.conditions(id, value, path);
+    }
+    const filter = this.parse(target, value, path);
+    if (!filter) fail(path, `Empty filter on ${name}`);
+    return filter;
   }
 
   /** `{ $op: value, ... }` on one field, or a bare value meaning `$eq` (an array meaning `$in`). */
@@ -193,18 +208,20 @@ export class FilterParser {
         if (flag === undefined) bad('true or false');
         return flag;
       }
-      case 'date':
-        if (!/^\d{4}-\d{2}-\d{2}/.test(text) || Number.isNaN(Date.parse(text.slice(0, 10)))) bad('a date (YYYY-MM-DD)');
-        return text.slice(0, 10);
+      // The parsers of request bodies (schema/temporal.ts), as Strapi casts filter values.
+      case 'date': {
+        const parsed = parseDate(text);
+        return 'value' in parsed ? parsed.value : bad('a date (YYYY-MM-DD)');
+      }
       case 'datetime':
       case 'timestamp': {
-        const time = /^\d{4}-\d{2}-\d{2}/.test(text) ? Date.parse(text) : Number.NaN;
-        if (Number.isNaN(time)) bad('an ISO 8601 date-time');
-        return new Date(time).toISOString();
+        const parsed = parseDateTime(typeof value === 'number' ? value : text);
+        return 'value' in parsed ? parsed.value.toISOString() : bad('an ISO 8601 date-time or milliseconds since 1970');
       }
-      case 'time':
-        if (!/^([01]\d|2[0-3]):[0-5]\d(:[0-5]\d(\.\d{1,3})?)?$/.test(text)) bad('a time (HH:mm[:ss[.SSS]])');
-        return normalizeTime(text);
+      case 'time': {
+        const parsed = parseTime(text);
+        return 'value' in parsed ? parsed.value : bad('a time (HH:mm:ss.SSS)');
+      }
       default:
         return String(value);
     }

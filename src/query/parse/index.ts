@@ -4,10 +4,11 @@
  */
 import type { ContentType, Schema } from '../../schema/model.js';
 import type { FindOneQuery, FindQuery, Status } from '../types.js';
-import { fail, type ParseOptions } from './common.js';
+import { fail, isPlainObject, type ParseOptions } from './common.js';
 import { parseFields } from './fields.js';
 import { FilterParser } from './filters.js';
 import { parsePagination } from './pagination.js';
+import { parsePublication, parseReadLocales, parseSearch } from './read-params.js';
 import { PopulateParser } from './populate.js';
 import { parseSort } from './sort.js';
 
@@ -30,6 +31,7 @@ export function parseLocale(type: ContentType, value: unknown, i18n: ParseOption
   return value;
 }
 
+/** What a write answers with, or a GraphQL read of one document: fields, populate, status, locale. */
 export function parseFindOneQuery(schema: Schema, type: ContentType, query: Record<string, unknown>, options: ParseOptions): FindOneQuery {
   return {
     fields: parseFields(type, query.fields, ['fields']),
@@ -39,11 +41,38 @@ export function parseFindOneQuery(schema: Schema, type: ContentType, query: Reco
   };
 }
 
+/**
+ * A read of one document (`GET /api/:plural/:documentId`, a single type): Strapi applies filters,
+ * `_q`, sort and the publication cohorts there too, and a document they exclude is not found.
+ * `locale=*` names no single locale: a 400 here.
+ */
+export function parseReadOneQuery(schema: Schema, type: ContentType, query: Record<string, unknown>, options: ParseOptions): FindOneQuery {
+  if (type.localized && query.locale !== undefined && typeof query.locale !== 'string') {
+    fail(['locale'], 'A single document is read in one locale: locale must be one code');
+  }
+  const chosenByFilter = isPlainObject(query.filters) && 'locale' in query.filters;
+  if (type.localized && query.locale === '*' && !chosenByFilter) {
+    fail(['locale'], 'A single document is read in one locale: use locale=<code>, or filters[locale] to choose among them');
+  }
+  return readQuery(schema, type, query, options);
+}
+
+function readQuery(schema: Schema, type: ContentType, query: Record<string, unknown>, options: ParseOptions): Omit<FindQuery, 'pagination'> {
+  return {
+    fields: parseFields(type, query.fields, ['fields']),
+    populate: new PopulateParser(schema, options).parse(type, query.populate, ['populate']),
+    status: parseStatus(query.status),
+    ...parseReadLocales(type, query.locale, query.filters, options.i18n),
+    filters: new FilterParser(schema, options).parse(type, query.filters, ['filters']),
+    search: parseSearch(query._q),
+    sort: parseSort(schema, type, query.sort, options, ['sort']),
+    publication: parsePublication(query.publicationFilter, query.hasPublishedVersion),
+  };
+}
+
 export function parseFindQuery(schema: Schema, type: ContentType, query: Record<string, unknown>, options: ParseOptions): FindQuery {
   return {
-    ...parseFindOneQuery(schema, type, query, options),
-    filters: new FilterParser(schema, options).parse(type, query.filters, ['filters']),
-    sort: parseSort(schema, type, query.sort, options, ['sort']),
+    ...readQuery(schema, type, query, options),
     pagination: parsePagination(query.pagination, options.rest),
   };
 }

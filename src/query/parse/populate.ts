@@ -64,7 +64,7 @@ export class PopulateParser {
     if (this.nodes > MAX_POPULATE_NODES) fail(path, `Too many populated attributes (more than ${MAX_POPULATE_NODES})`);
   }
 
-  /** `*`: every relation, component, dynamic zone and media attribute, one level. */
+  /** `*`: every relation, component, dynamic zone and media attribute, one level, and (as Strapi) `localizations` of localized types. */
   private star(model: Model): PopulateTree {
     const tree: PopulateTree = {};
     for (const attribute of Object.values(model.attributes)) {
@@ -72,6 +72,7 @@ export class PopulateParser {
       if (attribute.kind === 'media' && !this.schema.contentTypes.has(FILES)) continue;
       tree[attribute.name] = {};
     }
+    if (model.modelType === 'contentType' && model.localized) tree.localizations = {};
     return tree;
   }
 
@@ -146,11 +147,15 @@ export class PopulateParser {
     const kind = attribute === 'localizations' ? 'relation' : attribute.kind;
     for (const key of Object.keys(value)) if (!NODE_KEYS.has(key)) fail([...path, key], `Invalid key ${key} in populate (use fields, filters, sort, populate, on or count)`);
     if (attribute !== 'localizations' && attribute.kind === 'dynamiczone') {
-      for (const key of ['fields', 'filters', 'sort', 'count']) if (value[key] !== undefined) fail([...path, key], `${key} does not apply to the dynamic zone ${attribute.name}; use on`);
+      // Strapi accepts `count` on a zone and answers the zone itself.
+      for (const key of ['fields', 'filters', 'sort']) if (value[key] !== undefined) fail([...path, key], `${key} does not apply to the dynamic zone ${attribute.name}; use on`);
+      if (value.count !== undefined && asBoolean(value.count) === undefined) fail([...path, 'count'], 'count must be true or false');
       if (value.populate !== undefined) node.populate = this.zonePopulate(attribute.components, value.populate, [...path, 'populate']);
       if (value.on !== undefined) {
-        if (!isPlainObject(value.on)) fail([...path, 'on'], 'on must map component uids to their populate');
+        // An empty `on` names no component: the zone answers none (as Strapi).
+        if (!isPlainObject(value.on) && value.on !== '') fail([...path, 'on'], 'on must map component uids to their populate');
         node.on = {};
+        if (value.on === '') return node;
         for (const [uid, inner] of Object.entries(value.on)) {
           const where = [...path, 'on', uid];
           if (!attribute.components.includes(uid)) fail(where, `${uid} is not a component of the dynamic zone ${attribute.name}`);
@@ -165,21 +170,15 @@ export class PopulateParser {
     const target = this.targetOf(model, attribute);
     if (value.on !== undefined) fail([...path, 'on'], 'on only applies to dynamic zones');
     if (value.count !== undefined) {
-      if (kind !== 'relation') fail([...path, 'count'], 'count only applies to relations');
+      if (kind !== 'relation' && kind !== 'component') fail([...path, 'count'], 'count only applies to relations and components');
       const flag = asBoolean(value.count);
       if (flag === undefined) fail([...path, 'count'], 'count must be true or false');
       if (flag) node.count = true;
     }
     if (!target) return node;
     if (value.fields !== undefined) node.fields = parseFields(target, value.fields, [...path, 'fields']);
-    if (value.filters !== undefined) {
-      if (kind === 'component') fail([...path, 'filters'], 'filters do not apply to components');
-      node.filters = new FilterParser(this.schema, this.options).parse(target, value.filters, [...path, 'filters']);
-    }
-    if (value.sort !== undefined) {
-      if (kind === 'component') fail([...path, 'sort'], 'sort does not apply to components');
-      node.sort = parseSort(this.schema, target, value.sort, this.options, [...path, 'sort']);
-    }
+    if (value.filters !== undefined) node.filters = new FilterParser(this.schema, this.options).parse(target, value.filters, [...path, 'filters']);
+    if (value.sort !== undefined) node.sort = parseSort(this.schema, target, value.sort, this.options, [...path, 'sort']);
     if (value.populate !== undefined) {
       const toggle = typeof value.populate === 'string' && value.populate !== '*' ? undefined : asBoolean(value.populate);
       node.populate = toggle === false ? {} : value.populate === '*' || toggle === true ? this.star(target) : this.parse(target, value.populate, [...path, 'populate']);
@@ -187,9 +186,17 @@ export class PopulateParser {
     return node;
   }
 
+  /**
+   * One component of a zone's `on`: fields, populate and filters (a component that does not match
+   * is left out). Strapi also accepts `sort` and `count` there and ignores them: the zone keeps its
+   * order and lists its components.
+   */
   private componentNode(component: Model, value: Record<string, unknown>, path: Path): PopulateNode {
     const node: PopulateNode = {};
-    for (const key of Object.keys(value)) if (!['fields', 'populate'].includes(key)) fail([...path, key], `Invalid key ${key} (use fields or populate)`);
+    for (const key of Object.keys(value)) if (!['fields', 'populate', 'filters', 'sort', 'count'].includes(key)) fail([...path, key], `Invalid key ${key} (use fields, populate or filters)`);
+    if (value.sort !== undefined) parseSort(this.schema, component, value.sort, this.options, [...path, 'sort']);
+    if (value.count !== undefined && asBoolean(value.count) === undefined) fail([...path, 'count'], 'count must be true or false');
+    if (value.filters !== undefined) node.filters = new FilterParser(this.schema, this.options).parse(component, value.filters, [...path, 'filters']);
     if (value.fields !== undefined) node.fields = parseFields(component, value.fields, [...path, 'fields']);
     if (value.populate !== undefined) node.populate = value.populate === '*' ? this.star(component) : this.parse(component, value.populate, [...path, 'populate']);
     return node;

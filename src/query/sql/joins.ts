@@ -44,7 +44,7 @@ export function relatedRows(
     const localeJoin = targetType.localized ? sql<boolean>`${sql.ref(`${target}.locale`)} = ${sql.ref(`${link}.target_locale`)}` : undefined;
     return {
       from: sql`${sql.table(table)} as ${sql.id(link)} join ${sql.table(targetType.table)} as ${sql.id(target)} on ${and(
-        [sql<boolean>`${sql.ref(`${target}.document_id`)} = ${sql.ref(`${link}.target_document_id`)}`, ...(localeJoin ? [localeJoin] : []), statusCondition(targetType, target, scope.status)],
+        [sql<boolean>`${sql.ref(`${target}.document_id`)} = ${sql.ref(`${link}.target_document_id`)}`, ...(localeJoin ? [localeJoin] : []), statusCondition(targetType, target, scope.status, scope.publication)],
       )}`,
       where: sql<boolean>`${sql.ref(`${link}.entity_id`)} = ${sql.ref(`${alias}.id`)}`,
       target,
@@ -56,8 +56,8 @@ export function relatedRows(
   const self = model as ContentType;
   const conditions = [sql<boolean>`${sql.ref(`${link}.target_document_id`)} = ${sql.ref(`${alias}.document_id`)}`];
   if (self.localized) conditions.push(sql<boolean>`${sql.ref(`${link}.target_locale`)} = ${sql.ref(`${alias}.locale`)}`);
-  const ownerConditions = [sql<boolean>`${sql.ref(`${target}.id`)} = ${sql.ref(`${link}.entity_id`)}`, statusCondition(targetType, target, scope.status)];
-  if (targetType.localized) ownerConditions.push(sql<boolean>`${sql.ref(`${target}.locale`)} = ${scope.locale}`);
+  // The link names the owner's row, in the locale that was linked (not the request's).
+  const ownerConditions = [sql<boolean>`${sql.ref(`${target}.id`)} = ${sql.ref(`${link}.entity_id`)}`, statusCondition(targetType, target, scope.status, scope.publication)];
   return {
     from: sql`${sql.table(table)} as ${sql.id(link)} join ${sql.table(targetType.table)} as ${sql.id(target)} on ${and(ownerConditions)}`,
     where: and(conditions),

@@ -4,6 +4,7 @@ import { columnTypeOf } from '../../database/tables.js';
 import type { Model, Schema } from '../../schema/model.js';
 import type { FieldRef, FilterNode } from '../types.js';
 import { Aliases, relatedRows } from './joins.js';
+import { holdsWithoutRows } from './absent.js';
 import { FALSE, TRUE, and, or, type VersionScope } from './scope.js';
 
 export interface SqlContext {
@@ -37,18 +38,25 @@ export function compileFilter(ctx: SqlContext, model: Model, alias: string, node
     case 'relation': {
       const related = relatedRows(ctx.schema, model, alias, node.attribute, ctx.scope, ctx.aliases);
       const inner = compileFilter(ctx, related.targetType, related.target, node.filter);
+      // Also true for a document without related rows when the filter holds on a row of NULLs.
+      const orNone = holdsWithoutRows(node.filter);
       if (ctx.relationForm === 'semi-join' && related.key) {
         const operand = ctx.dialect.semiJoinOperand(sql`${sql.ref(`${alias}.${related.key.column}`)}`);
-        return sql<boolean>`${operand} in (select ${sql.ref(related.key.linkColumn)} from ${related.from} where ${inner})`;
+        const some = sql<boolean>`${operand} in (select ${sql.ref(related.key.linkColumn)} from ${related.from} where ${inner})`;
+        return orNone ? or([some, sql<boolean>`${operand} not in (select ${sql.ref(related.key.linkColumn)} from ${related.from})`]) : some;
       }
-      return sql<boolean>`exists (select 1 from ${related.from} where ${related.where} and ${inner})`;
+      const some = sql<boolean>`exists (select 1 from ${related.from} where ${related.where} and ${inner})`;
+      return orNone ? or([some, sql<boolean>`not exists (select 1 from ${related.from} where ${related.where})`]) : some;
     }
     case 'component': {
       const link = ctx.aliases.take('c');
       const row = ctx.aliases.take('k');
       const component = ctx.schema.components.get(node.attribute.component)!;
       const inner = compileFilter(ctx, component, row, node.filter);
-      return sql<boolean>`exists (select 1 from ${sql.table(model.componentLinkTable)} as ${sql.id(link)} join ${sql.table(component.table)} as ${sql.id(row)} on ${sql.ref(`${row}.id`)} = ${sql.ref(`${link}.cmp_id`)} where ${sql.ref(`${link}.entity_id`)} = ${sql.ref(`${alias}.id`)} and ${sql.ref(`${link}.field`)} = ${node.attribute.name} and ${sql.ref(`${link}.component_type`)} = ${component.uid} and ${inner})`;
+      const from = sql`${sql.table(model.componentLinkTable)} as ${sql.id(link)} join ${sql.table(component.table)} as ${sql.id(row)} on ${sql.ref(`${row}.id`)} = ${sql.ref(`${link}.cmp_id`)}`;
+      const owned = sql<boolean>`${sql.ref(`${link}.entity_id`)} = ${sql.ref(`${alias}.id`)} and ${sql.ref(`${link}.field`)} = ${node.attribute.name} and ${sql.ref(`${link}.component_type`)} = ${component.uid}`;
+      const some = sql<boolean>`exists (select 1 from ${from} where ${owned} and ${inner})`;
+      return holdsWithoutRows(node.filter) ? or([some, sql<boolean>`not exists (select 1 from ${from} where ${owned})`]) : some;
     }
   }
 }
