@@ -15,6 +15,7 @@ import type {
   Schema,
 } from '../schema/model.js';
 import type { Status } from '../query/types.js';
+import { exactIntegerText } from './exact-integers.js';
 
 /** A `before`/`after` anchor: a documentId, or (a number) an entry's numeric id. */
 export type Position = { before: string | number } | { after: string | number } | { start: true } | { end: true };
@@ -113,7 +114,8 @@ class InputValidator {
       }
       switch (attribute.kind) {
         case 'scalar': {
-          const normalized = this.scalar(attribute, value, where);
+          const exact = attribute.type === 'biginteger' && typeof value === 'number' ? exactIntegerText(data, key) : undefined;
+          const normalized = this.scalar(attribute, exact ?? value, where);
           if (normalized !== undefined) input.scalars.set(attribute, normalized);
           break;
         }
@@ -173,6 +175,8 @@ class InputValidator {
       case 'decimal':
         return this.number(attribute, value, path);
       case 'biginteger': {
+        // A JSON number beyond 2^53 arrives as its digits (see exact-integers.ts); any other unsafe
+        // number was rounded on its way (by the client or a GraphQL variable) and is refused.
         const text = typeof value === 'number' && Number.isSafeInteger(value) ? String(value) : value;
         if (typeof text !== 'string' || !/^-?\d+$/.test(text)) return this.fail(path, `${name} must be an integer (as a string or a safe number)`, value);
         const big = BigInt(text);

@@ -61,7 +61,8 @@ export const LongScalar = new GraphQLScalarType({
   description: 'The `BigInt` scalar type represents non-fractional signed whole numeric values.',
   serialize: (value) => (typeof value === 'bigint' ? value.toString() : value),
   parseValue: (value) => {
-    if ((typeof value === 'string' && /^-?\d+$/.test(value)) || (typeof value === 'number' && Number.isInteger(value))) return String(value);
+    // A JSON number beyond 2^53 was rounded by the JSON parser: refused rather than stored wrong.
+    if ((typeof value === 'string' && /^-?\d+$/.test(value)) || (typeof value === 'number' && Number.isSafeInteger(value))) return String(value);
     throw new GraphQLError(`Long cannot represent ${JSON.stringify(value)}`);
   },
   parseLiteral: (node) => {

@@ -1,5 +1,6 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { VellumConfig } from '../config/load.js';
+import { parseJsonKeepingIntegers } from '../documents/exact-integers.js';
 import { NotFoundError, VellumError } from '../errors.js';
 import { parseQueryString } from '../query/parse/query-string.js';
 import { errorBody, toVellumError } from './errors.js';
@@ -37,7 +38,7 @@ export function createHttpServer(config: VellumConfig): FastifyInstance {
     const text = (body as string).trim();
     if (text === '') return done(null, undefined);
     try {
-      done(null, JSON.parse(text));
+      done(null, parseJsonKeepingIntegers(text));
     } catch (error) {
       done(error as Error, undefined);
     }

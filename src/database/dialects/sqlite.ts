@@ -63,6 +63,39 @@ export const sqliteDialect: Dialect = {
   },
 };
 
+const MIN_SAFE = BigInt(Number.MIN_SAFE_INTEGER);
+const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
+
+/** An integer as a number when that is exact, else its digits (as `decode('bigint')` takes them). */
+const exactInteger = (value: bigint): number | string => (value >= MIN_SAFE && value <= MAX_SAFE ? Number(value) : value.toString());
+
+function exactRow(row: unknown): unknown {
+  if (typeof row !== 'object' || row === null) return typeof row === 'bigint' ? exactInteger(row) : row;
+  const values = row as Record<string, unknown>;
+  for (const key in values) if (typeof values[key] === 'bigint') values[key] = exactInteger(values[key] as bigint);
+  return row;
+}
+
+/**
+ * better-sqlite3 reads an INTEGER beyond 2^53 as a rounded number: a draft copied onto its
+ * published row (copyVersion reads the row back) would lose digits of its biginteger values. The
+ * statements whose rows come back as objects (every read but the response path's array rows, which
+ * cast bigint columns to text) read integers as BigInt, turned into numbers or, beyond 2^53, text.
+ */
+function readIntegersExactly(statement: Database.Statement): void {
+  statement.safeIntegers(true);
+  const get = statement.get.bind(statement);
+  const all = statement.all.bind(statement);
+  const iterate = statement.iterate.bind(statement);
+  Object.assign(statement, {
+    get: (...params: unknown[]) => exactRow(get(...params)),
+    all: (...params: unknown[]) => all(...params).map(exactRow),
+    *iterate(...params: unknown[]) {
+      for (const row of iterate(...params)) yield exactRow(row);
+    },
+  });
+}
+
 /**
  * Kysely prepares every statement it runs; the same SQL text comes back on every request of a
  * kind, so prepared statements are kept (bounded, oldest dropped first).
@@ -81,6 +114,7 @@ function withStatementCache(database: Database.Database, size = 500): Database.D
         if (!statement) {
           statement = prepare(source);
           if (source.startsWith(ARRAY_ROWS)) statement.raw(true);
+          else if (statement.reader) readIntegersExactly(statement);
           if (cache.size >= size) cache.delete(cache.keys().next().value!);
           cache.set(source, statement);
         }
