@@ -4,7 +4,7 @@
  * write operations apply.
  */
 import { parseDate, parseDateTime, parseTime, type Parsed } from '../schema/temporal.js';
-import type { FieldError } from '../errors.js';
+import { ValidationError, type FieldError } from '../errors.js';
 import type {
   ComponentAttribute,
   DynamicZoneAttribute,
@@ -56,6 +56,31 @@ export interface ModelInput {
 
 export type Mode = 'create' | 'update';
 
+/**
+ * Which rules apply. A draft is work in progress (as in Strapi 5): it skips `required`,
+ * `minLength`, `regex`, `min`, the email and uid formats and the item counts of repeatable
+ * components and dynamic zones, and still enforces types, `max`, `maxLength` and enumerations.
+ * Publishing checks the whole document with every rule.
+ */
+export interface InputRules {
+  draft: boolean;
+  /** Top-level attributes a create may leave out: their values come from elsewhere (a new locale takes the shared ones from the others). */
+  inherited?: ReadonlySet<string>;
+  /**
+   * The data is a stored draft read back for publishing: passwords are hashes (not checked), and
+   * relations and media are not part of it.
+   */
+  stored?: boolean;
+}
+
+/** Where an object of a body sits: its unknown keys are judged by it (see InputValidator.otherKey). */
+type Place = 'root' | 'component' | 'zone';
+
+/** Keys of a document Strapi refuses in a body because they are not writable. */
+const NOT_WRITABLE = new Set(['createdAt', 'updatedAt', 'createdBy', 'updatedBy', 'localizations']);
+/** Keys of a document a body may carry and that are ignored (the query says status and locale). */
+const IGNORED_ROOT_KEYS = new Set(['publishedAt', 'locale']);
+
 /** File ids a body names for a media attribute, with where they are: checked against `files` before writing. */
 export interface MediaReference {
   attribute: MediaAttribute;
@@ -83,19 +108,24 @@ function entryId(value: unknown): number | undefined {
 class InputValidator {
   readonly errors: FieldError[] = [];
   readonly mediaReferences: MediaReference[] = [];
+  /** The key a body may not carry that Strapi would name first (lowest rank, then body order). */
+  invalidKey?: { rank: number; key: string; path?: string | null };
 
   constructor(
     readonly schema: Schema,
-    /** Top-level attributes that may be left out on create: their values come from elsewhere. */
-    private readonly inherited: ReadonlySet<string> = new Set(),
+    readonly rules: InputRules,
   ) {}
+
+  private get draft(): boolean {
+    return this.rules.draft;
+  }
 
   fail(path: Path, message: string, value: unknown, name = 'ValidationError'): undefined {
     this.errors.push({ path, message, name, value });
     return undefined;
   }
 
-  model(model: Model, data: Record<string, unknown>, mode: Mode, path: Path): ModelInput {
+  model(model: Model, data: Record<string, unknown>, mode: Mode, path: Path, place: Place = 'root'): ModelInput {
     const input: ModelInput = {
       scalars: new Map(),
       components: new Map(),
@@ -104,12 +134,10 @@ class InputValidator {
       media: new Map(),
     };
     for (const [key, value] of Object.entries(data)) {
-      const attribute = model.attributes[key];
+      const attribute = Object.hasOwn(model.attributes, key) ? model.attributes[key] : undefined;
       const where = [...path, key];
       if (!attribute) {
-        // Clients echo documents back; their system keys are accepted and ignored, as Strapi does.
-        if (['id', 'documentId', 'createdAt', 'updatedAt', 'publishedAt', 'locale', '__component'].includes(key)) continue;
-        this.fail(where, `Invalid key ${key}`, value);
+        this.otherKey(key, path, place);
         continue;
       }
       switch (attribute.kind) {
@@ -142,14 +170,38 @@ class InputValidator {
         }
       }
     }
-    if (mode === 'create') this.requireMissing(model, data, path, path.length === 0 ? this.inherited : new Set());
+    if (mode === 'create' && !this.draft) this.requireMissing(model, data, path, path.length === 0 ? (this.rules.inherited ?? new Set()) : new Set());
     return input;
+  }
+
+  /**
+   * A key that is not an attribute, judged as Strapi 5 does: `id` and `documentId` are refused at
+   * the root (a component item may carry its `id`, a zone entry its `__component`), the system
+   * fields of a document are not writable, `publishedAt` and `locale` are ignored, anything else
+   * is unknown. Its `path` is the attribute path of the object holding it (null at the root).
+   */
+  private otherKey(key: string, path: Path, place: Place): void {
+    if (place === 'root') {
+      if (IGNORED_ROOT_KEYS.has(key)) return;
+      if (key === 'id' || key === 'documentId') return this.refuseKey(0, key);
+      if (NOT_WRITABLE.has(key)) return this.refuseKey(1, key, key);
+      return this.refuseKey(2, key, null);
+    }
+    if (key === 'id' || key === 'documentId' || (place === 'zone' && key === '__component')) return;
+    this.refuseKey(2, key, path.filter((part) => typeof part === 'string').join('.'));
+  }
+
+  private refuseKey(rank: number, key: string, path?: string | null): void {
+    if (!this.invalidKey || rank < this.invalidKey.rank) this.invalidKey = { rank, key, path };
   }
 
   /** On create, required attributes must be present (scalars with a default or a uid source excepted). */
   private requireMissing(model: Model, data: Record<string, unknown>, path: Path, inherited: ReadonlySet<string>): void {
     for (const attribute of Object.values(model.attributes)) {
       if (!attribute.required || data[attribute.name] !== undefined || inherited.has(attribute.name)) continue;
+      // Read back from storage, relations and media are not part of the data (and Strapi does not
+      // require them unless `strictRelations` is set).
+      if (this.rules.stored && (attribute.kind === 'relation' || attribute.kind === 'media')) continue;
       if (attribute.kind === 'scalar' && (attribute.default !== undefined || (attribute.type === 'uid' && attribute.targetField))) continue;
       this.fail([...path, attribute.name], `${attribute.name} must be defined.`, undefined);
     }
@@ -158,7 +210,7 @@ class InputValidator {
   scalar(attribute: ScalarAttribute, value: unknown, path: Path): unknown {
     const name = attribute.name;
     if (value === null) {
-      if (attribute.required) return this.fail(path, `${name} must be defined.`, value);
+      if (attribute.required && !this.draft) return this.fail(path, `${name} must be defined.`, value);
       return null;
     }
     switch (attribute.type) {
@@ -181,7 +233,7 @@ class InputValidator {
         if (typeof text !== 'string' || !/^-?\d+$/.test(text)) return this.fail(path, `${name} must be an integer (as a string or a safe number)`, value);
         const big = BigInt(text);
         if (big < INT64.min || big > INT64.max) return this.fail(path, `${name} is out of the 64-bit integer range`, value);
-        if (attribute.min !== undefined && big < BigInt(attribute.min)) return this.fail(path, `${name} must be greater than or equal to ${attribute.min}`, value);
+        if (attribute.min !== undefined && !this.draft && big < BigInt(attribute.min)) return this.fail(path, `${name} must be greater than or equal to ${attribute.min}`, value);
         if (attribute.max !== undefined && big > BigInt(attribute.max)) return this.fail(path, `${name} must be less than or equal to ${attribute.max}`, value);
         return big.toString();
       }
@@ -213,17 +265,20 @@ class InputValidator {
   private text(attribute: ScalarAttribute, value: unknown, path: Path): unknown {
     const name = attribute.name;
     if (typeof value !== 'string') return this.fail(path, `${name} must be a \`string\` type`, value);
+    // A stored password is its hash: nothing to check but its presence.
+    if (attribute.type === 'password' && this.rules.stored) return value;
     const length = [...value].length;
     const isShortColumn = !['text', 'richtext'].includes(attribute.type);
+    const final = !this.draft;
     if (isShortColumn && length > STRING_COLUMN_LENGTH) return this.fail(path, `${name} must be at most ${STRING_COLUMN_LENGTH} characters`, value);
-    if (attribute.minLength !== undefined && length < attribute.minLength) return this.fail(path, `${name} must be at least ${attribute.minLength} characters`, value);
+    if (final && attribute.minLength !== undefined && length < attribute.minLength) return this.fail(path, `${name} must be at least ${attribute.minLength} characters`, value);
     if (attribute.maxLength !== undefined && length > attribute.maxLength) return this.fail(path, `${name} must be at most ${attribute.maxLength} characters`, value);
-    if (attribute.required && value.length === 0 && attribute.type !== 'password') return this.fail(path, `${name} cannot be empty`, value);
-    if (attribute.regex && value !== '' && !attribute.regex.test(value)) return this.fail(path, `${name} must match the pattern ${attribute.regex.source}`, value);
-    // Strapi refuses an empty email even when the attribute is optional (null clears it).
-    if (attribute.type === 'email' && value === '') return this.fail(path, `${name} cannot be empty`, value);
-    if (attribute.type === 'email' && !EMAIL.test(value)) return this.fail(path, `${name} must be a valid email`, value);
-    if (attribute.type === 'uid' && !UID.test(value)) return this.fail(path, `${name} must match the pattern ${UID.source}`, value);
+    if (final && attribute.required && value.length === 0 && attribute.type !== 'password') return this.fail(path, `${name} cannot be empty`, value);
+    if (final && attribute.regex && value !== '' && !attribute.regex.test(value)) return this.fail(path, `${name} must match the pattern ${attribute.regex.source}`, value);
+    // Strapi refuses an empty email even when the attribute is optional (null clears it); drafts skip both checks.
+    if (final && attribute.type === 'email' && value === '') return this.fail(path, `${name} cannot be empty`, value);
+    if (final && attribute.type === 'email' && !EMAIL.test(value)) return this.fail(path, `${name} must be a valid email`, value);
+    if (final && attribute.type === 'uid' && !UID.test(value)) return this.fail(path, `${name} must match the pattern ${UID.source}`, value);
     if (attribute.type === 'enumeration' && !attribute.enum!.includes(value)) {
       return this.fail(path, `${name} must be one of the following values: ${attribute.enum!.join(', ')}`, value);
     }
@@ -239,7 +294,7 @@ class InputValidator {
       if (number < INT32.min || number > INT32.max) return this.fail(path, `${name} is out of the integer range`, value);
     }
     if (attribute.type === 'decimal' && Math.abs(number) >= 1e8) return this.fail(path, `${name} is out of the decimal range`, value);
-    if (attribute.min !== undefined && number < attribute.min) return this.fail(path, `${name} must be greater than or equal to ${attribute.min}`, value);
+    if (attribute.min !== undefined && !this.draft && number < attribute.min) return this.fail(path, `${name} must be greater than or equal to ${attribute.min}`, value);
     if (attribute.max !== undefined && number > attribute.max) return this.fail(path, `${name} must be less than or equal to ${attribute.max}`, value);
     return number;
   }
@@ -257,7 +312,7 @@ class InputValidator {
     return value;
   }
 
-  private componentItem(uid: string, value: unknown, mode: Mode, path: Path): ComponentItemInput | undefined {
+  private componentItem(uid: string, value: unknown, mode: Mode, path: Path, place: Place): ComponentItemInput | undefined {
     if (!isPlainObject(value)) return this.fail(path, 'must be an object', value);
     const component = this.schema.components.get(uid)!;
     const id = value.id;
@@ -266,31 +321,46 @@ class InputValidator {
     }
     // An item without an id is new: its required fields apply as on create.
     const itemMode: Mode = typeof id === 'number' ? mode : 'create';
-    return { id: typeof id === 'number' ? id : undefined, input: this.model(component, value, itemMode, path) };
+    return { id: typeof id === 'number' ? id : undefined, input: this.model(component, value, itemMode, path, place) };
+  }
+
+  /**
+   * Item counts of a repeatable component or a zone, as Strapi checks them: not on drafts, and
+   * `min` only when the attribute is required or the list is not empty.
+   */
+  private countFails(attribute: ComponentAttribute | DynamicZoneAttribute, value: unknown[], path: Path): boolean {
+    if (this.draft) return false;
+    if (attribute.min !== undefined && value.length < attribute.min && (attribute.required || value.length > 0)) {
+      this.fail(path, `${attribute.name} must have at least ${attribute.min} items`, value);
+      return true;
+    }
+    if (attribute.max !== undefined && value.length > attribute.max) {
+      this.fail(path, `${attribute.name} must have at most ${attribute.max} items`, value);
+      return true;
+    }
+    return false;
   }
 
   private component(attribute: ComponentAttribute, value: unknown, mode: Mode, path: Path) {
     if (value === null) {
-      if (attribute.required) return this.fail(path, `${attribute.name} must be defined.`, value);
+      if (attribute.required && !this.draft) return this.fail(path, `${attribute.name} must be defined.`, value);
       return null;
     }
-    if (!attribute.repeatable) return this.componentItem(attribute.component, value, mode, path);
+    if (!attribute.repeatable) return this.componentItem(attribute.component, value, mode, path, 'component');
     if (!Array.isArray(value)) return this.fail(path, `${attribute.name} must be an array`, value);
-    if (attribute.min !== undefined && value.length < attribute.min) return this.fail(path, `${attribute.name} must have at least ${attribute.min} items`, value);
-    if (attribute.max !== undefined && value.length > attribute.max) return this.fail(path, `${attribute.name} must have at most ${attribute.max} items`, value);
+    if (this.countFails(attribute, value, path)) return undefined;
     const items: ComponentItemInput[] = [];
     value.forEach((item, index) => {
-      const parsed = this.componentItem(attribute.component, item, mode, [...path, index]);
+      const parsed = this.componentItem(attribute.component, item, mode, [...path, index], 'component');
       if (parsed) items.push(parsed);
     });
     return items;
   }
 
   private zone(attribute: DynamicZoneAttribute, value: unknown, mode: Mode, path: Path): ZoneItemInput[] | null | undefined {
-    if (value === null) return attribute.required ? this.fail(path, `${attribute.name} must be defined.`, value) : null;
+    if (value === null) return attribute.required && !this.draft ? this.fail(path, `${attribute.name} must be defined.`, value) : null;
     if (!Array.isArray(value)) return this.fail(path, `${attribute.name} must be an array`, value);
-    if (attribute.min !== undefined && value.length < attribute.min) return this.fail(path, `${attribute.name} must have at least ${attribute.min} items`, value);
-    if (attribute.max !== undefined && value.length > attribute.max) return this.fail(path, `${attribute.name} must have at most ${attribute.max} items`, value);
+    if (this.countFails(attribute, value, path)) return undefined;
     const items: ZoneItemInput[] = [];
     value.forEach((item, index) => {
       const where = [...path, index];
@@ -299,7 +369,7 @@ class InputValidator {
       if (typeof component !== 'string' || !attribute.components.includes(component)) {
         return this.fail([...where, '__component'], `__component must be one of: ${attribute.components.join(', ')}`, component);
       }
-      const parsed = this.componentItem(component, item, mode, where);
+      const parsed = this.componentItem(component, item, mode, where, 'zone');
       if (parsed) items.push({ ...parsed, component });
       return undefined;
     });
@@ -390,7 +460,7 @@ class InputValidator {
   }
 
   private media(attribute: MediaAttribute, value: unknown, path: Path): number[] | null | undefined {
-    if (value === null) return attribute.required ? this.fail(path, `${attribute.name} must be defined.`, value) : null;
+    if (value === null) return attribute.required && !this.draft ? this.fail(path, `${attribute.name} must be defined.`, value) : null;
     if (isPlainObject(value) && ('connect' in value || 'disconnect' in value || 'set' in value)) {
       return this.fail(path, `${attribute.name}: connect, disconnect and set cannot be used on media attributes; send file ids`, value);
     }
@@ -410,15 +480,25 @@ class InputValidator {
   }
 }
 
+/**
+ * Validates `data`. A key the body may not carry is a ValidationError of its own, thrown before
+ * any value is judged (as Strapi does): `Invalid key <key>[ at <path>]` with `details` `{ key,
+ * path, source: 'body' }`.
+ */
 export function validateInput(
   schema: Schema,
   model: Model,
   data: Record<string, unknown>,
   mode: Mode,
-  /** Attributes a create may leave out (a new locale takes the shared ones from the others). */
-  inherited?: ReadonlySet<string>,
+  rules: InputRules = { draft: false },
 ): { input: ModelInput; errors: FieldError[]; media: MediaReference[] } {
-  const validator = new InputValidator(schema, inherited);
+  const validator = new InputValidator(schema, rules);
   const input = validator.model(model, data, mode, []);
+  if (validator.invalidKey) throw invalidKeyError(validator.invalidKey);
   return { input, errors: validator.errors, media: validator.mediaReferences };
+}
+
+function invalidKeyError({ key, path }: { key: string; path?: string | null }): ValidationError {
+  const message = path && path !== key ? `Invalid key ${key} at ${path}` : `Invalid key ${key}`;
+  return new ValidationError(message, path === undefined ? { key, source: 'body' } : { key, path, source: 'body' });
 }

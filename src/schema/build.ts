@@ -324,7 +324,8 @@ function buildAttributes(
 ): Record<string, Attribute> {
   const raw = reader.object(rawAttributes, '"attributes"');
   const reserved = document ? RESERVED_CONTENT_TYPE_ATTRIBUTES : RESERVED_COMPONENT_ATTRIBUTES;
-  const attributes: Record<string, Attribute> = {};
+  // No prototype: a client's key such as `constructor` or `__proto__` never finds an attribute.
+  const attributes = Object.create(null) as Record<string, Attribute>;
   const columns = new Map<string, string>();
   for (const [name, value] of Object.entries(raw)) {
     if (reserved.has(name)) reader.fail(`attribute "${name}" uses a reserved name`);

@@ -55,10 +55,15 @@ for (const dialect of DIALECTS) {
     });
 
     it('validation inside components names the path', async () => {
-      const res = await api().post('/api/articles', { data: { title: 'C4', links: [{ label: 'ok' }, { label: 'bad', url: 42 }], seo: { nope: 1 } } });
+      const res = await api().post('/api/articles', { data: { title: 'C4', links: [{ label: 'ok' }, { label: 'bad', url: 42 }], seo: { metaTitle: 7 } } });
       assert.equal(res.status, 400);
       const paths = res.body.error.details.errors.map((e: any) => e.path.join('.')).sort();
-      assert.deepEqual(paths, ['links.1.url', 'seo.nope']);
+      assert.deepEqual(paths, ['links.1.url', 'seo.metaTitle']);
+      // An unknown key is refused on its own, before values are judged (as Strapi 5 does).
+      const unknown = await api().post('/api/articles', { data: { title: 'C4', links: [{ label: 'bad', url: 42 }], seo: { nope: 1 } } });
+      assert.equal(unknown.status, 400);
+      assert.equal(unknown.body.error.message, 'Invalid key nope at seo');
+      assert.deepEqual(unknown.body.error.details, { key: 'nope', path: 'seo', source: 'body' });
     });
 
     it('dynamic zones keep their order; PUT replaces the zone', async () => {

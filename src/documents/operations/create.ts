@@ -15,7 +15,9 @@ import { writersFor } from './versions-store.js';
  * draft and publish), its components, relations and media, and publish it unless a draft was asked.
  */
 export async function create(ctx: DocumentContext, type: ContentType, data: Record<string, unknown>, options: WriteOptions): Promise<string> {
-  const { input, errors, media } = validateInput(ctx.schema, type, data, 'create');
+  // A draft is work in progress: it skips the rules only a finished document must satisfy.
+  const draft = type.draftAndPublish && options.status === 'draft';
+  const { input, errors, media } = validateInput(ctx.schema, type, data, 'create', { draft });
   errors.push(...(await checkMediaReferences(ctx.database.db, media)));
   if (errors.length) throw ValidationError.fromFieldErrors(errors);
   const { dialect } = ctx.database;
@@ -34,7 +36,8 @@ export async function create(ctx: DocumentContext, type: ContentType, data: Reco
       published_at: type.draftAndPublish ? null : now,
     });
     await writers.components.writeNested(type, { id, documentId, locale: options.locale }, input, 'create');
-    if (type.draftAndPublish && options.status === 'published') await publishVersion(ctx, writers, type, id, documentId, options.locale);
+    // The body was checked with every rule: publishing checks only uniqueness among published documents.
+    if (type.draftAndPublish && options.status === 'published') await publishVersion(ctx, writers, type, id, documentId, options.locale, { validate: false });
     return documentId;
   });
 }

@@ -3,10 +3,24 @@ import type { ContentType } from '../../schema/model.js';
 import type { DocumentContext } from '../context.js';
 import { settleCopiedVersion } from '../write/relation-exclusivity.js';
 import { syncSharedVersion } from './shared-attributes.js';
+import { checkPublishable } from './publishable.js';
 import { copyVersion, deleteVersionRows, findDocumentRows, findVersionRow, writersFor, type Writers } from './versions-store.js';
 
-/** Replaces the published version of a document's locale by a copy of its draft row. */
-export async function publishVersion(ctx: DocumentContext, writers: Writers, type: ContentType, draftId: number, documentId: string, locale: string | null): Promise<void> {
+/**
+ * Replaces the published version of a document's locale by a copy of its draft row, once the draft
+ * passes every rule (unless `validate` is false: the caller checked them) and holds no value of a
+ * `unique` attribute that another published document holds.
+ */
+export async function publishVersion(
+  ctx: DocumentContext,
+  writers: Writers,
+  type: ContentType,
+  draftId: number,
+  documentId: string,
+  locale: string | null,
+  { validate = true }: { validate?: boolean } = {},
+): Promise<void> {
+  await checkPublishable(ctx, writers.db, type, draftId, documentId, locale, validate);
   const published = await findVersionRow(writers.db, type, documentId, locale, 'published');
   if (published) await deleteVersionRows(writers, type, [published.id]);
   const id = await copyVersion(ctx, writers, type, draftId, new Date());

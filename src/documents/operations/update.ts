@@ -33,7 +33,9 @@ export async function update(
   const source = target ? undefined : await sharedSourceRow(db, type, documentId);
   const inherited = source ? sharedAttributeNames(type) : undefined;
   const body = inherited ? Object.fromEntries(Object.entries(data).filter(([key, value]) => !(value === null && inherited.has(key)))) : data;
-  const { input, errors, media } = validateInput(ctx.schema, type, body, mode, inherited);
+  // With draft and publish the body edits the draft, work in progress; publishing then checks the
+  // whole draft with every rule (publishVersion), as Strapi 5 does.
+  const { input, errors, media } = validateInput(ctx.schema, type, body, mode, { draft: type.draftAndPublish, inherited });
   errors.push(...(await checkMediaReferences(ctx.database.db, media)));
   if (errors.length) throw ValidationError.fromFieldErrors(errors);
   const values = await encodeScalars(dialect, type, input, mode);

@@ -2,7 +2,7 @@ import bcrypt from 'bcryptjs';
 import { sql } from 'kysely';
 import type { Db, Dialect } from '../../database/dialect.js';
 import { columnTypeOf } from '../../database/tables.js';
-import { ValidationError, type FieldError } from '../../errors.js';
+import { ValidationError } from '../../errors.js';
 import type { ContentType, Model, ScalarAttribute } from '../../schema/model.js';
 import type { ModelInput } from '../input.js';
 
@@ -38,7 +38,11 @@ export async function encodeScalars(
   return values;
 }
 
-/** Rows of other documents, in the same locale and of the same kind (draft or published), holding a value. */
+/**
+ * Whether a published row of another document, in the same locale, holds the value. Drafts are
+ * work in progress and hold no value exclusively (as in Strapi 5): uniqueness is checked when a
+ * document is published. Types without draft and publish have only published rows.
+ */
 async function valueTaken(
   db: Db,
   type: ContentType,
@@ -52,14 +56,35 @@ async function valueTaken(
     .select('id')
     .where(attribute.column, '=', value)
     .where('document_id', '!=', documentId)
+    .where('published_at', 'is not', null)
     .limit(1);
   if (type.localized) query = query.where('locale', '=', locale);
   return (await query.executeTakeFirst()) !== undefined;
 }
 
+/** The `unique` attributes whose value in `values` (columns) another published document holds. */
+export async function uniqueConflicts(
+  db: Db,
+  type: ContentType,
+  values: Record<string, unknown>,
+  documentId: string,
+  locale: string | null,
+): Promise<ScalarAttribute[]> {
+  const taken: ScalarAttribute[] = [];
+  for (const attribute of type.scalars) {
+    if (!attribute.unique) continue;
+    const value = values[attribute.column];
+    if (value === undefined || value === null || value === '') continue;
+    if (await valueTaken(db, type, attribute, value, documentId, locale)) taken.push(attribute);
+  }
+  return taken;
+}
+
 /**
- * Fills uids left out on create from their target field, made unique with a numeric suffix, and
- * rejects values of `unique` attributes that another document of the same locale holds.
+ * Fills uids left out on create from their target field, made unique with a numeric suffix, and,
+ * for types without draft and publish (whose writes publish at once), rejects values of `unique`
+ * attributes that another document of the same locale holds. Types with draft and publish check
+ * uniqueness when publishing (operations/publishable.ts).
  */
 export async function enforceUniqueness(
   db: Db,
@@ -70,22 +95,20 @@ export async function enforceUniqueness(
   locale: string | null,
   mode: 'create' | 'update',
 ): Promise<void> {
-  const errors: FieldError[] = [];
   for (const attribute of type.scalars) {
     if (attribute.type === 'uid' && mode === 'create' && values[attribute.column] == null && attribute.targetField) {
       const source = type.attributes[attribute.targetField] as ScalarAttribute;
       const text = values[source.column];
       if (typeof text === 'string' && text) values[attribute.column] = await availableUid(db, type, attribute, slugify(text), documentId, locale);
-      continue;
-    }
-    if (!attribute.unique) continue;
-    const value = values[attribute.column];
-    if (value === undefined || value === null || value === '') continue;
-    if (await valueTaken(db, type, attribute, value, documentId, locale)) {
-      errors.push({ path: [attribute.name], message: 'This attribute must be unique', name: 'ValidationError', value: dialect.decode(columnTypeOf(attribute.type), value) });
     }
   }
-  if (errors.length) throw ValidationError.fromFieldErrors(errors);
+  if (type.draftAndPublish) return;
+  const taken = await uniqueConflicts(db, type, values, documentId, locale);
+  if (taken.length) {
+    throw ValidationError.fromFieldErrors(
+      taken.map((attribute) => ({ path: [attribute.name], message: 'This attribute must be unique', name: 'ValidationError', value: dialect.decode(columnTypeOf(attribute.type), values[attribute.column]) })),
+    );
+  }
 }
 
 async function availableUid(

@@ -1,0 +1,78 @@
+/**
+ * What publishing a draft requires, as Strapi 5 checks it: the draft, read back whole (scalars,
+ * components and zones at every depth), passes every rule a draft may skip (required, minLength,
+ * regex, min, item counts), and its unique values are held by no other published document.
+ */
+import { sql } from 'kysely';
+import type { Db } from '../../database/dialect.js';
+import { columnTypeOf } from '../../database/tables.js';
+import { ValidationError, type FieldError } from '../../errors.js';
+import type { PopulateTree } from '../../query/types.js';
+import type { ContentType, Model, Schema } from '../../schema/model.js';
+import type { DocumentContext } from '../context.js';
+import { validateInput } from '../input.js';
+import { populate } from '../read/populate.js';
+import { decodeDocument, readRows, selectList } from '../rows.js';
+import { uniqueConflicts } from '../write/scalars.js';
+
+const MAX_DEPTH = 20;
+
+/** Components and zones below a model, at every depth (components cannot contain themselves). */
+function nestedTree(schema: Schema, model: Model, depth = 0): PopulateTree {
+  const tree: PopulateTree = {};
+  if (depth > MAX_DEPTH) return tree;
+  for (const attribute of Object.values(model.attributes)) {
+    if (attribute.kind === 'component') {
+      tree[attribute.name] = { populate: nestedTree(schema, schema.components.get(attribute.component)!, depth + 1) };
+    } else if (attribute.kind === 'dynamiczone') {
+      const on = Object.fromEntries(attribute.components.map((uid) => [uid, { populate: nestedTree(schema, schema.components.get(uid)!, depth + 1) }]));
+      tree[attribute.name] = { on };
+    }
+  }
+  return tree;
+}
+
+/** The draft row as a body's `data`: attribute values only, components and zones with their items. */
+async function storedDraft(ctx: DocumentContext, db: Db, type: ContentType, draftId: number, locale: string | null): Promise<Record<string, unknown>> {
+  const { dialect } = ctx.database;
+  const [row] = await readRows(db, sql`select ${sql.join(selectList(dialect, type, 't0', type.scalars))} from ${sql.table(type.table)} as t0 where t0.id = ${draftId}`);
+  const document = decodeDocument(dialect, type, row!, type.scalars);
+  const data: Record<string, unknown> = {};
+  for (const attribute of type.scalars) data[attribute.name] = document[attribute.name];
+  const scope = { status: 'draft' as const, locale };
+  await populate({ db, dialect, schema: ctx.schema, scope }, type, [{ value: data, rowId: draftId, locale }], nestedTree(ctx.schema, type));
+  return data;
+}
+
+/**
+ * Throws a ValidationError listing what keeps the draft row from being published. `validate`
+ * false skips the rules (a create whose body was checked with them already); uniqueness among
+ * published documents is always checked.
+ */
+export async function checkPublishable(
+  ctx: DocumentContext,
+  db: Db,
+  type: ContentType,
+  draftId: number,
+  documentId: string,
+  locale: string | null,
+  validate: boolean,
+): Promise<void> {
+  const errors: FieldError[] = [];
+  if (validate) {
+    const data = await storedDraft(ctx, db, type, draftId, locale);
+    errors.push(...validateInput(ctx.schema, type, data, 'create', { draft: false, stored: true }).errors);
+  }
+  const unique = type.scalars.filter((attribute) => attribute.unique);
+  if (unique.length) {
+    const row = await db.selectFrom(type.table).select(unique.map((a) => a.column)).where('id', '=', draftId).executeTakeFirstOrThrow();
+    const values = row as Record<string, unknown>;
+    const taken = await uniqueConflicts(db, type, values, documentId, locale);
+    const { dialect } = ctx.database;
+    for (const attribute of taken) {
+      if (errors.some((e) => e.path.length === 1 && e.path[0] === attribute.name)) continue;
+      errors.push({ path: [attribute.name], message: 'This attribute must be unique', name: 'ValidationError', value: dialect.decode(columnTypeOf(attribute.type), values[attribute.column]) });
+    }
+  }
+  if (errors.length) throw ValidationError.fromFieldErrors(errors);
+}
