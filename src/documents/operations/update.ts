@@ -65,7 +65,7 @@ export async function update(
       const given = new Set([...input.components.keys(), ...input.zones.keys(), ...input.media.keys()].map((attribute) => attribute.name));
       await copySharedNested(writers, type, Number(source.id), id, given);
     }
-    await writers.components.writeNested(type, { id, documentId, locale: options.locale }, input, mode);
+    await writers.components.writeNested(type, { id, documentId, locale: options.locale }, input, mode, 'refuse');
     // The other locales' drafts take the shared values written; publishing syncs the published ones.
     await syncSharedAttributes(trx, type, documentId, options.locale, values);
     await syncSharedNested(writers, type, documentId, options.locale, input);

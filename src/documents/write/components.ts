@@ -1,4 +1,5 @@
 import type { Db, Dialect } from '../../database/dialect.js';
+import { ApplicationError } from '../../errors.js';
 import type { Component, ComponentAttribute, DynamicZoneAttribute, Model, Schema } from '../../schema/model.js';
 import type { ComponentItemInput, ModelInput, ZoneItemInput } from '../input.js';
 import { insertMany, insertReturningId } from './insert.js';
@@ -31,13 +32,18 @@ export class ComponentTrees {
     private readonly media: MediaLinks,
   ) {}
 
-  /** Writes everything below the scalars of a row: components, zones, relations, media. */
-  async writeNested(model: Model, row: OwnerRow, input: ModelInput, mode: 'create' | 'update'): Promise<void> {
+  /**
+   * Writes everything below the scalars of a row: components, zones, relations, media. On update,
+   * an item's `id` names one of the row's components to update; `foreignIds` says what an id the
+   * row does not have means: `refuse` (the row the client addressed: a 400, as Strapi answers) or
+   * `new` (another row given the same values, such as another locale's shared components).
+   */
+  async writeNested(model: Model, row: OwnerRow, input: ModelInput, mode: 'create' | 'update', foreignIds: 'refuse' | 'new' = 'new'): Promise<void> {
     for (const [attribute, value] of input.components) {
       const items = value === null ? [] : Array.isArray(value) ? value : [value];
-      await this.writeField(model, row, attribute, items.map((item) => ({ ...item, component: attribute.component })), mode);
+      await this.writeField(model, row, attribute, items.map((item) => ({ ...item, component: attribute.component })), mode, foreignIds);
     }
-    for (const [attribute, value] of input.zones) await this.writeField(model, row, attribute, value ?? [], mode);
+    for (const [attribute, value] of input.zones) await this.writeField(model, row, attribute, value ?? [], mode, foreignIds);
     for (const [attribute, value] of input.relations) await this.relations.apply(model, row, attribute, value);
     for (const [attribute, value] of input.media) await this.media.set(model, row.id, attribute, value);
   }
@@ -55,12 +61,18 @@ export class ComponentTrees {
     attribute: ComponentAttribute | DynamicZoneAttribute,
     items: (ComponentItemInput & { component: string })[],
     mode: 'create' | 'update',
+    foreignIds: 'refuse' | 'new',
   ): Promise<void> {
     const ownerId = ownerRow.id;
     const existing = mode === 'update' ? await this.links(owner, [ownerId], attribute.name) : [];
-    // An item whose id is one of this row's components updates it; any other id (a client echoing
-    // the published version's ids while the draft is written, say) is a new item, as its id is ours.
+    // An item whose id is one of this row's components updates it. Any other id on update (another
+    // document's component, or the published version's while the draft is written) is refused, as
+    // Strapi 5 does; on create ids are ignored.
     const kept = new Set<string>();
+    const foreign = items.some((item) => item.id !== undefined && !existing.some((link) => link.cmp_id === item.id && link.component_type === item.component));
+    if (foreign && mode === 'update' && foreignIds === 'refuse') {
+      throw new ApplicationError(`Some of the provided components in ${attribute.name} are not related to the entity`);
+    }
     items = items.map((item) => {
       if (item.id === undefined) return item;
       const match = existing.find((link) => link.cmp_id === item.id && link.component_type === item.component);
@@ -83,7 +95,7 @@ export class ComponentTrees {
       if (id === undefined) id = await insertReturningId(this.db, this.dialect, component.table, values);
       else if (Object.keys(values).length) await this.db.updateTable(component.table).set(values).where('id', '=', id).execute();
       // A component row carries its document's locale: its relations follow it as the document's do.
-      await this.writeNested(component, { id, documentId: null, locale: ownerRow.locale }, item.input, itemMode);
+      await this.writeNested(component, { id, documentId: null, locale: ownerRow.locale }, item.input, itemMode, foreignIds);
       ids.push({ id, component: item.component });
     }
     if (existing.length) await this.db.deleteFrom(owner.componentLinkTable).where('entity_id', '=', ownerId).where('field', '=', attribute.name).execute();
