@@ -10,6 +10,9 @@ import { NotFoundError, UnauthorizedError, ValidationError } from '../errors.js'
 import { TOKEN_PERMISSIONS_TABLE, TOKENS_TABLE } from './model.js';
 import { fullAccess, grantSet, readOnly, type Grants } from './permissions.js';
 
+/** Longest lifespan (100 years): a bound far beyond any use that keeps the expiry a date every database stores. */
+const MAX_LIFESPAN = 100 * 365.25 * 86_400_000;
+
 export const TOKEN_TYPES = ['read-only', 'full-access', 'custom'] as const;
 export type TokenType = (typeof TOKEN_TYPES)[number];
 
@@ -64,8 +67,9 @@ export class ApiTokens {
     if (!TOKEN_TYPES.includes(input.type)) throw new ValidationError(`type must be one of ${TOKEN_TYPES.join(', ')}`, { type: input.type });
     const permissions = input.type === 'custom' ? (input.permissions ?? []) : [];
     if (input.type === 'custom' && permissions.length === 0) throw new ValidationError('A custom token needs at least one permission');
-    if (input.lifespan !== undefined && input.lifespan !== null && (!Number.isInteger(input.lifespan) || input.lifespan <= 0)) {
-      throw new ValidationError('lifespan must be a positive number of milliseconds', { lifespan: input.lifespan });
+    if (input.lifespan !== undefined && input.lifespan !== null && (!Number.isInteger(input.lifespan) || input.lifespan <= 0 || input.lifespan > MAX_LIFESPAN)) {
+      const message = `lifespan must be a positive number of milliseconds, at most ${MAX_LIFESPAN} (100 years)`;
+      throw ValidationError.fromFieldErrors([{ path: ['lifespan'], message, name: 'ValidationError', value: input.lifespan }]);
     }
     const taken = await this.db.selectFrom(TOKENS_TABLE).select('id').where('name', '=', name).executeTakeFirst();
     if (taken) throw new ValidationError(`A token named "${name}" already exists`, { name });

@@ -95,6 +95,25 @@ const UID = /^[A-Za-z0-9-_.~]*$/;
 const INT32 = { min: -2147483648, max: 2147483647 };
 const INT64 = { min: -(2n ** 63n), max: 2n ** 63n - 1n };
 const STRING_COLUMN_LENGTH = 255;
+/**
+ * How deep a json or blocks value may nest. Serialising (JSON.stringify, when storing and when
+ * answering) recurses: a few thousand levels overflow the stack. Real documents nest a few levels.
+ */
+export const MAX_JSON_DEPTH = 100;
+
+/** Whether a JSON value nests deeper than `max` arrays/objects; iterative, so any depth is safe. */
+function nestsDeeperThan(value: unknown, max: number): boolean {
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length) {
+    const [item, depth] = stack.pop()!;
+    if (typeof item !== 'object' || item === null) continue;
+    if (depth + 1 > max) return true;
+    for (const child of Array.isArray(item) ? item : Object.values(item)) {
+      if (typeof child === 'object' && child !== null) stack.push([child, depth + 1]);
+    }
+  }
+  return false;
+}
 
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -252,8 +271,11 @@ class InputValidator {
       case 'timestamp':
         return this.temporal(name, parseDateTime(value), value, path);
       case 'json':
+        // The value is left out of the error: answering it would overflow the stack in turn.
+        if (nestsDeeperThan(value, MAX_JSON_DEPTH)) return this.fail(path, `${name} nests deeper than ${MAX_JSON_DEPTH} levels`, undefined);
         return value;
       case 'blocks':
+        if (nestsDeeperThan(value, MAX_JSON_DEPTH)) return this.fail(path, `${name} nests deeper than ${MAX_JSON_DEPTH} levels`, undefined);
         return this.blocks(attribute, value, path);
     }
   }
@@ -265,6 +287,8 @@ class InputValidator {
   private text(attribute: ScalarAttribute, value: unknown, path: Path): unknown {
     const name = attribute.name;
     if (typeof value !== 'string') return this.fail(path, `${name} must be a \`string\` type`, value);
+    // PostgreSQL cannot store U+0000 in text; refused on every database so that documents move freely.
+    if (value.includes('\u0000')) return this.fail(path, `${name} must not contain the NUL character (U+0000)`, value);
     // A stored password is its hash: nothing to check but its presence.
     if (attribute.type === 'password' && this.rules.stored) return value;
     const length = [...value].length;

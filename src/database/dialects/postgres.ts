@@ -2,6 +2,7 @@ import { Kysely, PostgresDialect, sql, type KyselyConfig } from 'kysely';
 import { createRequire } from 'node:module';
 import type pgModule from 'pg';
 import type { ServerConnection } from '../../config/load.js';
+import { ValidationError } from '../../errors.js';
 import { decodeCommon, encodeCommon, likeMatch, type ColumnType, type Db, type Dialect } from '../dialect.js';
 
 const TYPES: Record<ColumnType, string> = {
@@ -30,6 +31,26 @@ const typesOf = (pg: typeof pgModule) =>
       return pg.types.getTypeParser(oid, format);
     },
   }) as pgModule.CustomTypesConfig;
+
+const NUL = '\u0000';
+
+/**
+ * PostgreSQL text cannot hold U+0000: a statement binding one fails as a server error. Bodies are
+ * refused earlier with a path (documents/input.ts); this refuses every other value that reaches a
+ * statement (a filter, a path parameter, a login identifier) as bad input.
+ */
+function refusingNul(pg: typeof pgModule): typeof pgModule.Client {
+  return class extends pg.Client {
+    override query(...args: unknown[]): never {
+      const [config, values] = args as [unknown, unknown];
+      const params = Array.isArray(values) ? values : (config as { values?: unknown[] } | null)?.values;
+      if (params?.some((value) => typeof value === 'string' && value.includes(NUL))) {
+        throw new ValidationError('Text values cannot contain the NUL character (U+0000)');
+      }
+      return (super.query as (...a: unknown[]) => never)(...args);
+    }
+  };
+}
 
 export const postgresDialect: Dialect = {
   client: 'postgres',
@@ -76,6 +97,7 @@ export function createPostgresKysely(connection: ServerConnection, log: KyselyCo
     min: connection.pool.min,
     max: connection.pool.max,
     types: typesOf(pg),
+    Client: refusingNul(pg),
     options: connection.schema ? `-c search_path=${connection.schema}` : undefined,
   });
   return new Kysely({ dialect: new PostgresDialect({ pool }), log });

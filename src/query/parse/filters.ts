@@ -4,6 +4,11 @@ import { COMPARISON_OPERATORS, type ComparisonOperator, type FieldRef, type Filt
 import { asBoolean, asInteger, asList, fail, isPlainObject, type ParseOptions, type Path } from './common.js';
 
 const MAX_FILTER_NODES = 500;
+/**
+ * Values of `$in`, `$notIn` (and bare arrays) in one filter, together. Each is a bound parameter:
+ * SQLite takes at most 32,766 per statement, PostgreSQL and MySQL 65,535.
+ */
+export const MAX_LIST_VALUES = 10_000;
 const TEXT_TYPES = new Set<FieldRef['type']>(['string', 'text', 'richtext', 'email', 'uid', 'enumeration']);
 const TEXT_OPERATORS = new Set<ComparisonOperator>([
   '$eqi', '$nei', '$contains', '$notContains', '$containsi', '$notContainsi', '$startsWith', '$startsWithi', '$endsWith', '$endsWithi',
@@ -40,6 +45,7 @@ const combine = (kind: 'and' | 'or', children: FilterNode[]): FilterNode =>
  */
 export class FilterParser {
   private nodes = 0;
+  private listValues = 0;
 
   constructor(
     private readonly schema: Schema,
@@ -73,6 +79,12 @@ export class FilterParser {
   private count(path: Path): void {
     this.nodes += 1;
     if (this.nodes > MAX_FILTER_NODES) fail(path, `Too many filter conditions (more than ${MAX_FILTER_NODES})`);
+  }
+
+  private countList(list: unknown[], path: Path): unknown[] {
+    this.listValues += list.length;
+    if (this.listValues > MAX_LIST_VALUES) fail(path, `Too many values in filter lists (more than ${MAX_LIST_VALUES} in all)`);
+    return list;
   }
 
   private attribute(model: Model, name: string, value: unknown, path: Path): FilterNode {
@@ -123,7 +135,7 @@ export class FilterParser {
   private conditions(field: FieldRef, value: unknown, path: Path): FilterNode {
     if (!isPlainObject(value)) {
       const list = asList(value);
-      if (list) return { kind: 'compare', field, operator: '$in', value: list.map((v, i) => this.coerce(field, v, [...path, i])) };
+      if (list) return { kind: 'compare', field, operator: '$in', value: this.countList(list, path).map((v, i) => this.coerce(field, v, [...path, i])) };
       return this.compare(field, '$eq', value, path);
     }
     const children: FilterNode[] = [];
@@ -161,7 +173,7 @@ export class FilterParser {
       }
       case '$in':
       case '$notIn': {
-        const list = asList(value) ?? [value];
+        const list = this.countList(asList(value) ?? [value], path);
         return { kind: 'compare', field, operator, value: list.map((v, i) => this.coerce(field, v, [...path, i])) };
       }
       case '$between': {
