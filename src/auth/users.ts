@@ -7,7 +7,7 @@
 import type { Database } from '../database/connection.js';
 import type { Document } from '../documents/rows.js';
 import type { DocumentService } from '../documents/service.js';
-import { ApplicationError, NotFoundError, ValidationError } from '../errors.js';
+import { ApplicationError, NotFoundError, ValidationError, type FieldError } from '../errors.js';
 import { parseFindOneQuery } from '../query/parse/index.js';
 import type { DocumentContext } from '../documents/context.js';
 import type { ContentType, RelationAttribute } from '../schema/model.js';
@@ -52,7 +52,24 @@ export interface UserIdentity {
 const INVALID_LOGIN = 'Invalid identifier or password';
 const BCRYPT_MAX_BYTES = 72;
 
-const str = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+/**
+ * A field Strapi's schemas require as a string (`yup.string().required()`): absent, null or empty is
+ * "required", another type says so with its value. Undefined when it failed.
+ */
+function requiredString(input: Record<string, unknown>, field: string, errors: FieldError[]): string | undefined {
+  const value = input[field];
+  if (value === undefined || value === null || value === '') {
+    errors.push({ path: [field], message: `${field} is a required field`, name: 'ValidationError' });
+    return undefined;
+  }
+  if (typeof value !== 'string') {
+    errors.push({ path: [field], message: `${field} must be a \`string\` type`, name: 'ValidationError', value });
+    return undefined;
+  }
+  return value;
+}
 export const normalizeEmail = (email: string): string => email.trim().toLowerCase();
 
 export class Users {
@@ -92,7 +109,7 @@ export class Users {
     if (!open) throw new ApplicationError('Register action is currently disabled');
     const allowed = new Set(['username', 'email', 'password', ...this.config.allowedFields]);
     const extra = Object.keys(input).filter((key) => !allowed.has(key));
-    if (extra.length) throw new ValidationError(`Invalid parameters: ${extra.join(', ')}`, { invalidParameters: extra });
+    if (extra.length) throw new ValidationError(`Invalid parameters: ${extra.join(', ')}`);
     const { username, email, password } = this.checkCredentials(input);
     const data: Record<string, unknown> = { ...input, username, email, password };
     const user = await this.insert(data, this.defaultRole, { confirmed: true, blocked: false });
@@ -107,10 +124,10 @@ export class Users {
   }
 
   async login(input: Record<string, unknown>, clientIp: string): Promise<AuthResult> {
-    const identifier = str(input.identifier)?.trim();
-    const password = str(input.password);
-    if (!identifier) throw new ValidationError('identifier is a required field', { errors: [{ path: ['identifier'], message: 'identifier is a required field', name: 'ValidationError' }] });
-    if (!password) throw new ValidationError('password is a required field', { errors: [{ path: ['password'], message: 'password is a required field', name: 'ValidationError' }] });
+    const errors: FieldError[] = [];
+    const identifier = requiredString(input, 'identifier', errors)?.trim();
+    const password = requiredString(input, 'password', errors);
+    if (errors.length || !identifier || !password) throw ValidationError.fromFieldErrors(errors);
     const key = `${clientIp}|${identifier.toLowerCase()}`;
     await this.throttle.check(key);
 
@@ -162,15 +179,15 @@ export class Users {
     };
   }
 
+  /** Strapi's register schema, in its order: email (a valid one), username, password. */
   private checkCredentials(input: Record<string, unknown>): { username: string; email: string; password: string } {
-    const errors: { path: string[]; message: string; name: string }[] = [];
-    const username = str(input.username)?.trim();
-    const email = str(input.email);
-    const password = str(input.password);
-    if (!username) errors.push({ path: ['username'], message: 'username is a required field', name: 'ValidationError' });
-    if (!email) errors.push({ path: ['email'], message: 'email is a required field', name: 'ValidationError' });
-    if (!password) errors.push({ path: ['password'], message: 'password is a required field', name: 'ValidationError' });
-    else if (Buffer.byteLength(password) > BCRYPT_MAX_BYTES) {
+    const errors: FieldError[] = [];
+    const email = requiredString(input, 'email', errors);
+    if (email && !EMAIL.test(email.trim())) errors.push({ path: ['email'], message: 'email must be a valid email', name: 'ValidationError', value: email });
+    const username = requiredString(input, 'username', errors)?.trim();
+    if (username === '') errors.push({ path: ['username'], message: 'username is a required field', name: 'ValidationError' });
+    const password = requiredString(input, 'password', errors);
+    if (password && Buffer.byteLength(password) > BCRYPT_MAX_BYTES) {
       errors.push({ path: ['password'], message: `password must be at most ${BCRYPT_MAX_BYTES} bytes`, name: 'ValidationError' });
     }
     if (errors.length) throw ValidationError.fromFieldErrors(errors);

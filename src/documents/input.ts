@@ -140,7 +140,8 @@ class InputValidator {
   }
 
   fail(path: Path, message: string, value: unknown, name = 'ValidationError'): undefined {
-    this.errors.push({ path, message, name, value });
+    // Strapi names list positions as strings too: ["blocks", "0", "text"].
+    this.errors.push({ path: path.map(String), message, name, value });
     return undefined;
   }
 

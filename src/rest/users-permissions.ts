@@ -9,7 +9,7 @@ import { USER_UID } from '../auth/model.js';
 import { readAction } from '../auth/permissions.js';
 import type { DocumentContext } from '../documents/context.js';
 import type { DocumentService } from '../documents/service.js';
-import { NotFoundError, UnauthorizedError, ValidationError } from '../errors.js';
+import { ForbiddenError, NotFoundError, UnauthorizedError, ValidationError } from '../errors.js';
 import { parseFindOneQuery, parseFindQuery } from '../query/parse/index.js';
 
 type Query = Record<string, unknown>;
@@ -40,7 +40,9 @@ export function registerUsersPermissionsRoutes(
 
   app.get(`${prefix}/users/me`, async (request) => {
     const caller = await auth.access.resolve(request.headers);
-    if (caller.kind !== 'user') throw new UnauthorizedError('This route needs a user JWT');
+    // As Strapi answers: without credentials Public may not ask (403); an API token is no user (401).
+    if (caller.kind === 'public') throw new ForbiddenError();
+    if (caller.kind !== 'user') throw new UnauthorizedError('This route needs a user JWT, not an API token');
     const query = parseFindOneQuery(context.schema, type, request.query as Query, parseOptions((t) => caller.grants.allows(readAction(t))));
     const user = await auth.users.findById(caller.userId);
     const shown = user && (await service.findOne(type, user.documentId as string, query));
