@@ -223,7 +223,7 @@ class InputValidator {
       // require them unless `strictRelations` is set).
       if (this.rules.stored && (attribute.kind === 'relation' || attribute.kind === 'media')) continue;
       if (attribute.kind === 'scalar' && (attribute.default !== undefined || (attribute.type === 'uid' && attribute.targetField))) continue;
-      this.fail([...path, attribute.name], `${attribute.name} must be defined.`, undefined);
+      this.fail([...path, attribute.name], `${attribute.name} must be defined.`, null);
     }
   }
 
@@ -520,7 +520,17 @@ export function validateInput(
   const validator = new InputValidator(schema, rules);
   const input = validator.model(model, data, mode, []);
   if (validator.invalidKey) throw invalidKeyError(validator.invalidKey);
-  return { input, errors: validator.errors, media: validator.mediaReferences };
+  return { input, errors: inSchemaOrder(model, validator.errors), media: validator.mediaReferences };
+}
+
+/** Errors in the order of the attributes they name, as Strapi lists them (a body's order is the client's). */
+export function inSchemaOrder(model: Model, errors: FieldError[]): FieldError[] {
+  const order = Object.keys(model.attributes);
+  const rank = (error: FieldError) => order.indexOf(String(error.path[0]));
+  return errors
+    .map((error, index) => ({ error, index }))
+    .sort((a, b) => rank(a.error) - rank(b.error) || a.index - b.index)
+    .map(({ error }) => error);
 }
 
 function invalidKeyError({ key, path }: { key: string; path?: string | null }): ValidationError {

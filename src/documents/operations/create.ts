@@ -15,7 +15,9 @@ import { writersFor } from './versions-store.js';
  * draft and publish), its components, relations and media, and publish it unless a draft was asked.
  */
 export async function create(ctx: DocumentContext, type: ContentType, data: Record<string, unknown>, options: WriteOptions): Promise<string> {
-  // A draft is work in progress: it skips the rules only a finished document must satisfy.
+  // A draft is work in progress: it skips the rules only a finished document must satisfy. A body
+  // that publishes is the whole document: every rule applies, and every problem is listed at once
+  // (Strapi lists the type errors first, the rest once they are fixed).
   const draft = type.draftAndPublish && options.status === 'draft';
   const { input, errors, media } = validateInput(ctx.schema, type, data, 'create', { draft });
   errors.push(...(await checkMediaReferences(ctx.database.db, media)));

@@ -10,7 +10,7 @@ import { ValidationError, type FieldError } from '../../errors.js';
 import type { PopulateTree } from '../../query/types.js';
 import type { ContentType, Model, Schema } from '../../schema/model.js';
 import type { DocumentContext } from '../context.js';
-import { validateInput } from '../input.js';
+import { inSchemaOrder, validateInput } from '../input.js';
 import { populate } from '../read/populate.js';
 import { decodeDocument, readRows, selectList } from '../rows.js';
 import { uniqueConflicts } from '../write/scalars.js';
@@ -74,5 +74,5 @@ export async function checkPublishable(
       errors.push({ path: [attribute.name], message: 'This attribute must be unique', name: 'ValidationError', value: dialect.decode(columnTypeOf(attribute.type), values[attribute.column]) });
     }
   }
-  if (errors.length) throw ValidationError.fromFieldErrors(errors);
+  if (errors.length) throw ValidationError.fromFieldErrors(inSchemaOrder(type, errors));
 }
