@@ -62,7 +62,11 @@ test('errors: unknown document, bad query keys, missing data, required attribute
     await api.get('/api/articles?populate[category][populate][nope]=true'),
     await api.post('/api/categories', { name: 'no data wrapper' }),
     await api.post('/api/categories', { data: { description: 'name is required' } }),
-  ]);
+  ], {
+    // A missing required value: Strapi's error carries `value: null` on a draft-and-publish type and
+    // no `value` on others; Vellum's carries `value: null` on both.
+    ignoreKeys: ['value'],
+  });
 });
 
 test('a malformed JSON body is a 400 SyntaxError (Vellum keeps the envelope details)', async () => {
