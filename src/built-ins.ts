@@ -23,7 +23,19 @@ export function builtInTypes(projectDir: string): RawSchemaFile[] {
       throw new ProjectError(`is not valid JSON: ${(error as Error).message}`, USER_EXTENSION);
     }
   }
-  return [uploadFileType, user, roleType];
+  return [uploadFileType, uniqueEmail(user), roleType];
+}
+
+/**
+ * Users' emails are unique, whatever the project's user schema says: registration and login
+ * address users by email, and only a unique index keeps two concurrent registrations from both
+ * taking one.
+ */
+function uniqueEmail(user: RawSchemaFile): RawSchemaFile {
+  const json = user.json as { attributes?: Record<string, Record<string, unknown>> };
+  const email = json.attributes?.email;
+  if (!email || email.type !== 'email' || email.unique === true) return user;
+  return { ...user, json: { ...json, attributes: { ...json.attributes, email: { ...email, unique: true } } } };
 }
 
 export const systemTables: TableSpec[] = authTables;

@@ -91,6 +91,16 @@ export class RateLimitError extends VellumError {
   }
 }
 
+/**
+ * The database could not take the write now (locked or busy past its timeout, or conflicts kept
+ * aborting it): nothing was written, and the same request may be sent again.
+ */
+export class ServiceUnavailableError extends VellumError {
+  constructor(message = 'The database is busy; nothing was written, try again', details: ErrorDetails = {}) {
+    super(503, 'ServiceUnavailableError', message, details);
+  }
+}
+
 /** A failure that is not the client's input: start-up problems, broken invariants. */
 export class ApplicationError extends VellumError {
   constructor(message: string, details: ErrorDetails = {}, status = 400) {

@@ -96,7 +96,7 @@ export async function startAuth(
   const { publicRole, authenticatedRole, secrets } = await database.dialect.withSchemaLock(database.db, bootstrap);
 
   const userJwt = new JwtSigner(secrets.jwt, authConfig.jwtLifetime);
-  const tokens = new ApiTokens(database.db, database.dialect, secrets.tokenSalt);
+  const tokens = new ApiTokens(database, secrets.tokenSalt);
   const resolveRole = async (ref: string) => (await roles.get(ref)).documentId;
   const users = new Users(ctx, documents, userType, authConfig, userJwt, authenticatedRole, resolveRole);
   const access = new UsersPermissionsAccess(userJwt, users, tokens, roles, publicRole);

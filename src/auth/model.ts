@@ -26,7 +26,8 @@ export const userType: RawSchemaFile = {
     options: { draftAndPublish: false },
     attributes: {
       username: { type: 'string', minLength: 3, unique: true, required: true, configurable: false },
-      email: { type: 'email', minLength: 6, required: true, configurable: false },
+      // Unique in Vellum's database (Strapi checks it at registration only): see built-ins.ts.
+      email: { type: 'email', minLength: 6, required: true, unique: true, configurable: false },
       provider: { type: 'string', configurable: false },
       password: { type: 'password', minLength: 6, private: true, configurable: false },
       resetPasswordToken: { type: 'string', private: true, configurable: false },

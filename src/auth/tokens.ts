@@ -5,6 +5,7 @@
  */
 import { createHmac, randomBytes } from 'node:crypto';
 import type { CompiledQuery } from 'kysely';
+import type { Database } from '../database/connection.js';
 import type { Db, Dialect } from '../database/dialect.js';
 import { NotFoundError, UnauthorizedError, ValidationError } from '../errors.js';
 import { TOKEN_PERMISSIONS_TABLE, TOKENS_TABLE } from './model.js';
@@ -40,12 +41,16 @@ export interface CreateTokenInput {
 const LAST_USED_RESOLUTION_MS = 60_000;
 
 export class ApiTokens {
+  private readonly db: Db;
+  private readonly dialect: Dialect;
+
   constructor(
-    private readonly db: Db,
-    private readonly dialect: Dialect,
+    private readonly database: Database,
     private readonly salt: string,
   ) {
-    this.byKey = db.selectFrom(TOKENS_TABLE).select(['id', 'type', 'expires_at', 'last_used_at']).where('access_key', '=', '').compile();
+    this.db = database.db;
+    this.dialect = database.dialect;
+    this.byKey = this.db.selectFrom(TOKENS_TABLE).select(['id', 'type', 'expires_at', 'last_used_at']).where('access_key', '=', '').compile();
   }
 
   /** Recent keys' hashes: a pure function of the key and the salt, asked on every request. */
@@ -71,14 +76,16 @@ export class ApiTokens {
       const message = `lifespan must be a positive number of milliseconds, at most ${MAX_LIFESPAN} (100 years)`;
       throw ValidationError.fromFieldErrors([{ path: ['lifespan'], message, name: 'ValidationError', value: input.lifespan }]);
     }
-    const taken = await this.db.selectFrom(TOKENS_TABLE).select('id').where('name', '=', name).executeTakeFirst();
-    if (taken) throw new ValidationError(`A token named "${name}" already exists`, { name });
 
     const accessKey = randomBytes(128).toString('hex');
     const now = new Date();
     const expiresAt = input.lifespan ? new Date(now.getTime() + input.lifespan) : null;
     const encode = (date: Date | null) => this.dialect.encode('datetime', date);
-    const id = await this.db.transaction().execute(async (trx) => {
+    const id = await this.database.write(async (trx) => {
+      // In the transaction: a concurrent creator of the same name makes the unique index refuse this
+      // one, and the write runs again, answered here.
+      const taken = await trx.selectFrom(TOKENS_TABLE).select('id').where('name', '=', name).executeTakeFirst();
+      if (taken) throw new ValidationError(`A token named "${name}" already exists`, { name });
       const inserted = await trx
         .insertInto(TOKENS_TABLE)
         .values({
@@ -119,7 +126,7 @@ export class ApiTokens {
 
   async revoke(ref: string): Promise<TokenInfo> {
     const token = await this.get(ref);
-    await this.db.transaction().execute(async (trx) => {
+    await this.database.write(async (trx) => {
       await trx.deleteFrom(TOKEN_PERMISSIONS_TABLE).where('token_id', '=', token.id).execute();
       await trx.deleteFrom(TOKENS_TABLE).where('id', '=', token.id).execute();
     });

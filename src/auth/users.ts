@@ -5,6 +5,7 @@
  * document service never returns it.
  */
 import type { Database } from '../database/connection.js';
+import { UNIQUE_MESSAGE } from '../database/write.js';
 import type { Document } from '../documents/rows.js';
 import type { DocumentService } from '../documents/service.js';
 import { ApplicationError, NotFoundError, ValidationError, type FieldError } from '../errors.js';
@@ -50,6 +51,13 @@ export interface UserIdentity {
 }
 
 const INVALID_LOGIN = 'Invalid identifier or password';
+const TAKEN = 'Email or Username are already taken';
+
+/** A ValidationError whose only problems are an email or username that another user holds. */
+function isTakenError(error: ValidationError): boolean {
+  const errors = (error.details.errors ?? []) as { path?: unknown[]; message?: string }[];
+  return errors.length > 0 && errors.every((e) => e.message === UNIQUE_MESSAGE && (e.path?.[0] === 'email' || e.path?.[0] === 'username'));
+}
 const BCRYPT_MAX_BYTES = 72;
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -200,11 +208,18 @@ export class Users {
       .select('id')
       .where((eb) => eb.or([eb('email', '=', data.email as string), eb('username', '=', data.username as string)]))
       .executeTakeFirst();
-    if (taken) throw new ApplicationError('Email or Username are already taken');
-    return this.documents.create(
-      this.type,
-      { ...data, provider: 'local', role: roleDocumentId, confirmed: flags.confirmed, blocked: flags.blocked },
-      { query: this.readBack() },
-    );
+    if (taken) throw new ApplicationError(TAKEN);
+    try {
+      return await this.documents.create(
+        this.type,
+        { ...data, provider: 'local', role: roleDocumentId, confirmed: flags.confirmed, blocked: flags.blocked },
+        { query: this.readBack() },
+      );
+    } catch (error) {
+      // Lost a race with a concurrent registration of the same email or username: the unique
+      // index refused it. Answered as the check above answers.
+      if (error instanceof ValidationError && isTakenError(error)) throw new ApplicationError(TAKEN);
+      throw error;
+    }
   }
 }

@@ -31,6 +31,7 @@ async function start(projectDir: string): Promise<void> {
   if (vellum.skippedCode.length) {
     console.log(`Project code not executed (${vellum.skippedCode.length} files): ${vellum.skippedCode.join(', ')}`);
   }
+  for (const warning of vellum.sync.warnings) console.log(`Warning: ${warning}`);
   if (vellum.sync.orphaned.length) {
     console.log(`Kept data the schema no longer names (remove with \`vellum db prune\`): ${vellum.sync.orphaned.join(', ')}`);
   }

@@ -114,7 +114,11 @@ const asRecord = (value: unknown): Record<string, unknown> =>
  * `connection.connection`), falling back to the environment variables of Strapi's default file.
  */
 function resolveDatabase(raw: Record<string, unknown>, projectDir: string, envSource: NodeJS.ProcessEnv): DatabaseConfig {
-  const env = createEnv(envSource);
+  const strapiEnv = createEnv(envSource);
+  // Vellum's own fallbacks read an empty variable as unset, except the password (see env.ts).
+  const env = (name: string, fallback?: string) => strapiEnv(name) || fallback;
+  env.int = strapiEnv.int;
+  env.bool = strapiEnv.bool;
   const connection = asRecord(raw.connection);
   const params = asRecord(connection.connection);
   const clientName = String(connection.client ?? env('DATABASE_CLIENT', 'sqlite'));
@@ -134,7 +138,7 @@ function resolveDatabase(raw: Record<string, unknown>, projectDir: string, envSo
     port: Number(params.port ?? env.int('DATABASE_PORT', defaultPort)),
     database: String(params.database ?? env('DATABASE_NAME', 'strapi')),
     user: String(params.user ?? env('DATABASE_USERNAME', client === 'postgres' ? 'postgres' : 'root')),
-    password: (params.password as string | undefined) ?? env('DATABASE_PASSWORD'),
+    password: (params.password as string | undefined) ?? strapiEnv('DATABASE_PASSWORD'),
     schema: (params.schema as string | undefined) ?? env('DATABASE_SCHEMA'),
     ssl: (params.ssl as ServerConnection['ssl']) ?? (env.bool('DATABASE_SSL', false) ? {} : undefined),
     pool: { min: Number(pool.min ?? 0), max: Number(pool.max ?? 10) },
@@ -183,7 +187,7 @@ export async function loadConfig(project: string, options: LoadConfigOptions = {
     section('admin'),
   ]);
   const middlewares = await loadConfigList(projectDir, 'middlewares', env, environment);
-  server.host ??= env('HOST');
+  server.host ??= env('HOST') || undefined;
   server.port ??= env.int('PORT');
   server.bodyLimit ??= bodyMiddlewareLimit(middlewares);
   const i18n = parseSection(i18nSchema, asRecord(asRecord(plugins.i18n).config), 'config/plugins (i18n)');

@@ -1,9 +1,10 @@
 import type { KyselyConfig } from 'kysely';
 import type { DatabaseConfig } from '../config/load.js';
-import type { Db, Dialect } from './dialect.js';
+import type { DatabaseFailure, Db, Dialect } from './dialect.js';
 import { createMysqlKysely, mysqlDialect } from './dialects/mysql.js';
 import { createPostgresKysely, postgresDialect } from './dialects/postgres.js';
 import { createSqliteKysely, sqliteDialect } from './dialects/sqlite.js';
+import { runWrite, UniqueIndexes } from './write.js';
 
 export interface QueryObserver {
   (sql: string): void;
@@ -16,6 +17,15 @@ export interface Database {
   /** Statements executed so far (tests use it to prove that reads are not N+1). */
   readonly statementCount: number;
   observe(observer: QueryObserver): () => void;
+  /**
+   * Runs `fn` as one write transaction: retried when the database aborts it for a conflict, its
+   * failures translated (unique violation: ValidationError; locked or busy: 503). See write.ts.
+   */
+  write<T>(fn: (trx: Db) => Promise<T>): Promise<T>;
+  /** Write transactions run again so far, by cause (conflict: deadlock or serialisation; unique). */
+  readonly writeRetries: { conflict: number; unique: number };
+  /** The unique indexes schema synchronisation created, to name their attributes in errors. */
+  readonly uniqueIndexes: UniqueIndexes;
   close(): Promise<void>;
 }
 
@@ -46,9 +56,17 @@ export function openDatabase(config: DatabaseConfig): Database {
       dialect = mysqlDialect;
       break;
   }
+  const uniqueIndexes = new UniqueIndexes();
+  const writeRetries = { conflict: 0, unique: 0 };
+  const countRetry = (failure: DatabaseFailure) => {
+    if (failure.kind !== 'busy') writeRetries[failure.kind] += 1;
+  };
   return {
     db,
     dialect,
+    uniqueIndexes,
+    writeRetries,
+    write: (fn) => runWrite(db, dialect, uniqueIndexes, fn, countRetry),
     get statementCount() {
       return statementCount;
     },

@@ -1,5 +1,6 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { DatabaseClient } from '../config/load.js';
+import type { UniqueSpec } from './tables.js';
 
 /** The storage type of a column, independent of the dialect. */
 export type ColumnType =
@@ -20,6 +21,15 @@ export type ColumnType =
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type Db = Kysely<any>;
 
+/** What went wrong in the database, as far as a writer cares (see write.ts). */
+export type DatabaseFailure =
+  /** A unique index refused a value: the index by name, or (SQLite) its table and columns. */
+  | { kind: 'unique'; index?: string; table?: string; columns?: string[] }
+  /** Deadlock or serialisation failure: the database aborted the transaction; running it again is safe. */
+  | { kind: 'conflict' }
+  /** Locked or overloaded past a timeout. */
+  | { kind: 'busy' };
+
 /**
  * What differs between SQLite, PostgreSQL and MySQL/MariaDB. Everything else in the database layer
  * is written once against Kysely.
@@ -30,6 +40,25 @@ export interface Dialect {
   columnType(type: ColumnType): RawBuilder<unknown>;
   /** Appended to CREATE TABLE (MySQL: engine and a case-sensitive collation). */
   tableOptions(): RawBuilder<unknown> | undefined;
+  /**
+   * Whether `select ... for update` locks rows. SQLite has no row locks: a write transaction holds
+   * the whole database (see `writeTransaction`), which serialises writers anyway.
+   */
+  readonly rowLocks: boolean;
+  /**
+   * Runs `fn` in a transaction meant to write: SQLite takes the write lock up front (BEGIN
+   * IMMEDIATE) so that two processes wait for each other instead of failing to upgrade; MariaDB
+   * reads committed data (PostgreSQL's default), which spares the gap locks that made concurrent
+   * inserts deadlock and lets a statement that waited for a row lock see what the holder wrote.
+   */
+  writeTransaction<T>(db: Db, fn: (trx: Db) => Promise<T>): Promise<T>;
+  /** What a driver error means for a writer, or undefined when it is none of the known failures. */
+  classifyError(error: unknown): DatabaseFailure | undefined;
+  /** Creates the unique index of an attribute (scope: published rows, per locale; empty text is free). */
+  createUniqueIndex(db: Db, spec: UniqueSpec): Promise<void>;
+  dropUniqueIndex(db: Db, spec: UniqueSpec): Promise<void>;
+  /** Columns a dialect adds to a table for a unique index (MariaDB's hidden generated column). */
+  uniqueHelperColumns(spec: UniqueSpec): string[];
   /** Runs `fn` holding a lock that other Vellum nodes starting on the same database wait for. */
   withSchemaLock<T>(db: Db, fn: (db: Db) => Promise<T>): Promise<T>;
   /** Value to bind for a JS value of a column type. */
@@ -176,4 +205,19 @@ export function decodeCommon(type: ColumnType, value: unknown): unknown {
     default:
       return value;
   }
+}
+
+/** Driver errors carry their code in different properties; this reads the common ones. */
+export const errorFields = (error: unknown): { code?: string; errno?: number; message: string; constraint?: string; table?: string } =>
+  error && typeof error === 'object' ? (error as { code?: string; errno?: number; message: string; constraint?: string; table?: string }) : { message: String(error) };
+
+/**
+ * The row condition of a unique index, as Strapi checks uniqueness: published versions only (drafts
+ * may share values), and neither null nor empty text (Strapi lets any number of documents leave a
+ * unique text empty).
+ */
+export function uniqueCondition(spec: UniqueSpec, quote: (name: string) => string): string {
+  const column = quote(spec.column);
+  const empty = spec.type === 'string' || spec.type === 'text' ? ` and ${column} <> ''` : '';
+  return `${quote('published_at')} is not null and ${column} is not null${empty}`;
 }

@@ -2,8 +2,8 @@ import { sql } from 'kysely';
 import { ProjectError } from '../errors.js';
 import type { Schema } from '../schema/model.js';
 import type { Database } from './connection.js';
-import type { ColumnSpec, TableSpec } from './tables.js';
-import { META_TABLE, planTables } from './tables.js';
+import type { ColumnSpec, TableSpec, UniqueSpec } from './tables.js';
+import { META_TABLE, planTables, uniqueSignature } from './tables.js';
 import { indexName } from '../schema/naming.js';
 import type { ColumnType, Db, Dialect } from './dialect.js';
 
@@ -11,12 +11,17 @@ import type { ColumnType, Db, Dialect } from './dialect.js';
 type Snapshot = Record<string, Record<string, ColumnType>>;
 
 const SNAPSHOT_KEY = 'schema_snapshot';
+/** The unique indexes created so far (name -> spec): what to drop when an attribute stops being unique. */
+const UNIQUES_KEY = 'unique_indexes';
+type UniquesSnapshot = Record<string, UniqueSpec>;
 
 export interface SyncReport {
   createdTables: string[];
   addedColumns: string[];
   /** Columns and tables that the schema no longer names; kept until `vellum db prune`. */
   orphaned: string[];
+  /** Problems that did not stop start-up but need the operator (duplicates under a unique attribute). */
+  warnings: string[];
 }
 
 /** Type changes that keep every stored value readable. */
@@ -47,16 +52,73 @@ async function existingTables(db: Db, dialect: Dialect, pgSchema: string | undef
   return result;
 }
 
-async function readSnapshot(db: Db, hasMeta: boolean): Promise<Snapshot> {
-  if (!hasMeta) return {};
-  const row = await db.selectFrom(META_TABLE).select('value').where('name', '=', SNAPSHOT_KEY).executeTakeFirst();
-  return row?.value ? (JSON.parse(row.value as string) as Snapshot) : {};
+async function readSnapshot<T = Snapshot>(db: Db, hasMeta: boolean, key = SNAPSHOT_KEY): Promise<T> {
+  if (!hasMeta) return {} as T;
+  const row = await db.selectFrom(META_TABLE).select('value').where('name', '=', key).executeTakeFirst();
+  return row?.value ? (JSON.parse(row.value as string) as T) : ({} as T);
 }
 
-async function writeSnapshot(db: Db, snapshot: Snapshot): Promise<void> {
+async function writeSnapshot(db: Db, snapshot: object, key = SNAPSHOT_KEY): Promise<void> {
   const value = JSON.stringify(snapshot);
-  const updated = await db.updateTable(META_TABLE).set({ value }).where('name', '=', SNAPSHOT_KEY).executeTakeFirst();
-  if (Number(updated.numUpdatedRows) === 0) await db.insertInto(META_TABLE).values({ name: SNAPSHOT_KEY, value }).execute();
+  const updated = await db.updateTable(META_TABLE).set({ value }).where('name', '=', key).executeTakeFirst();
+  if (Number(updated.numUpdatedRows) === 0) await db.insertInto(META_TABLE).values({ name: key, value }).execute();
+}
+
+/** Values that more than one published version holds in one scope: they keep a unique index from being created. */
+async function duplicatesUnder(db: Db, spec: UniqueSpec): Promise<string[]> {
+  let query = db
+    .selectFrom(spec.table)
+    .select([sql.ref(spec.column).as('value'), sql<number>`count(*)`.as('n')])
+    .where('published_at', 'is not', null)
+    .where(spec.column, 'is not', null);
+  if (spec.type === 'string' || spec.type === 'text') query = query.where(spec.column, '<>', '');
+  if (spec.localized) query = query.select('locale').groupBy([spec.column, 'locale']);
+  else query = query.groupBy(spec.column);
+  const rows = await query.having(sql`count(*)`, '>', 1).limit(5).execute();
+  return (rows as { value: unknown; n: number; locale?: unknown }[]).map((row) => {
+    const text = String(row.value);
+    const shown = JSON.stringify(text.length > 40 ? `${text.slice(0, 40)}...` : text);
+    return `${shown}${spec.localized ? ` (${String(row.locale)})` : ''} x${Number(row.n)}`;
+  });
+}
+
+/**
+ * Unique attributes become unique indexes, on new and existing databases alike. An index whose
+ * values are already duplicated is not created: start-up goes on (the write-time checks still
+ * refuse new duplicates), and the report says which values to resolve; the next start creates it.
+ */
+async function synchronizeUniques(database: Database, db: Db, plan: TableSpec[], hasMeta: boolean, report: SyncReport): Promise<void> {
+  const { dialect } = database;
+  const recorded = await readSnapshot<UniquesSnapshot>(db, hasMeta, UNIQUES_KEY);
+  const planned = new Map(plan.flatMap((table) => table.uniques ?? []).map((spec) => [spec.name, spec]));
+  const next: UniquesSnapshot = {};
+  for (const [name, spec] of Object.entries(recorded)) {
+    const wanted = planned.get(name);
+    if (wanted && uniqueSignature(wanted) === uniqueSignature(spec)) next[name] = spec;
+    else await dialect.dropUniqueIndex(db, spec);
+  }
+  for (const spec of planned.values()) {
+    if (!next[spec.name]) {
+      const duplicates = await duplicatesUnder(db, spec);
+      if (duplicates.length) {
+        report.warnings.push(
+          `${spec.table}.${spec.column} (unique attribute "${spec.attribute}") is not unique in the database yet: ` +
+            `published documents share ${duplicates.join(', ')}. Give them distinct values; ` +
+            'the unique index is created at the next start.',
+        );
+        continue;
+      }
+      await dialect.createUniqueIndex(db, spec);
+      next[spec.name] = spec;
+    }
+    database.uniqueIndexes.register(spec.name, { table: spec.table, columns: [spec.column, ...(spec.localized ? ['locale'] : [])], path: [spec.attribute] });
+  }
+  for (const table of plan) {
+    for (const index of table.indexes) {
+      if (index.unique) database.uniqueIndexes.register(index.name, { table: table.name, columns: index.columns, path: [index.columns.at(-1)!] });
+    }
+  }
+  await writeSnapshot(db, next, UNIQUES_KEY);
 }
 
 function columnDefinition(dialect: Dialect, column: ColumnSpec) {
@@ -105,7 +167,7 @@ export async function synchronizeSchema(
 ): Promise<SyncReport> {
   const { dialect } = database;
   const plan = planTables(schema, systemTables);
-  const report: SyncReport = { createdTables: [], addedColumns: [], orphaned: [] };
+  const report: SyncReport = { createdTables: [], addedColumns: [], orphaned: [], warnings: [] };
   if (dialect.client === 'postgres' && pgSchema) {
     await sql`create schema if not exists ${sql.id(pgSchema)}`.execute(database.db);
   }
@@ -125,7 +187,7 @@ export async function synchronizeSchema(
           await db.schema.alterTable(table.name).addColumn(column.name, dialect.columnType(type)).execute();
           report.addedColumns.push(`${table.name}.${column.name}`);
         }
-        const wanted = new Set(table.columns.map((c) => c.name));
+        const wanted = new Set([...table.columns.map((c) => c.name), ...(table.uniques ?? []).flatMap((spec) => dialect.uniqueHelperColumns(spec))]);
         for (const name of columns) if (!wanted.has(name)) report.orphaned.push(`${table.name}.${name}`);
       }
       for (const index of table.indexes) {
@@ -140,6 +202,7 @@ export async function synchronizeSchema(
       next[table.name] = { ...next[table.name], ...Object.fromEntries(table.columns.map((c) => [c.name, c.type])) };
     }
     await writeSnapshot(db, next);
+    await synchronizeUniques(database, db, plan, existing.has(META_TABLE), report);
   });
   return report;
 }

@@ -14,11 +14,35 @@ export interface IndexSpec {
   unique?: boolean;
 }
 
+/**
+ * A unique attribute of a content-type, enforced by the database as Strapi scopes uniqueness: among
+ * published versions, per locale for localized types. Each dialect builds its index
+ * (`Dialect.createUniqueIndex`): a partial index on SQLite and PostgreSQL, a hidden generated column
+ * on MariaDB (which has no partial indexes).
+ */
+export interface UniqueSpec {
+  /** The index's name. */
+  name: string;
+  table: string;
+  column: string;
+  type: ColumnType;
+  localized: boolean;
+  /** The attribute, as error details name it. */
+  attribute: string;
+}
+
 export interface TableSpec {
   name: string;
   columns: ColumnSpec[];
   indexes: IndexSpec[];
+  uniques?: UniqueSpec[];
 }
+
+/** Column types a unique index can hold (json and blocks values are not compared). */
+const UNIQUE_INDEXABLE = new Set<ColumnType>(['string', 'text', 'integer', 'bigint', 'float', 'decimal', 'boolean', 'date', 'time', 'datetime']);
+
+/** A value that tells whether a unique index still has the definition the schema asks for. */
+export const uniqueSignature = (spec: UniqueSpec): string => `${spec.table}|${spec.column}|${spec.type}|${spec.localized ? 'locale' : '-'}|published`;
 
 const SCALAR_COLUMN_TYPES: Record<ScalarType, ColumnType> = {
   string: 'string',
@@ -73,14 +97,25 @@ function modelTable(model: Model): TableSpec {
     indexes.push({ name: indexName(table, ['locale', 'published_at', 'id']), columns: ['locale', 'published_at', 'id'] });
     indexes.push({ name: indexName(table, ['locale', 'id', 'published_at']), columns: ['locale', 'id', 'published_at'] });
   }
+  const uniques: UniqueSpec[] = [];
   for (const attribute of model.scalars) {
     const type = columnTypeOf(attribute.type);
     columns.push({ name: attribute.column, type });
     if (model.modelType === 'contentType' && INDEXABLE.has(type) && attribute.type !== 'password') {
       indexes.push({ name: indexName(table, [attribute.column]), columns: [attribute.column] });
     }
+    if (model.modelType === 'contentType' && attribute.unique && UNIQUE_INDEXABLE.has(type) && attribute.type !== 'password') {
+      uniques.push({
+        name: indexName(table, [attribute.column], 'uq'),
+        table,
+        column: attribute.column,
+        type,
+        localized: model.localized,
+        attribute: attribute.name,
+      });
+    }
   }
-  return { name: table, columns, indexes };
+  return { name: table, columns, indexes, uniques };
 }
 
 function componentLinkTable(model: Model): TableSpec {

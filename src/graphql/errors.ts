@@ -22,6 +22,7 @@ const CODES: Record<string, string> = {
   PayloadTooLargeError: 'PAYLOAD_TOO_LARGE',
   RateLimitError: 'RATE_LIMITED',
   ApplicationError: 'BAD_REQUEST',
+  ServiceUnavailableError: 'SERVICE_UNAVAILABLE',
 };
 
 interface RequestFailure extends Error {
@@ -39,7 +40,8 @@ function located(error: Error): { message: string; locations?: unknown; path?: u
 function formatExecutionError(error: GraphQLError, log: FastifyBaseLogger): Record<string, unknown> {
   const original = error.originalError;
   const base = { message: error.message, locations: error.locations, path: error.path };
-  if (original instanceof VellumError && original.status < 500) {
+  // Client errors, and a busy database (nothing written, the client may try again), keep their message.
+  if (original instanceof VellumError && (original.status < 500 || original.status === 503)) {
     return {
       ...base,
       extensions: { code: CODES[original.name] ?? 'BAD_REQUEST', error: { name: original.name, message: original.message, details: original.details } },

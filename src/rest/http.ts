@@ -57,6 +57,8 @@ export function createHttpServer(config: VellumConfig): FastifyInstance {
   app.setErrorHandler((error, request, reply) => {
     const vellumError = toVellumError(error);
     if (vellumError.status >= 500) request.log.error({ err: error }, 'request failed');
+    // Nothing was written: the client may send the same request again shortly.
+    if (vellumError.status === 503) void reply.header('retry-after', '1');
     void reply.status(vellumError.status).send(errorBody(vellumError));
   });
 

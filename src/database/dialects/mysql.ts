@@ -2,7 +2,9 @@ import { Kysely, MysqlDialect, sql, type KyselyConfig } from 'kysely';
 import { createRequire } from 'node:module';
 import type mysqlModule from 'mysql2';
 import type { ServerConnection } from '../../config/load.js';
-import { decodeCommon, encodeCommon, likeMatch, pad, type ColumnType, type Db, type Dialect } from '../dialect.js';
+import { identifier } from '../../schema/naming.js';
+import type { UniqueSpec } from '../tables.js';
+import { decodeCommon, encodeCommon, errorFields, likeMatch, pad, type ColumnType, type Db, type Dialect } from '../dialect.js';
 
 const TYPES: Record<ColumnType, string> = {
   id: 'integer unsigned not null auto_increment primary key',
@@ -31,8 +33,63 @@ function mysqlDateTime(value: unknown): unknown {
   );
 }
 
+const quoteId = (name: string): string => `\`${name.replace(/`/g, '``')}\``;
+
+/** ER_LOCK_DEADLOCK; ER_AUTOINC_READ_FAILED (a deadlock met while waiting for the auto-increment lock); ER_CHECKREAD. */
+const CONFLICT = new Set([1213, 1467, 1020]);
+/** ER_LOCK_WAIT_TIMEOUT, ER_CON_COUNT_ERROR, ER_TOO_MANY_USER_CONNECTIONS. */
+const BUSY = new Set([1205, 1040, 1203]);
+
+/**
+ * MariaDB has neither partial nor expression indexes: a unique attribute gets a hidden (INVISIBLE,
+ * so `select *` leaves it out) virtual column that is null outside the index's scope (drafts, empty
+ * text) and otherwise holds the locale, or for long text the locale and the text's digest (InnoDB
+ * indexes no full LONGTEXT).
+ */
+const helperColumn = (spec: UniqueSpec): string => identifier(`${spec.column}__uq`);
+
+function helperExpression(spec: UniqueSpec): string {
+  const column = quoteId(spec.column);
+  const inScope = `${quoteId('published_at')} is not null and ${column} is not null${spec.type === 'string' || spec.type === 'text' ? ` and ${column} <> ''` : ''}`;
+  const locale = `coalesce(${quoteId('locale')}, '')`;
+  return spec.type === 'text' ? `if(${inScope}, concat(${locale}, ':', md5(${column})), null)` : `if(${inScope}, ${locale}, null)`;
+}
+
 export const mysqlDialect: Dialect = {
   client: 'mysql',
+  rowLocks: true,
+  // Every connection reads committed data (set when the pool opens it, see createMysqlKysely).
+  writeTransaction: (db, fn) => db.transaction().execute(fn),
+  classifyError(error) {
+    const { errno, message } = errorFields(error);
+    if (errno === 1062) {
+      // MariaDB: "Duplicate entry 'x' for key 'name'"; MySQL 8: "... for key 'table.name'".
+      const key = /for key '([^']+)'/.exec(message)?.[1];
+      return { kind: 'unique', index: key?.split('.').pop() };
+    }
+    if (errno !== undefined && CONFLICT.has(errno)) return { kind: 'conflict' };
+    if (errno !== undefined && BUSY.has(errno)) return { kind: 'busy' };
+    return undefined;
+  },
+  async createUniqueIndex(db, spec) {
+    const helper = quoteId(helperColumn(spec));
+    const width = spec.type === 'text' ? 300 : 255;
+    await sql
+      .raw(`alter table ${quoteId(spec.table)} add column if not exists ${helper} varchar(${width}) as (${helperExpression(spec)}) virtual invisible`)
+      .execute(db);
+    const columns = spec.type === 'text' ? helper : `${quoteId(spec.column)}, ${helper}`;
+    await sql.raw(`create unique index if not exists ${quoteId(spec.name)} on ${quoteId(spec.table)} (${columns})`).execute(db);
+  },
+  async dropUniqueIndex(db, spec) {
+    try {
+      await sql.raw(`drop index if exists ${quoteId(spec.name)} on ${quoteId(spec.table)}`).execute(db);
+      await sql.raw(`alter table ${quoteId(spec.table)} drop column if exists ${quoteId(helperColumn(spec))}`).execute(db);
+    } catch (error) {
+      // The table itself is gone (dropped by hand): so is its index.
+      if (errorFields(error).errno !== 1146) throw error;
+    }
+  },
+  uniqueHelperColumns: (spec) => [helperColumn(spec)],
   columnType: (type) => sql.raw(TYPES[type]),
   // A binary collation makes `=` and ordering case-sensitive, as on SQLite and PostgreSQL.
   tableOptions: () => sql.raw('engine = InnoDB default charset = utf8mb4 collate = utf8mb4_bin'),
@@ -52,7 +109,7 @@ export const mysqlDialect: Dialect = {
     return encodeCommon(type, value);
   },
   decode: decodeCommon,
-  quoteId: (name) => `\`${name.replace(/`/g, '``')}\``,
+  quoteId,
   selectColumn: () => undefined,
   semiJoinOperand: (column) => column,
   asText: (expression) => sql`cast(${expression} as char)`,
@@ -79,6 +136,12 @@ export function createMysqlKysely(connection: ServerConnection, log: KyselyConfi
     dateStrings: true,
     supportBigNumbers: true,
     bigNumberStrings: true,
+  });
+  // READ COMMITTED, as PostgreSQL: InnoDB's REPEATABLE READ takes gap locks on every locking read
+  // and delete, which made concurrent inserts of links deadlock, and its snapshot would hide what a
+  // writer committed while this one waited for its lock. Set once per connection, not per write.
+  pool.on('connection', (connection) => {
+    connection.query('set session transaction isolation level read committed');
   });
   return new Kysely({ dialect: new MysqlDialect({ pool }), log });
 }

@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import type pgModule from 'pg';
 import type { ServerConnection } from '../../config/load.js';
 import { ValidationError } from '../../errors.js';
-import { decodeCommon, encodeCommon, likeMatch, type ColumnType, type Db, type Dialect } from '../dialect.js';
+import { decodeCommon, encodeCommon, errorFields, likeMatch, uniqueCondition, type ColumnType, type Db, type Dialect } from '../dialect.js';
 
 const TYPES: Record<ColumnType, string> = {
   id: 'serial primary key',
@@ -52,10 +52,38 @@ function refusingNul(pg: typeof pgModule): typeof pgModule.Client {
   };
 }
 
+const quoteId = (name: string): string => `"${name.replace(/"/g, '""')}"`;
+
+/** SQLSTATEs: deadlock_detected and serialization_failure abort a transaction that may run again. */
+const CONFLICT = new Set(['40P01', '40001']);
+/** lock_not_available, too_many_connections, cannot_connect_now, query_canceled (statement_timeout). */
+const BUSY = new Set(['55P03', '53300', '57P03', '57014']);
+
 export const postgresDialect: Dialect = {
   client: 'postgres',
+  rowLocks: true,
   columnType: (type) => sql.raw(TYPES[type]),
   tableOptions: () => undefined,
+  writeTransaction: (db, fn) => db.transaction().execute(fn),
+  classifyError(error) {
+    const { code = '', constraint, table } = errorFields(error);
+    if (code === '23505') return { kind: 'unique', index: constraint, table };
+    if (CONFLICT.has(code)) return { kind: 'conflict' };
+    if (BUSY.has(code)) return { kind: 'busy' };
+    return undefined;
+  },
+  async createUniqueIndex(db, spec) {
+    // A B-tree entry holds at most ~2.7 kB: long text is compared through its digest.
+    const value = spec.type === 'text' ? `md5(${quoteId(spec.column)})` : quoteId(spec.column);
+    const columns = [value, ...(spec.localized ? [quoteId('locale')] : [])].join(', ');
+    await sql
+      .raw(`create unique index if not exists ${quoteId(spec.name)} on ${quoteId(spec.table)} (${columns}) where ${uniqueCondition(spec, quoteId)}`)
+      .execute(db);
+  },
+  async dropUniqueIndex(db, spec) {
+    await sql.raw(`drop index if exists ${quoteId(spec.name)}`).execute(db);
+  },
+  uniqueHelperColumns: () => [],
   withSchemaLock: (db, fn) =>
     db.connection().execute(async (connection) => {
       await sql`select pg_advisory_lock(${SCHEMA_LOCK_KEY})`.execute(connection);
@@ -67,7 +95,7 @@ export const postgresDialect: Dialect = {
     }),
   encode: encodeCommon,
   decode: decodeCommon,
-  quoteId: (name) => `"${name.replace(/"/g, '""')}"`,
+  quoteId,
   selectColumn: () => undefined,
   semiJoinOperand: (column) => column,
   // The cluster's current snapshot (xmin:xmax:in-progress ids). Only writing transactions take an

@@ -3,7 +3,18 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { Kysely, SqliteDialect, sql, type KyselyConfig } from 'kysely';
 import type { SqliteConnection } from '../../config/load.js';
-import { ARRAY_ROWS, decodeCommon, encodeCommon, likeMatch, type ColumnType, type Db, type Dialect } from '../dialect.js';
+import {
+  ARRAY_ROWS,
+  decodeCommon,
+  encodeCommon,
+  errorFields,
+  likeMatch,
+  uniqueCondition,
+  type ColumnType,
+  type DatabaseFailure,
+  type Db,
+  type Dialect,
+} from '../dialect.js';
 
 const TYPES: Record<ColumnType, string> = {
   id: 'integer primary key autoincrement',
@@ -21,30 +32,63 @@ const TYPES: Record<ColumnType, string> = {
   datetime: 'text',
 };
 
+const quoteId = (name: string): string => `"${name.replace(/"/g, '""')}"`;
+
+// BEGIN IMMEDIATE takes the file's write lock up front: a second process waits (busy_timeout)
+// instead of failing when both try to upgrade a read transaction.
+const immediate = <T>(db: Db, fn: (db: Db) => Promise<T>): Promise<T> =>
+  db.connection().execute(async (connection) => {
+    await sql`begin immediate`.execute(connection);
+    try {
+      const result = await fn(connection);
+      await sql`commit`.execute(connection);
+      return result;
+    } catch (error) {
+      await sql`rollback`.execute(connection);
+      throw error;
+    }
+  });
+
+/** `UNIQUE constraint failed: index 'name'` (expression indexes) or `...: table.a, table.b`. */
+function uniqueFailure(message: string): DatabaseFailure {
+  const named = /UNIQUE constraint failed: index '([^']+)'/.exec(message);
+  if (named) return { kind: 'unique', index: named[1] };
+  const listed = /UNIQUE constraint failed: (.+)$/.exec(message);
+  const qualified = (listed?.[1] ?? '').split(',').map((part) => part.trim().split('.'));
+  return { kind: 'unique', table: qualified[0]?.[0], columns: qualified.map((part) => part[1] ?? part[0]!) };
+}
+
 export const sqliteDialect: Dialect = {
   client: 'sqlite',
+  rowLocks: false,
   columnType: (type) => sql.raw(TYPES[type]),
   tableOptions: () => undefined,
-  // BEGIN IMMEDIATE takes the file's write lock up front: a second process waits (busy_timeout)
-  // instead of failing when both try to upgrade a read transaction.
-  withSchemaLock: (db, fn) =>
-    db.connection().execute(async (connection) => {
-      await sql`begin immediate`.execute(connection);
-      try {
-        const result = await fn(connection);
-        await sql`commit`.execute(connection);
-        return result;
-      } catch (error) {
-        await sql`rollback`.execute(connection);
-        throw error;
-      }
-    }),
+  withSchemaLock: immediate,
+  writeTransaction: immediate,
+  classifyError(error) {
+    const { code = '', message } = errorFields(error);
+    if (code === 'SQLITE_CONSTRAINT_UNIQUE') return uniqueFailure(message);
+    // A snapshot that another process moved past: the transaction may simply run again.
+    if (code === 'SQLITE_BUSY_SNAPSHOT') return { kind: 'conflict' };
+    if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED')) return { kind: 'busy' };
+    return undefined;
+  },
+  async createUniqueIndex(db, spec) {
+    const columns = [quoteId(spec.column), ...(spec.localized ? [quoteId('locale')] : [])].join(', ');
+    await sql
+      .raw(`create unique index if not exists ${quoteId(spec.name)} on ${quoteId(spec.table)} (${columns}) where ${uniqueCondition(spec, quoteId)}`)
+      .execute(db);
+  },
+  async dropUniqueIndex(db, spec) {
+    await sql.raw(`drop index if exists ${quoteId(spec.name)}`).execute(db);
+  },
+  uniqueHelperColumns: () => [],
   encode(type, value) {
     if (type === 'boolean' && value !== null && value !== undefined) return value ? 1 : 0;
     return encodeCommon(type, value);
   },
   decode: decodeCommon,
-  quoteId: (name) => `"${name.replace(/"/g, '""')}"`,
+  quoteId,
   selectColumn: (qualified, type) => (type === 'bigint' ? `cast(${qualified} as text)` : undefined),
   semiJoinOperand: (column) => sql`+${column}`,
   // data_version moves when another connection (another process) commits; total_changes counts

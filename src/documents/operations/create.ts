@@ -23,12 +23,14 @@ export async function create(ctx: DocumentContext, type: ContentType, data: Reco
   errors.push(...(await checkMediaReferences(ctx.database.db, media)));
   if (errors.length) throw ValidationError.fromFieldErrors(errors);
   const { dialect } = ctx.database;
-  const values = await encodeScalars(dialect, type, input, 'create');
-  return ctx.database.db.transaction().execute(async (trx) => {
+  const encoded = await encodeScalars(dialect, type, input, 'create');
+  return ctx.database.write(async (trx) => {
+    // A fresh copy per try: generated uids are chosen again when the write runs again.
+    const values = { ...encoded };
     const writers = writersFor(ctx, trx);
     const documentId = createDocumentId();
     const now = dialect.encode('datetime', new Date());
-    await enforceUniqueness(trx, dialect, type, values, documentId, options.locale, 'create');
+    const generated = await enforceUniqueness(trx, dialect, type, values, documentId, options.locale, 'create');
     const id = await insertReturningId(trx, dialect, type.table, {
       ...values,
       document_id: documentId,
@@ -39,7 +41,7 @@ export async function create(ctx: DocumentContext, type: ContentType, data: Reco
     });
     await writers.components.writeNested(type, { id, documentId, locale: options.locale }, input, 'create');
     // The body was checked with every rule: publishing checks only uniqueness among published documents.
-    if (type.draftAndPublish && options.status === 'published') await publishVersion(ctx, writers, type, id, documentId, options.locale, { validate: false });
+    if (type.draftAndPublish && options.status === 'published') await publishVersion(ctx, writers, type, id, documentId, options.locale, { validate: false, generated });
     return documentId;
   });
 }

@@ -1,7 +1,9 @@
+import { lockDocuments } from '../../database/locks.js';
 import { NotFoundError, ValidationError } from '../../errors.js';
 import type { ContentType } from '../../schema/model.js';
 import type { DocumentContext } from '../context.js';
 import { resolveLocale } from '../versions.js';
+import { lockTargetingOwners } from '../write/relation-locks.js';
 import { deleteVersionRows, findDocumentRows, writersFor } from './versions-store.js';
 
 /** Every locale of a document. */
@@ -32,11 +34,13 @@ export function deletionLocale(ctx: DocumentContext, type: ContentType, locale: 
  * pointed to them.
  */
 export async function deleteDocument(ctx: DocumentContext, type: ContentType, documentId: string, locale: string | null): Promise<void> {
-  await ctx.database.db.transaction().execute(async (trx) => {
+  await ctx.database.write(async (trx) => {
+    await lockDocuments(trx, ctx.database.dialect, type.table, [documentId]);
     const rows = await findDocumentRows(trx, type, documentId, locale);
     if (rows.length === 0) throw new NotFoundError(`No ${type.singularName} with documentId ${documentId}${locale ? ` in locale ${locale}` : ''}`);
     const writers = writersFor(ctx, trx);
     await deleteVersionRows(writers, type, rows.map((row) => row.id));
+    await lockTargetingOwners(trx, ctx.database.dialect, ctx.schema, type, documentId);
     await writers.relations.deleteTargeting(type, documentId, locale);
   });
 }

@@ -3,6 +3,7 @@
  * addressing a file by its numeric id, linking an uploaded file to a document or component
  * (`ref`/`refId`/`field`), and deleting a file with every link to it.
  */
+import { lockRows } from '../../database/locks.js';
 import { NotFoundError, ValidationError } from '../../errors.js';
 import type { MediaAttribute, Model } from '../../schema/model.js';
 import type { DocumentContext } from '../context.js';
@@ -92,7 +93,9 @@ export function assertLinkable(target: LinkTarget, fileName: string, mime: strin
 }
 
 export async function linkFiles(ctx: DocumentContext, target: LinkTarget, fileIds: number[]): Promise<void> {
-  await ctx.database.db.transaction().execute(async (trx) => {
+  await ctx.database.write(async (trx) => {
+    // The rows' document may be published meanwhile (its media links copied): wait for it.
+    await lockRows(trx, ctx.database.dialect, target.model.table, target.rowIds);
     const links = new MediaLinks(trx);
     for (const fileId of fileIds) await links.attach(target.model, target.rowIds, target.attribute, fileId);
   });
@@ -100,7 +103,7 @@ export async function linkFiles(ctx: DocumentContext, target: LinkTarget, fileId
 
 /** Deletes a file's row and unlinks it from every document and component, in one transaction. */
 export async function deleteFileRow(ctx: DocumentContext, id: number): Promise<void> {
-  await ctx.database.db.transaction().execute(async (trx) => {
+  await ctx.database.write(async (trx) => {
     await new MediaLinks(trx).detachFile(id);
     await trx.deleteFrom(FILES_TABLE).where('id', '=', id).execute();
   });

@@ -1,7 +1,10 @@
+import type { Db } from '../../database/dialect.js';
+import { lockDocuments } from '../../database/locks.js';
 import { NotFoundError, ValidationError } from '../../errors.js';
 import type { ContentType } from '../../schema/model.js';
 import type { DocumentContext } from '../context.js';
 import { settleCopiedVersion } from '../write/relation-exclusivity.js';
+import { lockSettledOwners } from '../write/relation-locks.js';
 import { syncSharedVersion } from './shared-attributes.js';
 import { checkPublishable } from './publishable.js';
 import { copyVersion, deleteVersionRows, findDocumentRows, findVersionRow, writersFor, type Writers } from './versions-store.js';
@@ -18,12 +21,13 @@ export async function publishVersion(
   draftId: number,
   documentId: string,
   locale: string | null,
-  { validate = true }: { validate?: boolean } = {},
+  { validate = true, generated }: { validate?: boolean; generated?: ReadonlySet<string> } = {},
 ): Promise<void> {
-  await checkPublishable(ctx, writers.db, type, draftId, documentId, locale, validate);
+  await checkPublishable(ctx, writers.db, type, draftId, documentId, locale, validate, generated);
   const published = await findVersionRow(writers.db, type, documentId, locale, 'published');
   if (published) await deleteVersionRows(writers, type, [published.id]);
   const id = await copyVersion(ctx, writers, type, draftId, new Date());
+  await lockSettledOwners(writers.db, ctx.database.dialect, ctx.schema, type, { id, documentId });
   await settleCopiedVersion(writers.db, ctx.schema, type, { id, documentId, locale }, 'published');
   await syncSharedVersion(writers, type, documentId, locale, id, 'published');
 }
@@ -32,15 +36,17 @@ function requireDraftAndPublish(type: ContentType): void {
   if (!type.draftAndPublish) throw new ValidationError(`${type.singularName} does not have draft and publish enabled`);
 }
 
-async function requireDocument(ctx: DocumentContext, type: ContentType, documentId: string, locale: string | null): Promise<void> {
-  const rows = await findDocumentRows(ctx.database.db, type, documentId, locale);
+/** Locks the document's rows (see database/locks.ts), then checks that it exists. */
+async function lockDocument(ctx: DocumentContext, db: Db, type: ContentType, documentId: string, locale: string | null): Promise<void> {
+  await lockDocuments(db, ctx.database.dialect, type.table, [documentId]);
+  const rows = await findDocumentRows(db, type, documentId, locale);
   if (rows.length === 0) throw new NotFoundError(`No ${type.singularName} with documentId ${documentId}${locale ? ` in locale ${locale}` : ''}`);
 }
 
 export async function publish(ctx: DocumentContext, type: ContentType, documentId: string, locale: string | null): Promise<void> {
   requireDraftAndPublish(type);
-  await requireDocument(ctx, type, documentId, locale);
-  await ctx.database.db.transaction().execute(async (trx) => {
+  await ctx.database.write(async (trx) => {
+    await lockDocument(ctx, trx, type, documentId, locale);
     const draft = await findVersionRow(trx, type, documentId, locale, 'draft');
     if (!draft) throw new NotFoundError(`No draft of ${type.singularName} ${documentId}`);
     await publishVersion(ctx, writersFor(ctx, trx), type, draft.id, documentId, locale);
@@ -49,8 +55,8 @@ export async function publish(ctx: DocumentContext, type: ContentType, documentI
 
 export async function unpublish(ctx: DocumentContext, type: ContentType, documentId: string, locale: string | null): Promise<void> {
   requireDraftAndPublish(type);
-  await requireDocument(ctx, type, documentId, locale);
-  await ctx.database.db.transaction().execute(async (trx) => {
+  await ctx.database.write(async (trx) => {
+    await lockDocument(ctx, trx, type, documentId, locale);
     const published = await findVersionRow(trx, type, documentId, locale, 'published');
     if (published) await deleteVersionRows(writersFor(ctx, trx), type, [published.id]);
   });
@@ -59,14 +65,15 @@ export async function unpublish(ctx: DocumentContext, type: ContentType, documen
 /** Restores the draft from the published version. */
 export async function discardDraft(ctx: DocumentContext, type: ContentType, documentId: string, locale: string | null): Promise<void> {
   requireDraftAndPublish(type);
-  await requireDocument(ctx, type, documentId, locale);
-  await ctx.database.db.transaction().execute(async (trx) => {
+  await ctx.database.write(async (trx) => {
+    await lockDocument(ctx, trx, type, documentId, locale);
     const writers = writersFor(ctx, trx);
     const published = await findVersionRow(trx, type, documentId, locale, 'published');
     if (!published) throw new ValidationError(`${type.singularName} ${documentId} has no published version to restore the draft from`);
     const draft = await findVersionRow(trx, type, documentId, locale, 'draft');
     if (draft) await deleteVersionRows(writers, type, [draft.id]);
     const id = await copyVersion(ctx, writers, type, published.id, null);
+    await lockSettledOwners(trx, ctx.database.dialect, ctx.schema, type, { id, documentId });
     await settleCopiedVersion(trx, ctx.schema, type, { id, documentId, locale }, 'draft');
     await syncSharedVersion(writers, type, documentId, locale, id, 'draft');
   });

@@ -57,6 +57,8 @@ export async function checkPublishable(
   documentId: string,
   locale: string | null,
   validate: boolean,
+  /** Columns whose value the write generated (uids): left to the unique index, see enforceUniqueness. */
+  generated?: ReadonlySet<string>,
 ): Promise<void> {
   const errors: FieldError[] = [];
   if (validate) {
@@ -67,7 +69,7 @@ export async function checkPublishable(
   if (unique.length) {
     const row = await db.selectFrom(type.table).select(unique.map((a) => a.column)).where('id', '=', draftId).executeTakeFirstOrThrow();
     const values = row as Record<string, unknown>;
-    const taken = await uniqueConflicts(db, type, values, documentId, locale);
+    const taken = await uniqueConflicts(db, type, values, documentId, locale, generated);
     const { dialect } = ctx.database;
     for (const attribute of taken) {
       if (errors.some((e) => e.path.length === 1 && e.path[0] === attribute.name)) continue;

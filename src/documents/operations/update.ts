@@ -1,10 +1,11 @@
+import { lockDocuments } from '../../database/locks.js';
 import { NotFoundError, ValidationError } from '../../errors.js';
 import type { ContentType } from '../../schema/model.js';
 import type { DocumentContext } from '../context.js';
 import { validateInput } from '../input.js';
 import { checkMediaReferences } from '../write/media.js';
 import { insertReturningId } from '../write/insert.js';
-import { encodeScalars, enforceUniqueness } from '../write/scalars.js';
+import { encodeScalars, enforceUniqueness, hashPasswords } from '../write/scalars.js';
 import type { WriteOptions } from './options.js';
 import { publishVersion } from './publication.js';
 import { copySharedNested, sharedAttributeNames, sharedSourceRow, sharedValuesOf, syncSharedAttributes, syncSharedNested } from './shared-attributes.js';
@@ -21,34 +22,37 @@ export async function update(
   data: Record<string, unknown>,
   options: WriteOptions,
 ): Promise<void> {
-  const { db, dialect } = ctx.database;
-  const rows = await findDocumentRows(db, type, documentId);
-  if (rows.length === 0) throw new NotFoundError(`No ${type.singularName} with documentId ${documentId}`);
-  const target = rows.find(
-    (row) => (!type.localized || row.locale === options.locale) && (!type.draftAndPublish || row.published_at === null),
-  );
-  const mode = target ? 'update' : 'create';
-  // A new locale of an existing document takes the shared attributes its body leaves out (or sets
-  // to null) from the other locales, as Strapi fills them before validating.
-  const source = target ? undefined : await sharedSourceRow(db, type, documentId);
-  const inherited = source ? sharedAttributeNames(type) : undefined;
-  const body = inherited ? Object.fromEntries(Object.entries(data).filter(([key, value]) => !(value === null && inherited.has(key)))) : data;
-  // With draft and publish the body edits the draft, work in progress; publishing then checks the
-  // whole draft with every rule (publishVersion), as Strapi 5 does.
-  const { input, errors, media } = validateInput(ctx.schema, type, body, mode, { draft: type.draftAndPublish, inherited });
-  errors.push(...(await checkMediaReferences(ctx.database.db, media)));
-  if (errors.length) throw ValidationError.fromFieldErrors(errors);
-  const values = await encodeScalars(dialect, type, input, mode);
-  const shared = sharedValuesOf(type, source, new Set([...input.scalars.keys()].map((attribute) => attribute.column)));
-  await db.transaction().execute(async (trx) => {
+  const { dialect } = ctx.database;
+  // bcrypt is slow: hashed before the transaction, which holds the document's locks.
+  const hashed = await hashPasswords(type, data);
+  // One transaction that first locks the document's rows: concurrent writes to one document queue
+  // there, and each reads (which versions exist, their links) what the previous one committed.
+  await ctx.database.write(async (trx) => {
+    await lockDocuments(trx, dialect, type.table, [documentId]);
+    const rows = await findDocumentRows(trx, type, documentId);
+    if (rows.length === 0) throw new NotFoundError(`No ${type.singularName} with documentId ${documentId}`);
+    const target = rows.find(
+      (row) => (!type.localized || row.locale === options.locale) && (!type.draftAndPublish || row.published_at === null),
+    );
+    const mode = target ? 'update' : 'create';
+    // A new locale of an existing document takes the shared attributes its body leaves out (or sets
+    // to null) from the other locales, as Strapi fills them before validating.
+    const source = target ? undefined : await sharedSourceRow(trx, type, documentId);
+    const inherited = source ? sharedAttributeNames(type) : undefined;
+    const body = inherited ? Object.fromEntries(Object.entries(data).filter(([key, value]) => !(value === null && inherited.has(key)))) : data;
+    // With draft and publish the body edits the draft, work in progress; publishing then checks the
+    // whole draft with every rule (publishVersion), as Strapi 5 does.
+    const { input, errors, media } = validateInput(ctx.schema, type, body, mode, { draft: type.draftAndPublish, inherited });
+    errors.push(...(await checkMediaReferences(trx, media)));
+    if (errors.length) throw ValidationError.fromFieldErrors(errors);
+    const values = await encodeScalars(dialect, type, input, mode, hashed);
+    const shared = sharedValuesOf(type, source, new Set([...input.scalars.keys()].map((attribute) => attribute.column)));
     const writers = writersFor(ctx, trx);
     const now = dialect.encode('datetime', new Date());
-    await enforceUniqueness(trx, dialect, type, values, documentId, options.locale, mode);
+    const generated = await enforceUniqueness(trx, dialect, type, values, documentId, options.locale, mode);
     let id: number;
     if (target) {
       id = target.id;
-      // Concurrent writes to one document queue here, so read-modify-write of its links is safe.
-      if (dialect.client !== 'sqlite') await trx.selectFrom(type.table).select('id').where('id', '=', id).forUpdate().execute();
       await trx.updateTable(type.table).set({ ...values, updated_at: now }).where('id', '=', id).execute();
     } else {
       id = await insertReturningId(trx, dialect, type.table, {
@@ -69,6 +73,6 @@ export async function update(
     // The other locales' drafts take the shared values written; publishing syncs the published ones.
     await syncSharedAttributes(trx, type, documentId, options.locale, values);
     await syncSharedNested(writers, type, documentId, options.locale, input);
-    if (type.draftAndPublish && options.status === 'published') await publishVersion(ctx, writers, type, id, documentId, options.locale);
+    if (type.draftAndPublish && options.status === 'published') await publishVersion(ctx, writers, type, id, documentId, options.locale, { generated });
   });
 }

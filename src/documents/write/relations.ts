@@ -8,6 +8,7 @@ import type { Position, RelationInput, RelationRef } from '../input.js';
 import { insertMany } from './insert.js';
 import { resolveEntryIds } from './relation-ids.js';
 import { detachFromOtherOwners, rowsOfStatus, statusOfRow, takesTargetFromOtherOwners, type TargetKey } from './relation-exclusivity.js';
+import { lockInverseOwners, lockOtherOwners } from './relation-locks.js';
 
 /** The row whose relations are written: a content-type version or a component row. */
 export interface OwnerRow {
@@ -139,6 +140,7 @@ export class RelationLinks {
 
     const added = list.filter((key) => !entityOrd.has(keyOf(key)));
     if (added.length && takesTargetFromOtherOwners(model, attribute)) {
+      await lockOtherOwners(this.db, this.ctx.database.dialect, model, row.documentId!, link, added); // concurrency, see relation-locks.ts
       await detachFromOtherOwners(this.db, this.schema, model, row.documentId!, await statusOfRow(this.db, model, row.id), attribute, added);
     }
     const nextEntityOrd = await this.nextEntityOrders(link, added);
@@ -222,6 +224,9 @@ export class RelationLinks {
       ...(input.connect ?? []).map((ref, i) => ({ ref, path: ['connect', i] as (string | number)[] })),
       ...(input.disconnect ?? []).map((ref, i) => ({ ref, path: ['disconnect', i] as (string | number)[] })),
     ];
+    // Concurrency (relation-locks.ts): lock the owners whose links change, before reading them.
+    const replacing = Boolean(input.set) || (!attribute.toMany && (input.connect?.length ?? 0) > 0);
+    await lockInverseOwners(this.db, this.ctx.database.dialect, link, ownerType, self, refs.map(({ ref }) => ref.documentId), replacing);
     const rowsByRef = await ownerRowsOf(refs);
 
     if (input.set) await ofOwnerStatus(whereSelf(this.db.deleteFrom(link.table))).execute();

@@ -2,6 +2,7 @@ import bcrypt from 'bcryptjs';
 import { sql } from 'kysely';
 import type { Db, Dialect } from '../../database/dialect.js';
 import { columnTypeOf } from '../../database/tables.js';
+import { UNIQUE_MESSAGE } from '../../database/write.js';
 import { ValidationError } from '../../errors.js';
 import type { ContentType, Model, ScalarAttribute } from '../../schema/model.js';
 import type { ModelInput } from '../input.js';
@@ -17,16 +18,31 @@ export const slugify = (text: string): string =>
     .replace(/^-+|-+$/g, '')
     .slice(0, 200);
 
+/**
+ * Hashes of the passwords a body sends at the top level (plain text -> hash), computed before a
+ * write transaction starts: bcrypt takes tens of milliseconds, too long to hold a document's locks.
+ */
+export async function hashPasswords(model: Model, data: Record<string, unknown>): Promise<Map<string, string>> {
+  const hashes = new Map<string, string>();
+  for (const attribute of model.scalars) {
+    const value = data[attribute.name];
+    if (attribute.type === 'password' && typeof value === 'string' && !hashes.has(value)) hashes.set(value, await bcrypt.hash(value, PASSWORD_ROUNDS));
+  }
+  return hashes;
+}
+
 /** Column values for a model's scalars: validated input, defaults on create, hashed passwords. */
 export async function encodeScalars(
   dialect: Dialect,
   model: Model,
   input: ModelInput,
   mode: 'create' | 'update',
+  hashed?: ReadonlyMap<string, string>,
 ): Promise<Record<string, unknown>> {
   const values: Record<string, unknown> = {};
   for (const [attribute, value] of input.scalars) {
-    const plain = attribute.type === 'password' && typeof value === 'string' ? await bcrypt.hash(value, PASSWORD_ROUNDS) : value;
+    const plain =
+      attribute.type === 'password' && typeof value === 'string' ? (hashed?.get(value) ?? (await bcrypt.hash(value, PASSWORD_ROUNDS))) : value;
     values[attribute.column] = dialect.encode(columnTypeOf(attribute.type), plain);
   }
   if (mode === 'create') {
@@ -58,7 +74,12 @@ async function valueTaken(
     .where('document_id', '!=', documentId)
     .where('published_at', 'is not', null)
     .limit(1);
-  if (type.localized) query = query.where('locale', '=', locale);
+  if (type.localized && !attribute.localized) {
+    // A shared value is copied to the document's other locales: it must be free in each of them.
+    query = query.where((eb) =>
+      eb.or([eb('locale', '=', locale), eb('locale', 'in', eb.selectFrom(type.table).select('locale').where('document_id', '=', documentId))]),
+    );
+  } else if (type.localized) query = query.where('locale', '=', locale);
   return (await query.executeTakeFirst()) !== undefined;
 }
 
@@ -69,10 +90,12 @@ export async function uniqueConflicts(
   values: Record<string, unknown>,
   documentId: string,
   locale: string | null,
+  /** Columns whose value the write generated (uids): see enforceUniqueness. */
+  generated: ReadonlySet<string> = new Set(),
 ): Promise<ScalarAttribute[]> {
   const taken: ScalarAttribute[] = [];
   for (const attribute of type.scalars) {
-    if (!attribute.unique) continue;
+    if (!attribute.unique || generated.has(attribute.column)) continue;
     const value = values[attribute.column];
     if (value === undefined || value === null || value === '') continue;
     if (await valueTaken(db, type, attribute, value, documentId, locale)) taken.push(attribute);
@@ -84,7 +107,7 @@ export async function uniqueConflicts(
  * Fills uids left out on create from their target field, made unique with a numeric suffix, and,
  * for types without draft and publish (whose writes publish at once), rejects values of `unique`
  * attributes that another document of the same locale holds. Types with draft and publish check
- * uniqueness when publishing (operations/publishable.ts).
+ * uniqueness when publishing (operations/publishable.ts). Returns the columns it generated.
  */
 export async function enforceUniqueness(
   db: Db,
@@ -94,21 +117,28 @@ export async function enforceUniqueness(
   documentId: string,
   locale: string | null,
   mode: 'create' | 'update',
-): Promise<void> {
+): Promise<Set<string>> {
+  const generated = new Set<string>();
   for (const attribute of type.scalars) {
     if (attribute.type === 'uid' && mode === 'create' && values[attribute.column] == null && attribute.targetField) {
       const source = type.attributes[attribute.targetField] as ScalarAttribute;
       const text = values[source.column];
-      if (typeof text === 'string' && text) values[attribute.column] = await availableUid(db, type, attribute, slugify(text), documentId, locale);
+      if (typeof text === 'string' && text) {
+        values[attribute.column] = await availableUid(db, type, attribute, slugify(text), documentId, locale);
+        generated.add(attribute.column);
+      }
     }
   }
-  if (type.draftAndPublish) return;
-  const taken = await uniqueConflicts(db, type, values, documentId, locale);
+  if (type.draftAndPublish) return generated;
+  // A uid generated here is not the client's value: when a concurrent writer took it, the unique
+  // index refuses this write, which runs again (database/write.ts) and picks the next free one.
+  const taken = await uniqueConflicts(db, type, values, documentId, locale, generated);
   if (taken.length) {
     throw ValidationError.fromFieldErrors(
-      taken.map((attribute) => ({ path: [attribute.name], message: 'This attribute must be unique', name: 'ValidationError', value: dialect.decode(columnTypeOf(attribute.type), values[attribute.column]) })),
+      taken.map((attribute) => ({ path: [attribute.name], message: UNIQUE_MESSAGE, name: 'ValidationError', value: dialect.decode(columnTypeOf(attribute.type), values[attribute.column]) })),
     );
   }
+  return generated;
 }
 
 async function availableUid(
