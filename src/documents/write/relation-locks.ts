@@ -29,11 +29,16 @@ async function lockByTable(db: Db, dialect: Dialect, documents: Map<string, Set<
   for (const table of [...documents.keys()].sort()) await lockDocuments(db, dialect, table, documents.get(table)!);
 }
 
-/** The inverse side changes the links of the owners it names and, when it replaces its list, of the current ones. */
-export async function lockInverseOwners(db: Db, dialect: Dialect, link: LinkTable, ownerType: ContentType, self: TargetKey, named: string[], replacing: boolean): Promise<void> {
+/**
+ * The inverse side changes the links of the owners it names and, replacing its list, of the
+ * current ones; publishing the document afterwards settles the links of every current owner
+ * (lockSettledOwners). All of them are locked here at once: locked in two steps, two such writers
+ * could each hold an owner the other waits for.
+ */
+export async function lockInverseOwners(db: Db, dialect: Dialect, link: LinkTable, ownerType: ContentType, self: TargetKey, named: string[]): Promise<void> {
   if (!dialect.rowLocks) return;
   const documentIds = new Set(named);
-  if (replacing) for (const documentId of await ownersLinkedTo(db, link, ownerType, [self.documentId])) documentIds.add(documentId);
+  for (const documentId of await ownersLinkedTo(db, link, ownerType, [self.documentId])) documentIds.add(documentId);
   await lockDocuments(db, dialect, ownerType.table, documentIds);
 }
 

@@ -225,8 +225,7 @@ export class RelationLinks {
       ...(input.disconnect ?? []).map((ref, i) => ({ ref, path: ['disconnect', i] as (string | number)[] })),
     ];
     // Concurrency (relation-locks.ts): lock the owners whose links change, before reading them.
-    const replacing = Boolean(input.set) || (!attribute.toMany && (input.connect?.length ?? 0) > 0);
-    await lockInverseOwners(this.db, this.ctx.database.dialect, link, ownerType, self, refs.map(({ ref }) => ref.documentId), replacing);
+    await lockInverseOwners(this.db, this.ctx.database.dialect, link, ownerType, self, refs.map(({ ref }) => ref.documentId));
     const rowsByRef = await ownerRowsOf(refs);
 
     if (input.set) await ofOwnerStatus(whereSelf(this.db.deleteFrom(link.table))).execute();
