@@ -31,15 +31,16 @@ export class Admins {
     if (typeof password !== 'string' || password.length < MIN_PASSWORD || Buffer.byteLength(password) > 72) {
       throw new ValidationError(`The password needs ${MIN_PASSWORD} to 72 characters`);
     }
-    const { db, dialect } = this.database;
-    const taken = await db.selectFrom(ADMINS_TABLE).select('id').where('email', '=', email).executeTakeFirst();
-    if (taken) throw new ValidationError(`An administrator ${email} already exists`);
-    await db
-      .insertInto(ADMINS_TABLE)
-      .values({ email, password: await hashPassword(password), created_at: dialect.encode('datetime', new Date()) })
-      .execute();
-    const row = await db.selectFrom(ADMINS_TABLE).select('id').where('email', '=', email).executeTakeFirstOrThrow();
-    return { id: Number(row.id), email };
+    const { dialect } = this.database;
+    const hash = await hashPassword(password);
+    // In one write: a concurrent creation of the same email is answered as a sequential one is.
+    const id = await this.database.write(async (trx) => {
+      const taken = await trx.selectFrom(ADMINS_TABLE).select('id').where('email', '=', email).executeTakeFirst();
+      if (taken) throw new ValidationError(`An administrator ${email} already exists`);
+      await trx.insertInto(ADMINS_TABLE).values({ email, password: hash, created_at: dialect.encode('datetime', new Date()) }).execute();
+      return Number((await trx.selectFrom(ADMINS_TABLE).select('id').where('email', '=', email).executeTakeFirstOrThrow()).id);
+    });
+    return { id, email };
   }
 
   async login(emailInput: unknown, password: unknown, clientIp: string): Promise<string> {

@@ -4,6 +4,9 @@
  * read on every request, so a change applies at once on every node.
  */
 import type { Db, Dialect } from '../database/dialect.js';
+
+/** Runs a write transaction through the database's write hook (Database.write). */
+export type WriteRunner = <T>(fn: (trx: Db) => Promise<T>) => Promise<T>;
 import { createDocumentId } from '../documents/document-id.js';
 import { NotFoundError, ValidationError } from '../errors.js';
 import type { ContentType } from '../schema/model.js';
@@ -35,6 +38,8 @@ export class Roles {
     private readonly db: Db,
     private readonly dialect: Dialect,
     private readonly roleType: ContentType,
+    /** Administrators' writes: a concurrent duplicate is answered as a sequential one is, not a 500. */
+    private readonly write: WriteRunner = (fn) => fn(this.db),
   ) {}
 
   /** The role's documentId, creating it when missing (at start-up, under the schema lock). */
@@ -53,9 +58,11 @@ export class Roles {
   async create(name: string, description: string | null = null): Promise<RoleInfo> {
     const type = slug(name);
     if (name.trim().length < 3 || !type) throw new ValidationError('A role name needs at least 3 characters', { name });
-    const taken = await this.db.selectFrom(this.roleType.table).select('id').where('type', '=', type).executeTakeFirst();
-    if (taken) throw new ValidationError(`A role "${type}" already exists`, { name });
-    await this.ensure(this.db, type, name.trim(), description);
+    await this.write(async (trx) => {
+      const taken = await trx.selectFrom(this.roleType.table).select('id').where('type', '=', type).executeTakeFirst();
+      if (taken) throw new ValidationError(`A role "${type}" already exists`, { name });
+      await this.ensure(trx, type, name.trim(), description);
+    });
     return this.get(type);
   }
 
@@ -93,15 +100,20 @@ export class Roles {
     return async () => new Set((await this.db.executeQuery(compiled)).rows.map((row) => (row as { action: string }).action));
   }
 
-  /** Adds grants; actions already granted are left as they are. */
-  async grant(roleDocumentId: string, actions: string[], db: Db = this.db): Promise<void> {
-    const have = await this.actionsOf(roleDocumentId, db);
-    const missing = actions.filter((action) => !have.has(action));
-    if (missing.length === 0) return;
-    await db
-      .insertInto(PERMISSIONS_TABLE)
-      .values(missing.map((action) => ({ role_document_id: roleDocumentId, action })))
-      .execute();
+  /** Adds grants; actions already granted are left as they are. `db`: a transaction of the caller's. */
+  async grant(roleDocumentId: string, actions: string[], db?: Db): Promise<void> {
+    const add = async (trx: Db) => {
+      const have = await this.actionsOf(roleDocumentId, trx);
+      const missing = actions.filter((action) => !have.has(action));
+      if (missing.length === 0) return;
+      await trx
+        .insertInto(PERMISSIONS_TABLE)
+        .values(missing.map((action) => ({ role_document_id: roleDocumentId, action })))
+        .execute();
+    };
+    // A concurrent grant of the same action makes the unique index refuse this one; run again, it
+    // finds the action granted.
+    await (db ? add(db) : this.write(add));
   }
 
   async revoke(roleDocumentId: string, actions: string[]): Promise<void> {

@@ -181,6 +181,21 @@ for (const dialect of DIALECTS) {
       assert.equal(database.writeRetries.conflict - before, 1);
     });
 
+    it('concurrent administration writes of one name: one role, one grant, one administrator, no 500', async () => {
+      const auth = server.vellum.auth;
+      const name = `Role ${tag()}`;
+      const roles = await Promise.allSettled(nodes.flatMap((node) => [node.vellum.auth.roles.create(name), node.vellum.auth.roles.create(name)]));
+      assert.equal(roles.filter((r) => r.status === 'fulfilled').length, 1);
+      for (const r of roles.filter((r) => r.status === 'rejected')) assert.equal((r as PromiseRejectedResult).reason.name, 'ValidationError');
+      const role = (roles.find((r) => r.status === 'fulfilled') as PromiseFulfilledResult<{ documentId: string; type: string }>).value;
+      await Promise.all(nodes.flatMap((node) => [node.vellum.auth.roles.grant(role.documentId, ['api::owner.owner.find']), node.vellum.auth.roles.grant(role.documentId, ['api::owner.owner.find'])]));
+      assert.deepEqual((await auth.roles.get(role.type)).permissions, ['api::owner.owner.find']);
+      const email = `admin-${tag()}@example.com`;
+      const admins = await Promise.allSettled(nodes.flatMap((node) => [node.vellum.auth.admins.create(email, 'secret-password'), node.vellum.auth.admins.create(email, 'secret-password')]));
+      assert.equal(admins.filter((r) => r.status === 'fulfilled').length, 1);
+      for (const r of admins.filter((r) => r.status === 'rejected')) assert.equal((r as PromiseRejectedResult).reason.name, 'ValidationError');
+    });
+
     it('a database that stays locked answers 503 and writes nothing', async () => {
       const name = `locked-${tag()}`;
       if (dialect === 'sqlite') {
