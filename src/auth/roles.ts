@@ -46,6 +46,10 @@ export class Roles {
   async ensure(db: Db, type: string, name: string, description: string | null): Promise<string> {
     const existing = await db.selectFrom(this.roleType.table).select('document_id').where('type', '=', type).executeTakeFirst();
     if (existing) return existing.document_id as string;
+    return this.insert(db, type, name, description);
+  }
+
+  private async insert(db: Db, type: string, name: string, description: string | null): Promise<string> {
     const documentId = createDocumentId();
     const now = this.dialect.encode('datetime', new Date());
     await db
@@ -61,7 +65,7 @@ export class Roles {
     await this.write(async (trx) => {
       const taken = await trx.selectFrom(this.roleType.table).select('id').where('type', '=', type).executeTakeFirst();
       if (taken) throw new ValidationError(`A role "${type}" already exists`, { name });
-      await this.ensure(trx, type, name.trim(), description);
+      await this.insert(trx, type, name.trim(), description);
     });
     return this.get(type);
   }
