@@ -177,8 +177,11 @@ for (const dialect of DIALECTS) {
         });
       const before = database.writeRetries.conflict;
       assert.deepEqual(await Promise.all([writer(0, ids[0]!, ids[1]!), writer(1, ids[1]!, ids[0]!)]), [0, 1]);
-      assert.equal(tries[0]! + tries[1]!, 3, 'one of them ran twice');
-      assert.equal(database.writeRetries.conflict - before, 1);
+      // The database aborts at least one of them (under load PostgreSQL's detector may abort a
+      // retry again): every extra run is a counted conflict retry, and both end written.
+      const extraRuns = tries[0]! + tries[1]! - 2;
+      assert.ok(extraRuns >= 1, 'one of them ran again');
+      assert.equal(database.writeRetries.conflict - before, extraRuns);
     });
 
     it('concurrent administration writes of one name: one role, one grant, one administrator, no 500', async () => {
