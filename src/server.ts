@@ -8,18 +8,18 @@ import { openDatabase, type Database } from './database/connection.js';
 import { synchronizeSchema, type SyncReport } from './database/sync.js';
 import type { DocumentContext } from './documents/context.js';
 import { DocumentService } from './documents/service.js';
-import type { AccessControl } from './rest/access.js';
+import type { AccessControl } from './access/index.js';
 import { registerContentApi } from './rest/content-api.js';
 import { ExtensionService, parseGraphqlConfig, registerGraphql, type UsersPermissionsHooks } from './graphql/index.js';
 import { loadProjectCode, strapiFacade } from './project/code.js';
-import { createHttpServer } from './rest/http.js';
+import { createHttpServer } from './http/http.js';
 import { registerI18nRoutes } from './rest/i18n.js';
 import { loadProjectSchema } from './schema/load.js';
 import type { Schema } from './schema/model.js';
 import { startAuth, type Auth } from './auth/index.js';
 import { builtInTypes, systemTables } from './built-ins.js';
 import { registerAdminRoutes } from './rest/admin.js';
-import { registerSecurity } from './rest/security.js';
+import { registerSecurity } from './http/security.js';
 import { registerUsersPermissionsRoutes, usersPathTaken } from './rest/users-permissions.js';
 import { registerUploadRoutes } from './upload/routes.js';
 
@@ -70,7 +70,7 @@ export async function createVellum(projectDir: string, options: CreateVellumOpti
   const projectCode = await loadProjectCode(config.projectDir);
   await projectCode?.register?.({ strapi });
   const database = openDatabase(config.database);
-  const context: DocumentContext = { database, schema, rest: config.api.rest, i18n: config.i18n };
+  const context: DocumentContext = { database, schema, i18n: config.i18n };
   const documents = new DocumentService(context);
   let sync: SyncReport;
   let auth: Auth;
@@ -85,15 +85,15 @@ export async function createVellum(projectDir: string, options: CreateVellumOpti
   const prefix = config.api.rest.prefix;
   const app = createHttpServer(config);
   await registerSecurity(app, config.middlewares);
-  registerContentApi(app, { service: documents, context, access, prefix });
+  registerContentApi(app, { service: documents, context, rest: config.api.rest, access, prefix });
   registerI18nRoutes(app, prefix, config.i18n);
-  registerUsersPermissionsRoutes(app, { auth, service: documents, context, prefix });
+  registerUsersPermissionsRoutes(app, { auth, service: documents, context, rest: config.api.rest, prefix });
   registerAdminRoutes(app, auth);
   app.addHook('onClose', async () => database.close());
   try {
     await registerUploadRoutes(app, { documents, access, config });
     const usersPermissions = options.usersPermissions ?? graphqlUsersPermissions(auth);
-    await registerGraphql(app, { ...graphql, service: documents, context, access, usersPermissions, strapi });
+    await registerGraphql(app, { ...graphql, service: documents, context, rest: config.api.rest, access, usersPermissions, strapi });
     await projectCode?.bootstrap?.({ strapi });
   } catch (error) {
     await app.close();

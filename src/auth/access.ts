@@ -1,5 +1,5 @@
 /**
- * The users-and-permissions implementation of the access seam (rest/access.ts). Each request is
+ * The users-and-permissions implementation of the access seam (access/index.ts). Each request is
  * resolved from the database — no per-process cache — so a permission change applies to the next
  * request on every node:
  *   no credentials  -> the Public role's grants (one statement)
@@ -7,9 +7,8 @@
  *   API token       -> its type's grants (one statement)
  */
 import type { IncomingHttpHeaders } from 'node:http';
-import type { CallerOptions } from '../documents/context.js';
 import { ForbiddenError, UnauthorizedError } from '../errors.js';
-import type { AccessControl, Permission } from '../rest/access.js';
+import type { AccessControl, Caller as AuthorizedCaller, Permission } from '../access/index.js';
 import type { ContentType } from '../schema/model.js';
 import { bearerToken, looksLikeJwt, type JwtSigner } from './jwt.js';
 import { grantSet, readAction, type Grants } from './permissions.js';
@@ -49,7 +48,7 @@ export class UsersPermissionsAccess implements AccessControl {
     return { kind: 'api-token', tokenId: verified.id, grants: verified.grants };
   }
 
-  async authorize(headers: IncomingHttpHeaders, permission: Permission): Promise<CallerOptions> {
+  async authorize(headers: IncomingHttpHeaders, permission: Permission): Promise<AuthorizedCaller> {
     const caller = await this.resolve(headers);
     if (!caller.grants.allows(`${permission.uid}.${permission.action}`)) throw new ForbiddenError();
     const { grants } = caller;

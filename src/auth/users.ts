@@ -102,7 +102,7 @@ export class Users {
   }
 
   private readBack(query: Record<string, unknown> = {}) {
-    return parseFindOneQuery(this.ctx.schema, this.type, query, { rest: this.ctx.rest, i18n: this.ctx.i18n });
+    return parseFindOneQuery(this.ctx.schema, this.type, query, { i18n: this.ctx.i18n });
   }
 
   /** A user as the API shows it (no password, no private fields), or null. */

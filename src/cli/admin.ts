@@ -34,7 +34,7 @@ async function withAuth<T>(projectDir: string, run: (auth: Auth) => Promise<T>):
   const database = openDatabase(config.database);
   try {
     await synchronizeSchema(database, schema, config.database.client === 'postgres' ? config.database.schema : undefined, systemTables);
-    const context = { database, schema, rest: config.api.rest, i18n: config.i18n };
+    const context = { database, schema, i18n: config.i18n };
     return await run(await startAuth(context, new DocumentService(context), config));
   } finally {
     await database.close();

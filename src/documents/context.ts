@@ -1,4 +1,3 @@
-import type { RestConfig } from '../config/load.js';
 import type { Database } from '../database/connection.js';
 import type { ContentType, Schema } from '../schema/model.js';
 
@@ -6,7 +5,6 @@ import type { ContentType, Schema } from '../schema/model.js';
 export interface DocumentContext {
   database: Database;
   schema: Schema;
-  rest: RestConfig;
   i18n: { defaultLocale: string; locales: string[] };
   /**
    * Whether the caller may read a content-type (populate, filters through relations). The
@@ -20,9 +18,4 @@ export interface CallerOptions {
   canRead?: (type: ContentType) => boolean;
   /** The caller only serialises what it reads: json and blocks values may come back as RawJson. */
   rawJson?: boolean;
-  /**
-   * Callers with the same scope are shown the same documents: the access layer names their
-   * grants. Absent, answers to this caller are never shared through the response cache.
-   */
-  cacheScope?: string;
 }

@@ -5,9 +5,10 @@
 import type { FastifyInstance } from 'fastify';
 import { NoSchemaIntrospectionCustomRule, type GraphQLSchema, type ValidationRule } from 'graphql';
 import mercurius from 'mercurius';
+import type { RestConfig } from '../config/load.js';
 import type { DocumentContext } from '../documents/context.js';
 import type { DocumentService } from '../documents/service.js';
-import type { AccessControl } from '../rest/access.js';
+import type { AccessControl } from '../access/index.js';
 import type { GraphqlConfig } from './config.js';
 import type { GraphqlContext } from './context.js';
 import { formatErrors } from './errors.js';
@@ -28,6 +29,8 @@ export interface GraphqlOptions {
   config: GraphqlConfig;
   service: DocumentService;
   context: DocumentContext;
+  /** `api.rest`: its default page size applies to GraphQL lists too (capped by amountLimit). */
+  rest: RestConfig;
   access: AccessControl;
   extension: ExtensionService;
   usersPermissions?: UsersPermissionsHooks;
@@ -46,6 +49,7 @@ export function createGraphqlSchema(options: GraphqlOptions): GraphQLSchema {
   const operations = new Operations({
     service: options.service,
     context,
+    rest: options.rest,
     access: options.access,
     shape,
     amountLimit: config.amountLimit,
@@ -69,7 +73,7 @@ export async function registerGraphql(app: FastifyInstance, options: GraphqlOpti
   const schema = createGraphqlSchema(options);
   const validationRules: ValidationRule[] = [
     depthLimitRule(config.depthLimit),
-    costLimitRule({ costLimit: config.costLimit, amountLimit: config.amountLimit, defaultLimit: Math.min(options.context.rest.defaultLimit, config.amountLimit) }),
+    costLimitRule({ costLimit: config.costLimit, amountLimit: config.amountLimit, defaultLimit: Math.min(options.rest.defaultLimit, config.amountLimit) }),
   ];
   if (!config.introspection) validationRules.push(NoSchemaIntrospectionCustomRule);
   await app.register(async (scope) => {

@@ -5,17 +5,17 @@
  * validate the body, call the document service, shape the envelope.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { RestConfig } from '../config/load.js';
 import type { DocumentContext } from '../documents/context.js';
 import type { DocumentService } from '../documents/service.js';
 import { NotFoundError, ValidationError } from '../errors.js';
 import { parseFindOneQuery, parseFindQuery, parseReadOneQuery } from '../query/parse/index.js';
 import { checkTopLevelParams, type Action } from '../query/parse/top-level.js';
 import type { ContentType } from '../schema/model.js';
-import type { AccessControl } from './access.js';
+import type { AccessControl, Caller } from '../access/index.js';
 import { legacyData, wantsLegacyFormat } from './legacy-format.js';
 import type { Document } from '../documents/rows.js';
-import type { CallerOptions } from '../documents/context.js';
-import { jsonBody, sendBody, sendJson } from './json-body.js';
+import { jsonBody, sendBody, sendJson } from '../http/json-body.js';
 import { ResponseCache } from './response-cache.js';
 
 type Query = Record<string, unknown>;
@@ -24,6 +24,8 @@ type Params = { documentId: string };
 export interface ContentApiOptions {
   service: DocumentService;
   context: DocumentContext;
+  /** `api.rest`: limits, strict parameters, the response cache. */
+  rest: RestConfig;
   access: AccessControl;
   prefix: string;
 }
@@ -41,10 +43,10 @@ function bodyData(body: unknown): Record<string, unknown> {
 }
 
 export function registerContentApi(app: FastifyInstance, options: ContentApiOptions): void {
-  const { service, context, access, prefix } = options;
-  const cache = context.rest.cache.maxBytes > 0 ? new ResponseCache(context.rest.cache.maxBytes) : undefined;
+  const { service, context, rest, access, prefix } = options;
+  const cache = rest.cache.maxBytes > 0 ? new ResponseCache(rest.cache.maxBytes) : undefined;
   const parseOptions = (canRead?: (t: ContentType) => boolean) => ({
-    rest: context.rest,
+    rest,
     i18n: context.i18n,
     canRead: canRead ?? context.canRead,
   });
@@ -63,7 +65,7 @@ export function registerContentApi(app: FastifyInstance, options: ContentApiOpti
    * request was answered for a caller with the same grants; `read` runs otherwise. The change
    * signal is read before `read` runs, so what is stored is never older than its signal.
    */
-  const cachedRead = async (request: FastifyRequest, reply: FastifyReply, caller: CallerOptions, read: () => Promise<unknown>) => {
+  const cachedRead = async (request: FastifyRequest, reply: FastifyReply, caller: Caller, read: () => Promise<unknown>) => {
     const scope = cache && caller.cacheScope;
     const signal = scope ? await service.changeSignal() : undefined;
     if (!cache || signal === undefined) return sendJson(reply, await read());
@@ -87,13 +89,13 @@ export function registerContentApi(app: FastifyInstance, options: ContentApiOpti
       caller.rawJson = true;
       return caller;
     };
-    const checkParams = (request: FastifyRequest, action: Action) => checkTopLevelParams(request.query as Query, action, context.rest.strictParams);
+    const checkParams = (request: FastifyRequest, action: Action) => checkTopLevelParams(request.query as Query, action, rest.strictParams);
     /**
      * What a DELETE answers in the earlier format (spec 9: the deleted entry): the document as the
      * request's fields and populate show it, published or else its draft, in the locale deleted
      * (the default locale without `locale` or with `*`).
      */
-    const deletedEntry = async (request: FastifyRequest, caller: CallerOptions, documentId: string | null): Promise<Document | null> => {
+    const deletedEntry = async (request: FastifyRequest, caller: Caller, documentId: string | null): Promise<Document | null> => {
       const raw = request.query as Query;
       const locale = raw.locale === '*' ? undefined : raw.locale;
       const query = parseFindOneQuery(context.schema, type, { ...raw, locale, status: undefined }, parseOptions(caller.canRead));

@@ -8,12 +8,12 @@
  * that restarts, or one that never cached, answers the same.
  *
  * Answers are keyed by what they depend on: the URL as sent (path and query string), the caller's
- * grants (CallerOptions.cacheScope) and the response format. Authentication and the permission
+ * grants (Caller.cacheScope, access/index.ts) and the response format. Authentication and the permission
  * check still run on every request, before the cache is consulted. Anything added to the read path
  * whose answer depends on something else (the clock, signed media URLs, project middlewares) must
  * either join the key or bypass the cache.
  */
-import type { JsonBody } from './json-body.js';
+import type { JsonBody } from '../http/json-body.js';
 
 /** What an entry holds in memory: the body, the key (URLs can be long) and the bookkeeping. */
 const weight = (key: string, body: JsonBody) => body.length + key.length * 2 + 200;

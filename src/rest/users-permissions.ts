@@ -7,6 +7,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Auth } from '../auth/index.js';
 import { USER_UID } from '../auth/model.js';
 import { readAction } from '../auth/permissions.js';
+import type { RestConfig } from '../config/load.js';
 import type { DocumentContext } from '../documents/context.js';
 import type { DocumentService } from '../documents/service.js';
 import { ForbiddenError, NotFoundError, UnauthorizedError, ValidationError } from '../errors.js';
@@ -25,11 +26,11 @@ export const usersPathTaken = (schema: DocumentContext['schema']): boolean => sc
 
 export function registerUsersPermissionsRoutes(
   app: FastifyInstance,
-  options: { auth: Auth; service: DocumentService; context: DocumentContext; prefix: string },
+  options: { auth: Auth; service: DocumentService; context: DocumentContext; rest: RestConfig; prefix: string },
 ): void {
-  const { auth, service, context, prefix } = options;
+  const { auth, service, context, rest, prefix } = options;
   const type = auth.users.type;
-  const parseOptions = (canRead?: DocumentContext['canRead']) => ({ rest: context.rest, i18n: context.i18n, canRead });
+  const parseOptions = (canRead?: DocumentContext['canRead']) => ({ rest, i18n: context.i18n, canRead });
 
   app.post(`${prefix}/auth/local`, async (request) => auth.users.login(objectBody(request), request.ip));
 

@@ -1,6 +1,6 @@
 import { isAbsolute, resolve } from 'node:path';
 import { z } from 'zod';
-import type { VellumConfig } from '../config/load.js';
+import type { RestConfig, VellumConfig } from '../config/load.js';
 import { ProjectError } from '../errors.js';
 
 /** `config/plugins` -> `upload.config`, as Strapi reads it, plus the public folder of `config/server`. */
@@ -15,6 +15,8 @@ export interface UploadConfig {
   providerOptions: Record<string, unknown>;
   /** Where the local provider writes (`<public>/uploads`) and what `/uploads/...` serves. */
   publicDir: string;
+  /** `api.rest`: the page limits of `GET /upload/files`. */
+  rest: RestConfig;
 }
 
 const schema = z.object({
@@ -36,5 +38,5 @@ export function resolveUploadConfig(config: VellumConfig): UploadConfig {
     throw new ProjectError(`upload.config.${issue.path.join('.')}: ${issue.message}`, 'config/plugins');
   }
   const publicDir = config.server.dirs.public;
-  return { ...parsed.data, publicDir: isAbsolute(publicDir) ? publicDir : resolve(config.projectDir, publicDir) };
+  return { ...parsed.data, publicDir: isAbsolute(publicDir) ? publicDir : resolve(config.projectDir, publicDir), rest: config.api.rest };
 }

@@ -11,7 +11,7 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { DocumentService } from '../documents/service.js';
 import { ValidationError } from '../errors.js';
-import type { AccessControl } from '../rest/access.js';
+import type { AccessControl } from '../access/index.js';
 import type { VellumConfig } from '../config/load.js';
 import { resolveUploadConfig } from './config.js';
 import { fileInfos, linkRequest, readForm } from './form.js';

@@ -74,8 +74,7 @@ export class MediaLibrary {
   }
 
   private parseOptions() {
-    const { rest, i18n } = this.documents.ctx;
-    return { rest, i18n };
+    return { rest: this.config.rest, i18n: this.documents.ctx.i18n };
   }
 
   private readQuery(query: Query = {}) {

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { ForbiddenError, UnauthorizedError } from '../../src/errors.js';
-import type { AccessControl } from '../../src/rest/access.js';
+import type { AccessControl } from '../../src/access/index.js';
 import { DIALECTS, startServer, type TestServer } from '../helpers/server.js';
 import { graphql, graphqlData } from '../helpers/graphql.js';
 

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { DIALECTS, startServer, type TestServer } from '../helpers/server.js';
 import type { HttpClient } from '../helpers/http.js';
-import { jsonBody } from '../../src/rest/json-body.js';
+import { jsonBody } from '../../src/http/json-body.js';
 import { ResponseCache } from '../../src/rest/response-cache.js';
 
 describe('response cache: memory bound', () => {

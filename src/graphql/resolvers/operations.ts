@@ -4,12 +4,13 @@
  * them in the configured shape.
  */
 import type { GraphQLResolveInfo } from 'graphql';
+import type { RestConfig } from '../../config/load.js';
 import type { CallerOptions, DocumentContext } from '../../documents/context.js';
 import type { Document } from '../../documents/rows.js';
 import type { DocumentService } from '../../documents/service.js';
 import { NotFoundError } from '../../errors.js';
 import { parseFindOneQuery, parseFindQuery, type ParseOptions } from '../../query/parse/index.js';
-import type { AccessControl, Permission } from '../../rest/access.js';
+import type { AccessControl, Permission } from '../../access/index.js';
 import type { ContentType } from '../../schema/model.js';
 import type { GraphqlContext } from '../context.js';
 import type { Resolver, ResolverConfig } from '../extension.js';
@@ -22,6 +23,7 @@ type Args = Record<string, unknown>;
 export interface OperationDeps {
   service: DocumentService;
   context: DocumentContext;
+  rest: RestConfig;
   access: AccessControl;
   shape: Shape;
   amountLimit: number;
@@ -54,7 +56,8 @@ export class Operations {
   }
 
   private parseOptions(caller: CallerOptions): ParseOptions {
-    const { rest, i18n, canRead } = this.deps.context;
+    const { rest } = this.deps;
+    const { i18n, canRead } = this.deps.context;
     const maxLimit = this.deps.amountLimit;
     return { rest: { ...rest, maxLimit, defaultLimit: Math.min(rest.defaultLimit, maxLimit) }, i18n, canRead: caller.canRead ?? canRead };
   }

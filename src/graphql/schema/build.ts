@@ -17,7 +17,7 @@ import {
   type GraphQLNamedType,
 } from 'graphql';
 import { ForbiddenError, ProjectError } from '../../errors.js';
-import type { AccessControl } from '../../rest/access.js';
+import type { AccessControl } from '../../access/index.js';
 import type { Schema } from '../../schema/model.js';
 import type { GraphqlContext } from '../context.js';
 import type { Extension, ExtensionService, Resolver, ResolverConfig } from '../extension.js';

@@ -32,7 +32,7 @@ export function parseLocale(type: ContentType, value: unknown, i18n: ParseOption
 }
 
 /** What a write answers with, or a GraphQL read of one document: fields, populate, status, locale. */
-export function parseFindOneQuery(schema: Schema, type: ContentType, query: Record<string, unknown>, options: ParseOptions): FindOneQuery {
+export function parseFindOneQuery(schema: Schema, type: ContentType, query: Record<string, unknown>, options: Omit<ParseOptions, 'rest'>): FindOneQuery {
   return {
     fields: parseFields(type, query.fields, ['fields']),
     populate: new PopulateParser(schema, options).parse(type, query.populate, ['populate']),

@@ -1,3 +1,7 @@
+/**
+ * The access seam, on neutral ground: every API (REST, GraphQL, upload) asks it, the
+ * users-and-permissions layer (auth/access.ts) implements it, and neither knows the other.
+ */
 import type { IncomingHttpHeaders } from 'node:http';
 import type { CallerOptions } from '../documents/context.js';
 
@@ -10,11 +14,20 @@ export interface Permission {
   action: string;
 }
 
+/** Who asks, as access control answers it: what the document service needs, and the cache scope. */
+export interface Caller extends CallerOptions {
+  /**
+   * Callers with the same scope are shown the same documents: the access layer names their
+   * grants. Absent, answers to this caller are never shared through the response cache.
+   */
+  cacheScope?: string;
+}
+
 /**
  * The single place where access control plugs into the request path: every route asks it before
  * touching the document service (auth/access.ts implements it). It throws UnauthorizedError/ForbiddenError to refuse, and answers
  * what the caller may read below the document (populate, filters through relations).
  */
 export interface AccessControl {
-  authorize(headers: IncomingHttpHeaders, permission: Permission): Promise<CallerOptions>;
+  authorize(headers: IncomingHttpHeaders, permission: Permission): Promise<Caller>;
 }
