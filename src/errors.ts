@@ -1,7 +1,8 @@
 /**
  * The one registry of errors. Every failure a client can see is one of these classes; each carries
- * its HTTP status and Strapi's error name, and the REST layer renders it as the envelope
- * `{ data: null, error: { status, name, message, details } }`.
+ * its HTTP status, Strapi's error name, a stable Vellum code and its GraphQL code. The REST layer
+ * renders it as the envelope `{ data: null, error: { status, name, message, details } }`, GraphQL
+ * with `extensions.code`. README's error table lists them all (test/errors-registry.test.ts).
  */
 
 export type ErrorDetails = Record<string, unknown>;
@@ -13,21 +14,47 @@ export interface FieldError {
   value?: unknown;
 }
 
-export class VellumError extends Error {
+/**
+ * The base of every error a client can see. A subclass declares, once, its HTTP status, the error
+ * name clients see (Strapi's), a stable Vellum code (logs, docs) and the GraphQL `extensions.code`;
+ * each instance reads them from its class. Abstract: name a class, never a status inline.
+ */
+export abstract class VellumError extends Error {
+  static readonly status: number;
+  static readonly errorName: string;
+  static readonly code: string;
+  static readonly graphqlCode: string;
+
   readonly status: number;
   readonly details: ErrorDetails;
 
-  constructor(status: number, name: string, message: string, details: ErrorDetails = {}) {
+  constructor(message: string, details: ErrorDetails = {}, status?: number) {
     super(message);
-    this.name = name;
-    this.status = status;
+    const kind = new.target as unknown as typeof VellumError;
+    this.name = kind.errorName;
+    this.status = status ?? kind.status;
     this.details = details;
+  }
+
+  /** Stable Vellum code of the class (not part of the REST envelope). */
+  get code(): string {
+    return (this.constructor as typeof VellumError).code;
+  }
+
+  /** GraphQL's `extensions.code` for this error. */
+  get graphqlCode(): string {
+    return (this.constructor as typeof VellumError).graphqlCode;
   }
 }
 
 export class ValidationError extends VellumError {
+  static override readonly status: number = 400;
+  static override readonly errorName: string = 'ValidationError';
+  static override readonly code: string = 'VELLUM_VALIDATION';
+  static override readonly graphqlCode: string = 'BAD_USER_INPUT';
+
   constructor(message: string, details: ErrorDetails = {}) {
-    super(400, 'ValidationError', message, details);
+    super(message, details);
   }
 
   /** Attribute validation: one error per problem, each with the path of the offending value. */
@@ -40,6 +67,8 @@ export class ValidationError extends VellumError {
 
 /** A bad query parameter: `details` names where it was (`source`, `param`, `key`, `path`). */
 export class QueryValidationError extends ValidationError {
+  static override readonly code: string = 'VELLUM_QUERY_VALIDATION';
+
   constructor(
     message: string,
     where: { param: string; key: string; path: string | null; source?: 'query' | 'body' },
@@ -50,44 +79,106 @@ export class QueryValidationError extends ValidationError {
 
 /** A body that is not valid JSON: Strapi 5 names it `SyntaxError` (its JSON parser's error). */
 export class BodySyntaxError extends VellumError {
+  static override readonly status: number = 400;
+  static override readonly errorName: string = 'SyntaxError';
+  static override readonly code: string = 'VELLUM_BODY_SYNTAX';
+  static override readonly graphqlCode: string = 'BAD_REQUEST';
+
   constructor(message: string) {
-    super(400, 'SyntaxError', message);
+    super(message);
   }
 }
 
 export class PaginationError extends VellumError {
+  static override readonly status: number = 400;
+  static override readonly errorName: string = 'PaginationError';
+  static override readonly code: string = 'VELLUM_PAGINATION';
+  static override readonly graphqlCode: string = 'BAD_USER_INPUT';
+
   constructor(message: string, details: ErrorDetails = {}) {
-    super(400, 'PaginationError', message, details);
+    super(message, details);
   }
 }
 
 export class UnauthorizedError extends VellumError {
+  static override readonly status: number = 401;
+  static override readonly errorName: string = 'UnauthorizedError';
+  static override readonly code: string = 'VELLUM_UNAUTHORIZED';
+  static override readonly graphqlCode: string = 'UNAUTHENTICATED';
+
   constructor(message = 'Missing or invalid credentials', details: ErrorDetails = {}) {
-    super(401, 'UnauthorizedError', message, details);
+    super(message, details);
   }
 }
 
 export class ForbiddenError extends VellumError {
+  static override readonly status: number = 403;
+  static override readonly errorName: string = 'ForbiddenError';
+  static override readonly code: string = 'VELLUM_FORBIDDEN';
+  static override readonly graphqlCode: string = 'FORBIDDEN';
+
   constructor(message = 'Forbidden', details: ErrorDetails = {}) {
-    super(403, 'ForbiddenError', message, details);
+    super(message, details);
   }
 }
 
 export class NotFoundError extends VellumError {
+  static override readonly status: number = 404;
+  static override readonly errorName: string = 'NotFoundError';
+  static override readonly code: string = 'VELLUM_NOT_FOUND';
+  static override readonly graphqlCode: string = 'NOT_FOUND';
+
   constructor(message = 'Not Found', details: ErrorDetails = {}) {
-    super(404, 'NotFoundError', message, details);
+    super(message, details);
   }
 }
 
 export class PayloadTooLargeError extends VellumError {
+  static override readonly status: number = 413;
+  static override readonly errorName: string = 'PayloadTooLargeError';
+  static override readonly code: string = 'VELLUM_PAYLOAD_TOO_LARGE';
+  static override readonly graphqlCode: string = 'PAYLOAD_TOO_LARGE';
+
   constructor(message = 'Request entity too large', details: ErrorDetails = {}) {
-    super(413, 'PayloadTooLargeError', message, details);
+    super(message, details);
+  }
+}
+
+/** A request body in a content type no parser accepts (Fastify's message is kept). */
+export class UnsupportedMediaTypeError extends VellumError {
+  static override readonly status: number = 415;
+  static override readonly errorName: string = 'UnsupportedMediaTypeError';
+  static override readonly code: string = 'VELLUM_UNSUPPORTED_MEDIA_TYPE';
+  static override readonly graphqlCode: string = 'BAD_REQUEST';
+
+  constructor(message = 'Unsupported Media Type', details: ErrorDetails = {}) {
+    super(message, details);
   }
 }
 
 export class RateLimitError extends VellumError {
+  static override readonly status: number = 429;
+  static override readonly errorName: string = 'RateLimitError';
+  static override readonly code: string = 'VELLUM_RATE_LIMITED';
+  static override readonly graphqlCode: string = 'RATE_LIMITED';
+
   constructor(message = 'Too many requests, please try again later.', details: ErrorDetails = {}) {
-    super(429, 'RateLimitError', message, details);
+    super(message, details);
+  }
+}
+
+/**
+ * Anything unexpected while serving a request: the client sees only this name and message, the
+ * cause goes to the log.
+ */
+export class InternalServerError extends VellumError {
+  static override readonly status: number = 500;
+  static override readonly errorName: string = 'InternalServerError';
+  static override readonly code: string = 'VELLUM_INTERNAL';
+  static override readonly graphqlCode: string = 'INTERNAL_SERVER_ERROR';
+
+  constructor(message = 'Internal Server Error', details: ErrorDetails = {}) {
+    super(message, details);
   }
 }
 
@@ -96,25 +187,44 @@ export class RateLimitError extends VellumError {
  * aborting it): nothing was written, and the same request may be sent again.
  */
 export class ServiceUnavailableError extends VellumError {
+  static override readonly status: number = 503;
+  static override readonly errorName: string = 'ServiceUnavailableError';
+  static override readonly code: string = 'VELLUM_SERVICE_UNAVAILABLE';
+  static override readonly graphqlCode: string = 'SERVICE_UNAVAILABLE';
+
   constructor(message = 'The database is busy; nothing was written, try again', details: ErrorDetails = {}) {
-    super(503, 'ServiceUnavailableError', message, details);
+    super(message, details);
   }
 }
 
-/** A failure that is not the client's input: start-up problems, broken invariants. */
+/**
+ * A request Strapi refuses with its generic `ApplicationError` (registration closed, a blocked
+ * account, ...), and Fastify's other 4xx errors, which keep their own status.
+ */
 export class ApplicationError extends VellumError {
-  constructor(message: string, details: ErrorDetails = {}, status = 400) {
-    super(status, 'ApplicationError', message, details);
+  static override readonly status: number = 400;
+  static override readonly errorName: string = 'ApplicationError';
+  static override readonly code: string = 'VELLUM_APPLICATION';
+  static override readonly graphqlCode: string = 'BAD_REQUEST';
+
+  constructor(message: string, details: ErrorDetails = {}, status = ApplicationError.status) {
+    super(message, details, status);
   }
 }
 
 /** A project that cannot be served: wrong schema, bad configuration. Stops start-up. */
 export class ProjectError extends Error {
+  /** Never reaches a client while serving; listed so the registry stays complete. */
+  static readonly status: number = 500;
+  static readonly errorName: string = 'ProjectError';
+  static readonly code: string = 'VELLUM_PROJECT';
+  static readonly graphqlCode: string = 'INTERNAL_SERVER_ERROR';
+
   constructor(
     message: string,
     readonly file?: string,
   ) {
     super(file ? `${file}: ${message}` : message);
-    this.name = 'ProjectError';
+    this.name = ProjectError.errorName;
   }
 }

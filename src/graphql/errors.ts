@@ -2,28 +2,17 @@
  * Errors in GraphQL's conventions with Strapi's codes: a request that fails before execution
  * (syntax, validation, depth or cost limits, bad variables) is HTTP 400 with
  * `GRAPHQL_VALIDATION_FAILED`; an error while resolving is HTTP 200 with `extensions.code`
- * (`FORBIDDEN`, `BAD_USER_INPUT`, ...) and `extensions.error` `{name, message, details}`.
+ * (`FORBIDDEN`, `BAD_USER_INPUT`, ...: each error class's `graphqlCode`) and `extensions.error`
+ * `{name, message, details}`.
  */
 import type { FastifyBaseLogger } from 'fastify';
 import { GraphQLError, type ExecutionResult } from 'graphql';
-import { VellumError } from '../errors.js';
+import { InternalServerError, VellumError } from '../errors.js';
 
 interface FormattedResult {
   statusCode: number;
   response: { data?: unknown; errors: unknown[] };
 }
-
-const CODES: Record<string, string> = {
-  ValidationError: 'BAD_USER_INPUT',
-  PaginationError: 'BAD_USER_INPUT',
-  UnauthorizedError: 'UNAUTHENTICATED',
-  ForbiddenError: 'FORBIDDEN',
-  NotFoundError: 'NOT_FOUND',
-  PayloadTooLargeError: 'PAYLOAD_TOO_LARGE',
-  RateLimitError: 'RATE_LIMITED',
-  ApplicationError: 'BAD_REQUEST',
-  ServiceUnavailableError: 'SERVICE_UNAVAILABLE',
-};
 
 interface RequestFailure extends Error {
   statusCode?: number;
@@ -44,7 +33,7 @@ function formatExecutionError(error: GraphQLError, log: FastifyBaseLogger): Reco
   if (original instanceof VellumError && (original.status < 500 || original.status === 503)) {
     return {
       ...base,
-      extensions: { code: CODES[original.name] ?? 'BAD_REQUEST', error: { name: original.name, message: original.message, details: original.details } },
+      extensions: { code: original.graphqlCode, error: { name: original.name, message: original.message, details: original.details } },
     };
   }
   if (!original || original instanceof GraphQLError) {
@@ -52,10 +41,11 @@ function formatExecutionError(error: GraphQLError, log: FastifyBaseLogger): Reco
     return { ...base, extensions: { code: error.extensions.code ?? 'BAD_USER_INPUT', ...error.extensions } };
   }
   log.error({ err: original }, 'GraphQL resolver failed');
+  const hidden = new InternalServerError();
   return {
     ...base,
-    message: 'Internal Server Error',
-    extensions: { code: 'INTERNAL_SERVER_ERROR', error: { name: 'InternalServerError', message: 'Internal Server Error', details: {} } },
+    message: hidden.message,
+    extensions: { code: hidden.graphqlCode, error: { name: hidden.name, message: hidden.message, details: hidden.details } },
   };
 }
 

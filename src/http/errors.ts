@@ -1,4 +1,11 @@
-import { ApplicationError, BodySyntaxError, PayloadTooLargeError, VellumError } from '../errors.js';
+import {
+  ApplicationError,
+  BodySyntaxError,
+  InternalServerError,
+  PayloadTooLargeError,
+  UnsupportedMediaTypeError,
+  VellumError,
+} from '../errors.js';
 
 export interface ErrorBody {
   data: null;
@@ -17,11 +24,11 @@ export function toVellumError(error: unknown): VellumError {
   const e = error as FastifyLikeError;
   if (e && typeof e === 'object') {
     if (e.code === 'FST_ERR_CTP_BODY_TOO_LARGE' || e.statusCode === 413) return new PayloadTooLargeError();
-    if (e.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return new VellumError(415, 'UnsupportedMediaTypeError', e.message);
+    if (e.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return new UnsupportedMediaTypeError(e.message);
     if (error instanceof SyntaxError || e.code === 'FST_ERR_CTP_INVALID_JSON_BODY') return new BodySyntaxError(`Malformed JSON body: ${e.message}`);
     if (typeof e.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 500) return new ApplicationError(e.message, {}, e.statusCode);
   }
-  return new VellumError(500, 'InternalServerError', 'Internal Server Error');
+  return new InternalServerError();
 }
 
 export function errorBody(error: VellumError): ErrorBody {
