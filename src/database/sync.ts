@@ -121,14 +121,14 @@ async function synchronizeUniques(database: Database, db: Db, plan: TableSpec[],
   await writeSnapshot(db, next, UNIQUES_KEY);
 }
 
-function columnDefinition(dialect: Dialect, column: ColumnSpec) {
+function columnDefinition(column: ColumnSpec) {
   return (builder: { notNull(): unknown }) => (column.notNull && column.type !== 'id' ? builder.notNull() : builder);
 }
 
 async function createTable(db: Db, dialect: Dialect, table: TableSpec): Promise<void> {
   let builder = db.schema.createTable(table.name).ifNotExists();
   for (const column of table.columns) {
-    builder = builder.addColumn(column.name, dialect.columnType(column.type), columnDefinition(dialect, column) as never);
+    builder = builder.addColumn(column.name, dialect.columnType(column.type), columnDefinition(column) as never);
   }
   const options = dialect.tableOptions();
   if (options) builder = builder.modifyEnd(options);

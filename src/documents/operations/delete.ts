@@ -2,7 +2,6 @@ import { lockDocuments } from '../../database/locks.js';
 import { NotFoundError, ValidationError } from '../../errors.js';
 import type { ContentType } from '../../schema/model.js';
 import type { DocumentContext } from '../context.js';
-import { resolveLocale } from '../versions.js';
 import { lockTargetingOwners } from '../write/relation-locks.js';
 import { deleteVersionRows, findDocumentRows, writersFor } from './versions-store.js';
 
@@ -25,7 +24,21 @@ export function deletionLocale(ctx: DocumentContext, type: ContentType, locale: 
     });
   }
   if (!type.localized || locale === '*') return ALL_LOCALES;
-  return resolveLocale(ctx, type, locale);
+  return resolveLocale(ctx, locale);
+}
+
+/** The locale named in the query of a localized type: the default locale when none, a 400 when unknown. */
+function resolveLocale(ctx: DocumentContext, locale: unknown): string {
+  if (locale === undefined || locale === null || locale === '') return ctx.i18n.defaultLocale;
+  if (typeof locale !== 'string' || !ctx.i18n.locales.includes(locale)) {
+    throw new ValidationError(`Unknown locale ${JSON.stringify(locale)}; configured locales: ${ctx.i18n.locales.join(', ')}`, {
+      source: 'query',
+      param: 'locale',
+      key: 'locale',
+      path: 'locale',
+    });
+  }
+  return locale;
 }
 
 /**

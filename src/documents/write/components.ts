@@ -1,7 +1,7 @@
 import type { Db, Dialect } from '../../database/dialect.js';
 import { ApplicationError } from '../../errors.js';
 import type { Component, ComponentAttribute, DynamicZoneAttribute, Model, Schema } from '../../schema/model.js';
-import type { ComponentItemInput, ModelInput, ZoneItemInput } from '../input.js';
+import type { ComponentItemInput, ModelInput } from '../input.js';
 import { insertMany, insertReturningId } from './insert.js';
 import type { MediaLinks } from './media.js';
 import type { OwnerRow, RelationLinks } from './relations.js';

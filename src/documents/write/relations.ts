@@ -261,7 +261,7 @@ export class RelationLinks {
       nextOrd += 1;
     }
     const positioned = (input.connect ?? []).some((ref) => ref.position && !('end' in ref.position));
-    if (attribute.toMany && positioned) await this.reorderInverse(link, ownerType, attribute, self, input.connect!, (query) => ofOwnerStatus(whereSelf(query)));
+    if (attribute.toMany && positioned) await this.reorderInverse(link, ownerType, attribute, input.connect!, (query) => ofOwnerStatus(whereSelf(query)));
   }
 
   /** Applies connect positions on the inverse side: owner documents reordered, then `entity_ord` rewritten. */
@@ -269,7 +269,6 @@ export class RelationLinks {
     link: LinkTable,
     ownerType: ContentType,
     attribute: RelationAttribute,
-    self: TargetKey,
     connect: RelationRef[],
     whereSelf: <T extends { where: Function }>(query: T) => T,
   ): Promise<void> {
