@@ -5,11 +5,10 @@
  * grants allows an action.
  */
 import { ValidationError } from '../errors.js';
-import type { ContentType, Schema } from '../schema/model.js';
+import { FILE_UID, type ContentType, type Schema } from '../schema/model.js';
 import { ROLE_UID, USER_UID } from './model.js';
 
 export const UPLOAD_PERMISSION_UID = 'plugin::upload.content-api';
-const FILE_UID = 'plugin::upload.file';
 
 /** Every action a role or a custom API token can be granted, for this schema. */
 export function knownActions(schema: Schema): string[] {

@@ -2,7 +2,7 @@
  * Strapi's GraphQL names (Shadow CRUD): `api::article.article` is `Article`, queried as `article`
  * and `articles`; component `shared.rich-text` is `ComponentSharedRichText`.
  */
-import type { Component, ContentType, Model, ScalarAttribute } from '../schema/model.js';
+import { FILE_UID, type Component, type ContentType, type Model, type ScalarAttribute } from '../schema/model.js';
 
 const words = (text: string): string[] => text.split(/[^A-Za-z0-9]+/).filter(Boolean);
 const upperFirst = (text: string): string => text.charAt(0).toUpperCase() + text.slice(1);
@@ -15,7 +15,7 @@ export const camelCase = (text: string): string => {
 
 export function typeName(model: Model): string {
   if (model.modelType === 'component') return componentTypeName(model);
-  if (model.uid === 'plugin::upload.file') return 'UploadFile';
+  if (model.uid === FILE_UID) return 'UploadFile';
   return pascalCase(model.singularName);
 }
 

@@ -4,7 +4,7 @@
  * and media wrapped in `{ data }`. Components and dynamic zones stay plain objects, with their own
  * relations and media wrapped.
  */
-import type { Model, Schema } from '../schema/model.js';
+import { FILE_UID, type Model, type Schema } from '../schema/model.js';
 
 type Doc = Record<string, unknown>;
 
@@ -27,7 +27,7 @@ function shapeFields(schema: Schema, model: Model, value: Doc): Doc {
     switch (attribute.kind) {
       case 'relation':
       case 'media': {
-        const target = attribute.kind === 'relation' ? schema.contentTypes.get(attribute.target)! : schema.contentTypes.get('plugin::upload.file');
+        const target = attribute.kind === 'relation' ? schema.contentTypes.get(attribute.target)! : schema.contentTypes.get(FILE_UID);
         if (!target) {
           out[key] = field;
           break;

@@ -172,6 +172,9 @@ export interface Schema {
   linkTables: LinkTable[];
 }
 
+/** The media library's file type, which media attributes link to. */
+export const FILE_UID = 'plugin::upload.file';
+
 export function getModel(schema: Schema, uid: string): Model {
   const model = schema.contentTypes.get(uid) ?? schema.components.get(uid);
   if (!model) throw new Error(`unknown model ${uid}`);

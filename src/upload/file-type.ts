@@ -1,4 +1,5 @@
 import type { RawSchemaFile } from '../schema/build.js';
+import { FILE_UID } from '../schema/model.js';
 
 /**
  * The media library's file type (`plugin::upload.file`), stored in `files` as Strapi does. Media
@@ -6,7 +7,7 @@ import type { RawSchemaFile } from '../schema/build.js';
  */
 export const uploadFileType: RawSchemaFile = {
   file: '(built-in) plugin::upload.file',
-  uid: 'plugin::upload.file',
+  uid: FILE_UID,
   json: {
     kind: 'collectionType',
     collectionName: 'files',

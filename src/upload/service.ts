@@ -6,7 +6,6 @@ import { randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import type { DocumentService } from '../documents/service.js';
 import {
-  FILE_UID,
   assertLinkable,
   deleteFileRow,
   findFileRow,
@@ -18,7 +17,7 @@ import {
 import type { Document } from '../documents/rows.js';
 import { NotFoundError } from '../errors.js';
 import { parseFindOneQuery, parseFindQuery } from '../query/parse/index.js';
-import type { ContentType } from '../schema/model.js';
+import { FILE_UID, type ContentType } from '../schema/model.js';
 import type { UploadConfig } from './config.js';
 import { detectType, hashFor, sanitizeName } from './detect.js';
 import { generateFormats, imageDimensions } from './formats.js';

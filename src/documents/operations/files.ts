@@ -9,8 +9,6 @@ import type { MediaAttribute, Model } from '../../schema/model.js';
 import type { DocumentContext } from '../context.js';
 import { FILES_TABLE, MediaLinks, isAllowedType } from '../write/media.js';
 
-export const FILE_UID = 'plugin::upload.file';
-
 export interface StoredFileRow {
   id: number;
   documentId: string;

@@ -1,15 +1,16 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Db, Dialect } from '../../database/dialect.js';
 import { MEDIA_LINK_TABLE } from '../../database/tables.js';
-import type {
-  Component,
-  ComponentAttribute,
-  ContentType,
-  DynamicZoneAttribute,
-  MediaAttribute,
-  Model,
-  RelationAttribute,
-  Schema,
+import {
+  FILE_UID,
+  type Component,
+  type ComponentAttribute,
+  type ContentType,
+  type DynamicZoneAttribute,
+  type MediaAttribute,
+  type Model,
+  type RelationAttribute,
+  type Schema,
 } from '../../schema/model.js';
 import { Aliases } from '../../query/sql/joins.js';
 import { compileOrder } from '../../query/sql/order.js';
@@ -224,7 +225,7 @@ function filterTree(model: Model, tree: PopulateTree): PopulateTree {
 }
 
 async function populateMedia(ctx: ReadContext, model: Model, items: Loaded[], attribute: MediaAttribute, node: PopulateNode): Promise<void> {
-  const files = ctx.schema.contentTypes.get('plugin::upload.file');
+  const files = ctx.schema.contentTypes.get(FILE_UID);
   if (!files) return;
   const scalars = visibleScalars(files, node.fields);
   const select = [...selectList(ctx.dialect, files, 'f', scalars), sql`m.related_id as ${sql.id(OWNER)}`];

@@ -4,8 +4,8 @@
  * check them, so both APIs accept and refuse the same things.
  */
 import { ValidationError } from '../../errors.js';
-import type { Model, Schema } from '../../schema/model.js';
-import { FILE_UID, type Shape } from '../schema/types.js';
+import { FILE_UID, type Model, type Schema } from '../../schema/model.js';
+import type { Shape } from '../schema/types.js';
 
 type Input = Record<string, unknown>;
 const LOGICAL = new Set(['and', 'or', 'not']);

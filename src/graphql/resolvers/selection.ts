@@ -14,9 +14,9 @@ import {
   type GraphQLResolveInfo,
   type SelectionSetNode,
 } from 'graphql';
-import type { ContentType, Model, Schema } from '../../schema/model.js';
+import { FILE_UID, type ContentType, type Model, type Schema } from '../../schema/model.js';
 import { typeName } from '../naming.js';
-import { FILE_UID, type Shape } from '../schema/types.js';
+import type { Shape } from '../schema/types.js';
 import { toRestFilters } from './args.js';
 
 /** What `qs` would give for `fields` and `populate` of one level. */

@@ -19,14 +19,22 @@ import {
   type GraphQLOutputType,
 } from 'graphql';
 import type { Document } from '../../documents/rows.js';
-import { isHidden, type Attribute, type Component, type ContentType, type Model, type ScalarAttribute, type Schema } from '../../schema/model.js';
+import {
+  FILE_UID,
+  isHidden,
+  type Attribute,
+  type Component,
+  type ContentType,
+  type Model,
+  type ScalarAttribute,
+  type Schema,
+} from '../../schema/model.js';
 import type { ShadowCrud } from '../extension.js';
 import { enumTypeName, enumValueName, typeName, zoneTypeName } from '../naming.js';
 import { DateTimeScalar, JSONScalar } from '../scalars.js';
 import { paginateList } from '../resolvers/pagination.js';
 import { DeleteMutationResponse, ErrorType, filterInputOf, filterInputs, listArgs, Pagination, ResponseCollectionMeta, scalarOf } from './common.js';
 
-export const FILE_UID = 'plugin::upload.file';
 const SYSTEM_DATES = ['createdAt', 'updatedAt', 'publishedAt'] as const;
 
 export type Shape = 'v4' | 'flat';

@@ -1,4 +1,4 @@
-import { isHidden, type Attribute, type Model, type Schema } from '../../schema/model.js';
+import { FILE_UID, isHidden, type Attribute, type Model, type Schema } from '../../schema/model.js';
 import type { PopulateNode, PopulateTree } from '../types.js';
 import { asBoolean, asList, fail, isPlainObject, type ParseOptions, type Path } from './common.js';
 import { parseFields } from './fields.js';
@@ -7,7 +7,6 @@ import { parseSort } from './sort.js';
 
 const MAX_POPULATE_NODES = 200;
 const NODE_KEYS = new Set(['fields', 'filters', 'sort', 'populate', 'on', 'count']);
-const FILES = 'plugin::upload.file';
 
 type Populatable = Exclude<Attribute, { kind: 'scalar' }>;
 
@@ -69,7 +68,7 @@ export class PopulateParser {
     const tree: PopulateTree = {};
     for (const attribute of Object.values(model.attributes)) {
       if (attribute.kind === 'scalar' || isHidden(attribute)) continue;
-      if (attribute.kind === 'media' && !this.schema.contentTypes.has(FILES)) continue;
+      if (attribute.kind === 'media' && !this.schema.contentTypes.has(FILE_UID)) continue;
       tree[attribute.name] = {};
     }
     if (model.modelType === 'contentType' && model.localized) tree.localizations = {};
@@ -95,7 +94,7 @@ export class PopulateParser {
       case 'component':
         return this.schema.components.get(attribute.component);
       case 'media':
-        return this.schema.contentTypes.get(FILES);
+        return this.schema.contentTypes.get(FILE_UID);
       case 'dynamiczone':
         return undefined;
     }
