@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import type { VellumConfig } from '../config/load.js';
 import { ProjectError } from '../errors.js';
+import { asRecord } from '../objects.js';
 
 export interface AuthConfig {
   /** Undefined: a generated secret is kept in the database (refused in production). */
@@ -42,11 +43,8 @@ const pluginSchema = z.object({
   ratelimit: z.object({ max: z.number().int().positive().default(5), interval: z.number().int().positive().default(5 * 60_000) }).default({ max: 5, interval: 5 * 60_000 }),
 });
 
-const record = (value: unknown): Record<string, unknown> =>
-  value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
-
 export function resolveAuthConfig(config: VellumConfig, env: NodeJS.ProcessEnv = process.env): AuthConfig {
-  const raw = record(record(config.plugins['users-permissions']).config);
+  const raw = asRecord(asRecord(config.plugins['users-permissions']).config);
   const parsed = pluginSchema.safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
@@ -59,7 +57,7 @@ export function resolveAuthConfig(config: VellumConfig, env: NodeJS.ProcessEnv =
   } catch (error) {
     throw new ProjectError(`users-permissions.config.jwt.expiresIn: ${(error as Error).message}`, 'config/plugins');
   }
-  const admin = record(config.admin);
+  const admin = asRecord(config.admin);
   const production = config.environment === 'production';
   const jwtSecret = plugin.jwtSecret ?? env.JWT_SECRET;
   if (production && !jwtSecret) {
@@ -68,8 +66,8 @@ export function resolveAuthConfig(config: VellumConfig, env: NodeJS.ProcessEnv =
   return {
     jwtSecret,
     jwtLifetime,
-    adminJwtSecret: (record(admin.auth).secret as string | undefined) ?? env.ADMIN_JWT_SECRET,
-    apiTokenSalt: (record(admin.apiToken).salt as string | undefined) ?? env.API_TOKEN_SALT,
+    adminJwtSecret: (asRecord(admin.auth).secret as string | undefined) ?? env.ADMIN_JWT_SECRET,
+    apiTokenSalt: (asRecord(admin.apiToken).salt as string | undefined) ?? env.API_TOKEN_SALT,
     allowedFields: plugin.register.allowedFields,
     allowRegister: plugin.register.enabled,
     loginAttempts: plugin.ratelimit.max,

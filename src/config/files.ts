@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ProjectError } from '../errors.js';
+import { isPlainObject } from '../objects.js';
 import { loadProjectModule } from '../project/modules.js';
 import type { EnvHelper } from './env.js';
 
@@ -74,11 +75,7 @@ export function deepMerge(base: Record<string, unknown>, override: Record<string
   const result: Record<string, unknown> = { ...base };
   for (const [key, value] of Object.entries(override)) {
     const current = result[key];
-    const bothObjects =
-      value && typeof value === 'object' && !Array.isArray(value) && current && typeof current === 'object' && !Array.isArray(current);
-    result[key] = bothObjects
-      ? deepMerge(current as Record<string, unknown>, value as Record<string, unknown>)
-      : value;
+    result[key] = isPlainObject(value) && isPlainObject(current) ? deepMerge(current, value) : value;
   }
   return result;
 }

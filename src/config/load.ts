@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { ProjectError } from '../errors.js';
 import { createEnv } from './env.js';
 import { deepMerge, loadConfigFile, loadConfigList } from './files.js';
+import { asRecord } from '../objects.js';
 
 export type DatabaseClient = 'sqlite' | 'postgres' | 'mysql';
 
@@ -105,9 +106,6 @@ function parseSection<T>(schema: z.ZodType<T>, value: unknown, file: string): T 
   }
   return parsed.data;
 }
-
-const asRecord = (value: unknown): Record<string, unknown> =>
-  value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
 
 /**
  * Database settings: `config/database` as Strapi writes it (`connection.client` and

@@ -16,6 +16,7 @@ import type {
 } from '../schema/model.js';
 import type { Status } from '../query/types.js';
 import { exactIntegerText } from './exact-integers.js';
+import { isPlainObject } from '../objects.js';
 
 /** A `before`/`after` anchor: a documentId, or (a number) an entry's numeric id. */
 export type Position = { before: string | number } | { after: string | number } | { start: true } | { end: true };
@@ -114,9 +115,6 @@ function nestsDeeperThan(value: unknown, max: number): boolean {
   }
   return false;
 }
-
-const isPlainObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** An entry's numeric id: a positive integer, as a number or a string of digits. */
 function entryId(value: unknown): number | undefined {

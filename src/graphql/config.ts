@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ProjectError } from '../errors.js';
+import { asRecord } from '../objects.js';
 
 /** `config/plugins` -> `graphql.config`, with the defaults of a new Strapi project (spec 4.10, 8). */
 export interface GraphqlConfig {
@@ -30,9 +31,6 @@ const schema = z.object({
   // Apollo-specific settings of a Strapi project are accepted and ignored.
   apolloServer: z.record(z.string(), z.unknown()).optional(),
 });
-
-const asRecord = (value: unknown): Record<string, unknown> =>
-  value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
 
 /** As Strapi decides: playgroundAlways or landingPage true win, then landingPage false, then the environment. */
 function playgroundOn(playgroundAlways: boolean, landingPage: unknown, production: boolean): boolean {

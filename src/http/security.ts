@@ -7,16 +7,14 @@ import cors from '@fastify/cors';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import helmet from 'helmet';
-
-const record = (value: unknown): Record<string, unknown> =>
-  value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+import { asRecord } from '../objects.js';
 
 /** The `config` of a named entry of `config/middlewares`, or undefined when it is absent. */
 function middlewareConfig(middlewares: unknown[], name: string): Record<string, unknown> | undefined {
   if (middlewares.length === 0) return {};
   for (const entry of middlewares) {
     if (entry === name) return {};
-    if (record(entry).name === name) return record(record(entry).config);
+    if (asRecord(entry).name === name) return asRecord(asRecord(entry).config);
   }
   return undefined;
 }
@@ -50,7 +48,7 @@ export async function registerSecurity(app: FastifyInstance, middlewares: unknow
           'img-src': ["'self'", 'data:', 'blob:', 'https:'],
           'media-src': ["'self'", 'data:', 'blob:', 'https:'],
           upgradeInsecureRequests: null,
-          ...record(record(security.contentSecurityPolicy).directives),
+          ...asRecord(asRecord(security.contentSecurityPolicy).directives),
         },
       },
       crossOriginEmbedderPolicy: false,

@@ -15,6 +15,7 @@ import {
   type Schema,
 } from './model.js';
 import { componentLinkTableName, identifier, linkTableName, snakeCase } from './naming.js';
+import { isPlainObject } from '../objects.js';
 
 /** A schema file as read from disk, before validation. */
 export interface RawSchemaFile {
@@ -68,9 +69,6 @@ const KNOWN_TYPES = new Set<string>([
 
 type Json = Record<string, unknown>;
 
-const isObject = (value: unknown): value is Json =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-
 /** Receives one line per thing a schema asks for that Vellum does not honour (see `buildSchema`). */
 export type SchemaWarn = (message: string) => void;
 
@@ -89,7 +87,7 @@ class SchemaFileReader {
   }
 
   object(value: unknown, what: string): Json {
-    if (!isObject(value)) this.fail(`${what} must be an object`);
+    if (!isPlainObject(value)) this.fail(`${what} must be an object`);
     return value;
   }
 
@@ -121,8 +119,8 @@ function isLocalizedAttribute(raw: Json, typeLocalized: boolean): boolean {
   // Strapi's i18n rule (isLocalizedAttribute): relations and uids always belong to one locale,
   // whatever they say; any other attribute only with `localized: true`, else the locales share it.
   if (raw.type === 'relation' || raw.type === 'uid') return true;
-  const plugin = isObject(raw.pluginOptions) ? raw.pluginOptions : {};
-  const i18n = isObject(plugin.i18n) ? plugin.i18n : {};
+  const plugin = isPlainObject(raw.pluginOptions) ? raw.pluginOptions : {};
+  const i18n = isPlainObject(plugin.i18n) ? plugin.i18n : {};
   return i18n.localized === true;
 }
 
@@ -365,9 +363,9 @@ function buildContentType(file: RawSchemaFile, pending: PendingRelation[], built
   if (!kebab.test(singularName)) reader.fail(`info.singularName "${singularName}" must be kebab-case`);
   if (!kebab.test(pluralName)) reader.fail(`info.pluralName "${pluralName}" must be kebab-case`);
   if (singularName === pluralName) reader.fail('info.singularName and info.pluralName must differ');
-  const options = isObject(json.options) ? json.options : {};
-  const pluginOptions = isObject(json.pluginOptions) ? json.pluginOptions : {};
-  const i18n = isObject(pluginOptions.i18n) ? pluginOptions.i18n : {};
+  const options = isPlainObject(json.options) ? json.options : {};
+  const pluginOptions = isPlainObject(json.pluginOptions) ? json.pluginOptions : {};
+  const i18n = isPlainObject(pluginOptions.i18n) ? pluginOptions.i18n : {};
   const localized = i18n.localized === true;
   const collectionName =
     typeof json.collectionName === 'string' && json.collectionName ? json.collectionName : snakeCase(pluralName);
@@ -397,7 +395,7 @@ function buildContentType(file: RawSchemaFile, pending: PendingRelation[], built
 function buildComponent(file: RawSchemaFile, pending: PendingRelation[], warn: SchemaWarn): Component {
   const reader = new SchemaFileReader(file.file, warn);
   const json = reader.object(file.json, 'the component');
-  const info = isObject(json.info) ? json.info : {};
+  const info = isPlainObject(json.info) ? json.info : {};
   const [category, name] = file.uid.split('.') as [string, string];
   const collectionName =
     typeof json.collectionName === 'string' && json.collectionName

@@ -2,6 +2,7 @@ import { isAbsolute, resolve } from 'node:path';
 import { z } from 'zod';
 import type { RestConfig, VellumConfig } from '../config/load.js';
 import { ProjectError } from '../errors.js';
+import { asRecord } from '../objects.js';
 
 /** `config/plugins` -> `upload.config`, as Strapi reads it, plus the public folder of `config/server`. */
 export interface UploadConfig {
@@ -26,9 +27,6 @@ const schema = z.object({
   provider: z.string().min(1).default('local'),
   providerOptions: z.record(z.string(), z.unknown()).default({}),
 });
-
-const asRecord = (value: unknown): Record<string, unknown> =>
-  value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
 
 export function resolveUploadConfig(config: VellumConfig): UploadConfig {
   const raw = asRecord(asRecord(config.plugins.upload).config);

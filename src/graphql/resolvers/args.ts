@@ -6,11 +6,10 @@
 import { ValidationError } from '../../errors.js';
 import { FILE_UID, type Model, type Schema } from '../../schema/model.js';
 import type { Shape } from '../schema/types.js';
+import { isPlainObject } from '../../objects.js';
 
 type Input = Record<string, unknown>;
 const LOGICAL = new Set(['and', 'or', 'not']);
-
-const isObject = (value: unknown): value is Input => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** `{title: {containsi: "a"}, or: [...]}` -> `{title: {$containsi: "a"}, $or: [...]}`. */
 export function toRestFilters(schema: Schema, model: Model, input: Input, shape: Shape): Input {
@@ -22,10 +21,10 @@ export function toRestFilters(schema: Schema, model: Model, input: Input, shape:
       continue;
     }
     if (key === 'not') {
-      if (isObject(value)) out.$not = toRestFilters(schema, model, value, shape);
+      if (isPlainObject(value)) out.$not = toRestFilters(schema, model, value, shape);
       continue;
     }
-    if (!isObject(value)) continue;
+    if (!isPlainObject(value)) continue;
     const attribute = model.attributes[key];
     if (attribute?.kind === 'relation') out[key] = toRestFilters(schema, schema.contentTypes.get(attribute.target)!, value, shape);
     else if (attribute?.kind === 'component') out[key] = toRestFilters(schema, schema.components.get(attribute.component)!, value, shape);
@@ -43,7 +42,7 @@ function operators(input: Input): Input {
   for (const [op, value] of Object.entries(input)) {
     if (value === undefined) continue;
     if (op === 'and' || op === 'or') out[`$${op}`] = ((value as unknown[] | null) ?? []).map((item) => ({ $eq: item }));
-    else if (op === 'not') out.$not = isObject(value) ? operators(value) : {};
+    else if (op === 'not') out.$not = isPlainObject(value) ? operators(value) : {};
     else if (!LOGICAL.has(op)) out[`$${op}`] = value;
   }
   return out;
@@ -83,7 +82,7 @@ export function toRestBody(schema: Schema, model: Model, data: Input, componentU
 }
 
 function zoneEntry(schema: Schema, item: unknown, componentUids: Map<string, string>, path: string): Input {
-  if (!isObject(item)) throw new ValidationError(`${path}: a dynamic zone entry must be an object naming its __typename`);
+  if (!isPlainObject(item)) throw new ValidationError(`${path}: a dynamic zone entry must be an object naming its __typename`);
   const { __typename, __component, ...rest } = item;
   const uid = typeof __component === 'string' ? __component : componentUids.get(String(__typename));
   const component = uid ? schema.components.get(uid) : undefined;

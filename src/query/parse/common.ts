@@ -1,6 +1,7 @@
 import { QueryValidationError } from '../../errors.js';
 import type { ContentType } from '../../schema/model.js';
 import type { RestConfig } from '../../config/load.js';
+import { isPlainObject } from '../../objects.js';
 
 export interface ParseOptions {
   rest: RestConfig;
@@ -11,8 +12,7 @@ export interface ParseOptions {
 
 export type Path = (string | number)[];
 
-export const isPlainObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
+export { isPlainObject };
 
 /** Segments of a parameter path that are syntax, not attributes: operators, list indexes, populate keywords. */
 const SYNTAX_SEGMENT = /^(\$.*|\d+|populate|on|fields|filters|sort)$/;
