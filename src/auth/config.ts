@@ -8,6 +8,7 @@ import { z } from 'zod';
 import type { VellumConfig } from '../config/load.js';
 import { ProjectError } from '../errors.js';
 import { asRecord } from '../objects.js';
+import { parseConfig } from '../config/validate.js';
 
 export interface AuthConfig {
   /** Undefined: a generated secret is kept in the database (refused in production). */
@@ -45,12 +46,7 @@ const pluginSchema = z.object({
 
 export function resolveAuthConfig(config: VellumConfig, env: NodeJS.ProcessEnv = process.env): AuthConfig {
   const raw = asRecord(asRecord(config.plugins['users-permissions']).config);
-  const parsed = pluginSchema.safeParse(raw);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    throw new ProjectError(`users-permissions.config.${issue.path.join('.')}: ${issue.message}`, 'config/plugins');
-  }
-  const plugin = parsed.data;
+  const plugin = parseConfig(pluginSchema, raw, 'config/plugins', 'users-permissions.config.');
   let jwtLifetime: number;
   try {
     jwtLifetime = parseDuration(plugin.jwt.expiresIn);

@@ -1,6 +1,7 @@
 import { isAbsolute, resolve } from 'node:path';
 import { z } from 'zod';
 import { ProjectError } from '../errors.js';
+import { parseConfig } from './validate.js';
 import { createEnv } from './env.js';
 import { deepMerge, loadConfigFile, loadConfigList } from './files.js';
 import { asRecord } from '../objects.js';
@@ -98,15 +99,6 @@ const i18nSchema = z.object({
   locales: z.array(localeCode).default([]),
 });
 
-function parseSection<T>(schema: z.ZodType<T>, value: unknown, file: string): T {
-  const parsed = schema.safeParse(value ?? {});
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    throw new ProjectError(`${issue.path.join('.') || '(root)'}: ${issue.message}`, file);
-  }
-  return parsed.data;
-}
-
 /**
  * Database settings: `config/database` as Strapi writes it (`connection.client` and
  * `connection.connection`), falling back to the environment variables of Strapi's default file.
@@ -188,11 +180,11 @@ export async function loadConfig(project: string, options: LoadConfigOptions = {
   server.host ??= env('HOST') || undefined;
   server.port ??= env.int('PORT');
   server.bodyLimit ??= bodyMiddlewareLimit(middlewares);
-  const i18n = parseSection(i18nSchema, asRecord(asRecord(plugins.i18n).config), 'config/plugins (i18n)');
+  const i18n = parseConfig(i18nSchema, asRecord(asRecord(plugins.i18n).config), 'config/plugins (i18n)');
   if (!i18n.locales.includes(i18n.defaultLocale)) i18n.locales.unshift(i18n.defaultLocale);
-  const rest = parseSection(restSchema, asRecord(api.rest), 'config/api');
+  const rest = parseConfig(restSchema, asRecord(api.rest), 'config/api');
   if (rest.defaultLimit > rest.maxLimit) throw new ProjectError('rest.defaultLimit must not exceed rest.maxLimit', 'config/api');
-  const serverConfig = parseSection(serverSchema, server, 'config/server');
+  const serverConfig = parseConfig(serverSchema, server, 'config/server');
   serverConfig.dirs.public = resolve(projectDir, serverConfig.dirs.public);
   return {
     projectDir,

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { ProjectError } from '../errors.js';
 import { asRecord } from '../objects.js';
+import { parseConfig } from '../config/validate.js';
 
 /** `config/plugins` -> `graphql.config`, with the defaults of a new Strapi project (spec 4.10, 8). */
 export interface GraphqlConfig {
@@ -47,12 +47,7 @@ function playgroundOn(playgroundAlways: boolean, landingPage: unknown, productio
 
 export function parseGraphqlConfig(plugins: Record<string, unknown>, environment: string): GraphqlConfig {
   const section = asRecord(plugins.graphql);
-  const parsed = schema.safeParse(asRecord(section.config));
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    throw new ProjectError(`graphql.config.${issue.path.join('.')}: ${issue.message}`, 'config/plugins');
-  }
-  const { playgroundAlways, landingPage, introspection, apolloServer: _ignored, ...rest } = parsed.data;
+  const { playgroundAlways, landingPage, introspection, apolloServer: _ignored, ...rest } = parseConfig(schema, asRecord(section.config), 'config/plugins', 'graphql.config.');
   const production = environment === 'production';
   return { ...rest, playground: playgroundOn(playgroundAlways, landingPage, production), introspection: introspection ?? !production };
 }

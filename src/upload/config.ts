@@ -1,8 +1,8 @@
 import { isAbsolute, resolve } from 'node:path';
 import { z } from 'zod';
 import type { RestConfig, VellumConfig } from '../config/load.js';
-import { ProjectError } from '../errors.js';
 import { asRecord } from '../objects.js';
+import { parseConfig } from '../config/validate.js';
 
 /** `config/plugins` -> `upload.config`, as Strapi reads it, plus the public folder of `config/server`. */
 export interface UploadConfig {
@@ -30,11 +30,7 @@ const schema = z.object({
 
 export function resolveUploadConfig(config: VellumConfig): UploadConfig {
   const raw = asRecord(asRecord(config.plugins.upload).config);
-  const parsed = schema.safeParse(raw);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    throw new ProjectError(`upload.config.${issue.path.join('.')}: ${issue.message}`, 'config/plugins');
-  }
+  const parsedConfig = parseConfig(schema, raw, 'config/plugins', 'upload.config.');
   const publicDir = config.server.dirs.public;
-  return { ...parsed.data, publicDir: isAbsolute(publicDir) ? publicDir : resolve(config.projectDir, publicDir), rest: config.api.rest };
+  return { ...parsedConfig, publicDir: isAbsolute(publicDir) ? publicDir : resolve(config.projectDir, publicDir), rest: config.api.rest };
 }
