@@ -7,6 +7,7 @@ import bcrypt from 'bcryptjs';
 const ROUNDS = 10;
 let dummy: Promise<string> | undefined;
 
+/** A bcrypt hash with Strapi's cost (10), for every password Vellum stores. */
 export const hashPassword = (password: string): Promise<string> => bcrypt.hash(password, ROUNDS);
 
 /** Whether `password` matches `hash`; without a hash, compares against a throwaway one and fails. */

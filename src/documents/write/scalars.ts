@@ -1,13 +1,11 @@
-import bcrypt from 'bcryptjs';
 import { sql } from 'kysely';
+import { hashPassword } from '../../auth/passwords.js';
 import type { Db, Dialect } from '../../database/dialect.js';
 import { columnTypeOf } from '../../database/tables.js';
 import { UNIQUE_MESSAGE } from '../../database/write.js';
 import { ValidationError } from '../../errors.js';
 import type { ContentType, Model, ScalarAttribute } from '../../schema/model.js';
 import type { ModelInput } from '../input.js';
-
-const PASSWORD_ROUNDS = 10;
 
 export const slugify = (text: string): string =>
   text
@@ -26,7 +24,7 @@ export async function hashPasswords(model: Model, data: Record<string, unknown>)
   const hashes = new Map<string, string>();
   for (const attribute of model.scalars) {
     const value = data[attribute.name];
-    if (attribute.type === 'password' && typeof value === 'string' && !hashes.has(value)) hashes.set(value, await bcrypt.hash(value, PASSWORD_ROUNDS));
+    if (attribute.type === 'password' && typeof value === 'string' && !hashes.has(value)) hashes.set(value, await hashPassword(value));
   }
   return hashes;
 }
@@ -42,7 +40,7 @@ export async function encodeScalars(
   const values: Record<string, unknown> = {};
   for (const [attribute, value] of input.scalars) {
     const plain =
-      attribute.type === 'password' && typeof value === 'string' ? (hashed?.get(value) ?? (await bcrypt.hash(value, PASSWORD_ROUNDS))) : value;
+      attribute.type === 'password' && typeof value === 'string' ? (hashed?.get(value) ?? (await hashPassword(value))) : value;
     values[attribute.column] = dialect.encode(columnTypeOf(attribute.type), plain);
   }
   if (mode === 'create') {
