@@ -8,7 +8,7 @@ import { ValidationError } from '../errors.js';
 import { FILE_UID, type ContentType, type Schema } from '../schema/model.js';
 import { ROLE_UID, USER_UID } from './model.js';
 
-export const UPLOAD_PERMISSION_UID = 'plugin::upload.content-api';
+const UPLOAD_PERMISSION_UID = 'plugin::upload.content-api';
 
 /** Every action a role or a custom API token can be granted, for this schema. */
 export function knownActions(schema: Schema): string[] {

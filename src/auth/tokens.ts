@@ -14,7 +14,7 @@ import { fullAccess, grantSet, readOnly, type Grants } from './permissions.js';
 /** Longest lifespan (100 years): a bound far beyond any use that keeps the expiry a date every database stores. */
 const MAX_LIFESPAN = 100 * 365.25 * 86_400_000;
 
-export const TOKEN_TYPES = ['read-only', 'full-access', 'custom'] as const;
+const TOKEN_TYPES = ['read-only', 'full-access', 'custom'] as const;
 export type TokenType = (typeof TOKEN_TYPES)[number];
 
 export interface TokenInfo {

@@ -19,13 +19,6 @@ import { verifyPassword } from './passwords.js';
 import { LoginThrottle } from './throttle.js';
 import { readSetting } from './settings.js';
 
-export interface RegisterInput {
-  username: string;
-  email: string;
-  password: string;
-  [extra: string]: unknown;
-}
-
 export interface CreateUserInput {
   username: string;
   email: string;

@@ -8,7 +8,7 @@ import type { EnvHelper } from './env.js';
 const EXTENSIONS = ['.ts', '.js', '.cjs', '.mjs', '.json'];
 
 /** Loads one configuration file (see project/modules.ts, or JSON) and returns its export. */
-export async function importProjectFile(file: string, projectDir: string): Promise<unknown> {
+async function importProjectFile(file: string, projectDir: string): Promise<unknown> {
   try {
     if (file.endsWith('.json')) return JSON.parse(readFileSync(file, 'utf8'));
     const loaded = await loadProjectModule(file, projectDir);
@@ -25,7 +25,7 @@ export async function importProjectFile(file: string, projectDir: string): Promi
   }
 }
 
-export function findProjectFile(dir: string, name: string): string | undefined {
+function findProjectFile(dir: string, name: string): string | undefined {
   for (const ext of EXTENSIONS) {
     const file = join(dir, `${name}${ext}`);
     if (existsSync(file)) return file;

@@ -6,7 +6,7 @@ import { createPostgresKysely, postgresDialect } from './dialects/postgres.js';
 import { createSqliteKysely, sqliteDialect } from './dialects/sqlite.js';
 import { runWrite, UniqueIndexes } from './write.js';
 
-export interface QueryObserver {
+interface QueryObserver {
   (sql: string): void;
 }
 

@@ -136,7 +136,7 @@ export function likeMatch(
 export const pad = (n: number, width = 2): string => String(n).padStart(width, '0');
 
 /** `HH:mm:ss.SSS`, as Strapi returns time values. */
-export function normalizeTime(value: unknown): string | null {
+function normalizeTime(value: unknown): string | null {
   if (value === null || value === undefined) return null;
   const match = /^(\d{1,2}):(\d{2})(?::(\d{2})(?:\.(\d{1,6}))?)?/.exec(String(value));
   if (!match) return String(value);
@@ -146,7 +146,7 @@ export function normalizeTime(value: unknown): string | null {
 
 const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
-export function toIsoString(value: unknown): string | null {
+function toIsoString(value: unknown): string | null {
   if (value === null || value === undefined) return null;
   if (value instanceof Date) return value.toISOString();
   const text = String(value);
@@ -157,7 +157,7 @@ export function toIsoString(value: unknown): string | null {
   return Number.isNaN(date.getTime()) ? text : date.toISOString();
 }
 
-export const parseJson = (value: unknown): unknown => {
+const parseJson = (value: unknown): unknown => {
   if (value === null || value === undefined) return null;
   if (typeof value !== 'string') return value;
   try {

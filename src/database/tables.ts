@@ -8,7 +8,7 @@ export interface ColumnSpec {
   notNull?: boolean;
 }
 
-export interface IndexSpec {
+interface IndexSpec {
   name: string;
   columns: string[];
   unique?: boolean;
@@ -71,7 +71,7 @@ export const columnTypeOf = (type: ScalarType): ColumnType => SCALAR_COLUMN_TYPE
 const INDEXABLE = new Set<ColumnType>(['string', 'integer', 'bigint', 'float', 'decimal', 'boolean', 'date', 'time', 'datetime']);
 
 /** Columns every content-type table has, before its attributes. */
-export const DOCUMENT_COLUMNS: ColumnSpec[] = [
+const DOCUMENT_COLUMNS: ColumnSpec[] = [
   { name: 'id', type: 'id' },
   { name: 'document_id', type: 'string', notNull: true },
   { name: 'locale', type: 'string' },

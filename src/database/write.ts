@@ -40,7 +40,7 @@ export class UniqueIndexes {
 export const UNIQUE_MESSAGE = 'This attribute must be unique';
 
 /** Tries of one write before a conflict is answered 503; each try after the first waits a little. */
-export const MAX_WRITE_ATTEMPTS = 8;
+const MAX_WRITE_ATTEMPTS = 8;
 
 const pause = (attempt: number): Promise<void> => {
   // Full jitter on an exponential ceiling: 1-10 ms, then up to 20, 40, ... 250 ms.

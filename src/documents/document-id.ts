@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 
 const ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
-export const DOCUMENT_ID_LENGTH = 24;
+const DOCUMENT_ID_LENGTH = 24;
 
 /** A random, URL-safe, 24-character identifier (lowercase letters and digits, starting with a letter). */
 export function createDocumentId(): string {
@@ -14,6 +14,3 @@ export function createDocumentId(): string {
   }
   return id;
 }
-
-export const isDocumentId = (value: unknown): value is string =>
-  typeof value === 'string' && /^[A-Za-z0-9_-]{1,64}$/.test(value);

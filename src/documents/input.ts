@@ -43,7 +43,7 @@ export interface ComponentItemInput {
   input: ModelInput;
 }
 
-export interface ZoneItemInput extends ComponentItemInput {
+interface ZoneItemInput extends ComponentItemInput {
   component: string;
 }
 
@@ -100,7 +100,7 @@ const STRING_COLUMN_LENGTH = 255;
  * How deep a json or blocks value may nest. Serialising (JSON.stringify, when storing and when
  * answering) recurses: a few thousand levels overflow the stack. Real documents nest a few levels.
  */
-export const MAX_JSON_DEPTH = 100;
+const MAX_JSON_DEPTH = 100;
 
 /** Whether a JSON value nests deeper than `max` arrays/objects; iterative, so any depth is safe. */
 function nestsDeeperThan(value: unknown, max: number): boolean {

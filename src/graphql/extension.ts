@@ -6,14 +6,14 @@
 import type { GraphQLFieldResolver, GraphQLResolveInfo } from 'graphql';
 import type { GraphqlContext } from './context.js';
 
-export const ACTIONS = ['find', 'findOne', 'create', 'update', 'delete'] as const;
-export type Action = (typeof ACTIONS)[number];
+const ACTIONS = ['find', 'findOne', 'create', 'update', 'delete'] as const;
+type Action = (typeof ACTIONS)[number];
 const QUERY_ACTIONS: Action[] = ['find', 'findOne'];
 const MUTATION_ACTIONS: Action[] = ['create', 'update', 'delete'];
 
 export type Resolver = GraphQLFieldResolver<unknown, GraphqlContext, Record<string, unknown>>;
 
-export interface PolicyContext {
+interface PolicyContext {
   parent: unknown;
   args: Record<string, unknown>;
   context: GraphqlContext;
@@ -21,8 +21,8 @@ export interface PolicyContext {
   http: GraphqlContext['request'];
   state: Record<string, unknown>;
 }
-export type Policy = (context: PolicyContext, extra: { strapi: unknown }) => boolean | Promise<boolean>;
-export type Middleware = (
+type Policy = (context: PolicyContext, extra: { strapi: unknown }) => boolean | Promise<boolean>;
+type Middleware = (
   next: Resolver,
   parent: unknown,
   args: Record<string, unknown>,

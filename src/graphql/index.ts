@@ -21,7 +21,7 @@ import { buildGraphqlSchema } from './schema/build.js';
 import { ModelTypes } from './schema/types.js';
 import { usersPermissionsFields, type UsersPermissionsHooks } from './users-permissions.js';
 
-export { parseGraphqlConfig, type GraphqlConfig } from './config.js';
+export { parseGraphqlConfig } from './config.js';
 export { ExtensionService } from './extension.js';
 export type { UsersPermissionsHooks } from './users-permissions.js';
 
@@ -39,7 +39,7 @@ export interface GraphqlOptions {
 }
 
 /** The executable schema for a configuration (also used to print the SDL). */
-export function createGraphqlSchema(options: GraphqlOptions): GraphQLSchema {
+function createGraphqlSchema(options: GraphqlOptions): GraphQLSchema {
   const { config, context, extension } = options;
   const shape = config.v4CompatibilityMode ? 'v4' : 'flat';
   extension.enabled = config.shadowCRUD;

@@ -8,7 +8,7 @@ const words = (text: string): string[] => text.split(/[^A-Za-z0-9]+/).filter(Boo
 const upperFirst = (text: string): string => text.charAt(0).toUpperCase() + text.slice(1);
 
 export const pascalCase = (text: string): string => words(text).map(upperFirst).join('');
-export const camelCase = (text: string): string => {
+const camelCase = (text: string): string => {
   const pascal = pascalCase(text);
   return pascal.charAt(0).toLowerCase() + pascal.slice(1);
 };

@@ -9,7 +9,7 @@ import { dirname, join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 
 /** Where the playground's files are served (apart from the GraphQL endpoint, which is configurable). */
-export const PLAYGROUND_ASSETS = '/_vellum/graphiql';
+const PLAYGROUND_ASSETS = '/_vellum/graphiql';
 
 const require = createRequire(import.meta.url);
 

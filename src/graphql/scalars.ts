@@ -70,5 +70,3 @@ export const LongScalar = new GraphQLScalarType({
     throw new GraphQLError('Long must be an integer');
   },
 });
-
-export const UploadScalar = new GraphQLScalarType({ name: 'Upload', description: 'The `Upload` scalar type represents a file upload.' });

@@ -53,18 +53,18 @@ function evaluate(source: string, scope: ModuleScope): unknown {
 }
 
 /** A CommonJS file (`module.exports = ...`), whatever the nearest package.json says. */
-export function loadCommonJs(file: string): unknown {
+function loadCommonJs(file: string): unknown {
   return evaluate(readFileSync(file, 'utf8'), { file, apparentFile: file });
 }
 
 /** Where Strapi's build puts a project's TypeScript file: `config/database.ts` -> `dist/config/database.js`. */
-export function builtPath(projectDir: string, file: string): string {
+function builtPath(projectDir: string, file: string): string {
   const relativeDir = relative(projectDir, dirname(file));
   return join(projectDir, 'dist', relativeDir, basename(file).replace(TYPESCRIPT, '.js'));
 }
 
 /** A TypeScript file of the project compiled to CommonJS and run as from Strapi's `dist/`. */
-export function loadTypeScript(file: string, projectDir: string): unknown {
+function loadTypeScript(file: string, projectDir: string): unknown {
   const { code } = transformSync(readFileSync(file, 'utf8'), {
     loader: file.endsWith('x') ? 'tsx' : 'ts',
     format: 'cjs',

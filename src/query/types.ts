@@ -3,7 +3,6 @@
  * document service, after every name has been checked against the schema. Nothing here is SQL.
  */
 import type {
-  Attribute,
   ComponentAttribute,
   RelationAttribute,
   ScalarAttribute,
@@ -34,7 +33,6 @@ export const COMPARISON_OPERATORS = [
   '$endsWithi',
 ] as const;
 export type ComparisonOperator = (typeof COMPARISON_OPERATORS)[number];
-export const LOGICAL_OPERATORS = ['$and', '$or', '$not'] as const;
 
 /** A column a filter or sort can touch: an attribute's, or one of the document columns. */
 export interface FieldRef {
@@ -124,5 +122,3 @@ export interface FindQuery extends FindOneQuery {
   sort: SortItem[];
   pagination: Pagination;
 }
-
-export type PopulatableAttribute = Exclude<Attribute, ScalarAttribute>;

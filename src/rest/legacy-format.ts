@@ -8,7 +8,7 @@ import { FILE_UID, type Model, type Schema } from '../schema/model.js';
 
 type Doc = Record<string, unknown>;
 
-export const LEGACY_HEADER = 'strapi-response-format';
+const LEGACY_HEADER = 'strapi-response-format';
 
 export const wantsLegacyFormat = (headers: Record<string, string | string[] | undefined>): boolean => headers[LEGACY_HEADER] === 'v4';
 
@@ -61,7 +61,7 @@ function shapeFields(schema: Schema, model: Model, value: Doc): Doc {
 }
 
 /** `{ id, documentId, attributes }` for a document of `model` (Strapi 5 keeps documentId beside id). */
-export function legacyDocument(schema: Schema, model: Model, document: Doc): Doc {
+function legacyDocument(schema: Schema, model: Model, document: Doc): Doc {
   const { id, documentId, ...rest } = document;
   return documentId === undefined ? { id, attributes: shapeFields(schema, model, rest) } : { id, documentId, attributes: shapeFields(schema, model, rest) };
 }

@@ -7,7 +7,6 @@ import {
   type Attribute,
   type Component,
   type ContentType,
-  type LinkTable,
   type RelationAttribute,
   type RelationKind,
   type ScalarAttribute,
@@ -539,4 +538,3 @@ export function buildSchema(
   return schema;
 }
 
-export type { LinkTable };

@@ -130,7 +130,7 @@ export type Attribute =
   | MediaAttribute;
 
 /** What content-types and components share: a table of rows with attributes. */
-export interface ModelBase {
+interface ModelBase {
   uid: string;
   displayName: string;
   collectionName: string;

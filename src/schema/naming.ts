@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 
 /** Database identifiers stay under this length on every dialect (MySQL's limit is 64). */
-export const MAX_IDENTIFIER_LENGTH = 55;
+const MAX_IDENTIFIER_LENGTH = 55;
 
 /** `publishDate` -> `publish_date`, `metaTitle` -> `meta_title`, `rich-text` -> `rich_text`. */
 export function snakeCase(name: string): string {

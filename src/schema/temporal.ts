@@ -60,7 +60,7 @@ const HOUR = 3_600_000;
 const MINUTE = 60_000;
 
 /** date-fns 2's parseISO (additionalDigits 2), in UTC: milliseconds, or undefined when invalid. */
-export function parseIso(text: string): number | undefined {
+function parseIso(text: string): number | undefined {
   const parts = splitDateString(text);
   if (!parts.date) return undefined;
   const { year, rest } = parseYear(parts.date);

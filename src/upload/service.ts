@@ -37,7 +37,7 @@ export interface FileInfo {
   focalPoint?: { x: number; y: number } | null;
 }
 
-export interface FormatEntry {
+interface FormatEntry {
   name: string;
   hash: string;
   ext: string;

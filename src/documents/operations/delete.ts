@@ -6,7 +6,7 @@ import { lockTargetingOwners } from '../write/relation-locks.js';
 import { deleteVersionRows, findDocumentRows, writersFor } from './versions-store.js';
 
 /** Every locale of a document. */
-export const ALL_LOCALES = null;
+const ALL_LOCALES = null;
 
 /**
  * Which locale a deletion removes, as Strapi 5.54's document service: the default locale when no

@@ -10,7 +10,7 @@ import type { CallerOptions, DocumentContext } from '../context.js';
 import { populate, type Loaded } from '../read/populate.js';
 import { decodeDocument, readRows, rowKeys, selectList, visibleScalars, type Document } from '../rows.js';
 
-export interface PaginationMeta {
+interface PaginationMeta {
   page?: number;
   pageSize?: number;
   pageCount?: number;

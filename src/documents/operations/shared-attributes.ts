@@ -12,7 +12,7 @@ import type { ModelInput } from '../input.js';
 import type { Writers } from './versions-store.js';
 
 /** Columns of the shared scalars. */
-export const sharedColumns = (type: ContentType): string[] =>
+const sharedColumns = (type: ContentType): string[] =>
   type.localized ? type.scalars.filter((a) => !a.localized).map((a) => a.column) : [];
 
 /** Names of the shared media, component and zone attributes. */

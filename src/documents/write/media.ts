@@ -20,11 +20,11 @@ export function isAllowedType(attribute: MediaAttribute, mime: string): boolean 
   return allowed.includes(category);
 }
 
-export function allowedTypesFieldError(attribute: MediaAttribute, path: (string | number)[], fileId: number, mime: string): FieldError {
+function allowedTypesFieldError(attribute: MediaAttribute, path: (string | number)[], fileId: number, mime: string): FieldError {
   return { path, message: `${attribute.name} accepts ${attribute.allowedTypes!.join(', ')}; file ${fileId} is ${mime}`, name: 'ValidationError', value: fileId };
 }
 
-export function allowedTypesError(attribute: MediaAttribute, path: (string | number)[], fileId: number, mime: string): ValidationError {
+function allowedTypesError(attribute: MediaAttribute, path: (string | number)[], fileId: number, mime: string): ValidationError {
   return ValidationError.fromFieldErrors([allowedTypesFieldError(attribute, path, fileId, mime)]);
 }
 

@@ -7,7 +7,7 @@ import { ValidationError } from '../../errors.js';
 import type { ContentType, Model, ScalarAttribute } from '../../schema/model.js';
 import type { ModelInput } from '../input.js';
 
-export const slugify = (text: string): string =>
+const slugify = (text: string): string =>
   text
     .normalize('NFKD')
     .replace(/[\u0300-\u036f]/g, '')

@@ -18,7 +18,7 @@ import { DateScalar, DateTimeScalar, JSONScalar, LongScalar, TimeScalar } from '
 import type { ScalarType } from '../../schema/model.js';
 
 /** GraphQL operator name -> REST operator (`containsi` -> `$containsi`). */
-export const FILTER_OPERATORS = [
+const FILTER_OPERATORS = [
   'eq', 'eqi', 'ne', 'nei', 'startsWith', 'startsWithi', 'endsWith', 'endsWithi', 'contains', 'notContains', 'containsi',
   'notContainsi', 'gt', 'gte', 'lt', 'lte', 'null', 'notNull', 'in', 'notIn', 'between',
 ] as const;
@@ -88,7 +88,7 @@ export function filterInputOf(type: ScalarType | 'id'): GraphQLInputObjectType {
   return filterInputs[scalarOf(type).name as keyof typeof filterInputs];
 }
 
-export const PaginationArg = new GraphQLInputObjectType({
+const PaginationArg = new GraphQLInputObjectType({
   name: 'PaginationArg',
   fields: { page: { type: GraphQLInt }, pageSize: { type: GraphQLInt }, start: { type: GraphQLInt }, limit: { type: GraphQLInt } },
 });

@@ -353,5 +353,3 @@ function zoneInputScalar(name: string) {
     parseLiteral: JSONScalar.parseLiteral,
   });
 }
-
-export const relationFieldName = (name: string): string => name.replace(/_connection$/, '');

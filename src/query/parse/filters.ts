@@ -8,7 +8,7 @@ const MAX_FILTER_NODES = 500;
  * Values of `$in`, `$notIn` (and bare arrays) in one filter, together. Each is a bound parameter:
  * SQLite takes at most 32,766 per statement, PostgreSQL and MySQL 65,535.
  */
-export const MAX_LIST_VALUES = 10_000;
+const MAX_LIST_VALUES = 10_000;
 const TEXT_TYPES = new Set<FieldRef['type']>(['string', 'text', 'richtext', 'email', 'uid', 'enumeration']);
 const TEXT_OPERATORS = new Set<ComparisonOperator>([
   '$eqi', '$nei', '$contains', '$notContains', '$containsi', '$notContainsi', '$startsWith', '$startsWithi', '$endsWith', '$endsWithi',

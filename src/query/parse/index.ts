@@ -13,16 +13,15 @@ import { PopulateParser } from './populate.js';
 import { parseSort } from './sort.js';
 
 export type { ParseOptions } from './common.js';
-export { parseQueryString } from './query-string.js';
 
-export function parseStatus(value: unknown): Status {
+function parseStatus(value: unknown): Status {
   if (value === undefined || value === '' || value === 'published') return 'published';
   if (value === 'draft') return 'draft';
   return fail(['status'], `Invalid status ${JSON.stringify(value)}: use published or draft`);
 }
 
 /** The locale a request reads or writes: the default when omitted; unknown codes are a 400. */
-export function parseLocale(type: ContentType, value: unknown, i18n: ParseOptions['i18n']): string {
+function parseLocale(type: ContentType, value: unknown, i18n: ParseOptions['i18n']): string {
   if (value === undefined || value === '' || value === null) return i18n.defaultLocale;
   if (typeof value !== 'string' || !i18n.locales.includes(value)) {
     if (!type.localized && typeof value === 'string') return i18n.defaultLocale;

@@ -2,7 +2,7 @@ import qs from 'qs';
 import { QueryValidationError } from '../../errors.js';
 
 /** Longer query strings are refused before parsing: no real client needs more. */
-export const MAX_QUERY_LENGTH = 16 * 1024;
+const MAX_QUERY_LENGTH = 16 * 1024;
 
 /**
  * Parses a Strapi-style query string (`qs` syntax, raw or fully percent-encoded) with limits that

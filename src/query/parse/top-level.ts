@@ -7,7 +7,7 @@ import { PaginationError, ValidationError } from '../../errors.js';
 import { asInteger, fail } from './common.js';
 
 /** What Strapi's content API knows (`ALLOWED_QUERY_PARAM_KEYS`); others are ignored unless strict. */
-export const KNOWN_PARAMS = new Set([
+const KNOWN_PARAMS = new Set([
   'filters',
   'sort',
   'fields',
