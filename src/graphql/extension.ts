@@ -6,8 +6,7 @@
 import type { GraphQLFieldResolver, GraphQLResolveInfo } from 'graphql';
 import type { GraphqlContext } from './context.js';
 
-const ACTIONS = ['find', 'findOne', 'create', 'update', 'delete'] as const;
-type Action = (typeof ACTIONS)[number];
+type Action = 'find' | 'findOne' | 'create' | 'update' | 'delete';
 const QUERY_ACTIONS: Action[] = ['find', 'findOne'];
 const MUTATION_ACTIONS: Action[] = ['create', 'update', 'delete'];
 
