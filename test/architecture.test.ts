@@ -18,7 +18,7 @@ const SRC = join(ROOT, 'src');
  * only units of a lower layer: units of one layer do not import each other.
  */
 const LAYERS: string[][] = [
-  ['errors'],
+  ['errors', 'objects'],
   ['project'],
   ['config', 'schema'],
   ['database'],

@@ -3,12 +3,11 @@
  * work whether or not the account exists, so that timing does not tell which identifiers exist.
  */
 import bcrypt from 'bcryptjs';
+import { hashPassword } from '../documents/write/scalars.js';
 
-const ROUNDS = 10;
+export { hashPassword };
+
 let dummy: Promise<string> | undefined;
-
-/** A bcrypt hash with Strapi's cost (10), for every password Vellum stores. */
-export const hashPassword = (password: string): Promise<string> => bcrypt.hash(password, ROUNDS);
 
 /** Whether `password` matches `hash`; without a hash, compares against a throwaway one and fails. */
 export async function verifyPassword(password: string, hash: string | null | undefined): Promise<boolean> {

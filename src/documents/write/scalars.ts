@@ -1,11 +1,14 @@
+import bcrypt from 'bcryptjs';
 import { sql } from 'kysely';
-import { hashPassword } from '../../auth/passwords.js';
 import type { Db, Dialect } from '../../database/dialect.js';
 import { columnTypeOf } from '../../database/tables.js';
 import { UNIQUE_MESSAGE } from '../../database/write.js';
 import { ValidationError } from '../../errors.js';
 import type { ContentType, Model, ScalarAttribute } from '../../schema/model.js';
 import type { ModelInput } from '../input.js';
+
+/** A bcrypt hash with Strapi's cost (10), for every password Vellum stores (users' and administrators'). */
+export const hashPassword = (password: string): Promise<string> => bcrypt.hash(password, 10);
 
 const slugify = (text: string): string =>
   text
