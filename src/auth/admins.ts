@@ -37,8 +37,7 @@ export class Admins {
     const id = await this.database.write(async (trx) => {
       const taken = await trx.selectFrom(ADMINS_TABLE).select('id').where('email', '=', email).executeTakeFirst();
       if (taken) throw new ValidationError(`An administrator ${email} already exists`);
-      await trx.insertInto(ADMINS_TABLE).values({ email, password: hash, created_at: dialect.encode('datetime', new Date()) }).execute();
-      return Number((await trx.selectFrom(ADMINS_TABLE).select('id').where('email', '=', email).executeTakeFirstOrThrow()).id);
+      return dialect.insertReturningId(trx, ADMINS_TABLE, { email, password: hash, created_at: dialect.encode('datetime', new Date()) });
     });
     return { id, email };
   }

@@ -86,21 +86,15 @@ export class ApiTokens {
       // one, and the write runs again, answered here.
       const taken = await trx.selectFrom(TOKENS_TABLE).select('id').where('name', '=', name).executeTakeFirst();
       if (taken) throw new ValidationError(`A token named "${name}" already exists`, { name });
-      const inserted = await trx
-        .insertInto(TOKENS_TABLE)
-        .values({
-          name,
-          description: input.description ?? null,
-          type: input.type,
-          access_key: this.hash(accessKey),
-          expires_at: encode(expiresAt),
-          created_at: encode(now),
-          updated_at: encode(now),
-        })
-        .executeTakeFirst();
-      const tokenId = inserted.insertId !== undefined
-        ? Number(inserted.insertId)
-        : Number((await trx.selectFrom(TOKENS_TABLE).select('id').where('name', '=', name).executeTakeFirstOrThrow()).id);
+      const tokenId = await this.dialect.insertReturningId(trx, TOKENS_TABLE, {
+        name,
+        description: input.description ?? null,
+        type: input.type,
+        access_key: this.hash(accessKey),
+        expires_at: encode(expiresAt),
+        created_at: encode(now),
+        updated_at: encode(now),
+      });
       if (permissions.length) {
         await trx.insertInto(TOKEN_PERMISSIONS_TABLE).values(permissions.map((action) => ({ token_id: tokenId, action }))).execute();
       }

@@ -49,7 +49,7 @@ export function openDatabase(config: DatabaseConfig): Database {
       break;
     case 'postgres':
       db = createPostgresKysely(config, log);
-      dialect = postgresDialect;
+      dialect = postgresDialect(config.schema);
       break;
     case 'mysql':
       db = createMysqlKysely(config, log);
