@@ -6,6 +6,7 @@ import type { ColumnSpec, TableSpec, UniqueSpec } from './tables.js';
 import { META_TABLE, planTables, uniqueSignature } from './tables.js';
 import { indexName } from '../schema/naming.js';
 import type { ColumnType, Db, Dialect } from './dialect.js';
+import type { SystemDb } from './system-tables.js';
 
 /** Column types per table as last applied, stored in the database so every node sees the same. */
 type Snapshot = Record<string, Record<string, ColumnType>>;
@@ -27,13 +28,13 @@ export interface SyncReport {
 /** Type changes that keep every stored value readable. */
 const SAFE_WIDENINGS = new Set(['string>text', 'integer>bigint', 'integer>float', 'string>json', 'text>json', 'json>text']);
 
-async function readSnapshot<T = Snapshot>(db: Db, hasMeta: boolean, key = SNAPSHOT_KEY): Promise<T> {
+async function readSnapshot<T = Snapshot>(db: SystemDb, hasMeta: boolean, key = SNAPSHOT_KEY): Promise<T> {
   if (!hasMeta) return {} as T;
   const row = await db.selectFrom(META_TABLE).select('value').where('name', '=', key).executeTakeFirst();
-  return row?.value ? (JSON.parse(row.value as string) as T) : ({} as T);
+  return row?.value ? (JSON.parse(row.value) as T) : ({} as T);
 }
 
-async function writeSnapshot(db: Db, snapshot: object, key = SNAPSHOT_KEY): Promise<void> {
+async function writeSnapshot(db: SystemDb, snapshot: object, key = SNAPSHOT_KEY): Promise<void> {
   const value = JSON.stringify(snapshot);
   const updated = await db.updateTable(META_TABLE).set({ value }).where('name', '=', key).executeTakeFirst();
   if (Number(updated.numUpdatedRows) === 0) await db.insertInto(META_TABLE).values({ name: key, value }).execute();

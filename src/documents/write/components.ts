@@ -1,4 +1,6 @@
+import type { Selectable } from 'kysely';
 import type { Db, Dialect } from '../../database/dialect.js';
+import { shaped, type ComponentLinkRow } from '../../database/system-tables.js';
 import { ApplicationError } from '../../errors.js';
 import type { Component, ComponentAttribute, DynamicZoneAttribute, Model, Schema } from '../../schema/model.js';
 import type { ComponentItemInput, ModelInput } from '../input.js';
@@ -7,14 +9,7 @@ import type { MediaLinks } from './media.js';
 import type { OwnerRow, RelationLinks } from './relations.js';
 import { encodeScalars } from './scalars.js';
 
-interface LinkRow {
-  id: number;
-  entity_id: number;
-  cmp_id: number;
-  component_type: string;
-  field: string;
-  ord: number;
-}
+type LinkRow = Selectable<ComponentLinkRow>;
 
 const hasComponentAttributes = (model: Model): boolean =>
   Object.values(model.attributes).some((a) => a.kind === 'component' || a.kind === 'dynamiczone');
@@ -50,9 +45,9 @@ export class ComponentTrees {
 
   private async links(model: Model, entityIds: number[], field?: string): Promise<LinkRow[]> {
     if (entityIds.length === 0 || !hasComponentAttributes(model)) return [];
-    let query = this.db.selectFrom(model.componentLinkTable).selectAll().where('entity_id', 'in', entityIds);
+    let query = shaped<ComponentLinkRow>(this.db).selectFrom(model.componentLinkTable).selectAll().where('entity_id', 'in', entityIds);
     if (field) query = query.where('field', '=', field);
-    return (await query.orderBy('ord').execute()) as LinkRow[];
+    return query.orderBy('ord').execute();
   }
 
   private async writeField(
