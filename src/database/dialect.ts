@@ -50,7 +50,7 @@ export interface Dialect {
    * (`select ... for update`, ordered by `column` then id); does nothing where `rowLocks` is false.
    * The order and the choice of rows are the caller's (locks.ts).
    */
-  lockRows(db: Db, table: string, column: string, values: readonly (string | number)[]): Promise<void>;
+  lockRows(db: Db, table: string, column: 'id' | 'document_id', values: readonly (string | number)[]): Promise<void>;
   /**
    * Inserts one row and returns its id: `returning id` where the database has it (SQLite,
    * PostgreSQL), the driver's insert id on MySQL. With no values (a component whose only attribute
@@ -121,7 +121,7 @@ export interface Dialect {
 }
 
 /** `lockRows` where `select ... for update` locks rows (PostgreSQL, MySQL). */
-export async function selectForUpdate(db: Db, table: string, column: string, values: readonly (string | number)[]): Promise<void> {
+export async function selectForUpdate(db: Db, table: string, column: 'id' | 'document_id', values: readonly (string | number)[]): Promise<void> {
   let query = db.selectFrom(table).select('id').where(column, 'in', values).orderBy(column);
   if (column !== 'id') query = query.orderBy('id');
   await query.forUpdate().execute();
