@@ -75,7 +75,7 @@ export async function createVellum(projectDir: string, options: CreateVellumOpti
   let sync: SyncReport;
   let auth: Auth;
   try {
-    sync = await synchronizeSchema(database, schema, config.database.client === 'postgres' ? config.database.schema : undefined, systemTables);
+    sync = await synchronizeSchema(database, schema, systemTables);
     auth = await startAuth(context, documents, config, options.env);
   } catch (error) {
     await database.close();

@@ -69,7 +69,7 @@ export async function startAuth(
   const roleType = schema.contentTypes.get(ROLE_UID) as ContentType;
   const actions = knownActions(schema);
   const expand = (patterns: string[], where = 'permissions') => expandActions(patterns, actions, where);
-  const roles = new Roles(database.db, database.dialect, roleType, (fn) => database.write(fn));
+  const roles = new Roles(database.system, database.dialect, roleType, (fn) => database.write(fn));
 
   const bootstrap = async (db: Db) => {
     const publicRole = await roles.ensure(db, 'public', BUILT_IN_ROLES.public.name, BUILT_IN_ROLES.public.description);
@@ -113,7 +113,7 @@ export async function startAuth(
       if (headers.authorization !== undefined) await access.resolve(headers);
       return users.register(input);
     },
-    registrationOpen: async () => (await readSetting(database.db, 'allow_register')) !== 'false',
-    setRegistrationOpen: (open) => writeSetting(database.db, 'allow_register', String(open)),
+    registrationOpen: async () => (await readSetting(database.system, 'allow_register')) !== 'false',
+    setRegistrationOpen: (open) => writeSetting(database.system, 'allow_register', String(open)),
   };
 }

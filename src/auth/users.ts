@@ -5,6 +5,7 @@
  * document service never returns it.
  */
 import type { Database } from '../database/connection.js';
+import { shaped, table, type LinkRow } from '../database/system-tables.js';
 import { UNIQUE_MESSAGE } from '../database/write.js';
 import type { Document } from '../documents/rows.js';
 import type { DocumentService } from '../documents/service.js';
@@ -14,7 +15,7 @@ import type { DocumentContext } from '../documents/context.js';
 import type { ContentType, RelationAttribute } from '../schema/model.js';
 import type { AuthConfig } from './config.js';
 import type { JwtSigner } from './jwt.js';
-import { PERMISSIONS_TABLE } from './model.js';
+import { PERMISSIONS_TABLE, type UserRow } from './model.js';
 import { verifyPassword } from './passwords.js';
 import { LoginThrottle } from './throttle.js';
 import { readSetting } from './settings.js';
@@ -100,13 +101,13 @@ export class Users {
 
   /** A user as the API shows it (no password, no private fields), or null. */
   async findById(id: number, query: Record<string, unknown> = {}): Promise<Document | null> {
-    const row = await this.database.db.selectFrom(this.type.table).select('document_id').where('id', '=', id).executeTakeFirst();
+    const row = await shaped<UserRow>(this.database.db).selectFrom(this.type.table).select('document_id').where('id', '=', id).executeTakeFirst();
     if (!row) return null;
-    return this.documents.findOne(this.type, row.document_id as string, this.readBack(query));
+    return this.documents.findOne(this.type, row.document_id, this.readBack(query));
   }
 
   async register(input: Record<string, unknown>): Promise<AuthResult> {
-    const open = (await readSetting(this.database.db, 'allow_register')) !== 'false';
+    const open = (await readSetting(this.database.system, 'allow_register')) !== 'false';
     if (!open) throw new ApplicationError('Register action is currently disabled');
     const allowed = new Set(['username', 'email', 'password', ...this.config.allowedFields]);
     const extra = Object.keys(input).filter((key) => !allowed.has(key));
@@ -132,13 +133,13 @@ export class Users {
     const key = `${clientIp}|${identifier.toLowerCase()}`;
     await this.throttle.check(key);
 
-    const row = await this.database.db
+    const row = await shaped<UserRow>(this.database.db)
       .selectFrom(this.type.table)
       .select(['id', 'password', 'blocked', 'provider'])
       .where((eb) => eb.or([eb('email', '=', normalizeEmail(identifier)), eb('username', '=', identifier)]))
       .orderBy('id')
       .executeTakeFirst();
-    const matches = await verifyPassword(password, row?.password as string | null | undefined);
+    const matches = await verifyPassword(password, row?.password);
     if (!row || !matches) {
       await this.throttle.fail(key);
       throw new ValidationError(INVALID_LOGIN);
@@ -146,8 +147,8 @@ export class Users {
     // Told only to whoever knows the password, so it reveals nothing to a guesser.
     if (this.database.dialect.decode('boolean', row.blocked)) throw new ApplicationError('Your account has been blocked by an administrator');
     await this.throttle.succeed(key);
-    const user = (await this.findById(Number(row.id)))!;
-    return { jwt: await this.jwt.sign(Number(row.id)), user };
+    const user = (await this.findById(row.id))!;
+    return { jwt: await this.jwt.sign(row.id), user };
   }
 
   async setBlocked(id: number, blocked: boolean): Promise<Document> {
@@ -162,9 +163,9 @@ export class Users {
    * grants joined. Null when the user no longer exists.
    */
   async identity(id: number): Promise<UserIdentity | null> {
-    const rows = await this.database.db
-      .selectFrom(`${this.type.table} as u`)
-      .leftJoin(`${this.roleLink.link.table} as l`, 'l.entity_id', 'u.id')
+    const rows = await this.database.system
+      .selectFrom(table<UserRow>(this.type.table).as('u'))
+      .leftJoin(table<LinkRow>(this.roleLink.link.table).as('l'), 'l.entity_id', 'u.id')
       .leftJoin(`${PERMISSIONS_TABLE} as p`, 'p.role_document_id', 'l.target_document_id')
       .select(['u.id', 'u.document_id', 'u.blocked', 'l.target_document_id as role', 'p.action'])
       .where('u.id', '=', id)
@@ -172,11 +173,11 @@ export class Users {
     const first = rows[0];
     if (!first) return null;
     return {
-      id: Number(first.id),
-      documentId: first.document_id as string,
+      id: first.id,
+      documentId: first.document_id,
       blocked: this.database.dialect.decode('boolean', first.blocked) as boolean,
-      roleDocumentId: (first.role as string | null) ?? null,
-      actions: new Set(rows.flatMap((r) => (r.action ? [r.action as string] : []))),
+      roleDocumentId: first.role ?? null,
+      actions: new Set(rows.flatMap((r) => (r.action ? [r.action] : []))),
     };
   }
 

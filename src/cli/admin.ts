@@ -33,7 +33,7 @@ async function withAuth<T>(projectDir: string, run: (auth: Auth) => Promise<T>):
   const { schema } = loadProjectSchema(projectDir, builtInTypes(projectDir));
   const database = openDatabase(config.database);
   try {
-    await synchronizeSchema(database, schema, config.database.client === 'postgres' ? config.database.schema : undefined, systemTables);
+    await synchronizeSchema(database, schema, systemTables);
     const context = { database, schema, i18n: config.i18n };
     return await run(await startAuth(context, new DocumentService(context), config));
   } finally {
