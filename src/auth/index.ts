@@ -88,7 +88,14 @@ export async function startAuth(
       } catch (error) {
         throw new ProjectError((error as ValidationError).message, 'config/permissions');
       }
-      const roleDocumentId = await roles.ensure(db, type, titleCase(type), null);
+      let roleDocumentId: string;
+      try {
+        roleDocumentId = await roles.ensure(db, type, titleCase(type), null);
+      } catch (error) {
+        // A new role is a document like others: its name must pass the role type's rules.
+        if (error instanceof ValidationError) throw new ProjectError(`role "${type}": ${error.message}`, 'config/permissions');
+        throw error;
+      }
       await roles.grant(roleDocumentId, granted, db);
     }
     return { publicRole, authenticatedRole, secrets };

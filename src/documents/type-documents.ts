@@ -1,5 +1,6 @@
 /**
  * The documents of one content-type, as the document service hands them out (`service.of(type)`).
+ * Every method is async: bad parameters reject the promise, they never throw.
  * Every method takes raw parameters, as a query string parses them or as project code passes them,
  * and does the three steps in one place: parse them against the schema (query/parse, with the
  * ParseOptions built here only), run the operation (operations/*), read the result back.
@@ -69,7 +70,7 @@ export class TypeDocuments {
   }
 
   /** A page of documents: `filters`, `_q`, `sort`, `pagination`, `fields`, `populate`, `status`, `locale` (`*`, lists). */
-  findMany(params: DocumentParams = {}, caller?: CallerOptions): Promise<FindManyResult> {
+  async findMany(params: DocumentParams = {}, caller?: CallerOptions): Promise<FindManyResult> {
     const query = parseFindQuery(this.ctx.schema, this.type, params, this.options(caller));
     return findMany(this.ctx, this.type, query, caller);
   }
@@ -82,7 +83,7 @@ export class TypeDocuments {
   }
 
   /** How many documents match `filters` and `_q` in the versions of `status` and `locale`. */
-  count(params: DocumentParams = {}, caller?: CallerOptions): Promise<number> {
+  async count(params: DocumentParams = {}, caller?: CallerOptions): Promise<number> {
     const query = parseFindQuery(this.ctx.schema, this.type, { ...params, pagination: undefined }, this.options(caller));
     return count(this.ctx, this.type, query);
   }
@@ -92,7 +93,7 @@ export class TypeDocuments {
    * publication cohorts apply too (a document they exclude is null), `locale` names one locale.
    * A single type without `documentId`: its document.
    */
-  findOne(params: DocumentParams, caller?: CallerOptions): Promise<Document | null> {
+  async findOne(params: DocumentParams, caller?: CallerOptions): Promise<Document | null> {
     const documentId = this.documentIdOf(params);
     return findOne(this.ctx, this.type, documentId, parseReadOneQuery(this.ctx.schema, this.type, params, this.options(caller)), caller);
   }
@@ -102,7 +103,7 @@ export class TypeDocuments {
    * configured code), `fields` and `populate` count; other parameters are ignored. A single type
    * without `documentId`: its document.
    */
-  findVersion(params: DocumentParams, caller?: CallerOptions): Promise<Document | null> {
+  async findVersion(params: DocumentParams, caller?: CallerOptions): Promise<Document | null> {
     const documentId = this.documentIdOf(params);
     return findOne(this.ctx, this.type, documentId, this.backQuery(params, caller), caller);
   }
@@ -141,17 +142,17 @@ export class TypeDocuments {
   }
 
   /** Publishes the draft of `locale`; answers the published version. */
-  publish(params: DocumentParams, caller?: CallerOptions): Promise<Document | null> {
+  async publish(params: DocumentParams, caller?: CallerOptions): Promise<Document | null> {
     return this.publication(publish, 'published', params, caller);
   }
 
   /** Removes the published version of `locale`; answers the draft. */
-  unpublish(params: DocumentParams, caller?: CallerOptions): Promise<Document | null> {
+  async unpublish(params: DocumentParams, caller?: CallerOptions): Promise<Document | null> {
     return this.publication(unpublish, 'draft', params, caller);
   }
 
   /** Restores the draft of `locale` from its published version; answers the draft. */
-  discardDraft(params: DocumentParams, caller?: CallerOptions): Promise<Document | null> {
+  async discardDraft(params: DocumentParams, caller?: CallerOptions): Promise<Document | null> {
     return this.publication(discardDraft, 'draft', params, caller);
   }
 
