@@ -6,7 +6,6 @@ import type { FastifyInstance } from 'fastify';
 import { loadConfig, type LoadConfigOptions, type VellumConfig } from './config/load.js';
 import { openDatabase, type Database } from './database/connection.js';
 import { synchronizeSchema, type SyncReport } from './database/sync.js';
-import type { DocumentContext } from './documents/context.js';
 import { DocumentService } from './documents/service.js';
 import type { AccessControl } from './access/index.js';
 import { registerContentApi } from './rest/content-api.js';
@@ -70,13 +69,12 @@ export async function createVellum(projectDir: string, options: CreateVellumOpti
   const projectCode = await loadProjectCode(config.projectDir);
   await projectCode?.register?.({ strapi });
   const database = openDatabase(config.database);
-  const context: DocumentContext = { database, schema, i18n: config.i18n };
-  const documents = new DocumentService(context);
+  const documents = new DocumentService({ database, schema, i18n: config.i18n, rest: config.api.rest });
   let sync: SyncReport;
   let auth: Auth;
   try {
     sync = await synchronizeSchema(database, schema, systemTables);
-    auth = await startAuth(context, documents, config, options.env);
+    auth = await startAuth(database, documents, config, options.env);
   } catch (error) {
     await database.close();
     throw error;
@@ -85,15 +83,15 @@ export async function createVellum(projectDir: string, options: CreateVellumOpti
   const prefix = config.api.rest.prefix;
   const app = createHttpServer(config);
   await registerSecurity(app, config.middlewares);
-  registerContentApi(app, { service: documents, context, rest: config.api.rest, access, prefix });
+  registerContentApi(app, { service: documents, rest: config.api.rest, access, prefix });
   registerI18nRoutes(app, prefix, config.i18n);
-  registerUsersPermissionsRoutes(app, { auth, service: documents, context, rest: config.api.rest, prefix });
+  registerUsersPermissionsRoutes(app, { auth, service: documents, prefix });
   registerAdminRoutes(app, auth);
   app.addHook('onClose', async () => database.close());
   try {
     await registerUploadRoutes(app, { documents, access, config });
     const usersPermissions = options.usersPermissions ?? graphqlUsersPermissions(auth);
-    await registerGraphql(app, { ...graphql, service: documents, context, rest: config.api.rest, access, usersPermissions, strapi });
+    await registerGraphql(app, { ...graphql, service: documents, rest: config.api.rest, access, usersPermissions, strapi });
     await projectCode?.bootstrap?.({ strapi });
   } catch (error) {
     await app.close();

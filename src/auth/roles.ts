@@ -1,15 +1,17 @@
 /**
  * Roles and their granted actions. Public answers requests without credentials, Authenticated is
- * given to registered users; administrators add others. Grants live in `up_permissions` and are
+ * given to registered users; administrators add others. Roles are documents of a built-in
+ * content-type, created through the document service; grants live in `up_permissions` and are
  * read on every request, so a change applies at once on every node.
  */
 import type { Selectable } from 'kysely';
-import type { Db, Dialect } from '../database/dialect.js';
+import type { Db } from '../database/dialect.js';
 import { shaped, type SystemDb } from '../database/system-tables.js';
+import { UNIQUE_MESSAGE } from '../database/write.js';
+import type { DocumentService, TypeDocuments } from '../documents/service.js';
 
 /** Runs a write transaction through the database's write hook (Database.write). */
 export type WriteRunner = <T>(fn: (trx: Db) => Promise<T>) => Promise<T>;
-import { createDocumentId } from '../documents/document-id.js';
 import { NotFoundError, ValidationError } from '../errors.js';
 import type { ContentType } from '../schema/model.js';
 import { PERMISSIONS_TABLE, type RoleRow } from './model.js';
@@ -35,40 +37,50 @@ const slug = (name: string) =>
     .replace(/[^a-z0-9]+/g, '-')
     .replace(/^-+|-+$/g, '');
 
+/** A ValidationError whose only problem is a `type` another role holds (the unique index's answer). */
+function isTypeTaken(error: unknown): boolean {
+  if (!(error instanceof ValidationError)) return false;
+  const errors = (error.details.errors ?? []) as { path?: unknown[]; message?: string }[];
+  return errors.length > 0 && errors.every((e) => e.message === UNIQUE_MESSAGE && e.path?.[0] === 'type');
+}
+
 export class Roles {
+  /** The role documents. */
+  private readonly roles: TypeDocuments;
+
   constructor(
     private readonly db: SystemDb,
-    private readonly dialect: Dialect,
+    private readonly documents: DocumentService,
     private readonly roleType: ContentType,
-    /** Administrators' writes: a concurrent duplicate is answered as a sequential one is, not a 500. */
+    /** Grants' writes: a concurrent duplicate is answered as a sequential one is, not a 500. */
     private readonly write: WriteRunner = (fn) => fn(this.db),
-  ) {}
+  ) {
+    this.roles = documents.of(roleType);
+  }
 
-  /** The role's documentId, creating it when missing (at start-up, under the schema lock). */
+  /**
+   * The role's documentId, creating it when missing. At start-up, under the schema lock: `db` is
+   * the lock's connection, which the document service then writes on.
+   */
   async ensure(db: Db, type: string, name: string, description: string | null): Promise<string> {
     const existing = await shaped<RoleRow>(db).selectFrom(this.roleType.table).select('document_id').where('type', '=', type).executeTakeFirst();
     if (existing) return existing.document_id;
-    return this.insert(db, type, name, description);
-  }
-
-  private async insert(db: Db, type: string, name: string, description: string | null): Promise<string> {
-    const documentId = createDocumentId();
-    const now = this.dialect.encode('datetime', new Date());
-    await shaped<RoleRow>(db)
-      .insertInto(this.roleType.table)
-      .values({ document_id: documentId, published_at: now, created_at: now, updated_at: now, name, description, type })
-      .execute();
-    return documentId;
+    const created = await this.documents.underLock(db).of(this.roleType).create({ data: { name, description, type } });
+    return created.documentId as string;
   }
 
   async create(name: string, description: string | null = null): Promise<RoleInfo> {
     const type = slug(name);
     if (name.trim().length < 3 || !type) throw new ValidationError('A role name needs at least 3 characters', { name });
-    await this.write(async (trx) => {
-      const taken = await trx.selectFrom(this.roleType.table).select('id').where('type', '=', type).executeTakeFirst();
-      if (taken) throw new ValidationError(`A role "${type}" already exists`, { name });
-      await this.insert(trx, type, name.trim(), description);
-    });
+    const taken = () => new ValidationError(`A role "${type}" already exists`, { name });
+    if (await shaped<RoleRow>(this.db).selectFrom(this.roleType.table).select('id').where('type', '=', type).executeTakeFirst()) throw taken();
+    try {
+      await this.roles.create({ data: { name: name.trim(), description, type } });
+    } catch (error) {
+      // A concurrent create of the same role won: answered as the check above answers.
+      if (isTypeTaken(error)) throw taken();
+      throw error;
+    }
     return this.get(type);
   }
 

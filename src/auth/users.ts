@@ -1,17 +1,14 @@
 /**
  * End users (`plugin::users-permissions.user`): registration, login, creation by an administrator,
- * blocking. Users are documents of a built-in content-type, written through the document service
- * (validation, bcrypt-hashed password, role relation); login reads the hash directly since the
- * document service never returns it.
+ * blocking. Users are documents of a built-in content-type, read and written through the document
+ * service (validation, bcrypt-hashed password, role relation); login reads the hash directly since
+ * the document service never returns it, and a JWT's identity joins the role's grants.
  */
 import type { Database } from '../database/connection.js';
 import { shaped, table, type LinkRow } from '../database/system-tables.js';
 import { UNIQUE_MESSAGE } from '../database/write.js';
-import type { Document } from '../documents/rows.js';
-import type { DocumentService } from '../documents/service.js';
+import type { Document, DocumentParams, DocumentService, TypeDocuments } from '../documents/service.js';
 import { ApplicationError, NotFoundError, ValidationError, type FieldError } from '../errors.js';
-import { parseFindOneQuery } from '../query/parse/index.js';
-import type { DocumentContext } from '../documents/context.js';
 import type { ContentType, RelationAttribute } from '../schema/model.js';
 import type { AuthConfig } from './config.js';
 import type { JwtSigner } from './jwt.js';
@@ -76,13 +73,13 @@ export const normalizeEmail = (email: string): string => email.trim().toLowerCas
 
 export class Users {
   private readonly roleLink: RelationAttribute;
-
-  private readonly database: Database;
   private readonly throttle: LoginThrottle;
+  /** The user documents. */
+  private readonly users: TypeDocuments;
 
   constructor(
-    private readonly ctx: DocumentContext,
-    private readonly documents: DocumentService,
+    private readonly database: Database,
+    documents: DocumentService,
     readonly type: ContentType,
     private readonly config: AuthConfig,
     private readonly jwt: JwtSigner,
@@ -90,20 +87,14 @@ export class Users {
     private readonly defaultRole: string,
     private readonly resolveRole: (ref: string) => Promise<string>,
   ) {
-    this.database = ctx.database;
-    this.throttle = new LoginThrottle(ctx.database, config.loginAttempts, config.loginWindow);
+    this.throttle = new LoginThrottle(database, config.loginAttempts, config.loginWindow);
     this.roleLink = type.attributes.role as RelationAttribute;
+    this.users = documents.of(type);
   }
 
-  private readBack(query: Record<string, unknown> = {}) {
-    return parseFindOneQuery(this.ctx.schema, this.type, query, { i18n: this.ctx.i18n });
-  }
-
-  /** A user as the API shows it (no password, no private fields), or null. */
-  async findById(id: number, query: Record<string, unknown> = {}): Promise<Document | null> {
-    const row = await shaped<UserRow>(this.database.db).selectFrom(this.type.table).select('document_id').where('id', '=', id).executeTakeFirst();
-    if (!row) return null;
-    return this.documents.findOne(this.type, row.document_id, this.readBack(query));
+  /** A user as the API shows it (no password, no private fields), or null. `params`: fields, populate. */
+  findById(id: number, params: Pick<DocumentParams, 'fields' | 'populate'> = {}): Promise<Document | null> {
+    return this.users.findFirst({ ...params, filters: { id: { $eq: id } } });
   }
 
   async register(input: Record<string, unknown>): Promise<AuthResult> {
@@ -154,8 +145,7 @@ export class Users {
   async setBlocked(id: number, blocked: boolean): Promise<Document> {
     const user = await this.findById(id);
     if (!user) throw new NotFoundError('User not found');
-    await this.documents.update(this.type, user.documentId as string, { blocked }, { query: this.readBack() });
-    return (await this.findById(id))!;
+    return this.users.update({ documentId: user.documentId as string, data: { blocked } });
   }
 
   /**
@@ -197,6 +187,7 @@ export class Users {
   }
 
   private async insert(data: Record<string, unknown>, roleDocumentId: string, flags: { confirmed: boolean; blocked: boolean }): Promise<Document> {
+    // Read directly, as login reads: a project's user schema may make email private (not filterable).
     const taken = await this.database.db
       .selectFrom(this.type.table)
       .select('id')
@@ -204,11 +195,7 @@ export class Users {
       .executeTakeFirst();
     if (taken) throw new ApplicationError(TAKEN);
     try {
-      return await this.documents.create(
-        this.type,
-        { ...data, provider: 'local', role: roleDocumentId, confirmed: flags.confirmed, blocked: flags.blocked },
-        { query: this.readBack() },
-      );
+      return await this.users.create({ data: { ...data, provider: 'local', role: roleDocumentId, confirmed: flags.confirmed, blocked: flags.blocked } });
     } catch (error) {
       // Lost a race with a concurrent registration of the same email or username: the unique
       // index refused it. Answered as the check above answers.

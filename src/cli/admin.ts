@@ -34,8 +34,8 @@ async function withAuth<T>(projectDir: string, run: (auth: Auth) => Promise<T>):
   const database = openDatabase(config.database);
   try {
     await synchronizeSchema(database, schema, systemTables);
-    const context = { database, schema, i18n: config.i18n };
-    return await run(await startAuth(context, new DocumentService(context), config));
+    const documents = new DocumentService({ database, schema, i18n: config.i18n, rest: config.api.rest });
+    return await run(await startAuth(database, documents, config));
   } finally {
     await database.close();
   }
