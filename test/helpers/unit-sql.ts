@@ -77,3 +77,17 @@ export function compilingDatabase(name: DialectName): CompilingDatabase {
   const database = { db, dialect } as Database;
   return { db, dialect, statements, database };
 }
+
+/**
+ * A statement written in SQLite's spelling, as each dialect spells it when nothing else differs:
+ * MySQL quotes identifiers with backticks, PostgreSQL numbers its parameters ($1, $2, ...).
+ * Tests write the dialects out one by one where they differ in more (functions, LIKE vs GLOB).
+ */
+export function spelled(sqlite: string): Record<DialectName, string> {
+  let n = 0;
+  return {
+    sqlite,
+    postgres: sqlite.replace(/\?/g, () => `$${++n}`),
+    mysql: sqlite.replace(/"/g, '`'),
+  };
+}
