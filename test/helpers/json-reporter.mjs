@@ -11,6 +11,7 @@ export default async function* jsonReporter(source) {
       suite: details.type === 'suite',
       passed: event.type === 'test:pass',
       skipped: skip !== undefined && skip !== false,
+      skipReason: typeof skip === 'string' ? skip : undefined,
       todo: todo !== undefined && todo !== false,
       error: event.type === 'test:fail' ? String(details.error?.cause?.message ?? details.error?.message ?? details.error) : undefined,
     })}\n`;
