@@ -77,6 +77,9 @@ for (const file of files) {
   const alone = [];
   await pool(tests, async (test, index) => {
     const result = await run(file, `^${escapeRegExp(test)}$`);
+    const named = result.events.filter((event) => !event.suite && event.name === test);
+    // Skipped for a reason of its own once the pattern selects it (`skip: dialect === 'sqlite' && ...`).
+    if (result.code === 0 && named.length > 0 && named.every((event) => event.skipped)) return;
     const ran = leaves(result.events).filter((event) => event.name === test);
     if (result.code === 0 && ran.length > 0 && ran.every((event) => event.passed)) return;
     const why = ran.length === 0 ? `did not run (exit ${result.code})` : ran.find((event) => !event.passed)?.error ?? `exit ${result.code}`;
