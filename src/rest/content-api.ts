@@ -13,8 +13,9 @@ import { parseFindOneQuery, parseFindQuery, parseReadOneQuery } from '../query/p
 import { checkTopLevelParams, type Action } from '../query/parse/top-level.js';
 import type { ContentType } from '../schema/model.js';
 import type { AccessControl, Caller } from '../access/index.js';
-import { legacyData, wantsLegacyFormat } from './legacy-format.js';
+import { legacyData, wantsLegacyFormat } from '../http/legacy-format.js';
 import type { Document } from '../documents/rows.js';
+import { queryTouched } from '../http/http.js';
 import { jsonBody, sendBody, sendJson } from '../http/json-body.js';
 import { ResponseCache } from './response-cache.js';
 
@@ -28,6 +29,13 @@ export interface ContentApiOptions {
   rest: RestConfig;
   access: AccessControl;
   prefix: string;
+  /**
+   * The actions served, by content-type uid, when the project has routers of its own (Strapi
+   * serves what they declare; the project serves its other routes itself). Absent: every
+   * content-type's actions (a project without routers). The draft-and-publish actions go with
+   * `update`.
+   */
+  routes?: Map<string, ReadonlySet<string>>;
 }
 
 /** `data` of a POST/PUT body; anything else is a 400 naming what is wrong. */
@@ -66,7 +74,8 @@ export function registerContentApi(app: FastifyInstance, options: ContentApiOpti
    * signal is read before `read` runs, so what is stored is never older than its signal.
    */
   const cachedRead = async (request: FastifyRequest, reply: FastifyReply, caller: Caller, read: () => Promise<unknown>) => {
-    const scope = cache && caller.cacheScope;
+    // A query project code read or changed (a global middleware) is not the URL's: not shared.
+    const scope = cache && !queryTouched(request) && caller.cacheScope;
     const signal = scope ? await service.changeSignal() : undefined;
     if (!cache || signal === undefined) return sendJson(reply, await read());
     const key = `${scope}\n${wantsLegacyFormat(request.headers) ? 'v4' : ''}\n${request.url}`;
@@ -81,6 +90,8 @@ export function registerContentApi(app: FastifyInstance, options: ContentApiOpti
 
   for (const type of context.schema.contentTypes.values()) {
     if (type.builtIn) continue;
+    const actions = options.routes?.get(type.uid);
+    const serves = (action: string) => !options.routes || actions?.has(action) === true;
 
     // Every answer is serialised by jsonBody, which writes stored JSON text through (rawJson).
     const authorize = async (request: FastifyRequest, action: 'find' | 'findOne' | 'create' | 'update') => {
@@ -115,7 +126,7 @@ export function registerContentApi(app: FastifyInstance, options: ContentApiOpti
     if (type.kind === 'collectionType') {
       const base = `${prefix}/${type.pluralName}`;
 
-      app.get(base, async (request, reply) => {
+      if (serves('find')) app.get(base, async (request, reply) => {
         const caller = await authorize(request, 'find');
         return cachedRead(request, reply, caller, async () => {
           checkParams(request, 'find');
@@ -125,7 +136,7 @@ export function registerContentApi(app: FastifyInstance, options: ContentApiOpti
         });
       });
 
-      app.get<{ Params: Params }>(`${base}/:documentId`, async (request, reply) => {
+      if (serves('findOne')) app.get<{ Params: Params }>(`${base}/:documentId`, async (request, reply) => {
         const caller = await authorize(request, 'findOne');
         return cachedRead(request, reply, caller, async () => {
           checkParams(request, 'findOne');
@@ -136,19 +147,19 @@ export function registerContentApi(app: FastifyInstance, options: ContentApiOpti
         });
       });
 
-      app.post(base, async (request, reply) => {
+      if (serves('create')) app.post(base, async (request, reply) => {
         const back = await readQuery(request, 'create');
         const document = await service.create(type, bodyData(request.body), back);
         return answer(request, reply, type, document, {}, 201);
       });
 
-      app.put<{ Params: Params }>(`${base}/:documentId`, async (request, reply) => {
+      if (serves('update')) app.put<{ Params: Params }>(`${base}/:documentId`, async (request, reply) => {
         const back = await readQuery(request, 'update');
         const document = await service.update(type, request.params.documentId, bodyData(request.body), back);
         return answer(request, reply, type, document);
       });
 
-      app.delete<{ Params: Params }>(`${base}/:documentId`, async (request, reply) => {
+      if (serves('delete')) app.delete<{ Params: Params }>(`${base}/:documentId`, async (request, reply) => {
         const caller = await access.authorize(request.headers, { uid: type.uid, action: 'delete' });
         checkParams(request, 'write');
         const { locale, status } = request.query as Query;
@@ -157,9 +168,9 @@ export function registerContentApi(app: FastifyInstance, options: ContentApiOpti
         return before === undefined ? reply.status(204).send() : answer(request, reply, type, before);
       });
 
-      const actions = { publish: service.publish, unpublish: service.unpublish, 'discard-draft': service.discardDraft } as const;
-      for (const [name, run] of Object.entries(actions)) {
-        app.post<{ Params: Params }>(`${base}/:documentId/actions/${name}`, async (request, reply) => {
+      const publication = { publish: service.publish, unpublish: service.unpublish, 'discard-draft': service.discardDraft } as const;
+      for (const [name, run] of Object.entries(publication)) {
+        if (serves('update')) app.post<{ Params: Params }>(`${base}/:documentId/actions/${name}`, async (request, reply) => {
           const back = await readQuery(request, 'update');
           const document = await run.call(service, type, request.params.documentId, back.query.locale, back);
           return answer(request, reply, type, document);
@@ -168,7 +179,7 @@ export function registerContentApi(app: FastifyInstance, options: ContentApiOpti
     } else {
       const base = `${prefix}/${type.singularName}`;
 
-      app.get(base, async (request, reply) => {
+      if (serves('find')) app.get(base, async (request, reply) => {
         const caller = await authorize(request, 'find');
         return cachedRead(request, reply, caller, async () => {
           checkParams(request, 'findOne');
@@ -179,13 +190,13 @@ export function registerContentApi(app: FastifyInstance, options: ContentApiOpti
         });
       });
 
-      app.put(base, async (request, reply) => {
+      if (serves('update')) app.put(base, async (request, reply) => {
         const back = await readQuery(request, 'update');
         const document = await service.upsertSingle(type, bodyData(request.body), back);
         return answer(request, reply, type, document);
       });
 
-      app.delete(base, async (request, reply: FastifyReply) => {
+      if (serves('delete')) app.delete(base, async (request, reply: FastifyReply) => {
         const caller = await access.authorize(request.headers, { uid: type.uid, action: 'delete' });
         checkParams(request, 'write');
         const { locale, status } = request.query as Query;
