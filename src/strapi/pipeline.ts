@@ -11,6 +11,7 @@ import type { Caller, Permission } from '../access/index.js';
 import type { CallerOptions } from '../documents/context.js';
 import { ForbiddenError, InternalServerError, PolicyError, UnauthorizedError, VellumError } from '../errors.js';
 import { errorBody } from '../http/errors.js';
+import { FILE_UID } from '../schema/model.js';
 import { sendJson } from '../http/json-body.js';
 import { httpErrorBody, type Context } from './context.js';
 import { HttpError } from './errors.js';
@@ -18,7 +19,7 @@ import { servicesOf, type Middleware, type Runtime } from './runtime.js';
 
 const CALLER = Symbol('vellum.strapi.caller');
 
-/** What the request may read: the permission check's answer; everything on an `auth: false` route. */
+/** What the request may read: the permission check's answer; everything for code outside a route. */
 export function callerOf(ctx: Context): CallerOptions {
   return (ctx as unknown as Record<symbol, CallerOptions | undefined>)[CALLER] ?? {};
 }
@@ -42,6 +43,12 @@ export function compose(middlewares: Middleware[]): (ctx: Context, last?: () => 
   };
 }
 
+/**
+ * What a route with `auth: false` reads: no relation (Strapi's sanitizer, finding no credentials,
+ * removes every relation from the query and the answer), media and components as usual.
+ */
+const NO_CREDENTIALS: Caller = { canRead: (type) => type.uid === FILE_UID };
+
 export interface Access {
   /** `false`: no authentication at all (`config.auth: false`). */
   auth: false | { scope: Permission[] };
@@ -53,7 +60,10 @@ export interface Access {
  */
 export function authenticate(runtime: Runtime, access: Access): Middleware {
   return async (ctx, next) => {
-    if (access.auth === false) return next();
+    if (access.auth === false) {
+      (ctx as unknown as Record<symbol, Caller>)[CALLER] = NO_CREDENTIALS;
+      return next();
+    }
     const { access: control, auth } = servicesOf(runtime);
     let caller: Caller = {};
     for (const permission of access.auth.scope) caller = await control.authorize(ctx.request.headers, permission);

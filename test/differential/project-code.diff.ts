@@ -111,3 +111,12 @@ test('a Koa-like ctx: params, query, body and headers', async () => {
   const { strapi, vellum } = await diff.same(async (api) => [await api.post('/api/probe/echo/bob?x=1&y[z]=2', { hello: 'there' }, { headers: { 'x-custom': 'c' } })]);
   for (const answers of [strapi, vellum] as Response[][]) assert.equal(answers[0]!.headers.get('x-echo'), 'bob');
 });
+
+test('auth: false: what a populated relation shows without any credentials', async () => {
+  await diff.same(async (api) => {
+    const writer = await api.post('/api/writers', { data: { name: 'Diff populated writer' } });
+    await api.post('/api/notes', { data: { text: 'diff populated note', writer: writer.body.data.documentId } });
+    const path = '/api/notes?filters[text][$eq]=diff populated note&populate=writer';
+    return [await api.get(path, { headers: { authorization: '' } }), await api.get(path)];
+  });
+});

@@ -142,6 +142,20 @@ for (const dialect of DIALECTS) {
       assert.equal((await server.publicApi.post('/api/notes', { data: { text } })).status, 403, 'create is not granted to Public');
     });
 
+    it('auth: false reads no relation: Strapi finds no credentials to read them with', async () => {
+      const writer = await server.api.post('/api/writers', { data: { name: unique('writer') } });
+      const text = unique('note');
+      await server.api.post('/api/notes', { data: { text, writer: writer.body.data.documentId } });
+      for (const client of [server.publicApi, server.api]) {
+        const list = await client.get(`/api/notes?filters[text][$eq]=${text}&populate=writer`);
+        assert.equal(list.status, 200, list.text);
+        assert.equal(list.body.data[0].writer, undefined);
+      }
+      // Elsewhere the relation is read with the caller's grants.
+      const one = await server.api.get(`/api/notes/${(await server.api.get(`/api/notes?filters[text][$eq]=${text}`)).body.data[0].documentId}?populate=writer`);
+      assert.equal(one.body.data.writer.name, writer.body.data.name);
+    });
+
     it('routes left out by only/except answer 405 with Allow, in plain text', async () => {
       const note = await server.api.post('/api/notes', { data: { text: unique('note') } });
       const put = await server.api.put(`/api/notes/${note.body.data.documentId}`, { data: { text: 'x' } });
