@@ -24,7 +24,7 @@ const camelCase = (text: string) =>
     .map((word, i) => (i === 0 ? word.slice(0, 1).toLowerCase() + word.slice(1) : word.slice(0, 1).toUpperCase() + word.slice(1).toLowerCase()))
     .join('');
 
-export const ERROR_HELPERS: [string, number, string][] = Object.entries(STATUS_CODES)
+const ERROR_HELPERS: [string, number, string][] = Object.entries(STATUS_CODES)
   .filter(([code]) => Number(code) >= 400 && Number(code) < 600)
   .map(([code, text]) => [camelCase(text!), Number(code), text!]);
 

@@ -5,7 +5,7 @@
  * in a core action both work. A core router lists the content-type's core routes with the
  * project's `only`, `except`, `prefix` and per-action `config`.
  */
-import { coreRoutes, COLLECTION_ACTIONS, createBaseController, createBaseService, CORE_ROUTE, type CoreAction, type RouteDefinition } from './core-api.js';
+import { coreRoutes, createBaseController, createBaseService, type CoreAction, type RouteDefinition } from './core-api.js';
 import { contentTypeOf, runtimeOf, type Instance } from './runtime.js';
 
 type Factory = (context: { strapi: unknown }) => Instance;
@@ -89,7 +89,3 @@ export function createCoreRouter(uid: string, options: CoreRouterOptions = {}): 
 }
 
 export const factories = { createCoreController, createCoreService, createCoreRouter };
-
-/** Core routes are recognised by their mark, whatever wraps them. */
-export const isCoreAction = (name: string): name is CoreAction => (COLLECTION_ACTIONS as readonly string[]).includes(name);
-export { CORE_ROUTE };
