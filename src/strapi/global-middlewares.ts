@@ -16,7 +16,7 @@ import { Context } from './context.js';
 import { answerError, compose, respond } from './pipeline.js';
 import type { MiddlewareFactory } from './registry.js';
 import { attachContext } from './routes.js';
-import { runIn, type Middleware, type Runtime } from './runtime.js';
+import type { Middleware, Runtime } from './runtime.js';
 
 /** Strapi's built-in middlewares, which Vellum's server does itself (or does not need). */
 const BUILT_IN = new Set(['strapi::logger', 'strapi::errors', 'strapi::security', 'strapi::cors', 'strapi::poweredBy', 'strapi::query', 'strapi::body', 'strapi::session', 'strapi::favicon', 'strapi::public']);
@@ -91,7 +91,7 @@ function payloadBody(payload: unknown, reply: FastifyReply): unknown {
   }
 }
 
-export function registerGlobalMiddlewares(app: FastifyInstance, runtime: Runtime, middlewares: Middleware[]): void {
+export function registerGlobalMiddlewares(app: FastifyInstance, middlewares: Middleware[]): void {
   if (middlewares.length === 0) return;
   const chain = compose(middlewares);
   const log = (request: FastifyRequest) => (error: unknown) => request.log.error({ err: error }, 'project middleware failed');
@@ -104,12 +104,10 @@ export function registerGlobalMiddlewares(app: FastifyInstance, runtime: Runtime
     const atRoute = new Promise<'route'>((resolve) => (reached = () => resolve('route')));
     let resume!: () => void;
     const routeAnswered = new Promise<void>((resolve) => (resume = resolve));
-    const done = runIn(runtime.strapi, ctx, () =>
-      chain(ctx, async () => {
-        reached();
-        await routeAnswered;
-      }),
-    );
+    const done = chain(ctx, async () => {
+      reached();
+      await routeAnswered;
+    });
     (request as unknown as Record<symbol, Suspended>)[SUSPENDED] = { ctx, resume, done };
     let outcome: 'route' | 'answered';
     try {

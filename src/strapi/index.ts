@@ -17,7 +17,7 @@ import * as strapiModule from './public/strapi.js';
 import * as utilsModule from './public/utils.js';
 import { Registry, type MiddlewareFactory, type PolicyEntry } from './registry.js';
 import { buildRouting, planRoutes, routeActions, type PlannedRoute, type Routing } from './routes.js';
-import { RUNTIME, runIn, type Runtime, type Services } from './runtime.js';
+import { RUNTIME, type Runtime, type Services } from './runtime.js';
 import { createStrapiObject, installGlobal, type PluginServices } from './strapi.js';
 
 export { ProjectDocuments } from './documents.js';
@@ -123,7 +123,7 @@ export async function loadProject(config: VellumConfig, schema: Schema, plugins:
   for (const [name, policy] of Object.entries(BUILT_IN_POLICIES)) if (!registry.policies.has(name)) registry.policies.set(name, policy);
 
   const hasRouters = code.apis.some((api) => api.folders.routes.length > 0);
-  const planned: PlannedRoute[] = hasRouters ? runIn(strapi, undefined, () => planRoutes(strapi, code.apis, config.api.rest.prefix, warn)) : [];
+  const planned: PlannedRoute[] = hasRouters ? planRoutes(strapi, code.apis, config.api.rest.prefix, warn) : [];
   let global: ReturnType<typeof globalMiddlewares> | undefined;
   const middlewaresOf = () => (global ??= globalMiddlewares(runtime, config.middlewares));
   let routing: Routing | undefined;
@@ -139,7 +139,7 @@ export async function loadProject(config: VellumConfig, schema: Schema, plugins:
     },
     async run(hook) {
       const fn = hooks?.[hook];
-      if (fn) await runIn(strapi, undefined, () => fn({ strapi }));
+      if (fn) await fn({ strapi });
     },
     routing() {
       if (!routed) {
@@ -150,7 +150,7 @@ export async function loadProject(config: VellumConfig, schema: Schema, plugins:
     },
     allowedMethods: (path) => routing?.allowedMethods(path),
     async registerGlobalMiddlewares(app) {
-      registerGlobalMiddlewares(app, runtime, await middlewaresOf());
+      registerGlobalMiddlewares(app, await middlewaresOf());
     },
   };
 }

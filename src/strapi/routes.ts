@@ -16,10 +16,10 @@ import type { LoadedApi } from '../project/api-code.js';
 import { PolicyError } from '../errors.js';
 import type { ContentType } from '../schema/model.js';
 import { Context } from './context.js';
-import { CORE_ROUTE, serviceMethodsOf, type CoreAction, type CoreRouteMark, type RouteDefinition } from './core-api.js';
+import { CORE_ROUTE, forRequest, serviceMethodsOf, type CoreAction, type CoreRouteMark, type RouteDefinition } from './core-api.js';
 import { CORE_FUNCTIONS, CORE_ROUTER, coreRouterRoutes, type CoreRouterOptions } from './factories.js';
 import { answerError, authenticate, compose, hideAccessErrors, respond, returnBody, type Access } from './pipeline.js';
-import { runIn, type Handler, type Instance, type Middleware, type Runtime } from './runtime.js';
+import type { Handler, Instance, Middleware, Runtime } from './runtime.js';
 
 const METHODS = new Set(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'ALL']);
 
@@ -117,10 +117,10 @@ export function routeActions(routes: PlannedRoute[]): string[] {
 }
 
 /** Strapi's `getAction`: the controller of the route's API, or the full uid, and its action. */
-function resolveAction(runtime: Runtime, route: PlannedRoute): { controller?: Instance; uid?: string; action: Handler | Handler[] } {
+function resolveAction(runtime: Runtime, route: PlannedRoute): { controller?: Instance; uid?: string; action: Middleware[] } {
   const { handler } = route;
-  if (typeof handler === 'function') return { action: handler as Handler };
-  if (Array.isArray(handler) && handler.every((h) => typeof h === 'function')) return { action: handler as Handler[] };
+  if (typeof handler === 'function') return { action: [handler as Middleware] };
+  if (Array.isArray(handler) && handler.every((h) => typeof h === 'function')) return { action: handler as Middleware[] };
   if (typeof handler !== 'string') throw new Error('a handler is "<controller>.<action>" or a function');
   const text = handler.trim();
   const at = text.lastIndexOf('.');
@@ -135,7 +135,9 @@ function resolveAction(runtime: Runtime, route: PlannedRoute): { controller?: In
   }
   const action = controller?.[actionName];
   if (!controller || typeof action !== 'function') throw new Error(`Handler not found "${text}"`);
-  return { controller, uid, action: (action as Handler).bind(controller) as Handler };
+  const found = controller;
+  // `this` is the controller as this request sees it (core-api.ts, forRequest).
+  return { controller, uid, action: [(ctx, next) => (action as Handler as Middleware).call(forRequest(found, ctx), ctx, next)] };
 }
 
 /** What a core action calls on its controller besides itself. */
@@ -203,7 +205,7 @@ export function buildRouting(runtime: Runtime, routes: PlannedRoute[]): Routing 
           }
           return next();
         };
-        plan = [authenticate(runtime, access), hideAccessErrors, checkPolicies, ...middlewares, returnBody, ...(Array.isArray(action) ? action : [action]) as Middleware[]];
+        plan = [authenticate(runtime, access), hideAccessErrors, checkPolicies, ...middlewares, returnBody, ...action];
       }
     } catch (error) {
       runtime.warn(`${describe(route)}: ${(error as Error).message}; this route is not served`);
@@ -229,13 +231,11 @@ export function buildRouting(runtime: Runtime, routes: PlannedRoute[]): Routing 
         const handle = async (request: FastifyRequest, reply: FastifyReply) => {
           const ctx = contextOf(request, reply);
           ctx.state.route = info;
-          await runIn(runtime.strapi, ctx, async () => {
-            try {
-              await chain(ctx);
-            } catch (error) {
-              answerError(ctx, error, (e) => request.log.error({ err: e }, 'project code failed'));
-            }
-          });
+          try {
+            await chain(ctx);
+          } catch (error) {
+            answerError(ctx, error, (e) => request.log.error({ err: e }, 'project code failed'));
+          }
           return respond(ctx, reply);
         };
         try {

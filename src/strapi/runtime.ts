@@ -4,7 +4,6 @@
  * request being served. The `strapi` object carries it under a symbol, so that factories
  * (`createCoreController(uid)(({ strapi }))`) reach the instance that calls them, never a global.
  */
-import { AsyncLocalStorage } from 'node:async_hooks';
 import type { AccessControl } from '../access/index.js';
 import type { Auth } from '../auth/index.js';
 import type { VellumConfig } from '../config/load.js';
@@ -40,16 +39,6 @@ export interface Runtime {
   services?: Services;
   warn(message: string): void;
 }
-
-/** The node and the request that code runs for (Strapi's global `strapi` and `strapi.requestContext`). */
-const scope = new AsyncLocalStorage<{ strapi: object; ctx?: Context }>();
-
-export function runIn<T>(strapi: object, ctx: Context | undefined, fn: () => T): T {
-  return scope.run({ strapi, ctx }, fn);
-}
-
-export const currentContext = (): Context | undefined => scope.getStore()?.ctx;
-export const currentStrapi = (): object | undefined => scope.getStore()?.strapi;
 
 export function runtimeOf(strapi: unknown): Runtime {
   const runtime = (strapi as Record<symbol, Runtime> | undefined)?.[RUNTIME];

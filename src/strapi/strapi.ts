@@ -1,13 +1,12 @@
 /**
  * The `strapi` object project code receives (`register({ strapi })`, `({ strapi }) => ({ ... })`
  * factories, policies' third argument) and the global `strapi` Strapi sets: registries, content
- * types, configuration, the log and the Document Service. The global answers the node that runs
- * the code (a request, a bootstrap), or the last one started.
+ * types, configuration, the log and the Document Service.
  */
 import { join } from 'node:path';
 import type { VellumConfig } from '../config/load.js';
 import type { Attribute, Component, ContentType, Schema } from '../schema/model.js';
-import { currentContext, currentStrapi, RUNTIME, servicesOf, type Instance, type Runtime } from './runtime.js';
+import { RUNTIME, servicesOf, type Instance, type Runtime } from './runtime.js';
 
 /** A plugin's services project code may ask for (`strapi.plugin('graphql').service('extension')`). */
 export type PluginServices = Record<string, Record<string, unknown>>;
@@ -169,21 +168,23 @@ export function createStrapiObject(runtime: Omit<Runtime, 'strapi'>, plugins: Pl
       if (!type) throw new Error(`strapi.documents('${uid}'): no such content-type`);
       return servicesOf(strapi[RUNTIME] as Runtime).documents.strapi(type);
     },
-    requestContext: { get: () => currentContext() },
   };
   return strapi as Record<string, unknown>;
 }
 
 let latest: object | undefined;
 
-/** Strapi's global `strapi`: the node running the current code, or the last one started. */
+/**
+ * Strapi's global `strapi`: the last node started (Vellum's own code never reads it; several nodes
+ * in one process, as in tests, each hand their own to the code they run).
+ */
 export function installGlobal(strapi: object): void {
   latest = strapi;
   const descriptor = Object.getOwnPropertyDescriptor(globalThis, 'strapi');
   if (descriptor?.get) return;
   Object.defineProperty(globalThis, 'strapi', {
     configurable: true,
-    get: () => currentStrapi() ?? latest,
+    get: () => latest,
     set: (value: object) => {
       latest = value;
     },
