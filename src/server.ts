@@ -6,7 +6,6 @@ import type { FastifyInstance } from 'fastify';
 import { loadConfig, type LoadConfigOptions, type VellumConfig } from './config/load.js';
 import { openDatabase, type Database } from './database/connection.js';
 import { synchronizeSchema, type SyncReport } from './database/sync.js';
-import type { DocumentContext } from './documents/context.js';
 import { DocumentService } from './documents/service.js';
 import type { AccessControl } from './access/index.js';
 import { registerContentApi } from './rest/content-api.js';
@@ -71,19 +70,18 @@ export async function createVellum(projectDir: string, options: CreateVellumOpti
   const project = await loadProject(config, schema, { graphql: { extension: graphql.extension } }, warnings);
   await project.run('register');
   const database = openDatabase(config.database);
-  const context: DocumentContext = { database, schema, i18n: config.i18n };
-  const documents = new DocumentService(context);
+  const documents = new DocumentService({ database, schema, i18n: config.i18n, rest: config.api.rest });
   let sync: SyncReport;
   let auth: Auth;
   try {
-    sync = await synchronizeSchema(database, schema, config.database.client === 'postgres' ? config.database.schema : undefined, systemTables);
-    auth = await startAuth(context, documents, config, options.env, project.actions);
+    sync = await synchronizeSchema(database, schema, systemTables);
+    auth = await startAuth(database, documents, config, options.env, project.actions);
   } catch (error) {
     await database.close();
     throw error;
   }
   const access = options.access ?? auth.access;
-  project.start({ context, documents: new ProjectDocuments(documents, context, config.api.rest), access, auth });
+  project.start({ documents: new ProjectDocuments(documents), access, auth });
   const prefix = config.api.rest.prefix;
   const app = createHttpServer(config, { allowedMethods: (path) => project.allowedMethods(path) });
   await registerSecurity(app, config.middlewares);
@@ -91,16 +89,16 @@ export async function createVellum(projectDir: string, options: CreateVellumOpti
   // A project with routers is served what they declare: REST answers the core routes nothing of
   // the project changes, the project's pipeline the others.
   const routing = project.routing();
-  registerContentApi(app, { service: documents, context, rest: config.api.rest, access, prefix, routes: routing?.rest });
+  registerContentApi(app, { service: documents, rest: config.api.rest, access, prefix, routes: routing?.rest });
   routing?.register(app);
   registerI18nRoutes(app, prefix, config.i18n);
-  registerUsersPermissionsRoutes(app, { auth, service: documents, context, rest: config.api.rest, prefix });
+  registerUsersPermissionsRoutes(app, { auth, service: documents, prefix });
   registerAdminRoutes(app, auth);
   app.addHook('onClose', async () => database.close());
   try {
     await registerUploadRoutes(app, { documents, access, config });
     const usersPermissions = options.usersPermissions ?? graphqlUsersPermissions(auth);
-    await registerGraphql(app, { ...graphql, service: documents, context, rest: config.api.rest, access, usersPermissions, strapi: project.strapi });
+    await registerGraphql(app, { ...graphql, service: documents, rest: config.api.rest, access, usersPermissions, strapi: project.strapi });
     await project.run('bootstrap');
   } catch (error) {
     await app.close();

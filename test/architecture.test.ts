@@ -45,7 +45,8 @@ const layerOf = new Map(LAYERS.flatMap((units, layer) => units.map((unit) => [un
 const walk = (dir: string): string[] =>
   readdirSync(dir).flatMap((name) => {
     const path = join(dir, name);
-    return statSync(path).isDirectory() ? walk(path) : /\.[cm]?tsx?$/.test(name) && !name.endsWith('.d.ts') ? [path] : [];
+    // Unit tests beside the code (`*.test.ts`) are no module of the layer they test.
+    return statSync(path).isDirectory() ? walk(path) : /\.[cm]?tsx?$/.test(name) && !name.endsWith('.d.ts') && !name.endsWith('.test.ts') ? [path] : [];
   });
 
 /** `src/documents/read/populate.ts` -> `documents`; `src/server.ts` -> `server`. */

@@ -3,6 +3,7 @@
  * the admin API under `/admin/` with a JWT of their own. Content API credentials never work there.
  */
 import type { Database } from '../database/connection.js';
+import type { SystemDb } from '../database/system-tables.js';
 import { UnauthorizedError, ValidationError } from '../errors.js';
 import type { AuthConfig } from './config.js';
 import { bearerToken, type JwtSigner } from './jwt.js';
@@ -34,11 +35,10 @@ export class Admins {
     const { dialect } = this.database;
     const hash = await hashPassword(password);
     // In one write: a concurrent creation of the same email is answered as a sequential one is.
-    const id = await this.database.write(async (trx) => {
+    const id = await this.database.write(async (trx: SystemDb) => {
       const taken = await trx.selectFrom(ADMINS_TABLE).select('id').where('email', '=', email).executeTakeFirst();
       if (taken) throw new ValidationError(`An administrator ${email} already exists`);
-      await trx.insertInto(ADMINS_TABLE).values({ email, password: hash, created_at: dialect.encode('datetime', new Date()) }).execute();
-      return Number((await trx.selectFrom(ADMINS_TABLE).select('id').where('email', '=', email).executeTakeFirstOrThrow()).id);
+      return dialect.insertReturningId(trx, ADMINS_TABLE, { email, password: hash, created_at: dialect.encode('datetime', new Date()) });
     });
     return { id, email };
   }
@@ -48,14 +48,14 @@ export class Admins {
     const email = normalizeEmail(emailInput);
     const key = `admin|${clientIp}|${email}`;
     await this.throttle.check(key);
-    const row = await this.database.db.selectFrom(ADMINS_TABLE).select(['id', 'password']).where('email', '=', email).executeTakeFirst();
-    const ok = await verifyPassword(password, row?.password as string | undefined);
+    const row = await this.database.system.selectFrom(ADMINS_TABLE).select(['id', 'password']).where('email', '=', email).executeTakeFirst();
+    const ok = await verifyPassword(password, row?.password);
     if (!row || !ok) {
       await this.throttle.fail(key);
       throw new ValidationError('Invalid email or password');
     }
     await this.throttle.succeed(key);
-    return this.jwt.sign(Number(row.id));
+    return this.jwt.sign(row.id);
   }
 
   /** The administrator behind an admin JWT; 401 otherwise (content API tokens included). */
@@ -63,7 +63,7 @@ export class Admins {
     const token = bearerToken(authorization);
     if (!token) throw new UnauthorizedError('Missing credentials: log in at /admin/login');
     const id = await this.jwt.verify(token);
-    const row = await this.database.db.selectFrom(ADMINS_TABLE).select('id').where('id', '=', id).executeTakeFirst();
+    const row = await this.database.system.selectFrom(ADMINS_TABLE).select('id').where('id', '=', id).executeTakeFirst();
     if (!row) throw new UnauthorizedError('Invalid credentials');
     return id;
   }

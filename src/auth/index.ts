@@ -5,8 +5,8 @@
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import type { VellumConfig } from '../config/load.js';
+import type { Database } from '../database/connection.js';
 import type { Db } from '../database/dialect.js';
-import type { DocumentContext } from '../documents/context.js';
 import type { DocumentService } from '../documents/service.js';
 import { ProjectError, ValidationError } from '../errors.js';
 import type { ContentType } from '../schema/model.js';
@@ -58,7 +58,7 @@ function configuredGrants(config: VellumConfig): [string, string[]][] {
 }
 
 export async function startAuth(
-  ctx: DocumentContext,
+  database: Database,
   documents: DocumentService,
   config: VellumConfig,
   env: NodeJS.ProcessEnv = process.env,
@@ -66,12 +66,12 @@ export async function startAuth(
   routeActions: string[] = [],
 ): Promise<Auth> {
   const authConfig = resolveAuthConfig(config, env);
-  const { database, schema } = ctx;
+  const { schema } = documents;
   const userType = schema.contentTypes.get(USER_UID) as ContentType;
   const roleType = schema.contentTypes.get(ROLE_UID) as ContentType;
   const actions = [...new Set([...knownActions(schema), ...routeActions])];
   const expand = (patterns: string[], where = 'permissions') => expandActions(patterns, actions, where);
-  const roles = new Roles(database.db, database.dialect, roleType, (fn) => database.write(fn));
+  const roles = new Roles(database.system, documents, roleType, (fn) => database.write(fn));
 
   const bootstrap = async (db: Db) => {
     const publicRole = await roles.ensure(db, 'public', BUILT_IN_ROLES.public.name, BUILT_IN_ROLES.public.description);
@@ -90,7 +90,14 @@ export async function startAuth(
       } catch (error) {
         throw new ProjectError((error as ValidationError).message, 'config/permissions');
       }
-      const roleDocumentId = await roles.ensure(db, type, titleCase(type), null);
+      let roleDocumentId: string;
+      try {
+        roleDocumentId = await roles.ensure(db, type, titleCase(type), null);
+      } catch (error) {
+        // A new role is a document like others: its name must pass the role type's rules.
+        if (error instanceof ValidationError) throw new ProjectError(`role "${type}": ${error.message}`, 'config/permissions');
+        throw error;
+      }
       await roles.grant(roleDocumentId, granted, db);
     }
     return { publicRole, authenticatedRole, secrets };
@@ -100,7 +107,7 @@ export async function startAuth(
   const userJwt = new JwtSigner(secrets.jwt, authConfig.jwtLifetime);
   const tokens = new ApiTokens(database, secrets.tokenSalt);
   const resolveRole = async (ref: string) => (await roles.get(ref)).documentId;
-  const users = new Users(ctx, documents, userType, authConfig, userJwt, authenticatedRole, resolveRole);
+  const users = new Users(database, documents, userType, authConfig, userJwt, authenticatedRole, resolveRole);
   const access = new UsersPermissionsAccess(userJwt, users, tokens, roles, publicRole);
   return {
     config: authConfig,
@@ -115,7 +122,7 @@ export async function startAuth(
       if (headers.authorization !== undefined) await access.resolve(headers);
       return users.register(input);
     },
-    registrationOpen: async () => (await readSetting(database.db, 'allow_register')) !== 'false',
-    setRegistrationOpen: (open) => writeSetting(database.db, 'allow_register', String(open)),
+    registrationOpen: async () => (await readSetting(database.system, 'allow_register')) !== 'false',
+    setRegistrationOpen: (open) => writeSetting(database.system, 'allow_register', String(open)),
   };
 }

@@ -3,9 +3,11 @@
  * `plugin::users-permissions.*`, so project types can relate to users and `/api/users` reuses the
  * query engine) and the system tables for permissions, API tokens, admins and login failures.
  */
+import type { Encoded, RowId } from '../database/system-tables.js';
 import type { TableSpec } from '../database/tables.js';
 import type { RawSchemaFile } from '../schema/build.js';
 import { indexName } from '../schema/naming.js';
+import type { TokenType } from './tokens.js';
 
 export const USER_UID = 'plugin::users-permissions.user';
 export const ROLE_UID = 'plugin::users-permissions.role';
@@ -107,3 +109,78 @@ export const authTables: TableSpec[] = [
     indexes: [{ name: indexName(LOGIN_FAILURES_TABLE, ['key', 'failed_at']), columns: ['key', 'failed_at'] }],
   },
 ];
+
+/** Rows of the tables above, typed for the query builder (`Database.system`). */
+export interface PermissionRow {
+  id: RowId;
+  role_document_id: string;
+  action: string;
+}
+
+export interface TokenRow {
+  id: RowId;
+  name: string;
+  description: string | null;
+  type: TokenType;
+  access_key: string;
+  expires_at: Encoded;
+  last_used_at: Encoded;
+  created_at: Encoded;
+  updated_at: Encoded;
+}
+
+export interface TokenPermissionRow {
+  id: RowId;
+  token_id: number;
+  action: string;
+}
+
+export interface AdminRow {
+  id: RowId;
+  email: string;
+  password: string;
+  created_at: Encoded;
+}
+
+export interface LoginFailureRow {
+  id: RowId;
+  key: string;
+  failed_at: Encoded;
+}
+
+declare module '../database/system-tables.js' {
+  interface SystemTables {
+    up_permissions: PermissionRow;
+    strapi_api_tokens: TokenRow;
+    strapi_api_token_permissions: TokenPermissionRow;
+    admin_users: AdminRow;
+    up_login_failures: LoginFailureRow;
+  }
+}
+
+/**
+ * The columns Vellum reads of the user and role content-types' tables (a project may add
+ * attributes to users, and name its table: `shaped` and `table` of system-tables.ts type it by the
+ * model's table name).
+ */
+export interface UserRow {
+  id: RowId;
+  document_id: string;
+  username: string;
+  email: string;
+  provider: string | null;
+  password: string | null;
+  blocked: Encoded;
+}
+
+export interface RoleRow {
+  id: RowId;
+  document_id: string;
+  locale: string | null;
+  published_at: Encoded;
+  created_at: Encoded;
+  updated_at: Encoded;
+  name: string;
+  description: string | null;
+  type: string;
+}

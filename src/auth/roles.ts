@@ -1,16 +1,20 @@
 /**
  * Roles and their granted actions. Public answers requests without credentials, Authenticated is
- * given to registered users; administrators add others. Grants live in `up_permissions` and are
+ * given to registered users; administrators add others. Roles are documents of a built-in
+ * content-type, created through the document service; grants live in `up_permissions` and are
  * read on every request, so a change applies at once on every node.
  */
-import type { Db, Dialect } from '../database/dialect.js';
+import type { Selectable } from 'kysely';
+import type { Db } from '../database/dialect.js';
+import { shaped, type SystemDb } from '../database/system-tables.js';
+import { UNIQUE_MESSAGE } from '../database/write.js';
+import type { DocumentService, TypeDocuments } from '../documents/service.js';
 
 /** Runs a write transaction through the database's write hook (Database.write). */
 export type WriteRunner = <T>(fn: (trx: Db) => Promise<T>) => Promise<T>;
-import { createDocumentId } from '../documents/document-id.js';
 import { NotFoundError, ValidationError } from '../errors.js';
 import type { ContentType } from '../schema/model.js';
-import { PERMISSIONS_TABLE } from './model.js';
+import { PERMISSIONS_TABLE, type RoleRow } from './model.js';
 
 export interface RoleInfo {
   id: number;
@@ -33,66 +37,76 @@ const slug = (name: string) =>
     .replace(/[^a-z0-9]+/g, '-')
     .replace(/^-+|-+$/g, '');
 
-export class Roles {
-  constructor(
-    private readonly db: Db,
-    private readonly dialect: Dialect,
-    private readonly roleType: ContentType,
-    /** Administrators' writes: a concurrent duplicate is answered as a sequential one is, not a 500. */
-    private readonly write: WriteRunner = (fn) => fn(this.db),
-  ) {}
+/** A ValidationError whose only problem is a `type` another role holds (the unique index's answer). */
+function isTypeTaken(error: unknown): boolean {
+  if (!(error instanceof ValidationError)) return false;
+  const errors = (error.details.errors ?? []) as { path?: unknown[]; message?: string }[];
+  return errors.length > 0 && errors.every((e) => e.message === UNIQUE_MESSAGE && e.path?.[0] === 'type');
+}
 
-  /** The role's documentId, creating it when missing (at start-up, under the schema lock). */
-  async ensure(db: Db, type: string, name: string, description: string | null): Promise<string> {
-    const existing = await db.selectFrom(this.roleType.table).select('document_id').where('type', '=', type).executeTakeFirst();
-    if (existing) return existing.document_id as string;
-    return this.insert(db, type, name, description);
+export class Roles {
+  /** The role documents. */
+  private readonly roles: TypeDocuments;
+
+  constructor(
+    private readonly db: SystemDb,
+    private readonly documents: DocumentService,
+    private readonly roleType: ContentType,
+    /** Grants' writes: a concurrent duplicate is answered as a sequential one is, not a 500. */
+    private readonly write: WriteRunner = (fn) => fn(this.db),
+  ) {
+    this.roles = documents.of(roleType);
   }
 
-  private async insert(db: Db, type: string, name: string, description: string | null): Promise<string> {
-    const documentId = createDocumentId();
-    const now = this.dialect.encode('datetime', new Date());
-    await db
-      .insertInto(this.roleType.table)
-      .values({ document_id: documentId, published_at: now, created_at: now, updated_at: now, name, description, type })
-      .execute();
-    return documentId;
+  /**
+   * The role's documentId, creating it when missing. At start-up, under the schema lock: `db` is
+   * the lock's connection, which the document service then writes on.
+   */
+  async ensure(db: Db, type: string, name: string, description: string | null): Promise<string> {
+    const existing = await shaped<RoleRow>(db).selectFrom(this.roleType.table).select('document_id').where('type', '=', type).executeTakeFirst();
+    if (existing) return existing.document_id;
+    const created = await this.documents.underLock(db).of(this.roleType).create({ data: { name, description, type } });
+    return created.documentId as string;
   }
 
   async create(name: string, description: string | null = null): Promise<RoleInfo> {
     const type = slug(name);
     if (name.trim().length < 3 || !type) throw new ValidationError('A role name needs at least 3 characters', { name });
-    await this.write(async (trx) => {
-      const taken = await trx.selectFrom(this.roleType.table).select('id').where('type', '=', type).executeTakeFirst();
-      if (taken) throw new ValidationError(`A role "${type}" already exists`, { name });
-      await this.insert(trx, type, name.trim(), description);
-    });
+    const taken = () => new ValidationError(`A role "${type}" already exists`, { name });
+    if (await shaped<RoleRow>(this.db).selectFrom(this.roleType.table).select('id').where('type', '=', type).executeTakeFirst()) throw taken();
+    try {
+      await this.roles.create({ data: { name: name.trim(), description, type } });
+    } catch (error) {
+      // A concurrent create of the same role won: answered as the check above answers.
+      if (isTypeTaken(error)) throw taken();
+      throw error;
+    }
     return this.get(type);
   }
 
   /** A role by type (`public`, `authenticated`, ...), documentId or numeric id. */
   async get(ref: string): Promise<RoleInfo> {
-    let query = this.db.selectFrom(this.roleType.table).select(['id', 'document_id', 'name', 'description', 'type']);
+    let query = shaped<RoleRow>(this.db).selectFrom(this.roleType.table).select(['id', 'document_id', 'name', 'description', 'type']);
     query = /^\d+$/.test(ref)
       ? query.where('id', '=', Number(ref))
       : query.where((eb) => eb.or([eb('type', '=', ref), eb('document_id', '=', ref)]));
     const row = await query.executeTakeFirst();
     if (!row) throw new NotFoundError(`No role ${ref}`);
-    return { ...this.info(row), permissions: [...(await this.actionsOf(row.document_id as string))].sort() };
+    return { ...this.info(row), permissions: [...(await this.actionsOf(row.document_id))].sort() };
   }
 
   async list(): Promise<RoleInfo[]> {
-    const rows = await this.db.selectFrom(this.roleType.table).select(['id', 'document_id', 'name', 'description', 'type']).orderBy('id').execute();
+    const rows = await shaped<RoleRow>(this.db).selectFrom(this.roleType.table).select(['id', 'document_id', 'name', 'description', 'type']).orderBy('id').execute();
     const grants = await this.db.selectFrom(PERMISSIONS_TABLE).select(['role_document_id', 'action']).orderBy('action').execute();
     return rows.map((row) => ({
       ...this.info(row),
-      permissions: grants.filter((g) => g.role_document_id === row.document_id).map((g) => g.action as string),
+      permissions: grants.filter((g) => g.role_document_id === row.document_id).map((g) => g.action),
     }));
   }
 
-  async actionsOf(roleDocumentId: string, db: Db = this.db): Promise<Set<string>> {
+  async actionsOf(roleDocumentId: string, db: SystemDb = this.db): Promise<Set<string>> {
     const rows = await db.selectFrom(PERMISSIONS_TABLE).select('action').where('role_document_id', '=', roleDocumentId).execute();
-    return new Set(rows.map((row) => row.action as string));
+    return new Set(rows.map((row) => row.action));
   }
 
   /**
@@ -101,12 +115,12 @@ export class Roles {
    */
   grantsReader(roleDocumentId: string): () => Promise<Set<string>> {
     const compiled = this.db.selectFrom(PERMISSIONS_TABLE).select('action').where('role_document_id', '=', roleDocumentId).compile();
-    return async () => new Set((await this.db.executeQuery(compiled)).rows.map((row) => (row as { action: string }).action));
+    return async () => new Set((await this.db.executeQuery(compiled)).rows.map((row) => row.action));
   }
 
   /** Adds grants; actions already granted are left as they are. `db`: a transaction of the caller's. */
-  async grant(roleDocumentId: string, actions: string[], db?: Db): Promise<void> {
-    const add = async (trx: Db) => {
+  async grant(roleDocumentId: string, actions: string[], db?: SystemDb): Promise<void> {
+    const add = async (trx: SystemDb) => {
       const have = await this.actionsOf(roleDocumentId, trx);
       const missing = actions.filter((action) => !have.has(action));
       if (missing.length === 0) return;
@@ -125,13 +139,13 @@ export class Roles {
     await this.db.deleteFrom(PERMISSIONS_TABLE).where('role_document_id', '=', roleDocumentId).where('action', 'in', actions).execute();
   }
 
-  private info(row: Record<string, unknown>): Omit<RoleInfo, 'permissions'> {
+  private info(row: Pick<Selectable<RoleRow>, 'id' | 'document_id' | 'name' | 'description' | 'type'>): Omit<RoleInfo, 'permissions'> {
     return {
-      id: Number(row.id),
-      documentId: row.document_id as string,
-      name: row.name as string,
-      description: (row.description as string | null) ?? null,
-      type: row.type as string,
+      id: row.id,
+      documentId: row.document_id,
+      name: row.name,
+      description: row.description ?? null,
+      type: row.type,
     };
   }
 }

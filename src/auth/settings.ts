@@ -4,22 +4,22 @@
  */
 import { randomBytes } from 'node:crypto';
 import { META_TABLE } from '../database/tables.js';
-import type { Db } from '../database/dialect.js';
+import type { SystemDb } from '../database/system-tables.js';
 
 const PREFIX = 'auth.';
 
-export async function readSetting(db: Db, name: string): Promise<string | undefined> {
+export async function readSetting(db: SystemDb, name: string): Promise<string | undefined> {
   const row = await db.selectFrom(META_TABLE).select('value').where('name', '=', PREFIX + name).executeTakeFirst();
-  return (row?.value as string | null | undefined) ?? undefined;
+  return row?.value ?? undefined;
 }
 
-export async function writeSetting(db: Db, name: string, value: string): Promise<void> {
+export async function writeSetting(db: SystemDb, name: string, value: string): Promise<void> {
   const updated = await db.updateTable(META_TABLE).set({ value }).where('name', '=', PREFIX + name).executeTakeFirst();
   if (Number(updated.numUpdatedRows) === 0) await db.insertInto(META_TABLE).values({ name: PREFIX + name, value }).execute();
 }
 
 /** A setting's value, or `initial` stored as its value the first time (call under the schema lock). */
-export async function ensureSetting(db: Db, name: string, initial: () => string): Promise<string> {
+export async function ensureSetting(db: SystemDb, name: string, initial: () => string): Promise<string> {
   const existing = await readSetting(db, name);
   if (existing !== undefined) return existing;
   const value = initial();

@@ -19,7 +19,7 @@ export class LoginThrottle {
 
   /** 429 when `key` has used up its failures. */
   async check(key: string): Promise<void> {
-    const row = await this.database.db
+    const row = await this.database.system
       .selectFrom(LOGIN_FAILURES_TABLE)
       .select((eb) => eb.fn.countAll().as('failures'))
       .where('key', '=', key)
@@ -29,12 +29,12 @@ export class LoginThrottle {
   }
 
   async fail(key: string): Promise<void> {
-    const { db, dialect } = this.database;
+    const { system: db, dialect } = this.database;
     await db.deleteFrom(LOGIN_FAILURES_TABLE).where('failed_at', '<=', this.windowStart()).execute();
     await db.insertInto(LOGIN_FAILURES_TABLE).values({ key, failed_at: dialect.encode('datetime', new Date()) }).execute();
   }
 
   async succeed(key: string): Promise<void> {
-    await this.database.db.deleteFrom(LOGIN_FAILURES_TABLE).where('key', '=', key).execute();
+    await this.database.system.deleteFrom(LOGIN_FAILURES_TABLE).where('key', '=', key).execute();
   }
 }

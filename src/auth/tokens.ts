@@ -4,11 +4,12 @@
  * created. The last-used time is written at most once a minute per token, not on every request.
  */
 import { createHmac, randomBytes } from 'node:crypto';
-import type { CompiledQuery } from 'kysely';
+import type { CompiledQuery, Selectable } from 'kysely';
 import type { Database } from '../database/connection.js';
-import type { Db, Dialect } from '../database/dialect.js';
+import type { Dialect } from '../database/dialect.js';
+import type { SystemDb } from '../database/system-tables.js';
 import { NotFoundError, UnauthorizedError, ValidationError } from '../errors.js';
-import { TOKEN_PERMISSIONS_TABLE, TOKENS_TABLE } from './model.js';
+import { TOKEN_PERMISSIONS_TABLE, TOKENS_TABLE, type TokenRow } from './model.js';
 import { fullAccess, grantSet, readOnly, type Grants } from './permissions.js';
 
 /** Longest lifespan (100 years): a bound far beyond any use that keeps the expiry a date every database stores. */
@@ -40,15 +41,18 @@ export interface CreateTokenInput {
 
 const LAST_USED_RESOLUTION_MS = 60_000;
 
+/** What `verify` reads of a token. */
+type KeyRow = Pick<Selectable<TokenRow>, 'id' | 'type' | 'expires_at' | 'last_used_at'>;
+
 export class ApiTokens {
-  private readonly db: Db;
+  private readonly db: SystemDb;
   private readonly dialect: Dialect;
 
   constructor(
     private readonly database: Database,
     private readonly salt: string,
   ) {
-    this.db = database.db;
+    this.db = database.system;
     this.dialect = database.dialect;
     this.byKey = this.db.selectFrom(TOKENS_TABLE).select(['id', 'type', 'expires_at', 'last_used_at']).where('access_key', '=', '').compile();
   }
@@ -81,26 +85,20 @@ export class ApiTokens {
     const now = new Date();
     const expiresAt = input.lifespan ? new Date(now.getTime() + input.lifespan) : null;
     const encode = (date: Date | null) => this.dialect.encode('datetime', date);
-    const id = await this.database.write(async (trx) => {
+    const id = await this.database.write(async (trx: SystemDb) => {
       // In the transaction: a concurrent creator of the same name makes the unique index refuse this
       // one, and the write runs again, answered here.
       const taken = await trx.selectFrom(TOKENS_TABLE).select('id').where('name', '=', name).executeTakeFirst();
       if (taken) throw new ValidationError(`A token named "${name}" already exists`, { name });
-      const inserted = await trx
-        .insertInto(TOKENS_TABLE)
-        .values({
-          name,
-          description: input.description ?? null,
-          type: input.type,
-          access_key: this.hash(accessKey),
-          expires_at: encode(expiresAt),
-          created_at: encode(now),
-          updated_at: encode(now),
-        })
-        .executeTakeFirst();
-      const tokenId = inserted.insertId !== undefined
-        ? Number(inserted.insertId)
-        : Number((await trx.selectFrom(TOKENS_TABLE).select('id').where('name', '=', name).executeTakeFirstOrThrow()).id);
+      const tokenId = await this.dialect.insertReturningId(trx, TOKENS_TABLE, {
+        name,
+        description: input.description ?? null,
+        type: input.type,
+        access_key: this.hash(accessKey),
+        expires_at: encode(expiresAt),
+        created_at: encode(now),
+        updated_at: encode(now),
+      });
       if (permissions.length) {
         await trx.insertInto(TOKEN_PERMISSIONS_TABLE).values(permissions.map((action) => ({ token_id: tokenId, action }))).execute();
       }
@@ -112,7 +110,7 @@ export class ApiTokens {
   async list(): Promise<TokenInfo[]> {
     const rows = await this.db.selectFrom(TOKENS_TABLE).selectAll().orderBy('id').execute();
     const grants = await this.db.selectFrom(TOKEN_PERMISSIONS_TABLE).select(['token_id', 'action']).orderBy('action').execute();
-    return rows.map((row) => this.info(row, grants.filter((g) => Number(g.token_id) === Number(row.id)).map((g) => g.action as string)));
+    return rows.map((row) => this.info(row, grants.filter((g) => g.token_id === row.id).map((g) => g.action)));
   }
 
   /** A token by numeric id or name. */
@@ -121,12 +119,12 @@ export class ApiTokens {
     const row = await (/^\d+$/.test(ref) ? query.where('id', '=', Number(ref)) : query.where('name', '=', ref)).executeTakeFirst();
     if (!row) throw new NotFoundError(`No API token ${ref}`);
     const grants = await this.db.selectFrom(TOKEN_PERMISSIONS_TABLE).select('action').where('token_id', '=', row.id).orderBy('action').execute();
-    return this.info(row, grants.map((g) => g.action as string));
+    return this.info(row, grants.map((g) => g.action));
   }
 
   async revoke(ref: string): Promise<TokenInfo> {
     const token = await this.get(ref);
-    await this.database.write(async (trx) => {
+    await this.database.write(async (trx: SystemDb) => {
       await trx.deleteFrom(TOKEN_PERMISSIONS_TABLE).where('token_id', '=', token.id).execute();
       await trx.deleteFrom(TOKENS_TABLE).where('id', '=', token.id).execute();
     });
@@ -134,14 +132,14 @@ export class ApiTokens {
   }
 
   /** The token row by hashed key, compiled once: verify runs on every request that carries a token. */
-  private readonly byKey: CompiledQuery;
+  private readonly byKey: CompiledQuery<KeyRow>;
 
   /**
    * What the bearer of `accessKey` may do; 401 for unknown or expired tokens. One statement (a
    * second for custom tokens: their grants).
    */
   async verify(accessKey: string): Promise<{ id: number; type: TokenType; grants: Grants }> {
-    const row = (await this.db.executeQuery({ ...this.byKey, parameters: [this.hash(accessKey)] })).rows[0] as Record<string, unknown> | undefined;
+    const [row] = (await this.db.executeQuery<KeyRow>({ ...this.byKey, parameters: [this.hash(accessKey)] })).rows;
     if (!row) throw new UnauthorizedError('Invalid credentials');
     const now = Date.now();
     const expiresAt = this.dialect.decode('datetime', row.expires_at) as string | null;
@@ -150,20 +148,20 @@ export class ApiTokens {
     if (!lastUsed || now - Date.parse(lastUsed) > LAST_USED_RESOLUTION_MS) {
       await this.db.updateTable(TOKENS_TABLE).set({ last_used_at: this.dialect.encode('datetime', new Date(now)) }).where('id', '=', row.id).execute();
     }
-    const type = row.type as TokenType;
-    if (type === 'full-access') return { id: Number(row.id), type, grants: fullAccess };
-    if (type === 'read-only') return { id: Number(row.id), type, grants: readOnly };
+    const { id, type } = row;
+    if (type === 'full-access') return { id, type, grants: fullAccess };
+    if (type === 'read-only') return { id, type, grants: readOnly };
     const actions = await this.db.selectFrom(TOKEN_PERMISSIONS_TABLE).select('action').where('token_id', '=', row.id).execute();
-    return { id: Number(row.id), type, grants: grantSet(actions.map((a) => a.action as string)) };
+    return { id, type, grants: grantSet(actions.map((a) => a.action)) };
   }
 
-  private info(row: Record<string, unknown>, permissions: string[]): TokenInfo {
+  private info(row: Selectable<TokenRow>, permissions: string[]): TokenInfo {
     const date = (value: unknown) => this.dialect.decode('datetime', value) as string | null;
     return {
-      id: Number(row.id),
-      name: row.name as string,
-      description: (row.description as string | null) ?? null,
-      type: row.type as TokenType,
+      id: row.id,
+      name: row.name,
+      description: row.description ?? null,
+      type: row.type,
       permissions,
       expiresAt: date(row.expires_at),
       lastUsedAt: date(row.last_used_at),

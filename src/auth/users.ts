@@ -1,20 +1,18 @@
 /**
  * End users (`plugin::users-permissions.user`): registration, login, creation by an administrator,
- * blocking. Users are documents of a built-in content-type, written through the document service
- * (validation, bcrypt-hashed password, role relation); login reads the hash directly since the
- * document service never returns it.
+ * blocking. Users are documents of a built-in content-type, read and written through the document
+ * service (validation, bcrypt-hashed password, role relation); login reads the hash directly since
+ * the document service never returns it, and a JWT's identity joins the role's grants.
  */
 import type { Database } from '../database/connection.js';
+import { shaped, table, type LinkRow } from '../database/system-tables.js';
 import { UNIQUE_MESSAGE } from '../database/write.js';
-import type { Document } from '../documents/rows.js';
-import type { DocumentService } from '../documents/service.js';
+import type { Document, DocumentParams, DocumentService, TypeDocuments } from '../documents/service.js';
 import { ApplicationError, NotFoundError, ValidationError, type FieldError } from '../errors.js';
-import { parseFindOneQuery } from '../query/parse/index.js';
-import type { DocumentContext } from '../documents/context.js';
 import type { ContentType, RelationAttribute } from '../schema/model.js';
 import type { AuthConfig } from './config.js';
 import type { JwtSigner } from './jwt.js';
-import { PERMISSIONS_TABLE } from './model.js';
+import { PERMISSIONS_TABLE, type UserRow } from './model.js';
 import { verifyPassword } from './passwords.js';
 import { LoginThrottle } from './throttle.js';
 import { readSetting } from './settings.js';
@@ -75,13 +73,13 @@ export const normalizeEmail = (email: string): string => email.trim().toLowerCas
 
 export class Users {
   private readonly roleLink: RelationAttribute;
-
-  private readonly database: Database;
   private readonly throttle: LoginThrottle;
+  /** The user documents. */
+  private readonly users: TypeDocuments;
 
   constructor(
-    private readonly ctx: DocumentContext,
-    private readonly documents: DocumentService,
+    private readonly database: Database,
+    documents: DocumentService,
     readonly type: ContentType,
     private readonly config: AuthConfig,
     private readonly jwt: JwtSigner,
@@ -89,24 +87,18 @@ export class Users {
     private readonly defaultRole: string,
     private readonly resolveRole: (ref: string) => Promise<string>,
   ) {
-    this.database = ctx.database;
-    this.throttle = new LoginThrottle(ctx.database, config.loginAttempts, config.loginWindow);
+    this.throttle = new LoginThrottle(database, config.loginAttempts, config.loginWindow);
     this.roleLink = type.attributes.role as RelationAttribute;
+    this.users = documents.of(type);
   }
 
-  private readBack(query: Record<string, unknown> = {}) {
-    return parseFindOneQuery(this.ctx.schema, this.type, query, { i18n: this.ctx.i18n });
-  }
-
-  /** A user as the API shows it (no password, no private fields), or null. */
-  async findById(id: number, query: Record<string, unknown> = {}): Promise<Document | null> {
-    const row = await this.database.db.selectFrom(this.type.table).select('document_id').where('id', '=', id).executeTakeFirst();
-    if (!row) return null;
-    return this.documents.findOne(this.type, row.document_id as string, this.readBack(query));
+  /** A user as the API shows it (no password, no private fields), or null. `params`: fields, populate. */
+  findById(id: number, params: Pick<DocumentParams, 'fields' | 'populate'> = {}): Promise<Document | null> {
+    return this.users.findFirst({ ...params, filters: { id: { $eq: id } } });
   }
 
   async register(input: Record<string, unknown>): Promise<AuthResult> {
-    const open = (await readSetting(this.database.db, 'allow_register')) !== 'false';
+    const open = (await readSetting(this.database.system, 'allow_register')) !== 'false';
     if (!open) throw new ApplicationError('Register action is currently disabled');
     const allowed = new Set(['username', 'email', 'password', ...this.config.allowedFields]);
     const extra = Object.keys(input).filter((key) => !allowed.has(key));
@@ -132,13 +124,13 @@ export class Users {
     const key = `${clientIp}|${identifier.toLowerCase()}`;
     await this.throttle.check(key);
 
-    const row = await this.database.db
+    const row = await shaped<UserRow>(this.database.db)
       .selectFrom(this.type.table)
       .select(['id', 'password', 'blocked', 'provider'])
       .where((eb) => eb.or([eb('email', '=', normalizeEmail(identifier)), eb('username', '=', identifier)]))
       .orderBy('id')
       .executeTakeFirst();
-    const matches = await verifyPassword(password, row?.password as string | null | undefined);
+    const matches = await verifyPassword(password, row?.password);
     if (!row || !matches) {
       await this.throttle.fail(key);
       throw new ValidationError(INVALID_LOGIN);
@@ -146,15 +138,14 @@ export class Users {
     // Told only to whoever knows the password, so it reveals nothing to a guesser.
     if (this.database.dialect.decode('boolean', row.blocked)) throw new ApplicationError('Your account has been blocked by an administrator');
     await this.throttle.succeed(key);
-    const user = (await this.findById(Number(row.id)))!;
-    return { jwt: await this.jwt.sign(Number(row.id)), user };
+    const user = (await this.findById(row.id))!;
+    return { jwt: await this.jwt.sign(row.id), user };
   }
 
   async setBlocked(id: number, blocked: boolean): Promise<Document> {
     const user = await this.findById(id);
     if (!user) throw new NotFoundError('User not found');
-    await this.documents.update(this.type, user.documentId as string, { blocked }, { query: this.readBack() });
-    return (await this.findById(id))!;
+    return this.users.update({ documentId: user.documentId as string, data: { blocked } });
   }
 
   /**
@@ -162,9 +153,9 @@ export class Users {
    * grants joined. Null when the user no longer exists.
    */
   async identity(id: number): Promise<UserIdentity | null> {
-    const rows = await this.database.db
-      .selectFrom(`${this.type.table} as u`)
-      .leftJoin(`${this.roleLink.link.table} as l`, 'l.entity_id', 'u.id')
+    const rows = await this.database.system
+      .selectFrom(table<UserRow>(this.type.table).as('u'))
+      .leftJoin(table<LinkRow>(this.roleLink.link.table).as('l'), 'l.entity_id', 'u.id')
       .leftJoin(`${PERMISSIONS_TABLE} as p`, 'p.role_document_id', 'l.target_document_id')
       .select(['u.id', 'u.document_id', 'u.blocked', 'l.target_document_id as role', 'p.action'])
       .where('u.id', '=', id)
@@ -172,11 +163,11 @@ export class Users {
     const first = rows[0];
     if (!first) return null;
     return {
-      id: Number(first.id),
-      documentId: first.document_id as string,
+      id: first.id,
+      documentId: first.document_id,
       blocked: this.database.dialect.decode('boolean', first.blocked) as boolean,
-      roleDocumentId: (first.role as string | null) ?? null,
-      actions: new Set(rows.flatMap((r) => (r.action ? [r.action as string] : []))),
+      roleDocumentId: first.role ?? null,
+      actions: new Set(rows.flatMap((r) => (r.action ? [r.action] : []))),
     };
   }
 
@@ -196,6 +187,7 @@ export class Users {
   }
 
   private async insert(data: Record<string, unknown>, roleDocumentId: string, flags: { confirmed: boolean; blocked: boolean }): Promise<Document> {
+    // Read directly, as login reads: a project's user schema may make email private (not filterable).
     const taken = await this.database.db
       .selectFrom(this.type.table)
       .select('id')
@@ -203,11 +195,7 @@ export class Users {
       .executeTakeFirst();
     if (taken) throw new ApplicationError(TAKEN);
     try {
-      return await this.documents.create(
-        this.type,
-        { ...data, provider: 'local', role: roleDocumentId, confirmed: flags.confirmed, blocked: flags.blocked },
-        { query: this.readBack() },
-      );
+      return await this.users.create({ data: { ...data, provider: 'local', role: roleDocumentId, confirmed: flags.confirmed, blocked: flags.blocked } });
     } catch (error) {
       // Lost a race with a concurrent registration of the same email or username: the unique
       // index refused it. Answered as the check above answers.

@@ -33,9 +33,9 @@ async function withAuth<T>(projectDir: string, run: (auth: Auth) => Promise<T>):
   const { schema } = loadProjectSchema(projectDir, builtInTypes(projectDir));
   const database = openDatabase(config.database);
   try {
-    await synchronizeSchema(database, schema, config.database.client === 'postgres' ? config.database.schema : undefined, systemTables);
-    const context = { database, schema, i18n: config.i18n };
-    return await run(await startAuth(context, new DocumentService(context), config));
+    await synchronizeSchema(database, schema, systemTables);
+    const documents = new DocumentService({ database, schema, i18n: config.i18n, rest: config.api.rest });
+    return await run(await startAuth(database, documents, config));
   } finally {
     await database.close();
   }

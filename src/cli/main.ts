@@ -48,7 +48,7 @@ async function prune(projectDir: string): Promise<void> {
   const { schema } = loadProjectSchema(projectDir, builtInTypes(projectDir));
   const database = openDatabase(config.database);
   try {
-    const dropped = await pruneSchema(database, schema, config.database.client === 'postgres' ? config.database.schema : undefined, systemTables);
+    const dropped = await pruneSchema(database, schema, systemTables);
     console.log(dropped.length ? `Dropped: ${dropped.join(', ')}` : 'Nothing to prune.');
   } finally {
     await database.close();

@@ -1,6 +1,7 @@
 import type { KyselyConfig } from 'kysely';
 import type { DatabaseConfig } from '../config/load.js';
 import type { DatabaseFailure, Db, Dialect } from './dialect.js';
+import type { SystemDb } from './system-tables.js';
 import { createMysqlKysely, mysqlDialect } from './dialects/mysql.js';
 import { createPostgresKysely, postgresDialect } from './dialects/postgres.js';
 import { createSqliteKysely, sqliteDialect } from './dialects/sqlite.js';
@@ -12,7 +13,10 @@ interface QueryObserver {
 
 /** One open database: the query builder, its dialect, and a hook that sees every statement. */
 export interface Database {
+  /** The query builder, untyped: content-type tables are generated from the schema at run time. */
   db: Db;
+  /** The same connection, typed for the fixed-shape system tables (system-tables.ts). */
+  system: SystemDb;
   dialect: Dialect;
   /** Statements executed so far (tests use it to prove that reads are not N+1). */
   readonly statementCount: number;
@@ -49,7 +53,7 @@ export function openDatabase(config: DatabaseConfig): Database {
       break;
     case 'postgres':
       db = createPostgresKysely(config, log);
-      dialect = postgresDialect;
+      dialect = postgresDialect(config.schema);
       break;
     case 'mysql':
       db = createMysqlKysely(config, log);
@@ -63,6 +67,7 @@ export function openDatabase(config: DatabaseConfig): Database {
   };
   return {
     db,
+    system: db,
     dialect,
     uniqueIndexes,
     writeRetries,

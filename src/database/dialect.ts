@@ -46,6 +46,28 @@ export interface Dialect {
    */
   readonly rowLocks: boolean;
   /**
+   * Locks the rows of `table` whose `column` holds one of `values` until the transaction ends
+   * (`select ... for update`, ordered by `column` then id); does nothing where `rowLocks` is false.
+   * The order and the choice of rows are the caller's (locks.ts).
+   */
+  lockRows(db: Db, table: string, column: 'id' | 'document_id', values: readonly (string | number)[]): Promise<void>;
+  /**
+   * Inserts one row and returns its id: `returning id` where the database has it (SQLite,
+   * PostgreSQL), the driver's insert id on MySQL. With no values (a component whose only attribute
+   * is media) the row takes every column's default.
+   */
+  insertReturningId(db: Db, table: string, values: Record<string, unknown>): Promise<number>;
+  /**
+   * Creates what Vellum's tables live in, before schema synchronisation takes its lock: on
+   * PostgreSQL the configured schema (`connection.schema`), which the dialect holds; elsewhere
+   * nothing.
+   */
+  prepareNamespace(db: Db): Promise<void>;
+  /** Tables of Vellum's namespace (database, or PostgreSQL schema) and their columns. */
+  listColumns(db: Db): Promise<Map<string, Set<string>>>;
+  /** Drops an index if it exists (MySQL names an index within its table, the others within the schema). */
+  dropIndex(db: Db, table: string, name: string): Promise<void>;
+  /**
    * Runs `fn` in a transaction meant to write: SQLite takes the write lock up front (BEGIN
    * IMMEDIATE) so that two processes wait for each other instead of failing to upgrade; MariaDB
    * reads committed data (PostgreSQL's default), which spares the gap locks that made concurrent
@@ -96,6 +118,27 @@ export interface Dialect {
    * before a query never shows more than that query sees: what the response cache relies on.
    */
   readonly changeSignal?: (db: Db) => Promise<string>;
+}
+
+/** `lockRows` where `select ... for update` locks rows (PostgreSQL, MySQL). */
+export async function selectForUpdate(db: Db, table: string, column: 'id' | 'document_id', values: readonly (string | number)[]): Promise<void> {
+  let query = db.selectFrom(table).select('id').where(column, 'in', values).orderBy(column);
+  if (column !== 'id') query = query.orderBy('id');
+  await query.forUpdate().execute();
+}
+
+/** `insertReturningId` where inserts take `returning` (SQLite, PostgreSQL). */
+export async function insertReturning(db: Db, table: string, values: Record<string, unknown>): Promise<number> {
+  const insert = db.insertInto(table);
+  const row = await (Object.keys(values).length ? insert.values(values) : insert.defaultValues()).returning('id').executeTakeFirstOrThrow();
+  return Number(row.id);
+}
+
+/** `listColumns` through Kysely's introspection: the connection's database (SQLite file, MySQL database). */
+export async function introspectColumns(db: Db): Promise<Map<string, Set<string>>> {
+  const result = new Map<string, Set<string>>();
+  for (const table of await db.introspection.getTables()) result.set(table.name, new Set(table.columns.map((column) => column.name)));
+  return result;
 }
 
 /** Marks a statement whose rows come back as arrays (the SQLite driver answers it in raw mode). */

@@ -6,6 +6,7 @@ import type { ColumnSpec, TableSpec, UniqueSpec } from './tables.js';
 import { META_TABLE, planTables, uniqueSignature } from './tables.js';
 import { indexName } from '../schema/naming.js';
 import type { ColumnType, Db, Dialect } from './dialect.js';
+import type { SystemDb } from './system-tables.js';
 
 /** Column types per table as last applied, stored in the database so every node sees the same. */
 type Snapshot = Record<string, Record<string, ColumnType>>;
@@ -27,38 +28,13 @@ export interface SyncReport {
 /** Type changes that keep every stored value readable. */
 const SAFE_WIDENINGS = new Set(['string>text', 'integer>bigint', 'integer>float', 'string>json', 'text>json', 'json>text']);
 
-/**
- * Tables and columns of our own schema. On PostgreSQL the catalog is read for that one schema
- * only: a database-wide introspection resolves every schema by name and fails when another
- * client drops its schema at the same moment (parallel test runs, other applications).
- */
-async function existingTables(db: Db, dialect: Dialect, pgSchema: string | undefined): Promise<Map<string, Set<string>>> {
-  const result = new Map<string, Set<string>>();
-  const add = (table: string, column: string) => {
-    let columns = result.get(table);
-    if (!columns) result.set(table, (columns = new Set()));
-    columns.add(column);
-  };
-  if (dialect.client === 'postgres') {
-    const { rows } = await sql<{ table_name: string; column_name: string }>`
-      select table_name, column_name from information_schema.columns
-      where table_schema = ${pgSchema ?? 'public'}`.execute(db);
-    for (const row of rows) add(row.table_name, row.column_name);
-    return result;
-  }
-  for (const table of await db.introspection.getTables()) {
-    for (const column of table.columns) add(table.name, column.name);
-  }
-  return result;
-}
-
-async function readSnapshot<T = Snapshot>(db: Db, hasMeta: boolean, key = SNAPSHOT_KEY): Promise<T> {
+async function readSnapshot<T = Snapshot>(db: SystemDb, hasMeta: boolean, key = SNAPSHOT_KEY): Promise<T> {
   if (!hasMeta) return {} as T;
   const row = await db.selectFrom(META_TABLE).select('value').where('name', '=', key).executeTakeFirst();
-  return row?.value ? (JSON.parse(row.value as string) as T) : ({} as T);
+  return row?.value ? (JSON.parse(row.value) as T) : ({} as T);
 }
 
-async function writeSnapshot(db: Db, snapshot: object, key = SNAPSHOT_KEY): Promise<void> {
+async function writeSnapshot(db: SystemDb, snapshot: object, key = SNAPSHOT_KEY): Promise<void> {
   const value = JSON.stringify(snapshot);
   const updated = await db.updateTable(META_TABLE).set({ value }).where('name', '=', key).executeTakeFirst();
   if (Number(updated.numUpdatedRows) === 0) await db.insertInto(META_TABLE).values({ name: key, value }).execute();
@@ -159,20 +135,13 @@ function checkTypeChanges(plan: TableSpec[], snapshot: Snapshot): void {
  * Brings the database up to the schema: creates missing tables, columns and indexes, under a lock
  * so that nodes starting together do not race. Never drops anything.
  */
-export async function synchronizeSchema(
-  database: Database,
-  schema: Schema,
-  pgSchema?: string,
-  systemTables: TableSpec[] = [],
-): Promise<SyncReport> {
+export async function synchronizeSchema(database: Database, schema: Schema, systemTables: TableSpec[] = []): Promise<SyncReport> {
   const { dialect } = database;
   const plan = planTables(schema, systemTables);
   const report: SyncReport = { createdTables: [], addedColumns: [], orphaned: [], warnings: [] };
-  if (dialect.client === 'postgres' && pgSchema) {
-    await sql`create schema if not exists ${sql.id(pgSchema)}`.execute(database.db);
-  }
+  await dialect.prepareNamespace(database.db);
   await dialect.withSchemaLock(database.db, async (db) => {
-    const existing = await existingTables(db, dialect, pgSchema);
+    const existing = await dialect.listColumns(db);
     const snapshot = await readSnapshot(db, existing.has(META_TABLE));
     checkTypeChanges(plan, snapshot);
     for (const table of plan) {
@@ -208,17 +177,12 @@ export async function synchronizeSchema(
 }
 
 /** `vellum db prune`: drops the tables and columns that Vellum created and the schema no longer names. */
-export async function pruneSchema(
-  database: Database,
-  schema: Schema,
-  pgSchema?: string,
-  systemTables: TableSpec[] = [],
-): Promise<string[]> {
+export async function pruneSchema(database: Database, schema: Schema, systemTables: TableSpec[] = []): Promise<string[]> {
   const { dialect } = database;
   const plan = new Map(planTables(schema, systemTables).map((t) => [t.name, new Set(t.columns.map((c) => c.name))]));
   const dropped: string[] = [];
   await dialect.withSchemaLock(database.db, async (db) => {
-    const existing = await existingTables(db, dialect, pgSchema);
+    const existing = await dialect.listColumns(db);
     const snapshot = await readSnapshot(db, existing.has(META_TABLE));
     for (const [table, columns] of Object.entries(snapshot)) {
       const wanted = plan.get(table);
@@ -232,8 +196,7 @@ export async function pruneSchema(
       for (const column of Object.keys(columns)) {
         if (wanted.has(column) || !existing.get(table)!.has(column)) continue;
         // The column's own index goes first (SQLite refuses to drop an indexed column).
-        const index = db.schema.dropIndex(indexName(table, [column])).ifExists();
-        await (dialect.client === 'mysql' ? index.on(table) : index).execute();
+        await dialect.dropIndex(db, table, indexName(table, [column]));
         await db.schema.alterTable(table).dropColumn(column).execute();
         dropped.push(`${table}.${column}`);
         delete columns[column];

@@ -6,15 +6,14 @@ export interface DocumentContext {
   database: Database;
   schema: Schema;
   i18n: { defaultLocale: string; locales: string[] };
-  /**
-   * Whether the caller may read a content-type (populate, filters through relations). The
-   * users-and-permissions layer supplies it per request; without it everything is readable.
-   */
-  canRead?: (type: ContentType) => boolean;
 }
 
 /** Per-call options that are not part of the query: who asks. */
 export interface CallerOptions {
+  /**
+   * Whether the caller may read a content-type: relations to others are left out of populate, and
+   * filters and sort through them are a 400. Without it everything is readable.
+   */
   canRead?: (type: ContentType) => boolean;
   /** The caller only serialises what it reads: json and blocks values may come back as RawJson. */
   rawJson?: boolean;

@@ -1,29 +1,94 @@
 /**
- * The document service: the one entry point through which REST, GraphQL and project code read and
- * write documents. Each operation lives in its own module under operations/.
+ * The document service: the one entry point through which REST, GraphQL, upload, users and roles,
+ * the CLI and project code read and write documents. `of(type)` hands out the documents of one
+ * content-type (type-documents.ts), which parse raw parameters, run the operation and read the
+ * result back; each operation lives in its own module under operations/. `files` is the media
+ * library's access to its rows and links. Nothing outside documents/ builds a typed query or
+ * touches the operations.
  */
-import type { FindOneQuery, FindQuery, Status } from '../query/types.js';
-import type { ContentType } from '../schema/model.js';
-import type { CallerOptions, DocumentContext } from './context.js';
-import { create } from './operations/create.js';
-import { deleteDocument, deletionLocale } from './operations/delete.js';
-import { findMany, type FindManyResult } from './operations/find-many.js';
-import { findOne } from './operations/find-one.js';
-import { discardDraft, publish, unpublish } from './operations/publication.js';
-import { update } from './operations/update.js';
-import type { Document } from './rows.js';
+import type { RestConfig } from '../config/load.js';
+import type { Database } from '../database/connection.js';
+import type { Db } from '../database/dialect.js';
+import { NotFoundError } from '../errors.js';
+import type { ContentType, Schema } from '../schema/model.js';
+import type { DocumentContext } from './context.js';
+import { assertLinkable, deleteFileRow, findFileRow, linkFiles, resolveLinkTarget, type LinkRequest, type LinkTarget, type StoredFileRow } from './operations/files.js';
+import { TypeDocuments } from './type-documents.js';
 
-export interface ReadBack {
-  /** What to show of the written document. */
-  query: FindOneQuery;
-  caller?: CallerOptions;
+export type { CallerOptions } from './context.js';
+export type { Document } from './rows.js';
+export type { DocumentParams, FindManyResult, TypeDocuments, WriteParams } from './type-documents.js';
+export type { LinkRequest, LinkTarget, StoredFileRow } from './operations/files.js';
+
+export interface DocumentServiceOptions {
+  database: Database;
+  schema: Schema;
+  i18n: { defaultLocale: string; locales: string[] };
+  /** `api.rest`: the default page size, the largest, and whether lists count by default. */
+  rest: RestConfig;
+}
+
+/** The media library's rows (`plugin::upload.file`) beyond its documents: ids, links, deletion. */
+export interface MediaFiles {
+  /** The stored row of a file by numeric id (what storage needs to delete it), or null. */
+  row(id: number): Promise<StoredFileRow | null>;
+  /** Checks where an upload is to be linked (`ref`, `refId`, `field`) before anything is stored. */
+  linkTarget(request: LinkRequest): Promise<LinkTarget>;
+  /** Refuses a file its target attribute's `allowedTypes` do not accept. */
+  assertLinkable(target: LinkTarget, fileName: string, mime: string): void;
+  link(target: LinkTarget, fileIds: number[]): Promise<void>;
+  /** Deletes a file's row and every link to it, in one transaction. */
+  delete(id: number): Promise<void>;
 }
 
 export class DocumentService {
-  constructor(readonly ctx: DocumentContext) {}
+  readonly schema: Schema;
+  readonly i18n: { defaultLocale: string; locales: string[] };
+  readonly files: MediaFiles;
+  private readonly ctx: DocumentContext;
+  private readonly types = new Map<ContentType, TypeDocuments>();
 
-  private localeOf(type: ContentType, locale: string): string | null {
-    return type.localized ? locale : null;
+  constructor(private readonly options: DocumentServiceOptions) {
+    const { database, schema, i18n } = options;
+    this.ctx = { database, schema, i18n };
+    this.schema = schema;
+    this.i18n = i18n;
+    const ctx = this.ctx;
+    this.files = {
+      row: (id) => findFileRow(ctx, id),
+      linkTarget: (request) => resolveLinkTarget(ctx, request),
+      assertLinkable,
+      link: (target, fileIds) => linkFiles(ctx, target, fileIds),
+      delete: (id) => deleteFileRow(ctx, id),
+    };
+  }
+
+  /** The documents of one content-type, by type or uid (an unknown uid is a NotFoundError). */
+  of(typeOrUid: ContentType | string): TypeDocuments {
+    const type = typeof typeOrUid === 'string' ? this.schema.contentTypes.get(typeOrUid) : typeOrUid;
+    if (!type) throw new NotFoundError(`No content-type ${JSON.stringify(typeOrUid)}`, { uid: typeOrUid });
+    let documents = this.types.get(type);
+    if (!documents) this.types.set(type, (documents = new TypeDocuments(this.ctx, type, this.options.rest)));
+    return documents;
+  }
+
+  /**
+   * The same service with other page limits (GraphQL's `amountLimit`): `pagination` defaults to
+   * `defaultLimit` and is capped at `maxLimit`. Build it once, not per request.
+   */
+  withPageLimits(limits: { defaultLimit: number; maxLimit: number }): DocumentService {
+    return new DocumentService({ ...this.options, rest: { ...this.options.rest, ...limits } });
+  }
+
+  /**
+   * The service on a connection the caller already holds exclusively, for start-up work under the
+   * schema lock (`withSchemaLock`): reads and writes run on `db`, writes without a transaction of
+   * their own (on SQLite they are inside the lock's transaction). Only for writes of single rows:
+   * elsewhere a write needs its own transaction and retry (`Database.write`).
+   */
+  underLock(db: Db): DocumentService {
+    const database: Database = { ...this.options.database, db, write: (fn) => fn(db) };
+    return new DocumentService({ ...this.options, database });
   }
 
   /**
@@ -33,70 +98,5 @@ export class DocumentService {
   changeSignal(): Promise<string | undefined> {
     const { database } = this.ctx;
     return database.dialect.changeSignal ? database.dialect.changeSignal(database.db) : Promise.resolve(undefined);
-  }
-
-  findMany(type: ContentType, query: FindQuery, caller?: CallerOptions): Promise<FindManyResult> {
-    return findMany(this.ctx, type, query, caller);
-  }
-
-  findOne(type: ContentType, documentId: string, query: FindOneQuery, caller?: CallerOptions): Promise<Document | null> {
-    return findOne(this.ctx, type, documentId, query, caller);
-  }
-
-  /** The document of a single type. */
-  findSingle(type: ContentType, query: FindOneQuery, caller?: CallerOptions): Promise<Document | null> {
-    return findOne(this.ctx, type, null, query, caller);
-  }
-
-  /** Creates a document and reads it back in the version written. */
-  async create(type: ContentType, data: Record<string, unknown>, back: ReadBack): Promise<Document> {
-    const { status, locale } = back.query;
-    const documentId = await create(this.ctx, type, data, { status, locale: this.localeOf(type, locale) });
-    return (await this.findOne(type, documentId, back.query, back.caller))!;
-  }
-
-  async update(type: ContentType, documentId: string, data: Record<string, unknown>, back: ReadBack): Promise<Document> {
-    const { status, locale } = back.query;
-    await update(this.ctx, type, documentId, data, { status, locale: this.localeOf(type, locale) });
-    return (await this.findOne(type, documentId, back.query, back.caller))!;
-  }
-
-  /** PUT on a single type: updates its document, or creates it the first time. */
-  async upsertSingle(type: ContentType, data: Record<string, unknown>, back: ReadBack): Promise<Document> {
-    const existing = await this.ctx.database.db.selectFrom(type.table).select('document_id').limit(1).executeTakeFirst();
-    if (!existing) return this.create(type, data, back);
-    return this.update(type, existing.document_id as string, data, back);
-  }
-
-  /**
-   * Deletes the versions (draft and published) of one locale of a document, as Strapi 5: the
-   * default locale when none is named, every locale with `*`. `status` draft is refused: a
-   * draft alone cannot be deleted (discard it, or unpublish the published version).
-   */
-  delete(type: ContentType, documentId: string, locale?: unknown, status?: unknown): Promise<void> {
-    return deleteDocument(this.ctx, type, documentId, deletionLocale(this.ctx, type, locale, status));
-  }
-
-  async deleteSingle(type: ContentType, locale?: unknown, status?: unknown): Promise<boolean> {
-    const scope = deletionLocale(this.ctx, type, locale, status);
-    const existing = await this.ctx.database.db.selectFrom(type.table).select('document_id').limit(1).executeTakeFirst();
-    if (!existing) return false;
-    await deleteDocument(this.ctx, type, existing.document_id as string, scope);
-    return true;
-  }
-
-  async publish(type: ContentType, documentId: string, locale: string, back: ReadBack): Promise<Document | null> {
-    await publish(this.ctx, type, documentId, this.localeOf(type, locale));
-    return this.findOne(type, documentId, { ...back.query, status: 'published' as Status }, back.caller);
-  }
-
-  async unpublish(type: ContentType, documentId: string, locale: string, back: ReadBack): Promise<Document | null> {
-    await unpublish(this.ctx, type, documentId, this.localeOf(type, locale));
-    return this.findOne(type, documentId, { ...back.query, status: 'draft' }, back.caller);
-  }
-
-  async discardDraft(type: ContentType, documentId: string, locale: string, back: ReadBack): Promise<Document | null> {
-    await discardDraft(this.ctx, type, documentId, this.localeOf(type, locale));
-    return this.findOne(type, documentId, { ...back.query, status: 'draft' }, back.caller);
   }
 }

@@ -6,7 +6,6 @@ import type { FastifyInstance } from 'fastify';
 import { NoSchemaIntrospectionCustomRule, type GraphQLSchema, type ValidationRule } from 'graphql';
 import mercurius from 'mercurius';
 import type { RestConfig } from '../config/load.js';
-import type { DocumentContext } from '../documents/context.js';
 import type { DocumentService } from '../documents/service.js';
 import type { AccessControl } from '../access/index.js';
 import type { GraphqlConfig } from './config.js';
@@ -28,7 +27,6 @@ export type { UsersPermissionsHooks } from './users-permissions.js';
 export interface GraphqlOptions {
   config: GraphqlConfig;
   service: DocumentService;
-  context: DocumentContext;
   /** `api.rest`: its default page size applies to GraphQL lists too (capped by amountLimit). */
   rest: RestConfig;
   access: AccessControl;
@@ -40,25 +38,23 @@ export interface GraphqlOptions {
 
 /** The executable schema for a configuration (also used to print the SDL). */
 function createGraphqlSchema(options: GraphqlOptions): GraphQLSchema {
-  const { config, context, extension } = options;
+  const { config, service, extension } = options;
   const shape = config.v4CompatibilityMode ? 'v4' : 'flat';
   extension.enabled = config.shadowCRUD;
   const extensions = extension.resolve({ strapi: options.strapi });
   const configs = new Map(extensions.flatMap((e) => Object.entries(e.resolversConfig ?? {})));
-  const types = new ModelTypes(context.schema, shape, extension, config.amountLimit);
+  const types = new ModelTypes(service.schema, shape, extension, config.amountLimit);
+  const maxLimit = config.amountLimit;
   const operations = new Operations({
-    service: options.service,
-    context,
-    rest: options.rest,
+    service: service.withPageLimits({ maxLimit, defaultLimit: Math.min(options.rest.defaultLimit, maxLimit) }),
     access: options.access,
     shape,
-    amountLimit: config.amountLimit,
-    selection: new SelectionReader(context.schema, shape),
+    selection: new SelectionReader(service.schema, shape),
     componentUids: types.componentUidsByTypeName(),
     authConfig: (key) => configs.get(key)?.auth,
   });
   return buildGraphqlSchema({
-    schema: context.schema,
+    schema: service.schema,
     types,
     operations,
     shadow: extension,

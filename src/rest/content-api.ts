@@ -1,15 +1,14 @@
 /**
  * The REST content API of spec 4.1: for each collection type `/api/:pluralApiId` and
  * `/api/:pluralApiId/:documentId`, for each single type `/api/:singularApiId`, plus the
- * draft-and-publish actions. Each handler is the same pipeline: access, parse the query,
- * validate the body, call the document service, shape the envelope.
+ * draft-and-publish actions. Each handler is the same pipeline: access, the top-level parameters
+ * Strapi refuses, the document service (which parses the query, writes and reads back), the
+ * envelope.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { RestConfig } from '../config/load.js';
-import type { DocumentContext } from '../documents/context.js';
 import type { DocumentService } from '../documents/service.js';
 import { NotFoundError, ValidationError } from '../errors.js';
-import { parseFindOneQuery, parseFindQuery, parseReadOneQuery } from '../query/parse/index.js';
 import { checkTopLevelParams, type Action } from '../query/parse/top-level.js';
 import type { ContentType } from '../schema/model.js';
 import type { AccessControl, Caller } from '../access/index.js';
@@ -24,7 +23,6 @@ type Params = { documentId: string };
 
 export interface ContentApiOptions {
   service: DocumentService;
-  context: DocumentContext;
   /** `api.rest`: limits, strict parameters, the response cache. */
   rest: RestConfig;
   access: AccessControl;
@@ -51,16 +49,11 @@ function bodyData(body: unknown): Record<string, unknown> {
 }
 
 export function registerContentApi(app: FastifyInstance, options: ContentApiOptions): void {
-  const { service, context, rest, access, prefix } = options;
+  const { service, rest, access, prefix } = options;
   const cache = rest.cache.maxBytes > 0 ? new ResponseCache(rest.cache.maxBytes) : undefined;
-  const parseOptions = (canRead?: (t: ContentType) => boolean) => ({
-    rest,
-    i18n: context.i18n,
-    canRead: canRead ?? context.canRead,
-  });
   /** The current format, or the earlier one when the request asks for it (decision 2). */
   const shape = (request: FastifyRequest, type: ContentType, data: Document | Document[] | null) =>
-    wantsLegacyFormat(request.headers) ? legacyData(context.schema, type, data) : data;
+    wantsLegacyFormat(request.headers) ? legacyData(service.schema, type, data) : data;
   /** The envelope `{ data, meta }`, written by jsonBody. */
   const envelope = (request: FastifyRequest, type: ContentType, data: Document | Document[] | null, meta: object = {}) => ({
     data: shape(request, type, data),
@@ -88,8 +81,9 @@ export function registerContentApi(app: FastifyInstance, options: ContentApiOpti
   const notFound = (type: ContentType, documentId?: string) =>
     new NotFoundError(documentId ? `No ${type.singularName} with documentId ${documentId}` : `No ${type.singularName} found`);
 
-  for (const type of context.schema.contentTypes.values()) {
+  for (const type of service.schema.contentTypes.values()) {
     if (type.builtIn) continue;
+    const documents = service.of(type);
     const actions = options.routes?.get(type.uid);
     const serves = (action: string) => !options.routes || actions?.has(action) === true;
 
@@ -106,21 +100,17 @@ export function registerContentApi(app: FastifyInstance, options: ContentApiOpti
      * request's fields and populate show it, published or else its draft, in the locale deleted
      * (the default locale without `locale` or with `*`).
      */
-    const deletedEntry = async (request: FastifyRequest, caller: Caller, documentId: string | null): Promise<Document | null> => {
+    const deletedEntry = async (request: FastifyRequest, caller: Caller, documentId: string | undefined): Promise<Document | null> => {
       const raw = request.query as Query;
       const locale = raw.locale === '*' ? undefined : raw.locale;
-      const query = parseFindOneQuery(context.schema, type, { ...raw, locale, status: undefined }, parseOptions(caller.canRead));
-      const read = (status: 'published' | 'draft') => {
-        const version = { ...query, status };
-        return documentId === null ? service.findSingle(type, version, caller) : service.findOne(type, documentId, version, caller);
-      };
+      const read = (status: 'published' | 'draft') => documents.findVersion({ ...raw, documentId, locale, status }, caller);
       return (await read('published')) ?? (type.draftAndPublish ? read('draft') : null);
     };
-    const readQuery = async (request: FastifyRequest, action: 'find' | 'findOne' | 'create' | 'update') => {
+    /** A write's caller, once the parameters Strapi refuses are refused. */
+    const writer = async (request: FastifyRequest, action: 'create' | 'update') => {
       const caller = await authorize(request, action);
       checkParams(request, 'write');
-      const query = parseFindOneQuery(context.schema, type, request.query as Query, parseOptions(caller.canRead));
-      return { query, caller };
+      return caller;
     };
 
     if (type.kind === 'collectionType') {
@@ -130,8 +120,7 @@ export function registerContentApi(app: FastifyInstance, options: ContentApiOpti
         const caller = await authorize(request, 'find');
         return cachedRead(request, reply, caller, async () => {
           checkParams(request, 'find');
-          const query = parseFindQuery(context.schema, type, request.query as Query, parseOptions(caller.canRead));
-          const { results, pagination } = await service.findMany(type, query, caller);
+          const { results, pagination } = await documents.findMany(request.query as Query, caller);
           return envelope(request, type, results, { pagination });
         });
       });
@@ -140,22 +129,22 @@ export function registerContentApi(app: FastifyInstance, options: ContentApiOpti
         const caller = await authorize(request, 'findOne');
         return cachedRead(request, reply, caller, async () => {
           checkParams(request, 'findOne');
-          const query = parseReadOneQuery(context.schema, type, request.query as Query, parseOptions(caller.canRead));
-          const document = await service.findOne(type, request.params.documentId, query, caller);
+          const document = await documents.findOne({ ...(request.query as Query), documentId: request.params.documentId }, caller);
           if (!document) throw notFound(type, request.params.documentId);
           return envelope(request, type, document);
         });
       });
 
       if (serves('create')) app.post(base, async (request, reply) => {
-        const back = await readQuery(request, 'create');
-        const document = await service.create(type, bodyData(request.body), back);
+        const caller = await writer(request, 'create');
+        const document = await documents.create({ ...(request.query as Query), data: bodyData(request.body) }, caller);
         return answer(request, reply, type, document, {}, 201);
       });
 
       if (serves('update')) app.put<{ Params: Params }>(`${base}/:documentId`, async (request, reply) => {
-        const back = await readQuery(request, 'update');
-        const document = await service.update(type, request.params.documentId, bodyData(request.body), back);
+        const caller = await writer(request, 'update');
+        const params = { ...(request.query as Query), documentId: request.params.documentId, data: bodyData(request.body) };
+        const document = await documents.update(params, caller);
         return answer(request, reply, type, document);
       });
 
@@ -163,16 +152,17 @@ export function registerContentApi(app: FastifyInstance, options: ContentApiOpti
         const caller = await access.authorize(request.headers, { uid: type.uid, action: 'delete' });
         checkParams(request, 'write');
         const { locale, status } = request.query as Query;
-        const before = wantsLegacyFormat(request.headers) ? await deletedEntry(request, caller, request.params.documentId) : undefined;
-        await service.delete(type, request.params.documentId, locale, status);
+        const { documentId } = request.params;
+        const before = wantsLegacyFormat(request.headers) ? await deletedEntry(request, caller, documentId) : undefined;
+        await documents.delete({ documentId, locale, status }, caller);
         return before === undefined ? reply.status(204).send() : answer(request, reply, type, before);
       });
 
-      const publication = { publish: service.publish, unpublish: service.unpublish, 'discard-draft': service.discardDraft } as const;
+      const publication = { publish: documents.publish, unpublish: documents.unpublish, 'discard-draft': documents.discardDraft } as const;
       for (const [name, run] of Object.entries(publication)) {
         if (serves('update')) app.post<{ Params: Params }>(`${base}/:documentId/actions/${name}`, async (request, reply) => {
-          const back = await readQuery(request, 'update');
-          const document = await run.call(service, type, request.params.documentId, back.query.locale, back);
+          const caller = await writer(request, 'update');
+          const document = await run.call(documents, { ...(request.query as Query), documentId: request.params.documentId }, caller);
           return answer(request, reply, type, document);
         });
       }
@@ -183,16 +173,16 @@ export function registerContentApi(app: FastifyInstance, options: ContentApiOpti
         const caller = await authorize(request, 'find');
         return cachedRead(request, reply, caller, async () => {
           checkParams(request, 'findOne');
-          const query = parseReadOneQuery(context.schema, type, request.query as Query, parseOptions(caller.canRead));
-          const document = await service.findSingle(type, query, caller);
+          // The type's one document: a `documentId` in the query string names nothing here.
+          const document = await documents.findOne({ ...(request.query as Query), documentId: undefined }, caller);
           if (!document) throw notFound(type);
           return envelope(request, type, document);
         });
       });
 
       if (serves('update')) app.put(base, async (request, reply) => {
-        const back = await readQuery(request, 'update');
-        const document = await service.upsertSingle(type, bodyData(request.body), back);
+        const caller = await writer(request, 'update');
+        const document = await documents.update({ ...(request.query as Query), documentId: undefined, data: bodyData(request.body) }, caller);
         return answer(request, reply, type, document);
       });
 
@@ -200,8 +190,8 @@ export function registerContentApi(app: FastifyInstance, options: ContentApiOpti
         const caller = await access.authorize(request.headers, { uid: type.uid, action: 'delete' });
         checkParams(request, 'write');
         const { locale, status } = request.query as Query;
-        const before = wantsLegacyFormat(request.headers) ? await deletedEntry(request, caller, null) : undefined;
-        if (!(await service.deleteSingle(type, locale, status))) throw notFound(type);
+        const before = wantsLegacyFormat(request.headers) ? await deletedEntry(request, caller, undefined) : undefined;
+        await documents.delete({ locale, status }, caller);
         return before === undefined ? reply.status(204).send() : answer(request, reply, type, before);
       });
     }

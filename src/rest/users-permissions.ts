@@ -6,12 +6,9 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Auth } from '../auth/index.js';
 import { USER_UID } from '../auth/model.js';
-import { readAction } from '../auth/permissions.js';
-import type { RestConfig } from '../config/load.js';
-import type { DocumentContext } from '../documents/context.js';
 import type { DocumentService } from '../documents/service.js';
 import { ForbiddenError, NotFoundError, UnauthorizedError, ValidationError } from '../errors.js';
-import { parseFindOneQuery, parseFindQuery } from '../query/parse/index.js';
+import type { Schema } from '../schema/model.js';
 
 type Query = Record<string, unknown>;
 
@@ -22,45 +19,42 @@ function objectBody(request: FastifyRequest): Record<string, unknown> {
 }
 
 /** True when one of the project's own content-types is served at `/users`. */
-export const usersPathTaken = (schema: DocumentContext['schema']): boolean => schema.byPluralName.has('users');
+export const usersPathTaken = (schema: Schema): boolean => schema.byPluralName.has('users');
 
 export function registerUsersPermissionsRoutes(
   app: FastifyInstance,
-  options: { auth: Auth; service: DocumentService; context: DocumentContext; rest: RestConfig; prefix: string },
+  options: { auth: Auth; service: DocumentService; prefix: string },
 ): void {
-  const { auth, service, context, rest, prefix } = options;
-  const type = auth.users.type;
-  const parseOptions = (canRead?: DocumentContext['canRead']) => ({ rest, i18n: context.i18n, canRead });
+  const { auth, service, prefix } = options;
+  const users = service.of(auth.users.type);
 
   app.post(`${prefix}/auth/local`, async (request) => auth.users.login(objectBody(request), request.ip));
 
   app.post(`${prefix}/auth/local/register`, async (request) => auth.register(objectBody(request), request.headers));
 
   // A project type named `users` (api::user.user) takes /users and everything under it, as in Strapi.
-  if (usersPathTaken(context.schema)) return;
+  if (usersPathTaken(service.schema)) return;
 
   app.get(`${prefix}/users/me`, async (request) => {
     const caller = await auth.access.resolve(request.headers);
     // As Strapi answers: without credentials Public may not ask (403); an API token is no user (401).
     if (caller.kind === 'public') throw new ForbiddenError();
     if (caller.kind !== 'user') throw new UnauthorizedError('This route needs a user JWT, not an API token');
-    const query = parseFindOneQuery(context.schema, type, request.query as Query, parseOptions((t) => caller.grants.allows(readAction(t))));
     const user = await auth.users.findById(caller.userId);
-    const shown = user && (await service.findOne(type, user.documentId as string, query));
+    // The user's own record: read without the role's read grants (populate is not limited by them).
+    const shown = user && (await users.findVersion({ ...(request.query as Query), documentId: user.documentId as string }));
     if (!shown) throw new UnauthorizedError('Invalid credentials');
     return shown;
   });
 
   app.get(`${prefix}/users`, async (request) => {
     const caller = await auth.access.authorize(request.headers, { uid: USER_UID, action: 'find' });
-    const query = parseFindQuery(context.schema, type, request.query as Query, parseOptions(caller.canRead));
-    return (await service.findMany(type, query, caller)).results;
+    return (await users.findMany(request.query as Query, caller)).results;
   });
 
   app.get(`${prefix}/users/count`, async (request) => {
     const caller = await auth.access.authorize(request.headers, { uid: USER_UID, action: 'find' });
-    const query = parseFindQuery(context.schema, type, { filters: (request.query as Query).filters }, parseOptions(caller.canRead));
-    return (await service.findMany(type, { ...query, pagination: { kind: 'offset', start: 0, limit: 1, withCount: true } }, caller)).pagination.total;
+    return users.count({ filters: (request.query as Query).filters }, caller);
   });
 
   app.get<{ Params: { id: string } }>(`${prefix}/users/:id`, async (request) => {
@@ -68,7 +62,6 @@ export function registerUsersPermissionsRoutes(
     const id = /^\d{1,15}$/.test(request.params.id) ? Number(request.params.id) : NaN;
     const found = Number.isSafeInteger(id) ? await auth.users.findById(id) : null;
     if (!found) throw new NotFoundError('User not found');
-    const query = parseFindOneQuery(context.schema, type, request.query as Query, parseOptions(caller.canRead));
-    return service.findOne(type, found.documentId as string, query, caller);
+    return users.findVersion({ ...(request.query as Query), documentId: found.documentId as string }, caller);
   });
 }

@@ -7,7 +7,6 @@
 import type { AccessControl } from '../access/index.js';
 import type { Auth } from '../auth/index.js';
 import type { VellumConfig } from '../config/load.js';
-import type { DocumentContext } from '../documents/context.js';
 import type { ContentType, Schema } from '../schema/model.js';
 import type { Context } from './context.js';
 import type { ProjectDocuments } from './documents.js';
@@ -24,7 +23,6 @@ export type Middleware = (ctx: Context, next: () => Promise<unknown>) => unknown
 
 /** What a running node provides once its database is open (before that, reads and writes fail). */
 export interface Services {
-  context: DocumentContext;
   documents: ProjectDocuments;
   access: AccessControl;
   auth?: Auth;

@@ -1,6 +1,6 @@
 import { isAbsolute, resolve } from 'node:path';
 import { z } from 'zod';
-import type { RestConfig, VellumConfig } from '../config/load.js';
+import type { VellumConfig } from '../config/load.js';
 import { asRecord } from '../objects.js';
 import { parseConfig } from '../config/validate.js';
 
@@ -16,8 +16,6 @@ export interface UploadConfig {
   providerOptions: Record<string, unknown>;
   /** Where the local provider writes (`<public>/uploads`) and what `/uploads/...` serves. */
   publicDir: string;
-  /** `api.rest`: the page limits of `GET /upload/files`. */
-  rest: RestConfig;
 }
 
 const schema = z.object({
@@ -32,5 +30,5 @@ export function resolveUploadConfig(config: VellumConfig): UploadConfig {
   const raw = asRecord(asRecord(config.plugins.upload).config);
   const parsedConfig = parseConfig(schema, raw, 'config/plugins', 'upload.config.');
   const publicDir = config.server.dirs.public;
-  return { ...parsedConfig, publicDir: isAbsolute(publicDir) ? publicDir : resolve(config.projectDir, publicDir), rest: config.api.rest };
+  return { ...parsedConfig, publicDir: isAbsolute(publicDir) ? publicDir : resolve(config.projectDir, publicDir) };
 }

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import type { LinkRequest } from '../documents/operations/files.js';
+import type { LinkRequest } from '../documents/service.js';
 import { ValidationError, VellumError } from '../errors.js';
 import type { FileInfo, ReceivedFile } from './service.js';
 

@@ -4,20 +4,9 @@
  */
 import { randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import type { DocumentService } from '../documents/service.js';
-import {
-  assertLinkable,
-  deleteFileRow,
-  findFileRow,
-  linkFiles,
-  resolveLinkTarget,
-  type LinkRequest,
-  type StoredFileRow,
-} from '../documents/operations/files.js';
-import type { Document } from '../documents/rows.js';
+import type { Document, DocumentService, LinkRequest, StoredFileRow, TypeDocuments } from '../documents/service.js';
 import { NotFoundError } from '../errors.js';
-import { parseFindOneQuery, parseFindQuery } from '../query/parse/index.js';
-import { FILE_UID, type ContentType } from '../schema/model.js';
+import { FILE_UID } from '../schema/model.js';
 import type { UploadConfig } from './config.js';
 import { detectType, hashFor, sanitizeName } from './detect.js';
 import { generateFormats, imageDimensions } from './formats.js';
@@ -61,7 +50,8 @@ interface StoredObjects {
 }
 
 export class MediaLibrary {
-  readonly fileType: ContentType;
+  /** The file documents (`plugin::upload.file`). */
+  private readonly files: TypeDocuments;
 
   constructor(
     private readonly documents: DocumentService,
@@ -69,23 +59,15 @@ export class MediaLibrary {
     private readonly provider: UploadProvider,
     private readonly log: (error: unknown, message: string) => void,
   ) {
-    this.fileType = documents.ctx.schema.contentTypes.get(FILE_UID)!;
-  }
-
-  private parseOptions() {
-    return { rest: this.config.rest, i18n: this.documents.ctx.i18n };
-  }
-
-  private readQuery(query: Query = {}) {
-    return parseFindOneQuery(this.documents.ctx.schema, this.fileType, query, this.parseOptions());
+    this.files = documents.of(FILE_UID);
   }
 
   /** Stores uploads (and links them when `link` is given); answers the new media objects in order. */
   async upload(files: ReceivedFile[], infos: FileInfo[], link?: LinkRequest): Promise<Document[]> {
-    const ctx = this.documents.ctx;
-    const target = link ? await resolveLinkTarget(ctx, link) : undefined;
+    const rows = this.documents.files;
+    const target = link ? await rows.linkTarget(link) : undefined;
     const types = await Promise.all(files.map((file) => detectType(file.path, file.clientName)));
-    if (target) types.forEach((type, index) => assertLinkable(target, sanitizeName(files[index]!.clientName), type.mime));
+    if (target) types.forEach((type, index) => rows.assertLinkable(target, sanitizeName(files[index]!.clientName), type.mime));
 
     const created: Document[] = [];
     try {
@@ -95,13 +77,13 @@ export class MediaLibrary {
         const stored = await this.store(file, name, types[index]!);
         try {
           const data = { name, alternativeText: info.alternativeText ?? null, caption: info.caption ?? null, focalPoint: info.focalPoint ?? null, ...stored.columns };
-          created.push(await this.documents.create(this.fileType, data, { query: this.readQuery() }));
+          created.push(await this.files.create({ data }));
         } catch (error) {
           await this.removeObjects(stored.objects);
           throw error;
         }
       }
-      if (target) await linkFiles(ctx, target, created.map((file) => file.id as number));
+      if (target) await rows.link(target, created.map((file) => file.id as number));
     } catch (error) {
       // All or nothing: files stored before the failure are removed again.
       for (const file of created) await this.delete(file.id as number).catch((e: unknown) => this.log(e, 'upload rollback failed'));
@@ -126,7 +108,7 @@ export class MediaLibrary {
     }
     let document: Document;
     try {
-      document = await this.documents.update(this.fileType, row.documentId, data, { query: this.readQuery() });
+      document = await this.files.update({ documentId: row.documentId, data });
     } catch (error) {
       if (replaced) await this.removeObjects(replaced.objects);
       throw error;
@@ -136,13 +118,12 @@ export class MediaLibrary {
   }
 
   async list(query: Query): Promise<Document[]> {
-    const parsed = parseFindQuery(this.documents.ctx.schema, this.fileType, query, this.parseOptions());
-    return (await this.documents.findMany(this.fileType, parsed)).results;
+    return (await this.files.findMany(query)).results;
   }
 
   async findOne(id: number, query: Query = {}): Promise<Document> {
     const row = await this.row(id);
-    const document = await this.documents.findOne(this.fileType, row.documentId, this.readQuery(query));
+    const document = await this.files.findVersion({ ...query, documentId: row.documentId });
     if (!document) throw new NotFoundError(`No file with id ${id}`);
     return document;
   }
@@ -151,13 +132,13 @@ export class MediaLibrary {
   async delete(id: number): Promise<Document> {
     const row = await this.row(id);
     const document = await this.findOne(id);
-    await deleteFileRow(this.documents.ctx, id);
+    await this.documents.files.delete(id);
     await this.removeObjects(objectsOf(row));
     return document;
   }
 
   private async row(id: number): Promise<StoredFileRow> {
-    const row = Number.isSafeInteger(id) && id > 0 ? await findFileRow(this.documents.ctx, id) : null;
+    const row = Number.isSafeInteger(id) && id > 0 ? await this.documents.files.row(id) : null;
     if (!row) throw new NotFoundError(`No file with id ${id}`);
     return row;
   }

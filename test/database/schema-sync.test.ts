@@ -63,7 +63,7 @@ for (const dialect of DIALECTS) {
       const { vellum, api } = await start();
       assert.ok(vellum.sync.orphaned.includes('tags.color'), vellum.sync.orphaned.join(', '));
       assert.equal((await api.get('/api/tags')).body.data[0].color, undefined);
-      const dropped = await pruneSchema(vellum.database, vellum.schema, dialect === 'postgres' ? (vellum.config.database as any).schema : undefined);
+      const dropped = await pruneSchema(vellum.database, vellum.schema);
       assert.ok(dropped.includes('tags.color'), dropped.join(', '));
       await vellum.close();
       const again = await start();

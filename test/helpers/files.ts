@@ -1,12 +1,11 @@
 import type { TestServer } from './server.js';
-import { insertReturningId } from '../../src/documents/write/insert.js';
 import { createDocumentId } from '../../src/documents/document-id.js';
 
 /** A file row written straight through the database layer (the upload API has its own tests). */
 export async function insertFile(server: TestServer, name: string): Promise<number> {
   const { db, dialect } = server.vellum.database;
   const now = dialect.encode('datetime', new Date());
-  return insertReturningId(db, dialect, 'files', {
+  return dialect.insertReturningId(db, 'files', {
     document_id: createDocumentId(),
     name,
     hash: name.replace(/\W/g, '_'),

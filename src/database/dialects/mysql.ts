@@ -4,7 +4,7 @@ import type mysqlModule from 'mysql2';
 import type { ServerConnection } from '../../config/load.js';
 import { identifier } from '../../schema/naming.js';
 import type { UniqueSpec } from '../tables.js';
-import { decodeCommon, encodeCommon, errorFields, likeMatch, pad, type ColumnType, type Db, type Dialect } from '../dialect.js';
+import { decodeCommon, encodeCommon, errorFields, introspectColumns, likeMatch, pad, selectForUpdate, type ColumnType, type Db, type Dialect } from '../dialect.js';
 
 const TYPES: Record<ColumnType, string> = {
   id: 'integer unsigned not null auto_increment primary key',
@@ -58,6 +58,20 @@ function helperExpression(spec: UniqueSpec): string {
 export const mysqlDialect: Dialect = {
   client: 'mysql',
   rowLocks: true,
+  lockRows: selectForUpdate,
+  // No RETURNING: the driver reports the row's auto-increment id. `default values` is not MySQL's.
+  async insertReturningId(db, table, values) {
+    const result = Object.keys(values).length
+      ? await db.insertInto(table).values(values).executeTakeFirstOrThrow()
+      : await sql`insert into ${sql.table(table)} () values ()`.execute(db);
+    return Number(result.insertId);
+  },
+  // The connection's database is the namespace; it exists (the connection names it).
+  prepareNamespace: async () => {},
+  listColumns: introspectColumns,
+  dropIndex: async (db, table, name) => {
+    await db.schema.dropIndex(name).ifExists().on(table).execute();
+  },
   // Every connection reads committed data (set when the pool opens it, see createMysqlKysely).
   writeTransaction: (db, fn) => db.transaction().execute(fn),
   classifyError(error) {

@@ -3,7 +3,18 @@ import { createRequire } from 'node:module';
 import type pgModule from 'pg';
 import type { ServerConnection } from '../../config/load.js';
 import { ValidationError } from '../../errors.js';
-import { decodeCommon, encodeCommon, errorFields, likeMatch, uniqueCondition, type ColumnType, type Db, type Dialect } from '../dialect.js';
+import {
+  decodeCommon,
+  encodeCommon,
+  errorFields,
+  insertReturning,
+  likeMatch,
+  selectForUpdate,
+  uniqueCondition,
+  type ColumnType,
+  type Db,
+  type Dialect,
+} from '../dialect.js';
 
 const TYPES: Record<ColumnType, string> = {
   id: 'serial primary key',
@@ -59,9 +70,34 @@ const CONFLICT = new Set(['40P01', '40001']);
 /** lock_not_available, too_many_connections, cannot_connect_now, query_canceled (statement_timeout). */
 const BUSY = new Set(['55P03', '53300', '57P03', '57014']);
 
-export const postgresDialect: Dialect = {
+/**
+ * The PostgreSQL dialect for tables in `schema` (`connection.schema`, the connections' search path;
+ * `public` when none is configured).
+ */
+export const postgresDialect = (schema: string | undefined): Dialect => ({
   client: 'postgres',
   rowLocks: true,
+  lockRows: selectForUpdate,
+  insertReturningId: insertReturning,
+  async prepareNamespace(db) {
+    if (schema) await sql`create schema if not exists ${sql.id(schema)}`.execute(db);
+  },
+  // The catalog read for Vellum's schema only: a database-wide introspection resolves every schema
+  // by name and fails when another client drops its schema at the same moment (parallel test runs,
+  // other applications).
+  async listColumns(db) {
+    const { rows } = await sql<{ table_name: string; column_name: string }>`select table_name, column_name from information_schema.columns where table_schema = ${schema ?? 'public'}`.execute(db);
+    const result = new Map<string, Set<string>>();
+    for (const row of rows) {
+      let columns = result.get(row.table_name);
+      if (!columns) result.set(row.table_name, (columns = new Set()));
+      columns.add(row.column_name);
+    }
+    return result;
+  },
+  dropIndex: async (db, _table, name) => {
+    await db.schema.dropIndex(name).ifExists().execute();
+  },
   columnType: (type) => sql.raw(TYPES[type]),
   tableOptions: () => undefined,
   writeTransaction: (db, fn) => db.transaction().execute(fn),
@@ -109,7 +145,7 @@ export const postgresDialect: Dialect = {
   matches(expression, text, anchor, caseInsensitive) {
     return likeMatch(this.lower, expression, text, anchor, caseInsensitive);
   },
-};
+});
 
 export function createPostgresKysely(connection: ServerConnection, log: KyselyConfig['log']): Db {
   // Loaded only when a project uses PostgreSQL: the driver costs memory on every other node.

@@ -8,6 +8,8 @@ import {
   decodeCommon,
   encodeCommon,
   errorFields,
+  insertReturning,
+  introspectColumns,
   likeMatch,
   uniqueCondition,
   type ColumnType,
@@ -61,6 +63,14 @@ function uniqueFailure(message: string): DatabaseFailure {
 export const sqliteDialect: Dialect = {
   client: 'sqlite',
   rowLocks: false,
+  // A write transaction holds the whole database already (BEGIN IMMEDIATE).
+  lockRows: async () => {},
+  insertReturningId: insertReturning,
+  prepareNamespace: async () => {},
+  listColumns: introspectColumns,
+  dropIndex: async (db, _table, name) => {
+    await db.schema.dropIndex(name).ifExists().execute();
+  },
   columnType: (type) => sql.raw(TYPES[type]),
   tableOptions: () => undefined,
   withSchemaLock: immediate,

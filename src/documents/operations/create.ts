@@ -4,7 +4,6 @@ import type { DocumentContext } from '../context.js';
 import { createDocumentId } from '../document-id.js';
 import { validateInput } from '../input.js';
 import { checkMediaReferences } from '../write/media.js';
-import { insertReturningId } from '../write/insert.js';
 import { encodeScalars, enforceUniqueness } from '../write/scalars.js';
 import type { WriteOptions } from './options.js';
 import { publishVersion } from './publication.js';
@@ -31,7 +30,7 @@ export async function create(ctx: DocumentContext, type: ContentType, data: Reco
     const documentId = createDocumentId();
     const now = dialect.encode('datetime', new Date());
     const generated = await enforceUniqueness(trx, dialect, type, values, documentId, options.locale, 'create');
-    const id = await insertReturningId(trx, dialect, type.table, {
+    const id = await dialect.insertReturningId(trx, type.table, {
       ...values,
       document_id: documentId,
       locale: options.locale,

@@ -75,7 +75,7 @@ export async function findMany(ctx: DocumentContext, type: ContentType, query: F
       : Number((await sql<{ total: number | string }>`select count(*) as total from ${from} where ${whereFor('semi-join')}`.execute(db)).rows[0]?.total ?? 0);
 
   const loaded: Loaded[] = rows.map((row) => ({ value: decodeDocument(dialect, type, row, scalars, query.fields, caller.rawJson), ...rowKeys(row) }));
-  await populate({ db, dialect, schema: ctx.schema, scope, canRead: caller.canRead ?? ctx.canRead, rawJson: caller.rawJson }, type, loaded, query.populate);
+  await populate({ db, dialect, schema: ctx.schema, scope, canRead: caller.canRead, rawJson: caller.rawJson }, type, loaded, query.populate);
 
   const meta: PaginationMeta =
     pagination.kind === 'page'

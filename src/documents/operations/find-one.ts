@@ -39,6 +39,6 @@ export async function findOne(
   if (!row) return null;
   const value = decodeDocument(dialect, type, row, scalars, query.fields, caller.rawJson);
   const loaded = [{ value, ...rowKeys(row) }];
-  await populate({ db, dialect, schema: ctx.schema, scope, canRead: caller.canRead ?? ctx.canRead, rawJson: caller.rawJson }, type, loaded, query.populate);
+  await populate({ db, dialect, schema: ctx.schema, scope, canRead: caller.canRead, rawJson: caller.rawJson }, type, loaded, query.populate);
   return value;
 }

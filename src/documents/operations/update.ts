@@ -4,7 +4,6 @@ import type { ContentType } from '../../schema/model.js';
 import type { DocumentContext } from '../context.js';
 import { validateInput } from '../input.js';
 import { checkMediaReferences } from '../write/media.js';
-import { insertReturningId } from '../write/insert.js';
 import { encodeScalars, enforceUniqueness, hashPasswords } from '../write/scalars.js';
 import type { WriteOptions } from './options.js';
 import { publishVersion } from './publication.js';
@@ -55,7 +54,7 @@ export async function update(
       id = target.id;
       await trx.updateTable(type.table).set({ ...values, updated_at: now }).where('id', '=', id).execute();
     } else {
-      id = await insertReturningId(trx, dialect, type.table, {
+      id = await dialect.insertReturningId(trx, type.table, {
         ...values,
         ...shared,
         document_id: documentId,

@@ -8,7 +8,6 @@ import type { ContentType } from '../../schema/model.js';
 import type { Status } from '../../query/types.js';
 import type { DocumentContext } from '../context.js';
 import { ComponentTrees } from '../write/components.js';
-import { insertReturningId } from '../write/insert.js';
 import { MediaLinks } from '../write/media.js';
 import { RelationLinks } from '../write/relations.js';
 
@@ -62,7 +61,7 @@ export async function copyVersion(ctx: DocumentContext, writers: Writers, type: 
   const source = await db.selectFrom(type.table).selectAll().where('id', '=', fromId).executeTakeFirstOrThrow();
   const { id: _id, ...values } = source as Record<string, unknown>;
   values.published_at = publishedAt === null ? null : dialect.encode('datetime', publishedAt);
-  const toId = await insertReturningId(db, dialect, type.table, values);
+  const toId = await dialect.insertReturningId(db, type.table, values);
   await writers.components.copyBelow(type, fromId, toId);
   return toId;
 }

@@ -1,20 +1,15 @@
+import type { Selectable } from 'kysely';
 import type { Db, Dialect } from '../../database/dialect.js';
+import { shaped, type ComponentLinkRow } from '../../database/system-tables.js';
 import { ApplicationError } from '../../errors.js';
 import type { Component, ComponentAttribute, DynamicZoneAttribute, Model, Schema } from '../../schema/model.js';
 import type { ComponentItemInput, ModelInput } from '../input.js';
-import { insertMany, insertReturningId } from './insert.js';
+import { insertMany } from './insert.js';
 import type { MediaLinks } from './media.js';
 import type { OwnerRow, RelationLinks } from './relations.js';
 import { encodeScalars } from './scalars.js';
 
-interface LinkRow {
-  id: number;
-  entity_id: number;
-  cmp_id: number;
-  component_type: string;
-  field: string;
-  ord: number;
-}
+type LinkRow = Selectable<ComponentLinkRow>;
 
 const hasComponentAttributes = (model: Model): boolean =>
   Object.values(model.attributes).some((a) => a.kind === 'component' || a.kind === 'dynamiczone');
@@ -50,9 +45,9 @@ export class ComponentTrees {
 
   private async links(model: Model, entityIds: number[], field?: string): Promise<LinkRow[]> {
     if (entityIds.length === 0 || !hasComponentAttributes(model)) return [];
-    let query = this.db.selectFrom(model.componentLinkTable).selectAll().where('entity_id', 'in', entityIds);
+    let query = shaped<ComponentLinkRow>(this.db).selectFrom(model.componentLinkTable).selectAll().where('entity_id', 'in', entityIds);
     if (field) query = query.where('field', '=', field);
-    return (await query.orderBy('ord').execute()) as LinkRow[];
+    return query.orderBy('ord').execute();
   }
 
   private async writeField(
@@ -92,7 +87,7 @@ export class ComponentTrees {
       const itemMode = item.id === undefined ? 'create' : 'update';
       const values = await encodeScalars(this.dialect, component, item.input, itemMode);
       let id = item.id;
-      if (id === undefined) id = await insertReturningId(this.db, this.dialect, component.table, values);
+      if (id === undefined) id = await this.dialect.insertReturningId(this.db, component.table, values);
       else if (Object.keys(values).length) await this.db.updateTable(component.table).set(values).where('id', '=', id).execute();
       // A component row carries its document's locale: its relations follow it as the document's do.
       await this.writeNested(component, { id, documentId: null, locale: ownerRow.locale }, item.input, itemMode, foreignIds);
@@ -158,7 +153,7 @@ export class ComponentTrees {
       const source = await this.db.selectFrom(component.table).selectAll().where('id', '=', link.cmp_id).executeTakeFirst();
       if (!source) continue;
       const { id: _id, ...values } = source;
-      const newId = await insertReturningId(this.db, this.dialect, component.table, values);
+      const newId = await this.dialect.insertReturningId(this.db, component.table, values);
       await this.copyBelow(component, link.cmp_id, newId);
       copies.push({ entity_id: toId, cmp_id: newId, component_type: link.component_type, field: link.field, ord: link.ord });
     }

@@ -13,6 +13,7 @@
  * that every version links to, so it is taken from every version at once.
  */
 import type { Db } from '../../database/dialect.js';
+import { shaped, type LinkRow } from '../../database/system-tables.js';
 import type { Status } from '../../query/types.js';
 import type { ContentType, LinkTable, Model, RelationAttribute, Schema } from '../../schema/model.js';
 
@@ -82,8 +83,8 @@ export async function settleCopiedVersion(db: Db, schema: Schema, type: ContentT
     if (link.ownerUid !== type.uid) continue;
     const attribute = type.attributes[link.ownerAttribute] as RelationAttribute;
     if (!takesTargetFromOtherOwners(type, attribute)) continue;
-    const rows = await db.selectFrom(link.table).select(['target_document_id', 'target_locale']).where('entity_id', '=', row.id).execute();
-    const targets = rows.map((r) => ({ documentId: r.target_document_id as string, locale: r.target_locale as string | null }));
+    const rows = await shaped<LinkRow>(db).selectFrom(link.table).select(['target_document_id', 'target_locale']).where('entity_id', '=', row.id).execute();
+    const targets = rows.map((r) => ({ documentId: r.target_document_id, locale: r.target_locale }));
     await detachFromOtherOwners(db, schema, type, row.documentId, status, attribute, targets);
   }
   const self: TargetKey = { documentId: row.documentId, locale: type.localized ? row.locale : null };

@@ -8,6 +8,7 @@
  */
 import { lockDocuments } from '../../database/locks.js';
 import type { Db, Dialect } from '../../database/dialect.js';
+import { shaped, type LinkRow } from '../../database/system-tables.js';
 import type { ContentType, LinkTable, RelationAttribute, Schema } from '../../schema/model.js';
 import { takesTargetFromOtherOwners, type TargetKey } from './relation-exclusivity.js';
 
@@ -63,8 +64,8 @@ export async function lockSettledOwners(db: Db, dialect: Dialect, schema: Schema
   };
   for (const link of schema.linkTables) {
     if (link.ownerUid === type.uid && takesTargetFromOtherOwners(type, type.attributes[link.ownerAttribute] as RelationAttribute)) {
-      const targets = await db.selectFrom(link.table).select('target_document_id').where('entity_id', '=', row.id).execute();
-      add(type.table, await ownersLinkedTo(db, link, type, targets.map((t) => t.target_document_id as string)));
+      const targets = await shaped<LinkRow>(db).selectFrom(link.table).select('target_document_id').where('entity_id', '=', row.id).execute();
+      add(type.table, await ownersLinkedTo(db, link, type, targets.map((t) => t.target_document_id)));
     }
     const ownerType = schema.contentTypes.get(link.ownerUid);
     if (link.targetUid === type.uid && link.inverseAttribute !== undefined && ownerType?.draftAndPublish) {

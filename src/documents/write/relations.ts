@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../../database/dialect.js';
+import { shaped, type LinkRow } from '../../database/system-tables.js';
 import { ValidationError } from '../../errors.js';
 import type { ContentType, LinkTable, Model, RelationAttribute, Schema } from '../../schema/model.js';
 import type { DocumentContext } from '../context.js';
@@ -95,14 +96,14 @@ export class RelationLinks {
       ...(input.connect ?? []).map((ref, i) => ({ ref, path: ['connect', i] as (string | number)[] })),
     ];
     const resolved = await this.resolveTargets(target, attribute, row, listed);
-    const current = await this.db
+    const current = await shaped<LinkRow>(this.db)
       .selectFrom(link.table)
       .select(['target_document_id', 'target_locale', 'entity_ord'])
       .where('entity_id', '=', row.id)
       .orderBy('target_ord')
       .orderBy('id')
       .execute();
-    const entityOrd = new Map(current.map((r) => [keyOf({ documentId: r.target_document_id as string, locale: r.target_locale as string | null }), r.entity_ord as number | null]));
+    const entityOrd = new Map(current.map((r) => [keyOf({ documentId: r.target_document_id, locale: r.target_locale }), r.entity_ord]));
     let list: TargetKey[];
     if (input.set) {
       list = [];
@@ -114,7 +115,7 @@ export class RelationLinks {
         list.push(key);
       });
     } else {
-      list = current.map((r) => ({ documentId: r.target_document_id as string, locale: r.target_locale as string | null }));
+      list = current.map((r) => ({ documentId: r.target_document_id, locale: r.target_locale }));
       for (const ref of input.disconnect ?? []) {
         const locale = target.localized ? (row.locale ?? ref.locale ?? this.ctx.i18n.defaultLocale) : null;
         list = list.filter((key) => keyOf(key) !== keyOf({ documentId: ref.documentId, locale }));
@@ -135,7 +136,7 @@ export class RelationLinks {
       });
     }
     if (!attribute.toMany) list = list.slice(-1);
-    const unchanged = list.length === current.length && list.every((key, i) => keyOf(key) === keyOf({ documentId: current[i]!.target_document_id as string, locale: current[i]!.target_locale as string | null }));
+    const unchanged = list.length === current.length && list.every((key, i) => keyOf(key) === keyOf({ documentId: current[i]!.target_document_id, locale: current[i]!.target_locale }));
     if (unchanged) return;
 
     const added = list.filter((key) => !entityOrd.has(keyOf(key)));
@@ -162,13 +163,13 @@ export class RelationLinks {
   private async nextEntityOrders(link: LinkTable, targets: TargetKey[]): Promise<Map<string, number>> {
     const next = new Map<string, number>();
     if (targets.length === 0) return next;
-    const rows = await this.db
+    const rows = await shaped<LinkRow>(this.db)
       .selectFrom(link.table)
       .select(['target_document_id', 'target_locale', sql<number>`max(entity_ord)`.as('max_ord')])
       .where('target_document_id', 'in', targets.map((t) => t.documentId))
       .groupBy(['target_document_id', 'target_locale'])
       .execute();
-    for (const r of rows) next.set(keyOf({ documentId: r.target_document_id as string, locale: r.target_locale as string | null }), Number(r.max_ord ?? 0) + 1);
+    for (const r of rows) next.set(keyOf({ documentId: r.target_document_id, locale: r.target_locale }), Number(r.max_ord ?? 0) + 1);
     return next;
   }
 

@@ -1,15 +1,10 @@
 /**
- * The root resolvers of Shadow CRUD: the REST pipeline for GraphQL (access -> the REST query
- * parsers -> the document service). Each returns plain documents; the schema's types present
- * them in the configured shape.
+ * The root resolvers of Shadow CRUD: the REST pipeline for GraphQL (access -> the arguments as
+ * REST's raw parameters -> the document service, which parses them). Each returns plain
+ * documents; the schema's types present them in the configured shape.
  */
 import type { GraphQLResolveInfo } from 'graphql';
-import type { RestConfig } from '../../config/load.js';
-import type { CallerOptions, DocumentContext } from '../../documents/context.js';
-import type { Document } from '../../documents/rows.js';
-import type { DocumentService } from '../../documents/service.js';
-import { NotFoundError } from '../../errors.js';
-import { parseFindOneQuery, parseFindQuery, type ParseOptions } from '../../query/parse/index.js';
+import type { CallerOptions, Document, DocumentParams, DocumentService } from '../../documents/service.js';
 import type { AccessControl, Permission } from '../../access/index.js';
 import type { ContentType } from '../../schema/model.js';
 import type { GraphqlContext } from '../context.js';
@@ -21,12 +16,10 @@ import type { SelectionReader } from './selection.js';
 type Args = Record<string, unknown>;
 
 export interface OperationDeps {
+  /** The document service with GraphQL's page limits (`amountLimit`). */
   service: DocumentService;
-  context: DocumentContext;
-  rest: RestConfig;
   access: AccessControl;
   shape: Shape;
-  amountLimit: number;
   selection: SelectionReader;
   componentUids: Map<string, string>;
   /** `auth` of `resolversConfig[key]` (e.g. `Query.articles`). */
@@ -55,14 +48,7 @@ export class Operations {
     return this.deps.access.authorize(headers, permission);
   }
 
-  private parseOptions(caller: CallerOptions): ParseOptions {
-    const { rest } = this.deps;
-    const { i18n, canRead } = this.deps.context;
-    const maxLimit = this.deps.amountLimit;
-    return { rest: { ...rest, maxLimit, defaultLimit: Math.min(rest.defaultLimit, maxLimit) }, i18n, canRead: caller.canRead ?? canRead };
-  }
-
-  private readQuery(info: GraphQLResolveInfo, type: ContentType, path: string[], status: unknown, locale: unknown) {
+  private readQuery(info: GraphQLResolveInfo, type: ContentType, path: string[], status: unknown, locale: unknown): DocumentParams {
     const { fields, populate } = this.deps.selection.read(info, type, path);
     return { fields, populate, status, locale };
   }
@@ -73,12 +59,11 @@ export class Operations {
       const pagination = Object.fromEntries(Object.entries((args.pagination ?? {}) as Args).filter(([, v]) => v !== null && v !== undefined));
       const raw = {
         ...this.readQuery(info, type, path, args.publicationState ?? args.status, args.locale),
-        filters: args.filters ? toRestFilters(this.deps.context.schema, type, args.filters as Args, this.deps.shape) : undefined,
+        filters: args.filters ? toRestFilters(this.deps.service.schema, type, args.filters as Args, this.deps.shape) : undefined,
         sort: Array.isArray(args.sort) && args.sort.length > 0 ? args.sort : undefined,
         pagination: { ...pagination, withCount: count !== null && this.deps.selection.selects(info, count) },
       };
-      const query = parseFindQuery(this.deps.context.schema, type, raw, this.parseOptions(caller));
-      const { results, pagination: meta } = await this.deps.service.findMany(type, query, caller);
+      const { results, pagination: meta } = await this.deps.service.of(type).findMany(raw, caller);
       return { results, pagination: pageMeta(meta as unknown as Record<string, number>, results.length) } satisfies FindResult;
     };
   }
@@ -89,16 +74,14 @@ export class Operations {
       const documentId = args.documentId ?? args.id;
       if (typeof documentId !== 'string' || documentId === '') return null;
       const raw = this.readQuery(info, type, path, args.publicationState ?? args.status, args.locale);
-      const query = parseFindOneQuery(this.deps.context.schema, type, raw, this.parseOptions(caller));
-      return this.deps.service.findOne(type, documentId, query, caller);
+      return this.deps.service.of(type).findVersion({ ...raw, documentId }, caller);
     };
   }
 
   findSingle(type: ContentType, key: string, path: string[]): Resolver {
     return async (_source, args, ctx, info) => {
       const caller = await this.caller(ctx, key, { uid: type.uid, action: 'find' });
-      const raw = this.readQuery(info, type, path, args.publicationState ?? args.status, args.locale);
-      return this.deps.service.findSingle(type, parseFindOneQuery(this.deps.context.schema, type, raw, this.parseOptions(caller)), caller);
+      return this.deps.service.of(type).findVersion(this.readQuery(info, type, path, args.publicationState ?? args.status, args.locale), caller);
     };
   }
 
@@ -110,30 +93,29 @@ export class Operations {
 
   private async write(type: ContentType, key: string, action: 'create' | 'update', ctx: GraphqlContext, args: Args, info: GraphQLResolveInfo, path: string[]) {
     const caller = await this.caller(ctx, key, { uid: type.uid, action });
-    const raw = this.readQuery(info, type, path, this.writeStatus(args), args.locale);
-    const back = { query: parseFindOneQuery(this.deps.context.schema, type, raw, this.parseOptions(caller)), caller };
-    const body = toRestBody(this.deps.context.schema, type, (args.data ?? {}) as Args, this.deps.componentUids);
-    return { back, body };
+    const params = this.readQuery(info, type, path, this.writeStatus(args), args.locale);
+    const data = toRestBody(this.deps.service.schema, type, (args.data ?? {}) as Args, this.deps.componentUids);
+    return { params: { ...params, data }, caller };
   }
 
   create(type: ContentType, key: string, path: string[]): Resolver {
     return async (_source, args, ctx, info) => {
-      const { back, body } = await this.write(type, key, 'create', ctx, args, info, path);
-      return this.deps.service.create(type, body, back);
+      const { params, caller } = await this.write(type, key, 'create', ctx, args, info, path);
+      return this.deps.service.of(type).create(params, caller);
     };
   }
 
   update(type: ContentType, key: string, path: string[]): Resolver {
     return async (_source, args, ctx, info) => {
-      const { back, body } = await this.write(type, key, 'update', ctx, args, info, path);
-      return this.deps.service.update(type, String(args.documentId ?? args.id), body, back);
+      const { params, caller } = await this.write(type, key, 'update', ctx, args, info, path);
+      return this.deps.service.of(type).update({ ...params, documentId: String(args.documentId ?? args.id) }, caller);
     };
   }
 
   upsertSingle(type: ContentType, key: string, path: string[]): Resolver {
     return async (_source, args, ctx, info) => {
-      const { back, body } = await this.write(type, key, 'update', ctx, args, info, path);
-      return this.deps.service.upsertSingle(type, body, back);
+      const { params, caller } = await this.write(type, key, 'update', ctx, args, info, path);
+      return this.deps.service.of(type).update(params, caller);
     };
   }
 
@@ -144,7 +126,7 @@ export class Operations {
       const documentId = String(args.documentId ?? args.id);
       const locale = typeof args.locale === 'string' ? args.locale : undefined;
       const before = path ? await this.current(type, documentId, info, path, locale, caller) : null;
-      await this.deps.service.delete(type, documentId, locale);
+      await this.deps.service.of(type).delete({ documentId, locale }, caller);
       return before ?? { documentId };
     };
   }
@@ -153,18 +135,15 @@ export class Operations {
     return async (_source, args, ctx, info) => {
       const caller = await this.caller(ctx, key, { uid: type.uid, action: 'delete' });
       const locale = typeof args.locale === 'string' ? args.locale : undefined;
-      const before = path ? await this.current(type, null, info, path, locale, caller) : null;
-      if (!(await this.deps.service.deleteSingle(type, locale))) throw new NotFoundError(`No ${type.singularName} found`);
+      const before = path ? await this.current(type, undefined, info, path, locale, caller) : null;
+      await this.deps.service.of(type).delete({ locale }, caller);
       return before ?? { documentId: '' };
     };
   }
 
   /** The document as it is before a deletion: published, else its draft. */
-  private async current(type: ContentType, documentId: string | null, info: GraphQLResolveInfo, path: string[], locale: string | undefined, caller: CallerOptions) {
-    const read = async (status: string): Promise<Document | null> => {
-      const query = parseFindOneQuery(this.deps.context.schema, type, this.readQuery(info, type, path, status, locale), this.parseOptions(caller));
-      return documentId === null ? this.deps.service.findSingle(type, query, caller) : this.deps.service.findOne(type, documentId, query, caller);
-    };
+  private async current(type: ContentType, documentId: string | undefined, info: GraphQLResolveInfo, path: string[], locale: string | undefined, caller: CallerOptions) {
+    const read = (status: string): Promise<Document | null> => this.deps.service.of(type).findVersion({ ...this.readQuery(info, type, path, status, locale), documentId }, caller);
     return (await read('published')) ?? (type.draftAndPublish ? read('draft') : null);
   }
 }
