@@ -90,13 +90,14 @@ export async function createVellum(projectDir: string, options: CreateVellumOpti
   // the project changes, the project's pipeline the others.
   const routing = project.routing();
   registerContentApi(app, { service: documents, rest: config.api.rest, access, prefix, routes: routing?.rest });
-  routing?.register(app);
   registerI18nRoutes(app, prefix, config.i18n);
   registerUsersPermissionsRoutes(app, { auth, service: documents, prefix });
   registerAdminRoutes(app, auth);
   app.addHook('onClose', async () => database.close());
   try {
     await registerUploadRoutes(app, { documents, access, config });
+    // Last: a project route on a path Vellum serves itself is the one left out (with a warning).
+    routing?.register(app);
     const usersPermissions = options.usersPermissions ?? graphqlUsersPermissions(auth);
     await registerGraphql(app, { ...graphql, service: documents, rest: config.api.rest, access, usersPermissions, strapi: project.strapi });
     await project.run('bootstrap');
