@@ -146,7 +146,13 @@ export class ApiTokens {
     if (expiresAt && Date.parse(expiresAt) <= now) throw new UnauthorizedError('Token expired');
     const lastUsed = this.dialect.decode('datetime', row.last_used_at) as string | null;
     if (!lastUsed || now - Date.parse(lastUsed) > LAST_USED_RESOLUTION_MS) {
-      await this.db.updateTable(TOKENS_TABLE).set({ last_used_at: this.dialect.encode('datetime', new Date(now)) }).where('id', '=', row.id).execute();
+      // A bookkeeping stamp, not the request's write: a locked or busy database skips it (the next
+      // use records it) instead of failing a read with a 500.
+      try {
+        await this.db.updateTable(TOKENS_TABLE).set({ last_used_at: this.dialect.encode('datetime', new Date(now)) }).where('id', '=', row.id).execute();
+      } catch (error) {
+        if (!this.dialect.classifyError(error)) throw error;
+      }
     }
     const { id, type } = row;
     if (type === 'full-access') return { id, type, grants: fullAccess };
