@@ -100,6 +100,22 @@ export class PaginationError extends VellumError {
   }
 }
 
+/**
+ * A read that would return more items (documents, components, media files) than its budget:
+ * REST's `api.rest.costLimit`, GraphQL's `costLimit`. Decided before or while reading, never after
+ * the answer is built; `details` name the limit and the setting that raises it.
+ */
+export class CostLimitError extends VellumError {
+  static override readonly status: number = 400;
+  static override readonly errorName: string = 'CostLimitError';
+  static override readonly code: string = 'VELLUM_COST_LIMIT';
+  static override readonly graphqlCode: string = 'BAD_USER_INPUT';
+
+  constructor(message: string, details: ErrorDetails = {}) {
+    super(message, details);
+  }
+}
+
 export class UnauthorizedError extends VellumError {
   static override readonly status: number = 401;
   static override readonly errorName: string = 'UnauthorizedError';

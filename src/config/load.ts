@@ -38,6 +38,11 @@ export interface RestConfig {
   strictParams: boolean;
   /** The response cache of GET reads (rest/response-cache.ts); 0 bytes turns it off. */
   cache: { maxBytes: number };
+  /**
+   * The items (documents, components, media files) one read may answer, its page and everything
+   * populated below it; counted while reading (documents/read/budget.ts).
+   */
+  costLimit: number;
 }
 
 export interface VellumConfig {
@@ -78,12 +83,19 @@ const serverSchema = z.object({
   dirs: z.object({ public: z.string().min(1).default('public') }).default({ public: 'public' }),
 });
 
+/**
+ * A real page stays far below it: a list of 100 articles with their author, category, tags,
+ * media and components is ~3,000 items, a page of 10 nested component levels a few hundred.
+ */
+const DEFAULT_REST_COST_LIMIT = 25_000;
+
 const restSchema = z.object({
   prefix: z.string().default('/api'),
   defaultLimit: z.coerce.number().int().positive().default(25),
   maxLimit: z.coerce.number().int().positive().default(100),
   withCount: z.boolean().default(true),
   strictParams: z.boolean().default(false),
+  costLimit: z.coerce.number().int().positive().default(DEFAULT_REST_COST_LIMIT),
   cache: z
     .object({
       enabled: z.boolean().default(true),
