@@ -149,6 +149,18 @@ export class NotFoundError extends VellumError {
   }
 }
 
+/** A client too slow to send its request (`server.bodyTimeout`): the connection is closed after this. */
+export class RequestTimeoutError extends VellumError {
+  static override readonly status: number = 408;
+  static override readonly errorName: string = 'RequestTimeoutError';
+  static override readonly code: string = 'VELLUM_REQUEST_TIMEOUT';
+  static override readonly graphqlCode: string = 'BAD_REQUEST';
+
+  constructor(message = 'Request Timeout', details: ErrorDetails = {}) {
+    super(message, details);
+  }
+}
+
 export class PayloadTooLargeError extends VellumError {
   static override readonly status: number = 413;
   static override readonly errorName: string = 'PayloadTooLargeError';

@@ -49,7 +49,7 @@ function createGraphqlSchema(options: GraphqlOptions): GraphQLSchema {
     service: service.withPageLimits({ maxLimit, defaultLimit: Math.min(options.rest.defaultLimit, maxLimit) }),
     access: options.access,
     shape,
-    selection: new SelectionReader(service.schema, shape),
+    selection: new SelectionReader(service.schema, shape, config.amountLimit),
     componentUids: types.componentUidsByTypeName(),
     authConfig: (key) => configs.get(key)?.auth,
   });

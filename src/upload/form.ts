@@ -8,7 +8,7 @@ import { pipeline } from 'node:stream/promises';
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { LinkRequest } from '../documents/service.js';
-import { ValidationError, VellumError } from '../errors.js';
+import { ApplicationError, ValidationError, VellumError } from '../errors.js';
 import type { FileInfo, ReceivedFile } from './service.js';
 
 const fileInfoSchema = z.object({
@@ -78,6 +78,8 @@ export async function readForm(request: FastifyRequest, dir: string, sizeLimit: 
   try {
     await readParts(request, dir, sizeLimit, form);
   } catch (error) {
+    // Cut off (the request timeout) or gone: nobody is left to answer, and it is not the server's failure.
+    if (request.raw.socket?.destroyed && !(error instanceof VellumError)) throw new ApplicationError('The connection closed before the body arrived');
     throw asFormError(error);
   }
   return form;

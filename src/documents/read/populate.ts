@@ -42,6 +42,8 @@ export interface ReadContext {
 }
 
 const OWNER = '__owner';
+const OWNER_LOCALE = '__owner_locale';
+const RANK = '__rank';
 
 function groupBy<K>(rows: Row[], key: (row: Row) => K): Map<K, Row[]> {
   const groups = new Map<K, Row[]>();
@@ -68,6 +70,25 @@ async function readBounded(ctx: ReadContext, query: RawBuilder<unknown>): Promis
   const rows = await readRows(ctx.db, limit === undefined ? query : sql`${query} limit ${sql.lit(limit)}`);
   ctx.budget.read(rows.length);
   return rows;
+}
+
+/**
+ * The rows of `select ... from ... where ...`, sorted by owner (`owners`: the names of its owner
+ * columns in the select list, `partition`: the same as expressions) then `order`. With `limit`,
+ * only each owner's first `limit` rows are read (a window, on every dialect), not all of them.
+ */
+function ownedRows(
+  select: RawBuilder<unknown>[],
+  from: RawBuilder<unknown>,
+  where: RawBuilder<boolean>,
+  owners: { names: string[]; partition: RawBuilder<unknown>[] },
+  order: RawBuilder<unknown>[],
+  limit: number | undefined,
+): RawBuilder<unknown> {
+  if (limit === undefined) return sql`select ${sql.join(select)} from ${from} where ${where} order by ${sql.join([...owners.partition, ...order])}`;
+  const ranked = sql`select ${sql.join(select)}, row_number() over (partition by ${sql.join(owners.partition)} order by ${sql.join(order)}) as ${sql.id(RANK)} from ${from} where ${where}`;
+  const outerOrder = [...owners.names, RANK].map((name) => sql.ref(`w.${name}`));
+  return sql`select * from (${ranked}) as w where ${sql.ref(`w.${RANK}`)} <= ${sql.lit(limit)} order by ${sql.join(outerOrder)}`;
 }
 
 /** The items `items` receive from `groups`, counted before any of them is decoded. */
@@ -144,7 +165,8 @@ async function populateRelation(ctx: ReadContext, model: Model, items: Loaded[],
   }
   if (node.filters) conditions.push(compileFilter(sqlCtx, target, 't', node.filters));
   const owner = attribute.owner ? sql`l.entity_id` : sql`l.target_document_id`;
-  const extra = attribute.owner ? [] : [sql`l.target_locale as __owner_locale`];
+  const extra = attribute.owner ? [] : [sql`l.target_locale as ${sql.id(OWNER_LOCALE)}`];
+  const owners = attribute.owner ? { names: [OWNER], partition: [owner] } : { names: [OWNER, OWNER_LOCALE], partition: [owner, sql`l.target_locale`] };
   const order = node.sort?.length ? compileOrder(sqlCtx, target, 't', node.sort) : [linkOrder, sql`l.id`];
 
   if (node.count) {
@@ -154,7 +176,7 @@ async function populateRelation(ctx: ReadContext, model: Model, items: Loaded[],
     return;
   }
   const select = [...selectList(dialect, target, 't', scalars), sql`${owner} as ${sql.id(OWNER)}`, ...extra];
-  const rows = await readBounded(ctx, sql`select ${sql.join(select)} from ${from} where ${and(conditions)} order by ${owner}, ${sql.join(order)}`);
+  const rows = await readBounded(ctx, ownedRows(select, from, and(conditions), owners, order, attribute.toMany ? node.limit : undefined));
   const width = selectWidth(target, scalars);
   const groups = groupBy(rows, (row) => ownerKey(row, width));
   spendGroups(ctx, items, groups, itemKey);
@@ -181,7 +203,8 @@ async function componentRows(ctx: ReadContext, owner: Model, component: Componen
   const conditions = [sql<boolean>`c.entity_id in (${sql.join(ids)})`, sql<boolean>`c.field = ${field}`, sql<boolean>`c.component_type = ${component.uid}`];
   if (node.filters) conditions.push(compileFilter(sqlCtx, component, 'k', node.filters));
   const order = node.sort?.length ? compileOrder(sqlCtx, component, 'k', node.sort) : [sql`c.ord`, sql`c.id`];
-  return readBounded(ctx, sql`select ${sql.join(select)} from ${sql.table(owner.componentLinkTable)} as c join ${sql.table(component.table)} as k on k.id = c.cmp_id where ${and(conditions)} order by c.entity_id, ${sql.join(order)}`);
+  const from = sql`${sql.table(owner.componentLinkTable)} as c join ${sql.table(component.table)} as k on k.id = c.cmp_id`;
+  return readBounded(ctx, ownedRows(select, from, and(conditions), { names: [OWNER], partition: [sql`c.entity_id`] }, order, node.count ? undefined : node.limit));
 }
 
 async function populateComponent(ctx: ReadContext, model: Model, items: Loaded[], attribute: ComponentAttribute, node: PopulateNode): Promise<void> {
@@ -256,7 +279,10 @@ async function populateMedia(ctx: ReadContext, model: Model, items: Loaded[], at
   if (!files) return;
   const scalars = visibleScalars(files, node.fields);
   const select = [...selectList(ctx.dialect, files, 'f', scalars), sql`m.related_id as ${sql.id(OWNER)}`];
-  const rows = await readBounded(ctx, sql`select ${sql.join(select)} from ${sql.table(MEDIA_LINK_TABLE)} as m join ${sql.table(FILES_TABLE)} as f on f.id = m.file_id where m.related_type = ${model.uid} and m.field = ${attribute.name} and m.related_id in (${sql.join(distinct(items.map((i) => i.rowId)))}) order by m.related_id, m.ord, m.id`);
+  const from = sql`${sql.table(MEDIA_LINK_TABLE)} as m join ${sql.table(FILES_TABLE)} as f on f.id = m.file_id`;
+  const where = sql<boolean>`m.related_type = ${model.uid} and m.field = ${attribute.name} and m.related_id in (${sql.join(distinct(items.map((i) => i.rowId)))})`;
+  const owners = { names: [OWNER], partition: [sql`m.related_id`] };
+  const rows = await readBounded(ctx, ownedRows(select, from, where, owners, [sql`m.ord`, sql`m.id`], attribute.multiple ? node.limit : undefined));
   const width = selectWidth(files, scalars);
   const groups = groupBy(rows, (row) => Number(row[width]));
   spendGroups(ctx, items, groups, (item) => item.rowId);
