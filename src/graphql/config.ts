@@ -18,9 +18,9 @@ export interface GraphqlConfig {
 }
 
 /**
- * Items an operation may return, estimated before executing (every list as full as its page size
- * or amountLimit allows) and counted while executing. A page of 100 documents with two nested
- * lists is estimated at ~20,000; 1,000 aliases of a page of 100, 100,000.
+ * Items an operation may return, estimated before executing (limits.ts) and counted while
+ * executing. A page of 100 documents with four nested lists is estimated at 10,100; 1,000 aliases
+ * of a page of 100 at 100,000.
  */
 const DEFAULT_COST_LIMIT = 25_000;
 
