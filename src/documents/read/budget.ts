@@ -25,11 +25,6 @@ export class ReadBudget {
     return new ReadBudget(Number.POSITIVE_INFINITY, 'none');
   }
 
-  /** Items counted so far. */
-  get spent(): number {
-    return this.used;
-  }
-
   /**
    * The most rows one statement needs to read: one more than the budget holds tells it is over.
    * Undefined without a limit.
