@@ -19,6 +19,7 @@ export type { CallerOptions } from './context.js';
 export type { Document } from './rows.js';
 export type { DocumentParams, FindManyResult, TypeDocuments, WriteParams } from './type-documents.js';
 export type { LinkRequest, LinkTarget, StoredFileRow } from './operations/files.js';
+export { ReadBudget } from './read/budget.js';
 
 export interface DocumentServiceOptions {
   database: Database;

@@ -11,6 +11,7 @@ import { parseFindOneQuery, parseFindQuery, parseReadOneQuery, type ParseOptions
 import type { FindOneQuery, Status } from '../query/types.js';
 import type { ContentType } from '../schema/model.js';
 import type { CallerOptions, DocumentContext } from './context.js';
+import { ReadBudget } from './read/budget.js';
 import { count } from './operations/count.js';
 import { create } from './operations/create.js';
 import { deleteDocument, deletionLocale } from './operations/delete.js';
@@ -59,9 +60,14 @@ export class TypeDocuments {
   constructor(
     private readonly ctx: DocumentContext,
     readonly type: ContentType,
-    rest: RestConfig,
+    private readonly rest: RestConfig,
   ) {
     this.open = { rest, i18n: ctx.i18n };
+  }
+
+  /** The caller's budget, or one of `api.rest.costLimit` for this read alone. */
+  private budget(caller: CallerOptions | undefined): ReadBudget {
+    return caller?.budget ?? new ReadBudget(this.rest.costLimit, 'api.rest.costLimit');
   }
 
   /** The one place ParseOptions are built: `api.rest` pagination, the locales, what the caller may read. */
@@ -72,14 +78,14 @@ export class TypeDocuments {
   /** A page of documents: `filters`, `_q`, `sort`, `pagination`, `fields`, `populate`, `status`, `locale` (`*`, lists). */
   async findMany(params: DocumentParams = {}, caller?: CallerOptions): Promise<FindManyResult> {
     const query = parseFindQuery(this.ctx.schema, this.type, params, this.options(caller));
-    return findMany(this.ctx, this.type, query, caller);
+    return findMany(this.ctx, this.type, query, caller ?? {}, this.budget(caller));
   }
 
   /** The first document a list with these parameters would show (its `pagination` aside), or null. */
   async findFirst(params: DocumentParams = {}, caller?: CallerOptions): Promise<Document | null> {
     const query = parseFindQuery(this.ctx.schema, this.type, params, this.options(caller));
     const first = { ...query, pagination: { kind: 'offset', start: 0, limit: 1, withCount: false } as const };
-    return (await findMany(this.ctx, this.type, first, caller)).results[0] ?? null;
+    return (await findMany(this.ctx, this.type, first, caller ?? {}, this.budget(caller))).results[0] ?? null;
   }
 
   /** How many documents match `filters` and `_q` in the versions of `status` and `locale`. */
@@ -95,7 +101,7 @@ export class TypeDocuments {
    */
   async findOne(params: DocumentParams, caller?: CallerOptions): Promise<Document | null> {
     const documentId = this.documentIdOf(params);
-    return findOne(this.ctx, this.type, documentId, parseReadOneQuery(this.ctx.schema, this.type, params, this.options(caller)), caller);
+    return findOne(this.ctx, this.type, documentId, parseReadOneQuery(this.ctx.schema, this.type, params, this.options(caller)), caller ?? {}, this.budget(caller));
   }
 
   /**
@@ -105,14 +111,14 @@ export class TypeDocuments {
    */
   async findVersion(params: DocumentParams, caller?: CallerOptions): Promise<Document | null> {
     const documentId = this.documentIdOf(params);
-    return findOne(this.ctx, this.type, documentId, this.backQuery(params, caller), caller);
+    return findOne(this.ctx, this.type, documentId, this.backQuery(params, caller), caller ?? {}, this.budget(caller));
   }
 
   /** Creates a document (`status=draft`: a draft only) and reads it back in the version written. */
   async create(params: WriteParams, caller?: CallerOptions): Promise<Document> {
     const query = this.backQuery(params, caller);
     const documentId = await create(this.ctx, this.type, dataOf(params), this.writeOptions(query));
-    return (await findOne(this.ctx, this.type, documentId, query, caller))!;
+    return (await findOne(this.ctx, this.type, documentId, query, caller ?? {}, this.budget(caller)))!;
   }
 
   /**
@@ -125,7 +131,7 @@ export class TypeDocuments {
     const documentId = this.documentIdOf(params) ?? (await singleDocumentId(this.ctx, this.type));
     if (documentId === undefined) return this.create(params, caller);
     await update(this.ctx, this.type, documentId, data, this.writeOptions(query));
-    return (await findOne(this.ctx, this.type, documentId, query, caller))!;
+    return (await findOne(this.ctx, this.type, documentId, query, caller ?? {}, this.budget(caller)))!;
   }
 
   /**
@@ -161,7 +167,7 @@ export class TypeDocuments {
     const documentId = this.documentIdOf(params) ?? (await singleDocumentId(this.ctx, this.type));
     if (documentId === undefined) throw new NotFoundError(`No ${this.type.singularName} found`);
     await run(this.ctx, this.type, documentId, this.writeOptions(query).locale);
-    return findOne(this.ctx, this.type, documentId, { ...query, status }, caller);
+    return findOne(this.ctx, this.type, documentId, { ...query, status }, caller ?? {}, this.budget(caller));
   }
 
   /** What a write reads back, or a read of one version: fields, populate, status, locale. */

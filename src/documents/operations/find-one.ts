@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { FindOneQuery } from '../../query/types.js';
 import type { ContentType } from '../../schema/model.js';
 import type { CallerOptions, DocumentContext } from '../context.js';
+import type { ReadBudget } from '../read/budget.js';
 import { populate } from '../read/populate.js';
 import { decodeDocument, readRows, rowKeys, selectList, visibleScalars, type Document } from '../rows.js';
 import { rootConditions, scopeOf } from './find-many.js';
@@ -12,14 +13,15 @@ import type { SqlContext } from '../../query/sql/where.js';
 
 /**
  * One document in the version the query asks for (status, locale), or null. Without a documentId
- * (single types) the type's only document.
+ * (single types) the type's only document. `budget` counts it and everything populated below it.
  */
 export async function findOne(
   ctx: DocumentContext,
   type: ContentType,
   documentId: string | null,
   query: FindOneQuery,
-  caller: CallerOptions = {},
+  caller: CallerOptions,
+  budget: ReadBudget,
 ): Promise<Document | null> {
   const { db, dialect } = ctx.database;
   const scope = scopeOf(type, query);
@@ -37,8 +39,9 @@ export async function findOne(
   const select = sql`select ${sql.join(selectList(dialect, type, 't0', scalars))} from ${sql.table(type.table)} as t0 where ${and(conditions)}${order} limit 1`;
   const row = (await readRows(db, select))[0];
   if (!row) return null;
+  budget.spend(1);
   const value = decodeDocument(dialect, type, row, scalars, query.fields, caller.rawJson);
   const loaded = [{ value, ...rowKeys(row) }];
-  await populate({ db, dialect, schema: ctx.schema, scope, canRead: caller.canRead, rawJson: caller.rawJson }, type, loaded, query.populate);
+  await populate({ db, dialect, schema: ctx.schema, scope, canRead: caller.canRead, rawJson: caller.rawJson, budget }, type, loaded, query.populate);
   return value;
 }
