@@ -9,7 +9,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, extname, join, relative } from 'node:path';
 import { loadProjectModule } from './modules.js';
 
-export const API_FOLDERS = ['routes', 'controllers', 'services', 'policies', 'middlewares'] as const;
+const API_FOLDERS = ['routes', 'controllers', 'services', 'policies', 'middlewares'] as const;
 export type ApiFolder = (typeof API_FOLDERS)[number];
 
 export interface LoadedFile {

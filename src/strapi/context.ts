@@ -296,7 +296,7 @@ function requestFacade(request: FastifyRequest, onQuery?: () => void): KoaReques
   };
 }
 
-export class ResponseFacade implements KoaResponse {
+class ResponseFacade implements KoaResponse {
   private code = 404;
   private explicit = false;
   private value: unknown = undefined;

@@ -20,14 +20,14 @@ function sameKind(facing: abstract new (...args: never[]) => Error, kind: abstra
   });
 }
 
-export class ApplicationError extends vellum.ApplicationError {
+class ApplicationError extends vellum.ApplicationError {
   constructor(message = 'An application error occurred', details: Details = {}) {
     super(message, details);
   }
 }
 sameKind(ApplicationError, vellum.VellumError);
 
-export class ValidationError extends vellum.ValidationError {
+class ValidationError extends vellum.ValidationError {
   constructor(message = 'An application error occurred', details: Details = {}) {
     super(message, details);
   }
@@ -35,7 +35,7 @@ export class ValidationError extends vellum.ValidationError {
 sameKind(ValidationError, vellum.ValidationError);
 
 /** Strapi's wrapper of a yup error: its message and `details.errors`. */
-export class YupValidationError extends ValidationError {
+class YupValidationError extends ValidationError {
   constructor(yupError: { message?: string; inner?: { path?: string; message?: string; name?: string }[] }, message?: string) {
     const inner = yupError?.inner ?? [];
     const errors = inner.map((e) => ({ path: (e.path ?? '').split('.').filter(Boolean), message: e.message ?? '', name: e.name ?? 'ValidationError' }));
@@ -43,56 +43,56 @@ export class YupValidationError extends ValidationError {
   }
 }
 
-export class PaginationError extends vellum.PaginationError {
+class PaginationError extends vellum.PaginationError {
   constructor(message = 'Invalid pagination', details: Details = {}) {
     super(message, details);
   }
 }
 sameKind(PaginationError, vellum.PaginationError);
 
-export class NotFoundError extends vellum.NotFoundError {
+class NotFoundError extends vellum.NotFoundError {
   constructor(message = 'Entity not found', details: Details = {}) {
     super(message, details);
   }
 }
 sameKind(NotFoundError, vellum.NotFoundError);
 
-export class ForbiddenError extends vellum.ForbiddenError {
+class ForbiddenError extends vellum.ForbiddenError {
   constructor(message = 'Forbidden access', details: Details = {}) {
     super(message, details);
   }
 }
 sameKind(ForbiddenError, vellum.ForbiddenError);
 
-export class UnauthorizedError extends vellum.UnauthorizedError {
+class UnauthorizedError extends vellum.UnauthorizedError {
   constructor(message = 'Unauthorized', details: Details = {}) {
     super(message, details);
   }
 }
 sameKind(UnauthorizedError, vellum.UnauthorizedError);
 
-export class RateLimitError extends vellum.RateLimitError {
+class RateLimitError extends vellum.RateLimitError {
   constructor(message = 'Too many requests, please try again later.', details: Details = {}) {
     super(message, details);
   }
 }
 sameKind(RateLimitError, vellum.RateLimitError);
 
-export class PayloadTooLargeError extends vellum.PayloadTooLargeError {
+class PayloadTooLargeError extends vellum.PayloadTooLargeError {
   constructor(message = 'Entity too large', details: Details = {}) {
     super(message, details);
   }
 }
 sameKind(PayloadTooLargeError, vellum.PayloadTooLargeError);
 
-export class PolicyError extends vellum.PolicyError {
+class PolicyError extends vellum.PolicyError {
   constructor(message = 'Policy Failed', details: Details = {}) {
     super(message, details);
   }
 }
 sameKind(PolicyError, vellum.PolicyError);
 
-export class NotImplementedError extends vellum.NotImplementedError {
+class NotImplementedError extends vellum.NotImplementedError {
   constructor(message = 'This feature is not implemented yet', details: Details = {}) {
     super(message, details);
   }

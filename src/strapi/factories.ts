@@ -73,7 +73,7 @@ export function coreRouterRoutes(strapi: unknown, uid: string, options: CoreRout
   return names.map((name) => ({ ...all[name]!, config: (config[name] as Record<string, unknown> | undefined) ?? {} }));
 }
 
-export function createCoreRouter(uid: string, options: CoreRouterOptions = {}): CoreRouter {
+function createCoreRouter(uid: string, options: CoreRouterOptions = {}): CoreRouter {
   let routes: RouteDefinition[] | undefined;
   return {
     type: options.type ?? 'content-api',

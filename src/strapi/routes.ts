@@ -87,7 +87,7 @@ export function planRoutes(strapi: unknown, apis: LoadedApi[], restPrefix: strin
 }
 
 /** The permission a route needs (Strapi's route scope): false for `auth: false`. */
-export function scopeOf(route: PlannedRoute): Permission[] | false | undefined {
+function scopeOf(route: PlannedRoute): Permission[] | false | undefined {
   const auth = route.config.auth;
   if (auth === false) return false;
   const names: unknown[] = isRecord(auth) && Array.isArray(auth.scope) ? auth.scope : typeof route.handler === 'string' ? [scopeName(route.apiName, route.handler)] : [];
@@ -259,7 +259,7 @@ export function buildRouting(runtime: Runtime, routes: PlannedRoute[]): Routing 
 const CONTEXT = Symbol('vellum.strapi.context');
 
 /** The request's Koa context: the one a global middleware already made, or a new one. */
-export function contextOf(request: FastifyRequest, reply: FastifyReply): Context {
+function contextOf(request: FastifyRequest, reply: FastifyReply): Context {
   const holder = request as unknown as Record<symbol, Context | undefined>;
   return (holder[CONTEXT] ??= new Context(request, reply));
 }
