@@ -7,7 +7,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { RestConfig } from '../config/load.js';
-import type { DocumentService } from '../documents/service.js';
+import type { DocumentService, TypeDocuments } from '../documents/service.js';
 import { NotFoundError, ValidationError } from '../errors.js';
 import { checkTopLevelParams, type Action } from '../query/parse/top-level.js';
 import type { ContentType } from '../schema/model.js';
@@ -58,8 +58,9 @@ export function registerContentApi(app: FastifyInstance, options: ContentApiOpti
    * request was answered for a caller with the same grants; `read` runs otherwise. The change
    * signal is read before `read` runs, so what is stored is never older than its signal.
    */
-  const cachedRead = async (request: FastifyRequest, reply: FastifyReply, caller: Caller, read: () => Promise<unknown>) => {
-    const scope = cache && caller.cacheScope;
+  const cachedRead = async (request: FastifyRequest, reply: FastifyReply, caller: Caller, documents: TypeDocuments, read: () => Promise<unknown>) => {
+    // Project code (a document middleware, a lifecycle) may answer what the database does not hold.
+    const scope = cache && documents.cacheable && caller.cacheScope;
     const signal = scope ? await service.changeSignal() : undefined;
     if (!cache || signal === undefined) return sendJson(reply, await read());
     const key = `${scope}\n${wantsLegacyFormat(request.headers) ? 'v4' : ''}\n${request.url}`;
@@ -107,7 +108,7 @@ export function registerContentApi(app: FastifyInstance, options: ContentApiOpti
 
       app.get(base, async (request, reply) => {
         const caller = await authorize(request, 'find');
-        return cachedRead(request, reply, caller, async () => {
+        return cachedRead(request, reply, caller, documents, async () => {
           checkParams(request, 'find');
           const { results, pagination } = await documents.findMany(request.query as Query, caller);
           return envelope(request, type, results, { pagination });
@@ -116,7 +117,7 @@ export function registerContentApi(app: FastifyInstance, options: ContentApiOpti
 
       app.get<{ Params: Params }>(`${base}/:documentId`, async (request, reply) => {
         const caller = await authorize(request, 'findOne');
-        return cachedRead(request, reply, caller, async () => {
+        return cachedRead(request, reply, caller, documents, async () => {
           checkParams(request, 'findOne');
           const document = await documents.findOne({ ...(request.query as Query), documentId: request.params.documentId }, caller);
           if (!document) throw notFound(type, request.params.documentId);
@@ -160,7 +161,7 @@ export function registerContentApi(app: FastifyInstance, options: ContentApiOpti
 
       app.get(base, async (request, reply) => {
         const caller = await authorize(request, 'find');
-        return cachedRead(request, reply, caller, async () => {
+        return cachedRead(request, reply, caller, documents, async () => {
           checkParams(request, 'findOne');
           // The type's one document: a `documentId` in the query string names nothing here.
           const document = await documents.findOne({ ...(request.query as Query), documentId: undefined }, caller);
