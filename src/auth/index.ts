@@ -19,6 +19,7 @@ import { expandActions, knownActions } from './permissions.js';
 import { BUILT_IN_ROLES, Roles } from './roles.js';
 import { ensureSetting, randomSecret, readSetting, writeSetting } from './settings.js';
 import { ApiTokens } from './tokens.js';
+import { PERMISSION_UID, permissionAdapter } from './permission-model.js';
 import { Users, type AuthResult } from './users.js';
 
 export { authTables, roleType, userType } from './model.js';
@@ -70,6 +71,7 @@ export async function startAuth(
   const actions = knownActions(schema);
   const expand = (patterns: string[], where = 'permissions') => expandActions(patterns, actions, where);
   const roles = new Roles(database.system, documents, roleType, (fn) => database.write(fn));
+  documents.engine.register(PERMISSION_UID, permissionAdapter(database, schema, documents.engine));
 
   const bootstrap = async (db: Db) => {
     const publicRole = await roles.ensure(db, 'public', BUILT_IN_ROLES.public.name, BUILT_IN_ROLES.public.description);

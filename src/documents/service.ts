@@ -13,6 +13,7 @@ import { NotFoundError } from '../errors.js';
 import type { ContentType, Schema } from '../schema/model.js';
 import type { DocumentContext } from './context.js';
 import { assertLinkable, deleteFileRow, findFileRow, linkFiles, resolveLinkTarget, type LinkRequest, type LinkTarget, type StoredFileRow } from './operations/files.js';
+import { QueryEngine } from './engine/index.js';
 import { Lifecycles } from './lifecycles.js';
 import { DocumentMiddlewares } from './middlewares.js';
 import { TypeDocuments } from './type-documents.js';
@@ -22,6 +23,7 @@ export type { Document } from './rows.js';
 export type { DocumentParams, FindManyResult, TypeDocuments, WriteParams } from './type-documents.js';
 export type { LinkRequest, LinkTarget, StoredFileRow } from './operations/files.js';
 export { ambientTransaction, inTransaction, Lifecycles, LIFECYCLE_ACTIONS, type LifecycleAction, type LifecycleEvent, type Subscriber } from './lifecycles.js';
+export { QueryEngine, type ModelAdapter, type QueryParams, type RowRepository } from './engine/index.js';
 export { DocumentMiddlewares, type DocumentMiddleware, type DocumentMiddlewareContext } from './middlewares.js';
 
 export interface DocumentServiceOptions {
@@ -57,6 +59,8 @@ export class DocumentService {
   readonly lifecycles: Lifecycles;
   /** Document Service middlewares (`strapi.documents.use`): none unless project code adds some. */
   readonly middlewares: DocumentMiddlewares;
+  /** The query engine (`strapi.db.query(uid)`): rows, not documents. */
+  readonly engine: QueryEngine;
   private readonly ctx: DocumentContext;
   private readonly types = new Map<ContentType, TypeDocuments>();
   private readonly options: DocumentServiceOptions;
@@ -67,6 +71,7 @@ export class DocumentService {
     this.middlewares = options.middlewares ?? new DocumentMiddlewares();
     this.options = { ...options, lifecycles: this.lifecycles, middlewares: this.middlewares };
     this.ctx = { database, schema, i18n, lifecycles: this.lifecycles, middlewares: this.middlewares };
+    this.engine = new QueryEngine({ ...this.ctx, lifecycles: this.lifecycles });
     this.schema = schema;
     this.i18n = i18n;
     const ctx = this.ctx;
