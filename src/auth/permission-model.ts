@@ -14,7 +14,7 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Database } from '../database/connection.js';
 import type { Db } from '../database/dialect.js';
-import { ambientTransaction, type ModelAdapter, type QueryParams, type QueryEngine } from '../documents/service.js';
+import type { ModelAdapter, QueryParams, QueryEngine } from '../documents/service.js';
 import { ValidationError } from '../errors.js';
 import { isPlainObject } from '../objects.js';
 import { FilterParser } from '../query/parse/filters.js';
@@ -84,11 +84,8 @@ function roleRef(value: unknown): { id: number } | { documentId: string } {
 export function permissionAdapter(database: Database, schema: Schema, engine: QueryEngine): ModelAdapter {
   const roleType = schema.contentTypes.get(ROLE_UID)!;
   const model = permissionModel(roleType);
-  const db = (): Db => ambientTransaction() ?? database.db;
-  const write = <T>(fn: (trx: Db) => Promise<T>): Promise<T> => {
-    const ambient = ambientTransaction();
-    return ambient ? fn(ambient) : database.write(fn);
-  };
+  const db = (): Db => database.db;
+  const write = <T>(fn: (trx: Db) => Promise<T>): Promise<T> => database.write(fn);
   const check = (params: QueryParams) => {
     for (const key of Object.keys(params)) if (!PARAMS.has(key)) bad(`Invalid query-engine parameter ${key}`, key);
   };

@@ -13,8 +13,6 @@
  * the `before` and the `after` of one event. A handler that throws aborts the read or write (a
  * write rolls back: nothing is written).
  */
-import { AsyncLocalStorage } from 'node:async_hooks';
-import type { Db } from '../database/dialect.js';
 import type { Attribute, ContentType } from '../schema/model.js';
 
 export const LIFECYCLE_ACTIONS = [
@@ -66,20 +64,6 @@ export type Subscriber = FunctionSubscriber | ObjectSubscriber;
 
 /** The states of one event's subscribers, from its `before` run to its `after` run. */
 export type LifecycleStates = Map<Subscriber, Record<string, unknown>>;
-
-const transaction = new AsyncLocalStorage<Db>();
-
-/**
- * The write transaction a lifecycle handler runs in, if any. Project code called from a handler
- * (a query, a document read or write) runs on it: on SQLite the node has one connection, which
- * the transaction holds, and elsewhere the handler's reads see the rows being written.
- * AsyncLocalStorage is only entered when a handler runs inside a transaction, so a node without
- * subscribers never enables it.
- */
-export const ambientTransaction = (): Db | undefined => transaction.getStore();
-
-/** Runs `fn` with `db` as the ambient transaction (project code's `strapi.db.transaction`). */
-export const inTransaction = <T>(db: Db, fn: () => T): T => transaction.run(db, fn);
 
 function attributeMetadata(attribute: Attribute): Record<string, unknown> {
   switch (attribute.kind) {
@@ -170,14 +154,13 @@ export class Lifecycles {
    * object per subscriber sharing `params` and `result` (as Strapi: a handler changes them in
    * place; assigning another object to `event.result` or `event.params` changes nothing).
    * `states` carries each subscriber's `event.state` from a `before` run to the matching `after`
-   * run. With `db`, handlers run with it as the ambient transaction.
+   * run. Never called inside a write transaction (see row-events.ts).
    */
   async run(
     action: LifecycleAction,
     type: ContentType,
     properties: { params: Record<string, unknown>; result?: unknown },
     states: LifecycleStates = new Map(),
-    db?: Db,
   ): Promise<LifecycleStates> {
     if (this.disabled) return states;
     const model = modelMetadata(type);
@@ -188,11 +171,7 @@ export class Lifecycles {
       else continue;
       const event: LifecycleEvent = { action, model, state: states.get(subscriber) ?? {}, params: properties.params };
       if ('result' in properties) event.result = properties.result;
-      if (typeof handler === 'function') {
-        const call = handler;
-        if (db) await inTransaction(db, () => call.call(subscriber, event));
-        else await call.call(subscriber, event);
-      }
+      if (typeof handler === 'function') await handler.call(subscriber, event);
       if (event.state) states.set(subscriber, event.state);
     }
     return states;

@@ -6,18 +6,21 @@
  * ParseOptions built here only), run the operation (operations/*), read the result back.
  */
 import type { RestConfig } from '../config/load.js';
+import type { Db } from '../database/dialect.js';
 import { ValidationError, NotFoundError } from '../errors.js';
 import { parseFindOneQuery, parseFindQuery, parseReadOneQuery, type ParseOptions } from '../query/parse/index.js';
-import type { FindOneQuery, FindQuery, Status } from '../query/types.js';
+import type { FindOneQuery, FindQuery } from '../query/types.js';
 import type { ContentType } from '../schema/model.js';
 import type { CallerOptions, DocumentContext } from './context.js';
+import { createDocumentId } from './document-id.js';
 import { count } from './operations/count.js';
 import { create } from './operations/create.js';
 import { deleteDocument, deletionLocale } from './operations/delete.js';
 import { findMany, type FindManyResult } from './operations/find-many.js';
-import { findOne } from './operations/find-one.js';
+import { findOne, findRow } from './operations/find-one.js';
 import { discardDraft, publish, unpublish } from './operations/publication.js';
 import { singleDocumentId } from './operations/single.js';
+import type { WriteOptions } from './operations/options.js';
 import { update } from './operations/update.js';
 import { findDocumentRows, findVersionRow } from './operations/versions-store.js';
 import type { Lifecycles } from './lifecycles.js';
@@ -54,7 +57,7 @@ export type WriteParams = DocumentParams & { data: Record<string, unknown> };
 
 export type { FindManyResult } from './operations/find-many.js';
 
-type Publication = typeof publish;
+const PUBLICATIONS = { publish, unpublish, discardDraft };
 
 export class TypeDocuments {
   /** ParseOptions of a caller without read restrictions: the same object every time. */
@@ -209,12 +212,25 @@ export class TypeDocuments {
     const query = this.backQuery(params, caller);
     let data = dataOf(params);
     const events = this.events(params, query, caller);
+    const options: WriteOptions = { ...this.writeOptions(query), events };
     if (events) {
       const now = new Date();
       data = await events.beforeBody('beforeCreate', data, this.systemData(query, { createdAt: now, updatedAt: now }));
+      if (this.type.draftAndPublish && query.status === 'published') {
+        // The published version is a copy of the draft: its events name the document beforehand.
+        options.documentId = createDocumentId();
+        await events.beforeCopy(this.copyData(null, data, { documentId: options.documentId, createdAt: now, updatedAt: now, publishedAt: new Date() }, options.locale));
+      }
     }
-    const documentId = await create(this.ctx, this.type, data, { ...this.writeOptions(query), events });
-    return events?.last ?? (await findOne(this.ctx, this.type, documentId, query, caller))!;
+    const documentId = await create(this.ctx, this.type, data, options);
+    return (await this.answer(events)) ?? (await findOne(this.ctx, this.type, documentId, query, caller))!;
+  }
+
+  /** After a write with events: their `after` phase, and the row they answer (undefined without events). */
+  private async answer(events: RowEvents | undefined): Promise<Document | null | undefined> {
+    if (!events) return undefined;
+    await events.afterAll();
+    return events.last;
   }
 
   /**
@@ -234,19 +250,48 @@ export class TypeDocuments {
     const query = this.backQuery(params, caller);
     let data = dataOf(params);
     const events = this.events(params, query, caller);
-    const options = { ...this.writeOptions(query), events };
+    const options: WriteOptions = { ...this.writeOptions(query), events };
     if (events) {
       // The row the body edits (the draft, or the only row), or a new locale of the document.
       const { db } = this.ctx.database;
       const target = await findVersionRow(db, this.type, documentId, options.locale, 'draft');
+      const exists = target !== undefined || (await findDocumentRows(db, this.type, documentId)).length > 0;
       const now = new Date();
       if (target) data = await events.beforeBody('beforeUpdate', data, this.systemData(query, { updatedAt: now }), { id: target.id });
-      else if ((await findDocumentRows(db, this.type, documentId)).length > 0) {
-        data = await events.beforeBody('beforeCreate', data, { documentId, ...this.systemData(query, { createdAt: now, updatedAt: now }) });
+      else if (exists) data = await events.beforeBody('beforeCreate', data, { documentId, ...this.systemData(query, { createdAt: now, updatedAt: now }) });
+      if (exists && this.type.draftAndPublish && query.status === 'published') {
+        const draft = target ? await this.rowValues(db, target.id) : null;
+        await this.beforePublishing(events, documentId, options.locale, this.copyData(draft, data, { documentId, createdAt: draft?.createdAt ?? now, updatedAt: now, publishedAt: new Date() }, options.locale));
       }
     }
     await update(this.ctx, this.type, documentId, data, options);
-    return events?.last ?? (await findOne(this.ctx, this.type, documentId, query, caller))!;
+    return (await this.answer(events)) ?? (await findOne(this.ctx, this.type, documentId, query, caller))!;
+  }
+
+  /** The `before` events of publishing: the published version deleted, then its copy of the draft created. */
+  private async beforePublishing(events: RowEvents, documentId: string, locale: string | null, copy: Record<string, unknown>): Promise<void> {
+    const published = await findVersionRow(this.ctx.database.db, this.type, documentId, locale, 'published');
+    if (published) await events.beforeDeletes([published.id]);
+    await events.beforeCopy(copy);
+  }
+
+  /** A version row's values (scalars and system fields), as its events show them. */
+  private rowValues(db: Db, rowId: number): Promise<Document | null> {
+    return findRow(this.ctx, db, this.type, rowId, { populate: {}, status: 'draft', locale: this.ctx.i18n.defaultLocale });
+  }
+
+  /**
+   * The values a copied version will have, as its `beforeCreate` shows them (Strapi's order:
+   * documentId, the attributes, the timestamps, publishedAt, locale): the body's over the row's.
+   */
+  private copyData(row: Document | null, body: Record<string, unknown>, system: Record<string, unknown>, locale: string | null): Record<string, unknown> {
+    const data: Record<string, unknown> = { documentId: system.documentId };
+    for (const [name, attribute] of Object.entries(this.type.attributes)) {
+      if (name in body) data[name] = body[name];
+      else if (row && name in row) data[name] = row[name];
+      else if (attribute.kind === 'scalar' && !attribute.private && attribute.type !== 'password') data[name] = attribute.default ?? null;
+    }
+    return { ...data, createdAt: system.createdAt, updatedAt: system.updatedAt, publishedAt: system.publishedAt, locale };
   }
 
   /**
@@ -260,33 +305,53 @@ export class TypeDocuments {
       const documentId = this.documentIdOf(given) ?? (await singleDocumentId(this.ctx, this.type));
       if (documentId === undefined) throw new NotFoundError(`No ${this.type.singularName} found`);
       const events = this.events(given, this.backQuery({ ...given, locale: undefined, status: undefined }, caller), caller);
+      if (events) await events.beforeDeletes((await findDocumentRows(this.ctx.database.db, this.type, documentId, locale)).map((row) => row.id));
       await deleteDocument(this.ctx, this.type, documentId, locale, events);
+      await this.answer(events);
       return { documentId };
     });
   }
 
   /** Publishes the draft of `locale`; answers the published version. */
   async publish(params: DocumentParams, caller?: CallerOptions): Promise<Document | null> {
-    return this.chain('publish', params, (given) => this.publication(publish, 'published', given, caller));
+    return this.chain('publish', params, (given) => this.publication('publish', given, caller));
   }
 
   /** Removes the published version of `locale`; answers the draft. */
   async unpublish(params: DocumentParams, caller?: CallerOptions): Promise<Document | null> {
-    return this.chain('unpublish', params, (given) => this.publication(unpublish, 'draft', given, caller));
+    return this.chain('unpublish', params, (given) => this.publication('unpublish', given, caller));
   }
 
   /** Restores the draft of `locale` from its published version; answers the draft. */
   async discardDraft(params: DocumentParams, caller?: CallerOptions): Promise<Document | null> {
-    return this.chain('discardDraft', params, (given) => this.publication(discardDraft, 'draft', given, caller));
+    return this.chain('discardDraft', params, (given) => this.publication('discardDraft', given, caller));
   }
 
-  private async publication(run: Publication, status: Status, params: DocumentParams, caller: CallerOptions | undefined): Promise<Document | null> {
+  private async publication(kind: 'publish' | 'unpublish' | 'discardDraft', params: DocumentParams, caller: CallerOptions | undefined): Promise<Document | null> {
     const query = this.backQuery(params, caller);
     const documentId = this.documentIdOf(params) ?? (await singleDocumentId(this.ctx, this.type));
     if (documentId === undefined) throw new NotFoundError(`No ${this.type.singularName} found`);
-    const events = this.events(params, query, caller);
-    await run(this.ctx, this.type, documentId, this.writeOptions(query).locale, events);
-    return findOne(this.ctx, this.type, documentId, { ...query, status }, caller);
+    const { locale } = this.writeOptions(query);
+    const events = this.type.draftAndPublish ? this.events(params, query, caller) : undefined;
+    if (events) {
+      const { db } = this.ctx.database;
+      const draft = await findVersionRow(db, this.type, documentId, locale, 'draft');
+      const published = await findVersionRow(db, this.type, documentId, locale, 'published');
+      if (kind === 'publish' && draft) {
+        const values = (await this.rowValues(db, draft.id)) ?? {};
+        await this.beforePublishing(events, documentId, locale, this.copyData(values, {}, { documentId, createdAt: values.createdAt, updatedAt: values.updatedAt, publishedAt: new Date() }, locale));
+      } else if (kind === 'unpublish' && published) {
+        await events.beforeDeletes([published.id]);
+      } else if (kind === 'discardDraft' && published) {
+        if (draft) await events.beforeDeletes([draft.id]);
+        const values = (await this.rowValues(db, published.id)) ?? {};
+        await events.beforeCopy(this.copyData(values, {}, { documentId, createdAt: values.createdAt, updatedAt: values.updatedAt, publishedAt: null }, locale));
+      }
+    }
+    await PUBLICATIONS[kind](this.ctx, this.type, documentId, locale, events);
+    const answered = await this.answer(events);
+    if (answered !== undefined && kind !== 'unpublish') return answered;
+    return findOne(this.ctx, this.type, documentId, { ...query, status: kind === 'publish' ? 'published' : 'draft' }, caller);
   }
 
   /** The row events of a write, when a subscriber covers this type. */

@@ -5,16 +5,14 @@
  * re-reads its row with `findOne`, `delete` reads the row it deletes). Models that are not
  * content-types (the users-permissions permissions, a system table) are served by an adapter
  * that a higher layer registers with the same interface.
- *
- * Inside a lifecycle handler or `strapi.db.transaction`, everything runs on that transaction
- * (see lifecycles.ts, `ambientTransaction`).
+ * Each write is one write transaction of its own (`Database.write`).
  */
 import type { Db } from '../../database/dialect.js';
 import { NotFoundError, ValidationError } from '../../errors.js';
 import { isPlainObject } from '../../objects.js';
 import type { ContentType } from '../../schema/model.js';
 import type { DocumentContext } from '../context.js';
-import { ambientTransaction, Lifecycles, type LifecycleAction } from '../lifecycles.js';
+import type { LifecycleAction, Lifecycles } from '../lifecycles.js';
 import type { Document } from '../rows.js';
 import { parseRowQuery } from './params.js';
 import { countRows, matchingIds, readRowsOf } from './read.js';
@@ -96,12 +94,8 @@ export class QueryEngine {
 /** The rows of one content-type. */
 function contentTypeRows(ctx: DocumentContext & { lifecycles: Lifecycles }, type: ContentType): RowRepository {
   const { lifecycles } = ctx;
-  const db = (): Db => ambientTransaction() ?? ctx.database.db;
-  // Inside a transaction the write joins it; otherwise it is one write transaction of its own.
-  const write = <T>(fn: (trx: Db) => Promise<T>): Promise<T> => {
-    const ambient = ambientTransaction();
-    return ambient ? fn(ambient) : ctx.database.write(fn);
-  };
+  const db = (): Db => ctx.database.db;
+  const write = <T>(fn: (trx: Db) => Promise<T>): Promise<T> => ctx.database.write(fn);
   /** `before` handlers, the call, `after` handlers on its result (skipped when no subscriber covers the type). */
   const evented = async <T>(action: string, p: QueryParams, call: () => Promise<T>): Promise<T> => {
     if (!lifecycles.covers(type.uid)) return call();

@@ -7,4 +7,6 @@ export interface WriteOptions {
   locale: string | null;
   /** Lifecycle events of the rows written, when a subscriber covers the type. */
   events?: RowEvents;
+  /** A create's documentId, chosen beforehand (its lifecycle events name it before the write). */
+  documentId?: string;
 }

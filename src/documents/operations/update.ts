@@ -72,7 +72,7 @@ export async function update(
     // The other locales' drafts take the shared values written; publishing syncs the published ones.
     await syncSharedAttributes(trx, type, documentId, options.locale, values);
     await syncSharedNested(writers, type, documentId, options.locale, input);
-    await options.events?.afterBody(trx, id);
+    options.events?.wrote(id);
     if (type.draftAndPublish && options.status === 'published') await publishVersion(ctx, writers, type, id, documentId, options.locale, { generated });
   });
 }

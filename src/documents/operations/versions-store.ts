@@ -62,9 +62,9 @@ export async function findDocumentRows(db: Db, type: ContentType, documentId: st
 
 /** Copies a version row with its components, relations and media; `publishedAt` null makes a draft. */
 export async function copyVersion(ctx: DocumentContext, writers: Writers, type: ContentType, fromId: number, publishedAt: Date | null): Promise<number> {
-  const events = eventsOf(writers, type);
-  if (events) return events.copyRow(writers.db, fromId, publishedAt, () => copyRow(ctx, writers, type, fromId, publishedAt));
-  return copyRow(ctx, writers, type, fromId, publishedAt);
+  const id = await copyRow(ctx, writers, type, fromId, publishedAt);
+  await eventsOf(writers, type)?.copied(writers.db, id);
+  return id;
 }
 
 async function copyRow(ctx: DocumentContext, writers: Writers, type: ContentType, fromId: number, publishedAt: Date | null): Promise<number> {
@@ -81,10 +81,6 @@ async function copyRow(ctx: DocumentContext, writers: Writers, type: ContentType
 /** Deletes version rows and their components and owned links (not links pointing at the document). */
 export async function deleteVersionRows(writers: Writers, type: ContentType, rowIds: number[]): Promise<void> {
   if (rowIds.length === 0) return;
-  const remove = async () => {
-    await writers.components.deleteBelow(type, rowIds);
-    await writers.db.deleteFrom(type.table).where('id', 'in', rowIds).execute();
-  };
-  const events = eventsOf(writers, type);
-  return events ? events.deleteRows(writers.db, rowIds, remove) : remove();
+  await writers.components.deleteBelow(type, rowIds);
+  await writers.db.deleteFrom(type.table).where('id', 'in', rowIds).execute();
 }
