@@ -6,7 +6,11 @@ import type { FastifyInstance } from 'fastify';
 import { loadConfig, type LoadConfigOptions, type VellumConfig } from './config/load.js';
 import { openDatabase, type Database } from './database/connection.js';
 import { synchronizeSchema, type SyncReport } from './database/sync.js';
-import { DocumentService } from './documents/service.js';
+import { DocumentMiddlewares, DocumentService, Lifecycles } from './documents/service.js';
+import { coreStore } from './database/store.js';
+import { attachDataApis } from './strapi/data.js';
+import { strapiDocuments } from './strapi/document-defaults.js';
+import { loadLifecycleFiles } from './strapi/lifecycle-files.js';
 import type { AccessControl } from './access/index.js';
 import { registerContentApi } from './rest/content-api.js';
 import { ExtensionService, parseGraphqlConfig, registerGraphql, type UsersPermissionsHooks } from './graphql/index.js';
@@ -65,11 +69,18 @@ export async function createVellum(projectDir: string, options: CreateVellumOpti
   }
   // Project code (src/index) registers its extensions before any API is built.
   const graphql = { config: parseGraphqlConfig(config.plugins, config.environment), extension: new ExtensionService() };
-  const strapi = strapiFacade({ graphql: { extension: graphql.extension } }, { plugins: config.plugins });
+  const strapi: Record<string, unknown> = strapiFacade({ graphql: { extension: graphql.extension } }, { plugins: config.plugins });
+  // Registries project code fills from the start (lifecycles files, register may subscribe).
+  const lifecycles = new Lifecycles();
+  const middlewares = new DocumentMiddlewares();
+  const data = attachDataApis(strapi, { schema, lifecycles, middlewares, warn: (message) => warnings.push(message) });
+  // Lifecycles files and handlers reach the node through the global `strapi`, as in Strapi.
+  (globalThis as { strapi?: unknown }).strapi = strapi;
+  await loadLifecycleFiles(config.projectDir, schema, lifecycles, (message) => warnings.push(message));
   const projectCode = await loadProjectCode(config.projectDir);
   await projectCode?.register?.({ strapi });
   const database = openDatabase(config.database);
-  const documents = new DocumentService({ database, schema, i18n: config.i18n, rest: config.api.rest });
+  const documents = new DocumentService({ database, schema, i18n: config.i18n, rest: config.api.rest, lifecycles, middlewares });
   let sync: SyncReport;
   let auth: Auth;
   try {
@@ -92,6 +103,7 @@ export async function createVellum(projectDir: string, options: CreateVellumOpti
     await registerUploadRoutes(app, { documents, access, config });
     const usersPermissions = options.usersPermissions ?? graphqlUsersPermissions(auth);
     await registerGraphql(app, { ...graphql, service: documents, rest: config.api.rest, access, usersPermissions, strapi });
+    data.start({ documents, strapiDocuments: strapiDocuments(documents), store: coreStore(() => database.db, (fn) => database.write(fn)) });
     await projectCode?.bootstrap?.({ strapi });
   } catch (error) {
     await app.close();

@@ -27,7 +27,7 @@ const LAYERS: string[][] = [
   ['access'],
   ['auth'],
   ['http'],
-  ['rest', 'graphql', 'upload'],
+  ['rest', 'graphql', 'upload', 'strapi'],
   ['built-ins'],
   ['server'],
   ['cli'],
@@ -36,7 +36,7 @@ const LAYERS: string[][] = [
 /** The core answers documents whatever asks: no HTTP server, no HTTP types. */
 const CORE = new Set(['errors', 'project', 'config', 'schema', 'database', 'query', 'documents']);
 /** The only units that may use the Fastify server and its plugins. */
-const FASTIFY_UNITS = new Set(['http', 'rest', 'graphql', 'upload', 'server']);
+const FASTIFY_UNITS = new Set(['http', 'rest', 'graphql', 'upload', 'strapi', 'server']);
 const isFastify = (spec: string) => spec === 'fastify' || spec.startsWith('fastify/') || spec.startsWith('@fastify/') || spec === 'mercurius' || spec.startsWith('mercurius/');
 const isHttp = (spec: string) => isFastify(spec) || /^(node:)?https?(\/|$)/.test(spec) || /^(node:)?http2$/.test(spec);
 
