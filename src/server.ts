@@ -11,6 +11,7 @@ import { coreStore } from './database/store.js';
 import { attachDataApis } from './strapi/data.js';
 import { strapiDocuments } from './strapi/document-defaults.js';
 import { loadLifecycleFiles } from './strapi/lifecycle-files.js';
+import { pluginServiceByUid, pluginServices, type PluginServices } from './strapi/plugin-services.js';
 import type { AccessControl } from './access/index.js';
 import { registerContentApi } from './rest/content-api.js';
 import { ExtensionService, parseGraphqlConfig, registerGraphql, type UsersPermissionsHooks } from './graphql/index.js';
@@ -69,7 +70,10 @@ export async function createVellum(projectDir: string, options: CreateVellumOpti
   }
   // Project code (src/index) registers its extensions before any API is built.
   const graphql = { config: parseGraphqlConfig(config.plugins, config.environment), extension: new ExtensionService() };
-  const strapi: Record<string, unknown> = strapiFacade({ graphql: { extension: graphql.extension } }, { plugins: config.plugins });
+  // Plugin services project code asks for: GraphQL's from the start, the others once the node runs.
+  const plugins: PluginServices = { graphql: { extension: graphql.extension as unknown as Record<string, unknown> } };
+  const strapi: Record<string, unknown> = strapiFacade(plugins, { plugins: config.plugins });
+  strapi.service ??= (uid: string) => pluginServiceByUid(plugins, uid);
   // Registries project code fills from the start (lifecycles files, register may subscribe).
   const lifecycles = new Lifecycles();
   const middlewares = new DocumentMiddlewares();
@@ -100,10 +104,12 @@ export async function createVellum(projectDir: string, options: CreateVellumOpti
   registerAdminRoutes(app, auth);
   app.addHook('onClose', async () => database.close());
   try {
-    await registerUploadRoutes(app, { documents, access, config });
+    const media = await registerUploadRoutes(app, { documents, access, config });
     const usersPermissions = options.usersPermissions ?? graphqlUsersPermissions(auth);
     await registerGraphql(app, { ...graphql, service: documents, rest: config.api.rest, access, usersPermissions, strapi });
-    data.start({ documents, strapiDocuments: strapiDocuments(documents), store: coreStore(() => database.db, (fn) => database.write(fn)) });
+    const projectDocuments = strapiDocuments(documents);
+    data.start({ documents, strapiDocuments: projectDocuments, store: coreStore(() => database.db, (fn) => database.write(fn)) });
+    Object.assign(plugins, pluginServices({ documents, strapiDocuments: projectDocuments, auth, media, i18n: config.i18n }));
     await projectCode?.bootstrap?.({ strapi });
   } catch (error) {
     await app.close();

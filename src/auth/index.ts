@@ -31,6 +31,8 @@ export interface Auth {
   tokens: ApiTokens;
   roles: Roles;
   admins: Admins;
+  /** Users' JWTs: what the users-permissions `jwt` service issues and verifies for project code. */
+  jwt: JwtSigner;
   /** Every grantable action of this schema. */
   actions: string[];
   /** Concrete actions for patterns (`api::*.find`); 400 for a pattern that names nothing. */
@@ -116,6 +118,7 @@ export async function startAuth(
     tokens,
     roles,
     admins: new Admins(database, JwtSigner.admin(secrets.adminJwt), authConfig),
+    jwt: userJwt,
     actions,
     expand,
     async register(input, headers) {

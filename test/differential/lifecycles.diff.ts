@@ -127,7 +127,7 @@ test('a document middleware sets the default populate of pages (REST calls the D
 });
 
 test('the entity service seeded a category; the core store kept its values', async () => {
-  await diff.same(async (api) => [await api.get('/api/categories?filters[name][$eq]=Seeded by the entity service&fields[0]=name'), await api.get('/api/setting?fields[0]=boots&fields[1]=stored&fields[2]=seededCategories')]);
+  await diff.same(async (api) => [await api.get('/api/categories?filters[name][$eq]=Seeded by the entity service&fields[0]=name'), await api.get('/api/setting?fields[0]=boots&fields[1]=stored&fields[2]=seededCategories&fields[3]=plugins'), await publicClient(api).get('/api/setting?fields[0]=boots')]);
 });
 
 test('an ApplicationError thrown by beforeCreate: 400, nothing written', async () => {

@@ -163,6 +163,9 @@ for (const dialect of DIALECTS) {
       assert.equal(setting.boots, 1);
       assert.deepEqual(setting.stored, { nested: { list: [1, 'two'] }, flag: true });
       assert.equal(setting.seededCategories, 1);
+      assert.deepEqual(setting.plugins, { locales: ['en'], defaultLocale: 'en', roles: ['authenticated', 'public'], jwtId: 7, passwordChecks: [true, false], users: 0 });
+      // The role service's updateRole granted Public find on the setting.
+      assert.equal((await server.publicApi.get('/api/setting')).status, 200);
       const second = await startServer(dialect, { project: fixture('lifecycles'), nodeOf: server });
       try {
         assert.equal((await second.api.get('/api/setting')).body.data.boots, 2);
