@@ -7,15 +7,29 @@
  */
 import bcrypt from 'bcryptjs';
 import type { Auth } from '../auth/index.js';
-import type { DocumentService, QueryParams, RowRepository } from '../documents/service.js';
+import type { Document, DocumentService, QueryParams, RowRepository } from '../documents/service.js';
 import { NotFoundError } from '../errors.js';
-import type { FileInfo, MediaLibrary, ReceivedFile } from '../upload/service.js';
 import type { EntityDocuments } from './entity-service.js';
 
 type Params = Record<string, unknown>;
 const USER = 'plugin::users-permissions.user';
 const ROLE = 'plugin::users-permissions.role';
 const PERMISSION = 'plugin::users-permissions.permission';
+
+/** A file already on disk, as the media library receives uploads. */
+interface ReceivedFile {
+  path: string;
+  clientName: string;
+  sizeInBytes: number;
+}
+
+/** What the upload service needs of the media library (upload/service.ts; one layer with this one). */
+export interface MediaLibrary {
+  upload(files: ReceivedFile[], infos: Record<string, unknown>[], link?: { ref: string; refId: string; field: string }): Promise<Document[]>;
+  findOne(id: number, query?: Record<string, unknown>): Promise<Document>;
+  list(query: Record<string, unknown>): Promise<Document[]>;
+  delete(id: number): Promise<Document>;
+}
 
 export interface PluginServiceDeps {
   documents: DocumentService;
@@ -179,7 +193,7 @@ export function pluginServices(deps: PluginServiceDeps): PluginServices {
     async upload({ data = {}, files }: { data?: Params; files?: unknown } = {}) {
       const list = received(files);
       const info = data.fileInfo;
-      const infos = (Array.isArray(info) ? info : list.map(() => info ?? {})) as FileInfo[];
+      const infos = (Array.isArray(info) ? info : list.map(() => info ?? {})) as Record<string, unknown>[];
       const link = data.ref && data.refId !== undefined && data.field ? { ref: String(data.ref), refId: String(data.refId), field: String(data.field) } : undefined;
       return media().upload(list, infos, link);
     },
