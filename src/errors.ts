@@ -122,6 +122,19 @@ export class ForbiddenError extends VellumError {
   }
 }
 
+/**
+ * A route policy of the project refused the request (it answered neither true nor undefined), or
+ * project code threw Strapi's `PolicyError`: unlike a plain ForbiddenError, its message is shown.
+ */
+export class PolicyError extends ForbiddenError {
+  static override readonly errorName: string = 'PolicyError';
+  static override readonly code: string = 'VELLUM_POLICY';
+
+  constructor(message = 'Policy Failed', details: ErrorDetails = {}) {
+    super(message, details);
+  }
+}
+
 export class NotFoundError extends VellumError {
   static override readonly status: number = 404;
   static override readonly errorName: string = 'NotFoundError';
@@ -163,6 +176,18 @@ export class RateLimitError extends VellumError {
   static override readonly graphqlCode: string = 'RATE_LIMITED';
 
   constructor(message = 'Too many requests, please try again later.', details: ErrorDetails = {}) {
+    super(message, details);
+  }
+}
+
+/** Project code threw Strapi's `NotImplementedError`. */
+export class NotImplementedError extends VellumError {
+  static override readonly status: number = 501;
+  static override readonly errorName: string = 'NotImplementedError';
+  static override readonly code: string = 'VELLUM_NOT_IMPLEMENTED';
+  static override readonly graphqlCode: string = 'INTERNAL_SERVER_ERROR';
+
+  constructor(message = 'This feature is not implemented yet', details: ErrorDetails = {}) {
     super(message, details);
   }
 }

@@ -6,16 +6,13 @@ import type { FastifyInstance } from 'fastify';
 import { loadConfig, type LoadConfigOptions, type VellumConfig } from './config/load.js';
 import { openDatabase, type Database } from './database/connection.js';
 import { synchronizeSchema, type SyncReport } from './database/sync.js';
-import { DocumentMiddlewares, DocumentService, Lifecycles } from './documents/service.js';
+import { DocumentService } from './documents/service.js';
 import { coreStore } from './database/store.js';
-import { attachDataApis } from './strapi/data.js';
-import { strapiDocuments } from './strapi/document-defaults.js';
-import { loadLifecycleFiles } from './strapi/lifecycle-files.js';
-import { pluginServiceByUid, pluginServices, type PluginServices } from './strapi/plugin-services.js';
+import { pluginServices } from './strapi/plugin-services.js';
 import type { AccessControl } from './access/index.js';
 import { registerContentApi } from './rest/content-api.js';
-import { ExtensionService, parseGraphqlConfig, registerGraphql, type UsersPermissionsHooks } from './graphql/index.js';
-import { loadProjectCode, strapiFacade } from './project/code.js';
+import { ExtensionService, parseGraphqlConfig, registerGraphql, type NamedHandlers, type UsersPermissionsHooks } from './graphql/index.js';
+import { loadProject, ProjectDocuments, provideStrapiModules } from './strapi/index.js';
 import { createHttpServer } from './http/http.js';
 import { registerI18nRoutes } from './rest/i18n.js';
 import { loadProjectSchema } from './schema/load.js';
@@ -35,7 +32,7 @@ export interface Vellum {
   documents: DocumentService;
   auth: Auth;
   sync: SyncReport;
-  /** Project code files present but not executed yet. */
+  /** Project code files present but not run (each also named in `warnings`). */
   skippedCode: string[];
   /** What the project asks for that Vellum does not honour, one line each (the CLI prints them). */
   warnings: string[];
@@ -62,8 +59,10 @@ const graphqlUsersPermissions = (auth: Auth): UsersPermissionsHooks => ({
 });
 
 export async function createVellum(projectDir: string, options: CreateVellumOptions = {}): Promise<Vellum> {
+  // Before any project file runs (config files too): `@strapi/strapi` and `@strapi/utils` are Vellum's.
+  provideStrapiModules();
   const config = await loadConfig(projectDir, options);
-  const { schema, skippedCode, warnings } = loadProjectSchema(projectDir, builtInTypes(projectDir));
+  const { schema, warnings } = loadProjectSchema(projectDir, builtInTypes(projectDir));
   if (usersPathTaken(schema)) {
     const type = schema.byPluralName.get('users')!;
     warnings.push(`${type.file}: ${type.uid} is served at /users, in place of users-permissions' /users, /users/me, /users/count and /users/:id (as in Strapi)`);
@@ -71,46 +70,47 @@ export async function createVellum(projectDir: string, options: CreateVellumOpti
   // Project code (src/index) registers its extensions before any API is built.
   const graphql = { config: parseGraphqlConfig(config.plugins, config.environment), extension: new ExtensionService() };
   // Plugin services project code asks for: GraphQL's from the start, the others once the node runs.
-  const plugins: PluginServices = { graphql: { extension: graphql.extension as unknown as Record<string, unknown> } };
-  const strapi: Record<string, unknown> = strapiFacade(plugins, { plugins: config.plugins });
-  strapi.service ??= (uid: string) => pluginServiceByUid(plugins, uid);
-  // Registries project code fills from the start (lifecycles files, register may subscribe).
-  const lifecycles = new Lifecycles();
-  const middlewares = new DocumentMiddlewares();
-  const data = attachDataApis(strapi, { schema, lifecycles, middlewares, warn: (message) => warnings.push(message) });
-  // Lifecycles files and handlers reach the node through the global `strapi`, as in Strapi.
-  (globalThis as { strapi?: unknown }).strapi = strapi;
-  await loadLifecycleFiles(config.projectDir, schema, lifecycles, (message) => warnings.push(message));
-  const projectCode = await loadProjectCode(config.projectDir);
-  await projectCode?.register?.({ strapi });
+  const plugins = { graphql: { extension: graphql.extension } };
+  const project = await loadProject(config, schema, plugins, warnings);
+  // GraphQL's resolversConfig names the project's policies and middlewares, as its routes do.
+  graphql.extension.named = project.named as unknown as NamedHandlers;
+  await project.run('register');
   const database = openDatabase(config.database);
-  const documents = new DocumentService({ database, schema, i18n: config.i18n, rest: config.api.rest, lifecycles, middlewares });
+  // The lifecycles and Document Service middlewares project code registers (empty without it).
+  const documents = new DocumentService({ database, schema, i18n: config.i18n, rest: config.api.rest, lifecycles: project.lifecycles, middlewares: project.middlewares });
   let sync: SyncReport;
   let auth: Auth;
   try {
     sync = await synchronizeSchema(database, schema, systemTables);
-    auth = await startAuth(database, documents, config, options.env);
+    auth = await startAuth(database, documents, config, options.env, project.actions);
   } catch (error) {
     await database.close();
     throw error;
   }
   const access = options.access ?? auth.access;
+  project.start({ documents: new ProjectDocuments(documents), access, auth });
   const prefix = config.api.rest.prefix;
-  const app = createHttpServer(config);
+  const app = createHttpServer(config, { allowedMethods: (path) => project.allowedMethods(path) });
   await registerSecurity(app, config.middlewares);
-  registerContentApi(app, { service: documents, rest: config.api.rest, access, prefix });
+  await project.registerGlobalMiddlewares(app);
+  // A project with routers is served what they declare: REST answers the core routes nothing of
+  // the project changes, the project's pipeline the others.
+  const routing = project.routing();
+  registerContentApi(app, { service: documents, rest: config.api.rest, access, prefix, routes: routing?.rest });
   registerI18nRoutes(app, prefix, config.i18n);
   registerUsersPermissionsRoutes(app, { auth, service: documents, prefix });
   registerAdminRoutes(app, auth);
   app.addHook('onClose', async () => database.close());
   try {
     const media = await registerUploadRoutes(app, { documents, access, config });
+    // Last: a project route on a path Vellum serves itself is the one left out (with a warning).
+    routing?.register(app);
     const usersPermissions = options.usersPermissions ?? graphqlUsersPermissions(auth);
-    await registerGraphql(app, { ...graphql, service: documents, rest: config.api.rest, access, usersPermissions, strapi });
-    const projectDocuments = strapiDocuments(documents);
-    data.start({ documents, strapiDocuments: projectDocuments, store: coreStore(() => database.db, (fn) => database.write(fn)) });
-    Object.assign(plugins, pluginServices({ documents, strapiDocuments: projectDocuments, auth, media, i18n: config.i18n }));
-    await projectCode?.bootstrap?.({ strapi });
+    await registerGraphql(app, { ...graphql, service: documents, rest: config.api.rest, access, usersPermissions, strapi: project.strapi });
+    project.data.start({ documents, store: coreStore(() => database.db, (fn) => database.write(fn)) });
+    const strapiDocuments = project.strapi.documents as (uid: string) => never;
+    Object.assign(plugins, pluginServices({ documents, strapiDocuments, auth, media, i18n: config.i18n }));
+    await project.run('bootstrap');
   } catch (error) {
     await app.close();
     throw error;
@@ -124,12 +124,18 @@ export async function createVellum(projectDir: string, options: CreateVellumOpti
     documents,
     auth,
     sync,
-    skippedCode,
+    skippedCode: project.notRun,
     warnings,
     async listen() {
       const address = await app.listen({ host: config.server.host, port: config.server.port });
       return address.replace('0.0.0.0', '127.0.0.1').replace('[::]', '127.0.0.1');
     },
-    close: () => app.close(),
+    async close() {
+      try {
+        await project.run('destroy');
+      } finally {
+        await app.close();
+      }
+    },
   };
 }

@@ -21,6 +21,8 @@ export interface Caller extends CallerOptions {
    * grants. Absent, answers to this caller are never shared through the response cache.
    */
   cacheScope?: string;
+  /** Who asks, for project code (`ctx.state.user`): absent when the access layer does not say. */
+  principal?: { kind: 'public' | 'user' | 'api-token'; id?: number };
 }
 
 /**

@@ -57,6 +57,7 @@ export class UsersPermissionsAccess implements AccessControl {
       get cacheScope() {
         return grants.scope;
       },
+      principal: caller.kind === 'user' ? { kind: 'user', id: caller.userId } : caller.kind === 'api-token' ? { kind: 'api-token', id: caller.tokenId } : { kind: 'public' },
     };
   }
 }

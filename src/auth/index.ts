@@ -65,12 +65,14 @@ export async function startAuth(
   documents: DocumentService,
   config: VellumConfig,
   env: NodeJS.ProcessEnv = process.env,
+  /** Actions the project's own routes name (`api::article.article.bySlug`): grantable too. */
+  routeActions: string[] = [],
 ): Promise<Auth> {
   const authConfig = resolveAuthConfig(config, env);
   const { schema } = documents;
   const userType = schema.contentTypes.get(USER_UID) as ContentType;
   const roleType = schema.contentTypes.get(ROLE_UID) as ContentType;
-  const actions = knownActions(schema);
+  const actions = [...new Set([...knownActions(schema), ...routeActions])];
   const expand = (patterns: string[], where = 'permissions') => expandActions(patterns, actions, where);
   const roles = new Roles(database.system, documents, roleType, (fn) => database.write(fn));
   documents.engine.register(PERMISSION_UID, permissionAdapter(database, schema, documents.engine));

@@ -28,9 +28,6 @@ ${ADMIN_USAGE}`;
 async function start(projectDir: string): Promise<void> {
   const vellum = await createVellum(projectDir);
   for (const warning of vellum.warnings) console.warn(`Warning: ${warning}`);
-  if (vellum.skippedCode.length) {
-    console.log(`Project code not executed (${vellum.skippedCode.length} files): ${vellum.skippedCode.join(', ')}`);
-  }
   for (const warning of vellum.sync.warnings) console.log(`Warning: ${warning}`);
   if (vellum.sync.orphaned.length) {
     console.log(`Kept data the schema no longer names (remove with \`vellum db prune\`): ${vellum.sync.orphaned.join(', ')}`);

@@ -1,4 +1,4 @@
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import type { VellumConfig } from '../config/load.js';
 import { parseJsonKeepingIntegers } from '../documents/exact-integers.js';
 import { NotFoundError, VellumError } from '../errors.js';
@@ -6,13 +6,29 @@ import { parseQueryString } from '../query/parse/query-string.js';
 import { errorBody, toVellumError } from './errors.js';
 
 const QUERY_ERROR = Symbol('queryError');
+const QUERY_TOUCHED = Symbol('queryTouched');
+
+/** Marks a request whose query project code read or replaced: its answer is not its URL's alone. */
+export function markQueryTouched(request: FastifyRequest): void {
+  (request as unknown as Record<symbol, boolean>)[QUERY_TOUCHED] = true;
+}
+
+export const queryTouched = (request: FastifyRequest): boolean => (request as unknown as Record<symbol, boolean | undefined>)[QUERY_TOUCHED] === true;
+
+export interface HttpServerOptions {
+  /**
+   * The methods served at a path that exists for other methods: the request is then a 405 with
+   * `Allow` (Koa router's answer, which Strapi gives for a project's routes), not a 404.
+   */
+  allowedMethods?: (path: string) => string[] | undefined;
+}
 
 /**
  * The HTTP server shared by REST, GraphQL and uploads: Strapi-style query strings, JSON bodies
  * (an empty body is no body, as the official SDK sends on GET and DELETE), and every error in the
  * envelope of spec 2.3.
  */
-export function createHttpServer(config: VellumConfig): FastifyInstance {
+export function createHttpServer(config: VellumConfig, options: HttpServerOptions = {}): FastifyInstance {
   const app = Fastify({
     // Unexpected (5xx) failures are always logged; request logging is opt-in.
     logger: { level: config.server.logger ? 'info' : 'error', redact: ['req.headers.authorization'] },
@@ -63,6 +79,11 @@ export function createHttpServer(config: VellumConfig): FastifyInstance {
   });
 
   app.setNotFoundHandler((request, reply) => {
+    const allowed = options.allowedMethods?.(request.url.split('?')[0]!);
+    if (allowed) {
+      void reply.status(405).header('allow', allowed.join(', ')).type('text/plain; charset=utf-8').send('Method Not Allowed');
+      return;
+    }
     const error: VellumError = new NotFoundError(`Not Found: ${request.method} ${request.url.split('?')[0]}`);
     void reply.status(404).send(errorBody(error));
   });

@@ -110,6 +110,15 @@ export function sendJson(reply: FastifyReply, value: unknown, status = 200): Fas
   return sendBody(reply, jsonBody(value), status);
 }
 
+/** The chunks a multi-chunk answer streams, for a hook that reads the body it is about to send. */
+const CHUNKS = Symbol('vellum.jsonChunks');
+
+/** The JSON text of a payload `sendBody` wrote as a stream, or undefined for any other payload. */
+export function streamedJson(payload: unknown): string | undefined {
+  const chunks = (payload as Record<symbol, Buffer[] | undefined> | null)?.[CHUNKS];
+  return chunks ? Buffer.concat(chunks).toString('utf8') : undefined;
+}
+
 /**
  * Answers a body made by `jsonBody`. Several chunks are streamed as they are, with their total as
  * Content-Length: joining them would allocate the whole body again. The chunks are only read, so
@@ -119,5 +128,5 @@ export function sendBody(reply: FastifyReply, body: JsonBody, status = 200): Fas
   reply.status(status).type('application/json; charset=utf-8');
   if (body.chunks.length === 1) return reply.send(body.chunks[0]);
   reply.header('content-length', body.length);
-  return reply.send(Readable.from(body.chunks, { objectMode: false }));
+  return reply.send(Object.assign(Readable.from(body.chunks, { objectMode: false }), { [CHUNKS]: body.chunks }));
 }

@@ -5,13 +5,72 @@
  * writes `path.join(__dirname, '..', '..', '.tmp/data.db')` and means the project's `.tmp/`.
  */
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import Module, { createRequire, register } from 'node:module';
 import { basename, dirname, join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { transformSync } from 'esbuild';
 import { require as tsxRequire } from 'tsx/cjs/api';
 
 const TYPESCRIPT = /\.[cm]?tsx?$/;
+
+/** A package name that project code imports and Vellum answers itself (`@strapi/strapi`). */
+export interface ProvidedModule {
+  /** What `require(name)` returns: the module's namespace, shared with `import`. */
+  exports: unknown;
+  /** The file `import` of the name loads (the same module, so classes are the same classes). */
+  url: string;
+}
+
+const provided = new Map<string, ProvidedModule>();
+
+/** Files of installed packages keep their own resolution: only project code is redirected. */
+const fromPackage = (file: string | undefined): boolean => file !== undefined && /[\\/]node_modules[\\/]/.test(file);
+
+/**
+ * The resolve hook of ES modules, run by Node off the main thread: it cannot see `provided`, so it
+ * gets the names and their URLs once, as data.
+ */
+const ESM_RESOLVE_HOOK = `
+let urls = {};
+export function initialize(data) { urls = data.urls; }
+export async function resolve(specifier, context, next) {
+  const url = urls[specifier];
+  if (url && !/[\\\\/]node_modules[\\\\/]/.test(context.parentURL ?? '')) return { url, shortCircuit: true };
+  return next(specifier, context);
+}`;
+
+/**
+ * Makes package names resolve to Vellum's own modules for project code, whether it `require`s them
+ * (CommonJS, TypeScript compiled to it, and whatever those files require in turn) or `import`s
+ * them (ES modules): a Strapi project's `@strapi/strapi` and `@strapi/utils`, with no package
+ * installed. Process-wide, as `require` is; the first call decides the names.
+ */
+export function provideModules(modules: Record<string, ProvidedModule>): void {
+  if (provided.size > 0) return;
+  for (const [name, module] of Object.entries(modules)) provided.set(name, module);
+  type Load = (request: string, parent: { filename?: string } | undefined, isMain: boolean) => unknown;
+  const loader = Module as unknown as { _load: Load };
+  const load = loader._load;
+  loader._load = function (request, parent, isMain) {
+    const found = provided.get(request);
+    if (found && !fromPackage(parent?.filename)) return found.exports;
+    return load.call(this, request, parent, isMain);
+  };
+}
+
+let esmHooked = false;
+
+/**
+ * The resolve hook for ES modules, registered when the first project file is imported as one: Node
+ * runs module hooks on a thread of their own (memory, start-up time), which CommonJS and TypeScript
+ * projects do not need.
+ */
+function resolveImportsOfProvided(): void {
+  if (esmHooked || provided.size === 0) return;
+  esmHooked = true;
+  const urls = Object.fromEntries([...provided].map(([name, module]) => [name, module.url]));
+  register(`data:text/javascript,${encodeURIComponent(ESM_RESOLVE_HOOK)}`, { data: { urls } });
+}
 
 interface ModuleScope {
   /** The file `require` resolves from. */
@@ -28,6 +87,8 @@ interface ModuleScope {
 function projectRequire(file: string): NodeJS.Require {
   const native = createRequire(file);
   const load = ((id: string) => {
+    const found = provided.get(id);
+    if (found) return found.exports;
     let resolved: string | undefined;
     try {
       resolved = native.resolve(id);
@@ -87,6 +148,7 @@ const looksLikeCommonJs = (source: string): boolean =>
 export async function loadProjectModule(file: string, projectDir: string): Promise<unknown> {
   if (/\.(c?ts|tsx)$/.test(file)) return loadTypeScript(file, projectDir);
   if (file.endsWith('.cjs') || (file.endsWith('.js') && looksLikeCommonJs(readFileSync(file, 'utf8')))) return loadCommonJs(file);
+  resolveImportsOfProvided();
   if (file.endsWith('.mts')) {
     const { tsImport } = await import('tsx/esm/api');
     return tsImport(pathToFileURL(file).href, import.meta.url);

@@ -12,8 +12,9 @@ import { NotFoundError, ValidationError } from '../errors.js';
 import { checkTopLevelParams, type Action } from '../query/parse/top-level.js';
 import type { ContentType } from '../schema/model.js';
 import type { AccessControl, Caller } from '../access/index.js';
-import { legacyData, wantsLegacyFormat } from './legacy-format.js';
+import { legacyData, wantsLegacyFormat } from '../http/legacy-format.js';
 import type { Document } from '../documents/rows.js';
+import { queryTouched } from '../http/http.js';
 import { jsonBody, sendBody, sendJson } from '../http/json-body.js';
 import { ResponseCache } from './response-cache.js';
 
@@ -26,6 +27,13 @@ export interface ContentApiOptions {
   rest: RestConfig;
   access: AccessControl;
   prefix: string;
+  /**
+   * The actions served, by content-type uid, when the project has routers of its own (Strapi
+   * serves what they declare; the project serves its other routes itself). Absent: every
+   * content-type's actions (a project without routers). The draft-and-publish actions go with
+   * `update`.
+   */
+  routes?: Map<string, ReadonlySet<string>>;
 }
 
 /** `data` of a POST/PUT body; anything else is a 400 naming what is wrong. */
@@ -59,8 +67,9 @@ export function registerContentApi(app: FastifyInstance, options: ContentApiOpti
    * signal is read before `read` runs, so what is stored is never older than its signal.
    */
   const cachedRead = async (request: FastifyRequest, reply: FastifyReply, caller: Caller, documents: TypeDocuments, read: () => Promise<unknown>) => {
-    // Project code (a document middleware, a lifecycle) may answer what the database does not hold.
-    const scope = cache && documents.cacheable && caller.cacheScope;
+    // A query project code read or changed (a global middleware) is not the URL's: not shared. A
+    // document middleware or a lifecycle may answer what the database does not hold: not cached.
+    const scope = cache && !queryTouched(request) && documents.cacheable && caller.cacheScope;
     const signal = scope ? await service.changeSignal() : undefined;
     if (!cache || signal === undefined) return sendJson(reply, await read());
     const key = `${scope}\n${wantsLegacyFormat(request.headers) ? 'v4' : ''}\n${request.url}`;
@@ -76,6 +85,8 @@ export function registerContentApi(app: FastifyInstance, options: ContentApiOpti
   for (const type of service.schema.contentTypes.values()) {
     if (type.builtIn) continue;
     const documents = service.of(type);
+    const actions = options.routes?.get(type.uid);
+    const serves = (action: string) => !options.routes || actions?.has(action) === true;
 
     // Every answer is serialised by jsonBody, which writes stored JSON text through (rawJson).
     const authorize = async (request: FastifyRequest, action: 'find' | 'findOne' | 'create' | 'update') => {
@@ -106,7 +117,7 @@ export function registerContentApi(app: FastifyInstance, options: ContentApiOpti
     if (type.kind === 'collectionType') {
       const base = `${prefix}/${type.pluralName}`;
 
-      app.get(base, async (request, reply) => {
+      if (serves('find')) app.get(base, async (request, reply) => {
         const caller = await authorize(request, 'find');
         return cachedRead(request, reply, caller, documents, async () => {
           checkParams(request, 'find');
@@ -115,7 +126,7 @@ export function registerContentApi(app: FastifyInstance, options: ContentApiOpti
         });
       });
 
-      app.get<{ Params: Params }>(`${base}/:documentId`, async (request, reply) => {
+      if (serves('findOne')) app.get<{ Params: Params }>(`${base}/:documentId`, async (request, reply) => {
         const caller = await authorize(request, 'findOne');
         return cachedRead(request, reply, caller, documents, async () => {
           checkParams(request, 'findOne');
@@ -125,20 +136,20 @@ export function registerContentApi(app: FastifyInstance, options: ContentApiOpti
         });
       });
 
-      app.post(base, async (request, reply) => {
+      if (serves('create')) app.post(base, async (request, reply) => {
         const caller = await writer(request, 'create');
         const document = await documents.create({ ...(request.query as Query), data: bodyData(request.body) }, caller);
         return answer(request, reply, type, document, {}, 201);
       });
 
-      app.put<{ Params: Params }>(`${base}/:documentId`, async (request, reply) => {
+      if (serves('update')) app.put<{ Params: Params }>(`${base}/:documentId`, async (request, reply) => {
         const caller = await writer(request, 'update');
         const params = { ...(request.query as Query), documentId: request.params.documentId, data: bodyData(request.body) };
         const document = await documents.update(params, caller);
         return answer(request, reply, type, document);
       });
 
-      app.delete<{ Params: Params }>(`${base}/:documentId`, async (request, reply) => {
+      if (serves('delete')) app.delete<{ Params: Params }>(`${base}/:documentId`, async (request, reply) => {
         const caller = await access.authorize(request.headers, { uid: type.uid, action: 'delete' });
         checkParams(request, 'write');
         const { locale, status } = request.query as Query;
@@ -148,9 +159,9 @@ export function registerContentApi(app: FastifyInstance, options: ContentApiOpti
         return before === undefined ? reply.status(204).send() : answer(request, reply, type, before);
       });
 
-      const actions = { publish: documents.publish, unpublish: documents.unpublish, 'discard-draft': documents.discardDraft } as const;
-      for (const [name, run] of Object.entries(actions)) {
-        app.post<{ Params: Params }>(`${base}/:documentId/actions/${name}`, async (request, reply) => {
+      const publication = { publish: documents.publish, unpublish: documents.unpublish, 'discard-draft': documents.discardDraft } as const;
+      for (const [name, run] of Object.entries(publication)) {
+        if (serves('update')) app.post<{ Params: Params }>(`${base}/:documentId/actions/${name}`, async (request, reply) => {
           const caller = await writer(request, 'update');
           const document = await run.call(documents, { ...(request.query as Query), documentId: request.params.documentId }, caller);
           return answer(request, reply, type, document);
@@ -159,7 +170,7 @@ export function registerContentApi(app: FastifyInstance, options: ContentApiOpti
     } else {
       const base = `${prefix}/${type.singularName}`;
 
-      app.get(base, async (request, reply) => {
+      if (serves('find')) app.get(base, async (request, reply) => {
         const caller = await authorize(request, 'find');
         return cachedRead(request, reply, caller, documents, async () => {
           checkParams(request, 'findOne');
@@ -170,13 +181,13 @@ export function registerContentApi(app: FastifyInstance, options: ContentApiOpti
         });
       });
 
-      app.put(base, async (request, reply) => {
+      if (serves('update')) app.put(base, async (request, reply) => {
         const caller = await writer(request, 'update');
         const document = await documents.update({ ...(request.query as Query), documentId: undefined, data: bodyData(request.body) }, caller);
         return answer(request, reply, type, document);
       });
 
-      app.delete(base, async (request, reply: FastifyReply) => {
+      if (serves('delete')) app.delete(base, async (request, reply: FastifyReply) => {
         const caller = await access.authorize(request.headers, { uid: type.uid, action: 'delete' });
         checkParams(request, 'write');
         const { locale, status } = request.query as Query;

@@ -17,8 +17,6 @@ function readJson(file: string, projectDir: string): unknown {
 
 export interface LoadedProject {
   schema: Schema;
-  /** Project code files (controllers, routes, services) present but not executed. */
-  skippedCode: string[];
   /** One line per thing the schema asks for that Vellum does not honour (it starts regardless, as Strapi does). */
   warnings: string[];
 }
@@ -31,7 +29,6 @@ export function loadProjectSchema(projectDir: string, builtIns: RawSchemaFile[] 
   const srcDir = join(projectDir, 'src');
   if (!existsSync(srcDir)) throw new ProjectError(`no src/ folder in ${projectDir}`);
   const contentTypes: RawSchemaFile[] = [];
-  const skippedCode: string[] = [];
   const apiDir = join(srcDir, 'api');
   for (const api of listDirs(apiDir)) {
     const typesDir = join(apiDir, api, 'content-types');
@@ -39,13 +36,6 @@ export function loadProjectSchema(projectDir: string, builtIns: RawSchemaFile[] 
       const file = join(typesDir, name, 'schema.json');
       if (!existsSync(file)) continue;
       contentTypes.push({ file: relative(projectDir, file), uid: `api::${api}.${name}`, json: readJson(file, projectDir) });
-    }
-    for (const folder of ['controllers', 'routes', 'services', 'policies', 'middlewares']) {
-      const dir = join(apiDir, api, folder);
-      if (!existsSync(dir)) continue;
-      for (const entry of readdirSync(dir).sort()) {
-        if (/\.(c|m)?(j|t)s$/.test(entry)) skippedCode.push(relative(projectDir, join(dir, entry)));
-      }
     }
   }
   const components: RawSchemaFile[] = [];
@@ -64,5 +54,5 @@ export function loadProjectSchema(projectDir: string, builtIns: RawSchemaFile[] 
   }
   const warnings: string[] = [];
   const schema = buildSchema(contentTypes, components, builtIns, (message) => warnings.push(message));
-  return { schema, skippedCode, warnings };
+  return { schema, warnings };
 }

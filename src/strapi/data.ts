@@ -1,7 +1,7 @@
 /**
- * What this folder adds to the `strapi` object project code receives: `strapi.db` (query engine,
- * lifecycles), `strapi.query(uid)` (v4's name for `strapi.db.query`), `strapi.entityService`,
- * `strapi.store`, and `strapi.documents.use(middleware)`. The registries (lifecycles, document
+ * The data side of the `strapi` object project code receives (strapi.ts makes the rest):
+ * `strapi.db` (query engine, lifecycles), `strapi.query(uid)` (v4's name for `strapi.db.query`),
+ * `strapi.entityService`, `strapi.store`, and `strapi.documents.use(middleware)`. The registries (lifecycles, document
  * middlewares) exist from the start, so `register` may subscribe; the rest works once the node's
  * database is open (`start`).
  */
@@ -14,8 +14,6 @@ import { createStrapiStore } from './store.js';
 
 export interface DataServices {
   documents: DocumentService;
-  /** `strapi.documents(uid)`: Strapi 5's Document Service (its defaults: drafts, every document). */
-  strapiDocuments: (uid: string) => EntityDocuments;
   store: CoreStore;
 }
 
@@ -38,16 +36,15 @@ export function attachDataApis(
     options.middlewares.use(middleware);
     return strapi.documents;
   };
-  const documents =
-    typeof strapi.documents === 'function' ? strapi.documents : (uid: string) => running('strapi.documents').strapiDocuments(uid);
+  // `strapi.documents(uid)` (strapi.ts: Strapi 5's Document Service) gets its `use`.
+  const documents = strapi.documents as (uid: string) => EntityDocuments;
   Object.assign(documents, { use });
   Object.assign(strapi, {
     db,
-    documents,
     query: (uid: string) => db.query(uid),
     entityService: createEntityService(
       options.schema,
-      (uid) => (documents as (uid: string) => EntityDocuments)(uid),
+      (uid) => documents(uid),
       (uid) => db.query(uid),
     ),
     store: createStrapiStore(() => running('strapi.store').store),

@@ -220,7 +220,7 @@ export function pluginServices(deps: PluginServiceDeps): PluginServices {
 }
 
 /** `strapi.service('plugin::users-permissions.role')`: a plugin's service by its uid. */
-export function pluginServiceByUid(services: PluginServices, uid: string): Record<string, unknown> | undefined {
+export function pluginServiceByUid(services: Record<string, Record<string, unknown>>, uid: string): unknown {
   const match = /^plugin::([^.]+)\.(.+)$/.exec(uid);
   return match ? services[match[1]!]?.[match[2]!] : undefined;
 }

@@ -34,6 +34,11 @@ for (const dialect of DIALECTS) {
       // The CLI finds the server's database through the project's configuration, as in production.
       rmSync(join(project.dir, 'config/database.js'));
       project.write('config/database.json', JSON.stringify(server.databaseConfig));
+      // The administrator of the admin API tests (the first test creates another with the CLI).
+      await server.vellum.auth.admins.create('admin@example.com', 'an-admin-password');
+      const login = await server.publicApi.post('/admin/login', { email: 'admin@example.com', password: 'an-admin-password' });
+      assert.equal(login.status, 200, JSON.stringify(login.body));
+      admin = new HttpClient(server.url, { authorization: `Bearer ${login.body.data.token}` });
     });
     after(async () => {
       await server?.close();
@@ -46,7 +51,8 @@ for (const dialect of DIALECTS) {
       assert.equal(refused.status, 400);
       const login = await server.publicApi.post('/admin/login', { email: 'root@example.com', password: 'a-long-password' });
       assert.equal(login.status, 200);
-      admin = new HttpClient(server.url, { authorization: `Bearer ${login.body.data.token}` });
+      const root = new HttpClient(server.url, { authorization: `Bearer ${login.body.data.token}` });
+      assert.equal((await root.get('/admin/api-tokens')).status, 200);
       await assert.rejects(vellum('admin', 'create', '--email', 'x@example.com', '--password', 'short'));
     });
 

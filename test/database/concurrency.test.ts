@@ -205,6 +205,9 @@ for (const dialect of DIALECTS) {
         // Another process's write transaction holds the file; this node waits its busy timeout.
         const filename = (server.databaseConfig.connection as { connection: { filename: string } }).connection.filename;
         const other = new Database(filename);
+        // The token's first use records it (a write outside the document write, see ApiTokens.verify):
+        // done before the lock, so that the write that waits is the document's.
+        assert.equal((await server.api.get(`/api/targets?filters[name][$eq]=${name}`)).status, 200);
         await sql`pragma busy_timeout = 100`.execute(server.vellum.database.db);
         try {
           other.exec('begin immediate');

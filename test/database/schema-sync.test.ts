@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { after, describe, it } from 'node:test';
 import { ProjectError } from '../../src/errors.js';
 import { createVellum, type Vellum } from '../../src/server.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/databases.js';
@@ -10,26 +10,34 @@ import { pruneSchema } from '../../src/database/sync.js';
 
 for (const dialect of DIALECTS) {
   describe(`schema synchronisation [${dialect}]`, () => {
-    let database: TestDatabase;
-    let project: TempProject;
-    before(async () => {
-      database = await createTestDatabase(dialect);
-      project = copyProject();
-    });
+    const cleanups: (() => Promise<void>)[] = [];
     after(async () => {
-      project?.remove();
-      await database?.drop();
+      for (const cleanup of cleanups) await cleanup();
     });
 
-    const start = async (): Promise<{ vellum: Vellum; api: HttpClient }> => {
-      const vellum = await createVellum(project.dir, {
-        env: { NODE_ENV: 'test' },
-        overrides: { server: { host: '127.0.0.1', port: 0 }, database: database.config },
+    /**
+     * A fresh database and copy of the blog for one test: each test starts its own nodes on them,
+     * editing the schema between starts.
+     */
+    const fresh = async () => {
+      const database: TestDatabase = await createTestDatabase(dialect);
+      const project: TempProject = copyProject();
+      cleanups.push(async () => {
+        project.remove();
+        await database.drop();
       });
-      return { vellum, api: new HttpClient(await vellum.listen(), await fullAccessHeaders(vellum)) };
+      const start = async (): Promise<{ vellum: Vellum; api: HttpClient }> => {
+        const vellum = await createVellum(project.dir, {
+          env: { NODE_ENV: 'test' },
+          overrides: { server: { host: '127.0.0.1', port: 0 }, database: database.config },
+        });
+        return { vellum, api: new HttpClient(await vellum.listen(), await fullAccessHeaders(vellum)) };
+      };
+      return { project, start };
     };
 
     it('creates every table on first start, and nothing on the next', async () => {
+      const { start } = await fresh();
       const first = await start();
       const tables = first.vellum.sync.createdTables;
       for (const table of ['articles', 'authors', 'categories', 'tags', 'globals', 'components_shared_seos', 'files', 'files_related_mph', 'articles_cmps']) {
@@ -48,6 +56,10 @@ for (const dialect of DIALECTS) {
     });
 
     it('adds a column for a new attribute and keeps existing data', async () => {
+      const { project, start } = await fresh();
+      const first = await start();
+      assert.equal((await first.api.post('/api/tags', { data: { name: 'kept' } })).status, 201);
+      await first.vellum.close();
       project.editJson(TAG_SCHEMA, (j) => (j.attributes.color = { type: 'string', default: 'blue' }));
       const { vellum, api } = await start();
       assert.deepEqual(vellum.sync.addedColumns, ['tags.color']);
@@ -59,6 +71,11 @@ for (const dialect of DIALECTS) {
     });
 
     it('a removed attribute keeps its column until `db prune`', async () => {
+      const { project, start } = await fresh();
+      project.editJson(TAG_SCHEMA, (j) => (j.attributes.color = { type: 'string', default: 'blue' }));
+      const first = await start();
+      assert.equal((await first.api.post('/api/tags', { data: { name: 'kept' } })).status, 201);
+      await first.vellum.close();
       project.editJson(TAG_SCHEMA, (j) => delete j.attributes.color);
       const { vellum, api } = await start();
       assert.ok(vellum.sync.orphaned.includes('tags.color'), vellum.sync.orphaned.join(', '));
@@ -72,6 +89,8 @@ for (const dialect of DIALECTS) {
     });
 
     it('an unsafe type change stops start-up with an explanation', async () => {
+      const { project, start } = await fresh();
+      await (await start()).vellum.close();
       project.editJson(ARTICLE_SCHEMA, (j) => (j.attributes.title = { type: 'integer' }));
       await assert.rejects(start(), (error: unknown) => {
         assert.ok(error instanceof ProjectError, String(error));
@@ -86,6 +105,8 @@ for (const dialect of DIALECTS) {
     // SQLite is embedded: one process owns the file (and better-sqlite3 blocks its thread while
     // waiting for a lock, so two nodes cannot even be simulated in one process).
     it('two nodes starting together on one database both come up', { skip: dialect === 'sqlite' && 'SQLite is single-node' }, async () => {
+      const { project, start } = await fresh();
+      await (await start()).vellum.close();
       project.editJson(TAG_SCHEMA, (j) => (j.attributes.weight = { type: 'integer' }));
       const results = await Promise.allSettled([start(), start()]);
       try {

@@ -283,7 +283,13 @@ export async function openDifferential(options: OpenOptions): Promise<Differenti
   const dialect = (process.env.DIFF_DIALECT ?? 'sqlite') as DialectName;
   // Attributes left out of Strapi's copy of the project are left out of both answers too.
   const stripped = new Set<string>();
-  const [strapiServer, vellumServer] = await Promise.all([startStrapi(options, project, stripped), startServer(dialect, { project })]);
+  const started = await Promise.allSettled([startStrapi(options, project, stripped), startServer(dialect, { project })]);
+  if (started[0].status === 'rejected' || started[1].status === 'rejected') {
+    // One failed to start: stop the other, or the run would hang on its open server.
+    await Promise.allSettled(started.map((s) => (s.status === 'fulfilled' ? (s.value as { close?: () => Promise<void>; stop?: () => Promise<void> }).close?.() ?? (s.value as { stop: () => Promise<void> }).stop() : undefined)));
+    throw started[0].status === 'rejected' ? started[0].reason : (started[1] as PromiseRejectedResult).reason;
+  }
+  const [strapiServer, vellumServer] = [started[0].value, started[1].value];
   const strapi = new HttpClient(strapiServer.url, { authorization: `Bearer ${strapiServer.token}` });
   const vellum = vellumServer.api;
 

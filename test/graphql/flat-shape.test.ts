@@ -3,11 +3,14 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { DIALECTS, startServer, type TestServer } from '../helpers/server.js';
 import { graphql, graphqlData } from '../helpers/graphql.js';
+import { unique } from '../helpers/unique.js';
 
 for (const dialect of DIALECTS) {
   describe(`GraphQL operations, flat shape [${dialect}]`, () => {
     let server: TestServer;
     const ids: Record<string, string> = {};
+    /** The seed articles carry it in `body`: lists of the seed are scoped to it (other tests add articles). */
+    const seed = unique('seed');
 
     before(async () => {
       server = await startServer(dialect, { config: { plugins: { graphql: { config: { v4CompatibilityMode: false } } } } });
@@ -15,13 +18,13 @@ for (const dialect of DIALECTS) {
       ids.red = (await server.api.post('/api/tags', { data: { name: 'red' } })).body.data.documentId;
       ids.blue = (await server.api.post('/api/tags', { data: { name: 'blue' } })).body.data.documentId;
       for (const [title, views] of [['One', 1], ['Two', 2], ['Three', 3]] as const) {
-        ids[title] = (await server.api.post('/api/articles', { data: { title, views, author: ids.ann, tags: [ids.red, ids.blue] } })).body.data.documentId;
+        ids[title] = (await server.api.post('/api/articles', { data: { title, views, body: seed, author: ids.ann, tags: [ids.red, ids.blue] } })).body.data.documentId;
       }
     });
     after(() => server?.close());
 
     it('<names> is a list of documents with documentId', async () => {
-      const data = await graphqlData(server, '{ articles(sort: "views:desc", pagination: { pageSize: 2 }) { documentId title author { documentId name } } }');
+      const data = await graphqlData(server, `{ articles(filters: { body: { eq: "${seed}" } }, sort: "views:desc", pagination: { pageSize: 2 }) { documentId title author { documentId name } } }`);
       assert.deepEqual(data.articles, [
         { documentId: ids.Three, title: 'Three', author: { documentId: ids.ann, name: 'Ann' } },
         { documentId: ids.Two, title: 'Two', author: { documentId: ids.ann, name: 'Ann' } },
@@ -29,7 +32,7 @@ for (const dialect of DIALECTS) {
     });
 
     it('<names>_connection has nodes and pageInfo', async () => {
-      const data = await graphqlData(server, '{ articles_connection(filters: { views: { gte: 2 } }, pagination: { page: 1, pageSize: 1 }) { nodes { title } pageInfo { total page pageSize pageCount } } }');
+      const data = await graphqlData(server, `{ articles_connection(filters: { body: { eq: "${seed}" }, views: { gte: 2 } }, pagination: { page: 1, pageSize: 1 }) { nodes { title } pageInfo { total page pageSize pageCount } } }`);
       assert.equal(data.articles_connection.nodes.length, 1);
       assert.deepEqual(data.articles_connection.pageInfo, { total: 2, page: 1, pageSize: 1, pageCount: 2 });
     });
@@ -46,21 +49,23 @@ for (const dialect of DIALECTS) {
     });
 
     it('status: DRAFT writes and reads drafts', async () => {
-      const created = await graphqlData(server, 'mutation { createArticle(status: DRAFT, data: { title: "Draft" }) { documentId publishedAt } }');
+      const title = unique('Draft');
+      const created = await graphqlData(server, `mutation { createArticle(status: DRAFT, data: { title: "${title}" }) { documentId publishedAt } }`);
       assert.equal(created.createArticle.publishedAt, null);
       const id = created.createArticle.documentId;
       assert.equal((await graphqlData(server, `{ article(documentId: "${id}") { title } }`)).article, null);
-      assert.equal((await graphqlData(server, `{ article(documentId: "${id}", status: DRAFT) { title } }`)).article.title, 'Draft');
-      const drafts = await graphqlData(server, '{ articles(status: DRAFT, filters: { title: { eq: "Draft" } }) { documentId } }');
+      assert.equal((await graphqlData(server, `{ article(documentId: "${id}", status: DRAFT) { title } }`)).article.title, title);
+      const drafts = await graphqlData(server, `{ articles(status: DRAFT, filters: { title: { eq: "${title}" } }) { documentId } }`);
       assert.deepEqual(drafts.articles, [{ documentId: id }]);
     });
 
     it('update and delete by documentId; delete answers the documentId', async () => {
-      const updated = await graphqlData(server, `mutation { updateArticle(documentId: "${ids.Two}", data: { title: "Deux" }) { documentId title views } }`);
-      assert.deepEqual(updated.updateArticle, { documentId: ids.Two, title: 'Deux', views: 2 });
-      const deleted = await graphqlData(server, `mutation { deleteArticle(documentId: "${ids.Two}") { documentId } }`);
-      assert.deepEqual(deleted.deleteArticle, { documentId: ids.Two });
-      assert.equal((await server.api.get(`/api/articles/${ids.Two}`)).status, 404);
+      const two = (await server.api.post('/api/articles', { data: { title: 'Two', views: 2 } })).body.data.documentId;
+      const updated = await graphqlData(server, `mutation { updateArticle(documentId: "${two}", data: { title: "Deux" }) { documentId title views } }`);
+      assert.deepEqual(updated.updateArticle, { documentId: two, title: 'Deux', views: 2 });
+      const deleted = await graphqlData(server, `mutation { deleteArticle(documentId: "${two}") { documentId } }`);
+      assert.deepEqual(deleted.deleteArticle, { documentId: two });
+      assert.equal((await server.api.get(`/api/articles/${two}`)).status, 404);
     });
 
     it('single types', async () => {

@@ -8,6 +8,7 @@ import { GraphQLClient, gql } from 'graphql-request';
 import { DIALECTS, startServer, type TestServer } from '../helpers/server.js';
 import { insertFile } from '../helpers/files.js';
 import { graphql, graphqlData } from '../helpers/graphql.js';
+import { unique } from '../helpers/unique.js';
 
 for (const dialect of DIALECTS) {
   describe(`GraphQL operations, spec shape [${dialect}]`, () => {
@@ -15,6 +16,9 @@ for (const dialect of DIALECTS) {
     let client: GraphQLClient;
     const ids: Record<string, string> = {};
     let fileIds: number[];
+    /** The seed articles carry it in `body`: reads of the seed are scoped to it (other tests add articles). */
+    const seed = unique('seed');
+    const inSeed = `body: { eq: "${seed}" }`;
 
     before(async () => {
       server = await startServer(dialect);
@@ -29,20 +33,20 @@ for (const dialect of DIALECTS) {
         { title: 'Beta', views: 30, kind: 'tutorial', author: ids.bob, tags: [ids.blue] },
         { title: 'Gamma', views: 20, kind: 'news', author: ids.ann, tags: [] },
       ];
-      for (const data of articles) ids[data.title] = (await api.post('/api/articles', { data })).body.data.documentId;
+      for (const data of articles) ids[data.title] = (await api.post('/api/articles', { data: { ...data, body: seed } })).body.data.documentId;
       ids.draft = (await api.post('/api/articles?status=draft', { data: { title: 'Draft only', views: 1 } })).body.data.documentId;
     });
     after(() => server?.close());
 
     it('lists with data, id (the documentId), attributes and meta.pagination, through graphql-request', async () => {
       const data = await client.request<any>(gql`
-        query List($size: Int) {
-          articles(sort: ["title:asc"], pagination: { pageSize: $size }) {
+        query List($size: Int, $seed: String) {
+          articles(filters: { body: { eq: $seed } }, sort: ["title:asc"], pagination: { pageSize: $size }) {
             data { id attributes { title } }
             meta { pagination { total page pageSize pageCount } }
           }
         }
-      `, { size: 2 });
+      `, { size: 2, seed });
       assert.deepEqual(data.articles.data.map((d: any) => d.attributes.title), ['Alpha', 'Beta']);
       assert.equal(data.articles.data[0].id, ids.Alpha);
       assert.deepEqual(data.articles.meta.pagination, { total: 3, page: 1, pageSize: 2, pageCount: 2 });
@@ -64,7 +68,7 @@ for (const dialect of DIALECTS) {
 
     it('filters: operators, and/or/not, relations, documentId as id', async () => {
       const titles = async (filters: string) =>
-        (await graphqlData(server, `{ articles(filters: ${filters}, sort: "title") { data { attributes { title } } } }`)).articles.data.map((d: any) => d.attributes.title);
+        (await graphqlData(server, `{ articles(filters: { and: [{ ${inSeed} }, ${filters}] }, sort: "title") { data { attributes { title } } } }`)).articles.data.map((d: any) => d.attributes.title);
       assert.deepEqual(await titles('{ title: { eq: "Alpha" } }'), ['Alpha']);
       assert.deepEqual(await titles('{ title: { containsi: "A" } }'), ['Alpha', 'Beta', 'Gamma']);
       assert.deepEqual(await titles('{ views: { gt: 15 } }'), ['Beta', 'Gamma']);
@@ -82,7 +86,7 @@ for (const dialect of DIALECTS) {
 
     it('sort and both kinds of pagination', async () => {
       const list = async (args: string) => {
-        const data = await graphqlData(server, `{ articles(${args}) { data { attributes { title } } meta { pagination { page pageSize total pageCount } } } }`);
+        const data = await graphqlData(server, `{ articles(filters: { ${inSeed} }, ${args}) { data { attributes { title } } meta { pagination { page pageSize total pageCount } } } }`);
         return { titles: data.articles.data.map((d: any) => d.attributes.title), meta: data.articles.meta.pagination };
       };
       assert.deepEqual((await list('sort: ["views:desc"]')).titles, ['Beta', 'Gamma', 'Alpha']);
@@ -123,6 +127,8 @@ for (const dialect of DIALECTS) {
     });
 
     it('creates, updates and deletes, with relations, components, a dynamic zone and media', async () => {
+      const author = (await server.api.post('/api/authors', { data: { name: unique('Writer') } })).body.data.documentId;
+      const tag = (await server.api.post('/api/tags', { data: { name: unique('tag') } })).body.data.documentId;
       const created = await graphqlData(server, `mutation($data: ArticleInput!) { createArticle(data: $data) { data { id attributes {
           title kind author { data { id } } tags { data { id } }
           seo { id metaTitle shareImage { data { id attributes { name } } } }
@@ -132,7 +138,7 @@ for (const dialect of DIALECTS) {
           gallery { data { id } }
         } } } }`, {
         data: {
-          title: 'Created', kind: 'opinion', author: ids.bob, tags: [ids.red],
+          title: 'Created', kind: 'opinion', author, tags: [tag],
           seo: { metaTitle: 'SEO', shareImage: String(fileIds[1]) },
           links: [{ label: 'a', url: 'u' }],
           blocks: [{ __typename: 'ComponentSharedQuote', title: 'Q' }, { __component: 'shared.media', file: fileIds[0] }],
@@ -143,8 +149,8 @@ for (const dialect of DIALECTS) {
       const doc = created.createArticle.data;
       assert.equal(doc.attributes.title, 'Created');
       assert.equal(doc.attributes.kind, 'opinion');
-      assert.equal(doc.attributes.author.data.id, ids.bob);
-      assert.deepEqual(doc.attributes.tags.data, [{ id: ids.red }]);
+      assert.equal(doc.attributes.author.data.id, author);
+      assert.deepEqual(doc.attributes.tags.data, [{ id: tag }]);
       assert.equal(doc.attributes.seo.metaTitle, 'SEO');
       assert.equal(doc.attributes.seo.shareImage.data.attributes.name, 'g1.png');
       assert.deepEqual(doc.attributes.links, [{ label: 'a', url: 'u' }]);
@@ -159,7 +165,7 @@ for (const dialect of DIALECTS) {
       const updated = await graphqlData(server, `mutation { updateArticle(id: "${doc.id}", data: { title: "Renamed", tags: [] }) { data { id attributes { title tags { data { id } } author { data { id } } } } } }`);
       assert.equal(updated.updateArticle.data.attributes.title, 'Renamed');
       assert.deepEqual(updated.updateArticle.data.attributes.tags.data, []);
-      assert.equal(updated.updateArticle.data.attributes.author.data.id, ids.bob, 'partial update');
+      assert.equal(updated.updateArticle.data.attributes.author.data.id, author, 'partial update');
       assert.equal((await server.api.get(`/api/articles/${doc.id}`)).body.data.title, 'Renamed');
 
       const deleted = await graphqlData(server, `mutation { deleteArticle(id: "${doc.id}") { data { id attributes { title } } } }`);
@@ -175,10 +181,12 @@ for (const dialect of DIALECTS) {
     });
 
     it('locales: create and read a translation', async () => {
-      const fr = await graphqlData(server, `mutation { updateArticle(id: "${ids.Alpha}", locale: "fr", data: { title: "Alpha FR" }) { data { id attributes { title locale } } } }`);
-      assert.deepEqual(fr.updateArticle.data.attributes, { title: 'Alpha FR', locale: 'fr' });
-      const list = await graphqlData(server, '{ articles(locale: "fr") { data { id attributes { title locale localizations { data { attributes { locale } } } } } } }');
-      assert.deepEqual(list.articles.data.map((d: any) => d.attributes.title), ['Alpha FR']);
+      const title = unique('Delta');
+      const en = (await server.api.post('/api/articles', { data: { title } })).body.data.documentId;
+      const fr = await graphqlData(server, `mutation { updateArticle(id: "${en}", locale: "fr", data: { title: "${title} FR" }) { data { id attributes { title locale } } } }`);
+      assert.deepEqual(fr.updateArticle.data.attributes, { title: `${title} FR`, locale: 'fr' });
+      const list = await graphqlData(server, `{ articles(locale: "fr", filters: { title: { startsWith: "${title}" } }) { data { id attributes { title locale localizations { data { attributes { locale } } } } } } }`);
+      assert.deepEqual(list.articles.data.map((d: any) => d.attributes.title), [`${title} FR`]);
       assert.deepEqual(list.articles.data[0].attributes.localizations.data.map((d: any) => d.attributes.locale), ['en']);
     });
 
@@ -196,7 +204,7 @@ for (const dialect of DIALECTS) {
     it('other collection types: authors, categories, tags', async () => {
       const created = await graphqlData(server, 'mutation { createCategory(data: { name: "News" }) { data { id attributes { name slug } } } }');
       assert.equal(created.createCategory.data.attributes.slug, 'news');
-      const data = await graphqlData(server, `{ authors(sort: "name") { data { attributes { name } } } categories { data { id } } tag(id: "${ids.red}") { data { attributes { name } } } }`);
+      const data = await graphqlData(server, `{ authors(sort: "name", filters: { id: { in: ["${ids.ann}", "${ids.bob}"] } }) { data { attributes { name } } } categories(filters: { name: { eq: "News" } }) { data { id } } tag(id: "${ids.red}") { data { attributes { name } } } }`);
       assert.deepEqual(data.authors.data.map((d: any) => d.attributes.name), ['Ann', 'Bob']);
       assert.equal(data.categories.data.length, 1);
       assert.equal(data.tag.data.attributes.name, 'red');
@@ -218,7 +226,12 @@ for (const dialect of DIALECTS) {
     });
 
     it('a list of 100 with two nested levels takes as many statements as a list of 1 (no N+1)', async () => {
-      const query = `{ articles(pagination: { pageSize: 100 }, publicationState: PREVIEW, filters: { title: { startsWith: "bulk" } }) { data { id attributes {
+      // Its own author, tags and articles: the seed stays as the other tests read it.
+      const prefix = unique('bulk');
+      const author = (await server.api.post('/api/authors', { data: { name: `${prefix} author` } })).body.data.documentId;
+      const tags: string[] = [];
+      for (const name of ['x', 'y']) tags.push((await server.api.post('/api/tags', { data: { name: `${prefix} ${name}` } })).body.data.documentId);
+      const query = `{ articles(pagination: { pageSize: 100 }, publicationState: PREVIEW, filters: { title: { startsWith: "${prefix}" } }) { data { id attributes {
         title author { data { attributes { name articles { data { attributes { title } } } } } }
         tags { data { attributes { name articles { data { id } } } } }
         seo { metaTitle } blocks { __typename }
@@ -229,7 +242,7 @@ for (const dialect of DIALECTS) {
         return { statements: server.vellum.database.statementCount - before, rows: data.articles.data.length };
       };
       const bulk = (i: number) =>
-        server.api.post('/api/articles', { data: { title: `bulk ${i}`, author: ids.ann, tags: [ids.red, ids.blue], seo: { metaTitle: 's' }, blocks: [{ __component: 'shared.quote', title: 'q' }] } });
+        server.api.post('/api/articles', { data: { title: `${prefix} ${i}`, author, tags, seo: { metaTitle: 's' }, blocks: [{ __component: 'shared.quote', title: 'q' }] } });
       await bulk(0);
       const small = await count();
       for (let i = 1; i < 100; i++) await bulk(i);

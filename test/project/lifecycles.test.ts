@@ -123,10 +123,13 @@ for (const dialect of DIALECTS) {
       assert.deepEqual(eventsOf(title, WRITES), ['beforeCreate(draft)', 'beforeCreate(published)', 'afterCreate(draft)', 'afterCreate(published)']);
     });
 
-    it('an error thrown by beforeCreate aborts the write: nothing is written', async () => {
+    it('an ApplicationError thrown by beforeCreate is a 400 and aborts the write: nothing is written', async () => {
       const title = `Forbidden ${tag()}`;
       const refused = await server.api.post('/api/articles', { data: { title } });
-      assert.ok(refused.status >= 400, refused.text);
+      assert.equal(refused.status, 400, refused.text);
+      assert.equal(refused.body.error.name, 'ApplicationError');
+      assert.equal(refused.body.error.message, 'Titles may not start with Forbidden');
+      assert.deepEqual(refused.body.error.details, { title });
       assert.equal((await server.api.get(`/api/articles?filters[title][$eq]=${encodeURIComponent(title)}&status=draft`)).body.data.length, 0);
       assert.equal((await server.api.get(`/api/articles?filters[title][$eq]=${encodeURIComponent(title)}`)).body.data.length, 0);
       assert.deepEqual(eventsOf(title, WRITES), ['beforeCreate(draft)']);

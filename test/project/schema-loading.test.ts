@@ -40,12 +40,6 @@ describe('project loading', () => {
     assert.equal(schema.contentTypes.get('api::global.global')!.kind, 'singleType');
   });
 
-  it('lists project code it does not execute', () => {
-    const { skippedCode } = loadProjectSchema(BLOG, builtInTypes(BLOG));
-    assert.ok(skippedCode.includes('src/api/article/controllers/article.js'));
-    assert.ok(skippedCode.includes('src/api/tag/routes/tag.js'));
-  });
-
   it('an unknown attribute type names the file and the attribute', () => {
     failsWith(broken(ARTICLE_SCHEMA, (j) => (j.attributes.title.type = 'strng')), ARTICLE_SCHEMA, /title/, /strng/);
   });

@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { DIALECTS, startServer, type TestServer } from '../helpers/server.js';
 import type { HttpClient } from '../helpers/http.js';
+import { unique } from '../helpers/unique.js';
 import { jsonBody } from '../../src/http/json-body.js';
 import { ResponseCache } from '../../src/rest/response-cache.js';
 
@@ -70,6 +71,12 @@ for (const dialect of DIALECTS) {
       return undefined;
     };
     const titles = (body: { data: { title: string }[] }) => body.data.map((article) => article.title);
+    /** A published article of the test's own; its documentId. */
+    const article = async (title: string) => {
+      const res = await server.api.post('/api/articles', { data: { title } });
+      assert.equal(res.status, 201, res.text);
+      return res.body.data.documentId as string;
+    };
 
     it('a repeated read is answered from the cache: the same bytes, without querying the content', async () => {
       const path = '/api/articles?populate=*&sort=title:desc';
@@ -88,20 +95,23 @@ for (const dialect of DIALECTS) {
     });
 
     it('a write through the API is seen by the next read', async () => {
-      const path = '/api/articles?sort=title&fields[0]=title';
-      assert.deepEqual(titles((await read(path)).response.body), ['first', 'second']);
-      await server.api.put(`/api/articles/${documentId}`, { data: { title: 'zeroth' } });
-      assert.deepEqual(titles((await read(path)).response.body), ['second', 'zeroth']);
-      await server.api.put(`/api/articles/${documentId}`, { data: { title: 'first' } });
+      const prefix = unique('api');
+      const own = await article(`${prefix} first`);
+      await article(`${prefix} second`);
+      const path = `/api/articles?filters[title][$startsWith]=${prefix}&sort=title&fields[0]=title`;
+      assert.deepEqual(titles((await read(path)).response.body), [`${prefix} first`, `${prefix} second`]);
+      await server.api.put(`/api/articles/${own}`, { data: { title: `${prefix} zeroth` } });
+      assert.deepEqual(titles((await read(path)).response.body), [`${prefix} second`, `${prefix} zeroth`]);
     });
 
     it('a write by another node on the same database is seen by the next read', async () => {
+      const own = await article(unique('node'));
       const other = await startServer(dialect, { nodeOf: server });
       try {
-        const path = `/api/articles/${documentId}?fields[0]=views`;
+        const path = `/api/articles/${own}?fields[0]=views`;
         await read(path);
         assert.equal(Boolean(await untilCached(path)), caches, 'answered from the cache before the write');
-        await other.api.put(`/api/articles/${documentId}`, { data: { views: 41 } });
+        await other.api.put(`/api/articles/${own}`, { data: { views: 41 } });
         const after = await read(path);
         assert.equal(after.response.body.data.views, 41);
         assert.ok(after.readsArticles);
@@ -111,15 +121,17 @@ for (const dialect of DIALECTS) {
     });
 
     it('a write in plain SQL, outside the document service, is seen by the next read', async () => {
-      const path = `/api/articles/${documentId}?fields[0]=views`;
+      const own = await article(unique('sql'));
+      const path = `/api/articles/${own}?fields[0]=views`;
       await read(path);
       assert.equal(Boolean(await untilCached(path)), caches);
-      await server.vellum.database.db.updateTable('articles').set({ views: 77 }).where('document_id', '=', documentId).execute();
+      await server.vellum.database.db.updateTable('articles').set({ views: 77 }).where('document_id', '=', own).execute();
       assert.equal((await read(path)).response.body.data.views, 77);
     });
 
     it('callers with different grants never share an answer; a revoke applies to the next request', async () => {
-      const path = '/api/articles?populate[author]=true&sort=title&fields[0]=title';
+      // The seed's two articles (other tests write their own).
+      const path = '/api/articles?filters[title][$in][0]=first&filters[title][$in][1]=second&populate[author]=true&sort=title&fields[0]=title';
       const full = (await read(path)).response.body;
       assert.equal(full.data[0].author.name, 'Ann');
       const publicRole = (await server.vellum.auth.roles.get('public')).documentId;

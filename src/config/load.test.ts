@@ -1,0 +1,72 @@
+/** Configuration from the environment and overrides alone: a project folder without config/. */
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { ProjectError } from '../errors.js';
+import { loadConfig, type LoadConfigOptions } from './load.js';
+
+const PROJECT = join('/nonexistent', 'vellum-unit-project');
+const load = (options: LoadConfigOptions = {}) => loadConfig(PROJECT, { env: {}, ...options });
+const refused = (options: LoadConfigOptions, message: string) =>
+  assert.rejects(load(options), (error: unknown) => {
+    assert.ok(error instanceof ProjectError, String(error));
+    assert.equal(error.message, message);
+    return true;
+  });
+
+describe('configuration without config files', () => {
+  it("has Strapi's defaults", async () => {
+    const config = await load();
+    assert.equal(config.projectDir, PROJECT);
+    assert.equal(config.environment, 'development');
+    assert.deepEqual(config.server, { host: '0.0.0.0', port: 1337, bodyLimit: 1024 * 1024, logger: false, dirs: { public: join(PROJECT, 'public') } });
+    assert.deepEqual(config.database, { client: 'sqlite', filename: join(PROJECT, '.tmp/data.db') });
+    assert.deepEqual(config.api.rest, { prefix: '/api', defaultLimit: 25, maxLimit: 100, withCount: true, strictParams: false, cache: { maxBytes: 16 * 1024 * 1024 } });
+    assert.deepEqual(config.i18n, { defaultLocale: 'en', locales: ['en'] });
+    assert.deepEqual(config.middlewares, []);
+  });
+
+  it('reads the database from the environment variables of Strapi default configuration', async () => {
+    const env = { NODE_ENV: 'production', DATABASE_CLIENT: 'postgresql', DATABASE_HOST: 'db', DATABASE_PORT: '6543', DATABASE_NAME: 'cms', DATABASE_USERNAME: 'u', DATABASE_PASSWORD: '', DATABASE_SCHEMA: 's', DATABASE_SSL: 'true' };
+    const config = await load({ env });
+    assert.equal(config.environment, 'production');
+    assert.deepEqual(config.database, {
+      client: 'postgres', connectionString: undefined, host: 'db', port: 6543, database: 'cms', user: 'u', password: '', schema: 's', ssl: {}, pool: { min: 0, max: 10 },
+    });
+    const mysql = await load({ env: { DATABASE_CLIENT: 'mariadb', DATABASE_URL: 'mysql://r@h/d' } });
+    assert.deepEqual(mysql.database, {
+      client: 'mysql', connectionString: 'mysql://r@h/d', host: '127.0.0.1', port: 3306, database: 'strapi', user: 'root', password: undefined, schema: undefined, ssl: undefined, pool: { min: 0, max: 10 },
+    });
+    assert.deepEqual((await load({ env: { DATABASE_FILENAME: ':memory:' } })).database, { client: 'sqlite', filename: ':memory:' });
+    assert.deepEqual((await load({ env: { DATABASE_FILENAME: 'data/x.db' } })).database, { client: 'sqlite', filename: join(PROJECT, 'data/x.db') });
+  });
+
+  it('takes config/database as Strapi writes it, over the environment', async () => {
+    const database = { connection: { client: 'pg', connection: { host: 'h', port: 1, database: 'd', user: 'x', schema: 'vt' }, pool: { min: 1, max: 3 } } };
+    const config = await load({ env: { DATABASE_HOST: 'ignored' }, overrides: { database } });
+    assert.deepEqual(config.database, { client: 'postgres', connectionString: undefined, host: 'h', port: 1, database: 'd', user: 'x', password: undefined, schema: 'vt', ssl: undefined, pool: { min: 1, max: 3 } });
+  });
+
+  it('reads HOST and PORT, and the REST limits and cache switch', async () => {
+    const config = await load({
+      env: { HOST: '127.0.0.1', PORT: '4000' },
+      overrides: { api: { rest: { cache: { enabled: false }, maxLimit: '500' } } },
+    });
+    assert.equal(config.server.host, '127.0.0.1');
+    assert.equal(config.server.port, 4000);
+    assert.equal(config.api.rest.cache.maxBytes, 0);
+    assert.equal(config.api.rest.maxLimit, 500);
+  });
+
+  it('adds the default locale to the configured ones', async () => {
+    const config = await load({ overrides: { plugins: { i18n: { config: { defaultLocale: 'fr', locales: ['en', 'de-CH'] } } } } });
+    assert.deepEqual(config.i18n, { defaultLocale: 'fr', locales: ['fr', 'en', 'de-CH'] });
+  });
+
+  it('refuses what it cannot serve, naming the file', async () => {
+    await refused({ env: { DATABASE_CLIENT: 'oracle' } }, 'config/database: unknown database client "oracle" (sqlite, postgres or mysql)');
+    await refused({ overrides: { api: { rest: { defaultLimit: 200 } } } }, 'config/api: rest.defaultLimit must not exceed rest.maxLimit');
+    await refused({ overrides: { server: { port: 70000 } } }, 'config/server: port: Too big: expected number to be <=65535');
+    await refused({ overrides: { plugins: { i18n: { config: { locales: ['english'] } } } } }, 'config/plugins (i18n): locales.0: a locale code such as en or fr-FR');
+  });
+});

@@ -1,0 +1,178 @@
+/**
+ * A Strapi project's own code on a Vellum node: `src/index` (`register`, `bootstrap`, `destroy`),
+ * the APIs' routes, controllers, services, policies and middlewares, the global policies and
+ * middlewares, run with a `strapi` object and Vellum's `@strapi/strapi` and `@strapi/utils`.
+ * server.ts drives it: load (before the database), start (with the node's services), route.
+ */
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import type { VellumConfig } from '../config/load.js';
+import { loadApiCode, type ProjectApiCode } from '../project/api-code.js';
+import { loadProjectCode, type ProjectHooks } from '../project/code.js';
+import { provideModules } from '../project/modules.js';
+import type { Schema } from '../schema/model.js';
+import { globalMiddlewares, registerGlobalMiddlewares } from './global-middlewares.js';
+import * as strapiModule from './public/strapi.js';
+import * as utilsModule from './public/utils.js';
+import { Registry, type MiddlewareFactory, type PolicyEntry } from './registry.js';
+import { buildRouting, planRoutes, routeActions, type PlannedRoute, type Routing } from './routes.js';
+import { RUNTIME, type Handler, type Runtime, type Services } from './runtime.js';
+import { DocumentMiddlewares, Lifecycles } from '../documents/service.js';
+import { attachDataApis, type DataApis } from './data.js';
+import { loadLifecycleFiles } from './lifecycle-files.js';
+import { createStrapiObject, installGlobal, type PluginServices } from './strapi.js';
+
+export { ProjectDocuments } from './documents.js';
+export type { PluginServices } from './strapi.js';
+
+/** `@strapi/strapi` and `@strapi/utils` resolve to Vellum's modules for project code (process-wide). */
+export function provideStrapiModules(): void {
+  provideModules({
+    '@strapi/strapi': { exports: strapiModule, url: strapiModule.moduleUrl },
+    '@strapi/utils': { exports: utilsModule, url: utilsModule.moduleUrl },
+  });
+}
+
+/** The plugins of `config/plugins` Vellum has (their configuration is read by its own layers). */
+const KNOWN_PLUGINS = new Set(['users-permissions', 'upload', 'i18n', 'graphql']);
+
+/** Policies Strapi's plugins provide that projects name. */
+const BUILT_IN_POLICIES: Record<string, PolicyEntry> = {
+  // Strapi v4's; Strapi 5.54 has none by this name (a project naming it does not start there).
+  'plugin::users-permissions.isAuthenticated': (policyContext: { state?: { user?: unknown } }) => Boolean(policyContext.state?.user),
+};
+
+/** Project files Vellum does not run (yet): named at start-up. */
+function filesNotRun(projectDir: string): string[] {
+  const found: string[] = [];
+  const list = (dir: string) => (existsSync(dir) ? readdirSync(dir).sort() : []);
+  const extensions = join(projectDir, 'src', 'extensions');
+  for (const plugin of list(extensions)) {
+    const dir = join(extensions, plugin);
+    if (!statSync(dir).isDirectory()) continue;
+    for (const file of list(dir)) if (/^strapi-server\.[cm]?[jt]s$/.test(file)) found.push(relative(projectDir, join(dir, file)));
+  }
+  return found;
+}
+
+export interface Project {
+  /** The `strapi` object its code receives. */
+  strapi: Record<string, unknown>;
+  hooks?: ProjectHooks;
+  /** Every action its routes name, grantable like `find` (`api::article.article.bySlug`). */
+  actions: string[];
+  /** Files present but not run, each named in a warning. */
+  notRun: string[];
+  /** Once the database is open: the node's documents, access control and users. */
+  start(services: Services): void;
+  /** Runs `register`, `bootstrap` or `destroy` of `src/index` with `{ strapi }`. */
+  run(hook: 'register' | 'bootstrap' | 'destroy'): Promise<void>;
+  /**
+   * The project's routing: undefined when it has no router files (REST serves every type as it
+   * is); otherwise which core actions REST answers and the routes the project serves itself.
+   */
+  routing(): Routing | undefined;
+  /** The methods served at a path that exists for others (a 405 with Allow). */
+  allowedMethods(path: string): string[] | undefined;
+  /** `config/middlewares`' project middlewares, around every request. */
+  registerGlobalMiddlewares(app: FastifyInstance): Promise<void>;
+  /** Its lifecycle subscribers (lifecycles files, `strapi.db.lifecycles.subscribe`), for the document service. */
+  lifecycles: Lifecycles;
+  /** Its Document Service middlewares (`strapi.documents.use`), for the document service. */
+  middlewares: DocumentMiddlewares;
+  /** `strapi.db`, `strapi.entityService`, `strapi.store`: started once the database is open. */
+  data: DataApis;
+  /** Its registered policies and middleware factories by name (GraphQL's `resolversConfig` names them too). */
+  named: {
+    policy(name: string): Handler | undefined;
+    middleware(name: string): MiddlewareFactory | undefined;
+  };
+}
+
+/** Loads the project's code and makes its `strapi` object; nothing runs yet. */
+export async function loadProject(config: VellumConfig, schema: Schema, plugins: PluginServices, warnings: string[]): Promise<Project> {
+  provideStrapiModules();
+  const warn = (message: string): void => {
+    warnings.push(message);
+  };
+  const hooks = await loadProjectCode(config.projectDir);
+  const code: ProjectApiCode = await loadApiCode(config.projectDir);
+  const notRun = code.failures.map((failure) => failure.file);
+  for (const failure of code.failures) warn(`${failure.file}: cannot be run (${failure.message}); it is left out`);
+  for (const file of filesNotRun(config.projectDir)) {
+    notRun.push(file);
+    warn(`${file}: not run by Vellum yet (plugin extensions are not supported); it is left out`);
+  }
+  for (const [name, section] of Object.entries(config.plugins)) {
+    if (!KNOWN_PLUGINS.has(name) && (section as { enabled?: unknown } | null)?.enabled !== false) {
+      warn(`config/plugins: "${name}" is not a plugin Vellum has (it serves users-permissions, upload, i18n, graphql); its configuration is ignored`);
+    }
+  }
+
+  const runtime = { config, schema, warn } as Omit<Runtime, 'registry' | 'strapi'> as Runtime;
+  const registry = new Registry(() => runtime);
+  runtime.registry = registry;
+  const strapi = createStrapiObject(runtime, plugins);
+  runtime.strapi = strapi;
+  Object.defineProperty(strapi, RUNTIME, { value: runtime, enumerable: false });
+  installGlobal(strapi);
+  const lifecycles = new Lifecycles();
+  const middlewares = new DocumentMiddlewares();
+  const data = attachDataApis(strapi, { schema, lifecycles, middlewares, warn });
+  // Before register: a model's lifecycles come first, as in Strapi.
+  await loadLifecycleFiles(config.projectDir, schema, lifecycles, warn);
+
+  for (const api of code.apis) {
+    const uid = (name: string) => `api::${api.name}.${name}`;
+    for (const file of api.folders.controllers) registry.addController(uid(file.name), file.exports as never);
+    for (const file of api.folders.services) registry.addService(uid(file.name), file.exports as never);
+    for (const file of api.folders.policies) registry.policies.set(uid(file.name), file.exports as PolicyEntry);
+    for (const file of api.folders.middlewares) registry.middlewares.set(uid(file.name), file.exports as MiddlewareFactory);
+  }
+  for (const file of code.policies) registry.policies.set(`global::${file.name}`, file.exports as PolicyEntry);
+  for (const file of code.middlewares) registry.middlewares.set(`global::${file.name}`, file.exports as MiddlewareFactory);
+  for (const [name, policy] of Object.entries(BUILT_IN_POLICIES)) if (!registry.policies.has(name)) registry.policies.set(name, policy);
+
+  const hasRouters = code.apis.some((api) => api.folders.routes.length > 0);
+  const planned: PlannedRoute[] = hasRouters ? planRoutes(strapi, code.apis, config.api.rest.prefix, warn) : [];
+  let global: ReturnType<typeof globalMiddlewares> | undefined;
+  const middlewaresOf = () => (global ??= globalMiddlewares(runtime, config.middlewares));
+  let routing: Routing | undefined;
+  let routed = false;
+
+  return {
+    strapi,
+    hooks,
+    lifecycles,
+    middlewares,
+    data,
+    named: {
+      policy(name) {
+        const entry = registry.policy(name);
+        return typeof entry === 'function' ? entry : entry?.handler;
+      },
+      middleware: (name) => registry.middlewares.get(name),
+    },
+    actions: routeActions(planned),
+    notRun,
+    start(services) {
+      runtime.services = services;
+    },
+    async run(hook) {
+      const fn = hooks?.[hook];
+      if (fn) await fn({ strapi });
+    },
+    routing() {
+      if (!routed) {
+        routed = true;
+        if (hasRouters) routing = buildRouting(runtime, planned);
+      }
+      return routing;
+    },
+    allowedMethods: (path) => routing?.allowedMethods(path),
+    async registerGlobalMiddlewares(app) {
+      registerGlobalMiddlewares(app, await middlewaresOf());
+    },
+  };
+}

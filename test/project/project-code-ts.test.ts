@@ -1,0 +1,75 @@
+/**
+ * A TypeScript project's own code, as Strapi's TypeScript templates write it
+ * (test/fixtures/strapi-project-code-ts): `export default` everywhere, `import { factories } from
+ * '@strapi/strapi'`, `import { errors } from '@strapi/utils'` also from a helper another
+ * TypeScript file imports, a route middleware changing the answer after the controller, a policy
+ * named within its API, and `src/index.ts` seeding in bootstrap.
+ */
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { after, before, describe, it } from 'node:test';
+import { DIALECTS, fixture, startServer, type TestServer } from '../helpers/server.js';
+
+const PROJECT = fixture('strapi-project-code-ts');
+const unique = (label: string) => `${label}-${randomUUID().slice(0, 8)}`;
+
+for (const dialect of DIALECTS) {
+  describe(`a TypeScript project's own code [${dialect}]`, () => {
+    let server: TestServer;
+    before(async () => {
+      server = await startServer(dialect, { project: PROJECT });
+    });
+    after(() => server?.close());
+
+    const manager = { headers: { 'x-role': 'manager' } };
+
+    it('runs its files with no warning, and bootstrap seeded a published product', async () => {
+      assert.deepEqual(server.vellum.warnings, []);
+      const seeded = await server.api.get('/api/products?filters[name][$eq]=Seeded product');
+      assert.equal(seeded.body.data.length, 1, seeded.text);
+      assert.equal(seeded.body.data[0].price, 1000);
+    });
+
+    it('a policy named within its API guards create', async () => {
+      const name = unique('product');
+      const refused = await server.api.post('/api/products', { data: { name, price: 5 } });
+      assert.equal(refused.status, 403);
+      assert.equal(refused.body.error.name, 'PolicyError');
+      const created = await server.api.post('/api/products', { data: { name, price: 5 } }, manager);
+      assert.equal(created.status, 201, created.text);
+    });
+
+    it('super.findOne(ctx) in an override, then a route middleware changing the answer', async () => {
+      const created = await server.api.post('/api/products', { data: { name: unique('product'), price: 12.5 } }, manager);
+      const read = await server.api.get(`/api/products/${created.body.data.documentId}`);
+      assert.equal(read.status, 200, read.text);
+      assert.equal(read.body.data.priceTag, '12.5 EUR');
+      assert.deepEqual(read.body.meta, { currency: 'EUR' });
+      assert.equal((await server.api.get('/api/products/nope')).status, 404);
+    });
+
+    it('a custom action with auth: false and a custom service method through strapi.documents', async () => {
+      await server.api.post('/api/products', { data: { name: unique('cheap'), price: 0.5 } }, manager);
+      const cheapest = await server.publicApi.get('/api/products/cheapest');
+      assert.equal(cheapest.status, 200, cheapest.text);
+      assert.ok(cheapest.body.data.price <= 0.5);
+    });
+
+    it('@strapi/utils errors thrown from a TypeScript helper answer as Strapi\'s', async () => {
+      const priced = await server.api.post('/api/products', { data: { name: unique('priced'), price: 20 } }, manager);
+      const discounted = await server.api.get(`/api/products/${priced.body.data.documentId}/discounted`);
+      assert.deepEqual(discounted.body, { data: { documentId: priced.body.data.documentId, price: 18 } });
+      const free = await server.api.post('/api/products', { data: { name: unique('free') } }, manager);
+      const refused = await server.api.get(`/api/products/${free.body.data.documentId}/discounted`);
+      assert.equal(refused.status, 400);
+      assert.deepEqual(refused.body.error, { status: 400, name: 'ValidationError', message: 'This product has no price', details: { field: 'price' } });
+      assert.equal((await server.api.get('/api/products/nope/discounted')).status, 404);
+    });
+
+    it('destroy runs on close', async () => {
+      const node = await startServer(dialect, { project: PROJECT, nodeOf: server });
+      await node.close();
+      assert.equal((globalThis as Record<string, unknown>).__tsProjectCodeDestroyed, true);
+    });
+  });
+}
