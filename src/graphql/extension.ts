@@ -17,7 +17,8 @@ interface PolicyContext {
   args: Record<string, unknown>;
   context: GraphqlContext;
   info: GraphQLResolveInfo;
-  http: GraphqlContext['request'];
+  /** The HTTP request, shown as Strapi's Koa context shows it (`http.request.headers`, `http.headers`, `http.get(name)`). */
+  http: { request: GraphqlContext['request']; headers: GraphqlContext['request']['headers']; get(name: string): unknown };
   state: Record<string, unknown>;
 }
 /** A policy, as Strapi calls it: anything but `true` or `undefined` refuses (403). */

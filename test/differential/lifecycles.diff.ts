@@ -139,3 +139,15 @@ test('an ApplicationError thrown by beforeCreate: 400, nothing written', async (
     { messages: true },
   );
 });
+
+test('GraphQL resolversConfig names the project’s policy and middleware', async () => {
+  await diff.same(async (api) => {
+    const graphql = new HttpClient(api.baseUrl, api.defaultHeaders);
+    await api.post('/api/categories', { data: { name: 'Diff marked' } });
+    return [
+      await graphql.post('/graphql', { query: '{ pages(filters: { title: { eq: "none" } }) { title } }' }),
+      await graphql.post('/graphql', { query: '{ pages(filters: { title: { eq: "none" } }) { title } }' }, { headers: { 'x-allow': 'yes' } }),
+      await graphql.post('/graphql', { query: '{ categories(filters: { name: { eq: "Diff marked" } }) { name } }' }),
+    ];
+  });
+});

@@ -117,10 +117,23 @@ for (const dialect of DIALECTS) {
     it('GraphQL writes fire the same lifecycles', async () => {
       const title = `GraphQL ${tag()}`;
       const graphql = new HttpClient(server.url, server.authHeaders);
-      const answer = await graphql.post('/graphql', { query: `mutation { createArticle(data: { title: ${JSON.stringify(title)} }) { data { attributes { slug } } } }` });
+      const answer = await graphql.post('/graphql', { query: `mutation { createArticle(data: { title: ${JSON.stringify(title)} }) { slug } }` });
       assert.equal(answer.status, 200, answer.text);
-      assert.equal(answer.body.data.createArticle.data.attributes.slug, title.toLowerCase().replace(/[^a-z0-9]+/g, '-'));
+      assert.equal(answer.body.data.createArticle.slug, title.toLowerCase().replace(/[^a-z0-9]+/g, '-'));
       assert.deepEqual(eventsOf(title, WRITES), ['beforeCreate(draft)', 'beforeCreate(published)', 'afterCreate(draft)', 'afterCreate(published)']);
+    });
+
+    it('GraphQL resolversConfig names the project\'s policy and middleware: 403 without the header, a field marked', async () => {
+      const graphql = new HttpClient(server.url, server.authHeaders);
+      const refused = await graphql.post('/graphql', { query: '{ pages { title } }' });
+      assert.equal(refused.body.errors[0].extensions.code, 'FORBIDDEN');
+      assert.equal(refused.body.errors[0].extensions.error.name, 'PolicyError');
+      const allowed = await graphql.post('/graphql', { query: '{ pages { title } }' }, { headers: { 'x-allow': 'yes' } });
+      assert.equal(allowed.body.errors, undefined, allowed.text);
+      const name = `Marked ${tag()}`;
+      await server.api.post('/api/categories', { data: { name } });
+      const categories = await graphql.post('/graphql', { query: `{ categories(filters: { name: { eq: ${JSON.stringify(name)} } }) { name } }` });
+      assert.deepEqual(categories.body.data.categories, [{ name: `${name} (marked)` }]);
     });
 
     it('an ApplicationError thrown by beforeCreate is a 400 and aborts the write: nothing is written', async () => {

@@ -16,7 +16,7 @@ import {
   type DocumentNode,
   type GraphQLNamedType,
 } from 'graphql';
-import { ForbiddenError, ProjectError } from '../../errors.js';
+import { PolicyError, ProjectError } from '../../errors.js';
 import type { AccessControl } from '../../access/index.js';
 import type { Schema } from '../../schema/model.js';
 import type { GraphqlContext } from '../context.js';
@@ -149,10 +149,12 @@ function applyConfig(schema: GraphQLSchema, key: string, config: ResolverConfig,
   if (policies.length > 0) {
     const guarded = resolve;
     resolve = async (parent, args, context: GraphqlContext, info) => {
-      const policyContext = { parent, args, context, info, http: context.request, state: context.state };
+      // `http` as Strapi's Koa context shows the request: `http.request.headers`, `http.headers`.
+      const http = { request: context.request, headers: context.request.headers, get: (name: string) => context.request.headers[name.toLowerCase()] };
+      const policyContext = { parent, args, context, info, http, state: context.state };
       for (const { handler, config: policyConfig } of policies) {
         const result = await handler(policyContext, policyConfig, { strapi: options.strapi });
-        if (result !== true && result !== undefined) throw new ForbiddenError('Policy Failed');
+        if (result !== true && result !== undefined) throw new PolicyError();
       }
       return guarded(parent, args, context, info);
     };
