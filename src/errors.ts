@@ -100,6 +100,22 @@ export class PaginationError extends VellumError {
   }
 }
 
+/**
+ * A read that would return more items (documents, components, media files) than its budget:
+ * REST's `api.rest.costLimit`, GraphQL's `costLimit`. Decided before or while reading, never after
+ * the answer is built; `details` name the limit and the setting that raises it.
+ */
+export class CostLimitError extends VellumError {
+  static override readonly status: number = 400;
+  static override readonly errorName: string = 'CostLimitError';
+  static override readonly code: string = 'VELLUM_COST_LIMIT';
+  static override readonly graphqlCode: string = 'BAD_USER_INPUT';
+
+  constructor(message: string, details: ErrorDetails = {}) {
+    super(message, details);
+  }
+}
+
 export class UnauthorizedError extends VellumError {
   static override readonly status: number = 401;
   static override readonly errorName: string = 'UnauthorizedError';
@@ -142,6 +158,18 @@ export class NotFoundError extends VellumError {
   static override readonly graphqlCode: string = 'NOT_FOUND';
 
   constructor(message = 'Not Found', details: ErrorDetails = {}) {
+    super(message, details);
+  }
+}
+
+/** A client too slow to send its request (`server.bodyTimeout`): the connection is closed after this. */
+export class RequestTimeoutError extends VellumError {
+  static override readonly status: number = 408;
+  static override readonly errorName: string = 'RequestTimeoutError';
+  static override readonly code: string = 'VELLUM_REQUEST_TIMEOUT';
+  static override readonly graphqlCode: string = 'BAD_REQUEST';
+
+  constructor(message = 'Request Timeout', details: ErrorDetails = {}) {
     super(message, details);
   }
 }

@@ -41,6 +41,11 @@ export interface CreateTokenInput {
 
 const LAST_USED_RESOLUTION_MS = 60_000;
 
+/** Hashes of this many valid keys are remembered, the least recently used forgotten first. */
+const HASH_CACHE_ENTRIES = 1000;
+/** Keys are 256 hex characters (Strapi's and Vellum's); anything much longer is not remembered. */
+const CACHEABLE_KEY_LENGTH = 512;
+
 /** What `verify` reads of a token. */
 type KeyRow = Pick<Selectable<TokenRow>, 'id' | 'type' | 'expires_at' | 'last_used_at'>;
 
@@ -57,17 +62,32 @@ export class ApiTokens {
     this.byKey = this.db.selectFrom(TOKENS_TABLE).select(['id', 'type', 'expires_at', 'last_used_at']).where('access_key', '=', '').compile();
   }
 
-  /** Recent keys' hashes: a pure function of the key and the salt, asked on every request. */
+  /**
+   * Hashes of recently used valid keys: a pure function of the key and the salt, asked on every
+   * request. Only keys that named a token, and not too long, are kept, so that what a client
+   * sends (random keys of 60 KB each) never fills memory; at most HASH_CACHE_ENTRIES of them.
+   */
   private readonly hashes = new Map<string, string>();
 
+  /** How many key hashes are remembered (bounded: see `hashes`). */
+  get cachedKeys(): number {
+    return this.hashes.size;
+  }
+
   private hash(token: string): string {
-    let hash = this.hashes.get(token);
-    if (hash === undefined) {
-      hash = createHmac('sha512', this.salt).update(token).digest('hex');
-      if (this.hashes.size >= 1000) this.hashes.clear();
-      this.hashes.set(token, hash);
-    }
+    const hash = this.hashes.get(token);
+    if (hash === undefined) return createHmac('sha512', this.salt).update(token).digest('hex');
+    // Most recently used last: the first entries are the ones to forget.
+    this.hashes.delete(token);
+    this.hashes.set(token, hash);
     return hash;
+  }
+
+  /** Remembers the hash of a key that named a token. */
+  private remember(token: string, hash: string): void {
+    if (token.length > CACHEABLE_KEY_LENGTH || this.hashes.has(token)) return;
+    if (this.hashes.size >= HASH_CACHE_ENTRIES) this.hashes.delete(this.hashes.keys().next().value!);
+    this.hashes.set(token, hash);
   }
 
   async create(input: CreateTokenInput): Promise<{ token: TokenInfo; accessKey: string }> {
@@ -139,14 +159,22 @@ export class ApiTokens {
    * second for custom tokens: their grants).
    */
   async verify(accessKey: string): Promise<{ id: number; type: TokenType; grants: Grants }> {
-    const [row] = (await this.db.executeQuery<KeyRow>({ ...this.byKey, parameters: [this.hash(accessKey)] })).rows;
+    const hash = this.hash(accessKey);
+    const [row] = (await this.db.executeQuery<KeyRow>({ ...this.byKey, parameters: [hash] })).rows;
     if (!row) throw new UnauthorizedError('Invalid credentials');
+    this.remember(accessKey, hash);
     const now = Date.now();
     const expiresAt = this.dialect.decode('datetime', row.expires_at) as string | null;
     if (expiresAt && Date.parse(expiresAt) <= now) throw new UnauthorizedError('Token expired');
     const lastUsed = this.dialect.decode('datetime', row.last_used_at) as string | null;
     if (!lastUsed || now - Date.parse(lastUsed) > LAST_USED_RESOLUTION_MS) {
-      await this.db.updateTable(TOKENS_TABLE).set({ last_used_at: this.dialect.encode('datetime', new Date(now)) }).where('id', '=', row.id).execute();
+      // A bookkeeping stamp, not the request's write: a locked or busy database skips it (the next
+      // use records it) instead of failing a read with a 500.
+      try {
+        await this.db.updateTable(TOKENS_TABLE).set({ last_used_at: this.dialect.encode('datetime', new Date(now)) }).where('id', '=', row.id).execute();
+      } catch (error) {
+        if (!this.dialect.classifyError(error)) throw error;
+      }
     }
     const { id, type } = row;
     if (type === 'full-access') return { id, type, grants: fullAccess };

@@ -38,12 +38,42 @@ export interface RestConfig {
   strictParams: boolean;
   /** The response cache of GET reads (rest/response-cache.ts); 0 bytes turns it off. */
   cache: { maxBytes: number };
+  /**
+   * The items (documents, components, media files) one read may answer, its page and everything
+   * populated below it; counted while reading (documents/read/budget.ts).
+   */
+  costLimit: number;
+}
+
+/**
+ * How long a client may take, in milliseconds (0: no limit). Strapi hands `server.http.serverOptions`
+ * to Node's HTTP server: the same names, and Node's defaults, which are Strapi's.
+ */
+export interface ServerTimeouts {
+  /** To receive a whole request, body included (uploads too): Node's `requestTimeout`; 408 after it. */
+  requestTimeout: number;
+  /** To receive the request line and headers: Node's `headersTimeout`. */
+  headersTimeout: number;
+  /** An idle kept-alive connection stays open this long: Node's `keepAliveTimeout`. */
+  keepAliveTimeout: number;
 }
 
 export interface VellumConfig {
   projectDir: string;
   environment: string;
-  server: { host: string; port: number; bodyLimit: number; logger: boolean; dirs: { public: string } };
+  server: {
+    host: string;
+    port: number;
+    bodyLimit: number;
+    /**
+     * To receive a body Vellum reads whole before answering (JSON, GraphQL; at most `bodyLimit`),
+     * from the end of its headers; 408 after it. Streamed uploads have `requestTimeout`.
+     */
+    bodyTimeout: number;
+    http: { serverOptions: ServerTimeouts };
+    logger: boolean;
+    dirs: { public: string };
+  };
   database: DatabaseConfig;
   api: { rest: RestConfig };
   i18n: { defaultLocale: string; locales: string[] };
@@ -73,10 +103,29 @@ const serverSchema = z.object({
   host: z.string().default('0.0.0.0'),
   port: z.coerce.number().int().min(0).max(65535).default(1337),
   bodyLimit: z.coerce.number().int().positive().default(1024 * 1024),
+  // 1 MB in 30 s is 35 KB/s: any real client; a byte every few seconds is not.
+  bodyTimeout: z.coerce.number().int().min(0).default(30_000),
+  http: z
+    .object({
+      serverOptions: z
+        .object({
+          requestTimeout: z.coerce.number().int().min(0).default(300_000),
+          headersTimeout: z.coerce.number().int().min(0).default(60_000),
+          keepAliveTimeout: z.coerce.number().int().min(0).default(5_000),
+        })
+        .default({ requestTimeout: 300_000, headersTimeout: 60_000, keepAliveTimeout: 5_000 }),
+    })
+    .default({ serverOptions: { requestTimeout: 300_000, headersTimeout: 60_000, keepAliveTimeout: 5_000 } }),
   logger: z.boolean().default(false),
   // Strapi's `dirs.public`: relative paths are resolved against the project folder.
   dirs: z.object({ public: z.string().min(1).default('public') }).default({ public: 'public' }),
 });
+
+/**
+ * A real page stays far below it: a list of 100 articles with their author, category, tags,
+ * media and components is ~3,000 items, a page of 10 nested component levels a few hundred.
+ */
+const DEFAULT_REST_COST_LIMIT = 25_000;
 
 const restSchema = z.object({
   prefix: z.string().default('/api'),
@@ -84,6 +133,7 @@ const restSchema = z.object({
   maxLimit: z.coerce.number().int().positive().default(100),
   withCount: z.boolean().default(true),
   strictParams: z.boolean().default(false),
+  costLimit: z.coerce.number().int().positive().default(DEFAULT_REST_COST_LIMIT),
   cache: z
     .object({
       enabled: z.boolean().default(true),

@@ -2,6 +2,7 @@ import type { Database } from '../database/connection.js';
 import type { ContentType, Schema } from '../schema/model.js';
 import type { Lifecycles } from './lifecycles.js';
 import type { DocumentMiddlewares } from './middlewares.js';
+import type { ReadBudget } from './read/budget.js';
 
 /** What every document operation needs; built once per server. */
 export interface DocumentContext {
@@ -23,4 +24,9 @@ export interface CallerOptions {
   canRead?: (type: ContentType) => boolean;
   /** The caller only serialises what it reads: json and blocks values may come back as RawJson. */
   rawJson?: boolean;
+  /**
+   * The items this call may read, shared with the caller's other calls (a GraphQL operation's root
+   * fields). Without it each read gets its own budget of `api.rest.costLimit`.
+   */
+  budget?: ReadBudget;
 }

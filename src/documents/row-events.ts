@@ -32,6 +32,7 @@ import type { CallerOptions, DocumentContext } from './context.js';
 import { validateInput } from './input.js';
 import type { LifecycleAction, Lifecycles, LifecycleStates } from './lifecycles.js';
 import { findRow } from './operations/find-one.js';
+import { ReadBudget } from './read/budget.js';
 import type { Document } from './rows.js';
 import { encodeScalars } from './write/scalars.js';
 
@@ -66,9 +67,11 @@ export class RowEvents {
     readonly type: ContentType,
     /** What each row is read back as (fields, populate). */
     private readonly query: FindOneQuery,
-    private readonly caller: CallerOptions | undefined,
+    private readonly caller: CallerOptions,
     /** `select` and `populate` of the events' params, as the caller gave them. */
     private readonly selection: Params,
+    /** What the rows read back may hold (the caller's read budget). */
+    private readonly budget: ReadBudget,
   ) {}
 
   private run(action: LifecycleAction, properties: { params: Params; result?: unknown }, states?: LifecycleStates): Promise<LifecycleStates> {
@@ -150,7 +153,7 @@ export class RowEvents {
   private async read(db: Db, rowId: number): Promise<Document | null> {
     const params: Params = { where: { id: rowId }, ...this.selection };
     const states = await this.run('beforeFindOne', { params });
-    const result = await findRow(this.ctx, db, this.type, rowId, this.query, this.caller);
+    const result = await findRow(this.ctx, db, this.type, rowId, this.query, this.caller, this.budget);
     await this.run('afterFindOne', { params, result }, states);
     return result;
   }

@@ -25,6 +25,7 @@ export type { LinkRequest, LinkTarget, StoredFileRow } from './operations/files.
 export { Lifecycles, LIFECYCLE_ACTIONS, type LifecycleAction, type LifecycleEvent, type Subscriber } from './lifecycles.js';
 export { QueryEngine, type ModelAdapter, type QueryParams, type RowRepository } from './engine/index.js';
 export { DocumentMiddlewares, type DocumentMiddleware, type DocumentMiddlewareContext } from './middlewares.js';
+export { ReadBudget } from './read/budget.js';
 
 export interface DocumentServiceOptions {
   database: Database;

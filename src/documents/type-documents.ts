@@ -12,6 +12,7 @@ import { parseFindOneQuery, parseFindQuery, parseReadOneQuery, type ParseOptions
 import type { FindOneQuery, FindQuery } from '../query/types.js';
 import type { ContentType } from '../schema/model.js';
 import type { CallerOptions, DocumentContext } from './context.js';
+import { ReadBudget } from './read/budget.js';
 import { createDocumentId } from './document-id.js';
 import { count } from './operations/count.js';
 import { create } from './operations/create.js';
@@ -66,9 +67,14 @@ export class TypeDocuments {
   constructor(
     private readonly ctx: DocumentContext,
     readonly type: ContentType,
-    rest: RestConfig,
+    private readonly rest: RestConfig,
   ) {
     this.open = { rest, i18n: ctx.i18n };
+  }
+
+  /** The caller's budget, or one of `api.rest.costLimit` for this read alone. */
+  private budget(caller: CallerOptions | undefined): ReadBudget {
+    return caller?.budget ?? new ReadBudget(this.rest.costLimit, 'api.rest.costLimit');
   }
 
   /** The one place ParseOptions are built: `api.rest` pagination, the locales, what the caller may read. */
@@ -94,8 +100,8 @@ export class TypeDocuments {
    * The caller as project code sees the documents: a middleware or handler reads json values as
    * values, not as the raw text REST copies into its answers.
    */
-  private seen(caller: CallerOptions | undefined): CallerOptions | undefined {
-    return caller?.rawJson && !this.cacheable ? { canRead: caller.canRead } : caller;
+  private seen(caller: CallerOptions | undefined): CallerOptions {
+    return caller?.rawJson && !this.cacheable ? { canRead: caller.canRead, budget: caller.budget } : (caller ?? {});
   }
 
   /**
@@ -129,13 +135,13 @@ export class TypeDocuments {
 
   private async runFindMany(params: DocumentParams, caller: CallerOptions | undefined): Promise<FindManyResult> {
     const lifecycles = this.lifecycles;
-    if (!lifecycles) return findMany(this.ctx, this.type, parseFindQuery(this.ctx.schema, this.type, params, this.options(caller)), caller);
+    if (!lifecycles) return findMany(this.ctx, this.type, parseFindQuery(this.ctx.schema, this.type, params, this.options(caller)), caller ?? {}, this.budget(caller));
     let query = parseFindQuery(this.ctx.schema, this.type, params, this.options(caller));
     const event = readEvent(this.type, params, this.ctx.i18n.defaultLocale, offsetOf(query.pagination));
     const states = await lifecycles.run('beforeFindMany', this.type, event);
     const changed = paramsAfter(event, params);
     if (changed !== params) query = parseFindQuery(this.ctx.schema, this.type, changed, this.options(caller));
-    const page = await findMany(this.ctx, this.type, query, this.seen(caller));
+    const page = await findMany(this.ctx, this.type, query, this.seen(caller), this.budget(caller));
     await lifecycles.run('afterFindMany', this.type, { params: event.params, result: page.results }, states);
     return page;
   }
@@ -144,7 +150,7 @@ export class TypeDocuments {
   async findFirst(params: DocumentParams = {}, caller?: CallerOptions): Promise<Document | null> {
     return this.chain('findFirst', params, (given) => {
       const parse = (raw: DocumentParams): FindQuery => ({ ...parseFindQuery(this.ctx.schema, this.type, raw, this.options(caller)), pagination: FIRST });
-      return this.readOne(given, (query: FindQuery) => findMany(this.ctx, this.type, query, this.seen(caller)).then((page) => page.results[0] ?? null), () => parse(given), parse);
+      return this.readOne(given, (query: FindQuery) => findMany(this.ctx, this.type, query, this.seen(caller), this.budget(caller)).then((page) => page.results[0] ?? null), () => parse(given), parse);
     });
   }
 
@@ -170,7 +176,7 @@ export class TypeDocuments {
   async findOne(params: DocumentParams, caller?: CallerOptions): Promise<Document | null> {
     return this.chain(this.oneAction(params), params, (given) => {
       const parse = (raw: DocumentParams) => parseReadOneQuery(this.ctx.schema, this.type, raw, this.options(caller));
-      return this.readOne(given, (query) => findOne(this.ctx, this.type, this.documentIdOf(given), query, this.seen(caller)), () => parse(given), parse);
+      return this.readOne(given, (query) => findOne(this.ctx, this.type, this.documentIdOf(given), query, this.seen(caller), this.budget(caller)), () => parse(given), parse);
     });
   }
 
@@ -182,7 +188,7 @@ export class TypeDocuments {
   async findVersion(params: DocumentParams, caller?: CallerOptions): Promise<Document | null> {
     return this.chain(this.oneAction(params), params, (given) => {
       const parse = (raw: DocumentParams) => this.backQuery(raw, caller);
-      return this.readOne(given, (query) => findOne(this.ctx, this.type, this.documentIdOf(given), query, this.seen(caller)), () => parse(given), parse);
+      return this.readOne(given, (query) => findOne(this.ctx, this.type, this.documentIdOf(given), query, this.seen(caller), this.budget(caller)), () => parse(given), parse);
     });
   }
 
@@ -223,7 +229,7 @@ export class TypeDocuments {
       }
     }
     const documentId = await create(this.ctx, this.type, data, options);
-    return (await this.answer(events)) ?? (await findOne(this.ctx, this.type, documentId, query, caller))!;
+    return (await this.answer(events)) ?? (await findOne(this.ctx, this.type, documentId, query, caller ?? {}, this.budget(caller)))!;
   }
 
   /** After a write with events: their `after` phase, and the row they answer (undefined without events). */
@@ -265,7 +271,7 @@ export class TypeDocuments {
       }
     }
     await update(this.ctx, this.type, documentId, data, options);
-    return (await this.answer(events)) ?? (await findOne(this.ctx, this.type, documentId, query, caller))!;
+    return (await this.answer(events)) ?? (await findOne(this.ctx, this.type, documentId, query, caller ?? {}, this.budget(caller)))!;
   }
 
   /** The `before` events of publishing: the published version deleted, then its copy of the draft created. */
@@ -277,7 +283,7 @@ export class TypeDocuments {
 
   /** A version row's values (scalars and system fields), as its events show them. */
   private rowValues(db: Db, rowId: number): Promise<Document | null> {
-    return findRow(this.ctx, db, this.type, rowId, { populate: {}, status: 'draft', locale: this.ctx.i18n.defaultLocale });
+    return findRow(this.ctx, db, this.type, rowId, { populate: {}, status: 'draft', locale: this.ctx.i18n.defaultLocale }, {}, ReadBudget.unlimited());
   }
 
   /**
@@ -351,7 +357,7 @@ export class TypeDocuments {
     await PUBLICATIONS[kind](this.ctx, this.type, documentId, locale, events);
     const answered = await this.answer(events);
     if (answered !== undefined && kind !== 'unpublish') return answered;
-    return findOne(this.ctx, this.type, documentId, { ...query, status: kind === 'publish' ? 'published' : 'draft' }, caller);
+    return findOne(this.ctx, this.type, documentId, { ...query, status: kind === 'publish' ? 'published' : 'draft' }, caller ?? {}, this.budget(caller));
   }
 
   /** The row events of a write, when a subscriber covers this type. */
@@ -361,7 +367,7 @@ export class TypeDocuments {
     const selection: Record<string, unknown> = {};
     if (params.fields !== undefined) selection.select = params.fields;
     if (params.populate !== undefined) selection.populate = params.populate;
-    return new RowEvents({ ...this.ctx, lifecycles }, this.type, query, this.seen(caller), selection);
+    return new RowEvents({ ...this.ctx, lifecycles }, this.type, query, this.seen(caller), selection, this.budget(caller));
   }
 
   /** The system values of a row a write makes, as Strapi's events show them in `data`. */

@@ -17,6 +17,13 @@ export interface GraphqlConfig {
   v4CompatibilityMode: boolean;
 }
 
+/**
+ * Items an operation may return, estimated before executing (limits.ts) and counted while
+ * executing. A page of 100 documents with four nested lists is estimated at 10,100; 1,000 aliases
+ * of a page of 100 at 100,000.
+ */
+const DEFAULT_COST_LIMIT = 25_000;
+
 const schema = z.object({
   endpoint: z.string().startsWith('/').default('/graphql'),
   shadowCRUD: z.boolean().default(true),
@@ -25,7 +32,7 @@ const schema = z.object({
   landingPage: z.unknown().optional(),
   depthLimit: z.number().int().positive().default(10),
   amountLimit: z.number().int().positive().default(100),
-  costLimit: z.number().int().positive().default(2_000_000),
+  costLimit: z.number().int().positive().default(DEFAULT_COST_LIMIT),
   introspection: z.boolean().optional(),
   v4CompatibilityMode: z.boolean().default(true),
   // Apollo-specific settings of a Strapi project are accepted and ignored.

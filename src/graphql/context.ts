@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { ReadBudget } from '../documents/service.js';
 
 /** What every resolver receives as its context (mercurius adds `reply` and `app`). */
 export interface GraphqlContext {
@@ -6,4 +7,6 @@ export interface GraphqlContext {
   reply: FastifyReply;
   /** Per-request scratch space, shared with policies (`state` in Strapi). */
   state: Record<string, unknown>;
+  /** The items the whole operation may read (`costLimit`): every root field, alias and fragment spends from it. */
+  budget: ReadBudget;
 }

@@ -6,7 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import { NoSchemaIntrospectionCustomRule, type GraphQLSchema, type ValidationRule } from 'graphql';
 import mercurius from 'mercurius';
 import type { RestConfig } from '../config/load.js';
-import type { DocumentService } from '../documents/service.js';
+import { ReadBudget, type DocumentService } from '../documents/service.js';
 import type { AccessControl } from '../access/index.js';
 import type { GraphqlConfig } from './config.js';
 import type { GraphqlContext } from './context.js';
@@ -49,7 +49,7 @@ function createGraphqlSchema(options: GraphqlOptions): GraphQLSchema {
     service: service.withPageLimits({ maxLimit, defaultLimit: Math.min(options.rest.defaultLimit, maxLimit) }),
     access: options.access,
     shape,
-    selection: new SelectionReader(service.schema, shape),
+    selection: new SelectionReader(service.schema, shape, config.amountLimit),
     componentUids: types.componentUidsByTypeName(),
     authConfig: (key) => configs.get(key)?.auth,
   });
@@ -96,7 +96,7 @@ export async function registerGraphql(app: FastifyInstance, options: GraphqlOpti
       path: config.endpoint,
       // Its IDE loads GraphiQL from a CDN: Vellum serves its own (playground.ts).
       graphiql: false,
-      context: (request, reply): GraphqlContext => ({ request, reply, state: {} }),
+      context: (request, reply): GraphqlContext => ({ request, reply, state: {}, budget: new ReadBudget(config.costLimit, 'graphql.config.costLimit') }),
       errorFormatter: formatErrors as never,
       validationRules,
     });

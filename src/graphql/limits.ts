@@ -1,7 +1,12 @@
 /**
  * Spec 8's limits as validation rules, so that a refused operation never executes: the depth of
- * nested fields, and an estimate of the items an operation asks for: the sum, over list fields, of
- * the items they may hold (a list multiplies by the page size it asks for, or `amountLimit`).
+ * nested fields, and an estimate of the items an operation asks for: the sum, over list fields
+ * (aliases and fragments included), of the items they may hold. A list multiplies by the page size
+ * it asks for (capped at `amountLimit`; a variable counts as `amountLimit`), or else the default
+ * page size: counting every nested list as full would refuse ordinary pages (25 owners, their
+ * labels, their pages: 250,000). What the operation actually reads is counted while it executes,
+ * against the same `costLimit` (the operation's ReadBudget), so an estimate below the truth cannot
+ * be abused.
  */
 import {
   getNamedType,
@@ -75,7 +80,7 @@ export function costLimitRule(options: { costLimit: number; amountLimit: number;
       const root = operation.operation === 'mutation' ? schema.getMutationType() : operation.operation === 'subscription' ? schema.getSubscriptionType() : schema.getQueryType();
       if (!root) return;
       let cost = 0;
-      const walk = (set: SelectionSetNode, parent: GraphQLCompositeType, multiplier: number, pending: number | undefined, isRoot: boolean, seen: Set<string>) => {
+      const walk = (set: SelectionSetNode, parent: GraphQLCompositeType, multiplier: number, pending: number | undefined, seen: Set<string>) => {
         for (const selection of set.selections) {
           if (cost > costLimit) return;
           if (selection.kind === Kind.FIELD) {
@@ -84,26 +89,26 @@ export function costLimitRule(options: { costLimit: number; amountLimit: number;
             const field: GraphQLField<unknown, unknown> | undefined = parent.getFields()[name];
             if (!field) continue;
             const hasPagination = field.args.some((arg) => arg.name === 'pagination');
-            let size = hasPagination ? pageSizeOf(selection, isRoot ? defaultLimit : amountLimit, amountLimit) : pending;
+            let size = hasPagination ? pageSizeOf(selection, defaultLimit, amountLimit) : pending;
             let here = multiplier;
             if (getNullableType(field.type) instanceof GraphQLList) {
-              here = multiplier * (size ?? amountLimit);
+              here = multiplier * (size ?? defaultLimit);
               size = undefined;
               cost += here;
             }
             const named = getNamedType(field.type);
-            if (selection.selectionSet && isCompositeType(named)) walk(selection.selectionSet, named, here, size, false, seen);
+            if (selection.selectionSet && isCompositeType(named)) walk(selection.selectionSet, named, here, size, seen);
           } else if (selection.kind === Kind.INLINE_FRAGMENT) {
             const condition = selection.typeCondition ? schema.getType(selection.typeCondition.name.value) : parent;
-            if (condition && isCompositeType(condition)) walk(selection.selectionSet, condition, multiplier, pending, isRoot, seen);
+            if (condition && isCompositeType(condition)) walk(selection.selectionSet, condition, multiplier, pending, seen);
           } else if (!seen.has(selection.name.value)) {
             const fragment = context.getFragment(selection.name.value);
             const condition = fragment && schema.getType(fragment.typeCondition.name.value);
-            if (fragment && condition && isCompositeType(condition)) walk(fragment.selectionSet, condition, multiplier, pending, isRoot, new Set([...seen, selection.name.value]));
+            if (fragment && condition && isCompositeType(condition)) walk(fragment.selectionSet, condition, multiplier, pending, new Set([...seen, selection.name.value]));
           }
         }
       };
-      walk(operation.selectionSet, root, 1, undefined, true, new Set());
+      walk(operation.selectionSet, root, 1, undefined, new Set());
       if (cost > costLimit) {
         context.reportError(
           new GraphQLError(`Operation is too costly: it may return more than ${costLimit} items (costLimit); ask for smaller pages or fewer nested lists`, { nodes: [operation] }),

@@ -1,7 +1,7 @@
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
-import type { VellumConfig } from '../config/load.js';
+import type { ServerTimeouts, VellumConfig } from '../config/load.js';
 import { parseJsonKeepingIntegers } from '../documents/exact-integers.js';
-import { NotFoundError, VellumError } from '../errors.js';
+import { NotFoundError, RequestTimeoutError, VellumError } from '../errors.js';
 import { parseQueryString } from '../query/parse/query-string.js';
 import { errorBody, toVellumError } from './errors.js';
 
@@ -29,12 +29,16 @@ export interface HttpServerOptions {
  * envelope of spec 2.3.
  */
 export function createHttpServer(config: VellumConfig, options: HttpServerOptions = {}): FastifyInstance {
+  const timeouts = serverTimeouts(config.server.http.serverOptions);
   const app = Fastify({
     // Unexpected (5xx) failures are always logged; request logging is opt-in.
     logger: { level: config.server.logger ? 'info' : 'error', redact: ['req.headers.authorization'] },
     bodyLimit: config.server.bodyLimit,
     // Room for long query strings so that our parser, not Node's, refuses them (with an envelope).
-    http: { maxHeaderSize: 64 * 1024 },
+    http: { maxHeaderSize: 64 * 1024, ...timeouts },
+    // Fastify sets these on Node's server itself (its own defaults: no request timeout, 72 s keep-alive).
+    requestTimeout: timeouts.requestTimeout,
+    keepAliveTimeout: timeouts.keepAliveTimeout,
     routerOptions: {
       // A failure is kept and raised in preValidation, where the error handler answers it.
       querystringParser: (raw: string) => {
@@ -59,6 +63,8 @@ export function createHttpServer(config: VellumConfig, options: HttpServerOption
       done(error as Error, undefined);
     }
   });
+
+  if (config.server.bodyTimeout > 0) limitBodyTime(app, config.server.bodyTimeout);
 
   app.addHook('preValidation', async (request) => {
     const failure = (request.query as Record<PropertyKey, unknown> | undefined)?.[QUERY_ERROR];
@@ -89,4 +95,44 @@ export function createHttpServer(config: VellumConfig, options: HttpServerOption
   });
 
   return app;
+}
+
+/**
+ * Node's timeouts as its HTTP server takes them. Node checks them every
+ * `connectionsCheckingInterval` (30 s by default): shorter timeouts are checked more often, so that
+ * a client is cut off near its deadline. Node refuses a headers timeout beyond the request timeout.
+ */
+function serverTimeouts(options: ServerTimeouts) {
+  const { requestTimeout, keepAliveTimeout } = options;
+  const headersTimeout = requestTimeout > 0 && options.headersTimeout > requestTimeout ? requestTimeout : options.headersTimeout;
+  const shortest = Math.min(...[requestTimeout, headersTimeout].filter((t) => t > 0), 60_000);
+  return { requestTimeout, headersTimeout, keepAliveTimeout, connectionsCheckingInterval: Math.max(50, Math.floor(shortest / 2)) };
+}
+
+/**
+ * A body Fastify reads whole before the handler runs (JSON, GraphQL, anything but a streamed
+ * upload) must arrive within `limit` ms of its headers: a client sending a byte now and then would
+ * otherwise hold its socket until the request timeout. Late: 408, and the connection is closed.
+ */
+function limitBodyTime(app: FastifyInstance, limit: number): void {
+  app.addHook('preParsing', async (request, reply, payload) => {
+    const headers = request.headers;
+    const hasBody = headers['transfer-encoding'] !== undefined || (headers['content-length'] !== undefined && headers['content-length'] !== '0');
+    if (!hasBody || /^multipart\//i.test(headers['content-type'] ?? '')) return payload;
+    const timer = setTimeout(() => {
+      const socket = request.raw.socket;
+      if (reply.sent || reply.raw.headersSent) {
+        socket.destroy();
+        return;
+      }
+      reply.raw.once('finish', () => socket.destroy());
+      void reply.status(408).header('connection', 'close').send(errorBody(new RequestTimeoutError(`The request body did not arrive within ${limit} ms (server.bodyTimeout)`, { limit })));
+    }, limit);
+    timer.unref();
+    const clear = () => clearTimeout(timer);
+    payload.once('end', clear);
+    // Answered without reading the body (a 413 over bodyLimit, ...): nothing left to wait for.
+    reply.raw.once('finish', clear);
+    return payload;
+  });
 }

@@ -71,13 +71,16 @@ function writeArray(out: ChunkWriter, items: unknown[]): void {
   out.write(']');
 }
 
-/** `"key":` per key: the same attribute names come back in every document. */
+/**
+ * `"key":` per key: the same attribute names come back in every document. Keys of stored JSON
+ * values pass here too: only short ones are kept, so the map stays small whatever the data.
+ */
 const keyTexts = new Map<string, string>();
 function keyText(key: string): string {
   let text = keyTexts.get(key);
   if (text === undefined) {
     text = `${JSON.stringify(key)}:`;
-    if (keyTexts.size < 10_000) keyTexts.set(key, text);
+    if (keyTexts.size < 10_000 && key.length <= 64) keyTexts.set(key, text);
   }
   return text;
 }

@@ -74,6 +74,11 @@ export interface PopulateNode {
   on?: Record<string, PopulateNode>;
   /** Count only (`populate[tags][count]=true`). */
   count?: boolean;
+  /**
+   * At most this many values per owner, the first in order: what a GraphQL nested page can show
+   * (`PER_OWNER_LIMIT`; REST reads every one). Relations, media and repeatable components.
+   */
+  limit?: number;
 }
 
 /** Attribute name to what to populate below it. */

@@ -8,6 +8,14 @@ import { parseConfig } from '../config/validate.js';
 export interface UploadConfig {
   /** Largest accepted file, in bytes. */
   sizeLimit: number;
+  /**
+   * Largest total of a request's files, in bytes: Strapi's `strapi::body` `formidable.maxFileSize`
+   * in `config/middlewares` (formidable counts every file of a request against it). Default: the
+   * `sizeLimit` (Strapi: 200 MB, its default `sizeLimit` too).
+   */
+  requestSizeLimit: number;
+  /** Largest total of a request's other form fields (`fileInfo`, `ref`, ...), in bytes: `server.bodyLimit`. */
+  fieldsSizeLimit: number;
   /** Responsive formats: name -> longest side in pixels (generated when the original is larger). */
   breakpoints: Record<string, number>;
   /** Whether to generate the responsive formats (the thumbnail is always made). */
@@ -26,9 +34,22 @@ const schema = z.object({
   providerOptions: z.record(z.string(), z.unknown()).default({}),
 });
 
+const bodySchema = z.object({ formidable: z.object({ maxFileSize: z.coerce.number().int().positive().optional() }).default({}) });
+
+/** `formidable.maxFileSize` of `strapi::body` in `config/middlewares`, if the project sets it. */
+function formidableLimit(middlewares: unknown[]): number | undefined {
+  const body = middlewares.find((entry) => asRecord(entry).name === 'strapi::body');
+  return parseConfig(bodySchema, asRecord(asRecord(body).config), 'config/middlewares', 'strapi::body config.').formidable.maxFileSize;
+}
+
 export function resolveUploadConfig(config: VellumConfig): UploadConfig {
   const raw = asRecord(asRecord(config.plugins.upload).config);
   const parsedConfig = parseConfig(schema, raw, 'config/plugins', 'upload.config.');
   const publicDir = config.server.dirs.public;
-  return { ...parsedConfig, publicDir: isAbsolute(publicDir) ? publicDir : resolve(config.projectDir, publicDir) };
+  return {
+    ...parsedConfig,
+    requestSizeLimit: formidableLimit(config.middlewares) ?? parsedConfig.sizeLimit,
+    fieldsSizeLimit: config.server.bodyLimit,
+    publicDir: isAbsolute(publicDir) ? publicDir : resolve(config.projectDir, publicDir),
+  };
 }

@@ -2,13 +2,15 @@
  * The multipart form of `POST /api/upload`: file parts streamed to a temporary folder, `fileInfo`
  * validated, `ref`/`refId`/`field` read. A JSON body (info updates) is read as the same fields.
  */
+import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
 import { join } from 'node:path';
-import { pipeline } from 'node:stream/promises';
+import { finished } from 'node:stream/promises';
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { LinkRequest } from '../documents/service.js';
-import { ValidationError, VellumError } from '../errors.js';
+import { ApplicationError, PayloadTooLargeError, ValidationError, VellumError } from '../errors.js';
+import type { UploadConfig } from './config.js';
 import type { FileInfo, ReceivedFile } from './service.js';
 
 const fileInfoSchema = z.object({
@@ -65,8 +67,13 @@ export interface ParsedForm {
   fields: Map<string, unknown[]>;
 }
 
-/** Streams every file part to a temporary folder (never to memory); `files` over the limit is a 413. */
-export async function readForm(request: FastifyRequest, dir: string, sizeLimit: number): Promise<ParsedForm> {
+type FormLimits = Pick<UploadConfig, 'sizeLimit' | 'requestSizeLimit' | 'fieldsSizeLimit'>;
+
+/**
+ * Streams every file part to a temporary folder (never to memory). A file over `sizeLimit`, files
+ * over `requestSizeLimit` together, or fields over `fieldsSizeLimit` together are a 413.
+ */
+export async function readForm(request: FastifyRequest, dir: string, limits: FormLimits): Promise<ParsedForm> {
   const form: ParsedForm = { files: [], fields: new Map() };
   if (!request.isMultipart()) {
     const body = request.body;
@@ -76,8 +83,10 @@ export async function readForm(request: FastifyRequest, dir: string, sizeLimit: 
     return form;
   }
   try {
-    await readParts(request, dir, sizeLimit, form);
+    await readParts(request, dir, limits, form);
   } catch (error) {
+    // Cut off (the request timeout) or gone: nobody is left to answer, and it is not the server's failure.
+    if (request.raw.socket?.destroyed && !(error instanceof VellumError)) throw new ApplicationError('The connection closed before the body arrived');
     throw asFormError(error);
   }
   return form;
@@ -95,26 +104,62 @@ function asFormError(error: unknown): unknown {
   return new ValidationError(`Malformed multipart body: ${String(e?.message ?? error)}`);
 }
 
-async function readParts(request: FastifyRequest, dir: string, sizeLimit: number, form: ParsedForm): Promise<void> {
-  const parts = request.parts({ limits: { fileSize: sizeLimit, files: 100, fields: 100, fieldSize: 1024 * 1024 } });
+async function readParts(request: FastifyRequest, dir: string, limits: FormLimits, form: ParsedForm): Promise<void> {
+  const fileSize = Math.min(limits.sizeLimit, limits.requestSizeLimit);
+  const parts = request.parts({ limits: { fileSize, files: 100, fields: 100, fieldSize: limits.fieldsSizeLimit } });
+  // What the request carried so far: files are counted as they stream, so the limit holds before
+  // they are stored. Past it, the rest of the request is read and dropped, then answered with a 413
+  // (closing the connection early would leave the client with a reset, not an answer).
+  let filesTotal = 0;
+  let fieldsTotal = 0;
+  let tooLarge = false;
   for await (const part of parts) {
     if (part.type === 'file') {
       if (part.fieldname !== 'files' && !part.fieldname.startsWith('files')) {
         part.file.resume();
         throw new ValidationError(`Unexpected file field ${JSON.stringify(part.fieldname)}: send files as "files"`);
       }
+      if (tooLarge) {
+        for await (const _chunk of part.file) continue;
+        continue;
+      }
       const path = join(dir, String(form.files.length));
+      const out = createWriteStream(path);
+      const written = finished(out);
+      written.catch(() => undefined);
       let size = 0;
-      part.file.on('data', (chunk: Buffer) => (size += chunk.length));
-      await pipeline(part.file, createWriteStream(path));
-      form.files.push({ path, clientName: part.filename, sizeInBytes: size });
+      try {
+        for await (const chunk of part.file as AsyncIterable<Buffer>) {
+          filesTotal += chunk.length;
+          tooLarge ||= filesTotal > limits.requestSizeLimit;
+          if (tooLarge) continue;
+          size += chunk.length;
+          if (!out.write(chunk)) await once(out, 'drain');
+        }
+      } catch (error) {
+        out.destroy();
+        throw error;
+      }
+      out.end();
+      await written;
+      if (!tooLarge) form.files.push({ path, clientName: part.filename, sizeInBytes: size });
     } else {
+      fieldsTotal += Buffer.byteLength(part.fieldname) + (typeof part.value === 'string' ? Buffer.byteLength(part.value) : 0);
+      if (fieldsTotal > limits.fieldsSizeLimit) continue;
       const list = form.fields.get(part.fieldname) ?? [];
       list.push(part.value);
       form.fields.set(part.fieldname, list);
     }
   }
+  if (tooLarge) throw filesTooLarge(limits.requestSizeLimit);
+  if (fieldsTotal > limits.fieldsSizeLimit) {
+    throw new PayloadTooLargeError(`The form fields of this request exceed ${limits.fieldsSizeLimit} bytes together (server.bodyLimit)`, { limit: limits.fieldsSizeLimit });
+  }
 }
+
+/** Strapi answers `FileTooBig` when a request's files exceed formidable's maxFileSize together. */
+const filesTooLarge = (limit: number) =>
+  new PayloadTooLargeError(`FileTooBig: the files of this request exceed ${limit} bytes together (strapi::body formidable.maxFileSize)`, { limit });
 
 const single = (form: ParsedForm, key: string): string | undefined => {
   const value = form.fields.get(key)?.[0];

@@ -74,7 +74,7 @@ export async function registerUploadRoutes(app: FastifyInstance, options: Upload
   }
 
   await app.register(async (scope) => {
-    await scope.register(multipart, { throwFileSizeLimit: true, limits: { fileSize: config.sizeLimit } });
+    await scope.register(multipart, { throwFileSizeLimit: true, limits: { fileSize: Math.min(config.sizeLimit, config.requestSizeLimit) } });
 
     scope.post(`${prefix}/upload`, async (request, reply) => {
       await access.authorize(request.headers, { uid: UID, action: 'upload' });
@@ -83,7 +83,7 @@ export async function registerUploadRoutes(app: FastifyInstance, options: Upload
       const dir = await mkdtemp(join(tmpdir(), 'vellum-upload-'));
       let answer: unknown;
       try {
-        const form = await readForm(request, dir, config.sizeLimit);
+        const form = await readForm(request, dir, config);
         const infos = fileInfos(form.fields.get('fileInfo') ?? []);
         if (id !== undefined) {
           if (form.files.length > 1) throw new ValidationError('Only one file can replace a file');

@@ -120,7 +120,8 @@ for (const dialect of DIALECTS) {
       assert.equal((await one(`filters[name][$eq]=${tag} Alpha one`)).status, 200);
       assert.equal((await one('filters[name][$eq]=zz')).status, 404);
       assert.equal((await one('_q=alpha')).status, 200);
-      assert.equal((await one('_q=zz')).status, 404);
+      // Not 'zz': _q also searches documentIds, which are [a-z0-9] and held it about once in 50 runs.
+      assert.equal((await one('_q=z~z')).status, 404);
       assert.equal((await one('publicationFilter=never-published')).status, 404);
     });
 

@@ -15,6 +15,7 @@ import { compileFilter, type SqlContext } from '../../query/sql/where.js';
 import type { FilterNode, Status } from '../../query/types.js';
 import type { ContentType } from '../../schema/model.js';
 import type { DocumentContext } from '../context.js';
+import { ReadBudget } from '../read/budget.js';
 import { populate, type Loaded } from '../read/populate.js';
 import { decodeDocument, LOCALE, PUBLISHED_AT, readRows, rowKeys, selectList, type Document } from '../rows.js';
 import type { RowQuery } from './params.js';
@@ -90,7 +91,8 @@ export async function readRowsOf(ctx: DocumentContext, db: Db, type: ContentType
   if (Object.keys(query.populate).length > 0) {
     for (const status of ['draft', 'published'] as const) {
       const items = loaded.filter((item) => item.status === status);
-      await populate({ db, dialect, schema: ctx.schema, scope: scopeOf(status) }, type, items, query.populate);
+      // Project code reads what it asks for, as Strapi's query engine: no read budget.
+      await populate({ db, dialect, schema: ctx.schema, scope: scopeOf(status), budget: ReadBudget.unlimited() }, type, items, query.populate);
     }
   }
   if (!query.select) return loaded.map((item) => item.value);

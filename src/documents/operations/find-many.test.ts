@@ -8,6 +8,7 @@ import { parseFindQuery } from '../../query/parse/index.js';
 import { findMany } from './find-many.js';
 import { I18N, REST, typeOf, unitSchema } from '../../../test/helpers/unit-schema.js';
 import { ALL_DIALECTS, compilingDatabase, spelled, type DialectName, type Statement } from '../../../test/helpers/unit-sql.js';
+import { ReadBudget } from '../read/budget.js';
 
 const schema = unitSchema();
 
@@ -27,7 +28,7 @@ const inDialect = (dialect: DialectName, sqlite: string) => spelled(sqlite)[dial
 async function statementsOf(dialect: DialectName, uid: string, query: Record<string, unknown>): Promise<Statement[]> {
   const database = compilingDatabase(dialect);
   const type = typeOf(schema, uid);
-  const result = await findMany({ database: database.database, schema, i18n: I18N }, type, parseFindQuery(schema, type, query, { rest: REST, i18n: I18N }));
+  const result = await findMany({ database: database.database, schema, i18n: I18N }, type, parseFindQuery(schema, type, query, { rest: REST, i18n: I18N }), {}, new ReadBudget(REST.costLimit, 'api.rest.costLimit'));
   assert.deepEqual(result.results, []);
   return database.statements;
 }

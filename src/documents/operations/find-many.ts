@@ -7,6 +7,7 @@ import { searchCondition } from '../../query/sql/search.js';
 import type { FindOneQuery, FindQuery } from '../../query/types.js';
 import type { ContentType } from '../../schema/model.js';
 import type { CallerOptions, DocumentContext } from '../context.js';
+import type { ReadBudget } from '../read/budget.js';
 import { populate, type Loaded } from '../read/populate.js';
 import { decodeDocument, readRows, rowKeys, selectList, visibleScalars, type Document } from '../rows.js';
 
@@ -45,9 +46,10 @@ export function rootConditions(sqlCtx: SqlContext, type: ContentType, alias: str
 
 /**
  * A page of documents: one statement for the rows, one for the total (unless the page is the last
- * one), one per populated attribute and level.
+ * one), one per populated attribute and level. `budget` counts the documents of the page and
+ * everything populated below them.
  */
-export async function findMany(ctx: DocumentContext, type: ContentType, query: FindQuery, caller: CallerOptions = {}): Promise<FindManyResult> {
+export async function findMany(ctx: DocumentContext, type: ContentType, query: FindQuery, caller: CallerOptions, budget: ReadBudget): Promise<FindManyResult> {
   const { db, dialect } = ctx.database;
   const scope = scopeOf(type, query);
   const sqlCtx: SqlContext = { schema: ctx.schema, dialect, scope, aliases: new Aliases() };
@@ -66,6 +68,7 @@ export async function findMany(ctx: DocumentContext, type: ContentType, query: F
   // rows evicted its page cache and made filter+sort at 10,000 articles 7x slower.
   const rowsQuery = sql`select ${sql.join(selectList(dialect, type, alias, scalars))} from ${from} where ${where} order by ${sql.join(order)} limit ${sql.lit(limit)} offset ${sql.lit(offset)}`;
   const rows = await readRows(db, rowsQuery);
+  budget.spend(rows.length);
   // A page that is not full ends the list: its rows give the total without a count.
   const pageTellsTotal = rows.length < limit && (rows.length > 0 || offset === 0);
   const total = !pagination.withCount
@@ -75,7 +78,7 @@ export async function findMany(ctx: DocumentContext, type: ContentType, query: F
       : Number((await sql<{ total: number | string }>`select count(*) as total from ${from} where ${whereFor('semi-join')}`.execute(db)).rows[0]?.total ?? 0);
 
   const loaded: Loaded[] = rows.map((row) => ({ value: decodeDocument(dialect, type, row, scalars, query.fields, caller.rawJson), ...rowKeys(row) }));
-  await populate({ db, dialect, schema: ctx.schema, scope, canRead: caller.canRead, rawJson: caller.rawJson }, type, loaded, query.populate);
+  await populate({ db, dialect, schema: ctx.schema, scope, canRead: caller.canRead, rawJson: caller.rawJson, budget }, type, loaded, query.populate);
 
   const meta: PaginationMeta =
     pagination.kind === 'page'

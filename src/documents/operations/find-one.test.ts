@@ -5,6 +5,7 @@ import { parseReadOneQuery } from '../../query/parse/index.js';
 import { findOne } from './find-one.js';
 import { I18N, REST, typeOf, unitSchema } from '../../../test/helpers/unit-schema.js';
 import { ALL_DIALECTS, compilingDatabase, spelled, type DialectName, type Statement } from '../../../test/helpers/unit-sql.js';
+import { ReadBudget } from '../read/budget.js';
 
 const schema = unitSchema();
 const ROW = '"t0"."id", "t0"."document_id", "t0"."locale", "t0"."published_at", "t0"."created_at", "t0"."updated_at"';
@@ -12,7 +13,7 @@ const ROW = '"t0"."id", "t0"."document_id", "t0"."locale", "t0"."published_at", 
 async function statementsOf(dialect: DialectName, uid: string, documentId: string | null, query: Record<string, unknown>): Promise<Statement[]> {
   const database = compilingDatabase(dialect);
   const type = typeOf(schema, uid);
-  const found = await findOne({ database: database.database, schema, i18n: I18N }, type, documentId, parseReadOneQuery(schema, type, query, { rest: REST, i18n: I18N }));
+  const found = await findOne({ database: database.database, schema, i18n: I18N }, type, documentId, parseReadOneQuery(schema, type, query, { rest: REST, i18n: I18N }), {}, new ReadBudget(REST.costLimit, 'api.rest.costLimit'));
   assert.equal(found, null);
   return database.statements;
 }

@@ -3,6 +3,7 @@ import type { Db } from '../../database/dialect.js';
 import type { FindOneQuery } from '../../query/types.js';
 import type { ContentType } from '../../schema/model.js';
 import type { CallerOptions, DocumentContext } from '../context.js';
+import type { ReadBudget } from '../read/budget.js';
 import { populate } from '../read/populate.js';
 import { decodeDocument, PUBLISHED_AT, readRows, rowKeys, selectList, visibleScalars, type Document } from '../rows.js';
 import { rootConditions, scopeOf } from './find-many.js';
@@ -13,14 +14,15 @@ import type { SqlContext } from '../../query/sql/where.js';
 
 /**
  * One document in the version the query asks for (status, locale), or null. Without a documentId
- * (single types) the type's only document.
+ * (single types) the type's only document. `budget` counts it and everything populated below it.
  */
 export async function findOne(
   ctx: DocumentContext,
   type: ContentType,
   documentId: string | null,
   query: FindOneQuery,
-  caller: CallerOptions = {},
+  caller: CallerOptions,
+  budget: ReadBudget,
 ): Promise<Document | null> {
   const { db, dialect } = ctx.database;
   const scope = scopeOf(type, query);
@@ -38,9 +40,10 @@ export async function findOne(
   const select = sql`select ${sql.join(selectList(dialect, type, 't0', scalars))} from ${sql.table(type.table)} as t0 where ${and(conditions)}${order} limit 1`;
   const row = (await readRows(db, select))[0];
   if (!row) return null;
+  budget.spend(1);
   const value = decodeDocument(dialect, type, row, scalars, query.fields, caller.rawJson);
   const loaded = [{ value, ...rowKeys(row) }];
-  await populate({ db, dialect, schema: ctx.schema, scope, canRead: caller.canRead, rawJson: caller.rawJson }, type, loaded, query.populate);
+  await populate({ db, dialect, schema: ctx.schema, scope, canRead: caller.canRead, rawJson: caller.rawJson, budget }, type, loaded, query.populate);
   return value;
 }
 
@@ -49,7 +52,7 @@ export async function findOne(
  * query says: a draft row populates drafts), on `db` (a write transaction reads what it wrote).
  * What lifecycle events show of a row a write touched.
  */
-export async function findRow(ctx: DocumentContext, db: Db, type: ContentType, rowId: number, query: FindOneQuery, caller: CallerOptions = {}): Promise<Document | null> {
+export async function findRow(ctx: DocumentContext, db: Db, type: ContentType, rowId: number, query: FindOneQuery, caller: CallerOptions, budget: ReadBudget): Promise<Document | null> {
   const { dialect } = ctx.database;
   const scalars = visibleScalars(type, query.fields);
   const select = sql`select ${sql.join(selectList(dialect, type, 't0', scalars))} from ${sql.table(type.table)} as t0 where t0.id = ${rowId}`;
@@ -59,6 +62,7 @@ export async function findRow(ctx: DocumentContext, db: Db, type: ContentType, r
   const keys = rowKeys(row);
   const status = type.draftAndPublish && row[PUBLISHED_AT] === null ? 'draft' : 'published';
   const scope = { status, locale: keys.locale } as const;
-  await populate({ db, dialect, schema: ctx.schema, scope, canRead: caller.canRead, rawJson: caller.rawJson }, type, [{ value, ...keys }], query.populate);
+  budget.spend(1);
+  await populate({ db, dialect, schema: ctx.schema, scope, canRead: caller.canRead, rawJson: caller.rawJson, budget }, type, [{ value, ...keys }], query.populate);
   return value;
 }

@@ -11,6 +11,7 @@ import type { PopulateTree } from '../../query/types.js';
 import type { ContentType, Model, Schema } from '../../schema/model.js';
 import type { DocumentContext } from '../context.js';
 import { inSchemaOrder, validateInput } from '../input.js';
+import { ReadBudget } from '../read/budget.js';
 import { populate } from '../read/populate.js';
 import { decodeDocument, readRows, selectList } from '../rows.js';
 import { uniqueConflicts } from '../write/scalars.js';
@@ -40,7 +41,7 @@ async function storedDraft(ctx: DocumentContext, db: Db, type: ContentType, draf
   const data: Record<string, unknown> = {};
   for (const attribute of type.scalars) data[attribute.name] = document[attribute.name];
   const scope = { status: 'draft' as const, locale };
-  await populate({ db, dialect, schema: ctx.schema, scope }, type, [{ value: data, rowId: draftId, locale }], nestedTree(ctx.schema, type));
+  await populate({ db, dialect, schema: ctx.schema, scope, budget: ReadBudget.unlimited() }, type, [{ value: data, rowId: draftId, locale }], nestedTree(ctx.schema, type));
   return data;
 }
 

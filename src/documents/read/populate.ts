@@ -19,6 +19,7 @@ import { compileFilter, type SqlContext } from '../../query/sql/where.js';
 import type { PopulateNode, PopulateTree } from '../../query/types.js';
 import { decodeComponent, decodeDocument, DOCUMENT_ID, ID, LOCALE, readRows, rowKeys, selectList, selectWidth, visibleScalars, type Document, type Row } from '../rows.js';
 import { FILES_TABLE } from '../write/media.js';
+import type { ReadBudget } from './budget.js';
 
 /** A document or component value already read, with the row it came from. */
 export interface Loaded {
@@ -36,9 +37,13 @@ export interface ReadContext {
   canRead?: (type: ContentType) => boolean;
   /** json and blocks values as RawJson (CallerOptions.rawJson). */
   rawJson?: boolean;
+  /** Counts the items read: every statement reads at most what the budget still holds. */
+  budget: ReadBudget;
 }
 
 const OWNER = '__owner';
+const OWNER_LOCALE = '__owner_locale';
+const RANK = '__rank';
 
 function groupBy<K>(rows: Row[], key: (row: Row) => K): Map<K, Row[]> {
   const groups = new Map<K, Row[]>();
@@ -52,6 +57,46 @@ function groupBy<K>(rows: Row[], key: (row: Row) => K): Map<K, Row[]> {
 }
 
 const sqlContext = (ctx: ReadContext): SqlContext => ({ schema: ctx.schema, dialect: ctx.dialect, scope: ctx.scope, aliases: new Aliases() });
+
+/** Distinct values for an `in (...)` list: several owners may share a row (100 articles, one category). */
+const distinct = <T>(values: T[]): T[] => [...new Set(values)];
+
+/**
+ * Reads a populate statement's rows, at most one more than the budget holds (the LIMIT is a
+ * validated integer written into the SQL, as pages are); more than it holds ends the read.
+ */
+async function readBounded(ctx: ReadContext, query: RawBuilder<unknown>): Promise<Row[]> {
+  const limit = ctx.budget.statementLimit;
+  const rows = await readRows(ctx.db, limit === undefined ? query : sql`${query} limit ${sql.lit(limit)}`);
+  ctx.budget.read(rows.length);
+  return rows;
+}
+
+/**
+ * The rows of `select ... from ... where ...`, sorted by owner (`owners`: the names of its owner
+ * columns in the select list, `partition`: the same as expressions) then `order`. With `limit`,
+ * only each owner's first `limit` rows are read (a window, on every dialect), not all of them.
+ */
+function ownedRows(
+  select: RawBuilder<unknown>[],
+  from: RawBuilder<unknown>,
+  where: RawBuilder<boolean>,
+  owners: { names: string[]; partition: RawBuilder<unknown>[] },
+  order: RawBuilder<unknown>[],
+  limit: number | undefined,
+): RawBuilder<unknown> {
+  if (limit === undefined) return sql`select ${sql.join(select)} from ${from} where ${where} order by ${sql.join([...owners.partition, ...order])}`;
+  const ranked = sql`select ${sql.join(select)}, row_number() over (partition by ${sql.join(owners.partition)} order by ${sql.join(order)}) as ${sql.id(RANK)} from ${from} where ${where}`;
+  const outerOrder = [...owners.names, RANK].map((name) => sql.ref(`w.${name}`));
+  return sql`select * from (${ranked}) as w where ${sql.ref(`w.${RANK}`)} <= ${sql.lit(limit)} order by ${sql.join(outerOrder)}`;
+}
+
+/** The items `items` receive from `groups`, counted before any of them is decoded. */
+function spendGroups<K>(ctx: ReadContext, items: Loaded[], groups: Map<K, Row[]>, key: (item: Loaded) => K): void {
+  let count = 0;
+  for (const item of items) count += groups.get(key(item))?.length ?? 0;
+  ctx.budget.spend(count);
+}
 
 /**
  * Populates `tree` on already-read values of `model`: one statement per attribute and level
@@ -102,7 +147,7 @@ async function populateRelation(ctx: ReadContext, model: Model, items: Loaded[],
     const joinOn = [sql<boolean>`t.document_id = l.target_document_id`, statusCondition(target, 't', ctx.scope.status, ctx.scope.publication)];
     if (target.localized) joinOn.push(sql<boolean>`t.locale = l.target_locale`);
     from = sql`${tableRef} as l join ${sql.table(target.table)} as t on ${and(joinOn)}`;
-    conditions.push(sql<boolean>`l.entity_id in (${sql.join(items.map((i) => i.rowId))})`);
+    conditions.push(sql<boolean>`l.entity_id in (${sql.join(distinct(items.map((i) => i.rowId)))})`);
     ownerKey = (row, at) => String(row[at]);
     itemKey = (item) => String(item.rowId);
     linkOrder = sql`l.target_ord`;
@@ -120,7 +165,8 @@ async function populateRelation(ctx: ReadContext, model: Model, items: Loaded[],
   }
   if (node.filters) conditions.push(compileFilter(sqlCtx, target, 't', node.filters));
   const owner = attribute.owner ? sql`l.entity_id` : sql`l.target_document_id`;
-  const extra = attribute.owner ? [] : [sql`l.target_locale as __owner_locale`];
+  const extra = attribute.owner ? [] : [sql`l.target_locale as ${sql.id(OWNER_LOCALE)}`];
+  const owners = attribute.owner ? { names: [OWNER], partition: [owner] } : { names: [OWNER, OWNER_LOCALE], partition: [owner, sql`l.target_locale`] };
   const order = node.sort?.length ? compileOrder(sqlCtx, target, 't', node.sort) : [linkOrder, sql`l.id`];
 
   if (node.count) {
@@ -130,9 +176,10 @@ async function populateRelation(ctx: ReadContext, model: Model, items: Loaded[],
     return;
   }
   const select = [...selectList(dialect, target, 't', scalars), sql`${owner} as ${sql.id(OWNER)}`, ...extra];
-  const rows = await readRows(db, sql`select ${sql.join(select)} from ${from} where ${and(conditions)} order by ${owner}, ${sql.join(order)}`);
+  const rows = await readBounded(ctx, ownedRows(select, from, and(conditions), owners, order, attribute.toMany ? node.limit : undefined));
   const width = selectWidth(target, scalars);
   const groups = groupBy(rows, (row) => ownerKey(row, width));
+  spendGroups(ctx, items, groups, itemKey);
   const loaded: Loaded[] = [];
   for (const item of items) {
     const rows = groups.get(itemKey(item)) ?? [];
@@ -156,19 +203,21 @@ async function componentRows(ctx: ReadContext, owner: Model, component: Componen
   const conditions = [sql<boolean>`c.entity_id in (${sql.join(ids)})`, sql<boolean>`c.field = ${field}`, sql<boolean>`c.component_type = ${component.uid}`];
   if (node.filters) conditions.push(compileFilter(sqlCtx, component, 'k', node.filters));
   const order = node.sort?.length ? compileOrder(sqlCtx, component, 'k', node.sort) : [sql`c.ord`, sql`c.id`];
-  return readRows(ctx.db, sql`select ${sql.join(select)} from ${sql.table(owner.componentLinkTable)} as c join ${sql.table(component.table)} as k on k.id = c.cmp_id where ${and(conditions)} order by c.entity_id, ${sql.join(order)}`);
+  const from = sql`${sql.table(owner.componentLinkTable)} as c join ${sql.table(component.table)} as k on k.id = c.cmp_id`;
+  return readBounded(ctx, ownedRows(select, from, and(conditions), { names: [OWNER], partition: [sql`c.entity_id`] }, order, node.count ? undefined : node.limit));
 }
 
 async function populateComponent(ctx: ReadContext, model: Model, items: Loaded[], attribute: ComponentAttribute, node: PopulateNode): Promise<void> {
   const component = ctx.schema.components.get(attribute.component)!;
   const scalars = visibleScalars(component, node.fields);
-  const rows = await componentRows(ctx, model, component, attribute.name, items.map((i) => i.rowId), scalars, node);
+  const rows = await componentRows(ctx, model, component, attribute.name, distinct(items.map((i) => i.rowId)), scalars, node);
   const width = selectWidth(component, scalars);
   const groups = groupBy(rows, (row) => Number(row[width]));
   if (node.count) {
     for (const item of items) item.value[attribute.name] = { count: groups.get(item.rowId)?.length ?? 0 };
     return;
   }
+  spendGroups(ctx, items, groups, (item) => item.rowId);
   const loaded: Loaded[] = [];
   for (const item of items) {
     const values = (groups.get(item.rowId) ?? []).map((row) => {
@@ -187,10 +236,12 @@ async function populateComponent(ctx: ReadContext, model: Model, items: Loaded[]
  */
 async function populateZone(ctx: ReadContext, model: Model, items: Loaded[], attribute: DynamicZoneAttribute, node: PopulateNode): Promise<void> {
   // Link rows: [entity_id, cmp_id, component_type].
-  const links = await readRows(
-    ctx.db,
-    sql`select c.entity_id, c.cmp_id, c.component_type from ${sql.table(model.componentLinkTable)} as c where c.entity_id in (${sql.join(items.map((i) => i.rowId))}) and c.field = ${attribute.name} order by c.entity_id, c.ord, c.id`,
+  const links = await readBounded(
+    ctx,
+    sql`select c.entity_id, c.cmp_id, c.component_type from ${sql.table(model.componentLinkTable)} as c where c.entity_id in (${sql.join(distinct(items.map((i) => i.rowId)))}) and c.field = ${attribute.name} order by c.entity_id, c.ord, c.id`,
   );
+  const groups = groupBy(links, (row) => Number(row[0]));
+  spendGroups(ctx, items, groups, (item) => item.rowId);
   const values = new Map<string, Document>();
   for (const uid of new Set(links.map((link) => link[2] as string))) {
     const component = ctx.schema.components.get(uid);
@@ -211,7 +262,6 @@ async function populateZone(ctx: ReadContext, model: Model, items: Loaded[], att
     const nested = sub.populate && filterTree(component, sub.populate);
     if (nested && Object.keys(nested).length) await populate(ctx, component, loaded, nested);
   }
-  const groups = groupBy(links, (row) => Number(row[0]));
   for (const item of items) {
     item.value[attribute.name] = (groups.get(item.rowId) ?? [])
       .map((link) => values.get(`${link[2]}:${link[1]}`))
@@ -229,9 +279,13 @@ async function populateMedia(ctx: ReadContext, model: Model, items: Loaded[], at
   if (!files) return;
   const scalars = visibleScalars(files, node.fields);
   const select = [...selectList(ctx.dialect, files, 'f', scalars), sql`m.related_id as ${sql.id(OWNER)}`];
-  const rows = await readRows(ctx.db, sql`select ${sql.join(select)} from ${sql.table(MEDIA_LINK_TABLE)} as m join ${sql.table(FILES_TABLE)} as f on f.id = m.file_id where m.related_type = ${model.uid} and m.field = ${attribute.name} and m.related_id in (${sql.join(items.map((i) => i.rowId))}) order by m.related_id, m.ord, m.id`);
+  const from = sql`${sql.table(MEDIA_LINK_TABLE)} as m join ${sql.table(FILES_TABLE)} as f on f.id = m.file_id`;
+  const where = sql<boolean>`m.related_type = ${model.uid} and m.field = ${attribute.name} and m.related_id in (${sql.join(distinct(items.map((i) => i.rowId)))})`;
+  const owners = { names: [OWNER], partition: [sql`m.related_id`] };
+  const rows = await readBounded(ctx, ownedRows(select, from, where, owners, [sql`m.ord`, sql`m.id`], attribute.multiple ? node.limit : undefined));
   const width = selectWidth(files, scalars);
   const groups = groupBy(rows, (row) => Number(row[width]));
+  spendGroups(ctx, items, groups, (item) => item.rowId);
   for (const item of items) {
     const values = (groups.get(item.rowId) ?? []).map((row) => decodeDocument(ctx.dialect, files, row, scalars, node.fields, ctx.rawJson));
     item.value[attribute.name] = attribute.multiple ? values : (values[0] ?? null);
@@ -243,17 +297,17 @@ async function populateLocalizations(ctx: ReadContext, type: ContentType, items:
   if (!type.localized) return;
   const scalars = visibleScalars(type, node.fields);
   const documentIds = [...new Set(items.map((i) => i.documentId!))];
-  const rows = await readRows(ctx.db, sql`select ${sql.join(selectList(ctx.dialect, type, 't', scalars))} from ${sql.table(type.table)} as t where t.document_id in (${sql.join(documentIds)}) and ${statusCondition(type, 't', ctx.scope.status, ctx.scope.publication)} order by t.locale`);
+  const rows = await readBounded(ctx, sql`select ${sql.join(selectList(ctx.dialect, type, 't', scalars))} from ${sql.table(type.table)} as t where t.document_id in (${sql.join(documentIds)}) and ${statusCondition(type, 't', ctx.scope.status, ctx.scope.publication)} order by t.locale`);
   const groups = groupBy(rows, (row) => row[DOCUMENT_ID] as string);
+  const others = items.map((item) => (groups.get(item.documentId!) ?? []).filter((row) => row[LOCALE] !== item.locale));
+  ctx.budget.spend(others.reduce((sum, list) => sum + list.length, 0));
   const loaded: Loaded[] = [];
-  for (const item of items) {
-    item.value.localizations = (groups.get(item.documentId!) ?? [])
-      .filter((row) => row[LOCALE] !== item.locale)
-      .map((row) => {
-        const value = decodeDocument(ctx.dialect, type, row, scalars, node.fields, ctx.rawJson);
-        loaded.push({ value, ...rowKeys(row) });
-        return value;
-      });
-  }
+  items.forEach((item, index) => {
+    item.value.localizations = others[index]!.map((row) => {
+      const value = decodeDocument(ctx.dialect, type, row, scalars, node.fields, ctx.rawJson);
+      loaded.push({ value, ...rowKeys(row) });
+      return value;
+    });
+  });
   if (node.populate) await populate(ctx, type, loaded, node.populate);
 }

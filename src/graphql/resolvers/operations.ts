@@ -35,8 +35,18 @@ export function parseScope(scope: string): Permission {
 export class Operations {
   constructor(private readonly deps: OperationDeps) {}
 
-  /** Authorizes a root field as REST would, unless its resolver config says otherwise. */
+  /**
+   * Authorizes a root field as REST would, unless its resolver config says otherwise. Its reads
+   * spend from the operation's budget (`costLimit`).
+   */
   async caller(ctx: GraphqlContext, key: string, permission: Permission): Promise<CallerOptions> {
+    const caller = await this.authorize(ctx, key, permission);
+    // Marked, not copied (as REST marks rawJson): authorize answers a new object every time.
+    caller.budget = ctx.budget;
+    return caller;
+  }
+
+  private async authorize(ctx: GraphqlContext, key: string, permission: Permission): Promise<CallerOptions> {
     const auth = this.deps.authConfig(key);
     if (auth === false) return {};
     const headers = ctx.request.headers;

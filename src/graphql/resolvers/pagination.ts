@@ -1,6 +1,5 @@
-/** Pagination of nested lists (relations, repeatable components), already read in full. */
-export function paginateList<T>(list: T[] | undefined | null, pagination: unknown, amountLimit: number): T[] {
-  if (!list) return [];
+/** Where a nested list's page starts and how many items it holds (`pagination` as given). */
+export function pageWindow(pagination: unknown, amountLimit: number): { start: number; size: number } {
   const args = (pagination ?? {}) as { page?: number | null; pageSize?: number | null; start?: number | null; limit?: number | null };
   let start = 0;
   let size = amountLimit;
@@ -11,5 +10,15 @@ export function paginateList<T>(list: T[] | undefined | null, pagination: unknow
     size = Math.min(Math.max(1, args.pageSize ?? amountLimit), amountLimit);
     start = (Math.max(1, args.page ?? 1) - 1) * size;
   }
+  return { start, size };
+}
+
+/**
+ * Pagination of nested lists (relations, repeatable components). The document service read at
+ * most the first `start + size` items of each (selection.ts asks no more), so this slice is exact.
+ */
+export function paginateList<T>(list: T[] | undefined | null, pagination: unknown, amountLimit: number): T[] {
+  if (!list) return [];
+  const { start, size } = pageWindow(pagination, amountLimit);
   return start === 0 && list.length <= size ? list : list.slice(start, start + size);
 }

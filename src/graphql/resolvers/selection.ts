@@ -11,13 +11,16 @@ import {
   GraphQLSkipDirective,
   Kind,
   type FieldNode,
+  type GraphQLField,
   type GraphQLResolveInfo,
   type SelectionSetNode,
 } from 'graphql';
+import { PER_OWNER_LIMIT } from '../../query/parse/populate.js';
 import { FILE_UID, type ContentType, type Model, type Schema } from '../../schema/model.js';
 import { typeName } from '../naming.js';
 import type { Shape } from '../schema/types.js';
 import { toRestFilters } from './args.js';
+import { pageWindow } from './pagination.js';
 
 /** What `qs` would give for `fields` and `populate` of one level. */
 export interface RestSelection {
@@ -32,6 +35,8 @@ interface RestPopulateNode {
   filters?: Record<string, unknown>;
   sort?: string[];
   on?: Record<string, { fields?: string[]; populate?: Record<string, RestPopulateNode> }>;
+  /** The items per owner the nested pages of this field show at most: no more are read. */
+  [PER_OWNER_LIMIT]?: number;
 }
 
 const SYSTEM_FIELDS = new Set(['createdAt', 'updatedAt', 'publishedAt', 'locale']);
@@ -43,6 +48,8 @@ export class SelectionReader {
   constructor(
     private readonly schema: Schema,
     private readonly shape: Shape,
+    /** The most items a nested list shows. */
+    private readonly amountLimit: number,
   ) {}
 
   /**
@@ -88,7 +95,10 @@ export class SelectionReader {
       } else if (attribute.kind === 'relation') target = this.schema.contentTypes.get(attribute.target);
       else if (attribute.kind === 'media') target = this.schema.contentTypes.get(FILE_UID);
       else if (attribute.kind === 'component') {
-        this.merge(selection, attributeName, this.model(info, this.schema.components.get(attribute.component)!, fieldNodes));
+        const node: RestPopulateNode = this.model(info, this.schema.components.get(attribute.component)!, fieldNodes);
+        const limit = this.perOwnerLimit(info, definitions[name], fieldNodes);
+        if (limit !== undefined) node[PER_OWNER_LIMIT] = limit;
+        this.merge(selection, attributeName, node);
         continue;
       } else {
         const on: RestPopulateNode['on'] = {};
@@ -105,6 +115,8 @@ export class SelectionReader {
         if (args.filters) node.filters = toRestFilters(this.schema, target, args.filters as Record<string, unknown>, this.shape);
         if (Array.isArray(args.sort) && args.sort.length > 0) node.sort = args.sort as string[];
       }
+      const limit = this.perOwnerLimit(info, definition, fieldNodes);
+      if (limit !== undefined) node[PER_OWNER_LIMIT] = limit;
       this.merge(selection, attributeName, node);
     }
     if (custom) delete selection.fields;
@@ -118,6 +130,20 @@ export class SelectionReader {
     return data.length ? (this.collect(info, data).get('attributes') ?? []) : [];
   }
 
+  /**
+   * A nested list's fields (aliases included) show at most `start + size` items of each owner:
+   * the most of them is what is read. Undefined for a field without `pagination` (to-one).
+   */
+  private perOwnerLimit(info: GraphQLResolveInfo, definition: GraphQLField<unknown, unknown> | undefined, nodes: FieldNode[]): number | undefined {
+    if (!definition?.args.some((arg) => arg.name === 'pagination')) return undefined;
+    let most = 0;
+    for (const node of nodes) {
+      const { start, size } = pageWindow(getArgumentValues(definition, node, info.variableValues).pagination, this.amountLimit);
+      most = Math.max(most, start + size);
+    }
+    return most;
+  }
+
   /** Two fields reading one attribute (aliases, `x` and `x_connection`) read the union of both. */
   private merge(selection: RestSelection, name: string, node: RestPopulateNode): void {
     const existing = selection.populate[name];
@@ -129,6 +155,9 @@ export class SelectionReader {
     existing.populate = { ...node.populate, ...existing.populate };
     existing.filters ??= node.filters;
     existing.sort ??= node.sort;
+    const limits = [existing[PER_OWNER_LIMIT], node[PER_OWNER_LIMIT]];
+    if (limits.every((limit) => limit !== undefined)) existing[PER_OWNER_LIMIT] = Math.max(...(limits as number[]));
+    else delete existing[PER_OWNER_LIMIT];
   }
 
   /** Sub-fields of `nodes` by name, through fragments, honouring @skip and @include. */

@@ -6,6 +6,12 @@ import { FilterParser } from './filters.js';
 import { parseSort } from './sort.js';
 
 const MAX_POPULATE_NODES = 200;
+
+/**
+ * The key of a raw populate node holding `PopulateNode.limit`: a symbol, which no query string can
+ * carry, so that only code (GraphQL's nested pages) sets it.
+ */
+export const PER_OWNER_LIMIT = Symbol('vellum.populate.limit');
 const NODE_KEYS = new Set(['fields', 'filters', 'sort', 'populate', 'on', 'count']);
 
 type Populatable = Exclude<Attribute, { kind: 'scalar' }>;
@@ -174,6 +180,8 @@ export class PopulateParser {
       if (flag === undefined) fail([...path, 'count'], 'count must be true or false');
       if (flag) node.count = true;
     }
+    const limit = (value as Record<symbol, unknown>)[PER_OWNER_LIMIT];
+    if (typeof limit === 'number' && Number.isInteger(limit) && limit >= 0 && kind !== 'dynamiczone') node.limit = limit;
     if (!target) return node;
     if (value.fields !== undefined) node.fields = parseFields(target, value.fields, [...path, 'fields']);
     if (value.filters !== undefined) node.filters = new FilterParser(this.schema, this.options).parse(target, value.filters, [...path, 'filters']);
