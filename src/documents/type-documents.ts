@@ -24,7 +24,7 @@ import { singleDocumentId } from './operations/single.js';
 import type { WriteOptions } from './operations/options.js';
 import { update } from './operations/update.js';
 import { findDocumentRows, findVersionRow } from './operations/versions-store.js';
-import type { Lifecycles } from './lifecycles.js';
+import type { LifecycleAction, Lifecycles } from './lifecycles.js';
 import { paramsAfter, readEvent } from './read-events.js';
 import { RowEvents } from './row-events.js';
 import type { Document } from './rows.js';
@@ -87,13 +87,19 @@ export class TypeDocuments {
    * lifecycle subscriber may change it (REST's response cache answers only such reads).
    */
   get cacheable(): boolean {
-    return !this.ctx.middlewares?.active && !this.ctx.lifecycles?.covers(this.type.uid);
+    return !this.ctx.middlewares?.active && !this.hooks(...READ_ACTIONS);
   }
 
-  /** The lifecycles when a subscriber covers this type. */
+  /** The lifecycles when a subscriber covers this type (writes: every row event reads its row back). */
   private get lifecycles(): Lifecycles | undefined {
     const lifecycles = this.ctx.lifecycles;
     return lifecycles?.covers(this.type.uid) ? lifecycles : undefined;
+  }
+
+  /** The lifecycles when a subscriber of this type handles one of these actions (reads: a slug lifecycle costs them nothing). */
+  private hooks(...actions: LifecycleAction[]): Lifecycles | undefined {
+    const lifecycles = this.ctx.lifecycles;
+    return lifecycles && actions.some((action) => lifecycles.wants(this.type.uid, action)) ? lifecycles : undefined;
   }
 
   /**
@@ -134,7 +140,7 @@ export class TypeDocuments {
   }
 
   private async runFindMany(params: DocumentParams, caller: CallerOptions | undefined): Promise<FindManyResult> {
-    const lifecycles = this.lifecycles;
+    const lifecycles = this.hooks('beforeFindMany', 'afterFindMany');
     if (!lifecycles) return findMany(this.ctx, this.type, parseFindQuery(this.ctx.schema, this.type, params, this.options(caller)), caller ?? {}, this.budget(caller));
     let query = parseFindQuery(this.ctx.schema, this.type, params, this.options(caller));
     const event = readEvent(this.type, params, this.ctx.i18n.defaultLocale, offsetOf(query.pagination));
@@ -158,7 +164,7 @@ export class TypeDocuments {
   async count(params: DocumentParams = {}, caller?: CallerOptions): Promise<number> {
     return this.chain('count', params, async (given) => {
       const parse = (raw: DocumentParams) => parseFindQuery(this.ctx.schema, this.type, { ...raw, pagination: undefined }, this.options(caller));
-      const lifecycles = this.lifecycles;
+      const lifecycles = this.hooks('beforeCount', 'afterCount');
       if (!lifecycles) return count(this.ctx, this.type, parse(given));
       const event = readEvent(this.type, given, this.ctx.i18n.defaultLocale);
       const states = await lifecycles.run('beforeCount', this.type, event);
@@ -198,7 +204,7 @@ export class TypeDocuments {
 
   /** A read of one document, with `beforeFindOne`/`afterFindOne` around it when a subscriber covers the type. */
   private async readOne<Q>(params: DocumentParams, read: (query: Q) => Promise<Document | null>, parse: () => Q, reparse: (params: DocumentParams) => Q): Promise<Document | null> {
-    const lifecycles = this.lifecycles;
+    const lifecycles = this.hooks('beforeFindOne', 'afterFindOne');
     if (!lifecycles) return read(parse());
     const query = parse();
     const event = readEvent(this.type, params, this.ctx.i18n.defaultLocale);
@@ -401,6 +407,9 @@ export class TypeDocuments {
 }
 
 const FIRST = { kind: 'offset', start: 0, limit: 1, withCount: false } as const;
+
+/** The lifecycle actions of reads: with none handled, a read's answer is the database's. */
+const READ_ACTIONS: LifecycleAction[] = ['beforeFindMany', 'afterFindMany', 'beforeFindOne', 'afterFindOne', 'beforeCount', 'afterCount'];
 
 /** The rows a page skips and takes, as the events' `offset` and `limit`. */
 function offsetOf(pagination: FindQuery['pagination']): { offset: number; limit: number } {

@@ -42,6 +42,13 @@ for (const dialect of DIALECTS) {
       } finally {
         off();
       }
+      // Write handlers only (a slug lifecycle): reads stay the database's, and cached.
+      const writesOnly = subscribe({ models: ['api::tag.tag'], beforeCreate() {}, afterUpdate() {} });
+      try {
+        assert.equal(server.vellum.documents.of('api::tag.tag').cacheable, true);
+      } finally {
+        writesOnly();
+      }
     });
 
     it('beforeCreate may replace the data; an error thrown before a write aborts it with nothing written, on every write', async () => {
