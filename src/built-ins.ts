@@ -6,6 +6,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { authTables, roleType, userType } from './auth/index.js';
+import { coreStoreTable } from './database/store.js';
 import type { TableSpec } from './database/tables.js';
 import { ProjectError } from './errors.js';
 import type { RawSchemaFile } from './schema/build.js';
@@ -38,4 +39,5 @@ function uniqueEmail(user: RawSchemaFile): RawSchemaFile {
   return { ...user, json: { ...json, attributes: { ...json.attributes, email: { ...email, unique: true } } } };
 }
 
-export const systemTables: TableSpec[] = authTables;
+/** Tables that are not content-types: users-and-permissions' and Strapi's core store (`strapi.store`). */
+export const systemTables: TableSpec[] = [...authTables, coreStoreTable];

@@ -7,9 +7,11 @@ import { loadConfig, type LoadConfigOptions, type VellumConfig } from './config/
 import { openDatabase, type Database } from './database/connection.js';
 import { synchronizeSchema, type SyncReport } from './database/sync.js';
 import { DocumentService } from './documents/service.js';
+import { coreStore } from './database/store.js';
+import { pluginServices } from './strapi/plugin-services.js';
 import type { AccessControl } from './access/index.js';
 import { registerContentApi } from './rest/content-api.js';
-import { ExtensionService, parseGraphqlConfig, registerGraphql, type UsersPermissionsHooks } from './graphql/index.js';
+import { ExtensionService, parseGraphqlConfig, registerGraphql, type NamedHandlers, type UsersPermissionsHooks } from './graphql/index.js';
 import { loadProject, ProjectDocuments, provideStrapiModules } from './strapi/index.js';
 import { createHttpServer } from './http/http.js';
 import { registerI18nRoutes } from './rest/i18n.js';
@@ -67,10 +69,15 @@ export async function createVellum(projectDir: string, options: CreateVellumOpti
   }
   // Project code (src/index) registers its extensions before any API is built.
   const graphql = { config: parseGraphqlConfig(config.plugins, config.environment), extension: new ExtensionService() };
-  const project = await loadProject(config, schema, { graphql: { extension: graphql.extension } }, warnings);
+  // Plugin services project code asks for: GraphQL's from the start, the others once the node runs.
+  const plugins = { graphql: { extension: graphql.extension } };
+  const project = await loadProject(config, schema, plugins, warnings);
+  // GraphQL's resolversConfig names the project's policies and middlewares, as its routes do.
+  graphql.extension.named = project.named as unknown as NamedHandlers;
   await project.run('register');
   const database = openDatabase(config.database);
-  const documents = new DocumentService({ database, schema, i18n: config.i18n, rest: config.api.rest });
+  // The lifecycles and Document Service middlewares project code registers (empty without it).
+  const documents = new DocumentService({ database, schema, i18n: config.i18n, rest: config.api.rest, lifecycles: project.lifecycles, middlewares: project.middlewares });
   let sync: SyncReport;
   let auth: Auth;
   try {
@@ -95,11 +102,14 @@ export async function createVellum(projectDir: string, options: CreateVellumOpti
   registerAdminRoutes(app, auth);
   app.addHook('onClose', async () => database.close());
   try {
-    await registerUploadRoutes(app, { documents, access, config });
+    const media = await registerUploadRoutes(app, { documents, access, config });
     // Last: a project route on a path Vellum serves itself is the one left out (with a warning).
     routing?.register(app);
     const usersPermissions = options.usersPermissions ?? graphqlUsersPermissions(auth);
     await registerGraphql(app, { ...graphql, service: documents, rest: config.api.rest, access, usersPermissions, strapi: project.strapi });
+    project.data.start({ documents, store: coreStore(() => database.db, (fn) => database.write(fn)) });
+    const strapiDocuments = project.strapi.documents as (uid: string) => never;
+    Object.assign(plugins, pluginServices({ documents, strapiDocuments, auth, media, i18n: config.i18n }));
     await project.run('bootstrap');
   } catch (error) {
     await app.close();

@@ -19,6 +19,7 @@ import { expandActions, knownActions } from './permissions.js';
 import { BUILT_IN_ROLES, Roles } from './roles.js';
 import { ensureSetting, randomSecret, readSetting, writeSetting } from './settings.js';
 import { ApiTokens } from './tokens.js';
+import { PERMISSION_UID, permissionAdapter } from './permission-model.js';
 import { Users, type AuthResult } from './users.js';
 
 export { authTables, roleType, userType } from './model.js';
@@ -30,6 +31,8 @@ export interface Auth {
   tokens: ApiTokens;
   roles: Roles;
   admins: Admins;
+  /** Users' JWTs: what the users-permissions `jwt` service issues and verifies for project code. */
+  jwt: JwtSigner;
   /** Every grantable action of this schema. */
   actions: string[];
   /** Concrete actions for patterns (`api::*.find`); 400 for a pattern that names nothing. */
@@ -72,6 +75,7 @@ export async function startAuth(
   const actions = [...new Set([...knownActions(schema), ...routeActions])];
   const expand = (patterns: string[], where = 'permissions') => expandActions(patterns, actions, where);
   const roles = new Roles(database.system, documents, roleType, (fn) => database.write(fn));
+  documents.engine.register(PERMISSION_UID, permissionAdapter(database, schema, documents.engine));
 
   const bootstrap = async (db: Db) => {
     const publicRole = await roles.ensure(db, 'public', BUILT_IN_ROLES.public.name, BUILT_IN_ROLES.public.description);
@@ -116,6 +120,7 @@ export async function startAuth(
     tokens,
     roles,
     admins: new Admins(database, JwtSigner.admin(secrets.adminJwt), authConfig),
+    jwt: userJwt,
     actions,
     expand,
     async register(input, headers) {

@@ -1,5 +1,7 @@
 import type { Database } from '../database/connection.js';
 import type { ContentType, Schema } from '../schema/model.js';
+import type { Lifecycles } from './lifecycles.js';
+import type { DocumentMiddlewares } from './middlewares.js';
 import type { ReadBudget } from './read/budget.js';
 
 /** What every document operation needs; built once per server. */
@@ -7,6 +9,10 @@ export interface DocumentContext {
   database: Database;
   schema: Schema;
   i18n: { defaultLocale: string; locales: string[] };
+  /** Lifecycle subscribers (project code registers them; empty by default). */
+  lifecycles?: Lifecycles;
+  /** Document Service middlewares (project code adds them; none by default). */
+  middlewares?: DocumentMiddlewares;
 }
 
 /** Per-call options that are not part of the query: who asks. */

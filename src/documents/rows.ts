@@ -44,7 +44,7 @@ const SYSTEM_SELECT = ['id', 'document_id', 'locale', 'published_at', 'created_a
 export const ID = 0;
 export const DOCUMENT_ID = 1;
 export const LOCALE = 2;
-const PUBLISHED_AT = 3;
+export const PUBLISHED_AT = 3;
 const CREATED_AT = 4;
 const UPDATED_AT = 5;
 

@@ -13,12 +13,18 @@ import { NotFoundError } from '../errors.js';
 import type { ContentType, Schema } from '../schema/model.js';
 import type { DocumentContext } from './context.js';
 import { assertLinkable, deleteFileRow, findFileRow, linkFiles, resolveLinkTarget, type LinkRequest, type LinkTarget, type StoredFileRow } from './operations/files.js';
+import { QueryEngine } from './engine/index.js';
+import { Lifecycles } from './lifecycles.js';
+import { DocumentMiddlewares } from './middlewares.js';
 import { TypeDocuments } from './type-documents.js';
 
 export type { CallerOptions } from './context.js';
 export type { Document } from './rows.js';
 export type { DocumentParams, FindManyResult, TypeDocuments, WriteParams } from './type-documents.js';
 export type { LinkRequest, LinkTarget, StoredFileRow } from './operations/files.js';
+export { Lifecycles, LIFECYCLE_ACTIONS, type LifecycleAction, type LifecycleEvent, type Subscriber } from './lifecycles.js';
+export { QueryEngine, type ModelAdapter, type QueryParams, type RowRepository } from './engine/index.js';
+export { DocumentMiddlewares, type DocumentMiddleware, type DocumentMiddlewareContext } from './middlewares.js';
 export { ReadBudget } from './read/budget.js';
 
 export interface DocumentServiceOptions {
@@ -27,6 +33,10 @@ export interface DocumentServiceOptions {
   i18n: { defaultLocale: string; locales: string[] };
   /** `api.rest`: the default page size, the largest, and whether lists count by default. */
   rest: RestConfig;
+  /** Lifecycle subscribers; a new, empty registry when not given (copies of the service share it). */
+  lifecycles?: Lifecycles;
+  /** Document Service middlewares; none when not given (copies of the service share them). */
+  middlewares?: DocumentMiddlewares;
 }
 
 /** The media library's rows (`plugin::upload.file`) beyond its documents: ids, links, deletion. */
@@ -46,12 +56,23 @@ export class DocumentService {
   readonly schema: Schema;
   readonly i18n: { defaultLocale: string; locales: string[] };
   readonly files: MediaFiles;
+  /** Database lifecycle subscribers (`strapi.db.lifecycles`): empty unless project code subscribes. */
+  readonly lifecycles: Lifecycles;
+  /** Document Service middlewares (`strapi.documents.use`): none unless project code adds some. */
+  readonly middlewares: DocumentMiddlewares;
+  /** The query engine (`strapi.db.query(uid)`): rows, not documents. */
+  readonly engine: QueryEngine;
   private readonly ctx: DocumentContext;
   private readonly types = new Map<ContentType, TypeDocuments>();
+  private readonly options: DocumentServiceOptions;
 
-  constructor(private readonly options: DocumentServiceOptions) {
+  constructor(options: DocumentServiceOptions) {
     const { database, schema, i18n } = options;
-    this.ctx = { database, schema, i18n };
+    this.lifecycles = options.lifecycles ?? new Lifecycles();
+    this.middlewares = options.middlewares ?? new DocumentMiddlewares();
+    this.options = { ...options, lifecycles: this.lifecycles, middlewares: this.middlewares };
+    this.ctx = { database, schema, i18n, lifecycles: this.lifecycles, middlewares: this.middlewares };
+    this.engine = new QueryEngine({ ...this.ctx, lifecycles: this.lifecycles });
     this.schema = schema;
     this.i18n = i18n;
     const ctx = this.ctx;

@@ -17,22 +17,37 @@ interface PolicyContext {
   args: Record<string, unknown>;
   context: GraphqlContext;
   info: GraphQLResolveInfo;
-  http: GraphqlContext['request'];
+  /** The HTTP request, shown as Strapi's Koa context shows it (`http.request.headers`, `http.headers`, `http.get(name)`). */
+  http: { request: GraphqlContext['request']; headers: GraphqlContext['request']['headers']; get(name: string): unknown };
   state: Record<string, unknown>;
 }
-type Policy = (context: PolicyContext, extra: { strapi: unknown }) => boolean | Promise<boolean>;
-type Middleware = (
+/** A policy, as Strapi calls it: anything but `true` or `undefined` refuses (403). */
+export type Policy = (context: PolicyContext, config: unknown, extra: { strapi: unknown }) => unknown;
+export type Middleware = (
   next: Resolver,
   parent: unknown,
   args: Record<string, unknown>,
   context: GraphqlContext,
   info: GraphQLResolveInfo,
 ) => unknown;
+/** A policy or middleware of `resolversConfig`: a function, a registered name, or `{ name, config }` (`options` for middlewares). */
+type Named<T> = T | string | { name: string; config?: unknown; options?: unknown };
 
 export interface ResolverConfig {
   auth?: false | { scope: string[] };
-  policies?: Policy[];
-  middlewares?: Middleware[];
+  policies?: Named<Policy>[];
+  middlewares?: Named<Middleware>[];
+}
+
+/**
+ * The project's registered policies and middlewares by name (`global::is-owner`,
+ * `api::article.is-owner`, `plugin::users-permissions.isAuthenticated`), as its routes name
+ * them: the same registry, given by the layer that loads project code.
+ */
+export interface NamedHandlers {
+  policy(name: string): Policy | undefined;
+  /** A middleware factory `(config, { strapi })` making the resolver middleware. */
+  middleware(name: string): ((config: unknown, extra: { strapi: unknown }) => Middleware) | undefined;
 }
 
 export interface Extension {
@@ -149,6 +164,8 @@ export interface ShadowCrud {
 export class ExtensionService implements ShadowCrud {
   private readonly types = new Map<string, TypeSwitches>();
   private readonly registered: (Extension | ExtensionFactory)[] = [];
+  /** Where `resolversConfig` finds the policies and middlewares it names (none until project code is loaded). */
+  named?: NamedHandlers;
 
   constructor(public enabled = true) {}
 

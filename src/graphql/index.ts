@@ -21,7 +21,7 @@ import { ModelTypes } from './schema/types.js';
 import { usersPermissionsFields, type UsersPermissionsHooks } from './users-permissions.js';
 
 export { parseGraphqlConfig } from './config.js';
-export { ExtensionService } from './extension.js';
+export { ExtensionService, type NamedHandlers } from './extension.js';
 export type { UsersPermissionsHooks } from './users-permissions.js';
 
 export interface GraphqlOptions {
@@ -61,6 +61,8 @@ function createGraphqlSchema(options: GraphqlOptions): GraphQLSchema {
     extensions,
     access: options.access,
     extra: options.usersPermissions ? usersPermissionsFields(options.usersPermissions) : undefined,
+    named: extension.named,
+    strapi: options.strapi,
   });
 }
 

@@ -7,7 +7,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { RestConfig } from '../config/load.js';
-import type { DocumentService } from '../documents/service.js';
+import type { DocumentService, TypeDocuments } from '../documents/service.js';
 import { NotFoundError, ValidationError } from '../errors.js';
 import { checkTopLevelParams, type Action } from '../query/parse/top-level.js';
 import type { ContentType } from '../schema/model.js';
@@ -66,9 +66,10 @@ export function registerContentApi(app: FastifyInstance, options: ContentApiOpti
    * request was answered for a caller with the same grants; `read` runs otherwise. The change
    * signal is read before `read` runs, so what is stored is never older than its signal.
    */
-  const cachedRead = async (request: FastifyRequest, reply: FastifyReply, caller: Caller, read: () => Promise<unknown>) => {
-    // A query project code read or changed (a global middleware) is not the URL's: not shared.
-    const scope = cache && !queryTouched(request) && caller.cacheScope;
+  const cachedRead = async (request: FastifyRequest, reply: FastifyReply, caller: Caller, documents: TypeDocuments, read: () => Promise<unknown>) => {
+    // A query project code read or changed (a global middleware) is not the URL's: not shared. A
+    // document middleware or a lifecycle may answer what the database does not hold: not cached.
+    const scope = cache && !queryTouched(request) && documents.cacheable && caller.cacheScope;
     const signal = scope ? await service.changeSignal() : undefined;
     if (!cache || signal === undefined) return sendJson(reply, await read());
     const key = `${scope}\n${wantsLegacyFormat(request.headers) ? 'v4' : ''}\n${request.url}`;
@@ -118,7 +119,7 @@ export function registerContentApi(app: FastifyInstance, options: ContentApiOpti
 
       if (serves('find')) app.get(base, async (request, reply) => {
         const caller = await authorize(request, 'find');
-        return cachedRead(request, reply, caller, async () => {
+        return cachedRead(request, reply, caller, documents, async () => {
           checkParams(request, 'find');
           const { results, pagination } = await documents.findMany(request.query as Query, caller);
           return envelope(request, type, results, { pagination });
@@ -127,7 +128,7 @@ export function registerContentApi(app: FastifyInstance, options: ContentApiOpti
 
       if (serves('findOne')) app.get<{ Params: Params }>(`${base}/:documentId`, async (request, reply) => {
         const caller = await authorize(request, 'findOne');
-        return cachedRead(request, reply, caller, async () => {
+        return cachedRead(request, reply, caller, documents, async () => {
           checkParams(request, 'findOne');
           const document = await documents.findOne({ ...(request.query as Query), documentId: request.params.documentId }, caller);
           if (!document) throw notFound(type, request.params.documentId);
@@ -171,7 +172,7 @@ export function registerContentApi(app: FastifyInstance, options: ContentApiOpti
 
       if (serves('find')) app.get(base, async (request, reply) => {
         const caller = await authorize(request, 'find');
-        return cachedRead(request, reply, caller, async () => {
+        return cachedRead(request, reply, caller, documents, async () => {
           checkParams(request, 'findOne');
           // The type's one document: a `documentId` in the query string names nothing here.
           const document = await documents.findOne({ ...(request.query as Query), documentId: undefined }, caller);

@@ -17,7 +17,10 @@ import * as strapiModule from './public/strapi.js';
 import * as utilsModule from './public/utils.js';
 import { Registry, type MiddlewareFactory, type PolicyEntry } from './registry.js';
 import { buildRouting, planRoutes, routeActions, type PlannedRoute, type Routing } from './routes.js';
-import { RUNTIME, type Runtime, type Services } from './runtime.js';
+import { RUNTIME, type Handler, type Runtime, type Services } from './runtime.js';
+import { DocumentMiddlewares, Lifecycles } from '../documents/service.js';
+import { attachDataApis, type DataApis } from './data.js';
+import { loadLifecycleFiles } from './lifecycle-files.js';
 import { createStrapiObject, installGlobal, type PluginServices } from './strapi.js';
 
 export { ProjectDocuments } from './documents.js';
@@ -43,14 +46,7 @@ const BUILT_IN_POLICIES: Record<string, PolicyEntry> = {
 /** Project files Vellum does not run (yet): named at start-up. */
 function filesNotRun(projectDir: string): string[] {
   const found: string[] = [];
-  const api = join(projectDir, 'src', 'api');
   const list = (dir: string) => (existsSync(dir) ? readdirSync(dir).sort() : []);
-  for (const name of list(api)) {
-    const types = join(api, name, 'content-types');
-    for (const type of list(types)) {
-      for (const file of list(join(types, type))) if (/^lifecycles\.[cm]?[jt]s$/.test(file)) found.push(relative(projectDir, join(types, type, file)));
-    }
-  }
   const extensions = join(projectDir, 'src', 'extensions');
   for (const plugin of list(extensions)) {
     const dir = join(extensions, plugin);
@@ -81,6 +77,17 @@ export interface Project {
   allowedMethods(path: string): string[] | undefined;
   /** `config/middlewares`' project middlewares, around every request. */
   registerGlobalMiddlewares(app: FastifyInstance): Promise<void>;
+  /** Its lifecycle subscribers (lifecycles files, `strapi.db.lifecycles.subscribe`), for the document service. */
+  lifecycles: Lifecycles;
+  /** Its Document Service middlewares (`strapi.documents.use`), for the document service. */
+  middlewares: DocumentMiddlewares;
+  /** `strapi.db`, `strapi.entityService`, `strapi.store`: started once the database is open. */
+  data: DataApis;
+  /** Its registered policies and middleware factories by name (GraphQL's `resolversConfig` names them too). */
+  named: {
+    policy(name: string): Handler | undefined;
+    middleware(name: string): MiddlewareFactory | undefined;
+  };
 }
 
 /** Loads the project's code and makes its `strapi` object; nothing runs yet. */
@@ -95,7 +102,7 @@ export async function loadProject(config: VellumConfig, schema: Schema, plugins:
   for (const failure of code.failures) warn(`${failure.file}: cannot be run (${failure.message}); it is left out`);
   for (const file of filesNotRun(config.projectDir)) {
     notRun.push(file);
-    warn(`${file}: not run by Vellum yet (lifecycles and plugin extensions are not supported); it is left out`);
+    warn(`${file}: not run by Vellum yet (plugin extensions are not supported); it is left out`);
   }
   for (const [name, section] of Object.entries(config.plugins)) {
     if (!KNOWN_PLUGINS.has(name) && (section as { enabled?: unknown } | null)?.enabled !== false) {
@@ -110,6 +117,11 @@ export async function loadProject(config: VellumConfig, schema: Schema, plugins:
   runtime.strapi = strapi;
   Object.defineProperty(strapi, RUNTIME, { value: runtime, enumerable: false });
   installGlobal(strapi);
+  const lifecycles = new Lifecycles();
+  const middlewares = new DocumentMiddlewares();
+  const data = attachDataApis(strapi, { schema, lifecycles, middlewares, warn });
+  // Before register: a model's lifecycles come first, as in Strapi.
+  await loadLifecycleFiles(config.projectDir, schema, lifecycles, warn);
 
   for (const api of code.apis) {
     const uid = (name: string) => `api::${api.name}.${name}`;
@@ -132,6 +144,16 @@ export async function loadProject(config: VellumConfig, schema: Schema, plugins:
   return {
     strapi,
     hooks,
+    lifecycles,
+    middlewares,
+    data,
+    named: {
+      policy(name) {
+        const entry = registry.policy(name);
+        return typeof entry === 'function' ? entry : entry?.handler;
+      },
+      middleware: (name) => registry.middlewares.get(name),
+    },
     actions: routeActions(planned),
     notRun,
     start(services) {

@@ -6,6 +6,7 @@
 import { join } from 'node:path';
 import type { VellumConfig } from '../config/load.js';
 import type { Attribute, Component, ContentType, Schema } from '../schema/model.js';
+import { pluginServiceByUid } from './plugin-services.js';
 import { RUNTIME, servicesOf, type Instance, type Runtime } from './runtime.js';
 
 /** A plugin's services project code may ask for (`strapi.plugin('graphql').service('extension')`). */
@@ -137,7 +138,8 @@ export function createStrapiObject(runtime: Omit<Runtime, 'strapi'>, plugins: Pl
       environment: config.environment,
     },
     log: createLog(config),
-    service: (uid: string) => registry.service(uid),
+    // A plugin's service by uid too: `strapi.service('plugin::users-permissions.role')`.
+    service: (uid: string) => registry.service(uid) ?? pluginServiceByUid(plugins, uid),
     controller: (uid: string) => registry.controller(uid),
     policy: (name: string) => registry.policy(name),
     middleware: (name: string) => registry.middlewares.get(name),

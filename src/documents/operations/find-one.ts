@@ -1,10 +1,11 @@
 import { sql } from 'kysely';
+import type { Db } from '../../database/dialect.js';
 import type { FindOneQuery } from '../../query/types.js';
 import type { ContentType } from '../../schema/model.js';
 import type { CallerOptions, DocumentContext } from '../context.js';
 import type { ReadBudget } from '../read/budget.js';
 import { populate } from '../read/populate.js';
-import { decodeDocument, readRows, rowKeys, selectList, visibleScalars, type Document } from '../rows.js';
+import { decodeDocument, PUBLISHED_AT, readRows, rowKeys, selectList, visibleScalars, type Document } from '../rows.js';
 import { rootConditions, scopeOf } from './find-many.js';
 import { and } from '../../query/sql/scope.js';
 import { Aliases } from '../../query/sql/joins.js';
@@ -43,5 +44,25 @@ export async function findOne(
   const value = decodeDocument(dialect, type, row, scalars, query.fields, caller.rawJson);
   const loaded = [{ value, ...rowKeys(row) }];
   await populate({ db, dialect, schema: ctx.schema, scope, canRead: caller.canRead, rawJson: caller.rawJson, budget }, type, loaded, query.populate);
+  return value;
+}
+
+/**
+ * One row by its id, as a document of the query's fields and populate (its status, whatever the
+ * query says: a draft row populates drafts), on `db` (a write transaction reads what it wrote).
+ * What lifecycle events show of a row a write touched.
+ */
+export async function findRow(ctx: DocumentContext, db: Db, type: ContentType, rowId: number, query: FindOneQuery, caller: CallerOptions, budget: ReadBudget): Promise<Document | null> {
+  const { dialect } = ctx.database;
+  const scalars = visibleScalars(type, query.fields);
+  const select = sql`select ${sql.join(selectList(dialect, type, 't0', scalars))} from ${sql.table(type.table)} as t0 where t0.id = ${rowId}`;
+  const row = (await readRows(db, select))[0];
+  if (!row) return null;
+  const value = decodeDocument(dialect, type, row, scalars, query.fields, caller.rawJson);
+  const keys = rowKeys(row);
+  const status = type.draftAndPublish && row[PUBLISHED_AT] === null ? 'draft' : 'published';
+  const scope = { status, locale: keys.locale } as const;
+  budget.spend(1);
+  await populate({ db, dialect, schema: ctx.schema, scope, canRead: caller.canRead, rawJson: caller.rawJson, budget }, type, [{ value, ...keys }], query.populate);
   return value;
 }

@@ -1,7 +1,12 @@
 import type { Status } from '../../query/types.js';
+import type { RowEvents } from '../row-events.js';
 
 /** The version a write targets: resolved status and locale (null for types without i18n). */
 export interface WriteOptions {
   status: Status;
   locale: string | null;
+  /** Lifecycle events of the rows written, when a subscriber covers the type. */
+  events?: RowEvents;
+  /** A create's documentId, chosen beforehand (its lifecycle events name it before the write). */
+  documentId?: string;
 }

@@ -3,6 +3,7 @@ import { lockDocuments } from '../../database/locks.js';
 import { NotFoundError, ValidationError } from '../../errors.js';
 import type { ContentType } from '../../schema/model.js';
 import type { DocumentContext } from '../context.js';
+import type { RowEvents } from '../row-events.js';
 import { settleCopiedVersion } from '../write/relation-exclusivity.js';
 import { lockSettledOwners } from '../write/relation-locks.js';
 import { syncSharedVersion } from './shared-attributes.js';
@@ -43,31 +44,31 @@ async function lockDocument(ctx: DocumentContext, db: Db, type: ContentType, doc
   if (rows.length === 0) throw new NotFoundError(`No ${type.singularName} with documentId ${documentId}${locale ? ` in locale ${locale}` : ''}`);
 }
 
-export async function publish(ctx: DocumentContext, type: ContentType, documentId: string, locale: string | null): Promise<void> {
+export async function publish(ctx: DocumentContext, type: ContentType, documentId: string, locale: string | null, events?: RowEvents): Promise<void> {
   requireDraftAndPublish(type);
   await ctx.database.write(async (trx) => {
     await lockDocument(ctx, trx, type, documentId, locale);
     const draft = await findVersionRow(trx, type, documentId, locale, 'draft');
     if (!draft) throw new NotFoundError(`No draft of ${type.singularName} ${documentId}`);
-    await publishVersion(ctx, writersFor(ctx, trx), type, draft.id, documentId, locale);
+    await publishVersion(ctx, writersFor(ctx, trx, events), type, draft.id, documentId, locale);
   });
 }
 
-export async function unpublish(ctx: DocumentContext, type: ContentType, documentId: string, locale: string | null): Promise<void> {
+export async function unpublish(ctx: DocumentContext, type: ContentType, documentId: string, locale: string | null, events?: RowEvents): Promise<void> {
   requireDraftAndPublish(type);
   await ctx.database.write(async (trx) => {
     await lockDocument(ctx, trx, type, documentId, locale);
     const published = await findVersionRow(trx, type, documentId, locale, 'published');
-    if (published) await deleteVersionRows(writersFor(ctx, trx), type, [published.id]);
+    if (published) await deleteVersionRows(writersFor(ctx, trx, events), type, [published.id]);
   });
 }
 
 /** Restores the draft from the published version. */
-export async function discardDraft(ctx: DocumentContext, type: ContentType, documentId: string, locale: string | null): Promise<void> {
+export async function discardDraft(ctx: DocumentContext, type: ContentType, documentId: string, locale: string | null, events?: RowEvents): Promise<void> {
   requireDraftAndPublish(type);
   await ctx.database.write(async (trx) => {
     await lockDocument(ctx, trx, type, documentId, locale);
-    const writers = writersFor(ctx, trx);
+    const writers = writersFor(ctx, trx, events);
     const published = await findVersionRow(trx, type, documentId, locale, 'published');
     if (!published) throw new ValidationError(`${type.singularName} ${documentId} has no published version to restore the draft from`);
     const draft = await findVersionRow(trx, type, documentId, locale, 'draft');

@@ -46,7 +46,7 @@ export async function update(
     if (errors.length) throw ValidationError.fromFieldErrors(errors);
     const values = await encodeScalars(dialect, type, input, mode, hashed);
     const shared = sharedValuesOf(type, source, new Set([...input.scalars.keys()].map((attribute) => attribute.column)));
-    const writers = writersFor(ctx, trx);
+    const writers = writersFor(ctx, trx, options.events);
     const now = dialect.encode('datetime', new Date());
     const generated = await enforceUniqueness(trx, dialect, type, values, documentId, options.locale, mode);
     let id: number;
@@ -72,6 +72,7 @@ export async function update(
     // The other locales' drafts take the shared values written; publishing syncs the published ones.
     await syncSharedAttributes(trx, type, documentId, options.locale, values);
     await syncSharedNested(writers, type, documentId, options.locale, input);
+    options.events?.wrote(id);
     if (type.draftAndPublish && options.status === 'published') await publishVersion(ctx, writers, type, id, documentId, options.locale, { generated });
   });
 }

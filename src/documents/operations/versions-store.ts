@@ -10,6 +10,7 @@ import type { DocumentContext } from '../context.js';
 import { ComponentTrees } from '../write/components.js';
 import { MediaLinks } from '../write/media.js';
 import { RelationLinks } from '../write/relations.js';
+import type { RowEvents } from '../row-events.js';
 
 export interface VersionRow {
   id: number;
@@ -24,14 +25,19 @@ export interface Writers {
   relations: RelationLinks;
   media: MediaLinks;
   components: ComponentTrees;
+  /** The lifecycle events of the write, when a subscriber covers its type (row-events.ts). */
+  events?: RowEvents;
 }
 
-export function writersFor(ctx: DocumentContext, db: Db): Writers {
+export function writersFor(ctx: DocumentContext, db: Db, events?: RowEvents): Writers {
   const relations = new RelationLinks(db, ctx);
   const media = new MediaLinks(db);
   const components = new ComponentTrees(db, ctx.database.dialect, ctx.schema, relations, media);
-  return { db, relations, media, components };
+  return { db, relations, media, components, events };
 }
+
+/** The write's events when they are about rows of `type`. */
+const eventsOf = (writers: Writers, type: ContentType): RowEvents | undefined => (writers.events?.type === type ? writers.events : undefined);
 
 /** The row of one version; for types without draft and publish the status is ignored. */
 export async function findVersionRow(
@@ -56,6 +62,12 @@ export async function findDocumentRows(db: Db, type: ContentType, documentId: st
 
 /** Copies a version row with its components, relations and media; `publishedAt` null makes a draft. */
 export async function copyVersion(ctx: DocumentContext, writers: Writers, type: ContentType, fromId: number, publishedAt: Date | null): Promise<number> {
+  const id = await copyRow(ctx, writers, type, fromId, publishedAt);
+  await eventsOf(writers, type)?.copied(writers.db, id);
+  return id;
+}
+
+async function copyRow(ctx: DocumentContext, writers: Writers, type: ContentType, fromId: number, publishedAt: Date | null): Promise<number> {
   const { db } = writers;
   const dialect = ctx.database.dialect;
   const source = await db.selectFrom(type.table).selectAll().where('id', '=', fromId).executeTakeFirstOrThrow();

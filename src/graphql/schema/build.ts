@@ -16,11 +16,11 @@ import {
   type DocumentNode,
   type GraphQLNamedType,
 } from 'graphql';
-import { ForbiddenError, ProjectError } from '../../errors.js';
+import { PolicyError, ProjectError } from '../../errors.js';
 import type { AccessControl } from '../../access/index.js';
 import type { Schema } from '../../schema/model.js';
 import type { GraphqlContext } from '../context.js';
-import type { Extension, ExtensionService, Resolver, ResolverConfig } from '../extension.js';
+import type { Extension, ExtensionService, Middleware, NamedHandlers, Policy, Resolver, ResolverConfig } from '../extension.js';
 import type { Operations } from '../resolvers/operations.js';
 import { parseScope } from '../resolvers/operations.js';
 import { rootFields, type RootFields } from './operations.js';
@@ -35,6 +35,10 @@ export interface BuildOptions {
   access: AccessControl;
   /** Extra root fields (users-permissions). */
   extra?: { query: RootFields; mutation: RootFields };
+  /** Policies and middlewares `resolversConfig` names. */
+  named?: NamedHandlers;
+  /** What policies and middleware factories receive as `strapi`. */
+  strapi?: unknown;
 }
 
 export function buildGraphqlSchema(options: BuildOptions): GraphQLSchema {
@@ -74,7 +78,7 @@ export function buildGraphqlSchema(options: BuildOptions): GraphQLSchema {
   for (const extension of options.extensions) applyResolvers(result, extension);
   const configs = new Map<string, ResolverConfig>();
   for (const extension of options.extensions) for (const [key, config] of Object.entries(extension.resolversConfig ?? {})) configs.set(key, { ...configs.get(key), ...config });
-  for (const [key, config] of configs) applyConfig(result, key, config, !generated.has(key), options.access);
+  for (const [key, config] of configs) applyConfig(result, key, config, !generated.has(key), options);
 
   result = withoutEmptyRoots(result);
   const errors = validateSchema(result);
@@ -109,26 +113,62 @@ function applyResolvers(schema: GraphQLSchema, extension: Extension): void {
   }
 }
 
-/** Policies, middlewares and (for fields that are not Shadow CRUD's) `auth.scope` around a resolver. */
-function applyConfig(schema: GraphQLSchema, key: string, config: ResolverConfig, custom: boolean, access: AccessControl): void {
+type ResolvedPolicy = { handler: Policy; config: unknown };
+
+/** The policies of a resolver's config: functions, or names of the project's registry; an unknown name stops start-up. */
+function resolvePolicies(key: string, list: NonNullable<ResolverConfig['policies']>, named: NamedHandlers | undefined): ResolvedPolicy[] {
+  return list.map((item) => {
+    if (typeof item === 'function') return { handler: item, config: {} };
+    const name = typeof item === 'string' ? item : item?.name;
+    const handler = typeof name === 'string' ? named?.policy(name) : undefined;
+    if (!handler) throw new ProjectError(`GraphQL resolversConfig ${key}: Policy ${String(name)} not found`, 'src/index');
+    return { handler, config: typeof item === 'object' ? (item.config ?? {}) : {} };
+  });
+}
+
+/** The middlewares of a resolver's config: functions, or names (`{ name, options }`) made by the registry's factory. */
+function resolveMiddlewares(key: string, list: NonNullable<ResolverConfig['middlewares']>, named: NamedHandlers | undefined, strapi: unknown): Middleware[] {
+  return list.map((item) => {
+    if (typeof item === 'function') return item;
+    const name = typeof item === 'string' ? item : item?.name;
+    const factory = typeof name === 'string' ? named?.middleware(name) : undefined;
+    if (!factory) throw new ProjectError(`GraphQL resolversConfig ${key}: Middleware ${String(name)} not found`, 'src/index');
+    return factory(typeof item === 'object' ? (item.options ?? item.config ?? {}) : {}, { strapi });
+  });
+}
+
+/**
+ * Middlewares, then policies (as Strapi chains them), and (for fields that are not Shadow
+ * CRUD's) `auth.scope`, around a resolver.
+ */
+function applyConfig(schema: GraphQLSchema, key: string, config: ResolverConfig, custom: boolean, options: Pick<BuildOptions, 'access' | 'named' | 'strapi'>): void {
   const field = fieldOf(schema, key);
   const inner: Resolver = (field.resolve as Resolver | undefined) ?? ((source) => (source as Record<string, unknown>)?.[field.name]);
+  const policies = resolvePolicies(key, config.policies ?? [], options.named);
   let resolve: Resolver = inner;
-  for (const middleware of [...(config.middlewares ?? [])].reverse()) {
+  if (policies.length > 0) {
+    const guarded = resolve;
+    resolve = async (parent, args, context: GraphqlContext, info) => {
+      // `http` as Strapi's Koa context shows the request: `http.request.headers`, `http.headers`.
+      const http = { request: context.request, headers: context.request.headers, get: (name: string) => context.request.headers[name.toLowerCase()] };
+      const policyContext = { parent, args, context, info, http, state: context.state };
+      for (const { handler, config: policyConfig } of policies) {
+        const result = await handler(policyContext, policyConfig, { strapi: options.strapi });
+        if (result !== true && result !== undefined) throw new PolicyError();
+      }
+      return guarded(parent, args, context, info);
+    };
+  }
+  for (const middleware of resolveMiddlewares(key, config.middlewares ?? [], options.named, options.strapi).reverse()) {
     const next = resolve;
     resolve = (parent, args, context, info) => middleware(next, parent, args, context, info);
   }
-  const policies = config.policies ?? [];
   const scope = custom && config.auth ? config.auth.scope : [];
-  if (policies.length > 0 || scope.length > 0) {
-    const guarded = resolve;
+  if (scope.length > 0) {
+    const scoped = resolve;
     resolve = async (parent, args, context: GraphqlContext, info) => {
-      for (const permission of scope) await access.authorize(context.request.headers, parseScope(permission));
-      for (const policy of policies) {
-        const allowed = await policy({ parent, args, context, info, http: context.request, state: context.state }, { strapi: undefined });
-        if (allowed === false) throw new ForbiddenError('Policy Failed');
-      }
-      return guarded(parent, args, context, info);
+      for (const permission of scope) await options.access.authorize(context.request.headers, parseScope(permission));
+      return scoped(parent, args, context, info);
     };
   }
   field.resolve = resolve;

@@ -8,6 +8,8 @@ export interface ParseOptions {
   i18n: { defaultLocale: string; locales: string[] };
   /** Whether the caller may read a content-type; relations to others cannot be filtered or sorted on. */
   canRead?: (type: ContentType) => boolean;
+  /** Trusted code (the query engine): private attributes and passwords may be named too. */
+  hidden?: boolean;
 }
 
 export type Path = (string | number)[];

@@ -49,7 +49,7 @@ export class FilterParser {
 
   constructor(
     private readonly schema: Schema,
-    private readonly options: Pick<ParseOptions, 'canRead'>,
+    private readonly options: Pick<ParseOptions, 'canRead' | 'hidden'>,
   ) {}
 
   parse(model: Model, value: unknown, path: Path): FilterNode | undefined {
@@ -91,7 +91,7 @@ export class FilterParser {
     const system = systemField(model, name);
     if (system) return this.conditions(system, value, path);
     const attribute = model.attributes[name];
-    if (!attribute || isHidden(attribute)) fail(path, `Invalid key ${name}`);
+    if (!attribute || (isHidden(attribute) && !this.options.hidden)) fail(path, `Invalid key ${name}`);
     switch (attribute.kind) {
       case 'scalar':
         return this.conditions({ name, column: attribute.column, type: attribute.type, attribute }, value, path);

@@ -27,7 +27,7 @@ export class PopulateParser {
 
   constructor(
     private readonly schema: Schema,
-    private readonly options: Pick<ParseOptions, 'canRead'>,
+    private readonly options: Pick<ParseOptions, 'canRead' | 'hidden'>,
   ) {}
 
   parse(model: Model, value: unknown, path: Path): PopulateTree {
@@ -73,7 +73,7 @@ export class PopulateParser {
   private star(model: Model): PopulateTree {
     const tree: PopulateTree = {};
     for (const attribute of Object.values(model.attributes)) {
-      if (attribute.kind === 'scalar' || isHidden(attribute)) continue;
+      if (attribute.kind === 'scalar' || (isHidden(attribute) && !this.options.hidden)) continue;
       if (attribute.kind === 'media' && !this.schema.contentTypes.has(FILE_UID)) continue;
       tree[attribute.name] = {};
     }
@@ -86,7 +86,7 @@ export class PopulateParser {
     this.count(path);
     if (name === 'localizations' && model.modelType === 'contentType' && model.localized) return 'localizations';
     const attribute = model.attributes[name];
-    if (!attribute || isHidden(attribute)) fail(path, `Invalid key ${name} in populate`);
+    if (!attribute || (isHidden(attribute) && !this.options.hidden)) fail(path, `Invalid key ${name} in populate`);
     if (attribute.kind === 'scalar') fail(path, `Invalid populate key ${name}: it is not a relation, component, dynamic zone or media`);
     return attribute;
   }

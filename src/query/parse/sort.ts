@@ -10,7 +10,7 @@ const MAX_SORT_ITEMS = 20;
  * `sort[title]=desc`, `sort[0][title]=asc`, and paths through relations and components
  * (`author.name:asc`, `sort[author][name]=asc`).
  */
-export function parseSort(schema: Schema, model: Model, value: unknown, options: Pick<ParseOptions, 'canRead'>, path: Path): SortItem[] {
+export function parseSort(schema: Schema, model: Model, value: unknown, options: Pick<ParseOptions, 'canRead' | 'hidden'>, path: Path): SortItem[] {
   if (value === undefined || value === '') return [];
   const entries: { fieldPath: string[]; direction: string; where: Path }[] = [];
   const fromString = (text: string, where: Path) => {
@@ -41,7 +41,7 @@ export function parseSort(schema: Schema, model: Model, value: unknown, options:
   return entries.map(({ fieldPath, direction, where }) => resolveSortItem(schema, model, fieldPath, direction, options, where));
 }
 
-function resolveSortItem(schema: Schema, root: Model, fieldPath: string[], direction: string, options: Pick<ParseOptions, 'canRead'>, where: Path): SortItem {
+function resolveSortItem(schema: Schema, root: Model, fieldPath: string[], direction: string, options: Pick<ParseOptions, 'canRead' | 'hidden'>, where: Path): SortItem {
   const dir = direction.trim().toLowerCase();
   if (dir !== 'asc' && dir !== 'desc') fail(where, `Invalid sort direction ${direction} for ${fieldPath.join('.')}: use asc or desc`);
   const through: (RelationAttribute | ComponentAttribute)[] = [];
@@ -52,7 +52,7 @@ function resolveSortItem(schema: Schema, root: Model, fieldPath: string[], direc
     const system = systemField(model, name);
     if (system && last) return { through, field: system, direction: dir };
     const attribute = model.attributes[name];
-    if (!attribute || isHidden(attribute)) fail(at, `Invalid sort field ${fieldPath.join('.')}`);
+    if (!attribute || (isHidden(attribute) && !options.hidden)) fail(at, `Invalid sort field ${fieldPath.join('.')}`);
     if (last) {
       if (attribute.kind !== 'scalar' || attribute.type === 'json' || attribute.type === 'blocks') fail(at, `Cannot sort on ${fieldPath.join('.')}`);
       const field: FieldRef = { name, column: attribute.column, type: attribute.type, attribute };
