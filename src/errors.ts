@@ -281,3 +281,20 @@ export class ProjectError extends Error {
     this.name = ProjectError.errorName;
   }
 }
+
+/**
+ * An import or export that cannot go on (`vellum import`, `vellum export`): an unreadable archive, a
+ * Strapi that refuses the token, a document the database refuses. Printed by the CLI, with what to
+ * do; never sent to a client.
+ */
+export class TransferError extends Error {
+  static readonly status: number = 400;
+  static readonly errorName: string = 'TransferError';
+  static readonly code: string = 'VELLUM_TRANSFER';
+  static readonly graphqlCode: string = 'BAD_USER_INPUT';
+
+  constructor(message: string) {
+    super(message);
+    this.name = TransferError.errorName;
+  }
+}

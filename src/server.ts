@@ -18,7 +18,7 @@ import { registerI18nRoutes } from './rest/i18n.js';
 import { loadProjectSchema } from './schema/load.js';
 import type { Schema } from './schema/model.js';
 import { startAuth, type Auth } from './auth/index.js';
-import { builtInTypes, systemTables } from './built-ins.js';
+import { builtInTypes, startLocales, systemTables } from './built-ins.js';
 import { registerAdminRoutes } from './rest/admin.js';
 import { registerSecurity } from './http/security.js';
 import { registerUsersPermissionsRoutes, usersPathTaken } from './rest/users-permissions.js';
@@ -62,6 +62,8 @@ export async function createVellum(projectDir: string, options: CreateVellumOpti
   // Before any project file runs (config files too): `@strapi/strapi` and `@strapi/utils` are Vellum's.
   provideStrapiModules();
   const config = await loadConfig(projectDir, options);
+  // The locales config/plugins lists (the stored list may grow beyond them at run time).
+  const configuredLocales = [...config.i18n.locales];
   const { schema, warnings } = loadProjectSchema(projectDir, builtInTypes(projectDir));
   if (usersPathTaken(schema)) {
     const type = schema.byPluralName.get('users')!;
@@ -82,6 +84,7 @@ export async function createVellum(projectDir: string, options: CreateVellumOpti
   let auth: Auth;
   try {
     sync = await synchronizeSchema(database, schema, systemTables);
+    await startLocales(database, documents, config.i18n);
     auth = await startAuth(database, documents, config, options.env, project.actions);
   } catch (error) {
     await database.close();
@@ -97,7 +100,7 @@ export async function createVellum(projectDir: string, options: CreateVellumOpti
   // the project changes, the project's pipeline the others.
   const routing = project.routing();
   registerContentApi(app, { service: documents, rest: config.api.rest, access, prefix, routes: routing?.rest });
-  registerI18nRoutes(app, prefix, config.i18n);
+  registerI18nRoutes(app, { prefix, locales: documents.locales, auth, configured: configuredLocales });
   registerUsersPermissionsRoutes(app, { auth, service: documents, prefix });
   registerAdminRoutes(app, auth);
   app.addHook('onClose', async () => database.close());

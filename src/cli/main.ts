@@ -2,7 +2,8 @@
 /**
  * `vellum start [projectDir]` serves a project (default: the bundled blog example);
  * `vellum db prune [projectDir]` drops the columns and tables the schema no longer names;
- * the administration commands (tokens, permissions, users, admins) are in admin.ts.
+ * the administration commands (tokens, permissions, users, admins, locales) are in admin.ts;
+ * `vellum import` and `vellum export` in transfer.ts.
  */
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,8 +15,9 @@ import { loadProjectSchema } from '../schema/load.js';
 import { createVellum } from '../server.js';
 import { builtInTypes, systemTables } from '../built-ins.js';
 import { ADMIN_USAGE, runAdminCommand } from './admin.js';
+import { runTransferCommand, TRANSFER_USAGE } from './transfer.js';
 
-const ADMIN_COMMANDS = new Set(['admin', 'token', 'permissions', 'user', 'registration']);
+const ADMIN_COMMANDS = new Set(['admin', 'token', 'permissions', 'user', 'registration', 'locale']);
 
 const here = dirname(fileURLToPath(import.meta.url));
 const defaultProject = resolve(here, '../../examples/blog');
@@ -23,7 +25,8 @@ const defaultProject = resolve(here, '../../examples/blog');
 const USAGE = `usage:
   vellum start [projectDir]      serve a project (default: examples/blog)
   vellum db prune [projectDir]   drop columns and tables that the schema no longer names
-${ADMIN_USAGE}`;
+${ADMIN_USAGE}
+${TRANSFER_USAGE}`;
 
 async function start(projectDir: string): Promise<void> {
   const vellum = await createVellum(projectDir);
@@ -60,6 +63,7 @@ async function main(argv: string[]): Promise<void> {
   if (command === 'start') return start(resolve(rest[0] ?? defaultProject));
   if (command === 'db' && rest[0] === 'prune') return prune(resolve(rest[1] ?? defaultProject));
   if (command && ADMIN_COMMANDS.has(command)) return runAdminCommand(argv, defaultProject);
+  if (command === 'import' || command === 'export') return runTransferCommand(argv, defaultProject);
   console.error(USAGE);
   process.exitCode = command ? 1 : 0;
 }
