@@ -244,11 +244,16 @@ export class ImportState {
     this.assetsStored++;
   }
 
-  /** Strapi's core-store settings an archive carries that Vellum has: the default locale, registration. */
+  /**
+   * Strapi's core-store settings: kept as they are in the same table (project code reads them with
+   * `strapi.store`; an export gives them back); the default locale and registration also apply here.
+   */
   async configuration(line: unknown): Promise<void> {
-    const entry = line as { type?: unknown; value?: { key?: unknown; value?: unknown } };
+    const entry = line as { type?: unknown; value?: { key?: unknown; value?: unknown; type?: unknown; environment?: unknown; tag?: unknown } };
+    if (entry.type === 'webhook') this.summary.leftOut('webhooks', 1, 'Vellum has no webhooks to restore them into');
     if (entry.type !== 'core-store' || !entry.value) return;
     const { key, value } = entry.value;
+    if (typeof key === 'string') await this.storeSetting(key, value, entry.value.type, entry.value.environment, entry.value.tag);
     if (key === 'plugin_i18n_default_locale' && typeof value === 'string') {
       if (!this.knownLocales.has(value)) await this.project.documents.locales.add(value);
       await this.project.documents.locales.setDefault(value);
@@ -257,6 +262,20 @@ export class ImportState {
       const allow = (value as { allow_register?: unknown }).allow_register;
       if (typeof allow === 'boolean') await this.project.auth.setRegistrationOpen(allow);
     }
+  }
+
+  private async storeSetting(key: string, value: unknown, type: unknown, environment: unknown, tag: unknown): Promise<void> {
+    const text = (v: unknown) => (typeof v === 'string' ? v : null);
+    const scope = { key, environment: text(environment), tag: text(tag) };
+    const values = { value: JSON.stringify(value) ?? null, type: text(type) ?? typeof value };
+    await this.project.database.write(async (trx) => {
+      let query = trx.selectFrom('strapi_core_store_settings').select('id').where('key', '=', key);
+      query = scope.environment === null ? query.where('environment', 'is', null) : query.where('environment', '=', scope.environment);
+      query = scope.tag === null ? query.where('tag', 'is', null) : query.where('tag', '=', scope.tag);
+      const row = await query.executeTakeFirst();
+      if (row) await trx.updateTable('strapi_core_store_settings').set(values).where('id', '=', row.id).execute();
+      else await trx.insertInto('strapi_core_store_settings').values({ ...scope, ...values }).execute();
+    });
   }
 
   /** Writes a batch of links: relations, media, a permission's role; the rest is left out. */

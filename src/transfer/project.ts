@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startAuth, type Auth } from '../auth/index.js';
 import { builtInTypes, startLocales, systemTables } from '../built-ins.js';
-import { loadConfig, type VellumConfig } from '../config/load.js';
+import { loadConfig, type LoadConfigOptions, type VellumConfig } from '../config/load.js';
 import { openDatabase, type Database } from '../database/connection.js';
 import { synchronizeSchema } from '../database/sync.js';
 import { DocumentService } from '../documents/service.js';
@@ -32,8 +32,9 @@ export interface TransferProject {
   close(): Promise<void>;
 }
 
-export async function openProject(dir: string): Promise<TransferProject> {
-  const config = await loadConfig(dir);
+/** `options`: as `createVellum` takes them (environment, configuration overrides). */
+export async function openProject(dir: string, options: LoadConfigOptions = {}): Promise<TransferProject> {
+  const config = await loadConfig(dir, options);
   const configuredLocales = [...config.i18n.locales];
   const { schema } = loadProjectSchema(dir, builtInTypes(dir));
   const database = openDatabase(config.database);
@@ -41,7 +42,7 @@ export async function openProject(dir: string): Promise<TransferProject> {
     await synchronizeSchema(database, schema, systemTables);
     const documents = new DocumentService({ database, schema, i18n: config.i18n, rest: config.api.rest });
     await startLocales(database, documents, config.i18n);
-    const auth = await startAuth(database, documents, config);
+    const auth = await startAuth(database, documents, config, options.env);
     const upload = resolveUploadConfig(config);
     const provider = await loadProvider(upload, dir);
     return {
