@@ -8,7 +8,7 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ValidationError } from '../errors.js';
-import { exportArchive, importArchive, openProject, Progress, type Summary } from '../transfer/index.js';
+import { exportArchive, importArchive, importFromStrapi, openProject, Progress, type Summary } from '../transfer/index.js';
 
 export const TRANSFER_USAGE = `  vellum import --file <archive.tar.gz> [--project dir]      restore a strapi export (or vellum export) archive
   vellum import strapi --url <url> --token <token> [--project dir]   copy a running Strapi over its API
@@ -45,6 +45,19 @@ export async function runTransferCommand(argv: string[], defaultProject: string)
       const summary = await importArchive(project, resolve(values.file), progress);
       summary.seconds = (Date.now() - started) / 1000;
       console.log(`Imported ${values.file} into ${projectDir} (${project.config.database.client}).`);
+      print(summary);
+    } finally {
+      await project.close();
+    }
+    return;
+  }
+  if (command === 'import' && source === 'strapi') {
+    if (!values.url || !values.token) throw new ValidationError(`--url and --token are required\n${TRANSFER_USAGE}`);
+    const project = await openProject(projectDir);
+    try {
+      const summary = await importFromStrapi(project, values.url, values.token, progress);
+      summary.seconds = (Date.now() - started) / 1000;
+      console.log(`Imported ${values.url} into ${projectDir} (${project.config.database.client}).`);
       print(summary);
     } finally {
       await project.close();

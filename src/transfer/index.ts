@@ -5,6 +5,7 @@
  */
 export { exportArchive } from './export-archive.js';
 export { importArchive } from './import-archive.js';
+export { importFromStrapi } from './import-api.js';
 export { openProject, type TransferProject } from './project.js';
 export { Progress } from './progress.js';
 export type { Summary } from './summary.js';
