@@ -288,10 +288,11 @@ export class ProjectError extends Error {
  * do; never sent to a client.
  */
 export class TransferError extends Error {
-  static readonly status: number = 400;
+  /** Never reaches a client; listed so the registry stays complete. */
+  static readonly status: number = 500;
   static readonly errorName: string = 'TransferError';
   static readonly code: string = 'VELLUM_TRANSFER';
-  static readonly graphqlCode: string = 'BAD_USER_INPUT';
+  static readonly graphqlCode: string = 'INTERNAL_SERVER_ERROR';
 
   constructor(message: string) {
     super(message);

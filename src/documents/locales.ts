@@ -14,7 +14,7 @@ import { NotFoundError, ValidationError } from '../errors.js';
 import { indexName } from '../schema/naming.js';
 import { createDocumentId } from './document-id.js';
 
-export const LOCALES_TABLE = 'i18n_locale';
+const LOCALES_TABLE = 'i18n_locale';
 const STORE_TABLE = 'strapi_core_store_settings';
 const DEFAULT_KEY = 'plugin_i18n_default_locale';
 
@@ -65,7 +65,7 @@ const NAMES: Record<string, string> = {
 /** Strapi's rule for a code: ISO letters, optionally with regions or scripts (`fr-CA`, `zh-Hans-CN`). */
 const CODE = /^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/;
 
-export const localeName = (code: string): string => NAMES[code] ?? code;
+const localeName = (code: string): string => NAMES[code] ?? code;
 
 interface LocaleRow {
   id: number;

@@ -17,6 +17,9 @@ import { parseDate, parseDateTime, parseTime } from '../schema/temporal.js';
 import type { ContentType, LinkTable, Model, ScalarAttribute } from '../schema/model.js';
 import type { DocumentContext } from './context.js';
 import { insertMany } from './write/insert.js';
+import { uniqueConflicts } from './write/scalars.js';
+import { ValidationError } from '../errors.js';
+import { UNIQUE_MESSAGE } from '../database/write.js';
 import { writersFor } from './operations/versions-store.js';
 
 /** One version of a document as an archive holds it. */
@@ -194,6 +197,15 @@ export class RawWriter {
         created_at: systemTime(this.ctx, version.createdAt),
         updated_at: systemTime(this.ctx, version.updatedAt),
       };
+      if (published && type.scalars.some((a) => a.unique)) {
+        // Checked before writing: the unique index would refuse it too, after the write hook's retries.
+        const taken = await uniqueConflicts(this.db, type, columns, version.documentId, columns.locale as string | null);
+        if (taken.length) {
+          throw ValidationError.fromFieldErrors(
+            taken.map((attribute) => ({ path: [attribute.name], message: UNIQUE_MESSAGE, name: 'ValidationError', value: version.values[attribute.name] })),
+          );
+        }
+      }
       const k = key(version.documentId, version.locale, published);
       let id = existing.get(k);
       if (id === undefined) {
@@ -206,6 +218,23 @@ export class RawWriter {
       ids.push(id);
     }
     return ids;
+  }
+
+  /**
+   * Deletes the versions of documents that the source does not have (a draft the source no longer
+   * has, a locale deleted there): `keep` are the rows the import wrote.
+   */
+  async staleVersions(type: ContentType, documentIds: string[], keep: Set<number>): Promise<number> {
+    const stale: number[] = [];
+    for (let i = 0; i < documentIds.length; i += 500) {
+      const rows = await this.db.selectFrom(type.table).select('id').where('document_id', 'in', documentIds.slice(i, i + 500)).execute();
+      for (const row of rows) if (!keep.has(Number(row.id))) stale.push(Number(row.id));
+    }
+    if (stale.length === 0) return 0;
+    const writers = writersFor(this.ctx, this.db);
+    await writers.components.deleteBelow(type, stale);
+    await this.db.deleteFrom(type.table).where('id', 'in', stale).execute();
+    return stale.length;
   }
 
   /** Adds relation links of an owning attribute (a link already there is left as it is). */

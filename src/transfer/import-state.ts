@@ -344,8 +344,20 @@ export class ImportState {
     rows.push({ entityId: owner, documentId: target.documentId, locale: targetType.localized ? target.locale : null, targetOrd: left.pos ?? null, entityOrd: right.pos ?? null });
   }
 
-  /** After every link: roles get the grants the archive gives them; files their new urls. */
+  /**
+   * After every link: versions the source does not have are removed from the documents it has
+   * (a re-import after a draft was discarded or a locale deleted there); roles get the grants the
+   * archive gives them; files their new urls.
+   */
   async finish(): Promise<void> {
+    for (const [uid, refs] of this.rows) {
+      const type = this.schema.contentTypes.get(uid);
+      if (!type || uid === ROLE_UID || uid === USER_UID) continue;
+      const written = [...refs.values()];
+      const documentIds = [...new Set(written.map((ref) => ref.documentId))];
+      const removed = await this.project.documents.raw.write((writer) => writer.staleVersions(type, documentIds, new Set(written.map((ref) => ref.id))));
+      if (removed) this.summary.note(`${uid}: ${removed} version(s) the source does not have were removed from its documents`);
+    }
     const known = new Set(this.project.auth.actions);
     const unknown = new Set<string>();
     for (const [roleRef, actions] of this.grants) {

@@ -8,7 +8,7 @@
  * through `strapi import` is test/transfer/live (on demand).
  */
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -104,12 +104,37 @@ for (const dialect of DIALECTS) {
       assert.equal((await server.api.get('/api/articles?locale=de')).status, 200);
     });
 
-    it('a second import changes nothing: same counts, same answers', async () => {
+    it('a second import changes nothing: same counts, same answers; versions the archive does not have go', async () => {
+      const list = (await server.api.get('/api/articles?filters[title][$startsWith]=Incididunt&fields[0]=title')).body.data as { documentId: string }[];
+      const documentId = list[0]!.documentId;
+      const extra = await server.api.put(`/api/articles/${documentId}?locale=de&status=draft`, { data: { title: 'Ein Entwurf' } });
+      assert.equal(extra.status, 200, JSON.stringify(extra.body));
       const summary = await importInto(server, join(work, 'public'));
+      assert.equal((await server.api.get(`/api/articles/${documentId}?locale=de&status=draft`)).status, 404, 'the de draft is not in the archive');
       assert.deepEqual(summary.mismatches, []);
       const articles = summary.types.get('api::article.article')!;
       assert.equal(articles.destination, articles.source);
       await sameAsStrapi(server);
+    });
+
+    it('a run that fails leaves a clear message, and the next run completes it', async () => {
+      const fresh = await startServer(dialect, { config: { server: { dirs: { public: join(work, 'public3') } } } });
+      try {
+        const whole = readFileSync(ARCHIVE);
+        const truncated = join(work, 'truncated.tar.gz');
+        writeFileSync(truncated, whole.subarray(0, Math.floor(whole.length * 0.6)));
+        await assert.rejects(importInto(fresh, join(work, 'public3'), truncated), (error: Error) => error.name === 'TransferError' && error.message.includes('truncated.tar.gz'));
+        // A category of the archive's name, published in this project as another document: named, with what to do.
+        const taken = await fresh.api.post('/api/categories', { data: { name: 'Reprehenderit laboris 1' } });
+        assert.equal(taken.status, 201);
+        await assert.rejects(importInto(fresh, join(work, 'public3')), (error: Error) => error.name === 'TransferError' && /api::category\.category \w+ .*name/.test(error.message) && /import again/.test(error.message));
+        await fresh.api.delete(`/api/categories/${taken.body.data.documentId}`);
+        const summary = await importInto(fresh, join(work, 'public3'));
+        assert.deepEqual(summary.mismatches, []);
+        await sameAsStrapi(fresh);
+      } finally {
+        await fresh.close();
+      }
     });
 
     it('exports an archive that a fresh database imports into the same answers, with schemas as Strapi writes them', async () => {

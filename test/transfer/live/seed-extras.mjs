@@ -1,3 +1,4 @@
+/* global FormData, Blob */
 // Adds to a seeded blog Strapi: uploads linked everywhere media lives, a localized existing document,
 // a published document with a newer draft, a third locale, users with passwords, a custom role.
 import { readFileSync } from 'node:fs';
