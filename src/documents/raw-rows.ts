@@ -237,26 +237,42 @@ export class RawWriter {
     return stale.length;
   }
 
-  /** Adds relation links of an owning attribute (a link already there is left as it is). */
+  /**
+   * Adds relation links of an owning attribute. A link already there is kept; an order it lacks
+   * (the API import learns a link's two orders from its two sides) is filled in.
+   */
   async relationLinks(link: LinkTable, links: RelationLinkInput[]): Promise<void> {
     if (links.length === 0) return;
     const entityIds = [...new Set(links.map((l) => l.entityId))];
-    const have = new Set<string>();
+    const have = new Map<string, { id: number | null; target_ord: number | null; entity_ord: number | null }>();
     const k = (entityId: number, documentId: string, locale: string | null) => `${entityId}\u0000${documentId}\u0000${locale ?? ''}`;
     for (let i = 0; i < entityIds.length; i += 500) {
       const rows = await shaped<LinkRow>(this.db)
         .selectFrom(link.table)
-        .select(['entity_id', 'target_document_id', 'target_locale'])
+        .select(['id', 'entity_id', 'target_document_id', 'target_locale', 'target_ord', 'entity_ord'])
         .where('entity_id', 'in', entityIds.slice(i, i + 500))
         .execute();
-      for (const row of rows) have.add(k(row.entity_id, row.target_document_id, row.target_locale));
+      for (const row of rows) have.set(k(row.entity_id, row.target_document_id, row.target_locale), row);
     }
     const rows: Omit<LinkRow, 'id'>[] = [];
     for (const l of links) {
       const key = k(l.entityId, l.documentId, l.locale);
-      if (have.has(key)) continue;
-      have.add(key);
-      rows.push({ entity_id: l.entityId, target_document_id: l.documentId, target_locale: l.locale, target_ord: l.targetOrd, entity_ord: l.entityOrd });
+      const existing = have.get(key);
+      if (!existing) {
+        const row = { entity_id: l.entityId, target_document_id: l.documentId, target_locale: l.locale, target_ord: l.targetOrd, entity_ord: l.entityOrd };
+        have.set(key, { id: null, target_ord: l.targetOrd, entity_ord: l.entityOrd });
+        rows.push(row);
+        continue;
+      }
+      const fill: Record<string, number> = {};
+      if (existing.target_ord === null && l.targetOrd !== null) fill.target_ord = existing.target_ord = l.targetOrd;
+      if (existing.entity_ord === null && l.entityOrd !== null) fill.entity_ord = existing.entity_ord = l.entityOrd;
+      if (Object.keys(fill).length === 0) continue;
+      if (existing.id !== null) await this.db.updateTable(link.table).set(fill).where('id', '=', existing.id).execute();
+      else {
+        const pending = rows.find((r) => r.entity_id === l.entityId && r.target_document_id === l.documentId && r.target_locale === l.locale);
+        if (pending) Object.assign(pending, fill);
+      }
     }
     await insertMany(this.db, link.table, rows);
   }

@@ -6,7 +6,7 @@
  * at a time, then the folder is packed: memory stays bounded whatever the size.
  */
 import { createWriteStream, existsSync, type WriteStream } from 'node:fs';
-import { mkdir, mkdtemp, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
@@ -156,7 +156,13 @@ export async function exportArchive(project: TransferProject, file: string, prog
 
     progress.begin('packing');
     const gzip = !/\.tar$/i.test(file);
-    await createTar({ gzip, file, cwd: work, follow: true, portable: true }, ['schemas', 'entities', 'assets', 'links', 'configuration', 'metadata.json']);
+    // Files named one by one, in Strapi's order (node-tar would list a folder's files after the other arguments).
+    const paths: string[] = [];
+    for (const dir of ['schemas', 'entities']) for (const name of (await readdir(join(work, dir))).sort()) paths.push(`${dir}/${name}`);
+    for (const name of (await readdir(join(work, 'assets/uploads'))).sort()) paths.push(`assets/metadata/${name}.json`, `assets/uploads/${name}`);
+    for (const dir of ['links', 'configuration']) for (const name of (await readdir(join(work, dir))).sort()) paths.push(`${dir}/${name}`);
+    paths.push('metadata.json');
+    await createTar({ gzip, file, cwd: work, follow: true, portable: true, jobs: 1 }, paths);
     progress.end();
   } finally {
     await rm(work, { recursive: true, force: true });

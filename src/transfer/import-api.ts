@@ -70,8 +70,9 @@ function populateOf(model: Model, project: TransferProject, depth = 0): Json {
   const populate: Json = {};
   for (const attribute of Object.values(model.attributes)) {
     if (attribute.kind === 'relation') {
-      // Links are stored on their owning side; the other side shows the same links.
-      if (!attribute.owner || !project.schema.contentTypes.has(attribute.target) || attribute.private) continue;
+      // Both sides: the owning side gives each link and its order there, the other side (mappedBy) its order on that side.
+      if (!project.schema.contentTypes.has(attribute.target) || attribute.private) continue;
+      if (!attribute.owner && !attribute.mappedBy) continue;
       populate[attribute.name] = { fields: ['documentId'] };
     } else if (attribute.kind === 'media') populate[attribute.name] = { fields: ['name'] };
     else if (attribute.kind === 'component' && depth < 20) {
@@ -111,7 +112,9 @@ function toEntity(model: ContentType, document: Json, project: TransferProject):
       else if (attribute.kind === 'relation') {
         const targets = Array.isArray(value) ? value : value ? [value] : [];
         targets.forEach((target: Json, index) => {
-          links.push({ kind: 'relation.basic', left: { type: owner.uid, ref: ownerId, field: key, pos: index + 1 }, right: { type: attribute.target, ref: target.id as number } });
+          if (attribute.owner) links.push({ kind: 'relation.basic', left: { type: owner.uid, ref: ownerId, field: key, pos: index + 1 }, right: { type: attribute.target, ref: target.id as number } });
+          // Seen from the other side: this row's place in the owner's... list of the target: the owner's entity order.
+          else if (attribute.mappedBy) links.push({ kind: 'relation.basic', left: { type: owner.uid, ref: ownerId, field: key, pos: index + 1 }, right: { type: attribute.target, ref: target.id as number, field: attribute.mappedBy } });
         });
       } else if (attribute.kind === 'media') {
         const files = Array.isArray(value) ? value : value ? [value] : [];
@@ -204,7 +207,10 @@ export async function importFromStrapi(project: TransferProject, baseUrl: string
       if (type.builtIn) continue;
       progress.begin(type.uid);
       const populate = populateOf(type, project);
-      const statuses = type.draftAndPublish ? ['draft', 'published'] : ['published'];
+      // A type without draft and publish has one version; read in draft state too, its lists show
+      // the drafts of the documents linking to it, in their order (links only).
+      const linksOnly = (status: string) => !type.draftAndPublish && status === 'draft';
+      const statuses = ['draft', 'published'];
       const privates = Object.values(type.attributes).filter((a) => a.private).map((a) => a.name);
       if (privates.length) summary.note(`${type.uid}: private attributes (${privates.join(', ')}) are not readable over the API and stay empty`);
       for (const status of statuses) {
@@ -213,7 +219,7 @@ export async function importFromStrapi(project: TransferProject, baseUrl: string
             try {
               const answer = (await client.get(`${prefix}/${type.singularName}`, { status, locale, populate })) as { data: Json };
               const collected = toEntity(type, answer.data, project);
-              await write(type.uid, [collected.entity]);
+              if (!linksOnly(status)) await write(type.uid, [collected.entity]);
               await keep(collected.links);
             } catch (error) {
               if (!(error instanceof TransferError) || !/answered 404/.test(error.message)) throw error;
@@ -223,7 +229,7 @@ export async function importFromStrapi(project: TransferProject, baseUrl: string
           for (let page = 1; ; page++) {
             const answer = (await client.get(`${prefix}/${type.pluralName}`, { status, locale, populate, pagination: { page, pageSize: PAGE_SIZE }, sort: 'id:asc' })) as { data: Json[]; meta: { pagination: { pageCount: number } } };
             const collected = answer.data.map((document) => toEntity(type, document, project));
-            await write(type.uid, collected.map((c) => c.entity));
+            if (!linksOnly(status)) await write(type.uid, collected.map((c) => c.entity));
             await keep(collected.flatMap((c) => c.links));
             if (page >= answer.meta.pagination.pageCount) break;
           }

@@ -323,8 +323,18 @@ export class ImportState {
       // The archive names the link from the side Vellum does not store it on.
       const other = model(right.type)?.attributes[right.field];
       if (other?.kind === 'relation' && other.owner) {
-        [left, right] = [right, left];
+        // The link seen from the inverse side: its `pos` is the owner's place in the inverse list.
+        [left, right] = [{ ...right, pos: undefined }, { ...left }];
         attribute = other;
+        const owner = this.rowId(left.type, left.ref);
+        const target = this.rows.get(other.target)?.get(String(right.ref));
+        if (owner !== undefined && target) {
+          const targetType = this.schema.contentTypes.get(other.target)!;
+          const rows = into.get(other.link) ?? [];
+          into.set(other.link, rows);
+          rows.push({ entityId: owner, documentId: target.documentId, locale: targetType.localized ? target.locale : null, targetOrd: null, entityOrd: right.pos ?? null });
+          return;
+        }
       }
     }
     if (attribute?.kind !== 'relation' || !attribute.owner) {
