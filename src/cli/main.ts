@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../config/load.js';
 import { openDatabase } from '../database/connection.js';
 import { pruneSchema } from '../database/sync.js';
-import { ProjectError, VellumError } from '../errors.js';
+import { ProjectError, TransferError, VellumError } from '../errors.js';
 import { loadProjectSchema } from '../schema/load.js';
 import { createVellum } from '../server.js';
 import { builtInTypes, systemTables } from '../built-ins.js';
@@ -71,6 +71,7 @@ async function main(argv: string[]): Promise<void> {
 main(process.argv.slice(2)).catch((error: unknown) => {
   if (error instanceof ProjectError) console.error(`Cannot start: ${error.message}`);
   else if (error instanceof VellumError) console.error(`Error: ${error.message}`);
+  else if (error instanceof TransferError) console.error(`Stopped: ${error.message}\nNothing is lost: fix the cause and run the same command again; it completes what was done.`);
   else console.error(error);
   process.exit(1);
 });
