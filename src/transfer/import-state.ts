@@ -48,6 +48,10 @@ interface RowRef {
 
 const str = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
 
+/** An archive id as a map key: a number when it is one (smaller maps: 100,000s of rows). */
+type Ref = number | string;
+const refKey = (ref: unknown): Ref => (typeof ref === 'number' ? ref : typeof ref === 'string' && /^\d{1,15}$/.test(ref) ? Number(ref) : String(ref));
+
 const MIME_BY_EXT: Record<string, string> = {
   '.png': 'image/png',
   '.jpg': 'image/jpeg',
@@ -61,10 +65,10 @@ const MIME_BY_EXT: Record<string, string> = {
 };
 
 export class ImportState {
-  private readonly rows = new Map<string, Map<string, RowRef>>();
-  private readonly components = new Map<string, Map<string, number>>();
-  private readonly permissions = new Map<string, string>();
-  private readonly grants = new Map<string, Set<string>>();
+  private readonly rows = new Map<string, Map<Ref, RowRef>>();
+  private readonly components = new Map<string, Map<Ref, number>>();
+  private readonly permissions = new Map<Ref, string>();
+  private readonly grants = new Map<Ref, Set<string>>();
   private readonly assetMime = new Map<string, string>();
   /** Stored files whose url differs from `/uploads/<name>` (another provider): name -> url. */
   private readonly urls = new Map<string, string>();
@@ -83,7 +87,7 @@ export class ImportState {
         if (archiveId === undefined || archiveId === null) return;
         let map = this.components.get(uid);
         if (!map) this.components.set(uid, (map = new Map()));
-        map.set(String(archiveId), id);
+        map.set(refKey(archiveId), id);
       },
       skipped: (what) => this.summary.skip(what),
     };
@@ -105,12 +109,12 @@ export class ImportState {
   private remember(uid: string, archiveId: unknown, ref: RowRef): void {
     let map = this.rows.get(uid);
     if (!map) this.rows.set(uid, (map = new Map()));
-    map.set(String(archiveId), ref);
+    map.set(refKey(archiveId), ref);
   }
 
   /** The row an archive id names: a content-type's version or a component. */
   private rowId(uid: string, ref: unknown): number | undefined {
-    return this.rows.get(uid)?.get(String(ref))?.id ?? this.components.get(uid)?.get(String(ref));
+    return this.rows.get(uid)?.get(refKey(ref))?.id ?? this.components.get(uid)?.get(refKey(ref));
   }
 
   async entities(type: string, batch: Entity[]): Promise<void> {
@@ -123,7 +127,7 @@ export class ImportState {
 
   private async write(uid: string, batch: Entity[]): Promise<void> {
     if (uid === PERMISSION_UID) {
-      for (const entity of batch) if (typeof entity.data.action === 'string') this.permissions.set(String(entity.id), entity.data.action);
+      for (const entity of batch) if (typeof entity.data.action === 'string') this.permissions.set(refKey(entity.id), entity.data.action);
       this.summary.wrote(uid, batch.length);
       return;
     }
@@ -287,9 +291,9 @@ export class ImportState {
       const { left, right } = link;
       if (left.field === 'localizations' || right.field === 'localizations') continue;
       if (left.type === PERMISSION_UID && left.field === 'role') {
-        const action = this.permissions.get(String(left.ref));
+        const action = this.permissions.get(refKey(left.ref));
         if (action) {
-          const role = String(right.ref);
+          const role = refKey(right.ref);
           if (!this.grants.has(role)) this.grants.set(role, new Set());
           this.grants.get(role)!.add(action);
         }
@@ -327,7 +331,7 @@ export class ImportState {
         [left, right] = [{ ...right, pos: undefined }, { ...left }];
         attribute = other;
         const owner = this.rowId(left.type, left.ref);
-        const target = this.rows.get(other.target)?.get(String(right.ref));
+        const target = this.rows.get(other.target)?.get(refKey(right.ref));
         if (owner !== undefined && target) {
           const targetType = this.schema.contentTypes.get(other.target)!;
           const rows = into.get(other.link) ?? [];
@@ -343,7 +347,7 @@ export class ImportState {
       return;
     }
     const owner = this.rowId(left.type, left.ref);
-    const target = this.rows.get((attribute as RelationAttribute).target)?.get(String(right.ref));
+    const target = this.rows.get((attribute as RelationAttribute).target)?.get(refKey(right.ref));
     if (owner === undefined || !target) {
       this.summary.skip(`relation ${left.type}.${left.field} (a row it links is not in the archive)`);
       return;
