@@ -63,26 +63,26 @@ for (const dialect of DIALECTS) {
       }
       const code = codeIn(await smtp.next(user.email), 'code');
       const mismatch = await anonymous('mutation($code: String!) { resetPassword(code: $code, password: "new-secret-1", passwordConfirmation: "new-secret-2") { jwt } }', { code });
-      assert.equal(mismatch.body.errors[0].extensions.code, 'BAD_USER_INPUT');
-      assert.equal(mismatch.body.errors[0].message, 'Passwords do not match');
+      assert.equal(mismatch.body.errors![0].extensions.code, 'BAD_USER_INPUT');
+      assert.equal(mismatch.body.errors![0].message, 'Passwords do not match');
       const reset = await anonymous('mutation($code: String!) { resetPassword(code: $code, password: "new-secret-1", passwordConfirmation: "new-secret-1") { jwt user { username email } } }', { code });
       assert.equal(reset.body.errors, undefined, JSON.stringify(reset.body.errors));
       assert.deepEqual(reset.body.data.resetPassword.user, { username: user.username, email: user.email });
       const me = await anonymous('{ me { username } }', undefined, { authorization: `Bearer ${reset.body.data.resetPassword.jwt}` });
       assert.equal(me.body.data.me.username, user.username);
       const old = await anonymous('{ me { username } }', undefined, { authorization: `Bearer ${user.jwt}` });
-      assert.equal(old.body.errors[0].extensions.code, 'UNAUTHENTICATED', 'the earlier JWT is revoked');
+      assert.equal(old.body.errors![0].extensions.code, 'UNAUTHENTICATED', 'the earlier JWT is revoked');
       const reused = await anonymous('mutation($code: String!) { resetPassword(code: $code, password: "new-secret-3", passwordConfirmation: "new-secret-3") { jwt } }', { code });
-      assert.equal(reused.body.errors[0].message, 'Incorrect code provided');
+      assert.equal(reused.body.errors![0].message, 'Incorrect code provided');
     });
 
     it('changePassword needs a user JWT and answers a new one', async () => {
       const user = await register();
       const mutation = 'mutation { changePassword(currentPassword: "secret123", password: "changed-1", passwordConfirmation: "changed-1") { jwt user { username } } }';
       const anonymousTry = await anonymous(mutation);
-      assert.equal(anonymousTry.body.errors[0].extensions.code, 'FORBIDDEN');
+      assert.equal(anonymousTry.body.errors![0].extensions.code, 'FORBIDDEN');
       const wrong = await anonymous(mutation.replace('"secret123"', '"not-it-at-all"'), undefined, { authorization: `Bearer ${user.jwt}` });
-      assert.equal(wrong.body.errors[0].message, 'The provided current password is invalid');
+      assert.equal(wrong.body.errors![0].message, 'The provided current password is invalid');
       const changed = await anonymous(mutation, undefined, { authorization: `Bearer ${user.jwt}` });
       assert.equal(changed.body.errors, undefined, JSON.stringify(changed.body.errors));
       assert.equal(changed.body.data.changePassword.user.username, user.username);
@@ -101,7 +101,7 @@ for (const dialect of DIALECTS) {
         assert.deepEqual(registered.body.data.register, { jwt: null, user: { username, confirmed: false } });
         const code = codeIn(await smtp.next(`${username}@example.com`), 'confirmation');
         const bad = await anonymous('mutation { emailConfirmation(confirmation: "0000") { jwt } }');
-        assert.equal(bad.body.errors[0].message, 'Invalid token');
+        assert.equal(bad.body.errors![0].message, 'Invalid token');
         const confirmed = await anonymous('mutation($code: String!) { emailConfirmation(confirmation: $code) { jwt user { username confirmed } } }', { code });
         assert.equal(confirmed.body.errors, undefined, JSON.stringify(confirmed.body.errors));
         assert.deepEqual(confirmed.body.data.emailConfirmation.user, { username, confirmed: true });
