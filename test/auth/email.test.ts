@@ -28,6 +28,8 @@ function mailerProject(withStrapiProvider: boolean): TempProject {
       { method: 'POST', path: '/mailer/send', handler: 'mailer.send', config: { auth: false } },
       { method: 'POST', path: '/mailer/templated', handler: 'mailer.templated', config: { auth: false } },
       { method: 'GET', path: '/mailer/settings', handler: 'mailer.settings', config: { auth: false } },
+      { method: 'POST', path: '/mailer/confirm', handler: 'mailer.confirm', config: { auth: false } },
+      { method: 'POST', path: '/mailer/template', handler: 'mailer.template', config: { auth: false } },
     ] };`,
   );
   file(
@@ -44,6 +46,13 @@ function mailerProject(withStrapiProvider: boolean): TempProject {
       },
       async settings() {
         return strapi.plugin('email').service('email').getProviderSettings();
+      },
+      async confirm(ctx) {
+        await strapi.plugin('users-permissions').service('user').sendConfirmationEmail({ id: ctx.request.body.id });
+        return { sent: true };
+      },
+      async template(ctx) {
+        return { text: await strapi.plugin('users-permissions').service('users-permissions').template(ctx.request.body.layout, ctx.request.body.data) };
       },
     };`,
   );
@@ -120,6 +129,20 @@ for (const dialect of DIALECTS) {
       assert.equal(res.body.provider, 'nodemailer');
       assert.equal(res.body.settings.defaultFrom, 'Vellum Tests <tests@vellum.test>');
       assert.equal(res.body.providerOptions.port, smtp.port);
+    });
+
+    it('project code sends a confirmation email and renders users-permissions templates', async () => {
+      const server = servers.builtIn;
+      const username = unique('u');
+      const email = `${username}@example.com`;
+      const registered = await server.publicApi.post('/api/auth/local/register', { username, email, password: 'secret123' });
+      const res = await server.publicApi.post('/api/mailer/confirm', { id: registered.body.user.id });
+      assert.equal(res.status, 200, res.text);
+      const mail = await smtp.next(email);
+      assert.equal(mail.subject, 'Account confirmation');
+      assert.match(mail.text, new RegExp(`${server.url}/api/auth/email-confirmation\\?confirmation=[0-9a-f]{40}`));
+      const rendered = await server.publicApi.post('/api/mailer/template', { layout: 'Hi <%= USER.username %> <% x %>', data: { USER: { username: 'ann' } } });
+      assert.equal(rendered.body.text, 'Hi ann <% x %>');
     });
 
     it('a provider that cannot be found stops start-up, naming it', async () => {
