@@ -170,6 +170,25 @@ for (const dialect of DIALECTS) {
       }
     });
 
+    it('a database of an earlier Vellum keeps its closed registration (vellum_meta auth.allow_register moves into the store)', async () => {
+      const { db } = server.vellum.database;
+      const stored = await db.selectFrom('strapi_core_store_settings').select(['value']).where('key', '=', 'plugin_users-permissions_advanced').executeTakeFirstOrThrow();
+      await db.deleteFrom('strapi_core_store_settings').where('key', '=', 'plugin_users-permissions_advanced').execute();
+      await db.insertInto('vellum_meta').values({ name: 'auth.allow_register', value: 'false' }).execute();
+      const upgraded = await startServer(dialect, { nodeOf: server, project: project.dir });
+      try {
+        assert.equal((await server.vellum.auth.advanced.get()).allow_register, false);
+        const username = unique('u');
+        const res = await upgraded.publicApi.post('/api/auth/local/register', { username, email: `${username}@example.com`, password: 'secret123' });
+        assert.equal(res.body.error.message, 'Register action is currently disabled');
+        assert.equal(await db.selectFrom('vellum_meta').select('value').where('name', '=', 'auth.allow_register').executeTakeFirst(), undefined);
+      } finally {
+        await upgraded.close();
+        await db.updateTable('strapi_core_store_settings').set({ value: stored.value }).where('key', '=', 'plugin_users-permissions_advanced').execute();
+      }
+      assert.equal((await server.vellum.auth.advanced.get()).allow_register, true);
+    });
+
     it('`vellum settings get|set` read and write the same store', async () => {
       const all = JSON.parse(await vellum('settings', 'get'));
       assert.equal(all.advanced.default_role, 'authenticated');
