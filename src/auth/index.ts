@@ -164,7 +164,7 @@ export async function startAuth(
   });
   const registration = { settings: () => advanced.get(), sendConfirmationEmail: (id: number) => account.sendConfirmationEmail(id) };
   const users = new Users(database, documents, userType, authConfig, userJwt, registration, resolveRole);
-  const access = new UsersPermissionsAccess(userJwt, users, tokens, roles, publicRole);
+  const access = new UsersPermissionsAccess(userJwt, users, tokens, roles, publicRole, config.api.rest.draftAccess);
   return {
     config: authConfig,
     access,
