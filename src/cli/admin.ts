@@ -8,6 +8,7 @@
  *   vellum permissions grant|revoke <role> <action...> | vellum permissions list
  *   vellum user create --username u --email e --password p [--role authenticated] | vellum user block|unblock <id>
  *   vellum registration open|close
+ *   vellum settings get [key] | vellum settings set <key> <value>
  *   vellum locale list | add <code> [--name n] [--default] | remove <code> | default <code>
  */
 import { parseArgs } from 'node:util';
@@ -28,6 +29,9 @@ export const ADMIN_USAGE = `  vellum admin create --email <email> --password <pa
   vellum user create --username <u> --email <e> --password <p> [--role <type>]
   vellum user block|unblock <id>
   vellum registration open|close
+  vellum settings get [key]                  advanced settings and email templates (JSON)
+  vellum settings set <key> <value>          e.g. email_confirmation true, email_reset_password https://app.example/reset,
+                                             email.reset_password.object 'Reset your password' (true/false/null parsed)
   vellum locale list | vellum locale add <code> [--name <name>] [--default] | vellum locale remove|default <code>`;
 
 interface AdminContext {
@@ -68,6 +72,37 @@ const OPTIONS = {
 function required(value: string | undefined, flag: string): string {
   if (!value) throw new ValidationError(`--${flag} is required`);
   return value;
+}
+
+/** A value on the command line: `true`, `false`, `null`, else the text. */
+const parseValue = (text: string): unknown => (text === 'true' ? true : text === 'false' ? false : text === 'null' ? null : text);
+
+/**
+ * `email.reset_password.object` names a template option (`email.<template>.<option>`, `from.name`,
+ * `from.email`); any other key an advanced setting.
+ */
+function templateKey(key: string): { name: string; path: string[] } | undefined {
+  const [head, name, ...path] = key.split('.');
+  return head === 'email' && name && path.length ? { name, path } : undefined;
+}
+
+function settingValue(all: { advanced: object; email: object }, key: string): unknown {
+  const template = templateKey(key);
+  const path = template ? ['email', template.name, 'options', ...template.path] : ['advanced', key];
+  let value: unknown = all;
+  for (const part of path) value = value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[part] : undefined;
+  if (value === undefined) throw new ValidationError(`unknown setting "${key}"`);
+  return value;
+}
+
+async function setSetting(auth: Auth, key: string, value: unknown): Promise<void> {
+  const template = templateKey(key);
+  if (!template) {
+    await auth.advanced.update({ [key]: value });
+    return;
+  }
+  const options = template.path.reduceRight<unknown>((inner, part) => ({ [part]: inner }), value);
+  await auth.advanced.updateEmailTemplates({ [template.name]: { options } });
 }
 
 const print = (value: unknown) => console.log(typeof value === 'string' ? value : JSON.stringify(value, null, 2));
@@ -136,6 +171,16 @@ export async function runAdminCommand(argv: string[], defaultProject: string): P
         return print(`Locale ${(await documents.locales.remove(required(rest[0], 'locale code'), configuredLocales)).code} removed (documents written in it stay in the database).`);
       case 'locale default':
         return print(`${(await documents.locales.setDefault(required(rest[0], 'locale code'))).code} is the default locale.`);
+      case 'settings get': {
+        const all = { advanced: await auth.advanced.get(), email: await auth.advanced.emailTemplates() };
+        return print(rest[0] === undefined ? all : settingValue(all, rest[0]));
+      }
+      case 'settings set': {
+        const key = required(rest[0], 'setting key');
+        if (rest[1] === undefined) throw new ValidationError('settings set needs a value');
+        await setSetting(auth, key, parseValue(rest[1]));
+        return print(`${key} = ${JSON.stringify(settingValue({ advanced: await auth.advanced.get(), email: await auth.advanced.emailTemplates() }, key))}`);
+      }
       case 'registration open':
       case 'registration close':
         await auth.setRegistrationOpen(verb === 'open');
