@@ -84,13 +84,26 @@ export class ImportState {
   ) {
     this.sink = {
       component: (uid, archiveId, id) => {
-        if (archiveId === undefined || archiveId === null) return;
+        // Only components that links can name (a relation or a media attribute of their own) are remembered.
+        if (archiveId === undefined || archiveId === null || !this.linkable(uid)) return;
         let map = this.components.get(uid);
         if (!map) this.components.set(uid, (map = new Map()));
         map.set(refKey(archiveId), id);
       },
       skipped: (what) => this.summary.skip(what),
     };
+  }
+
+  private readonly linkableCache = new Map<string, boolean>();
+
+  private linkable(uid: string): boolean {
+    let value = this.linkableCache.get(uid);
+    if (value === undefined) {
+      const model = this.schema.components.get(uid);
+      value = !!model && Object.values(model.attributes).some((a) => a.kind === 'relation' || a.kind === 'media');
+      this.linkableCache.set(uid, value);
+    }
+    return value;
   }
 
   private get schema() {
