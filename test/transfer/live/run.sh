@@ -30,7 +30,7 @@ cd "$ROOT"
 node --import tsx src/cli/main.ts import --file "$WORK/strapi.tar.gz" --project "$P"
 VTOKEN=$(node --import tsx src/cli/main.ts token create --name live --type full-access --project "$P" | tail -1)
 PORT=$((PORT + 1)) node --import tsx src/cli/main.ts start "$P" >"$WORK/vellum.log" 2>&1 & VPID=$!
-sleep 5
+for _ in $(seq 1 300); do curl -fsS -o /dev/null "http://127.0.0.1:$((PORT + 1))/_health" 2>/dev/null && break; sleep 0.2; done
 echo "== Strapi vs Vellum after vellum import"
 node --import tsx test/transfer/live/compare.ts "http://127.0.0.1:$PORT" "$TOKEN" "http://127.0.0.1:$((PORT + 1))" "$VTOKEN"
 curl -fsS -o /dev/null -H 'content-type: application/json' -d '{"identifier":"alice@example.test","password":"Alice-Passw0rd"}' "http://127.0.0.1:$((PORT + 1))/api/auth/local" && echo "alice signs in on Vellum with her Strapi password"
