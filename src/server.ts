@@ -23,6 +23,7 @@ import { builtInTypes, systemTables } from './built-ins.js';
 import { registerAdminRoutes } from './rest/admin.js';
 import { registerSecurity } from './http/security.js';
 import { registerUsersPermissionsRoutes, usersPathTaken } from './rest/users-permissions.js';
+import { registerUsersRolesRoutes } from './rest/users-roles.js';
 import { registerUploadRoutes } from './upload/routes.js';
 
 export interface Vellum {
@@ -124,6 +125,7 @@ export async function createVellum(projectDir: string, options: CreateVellumOpti
   registerContentApi(app, { service: documents, rest: config.api.rest, access, prefix, routes: routing?.rest });
   registerI18nRoutes(app, prefix, config.i18n);
   registerUsersPermissionsRoutes(app, { auth, service: documents, prefix });
+  registerUsersRolesRoutes(app, { auth, service: documents, prefix });
   registerAdminRoutes(app, auth);
   app.addHook('onClose', async () => {
     email.close();

@@ -28,6 +28,8 @@ import { ensureSetting, randomSecret } from './settings.js';
 import { ApiTokens } from './tokens.js';
 import { PERMISSION_UID, permissionAdapter } from './permission-model.js';
 import { Users, type AuthResult } from './users.js';
+import { UserManagement } from './user-management.js';
+import { RoleApi } from './role-api.js';
 
 export { authTables, roleType, userType } from './model.js';
 
@@ -46,6 +48,10 @@ export interface Auth {
   advanced: AdvancedSettings;
   /** Every grantable action of this schema. */
   actions: string[];
+  /** Users created, updated and deleted through the content API (`POST|PUT|DELETE /api/users`). */
+  userManagement: UserManagement;
+  /** Strapi's role and permissions routes (`/api/users-permissions/roles`, `/permissions`). */
+  roleApi: RoleApi;
   /** Concrete actions for patterns (`api::*.find`); 400 for a pattern that names nothing. */
   expand(patterns: string[], where?: string): string[];
   /** Registration as REST and GraphQL offer it: credentials that are sent must be valid, even here. */
@@ -176,6 +182,15 @@ export async function startAuth(
     account,
     advanced,
     actions,
+    userManagement: new UserManagement({
+      database,
+      users: documents.of(userType),
+      userType,
+      roles,
+      settings: () => advanced.get(),
+      revokeJwts: (id) => account.revokeJwts(id),
+    }),
+    roleApi: new RoleApi({ database, roles, roleDocuments: documents.of(roleType), userDocuments: documents.of(userType), roleType, userType, actions }),
     expand,
     async register(input, headers) {
       if (headers.authorization !== undefined) await access.resolve(headers);
