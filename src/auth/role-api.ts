@@ -82,8 +82,10 @@ const snakeCase = (name: string) =>
   name
     .normalize('NFKD')
     .replace(/[\u0300-\u036f]/g, '')
+    .replace(/([a-z])([A-Z])/g, '$1_$2')
+    .replace(/([A-Za-z])(?=[0-9])/g, '$1_')
+    .replace(/([0-9])(?=[A-Za-z])/g, '$1_')
     .toLowerCase()
-    .replace(/([a-z])([0-9])/g, '$1_$2')
     .replace(/[^a-z0-9]+/g, '_')
     .replace(/^_+|_+$/g, '');
 
