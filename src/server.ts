@@ -9,9 +9,9 @@ import { synchronizeSchema, type SyncReport } from './database/sync.js';
 import { DocumentService } from './documents/service.js';
 import { coreStore } from './database/store.js';
 import { pluginServices } from './strapi/plugin-services.js';
-import type { AccessControl } from './access/index.js';
+import type { AccessControl, Caller } from './access/index.js';
 import { registerContentApi } from './rest/content-api.js';
-import { ExtensionService, parseGraphqlConfig, registerGraphql, type NamedHandlers, type UsersPermissionsHooks } from './graphql/index.js';
+import { ExtensionService, parseGraphqlConfig, registerGraphql, type NamedHandlers, type UserRoleHooks, type UsersPermissionsHooks } from './graphql/index.js';
 import { loadProject, ProjectDocuments, provideStrapiModules } from './strapi/index.js';
 import { createHttpServer } from './http/http.js';
 import { registerI18nRoutes } from './rest/i18n.js';
@@ -64,7 +64,24 @@ const graphqlUsersPermissions = (auth: Auth): UsersPermissionsHooks => ({
   resetPassword: (input) => auth.account.resetPassword(input),
   changePassword: async (input, request) => auth.account.changePassword(await auth.passwordChanger(request.headers), input),
   emailConfirmation: (input) => auth.account.confirmEmailAndSignIn(input),
+  usersAndRoles: graphqlUsersAndRoles(auth),
 });
+
+/** GraphQL's users and roles mutations, answered by the code of their REST routes. */
+const graphqlUsersAndRoles = (auth: Auth): UserRoleHooks => {
+  const { userManagement: users, roleApi: roles } = auth;
+  const actor = (caller: Caller) => (caller.principal?.kind === 'user' ? { userId: caller.principal.id } : {});
+  return {
+    authorize: (headers, uid, action) => auth.access.authorize(headers, { uid, action }),
+    userDocumentId: async (ref) => users.documentIdOf(await users.idOf(ref)),
+    createUser: (data) => users.create(data),
+    updateUser: async (ref, data, caller) => users.update(await users.idOf(ref), data, actor(caller)),
+    deleteUser: async (ref) => users.destroy(await users.idOf(ref)),
+    createRole: (data) => roles.create(data),
+    updateRole: (ref, data) => roles.update(ref, data),
+    deleteRole: (ref) => roles.delete(ref),
+  };
+};
 
 /**
  * Strapi's `server.absoluteUrl`: `server.url` when absolute, else `http://host:port` and that path,

@@ -147,6 +147,14 @@ export class UserManagement {
     return before ?? { id, documentId: current.documentId };
   }
 
+  /** A user's id from its id (digits) or documentId (GraphQL's `id`), or Strapi's 404. */
+  async idOf(ref: string): Promise<number> {
+    if (/^\d{1,15}$/.test(ref)) return Number(ref);
+    const row = await shaped<UserRow>(this.deps.database.db).selectFrom(this.deps.userType.table).select('id').where('document_id', '=', ref).executeTakeFirst();
+    if (!row) throw new NotFoundError('User not found');
+    return Number(row.id);
+  }
+
   /** The documentId of a user id, or Strapi's 404. */
   async documentIdOf(id: number): Promise<string> {
     return (await this.row(id)).documentId;
