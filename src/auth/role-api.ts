@@ -38,7 +38,7 @@ function splitAction(action: string): [string, string, string] | undefined {
 }
 
 /** Strapi's tree of every action, those `enabled` allows switched on. */
-export function permissionTree(actions: readonly string[], enabled: (action: string) => boolean): PermissionTree {
+function permissionTree(actions: readonly string[], enabled: (action: string) => boolean): PermissionTree {
   const tree: PermissionTree = {};
   for (const action of [...actions].sort()) {
     const parts = splitAction(action);
@@ -51,7 +51,7 @@ export function permissionTree(actions: readonly string[], enabled: (action: str
 }
 
 /** The actions a tree in a body enables; a malformed tree or an unknown action is a 400. */
-export function enabledActions(value: unknown, known: ReadonlySet<string>): string[] {
+function enabledActions(value: unknown, known: ReadonlySet<string>): string[] {
   if (value === undefined || value === null) return [];
   const bad = (message: string): never => {
     throw new ValidationError(message, { errors: [{ path: ['permissions'], message, name: 'ValidationError' }] });

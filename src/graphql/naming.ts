@@ -7,7 +7,7 @@ import { FILE_UID, type Component, type ContentType, type Model, type ScalarAttr
 const words = (text: string): string[] => text.split(/[^A-Za-z0-9]+/).filter(Boolean);
 const upperFirst = (text: string): string => text.charAt(0).toUpperCase() + text.slice(1);
 
-export const pascalCase = (text: string): string => words(text).map(upperFirst).join('');
+const pascalCase = (text: string): string => words(text).map(upperFirst).join('');
 const camelCase = (text: string): string => {
   const pascal = pascalCase(text);
   return pascal.charAt(0).toLowerCase() + pascal.slice(1);
