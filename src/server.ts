@@ -50,7 +50,7 @@ export interface CreateVellumOptions extends LoadConfigOptions {
 
 /** GraphQL's `register`, `login` and `me`, answered by users-and-permissions as REST's are. */
 const graphqlUsersPermissions = (auth: Auth): UsersPermissionsHooks => ({
-  register: (input, request) => auth.register(input, request.headers),
+  register: (input, request) => auth.register(input, request.headers, request.ip),
   login: (input, request) => auth.users.login(input, request.ip),
   async me(headers) {
     const caller = await auth.access.resolve(headers);

@@ -37,8 +37,11 @@ export interface Auth {
   actions: string[];
   /** Concrete actions for patterns (`api::*.find`); 400 for a pattern that names nothing. */
   expand(patterns: string[], where?: string): string[];
-  /** Registration as REST and GraphQL offer it: credentials that are sent must be valid, even here. */
-  register(input: Record<string, unknown>, headers: IncomingHttpHeaders): Promise<AuthResult>;
+  /**
+   * Registration as REST and GraphQL offer it: credentials that are sent must be valid, even here;
+   * counted per client address (`clientIp`).
+   */
+  register(input: Record<string, unknown>, headers: IncomingHttpHeaders, clientIp: string): Promise<AuthResult>;
   registrationOpen(): Promise<boolean>;
   setRegistrationOpen(open: boolean): Promise<void>;
 }
@@ -123,9 +126,9 @@ export async function startAuth(
     jwt: userJwt,
     actions,
     expand,
-    async register(input, headers) {
+    async register(input, headers, clientIp) {
       if (headers.authorization !== undefined) await access.resolve(headers);
-      return users.register(input);
+      return users.register(input, clientIp);
     },
     registrationOpen: async () => (await readSetting(database.system, 'allow_register')) !== 'false',
     setRegistrationOpen: (open) => writeSetting(database.system, 'allow_register', String(open)),

@@ -27,7 +27,7 @@ function stringList(value: unknown, name: string): string[] {
 export function registerAdminRoutes(app: FastifyInstance, auth: Auth, prefix = '/admin'): void {
   app.post(`${prefix}/login`, async (request) => {
     const { email, password } = body(request);
-    return { data: { token: await auth.admins.login(email, password, request.ip) } };
+    return { data: { token: await auth.admins.login(email, password, request.clientIp) } };
   });
 
   // Everything else needs an administrator.

@@ -28,9 +28,9 @@ export function registerUsersPermissionsRoutes(
   const { auth, service, prefix } = options;
   const users = service.of(auth.users.type);
 
-  app.post(`${prefix}/auth/local`, async (request) => auth.users.login(objectBody(request), request.ip));
+  app.post(`${prefix}/auth/local`, async (request) => auth.users.login(objectBody(request), request.clientIp));
 
-  app.post(`${prefix}/auth/local/register`, async (request) => auth.register(objectBody(request), request.headers));
+  app.post(`${prefix}/auth/local/register`, async (request) => auth.register(objectBody(request), request.headers, request.clientIp));
 
   // A project type named `users` (api::user.user) takes /users and everything under it, as in Strapi.
   if (usersPathTaken(service.schema)) return;
