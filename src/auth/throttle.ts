@@ -36,13 +36,16 @@ export class Throttle {
     const key = storedKey(this.scope, parts);
     const { dialect } = this.database;
     const now = new Date();
+    const open = (windowEnd: unknown) => new Date(dialect.decode('datetime', windowEnd) as string).getTime() > now.getTime();
+    // A key past its limit is refused on a plain read: a flood of refused attempts takes no write lock.
+    const current = await this.database.system.selectFrom(RATE_LIMITS_TABLE).select(['hits', 'window_end']).where('key', '=', key).executeTakeFirst();
+    if (current && Number(current.hits) >= this.limit.max && open(current.window_end)) throw new RateLimitError();
     let opened = false;
     const attempts = await this.database.write(async (trx: SystemDb) => {
       let select = trx.selectFrom(RATE_LIMITS_TABLE).select(['hits', 'window_end']).where('key', '=', key);
       if (dialect.rowLocks) select = select.forUpdate();
       const row = await select.executeTakeFirst();
-      const windowEnd = row && (dialect.decode('datetime', row.window_end) as string);
-      if (!row || new Date(windowEnd!).getTime() <= now.getTime()) {
+      if (!row || !open(row.window_end)) {
         const values = { hits: 1, window_end: dialect.encode('datetime', new Date(now.getTime() + this.limit.windowSeconds * 1000)) };
         // Two first attempts at once: one insert wins, the unique index refuses the other, and the
         // write runs again, finding the row.

@@ -34,7 +34,7 @@ export function clientAddress(headers: Record<string, string | string[] | undefi
     const value = headers[proxy.ipHeader];
     const text = Array.isArray(value) ? value.join(',') : value;
     if (text) {
-      const ips = text.split(/\s*,\s*/);
+      const ips = text.split(',').map((ip) => ip.trim());
       const first = ips[proxy.maxIpsCount > 0 ? Math.max(0, ips.length - proxy.maxIpsCount) : 0];
       if (first) return first;
     }
