@@ -1,6 +1,7 @@
 /**
  * Users-and-permissions settings, read as Strapi's: `config/plugins` -> `users-permissions.config`
- * (`jwtSecret`, `jwt.expiresIn`, `register.allowedFields`, `ratelimit`; Vellum's `register.ratelimit`), `config/admin`
+ * (`jwtSecret`, `jwt.expiresIn`, `register.allowedFields`, `ratelimit`, `advanced`, `email`,
+ * `validationRules`, the lifetimes of reset and confirmation codes; Vellum's `register.ratelimit`), `config/admin`
  * (`auth.secret`, `apiToken.salt`), and the environment (`JWT_SECRET`, `ADMIN_JWT_SECRET`,
  * `API_TOKEN_SALT`).
  */
@@ -19,8 +20,18 @@ export interface AuthConfig {
   apiTokenSalt?: string;
   /** Extra user attributes accepted by registration besides username, email and password. */
   allowedFields: string[];
-  /** Whether `POST /api/auth/local/register` is open (the initial value of the stored setting). */
-  allowRegister: boolean;
+  /** `register.enabled` when given: the first value of the stored `allow_register` (advanced.ts). */
+  allowRegister?: boolean;
+  /** `advanced`: the first values of the stored advanced settings, under Strapi's key names. */
+  advanced: Record<string, unknown>;
+  /** `email`: the first values of the stored email templates (`reset_password`, `email_confirmation`). */
+  emailTemplates: Record<string, unknown>;
+  /** How long a password reset code stays valid, in seconds (`resetPasswordLifetime`, default 1h). */
+  resetPasswordLifetime: number;
+  /** How long an email confirmation link stays valid, in seconds (`emailConfirmationLifetime`, default 1d). */
+  emailConfirmationLifetime: number;
+  /** Strapi's `validationRules.validatePassword`: false (or a throw) refuses a new password. */
+  validatePassword?: (password: string) => unknown;
   /** Failed logins per account (or unknown identifier) and client address. */
   loginLimit: RateLimit;
   /** Registrations per client address, successful or not. */
@@ -64,8 +75,16 @@ const pluginSchema = z.object({
   jwtSecret: z.string().min(16).optional(),
   jwt: z.object({ expiresIn: z.union([z.string(), z.number()]).default('30d') }).default({ expiresIn: '30d' }),
   register: z
-    .object({ allowedFields: z.array(z.string()).default([]), enabled: z.boolean().default(true), ratelimit: rateLimitSchema.optional() })
-    .default({ allowedFields: [], enabled: true }),
+    .object({ allowedFields: z.array(z.string()).default([]), enabled: z.boolean().optional(), ratelimit: rateLimitSchema.optional() })
+    .default({ allowedFields: [] }),
+  advanced: z.record(z.string(), z.unknown()).default({}),
+  email: z.record(z.string(), z.unknown()).default({}),
+  resetPasswordLifetime: z.union([z.string(), z.number()]).default('1h'),
+  emailConfirmationLifetime: z.union([z.string(), z.number()]).default('1d'),
+  validationRules: z
+    .object({ validatePassword: z.custom<(password: string) => unknown>((value) => typeof value === 'function', 'must be a function').optional() })
+    .catchall(z.unknown())
+    .default({}),
   ratelimit: rateLimitSchema.default({}),
 });
 
@@ -82,12 +101,14 @@ function rateLimit(input: RateLimitInput, fallback: RateLimit): RateLimit {
 export function resolveAuthConfig(config: VellumConfig, env: NodeJS.ProcessEnv = process.env): AuthConfig {
   const raw = asRecord(asRecord(config.plugins['users-permissions']).config);
   const plugin = parseConfig(pluginSchema, raw, 'config/plugins', 'users-permissions.config.');
-  let jwtLifetime: number;
-  try {
-    jwtLifetime = parseDuration(plugin.jwt.expiresIn);
-  } catch (error) {
-    throw new ProjectError(`users-permissions.config.jwt.expiresIn: ${(error as Error).message}`, 'config/plugins');
-  }
+  const duration = (value: string | number, key: string) => {
+    try {
+      return parseDuration(value);
+    } catch (error) {
+      throw new ProjectError(`users-permissions.config.${key}: ${(error as Error).message}`, 'config/plugins');
+    }
+  };
+  const jwtLifetime = duration(plugin.jwt.expiresIn, 'jwt.expiresIn');
   const loginLimit = rateLimit(plugin.ratelimit, { enabled: true, max: 5, windowSeconds: 300 });
   const admin = asRecord(config.admin);
   const production = config.environment === 'production';
@@ -102,6 +123,11 @@ export function resolveAuthConfig(config: VellumConfig, env: NodeJS.ProcessEnv =
     apiTokenSalt: (asRecord(admin.apiToken).salt as string | undefined) ?? env.API_TOKEN_SALT,
     allowedFields: plugin.register.allowedFields,
     allowRegister: plugin.register.enabled,
+    advanced: plugin.advanced,
+    emailTemplates: plugin.email,
+    resetPasswordLifetime: duration(plugin.resetPasswordLifetime, 'resetPasswordLifetime'),
+    emailConfirmationLifetime: duration(plugin.emailConfirmationLifetime, 'emailConfirmationLifetime'),
+    validatePassword: plugin.validationRules.validatePassword,
     loginLimit,
     // Strapi limits registration with `ratelimit` too; `register.ratelimit` sets it apart.
     registerLimit: rateLimit(plugin.register.ratelimit ?? {}, loginLimit),

@@ -91,6 +91,8 @@ export interface VellumConfig {
     /** Where the client's address comes from behind a reverse proxy (Strapi's `server.proxy`, Koa's options). */
     proxy: ProxyConfig;
     logger: boolean;
+    /** Strapi's `server.url`: the server's public URL (absolute), or a path below `http://host:port`. */
+    url: string;
     dirs: { public: string };
   };
   database: DatabaseConfig;
@@ -149,6 +151,8 @@ const serverSchema = z.object({
       maxIpsCount: 'maxIpsCount' in proxy ? (proxy.maxIpsCount ?? 0) : 0,
     })),
   logger: z.boolean().default(false),
+  // Strapi's `server.url`: the public URL of the server, absolute or a path (links in emails).
+  url: z.string().default(''),
   // Strapi's `dirs.public`: relative paths are resolved against the project folder.
   dirs: z.object({ public: z.string().min(1).default('public') }).default({ public: 'public' }),
 });
