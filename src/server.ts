@@ -53,16 +53,17 @@ export interface CreateVellumOptions extends LoadConfigOptions {
 
 /** GraphQL's `register`, `login`, `me` and account mutations, answered by users-and-permissions as REST's are. */
 const graphqlUsersPermissions = (auth: Auth): UsersPermissionsHooks => ({
-  register: (input, request) => auth.register(input, request.headers, request.ip),
-  login: (input, request) => auth.users.login(input, request.ip),
+  register: async (input, request) => (await auth.signedIn(await auth.register(input, request.headers, request.ip), request.headers, input, 'register')).body,
+  login: async (input, request) => (await auth.signedIn(await auth.users.login(input, request.ip), request.headers, input, 'register')).body,
   async me(headers) {
     const caller = await auth.access.resolve(headers);
     return caller.kind === 'user' ? auth.users.findById(caller.userId, { populate: ['role'] }) : null;
   },
   forgotPassword: (input) => auth.account.forgotPassword(input),
-  resetPassword: (input) => auth.account.resetPassword(input),
-  changePassword: async (input, request) => auth.account.changePassword(await auth.passwordChanger(request.headers), input),
-  emailConfirmation: (input) => auth.account.confirmEmailAndSignIn(input),
+  resetPassword: async (input, request) => (await auth.signedIn(await auth.account.resetPassword(input), request.headers, input, 'password')).body,
+  changePassword: async (input, request) =>
+    (await auth.signedIn(await auth.account.changePassword(await auth.passwordChanger(request.headers), input), request.headers, input, 'password')).body,
+  emailConfirmation: async (input, request) => (await auth.signedIn(await auth.account.confirmEmailAndSignIn(input), request.headers, input, 'register')).body,
 });
 
 /**

@@ -37,6 +37,20 @@ export interface AuthConfig {
   /** Registrations per client address, successful or not. */
   registerLimit: RateLimit;
   production: boolean;
+  /** `jwtManagement`: `legacy-support` (one long-lived JWT) or `refresh` (short access tokens and refresh sessions). */
+  jwtManagement: 'legacy-support' | 'refresh';
+  /** `sessions` of `refresh` mode (sessions.ts). */
+  sessions: SessionsConfig;
+}
+
+/** Strapi 5's `sessions` settings, lifespans in seconds. */
+export interface SessionsConfig {
+  accessTokenLifespan: number;
+  maxRefreshTokenLifespan: number;
+  idleRefreshTokenLifespan: number;
+  /** Send the refresh token in an httpOnly cookie instead of the body (also per request: `x-strapi-refresh-cookie: httpOnly`). */
+  httpOnly: boolean;
+  cookie: { name: string; secure?: boolean; sameSite: 'lax' | 'strict' | 'none'; path: string; domain?: string; maxAge?: number };
 }
 
 /** At most `max` attempts per key in a window of `windowSeconds` from the first (koa2-ratelimit's counting). */
@@ -85,6 +99,28 @@ const pluginSchema = z.object({
     .object({ validatePassword: z.custom<(password: string) => unknown>((value) => typeof value === 'function', 'must be a function').optional() })
     .catchall(z.unknown())
     .default({}),
+  jwtManagement: z.enum(['legacy-support', 'refresh']).default('legacy-support'),
+  sessions: z
+    .object({
+      // Strapi's defaults (services/constants.js): 10 minutes, 30 days, 14 days.
+      accessTokenLifespan: z.number().int().default(10 * 60),
+      maxRefreshTokenLifespan: z.number().int().default(30 * 24 * 3600),
+      idleRefreshTokenLifespan: z.number().int().default(14 * 24 * 3600),
+      httpOnly: z.boolean().default(false),
+      cookie: z
+        .object({
+          name: z.string().regex(/^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/, 'must be a cookie name').default('strapi_up_refresh'),
+          secure: z.boolean().optional(),
+          sameSite: z.enum(['lax', 'strict', 'none']).default('lax'),
+          path: z.string().regex(/^\/[^;\s]*$/, 'must be a path').default('/'),
+          domain: z.string().regex(/^[^;\s]+$/, 'must be a domain').optional(),
+          // Milliseconds, as Koa's cookies take it.
+          maxAge: z.number().int().positive().optional(),
+        })
+        .default({ name: 'strapi_up_refresh', sameSite: 'lax', path: '/' }),
+    })
+    .catchall(z.unknown())
+    .default({ accessTokenLifespan: 600, maxRefreshTokenLifespan: 30 * 24 * 3600, idleRefreshTokenLifespan: 14 * 24 * 3600, httpOnly: false, cookie: { name: 'strapi_up_refresh', sameSite: 'lax', path: '/' } }),
   ratelimit: rateLimitSchema.default({}),
 });
 
@@ -132,5 +168,13 @@ export function resolveAuthConfig(config: VellumConfig, env: NodeJS.ProcessEnv =
     // Strapi limits registration with `ratelimit` too; `register.ratelimit` sets it apart.
     registerLimit: rateLimit(plugin.register.ratelimit ?? {}, loginLimit),
     production,
+    jwtManagement: plugin.jwtManagement,
+    sessions: {
+      accessTokenLifespan: plugin.sessions.accessTokenLifespan,
+      maxRefreshTokenLifespan: plugin.sessions.maxRefreshTokenLifespan,
+      idleRefreshTokenLifespan: plugin.sessions.idleRefreshTokenLifespan,
+      httpOnly: plugin.sessions.httpOnly,
+      cookie: plugin.sessions.cookie,
+    },
   };
 }
