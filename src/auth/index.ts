@@ -30,6 +30,8 @@ import { Sessions, type SessionAnswer } from './sessions.js';
 import { ApiTokens } from './tokens.js';
 import { PERMISSION_UID, permissionAdapter } from './permission-model.js';
 import { Users, type AuthResult } from './users.js';
+import { UserManagement } from './user-management.js';
+import { RoleApi } from './role-api.js';
 
 export { authTables, roleType, userType } from './model.js';
 
@@ -57,6 +59,10 @@ export interface Auth {
   signedIn<T extends { jwt?: string; user: { id?: unknown } }>(result: T, headers: IncomingHttpHeaders, body: Record<string, unknown>, how: 'login' | 'register' | 'password'): Promise<{ body: T & { refreshToken?: string }; cookie?: string }>;
   /** Every grantable action of this schema. */
   actions: string[];
+  /** Users created, updated and deleted through the content API (`POST|PUT|DELETE /api/users`). */
+  userManagement: UserManagement;
+  /** Strapi's role and permissions routes (`/api/users-permissions/roles`, `/permissions`). */
+  roleApi: RoleApi;
   /** Concrete actions for patterns (`api::*.find`); 400 for a pattern that names nothing. */
   expand(patterns: string[], where?: string): string[];
   /**
@@ -207,6 +213,15 @@ export async function startAuth(
       return { body: { ...answer.body, ...result, jwt: answer.body.jwt }, cookie: answer.cookie };
     },
     actions,
+    userManagement: new UserManagement({
+      database,
+      users: documents.of(userType),
+      userType,
+      roles,
+      settings: () => advanced.get(),
+      revokeJwts: (id) => account.revokeJwts(id),
+    }),
+    roleApi: new RoleApi({ database, roles, roleDocuments: documents.of(roleType), userDocuments: documents.of(userType), roleType, userType, actions }),
     expand,
     async register(input, headers, clientIp) {
       if (headers.authorization !== undefined) await access.resolve(headers);
