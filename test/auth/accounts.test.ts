@@ -198,6 +198,7 @@ for (const dialect of DIALECTS) {
     });
 
     describe('identifiers never collide', () => {
+      const emailShaped = () => `${unique('squat')}@example.com`;
       const registerAs = (username: string, email: string) =>
         server.publicApi.post('/api/auth/local/register', { username, email, password: 'secret123' }, { headers: via(address()) });
 
@@ -221,6 +222,17 @@ for (const dialect of DIALECTS) {
         assert.equal((await registerAs(`@${unique('handle')}`, `${unique('h')}@example.com`)).status, 200);
       });
 
+      it('the users routes (POST and PUT /api/users) refuse a username that is an email address too', async () => {
+        const kay = await user('kay');
+        const created = await server.api.post('/api/users', { username: emailShaped(), email: `${unique('o')}@example.com`, password: 'secret123' });
+        assert.equal(created.status, 400, JSON.stringify(created.body));
+        assert.deepEqual(created.body.error.details.errors.map((e: { path: string[]; message: string }) => [e.path, e.message]), [[['username'], 'username must not be an email address']]);
+        const [stored] = (await server.api.get(`/api/users?filters[username][$eq]=${kay.username}`)).body as { id: number }[];
+        const renamed = await server.api.put(`/api/users/${stored!.id}`, { username: kay.email });
+        assert.equal(renamed.status, 400, JSON.stringify(renamed.body));
+        assert.equal((await login(kay.username, kay.password, via(address()))).status, 200, 'unchanged');
+      });
+
       it("an email that an older account holds as its username is taken: its owner cannot be impersonated at login", async () => {
         // An account from before the rule (or made by project code), whose username is an email.
         const email = `${unique('kim')}@example.com`;
@@ -228,6 +240,9 @@ for (const dialect of DIALECTS) {
         const res = await registerAs(unique('kim'), email);
         assert.equal(res.status, 400);
         assert.equal(res.body.error.message, 'Email or Username are already taken');
+        const created = await server.api.post('/api/users', { username: unique('kim'), email, password: 'secret123' });
+        assert.equal(created.status, 400);
+        assert.equal(created.body.error.message, 'Email already taken');
       });
     });
   });
