@@ -23,6 +23,7 @@ import { PERMISSION_UID, permissionAdapter } from './permission-model.js';
 import { Users, type AuthResult } from './users.js';
 
 export { authTables, roleType, userType } from './model.js';
+export { resolveAuthConfig } from './config.js';
 
 export interface Auth {
   config: AuthConfig;
@@ -64,11 +65,11 @@ export async function startAuth(
   database: Database,
   documents: DocumentService,
   config: VellumConfig,
-  env: NodeJS.ProcessEnv = process.env,
+  /** `resolveAuthConfig(config, env)`: resolved before the database is opened, so a weak secret stops start-up first. */
+  authConfig: AuthConfig = resolveAuthConfig(config),
   /** Actions the project's own routes name (`api::article.article.bySlug`): grantable too. */
   routeActions: string[] = [],
 ): Promise<Auth> {
-  const authConfig = resolveAuthConfig(config, env);
   const { schema } = documents;
   const userType = schema.contentTypes.get(USER_UID) as ContentType;
   const roleType = schema.contentTypes.get(ROLE_UID) as ContentType;
@@ -86,7 +87,7 @@ export async function startAuth(
       tokenSalt: authConfig.apiTokenSalt ?? (await ensureSetting(db, 'api_token_salt', randomSecret)),
     };
     await ensureSetting(db, 'allow_register', () => String(authConfig.allowRegister));
-    // Grants from config/permissions are added on every start; run-time grants are kept.
+    // config/permissions seeds each grant once (Roles.seed): run-time grants and revocations are kept.
     for (const [type, patterns] of configuredGrants(config)) {
       let granted: string[];
       try {
@@ -102,7 +103,7 @@ export async function startAuth(
         if (error instanceof ValidationError) throw new ProjectError(`role "${type}": ${error.message}`, 'config/permissions');
         throw error;
       }
-      await roles.grant(roleDocumentId, granted, db);
+      await roles.seed(roleDocumentId, granted, db);
     }
     return { publicRole, authenticatedRole, secrets };
   };
