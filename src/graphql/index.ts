@@ -97,7 +97,8 @@ export async function registerGraphql(app: FastifyInstance, options: GraphqlOpti
       // Its IDE loads GraphiQL from a CDN: Vellum serves its own (playground.ts).
       graphiql: false,
       context: (request, reply): GraphqlContext => ({ request, reply, state: {}, budget: new ReadBudget(config.costLimit, 'graphql.config.costLimit') }),
-      errorFormatter: formatErrors as never,
+      errorFormatter: ((execution: Parameters<typeof formatErrors>[0], context: Parameters<typeof formatErrors>[1]) =>
+        formatErrors(execution, context, { hideSuggestions: config.hideSuggestions })) as never,
       validationRules,
     });
   });
