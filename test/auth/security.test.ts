@@ -27,8 +27,9 @@ describe('security headers and CORS', () => {
       headers: { origin: 'https://app.example.com', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization,content-type' },
     });
     assert.equal(preflight.status, 204);
-    assert.equal(preflight.headers.get('access-control-allow-origin'), '*');
-    assert.match(preflight.headers.get('access-control-allow-headers') ?? '', /Authorization/);
+    // As Strapi's strapi::cors (credentials on): the allowed origin is answered as itself.
+    assert.equal(preflight.headers.get('access-control-allow-origin'), 'https://app.example.com');
+    assert.match(preflight.headers.get('access-control-allow-headers') ?? '', /authorization/i);
   });
 
   it('bodies over the limit are 413 PayloadTooLargeError', async () => {
