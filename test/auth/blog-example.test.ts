@@ -3,6 +3,7 @@
  * and a visitor who registers reads the site but cannot change or delete its content and files.
  */
 import assert from 'node:assert/strict';
+import type { AddressInfo } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import { after, before, describe, it } from 'node:test';
 import { createVellum } from '../../src/server.js';
@@ -81,7 +82,7 @@ describe('the blog example listens where its README says', () => {
     try {
       assert.equal(vellum.config.server.host, 'localhost');
       const url = await vellum.listen();
-      const addresses = vellum.app.addresses();
+      const addresses = vellum.app.addresses() as AddressInfo[];
       assert.ok(addresses.length > 0);
       for (const { address } of addresses) assert.ok(address === '127.0.0.1' || address === '::1', `listens on ${address}`);
       assert.equal((await fetch(`${url}/_health`)).status, 204);
