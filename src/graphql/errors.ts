@@ -109,3 +109,9 @@ export function formatErrors(
   });
   return { statusCode: status, response: { data: null, errors: formatted } };
 }
+
+/** Mercurius' `errorFormatter`, cleaning messages as `options` say. */
+export const errorFormatter =
+  (options: ErrorOptions) =>
+  (execution: ExecutionResult & { statusCode?: number }, context: { reply?: { log: FastifyBaseLogger } }): FormattedResult =>
+    formatErrors(execution, context, options);
