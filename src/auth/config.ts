@@ -1,6 +1,7 @@
 /**
  * Users-and-permissions settings, read as Strapi's: `config/plugins` -> `users-permissions.config`
- * (`jwtSecret`, `jwt.expiresIn`, `register.allowedFields`, `ratelimit`), `config/admin`
+ * (`jwtSecret`, `jwt.expiresIn`, `register.allowedFields`, `ratelimit`, `advanced`, `email`,
+ * `validationRules`, the lifetimes of reset and confirmation codes), `config/admin`
  * (`auth.secret`, `apiToken.salt`), and the environment (`JWT_SECRET`, `ADMIN_JWT_SECRET`,
  * `API_TOKEN_SALT`).
  */
@@ -19,8 +20,18 @@ export interface AuthConfig {
   apiTokenSalt?: string;
   /** Extra user attributes accepted by registration besides username, email and password. */
   allowedFields: string[];
-  /** Whether `POST /api/auth/local/register` is open (the initial value of the stored setting). */
-  allowRegister: boolean;
+  /** `register.enabled` when given: the first value of the stored `allow_register` (advanced.ts). */
+  allowRegister?: boolean;
+  /** `advanced`: the first values of the stored advanced settings, under Strapi's key names. */
+  advanced: Record<string, unknown>;
+  /** `email`: the first values of the stored email templates (`reset_password`, `email_confirmation`). */
+  emailTemplates: Record<string, unknown>;
+  /** How long a password reset code stays valid, in seconds (`resetPasswordLifetime`, default 1h). */
+  resetPasswordLifetime: number;
+  /** How long an email confirmation link stays valid, in seconds (`emailConfirmationLifetime`, default 1d). */
+  emailConfirmationLifetime: number;
+  /** Strapi's `validationRules.validatePassword`: false (or a throw) refuses a new password. */
+  validatePassword?: (password: string) => unknown;
   /** Failed logins allowed per client and identifier in `loginWindow` seconds. */
   loginAttempts: number;
   loginWindow: number;
@@ -43,7 +54,15 @@ const pluginSchema = z.object({
   // Checked with the environment's JWT_SECRET by secretWeakness: refused in production, a warning elsewhere.
   jwtSecret: z.string().optional(),
   jwt: z.object({ expiresIn: z.union([z.string(), z.number()]).default('30d') }).default({ expiresIn: '30d' }),
-  register: z.object({ allowedFields: z.array(z.string()).default([]), enabled: z.boolean().default(true) }).default({ allowedFields: [], enabled: true }),
+  register: z.object({ allowedFields: z.array(z.string()).default([]), enabled: z.boolean().optional() }).default({ allowedFields: [] }),
+  advanced: z.record(z.string(), z.unknown()).default({}),
+  email: z.record(z.string(), z.unknown()).default({}),
+  resetPasswordLifetime: z.union([z.string(), z.number()]).default('1h'),
+  emailConfirmationLifetime: z.union([z.string(), z.number()]).default('1d'),
+  validationRules: z
+    .object({ validatePassword: z.custom<(password: string) => unknown>((value) => typeof value === 'function', 'must be a function').optional() })
+    .catchall(z.unknown())
+    .default({}),
   ratelimit: z.object({ max: z.number().int().positive().default(5), interval: z.number().int().positive().default(5 * 60_000) }).default({ max: 5, interval: 5 * 60_000 }),
 });
 
@@ -92,12 +111,14 @@ function checkedSecret(sources: SecretSource[], production: boolean, warnings: s
 export function resolveAuthConfig(config: VellumConfig, env: NodeJS.ProcessEnv = process.env): AuthConfig {
   const raw = asRecord(asRecord(config.plugins['users-permissions']).config);
   const plugin = parseConfig(pluginSchema, raw, 'config/plugins', 'users-permissions.config.');
-  let jwtLifetime: number;
-  try {
-    jwtLifetime = parseDuration(plugin.jwt.expiresIn);
-  } catch (error) {
-    throw new ProjectError(`users-permissions.config.jwt.expiresIn: ${(error as Error).message}`, 'config/plugins');
-  }
+  const duration = (value: string | number, key: string) => {
+    try {
+      return parseDuration(value);
+    } catch (error) {
+      throw new ProjectError(`users-permissions.config.${key}: ${(error as Error).message}`, 'config/plugins');
+    }
+  };
+  const jwtLifetime = duration(plugin.jwt.expiresIn, 'jwt.expiresIn');
   const admin = asRecord(config.admin);
   const production = config.environment === 'production';
   const warnings: string[] = [];
@@ -135,6 +156,11 @@ export function resolveAuthConfig(config: VellumConfig, env: NodeJS.ProcessEnv =
     apiTokenSalt,
     allowedFields: plugin.register.allowedFields,
     allowRegister: plugin.register.enabled,
+    advanced: plugin.advanced,
+    emailTemplates: plugin.email,
+    resetPasswordLifetime: duration(plugin.resetPasswordLifetime, 'resetPasswordLifetime'),
+    emailConfirmationLifetime: duration(plugin.emailConfirmationLifetime, 'emailConfirmationLifetime'),
+    validatePassword: plugin.validationRules.validatePassword,
     loginAttempts: plugin.ratelimit.max,
     loginWindow: Math.ceil(plugin.ratelimit.interval / 1000),
     production,

@@ -12,10 +12,10 @@ import { ApplicationError, NotFoundError, ValidationError, type FieldError } fro
 import type { ContentType, RelationAttribute } from '../schema/model.js';
 import type { AuthConfig } from './config.js';
 import type { JwtSigner } from './jwt.js';
-import { PERMISSIONS_TABLE, type UserRow } from './model.js';
+import { JWT_REVOCATIONS_TABLE, PERMISSIONS_TABLE, type JwtRevocationRow, type UserRow } from './model.js';
 import { verifyPassword } from './passwords.js';
 import { LoginThrottle } from './throttle.js';
-import { readSetting } from './settings.js';
+import type { AdvancedSettingsValue } from './advanced.js';
 
 export interface CreateUserInput {
   username: string;
@@ -28,8 +28,16 @@ export interface CreateUserInput {
 }
 
 export interface AuthResult {
-  jwt: string;
+  /** Absent when the account waits for its email confirmation (`email_confirmation`). */
+  jwt?: string;
   user: Document;
+}
+
+/** What registration and login read of the advanced settings, and the confirmation email they send. */
+export interface Registration {
+  /** The stored advanced settings, read per request (every node sees a change at once). */
+  settings(): Promise<AdvancedSettingsValue>;
+  sendConfirmationEmail(userId: number): Promise<void>;
 }
 
 /** Who a JWT belongs to, as the access layer needs it. */
@@ -39,6 +47,8 @@ export interface UserIdentity {
   blocked: boolean;
   roleDocumentId: string | null;
   actions: Set<string>;
+  /** The user's JWTs issued at or before this second are revoked (a password change); undefined: none. */
+  revokedThrough?: number;
 }
 
 const INVALID_LOGIN = 'Invalid identifier or password';
@@ -85,8 +95,7 @@ export class Users {
     readonly type: ContentType,
     private readonly config: AuthConfig,
     private readonly jwt: JwtSigner,
-    /** documentId of the role given to registered users. */
-    private readonly defaultRole: string,
+    private readonly registration: Registration,
     private readonly resolveRole: (ref: string) => Promise<string>,
   ) {
     this.throttle = new LoginThrottle(database, config.loginAttempts, config.loginWindow);
@@ -100,25 +109,43 @@ export class Users {
   }
 
   async register(input: Record<string, unknown>): Promise<AuthResult> {
-    const open = (await readSetting(this.database.system, 'allow_register')) !== 'false';
-    if (!open) throw new ApplicationError('Register action is currently disabled');
+    const settings = await this.registration.settings();
+    if (!settings.allow_register) throw new ApplicationError('Register action is currently disabled');
     const allowed = new Set(['username', 'email', 'password', ...this.config.allowedFields]);
     const extra = Object.keys(input).filter((key) => !allowed.has(key));
     if (extra.length) throw new ValidationError(`Invalid parameters: ${extra.join(', ')}`);
     const { username, email, password } = this.checkCredentials(input);
     const data: Record<string, unknown> = { ...input, username, email, password };
-    const user = await this.insert(data, this.defaultRole, { confirmed: true, blocked: false });
+    const role = await this.defaultRole(settings);
+    const user = await this.insert(data, role, { confirmed: !settings.email_confirmation, blocked: false });
+    if (settings.email_confirmation) return this.awaitConfirmation(user);
     return { jwt: await this.jwt.sign(user.id as number), user };
+  }
+
+  /** The role of `default_role`; Strapi's ApplicationError when no role has that type. */
+  private async defaultRole(settings: AdvancedSettingsValue): Promise<string> {
+    try {
+      return await this.resolveRole(settings.default_role);
+    } catch (error) {
+      if (error instanceof NotFoundError) throw new ApplicationError('Impossible to find the default role');
+      throw error;
+    }
+  }
+
+  /** A user registered while `email_confirmation` is on: the confirmation email, and no JWT (as Strapi). */
+  private async awaitConfirmation(user: Document): Promise<AuthResult> {
+    await this.registration.sendConfirmationEmail(user.id as number);
+    return { user };
   }
 
   /** An administrator creates a user (CLI, admin API). */
   async create(input: CreateUserInput): Promise<Document> {
     const { username, email, password } = this.checkCredentials(input as unknown as Record<string, unknown>);
-    const role = input.role ? await this.resolveRole(input.role) : this.defaultRole;
+    const role = input.role ? await this.resolveRole(input.role) : await this.defaultRole(await this.registration.settings());
     return this.insert({ username, email, password }, role, { confirmed: input.confirmed ?? true, blocked: input.blocked ?? false });
   }
 
-  async login(input: Record<string, unknown>, clientIp: string): Promise<AuthResult> {
+  async login(input: Record<string, unknown>, clientIp: string): Promise<Required<AuthResult>> {
     const errors: FieldError[] = [];
     const identifier = requiredString(input, 'identifier', errors)?.trim();
     const password = requiredString(input, 'password', errors);
@@ -128,7 +155,7 @@ export class Users {
 
     const row = await shaped<UserRow>(this.database.db)
       .selectFrom(this.type.table)
-      .select(['id', 'password', 'blocked', 'provider'])
+      .select(['id', 'password', 'blocked', 'provider', ...(this.type.attributes.confirmed ? (['confirmed'] as const) : [])])
       .where((eb) => eb.or([eb('email', '=', normalizeEmail(identifier)), eb('username', '=', identifier)]))
       .orderBy('id')
       .executeTakeFirst();
@@ -138,10 +165,17 @@ export class Users {
       throw new ValidationError(INVALID_LOGIN);
     }
     // Told only to whoever knows the password, so it reveals nothing to a guesser.
+    await this.checkConfirmed(row);
     if (this.database.dialect.decode('boolean', row.blocked)) throw new ApplicationError('Your account has been blocked by an administrator');
     await this.throttle.succeed(key);
     const user = (await this.findById(row.id))!;
     return { jwt: await this.jwt.sign(row.id), user };
+  }
+
+  /** With `email_confirmation` on, an unconfirmed account cannot log in (Strapi's check, before `blocked`). */
+  private async checkConfirmed(row: Pick<UserRow, 'confirmed'>): Promise<void> {
+    if (!this.type.attributes.confirmed || this.database.dialect.decode('boolean', row.confirmed) === true) return;
+    if ((await this.registration.settings()).email_confirmation) throw new ApplicationError('Your account email is not confirmed');
   }
 
   async setBlocked(id: number, blocked: boolean): Promise<Document> {
@@ -159,7 +193,8 @@ export class Users {
       .selectFrom(table<UserRow>(this.type.table).as('u'))
       .leftJoin(table<LinkRow>(this.roleLink.link.table).as('l'), 'l.entity_id', 'u.id')
       .leftJoin(`${PERMISSIONS_TABLE} as p`, 'p.role_document_id', 'l.target_document_id')
-      .select(['u.id', 'u.document_id', 'u.blocked', 'l.target_document_id as role', 'p.action'])
+      .leftJoin(table<JwtRevocationRow>(JWT_REVOCATIONS_TABLE).as('r'), 'r.user_id', 'u.id')
+      .select(['u.id', 'u.document_id', 'u.blocked', 'l.target_document_id as role', 'p.action', 'r.revoked_through'])
       .where('u.id', '=', id)
       .execute();
     const first = rows[0];
@@ -170,6 +205,7 @@ export class Users {
       blocked: this.database.dialect.decode('boolean', first.blocked) as boolean,
       roleDocumentId: first.role ?? null,
       actions: new Set(rows.flatMap((r) => (r.action ? [r.action] : []))),
+      revokedThrough: first.revoked_through === null || first.revoked_through === undefined ? undefined : Number(first.revoked_through),
     };
   }
 

@@ -1,7 +1,8 @@
 /**
- * Strapi's users-permissions routes: `POST /api/auth/local`, `POST /api/auth/local/register`,
- * `GET /api/users/me`, `GET /api/users`, `GET /api/users/count`, `GET /api/users/:id`. Users are
- * answered without the envelope, as Strapi does.
+ * Strapi's users-permissions routes: `POST /api/auth/local`, `POST /api/auth/local/register`, the
+ * account flows (`forgot-password`, `reset-password`, `change-password`, `email-confirmation`,
+ * `send-email-confirmation`), `GET /api/users/me`, `GET /api/users`, `GET /api/users/count`,
+ * `GET /api/users/:id`. Answered without the envelope, as Strapi does.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Auth } from '../auth/index.js';
@@ -31,6 +32,16 @@ export function registerUsersPermissionsRoutes(
   app.post(`${prefix}/auth/local`, async (request) => auth.users.login(objectBody(request), request.ip));
 
   app.post(`${prefix}/auth/local/register`, async (request) => auth.register(objectBody(request), request.headers));
+
+  // Account flows (auth/account.ts): answered as Strapi's users-permissions answers them.
+  app.post(`${prefix}/auth/forgot-password`, async (request) => auth.account.forgotPassword(objectBody(request)));
+  app.post(`${prefix}/auth/reset-password`, async (request) => auth.account.resetPassword(objectBody(request)));
+  app.post(`${prefix}/auth/change-password`, async (request) => auth.account.changePassword(await auth.passwordChanger(request.headers), objectBody(request)));
+  app.post(`${prefix}/auth/send-email-confirmation`, async (request) => auth.account.sendEmailConfirmation(objectBody(request)));
+  app.get(`${prefix}/auth/email-confirmation`, async (request, reply) => {
+    await auth.account.confirmEmail(request.query as Query);
+    return reply.redirect(await auth.account.confirmationRedirect());
+  });
 
   // A project type named `users` (api::user.user) takes /users and everything under it, as in Strapi.
   if (usersPathTaken(service.schema)) return;
