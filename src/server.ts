@@ -9,9 +9,9 @@ import { synchronizeSchema, type SyncReport } from './database/sync.js';
 import { DocumentService } from './documents/service.js';
 import { coreStore } from './database/store.js';
 import { pluginServices } from './strapi/plugin-services.js';
-import type { AccessControl } from './access/index.js';
+import type { AccessControl, Caller } from './access/index.js';
 import { registerContentApi } from './rest/content-api.js';
-import { ExtensionService, parseGraphqlConfig, registerGraphql, type NamedHandlers, type UsersPermissionsHooks } from './graphql/index.js';
+import { ExtensionService, parseGraphqlConfig, registerGraphql, type NamedHandlers, type UserRoleHooks, type UsersPermissionsHooks } from './graphql/index.js';
 import { loadProject, ProjectDocuments, provideStrapiModules } from './strapi/index.js';
 import { createHttpServer } from './http/http.js';
 import { registerI18nRoutes } from './rest/i18n.js';
@@ -23,6 +23,7 @@ import { builtInTypes, systemTables } from './built-ins.js';
 import { registerAdminRoutes } from './rest/admin.js';
 import { registerSecurity } from './http/security.js';
 import { registerUsersPermissionsRoutes, usersPathTaken } from './rest/users-permissions.js';
+import { registerUsersRolesRoutes } from './rest/users-roles.js';
 import { registerUploadRoutes } from './upload/routes.js';
 
 export interface Vellum {
@@ -53,17 +54,35 @@ export interface CreateVellumOptions extends LoadConfigOptions {
 
 /** GraphQL's `register`, `login`, `me` and account mutations, answered by users-and-permissions as REST's are. */
 const graphqlUsersPermissions = (auth: Auth): UsersPermissionsHooks => ({
-  register: (input, request) => auth.register(input, request.headers),
-  login: (input, request) => auth.users.login(input, request.ip),
+  register: async (input, request) => (await auth.signedIn(await auth.register(input, request.headers), request.headers, input, 'register')).body,
+  login: async (input, request) => (await auth.signedIn(await auth.users.login(input, request.ip), request.headers, input, 'register')).body,
   async me(headers) {
     const caller = await auth.access.resolve(headers);
     return caller.kind === 'user' ? auth.users.findById(caller.userId, { populate: ['role'] }) : null;
   },
   forgotPassword: (input) => auth.account.forgotPassword(input),
-  resetPassword: (input) => auth.account.resetPassword(input),
-  changePassword: async (input, request) => auth.account.changePassword(await auth.passwordChanger(request.headers), input),
-  emailConfirmation: (input) => auth.account.confirmEmailAndSignIn(input),
+  resetPassword: async (input, request) => (await auth.signedIn(await auth.account.resetPassword(input), request.headers, input, 'password')).body,
+  changePassword: async (input, request) =>
+    (await auth.signedIn(await auth.account.changePassword(await auth.passwordChanger(request.headers), input), request.headers, input, 'password')).body,
+  emailConfirmation: async (input, request) => (await auth.signedIn(await auth.account.confirmEmailAndSignIn(input), request.headers, input, 'register')).body,
+  usersAndRoles: graphqlUsersAndRoles(auth),
 });
+
+/** GraphQL's users and roles mutations, answered by the code of their REST routes. */
+const graphqlUsersAndRoles = (auth: Auth): UserRoleHooks => {
+  const { userManagement: users, roleApi: roles } = auth;
+  const actor = (caller: Caller) => (caller.principal?.kind === 'user' ? { userId: caller.principal.id } : {});
+  return {
+    authorize: (headers, uid, action) => auth.access.authorize(headers, { uid, action }),
+    userDocumentId: async (ref) => users.documentIdOf(await users.idOf(ref)),
+    createUser: (data) => users.create(data),
+    updateUser: async (ref, data, caller) => users.update(await users.idOf(ref), data, actor(caller)),
+    deleteUser: async (ref) => users.destroy(await users.idOf(ref)),
+    createRole: (data) => roles.create(data),
+    updateRole: (ref, data) => roles.update(ref, data),
+    deleteRole: (ref) => roles.delete(ref),
+  };
+};
 
 /**
  * Strapi's `server.absoluteUrl`: `server.url` when absolute, else `http://host:port` and that path,
@@ -127,6 +146,7 @@ export async function createVellum(projectDir: string, options: CreateVellumOpti
   registerContentApi(app, { service: documents, rest: config.api.rest, access, prefix, routes: routing?.rest });
   registerI18nRoutes(app, prefix, config.i18n);
   registerUsersPermissionsRoutes(app, { auth, service: documents, prefix });
+  registerUsersRolesRoutes(app, { auth, service: documents, prefix });
   registerAdminRoutes(app, auth);
   app.addHook('onClose', async () => {
     email.close();

@@ -21,7 +21,7 @@ import type { Users } from './users.js';
 
 export type Caller =
   | { kind: 'public'; grants: Grants }
-  | { kind: 'user'; userId: number; grants: Grants }
+  | { kind: 'user'; userId: number; grants: Grants; sessionId?: string }
   | { kind: 'api-token'; tokenId: number; grants: Grants };
 
 /**
@@ -63,13 +63,15 @@ export class UsersPermissionsAccess implements AccessControl {
     const token = bearerToken(headers.authorization);
     if (token === undefined) return { kind: 'public', grants: grantSet(await this.publicGrants()) };
     if (looksLikeJwt(token)) {
-      const { id, issuedAt } = await this.jwt.verifyIssued(token);
-      const identity = await this.users.identity(id);
+      const { id, issuedAt, sessionId } = await this.jwt.verifyIssued(token);
+      const identity = await this.users.identity(id, sessionId);
       if (!identity) throw new UnauthorizedError('Invalid credentials');
+      // An access token of a refresh session that was logged out or revoked (sessions.ts).
+      if (identity.sessionActive === false) throw new UnauthorizedError('Invalid credentials');
       // Issued before the user's password last changed (or was reset): no longer valid.
       if (identity.revokedThrough !== undefined && (issuedAt === undefined || issuedAt <= identity.revokedThrough)) throw new UnauthorizedError('Invalid credentials');
       if (identity.blocked) throw new UnauthorizedError('Your account has been blocked by an administrator');
-      return { kind: 'user', userId: identity.id, grants: grantSet(identity.actions) };
+      return { kind: 'user', userId: identity.id, grants: grantSet(identity.actions), ...(sessionId === undefined ? {} : { sessionId }) };
     }
     const verified = await this.tokens.verify(token);
     return { kind: 'api-token', tokenId: verified.id, grants: verified.grants };

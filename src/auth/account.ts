@@ -47,6 +47,8 @@ export interface AccountDeps {
   apiPrefix: string;
   /** Where a failed background send is told (the reset email). */
   log?: (message: string) => void;
+  /** Ends the user's refresh sessions (sessions.ts) when their JWTs are revoked. */
+  revokeSessions?: (userId: number) => Promise<void>;
 }
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -220,8 +222,12 @@ export class AccountFlows {
     }
   }
 
-  /** Revokes every JWT issued to the user until now (the access layer refuses them from the next request). */
+  /**
+   * Revokes every JWT issued to the user until now (the access layer refuses them from the next
+   * request), and ends their refresh sessions.
+   */
   async revokeJwts(userId: number): Promise<void> {
+    await this.deps.revokeSessions?.(userId);
     const now = Math.floor(Date.now() / 1000);
     await this.deps.database.write(async (trx: SystemDb) => {
       const updated = await trx.updateTable(JWT_REVOCATIONS_TABLE).set({ revoked_through: now }).where('user_id', '=', userId).where('revoked_through', '<', now).executeTakeFirst();

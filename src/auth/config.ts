@@ -38,6 +38,20 @@ export interface AuthConfig {
   production: boolean;
   /** Weak secrets accepted outside production, one line each (start-up prints them). */
   warnings: string[];
+  /** `jwtManagement`: `legacy-support` (one long-lived JWT) or `refresh` (short access tokens and refresh sessions). */
+  jwtManagement: 'legacy-support' | 'refresh';
+  /** `sessions` of `refresh` mode (sessions.ts). */
+  sessions: SessionsConfig;
+}
+
+/** Strapi 5's `sessions` settings, lifespans in seconds. */
+export interface SessionsConfig {
+  accessTokenLifespan: number;
+  maxRefreshTokenLifespan: number;
+  idleRefreshTokenLifespan: number;
+  /** Send the refresh token in an httpOnly cookie instead of the body (also per request: `x-strapi-refresh-cookie: httpOnly`). */
+  httpOnly: boolean;
+  cookie: { name: string; secure?: boolean; sameSite: 'lax' | 'strict' | 'none'; path: string; domain?: string; maxAge?: number };
 }
 
 const UNITS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86400, w: 604800, y: 31557600 };
@@ -63,6 +77,28 @@ const pluginSchema = z.object({
     .object({ validatePassword: z.custom<(password: string) => unknown>((value) => typeof value === 'function', 'must be a function').optional() })
     .catchall(z.unknown())
     .default({}),
+  jwtManagement: z.enum(['legacy-support', 'refresh']).default('legacy-support'),
+  sessions: z
+    .object({
+      // Strapi's defaults (services/constants.js): 10 minutes, 30 days, 14 days.
+      accessTokenLifespan: z.number().int().default(10 * 60),
+      maxRefreshTokenLifespan: z.number().int().default(30 * 24 * 3600),
+      idleRefreshTokenLifespan: z.number().int().default(14 * 24 * 3600),
+      httpOnly: z.boolean().default(false),
+      cookie: z
+        .object({
+          name: z.string().regex(/^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/, 'must be a cookie name').default('strapi_up_refresh'),
+          secure: z.boolean().optional(),
+          sameSite: z.enum(['lax', 'strict', 'none']).default('lax'),
+          path: z.string().regex(/^\/[^;\s]*$/, 'must be a path').default('/'),
+          domain: z.string().regex(/^[^;\s]+$/, 'must be a domain').optional(),
+          // Milliseconds, as Koa's cookies take it.
+          maxAge: z.number().int().positive().optional(),
+        })
+        .default({ name: 'strapi_up_refresh', sameSite: 'lax', path: '/' }),
+    })
+    .catchall(z.unknown())
+    .default({ accessTokenLifespan: 600, maxRefreshTokenLifespan: 30 * 24 * 3600, idleRefreshTokenLifespan: 14 * 24 * 3600, httpOnly: false, cookie: { name: 'strapi_up_refresh', sameSite: 'lax', path: '/' } }),
   ratelimit: z.object({ max: z.number().int().positive().default(5), interval: z.number().int().positive().default(5 * 60_000) }).default({ max: 5, interval: 5 * 60_000 }),
 });
 
@@ -165,5 +201,13 @@ export function resolveAuthConfig(config: VellumConfig, env: NodeJS.ProcessEnv =
     loginWindow: Math.ceil(plugin.ratelimit.interval / 1000),
     production,
     warnings,
+    jwtManagement: plugin.jwtManagement,
+    sessions: {
+      accessTokenLifespan: plugin.sessions.accessTokenLifespan,
+      maxRefreshTokenLifespan: plugin.sessions.maxRefreshTokenLifespan,
+      idleRefreshTokenLifespan: plugin.sessions.idleRefreshTokenLifespan,
+      httpOnly: plugin.sessions.httpOnly,
+      cookie: plugin.sessions.cookie,
+    },
   };
 }

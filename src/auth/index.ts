@@ -4,6 +4,7 @@
  * then it serves the access seam, users, account flows (passwords, email confirmation), API tokens,
  * roles and administrators.
  */
+import { randomUUID } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { VellumConfig } from '../config/load.js';
 import type { Database } from '../database/connection.js';
@@ -21,13 +22,16 @@ import { UserCodes } from './codes.js';
 import { Admins } from './admins.js';
 import { resolveAuthConfig, type AuthConfig } from './config.js';
 import { JwtSigner } from './jwt.js';
-import { JWT_REVOCATIONS_TABLE, ROLE_UID, USER_UID, type RoleRow } from './model.js';
+import { JWT_REVOCATIONS_TABLE, ROLE_UID, USER_UID, type RoleRow, type UserRow } from './model.js';
 import { expandActions, knownActions } from './permissions.js';
 import { BUILT_IN_ROLES, Roles } from './roles.js';
 import { ensureSetting, randomSecret } from './settings.js';
+import { Sessions, type SessionAnswer } from './sessions.js';
 import { ApiTokens } from './tokens.js';
 import { PERMISSION_UID, permissionAdapter } from './permission-model.js';
 import { Users, type AuthResult } from './users.js';
+import { UserManagement } from './user-management.js';
+import { RoleApi } from './role-api.js';
 
 export { authTables, roleType, userType } from './model.js';
 export { resolveAuthConfig } from './config.js';
@@ -45,8 +49,21 @@ export interface Auth {
   account: AccountFlows;
   /** The advanced settings and email templates, in the core store (read per request). */
   advanced: AdvancedSettings;
+  /** Refresh sessions (`jwtManagement: 'refresh'`). */
+  sessions: Sessions;
+  /**
+   * The answer of a sign-in (`login`: local or provider login, whose refresh token may go in a
+   * cookie; `register` and `password`: always in the body, as Strapi): unchanged in
+   * `legacy-support` mode; in `refresh` mode a new session's `jwt` and `refreshToken` (a password
+   * change or reset ends the user's other sessions first, which `revokeJwts` did).
+   */
+  signedIn<T extends { jwt?: string; user: { id?: unknown } }>(result: T, headers: IncomingHttpHeaders, body: Record<string, unknown>, how: 'login' | 'register' | 'password'): Promise<{ body: T & { refreshToken?: string }; cookie?: string }>;
   /** Every grantable action of this schema. */
   actions: string[];
+  /** Users created, updated and deleted through the content API (`POST|PUT|DELETE /api/users`). */
+  userManagement: UserManagement;
+  /** Strapi's role and permissions routes (`/api/users-permissions/roles`, `/permissions`). */
+  roleApi: RoleApi;
   /** Concrete actions for patterns (`api::*.find`); 400 for a pattern that names nothing. */
   expand(patterns: string[], where?: string): string[];
   /** Registration as REST and GraphQL offer it: credentials that are sent must be valid, even here. */
@@ -146,6 +163,13 @@ export async function startAuth(
     return row ? Number(row.revoked_through) : undefined;
   };
   const userJwt = new JwtSigner(secrets.jwt, authConfig.jwtLifetime, undefined, revokedThrough);
+  const sessions: Sessions = new Sessions(database, userJwt, authConfig, async (id) => {
+    const row = await shaped<UserRow>(database.db).selectFrom(userType.table).select('blocked').where('id', '=', id).executeTakeFirst();
+    if (row && database.dialect.decode('boolean', row.blocked) !== true) return true;
+    // A user blocked by any means (the admin API, a user update) loses their sessions here.
+    await sessions.revoke(id);
+    return false;
+  });
   const tokens = new ApiTokens(database, secrets.tokenSalt);
   const resolveRole = async (ref: string) => (await roles.get(ref)).documentId;
   const advanced = new AdvancedSettings(coreStore(() => database.db, (fn) => database.write(fn)), roleExists(database.db));
@@ -162,9 +186,10 @@ export async function startAuth(
     serverUrl: services.serverUrl ?? (() => 'http://localhost:1337'),
     apiPrefix: config.api.rest.prefix,
     log: services.log,
+    revokeSessions: (id) => sessions.revoke(id),
   });
   const registration = { settings: () => advanced.get(), sendConfirmationEmail: (id: number) => account.sendConfirmationEmail(id) };
-  const users = new Users(database, documents, userType, authConfig, userJwt, registration, resolveRole);
+  const users = new Users(database, documents, userType, authConfig, userJwt, registration, resolveRole, (id) => sessions.revoke(id));
   const access = new UsersPermissionsAccess(userJwt, users, tokens, roles, publicRole, config.api.rest.draftAccess);
   return {
     config: authConfig,
@@ -176,7 +201,25 @@ export async function startAuth(
     jwt: userJwt,
     account,
     advanced,
+    sessions,
+    async signedIn(result, headers, body, how) {
+      const id = result.user.id;
+      if (!sessions.enabled || result.jwt === undefined || typeof id !== 'number') return { body: result };
+      const deviceId = typeof body.deviceId === 'string' && body.deviceId.length > 0 ? body.deviceId : undefined;
+      const tokens = await sessions.start(id, how === 'password' ? (deviceId ?? randomUUID()) : deviceId);
+      const answer: SessionAnswer = how === 'login' ? sessions.answer(tokens, headers, authConfig.production) : { body: tokens };
+      return { body: { ...answer.body, ...result, jwt: answer.body.jwt }, cookie: answer.cookie };
+    },
     actions,
+    userManagement: new UserManagement({
+      database,
+      users: documents.of(userType),
+      userType,
+      roles,
+      settings: () => advanced.get(),
+      revokeJwts: (id) => account.revokeJwts(id),
+    }),
+    roleApi: new RoleApi({ database, roles, roleDocuments: documents.of(roleType), userDocuments: documents.of(userType), roleType, userType, actions }),
     expand,
     async register(input, headers) {
       if (headers.authorization !== undefined) await access.resolve(headers);

@@ -72,12 +72,19 @@ export class JwtSigner {
     return (await this.verifyIssued(token)).id;
   }
 
-  /** The id the token was issued for and when (`iat`, epoch seconds; absent in a token made without it). */
-  async verifyIssued(token: string): Promise<{ id: number; issuedAt?: number }> {
+  /**
+   * The id the token was issued for and when (`iat`, epoch seconds; absent in a token made without
+   * it); `sessionId` for an access token of a refresh session (sessions.ts).
+   */
+  async verifyIssued(token: string): Promise<{ id: number; issuedAt?: number; sessionId?: string }> {
     try {
       const { payload } = await jwtVerify(token, this.key, { algorithms: ['HS256'], audience: this.audience });
       if (!this.audience && payload.aud !== undefined) throw new UnauthorizedError('Invalid credentials');
       if (typeof payload.id !== 'number' || !Number.isInteger(payload.id)) throw new UnauthorizedError('Invalid credentials');
+      if (payload.type === 'access') {
+        if (typeof payload.sessionId !== 'string') throw new UnauthorizedError('Invalid credentials');
+        return { id: payload.id, issuedAt: payload.iat, sessionId: payload.sessionId };
+      }
       return { id: payload.id, issuedAt: payload.iat };
     } catch (error) {
       if (error instanceof UnauthorizedError) throw error;

@@ -22,6 +22,7 @@ export const ADMINS_TABLE = 'admin_users';
 export const LOGIN_FAILURES_TABLE = 'up_login_failures';
 export const USER_CODES_TABLE = 'up_user_codes';
 export const JWT_REVOCATIONS_TABLE = 'up_jwt_revocations';
+export const SESSIONS_TABLE = 'up_sessions';
 
 export const userType: RawSchemaFile = {
   file: '(built-in) plugin::users-permissions.user',
@@ -143,6 +144,26 @@ export const authTables: TableSpec[] = [
     columns: [id, { name: 'user_id', type: 'integer', notNull: true }, { name: 'revoked_through', type: 'bigint', notNull: true }],
     indexes: [{ name: indexName(JWT_REVOCATIONS_TABLE, ['user_id']), columns: ['user_id'], unique: true }],
   },
+  {
+    // Refresh sessions (`jwtManagement: 'refresh'`, sessions.ts): one row per signed-in device,
+    // holding the SHA-256 of its current refresh token only (rotated on every refresh).
+    name: SESSIONS_TABLE,
+    columns: [
+      id,
+      { name: 'session_id', type: 'string', notNull: true },
+      { name: 'user_id', type: 'integer', notNull: true },
+      { name: 'device_id', type: 'string' },
+      { name: 'token_hash', type: 'string', notNull: true },
+      { name: 'expires_at', type: 'datetime', notNull: true },
+      { name: 'absolute_expires_at', type: 'datetime', notNull: true },
+      { name: 'created_at', type: 'datetime' },
+      { name: 'updated_at', type: 'datetime' },
+    ],
+    indexes: [
+      { name: indexName(SESSIONS_TABLE, ['session_id']), columns: ['session_id'], unique: true },
+      { name: indexName(SESSIONS_TABLE, ['user_id']), columns: ['user_id'] },
+    ],
+  },
 ];
 
 /** Rows of the tables above, typed for the query builder (`Database.system`). */
@@ -199,8 +220,21 @@ export interface JwtRevocationRow {
   revoked_through: number | string;
 }
 
+export interface SessionRow {
+  id: RowId;
+  session_id: string;
+  user_id: number;
+  device_id: string | null;
+  token_hash: string;
+  expires_at: Encoded;
+  absolute_expires_at: Encoded;
+  created_at: Encoded;
+  updated_at: Encoded;
+}
+
 declare module '../database/system-tables.js' {
   interface SystemTables {
+    up_sessions: SessionRow;
     up_user_codes: UserCodeRow;
     up_jwt_revocations: JwtRevocationRow;
     up_permissions: PermissionRow;

@@ -12,7 +12,7 @@ import { ApplicationError, NotFoundError, ValidationError, type FieldError } fro
 import type { ContentType, RelationAttribute } from '../schema/model.js';
 import type { AuthConfig } from './config.js';
 import type { JwtSigner } from './jwt.js';
-import { JWT_REVOCATIONS_TABLE, PERMISSIONS_TABLE, type JwtRevocationRow, type UserRow } from './model.js';
+import { JWT_REVOCATIONS_TABLE, PERMISSIONS_TABLE, SESSIONS_TABLE, type JwtRevocationRow, type SessionRow, type UserRow } from './model.js';
 import { verifyPassword } from './passwords.js';
 import { LoginThrottle } from './throttle.js';
 import type { AdvancedSettingsValue } from './advanced.js';
@@ -49,6 +49,8 @@ export interface UserIdentity {
   actions: Set<string>;
   /** The user's JWTs issued at or before this second are revoked (a password change); undefined: none. */
   revokedThrough?: number;
+  /** Asked with a session id: whether the user still has that refresh session (not logged out, not revoked). */
+  sessionActive?: boolean;
 }
 
 const INVALID_LOGIN = 'Invalid identifier or password';
@@ -97,6 +99,8 @@ export class Users {
     private readonly jwt: JwtSigner,
     private readonly registration: Registration,
     private readonly resolveRole: (ref: string) => Promise<string>,
+    /** Ends a blocked user's refresh sessions (sessions.ts). */
+    private readonly revokeSessions: (id: number) => Promise<void> = async () => undefined,
   ) {
     this.throttle = new LoginThrottle(database, config.loginAttempts, config.loginWindow);
     this.roleLink = type.attributes.role as RelationAttribute;
@@ -181,22 +185,31 @@ export class Users {
   async setBlocked(id: number, blocked: boolean): Promise<Document> {
     const user = await this.findById(id);
     if (!user) throw new NotFoundError('User not found');
-    return this.users.update({ documentId: user.documentId as string, data: { blocked } });
+    const updated = await this.users.update({ documentId: user.documentId as string, data: { blocked } });
+    if (blocked) await this.revokeSessions(id);
+    return updated;
   }
 
   /**
    * The user behind a JWT with their role's actions, in one statement: user row, role link and
-   * grants joined. Null when the user no longer exists.
+   * grants joined (and the refresh session of an access token, when `sessionId` is given). Null
+   * when the user no longer exists.
    */
-  async identity(id: number): Promise<UserIdentity | null> {
-    const rows = await this.database.system
+  async identity(id: number, sessionId?: string): Promise<UserIdentity | null> {
+    const query = this.database.system
       .selectFrom(table<UserRow>(this.type.table).as('u'))
       .leftJoin(table<LinkRow>(this.roleLink.link.table).as('l'), 'l.entity_id', 'u.id')
       .leftJoin(`${PERMISSIONS_TABLE} as p`, 'p.role_document_id', 'l.target_document_id')
       .leftJoin(table<JwtRevocationRow>(JWT_REVOCATIONS_TABLE).as('r'), 'r.user_id', 'u.id')
       .select(['u.id', 'u.document_id', 'u.blocked', 'l.target_document_id as role', 'p.action', 'r.revoked_through'])
-      .where('u.id', '=', id)
-      .execute();
+      .where('u.id', '=', id);
+    const rows =
+      sessionId === undefined
+        ? await query.execute()
+        : await query
+            .leftJoin(table<SessionRow>(SESSIONS_TABLE).as('s'), (join) => join.onRef('s.user_id', '=', 'u.id').on('s.session_id', '=', sessionId))
+            .select('s.id as session')
+            .execute();
     const first = rows[0];
     if (!first) return null;
     return {
@@ -206,6 +219,7 @@ export class Users {
       roleDocumentId: first.role ?? null,
       actions: new Set(rows.flatMap((r) => (r.action ? [r.action] : []))),
       revokedThrough: first.revoked_through === null || first.revoked_through === undefined ? undefined : Number(first.revoked_through),
+      ...(sessionId === undefined ? {} : { sessionActive: (first as { session?: number | null }).session != null }),
     };
   }
 

@@ -4,7 +4,7 @@
  * `send-email-confirmation`), `GET /api/users/me`, `GET /api/users`, `GET /api/users/count`,
  * `GET /api/users/:id`. Answered without the envelope, as Strapi does.
  */
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Auth } from '../auth/index.js';
 import { USER_UID } from '../auth/model.js';
 import type { DocumentService } from '../documents/service.js';
@@ -29,14 +29,46 @@ export function registerUsersPermissionsRoutes(
   const { auth, service, prefix } = options;
   const users = service.of(auth.users.type);
 
-  app.post(`${prefix}/auth/local`, async (request) => auth.users.login(objectBody(request), request.ip));
+  /** A sign-in's answer: in `refresh` mode a new session's tokens, and its cookie (auth/sessions.ts). */
+  const signedIn = async <T extends { jwt?: string; user: { id?: unknown } }>(request: FastifyRequest, reply: FastifyReply, how: 'login' | 'register' | 'password', result: T) => {
+    const answer = await auth.signedIn(result, request.headers, (request.body ?? {}) as Record<string, unknown>, how);
+    if (answer.cookie) reply.header('set-cookie', answer.cookie);
+    return answer.body;
+  };
 
-  app.post(`${prefix}/auth/local/register`, async (request) => auth.register(objectBody(request), request.headers));
+  app.post(`${prefix}/auth/local`, async (request, reply) => signedIn(request, reply, 'login', await auth.users.login(objectBody(request), request.ip)));
+
+  app.post(`${prefix}/auth/local/register`, async (request, reply) => signedIn(request, reply, 'register', await auth.register(objectBody(request), request.headers)));
 
   // Account flows (auth/account.ts): answered as Strapi's users-permissions answers them.
   app.post(`${prefix}/auth/forgot-password`, async (request) => auth.account.forgotPassword(objectBody(request)));
-  app.post(`${prefix}/auth/reset-password`, async (request) => auth.account.resetPassword(objectBody(request)));
-  app.post(`${prefix}/auth/change-password`, async (request) => auth.account.changePassword(await auth.passwordChanger(request.headers), objectBody(request)));
+  app.post(`${prefix}/auth/reset-password`, async (request, reply) => signedIn(request, reply, 'password', await auth.account.resetPassword(objectBody(request))));
+  app.post(`${prefix}/auth/change-password`, async (request, reply) =>
+    signedIn(request, reply, 'password', await auth.account.changePassword(await auth.passwordChanger(request.headers), objectBody(request))),
+  );
+
+  // Refresh sessions (auth/sessions.ts), in `jwtManagement: 'refresh'` mode only (else 404, as Strapi).
+  const { sessions } = auth;
+  app.post(`${prefix}/auth/refresh`, async (request, reply) => {
+    if (!sessions.enabled) throw new NotFoundError('Not Found');
+    const body = request.body && typeof request.body === 'object' && !Array.isArray(request.body) ? (request.body as Record<string, unknown>) : {};
+    const tokens = await sessions.refresh(sessions.requestToken(request.headers, body));
+    const answer = sessions.answer(tokens, request.headers, auth.config.production);
+    if (answer.cookie) reply.header('set-cookie', answer.cookie);
+    return answer.body;
+  });
+  app.post(`${prefix}/auth/logout`, async (request, reply) => {
+    if (!sessions.enabled) throw new NotFoundError('Not Found');
+    const caller = await auth.access.resolve(request.headers);
+    // Public lacks the permission (Strapi grants `auth.logout` to Authenticated); an API token is no user.
+    if (caller.kind === 'public') throw new ForbiddenError();
+    if (caller.kind !== 'user') throw new UnauthorizedError('Missing authentication');
+    const body = request.body && typeof request.body === 'object' && !Array.isArray(request.body) ? (request.body as Record<string, unknown>) : {};
+    const refreshToken = sessions.requestToken(request.headers, body);
+    await sessions.logout(caller.userId, body, { sessionId: caller.sessionId, refreshToken: typeof refreshToken === 'string' ? refreshToken : undefined });
+    if (sessions.usesCookie(request.headers)) reply.header('set-cookie', sessions.cookie('', auth.config.production));
+    return { ok: true };
+  });
   app.post(`${prefix}/auth/send-email-confirmation`, async (request) => auth.account.sendEmailConfirmation(objectBody(request)));
   app.get(`${prefix}/auth/email-confirmation`, async (request, reply) => {
     await auth.account.confirmEmail(request.query as Query);
@@ -64,7 +96,10 @@ export function registerUsersPermissionsRoutes(
   });
 
   app.get(`${prefix}/users/count`, async (request) => {
-    const caller = await auth.access.authorize(request.headers, { uid: USER_UID, action: 'find' });
+    // Strapi's `count`; `find` too, as Vellum's earlier versions asked.
+    const caller = await auth.access
+      .authorize(request.headers, { uid: USER_UID, action: 'count' })
+      .catch((error: unknown) => (error instanceof ForbiddenError ? auth.access.authorize(request.headers, { uid: USER_UID, action: 'find' }) : Promise.reject(error)));
     return users.count({ filters: (request.query as Query).filters }, caller);
   });
 
