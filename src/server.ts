@@ -17,7 +17,7 @@ import { createHttpServer } from './http/http.js';
 import { registerI18nRoutes } from './rest/i18n.js';
 import { loadProjectSchema } from './schema/load.js';
 import type { Schema } from './schema/model.js';
-import { startAuth, type Auth } from './auth/index.js';
+import { resolveAuthConfig, startAuth, type Auth } from './auth/index.js';
 import { startEmail, type EmailService } from './email/index.js';
 import { builtInTypes, systemTables } from './built-ins.js';
 import { registerAdminRoutes } from './rest/admin.js';
@@ -116,6 +116,9 @@ export async function createVellum(projectDir: string, options: CreateVellumOpti
   // GraphQL's resolversConfig names the project's policies and middlewares, as its routes do.
   graphql.extension.named = project.named as unknown as NamedHandlers;
   await project.run('register');
+  // Secrets are checked before the database is touched: a weak one in production stops start-up here.
+  const authConfig = resolveAuthConfig(config, options.env);
+  warnings.push(...authConfig.warnings);
   const database = openDatabase(config.database);
   // The lifecycles and Document Service middlewares project code registers (empty without it).
   const documents = new DocumentService({ database, schema, i18n: config.i18n, rest: config.api.rest, lifecycles: project.lifecycles, middlewares: project.middlewares });
@@ -125,7 +128,7 @@ export async function createVellum(projectDir: string, options: CreateVellumOpti
   let serverUrl = () => absoluteServerUrl(config);
   try {
     sync = await synchronizeSchema(database, schema, systemTables);
-    auth = await startAuth(database, documents, config, options.env, project.actions, { email, serverUrl: () => serverUrl() });
+    auth = await startAuth(database, documents, config, authConfig, project.actions, { email, serverUrl: () => serverUrl() });
   } catch (error) {
     await database.close();
     throw error;

@@ -34,6 +34,7 @@ import { UserManagement } from './user-management.js';
 import { RoleApi } from './role-api.js';
 
 export { authTables, roleType, userType } from './model.js';
+export { resolveAuthConfig } from './config.js';
 
 export interface Auth {
   config: AuthConfig;
@@ -111,12 +112,12 @@ export async function startAuth(
   database: Database,
   documents: DocumentService,
   config: VellumConfig,
-  env: NodeJS.ProcessEnv = process.env,
+  /** `resolveAuthConfig(config, env)`: resolved before the database is opened, so a weak secret stops start-up first. */
+  authConfig: AuthConfig = resolveAuthConfig(config),
   /** Actions the project's own routes name (`api::article.article.bySlug`): grantable too. */
   routeActions: string[] = [],
   services: AuthServices = {},
 ): Promise<Auth> {
-  const authConfig = resolveAuthConfig(config, env);
   const { schema } = documents;
   const userType = schema.contentTypes.get(USER_UID) as ContentType;
   const roleType = schema.contentTypes.get(ROLE_UID) as ContentType;
@@ -135,7 +136,7 @@ export async function startAuth(
       adminJwt: authConfig.adminJwtSecret ?? (await ensureSetting(db, 'admin_jwt_secret', randomSecret)),
       tokenSalt: authConfig.apiTokenSalt ?? (await ensureSetting(db, 'api_token_salt', randomSecret)),
     };
-    // Grants from config/permissions are added on every start; run-time grants are kept.
+    // config/permissions seeds each grant once (Roles.seed): run-time grants and revocations are kept.
     for (const [type, patterns] of configuredGrants(config)) {
       let granted: string[];
       try {
@@ -151,7 +152,7 @@ export async function startAuth(
         if (error instanceof ValidationError) throw new ProjectError(`role "${type}": ${error.message}`, 'config/permissions');
         throw error;
       }
-      await roles.grant(roleDocumentId, granted, db);
+      await roles.seed(roleDocumentId, granted, db);
     }
     // After the roles: `default_role` must name one.
     const seeds = { advanced: authConfig.advanced, allowRegister: authConfig.allowRegister, email: authConfig.emailTemplates };

@@ -11,7 +11,7 @@
  *   vellum settings get [key] | vellum settings set <key> <value>
  */
 import { parseArgs } from 'node:util';
-import { startAuth, type Auth } from '../auth/index.js';
+import { resolveAuthConfig, startAuth, type Auth } from '../auth/index.js';
 import type { TokenType } from '../auth/tokens.js';
 import { builtInTypes, systemTables } from '../built-ins.js';
 import { loadConfig } from '../config/load.js';
@@ -35,11 +35,13 @@ export const ADMIN_USAGE = `  vellum admin create --email <email> --password <pa
 async function withAuth<T>(projectDir: string, run: (auth: Auth) => Promise<T>): Promise<T> {
   const config = await loadConfig(projectDir);
   const { schema } = loadProjectSchema(projectDir, builtInTypes(projectDir));
+  const authConfig = resolveAuthConfig(config);
+  for (const warning of authConfig.warnings) console.warn(`Warning: ${warning}`);
   const database = openDatabase(config.database);
   try {
     await synchronizeSchema(database, schema, systemTables);
     const documents = new DocumentService({ database, schema, i18n: config.i18n, rest: config.api.rest });
-    return await run(await startAuth(database, documents, config));
+    return await run(await startAuth(database, documents, config, authConfig));
   } finally {
     await database.close();
   }
