@@ -17,7 +17,7 @@ import { createHttpServer } from './http/http.js';
 import { registerI18nRoutes } from './rest/i18n.js';
 import { loadProjectSchema } from './schema/load.js';
 import type { Schema } from './schema/model.js';
-import { startAuth, type Auth } from './auth/index.js';
+import { resolveAuthConfig, startAuth, type Auth } from './auth/index.js';
 import { startEmail, type EmailService } from './email/index.js';
 import { builtInTypes, startLocales, systemTables } from './built-ins.js';
 import { registerAdminRoutes } from './rest/admin.js';
@@ -54,7 +54,7 @@ export interface CreateVellumOptions extends LoadConfigOptions {
 
 /** GraphQL's `register`, `login`, `me` and account mutations, answered by users-and-permissions as REST's are. */
 const graphqlUsersPermissions = (auth: Auth): UsersPermissionsHooks => ({
-  register: async (input, request) => (await auth.signedIn(await auth.register(input, request.headers), request.headers, input, 'register')).body,
+  register: async (input, request) => (await auth.signedIn(await auth.register(input, request.headers, request.ip), request.headers, input, 'register')).body,
   login: async (input, request) => (await auth.signedIn(await auth.users.login(input, request.ip), request.headers, input, 'register')).body,
   async me(headers) {
     const caller = await auth.access.resolve(headers);
@@ -118,6 +118,9 @@ export async function createVellum(projectDir: string, options: CreateVellumOpti
   // GraphQL's resolversConfig names the project's policies and middlewares, as its routes do.
   graphql.extension.named = project.named as unknown as NamedHandlers;
   await project.run('register');
+  // Secrets are checked before the database is touched: a weak one in production stops start-up here.
+  const authConfig = resolveAuthConfig(config, options.env);
+  warnings.push(...authConfig.warnings);
   const database = openDatabase(config.database);
   // The lifecycles and Document Service middlewares project code registers (empty without it).
   const documents = new DocumentService({ database, schema, i18n: config.i18n, rest: config.api.rest, lifecycles: project.lifecycles, middlewares: project.middlewares });
@@ -128,7 +131,7 @@ export async function createVellum(projectDir: string, options: CreateVellumOpti
   try {
     sync = await synchronizeSchema(database, schema, systemTables);
     await startLocales(database, documents, config.i18n);
-    auth = await startAuth(database, documents, config, options.env, project.actions, { email, serverUrl: () => serverUrl() });
+    auth = await startAuth(database, documents, config, authConfig, project.actions, { email, serverUrl: () => serverUrl() });
   } catch (error) {
     await database.close();
     throw error;

@@ -12,7 +12,7 @@
  *   vellum locale list | add <code> [--name n] [--default] | remove <code> | default <code>
  */
 import { parseArgs } from 'node:util';
-import { startAuth, type Auth } from '../auth/index.js';
+import { resolveAuthConfig, startAuth, type Auth } from '../auth/index.js';
 import type { TokenType } from '../auth/tokens.js';
 import { builtInTypes, startLocales, systemTables } from '../built-ins.js';
 import { loadConfig } from '../config/load.js';
@@ -44,12 +44,14 @@ async function withAuth<T>(projectDir: string, run: (auth: Auth, context: AdminC
   const config = await loadConfig(projectDir);
   const configuredLocales = [...config.i18n.locales];
   const { schema } = loadProjectSchema(projectDir, builtInTypes(projectDir));
+  const authConfig = resolveAuthConfig(config);
+  for (const warning of authConfig.warnings) console.warn(`Warning: ${warning}`);
   const database = openDatabase(config.database);
   try {
     await synchronizeSchema(database, schema, systemTables);
     const documents = new DocumentService({ database, schema, i18n: config.i18n, rest: config.api.rest });
     await startLocales(database, documents, config.i18n);
-    return await run(await startAuth(database, documents, config), { documents, configuredLocales });
+    return await run(await startAuth(database, documents, config, authConfig), { documents, configuredLocales });
   } finally {
     await database.close();
   }

@@ -10,7 +10,7 @@ import { ReadBudget, type DocumentService } from '../documents/service.js';
 import type { AccessControl } from '../access/index.js';
 import type { GraphqlConfig } from './config.js';
 import type { GraphqlContext } from './context.js';
-import { formatErrors } from './errors.js';
+import { errorFormatter } from './errors.js';
 import { ExtensionService } from './extension.js';
 import { costLimitRule, depthLimitRule } from './limits.js';
 import { PLAYGROUND_CSP, playgroundHtml, registerPlaygroundAssets, wantsPlayground } from './playground.js';
@@ -112,7 +112,7 @@ export async function registerGraphql(app: FastifyInstance, options: GraphqlOpti
       // Its IDE loads GraphiQL from a CDN: Vellum serves its own (playground.ts).
       graphiql: false,
       context: (request, reply): GraphqlContext => ({ request, reply, state: {}, budget: new ReadBudget(config.costLimit, 'graphql.config.costLimit') }),
-      errorFormatter: formatErrors as never,
+      errorFormatter: errorFormatter({ hideSuggestions: config.hideSuggestions }) as never,
       validationRules,
     });
   });

@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startAuth, type Auth } from '../auth/index.js';
+import { resolveAuthConfig, startAuth, type Auth } from '../auth/index.js';
 import { builtInTypes, startLocales, systemTables } from '../built-ins.js';
 import { loadConfig, type LoadConfigOptions, type VellumConfig } from '../config/load.js';
 import { openDatabase, type Database } from '../database/connection.js';
@@ -35,6 +35,8 @@ export interface TransferProject {
 /** `options`: as `createVellum` takes them (environment, configuration overrides). */
 export async function openProject(dir: string, options: LoadConfigOptions = {}): Promise<TransferProject> {
   const config = await loadConfig(dir, options);
+  // Resolved before the database is opened, so that a weak secret stops the command first (as at start-up).
+  const authConfig = resolveAuthConfig(config, options.env);
   const configuredLocales = [...config.i18n.locales];
   const { schema } = loadProjectSchema(dir, builtInTypes(dir));
   const database = openDatabase(config.database);
@@ -42,7 +44,7 @@ export async function openProject(dir: string, options: LoadConfigOptions = {}):
     await synchronizeSchema(database, schema, systemTables);
     const documents = new DocumentService({ database, schema, i18n: config.i18n, rest: config.api.rest });
     await startLocales(database, documents, config.i18n);
-    const auth = await startAuth(database, documents, config, options.env);
+    const auth = await startAuth(database, documents, config, authConfig);
     const upload = resolveUploadConfig(config);
     const provider = await loadProvider(upload, dir);
     return {
