@@ -116,6 +116,16 @@ describe('body validation: required attributes and drafts', () => {
     assert.deepEqual(problemsOf({ required: '' }, item, 'update'), ['required: required cannot be empty']);
   });
 
+  it('carries value null for a missing attribute only on a draft-and-publish type, as Strapi', () => {
+    const onDraftAndPublish = validate({}, article, 'create').errors[0]!;
+    const onOther = validate({}, item, 'create').errors[0]!;
+    assert.equal(article.modelType === 'contentType' && article.draftAndPublish, true);
+    assert.equal(item.modelType === 'contentType' && item.draftAndPublish, false);
+    assert.equal(onDraftAndPublish.value, null);
+    assert.equal('value' in onOther ? onOther.value : undefined, undefined);
+    assert.equal(JSON.stringify(onOther).includes('"value"'), false);
+  });
+
   it('lets a new locale inherit the shared attributes', () => {
     assert.deepEqual(problemsOf({}, article, 'create', { draft: false, inherited: new Set(['title']) }), []);
   });

@@ -127,6 +127,8 @@ class InputValidator {
   readonly mediaReferences: MediaReference[] = [];
   /** The key a body may not carry that Strapi would name first (lowest rank, then body order). */
   invalidKey?: { rank: number; key: string; path?: string | null };
+  /** The `value` of a missing required attribute's error (see requireMissing). */
+  missingValue: null | undefined = null;
 
   constructor(
     readonly schema: Schema,
@@ -221,7 +223,9 @@ class InputValidator {
       // require them unless `strictRelations` is set).
       if (this.rules.stored && (attribute.kind === 'relation' || attribute.kind === 'media')) continue;
       if (attribute.kind === 'scalar' && (attribute.default !== undefined || (attribute.type === 'uid' && attribute.targetField))) continue;
-      this.fail([...path, attribute.name], `${attribute.name} must be defined.`, null);
+      // Strapi's error carries `value: null` on a draft-and-publish type (it validates the stored
+      // entry it publishes) and no `value` on others (it validates the body).
+      this.fail([...path, attribute.name], `${attribute.name} must be defined.`, this.missingValue);
     }
   }
 
@@ -516,6 +520,7 @@ export function validateInput(
   rules: InputRules = { draft: false },
 ): { input: ModelInput; errors: FieldError[]; media: MediaReference[] } {
   const validator = new InputValidator(schema, rules);
+  validator.missingValue = model.modelType === 'contentType' && model.draftAndPublish ? null : undefined;
   const input = validator.model(model, data, mode, []);
   if (validator.invalidKey) throw invalidKeyError(validator.invalidKey);
   return { input, errors: inSchemaOrder(model, validator.errors), media: validator.mediaReferences };

@@ -62,11 +62,10 @@ test('errors: unknown document, bad query keys, missing data, required attribute
     await api.get('/api/articles?populate[category][populate][nope]=true'),
     await api.post('/api/categories', { name: 'no data wrapper' }),
     await api.post('/api/categories', { data: { description: 'name is required' } }),
-  ], {
-    // A missing required value: Strapi's error carries `value: null` on a draft-and-publish type and
-    // no `value` on others; Vellum's carries `value: null` on both.
-    ignoreKeys: ['value'],
-  });
+  ]);
+  // A missing required value: Strapi's error carries `value: null` on a draft-and-publish type and
+  // no `value` on others, and so does Vellum's (pinned in src/documents/input.test.ts).
+  await diff.same(async (api) => [await api.post('/api/articles', { data: { body: 'title is required' } })]);
 });
 
 test('a malformed JSON body is a 400 SyntaxError (Vellum keeps the envelope details)', async () => {
