@@ -92,11 +92,10 @@ function payloadBody(payload: unknown, reply: FastifyReply): unknown {
 }
 
 /**
- * The middlewares around every request: those project code adds with `strapi.server.use(fn)`
- * (Strapi mounts them on its Koa app as they come, so before config/middlewares'), then
- * config/middlewares'. The server's hooks are added once there is one, whenever that is (a
- * `strapi.server.use` in `bootstrap` comes after the server is made); a project without any pays
- * nothing.
+ * The middlewares around every request, in Strapi's order: Strapi mounts a `strapi.server.use(fn)`
+ * on its Koa app as it comes, and config/middlewares' between `register` and `bootstrap`; so those
+ * used in `register` run first, then config/middlewares', then those used in `bootstrap`. The
+ * server's hooks are added once there is one, whenever that is; a project without any pays nothing.
  */
 export class GlobalMiddlewares {
   private readonly list: Middleware[] = [];
@@ -107,11 +106,12 @@ export class GlobalMiddlewares {
   /** `strapi.server.use(fn)`: a Koa middleware `(ctx, next)`. */
   use(middleware: Middleware): void {
     if (typeof middleware !== 'function') throw new TypeError('strapi.server.use expects a middleware function (ctx, next)');
-    this.list.splice(this.used++, 0, middleware);
+    if (this.app) this.list.push(middleware);
+    else this.list.splice(this.used++, 0, middleware);
     this.hook();
   }
 
-  /** config/middlewares' own, after the used ones; then the hooks on `app` when there is a middleware. */
+  /** config/middlewares' own, after those used so far; then the hooks on `app` when there is a middleware. */
   attach(app: FastifyInstance, configured: Middleware[]): void {
     this.list.push(...configured);
     this.app = app;

@@ -33,10 +33,12 @@ for (const dialect of DIALECTS) {
       assert.deepEqual(server.vellum.warnings, []);
     });
 
-    it('strapi.server.use in register and in bootstrap wraps every request, Vellum\'s own routes too', async () => {
+    it('strapi.server.use in register and in bootstrap wraps every request, Vellum\'s own routes too, in Strapi\'s order', async () => {
       const list = await server.publicApi.get('/api/notes');
       assert.equal(list.status, 200);
       assert.equal(list.headers.get('x-early'), 'register');
+      // Strapi mounts config/middlewares between register and bootstrap.
+      assert.equal(list.headers.get('x-trail'), 'register,config,bootstrap');
       assert.equal(list.headers.get('x-late'), 'bootstrap 200');
       const refused = await server.publicApi.get('/api/notes/nope-such-id');
       assert.equal(refused.headers.get('x-late'), 'bootstrap 403');
