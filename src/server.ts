@@ -82,7 +82,7 @@ export async function createVellum(projectDir: string, options: CreateVellumOpti
   let auth: Auth;
   try {
     sync = await synchronizeSchema(database, schema, systemTables);
-    auth = await startAuth(database, documents, config, options.env, project.actions);
+    auth = await startAuth(database, documents, config, options.env, { actions: project.actions, routed: project.routed });
   } catch (error) {
     await database.close();
     throw error;

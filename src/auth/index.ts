@@ -65,14 +65,20 @@ export async function startAuth(
   documents: DocumentService,
   config: VellumConfig,
   env: NodeJS.ProcessEnv = process.env,
-  /** Actions the project's own routes name (`api::article.article.bySlug`): grantable too. */
-  routeActions: string[] = [],
+  /**
+   * The project's routes: the actions they name (`api::article.article.bySlug`), grantable too,
+   * and whether it has router files. A project with routers has the actions its routes name and no
+   * others (Strapi registers the content API's actions from the routes): a content-type without a
+   * router has none to grant, and a role's permission naming one is ignored, as in Strapi.
+   */
+  routes: { actions: string[]; routed: boolean } = { actions: [], routed: false },
 ): Promise<Auth> {
   const authConfig = resolveAuthConfig(config, env);
   const { schema } = documents;
   const userType = schema.contentTypes.get(USER_UID) as ContentType;
   const roleType = schema.contentTypes.get(ROLE_UID) as ContentType;
-  const actions = [...new Set([...knownActions(schema), ...routeActions])];
+  const typeActions = knownActions(schema).filter((action) => !routes.routed || !action.startsWith('api::'));
+  const actions = [...new Set([...typeActions, ...routes.actions])];
   const expand = (patterns: string[], where = 'permissions') => expandActions(patterns, actions, where);
   const roles = new Roles(database.system, documents, roleType, (fn) => database.write(fn));
   documents.engine.register(PERMISSION_UID, permissionAdapter(database, schema, documents.engine));
@@ -112,7 +118,7 @@ export async function startAuth(
   const tokens = new ApiTokens(database, secrets.tokenSalt);
   const resolveRole = async (ref: string) => (await roles.get(ref)).documentId;
   const users = new Users(database, documents, userType, authConfig, userJwt, authenticatedRole, resolveRole);
-  const access = new UsersPermissionsAccess(userJwt, users, tokens, roles, publicRole);
+  const access = new UsersPermissionsAccess(userJwt, users, tokens, roles, publicRole, routes.routed ? new Set(actions) : undefined);
   return {
     config: authConfig,
     access,

@@ -62,6 +62,8 @@ export interface Project {
   hooks?: ProjectHooks;
   /** Every action its routes name, grantable like `find` (`api::article.article.bySlug`). */
   actions: string[];
+  /** Whether it has router files: then its routes' actions are the only ones of its APIs. */
+  routed: boolean;
   /** Files present but not run, each named in a warning. */
   notRun: string[];
   /** Once the database is open: the node's documents, access control and users. */
@@ -164,6 +166,7 @@ export async function loadProject(config: VellumConfig, schema: Schema, plugins:
       middleware: (name) => registry.middlewares.get(name),
     },
     actions: routeActions(planned),
+    routed: hasRouters,
     notRun,
     start(services) {
       runtime.services = services;

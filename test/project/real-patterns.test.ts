@@ -7,9 +7,17 @@
  * Service middleware reading a parameter of its own from the REST query.
  */
 import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { after, before, describe, it } from 'node:test';
+import { ROOT } from '../helpers/paths.js';
+import { copyProject } from '../helpers/projects.js';
 import { DIALECTS, fixture, startServer, type TestServer } from '../helpers/server.js';
+
+const run = promisify(execFile);
 
 const unique = (label: string) => `${label}-${randomUUID().slice(0, 8)}`;
 
@@ -64,6 +72,50 @@ for (const dialect of DIALECTS) {
       assert.equal(refused.body.error.message, 'Invalid key nope');
     });
 
+    it('a content-type without a router has no action: a stored grant of it is ignored, as Strapi\'s permission engine ignores it', async () => {
+      const { jwt } = await signUp();
+      const title = unique('topical');
+      const copies = await server.publicApi.post('/api/notes-copies', { title }, { headers: { authorization: `Bearer ${jwt}` } });
+      assert.equal(copies.status, 200, copies.text);
+      // The bootstrap granted Public api::topic.topic.find; topics have no router, so no such action exists.
+      const asPublic = await server.publicApi.get(`/api/notes?filters[title]=${title}-db&populate=topic`);
+      assert.equal(asPublic.status, 200, asPublic.text);
+      assert.equal(asPublic.body.data.length, 1);
+      assert.equal('topic' in asPublic.body.data[0], false);
+      const filtered = await server.publicApi.get(`/api/notes?filters[topic][name]=${title}-topic`);
+      assert.equal(filtered.status, 400);
+      assert.equal(filtered.body.error.name, 'ValidationError');
+      // A full-access token reads everything.
+      const asToken = await server.api.get(`/api/notes?filters[title]=${title}-db&populate=topic`);
+      assert.equal(asToken.body.data[0].topic.name, `${title}-topic`);
+    });
+
+    it('config/permissions may not grant an action of a content-type without a router', async () => {
+      await assert.rejects(
+        startServer(dialect, { project: fixture('strapi-real-patterns'), config: { permissions: { public: ['api::topic.topic.find'] } } }),
+        /config\/permissions "public": "api::topic.topic.find" names no known action/,
+      );
+    });
+
+    it('`vellum permissions grant` grants a custom route\'s action, and refuses one of a content-type without a router', async () => {
+      const project = copyProject(fixture('strapi-real-patterns'));
+      const node = await startServer(dialect, { project: project.dir });
+      try {
+        // The CLI finds the node's database through the project's configuration, as in production.
+        rmSync(join(project.dir, 'config/database.js'), { force: true });
+        project.write('config/database.json', JSON.stringify(node.databaseConfig));
+        const vellum = (...args: string[]) =>
+          run(process.execPath, ['--import', 'tsx', join(ROOT, 'src/cli/main.ts'), ...args, '--project', project.dir], { env: { ...process.env, NODE_ENV: 'test' } });
+        assert.equal((await node.publicApi.get('/api/notes-outline')).status, 403);
+        await vellum('permissions', 'grant', 'public', 'api::note.note.outline');
+        assert.equal((await node.publicApi.get('/api/notes-outline')).status, 200);
+        await assert.rejects(vellum('permissions', 'grant', 'public', 'api::topic.topic.find'), /names no known action/);
+      } finally {
+        await node.close();
+        project.remove();
+      }
+    });
+
     it('a controller reads a JWT from a cookie through strapi.plugins, then lists through strapi.contentAPI and strapi.services', async () => {
       const mine = await signUp();
       const other = await signUp();
@@ -93,7 +145,7 @@ for (const dialect of DIALECTS) {
       const auth = { headers: { authorization: `Bearer ${jwt}` } };
       const outline = await server.publicApi.get('/api/notes-outline', auth);
       assert.equal(outline.status, 200, outline.text);
-      assert.deepEqual(outline.body, { attributes: ['title', 'owner', 'labels'], component: 'bits.label', controller: 'function', plugins: true });
+      assert.deepEqual(outline.body, { attributes: ['title', 'owner', 'labels', 'topic'], component: 'bits.label', controller: 'function', plugins: true });
       const invalid = await server.publicApi.get('/api/notes-outline?lookup[x]=1', auth);
       assert.equal(invalid.status, 400);
       assert.equal(invalid.body.error.name, 'ValidationError');
