@@ -90,6 +90,16 @@ for (const dialect of DIALECTS) {
       assert.equal(asToken.body.data[0].topic.name, `${title}-topic`);
     });
 
+    it('a route may name another API\'s controller; its action is that API\'s, and grantable', async () => {
+      const { jwt } = await signUp();
+      const title = unique('named');
+      await server.publicApi.post('/api/notes-copies', { title }, { headers: { authorization: `Bearer ${jwt}` } });
+      const names = await server.publicApi.get('/api/notes-topics', { headers: { authorization: `Bearer ${jwt}` } });
+      assert.equal(names.status, 200, names.text);
+      assert.ok(names.body.data.includes(`${title}-topic`));
+      assert.equal((await server.publicApi.get('/api/notes-topics')).status, 403);
+    });
+
     it('config/permissions may not grant an action of a content-type without a router', async () => {
       await assert.rejects(
         startServer(dialect, { project: fixture('strapi-real-patterns'), config: { permissions: { public: ['api::topic.topic.find'] } } }),
