@@ -20,11 +20,11 @@ describe('configuration without config files', () => {
     assert.equal(config.projectDir, PROJECT);
     assert.equal(config.environment, 'development');
     assert.deepEqual(config.server, {
-      host: '0.0.0.0', port: 1337, bodyLimit: 1024 * 1024, bodyTimeout: 30_000, logger: false, dirs: { public: join(PROJECT, 'public') },
+      host: '0.0.0.0', port: 1337, bodyLimit: 1024 * 1024, bodyTimeout: 30_000, logger: false, url: '', dirs: { public: join(PROJECT, 'public') },
       http: { serverOptions: { requestTimeout: 300_000, headersTimeout: 60_000, keepAliveTimeout: 5_000 } },
     });
     assert.deepEqual(config.database, { client: 'sqlite', filename: join(PROJECT, '.tmp/data.db') });
-    assert.deepEqual(config.api.rest, { prefix: '/api', defaultLimit: 25, maxLimit: 100, withCount: true, strictParams: false, cache: { maxBytes: 16 * 1024 * 1024 }, costLimit: 25_000 });
+    assert.deepEqual(config.api.rest, { prefix: '/api', defaultLimit: 25, maxLimit: 100, withCount: true, strictParams: false, cache: { maxBytes: 16 * 1024 * 1024 }, costLimit: 25_000, draftAccess: 'editors' });
     assert.deepEqual(config.i18n, { defaultLocale: 'en', locales: ['en'] });
     assert.deepEqual(config.middlewares, []);
   });

@@ -43,6 +43,11 @@ export interface RestConfig {
    * populated below it; counted while reading (documents/read/budget.ts).
    */
   costLimit: number;
+  /**
+   * Who may read drafts (REST `status=draft`, GraphQL `status: DRAFT`, publication cohorts):
+   * `editors` (API tokens, and roles that may create or update the type) or `find` (Strapi's rule).
+   */
+  draftAccess: 'editors' | 'find';
 }
 
 /**
@@ -72,6 +77,8 @@ export interface VellumConfig {
     bodyTimeout: number;
     http: { serverOptions: ServerTimeouts };
     logger: boolean;
+    /** Strapi's `server.url`: the server's public URL (absolute), or a path below `http://host:port`. */
+    url: string;
     dirs: { public: string };
   };
   database: DatabaseConfig;
@@ -117,6 +124,8 @@ const serverSchema = z.object({
     })
     .default({ serverOptions: { requestTimeout: 300_000, headersTimeout: 60_000, keepAliveTimeout: 5_000 } }),
   logger: z.boolean().default(false),
+  // Strapi's `server.url`: the public URL of the server, absolute or a path (links in emails).
+  url: z.string().default(''),
   // Strapi's `dirs.public`: relative paths are resolved against the project folder.
   dirs: z.object({ public: z.string().min(1).default('public') }).default({ public: 'public' }),
 });
@@ -134,6 +143,7 @@ const restSchema = z.object({
   withCount: z.boolean().default(true),
   strictParams: z.boolean().default(false),
   costLimit: z.coerce.number().int().positive().default(DEFAULT_REST_COST_LIMIT),
+  draftAccess: z.enum(['editors', 'find']).default('editors'),
   cache: z
     .object({
       enabled: z.boolean().default(true),

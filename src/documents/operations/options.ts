@@ -1,4 +1,5 @@
 import type { Status } from '../../query/types.js';
+import type { ContentType } from '../../schema/model.js';
 import type { RowEvents } from '../row-events.js';
 
 /** The version a write targets: resolved status and locale (null for types without i18n). */
@@ -9,4 +10,6 @@ export interface WriteOptions {
   events?: RowEvents;
   /** A create's documentId, chosen beforehand (its lifecycle events name it before the write). */
   documentId?: string;
+  /** Which types the body's relations may name (CallerOptions.canLink); every type without it. */
+  canLink?: (type: ContentType) => boolean;
 }

@@ -29,8 +29,9 @@ export interface Writers {
   events?: RowEvents;
 }
 
-export function writersFor(ctx: DocumentContext, db: Db, events?: RowEvents): Writers {
-  const relations = new RelationLinks(db, ctx);
+/** `canLink`: which types the body's relations may name (CallerOptions.canLink; every type without it). */
+export function writersFor(ctx: DocumentContext, db: Db, events?: RowEvents, canLink?: (type: ContentType) => boolean): Writers {
+  const relations = new RelationLinks(db, ctx, canLink);
   const media = new MediaLinks(db);
   const components = new ComponentTrees(db, ctx.database.dialect, ctx.schema, relations, media);
   return { db, relations, media, components, events };
