@@ -36,6 +36,8 @@ export interface AuthConfig {
   loginAttempts: number;
   loginWindow: number;
   production: boolean;
+  /** Weak secrets accepted outside production, one line each (start-up prints them). */
+  warnings: string[];
   /** `jwtManagement`: `legacy-support` (one long-lived JWT) or `refresh` (short access tokens and refresh sessions). */
   jwtManagement: 'legacy-support' | 'refresh';
   /** `sessions` of `refresh` mode (sessions.ts). */
@@ -63,7 +65,8 @@ function parseDuration(value: string | number): number {
 }
 
 const pluginSchema = z.object({
-  jwtSecret: z.string().min(16).optional(),
+  // Checked with the environment's JWT_SECRET by secretWeakness: refused in production, a warning elsewhere.
+  jwtSecret: z.string().optional(),
   jwt: z.object({ expiresIn: z.union([z.string(), z.number()]).default('30d') }).default({ expiresIn: '30d' }),
   register: z.object({ allowedFields: z.array(z.string()).default([]), enabled: z.boolean().optional() }).default({ allowedFields: [] }),
   advanced: z.record(z.string(), z.unknown()).default({}),
@@ -99,6 +102,48 @@ const pluginSchema = z.object({
   ratelimit: z.object({ max: z.number().int().positive().default(5), interval: z.number().int().positive().default(5 * 60_000) }).default({ max: 5, interval: 5 * 60_000 }),
 });
 
+/** The rule every secret must pass in production (README "Secrets"). */
+const SECRET_RULE = { minLength: 16, minDistinct: 8 } as const;
+
+/** Placeholders of Strapi's `.env.example` and tutorials: never a secret, however long. */
+const PLACEHOLDER = /tobemodified|changeme|change-me|change_me|replaceme|yoursecret|your-secret|mysecret/i;
+
+/** Why a secret is weak, or undefined when it passes SECRET_RULE. */
+export function secretWeakness(secret: string): string | undefined {
+  const characters = [...secret];
+  if (characters.length < SECRET_RULE.minLength) {
+    return `it has ${characters.length} character${characters.length === 1 ? '' : 's'}`;
+  }
+  if (new Set(characters).size < SECRET_RULE.minDistinct) return `it uses fewer than ${SECRET_RULE.minDistinct} different characters`;
+  if (PLACEHOLDER.test(secret)) return 'it is a placeholder';
+  return undefined;
+}
+
+interface SecretSource {
+  /** What the message names: the variable, or the setting and its file. */
+  label: string;
+  /** The file a refusal names (ProjectError's `file`), none for the environment. */
+  file?: string;
+  value: unknown;
+}
+
+/**
+ * The secret of the first source that has one (an empty environment variable is none), checked:
+ * in production a weak one stops start-up, naming where it came from and how to make a good one;
+ * elsewhere it is accepted with a warning.
+ */
+function checkedSecret(sources: SecretSource[], production: boolean, warnings: string[]): string | undefined {
+  const source = sources.find((s) => s.value !== undefined && s.value !== null && s.value !== '');
+  if (!source) return undefined;
+  if (typeof source.value !== 'string') throw new ProjectError(`${source.label} must be a string`, source.file);
+  const weakness = secretWeakness(source.value);
+  if (!weakness) return source.value;
+  const rule = `a secret needs at least ${SECRET_RULE.minLength} characters, ${SECRET_RULE.minDistinct} of them different (generate one with \`openssl rand -base64 32\`)`;
+  if (production) throw new ProjectError(`${source.label} is too weak: ${weakness}; ${rule}`, source.file);
+  warnings.push(`${source.label} is weak: ${weakness}; accepted outside production, refused when NODE_ENV=production: ${rule}`);
+  return source.value;
+}
+
 export function resolveAuthConfig(config: VellumConfig, env: NodeJS.ProcessEnv = process.env): AuthConfig {
   const raw = asRecord(asRecord(config.plugins['users-permissions']).config);
   const plugin = parseConfig(pluginSchema, raw, 'config/plugins', 'users-permissions.config.');
@@ -112,15 +157,39 @@ export function resolveAuthConfig(config: VellumConfig, env: NodeJS.ProcessEnv =
   const jwtLifetime = duration(plugin.jwt.expiresIn, 'jwt.expiresIn');
   const admin = asRecord(config.admin);
   const production = config.environment === 'production';
-  const jwtSecret = plugin.jwtSecret ?? env.JWT_SECRET;
+  const warnings: string[] = [];
+  const jwtSecret = checkedSecret(
+    [
+      { label: 'users-permissions.config.jwtSecret', file: 'config/plugins', value: plugin.jwtSecret },
+      { label: 'JWT_SECRET', value: env.JWT_SECRET },
+    ],
+    production,
+    warnings,
+  );
   if (production && !jwtSecret) {
-    throw new ProjectError('JWT_SECRET (or users-permissions.config.jwtSecret) is required in production', 'config/plugins');
+    throw new ProjectError('JWT_SECRET (or users-permissions.config.jwtSecret) is required in production; generate one with `openssl rand -base64 32`', 'config/plugins');
   }
+  const adminJwtSecret = checkedSecret(
+    [
+      { label: 'auth.secret', file: 'config/admin', value: asRecord(admin.auth).secret },
+      { label: 'ADMIN_JWT_SECRET', value: env.ADMIN_JWT_SECRET },
+    ],
+    production,
+    warnings,
+  );
+  const apiTokenSalt = checkedSecret(
+    [
+      { label: 'apiToken.salt', file: 'config/admin', value: asRecord(admin.apiToken).salt },
+      { label: 'API_TOKEN_SALT', value: env.API_TOKEN_SALT },
+    ],
+    production,
+    warnings,
+  );
   return {
     jwtSecret,
     jwtLifetime,
-    adminJwtSecret: (asRecord(admin.auth).secret as string | undefined) ?? env.ADMIN_JWT_SECRET,
-    apiTokenSalt: (asRecord(admin.apiToken).salt as string | undefined) ?? env.API_TOKEN_SALT,
+    adminJwtSecret,
+    apiTokenSalt,
     allowedFields: plugin.register.allowedFields,
     allowRegister: plugin.register.enabled,
     advanced: plugin.advanced,
@@ -131,6 +200,7 @@ export function resolveAuthConfig(config: VellumConfig, env: NodeJS.ProcessEnv =
     loginAttempts: plugin.ratelimit.max,
     loginWindow: Math.ceil(plugin.ratelimit.interval / 1000),
     production,
+    warnings,
     jwtManagement: plugin.jwtManagement,
     sessions: {
       accessTokenLifespan: plugin.sessions.accessTokenLifespan,

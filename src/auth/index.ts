@@ -30,8 +30,11 @@ import { Sessions, type SessionAnswer } from './sessions.js';
 import { ApiTokens } from './tokens.js';
 import { PERMISSION_UID, permissionAdapter } from './permission-model.js';
 import { Users, type AuthResult } from './users.js';
+import { UserManagement } from './user-management.js';
+import { RoleApi } from './role-api.js';
 
 export { authTables, roleType, userType } from './model.js';
+export { resolveAuthConfig } from './config.js';
 
 export interface Auth {
   config: AuthConfig;
@@ -57,6 +60,10 @@ export interface Auth {
   signedIn<T extends { jwt?: string; user: { id?: unknown } }>(result: T, headers: IncomingHttpHeaders, body: Record<string, unknown>, how: 'login' | 'register' | 'password'): Promise<{ body: T & { refreshToken?: string }; cookie?: string }>;
   /** Every grantable action of this schema. */
   actions: string[];
+  /** Users created, updated and deleted through the content API (`POST|PUT|DELETE /api/users`). */
+  userManagement: UserManagement;
+  /** Strapi's role and permissions routes (`/api/users-permissions/roles`, `/permissions`). */
+  roleApi: RoleApi;
   /** Concrete actions for patterns (`api::*.find`); 400 for a pattern that names nothing. */
   expand(patterns: string[], where?: string): string[];
   /** Registration as REST and GraphQL offer it: credentials that are sent must be valid, even here. */
@@ -102,7 +109,8 @@ export async function startAuth(
   database: Database,
   documents: DocumentService,
   config: VellumConfig,
-  env: NodeJS.ProcessEnv = process.env,
+  /** `resolveAuthConfig(config, env)`: resolved before the database is opened, so a weak secret stops start-up first. */
+  authConfig: AuthConfig = resolveAuthConfig(config),
   /**
    * The project's routes: the actions they name (`api::article.article.bySlug`), grantable too,
    * and whether it has router files. A project with routers has the actions its routes name and no
@@ -112,7 +120,6 @@ export async function startAuth(
   routes: { actions: string[]; routed: boolean } = { actions: [], routed: false },
   services: AuthServices = {},
 ): Promise<Auth> {
-  const authConfig = resolveAuthConfig(config, env);
   const { schema } = documents;
   const userType = schema.contentTypes.get(USER_UID) as ContentType;
   const roleType = schema.contentTypes.get(ROLE_UID) as ContentType;
@@ -132,7 +139,7 @@ export async function startAuth(
       adminJwt: authConfig.adminJwtSecret ?? (await ensureSetting(db, 'admin_jwt_secret', randomSecret)),
       tokenSalt: authConfig.apiTokenSalt ?? (await ensureSetting(db, 'api_token_salt', randomSecret)),
     };
-    // Grants from config/permissions are added on every start; run-time grants are kept.
+    // config/permissions seeds each grant once (Roles.seed): run-time grants and revocations are kept.
     for (const [type, patterns] of configuredGrants(config)) {
       let granted: string[];
       try {
@@ -148,7 +155,7 @@ export async function startAuth(
         if (error instanceof ValidationError) throw new ProjectError(`role "${type}": ${error.message}`, 'config/permissions');
         throw error;
       }
-      await roles.grant(roleDocumentId, granted, db);
+      await roles.seed(roleDocumentId, granted, db);
     }
     // After the roles: `default_role` must name one.
     const seeds = { advanced: authConfig.advanced, allowRegister: authConfig.allowRegister, email: authConfig.emailTemplates };
@@ -210,6 +217,15 @@ export async function startAuth(
       return { body: { ...answer.body, ...result, jwt: answer.body.jwt }, cookie: answer.cookie };
     },
     actions,
+    userManagement: new UserManagement({
+      database,
+      users: documents.of(userType),
+      userType,
+      roles,
+      settings: () => advanced.get(),
+      revokeJwts: (id) => account.revokeJwts(id),
+    }),
+    roleApi: new RoleApi({ database, roles, roleDocuments: documents.of(roleType), userDocuments: documents.of(userType), roleType, userType, actions }),
     expand,
     async register(input, headers) {
       if (headers.authorization !== undefined) await access.resolve(headers);

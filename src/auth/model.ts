@@ -14,6 +14,8 @@ export const USER_UID = 'plugin::users-permissions.user';
 export const ROLE_UID = 'plugin::users-permissions.role';
 
 export const PERMISSIONS_TABLE = 'up_permissions';
+/** The grants of `config/permissions` applied so far, per role: each is applied once (see Roles.seed). */
+export const SEEDED_PERMISSIONS_TABLE = 'up_permissions_seeded';
 export const TOKENS_TABLE = 'strapi_api_tokens';
 export const TOKEN_PERMISSIONS_TABLE = 'strapi_api_token_permissions';
 export const ADMINS_TABLE = 'admin_users';
@@ -71,6 +73,13 @@ export const authTables: TableSpec[] = [
     name: PERMISSIONS_TABLE,
     columns: [id, { name: 'role_document_id', type: 'string', notNull: true }, { name: 'action', type: 'string', notNull: true }],
     indexes: [{ name: indexName(PERMISSIONS_TABLE, ['role_document_id', 'action']), columns: ['role_document_id', 'action'], unique: true }],
+  },
+  {
+    // What config/permissions granted, once per role and action: a grant revoked later is not
+    // granted again at the next start; an action the file names for the first time is.
+    name: SEEDED_PERMISSIONS_TABLE,
+    columns: [id, { name: 'role_document_id', type: 'string', notNull: true }, { name: 'action', type: 'string', notNull: true }],
+    indexes: [{ name: indexName(SEEDED_PERMISSIONS_TABLE, ['role_document_id', 'action']), columns: ['role_document_id', 'action'], unique: true }],
   },
   {
     name: TOKENS_TABLE,
@@ -229,6 +238,7 @@ declare module '../database/system-tables.js' {
     up_user_codes: UserCodeRow;
     up_jwt_revocations: JwtRevocationRow;
     up_permissions: PermissionRow;
+    up_permissions_seeded: PermissionRow;
     strapi_api_tokens: TokenRow;
     strapi_api_token_permissions: TokenPermissionRow;
     admin_users: AdminRow;

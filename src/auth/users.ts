@@ -67,7 +67,7 @@ const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 /**
  * A field Strapi's schemas require as a string (`yup.string().required()`): absent, null or empty is
- * "required", another type says so with its value. Undefined when it failed.
+ * "required", another type says so with its value (never a password's). Undefined when it failed.
  */
 function requiredString(input: Record<string, unknown>, field: string, errors: FieldError[]): string | undefined {
   const value = input[field];
@@ -76,7 +76,9 @@ function requiredString(input: Record<string, unknown>, field: string, errors: F
     return undefined;
   }
   if (typeof value !== 'string') {
-    errors.push({ path: [field], message: `${field} must be a \`string\` type`, name: 'ValidationError', value });
+    const error: FieldError = { path: [field], message: `${field} must be a \`string\` type`, name: 'ValidationError' };
+    if (!/password/i.test(field)) error.value = value;
+    errors.push(error);
     return undefined;
   }
   return value;

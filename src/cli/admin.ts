@@ -11,7 +11,7 @@
  *   vellum settings get [key] | vellum settings set <key> <value>
  */
 import { parseArgs } from 'node:util';
-import { startAuth, type Auth } from '../auth/index.js';
+import { resolveAuthConfig, startAuth, type Auth } from '../auth/index.js';
 import type { TokenType } from '../auth/tokens.js';
 import { builtInTypes, systemTables } from '../built-ins.js';
 import { loadConfig } from '../config/load.js';
@@ -36,13 +36,15 @@ export const ADMIN_USAGE = `  vellum admin create --email <email> --password <pa
 async function withAuth<T>(projectDir: string, run: (auth: Auth) => Promise<T>): Promise<T> {
   const config = await loadConfig(projectDir);
   const { schema } = loadProjectSchema(projectDir, builtInTypes(projectDir));
+  const authConfig = resolveAuthConfig(config);
+  for (const warning of authConfig.warnings) console.warn(`Warning: ${warning}`);
   const database = openDatabase(config.database);
   try {
     await synchronizeSchema(database, schema, systemTables);
     const documents = new DocumentService({ database, schema, i18n: config.i18n, rest: config.api.rest });
     // The project's routes decide which actions exist (its custom ones; none for a type without a router).
     const project = await loadProject(config, schema, {}, []);
-    return await run(await startAuth(database, documents, config, process.env, { actions: project.actions, routed: project.routed }));
+    return await run(await startAuth(database, documents, config, authConfig, { actions: project.actions, routed: project.routed }));
   } finally {
     await database.close();
   }

@@ -96,7 +96,10 @@ export function registerUsersPermissionsRoutes(
   });
 
   app.get(`${prefix}/users/count`, async (request) => {
-    const caller = await auth.access.authorize(request.headers, { uid: USER_UID, action: 'find' });
+    // Strapi's `count`; `find` too, as Vellum's earlier versions asked.
+    const caller = await auth.access
+      .authorize(request.headers, { uid: USER_UID, action: 'count' })
+      .catch((error: unknown) => (error instanceof ForbiddenError ? auth.access.authorize(request.headers, { uid: USER_UID, action: 'find' }) : Promise.reject(error)));
     return users.count({ filters: (request.query as Query).filters }, caller);
   });
 
