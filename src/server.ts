@@ -19,7 +19,7 @@ import { loadProjectSchema } from './schema/load.js';
 import type { Schema } from './schema/model.js';
 import { resolveAuthConfig, startAuth, type Auth } from './auth/index.js';
 import { startEmail, type EmailService } from './email/index.js';
-import { builtInTypes, systemTables } from './built-ins.js';
+import { builtInTypes, startLocales, systemTables } from './built-ins.js';
 import { registerAdminRoutes } from './rest/admin.js';
 import { registerSecurity } from './http/security.js';
 import { registerUsersPermissionsRoutes, usersPathTaken } from './rest/users-permissions.js';
@@ -54,7 +54,7 @@ export interface CreateVellumOptions extends LoadConfigOptions {
 
 /** GraphQL's `register`, `login`, `me` and account mutations, answered by users-and-permissions as REST's are. */
 const graphqlUsersPermissions = (auth: Auth): UsersPermissionsHooks => ({
-  register: async (input, request) => (await auth.signedIn(await auth.register(input, request.headers), request.headers, input, 'register')).body,
+  register: async (input, request) => (await auth.signedIn(await auth.register(input, request.headers, request.ip), request.headers, input, 'register')).body,
   login: async (input, request) => (await auth.signedIn(await auth.users.login(input, request.ip), request.headers, input, 'register')).body,
   async me(headers) {
     const caller = await auth.access.resolve(headers);
@@ -103,6 +103,8 @@ export async function createVellum(projectDir: string, options: CreateVellumOpti
   const config = await loadConfig(projectDir, options);
   // The email provider loads at start-up, as Strapi's bootstrap loads it: a missing one stops here.
   const email = await startEmail(config);
+  // The locales config/plugins lists (the stored list may grow beyond them at run time).
+  const configuredLocales = [...config.i18n.locales];
   const { schema, warnings } = loadProjectSchema(projectDir, builtInTypes(projectDir));
   if (usersPathTaken(schema)) {
     const type = schema.byPluralName.get('users')!;
@@ -128,6 +130,7 @@ export async function createVellum(projectDir: string, options: CreateVellumOpti
   let serverUrl = () => absoluteServerUrl(config);
   try {
     sync = await synchronizeSchema(database, schema, systemTables);
+    await startLocales(database, documents, config.i18n);
     auth = await startAuth(database, documents, config, authConfig, { actions: project.actions, routed: project.routed }, { email, serverUrl: () => serverUrl() });
   } catch (error) {
     await database.close();
@@ -144,7 +147,7 @@ export async function createVellum(projectDir: string, options: CreateVellumOpti
   // the project changes, the project's pipeline the others.
   const routing = project.routing();
   registerContentApi(app, { service: documents, rest: config.api.rest, access, prefix, routes: routing?.rest });
-  registerI18nRoutes(app, prefix, config.i18n);
+  registerI18nRoutes(app, { prefix, locales: documents.locales, auth, configured: configuredLocales });
   registerUsersPermissionsRoutes(app, { auth, service: documents, prefix });
   registerUsersRolesRoutes(app, { auth, service: documents, prefix });
   registerAdminRoutes(app, auth);

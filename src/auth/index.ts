@@ -66,8 +66,11 @@ export interface Auth {
   roleApi: RoleApi;
   /** Concrete actions for patterns (`api::*.find`); 400 for a pattern that names nothing. */
   expand(patterns: string[], where?: string): string[];
-  /** Registration as REST and GraphQL offer it: credentials that are sent must be valid, even here. */
-  register(input: Record<string, unknown>, headers: IncomingHttpHeaders): Promise<AuthResult>;
+  /**
+   * Registration as REST and GraphQL offer it: credentials that are sent must be valid, even here;
+   * counted per client address (`clientIp`).
+   */
+  register(input: Record<string, unknown>, headers: IncomingHttpHeaders, clientIp: string): Promise<AuthResult>;
   /**
    * The user of a request's JWT, for what only a signed-in user may do (`change-password`): without
    * credentials a 403 (Public lacks the permission, as in Strapi); an API token is no user
@@ -227,9 +230,9 @@ export async function startAuth(
     }),
     roleApi: new RoleApi({ database, roles, roleDocuments: documents.of(roleType), userDocuments: documents.of(userType), roleType, userType, actions }),
     expand,
-    async register(input, headers) {
+    async register(input, headers, clientIp) {
       if (headers.authorization !== undefined) await access.resolve(headers);
-      return users.register(input);
+      return users.register(input, clientIp);
     },
     async passwordChanger(headers) {
       const caller = await access.resolve(headers);

@@ -49,6 +49,11 @@ const fieldError = (field: string, message: string, value?: unknown): FieldError
   ...(value === undefined ? {} : { value }),
 });
 
+/** Login takes an email or a username: a username that is an email address could answer for someone's email. */
+function checkUsername(username: string | undefined, errors: FieldError[]): void {
+  if (username !== undefined && EMAIL.test(username.trim())) errors.push(fieldError('username', 'username must not be an email address', username));
+}
+
 /** A role named as Strapi's schemas allow: an id (number or digits), or `{ connect: [{ id }] }`. */
 function roleRef(value: unknown, errors: FieldError[], creating: boolean): string | null | undefined {
   if (value === undefined) return undefined;
@@ -85,14 +90,15 @@ export class UserManagement {
     const email = this.string(body, 'email', errors, true);
     if (email !== undefined && !EMAIL.test(email.trim())) errors.push(fieldError('email', 'email must be a valid email', email));
     const username = this.string(body, 'username', errors, true);
+    checkUsername(username, errors);
     const password = this.string(body, 'password', errors, true);
     const role = roleRef(body.role, errors, true);
     this.checkPassword(password, errors);
     if (errors.length) throw ValidationError.fromFieldErrors(errors);
 
     const normalized = normalizeEmail(email!);
-    if (await this.taken('username', username!)) throw new ApplicationError('Username already taken');
-    if (await this.taken('email', normalized)) throw new ApplicationError('Email already taken');
+    if (await this.identifierTaken('username', username!)) throw new ApplicationError('Username already taken');
+    if (await this.identifierTaken('email', normalized)) throw new ApplicationError('Email already taken');
     const roleDocumentId = role === undefined || role === null ? await this.defaultRole() : await this.roleDocumentId(role);
     const data: Body = { ...body, email: normalized, username, password, provider: 'local', role: roleDocumentId };
     return this.deps.users.create({ data });
@@ -106,6 +112,7 @@ export class UserManagement {
     const email = this.string(body, 'email', errors, false);
     if (email !== undefined && !EMAIL.test(email.trim())) errors.push(fieldError('email', 'email must be a valid email', email));
     const username = this.string(body, 'username', errors, false);
+    checkUsername(username, errors);
     if ('password' in body && body.password !== undefined && typeof body.password !== 'string' && body.password !== null) {
       errors.push(fieldError('password', 'password must be a `string` type', body.password));
     }
@@ -123,14 +130,14 @@ export class UserManagement {
     else if (role !== undefined) data.role = await this.roleDocumentId(role);
     if (actor.userId === id) this.refuseSelfPromotion(current, data);
     if (username !== undefined) {
-      const other = await this.taken('username', username);
-      if (other !== undefined && other !== id) throw new ApplicationError('Username already taken');
+      const other = await this.identifierTaken('username', username, id);
+      if (other !== undefined) throw new ApplicationError('Username already taken');
       data.username = username;
     }
     if (email !== undefined) {
       const normalized = normalizeEmail(email);
-      const other = await this.taken('email', normalized);
-      if (other !== undefined && other !== id) throw new ApplicationError('Email already taken');
+      const other = await this.identifierTaken('email', normalized, id);
+      if (other !== undefined) throw new ApplicationError('Email already taken');
       data.email = normalized;
     }
     const updated = await this.deps.users.update({ documentId: current.documentId, data });
@@ -209,9 +216,19 @@ export class UserManagement {
     if (password !== undefined && Buffer.byteLength(password) > BCRYPT_MAX_BYTES) errors.push(fieldError('password', 'Password must be less than 73 bytes'));
   }
 
-  /** The id of the user holding a username or (normalised) email, read directly (email may be private). */
-  private async taken(column: 'username' | 'email', value: string): Promise<number | undefined> {
-    const row = await shaped<UserRow>(this.deps.database.db).selectFrom(this.deps.userType.table).select('id').where(column, '=', value).executeTakeFirst();
+  /**
+   * Another user (than `self`) for whom `value` already names an account at login: as username
+   * or as (normalised) email, whichever `field` it is meant for, since login takes either (README
+   * "Accounts"). Read directly (email may be private).
+   */
+  private async identifierTaken(field: 'username' | 'email', value: string, self?: number): Promise<number | undefined> {
+    const emails = field === 'email' ? [value] : [value, normalizeEmail(value)];
+    let query = shaped<UserRow>(this.deps.database.db)
+      .selectFrom(this.deps.userType.table)
+      .select('id')
+      .where((eb) => eb.or([eb('username', '=', value), eb('email', 'in', emails)]));
+    if (self !== undefined) query = query.where('id', '<>', self);
+    const row = await query.executeTakeFirst();
     return row ? Number(row.id) : undefined;
   }
 

@@ -9,11 +9,12 @@
  *   vellum user create --username u --email e --password p [--role authenticated] | vellum user block|unblock <id>
  *   vellum registration open|close
  *   vellum settings get [key] | vellum settings set <key> <value>
+ *   vellum locale list | add <code> [--name n] [--default] | remove <code> | default <code>
  */
 import { parseArgs } from 'node:util';
 import { resolveAuthConfig, startAuth, type Auth } from '../auth/index.js';
 import type { TokenType } from '../auth/tokens.js';
-import { builtInTypes, systemTables } from '../built-ins.js';
+import { builtInTypes, startLocales, systemTables } from '../built-ins.js';
 import { loadConfig } from '../config/load.js';
 import { openDatabase } from '../database/connection.js';
 import { synchronizeSchema } from '../database/sync.js';
@@ -31,10 +32,18 @@ export const ADMIN_USAGE = `  vellum admin create --email <email> --password <pa
   vellum registration open|close
   vellum settings get [key]                  advanced settings and email templates (JSON)
   vellum settings set <key> <value>          e.g. email_confirmation true, email_reset_password https://app.example/reset,
-                                             email.reset_password.object 'Reset your password' (true/false/null parsed)`;
+                                             email.reset_password.object 'Reset your password' (true/false/null parsed)
+  vellum locale list | vellum locale add <code> [--name <name>] [--default] | vellum locale remove|default <code>`;
 
-async function withAuth<T>(projectDir: string, run: (auth: Auth) => Promise<T>): Promise<T> {
+interface AdminContext {
+  documents: DocumentService;
+  /** The locales config/plugins lists (they stay). */
+  configuredLocales: string[];
+}
+
+async function withAuth<T>(projectDir: string, run: (auth: Auth, context: AdminContext) => Promise<T>): Promise<T> {
   const config = await loadConfig(projectDir);
+  const configuredLocales = [...config.i18n.locales];
   const { schema } = loadProjectSchema(projectDir, builtInTypes(projectDir));
   const authConfig = resolveAuthConfig(config);
   for (const warning of authConfig.warnings) console.warn(`Warning: ${warning}`);
@@ -42,9 +51,10 @@ async function withAuth<T>(projectDir: string, run: (auth: Auth) => Promise<T>):
   try {
     await synchronizeSchema(database, schema, systemTables);
     const documents = new DocumentService({ database, schema, i18n: config.i18n, rest: config.api.rest });
+    await startLocales(database, documents, config.i18n);
     // The project's routes decide which actions exist (its custom ones; none for a type without a router).
     const project = await loadProject(config, schema, {}, []);
-    return await run(await startAuth(database, documents, config, authConfig, { actions: project.actions, routed: project.routed }));
+    return await run(await startAuth(database, documents, config, authConfig, { actions: project.actions, routed: project.routed }), { documents, configuredLocales });
   } finally {
     await database.close();
   }
@@ -61,6 +71,7 @@ const OPTIONS = {
   description: { type: 'string' },
   permissions: { type: 'string' },
   'lifespan-days': { type: 'string' },
+  default: { type: 'boolean' },
 } as const;
 
 function required(value: string | undefined, flag: string): string {
@@ -106,7 +117,7 @@ export async function runAdminCommand(argv: string[], defaultProject: string): P
   const { values, positionals } = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true });
   const [group, verb, ...rest] = positionals;
   const project = values.project ?? defaultProject;
-  await withAuth(project, async (auth) => {
+  await withAuth(project, async (auth, { documents, configuredLocales }) => {
     switch (`${group} ${verb}`) {
       case 'admin create': {
         const admin = await auth.admins.create(required(values.email, 'email'), required(values.password ?? process.env.VELLUM_ADMIN_PASSWORD, 'password'));
@@ -155,6 +166,16 @@ export async function runAdminCommand(argv: string[], defaultProject: string): P
         const user = await auth.users.setBlocked(Number(required(rest[0], 'user id')), verb === 'block');
         return print(`User ${user.username} ${verb === 'block' ? 'blocked' : 'unblocked'}.`);
       }
+      case 'locale list':
+        return print((await documents.locales.list()).map(({ code, name, isDefault }) => ({ code, name, isDefault })));
+      case 'locale add': {
+        const locale = await documents.locales.add(required(rest[0], 'locale code'), values.name, { isDefault: values.default === true });
+        return print(`Locale ${locale.code} (${locale.name}) is available${locale.isDefault ? ', the default' : ''}.`);
+      }
+      case 'locale remove':
+        return print(`Locale ${(await documents.locales.remove(required(rest[0], 'locale code'), configuredLocales)).code} removed (documents written in it stay in the database).`);
+      case 'locale default':
+        return print(`${(await documents.locales.setDefault(required(rest[0], 'locale code'))).code} is the default locale.`);
       case 'settings get': {
         const all = { advanced: await auth.advanced.get(), email: await auth.advanced.emailTemplates() };
         return print(rest[0] === undefined ? all : settingValue(all, rest[0]));

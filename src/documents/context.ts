@@ -1,6 +1,7 @@
 import type { Database } from '../database/connection.js';
 import type { ContentType, Schema } from '../schema/model.js';
 import type { Lifecycles } from './lifecycles.js';
+import type { Locales } from './locales.js';
 import type { DocumentMiddlewares } from './middlewares.js';
 import type { ReadBudget } from './read/budget.js';
 
@@ -13,6 +14,8 @@ export interface DocumentContext {
   lifecycles?: Lifecycles;
   /** Document Service middlewares (project code adds them; none by default). */
   middlewares?: DocumentMiddlewares;
+  /** The stored locales: read again when a call names a code this node does not know yet. */
+  locales?: Locales;
 }
 
 /** Per-call options that are not part of the query: who asks. */

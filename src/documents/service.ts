@@ -16,6 +16,8 @@ import { assertLinkable, deleteFileRow, findFileRow, linkFiles, resolveLinkTarge
 import { QueryEngine } from './engine/index.js';
 import { Lifecycles } from './lifecycles.js';
 import { DocumentMiddlewares } from './middlewares.js';
+import { Locales } from './locales.js';
+import { RawRows } from './raw-rows.js';
 import { TypeDocuments } from './type-documents.js';
 
 export type { CallerOptions } from './context.js';
@@ -26,6 +28,8 @@ export { Lifecycles, LIFECYCLE_ACTIONS, type LifecycleAction, type LifecycleEven
 export { QueryEngine, type ModelAdapter, type QueryParams, type RowRepository } from './engine/index.js';
 export { DocumentMiddlewares, type DocumentMiddleware, type DocumentMiddlewareContext } from './middlewares.js';
 export { ReadBudget } from './read/budget.js';
+export { Locales, localesTable, type LocaleInfo } from './locales.js';
+export type { DumpedRow, MediaLinkInput, RawReader, RawRows, RawVersion, RawWriter, RelationLinkInput, RestoreSink } from './raw-rows.js';
 
 export interface DocumentServiceOptions {
   database: Database;
@@ -65,6 +69,13 @@ export class DocumentService {
   readonly middlewares: DocumentMiddlewares;
   /** The query engine (`strapi.db.query(uid)`): rows, not documents. */
   readonly engine: QueryEngine;
+  /** The stored locales (`start` them once the tables exist); they keep `i18n` up to date. */
+  readonly locales: Locales;
+  /**
+   * Rows as stored, for `vellum import` and `vellum export` only (documentIds, timestamps and
+   * password hashes kept; no validation, no events). No API reaches it.
+   */
+  readonly raw: RawRows;
   private readonly ctx: DocumentContext;
   private readonly types = new Map<ContentType, TypeDocuments>();
   private readonly options: DocumentServiceOptions;
@@ -74,8 +85,10 @@ export class DocumentService {
     this.lifecycles = options.lifecycles ?? new Lifecycles();
     this.middlewares = options.middlewares ?? new DocumentMiddlewares();
     this.options = { ...options, lifecycles: this.lifecycles, middlewares: this.middlewares };
-    this.ctx = { database, schema, i18n, lifecycles: this.lifecycles, middlewares: this.middlewares };
+    this.locales = new Locales(database, i18n);
+    this.ctx = { database, schema, i18n, lifecycles: this.lifecycles, middlewares: this.middlewares, locales: this.locales };
     this.engine = new QueryEngine({ ...this.ctx, lifecycles: this.lifecycles });
+    this.raw = new RawRows(this.ctx);
     this.schema = schema;
     this.i18n = i18n;
     const ctx = this.ctx;

@@ -59,7 +59,7 @@ const LoginInput = new GraphQLInputObjectType({
   fields: { identifier: { type: nonNull(GraphQLString) }, password: { type: nonNull(GraphQLString) }, provider: { type: nonNull(GraphQLString), defaultValue: 'local' } },
 });
 
-const requestOf = (context: GraphqlContext) => ({ ip: context.request.ip, headers: context.request.headers });
+const requestOf = (context: GraphqlContext) => ({ ip: context.request.clientIp, headers: context.request.headers });
 
 export function usersPermissionsFields(hooks: UsersPermissionsHooks): { query: RootFields; mutation: RootFields } {
   return {

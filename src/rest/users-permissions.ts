@@ -36,9 +36,9 @@ export function registerUsersPermissionsRoutes(
     return answer.body;
   };
 
-  app.post(`${prefix}/auth/local`, async (request, reply) => signedIn(request, reply, 'login', await auth.users.login(objectBody(request), request.ip)));
+  app.post(`${prefix}/auth/local`, async (request, reply) => signedIn(request, reply, 'login', await auth.users.login(objectBody(request), request.clientIp)));
 
-  app.post(`${prefix}/auth/local/register`, async (request, reply) => signedIn(request, reply, 'register', await auth.register(objectBody(request), request.headers)));
+  app.post(`${prefix}/auth/local/register`, async (request, reply) => signedIn(request, reply, 'register', await auth.register(objectBody(request), request.headers, request.clientIp)));
 
   // Account flows (auth/account.ts): answered as Strapi's users-permissions answers them.
   app.post(`${prefix}/auth/forgot-password`, async (request) => auth.account.forgotPassword(objectBody(request)));
