@@ -131,7 +131,7 @@ export async function createVellum(projectDir: string, options: CreateVellumOpti
   try {
     sync = await synchronizeSchema(database, schema, systemTables);
     await startLocales(database, documents, config.i18n);
-    auth = await startAuth(database, documents, config, authConfig, project.actions, { email, serverUrl: () => serverUrl() });
+    auth = await startAuth(database, documents, config, authConfig, { actions: project.actions, routed: project.routed }, { email, serverUrl: () => serverUrl() });
   } catch (error) {
     await database.close();
     throw error;

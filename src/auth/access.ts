@@ -54,14 +54,22 @@ export class UsersPermissionsAccess implements AccessControl {
     roles: Roles,
     publicRole: string,
     private readonly drafts: DraftAccess = 'editors',
+    /** The actions that exist, when not every stored one does: a role's grant of another is ignored. */
+    private readonly known?: ReadonlySet<string>,
   ) {
     this.publicGrants = roles.grantsReader(publicRole);
+  }
+
+  /** A role's grants of actions that exist (Strapi's permission engine ignores the others). */
+  private roleGrants(actions: Iterable<string>): Grants {
+    const { known } = this;
+    return grantSet(known ? [...actions].filter((action) => known.has(action)) : actions);
   }
 
   /** Who is asking. Invalid, expired or revoked credentials are a 401, also on public routes. */
   async resolve(headers: IncomingHttpHeaders): Promise<Caller> {
     const token = bearerToken(headers.authorization);
-    if (token === undefined) return { kind: 'public', grants: grantSet(await this.publicGrants()) };
+    if (token === undefined) return { kind: 'public', grants: this.roleGrants(await this.publicGrants()) };
     if (looksLikeJwt(token)) {
       const { id, issuedAt, sessionId } = await this.jwt.verifyIssued(token);
       const identity = await this.users.identity(id, sessionId);
@@ -71,7 +79,7 @@ export class UsersPermissionsAccess implements AccessControl {
       // Issued before the user's password last changed (or was reset): no longer valid.
       if (identity.revokedThrough !== undefined && (issuedAt === undefined || issuedAt <= identity.revokedThrough)) throw new UnauthorizedError('Invalid credentials');
       if (identity.blocked) throw new UnauthorizedError('Your account has been blocked by an administrator');
-      return { kind: 'user', userId: identity.id, grants: grantSet(identity.actions), ...(sessionId === undefined ? {} : { sessionId }) };
+      return { kind: 'user', userId: identity.id, grants: this.roleGrants(identity.actions), ...(sessionId === undefined ? {} : { sessionId }) };
     }
     const verified = await this.tokens.verify(token);
     return { kind: 'api-token', tokenId: verified.id, grants: verified.grants };

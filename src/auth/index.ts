@@ -114,14 +114,20 @@ export async function startAuth(
   config: VellumConfig,
   /** `resolveAuthConfig(config, env)`: resolved before the database is opened, so a weak secret stops start-up first. */
   authConfig: AuthConfig = resolveAuthConfig(config),
-  /** Actions the project's own routes name (`api::article.article.bySlug`): grantable too. */
-  routeActions: string[] = [],
+  /**
+   * The project's routes: the actions they name (`api::article.article.bySlug`), grantable too,
+   * and whether it has router files. A project with routers has the actions its routes name and no
+   * others (Strapi registers the content API's actions from the routes): a content-type without a
+   * router has none to grant, and a role's permission naming one is ignored, as in Strapi.
+   */
+  routes: { actions: string[]; routed: boolean } = { actions: [], routed: false },
   services: AuthServices = {},
 ): Promise<Auth> {
   const { schema } = documents;
   const userType = schema.contentTypes.get(USER_UID) as ContentType;
   const roleType = schema.contentTypes.get(ROLE_UID) as ContentType;
-  const actions = [...new Set([...knownActions(schema), ...routeActions])];
+  const typeActions = knownActions(schema).filter((action) => !routes.routed || !action.startsWith('api::'));
+  const actions = [...new Set([...typeActions, ...routes.actions])];
   const expand = (patterns: string[], where = 'permissions') => expandActions(patterns, actions, where);
   const roles = new Roles(database.system, documents, roleType, (fn) => database.write(fn));
   documents.engine.register(PERMISSION_UID, permissionAdapter(database, schema, documents.engine));
@@ -193,7 +199,7 @@ export async function startAuth(
   });
   const registration = { settings: () => advanced.get(), sendConfirmationEmail: (id: number) => account.sendConfirmationEmail(id) };
   const users = new Users(database, documents, userType, authConfig, userJwt, registration, resolveRole, (id) => sessions.revoke(id));
-  const access = new UsersPermissionsAccess(userJwt, users, tokens, roles, publicRole, config.api.rest.draftAccess);
+  const access = new UsersPermissionsAccess(userJwt, users, tokens, roles, publicRole, config.api.rest.draftAccess, routes.routed ? new Set(actions) : undefined);
   return {
     config: authConfig,
     access,

@@ -21,6 +21,7 @@ import { synchronizeSchema } from '../database/sync.js';
 import { DocumentService } from '../documents/service.js';
 import { ValidationError } from '../errors.js';
 import { loadProjectSchema } from '../schema/load.js';
+import { loadProject } from '../strapi/index.js';
 
 export const ADMIN_USAGE = `  vellum admin create --email <email> --password <password> [--project dir]
   vellum token create --name <name> --type read-only|full-access|custom [--permissions a,b] [--lifespan-days n]
@@ -51,7 +52,9 @@ async function withAuth<T>(projectDir: string, run: (auth: Auth, context: AdminC
     await synchronizeSchema(database, schema, systemTables);
     const documents = new DocumentService({ database, schema, i18n: config.i18n, rest: config.api.rest });
     await startLocales(database, documents, config.i18n);
-    return await run(await startAuth(database, documents, config, authConfig), { documents, configuredLocales });
+    // The project's routes decide which actions exist (its custom ones; none for a type without a router).
+    const project = await loadProject(config, schema, {}, []);
+    return await run(await startAuth(database, documents, config, authConfig, { actions: project.actions, routed: project.routed }), { documents, configuredLocales });
   } finally {
     await database.close();
   }

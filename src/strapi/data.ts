@@ -31,7 +31,7 @@ export function attachDataApis(
     if (!services) throw new Error(`${what} is available from bootstrap on, once the database is open (not during register)`);
     return services;
   };
-  const db = createStrapiDb(options.lifecycles, () => services?.documents.engine, options.warn);
+  const db = createStrapiDb(options.schema, options.lifecycles, () => services?.documents.engine, options.warn);
   const use = (middleware: DocumentMiddleware) => {
     options.middlewares.use(middleware);
     return strapi.documents;

@@ -5,6 +5,8 @@
  * work from `bootstrap` on.
  */
 import type { Lifecycles, QueryEngine, RowRepository, Subscriber } from '../documents/service.js';
+import type { Schema } from '../schema/model.js';
+import { withKnownData } from './known-data.js';
 
 export interface TransactionTools {
   trx: undefined;
@@ -29,13 +31,29 @@ export interface StrapiDb {
   transaction<T>(callback?: (tools: TransactionTools) => Promise<T> | T): Promise<T | undefined>;
 }
 
-export function createStrapiDb(lifecycles: Lifecycles, engine: () => QueryEngine | undefined, warn: (message: string) => void): StrapiDb {
+/**
+ * A content-type's rows whose writes keep the keys of `data` the model knows (Strapi's query engine
+ * ignores the others; see known-data.ts). Other models (roles, permissions) judge their own data.
+ */
+function ignoringUnknownKeys(schema: Schema, uid: string, rows: RowRepository): RowRepository {
+  const type = schema.contentTypes.get(uid);
+  if (!type) return rows;
+  return {
+    ...rows,
+    create: (params) => rows.create(withKnownData(schema, type, params)),
+    createMany: (params) => rows.createMany(withKnownData(schema, type, params)),
+    update: (params) => rows.update(withKnownData(schema, type, params)),
+    updateMany: (params) => rows.updateMany(withKnownData(schema, type, params)),
+  };
+}
+
+export function createStrapiDb(schema: Schema, lifecycles: Lifecycles, engine: () => QueryEngine | undefined, warn: (message: string) => void): StrapiDb {
   let warned = false;
   return {
     query(uid) {
       const found = engine();
       if (!found) throw new Error('strapi.db.query is available from bootstrap on, once the database is open (not during register)');
-      return found.query(uid);
+      return ignoringUnknownKeys(schema, uid, found.query(uid));
     },
     lifecycles: {
       subscribe: (subscriber) => lifecycles.subscribe(subscriber),

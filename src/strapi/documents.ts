@@ -10,6 +10,7 @@ import type { CallerOptions } from '../documents/context.js';
 import type { Document, DocumentParams, DocumentService, FindManyResult, WriteParams } from '../documents/service.js';
 import { NotFoundError } from '../errors.js';
 import type { ContentType } from '../schema/model.js';
+import { withKnownData } from './known-data.js';
 
 export type Params = Record<string, unknown>;
 
@@ -87,7 +88,7 @@ export class ProjectDocuments {
   /** Strapi 5's Document Service of `type`: drafts unless `status: 'published'`, no page limit. */
   strapi(type: ContentType): DocumentsApi {
     const documents = this.unlimited.of(type);
-    const { i18n } = this.service;
+    const { i18n, schema } = this.service;
     /** Drafts by default, as Strapi's Document Service reads and writes; types without drafts have one version. */
     const withStatus = (params: Params): DocumentParams => ({ ...params, status: type.draftAndPublish && params.status !== 'published' ? 'draft' : 'published' });
     /** Strapi reads top-level `start` and `limit`; the facade reads them in `pagination`. */
@@ -118,8 +119,9 @@ export class ProjectDocuments {
       findFirst: (params = {}) => documents.findFirst(list(params)),
       findOne: (params) => documents.findOne(withStatus(params)),
       count: (params = {}) => documents.count(withStatus(params)),
-      create: (params) => documents.create(withStatus(params) as WriteParams),
-      update: (params) => documents.update(withStatus(params) as WriteParams),
+      // Keys the model does not have are left out, as Strapi's query engine ignores them.
+      create: (params) => documents.create(withStatus(withKnownData(schema, type, params)) as WriteParams),
+      update: (params) => documents.update(withStatus(withKnownData(schema, type, params)) as WriteParams),
       delete: async (params) => {
         try {
           await documents.delete({ ...params, status: undefined });

@@ -91,7 +91,42 @@ function payloadBody(payload: unknown, reply: FastifyReply): unknown {
   }
 }
 
-export function registerGlobalMiddlewares(app: FastifyInstance, middlewares: Middleware[]): void {
+/**
+ * The middlewares around every request, in Strapi's order: Strapi mounts a `strapi.server.use(fn)`
+ * on its Koa app as it comes, and config/middlewares' between `register` and `bootstrap`; so those
+ * used in `register` run first, then config/middlewares', then those used in `bootstrap`. The
+ * server's hooks are added once there is one, whenever that is; a project without any pays nothing.
+ */
+export class GlobalMiddlewares {
+  private readonly list: Middleware[] = [];
+  private used = 0;
+  private app: FastifyInstance | undefined;
+  private hooked = false;
+
+  /** `strapi.server.use(fn)`: a Koa middleware `(ctx, next)`. */
+  use(middleware: Middleware): void {
+    if (typeof middleware !== 'function') throw new TypeError('strapi.server.use expects a middleware function (ctx, next)');
+    if (this.app) this.list.push(middleware);
+    else this.list.splice(this.used++, 0, middleware);
+    this.hook();
+  }
+
+  /** config/middlewares' own, after those used so far; then the hooks on `app` when there is a middleware. */
+  attach(app: FastifyInstance, configured: Middleware[]): void {
+    this.list.push(...configured);
+    this.app = app;
+    this.hook();
+  }
+
+  private hook(): void {
+    if (this.hooked || !this.app || this.list.length === 0) return;
+    this.hooked = true;
+    // The chain reads the list as each request runs it: a middleware used later joins it.
+    registerGlobalMiddlewares(this.app, this.list);
+  }
+}
+
+function registerGlobalMiddlewares(app: FastifyInstance, middlewares: Middleware[]): void {
   if (middlewares.length === 0) return;
   const chain = compose(middlewares);
   const log = (request: FastifyRequest) => (error: unknown) => request.log.error({ err: error }, 'project middleware failed');

@@ -12,12 +12,12 @@ import { loadApiCode, type ProjectApiCode } from '../project/api-code.js';
 import { loadProjectCode, type ProjectHooks } from '../project/code.js';
 import { provideModules } from '../project/modules.js';
 import type { Schema } from '../schema/model.js';
-import { globalMiddlewares, registerGlobalMiddlewares } from './global-middlewares.js';
+import { globalMiddlewares, GlobalMiddlewares } from './global-middlewares.js';
 import * as strapiModule from './public/strapi.js';
 import * as utilsModule from './public/utils.js';
 import { Registry, type MiddlewareFactory, type PolicyEntry } from './registry.js';
 import { buildRouting, planRoutes, routeActions, type PlannedRoute, type Routing } from './routes.js';
-import { RUNTIME, type Handler, type Runtime, type Services } from './runtime.js';
+import { RUNTIME, type Handler, type Middleware, type Runtime, type Services } from './runtime.js';
 import { DocumentMiddlewares, Lifecycles } from '../documents/service.js';
 import { attachDataApis, type DataApis } from './data.js';
 import { loadLifecycleFiles } from './lifecycle-files.js';
@@ -62,6 +62,8 @@ export interface Project {
   hooks?: ProjectHooks;
   /** Every action its routes name, grantable like `find` (`api::article.article.bySlug`). */
   actions: string[];
+  /** Whether it has router files: then its routes' actions are the only ones of its APIs. */
+  routed: boolean;
   /** Files present but not run, each named in a warning. */
   notRun: string[];
   /** Once the database is open: the node's documents, access control and users. */
@@ -138,6 +140,15 @@ export async function loadProject(config: VellumConfig, schema: Schema, plugins:
   const planned: PlannedRoute[] = hasRouters ? planRoutes(strapi, code.apis, config.api.rest.prefix, warn) : [];
   let global: ReturnType<typeof globalMiddlewares> | undefined;
   const middlewaresOf = () => (global ??= globalMiddlewares(runtime, config.middlewares));
+  const aroundRequests = new GlobalMiddlewares();
+  // `strapi.server.use(fn)`: Koa middlewares around every request (register or bootstrap).
+  const server = {
+    use(middleware: Middleware) {
+      aroundRequests.use(middleware);
+      return server;
+    },
+  };
+  strapi.server = server;
   let routing: Routing | undefined;
   let routed = false;
 
@@ -155,6 +166,7 @@ export async function loadProject(config: VellumConfig, schema: Schema, plugins:
       middleware: (name) => registry.middlewares.get(name),
     },
     actions: routeActions(planned),
+    routed: hasRouters,
     notRun,
     start(services) {
       runtime.services = services;
@@ -172,7 +184,7 @@ export async function loadProject(config: VellumConfig, schema: Schema, plugins:
     },
     allowedMethods: (path) => routing?.allowedMethods(path),
     async registerGlobalMiddlewares(app) {
-      registerGlobalMiddlewares(app, await middlewaresOf());
+      aroundRequests.attach(app, await middlewaresOf());
     },
   };
 }

@@ -50,6 +50,13 @@ export function compose(middlewares: Middleware[]): (ctx: Context, last?: () => 
  */
 const NO_CREDENTIALS: Caller = { canRead: (type) => type.uid === FILE_UID };
 
+/** What each request's `ctx.state.auth` may read, for `strapi.contentAPI.sanitize.query(query, schema, { auth })`. */
+const AUTH_CALLERS = new WeakMap<object, Caller>();
+
+export function callerOfAuth(auth: unknown): CallerOptions | undefined {
+  return auth !== null && typeof auth === 'object' ? AUTH_CALLERS.get(auth) : undefined;
+}
+
 export interface Access {
   /** `false`: no authentication at all (`config.auth: false`). */
   auth: false | { scope: Permission[] };
@@ -80,6 +87,7 @@ export function authenticate(runtime: Runtime, access: Access): Middleware {
     } else {
       ctx.state.auth = { strategy: { name: 'users-permissions' }, credentials: null, ability: null };
     }
+    AUTH_CALLERS.set(ctx.state.auth as object, caller);
     ctx.state.isAuthenticated = true;
     return next();
   };

@@ -99,17 +99,21 @@ function scopeOf(route: PlannedRoute): Permission[] | false | undefined {
   });
 }
 
-/** `article.bySlug` in API `article` -> `api::article.article.bySlug`; full names stay. */
+/** `article.bySlug` in API `article` -> `api::article.article.bySlug`; full names (another API's too) stay. */
 const scopeName = (apiName: string, handler: string) => {
-  const prefix = `api::${apiName}.`;
   const trimmed = handler.trim();
-  return trimmed.startsWith(prefix) ? trimmed : `${prefix}${trimmed}`;
+  return /^(api|plugin)::/.test(trimmed) ? trimmed : `api::${apiName}.${trimmed}`;
 };
 
-/** Every action the project's routes name: each one can be granted to a role or a token. */
+/**
+ * Every action the project's routes name: each one can be granted to a role or a token. Strapi
+ * registers the action of each route's handler (an `auth: false` route's too, where a grant
+ * changes nothing), and the scopes name actions to check.
+ */
 export function routeActions(routes: PlannedRoute[]): string[] {
   const actions = new Set<string>();
   for (const route of routes) {
+    if (typeof route.handler === 'string') actions.add(scopeName(route.apiName, route.handler));
     const scope = scopeOf(route);
     if (scope) for (const permission of scope) actions.add(`${permission.uid}.${permission.action}`);
   }

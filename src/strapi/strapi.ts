@@ -6,6 +6,7 @@
 import { join } from 'node:path';
 import type { VellumConfig } from '../config/load.js';
 import type { Attribute, Component, ContentType, Schema } from '../schema/model.js';
+import { createContentApi } from './content-api.js';
 import { pluginServiceByUid } from './plugin-services.js';
 import { RUNTIME, servicesOf, type Instance, type Runtime } from './runtime.js';
 
@@ -147,6 +148,39 @@ export function createStrapiObject(runtime: Omit<Runtime, 'strapi'>, plugins: Pl
       const type = schema.contentTypes.get(uid);
       return type ? contentTypeSchema(type) : undefined;
     },
+    contentAPI: createContentApi(runtime as Runtime),
+    /** A content-type's or a component's schema by uid (Strapi's `getModel`). */
+    getModel: (uid: string) => {
+      const type = schema.contentTypes.get(uid);
+      if (type) return contentTypeSchema(type);
+      const component = schema.components.get(uid);
+      return component ? componentSchema(component) : undefined;
+    },
+    /** Strapi's registries as objects by uid: `strapi.services['api::article.article']`, `strapi.controllers[...]`. */
+    get services() {
+      const found: Record<string, unknown> = {};
+      for (const uid of [...new Set([...registry.serviceUids(), ...apiUids(schema)])]) found[uid] = registry.service(uid);
+      for (const [name, services] of Object.entries(plugins)) for (const [service, value] of Object.entries(services)) found[`plugin::${name}.${service}`] = value;
+      return found;
+    },
+    get controllers() {
+      const found: Record<string, unknown> = {};
+      for (const uid of [...new Set([...registry.controllerUids(), ...apiUids(schema)])]) found[uid] = registry.controller(uid);
+      return found;
+    },
+    /** Strapi's `strapi.plugins[name].services[name]` (the older spelling of `strapi.plugin(name).service(name)`). */
+    get plugins() {
+      return Object.fromEntries(
+        Object.entries(plugins).map(([name, services]) => [
+          name,
+          {
+            services,
+            service: (service: string) => services[service],
+            config: (path: string, fallback?: unknown) => read(tree, [`plugin::${name}`, ...path.split('.')]) ?? fallback,
+          },
+        ]),
+      );
+    },
     get contentTypes() {
       return contentTypes(schema);
     },
@@ -173,6 +207,9 @@ export function createStrapiObject(runtime: Omit<Runtime, 'strapi'>, plugins: Pl
   };
   return strapi as Record<string, unknown>;
 }
+
+/** The project's content-types' uids (`api::...`): each has a controller and a service, its own or the core one. */
+const apiUids = (schema: Schema) => [...schema.contentTypes.keys()].filter((uid) => uid.startsWith('api::'));
 
 let latest: object | undefined;
 
