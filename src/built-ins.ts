@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { authTables, roleType, userType } from './auth/index.js';
 import { coreStoreTable } from './database/store.js';
 import type { TableSpec } from './database/tables.js';
+import { eventTables } from './events/index.js';
 import { ProjectError } from './errors.js';
 import type { RawSchemaFile } from './schema/build.js';
 import { uploadFileType } from './upload/file-type.js';
@@ -39,5 +40,5 @@ function uniqueEmail(user: RawSchemaFile): RawSchemaFile {
   return { ...user, json: { ...json, attributes: { ...json.attributes, email: { ...email, unique: true } } } };
 }
 
-/** Tables that are not content-types: users-and-permissions' and Strapi's core store (`strapi.store`). */
-export const systemTables: TableSpec[] = [...authTables, coreStoreTable];
+/** Tables that are not content-types: users-and-permissions', Strapi's core store (`strapi.store`), webhooks, cron and schedules. */
+export const systemTables: TableSpec[] = [...authTables, coreStoreTable, ...eventTables];

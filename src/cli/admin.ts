@@ -8,6 +8,9 @@
  *   vellum permissions grant|revoke <role> <action...> | vellum permissions list
  *   vellum user create --username u --email e --password p [--role authenticated] | vellum user block|unblock <id>
  *   vellum registration open|close
+ *   vellum webhook create --name n --url u --events entry.create,... [--header 'K: V'] [--secret s] [--disabled]
+ *   vellum webhook list | vellum webhook delete <id>
+ *   vellum schedule list [--state pending] | vellum schedule cancel <id>
  */
 import { parseArgs } from 'node:util';
 import { startAuth, type Auth } from '../auth/index.js';
@@ -18,6 +21,8 @@ import { openDatabase } from '../database/connection.js';
 import { synchronizeSchema } from '../database/sync.js';
 import { DocumentService } from '../documents/service.js';
 import { ValidationError } from '../errors.js';
+import type { Database } from '../database/connection.js';
+import { ScheduledActions, WebhookStore } from '../events/index.js';
 import { loadProjectSchema } from '../schema/load.js';
 
 export const ADMIN_USAGE = `  vellum admin create --email <email> --password <password> [--project dir]
@@ -26,19 +31,38 @@ export const ADMIN_USAGE = `  vellum admin create --email <email> --password <pa
   vellum permissions list | vellum permissions grant|revoke <role> <action> [action...]
   vellum user create --username <u> --email <e> --password <p> [--role <type>]
   vellum user block|unblock <id>
-  vellum registration open|close`;
+  vellum registration open|close
+  vellum webhook create --name <name> --url <url> --events entry.create,entry.update,... [--header 'Name: value'] [--secret <s>] [--disabled]
+  vellum webhook list | vellum webhook delete <id>
+  vellum schedule list [--state pending|done|failed|cancelled] | vellum schedule cancel <id>`;
 
-async function withAuth<T>(projectDir: string, run: (auth: Auth) => Promise<T>): Promise<T> {
+interface Services {
+  database: Database;
+  documents: DocumentService;
+}
+
+async function withAuth<T>(projectDir: string, run: (auth: Auth, services: Services) => Promise<T>): Promise<T> {
   const config = await loadConfig(projectDir);
   const { schema } = loadProjectSchema(projectDir, builtInTypes(projectDir));
   const database = openDatabase(config.database);
   try {
     await synchronizeSchema(database, schema, systemTables);
     const documents = new DocumentService({ database, schema, i18n: config.i18n, rest: config.api.rest });
-    return await run(await startAuth(database, documents, config));
+    return await run(await startAuth(database, documents, config), { database, documents });
   } finally {
     await database.close();
   }
+}
+
+/** `--header 'Name: value'` (repeatable) as a header map. */
+function headerMap(values: string[] | undefined): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const value of values ?? []) {
+    const colon = value.indexOf(':');
+    if (colon <= 0) throw new ValidationError(`--header ${JSON.stringify(value)} must be written 'Name: value'`);
+    headers[value.slice(0, colon).trim()] = value.slice(colon + 1).trim();
+  }
+  return headers;
 }
 
 const OPTIONS = {
@@ -52,6 +76,12 @@ const OPTIONS = {
   description: { type: 'string' },
   permissions: { type: 'string' },
   'lifespan-days': { type: 'string' },
+  url: { type: 'string' },
+  events: { type: 'string' },
+  header: { type: 'string', multiple: true },
+  secret: { type: 'string' },
+  disabled: { type: 'boolean' },
+  state: { type: 'string' },
 } as const;
 
 function required(value: string | undefined, flag: string): string {
@@ -66,7 +96,7 @@ export async function runAdminCommand(argv: string[], defaultProject: string): P
   const { values, positionals } = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true });
   const [group, verb, ...rest] = positionals;
   const project = values.project ?? defaultProject;
-  await withAuth(project, async (auth) => {
+  await withAuth(project, async (auth, services) => {
     switch (`${group} ${verb}`) {
       case 'admin create': {
         const admin = await auth.admins.create(required(values.email, 'email'), required(values.password ?? process.env.VELLUM_ADMIN_PASSWORD, 'password'));
@@ -119,6 +149,31 @@ export async function runAdminCommand(argv: string[], defaultProject: string): P
       case 'registration close':
         await auth.setRegistrationOpen(verb === 'open');
         return print(`Registration is ${verb === 'open' ? 'open' : 'closed'}.`);
+      case 'webhook create': {
+        const webhook = await new WebhookStore(services.database).create({
+          name: required(values.name, 'name'),
+          url: required(values.url, 'url'),
+          events: required(values.events, 'events')
+            .split(',')
+            .map((event) => event.trim())
+            .filter(Boolean),
+          headers: headerMap(values.header),
+          isEnabled: values.disabled !== true,
+          ...(values.secret ? { secret: values.secret } : {}),
+        });
+        return print(`Webhook "${webhook.name}" created (id ${webhook.id}): ${webhook.events.join(', ')} to ${webhook.url}`);
+      }
+      case 'webhook list':
+        return print(await new WebhookStore(services.database).list());
+      case 'webhook delete':
+        return print(`Deleted webhook "${(await new WebhookStore(services.database).delete(required(rest[0], 'webhook id'))).name}".`);
+      case 'schedule list':
+      case 'schedule cancel': {
+        const schedules = new ScheduledActions(services.database, services.documents, () => undefined);
+        if (verb === 'list') return print(await schedules.list({ state: values.state }));
+        const cancelled = await schedules.cancel(Number(required(rest[0], 'scheduled action id')));
+        return print(`Cancelled the ${cancelled.action} of ${cancelled.uid} ${cancelled.documentId} scheduled at ${cancelled.scheduledAt}.`);
+      }
       default:
         throw new ValidationError(`unknown command "${positionals.join(' ')}"\n${ADMIN_USAGE}`);
     }

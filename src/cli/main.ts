@@ -15,7 +15,7 @@ import { createVellum } from '../server.js';
 import { builtInTypes, systemTables } from '../built-ins.js';
 import { ADMIN_USAGE, runAdminCommand } from './admin.js';
 
-const ADMIN_COMMANDS = new Set(['admin', 'token', 'permissions', 'user', 'registration']);
+const ADMIN_COMMANDS = new Set(['admin', 'token', 'permissions', 'user', 'registration', 'webhook', 'schedule']);
 
 const here = dirname(fileURLToPath(import.meta.url));
 const defaultProject = resolve(here, '../../examples/blog');
@@ -66,7 +66,12 @@ async function main(argv: string[]): Promise<void> {
 
 main(process.argv.slice(2)).catch((error: unknown) => {
   if (error instanceof ProjectError) console.error(`Cannot start: ${error.message}`);
-  else if (error instanceof VellumError) console.error(`Error: ${error.message}`);
+  else if (error instanceof VellumError) {
+    console.error(`Error: ${error.message}`);
+    // Each problem of a body (a webhook's url and events, ...) on its own line.
+    const problems = Array.isArray(error.details.errors) ? (error.details.errors as { path?: unknown[]; message?: string }[]) : [];
+    if (problems.length > 1) for (const problem of problems) console.error(`  ${(problem.path ?? []).join('.')}: ${problem.message}`);
+  }
   else console.error(error);
   process.exit(1);
 });

@@ -2,6 +2,7 @@ import type { Database } from '../database/connection.js';
 import type { ContentType, Schema } from '../schema/model.js';
 import type { Lifecycles } from './lifecycles.js';
 import type { DocumentMiddlewares } from './middlewares.js';
+import type { Outbox } from './outbox.js';
 import type { ReadBudget } from './read/budget.js';
 
 /** What every document operation needs; built once per server. */
@@ -13,6 +14,8 @@ export interface DocumentContext {
   lifecycles?: Lifecycles;
   /** Document Service middlewares (project code adds them; none by default). */
   middlewares?: DocumentMiddlewares;
+  /** Where writes record their webhook events, in their transaction (events/ sets it; none by default). */
+  outbox?: Outbox;
 }
 
 /** Per-call options that are not part of the query: who asks. */

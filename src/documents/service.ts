@@ -10,13 +10,14 @@ import type { RestConfig } from '../config/load.js';
 import type { Database } from '../database/connection.js';
 import type { Db } from '../database/dialect.js';
 import { NotFoundError } from '../errors.js';
-import type { ContentType, Schema } from '../schema/model.js';
+import { FILE_UID, type ContentType, type Schema } from '../schema/model.js';
 import type { DocumentContext } from './context.js';
 import { assertLinkable, deleteFileRow, findFileRow, linkFiles, resolveLinkTarget, type LinkRequest, type LinkTarget, type StoredFileRow } from './operations/files.js';
 import { QueryEngine } from './engine/index.js';
 import { Lifecycles } from './lifecycles.js';
 import { DocumentMiddlewares } from './middlewares.js';
 import { TypeDocuments } from './type-documents.js';
+import { WriteEvents, type Outbox } from './outbox.js';
 
 export type { CallerOptions } from './context.js';
 export type { Document } from './rows.js';
@@ -26,6 +27,7 @@ export { Lifecycles, LIFECYCLE_ACTIONS, type LifecycleAction, type LifecycleEven
 export { QueryEngine, type ModelAdapter, type QueryParams, type RowRepository } from './engine/index.js';
 export { DocumentMiddlewares, type DocumentMiddleware, type DocumentMiddlewareContext } from './middlewares.js';
 export { ReadBudget } from './read/budget.js';
+export { WEBHOOK_EVENTS, type Outbox, type RecordedEvent, type Subscribers, type WebhookEvent } from './outbox.js';
 
 export interface DocumentServiceOptions {
   database: Database;
@@ -37,6 +39,8 @@ export interface DocumentServiceOptions {
   lifecycles?: Lifecycles;
   /** Document Service middlewares; none when not given (copies of the service share them). */
   middlewares?: DocumentMiddlewares;
+  /** Where writes record their webhook events (events/); none when not given. */
+  outbox?: Outbox;
 }
 
 /** The media library's rows (`plugin::upload.file`) beyond its documents: ids, links, deletion. */
@@ -71,7 +75,7 @@ export class DocumentService {
     this.lifecycles = options.lifecycles ?? new Lifecycles();
     this.middlewares = options.middlewares ?? new DocumentMiddlewares();
     this.options = { ...options, lifecycles: this.lifecycles, middlewares: this.middlewares };
-    this.ctx = { database, schema, i18n, lifecycles: this.lifecycles, middlewares: this.middlewares };
+    this.ctx = { database, schema, i18n, lifecycles: this.lifecycles, middlewares: this.middlewares, outbox: options.outbox };
     this.engine = new QueryEngine({ ...this.ctx, lifecycles: this.lifecycles });
     this.schema = schema;
     this.i18n = i18n;
@@ -81,7 +85,12 @@ export class DocumentService {
       linkTarget: (request) => resolveLinkTarget(ctx, request),
       assertLinkable,
       link: (target, fileIds) => linkFiles(ctx, target, fileIds),
-      delete: (id) => deleteFileRow(ctx, id),
+      delete: async (id) => {
+        const file = schema.contentTypes.get(FILE_UID);
+        const outbox = file ? WriteEvents.of(ctx, file) : undefined;
+        await deleteFileRow(ctx, id, outbox);
+        if (outbox?.recorded) ctx.outbox?.committed();
+      },
     };
   }
 

@@ -1,4 +1,5 @@
 import type { Status } from '../../query/types.js';
+import type { WriteEvents } from '../outbox.js';
 import type { RowEvents } from '../row-events.js';
 
 /** The version a write targets: resolved status and locale (null for types without i18n). */
@@ -7,6 +8,8 @@ export interface WriteOptions {
   locale: string | null;
   /** Lifecycle events of the rows written, when a subscriber covers the type. */
   events?: RowEvents;
+  /** The webhook events of the write, when an outbox is configured (outbox.ts). */
+  outbox?: WriteEvents;
   /** A create's documentId, chosen beforehand (its lifecycle events name it before the write). */
   documentId?: string;
 }

@@ -10,6 +10,7 @@ import type { DocumentContext } from '../context.js';
 import { ComponentTrees } from '../write/components.js';
 import { MediaLinks } from '../write/media.js';
 import { RelationLinks } from '../write/relations.js';
+import type { WriteEvents } from '../outbox.js';
 import type { RowEvents } from '../row-events.js';
 
 export interface VersionRow {
@@ -27,13 +28,15 @@ export interface Writers {
   components: ComponentTrees;
   /** The lifecycle events of the write, when a subscriber covers its type (row-events.ts). */
   events?: RowEvents;
+  /** The webhook events of the write, when an outbox is configured (outbox.ts). */
+  outbox?: WriteEvents;
 }
 
-export function writersFor(ctx: DocumentContext, db: Db, events?: RowEvents): Writers {
+export function writersFor(ctx: DocumentContext, db: Db, events?: RowEvents, outbox?: WriteEvents): Writers {
   const relations = new RelationLinks(db, ctx);
   const media = new MediaLinks(db);
   const components = new ComponentTrees(db, ctx.database.dialect, ctx.schema, relations, media);
-  return { db, relations, media, components, events };
+  return { db, relations, media, components, events, outbox };
 }
 
 /** The write's events when they are about rows of `type`. */
