@@ -61,8 +61,12 @@ function parseAt(value: unknown, now: number): number {
   if (typeof value !== 'string' || !/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/.test(value)) {
     throw bad('at must be an ISO 8601 date and time with its zone, such as 2030-01-31T09:00:00Z');
   }
+  const [year, month, day, hour, minute] = value.split(/[-T:]/).map(Number) as [number, number, number, number, number];
+  const calendar = new Date(Date.UTC(year, month - 1, day));
   const time = Date.parse(value);
-  if (Number.isNaN(time)) throw bad(`at ${JSON.stringify(value)} is not a valid date`);
+  if (Number.isNaN(time) || calendar.getUTCMonth() !== month - 1 || calendar.getUTCDate() !== day || hour > 23 || minute > 59) {
+    throw bad(`at ${JSON.stringify(value)} is not a valid date`);
+  }
   if (time <= now) throw bad(`at ${value} is in the past: a scheduled action needs a time to come`);
   return time;
 }
@@ -90,7 +94,7 @@ export class ScheduledActions {
       action,
       uid: type.uid,
       document_id: documentId,
-      locale: type.localized ? ((version.locale as string | undefined) ?? this.documents.i18n.defaultLocale) : null,
+      locale: type.localized ? (typeof locale === 'string' && locale !== '' ? locale : this.documents.i18n.defaultLocale) : null,
       scheduled_at: time,
       state: 'pending',
       next_at: time,
