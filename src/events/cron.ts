@@ -13,7 +13,7 @@
 import { createHash } from 'node:crypto';
 import { Cron } from 'croner';
 import type { Database } from '../database/connection.js';
-import { shaped } from '../database/system-tables.js';
+import { BACKGROUND, shaped } from '../database/system-tables.js';
 import { ProjectError } from '../errors.js';
 import { isPlainObject } from '../objects.js';
 import { CRON_TABLE, type CronLeaseRow } from './tables.js';
@@ -107,13 +107,13 @@ export class LeaseScheduler {
   async claim(key: string, tick: number, following: number): Promise<boolean> {
     const leases = shaped<CronLeaseRow>(this.database.db);
     const move = async () => {
-      const result = await leases.updateTable(CRON_TABLE).set({ next_at: following, last_run_at: Date.now() }).where('name', '=', key).where('next_at', '<=', tick).executeTakeFirst();
+      const result = await leases.updateTable(CRON_TABLE).set({ next_at: following, last_run_at: Date.now() }).where('name', '=', key).where('next_at', '<=', tick).modifyEnd(BACKGROUND).executeTakeFirst();
       return Number(result.numUpdatedRows) === 1;
     };
     if (await move()) return true;
-    if (await leases.selectFrom(CRON_TABLE).select('id').where('name', '=', key).executeTakeFirst()) return false;
+    if (await leases.selectFrom(CRON_TABLE).select('id').where('name', '=', key).modifyEnd(BACKGROUND).executeTakeFirst()) return false;
     try {
-      await leases.insertInto(CRON_TABLE).values({ name: key, next_at: following, last_run_at: Date.now() }).execute();
+      await leases.insertInto(CRON_TABLE).values({ name: key, next_at: following, last_run_at: Date.now() }).modifyEnd(BACKGROUND).execute();
       return true;
     } catch (error) {
       // Another node made the row first, for this tick or an earlier one.

@@ -20,7 +20,7 @@
 import { createHmac } from 'node:crypto';
 import type { WebhooksConfig } from '../config/load.js';
 import type { Database } from '../database/connection.js';
-import { shaped } from '../database/system-tables.js';
+import { BACKGROUND, shaped } from '../database/system-tables.js';
 import { ValidationError } from '../errors.js';
 import { isPlainObject } from '../objects.js';
 import { DELIVERIES_TABLE, EVENTS_TABLE, WEBHOOKS_TABLE, isoTime, type DeliveryRow, type DeliveryState } from './tables.js';
@@ -212,7 +212,7 @@ export class Deliveries {
     const busy = [...sending].filter(([, count]) => count >= this.config.webhookConcurrency).map(([webhookId]) => webhookId);
     let dueQuery = database.system.selectFrom(DELIVERIES_TABLE).select('id').where('state', 'in', ['pending', 'sending']).where('next_at', '<=', now);
     if (busy.length) dueQuery = dueQuery.where('webhook_id', 'not in', busy);
-    if (!(await dueQuery.limit(1).executeTakeFirst())) return [];
+    if (!(await dueQuery.limit(1).modifyEnd(BACKGROUND).executeTakeFirst())) return [];
     return database.write(async (trx) => {
       const deliveries = shaped<DeliveryRow>(trx);
       const query = deliveries
@@ -234,7 +234,8 @@ export class Deliveries {
           ),
         )
         .orderBy('d.id')
-        .limit(limit);
+        .limit(limit)
+        .modifyEnd(BACKGROUND);
       const found = await database.dialect.claimRows(query).execute();
       // At most `webhookConcurrency` per webhook, counting those in flight here.
       const rows = found.filter((row) => {
@@ -248,6 +249,7 @@ export class Deliveries {
         .updateTable(DELIVERIES_TABLE)
         .set((eb) => ({ state: 'sending', attempts: eb('attempts', '+', 1), next_at: now + this.lease, last_attempt_at: now }))
         .where('id', 'in', ids)
+        .modifyEnd(BACKGROUND)
         .execute();
       return rows.map((row) => ({ id: Number(row.id), webhookId: Number(row.webhook_id), attempts: Number(row.attempts) + 1 }));
     });
@@ -271,9 +273,10 @@ export class Deliveries {
       .leftJoin(`${WEBHOOKS_TABLE} as w`, 'w.id', 'd.webhook_id')
       .select(['e.event', 'e.body', 'w.url', 'w.headers', 'w.secret', 'w.enabled'])
       .where('d.id', '=', claimed.id)
+      .modifyEnd(BACKGROUND)
       .executeTakeFirst();
     const { dialect } = this.database;
-    const mine = (query: ReturnType<typeof this.updateDelivery>) => query.where('id', '=', claimed.id).where('state', '=', 'sending').where('attempts', '=', claimed.attempts).execute();
+    const mine = (query: ReturnType<typeof this.updateDelivery>) => query.where('id', '=', claimed.id).where('state', '=', 'sending').where('attempts', '=', claimed.attempts).modifyEnd(BACKGROUND).execute();
     if (!row || !row.url || dialect.decode('boolean', row.enabled) !== true) {
       // The webhook was deleted or disabled since: nothing is sent.
       await mine(this.updateDelivery({ state: 'cancelled', next_at: Date.now(), last_error: 'the webhook was disabled or deleted' }));
@@ -339,7 +342,7 @@ export class Deliveries {
 
   /** Whether the log holds finished deliveries older than `logDays`. */
   async prunable(): Promise<boolean> {
-    const old = await this.database.system.selectFrom(DELIVERIES_TABLE).select('id').where('state', 'in', ['delivered', 'failed', 'cancelled']).where('created_at', '<', this.pruneBefore).limit(1).executeTakeFirst();
+    const old = await this.database.system.selectFrom(DELIVERIES_TABLE).select('id').where('state', 'in', ['delivered', 'failed', 'cancelled']).where('created_at', '<', this.pruneBefore).limit(1).modifyEnd(BACKGROUND).executeTakeFirst();
     return old !== undefined;
   }
 
@@ -347,11 +350,12 @@ export class Deliveries {
   async prune(): Promise<void> {
     const before = this.pruneBefore;
     await this.database.write(async (trx) => {
-      await shaped<DeliveryRow>(trx).deleteFrom(DELIVERIES_TABLE).where('state', 'in', ['delivered', 'failed', 'cancelled']).where('created_at', '<', before).execute();
+      await shaped<DeliveryRow>(trx).deleteFrom(DELIVERIES_TABLE).where('state', 'in', ['delivered', 'failed', 'cancelled']).where('created_at', '<', before).modifyEnd(BACKGROUND).execute();
       await trx
         .deleteFrom(EVENTS_TABLE)
         .where('created_at', '<', before)
         .where(({ not, exists, selectFrom }) => not(exists(selectFrom(DELIVERIES_TABLE).select('id').whereRef(`${DELIVERIES_TABLE}.event_id`, '=', `${EVENTS_TABLE}.id`))))
+        .modifyEnd(BACKGROUND)
         .execute();
     });
   }

@@ -8,7 +8,7 @@
  */
 import type { Selectable } from 'kysely';
 import type { Database } from '../database/connection.js';
-import { shaped } from '../database/system-tables.js';
+import { BACKGROUND, shaped } from '../database/system-tables.js';
 import type { DocumentService } from '../documents/service.js';
 import { NotFoundError, QueryValidationError, ValidationError } from '../errors.js';
 import type { ContentType } from '../schema/model.js';
@@ -138,7 +138,7 @@ export class ScheduledActions {
 
   /** Whether an action is due (the leased job claims its tick only then). */
   async due(): Promise<boolean> {
-    const row = await this.database.system.selectFrom(SCHEDULES_TABLE).select('id').where('state', 'in', ['pending', 'running']).where('next_at', '<=', Date.now()).limit(1).executeTakeFirst();
+    const row = await this.database.system.selectFrom(SCHEDULES_TABLE).select('id').where('state', 'in', ['pending', 'running']).where('next_at', '<=', Date.now()).limit(1).modifyEnd(BACKGROUND).executeTakeFirst();
     return row !== undefined;
   }
 
@@ -153,6 +153,7 @@ export class ScheduledActions {
       .orderBy('scheduled_at')
       .orderBy('id')
       .limit(BATCH)
+      .modifyEnd(BACKGROUND)
       .execute();
     for (const row of rows) {
       const claimed = await shaped<ScheduleRow>(this.database.db)
@@ -161,6 +162,7 @@ export class ScheduledActions {
         .where('id', '=', row.id)
         .where('state', '=', row.state)
         .where('next_at', '=', row.next_at)
+        .modifyEnd(BACKGROUND)
         .executeTakeFirst();
       if (Number(claimed.numUpdatedRows) === 1) await this.carryOut(row);
     }
@@ -179,6 +181,6 @@ export class ScheduledActions {
       error = failure instanceof Error ? failure.message : String(failure);
       if (!(failure instanceof ValidationError || failure instanceof NotFoundError)) this.log(`Scheduled ${row.action} of ${row.uid} ${row.document_id} failed`, failure);
     }
-    await shaped<ScheduleRow>(this.database.db).updateTable(SCHEDULES_TABLE).set({ state, last_error: error, done_at: Date.now() }).where('id', '=', row.id).execute();
+    await shaped<ScheduleRow>(this.database.db).updateTable(SCHEDULES_TABLE).set({ state, last_error: error, done_at: Date.now() }).where('id', '=', row.id).modifyEnd(BACKGROUND).execute();
   }
 }
