@@ -28,7 +28,8 @@ export interface Caller extends CallerOptions {
 /**
  * The single place where access control plugs into the request path: every route asks it before
  * touching the document service (auth/access.ts implements it). It throws UnauthorizedError/ForbiddenError to refuse, and answers
- * what the caller may read below the document (populate, filters through relations).
+ * what the caller may read below the document (populate, filters through relations, media), which
+ * types its writes may link, and whose drafts it may read.
  */
 export interface AccessControl {
   authorize(headers: IncomingHttpHeaders, permission: Permission): Promise<Caller>;

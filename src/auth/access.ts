@@ -5,6 +5,8 @@
  *   no credentials  -> the Public role's grants (one statement)
  *   user JWT        -> the user's role's grants (one statement; blocked or deleted users are refused)
  *   API token       -> its type's grants (one statement)
+ * What it may read follows from the grants: a type it may `find`; relations and media to others are
+ * left out, and a write may not link them. Drafts (`rest.draftAccess`): see `draftReader`.
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import { ForbiddenError, UnauthorizedError } from '../errors.js';
@@ -21,6 +23,26 @@ export type Caller =
   | { kind: 'user'; userId: number; grants: Grants }
   | { kind: 'api-token'; tokenId: number; grants: Grants };
 
+/**
+ * Who may read drafts (`config/api` `rest.draftAccess`): `editors`, an API token that may read the
+ * type, or a role that may also create or update it; `find`, whoever may read it (Strapi 5).
+ */
+export type DraftAccess = 'editors' | 'find';
+
+/**
+ * Whose drafts a caller reads, or undefined when it reads the drafts of every type it may read.
+ * A role needs `create` or `update` on the type (its editors; anyone may hold Public's or
+ * Authenticated's grants); an API token is a secret an administrator gives an application (a
+ * preview site), which reads drafts as Strapi's tokens do. A caller authorized to delete a type
+ * reads what it deletes (the earlier response format answers it).
+ */
+function draftReader(drafts: DraftAccess, caller: Caller, permission: Permission): ((type: ContentType) => boolean) | undefined {
+  if (drafts === 'find' || caller.kind === 'api-token') return undefined;
+  const { grants } = caller;
+  return (type) =>
+    grants.allows(`${type.uid}.create`) || grants.allows(`${type.uid}.update`) || (permission.action === 'delete' && permission.uid === type.uid);
+}
+
 export class UsersPermissionsAccess implements AccessControl {
   private readonly publicGrants: () => Promise<Set<string>>;
 
@@ -30,6 +52,7 @@ export class UsersPermissionsAccess implements AccessControl {
     private readonly tokens: ApiTokens,
     roles: Roles,
     publicRole: string,
+    private readonly drafts: DraftAccess = 'editors',
   ) {
     this.publicGrants = roles.grantsReader(publicRole);
   }
@@ -52,10 +75,16 @@ export class UsersPermissionsAccess implements AccessControl {
     const caller = await this.resolve(headers);
     if (!caller.grants.allows(`${permission.uid}.${permission.action}`)) throw new ForbiddenError();
     const { grants } = caller;
+    const canRead = (type: ContentType) => grants.allows(readAction(type));
+    const canReadDrafts = draftReader(this.drafts, caller, permission);
+    // Callers of equal grants read the same, but for drafts: a token reads those a role may not.
+    const draftScope = this.drafts === 'editors' && caller.kind === 'api-token' ? '+drafts' : '';
     return {
-      canRead: (type: ContentType) => grants.allows(readAction(type)),
+      canRead,
+      canLink: canRead,
+      canReadDrafts,
       get cacheScope() {
-        return grants.scope;
+        return grants.scope + draftScope;
       },
       principal: caller.kind === 'user' ? { kind: 'user', id: caller.userId } : caller.kind === 'api-token' ? { kind: 'api-token', id: caller.tokenId } : { kind: 'public' },
     };

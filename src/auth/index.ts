@@ -112,7 +112,7 @@ export async function startAuth(
   const tokens = new ApiTokens(database, secrets.tokenSalt);
   const resolveRole = async (ref: string) => (await roles.get(ref)).documentId;
   const users = new Users(database, documents, userType, authConfig, userJwt, authenticatedRole, resolveRole);
-  const access = new UsersPermissionsAccess(userJwt, users, tokens, roles, publicRole);
+  const access = new UsersPermissionsAccess(userJwt, users, tokens, roles, publicRole, config.api.rest.draftAccess);
   return {
     config: authConfig,
     access,

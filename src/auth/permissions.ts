@@ -18,7 +18,8 @@ export function knownActions(schema: Schema): string[] {
     const names = type.kind === 'collectionType' ? ['find', 'findOne', 'create', 'update', 'delete'] : ['find', 'update', 'delete'];
     for (const name of names) actions.push(`${type.uid}.${name}`);
   }
-  for (const name of ['upload', 'find', 'findOne', 'destroy']) actions.push(`${UPLOAD_PERMISSION_UID}.${name}`);
+  // `update` (replacing a file's bytes or info) is Vellum's: Strapi lets `upload` do it.
+  for (const name of ['upload', 'update', 'find', 'findOne', 'destroy']) actions.push(`${UPLOAD_PERMISSION_UID}.${name}`);
   for (const name of ['find', 'findOne']) actions.push(`${USER_UID}.${name}`);
   return actions;
 }

@@ -24,7 +24,7 @@ describe('configuration without config files', () => {
       http: { serverOptions: { requestTimeout: 300_000, headersTimeout: 60_000, keepAliveTimeout: 5_000 } },
     });
     assert.deepEqual(config.database, { client: 'sqlite', filename: join(PROJECT, '.tmp/data.db') });
-    assert.deepEqual(config.api.rest, { prefix: '/api', defaultLimit: 25, maxLimit: 100, withCount: true, strictParams: false, cache: { maxBytes: 16 * 1024 * 1024 }, costLimit: 25_000 });
+    assert.deepEqual(config.api.rest, { prefix: '/api', defaultLimit: 25, maxLimit: 100, withCount: true, strictParams: false, cache: { maxBytes: 16 * 1024 * 1024 }, costLimit: 25_000, draftAccess: 'editors' });
     assert.deepEqual(config.i18n, { defaultLocale: 'en', locales: ['en'] });
     assert.deepEqual(config.middlewares, []);
   });

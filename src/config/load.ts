@@ -43,6 +43,11 @@ export interface RestConfig {
    * populated below it; counted while reading (documents/read/budget.ts).
    */
   costLimit: number;
+  /**
+   * Who may read drafts (REST `status=draft`, GraphQL `status: DRAFT`, publication cohorts):
+   * `editors` (API tokens, and roles that may create or update the type) or `find` (Strapi's rule).
+   */
+  draftAccess: 'editors' | 'find';
 }
 
 /**
@@ -188,6 +193,7 @@ const restSchema = z.object({
   withCount: z.boolean().default(true),
   strictParams: z.boolean().default(false),
   costLimit: z.coerce.number().int().positive().default(DEFAULT_REST_COST_LIMIT),
+  draftAccess: z.enum(['editors', 'find']).default('editors'),
   cache: z
     .object({
       enabled: z.boolean().default(true),

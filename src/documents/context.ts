@@ -25,6 +25,18 @@ export interface CallerOptions {
    * filters and sort through them are a 400. Without it everything is readable.
    */
   canRead?: (type: ContentType) => boolean;
+  /**
+   * Whether the caller may read the drafts of a draft-and-publish type: a read of its drafts
+   * (`status: 'draft'`, a `publicationFilter`) is a 403 otherwise, and in a read of drafts the
+   * relations to such types are left out as those `canRead` refuses. Without it, every type it may read.
+   */
+  canReadDrafts?: (type: ContentType) => boolean;
+  /**
+   * Whether a write may name documents of a type in its relations (`set`, `connect`, ids): a type it
+   * may not is answered as if it had no documents (an unknown id's 400), so that a writer learns
+   * nothing of a type it cannot read. Without it, every type.
+   */
+  canLink?: (type: ContentType) => boolean;
   /** The caller only serialises what it reads: json and blocks values may come back as RawJson. */
   rawJson?: boolean;
   /**

@@ -12,7 +12,7 @@ import type { Db } from '../database/dialect.js';
 import { NotFoundError } from '../errors.js';
 import { FILE_UID, type ContentType, type Schema } from '../schema/model.js';
 import type { DocumentContext } from './context.js';
-import { assertLinkable, deleteFileRow, findFileRow, linkFiles, resolveLinkTarget, type LinkRequest, type LinkTarget, type StoredFileRow } from './operations/files.js';
+import { assertLinkable, deleteFileRow, findFileRow, linkFiles, resolveLinkTarget, type LinkPermission, type LinkRequest, type LinkTarget, type StoredFileRow } from './operations/files.js';
 import { QueryEngine } from './engine/index.js';
 import { Lifecycles } from './lifecycles.js';
 import { DocumentMiddlewares } from './middlewares.js';
@@ -22,7 +22,7 @@ import { WriteEvents, type Outbox } from './outbox.js';
 export type { CallerOptions } from './context.js';
 export type { Document } from './rows.js';
 export type { DocumentParams, FindManyResult, TypeDocuments, WriteParams } from './type-documents.js';
-export type { LinkRequest, LinkTarget, StoredFileRow } from './operations/files.js';
+export type { LinkPermission, LinkRequest, LinkTarget, StoredFileRow } from './operations/files.js';
 export { Lifecycles, LIFECYCLE_ACTIONS, type LifecycleAction, type LifecycleEvent, type Subscriber } from './lifecycles.js';
 export { QueryEngine, type ModelAdapter, type QueryParams, type RowRepository } from './engine/index.js';
 export { DocumentMiddlewares, type DocumentMiddleware, type DocumentMiddlewareContext } from './middlewares.js';
@@ -47,8 +47,11 @@ export interface DocumentServiceOptions {
 export interface MediaFiles {
   /** The stored row of a file by numeric id (what storage needs to delete it), or null. */
   row(id: number): Promise<StoredFileRow | null>;
-  /** Checks where an upload is to be linked (`ref`, `refId`, `field`) before anything is stored. */
-  linkTarget(request: LinkRequest): Promise<LinkTarget>;
+  /**
+   * Checks where an upload is to be linked (`ref`, `refId`, `field`) before anything is stored;
+   * `mayLink` is asked for the content-type of the document linked into.
+   */
+  linkTarget(request: LinkRequest, mayLink: LinkPermission): Promise<LinkTarget>;
   /** Refuses a file its target attribute's `allowedTypes` do not accept. */
   assertLinkable(target: LinkTarget, fileName: string, mime: string): void;
   link(target: LinkTarget, fileIds: number[]): Promise<void>;
@@ -82,7 +85,7 @@ export class DocumentService {
     const ctx = this.ctx;
     this.files = {
       row: (id) => findFileRow(ctx, id),
-      linkTarget: (request) => resolveLinkTarget(ctx, request),
+      linkTarget: (request, mayLink) => resolveLinkTarget(ctx, request, mayLink),
       assertLinkable,
       link: (target, fileIds) => linkFiles(ctx, target, fileIds),
       delete: async (id) => {

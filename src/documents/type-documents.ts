@@ -7,7 +7,7 @@
  */
 import type { RestConfig } from '../config/load.js';
 import type { Db } from '../database/dialect.js';
-import { ValidationError, NotFoundError } from '../errors.js';
+import { ForbiddenError, ValidationError, NotFoundError } from '../errors.js';
 import { parseFindOneQuery, parseFindQuery, parseReadOneQuery, type ParseOptions } from '../query/parse/index.js';
 import type { FindOneQuery, FindQuery } from '../query/types.js';
 import type { ContentType } from '../schema/model.js';
@@ -84,6 +84,22 @@ export class TypeDocuments {
   }
 
   /**
+   * The caller of a read as `params` ask it. A read of drafts (`status: 'draft'`) or of publication
+   * cohorts (which tell whether a document has a draft) needs the caller's `canReadDrafts` for this
+   * type, or it is a 403. In a read of drafts, relations to the draft-and-publish types whose drafts
+   * it may not read are left out, as those it may not read (their drafts would show).
+   */
+  private reader(params: DocumentParams, caller: CallerOptions | undefined): CallerOptions | undefined {
+    const drafts = caller?.canReadDrafts;
+    if (!drafts) return caller;
+    const cohorts = (params.publicationFilter !== undefined && params.publicationFilter !== null) || (params.hasPublishedVersion !== undefined && params.hasPublishedVersion !== null);
+    if (this.type.draftAndPublish && (params.status === 'draft' || cohorts) && !drafts(this.type)) {
+      throw new ForbiddenError(`This caller may not read drafts of ${this.type.uid}`);
+    }
+    return draftReader(caller, params.status === 'draft');
+  }
+
+  /**
    * Whether a read's answer depends on the database only: no Document Service middleware and no
    * lifecycle subscriber may change it (REST's response cache answers only such reads).
    */
@@ -127,7 +143,8 @@ export class TypeDocuments {
   }
 
   /** A page of documents: `filters`, `_q`, `sort`, `pagination`, `fields`, `populate`, `status`, `locale` (`*`, lists). */
-  async findMany(params: DocumentParams = {}, caller?: CallerOptions): Promise<FindManyResult> {
+  async findMany(params: DocumentParams = {}, asked?: CallerOptions): Promise<FindManyResult> {
+    const caller = this.reader(params, asked);
     if (!this.ctx.middlewares?.active) return this.runFindMany(params, caller);
     // Middlewares see and answer the documents, as Strapi's findMany answers; the page's counts stay beside.
     let pagination: FindManyResult['pagination'] | undefined;
@@ -154,7 +171,8 @@ export class TypeDocuments {
   }
 
   /** The first document a list with these parameters would show (its `pagination` aside), or null. */
-  async findFirst(params: DocumentParams = {}, caller?: CallerOptions): Promise<Document | null> {
+  async findFirst(params: DocumentParams = {}, asked?: CallerOptions): Promise<Document | null> {
+    const caller = this.reader(params, asked);
     return this.chain('findFirst', params, (given) => {
       const parse = (raw: DocumentParams): FindQuery => ({ ...parseFindQuery(this.ctx.schema, this.type, raw, this.options(caller)), pagination: FIRST });
       return this.readOne(given, (query: FindQuery) => findMany(this.ctx, this.type, query, this.seen(caller), this.budget(caller)).then((page) => page.results[0] ?? null), () => parse(given), parse);
@@ -162,7 +180,8 @@ export class TypeDocuments {
   }
 
   /** How many documents match `filters` and `_q` in the versions of `status` and `locale`. */
-  async count(params: DocumentParams = {}, caller?: CallerOptions): Promise<number> {
+  async count(params: DocumentParams = {}, asked?: CallerOptions): Promise<number> {
+    const caller = this.reader(params, asked);
     return this.chain('count', params, async (given) => {
       const parse = (raw: DocumentParams) => parseFindQuery(this.ctx.schema, this.type, { ...raw, pagination: undefined }, this.options(caller));
       const lifecycles = this.hooks('beforeCount', 'afterCount');
@@ -180,7 +199,8 @@ export class TypeDocuments {
    * publication cohorts apply too (a document they exclude is null), `locale` names one locale.
    * A single type without `documentId`: its document.
    */
-  async findOne(params: DocumentParams, caller?: CallerOptions): Promise<Document | null> {
+  async findOne(params: DocumentParams, asked?: CallerOptions): Promise<Document | null> {
+    const caller = this.reader(params, asked);
     return this.chain(this.oneAction(params), params, (given) => {
       const parse = (raw: DocumentParams) => parseReadOneQuery(this.ctx.schema, this.type, raw, this.options(caller));
       return this.readOne(given, (query) => findOne(this.ctx, this.type, this.documentIdOf(given), query, this.seen(caller), this.budget(caller)), () => parse(given), parse);
@@ -192,7 +212,8 @@ export class TypeDocuments {
    * configured code), `fields` and `populate` count; other parameters are ignored. A single type
    * without `documentId`: its document.
    */
-  async findVersion(params: DocumentParams, caller?: CallerOptions): Promise<Document | null> {
+  async findVersion(params: DocumentParams, asked?: CallerOptions): Promise<Document | null> {
+    const caller = this.reader(params, asked);
     return this.chain(this.oneAction(params), params, (given) => {
       const parse = (raw: DocumentParams) => this.backQuery(raw, caller);
       return this.readOne(given, (query) => findOne(this.ctx, this.type, this.documentIdOf(given), query, this.seen(caller), this.budget(caller)), () => parse(given), parse);
@@ -221,12 +242,14 @@ export class TypeDocuments {
     return this.chain('create', params, (given) => this.runCreate(given as WriteParams, caller));
   }
 
-  private async runCreate(params: WriteParams, caller: CallerOptions | undefined): Promise<Document> {
+  private async runCreate(params: WriteParams, asked: CallerOptions | undefined): Promise<Document> {
+    // What the write reads back: the version it wrote, which the writer may read.
+    const caller = draftReader(asked, params.status === 'draft');
     const query = this.backQuery(params, caller);
     let data = dataOf(params);
     const events = this.events(params, query, caller);
     const outbox = WriteEvents.of(this.ctx, this.type);
-    const options: WriteOptions = { ...this.writeOptions(query), events, outbox };
+    const options: WriteOptions = { ...this.writeOptions(query), events, outbox, canLink: asked?.canLink };
     if (events) {
       const now = new Date();
       data = await events.beforeBody('beforeCreate', data, this.systemData(query, { createdAt: now, updatedAt: now }));
@@ -261,12 +284,13 @@ export class TypeDocuments {
     });
   }
 
-  private async runUpdate(params: WriteParams, documentId: string, caller: CallerOptions | undefined): Promise<Document> {
+  private async runUpdate(params: WriteParams, documentId: string, asked: CallerOptions | undefined): Promise<Document> {
+    const caller = draftReader(asked, params.status === 'draft');
     const query = this.backQuery(params, caller);
     let data = dataOf(params);
     const events = this.events(params, query, caller);
     const outbox = WriteEvents.of(this.ctx, this.type);
-    const options: WriteOptions = { ...this.writeOptions(query), events, outbox };
+    const options: WriteOptions = { ...this.writeOptions(query), events, outbox, canLink: asked?.canLink };
     if (events) {
       // The row the body edits (the draft, or the only row), or a new locale of the document.
       const { db } = this.ctx.database;
@@ -346,7 +370,9 @@ export class TypeDocuments {
     return this.chain('discardDraft', params, (given) => this.publication('discardDraft', given, caller));
   }
 
-  private async publication(kind: 'publish' | 'unpublish' | 'discardDraft', params: DocumentParams, caller: CallerOptions | undefined): Promise<Document | null> {
+  private async publication(kind: 'publish' | 'unpublish' | 'discardDraft', params: DocumentParams, asked: CallerOptions | undefined): Promise<Document | null> {
+    // Unpublishing and discarding answer the draft.
+    const caller = draftReader(asked, kind !== 'publish');
     const query = this.backQuery(params, caller);
     const documentId = this.documentIdOf(params) ?? (await singleDocumentId(this.ctx, this.type));
     if (documentId === undefined) throw new NotFoundError(`No ${this.type.singularName} found`);
@@ -421,6 +447,17 @@ export class TypeDocuments {
 }
 
 const FIRST = { kind: 'offset', start: 0, limit: 1, withCount: false } as const;
+
+/**
+ * The caller of a read of drafts (`draft`), when it says whose drafts it may read: it reads the
+ * types whose drafts it may read among those it may read. The caller itself otherwise.
+ */
+function draftReader(caller: CallerOptions | undefined, draft: boolean): CallerOptions | undefined {
+  const drafts = caller?.canReadDrafts;
+  if (!draft || !drafts) return caller;
+  const { canRead } = caller;
+  return { ...caller, canRead: (type) => (!canRead || canRead(type)) && (!type.draftAndPublish || drafts(type)) };
+}
 
 /** The lifecycle actions of reads: with none handled, a read's answer is the database's. */
 const READ_ACTIONS: LifecycleAction[] = ['beforeFindMany', 'afterFindMany', 'beforeFindOne', 'afterFindOne', 'beforeCount', 'afterCount'];

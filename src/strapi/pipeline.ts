@@ -45,7 +45,8 @@ export function compose(middlewares: Middleware[]): (ctx: Context, last?: () => 
 
 /**
  * What a route with `auth: false` reads: no relation (Strapi's sanitizer, finding no credentials,
- * removes every relation from the query and the answer), media and components as usual.
+ * removes every relation from the query and the answer), media and components as usual. Its writes
+ * may link any document and its reads may ask for drafts, as in Strapi (no `canLink`, `canReadDrafts`).
  */
 const NO_CREDENTIALS: Caller = { canRead: (type) => type.uid === FILE_UID };
 

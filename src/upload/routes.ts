@@ -13,6 +13,7 @@ import type { DocumentService } from '../documents/service.js';
 import { ValidationError } from '../errors.js';
 import type { AccessControl } from '../access/index.js';
 import type { VellumConfig } from '../config/load.js';
+import type { ContentType } from '../schema/model.js';
 import { resolveUploadConfig } from './config.js';
 import { fileInfos, linkRequest, readForm } from './form.js';
 import { MediaLibrary } from './service.js';
@@ -77,8 +78,9 @@ export async function registerUploadRoutes(app: FastifyInstance, options: Upload
     await scope.register(multipart, { throwFileSizeLimit: true, limits: { fileSize: Math.min(config.sizeLimit, config.requestSizeLimit) } });
 
     scope.post(`${prefix}/upload`, async (request, reply) => {
-      await access.authorize(request.headers, { uid: UID, action: 'upload' });
       const id = (request.query as Record<string, unknown>).id;
+      // Replacing a file's bytes or info is `update`, a grant apart from `upload` (Strapi: `upload`).
+      await access.authorize(request.headers, { uid: UID, action: id === undefined ? 'upload' : 'update' });
       // The temporary folder is gone before the answer leaves.
       const dir = await mkdtemp(join(tmpdir(), 'vellum-upload-'));
       let answer: unknown;
@@ -91,7 +93,9 @@ export async function registerUploadRoutes(app: FastifyInstance, options: Upload
         } else {
           if (form.files.length === 0) throw new ValidationError('Files are empty');
           if (infos.length > form.files.length) throw new ValidationError('More fileInfo entries than files');
-          answer = await library.upload(form.files, infos, linkRequest(form));
+          // Linking into a document is editing it: `update` on its content-type.
+          const mayLink = async (type: ContentType) => void (await access.authorize(request.headers, { uid: type.uid, action: 'update' }));
+          answer = await library.upload(form.files, infos, linkRequest(form), mayLink);
         }
       } finally {
         await rm(dir, { recursive: true, force: true });

@@ -4,7 +4,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import type { Document, DocumentService, LinkRequest, StoredFileRow, TypeDocuments } from '../documents/service.js';
+import type { Document, DocumentService, LinkPermission, LinkRequest, StoredFileRow, TypeDocuments } from '../documents/service.js';
 import { NotFoundError } from '../errors.js';
 import { FILE_UID } from '../schema/model.js';
 import type { UploadConfig } from './config.js';
@@ -62,10 +62,14 @@ export class MediaLibrary {
     this.files = documents.of(FILE_UID);
   }
 
-  /** Stores uploads (and links them when `link` is given); answers the new media objects in order. */
-  async upload(files: ReceivedFile[], infos: FileInfo[], link?: LinkRequest): Promise<Document[]> {
+  /**
+   * Stores uploads (and links them when `link` is given); answers the new media objects in order.
+   * `mayLink` refuses (before anything is stored) a link into a type the uploader may not update;
+   * without it (project code) every link is allowed.
+   */
+  async upload(files: ReceivedFile[], infos: FileInfo[], link?: LinkRequest, mayLink: LinkPermission = async () => undefined): Promise<Document[]> {
     const rows = this.documents.files;
-    const target = link ? await rows.linkTarget(link) : undefined;
+    const target = link ? await rows.linkTarget(link, mayLink) : undefined;
     const types = await Promise.all(files.map((file) => detectType(file.path, file.clientName)));
     if (target) types.forEach((type, index) => rows.assertLinkable(target, sanitizeName(files[index]!.clientName), type.mime));
 

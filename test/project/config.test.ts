@@ -15,7 +15,7 @@ describe('configuration', () => {
     assert.equal(config.server.port, 1337);
     assert.equal(config.server.host, '0.0.0.0');
     assert.deepEqual(config.database, { client: 'sqlite', filename: join(BLOG, '.tmp/data.db') });
-    assert.deepEqual(config.api.rest, { prefix: '/api', defaultLimit: 25, maxLimit: 100, withCount: true, strictParams: false, costLimit: 25_000, cache: { maxBytes: 16 * 1024 * 1024 } });
+    assert.deepEqual(config.api.rest, { prefix: '/api', defaultLimit: 25, maxLimit: 100, withCount: true, strictParams: false, costLimit: 25_000, cache: { maxBytes: 16 * 1024 * 1024 }, draftAccess: 'editors' });
     assert.deepEqual(config.i18n, { defaultLocale: 'en', locales: ['en', 'fr'] });
   });
 

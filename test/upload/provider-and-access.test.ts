@@ -54,7 +54,7 @@ for (const dialect of DIALECTS) {
     });
     after(() => server?.close());
 
-    it('each route asks for its Strapi permission on plugin::upload.content-api', async () => {
+    it('each route asks for its permission on plugin::upload.content-api (replacing: update, not Strapi\'s upload)', async () => {
       asked.length = 0;
       const [file] = (await upload(server, [{ name: 'p.png', bytes: await png(4, 4) }])).body;
       await upload(server, [], { fileInfo: '{"caption":"c"}' }, `/api/upload?id=${file.id}`);
@@ -63,7 +63,7 @@ for (const dialect of DIALECTS) {
       await server.api.delete(`/api/upload/files/${file.id}`);
       assert.deepEqual(asked.map((p) => `${p.uid} ${p.action}`), [
         'plugin::upload.content-api upload',
-        'plugin::upload.content-api upload',
+        'plugin::upload.content-api update',
         'plugin::upload.content-api find',
         'plugin::upload.content-api findOne',
         'plugin::upload.content-api destroy',

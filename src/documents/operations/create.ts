@@ -26,7 +26,7 @@ export async function create(ctx: DocumentContext, type: ContentType, data: Reco
   return ctx.database.write(async (trx) => {
     // A fresh copy per try: generated uids are chosen again when the write runs again.
     const values = { ...encoded };
-    const writers = writersFor(ctx, trx, options.events, options.outbox);
+    const writers = writersFor(ctx, trx, options.events, options.canLink, options.outbox);
     const documentId = options.documentId ?? createDocumentId();
     const now = dialect.encode('datetime', new Date());
     const generated = await enforceUniqueness(trx, dialect, type, values, documentId, options.locale, 'create');

@@ -4,8 +4,9 @@
  * (`ref`/`refId`/`field`), and deleting a file with every link to it.
  */
 import { lockRows } from '../../database/locks.js';
+import { shaped, type ComponentLinkRow } from '../../database/system-tables.js';
 import { NotFoundError, ValidationError } from '../../errors.js';
-import type { MediaAttribute, Model } from '../../schema/model.js';
+import type { Component, ContentType, MediaAttribute, Model } from '../../schema/model.js';
 import type { DocumentContext } from '../context.js';
 import type { WriteEvents } from '../outbox.js';
 import { FILES_TABLE, MediaLinks, isAllowedType } from '../write/media.js';
@@ -55,22 +56,32 @@ export interface LinkTarget {
   model: Model;
   attribute: MediaAttribute;
   rowIds: number[];
+  /** The content-type of the document linked into: `model`, or the one a component row belongs to. */
+  owner: ContentType;
 }
+
+/**
+ * Whether the uploader may link into documents of a content-type: it rejects (a 403) when not. It
+ * is asked before the document is looked for, so that a refusal tells nothing of which exist.
+ */
+export type LinkPermission = (type: ContentType) => Promise<void>;
 
 const invalid = (key: string, message: string, value: unknown) =>
   ValidationError.fromFieldErrors([{ path: [key], message, name: 'ValidationError', value }]);
 
 /**
  * Checks a link request before anything is stored. A content-type's `refId` is a documentId (every
- * version is linked) or a numeric row id; a component's is its row id.
+ * version is linked) or a numeric row id; a component's is its row id, and `mayLink` is asked for
+ * the content-type of the document it belongs to.
  */
-export async function resolveLinkTarget(ctx: DocumentContext, request: LinkRequest): Promise<LinkTarget> {
+export async function resolveLinkTarget(ctx: DocumentContext, request: LinkRequest, mayLink: LinkPermission): Promise<LinkTarget> {
   const model: Model | undefined = ctx.schema.contentTypes.get(request.ref) ?? ctx.schema.components.get(request.ref);
   if (!model || (model.modelType === 'contentType' && model.builtIn)) throw invalid('ref', `Unknown ref ${JSON.stringify(request.ref)}`, request.ref);
   const attribute = model.attributes[request.field];
   if (!attribute || attribute.kind !== 'media') {
     throw invalid('field', `${request.ref} has no media attribute ${JSON.stringify(request.field)}`, request.field);
   }
+  if (model.modelType === 'contentType') await mayLink(model);
   const db = ctx.database.db;
   const numeric = /^\d+$/.test(request.refId);
   let query = db.selectFrom(model.table).select('id');
@@ -78,8 +89,35 @@ export async function resolveLinkTarget(ctx: DocumentContext, request: LinkReque
   else if (numeric) query = query.where('id', '=', Number(request.refId));
   else throw invalid('refId', `refId of a component is its numeric id`, request.refId);
   const rows = await query.execute();
-  if (rows.length === 0) throw new NotFoundError(`No ${request.ref} with id ${request.refId}`);
-  return { model, attribute, rowIds: rows.map((row) => Number(row.id)) };
+  const notFound = () => new NotFoundError(`No ${request.ref} with id ${request.refId}`);
+  if (rows.length === 0) throw notFound();
+  const rowIds = rows.map((row) => Number(row.id));
+  if (model.modelType === 'contentType') return { model, attribute, rowIds, owner: model };
+  const owner = await componentOwner(ctx, model, rowIds[0]!);
+  if (!owner) throw notFound();
+  await mayLink(owner);
+  return { model, attribute, rowIds, owner };
+}
+
+/** The content-type of the document a component row belongs to (through nested components), or null. */
+async function componentOwner(ctx: DocumentContext, component: Component, rowId: number): Promise<ContentType | null> {
+  const { schema } = ctx;
+  const holds = (model: Model) =>
+    Object.values(model.attributes).some(
+      (a) => (a.kind === 'component' && a.component === component.uid) || (a.kind === 'dynamiczone' && a.components.includes(component.uid)),
+    );
+  for (const model of [...schema.contentTypes.values(), ...schema.components.values()]) {
+    if (!holds(model)) continue;
+    const link = await shaped<ComponentLinkRow>(ctx.database.db)
+      .selectFrom(model.componentLinkTable)
+      .select('entity_id')
+      .where('cmp_id', '=', rowId)
+      .where('component_type', '=', component.uid)
+      .executeTakeFirst();
+    if (!link) continue;
+    return model.modelType === 'contentType' ? model : componentOwner(ctx, model, Number(link.entity_id));
+  }
+  return null;
 }
 
 /** Refuses, before anything is stored, a file its target attribute's `allowedTypes` do not accept. */

@@ -1,4 +1,5 @@
 import type { Status } from '../../query/types.js';
+import type { ContentType } from '../../schema/model.js';
 import type { WriteEvents } from '../outbox.js';
 import type { RowEvents } from '../row-events.js';
 
@@ -12,4 +13,6 @@ export interface WriteOptions {
   outbox?: WriteEvents;
   /** A create's documentId, chosen beforehand (its lifecycle events name it before the write). */
   documentId?: string;
+  /** Which types the body's relations may name (CallerOptions.canLink); every type without it. */
+  canLink?: (type: ContentType) => boolean;
 }

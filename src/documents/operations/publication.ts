@@ -52,7 +52,7 @@ export async function publish(ctx: DocumentContext, type: ContentType, documentI
     await lockDocument(ctx, trx, type, documentId, locale);
     const draft = await findVersionRow(trx, type, documentId, locale, 'draft');
     if (!draft) throw new NotFoundError(`No draft of ${type.singularName} ${documentId}`);
-    await publishVersion(ctx, writersFor(ctx, trx, events, outbox), type, draft.id, documentId, locale);
+    await publishVersion(ctx, writersFor(ctx, trx, events, undefined, outbox), type, draft.id, documentId, locale);
   });
 }
 

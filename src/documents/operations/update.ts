@@ -46,7 +46,7 @@ export async function update(
     if (errors.length) throw ValidationError.fromFieldErrors(errors);
     const values = await encodeScalars(dialect, type, input, mode, hashed);
     const shared = sharedValuesOf(type, source, new Set([...input.scalars.keys()].map((attribute) => attribute.column)));
-    const writers = writersFor(ctx, trx, options.events, options.outbox);
+    const writers = writersFor(ctx, trx, options.events, options.canLink, options.outbox);
     const now = dialect.encode('datetime', new Date());
     const generated = await enforceUniqueness(trx, dialect, type, values, documentId, options.locale, mode);
     let id: number;

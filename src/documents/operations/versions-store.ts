@@ -32,8 +32,9 @@ export interface Writers {
   outbox?: WriteEvents;
 }
 
-export function writersFor(ctx: DocumentContext, db: Db, events?: RowEvents, outbox?: WriteEvents): Writers {
-  const relations = new RelationLinks(db, ctx);
+/** `canLink`: which types the body's relations may name (CallerOptions.canLink; every type without it). */
+export function writersFor(ctx: DocumentContext, db: Db, events?: RowEvents, canLink?: (type: ContentType) => boolean, outbox?: WriteEvents): Writers {
+  const relations = new RelationLinks(db, ctx, canLink);
   const media = new MediaLinks(db);
   const components = new ComponentTrees(db, ctx.database.dialect, ctx.schema, relations, media);
   return { db, relations, media, components, events, outbox };

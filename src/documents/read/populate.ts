@@ -276,7 +276,8 @@ function filterTree(model: Model, tree: PopulateTree): PopulateTree {
 
 async function populateMedia(ctx: ReadContext, model: Model, items: Loaded[], attribute: MediaAttribute, node: PopulateNode): Promise<void> {
   const files = ctx.schema.contentTypes.get(FILE_UID);
-  if (!files) return;
+  // As relations: media the caller may not read (the upload plugin's `find`) is left out.
+  if (!files || (ctx.canRead && !ctx.canRead(files))) return;
   const scalars = visibleScalars(files, node.fields);
   const select = [...selectList(ctx.dialect, files, 'f', scalars), sql`m.related_id as ${sql.id(OWNER)}`];
   const from = sql`${sql.table(MEDIA_LINK_TABLE)} as m join ${sql.table(FILES_TABLE)} as f on f.id = m.file_id`;

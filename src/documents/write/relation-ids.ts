@@ -22,8 +22,11 @@ function namesIds(input: RelationInput): boolean {
   return refs.some((ref) => ref.id !== undefined || typeof anchorOf(ref.position) === 'number');
 }
 
-/** The input with every entry id replaced by its document (and locale, unless the ref names one). */
-export async function resolveEntryIds(db: Db, target: ContentType, attribute: RelationAttribute, input: RelationInput): Promise<RelationInput> {
+/**
+ * The input with every entry id replaced by its document (and locale, unless the ref names one).
+ * `visible` false: the writer may not read `target`, whose ids are all unknown to it.
+ */
+export async function resolveEntryIds(db: Db, target: ContentType, attribute: RelationAttribute, input: RelationInput, visible = true): Promise<RelationInput> {
   if (!namesIds(input)) return input;
   const refs = [...(input.set ?? []), ...(input.connect ?? []), ...(input.disconnect ?? [])];
   const ids = new Set<number>();
@@ -32,7 +35,7 @@ export async function resolveEntryIds(db: Db, target: ContentType, attribute: Re
     const anchor = anchorOf(ref.position);
     if (typeof anchor === 'number') ids.add(anchor);
   }
-  const rows = await db.selectFrom(target.table).select(['id', 'document_id', 'locale']).where('id', 'in', [...ids]).execute();
+  const rows = visible ? await db.selectFrom(target.table).select(['id', 'document_id', 'locale']).where('id', 'in', [...ids]).execute() : [];
   const byId = new Map(rows.map((row) => [Number(row.id), { documentId: row.document_id as string, locale: (row.locale as string | null) ?? undefined }]));
 
   const fail = (path: Path, message: string, value: unknown): never => {

@@ -46,7 +46,16 @@ export class RelationLinks {
   constructor(
     private readonly db: Db,
     private readonly ctx: DocumentContext,
+    /**
+     * Whether the writer may name documents of a type (CallerOptions.canLink): of a type it may
+     * not, every document is answered as unknown (set and connect: a 400; disconnect: nothing).
+     */
+    private readonly canLink?: (type: ContentType) => boolean,
   ) {}
+
+  private visible(type: ContentType): boolean {
+    return !this.canLink || this.canLink(type);
+  }
 
   private get schema(): Schema {
     return this.ctx.schema;
@@ -70,7 +79,7 @@ export class RelationLinks {
     const keys = new Map<RelationRef, TargetKey>();
     if (refs.length === 0) return keys;
     const ids = [...new Set(refs.map(({ ref }) => ref.documentId))];
-    const rows = await this.db.selectFrom(target.table).select(['document_id', 'locale']).distinct().where('document_id', 'in', ids).execute();
+    const rows = this.visible(target) ? await this.db.selectFrom(target.table).select(['document_id', 'locale']).distinct().where('document_id', 'in', ids).execute() : [];
     const existing = new Set(rows.map((row) => keyOf({ documentId: row.document_id as string, locale: target.localized ? (row.locale as string) : null })));
     for (const { ref, path } of refs) {
       const key = { documentId: ref.documentId, locale: this.targetLocale(target, attribute, ref, path, row) };
@@ -83,7 +92,8 @@ export class RelationLinks {
   }
 
   async apply(model: Model, row: OwnerRow, attribute: RelationAttribute, given: RelationInput): Promise<void> {
-    const input = await resolveEntryIds(this.db, this.schema.contentTypes.get(attribute.target)!, attribute, given);
+    const target = this.schema.contentTypes.get(attribute.target)!;
+    const input = await resolveEntryIds(this.db, target, attribute, given, this.visible(target));
     if (attribute.owner) await this.applyOwnerSide(model, row, attribute, input);
     else await this.applyInverseSide(model as ContentType, row, attribute, input);
   }
@@ -116,7 +126,8 @@ export class RelationLinks {
       });
     } else {
       list = current.map((r) => ({ documentId: r.target_document_id, locale: r.target_locale }));
-      for (const ref of input.disconnect ?? []) {
+      // Disconnecting a target the writer may not read disconnects nothing, as an unknown one.
+      for (const ref of this.visible(target) ? (input.disconnect ?? []) : []) {
         const locale = target.localized ? (row.locale ?? ref.locale ?? this.ctx.i18n.defaultLocale) : null;
         list = list.filter((key) => keyOf(key) !== keyOf({ documentId: ref.documentId, locale }));
       }
@@ -193,11 +204,13 @@ export class RelationLinks {
     const ownerRowsOf = async (refs: { ref: RelationRef; path: (string | number)[] }[]) => {
       const result = new Map<RelationRef, number[]>();
       if (refs.length === 0) return result;
-      const rows = await this.db
-        .selectFrom(ownerType.table)
-        .select(['id', 'document_id', 'locale', 'published_at'])
-        .where('document_id', 'in', [...new Set(refs.map(({ ref }) => ref.documentId))])
-        .execute();
+      const rows = this.visible(ownerType)
+        ? await this.db
+            .selectFrom(ownerType.table)
+            .select(['id', 'document_id', 'locale', 'published_at'])
+            .where('document_id', 'in', [...new Set(refs.map(({ ref }) => ref.documentId))])
+            .execute()
+        : [];
       for (const { ref, path } of refs) {
         // Between localized types, the writing document's own locale (as targetLocale).
         const locale = ownerType.localized ? (self.locale ?? ref.locale ?? this.ctx.i18n.defaultLocale) : null;

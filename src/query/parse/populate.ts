@@ -19,8 +19,8 @@ type Populatable = Exclude<Attribute, { kind: 'scalar' }>;
 /**
  * `populate` (spec 4.7): `*`, names, comma lists, arrays, dot paths through components, object
  * toggles, and per-attribute `fields`, `filters`, `sort`, `populate`, `count` and (dynamic zones)
- * `on`. Every name is checked against the schema; relations the caller may not read are kept in
- * the tree and left out when reading (spec 7.3: silently unpopulated).
+ * `on`. Every name is checked against the schema; relations and media the caller may not read are
+ * kept in the tree and left out when reading (spec 7.3: silently unpopulated).
  */
 export class PopulateParser {
   private nodes = 0;
