@@ -116,6 +116,18 @@ export class CostLimitError extends VellumError {
   }
 }
 
+/** Koa's `ctx.badRequest(message)` in Strapi (a refresh without a refresh token): http-errors' name. */
+export class BadRequestError extends VellumError {
+  static override readonly status: number = 400;
+  static override readonly errorName: string = 'BadRequestError';
+  static override readonly code: string = 'VELLUM_BAD_REQUEST';
+  static override readonly graphqlCode: string = 'BAD_REQUEST';
+
+  constructor(message = 'Bad Request', details: ErrorDetails = {}) {
+    super(message, details);
+  }
+}
+
 export class UnauthorizedError extends VellumError {
   static override readonly status: number = 401;
   static override readonly errorName: string = 'UnauthorizedError';

@@ -18,6 +18,7 @@ import { registerI18nRoutes } from './rest/i18n.js';
 import { loadProjectSchema } from './schema/load.js';
 import type { Schema } from './schema/model.js';
 import { startAuth, type Auth } from './auth/index.js';
+import { startEmail, type EmailService } from './email/index.js';
 import { builtInTypes, systemTables } from './built-ins.js';
 import { registerAdminRoutes } from './rest/admin.js';
 import { registerSecurity } from './http/security.js';
@@ -38,6 +39,8 @@ export interface Vellum {
   cron: CronService;
   /** This node's webhook delivery, leased jobs and scheduled actions. */
   events: NodeEvents;
+  /** `strapi.plugin('email').service('email')`: the configured provider. */
+  email: EmailService;
   sync: SyncReport;
   /** Project code files present but not run (each also named in `warnings`). */
   skippedCode: string[];
@@ -55,20 +58,40 @@ export interface CreateVellumOptions extends LoadConfigOptions {
   usersPermissions?: UsersPermissionsHooks;
 }
 
-/** GraphQL's `register`, `login` and `me`, answered by users-and-permissions as REST's are. */
+/** GraphQL's `register`, `login`, `me` and account mutations, answered by users-and-permissions as REST's are. */
 const graphqlUsersPermissions = (auth: Auth): UsersPermissionsHooks => ({
-  register: (input, request) => auth.register(input, request.headers),
-  login: (input, request) => auth.users.login(input, request.ip),
+  register: async (input, request) => (await auth.signedIn(await auth.register(input, request.headers), request.headers, input, 'register')).body,
+  login: async (input, request) => (await auth.signedIn(await auth.users.login(input, request.ip), request.headers, input, 'register')).body,
   async me(headers) {
     const caller = await auth.access.resolve(headers);
     return caller.kind === 'user' ? auth.users.findById(caller.userId, { populate: ['role'] }) : null;
   },
+  forgotPassword: (input) => auth.account.forgotPassword(input),
+  resetPassword: async (input, request) => (await auth.signedIn(await auth.account.resetPassword(input), request.headers, input, 'password')).body,
+  changePassword: async (input, request) =>
+    (await auth.signedIn(await auth.account.changePassword(await auth.passwordChanger(request.headers), input), request.headers, input, 'password')).body,
+  emailConfirmation: async (input, request) => (await auth.signedIn(await auth.account.confirmEmailAndSignIn(input), request.headers, input, 'register')).body,
 });
+
+/**
+ * Strapi's `server.absoluteUrl`: `server.url` when absolute, else `http://host:port` and that path,
+ * with the port the server listens on (an ephemeral port too) and `localhost` for a wildcard host.
+ */
+function absoluteServerUrl(config: VellumConfig, app?: FastifyInstance): string {
+  const { url, host, port } = config.server;
+  if (/^https?:\/\//.test(url)) return url.replace(/\/+$/, '');
+  const address = app?.server.address();
+  const listening = address && typeof address === 'object' ? address.port : port;
+  const hostname = host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host;
+  return `http://${hostname}:${listening}${url.replace(/\/+$/, '')}`;
+}
 
 export async function createVellum(projectDir: string, options: CreateVellumOptions = {}): Promise<Vellum> {
   // Before any project file runs (config files too): `@strapi/strapi` and `@strapi/utils` are Vellum's.
   provideStrapiModules();
   const config = await loadConfig(projectDir, options);
+  // The email provider loads at start-up, as Strapi's bootstrap loads it: a missing one stops here.
+  const email = await startEmail(config);
   const { schema, warnings } = loadProjectSchema(projectDir, builtInTypes(projectDir));
   if (usersPathTaken(schema)) {
     const type = schema.byPluralName.get('users')!;
@@ -95,9 +118,11 @@ export async function createVellum(projectDir: string, options: CreateVellumOpti
   const events = createEvents({ database, config, documents, webhooks, cron, log });
   let sync: SyncReport;
   let auth: Auth;
+  // Links in emails name the server: known once it listens (an ephemeral port in tests).
+  let serverUrl = () => absoluteServerUrl(config);
   try {
     sync = await synchronizeSchema(database, schema, systemTables);
-    auth = await startAuth(database, documents, config, options.env, project.actions);
+    auth = await startAuth(database, documents, config, options.env, project.actions, { email, serverUrl: () => serverUrl() });
   } catch (error) {
     await database.close();
     throw error;
@@ -106,6 +131,7 @@ export async function createVellum(projectDir: string, options: CreateVellumOpti
   project.start({ documents: new ProjectDocuments(documents), access, auth });
   const prefix = config.api.rest.prefix;
   const app = createHttpServer(config, { allowedMethods: (path) => project.allowedMethods(path) });
+  serverUrl = () => absoluteServerUrl(config, app);
   await registerSecurity(app, config.middlewares);
   await project.registerGlobalMiddlewares(app);
   // A project with routers is served what they declare: REST answers the core routes nothing of
@@ -115,7 +141,10 @@ export async function createVellum(projectDir: string, options: CreateVellumOpti
   registerI18nRoutes(app, prefix, config.i18n);
   registerUsersPermissionsRoutes(app, { auth, service: documents, prefix });
   registerAdminRoutes(app, auth, { webhooks, deliveries: events.deliveries, schedules: events.schedules, webhooksConfig: config.server.webhooks });
-  app.addHook('onClose', async () => database.close());
+  app.addHook('onClose', async () => {
+    email.close();
+    await database.close();
+  });
   try {
     const media = await registerUploadRoutes(app, { documents, access, config });
     // Last: a project route on a path Vellum serves itself is the one left out (with a warning).
@@ -124,7 +153,7 @@ export async function createVellum(projectDir: string, options: CreateVellumOpti
     await registerGraphql(app, { ...graphql, service: documents, rest: config.api.rest, access, usersPermissions, strapi: project.strapi });
     project.data.start({ documents, store: coreStore(() => database.db, (fn) => database.write(fn)) });
     const strapiDocuments = project.strapi.documents as (uid: string) => never;
-    Object.assign(plugins, pluginServices({ documents, strapiDocuments, auth, media, i18n: config.i18n }));
+    Object.assign(plugins, pluginServices({ documents, strapiDocuments, auth, email, media, i18n: config.i18n }));
     await project.run('bootstrap');
     events.start(project.strapi);
   } catch (error) {
@@ -143,6 +172,7 @@ export async function createVellum(projectDir: string, options: CreateVellumOpti
     webhooks,
     cron,
     events,
+    email,
     sync,
     skippedCode: project.notRun,
     warnings,

@@ -21,7 +21,7 @@ const LAYERS: string[][] = [
   ['errors', 'objects'],
   ['project'],
   ['config', 'schema'],
-  ['database'],
+  ['database', 'email'],
   ['query'],
   ['documents'],
   ['access', 'events'],

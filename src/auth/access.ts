@@ -3,7 +3,8 @@
  * resolved from the database — no per-process cache — so a permission change applies to the next
  * request on every node:
  *   no credentials  -> the Public role's grants (one statement)
- *   user JWT        -> the user's role's grants (one statement; blocked or deleted users are refused)
+ *   user JWT        -> the user's role's grants (one statement; blocked or deleted users, and JWTs
+ *                      issued before the user's password changed, are refused)
  *   API token       -> its type's grants (one statement)
  * What it may read follows from the grants: a type it may `find`; relations and media to others are
  * left out, and a write may not link them. Drafts (`rest.draftAccess`): see `draftReader`.
@@ -20,7 +21,7 @@ import type { Users } from './users.js';
 
 export type Caller =
   | { kind: 'public'; grants: Grants }
-  | { kind: 'user'; userId: number; grants: Grants }
+  | { kind: 'user'; userId: number; grants: Grants; sessionId?: string }
   | { kind: 'api-token'; tokenId: number; grants: Grants };
 
 /**
@@ -62,10 +63,15 @@ export class UsersPermissionsAccess implements AccessControl {
     const token = bearerToken(headers.authorization);
     if (token === undefined) return { kind: 'public', grants: grantSet(await this.publicGrants()) };
     if (looksLikeJwt(token)) {
-      const identity = await this.users.identity(await this.jwt.verify(token));
+      const { id, issuedAt, sessionId } = await this.jwt.verifyIssued(token);
+      const identity = await this.users.identity(id, sessionId);
       if (!identity) throw new UnauthorizedError('Invalid credentials');
+      // An access token of a refresh session that was logged out or revoked (sessions.ts).
+      if (identity.sessionActive === false) throw new UnauthorizedError('Invalid credentials');
+      // Issued before the user's password last changed (or was reset): no longer valid.
+      if (identity.revokedThrough !== undefined && (issuedAt === undefined || issuedAt <= identity.revokedThrough)) throw new UnauthorizedError('Invalid credentials');
       if (identity.blocked) throw new UnauthorizedError('Your account has been blocked by an administrator');
-      return { kind: 'user', userId: identity.id, grants: grantSet(identity.actions) };
+      return { kind: 'user', userId: identity.id, grants: grantSet(identity.actions), ...(sessionId === undefined ? {} : { sessionId }) };
     }
     const verified = await this.tokens.verify(token);
     return { kind: 'api-token', tokenId: verified.id, grants: verified.grants };

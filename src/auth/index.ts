@@ -1,23 +1,32 @@
 /**
  * Users-and-permissions for one node: on start, under the schema lock, it makes sure the built-in
- * roles, the generated secrets and the grants of `config/permissions` exist; then it serves the
- * access seam, users, API tokens, roles and administrators.
+ * roles, the generated secrets, the grants of `config/permissions` and the advanced settings exist;
+ * then it serves the access seam, users, account flows (passwords, email confirmation), API tokens,
+ * roles and administrators.
  */
+import { randomUUID } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { VellumConfig } from '../config/load.js';
 import type { Database } from '../database/connection.js';
 import type { Db } from '../database/dialect.js';
 import type { DocumentService } from '../documents/service.js';
-import { ProjectError, ValidationError } from '../errors.js';
+import { coreStore } from '../database/store.js';
+import { shaped } from '../database/system-tables.js';
+import type { EmailService } from '../email/index.js';
+import { ApplicationError, ForbiddenError, ProjectError, ValidationError } from '../errors.js';
 import type { ContentType } from '../schema/model.js';
 import { UsersPermissionsAccess } from './access.js';
+import { AccountFlows } from './account.js';
+import { AdvancedSettings } from './advanced.js';
+import { UserCodes } from './codes.js';
 import { Admins } from './admins.js';
 import { resolveAuthConfig, type AuthConfig } from './config.js';
 import { JwtSigner } from './jwt.js';
-import { ROLE_UID, USER_UID } from './model.js';
+import { JWT_REVOCATIONS_TABLE, ROLE_UID, USER_UID, type RoleRow, type UserRow } from './model.js';
 import { expandActions, knownActions } from './permissions.js';
 import { BUILT_IN_ROLES, Roles } from './roles.js';
-import { ensureSetting, randomSecret, readSetting, writeSetting } from './settings.js';
+import { ensureSetting, randomSecret } from './settings.js';
+import { Sessions, type SessionAnswer } from './sessions.js';
 import { ApiTokens } from './tokens.js';
 import { PERMISSION_UID, permissionAdapter } from './permission-model.js';
 import { Users, type AuthResult } from './users.js';
@@ -33,14 +42,43 @@ export interface Auth {
   admins: Admins;
   /** Users' JWTs: what the users-permissions `jwt` service issues and verifies for project code. */
   jwt: JwtSigner;
+  /** Forgotten, reset and changed passwords; email confirmation. */
+  account: AccountFlows;
+  /** The advanced settings and email templates, in the core store (read per request). */
+  advanced: AdvancedSettings;
+  /** Refresh sessions (`jwtManagement: 'refresh'`). */
+  sessions: Sessions;
+  /**
+   * The answer of a sign-in (`login`: local or provider login, whose refresh token may go in a
+   * cookie; `register` and `password`: always in the body, as Strapi): unchanged in
+   * `legacy-support` mode; in `refresh` mode a new session's `jwt` and `refreshToken` (a password
+   * change or reset ends the user's other sessions first, which `revokeJwts` did).
+   */
+  signedIn<T extends { jwt?: string; user: { id?: unknown } }>(result: T, headers: IncomingHttpHeaders, body: Record<string, unknown>, how: 'login' | 'register' | 'password'): Promise<{ body: T & { refreshToken?: string }; cookie?: string }>;
   /** Every grantable action of this schema. */
   actions: string[];
   /** Concrete actions for patterns (`api::*.find`); 400 for a pattern that names nothing. */
   expand(patterns: string[], where?: string): string[];
   /** Registration as REST and GraphQL offer it: credentials that are sent must be valid, even here. */
   register(input: Record<string, unknown>, headers: IncomingHttpHeaders): Promise<AuthResult>;
+  /**
+   * The user of a request's JWT, for what only a signed-in user may do (`change-password`): without
+   * credentials a 403 (Public lacks the permission, as in Strapi); an API token is no user
+   * (Strapi's ApplicationError).
+   */
+  passwordChanger(headers: IncomingHttpHeaders): Promise<number>;
   registrationOpen(): Promise<boolean>;
   setRegistrationOpen(open: boolean): Promise<void>;
+}
+
+/** What users-permissions uses of the node around it. */
+export interface AuthServices {
+  /** The node's email service (absent in the CLI, which sends nothing). */
+  email?: EmailService;
+  /** The server's absolute URL, for links in emails. */
+  serverUrl?: () => string;
+  /** Where a failure to send an email in the background is told. */
+  log?: (message: string) => void;
 }
 
 interface Secrets {
@@ -67,6 +105,7 @@ export async function startAuth(
   env: NodeJS.ProcessEnv = process.env,
   /** Actions the project's own routes name (`api::article.article.bySlug`): grantable too. */
   routeActions: string[] = [],
+  services: AuthServices = {},
 ): Promise<Auth> {
   const authConfig = resolveAuthConfig(config, env);
   const { schema } = documents;
@@ -76,6 +115,8 @@ export async function startAuth(
   const expand = (patterns: string[], where = 'permissions') => expandActions(patterns, actions, where);
   const roles = new Roles(database.system, documents, roleType, (fn) => database.write(fn));
   documents.engine.register(PERMISSION_UID, permissionAdapter(database, schema, documents.engine));
+  const roleExists = (db: Db) => async (type: string) =>
+    (await shaped<RoleRow>(db).selectFrom(roleType.table).select('id').where('type', '=', type).executeTakeFirst()) !== undefined;
 
   const bootstrap = async (db: Db) => {
     const publicRole = await roles.ensure(db, 'public', BUILT_IN_ROLES.public.name, BUILT_IN_ROLES.public.description);
@@ -85,7 +126,6 @@ export async function startAuth(
       adminJwt: authConfig.adminJwtSecret ?? (await ensureSetting(db, 'admin_jwt_secret', randomSecret)),
       tokenSalt: authConfig.apiTokenSalt ?? (await ensureSetting(db, 'api_token_salt', randomSecret)),
     };
-    await ensureSetting(db, 'allow_register', () => String(authConfig.allowRegister));
     // Grants from config/permissions are added on every start; run-time grants are kept.
     for (const [type, patterns] of configuredGrants(config)) {
       let granted: string[];
@@ -104,14 +144,45 @@ export async function startAuth(
       }
       await roles.grant(roleDocumentId, granted, db);
     }
+    // After the roles: `default_role` must name one.
+    const seeds = { advanced: authConfig.advanced, allowRegister: authConfig.allowRegister, email: authConfig.emailTemplates };
+    await AdvancedSettings.seed(coreStore(() => db, (fn) => fn(db)), db, seeds, roleExists(db));
     return { publicRole, authenticatedRole, secrets };
   };
-  const { publicRole, authenticatedRole, secrets } = await database.dialect.withSchemaLock(database.db, bootstrap);
+  const { publicRole, secrets } = await database.dialect.withSchemaLock(database.db, bootstrap);
 
-  const userJwt = new JwtSigner(secrets.jwt, authConfig.jwtLifetime);
+  const revokedThrough = async (id: number) => {
+    const row = await database.system.selectFrom(JWT_REVOCATIONS_TABLE).select('revoked_through').where('user_id', '=', id).executeTakeFirst();
+    return row ? Number(row.revoked_through) : undefined;
+  };
+  const userJwt = new JwtSigner(secrets.jwt, authConfig.jwtLifetime, undefined, revokedThrough);
+  const sessions: Sessions = new Sessions(database, userJwt, authConfig, async (id) => {
+    const row = await shaped<UserRow>(database.db).selectFrom(userType.table).select('blocked').where('id', '=', id).executeTakeFirst();
+    if (row && database.dialect.decode('boolean', row.blocked) !== true) return true;
+    // A user blocked by any means (the admin API, a user update) loses their sessions here.
+    await sessions.revoke(id);
+    return false;
+  });
   const tokens = new ApiTokens(database, secrets.tokenSalt);
   const resolveRole = async (ref: string) => (await roles.get(ref)).documentId;
-  const users = new Users(database, documents, userType, authConfig, userJwt, authenticatedRole, resolveRole);
+  const advanced = new AdvancedSettings(coreStore(() => database.db, (fn) => database.write(fn)), roleExists(database.db));
+  const account = new AccountFlows({
+    database,
+    schema,
+    userType,
+    users: documents.of(userType),
+    config: authConfig,
+    jwt: userJwt,
+    codes: new UserCodes(database),
+    advanced,
+    email: services.email,
+    serverUrl: services.serverUrl ?? (() => 'http://localhost:1337'),
+    apiPrefix: config.api.rest.prefix,
+    log: services.log,
+    revokeSessions: (id) => sessions.revoke(id),
+  });
+  const registration = { settings: () => advanced.get(), sendConfirmationEmail: (id: number) => account.sendConfirmationEmail(id) };
+  const users = new Users(database, documents, userType, authConfig, userJwt, registration, resolveRole, (id) => sessions.revoke(id));
   const access = new UsersPermissionsAccess(userJwt, users, tokens, roles, publicRole, config.api.rest.draftAccess);
   return {
     config: authConfig,
@@ -121,13 +192,32 @@ export async function startAuth(
     roles,
     admins: new Admins(database, JwtSigner.admin(secrets.adminJwt), authConfig),
     jwt: userJwt,
+    account,
+    advanced,
+    sessions,
+    async signedIn(result, headers, body, how) {
+      const id = result.user.id;
+      if (!sessions.enabled || result.jwt === undefined || typeof id !== 'number') return { body: result };
+      const deviceId = typeof body.deviceId === 'string' && body.deviceId.length > 0 ? body.deviceId : undefined;
+      const tokens = await sessions.start(id, how === 'password' ? (deviceId ?? randomUUID()) : deviceId);
+      const answer: SessionAnswer = how === 'login' ? sessions.answer(tokens, headers, authConfig.production) : { body: tokens };
+      return { body: { ...answer.body, ...result, jwt: answer.body.jwt }, cookie: answer.cookie };
+    },
     actions,
     expand,
     async register(input, headers) {
       if (headers.authorization !== undefined) await access.resolve(headers);
       return users.register(input);
     },
-    registrationOpen: async () => (await readSetting(database.system, 'allow_register')) !== 'false',
-    setRegistrationOpen: (open) => writeSetting(database.system, 'allow_register', String(open)),
+    async passwordChanger(headers) {
+      const caller = await access.resolve(headers);
+      if (caller.kind === 'public') throw new ForbiddenError();
+      if (caller.kind !== 'user') throw new ApplicationError('You must be authenticated to reset your password');
+      return caller.userId;
+    },
+    registrationOpen: async () => (await advanced.get()).allow_register,
+    setRegistrationOpen: async (open) => {
+      await advanced.update({ allow_register: open });
+    },
   };
 }

@@ -1,6 +1,9 @@
 /**
  * HS256 JSON Web Tokens (jose). User tokens carry `{ id }` like Strapi's; admin tokens are signed
  * with another secret and an audience of their own, so neither is accepted where the other is.
+ * A user's tokens issued at or before the second their JWTs were revoked (a password change) are
+ * refused by the access layer; a token issued after a revocation carries a later `iat`, even in
+ * the same second (see `issuedAt`).
  */
 import { errors, jwtVerify, SignJWT } from 'jose';
 import { UnauthorizedError } from '../errors.js';
@@ -14,16 +17,27 @@ export class JwtSigner {
     secret: string,
     private readonly lifetimeSeconds: number,
     private readonly audience?: string,
+    /** The second through which a user's tokens are revoked, if ever (users only). */
+    private readonly revokedThrough?: (id: number) => Promise<number | undefined>,
   ) {
     this.key = new TextEncoder().encode(secret);
+  }
+
+  /** Now in epoch seconds, or the second after the user's revocation when that is later. */
+  private async issuedAt(id: unknown): Promise<number> {
+    const now = Math.floor(Date.now() / 1000);
+    if (!this.revokedThrough || typeof id !== 'number' || !Number.isInteger(id)) return now;
+    const revoked = await this.revokedThrough(id);
+    return revoked === undefined ? now : Math.max(now, revoked + 1);
   }
 
   static admin(secret: string, lifetimeSeconds = 8 * 3600): JwtSigner {
     return new JwtSigner(secret, lifetimeSeconds, ADMIN_AUDIENCE);
   }
 
-  sign(id: number): Promise<string> {
-    let jwt = new SignJWT({ id }).setProtectedHeader({ alg: 'HS256', typ: 'JWT' }).setIssuedAt().setExpirationTime(`${this.lifetimeSeconds}s`);
+  async sign(id: number): Promise<string> {
+    const iat = await this.issuedAt(id);
+    let jwt = new SignJWT({ id }).setProtectedHeader({ alg: 'HS256', typ: 'JWT' }).setIssuedAt(iat).setExpirationTime(iat + this.lifetimeSeconds);
     if (this.audience) jwt = jwt.setAudience(this.audience);
     return jwt.sign(this.key);
   }
@@ -32,9 +46,10 @@ export class JwtSigner {
    * A token of any payload (the users-permissions `jwt` service's `issue`, which project code
    * calls): `expiresIn` in seconds or as jose reads it (`'30d'`), the node's lifetime by default.
    */
-  issue(payload: Record<string, unknown>, expiresIn?: string | number): Promise<string> {
-    const lifetime = expiresIn === undefined ? `${this.lifetimeSeconds}s` : typeof expiresIn === 'number' ? `${expiresIn}s` : expiresIn;
-    let jwt = new SignJWT(payload).setProtectedHeader({ alg: 'HS256', typ: 'JWT' }).setIssuedAt().setExpirationTime(lifetime);
+  async issue(payload: Record<string, unknown>, expiresIn?: string | number): Promise<string> {
+    const iat = await this.issuedAt(payload.id);
+    const lifetime = expiresIn === undefined ? iat + this.lifetimeSeconds : typeof expiresIn === 'number' ? iat + expiresIn : expiresIn;
+    let jwt = new SignJWT(payload).setProtectedHeader({ alg: 'HS256', typ: 'JWT' }).setIssuedAt(iat).setExpirationTime(lifetime);
     if (this.audience) jwt = jwt.setAudience(this.audience);
     return jwt.sign(this.key);
   }
@@ -54,11 +69,23 @@ export class JwtSigner {
 
   /** The id the token was issued for; 401 when it is malformed, tampered with or expired. */
   async verify(token: string): Promise<number> {
+    return (await this.verifyIssued(token)).id;
+  }
+
+  /**
+   * The id the token was issued for and when (`iat`, epoch seconds; absent in a token made without
+   * it); `sessionId` for an access token of a refresh session (sessions.ts).
+   */
+  async verifyIssued(token: string): Promise<{ id: number; issuedAt?: number; sessionId?: string }> {
     try {
       const { payload } = await jwtVerify(token, this.key, { algorithms: ['HS256'], audience: this.audience });
       if (!this.audience && payload.aud !== undefined) throw new UnauthorizedError('Invalid credentials');
       if (typeof payload.id !== 'number' || !Number.isInteger(payload.id)) throw new UnauthorizedError('Invalid credentials');
-      return payload.id;
+      if (payload.type === 'access') {
+        if (typeof payload.sessionId !== 'string') throw new UnauthorizedError('Invalid credentials');
+        return { id: payload.id, issuedAt: payload.iat, sessionId: payload.sessionId };
+      }
+      return { id: payload.id, issuedAt: payload.iat };
     } catch (error) {
       if (error instanceof UnauthorizedError) throw error;
       if (error instanceof errors.JWTExpired) throw new UnauthorizedError('Token expired');

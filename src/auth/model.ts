@@ -1,7 +1,8 @@
 /**
  * What users-and-permissions stores: the user and role content-types (built in, as Strapi's
  * `plugin::users-permissions.*`, so project types can relate to users and `/api/users` reuses the
- * query engine) and the system tables for permissions, API tokens, admins and login failures.
+ * query engine) and the system tables for permissions, API tokens, admins, login failures, the
+ * single-use codes of password resets and email confirmations, and JWT revocations.
  */
 import type { Encoded, RowId } from '../database/system-tables.js';
 import type { TableSpec } from '../database/tables.js';
@@ -17,6 +18,9 @@ export const TOKENS_TABLE = 'strapi_api_tokens';
 export const TOKEN_PERMISSIONS_TABLE = 'strapi_api_token_permissions';
 export const ADMINS_TABLE = 'admin_users';
 export const LOGIN_FAILURES_TABLE = 'up_login_failures';
+export const USER_CODES_TABLE = 'up_user_codes';
+export const JWT_REVOCATIONS_TABLE = 'up_jwt_revocations';
+export const SESSIONS_TABLE = 'up_sessions';
 
 export const userType: RawSchemaFile = {
   file: '(built-in) plugin::users-permissions.user',
@@ -108,6 +112,49 @@ export const authTables: TableSpec[] = [
     columns: [id, { name: 'key', type: 'string', notNull: true }, { name: 'failed_at', type: 'datetime', notNull: true }],
     indexes: [{ name: indexName(LOGIN_FAILURES_TABLE, ['key', 'failed_at']), columns: ['key', 'failed_at'] }],
   },
+  {
+    // Single-use codes sent by email (password reset, email confirmation): only their SHA-256 is kept.
+    name: USER_CODES_TABLE,
+    columns: [
+      id,
+      { name: 'user_id', type: 'integer', notNull: true },
+      { name: 'purpose', type: 'string', notNull: true },
+      { name: 'code_hash', type: 'string', notNull: true },
+      { name: 'expires_at', type: 'datetime', notNull: true },
+      { name: 'created_at', type: 'datetime' },
+    ],
+    indexes: [
+      { name: indexName(USER_CODES_TABLE, ['code_hash']), columns: ['code_hash'], unique: true },
+      { name: indexName(USER_CODES_TABLE, ['user_id', 'purpose']), columns: ['user_id', 'purpose'] },
+    ],
+  },
+  {
+    // A user's JWTs issued at or before `revoked_through` (epoch seconds) are refused: written when
+    // the password changes or is reset.
+    name: JWT_REVOCATIONS_TABLE,
+    columns: [id, { name: 'user_id', type: 'integer', notNull: true }, { name: 'revoked_through', type: 'bigint', notNull: true }],
+    indexes: [{ name: indexName(JWT_REVOCATIONS_TABLE, ['user_id']), columns: ['user_id'], unique: true }],
+  },
+  {
+    // Refresh sessions (`jwtManagement: 'refresh'`, sessions.ts): one row per signed-in device,
+    // holding the SHA-256 of its current refresh token only (rotated on every refresh).
+    name: SESSIONS_TABLE,
+    columns: [
+      id,
+      { name: 'session_id', type: 'string', notNull: true },
+      { name: 'user_id', type: 'integer', notNull: true },
+      { name: 'device_id', type: 'string' },
+      { name: 'token_hash', type: 'string', notNull: true },
+      { name: 'expires_at', type: 'datetime', notNull: true },
+      { name: 'absolute_expires_at', type: 'datetime', notNull: true },
+      { name: 'created_at', type: 'datetime' },
+      { name: 'updated_at', type: 'datetime' },
+    ],
+    indexes: [
+      { name: indexName(SESSIONS_TABLE, ['session_id']), columns: ['session_id'], unique: true },
+      { name: indexName(SESSIONS_TABLE, ['user_id']), columns: ['user_id'] },
+    ],
+  },
 ];
 
 /** Rows of the tables above, typed for the query builder (`Database.system`). */
@@ -148,8 +195,39 @@ export interface LoginFailureRow {
   failed_at: Encoded;
 }
 
+export interface UserCodeRow {
+  id: RowId;
+  user_id: number;
+  purpose: string;
+  code_hash: string;
+  expires_at: Encoded;
+  created_at: Encoded;
+}
+
+export interface JwtRevocationRow {
+  id: RowId;
+  user_id: number;
+  /** A bigint: a string on PostgreSQL, a number elsewhere. */
+  revoked_through: number | string;
+}
+
+export interface SessionRow {
+  id: RowId;
+  session_id: string;
+  user_id: number;
+  device_id: string | null;
+  token_hash: string;
+  expires_at: Encoded;
+  absolute_expires_at: Encoded;
+  created_at: Encoded;
+  updated_at: Encoded;
+}
+
 declare module '../database/system-tables.js' {
   interface SystemTables {
+    up_sessions: SessionRow;
+    up_user_codes: UserCodeRow;
+    up_jwt_revocations: JwtRevocationRow;
     up_permissions: PermissionRow;
     strapi_api_tokens: TokenRow;
     strapi_api_token_permissions: TokenPermissionRow;
@@ -171,6 +249,7 @@ export interface UserRow {
   provider: string | null;
   password: string | null;
   blocked: Encoded;
+  confirmed: Encoded;
 }
 
 export interface RoleRow {

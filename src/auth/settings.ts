@@ -1,6 +1,6 @@
 /**
- * Settings shared by every node, kept in `vellum_meta`: generated secrets and the switches an
- * administrator changes at run time (registration open or closed).
+ * Settings shared by every node, kept in `vellum_meta`: the generated secrets. (The switches an
+ * administrator changes at run time are Strapi's advanced settings, in the core store: advanced.ts.)
  */
 import { randomBytes } from 'node:crypto';
 import { META_TABLE } from '../database/tables.js';
@@ -8,12 +8,12 @@ import type { SystemDb } from '../database/system-tables.js';
 
 const PREFIX = 'auth.';
 
-export async function readSetting(db: SystemDb, name: string): Promise<string | undefined> {
+async function readSetting(db: SystemDb, name: string): Promise<string | undefined> {
   const row = await db.selectFrom(META_TABLE).select('value').where('name', '=', PREFIX + name).executeTakeFirst();
   return row?.value ?? undefined;
 }
 
-export async function writeSetting(db: SystemDb, name: string, value: string): Promise<void> {
+async function writeSetting(db: SystemDb, name: string, value: string): Promise<void> {
   const updated = await db.updateTable(META_TABLE).set({ value }).where('name', '=', PREFIX + name).executeTakeFirst();
   if (Number(updated.numUpdatedRows) === 0) await db.insertInto(META_TABLE).values({ name: PREFIX + name, value }).execute();
 }

@@ -12,10 +12,10 @@ import { ApplicationError, NotFoundError, ValidationError, type FieldError } fro
 import type { ContentType, RelationAttribute } from '../schema/model.js';
 import type { AuthConfig } from './config.js';
 import type { JwtSigner } from './jwt.js';
-import { PERMISSIONS_TABLE, type UserRow } from './model.js';
+import { JWT_REVOCATIONS_TABLE, PERMISSIONS_TABLE, SESSIONS_TABLE, type JwtRevocationRow, type SessionRow, type UserRow } from './model.js';
 import { verifyPassword } from './passwords.js';
 import { LoginThrottle } from './throttle.js';
-import { readSetting } from './settings.js';
+import type { AdvancedSettingsValue } from './advanced.js';
 
 export interface CreateUserInput {
   username: string;
@@ -28,8 +28,16 @@ export interface CreateUserInput {
 }
 
 export interface AuthResult {
-  jwt: string;
+  /** Absent when the account waits for its email confirmation (`email_confirmation`). */
+  jwt?: string;
   user: Document;
+}
+
+/** What registration and login read of the advanced settings, and the confirmation email they send. */
+export interface Registration {
+  /** The stored advanced settings, read per request (every node sees a change at once). */
+  settings(): Promise<AdvancedSettingsValue>;
+  sendConfirmationEmail(userId: number): Promise<void>;
 }
 
 /** Who a JWT belongs to, as the access layer needs it. */
@@ -39,6 +47,10 @@ export interface UserIdentity {
   blocked: boolean;
   roleDocumentId: string | null;
   actions: Set<string>;
+  /** The user's JWTs issued at or before this second are revoked (a password change); undefined: none. */
+  revokedThrough?: number;
+  /** Asked with a session id: whether the user still has that refresh session (not logged out, not revoked). */
+  sessionActive?: boolean;
 }
 
 const INVALID_LOGIN = 'Invalid identifier or password';
@@ -83,9 +95,10 @@ export class Users {
     readonly type: ContentType,
     private readonly config: AuthConfig,
     private readonly jwt: JwtSigner,
-    /** documentId of the role given to registered users. */
-    private readonly defaultRole: string,
+    private readonly registration: Registration,
     private readonly resolveRole: (ref: string) => Promise<string>,
+    /** Ends a blocked user's refresh sessions (sessions.ts). */
+    private readonly revokeSessions: (id: number) => Promise<void> = async () => undefined,
   ) {
     this.throttle = new LoginThrottle(database, config.loginAttempts, config.loginWindow);
     this.roleLink = type.attributes.role as RelationAttribute;
@@ -98,25 +111,43 @@ export class Users {
   }
 
   async register(input: Record<string, unknown>): Promise<AuthResult> {
-    const open = (await readSetting(this.database.system, 'allow_register')) !== 'false';
-    if (!open) throw new ApplicationError('Register action is currently disabled');
+    const settings = await this.registration.settings();
+    if (!settings.allow_register) throw new ApplicationError('Register action is currently disabled');
     const allowed = new Set(['username', 'email', 'password', ...this.config.allowedFields]);
     const extra = Object.keys(input).filter((key) => !allowed.has(key));
     if (extra.length) throw new ValidationError(`Invalid parameters: ${extra.join(', ')}`);
     const { username, email, password } = this.checkCredentials(input);
     const data: Record<string, unknown> = { ...input, username, email, password };
-    const user = await this.insert(data, this.defaultRole, { confirmed: true, blocked: false });
+    const role = await this.defaultRole(settings);
+    const user = await this.insert(data, role, { confirmed: !settings.email_confirmation, blocked: false });
+    if (settings.email_confirmation) return this.awaitConfirmation(user);
     return { jwt: await this.jwt.sign(user.id as number), user };
+  }
+
+  /** The role of `default_role`; Strapi's ApplicationError when no role has that type. */
+  private async defaultRole(settings: AdvancedSettingsValue): Promise<string> {
+    try {
+      return await this.resolveRole(settings.default_role);
+    } catch (error) {
+      if (error instanceof NotFoundError) throw new ApplicationError('Impossible to find the default role');
+      throw error;
+    }
+  }
+
+  /** A user registered while `email_confirmation` is on: the confirmation email, and no JWT (as Strapi). */
+  private async awaitConfirmation(user: Document): Promise<AuthResult> {
+    await this.registration.sendConfirmationEmail(user.id as number);
+    return { user };
   }
 
   /** An administrator creates a user (CLI, admin API). */
   async create(input: CreateUserInput): Promise<Document> {
     const { username, email, password } = this.checkCredentials(input as unknown as Record<string, unknown>);
-    const role = input.role ? await this.resolveRole(input.role) : this.defaultRole;
+    const role = input.role ? await this.resolveRole(input.role) : await this.defaultRole(await this.registration.settings());
     return this.insert({ username, email, password }, role, { confirmed: input.confirmed ?? true, blocked: input.blocked ?? false });
   }
 
-  async login(input: Record<string, unknown>, clientIp: string): Promise<AuthResult> {
+  async login(input: Record<string, unknown>, clientIp: string): Promise<Required<AuthResult>> {
     const errors: FieldError[] = [];
     const identifier = requiredString(input, 'identifier', errors)?.trim();
     const password = requiredString(input, 'password', errors);
@@ -126,7 +157,7 @@ export class Users {
 
     const row = await shaped<UserRow>(this.database.db)
       .selectFrom(this.type.table)
-      .select(['id', 'password', 'blocked', 'provider'])
+      .select(['id', 'password', 'blocked', 'provider', ...(this.type.attributes.confirmed ? (['confirmed'] as const) : [])])
       .where((eb) => eb.or([eb('email', '=', normalizeEmail(identifier)), eb('username', '=', identifier)]))
       .orderBy('id')
       .executeTakeFirst();
@@ -136,30 +167,47 @@ export class Users {
       throw new ValidationError(INVALID_LOGIN);
     }
     // Told only to whoever knows the password, so it reveals nothing to a guesser.
+    await this.checkConfirmed(row);
     if (this.database.dialect.decode('boolean', row.blocked)) throw new ApplicationError('Your account has been blocked by an administrator');
     await this.throttle.succeed(key);
     const user = (await this.findById(row.id))!;
     return { jwt: await this.jwt.sign(row.id), user };
   }
 
+  /** With `email_confirmation` on, an unconfirmed account cannot log in (Strapi's check, before `blocked`). */
+  private async checkConfirmed(row: Pick<UserRow, 'confirmed'>): Promise<void> {
+    if (!this.type.attributes.confirmed || this.database.dialect.decode('boolean', row.confirmed) === true) return;
+    if ((await this.registration.settings()).email_confirmation) throw new ApplicationError('Your account email is not confirmed');
+  }
+
   async setBlocked(id: number, blocked: boolean): Promise<Document> {
     const user = await this.findById(id);
     if (!user) throw new NotFoundError('User not found');
-    return this.users.update({ documentId: user.documentId as string, data: { blocked } });
+    const updated = await this.users.update({ documentId: user.documentId as string, data: { blocked } });
+    if (blocked) await this.revokeSessions(id);
+    return updated;
   }
 
   /**
    * The user behind a JWT with their role's actions, in one statement: user row, role link and
-   * grants joined. Null when the user no longer exists.
+   * grants joined (and the refresh session of an access token, when `sessionId` is given). Null
+   * when the user no longer exists.
    */
-  async identity(id: number): Promise<UserIdentity | null> {
-    const rows = await this.database.system
+  async identity(id: number, sessionId?: string): Promise<UserIdentity | null> {
+    const query = this.database.system
       .selectFrom(table<UserRow>(this.type.table).as('u'))
       .leftJoin(table<LinkRow>(this.roleLink.link.table).as('l'), 'l.entity_id', 'u.id')
       .leftJoin(`${PERMISSIONS_TABLE} as p`, 'p.role_document_id', 'l.target_document_id')
-      .select(['u.id', 'u.document_id', 'u.blocked', 'l.target_document_id as role', 'p.action'])
-      .where('u.id', '=', id)
-      .execute();
+      .leftJoin(table<JwtRevocationRow>(JWT_REVOCATIONS_TABLE).as('r'), 'r.user_id', 'u.id')
+      .select(['u.id', 'u.document_id', 'u.blocked', 'l.target_document_id as role', 'p.action', 'r.revoked_through'])
+      .where('u.id', '=', id);
+    const rows =
+      sessionId === undefined
+        ? await query.execute()
+        : await query
+            .leftJoin(table<SessionRow>(SESSIONS_TABLE).as('s'), (join) => join.onRef('s.user_id', '=', 'u.id').on('s.session_id', '=', sessionId))
+            .select('s.id as session')
+            .execute();
     const first = rows[0];
     if (!first) return null;
     return {
@@ -168,6 +216,8 @@ export class Users {
       blocked: this.database.dialect.decode('boolean', first.blocked) as boolean,
       roleDocumentId: first.role ?? null,
       actions: new Set(rows.flatMap((r) => (r.action ? [r.action] : []))),
+      revokedThrough: first.revoked_through === null || first.revoked_through === undefined ? undefined : Number(first.revoked_through),
+      ...(sessionId === undefined ? {} : { sessionActive: (first as { session?: number | null }).session != null }),
     };
   }
 

@@ -8,6 +8,7 @@
  *   vellum permissions grant|revoke <role> <action...> | vellum permissions list
  *   vellum user create --username u --email e --password p [--role authenticated] | vellum user block|unblock <id>
  *   vellum registration open|close
+ *   vellum settings get [key] | vellum settings set <key> <value>
  *   vellum webhook create --name n --url u --events entry.create,... [--header 'K: V'] [--secret s] [--disabled]
  *   vellum webhook list | vellum webhook delete <id>
  *   vellum schedule list [--state pending] | vellum schedule cancel <id>
@@ -32,6 +33,9 @@ export const ADMIN_USAGE = `  vellum admin create --email <email> --password <pa
   vellum user create --username <u> --email <e> --password <p> [--role <type>]
   vellum user block|unblock <id>
   vellum registration open|close
+  vellum settings get [key]                  advanced settings and email templates (JSON)
+  vellum settings set <key> <value>          e.g. email_confirmation true, email_reset_password https://app.example/reset,
+                                             email.reset_password.object 'Reset your password' (true/false/null parsed)
   vellum webhook create --name <name> --url <url> --events entry.create,entry.update,... [--header 'Name: value'] [--secret <s>] [--disabled]
   vellum webhook list | vellum webhook delete <id>
   vellum schedule list [--state pending|done|failed|cancelled] | vellum schedule cancel <id>`;
@@ -89,6 +93,37 @@ function required(value: string | undefined, flag: string): string {
   return value;
 }
 
+/** A value on the command line: `true`, `false`, `null`, else the text. */
+const parseValue = (text: string): unknown => (text === 'true' ? true : text === 'false' ? false : text === 'null' ? null : text);
+
+/**
+ * `email.reset_password.object` names a template option (`email.<template>.<option>`, `from.name`,
+ * `from.email`); any other key an advanced setting.
+ */
+function templateKey(key: string): { name: string; path: string[] } | undefined {
+  const [head, name, ...path] = key.split('.');
+  return head === 'email' && name && path.length ? { name, path } : undefined;
+}
+
+function settingValue(all: { advanced: object; email: object }, key: string): unknown {
+  const template = templateKey(key);
+  const path = template ? ['email', template.name, 'options', ...template.path] : ['advanced', key];
+  let value: unknown = all;
+  for (const part of path) value = value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[part] : undefined;
+  if (value === undefined) throw new ValidationError(`unknown setting "${key}"`);
+  return value;
+}
+
+async function setSetting(auth: Auth, key: string, value: unknown): Promise<void> {
+  const template = templateKey(key);
+  if (!template) {
+    await auth.advanced.update({ [key]: value });
+    return;
+  }
+  const options = template.path.reduceRight<unknown>((inner, part) => ({ [part]: inner }), value);
+  await auth.advanced.updateEmailTemplates({ [template.name]: { options } });
+}
+
 const print = (value: unknown) => console.log(typeof value === 'string' ? value : JSON.stringify(value, null, 2));
 
 /** Runs an admin command; `defaultProject` is the project when `--project` is not given. */
@@ -144,6 +179,16 @@ export async function runAdminCommand(argv: string[], defaultProject: string): P
       case 'user unblock': {
         const user = await auth.users.setBlocked(Number(required(rest[0], 'user id')), verb === 'block');
         return print(`User ${user.username} ${verb === 'block' ? 'blocked' : 'unblocked'}.`);
+      }
+      case 'settings get': {
+        const all = { advanced: await auth.advanced.get(), email: await auth.advanced.emailTemplates() };
+        return print(rest[0] === undefined ? all : settingValue(all, rest[0]));
+      }
+      case 'settings set': {
+        const key = required(rest[0], 'setting key');
+        if (rest[1] === undefined) throw new ValidationError('settings set needs a value');
+        await setSetting(auth, key, parseValue(rest[1]));
+        return print(`${key} = ${JSON.stringify(settingValue({ advanced: await auth.advanced.get(), email: await auth.advanced.emailTemplates() }, key))}`);
       }
       case 'registration open':
       case 'registration close':

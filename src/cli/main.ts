@@ -15,7 +15,7 @@ import { createVellum } from '../server.js';
 import { builtInTypes, systemTables } from '../built-ins.js';
 import { ADMIN_USAGE, runAdminCommand } from './admin.js';
 
-const ADMIN_COMMANDS = new Set(['admin', 'token', 'permissions', 'user', 'registration', 'webhook', 'schedule']);
+const ADMIN_COMMANDS = new Set(['admin', 'token', 'permissions', 'user', 'registration', 'settings', 'webhook', 'schedule']);
 
 const here = dirname(fileURLToPath(import.meta.url));
 const defaultProject = resolve(here, '../../examples/blog');

@@ -20,7 +20,7 @@ describe('configuration without config files', () => {
     assert.equal(config.projectDir, PROJECT);
     assert.equal(config.environment, 'development');
     assert.deepEqual(config.server, {
-      host: '0.0.0.0', port: 1337, bodyLimit: 1024 * 1024, bodyTimeout: 30_000, logger: false, dirs: { public: join(PROJECT, 'public') },
+      host: '0.0.0.0', port: 1337, bodyLimit: 1024 * 1024, bodyTimeout: 30_000, logger: false, url: '', dirs: { public: join(PROJECT, 'public') },
       http: { serverOptions: { requestTimeout: 300_000, headersTimeout: 60_000, keepAliveTimeout: 5_000 } },
       webhooks: { defaultHeaders: {}, timeout: 10_000, maxAttempts: 10, retryDelay: 1_000, maxRetryDelay: 3_600_000, pollInterval: 1_000, concurrency: 10, webhookConcurrency: 2, logDays: 7 },
       // Strapi's cron is off unless enabled.

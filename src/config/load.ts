@@ -109,6 +109,8 @@ export interface VellumConfig {
     bodyTimeout: number;
     http: { serverOptions: ServerTimeouts };
     logger: boolean;
+    /** Strapi's `server.url`: the server's public URL (absolute), or a path below `http://host:port`. */
+    url: string;
     dirs: { public: string };
     webhooks: WebhooksConfig;
     cron: CronConfig;
@@ -156,6 +158,8 @@ const serverSchema = z.object({
     })
     .default({ serverOptions: { requestTimeout: 300_000, headersTimeout: 60_000, keepAliveTimeout: 5_000 } }),
   logger: z.boolean().default(false),
+  // Strapi's `server.url`: the public URL of the server, absolute or a path (links in emails).
+  url: z.string().default(''),
   // Strapi's `dirs.public`: relative paths are resolved against the project folder.
   dirs: z.object({ public: z.string().min(1).default('public') }).default({ public: 'public' }),
   webhooks: z

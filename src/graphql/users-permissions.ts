@@ -1,17 +1,19 @@
 /**
- * The users-permissions part of the schema (spec 4.10): `register`, `login` and `me`, generated
- * only when the users-permissions layer hands over its hooks; this module does no auth itself.
+ * The users-permissions part of the schema (spec 4.10): `register`, `login` and `me`, and the
+ * account mutations of account-mutations.ts, generated only when the users-permissions layer hands
+ * over its hooks; this module does no auth itself.
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import { GraphQLBoolean, GraphQLID, GraphQLInputObjectType, GraphQLNonNull, GraphQLObjectType, GraphQLString } from 'graphql';
+import { accountMutations, type AccountHooks } from './account-mutations.js';
 import type { GraphqlContext } from './context.js';
 import type { RootFields } from './schema/operations.js';
 
-export interface UsersPermissionsHooks {
+export interface UsersPermissionsHooks extends Partial<AccountHooks> {
   register(
     input: { username: string; email: string; password: string },
     request: { ip: string; headers: IncomingHttpHeaders },
-  ): Promise<{ jwt: string; user: Record<string, unknown> }>;
+  ): Promise<{ jwt?: string; user: Record<string, unknown> }>;
   login(
     input: { identifier: string; password: string },
     request: { ip: string; headers: IncomingHttpHeaders },
@@ -76,6 +78,7 @@ export function usersPermissionsFields(hooks: UsersPermissionsHooks): { query: R
           return hooks.login({ identifier, password }, requestOf(context));
         },
       },
+      ...accountMutations(hooks, Payload),
     },
   };
 }

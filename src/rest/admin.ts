@@ -1,8 +1,8 @@
 /**
  * The admin API under `/admin/`: a surface of its own, reached only with an administrator's JWT
  * (`POST /admin/login`), never with content API tokens or user JWTs. It manages what the CLI
- * manages: API tokens, roles and their permissions, users, registration, webhooks and scheduled
- * actions (admin-events.ts).
+ * manages: API tokens, roles and their permissions, users, the users-permissions settings
+ * (advanced settings, email templates), webhooks and scheduled actions (admin-events.ts).
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Auth } from '../auth/index.js';
@@ -24,6 +24,12 @@ function stringList(value: unknown, name: string): string[] {
     throw new ValidationError(`${name} must be a non-empty array of action strings`);
   }
   return value as string[];
+}
+
+/** Strapi's check of the settings routes. */
+function nonEmpty(value: Body): Body {
+  if (Object.keys(value).length === 0) throw new ValidationError('Request body cannot be empty');
+  return value;
 }
 
 export function registerAdminRoutes(app: FastifyInstance, auth: Auth, events?: AdminEvents, prefix = '/admin'): void {
@@ -94,6 +100,24 @@ export function registerAdminRoutes(app: FastifyInstance, auth: Auth, events?: A
       return { data: await auth.users.setBlocked(id, input.blocked) };
     });
 
+    // Strapi's users-permissions settings routes (their paths and answers, under /admin).
+    admin.get(`${prefix}/users-permissions/advanced`, async () => ({
+      settings: await auth.advanced.get(),
+      roles: (await auth.roles.list()).map(({ id, documentId, name, description, type }) => ({ id, documentId, name, description, type })),
+    }));
+    admin.put(`${prefix}/users-permissions/advanced`, async (request) => {
+      await auth.advanced.update(nonEmpty(body(request)));
+      return { ok: true };
+    });
+    admin.get(`${prefix}/users-permissions/email-templates`, async () => auth.advanced.emailTemplates());
+    admin.put(`${prefix}/users-permissions/email-templates`, async (request) => {
+      const templates = nonEmpty(body(request))['email-templates'];
+      if (!templates || typeof templates !== 'object' || Array.isArray(templates)) throw new ValidationError('email-templates must be an object ({ reset_password, email_confirmation })');
+      await auth.advanced.updateEmailTemplates(templates as Body);
+      return { ok: true };
+    });
+
+    // Vellum's earlier switch, the same stored setting as `allow_register`.
     admin.get(`${prefix}/settings`, async () => ({ data: { allowRegister: await auth.registrationOpen() } }));
     admin.put(`${prefix}/settings`, async (request) => {
       const input = body(request);

@@ -1,9 +1,10 @@
 /**
- * Strapi's users-permissions routes: `POST /api/auth/local`, `POST /api/auth/local/register`,
- * `GET /api/users/me`, `GET /api/users`, `GET /api/users/count`, `GET /api/users/:id`. Users are
- * answered without the envelope, as Strapi does.
+ * Strapi's users-permissions routes: `POST /api/auth/local`, `POST /api/auth/local/register`, the
+ * account flows (`forgot-password`, `reset-password`, `change-password`, `email-confirmation`,
+ * `send-email-confirmation`), `GET /api/users/me`, `GET /api/users`, `GET /api/users/count`,
+ * `GET /api/users/:id`. Answered without the envelope, as Strapi does.
  */
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Auth } from '../auth/index.js';
 import { USER_UID } from '../auth/model.js';
 import type { DocumentService } from '../documents/service.js';
@@ -28,9 +29,51 @@ export function registerUsersPermissionsRoutes(
   const { auth, service, prefix } = options;
   const users = service.of(auth.users.type);
 
-  app.post(`${prefix}/auth/local`, async (request) => auth.users.login(objectBody(request), request.ip));
+  /** A sign-in's answer: in `refresh` mode a new session's tokens, and its cookie (auth/sessions.ts). */
+  const signedIn = async <T extends { jwt?: string; user: { id?: unknown } }>(request: FastifyRequest, reply: FastifyReply, how: 'login' | 'register' | 'password', result: T) => {
+    const answer = await auth.signedIn(result, request.headers, (request.body ?? {}) as Record<string, unknown>, how);
+    if (answer.cookie) reply.header('set-cookie', answer.cookie);
+    return answer.body;
+  };
 
-  app.post(`${prefix}/auth/local/register`, async (request) => auth.register(objectBody(request), request.headers));
+  app.post(`${prefix}/auth/local`, async (request, reply) => signedIn(request, reply, 'login', await auth.users.login(objectBody(request), request.ip)));
+
+  app.post(`${prefix}/auth/local/register`, async (request, reply) => signedIn(request, reply, 'register', await auth.register(objectBody(request), request.headers)));
+
+  // Account flows (auth/account.ts): answered as Strapi's users-permissions answers them.
+  app.post(`${prefix}/auth/forgot-password`, async (request) => auth.account.forgotPassword(objectBody(request)));
+  app.post(`${prefix}/auth/reset-password`, async (request, reply) => signedIn(request, reply, 'password', await auth.account.resetPassword(objectBody(request))));
+  app.post(`${prefix}/auth/change-password`, async (request, reply) =>
+    signedIn(request, reply, 'password', await auth.account.changePassword(await auth.passwordChanger(request.headers), objectBody(request))),
+  );
+
+  // Refresh sessions (auth/sessions.ts), in `jwtManagement: 'refresh'` mode only (else 404, as Strapi).
+  const { sessions } = auth;
+  app.post(`${prefix}/auth/refresh`, async (request, reply) => {
+    if (!sessions.enabled) throw new NotFoundError('Not Found');
+    const body = request.body && typeof request.body === 'object' && !Array.isArray(request.body) ? (request.body as Record<string, unknown>) : {};
+    const tokens = await sessions.refresh(sessions.requestToken(request.headers, body));
+    const answer = sessions.answer(tokens, request.headers, auth.config.production);
+    if (answer.cookie) reply.header('set-cookie', answer.cookie);
+    return answer.body;
+  });
+  app.post(`${prefix}/auth/logout`, async (request, reply) => {
+    if (!sessions.enabled) throw new NotFoundError('Not Found');
+    const caller = await auth.access.resolve(request.headers);
+    // Public lacks the permission (Strapi grants `auth.logout` to Authenticated); an API token is no user.
+    if (caller.kind === 'public') throw new ForbiddenError();
+    if (caller.kind !== 'user') throw new UnauthorizedError('Missing authentication');
+    const body = request.body && typeof request.body === 'object' && !Array.isArray(request.body) ? (request.body as Record<string, unknown>) : {};
+    const refreshToken = sessions.requestToken(request.headers, body);
+    await sessions.logout(caller.userId, body, { sessionId: caller.sessionId, refreshToken: typeof refreshToken === 'string' ? refreshToken : undefined });
+    if (sessions.usesCookie(request.headers)) reply.header('set-cookie', sessions.cookie('', auth.config.production));
+    return { ok: true };
+  });
+  app.post(`${prefix}/auth/send-email-confirmation`, async (request) => auth.account.sendEmailConfirmation(objectBody(request)));
+  app.get(`${prefix}/auth/email-confirmation`, async (request, reply) => {
+    await auth.account.confirmEmail(request.query as Query);
+    return reply.redirect(await auth.account.confirmationRedirect());
+  });
 
   // A project type named `users` (api::user.user) takes /users and everything under it, as in Strapi.
   if (usersPathTaken(service.schema)) return;

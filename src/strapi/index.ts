@@ -35,7 +35,7 @@ export function provideStrapiModules(): void {
 }
 
 /** The plugins of `config/plugins` Vellum has (their configuration is read by its own layers). */
-const KNOWN_PLUGINS = new Set(['users-permissions', 'upload', 'i18n', 'graphql']);
+const KNOWN_PLUGINS = new Set(['users-permissions', 'upload', 'i18n', 'graphql', 'email']);
 
 /** Policies Strapi's plugins provide that projects name. */
 const BUILT_IN_POLICIES: Record<string, PolicyEntry> = {
@@ -106,7 +106,7 @@ export async function loadProject(config: VellumConfig, schema: Schema, plugins:
   }
   for (const [name, section] of Object.entries(config.plugins)) {
     if (!KNOWN_PLUGINS.has(name) && (section as { enabled?: unknown } | null)?.enabled !== false) {
-      warn(`config/plugins: "${name}" is not a plugin Vellum has (it serves users-permissions, upload, i18n, graphql); its configuration is ignored`);
+      warn(`config/plugins: "${name}" is not a plugin Vellum has (it serves users-permissions, upload, i18n, graphql, email); its configuration is ignored`);
     }
   }
 

@@ -1,13 +1,15 @@
 /**
  * The services of Strapi's plugins that project code calls, over Vellum's own implementations:
- * `strapi.plugin('users-permissions').service('role' | 'user' | 'jwt')`, `strapi.plugin('upload')
- * .service('upload')` and `strapi.plugin('i18n').service('locales')` (also reachable as
+ * `strapi.plugin('users-permissions').service('role' | 'user' | 'jwt' | 'users-permissions')`,
+ * `strapi.plugin('email').service('email')`, `strapi.plugin('upload').service('upload')` and
+ * `strapi.plugin('i18n').service('locales')` (also reachable as
  * `strapi.service('plugin::users-permissions.role')`). Their methods and answers are Strapi
  * 5.54's, read from its source and checked on the running server.
  */
 import bcrypt from 'bcryptjs';
 import type { Auth } from '../auth/index.js';
 import type { Document, DocumentService, QueryParams, RowRepository } from '../documents/service.js';
+import { renderTemplate, type EmailService } from '../email/index.js';
 import { NotFoundError } from '../errors.js';
 import type { EntityDocuments } from './entity-service.js';
 
@@ -35,6 +37,7 @@ export interface PluginServiceDeps {
   documents: DocumentService;
   strapiDocuments: (uid: string) => EntityDocuments;
   auth: Auth;
+  email?: EmailService;
   media?: MediaLibrary;
   i18n: { defaultLocale: string; locales: string[] };
 }
@@ -161,9 +164,13 @@ export function pluginServices(deps: PluginServiceDeps): PluginServices {
     fetchAll: (params?: Params) => query(USER).findMany(queryParams(params)),
     remove: (params: Params) => query(USER).delete({ where: params }),
     validatePassword: (password: string, hash: string) => bcrypt.compare(password, hash),
-    sendConfirmationEmail() {
-      throw new Error('users-permissions: Vellum sends no e-mail (sendConfirmationEmail is not available)');
-    },
+    /** A new confirmation code, sent with the `email_confirmation` template (the user needs an `id`). */
+    sendConfirmationEmail: (target: { id?: unknown }) => deps.auth.account.sendConfirmationEmail(Number(objectOf(target).id)),
+  };
+
+  /** Strapi's `users-permissions` service: its `template` renders `<%= NAME.path %>` of `data` (nothing is evaluated). */
+  const usersPermissions = {
+    template: (layout: string, data: Params) => renderTemplate(String(layout ?? ''), objectOf(data)),
   };
 
   const jwt = {
@@ -212,11 +219,22 @@ export function pluginServices(deps: PluginServiceDeps): PluginServices {
     getDefaultLocale: async () => deps.i18n.defaultLocale,
   };
 
-  return {
-    'users-permissions': { role, user, jwt },
+  const services: PluginServices = {
+    'users-permissions': { role, user, jwt, 'users-permissions': usersPermissions },
     upload: { upload },
     i18n: { locales },
   };
+  const { email } = deps;
+  if (email) {
+    services.email = {
+      email: {
+        send: (options: Params) => email.send(objectOf(options)),
+        sendTemplatedEmail: (options: Params, template: Params, data: Params) => email.sendTemplatedEmail(objectOf(options), objectOf(template), objectOf(data)),
+        getProviderSettings: () => email.getProviderSettings(),
+      },
+    };
+  }
+  return services;
 }
 
 /** `strapi.service('plugin::users-permissions.role')`: a plugin's service by its uid. */

@@ -40,7 +40,7 @@ for (const dialect of DIALECTS) {
 
     it('starts without a warning and serves its types, components, zones and relations', async () => {
       // Its routers, controllers and services run (Vellum's own @strapi/strapi); only the test's probe plugin is not Vellum's.
-      assert.deepEqual(server.vellum.warnings, ['config/plugins: "probe" is not a plugin Vellum has (it serves users-permissions, upload, i18n, graphql); its configuration is ignored']);
+      assert.deepEqual(server.vellum.warnings, ['config/plugins: "probe" is not a plugin Vellum has (it serves users-permissions, upload, i18n, graphql, email); its configuration is ignored']);
       assert.deepEqual(server.vellum.skippedCode, []);
       // src/index.ts imports ./utils/locales (TypeScript importing TypeScript), as config/server.ts imports ./cron-tasks.
       assert.deepEqual((globalThis as Record<string, unknown>).__strapiTsProjectLocales, ['en', 'fr']);
