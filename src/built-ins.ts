@@ -7,8 +7,11 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { authTables, roleType, userType } from './auth/index.js';
 import { coreStoreTable } from './database/store.js';
+import { localesTable } from './documents/service.js';
 import type { TableSpec } from './database/tables.js';
 import { eventTables } from './events/index.js';
+import type { Database } from './database/connection.js';
+import type { DocumentService } from './documents/service.js';
 import { ProjectError } from './errors.js';
 import type { RawSchemaFile } from './schema/build.js';
 import { uploadFileType } from './upload/file-type.js';
@@ -40,5 +43,11 @@ function uniqueEmail(user: RawSchemaFile): RawSchemaFile {
   return { ...user, json: { ...json, attributes: { ...json.attributes, email: { ...email, unique: true } } } };
 }
 
-/** Tables that are not content-types: users-and-permissions', Strapi's core store (`strapi.store`), webhooks, cron and schedules. */
-export const systemTables: TableSpec[] = [...authTables, coreStoreTable, ...eventTables];
+/** Tables that are not content-types: users-and-permissions', Strapi's core store (`strapi.store`), the locales, webhooks, cron and schedules. */
+export const systemTables: TableSpec[] = [...authTables, coreStoreTable, localesTable, ...eventTables];
+
+/** Reads the stored locales, adding the configured ones (once the tables exist; under the schema lock). */
+export async function startLocales(database: Database, documents: DocumentService, initial: { defaultLocale: string; locales: string[] }): Promise<void> {
+  const first = { defaultLocale: initial.defaultLocale, locales: [...initial.locales] };
+  await database.dialect.withSchemaLock(database.db, (db) => documents.locales.start(first, db));
+}

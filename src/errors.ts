@@ -293,3 +293,21 @@ export class ProjectError extends Error {
     this.name = ProjectError.errorName;
   }
 }
+
+/**
+ * An import or export that cannot go on (`vellum import`, `vellum export`): an unreadable archive, a
+ * Strapi that refuses the token, a document the database refuses. Printed by the CLI, with what to
+ * do; never sent to a client.
+ */
+export class TransferError extends Error {
+  /** Never reaches a client; listed so the registry stays complete. */
+  static readonly status: number = 500;
+  static readonly errorName: string = 'TransferError';
+  static readonly code: string = 'VELLUM_TRANSFER';
+  static readonly graphqlCode: string = 'INTERNAL_SERVER_ERROR';
+
+  constructor(message: string) {
+    super(message);
+    this.name = TransferError.errorName;
+  }
+}

@@ -9,20 +9,21 @@ import { synchronizeSchema, type SyncReport } from './database/sync.js';
 import { DocumentService } from './documents/service.js';
 import { coreStore } from './database/store.js';
 import { pluginServices } from './strapi/plugin-services.js';
-import type { AccessControl } from './access/index.js';
+import type { AccessControl, Caller } from './access/index.js';
 import { registerContentApi } from './rest/content-api.js';
-import { ExtensionService, parseGraphqlConfig, registerGraphql, type NamedHandlers, type UsersPermissionsHooks } from './graphql/index.js';
+import { ExtensionService, parseGraphqlConfig, registerGraphql, type NamedHandlers, type UserRoleHooks, type UsersPermissionsHooks } from './graphql/index.js';
 import { loadProject, ProjectDocuments, provideStrapiModules } from './strapi/index.js';
 import { createHttpServer } from './http/http.js';
 import { registerI18nRoutes } from './rest/i18n.js';
 import { loadProjectSchema } from './schema/load.js';
 import type { Schema } from './schema/model.js';
-import { startAuth, type Auth } from './auth/index.js';
+import { resolveAuthConfig, startAuth, type Auth } from './auth/index.js';
 import { startEmail, type EmailService } from './email/index.js';
-import { builtInTypes, systemTables } from './built-ins.js';
+import { builtInTypes, startLocales, systemTables } from './built-ins.js';
 import { registerAdminRoutes } from './rest/admin.js';
 import { registerSecurity } from './http/security.js';
 import { registerUsersPermissionsRoutes, usersPathTaken } from './rest/users-permissions.js';
+import { registerUsersRolesRoutes } from './rest/users-roles.js';
 import { registerUploadRoutes } from './upload/routes.js';
 import { addConfiguredTasks, createEvents, CronService, WebhookStore, type NodeEvents } from './events/index.js';
 
@@ -60,7 +61,7 @@ export interface CreateVellumOptions extends LoadConfigOptions {
 
 /** GraphQL's `register`, `login`, `me` and account mutations, answered by users-and-permissions as REST's are. */
 const graphqlUsersPermissions = (auth: Auth): UsersPermissionsHooks => ({
-  register: async (input, request) => (await auth.signedIn(await auth.register(input, request.headers), request.headers, input, 'register')).body,
+  register: async (input, request) => (await auth.signedIn(await auth.register(input, request.headers, request.ip), request.headers, input, 'register')).body,
   login: async (input, request) => (await auth.signedIn(await auth.users.login(input, request.ip), request.headers, input, 'register')).body,
   async me(headers) {
     const caller = await auth.access.resolve(headers);
@@ -71,7 +72,24 @@ const graphqlUsersPermissions = (auth: Auth): UsersPermissionsHooks => ({
   changePassword: async (input, request) =>
     (await auth.signedIn(await auth.account.changePassword(await auth.passwordChanger(request.headers), input), request.headers, input, 'password')).body,
   emailConfirmation: async (input, request) => (await auth.signedIn(await auth.account.confirmEmailAndSignIn(input), request.headers, input, 'register')).body,
+  usersAndRoles: graphqlUsersAndRoles(auth),
 });
+
+/** GraphQL's users and roles mutations, answered by the code of their REST routes. */
+const graphqlUsersAndRoles = (auth: Auth): UserRoleHooks => {
+  const { userManagement: users, roleApi: roles } = auth;
+  const actor = (caller: Caller) => (caller.principal?.kind === 'user' ? { userId: caller.principal.id } : {});
+  return {
+    authorize: (headers, uid, action) => auth.access.authorize(headers, { uid, action }),
+    userDocumentId: async (ref) => users.documentIdOf(await users.idOf(ref)),
+    createUser: (data) => users.create(data),
+    updateUser: async (ref, data, caller) => users.update(await users.idOf(ref), data, actor(caller)),
+    deleteUser: async (ref) => users.destroy(await users.idOf(ref)),
+    createRole: (data) => roles.create(data),
+    updateRole: (ref, data) => roles.update(ref, data),
+    deleteRole: (ref) => roles.delete(ref),
+  };
+};
 
 /**
  * Strapi's `server.absoluteUrl`: `server.url` when absolute, else `http://host:port` and that path,
@@ -92,6 +110,8 @@ export async function createVellum(projectDir: string, options: CreateVellumOpti
   const config = await loadConfig(projectDir, options);
   // The email provider loads at start-up, as Strapi's bootstrap loads it: a missing one stops here.
   const email = await startEmail(config);
+  // The locales config/plugins lists (the stored list may grow beyond them at run time).
+  const configuredLocales = [...config.i18n.locales];
   const { schema, warnings } = loadProjectSchema(projectDir, builtInTypes(projectDir));
   if (usersPathTaken(schema)) {
     const type = schema.byPluralName.get('users')!;
@@ -110,6 +130,9 @@ export async function createVellum(projectDir: string, options: CreateVellumOpti
   // GraphQL's resolversConfig names the project's policies and middlewares, as its routes do.
   graphql.extension.named = project.named as unknown as NamedHandlers;
   await project.run('register');
+  // Secrets are checked before the database is touched: a weak one in production stops start-up here.
+  const authConfig = resolveAuthConfig(config, options.env);
+  warnings.push(...authConfig.warnings);
   const database = openDatabase(config.database);
   // The lifecycles and Document Service middlewares project code registers (empty without it).
   // Writes record their webhook events in their transaction (the webhook store is the outbox).
@@ -122,7 +145,8 @@ export async function createVellum(projectDir: string, options: CreateVellumOpti
   let serverUrl = () => absoluteServerUrl(config);
   try {
     sync = await synchronizeSchema(database, schema, systemTables);
-    auth = await startAuth(database, documents, config, options.env, project.actions, { email, serverUrl: () => serverUrl() });
+    await startLocales(database, documents, config.i18n);
+    auth = await startAuth(database, documents, config, authConfig, project.actions, { email, serverUrl: () => serverUrl() });
   } catch (error) {
     await database.close();
     throw error;
@@ -138,8 +162,9 @@ export async function createVellum(projectDir: string, options: CreateVellumOpti
   // the project changes, the project's pipeline the others.
   const routing = project.routing();
   registerContentApi(app, { service: documents, rest: config.api.rest, access, prefix, routes: routing?.rest, schedules: events.schedules });
-  registerI18nRoutes(app, prefix, config.i18n);
+  registerI18nRoutes(app, { prefix, locales: documents.locales, auth, configured: configuredLocales });
   registerUsersPermissionsRoutes(app, { auth, service: documents, prefix });
+  registerUsersRolesRoutes(app, { auth, service: documents, prefix });
   registerAdminRoutes(app, auth, { webhooks, deliveries: events.deliveries, schedules: events.schedules, webhooksConfig: config.server.webhooks });
   app.addHook('onClose', async () => {
     email.close();

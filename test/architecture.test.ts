@@ -29,7 +29,7 @@ const LAYERS: string[][] = [
   ['http'],
   ['rest', 'graphql', 'upload', 'strapi'],
   ['built-ins'],
-  ['server'],
+  ['server', 'transfer'],
   ['cli'],
 ];
 

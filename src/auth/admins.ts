@@ -9,21 +9,22 @@ import type { AuthConfig } from './config.js';
 import { bearerToken, type JwtSigner } from './jwt.js';
 import { ADMINS_TABLE } from './model.js';
 import { hashPassword, verifyPassword } from './passwords.js';
-import { LoginThrottle } from './throttle.js';
+import { Throttle } from './throttle.js';
 import { normalizeEmail } from './users.js';
 
 const MIN_PASSWORD = 8;
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 export class Admins {
-  private readonly throttle: LoginThrottle;
+  /** Failed logins per email and client address. */
+  private readonly throttle: Throttle;
 
   constructor(
     private readonly database: Database,
     private readonly jwt: JwtSigner,
     config: AuthConfig,
   ) {
-    this.throttle = new LoginThrottle(database, config.loginAttempts, config.loginWindow);
+    this.throttle = new Throttle(database, config.loginLimit, 'admin-login');
   }
 
   async create(emailInput: string, password: string): Promise<{ id: number; email: string }> {
@@ -46,15 +47,12 @@ export class Admins {
   async login(emailInput: unknown, password: unknown, clientIp: string): Promise<string> {
     if (typeof emailInput !== 'string' || typeof password !== 'string') throw new ValidationError('email and password are required');
     const email = normalizeEmail(emailInput);
-    const key = `admin|${clientIp}|${email}`;
-    await this.throttle.check(key);
+    const attempt = [email, clientIp];
+    await this.throttle.hit(attempt);
     const row = await this.database.system.selectFrom(ADMINS_TABLE).select(['id', 'password']).where('email', '=', email).executeTakeFirst();
     const ok = await verifyPassword(password, row?.password);
-    if (!row || !ok) {
-      await this.throttle.fail(key);
-      throw new ValidationError('Invalid email or password');
-    }
-    await this.throttle.succeed(key);
+    if (!row || !ok) throw new ValidationError('Invalid email or password');
+    await this.throttle.reset(attempt);
     return this.jwt.sign(row.id);
   }
 

@@ -1,7 +1,7 @@
 /**
  * Users-and-permissions settings, read as Strapi's: `config/plugins` -> `users-permissions.config`
  * (`jwtSecret`, `jwt.expiresIn`, `register.allowedFields`, `ratelimit`, `advanced`, `email`,
- * `validationRules`, the lifetimes of reset and confirmation codes), `config/admin`
+ * `validationRules`, the lifetimes of reset and confirmation codes; Vellum's `register.ratelimit`), `config/admin`
  * (`auth.secret`, `apiToken.salt`), and the environment (`JWT_SECRET`, `ADMIN_JWT_SECRET`,
  * `API_TOKEN_SALT`).
  */
@@ -32,10 +32,13 @@ export interface AuthConfig {
   emailConfirmationLifetime: number;
   /** Strapi's `validationRules.validatePassword`: false (or a throw) refuses a new password. */
   validatePassword?: (password: string) => unknown;
-  /** Failed logins allowed per client and identifier in `loginWindow` seconds. */
-  loginAttempts: number;
-  loginWindow: number;
+  /** Failed logins per account (or unknown identifier) and client address. */
+  loginLimit: RateLimit;
+  /** Registrations per client address, successful or not. */
+  registerLimit: RateLimit;
   production: boolean;
+  /** Weak secrets accepted outside production, one line each (start-up prints them). */
+  warnings: string[];
   /** `jwtManagement`: `legacy-support` (one long-lived JWT) or `refresh` (short access tokens and refresh sessions). */
   jwtManagement: 'legacy-support' | 'refresh';
   /** `sessions` of `refresh` mode (sessions.ts). */
@@ -52,6 +55,13 @@ export interface SessionsConfig {
   cookie: { name: string; secure?: boolean; sameSite: 'lax' | 'strict' | 'none'; path: string; domain?: string; maxAge?: number };
 }
 
+/** At most `max` attempts per key in a window of `windowSeconds` from the first (koa2-ratelimit's counting). */
+export interface RateLimit {
+  enabled: boolean;
+  max: number;
+  windowSeconds: number;
+}
+
 const UNITS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86400, w: 604800, y: 31557600 };
 
 /** `30d`, `12h`, `3600` (seconds) as the `jsonwebtoken` style `expiresIn` Strapi configs use. */
@@ -62,10 +72,28 @@ function parseDuration(value: string | number): number {
   return Number(match[1]) * UNITS[match[2] ?? 's']!;
 }
 
+/** koa2-ratelimit's units of a time object (`{ min: 5 }`), in milliseconds. */
+const TIME_UNITS = { ms: 1, sec: 1000, min: 60_000, hour: 3_600_000, day: 86_400_000, week: 604_800_000, month: 2_628_000_000, year: 12 * 2_628_000_000 };
+
+/** koa2-ratelimit's `interval`: milliseconds, or a time object such as `{ min: 5 }` or `{ hour: 1, min: 30 }`. */
+const interval = z.union([
+  z.number().int().positive(),
+  z
+    .strictObject(Object.fromEntries(Object.keys(TIME_UNITS).map((unit) => [unit, z.number().nonnegative().optional()])) as Record<keyof typeof TIME_UNITS, z.ZodOptional<z.ZodNumber>>)
+    .transform((time) => Object.entries(time).reduce((ms, [unit, n]) => ms + (n ?? 0) * TIME_UNITS[unit as keyof typeof TIME_UNITS], 0))
+    .refine((ms) => ms > 0, 'an interval longer than 0'),
+]);
+
+// Strapi's defaults: 5 per 5 minutes. Other koa2-ratelimit options (prefixKey, message, ...) are ignored.
+const rateLimitSchema = z.looseObject({ enabled: z.boolean().optional(), max: z.number().int().positive().optional(), interval: interval.optional() });
+
 const pluginSchema = z.object({
-  jwtSecret: z.string().min(16).optional(),
+  // Checked with the environment's JWT_SECRET by secretWeakness: refused in production, a warning elsewhere.
+  jwtSecret: z.string().optional(),
   jwt: z.object({ expiresIn: z.union([z.string(), z.number()]).default('30d') }).default({ expiresIn: '30d' }),
-  register: z.object({ allowedFields: z.array(z.string()).default([]), enabled: z.boolean().optional() }).default({ allowedFields: [] }),
+  register: z
+    .object({ allowedFields: z.array(z.string()).default([]), enabled: z.boolean().optional(), ratelimit: rateLimitSchema.optional() })
+    .default({ allowedFields: [] }),
   advanced: z.record(z.string(), z.unknown()).default({}),
   email: z.record(z.string(), z.unknown()).default({}),
   resetPasswordLifetime: z.union([z.string(), z.number()]).default('1h'),
@@ -96,8 +124,60 @@ const pluginSchema = z.object({
     })
     .catchall(z.unknown())
     .default({ accessTokenLifespan: 600, maxRefreshTokenLifespan: 30 * 24 * 3600, idleRefreshTokenLifespan: 14 * 24 * 3600, httpOnly: false, cookie: { name: 'strapi_up_refresh', sameSite: 'lax', path: '/' } }),
-  ratelimit: z.object({ max: z.number().int().positive().default(5), interval: z.number().int().positive().default(5 * 60_000) }).default({ max: 5, interval: 5 * 60_000 }),
+  ratelimit: rateLimitSchema.default({}),
 });
+
+type RateLimitInput = z.infer<typeof rateLimitSchema>;
+
+function rateLimit(input: RateLimitInput, fallback: RateLimit): RateLimit {
+  return {
+    enabled: input.enabled ?? fallback.enabled,
+    max: input.max ?? fallback.max,
+    windowSeconds: input.interval === undefined ? fallback.windowSeconds : Math.max(1, Math.ceil(input.interval / 1000)),
+  };
+}
+
+/** The rule every secret must pass in production (README "Secrets"). */
+const SECRET_RULE = { minLength: 16, minDistinct: 8 } as const;
+
+/** Placeholders of Strapi's `.env.example` and tutorials: never a secret, however long. */
+const PLACEHOLDER = /tobemodified|changeme|change-me|change_me|replaceme|yoursecret|your-secret|mysecret/i;
+
+/** Why a secret is weak, or undefined when it passes SECRET_RULE. */
+export function secretWeakness(secret: string): string | undefined {
+  const characters = [...secret];
+  if (characters.length < SECRET_RULE.minLength) {
+    return `it has ${characters.length} character${characters.length === 1 ? '' : 's'}`;
+  }
+  if (new Set(characters).size < SECRET_RULE.minDistinct) return `it uses fewer than ${SECRET_RULE.minDistinct} different characters`;
+  if (PLACEHOLDER.test(secret)) return 'it is a placeholder';
+  return undefined;
+}
+
+interface SecretSource {
+  /** What the message names: the variable, or the setting and its file. */
+  label: string;
+  /** The file a refusal names (ProjectError's `file`), none for the environment. */
+  file?: string;
+  value: unknown;
+}
+
+/**
+ * The secret of the first source that has one (an empty environment variable is none), checked:
+ * in production a weak one stops start-up, naming where it came from and how to make a good one;
+ * elsewhere it is accepted with a warning.
+ */
+function checkedSecret(sources: SecretSource[], production: boolean, warnings: string[]): string | undefined {
+  const source = sources.find((s) => s.value !== undefined && s.value !== null && s.value !== '');
+  if (!source) return undefined;
+  if (typeof source.value !== 'string') throw new ProjectError(`${source.label} must be a string`, source.file);
+  const weakness = secretWeakness(source.value);
+  if (!weakness) return source.value;
+  const rule = `a secret needs at least ${SECRET_RULE.minLength} characters, ${SECRET_RULE.minDistinct} of them different (generate one with \`openssl rand -base64 32\`)`;
+  if (production) throw new ProjectError(`${source.label} is too weak: ${weakness}; ${rule}`, source.file);
+  warnings.push(`${source.label} is weak: ${weakness}; accepted outside production, refused when NODE_ENV=production: ${rule}`);
+  return source.value;
+}
 
 export function resolveAuthConfig(config: VellumConfig, env: NodeJS.ProcessEnv = process.env): AuthConfig {
   const raw = asRecord(asRecord(config.plugins['users-permissions']).config);
@@ -110,17 +190,42 @@ export function resolveAuthConfig(config: VellumConfig, env: NodeJS.ProcessEnv =
     }
   };
   const jwtLifetime = duration(plugin.jwt.expiresIn, 'jwt.expiresIn');
+  const loginLimit = rateLimit(plugin.ratelimit, { enabled: true, max: 5, windowSeconds: 300 });
   const admin = asRecord(config.admin);
   const production = config.environment === 'production';
-  const jwtSecret = plugin.jwtSecret ?? env.JWT_SECRET;
+  const warnings: string[] = [];
+  const jwtSecret = checkedSecret(
+    [
+      { label: 'users-permissions.config.jwtSecret', file: 'config/plugins', value: plugin.jwtSecret },
+      { label: 'JWT_SECRET', value: env.JWT_SECRET },
+    ],
+    production,
+    warnings,
+  );
   if (production && !jwtSecret) {
-    throw new ProjectError('JWT_SECRET (or users-permissions.config.jwtSecret) is required in production', 'config/plugins');
+    throw new ProjectError('JWT_SECRET (or users-permissions.config.jwtSecret) is required in production; generate one with `openssl rand -base64 32`', 'config/plugins');
   }
+  const adminJwtSecret = checkedSecret(
+    [
+      { label: 'auth.secret', file: 'config/admin', value: asRecord(admin.auth).secret },
+      { label: 'ADMIN_JWT_SECRET', value: env.ADMIN_JWT_SECRET },
+    ],
+    production,
+    warnings,
+  );
+  const apiTokenSalt = checkedSecret(
+    [
+      { label: 'apiToken.salt', file: 'config/admin', value: asRecord(admin.apiToken).salt },
+      { label: 'API_TOKEN_SALT', value: env.API_TOKEN_SALT },
+    ],
+    production,
+    warnings,
+  );
   return {
     jwtSecret,
     jwtLifetime,
-    adminJwtSecret: (asRecord(admin.auth).secret as string | undefined) ?? env.ADMIN_JWT_SECRET,
-    apiTokenSalt: (asRecord(admin.apiToken).salt as string | undefined) ?? env.API_TOKEN_SALT,
+    adminJwtSecret,
+    apiTokenSalt,
     allowedFields: plugin.register.allowedFields,
     allowRegister: plugin.register.enabled,
     advanced: plugin.advanced,
@@ -128,9 +233,11 @@ export function resolveAuthConfig(config: VellumConfig, env: NodeJS.ProcessEnv =
     resetPasswordLifetime: duration(plugin.resetPasswordLifetime, 'resetPasswordLifetime'),
     emailConfirmationLifetime: duration(plugin.emailConfirmationLifetime, 'emailConfirmationLifetime'),
     validatePassword: plugin.validationRules.validatePassword,
-    loginAttempts: plugin.ratelimit.max,
-    loginWindow: Math.ceil(plugin.ratelimit.interval / 1000),
+    loginLimit,
+    // Strapi limits registration with `ratelimit` too; `register.ratelimit` sets it apart.
+    registerLimit: rateLimit(plugin.register.ratelimit ?? {}, loginLimit),
     production,
+    warnings,
     jwtManagement: plugin.jwtManagement,
     sessions: {
       accessTokenLifespan: plugin.sessions.accessTokenLifespan,

@@ -30,8 +30,11 @@ import { Sessions, type SessionAnswer } from './sessions.js';
 import { ApiTokens } from './tokens.js';
 import { PERMISSION_UID, permissionAdapter } from './permission-model.js';
 import { Users, type AuthResult } from './users.js';
+import { UserManagement } from './user-management.js';
+import { RoleApi } from './role-api.js';
 
 export { authTables, roleType, userType } from './model.js';
+export { resolveAuthConfig } from './config.js';
 
 export interface Auth {
   config: AuthConfig;
@@ -57,10 +60,17 @@ export interface Auth {
   signedIn<T extends { jwt?: string; user: { id?: unknown } }>(result: T, headers: IncomingHttpHeaders, body: Record<string, unknown>, how: 'login' | 'register' | 'password'): Promise<{ body: T & { refreshToken?: string }; cookie?: string }>;
   /** Every grantable action of this schema. */
   actions: string[];
+  /** Users created, updated and deleted through the content API (`POST|PUT|DELETE /api/users`). */
+  userManagement: UserManagement;
+  /** Strapi's role and permissions routes (`/api/users-permissions/roles`, `/permissions`). */
+  roleApi: RoleApi;
   /** Concrete actions for patterns (`api::*.find`); 400 for a pattern that names nothing. */
   expand(patterns: string[], where?: string): string[];
-  /** Registration as REST and GraphQL offer it: credentials that are sent must be valid, even here. */
-  register(input: Record<string, unknown>, headers: IncomingHttpHeaders): Promise<AuthResult>;
+  /**
+   * Registration as REST and GraphQL offer it: credentials that are sent must be valid, even here;
+   * counted per client address (`clientIp`).
+   */
+  register(input: Record<string, unknown>, headers: IncomingHttpHeaders, clientIp: string): Promise<AuthResult>;
   /**
    * The user of a request's JWT, for what only a signed-in user may do (`change-password`): without
    * credentials a 403 (Public lacks the permission, as in Strapi); an API token is no user
@@ -102,12 +112,12 @@ export async function startAuth(
   database: Database,
   documents: DocumentService,
   config: VellumConfig,
-  env: NodeJS.ProcessEnv = process.env,
+  /** `resolveAuthConfig(config, env)`: resolved before the database is opened, so a weak secret stops start-up first. */
+  authConfig: AuthConfig = resolveAuthConfig(config),
   /** Actions the project's own routes name (`api::article.article.bySlug`): grantable too. */
   routeActions: string[] = [],
   services: AuthServices = {},
 ): Promise<Auth> {
-  const authConfig = resolveAuthConfig(config, env);
   const { schema } = documents;
   const userType = schema.contentTypes.get(USER_UID) as ContentType;
   const roleType = schema.contentTypes.get(ROLE_UID) as ContentType;
@@ -126,7 +136,7 @@ export async function startAuth(
       adminJwt: authConfig.adminJwtSecret ?? (await ensureSetting(db, 'admin_jwt_secret', randomSecret)),
       tokenSalt: authConfig.apiTokenSalt ?? (await ensureSetting(db, 'api_token_salt', randomSecret)),
     };
-    // Grants from config/permissions are added on every start; run-time grants are kept.
+    // config/permissions seeds each grant once (Roles.seed): run-time grants and revocations are kept.
     for (const [type, patterns] of configuredGrants(config)) {
       let granted: string[];
       try {
@@ -142,7 +152,7 @@ export async function startAuth(
         if (error instanceof ValidationError) throw new ProjectError(`role "${type}": ${error.message}`, 'config/permissions');
         throw error;
       }
-      await roles.grant(roleDocumentId, granted, db);
+      await roles.seed(roleDocumentId, granted, db);
     }
     // After the roles: `default_role` must name one.
     const seeds = { advanced: authConfig.advanced, allowRegister: authConfig.allowRegister, email: authConfig.emailTemplates };
@@ -204,10 +214,19 @@ export async function startAuth(
       return { body: { ...answer.body, ...result, jwt: answer.body.jwt }, cookie: answer.cookie };
     },
     actions,
+    userManagement: new UserManagement({
+      database,
+      users: documents.of(userType),
+      userType,
+      roles,
+      settings: () => advanced.get(),
+      revokeJwts: (id) => account.revokeJwts(id),
+    }),
+    roleApi: new RoleApi({ database, roles, roleDocuments: documents.of(roleType), userDocuments: documents.of(userType), roleType, userType, actions }),
     expand,
-    async register(input, headers) {
+    async register(input, headers, clientIp) {
       if (headers.authorization !== undefined) await access.resolve(headers);
-      return users.register(input);
+      return users.register(input, clientIp);
     },
     async passwordChanger(headers) {
       const caller = await access.resolve(headers);

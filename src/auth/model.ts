@@ -1,7 +1,7 @@
 /**
  * What users-and-permissions stores: the user and role content-types (built in, as Strapi's
  * `plugin::users-permissions.*`, so project types can relate to users and `/api/users` reuses the
- * query engine) and the system tables for permissions, API tokens, admins, login failures, the
+ * query engine) and the system tables for permissions, API tokens, admins, rate limits, the
  * single-use codes of password resets and email confirmations, and JWT revocations.
  */
 import type { Encoded, RowId } from '../database/system-tables.js';
@@ -14,10 +14,13 @@ export const USER_UID = 'plugin::users-permissions.user';
 export const ROLE_UID = 'plugin::users-permissions.role';
 
 export const PERMISSIONS_TABLE = 'up_permissions';
+/** The grants of `config/permissions` applied so far, per role: each is applied once (see Roles.seed). */
+export const SEEDED_PERMISSIONS_TABLE = 'up_permissions_seeded';
 export const TOKENS_TABLE = 'strapi_api_tokens';
 export const TOKEN_PERMISSIONS_TABLE = 'strapi_api_token_permissions';
 export const ADMINS_TABLE = 'admin_users';
-export const LOGIN_FAILURES_TABLE = 'up_login_failures';
+/** Replaces `up_login_failures` (one row per failure) of earlier versions: `vellum db prune` drops that one. */
+export const RATE_LIMITS_TABLE = 'up_rate_limits';
 export const USER_CODES_TABLE = 'up_user_codes';
 export const JWT_REVOCATIONS_TABLE = 'up_jwt_revocations';
 export const SESSIONS_TABLE = 'up_sessions';
@@ -73,6 +76,13 @@ export const authTables: TableSpec[] = [
     indexes: [{ name: indexName(PERMISSIONS_TABLE, ['role_document_id', 'action']), columns: ['role_document_id', 'action'], unique: true }],
   },
   {
+    // What config/permissions granted, once per role and action: a grant revoked later is not
+    // granted again at the next start; an action the file names for the first time is.
+    name: SEEDED_PERMISSIONS_TABLE,
+    columns: [id, { name: 'role_document_id', type: 'string', notNull: true }, { name: 'action', type: 'string', notNull: true }],
+    indexes: [{ name: indexName(SEEDED_PERMISSIONS_TABLE, ['role_document_id', 'action']), columns: ['role_document_id', 'action'], unique: true }],
+  },
+  {
     name: TOKENS_TABLE,
     columns: [
       id,
@@ -107,10 +117,18 @@ export const authTables: TableSpec[] = [
     indexes: [{ name: indexName(ADMINS_TABLE, ['email']), columns: ['email'], unique: true }],
   },
   {
-    // One row per failed login, kept for the rate-limit window (shared by every node).
-    name: LOGIN_FAILURES_TABLE,
-    columns: [id, { name: 'key', type: 'string', notNull: true }, { name: 'failed_at', type: 'datetime', notNull: true }],
-    indexes: [{ name: indexName(LOGIN_FAILURES_TABLE, ['key', 'failed_at']), columns: ['key', 'failed_at'] }],
+    // Attempts per key in the window that opened at the key's first (throttle.ts), shared by every node.
+    name: RATE_LIMITS_TABLE,
+    columns: [
+      id,
+      { name: 'key', type: 'string', notNull: true },
+      { name: 'hits', type: 'integer', notNull: true },
+      { name: 'window_end', type: 'datetime', notNull: true },
+    ],
+    indexes: [
+      { name: indexName(RATE_LIMITS_TABLE, ['key']), columns: ['key'], unique: true },
+      { name: indexName(RATE_LIMITS_TABLE, ['window_end']), columns: ['window_end'] },
+    ],
   },
   {
     // Single-use codes sent by email (password reset, email confirmation): only their SHA-256 is kept.
@@ -189,10 +207,11 @@ export interface AdminRow {
   created_at: Encoded;
 }
 
-export interface LoginFailureRow {
+export interface RateLimitRow {
   id: RowId;
   key: string;
-  failed_at: Encoded;
+  hits: number;
+  window_end: Encoded;
 }
 
 export interface UserCodeRow {
@@ -229,10 +248,11 @@ declare module '../database/system-tables.js' {
     up_user_codes: UserCodeRow;
     up_jwt_revocations: JwtRevocationRow;
     up_permissions: PermissionRow;
+    up_permissions_seeded: PermissionRow;
     strapi_api_tokens: TokenRow;
     strapi_api_token_permissions: TokenPermissionRow;
     admin_users: AdminRow;
-    up_login_failures: LoginFailureRow;
+    up_rate_limits: RateLimitRow;
   }
 }
 

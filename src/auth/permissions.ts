@@ -9,6 +9,10 @@ import { FILE_UID, type ContentType, type Schema } from '../schema/model.js';
 import { ROLE_UID, USER_UID } from './model.js';
 
 const UPLOAD_PERMISSION_UID = 'plugin::upload.content-api';
+const USER_ACTIONS = ['find', 'findOne', 'count', 'me', 'create', 'update', 'destroy'];
+const ROLE_ACTIONS = ['find', 'findOne', 'createRole', 'updateRole', 'deleteRole'];
+/** `GET /api/users-permissions/permissions`. */
+export const PERMISSIONS_ACTION = 'plugin::users-permissions.permissions.getPermissions';
 
 /** Every action a role or a custom API token can be granted, for this schema. */
 export function knownActions(schema: Schema): string[] {
@@ -20,7 +24,10 @@ export function knownActions(schema: Schema): string[] {
   }
   // `update` (replacing a file's bytes or info) is Vellum's: Strapi lets `upload` do it.
   for (const name of ['upload', 'update', 'find', 'findOne', 'destroy']) actions.push(`${UPLOAD_PERMISSION_UID}.${name}`);
-  for (const name of ['find', 'findOne']) actions.push(`${USER_UID}.${name}`);
+  // Strapi's users-permissions controllers: users, roles and the permissions catalogue.
+  for (const name of USER_ACTIONS) actions.push(`${USER_UID}.${name}`);
+  for (const name of ROLE_ACTIONS) actions.push(`${ROLE_UID}.${name}`);
+  actions.push(PERMISSIONS_ACTION);
   return actions;
 }
 
@@ -70,11 +77,11 @@ export const grantSet = (actions: Iterable<string>): Grants => {
   };
 };
 
-/** Full-access API tokens: every content API action (roles stay out: they are admin business). */
-export const fullAccess: Grants = { allows: (action) => !action.startsWith(`${ROLE_UID}.`), scope: 'full-access' };
+/** Full-access API tokens: every content API action, users-permissions' roles and users included (as Strapi). */
+export const fullAccess: Grants = { allows: () => true, scope: 'full-access' };
 
 /** Read-only API tokens: find and findOne on everything readable. */
 export const readOnly: Grants = {
-  allows: (action) => fullAccess.allows(action) && /\.(find|findOne)$/.test(action),
+  allows: (action) => /\.(find|findOne)$/.test(action),
   scope: 'read-only',
 };

@@ -14,7 +14,7 @@ import type { DocumentService, TypeDocuments } from '../documents/service.js';
 export type WriteRunner = <T>(fn: (trx: Db) => Promise<T>) => Promise<T>;
 import { NotFoundError, ValidationError } from '../errors.js';
 import type { ContentType } from '../schema/model.js';
-import { PERMISSIONS_TABLE, type RoleRow } from './model.js';
+import { PERMISSIONS_TABLE, SEEDED_PERMISSIONS_TABLE, type RoleRow } from './model.js';
 
 export interface RoleInfo {
   id: number;
@@ -132,6 +132,26 @@ export class Roles {
     // A concurrent grant of the same action makes the unique index refuse this one; run again, it
     // finds the action granted.
     await (db ? add(db) : this.write(add));
+  }
+
+  /**
+   * The grants of `config/permissions`, each (role, action) applied once: what the file named at an
+   * earlier start is not granted again, so a grant revoked since (CLI, admin API, project code)
+   * stays revoked; an action the file names for the first time (a new line, or a new type a
+   * wildcard now matches) is granted. Answers the actions granted now. At start-up, under the
+   * schema lock: `db` is the lock's connection.
+   */
+  async seed(roleDocumentId: string, actions: string[], db: SystemDb): Promise<string[]> {
+    const rows = await db.selectFrom(SEEDED_PERMISSIONS_TABLE).select('action').where('role_document_id', '=', roleDocumentId).execute();
+    const seeded = new Set(rows.map((row) => row.action));
+    const fresh = actions.filter((action) => !seeded.has(action));
+    if (fresh.length === 0) return [];
+    await this.grant(roleDocumentId, fresh, db);
+    await db
+      .insertInto(SEEDED_PERMISSIONS_TABLE)
+      .values(fresh.map((action) => ({ role_document_id: roleDocumentId, action })))
+      .execute();
+    return fresh;
   }
 
   async revoke(roleDocumentId: string, actions: string[]): Promise<void> {

@@ -14,7 +14,7 @@ import type { AuthConfig } from './config.js';
 import type { JwtSigner } from './jwt.js';
 import { JWT_REVOCATIONS_TABLE, PERMISSIONS_TABLE, SESSIONS_TABLE, type JwtRevocationRow, type SessionRow, type UserRow } from './model.js';
 import { verifyPassword } from './passwords.js';
-import { LoginThrottle } from './throttle.js';
+import { Throttle } from './throttle.js';
 import type { AdvancedSettingsValue } from './advanced.js';
 
 export interface CreateUserInput {
@@ -67,7 +67,7 @@ const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 /**
  * A field Strapi's schemas require as a string (`yup.string().required()`): absent, null or empty is
- * "required", another type says so with its value. Undefined when it failed.
+ * "required", another type says so with its value (never a password's). Undefined when it failed.
  */
 function requiredString(input: Record<string, unknown>, field: string, errors: FieldError[]): string | undefined {
   const value = input[field];
@@ -76,7 +76,9 @@ function requiredString(input: Record<string, unknown>, field: string, errors: F
     return undefined;
   }
   if (typeof value !== 'string') {
-    errors.push({ path: [field], message: `${field} must be a \`string\` type`, name: 'ValidationError', value });
+    const error: FieldError = { path: [field], message: `${field} must be a \`string\` type`, name: 'ValidationError' };
+    if (!/password/i.test(field)) error.value = value;
+    errors.push(error);
     return undefined;
   }
   return value;
@@ -85,7 +87,10 @@ export const normalizeEmail = (email: string): string => email.trim().toLowerCas
 
 export class Users {
   private readonly roleLink: RelationAttribute;
-  private readonly throttle: LoginThrottle;
+  /** Failed logins per account and client address. */
+  private readonly logins: Throttle;
+  /** Registrations per client address. */
+  private readonly registrations: Throttle;
   /** The user documents. */
   private readonly users: TypeDocuments;
 
@@ -100,7 +105,8 @@ export class Users {
     /** Ends a blocked user's refresh sessions (sessions.ts). */
     private readonly revokeSessions: (id: number) => Promise<void> = async () => undefined,
   ) {
-    this.throttle = new LoginThrottle(database, config.loginAttempts, config.loginWindow);
+    this.logins = new Throttle(database, config.loginLimit, 'login');
+    this.registrations = new Throttle(database, config.registerLimit, 'register');
     this.roleLink = type.attributes.role as RelationAttribute;
     this.users = documents.of(type);
   }
@@ -110,7 +116,9 @@ export class Users {
     return this.users.findFirst({ ...params, filters: { id: { $eq: id } } });
   }
 
-  async register(input: Record<string, unknown>): Promise<AuthResult> {
+  /** `clientIp`: the client's address, which registrations are counted by (every one, whatever its outcome). */
+  async register(input: Record<string, unknown>, clientIp: string): Promise<AuthResult> {
+    await this.registrations.hit([clientIp]);
     const settings = await this.registration.settings();
     if (!settings.allow_register) throw new ApplicationError('Register action is currently disabled');
     const allowed = new Set(['username', 'email', 'password', ...this.config.allowedFields]);
@@ -152,8 +160,6 @@ export class Users {
     const identifier = requiredString(input, 'identifier', errors)?.trim();
     const password = requiredString(input, 'password', errors);
     if (errors.length || !identifier || !password) throw ValidationError.fromFieldErrors(errors);
-    const key = `${clientIp}|${identifier.toLowerCase()}`;
-    await this.throttle.check(key);
 
     const row = await shaped<UserRow>(this.database.db)
       .selectFrom(this.type.table)
@@ -161,15 +167,16 @@ export class Users {
       .where((eb) => eb.or([eb('email', '=', normalizeEmail(identifier)), eb('username', '=', identifier)]))
       .orderBy('id')
       .executeTakeFirst();
+    // Counted per account (its email and username share a count) and client address, before the
+    // password is checked: failures of one client lock neither other accounts nor other clients.
+    const attempt = [row ? `user ${row.id}` : `unknown ${identifier.toLowerCase()}`, clientIp];
+    await this.logins.hit(attempt);
     const matches = await verifyPassword(password, row?.password);
-    if (!row || !matches) {
-      await this.throttle.fail(key);
-      throw new ValidationError(INVALID_LOGIN);
-    }
+    if (!row || !matches) throw new ValidationError(INVALID_LOGIN);
     // Told only to whoever knows the password, so it reveals nothing to a guesser.
     await this.checkConfirmed(row);
     if (this.database.dialect.decode('boolean', row.blocked)) throw new ApplicationError('Your account has been blocked by an administrator');
-    await this.throttle.succeed(key);
+    await this.logins.reset(attempt);
     const user = (await this.findById(row.id))!;
     return { jwt: await this.jwt.sign(row.id), user };
   }
@@ -228,6 +235,9 @@ export class Users {
     if (email && !EMAIL.test(email.trim())) errors.push({ path: ['email'], message: 'email must be a valid email', name: 'ValidationError', value: email });
     const username = requiredString(input, 'username', errors)?.trim();
     if (username === '') errors.push({ path: ['username'], message: 'username is a required field', name: 'ValidationError' });
+    // Login takes an email or a username: a username shaped as an email could be someone's email,
+    // now or once they register, and would answer for it.
+    else if (username && EMAIL.test(username)) errors.push({ path: ['username'], message: 'username must not be an email address', name: 'ValidationError', value: username });
     const password = requiredString(input, 'password', errors);
     if (password && Buffer.byteLength(password) > BCRYPT_MAX_BYTES) {
       errors.push({ path: ['password'], message: `password must be at most ${BCRYPT_MAX_BYTES} bytes`, name: 'ValidationError' });
@@ -238,10 +248,13 @@ export class Users {
 
   private async insert(data: Record<string, unknown>, roleDocumentId: string, flags: { confirmed: boolean; blocked: boolean }): Promise<Document> {
     // Read directly, as login reads: a project's user schema may make email private (not filterable).
+    // Identifiers never collide: neither the email nor the username may be another user's email
+    // or username (accounts from before usernames could not be emails may hold one as username).
+    const identifiers = [data.email as string, data.username as string];
     const taken = await this.database.db
       .selectFrom(this.type.table)
       .select('id')
-      .where((eb) => eb.or([eb('email', '=', data.email as string), eb('username', '=', data.username as string)]))
+      .where((eb) => eb.or([eb('email', 'in', [data.email as string, normalizeEmail(data.username as string)]), eb('username', 'in', identifiers)]))
       .executeTakeFirst();
     if (taken) throw new ApplicationError(TAKEN);
     try {

@@ -9,14 +9,15 @@
  *   vellum user create --username u --email e --password p [--role authenticated] | vellum user block|unblock <id>
  *   vellum registration open|close
  *   vellum settings get [key] | vellum settings set <key> <value>
+ *   vellum locale list | add <code> [--name n] [--default] | remove <code> | default <code>
  *   vellum webhook create --name n --url u --events entry.create,... [--header 'K: V'] [--secret s] [--disabled]
  *   vellum webhook list | vellum webhook delete <id>
  *   vellum schedule list [--state pending] | vellum schedule cancel <id>
  */
 import { parseArgs } from 'node:util';
-import { startAuth, type Auth } from '../auth/index.js';
+import { resolveAuthConfig, startAuth, type Auth } from '../auth/index.js';
 import type { TokenType } from '../auth/tokens.js';
-import { builtInTypes, systemTables } from '../built-ins.js';
+import { builtInTypes, startLocales, systemTables } from '../built-ins.js';
 import { loadConfig } from '../config/load.js';
 import { openDatabase } from '../database/connection.js';
 import { synchronizeSchema } from '../database/sync.js';
@@ -36,23 +37,30 @@ export const ADMIN_USAGE = `  vellum admin create --email <email> --password <pa
   vellum settings get [key]                  advanced settings and email templates (JSON)
   vellum settings set <key> <value>          e.g. email_confirmation true, email_reset_password https://app.example/reset,
                                              email.reset_password.object 'Reset your password' (true/false/null parsed)
+  vellum locale list | vellum locale add <code> [--name <name>] [--default] | vellum locale remove|default <code>
   vellum webhook create --name <name> --url <url> --events entry.create,entry.update,... [--header 'Name: value'] [--secret <s>] [--disabled]
   vellum webhook list | vellum webhook delete <id>
   vellum schedule list [--state pending|done|failed|cancelled] | vellum schedule cancel <id>`;
 
-interface Services {
+interface AdminContext {
   database: Database;
   documents: DocumentService;
+  /** The locales config/plugins lists (they stay). */
+  configuredLocales: string[];
 }
 
-async function withAuth<T>(projectDir: string, run: (auth: Auth, services: Services) => Promise<T>): Promise<T> {
+async function withAuth<T>(projectDir: string, run: (auth: Auth, context: AdminContext) => Promise<T>): Promise<T> {
   const config = await loadConfig(projectDir);
+  const configuredLocales = [...config.i18n.locales];
   const { schema } = loadProjectSchema(projectDir, builtInTypes(projectDir));
+  const authConfig = resolveAuthConfig(config);
+  for (const warning of authConfig.warnings) console.warn(`Warning: ${warning}`);
   const database = openDatabase(config.database);
   try {
     await synchronizeSchema(database, schema, systemTables);
     const documents = new DocumentService({ database, schema, i18n: config.i18n, rest: config.api.rest });
-    return await run(await startAuth(database, documents, config), { database, documents });
+    await startLocales(database, documents, config.i18n);
+    return await run(await startAuth(database, documents, config, authConfig), { database, documents, configuredLocales });
   } finally {
     await database.close();
   }
@@ -86,6 +94,7 @@ const OPTIONS = {
   secret: { type: 'string' },
   disabled: { type: 'boolean' },
   state: { type: 'string' },
+  default: { type: 'boolean' },
 } as const;
 
 function required(value: string | undefined, flag: string): string {
@@ -131,7 +140,7 @@ export async function runAdminCommand(argv: string[], defaultProject: string): P
   const { values, positionals } = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true });
   const [group, verb, ...rest] = positionals;
   const project = values.project ?? defaultProject;
-  await withAuth(project, async (auth, services) => {
+  await withAuth(project, async (auth, { database, documents, configuredLocales }) => {
     switch (`${group} ${verb}`) {
       case 'admin create': {
         const admin = await auth.admins.create(required(values.email, 'email'), required(values.password ?? process.env.VELLUM_ADMIN_PASSWORD, 'password'));
@@ -180,6 +189,16 @@ export async function runAdminCommand(argv: string[], defaultProject: string): P
         const user = await auth.users.setBlocked(Number(required(rest[0], 'user id')), verb === 'block');
         return print(`User ${user.username} ${verb === 'block' ? 'blocked' : 'unblocked'}.`);
       }
+      case 'locale list':
+        return print((await documents.locales.list()).map(({ code, name, isDefault }) => ({ code, name, isDefault })));
+      case 'locale add': {
+        const locale = await documents.locales.add(required(rest[0], 'locale code'), values.name, { isDefault: values.default === true });
+        return print(`Locale ${locale.code} (${locale.name}) is available${locale.isDefault ? ', the default' : ''}.`);
+      }
+      case 'locale remove':
+        return print(`Locale ${(await documents.locales.remove(required(rest[0], 'locale code'), configuredLocales)).code} removed (documents written in it stay in the database).`);
+      case 'locale default':
+        return print(`${(await documents.locales.setDefault(required(rest[0], 'locale code'))).code} is the default locale.`);
       case 'settings get': {
         const all = { advanced: await auth.advanced.get(), email: await auth.advanced.emailTemplates() };
         return print(rest[0] === undefined ? all : settingValue(all, rest[0]));
@@ -195,7 +214,7 @@ export async function runAdminCommand(argv: string[], defaultProject: string): P
         await auth.setRegistrationOpen(verb === 'open');
         return print(`Registration is ${verb === 'open' ? 'open' : 'closed'}.`);
       case 'webhook create': {
-        const webhook = await new WebhookStore(services.database).create({
+        const webhook = await new WebhookStore(database).create({
           name: required(values.name, 'name'),
           url: required(values.url, 'url'),
           events: required(values.events, 'events')
@@ -209,12 +228,12 @@ export async function runAdminCommand(argv: string[], defaultProject: string): P
         return print(`Webhook "${webhook.name}" created (id ${webhook.id}): ${webhook.events.join(', ')} to ${webhook.url}`);
       }
       case 'webhook list':
-        return print(await new WebhookStore(services.database).list());
+        return print(await new WebhookStore(database).list());
       case 'webhook delete':
-        return print(`Deleted webhook "${(await new WebhookStore(services.database).delete(required(rest[0], 'webhook id'))).name}".`);
+        return print(`Deleted webhook "${(await new WebhookStore(database).delete(required(rest[0], 'webhook id'))).name}".`);
       case 'schedule list':
       case 'schedule cancel': {
-        const schedules = new ScheduledActions(services.database, services.documents, () => undefined);
+        const schedules = new ScheduledActions(database, documents, () => undefined);
         if (verb === 'list') return print(await schedules.list({ state: values.state }));
         const cancelled = await schedules.cancel(Number(required(rest[0], 'scheduled action id')));
         return print(`Cancelled the ${cancelled.action} of ${cancelled.uid} ${cancelled.documentId} scheduled at ${cancelled.scheduledAt}.`);

@@ -2,20 +2,22 @@
 /**
  * `vellum start [projectDir]` serves a project (default: the bundled blog example);
  * `vellum db prune [projectDir]` drops the columns and tables the schema no longer names;
- * the administration commands (tokens, permissions, users, admins) are in admin.ts.
+ * the administration commands (tokens, permissions, users, admins, locales) are in admin.ts;
+ * `vellum import` and `vellum export` in transfer.ts.
  */
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../config/load.js';
 import { openDatabase } from '../database/connection.js';
 import { pruneSchema } from '../database/sync.js';
-import { ProjectError, VellumError } from '../errors.js';
+import { ProjectError, TransferError, VellumError } from '../errors.js';
 import { loadProjectSchema } from '../schema/load.js';
 import { createVellum } from '../server.js';
 import { builtInTypes, systemTables } from '../built-ins.js';
 import { ADMIN_USAGE, runAdminCommand } from './admin.js';
+import { runTransferCommand, TRANSFER_USAGE } from './transfer.js';
 
-const ADMIN_COMMANDS = new Set(['admin', 'token', 'permissions', 'user', 'registration', 'settings', 'webhook', 'schedule']);
+const ADMIN_COMMANDS = new Set(['admin', 'token', 'permissions', 'user', 'registration', 'settings', 'locale', 'webhook', 'schedule']);
 
 const here = dirname(fileURLToPath(import.meta.url));
 const defaultProject = resolve(here, '../../examples/blog');
@@ -23,7 +25,8 @@ const defaultProject = resolve(here, '../../examples/blog');
 const USAGE = `usage:
   vellum start [projectDir]      serve a project (default: examples/blog)
   vellum db prune [projectDir]   drop columns and tables that the schema no longer names
-${ADMIN_USAGE}`;
+${ADMIN_USAGE}
+${TRANSFER_USAGE}`;
 
 async function start(projectDir: string): Promise<void> {
   const vellum = await createVellum(projectDir);
@@ -60,6 +63,7 @@ async function main(argv: string[]): Promise<void> {
   if (command === 'start') return start(resolve(rest[0] ?? defaultProject));
   if (command === 'db' && rest[0] === 'prune') return prune(resolve(rest[1] ?? defaultProject));
   if (command && ADMIN_COMMANDS.has(command)) return runAdminCommand(argv, defaultProject);
+  if (command === 'import' || command === 'export') return runTransferCommand(argv, defaultProject);
   console.error(USAGE);
   process.exitCode = command ? 1 : 0;
 }
@@ -72,6 +76,7 @@ main(process.argv.slice(2)).catch((error: unknown) => {
     const problems = Array.isArray(error.details.errors) ? (error.details.errors as { path?: unknown[]; message?: string }[]) : [];
     if (problems.length > 1) for (const problem of problems) console.error(`  ${(problem.path ?? []).join('.')}: ${problem.message}`);
   }
+  else if (error instanceof TransferError) console.error(`Stopped: ${error.message}\nNothing is lost: fix the cause and run the same command again; it completes what was done.`);
   else console.error(error);
   process.exit(1);
 });

@@ -25,6 +25,7 @@ describe('configuration without config files', () => {
       webhooks: { defaultHeaders: {}, timeout: 10_000, maxAttempts: 10, retryDelay: 1_000, maxRetryDelay: 3_600_000, pollInterval: 1_000, concurrency: 10, webhookConcurrency: 2, logDays: 7 },
       // Strapi's cron is off unless enabled.
       cron: { enabled: false, tasks: {}, scheduleInterval: 1_000 },
+      proxy: { koa: false, ipHeader: 'x-forwarded-for', maxIpsCount: 0 },
     });
     assert.deepEqual(config.database, { client: 'sqlite', filename: join(PROJECT, '.tmp/data.db') });
     assert.deepEqual(config.api.rest, { prefix: '/api', defaultLimit: 25, maxLimit: 100, withCount: true, strictParams: false, cache: { maxBytes: 16 * 1024 * 1024 }, costLimit: 25_000, draftAccess: 'editors' });
@@ -62,6 +63,16 @@ describe('configuration without config files', () => {
     assert.equal(config.server.port, 4000);
     assert.equal(config.api.rest.cache.maxBytes, 0);
     assert.equal(config.api.rest.maxLimit, 500);
+  });
+
+  it("reads Strapi 5's server.proxy (koa, ipHeader, maxIpsCount) and Strapi 4's proxy: true", async () => {
+    const proxy = async (value: unknown) => (await load({ overrides: { server: { proxy: value } } })).server.proxy;
+    assert.deepEqual(await proxy(true), { koa: true, ipHeader: 'x-forwarded-for', maxIpsCount: 0 });
+    assert.deepEqual(await proxy(false), { koa: false, ipHeader: 'x-forwarded-for', maxIpsCount: 0 });
+    assert.deepEqual(await proxy({ koa: true, ipHeader: 'CF-Connecting-IP', maxIpsCount: '1' }), { koa: true, ipHeader: 'cf-connecting-ip', maxIpsCount: 1 });
+    // Outgoing proxies (Strapi's proxy.global, proxy.fetch) do not make the client's address trusted.
+    assert.deepEqual(await proxy({ global: 'http://proxy:3128' }), { koa: false, ipHeader: 'x-forwarded-for', maxIpsCount: 0 });
+    await refused({ overrides: { server: { proxy: { koa: true, maxIpsCount: -1 } } } }, 'config/server: proxy.maxIpsCount: Too small: expected number to be >=0');
   });
 
   it('adds the default locale to the configured ones', async () => {

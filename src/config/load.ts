@@ -95,6 +95,18 @@ export interface CronConfig {
   scheduleInterval: number;
 }
 
+/**
+ * Strapi 5's `server.proxy.koa`, `ipHeader` and `maxIpsCount` (Koa's `proxy`, `proxyIpHeader`,
+ * `maxIpsCount`): with `koa` the client's address is read from `ipHeader` (lower-cased here), of
+ * whose comma-separated addresses only the last `maxIpsCount` are believed (0: all), the first of
+ * those being the client's; without it, the socket's peer.
+ */
+export interface ProxyConfig {
+  koa: boolean;
+  ipHeader: string;
+  maxIpsCount: number;
+}
+
 export interface VellumConfig {
   projectDir: string;
   environment: string;
@@ -108,6 +120,8 @@ export interface VellumConfig {
      */
     bodyTimeout: number;
     http: { serverOptions: ServerTimeouts };
+    /** Where the client's address comes from behind a reverse proxy (Strapi's `server.proxy`, Koa's options). */
+    proxy: ProxyConfig;
     logger: boolean;
     /** Strapi's `server.url`: the server's public URL (absolute), or a path below `http://host:port`. */
     url: string;
@@ -157,6 +171,19 @@ const serverSchema = z.object({
         .default({ requestTimeout: 300_000, headersTimeout: 60_000, keepAliveTimeout: 5_000 }),
     })
     .default({ serverOptions: { requestTimeout: 300_000, headersTimeout: 60_000, keepAliveTimeout: 5_000 } }),
+  // Strapi 5 nests Koa's switch as `proxy.koa` (`proxy.global` and `proxy.fetch`, for outgoing
+  // requests, are left alone); Strapi 4's `proxy: true` is taken as `{ koa: true }`.
+  proxy: z
+    .union([
+      z.boolean().transform((koa) => ({ koa })),
+      z.looseObject({ koa: z.boolean().default(false), ipHeader: z.string().min(1).optional(), maxIpsCount: z.coerce.number().int().min(0).optional() }),
+    ])
+    .default({ koa: false })
+    .transform((proxy): ProxyConfig => ({
+      koa: proxy.koa,
+      ipHeader: ('ipHeader' in proxy && proxy.ipHeader ? proxy.ipHeader : 'X-Forwarded-For').toLowerCase(),
+      maxIpsCount: 'maxIpsCount' in proxy ? (proxy.maxIpsCount ?? 0) : 0,
+    })),
   logger: z.boolean().default(false),
   // Strapi's `server.url`: the public URL of the server, absolute or a path (links in emails).
   url: z.string().default(''),

@@ -1,6 +1,7 @@
 import type { Database } from '../database/connection.js';
 import type { ContentType, Schema } from '../schema/model.js';
 import type { Lifecycles } from './lifecycles.js';
+import type { Locales } from './locales.js';
 import type { DocumentMiddlewares } from './middlewares.js';
 import type { Outbox } from './outbox.js';
 import type { ReadBudget } from './read/budget.js';
@@ -16,6 +17,8 @@ export interface DocumentContext {
   middlewares?: DocumentMiddlewares;
   /** Where writes record their webhook events, in their transaction (events/ sets it; none by default). */
   outbox?: Outbox;
+  /** The stored locales: read again when a call names a code this node does not know yet. */
+  locales?: Locales;
 }
 
 /** Per-call options that are not part of the query: who asks. */

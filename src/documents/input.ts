@@ -289,25 +289,27 @@ class InputValidator {
 
   private text(attribute: ScalarAttribute, value: unknown, path: Path): unknown {
     const name = attribute.name;
-    if (typeof value !== 'string') return this.fail(path, `${name} must be a \`string\` type`, value);
+    // A password is never repeated in an error: answers are logged, proxied and shown.
+    const shown = attribute.type === 'password' ? undefined : value;
+    if (typeof value !== 'string') return this.fail(path, `${name} must be a \`string\` type`, shown);
     // PostgreSQL cannot store U+0000 in text; refused on every database so that documents move freely.
-    if (value.includes('\u0000')) return this.fail(path, `${name} must not contain the NUL character (U+0000)`, value);
+    if (value.includes('\u0000')) return this.fail(path, `${name} must not contain the NUL character (U+0000)`, shown);
     // A stored password is its hash: nothing to check but its presence.
     if (attribute.type === 'password' && this.rules.stored) return value;
     const length = [...value].length;
     const isShortColumn = !['text', 'richtext'].includes(attribute.type);
     const final = !this.draft;
-    if (isShortColumn && length > STRING_COLUMN_LENGTH) return this.fail(path, `${name} must be at most ${STRING_COLUMN_LENGTH} characters`, value);
-    if (final && attribute.minLength !== undefined && length < attribute.minLength) return this.fail(path, `${name} must be at least ${attribute.minLength} characters`, value);
-    if (attribute.maxLength !== undefined && length > attribute.maxLength) return this.fail(path, `${name} must be at most ${attribute.maxLength} characters`, value);
-    if (final && attribute.required && value.length === 0 && attribute.type !== 'password') return this.fail(path, `${name} cannot be empty`, value);
-    if (final && attribute.regex && value !== '' && !attribute.regex.test(value)) return this.fail(path, `${name} must match the pattern ${attribute.regex.source}`, value);
+    if (isShortColumn && length > STRING_COLUMN_LENGTH) return this.fail(path, `${name} must be at most ${STRING_COLUMN_LENGTH} characters`, shown);
+    if (final && attribute.minLength !== undefined && length < attribute.minLength) return this.fail(path, `${name} must be at least ${attribute.minLength} characters`, shown);
+    if (attribute.maxLength !== undefined && length > attribute.maxLength) return this.fail(path, `${name} must be at most ${attribute.maxLength} characters`, shown);
+    if (final && attribute.required && value.length === 0 && attribute.type !== 'password') return this.fail(path, `${name} cannot be empty`, shown);
+    if (final && attribute.regex && value !== '' && !attribute.regex.test(value)) return this.fail(path, `${name} must match the pattern ${attribute.regex.source}`, shown);
     // Strapi refuses an empty email even when the attribute is optional (null clears it); drafts skip both checks.
-    if (final && attribute.type === 'email' && value === '') return this.fail(path, `${name} cannot be empty`, value);
-    if (final && attribute.type === 'email' && !EMAIL.test(value)) return this.fail(path, `${name} must be a valid email`, value);
-    if (final && attribute.type === 'uid' && !UID.test(value)) return this.fail(path, `${name} must match the pattern ${UID.source}`, value);
+    if (final && attribute.type === 'email' && value === '') return this.fail(path, `${name} cannot be empty`, shown);
+    if (final && attribute.type === 'email' && !EMAIL.test(value)) return this.fail(path, `${name} must be a valid email`, shown);
+    if (final && attribute.type === 'uid' && !UID.test(value)) return this.fail(path, `${name} must match the pattern ${UID.source}`, shown);
     if (attribute.type === 'enumeration' && !attribute.enum!.includes(value)) {
-      return this.fail(path, `${name} must be one of the following values: ${attribute.enum!.join(', ')}`, value);
+      return this.fail(path, `${name} must be one of the following values: ${attribute.enum!.join(', ')}`, shown);
     }
     return value;
   }

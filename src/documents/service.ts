@@ -16,6 +16,8 @@ import { assertLinkable, deleteFileRow, findFileRow, linkFiles, resolveLinkTarge
 import { QueryEngine } from './engine/index.js';
 import { Lifecycles } from './lifecycles.js';
 import { DocumentMiddlewares } from './middlewares.js';
+import { Locales } from './locales.js';
+import { RawRows } from './raw-rows.js';
 import { TypeDocuments } from './type-documents.js';
 import { WriteEvents, type Outbox } from './outbox.js';
 
@@ -28,6 +30,8 @@ export { QueryEngine, type ModelAdapter, type QueryParams, type RowRepository } 
 export { DocumentMiddlewares, type DocumentMiddleware, type DocumentMiddlewareContext } from './middlewares.js';
 export { ReadBudget } from './read/budget.js';
 export { WEBHOOK_EVENTS, type Outbox, type RecordedEvent, type Subscribers, type WebhookEvent } from './outbox.js';
+export { Locales, localesTable, type LocaleInfo } from './locales.js';
+export type { DumpedRow, MediaLinkInput, RawReader, RawRows, RawVersion, RawWriter, RelationLinkInput, RestoreSink } from './raw-rows.js';
 
 export interface DocumentServiceOptions {
   database: Database;
@@ -69,6 +73,13 @@ export class DocumentService {
   readonly middlewares: DocumentMiddlewares;
   /** The query engine (`strapi.db.query(uid)`): rows, not documents. */
   readonly engine: QueryEngine;
+  /** The stored locales (`start` them once the tables exist); they keep `i18n` up to date. */
+  readonly locales: Locales;
+  /**
+   * Rows as stored, for `vellum import` and `vellum export` only (documentIds, timestamps and
+   * password hashes kept; no validation, no events). No API reaches it.
+   */
+  readonly raw: RawRows;
   private readonly ctx: DocumentContext;
   private readonly types = new Map<ContentType, TypeDocuments>();
   private readonly options: DocumentServiceOptions;
@@ -78,8 +89,10 @@ export class DocumentService {
     this.lifecycles = options.lifecycles ?? new Lifecycles();
     this.middlewares = options.middlewares ?? new DocumentMiddlewares();
     this.options = { ...options, lifecycles: this.lifecycles, middlewares: this.middlewares };
-    this.ctx = { database, schema, i18n, lifecycles: this.lifecycles, middlewares: this.middlewares, outbox: options.outbox };
+    this.locales = new Locales(database, i18n);
+    this.ctx = { database, schema, i18n, lifecycles: this.lifecycles, middlewares: this.middlewares, locales: this.locales, outbox: options.outbox };
     this.engine = new QueryEngine({ ...this.ctx, lifecycles: this.lifecycles });
+    this.raw = new RawRows(this.ctx);
     this.schema = schema;
     this.i18n = i18n;
     const ctx = this.ctx;

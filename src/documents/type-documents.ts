@@ -132,6 +132,12 @@ export class TypeDocuments {
    * the status a call without one reads or writes (published, as REST).
    */
   private chain<T>(action: string, params: DocumentParams, call: (params: DocumentParams) => Promise<T>): Promise<T> {
+    const refresh = this.ctx.locales?.refreshFor(params);
+    if (refresh) return refresh.then(() => this.chainNow(action, params, call));
+    return this.chainNow(action, params, call);
+  }
+
+  private chainNow<T>(action: string, params: DocumentParams, call: (params: DocumentParams) => Promise<T>): Promise<T> {
     const middlewares = this.ctx.middlewares;
     if (!middlewares?.active) return call(params);
     let shown = params;
@@ -145,6 +151,8 @@ export class TypeDocuments {
   /** A page of documents: `filters`, `_q`, `sort`, `pagination`, `fields`, `populate`, `status`, `locale` (`*`, lists). */
   async findMany(params: DocumentParams = {}, asked?: CallerOptions): Promise<FindManyResult> {
     const caller = this.reader(params, asked);
+    const refresh = this.ctx.locales?.refreshFor(params);
+    if (refresh) await refresh;
     if (!this.ctx.middlewares?.active) return this.runFindMany(params, caller);
     // Middlewares see and answer the documents, as Strapi's findMany answers; the page's counts stay beside.
     let pagination: FindManyResult['pagination'] | undefined;

@@ -26,7 +26,7 @@ const PasswordPayload = new GraphQLObjectType({
 });
 
 const string = { type: new GraphQLNonNull(GraphQLString) };
-const requestOf = (context: GraphqlContext): Request => ({ ip: context.request.ip, headers: context.request.headers });
+const requestOf = (context: GraphqlContext): Request => ({ ip: context.request.clientIp, headers: context.request.headers });
 
 /** The four mutations; `loginPayload` is the schema's `UsersPermissionsLoginPayload`. */
 export function accountMutations(hooks: Partial<AccountHooks>, loginPayload: GraphQLOutputType): RootFields {

@@ -13,6 +13,12 @@ export interface GraphqlConfig {
   /** Estimated result items an operation may ask for (lists multiply by their page size). */
   costLimit: number;
   introspection: boolean;
+  /**
+   * Whether error messages leave out graphql-js' "Did you mean ...?" suggestions, which name fields,
+   * arguments, types and enum values to whoever guesses near them: on in production, as Apollo's
+   * `hideSchemaDetailsFromClientErrors` (read from `apolloServer`) when it is set.
+   */
+  hideSuggestions: boolean;
   /** true: the specification's shape (`data { id attributes }`); false: Strapi 5's flat shape. */
   v4CompatibilityMode: boolean;
 }
@@ -35,8 +41,8 @@ const schema = z.object({
   costLimit: z.number().int().positive().default(DEFAULT_COST_LIMIT),
   introspection: z.boolean().optional(),
   v4CompatibilityMode: z.boolean().default(true),
-  // Apollo-specific settings of a Strapi project are accepted and ignored.
-  apolloServer: z.record(z.string(), z.unknown()).optional(),
+  // Apollo-specific settings of a Strapi project are accepted; only hideSchemaDetailsFromClientErrors is read.
+  apolloServer: z.object({ hideSchemaDetailsFromClientErrors: z.boolean().optional() }).passthrough().optional(),
 });
 
 /** As Strapi decides: playgroundAlways or landingPage true win, then landingPage false, then the environment. */
@@ -54,7 +60,12 @@ function playgroundOn(playgroundAlways: boolean, landingPage: unknown, productio
 
 export function parseGraphqlConfig(plugins: Record<string, unknown>, environment: string): GraphqlConfig {
   const section = asRecord(plugins.graphql);
-  const { playgroundAlways, landingPage, introspection, apolloServer: _ignored, ...rest } = parseConfig(schema, asRecord(section.config), 'config/plugins', 'graphql.config.');
+  const { playgroundAlways, landingPage, introspection, apolloServer, ...rest } = parseConfig(schema, asRecord(section.config), 'config/plugins', 'graphql.config.');
   const production = environment === 'production';
-  return { ...rest, playground: playgroundOn(playgroundAlways, landingPage, production), introspection: introspection ?? !production };
+  return {
+    ...rest,
+    playground: playgroundOn(playgroundAlways, landingPage, production),
+    introspection: introspection ?? !production,
+    hideSuggestions: apolloServer?.hideSchemaDetailsFromClientErrors ?? production,
+  };
 }

@@ -10,7 +10,7 @@ import { ReadBudget, type DocumentService } from '../documents/service.js';
 import type { AccessControl } from '../access/index.js';
 import type { GraphqlConfig } from './config.js';
 import type { GraphqlContext } from './context.js';
-import { formatErrors } from './errors.js';
+import { errorFormatter } from './errors.js';
 import { ExtensionService } from './extension.js';
 import { costLimitRule, depthLimitRule } from './limits.js';
 import { PLAYGROUND_CSP, playgroundHtml, registerPlaygroundAssets, wantsPlayground } from './playground.js';
@@ -19,10 +19,15 @@ import { SelectionReader } from './resolvers/selection.js';
 import { buildGraphqlSchema } from './schema/build.js';
 import { ModelTypes } from './schema/types.js';
 import { usersPermissionsFields, type UsersPermissionsHooks } from './users-permissions.js';
+import { userRoleMutations, type UserRoleHooks } from './users-roles.js';
+import type { RootFields } from './schema/operations.js';
+import { ROLE_UID, USER_UID } from '../auth/model.js';
+import type { Schema } from '../schema/model.js';
 
 export { parseGraphqlConfig } from './config.js';
 export { ExtensionService, type NamedHandlers } from './extension.js';
 export type { UsersPermissionsHooks } from './users-permissions.js';
+export type { UserRoleHooks } from './users-roles.js';
 
 export interface GraphqlOptions {
   config: GraphqlConfig;
@@ -36,6 +41,14 @@ export interface GraphqlOptions {
   strapi?: unknown;
 }
 
+/** Users' and roles' mutations, when their types are in the schema (Shadow CRUD on). */
+function withUserRoles(fields: { query: RootFields; mutation: RootFields }, hooks: UserRoleHooks | undefined, types: ModelTypes, operations: Operations, schema: Schema) {
+  const userType = schema.contentTypes.get(USER_UID);
+  const roleType = schema.contentTypes.get(ROLE_UID);
+  if (!hooks || !userType || !roleType || !types.isExposed(USER_UID) || !types.isExposed(ROLE_UID)) return fields;
+  return { query: fields.query, mutation: { ...fields.mutation, ...userRoleMutations(hooks, { types, operations, userType, roleType }) } };
+}
+
 /** The executable schema for a configuration (also used to print the SDL). */
 function createGraphqlSchema(options: GraphqlOptions): GraphQLSchema {
   const { config, service, extension } = options;
@@ -43,7 +56,9 @@ function createGraphqlSchema(options: GraphqlOptions): GraphQLSchema {
   extension.enabled = config.shadowCRUD;
   const extensions = extension.resolve({ strapi: options.strapi });
   const configs = new Map(extensions.flatMap((e) => Object.entries(e.resolversConfig ?? {})));
-  const types = new ModelTypes(service.schema, shape, extension, config.amountLimit);
+  const userRoles = options.usersPermissions?.usersAndRoles;
+  const builtIns = new Set(userRoles ? [USER_UID, ROLE_UID].filter((uid) => service.schema.contentTypes.has(uid)) : []);
+  const types = new ModelTypes(service.schema, shape, extension, config.amountLimit, builtIns);
   const maxLimit = config.amountLimit;
   const operations = new Operations({
     service: service.withPageLimits({ maxLimit, defaultLimit: Math.min(options.rest.defaultLimit, maxLimit) }),
@@ -60,7 +75,7 @@ function createGraphqlSchema(options: GraphqlOptions): GraphQLSchema {
     shadow: extension,
     extensions,
     access: options.access,
-    extra: options.usersPermissions ? usersPermissionsFields(options.usersPermissions) : undefined,
+    extra: options.usersPermissions ? withUserRoles(usersPermissionsFields(options.usersPermissions), userRoles, types, operations, service.schema) : undefined,
     named: extension.named,
     strapi: options.strapi,
   });
@@ -97,7 +112,7 @@ export async function registerGraphql(app: FastifyInstance, options: GraphqlOpti
       // Its IDE loads GraphiQL from a CDN: Vellum serves its own (playground.ts).
       graphiql: false,
       context: (request, reply): GraphqlContext => ({ request, reply, state: {}, budget: new ReadBudget(config.costLimit, 'graphql.config.costLimit') }),
-      errorFormatter: formatErrors as never,
+      errorFormatter: errorFormatter({ hideSuggestions: config.hideSuggestions }) as never,
       validationRules,
     });
   });

@@ -7,6 +7,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { GraphQLBoolean, GraphQLID, GraphQLInputObjectType, GraphQLNonNull, GraphQLObjectType, GraphQLString } from 'graphql';
 import { accountMutations, type AccountHooks } from './account-mutations.js';
 import type { GraphqlContext } from './context.js';
+import type { UserRoleHooks } from './users-roles.js';
 import type { RootFields } from './schema/operations.js';
 
 export interface UsersPermissionsHooks extends Partial<AccountHooks> {
@@ -19,6 +20,8 @@ export interface UsersPermissionsHooks extends Partial<AccountHooks> {
     request: { ip: string; headers: IncomingHttpHeaders },
   ): Promise<{ jwt: string; user: Record<string, unknown> }>;
   me(headers: IncomingHttpHeaders): Promise<Record<string, unknown> | null>;
+  /** Users' and roles' queries and mutations (users-roles.ts). */
+  usersAndRoles?: UserRoleHooks;
 }
 
 const nonNull = <T extends GraphQLObjectType | typeof GraphQLString | typeof GraphQLID>(type: T) => new GraphQLNonNull(type);
@@ -56,7 +59,7 @@ const LoginInput = new GraphQLInputObjectType({
   fields: { identifier: { type: nonNull(GraphQLString) }, password: { type: nonNull(GraphQLString) }, provider: { type: nonNull(GraphQLString), defaultValue: 'local' } },
 });
 
-const requestOf = (context: GraphqlContext) => ({ ip: context.request.ip, headers: context.request.headers });
+const requestOf = (context: GraphqlContext) => ({ ip: context.request.clientIp, headers: context.request.headers });
 
 export function usersPermissionsFields(hooks: UsersPermissionsHooks): { query: RootFields; mutation: RootFields } {
   return {

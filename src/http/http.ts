@@ -1,5 +1,5 @@
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
-import type { ServerTimeouts, VellumConfig } from '../config/load.js';
+import type { ProxyConfig, ServerTimeouts, VellumConfig } from '../config/load.js';
 import { parseJsonKeepingIntegers } from '../documents/exact-integers.js';
 import { NotFoundError, RequestTimeoutError, VellumError } from '../errors.js';
 import { parseQueryString } from '../query/parse/query-string.js';
@@ -14,6 +14,33 @@ export function markQueryTouched(request: FastifyRequest): void {
 }
 
 export const queryTouched = (request: FastifyRequest): boolean => (request as unknown as Record<symbol, boolean | undefined>)[QUERY_TOUCHED] === true;
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /**
+     * The client's address as Koa (and so Strapi) reads it: from `server.proxy.ipHeader` when
+     * `server.proxy.koa` is set, otherwise the socket's peer. What login and registration limits key on.
+     */
+    readonly clientIp: string;
+  }
+}
+
+/**
+ * Koa's `request.ip`: the first of the header's addresses, keeping only the last `maxIpsCount`
+ * (0: all) when a proxy is trusted; the socket's peer when there is none.
+ */
+export function clientAddress(headers: Record<string, string | string[] | undefined>, peer: string | undefined, proxy: ProxyConfig): string {
+  if (proxy.koa) {
+    const value = headers[proxy.ipHeader];
+    const text = Array.isArray(value) ? value.join(',') : value;
+    if (text) {
+      const ips = text.split(',').map((ip) => ip.trim());
+      const first = ips[proxy.maxIpsCount > 0 ? Math.max(0, ips.length - proxy.maxIpsCount) : 0];
+      if (first) return first;
+    }
+  }
+  return peer ?? '';
+}
 
 export interface HttpServerOptions {
   /**
@@ -39,6 +66,8 @@ export function createHttpServer(config: VellumConfig, options: HttpServerOption
     // Fastify sets these on Node's server itself (its own defaults: no request timeout, 72 s keep-alive).
     requestTimeout: timeouts.requestTimeout,
     keepAliveTimeout: timeouts.keepAliveTimeout,
+    // As Koa's `proxy`: the protocol and host a trusted proxy forwards (X-Forwarded-Proto, -Host).
+    trustProxy: proxyTrust(config.server.proxy),
     routerOptions: {
       // A failure is kept and raised in preValidation, where the error handler answers it.
       querystringParser: (raw: string) => {
@@ -50,6 +79,13 @@ export function createHttpServer(config: VellumConfig, options: HttpServerOption
       },
       ignoreTrailingSlash: true,
       maxParamLength: 200,
+    },
+  });
+
+  const proxy = config.server.proxy;
+  app.decorateRequest('clientIp', {
+    getter(this: FastifyRequest) {
+      return clientAddress(this.headers, this.raw.socket?.remoteAddress, proxy);
     },
   });
 
@@ -95,6 +131,13 @@ export function createHttpServer(config: VellumConfig, options: HttpServerOption
   });
 
   return app;
+}
+
+/** Fastify's `trustProxy` for Koa's `proxy`: every hop, or the last `maxIpsCount`. */
+function proxyTrust(proxy: ProxyConfig): boolean | ((address: string, hop: number) => boolean) {
+  if (!proxy.koa) return false;
+  const hops = proxy.maxIpsCount;
+  return hops > 0 ? (_address, hop) => hop < hops : true;
 }
 
 /**

@@ -1,13 +1,13 @@
 /**
- * Security headers and CORS as Strapi's default middlewares set them (`strapi::security`,
+ * Security headers and CORS (cors.ts) as Strapi's default middlewares set them (`strapi::security`,
  * `strapi::cors`), configurable the same way in `config/middlewares`:
  *   module.exports = ['strapi::security', { name: 'strapi::cors', config: { origin: ['https://example.com'] } }, ...]
  */
-import cors from '@fastify/cors';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import helmet from 'helmet';
 import { asRecord } from '../objects.js';
+import { registerCors } from './cors.js';
 
 /** The `config` of a named entry of `config/middlewares`, or undefined when it is absent. */
 function middlewareConfig(middlewares: unknown[], name: string): Record<string, unknown> | undefined {
@@ -65,14 +65,5 @@ export async function registerSecurity(app: FastifyInstance, middlewares: unknow
     });
   }
   const corsConfig = middlewareConfig(middlewares, 'strapi::cors');
-  if (corsConfig) {
-    const origin = corsConfig.origin ?? '*';
-    await app.register(cors, {
-      origin: origin === '*' ? '*' : (origin as string | string[]),
-      methods: (corsConfig.methods as string[] | undefined) ?? ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'],
-      allowedHeaders: (corsConfig.headers as string[] | undefined) ?? ['Content-Type', 'Authorization', 'Origin', 'Accept', 'Strapi-Response-Format'],
-      credentials: corsConfig.credentials === true,
-      maxAge: typeof corsConfig.maxAge === 'number' ? corsConfig.maxAge : undefined,
-    });
-  }
+  if (corsConfig) registerCors(app, corsConfig);
 }

@@ -35,7 +35,7 @@ function nonEmpty(value: Body): Body {
 export function registerAdminRoutes(app: FastifyInstance, auth: Auth, events?: AdminEvents, prefix = '/admin'): void {
   app.post(`${prefix}/login`, async (request) => {
     const { email, password } = body(request);
-    return { data: { token: await auth.admins.login(email, password, request.ip) } };
+    return { data: { token: await auth.admins.login(email, password, request.clientIp) } };
   });
 
   // Everything else needs an administrator.

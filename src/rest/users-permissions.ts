@@ -36,9 +36,9 @@ export function registerUsersPermissionsRoutes(
     return answer.body;
   };
 
-  app.post(`${prefix}/auth/local`, async (request, reply) => signedIn(request, reply, 'login', await auth.users.login(objectBody(request), request.ip)));
+  app.post(`${prefix}/auth/local`, async (request, reply) => signedIn(request, reply, 'login', await auth.users.login(objectBody(request), request.clientIp)));
 
-  app.post(`${prefix}/auth/local/register`, async (request, reply) => signedIn(request, reply, 'register', await auth.register(objectBody(request), request.headers)));
+  app.post(`${prefix}/auth/local/register`, async (request, reply) => signedIn(request, reply, 'register', await auth.register(objectBody(request), request.headers, request.clientIp)));
 
   // Account flows (auth/account.ts): answered as Strapi's users-permissions answers them.
   app.post(`${prefix}/auth/forgot-password`, async (request) => auth.account.forgotPassword(objectBody(request)));
@@ -96,7 +96,10 @@ export function registerUsersPermissionsRoutes(
   });
 
   app.get(`${prefix}/users/count`, async (request) => {
-    const caller = await auth.access.authorize(request.headers, { uid: USER_UID, action: 'find' });
+    // Strapi's `count`; `find` too, as Vellum's earlier versions asked.
+    const caller = await auth.access
+      .authorize(request.headers, { uid: USER_UID, action: 'count' })
+      .catch((error: unknown) => (error instanceof ForbiddenError ? auth.access.authorize(request.headers, { uid: USER_UID, action: 'find' }) : Promise.reject(error)));
     return users.count({ filters: (request.query as Query).filters }, caller);
   });
 

@@ -249,7 +249,7 @@ function requestFacade(request: FastifyRequest, onQuery?: () => void): KoaReques
       return queryAt === -1 ? '' : url.slice(queryAt);
     },
     get ip() {
-      return request.ip;
+      return request.clientIp;
     },
     get host() {
       return host;

@@ -27,7 +27,8 @@ for (const dialect of DIALECTS) {
         config: {
           plugins: {
             email: emailPlugin(smtp),
-            'users-permissions': { config: { advanced: { email_confirmation: true, email_confirmation_redirection: REDIRECT } } },
+            // Every registration comes from one address: more than the default limit (test/auth/accounts.test.ts).
+            'users-permissions': { config: { advanced: { email_confirmation: true, email_confirmation_redirection: REDIRECT }, register: { ratelimit: { max: 1000 } } } },
           },
         },
       });
@@ -151,7 +152,7 @@ for (const dialect of DIALECTS) {
       await dead.close();
       const broken = await startServer(dialect, {
         nodeOf: server,
-        config: { plugins: { email: emailPlugin(dead), 'users-permissions': { config: { advanced: { email_confirmation: true } } } } },
+        config: { plugins: { email: emailPlugin(dead), 'users-permissions': { config: { advanced: { email_confirmation: true }, register: { ratelimit: { max: 1000 } } } } } },
       });
       try {
         const username = unique('u');

@@ -18,7 +18,8 @@ for (const dialect of DIALECTS) {
     let userId: number;
     before(async () => {
       server = await startServer(dialect, {
-        config: { plugins: { 'users-permissions': { config: { ratelimit: { max: 3, interval: 60_000 } } } } },
+        // Registrations are all from one address: more than the login limit (test/auth/accounts.test.ts tests theirs).
+        config: { plugins: { 'users-permissions': { config: { ratelimit: { max: 3, interval: 60_000 }, register: { ratelimit: { max: 1000 } } } } } },
       });
       const alice = await server.publicApi.post('/api/auth/local/register', { username: 'alice', email: 'alice@example.com', password: 'secret123' });
       assert.equal(alice.status, 200, JSON.stringify(alice.body));
@@ -86,7 +87,7 @@ for (const dialect of DIALECTS) {
       assert.equal(missing.status, 400);
     });
 
-    it('repeated failures are rate-limited with 429, per client and identifier', async () => {
+    it('repeated failures are rate-limited with 429, per client and account', async () => {
       for (let i = 0; i < 3; i++) await anon().post('/api/auth/local', { identifier: 'victim', password: `guess-${i}` });
       const limited = await anon().post('/api/auth/local', { identifier: 'victim', password: 'guess-x' });
       assert.equal(limited.status, 429);

@@ -42,8 +42,14 @@ for (const dialect of DIALECTS) {
       assert.deepEqual(denied.body, { data: null, error: { status: 403, name: 'ForbiddenError', message: 'Forbidden', details: {} } });
     });
 
-    it('Authenticated (a user JWT) may do everything the example grants', async () => {
-      assert.deepEqual(await statuses(server, client(userJwt)), { find: 200, findOne: 200, create: 201, update: 200, delete: 204 });
+    it('Authenticated (a user JWT) may read, as the example grants, and change nothing', async () => {
+      assert.deepEqual(await statuses(server, client(userJwt)), { find: 200, findOne: 200, create: 403, update: 403, delete: 403 });
+    });
+
+    it("the example's Editor role (a user an administrator gives it) may do everything", async () => {
+      await server.vellum.auth.users.create({ username: 'writer', email: 'writer@example.com', password: 'secret123', role: 'editor' });
+      const jwt = (await server.publicApi.post('/api/auth/local', { identifier: 'writer', password: 'secret123' })).body.jwt;
+      assert.deepEqual(await statuses(server, client(jwt)), { find: 200, findOne: 200, create: 201, update: 200, delete: 204 });
     });
 
     it('a read-only token may find and findOne only', async () => {
@@ -121,9 +127,9 @@ for (const dialect of DIALECTS) {
     });
 
     it('a custom role: users given it get its grants', async () => {
-      const editor = await server.vellum.auth.roles.create('Editor');
-      await server.vellum.auth.roles.grant(editor.documentId, ['api::tag.tag.find', 'api::tag.tag.update']);
-      await server.vellum.auth.users.create({ username: 'eddie', email: 'ed@example.com', password: 'secret123', role: 'editor' });
+      const tagger = await server.vellum.auth.roles.create('Tagger');
+      await server.vellum.auth.roles.grant(tagger.documentId, ['api::tag.tag.find', 'api::tag.tag.update']);
+      await server.vellum.auth.users.create({ username: 'eddie', email: 'ed@example.com', password: 'secret123', role: 'tagger' });
       const jwt = (await server.publicApi.post('/api/auth/local', { identifier: 'eddie', password: 'secret123' })).body.jwt;
       assert.deepEqual(await statuses(server, client(jwt)), { find: 200, findOne: 403, create: 403, update: 200, delete: 403 });
     });

@@ -23,7 +23,8 @@ for (const dialect of DIALECTS) {
   describe(`users-permissions errors as Strapi's [${dialect}]`, () => {
     let server: TestServer;
     before(async () => {
-      server = await startServer(dialect);
+      // Every registration comes from one address: more than the default limit of five.
+      server = await startServer(dialect, { config: { plugins: { 'users-permissions': { config: { register: { ratelimit: { max: 1000 } } } } } } });
     });
     after(() => server?.close());
     const anon = () => server.publicApi;
@@ -53,12 +54,12 @@ for (const dialect of DIALECTS) {
       assert.deepEqual(fieldErrors(one), [['password', 'password is a required field']]);
     });
 
-    it('login fields of another type name their type, with the value', async () => {
+    it('login fields of another type name their type, with the value (never a password\'s)', async () => {
       const res = await anon().post('/api/auth/local', { identifier: 1, password: 2 });
       assertError(res, 400, 'ValidationError');
       assert.deepEqual(
         res.body.error.details.errors.map((e: { path: string[]; value: unknown }) => [e.path.join('.'), e.value]),
-        [['identifier', 1], ['password', 2]],
+        [['identifier', 1], ['password', undefined]],
       );
       assert.match(res.body.error.details.errors[0].message, /must be a `string` type/);
     });

@@ -30,9 +30,11 @@ for (const dialect of DIALECTS) {
     let server: TestServer;
     let nodes: TestServer[];
     before(async () => {
-      server = await startServer(dialect, { project: fixture('unique') });
+      // Ten registrations at once from one address: more than the default registration limit.
+      const config = { plugins: { 'users-permissions': { config: { register: { ratelimit: { max: 1000 } } } } } };
+      server = await startServer(dialect, { project: fixture('unique'), config });
       // Two nodes on one database where the database has row locks; SQLite serves one node.
-      nodes = dialect === 'sqlite' ? [server] : [server, await startServer(dialect, { project: fixture('unique'), nodeOf: server })];
+      nodes = dialect === 'sqlite' ? [server] : [server, await startServer(dialect, { project: fixture('unique'), nodeOf: server, config })];
     });
     after(async () => {
       for (const node of nodes?.slice(1) ?? []) await node.close();

@@ -283,7 +283,10 @@ export async function openDifferential(options: OpenOptions): Promise<Differenti
   const dialect = (process.env.DIFF_DIALECT ?? 'sqlite') as DialectName;
   // Attributes left out of Strapi's copy of the project are left out of both answers too.
   const stripped = new Set<string>();
-  const started = await Promise.allSettled([startStrapi(options, project, stripped), startServer(dialect, { project })]);
+  // Every request comes from one address: Vellum's registration limit per address (5 by default,
+  // README "Accounts"; Strapi counts per address and email) would refuse the scenarios' later ones.
+  const config = { plugins: { 'users-permissions': { config: { register: { ratelimit: { max: 1000 } } } } } };
+  const started = await Promise.allSettled([startStrapi(options, project, stripped), startServer(dialect, { project, config })]);
   if (started[0].status === 'rejected' || started[1].status === 'rejected') {
     // One failed to start: stop the other, or the run would hang on its open server.
     await Promise.allSettled(started.map((s) => (s.status === 'fulfilled' ? (s.value as { close?: () => Promise<void>; stop?: () => Promise<void> }).close?.() ?? (s.value as { stop: () => Promise<void> }).stop() : undefined)));

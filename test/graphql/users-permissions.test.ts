@@ -44,7 +44,12 @@ for (const dialect of DIALECTS) {
       assert.deepEqual(me.body.data.me, { username: 'gqlbea', email: 'gqlbea@example.com', role: { name: 'Authenticated', type: 'authenticated' } });
       const rest = await server.publicApi.get('/api/users/me', { headers: { authorization: `Bearer ${jwt}` } });
       assert.equal(rest.body.username, 'gqlbea');
-      const created = await anonymous('mutation { createTag(data: { name: "by a user" }) { data { id attributes { name } } } }', { authorization: `Bearer ${jwt}` });
+      // The example's Authenticated role reads and changes nothing; its Editor role writes.
+      const createTag = 'mutation { createTag(data: { name: "by a user" }) { data { id attributes { name } } } }';
+      assert.equal((await anonymous(createTag, { authorization: `Bearer ${jwt}` })).body.errors![0].extensions.code, 'FORBIDDEN');
+      await server.vellum.auth.users.create({ username: 'gqleditor', email: 'gqleditor@example.com', password: 'secret123', role: 'editor' });
+      const editor = await anonymous('mutation { login(input: { identifier: "gqleditor", password: "secret123" }) { jwt } }');
+      const created = await anonymous(createTag, { authorization: `Bearer ${editor.body.data.login.jwt}` });
       assert.equal(created.body.data.createTag.data.attributes.name, 'by a user');
     });
 

@@ -57,6 +57,24 @@ describe('vellum CLI', () => {
     }
   });
 
+  it('a weak secret stops a production start-up, naming the variable and how to make one, before the database is touched', async () => {
+    const filename = join(dir, 'weak.db');
+    const strong = 'Zq3vN8pXr2LkW5tYb7HcJ0mD4sFgA9eU';
+    for (const [name, env] of [
+      ['JWT_SECRET', { JWT_SECRET: 'x' }],
+      ['ADMIN_JWT_SECRET', { JWT_SECRET: strong, ADMIN_JWT_SECRET: 'changeme-changeme' }],
+      ['API_TOKEN_SALT', { JWT_SECRET: strong, API_TOKEN_SALT: 'aaaaaaaaaaaaaaaaaaaaaaaa' }],
+    ] as const) {
+      const result = await run(['start'], { NODE_ENV: 'production', PORT: '0', DATABASE_FILENAME: filename, ...env }, /Cannot start|serving/);
+      // Served (it should not be): stopped, and the assertions below say why.
+      if (/serving/.test(result.output)) result.stop();
+      assert.match(result.output, new RegExp(`Cannot start: ${name} is too weak: .*openssl rand -base64 32`));
+      assert.equal(await result.exit, 1);
+    }
+    const { existsSync } = await import('node:fs');
+    assert.ok(!existsSync(filename), 'refused before the database was opened');
+  });
+
   it('a broken schema stops start-up with the file and attribute named', async () => {
     const project = copyProject();
     project.editJson(TAG_SCHEMA, (j) => (j.attributes.name.type = 'strin'));

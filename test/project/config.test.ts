@@ -13,7 +13,8 @@ describe('configuration', () => {
   it('has Strapi defaults: port 1337, SQLite at .tmp/data.db in the project, REST limits 25/100', async () => {
     const config = await loadConfig(BLOG, { env: {} });
     assert.equal(config.server.port, 1337);
-    assert.equal(config.server.host, '0.0.0.0');
+    // The example listens on this machine only (Strapi's own default, without a config file, is 0.0.0.0).
+    assert.equal(config.server.host, 'localhost');
     assert.deepEqual(config.database, { client: 'sqlite', filename: join(BLOG, '.tmp/data.db') });
     assert.deepEqual(config.api.rest, { prefix: '/api', defaultLimit: 25, maxLimit: 100, withCount: true, strictParams: false, costLimit: 25_000, cache: { maxBytes: 16 * 1024 * 1024 }, draftAccess: 'editors' });
     assert.deepEqual(config.i18n, { defaultLocale: 'en', locales: ['en', 'fr'] });

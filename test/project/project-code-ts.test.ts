@@ -66,6 +66,18 @@ for (const dialect of DIALECTS) {
       assert.equal((await server.api.get('/api/products/nope/discounted')).status, 404);
     });
 
+    it("ctx.ip and ctx.request.ip are the client's address: the socket's, or behind a proxy the forwarded one (server.proxy)", async () => {
+      const direct = await server.publicApi.get('/api/products/client-ip', { headers: { 'x-forwarded-for': '203.0.113.9' } });
+      assert.deepEqual(direct.body, { ip: '127.0.0.1', requestIp: '127.0.0.1' });
+      const proxied = await startServer(dialect, { project: PROJECT, nodeOf: server, config: { server: { proxy: { koa: true, maxIpsCount: 1 } } } });
+      try {
+        const res = await proxied.publicApi.get('/api/products/client-ip', { headers: { 'x-forwarded-for': '10.0.0.1, 203.0.113.9' } });
+        assert.deepEqual(res.body, { ip: '203.0.113.9', requestIp: '203.0.113.9' });
+      } finally {
+        await proxied.close();
+      }
+    });
+
     it('destroy runs on close', async () => {
       const node = await startServer(dialect, { project: PROJECT, nodeOf: server });
       await node.close();

@@ -1,6 +1,13 @@
-// What each users-permissions role may do, granted at start-up (run-time grants made with
-// `vellum permissions grant` or the admin API are kept). Patterns use * as a wildcard.
+// What each users-permissions role may do. This file seeds each grant once, at the first start
+// that names it; afterwards the database decides: `vellum permissions grant|revoke` and the admin
+// API change it, and a grant revoked there stays revoked (README "Users, roles, permissions and
+// API tokens"). Patterns use * as a wildcard.
+const READ = ['api::*.find', 'api::*.findOne', 'plugin::upload.content-api.find', 'plugin::upload.content-api.findOne'];
+
 module.exports = () => ({
-  public: ['api::*.find', 'api::*.findOne', 'plugin::upload.content-api.find', 'plugin::upload.content-api.findOne'],
-  authenticated: ['api::*', 'plugin::upload.content-api.*'],
+  public: READ,
+  // Whoever registers reads what visitors read: registration is open, so it grants no writes.
+  authenticated: READ,
+  // The site's writers, given this role by an administrator: `vellum user create --role editor ...`.
+  editor: ['api::*', 'plugin::upload.content-api.*'],
 });

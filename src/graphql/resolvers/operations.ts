@@ -88,6 +88,11 @@ export class Operations {
     };
   }
 
+  /** A document as the selection at `path` asks for it, read for `caller` (after a write of another module's). */
+  read(type: ContentType, documentId: string, info: GraphQLResolveInfo, path: string[], caller: CallerOptions): Promise<Document | null> {
+    return this.deps.service.of(type).findVersion({ ...this.readQuery(info, type, path, undefined, undefined), documentId }, caller);
+  }
+
   findSingle(type: ContentType, key: string, path: string[]): Resolver {
     return async (_source, args, ctx, info) => {
       const caller = await this.caller(ctx, key, { uid: type.uid, action: 'find' });

@@ -18,12 +18,12 @@ import {
 } from 'graphql';
 import { PolicyError, ProjectError } from '../../errors.js';
 import type { AccessControl } from '../../access/index.js';
-import type { Schema } from '../../schema/model.js';
+import { FILE_UID, type Schema } from '../../schema/model.js';
 import type { GraphqlContext } from '../context.js';
 import type { Extension, ExtensionService, Middleware, NamedHandlers, Policy, Resolver, ResolverConfig } from '../extension.js';
 import type { Operations } from '../resolvers/operations.js';
 import { parseScope } from '../resolvers/operations.js';
-import { rootFields, type RootFields } from './operations.js';
+import { rootFields, type ActionSwitch, type RootFields } from './operations.js';
 import type { ModelTypes } from './types.js';
 
 export interface BuildOptions {
@@ -46,8 +46,10 @@ export function buildGraphqlSchema(options: BuildOptions): GraphQLSchema {
   const query: RootFields = {};
   const mutation: RootFields = {};
   for (const type of schema.contentTypes.values()) {
-    if (!types.isExposed(type.uid) || type.builtIn) continue;
-    const fields = rootFields(type, types, operations, shadow.type(type.uid));
+    if (!types.isExposed(type.uid) || type.uid === FILE_UID) continue;
+    // Built-in types (users, roles) are read as the project's are; their writes are users-permissions' own.
+    const actions = type.builtIn ? readsOnly(shadow.type(type.uid)) : shadow.type(type.uid);
+    const fields = rootFields(type, types, operations, actions);
     Object.assign(query, fields.query);
     Object.assign(mutation, fields.mutation);
   }
@@ -85,6 +87,10 @@ export function buildGraphqlSchema(options: BuildOptions): GraphQLSchema {
   if (errors.length > 0) throw new ProjectError(`invalid GraphQL schema: ${errors.map((e) => e.message).join('; ')}`, 'src/index');
   return result;
 }
+
+const readsOnly = (actions: ActionSwitch): ActionSwitch => ({
+  isActionEnabled: (action) => (action === 'find' || action === 'findOne') && actions.isActionEnabled(action),
+});
 
 /** `type Query { ... }` in an extension adds to the existing type, as it does in Strapi. */
 function asExtensions(schema: GraphQLSchema, document: DocumentNode): DocumentNode {

@@ -3,7 +3,7 @@ import { GraphQLID, GraphQLList, GraphQLNonNull, type GraphQLFieldConfig, type G
 import type { ContentType } from '../../schema/model.js';
 import type { GraphqlContext } from '../context.js';
 import type { Resolver } from '../extension.js';
-import { pascalCase, pluralField, singularField } from '../naming.js';
+import { pluralField, singularField, typeName } from '../naming.js';
 import type { Operations } from '../resolvers/operations.js';
 import { LocaleScalar } from '../scalars.js';
 import { listArgs, PublicationState, PublicationStatus } from './common.js';
@@ -35,7 +35,7 @@ export function rootFields(type: ContentType, types: ModelTypes, ops: Operations
   const writeArgs: GraphQLFieldConfigArgumentMap = v4 ? {} : { status: { type: PublicationStatus, defaultValue: 'published' } };
   const localeArg: GraphQLFieldConfigArgumentMap = type.localized ? { locale: { type: LocaleScalar } } : {};
   const data = { data: { type: new GraphQLNonNull(types.dataInput(type)) } };
-  const name = pascalCase(type.singularName);
+  const name = typeName(type);
   const document = (resolve: Resolver): Pick<Field, 'type' | 'resolve'> =>
     v4 ? { type: types.entityResponse(type), resolve: map(resolve, (value) => ({ data: value ?? null })) } : { type: types.modelType(type), resolve };
   const path = v4 ? V4_DOCUMENT : [];

@@ -59,13 +59,15 @@ export class ModelTypes {
     readonly shape: Shape,
     private readonly shadow: ShadowCrud,
     private readonly amountLimit: number,
+    /** Built-in content-types served as the project's are (users-permissions' users and roles). */
+    private readonly builtIns: ReadonlySet<string> = new Set(),
   ) {}
 
   /** Whether a content-type takes part in the schema at all. */
   isExposed(uid: string): boolean {
     if (uid === FILE_UID) return this.schema.contentTypes.has(uid);
     const type = this.schema.contentTypes.get(uid);
-    return !!type && !type.builtIn && this.shadow.enabled && this.shadow.type(uid).isEnabled();
+    return !!type && (!type.builtIn || this.builtIns.has(uid)) && this.shadow.enabled && this.shadow.type(uid).isEnabled();
   }
 
   /** Every object type built so far (for the schema's `types`, e.g. `GenericMorph`). */

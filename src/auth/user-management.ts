@@ -1,0 +1,252 @@
+/**
+ * Users managed through the content API, as Strapi's users-permissions `user` controller manages
+ * them: `create`, `update` and `destroy` (REST `POST|PUT|DELETE /api/users`, GraphQL
+ * `create|update|deleteUsersPermissionsUser`). Bodies are checked as Strapi's schemas check them
+ * (`email must be a valid email`, `Username already taken`, `Email already taken`,
+ * `password.notNull`) before anything is written; users are documents written through the
+ * document service (validation, bcrypt-hashed password, role relation).
+ *
+ * Vellum's own rule: a user never changes their own `role`, `blocked` or `confirmed` (403), so
+ * that a role allowed to update users cannot raise itself or lift its own block.
+ */
+import type { Database } from '../database/connection.js';
+import type { Document, TypeDocuments } from '../documents/service.js';
+import { ApplicationError, ForbiddenError, NotFoundError, ValidationError, type FieldError } from '../errors.js';
+import { isPlainObject } from '../objects.js';
+import type { ContentType, RelationAttribute } from '../schema/model.js';
+import { shaped, table, type LinkRow } from '../database/system-tables.js';
+import type { AdvancedSettingsValue } from './advanced.js';
+import type { UserRow } from './model.js';
+import type { Roles } from './roles.js';
+import { normalizeEmail } from './users.js';
+
+type Body = Record<string, unknown>;
+
+/** Who asks: a user (their id), or another caller (an API token, a role without a user). */
+export interface Actor {
+  userId?: number;
+}
+
+export interface UserManagementDeps {
+  database: Database;
+  users: TypeDocuments;
+  userType: ContentType;
+  roles: Roles;
+  settings: () => Promise<AdvancedSettingsValue>;
+  /** Revokes a user's earlier JWTs (a password set by someone else, as a change or reset does). */
+  revokeJwts: (userId: number) => Promise<void>;
+}
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+const BCRYPT_MAX_BYTES = 72;
+/** Fields Vellum never takes from a body: its single-use codes live in `up_user_codes`. */
+const NOT_WRITABLE = ['resetPasswordToken', 'confirmationToken', 'provider', 'id', 'documentId'];
+
+const fieldError = (field: string, message: string, value?: unknown): FieldError => ({
+  path: [field],
+  message,
+  name: 'ValidationError',
+  ...(value === undefined ? {} : { value }),
+});
+
+/** Login takes an email or a username: a username that is an email address could answer for someone's email. */
+function checkUsername(username: string | undefined, errors: FieldError[]): void {
+  if (username !== undefined && EMAIL.test(username.trim())) errors.push(fieldError('username', 'username must not be an email address', username));
+}
+
+/** A role named as Strapi's schemas allow: an id (number or digits), or `{ connect: [{ id }] }`. */
+function roleRef(value: unknown, errors: FieldError[], creating: boolean): string | null | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value === 'number' && Number.isSafeInteger(value) && value > 0) return String(value);
+  if (typeof value === 'string' && value !== '') return value;
+  if (isPlainObject(value)) {
+    const connect = value.connect;
+    if (Array.isArray(connect)) {
+      if (connect.length === 0) {
+        if (creating) errors.push(fieldError('role.connect', 'Users must have a role'));
+        else if (Array.isArray(value.disconnect) && value.disconnect.length > 0) errors.push(fieldError('role.disconnect', 'Cannot remove role'));
+        return creating ? undefined : null;
+      }
+      const first = connect[0] as unknown;
+      const id = isPlainObject(first) ? first.id ?? first.documentId : undefined;
+      if (connect.length === 1 && (typeof id === 'number' || (typeof id === 'string' && id !== ''))) return String(id);
+    }
+  }
+  errors.push(fieldError('role', 'role must be a role id or { connect: [{ id }] }', value));
+  return undefined;
+}
+
+export class UserManagement {
+  private readonly roleLink: RelationAttribute;
+
+  constructor(private readonly deps: UserManagementDeps) {
+    this.roleLink = deps.userType.attributes.role as RelationAttribute;
+  }
+
+  /** `POST /api/users`: Strapi's `createUserBodySchema`, then the user with the default role unless one is named. */
+  async create(input: unknown): Promise<Document> {
+    const body = this.body(input);
+    const errors: FieldError[] = [];
+    const email = this.string(body, 'email', errors, true);
+    if (email !== undefined && !EMAIL.test(email.trim())) errors.push(fieldError('email', 'email must be a valid email', email));
+    const username = this.string(body, 'username', errors, true);
+    checkUsername(username, errors);
+    const password = this.string(body, 'password', errors, true);
+    const role = roleRef(body.role, errors, true);
+    this.checkPassword(password, errors);
+    if (errors.length) throw ValidationError.fromFieldErrors(errors);
+
+    const normalized = normalizeEmail(email!);
+    if (await this.identifierTaken('username', username!)) throw new ApplicationError('Username already taken');
+    if (await this.identifierTaken('email', normalized)) throw new ApplicationError('Email already taken');
+    const roleDocumentId = role === undefined || role === null ? await this.defaultRole() : await this.roleDocumentId(role);
+    const data: Body = { ...body, email: normalized, username, password, provider: 'local', role: roleDocumentId };
+    return this.deps.users.create({ data });
+  }
+
+  /** `PUT /api/users/:id`: Strapi's `updateUserBodySchema` and checks; the updated user. */
+  async update(id: number, input: unknown, actor: Actor): Promise<Document> {
+    const current = await this.row(id);
+    const body = this.body(input);
+    const errors: FieldError[] = [];
+    const email = this.string(body, 'email', errors, false);
+    if (email !== undefined && !EMAIL.test(email.trim())) errors.push(fieldError('email', 'email must be a valid email', email));
+    const username = this.string(body, 'username', errors, false);
+    checkUsername(username, errors);
+    if ('password' in body && body.password !== undefined && typeof body.password !== 'string' && body.password !== null) {
+      errors.push(fieldError('password', 'password must be a `string` type', body.password));
+    }
+    const password = typeof body.password === 'string' && body.password !== '' ? body.password : undefined;
+    const role = roleRef(body.role, errors, false);
+    for (const flag of ['blocked', 'confirmed']) {
+      if (body[flag] !== undefined && typeof body[flag] !== 'boolean') errors.push(fieldError(flag, `${flag} must be a \`boolean\` type`, body[flag]));
+    }
+    this.checkPassword(password, errors);
+    if (errors.length) throw ValidationError.fromFieldErrors(errors);
+    if ('password' in body && password === undefined) throw new ValidationError('password.notNull');
+
+    const data: Body = { ...body };
+    if (role === null) delete data.role;
+    else if (role !== undefined) data.role = await this.roleDocumentId(role);
+    if (actor.userId === id) this.refuseSelfPromotion(current, data);
+    if (username !== undefined) {
+      const other = await this.identifierTaken('username', username, id);
+      if (other !== undefined) throw new ApplicationError('Username already taken');
+      data.username = username;
+    }
+    if (email !== undefined) {
+      const normalized = normalizeEmail(email);
+      const other = await this.identifierTaken('email', normalized, id);
+      if (other !== undefined) throw new ApplicationError('Email already taken');
+      data.email = normalized;
+    }
+    const updated = await this.deps.users.update({ documentId: current.documentId, data });
+    // A password set for the user ends their earlier sessions, as a change or reset does.
+    if (password !== undefined) await this.deps.revokeJwts(id);
+    return updated;
+  }
+
+  /** `DELETE /api/users/:id`: the user as it was (404 for an unknown id). */
+  async destroy(id: number): Promise<Document> {
+    const current = await this.row(id);
+    const before = await this.deps.users.findOne({ documentId: current.documentId });
+    await this.deps.users.delete({ documentId: current.documentId });
+    return before ?? { id, documentId: current.documentId };
+  }
+
+  /** A user's id from its id (digits) or documentId (GraphQL's `id`), or Strapi's 404. */
+  async idOf(ref: string): Promise<number> {
+    if (/^\d{1,15}$/.test(ref)) return Number(ref);
+    const row = await shaped<UserRow>(this.deps.database.db).selectFrom(this.deps.userType.table).select('id').where('document_id', '=', ref).executeTakeFirst();
+    if (!row) throw new NotFoundError('User not found');
+    return Number(row.id);
+  }
+
+  /** The documentId of a user id, or Strapi's 404. */
+  async documentIdOf(id: number): Promise<string> {
+    return (await this.row(id)).documentId;
+  }
+
+  private async row(id: number): Promise<{ documentId: string; blocked: boolean; confirmed: boolean; roleDocumentId: string | null }> {
+    const { database, userType } = this.deps;
+    const row = Number.isSafeInteger(id)
+      ? await database.system
+          .selectFrom(table<UserRow>(userType.table).as('u'))
+          .leftJoin(table<LinkRow>(this.roleLink.link.table).as('l'), 'l.entity_id', 'u.id')
+          .select(['u.document_id', 'u.blocked', 'u.confirmed', 'l.target_document_id as role'])
+          .where('u.id', '=', id)
+          .executeTakeFirst()
+      : undefined;
+    if (!row) throw new NotFoundError('User not found');
+    const decode = (value: unknown) => database.dialect.decode('boolean', value) === true;
+    return { documentId: row.document_id, blocked: decode(row.blocked), confirmed: decode(row.confirmed), roleDocumentId: row.role ?? null };
+  }
+
+  /** Vellum's rule: a user's own role, block and confirmation are someone else's to change. */
+  private refuseSelfPromotion(current: { blocked: boolean; confirmed: boolean; roleDocumentId: string | null }, data: Body): void {
+    const changes: string[] = [];
+    if (data.role !== undefined && data.role !== current.roleDocumentId) changes.push('role');
+    if (data.blocked !== undefined && data.blocked !== current.blocked) changes.push('blocked');
+    if (data.confirmed !== undefined && data.confirmed !== current.confirmed) changes.push('confirmed');
+    if (changes.length) throw new ForbiddenError(`A user cannot change their own ${changes.join(', ')}`);
+  }
+
+  private body(input: unknown): Body {
+    if (!isPlainObject(input)) throw new ValidationError('The request body must be a JSON object');
+    const refused = NOT_WRITABLE.filter((key) => key in input);
+    if (refused.length) throw new ValidationError(`Invalid parameters: ${refused.join(', ')}`, { errors: refused.map((key) => fieldError(key, `${key} cannot be set`)) });
+    return input;
+  }
+
+  /** A string field (`yup.string().min(1)`, required when creating). */
+  private string(body: Body, field: string, errors: FieldError[], required: boolean): string | undefined {
+    const value = body[field];
+    if (value === undefined || value === null || value === '') {
+      if (required || value === '' || value === null) errors.push(fieldError(field, required ? `${field} is a required field` : `${field} must be at least 1 characters`));
+      return undefined;
+    }
+    if (typeof value !== 'string') {
+      errors.push(fieldError(field, `${field} must be a \`string\` type`, value));
+      return undefined;
+    }
+    return value;
+  }
+
+  private checkPassword(password: string | undefined, errors: FieldError[]): void {
+    if (password !== undefined && Buffer.byteLength(password) > BCRYPT_MAX_BYTES) errors.push(fieldError('password', 'Password must be less than 73 bytes'));
+  }
+
+  /**
+   * Another user (than `self`) for whom `value` already names an account at login: as username
+   * or as (normalised) email, whichever `field` it is meant for, since login takes either (README
+   * "Accounts"). Read directly (email may be private).
+   */
+  private async identifierTaken(field: 'username' | 'email', value: string, self?: number): Promise<number | undefined> {
+    const emails = field === 'email' ? [value] : [value, normalizeEmail(value)];
+    let query = shaped<UserRow>(this.deps.database.db)
+      .selectFrom(this.deps.userType.table)
+      .select('id')
+      .where((eb) => eb.or([eb('username', '=', value), eb('email', 'in', emails)]));
+    if (self !== undefined) query = query.where('id', '<>', self);
+    const row = await query.executeTakeFirst();
+    return row ? Number(row.id) : undefined;
+  }
+
+  private async roleDocumentId(ref: string): Promise<string> {
+    try {
+      return (await this.deps.roles.get(ref)).documentId;
+    } catch (error) {
+      if (error instanceof NotFoundError) throw ValidationError.fromFieldErrors([fieldError('role', `No role ${ref}`, ref)]);
+      throw error;
+    }
+  }
+
+  private async defaultRole(): Promise<string> {
+    try {
+      return (await this.deps.roles.get((await this.deps.settings()).default_role)).documentId;
+    } catch (error) {
+      if (error instanceof NotFoundError) throw new ApplicationError('Impossible to find the default role');
+      throw error;
+    }
+  }
+}
