@@ -9,6 +9,7 @@ import { authTables, roleType, userType } from './auth/index.js';
 import { coreStoreTable } from './database/store.js';
 import { localesTable } from './documents/service.js';
 import type { TableSpec } from './database/tables.js';
+import { eventTables } from './events/index.js';
 import type { Database } from './database/connection.js';
 import type { DocumentService } from './documents/service.js';
 import { ProjectError } from './errors.js';
@@ -42,8 +43,8 @@ function uniqueEmail(user: RawSchemaFile): RawSchemaFile {
   return { ...user, json: { ...json, attributes: { ...json.attributes, email: { ...email, unique: true } } } };
 }
 
-/** Tables that are not content-types: users-and-permissions', Strapi's core store (`strapi.store`) and the locales. */
-export const systemTables: TableSpec[] = [...authTables, coreStoreTable, localesTable];
+/** Tables that are not content-types: users-and-permissions', Strapi's core store (`strapi.store`), the locales, webhooks, cron and schedules. */
+export const systemTables: TableSpec[] = [...authTables, coreStoreTable, localesTable, ...eventTables];
 
 /** Reads the stored locales, adding the configured ones (once the tables exist; under the schema lock). */
 export async function startLocales(database: Database, documents: DocumentService, initial: { defaultLocale: string; locales: string[] }): Promise<void> {

@@ -25,6 +25,7 @@ import { registerSecurity } from './http/security.js';
 import { registerUsersPermissionsRoutes, usersPathTaken } from './rest/users-permissions.js';
 import { registerUsersRolesRoutes } from './rest/users-roles.js';
 import { registerUploadRoutes } from './upload/routes.js';
+import { addConfiguredTasks, createEvents, CronService, WebhookStore, type NodeEvents } from './events/index.js';
 
 export interface Vellum {
   app: FastifyInstance;
@@ -33,6 +34,12 @@ export interface Vellum {
   database: Database;
   documents: DocumentService;
   auth: Auth;
+  /** Webhooks (`/admin/webhooks`), the documents' outbox. */
+  webhooks: WebhookStore;
+  /** `strapi.cron`: the project's cron jobs. */
+  cron: CronService;
+  /** This node's webhook delivery, leased jobs and scheduled actions. */
+  events: NodeEvents;
   /** `strapi.plugin('email').service('email')`: the configured provider. */
   email: EmailService;
   sync: SyncReport;
@@ -115,6 +122,11 @@ export async function createVellum(projectDir: string, options: CreateVellumOpti
   // Plugin services project code asks for: GraphQL's from the start, the others once the node runs.
   const plugins = { graphql: { extension: graphql.extension } };
   const project = await loadProject(config, schema, plugins, warnings);
+  // `strapi.cron` from register on; `config/server` `cron.tasks` checked before anything starts.
+  const log = (message: string, error?: unknown) => console.error(`[vellum] ${message}`, ...(error === undefined ? [] : [error]));
+  const cron = new CronService(log);
+  addConfiguredTasks(cron, config);
+  project.strapi.cron = cron.api();
   // GraphQL's resolversConfig names the project's policies and middlewares, as its routes do.
   graphql.extension.named = project.named as unknown as NamedHandlers;
   await project.run('register');
@@ -123,7 +135,10 @@ export async function createVellum(projectDir: string, options: CreateVellumOpti
   warnings.push(...authConfig.warnings);
   const database = openDatabase(config.database);
   // The lifecycles and Document Service middlewares project code registers (empty without it).
-  const documents = new DocumentService({ database, schema, i18n: config.i18n, rest: config.api.rest, lifecycles: project.lifecycles, middlewares: project.middlewares });
+  // Writes record their webhook events in their transaction (the webhook store is the outbox).
+  const webhooks = new WebhookStore(database);
+  const documents = new DocumentService({ database, schema, i18n: config.i18n, rest: config.api.rest, lifecycles: project.lifecycles, middlewares: project.middlewares, outbox: webhooks });
+  const events = createEvents({ database, config, documents, webhooks, cron, log });
   let sync: SyncReport;
   let auth: Auth;
   // Links in emails name the server: known once it listens (an ephemeral port in tests).
@@ -146,11 +161,11 @@ export async function createVellum(projectDir: string, options: CreateVellumOpti
   // A project with routers is served what they declare: REST answers the core routes nothing of
   // the project changes, the project's pipeline the others.
   const routing = project.routing();
-  registerContentApi(app, { service: documents, rest: config.api.rest, access, prefix, routes: routing?.rest });
+  registerContentApi(app, { service: documents, rest: config.api.rest, access, prefix, routes: routing?.rest, schedules: events.schedules });
   registerI18nRoutes(app, { prefix, locales: documents.locales, auth, configured: configuredLocales });
   registerUsersPermissionsRoutes(app, { auth, service: documents, prefix });
   registerUsersRolesRoutes(app, { auth, service: documents, prefix });
-  registerAdminRoutes(app, auth);
+  registerAdminRoutes(app, auth, { webhooks, deliveries: events.deliveries, schedules: events.schedules, webhooksConfig: config.server.webhooks });
   app.addHook('onClose', async () => {
     email.close();
     await database.close();
@@ -165,7 +180,9 @@ export async function createVellum(projectDir: string, options: CreateVellumOpti
     const strapiDocuments = project.strapi.documents as (uid: string) => never;
     Object.assign(plugins, pluginServices({ documents, strapiDocuments, auth, email, media, i18n: config.i18n }));
     await project.run('bootstrap');
+    events.start(project.strapi);
   } catch (error) {
+    await events.stop();
     await app.close();
     throw error;
   }
@@ -177,6 +194,9 @@ export async function createVellum(projectDir: string, options: CreateVellumOpti
     database,
     documents,
     auth,
+    webhooks,
+    cron,
+    events,
     email,
     sync,
     skippedCode: project.notRun,
@@ -189,6 +209,7 @@ export async function createVellum(projectDir: string, options: CreateVellumOpti
       try {
         await project.run('destroy');
       } finally {
+        await events.stop();
         await app.close();
       }
     },

@@ -24,7 +24,7 @@ const LAYERS: string[][] = [
   ['database', 'email'],
   ['query'],
   ['documents'],
-  ['access'],
+  ['access', 'events'],
   ['auth'],
   ['http'],
   ['rest', 'graphql', 'upload', 'strapi'],

@@ -10,6 +10,9 @@
  *   vellum registration open|close
  *   vellum settings get [key] | vellum settings set <key> <value>
  *   vellum locale list | add <code> [--name n] [--default] | remove <code> | default <code>
+ *   vellum webhook create --name n --url u --events entry.create,... [--header 'K: V'] [--secret s] [--disabled]
+ *   vellum webhook list | vellum webhook delete <id>
+ *   vellum schedule list [--state pending] | vellum schedule cancel <id>
  */
 import { parseArgs } from 'node:util';
 import { resolveAuthConfig, startAuth, type Auth } from '../auth/index.js';
@@ -20,6 +23,8 @@ import { openDatabase } from '../database/connection.js';
 import { synchronizeSchema } from '../database/sync.js';
 import { DocumentService } from '../documents/service.js';
 import { ValidationError } from '../errors.js';
+import type { Database } from '../database/connection.js';
+import { ScheduledActions, WebhookStore } from '../events/index.js';
 import { loadProjectSchema } from '../schema/load.js';
 import { loadProject } from '../strapi/index.js';
 
@@ -33,9 +38,13 @@ export const ADMIN_USAGE = `  vellum admin create --email <email> --password <pa
   vellum settings get [key]                  advanced settings and email templates (JSON)
   vellum settings set <key> <value>          e.g. email_confirmation true, email_reset_password https://app.example/reset,
                                              email.reset_password.object 'Reset your password' (true/false/null parsed)
-  vellum locale list | vellum locale add <code> [--name <name>] [--default] | vellum locale remove|default <code>`;
+  vellum locale list | vellum locale add <code> [--name <name>] [--default] | vellum locale remove|default <code>
+  vellum webhook create --name <name> --url <url> --events entry.create,entry.update,... [--header 'Name: value'] [--secret <s>] [--disabled]
+  vellum webhook list | vellum webhook delete <id>
+  vellum schedule list [--state pending|done|failed|cancelled] | vellum schedule cancel <id>`;
 
 interface AdminContext {
+  database: Database;
   documents: DocumentService;
   /** The locales config/plugins lists (they stay). */
   configuredLocales: string[];
@@ -54,10 +63,21 @@ async function withAuth<T>(projectDir: string, run: (auth: Auth, context: AdminC
     await startLocales(database, documents, config.i18n);
     // The project's routes decide which actions exist (its custom ones; none for a type without a router).
     const project = await loadProject(config, schema, {}, []);
-    return await run(await startAuth(database, documents, config, authConfig, { actions: project.actions, routed: project.routed }), { documents, configuredLocales });
+    return await run(await startAuth(database, documents, config, authConfig, { actions: project.actions, routed: project.routed }), { database, documents, configuredLocales });
   } finally {
     await database.close();
   }
+}
+
+/** `--header 'Name: value'` (repeatable) as a header map. */
+function headerMap(values: string[] | undefined): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const value of values ?? []) {
+    const colon = value.indexOf(':');
+    if (colon <= 0) throw new ValidationError(`--header ${JSON.stringify(value)} must be written 'Name: value'`);
+    headers[value.slice(0, colon).trim()] = value.slice(colon + 1).trim();
+  }
+  return headers;
 }
 
 const OPTIONS = {
@@ -71,6 +91,12 @@ const OPTIONS = {
   description: { type: 'string' },
   permissions: { type: 'string' },
   'lifespan-days': { type: 'string' },
+  url: { type: 'string' },
+  events: { type: 'string' },
+  header: { type: 'string', multiple: true },
+  secret: { type: 'string' },
+  disabled: { type: 'boolean' },
+  state: { type: 'string' },
   default: { type: 'boolean' },
 } as const;
 
@@ -117,7 +143,7 @@ export async function runAdminCommand(argv: string[], defaultProject: string): P
   const { values, positionals } = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true });
   const [group, verb, ...rest] = positionals;
   const project = values.project ?? defaultProject;
-  await withAuth(project, async (auth, { documents, configuredLocales }) => {
+  await withAuth(project, async (auth, { database, documents, configuredLocales }) => {
     switch (`${group} ${verb}`) {
       case 'admin create': {
         const admin = await auth.admins.create(required(values.email, 'email'), required(values.password ?? process.env.VELLUM_ADMIN_PASSWORD, 'password'));
@@ -190,6 +216,31 @@ export async function runAdminCommand(argv: string[], defaultProject: string): P
       case 'registration close':
         await auth.setRegistrationOpen(verb === 'open');
         return print(`Registration is ${verb === 'open' ? 'open' : 'closed'}.`);
+      case 'webhook create': {
+        const webhook = await new WebhookStore(database).create({
+          name: required(values.name, 'name'),
+          url: required(values.url, 'url'),
+          events: required(values.events, 'events')
+            .split(',')
+            .map((event) => event.trim())
+            .filter(Boolean),
+          headers: headerMap(values.header),
+          isEnabled: values.disabled !== true,
+          ...(values.secret ? { secret: values.secret } : {}),
+        });
+        return print(`Webhook "${webhook.name}" created (id ${webhook.id}): ${webhook.events.join(', ')} to ${webhook.url}`);
+      }
+      case 'webhook list':
+        return print(await new WebhookStore(database).list());
+      case 'webhook delete':
+        return print(`Deleted webhook "${(await new WebhookStore(database).delete(required(rest[0], 'webhook id'))).name}".`);
+      case 'schedule list':
+      case 'schedule cancel': {
+        const schedules = new ScheduledActions(database, documents, () => undefined);
+        if (verb === 'list') return print(await schedules.list({ state: values.state }));
+        const cancelled = await schedules.cancel(Number(required(rest[0], 'scheduled action id')));
+        return print(`Cancelled the ${cancelled.action} of ${cancelled.uid} ${cancelled.documentId} scheduled at ${cancelled.scheduledAt}.`);
+      }
       default:
         throw new ValidationError(`unknown command "${positionals.join(' ')}"\n${ADMIN_USAGE}`);
     }

@@ -17,7 +17,7 @@ import { builtInTypes, systemTables } from '../built-ins.js';
 import { ADMIN_USAGE, runAdminCommand } from './admin.js';
 import { runTransferCommand, TRANSFER_USAGE } from './transfer.js';
 
-const ADMIN_COMMANDS = new Set(['admin', 'token', 'permissions', 'user', 'registration', 'settings', 'locale']);
+const ADMIN_COMMANDS = new Set(['admin', 'token', 'permissions', 'user', 'registration', 'settings', 'locale', 'webhook', 'schedule']);
 
 const here = dirname(fileURLToPath(import.meta.url));
 const defaultProject = resolve(here, '../../examples/blog');
@@ -70,7 +70,12 @@ async function main(argv: string[]): Promise<void> {
 
 main(process.argv.slice(2)).catch((error: unknown) => {
   if (error instanceof ProjectError) console.error(`Cannot start: ${error.message}`);
-  else if (error instanceof VellumError) console.error(`Error: ${error.message}`);
+  else if (error instanceof VellumError) {
+    console.error(`Error: ${error.message}`);
+    // Each problem of a body (a webhook's url and events, ...) on its own line.
+    const problems = Array.isArray(error.details.errors) ? (error.details.errors as { path?: unknown[]; message?: string }[]) : [];
+    if (problems.length > 1) for (const problem of problems) console.error(`  ${(problem.path ?? []).join('.')}: ${problem.message}`);
+  }
   else if (error instanceof TransferError) console.error(`Stopped: ${error.message}\nNothing is lost: fix the cause and run the same command again; it completes what was done.`);
   else console.error(error);
   process.exit(1);

@@ -22,6 +22,9 @@ describe('configuration without config files', () => {
     assert.deepEqual(config.server, {
       host: '0.0.0.0', port: 1337, bodyLimit: 1024 * 1024, bodyTimeout: 30_000, logger: false, url: '', dirs: { public: join(PROJECT, 'public') },
       http: { serverOptions: { requestTimeout: 300_000, headersTimeout: 60_000, keepAliveTimeout: 5_000 } },
+      webhooks: { defaultHeaders: {}, timeout: 10_000, maxAttempts: 10, retryDelay: 1_000, maxRetryDelay: 3_600_000, pollInterval: 1_000, concurrency: 10, webhookConcurrency: 2, logDays: 7 },
+      // Strapi's cron is off unless enabled.
+      cron: { enabled: false, tasks: {}, scheduleInterval: 1_000 },
       proxy: { koa: false, ipHeader: 'x-forwarded-for', maxIpsCount: 0 },
     });
     assert.deepEqual(config.database, { client: 'sqlite', filename: join(PROJECT, '.tmp/data.db') });
@@ -82,5 +85,8 @@ describe('configuration without config files', () => {
     await refused({ overrides: { api: { rest: { defaultLimit: 200 } } } }, 'config/api: rest.defaultLimit must not exceed rest.maxLimit');
     await refused({ overrides: { server: { port: 70000 } } }, 'config/server: port: Too big: expected number to be <=65535');
     await refused({ overrides: { plugins: { i18n: { config: { locales: ['english'] } } } } }, 'config/plugins (i18n): locales.0: a locale code such as en or fr-FR');
+    await refused({ overrides: { server: { webhooks: { defaultHeaders: { 'X-A': 1 } } } } }, 'config/server: webhooks.defaultHeaders.X-A: Invalid input: expected string, received number');
+    await refused({ overrides: { server: { webhooks: { timeout: -5 } } } }, 'config/server: webhooks.timeout: Too small: expected number to be >0');
+    await refused({ overrides: { server: { cron: { enabled: 'yes' } } } }, 'config/server: cron.enabled: Invalid input: expected boolean, received string');
   });
 });

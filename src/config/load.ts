@@ -64,6 +64,38 @@ export interface ServerTimeouts {
 }
 
 /**
+ * `config/server` `webhooks`: Strapi's `defaultHeaders` (sent with every webhook call), and how
+ * Vellum delivers (events/delivery.ts). Durations in milliseconds.
+ */
+export interface WebhooksConfig {
+  defaultHeaders: Record<string, string>;
+  /** One delivery attempt may take this long (Strapi: 10 s). */
+  timeout: number;
+  /** Attempts of one delivery before it is marked failed. */
+  maxAttempts: number;
+  /** The pause before the first retry; it doubles with each attempt, up to `maxRetryDelay`. */
+  retryDelay: number;
+  maxRetryDelay: number;
+  /** How often each node looks for deliveries due (a write on the node looks at once). */
+  pollInterval: number;
+  /** Deliveries one node sends at once. */
+  concurrency: number;
+  /** Deliveries one node sends at once to one webhook: a receiver that hangs holds no more slots than this. */
+  webhookConcurrency: number;
+  /** Days the delivery log keeps finished deliveries. */
+  logDays: number;
+}
+
+/** `config/server` `cron`: Strapi's `enabled` and `tasks`, and how often scheduled publications are looked for. */
+export interface CronConfig {
+  enabled: boolean;
+  /** Strapi's task map (`{ name: { task, options } }` or `{ rule: fn }`), checked by events/cron.ts. */
+  tasks: Record<string, unknown>;
+  /** Milliseconds between two looks for scheduled publications due (one node runs each look). */
+  scheduleInterval: number;
+}
+
+/**
  * Strapi 5's `server.proxy.koa`, `ipHeader` and `maxIpsCount` (Koa's `proxy`, `proxyIpHeader`,
  * `maxIpsCount`): with `koa` the client's address is read from `ipHeader` (lower-cased here), of
  * whose comma-separated addresses only the last `maxIpsCount` are believed (0: all), the first of
@@ -94,6 +126,8 @@ export interface VellumConfig {
     /** Strapi's `server.url`: the server's public URL (absolute), or a path below `http://host:port`. */
     url: string;
     dirs: { public: string };
+    webhooks: WebhooksConfig;
+    cron: CronConfig;
   };
   database: DatabaseConfig;
   api: { rest: RestConfig };
@@ -155,6 +189,26 @@ const serverSchema = z.object({
   url: z.string().default(''),
   // Strapi's `dirs.public`: relative paths are resolved against the project folder.
   dirs: z.object({ public: z.string().min(1).default('public') }).default({ public: 'public' }),
+  webhooks: z
+    .object({
+      defaultHeaders: z.record(z.string(), z.string()).default({}),
+      timeout: z.coerce.number().int().positive().default(10_000),
+      maxAttempts: z.coerce.number().int().min(1).max(100).default(10),
+      retryDelay: z.coerce.number().int().positive().default(1_000),
+      maxRetryDelay: z.coerce.number().int().positive().default(3_600_000),
+      pollInterval: z.coerce.number().int().positive().default(1_000),
+      concurrency: z.coerce.number().int().min(1).max(100).default(10),
+      webhookConcurrency: z.coerce.number().int().min(1).max(100).default(2),
+      logDays: z.coerce.number().positive().default(7),
+    })
+    .prefault({}),
+  cron: z
+    .object({
+      enabled: z.boolean().default(false),
+      tasks: z.record(z.string(), z.unknown()).default({}),
+      scheduleInterval: z.coerce.number().int().positive().default(1_000),
+    })
+    .prefault({}),
 });
 
 /**

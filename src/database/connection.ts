@@ -1,7 +1,7 @@
 import type { KyselyConfig } from 'kysely';
 import type { DatabaseConfig } from '../config/load.js';
 import type { DatabaseFailure, Db, Dialect } from './dialect.js';
-import type { SystemDb } from './system-tables.js';
+import { isBackground, type SystemDb } from './system-tables.js';
 import { createMysqlKysely, mysqlDialect } from './dialects/mysql.js';
 import { createPostgresKysely, postgresDialect } from './dialects/postgres.js';
 import { createSqliteKysely, sqliteDialect } from './dialects/sqlite.js';
@@ -18,7 +18,7 @@ export interface Database {
   /** The same connection, typed for the fixed-shape system tables (system-tables.ts). */
   system: SystemDb;
   dialect: Dialect;
-  /** Statements executed so far (tests use it to prove that reads are not N+1). */
+  /** Statements executed so far, but the node's background work (tests use it to prove that reads are not N+1). */
   readonly statementCount: number;
   observe(observer: QueryObserver): () => void;
   /**
@@ -39,8 +39,9 @@ export function openDatabase(config: DatabaseConfig): Database {
   // VELLUM_LOG_SQL=1 prints every statement with its duration (development aid).
   const logSql = process.env.VELLUM_LOG_SQL === '1';
   const log: KyselyConfig['log'] = (event) => {
-    statementCount += 1;
     if (logSql) console.error(`[sql ${event.queryDurationMillis.toFixed(2)} ms] ${event.query.sql}`);
+    if (isBackground(event.query.sql)) return;
+    statementCount += 1;
     if (event.level === 'error') return;
     for (const observer of observers) observer(event.query.sql);
   };

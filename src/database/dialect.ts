@@ -1,4 +1,4 @@
-import { sql, type Kysely, type RawBuilder } from 'kysely';
+import { sql, type Kysely, type RawBuilder, type SelectQueryBuilder } from 'kysely';
 import type { DatabaseClient } from '../config/load.js';
 import type { UniqueSpec } from './tables.js';
 
@@ -51,6 +51,13 @@ export interface Dialect {
    * The order and the choice of rows are the caller's (locks.ts).
    */
   lockRows(db: Db, table: string, column: 'id' | 'document_id', values: readonly (string | number)[]): Promise<void>;
+  /**
+   * A select of queue rows to claim in a write transaction, made to lock what it reads and skip
+   * the rows other transactions hold (`for update skip locked`: PostgreSQL, MariaDB 10.6+), so that
+   * nodes claiming at once take disjoint rows without waiting. SQLite's write transaction holds the
+   * whole database: the select as it is.
+   */
+  claimRows<Q extends ClaimQuery>(query: Q): Q;
   /**
    * Inserts one row and returns its id: `returning id` where the database has it (SQLite,
    * PostgreSQL), the driver's insert id on MySQL. With no values (a component whose only attribute
@@ -119,6 +126,12 @@ export interface Dialect {
    */
   readonly changeSignal?: (db: Db) => Promise<string>;
 }
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type ClaimQuery = SelectQueryBuilder<any, any, any>;
+
+/** `claimRows` where rows can be locked and skipped (PostgreSQL, MySQL). */
+export const forUpdateSkipLocked = <Q extends ClaimQuery>(query: Q): Q => query.forUpdate().skipLocked() as Q;
 
 /** `lockRows` where `select ... for update` locks rows (PostgreSQL, MySQL). */
 export async function selectForUpdate(db: Db, table: string, column: 'id' | 'document_id', values: readonly (string | number)[]): Promise<void> {

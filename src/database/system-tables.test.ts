@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { DummyDriver, Kysely, MysqlAdapter, MysqlIntrospector, MysqlQueryCompiler, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler } from 'kysely';
 import type { Db } from './dialect.js';
-import { shaped, table, type ComponentLinkRow, type LinkRow, type SystemDb } from './system-tables.js';
+import { BACKGROUND, isBackground, shaped, table, type ComponentLinkRow, type LinkRow, type SystemDb } from './system-tables.js';
 import { META_TABLE } from './tables.js';
 
 const postgres: Db = new Kysely({
@@ -25,6 +25,16 @@ const mysql: Db = new Kysely({
     createIntrospector: (db) => new MysqlIntrospector(db),
     createQueryCompiler: () => new MysqlQueryCompiler(),
   },
+});
+
+describe('background statements', () => {
+  it('end with the mark, after a claim\'s lock clause, and only they do', () => {
+    const claim = postgres.selectFrom('queue').select('id').limit(3).forUpdate().skipLocked().modifyEnd(BACKGROUND).compile().sql;
+    assert.equal(claim, 'select "id" from "queue" limit $1 for update skip locked /* vellum:background */');
+    assert.ok(isBackground(claim));
+    assert.ok(isBackground(mysql.updateTable('queue').set({ state: 'x' }).where('id', '=', 1).modifyEnd(BACKGROUND).compile().sql));
+    assert.ok(!isBackground(postgres.selectFrom('queue').select('id').compile().sql));
+  });
 });
 
 describe('system tables', () => {

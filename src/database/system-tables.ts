@@ -73,6 +73,17 @@ export interface SystemTables {
 
 export type SystemDb = Kysely<SystemTables>;
 
+const BACKGROUND_MARK = '/* vellum:background */';
+
+/**
+ * Appended to the statements of a node's own background work (webhook delivery, cron leases,
+ * scheduled actions: `query.modifyEnd(BACKGROUND)`): they are not counted in `statementCount` nor
+ * shown to observers, which measure what requests cost.
+ */
+export const BACKGROUND: RawBuilder<unknown> = sql.raw(BACKGROUND_MARK);
+
+export const isBackground = (text: string): boolean => text.endsWith(BACKGROUND_MARK);
+
 /**
  * Typed queries on a table of a fixed shape whose name is decided at run time: every table name
  * reads as `Row`, so query that one table with it (`shaped<LinkRow>(db).selectFrom(link.table)`);

@@ -3,6 +3,7 @@ import type { ContentType, Schema } from '../schema/model.js';
 import type { Lifecycles } from './lifecycles.js';
 import type { Locales } from './locales.js';
 import type { DocumentMiddlewares } from './middlewares.js';
+import type { Outbox } from './outbox.js';
 import type { ReadBudget } from './read/budget.js';
 
 /** What every document operation needs; built once per server. */
@@ -14,6 +15,8 @@ export interface DocumentContext {
   lifecycles?: Lifecycles;
   /** Document Service middlewares (project code adds them; none by default). */
   middlewares?: DocumentMiddlewares;
+  /** Where writes record their webhook events, in their transaction (events/ sets it; none by default). */
+  outbox?: Outbox;
   /** The stored locales: read again when a call names a code this node does not know yet. */
   locales?: Locales;
 }

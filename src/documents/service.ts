@@ -10,7 +10,7 @@ import type { RestConfig } from '../config/load.js';
 import type { Database } from '../database/connection.js';
 import type { Db } from '../database/dialect.js';
 import { NotFoundError } from '../errors.js';
-import type { ContentType, Schema } from '../schema/model.js';
+import { FILE_UID, type ContentType, type Schema } from '../schema/model.js';
 import type { DocumentContext } from './context.js';
 import { assertLinkable, deleteFileRow, findFileRow, linkFiles, resolveLinkTarget, type LinkPermission, type LinkRequest, type LinkTarget, type StoredFileRow } from './operations/files.js';
 import { QueryEngine } from './engine/index.js';
@@ -19,6 +19,7 @@ import { DocumentMiddlewares } from './middlewares.js';
 import { Locales } from './locales.js';
 import { RawRows } from './raw-rows.js';
 import { TypeDocuments } from './type-documents.js';
+import { WriteEvents, type Outbox } from './outbox.js';
 
 export type { CallerOptions } from './context.js';
 export type { Document } from './rows.js';
@@ -28,6 +29,7 @@ export { Lifecycles, LIFECYCLE_ACTIONS, type LifecycleAction, type LifecycleEven
 export { QueryEngine, type ModelAdapter, type QueryParams, type RowRepository } from './engine/index.js';
 export { DocumentMiddlewares, type DocumentMiddleware, type DocumentMiddlewareContext } from './middlewares.js';
 export { ReadBudget } from './read/budget.js';
+export { WEBHOOK_EVENTS, type Outbox, type RecordedEvent, type Subscribers, type WebhookEvent } from './outbox.js';
 export { Locales, localesTable, type LocaleInfo } from './locales.js';
 export type { DumpedRow, MediaLinkInput, RawReader, RawRows, RawVersion, RawWriter, RelationLinkInput, RestoreSink } from './raw-rows.js';
 
@@ -41,6 +43,8 @@ export interface DocumentServiceOptions {
   lifecycles?: Lifecycles;
   /** Document Service middlewares; none when not given (copies of the service share them). */
   middlewares?: DocumentMiddlewares;
+  /** Where writes record their webhook events (events/); none when not given. */
+  outbox?: Outbox;
 }
 
 /** The media library's rows (`plugin::upload.file`) beyond its documents: ids, links, deletion. */
@@ -86,7 +90,7 @@ export class DocumentService {
     this.middlewares = options.middlewares ?? new DocumentMiddlewares();
     this.options = { ...options, lifecycles: this.lifecycles, middlewares: this.middlewares };
     this.locales = new Locales(database, i18n);
-    this.ctx = { database, schema, i18n, lifecycles: this.lifecycles, middlewares: this.middlewares, locales: this.locales };
+    this.ctx = { database, schema, i18n, lifecycles: this.lifecycles, middlewares: this.middlewares, locales: this.locales, outbox: options.outbox };
     this.engine = new QueryEngine({ ...this.ctx, lifecycles: this.lifecycles });
     this.raw = new RawRows(this.ctx);
     this.schema = schema;
@@ -97,7 +101,12 @@ export class DocumentService {
       linkTarget: (request, mayLink) => resolveLinkTarget(ctx, request, mayLink),
       assertLinkable,
       link: (target, fileIds) => linkFiles(ctx, target, fileIds),
-      delete: (id) => deleteFileRow(ctx, id),
+      delete: async (id) => {
+        const file = schema.contentTypes.get(FILE_UID);
+        const outbox = file ? WriteEvents.of(ctx, file) : undefined;
+        await deleteFileRow(ctx, id, outbox);
+        if (outbox?.recorded) ctx.outbox?.committed();
+      },
     };
   }
 

@@ -27,6 +27,7 @@ import { findDocumentRows, findVersionRow } from './operations/versions-store.js
 import type { LifecycleAction, Lifecycles } from './lifecycles.js';
 import { paramsAfter, readEvent } from './read-events.js';
 import { RowEvents } from './row-events.js';
+import { WriteEvents } from './outbox.js';
 import type { Document } from './rows.js';
 
 /**
@@ -255,7 +256,8 @@ export class TypeDocuments {
     const query = this.backQuery(params, caller);
     let data = dataOf(params);
     const events = this.events(params, query, caller);
-    const options: WriteOptions = { ...this.writeOptions(query), events, canLink: asked?.canLink };
+    const outbox = WriteEvents.of(this.ctx, this.type);
+    const options: WriteOptions = { ...this.writeOptions(query), events, outbox, canLink: asked?.canLink };
     if (events) {
       const now = new Date();
       data = await events.beforeBody('beforeCreate', data, this.systemData(query, { createdAt: now, updatedAt: now }));
@@ -266,6 +268,7 @@ export class TypeDocuments {
       }
     }
     const documentId = await create(this.ctx, this.type, data, options);
+    this.committed(outbox);
     return (await this.answer(events)) ?? (await findOne(this.ctx, this.type, documentId, query, caller ?? {}, this.budget(caller)))!;
   }
 
@@ -294,7 +297,8 @@ export class TypeDocuments {
     const query = this.backQuery(params, caller);
     let data = dataOf(params);
     const events = this.events(params, query, caller);
-    const options: WriteOptions = { ...this.writeOptions(query), events, canLink: asked?.canLink };
+    const outbox = WriteEvents.of(this.ctx, this.type);
+    const options: WriteOptions = { ...this.writeOptions(query), events, outbox, canLink: asked?.canLink };
     if (events) {
       // The row the body edits (the draft, or the only row), or a new locale of the document.
       const { db } = this.ctx.database;
@@ -309,6 +313,7 @@ export class TypeDocuments {
       }
     }
     await update(this.ctx, this.type, documentId, data, options);
+    this.committed(outbox);
     return (await this.answer(events)) ?? (await findOne(this.ctx, this.type, documentId, query, caller ?? {}, this.budget(caller)))!;
   }
 
@@ -350,7 +355,9 @@ export class TypeDocuments {
       if (documentId === undefined) throw new NotFoundError(`No ${this.type.singularName} found`);
       const events = this.events(given, this.backQuery({ ...given, locale: undefined, status: undefined }, caller), caller);
       if (events) await events.beforeDeletes((await findDocumentRows(this.ctx.database.db, this.type, documentId, locale)).map((row) => row.id));
-      await deleteDocument(this.ctx, this.type, documentId, locale, events);
+      const outbox = WriteEvents.of(this.ctx, this.type);
+      await deleteDocument(this.ctx, this.type, documentId, locale, events, outbox);
+      this.committed(outbox);
       await this.answer(events);
       return { documentId };
     });
@@ -394,10 +401,17 @@ export class TypeDocuments {
         await events.beforeCopy(this.copyData(values, {}, { documentId, createdAt: values.createdAt, updatedAt: values.updatedAt, publishedAt: null }, locale));
       }
     }
-    await PUBLICATIONS[kind](this.ctx, this.type, documentId, locale, events);
+    const outbox = WriteEvents.of(this.ctx, this.type);
+    await PUBLICATIONS[kind](this.ctx, this.type, documentId, locale, events, outbox);
+    this.committed(outbox);
     const answered = await this.answer(events);
     if (answered !== undefined && kind !== 'unpublish') return answered;
     return findOne(this.ctx, this.type, documentId, { ...query, status: kind === 'publish' ? 'published' : 'draft' }, caller ?? {}, this.budget(caller));
+  }
+
+  /** After a write's commit: delivery of the webhook events it recorded may start. */
+  private committed(outbox: WriteEvents | undefined): void {
+    if (outbox?.recorded) this.ctx.outbox?.committed();
   }
 
   /** The row events of a write, when a subscriber covers this type. */

@@ -1,13 +1,14 @@
 /**
  * The admin API under `/admin/`: a surface of its own, reached only with an administrator's JWT
  * (`POST /admin/login`), never with content API tokens or user JWTs. It manages what the CLI
- * manages: API tokens, roles and their permissions, users, and the users-permissions settings
- * (advanced settings, email templates).
+ * manages: API tokens, roles and their permissions, users, the users-permissions settings
+ * (advanced settings, email templates), webhooks and scheduled actions (admin-events.ts).
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Auth } from '../auth/index.js';
 import type { TokenType } from '../auth/tokens.js';
 import { ValidationError } from '../errors.js';
+import { registerAdminEventRoutes, type AdminEvents } from './admin-events.js';
 
 type Body = Record<string, unknown>;
 type Params = { ref: string; action: string };
@@ -31,7 +32,7 @@ function nonEmpty(value: Body): Body {
   return value;
 }
 
-export function registerAdminRoutes(app: FastifyInstance, auth: Auth, prefix = '/admin'): void {
+export function registerAdminRoutes(app: FastifyInstance, auth: Auth, events?: AdminEvents, prefix = '/admin'): void {
   app.post(`${prefix}/login`, async (request) => {
     const { email, password } = body(request);
     return { data: { token: await auth.admins.login(email, password, request.clientIp) } };
@@ -124,5 +125,7 @@ export function registerAdminRoutes(app: FastifyInstance, auth: Auth, prefix = '
       await auth.setRegistrationOpen(input.allowRegister);
       return { data: { allowRegister: input.allowRegister } };
     });
+
+    if (events) registerAdminEventRoutes(admin, prefix, events);
   });
 }

@@ -8,7 +8,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { RestConfig } from '../config/load.js';
 import type { DocumentService, TypeDocuments } from '../documents/service.js';
-import { NotFoundError, ValidationError } from '../errors.js';
+import { NotFoundError, QueryValidationError, ValidationError } from '../errors.js';
 import { checkTopLevelParams, type Action } from '../query/parse/top-level.js';
 import type { ContentType } from '../schema/model.js';
 import type { AccessControl, Caller } from '../access/index.js';
@@ -17,6 +17,7 @@ import type { Document } from '../documents/rows.js';
 import { queryTouched } from '../http/http.js';
 import { jsonBody, sendBody, sendJson } from '../http/json-body.js';
 import { ResponseCache } from './response-cache.js';
+import type { ScheduledActions } from '../events/index.js';
 
 type Query = Record<string, unknown>;
 type Params = { documentId: string };
@@ -34,6 +35,8 @@ export interface ContentApiOptions {
    * `update`.
    */
   routes?: Map<string, ReadonlySet<string>>;
+  /** Scheduled publishing: `publish` and `unpublish` with `?at=<ISO date>` store the action for later. */
+  schedules?: ScheduledActions;
 }
 
 /** `data` of a POST/PUT body; anything else is a 400 naming what is wrong. */
@@ -162,8 +165,17 @@ export function registerContentApi(app: FastifyInstance, options: ContentApiOpti
       const publication = { publish: documents.publish, unpublish: documents.unpublish, 'discard-draft': documents.discardDraft } as const;
       for (const [name, run] of Object.entries(publication)) {
         if (serves('update')) app.post<{ Params: Params }>(`${base}/:documentId/actions/${name}`, async (request, reply) => {
+          const { at, ...query } = request.query as Query;
+          const { documentId } = request.params;
+          if (at !== undefined) {
+            // Scheduled publishing: stored now, carried out at `at` by one node (events/schedules.ts).
+            await authorize(request, 'update');
+            if (name === 'discard-draft' || !options.schedules) throw new QueryValidationError(`at applies to the publish and unpublish actions only`, { param: 'at', key: 'at', path: null });
+            const scheduled = await options.schedules.schedule(name as 'publish' | 'unpublish', type, documentId, query.locale, at);
+            return sendJson(reply, { data: scheduled, meta: {} }, 202);
+          }
           const caller = await writer(request, 'update');
-          const document = await run.call(documents, { ...(request.query as Query), documentId: request.params.documentId }, caller);
+          const document = await run.call(documents, { ...query, documentId }, caller);
           return answer(request, reply, type, document);
         });
       }

@@ -125,6 +125,20 @@ describe('Dialect.lockRows', () => {
   });
 });
 
+describe('Dialect.claimRows', () => {
+  it('postgres and mysql: for update skip locked; sqlite: the select as it is', async () => {
+    for (const [dialect, expected] of [
+      [postgres, 'select "id" from "queue" where "state" = $1 order by "id" limit $2 for update skip locked'],
+      [mysqlDialect, 'select `id` from `queue` where `state` = ? order by `id` limit ? for update skip locked'],
+      [sqliteDialect, 'select "id" from "queue" where "state" = ? order by "id" limit ?'],
+    ] as const) {
+      const { db, sent } = recording(dialect);
+      await dialect.claimRows(db.selectFrom('queue').select('id').where('state', '=', 'pending').orderBy('id').limit(5)).execute();
+      assert.deepEqual(sent, [{ sql: expected, parameters: ['pending', 5] }]);
+    }
+  });
+});
+
 describe('Dialect.prepareNamespace', () => {
   it('postgres: creates the configured schema, and nothing without one', async () => {
     const tenant = recording(postgresDialect('tenant "a"'));

@@ -4,7 +4,7 @@ import type mysqlModule from 'mysql2';
 import type { ServerConnection } from '../../config/load.js';
 import { identifier } from '../../schema/naming.js';
 import type { UniqueSpec } from '../tables.js';
-import { decodeCommon, encodeCommon, errorFields, introspectColumns, likeMatch, pad, selectForUpdate, type ColumnType, type Db, type Dialect } from '../dialect.js';
+import { decodeCommon, encodeCommon, errorFields, introspectColumns, likeMatch, pad, selectForUpdate, forUpdateSkipLocked, type ColumnType, type Db, type Dialect } from '../dialect.js';
 
 const TYPES: Record<ColumnType, string> = {
   id: 'integer unsigned not null auto_increment primary key',
@@ -59,6 +59,7 @@ export const mysqlDialect: Dialect = {
   client: 'mysql',
   rowLocks: true,
   lockRows: selectForUpdate,
+  claimRows: forUpdateSkipLocked,
   // No RETURNING: the driver reports the row's auto-increment id. `default values` is not MySQL's.
   async insertReturningId(db, table, values) {
     const result = Object.keys(values).length

@@ -9,7 +9,7 @@ import {
   errorFields,
   insertReturning,
   likeMatch,
-  selectForUpdate,
+  selectForUpdate, forUpdateSkipLocked,
   uniqueCondition,
   type ColumnType,
   type Db,
@@ -78,6 +78,7 @@ export const postgresDialect = (schema: string | undefined): Dialect => ({
   client: 'postgres',
   rowLocks: true,
   lockRows: selectForUpdate,
+  claimRows: forUpdateSkipLocked,
   insertReturningId: insertReturning,
   async prepareNamespace(db) {
     if (schema) await sql`create schema if not exists ${sql.id(schema)}`.execute(db);

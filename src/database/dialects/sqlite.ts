@@ -65,6 +65,7 @@ export const sqliteDialect: Dialect = {
   rowLocks: false,
   // A write transaction holds the whole database already (BEGIN IMMEDIATE).
   lockRows: async () => {},
+  claimRows: (query) => query,
   insertReturningId: insertReturning,
   prepareNamespace: async () => {},
   listColumns: introspectColumns,

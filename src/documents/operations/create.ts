@@ -26,7 +26,7 @@ export async function create(ctx: DocumentContext, type: ContentType, data: Reco
   return ctx.database.write(async (trx) => {
     // A fresh copy per try: generated uids are chosen again when the write runs again.
     const values = { ...encoded };
-    const writers = writersFor(ctx, trx, options.events, options.canLink);
+    const writers = writersFor(ctx, trx, options.events, options.canLink, options.outbox);
     const documentId = options.documentId ?? createDocumentId();
     const now = dialect.encode('datetime', new Date());
     const generated = await enforceUniqueness(trx, dialect, type, values, documentId, options.locale, 'create');
@@ -40,6 +40,7 @@ export async function create(ctx: DocumentContext, type: ContentType, data: Reco
     });
     await writers.components.writeNested(type, { id, documentId, locale: options.locale }, input, 'create');
     options.events?.wrote(id);
+    await options.outbox?.row(trx, 'create', id);
     // The body was checked with every rule: publishing checks only uniqueness among published documents.
     if (type.draftAndPublish && options.status === 'published') await publishVersion(ctx, writers, type, id, documentId, options.locale, { validate: false, generated });
     return documentId;

@@ -2,6 +2,7 @@ import { lockDocuments } from '../../database/locks.js';
 import { NotFoundError, ValidationError } from '../../errors.js';
 import type { ContentType } from '../../schema/model.js';
 import type { DocumentContext } from '../context.js';
+import type { WriteEvents } from '../outbox.js';
 import type { RowEvents } from '../row-events.js';
 import { lockTargetingOwners } from '../write/relation-locks.js';
 import { deleteVersionRows, findDocumentRows, writersFor } from './versions-store.js';
@@ -47,12 +48,13 @@ function resolveLocale(ctx: DocumentContext, locale: unknown): string {
  * (`ALL_LOCALES`), with their components and links, and removes them from every relation that
  * pointed to them.
  */
-export async function deleteDocument(ctx: DocumentContext, type: ContentType, documentId: string, locale: string | null, events?: RowEvents): Promise<void> {
+export async function deleteDocument(ctx: DocumentContext, type: ContentType, documentId: string, locale: string | null, events?: RowEvents, outbox?: WriteEvents): Promise<void> {
   await ctx.database.write(async (trx) => {
     await lockDocuments(trx, ctx.database.dialect, type.table, [documentId]);
     const rows = await findDocumentRows(trx, type, documentId, locale);
     if (rows.length === 0) throw new NotFoundError(`No ${type.singularName} with documentId ${documentId}${locale ? ` in locale ${locale}` : ''}`);
     const writers = writersFor(ctx, trx, events);
+    await outbox?.removing(trx, 'delete', rows.map((row) => row.id));
     await deleteVersionRows(writers, type, rows.map((row) => row.id));
     await lockTargetingOwners(trx, ctx.database.dialect, ctx.schema, type, documentId);
     await writers.relations.deleteTargeting(type, documentId, locale);

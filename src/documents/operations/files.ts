@@ -8,6 +8,7 @@ import { shaped, type ComponentLinkRow } from '../../database/system-tables.js';
 import { NotFoundError, ValidationError } from '../../errors.js';
 import type { Component, ContentType, MediaAttribute, Model } from '../../schema/model.js';
 import type { DocumentContext } from '../context.js';
+import type { WriteEvents } from '../outbox.js';
 import { FILES_TABLE, MediaLinks, isAllowedType } from '../write/media.js';
 
 export interface StoredFileRow {
@@ -138,8 +139,9 @@ export async function linkFiles(ctx: DocumentContext, target: LinkTarget, fileId
 }
 
 /** Deletes a file's row and unlinks it from every document and component, in one transaction. */
-export async function deleteFileRow(ctx: DocumentContext, id: number): Promise<void> {
+export async function deleteFileRow(ctx: DocumentContext, id: number, outbox?: WriteEvents): Promise<void> {
   await ctx.database.write(async (trx) => {
+    await outbox?.removing(trx, 'delete', [id]);
     await new MediaLinks(trx).detachFile(id);
     await trx.deleteFrom(FILES_TABLE).where('id', '=', id).execute();
   });

@@ -1,5 +1,6 @@
 import type { Status } from '../../query/types.js';
 import type { ContentType } from '../../schema/model.js';
+import type { WriteEvents } from '../outbox.js';
 import type { RowEvents } from '../row-events.js';
 
 /** The version a write targets: resolved status and locale (null for types without i18n). */
@@ -8,6 +9,8 @@ export interface WriteOptions {
   locale: string | null;
   /** Lifecycle events of the rows written, when a subscriber covers the type. */
   events?: RowEvents;
+  /** The webhook events of the write, when an outbox is configured (outbox.ts). */
+  outbox?: WriteEvents;
   /** A create's documentId, chosen beforehand (its lifecycle events name it before the write). */
   documentId?: string;
   /** Which types the body's relations may name (CallerOptions.canLink); every type without it. */

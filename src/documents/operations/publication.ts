@@ -3,6 +3,7 @@ import { lockDocuments } from '../../database/locks.js';
 import { NotFoundError, ValidationError } from '../../errors.js';
 import type { ContentType } from '../../schema/model.js';
 import type { DocumentContext } from '../context.js';
+import type { WriteEvents } from '../outbox.js';
 import type { RowEvents } from '../row-events.js';
 import { settleCopiedVersion } from '../write/relation-exclusivity.js';
 import { lockSettledOwners } from '../write/relation-locks.js';
@@ -31,6 +32,7 @@ export async function publishVersion(
   await lockSettledOwners(writers.db, ctx.database.dialect, ctx.schema, type, { id, documentId });
   await settleCopiedVersion(writers.db, ctx.schema, type, { id, documentId, locale }, 'published');
   await syncSharedVersion(writers, type, documentId, locale, id, 'published');
+  await writers.outbox?.row(writers.db, 'publish', id);
 }
 
 function requireDraftAndPublish(type: ContentType): void {
@@ -44,27 +46,29 @@ async function lockDocument(ctx: DocumentContext, db: Db, type: ContentType, doc
   if (rows.length === 0) throw new NotFoundError(`No ${type.singularName} with documentId ${documentId}${locale ? ` in locale ${locale}` : ''}`);
 }
 
-export async function publish(ctx: DocumentContext, type: ContentType, documentId: string, locale: string | null, events?: RowEvents): Promise<void> {
+export async function publish(ctx: DocumentContext, type: ContentType, documentId: string, locale: string | null, events?: RowEvents, outbox?: WriteEvents): Promise<void> {
   requireDraftAndPublish(type);
   await ctx.database.write(async (trx) => {
     await lockDocument(ctx, trx, type, documentId, locale);
     const draft = await findVersionRow(trx, type, documentId, locale, 'draft');
     if (!draft) throw new NotFoundError(`No draft of ${type.singularName} ${documentId}`);
-    await publishVersion(ctx, writersFor(ctx, trx, events), type, draft.id, documentId, locale);
+    await publishVersion(ctx, writersFor(ctx, trx, events, undefined, outbox), type, draft.id, documentId, locale);
   });
 }
 
-export async function unpublish(ctx: DocumentContext, type: ContentType, documentId: string, locale: string | null, events?: RowEvents): Promise<void> {
+export async function unpublish(ctx: DocumentContext, type: ContentType, documentId: string, locale: string | null, events?: RowEvents, outbox?: WriteEvents): Promise<void> {
   requireDraftAndPublish(type);
   await ctx.database.write(async (trx) => {
     await lockDocument(ctx, trx, type, documentId, locale);
     const published = await findVersionRow(trx, type, documentId, locale, 'published');
-    if (published) await deleteVersionRows(writersFor(ctx, trx, events), type, [published.id]);
+    if (!published) return;
+    await outbox?.removing(trx, 'unpublish', [published.id]);
+    await deleteVersionRows(writersFor(ctx, trx, events), type, [published.id]);
   });
 }
 
 /** Restores the draft from the published version. */
-export async function discardDraft(ctx: DocumentContext, type: ContentType, documentId: string, locale: string | null, events?: RowEvents): Promise<void> {
+export async function discardDraft(ctx: DocumentContext, type: ContentType, documentId: string, locale: string | null, events?: RowEvents, outbox?: WriteEvents): Promise<void> {
   requireDraftAndPublish(type);
   await ctx.database.write(async (trx) => {
     await lockDocument(ctx, trx, type, documentId, locale);
@@ -77,5 +81,6 @@ export async function discardDraft(ctx: DocumentContext, type: ContentType, docu
     await lockSettledOwners(trx, ctx.database.dialect, ctx.schema, type, { id, documentId });
     await settleCopiedVersion(trx, ctx.schema, type, { id, documentId, locale }, 'draft');
     await syncSharedVersion(writers, type, documentId, locale, id, 'draft');
+    await outbox?.row(trx, 'draft-discard', id);
   });
 }

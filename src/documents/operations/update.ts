@@ -46,7 +46,7 @@ export async function update(
     if (errors.length) throw ValidationError.fromFieldErrors(errors);
     const values = await encodeScalars(dialect, type, input, mode, hashed);
     const shared = sharedValuesOf(type, source, new Set([...input.scalars.keys()].map((attribute) => attribute.column)));
-    const writers = writersFor(ctx, trx, options.events, options.canLink);
+    const writers = writersFor(ctx, trx, options.events, options.canLink, options.outbox);
     const now = dialect.encode('datetime', new Date());
     const generated = await enforceUniqueness(trx, dialect, type, values, documentId, options.locale, mode);
     let id: number;
@@ -73,6 +73,7 @@ export async function update(
     await syncSharedAttributes(trx, type, documentId, options.locale, values);
     await syncSharedNested(writers, type, documentId, options.locale, input);
     options.events?.wrote(id);
+    await options.outbox?.row(trx, target ? 'update' : 'create', id);
     if (type.draftAndPublish && options.status === 'published') await publishVersion(ctx, writers, type, id, documentId, options.locale, { generated });
   });
 }

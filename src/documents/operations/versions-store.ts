@@ -10,6 +10,7 @@ import type { DocumentContext } from '../context.js';
 import { ComponentTrees } from '../write/components.js';
 import { MediaLinks } from '../write/media.js';
 import { RelationLinks } from '../write/relations.js';
+import type { WriteEvents } from '../outbox.js';
 import type { RowEvents } from '../row-events.js';
 
 export interface VersionRow {
@@ -27,14 +28,16 @@ export interface Writers {
   components: ComponentTrees;
   /** The lifecycle events of the write, when a subscriber covers its type (row-events.ts). */
   events?: RowEvents;
+  /** The webhook events of the write, when an outbox is configured (outbox.ts). */
+  outbox?: WriteEvents;
 }
 
 /** `canLink`: which types the body's relations may name (CallerOptions.canLink; every type without it). */
-export function writersFor(ctx: DocumentContext, db: Db, events?: RowEvents, canLink?: (type: ContentType) => boolean): Writers {
+export function writersFor(ctx: DocumentContext, db: Db, events?: RowEvents, canLink?: (type: ContentType) => boolean, outbox?: WriteEvents): Writers {
   const relations = new RelationLinks(db, ctx, canLink);
   const media = new MediaLinks(db);
   const components = new ComponentTrees(db, ctx.database.dialect, ctx.schema, relations, media);
-  return { db, relations, media, components, events };
+  return { db, relations, media, components, events, outbox };
 }
 
 /** The write's events when they are about rows of `type`. */

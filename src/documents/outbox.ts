@@ -1,0 +1,179 @@
+/**
+ * The webhook events of document writes, recorded in the write's own transaction (an outbox): an
+ * event is committed with the write that caused it or not at all, so a node that dies after the
+ * commit loses nothing, and the delivery (events/) happens later, on any node.
+ *
+ * The events and their payloads are Strapi 5's (its document service's `emitEvent`, the upload
+ * plugin's): a document write emits per version row it touches (`entry.create` of the draft, then
+ * `entry.publish` of the published copy, ...), the payload is `{ model, uid, entry }` with the row
+ * as Strapi's query engine reads it with a deep populate (relations with their fields, media as
+ * ids, components and dynamic zones all the way down), deleted rows as they were (no populate);
+ * files emit `media.*` with `{ media }`. Private and password attributes are never included.
+ * Strapi reads the entry after the commit, on every process that wrote; here it is read inside the
+ * transaction, so the payload is what was committed.
+ *
+ * Nothing is read or written unless an enabled webhook listens to the event: the write asks the
+ * outbox once per transaction which events are wanted (one statement).
+ */
+import type { Db } from '../database/dialect.js';
+import type { FindOneQuery, PopulateTree } from '../query/types.js';
+import { FILE_UID, isHidden, type ContentType, type Model, type Schema } from '../schema/model.js';
+import type { DocumentContext } from './context.js';
+import { findRow } from './operations/find-one.js';
+import { ReadBudget } from './read/budget.js';
+import type { Document } from './rows.js';
+
+export const WEBHOOK_EVENTS = [
+  'entry.create',
+  'entry.update',
+  'entry.delete',
+  'entry.publish',
+  'entry.unpublish',
+  'entry.draft-discard',
+  'media.create',
+  'media.update',
+  'media.delete',
+] as const;
+export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
+
+/** An event to deliver: its name, the payload's keys besides `event` and `createdAt`, and its ordering key. */
+export interface RecordedEvent {
+  event: WebhookEvent;
+  /** Events of one key are delivered in the order they were recorded (a document's, a file's). */
+  key: string;
+  /** `{ model, uid, entry }` or `{ media }`. */
+  info: Record<string, unknown>;
+  createdAt: Date;
+}
+
+/** Which events some enabled webhook listens to, as the write's transaction reads them. */
+export interface Subscribers {
+  has(event: WebhookEvent): boolean;
+}
+
+/** Where writes record their events: implemented by events/ (webhooks), called inside write transactions. */
+export interface Outbox {
+  /** The enabled webhooks' events, read on the write's transaction. */
+  subscribers(db: Db): Promise<Subscribers>;
+  /** Records one event for every webhook in `subscribers` that listens to it, on the write's transaction. */
+  record(db: Db, subscribers: Subscribers, event: RecordedEvent): Promise<void>;
+  /** Called once a write that recorded events has committed (delivery may start at once). */
+  committed(): void;
+}
+
+/** What happened to a version row, as the event names it. */
+export type RowChange = 'create' | 'update' | 'publish' | 'draft-discard';
+export type RowRemoval = 'delete' | 'unpublish';
+
+/** Strapi's `getDeepPopulate`: relations with their fields, media as ids, components and zones all the way down. */
+function deepPopulate(schema: Schema, model: Model): PopulateTree {
+  const tree: PopulateTree = {};
+  for (const attribute of Object.values(model.attributes)) {
+    if (isHidden(attribute)) continue;
+    switch (attribute.kind) {
+      case 'relation':
+        if (schema.contentTypes.has(attribute.target)) tree[attribute.name] = {};
+        break;
+      case 'media':
+        if (schema.contentTypes.has(FILE_UID)) tree[attribute.name] = { fields: [] };
+        break;
+      case 'component': {
+        const component = schema.components.get(attribute.component);
+        if (component) tree[attribute.name] = { populate: deepPopulate(schema, component) };
+        break;
+      }
+      case 'dynamiczone': {
+        const on: Record<string, { populate: PopulateTree }> = {};
+        for (const uid of attribute.components) {
+          const component = schema.components.get(uid);
+          if (component) on[uid] = { populate: deepPopulate(schema, component) };
+        }
+        tree[attribute.name] = { on };
+        break;
+      }
+      default:
+        break;
+    }
+  }
+  return tree;
+}
+
+const deepQueries = new WeakMap<ContentType, FindOneQuery>();
+
+/**
+ * The events of one document write (one call of the facade). Each write transaction (a retried
+ * one too) asks the outbox once which events are wanted; rows are read only for those.
+ */
+export class WriteEvents {
+  /** Whether an event was recorded (the facade tells the outbox once the write has committed). */
+  recorded = false;
+  private wanted?: { db: Db; subscribers: Subscribers };
+
+  constructor(
+    private readonly ctx: DocumentContext,
+    private readonly type: ContentType,
+    private readonly outbox: Outbox,
+  ) {}
+
+  /** The events of writes of `type`, when an outbox is configured: entries of project types, media of files. */
+  static of(ctx: DocumentContext, type: ContentType): WriteEvents | undefined {
+    if (!ctx.outbox || (type.builtIn && type.uid !== FILE_UID)) return undefined;
+    return new WriteEvents(ctx, type, ctx.outbox);
+  }
+
+  private get media(): boolean {
+    return this.type.uid === FILE_UID;
+  }
+
+  private eventOf(change: RowChange | RowRemoval): WebhookEvent | undefined {
+    if (this.media) return change === 'create' ? 'media.create' : change === 'update' ? 'media.update' : change === 'delete' ? 'media.delete' : undefined;
+    return `entry.${change}`;
+  }
+
+  private async subscribers(db: Db): Promise<Subscribers> {
+    if (this.wanted?.db !== db) this.wanted = { db, subscribers: await this.outbox.subscribers(db) };
+    return this.wanted.subscribers;
+  }
+
+  /** A row written (`create`, `update`, `publish`, `draft-discard`): read back on the transaction with a deep populate. */
+  async row(db: Db, change: RowChange, rowId: number): Promise<void> {
+    const event = this.eventOf(change);
+    if (!event) return;
+    const subscribers = await this.subscribers(db);
+    if (!subscribers.has(event)) return;
+    const entry = await this.read(db, rowId, !this.media);
+    if (entry) await this.record(db, subscribers, event, entry);
+  }
+
+  /** Rows about to be deleted (`delete`, `unpublish`): read as they are, without populate, as Strapi sends them. */
+  async removing(db: Db, change: RowRemoval, rowIds: number[]): Promise<void> {
+    const event = this.eventOf(change);
+    if (!event || rowIds.length === 0) return;
+    const subscribers = await this.subscribers(db);
+    if (!subscribers.has(event)) return;
+    for (const rowId of rowIds) {
+      const entry = await this.read(db, rowId, false);
+      if (entry) await this.record(db, subscribers, event, entry);
+    }
+  }
+
+  private async record(db: Db, subscribers: Subscribers, event: WebhookEvent, entry: Document): Promise<void> {
+    const { type } = this;
+    const info = this.media ? { media: entry } : { model: type.singularName, uid: type.uid, entry };
+    await this.outbox.record(db, subscribers, { event, key: `${type.uid}:${String(entry.documentId)}`, info, createdAt: new Date() });
+    this.recorded = true;
+  }
+
+  /** The row as Strapi's query engine shows it: `locale` null on types without i18n. */
+  private async read(db: Db, rowId: number, populated: boolean): Promise<Document | null> {
+    const { ctx, type } = this;
+    let query: FindOneQuery = { populate: {}, status: 'draft', locale: ctx.i18n.defaultLocale };
+    if (populated) {
+      query = deepQueries.get(type) ?? { ...query, populate: deepPopulate(ctx.schema, type) };
+      deepQueries.set(type, query);
+    }
+    const entry = await findRow(ctx, db, type, rowId, query, {}, ReadBudget.unlimited());
+    if (entry && !type.localized) entry.locale = null;
+    return entry;
+  }
+}
