@@ -8,19 +8,12 @@
  */
 import type { Document, RowRepository } from '../documents/service.js';
 import type { Schema } from '../schema/model.js';
+import type { DocumentsApi } from './documents.js';
 
 type Params = Record<string, unknown>;
 
 /** What the entity service uses of `strapi.documents(uid)`. */
-export interface EntityDocuments {
-  findMany(params?: Params): Promise<Document[]>;
-  findFirst(params?: Params): Promise<Document | null>;
-  findOne(params: Params): Promise<Document | null>;
-  count(params?: Params): Promise<number>;
-  create(params: Params): Promise<Document>;
-  update(params: Params): Promise<Document | null>;
-  delete(params: Params): Promise<unknown>;
-}
+export type EntityDocuments = Pick<DocumentsApi, 'findMany' | 'findFirst' | 'findOne' | 'count' | 'create' | 'update' | 'delete'>;
 
 export interface EntityService {
   findMany(uid: string, params?: Params): Promise<Document[] | Document | null>;
