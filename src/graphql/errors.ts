@@ -69,9 +69,12 @@ function formatExecutionError(error: GraphQLError, log: FastifyBaseLogger, optio
   const original = error.originalError;
   const base = { message: clientMessage(error.message, options), locations: error.locations, path: error.path };
   // Client errors, and a busy database (nothing written, the client may try again), keep their message.
+  // Strapi rebuilds these as `new GraphQLError(message, { ...formatted, extensions })`, which keeps
+  // `path` but not `locations` (not a constructor option): checked on Strapi 5.54.
   if (original instanceof VellumError && (original.status < 500 || original.status === 503)) {
     return {
-      ...base,
+      message: base.message,
+      path: base.path,
       extensions: { code: original.graphqlCode, error: { name: original.name, message: original.message, details: original.details } },
     };
   }
@@ -81,8 +84,8 @@ function formatExecutionError(error: GraphQLError, log: FastifyBaseLogger, optio
   }
   log.error({ err: original }, 'GraphQL resolver failed');
   const hidden = new InternalServerError();
+  // Strapi answers a fresh `GraphQLError('Internal Server Error')`: neither locations nor path.
   return {
-    ...base,
     message: hidden.message,
     extensions: { code: hidden.graphqlCode, error: { name: hidden.name, message: hidden.message, details: hidden.details } },
   };
