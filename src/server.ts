@@ -18,6 +18,7 @@ import { registerI18nRoutes } from './rest/i18n.js';
 import { loadProjectSchema } from './schema/load.js';
 import type { Schema } from './schema/model.js';
 import { resolveAuthConfig, startAuth, type Auth } from './auth/index.js';
+import { mediaGrantWarning } from './auth/media-grant-notice.js';
 import { startEmail, type EmailService } from './email/index.js';
 import { builtInTypes, startLocales, systemTables } from './built-ins.js';
 import { registerAdminRoutes } from './rest/admin.js';
@@ -180,6 +181,11 @@ export async function createVellum(projectDir: string, options: CreateVellumOpti
     const strapiDocuments = project.strapi.documents as (uid: string) => never;
     Object.assign(plugins, pluginServices({ documents, strapiDocuments, auth, email, media, i18n: config.i18n }));
     await project.run('bootstrap');
+    // After bootstrap, which may grant (Strapi's templates grant Public there).
+    for (const role of await auth.roles.list()) {
+      const warning = mediaGrantWarning(schema, role, new Set(role.permissions));
+      if (warning) warnings.push(warning);
+    }
     events.start(project.strapi);
   } catch (error) {
     await events.stop();
