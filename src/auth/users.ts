@@ -181,6 +181,32 @@ export class Users {
     return { jwt: await this.jwt.sign(row.id), user };
   }
 
+  /**
+   * A login with a provider (auth/oauth.ts read the profile), with Strapi 5's rules and messages:
+   * the user of this email and provider signs in; without one, a new user is created (the default
+   * role, `confirmed`, no password) unless registration is closed; an account of this email made
+   * another way refuses it (Vellum's emails are unique whatever `unique_email` says: one index).
+   */
+  async providerLogin(provider: string, profile: { username?: string; email?: string }): Promise<Required<AuthResult>> {
+    const email = profile.email ? normalizeEmail(profile.email) : '';
+    if (!email) throw new ApplicationError('Email was not available.');
+    const rows = await shaped<UserRow>(this.database.db).selectFrom(this.type.table).select(['id', 'provider', 'blocked']).where('email', '=', email).orderBy('id').execute();
+    const settings = await this.registration.settings();
+    const own = rows.find((row) => row.provider === provider);
+    if (!own && !settings.allow_register) throw new ApplicationError('Register action is actually not available.');
+    if (!own && rows.length) throw new ApplicationError('Email is already taken.');
+    let id: number;
+    if (own) {
+      if (this.database.dialect.decode('boolean', own.blocked)) throw new ApplicationError('Your account has been blocked by an administrator');
+      id = own.id;
+    } else {
+      const username = profile.username?.trim() || email.split('@')[0]!;
+      const user = await this.insert({ username, email }, await this.defaultRole(settings), { confirmed: true, blocked: false, provider });
+      id = user.id as number;
+    }
+    return { jwt: await this.jwt.sign(id), user: (await this.findById(id))! };
+  }
+
   /** With `email_confirmation` on, an unconfirmed account cannot log in (Strapi's check, before `blocked`). */
   private async checkConfirmed(row: Pick<UserRow, 'confirmed'>): Promise<void> {
     if (!this.type.attributes.confirmed || this.database.dialect.decode('boolean', row.confirmed) === true) return;
@@ -246,7 +272,7 @@ export class Users {
     return { username: username!, email: normalizeEmail(email!), password: password! };
   }
 
-  private async insert(data: Record<string, unknown>, roleDocumentId: string, flags: { confirmed: boolean; blocked: boolean }): Promise<Document> {
+  private async insert(data: Record<string, unknown>, roleDocumentId: string, flags: { confirmed: boolean; blocked: boolean; provider?: string }): Promise<Document> {
     // Read directly, as login reads: a project's user schema may make email private (not filterable).
     // Identifiers never collide: neither the email nor the username may be another user's email
     // or username (accounts from before usernames could not be emails may hold one as username).
@@ -258,7 +284,7 @@ export class Users {
       .executeTakeFirst();
     if (taken) throw new ApplicationError(TAKEN);
     try {
-      return await this.users.create({ data: { ...data, provider: 'local', role: roleDocumentId, confirmed: flags.confirmed, blocked: flags.blocked } });
+      return await this.users.create({ data: { ...data, provider: flags.provider ?? 'local', role: roleDocumentId, confirmed: flags.confirmed, blocked: flags.blocked } });
     } catch (error) {
       // Lost a race with a concurrent registration of the same email or username: the unique
       // index refused it. Answered as the check above answers.
