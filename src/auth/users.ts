@@ -125,6 +125,7 @@ export class Users {
     const extra = Object.keys(input).filter((key) => !allowed.has(key));
     if (extra.length) throw new ValidationError(`Invalid parameters: ${extra.join(', ')}`);
     const { username, email, password } = this.checkCredentials(input);
+    await this.checkPasswordRule(password);
     const data: Record<string, unknown> = { ...input, username, email, password };
     const role = await this.defaultRole(settings);
     const user = await this.insert(data, role, { confirmed: !settings.email_confirmation, blocked: false });
@@ -146,6 +147,19 @@ export class Users {
   private async awaitConfirmation(user: Document): Promise<AuthResult> {
     await this.registration.sendConfirmationEmail(user.id as number);
     return { user };
+  }
+
+  /** The project's `validationRules.validatePassword`, as Strapi's register schema applies it (its messages). */
+  private async checkPasswordRule(password: string): Promise<void> {
+    const { validatePassword } = this.config;
+    if (!validatePassword) return;
+    let message: string | undefined;
+    try {
+      if (!(await validatePassword(password))) message = 'Password validation failed.';
+    } catch (error) {
+      message = (error as Error)?.message || 'An error occurred.';
+    }
+    if (message) throw ValidationError.fromFieldErrors([{ path: ['password'], message, name: 'ValidationError' }]);
   }
 
   /** An administrator creates a user (CLI, admin API). */
@@ -266,7 +280,7 @@ export class Users {
     else if (username && EMAIL.test(username)) errors.push({ path: ['username'], message: 'username must not be an email address', name: 'ValidationError', value: username });
     const password = requiredString(input, 'password', errors);
     if (password && Buffer.byteLength(password) > BCRYPT_MAX_BYTES) {
-      errors.push({ path: ['password'], message: `password must be at most ${BCRYPT_MAX_BYTES} bytes`, name: 'ValidationError' });
+      errors.push({ path: ['password'], message: 'Password must be less than 73 bytes', name: 'ValidationError' });
     }
     if (errors.length) throw ValidationError.fromFieldErrors(errors);
     return { username: username!, email: normalizeEmail(email!), password: password! };
