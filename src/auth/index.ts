@@ -222,7 +222,11 @@ export async function startAuth(
     production: authConfig.production,
   });
   const accountFlows = new Throttle(database, authConfig.loginLimit, 'account-flow');
-  const registration = { settings: () => advanced.get(), sendConfirmationEmail: (id: number) => account.sendConfirmationEmail(id) };
+  const registration = {
+    settings: () => advanced.get(),
+    sendConfirmationEmail: (id: number) => account.sendConfirmationEmail(id),
+    localLoginEnabled: async () => (await providers.get()).email?.enabled !== false,
+  };
   const users = new Users(database, documents, userType, authConfig, userJwt, registration, resolveRole, (id) => sessions.revoke(id));
   const access = new UsersPermissionsAccess(userJwt, users, tokens, roles, publicRole, config.api.rest.draftAccess, routes.routed ? new Set(actions) : undefined);
   return {

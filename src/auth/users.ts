@@ -38,6 +38,8 @@ export interface Registration {
   /** The stored advanced settings, read per request (every node sees a change at once). */
   settings(): Promise<AdvancedSettingsValue>;
   sendConfirmationEmail(userId: number): Promise<void>;
+  /** Whether the `email` provider (the local login) is enabled in the providers' settings. */
+  localLoginEnabled?(): Promise<boolean>;
 }
 
 /** Who a JWT belongs to, as the access layer needs it. */
@@ -170,6 +172,8 @@ export class Users {
   }
 
   async login(input: Record<string, unknown>, clientIp: string): Promise<Required<AuthResult>> {
+    // Strapi's check: an administrator may turn the local login off (providers' `email.enabled`).
+    if (this.registration.localLoginEnabled && !(await this.registration.localLoginEnabled())) throw new ApplicationError('This provider is disabled');
     const errors: FieldError[] = [];
     const identifier = requiredString(input, 'identifier', errors)?.trim();
     const password = requiredString(input, 'password', errors);

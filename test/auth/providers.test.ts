@@ -191,6 +191,21 @@ for (const dialect of DIALECTS) {
       assert.deepEqual((await admin.get('/admin/users-permissions/providers')).body.github.scope, ['read:user', 'user:email'], 'the server reads the change at once');
     });
 
+    it('the email provider off: the local login is Strapi\'s 400 "This provider is disabled"', async () => {
+      const username = unique('local');
+      const user = { username, email: `${username}@example.com`, password: 'secret123' };
+      assert.equal((await server.publicApi.post('/api/auth/local/register', user)).status, 200);
+      const off = await admin.put('/admin/users-permissions/providers', { providers: { email: { enabled: false } } });
+      assert.equal(off.status, 200);
+      try {
+        const res = await server.publicApi.post('/api/auth/local', { identifier: username, password: user.password });
+        assert.deepEqual([res.status, res.body.error.name, res.body.error.message], [400, 'ApplicationError', 'This provider is disabled']);
+      } finally {
+        await admin.put('/admin/users-permissions/providers', { providers: { email: { enabled: true } } });
+      }
+      assert.equal((await server.publicApi.post('/api/auth/local', { identifier: username, password: user.password })).status, 200);
+    });
+
     it('unknown and disabled providers: Strapi\'s 400 "This provider is disabled"', async () => {
       for (const path of ['/api/connect/myspace', '/api/connect/github', '/api/connect/email', '/api/connect/twitter', '/api/auth/github/callback?access_token=x', '/api/auth/myspace/callback?access_token=x', '/api/connect/github/callback?code=x&state=y']) {
         const res = await server.publicApi.get(path);
