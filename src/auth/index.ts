@@ -22,7 +22,7 @@ import { UserCodes } from './codes.js';
 import { Admins } from './admins.js';
 import { resolveAuthConfig, type AuthConfig } from './config.js';
 import { JwtSigner } from './jwt.js';
-import { JWT_REVOCATIONS_TABLE, ROLE_UID, USER_UID, type RoleRow, type UserRow } from './model.js';
+import { JWT_REVOCATIONS_TABLE, ME_ACTION, ROLE_UID, USER_UID, type RoleRow, type UserRow } from './model.js';
 import { expandActions, knownActions } from './permissions.js';
 import { BUILT_IN_ROLES, Roles } from './roles.js';
 import { ensureSetting, randomSecret } from './settings.js';
@@ -36,7 +36,7 @@ import { ProviderSettings } from './providers.js';
 import { ProviderLogins } from './oauth.js';
 import { Throttle } from './throttle.js';
 
-export { authTables, roleType, userType } from './model.js';
+export { authTables, ME_ACTION, roleType, userType } from './model.js';
 export { resolveAuthConfig } from './config.js';
 
 export interface Auth {
@@ -152,6 +152,9 @@ export async function startAuth(
   const bootstrap = async (db: Db) => {
     const publicRole = await roles.ensure(db, 'public', BUILT_IN_ROLES.public.name, BUILT_IN_ROLES.public.description);
     const authenticatedRole = await roles.ensure(db, 'authenticated', BUILT_IN_ROLES.authenticated.name, BUILT_IN_ROLES.authenticated.description);
+    // Strapi grants Authenticated `user.me` by default; granted once per database (Roles.seed), so
+    // a revocation since is kept.
+    await roles.seed(authenticatedRole, [ME_ACTION], db);
     const secrets: Secrets = {
       jwt: authConfig.jwtSecret ?? (await ensureSetting(db, 'jwt_secret', randomSecret)),
       adminJwt: authConfig.adminJwtSecret ?? (await ensureSetting(db, 'admin_jwt_secret', randomSecret)),

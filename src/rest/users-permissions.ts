@@ -6,7 +6,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Auth } from '../auth/index.js';
-import { USER_UID } from '../auth/model.js';
+import { ME_ACTION, USER_UID } from '../auth/model.js';
 import type { DocumentService } from '../documents/service.js';
 import { ForbiddenError, NotFoundError, UnauthorizedError, ValidationError } from '../errors.js';
 import type { Schema } from '../schema/model.js';
@@ -109,6 +109,8 @@ export function registerUsersPermissionsRoutes(
     // As Strapi answers: without credentials Public may not ask (403); an API token is no user (401).
     if (caller.kind === 'public') throw new ForbiddenError();
     if (caller.kind !== 'user') throw new UnauthorizedError('This route needs a user JWT, not an API token');
+    // Strapi's route checks `plugin::users-permissions.user.me` (Authenticated holds it by default).
+    if (!caller.grants.allows(ME_ACTION)) throw new ForbiddenError();
     const user = await auth.users.findById(caller.userId);
     // The user's own record: read without the role's read grants (populate is not limited by them).
     const shown = user && (await users.findVersion({ ...(request.query as Query), documentId: user.documentId as string }));
