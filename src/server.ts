@@ -17,8 +17,9 @@ import { createHttpServer } from './http/http.js';
 import { registerI18nRoutes } from './rest/i18n.js';
 import { loadProjectSchema } from './schema/load.js';
 import type { Schema } from './schema/model.js';
-import { resolveAuthConfig, startAuth, type Auth } from './auth/index.js';
+import { ME_ACTION, resolveAuthConfig, startAuth, type Auth } from './auth/index.js';
 import { mediaGrantWarning } from './auth/media-grant-notice.js';
+import { ForbiddenError } from './errors.js';
 import { startEmail, type EmailService } from './email/index.js';
 import { builtInTypes, startLocales, systemTables } from './built-ins.js';
 import { registerAdminRoutes } from './rest/admin.js';
@@ -66,7 +67,10 @@ const graphqlUsersPermissions = (auth: Auth): UsersPermissionsHooks => ({
   login: async (input, request) => (await auth.signedIn(await auth.users.login(input, request.ip), request.headers, input, 'register')).body,
   async me(headers) {
     const caller = await auth.access.resolve(headers);
-    return caller.kind === 'user' ? auth.users.findById(caller.userId, { populate: ['role'] }) : null;
+    if (caller.kind !== 'user') return null;
+    // Strapi's `me` needs `plugin::users-permissions.user.me`, as the REST route.
+    if (!caller.grants.allows(ME_ACTION)) throw new ForbiddenError();
+    return auth.users.findById(caller.userId, { populate: ['role'] });
   },
   forgotPassword: (input) => auth.account.forgotPassword(input),
   resetPassword: async (input, request) => (await auth.signedIn(await auth.account.resetPassword(input), request.headers, input, 'password')).body,

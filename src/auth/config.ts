@@ -26,6 +26,8 @@ export interface AuthConfig {
   advanced: Record<string, unknown>;
   /** `email`: the first values of the stored email templates (`reset_password`, `email_confirmation`). */
   emailTemplates: Record<string, unknown>;
+  /** `providers`: the first values of the stored login providers (`github: { enabled, key, secret, callback, scope }`, `oidc`). */
+  providers: Record<string, unknown>;
   /** How long a password reset code stays valid, in seconds (`resetPasswordLifetime`, default 1h). */
   resetPasswordLifetime: number;
   /** How long an email confirmation link stays valid, in seconds (`emailConfirmationLifetime`, default 1d). */
@@ -96,6 +98,7 @@ const pluginSchema = z.object({
     .default({ allowedFields: [] }),
   advanced: z.record(z.string(), z.unknown()).default({}),
   email: z.record(z.string(), z.unknown()).default({}),
+  providers: z.record(z.string(), z.unknown()).default({}),
   resetPasswordLifetime: z.union([z.string(), z.number()]).default('1h'),
   emailConfirmationLifetime: z.union([z.string(), z.number()]).default('1d'),
   validationRules: z
@@ -230,6 +233,7 @@ export function resolveAuthConfig(config: VellumConfig, env: NodeJS.ProcessEnv =
     allowRegister: plugin.register.enabled,
     advanced: plugin.advanced,
     emailTemplates: plugin.email,
+    providers: plugin.providers,
     resetPasswordLifetime: duration(plugin.resetPasswordLifetime, 'resetPasswordLifetime'),
     emailConfirmationLifetime: duration(plugin.emailConfirmationLifetime, 'emailConfirmationLifetime'),
     validatePassword: plugin.validationRules.validatePassword,

@@ -22,7 +22,7 @@ import { UserCodes } from './codes.js';
 import { Admins } from './admins.js';
 import { resolveAuthConfig, type AuthConfig } from './config.js';
 import { JwtSigner } from './jwt.js';
-import { JWT_REVOCATIONS_TABLE, ROLE_UID, USER_UID, type RoleRow, type UserRow } from './model.js';
+import { JWT_REVOCATIONS_TABLE, ME_ACTION, ROLE_UID, USER_UID, type RoleRow, type UserRow } from './model.js';
 import { expandActions, knownActions } from './permissions.js';
 import { BUILT_IN_ROLES, Roles } from './roles.js';
 import { ensureSetting, randomSecret } from './settings.js';
@@ -32,8 +32,11 @@ import { PERMISSION_UID, permissionAdapter } from './permission-model.js';
 import { Users, type AuthResult } from './users.js';
 import { UserManagement } from './user-management.js';
 import { RoleApi } from './role-api.js';
+import { ProviderSettings } from './providers.js';
+import { ProviderLogins } from './oauth.js';
+import { Throttle } from './throttle.js';
 
-export { authTables, roleType, userType } from './model.js';
+export { authTables, ME_ACTION, roleType, userType } from './model.js';
 export { resolveAuthConfig } from './config.js';
 
 export interface Auth {
@@ -51,6 +54,18 @@ export interface Auth {
   advanced: AdvancedSettings;
   /** Refresh sessions (`jwtManagement: 'refresh'`). */
   sessions: Sessions;
+  /** Login providers' settings (core store key `grant`, read per request). */
+  providers: ProviderSettings;
+  /** `/api/connect/:provider` and its callback (oauth.ts). */
+  providerLogins: ProviderLogins;
+  /**
+   * Counts one request of an account flow (`forgot-password`, `reset-password`, `change-password`,
+   * `send-email-confirmation`) as Strapi's `rateLimit` middleware does: per route, body `email` and
+   * client address, with the `ratelimit` settings; 429 past the limit.
+   */
+  limitAccountFlow(route: string, body: unknown, clientIp: string): Promise<void>;
+  /** `GET /api/auth/:provider/callback`: the user of a provider's token, found or created. */
+  providerCallback(provider: string, query: Record<string, unknown>): Promise<AuthResult>;
   /**
    * The answer of a sign-in (`login`: local or provider login, whose refresh token may go in a
    * cookie; `register` and `password`: always in the body, as Strapi): unchanged in
@@ -137,6 +152,9 @@ export async function startAuth(
   const bootstrap = async (db: Db) => {
     const publicRole = await roles.ensure(db, 'public', BUILT_IN_ROLES.public.name, BUILT_IN_ROLES.public.description);
     const authenticatedRole = await roles.ensure(db, 'authenticated', BUILT_IN_ROLES.authenticated.name, BUILT_IN_ROLES.authenticated.description);
+    // Strapi grants Authenticated `user.me` by default; granted once per database (Roles.seed), so
+    // a revocation since is kept.
+    await roles.seed(authenticatedRole, [ME_ACTION], db);
     const secrets: Secrets = {
       jwt: authConfig.jwtSecret ?? (await ensureSetting(db, 'jwt_secret', randomSecret)),
       adminJwt: authConfig.adminJwtSecret ?? (await ensureSetting(db, 'admin_jwt_secret', randomSecret)),
@@ -163,6 +181,7 @@ export async function startAuth(
     // After the roles: `default_role` must name one.
     const seeds = { advanced: authConfig.advanced, allowRegister: authConfig.allowRegister, email: authConfig.emailTemplates };
     await AdvancedSettings.seed(coreStore(() => db, (fn) => fn(db)), db, seeds, roleExists(db));
+    await ProviderSettings.seed(coreStore(() => db, (fn) => fn(db)), authConfig.providers);
     return { publicRole, authenticatedRole, secrets };
   };
   const { publicRole, secrets } = await database.dialect.withSchemaLock(database.db, bootstrap);
@@ -197,7 +216,20 @@ export async function startAuth(
     log: services.log,
     revokeSessions: (id) => sessions.revoke(id),
   });
-  const registration = { settings: () => advanced.get(), sendConfirmationEmail: (id: number) => account.sendConfirmationEmail(id) };
+  const providers = new ProviderSettings(coreStore(() => database.db, (fn) => database.write(fn)));
+  const providerLogins = new ProviderLogins({
+    settings: providers,
+    secret: secrets.jwt,
+    serverUrl: services.serverUrl ?? (() => 'http://localhost:1337'),
+    apiPrefix: config.api.rest.prefix,
+    production: authConfig.production,
+  });
+  const accountFlows = new Throttle(database, authConfig.loginLimit, 'account-flow');
+  const registration = {
+    settings: () => advanced.get(),
+    sendConfirmationEmail: (id: number) => account.sendConfirmationEmail(id),
+    localLoginEnabled: async () => (await providers.get()).email?.enabled !== false,
+  };
   const users = new Users(database, documents, userType, authConfig, userJwt, registration, resolveRole, (id) => sessions.revoke(id));
   const access = new UsersPermissionsAccess(userJwt, users, tokens, roles, publicRole, config.api.rest.draftAccess, routes.routed ? new Set(actions) : undefined);
   return {
@@ -211,6 +243,15 @@ export async function startAuth(
     account,
     advanced,
     sessions,
+    providers,
+    providerLogins,
+    async limitAccountFlow(route, body, clientIp) {
+      const email = body && typeof body === 'object' && typeof (body as Record<string, unknown>).email === 'string' ? ((body as Record<string, unknown>).email as string).toLowerCase() : 'unknownIdentifier';
+      await accountFlows.hit([route, email, clientIp]);
+    },
+    async providerCallback(provider, query) {
+      return users.providerLogin(provider, await providerLogins.profile(provider, query));
+    },
     async signedIn(result, headers, body, how) {
       const id = result.user.id;
       if (!sessions.enabled || result.jwt === undefined || typeof id !== 'number') return { body: result };

@@ -11,6 +11,8 @@ import { indexName } from '../schema/naming.js';
 import type { TokenType } from './tokens.js';
 
 export const USER_UID = 'plugin::users-permissions.user';
+/** What `GET /api/users/me` needs (Strapi's; Authenticated holds it by default). */
+export const ME_ACTION = `${USER_UID}.me`;
 export const ROLE_UID = 'plugin::users-permissions.role';
 
 export const PERMISSIONS_TABLE = 'up_permissions';

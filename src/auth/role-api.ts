@@ -134,7 +134,14 @@ export class RoleApi {
     const description = typeof body.description === 'string' ? body.description : null;
     if (await this.typeTaken(type)) throw new ApplicationError(`A role with type "${type}" already exists`);
     const created = await this.deps.roleDocuments.create({ data: { name, description, type } });
-    if (actions.length) await this.deps.roles.grant(String(created.documentId), actions);
+    try {
+      if (actions.length) await this.deps.roles.grant(String(created.documentId), actions);
+    } catch (error) {
+      // The grants are one transaction; the role document is written by the document service in
+      // its own: a role whose grants failed is removed again rather than left half made.
+      await this.deps.roleDocuments.delete({ documentId: String(created.documentId) });
+      throw error;
+    }
     return { ok: true };
   }
 
@@ -147,11 +154,7 @@ export class RoleApi {
     if (body.name !== undefined) data.name = body.name;
     if (body.description !== undefined) data.description = body.description;
     if (Object.keys(data).length) await this.deps.roleDocuments.update({ documentId: info.documentId, data });
-    if (actions) {
-      const wanted = new Set(actions);
-      await this.deps.roles.revoke(info.documentId, info.permissions.filter((action) => !wanted.has(action)));
-      await this.deps.roles.grant(info.documentId, actions);
-    }
+    if (actions) await this.deps.roles.replace(info.documentId, actions);
     return { ok: true };
   }
 

@@ -154,6 +154,18 @@ export class Roles {
     return fresh;
   }
 
+  /** The role's grants become exactly `actions`, in one write transaction (a reader sees the old set or the new one). */
+  async replace(roleDocumentId: string, actions: string[]): Promise<void> {
+    const wanted = [...new Set(actions)];
+    await this.write(async (trx: SystemDb) => {
+      const have = await this.actionsOf(roleDocumentId, trx);
+      const gone = [...have].filter((action) => !wanted.includes(action));
+      if (gone.length) await trx.deleteFrom(PERMISSIONS_TABLE).where('role_document_id', '=', roleDocumentId).where('action', 'in', gone).execute();
+      const missing = wanted.filter((action) => !have.has(action));
+      if (missing.length) await trx.insertInto(PERMISSIONS_TABLE).values(missing.map((action) => ({ role_document_id: roleDocumentId, action }))).execute();
+    });
+  }
+
   async revoke(roleDocumentId: string, actions: string[]): Promise<void> {
     if (actions.length === 0) return;
     await this.db.deleteFrom(PERMISSIONS_TABLE).where('role_document_id', '=', roleDocumentId).where('action', 'in', actions).execute();

@@ -38,6 +38,8 @@ export interface Registration {
   /** The stored advanced settings, read per request (every node sees a change at once). */
   settings(): Promise<AdvancedSettingsValue>;
   sendConfirmationEmail(userId: number): Promise<void>;
+  /** Whether the `email` provider (the local login) is enabled in the providers' settings. */
+  localLoginEnabled?(): Promise<boolean>;
 }
 
 /** Who a JWT belongs to, as the access layer needs it. */
@@ -125,6 +127,7 @@ export class Users {
     const extra = Object.keys(input).filter((key) => !allowed.has(key));
     if (extra.length) throw new ValidationError(`Invalid parameters: ${extra.join(', ')}`);
     const { username, email, password } = this.checkCredentials(input);
+    await this.checkPasswordRule(password);
     const data: Record<string, unknown> = { ...input, username, email, password };
     const role = await this.defaultRole(settings);
     const user = await this.insert(data, role, { confirmed: !settings.email_confirmation, blocked: false });
@@ -148,6 +151,19 @@ export class Users {
     return { user };
   }
 
+  /** The project's `validationRules.validatePassword`, as Strapi's register schema applies it (its messages). */
+  private async checkPasswordRule(password: string): Promise<void> {
+    const { validatePassword } = this.config;
+    if (!validatePassword) return;
+    let message: string | undefined;
+    try {
+      if (!(await validatePassword(password))) message = 'Password validation failed.';
+    } catch (error) {
+      message = (error as Error)?.message || 'An error occurred.';
+    }
+    if (message) throw ValidationError.fromFieldErrors([{ path: ['password'], message, name: 'ValidationError' }]);
+  }
+
   /** An administrator creates a user (CLI, admin API). */
   async create(input: CreateUserInput): Promise<Document> {
     const { username, email, password } = this.checkCredentials(input as unknown as Record<string, unknown>);
@@ -156,6 +172,8 @@ export class Users {
   }
 
   async login(input: Record<string, unknown>, clientIp: string): Promise<Required<AuthResult>> {
+    // Strapi's check: an administrator may turn the local login off (providers' `email.enabled`).
+    if (this.registration.localLoginEnabled && !(await this.registration.localLoginEnabled())) throw new ApplicationError('This provider is disabled');
     const errors: FieldError[] = [];
     const identifier = requiredString(input, 'identifier', errors)?.trim();
     const password = requiredString(input, 'password', errors);
@@ -179,6 +197,32 @@ export class Users {
     await this.logins.reset(attempt);
     const user = (await this.findById(row.id))!;
     return { jwt: await this.jwt.sign(row.id), user };
+  }
+
+  /**
+   * A login with a provider (auth/oauth.ts read the profile), with Strapi 5's rules and messages:
+   * the user of this email and provider signs in; without one, a new user is created (the default
+   * role, `confirmed`, no password) unless registration is closed; an account of this email made
+   * another way refuses it (Vellum's emails are unique whatever `unique_email` says: one index).
+   */
+  async providerLogin(provider: string, profile: { username?: string; email?: string }): Promise<Required<AuthResult>> {
+    const email = profile.email ? normalizeEmail(profile.email) : '';
+    if (!email) throw new ApplicationError('Email was not available.');
+    const rows = await shaped<UserRow>(this.database.db).selectFrom(this.type.table).select(['id', 'provider', 'blocked']).where('email', '=', email).orderBy('id').execute();
+    const settings = await this.registration.settings();
+    const own = rows.find((row) => row.provider === provider);
+    if (!own && !settings.allow_register) throw new ApplicationError('Register action is actually not available.');
+    if (!own && rows.length) throw new ApplicationError('Email is already taken.');
+    let id: number;
+    if (own) {
+      if (this.database.dialect.decode('boolean', own.blocked)) throw new ApplicationError('Your account has been blocked by an administrator');
+      id = own.id;
+    } else {
+      const username = profile.username?.trim() || email.split('@')[0]!;
+      const user = await this.insert({ username, email }, await this.defaultRole(settings), { confirmed: true, blocked: false, provider });
+      id = user.id as number;
+    }
+    return { jwt: await this.jwt.sign(id), user: (await this.findById(id))! };
   }
 
   /** With `email_confirmation` on, an unconfirmed account cannot log in (Strapi's check, before `blocked`). */
@@ -240,13 +284,13 @@ export class Users {
     else if (username && EMAIL.test(username)) errors.push({ path: ['username'], message: 'username must not be an email address', name: 'ValidationError', value: username });
     const password = requiredString(input, 'password', errors);
     if (password && Buffer.byteLength(password) > BCRYPT_MAX_BYTES) {
-      errors.push({ path: ['password'], message: `password must be at most ${BCRYPT_MAX_BYTES} bytes`, name: 'ValidationError' });
+      errors.push({ path: ['password'], message: 'Password must be less than 73 bytes', name: 'ValidationError' });
     }
     if (errors.length) throw ValidationError.fromFieldErrors(errors);
     return { username: username!, email: normalizeEmail(email!), password: password! };
   }
 
-  private async insert(data: Record<string, unknown>, roleDocumentId: string, flags: { confirmed: boolean; blocked: boolean }): Promise<Document> {
+  private async insert(data: Record<string, unknown>, roleDocumentId: string, flags: { confirmed: boolean; blocked: boolean; provider?: string }): Promise<Document> {
     // Read directly, as login reads: a project's user schema may make email private (not filterable).
     // Identifiers never collide: neither the email nor the username may be another user's email
     // or username (accounts from before usernames could not be emails may hold one as username).
@@ -258,7 +302,7 @@ export class Users {
       .executeTakeFirst();
     if (taken) throw new ApplicationError(TAKEN);
     try {
-      return await this.users.create({ data: { ...data, provider: 'local', role: roleDocumentId, confirmed: flags.confirmed, blocked: flags.blocked } });
+      return await this.users.create({ data: { ...data, provider: flags.provider ?? 'local', role: roleDocumentId, confirmed: flags.confirmed, blocked: flags.blocked } });
     } catch (error) {
       // Lost a race with a concurrent registration of the same email or username: the unique
       // index refused it. Answered as the check above answers.

@@ -35,7 +35,7 @@ export const ADMIN_USAGE = `  vellum admin create --email <email> --password <pa
   vellum user create --username <u> --email <e> --password <p> [--role <type>]
   vellum user block|unblock <id>
   vellum registration open|close
-  vellum settings get [key]                  advanced settings and email templates (JSON)
+  vellum settings get [key]                  advanced settings, email templates and login providers (JSON; providers.<name>.<setting>)
   vellum settings set <key> <value>          e.g. email_confirmation true, email_reset_password https://app.example/reset,
                                              email.reset_password.object 'Reset your password' (true/false/null parsed)
   vellum locale list | vellum locale add <code> [--name <name>] [--default] | vellum locale remove|default <code>
@@ -117,9 +117,16 @@ function templateKey(key: string): { name: string; path: string[] } | undefined 
   return head === 'email' && name && path.length ? { name, path } : undefined;
 }
 
-function settingValue(all: { advanced: object; email: object }, key: string): unknown {
+/** `providers.github.enabled` names a login provider's setting. */
+function providerKey(key: string): { name: string; setting: string } | undefined {
+  const [head, name, setting, ...more] = key.split('.');
+  return head === 'providers' && name && setting && !more.length ? { name, setting } : undefined;
+}
+
+function settingValue(all: { advanced: object; email: object; providers: object }, key: string): unknown {
   const template = templateKey(key);
-  const path = template ? ['email', template.name, 'options', ...template.path] : ['advanced', key];
+  const provider = providerKey(key);
+  const path = template ? ['email', template.name, 'options', ...template.path] : provider ? ['providers', provider.name, provider.setting] : ['advanced', key];
   let value: unknown = all;
   for (const part of path) value = value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[part] : undefined;
   if (value === undefined) throw new ValidationError(`unknown setting "${key}"`);
@@ -127,6 +134,11 @@ function settingValue(all: { advanced: object; email: object }, key: string): un
 }
 
 async function setSetting(auth: Auth, key: string, value: unknown): Promise<void> {
+  const provider = providerKey(key);
+  if (provider) {
+    await auth.providers.update({ [provider.name]: { [provider.setting]: value } });
+    return;
+  }
   const template = templateKey(key);
   if (!template) {
     await auth.advanced.update({ [key]: value });
@@ -203,14 +215,14 @@ export async function runAdminCommand(argv: string[], defaultProject: string): P
       case 'locale default':
         return print(`${(await documents.locales.setDefault(required(rest[0], 'locale code'))).code} is the default locale.`);
       case 'settings get': {
-        const all = { advanced: await auth.advanced.get(), email: await auth.advanced.emailTemplates() };
+        const all = { advanced: await auth.advanced.get(), email: await auth.advanced.emailTemplates(), providers: await auth.providers.get() };
         return print(rest[0] === undefined ? all : settingValue(all, rest[0]));
       }
       case 'settings set': {
         const key = required(rest[0], 'setting key');
         if (rest[1] === undefined) throw new ValidationError('settings set needs a value');
         await setSetting(auth, key, parseValue(rest[1]));
-        return print(`${key} = ${JSON.stringify(settingValue({ advanced: await auth.advanced.get(), email: await auth.advanced.emailTemplates() }, key))}`);
+        return print(`${key} = ${JSON.stringify(settingValue({ advanced: await auth.advanced.get(), email: await auth.advanced.emailTemplates(), providers: await auth.providers.get() }, key))}`);
       }
       case 'registration open':
       case 'registration close':

@@ -117,6 +117,19 @@ export function registerAdminRoutes(app: FastifyInstance, auth: Auth, events?: A
       return { ok: true };
     });
 
+    // Login providers (Strapi's `GET|PUT /users-permissions/providers`): each with the redirect
+    // URI to register at the provider; a PUT changes the providers and keys it names.
+    admin.get(`${prefix}/users-permissions/providers`, async () => {
+      const providers = await auth.providers.get();
+      return Object.fromEntries(Object.entries(providers).map(([name, settings]) => [name, name === 'email' ? settings : { ...settings, redirectUri: auth.providerLogins.redirectUri(name) }]));
+    });
+    admin.put(`${prefix}/users-permissions/providers`, async (request) => {
+      const providers = nonEmpty(body(request)).providers;
+      if (!providers || typeof providers !== 'object' || Array.isArray(providers)) throw new ValidationError('providers must be an object ({ github: { enabled, key, secret, callback, scope }, ... })');
+      await auth.providers.update(providers as Body);
+      return { ok: true };
+    });
+
     // Vellum's earlier switch, the same stored setting as `allow_register`.
     admin.get(`${prefix}/settings`, async () => ({ data: { allowRegister: await auth.registrationOpen() } }));
     admin.put(`${prefix}/settings`, async (request) => {

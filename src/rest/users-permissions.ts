@@ -6,7 +6,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Auth } from '../auth/index.js';
-import { USER_UID } from '../auth/model.js';
+import { ME_ACTION, USER_UID } from '../auth/model.js';
 import type { DocumentService } from '../documents/service.js';
 import { ForbiddenError, NotFoundError, UnauthorizedError, ValidationError } from '../errors.js';
 import type { Schema } from '../schema/model.js';
@@ -40,11 +40,34 @@ export function registerUsersPermissionsRoutes(
 
   app.post(`${prefix}/auth/local/register`, async (request, reply) => signedIn(request, reply, 'register', await auth.register(objectBody(request), request.headers, request.clientIp)));
 
-  // Account flows (auth/account.ts): answered as Strapi's users-permissions answers them.
-  app.post(`${prefix}/auth/forgot-password`, async (request) => auth.account.forgotPassword(objectBody(request)));
-  app.post(`${prefix}/auth/reset-password`, async (request, reply) => signedIn(request, reply, 'password', await auth.account.resetPassword(objectBody(request))));
-  app.post(`${prefix}/auth/change-password`, async (request, reply) =>
-    signedIn(request, reply, 'password', await auth.account.changePassword(await auth.passwordChanger(request.headers), objectBody(request))),
+  // Account flows (auth/account.ts): answered as Strapi's users-permissions answers them, and
+  // rate limited as Strapi limits them (per route, email and client address).
+  const limited = (request: FastifyRequest, route: string) => auth.limitAccountFlow(route, request.body, request.clientIp);
+  app.post(`${prefix}/auth/forgot-password`, async (request) => {
+    await limited(request, 'forgot-password');
+    return auth.account.forgotPassword(objectBody(request));
+  });
+  app.post(`${prefix}/auth/reset-password`, async (request, reply) => {
+    await limited(request, 'reset-password');
+    return signedIn(request, reply, 'password', await auth.account.resetPassword(objectBody(request)));
+  });
+  app.post(`${prefix}/auth/change-password`, async (request, reply) => {
+    await limited(request, 'change-password');
+    return signedIn(request, reply, 'password', await auth.account.changePassword(await auth.passwordChanger(request.headers), objectBody(request)));
+  });
+
+  // Login providers (auth/oauth.ts): the redirect to the provider, its redirect back, and the
+  // frontend's call with the token it was handed.
+  app.get<{ Params: { provider: string } }>(`${prefix}/connect/:provider`, async (request, reply) => {
+    const { location, cookie } = await auth.providerLogins.connect(request.params.provider);
+    return reply.header('set-cookie', cookie).redirect(location);
+  });
+  app.get<{ Params: { provider: string } }>(`${prefix}/connect/:provider/callback`, async (request, reply) => {
+    const { location, cookie } = await auth.providerLogins.connectCallback(request.params.provider, request.query as Query, request.headers.cookie);
+    return reply.header('set-cookie', cookie).redirect(location);
+  });
+  app.get<{ Params: { provider: string } }>(`${prefix}/auth/:provider/callback`, async (request, reply) =>
+    signedIn(request, reply, 'login', await auth.providerCallback(request.params.provider, request.query as Query)),
   );
 
   // Refresh sessions (auth/sessions.ts), in `jwtManagement: 'refresh'` mode only (else 404, as Strapi).
@@ -69,7 +92,10 @@ export function registerUsersPermissionsRoutes(
     if (sessions.usesCookie(request.headers)) reply.header('set-cookie', sessions.cookie('', auth.config.production));
     return { ok: true };
   });
-  app.post(`${prefix}/auth/send-email-confirmation`, async (request) => auth.account.sendEmailConfirmation(objectBody(request)));
+  app.post(`${prefix}/auth/send-email-confirmation`, async (request) => {
+    await limited(request, 'send-email-confirmation');
+    return auth.account.sendEmailConfirmation(objectBody(request));
+  });
   app.get(`${prefix}/auth/email-confirmation`, async (request, reply) => {
     await auth.account.confirmEmail(request.query as Query);
     return reply.redirect(await auth.account.confirmationRedirect());
@@ -83,6 +109,8 @@ export function registerUsersPermissionsRoutes(
     // As Strapi answers: without credentials Public may not ask (403); an API token is no user (401).
     if (caller.kind === 'public') throw new ForbiddenError();
     if (caller.kind !== 'user') throw new UnauthorizedError('This route needs a user JWT, not an API token');
+    // Strapi's route checks `plugin::users-permissions.user.me` (Authenticated holds it by default).
+    if (!caller.grants.allows(ME_ACTION)) throw new ForbiddenError();
     const user = await auth.users.findById(caller.userId);
     // The user's own record: read without the role's read grants (populate is not limited by them).
     const shown = user && (await users.findVersion({ ...(request.query as Query), documentId: user.documentId as string }));

@@ -197,6 +197,27 @@ for (const dialect of DIALECTS) {
       });
     });
 
+    describe('account flows', () => {
+      it(`forgot-password, reset-password, change-password and send-email-confirmation: ${LOGIN_MAX} per route, email and client address, then 429`, async () => {
+        const client = address();
+        const email = `${unique('limit')}@example.com`;
+        const send = (route: string, body: Record<string, unknown>, from = client) => server.publicApi.post(`/api/auth/${route}`, body, { headers: via(from) });
+        for (const [route, body] of [
+          ['forgot-password', { email }],
+          ['reset-password', { code: 'not-a-code', password: 'secret123', passwordConfirmation: 'secret123' }],
+          ['change-password', { currentPassword: 'a', password: 'secret123', passwordConfirmation: 'secret123' }],
+          ['send-email-confirmation', { email }],
+        ] as const) {
+          const answers: number[] = [];
+          for (let i = 0; i <= LOGIN_MAX; i += 1) answers.push((await send(route, body)).status);
+          assert.equal(answers.filter((status) => status === 429).length, 1, `${route}: ${answers.join(',')}`);
+          assert.equal(answers.at(-1), 429, route);
+          assert.notEqual((await send(route, body, address())).status, 429, `${route}: another client address is not limited`);
+        }
+        assert.equal((await send('forgot-password', { email: `${unique('other')}@example.com` })).status, 200, 'another email from the same address is not limited');
+      });
+    });
+
     describe('identifiers never collide', () => {
       const emailShaped = () => `${unique('squat')}@example.com`;
       const registerAs = (username: string, email: string) =>

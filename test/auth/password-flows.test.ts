@@ -28,8 +28,9 @@ for (const dialect of DIALECTS) {
             'users-permissions': {
               config: {
                 advanced: { email_reset_password: RESET_URL },
-                // Every registration comes from one address: more than the default limit (test/auth/accounts.test.ts).
+                // Every registration, reset and change comes from one address: more than the default limits (test/auth/accounts.test.ts).
                 register: { ratelimit: { max: 1000 } },
+                ratelimit: { max: 1000 },
                 validationRules: { validatePassword: (password: string) => !password.includes('forbidden') },
               },
             },
@@ -244,6 +245,21 @@ for (const dialect of DIALECTS) {
       const after = await server.vellum.auth.jwt.issue({ id: user.id });
       assert.equal((await me(before)).status, 401);
       assert.equal((await me(after)).status, 200);
+    });
+
+    it('registration applies the same password rules: validatePassword, 72 bytes, the type\'s minLength; nobody is created', async () => {
+      for (const [password, message] of [
+        ['forbidden-1', 'Password validation failed.'],
+        ['x'.repeat(73), 'Password must be less than 73 bytes'],
+        ['short', 'password must be at least 6 characters'],
+      ] as const) {
+        const username = unique('u');
+        const res = await anon().post('/api/auth/local/register', { username, email: `${username}@example.com`, password });
+        assert.equal(res.status, 400, password);
+        assert.equal(res.body.error.name, 'ValidationError');
+        assert.match(JSON.stringify(res.body.error), new RegExp(message.replace('.', '\\.')), res.text);
+        assert.equal((await login(username, password)).status, 400, 'no account');
+      }
     });
   });
 }

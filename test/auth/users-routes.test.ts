@@ -37,6 +37,19 @@ for (const dialect of DIALECTS) {
       return { username, email: `${username.toUpperCase()}@Example.com`, password: 'secret123' };
     };
 
+    it('GET /api/users/me needs plugin::users-permissions.user.me, which Authenticated holds by default (REST and GraphQL)', async () => {
+      const authenticated = await server.vellum.auth.roles.get('authenticated');
+      assert.ok(authenticated.permissions.includes('plugin::users-permissions.user.me'));
+      const without = await signIn([]);
+      const refused = await without.client.get('/api/users/me');
+      assert.deepEqual([refused.status, refused.body.error.name], [403, 'ForbiddenError']);
+      const gql = await without.client.post('/graphql', { query: '{ me { id } }' });
+      assert.equal(gql.body.errors?.[0]?.extensions?.code, 'FORBIDDEN', JSON.stringify(gql.body));
+      const granted = await signIn(['plugin::users-permissions.user.me']);
+      const me = await granted.client.get('/api/users/me');
+      assert.deepEqual([me.status, me.body.username], [200, granted.username]);
+    });
+
     it('POST /api/users needs plugin::users-permissions.user.create: Public and Authenticated are refused, nothing created', async () => {
       const body = newUser();
       assert.equal((await server.publicApi.post('/api/users', body)).status, 403);
@@ -158,7 +171,7 @@ for (const dialect of DIALECTS) {
     });
 
     it('a password set through PUT works for login and ends the user\'s earlier JWTs', async () => {
-      const other = await signIn([]);
+      const other = await signIn(['plugin::users-permissions.user.me']);
       assert.equal((await other.client.get('/api/users/me')).status, 200);
       const res = await server.api.put(`/api/users/${other.id}`, { password: 'another123' });
       assert.equal(res.status, 200, JSON.stringify(res.body));
