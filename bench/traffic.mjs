@@ -51,19 +51,21 @@ export async function buildTraffic(base, token, count = 600) {
   const int = (lo, hi) => lo + Math.floor(rnd() * (hi - lo + 1));
   const quarter = Math.round(count / 4);
   const paths = new Set();
-  const add = (path, goal) => {
-    for (let tries = 0; paths.size < goal && tries < 50; tries++) {
+  // Each kind fills its share of the list, or all it can (a small seed has few documents).
+  const fill = (goal, path) => {
+    for (let misses = 0; paths.size < goal && misses < 1000; ) {
       const p = path();
-      if (!paths.has(p)) return paths.add(p);
+      if (paths.has(p)) misses++;
+      else paths.add(p);
     }
   };
   const sorts = ['publishDate:desc', 'title:asc', 'views:desc', 'rating:desc', 'createdAt:desc', 'slug:asc'];
   const pageCount = (size) => Math.max(1, Math.floor(articles.length / size));
   // Pages of the list under several sorts and page sizes.
-  for (let goal = quarter; paths.size < goal; ) add(() => {
+  fill(quarter, () => {
     const size = pick([10, 25, 25, 50]);
     return `/api/articles?sort[0]=${pick(sorts)}&pagination[page]=${int(1, Math.min(40, pageCount(size)))}&pagination[pageSize]=${size}`;
-  }, goal);
+  });
   // Filters on the article's own fields, with varying values.
   const words = [...new Set(articles.map((a) => a.title.split(' ')[0].toLowerCase()))];
   const filters = [
@@ -74,10 +76,10 @@ export async function buildTraffic(base, token, count = 600) {
     () => `filters[title][$containsi]=${pick(words)}`,
     () => `filters[rating][$gte]=${int(10, 50) / 10}&filters[featured][$eq]=${pick(['true', 'false'])}`,
   ];
-  for (let goal = 2 * quarter; paths.size < goal; ) add(() => `/api/articles?${pick(filters)()}`, goal);
+  fill(paths.size + quarter, () => `/api/articles?${pick(filters)()}`);
   // Single documents with a deep populate.
   const deep = 'populate[author][populate][0]=avatar&populate[category]=true&populate[tags]=true&populate[seo][populate]=*&populate[blocks][populate]=*';
-  for (let goal = 3 * quarter; paths.size < goal; ) add(() => `/api/articles/${pick(articles).documentId}?${deep}`, goal);
+  fill(paths.size + quarter, () => `/api/articles/${pick(articles).documentId}?${deep}`);
   // Deep filters: through relations, with varying values.
   const firstNames = [...new Set(authors.map((a) => a.name.split(' ')[0]))];
   const deepFilters = [
@@ -88,7 +90,7 @@ export async function buildTraffic(base, token, count = 600) {
     () => `filters[$or][0][category][slug][$eq]=${pick(categories).slug}&filters[$or][1][tags][name][$eq]=${pick(tags).name}`,
     () => `filters[category][name][$containsi]=${pick(categories).name.split(' ')[0]}&filters[views][$gt]=${int(0, 9) * 100}`,
   ];
-  for (let goal = count; paths.size < goal; ) add(() => `/api/articles?${pick(deepFilters)()}`, goal);
+  fill(count, () => `/api/articles?${pick(deepFilters)()}`);
   // Spread the kinds over the cycle: a site's traffic mixes them.
   const reads = [...paths].map(encode);
   for (let i = reads.length - 1; i > 0; i--) {
