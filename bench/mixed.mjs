@@ -14,7 +14,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { buildTraffic, writeTrafficLua } from './traffic.mjs';
+import { buildTraffic, fetchRetry, writeTrafficLua } from './traffic.mjs';
 
 const BASE_URL = (process.env.BASE_URL || 'http://127.0.0.1:1337').replace(/\/+$/, '');
 const TOKEN = process.env.TOKEN || '';
@@ -85,7 +85,7 @@ try {
   // Every read URL answers 200 before it is measured (a 404 or 400 would measure an error path).
   const headers = TOKEN ? { authorization: `Bearer ${TOKEN}` } : {};
   for (const path of traffic.reads) {
-    const res = await fetch(BASE_URL + path, { headers });
+    const res = await fetchRetry(BASE_URL + path, { headers });
     await res.arrayBuffer();
     if (res.status !== 200) throw new Error(`GET ${path}: HTTP ${res.status}`);
   }

@@ -20,7 +20,7 @@ import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { buildTraffic, writeTrafficLua } from './traffic.mjs';
+import { buildTraffic, fetchRetry, writeTrafficLua } from './traffic.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const N = process.env.N ?? '2000';
@@ -163,7 +163,7 @@ async function runPass({ child, idleRss }, label, traffic, documentId) {
     if (!options?.lua) {
       const probeBody = options?.graphql ? options.body : { data: { title: `probe ${Date.now()}` } };
       const headers = { 'content-type': 'application/json', ...(options?.graphql ? {} : { authorization: `Bearer ${TOKEN}` }) };
-      const probe = await fetch(url, options ? { method: 'POST', headers, body: JSON.stringify(probeBody) } : undefined);
+      const probe = await fetchRetry(url, options ? { method: 'POST', headers, body: JSON.stringify(probeBody) } : undefined);
       if (probe.status >= 400 || (options?.graphql && (await probe.clone().json()).errors)) {
         results.push({ name, skipped: `HTTP ${probe.status}` });
         console.error(`  ${name}: skipped (HTTP ${probe.status})`);
@@ -197,11 +197,11 @@ try {
     await stop(child);
     let started = await startVellum();
     child = started.child;
-    const firstArticle = await (await fetch(`${BASE}/api/articles?sort=id:asc&pagination[pageSize]=1`)).json();
+    const firstArticle = await (await fetchRetry(`${BASE}/api/articles?sort=id:asc&pagination[pageSize]=1`)).json();
     const documentId = firstArticle.data[0].documentId;
     const urls = await buildTraffic(BASE, TOKEN);
     for (const path of urls.reads) {
-      const res = await fetch(BASE + path, { headers: { authorization: `Bearer ${TOKEN}` } });
+      const res = await fetchRetry(BASE + path, { headers: { authorization: `Bearer ${TOKEN}` } });
       await res.arrayBuffer();
       if (res.status !== 200) throw new Error(`GET ${path}: HTTP ${res.status}`);
     }
@@ -211,7 +211,7 @@ try {
     writeTrafficLua(traffic.mixed, urls, { writeEvery: WRITE_EVERY, token: TOKEN, doneLua: DONE });
     console.error(`${urls.reads.length} distinct read URLs (bench/traffic.mjs)`);
     passes.push({ cache: 'on', ...(await runPass(started, 'response cache on', traffic, documentId)) });
-    listBody = Buffer.from(await (await fetch(`${BASE}/api/articles`).catch(() => fetch(`${BASE}/api/articles`))).text());
+    listBody = Buffer.from(await (await fetchRetry(`${BASE}/api/articles`)).text());
     if (process.env.CACHE_OFF !== '0') {
       await stop(child);
       started = await startVellum({ REST_CACHE: 'false' });

@@ -18,6 +18,12 @@ function mulberry32(a) {
   };
 }
 
+/**
+ * fetch, once more when the connection fails: a server closes an idle keep-alive connection at its
+ * timeout, and the client may have sent on it in the same moment.
+ */
+export const fetchRetry = (url, init) => fetch(url, init).catch(() => fetch(url, init));
+
 const encode = (path) => path.replace(/\[/g, '%5B').replace(/\]/g, '%5D').replace(/ /g, '%20');
 
 async function getAll(base, token, path, fields) {
@@ -25,7 +31,7 @@ async function getAll(base, token, path, fields) {
   const rows = [];
   for (let page = 1; ; page++) {
     const select = fields.map((f, i) => `fields[${i}]=${f}`).join('&');
-    const res = await fetch(encode(`${base}${path}?${select}&sort[0]=${fields[0]}:asc&pagination[pageSize]=100&pagination[page]=${page}`), { headers });
+    const res = await fetchRetry(encode(`${base}${path}?${select}&sort[0]=${fields[0]}:asc&pagination[pageSize]=100&pagination[page]=${page}`), { headers });
     if (!res.ok) throw new Error(`GET ${path}: HTTP ${res.status} ${(await res.text()).slice(0, 300)}`);
     const body = await res.json();
     rows.push(...body.data);
