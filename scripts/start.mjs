@@ -26,7 +26,7 @@ function newestSource() {
 }
 
 if (!existsSync(stamp) || statSync(stamp).mtimeMs < newestSource()) {
-  console.log('Building (src/ changed since the last build)...');
+  console.log('Building dist/ (missing, or older than src/)...');
   const npm = process.env.npm_execpath ? [process.execPath, [process.env.npm_execpath]] : ['npm', []];
   const build = spawnSync(npm[0], [...npm[1], 'run', 'build', '--silent'], { cwd: root, stdio: 'inherit' });
   if (build.status !== 0) process.exit(build.status ?? 1);
