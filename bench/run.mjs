@@ -5,20 +5,31 @@
 // response: the ceiling for this machine. Beside throughput and latency it reports the server's CPU
 // time per request (from /proc) and its peak RSS (VmHWM).
 //
+// Beside the fixed URLs, distinct_reads cycles through about 600 distinct read URLs a site sends
+// and mixed_writes sends the same with one `PUT` in WRITE_EVERY (20) requests (bench/traffic.mjs;
+// bench/mixed.mjs sends the same requests to any server, Strapi too). Every scenario runs twice:
+// with the response cache, then on a server started with REST_CACHE=false on the same database.
+//
 // Env: N (articles, default 2000), DURATION (seconds per scenario, 10), CONNECTIONS (10),
-// WARMUP (seconds, 3), SCENARIOS (comma list), OUT (write the JSON summary there).
+// WARMUP (seconds, 3), SCENARIOS (comma list), CACHE_OFF (0: skip the pass without the cache),
+// WRITE_EVERY (20), NODE_FLAGS (the server's node flags; default --max-semi-space-size=2 as npm start),
+// OUT (write the JSON summary there).
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { buildTraffic, fetchRetry, writeTrafficLua } from './traffic.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const N = process.env.N ?? '2000';
 const DURATION = Number(process.env.DURATION ?? 10);
 const WARMUP = Number(process.env.WARMUP ?? 3);
 const CONNECTIONS = Number(process.env.CONNECTIONS ?? 10);
+const WRITE_EVERY = Number(process.env.WRITE_EVERY ?? 20);
+// As `npm start` runs the server (package.json); NODE_FLAGS=' ' measures Node's defaults.
+const NODE_FLAGS = (process.env.NODE_FLAGS ?? '--max-semi-space-size=2').split(' ').filter(Boolean);
 const PORT = 20000 + Math.floor(Math.random() * 20000);
 const BASE = `http://127.0.0.1:${PORT}`;
 
@@ -37,7 +48,7 @@ const rss = (pid) => {
   }
 };
 
-const vellumEnv = () => ({ ...process.env, NODE_ENV: 'production', JWT_SECRET: 'bench-only-jwt-secret-0123456789', PORT: String(PORT), HOST: '127.0.0.1', DATABASE_FILENAME: join(dir, 'bench.db') });
+const vellumEnv = (extra = {}) => ({ ...process.env, ...extra, NODE_ENV: 'production', JWT_SECRET: 'bench-only-jwt-secret-0123456789', PORT: String(PORT), HOST: '127.0.0.1', DATABASE_FILENAME: join(dir, 'bench.db') });
 
 /** A full-access API token for seeding, and sent with every REST request as the shared bench does. */
 function createToken() {
@@ -46,10 +57,10 @@ function createToken() {
   return out.stdout.trim().split('\n').at(-1);
 }
 
-async function startVellum() {
+async function startVellum(extraEnv) {
   const started = Date.now();
-  const child = spawn(process.execPath, [join(root, 'dist/cli/main.js'), 'start'], {
-    env: vellumEnv(),
+  const child = spawn(process.execPath, [...NODE_FLAGS, join(root, 'dist/cli/main.js'), 'start'], {
+    env: vellumEnv(extraEnv),
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   await new Promise((done, fail) => {
@@ -60,7 +71,10 @@ async function startVellum() {
     });
     child.on('exit', (code) => fail(new Error(`vellum exited with ${code}: ${out}`)));
   });
-  return { child, coldStartMs: Date.now() - started };
+  const coldStartMs = Date.now() - started;
+  // Idle: after start-up's garbage is collected (the first scavenges come within a second).
+  await new Promise((done) => setTimeout(done, 1000));
+  return { child, coldStartMs, idleRss: rss(child.pid) };
 }
 
 const LUA = `
@@ -81,13 +95,14 @@ writeFileSync(luaFile, LUA);
 
 let TOKEN = '';
 
-function wrk(url, seconds, { method = 'GET', body, graphql = false } = {}) {
-  const args = ['-t1', `-c${CONNECTIONS}`, `-d${seconds}s`, '-s', luaFile, '--latency', url];
+function wrk(url, seconds, { method = 'GET', body, graphql = false, lua } = {}) {
+  // A traffic script (bench/traffic.mjs) sets its own methods, paths and headers.
+  const args = ['-t1', `-c${CONNECTIONS}`, `-d${seconds}s`, '-s', lua ?? luaFile, '--latency', url];
   if (method !== 'GET') args.push('-H', 'Content-Type: application/json');
   // Like the shared bench (../shared/bench/run.mjs), every REST request carries the API token.
-  if (!graphql && TOKEN) args.push('-H', `Authorization: Bearer ${TOKEN}`);
+  if (!graphql && !lua && TOKEN) args.push('-H', `Authorization: Bearer ${TOKEN}`);
   const script = method !== 'GET' ? `wrk.method = "${method}"\nwrk.body = ${JSON.stringify(JSON.stringify(body))}\nwrk.headers["Content-Type"] = "application/json"\n` + LUA : LUA;
-  writeFileSync(luaFile, script);
+  if (!lua) writeFileSync(luaFile, script);
   const result = spawnSync('wrk', args, { encoding: 'utf8' });
   const match = /RESULT (\d+) (\d+) (\d+) ([\d.]+) ([\d.]+) ([\d.]+) ([\d.]+)/.exec(result.stdout);
   if (!match) throw new Error(`wrk failed: ${result.stdout}${result.stderr}`);
@@ -124,17 +139,10 @@ function measure(name, url, options, pid) {
   return { name, ...result, cpuPerRequest, peakRss: peakRss(pid) };
 }
 
-const { child, coldStartMs } = await startVellum();
-const results = [];
-try {
-  const idleRss = rss(child.pid);
-  console.error(`Vellum up in ${coldStartMs} ms (RSS ${idleRss.toFixed(0)} MB); seeding ${N} articles...`);
-  TOKEN = createToken();
-  const seed = spawnSync(process.execPath, [join(root, 'bench/seed.mjs')], { env: { ...process.env, BASE_URL: BASE, N, QUIET: '1', TOKEN }, stdio: ['ignore', 'ignore', 'inherit'] });
-  if (seed.status !== 0) throw new Error('seeding failed');
-
-  const first = await (await fetch(`${BASE}/api/articles?sort=id:asc&pagination[pageSize]=1`).catch(() => fetch(`${BASE}/api/articles`))).json();
-  const documentId = first.data[0].documentId;
+/** Runs every scenario against a started server; the results and the server's RSS. */
+async function runPass({ child, idleRss }, label, traffic, documentId) {
+  const results = [];
+  console.error(`${label}: RSS idle ${idleRss.toFixed(0)} MB`);
   const scenarios = [
     ['list_default', `${BASE}/api/articles`],
     ['list_page100', `${BASE}/api/articles?pagination[pageSize]=100`],
@@ -143,6 +151,9 @@ try {
     ['populate_star', `${BASE}/api/articles?populate=*`],
     ['deep_populate', `${BASE}/api/articles?populate[author][populate][0]=avatar&populate[category]=true&populate[tags]=true&populate[seo][populate]=*&populate[blocks][populate]=*`],
     ['find_one', `${BASE}/api/articles/${documentId}`],
+    // A site's traffic: ~600 distinct read URLs, then the same with one PUT in WRITE_EVERY.
+    ['distinct_reads', BASE, { lua: traffic.reads }],
+    ['mixed_writes', BASE, { lua: traffic.mixed }],
     ['create', `${BASE}/api/articles`, { method: 'POST', body: { data: { title: 'Bench __N__', views: 1, kind: 'news' } } }],
     // The shared bench's graphql_list in the specification's shape (Vellum's default).
     ['graphql_list', `${BASE}/graphql`, { method: 'POST', graphql: true, body: { query: '{ articles(pagination: { pageSize: 25 }) { data { id attributes { title views author { data { attributes { name } } } } } } }' } }],
@@ -150,21 +161,70 @@ try {
   const wanted = process.env.SCENARIOS?.split(',');
   for (const [name, url, options] of scenarios) {
     if (wanted && !wanted.includes(name)) continue;
-    const probeBody = options?.graphql ? options.body : { data: { title: `probe ${Date.now()}` } };
-    const headers = { 'content-type': 'application/json', ...(options?.graphql ? {} : { authorization: `Bearer ${TOKEN}` }) };
-    const probe = await fetch(url, options ? { method: 'POST', headers, body: JSON.stringify(probeBody) } : undefined);
-    if (probe.status >= 400 || (options?.graphql && (await probe.clone().json()).errors)) {
-      results.push({ name, skipped: `HTTP ${probe.status}` });
-      console.error(`  ${name}: skipped (HTTP ${probe.status})`);
-      continue;
+    if (!options?.lua) {
+      const probeBody = options?.graphql ? options.body : { data: { title: `probe ${Date.now()}` } };
+      const headers = { 'content-type': 'application/json', ...(options?.graphql ? {} : { authorization: `Bearer ${TOKEN}` }) };
+      const probe = await fetchRetry(url, options ? { method: 'POST', headers, body: JSON.stringify(probeBody) } : undefined);
+      if (probe.status >= 400 || (options?.graphql && (await probe.clone().json()).errors)) {
+        results.push({ name, skipped: `HTTP ${probe.status}` });
+        console.error(`  ${name}: skipped (HTTP ${probe.status})`);
+        continue;
+      }
     }
     results.push(measure(name, url, options, child.pid));
   }
+  return { results, idleRss, peakRss: peakRss(child.pid) };
+}
+
+const stop = async (child) => {
+  const exited = new Promise((done) => child.once('exit', done));
+  child.kill('SIGTERM');
+  await exited;
+};
+
+const passes = [];
+let coldStartMs = 0;
+let listBody;
+try {
+  const first = await startVellum();
+  coldStartMs = first.coldStartMs;
+  console.error(`Vellum up in ${coldStartMs} ms; seeding ${N} articles...`);
+  let child = first.child;
+  try {
+    TOKEN = createToken();
+    const seed = spawnSync(process.execPath, [join(root, 'bench/seed.mjs')], { env: { ...process.env, BASE_URL: BASE, N, QUIET: '1', TOKEN }, stdio: ['ignore', 'ignore', 'inherit'] });
+    if (seed.status !== 0) throw new Error('seeding failed');
+    // Seeding grew the heap: measure from a fresh start, as a deployed node would.
+    await stop(child);
+    let started = await startVellum();
+    child = started.child;
+    const firstArticle = await (await fetchRetry(`${BASE}/api/articles?sort=id:asc&pagination[pageSize]=1`)).json();
+    const documentId = firstArticle.data[0].documentId;
+    const urls = await buildTraffic(BASE, TOKEN);
+    for (const path of urls.reads) {
+      const res = await fetchRetry(BASE + path, { headers: { authorization: `Bearer ${TOKEN}` } });
+      await res.arrayBuffer();
+      if (res.status !== 200) throw new Error(`GET ${path}: HTTP ${res.status}`);
+    }
+    const DONE = LUA.slice(LUA.indexOf('done = function'));
+    const traffic = { reads: join(dir, 'reads.lua'), mixed: join(dir, 'mixed.lua') };
+    writeTrafficLua(traffic.reads, urls, { token: TOKEN, doneLua: DONE });
+    writeTrafficLua(traffic.mixed, urls, { writeEvery: WRITE_EVERY, token: TOKEN, doneLua: DONE });
+    console.error(`${urls.reads.length} distinct read URLs (bench/traffic.mjs)`);
+    passes.push({ cache: 'on', ...(await runPass(started, 'response cache on', traffic, documentId)) });
+    listBody = Buffer.from(await (await fetchRetry(`${BASE}/api/articles`)).text());
+    if (process.env.CACHE_OFF !== '0') {
+      await stop(child);
+      started = await startVellum({ REST_CACHE: 'false' });
+      child = started.child;
+      passes.push({ cache: 'off', ...(await runPass(started, 'REST_CACHE=false', traffic, documentId)) });
+    }
+  } finally {
+    child.kill('SIGTERM');
+  }
 
   // The ceiling: node:http answering the precomputed default list response.
-  const body = Buffer.from(await (await fetch(`${BASE}/api/articles`)).text());
-  const hwm = peakRss(child.pid);
-  child.kill('SIGTERM');
+  const body = listBody;
   const bare = createServer((_req, res) => {
     res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': body.length });
     res.end(body);
@@ -183,23 +243,19 @@ try {
   writeFileSync(luaFile, LUA);
   bare.close();
   const m = /RESULT (\d+) (\d+) (\d+) ([\d.]+) ([\d.]+) ([\d.]+) ([\d.]+)/.exec(ceiling);
-  if (m) {
-    const [, requests, errors, micros, p50, p90, p99, max] = m.map(Number);
-    results.push({ name: 'ceiling: bare node:http, same list body', rps: requests / (micros / 1e6), requests, errors, p50, p90, p99, max });
-  }
+  const bareRps = m ? Number(m[1]) / (Number(m[3]) / 1e6) : NaN;
 
-  const list = results.find((r) => r.name === 'list_default');
-  const bareCeiling = results.find((r) => r.name.startsWith('ceiling'));
-  console.log(`\nVellum bench: ${N} articles, SQLite, wrk -t1 -c${CONNECTIONS} -d${DURATION}s; cold start ${coldStartMs} ms, RSS idle ${idleRss.toFixed(0)} MB, peak (VmHWM) ${hwm.toFixed(0)} MB`);
-  if (list?.rps && bareCeiling?.rps) console.log(`list_default is ${((list.rps / bareCeiling.rps) * 100).toFixed(1)}% of the bare node:http ceiling`);
-  console.log('\n| scenario | req/s | p50 ms | p90 ms | p99 ms | max ms | errors | server CPU ms/req | RSS peak so far MB |');
-  console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|');
-  for (const r of results) {
-    if (r.skipped) console.log(`| ${r.name} | skipped: ${r.skipped} | | | | | | | |`);
-    else console.log(`| ${r.name} | ${r.rps.toFixed(0)} | ${r.p50.toFixed(2)} | ${r.p90.toFixed(2)} | ${r.p99.toFixed(2)} | ${r.max.toFixed(2)} | ${r.errors} | ${r.cpuPerRequest?.toFixed(2) ?? ''} | ${r.peakRss?.toFixed(0) ?? ''} |`);
-  }
-  if (process.env.OUT) writeFileSync(process.env.OUT, JSON.stringify({ coldStartMs, idleRss, peakRss: hwm, results }, null, 2));
+  const [on, off] = passes;
+  const list = on.results.find((r) => r.name === 'list_default');
+  const listOff = off?.results.find((r) => r.name === 'list_default');
+  console.log(`\nVellum bench: ${N} articles, SQLite, wrk -t1 -c${CONNECTIONS} -d${DURATION}s${NODE_FLAGS.length ? `, node ${NODE_FLAGS.join(' ')}` : ''}; cold start ${coldStartMs} ms`);
+  for (const pass of passes) console.log(`response cache ${pass.cache}: RSS idle ${pass.idleRss.toFixed(0)} MB, peak (VmHWM) ${pass.peakRss.toFixed(0)} MB`);
+  console.log(`ceiling (bare node:http, the same list body): ${bareRps.toFixed(0)} req/s; list_default ${list?.rps ? ((list.rps / bareRps) * 100).toFixed(1) : '-'}% of it with the cache, ${listOff?.rps ? ((listOff.rps / bareRps) * 100).toFixed(1) : '-'}% without`);
+  console.log('\n| scenario | req/s | p50 ms | p99 ms | errors | server CPU ms/req | no cache: req/s | p50 ms | p99 ms | errors | server CPU ms/req |');
+  console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+  const cells = (r) => (!r ? ['', '', '', '', ''] : r.skipped ? [`skipped: ${r.skipped}`, '', '', '', ''] : [r.rps.toFixed(0), r.p50.toFixed(2), r.p99.toFixed(2), String(r.errors), r.cpuPerRequest.toFixed(2)]);
+  for (const r of on.results) console.log(`| ${r.name} | ${[...cells(r), ...cells(off?.results.find((o) => o.name === r.name))].join(' | ')} |`);
+  if (process.env.OUT) writeFileSync(process.env.OUT, JSON.stringify({ coldStartMs, ceiling: bareRps, passes }, null, 2));
 } finally {
-  child.kill('SIGTERM');
   rmSync(dir, { recursive: true, force: true });
 }

@@ -5,8 +5,12 @@
  * refused by the access layer; a token issued after a revocation carries a later `iat`, even in
  * the same second (see `issuedAt`).
  */
-import { errors, jwtVerify, SignJWT } from 'jose';
+import type * as Jose from 'jose';
 import { UnauthorizedError } from '../errors.js';
+
+// jose loads with the first token signed or checked (a start serving API tokens never needs it).
+let joseModule: Promise<typeof Jose> | undefined;
+const jose = (): Promise<typeof Jose> => (joseModule ??= import('jose'));
 
 const ADMIN_AUDIENCE = 'vellum-admin';
 
@@ -37,7 +41,7 @@ export class JwtSigner {
 
   async sign(id: number): Promise<string> {
     const iat = await this.issuedAt(id);
-    let jwt = new SignJWT({ id }).setProtectedHeader({ alg: 'HS256', typ: 'JWT' }).setIssuedAt(iat).setExpirationTime(iat + this.lifetimeSeconds);
+    let jwt = new (await jose()).SignJWT({ id }).setProtectedHeader({ alg: 'HS256', typ: 'JWT' }).setIssuedAt(iat).setExpirationTime(iat + this.lifetimeSeconds);
     if (this.audience) jwt = jwt.setAudience(this.audience);
     return jwt.sign(this.key);
   }
@@ -49,7 +53,7 @@ export class JwtSigner {
   async issue(payload: Record<string, unknown>, expiresIn?: string | number): Promise<string> {
     const iat = await this.issuedAt(payload.id);
     const lifetime = expiresIn === undefined ? iat + this.lifetimeSeconds : typeof expiresIn === 'number' ? iat + expiresIn : expiresIn;
-    let jwt = new SignJWT(payload).setProtectedHeader({ alg: 'HS256', typ: 'JWT' }).setIssuedAt(iat).setExpirationTime(lifetime);
+    let jwt = new (await jose()).SignJWT(payload).setProtectedHeader({ alg: 'HS256', typ: 'JWT' }).setIssuedAt(iat).setExpirationTime(lifetime);
     if (this.audience) jwt = jwt.setAudience(this.audience);
     return jwt.sign(this.key);
   }
@@ -57,12 +61,12 @@ export class JwtSigner {
   /** The payload of a token this signer issued; 401 when it is malformed, tampered with or expired. */
   async payload(token: string): Promise<Record<string, unknown>> {
     try {
-      const { payload } = await jwtVerify(token, this.key, { algorithms: ['HS256'], audience: this.audience });
+      const { payload } = await (await jose()).jwtVerify(token, this.key, { algorithms: ['HS256'], audience: this.audience });
       if (!this.audience && payload.aud !== undefined) throw new UnauthorizedError('Invalid credentials');
       return payload as Record<string, unknown>;
     } catch (error) {
       if (error instanceof UnauthorizedError) throw error;
-      if (error instanceof errors.JWTExpired) throw new UnauthorizedError('Token expired');
+      if (error instanceof (await jose()).errors.JWTExpired) throw new UnauthorizedError('Token expired');
       throw new UnauthorizedError('Invalid credentials');
     }
   }
@@ -78,7 +82,7 @@ export class JwtSigner {
    */
   async verifyIssued(token: string): Promise<{ id: number; issuedAt?: number; sessionId?: string }> {
     try {
-      const { payload } = await jwtVerify(token, this.key, { algorithms: ['HS256'], audience: this.audience });
+      const { payload } = await (await jose()).jwtVerify(token, this.key, { algorithms: ['HS256'], audience: this.audience });
       if (!this.audience && payload.aud !== undefined) throw new UnauthorizedError('Invalid credentials');
       if (typeof payload.id !== 'number' || !Number.isInteger(payload.id)) throw new UnauthorizedError('Invalid credentials');
       if (payload.type === 'access') {
@@ -88,7 +92,7 @@ export class JwtSigner {
       return { id: payload.id, issuedAt: payload.iat };
     } catch (error) {
       if (error instanceof UnauthorizedError) throw error;
-      if (error instanceof errors.JWTExpired) throw new UnauthorizedError('Token expired');
+      if (error instanceof (await jose()).errors.JWTExpired) throw new UnauthorizedError('Token expired');
       throw new UnauthorizedError('Invalid credentials');
     }
   }

@@ -14,19 +14,18 @@ import { ProjectError, TransferError, VellumError } from '../errors.js';
 import { loadProjectSchema } from '../schema/load.js';
 import { createVellum } from '../server.js';
 import { builtInTypes, systemTables } from '../built-ins.js';
-import { ADMIN_USAGE, runAdminCommand } from './admin.js';
-import { runTransferCommand, TRANSFER_USAGE } from './transfer.js';
 
 const ADMIN_COMMANDS = new Set(['admin', 'token', 'permissions', 'user', 'registration', 'settings', 'locale', 'webhook', 'schedule']);
 
 const here = dirname(fileURLToPath(import.meta.url));
 const defaultProject = resolve(here, '../../examples/blog');
 
-const USAGE = `usage:
+// The administration and transfer commands load when run: `start` needs none of their modules.
+const usage = async (): Promise<string> => `usage:
   vellum start [projectDir]      serve a project (default: examples/blog)
   vellum db prune [projectDir]   drop columns and tables that the schema no longer names
-${ADMIN_USAGE}
-${TRANSFER_USAGE}`;
+${(await import('./admin.js')).ADMIN_USAGE}
+${(await import('./transfer.js')).TRANSFER_USAGE}`;
 
 async function start(projectDir: string): Promise<void> {
   const vellum = await createVellum(projectDir);
@@ -62,9 +61,9 @@ async function main(argv: string[]): Promise<void> {
   const [command, ...rest] = argv;
   if (command === 'start') return start(resolve(rest[0] ?? defaultProject));
   if (command === 'db' && rest[0] === 'prune') return prune(resolve(rest[1] ?? defaultProject));
-  if (command && ADMIN_COMMANDS.has(command)) return runAdminCommand(argv, defaultProject);
-  if (command === 'import' || command === 'export') return runTransferCommand(argv, defaultProject);
-  console.error(USAGE);
+  if (command && ADMIN_COMMANDS.has(command)) return (await import('./admin.js')).runAdminCommand(argv, defaultProject);
+  if (command === 'import' || command === 'export') return (await import('./transfer.js')).runTransferCommand(argv, defaultProject);
+  console.error(await usage());
   process.exitCode = command ? 1 : 0;
 }
 

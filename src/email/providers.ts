@@ -9,7 +9,7 @@
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import nodemailer from 'nodemailer';
+import type Nodemailer from 'nodemailer';
 import { ProjectError } from '../errors.js';
 import type { EmailConfig, EmailSettings } from './config.js';
 
@@ -39,7 +39,9 @@ const MESSAGE_FIELDS = [
 
 /** Vellum's provider over a nodemailer transport, sending as `@strapi/provider-email-nodemailer` does. */
 function nodemailerProvider(transportOptions: Record<string, unknown>, settings: EmailSettings): EmailProvider {
-  const transporter = nodemailer.createTransport(transportOptions as Parameters<typeof nodemailer.createTransport>[0]);
+  // nodemailer loads when a project configures it (a start without email never needs it).
+  const nodemailer = createRequire(import.meta.url)('nodemailer') as typeof Nodemailer;
+  const transporter = nodemailer.createTransport(transportOptions as Parameters<typeof Nodemailer.createTransport>[0]);
   return {
     send(options) {
       const message: Record<string, unknown> = {};

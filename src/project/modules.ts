@@ -8,10 +8,15 @@ import { readFileSync } from 'node:fs';
 import Module, { createRequire, register } from 'node:module';
 import { basename, dirname, join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { transformSync } from 'esbuild';
-import { require as tsxRequire } from 'tsx/cjs/api';
+import type * as Esbuild from 'esbuild';
+import type * as TsxCjs from 'tsx/cjs/api';
 
 const TYPESCRIPT = /\.[cm]?tsx?$/;
+
+// esbuild and tsx load with the first TypeScript file of a project (most start without one).
+const requireHere = createRequire(import.meta.url);
+const tsxRequire = (id: string, from: string): unknown => (requireHere('tsx/cjs/api') as typeof TsxCjs).require(id, from);
+const transformSync: typeof Esbuild.transformSync = (input, options) => (requireHere('esbuild') as typeof Esbuild).transformSync(input, options);
 
 /** A package name that project code imports and Vellum answers itself (`@strapi/strapi`). */
 export interface ProvidedModule {
