@@ -13,6 +13,7 @@ import type { FindOneQuery, FindQuery } from '../query/types.js';
 import type { ContentType } from '../schema/model.js';
 import type { CallerOptions, DocumentContext } from './context.js';
 import { ReadBudget } from './read/budget.js';
+import { readDependencies } from './dependencies.js';
 import { createDocumentId } from './document-id.js';
 import { count } from './operations/count.js';
 import { create } from './operations/create.js';
@@ -167,7 +168,7 @@ export class TypeDocuments {
 
   private async runFindMany(params: DocumentParams, caller: CallerOptions | undefined): Promise<FindManyResult> {
     const lifecycles = this.hooks('beforeFindMany', 'afterFindMany');
-    if (!lifecycles) return findMany(this.ctx, this.type, parseFindQuery(this.ctx.schema, this.type, params, this.options(caller)), caller ?? {}, this.budget(caller));
+    if (!lifecycles) return findMany(this.ctx, this.type, this.noted(caller, parseFindQuery(this.ctx.schema, this.type, params, this.options(caller))), caller ?? {}, this.budget(caller));
     let query = parseFindQuery(this.ctx.schema, this.type, params, this.options(caller));
     const event = readEvent(this.type, params, this.ctx.i18n.defaultLocale, offsetOf(query.pagination));
     const states = await lifecycles.run('beforeFindMany', this.type, event);
@@ -176,6 +177,13 @@ export class TypeDocuments {
     const page = await findMany(this.ctx, this.type, query, this.seen(caller), this.budget(caller));
     await lifecycles.run('afterFindMany', this.type, { params: event.params, result: page.results }, states);
     return page;
+  }
+
+  /** `query`, its change groups noted where the caller collects them (`CallerOptions.dependsOn`). */
+  private noted<Q extends FindOneQuery>(caller: CallerOptions | undefined, query: Q): Q {
+    const into = caller?.dependsOn;
+    if (into) for (const group of readDependencies(this.ctx.schema, this.type, query)) into.add(group);
+    return query;
   }
 
   /** The first document a list with these parameters would show (its `pagination` aside), or null. */
@@ -210,7 +218,7 @@ export class TypeDocuments {
   async findOne(params: DocumentParams, asked?: CallerOptions): Promise<Document | null> {
     const caller = this.reader(params, asked);
     return this.chain(this.oneAction(params), params, (given) => {
-      const parse = (raw: DocumentParams) => parseReadOneQuery(this.ctx.schema, this.type, raw, this.options(caller));
+      const parse = (raw: DocumentParams) => this.noted(caller, parseReadOneQuery(this.ctx.schema, this.type, raw, this.options(caller)));
       return this.readOne(given, (query) => findOne(this.ctx, this.type, this.documentIdOf(given), query, this.seen(caller), this.budget(caller)), () => parse(given), parse);
     });
   }

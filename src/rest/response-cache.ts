@@ -1,11 +1,13 @@
 /**
- * Serialised answers to content API reads, kept for as long as the database has not changed.
+ * Serialised answers to content API reads, kept while what they read has not changed.
  *
- * Every lookup first asks the database for its change signal (Dialect.changeSignal: one cheap
- * statement that moves with every committed write, from this node or any other). An entry is
- * served only while that signal is the one it was computed under, so a write anywhere, a permission
- * change included, is seen by the next request on every node. Nothing here is the truth: a node
- * that restarts, or one that never cached, answers the same.
+ * Every lookup first reads the database's change counters (database/changes.ts: one statement,
+ * one counter per content-type and component, bumped by triggers in every writing transaction, from
+ * this node or any other, plain SQL included). An answer remembers the counters of the groups it
+ * read (documents/dependencies.ts: its type, and every type and component it populates, filters or
+ * sorts through) as they were before it was computed, and is served only while they are unchanged:
+ * a write to tags keeps the cached article lists that never read tags. Nothing here is the truth:
+ * a node that restarts, or one that never cached, answers the same.
  *
  * Answers are keyed by what they depend on: the URL as sent (path and query string), the caller's
  * grants (Caller.cacheScope, access/index.ts) and the response format. Authentication and the permission
@@ -15,49 +17,77 @@
  */
 import type { JsonBody } from '../http/json-body.js';
 
-/** What an entry holds in memory: the body, the key (URLs can be long) and the bookkeeping. */
-const weight = (key: string, body: JsonBody) => body.length + key.length * 2 + 200;
+import type { ChangeVersions } from '../database/changes.js';
+
+interface Entry {
+  body: JsonBody;
+  /** The change groups the answer read, and their counters before it was computed. */
+  groups: string[];
+  versions: number[];
+}
+
+/** What an entry holds in memory: the body, the key (URLs can be long), the groups and the bookkeeping. */
+const weight = (key: string, entry: Entry) => entry.body.length + key.length * 2 + entry.groups.length * 40 + 200;
+
+/** Lookups since start: answered, computed (no entry), recomputed (an entry whose groups moved). */
+export interface CacheStats {
+  hits: number;
+  misses: number;
+  stale: number;
+}
 
 export class ResponseCache {
-  private signal: string | undefined;
-  private readonly entries = new Map<string, JsonBody>();
+  private readonly entries = new Map<string, Entry>();
   private bytes = 0;
+  readonly stats: CacheStats = { hits: 0, misses: 0, stale: 0 };
 
   constructor(private readonly maxBytes: number) {}
 
-  /** The answer stored under `key` for this state of the database, if any. */
-  lookup(key: string, signal: string): JsonBody | undefined {
-    if (signal !== this.signal) {
-      // Signals only move forward: entries of any other state can never be served again.
-      this.clear();
-      this.signal = signal;
+  /** The answer stored under `key`, if no group it read has changed since (`versions`: read now). */
+  lookup(key: string, versions: ChangeVersions): JsonBody | undefined {
+    const entry = this.entries.get(key);
+    if (!entry) {
+      this.stats.misses += 1;
       return undefined;
     }
-    const body = this.entries.get(key);
-    if (body) {
-      // Most recently used last: eviction takes from the front.
-      this.entries.delete(key);
-      this.entries.set(key, body);
+    for (let i = 0; i < entry.groups.length; i++) {
+      if (versions.get(entry.groups[i]!) !== entry.versions[i]) {
+        // Counters only move forward: this entry can never be served again.
+        this.remove(key, entry);
+        this.stats.stale += 1;
+        return undefined;
+      }
     }
-    return body;
+    // Most recently used last: eviction takes from the front.
+    this.entries.delete(key);
+    this.entries.set(key, entry);
+    this.stats.hits += 1;
+    return entry.body;
   }
 
-  /** Keeps `body`, computed after reading `signal`, unless the database has moved on since. */
-  store(key: string, signal: string, body: JsonBody): void {
-    const size = weight(key, body);
-    // One answer may take at most an eighth of the budget: a few huge pages must not evict the rest.
-    if (signal !== this.signal || size > this.maxBytes / 8) return;
-    const previous = this.entries.get(key);
-    if (previous) {
-      this.entries.delete(key);
-      this.bytes -= weight(key, previous);
+  /**
+   * Keeps `body`, computed after reading `versions`, as depending on `groups`. An answer that names
+   * no group, or a group without a counter, is not kept: nothing would tell when it changes.
+   */
+  store(key: string, versions: ChangeVersions, groups: string[], body: JsonBody): void {
+    if (groups.length === 0) return;
+    const counters: number[] = [];
+    for (const group of groups) {
+      const version = versions.get(group);
+      if (version === undefined) return;
+      counters.push(version);
     }
+    const entry: Entry = { body, groups, versions: counters };
+    const size = weight(key, entry);
+    // One answer may take at most an eighth of the budget: a few huge pages must not evict the rest.
+    if (size > this.maxBytes / 8) return;
+    const previous = this.entries.get(key);
+    if (previous) this.remove(key, previous);
     for (const [oldest, evicted] of this.entries) {
       if (this.bytes + size <= this.maxBytes) break;
-      this.entries.delete(oldest);
-      this.bytes -= weight(oldest, evicted);
+      this.remove(oldest, evicted);
     }
-    this.entries.set(key, body);
+    this.entries.set(key, entry);
     this.bytes += size;
   }
 
@@ -65,8 +95,8 @@ export class ResponseCache {
     return this.entries.size;
   }
 
-  private clear(): void {
-    this.entries.clear();
-    this.bytes = 0;
+  private remove(key: string, entry: Entry): void {
+    this.entries.delete(key);
+    this.bytes -= weight(key, entry);
   }
 }
