@@ -231,7 +231,7 @@ export class TypeDocuments {
   async findVersion(params: DocumentParams, asked?: CallerOptions): Promise<Document | null> {
     const caller = this.reader(params, asked);
     return this.chain(this.oneAction(params), params, (given) => {
-      const parse = (raw: DocumentParams) => this.backQuery(raw, caller);
+      const parse = (raw: DocumentParams) => this.noted(caller, this.backQuery(raw, caller));
       return this.readOne(given, (query) => findOne(this.ctx, this.type, this.documentIdOf(given), query, this.seen(caller), this.budget(caller)), () => parse(given), parse);
     });
   }

@@ -16,7 +16,7 @@ import { legacyData, wantsLegacyFormat } from '../http/legacy-format.js';
 import type { Document } from '../documents/rows.js';
 import { queryTouched } from '../http/http.js';
 import { jsonBody, sendBody, sendJson } from '../http/json-body.js';
-import { ResponseCache } from './response-cache.js';
+import type { ResponseCache } from '../http/response-cache.js';
 import type { ScheduledActions } from '../events/index.js';
 
 type Query = Record<string, unknown>;
@@ -24,8 +24,10 @@ type Params = { documentId: string };
 
 export interface ContentApiOptions {
   service: DocumentService;
-  /** `api.rest`: limits, strict parameters, the response cache. */
+  /** `api.rest`: limits, strict parameters. */
   rest: RestConfig;
+  /** The response cache (`api.rest.cache`), shared with GraphQL; absent when switched off. */
+  cache?: ResponseCache;
   access: AccessControl;
   prefix: string;
   /**
@@ -52,8 +54,7 @@ function bodyData(body: unknown): Record<string, unknown> {
 }
 
 export function registerContentApi(app: FastifyInstance, options: ContentApiOptions): void {
-  const { service, rest, access, prefix } = options;
-  const cache = rest.cache.maxBytes > 0 ? new ResponseCache(rest.cache.maxBytes) : undefined;
+  const { service, rest, access, prefix, cache } = options;
   /** The current format, or the earlier one when the request asks for it (decision 2). */
   const shape = (request: FastifyRequest, type: ContentType, data: Document | Document[] | null) =>
     wantsLegacyFormat(request.headers) ? legacyData(service.schema, type, data) : data;

@@ -1,5 +1,5 @@
 /**
- * The response cache of content API reads (rest/response-cache.ts): a repeated read is answered
+ * The response cache of content API reads (http/response-cache.ts): a repeated read is answered
  * without querying the content, and every committed write — through the API, by another node, in
  * plain SQL, to permissions — is seen by the next request. A write to one type drops only the
  * answers that read it (its own lists, and those populating or filtering through it): the change
@@ -11,7 +11,7 @@ import { DIALECTS, startServer, type TestServer } from '../helpers/server.js';
 import type { HttpClient } from '../helpers/http.js';
 import { unique } from '../helpers/unique.js';
 import { jsonBody } from '../../src/http/json-body.js';
-import { ResponseCache } from '../../src/rest/response-cache.js';
+import { ResponseCache } from '../../src/http/response-cache.js';
 
 describe('response cache: memory bound', () => {
   const state = (articles: number, tags = 0) => new Map([['articles', articles], ['tags', tags]]);

@@ -15,7 +15,7 @@
  * whose answer depends on something else (the clock, signed media URLs, project middlewares) must
  * either join the key or bypass the cache.
  */
-import type { JsonBody } from '../http/json-body.js';
+import type { JsonBody } from './json-body.js';
 
 import type { ChangeVersions } from '../database/changes.js';
 
