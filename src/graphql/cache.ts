@@ -34,7 +34,7 @@ const MAX_BODIES = 5000;
 
 interface Pending {
   key: string;
-  versions: ChangeVersions;
+  versions?: ChangeVersions;
   reads: OperationReads;
 }
 
@@ -57,24 +57,37 @@ export class GraphqlCache {
   }
 
   /**
-   * Before execution: answers from the cache when it may, else remembers the counters read before
-   * the operation runs, for `store`.
+   * Before parsing: answers from the cache when an answer to the same body is kept and the caller
+   * may have it; otherwise the operation runs, and `beforeExecution` reads the counters.
    */
   async answer(request: FastifyRequest, reply: Parameters<typeof sendBody>[0]): Promise<boolean> {
-    const text = this.textKey(request);
-    if (!text) return false;
-    const versions = await this.service.changeVersions();
-    const needed = this.permissions.get(text);
+    const key = this.textKey(request);
+    if (!key) return false;
+    const needed = this.permissions.get(key);
+    let versions: ChangeVersions | undefined;
     if (needed) {
       const scope = await this.scopeOf(request, needed);
-      const hit = scope === undefined ? undefined : this.cache.lookup(`graphql\n${scope}\n${text}`, versions);
-      if (hit) {
-        sendBody(reply, hit);
-        return true;
+      if (scope !== undefined) {
+        versions = await this.service.changeVersions();
+        const hit = this.cache.lookup(`graphql\n${scope}\n${key}`, versions);
+        if (hit) {
+          sendBody(reply, hit);
+          return true;
+        }
       }
     }
-    this.pending.set(request, { key: text, versions, reads: this.readsOf(request) });
+    this.pending.set(request, { key, versions, reads: this.readsOf(request) });
     return false;
+  }
+
+  /**
+   * Once the operation is valid, before it runs: how many root fields it has, and the counters
+   * (read before any of its reads, so that what is stored is never older than them).
+   */
+  async beforeExecution(request: FastifyRequest, rootFields: number): Promise<void> {
+    this.readsOf(request).rootFields = rootFields;
+    const pending = this.pending.get(request);
+    if (pending && !pending.versions && rootFields > 0) pending.versions = await this.service.changeVersions();
   }
 
   /** The one scope these permissions give the request's caller, or undefined (refused, or not shared). */
@@ -105,7 +118,7 @@ export class GraphqlCache {
   /** After execution: keeps the answer when every root field was a noted read of one scope. */
   store(request: FastifyRequest, status: number, payload: unknown): void {
     const pending = this.pending.get(request);
-    if (!pending || status !== 200 || typeof payload !== 'string') return;
+    if (!pending?.versions || status !== 200 || typeof payload !== 'string') return;
     const { reads } = pending;
     if (!reads.cacheable || reads.rootFields <= 0 || reads.permissions.length !== reads.rootFields || reads.scopes.size !== 1) return;
     // An answer with errors (a refused field, a bad argument) is not kept; a value that merely

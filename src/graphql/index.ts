@@ -131,7 +131,7 @@ export async function registerGraphql(app: FastifyInstance, options: GraphqlOpti
       scope.graphql.addHook('preExecution', async (_schema, document, context) => {
         const { request } = context.reply;
         const params = (request.method === 'GET' ? request.query : request.body) as { operationName?: string } | undefined;
-        cache.readsOf(request).rootFields = rootFieldCount(document, params?.operationName);
+        await cache.beforeExecution(request, rootFieldCount(document, params?.operationName));
       });
     }
   });
