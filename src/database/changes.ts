@@ -24,9 +24,10 @@ export type ChangeVersions = ReadonlyMap<string, number>;
 
 /**
  * Creates the counters and triggers the plan's groups need and the database lacks; runs under the
- * schema lock, after the tables exist.
+ * schema lock, after the tables exist. `created`: tables this start created (a table dropped by
+ * `vellum db prune` and created again has lost its triggers, whatever the record says).
  */
-export async function synchronizeChangeTriggers(db: Db, dialect: Dialect, plan: TableSpec[]): Promise<void> {
+export async function synchronizeChangeTriggers(db: Db, dialect: Dialect, plan: TableSpec[], created: ReadonlySet<string>): Promise<void> {
   const watched = plan.filter((table) => table.changeGroup !== undefined);
   const groups = new Set(watched.map((table) => table.changeGroup!));
   const have = new Set((await db.selectFrom(CHANGES_TABLE).select('name').execute()).map((row) => row.name as string));
@@ -34,14 +35,13 @@ export async function synchronizeChangeTriggers(db: Db, dialect: Dialect, plan: 
   if (missing.length) await db.insertInto(CHANGES_TABLE).values(missing.map((name) => ({ name, version: 0 }))).execute();
   const row = await db.selectFrom(META_TABLE).select('value').where('name', '=', TRIGGERS_KEY).executeTakeFirst();
   const installed = (row?.value ? JSON.parse(row.value as string) : {}) as Record<string, string>;
-  const next = { ...installed };
-  for (const table of watched) {
-    if (installed[table.name] === table.changeGroup) continue;
+  const todo = watched.filter((table) => installed[table.name] !== table.changeGroup || created.has(table.name));
+  if (todo.length === 0) return;
+  for (const table of todo) {
     await dialect.installChangeTriggers(db, table.name, table.changeGroup!);
-    next[table.name] = table.changeGroup!;
+    installed[table.name] = table.changeGroup!;
   }
-  if (Object.keys(next).length === Object.keys(installed).length && watched.every((t) => installed[t.name] === t.changeGroup)) return;
-  const value = JSON.stringify(next);
+  const value = JSON.stringify(installed);
   if (row) await db.updateTable(META_TABLE).set({ value }).where('name', '=', TRIGGERS_KEY).execute();
   else await db.insertInto(META_TABLE).values({ name: TRIGGERS_KEY, value }).execute();
 }

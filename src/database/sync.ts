@@ -173,7 +173,7 @@ export async function synchronizeSchema(database: Database, schema: Schema, syst
     }
     await writeSnapshot(db, next);
     await synchronizeUniques(database, db, plan, existing.has(META_TABLE), report);
-    await synchronizeChangeTriggers(db, dialect, plan);
+    await synchronizeChangeTriggers(db, dialect, plan, new Set(report.createdTables));
   });
   return report;
 }

@@ -132,7 +132,8 @@ export const mysqlDialect: Dialect = {
   async installChangeTriggers(db, table, group) {
     for (const [event, suffix] of CHANGE_EVENTS) {
       const name = quoteId(identifier(`${table}_vchg_${suffix}`));
-      await sql.raw(`create trigger if not exists ${name} after ${event} on ${quoteId(table)} for each row ${bumpChange(group)}`).execute(db);
+      await sql.raw(`drop trigger if exists ${name}`).execute(db);
+      await sql.raw(`create trigger ${name} after ${event} on ${quoteId(table)} for each row ${bumpChange(group)}`).execute(db);
     }
   },
   asText: (expression) => sql`cast(${expression} as char)`,

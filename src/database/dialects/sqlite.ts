@@ -108,7 +108,9 @@ export const sqliteDialect: Dialect = {
   async installChangeTriggers(db, table, group) {
     for (const [event, suffix] of CHANGE_EVENTS) {
       const name = quoteId(identifier(`${table}_vchg_${suffix}`));
-      await sql.raw(`create trigger if not exists ${name} after ${event} on ${quoteId(table)} begin ${bumpChange(group)}; end`).execute(db);
+      // Dropped first: a table whose group changed (a relation's owner side moved) gets the new one.
+      await sql.raw(`drop trigger if exists ${name}`).execute(db);
+      await sql.raw(`create trigger ${name} after ${event} on ${quoteId(table)} begin ${bumpChange(group)}; end`).execute(db);
     }
   },
   asText: (expression) => sql`cast(${expression} as text)`,
