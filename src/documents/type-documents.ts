@@ -190,7 +190,7 @@ export class TypeDocuments {
   async findFirst(params: DocumentParams = {}, asked?: CallerOptions): Promise<Document | null> {
     const caller = this.reader(params, asked);
     return this.chain('findFirst', params, (given) => {
-      const parse = (raw: DocumentParams): FindQuery => ({ ...parseFindQuery(this.ctx.schema, this.type, raw, this.options(caller)), pagination: FIRST });
+      const parse = (raw: DocumentParams): FindQuery => this.noted(caller, { ...parseFindQuery(this.ctx.schema, this.type, raw, this.options(caller)), pagination: FIRST });
       return this.readOne(given, (query: FindQuery) => findMany(this.ctx, this.type, query, this.seen(caller), this.budget(caller)).then((page) => page.results[0] ?? null), () => parse(given), parse);
     });
   }
@@ -199,7 +199,7 @@ export class TypeDocuments {
   async count(params: DocumentParams = {}, asked?: CallerOptions): Promise<number> {
     const caller = this.reader(params, asked);
     return this.chain('count', params, async (given) => {
-      const parse = (raw: DocumentParams) => parseFindQuery(this.ctx.schema, this.type, { ...raw, pagination: undefined }, this.options(caller));
+      const parse = (raw: DocumentParams) => this.noted(caller, parseFindQuery(this.ctx.schema, this.type, { ...raw, pagination: undefined }, this.options(caller)));
       const lifecycles = this.hooks('beforeCount', 'afterCount');
       if (!lifecycles) return count(this.ctx, this.type, parse(given));
       const event = readEvent(this.type, given, this.ctx.i18n.defaultLocale);
