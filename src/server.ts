@@ -11,6 +11,7 @@ import { coreStore } from './database/store.js';
 import { pluginServices } from './strapi/plugin-services.js';
 import type { AccessControl, Caller } from './access/index.js';
 import { registerContentApi } from './rest/content-api.js';
+import { ResponseCache } from './http/response-cache.js';
 import { ExtensionService, parseGraphqlConfig, registerGraphql, type NamedHandlers, type UserRoleHooks, type UsersPermissionsHooks } from './graphql/index.js';
 import { loadProject, ProjectDocuments, provideStrapiModules } from './strapi/index.js';
 import { createHttpServer } from './http/http.js';
@@ -166,7 +167,9 @@ export async function createVellum(projectDir: string, options: CreateVellumOpti
   // A project with routers is served what they declare: REST answers the core routes nothing of
   // the project changes, the project's pipeline the others.
   const routing = project.routing();
-  registerContentApi(app, { service: documents, rest: config.api.rest, access, prefix, routes: routing?.rest, schedules: events.schedules });
+  // One response cache for REST and GraphQL reads (http/response-cache.ts).
+  const responseCache = config.api.rest.cache.maxBytes > 0 ? new ResponseCache(config.api.rest.cache.maxBytes) : undefined;
+  registerContentApi(app, { service: documents, rest: config.api.rest, access, prefix, routes: routing?.rest, schedules: events.schedules, cache: responseCache });
   registerI18nRoutes(app, { prefix, locales: documents.locales, auth, configured: configuredLocales });
   registerUsersPermissionsRoutes(app, { auth, service: documents, prefix });
   registerUsersRolesRoutes(app, { auth, service: documents, prefix });
@@ -180,7 +183,7 @@ export async function createVellum(projectDir: string, options: CreateVellumOpti
     // Last: a project route on a path Vellum serves itself is the one left out (with a warning).
     routing?.register(app);
     const usersPermissions = options.usersPermissions ?? graphqlUsersPermissions(auth);
-    await registerGraphql(app, { ...graphql, service: documents, rest: config.api.rest, access, usersPermissions, strapi: project.strapi });
+    await registerGraphql(app, { ...graphql, service: documents, rest: config.api.rest, access, usersPermissions, strapi: project.strapi, cache: responseCache });
     project.data.start({ documents, store: coreStore(() => database.db, (fn) => database.write(fn)) });
     const strapiDocuments = project.strapi.documents as (uid: string) => never;
     Object.assign(plugins, pluginServices({ documents, strapiDocuments, auth, email, media, i18n: config.i18n }));

@@ -36,7 +36,7 @@ export interface RestConfig {
   withCount: boolean;
   /** Strapi's `api.rest.strictParams`: a query parameter the content API does not know is a 400. */
   strictParams: boolean;
-  /** The response cache of GET reads (rest/response-cache.ts); 0 bytes turns it off. */
+  /** The response cache of GET reads (http/response-cache.ts); 0 bytes turns it off. */
   cache: { maxBytes: number };
   /**
    * The items (documents, components, media files) one read may answer, its page and everything

@@ -118,13 +118,10 @@ export interface Dialect {
    */
   matches(expression: RawBuilder<unknown>, text: string, anchor: Anchor, caseInsensitive: boolean): RawBuilder<boolean>;
   /**
-   * A text that changes whenever a write is committed to the database, by this node or any other,
-   * read in one cheap statement; undefined where the database offers no such signal (MariaDB: its
-   * log sequence number moves before a commit becomes visible, so a read could pair old data with
-   * the new value). Two reads giving the same text saw the same committed data, and a read made
-   * before a query never shows more than that query sees: what the response cache relies on.
+   * Creates the triggers that bump the counter `group` of `vellum_changes` (changes.ts) on every
+   * insert, update and delete of `table`, in the writing statement's transaction.
    */
-  readonly changeSignal?: (db: Db) => Promise<string>;
+  installChangeTriggers(db: Db, table: string, group: string): Promise<void>;
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -168,6 +165,19 @@ export async function readRows(db: Db, query: RawBuilder<unknown>): Promise<unkn
   // The PostgreSQL and MySQL drivers answer objects whose keys keep the select order.
   return rows.map((row) => Object.values(row as Record<string, unknown>));
 }
+
+/** The events that change a table's rows, and the suffix of their trigger's name. */
+export const CHANGE_EVENTS = [
+  ['insert', 'i'],
+  ['update', 'u'],
+  ['delete', 'd'],
+] as const;
+
+/**
+ * The statement a change trigger runs: bumps the counter of `group`. `group` is a table name from
+ * the schema, never from a request; it is written as an SQL string literal (quotes doubled).
+ */
+export const bumpChange = (group: string): string => `update vellum_changes set version = version + 1 where name = '${group.replace(/'/g, "''")}'`;
 
 export interface Anchor {
   start: boolean;

@@ -4,6 +4,7 @@ import type { Schema } from '../schema/model.js';
 import type { Database } from './connection.js';
 import type { ColumnSpec, TableSpec, UniqueSpec } from './tables.js';
 import { META_TABLE, planTables, uniqueSignature } from './tables.js';
+import { synchronizeChangeTriggers } from './changes.js';
 import { indexName } from '../schema/naming.js';
 import type { ColumnType, Db, Dialect } from './dialect.js';
 import type { SystemDb } from './system-tables.js';
@@ -172,6 +173,7 @@ export async function synchronizeSchema(database: Database, schema: Schema, syst
     }
     await writeSnapshot(db, next);
     await synchronizeUniques(database, db, plan, existing.has(META_TABLE), report);
+    await synchronizeChangeTriggers(db, dialect, plan, new Set(report.createdTables));
   });
   return report;
 }

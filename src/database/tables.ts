@@ -1,4 +1,4 @@
-import type { Model, ScalarType, Schema } from '../schema/model.js';
+import { FILE_UID, type Model, type ScalarType, type Schema } from '../schema/model.js';
 import { indexName } from '../schema/naming.js';
 import type { ColumnType } from './dialect.js';
 
@@ -36,6 +36,13 @@ export interface TableSpec {
   columns: ColumnSpec[];
   indexes: IndexSpec[];
   uniques?: UniqueSpec[];
+  /**
+   * The change counter (`vellum_changes`, changes.ts) that every insert, update and delete of this
+   * table bumps, in the write's transaction: its model's table for the tables of content-types and
+   * components, their component links and the relation links they own; the file type's for media
+   * links. Absent: writes to the table change no content read.
+   */
+  changeGroup?: string;
 }
 
 /** Column types a unique index can hold (json and blocks values are not compared). */
@@ -83,6 +90,17 @@ const DOCUMENT_COLUMNS: ColumnSpec[] = [
 ];
 
 export const MEDIA_LINK_TABLE = 'files_related_mph';
+/** The change counters (changes.ts): one row per change group. */
+export const CHANGES_TABLE = 'vellum_changes';
+const changesTable: TableSpec = {
+  name: CHANGES_TABLE,
+  columns: [
+    { name: 'id', type: 'id' },
+    { name: 'name', type: 'string', notNull: true },
+    { name: 'version', type: 'bigint', notNull: true },
+  ],
+  indexes: [{ name: indexName(CHANGES_TABLE, ['name']), columns: ['name'], unique: true }],
+};
 export const META_TABLE = 'vellum_meta';
 
 function modelTable(model: Model): TableSpec {
@@ -103,6 +121,14 @@ function modelTable(model: Model): TableSpec {
     columns.push({ name: attribute.column, type });
     if (model.modelType === 'contentType' && INDEXABLE.has(type) && attribute.type !== 'password') {
       indexes.push({ name: indexName(table, [attribute.column]), columns: [attribute.column] });
+      // A localized type's lists read one locale: sorted by this column, the page walks this
+      // index in order and stops after the page, without touching the wide rows (page 37 of
+      // 1,360 articles sorted by title on SQLite: 1.1 -> 0.28 ms; an equality filter with its
+      // count: 0.33 -> 0.11 ms).
+      if (model.localized) {
+        const columns = ['locale', attribute.column, 'published_at'];
+        indexes.push({ name: indexName(table, columns), columns });
+      }
     }
     if (model.modelType === 'contentType' && attribute.unique && UNIQUE_INDEXABLE.has(type) && attribute.type !== 'password') {
       uniques.push({
@@ -115,13 +141,14 @@ function modelTable(model: Model): TableSpec {
       });
     }
   }
-  return { name: table, columns, indexes, uniques };
+  return { name: table, columns, indexes, uniques, changeGroup: table };
 }
 
 function componentLinkTable(model: Model): TableSpec {
   const name = model.componentLinkTable;
   return {
     name,
+    changeGroup: model.table,
     columns: [
       { name: 'id', type: 'id' },
       { name: 'entity_id', type: 'integer', notNull: true },
@@ -151,6 +178,7 @@ export function planTables(schema: Schema, systemTables: TableSpec[] = []): Tabl
   for (const link of schema.linkTables) {
     tables.push({
       name: link.table,
+      changeGroup: (schema.contentTypes.get(link.ownerUid) ?? schema.components.get(link.ownerUid))?.table,
       columns: [
         { name: 'id', type: 'id' },
         { name: 'entity_id', type: 'integer', notNull: true },
@@ -170,6 +198,7 @@ export function planTables(schema: Schema, systemTables: TableSpec[] = []): Tabl
   }
   tables.push({
     name: MEDIA_LINK_TABLE,
+    changeGroup: schema.contentTypes.get(FILE_UID)?.table,
     columns: [
       { name: 'id', type: 'id' },
       { name: 'file_id', type: 'integer', notNull: true },
@@ -195,6 +224,7 @@ export function planTables(schema: Schema, systemTables: TableSpec[] = []): Tabl
     ],
     indexes: [{ name: indexName(META_TABLE, ['name']), columns: ['name'] }],
   });
+  tables.push(changesTable);
   tables.push(...systemTables);
   return tables;
 }

@@ -47,4 +47,9 @@ export interface CallerOptions {
    * fields). Without it each read gets its own budget of `api.rest.costLimit`.
    */
   budget?: ReadBudget;
+  /**
+   * Where a read notes the change groups its answer depends on (dependencies.ts): the response
+   * cache keeps the answer while their counters stay put.
+   */
+  dependsOn?: Set<string>;
 }

@@ -7,6 +7,7 @@
  * touches the operations.
  */
 import type { RestConfig } from '../config/load.js';
+import { readChangeVersions, type ChangeVersions } from '../database/changes.js';
 import type { Database } from '../database/connection.js';
 import type { Db } from '../database/dialect.js';
 import { NotFoundError } from '../errors.js';
@@ -139,11 +140,10 @@ export class DocumentService {
   }
 
   /**
-   * A text that changes with every committed write to the database, from any node; undefined when
-   * the dialect has no such signal. Read it before a read and the read shows at least that state.
+   * The change counters of every group (database/changes.ts), in one statement, from any node's
+   * committed writes. Read them before a read and the read shows at least what they count.
    */
-  changeSignal(): Promise<string | undefined> {
-    const { database } = this.ctx;
-    return database.dialect.changeSignal ? database.dialect.changeSignal(database.db) : Promise.resolve(undefined);
+  changeVersions(): Promise<ChangeVersions> {
+    return readChangeVersions(this.ctx.database.db);
   }
 }

@@ -13,6 +13,7 @@ import type { FindOneQuery, FindQuery } from '../query/types.js';
 import type { ContentType } from '../schema/model.js';
 import type { CallerOptions, DocumentContext } from './context.js';
 import { ReadBudget } from './read/budget.js';
+import { readDependencies } from './dependencies.js';
 import { createDocumentId } from './document-id.js';
 import { count } from './operations/count.js';
 import { create } from './operations/create.js';
@@ -167,7 +168,7 @@ export class TypeDocuments {
 
   private async runFindMany(params: DocumentParams, caller: CallerOptions | undefined): Promise<FindManyResult> {
     const lifecycles = this.hooks('beforeFindMany', 'afterFindMany');
-    if (!lifecycles) return findMany(this.ctx, this.type, parseFindQuery(this.ctx.schema, this.type, params, this.options(caller)), caller ?? {}, this.budget(caller));
+    if (!lifecycles) return findMany(this.ctx, this.type, this.noted(caller, parseFindQuery(this.ctx.schema, this.type, params, this.options(caller))), caller ?? {}, this.budget(caller));
     let query = parseFindQuery(this.ctx.schema, this.type, params, this.options(caller));
     const event = readEvent(this.type, params, this.ctx.i18n.defaultLocale, offsetOf(query.pagination));
     const states = await lifecycles.run('beforeFindMany', this.type, event);
@@ -178,11 +179,18 @@ export class TypeDocuments {
     return page;
   }
 
+  /** `query`, its change groups noted where the caller collects them (`CallerOptions.dependsOn`). */
+  private noted<Q extends FindOneQuery>(caller: CallerOptions | undefined, query: Q): Q {
+    const into = caller?.dependsOn;
+    if (into) for (const group of readDependencies(this.ctx.schema, this.type, query)) into.add(group);
+    return query;
+  }
+
   /** The first document a list with these parameters would show (its `pagination` aside), or null. */
   async findFirst(params: DocumentParams = {}, asked?: CallerOptions): Promise<Document | null> {
     const caller = this.reader(params, asked);
     return this.chain('findFirst', params, (given) => {
-      const parse = (raw: DocumentParams): FindQuery => ({ ...parseFindQuery(this.ctx.schema, this.type, raw, this.options(caller)), pagination: FIRST });
+      const parse = (raw: DocumentParams): FindQuery => this.noted(caller, { ...parseFindQuery(this.ctx.schema, this.type, raw, this.options(caller)), pagination: FIRST });
       return this.readOne(given, (query: FindQuery) => findMany(this.ctx, this.type, query, this.seen(caller), this.budget(caller)).then((page) => page.results[0] ?? null), () => parse(given), parse);
     });
   }
@@ -191,7 +199,7 @@ export class TypeDocuments {
   async count(params: DocumentParams = {}, asked?: CallerOptions): Promise<number> {
     const caller = this.reader(params, asked);
     return this.chain('count', params, async (given) => {
-      const parse = (raw: DocumentParams) => parseFindQuery(this.ctx.schema, this.type, { ...raw, pagination: undefined }, this.options(caller));
+      const parse = (raw: DocumentParams) => this.noted(caller, parseFindQuery(this.ctx.schema, this.type, { ...raw, pagination: undefined }, this.options(caller)));
       const lifecycles = this.hooks('beforeCount', 'afterCount');
       if (!lifecycles) return count(this.ctx, this.type, parse(given));
       const event = readEvent(this.type, given, this.ctx.i18n.defaultLocale);
@@ -210,7 +218,7 @@ export class TypeDocuments {
   async findOne(params: DocumentParams, asked?: CallerOptions): Promise<Document | null> {
     const caller = this.reader(params, asked);
     return this.chain(this.oneAction(params), params, (given) => {
-      const parse = (raw: DocumentParams) => parseReadOneQuery(this.ctx.schema, this.type, raw, this.options(caller));
+      const parse = (raw: DocumentParams) => this.noted(caller, parseReadOneQuery(this.ctx.schema, this.type, raw, this.options(caller)));
       return this.readOne(given, (query) => findOne(this.ctx, this.type, this.documentIdOf(given), query, this.seen(caller), this.budget(caller)), () => parse(given), parse);
     });
   }
@@ -223,7 +231,7 @@ export class TypeDocuments {
   async findVersion(params: DocumentParams, asked?: CallerOptions): Promise<Document | null> {
     const caller = this.reader(params, asked);
     return this.chain(this.oneAction(params), params, (given) => {
-      const parse = (raw: DocumentParams) => this.backQuery(raw, caller);
+      const parse = (raw: DocumentParams) => this.noted(caller, this.backQuery(raw, caller));
       return this.readOne(given, (query) => findOne(this.ctx, this.type, this.documentIdOf(given), query, this.seen(caller), this.budget(caller)), () => parse(given), parse);
     });
   }

@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ReadBudget } from '../documents/service.js';
+import type { OperationReads } from './cache.js';
 
 /** What every resolver receives as its context (mercurius adds `reply` and `app`). */
 export interface GraphqlContext {
@@ -9,4 +10,6 @@ export interface GraphqlContext {
   state: Record<string, unknown>;
   /** The items the whole operation may read (`costLimit`): every root field, alias and fragment spends from it. */
   budget: ReadBudget;
+  /** What the operation's reads note for the response cache (cache.ts); absent when it is off. */
+  reads?: OperationReads;
 }

@@ -11,6 +11,8 @@ import type { AccessControl } from '../access/index.js';
 import type { GraphqlConfig } from './config.js';
 import type { GraphqlContext } from './context.js';
 import { errorFormatter } from './errors.js';
+import { GraphqlCache, rootFieldCount } from './cache.js';
+import type { ResponseCache } from '../http/response-cache.js';
 import { ExtensionService } from './extension.js';
 import { costLimitRule, depthLimitRule } from './limits.js';
 import { PLAYGROUND_CSP, playgroundHtml, registerPlaygroundAssets, wantsPlayground } from './playground.js';
@@ -39,6 +41,8 @@ export interface GraphqlOptions {
   usersPermissions?: UsersPermissionsHooks;
   /** What extension factories receive as `strapi`. */
   strapi?: unknown;
+  /** The response cache REST reads share (`api.rest.cache`); absent when switched off. */
+  cache?: ResponseCache;
 }
 
 /** Users' and roles' mutations, when their types are in the schema (Shadow CRUD on). */
@@ -49,12 +53,17 @@ function withUserRoles(fields: { query: RootFields; mutation: RootFields }, hook
   return { query: fields.query, mutation: { ...fields.mutation, ...userRoleMutations(hooks, { types, operations, userType, roleType }) } };
 }
 
-/** The executable schema for a configuration (also used to print the SDL). */
-function createGraphqlSchema(options: GraphqlOptions): GraphQLSchema {
+/**
+ * The executable schema for a configuration (also used to print the SDL), and whether project code
+ * resolves or configures fields (resolvers, policies, middlewares may answer from anything: with
+ * any, GraphQL answers are not cached).
+ */
+function createGraphqlSchema(options: GraphqlOptions): { schema: GraphQLSchema; custom: boolean } {
   const { config, service, extension } = options;
   const shape = config.v4CompatibilityMode ? 'v4' : 'flat';
   extension.enabled = config.shadowCRUD;
   const extensions = extension.resolve({ strapi: options.strapi });
+  const custom = extensions.some((e) => e.resolvers !== undefined || e.resolversConfig !== undefined);
   const configs = new Map(extensions.flatMap((e) => Object.entries(e.resolversConfig ?? {})));
   const userRoles = options.usersPermissions?.usersAndRoles;
   const builtIns = new Set(userRoles ? [USER_UID, ROLE_UID].filter((uid) => service.schema.contentTypes.has(uid)) : []);
@@ -68,7 +77,7 @@ function createGraphqlSchema(options: GraphqlOptions): GraphQLSchema {
     componentUids: types.componentUidsByTypeName(),
     authConfig: (key) => configs.get(key)?.auth,
   });
-  return buildGraphqlSchema({
+  const schema = buildGraphqlSchema({
     schema: service.schema,
     types,
     operations,
@@ -79,11 +88,13 @@ function createGraphqlSchema(options: GraphqlOptions): GraphQLSchema {
     named: extension.named,
     strapi: options.strapi,
   });
+  return { schema, custom };
 }
 
 export async function registerGraphql(app: FastifyInstance, options: GraphqlOptions): Promise<GraphQLSchema> {
   const { config } = options;
-  const schema = createGraphqlSchema(options);
+  const { schema, custom } = createGraphqlSchema(options);
+  const cache = options.cache && !custom ? new GraphqlCache(options.cache, options.service, options.access) : undefined;
   const validationRules: ValidationRule[] = [
     depthLimitRule(config.depthLimit),
     costLimitRule({ costLimit: config.costLimit, amountLimit: config.amountLimit, defaultLimit: Math.min(options.rest.defaultLimit, config.amountLimit) }),
@@ -111,10 +122,18 @@ export async function registerGraphql(app: FastifyInstance, options: GraphqlOpti
       path: config.endpoint,
       // Its IDE loads GraphiQL from a CDN: Vellum serves its own (playground.ts).
       graphiql: false,
-      context: (request, reply): GraphqlContext => ({ request, reply, state: {}, budget: new ReadBudget(config.costLimit, 'graphql.config.costLimit') }),
+      context: (request, reply): GraphqlContext => ({ request, reply, state: {}, budget: new ReadBudget(config.costLimit, 'graphql.config.costLimit'), reads: cache?.readsOf(request) }),
       errorFormatter: errorFormatter({ hideSuggestions: config.hideSuggestions }) as never,
       validationRules,
     });
+    if (cache) {
+      cache.register(scope, config.endpoint);
+      scope.graphql.addHook('preExecution', async (_schema, document, context) => {
+        const { request } = context.reply;
+        const params = (request.method === 'GET' ? request.query : request.body) as { operationName?: string } | undefined;
+        await cache.beforeExecution(request, rootFieldCount(document, params?.operationName));
+      });
+    }
   });
   return schema;
 }

@@ -16,7 +16,7 @@ import { legacyData, wantsLegacyFormat } from '../http/legacy-format.js';
 import type { Document } from '../documents/rows.js';
 import { queryTouched } from '../http/http.js';
 import { jsonBody, sendBody, sendJson } from '../http/json-body.js';
-import { ResponseCache } from './response-cache.js';
+import type { ResponseCache } from '../http/response-cache.js';
 import type { ScheduledActions } from '../events/index.js';
 
 type Query = Record<string, unknown>;
@@ -24,8 +24,10 @@ type Params = { documentId: string };
 
 export interface ContentApiOptions {
   service: DocumentService;
-  /** `api.rest`: limits, strict parameters, the response cache. */
+  /** `api.rest`: limits, strict parameters. */
   rest: RestConfig;
+  /** The response cache (`api.rest.cache`), shared with GraphQL; absent when switched off. */
+  cache?: ResponseCache;
   access: AccessControl;
   prefix: string;
   /**
@@ -52,8 +54,7 @@ function bodyData(body: unknown): Record<string, unknown> {
 }
 
 export function registerContentApi(app: FastifyInstance, options: ContentApiOptions): void {
-  const { service, rest, access, prefix } = options;
-  const cache = rest.cache.maxBytes > 0 ? new ResponseCache(rest.cache.maxBytes) : undefined;
+  const { service, rest, access, prefix, cache } = options;
   /** The current format, or the earlier one when the request asks for it (decision 2). */
   const shape = (request: FastifyRequest, type: ContentType, data: Document | Document[] | null) =>
     wantsLegacyFormat(request.headers) ? legacyData(service.schema, type, data) : data;
@@ -65,21 +66,24 @@ export function registerContentApi(app: FastifyInstance, options: ContentApiOpti
   const answer = (request: FastifyRequest, reply: FastifyReply, type: ContentType, data: Document | Document[] | null, meta: object = {}, status = 200) =>
     sendJson(reply, envelope(request, type, data, meta), status);
   /**
-   * A read answered from the response cache when the database has not changed since the same
-   * request was answered for a caller with the same grants; `read` runs otherwise. The change
-   * signal is read before `read` runs, so what is stored is never older than its signal.
+   * A read answered from the response cache when nothing it read has changed since the same
+   * request was answered for a caller with the same grants; `read` runs otherwise, noting what it
+   * reads (`dependsOn`). The counters are read before `read` runs, so what is stored is never
+   * older than the counters it is stored with.
    */
   const cachedRead = async (request: FastifyRequest, reply: FastifyReply, caller: Caller, documents: TypeDocuments, read: () => Promise<unknown>) => {
     // A query project code read or changed (a global middleware) is not the URL's: not shared. A
     // document middleware or a lifecycle may answer what the database does not hold: not cached.
     const scope = cache && !queryTouched(request) && documents.cacheable && caller.cacheScope;
-    const signal = scope ? await service.changeSignal() : undefined;
-    if (!cache || signal === undefined) return sendJson(reply, await read());
+    if (!cache || !scope) return sendJson(reply, await read());
+    const versions = await service.changeVersions();
     const key = `${scope}\n${wantsLegacyFormat(request.headers) ? 'v4' : ''}\n${request.url}`;
-    const hit = cache.lookup(key, signal);
+    const hit = cache.lookup(key, versions);
     if (hit) return sendBody(reply, hit);
+    const dependsOn = new Set<string>();
+    caller.dependsOn = dependsOn;
     const body = jsonBody(await read());
-    cache.store(key, signal, body);
+    cache.store(key, versions, [...dependsOn], body);
     return sendBody(reply, body);
   };
   const notFound = (type: ContentType, documentId?: string) =>

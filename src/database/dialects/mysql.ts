@@ -4,7 +4,7 @@ import type mysqlModule from 'mysql2';
 import type { ServerConnection } from '../../config/load.js';
 import { identifier } from '../../schema/naming.js';
 import type { UniqueSpec } from '../tables.js';
-import { decodeCommon, encodeCommon, errorFields, introspectColumns, likeMatch, pad, selectForUpdate, forUpdateSkipLocked, type ColumnType, type Db, type Dialect } from '../dialect.js';
+import { bumpChange, CHANGE_EVENTS, decodeCommon, encodeCommon, errorFields, introspectColumns, likeMatch, pad, selectForUpdate, forUpdateSkipLocked, type ColumnType, type Db, type Dialect } from '../dialect.js';
 
 const TYPES: Record<ColumnType, string> = {
   id: 'integer unsigned not null auto_increment primary key',
@@ -127,6 +127,15 @@ export const mysqlDialect: Dialect = {
   quoteId,
   selectColumn: () => undefined,
   semiJoinOperand: (column) => column,
+  // Row triggers (MariaDB has no statement triggers). Creating them needs the TRIGGER privilege,
+  // and with binary logging on, SUPER or log_bin_trust_function_creators.
+  async installChangeTriggers(db, table, group) {
+    for (const [event, suffix] of CHANGE_EVENTS) {
+      const name = quoteId(identifier(`${table}_vchg_${suffix}`));
+      await sql.raw(`drop trigger if exists ${name}`).execute(db);
+      await sql.raw(`create trigger ${name} after ${event} on ${quoteId(table)} for each row ${bumpChange(group)}`).execute(db);
+    }
+  },
   asText: (expression) => sql`cast(${expression} as char)`,
   lower: (expression) => sql`lower(${expression})`,
   matches(expression, text, anchor, caseInsensitive) {

@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import type pgModule from 'pg';
 import type { ServerConnection } from '../../config/load.js';
 import { ValidationError } from '../../errors.js';
+import { identifier } from '../../schema/naming.js';
 import {
   decodeCommon,
   encodeCommon,
@@ -135,11 +136,15 @@ export const postgresDialect = (schema: string | undefined): Dialect => ({
   quoteId,
   selectColumn: () => undefined,
   semiJoinOperand: (column) => column,
-  // The cluster's current snapshot (xmin:xmax:in-progress ids). Only writing transactions take an
-  // id, so it stays put under reads; equal snapshots see the same committed rows.
-  changeSignal: async (db) => {
-    const { rows } = await sql<{ s: string }>`select pg_current_snapshot()::text as s`.execute(db);
-    return rows[0]!.s;
+  // One trigger per statement (not per row): a write of 100 links bumps its counter once.
+  async installChangeTriggers(db, table, group) {
+    await sql
+      .raw(`create or replace function vellum_bump_change() returns trigger language plpgsql as $$ begin update vellum_changes set version = version + 1 where name = tg_argv[0]; return null; end $$`)
+      .execute(db);
+    const name = quoteId(identifier(`${table}_vchg`));
+    const literal = `'${group.replace(/'/g, "''")}'`;
+    await sql.raw(`drop trigger if exists ${name} on ${quoteId(table)}`).execute(db);
+    await sql.raw(`create trigger ${name} after insert or update or delete on ${quoteId(table)} for each statement execute function vellum_bump_change(${literal})`).execute(db);
   },
   asText: (expression) => sql`cast(${expression} as text)`,
   lower: (expression) => sql`lower(${expression})`,

@@ -3,6 +3,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { Kysely, SqliteDialect, sql, type KyselyConfig } from 'kysely';
 import type { SqliteConnection } from '../../config/load.js';
+import { identifier } from '../../schema/naming.js';
 import {
   ARRAY_ROWS,
   decodeCommon,
@@ -11,6 +12,8 @@ import {
   insertReturning,
   introspectColumns,
   likeMatch,
+  bumpChange,
+  CHANGE_EVENTS,
   uniqueCondition,
   type ColumnType,
   type DatabaseFailure,
@@ -102,11 +105,13 @@ export const sqliteDialect: Dialect = {
   quoteId,
   selectColumn: (qualified, type) => (type === 'bigint' ? `cast(${qualified} as text)` : undefined),
   semiJoinOperand: (column) => sql`+${column}`,
-  // data_version moves when another connection (another process) commits; total_changes counts
-  // the rows this connection changed. Kysely's single connection is never read mid-transaction.
-  changeSignal: async (db) => {
-    const { rows } = await sql<{ v: number; c: number }>`select (select data_version from pragma_data_version) as v, total_changes() as c`.execute(db);
-    return `${rows[0]!.v}:${rows[0]!.c}`;
+  async installChangeTriggers(db, table, group) {
+    for (const [event, suffix] of CHANGE_EVENTS) {
+      const name = quoteId(identifier(`${table}_vchg_${suffix}`));
+      // Dropped first: a table whose group changed (a relation's owner side moved) gets the new one.
+      await sql.raw(`drop trigger if exists ${name}`).execute(db);
+      await sql.raw(`create trigger ${name} after ${event} on ${quoteId(table)} begin ${bumpChange(group)}; end`).execute(db);
+    }
   },
   asText: (expression) => sql`cast(${expression} as text)`,
   lower: (expression) => sql`vellum_lower(${expression})`,

@@ -55,7 +55,11 @@ export async function findMany(ctx: DocumentContext, type: ContentType, query: F
   const sqlCtx: SqlContext = { schema: ctx.schema, dialect, scope, aliases: new Aliases() };
   const alias = 't0';
   const whereFor = (relationForm: SqlContext['relationForm']) => and(rootConditions({ ...sqlCtx, relationForm }, type, alias, query));
-  const where = whereFor('exists');
+  // Sorted by id (the default), the page walks the version's index and stops after a page of
+  // matches: a correlated EXISTS per row is cheapest. Sorted by anything else every match must be
+  // found first, and the semi-join runs each relation filter once (OR of a category and an author
+  // filter, sorted by title: 2.3 -> 1.2 ms on SQLite).
+  const where = whereFor(query.sort.length === 0 ? 'exists' : 'semi-join');
   const from = sql`${sql.table(type.table)} as ${sql.id(alias)}`;
 
   const { pagination } = query;
@@ -66,7 +70,13 @@ export async function findMany(ctx: DocumentContext, type: ContentType, query: F
   // LIMIT and OFFSET are validated integers, written into the SQL: with them bound as parameters
   // SQLite sorts every matching row in full before taking the page (no top-N sort), which on wide
   // rows evicted its page cache and made filter+sort at 10,000 articles 7x slower.
-  const rowsQuery = sql`select ${sql.join(selectList(dialect, type, alias, scalars))} from ${from} where ${where} order by ${sql.join(order)} limit ${sql.lit(limit)} offset ${sql.lit(offset)}`;
+  //
+  // The page is chosen on ids alone, then its rows are read by id (a deferred join): sorting the
+  // wide rows themselves made the database carry every matching row's text through the sort
+  // (page 37 of 1,360 articles sorted by title: 7.9 -> 1.0 ms on SQLite). The outer ORDER BY
+  // sorts the page's rows only.
+  const page = sql`select ${sql.ref(`${alias}.id`)} from ${from} where ${where} order by ${sql.join(order)} limit ${sql.lit(limit)} offset ${sql.lit(offset)}`;
+  const rowsQuery = sql`select ${sql.join(selectList(dialect, type, alias, scalars))} from (${page}) as ${sql.id('p')} join ${sql.table(type.table)} as ${sql.id(alias)} on ${sql.ref(`${alias}.id`)} = ${sql.ref('p.id')} order by ${sql.join(order)}`;
   const rows = await readRows(db, rowsQuery);
   budget.spend(rows.length);
   // A page that is not full ends the list: its rows give the total without a count.

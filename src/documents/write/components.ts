@@ -39,7 +39,8 @@ export class ComponentTrees {
       await this.writeField(model, row, attribute, items.map((item) => ({ ...item, component: attribute.component })), mode, foreignIds);
     }
     for (const [attribute, value] of input.zones) await this.writeField(model, row, attribute, value ?? [], mode, foreignIds);
-    for (const [attribute, value] of input.relations) await this.relations.apply(model, row, attribute, value);
+    const owner = mode === 'create' ? { ...row, fresh: true } : row;
+    for (const [attribute, value] of input.relations) await this.relations.apply(model, owner, attribute, value);
     for (const [attribute, value] of input.media) await this.media.set(model, row.id, attribute, value);
   }
 
@@ -146,12 +147,22 @@ export class ComponentTrees {
   }
 
   private async copyComponents(model: Model, links: LinkRow[], toId: number): Promise<void> {
+    if (links.length === 0) return;
+    // The source rows in one statement per component type, not one per component.
+    const sources = new Map<string, Map<number, Record<string, unknown>>>();
+    const byType = new Map<string, number[]>();
+    for (const link of links) byType.set(link.component_type, [...(byType.get(link.component_type) ?? []), link.cmp_id]);
+    for (const [uid, ids] of byType) {
+      const component = this.schema.components.get(uid);
+      if (!component) continue;
+      const rows = await this.db.selectFrom(component.table).selectAll().where('id', 'in', ids).execute();
+      sources.set(uid, new Map(rows.map((row) => [Number(row.id), row])));
+    }
     const copies: Omit<LinkRow, 'id'>[] = [];
     for (const link of links) {
       const component = this.schema.components.get(link.component_type) as Component | undefined;
-      if (!component) continue;
-      const source = await this.db.selectFrom(component.table).selectAll().where('id', '=', link.cmp_id).executeTakeFirst();
-      if (!source) continue;
+      const source = sources.get(link.component_type)?.get(link.cmp_id);
+      if (!component || !source) continue;
       const { id: _id, ...values } = source;
       const newId = await this.dialect.insertReturningId(this.db, component.table, values);
       await this.copyBelow(component, link.cmp_id, newId);

@@ -81,7 +81,7 @@ export class MediaLinks {
 
   /** Copies a row's media links (only those of `fields` when given) onto another row. */
   async copy(model: Model, fromId: number, toId: number, fields?: string[]): Promise<void> {
-    if (fields && fields.length === 0) return;
+    if ((fields && fields.length === 0) || !hasMediaAttributes(model)) return;
     let select = this.db
       .selectFrom(MEDIA_LINK_TABLE)
       .select(['file_id', sql<number>`${toId}`.as('related_id'), 'related_type', 'field', 'ord'])
@@ -119,9 +119,16 @@ export class MediaLinks {
 
   /** Removes rows' media links (only those of `fields` when given). */
   async deleteFor(model: Model, rowIds: number[], fields?: string[]): Promise<void> {
-    if (rowIds.length === 0 || (fields && fields.length === 0)) return;
+    if (rowIds.length === 0 || (fields && fields.length === 0) || !hasMediaAttributes(model)) return;
     let query = this.db.deleteFrom(MEDIA_LINK_TABLE).where('related_type', '=', model.uid).where('related_id', 'in', rowIds);
     if (fields) query = query.where('field', 'in', fields);
     await query.execute();
   }
 }
+
+/**
+ * Whether a model's rows can have media links (`related_type` is the model's uid): a model without
+ * media attributes has none, and publishing a document with four quote components spares eight
+ * statements.
+ */
+const hasMediaAttributes = (model: Model): boolean => Object.values(model.attributes).some((attribute) => attribute.kind === 'media');

@@ -16,6 +16,8 @@ export interface OwnerRow {
   id: number;
   documentId: string | null;
   locale: string | null;
+  /** Inserted by this write: it has no links yet (nothing to read or delete before linking). */
+  fresh?: boolean;
 }
 
 
@@ -106,13 +108,15 @@ export class RelationLinks {
       ...(input.connect ?? []).map((ref, i) => ({ ref, path: ['connect', i] as (string | number)[] })),
     ];
     const resolved = await this.resolveTargets(target, attribute, row, listed);
-    const current = await shaped<LinkRow>(this.db)
-      .selectFrom(link.table)
-      .select(['target_document_id', 'target_locale', 'entity_ord'])
-      .where('entity_id', '=', row.id)
-      .orderBy('target_ord')
-      .orderBy('id')
-      .execute();
+    const current = row.fresh
+      ? []
+      : await shaped<LinkRow>(this.db)
+          .selectFrom(link.table)
+          .select(['target_document_id', 'target_locale', 'entity_ord'])
+          .where('entity_id', '=', row.id)
+          .orderBy('target_ord')
+          .orderBy('id')
+          .execute();
     const entityOrd = new Map(current.map((r) => [keyOf({ documentId: r.target_document_id, locale: r.target_locale }), r.entity_ord]));
     let list: TargetKey[];
     if (input.set) {
@@ -156,7 +160,7 @@ export class RelationLinks {
       await detachFromOtherOwners(this.db, this.schema, model, row.documentId!, await statusOfRow(this.db, model, row.id), attribute, added);
     }
     const nextEntityOrd = await this.nextEntityOrders(link, added);
-    await this.db.deleteFrom(link.table).where('entity_id', '=', row.id).execute();
+    if (current.length) await this.db.deleteFrom(link.table).where('entity_id', '=', row.id).execute();
     await insertMany(
       this.db,
       link.table,

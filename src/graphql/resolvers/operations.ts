@@ -43,7 +43,24 @@ export class Operations {
     const caller = await this.authorize(ctx, key, permission);
     // Marked, not copied (as REST marks rawJson): authorize answers a new object every time.
     caller.budget = ctx.budget;
+    if (ctx.reads) this.note(ctx.reads, key, permission, caller);
     return caller;
+  }
+
+  /**
+   * A root field's part in the response cache (graphql/cache.ts): a Shadow CRUD read authorized as
+   * REST's is noted (its permission, the caller's scope, what it reads); anything else (a write, a
+   * resolver config's own auth, a type whose reads project code changes) keeps the answer out.
+   */
+  private note(reads: NonNullable<GraphqlContext['reads']>, key: string, permission: Permission, caller: CallerOptions & { cacheScope?: string }): void {
+    const read = permission.action === 'find' || permission.action === 'findOne';
+    if (!read || this.deps.authConfig(key) !== undefined || !caller.cacheScope || !this.deps.service.of(permission.uid).cacheable) {
+      reads.cacheable = false;
+      return;
+    }
+    reads.permissions.push(permission);
+    reads.scopes.add(caller.cacheScope);
+    caller.dependsOn = reads.dependsOn;
   }
 
   private async authorize(ctx: GraphqlContext, key: string, permission: Permission): Promise<CallerOptions> {
