@@ -1,0 +1,75 @@
+import { ActionIcon, Alert, JsonInput, NativeSelect, NumberInput, PasswordInput, Switch, Text, TextInput, Textarea } from '@mantine/core';
+import type { UseFormReturnType } from '@mantine/form';
+import { inputKind, slugify, type FormValues } from '../fields.ts';
+import type { AttributeDescription } from '../schema.ts';
+import { MarkdownField } from './MarkdownField.tsx';
+
+interface Props {
+  attribute: AttributeDescription;
+  form: UseFormReturnType<FormValues>;
+}
+
+/** One attribute's input, labelled with the attribute's name as the schema spells it. */
+export function FieldInput({ attribute, form }: Props) {
+  const { name, required } = attribute;
+  const common = { label: name, withAsterisk: required, ...form.getInputProps(name) };
+  const lengths = { minLength: attribute.minLength, maxLength: attribute.maxLength };
+  switch (inputKind(attribute)) {
+    case 'string':
+      return <TextInput {...common} {...lengths} />;
+    case 'email':
+      return <TextInput {...common} type="email" />;
+    case 'password':
+      return <PasswordInput {...common} autoComplete="new-password" description="Leave empty to keep the current password" />;
+    case 'text':
+      return <Textarea {...common} autosize minRows={3} {...lengths} />;
+    case 'markdown':
+      return <MarkdownField {...common} value={String(form.getValues()[name] ?? '')} />;
+    case 'uid': {
+      const target = attribute.targetField;
+      const generate = () => form.setFieldValue(name, slugify(String(form.getValues()[target!] ?? '')));
+      return (
+        <TextInput
+          {...common}
+          description={target ? `Generated from ${target}` : undefined}
+          rightSection={
+            target ? (
+              <ActionIcon variant="subtle" onClick={generate} aria-label={`Generate ${name} from ${target}`} title={`Generate from ${target}`}>
+                ↻
+              </ActionIcon>
+            ) : undefined
+          }
+        />
+      );
+    }
+    case 'integer':
+      return <NumberInput {...common} allowDecimal={false} min={attribute.min} max={attribute.max} />;
+    case 'decimal':
+      return <NumberInput {...common} min={attribute.min} max={attribute.max} />;
+    case 'biginteger':
+      return <TextInput {...common} inputMode="numeric" />;
+    case 'date':
+      return <TextInput {...common} type="date" />;
+    case 'time':
+      return <TextInput {...common} type="time" />;
+    case 'datetime':
+      return <TextInput {...common} type="datetime-local" />;
+    case 'boolean':
+      return <Switch label={name} {...form.getInputProps(name, { type: 'checkbox' })} />;
+    case 'enumeration':
+      return <NativeSelect {...common} data={[{ value: '', label: '(none)' }, ...(attribute.enum ?? []).map((value) => ({ value, label: value }))]} />;
+    case 'json':
+      return <JsonInput {...common} autosize minRows={3} formatOnBlur validationError="Not valid JSON" />;
+    case 'unsupported':
+      return (
+        <div>
+          <Text fw={500} size="sm">
+            {name}
+          </Text>
+          <Alert variant="light" color="gray" p="xs">
+            {attribute.type} fields are edited in a later version of the panel; saving here leaves this one as it is.
+          </Alert>
+        </div>
+      );
+  }
+}

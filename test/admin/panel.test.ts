@@ -1,0 +1,174 @@
+/**
+ * The admin panel end to end, in Debian's Chromium: an editor logs in, writes an article, saves
+ * a draft without its required title, publishes (and sees the error beside the field), fixes
+ * it and publishes; after each step the content API answers what the screen showed. Screenshots
+ * of each step land in .tmp/admin-screenshots/. On SQLite only: the panel talks to the admin API,
+ * whose routes the dialect-wide tests (content-api.test.ts) cover on every database.
+ */
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import { browserMissing, ensureAdminBuild, launchChromium, screenshotsDir } from '../helpers/browser.js';
+import { DIALECTS, startServer, type TestServer } from '../helpers/server.js';
+import { unique } from '../helpers/unique.js';
+
+const skip = !DIALECTS.includes('sqlite') ? 'the browser tests run on SQLite' : browserMissing();
+
+describe('admin panel in a browser [sqlite]', { skip }, () => {
+  let server: TestServer;
+  let browser: Browser;
+  let page: Page;
+  const email = `${unique('editor')}@example.com`;
+  const password = 'an-editor-password';
+  /**
+   * An attribute's input, by its label: the attribute's name (the label's text ends with a " *",
+   * hidden from screen readers, when the attribute is required).
+   */
+  const field = (name: string) => page.getByLabel(new RegExp(`^${name}( \\*)?$`));
+  const shot = (name: string) => page.screenshot({ path: join(screenshotsDir(), `${name}.png`), fullPage: true });
+  /** The article's draft and published versions as the content API answers them. */
+  const versions = async (documentId: string) => ({
+    draft: await server.api.get(`/api/articles/${documentId}?status=draft`),
+    published: await server.api.get(`/api/articles/${documentId}`),
+  });
+
+  before(async () => {
+    ensureAdminBuild();
+    server = await startServer('sqlite');
+    await server.vellum.auth.admins.create(email, password);
+    browser = await launchChromium();
+    page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    page.setDefaultTimeout(15_000);
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  it('logs in through the admin API and shows the content manager', async () => {
+    const started = performance.now();
+    await page.goto(`${server.url}/admin`);
+    await page.getByLabel('Email').waitFor();
+    console.log(`first screen (login form) in ${Math.round(performance.now() - started)} ms`);
+    assert.match(page.url(), /\/admin\/login$/);
+    await shot('01-login');
+
+    await page.getByLabel('Password').fill('wrong-password');
+    await page.getByLabel('Email').fill(email);
+    await page.getByRole('button', { name: 'Log in' }).click();
+    await page.getByRole('alert').filter({ hasText: 'Invalid email or password' }).waitFor();
+
+    await page.getByLabel('Password').fill(password);
+    await page.getByRole('button', { name: 'Log in' }).click();
+    await page.getByRole('navigation', { name: 'Collection types' }).getByRole('link', { name: 'Article' }).click();
+    await page.getByRole('heading', { name: 'Article', level: 1 }).waitFor();
+    await page.getByRole('link', { name: 'Create new entry' }).waitFor();
+    await shot('02-article-list');
+  });
+
+  it('saves a draft, refuses to publish it without its title, publishes it once fixed', async () => {
+    const title = `Hello ${unique('panel')}`;
+    await page.getByRole('link', { name: 'Create new entry' }).click();
+    await page.getByRole('heading', { name: 'Create an entry' }).waitFor();
+    // Every field is labelled with the attribute's name as the schema spells it.
+    await field('body').fill('# A heading\n\nSome *emphasis*.');
+    await page.getByRole('region', { name: 'body preview' }).getByRole('heading', { name: 'A heading' }).waitFor();
+    await field('views').fill('42');
+    await field('rating').fill('4.5');
+    await field('featured').check();
+    await field('publishDate').fill('2026-03-14');
+    await field('kind').selectOption('tutorial');
+    await field('metadata').fill('{"source": "panel"}');
+
+    // Drafts are work in progress: saved without the required title.
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await page.waitForURL(/\/admin\/content\/api::article\.article\/[a-z0-9]+$/);
+    const documentId = page.url().split('/').pop()!;
+    await page.getByText('Draft', { exact: true }).first().waitFor();
+    await shot('03-draft-saved');
+    let api = await versions(documentId);
+    assert.equal(api.draft.status, 200);
+    assert.deepEqual(
+      { title: api.draft.body.data.title, views: api.draft.body.data.views, rating: api.draft.body.data.rating, featured: api.draft.body.data.featured },
+      { title: null, views: 42, rating: 4.5, featured: true },
+    );
+    assert.equal(api.draft.body.data.publishDate, '2026-03-14');
+    assert.equal(api.draft.body.data.kind, 'tutorial');
+    assert.deepEqual(api.draft.body.data.metadata, { source: 'panel' });
+    assert.equal(api.draft.body.data.body, '# A heading\n\nSome *emphasis*.');
+    assert.equal(api.published.status, 404);
+
+    // Publishing checks the whole draft: the API's error shows beside the title field.
+    await page.getByRole('button', { name: 'Publish', exact: true }).click();
+    const titleField = field('title');
+    await page.locator('input[aria-invalid="true"]').and(titleField).waitFor();
+    const describedBy = await titleField.getAttribute('aria-describedby');
+    assert.ok(describedBy, 'the error is tied to the field');
+    assert.match((await page.locator(`[id="${describedBy!.split(' ').find((id) => id.endsWith('error'))}"]`).textContent()) ?? '', /title must be defined/);
+    await shot('04-publish-refused');
+    api = await versions(documentId);
+    assert.equal(api.published.status, 404, 'nothing was published');
+
+    // Fixed, the slug generated from it, published.
+    await titleField.fill(title);
+    await page.getByRole('button', { name: 'Generate slug from title' }).click();
+    const slug = await field('slug').inputValue();
+    assert.match(slug, /^hello-panel-[a-z0-9]+$/);
+    await page.getByRole('button', { name: 'Publish', exact: true }).click();
+    await page.getByText('Published', { exact: true }).first().waitFor();
+    await page.locator('input[aria-invalid="true"]').waitFor({ state: 'detached' });
+    await shot('05-published');
+    api = await versions(documentId);
+    assert.equal(api.published.status, 200);
+    assert.equal(api.published.body.data.title, title);
+    assert.equal(api.published.body.data.slug, slug);
+    assert.equal(api.published.body.data.views, 42);
+    assert.ok(api.published.body.data.publishedAt);
+
+    // Edited again: the draft is ahead of the published version until published or discarded.
+    await field('views').fill('43');
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await page.getByText('Modified', { exact: true }).first().waitFor();
+    api = await versions(documentId);
+    assert.equal(api.draft.body.data.views, 43);
+    assert.equal(api.published.body.data.views, 42);
+    await page.getByRole('button', { name: 'Discard draft' }).click();
+    await page.getByText('Published', { exact: true }).first().waitFor();
+    assert.equal(await field('views').inputValue(), '42');
+    api = await versions(documentId);
+    assert.equal(api.draft.body.data.views, 42);
+
+    // The unsaved-changes guard: leaving with changes asks first.
+    await field('views').fill('44');
+    await page.getByRole('link', { name: /Back to Article/ }).click();
+    const dialog = page.getByRole('dialog', { name: 'Leave without saving?' });
+    await dialog.waitFor();
+    await shot('06-unsaved-guard');
+    await dialog.getByRole('button', { name: 'Stay' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    assert.equal(await field('views').inputValue(), '44');
+    await page.getByRole('link', { name: /Back to Article/ }).click();
+    await page.getByRole('dialog', { name: 'Leave without saving?' }).getByRole('button', { name: 'Leave' }).click();
+
+    // The list finds it by its title, with its status.
+    await page.getByLabel('Search').fill(title);
+    const row = page.getByRole('row').filter({ has: page.getByRole('link', { name: title }) });
+    await row.getByText('Published').waitFor();
+    await shot('07-list-search');
+    assert.equal(await page.getByRole('table').getByRole('link').count(), 1);
+
+    // Unpublish, then delete: the content API follows.
+    await row.getByRole('link', { name: title }).click();
+    await page.getByRole('button', { name: 'Unpublish' }).click();
+    await page.getByText('Draft', { exact: true }).first().waitFor();
+    api = await versions(documentId);
+    assert.equal(api.published.status, 404);
+    assert.equal(api.draft.status, 200);
+    await page.getByRole('button', { name: 'Delete', exact: true }).click();
+    await page.getByRole('dialog', { name: 'Delete this entry?' }).getByRole('button', { name: 'Yes, delete' }).click();
+    await page.getByRole('link', { name: 'Create new entry' }).waitFor();
+    api = await versions(documentId);
+    assert.equal(api.draft.status, 404);
+  });
+});
