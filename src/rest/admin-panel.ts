@@ -15,7 +15,7 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
 /** dist/admin/ at the package's root, from src/rest/ (tsx) as from dist/rest/ (built). */
-export const ADMIN_PANEL_DIR = fileURLToPath(new URL('../../dist/admin/', import.meta.url));
+const ADMIN_PANEL_DIR = fileURLToPath(new URL('../../dist/admin/', import.meta.url));
 
 const NOT_BUILT = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Vellum admin: not built</title>
