@@ -39,6 +39,8 @@ export async function registerAdminPanel(app: FastifyInstance, dir: string = ADM
       index: false,
       list: false,
       dotfiles: 'deny',
+      // The build writes .br and .gz beside each script and style sheet.
+      preCompressed: true,
       cacheControl: false,
       setHeaders: (reply: FastifyReply) => void reply.header('cache-control', 'public, max-age=31536000, immutable'),
     });

@@ -174,9 +174,11 @@ describe('the admin panel files beside the admin API', () => {
     const assets = [...page.text.matchAll(/(?:src|href)="(\/admin\/assets\/[^"]+)"/g)].map((m) => m[1]!);
     assert.ok(assets.length >= 2, 'a script and a style sheet');
     for (const asset of assets) {
-      const res = await server.publicApi.get(asset);
+      const res = await server.publicApi.get(asset, { headers: { 'accept-encoding': 'br, gzip' } });
       assert.equal(res.status, 200, asset);
       assert.equal(res.headers.get('cache-control'), 'public, max-age=31536000, immutable');
+      // Compressed at build time: brotli when the browser takes it.
+      assert.equal(res.headers.get('content-encoding'), 'br', asset);
     }
     assert.equal((await server.publicApi.get('/admin/assets/nothing-1234.js')).status, 404);
   });
