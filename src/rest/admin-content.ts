@@ -168,12 +168,13 @@ export function registerAdminContentRoutes(app: FastifyInstance, options: AdminC
   /** Publish, unpublish or discard the draft; answers the document's draft and its state after. */
   async function publicationAction(type: ContentType, request: FastifyRequest<{ Params: { action: string } }>, documentId: string | undefined) {
     const documents = service.of(type);
-    const { locale } = request.query as Query;
+    const { locale, status: _status, ...read } = request.query as Query;
     const run = { publish: documents.publish, unpublish: documents.unpublish, 'discard-draft': documents.discardDraft }[request.params.action];
     if (!run) throw new NotFoundError(`No action ${request.params.action}: publish, unpublish or discard-draft`);
     if (!type.draftAndPublish) throw new ValidationError(`${type.displayName} has no draft and publish`);
     await run.call(documents, { documentId, locale });
-    const draft = await documents.findOne({ documentId, locale, status: 'draft' });
+    // The draft as the request's populate and fields show it.
+    const draft = await documents.findOne({ ...read, documentId, locale, status: 'draft' });
     return editable(type, documents, draft, locale);
   }
 }

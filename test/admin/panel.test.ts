@@ -25,6 +25,8 @@ describe('admin panel in a browser [sqlite]', { skip }, () => {
    * An attribute's input, by its label: the attribute's name (the label's text ends with a " *",
    * hidden from screen readers, when the attribute is required).
    */
+  /** The edit view's URL once the new document is saved (it names the document, not /create). */
+  const saved = (url: URL) => /\/admin\/content\/api::article\.article\/(?!create$)[a-z0-9]+$/.test(url.pathname);
   const field = (name: string) => page.getByLabel(new RegExp(`^${name}( \\*)?$`));
   const shot = (name: string) => page.screenshot({ path: join(screenshotsDir(), `${name}.png`), fullPage: true });
   /** The article's draft and published versions as the content API answers them. */
@@ -83,7 +85,7 @@ describe('admin panel in a browser [sqlite]', { skip }, () => {
 
     // Drafts are work in progress: saved without the required title.
     await page.getByRole('button', { name: 'Save', exact: true }).click();
-    await page.waitForURL(/\/admin\/content\/api::article\.article\/[a-z0-9]+$/);
+    await page.waitForURL(saved);
     const documentId = page.url().split('/').pop()!;
     await page.getByText('Draft', { exact: true }).first().waitFor();
     await shot('03-draft-saved');
@@ -170,5 +172,72 @@ describe('admin panel in a browser [sqlite]', { skip }, () => {
     await page.getByRole('link', { name: 'Create new entry' }).waitFor();
     api = await versions(documentId);
     assert.equal(api.draft.status, 404);
+  });
+
+  it('writes relations (searched, reordered), components and a dynamic zone entry', async () => {
+    const prefix = unique('rel');
+    const create = async (path: string, data: Record<string, unknown>) => {
+      const res = await server.api.post(path, { data });
+      assert.equal(res.status, 201, JSON.stringify(res.body));
+      return res.body.data;
+    };
+    const author = await create('/api/authors', { name: `${prefix} Ada` });
+    await create('/api/tags', { name: `${prefix} first` });
+    await create('/api/tags', { name: `${prefix} second` });
+
+    await page.goto(`${server.url}/admin/content/api::article.article/create`);
+    await page.getByRole('heading', { name: 'Create an entry' }).waitFor();
+    await field('title').fill(`${prefix} article`);
+    // A to-one relation: searched on the server, picked.
+    await page.getByRole('textbox', { name: 'author' }).fill(prefix);
+    await page.getByRole('option', { name: `${prefix} Ada` }).click();
+    // A to-many relation: two added, the second moved first.
+    const addTag = page.getByRole('textbox', { name: 'Add to tags' });
+    for (const name of ['first', 'second']) {
+      await addTag.fill(`${prefix} ${name}`);
+      await page.getByRole('option', { name: `${prefix} ${name}` }).click();
+    }
+    const tags = page.getByRole('list', { name: 'tags' });
+    await tags.getByRole('listitem', { name: `${prefix} second` }).waitFor();
+    await page.getByRole('button', { name: `Move ${prefix} second up` }).click();
+    await tags.getByRole('listitem').first().filter({ hasText: `${prefix} second` }).waitFor();
+    // A single component, a repeatable one, a zone entry.
+    await page.getByRole('button', { name: 'Add seo' }).click();
+    await page.getByRole('group', { name: 'seo' }).getByLabel('metaTitle').fill(`${prefix} meta`);
+    await page.getByRole('button', { name: 'Add an entry to links' }).click();
+    const link = page.getByRole('group', { name: 'links 1' });
+    await link.getByLabel('label').fill('Docs');
+    await link.getByLabel('url').fill('https://example.com/docs');
+    await page.getByRole('button', { name: 'Add a component to blocks' }).click();
+    await page.getByRole('menuitem', { name: 'Quote' }).click();
+    const quote = page.getByRole('group', { name: 'blocks 1: Quote' });
+    await quote.getByLabel('title').fill('Said once');
+    await quote.getByLabel('body').fill('Write the docs first.');
+    await shot('08-relations-components');
+
+    await page.getByRole('button', { name: 'Publish', exact: true }).click();
+    await page.waitForURL(saved);
+    await page.getByText('Published', { exact: true }).first().waitFor();
+    const documentId = page.url().split('/').pop()!;
+    const res = await server.api.get(`/api/articles/${documentId}?populate[tags]=true&populate[author]=true&populate[seo]=true&populate[links]=true&populate[blocks]=true`);
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    const data = res.body.data;
+    assert.equal(data.author.documentId, author.documentId);
+    assert.deepEqual(data.tags.map((tag: any) => tag.name), [`${prefix} second`, `${prefix} first`]);
+    assert.equal(data.seo.metaTitle, `${prefix} meta`);
+    assert.deepEqual(data.links.map((l: any) => [l.label, l.url]), [['Docs', 'https://example.com/docs']]);
+    assert.deepEqual(data.blocks.map((b: any) => [b.__component, b.title, b.body]), [['shared.quote', 'Said once', 'Write the docs first.']]);
+
+    // Read back as stored: the order of the tags, the component values.
+    await page.reload();
+    await page.getByRole('list', { name: 'tags' }).getByRole('listitem').first().filter({ hasText: `${prefix} second` }).waitFor();
+    assert.equal(await page.getByRole('group', { name: 'links 1' }).getByLabel('url').inputValue(), 'https://example.com/docs');
+    // Reordered again in the browser, saved: the content API follows.
+    await page.getByRole('button', { name: `Move ${prefix} first up` }).click();
+    await page.getByRole('button', { name: 'Publish', exact: true }).click();
+    await page.getByText('Published', { exact: true }).first().waitFor();
+    await page.getByText('unsaved changes').waitFor({ state: 'detached' });
+    const after = await server.api.get(`/api/articles/${documentId}?populate[tags]=true`);
+    assert.deepEqual(after.body.data.tags.map((tag: any) => tag.name), [`${prefix} first`, `${prefix} second`]);
   });
 });

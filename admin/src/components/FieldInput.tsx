@@ -1,18 +1,31 @@
 import { ActionIcon, Alert, JsonInput, NativeSelect, NumberInput, PasswordInput, Switch, Text, TextInput, Textarea } from '@mantine/core';
 import type { UseFormReturnType } from '@mantine/form';
-import { inputKind, slugify, type FormValues } from '../fields.ts';
+import { inputKind, slugify, type FormValues, type Models } from '../fields.ts';
 import type { AttributeDescription } from '../schema.ts';
+import { ComponentField, DynamicZoneField } from './ComponentField.tsx';
 import { MarkdownField } from './MarkdownField.tsx';
+import { RelationField } from './RelationField.tsx';
 
-interface Props {
+export interface FieldProps {
   attribute: AttributeDescription;
   form: UseFormReturnType<FormValues>;
+  models: Models;
+  /** Where the value is in the form's values: the attribute's name, or `seo.metaTitle`, `links.0.url`. */
+  path?: string;
+}
+
+/** The value at a dotted path of the form's values. */
+export function valueAt(form: UseFormReturnType<FormValues>, path: string): unknown {
+  return path.split('.').reduce<unknown>((value, key) => (value && typeof value === 'object' ? (value as Record<string, unknown>)[key] : undefined), form.getValues());
 }
 
 /** One attribute's input, labelled with the attribute's name as the schema spells it. */
-export function FieldInput({ attribute, form }: Props) {
+export function FieldInput(props: FieldProps) {
+  const { attribute, form, models } = props;
   const { name, required } = attribute;
-  const common = { label: name, withAsterisk: required, ...form.getInputProps(name) };
+  const path = props.path ?? name;
+  const parent = path.includes('.') ? path.slice(0, path.lastIndexOf('.')) : '';
+  const common = { label: name, withAsterisk: required, ...form.getInputProps(path) };
   const lengths = { minLength: attribute.minLength, maxLength: attribute.maxLength };
   switch (inputKind(attribute)) {
     case 'string':
@@ -24,10 +37,10 @@ export function FieldInput({ attribute, form }: Props) {
     case 'text':
       return <Textarea {...common} autosize minRows={3} {...lengths} />;
     case 'markdown':
-      return <MarkdownField {...common} value={String(form.getValues()[name] ?? '')} />;
+      return <MarkdownField {...common} value={String(valueAt(form, path) ?? '')} />;
     case 'uid': {
       const target = attribute.targetField;
-      const generate = () => form.setFieldValue(name, slugify(String(form.getValues()[target!] ?? '')));
+      const generate = () => form.setFieldValue(path, slugify(String(valueAt(form, parent ? `${parent}.${target}` : target!) ?? '')));
       return (
         <TextInput
           {...common}
@@ -55,11 +68,17 @@ export function FieldInput({ attribute, form }: Props) {
     case 'datetime':
       return <TextInput {...common} type="datetime-local" />;
     case 'boolean':
-      return <Switch label={name} {...form.getInputProps(name, { type: 'checkbox' })} />;
+      return <Switch label={name} {...form.getInputProps(path, { type: 'checkbox' })} />;
     case 'enumeration':
       return <NativeSelect {...common} data={[{ value: '', label: '(none)' }, ...(attribute.enum ?? []).map((value) => ({ value, label: value }))]} />;
     case 'json':
       return <JsonInput {...common} autosize minRows={3} formatOnBlur validationError="Not valid JSON" />;
+    case 'relation':
+      return <RelationField attribute={attribute} form={form} models={models} path={path} />;
+    case 'component':
+      return <ComponentField attribute={attribute} form={form} models={models} path={path} />;
+    case 'dynamiczone':
+      return <DynamicZoneField attribute={attribute} form={form} models={models} path={path} />;
     case 'unsupported':
       return (
         <div>

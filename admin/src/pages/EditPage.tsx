@@ -4,10 +4,10 @@ import { notifications } from '@mantine/notifications';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { Link, useBlocker, useLocation, useNavigate, useParams } from 'react-router-dom';
-import { api, ApiError } from '../api.ts';
+import { api, ApiError, queryString } from '../api.ts';
 import { FieldInput } from '../components/FieldInput.tsx';
 import { contentPath, statusOf, STATUS_COLORS, type DocumentAnswer } from '../content.ts';
-import { apiData, errorsByField, formValues, JsonFieldError, slugify, type FormValues } from '../fields.ts';
+import { apiData, errorsByField, formValues, JsonFieldError, modelsOf, populateFor, slugify, type FormValues, type Models } from '../fields.ts';
 import { useSchema, type ContentTypeDescription } from '../schema.ts';
 
 type Action = 'save' | 'publish' | 'unpublish' | 'discard-draft' | 'delete';
@@ -22,17 +22,19 @@ export function EditPage() {
   if (!type) return <Alert color="red">{schema.error?.message ?? `No content-type ${uid}`}</Alert>;
   // A document just created keeps its editor (and what it shows: a failed publish's errors) as the URL gains its id.
   const key = (location.state as { editor?: string } | null)?.editor ?? `${type.uid}/${documentId ?? 'new'}`;
-  return <Editor key={key} editorKey={key} type={type} documentId={documentId} />;
+  return <Editor key={key} editorKey={key} type={type} documentId={documentId} models={modelsOf(schema.data!)} />;
 }
 
-function Editor({ type, documentId, editorKey }: { type: ContentTypeDescription; documentId: string | undefined; editorKey: string }) {
+function Editor({ type, documentId, editorKey, models }: { type: ContentTypeDescription; documentId: string | undefined; editorKey: string; models: Models }) {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const single = type.kind === 'singleType';
   const creating = !single && documentId === undefined;
   const path = contentPath(type, documentId);
+  // Every answer shows the relations, components and zones the form edits.
+  const populate = queryString({ populate: populateFor(type.attributes, models) });
   const queryKey = ['document', type.uid, documentId ?? null];
-  const loaded = useQuery({ queryKey, queryFn: () => api<DocumentAnswer>(path), enabled: !creating });
+  const loaded = useQuery({ queryKey, queryFn: () => api<DocumentAnswer>(`${path}${populate}`), enabled: !creating });
   // A new document's first save, before the URL names it.
   const [created, setCreated] = useState<DocumentAnswer | null>(null);
   const current = loaded.data ?? created;
@@ -40,7 +42,7 @@ function Editor({ type, documentId, editorKey }: { type: ContentTypeDescription;
 
   const form = useForm<FormValues>({
     mode: 'controlled',
-    initialValues: formValues(type.attributes, null),
+    initialValues: formValues(type.attributes, null, models),
     onValuesChange: (values, previous) => {
       // A uid follows its target field while it still reads as generated from it (new documents).
       for (const attribute of type.attributes) {
@@ -53,7 +55,7 @@ function Editor({ type, documentId, editorKey }: { type: ContentTypeDescription;
   });
   const baseline = useRef<FormValues>(form.getValues());
   const fill = (answer: DocumentAnswer | null | undefined) => {
-    const values = formValues(type.attributes, answer?.data ?? null);
+    const values = formValues(type.attributes, answer?.data ?? null, models);
     baseline.current = values;
     form.setValues(values);
     form.resetDirty(values);
@@ -89,11 +91,11 @@ function Editor({ type, documentId, editorKey }: { type: ContentTypeDescription;
     if (exists && !form.isDirty()) return path;
     const values = form.getValues();
     if (!exists) {
-      const first = await api<DocumentAnswer>(path, { method: single ? 'PUT' : 'POST', body: { data: apiData(type.attributes, values) } });
+      const first = await api<DocumentAnswer>(`${path}${populate}`, { method: single ? 'PUT' : 'POST', body: { data: apiData(type.attributes, values, models) } });
       show(first, first.data!.documentId);
       return contentPath(type, single ? undefined : first.data!.documentId);
     }
-    show(await api<DocumentAnswer>(path, { method: 'PUT', body: { data: apiData(type.attributes, values, baseline.current) } }));
+    show(await api<DocumentAnswer>(`${path}${populate}`, { method: 'PUT', body: { data: apiData(type.attributes, values, models, baseline.current) } }));
     return path;
   };
 
@@ -121,7 +123,7 @@ function Editor({ type, documentId, editorKey }: { type: ContentTypeDescription;
         await navigate(`/content/${type.uid}/${id}`, { replace: true, state: { editor: editorKey } });
         leaving.current = false;
       }
-      if (action !== 'save') show(await api<DocumentAnswer>(`${saved}/actions/${action}`, { method: 'POST' }), id);
+      if (action !== 'save') show(await api<DocumentAnswer>(`${saved}/actions/${action}${populate}`, { method: 'POST' }), id);
       notifications.show({ color: 'green', message: { save: 'Saved', publish: 'Published', unpublish: 'Unpublished', 'discard-draft': 'Draft discarded' }[action] });
       await queryClient.invalidateQueries({ queryKey: ['list', type.uid] });
     } catch (error) {
@@ -175,7 +177,7 @@ function Editor({ type, documentId, editorKey }: { type: ContentTypeDescription;
             <Paper withBorder p="lg">
               <Stack>
                 {type.attributes.map((attribute) => (
-                  <FieldInput key={attribute.name} attribute={attribute} form={form} />
+                  <FieldInput key={attribute.name} attribute={attribute} form={form} models={models} />
                 ))}
               </Stack>
             </Paper>
