@@ -176,7 +176,7 @@ export async function createVellum(projectDir: string, options: CreateVellumOpti
     await database.close();
   });
   try {
-    const media = await registerUploadRoutes(app, { documents, access, config });
+    const media = await registerUploadRoutes(app, { documents, access, config, admin: (headers) => auth.admins.authenticate(headers.authorization) });
     await registerAdminPanel(app, options.adminPanelDir);
     // Last: a project route on a path Vellum serves itself is the one left out (with a warning).
     routing?.register(app);

@@ -75,3 +75,15 @@ export function queryString(params: Record<string, unknown>): string {
   for (const [key, value] of Object.entries(params)) add(key, value);
   return parts.length ? `?${parts.join('&')}` : '';
 }
+
+/** Files sent to the media library (`POST /admin/upload`, multipart); answers the stored files. */
+export async function uploadFiles<T>(files: File[]): Promise<T[]> {
+  const form = new FormData();
+  for (const file of files) form.append('files', file, file.name);
+  const headers: Record<string, string> = { accept: 'application/json' };
+  if (session.token) headers.authorization = `Bearer ${session.token}`;
+  const response = await fetch('/admin/upload', { method: 'POST', headers, body: form });
+  const body = (await response.json().catch(() => null)) as { error?: { message?: string } } | T[] | null;
+  if (!response.ok) throw new ApiError(response.status, (body as { error?: { message?: string } } | null)?.error?.message ?? `The upload failed (${response.status})`);
+  return body as T[];
+}

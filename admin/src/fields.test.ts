@@ -16,12 +16,12 @@ const models = modelsOf({
 describe('admin panel: schema to form fields', () => {
   it('gives each attribute type its input, and leaves the others as stored', () => {
     const kinds = ['string', 'text', 'richtext', 'email', 'password', 'uid', 'integer', 'biginteger', 'float', 'decimal', 'date', 'time', 'datetime', 'timestamp', 'boolean', 'enumeration', 'json', 'blocks', 'relation', 'media', 'component', 'dynamiczone'].map((type) => inputKind(attribute('a', type)));
-    assert.deepEqual(kinds, ['string', 'text', 'markdown', 'email', 'password', 'uid', 'integer', 'biginteger', 'decimal', 'decimal', 'date', 'time', 'datetime', 'datetime', 'boolean', 'enumeration', 'json', 'unsupported', 'relation', 'unsupported', 'component', 'dynamiczone']);
+    assert.deepEqual(kinds, ['string', 'text', 'markdown', 'email', 'password', 'uid', 'integer', 'biginteger', 'decimal', 'decimal', 'date', 'time', 'datetime', 'datetime', 'boolean', 'enumeration', 'json', 'unsupported', 'relation', 'media', 'component', 'dynamiczone']);
   });
 
   it('fills a new form with the defaults and a stored document with its values', () => {
     const attributes = [attribute('title', 'string'), attribute('views', 'integer', { default: 0 }), attribute('featured', 'boolean', { default: true }), attribute('meta', 'json'), attribute('secret', 'password'), attribute('at', 'time'), attribute('tags', 'relation', { target: 'api::tag.tag', toMany: true }), attribute('cover', 'media')];
-    assert.deepEqual(formValues(attributes, null, models), { title: '', views: 0, featured: true, meta: '', secret: '', at: '', tags: [] });
+    assert.deepEqual(formValues(attributes, null, models), { title: '', views: 0, featured: true, meta: '', secret: '', at: '', tags: [], cover: [] });
     assert.deepEqual(formValues(attributes, { title: 'T', views: 3, featured: false, meta: { a: 1 }, secret: 'never shown', at: '10:30:00.000' }, models), {
       title: 'T',
       views: 3,
@@ -30,6 +30,7 @@ describe('admin panel: schema to form fields', () => {
       secret: '',
       at: '10:30',
       tags: [],
+      cover: [],
     });
   });
 
@@ -48,12 +49,15 @@ describe('admin panel: schema to form fields', () => {
       attribute('seo', 'component', { component: 'shared.link', repeatable: false }),
       attribute('blocks', 'dynamiczone', { components: ['shared.quote'] }),
       attribute('cover', 'media', { multiple: false }),
+      attribute('gallery', 'media', { multiple: true }),
     ];
     const stored = {
       tags: [{ documentId: 't1', name: 'One' }, { documentId: 't2', name: null }],
       links: [{ id: 4, label: 'L', url: 'https://x', tag: { documentId: 't1', name: 'One' } }],
       seo: null,
       blocks: [{ __component: 'shared.quote', id: 9, text: 'Q', link: null }],
+      cover: { id: 3, name: 'a.png', url: '/uploads/a.png', mime: 'image/png', alternativeText: null },
+      gallery: [{ id: 4, name: 'b.pdf', url: '/uploads/b.pdf', mime: 'application/pdf', alternativeText: 'B' }],
     };
     const values = formValues(attributes, stored, models);
     assert.deepEqual(values.tags, [{ documentId: 't1', label: 'One' }, { documentId: 't2', label: 't2' }]);
@@ -65,6 +69,8 @@ describe('admin panel: schema to form fields', () => {
       links: [{ label: 'L', url: 'https://x', tag: { set: ['t1'] } }],
       seo: null,
       blocks: [{ __component: 'shared.quote', text: 'Q', link: null }],
+      cover: 3,
+      gallery: [4],
     });
     assert.deepEqual(populateFor(attributes, models), {
       tags: { fields: ['name'] },
@@ -72,6 +78,7 @@ describe('admin panel: schema to form fields', () => {
       seo: { populate: { tag: { fields: ['name'] } } },
       blocks: { on: { 'shared.quote': { populate: { link: { populate: { tag: { fields: ['name'] } } } } } } },
       cover: true,
+      gallery: true,
     });
   });
 

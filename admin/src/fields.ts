@@ -24,7 +24,8 @@ export type InputKind =
   | 'relation'
   | 'component'
   | 'dynamiczone'
-  /** Not edited by this version of the panel (media, blocks): left as stored. */
+  | 'media'
+  /** Not edited by this version of the panel (blocks): left as stored. */
   | 'unsupported';
 
 export function inputKind(attribute: AttributeDescription): InputKind {
@@ -45,6 +46,7 @@ export function inputKind(attribute: AttributeDescription): InputKind {
     case 'relation':
     case 'component':
     case 'dynamiczone':
+    case 'media':
       return attribute.type;
     case 'richtext':
       return 'markdown';
@@ -66,12 +68,29 @@ export interface RelationItem {
   label: string;
 }
 
+/** A media library file as a media field shows it. */
+export interface MediaItem {
+  id: number;
+  name: string;
+  url: string;
+  mime: string;
+  alternativeText: string | null;
+}
+
+export const mediaItem = (file: Record<string, unknown>): MediaItem => ({
+  id: Number(file.id),
+  name: String(file.name ?? ''),
+  url: String(file.url ?? ''),
+  mime: String(file.mime ?? ''),
+  alternativeText: typeof file.alternativeText === 'string' ? file.alternativeText : null,
+});
+
 /**
  * A form value: text inputs hold strings, number inputs numbers or '', switches booleans,
  * relations their documents in order, a component its values (null: none), repeatable components
  * and zones lists of values (a zone's with `__component`; `__key` names an entry for React).
  */
-export type FormValue = string | number | boolean | null | RelationItem[] | FormValues | FormValues[];
+export type FormValue = string | number | boolean | null | RelationItem[] | MediaItem[] | FormValues | FormValues[];
 export interface FormValues {
   [name: string]: FormValue;
 }
@@ -131,6 +150,10 @@ export function formValue(attribute: AttributeDescription, stored: unknown, mode
       const documents = Array.isArray(value) ? value : record(value) ? [value] : [];
       return documents.map((document) => relationItem(models, attribute.target!, document as Record<string, unknown>));
     }
+    case 'media': {
+      const files = Array.isArray(value) ? value : record(value) ? [value] : [];
+      return files.map((file) => mediaItem(file as Record<string, unknown>));
+    }
     case 'component': {
       const component = models.component(attribute.component!);
       const entry = (item: unknown): FormValues => ({ __key: entryKey(), ...formValues(component?.attributes ?? [], record(item), models) });
@@ -175,6 +198,10 @@ export function apiValue(attribute: AttributeDescription, value: FormValue, mode
   const kind = inputKind(attribute);
   if (kind === 'boolean') return value === true;
   if (kind === 'relation') return { set: (Array.isArray(value) ? (value as RelationItem[]) : []).map((item) => item.documentId) };
+  if (kind === 'media') {
+    const ids = (Array.isArray(value) ? (value as MediaItem[]) : []).map((file) => file.id);
+    return attribute.multiple ? ids : (ids[0] ?? null);
+  }
   if (kind === 'component') {
     const attributes = models.component(attribute.component!)?.attributes ?? [];
     if (attribute.repeatable) return (Array.isArray(value) ? (value as FormValues[]) : []).map((item, i) => apiData(attributes, item, models, undefined, `${path}.${i}`));

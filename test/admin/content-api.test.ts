@@ -10,7 +10,9 @@ import { after, before, describe, it } from 'node:test';
 import { ensureAdminBuild } from '../helpers/browser.js';
 import { HttpClient } from '../helpers/http.js';
 import { ROOT } from '../helpers/paths.js';
+import sharp from 'sharp';
 import { DIALECTS, startServer, type TestServer } from '../helpers/server.js';
+import { startUploadServer } from '../helpers/uploads.js';
 import { unique } from '../helpers/unique.js';
 
 const ARTICLES = '/admin/content-manager/collection-types/api::article.article';
@@ -28,7 +30,7 @@ for (const dialect of DIALECTS) {
     let server: TestServer;
     let admin: HttpClient;
     before(async () => {
-      server = await startServer(dialect);
+      server = await startUploadServer(dialect);
       admin = await adminClient(server);
     });
     after(() => server?.close());
@@ -129,6 +131,26 @@ for (const dialect of DIALECTS) {
       assert.equal(res.status, 400);
       assert.deepEqual(res.body.error.details.errors.map((e: any) => e.path), [['kind']]);
       assert.equal((await admin.post(ARTICLES, {})).status, 400);
+    });
+
+    it("uploads to the media library under /admin/upload, the admin's way in", async () => {
+      const name = `${unique('image')}.png`;
+      const form = new FormData();
+      form.append('files', new Blob([await sharp({ create: { width: 4, height: 4, channels: 3, background: '#fff' } }).png().toBuffer()], { type: 'image/png' }), name);
+      const send = (headers: Record<string, string>) => fetch(`${server.url}/admin/upload`, { method: 'POST', headers, body: form });
+      assert.equal((await send(server.authHeaders)).status, 401, 'a content API token is no administrator');
+      const uploaded = await send(admin.defaultHeaders);
+      assert.equal(uploaded.status, 201);
+      const [file] = (await uploaded.json()) as any[];
+      assert.equal(file.name, name);
+      const listed = await admin.get(`/admin/upload/files?filters[name][$eq]=${encodeURIComponent(name)}`);
+      assert.deepEqual(listed.body.map((f: any) => f.id), [file.id]);
+      assert.equal((await server.api.get('/admin/upload/files')).status, 401);
+      // Linked into a draft as the panel saves it: by id.
+      const article = await admin.post(`${ARTICLES}?populate[cover]=true`, { data: { title: name, cover: file.id } });
+      assert.equal(article.body.data.cover.id, file.id);
+      assert.equal((await admin.delete(`/admin/upload/files/${file.id}`)).status, 200);
+      assert.equal((await admin.get(`${ARTICLES}/${article.body.data.documentId}?populate[cover]=true`)).body.data.cover, null);
     });
 
     it('edits a single type, and refuses types it does not serve', async () => {

@@ -10,13 +10,15 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { browserMissing, ensureAdminBuild, launchChromium, screenshotsDir } from '../helpers/browser.js';
-import { DIALECTS, startServer, type TestServer } from '../helpers/server.js';
+import sharp from 'sharp';
+import { DIALECTS } from '../helpers/server.js';
+import { startUploadServer, type UploadServer } from '../helpers/uploads.js';
 import { unique } from '../helpers/unique.js';
 
 const skip = !DIALECTS.includes('sqlite') ? 'the browser tests run on SQLite' : browserMissing();
 
 describe('admin panel in a browser [sqlite]', { skip }, () => {
-  let server: TestServer;
+  let server: UploadServer;
   let browser: Browser;
   let page: Page;
   const email = `${unique('editor')}@example.com`;
@@ -28,7 +30,7 @@ describe('admin panel in a browser [sqlite]', { skip }, () => {
   /** The edit view's URL once the new document is saved (it names the document, not /create). */
   const saved = (url: URL) => /\/admin\/content\/api::article\.article\/(?!create$)[a-z0-9]+$/.test(url.pathname);
   const field = (name: string) => page.getByLabel(new RegExp(`^${name}( \\*)?$`));
-  const shot = (name: string) => page.screenshot({ path: join(screenshotsDir(), `${name}.png`), fullPage: true });
+  const shot = (name: string) => page.screenshot({ path: join(screenshotsDir(), `${name}.png`) });
   /** The article's draft and published versions as the content API answers them. */
   const versions = async (documentId: string) => ({
     draft: await server.api.get(`/api/articles/${documentId}?status=draft`),
@@ -37,7 +39,7 @@ describe('admin panel in a browser [sqlite]', { skip }, () => {
 
   before(async () => {
     ensureAdminBuild();
-    server = await startServer('sqlite');
+    server = await startUploadServer('sqlite');
     await server.vellum.auth.admins.create(email, password);
     browser = await launchChromium();
     page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
@@ -174,7 +176,7 @@ describe('admin panel in a browser [sqlite]', { skip }, () => {
     assert.equal(api.draft.status, 404);
   });
 
-  it('writes relations (searched, reordered), components and a dynamic zone entry', async () => {
+  it('writes relations (searched, reordered), components, a dynamic zone entry and an uploaded image', async () => {
     const prefix = unique('rel');
     const create = async (path: string, data: Record<string, unknown>) => {
       const res = await server.api.post(path, { data });
@@ -213,13 +215,19 @@ describe('admin panel in a browser [sqlite]', { skip }, () => {
     const quote = page.getByRole('group', { name: 'blocks 1: Quote' });
     await quote.getByLabel('title').fill('Said once');
     await quote.getByLabel('body').fill('Write the docs first.');
-    await shot('08-relations-components');
+    // A media field: an image uploaded on the spot.
+    const png = await sharp({ create: { width: 16, height: 12, channels: 3, background: '#3366cc' } }).png().toBuffer();
+    const chooser = page.waitForEvent('filechooser');
+    await page.getByRole('button', { name: 'Upload to cover' }).click();
+    await (await chooser).setFiles({ name: `${prefix}.png`, mimeType: 'image/png', buffer: png });
+    await page.getByRole('list', { name: 'cover' }).getByRole('listitem', { name: `${prefix}.png` }).waitFor();
+    await shot('08-relations-components-media');
 
     await page.getByRole('button', { name: 'Publish', exact: true }).click();
     await page.waitForURL(saved);
     await page.getByText('Published', { exact: true }).first().waitFor();
     const documentId = page.url().split('/').pop()!;
-    const res = await server.api.get(`/api/articles/${documentId}?populate[tags]=true&populate[author]=true&populate[seo]=true&populate[links]=true&populate[blocks]=true`);
+    const res = await server.api.get(`/api/articles/${documentId}?populate[tags]=true&populate[author]=true&populate[seo]=true&populate[links]=true&populate[blocks]=true&populate[cover]=true`);
     assert.equal(res.status, 200, JSON.stringify(res.body));
     const data = res.body.data;
     assert.equal(data.author.documentId, author.documentId);
@@ -227,11 +235,14 @@ describe('admin panel in a browser [sqlite]', { skip }, () => {
     assert.equal(data.seo.metaTitle, `${prefix} meta`);
     assert.deepEqual(data.links.map((l: any) => [l.label, l.url]), [['Docs', 'https://example.com/docs']]);
     assert.deepEqual(data.blocks.map((b: any) => [b.__component, b.title, b.body]), [['shared.quote', 'Said once', 'Write the docs first.']]);
+    assert.deepEqual([data.cover.name, data.cover.mime, data.cover.width], [`${prefix}.png`, 'image/png', 16]);
+    assert.deepEqual(server.storedBytes(data.cover.url), png);
 
     // Read back as stored: the order of the tags, the component values.
     await page.reload();
     await page.getByRole('list', { name: 'tags' }).getByRole('listitem').first().filter({ hasText: `${prefix} second` }).waitFor();
     assert.equal(await page.getByRole('group', { name: 'links 1' }).getByLabel('url').inputValue(), 'https://example.com/docs');
+    await page.getByRole('list', { name: 'cover' }).getByRole('img', { name: `${prefix}.png` }).waitFor();
     // Reordered again in the browser, saved: the content API follows.
     await page.getByRole('button', { name: `Move ${prefix} first up` }).click();
     await page.getByRole('button', { name: 'Publish', exact: true }).click();

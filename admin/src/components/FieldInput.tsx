@@ -4,6 +4,7 @@ import { inputKind, slugify, type FormValues, type Models } from '../fields.ts';
 import type { AttributeDescription } from '../schema.ts';
 import { ComponentField, DynamicZoneField } from './ComponentField.tsx';
 import { MarkdownField } from './MarkdownField.tsx';
+import { MediaField } from './MediaField.tsx';
 import { RelationField } from './RelationField.tsx';
 
 export interface FieldProps {
@@ -77,6 +78,8 @@ export function FieldInput(props: FieldProps) {
       return <RelationField attribute={attribute} form={form} models={models} path={path} />;
     case 'component':
       return <ComponentField attribute={attribute} form={form} models={models} path={path} />;
+    case 'media':
+      return <MediaField attribute={attribute} form={form} models={models} path={path} />;
     case 'dynamiczone':
       return <DynamicZoneField attribute={attribute} form={form} models={models} path={path} />;
     case 'unsupported':

@@ -39,7 +39,6 @@ export function RelationField({ attribute, form, models, path = attribute.name }
       <Select
         label={attribute.name}
         withAsterisk={attribute.required}
-        description={target ? `A ${target.displayName}` : undefined}
         placeholder={`Search ${target?.displayName ?? 'documents'}`}
         searchable
         clearable
