@@ -88,7 +88,7 @@ describe('admin panel in a browser [sqlite]', { skip }, () => {
     // Drafts are work in progress: saved without the required title.
     await page.getByRole('button', { name: 'Save', exact: true }).click();
     await page.waitForURL(saved);
-    const documentId = page.url().split('/').pop()!;
+    const documentId = new URL(page.url()).pathname.split('/').pop()!;
     await page.getByText('Draft', { exact: true }).first().waitFor();
     await shot('03-draft-saved');
     let api = await versions(documentId);
@@ -226,7 +226,7 @@ describe('admin panel in a browser [sqlite]', { skip }, () => {
     await page.getByRole('button', { name: 'Publish', exact: true }).click();
     await page.waitForURL(saved);
     await page.getByText('Published', { exact: true }).first().waitFor();
-    const documentId = page.url().split('/').pop()!;
+    const documentId = new URL(page.url()).pathname.split('/').pop()!;
     const res = await server.api.get(`/api/articles/${documentId}?populate[tags]=true&populate[author]=true&populate[seo]=true&populate[links]=true&populate[blocks]=true&populate[cover]=true`);
     assert.equal(res.status, 200, JSON.stringify(res.body));
     const data = res.body.data;
@@ -250,5 +250,35 @@ describe('admin panel in a browser [sqlite]', { skip }, () => {
     await page.getByText('unsaved changes').waitFor({ state: 'detached' });
     const after = await server.api.get(`/api/articles/${documentId}?populate[tags]=true`);
     assert.deepEqual(after.body.data.tags.map((tag: any) => tag.name), [`${prefix} first`, `${prefix} second`]);
+  });
+
+  it('switches locale, fills the new locale from another, saves it apart', async () => {
+    const title = unique('localized');
+    const created = await server.api.post('/api/articles?status=draft', { data: { title, views: 5 } });
+    const { documentId } = created.body.data;
+    await page.goto(`${server.url}/admin/content/api::article.article/${documentId}`);
+    await field('title').waitFor();
+    assert.equal(await field('title').inputValue(), title);
+
+    await page.getByLabel('Locale', { exact: true }).selectOption('fr');
+    await page.getByRole('alert').filter({ hasText: 'No fr version yet' }).or(page.getByText('No fr version yet')).first().waitFor();
+    assert.match(page.url(), /\?locale=fr$/);
+    await page.getByLabel('Fill from another locale').selectOption('en');
+    await page.waitForFunction((expected) => (document.querySelector('input[data-path="title"]') as HTMLInputElement | null)?.value === expected, title);
+    await field('title').fill(`${title} (fr)`);
+    await shot('09-locale-fr');
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await page.getByText('Draft', { exact: true }).first().waitFor();
+    await page.getByText('No fr version yet').waitFor({ state: 'detached' });
+    const fr = await server.api.get(`/api/articles/${documentId}?status=draft&locale=fr`);
+    assert.equal(fr.status, 200, JSON.stringify(fr.body));
+    assert.equal(fr.body.data.title, `${title} (fr)`);
+    assert.equal((await server.api.get(`/api/articles/${documentId}?status=draft&locale=en`)).body.data.title, title);
+
+    // Back to English: its own title; the list in French shows the French one.
+    await page.getByLabel('Locale', { exact: true }).selectOption('en');
+    await page.waitForFunction((expected) => (document.querySelector('input[data-path="title"]') as HTMLInputElement | null)?.value === expected, title);
+    await page.goto(`${server.url}/admin/content/api::article.article?locale=fr&q=${encodeURIComponent(title)}`);
+    await page.getByRole('link', { name: `${title} (fr)` }).waitFor();
   });
 });

@@ -1,4 +1,4 @@
-import { Alert, Anchor, Badge, Button, Grid, Group, Loader, Modal, Paper, Stack, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Badge, Button, Grid, Group, Loader, Modal, NativeSelect, Paper, Stack, Text, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
@@ -9,6 +9,7 @@ import { FieldInput } from '../components/FieldInput.tsx';
 import { contentPath, statusOf, STATUS_COLORS, type DocumentAnswer } from '../content.ts';
 import { apiData, errorsByField, formValues, JsonFieldError, modelsOf, populateFor, slugify, type FormValues, type Models } from '../fields.ts';
 import { useSchema, type ContentTypeDescription } from '../schema.ts';
+import { LocaleSelect, useLocale, useLocales } from '../locales.tsx';
 
 type Action = 'save' | 'publish' | 'unpublish' | 'discard-draft' | 'delete';
 
@@ -21,22 +22,36 @@ export function EditPage() {
   const type = schema.data?.contentTypes.find((candidate) => candidate.uid === uid);
   if (!type) return <Alert color="red">{schema.error?.message ?? `No content-type ${uid}`}</Alert>;
   // A document just created keeps its editor (and what it shows: a failed publish's errors) as the URL gains its id.
-  const key = (location.state as { editor?: string } | null)?.editor ?? `${type.uid}/${documentId ?? 'new'}`;
-  return <Editor key={key} editorKey={key} type={type} documentId={documentId} models={modelsOf(schema.data!)} />;
+  const localeParam = new URLSearchParams(location.search).get('locale') ?? '';
+  const key = (location.state as { editor?: string } | null)?.editor ?? `${type.uid}/${documentId ?? 'new'}/${localeParam}`;
+  return <LocalizedEditor key={key} editorKey={key} type={type} documentId={documentId} models={modelsOf(schema.data!)} />;
 }
 
-function Editor({ type, documentId, editorKey, models }: { type: ContentTypeDescription; documentId: string | undefined; editorKey: string; models: Models }) {
+type EditorProps = { type: ContentTypeDescription; documentId: string | undefined; editorKey: string; models: Models };
+
+/** A localized type's editor waits for the stored locales (the default one is shown without ?locale=). */
+function LocalizedEditor(props: EditorProps) {
+  const [locale, setLocale] = useLocale(props.type);
+  if (props.type.localized && locale === undefined) return <Loader aria-label="Loading" />;
+  return <Editor {...props} locale={locale} setLocale={setLocale} />;
+}
+
+function Editor({ type, documentId, editorKey, models, locale, setLocale }: EditorProps & { locale: string | undefined; setLocale: (code: string) => void }) {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const single = type.kind === 'singleType';
   const creating = !single && documentId === undefined;
   const path = contentPath(type, documentId);
-  // Every answer shows the relations, components and zones the form edits.
-  const populate = queryString({ populate: populateFor(type.attributes, models) });
-  const queryKey = ['document', type.uid, documentId ?? null];
+  // Every answer shows the relations, components and zones the form edits, in the editor's locale.
+  const populate = queryString({ populate: populateFor(type.attributes, models), locale });
+  const localeQuery = locale ? `?locale=${encodeURIComponent(locale)}` : '';
+  const locales = useLocales();
+  const queryKey = ['document', type.uid, documentId ?? null, locale ?? null];
   const loaded = useQuery({ queryKey, queryFn: () => api<DocumentAnswer>(`${path}${populate}`), enabled: !creating });
   // A new document's first save, before the URL names it.
   const [created, setCreated] = useState<DocumentAnswer | null>(null);
+  // A document without a version in this locale yet: its first save there makes one.
+  const missingLocale = loaded.error instanceof ApiError && loaded.error.status === 404 && locale !== undefined;
   const current = loaded.data ?? created;
   const exists = Boolean(current?.data);
 
@@ -62,8 +77,8 @@ function Editor({ type, documentId, editorKey, models }: { type: ContentTypeDesc
   };
   /** What the server answered a write: the form shows it, the cache keeps it for this document's next visit. */
   const show = (next: DocumentAnswer, id = documentId) => {
-    if (single) queryClient.setQueryData(['document', type.uid, null], next);
-    else if (id !== undefined) queryClient.setQueryData(['document', type.uid, id], next);
+    if (single) queryClient.setQueryData(['document', type.uid, null, locale ?? null], next);
+    else if (id !== undefined) queryClient.setQueryData(['document', type.uid, id, locale ?? null], next);
     setCreated(next);
     fill(next);
     form.clearErrors();
@@ -75,7 +90,9 @@ function Editor({ type, documentId, editorKey, models }: { type: ContentTypeDesc
 
   const dirty = form.isDirty();
   const leaving = useRef(false);
-  const blocker = useBlocker(({ currentLocation, nextLocation }) => !leaving.current && form.isDirty() && currentLocation.pathname !== nextLocation.pathname);
+  const blocker = useBlocker(
+    ({ currentLocation, nextLocation }) => !leaving.current && form.isDirty() && (currentLocation.pathname !== nextLocation.pathname || currentLocation.search !== nextLocation.search),
+  );
   useEffect(() => {
     if (!dirty) return;
     const warn = (event: BeforeUnloadEvent) => event.preventDefault();
@@ -91,7 +108,7 @@ function Editor({ type, documentId, editorKey, models }: { type: ContentTypeDesc
     if (exists && !form.isDirty()) return path;
     const values = form.getValues();
     if (!exists) {
-      const first = await api<DocumentAnswer>(`${path}${populate}`, { method: single ? 'PUT' : 'POST', body: { data: apiData(type.attributes, values, models) } });
+      const first = await api<DocumentAnswer>(`${path}${populate}`, { method: single || documentId ? 'PUT' : 'POST', body: { data: apiData(type.attributes, values, models) } });
       show(first, first.data!.documentId);
       return contentPath(type, single ? undefined : first.data!.documentId);
     }
@@ -113,14 +130,14 @@ function Editor({ type, documentId, editorKey, models }: { type: ContentTypeDesc
           fill(null);
           leaving.current = false;
           await loaded.refetch();
-        } else navigate(`/content/${type.uid}`);
+        } else navigate(`/content/${type.uid}${localeQuery}`);
         return;
       }
       const saved = await save();
       const id = single ? undefined : saved.split('/').pop();
       if (creating) {
         leaving.current = true;
-        await navigate(`/content/${type.uid}/${id}`, { replace: true, state: { editor: editorKey } });
+        await navigate(`/content/${type.uid}/${id}${localeQuery}`, { replace: true, state: { editor: editorKey } });
         leaving.current = false;
       }
       if (action !== 'save') show(await api<DocumentAnswer>(`${saved}/actions/${action}${populate}`, { method: 'POST' }), id);
@@ -136,8 +153,20 @@ function Editor({ type, documentId, editorKey, models }: { type: ContentTypeDesc
     }
   };
 
-  if (!creating && loaded.isPending) return <Loader aria-label="Loading" />;
-  if (loaded.error) return <Alert color="red">{loaded.error.message}</Alert>;
+  if (!creating && loaded.isPending && !missingLocale) return <Loader aria-label="Loading" />;
+  if (loaded.error && !missingLocale) return <Alert color="red">{loaded.error.message}</Alert>;
+  const otherLocales = (locales.data ?? []).filter((candidate) => candidate.code !== locale);
+  /** Fills the form with the document's values in another locale (saved only when the editor saves). */
+  const fillFrom = async (code: string) => {
+    try {
+      const other = await api<DocumentAnswer>(`${path}${queryString({ populate: populateFor(type.attributes, models), locale: code })}`);
+      if (!other.data) throw new Error(`No ${code} version to fill from`);
+      form.setValues(formValues(type.attributes, other.data, models));
+      notifications.show({ color: 'blue', message: `Filled from ${code}: save to keep` });
+    } catch (error) {
+      notifications.show({ color: 'red', message: error instanceof Error ? error.message : String(error) });
+    }
+  };
 
   const status = exists ? statusOf(type, current?.meta.publication) : null;
   const published = Boolean(current?.meta.publication);
@@ -154,7 +183,7 @@ function Editor({ type, documentId, editorKey, models }: { type: ContentTypeDesc
         <Group justify="space-between" align="flex-end">
           <div>
             {!single && (
-              <Anchor component={Link} to={`/content/${type.uid}`} size="sm">
+              <Anchor component={Link} to={`/content/${type.uid}${localeQuery}`} size="sm">
                 ← Back to {type.displayName}
               </Anchor>
             )}
@@ -168,10 +197,30 @@ function Editor({ type, documentId, editorKey, models }: { type: ContentTypeDesc
             </Group>
             <Text c="dimmed" size="sm">
               {type.displayName}
+              {locale ? ` · ${locale}` : ''}
               {dirty ? ' · unsaved changes' : ''}
             </Text>
           </div>
+          {type.localized && (
+            <Group align="flex-end">
+              <LocaleSelect value={locale} onChange={setLocale} />
+              {!creating && otherLocales.length > 0 && (
+                <NativeSelect
+                  label="Fill from another locale"
+                  value=""
+                  onChange={(event) => event.currentTarget.value && void fillFrom(event.currentTarget.value)}
+                  data={[{ value: '', label: 'Choose a locale' }, ...otherLocales.map((other) => ({ value: other.code, label: `${other.name} (${other.code})` }))]}
+                  w={220}
+                />
+              )}
+            </Group>
+          )}
         </Group>
+        {missingLocale && (
+          <Alert color="blue" title={`No ${locale} version yet`}>
+            Write it here, or fill it from another locale; saving creates it.
+          </Alert>
+        )}
         <Grid gutter="lg">
           <Grid.Col span={{ base: 12, lg: 9 }}>
             <Paper withBorder p="lg">

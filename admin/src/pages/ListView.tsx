@@ -6,6 +6,7 @@ import { api, queryString } from '../api.ts';
 import { contentPath, statusOf, STATUS_COLORS, type Document, type ListAnswer } from '../content.ts';
 import { defaultColumns, listableAttribute } from '../fields.ts';
 import type { ContentTypeDescription } from '../schema.ts';
+import { LocaleSelect, useLocale } from '../locales.tsx';
 
 const PAGE_SIZES = ['10', '25', '50', '100'];
 
@@ -21,6 +22,8 @@ function cell(value: unknown): string {
  */
 export function ListView({ type }: { type: ContentTypeDescription }) {
   const [params, setParams] = useSearchParams();
+  const [locale, setLocale] = useLocale(type);
+  const localeQuery = locale ? `?locale=${encodeURIComponent(locale)}` : '';
   const page = Number(params.get('page') ?? '1') || 1;
   const pageSize = params.get('pageSize') ?? '10';
   const sort = params.get('sort') ?? `${type.mainField ?? 'updatedAt'}:asc`;
@@ -42,6 +45,7 @@ export function ListView({ type }: { type: ContentTypeDescription }) {
   };
 
   const query = {
+    locale,
     pagination: { page, pageSize },
     sort,
     filters: debouncedSearch && type.mainField ? { [type.mainField]: { $containsi: debouncedSearch } } : undefined,
@@ -50,6 +54,8 @@ export function ListView({ type }: { type: ContentTypeDescription }) {
     queryKey: ['list', type.uid, query],
     queryFn: () => api<ListAnswer>(`${contentPath(type)}${queryString(query)}`),
     placeholderData: keepPreviousData,
+    // A localized type's list waits for the default locale.
+    enabled: !type.localized || locale !== undefined,
   });
 
   const [sortField, sortOrder] = sort.split(':');
@@ -73,11 +79,12 @@ export function ListView({ type }: { type: ContentTypeDescription }) {
           <Title order={1}>{type.displayName}</Title>
           <Text c="dimmed">{list.data ? `${total} ${total === 1 ? 'entry' : 'entries'} found` : ' '}</Text>
         </div>
-        <Button component={Link} to={`/content/${type.uid}/create`}>
+        <Button component={Link} to={`/content/${type.uid}/create${localeQuery}`}>
           Create new entry
         </Button>
       </Group>
-      <Group>
+      <Group align="flex-end">
+        {type.localized && <LocaleSelect value={locale} onChange={setLocale} />}
         {type.mainField && (
           <TextInput
             label="Search"
@@ -89,7 +96,7 @@ export function ListView({ type }: { type: ContentTypeDescription }) {
         )}
         <Popover position="bottom-end" shadow="md">
           <Popover.Target>
-            <Button variant="default" mt={type.mainField ? 24 : 0}>
+            <Button variant="default">
               Columns
             </Button>
           </Popover.Target>
@@ -131,7 +138,7 @@ export function ListView({ type }: { type: ContentTypeDescription }) {
                     {shown.map((name, index) => (
                       <Table.Td key={name}>
                         {index === 0 ? (
-                          <Anchor component={Link} to={`/content/${type.uid}/${document.documentId}`}>
+                          <Anchor component={Link} to={`/content/${type.uid}/${document.documentId}${localeQuery}`}>
                             {cell(document[name]) || `(no ${name})`}
                           </Anchor>
                         ) : (
