@@ -37,7 +37,7 @@ export function LocaleSelect({ value, onChange, label = 'Locale' }: { value: str
       label={label}
       value={value ?? ''}
       onChange={(event) => onChange(event.currentTarget.value)}
-      data={(locales.data ?? []).map((locale) => ({ value: locale.code, label: `${locale.name} (${locale.code})` }))}
+      data={(locales.data ?? []).map((locale) => ({ value: locale.code, label: locale.name === locale.code || locale.name.includes(`(${locale.code})`) ? locale.name : `${locale.name} (${locale.code})` }))}
       w={200}
     />
   );

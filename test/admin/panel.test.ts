@@ -243,8 +243,10 @@ describe('admin panel in a browser [sqlite]', { skip }, () => {
     await page.getByRole('list', { name: 'tags' }).getByRole('listitem').first().filter({ hasText: `${prefix} second` }).waitFor();
     assert.equal(await page.getByRole('group', { name: 'links 1' }).getByLabel('url').inputValue(), 'https://example.com/docs');
     await page.getByRole('list', { name: 'cover' }).getByRole('img', { name: `${prefix}.png` }).waitFor();
-    // Reordered again in the browser, saved: the content API follows.
-    await page.getByRole('button', { name: `Move ${prefix} first up` }).click();
+    // Reordered again, by drag and drop this time, saved: the content API follows.
+    const reloadedTags = page.getByRole('list', { name: 'tags' });
+    await reloadedTags.getByRole('listitem', { name: `${prefix} first` }).dragTo(reloadedTags.getByRole('listitem', { name: `${prefix} second` }));
+    await reloadedTags.getByRole('listitem').first().filter({ hasText: `${prefix} first` }).waitFor();
     await page.getByRole('button', { name: 'Publish', exact: true }).click();
     await page.getByText('Published', { exact: true }).first().waitFor();
     await page.getByText('unsaved changes').waitFor({ state: 'detached' });
@@ -280,5 +282,24 @@ describe('admin panel in a browser [sqlite]', { skip }, () => {
     await page.waitForFunction((expected) => (document.querySelector('input[data-path="title"]') as HTMLInputElement | null)?.value === expected, title);
     await page.goto(`${server.url}/admin/content/api::article.article?locale=fr&q=${encodeURIComponent(title)}`);
     await page.getByRole('link', { name: `${title} (fr)` }).waitFor();
+  });
+
+  it('edits a single type', async () => {
+    const siteName = unique('site');
+    await page.goto(`${server.url}/admin`);
+    await page.getByRole('navigation', { name: 'Single types' }).getByRole('link', { name: 'Global' }).click();
+    await page.getByRole('heading', { name: 'Global', level: 1 }).waitFor();
+    await field('siteName').fill(siteName);
+    await field('siteDescription').fill('A site about writing.');
+    await page.getByText('unsaved changes').waitFor();
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await page.getByText('Saved', { exact: true }).waitFor();
+    await page.getByText('unsaved changes').waitFor({ state: 'detached' });
+    await shot('10-single-type');
+    const res = await server.api.get('/api/global');
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    assert.deepEqual([res.body.data.siteName, res.body.data.siteDescription], [siteName, 'A site about writing.']);
+    // No draft and publish on this type: none of its buttons.
+    assert.equal(await page.getByRole('button', { name: 'Publish', exact: true }).count(), 0);
   });
 });

@@ -53,6 +53,8 @@ export function RelationField({ attribute, form, models, path = attribute.name }
   }
 
   const chosen = new Set(items.map((item) => item.documentId));
+  // Drag and drop reorders too (the buttons do it from the keyboard).
+  const [dragged, setDragged] = useState<number | null>(null);
   const move = (from: number, to: number) => {
     const next = [...items];
     const [item] = next.splice(from, 1);
@@ -65,8 +67,27 @@ export function RelationField({ attribute, form, models, path = attribute.name }
         {items.length > 0 && (
           <Paper withBorder p={0} component="ol" aria-label={attribute.name} style={{ listStyle: 'none', margin: 0 }}>
             {items.map((item, index) => (
-              <Group key={item.documentId} component="li" justify="space-between" px="sm" py={6} wrap="nowrap" aria-label={item.label}>
+              <Group
+                key={item.documentId}
+                component="li"
+                justify="space-between"
+                px="sm"
+                py={6}
+                wrap="nowrap"
+                aria-label={item.label}
+                draggable
+                onDragStart={() => setDragged(index)}
+                onDragOver={(event) => event.preventDefault()}
+                onDrop={(event) => {
+                  event.preventDefault();
+                  if (dragged !== null && dragged !== index) move(dragged, index);
+                  setDragged(null);
+                }}
+                onDragEnd={() => setDragged(null)}
+                style={{ cursor: 'grab', opacity: dragged === index ? 0.5 : 1 }}
+              >
                 <Text size="sm" truncate>
+                  <span aria-hidden="true">⠿ </span>
                   {item.label}
                 </Text>
                 <Group gap={4} wrap="nowrap">

@@ -147,7 +147,7 @@ function Editor({ type, documentId, editorKey, models, locale, setLocale }: Edit
       if (error instanceof JsonFieldError) form.setFieldError(error.field, error.message);
       else if (error instanceof ApiError && error.errors.length) form.setErrors(errorsByField(error.errors));
       const message = error instanceof Error ? error.message : 'The request failed';
-      notifications.show({ color: 'red', title: 'Not saved', message });
+      notifications.show({ color: 'red', title: { save: 'Not saved', publish: 'Not published', unpublish: 'Not unpublished', 'discard-draft': 'Draft not discarded', delete: 'Not deleted' }[action], message });
     } finally {
       setBusy(null);
     }
@@ -209,7 +209,7 @@ function Editor({ type, documentId, editorKey, models, locale, setLocale }: Edit
                   label="Fill from another locale"
                   value=""
                   onChange={(event) => event.currentTarget.value && void fillFrom(event.currentTarget.value)}
-                  data={[{ value: '', label: 'Choose a locale' }, ...otherLocales.map((other) => ({ value: other.code, label: `${other.name} (${other.code})` }))]}
+                  data={[{ value: '', label: 'Choose a locale' }, ...otherLocales.map((other) => ({ value: other.code, label: other.name }))]}
                   w={220}
                 />
               )}
