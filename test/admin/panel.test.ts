@@ -221,7 +221,10 @@ describe('admin panel in a browser [sqlite]', { skip }, () => {
     await page.getByRole('button', { name: 'Upload to cover' }).click();
     await (await chooser).setFiles({ name: `${prefix}.png`, mimeType: 'image/png', buffer: png });
     await page.getByRole('list', { name: 'cover' }).getByRole('listitem', { name: `${prefix}.png` }).waitFor();
-    await shot('08-relations-components-media');
+    await page.locator('button[aria-label="Upload to cover"]:not([data-loading])').waitFor();
+    await shot('08-media');
+    await tags.evaluate((element) => element.scrollIntoView({ block: 'start' }));
+    await shot('09-relations-components');
 
     await page.getByRole('button', { name: 'Publish', exact: true }).click();
     await page.waitForURL(saved);
@@ -268,7 +271,7 @@ describe('admin panel in a browser [sqlite]', { skip }, () => {
     await page.getByLabel('Fill from another locale').selectOption('en');
     await page.waitForFunction((expected) => (document.querySelector('input[data-path="title"]') as HTMLInputElement | null)?.value === expected, title);
     await field('title').fill(`${title} (fr)`);
-    await shot('09-locale-fr');
+    await shot('10-locale-fr');
     await page.getByRole('button', { name: 'Save', exact: true }).click();
     await page.getByText('Draft', { exact: true }).first().waitFor();
     await page.getByText('No fr version yet').waitFor({ state: 'detached' });
@@ -295,7 +298,7 @@ describe('admin panel in a browser [sqlite]', { skip }, () => {
     await page.getByRole('button', { name: 'Save', exact: true }).click();
     await page.getByText('Saved', { exact: true }).waitFor();
     await page.getByText('unsaved changes').waitFor({ state: 'detached' });
-    await shot('10-single-type');
+    await shot('11-single-type');
     const res = await server.api.get('/api/global');
     assert.equal(res.status, 200, JSON.stringify(res.body));
     assert.deepEqual([res.body.data.siteName, res.body.data.siteDescription], [siteName, 'A site about writing.']);
