@@ -14,6 +14,7 @@ import { HomePage } from './pages/HomePage.tsx';
 import { ContentTypePage } from './pages/ContentTypePage.tsx';
 import { EditPage } from './pages/EditPage.tsx';
 import { ErrorPage } from './pages/ErrorPage.tsx';
+import { ApiTokensPage } from './pages/ApiTokensPage.tsx';
 
 const theme = createTheme({ primaryColor: 'indigo', defaultRadius: 'md', fontFamily: 'system-ui, -apple-system, "Segoe UI", Roboto, sans-serif' });
 
@@ -27,7 +28,7 @@ const queryClient = new QueryClient({
   },
 });
 
-// Client routes live under /admin beside the JSON admin API: they use names it does not (content/...).
+// Client routes live under /admin beside the JSON admin API: they use names it does not (content/..., manage/...).
 const router = createBrowserRouter(
   [
     { path: '/login', element: <LoginPage />, errorElement: <ErrorPage /> },
@@ -43,6 +44,8 @@ const router = createBrowserRouter(
         { path: 'content/:uid', element: <ContentTypePage /> },
         { path: 'content/:uid/create', element: <EditPage /> },
         { path: 'content/:uid/:documentId', element: <EditPage /> },
+        // Settings live under manage/: /admin/settings is a JSON route of the admin API.
+        { path: 'manage/api-tokens', element: <ApiTokensPage /> },
         { path: '*', element: <Navigate to="/" replace /> },
       ],
     },

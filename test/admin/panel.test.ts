@@ -110,6 +110,7 @@ describe('admin panel in a browser [sqlite]', { skip }, () => {
     const describedBy = await titleField.getAttribute('aria-describedby');
     assert.ok(describedBy, 'the error is tied to the field');
     assert.match((await page.locator(`[id="${describedBy!.split(' ').find((id) => id.endsWith('error'))}"]`).textContent()) ?? '', /title must be defined/);
+    await titleField.evaluate((element) => element.scrollIntoView({ block: 'center' }));
     await shot('04-publish-refused');
     api = await versions(documentId);
     assert.equal(api.published.status, 404, 'nothing was published');
@@ -223,7 +224,7 @@ describe('admin panel in a browser [sqlite]', { skip }, () => {
     await page.getByRole('list', { name: 'cover' }).getByRole('listitem', { name: `${prefix}.png` }).waitFor();
     await page.locator('button[aria-label="Upload to cover"]:not([data-loading])').waitFor();
     await shot('08-media');
-    await tags.evaluate((element) => element.scrollIntoView({ block: 'start' }));
+    await tags.evaluate((element) => element.scrollIntoView({ block: 'center' }));
     await shot('09-relations-components');
 
     await page.getByRole('button', { name: 'Publish', exact: true }).click();
@@ -304,5 +305,35 @@ describe('admin panel in a browser [sqlite]', { skip }, () => {
     assert.deepEqual([res.body.data.siteName, res.body.data.siteDescription], [siteName, 'A site about writing.']);
     // No draft and publish on this type: none of its buttons.
     assert.equal(await page.getByRole('button', { name: 'Publish', exact: true }).count(), 0);
+  });
+
+  it('creates an API token, shows its key once, revokes it', async () => {
+    const name = unique('token');
+    await page.goto(`${server.url}/admin`);
+    await page.getByRole('navigation', { name: 'Settings' }).getByRole('link', { name: 'API tokens' }).click();
+    await page.getByRole('heading', { name: 'API tokens', level: 1 }).waitFor();
+    const form = page.getByRole('region', { name: 'Create an API token' });
+    await form.getByLabel('Name').fill(name);
+    await form.getByLabel('Token type').selectOption('read-only');
+    await form.getByLabel('Token duration').selectOption({ label: '7 days' });
+    await form.getByRole('button', { name: 'Create token' }).click();
+    const shown = page.getByRole('dialog', { name: `${name}: copy its key now` });
+    await shown.waitFor();
+    const accessKey = (await shown.getByTestId('access-key').textContent())!.trim();
+    await shot('12-api-token-created');
+    // The key works on the content API, for reading only.
+    const reader = { headers: { authorization: `Bearer ${accessKey}` } };
+    assert.equal((await server.publicApi.get('/api/articles', reader)).status, 200);
+    assert.equal((await server.publicApi.post('/api/tags', { data: { name } }, reader)).status, 403);
+    await shown.getByRole('button', { name: 'Done' }).click();
+    const row = page.getByRole('row').filter({ hasText: name });
+    await row.getByText('read-only').waitFor();
+
+    await page.getByRole('button', { name: `Revoke ${name}` }).click();
+    await page.getByRole('dialog', { name: 'Revoke this token?' }).getByRole('button', { name: 'Yes, revoke' }).click();
+    await row.waitFor({ state: 'detached' });
+    assert.equal((await server.publicApi.get('/api/articles', reader)).status, 401);
+    const listed = await server.vellum.auth.tokens.list();
+    assert.ok(!listed.some((token) => token.name === name));
   });
 });

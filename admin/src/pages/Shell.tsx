@@ -55,6 +55,12 @@ export function Shell() {
           {schema.error && <Alert color="red">{schema.error.message}</Alert>}
           <TypeLinks label="Collection types" types={types.filter((type) => type.kind === 'collectionType')} onNavigate={close} />
           <TypeLinks label="Single types" types={types.filter((type) => type.kind === 'singleType')} onNavigate={close} />
+          <nav aria-label="Settings">
+            <Text fw={700} px="sm" mt="lg">
+              Settings
+            </Text>
+            <NavLink component={RouterLink} to="/manage/api-tokens" label="API tokens" onClick={close} />
+          </nav>
         </AppShell.Section>
       </AppShell.Navbar>
       <AppShell.Main>
