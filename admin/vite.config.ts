@@ -29,11 +29,12 @@ export default defineConfig({
   build: {
     outDir,
     emptyOutDir: true,
-    // The libraries apart from the app: they change less often, so a new build of the app leaves them cached.
+    // React and the router apart from the app: they change less often, so a new build leaves them cached.
+    // Mantine's components go with the screens that use them (the edit view loads when first opened).
     rolldownOptions: {
       output: {
         codeSplitting: {
-          groups: [{ name: 'vendor', test: /node_modules[\\/](react|react-dom|scheduler|react-router|@mantine|@tanstack|@floating-ui)[\\/]/ }],
+          groups: [{ name: 'vendor', test: /node_modules[\\/](react|react-dom|scheduler|react-router|@tanstack)[\\/]/ }],
         },
       },
     },

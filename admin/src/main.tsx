@@ -12,9 +12,7 @@ import { Shell } from './pages/Shell.tsx';
 import { LoginPage } from './pages/LoginPage.tsx';
 import { HomePage } from './pages/HomePage.tsx';
 import { ContentTypePage } from './pages/ContentTypePage.tsx';
-import { EditPage } from './pages/EditPage.tsx';
 import { ErrorPage } from './pages/ErrorPage.tsx';
-import { ApiTokensPage } from './pages/ApiTokensPage.tsx';
 
 const theme = createTheme({ primaryColor: 'indigo', defaultRadius: 'md', fontFamily: 'system-ui, -apple-system, "Segoe UI", Roboto, sans-serif' });
 
@@ -27,6 +25,8 @@ const queryClient = new QueryClient({
     },
   },
 });
+
+const editPage = async () => ({ Component: (await import('./pages/EditPage.tsx')).EditPage });
 
 // Client routes live under /admin beside the JSON admin API: they use names it does not (content/..., manage/...).
 const router = createBrowserRouter(
@@ -42,10 +42,11 @@ const router = createBrowserRouter(
       children: [
         { index: true, element: <HomePage /> },
         { path: 'content/:uid', element: <ContentTypePage /> },
-        { path: 'content/:uid/create', element: <EditPage /> },
-        { path: 'content/:uid/:documentId', element: <EditPage /> },
+        // Screens past the first load when first opened: the login and the list come first.
+        { path: 'content/:uid/create', lazy: editPage },
+        { path: 'content/:uid/:documentId', lazy: editPage },
         // Settings live under manage/: /admin/settings is a JSON route of the admin API.
-        { path: 'manage/api-tokens', element: <ApiTokensPage /> },
+        { path: 'manage/api-tokens', lazy: async () => ({ Component: (await import('./pages/ApiTokensPage.tsx')).ApiTokensPage }) },
         { path: '*', element: <Navigate to="/" replace /> },
       ],
     },
