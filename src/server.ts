@@ -24,6 +24,8 @@ import { ForbiddenError } from './errors.js';
 import { startEmail, type EmailService } from './email/index.js';
 import { builtInTypes, startLocales, systemTables } from './built-ins.js';
 import { registerAdminRoutes } from './rest/admin.js';
+import { registerAdminContentRoutes } from './rest/admin-content.js';
+import { registerAdminPanel } from './rest/admin-panel.js';
 import { registerSecurity } from './http/security.js';
 import { registerUsersPermissionsRoutes, usersPathTaken } from './rest/users-permissions.js';
 import { registerUsersRolesRoutes } from './rest/users-roles.js';
@@ -60,6 +62,8 @@ export interface CreateVellumOptions extends LoadConfigOptions {
   access?: AccessControl;
   /** The users-permissions layer's GraphQL `register`, `login` and `me`. */
   usersPermissions?: UsersPermissionsHooks;
+  /** Where the admin panel's build is (default dist/admin/ of Vellum's package). */
+  adminPanelDir?: string;
 }
 
 /** GraphQL's `register`, `login`, `me` and account mutations, answered by users-and-permissions as REST's are. */
@@ -174,12 +178,14 @@ export async function createVellum(projectDir: string, options: CreateVellumOpti
   registerUsersPermissionsRoutes(app, { auth, service: documents, prefix });
   registerUsersRolesRoutes(app, { auth, service: documents, prefix });
   registerAdminRoutes(app, auth, { webhooks, deliveries: events.deliveries, schedules: events.schedules, webhooksConfig: config.server.webhooks });
+  registerAdminContentRoutes(app, { auth, documents });
   app.addHook('onClose', async () => {
     email.close();
     await database.close();
   });
   try {
-    const media = await registerUploadRoutes(app, { documents, access, config });
+    const media = await registerUploadRoutes(app, { documents, access, config, admin: (headers) => auth.admins.authenticate(headers.authorization) });
+    await registerAdminPanel(app, options.adminPanelDir);
     // Last: a project route on a path Vellum serves itself is the one left out (with a warning).
     routing?.register(app);
     const usersPermissions = options.usersPermissions ?? graphqlUsersPermissions(auth);

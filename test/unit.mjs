@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// The unit tier: every src/**/*.test.ts (tests beside the code they test). No server, no database.
+// The unit tier: every src/**/*.test.ts and admin/src/**/*.test.ts (tests beside the code they test,
+// the admin panel's logic without its React). No server, no database.
 // They run in this one process (`node --import tsx test/unit.mjs`, as `npm run test:unit` does):
 // a process per file, as `node --test` makes, costs ~0.6 s of start-up each, more than the tests.
 // Extra arguments are file filters: `npm run test:unit -- query/parse` runs src/query/parse/*.test.ts;
@@ -13,15 +14,15 @@ if (!process.execArgv.some((arg, i, all) => arg === '--import=tsx' || (arg === '
   process.exit(2);
 }
 process.env.NODE_ENV ??= 'test';
-const src = fileURLToPath(new URL('../src', import.meta.url));
+const root = fileURLToPath(new URL('..', import.meta.url));
 const walk = (dir) =>
   readdirSync(dir).flatMap((name) => {
     const path = join(dir, name);
     return statSync(path).isDirectory() ? walk(path) : path.endsWith('.test.ts') ? [path] : [];
   });
 const filters = process.argv.slice(2);
-const files = walk(src)
-  .filter((file) => filters.length === 0 || filters.some((f) => relative(src, file).includes(f)))
+const files = [...walk(join(root, 'src')), ...walk(join(root, 'admin/src'))]
+  .filter((file) => filters.length === 0 || filters.some((f) => relative(join(root, 'src'), file).includes(f) || relative(root, file).includes(f)))
   .sort();
 if (files.length === 0) {
   console.error('no unit test files match', filters.join(' '));

@@ -8,7 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import multipart from '@fastify/multipart';
 import fastifyStatic from '@fastify/static';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { IncomingHttpHeaders } from 'node:http';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { DocumentService } from '../documents/service.js';
 import { ValidationError } from '../errors.js';
 import type { AccessControl } from '../access/index.js';
@@ -25,6 +26,11 @@ export interface UploadRoutesOptions {
   documents: DocumentService;
   access: AccessControl;
   config: VellumConfig;
+  /**
+   * The admin panel's media library: the same routes under `/admin/upload`, for whoever this lets
+   * through (an administrator: it throws UnauthorizedError otherwise). Absent: none.
+   */
+  admin?: (headers: IncomingHttpHeaders) => Promise<unknown>;
 }
 
 /**
@@ -77,46 +83,52 @@ export async function registerUploadRoutes(app: FastifyInstance, options: Upload
   await app.register(async (scope) => {
     await scope.register(multipart, { throwFileSizeLimit: true, limits: { fileSize: Math.min(config.sizeLimit, config.requestSizeLimit) } });
 
-    scope.post(`${prefix}/upload`, async (request, reply) => {
-      const id = (request.query as Record<string, unknown>).id;
-      // Replacing a file's bytes or info is `update`, a grant apart from `upload` (Strapi: `upload`).
-      await access.authorize(request.headers, { uid: UID, action: id === undefined ? 'upload' : 'update' });
-      // The temporary folder is gone before the answer leaves.
-      const dir = await mkdtemp(join(tmpdir(), 'vellum-upload-'));
-      let answer: unknown;
-      try {
-        const form = await readForm(request, dir, config);
-        const infos = fileInfos(form.fields.get('fileInfo') ?? []);
-        if (id !== undefined) {
-          if (form.files.length > 1) throw new ValidationError('Only one file can replace a file');
-          answer = await library.update(fileId(String(id)), infos[0] ?? {}, form.files[0]);
-        } else {
-          if (form.files.length === 0) throw new ValidationError('Files are empty');
-          if (infos.length > form.files.length) throw new ValidationError('More fileInfo entries than files');
-          // Linking into a document is editing it: `update` on its content-type.
-          const mayLink = async (type: ContentType) => void (await access.authorize(request.headers, { uid: type.uid, action: 'update' }));
-          answer = await library.upload(form.files, infos, linkRequest(form), mayLink);
+    /** The upload routes under `base`, each asking `allow` first (the permission's uid: the upload plugin's unless named). */
+    const routes = (base: string, allow: (request: FastifyRequest, action: string, uid?: string) => Promise<void>) => {
+      scope.post(`${base}/upload`, async (request, reply) => {
+        const id = (request.query as Record<string, unknown>).id;
+        // Replacing a file's bytes or info is `update`, a grant apart from `upload` (Strapi: `upload`).
+        await allow(request, id === undefined ? 'upload' : 'update');
+        // The temporary folder is gone before the answer leaves.
+        const dir = await mkdtemp(join(tmpdir(), 'vellum-upload-'));
+        let answer: unknown;
+        try {
+          const form = await readForm(request, dir, config);
+          const infos = fileInfos(form.fields.get('fileInfo') ?? []);
+          if (id !== undefined) {
+            if (form.files.length > 1) throw new ValidationError('Only one file can replace a file');
+            answer = await library.update(fileId(String(id)), infos[0] ?? {}, form.files[0]);
+          } else {
+            if (form.files.length === 0) throw new ValidationError('Files are empty');
+            if (infos.length > form.files.length) throw new ValidationError('More fileInfo entries than files');
+            // Linking into a document is editing it: `update` on its content-type.
+            const mayLink = async (type: ContentType) => void (await allow(request, 'update', type.uid));
+            answer = await library.upload(form.files, infos, linkRequest(form), mayLink);
+          }
+        } finally {
+          await rm(dir, { recursive: true, force: true });
         }
-      } finally {
-        await rm(dir, { recursive: true, force: true });
-      }
-      return reply.status(id === undefined ? 201 : 200).send(withUrlSigned(answer));
-    });
+        return reply.status(id === undefined ? 201 : 200).send(withUrlSigned(answer));
+      });
 
-    scope.get(`${prefix}/upload/files`, async (request) => {
-      await access.authorize(request.headers, { uid: UID, action: 'find' });
-      return withUrlSigned(await library.list(request.query as Record<string, unknown>));
-    });
+      scope.get(`${base}/upload/files`, async (request) => {
+        await allow(request, 'find');
+        return withUrlSigned(await library.list(request.query as Record<string, unknown>));
+      });
 
-    scope.get<{ Params: { id: string } }>(`${prefix}/upload/files/:id`, async (request) => {
-      await access.authorize(request.headers, { uid: UID, action: 'findOne' });
-      return withUrlSigned(await library.findOne(fileId(request.params.id), request.query as Record<string, unknown>));
-    });
+      scope.get<{ Params: { id: string } }>(`${base}/upload/files/:id`, async (request) => {
+        await allow(request, 'findOne');
+        return withUrlSigned(await library.findOne(fileId(request.params.id), request.query as Record<string, unknown>));
+      });
 
-    scope.delete<{ Params: { id: string } }>(`${prefix}/upload/files/:id`, async (request) => {
-      await access.authorize(request.headers, { uid: UID, action: 'destroy' });
-      return withUrlSigned(await library.delete(fileId(request.params.id)));
-    });
+      scope.delete<{ Params: { id: string } }>(`${base}/upload/files/:id`, async (request) => {
+        await allow(request, 'destroy');
+        return withUrlSigned(await library.delete(fileId(request.params.id)));
+      });
+    };
+    routes(prefix, async (request, action, uid = UID) => void (await access.authorize(request.headers, { uid, action })));
+    const admin = options.admin;
+    if (admin) routes('/admin', async (request) => void (await admin(request.headers)));
   });
   return library;
 }

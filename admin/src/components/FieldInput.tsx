@@ -1,0 +1,97 @@
+import { ActionIcon, Alert, JsonInput, NativeSelect, NumberInput, PasswordInput, Switch, Text, TextInput, Textarea } from '@mantine/core';
+import type { UseFormReturnType } from '@mantine/form';
+import { inputKind, slugify, type FormValues, type Models } from '../fields.ts';
+import type { AttributeDescription } from '../schema.ts';
+import { ComponentField, DynamicZoneField } from './ComponentField.tsx';
+import { MarkdownField } from './MarkdownField.tsx';
+import { MediaField } from './MediaField.tsx';
+import { RelationField } from './RelationField.tsx';
+
+export interface FieldProps {
+  attribute: AttributeDescription;
+  form: UseFormReturnType<FormValues>;
+  models: Models;
+  /** Where the value is in the form's values: the attribute's name, or `seo.metaTitle`, `links.0.url`. */
+  path?: string;
+}
+
+/** The value at a dotted path of the form's values. */
+export function valueAt(form: UseFormReturnType<FormValues>, path: string): unknown {
+  return path.split('.').reduce<unknown>((value, key) => (value && typeof value === 'object' ? (value as Record<string, unknown>)[key] : undefined), form.getValues());
+}
+
+/** One attribute's input, labelled with the attribute's name as the schema spells it. */
+export function FieldInput(props: FieldProps) {
+  const { attribute, form, models } = props;
+  const { name, required } = attribute;
+  const path = props.path ?? name;
+  const parent = path.includes('.') ? path.slice(0, path.lastIndexOf('.')) : '';
+  const common = { label: name, withAsterisk: required, ...form.getInputProps(path) };
+  const lengths = { minLength: attribute.minLength, maxLength: attribute.maxLength };
+  switch (inputKind(attribute)) {
+    case 'string':
+      return <TextInput {...common} {...lengths} />;
+    case 'email':
+      return <TextInput {...common} type="email" />;
+    case 'password':
+      return <PasswordInput {...common} autoComplete="new-password" description="Leave empty to keep the current password" />;
+    case 'text':
+      return <Textarea {...common} autosize minRows={3} {...lengths} />;
+    case 'markdown':
+      return <MarkdownField {...common} value={String(valueAt(form, path) ?? '')} />;
+    case 'uid': {
+      const target = attribute.targetField;
+      const generate = () => form.setFieldValue(path, slugify(String(valueAt(form, parent ? `${parent}.${target}` : target!) ?? '')));
+      return (
+        <TextInput
+          {...common}
+          description={target ? `Generated from ${target}` : undefined}
+          rightSection={
+            target ? (
+              <ActionIcon variant="subtle" onClick={generate} aria-label={`Generate ${name} from ${target}`} title={`Generate from ${target}`}>
+                ↻
+              </ActionIcon>
+            ) : undefined
+          }
+        />
+      );
+    }
+    case 'integer':
+      return <NumberInput {...common} allowDecimal={false} min={attribute.min} max={attribute.max} />;
+    case 'decimal':
+      return <NumberInput {...common} min={attribute.min} max={attribute.max} />;
+    case 'biginteger':
+      return <TextInput {...common} inputMode="numeric" />;
+    case 'date':
+      return <TextInput {...common} type="date" />;
+    case 'time':
+      return <TextInput {...common} type="time" />;
+    case 'datetime':
+      return <TextInput {...common} type="datetime-local" />;
+    case 'boolean':
+      return <Switch label={name} {...form.getInputProps(path, { type: 'checkbox' })} />;
+    case 'enumeration':
+      return <NativeSelect {...common} data={[{ value: '', label: '(none)' }, ...(attribute.enum ?? []).map((value) => ({ value, label: value }))]} />;
+    case 'json':
+      return <JsonInput {...common} autosize minRows={3} formatOnBlur validationError="Not valid JSON" />;
+    case 'relation':
+      return <RelationField attribute={attribute} form={form} models={models} path={path} />;
+    case 'component':
+      return <ComponentField attribute={attribute} form={form} models={models} path={path} />;
+    case 'media':
+      return <MediaField attribute={attribute} form={form} models={models} path={path} />;
+    case 'dynamiczone':
+      return <DynamicZoneField attribute={attribute} form={form} models={models} path={path} />;
+    case 'unsupported':
+      return (
+        <div>
+          <Text fw={500} size="sm">
+            {name}
+          </Text>
+          <Alert variant="light" color="gray" p="xs">
+            {attribute.type} fields are edited in a later version of the panel; saving here leaves this one as it is.
+          </Alert>
+        </div>
+      );
+  }
+}

@@ -1,0 +1,66 @@
+import '@mantine/core/styles.css';
+import '@mantine/notifications/styles.css';
+import { createTheme, MantineProvider } from '@mantine/core';
+import { Notifications } from '@mantine/notifications';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { createBrowserRouter, Navigate, RouterProvider } from 'react-router-dom';
+import { ApiError } from './api.ts';
+import { RequireSession } from './session.tsx';
+import { Shell } from './pages/Shell.tsx';
+import { LoginPage } from './pages/LoginPage.tsx';
+import { HomePage } from './pages/HomePage.tsx';
+import { ContentTypePage } from './pages/ContentTypePage.tsx';
+import { ErrorPage } from './pages/ErrorPage.tsx';
+
+const theme = createTheme({ primaryColor: 'indigo', defaultRadius: 'md', fontFamily: 'system-ui, -apple-system, "Segoe UI", Roboto, sans-serif' });
+
+const queryClient = new QueryClient({
+  defaultOptions: {
+    queries: {
+      // A refused or missing thing is an answer, not a network hiccup: no retries for 4xx.
+      retry: (count, error) => !(error instanceof ApiError && error.status < 500) && count < 2,
+      refetchOnWindowFocus: false,
+    },
+  },
+});
+
+const editPage = async () => ({ Component: (await import('./pages/EditPage.tsx')).EditPage });
+
+// Client routes live under /admin beside the JSON admin API: they use names it does not (content/..., manage/...).
+const router = createBrowserRouter(
+  [
+    { path: '/login', element: <LoginPage />, errorElement: <ErrorPage /> },
+    {
+      element: (
+        <RequireSession>
+          <Shell />
+        </RequireSession>
+      ),
+      errorElement: <ErrorPage />,
+      children: [
+        { index: true, element: <HomePage /> },
+        { path: 'content/:uid', element: <ContentTypePage /> },
+        // Screens past the first load when first opened: the login and the list come first.
+        { path: 'content/:uid/create', lazy: editPage },
+        { path: 'content/:uid/:documentId', lazy: editPage },
+        // Settings live under manage/: /admin/settings is a JSON route of the admin API.
+        { path: 'manage/api-tokens', lazy: async () => ({ Component: (await import('./pages/ApiTokensPage.tsx')).ApiTokensPage }) },
+        { path: '*', element: <Navigate to="/" replace /> },
+      ],
+    },
+  ],
+  { basename: '/admin' },
+);
+
+createRoot(document.getElementById('root')!).render(
+  <StrictMode>
+    <MantineProvider theme={theme}>
+      <Notifications position="bottom-right" limit={3} autoClose={4000} />
+      <QueryClientProvider client={queryClient}>
+        <RouterProvider router={router} />
+      </QueryClientProvider>
+    </MantineProvider>
+  </StrictMode>,
+);

@@ -1,0 +1,176 @@
+import { Alert, Anchor, Badge, Button, Checkbox, Group, Loader, Pagination, Popover, Select, Stack, Table, Text, TextInput, Title, UnstyledButton } from '@mantine/core';
+import { useDebouncedValue, useLocalStorage } from '@mantine/hooks';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { Link, useSearchParams } from 'react-router-dom';
+import { api, queryString } from '../api.ts';
+import { contentPath, statusOf, STATUS_COLORS, type Document, type ListAnswer } from '../content.ts';
+import { defaultColumns, listableAttribute } from '../fields.ts';
+import type { ContentTypeDescription } from '../schema.ts';
+import { LocaleSelect, useLocale } from '../locales.tsx';
+
+const PAGE_SIZES = ['10', '25', '50', '100'];
+
+function cell(value: unknown): string {
+  if (value === null || value === undefined) return '';
+  if (typeof value === 'boolean') return value ? 'true' : 'false';
+  return String(value);
+}
+
+/**
+ * A collection type's documents, paginated, sorted and searched on the server: the page, sort and
+ * search live in the URL (a reload or a link shows the same list), the columns in local storage.
+ */
+export function ListView({ type }: { type: ContentTypeDescription }) {
+  const [params, setParams] = useSearchParams();
+  const [locale, setLocale] = useLocale(type);
+  const localeQuery = locale ? `?locale=${encodeURIComponent(locale)}` : '';
+  const page = Number(params.get('page') ?? '1') || 1;
+  const pageSize = params.get('pageSize') ?? '10';
+  const sort = params.get('sort') ?? `${type.mainField ?? 'updatedAt'}:asc`;
+  const search = params.get('q') ?? '';
+  const [debouncedSearch] = useDebouncedValue(search, 250);
+  const listable = type.attributes.filter(listableAttribute);
+  const [columns, setColumns] = useLocalStorage<string[]>({ key: `vellum-columns:${type.uid}`, defaultValue: defaultColumns(type.attributes, type.mainField) });
+  const chosen = columns.filter((name) => listable.some((attribute) => attribute.name === name));
+  // Without any column chosen, the documentId links each row to its edit view.
+  const shown = chosen.length ? chosen : ['documentId'];
+
+  const update = (changes: Record<string, string | null>) => {
+    const next = new URLSearchParams(params);
+    for (const [key, value] of Object.entries(changes)) {
+      if (value === null || value === '') next.delete(key);
+      else next.set(key, value);
+    }
+    setParams(next, { replace: true });
+  };
+
+  const query = {
+    locale,
+    pagination: { page, pageSize },
+    sort,
+    filters: debouncedSearch && type.mainField ? { [type.mainField]: { $containsi: debouncedSearch } } : undefined,
+  };
+  const list = useQuery({
+    queryKey: ['list', type.uid, query],
+    queryFn: () => api<ListAnswer>(`${contentPath(type)}${queryString(query)}`),
+    placeholderData: keepPreviousData,
+    // A localized type's list waits for the default locale.
+    enabled: !type.localized || locale !== undefined,
+  });
+
+  const [sortField, sortOrder] = sort.split(':');
+  const header = (name: string, label = name) => {
+    const active = sortField === name;
+    const next = active && sortOrder === 'asc' ? 'desc' : 'asc';
+    return (
+      <Table.Th key={name} aria-sort={active ? (sortOrder === 'asc' ? 'ascending' : 'descending') : 'none'}>
+        <UnstyledButton fw={700} onClick={() => update({ sort: `${name}:${next}`, page: null })}>
+          {label} {active ? (sortOrder === 'asc' ? '▲' : '▼') : ''}
+        </UnstyledButton>
+      </Table.Th>
+    );
+  };
+  const total = list.data?.meta.pagination.total ?? 0;
+
+  return (
+    <Stack>
+      <Group justify="space-between">
+        <div>
+          <Title order={1}>{type.displayName}</Title>
+          <Text c="dimmed">{list.data ? `${total} ${total === 1 ? 'entry' : 'entries'} found` : ' '}</Text>
+        </div>
+        <Button component={Link} to={`/content/${type.uid}/create${localeQuery}`}>
+          Create new entry
+        </Button>
+      </Group>
+      <Group align="flex-end">
+        {type.localized && <LocaleSelect value={locale} onChange={setLocale} />}
+        {type.mainField && (
+          <TextInput
+            label="Search"
+            placeholder={`Search by ${type.mainField}`}
+            value={search}
+            onChange={(event) => update({ q: event.currentTarget.value, page: null })}
+            w={320}
+          />
+        )}
+        <Popover position="bottom-end" shadow="md">
+          <Popover.Target>
+            <Button variant="default">
+              Columns
+            </Button>
+          </Popover.Target>
+          <Popover.Dropdown>
+            <Stack gap="xs" role="group" aria-label="Columns shown">
+              {listable.map((attribute) => (
+                <Checkbox
+                  key={attribute.name}
+                  label={attribute.name}
+                  checked={chosen.includes(attribute.name)}
+                  onChange={(event) => {
+                    const on = event.currentTarget.checked;
+                    setColumns(listable.map((a) => a.name).filter((name) => (name === attribute.name ? on : chosen.includes(name))));
+                  }}
+                />
+              ))}
+            </Stack>
+          </Popover.Dropdown>
+        </Popover>
+      </Group>
+      {list.error && <Alert color="red">{list.error.message}</Alert>}
+      {list.isPending ? (
+        <Loader aria-label="Loading" />
+      ) : (
+        <Table.ScrollContainer minWidth={600}>
+          <Table striped highlightOnHover aria-label={`${type.displayName} entries`}>
+            <Table.Thead>
+              <Table.Tr>
+                {shown.map((name) => header(name))}
+                {type.draftAndPublish && <Table.Th>Status</Table.Th>}
+                {header('updatedAt', 'Last update')}
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {list.data?.data.map((document: Document) => {
+                const status = statusOf(type, list.data.meta.publication[document.documentId]);
+                return (
+                  <Table.Tr key={document.documentId}>
+                    {shown.map((name, index) => (
+                      <Table.Td key={name}>
+                        {index === 0 ? (
+                          <Anchor component={Link} to={`/content/${type.uid}/${document.documentId}${localeQuery}`}>
+                            {cell(document[name]) || `(no ${name})`}
+                          </Anchor>
+                        ) : (
+                          cell(document[name])
+                        )}
+                      </Table.Td>
+                    ))}
+                    {status && (
+                      <Table.Td>
+                        <Badge color={STATUS_COLORS[status]} variant="light">
+                          {status}
+                        </Badge>
+                      </Table.Td>
+                    )}
+                    <Table.Td>{new Date(String(document.updatedAt)).toLocaleString()}</Table.Td>
+                  </Table.Tr>
+                );
+              })}
+            </Table.Tbody>
+          </Table>
+          {list.data?.data.length === 0 && <Text p="md">No entries{search ? ` match “${search}”` : ' yet'}.</Text>}
+        </Table.ScrollContainer>
+      )}
+      <Group justify="space-between">
+        <Select label="Entries per page" data={PAGE_SIZES} value={pageSize} onChange={(value) => update({ pageSize: value, page: null })} w={160} allowDeselect={false} />
+        <Pagination
+          total={list.data?.meta.pagination.pageCount ?? 1}
+          value={page}
+          onChange={(next) => update({ page: String(next) })}
+          getControlProps={(control) => ({ 'aria-label': `${control} page` })}
+        />
+      </Group>
+    </Stack>
+  );
+}
