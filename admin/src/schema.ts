@@ -1,55 +1,9 @@
-/** The schema as `GET /admin/content-types` describes it (src/rest/admin-schema.ts on the server). */
+/** The schema as `GET /admin/content-types` describes it: the server's own types (src/rest/admin-schema.ts). */
 import { useQuery } from '@tanstack/react-query';
+import type { AttributeDescription, ComponentDescription, ContentTypeDescription, SchemaDescription } from '../../src/rest/admin-schema.ts';
 import { api } from './api.ts';
 
-export interface AttributeDescription {
-  name: string;
-  type: string;
-  required: boolean;
-  localized: boolean;
-  unique?: boolean;
-  default?: unknown;
-  min?: number;
-  max?: number;
-  minLength?: number;
-  maxLength?: number;
-  regex?: string;
-  enum?: string[];
-  targetField?: string;
-  relation?: string;
-  target?: string;
-  toMany?: boolean;
-  component?: string;
-  repeatable?: boolean;
-  components?: string[];
-  multiple?: boolean;
-  allowedTypes?: string[] | null;
-}
-
-export interface ContentTypeDescription {
-  uid: string;
-  displayName: string;
-  kind: 'collectionType' | 'singleType';
-  singularName: string;
-  pluralName: string;
-  draftAndPublish: boolean;
-  localized: boolean;
-  attributes: AttributeDescription[];
-  mainField: string | null;
-}
-
-export interface ComponentDescription {
-  uid: string;
-  displayName: string;
-  category: string;
-  attributes: AttributeDescription[];
-  mainField: string | null;
-}
-
-export interface SchemaDescription {
-  contentTypes: ContentTypeDescription[];
-  components: ComponentDescription[];
-}
+export type { AttributeDescription, ComponentDescription, ContentTypeDescription, SchemaDescription };
 
 export function useSchema() {
   return useQuery({
