@@ -28,7 +28,7 @@ describe('configuration without config files', () => {
       proxy: { koa: false, ipHeader: 'x-forwarded-for', maxIpsCount: 0 },
     });
     assert.deepEqual(config.database, { client: 'sqlite', filename: join(PROJECT, '.tmp/data.db') });
-    assert.deepEqual(config.api.rest, { prefix: '/api', defaultLimit: 25, maxLimit: 100, withCount: true, strictParams: false, cache: { maxBytes: 16 * 1024 * 1024 }, costLimit: 25_000, draftAccess: 'editors' });
+    assert.deepEqual(config.api.rest, { prefix: '/api', defaultLimit: 25, maxLimit: 100, withCount: true, strictParams: false, cache: { maxBytes: 16 * 1024 * 1024, holdAfterWriteMs: 1000 }, costLimit: 25_000, draftAccess: 'editors' });
     assert.deepEqual(config.i18n, { defaultLocale: 'en', locales: ['en'] });
     assert.deepEqual(config.middlewares, []);
   });

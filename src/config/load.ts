@@ -37,7 +37,7 @@ export interface RestConfig {
   /** Strapi's `api.rest.strictParams`: a query parameter the content API does not know is a 400. */
   strictParams: boolean;
   /** The response cache of GET reads (http/response-cache.ts); 0 bytes turns it off. */
-  cache: { maxBytes: number };
+  cache: { maxBytes: number; holdAfterWriteMs: number };
   /**
    * The items (documents, components, media files) one read may answer, its page and everything
    * populated below it; counted while reading (documents/read/budget.ts).
@@ -229,9 +229,10 @@ const restSchema = z.object({
     .object({
       enabled: z.boolean().default(true),
       maxBytes: z.coerce.number().int().min(0).default(16 * 1024 * 1024),
+      holdAfterWriteMs: z.coerce.number().int().min(0).default(1000),
     })
-    .default({ enabled: true, maxBytes: 16 * 1024 * 1024 })
-    .transform(({ enabled, maxBytes }) => ({ maxBytes: enabled ? maxBytes : 0 })),
+    .default({ enabled: true, maxBytes: 16 * 1024 * 1024, holdAfterWriteMs: 1000 })
+    .transform(({ enabled, maxBytes, holdAfterWriteMs }) => ({ maxBytes: enabled ? maxBytes : 0, holdAfterWriteMs })),
 });
 
 const localeCode = z.string().regex(/^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/, 'a locale code such as en or fr-FR');

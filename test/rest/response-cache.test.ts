@@ -11,12 +11,15 @@ import { DIALECTS, startServer, type TestServer } from '../helpers/server.js';
 import type { HttpClient } from '../helpers/http.js';
 import { unique } from '../helpers/unique.js';
 import { jsonBody } from '../../src/http/json-body.js';
+
+/** Answers right after a write are stored too (by default a moving type's answers wait a second). */
+const HOLD_NOTHING = { api: { rest: { cache: { holdAfterWriteMs: 0 } } } };
 import { ResponseCache } from '../../src/http/response-cache.js';
 
 describe('response cache: memory bound', () => {
   const state = (articles: number, tags = 0) => new Map([['articles', articles], ['tags', tags]]);
   it('keeps the least recently used out once bodies and keys exceed maxBytes; a moved group drops its answers only', () => {
-    const cache = new ResponseCache(128 * 1024);
+    const cache = new ResponseCache({ maxBytes: 128 * 1024, holdAfterWriteMs: 0 });
     const body = jsonBody({ data: 'x'.repeat(1000) });
     const longUrl = (i: number) => `/api/articles?filters[title][$eq]=${i}${'y'.repeat(4000)}`;
     for (let i = 0; i < 100; i++) {
@@ -40,6 +43,27 @@ describe('response cache: memory bound', () => {
     assert.equal(cache.lookup('/unknown', state(1)), undefined, 'a group without a counter is never cached');
     assert.equal(cache.lookup('/nothing', state(1)), undefined, 'nor an answer that names no group');
   });
+
+  it('holdAfterWriteMs: answers of a group seen moving within that time are not stored, the others are', () => {
+    let now = 1_000;
+    const cache = new ResponseCache({ maxBytes: 128 * 1024, holdAfterWriteMs: 500, now: () => now });
+    const body = jsonBody({ data: [] });
+    cache.store('/a', state(1), ['articles'], body);
+    assert.ok(cache.lookup('/a', state(1)), 'a group first seen is stored');
+    now += 10;
+    cache.store('/a2', state(2), ['articles'], body);
+    assert.equal(cache.lookup('/a2', state(2)), undefined, 'articles just moved: not stored');
+    cache.store('/t', state(2, 0), ['tags'], body);
+    assert.ok(cache.lookup('/t', state(2, 0)), 'tags did not move: stored');
+    cache.store('/both', state(2, 0), ['articles', 'tags'], body);
+    assert.equal(cache.lookup('/both', state(2, 0)), undefined, 'an answer reading a moving group: not stored');
+    now += 499;
+    cache.store('/a3', state(2), ['articles'], body);
+    assert.equal(cache.lookup('/a3', state(2)), undefined, 'still within the hold');
+    now += 1;
+    cache.store('/a4', state(2), ['articles'], body);
+    assert.ok(cache.lookup('/a4', state(2)), 'stored again once the group has been still for the hold');
+  });
 });
 
 for (const dialect of DIALECTS) {
@@ -49,7 +73,7 @@ for (const dialect of DIALECTS) {
     let documentId: string;
 
     before(async () => {
-      server = await startServer(dialect);
+      server = await startServer(dialect, { config: HOLD_NOTHING });
       const author = (await server.api.post('/api/authors', { data: { name: 'Ann' } })).body.data.documentId;
       documentId = (await server.api.post('/api/articles', { data: { title: 'first', author } })).body.data.documentId;
       await server.api.post('/api/articles', { data: { title: 'second', author } });
@@ -106,7 +130,7 @@ for (const dialect of DIALECTS) {
 
     it('a write by another node on the same database is seen by the next read', async () => {
       const own = await article(unique('node'));
-      const other = await startServer(dialect, { nodeOf: server });
+      const other = await startServer(dialect, { nodeOf: server, config: HOLD_NOTHING });
       try {
         const path = `/api/articles/${own}?fields[0]=views`;
         await read(path);
@@ -194,7 +218,7 @@ for (const dialect of DIALECTS) {
       const path = `/api/articles/${own}?populate[tags][fields][0]=name`;
       await read(path);
       assert.ok(await untilCached(path));
-      const other = await startServer(dialect, { nodeOf: server });
+      const other = await startServer(dialect, { nodeOf: server, config: HOLD_NOTHING });
       try {
         const renamed = unique('renamed');
         await other.api.put(`/api/tags/${tag}`, { data: { name: renamed } });

@@ -116,12 +116,21 @@ export const sqliteDialect: Dialect = {
   asText: (expression) => sql`cast(${expression} as text)`,
   lower: (expression) => sql`vellum_lower(${expression})`,
   matches(expression, text, anchor, caseInsensitive) {
-    if (caseInsensitive) return likeMatch(sqliteDialect.lower, expression, text, anchor, true);
+    if (caseInsensitive) {
+      // SQLite's own LIKE folds ASCII letters: for an ASCII pattern it matches what folding every
+      // script does (bar the Kelvin sign and the dotted capital I, which fold to ASCII letters),
+      // without calling vellum_lower on every row (count of a title $containsi over 1,500
+      // articles: 0.50 -> 0.20 ms). Another pattern is lower-cased here once, the column per row.
+      if (ASCII.test(text)) return likeMatch(sqliteDialect.lower, expression, text, anchor, false);
+      return likeMatch(sqliteDialect.lower, sqliteDialect.lower(expression), text.toLowerCase(), anchor, false);
+    }
     // SQLite's LIKE ignores ASCII case; GLOB is case-sensitive. Its metacharacters go in brackets.
     const escaped = text.replace(/[*?[]/g, (c) => `[${c}]`);
     return sql<boolean>`${expression} glob ${`${anchor.start ? '' : '*'}${escaped}${anchor.end ? '' : '*'}`}`;
   },
 };
+
+const ASCII = /^[\x00-\x7f]*$/;
 
 const MIN_SAFE = BigInt(Number.MIN_SAFE_INTEGER);
 const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);

@@ -18,7 +18,7 @@ const ROW = '"t0"."id", "t0"."document_id", "t0"."locale", "t0"."published_at", 
 const like = (sqlite: string) => sqlite.replaceAll(' glob ?', " like ? escape '!'");
 /** Case-insensitive contains, as each dialect writes it (SQLite's own lower() folds ASCII only). */
 const CONTAINS_I: Record<DialectName, { text: (column: string) => string; number: (column: string) => string }> = {
-  sqlite: { text: (c) => `vellum_lower("t0"."${c}") like vellum_lower(?) escape '!'`, number: (c) => `vellum_lower(cast("t0"."${c}" as text)) like vellum_lower(?) escape '!'` },
+  sqlite: { text: (c) => `"t0"."${c}" like ? escape '!'`, number: (c) => `cast("t0"."${c}" as text) like ? escape '!'` },
   postgres: { text: (c) => `lower("t0"."${c}") like lower(?) escape '!'`, number: (c) => `lower(cast("t0"."${c}" as text)) like lower(?) escape '!'` },
   mysql: { text: (c) => `lower("t0"."${c}") like lower(?) escape '!'`, number: (c) => `lower(cast("t0"."${c}" as char)) like lower(?) escape '!'` },
 };

