@@ -131,8 +131,9 @@ export function uploadWithProgress(file: File, onProgress: (share: number) => vo
         // Not JSON (a proxy's page): answered by the status below.
       }
       if (request.status >= 200 && request.status < 300 && Array.isArray(body) && body.length > 0) return resolve(body[0] as MediaFile);
-      const message = (body as { error?: { message?: string } } | null)?.error?.message;
-      reject(new ApiError(request.status, message ?? `The server answered ${request.status}`));
+      const message = (body as { error?: { message?: string } } | null)?.error?.message ?? `The server answered ${request.status}`;
+      // The server's size limit is its own (upload.config.sizeLimit): say plainly which rule refused the file.
+      reject(new ApiError(request.status, request.status === 413 ? `Too large for this server: ${message}` : message));
     });
     request.addEventListener('error', () => reject(new ApiError(0, 'The connection failed')));
     request.addEventListener('abort', () => reject(new ApiError(0, 'Cancelled')));

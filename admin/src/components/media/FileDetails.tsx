@@ -18,9 +18,9 @@ function ImagePreview({ file }: { file: MediaFile }) {
   return (
     <Stack gap="xs">
       <Center bg="gray.1" p="xs" style={{ borderRadius: 'var(--mantine-radius-md)' }}>
-        <Image src={format.url} alt={file.alternativeText ?? file.name} mah={320} w="auto" maw="100%" fit="contain" />
+        <Image src={format.url} alt={file.alternativeText ?? file.name} mah={260} w="auto" maw="100%" fit="contain" />
       </Center>
-      {names.length > 1 && <SegmentedControl aria-label="Format" data={names.map((name) => ({ value: name, label: name }))} value={shown} onChange={setShown} fullWidth size="xs" />}
+      {names.length > 1 && <SegmentedControl aria-label="Format" data={names.map((name) => ({ value: name, label: name }))} value={shown} onChange={setShown} fullWidth size="xs" transitionDuration={0} />}
       <Text size="xs" c="dimmed">
         {shown}: {format.width}×{format.height}, {formatSize(format.size)}
       </Text>

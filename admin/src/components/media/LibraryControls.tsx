@@ -11,7 +11,7 @@ export function LibraryControls({ state, onChange, kinds = KINDS.map((kind) => k
         <TextInput label="Search files" placeholder="Search by name" value={state.q} onChange={(event) => onChange({ q: event.currentTarget.value, page: 1 })} w={260} />
         <NativeSelect
           label="Kind"
-          data={KINDS.filter((kind) => kind.value === '' || kinds.includes(kind.value))}
+          data={KINDS.filter((kind) => kind.value === '' || kinds.includes(kind.value)).map((kind) => (kind.value === '' && kinds.length < KINDS.length - 1 ? { ...kind, label: 'All allowed kinds' } : kind))}
           value={state.kind}
           onChange={(event) => onChange({ kind: event.currentTarget.value as MediaKind, page: 1 })}
         />

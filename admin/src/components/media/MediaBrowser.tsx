@@ -1,4 +1,4 @@
-import { Badge, Group, Paper, SimpleGrid, Table, Text, UnstyledButton } from '@mantine/core';
+import { Paper, SimpleGrid, Table, Text, UnstyledButton } from '@mantine/core';
 import { formatSize, kindOf, type MediaFile } from '../../media.ts';
 import { FilePreview } from './FileIcon.tsx';
 
@@ -56,7 +56,7 @@ export function MediaBrowser({ files, view, onActivate, selected, label }: Media
     );
   }
   return (
-    <SimpleGrid cols={{ base: 2, sm: 3, md: 4, lg: 6 }} component="ul" aria-label={label} style={{ listStyle: 'none', padding: 0, margin: 0 }}>
+    <SimpleGrid cols={{ base: 2, sm: 3, md: 4, lg: 5 }} component="ul" aria-label={label} style={{ listStyle: 'none', padding: 0, margin: 0 }}>
       {files.map((file) => (
         <li key={file.id}>
           <UnstyledButton onClick={() => onActivate(file)} aria-label={file.name} {...pressed(file)} w="100%">
@@ -65,15 +65,9 @@ export function MediaBrowser({ files, view, onActivate, selected, label }: Media
               <Text size="sm" truncate mt={6} fw={500}>
                 {file.name}
               </Text>
-              <Group gap={4} justify="space-between" wrap="nowrap">
-                <Badge size="xs" variant="light" color="gray">
-                  {kindOf(file)}
-                </Badge>
-                <Text size="xs" c="dimmed">
-                  {formatSize(file.size)}
-                  {dimensions(file) && ` · ${dimensions(file)}`}
-                </Text>
-              </Group>
+              <Text size="xs" c="dimmed" truncate>
+                {[(file.ext ?? '').replace(/^\./, '').toUpperCase() || kindOf(file), formatSize(file.size), dimensions(file)].filter(Boolean).join(' · ')}
+              </Text>
             </Paper>
           </UnstyledButton>
         </li>
