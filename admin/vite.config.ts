@@ -42,6 +42,6 @@ export default defineConfig({
   },
   server: {
     // `npm run admin:dev`: the app with hot reload, the API from a Vellum on :1337.
-    proxy: { '^/admin/(login|content-types|content-manager|locales|api-tokens|roles|users|settings|webhooks)': 'http://127.0.0.1:1337' },
+    proxy: { '^/admin/(login|content-types|content-manager|locales|api-tokens|roles|users|settings|webhooks|upload)': 'http://127.0.0.1:1337' },
   },
 });

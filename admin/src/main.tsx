@@ -46,6 +46,8 @@ const router = createBrowserRouter(
         { path: 'content/:uid/create', lazy: editPage },
         { path: 'content/:uid/:documentId', lazy: editPage },
         // Settings live under manage/: /admin/settings is a JSON route of the admin API.
+        // The media library's screen: /admin/upload is the JSON API's.
+        { path: 'media', lazy: async () => ({ Component: (await import('./pages/MediaLibraryPage.tsx')).MediaLibraryPage }) },
         { path: 'manage/api-tokens', lazy: async () => ({ Component: (await import('./pages/ApiTokensPage.tsx')).ApiTokensPage }) },
         { path: '*', element: <Navigate to="/" replace /> },
       ],

@@ -1,7 +1,8 @@
 /**
  * The upload plugin's content API (Strapi's routes): `POST /api/upload` (multipart; `?id=` updates
  * a file), `GET /api/upload/files`, `GET|DELETE /api/upload/files/:id`, plus `/uploads/...` for the
- * local provider. Answers are bare (no envelope), errors use the envelope.
+ * local provider. Answers are bare (no envelope), errors use the envelope. The same routes serve
+ * the admin panel under `/admin/upload`, where the list is a page: `{ results, pagination }`.
  */
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -47,6 +48,17 @@ const fileId = (raw: string | undefined): number => {
   return Number(raw);
 };
 
+/**
+ * The admin's list query: the content API's parameters, and Strapi's admin `page` and `pageSize`
+ * at the top level (as its media library sends them) read as `pagination`.
+ */
+function adminListQuery(raw: Record<string, unknown>): Record<string, unknown> {
+  const { page, pageSize, ...rest } = raw;
+  if (page === undefined && pageSize === undefined) return raw;
+  const pagination = typeof rest.pagination === 'object' && rest.pagination !== null ? (rest.pagination as Record<string, unknown>) : {};
+  return { ...rest, pagination: { ...pagination, ...(page === undefined ? {} : { page }), ...(pageSize === undefined ? {} : { pageSize }) } };
+}
+
 /** Headers for stored files: never sniffed; scriptable types cannot run on the API's origin. */
 function storageHeaders(reply: FastifyReply, path: string): void {
   reply.header('X-Content-Type-Options', 'nosniff');
@@ -84,7 +96,7 @@ export async function registerUploadRoutes(app: FastifyInstance, options: Upload
     await scope.register(multipart, { throwFileSizeLimit: true, limits: { fileSize: Math.min(config.sizeLimit, config.requestSizeLimit) } });
 
     /** The upload routes under `base`, each asking `allow` first (the permission's uid: the upload plugin's unless named). */
-    const routes = (base: string, allow: (request: FastifyRequest, action: string, uid?: string) => Promise<void>) => {
+    const routes = (base: string, allow: (request: FastifyRequest, action: string, uid?: string) => Promise<void>, paged = false) => {
       scope.post(`${base}/upload`, async (request, reply) => {
         const id = (request.query as Record<string, unknown>).id;
         // Replacing a file's bytes or info is `update`, a grant apart from `upload` (Strapi: `upload`).
@@ -113,7 +125,11 @@ export async function registerUploadRoutes(app: FastifyInstance, options: Upload
 
       scope.get(`${base}/upload/files`, async (request) => {
         await allow(request, 'find');
-        return withUrlSigned(await library.list(request.query as Record<string, unknown>));
+        const query = request.query as Record<string, unknown>;
+        // The admin's list is a page with its count, as Strapi's admin answers it; the content API's a bare array.
+        if (!paged) return withUrlSigned(await library.list(query));
+        const { results, pagination } = await library.page(adminListQuery(query));
+        return { results: withUrlSigned(results), pagination };
       });
 
       scope.get<{ Params: { id: string } }>(`${base}/upload/files/:id`, async (request) => {
@@ -128,7 +144,7 @@ export async function registerUploadRoutes(app: FastifyInstance, options: Upload
     };
     routes(prefix, async (request, action, uid = UID) => void (await access.authorize(request.headers, { uid, action })));
     const admin = options.admin;
-    if (admin) routes('/admin', async (request) => void (await admin(request.headers)));
+    if (admin) routes('/admin', async (request) => void (await admin(request.headers)), true);
   });
   return library;
 }

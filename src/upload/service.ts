@@ -4,7 +4,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import type { Document, DocumentService, LinkPermission, LinkRequest, StoredFileRow, TypeDocuments } from '../documents/service.js';
+import type { Document, DocumentService, FindManyResult, LinkPermission, LinkRequest, StoredFileRow, TypeDocuments } from '../documents/service.js';
 import { NotFoundError } from '../errors.js';
 import { FILE_UID } from '../schema/model.js';
 import type { UploadConfig } from './config.js';
@@ -122,7 +122,12 @@ export class MediaLibrary {
   }
 
   async list(query: Query): Promise<Document[]> {
-    return (await this.files.findMany(query)).results;
+    return (await this.page(query)).results;
+  }
+
+  /** A page of files and its pagination (the admin's list: Strapi's `findPage`). */
+  async page(query: Query): Promise<FindManyResult> {
+    return this.files.findMany(query);
   }
 
   async findOne(id: number, query: Query = {}): Promise<Document> {

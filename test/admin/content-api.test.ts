@@ -143,7 +143,7 @@ for (const dialect of DIALECTS) {
       const [file] = (await uploaded.json()) as any[];
       assert.equal(file.name, name);
       const listed = await admin.get(`/admin/upload/files?filters[name][$eq]=${encodeURIComponent(name)}`);
-      assert.deepEqual(listed.body.map((f: any) => f.id), [file.id]);
+      assert.deepEqual(listed.body.results.map((f: any) => f.id), [file.id]);
       assert.equal((await server.api.get('/admin/upload/files')).status, 401);
       // Linked into a draft as the panel saves it: by id.
       const article = await admin.post(`${ARTICLES}?populate[cover]=true`, { data: { title: name, cover: file.id } });

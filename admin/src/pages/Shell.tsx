@@ -55,6 +55,7 @@ export function Shell() {
           {schema.error && <Alert color="red">{schema.error.message}</Alert>}
           <TypeLinks label="Collection types" types={types.filter((type) => type.kind === 'collectionType')} onNavigate={close} />
           <TypeLinks label="Single types" types={types.filter((type) => type.kind === 'singleType')} onNavigate={close} />
+          <NavLink component={RouterLink} to="/media" label="Media library" onClick={close} mt="md" fw={700} />
           <nav aria-label="Settings">
             <Text fw={700} px="sm" mt="lg">
               Settings
