@@ -18,7 +18,7 @@ import { ResponseCache } from '../../src/http/response-cache.js';
 
 describe('response cache: memory bound', () => {
   const state = (articles: number, tags = 0) => new Map([['articles', articles], ['tags', tags]]);
-  it('keeps the least recently used out once bodies and keys exceed maxBytes; a moved group drops its answers only', () => {
+  it('stays within maxBytes: once full, a new answer takes the place of the least recently used one only if asked for more often', () => {
     const cache = new ResponseCache({ maxBytes: 128 * 1024, holdAfterWriteMs: 0 });
     const body = jsonBody({ data: 'x'.repeat(1000) });
     const longUrl = (i: number) => `/api/articles?filters[title][$eq]=${i}${'y'.repeat(4000)}`;
@@ -26,16 +26,30 @@ describe('response cache: memory bound', () => {
       cache.lookup(longUrl(i), state(1));
       cache.store(longUrl(i), state(1), ['articles'], body);
     }
-    // Each entry weighs ~9 KB (1 KB of body, 8 KB of key): 13 fit in 128 KB.
+    // Each entry weighs ~9 KB (1 KB of body, 8 KB of key): 13 fit in 128 KB. Once full, a new
+    // answer asked for no more often than the least recently used one is not let in.
     assert.ok(cache.size > 0 && cache.size <= 14, `${cache.size} entries`);
-    assert.ok(cache.lookup(longUrl(99), state(1)), 'the newest is kept');
-    assert.equal(cache.lookup(longUrl(0), state(1)), undefined, 'the oldest is gone');
+    const kept = cache.size;
+    assert.ok(cache.lookup(longUrl(0), state(1)), 'the first answers are kept');
+    assert.equal(cache.lookup(longUrl(50), state(1)), undefined, 'later ones, asked for as often, waited');
+    // Asked for more often than the least recently used one: let in, that one out.
+    for (let i = 0; i < 3; i++) cache.lookup(longUrl(99), state(1));
+    cache.store(longUrl(99), state(1), ['articles'], body);
+    assert.ok(cache.lookup(longUrl(99), state(1)), 'a popular answer is let in');
+    assert.equal(cache.size, kept);
+    assert.equal(cache.lookup(longUrl(1), state(1)), undefined, 'the least recently used one made room');
+  });
+
+  it('an answer is served while the groups it read have not moved', () => {
+    const cache = new ResponseCache({ maxBytes: 128 * 1024, holdAfterWriteMs: 0 });
+    const body = jsonBody({ data: 'x'.repeat(1000) });
     cache.store('/big', state(1), ['articles'], jsonBody({ data: 'z'.repeat(20000) }));
     assert.equal(cache.lookup('/big', state(1)), undefined, 'an answer above an eighth of the budget is not kept');
+    cache.store('/articles', state(1), ['articles'], body);
     cache.store('/tags', state(1), ['tags'], body);
-    assert.ok(cache.lookup(longUrl(99), state(1, 2)), 'a change to tags keeps an answer that read articles only');
+    assert.ok(cache.lookup('/articles', state(1, 2)), 'a change to tags keeps an answer that read articles only');
     assert.equal(cache.lookup('/tags', state(1, 2)), undefined, 'and drops the one that read tags');
-    assert.equal(cache.lookup(longUrl(99), state(2, 2)), undefined);
+    assert.equal(cache.lookup('/articles', state(2, 2)), undefined);
     cache.store('/late', state(1), ['articles'], body);
     assert.equal(cache.lookup('/late', state(2)), undefined, 'an answer computed under older counters is not served');
     cache.store('/unknown', state(1), ['nowhere'], body);
