@@ -156,12 +156,15 @@ function TriggerAndLog({ id }: { id: string }) {
               Trigger
             </Button>
           </Group>
-          {result && (
-            <Alert color={ok ? 'green' : 'red'} title={ok ? 'Delivered' : 'Not delivered'} role="status" aria-label="Trigger result">
-              {result.statusCode ? `The receiver answered ${result.statusCode}` : 'No answer'}
-              {result.message ? `: ${result.message}` : '.'}
-            </Alert>
-          )}
+          {/* A live region from the start: screen readers announce the result when it comes. */}
+          <div role="status" aria-label="Trigger result">
+            {result && (
+              <Alert color={ok ? 'green' : 'red'} title={ok ? 'Delivered' : 'Not delivered'}>
+                {result.statusCode ? `The receiver answered ${result.statusCode}` : 'No answer'}
+                {result.message ? `: ${result.message}` : '.'}
+              </Alert>
+            )}
+          </div>
         </Stack>
       </Paper>
       <Stack component="section" aria-label="Deliveries">
