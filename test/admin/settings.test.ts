@@ -28,7 +28,12 @@ describe('admin panel settings in a browser [sqlite]', { skip }, () => {
   let admin: HttpClient;
   const email = `${unique('settings')}@example.com`;
   const password = 'an-admin-password';
-  const shot = (name: string) => page.screenshot({ path: join(screenshotsDir(), `settings-${name}.png`), fullPage: true });
+  /** A screenshot of the viewport, `height` tall for a long screen (the frame's header and navigation are fixed: a full-page shot would cut them). */
+  const shot = async (name: string, height = 900) => {
+    await page.setViewportSize({ width: 1280, height });
+    await page.screenshot({ path: join(screenshotsDir(), `settings-${name}.png`) });
+    await page.setViewportSize({ width: 1280, height: 900 });
+  };
   const settings = () => page.getByRole('navigation', { name: 'Settings' });
   const notification = (text: string | RegExp) => page.locator('.mantine-Notification-root').filter({ hasText: text }).first();
   const locales = async () => (await server.publicApi.get('/api/i18n/locales')).body as { code: string; isDefault: boolean }[];
@@ -65,10 +70,15 @@ describe('admin panel settings in a browser [sqlite]', { skip }, () => {
 
     await settings().getByRole('link', { name: 'Locales' }).click();
     await page.getByRole('heading', { name: 'Locales', level: 1 }).waitFor();
-    // A code the API refuses: its message beside the field.
+    // Not a locale code, or one already there: said beside the field.
     await page.getByRole('textbox', { name: 'Locale code' }).fill('not a code');
+    await page.getByRole('textbox', { name: 'Locale code' }).press('Escape');
     await page.getByRole('button', { name: 'Add locale' }).click();
     await page.getByText('A code such as de, fr-CA or pt-BR').waitFor();
+    await page.getByRole('textbox', { name: 'Locale code' }).fill('fr');
+    await page.getByRole('textbox', { name: 'Locale code' }).press('Escape');
+    await page.getByRole('button', { name: 'Add locale' }).click();
+    await page.getByText('fr is already added').waitFor();
     // Searched by the language's name; the name follows the code.
     await page.getByRole('textbox', { name: 'Locale code' }).fill('germ');
     await page.getByRole('option', { name: 'German (de)', exact: true }).click();
@@ -161,7 +171,7 @@ describe('admin panel settings in a browser [sqlite]', { skip }, () => {
     await page.getByRole('button', { name: 'Trigger', exact: true }).click();
     await page.getByRole('status', { name: 'Trigger result' }).filter({ hasText: 'The receiver answered 200' }).waitFor();
     assert.ok(receiver.requests.some((request) => request.body?.event === 'trigger-test'));
-    await shot('webhooks');
+    await shot('webhooks', 1450);
 
     // Disabled from the list, then deleted (asks first).
     await page.getByRole('link', { name: '← Webhooks' }).click();
@@ -178,6 +188,17 @@ describe('admin panel settings in a browser [sqlite]', { skip }, () => {
     await notification(`${name} deleted`).waitFor();
     await page.getByRole('link', { name }).waitFor({ state: 'detached' });
     assert.equal((await admin.get(`/admin/webhooks/${id}`)).status, 404);
+
+    // Several at once (the API's batch-delete).
+    const others = [unique('batch'), unique('batch')];
+    const ids: string[] = [];
+    for (const other of others) ids.push((await admin.post('/admin/webhooks', { name: other, url: receiver.url, events: ['media.create'] })).body.data.id);
+    await page.reload();
+    for (const other of others) await page.getByRole('checkbox', { name: `Select ${other}` }).check();
+    await page.getByRole('button', { name: 'Delete selected (2)' }).click();
+    await page.getByRole('button', { name: 'Yes, delete' }).click();
+    await notification('2 webhooks deleted').waitFor();
+    for (const other of ids) assert.equal((await admin.get(`/admin/webhooks/${other}`)).status, 404);
   });
 
   it('closes and opens sign-ups', async () => {
@@ -195,6 +216,8 @@ describe('admin panel settings in a browser [sqlite]', { skip }, () => {
     const refused = await register();
     assert.ok(refused.status >= 400 && refused.status < 500, `registration refused: ${refused.status}`);
     await shot('advanced');
+    // The next save's notification has the same words: this one goes first (it closes itself).
+    await notification('Advanced settings saved').waitFor({ state: 'detached' });
 
     // A redirect URL the API refuses: its message beside the field.
     await page.getByLabel('Redirection URL').fill('not a url');
@@ -219,7 +242,7 @@ describe('admin panel settings in a browser [sqlite]', { skip }, () => {
     const templates = await admin.get('/admin/users-permissions/email-templates');
     assert.equal(templates.body.reset_password.options.object, subject);
     assert.equal(templates.body.email_confirmation.options.object, 'Account confirmation', 'the other template is kept');
-    await shot('email-templates');
+    await shot('email-templates', 1300);
   });
 
   it('enables a login provider with its key: /api/connect redirects to it', async () => {

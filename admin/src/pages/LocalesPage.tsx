@@ -19,9 +19,14 @@ export function LocalesPage() {
   // The content manager's locale switchers read the same query: they offer a new locale at once.
   const refresh = () => queryClient.invalidateQueries({ queryKey: ['locales'] });
 
+  const taken = (locales.data ?? []).map((locale) => locale.code);
   const form = useForm({
     initialValues: { code: '', name: '' },
-    validate: { code: (value) => (LOCALE_CODE.test(value.trim()) ? null : 'A code such as de, fr-CA or pt-BR') },
+    validate: {
+      // The API adds a code already there as a rename: here that is a mistake, said beside the field.
+      code: (value) =>
+        !LOCALE_CODE.test(value.trim()) ? 'A code such as de, fr-CA or pt-BR' : taken.some((code) => code.toLowerCase() === value.trim().toLowerCase()) ? `${value.trim()} is already added` : null,
+    },
   });
   const suggestedName = LOCALE_CODE.test(form.values.code.trim()) ? localeName(form.values.code.trim()) : '';
   const add = useMutation({
@@ -64,7 +69,6 @@ export function LocalesPage() {
     onError: (error, locale) => notifications.show({ color: 'red', title: `${locale.code} was not deleted`, message: error.message }),
   });
 
-  const taken = (locales.data ?? []).map((locale) => locale.code);
   const options = localeOptions(taken);
   const names = new Map(options.map((option) => [option.value, option.label]));
 

@@ -177,7 +177,7 @@ function TriggerAndLog({ id }: { id: string }) {
           </Button>
         </Group>
         {deliveries.error && <Alert color="red">{deliveries.error.message}</Alert>}
-        <Table.ScrollContainer minWidth={800}>
+        <Table.ScrollContainer minWidth={900}>
           <Table striped aria-label="Delivery log">
             <Table.Thead>
               <Table.Tr>
@@ -196,8 +196,8 @@ function TriggerAndLog({ id }: { id: string }) {
                 <Table.Tr key={delivery.id}>
                   <Table.Td>{delivery.event}</Table.Td>
                   <Table.Td style={{ wordBreak: 'break-all' }}>{delivery.key}</Table.Td>
-                  <Table.Td>
-                    <Badge color={STATE_COLORS[delivery.state]} variant="light">
+                  <Table.Td style={{ whiteSpace: 'nowrap' }}>
+                    <Badge color={STATE_COLORS[delivery.state]} variant="light" style={{ minWidth: 'max-content' }}>
                       {delivery.state}
                     </Badge>
                   </Table.Td>

@@ -1,4 +1,4 @@
-import { Alert, Button, Group, Loader, Modal, Stack, Switch, Table, Text, Title, VisuallyHidden } from '@mantine/core';
+import { Alert, Button, Checkbox, Group, Loader, Modal, Stack, Switch, Table, Text, Title, VisuallyHidden } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -6,11 +6,12 @@ import { Link } from 'react-router-dom';
 import { api } from '../api.ts';
 import { useWebhooks, webhookPath, type Webhook } from '../webhooks.ts';
 
-/** Webhooks: listed (name, URL, enabled, events), enabled or disabled in place, deleted (asks first). */
+/** Webhooks: listed (name, URL, enabled, events), enabled or disabled in place, deleted one or several at once (asks first). */
 export function WebhooksPage() {
   const queryClient = useQueryClient();
   const webhooks = useWebhooks();
-  const [deleting, setDeleting] = useState<Webhook | null>(null);
+  const [deleting, setDeleting] = useState<Webhook[] | null>(null);
+  const [selected, setSelected] = useState<string[]>([]);
   const refresh = () => queryClient.invalidateQueries({ queryKey: ['webhooks'] });
 
   const toggle = useMutation({
@@ -22,9 +23,11 @@ export function WebhooksPage() {
     onError: (error) => notifications.show({ color: 'red', title: 'Not changed', message: error.message }),
   });
   const remove = useMutation({
-    mutationFn: (webhook: Webhook) => api(webhookPath(webhook.id), { method: 'DELETE' }),
-    onSuccess: (_answer, webhook) => {
-      notifications.show({ color: 'green', message: `${webhook.name} deleted` });
+    mutationFn: (webhooks: Webhook[]) =>
+      webhooks.length === 1 ? api(webhookPath(webhooks[0]!.id), { method: 'DELETE' }) : api('/admin/webhooks/batch-delete', { method: 'POST', body: { ids: webhooks.map((webhook) => webhook.id) } }),
+    onSuccess: (_answer, webhooks) => {
+      notifications.show({ color: 'green', message: webhooks.length === 1 ? `${webhooks[0]!.name} deleted` : `${webhooks.length} webhooks deleted` });
+      setSelected((ids) => ids.filter((id) => !webhooks.some((webhook) => webhook.id === id)));
       void refresh();
     },
     onError: (error) => notifications.show({ color: 'red', title: 'Not deleted', message: error.message }),
@@ -34,9 +37,16 @@ export function WebhooksPage() {
     <Stack>
       <Group justify="space-between">
         <Title order={1}>Webhooks</Title>
-        <Button component={Link} to="/manage/webhooks/create">
-          Create new webhook
-        </Button>
+        <Group>
+          {selected.length > 0 && (
+            <Button variant="light" color="red" onClick={() => setDeleting((webhooks.data ?? []).filter((webhook) => selected.includes(webhook.id)))}>
+              Delete selected ({selected.length})
+            </Button>
+          )}
+          <Button component={Link} to="/manage/webhooks/create">
+            Create new webhook
+          </Button>
+        </Group>
       </Group>
       <Text c="dimmed">URLs called when entries or media files change: the event and the entry are posted as JSON, retried until the receiver answers a 2xx.</Text>
       {webhooks.error && <Alert color="red">{webhooks.error.message}</Alert>}
@@ -47,6 +57,14 @@ export function WebhooksPage() {
           <Table striped aria-label="Webhooks">
             <Table.Thead>
               <Table.Tr>
+                <Table.Th w={40}>
+                  <Checkbox
+                    aria-label="Select all webhooks"
+                    checked={(webhooks.data?.length ?? 0) > 0 && selected.length === webhooks.data?.length}
+                    indeterminate={selected.length > 0 && selected.length < (webhooks.data?.length ?? 0)}
+                    onChange={(event) => setSelected(event.currentTarget.checked ? (webhooks.data ?? []).map((webhook) => webhook.id) : [])}
+                  />
+                </Table.Th>
                 <Table.Th>Name</Table.Th>
                 <Table.Th>URL</Table.Th>
                 <Table.Th>Events</Table.Th>
@@ -59,6 +77,16 @@ export function WebhooksPage() {
             <Table.Tbody>
               {webhooks.data?.map((webhook) => (
                 <Table.Tr key={webhook.id}>
+                  <Table.Td>
+                    <Checkbox
+                      aria-label={`Select ${webhook.name}`}
+                      checked={selected.includes(webhook.id)}
+                      onChange={(event) => {
+                        const checked = event.currentTarget.checked;
+                        setSelected((ids) => (checked ? [...ids, webhook.id] : ids.filter((id) => id !== webhook.id)));
+                      }}
+                    />
+                  </Table.Td>
                   <Table.Td>
                     <Link to={`/manage/webhooks/${webhook.id}`}>{webhook.name}</Link>
                   </Table.Td>
@@ -73,7 +101,7 @@ export function WebhooksPage() {
                     />
                   </Table.Td>
                   <Table.Td>
-                    <Button variant="subtle" color="red" size="xs" aria-label={`Delete ${webhook.name}`} onClick={() => setDeleting(webhook)}>
+                    <Button variant="subtle" color="red" size="xs" aria-label={`Delete ${webhook.name}`} onClick={() => setDeleting([webhook])}>
                       Delete
                     </Button>
                   </Table.Td>
@@ -84,8 +112,8 @@ export function WebhooksPage() {
           {webhooks.data?.length === 0 && <Text p="md">No webhooks yet.</Text>}
         </Table.ScrollContainer>
       )}
-      <Modal opened={deleting !== null} onClose={() => setDeleting(null)} title="Delete this webhook?">
-        <Text mb="md">{deleting?.name} is no longer called; its deliveries not yet sent are dropped with it.</Text>
+      <Modal opened={deleting !== null} onClose={() => setDeleting(null)} title={deleting?.length === 1 ? 'Delete this webhook?' : `Delete ${deleting?.length ?? 0} webhooks?`}>
+        <Text mb="md">{deleting?.map((webhook) => webhook.name).join(', ')}: no longer called; the deliveries not yet sent are dropped.</Text>
         <Group justify="flex-end">
           <Button variant="default" onClick={() => setDeleting(null)}>
             Cancel
