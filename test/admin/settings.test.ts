@@ -36,7 +36,7 @@ describe('admin panel settings in a browser [sqlite]', { skip }, () => {
   };
   const settings = () => page.getByRole('navigation', { name: 'Settings' });
   const notification = (text: string | RegExp) => page.locator('.mantine-Notification-root').filter({ hasText: text }).first();
-  const locales = async () => (await server.publicApi.get('/api/i18n/locales')).body as { code: string; isDefault: boolean }[];
+  const locales = async () => (await server.publicApi.get('/api/i18n/locales')).body as { code: string; name: string; isDefault: boolean }[];
 
   before(async () => {
     ensureAdminBuild();
