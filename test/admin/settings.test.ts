@@ -152,6 +152,9 @@ describe('admin panel settings in a browser [sqlite]', { skip }, () => {
     await page.getByRole('button', { name: 'Save', exact: true }).click();
     await page.waitForURL(/\/admin\/manage\/webhooks\/\d+$/);
     const id = new URL(page.url()).pathname.split('/').pop()!;
+    // The webhook's own address survives a reload (a client route the JSON admin API does not serve).
+    await page.reload();
+    await page.getByRole('heading', { name, level: 1 }).waitFor();
     const stored = await admin.get(`/admin/webhooks/${id}`);
     assert.deepEqual(
       { name: stored.body.data.name, url: stored.body.data.url, headers: stored.body.data.headers, events: stored.body.data.events, isEnabled: stored.body.data.isEnabled },

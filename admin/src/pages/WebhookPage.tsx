@@ -211,6 +211,11 @@ function TriggerAndLog({ id }: { id: string }) {
             </Table.Tbody>
           </Table>
           {deliveries.data?.data.length === 0 && <Text p="md">No deliveries yet.</Text>}
+          {deliveries.data && deliveries.data.meta.pagination.total > deliveries.data.data.length && (
+            <Text c="dimmed" size="sm" p="xs">
+              The {deliveries.data.data.length} newest of {deliveries.data.meta.pagination.total}.
+            </Text>
+          )}
           {deliveries.isPending && <Loader aria-label="Loading deliveries" />}
         </Table.ScrollContainer>
       </Stack>
