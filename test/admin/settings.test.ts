@@ -79,12 +79,17 @@ describe('admin panel settings in a browser [sqlite]', { skip }, () => {
     await page.getByRole('textbox', { name: 'Locale code' }).press('Escape');
     await page.getByRole('button', { name: 'Add locale' }).click();
     await page.getByText('fr is already added').waitFor();
-    // Searched by the language's name; the name follows the code.
+    // Searched by the language's name, chosen and added with the keyboard alone; the name follows the code.
     await page.getByRole('textbox', { name: 'Locale code' }).fill('germ');
-    await page.getByRole('option', { name: 'German (de)', exact: true }).click();
+    await page.getByRole('option', { name: 'German (de)', exact: true }).waitFor();
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Enter');
     assert.equal(await page.getByRole('textbox', { name: 'Locale code' }).inputValue(), 'de');
     assert.equal(await page.getByLabel('Display name').getAttribute('placeholder'), 'German');
-    await page.getByRole('button', { name: 'Add locale' }).click();
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Tab');
+    assert.equal(await page.evaluate(() => document.activeElement?.textContent), 'Add locale');
+    await page.keyboard.press('Enter');
     await notification('German (de) added').waitFor();
     const row = page.getByRole('table', { name: 'Locales' }).getByRole('row').filter({ hasText: 'German' });
     await row.waitFor();
