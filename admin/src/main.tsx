@@ -49,6 +49,13 @@ const router = createBrowserRouter(
         // The media library's screen: /admin/upload is the JSON API's.
         { path: 'media', lazy: async () => ({ Component: (await import('./pages/MediaLibraryPage.tsx')).MediaLibraryPage }) },
         { path: 'manage/api-tokens', lazy: async () => ({ Component: (await import('./pages/ApiTokensPage.tsx')).ApiTokensPage }) },
+        { path: 'manage/locales', lazy: async () => ({ Component: (await import('./pages/LocalesPage.tsx')).LocalesPage }) },
+        { path: 'manage/webhooks', lazy: async () => ({ Component: (await import('./pages/WebhooksPage.tsx')).WebhooksPage }) },
+        { path: 'manage/webhooks/create', lazy: async () => ({ Component: (await import('./pages/WebhookPage.tsx')).WebhookPage }) },
+        { path: 'manage/webhooks/:id', lazy: async () => ({ Component: (await import('./pages/WebhookPage.tsx')).WebhookPage }) },
+        { path: 'manage/users-permissions/advanced', lazy: async () => ({ Component: (await import('./pages/AdvancedSettingsPage.tsx')).AdvancedSettingsPage }) },
+        { path: 'manage/users-permissions/email-templates', lazy: async () => ({ Component: (await import('./pages/EmailTemplatesPage.tsx')).EmailTemplatesPage }) },
+        { path: 'manage/users-permissions/providers', lazy: async () => ({ Component: (await import('./pages/ProvidersPage.tsx')).ProvidersPage }) },
         { path: '*', element: <Navigate to="/" replace /> },
       ],
     },

@@ -61,6 +61,11 @@ export function Shell() {
               Settings
             </Text>
             <NavLink component={RouterLink} to="/manage/api-tokens" label="API tokens" onClick={close} />
+            <NavLink component={RouterLink} to="/manage/locales" label="Locales" onClick={close} />
+            <NavLink component={RouterLink} to="/manage/webhooks" label="Webhooks" onClick={close} />
+            <NavLink component={RouterLink} to="/manage/users-permissions/advanced" label="Advanced settings" onClick={close} />
+            <NavLink component={RouterLink} to="/manage/users-permissions/email-templates" label="Email templates" onClick={close} />
+            <NavLink component={RouterLink} to="/manage/users-permissions/providers" label="Providers" onClick={close} />
           </nav>
         </AppShell.Section>
       </AppShell.Navbar>

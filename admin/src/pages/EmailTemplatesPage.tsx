@@ -1,0 +1,101 @@
+import { Alert, Button, Group, Loader, Paper, Stack, Text, TextInput, Textarea, Title } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { notifications } from '@mantine/notifications';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
+import { api } from '../api.ts';
+import { settingOf } from '../settings.ts';
+
+interface TemplateOptions {
+  from: { name: string; email: string };
+  response_email: string;
+  object: string;
+  message: string;
+}
+type Templates = Record<'reset_password' | 'email_confirmation', { options: TemplateOptions }>;
+
+const PATH = '/admin/users-permissions/email-templates';
+const TEMPLATES = [
+  { name: 'reset_password', title: 'Reset password', help: 'Sent by POST /api/auth/forgot-password. <%= URL %> is the reset page, <%= TOKEN %> the code.' },
+  { name: 'email_confirmation', title: 'Email address confirmation', help: 'Sent to a new user when email confirmation is on. <%= URL %> is the confirmation route, <%= CODE %> the code.' },
+] as const;
+const FIELDS = ['name', 'email', 'response_email', 'object', 'message'] as const;
+/** The form's field for each option an error names (`reset_password.options.from.email ...`). */
+const FIELD_OF: Record<(typeof FIELDS)[number], 'senderName' | 'senderEmail' | 'response_email' | 'object' | 'message'> = { name: 'senderName', email: 'senderEmail', response_email: 'response_email', object: 'object', message: 'message' };
+
+/** The users-permissions email templates (reset password, email confirmation), one form each. */
+export function EmailTemplatesPage() {
+  const templates = useQuery({ queryKey: ['users-permissions', 'email-templates'], queryFn: () => api<Templates>(PATH) });
+  if (templates.isPending) return <Loader aria-label="Loading" />;
+  if (templates.error) return <Alert color="red">{templates.error.message}</Alert>;
+  return (
+    <Stack>
+      <Title order={1}>Email templates</Title>
+      <Text c="dimmed">The emails sent to the users of the content API. The subject and message take the placeholders shown.</Text>
+      {TEMPLATES.map((template) => (
+        <TemplateForm key={template.name} name={template.name} title={template.title} help={template.help} options={templates.data[template.name].options} />
+      ))}
+    </Stack>
+  );
+}
+
+function TemplateForm({ name, title, help, options }: { name: keyof Templates; title: string; help: string; options: TemplateOptions }) {
+  const queryClient = useQueryClient();
+  const [problem, setProblem] = useState<string | undefined>();
+  const form = useForm({ initialValues: { senderName: '', senderEmail: '', response_email: '', object: '', message: '' } });
+  useEffect(() => {
+    form.setValues({ senderName: options.from.name, senderEmail: options.from.email, response_email: options.response_email, object: options.object, message: options.message });
+    form.resetDirty();
+  }, [options]);
+
+  const save = useMutation({
+    mutationFn: (values: typeof form.values) =>
+      api(PATH, {
+        method: 'PUT',
+        body: { 'email-templates': { [name]: { options: { from: { name: values.senderName, email: values.senderEmail }, response_email: values.response_email, object: values.object, message: values.message } } } },
+      }),
+    onSuccess: () => {
+      setProblem(undefined);
+      notifications.show({ color: 'green', message: `${title} template saved` });
+      void queryClient.invalidateQueries({ queryKey: ['users-permissions', 'email-templates'] });
+    },
+    onError: (error) => {
+      // `reset_password.options.object must be a string` → beside the subject; the others above the form.
+      const option = settingOf(error.message, FIELDS);
+      if (option) form.setFieldError(FIELD_OF[option], error.message);
+      else setProblem(error.message);
+    },
+  });
+
+  return (
+    <Paper withBorder p="lg" component="section" aria-label={title}>
+      <form onSubmit={form.onSubmit((values) => save.mutate(values))} noValidate>
+        <Stack>
+          <Title order={2} size="h4">
+            {title}
+          </Title>
+          <Text c="dimmed" size="sm">
+            {help}
+          </Text>
+          {problem && (
+            <Alert color="red" title="Not saved">
+              {problem}
+            </Alert>
+          )}
+          <Group align="flex-start" grow>
+            <TextInput label="Sender name" {...form.getInputProps('senderName')} />
+            <TextInput label="Sender email" type="email" {...form.getInputProps('senderEmail')} />
+            <TextInput label="Reply-to" type="email" {...form.getInputProps('response_email')} />
+          </Group>
+          <TextInput label="Subject" {...form.getInputProps('object')} />
+          <Textarea label="Message" autosize minRows={6} ff="monospace" {...form.getInputProps('message')} />
+          <Group>
+            <Button type="submit" loading={save.isPending} aria-label={`Save ${title.toLowerCase()} template`}>
+              Save
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Paper>
+  );
+}

@@ -1,0 +1,155 @@
+import { Alert, Badge, Button, CopyButton, Group, Loader, Modal, PasswordInput, Stack, Switch, Table, Text, TextInput, Title, VisuallyHidden } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { notifications } from '@mantine/notifications';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { api } from '../api.ts';
+import { settingOf } from '../settings.ts';
+
+interface Provider {
+  enabled: boolean;
+  icon: string;
+  key?: string;
+  secret?: string;
+  callback?: string;
+  scope?: string[];
+  subdomain?: string;
+  jwksurl?: string;
+  issuer?: string;
+  /** This server's `/api/connect/<name>/callback`: registered at the provider. */
+  redirectUri?: string;
+}
+
+const PATH = '/admin/users-permissions/providers';
+/** The settings a provider may have, with their labels; a provider shows those it has. */
+const TEXT_FIELDS = [
+  { key: 'key', label: 'Client ID', secret: false },
+  { key: 'secret', label: 'Client secret', secret: true },
+  { key: 'subdomain', label: 'Host URI (subdomain)', secret: false },
+  { key: 'issuer', label: 'Issuer URL', secret: false },
+  { key: 'jwksurl', label: 'JWKS URL', secret: false },
+  { key: 'callback', label: 'The redirect URL to your front-end app', secret: false },
+] as const;
+const KEYS = ['enabled', 'key', 'secret', 'subdomain', 'issuer', 'jwksurl', 'callback', 'scope'] as const;
+
+type Values = { enabled: boolean; scope: string } & Record<(typeof TEXT_FIELDS)[number]['key'], string>;
+
+/** The users-permissions login providers: listed with their state, each edited in a dialog. */
+export function ProvidersPage() {
+  const providers = useQuery({ queryKey: ['users-permissions', 'providers'], queryFn: () => api<Record<string, Provider>>(PATH) });
+  const [editing, setEditing] = useState<string | null>(null);
+  if (providers.isPending) return <Loader aria-label="Loading" />;
+  if (providers.error) return <Alert color="red">{providers.error.message}</Alert>;
+  const entries = Object.entries(providers.data);
+  return (
+    <Stack>
+      <Title order={1}>Providers</Title>
+      <Text c="dimmed">How the users of the content API log in: with a password (email), or through another service (GET /api/connect/&lt;provider&gt;).</Text>
+      <Table.ScrollContainer minWidth={500}>
+        <Table striped aria-label="Providers">
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>Provider</Table.Th>
+              <Table.Th>Status</Table.Th>
+              <Table.Th>
+                <VisuallyHidden>Actions</VisuallyHidden>
+              </Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {entries.map(([name, provider]) => (
+              <Table.Tr key={name}>
+                <Table.Td>{name}</Table.Td>
+                <Table.Td>
+                  <Badge color={provider.enabled ? 'green' : 'gray'} variant="light">
+                    {provider.enabled ? 'Enabled' : 'Disabled'}
+                  </Badge>
+                </Table.Td>
+                <Table.Td>
+                  <Button variant="subtle" size="xs" aria-label={`Edit ${name}`} onClick={() => setEditing(name)}>
+                    Edit
+                  </Button>
+                </Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      </Table.ScrollContainer>
+      <Modal opened={editing !== null} onClose={() => setEditing(null)} title={`Edit ${editing ?? ''}`} size="lg">
+        {editing && providers.data[editing] && <ProviderForm name={editing} provider={providers.data[editing]} onDone={() => setEditing(null)} />}
+      </Modal>
+    </Stack>
+  );
+}
+
+function ProviderForm({ name, provider, onDone }: { name: string; provider: Provider; onDone: () => void }) {
+  const queryClient = useQueryClient();
+  const [problem, setProblem] = useState<string | undefined>();
+  const fields = TEXT_FIELDS.filter((field) => provider[field.key] !== undefined);
+  const form = useForm<Values>({
+    initialValues: {
+      enabled: provider.enabled,
+      scope: (provider.scope ?? []).join(' '),
+      ...(Object.fromEntries(TEXT_FIELDS.map((field) => [field.key, provider[field.key] ?? ''])) as Record<(typeof TEXT_FIELDS)[number]['key'], string>),
+    },
+  });
+  const save = useMutation({
+    mutationFn: (values: Values) => {
+      // Only the settings this provider has: the API refuses the others.
+      const change: Record<string, unknown> = { enabled: values.enabled };
+      for (const field of fields) change[field.key] = values[field.key];
+      if (provider.scope !== undefined) change.scope = values.scope.split(/\s+/).filter(Boolean);
+      return api(PATH, { method: 'PUT', body: { providers: { [name]: change } } });
+    },
+    onSuccess: () => {
+      notifications.show({ color: 'green', message: `${name} saved` });
+      void queryClient.invalidateQueries({ queryKey: ['users-permissions', 'providers'] });
+      onDone();
+    },
+    onError: (error) => {
+      const key = settingOf(error.message, KEYS);
+      if (key) form.setFieldError(key, error.message);
+      else setProblem(error.message);
+    },
+  });
+  return (
+    <form onSubmit={form.onSubmit((values) => save.mutate(values))} noValidate>
+      <Stack>
+        {problem && (
+          <Alert color="red" title="Not saved">
+            {problem}
+          </Alert>
+        )}
+        <Switch label="Enable" {...form.getInputProps('enabled', { type: 'checkbox' })} />
+        {fields.map((field) =>
+          field.secret ? (
+            <PasswordInput key={field.key} label={field.label} autoComplete="off" {...form.getInputProps(field.key)} />
+          ) : (
+            <TextInput key={field.key} label={field.label} {...form.getInputProps(field.key)} />
+          ),
+        )}
+        {provider.scope !== undefined && <TextInput label="Scope" description="Space-separated" {...form.getInputProps('scope')} />}
+        {provider.redirectUri && (
+          <Group align="flex-end" wrap="nowrap">
+            <TextInput label="The redirect URL to add in your provider's application configurations" value={provider.redirectUri} readOnly style={{ flex: 1 }} />
+            <CopyButton value={provider.redirectUri}>
+              {({ copied, copy }) => (
+                <Button variant="default" onClick={copy} aria-label={copied ? 'Copied the redirect URL' : 'Copy the redirect URL'}>
+                  {copied ? 'Copied' : 'Copy'}
+                </Button>
+              )}
+            </CopyButton>
+          </Group>
+        )}
+        <Group justify="flex-end">
+          <Button variant="default" onClick={onDone}>
+            Cancel
+          </Button>
+          <Button type="submit" loading={save.isPending}>
+            Save
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}

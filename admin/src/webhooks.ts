@@ -1,0 +1,46 @@
+/** The admin API's webhooks (`/admin/webhooks`, src/rest/admin-events.ts) as the screens read them. */
+import { useQuery } from '@tanstack/react-query';
+import { api } from './api.ts';
+
+export interface Webhook {
+  id: string;
+  name: string;
+  url: string;
+  headers: Record<string, string>;
+  events: string[];
+  isEnabled: boolean;
+}
+
+export interface Delivery {
+  id: number;
+  event: string;
+  key: string;
+  state: 'pending' | 'sending' | 'delivered' | 'failed' | 'cancelled';
+  attempts: number;
+  statusCode: number | null;
+  lastError: string | null;
+  duration: number | null;
+  createdAt: string | null;
+  lastAttemptAt: string | null;
+  nextAttemptAt: string | null;
+}
+
+export const webhookPath = (id: string) => `/admin/webhooks/${encodeURIComponent(id)}`;
+
+export function useWebhooks() {
+  return useQuery({ queryKey: ['webhooks'], queryFn: async () => (await api<{ data: Webhook[] }>('/admin/webhooks')).data });
+}
+
+export function useWebhook(id: string | undefined) {
+  return useQuery({ queryKey: ['webhooks', id], enabled: id !== undefined, queryFn: async () => (await api<{ data: Webhook }>(webhookPath(id!))).data });
+}
+
+/** The delivery log, newest first; read again every few seconds while shown (deliveries happen in the background). */
+export function useDeliveries(id: string | undefined) {
+  return useQuery({
+    queryKey: ['webhooks', id, 'deliveries'],
+    enabled: id !== undefined,
+    refetchInterval: 3000,
+    queryFn: async () => (await api<{ data: Delivery[]; meta: { pagination: { total: number } } }>(`${webhookPath(id!)}/deliveries?pageSize=25`)),
+  });
+}
