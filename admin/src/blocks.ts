@@ -95,7 +95,7 @@ function apiText(leaf: BlockText): BlockText {
 
 function apiNode(node: BlockNode): BlockNode {
   if (!('children' in node)) return apiText(node);
-  if (node.type === 'image') return { ...node, children: [{ type: 'text', text: '' }] };
+  if (node.type === 'image') return { ...node, children: [{ type: 'text' as const, text: '' }] };
   return { ...node, children: node.children.map(apiNode) };
 }
 
