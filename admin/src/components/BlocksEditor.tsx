@@ -75,6 +75,16 @@ function setLink(editor: Editor, at: Range, url: string): void {
   }
 }
 
+/**
+ * The browser's selection in the editor, read now: Slate takes in a selection made with the mouse
+ * or Shift+arrows a moment later (it throttles selectionchange), and a quick click on Link comes first.
+ */
+function domSelection(editor: Editor): Range | null {
+  const selection = window.getSelection();
+  if (!selection || selection.rangeCount === 0 || !selection.anchorNode || !ReactEditor.hasDOMNode(editor, selection.anchorNode)) return null;
+  return ReactEditor.toSlateRange(editor, selection, { exactMatch: false, suppressThrow: true });
+}
+
 function removeLink(editor: Editor, at: Range): void {
   Transforms.select(editor, at);
   Transforms.unwrapNodes(editor, { match: (node) => Element.isElement(node) && node.type === 'link' });
@@ -197,7 +207,7 @@ function Toolbar({ name }: { name: string }) {
   // Toolbar buttons keep the editor's selection: a mouse press does not take the focus from it.
   const keep = (event: { preventDefault(): void }) => event.preventDefault();
   const openLink = () => {
-    const at = editor.selection ?? Editor.end(editor, []);
+    const at = domSelection(editor) ?? editor.selection ?? Editor.end(editor, []);
     setLinkAt(Editor.range(editor, at));
     setUrl(link?.[0].url ?? '');
     setUrlError(null);
