@@ -22,7 +22,7 @@ describe('admin panel: blocks editor and list filters [sqlite]', { skip }, () =>
   const email = `${unique('blocks-editor')}@example.com`;
   const password = 'an-editor-password';
   const field = (name: string) => page.getByLabel(new RegExp(`^${name}( \\*)?$`));
-  const shot = (name: string) => page.screenshot({ path: join(screenshotsDir(), `${name}.png`) });
+  const shot = (name: string) => page.screenshot({ path: join(screenshotsDir(), `${name}.png`), animations: 'disabled' });
   const saved = (url: URL) => /\/admin\/content\/api::article\.article\/(?!create$)[a-z0-9]+$/.test(url.pathname);
   const draft = async (documentId: string) => (await server.api.get(`/api/articles/${documentId}?status=draft`)).body.data;
 
@@ -139,6 +139,59 @@ describe('admin panel: blocks editor and list filters [sqlite]', { skip }, () =>
     await shot('blocks-03-edited');
   });
 
+  it('loads blocks written elsewhere (every kind of node) unchanged, and saves an edit to them in the same format', async () => {
+    const stored = [
+      { type: 'heading', level: 3, children: [{ type: 'text', text: 'Written by the API' }] },
+      {
+        type: 'paragraph',
+        children: [
+          { type: 'text', text: 'Plain, ' },
+          { type: 'text', text: 'underlined', underline: true },
+          { type: 'text', text: ', ' },
+          { type: 'text', text: 'struck', strikethrough: true },
+          { type: 'text', text: ' and ' },
+          { type: 'text', text: 'inline()', code: true },
+        ],
+      },
+      {
+        type: 'list',
+        format: 'ordered',
+        children: [
+          { type: 'list-item', children: [{ type: 'text', text: 'one' }] },
+          { type: 'list', format: 'unordered', indentLevel: 1, children: [{ type: 'list-item', children: [{ type: 'text', text: 'nested' }] }] },
+        ],
+      },
+      { type: 'code', language: 'javascript', children: [{ type: 'text', text: 'const a = 1;\nconst b = 2;' }] },
+      { type: 'image', image: { id: 1, name: 'none.png', url: '/uploads/none.png', alternativeText: 'Nothing', width: 1, height: 1 }, children: [{ type: 'text', text: '' }] },
+    ];
+    const created = await server.api.post('/api/articles?status=draft', { data: { title: unique('Stored blocks'), content: stored } });
+    assert.equal(created.status, 201, JSON.stringify(created.body));
+    const documentId = created.body.data.documentId as string;
+    await page.goto(`${server.url}/admin/content/api::article.article/${documentId}`);
+    const editor = field('content');
+    await editor.getByRole('heading', { name: 'Written by the API', level: 3 }).waitFor();
+    await editor.locator('ol > li', { hasText: 'one' }).waitFor();
+    await editor.locator('ol ul > li', { hasText: 'nested' }).waitFor();
+    await editor.locator('pre code', { hasText: 'const b = 2;' }).waitFor();
+    await editor.getByRole('img', { name: 'Nothing' }).waitFor();
+
+    // Another field saved: the blocks are not sent, and stay as stored.
+    await field('views').fill('7');
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await page.getByText('unsaved changes').waitFor({ state: 'detached' });
+    assert.deepEqual((await draft(documentId)).content, stored);
+
+    // The heading edited: only its text changes.
+    await editor.getByRole('heading', { name: 'Written by the API' }).click();
+    await page.keyboard.press('End');
+    await page.keyboard.type(', then edited');
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await page.getByText('unsaved changes').waitFor({ state: 'detached' });
+    const expected = structuredClone(stored);
+    expected[0] = { type: 'heading', level: 3, children: [{ type: 'text', text: 'Written by the API, then edited' }] };
+    assert.deepEqual((await draft(documentId)).content, expected);
+  });
+
   it('filters the list by a text, a number, a date and a relation; the URL keeps the filters; chips remove them', async () => {
     const prefix = unique('filtered');
     const create = async (path: string, data: Record<string, unknown>) => {
@@ -166,13 +219,14 @@ describe('admin panel: blocks editor and list filters [sqlite]', { skip }, () =>
       );
     };
     /** Adds a filter from the builder, from the keyboard where it can. */
-    const addFilter = async (field: string, operator: string, value?: string) => {
+    const addFilter = async (field: string, operator: string, value?: string, screenshot?: string) => {
       await page.getByRole('button', { name: 'Filters', exact: true }).click();
       const builder = page.getByRole('form', { name: 'Add a filter' });
       await builder.getByLabel('Field').selectOption({ label: field });
       await builder.getByLabel('Operator').selectOption({ label: operator });
       if (value !== undefined) {
         await builder.getByLabel('Value').fill(value);
+        if (screenshot) await shot(screenshot);
         await builder.getByLabel('Value').press('Enter');
       } else await builder.getByRole('button', { name: 'Add filter' }).click();
       await builder.waitFor({ state: 'detached' });
@@ -186,10 +240,10 @@ describe('admin panel: blocks editor and list filters [sqlite]', { skip }, () =>
     await addFilter('views', 'is greater than', '10');
     await shows([beta, gamma]);
     await shot('filters-01-number');
-    await addFilter('publishDate', 'is before', '2026-04-01');
+    await addFilter('publishDate', 'is before', '2026-04-01', 'filters-02-builder');
     await shows([beta]);
     await chips.getByRole('listitem').filter({ hasText: 'publishDate is before 2026-04-01' }).waitFor();
-    await shot('filters-02-date');
+    await shot('filters-03-date');
 
     // The URL carries them as the API takes them: a reload shows the same list.
     const url = decodeURIComponent(page.url());
@@ -215,7 +269,7 @@ describe('admin panel: blocks editor and list filters [sqlite]', { skip }, () =>
     await addFilter('author (name)', 'is', annName);
     await shows([alpha, gamma]);
     assert.ok(decodeURIComponent(page.url()).includes(`[author][name][$eq]=${annName}`));
-    await shot('filters-03-relation');
+    await shot('filters-04-relation');
     await page.reload();
     await shows([alpha, gamma]);
   });

@@ -1,10 +1,26 @@
-import { Input, Loader, Text } from '@mantine/core';
-import { lazy, Suspense, useId } from 'react';
+import { Alert, Input, Loader, Text } from '@mantine/core';
+import { Component, lazy, Suspense, useId, type ReactNode } from 'react';
 import type { BlockElement } from '../blocks.ts';
 import { valueAt, type FieldProps } from './FieldInput.tsx';
 
 // Slate and the editor load with the first blocks field, not with the first screen.
 const BlocksEditor = lazy(() => import('./BlocksEditor.tsx'));
+
+/** An editor that fails (a bug, a value Slate refuses) says so in a sentence; the rest of the form stays usable. */
+class EditorBoundary extends Component<{ name: string; children: ReactNode }, { error: Error | null }> {
+  state = { error: null as Error | null };
+  static getDerivedStateFromError(error: Error) {
+    return { error };
+  }
+  render() {
+    if (!this.state.error) return this.props.children;
+    return (
+      <Alert color="red" title={`The ${this.props.name} editor could not be shown`}>
+        {this.state.error.message} Saving leaves this field as it is; reload the page to try again.
+      </Alert>
+    );
+  }
+}
 
 /** A `blocks` attribute: Strapi's rich text, in a Slate editor labelled with the attribute's name. */
 export function BlocksField({ attribute, form, path = attribute.name }: FieldProps) {
@@ -23,9 +39,11 @@ export function BlocksField({ attribute, form, path = attribute.name }: FieldPro
           </Text>
         )}
       </Text>
-      <Suspense fallback={<Loader size="sm" aria-label={`Loading the ${attribute.name} editor`} />}>
-        <BlocksEditor name={attribute.name} labelId={labelId} value={value} onChange={(next) => form.setFieldValue(path, next)} invalid={Boolean(error)} describedBy={error ? errorId : undefined} />
-      </Suspense>
+      <EditorBoundary name={attribute.name}>
+        <Suspense fallback={<Loader size="sm" aria-label={`Loading the ${attribute.name} editor`} />}>
+          <BlocksEditor name={attribute.name} labelId={labelId} value={value} onChange={(next) => form.setFieldValue(path, next)} invalid={Boolean(error)} describedBy={error ? errorId : undefined} />
+        </Suspense>
+      </EditorBoundary>
       {error && <Input.Error id={errorId} mt={4}>{error}</Input.Error>}
     </div>
   );
