@@ -185,10 +185,18 @@ describe('admin panel: blocks editor and list filters [sqlite]', { skip }, () =>
     await editor.getByRole('heading', { name: 'Written by the API' }).click();
     await page.keyboard.press('End');
     await page.keyboard.type(', then edited');
+    // Struck through from the keyboard alone: the line selected, the toolbar's button reached with Shift+Tab.
+    await page.keyboard.press('Shift+Home');
+    for (const name of ['Link', 'Code', 'Strikethrough']) {
+      await page.keyboard.press('Shift+Tab');
+      await page.getByRole('button', { name, exact: true }).and(page.locator(':focus')).waitFor();
+    }
+    await page.keyboard.press('Space');
+    await editor.locator('h3 s', { hasText: 'Written by the API, then edited' }).waitFor();
     await page.getByRole('button', { name: 'Save', exact: true }).click();
     await page.getByText('unsaved changes').waitFor({ state: 'detached' });
     const expected = structuredClone(stored);
-    expected[0] = { type: 'heading', level: 3, children: [{ type: 'text', text: 'Written by the API, then edited' }] };
+    expected[0] = { type: 'heading', level: 3, children: [{ type: 'text', text: 'Written by the API, then edited', strikethrough: true } as never] };
     assert.deepEqual((await draft(documentId)).content, expected);
   });
 

@@ -243,7 +243,13 @@ function Toolbar({ name }: { name: string }) {
         const active = isMarkActive(editor, mark);
         return (
           <Tooltip key={mark} label={shortcut ? `${label} (${shortcut})` : label} openDelay={400}>
-            <ActionIcon variant={active ? 'filled' : 'default'} aria-label={label} aria-pressed={active} onMouseDown={keep} onClick={() => toggleMark(editor, mark)}>
+            <ActionIcon variant={active ? 'filled' : 'default'} aria-label={label} aria-pressed={active} onMouseDown={keep} onClick={() => {
+                const selected = domSelection(editor);
+                if (selected && !(editor.selection && Range.equals(selected, editor.selection))) Transforms.select(editor, selected);
+                toggleMark(editor, mark);
+                // From the keyboard too: the editor takes the focus back, its selection as it was.
+                ReactEditor.focus(editor);
+              }}>
               {glyph}
             </ActionIcon>
           </Tooltip>
