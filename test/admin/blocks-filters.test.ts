@@ -198,6 +198,18 @@ describe('admin panel: blocks editor and list filters [sqlite]', { skip }, () =>
     const expected = structuredClone(stored);
     expected[0] = { type: 'heading', level: 3, children: [{ type: 'text', text: 'Written by the API, then edited', strikethrough: true } as never] };
     assert.deepEqual((await draft(documentId)).content, expected);
+
+    // A new French version filled from English: the editor shows the blocks it was given, saved as they are.
+    await page.getByLabel('Locale', { exact: true }).selectOption('fr');
+    await page.getByText('No fr version yet').first().waitFor();
+    await page.getByLabel('Fill from another locale').selectOption('en');
+    await editor.getByRole('heading', { name: 'Written by the API, then edited', level: 3 }).waitFor();
+    await editor.getByRole('img', { name: 'Nothing' }).waitFor();
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await page.getByText('No fr version yet').waitFor({ state: 'detached' });
+    const fr = await server.api.get(`/api/articles/${documentId}?status=draft&locale=fr`);
+    assert.equal(fr.status, 200, JSON.stringify(fr.body));
+    assert.deepEqual(fr.body.data.content, expected);
   });
 
   it('filters the list by a text, a number, a date and a relation; the URL keeps the filters; chips remove them', async () => {
