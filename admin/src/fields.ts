@@ -3,6 +3,7 @@
  * from a document, the API's `data` from the form's values, what an edit view populates, and the
  * API's field errors by field. No React here: the unit tests run it in Node (fields.test.ts).
  */
+import { toApiValue, toEditorValue, type BlockElement } from './blocks.ts';
 import type { AttributeDescription, ComponentDescription, ContentTypeDescription, SchemaDescription } from './schema.ts';
 
 export type InputKind =
@@ -25,7 +26,9 @@ export type InputKind =
   | 'component'
   | 'dynamiczone'
   | 'media'
-  /** Not edited by this version of the panel (blocks): left as stored. */
+  /** Strapi's rich text blocks, in a Slate editor (blocks.ts). */
+  | 'blocks'
+  /** Not edited by this version of the panel: left as stored. */
   | 'unsupported';
 
 export function inputKind(attribute: AttributeDescription): InputKind {
@@ -47,6 +50,7 @@ export function inputKind(attribute: AttributeDescription): InputKind {
     case 'component':
     case 'dynamiczone':
     case 'media':
+    case 'blocks':
       return attribute.type;
     case 'richtext':
       return 'markdown';
@@ -88,9 +92,10 @@ export const mediaItem = (file: Record<string, unknown>): MediaItem => ({
 /**
  * A form value: text inputs hold strings, number inputs numbers or '', switches booleans,
  * relations their documents in order, a component its values (null: none), repeatable components
- * and zones lists of values (a zone's with `__component`; `__key` names an entry for React).
+ * and zones lists of values (a zone's with `__component`; `__key` names an entry for React),
+ * blocks the editor's value.
  */
-export type FormValue = string | number | boolean | null | RelationItem[] | MediaItem[] | FormValues | FormValues[];
+export type FormValue = string | number | boolean | null | RelationItem[] | MediaItem[] | BlockElement[] | FormValues | FormValues[];
 export interface FormValues {
   [name: string]: FormValue;
 }
@@ -143,6 +148,8 @@ export function formValue(attribute: AttributeDescription, stored: unknown, mode
       return typeof value === 'string' ? toLocalDateTime(value) : '';
     case 'time':
       return typeof value === 'string' ? value.slice(0, 5) : '';
+    case 'blocks':
+      return toEditorValue(value);
     case 'password':
       // Never read back: an empty password field leaves the stored one.
       return '';
@@ -197,6 +204,7 @@ export class JsonFieldError extends Error {
 export function apiValue(attribute: AttributeDescription, value: FormValue, models: Models, path = attribute.name): unknown {
   const kind = inputKind(attribute);
   if (kind === 'boolean') return value === true;
+  if (kind === 'blocks') return toApiValue(value);
   if (kind === 'relation') return { set: (Array.isArray(value) ? (value as RelationItem[]) : []).map((item) => item.documentId) };
   if (kind === 'media') {
     const ids = (Array.isArray(value) ? (value as MediaItem[]) : []).map((file) => file.id);

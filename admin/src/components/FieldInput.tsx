@@ -2,6 +2,7 @@ import { ActionIcon, Alert, JsonInput, NativeSelect, NumberInput, PasswordInput,
 import type { UseFormReturnType } from '@mantine/form';
 import { inputKind, slugify, type FormValues, type Models } from '../fields.ts';
 import type { AttributeDescription } from '../schema.ts';
+import { BlocksField } from './BlocksField.tsx';
 import { ComponentField, DynamicZoneField } from './ComponentField.tsx';
 import { MarkdownField } from './MarkdownField.tsx';
 import { MediaField } from './MediaField.tsx';
@@ -80,6 +81,8 @@ export function FieldInput(props: FieldProps) {
       return <ComponentField attribute={attribute} form={form} models={models} path={path} />;
     case 'media':
       return <MediaField attribute={attribute} form={form} models={models} path={path} />;
+    case 'blocks':
+      return <BlocksField attribute={attribute} form={form} models={models} path={path} />;
     case 'dynamiczone':
       return <DynamicZoneField attribute={attribute} form={form} models={models} path={path} />;
     case 'unsupported':

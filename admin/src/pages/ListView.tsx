@@ -1,11 +1,14 @@
 import { Alert, Anchor, Badge, Button, Checkbox, Group, Loader, Pagination, Popover, Select, Stack, Table, Text, TextInput, Title, UnstyledButton } from '@mantine/core';
 import { useDebouncedValue, useLocalStorage } from '@mantine/hooks';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useMemo } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
 import { api, queryString } from '../api.ts';
 import { contentPath, statusOf, STATUS_COLORS, type Document, type ListAnswer } from '../content.ts';
-import { defaultColumns, listableAttribute } from '../fields.ts';
-import type { ContentTypeDescription } from '../schema.ts';
+import { FilterButton, FilterChips } from '../components/ListFilters.tsx';
+import { defaultColumns, listableAttribute, modelsOf } from '../fields.ts';
+import { apiFilters, filterFields, filterParams, filtersFromParams, isFilterParam, type Filter } from '../filters.ts';
+import { useSchema, type ContentTypeDescription } from '../schema.ts';
 import { LocaleSelect, useLocale } from '../locales.tsx';
 
 const PAGE_SIZES = ['10', '25', '50', '100'];
@@ -17,8 +20,9 @@ function cell(value: unknown): string {
 }
 
 /**
- * A collection type's documents, paginated, sorted and searched on the server: the page, sort and
- * search live in the URL (a reload or a link shows the same list), the columns in local storage.
+ * A collection type's documents, paginated, sorted, searched and filtered on the server: the page,
+ * sort, search and filters live in the URL (a reload or a link shows the same list), the columns
+ * in local storage.
  */
 export function ListView({ type }: { type: ContentTypeDescription }) {
   const [params, setParams] = useSearchParams();
@@ -29,6 +33,9 @@ export function ListView({ type }: { type: ContentTypeDescription }) {
   const sort = params.get('sort') ?? `${type.mainField ?? 'updatedAt'}:asc`;
   const search = params.get('q') ?? '';
   const [debouncedSearch] = useDebouncedValue(search, 250);
+  const schema = useSchema();
+  const fields = useMemo(() => (schema.data ? filterFields(type, modelsOf(schema.data)) : []), [schema.data, type]);
+  const filters = filtersFromParams(params, fields);
   const listable = type.attributes.filter(listableAttribute);
   const [columns, setColumns] = useLocalStorage<string[]>({ key: `vellum-columns:${type.uid}`, defaultValue: defaultColumns(type.attributes, type.mainField) });
   const chosen = columns.filter((name) => listable.some((attribute) => attribute.name === name));
@@ -43,12 +50,18 @@ export function ListView({ type }: { type: ContentTypeDescription }) {
     }
     setParams(next, { replace: true });
   };
+  /** New filters replace the URL's; the list goes back to its first page. */
+  const setFilters = (next: Filter[]) => {
+    const kept = [...params].filter(([key]) => !isFilterParam(key) && key !== 'page');
+    setParams(new URLSearchParams([...kept, ...filterParams(next, fields)]), { replace: true });
+  };
+  const conditions = [...(debouncedSearch && type.mainField ? [{ [type.mainField]: { $containsi: debouncedSearch } }] : []), ...(apiFilters(filters, fields)?.$and ?? [])];
 
   const query = {
     locale,
     pagination: { page, pageSize },
     sort,
-    filters: debouncedSearch && type.mainField ? { [type.mainField]: { $containsi: debouncedSearch } } : undefined,
+    filters: conditions.length ? { $and: conditions } : undefined,
   };
   const list = useQuery({
     queryKey: ['list', type.uid, query],
@@ -94,6 +107,7 @@ export function ListView({ type }: { type: ContentTypeDescription }) {
             w={320}
           />
         )}
+        <FilterButton fields={fields} filters={filters} onChange={setFilters} />
         <Popover position="bottom-end" shadow="md">
           <Popover.Target>
             <Button variant="default">
@@ -117,6 +131,7 @@ export function ListView({ type }: { type: ContentTypeDescription }) {
           </Popover.Dropdown>
         </Popover>
       </Group>
+      <FilterChips fields={fields} filters={filters} onChange={setFilters} />
       {list.error && <Alert color="red">{list.error.message}</Alert>}
       {list.isPending ? (
         <Loader aria-label="Loading" />
@@ -159,7 +174,7 @@ export function ListView({ type }: { type: ContentTypeDescription }) {
               })}
             </Table.Tbody>
           </Table>
-          {list.data?.data.length === 0 && <Text p="md">No entries{search ? ` match “${search}”` : ' yet'}.</Text>}
+          {list.data?.data.length === 0 && <Text p="md">No entries{search ? ` match “${search}”` : filters.length ? ' match the filters' : ' yet'}.</Text>}
         </Table.ScrollContainer>
       )}
       <Group justify="space-between">
