@@ -57,12 +57,15 @@ export function registerUsersPermissionsRoutes(
   });
 
   // Login providers (auth/oauth.ts): the redirect to the provider, its redirect back, and the
-  // frontend's call with the token it was handed.
+  // frontend's call with the token it was handed. Strapi rate-limits `/connect/(.*)` (per path and
+  // client address: a GET has no email), not the frontend's callback.
   app.get<{ Params: { provider: string } }>(`${prefix}/connect/:provider`, async (request, reply) => {
+    await limited(request, `connect/${request.params.provider}`);
     const { location, cookie } = await auth.providerLogins.connect(request.params.provider);
     return reply.header('set-cookie', cookie).redirect(location);
   });
   app.get<{ Params: { provider: string } }>(`${prefix}/connect/:provider/callback`, async (request, reply) => {
+    await limited(request, `connect/${request.params.provider}/callback`);
     const { location, cookie } = await auth.providerLogins.connectCallback(request.params.provider, request.query as Query, request.headers.cookie);
     return reply.header('set-cookie', cookie).redirect(location);
   });

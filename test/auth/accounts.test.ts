@@ -216,6 +216,19 @@ for (const dialect of DIALECTS) {
         }
         assert.equal((await send('forgot-password', { email: `${unique('other')}@example.com` })).status, 200, 'another email from the same address is not limited');
       });
+
+      it(`a login through a provider (GET /api/connect/...): ${LOGIN_MAX} per path and client address, then 429`, async () => {
+        const client = address();
+        const get = (path: string, from = client) => server.publicApi.get(path, { headers: via(from) });
+        for (const path of ['/api/connect/github', '/api/connect/github/callback']) {
+          const answers: number[] = [];
+          // github is not enabled here: each is refused, and counted all the same, as in Strapi.
+          for (let i = 0; i <= LOGIN_MAX; i += 1) answers.push((await get(path)).status);
+          assert.deepEqual(answers.map((status) => status === 429), [...Array(LOGIN_MAX).fill(false), true], `${path}: ${answers.join(',')}`);
+          assert.notEqual((await get(path, address())).status, 429, `${path}: another client address is not limited`);
+        }
+        assert.notEqual((await get('/api/connect/google')).status, 429, 'another provider is its own path');
+      });
     });
 
     describe('identifiers never collide', () => {

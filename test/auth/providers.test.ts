@@ -68,6 +68,7 @@ for (const dialect of DIALECTS) {
           plugins: {
             'users-permissions': {
               config: {
+                ratelimit: { max: 1000 },
                 register: { ratelimit: { max: 1000 } },
                 providers: { oidc: { enabled: true, issuer: idp.issuer, key: 'vellum', secret: 'vellum-secret', callback: FRONTEND } },
               },
