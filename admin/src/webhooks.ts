@@ -2,28 +2,11 @@
 import { useQuery } from '@tanstack/react-query';
 import { api } from './api.ts';
 
-export interface Webhook {
-  id: string;
-  name: string;
-  url: string;
-  headers: Record<string, string>;
-  events: string[];
-  isEnabled: boolean;
-}
+// The server's own answers, not copies (type imports: nothing of the server is bundled).
+import type { Webhook } from '../../src/events/webhooks.ts';
+import type { DeliveryLogEntry as Delivery } from '../../src/events/delivery.ts';
 
-export interface Delivery {
-  id: number;
-  event: string;
-  key: string;
-  state: 'pending' | 'sending' | 'delivered' | 'failed' | 'cancelled';
-  attempts: number;
-  statusCode: number | null;
-  lastError: string | null;
-  duration: number | null;
-  createdAt: string | null;
-  lastAttemptAt: string | null;
-  nextAttemptAt: string | null;
-}
+export type { Delivery, Webhook };
 
 export const webhookPath = (id: string) => `/admin/webhooks/${encodeURIComponent(id)}`;
 

@@ -6,14 +6,7 @@ import { useEffect, useState } from 'react';
 import { api } from '../api.ts';
 import { settingOf } from '../settings.ts';
 
-interface Advanced {
-  unique_email: boolean;
-  allow_register: boolean;
-  email_confirmation: boolean;
-  email_reset_password: string | null;
-  email_confirmation_redirection: string | null;
-  default_role: string;
-}
+import type { AdvancedSettingsValue as Advanced } from '../../../src/auth/advanced.ts';
 interface Role {
   id: number;
   name: string;
