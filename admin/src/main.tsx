@@ -47,6 +47,10 @@ const router = createBrowserRouter(
         { path: 'content/:uid/:documentId', lazy: editPage },
         // Settings live under manage/: /admin/settings is a JSON route of the admin API.
         { path: 'manage/api-tokens', lazy: async () => ({ Component: (await import('./pages/ApiTokensPage.tsx')).ApiTokensPage }) },
+        { path: 'manage/roles', lazy: async () => ({ Component: (await import('./pages/RolesPage.tsx')).RolesPage }) },
+        { path: 'manage/roles/:id', lazy: async () => ({ Component: (await import('./pages/RoleEditPage.tsx')).RoleEditPage }) },
+        { path: 'manage/users', lazy: async () => ({ Component: (await import('./pages/UsersPage.tsx')).UsersPage }) },
+        { path: 'manage/administrators', lazy: async () => ({ Component: (await import('./pages/AdministratorsPage.tsx')).AdministratorsPage }) },
         { path: '*', element: <Navigate to="/" replace /> },
       ],
     },

@@ -60,6 +60,9 @@ export function Shell() {
               Settings
             </Text>
             <NavLink component={RouterLink} to="/manage/api-tokens" label="API tokens" onClick={close} />
+            <NavLink component={RouterLink} to="/manage/roles" label="Roles and permissions" onClick={close} />
+            <NavLink component={RouterLink} to="/manage/users" label="Users" onClick={close} />
+            <NavLink component={RouterLink} to="/manage/administrators" label="Administrators" onClick={close} />
           </nav>
         </AppShell.Section>
       </AppShell.Navbar>
