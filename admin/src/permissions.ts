@@ -15,6 +15,8 @@ export type PermissionTree = Record<string, { controllers: Record<string, Record
 export interface MatrixRow {
   /** What a person reads: the content-type's display name, or `<plugin> <controller>`. */
   label: string;
+  /** What the row shows in its group: the label, or the controller alone under its plugin's heading. */
+  shown: string;
   /** The row's actions by column name: `api::article.article.find`. */
   actions: Record<string, string>;
 }
@@ -82,7 +84,7 @@ export function matrixOf(tree: PermissionTree, displayName: (uid: string) => str
       const label = api ? (displayName(uid) ?? uid) : `${plugin} ${controller}`;
       const actions = Object.fromEntries(Object.keys(names).map((name) => [name, `${uid}.${name}`]));
       for (const name of Object.keys(names)) if (!group.columns.includes(name)) group.columns.push(name);
-      group.rows.push({ label, actions });
+      group.rows.push({ label, shown: api ? label : controller, actions });
     }
   }
   const ordered = [...groups.entries()].sort(([a], [b]) => (a === 'api' ? -1 : b === 'api' ? 1 : a.localeCompare(b))).map(([, group]) => group);

@@ -125,6 +125,20 @@ describe('admin panel: roles, users, administrators, custom tokens [sqlite]', { 
     assert.equal((await server.publicApi.get('/api/articles', bearer(jwt))).status, 200);
   });
 
+  it('edits the user: a new email is saved, an empty password keeps theirs', async () => {
+    await settings(page, 'Users');
+    await page.getByLabel('Search users').fill(username);
+    await page.getByRole('button', { name: `Edit ${username}` }).click();
+    const dialog = page.getByRole('dialog', { name: `Edit ${username}` });
+    assert.equal(await dialog.getByLabel(/^Password( \*)?$/).inputValue(), '', 'never read back');
+    assert.equal(await dialog.getByLabel('Role').inputValue(), String((await server.vellum.auth.roles.list()).find((r) => r.name === roleName)!.id));
+    await dialog.getByLabel('Email').fill(`${username}@example.org`);
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    await page.getByRole('row').filter({ hasText: `${username}@example.org` }).waitFor();
+    assert.equal((await userLogin()).status, 200);
+  });
+
   it('blocks the user: their login is refused', async () => {
     const jwt = (await userLogin()).body.jwt as string;
     await settings(page, 'Users');

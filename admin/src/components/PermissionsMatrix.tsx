@@ -60,7 +60,7 @@ export function PermissionsMatrix({ tree, value, onChange, label }: { tree: Perm
                   return (
                     <Table.Tr key={row.label}>
                       <Table.Th scope="row" fw={500}>
-                        {row.label}
+                        {row.shown}
                       </Table.Th>
                       <Table.Td>
                         <Checkbox
