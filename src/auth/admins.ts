@@ -31,6 +31,18 @@ function passwordProblem(password: unknown, field = 'password'): FieldError | un
   return undefined;
 }
 
+/** A bigint column: a string on PostgreSQL, a number elsewhere. */
+const seconds = (value: number | string | null | undefined): number | undefined => (value === null || value === undefined ? undefined : Number(value));
+
+/**
+ * The second through which an administrator's tokens are refused (their last password change),
+ * for the admin signer: a token signed after it carries a later `iat`, even in the same second.
+ */
+export async function adminRevokedThrough(database: Database, id: number): Promise<number | undefined> {
+  const row = await database.system.selectFrom(ADMINS_TABLE).select('revoked_through').where('id', '=', id).executeTakeFirst();
+  return seconds(row?.revoked_through);
+}
+
 export class Admins {
   /** Failed logins per email and client address. */
   private readonly throttle: Throttle;
@@ -92,8 +104,12 @@ export class Admins {
     });
   }
 
-  /** An administrator changes their own password, proving the current one first. */
-  async changePassword(id: number, current: unknown, next: unknown): Promise<void> {
+  /**
+   * An administrator changes their own password, proving the current one first. Their tokens
+   * issued until now are refused from then on (another browser, a token that leaked); the answer
+   * is a new token for the session that asked.
+   */
+  async changePassword(id: number, current: unknown, next: unknown): Promise<string> {
     const errors: FieldError[] = [];
     if (typeof current !== 'string' || current === '') errors.push(fieldError('currentPassword', 'The current password is required'));
     const weak = passwordProblem(next);
@@ -103,7 +119,9 @@ export class Admins {
     if (!row) throw new NotFoundError('No such administrator');
     if (!(await verifyPassword(current as string, row.password))) throw ValidationError.fromFieldErrors([fieldError('currentPassword', 'The current password is not correct')]);
     const hash = await hashPassword(next as string);
-    await this.database.write((trx: SystemDb) => trx.updateTable(ADMINS_TABLE).set({ password: hash }).where('id', '=', id).execute());
+    const now = Math.floor(Date.now() / 1000);
+    await this.database.write((trx: SystemDb) => trx.updateTable(ADMINS_TABLE).set({ password: hash, revoked_through: now }).where('id', '=', id).execute());
+    return this.jwt.sign(id);
   }
 
   async login(emailInput: unknown, password: unknown, clientIp: string): Promise<string> {
@@ -122,9 +140,12 @@ export class Admins {
   async authenticate(authorization: string | string[] | undefined): Promise<number> {
     const token = bearerToken(authorization);
     if (!token) throw new UnauthorizedError('Missing credentials: log in at /admin/login');
-    const id = await this.jwt.verify(token);
-    const row = await this.database.system.selectFrom(ADMINS_TABLE).select('id').where('id', '=', id).executeTakeFirst();
+    const { id, issuedAt } = await this.jwt.verifyIssued(token);
+    const row = await this.database.system.selectFrom(ADMINS_TABLE).select(['id', 'revoked_through']).where('id', '=', id).executeTakeFirst();
     if (!row) throw new UnauthorizedError('Invalid credentials');
+    // Issued before the administrator's password last changed: no longer valid.
+    const revoked = seconds(row.revoked_through);
+    if (revoked !== undefined && (issuedAt === undefined || issuedAt <= revoked)) throw new UnauthorizedError('Invalid credentials');
     return id;
   }
 

@@ -85,8 +85,8 @@ export function registerAdminAccessRoutes(admin: FastifyInstance, auth: Auth, pr
   admin.get(`${admins}/me`, async (request) => ({ data: await auth.admins.get(await self(request)) }));
   admin.put(`${admins}/me/password`, async (request) => {
     const { currentPassword, password } = body(request);
-    await auth.admins.changePassword(await self(request), currentPassword, password);
-    return { ok: true };
+    // The administrator's earlier tokens end; this session goes on with the new one.
+    return { data: { token: await auth.admins.changePassword(await self(request), currentPassword, password) } };
   });
   admin.delete<{ Params: { id: string } }>(`${admins}/:id`, async (request) => ({
     data: await auth.admins.remove(numericId(request.params.id, 'Administrator'), await self(request)),

@@ -175,6 +175,17 @@ describe('admin panel: roles, users, administrators, custom tokens [sqlite]', { 
       await settings(second, 'Administrators');
       await second.getByRole('row').filter({ hasText: other }).getByText('You').waitFor();
       await shot(second, 'second-administrator');
+      // Their own password: the earlier tokens end, this tab goes on with the new one.
+      const own = second.getByRole('region', { name: 'Change your password' });
+      await own.getByLabel(/^Current password/).fill('another-admin-password');
+      await own.getByLabel(/^New password/).fill('a-changed-admin-password');
+      await own.getByLabel(/^Confirm the new password/).fill('a-changed-admin-password');
+      await own.getByRole('button', { name: 'Change password' }).click();
+      await second.getByText('Your password is changed; your other sessions have ended').waitFor();
+      await settings(second, 'Users');
+      await second.getByRole('heading', { name: 'Users', level: 1 }).waitFor();
+      await second.getByText(/users? found/).waitFor();
+      assert.equal((await server.publicApi.post('/admin/login', { email: other, password: 'a-changed-admin-password' })).status, 200);
     } finally {
       await context.close();
     }

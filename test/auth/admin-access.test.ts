@@ -148,7 +148,7 @@ for (const dialect of DIALECTS) {
       const self = await admin.delete(`/admin/administrators/${adminId}`);
       assert.equal(self.status, 400);
       assert.match(self.body.error.message, /your own/);
-      const second = new HttpClient(server.url, { authorization: `Bearer ${(await adminLogin(email, 'second-password')).body.data.token}` });
+      let second = new HttpClient(server.url, { authorization: `Bearer ${(await adminLogin(email, 'second-password')).body.data.token}` });
       assert.equal((await second.get('/admin/administrators/me')).body.data.email, email);
 
       // Changing one's own password: the current one first.
@@ -156,7 +156,15 @@ for (const dialect of DIALECTS) {
       assert.equal(wrong.status, 400);
       assert.deepEqual(wrong.body.error.details.errors[0].path, ['currentPassword']);
       assert.equal((await second.put('/admin/administrators/me/password', { currentPassword: 'second-password', password: 'short' })).status, 400);
-      assert.equal((await second.put('/admin/administrators/me/password', { currentPassword: 'second-password', password: 'a-third-password' })).status, 200);
+      const elsewhere = new HttpClient(server.url, { authorization: `Bearer ${(await adminLogin(email, 'second-password')).body.data.token}` });
+      const changed = await second.put('/admin/administrators/me/password', { currentPassword: 'second-password', password: 'a-third-password' });
+      assert.equal(changed.status, 200);
+      assert.ok(!JSON.stringify(changed.body).includes('a-third-password'));
+      // Its earlier tokens end (this one and another browser's); the answer's token goes on.
+      assert.equal((await elsewhere.get('/admin/administrators/me')).status, 401);
+      assert.equal((await second.get('/admin/administrators/me')).status, 401);
+      second = new HttpClient(server.url, { authorization: `Bearer ${changed.body.data.token}` });
+      assert.equal((await second.get('/admin/administrators/me')).body.data.email, email);
       assert.equal((await adminLogin(email, 'second-password')).status, 400);
       assert.equal((await adminLogin(email, 'a-third-password')).status, 200);
 

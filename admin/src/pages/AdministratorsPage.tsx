@@ -3,7 +3,7 @@ import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { api } from '../api.ts';
+import { api, session } from '../api.ts';
 import { showFormError } from '../form-errors.ts';
 
 interface Administrator {
@@ -137,9 +137,12 @@ function OwnPassword() {
     validate: { confirmation: (value, values) => (value === values.password ? null : 'The passwords differ') },
   });
   const change = useMutation({
-    mutationFn: ({ currentPassword, password }: typeof form.values) => api('/admin/administrators/me/password', { method: 'PUT', body: { currentPassword, password } }),
-    onSuccess: () => {
-      notifications.show({ color: 'green', message: 'Your password is changed' });
+    mutationFn: ({ currentPassword, password }: typeof form.values) =>
+      api<{ data: { token: string } }>('/admin/administrators/me/password', { method: 'PUT', body: { currentPassword, password } }),
+    onSuccess: ({ data }) => {
+      // Every earlier token of this administrator is refused now: this tab goes on with the new one.
+      session.set(data.token);
+      notifications.show({ color: 'green', message: 'Your password is changed; your other sessions have ended' });
       form.reset();
     },
     onError: (error) => showFormError(error, ['currentPassword', 'password'], form.setFieldError, 'Not changed'),
