@@ -55,17 +55,19 @@ export class Admins {
     this.throttle = new Throttle(database, config.loginLimit, 'admin-login');
   }
 
-  async create(emailInput: string, password: string): Promise<{ id: number; email: string }> {
+  async create(emailInput: unknown, password: unknown): Promise<{ id: number; email: string }> {
     const email = normalizeEmail(typeof emailInput === 'string' ? emailInput : '');
-    if (!EMAIL.test(email)) throw ValidationError.fromFieldErrors([fieldError('email', 'A valid email is required')]);
+    const errors: FieldError[] = [];
+    if (!EMAIL.test(email)) errors.push(fieldError('email', 'A valid email is required'));
     const weak = passwordProblem(password);
-    if (weak) throw ValidationError.fromFieldErrors([weak]);
+    if (weak) errors.push(weak);
+    if (errors.length) throw ValidationError.fromFieldErrors(errors);
     const { dialect } = this.database;
-    const hash = await hashPassword(password);
+    const hash = await hashPassword(password as string);
     // In one write: a concurrent creation of the same email is answered as a sequential one is.
     const id = await this.database.write(async (trx: SystemDb) => {
       const taken = await trx.selectFrom(ADMINS_TABLE).select('id').where('email', '=', email).executeTakeFirst();
-      if (taken) throw new ValidationError(`An administrator ${email} already exists`);
+      if (taken) throw ValidationError.fromFieldErrors([fieldError('email', `An administrator ${email} already exists`)]);
       return dialect.insertReturningId(trx, ADMINS_TABLE, { email, password: hash, created_at: dialect.encode('datetime', new Date()) });
     });
     return { id, email };

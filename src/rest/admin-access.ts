@@ -79,7 +79,7 @@ export function registerAdminAccessRoutes(admin: FastifyInstance, auth: Auth, pr
   admin.get(admins, async () => ({ data: await auth.admins.list() }));
   admin.post(admins, async (request, reply) => {
     const { email, password } = body(request);
-    const created = await auth.admins.create(email as string, password as string);
+    const created = await auth.admins.create(email, password);
     return reply.status(201).send({ data: await auth.admins.get(created.id) });
   });
   admin.get(`${admins}/me`, async (request) => ({ data: await auth.admins.get(await self(request)) }));
