@@ -180,6 +180,27 @@ for (const dialect of DIALECTS) {
       await assert.rejects(server.vellum.auth.admins.remove(adminId, -1), /The last administrator cannot be deleted/);
     });
 
+    it('two administrators deleting each other at once leave one of them', async () => {
+      const others = (await server.vellum.auth.admins.list()).filter((a) => a.id !== adminId);
+      for (const other of others) await server.vellum.auth.admins.remove(other.id, adminId);
+      const email = `${unique('peer')}@example.com`;
+      const peer = (await admin.post('/admin/administrators', { email, password: 'a-peer-password' })).body.data;
+      const peerClient = new HttpClient(server.url, { authorization: `Bearer ${(await adminLogin(email, 'a-peer-password')).body.data.token}` });
+      const answers = await Promise.all([admin.delete(`/admin/administrators/${peer.id}`), peerClient.delete(`/admin/administrators/${adminId}`)]);
+      const statuses = answers.map((answer) => answer.status).sort();
+      // One wins; the other finds itself the last (400) or already gone (401: its token names no one).
+      assert.equal(statuses.filter((status) => status === 200).length, 1, JSON.stringify(answers.map((a) => a.body)));
+      assert.ok(statuses.every((status) => [200, 400, 401].includes(status)), JSON.stringify(statuses));
+      assert.equal((await server.vellum.auth.admins.list()).length, 1);
+      // Whoever is left: the suite's administrator again, for the tests after this one.
+      const [left] = await server.vellum.auth.admins.list();
+      if (left!.id !== adminId) {
+        adminId = (await server.vellum.auth.admins.create(adminEmail, 'an-admin-password')).id;
+        await server.vellum.auth.admins.remove(left!.id, adminId);
+        admin = new HttpClient(server.url, { authorization: `Bearer ${(await adminLogin(adminEmail, 'an-admin-password')).body.data.token}` });
+      }
+    });
+
     it('a custom API token with find on articles lists them and is refused a create', async () => {
       const name = unique('custom');
       const created = await admin.post('/admin/api-tokens', { name, type: 'custom', permissions: [`${ARTICLE}.find`] });
