@@ -102,6 +102,10 @@ describe('admin panel: roles, users, administrators, custom tokens [sqlite]', { 
     const row = page.getByRole('row').filter({ hasText: username });
     await row.getByText(roleName).waitFor();
     await shot(page, 'users');
+    // Sorted on the server by a column header; the sort is in the URL.
+    await page.getByRole('button', { name: /^Email/ }).click();
+    await page.waitForURL((url) => url.searchParams.get('sort') === 'email:asc');
+    await row.waitFor();
 
     const login = await userLogin();
     assert.equal(login.status, 200, JSON.stringify(login.body));

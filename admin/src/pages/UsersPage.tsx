@@ -1,4 +1,4 @@
-import { Alert, Badge, Button, Checkbox, Group, Loader, Modal, NativeSelect, Pagination, PasswordInput, Stack, Table, Text, TextInput, Title, VisuallyHidden } from '@mantine/core';
+import { Alert, Badge, Button, Checkbox, Group, Loader, Modal, NativeSelect, Pagination, PasswordInput, Stack, Table, Text, TextInput, Title, UnstyledButton, VisuallyHidden } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useDebouncedValue } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
@@ -35,6 +35,7 @@ export function UsersPage() {
   const page = Number(params.get('page') ?? '1') || 1;
   const pageSize = params.get('pageSize') ?? '10';
   const search = params.get('q') ?? '';
+  const sort = params.get('sort') ?? 'username:asc';
   const [debounced] = useDebouncedValue(search, 250);
   const update = (changes: Record<string, string | null>) => {
     const next = new URLSearchParams(params);
@@ -44,7 +45,7 @@ export function UsersPage() {
     }
     setParams(next, { replace: true });
   };
-  const query = { page, pageSize, search: debounced };
+  const query = { page, pageSize, search: debounced, sort };
   const users = useQuery({
     queryKey: ['users', query],
     queryFn: () => api<UserList>(`/admin/users${queryString(query)}`),
@@ -71,6 +72,18 @@ export function UsersPage() {
     onError: (error) => notifications.show({ color: 'red', title: 'Not deleted', message: error.message }),
   });
   const total = users.data?.meta.pagination.total ?? 0;
+  const [sortField, sortOrder] = sort.split(':');
+  /** A column header that sorts the list on the server (click again: the other way). */
+  const header = (name: string, label: string) => {
+    const active = sortField === name;
+    return (
+      <Table.Th aria-sort={active ? (sortOrder === 'asc' ? 'ascending' : 'descending') : 'none'}>
+        <UnstyledButton fw={700} onClick={() => update({ sort: `${name}:${active && sortOrder === 'asc' ? 'desc' : 'asc'}`, page: null })}>
+          {label} {active ? (sortOrder === 'asc' ? '▲' : '▼') : ''}
+        </UnstyledButton>
+      </Table.Th>
+    );
+  };
 
   return (
     <Stack>
@@ -92,8 +105,8 @@ export function UsersPage() {
           <Table striped aria-label="Users">
             <Table.Thead>
               <Table.Tr>
-                <Table.Th>Username</Table.Th>
-                <Table.Th>Email</Table.Th>
+                {header('username', 'Username')}
+                {header('email', 'Email')}
                 <Table.Th>Role</Table.Th>
                 <Table.Th>Status</Table.Th>
                 <Table.Th>
