@@ -123,7 +123,13 @@ describe('admin panel: roles, users, administrators, custom tokens [sqlite]', { 
     const create = page.getByRole('checkbox', { name: 'Article: create', exact: true });
     assert.equal(await create.isChecked(), true);
     await create.uncheck();
+    // Leaving with the change unsaved asks first.
+    await settings(page, 'Users');
+    await page.getByRole('dialog', { name: 'Leave without saving?' }).getByRole('button', { name: 'Stay' }).click();
+    assert.equal(await create.isChecked(), false);
     await saveRole();
+    await settings(page, 'Users');
+    await page.getByRole('heading', { name: 'Users', level: 1 }).waitFor();
     const jwt = (await userLogin()).body.jwt as string;
     assert.equal((await server.publicApi.post('/api/articles', { data: { title: unique('refused') } }, bearer(jwt))).status, 403);
     assert.equal((await server.publicApi.get('/api/articles', bearer(jwt))).status, 200);

@@ -1,9 +1,9 @@
-import { Alert, Button, Group, Loader, Paper, Stack, Text, TextInput, Textarea, Title } from '@mantine/core';
+import { Alert, Button, Group, Loader, Modal, Paper, Stack, Text, TextInput, Textarea, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
-import { Link, useNavigate, useParams } from 'react-router-dom';
+import { useEffect, useRef, useState } from 'react';
+import { Link, useBlocker, useNavigate, useParams } from 'react-router-dom';
 import { api } from '../api.ts';
 import { PermissionsMatrix, usePermissionTree } from '../components/PermissionsMatrix.tsx';
 import { showFormError } from '../form-errors.ts';
@@ -32,6 +32,18 @@ function RoleForm({ role, tree }: { role: RoleWithPermissions | null; tree: Perm
   const queryClient = useQueryClient();
   const form = useForm({ initialValues: { name: role?.name ?? '', description: role?.description ?? '' } });
   const [granted, setGranted] = useState<Set<string>>(() => (role ? enabledOf(role.permissions) : new Set()));
+  // What was last saved (or loaded): leaving with other values asks first.
+  const snapshot = (values: typeof form.values, actions: ReadonlySet<string>) => JSON.stringify([values.name, values.description, [...actions].sort()]);
+  const [saved, setSaved] = useState(() => snapshot(form.values, granted));
+  const dirty = snapshot(form.values, granted) !== saved;
+  const leaving = useRef(false);
+  const blocker = useBlocker(({ currentLocation, nextLocation }) => !leaving.current && dirty && currentLocation.pathname !== nextLocation.pathname);
+  useEffect(() => {
+    if (!dirty) return;
+    const warn = (event: BeforeUnloadEvent) => event.preventDefault();
+    window.addEventListener('beforeunload', warn);
+    return () => window.removeEventListener('beforeunload', warn);
+  }, [dirty]);
 
   const save = useMutation({
     mutationFn: (values: typeof form.values) => {
@@ -39,10 +51,14 @@ function RoleForm({ role, tree }: { role: RoleWithPermissions | null; tree: Perm
       return role ? api(`/admin/users-permissions/roles/${role.id}`, { method: 'PUT', body }) : api('/admin/users-permissions/roles', { method: 'POST', body });
     },
     onSuccess: (_answer, values) => {
+      setSaved(snapshot(values, granted));
       notifications.show({ color: 'green', message: `${values.name} saved` });
       void queryClient.invalidateQueries({ queryKey: ['roles'] });
       void queryClient.invalidateQueries({ queryKey: ['role'] });
-      if (!role) navigate('/manage/roles');
+      if (!role) {
+        leaving.current = true;
+        navigate('/manage/roles');
+      }
     },
     onError: (error) => showFormError(error, ['name', 'description'], form.setFieldError, 'Not saved'),
   });
@@ -77,6 +93,17 @@ function RoleForm({ role, tree }: { role: RoleWithPermissions | null; tree: Perm
           <PermissionsMatrix tree={tree} value={granted} onChange={setGranted} label="Role permissions" />
         </Paper>
       </Stack>
+      <Modal opened={blocker.state === 'blocked'} onClose={() => blocker.reset?.()} title="Leave without saving?">
+        <Text mb="md">This role has changes that are not saved.</Text>
+        <Group justify="flex-end">
+          <Button variant="default" onClick={() => blocker.reset?.()}>
+            Stay
+          </Button>
+          <Button color="red" onClick={() => blocker.proceed?.()}>
+            Leave
+          </Button>
+        </Group>
+      </Modal>
     </form>
   );
 }
