@@ -94,6 +94,9 @@ for (const dialect of DIALECTS) {
       assert.ok(!JSON.stringify(page.body).includes('password'), 'never a password');
       const byEmail = await admin.get(`/admin/users?search=${encodeURIComponent(`${tag}-1@EXAMPLE`)}`);
       assert.deepEqual(byEmail.body.data.map((u: { username: string }) => u.username), [`${tag}-1`]);
+      const unknownRole = await admin.post('/admin/users', { username: `${tag}-x`, email: `${tag}-x@example.com`, password: 'secret123', role: 'no-such-role' });
+      assert.equal(unknownRole.status, 400);
+      assert.deepEqual(unknownRole.body.error.details.errors[0].path, ['role']);
       for (const bad of ['pageSize=0', 'pageSize=101', 'page=x', 'sort=password:asc', 'sort=username:up']) {
         assert.equal((await admin.get(`/admin/users?${bad}`)).status, 400, bad);
       }
