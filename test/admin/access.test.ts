@@ -207,7 +207,11 @@ describe('admin panel: roles, users, administrators, custom tokens [sqlite]', { 
     const form = page.getByRole('region', { name: 'Create an API token' });
     await form.getByLabel('Name').fill(name);
     await form.getByLabel('Token type').selectOption('custom');
-    await form.getByRole('checkbox', { name: 'Article: find', exact: true }).check();
+    // Keyboard alone: the matrix's checkboxes take the focus and Space ticks them.
+    const find = form.getByRole('checkbox', { name: 'Article: find', exact: true });
+    await find.focus();
+    await page.keyboard.press('Space');
+    await form.getByRole('checkbox', { name: 'Article: find', exact: true, checked: true }).waitFor();
     await shot(page, 'custom-token');
     await form.getByRole('button', { name: 'Create token' }).click();
     const shown = page.getByRole('dialog', { name: `${name}: copy its key now` });
