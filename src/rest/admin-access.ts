@@ -33,7 +33,7 @@ function numericId(raw: string, what: string): number {
 }
 
 /** A user's id from the path: digits (Strapi's users-permissions addresses users by id). */
-export const userIdOf = (raw: string): number => numericId(raw, 'User');
+const userIdOf = (raw: string): number => numericId(raw, 'User');
 
 /**
  * `PUT /admin/users/:id`: `{ blocked }` alone blocks or unblocks (ending the user's sessions when
