@@ -49,6 +49,10 @@ const router = createBrowserRouter(
         // The media library's screen: /admin/upload is the JSON API's.
         { path: 'media', lazy: async () => ({ Component: (await import('./pages/MediaLibraryPage.tsx')).MediaLibraryPage }) },
         { path: 'manage/api-tokens', lazy: async () => ({ Component: (await import('./pages/ApiTokensPage.tsx')).ApiTokensPage }) },
+        { path: 'manage/roles', lazy: async () => ({ Component: (await import('./pages/RolesPage.tsx')).RolesPage }) },
+        { path: 'manage/roles/:id', lazy: async () => ({ Component: (await import('./pages/RoleEditPage.tsx')).RoleEditPage }) },
+        { path: 'manage/users', lazy: async () => ({ Component: (await import('./pages/UsersPage.tsx')).UsersPage }) },
+        { path: 'manage/administrators', lazy: async () => ({ Component: (await import('./pages/AdministratorsPage.tsx')).AdministratorsPage }) },
         { path: 'manage/locales', lazy: async () => ({ Component: (await import('./pages/LocalesPage.tsx')).LocalesPage }) },
         { path: 'manage/webhooks', lazy: async () => ({ Component: (await import('./pages/WebhooksPage.tsx')).WebhooksPage }) },
         { path: 'manage/webhooks/create', lazy: async () => ({ Component: (await import('./pages/WebhookPage.tsx')).WebhookPage }) },

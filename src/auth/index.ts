@@ -19,7 +19,7 @@ import { UsersPermissionsAccess } from './access.js';
 import { AccountFlows } from './account.js';
 import { AdvancedSettings } from './advanced.js';
 import { UserCodes } from './codes.js';
-import { Admins } from './admins.js';
+import { adminRevokedThrough, Admins } from './admins.js';
 import { resolveAuthConfig, type AuthConfig } from './config.js';
 import { JwtSigner } from './jwt.js';
 import { JWT_REVOCATIONS_TABLE, ME_ACTION, ROLE_UID, USER_UID, type RoleRow, type UserRow } from './model.js';
@@ -238,7 +238,7 @@ export async function startAuth(
     users,
     tokens,
     roles,
-    admins: new Admins(database, JwtSigner.admin(secrets.adminJwt), authConfig),
+    admins: new Admins(database, JwtSigner.admin(secrets.adminJwt, undefined, (id) => adminRevokedThrough(database, id)), authConfig),
     jwt: userJwt,
     account,
     advanced,

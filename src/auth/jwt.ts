@@ -1,8 +1,8 @@
 /**
  * HS256 JSON Web Tokens (jose). User tokens carry `{ id }` like Strapi's; admin tokens are signed
  * with another secret and an audience of their own, so neither is accepted where the other is.
- * A user's tokens issued at or before the second their JWTs were revoked (a password change) are
- * refused by the access layer; a token issued after a revocation carries a later `iat`, even in
+ * A user's (or an administrator's) tokens issued at or before the second their JWTs were revoked
+ * (a password change) are refused by the access layer (admins.ts for administrators); a token issued after a revocation carries a later `iat`, even in
  * the same second (see `issuedAt`).
  */
 import type * as Jose from 'jose';
@@ -21,7 +21,7 @@ export class JwtSigner {
     secret: string,
     private readonly lifetimeSeconds: number,
     private readonly audience?: string,
-    /** The second through which a user's tokens are revoked, if ever (users only). */
+    /** The second through which a user's or an administrator's tokens are revoked, if ever. */
     private readonly revokedThrough?: (id: number) => Promise<number | undefined>,
   ) {
     this.key = new TextEncoder().encode(secret);
@@ -35,8 +35,8 @@ export class JwtSigner {
     return revoked === undefined ? now : Math.max(now, revoked + 1);
   }
 
-  static admin(secret: string, lifetimeSeconds = 8 * 3600): JwtSigner {
-    return new JwtSigner(secret, lifetimeSeconds, ADMIN_AUDIENCE);
+  static admin(secret: string, lifetimeSeconds = 8 * 3600, revokedThrough?: (id: number) => Promise<number | undefined>): JwtSigner {
+    return new JwtSigner(secret, lifetimeSeconds, ADMIN_AUDIENCE, revokedThrough);
   }
 
   async sign(id: number): Promise<string> {

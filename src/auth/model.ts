@@ -115,6 +115,8 @@ export const authTables: TableSpec[] = [
       { name: 'email', type: 'string', notNull: true },
       { name: 'password', type: 'string', notNull: true },
       { name: 'created_at', type: 'datetime' },
+      // The second (epoch) through which the administrator's tokens are refused: a password change.
+      { name: 'revoked_through', type: 'bigint' },
     ],
     indexes: [{ name: indexName(ADMINS_TABLE, ['email']), columns: ['email'], unique: true }],
   },
@@ -207,6 +209,7 @@ export interface AdminRow {
   email: string;
   password: string;
   created_at: Encoded;
+  revoked_through: number | string | null;
 }
 
 export interface RateLimitRow {

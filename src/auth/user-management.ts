@@ -39,6 +39,8 @@ export interface UserManagementDeps {
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const BCRYPT_MAX_BYTES = 72;
+/** What the admin panel's user list sorts by. */
+const SORTABLE = ['username', 'email', 'createdAt', 'updatedAt', 'id', 'blocked', 'confirmed'];
 /** Fields Vellum never takes from a body: its single-use codes live in `up_user_codes`. */
 const NOT_WRITABLE = ['resetPasswordToken', 'confirmationToken', 'provider', 'id', 'documentId'];
 
@@ -144,6 +146,41 @@ export class UserManagement {
     // A password set for the user ends their earlier sessions, as a change or reset does.
     if (password !== undefined) await this.deps.revokeJwts(id);
     return updated;
+  }
+
+  /**
+   * The admin panel's list of users: a page of them (1-based `page`, `pageSize` 1 to 100), those
+   * whose username or email contains `search` (any case), sorted by `sort` (`field:asc|desc` of
+   * SORTABLE), each with its role. Passwords and private attributes are never read out.
+   */
+  async list(input: { page?: unknown; pageSize?: unknown; search?: unknown; sort?: unknown }): Promise<{ results: Document[]; pagination: { page: number; pageSize: number; pageCount: number; total: number } }> {
+    const errors: FieldError[] = [];
+    const whole = (name: string, value: unknown, fallback: number, max: number): number => {
+      if (value === undefined || value === '') return fallback;
+      const number = typeof value === 'string' && /^\d{1,6}$/.test(value) ? Number(value) : typeof value === 'number' ? value : NaN;
+      if (!Number.isInteger(number) || number < 1 || number > max) errors.push(fieldError(name, `${name} must be a whole number from 1 to ${max}`, value));
+      return number;
+    };
+    const page = whole('page', input.page, 1, 1_000_000);
+    const pageSize = whole('pageSize', input.pageSize, 10, 100);
+    const sort = input.sort === undefined || input.sort === '' ? 'username:asc' : input.sort;
+    const [field, order] = typeof sort === 'string' ? sort.split(':') : [];
+    if (!SORTABLE.includes(field!) || !['asc', 'desc'].includes(order ?? 'asc')) errors.push(fieldError('sort', `sort must be one of ${SORTABLE.join(', ')}, with :asc or :desc`, sort));
+    if (input.search !== undefined && typeof input.search !== 'string') errors.push(fieldError('search', 'search must be a string', input.search));
+    if (errors.length) throw ValidationError.fromFieldErrors(errors);
+    const search = typeof input.search === 'string' ? input.search.trim() : '';
+    const filters = search ? { $or: [{ username: { $containsi: search } }, { email: { $containsi: search } }] } : undefined;
+    const found = await this.deps.users.findMany({ filters, sort: [`${field}:${order ?? 'asc'}`, 'id:asc'], populate: ['role'], pagination: { page, pageSize } });
+    const total = found.pagination.total ?? found.results.length;
+    return { results: found.results, pagination: { page, pageSize, pageCount: Math.ceil(total / pageSize), total } };
+  }
+
+  /** One user with its role, or Strapi's 404. */
+  async get(id: number): Promise<Document> {
+    const current = await this.row(id);
+    const user = await this.deps.users.findOne({ documentId: current.documentId, populate: ['role'] });
+    if (!user) throw new NotFoundError('User not found');
+    return user;
   }
 
   /** `DELETE /api/users/:id`: the user as it was (404 for an unknown id). */

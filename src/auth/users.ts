@@ -135,6 +135,16 @@ export class Users {
     return { jwt: await this.jwt.sign(user.id as number), user };
   }
 
+  /** A role an administrator names (type, documentId or id); a 400 on `role` when there is none. */
+  private async namedRole(ref: string): Promise<string> {
+    try {
+      return await this.resolveRole(ref);
+    } catch (error) {
+      if (error instanceof NotFoundError) throw ValidationError.fromFieldErrors([{ path: ['role'], message: `No role ${ref}`, name: 'ValidationError', value: ref }]);
+      throw error;
+    }
+  }
+
   /** The role of `default_role`; Strapi's ApplicationError when no role has that type. */
   private async defaultRole(settings: AdvancedSettingsValue): Promise<string> {
     try {
@@ -167,7 +177,7 @@ export class Users {
   /** An administrator creates a user (CLI, admin API). */
   async create(input: CreateUserInput): Promise<Document> {
     const { username, email, password } = this.checkCredentials(input as unknown as Record<string, unknown>);
-    const role = input.role ? await this.resolveRole(input.role) : await this.defaultRole(await this.registration.settings());
+    const role = input.role ? await this.namedRole(input.role) : await this.defaultRole(await this.registration.settings());
     return this.insert({ username, email, password }, role, { confirmed: input.confirmed ?? true, blocked: input.blocked ?? false });
   }
 

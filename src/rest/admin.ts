@@ -1,13 +1,14 @@
 /**
  * The admin API under `/admin/`: a surface of its own, reached only with an administrator's JWT
  * (`POST /admin/login`), never with content API tokens or user JWTs. It manages what the CLI
- * manages: API tokens, roles and their permissions, users, the users-permissions settings
+ * manages: API tokens, roles and their permissions, users, administrators (admin-access.ts), the users-permissions settings
  * (advanced settings, email templates), webhooks and scheduled actions (admin-events.ts).
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Auth } from '../auth/index.js';
 import type { TokenType } from '../auth/tokens.js';
 import { ValidationError } from '../errors.js';
+import { registerAdminAccessRoutes, updateUser } from './admin-access.js';
 import { registerAdminEventRoutes, type AdminEvents } from './admin-events.js';
 
 type Body = Record<string, unknown>;
@@ -89,16 +90,12 @@ export function registerAdminRoutes(app: FastifyInstance, auth: Auth, events?: A
         password: input.password as string,
         role: typeof input.role === 'string' ? input.role : undefined,
         blocked: input.blocked === true,
+        confirmed: typeof input.confirmed === 'boolean' ? input.confirmed : undefined,
       });
       return reply.status(201).send({ data: user });
     });
-    admin.put<{ Params: Params }>(`${prefix}/users/:ref`, async (request) => {
-      const input = body(request);
-      if (typeof input.blocked !== 'boolean') throw new ValidationError('blocked (boolean) is the attribute an administrator can change');
-      const id = Number(request.params.ref);
-      if (!Number.isSafeInteger(id)) throw new ValidationError('A user is addressed by its numeric id');
-      return { data: await auth.users.setBlocked(id, input.blocked) };
-    });
+    admin.put<{ Params: Params }>(`${prefix}/users/:ref`, async (request) => ({ data: await updateUser(auth, request.params.ref, body(request)) }));
+    registerAdminAccessRoutes(admin, auth, prefix);
 
     // Strapi's users-permissions settings routes (their paths and answers, under /admin).
     admin.get(`${prefix}/users-permissions/advanced`, async () => ({

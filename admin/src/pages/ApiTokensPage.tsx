@@ -4,12 +4,15 @@ import { notifications } from '@mantine/notifications';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api } from '../api.ts';
+import { PermissionsMatrix, usePermissionTree } from '../components/PermissionsMatrix.tsx';
+import { showFormError } from '../form-errors.ts';
 
 interface Token {
   id: number;
   name: string;
   description: string | null;
   type: string;
+  permissions: string[];
   expiresAt: string | null;
   lastUsedAt: string | null;
   createdAt: string;
@@ -31,19 +34,29 @@ export function ApiTokensPage() {
   const [revoking, setRevoking] = useState<Token | null>(null);
   const [key, setKey] = useState<{ name: string; accessKey: string } | null>(null);
   const form = useForm({ initialValues: { name: '', description: '', type: 'read-only', lifespan: '' } });
+  // A custom token's actions: the same matrix as a role's (content-types × actions).
+  const [granted, setGranted] = useState<Set<string>>(new Set());
+  const tree = usePermissionTree();
 
   const create = useMutation({
     mutationFn: (values: typeof form.values) =>
       api<{ data: Token & { accessKey: string } }>('/admin/api-tokens', {
         method: 'POST',
-        body: { name: values.name, description: values.description || null, type: values.type, lifespan: values.lifespan ? Number(values.lifespan) : null },
+        body: {
+          name: values.name,
+          description: values.description || null,
+          type: values.type,
+          lifespan: values.lifespan ? Number(values.lifespan) : null,
+          ...(values.type === 'custom' ? { permissions: [...granted] } : {}),
+        },
       }),
     onSuccess: ({ data }) => {
       setKey({ name: data.name, accessKey: data.accessKey });
       form.reset();
+      setGranted(new Set());
       void queryClient.invalidateQueries({ queryKey: ['api-tokens'] });
     },
-    onError: (error) => form.setFieldError('name', error.message),
+    onError: (error) => showFormError(error, ['name', 'description', 'lifespan'], form.setFieldError, 'Not created'),
   });
   const revoke = useMutation({
     mutationFn: (token: Token) => api(`/admin/api-tokens/${token.id}`, { method: 'DELETE' }),
@@ -66,10 +79,19 @@ export function ApiTokensPage() {
             </Title>
             <Group align="flex-start" grow>
               <TextInput label="Name" required {...form.getInputProps('name')} />
-              <NativeSelect label="Token type" data={[{ value: 'read-only', label: 'Read-only' }, { value: 'full-access', label: 'Full access' }]} {...form.getInputProps('type')} />
+              <NativeSelect label="Token type" data={[{ value: 'read-only', label: 'Read-only' }, { value: 'full-access', label: 'Full access' }, { value: 'custom', label: 'Custom' }]} {...form.getInputProps('type')} />
               <NativeSelect label="Token duration" data={DURATIONS} {...form.getInputProps('lifespan')} />
             </Group>
             <Textarea label="Description" autosize {...form.getInputProps('description')} />
+            {form.values.type === 'custom' && (
+              <Stack gap="xs">
+                <Title order={3} size="h5">
+                  Permissions
+                </Title>
+                {tree.error && <Alert color="red">{tree.error.message}</Alert>}
+                {tree.data ? <PermissionsMatrix tree={tree.data} value={granted} onChange={setGranted} label="Token permissions" /> : <Loader aria-label="Loading" />}
+              </Stack>
+            )}
             <Group>
               <Button type="submit" loading={create.isPending}>
                 Create token
@@ -101,7 +123,7 @@ export function ApiTokensPage() {
               {tokens.data?.map((token) => (
                 <Table.Tr key={token.id}>
                   <Table.Td>{token.name}</Table.Td>
-                  <Table.Td>{token.type}</Table.Td>
+                  <Table.Td>{token.type === 'custom' ? `custom (${token.permissions.length} ${token.permissions.length === 1 ? 'action' : 'actions'})` : token.type}</Table.Td>
                   <Table.Td>{token.description}</Table.Td>
                   <Table.Td>{token.expiresAt ? when(token.expiresAt) : 'Never'}</Table.Td>
                   <Table.Td>{when(token.lastUsedAt)}</Table.Td>

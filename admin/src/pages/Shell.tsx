@@ -61,6 +61,9 @@ export function Shell() {
               Settings
             </Text>
             <NavLink component={RouterLink} to="/manage/api-tokens" label="API tokens" onClick={close} />
+            <NavLink component={RouterLink} to="/manage/roles" label="Roles and permissions" onClick={close} />
+            <NavLink component={RouterLink} to="/manage/users" label="Users" onClick={close} />
+            <NavLink component={RouterLink} to="/manage/administrators" label="Administrators" onClick={close} />
             <NavLink component={RouterLink} to="/manage/locales" label="Locales" onClick={close} />
             <NavLink component={RouterLink} to="/manage/webhooks" label="Webhooks" onClick={close} />
             <NavLink component={RouterLink} to="/manage/users-permissions/advanced" label="Advanced settings" onClick={close} />

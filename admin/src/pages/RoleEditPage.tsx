@@ -1,0 +1,109 @@
+import { Alert, Button, Group, Loader, Modal, Paper, Stack, Text, TextInput, Textarea, Title } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { notifications } from '@mantine/notifications';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useRef, useState } from 'react';
+import { Link, useBlocker, useNavigate, useParams } from 'react-router-dom';
+import { api } from '../api.ts';
+import { PermissionsMatrix, usePermissionTree } from '../components/PermissionsMatrix.tsx';
+import { showFormError } from '../form-errors.ts';
+import { enabledOf, treeOf, type PermissionTree } from '../permissions.ts';
+import type { Role } from './RolesPage.tsx';
+
+type RoleWithPermissions = Role & { permissions: PermissionTree };
+
+/** A role's name, description and permissions, saved in one request (`/manage/roles/create` makes one). */
+export function RoleEditPage() {
+  const { id = 'create' } = useParams();
+  const creating = id === 'create';
+  const role = useQuery({
+    queryKey: ['role', id],
+    queryFn: async () => (await api<{ role: RoleWithPermissions }>(`/admin/users-permissions/roles/${encodeURIComponent(id)}`)).role,
+    enabled: !creating,
+  });
+  const tree = usePermissionTree();
+  if (role.error || tree.error) return <Alert color="red">{(role.error ?? tree.error)!.message}</Alert>;
+  if ((!creating && role.isPending) || tree.isPending) return <Loader aria-label="Loading" />;
+  return <RoleForm key={id} role={creating ? null : role.data!} tree={tree.data!} />;
+}
+
+function RoleForm({ role, tree }: { role: RoleWithPermissions | null; tree: PermissionTree }) {
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const form = useForm({ initialValues: { name: role?.name ?? '', description: role?.description ?? '' } });
+  const [granted, setGranted] = useState<Set<string>>(() => (role ? enabledOf(role.permissions) : new Set()));
+  // What was last saved (or loaded): leaving with other values asks first.
+  const snapshot = (values: typeof form.values, actions: ReadonlySet<string>) => JSON.stringify([values.name, values.description, [...actions].sort()]);
+  const [saved, setSaved] = useState(() => snapshot(form.values, granted));
+  const dirty = snapshot(form.values, granted) !== saved;
+  const leaving = useRef(false);
+  const blocker = useBlocker(({ currentLocation, nextLocation }) => !leaving.current && dirty && currentLocation.pathname !== nextLocation.pathname);
+  useEffect(() => {
+    if (!dirty) return;
+    const warn = (event: BeforeUnloadEvent) => event.preventDefault();
+    window.addEventListener('beforeunload', warn);
+    return () => window.removeEventListener('beforeunload', warn);
+  }, [dirty]);
+
+  const save = useMutation({
+    mutationFn: (values: typeof form.values) => {
+      const body = { name: values.name, description: values.description, permissions: treeOf(tree, granted) };
+      return role ? api(`/admin/users-permissions/roles/${role.id}`, { method: 'PUT', body }) : api('/admin/users-permissions/roles', { method: 'POST', body });
+    },
+    onSuccess: (_answer, values) => {
+      setSaved(snapshot(values, granted));
+      notifications.show({ color: 'green', message: `${values.name} saved` });
+      void queryClient.invalidateQueries({ queryKey: ['roles'] });
+      void queryClient.invalidateQueries({ queryKey: ['role'] });
+      if (!role) {
+        leaving.current = true;
+        navigate('/manage/roles');
+      }
+    },
+    onError: (error) => showFormError(error, ['name', 'description'], form.setFieldError, 'Not saved'),
+  });
+
+  return (
+    <form onSubmit={form.onSubmit((values) => save.mutate(values))}>
+      <Stack>
+        <Group justify="space-between">
+          <div>
+            <Text component={Link} to="/manage/roles" size="sm">
+              ← Roles
+            </Text>
+            <Title order={1}>{role ? `Edit ${role.name}` : 'Create a role'}</Title>
+          </div>
+          <Button type="submit" loading={save.isPending}>
+            Save
+          </Button>
+        </Group>
+        <Paper withBorder p="lg" component="section" aria-label="Role details">
+          <Group align="flex-start" grow>
+            <TextInput label="Name" required {...form.getInputProps('name')} />
+            <Textarea label="Description" autosize {...form.getInputProps('description')} />
+          </Group>
+        </Paper>
+        <Paper withBorder p="lg" component="section" aria-label="Permissions">
+          <Title order={2} size="h4" mb="xs">
+            Permissions
+          </Title>
+          <Text c="dimmed" mb="md">
+            The actions this role may take on the content API.
+          </Text>
+          <PermissionsMatrix tree={tree} value={granted} onChange={setGranted} label="Role permissions" />
+        </Paper>
+      </Stack>
+      <Modal opened={blocker.state === 'blocked'} onClose={() => blocker.reset?.()} title="Leave without saving?">
+        <Text mb="md">This role has changes that are not saved.</Text>
+        <Group justify="flex-end">
+          <Button variant="default" onClick={() => blocker.reset?.()}>
+            Stay
+          </Button>
+          <Button color="red" onClick={() => blocker.proceed?.()}>
+            Leave
+          </Button>
+        </Group>
+      </Modal>
+    </form>
+  );
+}

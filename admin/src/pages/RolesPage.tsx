@@ -1,0 +1,112 @@
+import { Alert, Button, Group, Loader, Modal, Stack, Table, Text, Title, VisuallyHidden } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { Link } from 'react-router-dom';
+import { api } from '../api.ts';
+
+export interface Role {
+  id: number;
+  documentId: string;
+  name: string;
+  description: string | null;
+  type: string;
+  nb_users: number;
+}
+
+/** Strapi's panel keeps these two: Public answers requests without credentials, Authenticated is the default role. */
+export const BUILT_IN = ['public', 'authenticated'];
+
+export function useRoles() {
+  return useQuery({ queryKey: ['roles'], queryFn: async () => (await api<{ roles: Role[] }>('/admin/users-permissions/roles')).roles });
+}
+
+/** The content API's roles: listed with their number of users, opened to edit, deleted (asks first). */
+export function RolesPage() {
+  const queryClient = useQueryClient();
+  const roles = useRoles();
+  const [deleting, setDeleting] = useState<Role | null>(null);
+  const remove = useMutation({
+    mutationFn: (role: Role) => api(`/admin/users-permissions/roles/${role.id}`, { method: 'DELETE' }),
+    onSuccess: (_answer, role) => {
+      notifications.show({ color: 'green', message: `${role.name} deleted` });
+      void queryClient.invalidateQueries({ queryKey: ['roles'] });
+    },
+    onError: (error) => notifications.show({ color: 'red', title: 'Not deleted', message: error.message }),
+  });
+
+  return (
+    <Stack>
+      <Group justify="space-between">
+        <div>
+          <Title order={1}>Roles</Title>
+          <Text c="dimmed">What each role may do on the content API. A request without credentials is Public's.</Text>
+        </div>
+        <Button component={Link} to="/manage/roles/create">
+          Create new role
+        </Button>
+      </Group>
+      {roles.error && <Alert color="red">{roles.error.message}</Alert>}
+      {roles.isPending ? (
+        <Loader aria-label="Loading" />
+      ) : (
+        <Table.ScrollContainer minWidth={600}>
+          <Table striped aria-label="Roles">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>Name</Table.Th>
+                <Table.Th>Description</Table.Th>
+                <Table.Th>Users</Table.Th>
+                <Table.Th>
+                  <VisuallyHidden>Actions</VisuallyHidden>
+                </Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {roles.data?.map((role) => (
+                <Table.Tr key={role.id}>
+                  <Table.Td>
+                    <Link to={`/manage/roles/${role.id}`}>{role.name}</Link>
+                  </Table.Td>
+                  <Table.Td>{role.description}</Table.Td>
+                  <Table.Td>{role.nb_users}</Table.Td>
+                  <Table.Td>
+                    <Group gap="xs" justify="flex-end" wrap="nowrap">
+                      <Button component={Link} to={`/manage/roles/${role.id}`} variant="subtle" size="xs" aria-label={`Edit ${role.name}`}>
+                        Edit
+                      </Button>
+                      {!BUILT_IN.includes(role.type) && (
+                        <Button variant="subtle" color="red" size="xs" aria-label={`Delete ${role.name}`} onClick={() => setDeleting(role)}>
+                          Delete
+                        </Button>
+                      )}
+                    </Group>
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+      )}
+      <Modal opened={deleting !== null} onClose={() => setDeleting(null)} title="Delete this role?">
+        <Text mb="md">
+          {deleting?.name} is deleted; its {deleting?.nb_users ?? 0} {deleting?.nb_users === 1 ? 'user moves' : 'users move'} to Public.
+        </Text>
+        <Group justify="flex-end">
+          <Button variant="default" onClick={() => setDeleting(null)}>
+            Cancel
+          </Button>
+          <Button
+            color="red"
+            onClick={() => {
+              if (deleting) remove.mutate(deleting);
+              setDeleting(null);
+            }}
+          >
+            Yes, delete
+          </Button>
+        </Group>
+      </Modal>
+    </Stack>
+  );
+}
