@@ -2,7 +2,8 @@
 // A real site's traffic against any server with Strapi v5's content API and the blog fixture
 // seeded by bench/seed.mjs (Strapi from ../shared/bench/strapi/start.sh, or Vellum): the same
 // requests `npm run bench` sends in its distinct_reads and mixed_writes scenarios
-// (bench/traffic.mjs). Plain Node 20 and wrk, no npm dependencies.
+// (bench/traffic.mjs), then whole documents written (create_full, update_full). Plain Node 20 and
+// wrk, no npm dependencies.
 //
 //   BASE_URL=http://127.0.0.1:1337 TOKEN=<full-access token> SERVER_PID=<pid> node bench/mixed.mjs
 //
@@ -14,7 +15,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { buildTraffic, fetchRetry, writeTrafficLua } from './traffic.mjs';
+import { buildTraffic, fetchRetry, writeDocumentsLua, writeTrafficLua } from './traffic.mjs';
 
 const BASE_URL = (process.env.BASE_URL || 'http://127.0.0.1:1337').replace(/\/+$/, '');
 const TOKEN = process.env.TOKEN || '';
@@ -90,10 +91,17 @@ try {
     if (res.status !== 200) throw new Error(`GET ${path}: HTTP ${res.status}`);
   }
   const summary = { base_url: BASE_URL, when: new Date().toISOString(), load: { tool: 'wrk', threads: 1, connections: CONNECTIONS, duration_s: DURATION, warmup_s: WARMUP, write_every: WRITE_EVERY }, rss_idle_mb: statusMB('VmRSS'), reads: traffic.reads, scenarios: [] };
-  for (const [name, writeEvery] of [['distinct_reads', 0], ['mixed_writes', WRITE_EVERY]]) {
+  const scenarios = [
+    ['distinct_reads', (lua) => writeTrafficLua(lua, traffic, { token: TOKEN, doneLua: DONE_LUA })],
+    ['mixed_writes', (lua) => writeTrafficLua(lua, traffic, { writeEvery: WRITE_EVERY, token: TOKEN, doneLua: DONE_LUA })],
+    // Whole documents written (relations, components, a zone): last, as they add and change articles.
+    ['create_full', (lua) => writeDocumentsLua(lua, traffic, { mode: 'create', token: TOKEN, doneLua: DONE_LUA })],
+    ['update_full', (lua) => writeDocumentsLua(lua, traffic, { mode: 'update', token: TOKEN, doneLua: DONE_LUA })],
+  ];
+  for (const [name, write] of scenarios) {
     if (ONLY && !ONLY.has(name)) continue;
     const lua = join(work, `${name}.lua`);
-    writeTrafficLua(lua, traffic, { writeEvery, token: TOKEN, doneLua: DONE_LUA });
+    write(lua);
     if (WARMUP > 0) wrk(lua, WARMUP);
     const before = cpuMs();
     const r = wrk(lua, DURATION);

@@ -20,7 +20,7 @@ import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { buildTraffic, fetchRetry, writeTrafficLua } from './traffic.mjs';
+import { buildTraffic, fetchRetry, writeDocumentsLua, writeTrafficLua } from './traffic.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const N = process.env.N ?? '2000';
@@ -154,6 +154,9 @@ async function runPass({ child, idleRss }, label, traffic, documentId) {
     // A site's traffic: ~600 distinct read URLs, then the same with one PUT in WRITE_EVERY.
     ['distinct_reads', BASE, { lua: traffic.reads }],
     ['mixed_writes', BASE, { lua: traffic.mixed }],
+    // Whole documents (relations, components, a zone) written, as bench/mixed.mjs writes them to Strapi.
+    ['create_full', BASE, { lua: traffic.createFull }],
+    ['update_full', BASE, { lua: traffic.updateFull }],
     ['create', `${BASE}/api/articles`, { method: 'POST', body: { data: { title: 'Bench __N__', views: 1, kind: 'news' } } }],
     // The shared bench's graphql_list in the specification's shape (Vellum's default).
     ['graphql_list', `${BASE}/graphql`, { method: 'POST', graphql: true, body: { query: '{ articles(pagination: { pageSize: 25 }) { data { id attributes { title views author { data { attributes { name } } } } } } }' } }],
@@ -207,9 +210,11 @@ try {
       if (res.status !== 200) throw new Error(`GET ${path}: HTTP ${res.status}`);
     }
     const DONE = LUA.slice(LUA.indexOf('done = function'));
-    const traffic = { reads: join(dir, 'reads.lua'), mixed: join(dir, 'mixed.lua') };
+    const traffic = { reads: join(dir, 'reads.lua'), mixed: join(dir, 'mixed.lua'), createFull: join(dir, 'create-full.lua'), updateFull: join(dir, 'update-full.lua') };
     writeTrafficLua(traffic.reads, urls, { token: TOKEN, doneLua: DONE });
     writeTrafficLua(traffic.mixed, urls, { writeEvery: WRITE_EVERY, token: TOKEN, doneLua: DONE });
+    writeDocumentsLua(traffic.createFull, urls, { mode: 'create', token: TOKEN, doneLua: DONE });
+    writeDocumentsLua(traffic.updateFull, urls, { mode: 'update', token: TOKEN, doneLua: DONE });
     console.error(`${urls.reads.length} distinct read URLs (bench/traffic.mjs)`);
     passes.push({ cache: 'on', ...(await runPass(started, 'response cache on', traffic, documentId)) });
     listBody = Buffer.from(await (await fetchRetry(`${BASE}/api/articles`)).text());

@@ -104,7 +104,44 @@ export async function buildTraffic(base, token, count = 600) {
     [reads[i], reads[j]] = [reads[j], reads[i]];
   }
   const updated = Array.from({ length: 50 }, () => pick(articles).documentId);
-  return { reads, updated };
+  const relations = { authors: authors.map((a) => a.documentId), categories: categories.map((c) => c.documentId), tags: tags.map((t) => t.documentId) };
+  return { reads, updated, relations };
+}
+
+/**
+ * wrk's Lua script for writes of whole documents (issue 21, point 7): `create` POSTs an article
+ * with an author, a category, three tags, the `seo` component, two `links` and a two-entry zone;
+ * `update` PUTs the same into one of `updated` (published: Strapi and Vellum publish it again).
+ * Titles and slugs are unique per request; the relations cycle through the seeded documents.
+ */
+export function writeDocumentsLua(file, { updated, relations }, { mode, token = '', doneLua }) {
+  const list = (xs) => `{\n${xs.map((x) => `  ${JSON.stringify(x)}`).join(',\n')}\n}`;
+  writeFileSync(
+    file,
+    `local updated = ${list(updated)}
+local authors = ${list(relations.authors)}
+local categories = ${list(relations.categories)}
+local tags = ${list(relations.tags)}
+local mode = ${JSON.stringify(mode)}
+local headers = { ["Content-Type"] = "application/json"${token ? `, ["Authorization"] = ${JSON.stringify(`Bearer ${token}`)}` : ''} }
+local run = tostring(os.time()) .. tostring(math.random(1, 1e6))
+local counter = 0
+local pick = function(xs, n) return xs[(n % #xs) + 1] end
+request = function()
+  counter = counter + 1
+  local id = run .. "-" .. counter
+  local body = '{"data":{"title":"Written ' .. id .. '","slug":"written-' .. id .. '","body":"A short body, written by the bench.","views":' .. (counter % 1000)
+    .. ',"rating":3.5,"kind":"news","publishDate":"2024-05-01"'
+    .. ',"author":"' .. pick(authors, counter) .. '","category":"' .. pick(categories, counter) .. '"'
+    .. ',"tags":["' .. pick(tags, counter) .. '","' .. pick(tags, counter + 7) .. '","' .. pick(tags, counter + 13) .. '"]'
+    .. ',"seo":{"metaTitle":"Written ' .. id .. '","metaDescription":"Written by the bench."}'
+    .. ',"links":[{"label":"One","url":"https://example.test/1"},{"label":"Two","url":"https://example.test/2"}]'
+    .. ',"blocks":[{"__component":"shared.rich-text","body":"A part of some text."},{"__component":"shared.quote","title":"A quote","body":"Said once."}]}}'
+  if mode == "create" then return wrk.format("POST", "/api/articles", headers, body) end
+  return wrk.format("PUT", "/api/articles/" .. pick(updated, counter), headers, body)
+end
+${doneLua}`,
+  );
 }
 
 /**
