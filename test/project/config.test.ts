@@ -16,7 +16,7 @@ describe('configuration', () => {
     // The example listens on this machine only (Strapi's own default, without a config file, is 0.0.0.0).
     assert.equal(config.server.host, 'localhost');
     assert.deepEqual(config.database, { client: 'sqlite', filename: join(BLOG, '.tmp/data.db') });
-    assert.deepEqual(config.api.rest, { prefix: '/api', defaultLimit: 25, maxLimit: 100, withCount: true, strictParams: false, costLimit: 25_000, cache: { maxBytes: 16 * 1024 * 1024 }, draftAccess: 'editors' });
+    assert.deepEqual(config.api.rest, { prefix: '/api', defaultLimit: 25, maxLimit: 100, withCount: true, strictParams: false, costLimit: 25_000, cache: { maxBytes: 16 * 1024 * 1024, holdAfterWriteMs: 1000 }, draftAccess: 'editors' });
     assert.deepEqual(config.i18n, { defaultLocale: 'en', locales: ['en', 'fr'] });
   });
 

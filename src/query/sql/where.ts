@@ -72,7 +72,7 @@ export function compileFilter(ctx: SqlContext, model: Model, alias: string, node
  * Whether a filter on related rows holds only on rows found by value: an equality or an `$in` on a
  * column (not its lower-cased text), an AND with one such condition, or an OR of them.
  */
-export function indexedEquality(node: FilterNode): boolean {
+function indexedEquality(node: FilterNode): boolean {
   switch (node.kind) {
     case 'compare':
       return (node.operator === '$eq' && node.value !== null) || (node.operator === '$in' && (node.value as unknown[]).length > 0);
