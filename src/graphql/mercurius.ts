@@ -12,7 +12,7 @@
  * its `clientIp`). Errors raised around the handler (a body or query string that does not parse)
  * are answered as mercurius' own error handler answers them, without loading it.
  */
-import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { GraphQLError, type ExecutionResult } from 'graphql';
 import type { MercuriusOptions } from 'mercurius';
 
@@ -63,7 +63,7 @@ function serveLazily(scope: FastifyInstance, options: LazyMercuriusOptions): voi
   const build = async (): Promise<FastifyInstance> => {
     const { default: mercurius } = await import('mercurius');
     // The server's logger; each request is logged once, by the outer server.
-    const app = Fastify({ loggerInstance: scope.log, disableRequestLogging: true });
+    const app = Fastify({ loggerInstance: scope.log, logController: new LogController({ disableRequestLogging: true }) });
     // The outer request's parsed query and body, before mercurius' route validates them.
     app.addHook('preValidation', async (request) => {
       const outer = forwarded.get(request.headers[FORWARDED] as string);
