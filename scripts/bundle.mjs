@@ -39,6 +39,21 @@ const moduleUrlOfEntry = {
   },
 };
 
+/**
+ * zod's 40-odd locales are half of its code (~370 KB of ~740 KB), parsed at every start; Vellum's
+ * messages are zod's English ones, which zod's schemas import directly (`../locales/en.js`). Its
+ * `z.locales` namespace keeps `en` alone in the bundle.
+ */
+const zodEnglishOnly = {
+  name: 'zod-english-only',
+  setup(build) {
+    build.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
+      /[\\/]node_modules[\\/]zod[\\/]/.test(args.importer) ? { path: join(dirname(args.importer), '../locales/en.js'), namespace: 'zod-locales' } : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: 'zod-locales' }, (args) => ({ contents: `export { default as en } from ${JSON.stringify(args.path)};`, loader: 'js', resolveDir: dirname(args.path) }));
+  },
+};
+
 rmSync(outdir, { recursive: true, force: true });
 await build({
   entryPoints: {
@@ -55,7 +70,7 @@ await build({
   external: EXTERNAL,
   // CommonJS dependencies bundled into ES modules still call `require` for Node's own modules.
   banner: { js: "import { createRequire as __vellumCreateRequire } from 'node:module'; const require = __vellumCreateRequire(import.meta.url);" },
-  plugins: [moduleUrlOfEntry],
+  plugins: [moduleUrlOfEntry, zodEnglishOnly],
   legalComments: 'none',
   sourcemap: 'linked',
   logLevel: 'warning',
