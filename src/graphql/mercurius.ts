@@ -62,8 +62,12 @@ function serveLazily(scope: FastifyInstance, options: LazyMercuriusOptions): voi
 
   const build = async (): Promise<FastifyInstance> => {
     const { default: mercurius } = await import('mercurius');
-    // The server's logger; each request is logged once, by the outer server.
-    const app = Fastify({ loggerInstance: scope.log, logController: new LogController({ disableRequestLogging: true }) });
+    // The server's logger, under the outer request's id; each request is logged once, by the outer server.
+    const app = Fastify({
+      loggerInstance: scope.log,
+      logController: new LogController({ disableRequestLogging: true }),
+      genReqId: (raw) => forwarded.get(raw.headers[FORWARDED] as string)?.request.id ?? 'graphql',
+    });
     // The outer request's parsed query and body, before mercurius' route validates them.
     app.addHook('preValidation', async (request) => {
       const outer = forwarded.get(request.headers[FORWARDED] as string);
