@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// `npm start`: serves with dist/, building it first only when src/ changed since the last build
+// `npm start`: serves with dist/ (its bundle, dist/bundle/, through dist/cli/main.js), building it
+// first only when src/ changed since the last build
 // (`npm run build` writes dist/.built after compiling; `npm ci`/`npm install` build through
 // `prepare`). A check of the sources' modification times costs a few milliseconds; tsc costs
 // seconds even when nothing changed. Arguments after `npm start --` go to `vellum start`.
@@ -13,7 +14,7 @@ const stamp = join(root, 'dist/.built');
 
 /** The newest modification time of what the build reads. */
 function newestSource() {
-  let newest = Math.max(statSync(join(root, 'tsconfig.json')).mtimeMs, statSync(join(root, 'tsconfig.build.json')).mtimeMs);
+  let newest = Math.max(...['tsconfig.json', 'tsconfig.build.json', 'scripts/bundle.mjs'].map((file) => statSync(join(root, file)).mtimeMs));
   const walk = (dir) => {
     for (const entry of readdirSync(dir, { withFileTypes: true })) {
       const path = join(dir, entry.name);

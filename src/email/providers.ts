@@ -39,9 +39,11 @@ const MESSAGE_FIELDS = [
 
 /** Vellum's provider over a nodemailer transport, sending as `@strapi/provider-email-nodemailer` does. */
 function nodemailerProvider(transportOptions: Record<string, unknown>, settings: EmailSettings): EmailProvider {
-  // nodemailer loads when a project configures it (a start without email never needs it).
-  const nodemailer = createRequire(import.meta.url)('nodemailer') as typeof Nodemailer;
-  const transporter = nodemailer.createTransport(transportOptions as Parameters<typeof Nodemailer.createTransport>[0]);
+  // nodemailer loads with the first message sent (a start, or a project that sends none, never
+  // needs it: ~25 ms of a start's CPU, README "Start-up and memory").
+  let transporter: ReturnType<typeof Nodemailer.createTransport> | undefined;
+  const transport = () =>
+    (transporter ??= (createRequire(import.meta.url)('nodemailer') as typeof Nodemailer).createTransport(transportOptions as Parameters<typeof Nodemailer.createTransport>[0]));
   return {
     send(options) {
       const message: Record<string, unknown> = {};
@@ -53,9 +55,9 @@ function nodemailerProvider(transportOptions: Record<string, unknown>, settings:
       // Never read local files or fetch URLs that attachments name (as Strapi's provider forces).
       message.disableFileAccess = true;
       message.disableUrlAccess = true;
-      return transporter.sendMail(message);
+      return transport().sendMail(message);
     },
-    close: () => transporter.close(),
+    close: () => transporter?.close(),
   };
 }
 

@@ -1,0 +1,81 @@
+/**
+ * The commands of `vellum` (main.ts runs this module, or its bundle).
+ * `vellum start [projectDir]` serves a project (default: the bundled blog example);
+ * `vellum db prune [projectDir]` drops the columns and tables the schema no longer names;
+ * the administration commands (tokens, permissions, users, admins, locales) are in admin.ts;
+ * `vellum import` and `vellum export` in transfer.ts.
+ */
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { loadConfig } from '../config/load.js';
+import { openDatabase } from '../database/connection.js';
+import { pruneSchema } from '../database/sync.js';
+import { ProjectError, TransferError, VellumError } from '../errors.js';
+import { loadProjectSchema } from '../schema/load.js';
+import { createVellum } from '../server.js';
+import { builtInTypes, systemTables } from '../built-ins.js';
+
+const ADMIN_COMMANDS = new Set(['admin', 'token', 'permissions', 'user', 'registration', 'settings', 'locale', 'webhook', 'schedule']);
+
+const here = dirname(fileURLToPath(import.meta.url));
+const defaultProject = resolve(here, '../../examples/blog');
+
+// The administration and transfer commands load when run: `start` needs none of their modules.
+const usage = async (): Promise<string> => `usage:
+  vellum start [projectDir]      serve a project (default: examples/blog)
+  vellum db prune [projectDir]   drop columns and tables that the schema no longer names
+${(await import('./admin.js')).ADMIN_USAGE}
+${(await import('./transfer.js')).TRANSFER_USAGE}`;
+
+async function start(projectDir: string): Promise<void> {
+  const vellum = await createVellum(projectDir);
+  for (const warning of vellum.warnings) console.warn(`Warning: ${warning}`);
+  for (const warning of vellum.sync.warnings) console.log(`Warning: ${warning}`);
+  if (vellum.sync.orphaned.length) {
+    console.log(`Kept data the schema no longer names (remove with \`vellum db prune\`): ${vellum.sync.orphaned.join(', ')}`);
+  }
+  const url = await vellum.listen();
+  const client = vellum.config.database.client;
+  console.log(`Vellum serving ${projectDir} on ${url} (${client}); REST at ${url}${vellum.config.api.rest.prefix}`);
+  const stop = async () => {
+    await vellum.close();
+    process.exit(0);
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}
+
+async function prune(projectDir: string): Promise<void> {
+  const config = await loadConfig(projectDir);
+  const { schema } = loadProjectSchema(projectDir, builtInTypes(projectDir));
+  const database = openDatabase(config.database);
+  try {
+    const dropped = await pruneSchema(database, schema, systemTables);
+    console.log(dropped.length ? `Dropped: ${dropped.join(', ')}` : 'Nothing to prune.');
+  } finally {
+    await database.close();
+  }
+}
+
+async function main(argv: string[]): Promise<void> {
+  const [command, ...rest] = argv;
+  if (command === 'start') return start(resolve(rest[0] ?? defaultProject));
+  if (command === 'db' && rest[0] === 'prune') return prune(resolve(rest[1] ?? defaultProject));
+  if (command && ADMIN_COMMANDS.has(command)) return (await import('./admin.js')).runAdminCommand(argv, defaultProject);
+  if (command === 'import' || command === 'export') return (await import('./transfer.js')).runTransferCommand(argv, defaultProject);
+  console.error(await usage());
+  process.exitCode = command ? 1 : 0;
+}
+
+main(process.argv.slice(2)).catch((error: unknown) => {
+  if (error instanceof ProjectError) console.error(`Cannot start: ${error.message}`);
+  else if (error instanceof VellumError) {
+    console.error(`Error: ${error.message}`);
+    // Each problem of a body (a webhook's url and events, ...) on its own line.
+    const problems = Array.isArray(error.details.errors) ? (error.details.errors as { path?: unknown[]; message?: string }[]) : [];
+    if (problems.length > 1) for (const problem of problems) console.error(`  ${(problem.path ?? []).join('.')}: ${problem.message}`);
+  }
+  else if (error instanceof TransferError) console.error(`Stopped: ${error.message}\nNothing is lost: fix the cause and run the same command again; it completes what was done.`);
+  else console.error(error);
+  process.exit(1);
+});
