@@ -147,6 +147,10 @@ function withBlocks(editor: Editor): Editor {
 }
 
 function onKeyDown(editor: Editor, event: KeyboardEvent<HTMLDivElement>): void {
+  // A key pressed right after the caret moved (a click, End, an arrow) acts where the caret is now,
+  // not where Slate last read it (it reads the browser's selection a moment later).
+  const fresh = event.nativeEvent.isComposing ? null : domSelection(editor);
+  if (fresh && !(editor.selection && Range.equals(fresh, editor.selection))) Transforms.select(editor, fresh);
   const mod = event.ctrlKey || event.metaKey;
   if (mod && !event.altKey && !event.shiftKey) {
     const mark = ({ b: 'bold', i: 'italic', u: 'underline' } as const)[event.key.toLowerCase() as 'b' | 'i' | 'u'];
@@ -335,6 +339,38 @@ function Toolbar({ name }: { name: string }) {
           }}
         />
       )}
+      <Tooltip label="Image (from the media library)" openDelay={400}>
+        <ActionIcon
+          variant="default"
+          aria-label="Image"
+          onMouseDown={keep}
+          onClick={() => {
+            setImageAt(domSelection(editor) ?? editor.selection);
+            picker.open();
+          }}
+        >
+          <svg width="16" height="16" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round" aria-hidden>
+            <rect x="3" y="3" width="18" height="18" rx="2" />
+            <circle cx="8.5" cy="8.5" r="1.5" />
+            <path d="m21 15-5-5L5 21" />
+          </svg>
+        </ActionIcon>
+      </Tooltip>
+      <LibraryPicker
+        opened={picking}
+        onClose={() => {
+          picker.close();
+          ReactEditor.focus(editor);
+        }}
+        title="Insert images"
+        multiple
+        chosen={NONE}
+        kinds={['images']}
+        onPick={(files) => {
+          insertImages(editor, imageAt, files);
+          ReactEditor.focus(editor);
+        }}
+      />
       {MARK_BUTTONS.map(({ mark, label, shortcut, glyph }) => {
         const active = isMarkActive(editor, mark);
         return (
@@ -401,38 +437,6 @@ function Toolbar({ name }: { name: string }) {
           </Stack>
         </Popover.Dropdown>
       </Popover>
-      <Tooltip label="Image (from the media library)" openDelay={400}>
-        <ActionIcon
-          variant="default"
-          aria-label="Image"
-          onMouseDown={keep}
-          onClick={() => {
-            setImageAt(domSelection(editor) ?? editor.selection);
-            picker.open();
-          }}
-        >
-          <svg width="16" height="16" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round" aria-hidden>
-            <rect x="3" y="3" width="18" height="18" rx="2" />
-            <circle cx="8.5" cy="8.5" r="1.5" />
-            <path d="m21 15-5-5L5 21" />
-          </svg>
-        </ActionIcon>
-      </Tooltip>
-      <LibraryPicker
-        opened={picking}
-        onClose={() => {
-          picker.close();
-          ReactEditor.focus(editor);
-        }}
-        title="Insert images"
-        multiple
-        chosen={NONE}
-        kinds={['images']}
-        onPick={(files) => {
-          insertImages(editor, imageAt, files);
-          ReactEditor.focus(editor);
-        }}
-      />
     </Group>
   );
 }

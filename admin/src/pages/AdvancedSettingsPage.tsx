@@ -32,7 +32,7 @@ export function AdvancedSettingsPage() {
     form.resetDirty(values);
   }, [advanced.data]);
 
-  const { prompt: leavePrompt } = useUnsavedChanges({ dirty: form.isDirty(), message: 'The advanced settings have changes that are not saved.' });
+  const { prompt: leavePrompt } = useUnsavedChanges({ dirty: () => form.isDirty(), message: 'The advanced settings have changes that are not saved.' });
 
   const save = useMutation({
     // Empty URLs clear the setting (null).

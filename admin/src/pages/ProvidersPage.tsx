@@ -2,7 +2,7 @@ import { Alert, Badge, Button, CopyButton, Group, Loader, Modal, PasswordInput, 
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState, type MutableRefObject } from 'react';
 import { api } from '../api.ts';
 import { useUnsavedChanges } from '../components/UnsavedChangesGuard.tsx';
 import { settingOf } from '../settings.ts';
@@ -40,15 +40,18 @@ export function ProvidersPage() {
   const providers = useQuery({ queryKey: ['users-permissions', 'providers'], queryFn: () => api<Record<string, Provider>>(PATH) });
   const [editing, setEditing] = useState<string | null>(null);
   // The dialog's form with changes: closing it (Cancel, Escape, ✕) or leaving the page asks first.
+  // The form's own answer is asked at the moment of closing (a key pressed right after typing comes before a re-render).
   const [dirty, setDirty] = useState(false);
+  const isDirty = useRef(() => false);
   const [confirmClose, setConfirmClose] = useState(false);
-  const { prompt: leavePrompt } = useUnsavedChanges({ dirty: editing !== null && dirty, message: `Your changes to ${editing ?? 'this provider'} are not saved.` });
+  const { prompt: leavePrompt } = useUnsavedChanges({ dirty: () => editing !== null && (dirty || isDirty.current()), message: `Your changes to ${editing ?? 'this provider'} are not saved.` });
   const close = () => {
     setEditing(null);
     setDirty(false);
+    isDirty.current = () => false;
     setConfirmClose(false);
   };
-  const requestClose = () => (dirty ? setConfirmClose(true) : close());
+  const requestClose = () => (isDirty.current() ? setConfirmClose(true) : close());
   if (providers.isPending) return <Loader aria-label="Loading" />;
   if (providers.error) return <Alert color="red">{providers.error.message}</Alert>;
   const entries = Object.entries(providers.data);
@@ -87,7 +90,7 @@ export function ProvidersPage() {
         </Table>
       </Table.ScrollContainer>
       <Modal opened={editing !== null} onClose={requestClose} title={`Edit ${editing ?? ''}`} size="lg">
-        {editing && providers.data[editing] && <ProviderForm name={editing} provider={providers.data[editing]} onDone={close} onCancel={requestClose} onDirty={setDirty} />}
+        {editing && providers.data[editing] && <ProviderForm name={editing} provider={providers.data[editing]} onDone={close} onCancel={requestClose} onDirty={setDirty} isDirty={isDirty} />}
       </Modal>
       <Modal opened={confirmClose} onClose={() => setConfirmClose(false)} title="Discard your changes?">
         <Text mb="md">Your changes to {editing} are not saved.</Text>
@@ -105,7 +108,7 @@ export function ProvidersPage() {
   );
 }
 
-function ProviderForm({ name, provider, onDone, onCancel, onDirty }: { name: string; provider: Provider; onDone: () => void; onCancel: () => void; onDirty: (dirty: boolean) => void }) {
+function ProviderForm({ name, provider, onDone, onCancel, onDirty, isDirty }: { name: string; provider: Provider; onDone: () => void; onCancel: () => void; onDirty: (dirty: boolean) => void; isDirty: MutableRefObject<() => boolean> }) {
   const queryClient = useQueryClient();
   const [problem, setProblem] = useState<string | undefined>();
   const fields = TEXT_FIELDS.filter((field) => provider[field.key] !== undefined);
@@ -118,6 +121,7 @@ function ProviderForm({ name, provider, onDone, onCancel, onDirty }: { name: str
   });
   const dirty = form.isDirty();
   useEffect(() => onDirty(dirty), [dirty, onDirty]);
+  isDirty.current = () => form.isDirty();
   const save = useMutation({
     mutationFn: (values: Values) => {
       // Only the settings this provider has: the API refuses the others.

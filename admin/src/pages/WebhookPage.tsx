@@ -41,7 +41,7 @@ export function WebhookPage() {
     // Once per webhook read: the form is the editor's afterwards.
   }, [webhook.data]);
 
-  const { leaving, prompt: leavePrompt } = useUnsavedChanges({ dirty: form.isDirty(), message: 'This webhook has changes that are not saved.' });
+  const { leaving, prompt: leavePrompt } = useUnsavedChanges({ dirty: () => form.isDirty(), message: 'This webhook has changes that are not saved.' });
 
   const save = useMutation({
     mutationFn: (values: Values) => {
