@@ -132,7 +132,7 @@ describe('admin panel: images and code languages in blocks, unsaved settings [sq
     await shot('03-image-removed');
   });
 
-  it('asks before leaving the advanced settings or closing a provider with changes not saved', async () => {
+  it('asks before leaving a settings form (advanced settings, email templates, a webhook) or closing a provider dialog with changes not saved', async () => {
     await page.goto(`${server.url}/admin/manage/users-permissions/advanced`);
     const reset = page.getByLabel('Reset password page');
     await reset.fill('https://example.com/reset');
@@ -148,6 +148,21 @@ describe('admin panel: images and code languages in blocks, unsaved settings [sq
     await page.getByRole('button', { name: 'Save', exact: true }).click();
     await page.getByText('Advanced settings saved').waitFor();
     await page.getByRole('navigation', { name: 'Settings' }).getByRole('link', { name: 'Webhooks' }).click();
+    await page.waitForURL(/\/manage\/webhooks$/);
+
+    // An email template and a new webhook: the same prompt; Leave leaves.
+    await page.goto(`${server.url}/admin/manage/users-permissions/email-templates`);
+    await page.getByRole('region', { name: 'Reset password' }).getByLabel('Subject').fill('Your new password');
+    await page.getByRole('navigation', { name: 'Settings' }).getByRole('link', { name: 'Providers' }).click();
+    await prompt.getByText('An email template has changes that are not saved.').waitFor();
+    await prompt.getByRole('button', { name: 'Leave' }).click();
+    await page.waitForURL(/\/manage\/users-permissions\/providers$/);
+    await page.goto(`${server.url}/admin/manage/webhooks/create`);
+    await page.getByRole('heading', { name: 'Create a webhook' }).waitFor();
+    await page.getByRole('textbox', { name: 'Name', exact: true }).fill('Unsaved hook');
+    await page.getByRole('link', { name: '← Webhooks' }).click();
+    await prompt.getByText('This webhook has changes that are not saved.').waitFor();
+    await prompt.getByRole('button', { name: 'Leave' }).click();
     await page.waitForURL(/\/manage\/webhooks$/);
 
     // A provider's dialog: Escape with a changed client ID asks; "Keep editing" keeps the dialog and its value.
