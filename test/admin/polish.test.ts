@@ -120,6 +120,12 @@ describe('admin panel: images and code languages in blocks, unsaved settings [sq
     await field('content').evaluate((element) => element.scrollIntoView({ block: 'center' }));
     await shot('02-reloaded');
 
+    // Its ✕ button removes it too (undone with Ctrl+Z).
+    await field('content').getByRole('button', { name: `Remove image ${imageName}` }).click();
+    await field('content').getByRole('img', { name: imageName }).waitFor({ state: 'detached' });
+    await page.keyboard.press('Control+z');
+    await field('content').getByRole('img', { name: imageName }).waitFor();
+
     // From the keyboard: the arrow key from the end of "Intro" selects the image, Backspace removes it.
     await field('content').getByText('Intro').click();
     await page.keyboard.press('End');
