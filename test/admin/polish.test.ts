@@ -63,6 +63,7 @@ describe('admin panel: images and code languages in blocks, unsaved settings [sq
     const picker = page.getByRole('dialog', { name: 'Insert images' });
     await picker.getByLabel('Files to upload').setInputFiles({ name: imageName, mimeType: 'image/png', buffer: await png(320, 200, '#2b8a3e') });
     await picker.getByRole('list', { name: 'Uploads' }).getByRole('listitem', { name: imageName }).getByRole('status').filter({ hasText: 'Uploaded' }).waitFor();
+    await shot('00-image-picker');
     await picker.getByRole('button', { name: 'Choose file' }).click();
     await picker.waitFor({ state: 'detached' });
     await editor.getByRole('img', { name: imageName }).waitFor();
