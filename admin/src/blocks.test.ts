@@ -1,7 +1,7 @@
 // Strapi blocks <-> the editor's value (run by the unit tier: npm run test:unit -- admin/src).
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { blockOfKind, emptyParagraph, kindOf, safeUrl, toApiValue, toEditorValue, type BlockElement } from './blocks.ts';
+import { blockOfKind, CODE_LANGUAGES, codeLanguageOptions, emptyParagraph, imageBlock, kindOf, safeUrl, toApiValue, toEditorValue, type BlockElement } from './blocks.ts';
 import { apiData, formValues, modelsOf } from './fields.ts';
 
 /** Every kind of node Strapi 5's editor writes, as the API answers them. */
@@ -94,5 +94,67 @@ describe('admin panel: blocks <-> the editor', () => {
     const edited = { content: [...stored.slice(0, 1)] };
     assert.deepEqual(apiData(attributes, edited, models, initial), { content: stored.slice(0, 1) });
     assert.deepEqual(apiData(attributes, formValues(attributes, null, models), models), { content: null });
+  });
+
+  it("makes an image block of a library file as Strapi's editor does", () => {
+    const formats = { thumbnail: { name: 'thumbnail_cat.png', url: '/uploads/thumbnail_cat.png', width: 156, height: 100, size: 3.2, mime: 'image/png' } };
+    const file = {
+      id: 7,
+      documentId: 'abc',
+      name: 'cat.png',
+      alternativeText: null,
+      caption: null,
+      width: 640,
+      height: 410,
+      formats,
+      hash: 'cat_123',
+      ext: '.png',
+      mime: 'image/png',
+      size: 12.5,
+      url: '/uploads/cat_123.png',
+      previewUrl: null,
+      provider: 'local',
+      provider_metadata: null,
+      folderPath: '/',
+      createdAt: '2026-01-01T00:00:00.000Z',
+      updatedAt: '2026-01-02T00:00:00.000Z',
+    };
+    const block = imageBlock(file, 'http://localhost:1337');
+    // Not the id, documentId or folder: the file's fields Strapi keeps, the name as the alternative text, the URL absolute.
+    assert.deepEqual(block, {
+      type: 'image',
+      image: {
+        name: 'cat.png',
+        alternativeText: 'cat.png',
+        url: 'http://localhost:1337/uploads/cat_123.png',
+        caption: null,
+        width: 640,
+        height: 410,
+        formats,
+        hash: 'cat_123',
+        ext: '.png',
+        mime: 'image/png',
+        size: 12.5,
+        previewUrl: null,
+        provider: 'local',
+        provider_metadata: null,
+        createdAt: '2026-01-01T00:00:00.000Z',
+        updatedAt: '2026-01-02T00:00:00.000Z',
+      },
+      children: [{ type: 'text', text: '' }],
+    });
+    assert.equal(imageBlock({ ...file, alternativeText: 'A cat', url: 'https://cdn.example.com/cat.png' }, 'http://localhost:1337').image?.alternativeText, 'A cat');
+    assert.equal(imageBlock({ ...file, url: 'https://cdn.example.com/cat.png' }, 'http://localhost:1337').image?.url, 'https://cdn.example.com/cat.png');
+    // The editor keeps it as it is, and writes it back the same.
+    assert.deepEqual(toApiValue(toEditorValue([block])), [block]);
+  });
+
+  it("offers Strapi's code languages, and a stored language it does not list", () => {
+    assert.equal(CODE_LANGUAGES.length, 53);
+    assert.ok(CODE_LANGUAGES.some((language) => language.value === 'plaintext' && language.label === 'Plain text'));
+    assert.deepEqual(codeLanguageOptions('python'), CODE_LANGUAGES);
+    assert.deepEqual(codeLanguageOptions('brainfuck').at(-1), { value: 'brainfuck', label: 'brainfuck' });
+    const code: BlockElement = { type: 'code', language: 'python', children: [{ type: 'text', text: 'print(1)' }] };
+    assert.deepEqual(toApiValue(toEditorValue([code])), [code]);
   });
 });

@@ -62,6 +62,47 @@ export function kindOf(block: BlockElement, list?: BlockElement): BlockKind {
   return 'paragraph';
 }
 
+/**
+ * The languages Strapi 5's editor offers a code block (stored as its `language`; `plaintext` when
+ * none was picked), by the name its select shows.
+ */
+export const CODE_LANGUAGES: readonly { value: string; label: string }[] = (
+  [
+    ['asm', 'Assembly'], ['bash', 'Bash'], ['c', 'C'], ['clojure', 'Clojure'], ['cobol', 'COBOL'], ['cpp', 'C++'], ['csharp', 'C#'], ['css', 'CSS'],
+    ['dart', 'Dart'], ['dockerfile', 'Dockerfile'], ['elixir', 'Elixir'], ['erlang', 'Erlang'], ['fortran', 'Fortran'], ['fsharp', 'F#'], ['go', 'Go'],
+    ['graphql', 'GraphQL'], ['groovy', 'Groovy'], ['haskell', 'Haskell'], ['haxe', 'Haxe'], ['html', 'HTML'], ['ini', 'INI'], ['java', 'Java'],
+    ['javascript', 'JavaScript'], ['jsx', 'JavaScript (React)'], ['json', 'JSON'], ['julia', 'Julia'], ['kotlin', 'Kotlin'], ['latex', 'LaTeX'],
+    ['lua', 'Lua'], ['markdown', 'Markdown'], ['matlab', 'MATLAB'], ['makefile', 'Makefile'], ['objectivec', 'Objective-C'], ['perl', 'Perl'],
+    ['php', 'PHP'], ['plaintext', 'Plain text'], ['powershell', 'PowerShell'], ['python', 'Python'], ['r', 'R'], ['ruby', 'Ruby'], ['rust', 'Rust'],
+    ['sas', 'SAS'], ['scala', 'Scala'], ['scheme', 'Scheme'], ['shell', 'Shell'], ['sql', 'SQL'], ['stata', 'Stata'], ['swift', 'Swift'],
+    ['typescript', 'TypeScript'], ['tsx', 'TypeScript (React)'], ['vbnet', 'VB.NET'], ['xml', 'XML'], ['yaml', 'YAML'],
+  ] as const
+).map(([value, label]) => ({ value, label }));
+
+/** A code block's language as its select shows it: a language Strapi does not list is offered as it is stored. */
+export function codeLanguageOptions(current: string | undefined): { value: string; label: string }[] {
+  if (!current || CODE_LANGUAGES.some((language) => language.value === current)) return [...CODE_LANGUAGES];
+  return [...CODE_LANGUAGES, { value: current, label: current }];
+}
+
+/** The keys of a media file an image block keeps, as Strapi's editor picks them. */
+export const IMAGE_FIELDS = [
+  'name', 'alternativeText', 'url', 'caption', 'width', 'height', 'formats', 'hash', 'ext', 'mime', 'size', 'previewUrl', 'provider', 'provider_metadata', 'createdAt', 'updatedAt',
+] as const;
+
+/**
+ * The image block of a media library file, as Strapi's editor writes it: the file's fields above
+ * (not its id), the alternative text defaulting to the name, a local file's URL made absolute with
+ * the server's address (`origin`), and the empty text child of a void block.
+ */
+export function imageBlock(file: Record<string, unknown>, origin: string): BlockElement {
+  const image: Record<string, unknown> = {};
+  for (const key of IMAGE_FIELDS) if (file[key] !== undefined) image[key] = file[key];
+  image.alternativeText = image.alternativeText || image.name;
+  if (typeof image.url === 'string' && image.url.startsWith('/')) image.url = `${origin}${image.url}`;
+  return { type: 'image', image, children: [{ type: 'text', text: '' }] };
+}
+
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 const isText = (node: Record<string, unknown>): boolean => typeof node.text === 'string' && !Array.isArray(node.children);
 

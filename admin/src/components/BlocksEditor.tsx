@@ -1,13 +1,17 @@
 /**
- * The blocks editor (Slate, as Strapi's): a toolbar (marks, link, block type) over an editable
- * region. Loaded with the first blocks field (BlocksField.tsx), not with the first screen.
+ * The blocks editor (Slate, as Strapi's): a toolbar (marks, link, block type, a code block's
+ * language, images from the media library) over an editable region. Loaded with the first blocks
+ * field (BlocksField.tsx), not with the first screen.
  */
 import { ActionIcon, Button, Group, NativeSelect, Paper, Popover, Stack, TextInput, Tooltip } from '@mantine/core';
 import { useMemo, useState, type KeyboardEvent } from 'react';
+import { useDisclosure } from '@mantine/hooks';
 import { createEditor, Editor, Element, Node, Path, Range, Transforms, type BaseEditor, type Descendant } from 'slate';
 import { withHistory, type HistoryEditor } from 'slate-history';
-import { Editable, ReactEditor, Slate, useSlate, withReact, type RenderElementProps, type RenderLeafProps } from 'slate-react';
-import { BLOCK_KINDS, blockOfKind, kindOf, safeUrl, type BlockElement, type BlockKind, type BlockText, type Mark } from '../blocks.ts';
+import { Editable, ReactEditor, Slate, useFocused, useSelected, useSlate, useSlateStatic, withReact, type RenderElementProps, type RenderLeafProps } from 'slate-react';
+import { BLOCK_KINDS, blockOfKind, codeLanguageOptions, emptyParagraph, imageBlock, kindOf, safeUrl, type BlockElement, type BlockKind, type BlockText, type Mark } from '../blocks.ts';
+import type { MediaFile } from '../media.ts';
+import { LibraryPicker } from './media/LibraryPicker.tsx';
 
 declare module 'slate' {
   interface CustomTypes {
@@ -90,6 +94,42 @@ function removeLink(editor: Editor, at: Range): void {
   Transforms.unwrapNodes(editor, { match: (node) => Element.isElement(node) && node.type === 'link' });
 }
 
+/** The image block at the selection, if any. */
+function selectedImage(editor: Editor): [BlockElement, Path] | undefined {
+  if (!editor.selection) return undefined;
+  const [entry] = Editor.nodes(editor, { match: (node) => Element.isElement(node) && node.type === 'image' });
+  return entry as [BlockElement, Path] | undefined;
+}
+
+/**
+ * Images from the media library, after the top-level block at `at` (in its place when it is an
+ * empty paragraph, as Strapi's editor turns the block into images); the last one ends selected.
+ */
+function insertImages(editor: Editor, at: Range | null, files: MediaFile[]): void {
+  if (files.length === 0) return;
+  const nodes = files.map((file) => imageBlock(file as unknown as Record<string, unknown>, window.location.origin));
+  const index = Math.min(at ? at.anchor.path[0]! : editor.children.length - 1, editor.children.length - 1);
+  const block = editor.children[index] as BlockElement | undefined;
+  const replace = block !== undefined && block.type === 'paragraph' && Node.string(block) === '' && block.children.every((child) => 'text' in child);
+  Editor.withoutNormalizing(editor, () => {
+    if (replace) Transforms.removeNodes(editor, { at: [index] });
+    const first = replace ? index : index + 1;
+    Transforms.insertNodes(editor, nodes, { at: [first] });
+    Transforms.select(editor, [first + nodes.length - 1]);
+  });
+}
+
+/** Removes an image block; the editor keeps a block (an empty paragraph) and a cursor near where it was. */
+function removeImage(editor: Editor, path: Path): void {
+  Editor.withoutNormalizing(editor, () => {
+    Transforms.removeNodes(editor, { at: path });
+    if (editor.children.length === 0) Transforms.insertNodes(editor, emptyParagraph(), { at: [0] });
+  });
+  const index = path[0]!;
+  const target = index > 0 ? Editor.end(editor, [index - 1]) : Editor.start(editor, [0]);
+  Transforms.select(editor, target);
+}
+
 function withBlocks(editor: Editor): Editor {
   const { isInline, isVoid, normalizeNode } = editor;
   editor.isInline = (element) => element.type === 'link' || isInline(element);
@@ -107,6 +147,10 @@ function withBlocks(editor: Editor): Editor {
 }
 
 function onKeyDown(editor: Editor, event: KeyboardEvent<HTMLDivElement>): void {
+  // A key pressed right after the caret moved (a click, End, an arrow) acts where the caret is now,
+  // not where Slate last read it (it reads the browser's selection a moment later).
+  const fresh = event.nativeEvent.isComposing ? null : domSelection(editor);
+  if (fresh && !(editor.selection && Range.equals(fresh, editor.selection))) Transforms.select(editor, fresh);
   const mod = event.ctrlKey || event.metaKey;
   if (mod && !event.altKey && !event.shiftKey) {
     const mark = ({ b: 'bold', i: 'italic', u: 'underline' } as const)[event.key.toLowerCase() as 'b' | 'i' | 'u'];
@@ -115,6 +159,21 @@ function onKeyDown(editor: Editor, event: KeyboardEvent<HTMLDivElement>): void {
       toggleMark(editor, mark);
       return;
     }
+  }
+  const image = selectedImage(editor);
+  if (image && (event.key === 'Backspace' || event.key === 'Delete')) {
+    // An image selected (an arrow key onto it, or just inserted) goes with Backspace or Delete.
+    event.preventDefault();
+    removeImage(editor, image[1]);
+    return;
+  }
+  if (image && event.key === 'Enter') {
+    // Enter on an image opens a paragraph after it.
+    event.preventDefault();
+    const after = Path.next(image[1]);
+    Transforms.insertNodes(editor, emptyParagraph(), { at: after });
+    Transforms.select(editor, Editor.start(editor, after));
+    return;
   }
   if (event.key !== 'Enter' || event.shiftKey || !editor.selection || !Range.isCollapsed(editor.selection)) return;
   const { block } = currentBlock(editor);
@@ -162,20 +221,45 @@ function renderElement({ attributes, children, element }: RenderElementProps) {
           {children}
         </a>
       );
-    case 'image': {
-      const image = element.image ?? {};
+    case 'image':
       return (
-        <div {...attributes}>
-          <div contentEditable={false}>
-            <img src={String(image.url ?? '')} alt={String(image.alternativeText ?? image.name ?? '')} style={{ maxWidth: '100%', maxHeight: 240 }} />
-          </div>
+        <ImageElement attributes={attributes} element={element}>
           {children}
-        </div>
+        </ImageElement>
       );
-    }
     default:
       return <p {...attributes}>{children}</p>;
   }
+}
+
+/** An image block: the picture (outlined while selected) and a button that removes it. */
+function ImageElement({ attributes, children, element }: RenderElementProps) {
+  const editor = useSlateStatic();
+  const selected = useSelected();
+  const focused = useFocused();
+  const image = element.image ?? {};
+  const name = String(image.name ?? 'image');
+  return (
+    <div {...attributes}>
+      {children}
+      <div contentEditable={false} style={{ position: 'relative', display: 'inline-block', margin: '0.25em 0', borderRadius: 4, boxShadow: selected && focused ? '0 0 0 3px var(--mantine-primary-color-filled)' : undefined }}>
+        <img src={String(image.url ?? '')} alt={String(image.alternativeText ?? image.name ?? '')} style={{ display: 'block', maxWidth: '100%', maxHeight: 320 }} />
+        <ActionIcon
+          size="sm"
+          color="red"
+          variant="filled"
+          aria-label={`Remove image ${name}`}
+          style={{ position: 'absolute', top: 4, right: 4 }}
+          onClick={() => {
+            removeImage(editor, ReactEditor.findPath(editor, element));
+            ReactEditor.focus(editor);
+          }}
+        >
+          ✕
+        </ActionIcon>
+      </div>
+    </div>
+  );
 }
 
 function renderLeaf({ attributes, children, leaf }: RenderLeafProps) {
@@ -204,6 +288,8 @@ function Toolbar({ name }: { name: string }) {
   const [url, setUrl] = useState('');
   const [urlError, setUrlError] = useState<string | null>(null);
   const link = activeLink(editor);
+  const [picking, picker] = useDisclosure(false);
+  const [imageAt, setImageAt] = useState<Range | null>(null);
   // Toolbar buttons keep the editor's selection: a mouse press does not take the focus from it.
   const keep = (event: { preventDefault(): void }) => event.preventDefault();
   const openLink = () => {
@@ -236,6 +322,52 @@ function Toolbar({ name }: { name: string }) {
         onChange={(event) => {
           if (!editor.selection) Transforms.select(editor, Editor.end(editor, []));
           setKind(editor, event.currentTarget.value as BlockKind);
+          ReactEditor.focus(editor);
+        }}
+      />
+      {block?.type === 'code' && (
+        <NativeSelect
+          aria-label="Code language"
+          size="xs"
+          w={170}
+          value={block.language ?? 'plaintext'}
+          data={codeLanguageOptions(block.language)}
+          onChange={(event) => {
+            const language = event.currentTarget.value;
+            Transforms.setNodes(editor, { language }, { match: (node) => Element.isElement(node) && node.type === 'code' });
+            ReactEditor.focus(editor);
+          }}
+        />
+      )}
+      <Tooltip label="Image (from the media library)" openDelay={400}>
+        <ActionIcon
+          variant="default"
+          aria-label="Image"
+          onMouseDown={keep}
+          onClick={() => {
+            setImageAt(domSelection(editor) ?? editor.selection);
+            picker.open();
+          }}
+        >
+          <svg width="16" height="16" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round" aria-hidden>
+            <rect x="3" y="3" width="18" height="18" rx="2" />
+            <circle cx="8.5" cy="8.5" r="1.5" />
+            <path d="m21 15-5-5L5 21" />
+          </svg>
+        </ActionIcon>
+      </Tooltip>
+      <LibraryPicker
+        opened={picking}
+        onClose={() => {
+          picker.close();
+          ReactEditor.focus(editor);
+        }}
+        title="Insert images"
+        multiple
+        chosen={NONE}
+        kinds={['images']}
+        onPick={(files) => {
+          insertImages(editor, imageAt, files);
           ReactEditor.focus(editor);
         }}
       />
@@ -308,6 +440,8 @@ function Toolbar({ name }: { name: string }) {
     </Group>
   );
 }
+
+const NONE: ReadonlySet<number> = new Set();
 
 export interface BlocksEditorProps {
   name: string;

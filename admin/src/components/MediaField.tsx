@@ -1,16 +1,15 @@
-import { ActionIcon, Button, FileButton, Group, Image, Input, Modal, Paper, SimpleGrid, Stack, Text } from '@mantine/core';
-import { useDebouncedValue, useDisclosure } from '@mantine/hooks';
+import { ActionIcon, Button, FileButton, Group, Image, Input, Paper, SimpleGrid, Stack, Text } from '@mantine/core';
+import { useDisclosure } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
-import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { uploadFiles } from '../api.ts';
 import { mediaItem, type MediaItem } from '../fields.ts';
-import { DEFAULT_STATE, fetchLibrary, libraryQuery, type LibraryState, type MediaKind } from '../media.ts';
-import { LibraryControls, LibraryPagination } from './media/LibraryControls.tsx';
-import { MediaBrowser } from './media/MediaBrowser.tsx';
-import { UploadZone } from './media/UploadZone.tsx';
+import type { MediaFile, MediaKind } from '../media.ts';
+import { LibraryPicker } from './media/LibraryPicker.tsx';
 import { valueAt, type FieldProps } from './FieldInput.tsx';
 
+const asItem = (file: MediaFile) => mediaItem(file as unknown as Record<string, unknown>);
 const isImage = (file: MediaItem) => file.mime.startsWith('image/');
 
 function Thumbnail({ file }: { file: MediaItem }) {
@@ -25,50 +24,6 @@ function Thumbnail({ file }: { file: MediaItem }) {
 
 /** Strapi's `allowedTypes` of a media attribute as the library's kinds. */
 const KIND_OF_ALLOWED: Record<string, MediaKind> = { images: 'images', videos: 'videos', audios: 'audio', files: 'files' };
-const ACCEPT_OF_KIND: Partial<Record<MediaKind, string>> = { images: 'image/*', videos: 'video/*', audio: 'audio/*' };
-
-/**
- * The media library's own views (search, kind, sort, grid or list, pages, uploads with progress),
- * to pick from: files uploaded here are picked at once.
- */
-function LibraryPicker({ opened, onClose, onPick, multiple, chosen, kinds }: { opened: boolean; onClose: () => void; onPick: (files: MediaItem[]) => void; multiple: boolean; chosen: Set<number>; kinds: MediaKind[] }) {
-  const [state, setState] = useState<LibraryState>({ ...DEFAULT_STATE, pageSize: 12 });
-  const [q] = useDebouncedValue(state.q, 200);
-  const [picked, setPicked] = useState<MediaItem[]>([]);
-  const query = libraryQuery({ ...state, q }, kinds);
-  const files = useQuery({ queryKey: ['media', 'list', query], queryFn: () => fetchLibrary(query), enabled: opened, placeholderData: keepPreviousData });
-  const pick = (file: MediaItem) => setPicked((current) => (multiple ? [...current.filter((f) => f.id !== file.id), file] : [file]));
-  const toggle = (file: MediaItem) => (picked.some((f) => f.id === file.id) ? setPicked((current) => current.filter((f) => f.id !== file.id)) : pick(file));
-  // Only the kinds the field takes; all of them when it says nothing or takes any file.
-  const accept = kinds.length === 0 || kinds.includes('files') ? undefined : kinds.map((kind) => ACCEPT_OF_KIND[kind]).filter((type) => type !== undefined);
-  const shown = (files.data?.results ?? []).filter((file) => !chosen.has(file.id));
-  return (
-    <Modal opened={opened} onClose={onClose} title="Media library" size="80rem">
-      <Stack>
-        <UploadZone accept={accept} multiple={multiple} onUploaded={(file) => pick(mediaItem(file as unknown as Record<string, unknown>))} />
-        <LibraryControls state={state} onChange={(changes) => setState((current) => ({ ...current, ...changes }))} kinds={kinds.length ? kinds : undefined} />
-        {shown.length > 0 && <MediaBrowser files={shown} view={state.view} label="Files to choose from" selected={new Set(picked.map((f) => f.id))} onActivate={(file) => toggle(mediaItem(file as unknown as Record<string, unknown>))} />}
-        {files.data && shown.length === 0 && <Text c="dimmed">No files{state.q ? ` match “${state.q}”` : ' to choose here yet: upload one'}.</Text>}
-        <LibraryPagination state={state} pageCount={files.data?.pagination.pageCount ?? 1} onChange={(changes) => setState((current) => ({ ...current, ...changes }))} />
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onClose}>
-            Cancel
-          </Button>
-          <Button
-            disabled={picked.length === 0}
-            onClick={() => {
-              onPick(picked);
-              setPicked([]);
-              onClose();
-            }}
-          >
-            Choose {picked.length > 1 ? `${picked.length} files` : 'file'}
-          </Button>
-        </Group>
-      </Stack>
-    </Modal>
-  );
-}
 
 /** A media attribute: its files (removable), picked from the media library or uploaded on the spot. */
 export function MediaField({ attribute, form, path = attribute.name }: FieldProps) {
@@ -132,7 +87,7 @@ export function MediaField({ attribute, form, path = attribute.name }: FieldProp
         multiple={multiple}
         chosen={new Set(files.map((file) => file.id))}
         kinds={(attribute.allowedTypes ?? []).map((type) => KIND_OF_ALLOWED[type]).filter((kind) => kind !== undefined)}
-        onPick={(picked) => set(multiple ? [...files, ...picked] : picked)}
+        onPick={(picked) => set(multiple ? [...files, ...picked.map(asItem)] : picked.map(asItem))}
       />
     </Input.Wrapper>
   );

@@ -4,6 +4,7 @@ import { notifications } from '@mantine/notifications';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { api } from '../api.ts';
+import { useUnsavedChanges } from '../components/UnsavedChangesGuard.tsx';
 import { settingOf } from '../settings.ts';
 
 import type { AdvancedSettingsValue as Advanced } from '../../../src/auth/advanced.ts';
@@ -26,16 +27,20 @@ export function AdvancedSettingsPage() {
   useEffect(() => {
     if (!advanced.data) return;
     const { settings } = advanced.data;
-    form.setValues({ ...settings, email_reset_password: settings.email_reset_password ?? '', email_confirmation_redirection: settings.email_confirmation_redirection ?? '' });
-    form.resetDirty();
+    const values = { ...settings, email_reset_password: settings.email_reset_password ?? '', email_confirmation_redirection: settings.email_confirmation_redirection ?? '' };
+    form.setValues(values);
+    form.resetDirty(values);
   }, [advanced.data]);
+
+  const { prompt: leavePrompt } = useUnsavedChanges({ dirty: () => form.isDirty(), message: 'The advanced settings have changes that are not saved.' });
 
   const save = useMutation({
     // Empty URLs clear the setting (null).
     mutationFn: (values: typeof form.values) =>
       api(PATH, { method: 'PUT', body: { ...values, email_reset_password: values.email_reset_password.trim() || null, email_confirmation_redirection: values.email_confirmation_redirection.trim() || null } }),
-    onSuccess: () => {
+    onSuccess: (_answer, values) => {
       setProblem(undefined);
+      form.resetDirty(values);
       notifications.show({ color: 'green', message: 'Advanced settings saved' });
       void queryClient.invalidateQueries({ queryKey: ['users-permissions', 'advanced'] });
     },
@@ -79,6 +84,7 @@ export function AdvancedSettingsPage() {
           </Stack>
         </form>
       </Paper>
+      {leavePrompt}
     </Stack>
   );
 }

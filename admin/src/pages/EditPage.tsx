@@ -3,9 +3,10 @@ import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
-import { Link, useBlocker, useLocation, useNavigate, useParams } from 'react-router-dom';
+import { Link, useLocation, useNavigate, useParams } from 'react-router-dom';
 import { api, ApiError, queryString } from '../api.ts';
 import { FieldInput } from '../components/FieldInput.tsx';
+import { useUnsavedChanges } from '../components/UnsavedChangesGuard.tsx';
 import { contentPath, statusOf, STATUS_COLORS, type DocumentAnswer } from '../content.ts';
 import { apiData, errorsByField, formValues, JsonFieldError, modelsOf, populateFor, slugify, type FormValues, type Models } from '../fields.ts';
 import { useSchema, type ContentTypeDescription } from '../schema.ts';
@@ -89,16 +90,7 @@ function Editor({ type, documentId, editorKey, models, locale, setLocale }: Edit
   }, [loaded.data]);
 
   const dirty = form.isDirty();
-  const leaving = useRef(false);
-  const blocker = useBlocker(
-    ({ currentLocation, nextLocation }) => !leaving.current && form.isDirty() && (currentLocation.pathname !== nextLocation.pathname || currentLocation.search !== nextLocation.search),
-  );
-  useEffect(() => {
-    if (!dirty) return;
-    const warn = (event: BeforeUnloadEvent) => event.preventDefault();
-    window.addEventListener('beforeunload', warn);
-    return () => window.removeEventListener('beforeunload', warn);
-  }, [dirty]);
+  const { leaving, prompt: leavePrompt } = useUnsavedChanges({ dirty: () => form.isDirty(), message: 'Your changes to this entry are not saved.', search: true });
 
   const [busy, setBusy] = useState<Action | null>(null);
   const [confirmDelete, setConfirmDelete] = useState(false);
@@ -280,17 +272,7 @@ function Editor({ type, documentId, editorKey, models, locale, setLocale }: Edit
           </Button>
         </Group>
       </Modal>
-      <Modal opened={blocker.state === 'blocked'} onClose={() => blocker.reset?.()} title="Leave without saving?">
-        <Text mb="md">Your changes to this entry are not saved.</Text>
-        <Group justify="flex-end">
-          <Button variant="default" onClick={() => blocker.reset?.()}>
-            Stay
-          </Button>
-          <Button color="red" onClick={() => blocker.proceed?.()}>
-            Leave
-          </Button>
-        </Group>
-      </Modal>
+      {leavePrompt}
     </form>
   );
 }

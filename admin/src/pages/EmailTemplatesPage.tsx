@@ -2,8 +2,9 @@ import { Alert, Button, Group, Loader, Paper, Stack, Text, TextInput, Textarea, 
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { api } from '../api.ts';
+import { useUnsavedChanges } from '../components/UnsavedChangesGuard.tsx';
 import { settingOf } from '../settings.ts';
 
 interface TemplateOptions {
@@ -26,6 +27,15 @@ const FIELD_OF: Record<(typeof FIELDS)[number], 'senderName' | 'senderEmail' | '
 /** The users-permissions email templates (reset password, email confirmation), one form each. */
 export function EmailTemplatesPage() {
   const templates = useQuery({ queryKey: ['users-permissions', 'email-templates'], queryFn: () => api<Templates>(PATH) });
+  // One guard for the page (a router has one blocker at a time): either form with changes asks first.
+  // The forms report their state (for the tab's closing) and are asked at the moment of leaving.
+  const [dirty, setDirty] = useState<Partial<Record<keyof Templates, boolean>>>({});
+  const checks = useRef(new Map<keyof Templates, () => boolean>());
+  const { prompt: leavePrompt } = useUnsavedChanges({
+    dirty: () => Object.values(dirty).some(Boolean) || [...checks.current.values()].some((check) => check()),
+    message: 'An email template has changes that are not saved.',
+  });
+  const onDirty = useCallback((name: keyof Templates, changed: boolean) => setDirty((current) => (current[name] === changed ? current : { ...current, [name]: changed })), []);
   if (templates.isPending) return <Loader aria-label="Loading" />;
   if (templates.error) return <Alert color="red">{templates.error.message}</Alert>;
   return (
@@ -33,20 +43,25 @@ export function EmailTemplatesPage() {
       <Title order={1}>Email templates</Title>
       <Text c="dimmed">The emails sent to the users of the content API. The subject and message take the placeholders shown.</Text>
       {TEMPLATES.map((template) => (
-        <TemplateForm key={template.name} name={template.name} title={template.title} help={template.help} options={templates.data[template.name].options} />
+        <TemplateForm key={template.name} name={template.name} title={template.title} help={template.help} options={templates.data[template.name].options} onDirty={onDirty} checks={checks.current} />
       ))}
+      {leavePrompt}
     </Stack>
   );
 }
 
-function TemplateForm({ name, title, help, options }: { name: keyof Templates; title: string; help: string; options: TemplateOptions }) {
+function TemplateForm({ name, title, help, options, onDirty, checks }: { name: keyof Templates; title: string; help: string; options: TemplateOptions; onDirty: (name: keyof Templates, dirty: boolean) => void; checks: Map<keyof Templates, () => boolean> }) {
   const queryClient = useQueryClient();
   const [problem, setProblem] = useState<string | undefined>();
   const form = useForm({ initialValues: { senderName: '', senderEmail: '', response_email: '', object: '', message: '' } });
   useEffect(() => {
-    form.setValues({ senderName: options.from.name, senderEmail: options.from.email, response_email: options.response_email, object: options.object, message: options.message });
-    form.resetDirty();
+    const values = { senderName: options.from.name, senderEmail: options.from.email, response_email: options.response_email, object: options.object, message: options.message };
+    form.setValues(values);
+    form.resetDirty(values);
   }, [options]);
+  const dirty = form.isDirty();
+  useEffect(() => onDirty(name, dirty), [name, dirty, onDirty]);
+  checks.set(name, () => form.isDirty());
 
   const save = useMutation({
     mutationFn: (values: typeof form.values) =>
@@ -54,8 +69,9 @@ function TemplateForm({ name, title, help, options }: { name: keyof Templates; t
         method: 'PUT',
         body: { 'email-templates': { [name]: { options: { from: { name: values.senderName, email: values.senderEmail }, response_email: values.response_email, object: values.object, message: values.message } } } },
       }),
-    onSuccess: () => {
+    onSuccess: (_answer, values) => {
       setProblem(undefined);
+      form.resetDirty(values);
       notifications.show({ color: 'green', message: `${title} template saved` });
       void queryClient.invalidateQueries({ queryKey: ['users-permissions', 'email-templates'] });
     },

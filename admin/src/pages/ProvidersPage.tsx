@@ -2,8 +2,9 @@ import { Alert, Badge, Button, CopyButton, Group, Loader, Modal, PasswordInput, 
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useEffect, useRef, useState, type MutableRefObject } from 'react';
 import { api } from '../api.ts';
+import { useUnsavedChanges } from '../components/UnsavedChangesGuard.tsx';
 import { settingOf } from '../settings.ts';
 
 interface Provider {
@@ -38,6 +39,19 @@ type Values = { enabled: boolean; scope: string } & Record<(typeof TEXT_FIELDS)[
 export function ProvidersPage() {
   const providers = useQuery({ queryKey: ['users-permissions', 'providers'], queryFn: () => api<Record<string, Provider>>(PATH) });
   const [editing, setEditing] = useState<string | null>(null);
+  // The dialog's form with changes: closing it (Cancel, Escape, ✕) or leaving the page asks first.
+  // The form's own answer is asked at the moment of closing (a key pressed right after typing comes before a re-render).
+  const [dirty, setDirty] = useState(false);
+  const isDirty = useRef(() => false);
+  const [confirmClose, setConfirmClose] = useState(false);
+  const { prompt: leavePrompt } = useUnsavedChanges({ dirty: () => editing !== null && (dirty || isDirty.current()), message: `Your changes to ${editing ?? 'this provider'} are not saved.` });
+  const close = () => {
+    setEditing(null);
+    setDirty(false);
+    isDirty.current = () => false;
+    setConfirmClose(false);
+  };
+  const requestClose = () => (isDirty.current() ? setConfirmClose(true) : close());
   if (providers.isPending) return <Loader aria-label="Loading" />;
   if (providers.error) return <Alert color="red">{providers.error.message}</Alert>;
   const entries = Object.entries(providers.data);
@@ -75,14 +89,26 @@ export function ProvidersPage() {
           </Table.Tbody>
         </Table>
       </Table.ScrollContainer>
-      <Modal opened={editing !== null} onClose={() => setEditing(null)} title={`Edit ${editing ?? ''}`} size="lg">
-        {editing && providers.data[editing] && <ProviderForm name={editing} provider={providers.data[editing]} onDone={() => setEditing(null)} />}
+      <Modal opened={editing !== null} onClose={requestClose} title={`Edit ${editing ?? ''}`} size="lg">
+        {editing && providers.data[editing] && <ProviderForm name={editing} provider={providers.data[editing]} onDone={close} onCancel={requestClose} onDirty={setDirty} isDirty={isDirty} />}
       </Modal>
+      <Modal opened={confirmClose} onClose={() => setConfirmClose(false)} title="Discard your changes?">
+        <Text mb="md">Your changes to {editing} are not saved.</Text>
+        <Group justify="flex-end">
+          <Button variant="default" onClick={() => setConfirmClose(false)}>
+            Keep editing
+          </Button>
+          <Button color="red" onClick={close}>
+            Discard
+          </Button>
+        </Group>
+      </Modal>
+      {leavePrompt}
     </Stack>
   );
 }
 
-function ProviderForm({ name, provider, onDone }: { name: string; provider: Provider; onDone: () => void }) {
+function ProviderForm({ name, provider, onDone, onCancel, onDirty, isDirty }: { name: string; provider: Provider; onDone: () => void; onCancel: () => void; onDirty: (dirty: boolean) => void; isDirty: MutableRefObject<() => boolean> }) {
   const queryClient = useQueryClient();
   const [problem, setProblem] = useState<string | undefined>();
   const fields = TEXT_FIELDS.filter((field) => provider[field.key] !== undefined);
@@ -93,6 +119,9 @@ function ProviderForm({ name, provider, onDone }: { name: string; provider: Prov
       ...(Object.fromEntries(TEXT_FIELDS.map((field) => [field.key, provider[field.key] ?? ''])) as Record<(typeof TEXT_FIELDS)[number]['key'], string>),
     },
   });
+  const dirty = form.isDirty();
+  useEffect(() => onDirty(dirty), [dirty, onDirty]);
+  isDirty.current = () => form.isDirty();
   const save = useMutation({
     mutationFn: (values: Values) => {
       // Only the settings this provider has: the API refuses the others.
@@ -142,7 +171,7 @@ function ProviderForm({ name, provider, onDone }: { name: string; provider: Prov
           </Group>
         )}
         <Group justify="flex-end">
-          <Button variant="default" onClick={onDone}>
+          <Button variant="default" onClick={onCancel}>
             Cancel
           </Button>
           <Button type="submit" loading={save.isPending}>

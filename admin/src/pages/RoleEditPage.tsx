@@ -1,11 +1,12 @@
-import { Alert, Button, Group, Loader, Modal, Paper, Stack, Text, TextInput, Textarea, Title } from '@mantine/core';
+import { Alert, Button, Group, Loader, Paper, Stack, Text, TextInput, Textarea, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useRef, useState } from 'react';
-import { Link, useBlocker, useNavigate, useParams } from 'react-router-dom';
+import { useState } from 'react';
+import { Link, useNavigate, useParams } from 'react-router-dom';
 import { api } from '../api.ts';
 import { PermissionsMatrix, usePermissionTree } from '../components/PermissionsMatrix.tsx';
+import { useUnsavedChanges } from '../components/UnsavedChangesGuard.tsx';
 import { showFormError } from '../form-errors.ts';
 import { enabledOf, treeOf, type PermissionTree } from '../permissions.ts';
 import type { Role } from './RolesPage.tsx';
@@ -36,14 +37,7 @@ function RoleForm({ role, tree }: { role: RoleWithPermissions | null; tree: Perm
   const snapshot = (values: typeof form.values, actions: ReadonlySet<string>) => JSON.stringify([values.name, values.description, [...actions].sort()]);
   const [saved, setSaved] = useState(() => snapshot(form.values, granted));
   const dirty = snapshot(form.values, granted) !== saved;
-  const leaving = useRef(false);
-  const blocker = useBlocker(({ currentLocation, nextLocation }) => !leaving.current && dirty && currentLocation.pathname !== nextLocation.pathname);
-  useEffect(() => {
-    if (!dirty) return;
-    const warn = (event: BeforeUnloadEvent) => event.preventDefault();
-    window.addEventListener('beforeunload', warn);
-    return () => window.removeEventListener('beforeunload', warn);
-  }, [dirty]);
+  const { leaving, prompt: leavePrompt } = useUnsavedChanges({ dirty, message: 'This role has changes that are not saved.' });
 
   const save = useMutation({
     mutationFn: (values: typeof form.values) => {
@@ -93,17 +87,7 @@ function RoleForm({ role, tree }: { role: RoleWithPermissions | null; tree: Perm
           <PermissionsMatrix tree={tree} value={granted} onChange={setGranted} label="Role permissions" />
         </Paper>
       </Stack>
-      <Modal opened={blocker.state === 'blocked'} onClose={() => blocker.reset?.()} title="Leave without saving?">
-        <Text mb="md">This role has changes that are not saved.</Text>
-        <Group justify="flex-end">
-          <Button variant="default" onClick={() => blocker.reset?.()}>
-            Stay
-          </Button>
-          <Button color="red" onClick={() => blocker.proceed?.()}>
-            Leave
-          </Button>
-        </Group>
-      </Modal>
+      {leavePrompt}
     </form>
   );
 }

@@ -5,6 +5,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router-dom';
 import { api, ApiError } from '../api.ts';
+import { useUnsavedChanges } from '../components/UnsavedChangesGuard.tsx';
 import { duration, EVENT_GROUPS, fieldMessages, headerRows, headersOf, type HeaderRow } from '../settings.ts';
 import { useDeliveries, useWebhook, webhookPath, type Delivery, type Webhook } from '../webhooks.ts';
 
@@ -34,10 +35,13 @@ export function WebhookPage() {
   useEffect(() => {
     if (!webhook.data) return;
     const { name, url, headers, events, isEnabled } = webhook.data;
-    form.setValues({ name, url, headers: headerRows(headers), events, isEnabled, secret: '' });
-    form.resetDirty();
+    const values = { name, url, headers: headerRows(headers), events, isEnabled, secret: '' };
+    form.setValues(values);
+    form.resetDirty(values);
     // Once per webhook read: the form is the editor's afterwards.
   }, [webhook.data]);
+
+  const { leaving, prompt: leavePrompt } = useUnsavedChanges({ dirty: () => form.isDirty(), message: 'This webhook has changes that are not saved.' });
 
   const save = useMutation({
     mutationFn: (values: Values) => {
@@ -45,10 +49,12 @@ export function WebhookPage() {
       const body = { name: values.name, url: values.url, headers: headersOf(values.headers), events: values.events, isEnabled: values.isEnabled, ...(values.secret ? { secret: values.secret } : {}) };
       return api<{ data: Webhook }>(isNew ? '/admin/webhooks' : webhookPath(id), { method: isNew ? 'POST' : 'PUT', body });
     },
-    onSuccess: ({ data }) => {
+    onSuccess: ({ data }, values) => {
       setProblem(undefined);
+      form.resetDirty(values);
       notifications.show({ color: 'green', message: `${data.name} saved` });
       void queryClient.invalidateQueries({ queryKey: ['webhooks'] });
+      if (isNew) leaving.current = true;
       if (isNew) navigate(`/manage/webhooks/${data.id}`, { replace: true });
     },
     onError: (error) => {
@@ -127,6 +133,7 @@ export function WebhookPage() {
           </Stack>
         </form>
       </Paper>
+      {leavePrompt}
       {!isNew && id && <TriggerAndLog id={id} />}
     </Stack>
   );
