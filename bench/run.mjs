@@ -15,7 +15,7 @@
 // WRITE_EVERY (20), NODE_FLAGS (the server's node flags; default --max-semi-space-size=2 as npm start),
 // OUT (write the JSON summary there).
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -199,6 +199,17 @@ try {
     if (seed.status !== 0) throw new Error('seeding failed');
     // Seeding grew the heap: measure from a fresh start, as a deployed node would.
     await stop(child);
+    // The seeded database, kept: the pass without the cache starts from it too, not from what the
+    // first pass's writes (create, create_full, update_full) left.
+    const database = join(dir, 'bench.db');
+    const copy = (from, to) => {
+      copyFileSync(from, to);
+      rmSync(`${to}-shm`, { force: true });
+      rmSync(`${to}-wal`, { force: true });
+      if (existsSync(`${from}-wal`)) copyFileSync(`${from}-wal`, `${to}-wal`);
+    };
+    const restore = () => copy(`${database}.seeded`, database);
+    copy(database, `${database}.seeded`);
     let started = await startVellum();
     child = started.child;
     const firstArticle = await (await fetchRetry(`${BASE}/api/articles?sort=id:asc&pagination[pageSize]=1`)).json();
@@ -220,6 +231,7 @@ try {
     listBody = Buffer.from(await (await fetchRetry(`${BASE}/api/articles`)).text());
     if (process.env.CACHE_OFF !== '0') {
       await stop(child);
+      restore();
       started = await startVellum({ REST_CACHE: 'false' });
       child = started.child;
       passes.push({ cache: 'off', ...(await runPass(started, 'REST_CACHE=false', traffic, documentId)) });

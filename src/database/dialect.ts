@@ -122,6 +122,12 @@ export interface Dialect {
    * insert, update and delete of `table`, in the writing statement's transaction.
    */
   installChangeTriggers(db: Db, table: string, group: string): Promise<void>;
+  /**
+   * Brings the query planner's statistics up to date once schema synchronisation has run: an index
+   * created after the statistics were gathered has none (SQLite), and the planner then misjudges
+   * the others too. PostgreSQL and MariaDB keep theirs themselves.
+   */
+  refreshPlannerStatistics(db: Db): Promise<void>;
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

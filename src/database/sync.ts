@@ -175,6 +175,7 @@ export async function synchronizeSchema(database: Database, schema: Schema, syst
     await synchronizeUniques(database, db, plan, existing.has(META_TABLE), report);
     await synchronizeChangeTriggers(db, dialect, plan, new Set(report.createdTables));
   });
+  await dialect.refreshPlannerStatistics(database.db);
   return report;
 }
 

@@ -129,6 +129,7 @@ export const mysqlDialect: Dialect = {
   semiJoinOperand: (column) => column,
   // Row triggers (MariaDB has no statement triggers). Creating them needs the TRIGGER privilege,
   // and with binary logging on, SUPER or log_bin_trust_function_creators.
+  refreshPlannerStatistics: async () => undefined,
   async installChangeTriggers(db, table, group) {
     for (const [event, suffix] of CHANGE_EVENTS) {
       const name = quoteId(identifier(`${table}_vchg_${suffix}`));

@@ -137,6 +137,7 @@ export const postgresDialect = (schema: string | undefined): Dialect => ({
   selectColumn: () => undefined,
   semiJoinOperand: (column) => column,
   // One trigger per statement (not per row): a write of 100 links bumps its counter once.
+  refreshPlannerStatistics: async () => undefined,
   async installChangeTriggers(db, table, group) {
     await sql
       .raw(`create or replace function vellum_bump_change() returns trigger language plpgsql as $$ begin update vellum_changes set version = version + 1 where name = tg_argv[0]; return null; end $$`)

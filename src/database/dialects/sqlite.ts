@@ -105,6 +105,14 @@ export const sqliteDialect: Dialect = {
   quoteId,
   selectColumn: (qualified, type) => (type === 'bigint' ? `cast(${qualified} as text)` : undefined),
   semiJoinOperand: (column) => sql`+${column}`,
+  async refreshPlannerStatistics(db) {
+    // SQLite's own advice after a schema change: PRAGMA optimize analyses the tables whose indexes
+    // lack statistics. The connection ran it at open, before synchronisation created any index;
+    // without this, the createdAt and updatedAt sort indexes added to a database with statistics
+    // turned an author-name $containsi page from a walk in id order that stops after 25 matches
+    // (0.04 ms) into a sort of every published row (1.1 ms).
+    await sql.raw('pragma optimize = 0x10002').execute(db);
+  },
   async installChangeTriggers(db, table, group) {
     for (const [event, suffix] of CHANGE_EVENTS) {
       const name = quoteId(identifier(`${table}_vchg_${suffix}`));
