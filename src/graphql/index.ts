@@ -1,17 +1,16 @@
 /**
- * The GraphQL API (spec 4.10): the generated schema served by mercurius at
- * `graphql.config.endpoint`, a route of the REST server's Fastify instance (mercurius itself loads
- * with the first GraphQL request: mercurius.ts).
+ * The GraphQL API (spec 4.10): the generated schema served by mercurius on the REST server's
+ * Fastify instance, at `graphql.config.endpoint`.
  */
 import type { FastifyInstance } from 'fastify';
 import { NoSchemaIntrospectionCustomRule, type GraphQLSchema, type ValidationRule } from 'graphql';
+import mercurius from 'mercurius';
 import type { RestConfig } from '../config/load.js';
 import { ReadBudget, type DocumentService } from '../documents/service.js';
 import type { AccessControl } from '../access/index.js';
 import type { GraphqlConfig } from './config.js';
 import type { GraphqlContext } from './context.js';
 import { errorFormatter } from './errors.js';
-import { registerLazyMercurius } from './mercurius.js';
 import { GraphqlCache, rootFieldCount } from './cache.js';
 import type { ResponseCache } from '../http/response-cache.js';
 import { ExtensionService } from './extension.js';
@@ -118,27 +117,23 @@ export async function registerGraphql(app: FastifyInstance, options: GraphqlOpti
         return reply.code(400).send({ data: null, errors: [{ message: 'query must be a string', extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } }] });
       }
     });
-    await registerLazyMercurius(scope, {
-      endpoint: config.endpoint,
-      mercurius: {
-        schema,
-        // Its IDE loads GraphiQL from a CDN: Vellum serves its own (playground.ts).
-        graphiql: false,
-        errorFormatter: errorFormatter({ hideSuggestions: config.hideSuggestions }) as never,
-        validationRules,
-      },
-      context: (request, reply): GraphqlContext & Record<string, unknown> => ({ request, reply, state: {}, budget: new ReadBudget(config.costLimit, 'graphql.config.costLimit'), reads: cache?.readsOf(request) }),
-      configure: (inner) => {
-        if (!cache) return;
-        inner.graphql.addHook('preExecution', async (_schema, document, context) => {
-          // The outer request (the context's), which the cache's hooks know.
-          const { request } = context as unknown as GraphqlContext;
-          const params = (request.method === 'GET' ? request.query : request.body) as { operationName?: string } | undefined;
-          await cache.beforeExecution(request, rootFieldCount(document, params?.operationName));
-        });
-      },
+    await scope.register(mercurius, {
+      schema,
+      path: config.endpoint,
+      // Its IDE loads GraphiQL from a CDN: Vellum serves its own (playground.ts).
+      graphiql: false,
+      context: (request, reply): GraphqlContext => ({ request, reply, state: {}, budget: new ReadBudget(config.costLimit, 'graphql.config.costLimit'), reads: cache?.readsOf(request) }),
+      errorFormatter: errorFormatter({ hideSuggestions: config.hideSuggestions }) as never,
+      validationRules,
     });
-    if (cache) cache.register(scope, config.endpoint);
+    if (cache) {
+      cache.register(scope, config.endpoint);
+      scope.graphql.addHook('preExecution', async (_schema, document, context) => {
+        const { request } = context.reply;
+        const params = (request.method === 'GET' ? request.query : request.body) as { operationName?: string } | undefined;
+        await cache.beforeExecution(request, rootFieldCount(document, params?.operationName));
+      });
+    }
   });
   return schema;
 }
