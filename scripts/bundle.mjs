@@ -72,6 +72,8 @@ await build({
   banner: { js: "import { createRequire as __vellumCreateRequire } from 'node:module'; const require = __vellumCreateRequire(import.meta.url);" },
   plugins: [moduleUrlOfEntry, zodEnglishOnly],
   legalComments: 'none',
+  minifyWhitespace: true,
+  minifySyntax: true,
   sourcemap: 'linked',
   logLevel: 'warning',
 });
