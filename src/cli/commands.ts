@@ -59,6 +59,7 @@ async function prune(projectDir: string): Promise<void> {
 
 async function main(argv: string[]): Promise<void> {
   const [command, ...rest] = argv;
+  if (argv.includes('--help') || argv.includes('-h')) return console.log(await usage());
   if (command === 'start') return start(resolve(rest[0] ?? defaultProject));
   if (command === 'db' && rest[0] === 'prune') return prune(resolve(rest[1] ?? defaultProject));
   if (command && ADMIN_COMMANDS.has(command)) return (await import('./admin.js')).runAdminCommand(argv, defaultProject);
@@ -67,8 +68,15 @@ async function main(argv: string[]): Promise<void> {
   process.exitCode = command ? 1 : 0;
 }
 
-main(process.argv.slice(2)).catch((error: unknown) => {
-  if (error instanceof ProjectError) console.error(`Cannot start: ${error.message}`);
+/** node:util's parseArgs refuses an option a command does not take (`ERR_PARSE_ARGS_...`). */
+const isArgumentError = (error: unknown): error is Error => {
+  const code = (error as { code?: unknown } | null)?.code;
+  return error instanceof Error && typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS');
+};
+
+main(process.argv.slice(2)).catch(async (error: unknown) => {
+  if (isArgumentError(error)) console.error(`Error: ${error.message.split('. ')[0]}.\n${await usage()}`);
+  else if (error instanceof ProjectError) console.error(`Cannot start: ${error.message}`);
   else if (error instanceof VellumError) {
     console.error(`Error: ${error.message}`);
     // Each problem of a body (a webhook's url and events, ...) on its own line.
