@@ -139,6 +139,8 @@ describe('admin panel in a browser [sqlite]', { skip }, () => {
     assert.equal(api.draft.body.data.views, 43);
     assert.equal(api.published.body.data.views, 42);
     await page.getByRole('button', { name: 'Discard draft' }).click();
+    // This action's own notice: the publish's "Published" may still be on screen (4 s).
+    await page.getByText('Draft discarded', { exact: true }).waitFor();
     await page.getByText('Published', { exact: true }).first().waitFor();
     assert.equal(await field('views').inputValue(), '42');
     api = await versions(documentId);
