@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { browserMissing, ensureAdminBuild, launchChromium, screenshotsDir } from '../helpers/browser.js';
+import { browserMissing, ensureAdminBuild, launchChromium, logInToPanel, newPanelPage, screenshotsDir } from '../helpers/browser.js';
 import { DIALECTS, startServer, type TestServer } from '../helpers/server.js';
 import { unique } from '../helpers/unique.js';
 
@@ -31,10 +31,7 @@ describe('admin panel: roles, users, administrators, custom tokens [sqlite]', { 
   const settings = (target: Page, link: string) => target.getByRole('navigation', { name: 'Settings' }).getByRole('link', { name: link, exact: true }).click();
   const userLogin = () => server.publicApi.post('/api/auth/local', { identifier: username, password: userPassword });
   const logIn = async (target: Page, who: string, secret: string) => {
-    await target.goto(`${server.url}/admin/login`);
-    await target.getByLabel('Email').fill(who);
-    await target.getByLabel('Password').fill(secret);
-    await target.getByRole('button', { name: 'Log in' }).click();
+    await logInToPanel(target, server.url, who, secret);
     await target.getByRole('navigation', { name: 'Settings' }).waitFor();
   };
   /** Saves the role on screen and waits for the API's answer. */
@@ -49,8 +46,7 @@ describe('admin panel: roles, users, administrators, custom tokens [sqlite]', { 
     server = await startServer('sqlite');
     await server.vellum.auth.admins.create(email, password);
     browser = await launchChromium();
-    page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    page.setDefaultTimeout(15_000);
+    page = await newPanelPage(browser);
     await logIn(page, email, password);
   });
   after(async () => {

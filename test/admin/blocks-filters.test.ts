@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { browserMissing, ensureAdminBuild, launchChromium, screenshotsDir } from '../helpers/browser.js';
+import { attributeField, browserMissing, ensureAdminBuild, launchChromium, logInToPanel, newPanelPage, screenshotsDir } from '../helpers/browser.js';
 import { DIALECTS, startServer, type TestServer } from '../helpers/server.js';
 import { unique } from '../helpers/unique.js';
 
@@ -21,7 +21,7 @@ describe('admin panel: blocks editor and list filters [sqlite]', { skip }, () =>
   let page: Page;
   const email = `${unique('blocks-editor')}@example.com`;
   const password = 'an-editor-password';
-  const field = (name: string) => page.getByLabel(new RegExp(`^${name}( \\*)?$`));
+  const field = (name: string) => attributeField(page, name);
   const shot = (name: string) => page.screenshot({ path: join(screenshotsDir(), `${name}.png`), animations: 'disabled' });
   const saved = (url: URL) => /\/admin\/content\/api::article\.article\/(?!create$)[a-z0-9]+$/.test(url.pathname);
   const draft = async (documentId: string) => (await server.api.get(`/api/articles/${documentId}?status=draft`)).body.data;
@@ -31,13 +31,8 @@ describe('admin panel: blocks editor and list filters [sqlite]', { skip }, () =>
     server = await startServer('sqlite');
     await server.vellum.auth.admins.create(email, password);
     browser = await launchChromium();
-    page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    page.setDefaultTimeout(15_000);
-    await page.goto(`${server.url}/admin/login`);
-    await page.getByLabel('Email').fill(email);
-    await page.getByLabel('Password').fill(password);
-    await page.getByRole('button', { name: 'Log in' }).click();
-    await page.getByRole('navigation', { name: 'Collection types' }).waitFor();
+    page = await newPanelPage(browser);
+    await logInToPanel(page, server.url, email, password);
   });
   after(async () => {
     await browser?.close();

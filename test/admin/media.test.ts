@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { browserMissing, ensureAdminBuild, launchChromium, screenshotsDir } from '../helpers/browser.js';
+import { browserMissing, ensureAdminBuild, launchChromium, newPanelPage, screenshotsDir } from '../helpers/browser.js';
 import { DIALECTS } from '../helpers/server.js';
 import { noisyJpeg, pdf, png, startUploadServer, upload, type UploadServer } from '../helpers/uploads.js';
 import { unique } from '../helpers/unique.js';
@@ -44,8 +44,7 @@ describe('admin media library in a browser [sqlite]', { skip }, () => {
     // A file that is no image, there before the test's uploads.
     assert.equal((await upload(server, [{ name: names.doc, bytes: pdf() }])).status, 201);
     browser = await launchChromium();
-    page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    page.setDefaultTimeout(15_000);
+    page = await newPanelPage(browser);
   });
   after(async () => {
     await browser?.close();

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { browserMissing, ensureAdminBuild, launchChromium, screenshotsDir } from '../helpers/browser.js';
+import { attributeField, browserMissing, ensureAdminBuild, launchChromium, newPanelPage, screenshotsDir } from '../helpers/browser.js';
 import sharp from 'sharp';
 import { DIALECTS } from '../helpers/server.js';
 import { startUploadServer, type UploadServer } from '../helpers/uploads.js';
@@ -23,13 +23,9 @@ describe('admin panel in a browser [sqlite]', { skip }, () => {
   let page: Page;
   const email = `${unique('editor')}@example.com`;
   const password = 'an-editor-password';
-  /**
-   * An attribute's input, by its label: the attribute's name (the label's text ends with a " *",
-   * hidden from screen readers, when the attribute is required).
-   */
   /** The edit view's URL once the new document is saved (it names the document, not /create). */
   const saved = (url: URL) => /\/admin\/content\/api::article\.article\/(?!create$)[a-z0-9]+$/.test(url.pathname);
-  const field = (name: string) => page.getByLabel(new RegExp(`^${name}( \\*)?$`));
+  const field = (name: string) => attributeField(page, name);
   const shot = (name: string) => page.screenshot({ path: join(screenshotsDir(), `${name}.png`) });
   /** The article's draft and published versions as the content API answers them. */
   const versions = async (documentId: string) => ({
@@ -42,8 +38,7 @@ describe('admin panel in a browser [sqlite]', { skip }, () => {
     server = await startUploadServer('sqlite');
     await server.vellum.auth.admins.create(email, password);
     browser = await launchChromium();
-    page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    page.setDefaultTimeout(15_000);
+    page = await newPanelPage(browser);
   });
   after(async () => {
     await browser?.close();

@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { browserMissing, ensureAdminBuild, launchChromium, screenshotsDir } from '../helpers/browser.js';
+import { browserMissing, ensureAdminBuild, launchChromium, logInToPanel, newPanelPage, screenshotsDir } from '../helpers/browser.js';
 import { HttpClient } from '../helpers/http.js';
 import { Receiver } from '../helpers/receiver.js';
 import { DIALECTS, startServer, type TestServer } from '../helpers/server.js';
@@ -46,13 +46,8 @@ describe('admin panel settings in a browser [sqlite]', { skip }, () => {
     admin = new HttpClient(server.url, { authorization: `Bearer ${login.body.data.token}` });
     receiver = await Receiver.start();
     browser = await launchChromium();
-    page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    page.setDefaultTimeout(15_000);
-    await page.goto(`${server.url}/admin/login`);
-    await page.getByLabel('Email').fill(email);
-    await page.getByLabel('Password').fill(password);
-    await page.getByRole('button', { name: 'Log in' }).click();
-    await settings().waitFor();
+    page = await newPanelPage(browser);
+    await logInToPanel(page, server.url, email, password);
   });
   after(async () => {
     await browser?.close();

@@ -5,7 +5,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
 import { ROOT } from './paths.js';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -27,6 +27,28 @@ const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '
 export function launchChromium(): Promise<Browser> {
   return chromium.launch({ executablePath: CHROMIUM, headless: true, args: ARGS });
 }
+
+/** A page as the admin panel's tests use it: a desktop viewport, 15 s for anything to show. */
+export async function newPanelPage(browser: Browser): Promise<Page> {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  page.setDefaultTimeout(15_000);
+  return page;
+}
+
+/** Logs in to the admin panel of the server at `url`; resolves once the app's frame shows. */
+export async function logInToPanel(page: Page, url: string, email: string, password: string): Promise<void> {
+  await page.goto(`${url}/admin/login`);
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Log in' }).click();
+  await page.getByRole('navigation', { name: 'Collection types' }).waitFor();
+}
+
+/**
+ * An attribute's input in the edit view, by its label: the attribute's name as the schema spells
+ * it (followed by " *", hidden from screen readers, when it is required).
+ */
+export const attributeField = (page: Page, name: string): Locator => page.getByLabel(new RegExp(`^${name}( \\*)?$`));
 
 const newest = (dir: string): number =>
   Math.max(0, ...readdirSync(dir).map((name) => {

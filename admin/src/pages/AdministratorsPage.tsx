@@ -1,10 +1,11 @@
-import { Alert, Badge, Button, Group, Loader, Modal, Paper, PasswordInput, Stack, Table, Text, TextInput, Title, VisuallyHidden } from '@mantine/core';
+import { Alert, Badge, Button, Group, Loader, Paper, PasswordInput, Stack, Table, Text, TextInput, Title, VisuallyHidden } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api, session } from '../api.ts';
 import { showFormError } from '../form-errors.ts';
+import { ConfirmDialog } from '../components/ConfirmDialog.tsx';
 
 interface Administrator {
   id: number;
@@ -110,23 +111,9 @@ export function AdministratorsPage() {
         </Table.ScrollContainer>
       )}
       <OwnPassword />
-      <Modal opened={deleting !== null} onClose={() => setDeleting(null)} title="Delete this administrator?">
-        <Text mb="md">{deleting?.email} can no longer log in to this panel.</Text>
-        <Group justify="flex-end">
-          <Button variant="default" onClick={() => setDeleting(null)}>
-            Cancel
-          </Button>
-          <Button
-            color="red"
-            onClick={() => {
-              if (deleting) remove.mutate(deleting);
-              setDeleting(null);
-            }}
-          >
-            Yes, delete
-          </Button>
-        </Group>
-      </Modal>
+      <ConfirmDialog subject={deleting} title="Delete this administrator?" onClose={() => setDeleting(null)} onConfirm={(subject) => remove.mutate(subject)}>
+        {deleting?.email} can no longer log in to this panel.
+      </ConfirmDialog>
     </Stack>
   );
 }

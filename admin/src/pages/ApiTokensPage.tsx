@@ -6,6 +6,7 @@ import { useState } from 'react';
 import { api } from '../api.ts';
 import { PermissionsMatrix, usePermissionTree } from '../components/PermissionsMatrix.tsx';
 import { showFormError } from '../form-errors.ts';
+import { ConfirmDialog } from '../components/ConfirmDialog.tsx';
 
 interface Token {
   id: number;
@@ -154,23 +155,9 @@ export function ApiTokensPage() {
           </Group>
         </Stack>
       </Modal>
-      <Modal opened={revoking !== null} onClose={() => setRevoking(null)} title="Revoke this token?">
-        <Text mb="md">Applications using {revoking?.name} lose their access at once.</Text>
-        <Group justify="flex-end">
-          <Button variant="default" onClick={() => setRevoking(null)}>
-            Cancel
-          </Button>
-          <Button
-            color="red"
-            onClick={() => {
-              if (revoking) revoke.mutate(revoking);
-              setRevoking(null);
-            }}
-          >
-            Yes, revoke
-          </Button>
-        </Group>
-      </Modal>
+      <ConfirmDialog subject={revoking} title="Revoke this token?" confirmLabel="Yes, revoke" onClose={() => setRevoking(null)} onConfirm={(subject) => revoke.mutate(subject)}>
+        Applications using {revoking?.name} lose their access at once.
+      </ConfirmDialog>
     </Stack>
   );
 }

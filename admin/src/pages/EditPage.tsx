@@ -1,4 +1,4 @@
-import { Alert, Anchor, Badge, Button, Grid, Group, Loader, Modal, NativeSelect, Paper, Stack, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Badge, Button, Grid, Group, Loader, NativeSelect, Paper, Stack, Text, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
@@ -11,6 +11,7 @@ import { contentPath, statusOf, STATUS_COLORS, type DocumentAnswer } from '../co
 import { apiData, errorsByField, formValues, JsonFieldError, modelsOf, populateFor, slugify, type FormValues, type Models } from '../fields.ts';
 import { useSchema, type ContentTypeDescription } from '../schema.ts';
 import { LocaleSelect, useLocale, useLocales } from '../locales.tsx';
+import { ConfirmDialog } from '../components/ConfirmDialog.tsx';
 
 type Action = 'save' | 'publish' | 'unpublish' | 'discard-draft' | 'delete';
 
@@ -255,23 +256,9 @@ function Editor({ type, documentId, editorKey, models, locale, setLocale }: Edit
           </Grid.Col>
         </Grid>
       </Stack>
-      <Modal opened={confirmDelete} onClose={() => setConfirmDelete(false)} title="Delete this entry?">
-        <Text mb="md">The entry is deleted with its draft and published versions{type.localized ? ' in this locale' : ''}.</Text>
-        <Group justify="flex-end">
-          <Button variant="default" onClick={() => setConfirmDelete(false)}>
-            Cancel
-          </Button>
-          <Button
-            color="red"
-            onClick={() => {
-              setConfirmDelete(false);
-              void run('delete');
-            }}
-          >
-            Yes, delete
-          </Button>
-        </Group>
-      </Modal>
+      <ConfirmDialog subject={confirmDelete || null} title="Delete this entry?" onClose={() => setConfirmDelete(false)} onConfirm={() => void run('delete')}>
+        The entry is deleted with its draft and published versions{type.localized ? ' in this locale' : ''}.
+      </ConfirmDialog>
       {leavePrompt}
     </form>
   );

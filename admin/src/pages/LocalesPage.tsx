@@ -6,6 +6,7 @@ import { useState } from 'react';
 import { api, ApiError } from '../api.ts';
 import { useLocales, type Locale } from '../locales.tsx';
 import { LOCALE_CODE, localeName, localeOptions } from '../settings.ts';
+import { ConfirmDialog } from '../components/ConfirmDialog.tsx';
 
 /** An error about the name goes under the name; the others (the code, a conflict) under the code. */
 const errorField = (error: Error) => (error instanceof ApiError && /^name\b/.test(error.message) ? 'name' : 'code');
@@ -176,23 +177,9 @@ export function LocalesPage() {
           </Stack>
         </form>
       </Modal>
-      <Modal opened={deleting !== null} onClose={() => setDeleting(null)} title={`Delete ${deleting?.name ?? ''}?`}>
-        <Text mb="md">The locale {deleting?.code} leaves the list: the content API and the locale switchers stop offering it. Its entries are not deleted.</Text>
-        <Group justify="flex-end">
-          <Button variant="default" onClick={() => setDeleting(null)}>
-            Cancel
-          </Button>
-          <Button
-            color="red"
-            onClick={() => {
-              if (deleting) remove.mutate(deleting);
-              setDeleting(null);
-            }}
-          >
-            Yes, delete
-          </Button>
-        </Group>
-      </Modal>
+      <ConfirmDialog subject={deleting} title={`Delete ${deleting?.name ?? ''}?`} onClose={() => setDeleting(null)} onConfirm={(subject) => remove.mutate(subject)}>
+        The locale {deleting?.code} leaves the list: the content API and the locale switchers stop offering it. Its entries are not deleted.
+      </ConfirmDialog>
     </Stack>
   );
 }

@@ -1,9 +1,10 @@
-import { Alert, Button, Group, Loader, Modal, Stack, Table, Text, Title, VisuallyHidden } from '@mantine/core';
+import { Alert, Button, Group, Loader, Stack, Table, Text, Title, VisuallyHidden } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import { api } from '../api.ts';
+import { ConfirmDialog } from '../components/ConfirmDialog.tsx';
 
 export interface Role {
   id: number;
@@ -88,25 +89,9 @@ export function RolesPage() {
           </Table>
         </Table.ScrollContainer>
       )}
-      <Modal opened={deleting !== null} onClose={() => setDeleting(null)} title="Delete this role?">
-        <Text mb="md">
-          {deleting?.name} is deleted; its {deleting?.nb_users ?? 0} {deleting?.nb_users === 1 ? 'user moves' : 'users move'} to Public.
-        </Text>
-        <Group justify="flex-end">
-          <Button variant="default" onClick={() => setDeleting(null)}>
-            Cancel
-          </Button>
-          <Button
-            color="red"
-            onClick={() => {
-              if (deleting) remove.mutate(deleting);
-              setDeleting(null);
-            }}
-          >
-            Yes, delete
-          </Button>
-        </Group>
-      </Modal>
+      <ConfirmDialog subject={deleting} title="Delete this role?" onClose={() => setDeleting(null)} onConfirm={(subject) => remove.mutate(subject)}>
+        {deleting?.name} is deleted; its {deleting?.nb_users ?? 0} {deleting?.nb_users === 1 ? 'user moves' : 'users move'} to Public.
+      </ConfirmDialog>
     </Stack>
   );
 }

@@ -8,6 +8,7 @@ import { useSearchParams } from 'react-router-dom';
 import { api, queryString } from '../api.ts';
 import { showFormError } from '../form-errors.ts';
 import { useRoles } from './RolesPage.tsx';
+import { ConfirmDialog } from '../components/ConfirmDialog.tsx';
 
 interface User {
   id: number;
@@ -167,23 +168,9 @@ export function UsersPage() {
           }}
         />
       )}
-      <Modal opened={deleting !== null} onClose={() => setDeleting(null)} title="Delete this user?">
-        <Text mb="md">{deleting?.username} can no longer log in; their account is removed.</Text>
-        <Group justify="flex-end">
-          <Button variant="default" onClick={() => setDeleting(null)}>
-            Cancel
-          </Button>
-          <Button
-            color="red"
-            onClick={() => {
-              if (deleting) remove.mutate(deleting);
-              setDeleting(null);
-            }}
-          >
-            Yes, delete
-          </Button>
-        </Group>
-      </Modal>
+      <ConfirmDialog subject={deleting} title="Delete this user?" onClose={() => setDeleting(null)} onConfirm={(subject) => remove.mutate(subject)}>
+        {deleting?.username} can no longer log in; their account is removed.
+      </ConfirmDialog>
     </Stack>
   );
 }

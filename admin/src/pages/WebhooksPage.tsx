@@ -1,10 +1,11 @@
-import { Alert, Button, Checkbox, Group, Loader, Modal, Stack, Switch, Table, Text, Title, VisuallyHidden } from '@mantine/core';
+import { Alert, Button, Checkbox, Group, Loader, Stack, Switch, Table, Text, Title, VisuallyHidden } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import { api } from '../api.ts';
 import { useWebhooks, webhookPath, type Webhook } from '../webhooks.ts';
+import { ConfirmDialog } from '../components/ConfirmDialog.tsx';
 
 /** Webhooks: listed (name, URL, enabled, events), enabled or disabled in place, deleted one or several at once (asks first). */
 export function WebhooksPage() {
@@ -112,23 +113,9 @@ export function WebhooksPage() {
           {webhooks.data?.length === 0 && <Text p="md">No webhooks yet.</Text>}
         </Table.ScrollContainer>
       )}
-      <Modal opened={deleting !== null} onClose={() => setDeleting(null)} title={deleting?.length === 1 ? 'Delete this webhook?' : `Delete ${deleting?.length ?? 0} webhooks?`}>
-        <Text mb="md">{deleting?.map((webhook) => webhook.name).join(', ')}: no longer called; the deliveries not yet sent are dropped.</Text>
-        <Group justify="flex-end">
-          <Button variant="default" onClick={() => setDeleting(null)}>
-            Cancel
-          </Button>
-          <Button
-            color="red"
-            onClick={() => {
-              if (deleting) remove.mutate(deleting);
-              setDeleting(null);
-            }}
-          >
-            Yes, delete
-          </Button>
-        </Group>
-      </Modal>
+      <ConfirmDialog subject={deleting} title={deleting?.length === 1 ? 'Delete this webhook?' : `Delete ${deleting?.length ?? 0} webhooks?`} onClose={() => setDeleting(null)} onConfirm={(subject) => remove.mutate(subject)}>
+        {deleting?.map((webhook) => webhook.name).join(', ')}: no longer called; the deliveries not yet sent are dropped.
+      </ConfirmDialog>
     </Stack>
   );
 }
