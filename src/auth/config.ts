@@ -86,7 +86,8 @@ const interval = z.union([
     .refine((ms) => ms > 0, 'an interval longer than 0'),
 ]);
 
-// Strapi's defaults: 5 per 5 minutes. Other koa2-ratelimit options (prefixKey, message, ...) are ignored.
+// Vellum's default: 5 per 5 minutes (Strapi 5.54's plugin default is 10 per 60 s; README
+// "Accounts"). Other koa2-ratelimit options (prefixKey, message, ...) are ignored.
 const rateLimitSchema = z.looseObject({ enabled: z.boolean().optional(), max: z.number().int().positive().optional(), interval: interval.optional() });
 
 const pluginSchema = z.object({

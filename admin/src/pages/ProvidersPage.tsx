@@ -6,17 +6,10 @@ import { useEffect, useRef, useState, type MutableRefObject } from 'react';
 import { api } from '../api.ts';
 import { useUnsavedChanges } from '../components/UnsavedChangesGuard.tsx';
 import { settingOf } from '../settings.ts';
+import type { ProviderSettingsValue } from '../../../src/auth/providers.ts';
 
-interface Provider {
-  enabled: boolean;
-  icon: string;
-  key?: string;
-  secret?: string;
-  callback?: string;
-  scope?: string[];
-  subdomain?: string;
-  jwksurl?: string;
-  issuer?: string;
+/** A provider as `GET /admin/users-permissions/providers` answers it: the stored settings, and the redirect URI. */
+interface Provider extends ProviderSettingsValue {
   /** This server's `/api/connect/<name>/callback`: registered at the provider. */
   redirectUri?: string;
 }
