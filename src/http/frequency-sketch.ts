@@ -8,14 +8,15 @@ const SIZE = 1 << 16;
 const MASK = SIZE - 1;
 const MAX = 15;
 
-/** FNV-1a over the key's UTF-16 code units, then two probe positions from its halves. */
-function hash(key: string): number {
+/** FNV-1a over the key's UTF-16 code units, then two counter positions from its halves. */
+function positions(key: string): [number, number] {
   let h = 0x811c9dc5;
   for (let i = 0; i < key.length; i++) {
     h ^= key.charCodeAt(i);
     h = Math.imul(h, 0x01000193);
   }
-  return h >>> 0;
+  h >>>= 0;
+  return [h & MASK, (h >>> 16) ^ (Math.imul(h & MASK, 0x9e37) & MASK)];
 }
 
 export class FrequencySketch {
@@ -26,9 +27,7 @@ export class FrequencySketch {
 
   /** Counts one more request for `key`. */
   increment(key: string): void {
-    const h = hash(key);
-    const a = h & MASK;
-    const b = (h >>> 16) ^ ((h & MASK) * 0x9e37) & MASK;
+    const [a, b] = positions(key);
     if (this.counters[a]! < MAX) this.counters[a]! += 1;
     if (this.counters[b]! < MAX) this.counters[b]! += 1;
     if (++this.increments >= this.window) this.age();
@@ -36,9 +35,8 @@ export class FrequencySketch {
 
   /** About how many times `key` was counted lately (never fewer than it was). */
   estimate(key: string): number {
-    const h = hash(key);
-    const b = (h >>> 16) ^ ((h & MASK) * 0x9e37) & MASK;
-    return Math.min(this.counters[h & MASK]!, this.counters[b]!);
+    const [a, b] = positions(key);
+    return Math.min(this.counters[a]!, this.counters[b]!);
   }
 
   private age(): void {
