@@ -78,9 +78,14 @@ for (const dialect of DIALECTS) {
       assert.equal((await api().get(`/api/articles/${documentId}?status=draft`)).body.data.title, 'Stable');
     });
 
-    it('discard-draft without a published version is a 400; actions on unknown documents are 404', async () => {
+    it('unpublish and discard-draft of a never-published draft are 404s, as Strapi 5.54; actions on unknown documents are 404', async () => {
       const { documentId } = (await api().post('/api/articles?status=draft', { data: { title: 'Never published' } })).body.data;
-      assert.equal((await api().post(`/api/articles/${documentId}/actions/discard-draft`)).status, 400);
+      for (const action of ['discard-draft', 'unpublish']) {
+        const res = await api().post(`/api/articles/${documentId}/actions/${action}`);
+        assert.equal(res.status, 404, action);
+        assert.equal(res.body.error.name, 'NotFoundError');
+      }
+      assert.equal((await api().get(`/api/articles/${documentId}?status=draft`)).body.data.title, 'Never published', 'the draft stays');
       assert.equal((await api().post('/api/articles/doesnotexist000000000000/actions/publish')).status, 404);
       assert.equal((await api().post('/api/tags/doesnotexist000000000000/actions/publish')).status, 400, 'tags have no draft and publish');
     });

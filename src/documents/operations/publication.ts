@@ -46,6 +46,9 @@ async function lockDocument(ctx: DocumentContext, db: Db, type: ContentType, doc
   if (rows.length === 0) throw new NotFoundError(`No ${type.singularName} with documentId ${documentId}${locale ? ` in locale ${locale}` : ''}`);
 }
 
+const noPublishedVersion = (type: ContentType, documentId: string, locale: string | null): NotFoundError =>
+  new NotFoundError(`No published version of ${type.singularName} ${documentId}${locale ? ` in locale ${locale}` : ''}`);
+
 export async function publish(ctx: DocumentContext, type: ContentType, documentId: string, locale: string | null, events?: RowEvents, outbox?: WriteEvents): Promise<void> {
   requireDraftAndPublish(type);
   await ctx.database.write(async (trx) => {
@@ -61,7 +64,8 @@ export async function unpublish(ctx: DocumentContext, type: ContentType, documen
   await ctx.database.write(async (trx) => {
     await lockDocument(ctx, trx, type, documentId, locale);
     const published = await findVersionRow(trx, type, documentId, locale, 'published');
-    if (!published) return;
+    // As Strapi's content manager: nothing published to remove is a 404.
+    if (!published) throw noPublishedVersion(type, documentId, locale);
     await outbox?.removing(trx, 'unpublish', [published.id]);
     await deleteVersionRows(writersFor(ctx, trx, events), type, [published.id]);
   });
@@ -74,7 +78,8 @@ export async function discardDraft(ctx: DocumentContext, type: ContentType, docu
     await lockDocument(ctx, trx, type, documentId, locale);
     const writers = writersFor(ctx, trx, events);
     const published = await findVersionRow(trx, type, documentId, locale, 'published');
-    if (!published) throw new ValidationError(`${type.singularName} ${documentId} has no published version to restore the draft from`);
+    // As Strapi's content manager: a document never published has nothing to restore, a 404.
+    if (!published) throw noPublishedVersion(type, documentId, locale);
     const draft = await findVersionRow(trx, type, documentId, locale, 'draft');
     if (draft) await deleteVersionRows(writers, type, [draft.id]);
     const id = await copyVersion(ctx, writers, type, published.id, null);

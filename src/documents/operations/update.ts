@@ -45,7 +45,12 @@ export async function update(
     errors.push(...(await checkMediaReferences(trx, media)));
     if (errors.length) throw ValidationError.fromFieldErrors(errors);
     const values = await encodeScalars(dialect, type, input, mode, hashed);
-    const shared = sharedValuesOf(type, source, new Set([...input.scalars.keys()].map((attribute) => attribute.column)));
+    const bodyColumns = new Set([...input.scalars.keys()].map((attribute) => attribute.column));
+    // What the body itself wrote: the only values the other locales take. `values` also holds the
+    // schema defaults of a new locale, which must not overwrite the document's shared values.
+    const written = Object.fromEntries(Object.entries(values).filter(([column]) => bodyColumns.has(column)));
+    // A new locale's shared values are the document's, not the schema's defaults.
+    Object.assign(values, sharedValuesOf(type, source, bodyColumns));
     const writers = writersFor(ctx, trx, options.events, options.canLink, options.outbox);
     const now = dialect.encode('datetime', new Date());
     const generated = await enforceUniqueness(trx, dialect, type, values, documentId, options.locale, mode);
@@ -56,7 +61,6 @@ export async function update(
     } else {
       id = await dialect.insertReturningId(trx, type.table, {
         ...values,
-        ...shared,
         document_id: documentId,
         locale: options.locale,
         created_at: now,
@@ -70,7 +74,7 @@ export async function update(
     }
     await writers.components.writeNested(type, { id, documentId, locale: options.locale }, input, mode, 'refuse');
     // The other locales' drafts take the shared values written; publishing syncs the published ones.
-    await syncSharedAttributes(trx, type, documentId, options.locale, values);
+    await syncSharedAttributes(trx, type, documentId, options.locale, written);
     await syncSharedNested(writers, type, documentId, options.locale, input);
     options.events?.wrote(id);
     await options.outbox?.row(trx, target ? 'update' : 'create', id);
