@@ -479,12 +479,8 @@ class InputValidator {
     if ((value.set !== undefined && !input.set) || (value.connect !== undefined && !input.connect) || (value.disconnect !== undefined && !input.disconnect)) {
       return undefined;
     }
-    const seen = new Set<string>();
-    for (const [index, ref] of (input.connect ?? []).entries()) {
-      const key = `${ref.id === undefined ? ref.documentId : `#${ref.id}`}|${ref.locale ?? ''}|${ref.status ?? ''}`;
-      if (seen.has(key)) return this.fail([...path, 'connect', index], `${attribute.name}: ${ref.documentId} is connected more than once`, ref.documentId);
-      seen.add(key);
-    }
+    // The same target twice in connect: once when both name the same position, refused otherwise
+    // (write/relation-order.ts), as Strapi.
     return input;
   }
 
@@ -504,8 +500,8 @@ class InputValidator {
       }
       ids.push(number);
     }
-    if (new Set(ids).size !== ids.length) return this.fail(path, `${attribute.name} names the same file twice`, value);
-    return ids;
+    // A file named twice is linked once, where it is first named (as Strapi stores it).
+    return [...new Set(ids)];
   }
 }
 
