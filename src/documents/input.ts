@@ -302,8 +302,9 @@ class InputValidator {
     if (isShortColumn && length > STRING_COLUMN_LENGTH) return this.fail(path, `${name} must be at most ${STRING_COLUMN_LENGTH} characters`, shown);
     if (final && attribute.minLength !== undefined && length < attribute.minLength) return this.fail(path, `${name} must be at least ${attribute.minLength} characters`, shown);
     if (attribute.maxLength !== undefined && length > attribute.maxLength) return this.fail(path, `${name} must be at most ${attribute.maxLength} characters`, shown);
-    if (final && attribute.required && value.length === 0 && attribute.type !== 'password') return this.fail(path, `${name} cannot be empty`, shown);
-    if (final && attribute.regex && value !== '' && !attribute.regex.test(value)) return this.fail(path, `${name} must match the pattern ${attribute.regex.source}`, shown);
+    // `required` refuses only null and absence: "" is a value (Strapi 5.54's notNil). The regex
+    // then judges it, as Strapi tests "" against the pattern of a required attribute only.
+    if (final && attribute.regex && (value !== '' || attribute.required) && !attribute.regex.test(value)) return this.fail(path, `${name} must match the pattern ${attribute.regex.source}`, shown);
     // Strapi refuses an empty email even when the attribute is optional (null clears it); drafts skip both checks.
     if (final && attribute.type === 'email' && value === '') return this.fail(path, `${name} cannot be empty`, shown);
     if (final && attribute.type === 'email' && !EMAIL.test(value)) return this.fail(path, `${name} must be a valid email`, shown);
