@@ -211,7 +211,8 @@ describe('body validation: components and dynamic zones', () => {
   it('names a zone entry whose __component is not one of the zone', () => {
     assert.deepEqual(problemsOf({ blocks: [{ __component: 'shared.seo' }] }, article), ['blocks.0.__component: __component must be one of: shared.quote, shared.rich-text']);
     assert.deepEqual(problemsOf({ blocks: ['x'] }, article), ['blocks.0: must be an object']);
-    assert.deepEqual(problemsOf({ blocks: null }, article), []);
+    assert.deepEqual(problemsOf({ blocks: null }, article), ['blocks: blocks must be a `array` type, but the final value was: `null`.'], 'a list is never null, as Strapi 5.54');
+    assert.deepEqual(problemsOf({ links: null }, article), ['links: links must be a `array` type, but the final value was: `null`.']);
   });
 });
 

@@ -190,7 +190,9 @@ class InputValidator {
         }
       }
     }
-    if (mode === 'create' && !this.draft) this.requireMissing(model, data, path, path.length === 0 ? (this.rules.inherited ?? new Set()) : new Set());
+    const inherited = path.length === 0 ? (this.rules.inherited ?? new Set<string>()) : new Set<string>();
+    if (mode === 'create' && !this.draft) this.requireMissing(model, data, path, inherited);
+    else if (mode === 'create') this.requireMissingLists(model, data, path, inherited);
     return input;
   }
 
@@ -227,6 +229,23 @@ class InputValidator {
       // entry it publishes) and no `value` on others (it validates the body).
       this.fail([...path, attribute.name], `${attribute.name} must be defined.`, this.missingValue);
     }
+  }
+
+  /**
+   * A draft skips `required`, but for repeatable components and zones: Strapi 5.54 gives the
+   * optional ones an empty list on create and requires the required ones to be present, drafts too.
+   */
+  private requireMissingLists(model: Model, data: Record<string, unknown>, path: Path, inherited: ReadonlySet<string>): void {
+    for (const attribute of Object.values(model.attributes)) {
+      const list = attribute.kind === 'dynamiczone' || (attribute.kind === 'component' && attribute.repeatable);
+      if (!list || !attribute.required || data[attribute.name] !== undefined || inherited.has(attribute.name)) continue;
+      this.fail([...path, attribute.name], `${attribute.name} must be defined.`, undefined);
+    }
+  }
+
+  /** A repeatable component or a zone is a list: null is refused, with Strapi 5.54's words. */
+  private notAList(name: string, path: Path): undefined {
+    return this.fail(path, `${name} must be a \`array\` type, but the final value was: \`null\`.`, null);
   }
 
   scalar(attribute: ScalarAttribute, value: unknown, path: Path): unknown {
@@ -372,6 +391,7 @@ class InputValidator {
   }
 
   private component(attribute: ComponentAttribute, value: unknown, mode: Mode, path: Path) {
+    if (value === null && attribute.repeatable) return this.notAList(attribute.name, path);
     if (value === null) {
       if (attribute.required && !this.draft) return this.fail(path, `${attribute.name} must be defined.`, value);
       return null;
@@ -388,7 +408,7 @@ class InputValidator {
   }
 
   private zone(attribute: DynamicZoneAttribute, value: unknown, mode: Mode, path: Path): ZoneItemInput[] | null | undefined {
-    if (value === null) return attribute.required && !this.draft ? this.fail(path, `${attribute.name} must be defined.`, value) : null;
+    if (value === null) return this.notAList(attribute.name, path);
     if (!Array.isArray(value)) return this.fail(path, `${attribute.name} must be an array`, value);
     if (this.countFails(attribute, value, path)) return undefined;
     const items: ZoneItemInput[] = [];

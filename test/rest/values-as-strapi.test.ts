@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { DIALECTS, startServer, type TestServer } from '../helpers/server.js';
+import { DIALECTS, fixture, startServer, type TestServer } from '../helpers/server.js';
 
 for (const dialect of DIALECTS) {
   describe(`values and keys as Strapi 5.54 answers them [${dialect}]`, () => {
@@ -34,6 +34,38 @@ for (const dialect of DIALECTS) {
         assert.match(res.body.error.message, /Invalid (key|sort field) locale/);
       }
       assert.equal((await server.api.get('/api/articles?fields[0]=locale')).status, 200, 'a localized type has it');
+    });
+  });
+}
+
+for (const dialect of DIALECTS) {
+  describe(`lists and keys as Strapi 5.54 judges them (relation-matrix) [${dialect}]`, () => {
+    let server: TestServer;
+    before(async () => {
+      server = await startServer(dialect, { project: fixture('relation-matrix') });
+    });
+    after(() => server?.close());
+
+    it('a repeatable component or a zone is never null: 400 with Strapi words', async () => {
+      const created = await server.api.post('/api/guides?status=draft', { data: { steps: [] } });
+      assert.equal(created.status, 201, JSON.stringify(created.body));
+      const res = await server.api.put(`/api/guides/${created.body.data.documentId}?status=draft`, { data: { steps: null } });
+      assert.equal(res.status, 400, JSON.stringify(res.body));
+      assert.equal(res.body.error.message, 'steps must be a `array` type, but the final value was: `null`.');
+    });
+
+    it('a draft must name a required zone on create (optional ones start empty); [] is enough', async () => {
+      const res = await server.api.post('/api/guides?status=draft', { data: {} });
+      assert.equal(res.status, 400, JSON.stringify(res.body));
+      assert.deepEqual(res.body.error.details.errors, [{ path: ['steps'], message: 'steps must be defined.', name: 'ValidationError' }]);
+      assert.equal((await server.api.post('/api/guides?status=draft', { data: { steps: [] } })).status, 201);
+    });
+
+    it('an invalid key is a 400 before an unknown document is a 404', async () => {
+      const res = await server.api.put('/api/guides/zzzzzzzzzzzzzzzzzzzzzzzz', { data: { notAnAttribute: 1 } });
+      assert.equal(res.status, 400, JSON.stringify(res.body));
+      assert.equal(res.body.error.message, 'Invalid key notAnAttribute');
+      assert.equal((await server.api.put('/api/guides/zzzzzzzzzzzzzzzzzzzzzzzz', { data: { title: 5 } })).status, 404, 'a bad value of an unknown document: 404');
     });
   });
 }
