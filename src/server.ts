@@ -30,6 +30,7 @@ import { registerSecurity } from './http/security.js';
 import { registerUsersPermissionsRoutes, usersPathTaken } from './rest/users-permissions.js';
 import { registerUsersRolesRoutes } from './rest/users-roles.js';
 import { registerUploadRoutes } from './upload/routes.js';
+import { registerEmailRoutes } from './rest/email.js';
 import { addConfiguredTasks, createEvents, CronService, WebhookStore, type NodeEvents } from './events/index.js';
 
 export interface Vellum {
@@ -175,6 +176,7 @@ export async function createVellum(projectDir: string, options: CreateVellumOpti
   const responseCache = config.api.rest.cache.maxBytes > 0 ? new ResponseCache(config.api.rest.cache) : undefined;
   registerContentApi(app, { service: documents, rest: config.api.rest, access, prefix, routes: routing?.rest, schedules: events.schedules, cache: responseCache });
   registerI18nRoutes(app, { prefix, locales: documents.locales, auth, configured: configuredLocales });
+  registerEmailRoutes(app, { email, access, prefix });
   registerUsersPermissionsRoutes(app, { auth, service: documents, prefix });
   registerUsersRolesRoutes(app, { auth, service: documents, prefix });
   registerAdminRoutes(app, auth, { webhooks, deliveries: events.deliveries, schedules: events.schedules, webhooksConfig: config.server.webhooks });

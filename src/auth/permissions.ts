@@ -28,6 +28,8 @@ export function knownActions(schema: Schema): string[] {
   for (const name of USER_ACTIONS) actions.push(`${USER_UID}.${name}`);
   for (const name of ROLE_ACTIONS) actions.push(`${ROLE_UID}.${name}`);
   actions.push(PERMISSIONS_ACTION);
+  // The email plugin's `POST /api/email` (rest/email.ts).
+  actions.push('plugin::email.email.send');
   return actions;
 }
 
