@@ -141,7 +141,7 @@ export async function createVellum(projectDir: string, options: CreateVellumOpti
   graphql.extension.named = project.named as unknown as NamedHandlers;
   await project.run('register');
   // Secrets are checked before the database is touched: a weak one in production stops start-up here.
-  const authConfig = resolveAuthConfig(config, options.env);
+  const authConfig = resolveAuthConfig(config);
   warnings.push(...authConfig.warnings);
   const database = openDatabase(config.database);
   // The lifecycles and Document Service middlewares project code registers (empty without it).

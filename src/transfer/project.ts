@@ -36,7 +36,7 @@ export interface TransferProject {
 export async function openProject(dir: string, options: LoadConfigOptions = {}): Promise<TransferProject> {
   const config = await loadConfig(dir, options);
   // Resolved before the database is opened, so that a weak secret stops the command first (as at start-up).
-  const authConfig = resolveAuthConfig(config, options.env);
+  const authConfig = resolveAuthConfig(config);
   const configuredLocales = [...config.i18n.locales];
   const { schema } = loadProjectSchema(dir, builtInTypes(dir));
   const database = openDatabase(config.database);
