@@ -12,7 +12,7 @@ export type DatabaseClient = 'sqlite' | 'postgres' | 'mysql';
 export interface SqliteConnection {
   client: 'sqlite';
   filename: string;
-  /** Where the settings come from (`config/database.js`, or `config/database` for the variables), for errors. */
+  /** The file the settings come from (`config/database.js`), for errors; none when only variables set them. */
   source?: string;
 }
 
@@ -28,7 +28,7 @@ export interface ServerConnection {
   schema?: string;
   ssl?: boolean | Record<string, unknown>;
   pool: { min: number; max: number };
-  /** Where the settings come from (`config/database.js`, or `config/database` for the variables), for errors. */
+  /** The file the settings come from (`config/database.js`), for errors; none when only variables set them. */
   source?: string;
 }
 
@@ -325,7 +325,7 @@ function resolveDatabase(raw: Record<string, unknown>, projectDir: string, envSo
   }
   if (client === 'sqlite') {
     const filename = String(params.filename ?? params.connectionString ?? env('DATABASE_FILENAME', '.tmp/data.db'));
-    return { client, filename: filename === ':memory:' || isAbsolute(filename) ? filename : resolve(projectDir, filename), source: where };
+    return { client, filename: filename === ':memory:' || isAbsolute(filename) ? filename : resolve(projectDir, filename), ...(file ? { source: file } : {}) };
   }
   const pool = asRecord(connection.pool);
   const url = (params.connectionString as string | undefined) ?? env('DATABASE_URL');
@@ -341,7 +341,7 @@ function resolveDatabase(raw: Record<string, unknown>, projectDir: string, envSo
     schema: (params.schema as string | undefined) ?? env('DATABASE_SCHEMA'),
     ssl: (params.ssl as ServerConnection['ssl']) ?? (env.bool('DATABASE_SSL', false) ? {} : undefined),
     pool: { min: Number(pool.min ?? 0), max: Number(pool.max ?? 10) },
-    source: where,
+    ...(file ? { source: file } : {}),
   };
 }
 

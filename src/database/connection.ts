@@ -119,7 +119,7 @@ function connectionFailure(config: DatabaseConfig, error: unknown): ProjectError
         ? `${config.client} at ${config.connectionString.replace(/\/\/([^:@/]*):[^@/]*@/, '//$1:***@')}`
         : `${config.client} at ${config.host}:${config.port} (database "${config.database}", user "${config.user}")`;
   const reason = ((error as Error).message || code).split('\n')[0];
-  return new ProjectError(`cannot connect to ${target}: ${reason}; ${fix}`, config.source ?? 'config/database');
+  return new ProjectError(`cannot connect to ${target}: ${reason}; ${fix}`, config.source);
 }
 
 /**
