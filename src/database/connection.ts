@@ -106,6 +106,8 @@ const CONNECTION_FAILURES: Record<string, string> = {
   EACCES: 'check the path (DATABASE_FILENAME) and its folder\'s permissions',
   EISDIR: 'name a file, not a folder (DATABASE_FILENAME)',
   ENOTDIR: 'check the path (DATABASE_FILENAME)',
+  // mkdir of the file's folder, where a part of the path is a file.
+  EEXIST: 'check the path (DATABASE_FILENAME): a part of it is a file',
 };
 
 function connectionFailure(config: DatabaseConfig, error: unknown): ProjectError | undefined {
