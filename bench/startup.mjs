@@ -20,7 +20,7 @@ const dir = mkdtempSync(join(tmpdir(), 'vellum-startup-'));
 const PORT = 20000 + Math.floor(Math.random() * 20000);
 const env = { ...process.env, NODE_ENV: 'production', JWT_SECRET: 'bench-only-jwt-secret-0123456789', PORT: String(PORT), HOST: '127.0.0.1', DATABASE_FILENAME: join(dir, 'startup.db') };
 const flags = process.env.NODE_FLAGS ? process.env.NODE_FLAGS.split(' ') : [];
-const args = [...flags, join(root, 'dist/cli/main.js'), 'start', ...(process.env.PROJECT ? [process.env.PROJECT] : [])];
+const args = [...flags, join(root, 'dist/cli/main.js'), 'start', process.env.PROJECT ?? join(root, 'examples/blog')];
 
 const answers = () =>
   new Promise((done) => {

@@ -3,7 +3,7 @@
 // first only when src/ changed since the last build
 // (`npm run build` writes dist/.built after compiling; `npm ci`/`npm install` build through
 // `prepare`). A check of the sources' modification times costs a few milliseconds; tsc costs
-// seconds even when nothing changed. Arguments after `npm start --` go to `vellum start`.
+// seconds even when nothing changed. Arguments after `npm start --` go to `vellum start` (default: examples/blog).
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -34,5 +34,8 @@ if (!existsSync(stamp) || statSync(stamp).mtimeMs < newestSource()) {
 }
 
 const main = join(root, 'dist/cli/main.js');
-process.argv = [process.argv[0], main, 'start', ...process.argv.slice(2)];
+// `vellum start` serves the current folder, as `strapi start` does; `npm start` in this repository
+// serves the blog example.
+const args = process.argv.slice(2);
+process.argv = [process.argv[0], main, 'start', ...(args.some((arg) => !arg.startsWith('-')) ? args : [...args, join(root, 'examples/blog')])];
 await import(pathToFileURL(main).href);

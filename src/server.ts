@@ -4,7 +4,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { loadConfig, type LoadConfigOptions, type VellumConfig } from './config/load.js';
-import { openDatabase, type Database } from './database/connection.js';
+import { connectDatabase, type Database } from './database/connection.js';
 import { synchronizeSchema, type SyncReport } from './database/sync.js';
 import { DocumentService } from './documents/service.js';
 import { coreStore } from './database/store.js';
@@ -142,9 +142,9 @@ export async function createVellum(projectDir: string, options: CreateVellumOpti
   graphql.extension.named = project.named as unknown as NamedHandlers;
   await project.run('register');
   // Secrets are checked before the database is touched: a weak one in production stops start-up here.
-  const authConfig = resolveAuthConfig(config, options.env);
+  const authConfig = resolveAuthConfig(config);
   warnings.push(...authConfig.warnings);
-  const database = openDatabase(config.database);
+  const database = await connectDatabase(config.database);
   // The lifecycles and Document Service middlewares project code registers (empty without it).
   // Writes record their webhook events in their transaction (the webhook store is the outbox).
   const webhooks = new WebhookStore(database);

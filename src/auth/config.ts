@@ -183,7 +183,7 @@ function checkedSecret(sources: SecretSource[], production: boolean, warnings: s
   return source.value;
 }
 
-export function resolveAuthConfig(config: VellumConfig, env: NodeJS.ProcessEnv = process.env): AuthConfig {
+export function resolveAuthConfig(config: VellumConfig, env: NodeJS.ProcessEnv = config.env): AuthConfig {
   const raw = asRecord(asRecord(config.plugins['users-permissions']).config);
   const plugin = parseConfig(pluginSchema, raw, 'config/plugins', 'users-permissions.config.');
   const duration = (value: string | number, key: string) => {

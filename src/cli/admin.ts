@@ -19,7 +19,7 @@ import { resolveAuthConfig, startAuth, type Auth } from '../auth/index.js';
 import type { TokenType } from '../auth/tokens.js';
 import { builtInTypes, startLocales, systemTables } from '../built-ins.js';
 import { loadConfig } from '../config/load.js';
-import { openDatabase } from '../database/connection.js';
+import { connectDatabase } from '../database/connection.js';
 import { synchronizeSchema } from '../database/sync.js';
 import { DocumentService } from '../documents/service.js';
 import { ValidationError } from '../errors.js';
@@ -56,7 +56,7 @@ async function withAuth<T>(projectDir: string, run: (auth: Auth, context: AdminC
   const { schema } = loadProjectSchema(projectDir, builtInTypes(projectDir));
   const authConfig = resolveAuthConfig(config);
   for (const warning of authConfig.warnings) console.warn(`Warning: ${warning}`);
-  const database = openDatabase(config.database);
+  const database = await connectDatabase(config.database);
   try {
     await synchronizeSchema(database, schema, systemTables);
     const documents = new DocumentService({ database, schema, i18n: config.i18n, rest: config.api.rest });
@@ -150,11 +150,11 @@ async function setSetting(auth: Auth, key: string, value: unknown): Promise<void
 
 const print = (value: unknown) => console.log(typeof value === 'string' ? value : JSON.stringify(value, null, 2));
 
-/** Runs an admin command; `defaultProject` is the project when `--project` is not given. */
-export async function runAdminCommand(argv: string[], defaultProject: string): Promise<void> {
+/** Runs an admin command on the project `--project` names (`projectDir` checks it; the current folder without it). */
+export async function runAdminCommand(argv: string[], projectDir: (named: string | undefined) => string): Promise<void> {
   const { values, positionals } = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true });
   const [group, verb, ...rest] = positionals;
-  const project = values.project ?? defaultProject;
+  const project = projectDir(values.project);
   await withAuth(project, async (auth, { database, documents, configuredLocales }) => {
     switch (`${group} ${verb}`) {
       case 'admin create': {

@@ -32,10 +32,11 @@ function print(summary: Summary): void {
   }
 }
 
-export async function runTransferCommand(argv: string[], defaultProject: string): Promise<void> {
+/** Runs an import or export on the project `--project` names (`project` checks it; the current folder without it). */
+export async function runTransferCommand(argv: string[], project: (named: string | undefined) => string): Promise<void> {
   const { values, positionals } = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true });
   const [command, source] = positionals;
-  const projectDir = resolve(values.project ?? defaultProject);
+  const projectDir = project(values.project);
   const progress = new Progress(values.quiet ? null : process.stderr);
   const started = Date.now();
   if (command === 'import' && source === undefined) {

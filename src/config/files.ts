@@ -1,5 +1,7 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { extname, join, relative } from 'node:path';
+import type * as Esbuild from 'esbuild';
 import { ProjectError } from '../errors.js';
 import { isPlainObject } from '../objects.js';
 import { loadProjectModule } from '../project/modules.js';
@@ -21,8 +23,50 @@ async function importProjectFile(file: string, projectDir: string): Promise<unkn
     return value;
   } catch (error) {
     if (error instanceof ProjectError) throw error;
-    throw new ProjectError(`cannot be loaded: ${(error as Error).message}`, file);
+    const label = relative(projectDir, file);
+    const syntax = error instanceof SyntaxError || /^Transform failed/.test((error as Error).message) ? syntaxErrorAt(file) : undefined;
+    if (syntax) throw new ProjectError(`syntax error: ${syntax.text}`, `${label}:${syntax.line}:${syntax.column}`);
+    throw new ProjectError(`cannot be loaded: ${firstLine((error as Error).message)}`, label);
   }
+}
+
+const firstLine = (message: string) => message.split('\n')[0]!;
+
+/**
+ * Where a file's syntax error is: V8 tells it for none of `new Function`, `import()` and
+ * `JSON.parse` on Node 20, esbuild's parser does (loaded only here, when a file is already wrong).
+ */
+function syntaxErrorAt(file: string): { line: number; column: number; text: string } | undefined {
+  const ext = extname(file);
+  const loader = ext === '.json' ? 'json' : /\.[cm]?ts$/.test(ext) ? 'ts' : 'js';
+  try {
+    (createRequire(import.meta.url)('esbuild') as typeof Esbuild).transformSync(readFileSync(file, 'utf8'), { loader, sourcefile: file });
+    return undefined;
+  } catch (error) {
+    const found = (error as { errors?: Esbuild.Message[] }).errors?.[0];
+    const location = found?.location;
+    return location ? { line: location.line, column: location.column + 1, text: found.text } : undefined;
+  }
+}
+
+/** The names of `config/` and `config/env/<environment>/` files, as Strapi keys its configuration. */
+export function configNames(projectDir: string, environment: string): string[] {
+  const names = new Set<string>();
+  for (const dir of [join(projectDir, 'config'), join(projectDir, 'config', 'env', environment)]) {
+    if (!existsSync(dir)) continue;
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const ext = extname(entry.name);
+      // `.d.ts` declarations are not configuration.
+      if (entry.isFile() && EXTENSIONS.includes(ext) && !entry.name.endsWith('.d.ts')) names.add(entry.name.slice(0, -ext.length));
+    }
+  }
+  return [...names].sort();
+}
+
+/** The file a section is read from, relative to the project (the environment's, when it has one), for errors. */
+export function configSource(projectDir: string, name: string, environment: string): string | undefined {
+  const file = findProjectFile(join(projectDir, 'config', 'env', environment), name) ?? findProjectFile(join(projectDir, 'config'), name);
+  return file && relative(projectDir, file);
 }
 
 function findProjectFile(dir: string, name: string): string | undefined {
@@ -49,6 +93,14 @@ export async function loadConfigList(projectDir: string, name: string, env: EnvH
     return value;
   }
   return [];
+}
+
+/** A file of the project's own (`config/custom.js`): any value; the environment's object merged over the base's, or replacing it. */
+export async function loadConfigValue(projectDir: string, name: string, env: EnvHelper, environment: string): Promise<unknown> {
+  const base = await readConfigValue(findProjectFile(join(projectDir, 'config'), name), env, projectDir);
+  const override = await readConfigValue(findProjectFile(join(projectDir, 'config', 'env', environment), name), env, projectDir);
+  if (override === undefined) return base;
+  return isPlainObject(base) && isPlainObject(override) ? deepMerge(base, override) : override;
 }
 
 /** `config/<name>` merged with `config/env/<NODE_ENV>/<name>`; a function export gets `{ env }`. */

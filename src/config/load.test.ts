@@ -81,7 +81,7 @@ describe('configuration without config files', () => {
   });
 
   it('refuses what it cannot serve, naming the file', async () => {
-    await refused({ env: { DATABASE_CLIENT: 'oracle' } }, 'config/database: unknown database client "oracle" (sqlite, postgres or mysql)');
+    await refused({ env: { DATABASE_CLIENT: 'oracle' } }, 'DATABASE_CLIENT: unknown database client "oracle": Vellum serves sqlite, postgres and mysql (MariaDB too)');
     await refused({ overrides: { api: { rest: { defaultLimit: 200 } } } }, 'config/api: rest.defaultLimit must not exceed rest.maxLimit');
     await refused({ overrides: { server: { port: 70000 } } }, 'config/server: port: Too big: expected number to be <=65535');
     await refused({ overrides: { plugins: { i18n: { config: { locales: ['english'] } } } } }, 'config/plugins (i18n): locales.0: a locale code such as en or fr-FR');

@@ -3,7 +3,8 @@ import { z } from 'zod';
 import { ProjectError } from '../errors.js';
 import { parseConfig } from './validate.js';
 import { createEnv } from './env.js';
-import { deepMerge, loadConfigFile, loadConfigList } from './files.js';
+import { configNames, configSource, deepMerge, loadConfigFile, loadConfigList, loadConfigValue } from './files.js';
+import { readDotenv, withDotenv } from './dotenv.js';
 import { asRecord } from '../objects.js';
 
 export type DatabaseClient = 'sqlite' | 'postgres' | 'mysql';
@@ -11,6 +12,8 @@ export type DatabaseClient = 'sqlite' | 'postgres' | 'mysql';
 export interface SqliteConnection {
   client: 'sqlite';
   filename: string;
+  /** The file the settings come from (`config/database.js`), for errors; none when only variables set them. */
+  source?: string;
 }
 
 export interface ServerConnection {
@@ -25,6 +28,8 @@ export interface ServerConnection {
   schema?: string;
   ssl?: boolean | Record<string, unknown>;
   pool: { min: number; max: number };
+  /** The file the settings come from (`config/database.js`), for errors; none when only variables set them. */
+  source?: string;
 }
 
 export type DatabaseConfig = SqliteConnection | ServerConnection;
@@ -110,6 +115,8 @@ export interface ProxyConfig {
 export interface VellumConfig {
   projectDir: string;
   environment: string;
+  /** The variables the configuration was read with: the process's (or the embedder's), then the project's `.env`. */
+  env: NodeJS.ProcessEnv;
   server: {
     host: string;
     port: number;
@@ -140,6 +147,8 @@ export interface VellumConfig {
   middlewares: unknown[];
   /** `config/admin` as written (`auth.secret`, `apiToken.salt`). */
   admin: Record<string, unknown>;
+  /** The project's other files of `config/` by name (`config/custom.js`: `custom`), for `strapi.config.get`. */
+  custom: Record<string, unknown>;
 }
 
 const CLIENT_ALIASES: Record<string, DatabaseClient> = {
@@ -241,24 +250,82 @@ const i18nSchema = z.object({
   locales: z.array(localeCode).default([]),
 });
 
+// `config/database` as Strapi 5 reads it: `connection` (Knex's configuration) and `settings`.
+const DATABASE_KEYS = ['connection', 'settings'];
+const KNEX_KEYS = [
+  'client', 'connection', 'pool', 'debug', 'acquireConnectionTimeout', 'useNullAsDefault', 'migrations', 'seeds', 'searchPath',
+  'version', 'dialect', 'jsonbSupport', 'asyncStackTraces', 'log', 'compileSqlOnError', 'fetchAsString', 'postProcessResponse', 'wrapIdentifier',
+];
+// What Vellum reads of `connection.connection`; the drivers take many more options, which are left alone.
+const PARAM_KEYS = ['host', 'port', 'database', 'user', 'password', 'connectionString', 'schema', 'ssl', 'filename'];
+// Names a driver ignores that mean one Vellum reads (the driver would connect with its defaults).
+const PARAM_MISNAMES: Record<string, string> = { username: 'user', dbname: 'database', db: 'database', hostname: 'host', pass: 'password', pwd: 'password', url: 'connectionString', uri: 'connectionString' };
+
+/** Levenshtein distance, to suggest the key a typo meant. */
+function distance(a: string, b: string): number {
+  let row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const next = [i];
+    for (let j = 1; j <= b.length; j++) next[j] = Math.min(row[j]! + 1, next[j - 1]! + 1, row[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    row = next;
+  }
+  return row[b.length]!;
+}
+
+const closest = (key: string, known: string[]) =>
+  known.filter((candidate) => key.length > 2 && distance(key.toLowerCase(), candidate.toLowerCase()) <= 2).sort((a, b) => distance(key, a) - distance(key, b))[0];
+
+/** Refuses a key of `level` that `known` lacks: a silent default (SQLite, localhost) would follow from a typo. */
+function checkKeys(level: Record<string, unknown>, known: string[], path: string, file: string): void {
+  for (const key of Object.keys(level)) {
+    if (known.includes(key)) continue;
+    const meant = closest(key, known);
+    throw new ProjectError(`unknown key "${path}${key}"${meant ? `: did you mean "${path}${meant}"?` : ` (Strapi reads ${known.map((k) => `"${path}${k}"`).join(', ')})`}`, file);
+  }
+}
+
+/** A key of `connection.connection` that looks like one Vellum reads, misspelled or misnamed. */
+function checkParams(params: Record<string, unknown>, file: string): void {
+  for (const key of Object.keys(params)) {
+    if (PARAM_KEYS.includes(key)) continue;
+    const meant = PARAM_MISNAMES[key] ?? closest(key, PARAM_KEYS);
+    if (meant) throw new ProjectError(`unknown key "connection.connection.${key}": did you mean "connection.connection.${meant}"?`, file);
+  }
+}
+
 /**
  * Database settings: `config/database` as Strapi writes it (`connection.client` and
  * `connection.connection`), falling back to the environment variables of Strapi's default file.
+ * `file` names the file for errors (`DATABASE_CLIENT` when there is none).
  */
-function resolveDatabase(raw: Record<string, unknown>, projectDir: string, envSource: NodeJS.ProcessEnv): DatabaseConfig {
+function resolveDatabase(raw: Record<string, unknown>, projectDir: string, envSource: NodeJS.ProcessEnv, file: string | undefined): DatabaseConfig {
   const strapiEnv = createEnv(envSource);
   // Vellum's own fallbacks read an empty variable as unset, except the password (see env.ts).
   const env = (name: string, fallback?: string) => strapiEnv(name) || fallback;
   env.int = strapiEnv.int;
   env.bool = strapiEnv.bool;
+  const where = file ?? 'config/database';
+  checkKeys(raw, DATABASE_KEYS, '', where);
+  if (file && raw.connection === undefined) {
+    throw new ProjectError('exports no "connection": Strapi stops here too; export { connection: { client, connection: { ... } } } or remove the file to use the DATABASE_* variables', where);
+  }
   const connection = asRecord(raw.connection);
-  const params = asRecord(connection.connection);
+  checkKeys(connection, KNEX_KEYS, 'connection.', where);
+  if (typeof connection.connection === 'function') {
+    throw new ProjectError('"connection.connection" is a function (Knex\'s connection provider), which Vellum cannot call: give the settings as an object', where);
+  }
+  // Knex also takes the connection as a URL.
+  const params = typeof connection.connection === 'string' ? { connectionString: connection.connection } : asRecord(connection.connection);
+  checkParams(params, where);
   const clientName = String(connection.client ?? env('DATABASE_CLIENT', 'sqlite'));
   const client = CLIENT_ALIASES[clientName];
-  if (!client) throw new ProjectError(`unknown database client "${clientName}" (sqlite, postgres or mysql)`, 'config/database');
+  if (!client) {
+    const source = connection.client === undefined ? 'DATABASE_CLIENT' : where;
+    throw new ProjectError(`unknown database client "${clientName}": Vellum serves sqlite, postgres and mysql (MariaDB too)`, source);
+  }
   if (client === 'sqlite') {
-    const filename = String(params.filename ?? env('DATABASE_FILENAME', '.tmp/data.db'));
-    return { client, filename: filename === ':memory:' || isAbsolute(filename) ? filename : resolve(projectDir, filename) };
+    const filename = String(params.filename ?? params.connectionString ?? env('DATABASE_FILENAME', '.tmp/data.db'));
+    return { client, filename: filename === ':memory:' || isAbsolute(filename) ? filename : resolve(projectDir, filename), ...(file ? { source: file } : {}) };
   }
   const pool = asRecord(connection.pool);
   const url = (params.connectionString as string | undefined) ?? env('DATABASE_URL');
@@ -274,6 +341,7 @@ function resolveDatabase(raw: Record<string, unknown>, projectDir: string, envSo
     schema: (params.schema as string | undefined) ?? env('DATABASE_SCHEMA'),
     ssl: (params.ssl as ServerConnection['ssl']) ?? (env.bool('DATABASE_SSL', false) ? {} : undefined),
     pool: { min: Number(pool.min ?? 0), max: Number(pool.max ?? 10) },
+    ...(file ? { source: file } : {}),
   };
 }
 
@@ -302,9 +370,16 @@ export interface LoadConfigOptions {
   overrides?: Record<string, unknown>;
 }
 
+// The sections Vellum reads itself; any other file of config/ is the project's own (`strapi.config.get('custom.x')`).
+const SECTIONS = ['server', 'database', 'api', 'plugins', 'permissions', 'admin', 'middlewares'];
+// Names Strapi 5.54 does not load as configuration (`config-loader.js`: root keys of its own, reserved ones).
+const RESTRICTED = ['uuid', 'hosting', 'license', 'enforce', 'disable', 'enable', 'telemetry', 'strapi', 'internal', 'launchedat', 'serveadminpanel', 'autoreload', 'environment', 'packagejsonstrapi', 'info', 'dirs', 'middleware', 'plugin'];
+
 export async function loadConfig(project: string, options: LoadConfigOptions = {}): Promise<VellumConfig> {
   const projectDir = resolve(project);
-  const envSource = options.env ?? process.env;
+  // The project's .env first, as Strapi loads it before any configuration file runs.
+  const given = options.env ?? process.env;
+  const envSource = withDotenv(given, readDotenv(projectDir, given).values);
   const env = createEnv(envSource);
   const environment = envSource.NODE_ENV ?? 'development';
   const overrides = options.overrides ?? {};
@@ -319,6 +394,11 @@ export async function loadConfig(project: string, options: LoadConfigOptions = {
     section('admin'),
   ]);
   const middlewares = await loadConfigList(projectDir, 'middlewares', env, environment);
+  const custom: Record<string, unknown> = {};
+  for (const name of configNames(projectDir, environment)) {
+    if (SECTIONS.includes(name) || RESTRICTED.includes(name.toLowerCase())) continue;
+    custom[name] = await loadConfigValue(projectDir, name, env, environment);
+  }
   server.host ??= env('HOST') || undefined;
   server.port ??= env.int('PORT');
   server.bodyLimit ??= bodyMiddlewareLimit(middlewares);
@@ -331,13 +411,15 @@ export async function loadConfig(project: string, options: LoadConfigOptions = {
   return {
     projectDir,
     environment,
+    env: envSource,
     server: serverConfig,
-    database: resolveDatabase(database, projectDir, envSource),
+    database: resolveDatabase(database, projectDir, envSource, configSource(projectDir, 'database', environment)),
     api: { rest },
     i18n,
     plugins,
     permissions,
     middlewares: (overrides.middlewares as unknown[] | undefined) ?? middlewares,
     admin,
+    custom,
   };
 }

@@ -1,4 +1,5 @@
-import type { KyselyConfig } from 'kysely';
+import { sql, type KyselyConfig } from 'kysely';
+import { ProjectError } from '../errors.js';
 import type { DatabaseConfig } from '../config/load.js';
 import type { DatabaseFailure, Db, Dialect } from './dialect.js';
 import { isBackground, type SystemDb } from './system-tables.js';
@@ -33,7 +34,7 @@ export interface Database {
   close(): Promise<void>;
 }
 
-export function openDatabase(config: DatabaseConfig): Database {
+function openDatabase(config: DatabaseConfig): Database {
   const observers = new Set<QueryObserver>();
   let statementCount = 0;
   // VELLUM_LOG_SQL=1 prints every statement with its duration (development aid).
@@ -82,4 +83,63 @@ export function openDatabase(config: DatabaseConfig): Database {
     },
     close: () => db.destroy(),
   };
+}
+
+/** Driver errors that mean the settings cannot reach the database, by code: the fix to name (the driver's message says what is wrong). */
+const CONNECTION_FAILURES: Record<string, string> = {
+  ECONNREFUSED: 'check the host and port (DATABASE_HOST, DATABASE_PORT) and that the server runs',
+  ENOTFOUND: 'check the host (DATABASE_HOST)',
+  EAI_AGAIN: 'check the host (DATABASE_HOST)',
+  ETIMEDOUT: 'check the host and port (DATABASE_HOST, DATABASE_PORT)',
+  EHOSTUNREACH: 'check the host (DATABASE_HOST)',
+  ENOENT: 'check the host (DATABASE_HOST)',
+  // PostgreSQL: wrong password, unknown role (or no pg_hba.conf entry), missing database.
+  '28P01': 'check the user and password (DATABASE_USERNAME, DATABASE_PASSWORD)',
+  '28000': 'check the user (DATABASE_USERNAME) and the server\'s access rules',
+  '3D000': 'create it, or check its name (DATABASE_NAME)',
+  // MySQL/MariaDB: access denied (user or password), to that database, missing database.
+  ER_ACCESS_DENIED_ERROR: 'check the user and password (DATABASE_USERNAME, DATABASE_PASSWORD)',
+  ER_DBACCESS_DENIED_ERROR: 'grant the user this database, or check its name (DATABASE_NAME)',
+  ER_BAD_DB_ERROR: 'create it, or check its name (DATABASE_NAME)',
+  // SQLite: the file cannot be opened or created.
+  SQLITE_CANTOPEN: 'check the path (DATABASE_FILENAME) and its folder\'s permissions',
+  EACCES: 'check the path (DATABASE_FILENAME) and its folder\'s permissions',
+  EISDIR: 'name a file, not a folder (DATABASE_FILENAME)',
+  ENOTDIR: 'check the path (DATABASE_FILENAME)',
+  // mkdir of the file's folder, where a part of the path is a file.
+  EEXIST: 'check the path (DATABASE_FILENAME): a part of it is a file',
+};
+
+function connectionFailure(config: DatabaseConfig, error: unknown): ProjectError | undefined {
+  const code = String((error as { code?: unknown } | null)?.code ?? '');
+  const fix = CONNECTION_FAILURES[code];
+  if (!fix) return undefined;
+  const target =
+    config.client === 'sqlite'
+      ? `SQLite file ${config.filename}`
+      : config.connectionString
+        ? `${config.client} at ${config.connectionString.replace(/\/\/([^:@/]*):[^@/]*@/, '//$1:***@')}`
+        : `${config.client} at ${config.host}:${config.port} (database "${config.database}", user "${config.user}")`;
+  const reason = ((error as Error).message || code).split('\n')[0];
+  return new ProjectError(`cannot connect to ${target}: ${reason}; ${fix}`, config.source);
+}
+
+/**
+ * Opens the database and runs one statement, so that settings which cannot reach it stop
+ * start-up (or a command) with one line naming the file and the fix, not a driver's stack.
+ */
+export async function connectDatabase(config: DatabaseConfig): Promise<Database> {
+  let database: Database;
+  try {
+    database = openDatabase(config);
+  } catch (error) {
+    throw connectionFailure(config, error) ?? error;
+  }
+  try {
+    await sql`select 1`.execute(database.db);
+    return database;
+  } catch (error) {
+    await database.close().catch(() => undefined);
+    throw connectionFailure(config, error) ?? error;
+  }
 }

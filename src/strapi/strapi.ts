@@ -78,6 +78,8 @@ function componentSchema(component: Component): Record<string, unknown> {
 /** Configuration as `strapi.config.get(path)` reads it: Strapi's sections, and `plugin::<name>` for a plugin's config. */
 function configTree(config: VellumConfig): Record<string, unknown> {
   const tree: Record<string, unknown> = {
+    // The project's own files first: a name Vellum reads itself keeps Vellum's reading.
+    ...config.custom,
     environment: config.environment,
     server: { ...config.server },
     database: { connection: config.database },

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { resolveAuthConfig, startAuth, type Auth } from '../auth/index.js';
 import { builtInTypes, startLocales, systemTables } from '../built-ins.js';
 import { loadConfig, type LoadConfigOptions, type VellumConfig } from '../config/load.js';
-import { openDatabase, type Database } from '../database/connection.js';
+import { connectDatabase, type Database } from '../database/connection.js';
 import { synchronizeSchema } from '../database/sync.js';
 import { DocumentService } from '../documents/service.js';
 import { loadProjectSchema } from '../schema/load.js';
@@ -36,10 +36,10 @@ export interface TransferProject {
 export async function openProject(dir: string, options: LoadConfigOptions = {}): Promise<TransferProject> {
   const config = await loadConfig(dir, options);
   // Resolved before the database is opened, so that a weak secret stops the command first (as at start-up).
-  const authConfig = resolveAuthConfig(config, options.env);
+  const authConfig = resolveAuthConfig(config);
   const configuredLocales = [...config.i18n.locales];
   const { schema } = loadProjectSchema(dir, builtInTypes(dir));
-  const database = openDatabase(config.database);
+  const database = await connectDatabase(config.database);
   try {
     await synchronizeSchema(database, schema, systemTables);
     const documents = new DocumentService({ database, schema, i18n: config.i18n, rest: config.api.rest });

@@ -63,6 +63,12 @@ export interface OpenOptions {
   project?: string;
   /** Polled until Strapi answers; default the first collection type's list. */
   readyPath?: string;
+  /**
+   * Variables both servers' environments set (Strapi's process, Vellum's `env`). A project's
+   * `.env` reaches both too: Vellum reads it from the project, Strapi's folder gets it after the
+   * template's.
+   */
+  env?: Record<string, string>;
 }
 
 async function freePort(): Promise<number> {
@@ -106,8 +112,12 @@ async function startStrapi(options: OpenOptions, project: string, stripped: Set<
   const port = await freePort();
   const isBlog = resolve(project) === resolve(BLOG);
   const strapiProject = isBlog ? project : strapiCopy(project, dir, stripped);
+  if (existsSync(join(project, '.env'))) {
+    writeFileSync(join(dir, '.env'), `${readFileSync(join(STRAPI_TOOLS, 'template/env'), 'utf8')}\n${readFileSync(join(project, '.env'), 'utf8')}`);
+  }
   const env: NodeJS.ProcessEnv = {
     ...process.env,
+    ...options.env,
     STRAPI_DIR: dir,
     PORT: String(port),
     RESET_DB: '1',
@@ -286,7 +296,7 @@ export async function openDifferential(options: OpenOptions): Promise<Differenti
   // Every request comes from one address: Vellum's registration limit per address (5 by default,
   // README "Accounts"; Strapi counts per address and email) would refuse the scenarios' later ones.
   const config = { plugins: { 'users-permissions': { config: { register: { ratelimit: { max: 1000 } } } } } };
-  const started = await Promise.allSettled([startStrapi(options, project, stripped), startServer(dialect, { project, config })]);
+  const started = await Promise.allSettled([startStrapi(options, project, stripped), startServer(dialect, { project, config, env: { NODE_ENV: 'test', ...options.env } })]);
   if (started[0].status === 'rejected' || started[1].status === 'rejected') {
     // One failed to start: stop the other, or the run would hang on its open server.
     await Promise.allSettled(started.map((s) => (s.status === 'fulfilled' ? (s.value as { close?: () => Promise<void>; stop?: () => Promise<void> }).close?.() ?? (s.value as { stop: () => Promise<void> }).stop() : undefined)));

@@ -1,10 +1,16 @@
 /**
- * Schemas Strapi 5.54 starts on, side by side: test/fixtures/strapi-odd-schemas, and `/_health`.
+ * Schemas Strapi 5.54 starts on, side by side: test/fixtures/strapi-odd-schemas, and `/_health`;
+ * a project's `.env` and its own `config/` files: test/fixtures/strapi-startup.
  * On demand: `npm run test:strapi -- startup`. Pinned for Vellum alone in
- * test/project/strapi-projects.test.ts and test/rest/health.test.ts.
+ * test/project/strapi-projects.test.ts, test/rest/health.test.ts and src/config/*.test.ts.
  */
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { createRequire } from 'node:module';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import fc from 'fast-check';
+import { parseDotenv } from '../../src/config/dotenv.js';
 import { fixture } from '../helpers/server.js';
 import { diffName, openDifferential, type Differential } from './harness.js';
 
@@ -76,4 +82,35 @@ test('project types named user, file and role', async () => {
     await api.get('/api/roles?filters[name]=ds-roles-1'),
     await api.get('/api/users/count'),
   ]);
+});
+
+describe(".env and the project's own config/ files", () => {
+  let config: Differential;
+  before(async () => {
+    // STARTUP_BOTH and STARTUP_EMPTY are in the fixture's .env too: the environment's values win.
+    config = await openDifferential({
+      name: `${diffName(import.meta.filename)}-config`,
+      project: fixture('strapi-startup'),
+      readyPath: '/api/startup-probe/config',
+      env: { STARTUP_BOTH: 'from the environment', STARTUP_EMPTY: '' },
+    });
+  });
+  after(() => config?.close());
+
+  test(".env is read before the configuration, the environment wins; config/custom.js is strapi.config.get('custom')", async () => {
+    const { vellum } = await config.same(async (api) => [await api.get('/api/startup-probe/config')]);
+    assert.equal((vellum as { body: { custom: { both: string } } }[])[0]!.body.custom.both, 'from the environment');
+  });
+
+  test("Vellum's .env parser answers what Strapi's dotenv answers, on generated files", () => {
+    const dotenv = createRequire(join(process.env.STRAPI_DIR ?? join(homedir(), 'strapi-reference'), 'package.json'))('dotenv') as { parse(text: string): Record<string, string> };
+    const pieces = ['A', 'B_1', 'x.y', 'k-z', '=', ' = ', ': ', ':', ' ', '\t', '\n', '\r\n', '\r', '#', ' # c', '"', "'", '`', '\\"', '\\n', '\\', 'export ', 'v', 'a b', '$X', '{', '}', ','];
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...pieces), { maxLength: 30 }), (parts) => {
+        const text = parts.join('');
+        assert.deepEqual(parseDotenv(text), dotenv.parse(text), JSON.stringify(text));
+      }),
+      { numRuns: 20_000 },
+    );
+  });
 });

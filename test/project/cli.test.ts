@@ -3,19 +3,29 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { after, describe, it } from 'node:test';
+import { createServer, type AddressInfo } from 'node:net';
+import { databaseEnv, DIALECTS } from '../helpers/databases.js';
+import { BLOG } from '../helpers/paths.js';
 import { copyProject, TAG_SCHEMA } from '../helpers/projects.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+// What the tests set themselves (a project's .env loses to the environment) is not inherited.
+const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^(DATABASE_|HOST$|PORT$|ENV_PATH$)/.test(name)));
+// By path: a project folder elsewhere has no node_modules to find tsx in.
+const tsxLoader = pathToFileURL(join(root, 'node_modules/tsx/dist/esm/index.mjs')).href;
 
-/** Runs the CLI as users do and waits for a line of output matching `ready`. */
-function run(args: string[], env: Record<string, string>, ready: RegExp): Promise<{ output: string; stop: () => void; exit: Promise<number | null> }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'src/cli/main.ts'), ...args], {
-    env: { ...process.env, NODE_ENV: 'test', ...env },
+/** Runs the CLI as users do (in `cwd`, default this checkout) and waits for a line of output matching `ready`. */
+function run(args: string[], env: Record<string, string>, ready: RegExp, cwd = root): Promise<{ output: string; stderr: () => string; stop: () => void; exit: Promise<number | null> }> {
+  const child = spawn(process.execPath, ['--import', tsxLoader, join(root, 'src/cli/main.ts'), ...args], {
+    env: { ...inherited, NODE_ENV: 'test', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
+    cwd,
   });
   let output = '';
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const exit = new Promise<number | null>((done) => child.on('exit', (code) => done(code)));
   return new Promise((done, fail) => {
     const timer = setTimeout(() => fail(new Error(`timed out: ${output}`)), 30_000);
@@ -23,14 +33,14 @@ function run(args: string[], env: Record<string, string>, ready: RegExp): Promis
       output += chunk.toString();
       if (ready.test(output)) {
         clearTimeout(timer);
-        done({ output, stop: () => child.kill('SIGTERM'), exit });
+        done({ output, stderr: () => stderr, stop: () => child.kill('SIGTERM'), exit });
       }
     };
     child.stdout.on('data', onData);
     child.stderr.on('data', onData);
     void exit.then((code) => {
       clearTimeout(timer);
-      done({ output, stop: () => undefined, exit: Promise.resolve(code) });
+      done({ output, stderr: () => stderr, stop: () => undefined, exit: Promise.resolve(code) });
     });
   });
 }
@@ -39,21 +49,63 @@ describe('vellum CLI', () => {
   const dir = mkdtempSync(join(tmpdir(), 'vellum-cli-'));
   after(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('`vellum start` serves the blog example with PORT and DATABASE_FILENAME from the environment', async () => {
-    const port = String(20000 + (process.pid % 20000));
-    const filename = join(dir, 'x.db');
-    const server = await run(['start'], { PORT: port, HOST: '127.0.0.1', DATABASE_FILENAME: filename }, /serving/);
+  for (const dialect of DIALECTS) {
+    it(`\`vellum start\` and \`vellum admin create\` in a project folder act on it, its .env read first [${dialect}]`, async () => {
+      const project = copyProject();
+      const database = await databaseEnv(dialect);
+      const port = String(20000 + ((process.pid + DIALECTS.indexOf(dialect) * 97) % 20000));
+      // Everything from the project's .env, as a Strapi project keeps it: DATABASE_CLIENT included.
+      const dotenv = { ...database.env, HOST: '127.0.0.1', PORT: port };
+      project.write('.env', `# written by cli.test.ts\n${Object.entries(dotenv).map(([name, value]) => `${name}="${value}"`).join('\n')}\n`);
+      try {
+        const email = `cli-${dialect}-${process.pid}@example.com`;
+        const admin = await run(['admin', 'create', '--email', email, '--password', 'Cli-password-1234'], {}, /created|Error|Cannot/, project.dir);
+        assert.equal(await admin.exit, 0, admin.output);
+        const server = await run(['start'], {}, /serving|Cannot start/, project.dir);
+        try {
+          assert.match(server.output, new RegExp(`Vellum serving ${project.dir} on http://127\\.0\\.0\\.1:${port} \\(${dialect}\\)`));
+          assert.doesNotMatch(server.output, /Warning|left out/);
+          assert.equal((await fetch(`http://127.0.0.1:${port}/api/articles`)).status, 200);
+          // The administrator the command created is in the database the server uses.
+          const login = await fetch(`http://127.0.0.1:${port}/admin/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password: 'Cli-password-1234' }) });
+          assert.equal(login.status, 200, await login.text());
+        } finally {
+          server.stop();
+          await server.exit;
+        }
+      } finally {
+        project.remove();
+        await database.drop();
+      }
+    });
+  }
+
+  it('a folder that is no project, a taken port, a syntax error in a config file: one line on stderr, exit 1', async () => {
+    const notProject = await run(['start'], {}, /Cannot start|serving/, dir);
+    assert.equal(notProject.stderr(), `Cannot start: ${dir}: is not a Strapi project (no config/ or src/api/ folder): run vellum in the project's folder, or name it (vellum start path/to/project, --project for the other commands)\n`);
+    assert.equal(await notProject.exit, 1);
+
+    const holder = createServer();
+    await new Promise<void>((done) => holder.listen(0, '127.0.0.1', done));
+    const port = (holder.address() as AddressInfo).port;
     try {
-      assert.match(server.output, new RegExp(`:${port}`));
-      // The blog's routers, controllers and services run: nothing is reported as left out.
-      assert.doesNotMatch(server.output, /Warning|left out/);
-      const res = await fetch(`http://127.0.0.1:${port}/api/articles`);
-      assert.equal(res.status, 200);
-      const { existsSync } = await import('node:fs');
-      assert.ok(existsSync(filename), 'the SQLite file is where DATABASE_FILENAME says');
+      const taken = await run(['start', BLOG], { PORT: String(port), HOST: '127.0.0.1', DATABASE_FILENAME: join(dir, 'taken.db') }, /Cannot start|serving/);
+      if (/serving/.test(taken.output)) taken.stop();
+      assert.equal(taken.stderr(), `Cannot start: config/server.js: port ${port} on 127.0.0.1 is taken by another process: stop it, or choose another port (port in config/server.js, or PORT)\n`);
+      assert.equal(await taken.exit, 1);
     } finally {
-      server.stop();
-      await server.exit;
+      holder.close();
+    }
+
+    const project = copyProject();
+    try {
+      project.write('config/api.js', "module.exports = {\n  rest: {\n    defaultLimit: 25\n    maxLimit: 100,\n  },\n};\n");
+      const broken = await run(['start'], { DATABASE_FILENAME: join(dir, 'broken.db') }, /Cannot start|serving/, project.dir);
+      if (/serving/.test(broken.output)) broken.stop();
+      assert.equal(broken.stderr(), 'Cannot start: config/api.js:4:5: syntax error: Expected "}" but found "maxLimit"\n');
+      assert.equal(await broken.exit, 1);
+    } finally {
+      project.remove();
     }
   });
 
@@ -65,7 +117,7 @@ describe('vellum CLI', () => {
       ['ADMIN_JWT_SECRET', { JWT_SECRET: strong, ADMIN_JWT_SECRET: 'changeme-changeme' }],
       ['API_TOKEN_SALT', { JWT_SECRET: strong, API_TOKEN_SALT: 'aaaaaaaaaaaaaaaaaaaaaaaa' }],
     ] as const) {
-      const result = await run(['start'], { NODE_ENV: 'production', PORT: '0', DATABASE_FILENAME: filename, ...env }, /Cannot start|serving/);
+      const result = await run(['start', BLOG], { NODE_ENV: 'production', PORT: '0', DATABASE_FILENAME: filename, ...env }, /Cannot start|serving/);
       // Served (it should not be): stopped, and the assertions below say why.
       if (/serving/.test(result.output)) result.stop();
       assert.match(result.output, new RegExp(`Cannot start: ${name} is too weak: .*openssl rand -base64 32`));

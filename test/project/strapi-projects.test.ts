@@ -19,6 +19,7 @@ import { png, upload } from '../helpers/uploads.js';
 
 const TS_PROJECT = fixture('strapi-ts-project');
 const ODD = fixture('strapi-odd-schemas');
+const STARTUP = fixture('strapi-startup');
 
 const unique = (label: string) => `${label}-${randomUUID().slice(0, 8)}`;
 
@@ -192,6 +193,22 @@ for (const dialect of DIALECTS) {
         await database?.drop();
         rmSync(dir, { recursive: true, force: true });
       }
+    });
+  });
+
+  describe(`a project's .env and config/ files [${dialect}]`, () => {
+    let server: TestServer;
+    before(async () => {
+      // The project's .env sets STARTUP_* too; the environment's values win (test/differential/startup.diff.ts).
+      server = await startServer(dialect, { project: STARTUP, env: { NODE_ENV: 'test', STARTUP_BOTH: 'from the environment', STARTUP_EMPTY: '' } });
+    });
+    after(() => server?.close());
+
+    it(".env is read before the configuration (the environment winning), and config/custom.js is strapi.config.get('custom')", async () => {
+      const probe = await server.publicApi.get('/api/startup-probe/config');
+      assert.equal(probe.status, 200, probe.text);
+      const custom = { greeting: 'hello from config/custom.js', fromDotenv: 'from .env', both: 'from the environment', empty: '', quoted: '{\\"a\\": \\"b # c\\"}', list: [1, 2] };
+      assert.deepEqual(probe.body, { custom, greeting: custom.greeting, has: true, missing: 'fallback' });
     });
   });
 
