@@ -121,6 +121,52 @@ export const ALLOW_LIST: Allowance[] = [
       return publishes && d.what.startsWith('state') && d.found.every((f) => /^\$\.(en|fr)\/published\./.test(f) && !f.startsWith(`$.${locale}/`));
     },
   },
+  // --known only: the issue's known bugs, being fixed in src/ (counted, not failures).
+  {
+    name: 'known:disconnect-unknown-400',
+    reason: 'known: disconnect of an unknown documentId is a 400 in Strapi',
+    known: true,
+    matches: (d) => 'data' in d.op && d.answers.strapi.status === 400 && d.answers.vellum.status < 300 && some(d.op.data, (o) => 'disconnect' in o),
+  },
+  {
+    name: 'known:empty-required-string',
+    reason: 'known: "" is accepted in required strings',
+    known: true,
+    matches: (d) => d.op.op === 'invalid' && d.op.kind === 'required-empty' && d.answers.strapi.status < 300 !== d.answers.vellum.status < 300,
+  },
+  {
+    name: 'known:never-published-404',
+    reason: 'known: unpublish/discard of a never-published draft is a 404',
+    known: true,
+    matches: (d) => d.op.op === 'action' && d.op.action !== 'publish' && d.what.startsWith('answers') && (d.answers.strapi.status === 404) !== (d.answers.vellum.status === 404),
+  },
+  // --known only: reported in /work/wt/seqdiff-findings.md, not fixed yet (counted, not failures).
+  {
+    name: 'found:F1-draft-without-required-zone',
+    reason: 'F1: a draft without a required dynamic zone (min) key: Strapi 400 "must be defined", Vellum 201',
+    known: true,
+    matches: (d) => {
+      if ((d.op.op !== 'create' && d.op.op !== 'update') || !d.op.draft || d.answers.strapi.status !== 400 || d.answers.vellum.status >= 300) return false;
+      const data = d.op.data;
+      const type = d.schema.types.get(d.op.type)!;
+      return Object.entries(type.attributes).some(([name, a]) => a.type === 'dynamiczone' && a.required && !(name in data));
+    },
+  },
+  {
+    name: 'found:F2-body-checked-before-404',
+    reason: 'F2: a write with an invalid body to an unknown document: Strapi 400 (body first), Vellum 404',
+    known: true,
+    matches: (d) => d.what.startsWith('answers') && status(d)[0] === 400 && status(d)[1] === 404 && (d.op.op === 'update' || d.op.op === 'invalid'),
+  },
+  {
+    name: 'found:F3-published-link-to-later-published-target',
+    reason: 'F3: a published document linked to a draft-only target: Strapi leaves its published version unlinked when the target is published later, Vellum links it',
+    known: true,
+    matches: (d) => {
+      const publishes = (d.op.op === 'action' && d.op.action === 'publish') || (d.op.op === 'update' && !d.op.draft) || d.op.op === 'create';
+      return publishes && d.what.startsWith('state') && d.found.every((f) => /^\$\.[a-z-]+\/published\./.test(f) && /strapi (null|0),|length strapi \d+, vellum \d+/.test(f));
+    },
+  },
 ];
 
 /** The name of the allowance that takes this difference, if any. */

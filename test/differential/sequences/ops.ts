@@ -49,7 +49,7 @@ function refArb(schema: Schema, target: string): fc.Arbitrary<RefMarker> {
   return fc
     .record({
       n: nOf,
-      form: fc.constantFrom<RefForm>('documentId', 'documentId', 'object', 'id', 'idObject'),
+      form: fc.constantFrom<RefForm>('documentId', 'documentId', 'documentId', 'object', 'object', 'id', 'idObject'),
       locale: targetType?.i18n ? fc.option(localeArb, { nil: undefined, freq: 3 }) : fc.constant(undefined),
     })
     .map(({ n, form, locale }) => ({ $ref: { type: target, n, form, ...(locale ? { locale } : {}) } }));

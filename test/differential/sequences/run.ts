@@ -131,7 +131,7 @@ let exitCode = 0;
 try {
   const sides = await setUp();
   const started = Date.now();
-  const property = fc.asyncProperty(fc.array(opArb(schema), { minLength: 1, maxLength: steps }), async (ops) => {
+  const property = fc.asyncProperty(fc.array(opArb(schema), { minLength: 1, maxLength: steps, size: 'max' }), async (ops) => {
     const failure = await runSequence(sides, ops);
     // Allowed differences end their sequence as a pass (counted).
     if (failure && !failure.allowedBy) throw failure;
@@ -139,7 +139,7 @@ try {
   const result = await fc.check(property, { seed, numRuns: runs, endOnFailure: args['no-shrink'], ...(args.path ? { path: args.path } : {}) });
   const seconds = ((Date.now() - started) / 1000).toFixed(0);
   console.log(`# schema ${args.schema}, seed ${seed}, runs ${result.numRuns}/${runs}, up to ${steps} steps, ${executions} sequences executed (with shrinking) in ${seconds} s`);
-  for (const [name, count] of counters) console.log(`# allowed: ${name} x${count} (${ALLOW_LIST.find((a) => a.name === name)?.reason})`);
+  for (const [name, count] of [...counters].sort()) console.log(name.startsWith('#') ? `${name}: ${count}` : `# allowed: ${name} x${count} (${ALLOW_LIST.find((a) => a.name === name)?.reason})`);
   if (result.failed && result.counterexample) {
     exitCode = 1;
     const [ops] = result.counterexample as [Op[]];
