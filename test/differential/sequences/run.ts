@@ -98,8 +98,8 @@ async function setUp(): Promise<[SidePorts, SidePorts]> {
       name === 'strapi'
         ? (type: { uid: string }, documentId: string, a: string, locale: string | undefined): Promise<Response> =>
             strapiAdmin.post(`/content-manager/collection-types/${type.uid}/${documentId}/actions/${a === 'discard-draft' ? 'discard' : a}${locale ? `?locale=${locale}` : ''}`, {})
-        : (type: { plural: string }, documentId: string, a: string, locale: string | undefined): Promise<Response> =>
-            api.post(`/api/${type.plural}/${documentId}/actions/${a}${locale ? `?locale=${locale}` : ''}`, {});
+        : (type: { path: string }, documentId: string, a: string, locale: string | undefined): Promise<Response> =>
+            api.post(`/api/${type.path}/${documentId}/actions/${a}${locale ? `?locale=${locale}` : ''}`, {});
     sides.push({ name, api, action, receiver, media });
   }
   return sides as [SidePorts, SidePorts];

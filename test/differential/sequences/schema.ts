@@ -26,6 +26,8 @@ export interface Attribute {
 export interface TypeInfo {
   uid: string;
   plural: string;
+  /** The REST path segment: the plural name, or the singular one of a single type. */
+  path: string;
   kind: 'collectionType' | 'singleType';
   draftAndPublish: boolean;
   i18n: boolean;
@@ -74,6 +76,7 @@ export function loadSchema(project: string): Schema {
       types.set(`api::${name}.${type}`, {
         uid: `api::${name}.${type}`,
         plural: raw.info.pluralName,
+        path: raw.kind === 'singleType' ? raw.info.singularName : raw.info.pluralName,
         kind: raw.kind,
         draftAndPublish: raw.options?.draftAndPublish !== false,
         i18n,
