@@ -140,6 +140,20 @@ export const ALLOW_LIST: Allowance[] = [
     known: true,
     matches: (d) => d.op.op === 'action' && d.op.action !== 'publish' && d.what.startsWith('answers') && (d.answers.strapi.status === 404) !== (d.answers.vellum.status === 404),
   },
+  {
+    name: 'known:duplicate-targets-stored-once',
+    reason: 'known: the same target twice in a relation or media list is stored once (Vellum: 400)',
+    known: true,
+    matches: (d) =>
+      'data' in d.op &&
+      some(d.op.data, (o) =>
+        Object.values(o).some((v) => {
+          if (!Array.isArray(v)) return false;
+          const keys = v.map((x) => JSON.stringify((x as { $conn?: { ref: unknown } })?.$conn?.ref ?? x));
+          return new Set(keys).size < keys.length;
+        }),
+      ) || ('data' in d.op && Object.values(d.op.data).some((v) => Array.isArray(v) && new Set(v.map((x) => JSON.stringify(x))).size < v.length)),
+  },
   // --known only: reported in /work/wt/seqdiff-findings.md, not fixed yet (counted, not failures).
   {
     name: 'found:F1-draft-without-required-zone',
