@@ -78,7 +78,7 @@ export const ALLOW_LIST: Allowance[] = [
     name: 'readme:delete-unknown-404',
     reason: 'DELETE of an unknown document or of a locale the document lacks is a 404 (Strapi: 204 deleting nothing)',
     continues: true,
-    matches: (d) => d.op.op === 'delete' && d.what.startsWith('answers') && d.answers.strapi.status === 204 && d.answers.vellum.status === 404,
+    matches: (d) => (d.op.op === 'delete' || d.op.op === 'single-delete') && d.what.startsWith('answers') && d.answers.strapi.status === 204 && d.answers.vellum.status === 404,
   },
   {
     name: 'readme:numeric-id-both-versions',
