@@ -142,8 +142,12 @@ function valueArb(schema: Schema, name: string, a: Attribute, depth: number, lab
 function dataArb(schema: Schema, attributes: Record<string, Attribute>, depth: number, label: string | undefined, forceLabel = false): fc.Arbitrary<Record<string, unknown>> {
   const entries = Object.entries(attributes).filter(([, a]) => a.type !== 'password');
   const parts = entries.map(([name, a]) => {
-    const present = forceLabel && name === label ? 1000 : a.required ? 8 : 3;
-    return fc.option(valueArb(schema, name, a, depth, label), { nil: undefined, freq: present });
+    // A create always names a uid with a targetField: Strapi stores null where Vellum generates
+    // it (README, deliberate), which would end most sequences at their first create.
+    const uidOnCreate = forceLabel && a.type === 'uid' && a.targetField;
+    const present = (forceLabel && name === label) || uidOnCreate ? 1000 : a.required ? 8 : 3;
+    const value = uidOnCreate ? fc.constantFrom('a', 'b').map((t) => ({ $text: t })) : valueArb(schema, name, a, depth, label);
+    return fc.option(value, { nil: undefined, freq: present });
   });
   return fc.tuple(...parts).map((values) => {
     const out: Record<string, unknown> = {};

@@ -20,6 +20,7 @@ export interface Attribute {
   mappedBy?: string;
   inversedBy?: string;
   default?: unknown;
+  targetField?: string;
   localized: boolean;
 }
 
