@@ -26,6 +26,17 @@ for (const dialect of DIALECTS) {
       assert.equal(cleared.body.error.name, 'ValidationError');
     });
 
+    it('fields, sort and filters inside an attribute\'s populate are skipped, as Strapi: the attribute comes whole', async () => {
+      const created = await server.api.post('/api/articles', { data: { title: 'populated', seo: { metaTitle: 'm', metaDescription: 'd' } } });
+      const id = created.body.data.documentId;
+      for (const query of ['populate[seo][populate][fields][0]=metaTitle', 'populate[seo][populate][sort]=metaTitle', 'populate[fields][0]=title&populate[seo]=true']) {
+        const res = await server.api.get(`/api/articles/${id}?${query}`);
+        assert.equal(res.status, 200, `${query}: ${JSON.stringify(res.body)}`);
+        assert.deepEqual([res.body.data.seo.metaTitle, res.body.data.seo.metaDescription], ['m', 'd'], query);
+      }
+      assert.equal((await server.api.get(`/api/articles/${id}?populate[seo][populate][nope]=true`)).status, 400, 'other keys are still checked');
+    });
+
     it('locale in fields, sort or filters of a type without i18n is an invalid key (400)', async () => {
       for (const query of ['fields[0]=locale', 'fields[0]=name&fields[1]=locale', 'sort=locale', 'filters[locale][$eq]=en']) {
         const res = await server.api.get(`/api/tags?${query}`);
