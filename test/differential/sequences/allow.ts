@@ -110,7 +110,7 @@ export const ALLOW_LIST: Allowance[] = [
   {
     name: 'readme:new-locale-copies-drafts',
     reason: "a new locale copies the shared values of the other locales' drafts (Strapi: a published version first, by publishedAt)",
-    matches: (d) => d.newLocale && d.what.startsWith('state'),
+    matches: (d) => d.newLocale,
   },
   {
     name: 'publish-locale-shared-sync',

@@ -370,11 +370,13 @@ export class SequenceRun {
     count('#steps run');
     const [strapiSide, vellumSide] = this.options.sides;
     this.newLocale = false;
-    if (op.op === 'update' && op.locale) {
+    // A write without locale on an i18n type writes the default locale, perhaps a new one too.
+    if (op.op === 'update' && this.typeOf(op.type).i18n) {
       const doc = this.docAt(op.type, op.n);
       const before = doc && this.snapshots.get(doc.label);
       const reads = before ? (JSON.parse(before) as Record<string, { status: number }>) : {};
-      this.newLocale = (reads[`${op.locale}/draft`] ?? reads[`${op.locale}/-`])?.status === 404;
+      const locale = op.locale ?? 'en';
+      this.newLocale = (reads[`${locale}/draft`] ?? reads[`${locale}/-`])?.status === 404;
     }
     const prepared = this.options.sides.map((side) => this.request(op, side));
     const answers = {} as Record<SideName, Response>;
