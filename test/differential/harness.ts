@@ -69,6 +69,8 @@ export interface OpenOptions {
    * template's.
    */
   env?: Record<string, string>;
+  /** Configuration overrides of Vellum's side by section (e.g. `server` for its public folder). */
+  vellumConfig?: Record<string, Record<string, unknown>>;
 }
 
 async function freePort(): Promise<number> {
@@ -295,7 +297,7 @@ export async function openDifferential(options: OpenOptions): Promise<Differenti
   const stripped = new Set<string>();
   // Every request comes from one address: Vellum's registration limit per address (5 by default,
   // README "Accounts"; Strapi counts per address and email) would refuse the scenarios' later ones.
-  const config = { plugins: { 'users-permissions': { config: { register: { ratelimit: { max: 1000 } } } } } };
+  const config = { ...options.vellumConfig, plugins: { ...options.vellumConfig?.plugins, 'users-permissions': { config: { register: { ratelimit: { max: 1000 } } } } } };
   const started = await Promise.allSettled([startStrapi(options, project, stripped), startServer(dialect, { project, config, env: { NODE_ENV: 'test', ...options.env } })]);
   if (started[0].status === 'rejected' || started[1].status === 'rejected') {
     // One failed to start: stop the other, or the run would hang on its open server.
