@@ -42,6 +42,20 @@ for (const dialect of DIALECTS) {
       await expect4xx(`/api/tags?filters[name][$eq]=${'x'.repeat(40_000)}`);
     });
 
+    it('a long substring operand is a 400 naming the limit, over REST and GraphQL, before any text is matched', async () => {
+      const body = 'lorem ipsum '.repeat(35_000);
+      assert.equal((await server.api.post('/api/articles', { data: { title: 'long text', body } })).status, 201);
+      const operand = 'ab'.repeat(4_000);
+      for (const operator of ['$containsi', '$notContains', '$startsWith', '$endsWithi']) {
+        const res = await server.api.get(`/api/articles?filters[body][${operator}]=${operand}`);
+        assert.equal(res.status, 400, operator);
+        assert.equal(res.body.error.message, `${operator} takes at most 200 characters, got 8000`);
+      }
+      const gql = await server.api.post('/graphql', { query: `{ articles(filters: { body: { containsi: "${operand}" } }) { data { id } } }` });
+      assert.match(JSON.stringify(gql.body.errors), /takes at most 200 characters/);
+      assert.equal((await server.api.get(`/api/articles?filters[body][$containsi]=${'ipsum '.repeat(33)}`)).status, 200, '198 characters pass');
+    });
+
     it('huge and malformed numbers', async () => {
       await expect4xx('/api/tags?filters[id][$eq]=1e400');
       await expect4xx('/api/tags?filters[id][$gt]=99999999999999999999999999');

@@ -140,6 +140,15 @@ describe('filters: operators', () => {
     refused({ title: { $contains: ['a'] } }, '$contains takes a text value', { key: '$contains', path: 'title' });
   });
 
+  it('caps the operand of substring matches at 200 characters (their cost is text length times operand length)', () => {
+    const long = 'a'.repeat(201);
+    for (const operator of ['$contains', '$notContainsi', '$startsWith', '$endsWithi']) {
+      refused({ title: { [operator]: long } }, `${operator} takes at most 200 characters, got 201`, { key: operator, path: 'title' });
+    }
+    assert.equal(filter({ title: { $containsi: 'é'.repeat(200) } }), `title $containsi "${'é'.repeat(200)}"`);
+    assert.equal(filter({ title: { $eqi: long } }), `title $eqi "${long}"`, 'equality is linear: not capped');
+  });
+
   it('allows only $null and $notNull on json and blocks', () => {
     assert.equal(filter({ metadata: { $null: true }, content: { $notNull: true } }), 'and(metadata $null true, content $notNull true)');
     refused({ metadata: { $eq: '{}' } }, 'Only $null and $notNull apply to json attribute metadata', { key: '$eq', path: 'metadata' });
