@@ -140,6 +140,11 @@ describe('filters: operators', () => {
     refused({ title: { $contains: ['a'] } }, '$contains takes a text value', { key: '$contains', path: 'title' });
   });
 
+  it('goes through at most 4 relations from the filtered type', () => {
+    assert.ok(parse({ author: { articles: { author: { articles: { title: 'x' } } } } }));
+    assert.throws(() => parse({ author: { articles: { author: { articles: { author: { name: 'x' } } } } } }), /at most 4 relations/);
+  });
+
   it('caps the operand of substring matches at 200 characters (their cost is text length times operand length)', () => {
     const long = 'a'.repeat(201);
     for (const operator of ['$contains', '$notContainsi', '$startsWith', '$endsWithi']) {

@@ -37,7 +37,11 @@ export function compileFilter(ctx: SqlContext, model: Model, alias: string, node
       return compileComparison(ctx.dialect, sql.ref(`${alias}.${node.field.column}`), node.field, node.operator, node.value);
     case 'relation': {
       const related = relatedRows(ctx.schema, model, alias, node.attribute, ctx.scope, ctx.aliases);
-      const inner = compileFilter(ctx, related.targetType, related.target, node.filter);
+      // Below the first relation, each level is a set built once (`in (select ...)`, uncorrelated):
+      // correlated EXISTS nested through to-many relations cost fan-out^depth per row. Measured on
+      // SQLite, 31 articles in 4 categories, `filters[category][articles]` repeated n times: n = 5
+      // took 1.13 s and n = 6 5.7 s; with sets, <see README "Security">.
+      const inner = compileFilter({ ...ctx, relationForm: 'semi-join' }, related.targetType, related.target, node.filter);
       // Also true for a document without related rows when the filter holds on a row of NULLs.
       const orNone = holdsWithoutRows(node.filter);
       // A filter the related rows' indexes answer (equalities) finds few of them: the set of owner

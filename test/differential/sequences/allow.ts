@@ -64,6 +64,12 @@ export const ALLOW_LIST: Allowance[] = [
     matches: (d) => selfAnchored(d.op) && d.answers.strapi.status === 500,
   },
   {
+    name: 'strapi-500-vellum-4xx',
+    reason: 'Strapi answers 500 (a crash, e.g. a position anchored on the item itself named once by id and once by documentId); Vellum refuses with a 4xx naming the problem (bad input is a 4xx, never a 500)',
+    continues: true,
+    matches: (d) => d.what.startsWith('answers') && d.answers.strapi.status === 500 && d.answers.vellum.status >= 400 && d.answers.vellum.status < 500,
+  },
+  {
     name: 'integer-outside-32-bits',
     reason: 'Strapi stores integers outside 32 bits (SQLite does not check), Vellum refuses them with a 400',
     matches: (d) => d.op.op === 'invalid' && d.op.kind === 'integer-64' && d.answers.strapi.status < 300 && d.answers.vellum.status === 400,
