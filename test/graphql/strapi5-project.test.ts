@@ -80,6 +80,63 @@ for (const dialect of DIALECTS) {
       assert.deepEqual(sections[6].plans[1].perks.length, 4);
     });
 
+    it("Strapi 5's publication cohorts: publicationFilter and hasPublishedVersion", async () => {
+      const name = unique('cohort');
+      const never = (await graphqlData(server, `mutation { createProduct(status: DRAFT, data: { name: "${name}-never" }) { documentId } }`)).createProduct.documentId;
+      const published = (await graphqlData(server, `mutation { createProduct(data: { name: "${name}-pub" }) { documentId } }`)).createProduct.documentId;
+      await graphqlData(server, `mutation { updateProduct(documentId: "${published}", status: DRAFT, data: { stock: 3 }) { documentId } }`);
+      const list = async (args: string) => (await graphqlData(server, `{ products(filters: { name: { startsWith: "${name}" } }, status: DRAFT, ${args}) { documentId } }`)).products.map((p: any) => p.documentId);
+      assert.deepEqual(await list('publicationFilter: NEVER_PUBLISHED'), [never]);
+      assert.deepEqual(await list('publicationFilter: MODIFIED'), [published]);
+      assert.deepEqual(await list('hasPublishedVersion: true'), [published]);
+      assert.deepEqual(await list('hasPublishedVersion: false'), [never]);
+    });
+
+    it('component lists take filters and sort per field, aliases apart', async () => {
+      const data = await graphqlData(server, `query($d: ID!) { product(documentId: $d) { sections { ... on ComponentBlocksPricing {
+        byName: plans(sort: "name:desc") { name }
+        pro: plans(filters: { name: { eq: "Pro" } }) { name price }
+        dear: plans(filters: { price: { gt: 10 } }, pagination: { limit: 5 }) { name }
+        top: plans(sort: "price:desc", pagination: { limit: 1 }) { name perks(sort: "text:desc", pagination: { limit: 2 }) { text } }
+        withPerk: plans(filters: { perks: { text: { eq: "b3" } } }) { name }
+      } } } }`, { d: products.page });
+      const pricing = data.product.sections.find((s: any) => s.byName);
+      assert.deepEqual(pricing, {
+        byName: [{ name: 'Pro' }, { name: 'Basic' }],
+        pro: [{ name: 'Pro', price: 19.5 }],
+        dear: [{ name: 'Pro' }],
+        top: [{ name: 'Pro', perks: [{ text: 'b3' }, { text: 'b2' }] }],
+        withPerk: [{ name: 'Pro' }],
+      });
+    });
+
+    it("errors carry Strapi 5's codes: a variable's value, mixed pagination", async () => {
+      const variable = await graphql(server, 'query($n: Int) { products(pagination: { pageSize: $n }) { name } }', { n: 'x' });
+      assert.equal(variable.status, 400);
+      assert.equal(variable.body.errors![0].extensions.code, 'BAD_USER_INPUT');
+      const mixed = await graphql(server, '{ products(pagination: { page: 1, start: 1 }) { name } }');
+      assert.equal(mixed.status, 200);
+      assert.equal(mixed.body.errors![0].extensions.code, 'STRAPI_PAGINATION_ERROR');
+      assert.equal(mixed.body.errors![0].extensions.error.name, 'PaginationError');
+    });
+
+    it('a relation asked twice with different filters or sort is refused, never answered wrong', async () => {
+      const response = await graphql(server, `query($c: ID!) { category(documentId: $c) { products(sort: "price:desc") { name } products_connection(filters: { price: { lt: 15 } }) { nodes { name } } } }`, { c: category });
+      assert.equal(response.body.data.category, null);
+      assert.equal(response.body.errors![0].extensions.error.name, 'ValidationError');
+      assert.match(response.body.errors![0].message, /different filters or sort/);
+      const same = await graphqlData(server, `query($c: ID!) { category(documentId: $c) { products(sort: "price:desc", pagination: { limit: 1 }) { name } products_connection(sort: "price:desc") { nodes { name } } } }`, { c: category });
+      assert.deepEqual(same.category.products, [{ name: `${prefix} drill` }]);
+      assert.equal(same.category.products_connection.nodes.length, 4);
+    });
+
+    it("inputs as Strapi 5's: locale accepted and ignored on a type without i18n, no createdAt", async () => {
+      const created = await graphqlData(server, `mutation { createCategory(data: { name: "${prefix} loc", locale: "fr" }) { name } }`);
+      assert.deepEqual(created.createCategory, { name: `${prefix} loc` });
+      const dated = await graphql(server, 'mutation { createCategory(data: { name: "x", createdAt: "2020-01-01T00:00:00.000Z" }) { name } }');
+      assert.equal(dated.status, 400);
+    });
+
     it('counts what the operation reads while it runs: over a budget, refused then', async () => {
       // The page holds 1 product, 1 category, 8 sections and 27 nested items: over 20.
       const before = small.vellum.database.statementCount;
