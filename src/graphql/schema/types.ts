@@ -179,8 +179,12 @@ export class ModelTypes {
           },
         };
       }
-      case 'dynamiczone':
-        return { [attribute.name]: { type: new GraphQLList(this.zoneType(model, attribute.name, attribute.components)) } };
+      case 'dynamiczone': {
+        const list = new GraphQLList(this.zoneType(model, attribute.name, attribute.components));
+        // Strapi 5: a required zone is a non-null list (it answers [] when empty).
+        if (this.shape !== 'flat' || !attribute.required) return { [attribute.name]: { type: list } };
+        return { [attribute.name]: { type: new GraphQLNonNull(list), resolve: (source) => source[attribute.name] ?? [] } };
+      }
     }
   }
 
