@@ -138,7 +138,7 @@ for (const dialect of DIALECTS) {
     });
 
     it('counts what the operation reads while it runs: over a budget, refused then', async () => {
-      // The page holds 1 product, 1 category, 8 sections and 27 nested items: over 20.
+      // The page reads 35 items (1 product, 1 category, 8 sections, 25 below them): over 20.
       const before = small.vellum.database.statementCount;
       const response = await graphql(small, PRODUCT_PAGE, { documentId: products.page });
       assert.equal(response.status, 200);
