@@ -93,7 +93,8 @@ export class PaginationError extends VellumError {
   static override readonly status: number = 400;
   static override readonly errorName: string = 'PaginationError';
   static override readonly code: string = 'VELLUM_PAGINATION';
-  static override readonly graphqlCode: string = 'BAD_USER_INPUT';
+  // Strapi 5.54's code for it over GraphQL.
+  static override readonly graphqlCode: string = 'STRAPI_PAGINATION_ERROR';
 
   constructor(message: string, details: ErrorDetails = {}) {
     super(message, details);

@@ -4,6 +4,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { loadConfig, type LoadConfigOptions, type VellumConfig } from './config/load.js';
+import { declaredStrapiMajor } from './config/package.js';
 import { connectDatabase, type Database } from './database/connection.js';
 import { synchronizeSchema, type SyncReport } from './database/sync.js';
 import { DocumentService } from './documents/service.js';
@@ -129,7 +130,7 @@ export async function createVellum(projectDir: string, options: CreateVellumOpti
     warnings.push(`${type.file}: ${type.uid} is served at /users, in place of users-permissions' /users, /users/me, /users/count and /users/:id (as in Strapi)`);
   }
   // Project code (src/index) registers its extensions before any API is built.
-  const graphql = { config: parseGraphqlConfig(config.plugins, config.environment), extension: new ExtensionService() };
+  const graphql = { config: parseGraphqlConfig(config.plugins, config.environment, declaredStrapiMajor(config.projectDir)), extension: new ExtensionService() };
   // Plugin services project code asks for: GraphQL's from the start, the others once the node runs.
   const plugins = { graphql: { extension: graphql.extension } };
   const project = await loadProject(config, schema, plugins, warnings);

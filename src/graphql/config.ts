@@ -19,7 +19,10 @@ export interface GraphqlConfig {
    * `hideSchemaDetailsFromClientErrors` (read from `apolloServer`) when it is set.
    */
   hideSuggestions: boolean;
-  /** true: the specification's shape (`data { id attributes }`); false: Strapi 5's flat shape. */
+  /**
+   * true: the specification's shape (`data { id attributes }`); false: Strapi 5's flat shape.
+   * Unset, a project depending on `@strapi/strapi` 5 gets the flat shape, any other the specification's.
+   */
   v4CompatibilityMode: boolean;
 }
 
@@ -40,7 +43,7 @@ const schema = z.object({
   amountLimit: z.number().int().positive().default(100),
   costLimit: z.number().int().positive().default(DEFAULT_COST_LIMIT),
   introspection: z.boolean().optional(),
-  v4CompatibilityMode: z.boolean().default(true),
+  v4CompatibilityMode: z.boolean().optional(),
   // Apollo-specific settings of a Strapi project are accepted; only hideSchemaDetailsFromClientErrors is read.
   apolloServer: z.object({ hideSchemaDetailsFromClientErrors: z.boolean().optional() }).passthrough().optional(),
 });
@@ -58,12 +61,17 @@ function playgroundOn(playgroundAlways: boolean, landingPage: unknown, productio
   }
 }
 
-export function parseGraphqlConfig(plugins: Record<string, unknown>, environment: string): GraphqlConfig {
+/**
+ * @param strapiMajor the major version of `@strapi/strapi` the project's package.json depends on:
+ * 5 and later make Strapi 5's flat shape the default, as Strapi's own default is.
+ */
+export function parseGraphqlConfig(plugins: Record<string, unknown>, environment: string, strapiMajor?: number): GraphqlConfig {
   const section = asRecord(plugins.graphql);
-  const { playgroundAlways, landingPage, introspection, apolloServer, ...rest } = parseConfig(schema, asRecord(section.config), 'config/plugins', 'graphql.config.');
+  const { playgroundAlways, landingPage, introspection, apolloServer, v4CompatibilityMode, ...rest } = parseConfig(schema, asRecord(section.config), 'config/plugins', 'graphql.config.');
   const production = environment === 'production';
   return {
     ...rest,
+    v4CompatibilityMode: v4CompatibilityMode ?? !(strapiMajor !== undefined && strapiMajor >= 5),
     playground: playgroundOn(playgroundAlways, landingPage, production),
     introspection: introspection ?? !production,
     hideSuggestions: apolloServer?.hideSchemaDetailsFromClientErrors ?? production,

@@ -1,7 +1,7 @@
 /**
  * Errors in GraphQL's conventions with Strapi's codes: a request that fails before execution
  * (syntax, validation, depth or cost limits, bad variables) is HTTP 400 with
- * `GRAPHQL_VALIDATION_FAILED`; an error while resolving is HTTP 200 with `extensions.code`
+ * `GRAPHQL_VALIDATION_FAILED` (`BAD_USER_INPUT` for a variable's value); an error while resolving is HTTP 200 with `extensions.code`
  * (`FORBIDDEN`, `BAD_USER_INPUT`, ...: each error class's `graphqlCode`) and `extensions.error`
  * `{name, message, details}`.
  */
@@ -21,6 +21,11 @@ const SUGGESTION = / ?Did you mean(.+?)\?$/;
 const NAME = '[_A-Za-z][_0-9A-Za-z]*';
 /** graphql-js' message for a variable its type refuses: `Variable "$input" got invalid value <value>[ at "input.a.b"]; <reason>`. */
 const COERCION = new RegExp(`^Variable "\\$(${NAME})" got invalid value `);
+/**
+ * graphql-js' refusals of variable values (coercion, not validation): Apollo, which Strapi runs,
+ * answers them `BAD_USER_INPUT` (HTTP 400), as Strapi 5.54 does.
+ */
+const VARIABLE_VALUE = new RegExp(`^Variable "\\$${NAME}" (got invalid value |of required type "[^"]+" was not provided|of non-null type "[^"]+" must not be null)`);
 /** The reasons of such a message that repeat no value (the others, a scalar's, may). */
 const VALUE_FREE_REASON = new RegExp(
   `; (Field "${NAME}" of required type "[^"]+" was not provided\\.|Field "${NAME}" is not defined by type "${NAME}"\\.(?: Did you mean .+?\\?)?|Expected non-nullable type "[^"]+" not to be null\\.|Expected type "${NAME}" to be an object\\.)$`,
@@ -107,7 +112,7 @@ export function formatErrors(
   const status = failure?.statusCode && failure.statusCode >= 400 && failure.statusCode < 500 ? failure.statusCode : 400;
   const formatted = inner.map((error) => {
     const syntax = error.message.startsWith('Syntax Error');
-    const code = status === 405 ? 'METHOD_NOT_ALLOWED' : syntax ? 'GRAPHQL_PARSE_FAILED' : 'GRAPHQL_VALIDATION_FAILED';
+    const code = status === 405 ? 'METHOD_NOT_ALLOWED' : syntax ? 'GRAPHQL_PARSE_FAILED' : VARIABLE_VALUE.test(error.message) ? 'BAD_USER_INPUT' : 'GRAPHQL_VALIDATION_FAILED';
     return { ...located(error, options), extensions: { code } };
   });
   return { statusCode: status, response: { data: null, errors: formatted } };

@@ -1,12 +1,12 @@
 /**
  * Spec 8's limits as validation rules, so that a refused operation never executes: the depth of
- * nested fields, and an estimate of the items an operation asks for: the sum, over list fields
- * (aliases and fragments included), of the items they may hold. A list multiplies by the page size
- * it asks for (capped at `amountLimit`; a variable counts as `amountLimit`), or else the default
- * page size: counting every nested list as full would refuse ordinary pages (25 owners, their
- * labels, their pages: 250,000). What the operation actually reads is counted while it executes,
- * against the same `costLimit` (the operation's ReadBudget), so an estimate below the truth cannot
- * be abused.
+ * nested fields, and the items an operation's root fields ask for at their first level: the sum,
+ * over root lists (aliases and fragments included), of their page sizes (capped at `amountLimit`;
+ * a variable counts as `amountLimit`; no `pagination`, the default page size). 1,000 aliases of a
+ * page of 100 are refused here. Lists below them are not guessed: a dynamic zone of eight
+ * component kinds with nested lists would be estimated far above what it holds. What the operation
+ * actually reads, at every level, is counted while it executes against the same `costLimit` (the
+ * operation's ReadBudget, which no statement reads past), as REST counts it.
  */
 import {
   getNamedType,
@@ -80,7 +80,8 @@ export function costLimitRule(options: { costLimit: number; amountLimit: number;
       const root = operation.operation === 'mutation' ? schema.getMutationType() : operation.operation === 'subscription' ? schema.getSubscriptionType() : schema.getQueryType();
       if (!root) return;
       let cost = 0;
-      const walk = (set: SelectionSetNode, parent: GraphQLCompositeType, multiplier: number, pending: number | undefined, seen: Set<string>) => {
+      // `pending`: below a root list field, its page size (undefined at the root).
+      const walk = (set: SelectionSetNode, parent: GraphQLCompositeType, pending: number | undefined, seen: Set<string>) => {
         for (const selection of set.selections) {
           if (cost > costLimit) return;
           if (selection.kind === Kind.FIELD) {
@@ -88,30 +89,32 @@ export function costLimitRule(options: { costLimit: number; amountLimit: number;
             if (isIntrospection(name) || !isObjectType(parent)) continue;
             const field: GraphQLField<unknown, unknown> | undefined = parent.getFields()[name];
             if (!field) continue;
-            const hasPagination = field.args.some((arg) => arg.name === 'pagination');
-            let size = hasPagination ? pageSizeOf(selection, defaultLimit, amountLimit) : pending;
-            let here = multiplier;
+            const atRoot = pending === undefined;
+            // Single documents and project fields ask for no page: they are counted while executing.
+            if (atRoot && !field.args.some((arg) => arg.name === 'pagination')) continue;
+            const size = atRoot ? pageSizeOf(selection, defaultLimit, amountLimit) : pending;
             if (getNullableType(field.type) instanceof GraphQLList) {
-              here = multiplier * (size ?? defaultLimit);
-              size = undefined;
-              cost += here;
+              // The root field's page (flat: the field itself; `data`, `nodes` in its envelope);
+              // what lies below it is counted while executing.
+              cost += size;
+              continue;
             }
             const named = getNamedType(field.type);
-            if (selection.selectionSet && isCompositeType(named)) walk(selection.selectionSet, named, here, size, seen);
+            if (selection.selectionSet && isCompositeType(named)) walk(selection.selectionSet, named, size, seen);
           } else if (selection.kind === Kind.INLINE_FRAGMENT) {
             const condition = selection.typeCondition ? schema.getType(selection.typeCondition.name.value) : parent;
-            if (condition && isCompositeType(condition)) walk(selection.selectionSet, condition, multiplier, pending, seen);
+            if (condition && isCompositeType(condition)) walk(selection.selectionSet, condition, pending, seen);
           } else if (!seen.has(selection.name.value)) {
             const fragment = context.getFragment(selection.name.value);
             const condition = fragment && schema.getType(fragment.typeCondition.name.value);
-            if (fragment && condition && isCompositeType(condition)) walk(fragment.selectionSet, condition, multiplier, pending, new Set([...seen, selection.name.value]));
+            if (fragment && condition && isCompositeType(condition)) walk(fragment.selectionSet, condition, pending, new Set([...seen, selection.name.value]));
           }
         }
       };
-      walk(operation.selectionSet, root, 1, undefined, new Set());
+      walk(operation.selectionSet, root, undefined, new Set());
       if (cost > costLimit) {
         context.reportError(
-          new GraphQLError(`Operation is too costly: it may return more than ${costLimit} items (costLimit); ask for smaller pages or fewer nested lists`, { nodes: [operation] }),
+          new GraphQLError(`Operation is too costly: its root fields ask for more than ${costLimit} items (costLimit); ask for smaller pages or fewer aliases`, { nodes: [operation] }),
         );
       }
     },

@@ -35,7 +35,7 @@ const Me = new GraphQLObjectType<Record<string, unknown>>({
   name: 'UsersPermissionsMe',
   fields: {
     id: { type: nonNull(GraphQLID) },
-    documentId: { type: GraphQLID },
+    documentId: { type: nonNull(GraphQLID) },
     username: { type: nonNull(GraphQLString) },
     email: { type: GraphQLString },
     confirmed: { type: GraphQLBoolean },

@@ -50,13 +50,21 @@ for (const dialect of DIALECTS) {
       assert.equal(limited.articles.data.length, 5);
     });
 
-    it('operations too costly for the budget are refused', async () => {
+    it('operations too costly for the budget are refused: root pages before executing, the rest while reading', async () => {
       const list = 'tags { data { attributes { articles { data { id } } } } }';
-      assert.equal((await graphql(server, `{ a: ${list} b: ${list} c: ${list} }`)).status, 200, '90 items fit in 100');
-      const response = await graphql(server, `{ a: ${list} b: ${list} c: ${list} d: ${list} }`);
-      assert.equal(response.status, 400);
-      assert.equal(response.body.errors![0].extensions.code, 'GRAPHQL_VALIDATION_FAILED');
-      assert.match(response.body.errors![0].message, /too costly/);
+      assert.equal((await graphql(server, `{ a: ${list} b: ${list} c: ${list} }`)).status, 200, '90 items read fit in 100');
+      // Four aliases read 4 x (5 tags + 5 x 5 articles) = 120 items: measured while executing, not guessed.
+      const read = await graphql(server, `{ a: ${list} b: ${list} c: ${list} d: ${list} }`);
+      assert.equal(read.status, 200);
+      assert.ok(read.body.errors && read.body.errors.length >= 1);
+      assert.equal(read.body.errors[0].extensions.error.name, 'CostLimitError');
+      // 21 root pages of 5 ask for 105 items at their first level: refused before anything runs.
+      const before = server.vellum.database.statementCount;
+      const pages = await graphql(server, `{ ${Array.from({ length: 21 }, (_, i) => `p${i}: tags { data { id } }`).join(' ')} }`);
+      assert.equal(pages.status, 400);
+      assert.equal(pages.body.errors![0].extensions.code, 'GRAPHQL_VALIDATION_FAILED');
+      assert.match(pages.body.errors![0].message, /too costly/);
+      assert.equal(server.vellum.database.statementCount, before, 'nothing executed');
     });
 
     it('validation errors: unknown field, syntax, bad variables are HTTP 400', async () => {

@@ -1,7 +1,8 @@
 /**
- * One budget per GraphQL operation (`costLimit`): aliases, fragments and nested lists count
- * toward it before executing (an estimate), and the items actually read count toward it while
- * executing, shared by every root field. (Issue 17, point 2: 1,000 aliases of a page of 100
+ * One budget per GraphQL operation (`costLimit`): the pages root fields ask for (aliases and
+ * fragments included) count toward it before executing, and the items actually read, at every
+ * level, count toward it while executing, shared by every root field (issue 30, point 6: nested
+ * lists are measured, not guessed). (Issue 17, point 2: 1,000 aliases of a page of 100
  * articles answered 42.8 MB to an anonymous client.)
  */
 import assert from 'node:assert/strict';
@@ -38,13 +39,26 @@ for (const dialect of DIALECTS) {
       assert.equal(server.vellum.database.statementCount, before, 'nothing executed');
     });
 
-    it('counts aliases reached through fragments, and nested lists', async () => {
+    it('counts aliases reached through fragments; refuses an operation too deep', async () => {
       const fragment = 'fragment Page on ArticleEntityResponseCollection { data { id } }';
       const spread = await graphql(server, `${aliases(300, 'articles(pagination: { pageSize: 100 }) { ...Page }')} ${fragment}`, undefined, { anonymous: true });
       assert.equal(spread.status, 400, '300 pages of 100 through a fragment');
       assert.match(spread.body.errors![0].message, /costLimit/);
       const nested = await graphql(server, '{ authors(pagination: { pageSize: 100 }) { data { attributes { articles { data { attributes { category { data { attributes { articles { data { id } } } } } } } } } } } }', undefined, { anonymous: true });
-      assert.equal(nested.status, 400, 'nested lists multiply: 100 x 25 x 25 (the default page size each)');
+      assert.equal(nested.status, 400, 'eleven levels: over depthLimit');
+    });
+
+    it('nested lists are measured while reading, not multiplied by guessed page sizes', async () => {
+      // 1 author, its 100 articles, their categories: 201 items, within 250 (estimated 100 x 25 before).
+      const fits = await graphql(small, '{ authors(pagination: { pageSize: 100 }) { data { attributes { articles { data { attributes { category { data { attributes { name } } } } } } } } } }', undefined, { anonymous: true });
+      assert.equal(fits.status, 200);
+      assert.equal(fits.body.errors, undefined, JSON.stringify(fits.body.errors));
+      assert.equal(fits.body.data.authors.data[0].attributes.articles.data.length, 100);
+      // With each article's author too: 301 items read, over 250: refused while reading.
+      const over = await graphql(small, '{ authors(pagination: { pageSize: 100 }) { data { attributes { articles { data { attributes { author { data { id } } category { data { attributes { name } } } } } } } } } }', undefined, { anonymous: true });
+      assert.equal(over.status, 200);
+      assert.equal(over.body.data.authors, null);
+      assert.equal(over.body.errors![0].extensions.error.name, 'CostLimitError');
     });
 
     it('lets a real page through: 100 articles with their author and category, and a few aliases', async () => {

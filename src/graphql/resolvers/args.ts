@@ -48,7 +48,8 @@ function operators(input: Input): Input {
   return out;
 }
 
-const SYSTEM_INPUTS = new Set(['createdAt', 'updatedAt', 'publishedAt']);
+// `locale` in the data of a type without i18n: Strapi 5's input has it, and ignores it.
+const SYSTEM_INPUTS = new Set(['createdAt', 'updatedAt', 'publishedAt', 'locale']);
 
 /** A media id as the body expects it: a number. */
 function mediaId(value: unknown, path: string): unknown {

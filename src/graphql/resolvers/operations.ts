@@ -94,9 +94,10 @@ export class Operations {
     return this.deps.access.authorize(headers, permission);
   }
 
-  private readQuery(info: GraphQLResolveInfo, type: ContentType, path: string[], status: unknown, locale: unknown): DocumentParams {
+  private readQuery(info: GraphQLResolveInfo, type: ContentType, path: string[], status: unknown, locale: unknown, args: Args = {}): DocumentParams {
     const { fields, populate } = this.deps.selection.read(info, type, path);
-    return { fields, populate, status, locale };
+    // Strapi 5's publication cohorts (flat shape), as REST's parameters of the same names.
+    return { fields, populate, status, locale, publicationFilter: args.publicationFilter, hasPublishedVersion: args.hasPublishedVersion };
   }
 
   find(type: ContentType, key: string, path: string[], count: string | null): Resolver {
@@ -105,9 +106,10 @@ export class Operations {
       const pagination = Object.fromEntries(Object.entries((args.pagination ?? {}) as Args).filter(([, v]) => v !== null && v !== undefined));
       const { filters, publicationFilter } = previewFilters(args);
       const raw = {
-        ...this.readQuery(info, type, path, args.publicationState ?? args.status, args.locale),
+        ...this.readQuery(info, type, path, args.publicationState ?? args.status, args.locale, args),
         filters: filters ? toRestFilters(this.deps.service.schema, type, filters, this.deps.shape) : undefined,
-        publicationFilter,
+        // The earlier format's PREVIEW with a publishedAt filter (specification shape only).
+        ...(publicationFilter ? { publicationFilter } : {}),
         sort: Array.isArray(args.sort) && args.sort.length > 0 ? args.sort : undefined,
         pagination: { ...pagination, withCount: count !== null && this.deps.selection.selects(info, count) },
       };
@@ -121,7 +123,7 @@ export class Operations {
       const caller = await this.caller(ctx, key, { uid: type.uid, action: 'findOne' });
       const documentId = args.documentId ?? args.id;
       if (typeof documentId !== 'string' || documentId === '') return null;
-      const raw = this.readQuery(info, type, path, args.publicationState ?? args.status, args.locale);
+      const raw = this.readQuery(info, type, path, args.publicationState ?? args.status, args.locale, args);
       return this.deps.service.of(type).findVersion({ ...raw, documentId }, caller);
     };
   }
@@ -134,7 +136,7 @@ export class Operations {
   findSingle(type: ContentType, key: string, path: string[]): Resolver {
     return async (_source, args, ctx, info) => {
       const caller = await this.caller(ctx, key, { uid: type.uid, action: 'find' });
-      return this.deps.service.of(type).findVersion(this.readQuery(info, type, path, args.publicationState ?? args.status, args.locale), caller);
+      return this.deps.service.of(type).findVersion(this.readQuery(info, type, path, args.publicationState ?? args.status, args.locale, args), caller);
     };
   }
 

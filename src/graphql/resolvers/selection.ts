@@ -15,6 +15,7 @@ import {
   type GraphQLResolveInfo,
   type SelectionSetNode,
 } from 'graphql';
+import { ValidationError } from '../../errors.js';
 import { PER_OWNER_LIMIT } from '../../query/parse/populate.js';
 import { FILE_UID, type ContentType, type Model, type Schema } from '../../schema/model.js';
 import { typeName } from '../naming.js';
@@ -95,9 +96,17 @@ export class SelectionReader {
       } else if (attribute.kind === 'relation') target = this.schema.contentTypes.get(attribute.target);
       else if (attribute.kind === 'media') target = this.schema.contentTypes.get(FILE_UID);
       else if (attribute.kind === 'component') {
-        const node: RestPopulateNode = this.model(info, this.schema.components.get(attribute.component)!, fieldNodes);
-        const limit = this.perOwnerLimit(info, definitions[name], fieldNodes);
-        if (limit !== undefined) node[PER_OWNER_LIMIT] = limit;
+        const component = this.schema.components.get(attribute.component)!;
+        const node: RestPopulateNode = this.model(info, component, fieldNodes);
+        const conditions = this.componentConditions(info, definitions[name], fieldNodes);
+        if (conditions) {
+          // Filtered or sorted by its field's resolver: every item, with what the conditions name.
+          delete node.fields;
+          this.populateFiltered(component, conditions, node);
+        } else {
+          const limit = this.perOwnerLimit(info, definitions[name], fieldNodes);
+          if (limit !== undefined) node[PER_OWNER_LIMIT] = limit;
+        }
         this.merge(selection, attributeName, node);
         continue;
       } else {
@@ -121,6 +130,38 @@ export class SelectionReader {
     }
     if (custom) delete selection.fields;
     return selection;
+  }
+
+  /** The `filters` of a repeatable component's fields (flat shape), or `{}` for a sort alone; undefined without either. */
+  private componentConditions(info: GraphQLResolveInfo, definition: GraphQLField<unknown, unknown> | undefined, nodes: FieldNode[]): Record<string, unknown>[] | undefined {
+    if (!definition?.args.some((arg) => arg.name === 'filters')) return undefined;
+    const found: Record<string, unknown>[] = [];
+    for (const node of nodes) {
+      const args = getArgumentValues(definition, node, info.variableValues);
+      if (args.filters) found.push(args.filters as Record<string, unknown>);
+      else if (Array.isArray(args.sort) && args.sort.length > 0) found.push({});
+    }
+    return found.length > 0 ? found : undefined;
+  }
+
+  /** Populates the nested components and relations that component filters name (every scalar of them). */
+  private populateFiltered(model: Model, conditions: Record<string, unknown>[], node: RestPopulateNode): void {
+    for (const condition of conditions) {
+      for (const [key, value] of Object.entries(condition)) {
+        if (!value || typeof value !== 'object') continue;
+        if (key === 'and' || key === 'or' || key === 'not') {
+          this.populateFiltered(model, (Array.isArray(value) ? value : [value]) as Record<string, unknown>[], node);
+          continue;
+        }
+        const attribute = model.attributes[key];
+        if (attribute?.kind !== 'component' && attribute?.kind !== 'relation') continue;
+        node.populate ??= {};
+        const inner: RestPopulateNode = node.populate[key] ?? {};
+        delete inner.fields;
+        if (attribute.kind === 'component') this.populateFiltered(this.schema.components.get(attribute.component)!, [value as Record<string, unknown>], inner);
+        node.populate[key] = inner;
+      }
+    }
   }
 
   /** Field nodes of the related documents below a relation field, per shape. */
@@ -153,8 +194,10 @@ export class SelectionReader {
     }
     existing.fields = existing.fields && node.fields ? [...new Set([...existing.fields, ...node.fields])] : undefined;
     existing.populate = { ...node.populate, ...existing.populate };
-    existing.filters ??= node.filters;
-    existing.sort ??= node.sort;
+    // One read per relation: fields asking it for other items or another order cannot share it.
+    if (JSON.stringify(existing.filters) !== JSON.stringify(node.filters) || JSON.stringify(existing.sort) !== JSON.stringify(node.sort)) {
+      throw new ValidationError(`Fields reading the relation ${name} (aliases, ${name} and ${name}_connection) ask for different filters or sort in one query; ask for them in separate queries`, { param: name });
+    }
     const limits = [existing[PER_OWNER_LIMIT], node[PER_OWNER_LIMIT]];
     if (limits.every((limit) => limit !== undefined)) existing[PER_OWNER_LIMIT] = Math.max(...(limits as number[]));
     else delete existing[PER_OWNER_LIMIT];

@@ -118,6 +118,16 @@ export const PublicationStatus = new GraphQLEnumType({
   values: { DRAFT: { value: 'draft' }, PUBLISHED: { value: 'published' } },
 });
 
+/** Strapi 5's `publicationFilter` cohorts (flat shape), as REST's `publicationFilter` values. */
+export const PublicationFilter = new GraphQLEnumType({
+  name: 'PublicationFilter',
+  values: Object.fromEntries(
+    ['never-published', 'has-published-version', 'modified', 'unmodified', 'never-published-document', 'has-published-version-document', 'published-without-draft', 'published-with-draft'].map(
+      (value) => [value.toUpperCase().replaceAll('-', '_'), { value }],
+    ),
+  ),
+});
+
 /** The member of every dynamic-zone union for a value whose component is unknown. */
 export const ErrorType = new GraphQLObjectType<Record<string, unknown>>({
   name: 'Error',

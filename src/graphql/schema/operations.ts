@@ -1,12 +1,12 @@
 /** The root fields of Shadow CRUD (spec 4.10 table) for each content-type, in either shape. */
-import { GraphQLID, GraphQLList, GraphQLNonNull, type GraphQLFieldConfig, type GraphQLFieldConfigArgumentMap, type GraphQLFieldConfigMap } from 'graphql';
+import { GraphQLBoolean, GraphQLID, GraphQLList, GraphQLNonNull, type GraphQLFieldConfig, type GraphQLFieldConfigArgumentMap, type GraphQLFieldConfigMap } from 'graphql';
 import type { ContentType } from '../../schema/model.js';
 import type { GraphqlContext } from '../context.js';
 import type { Resolver } from '../extension.js';
 import { pluralField, singularField, typeName } from '../naming.js';
 import type { Operations } from '../resolvers/operations.js';
 import { LocaleScalar } from '../scalars.js';
-import { listArgs, PublicationState, PublicationStatus } from './common.js';
+import { listArgs, PublicationFilter, PublicationState, PublicationStatus } from './common.js';
 import type { FindResult, ModelTypes } from './types.js';
 
 type Field = GraphQLFieldConfig<unknown, GraphqlContext>;
@@ -31,7 +31,7 @@ export function rootFields(type: ContentType, types: ModelTypes, ops: Operations
   // As the specification's table has it, on every type (always published without draft and publish).
   const readArgs: GraphQLFieldConfigArgumentMap = v4
     ? { publicationState: { type: PublicationState, defaultValue: 'published' } }
-    : { status: { type: PublicationStatus, defaultValue: 'published' } };
+    : { status: { type: PublicationStatus, defaultValue: 'published' }, hasPublishedVersion: { type: GraphQLBoolean }, publicationFilter: { type: PublicationFilter } };
   const writeArgs: GraphQLFieldConfigArgumentMap = v4 ? {} : { status: { type: PublicationStatus, defaultValue: 'published' } };
   const localeArg: GraphQLFieldConfigArgumentMap = type.localized ? { locale: { type: LocaleScalar } } : {};
   const data = { data: { type: new GraphQLNonNull(types.dataInput(type)) } };

@@ -33,6 +33,7 @@ import type { ShadowCrud } from '../extension.js';
 import { enumTypeName, enumValueName, typeName, zoneTypeName } from '../naming.js';
 import { DateTimeScalar, JSONScalar } from '../scalars.js';
 import { paginateList } from '../resolvers/pagination.js';
+import { filterAndSortComponents } from '../resolvers/component-list.js';
 import { DeleteMutationResponse, ErrorType, filterInputOf, filterInputs, listArgs, Pagination, ResponseCollectionMeta, scalarOf } from './common.js';
 
 const SYSTEM_DATES = ['createdAt', 'updatedAt', 'publishedAt'] as const;
@@ -159,6 +160,17 @@ export class ModelTypes {
       case 'component': {
         const component = this.componentType(attribute.component);
         if (!attribute.repeatable) return { [attribute.name]: { type: attribute.required ? new GraphQLNonNull(component) : component } };
+        if (this.shape === 'flat') {
+          // Strapi 5 filters and sorts a component list per field; it was read whole (selection.ts).
+          const model = this.schema.components.get(attribute.component)!;
+          return {
+            [attribute.name]: {
+              type: new GraphQLList(component),
+              args: listArgs(this.filtersInput(model)),
+              resolve: (source, args) => paginateList(filterAndSortComponents(source[attribute.name] as unknown[] | undefined, args.filters, args.sort), args.pagination, this.amountLimit),
+            },
+          };
+        }
         return {
           [attribute.name]: {
             type: new GraphQLList(component),
@@ -167,8 +179,12 @@ export class ModelTypes {
           },
         };
       }
-      case 'dynamiczone':
-        return { [attribute.name]: { type: new GraphQLList(this.zoneType(model, attribute.name, attribute.components)) } };
+      case 'dynamiczone': {
+        const list = new GraphQLList(this.zoneType(model, attribute.name, attribute.components));
+        // Strapi 5: a required zone is a non-null list (it answers [] when empty).
+        if (this.shape !== 'flat' || !attribute.required) return { [attribute.name]: { type: list } };
+        return { [attribute.name]: { type: new GraphQLNonNull(list), resolve: (source) => source[attribute.name] ?? [] } };
+      }
     }
   }
 
@@ -273,7 +289,10 @@ export class ModelTypes {
         name,
         fields: () => {
           const fields: GraphQLInputFieldConfigMap = {};
-          if (model.modelType === 'component') fields.id = { type: filterInputs.ID };
+          // Strapi 5's component filters have no `id`.
+          if (model.modelType === 'component') {
+            if (this.shape === 'v4') fields.id = { type: filterInputs.ID };
+          }
           else fields[this.shape === 'v4' && model.uid !== FILE_UID ? 'id' : 'documentId'] = { type: filterInputs.ID };
           for (const attribute of this.visible(model)) {
             if (this.field(model, attribute.name)?.hasFiltersEnabled() === false) continue;
@@ -312,7 +331,12 @@ export class ModelTypes {
               if (this.field(model, attribute.name)?.hasInputEnabled() === false) continue;
               fields[attribute.name] = { type: this.attributeInput(model, attribute) };
             }
-            if (model.modelType === 'contentType') for (const date of SYSTEM_DATES) fields[date] = { type: DateTimeScalar };
+            if (model.modelType === 'contentType' && this.shape === 'v4') for (const date of SYSTEM_DATES) fields[date] = { type: DateTimeScalar };
+            else if (model.modelType === 'contentType') {
+              // As Strapi 5's: `publishedAt` (ignored: `status` decides), and `locale` on a type without i18n.
+              fields.publishedAt = { type: DateTimeScalar };
+              if (!model.localized) fields.locale = { type: GraphQLString };
+            }
             return fields;
           },
         }),
