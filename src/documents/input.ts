@@ -190,7 +190,9 @@ class InputValidator {
         }
       }
     }
-    if (mode === 'create' && !this.draft) this.requireMissing(model, data, path, path.length === 0 ? (this.rules.inherited ?? new Set()) : new Set());
+    const inherited = path.length === 0 ? (this.rules.inherited ?? new Set<string>()) : new Set<string>();
+    if (mode === 'create' && !this.draft) this.requireMissing(model, data, path, inherited);
+    else if (mode === 'create') this.requireMissingLists(model, data, path, inherited);
     return input;
   }
 
@@ -227,6 +229,23 @@ class InputValidator {
       // entry it publishes) and no `value` on others (it validates the body).
       this.fail([...path, attribute.name], `${attribute.name} must be defined.`, this.missingValue);
     }
+  }
+
+  /**
+   * A draft skips `required`, but for repeatable components and zones: Strapi 5.54 gives the
+   * optional ones an empty list on create and requires the required ones to be present, drafts too.
+   */
+  private requireMissingLists(model: Model, data: Record<string, unknown>, path: Path, inherited: ReadonlySet<string>): void {
+    for (const attribute of Object.values(model.attributes)) {
+      const list = attribute.kind === 'dynamiczone' || (attribute.kind === 'component' && attribute.repeatable);
+      if (!list || !attribute.required || data[attribute.name] !== undefined || inherited.has(attribute.name)) continue;
+      this.fail([...path, attribute.name], `${attribute.name} must be defined.`, undefined);
+    }
+  }
+
+  /** A repeatable component or a zone is a list: null is refused, with Strapi 5.54's words. */
+  private notAList(name: string, path: Path): undefined {
+    return this.fail(path, `${name} must be a \`array\` type, but the final value was: \`null\`.`, null);
   }
 
   scalar(attribute: ScalarAttribute, value: unknown, path: Path): unknown {
@@ -302,8 +321,9 @@ class InputValidator {
     if (isShortColumn && length > STRING_COLUMN_LENGTH) return this.fail(path, `${name} must be at most ${STRING_COLUMN_LENGTH} characters`, shown);
     if (final && attribute.minLength !== undefined && length < attribute.minLength) return this.fail(path, `${name} must be at least ${attribute.minLength} characters`, shown);
     if (attribute.maxLength !== undefined && length > attribute.maxLength) return this.fail(path, `${name} must be at most ${attribute.maxLength} characters`, shown);
-    if (final && attribute.required && value.length === 0 && attribute.type !== 'password') return this.fail(path, `${name} cannot be empty`, shown);
-    if (final && attribute.regex && value !== '' && !attribute.regex.test(value)) return this.fail(path, `${name} must match the pattern ${attribute.regex.source}`, shown);
+    // `required` refuses only null and absence: "" is a value (Strapi 5.54's notNil). The regex
+    // then judges it, as Strapi tests "" against the pattern of a required attribute only.
+    if (final && attribute.regex && (value !== '' || attribute.required) && !attribute.regex.test(value)) return this.fail(path, `${name} must match the pattern ${attribute.regex.source}`, shown);
     // Strapi refuses an empty email even when the attribute is optional (null clears it); drafts skip both checks.
     if (final && attribute.type === 'email' && value === '') return this.fail(path, `${name} cannot be empty`, shown);
     if (final && attribute.type === 'email' && !EMAIL.test(value)) return this.fail(path, `${name} must be a valid email`, shown);
@@ -371,6 +391,7 @@ class InputValidator {
   }
 
   private component(attribute: ComponentAttribute, value: unknown, mode: Mode, path: Path) {
+    if (value === null && attribute.repeatable) return this.notAList(attribute.name, path);
     if (value === null) {
       if (attribute.required && !this.draft) return this.fail(path, `${attribute.name} must be defined.`, value);
       return null;
@@ -387,7 +408,7 @@ class InputValidator {
   }
 
   private zone(attribute: DynamicZoneAttribute, value: unknown, mode: Mode, path: Path): ZoneItemInput[] | null | undefined {
-    if (value === null) return attribute.required && !this.draft ? this.fail(path, `${attribute.name} must be defined.`, value) : null;
+    if (value === null) return this.notAList(attribute.name, path);
     if (!Array.isArray(value)) return this.fail(path, `${attribute.name} must be an array`, value);
     if (this.countFails(attribute, value, path)) return undefined;
     const items: ZoneItemInput[] = [];
@@ -479,12 +500,8 @@ class InputValidator {
     if ((value.set !== undefined && !input.set) || (value.connect !== undefined && !input.connect) || (value.disconnect !== undefined && !input.disconnect)) {
       return undefined;
     }
-    const seen = new Set<string>();
-    for (const [index, ref] of (input.connect ?? []).entries()) {
-      const key = `${ref.id === undefined ? ref.documentId : `#${ref.id}`}|${ref.locale ?? ''}|${ref.status ?? ''}`;
-      if (seen.has(key)) return this.fail([...path, 'connect', index], `${attribute.name}: ${ref.documentId} is connected more than once`, ref.documentId);
-      seen.add(key);
-    }
+    // The same target twice in connect: once when both name the same position, refused otherwise
+    // (write/relation-order.ts), as Strapi.
     return input;
   }
 
@@ -504,8 +521,8 @@ class InputValidator {
       }
       ids.push(number);
     }
-    if (new Set(ids).size !== ids.length) return this.fail(path, `${attribute.name} names the same file twice`, value);
-    return ids;
+    // A file named twice is linked once, where it is first named (as Strapi stores it).
+    return [...new Set(ids)];
   }
 }
 

@@ -42,13 +42,13 @@ for (const dialect of DIALECTS) {
       assert.equal(links[2].id, before[0].id);
     });
 
-    it('null clears a component; a single component is replaced by PUT', async () => {
+    it('null clears a component, [] a repeatable one; a single component is replaced by PUT', async () => {
       const id = (await api().post('/api/articles', { data: { title: 'C3', seo: { metaTitle: 'old', metaDescription: 'keep?' }, links: [{ label: 'x' }] } })).body.data.documentId;
       await api().put(`/api/articles/${id}`, { data: { seo: { metaTitle: 'new' } } });
       const replaced = await read(id);
       assert.equal(replaced.seo.metaTitle, 'new');
       assert.equal(replaced.seo.metaDescription, null);
-      await api().put(`/api/articles/${id}`, { data: { seo: null, links: null } });
+      await api().put(`/api/articles/${id}`, { data: { seo: null, links: [] } });
       const cleared = await read(id);
       assert.equal(cleared.seo, null);
       assert.deepEqual(cleared.links, []);

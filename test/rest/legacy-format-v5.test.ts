@@ -103,6 +103,9 @@ for (const dialect of DIALECTS) {
       assert.deepEqual(await names(''), [`${tag}-live`, `${tag}-t`]);
       assert.deepEqual(await names(', publicationState: LIVE', ', publishedAt: { null: true }'), []);
       assert.deepEqual(await names(', publicationState: PREVIEW'), [`${tag}-draft`, `${tag}-live-edited`, `${tag}-t`]);
+      // The earlier format's drafts-only query: PREVIEW with publishedAt null finds documents never published.
+      assert.deepEqual(await names(', publicationState: PREVIEW', ', publishedAt: { null: true }'), [`${tag}-draft`]);
+      assert.deepEqual(await names(', publicationState: PREVIEW', ', publishedAt: { notNull: true }'), [`${tag}-live-edited`, `${tag}-t`]);
       const nested = await server.api.post('/graphql', {
         query: `{ owners(filters: { name: { eq: "${tag}-gql" } }, publicationState: LIVE) { data { attributes { manyToManyBi { data { attributes { name } } } } } } }`,
       });

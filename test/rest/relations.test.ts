@@ -107,11 +107,12 @@ for (const dialect of DIALECTS) {
     });
 
     for (const [name, data, path] of [
-      ['the same entry twice in connect', { tags: { connect: ['X', 'X'] } }, 'tags.connect.1'],
+      ['the same entry at two positions in connect', { tags: { connect: [{ documentId: 'X', position: { end: true } }, { documentId: 'X', position: { start: true } }] } }, 'tags.connect.1'],
       ['a documentId that does not exist', { tags: { connect: ['doesnotexist000000000000'] } }, 'tags.connect.0'],
       ['set with connect', { tags: { set: ['X'], connect: ['X'] } }, 'tags'],
       ['position with two keys', { tags: { connect: [{ documentId: 'X', position: { start: true, end: true } }] } }, 'tags.connect.0.position'],
-      ['before naming an entry that is not connected', { tags: { connect: [{ documentId: 'X', position: { before: 'Y' } }] } }, 'tags.connect.0.position'],
+      ['before naming a document that does not exist', { tags: { connect: [{ documentId: 'X', position: { before: 'doesnotexist000000000000' } }] } }, 'tags.connect.0.position'],
+      ['disconnecting a document that does not exist', { tags: { disconnect: ['doesnotexist000000000000'] } }, 'tags.disconnect.0'],
       ['connect on a media attribute', { cover: { connect: [1] } }, 'cover'],
     ] as const) {
       it(`400 for ${name}, and nothing changes`, async () => {

@@ -22,6 +22,9 @@ export async function update(
   options: WriteOptions,
 ): Promise<void> {
   const { dialect } = ctx.database;
+  // Keys the body may not carry are a 400 before the document is looked up, as in Strapi 5.54
+  // (its controller checks them first): validateInput throws for them, whatever the mode.
+  validateInput(ctx.schema, type, data, 'update', { draft: true });
   // bcrypt is slow: hashed before the transaction, which holds the document's locks.
   const hashed = await hashPasswords(type, data);
   // One transaction that first locks the document's rows: concurrent writes to one document queue

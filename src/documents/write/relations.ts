@@ -6,8 +6,12 @@ import type { ContentType, LinkTable, Model, RelationAttribute, Schema } from '.
 import type { DocumentContext } from '../context.js';
 import type { Status } from '../../query/types.js';
 import type { Position, RelationInput, RelationRef } from '../input.js';
+
+const anchorOf = (position: Position | undefined): string | number | undefined =>
+  position && 'before' in position ? position.before : position && 'after' in position ? position.after : undefined;
 import { insertMany } from './insert.js';
 import { resolveEntryIds } from './relation-ids.js';
+import { ConnectOrderError, orderAfterConnect, orderAfterSet, type ConnectStep, type OrderPosition } from './relation-order.js';
 import { detachFromOtherOwners, rowsOfStatus, statusOfRow, takesTargetFromOtherOwners, type TargetKey } from './relation-exclusivity.js';
 import { lockInverseOwners, lockOtherOwners } from './relation-locks.js';
 
@@ -21,22 +25,13 @@ export interface OwnerRow {
 }
 
 
+/** Which list (set, connect or disconnect) a ref was given in. */
+const path0 = (refs: { ref: RelationRef; path: (string | number)[] }[], ref: RelationRef): string | number | undefined => refs.find((entry) => entry.ref === ref)?.path[0];
+
 const keyOf = (target: TargetKey): string => `${target.documentId}\u0000${target.locale ?? ''}`;
 
 function fail(attribute: RelationAttribute, path: (string | number)[], message: string, value: unknown): never {
   throw ValidationError.fromFieldErrors([{ path: [attribute.name, ...path], message, name: 'ValidationError', value }]);
-}
-
-/** Places `item` in `list` as a connect position says; `before`/`after` must name a connected entry. */
-function placeAt<T>(list: T[], item: T, position: Position | undefined, keyOfItem: (t: T) => string, resolve: (documentId: string) => string | undefined, onMissing: (documentId: string) => never): void {
-  if (!position || 'end' in position) return void list.push(item);
-  if ('start' in position) return void list.unshift(item);
-  // Entry ids are resolved to documentIds before; one left over names nothing connected.
-  const anchorId = String('before' in position ? position.before : position.after);
-  const anchorKey = resolve(anchorId);
-  const index = anchorKey === undefined ? -1 : list.findIndex((entry) => keyOfItem(entry) === anchorKey);
-  if (index < 0) onMissing(anchorId);
-  list.splice('before' in position ? index : index + 1, 0, item);
 }
 
 /**
@@ -106,6 +101,14 @@ export class RelationLinks {
     const listed = [
       ...(input.set ?? []).map((ref, i) => ({ ref, path: ['set', i] as (string | number)[] })),
       ...(input.connect ?? []).map((ref, i) => ({ ref, path: ['connect', i] as (string | number)[] })),
+      // An unknown document in disconnect is a 400, as in Strapi; one the writer may not read
+      // disconnects nothing.
+      ...(this.visible(target) ? (input.disconnect ?? []) : []).map((ref, i) => ({ ref, path: ['disconnect', i] as (string | number)[] })),
+      // Anchors must name existing documents (of the item's locale).
+      ...(input.connect ?? []).flatMap((ref, i) => {
+        const anchor = anchorOf(ref.position);
+        return anchor === undefined ? [] : [{ ref: { documentId: String(anchor), locale: ref.locale }, path: ['connect', i, 'position'] as (string | number)[] }];
+      }),
     ];
     const resolved = await this.resolveTargets(target, attribute, row, listed);
     const current = row.fresh
@@ -118,38 +121,28 @@ export class RelationLinks {
           .orderBy('id')
           .execute();
     const entityOrd = new Map(current.map((r) => [keyOf({ documentId: r.target_document_id, locale: r.target_locale }), r.entity_ord]));
-    let list: TargetKey[];
-    if (input.set) {
-      list = [];
-      const seen = new Set<string>();
-      input.set.forEach((ref, i) => {
-        const key = resolved.get(ref)!;
-        if (seen.has(keyOf(key))) fail(attribute, ['set', i], `${attribute.name}: ${ref.documentId} is set more than once`, ref.documentId);
-        seen.add(keyOf(key));
-        list.push(key);
+    const byKey = new Map([...resolved.values()].map((key) => [keyOf(key), key]));
+    for (const r of current) byKey.set(keyOf({ documentId: r.target_document_id, locale: r.target_locale }), { documentId: r.target_document_id, locale: r.target_locale });
+    const keysOf = (refs: RelationRef[] | undefined): string[] => (refs ?? []).flatMap((ref) => (resolved.has(ref) ? [keyOf(resolved.get(ref)!)] : []));
+    let order: string[];
+    if (input.set) order = orderAfterSet(keysOf(input.set));
+    else {
+      const steps: ConnectStep[] = (input.connect ?? []).map((ref, index) => {
+        const key = keyOf(resolved.get(ref)!);
+        const anchor = anchorOf(ref.position);
+        if (anchor === undefined) return { key, position: ref.position as OrderPosition | undefined, index };
+        const anchorKey = keyOf({ documentId: String(anchor), locale: resolved.get(ref)!.locale });
+        return { key, position: 'before' in ref.position! ? { before: anchorKey } : { after: anchorKey }, index };
       });
-    } else {
-      list = current.map((r) => ({ documentId: r.target_document_id, locale: r.target_locale }));
-      // Disconnecting a target the writer may not read disconnects nothing, as an unknown one.
-      for (const ref of this.visible(target) ? (input.disconnect ?? []) : []) {
-        const locale = target.localized ? (row.locale ?? ref.locale ?? this.ctx.i18n.defaultLocale) : null;
-        list = list.filter((key) => keyOf(key) !== keyOf({ documentId: ref.documentId, locale }));
+      try {
+        order = orderAfterConnect(current.map((r) => keyOf({ documentId: r.target_document_id, locale: r.target_locale })), keysOf(input.disconnect), steps);
+      } catch (error) {
+        if (!(error instanceof ConnectOrderError)) throw error;
+        const ref = input.connect![error.index]!;
+        fail(attribute, ['connect', error.index], error.message.replace(` ${error.key} `, ` ${ref.documentId || ref.id} `), ref.documentId || ref.id);
       }
-      (input.connect ?? []).forEach((ref, i) => {
-        const key = resolved.get(ref)!;
-        const present = list.some((entry) => keyOf(entry) === keyOf(key));
-        if (present && !ref.position) return;
-        list = list.filter((entry) => keyOf(entry) !== keyOf(key));
-        placeAt(
-          list,
-          key,
-          ref.position,
-          keyOf,
-          (documentId) => list.find((entry) => entry.documentId === documentId && (!target.localized || entry.locale === key.locale)) && keyOf({ documentId, locale: key.locale }),
-          (documentId) => fail(attribute, ['connect', i, 'position'], `${attribute.name}: ${documentId} in position is not connected`, documentId),
-        );
-      });
     }
+    let list: TargetKey[] = order.map((key) => byKey.get(key)!);
     if (!attribute.toMany) list = list.slice(-1);
     const unchanged = list.length === current.length && list.every((key, i) => keyOf(key) === keyOf({ documentId: current[i]!.target_document_id, locale: current[i]!.target_locale }));
     if (unchanged) return;
@@ -224,7 +217,9 @@ export class RelationLinks {
             (!ownerType.localized || r.locale === locale) &&
             (ownerStatus(ref) === null || (ownerStatus(ref) === 'draft') === (r.published_at === null)),
         );
-        if (matching.length === 0 && path[0] !== 'disconnect') {
+        // An unknown owner is a 400 in disconnect too, as in Strapi; of a type the writer may not read,
+        // disconnect removes nothing.
+        if (matching.length === 0 && (path[0] !== 'disconnect' || this.visible(ownerType))) {
           fail(attribute, path, `${attribute.name}: no ${ownerType.singularName} with documentId ${ref.documentId}`, ref.documentId);
         }
         result.set(ref, matching.map((r) => Number(r.id)));
@@ -242,28 +237,69 @@ export class RelationLinks {
       ...(input.connect ?? []).map((ref, i) => ({ ref, path: ['connect', i] as (string | number)[] })),
       ...(input.disconnect ?? []).map((ref, i) => ({ ref, path: ['disconnect', i] as (string | number)[] })),
     ];
+    // Anchors must name existing owners (of the item's locale and status).
+    const anchors = (input.connect ?? []).flatMap((ref, i) => {
+      const anchor = anchorOf(ref.position);
+      return anchor === undefined ? [] : [{ ref: { ...ref, documentId: String(anchor), position: undefined }, path: ['connect', i, 'position'] as (string | number)[] }];
+    });
     // Concurrency (relation-locks.ts): lock the owners whose links change, before reading them.
     await lockInverseOwners(this.db, this.ctx.database.dialect, link, ownerType, self, refs.map(({ ref }) => ref.documentId));
-    const rowsByRef = await ownerRowsOf(refs);
+    const rowsByRef = await ownerRowsOf([...refs, ...anchors]);
 
-    if (input.set) await ofOwnerStatus(whereSelf(this.db.deleteFrom(link.table))).execute();
-    for (const ref of input.disconnect ?? []) {
-      const ids = rowsByRef.get(ref) ?? [];
-      if (ids.length) await whereSelf(this.db.deleteFrom(link.table)).where('entity_id', 'in', ids).execute();
+    // The inverse list (this document's owners, in `entity_ord` order), by owner document and locale.
+    const ownerKey = (documentId: string, ref?: RelationRef): string =>
+      ownerType.localized ? keyOf({ documentId, locale: self.locale ?? ref?.locale ?? this.ctx.i18n.defaultLocale }) : documentId;
+    const linked = await ofOwnerStatus(
+      whereSelf(
+        this.db
+          .selectFrom(`${link.table} as l`)
+          .innerJoin(`${ownerType.table} as o`, 'o.id', 'l.entity_id')
+          .select(['l.entity_id as entity_id', 'l.entity_ord as entity_ord', 'o.document_id as document_id', 'o.locale as locale'])
+          .orderBy('l.entity_ord')
+          .orderBy('l.id'),
+      ),
+    ).execute();
+    const rowsOfKey = new Map<string, { id: number; ord: number }[]>();
+    for (const r of linked) {
+      const key = ownerType.localized ? keyOf({ documentId: r.document_id as string, locale: r.locale as string }) : (r.document_id as string);
+      rowsOfKey.set(key, [...(rowsOfKey.get(key) ?? []), { id: Number(r.entity_id), ord: Number(r.entity_ord) }]);
     }
-    const toConnect = input.set ?? input.connect ?? [];
-    if (toConnect.length === 0) return;
-    if (!attribute.toMany && toConnect.length) {
-      // The inverse of a one-to-one holds one owner: the others let go.
-      await ofOwnerStatus(whereSelf(this.db.deleteFrom(link.table))).execute();
+    const current = [...rowsOfKey.keys()];
+    const idsOfKey = new Map<string, number[]>();
+    for (const { ref } of refs) if (path0(refs, ref) !== 'disconnect') idsOfKey.set(ownerKey(ref.documentId, ref), rowsByRef.get(ref) ?? []);
+
+    let order: string[];
+    if (input.set) order = orderAfterSet(input.set.map((ref) => ownerKey(ref.documentId, ref)));
+    else {
+      const steps: ConnectStep[] = (input.connect ?? []).map((ref, index) => {
+        const anchor = anchorOf(ref.position);
+        const position: OrderPosition | undefined =
+          anchor === undefined ? (ref.position as OrderPosition | undefined) : 'before' in ref.position! ? { before: ownerKey(String(anchor), ref) } : { after: ownerKey(String(anchor), ref) };
+        return { key: ownerKey(ref.documentId, ref), position, index };
+      });
+      try {
+        order = orderAfterConnect(current, (input.disconnect ?? []).map((ref) => ownerKey(ref.documentId, ref)), steps);
+      } catch (error) {
+        if (!(error instanceof ConnectOrderError)) throw error;
+        const ref = input.connect![error.index]!;
+        fail(attribute, ['connect', error.index], error.message.replace(` ${error.key} `, ` ${ref.documentId} `), ref.documentId);
+      }
     }
-    const last = await whereSelf(this.db.selectFrom(link.table).select(sql<number>`max(entity_ord)`.as('max_ord'))).executeTakeFirst();
-    let nextOrd = Number(last?.max_ord ?? 0) + 1;
-    for (const ref of attribute.toMany ? toConnect : toConnect.slice(-1)) {
-      const ownerIds = rowsByRef.get(ref) ?? [];
-      for (const ownerId of ownerIds) {
-        const existing = await whereSelf(this.db.selectFrom(link.table).select('id')).where('entity_id', '=', ownerId).executeTakeFirst();
-        if (existing) continue;
+    // The inverse of a one-to-one holds one owner.
+    if (!attribute.toMany) order = order.slice(-1);
+
+    const kept = new Set(order);
+    const removed = current.filter((key) => !kept.has(key)).flatMap((key) => rowsOfKey.get(key)!.map((r) => r.id));
+    if (removed.length) await whereSelf(this.db.deleteFrom(link.table)).where('entity_id', 'in', removed).execute();
+    for (const [index, key] of order.entries()) {
+      const existing = rowsOfKey.get(key);
+      if (existing) {
+        const stale = existing.filter((r) => r.ord !== index + 1).map((r) => r.id);
+        if (stale.length) await whereSelf(this.db.updateTable(link.table).set({ entity_ord: index + 1 })).where('entity_id', 'in', stale).execute();
+        continue;
+      }
+      for (const ownerId of idsOfKey.get(key) ?? []) {
+        // A new link goes at the end of the owner's own list (`target_ord`), which keeps its order.
         let targetOrd = 1;
         if (ownerAttribute.toMany) {
           const max = await this.db.selectFrom(link.table).select(sql<number>`max(target_ord)`.as('max_ord')).where('entity_id', '=', ownerId).executeTakeFirst();
@@ -273,47 +309,9 @@ export class RelationLinks {
         }
         await this.db
           .insertInto(link.table)
-          .values({ entity_id: ownerId, target_document_id: self.documentId, target_locale: self.locale, target_ord: targetOrd, entity_ord: nextOrd })
+          .values({ entity_id: ownerId, target_document_id: self.documentId, target_locale: self.locale, target_ord: targetOrd, entity_ord: index + 1 })
           .execute();
       }
-      nextOrd += 1;
-    }
-    const positioned = (input.connect ?? []).some((ref) => ref.position && !('end' in ref.position));
-    if (attribute.toMany && positioned) await this.reorderInverse(link, ownerType, attribute, input.connect!, (query) => ofOwnerStatus(whereSelf(query)));
-  }
-
-  /** Applies connect positions on the inverse side: owner documents reordered, then `entity_ord` rewritten. */
-  private async reorderInverse(
-    link: LinkTable,
-    ownerType: ContentType,
-    attribute: RelationAttribute,
-    connect: RelationRef[],
-    whereSelf: <T extends { where: Function }>(query: T) => T,
-  ): Promise<void> {
-    const rows = await whereSelf(
-      this.db
-        .selectFrom(`${link.table} as l`)
-        .innerJoin(`${ownerType.table} as o`, 'o.id', 'l.entity_id')
-        .select(['l.id as link_id', 'o.document_id as document_id'])
-        .orderBy('l.entity_ord')
-        .orderBy('l.id'),
-    ).execute();
-    const linksOf = new Map<string, number[]>();
-    for (const row of rows) linksOf.set(row.document_id as string, [...(linksOf.get(row.document_id as string) ?? []), Number(row.link_id)]);
-    let order = [...linksOf.keys()];
-    connect.forEach((ref, i) => {
-      order = order.filter((documentId) => documentId !== ref.documentId);
-      placeAt(
-        order,
-        ref.documentId,
-        ref.position,
-        (documentId) => documentId,
-        (documentId) => (order.includes(documentId) ? documentId : undefined),
-        (documentId) => fail(attribute, ['connect', i, 'position'], `${attribute.name}: ${documentId} in position is not connected`, documentId),
-      );
-    });
-    for (const [index, documentId] of order.entries()) {
-      await this.db.updateTable(link.table).set({ entity_ord: index + 1 }).where('id', 'in', linksOf.get(documentId)!).execute();
     }
   }
 

@@ -12,6 +12,7 @@ import type { Resolver, ResolverConfig } from '../extension.js';
 import type { FindResult, Shape } from '../schema/types.js';
 import { toRestBody, toRestFilters } from './args.js';
 import type { SelectionReader } from './selection.js';
+import { isPlainObject } from '../../objects.js';
 
 type Args = Record<string, unknown>;
 
@@ -30,6 +31,24 @@ export interface OperationDeps {
 export function parseScope(scope: string): Permission {
   const dot = scope.lastIndexOf('.');
   return { uid: scope.slice(0, dot), action: scope.slice(dot + 1) };
+}
+
+/**
+ * `publicationState: PREVIEW` is the earlier format's "drafts and published" (specification 9):
+ * there, a document published once has a `publishedAt`, so `publishedAt: { null: true }` finds the
+ * documents never published and `notNull` the others. Vellum reads the drafts in PREVIEW, whose
+ * rows all have a null `publishedAt`: a top-level filter on it asks which documents have a
+ * published version instead.
+ */
+function previewFilters(args: Args): { filters?: Args; publicationFilter?: 'never-published-document' | 'has-published-version-document' } {
+  const filters = args.filters as Args | undefined;
+  if (args.publicationState !== 'draft' || !filters || !isPlainObject(filters.publishedAt)) return { filters };
+  const { publishedAt, ...rest } = filters;
+  const condition = publishedAt as Args;
+  const keys = Object.keys(condition);
+  if (keys.length !== 1 || typeof condition[keys[0]!] !== 'boolean' || !['null', 'notNull'].includes(keys[0]!)) return { filters };
+  const never = (keys[0] === 'null') === condition[keys[0]!];
+  return { filters: rest, publicationFilter: never ? 'never-published-document' : 'has-published-version-document' };
 }
 
 export class Operations {
@@ -84,9 +103,11 @@ export class Operations {
     return async (_source, args, ctx, info) => {
       const caller = await this.caller(ctx, key, { uid: type.uid, action: 'find' });
       const pagination = Object.fromEntries(Object.entries((args.pagination ?? {}) as Args).filter(([, v]) => v !== null && v !== undefined));
+      const { filters, publicationFilter } = previewFilters(args);
       const raw = {
         ...this.readQuery(info, type, path, args.publicationState ?? args.status, args.locale),
-        filters: args.filters ? toRestFilters(this.deps.service.schema, type, args.filters as Args, this.deps.shape) : undefined,
+        filters: filters ? toRestFilters(this.deps.service.schema, type, filters, this.deps.shape) : undefined,
+        publicationFilter,
         sort: Array.isArray(args.sort) && args.sort.length > 0 ? args.sort : undefined,
         pagination: { ...pagination, withCount: count !== null && this.deps.selection.selects(info, count) },
       };

@@ -28,9 +28,9 @@ describe('fields (spec 4.6)', () => {
     assert.deepEqual(fields({ 0: 'views', 1: 'title' }), ['views', 'title']);
   });
 
-  it('selects the document columns, locale only on localized types', () => {
+  it('selects the document columns; locale is an invalid key on types without i18n, as Strapi 5.54', () => {
     assert.deepEqual(fields('createdAt,updatedAt,publishedAt,locale'), ['createdAt', 'updatedAt', 'publishedAt', 'locale']);
-    assert.deepEqual(fields('createdAt,locale', author), ['createdAt']);
+    refused('createdAt,locale', 'Invalid key locale in fields', 'locale', author);
   });
 
   it('refuses unknown, hidden and non-scalar attributes', () => {

@@ -15,8 +15,9 @@ export function parseFields(model: Model, value: unknown, path: Path): string[] 
     const name = item.trim();
     if (name === '*') return undefined;
     if (ALWAYS.has(name)) continue;
-    if (model.modelType === 'contentType' && SYSTEM.has(name)) {
-      if (name !== 'locale' || model.localized) names.push(name);
+    // `locale` is a field of localized types only: elsewhere an invalid key, as in Strapi 5.54.
+    if (model.modelType === 'contentType' && SYSTEM.has(name) && (name !== 'locale' || model.localized)) {
+      names.push(name);
       continue;
     }
     const attribute = model.attributes[name];

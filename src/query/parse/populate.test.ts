@@ -92,6 +92,12 @@ describe('populate (spec 4.7)', () => {
     refused({ blocks: { on: { 'shared.quote': { nope: 1 } } } }, 'Invalid key nope (use fields, populate or filters)', { key: 'nope', path: 'blocks.shared.quote' });
   });
 
+  it('skips sort, filters and fields where Strapi 5.54 skips them: not attributes, or below an attribute', () => {
+    assert.deepEqual(populate({ seo: { populate: { fields: ['metaTitle'] } } }), { seo: { populate: {} } });
+    assert.deepEqual(populate({ author: { populate: { sort: 'name', filters: { name: 'x' } } } }), { author: { populate: {} } });
+    assert.deepEqual(populate({ fields: ['title'], author: true }), { author: {} });
+  });
+
   it('refuses unknown, hidden and scalar attributes, and unknown node keys', () => {
     refused('nope', 'Invalid key nope in populate', { key: 'nope', path: null });
     refused('author.nope', 'Invalid key nope in populate', { key: 'nope', path: 'author' });

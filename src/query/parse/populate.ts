@@ -22,6 +22,8 @@ type Populatable = Exclude<Attribute, { kind: 'scalar' }>;
  * `on`. Every name is checked against the schema; relations and media the caller may not read are
  * kept in the tree and left out when reading (spec 7.3: silently unpopulated).
  */
+const QUERY_KEYWORDS = new Set(['sort', 'filters', 'fields']);
+
 export class PopulateParser {
   private nodes = 0;
 
@@ -54,6 +56,10 @@ export class PopulateParser {
         if (asBoolean(inner) !== false) Object.assign(tree, this.star(model));
         continue;
       }
+      // Strapi 5.54's populate traversal skips the keywords sort, filters and fields where they
+      // are not attributes, and anywhere below an attribute's populate: a route middleware's
+      // `seo: { populate: { fields: [...] } }` populates seo whole.
+      if (QUERY_KEYWORDS.has(key) && (!(key in model.attributes) || path.length > 1)) continue;
       const attribute = this.resolve(model, key, where);
       const toggle = typeof inner === 'string' || typeof inner === 'boolean' ? asBoolean(inner) : undefined;
       if (toggle === false) continue;
