@@ -434,7 +434,11 @@ function resolveReferences(schema: Schema, pending: PendingRelation[], warn: Sch
   for (const relation of pending) {
     const { attribute, reader } = relation;
     if (schema.contentTypes.has(attribute.target)) targeted.push(relation);
-    else if (isStrapiOwnUid(attribute.target)) leaveOut(relation, `is a relation to ${attribute.target}, which Vellum does not have`);
+    else if (isStrapiOwnUid(attribute.target)) {
+      leaveOut(relation, `is a relation to ${attribute.target}, which Vellum does not have`);
+      const owner = getModel(schema, relation.ownerUid);
+      (owner.unserved ??= new Set()).add(attribute.name);
+    }
     else reader.fail(`attribute "${attribute.name}" is a relation to the missing target ${attribute.target}`);
   }
   const linked: PendingRelation[] = [];

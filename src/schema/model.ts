@@ -141,6 +141,11 @@ interface ModelBase {
   /** Scalar attributes in declaration order, for column lists. */
   scalars: ScalarAttribute[];
   file: string;
+  /**
+   * Relations to Strapi's own types (`admin::user`, ...) that the schema declares and Vellum does
+   * not serve: a populate naming one is answered without it, as Strapi's content API does.
+   */
+  unserved?: Set<string>;
 }
 
 export interface ContentType extends ModelBase {

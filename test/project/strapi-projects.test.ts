@@ -283,6 +283,12 @@ for (const dialect of DIALECTS) {
       for (const key of ['owner', 'language', 'attachedTo', 'createdBy']) assert.ok(!(key in read.body.data), key);
       assert.equal(typeof read.body.data.createdAt, 'string', 'the engine\'s own timestamp');
       assert.equal((await server.api.post('/api/memos', { data: { title, owner: 1 } })).status, 400);
+      // A front end populating them is answered without them, as Strapi's content API does.
+      for (const query of ['populate[owner]=true', 'populate=owner', 'populate[owner][fields][0]=firstname', 'populate[bits][populate][reviewer]=true']) {
+        const populated = await server.api.get(`/api/memos/${created.body.data.documentId}?${query}`);
+        assert.equal(populated.status, 200, `${query}: ${populated.text}`);
+        assert.ok(!('owner' in populated.body.data) && !('createdBy' in populated.body.data), query);
+      }
     });
 
     it('types named user, file and role are the project\'s, at /api/users, /api/files and /api/roles', async () => {

@@ -60,6 +60,8 @@ export class PopulateParser {
       // are not attributes, and anywhere below an attribute's populate: a route middleware's
       // `seo: { populate: { fields: [...] } }` populates seo whole.
       if (QUERY_KEYWORDS.has(key) && (!(key in model.attributes) || path.length > 1)) continue;
+      // A relation to a type of Strapi's own (admin::user) is answered without it, as Strapi's content API.
+      if (model.unserved?.has(key)) continue;
       const attribute = this.resolve(model, key, where);
       const toggle = typeof inner === 'string' || typeof inner === 'boolean' ? asBoolean(inner) : undefined;
       if (toggle === false) continue;
@@ -120,6 +122,7 @@ export class PopulateParser {
       return;
     }
     const [name, ...rest] = dotted.split('.');
+    if (model.unserved?.has(name!)) return;
     const where = [...path, name!];
     const attribute = this.resolve(model, name!, where);
     const node = (tree[name!] ??= {});
