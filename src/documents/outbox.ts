@@ -7,8 +7,10 @@
  * plugin's): a document write emits per version row it touches (`entry.create` of the draft, then
  * `entry.publish` of the published copy, ...), the payload is `{ model, uid, entry }` with the row
  * as Strapi's query engine reads it with a deep populate (relations with their fields, media as
- * ids, components and dynamic zones all the way down), deleted rows as they were (no populate);
- * files emit `media.*` with `{ media }`. Private and password attributes are never included.
+ * whole files, components and dynamic zones all the way down), deleted rows as they were (no
+ * populate); files emit `media.*` with `{ media }`. Private and password attributes are never
+ * included, nor `locale` on a type without i18n. Of the built-in types, users emit entry events
+ * (Strapi's users-permissions writes them through the document service) and files media events.
  * Strapi reads the entry after the commit, on every process that wrote; here it is read inside the
  * transaction, so the payload is what was committed.
  *
@@ -18,10 +20,13 @@
 import type { Db } from '../database/dialect.js';
 import type { FindOneQuery, PopulateTree } from '../query/types.js';
 import { FILE_UID, isHidden, type ContentType, type Model, type Schema } from '../schema/model.js';
-import type { DocumentContext } from './context.js';
+import type { CallerOptions, DocumentContext } from './context.js';
 import { findRow } from './operations/find-one.js';
 import { ReadBudget } from './read/budget.js';
 import type { Document } from './rows.js';
+
+/** The users-permissions users (auth/ owns the type; documents/ cannot import it). */
+const USER_UID = 'plugin::users-permissions.user';
 
 export const WEBHOOK_EVENTS = [
   'entry.create',
@@ -65,7 +70,7 @@ export interface Outbox {
 export type RowChange = 'create' | 'update' | 'publish' | 'draft-discard';
 export type RowRemoval = 'delete' | 'unpublish';
 
-/** Strapi's `getDeepPopulate`: relations with their fields, media as ids, components and zones all the way down. */
+/** Strapi's `getDeepPopulate`: relations with their fields, media whole (`select: ['*']`), components and zones all the way down. */
 function deepPopulate(schema: Schema, model: Model): PopulateTree {
   const tree: PopulateTree = {};
   for (const attribute of Object.values(model.attributes)) {
@@ -75,7 +80,7 @@ function deepPopulate(schema: Schema, model: Model): PopulateTree {
         if (schema.contentTypes.has(attribute.target)) tree[attribute.name] = {};
         break;
       case 'media':
-        if (schema.contentTypes.has(FILE_UID)) tree[attribute.name] = { fields: [] };
+        if (schema.contentTypes.has(FILE_UID)) tree[attribute.name] = {};
         break;
       case 'component': {
         const component = schema.components.get(attribute.component);
@@ -115,9 +120,12 @@ export class WriteEvents {
     private readonly outbox: Outbox,
   ) {}
 
-  /** The events of writes of `type`, when an outbox is configured: entries of project types, media of files. */
-  static of(ctx: DocumentContext, type: ContentType): WriteEvents | undefined {
-    if (!ctx.outbox || (type.builtIn && type.uid !== FILE_UID)) return undefined;
+  /**
+   * The events of writes of `type`, when an outbox is configured and the caller does not write
+   * silently: entries of project types and users, media of files.
+   */
+  static of(ctx: DocumentContext, type: ContentType, caller?: CallerOptions): WriteEvents | undefined {
+    if (!ctx.outbox || caller?.webhookEvents === false || (type.builtIn && type.uid !== FILE_UID && type.uid !== USER_UID)) return undefined;
     return new WriteEvents(ctx, type, ctx.outbox);
   }
 
@@ -164,7 +172,7 @@ export class WriteEvents {
     this.recorded = true;
   }
 
-  /** The row as Strapi's query engine shows it: `locale` null on types without i18n. */
+  /** The row as Strapi's event shows it: no `locale` on types without i18n (files included). */
   private async read(db: Db, rowId: number, populated: boolean): Promise<Document | null> {
     const { ctx, type } = this;
     let query: FindOneQuery = { populate: {}, status: 'draft', locale: ctx.i18n.defaultLocale };
@@ -173,7 +181,7 @@ export class WriteEvents {
       deepQueries.set(type, query);
     }
     const entry = await findRow(ctx, db, type, rowId, query, {}, ReadBudget.unlimited());
-    if (entry && !type.localized) entry.locale = null;
+    if (entry && !type.localized) delete entry.locale;
     return entry;
   }
 }

@@ -169,9 +169,16 @@ export function registerAdminContentRoutes(app: FastifyInstance, options: AdminC
   async function publicationAction(type: ContentType, request: FastifyRequest<{ Params: { action: string } }>, documentId: string | undefined) {
     const documents = service.of(type);
     const { locale, status: _status, ...read } = request.query as Query;
-    const run = { publish: documents.publish, unpublish: documents.unpublish, 'discard-draft': documents.discardDraft }[request.params.action];
+    // `discard` is Strapi's content manager's name for it.
+    const run = { publish: documents.publish, unpublish: documents.unpublish, 'discard-draft': documents.discardDraft, discard: documents.discardDraft }[request.params.action];
     if (!run) throw new NotFoundError(`No action ${request.params.action}: publish, unpublish or discard-draft`);
     if (!type.draftAndPublish) throw new ValidationError(`${type.displayName} has no draft and publish`);
+    // As Strapi's content manager: publishing saves the draft first (with the body's `data`, or as
+    // it is), so it emits entry.update of the draft before entry.publish.
+    if (request.params.action === 'publish' && (await documents.findOne({ documentId, locale, status: 'draft' }))) {
+      const data = (request.body as { data?: unknown } | null)?.data;
+      await documents.update({ documentId, locale, status: 'draft', data: data === undefined ? {} : bodyData(request.body) });
+    }
     await run.call(documents, { documentId, locale });
     // The draft as the request's populate and fields show it.
     const draft = await documents.findOne({ ...read, documentId, locale, status: 'draft' });
