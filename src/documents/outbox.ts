@@ -112,6 +112,12 @@ const deepQueries = new WeakMap<ContentType, FindOneQuery>();
 export class WriteEvents {
   /** Whether an event was recorded (the facade tells the outbox once the write has committed). */
   recorded = false;
+  /**
+   * What removed rows are read with when the caller named a populate or fields (Strapi reads the
+   * rows its unpublish and delete remove with their params: the content manager's unpublish sends
+   * its deep populate, relations counted); without, the row as it is.
+   */
+  removedQuery?: FindOneQuery;
   private wanted?: { db: Db; subscribers: Subscribers };
 
   constructor(
@@ -160,7 +166,7 @@ export class WriteEvents {
     const subscribers = await this.subscribers(db);
     if (!subscribers.has(event)) return;
     for (const rowId of rowIds) {
-      const entry = await this.read(db, rowId, false);
+      const entry = await this.read(db, rowId, false, this.removedQuery);
       if (entry) await this.record(db, subscribers, event, entry);
     }
   }
@@ -173,9 +179,9 @@ export class WriteEvents {
   }
 
   /** The row as Strapi's event shows it: no `locale` on types without i18n (files included). */
-  private async read(db: Db, rowId: number, populated: boolean): Promise<Document | null> {
+  private async read(db: Db, rowId: number, populated: boolean, given?: FindOneQuery): Promise<Document | null> {
     const { ctx, type } = this;
-    let query: FindOneQuery = { populate: {}, status: 'draft', locale: ctx.i18n.defaultLocale };
+    let query: FindOneQuery = given ?? { populate: {}, status: 'draft', locale: ctx.i18n.defaultLocale };
     if (populated) {
       query = deepQueries.get(type) ?? { ...query, populate: deepPopulate(ctx.schema, type) };
       deepQueries.set(type, query);

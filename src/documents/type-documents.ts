@@ -364,6 +364,7 @@ export class TypeDocuments {
       const events = this.events(given, this.backQuery({ ...given, locale: undefined, status: undefined }, caller), caller);
       if (events) await events.beforeDeletes((await findDocumentRows(this.ctx.database.db, this.type, documentId, locale)).map((row) => row.id));
       const outbox = WriteEvents.of(this.ctx, this.type, caller);
+      if (outbox && (given.populate !== undefined || given.fields !== undefined)) outbox.removedQuery = this.backQuery({ ...given, locale: undefined, status: undefined }, caller);
       await deleteDocument(this.ctx, this.type, documentId, locale, events, outbox);
       this.committed(outbox);
       await this.answer(events);
@@ -410,6 +411,7 @@ export class TypeDocuments {
       }
     }
     const outbox = WriteEvents.of(this.ctx, this.type, asked);
+    if (outbox && (params.populate !== undefined || params.fields !== undefined)) outbox.removedQuery = query;
     await PUBLICATIONS[kind](this.ctx, this.type, documentId, locale, events, outbox);
     this.committed(outbox);
     const answered = await this.answer(events);

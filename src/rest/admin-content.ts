@@ -12,7 +12,7 @@ import type { Document } from '../documents/rows.js';
 import { NotFoundError, ValidationError } from '../errors.js';
 import { sendJson } from '../http/json-body.js';
 import { describeSchema } from './admin-schema.js';
-import type { ContentType } from '../schema/model.js';
+import { isHidden, type ContentType, type Model, type Schema } from '../schema/model.js';
 
 type Query = Record<string, unknown>;
 type TypeParams = { uid: string };
@@ -43,6 +43,33 @@ const stamp = (document: Document | null | undefined, key: string): string | nul
   const value = document?.[key];
   return typeof value === 'string' ? value : value instanceof Date ? value.toISOString() : null;
 };
+
+/**
+ * Strapi's content manager's deep populate (`populateDeep(Infinity).countRelations()`), which its
+ * unpublish hands to the document service, so entry.unpublish carries it: relations counted, media
+ * whole, components and zones all the way down, a localized type's localizations.
+ */
+function managerPopulate(schema: Schema, model: Model): Record<string, unknown> {
+  const populate: Record<string, unknown> = {};
+  for (const attribute of Object.values(model.attributes)) {
+    if (isHidden(attribute)) continue;
+    if (attribute.kind === 'relation') populate[attribute.name] = { count: true };
+    else if (attribute.kind === 'media') populate[attribute.name] = true;
+    else if (attribute.kind === 'component') {
+      const component = schema.components.get(attribute.component);
+      if (component) populate[attribute.name] = { populate: managerPopulate(schema, component) };
+    } else if (attribute.kind === 'dynamiczone') {
+      const on: Record<string, unknown> = {};
+      for (const uid of attribute.components) {
+        const component = schema.components.get(uid);
+        if (component) on[uid] = { populate: managerPopulate(schema, component) };
+      }
+      populate[attribute.name] = { on };
+    }
+  }
+  if (model.modelType === 'contentType' && model.localized) populate.localizations = true;
+  return populate;
+}
 
 export function registerAdminContentRoutes(app: FastifyInstance, options: AdminContentOptions): void {
   const { auth, documents: service } = options;
@@ -179,7 +206,8 @@ export function registerAdminContentRoutes(app: FastifyInstance, options: AdminC
       const data = (request.body as { data?: unknown } | null)?.data;
       await documents.update({ documentId, locale, status: 'draft', data: data === undefined ? {} : bodyData(request.body) });
     }
-    await run.call(documents, { documentId, locale });
+    const populate = request.params.action === 'unpublish' ? { populate: managerPopulate(service.schema, type) } : {};
+    await run.call(documents, { documentId, locale, ...populate });
     // The draft as the request's populate and fields show it.
     const draft = await documents.findOne({ ...read, documentId, locale, status: 'draft' });
     return editable(type, documents, draft, locale);

@@ -95,6 +95,9 @@ const emitted = (a: Received, b: Received): number =>
 /** The body of an event without its time (the `createdAt` of the event, not of the entry). */
 const payload = (request: Received): Record<string, unknown> => {
   const { createdAt: _createdAt, ...rest } = request.body as Record<string, unknown>;
+  // A user's role: its id would share a label with the user's own (both 1 on Strapi, not on Vellum).
+  const role = (rest.entry as { role?: { id?: unknown } } | undefined)?.role;
+  if (role && typeof role === 'object') role.id = '<role id>';
   return rest;
 };
 

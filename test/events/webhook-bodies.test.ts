@@ -113,5 +113,21 @@ for (const dialect of DIALECTS) {
       // Strapi's content manager names the discard action `discard`.
       assert.equal((await admin.post(`/admin/content-manager/collection-types/api::article.article/${id}/actions/discard`)).status, 200);
     });
+
+    it('the content manager\'s unpublish sends the removed version with its deep populate: relations counted, media, components, localizations', async () => {
+      const { receiver } = await hook(['entry.unpublish']);
+      const tag = (await server.api.post('/api/tags', { data: { name: unique('counted') } })).body.data.documentId;
+      const id = (await server.api.post('/api/articles', { data: { title: unique('CM unpublish'), tags: [tag], seo: { metaTitle: 'Meta' } } })).body.data.documentId;
+      const unpublished = await admin.post(`/admin/content-manager/collection-types/api::article.article/${id}/actions/unpublish`);
+      assert.equal(unpublished.status, 200, JSON.stringify(unpublished.body));
+      await receiver.until(() => about(receiver, id).length >= 1, 'entry.unpublish');
+      const { entry } = about(receiver, id)[0]!.body;
+      assert.ok(entry.publishedAt, 'the published version');
+      assert.deepEqual([entry.tags, entry.author, entry.category], [{ count: 1 }, { count: 0 }, { count: 0 }]);
+      assert.deepEqual([entry.cover, entry.gallery, entry.links, entry.blocks], [null, [], [], []]);
+      assert.equal(entry.seo.metaTitle, 'Meta');
+      assert.equal(entry.seo.shareImage, null);
+      assert.ok(Array.isArray(entry.localizations), JSON.stringify(entry));
+    });
   });
 }
