@@ -6,6 +6,27 @@
  * events of one scenario arrive in any order there: they are compared in the order they were
  * emitted, which is `ORDER` below within a scenario's step. On demand:
  * `npm run test:strapi -- webhooks`. Pinned for Vellum alone in test/events/webhook-bodies.test.ts.
+ *
+ * Observed on Strapi 5.54.0 (2026-11-28, blog example, SQLite):
+ * - Events per write: POST (published) entry.create of the draft, then entry.publish; POST
+ *   ?status=draft entry.create; PUT ?status=draft entry.update; PUT (published) entry.update of the
+ *   draft, then entry.publish (the old published row is replaced silently: no entry.delete); PUT of a
+ *   new locale entry.create (then entry.publish when published); DELETE one entry.delete per row
+ *   removed (draft and published), bare rows. Types without draft and publish: entry.create /
+ *   entry.update / entry.delete only.
+ * - The content manager: publish saves the draft first (entry.update, then entry.publish, even with
+ *   an empty body); unpublish (`actions/unpublish`) entry.unpublish of the published row read with
+ *   the manager's deep populate: every relation, to-one too, as `{ count }`, media whole, components
+ *   and zones deep, and `localizations`: every other row of the document, the same locale's draft
+ *   included; discard (`actions/discard`) entry.draft-discard.
+ * - Entries: relations populated with all their fields (nothing private), media as whole files
+ *   (id, documentId, name, alternativeText, caption, focalPoint, width, height, formats, hash, ext,
+ *   mime, size, url, previewUrl, provider, provider_metadata, createdAt, updatedAt, publishedAt), no
+ *   `locale` nor `localizations` on types without i18n (private there), no createdBy/updatedBy.
+ * - Files: media.create, media.update, media.delete with `{ media }`, no `locale`.
+ * - Users: register and POST /api/users entry.create, PUT /api/users/:id entry.update (model
+ *   `user`, uid plugin::users-permissions.user, role populated, no password), DELETE nothing (the
+ *   plugin deletes with the query engine).
  */
 import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
