@@ -167,8 +167,25 @@ export class WriteEvents {
     if (!subscribers.has(event)) return;
     for (const rowId of rowIds) {
       const entry = await this.read(db, rowId, false, this.removedQuery);
-      if (entry) await this.record(db, subscribers, event, entry);
+      if (!entry) continue;
+      if (this.removedQuery?.populate.localizations && this.type.localized) entry.localizations = await this.otherRows(db, rowId, String(entry.documentId));
+      await this.record(db, subscribers, event, entry);
     }
+  }
+
+  /**
+   * `localizations` as Strapi's query engine populates them on a row it reads itself: every other
+   * row of the document (its join on document_id leaves out only the row read), whatever their
+   * locale and status, without populate.
+   */
+  private async otherRows(db: Db, rowId: number, documentId: string): Promise<Document[]> {
+    const rows = await db.selectFrom(this.type.table).select('id').where('document_id', '=', documentId).where('id', '!=', rowId).orderBy('id').execute();
+    const others: Document[] = [];
+    for (const row of rows) {
+      const other = await this.read(db, Number(row.id), false);
+      if (other) others.push(other);
+    }
+    return others;
   }
 
   private async record(db: Db, subscribers: Subscribers, event: WebhookEvent, entry: Document): Promise<void> {

@@ -32,6 +32,7 @@ import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { after, before, test } from 'node:test';
 import { HttpClient, type Response } from '../helpers/http.js';
+import { fixture } from '../helpers/server.js';
 import { ROOT } from '../helpers/paths.js';
 import { copyProject, type TempProject } from '../helpers/projects.js';
 import { Receiver, type Received } from '../helpers/receiver.js';
@@ -66,29 +67,48 @@ module.exports = {
   },
 };
 `;
-let project: TempProject;
+const projects: TempProject[] = [];
+
+interface Pair {
+  diff: Differential;
+  admins: Record<Side, HttpClient>;
+}
+
+/** Strapi and Vellum on a copy of `source`, each with a webhook of every event calling its receiver. */
+async function openWithWebhooks(name: string, source?: string): Promise<Pair> {
+  const project = copyProject(source);
+  projects.push(project);
+  project.write('src/index.js', BOOTSTRAP);
+  // The template's server (app keys) and database settings, not the example's.
+  for (const file of ['config/server.js', 'config/database.js']) rmSync(join(project.dir, file), { force: true });
+  const opened = await openDifferential({ name, project: project.dir, readyPath: source ? undefined : '/api/articles' });
+  const strapiLogin = await new HttpClient(opened.strapi.baseUrl).post('/admin/login', { email: 'admin@example.com', password: 'Admin-Passw0rd!' });
+  await opened.vellumServer.vellum.auth.admins.create('hooks-diff@example.com', 'an-admin-password');
+  const vellumLogin = await opened.vellumServer.publicApi.post('/admin/login', { email: 'hooks-diff@example.com', password: 'an-admin-password' });
+  const pair = {
+    diff: opened,
+    admins: {
+      strapi: new HttpClient(opened.strapi.baseUrl, { authorization: `Bearer ${strapiLogin.body.data.token}` }),
+      vellum: new HttpClient(opened.vellumServer.url, { authorization: `Bearer ${vellumLogin.body.data.token}` }),
+    },
+  };
+  const created = await pair.admins.vellum.post('/admin/webhooks', { name: 'diff', url: receivers.vellum!.url, headers: {}, events: EVENTS });
+  if (created.status !== 201) throw new Error(`vellum: webhook not created: ${created.status} ${created.text}`);
+  return pair;
+}
 
 before(async () => {
   receivers.strapi = await Receiver.start();
   receivers.vellum = await Receiver.start();
   process.env.WH_DIFF_URL = receivers.strapi.url;
-  project = copyProject();
-  project.write('src/index.js', BOOTSTRAP);
-  // The template's server (app keys) and database settings, not the example's.
-  for (const file of ['config/server.js', 'config/database.js']) rmSync(join(project.dir, file));
-  diff = await openDifferential({ name: diffName(import.meta.filename), project: project.dir, readyPath: '/api/articles' });
-  const strapiLogin = await new HttpClient(diff.strapi.baseUrl).post('/admin/login', { email: 'admin@example.com', password: 'Admin-Passw0rd!' });
-  admins.strapi = new HttpClient(diff.strapi.baseUrl, { authorization: `Bearer ${strapiLogin.body.data.token}` });
-  await diff.vellumServer.vellum.auth.admins.create('hooks-diff@example.com', 'an-admin-password');
-  const vellumLogin = await diff.vellumServer.publicApi.post('/admin/login', { email: 'hooks-diff@example.com', password: 'an-admin-password' });
-  admins.vellum = new HttpClient(diff.vellumServer.url, { authorization: `Bearer ${vellumLogin.body.data.token}` });
-  const created = await admins.vellum.post('/admin/webhooks', { name: 'diff', url: receivers.vellum.url, headers: {}, events: EVENTS });
-  if (created.status !== 201) throw new Error(`vellum: webhook not created: ${created.status} ${created.text}`);
+  const pair = await openWithWebhooks(diffName(import.meta.filename));
+  diff = pair.diff;
+  Object.assign(admins, pair.admins);
 });
 after(async () => {
   if (DUMP) writeFileSync(DUMP, JSON.stringify(dumped, null, 2));
   await diff?.close();
-  project?.remove();
+  for (const project of projects) project.remove();
   for (const receiver of Object.values(receivers)) await receiver?.close();
 });
 
@@ -291,4 +311,55 @@ test('users: register, update, delete', async () => {
     }),
     { ignoreKeys },
   );
+});
+
+test('relation-matrix: every relation kind, components and zones; localized types with and without draft and publish', async () => {
+  const pair = await openWithWebhooks(`${diffName(import.meta.filename)}-matrix`, fixture('relation-matrix'));
+  try {
+    await pair.diff.same(async (api, side) =>
+      withEvents(side, 'matrix', async ({ step }) => {
+        const base = `${manager(side)}/collection-types/api::owner.owner`;
+        let t = '';
+        let owner = '';
+        let label = '';
+        let page = '';
+        await step('create target', async () => {
+          const created = await api.post('/api/targets', { data: { name: 'whm-t' } });
+          t = created.body.data.documentId;
+          return created;
+        });
+        const links = { caption: 'c', oneToOne: t, oneToMany: [t], manyToOne: t, manyToMany: [t] };
+        await step('create owner', async () => {
+          const created = await api.post('/api/owners', {
+            data: {
+              name: 'whm-o', oneToOneBi: t, oneToOneUni: t, oneToManyBi: [t], oneToManyUni: [t], manyToOneBi: t, manyToOneUni: t, manyToManyBi: [t], manyToManyUni: [t],
+              block: links, blocks: [links], zone: [{ __component: 'matrix.links', ...links }, { __component: 'matrix.nested', heading: 'h', links }],
+            },
+          });
+          owner = created.body.data.documentId;
+          return created;
+        });
+        await step('update owner draft', () => api.put(`/api/owners/${owner}?status=draft`, { data: { name: 'whm-o2', zone: [] } }));
+        await step('unpublish owner', () => pair.admins[side].post(`${base}/${owner}/actions/unpublish`, {}));
+        await step('delete owner', () => api.delete(`/api/owners/${owner}`));
+        await step('create label', async () => {
+          const created = await api.post('/api/labels', { data: { name: 'whm-l' } });
+          label = created.body.data.documentId;
+          return created;
+        });
+        await step('label fr', () => api.put(`/api/labels/${label}?locale=fr`, { data: { name: 'whm-l fr' } }));
+        await step('create page', async () => {
+          const created = await api.post('/api/pages', { data: { title: 'whm-p', target: t, labels: [label], links: [links], sections: [{ __component: 'matrix.nested', heading: 'h', links }] } });
+          page = created.body.data.documentId;
+          return created;
+        });
+        await step('page fr', () => api.put(`/api/pages/${page}?locale=fr`, { data: { title: 'whm-p fr' } }));
+        await step('delete page every locale', () => api.delete(`/api/pages/${page}?locale=*`));
+        await step('delete label every locale', () => api.delete(`/api/labels/${label}?locale=*`));
+      }),
+      { ignoreKeys },
+    );
+  } finally {
+    await pair.diff.close();
+  }
 });
