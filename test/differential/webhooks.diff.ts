@@ -313,6 +313,12 @@ test('users: register, update, delete', async () => {
   );
 });
 
+/** The documentId a create answered, or a failure saying what it answered. */
+function idOf(side: Side, created: Response): string {
+  if (!created.body?.data?.documentId) throw new Error(`${side}: ${created.status} ${created.text.slice(0, 400)}`);
+  return created.body.data.documentId;
+}
+
 test('relation-matrix: every relation kind, components and zones; localized types with and without draft and publish', async () => {
   const pair = await openWithWebhooks(`${diffName(import.meta.filename)}-matrix`, fixture('relation-matrix'));
   try {
@@ -325,7 +331,7 @@ test('relation-matrix: every relation kind, components and zones; localized type
         let page = '';
         await step('create target', async () => {
           const created = await api.post('/api/targets', { data: { name: 'whm-t' } });
-          t = created.body.data.documentId;
+          t = idOf(side, created);
           return created;
         });
         const links = { caption: 'c', oneToOne: t, oneToMany: [t], manyToOne: t, manyToMany: [t] };
@@ -333,10 +339,10 @@ test('relation-matrix: every relation kind, components and zones; localized type
           const created = await api.post('/api/owners', {
             data: {
               name: 'whm-o', oneToOneBi: t, oneToOneUni: t, oneToManyBi: [t], oneToManyUni: [t], manyToOneBi: t, manyToOneUni: t, manyToManyBi: [t], manyToManyUni: [t],
-              block: links, blocks: [links], zone: [{ __component: 'matrix.links', ...links }, { __component: 'matrix.nested', heading: 'h', links }],
+              block: links, blocks: [links], zone: [{ __component: 'matrix.links', ...links }, { __component: 'matrix.nested', heading: 'h', links: [links] }],
             },
           });
-          owner = created.body.data.documentId;
+          owner = idOf(side, created);
           return created;
         });
         await step('update owner draft', () => api.put(`/api/owners/${owner}?status=draft`, { data: { name: 'whm-o2', zone: [] } }));
@@ -344,13 +350,13 @@ test('relation-matrix: every relation kind, components and zones; localized type
         await step('delete owner', () => api.delete(`/api/owners/${owner}`));
         await step('create label', async () => {
           const created = await api.post('/api/labels', { data: { name: 'whm-l' } });
-          label = created.body.data.documentId;
+          label = idOf(side, created);
           return created;
         });
         await step('label fr', () => api.put(`/api/labels/${label}?locale=fr`, { data: { name: 'whm-l fr' } }));
         await step('create page', async () => {
-          const created = await api.post('/api/pages', { data: { title: 'whm-p', target: t, labels: [label], links: [links], sections: [{ __component: 'matrix.nested', heading: 'h', links }] } });
-          page = created.body.data.documentId;
+          const created = await api.post('/api/pages', { data: { title: 'whm-p', target: t, labels: [label], links, sections: [{ __component: 'matrix.nested', heading: 'h', links: [links] }] } });
+          page = idOf(side, created);
           return created;
         });
         await step('page fr', () => api.put(`/api/pages/${page}?locale=fr`, { data: { title: 'whm-p fr' } }));
