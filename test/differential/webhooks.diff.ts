@@ -18,7 +18,10 @@
  *   an empty body); unpublish (`actions/unpublish`) entry.unpublish of the published row read with
  *   the manager's deep populate: every relation, to-one too, as `{ count }`, media whole, components
  *   and zones deep, and `localizations`: every other row of the document, the same locale's draft
- *   included; discard (`actions/discard`) entry.draft-discard.
+ *   included; the relations inside components and zones are counted too; discard
+ *   (`actions/discard`) entry.draft-discard.
+ * - DELETE ?locale=* one entry.delete per row of every locale (a page in en and fr, published:
+ *   four); a localized type without draft and publish: one per locale.
  * - Entries: relations populated with all their fields (nothing private), media as whole files
  *   (id, documentId, name, alternativeText, caption, focalPoint, width, height, formats, hash, ext,
  *   mime, size, url, previewUrl, provider, provider_metadata, createdAt, updatedAt, publishedAt), no
