@@ -118,6 +118,7 @@ export class AccountFlows {
     const user = await this.byEmail(email!);
     if (!user || user.blocked) return { ok: true };
     const code = await this.deps.codes.issue(user.id, 'reset-password', this.deps.config.resetPasswordLifetime, RESET_CODE_BYTES);
+    await this.codeIssued(user.id);
     // Sent after answering: how long sending takes tells nothing about the email either.
     this.sendResetEmail(user.id, code).catch((error: unknown) => {
       (this.deps.log ?? console.error)(`users-permissions: the reset password email to user ${user.id} was not sent: ${(error as Error)?.message ?? error}`);
@@ -205,6 +206,7 @@ export class AccountFlows {
     const { codes, config, advanced, serverUrl, apiPrefix } = this.deps;
     const user = await this.userDocument(userId);
     const code = await codes.issue(userId, 'email-confirmation', config.emailConfirmationLifetime, CONFIRMATION_CODE_BYTES);
+    await this.codeIssued(userId);
     const template = (await advanced.emailTemplates()).email_confirmation;
     const base = serverUrl();
     try {
@@ -298,6 +300,15 @@ export class AccountFlows {
     // After the change: a login with the old password just before it cannot outlive it.
     await this.revokeJwts(userId);
     await this.deps.codes.revoke(userId, 'reset-password');
+  }
+
+  /**
+   * Strapi stores a reset or confirmation token on the user (`edit`, through the document service):
+   * the user's updatedAt moves and webhooks get entry.update. Vellum keeps codes apart (codes.ts),
+   * so the same write is made without the token: a webhook receiver sees what Strapi sends.
+   */
+  private async codeIssued(userId: number): Promise<void> {
+    await this.deps.users.update({ documentId: await this.documentIdOf(userId), data: {} });
   }
 
   private async signedIn(userId: number): Promise<AccountResult> {

@@ -187,7 +187,8 @@ export class UserManagement {
   async destroy(id: number): Promise<Document> {
     const current = await this.row(id);
     const before = await this.deps.users.findOne({ documentId: current.documentId });
-    await this.deps.users.delete({ documentId: current.documentId });
+    // Strapi's users-permissions deletes with `strapi.db.query`: no entry.delete event.
+    await this.deps.users.delete({ documentId: current.documentId }, { webhookEvents: false });
     return before ?? { id, documentId: current.documentId };
   }
 

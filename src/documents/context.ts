@@ -40,6 +40,11 @@ export interface CallerOptions {
    * nothing of a type it cannot read. Without it, every type.
    */
   canLink?: (type: ContentType) => boolean;
+  /**
+   * false: the write records no webhook event, as Strapi's plugins that write with `strapi.db.query`
+   * (users-permissions deleting a user). Without it, the type's events.
+   */
+  webhookEvents?: boolean;
   /** The caller only serialises what it reads: json and blocks values may come back as RawJson. */
   rawJson?: boolean;
   /**

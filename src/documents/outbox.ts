@@ -7,8 +7,10 @@
  * plugin's): a document write emits per version row it touches (`entry.create` of the draft, then
  * `entry.publish` of the published copy, ...), the payload is `{ model, uid, entry }` with the row
  * as Strapi's query engine reads it with a deep populate (relations with their fields, media as
- * ids, components and dynamic zones all the way down), deleted rows as they were (no populate);
- * files emit `media.*` with `{ media }`. Private and password attributes are never included.
+ * whole files, components and dynamic zones all the way down), deleted rows as they were (no
+ * populate); files emit `media.*` with `{ media }`. Private and password attributes are never
+ * included, nor `locale` on a type without i18n. Of the built-in types, users emit entry events
+ * (Strapi's users-permissions writes them through the document service) and files media events.
  * Strapi reads the entry after the commit, on every process that wrote; here it is read inside the
  * transaction, so the payload is what was committed.
  *
@@ -18,10 +20,13 @@
 import type { Db } from '../database/dialect.js';
 import type { FindOneQuery, PopulateTree } from '../query/types.js';
 import { FILE_UID, isHidden, type ContentType, type Model, type Schema } from '../schema/model.js';
-import type { DocumentContext } from './context.js';
+import type { CallerOptions, DocumentContext } from './context.js';
 import { findRow } from './operations/find-one.js';
 import { ReadBudget } from './read/budget.js';
 import type { Document } from './rows.js';
+
+/** The users-permissions users (auth/ owns the type; documents/ cannot import it). */
+const USER_UID = 'plugin::users-permissions.user';
 
 export const WEBHOOK_EVENTS = [
   'entry.create',
@@ -65,7 +70,7 @@ export interface Outbox {
 export type RowChange = 'create' | 'update' | 'publish' | 'draft-discard';
 export type RowRemoval = 'delete' | 'unpublish';
 
-/** Strapi's `getDeepPopulate`: relations with their fields, media as ids, components and zones all the way down. */
+/** Strapi's `getDeepPopulate`: relations with their fields, media whole (`select: ['*']`), components and zones all the way down. */
 function deepPopulate(schema: Schema, model: Model): PopulateTree {
   const tree: PopulateTree = {};
   for (const attribute of Object.values(model.attributes)) {
@@ -75,7 +80,7 @@ function deepPopulate(schema: Schema, model: Model): PopulateTree {
         if (schema.contentTypes.has(attribute.target)) tree[attribute.name] = {};
         break;
       case 'media':
-        if (schema.contentTypes.has(FILE_UID)) tree[attribute.name] = { fields: [] };
+        if (schema.contentTypes.has(FILE_UID)) tree[attribute.name] = {};
         break;
       case 'component': {
         const component = schema.components.get(attribute.component);
@@ -107,6 +112,12 @@ const deepQueries = new WeakMap<ContentType, FindOneQuery>();
 export class WriteEvents {
   /** Whether an event was recorded (the facade tells the outbox once the write has committed). */
   recorded = false;
+  /**
+   * What removed rows are read with when the caller named a populate or fields (Strapi reads the
+   * rows its unpublish and delete remove with their params: the content manager's unpublish sends
+   * its deep populate, relations counted); without, the row as it is.
+   */
+  removedQuery?: FindOneQuery;
   private wanted?: { db: Db; subscribers: Subscribers };
 
   constructor(
@@ -115,9 +126,12 @@ export class WriteEvents {
     private readonly outbox: Outbox,
   ) {}
 
-  /** The events of writes of `type`, when an outbox is configured: entries of project types, media of files. */
-  static of(ctx: DocumentContext, type: ContentType): WriteEvents | undefined {
-    if (!ctx.outbox || (type.builtIn && type.uid !== FILE_UID)) return undefined;
+  /**
+   * The events of writes of `type`, when an outbox is configured and the caller does not write
+   * silently: entries of project types and users, media of files.
+   */
+  static of(ctx: DocumentContext, type: ContentType, caller?: CallerOptions): WriteEvents | undefined {
+    if (!ctx.outbox || caller?.webhookEvents === false || (type.builtIn && type.uid !== FILE_UID && type.uid !== USER_UID)) return undefined;
     return new WriteEvents(ctx, type, ctx.outbox);
   }
 
@@ -152,9 +166,26 @@ export class WriteEvents {
     const subscribers = await this.subscribers(db);
     if (!subscribers.has(event)) return;
     for (const rowId of rowIds) {
-      const entry = await this.read(db, rowId, false);
-      if (entry) await this.record(db, subscribers, event, entry);
+      const entry = await this.read(db, rowId, false, this.removedQuery);
+      if (!entry) continue;
+      if (this.removedQuery?.populate.localizations && this.type.localized) entry.localizations = await this.otherRows(db, rowId, String(entry.documentId));
+      await this.record(db, subscribers, event, entry);
     }
+  }
+
+  /**
+   * `localizations` as Strapi's query engine populates them on a row it reads itself: every other
+   * row of the document (its join on document_id leaves out only the row read), whatever their
+   * locale and status, without populate.
+   */
+  private async otherRows(db: Db, rowId: number, documentId: string): Promise<Document[]> {
+    const rows = await db.selectFrom(this.type.table).select('id').where('document_id', '=', documentId).where('id', '!=', rowId).orderBy('id').execute();
+    const others: Document[] = [];
+    for (const row of rows) {
+      const other = await this.read(db, Number(row.id), false);
+      if (other) others.push(other);
+    }
+    return others;
   }
 
   private async record(db: Db, subscribers: Subscribers, event: WebhookEvent, entry: Document): Promise<void> {
@@ -164,16 +195,16 @@ export class WriteEvents {
     this.recorded = true;
   }
 
-  /** The row as Strapi's query engine shows it: `locale` null on types without i18n. */
-  private async read(db: Db, rowId: number, populated: boolean): Promise<Document | null> {
+  /** The row as Strapi's event shows it: no `locale` on types without i18n (files included). */
+  private async read(db: Db, rowId: number, populated: boolean, given?: FindOneQuery): Promise<Document | null> {
     const { ctx, type } = this;
-    let query: FindOneQuery = { populate: {}, status: 'draft', locale: ctx.i18n.defaultLocale };
+    let query: FindOneQuery = given ?? { populate: {}, status: 'draft', locale: ctx.i18n.defaultLocale };
     if (populated) {
       query = deepQueries.get(type) ?? { ...query, populate: deepPopulate(ctx.schema, type) };
       deepQueries.set(type, query);
     }
     const entry = await findRow(ctx, db, type, rowId, query, {}, ReadBudget.unlimited());
-    if (entry && !type.localized) entry.locale = null;
+    if (entry && !type.localized) delete entry.locale;
     return entry;
   }
 }

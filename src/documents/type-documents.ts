@@ -264,7 +264,7 @@ export class TypeDocuments {
     const query = this.backQuery(params, caller);
     let data = dataOf(params);
     const events = this.events(params, query, caller);
-    const outbox = WriteEvents.of(this.ctx, this.type);
+    const outbox = WriteEvents.of(this.ctx, this.type, asked);
     const options: WriteOptions = { ...this.writeOptions(query), events, outbox, canLink: asked?.canLink };
     if (events) {
       const now = new Date();
@@ -305,7 +305,7 @@ export class TypeDocuments {
     const query = this.backQuery(params, caller);
     let data = dataOf(params);
     const events = this.events(params, query, caller);
-    const outbox = WriteEvents.of(this.ctx, this.type);
+    const outbox = WriteEvents.of(this.ctx, this.type, asked);
     const options: WriteOptions = { ...this.writeOptions(query), events, outbox, canLink: asked?.canLink };
     if (events) {
       // The row the body edits (the draft, or the only row), or a new locale of the document.
@@ -363,7 +363,8 @@ export class TypeDocuments {
       if (documentId === undefined) throw new NotFoundError(`No ${this.type.singularName} found`);
       const events = this.events(given, this.backQuery({ ...given, locale: undefined, status: undefined }, caller), caller);
       if (events) await events.beforeDeletes((await findDocumentRows(this.ctx.database.db, this.type, documentId, locale)).map((row) => row.id));
-      const outbox = WriteEvents.of(this.ctx, this.type);
+      const outbox = WriteEvents.of(this.ctx, this.type, caller);
+      if (outbox && (given.populate !== undefined || given.fields !== undefined)) outbox.removedQuery = this.backQuery({ ...given, locale: undefined, status: undefined }, caller);
       await deleteDocument(this.ctx, this.type, documentId, locale, events, outbox);
       this.committed(outbox);
       await this.answer(events);
@@ -409,7 +410,8 @@ export class TypeDocuments {
         await events.beforeCopy(this.copyData(values, {}, { documentId, createdAt: values.createdAt, updatedAt: values.updatedAt, publishedAt: null }, locale));
       }
     }
-    const outbox = WriteEvents.of(this.ctx, this.type);
+    const outbox = WriteEvents.of(this.ctx, this.type, asked);
+    if (outbox && (params.populate !== undefined || params.fields !== undefined)) outbox.removedQuery = query;
     await PUBLICATIONS[kind](this.ctx, this.type, documentId, locale, events, outbox);
     this.committed(outbox);
     const answered = await this.answer(events);

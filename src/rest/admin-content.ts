@@ -12,7 +12,7 @@ import type { Document } from '../documents/rows.js';
 import { NotFoundError, ValidationError } from '../errors.js';
 import { sendJson } from '../http/json-body.js';
 import { describeSchema } from './admin-schema.js';
-import type { ContentType } from '../schema/model.js';
+import { isHidden, type ContentType, type Model, type Schema } from '../schema/model.js';
 
 type Query = Record<string, unknown>;
 type TypeParams = { uid: string };
@@ -43,6 +43,33 @@ const stamp = (document: Document | null | undefined, key: string): string | nul
   const value = document?.[key];
   return typeof value === 'string' ? value : value instanceof Date ? value.toISOString() : null;
 };
+
+/**
+ * Strapi's content manager's deep populate (`populateDeep(Infinity).countRelations()`), which its
+ * unpublish hands to the document service, so entry.unpublish carries it: relations counted, media
+ * whole, components and zones all the way down, a localized type's localizations.
+ */
+function managerPopulate(schema: Schema, model: Model): Record<string, unknown> {
+  const populate: Record<string, unknown> = {};
+  for (const attribute of Object.values(model.attributes)) {
+    if (isHidden(attribute)) continue;
+    if (attribute.kind === 'relation') populate[attribute.name] = { count: true };
+    else if (attribute.kind === 'media') populate[attribute.name] = true;
+    else if (attribute.kind === 'component') {
+      const component = schema.components.get(attribute.component);
+      if (component) populate[attribute.name] = { populate: managerPopulate(schema, component) };
+    } else if (attribute.kind === 'dynamiczone') {
+      const on: Record<string, unknown> = {};
+      for (const uid of attribute.components) {
+        const component = schema.components.get(uid);
+        if (component) on[uid] = { populate: managerPopulate(schema, component) };
+      }
+      populate[attribute.name] = { on };
+    }
+  }
+  if (model.modelType === 'contentType' && model.localized) populate.localizations = true;
+  return populate;
+}
 
 export function registerAdminContentRoutes(app: FastifyInstance, options: AdminContentOptions): void {
   const { auth, documents: service } = options;
@@ -169,10 +196,18 @@ export function registerAdminContentRoutes(app: FastifyInstance, options: AdminC
   async function publicationAction(type: ContentType, request: FastifyRequest<{ Params: { action: string } }>, documentId: string | undefined) {
     const documents = service.of(type);
     const { locale, status: _status, ...read } = request.query as Query;
-    const run = { publish: documents.publish, unpublish: documents.unpublish, 'discard-draft': documents.discardDraft }[request.params.action];
+    // `discard` is Strapi's content manager's name for it.
+    const run = { publish: documents.publish, unpublish: documents.unpublish, 'discard-draft': documents.discardDraft, discard: documents.discardDraft }[request.params.action];
     if (!run) throw new NotFoundError(`No action ${request.params.action}: publish, unpublish or discard-draft`);
     if (!type.draftAndPublish) throw new ValidationError(`${type.displayName} has no draft and publish`);
-    await run.call(documents, { documentId, locale });
+    // As Strapi's content manager: publishing saves the draft first (with the body's `data`, or as
+    // it is), so it emits entry.update of the draft before entry.publish.
+    if (request.params.action === 'publish' && (await documents.findOne({ documentId, locale, status: 'draft' }))) {
+      const data = (request.body as { data?: unknown } | null)?.data;
+      await documents.update({ documentId, locale, status: 'draft', data: data === undefined ? {} : bodyData(request.body) });
+    }
+    const populate = request.params.action === 'unpublish' ? { populate: managerPopulate(service.schema, type) } : {};
+    await run.call(documents, { documentId, locale, ...populate });
     // The draft as the request's populate and fields show it.
     const draft = await documents.findOne({ ...read, documentId, locale, status: 'draft' });
     return editable(type, documents, draft, locale);
