@@ -14,11 +14,11 @@ import type { EmailService, SendOptions } from '../email/index.js';
 import { ApplicationError, ServiceUnavailableError, ValidationError } from '../errors.js';
 import { isPlainObject } from '../objects.js';
 
-export const EMAIL_PERMISSION_UID = 'plugin::email.email';
+const EMAIL_PERMISSION_UID = 'plugin::email.email';
 const REQUIRED = ['to', 'subject', 'text'] as const;
 
 /** The send options of a body, or a 400 naming each key that is missing or not a string. */
-export function sendOptionsOf(body: unknown): SendOptions {
+function sendOptionsOf(body: unknown): SendOptions {
   if (!isPlainObject(body)) throw new ValidationError('The request body must be a JSON object');
   const errors = [
     ...REQUIRED.filter((key) => body[key] === undefined).map((key) => ({ path: [key], message: `${key} is a required field`, name: 'ValidationError' })),

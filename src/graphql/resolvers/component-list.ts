@@ -60,7 +60,7 @@ function matchesScalar(value: unknown, operators: Condition): boolean {
 }
 
 /** Whether an item (a component, or a related document read with it) matches a filter object. */
-export function matches(item: Item, filters: Condition): boolean {
+function matches(item: Item, filters: Condition): boolean {
   return Object.entries(filters).every(([key, condition]) => {
     if (condition === undefined || condition === null) return true;
     if (key === 'and') return (condition as Condition[]).every((c) => matches(item, c));
@@ -75,7 +75,7 @@ export function matches(item: Item, filters: Condition): boolean {
 }
 
 /** `sort: "name:desc"` or `["price", "name:desc"]`, on the items' scalar values. */
-export function sortItems(items: Item[], sort: unknown): Item[] {
+function sortItems(items: Item[], sort: unknown): Item[] {
   const keys = (Array.isArray(sort) ? sort : [sort]).filter((s): s is string => typeof s === 'string' && s !== '').map((s) => {
     const [field, direction = 'asc'] = s.split(':');
     if (!/^(asc|desc)$/i.test(direction)) throw new ValidationError(`Invalid sort direction ${direction}`, { param: 'sort' });

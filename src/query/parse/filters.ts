@@ -19,14 +19,14 @@ const TEXT_OPERATORS = new Set<ComparisonOperator>([
  * text held SQLite (and with it the event loop) for 3.7-8 s. Searches typed or pasted by people
  * stay far below this.
  */
-export const MAX_SUBSTRING_OPERAND = 200;
+const MAX_SUBSTRING_OPERAND = 200;
 /**
  * Relations one filter path may go through (`filters[author][articles][category][name]`: 3).
  * Each level through a to-many relation multiplies what the database visits: on MariaDB 10.11,
  * `[category][articles]` nested eight times ran for minutes on 28 articles; SQLite and PostgreSQL
  * build a set per level (sql/where.ts) but MariaDB reads it back as nested loops.
  */
-export const MAX_FILTER_RELATION_DEPTH = 4;
+const MAX_FILTER_RELATION_DEPTH = 4;
 const SUBSTRING_OPERATORS = new Set<ComparisonOperator>([
   '$contains', '$notContains', '$containsi', '$notContainsi', '$startsWith', '$startsWithi', '$endsWith', '$endsWithi',
 ]);
