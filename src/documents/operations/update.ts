@@ -22,9 +22,6 @@ export async function update(
   options: WriteOptions,
 ): Promise<void> {
   const { dialect } = ctx.database;
-  // Keys the body may not carry are a 400 before the document is looked up, as in Strapi 5.54
-  // (its controller checks them first): validateInput throws for them, whatever the mode.
-  validateInput(ctx.schema, type, data, 'update', { draft: true });
   // bcrypt is slow: hashed before the transaction, which holds the document's locks.
   const hashed = await hashPasswords(type, data);
   // One transaction that first locks the document's rows: concurrent writes to one document queue
@@ -32,7 +29,12 @@ export async function update(
   await ctx.database.write(async (trx) => {
     await lockDocuments(trx, dialect, type.table, [documentId]);
     const rows = await findDocumentRows(trx, type, documentId);
-    if (rows.length === 0) throw new NotFoundError(`No ${type.singularName} with documentId ${documentId}`);
+    if (rows.length === 0) {
+      // Keys the body may not carry are a 400 before an unknown document's 404, as in Strapi 5.54
+      // (its controller checks them first): validateInput throws for them, whatever the mode.
+      validateInput(ctx.schema, type, data, 'update', { draft: true });
+      throw new NotFoundError(`No ${type.singularName} with documentId ${documentId}`);
+    }
     const target = rows.find(
       (row) => (!type.localized || row.locale === options.locale) && (!type.draftAndPublish || row.published_at === null),
     );

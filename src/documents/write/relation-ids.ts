@@ -13,7 +13,8 @@ import type { Position, RelationInput, RelationRef } from '../input.js';
 
 type Path = (string | number)[];
 
-const anchorOf = (position: Position | undefined): string | number | undefined =>
+/** The `before`/`after` anchor of a connect position (a documentId or an entry id), if any. */
+export const anchorOf = (position: Position | undefined): string | number | undefined =>
   position && 'before' in position ? position.before : position && 'after' in position ? position.after : undefined;
 
 /** Whether any ref or position anchor of the input names an entry id. */

@@ -5,12 +5,9 @@ import { ValidationError } from '../../errors.js';
 import type { ContentType, LinkTable, Model, RelationAttribute, Schema } from '../../schema/model.js';
 import type { DocumentContext } from '../context.js';
 import type { Status } from '../../query/types.js';
-import type { Position, RelationInput, RelationRef } from '../input.js';
-
-const anchorOf = (position: Position | undefined): string | number | undefined =>
-  position && 'before' in position ? position.before : position && 'after' in position ? position.after : undefined;
+import type { RelationInput, RelationRef } from '../input.js';
 import { insertMany } from './insert.js';
-import { resolveEntryIds } from './relation-ids.js';
+import { anchorOf, resolveEntryIds } from './relation-ids.js';
 import { ConnectOrderError, orderAfterConnect, orderAfterSet, type ConnectStep, type OrderPosition } from './relation-order.js';
 import { detachFromOtherOwners, rowsOfStatus, statusOfRow, takesTargetFromOtherOwners, type TargetKey } from './relation-exclusivity.js';
 import { lockInverseOwners, lockOtherOwners } from './relation-locks.js';
@@ -25,13 +22,39 @@ export interface OwnerRow {
 }
 
 
-/** Which list (set, connect or disconnect) a ref was given in. */
-const path0 = (refs: { ref: RelationRef; path: (string | number)[] }[], ref: RelationRef): string | number | undefined => refs.find((entry) => entry.ref === ref)?.path[0];
-
 const keyOf = (target: TargetKey): string => `${target.documentId}\u0000${target.locale ?? ''}`;
 
 function fail(attribute: RelationAttribute, path: (string | number)[], message: string, value: unknown): never {
   throw ValidationError.fromFieldErrors([{ path: [attribute.name, ...path], message, name: 'ValidationError', value }]);
+}
+
+/**
+ * The list a write leaves (write/relation-order.ts), on either side of a relation: `keyOf` names a
+ * ref's entry in `current`, `anchorKey` the entry a position's anchor names for that ref. A connect
+ * list Strapi refuses is a 400 on the offending item.
+ */
+function orderAfter(
+  attribute: RelationAttribute,
+  input: RelationInput,
+  current: string[],
+  keyOfRef: (ref: RelationRef) => string,
+  anchorKey: (ref: RelationRef, anchor: string) => string,
+): string[] {
+  if (input.set) return orderAfterSet(input.set.map(keyOfRef));
+  const steps: ConnectStep[] = (input.connect ?? []).map((ref, index) => {
+    const anchor = anchorOf(ref.position);
+    const position: OrderPosition | undefined =
+      anchor === undefined ? (ref.position as OrderPosition | undefined) : 'before' in ref.position! ? { before: anchorKey(ref, String(anchor)) } : { after: anchorKey(ref, String(anchor)) };
+    return { key: keyOfRef(ref), position, index };
+  });
+  try {
+    return orderAfterConnect(current, (input.disconnect ?? []).map(keyOfRef), steps);
+  } catch (error) {
+    if (!(error instanceof ConnectOrderError)) throw error;
+    const ref = input.connect![error.index]!;
+    const named = ref.documentId || ref.id;
+    return fail(attribute, ['connect', error.index], error.message.replace(` ${error.key} `, ` ${named} `), named);
+  }
 }
 
 /**
@@ -120,31 +143,20 @@ export class RelationLinks {
           .orderBy('target_ord')
           .orderBy('id')
           .execute();
-    const entityOrd = new Map(current.map((r) => [keyOf({ documentId: r.target_document_id, locale: r.target_locale }), r.entity_ord]));
-    const byKey = new Map([...resolved.values()].map((key) => [keyOf(key), key]));
-    for (const r of current) byKey.set(keyOf({ documentId: r.target_document_id, locale: r.target_locale }), { documentId: r.target_document_id, locale: r.target_locale });
-    const keysOf = (refs: RelationRef[] | undefined): string[] => (refs ?? []).flatMap((ref) => (resolved.has(ref) ? [keyOf(resolved.get(ref)!)] : []));
-    let order: string[];
-    if (input.set) order = orderAfterSet(keysOf(input.set));
-    else {
-      const steps: ConnectStep[] = (input.connect ?? []).map((ref, index) => {
-        const key = keyOf(resolved.get(ref)!);
-        const anchor = anchorOf(ref.position);
-        if (anchor === undefined) return { key, position: ref.position as OrderPosition | undefined, index };
-        const anchorKey = keyOf({ documentId: String(anchor), locale: resolved.get(ref)!.locale });
-        return { key, position: 'before' in ref.position! ? { before: anchorKey } : { after: anchorKey }, index };
-      });
-      try {
-        order = orderAfterConnect(current.map((r) => keyOf({ documentId: r.target_document_id, locale: r.target_locale })), keysOf(input.disconnect), steps);
-      } catch (error) {
-        if (!(error instanceof ConnectOrderError)) throw error;
-        const ref = input.connect![error.index]!;
-        fail(attribute, ['connect', error.index], error.message.replace(` ${error.key} `, ` ${ref.documentId || ref.id} `), ref.documentId || ref.id);
-      }
-    }
+    const linked: TargetKey[] = current.map((r) => ({ documentId: r.target_document_id, locale: r.target_locale }));
+    const entityOrd = new Map(current.map((r, i) => [keyOf(linked[i]!), r.entity_ord]));
+    const byKey = new Map([...resolved.values(), ...linked].map((key) => [keyOf(key), key]));
+    const order = orderAfter(
+      attribute,
+      // Disconnected refs of a type the writer may not read were not resolved: they name nothing.
+      { ...input, disconnect: input.disconnect?.filter((ref) => resolved.has(ref)) },
+      linked.map(keyOf),
+      (ref) => keyOf(resolved.get(ref)!),
+      (ref, anchor) => keyOf({ documentId: anchor, locale: resolved.get(ref)!.locale }),
+    );
     let list: TargetKey[] = order.map((key) => byKey.get(key)!);
     if (!attribute.toMany) list = list.slice(-1);
-    const unchanged = list.length === current.length && list.every((key, i) => keyOf(key) === keyOf({ documentId: current[i]!.target_document_id, locale: current[i]!.target_locale }));
+    const unchanged = list.length === linked.length && list.every((key, i) => keyOf(key) === keyOf(linked[i]!));
     if (unchanged) return;
 
     const added = list.filter((key) => !entityOrd.has(keyOf(key)));
@@ -262,29 +274,13 @@ export class RelationLinks {
     const rowsOfKey = new Map<string, { id: number; ord: number }[]>();
     for (const r of linked) {
       const key = ownerType.localized ? keyOf({ documentId: r.document_id as string, locale: r.locale as string }) : (r.document_id as string);
-      rowsOfKey.set(key, [...(rowsOfKey.get(key) ?? []), { id: Number(r.entity_id), ord: Number(r.entity_ord) }]);
+      if (!rowsOfKey.has(key)) rowsOfKey.set(key, []);
+      rowsOfKey.get(key)!.push({ id: Number(r.entity_id), ord: Number(r.entity_ord) });
     }
     const current = [...rowsOfKey.keys()];
     const idsOfKey = new Map<string, number[]>();
-    for (const { ref } of refs) if (path0(refs, ref) !== 'disconnect') idsOfKey.set(ownerKey(ref.documentId, ref), rowsByRef.get(ref) ?? []);
-
-    let order: string[];
-    if (input.set) order = orderAfterSet(input.set.map((ref) => ownerKey(ref.documentId, ref)));
-    else {
-      const steps: ConnectStep[] = (input.connect ?? []).map((ref, index) => {
-        const anchor = anchorOf(ref.position);
-        const position: OrderPosition | undefined =
-          anchor === undefined ? (ref.position as OrderPosition | undefined) : 'before' in ref.position! ? { before: ownerKey(String(anchor), ref) } : { after: ownerKey(String(anchor), ref) };
-        return { key: ownerKey(ref.documentId, ref), position, index };
-      });
-      try {
-        order = orderAfterConnect(current, (input.disconnect ?? []).map((ref) => ownerKey(ref.documentId, ref)), steps);
-      } catch (error) {
-        if (!(error instanceof ConnectOrderError)) throw error;
-        const ref = input.connect![error.index]!;
-        fail(attribute, ['connect', error.index], error.message.replace(` ${error.key} `, ` ${ref.documentId} `), ref.documentId);
-      }
-    }
+    for (const ref of [...(input.set ?? []), ...(input.connect ?? [])]) idsOfKey.set(ownerKey(ref.documentId, ref), rowsByRef.get(ref) ?? []);
+    let order = orderAfter(attribute, input, current, (ref) => ownerKey(ref.documentId, ref), (ref, anchor) => ownerKey(anchor, ref));
     // The inverse of a one-to-one holds one owner.
     if (!attribute.toMany) order = order.slice(-1);
 
