@@ -1,4 +1,5 @@
 /** The stored locales (`GET /admin/locales`) and the locale switcher of localized content-types. */
+import { currentParams } from './url-params.ts';
 import { NativeSelect } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useSearchParams } from 'react-router-dom';
@@ -22,7 +23,7 @@ export function useLocale(type: ContentTypeDescription): [string | undefined, (c
   const fallback = locales.data?.find((locale) => locale.isDefault)?.code;
   const locale = type.localized ? (params.get('locale') ?? fallback) : undefined;
   const setLocale = (code: string) => {
-    const next = new URLSearchParams(params);
+    const next = currentParams();
     next.set('locale', code);
     next.delete('page');
     setParams(next);

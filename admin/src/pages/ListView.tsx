@@ -1,3 +1,4 @@
+import { currentParams } from '../url-params.ts';
 import { Alert, Anchor, Badge, Button, Checkbox, Group, Loader, Pagination, Popover, Select, Stack, Table, Text, TextInput, Title, UnstyledButton } from '@mantine/core';
 import { useDebouncedValue, useLocalStorage } from '@mantine/hooks';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
@@ -43,7 +44,7 @@ export function ListView({ type }: { type: ContentTypeDescription }) {
   const shown = chosen.length ? chosen : ['documentId'];
 
   const update = (changes: Record<string, string | null>) => {
-    const next = new URLSearchParams(params);
+    const next = currentParams();
     for (const [key, value] of Object.entries(changes)) {
       if (value === null || value === '') next.delete(key);
       else next.set(key, value);
@@ -52,7 +53,7 @@ export function ListView({ type }: { type: ContentTypeDescription }) {
   };
   /** New filters replace the URL's; the list goes back to its first page. */
   const setFilters = (next: Filter[]) => {
-    const kept = [...params].filter(([key]) => !isFilterParam(key) && key !== 'page');
+    const kept = [...currentParams()].filter(([key]) => !isFilterParam(key) && key !== 'page');
     setParams(new URLSearchParams([...kept, ...filterParams(next, fields)]), { replace: true });
   };
   const conditions = [...(debouncedSearch && type.mainField ? [{ [type.mainField]: { $containsi: debouncedSearch } }] : []), ...(apiFilters(filters, fields)?.$and ?? [])];

@@ -1,3 +1,4 @@
+import { currentParams } from '../url-params.ts';
 import { Alert, Loader, Stack, Text, Title } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
@@ -38,7 +39,7 @@ export function MediaLibraryPage() {
   const openFile = Number(params.get('file')) || null;
 
   const update = (changes: Partial<LibraryState> & { file?: number | null }) => {
-    const next = new URLSearchParams(params);
+    const next = currentParams();
     for (const [key, value] of Object.entries(changes)) {
       const fallback = key === 'file' ? null : DEFAULT_STATE[key as keyof LibraryState];
       if (value === null || value === '' || value === fallback) next.delete(key);

@@ -1,3 +1,4 @@
+import { currentParams } from '../url-params.ts';
 import { Alert, Badge, Button, Checkbox, Group, Loader, Modal, NativeSelect, Pagination, PasswordInput, Stack, Table, Text, TextInput, Title, UnstyledButton, VisuallyHidden } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useDebouncedValue } from '@mantine/hooks';
@@ -39,7 +40,7 @@ export function UsersPage() {
   const sort = params.get('sort') ?? 'username:asc';
   const [debounced] = useDebouncedValue(search, 250);
   const update = (changes: Record<string, string | null>) => {
-    const next = new URLSearchParams(params);
+    const next = currentParams();
     for (const [key, value] of Object.entries(changes)) {
       if (value === null || value === '') next.delete(key);
       else next.set(key, value);
