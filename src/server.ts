@@ -79,10 +79,19 @@ const graphqlUsersPermissions = (auth: Auth): UsersPermissionsHooks => ({
     if (!caller.grants.allows(ME_ACTION)) throw new ForbiddenError();
     return auth.users.findById(caller.userId, { populate: ['role'] });
   },
-  forgotPassword: (input) => auth.account.forgotPassword(input),
-  resetPassword: async (input, request) => (await auth.signedIn(await auth.account.resetPassword(input), request.headers, input, 'password')).body,
-  changePassword: async (input, request) =>
-    (await auth.signedIn(await auth.account.changePassword(await auth.passwordChanger(request.headers), input), request.headers, input, 'password')).body,
+  // Counted as their REST routes are (Strapi's GraphQL mutations share the routes' counts).
+  forgotPassword: async (input, request) => {
+    await auth.limitAccountFlow('auth/forgot-password', input, request.ip);
+    return auth.account.forgotPassword(input);
+  },
+  resetPassword: async (input, request) => {
+    await auth.limitAccountFlow('auth/reset-password', input, request.ip);
+    return (await auth.signedIn(await auth.account.resetPassword(input), request.headers, input, 'password')).body;
+  },
+  changePassword: async (input, request) => {
+    await auth.limitAccountFlow('auth/change-password', input, request.ip);
+    return (await auth.signedIn(await auth.account.changePassword(await auth.passwordChanger(request.headers), input), request.headers, input, 'password')).body;
+  },
   emailConfirmation: async (input, request) => (await auth.signedIn(await auth.account.confirmEmailAndSignIn(input), request.headers, input, 'register')).body,
   usersAndRoles: graphqlUsersAndRoles(auth),
 });

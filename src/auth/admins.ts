@@ -52,7 +52,7 @@ export class Admins {
     private readonly jwt: JwtSigner,
     config: AuthConfig,
   ) {
-    this.throttle = new Throttle(database, config.loginLimit, 'admin-login');
+    this.throttle = new Throttle(database, config.adminLoginLimit, 'admin-login');
   }
 
   async create(emailInput: unknown, password: unknown): Promise<{ id: number; email: string }> {

@@ -34,7 +34,7 @@ import { UserManagement } from './user-management.js';
 import { RoleApi } from './role-api.js';
 import { ProviderSettings } from './providers.js';
 import { ProviderLogins } from './oauth.js';
-import { Throttle } from './throttle.js';
+import { routeKey, Throttle } from './throttle.js';
 
 export { authTables, ME_ACTION, roleType, userType } from './model.js';
 export { resolveAuthConfig } from './config.js';
@@ -59,9 +59,10 @@ export interface Auth {
   /** `/api/connect/:provider` and its callback (oauth.ts). */
   providerLogins: ProviderLogins;
   /**
-   * Counts one request of an account flow (`forgot-password`, `reset-password`, `change-password`,
-   * `send-email-confirmation`) as Strapi's `rateLimit` middleware does: per route, body `email` and
-   * client address, with the `ratelimit` settings; 429 past the limit.
+   * Counts one request of an account flow (`auth/forgot-password`, `auth/reset-password`,
+   * `auth/change-password`, `auth/send-email-confirmation`, `connect/...`) as Strapi's `rateLimit`
+   * middleware does: per route and client address, and body `email` where Strapi keys by it
+   * (throttle.ts), with the `ratelimit` settings; 429 past the limit. REST and GraphQL share it.
    */
   limitAccountFlow(route: string, body: unknown, clientIp: string): Promise<void>;
   /** `GET /api/auth/:provider/callback`: the user of a provider's token, found or created. */
@@ -224,7 +225,7 @@ export async function startAuth(
     apiPrefix: config.api.rest.prefix,
     production: authConfig.production,
   });
-  const accountFlows = new Throttle(database, authConfig.loginLimit, 'account-flow');
+  const accountFlows = new Throttle(database, authConfig.loginLimit, 'route');
   const registration = {
     settings: () => advanced.get(),
     sendConfirmationEmail: (id: number) => account.sendConfirmationEmail(id),
@@ -246,8 +247,7 @@ export async function startAuth(
     providers,
     providerLogins,
     async limitAccountFlow(route, body, clientIp) {
-      const email = body && typeof body === 'object' && typeof (body as Record<string, unknown>).email === 'string' ? ((body as Record<string, unknown>).email as string).toLowerCase() : 'unknownIdentifier';
-      await accountFlows.hit([route, email, clientIp]);
+      await accountFlows.hit(routeKey(route, body, clientIp));
     },
     async providerCallback(provider, query) {
       return users.providerLogin(provider, await providerLogins.profile(provider, query));

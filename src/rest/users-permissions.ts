@@ -44,15 +44,15 @@ export function registerUsersPermissionsRoutes(
   // rate limited as Strapi limits them (per route, email and client address).
   const limited = (request: FastifyRequest, route: string) => auth.limitAccountFlow(route, request.body, request.clientIp);
   app.post(`${prefix}/auth/forgot-password`, async (request) => {
-    await limited(request, 'forgot-password');
+    await limited(request, 'auth/forgot-password');
     return auth.account.forgotPassword(objectBody(request));
   });
   app.post(`${prefix}/auth/reset-password`, async (request, reply) => {
-    await limited(request, 'reset-password');
+    await limited(request, 'auth/reset-password');
     return signedIn(request, reply, 'password', await auth.account.resetPassword(objectBody(request)));
   });
   app.post(`${prefix}/auth/change-password`, async (request, reply) => {
-    await limited(request, 'change-password');
+    await limited(request, 'auth/change-password');
     return signedIn(request, reply, 'password', await auth.account.changePassword(await auth.passwordChanger(request.headers), objectBody(request)));
   });
 
@@ -96,7 +96,7 @@ export function registerUsersPermissionsRoutes(
     return { ok: true };
   });
   app.post(`${prefix}/auth/send-email-confirmation`, async (request) => {
-    await limited(request, 'send-email-confirmation');
+    await limited(request, 'auth/send-email-confirmation');
     return auth.account.sendEmailConfirmation(objectBody(request));
   });
   app.get(`${prefix}/auth/email-confirmation`, async (request, reply) => {
@@ -134,11 +134,12 @@ export function registerUsersPermissionsRoutes(
     return users.count({ filters: (request.query as Query).filters }, caller);
   });
 
-  app.get<{ Params: { id: string } }>(`${prefix}/users/:id`, async (request) => {
+  app.get<{ Params: { id: string } }>(`${prefix}/users/:id`, async (request, reply) => {
     const caller = await auth.access.authorize(request.headers, { uid: USER_UID, action: 'findOne' });
     const id = /^\d{1,15}$/.test(request.params.id) ? Number(request.params.id) : NaN;
     const found = Number.isSafeInteger(id) ? await auth.users.findById(id) : null;
-    if (!found) throw new NotFoundError('User not found');
+    // Strapi answers an unknown user with no body at all (204), not a 404.
+    if (!found) return reply.status(204).send();
     return users.findVersion({ ...(request.query as Query), documentId: found.documentId as string }, caller);
   });
 }
