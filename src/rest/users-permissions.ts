@@ -134,12 +134,11 @@ export function registerUsersPermissionsRoutes(
     return users.count({ filters: (request.query as Query).filters }, caller);
   });
 
-  app.get<{ Params: { id: string } }>(`${prefix}/users/:id`, async (request, reply) => {
+  app.get<{ Params: { id: string } }>(`${prefix}/users/:id`, async (request) => {
     const caller = await auth.access.authorize(request.headers, { uid: USER_UID, action: 'findOne' });
     const id = /^\d{1,15}$/.test(request.params.id) ? Number(request.params.id) : NaN;
     const found = Number.isSafeInteger(id) ? await auth.users.findById(id) : null;
-    // Strapi answers an unknown user with no body at all (204), not a 404.
-    if (!found) return reply.status(204).send();
+    if (!found) throw new NotFoundError('User not found');
     return users.findVersion({ ...(request.query as Query), documentId: found.documentId as string }, caller);
   });
 }

@@ -296,7 +296,8 @@ export async function openDifferential(options: OpenOptions): Promise<Differenti
   // Attributes left out of Strapi's copy of the project are left out of both answers too.
   const stripped = new Set<string>();
   // Both at their defaults: Vellum counts as Strapi does (per route, address and, for sign-ups, email).
-  const config = { ...options.vellumConfig };
+  // (`ratelimit: {}`: the test helper's roomy limit is not used.)
+  const config = { ...options.vellumConfig, plugins: { ...options.vellumConfig?.plugins, 'users-permissions': { config: { ratelimit: {} } } } };
   const started = await Promise.allSettled([startStrapi(options, project, stripped), startServer(dialect, { project, config, env: { NODE_ENV: 'test', ...options.env } })]);
   if (started[0].status === 'rejected' || started[1].status === 'rejected') {
     // One failed to start: stop the other, or the run would hang on its open server.
