@@ -13,7 +13,8 @@ import { diffName, openDifferential, type Differential } from './harness.js';
 
 let diff: Differential;
 before(async () => {
-  diff = await openDifferential({ name: diffName(import.meta.filename), project: BLOG });
+  // GraphQL in Strapi 5's flat shape, as Strapi serves it (the blog example's default is the spec's).
+  diff = await openDifferential({ name: diffName(import.meta.filename), project: BLOG, vellumConfig: { plugins: { graphql: { config: { v4CompatibilityMode: false } } } } });
 });
 after(() => diff?.close());
 
@@ -161,4 +162,64 @@ test('rate limits: twelve sign-ups with twelve emails pass; the same email and l
     assert.equal(logins[11]!.body.error.name, 'RateLimitError');
     assert.equal(logins[11]!.body.error.message, 'Too many requests, please try again later.');
   }
+});
+
+/** A tree's actions, without their state: what the catalogue holds. */
+const actionsOf = (tree: Record<string, { controllers: Record<string, Record<string, { enabled: boolean }>> }>) =>
+  Object.entries(tree).flatMap(([uid, { controllers }]) => Object.entries(controllers).flatMap(([controller, actions]) => Object.keys(actions).map((action) => `${uid}.${controller}.${action}`))).sort();
+
+test('the permissions tree: GET /api/users-permissions/permissions (every action, none enabled), roles and one role', async () => {
+  const { strapi, vellum } = await diff.same(async (api) => {
+    const { public: pub } = await roles(api);
+    return [
+      await api.get('/api/users-permissions/permissions'),
+      await api.get(`/api/users-permissions/roles/${pub.id}`),
+      await api.get('/api/users-permissions/roles/999999'),
+    ];
+  }, { ...WORDS, ignoreKeys: ['id'], deliberate: 'catalogue entries Vellum lacks, listed below; the blog example grants Public upload reads' });
+  const [fromStrapi, fromVellum] = [strapi, vellum].map((answers) => (answers as Response[])[0]!.body.permissions);
+  // Whoever asks, no action is enabled (Strapi's getActions()).
+  for (const tree of [fromStrapi, fromVellum]) {
+    assert.ok(Object.values(tree).every((api) => Object.values((api as { controllers: Record<string, Record<string, { enabled: boolean }>> }).controllers).every((actions) => Object.values(actions).every((a) => a.enabled === false))));
+  }
+  // Known differences of the catalogue (left for later: routes Vellum lacks or does not check by
+  // these actions: content-type-builder, i18n listLocales, upload findPage, users-permissions auth.*;
+  // upload `update` is Vellum's own).
+  const strapiActions = new Set(actionsOf(fromStrapi));
+  const vellumActions = new Set(actionsOf(fromVellum));
+  const missing = [...strapiActions].filter((a) => !vellumActions.has(a));
+  const extra = [...vellumActions].filter((a) => !strapiActions.has(a));
+  assert.ok(missing.every((a) => /^plugin::(content-type-builder|i18n)\.|^plugin::upload\.content-api\.findPage$|^plugin::users-permissions\.auth\./.test(a)), missing.join(', '));
+  assert.deepEqual(extra, ['plugin::upload.content-api.update']);
+});
+
+const gql = (api: HttpClient, query: string, variables: Record<string, unknown> = {}) => api.post('/graphql', { query, variables });
+
+test('GraphQL (flat shape): users and roles, read, created, updated and deleted; refusals', async () => {
+  await diff.same(async (api) => {
+    const { authenticated, public: pub } = await roles(api);
+    const p = `g${run}`;
+    const fields = 'data { documentId username email provider confirmed blocked role { name type } }';
+    const created = await gql(api, `mutation($data: UsersPermissionsUserInput!) { createUsersPermissionsUser(data: $data) { ${fields} } }`, {
+      data: { username: `${p}a`, email: `${p}A@example.com`, password: 'secret123', role: String(pub.id), confirmed: true },
+    });
+    const listed = await api.get(`/api/users?filters[username][$eq]=${p}a`);
+    const id = String(listed.body[0]?.id);
+    return [
+      // (The blog example's Vellum side also has an Editor role.)
+      await gql(api, '{ usersPermissionsRoles(filters: { type: { in: ["authenticated", "public"] } }, sort: "name") { name description type } }'),
+      created,
+      await gql(api, `mutation($data: UsersPermissionsUserInput!) { createUsersPermissionsUser(data: $data) { ${fields} } }`, { data: { username: `${p}b`, email: `${p}b@example.com`, password: 'secret123' } }),
+      await gql(api, `mutation($data: UsersPermissionsUserInput!) { createUsersPermissionsUser(data: $data) { ${fields} } }`, {
+        data: { username: `${p}c`, email: `${p}a@example.com`, password: 'secret123', role: String(authenticated.id) },
+      }),
+      await gql(api, `{ usersPermissionsUsers(filters: { username: { eq: "${p}a" } }) { username email role { name } } }`),
+      await gql(api, `mutation { updateUsersPermissionsUser(id: "${id}", data: { username: "${p}renamed", role: "${authenticated.id}" }) { ${fields} } }`),
+      await gql(api, `mutation { updateUsersPermissionsUser(id: "999999", data: { username: "${p}x" }) { ${fields} } }`),
+      await gql(api, `mutation { deleteUsersPermissionsUser(id: "${id}") { data { username } } }`),
+      await gql(api, `mutation { createUsersPermissionsRole(data: { name: "${p}role", description: "d" }) { ok } }`),
+    ];
+    // `code`: Strapi 5 names an ApplicationError `STRAPI_APPLICATION_ERROR`, a NotFoundError
+    // `STRAPI_NOT_FOUND_ERROR`; Vellum's registry (README "Errors") says `BAD_REQUEST`, `NOT_FOUND`.
+  }, { ...WORDS, ignoreKeys: ['id', 'code'] });
 });
