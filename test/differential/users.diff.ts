@@ -223,3 +223,32 @@ test('GraphQL (flat shape): users and roles, read, created, updated and deleted;
     // `STRAPI_NOT_FOUND_ERROR`; Vellum's registry (README "Errors") says `BAD_REQUEST`, `NOT_FOUND`.
   }, { ...WORDS, ignoreKeys: ['id', 'code'] });
 });
+
+test("the words a front end shows: login, blocked account, missing credentials, bad tokens, forbidden", async () => {
+  await diff.same(async (api) => {
+    const anonymous = new HttpClient(api.baseUrl);
+    const p = `w${run}`;
+    const signUp = await anonymous.post('/api/auth/local/register', user(`${p}a`));
+    const blocked = await anonymous.post('/api/auth/local/register', user(`${p}b`));
+    await api.put(`/api/users/${blocked.body.user.id}`, { blocked: true });
+    const jwt = signUp.body.jwt as string;
+    const bearer = (token: string) => ({ headers: { authorization: `Bearer ${token}` } });
+    return [
+      signUp,
+      await anonymous.post('/api/auth/local/register', user(`${p}a`)),
+      await anonymous.post('/api/auth/local/register', { username: `${p}c` }),
+      await anonymous.post('/api/auth/local', { identifier: `${p}a`, password: 'wrong-password' }),
+      await anonymous.post('/api/auth/local', { identifier: `${p}nobody`, password: 'wrong-password' }),
+      await anonymous.post('/api/auth/local', { identifier: `${p}a` }),
+      await anonymous.post('/api/auth/local', {}),
+      await anonymous.post('/api/auth/local', { identifier: `${p}b`, password: 'secret123' }),
+      await anonymous.get('/api/articles', bearer('not-a-token')),
+      await anonymous.get('/api/users/me', bearer('not-a-token')),
+      await anonymous.get('/api/users/me'),
+      await anonymous.get('/api/users'),
+      await anonymous.post('/api/articles', { data: { title: 'x' } }),
+      await anonymous.post('/api/auth/change-password', { currentPassword: 'wrong-one', password: 'secret456', passwordConfirmation: 'secret456' }, bearer(jwt)),
+      await anonymous.post('/api/auth/reset-password', { code: 'nope', password: 'secret456', passwordConfirmation: 'secret456' }),
+    ];
+  }, { ...WORDS, ignoreKeys: ['id', 'jwt'] });
+});
