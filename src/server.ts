@@ -17,6 +17,7 @@ import { ExtensionService, parseGraphqlConfig, registerGraphql, type NamedHandle
 import { loadProject, ProjectDocuments, provideStrapiModules } from './strapi/index.js';
 import { createHttpServer } from './http/http.js';
 import { registerI18nRoutes } from './rest/i18n.js';
+import { resolveCustomFields } from './schema/build.js';
 import { loadProjectSchema } from './schema/load.js';
 import type { Schema } from './schema/model.js';
 import { ME_ACTION, resolveAuthConfig, startAuth, type Auth } from './auth/index.js';
@@ -151,6 +152,8 @@ export async function createVellum(projectDir: string, options: CreateVellumOpti
   // GraphQL's resolversConfig names the project's policies and middlewares, as its routes do.
   graphql.extension.named = project.named as unknown as NamedHandlers;
   await project.run('register');
+  // As Strapi swaps each customField for the type its registration names, once register has run.
+  resolveCustomFields(schema, (uid) => project.customFields.typeOf(uid), (message) => warnings.push(message));
   // Secrets are checked before the database is touched: a weak one in production stops start-up here.
   const authConfig = resolveAuthConfig(config);
   warnings.push(...authConfig.warnings);

@@ -19,7 +19,8 @@ import { UsersPermissionsAccess } from './access.js';
 import { AccountFlows } from './account.js';
 import { AdvancedSettings } from './advanced.js';
 import { UserCodes } from './codes.js';
-import { adminRevokedThrough, Admins } from './admins.js';
+import { ADMIN_USER_UID, adminRevokedThrough, adminUserModel, Admins } from './admins.js';
+import { tableAdapter } from '../documents/engine/table.js';
 import { resolveAuthConfig, type AuthConfig } from './config.js';
 import { JwtSigner } from './jwt.js';
 import { JWT_REVOCATIONS_TABLE, ME_ACTION, ROLE_UID, USER_UID, type RoleRow, type UserRow } from './model.js';
@@ -147,6 +148,7 @@ export async function startAuth(
   const expand = (patterns: string[], where = 'permissions') => expandActions(patterns, actions, where);
   const roles = new Roles(database.system, documents, roleType, (fn) => database.write(fn));
   documents.engine.register(PERMISSION_UID, permissionAdapter(database, schema, documents.engine));
+  documents.engine.register(ADMIN_USER_UID, tableAdapter(database, schema, adminUserModel));
   const roleExists = (db: Db) => async (type: string) =>
     (await shaped<RoleRow>(db).selectFrom(roleType.table).select('id').where('type', '=', type).executeTakeFirst()) !== undefined;
 

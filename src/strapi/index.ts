@@ -10,8 +10,9 @@ import type { FastifyInstance } from 'fastify';
 import type { VellumConfig } from '../config/load.js';
 import { loadApiCode, type ProjectApiCode } from '../project/api-code.js';
 import { loadProjectCode, type ProjectHooks } from '../project/code.js';
+import { createCustomFields } from './custom-fields.js';
 import { provideModules } from '../project/modules.js';
-import type { Schema } from '../schema/model.js';
+import type { ScalarType, Schema } from '../schema/model.js';
 import { globalMiddlewares, GlobalMiddlewares } from './global-middlewares.js';
 import * as strapiModule from './public/strapi.js';
 import * as utilsModule from './public/utils.js';
@@ -85,6 +86,8 @@ export interface Project {
   middlewares: DocumentMiddlewares;
   /** `strapi.db`, `strapi.entityService`, `strapi.store`: started once the database is open. */
   data: DataApis;
+  /** `strapi.customFields`: the custom fields its `register` declared, by uid. */
+  customFields: { typeOf(uid: string): ScalarType | undefined };
   /** Its registered policies and middleware factories by name (GraphQL's `resolversConfig` names them too). */
   named: {
     policy(name: string): Handler | undefined;
@@ -149,6 +152,8 @@ export async function loadProject(config: VellumConfig, schema: Schema, plugins:
     },
   };
   strapi.server = server;
+  const customFields = createCustomFields();
+  strapi.customFields = { register: customFields.register, getAll: customFields.getAll };
   let routing: Routing | undefined;
   let routed = false;
 
@@ -158,6 +163,7 @@ export async function loadProject(config: VellumConfig, schema: Schema, plugins:
     lifecycles,
     middlewares,
     data,
+    customFields,
     named: {
       policy(name) {
         const entry = registry.policy(name);
