@@ -136,6 +136,9 @@ export class ProjectDocuments {
           if (!(error instanceof NotFoundError)) throw error;
           return { documentId: String(params.documentId), entries: [] };
         }
+        // Private attributes stay out, as everywhere in strapi.documents (Strapi's answer has them).
+        const hidden = Object.values(type.attributes).filter((attribute) => attribute.private).map((attribute) => attribute.name);
+        for (const entry of entries) for (const name of hidden) delete entry[name];
         return { documentId: String(params.documentId), entries };
       },
       publish: (params) => eachLocale(params, (locale) => documents.publish({ ...params, locale })),

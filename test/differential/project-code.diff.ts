@@ -140,3 +140,24 @@ test("the Document Service's delete answers every row it deleted", async () => {
   const name = `Diff deleted ${Date.now()}`;
   await diff.same(async (api) => [await api.delete(`/api/probe/writers/${encodeURIComponent(name)}`), await api.delete(`/api/probe/articles/${encodeURIComponent(name)}`)]);
 });
+
+test('a core router with a prefix and except: served under the prefix only, 405 for what it leaves out', async () => {
+  const { strapi, vellum } = await diff.same(async (api) => {
+    const created = await api.post('/api/v2/labels', { data: { text: 'diff prefixed' } });
+    const id = created.body?.data?.documentId ?? 'none';
+    return [
+      created,
+      await api.get('/api/v2/labels?filters[text][$eq]=diff prefixed', { headers: { authorization: 'Bearer garbage' } }),
+      await api.get(`/api/v2/labels/${id}`),
+      await api.get('/api/labels'),
+      await api.put(`/api/v2/labels/${id}`, { data: { text: 'x' } }),
+      await api.delete(`/api/v2/labels/${id}`),
+      await api.get('/api/probe/created', { headers: { authorization: 'Bearer garbage' } }),
+      await api.post('/api/auth/local', { identifier: 'nobody@example.com', password: 'nothing-at-all' }, { headers: { authorization: 'Bearer garbage' } }),
+    ];
+  }, { messages: true });
+  for (const answers of [strapi, vellum] as Response[][]) {
+    assert.equal(answers[4]!.headers.get('allow'), 'HEAD, GET');
+    assert.equal(answers[5]!.headers.get('allow'), 'HEAD, GET');
+  }
+});

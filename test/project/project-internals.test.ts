@@ -106,6 +106,31 @@ for (const dialect of DIALECTS) {
     });
   });
 
+  describe(`a core router with prefix and except [${dialect}]`, () => {
+    let server: TestServer;
+    before(async () => {
+      server = await startServer(dialect, { project: fixture('project-code') });
+    });
+    after(() => server?.close());
+
+    it('is served under its prefix only; what except leaves out is a 405', async () => {
+      const text = unique('label');
+      const created = await server.api.post('/api/v2/labels', { data: { text } });
+      assert.equal(created.status, 201, created.text);
+      const id = created.body.data.documentId;
+      const list = await server.publicApi.get(`/api/v2/labels?filters[text][$eq]=${text}`, { headers: { authorization: 'Bearer garbage' } });
+      assert.equal(list.status, 200, list.text);
+      assert.deepEqual(list.body.data.map((l: { text: string }) => l.text), [text]);
+      assert.equal((await server.api.get(`/api/v2/labels/${id}`)).status, 200);
+      assert.equal((await server.api.get('/api/labels')).status, 404);
+      assert.equal((await server.api.get(`/api/labels/${id}`)).status, 404);
+      for (const answer of [await server.api.put(`/api/v2/labels/${id}`, { data: { text: 'x' } }), await server.api.delete(`/api/v2/labels/${id}`)]) {
+        assert.equal(answer.status, 405);
+        assert.equal(answer.headers.get('allow'), 'HEAD, GET');
+      }
+    });
+  });
+
   describe(`custom fields [${dialect}]`, () => {
     let server: TestServer;
     before(async () => {
