@@ -127,7 +127,9 @@ export class ProjectDocuments {
         // engine reads them, with the call's `fields` and `populate`: read before they are gone.
         const locale = !type.localized || params.locale === '*' ? undefined : typeof params.locale === 'string' ? params.locale : i18n.defaultLocale;
         const where = { documentId: params.documentId, ...(locale !== undefined ? { locale } : {}) };
-        const selection = { ...(params.fields !== undefined ? { select: params.fields } : {}), ...(params.populate !== undefined ? { populate: params.populate } : {}) };
+        // `fields` selects those plus `id` and `documentId`, as Strapi's query transform does.
+        const fields = typeof params.fields === 'string' ? [params.fields] : params.fields;
+        const selection = { ...(Array.isArray(fields) ? { select: [...new Set(['id', 'documentId', ...fields])] } : {}), ...(params.populate !== undefined ? { populate: params.populate } : {}) };
         const entries = typeof params.documentId === 'string' ? await this.service.engine.query(type.uid).findMany({ where, ...selection, orderBy: { id: 'asc' } }) : [];
         try {
           await documents.delete({ ...params, status: undefined });

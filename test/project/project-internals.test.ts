@@ -92,6 +92,7 @@ for (const dialect of DIALECTS) {
         [title, true],
         [title, false],
       ]);
+      assert.deepEqual(article.body.fields.entries.map((entry: Record<string, unknown>) => Object.keys(entry).sort()), [['documentId', 'id', 'title']]);
       assert.deepEqual(article.body.fields.entries.map((entry: Record<string, unknown>) => entry.title), [`${title} 2`]);
     });
 
