@@ -153,9 +153,8 @@ test('a core router with a prefix and except: served under the prefix only, 405 
       await api.put(`/api/v2/labels/${id}`, { data: { text: 'x' } }),
       await api.delete(`/api/v2/labels/${id}`),
       await api.get('/api/probe/created', { headers: { authorization: 'Bearer garbage' } }),
-      await api.post('/api/auth/local', { identifier: 'nobody@example.com', password: 'nothing-at-all' }, { headers: { authorization: 'Bearer garbage' } }),
     ];
-  }, { messages: true });
+  });
   for (const answers of [strapi, vellum] as Response[][]) {
     assert.equal(answers[4]!.headers.get('allow'), 'HEAD, GET');
     assert.equal(answers[5]!.headers.get('allow'), 'HEAD, GET');
