@@ -7,6 +7,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { openProject } from '../../src/transfer/index.js';
 import { DIALECTS, fixture, startServer, type TestServer } from '../helpers/server.js';
 import { unique } from '../helpers/unique.js';
 
@@ -163,6 +164,17 @@ for (const dialect of DIALECTS) {
       const found = await server.api.get(`/api/swatches?filters[name][$eq]=${name}&filters[rating][$gte]=3&filters[color][$startsWithi]=%23a0`);
       assert.equal(found.status, 200, found.text);
       assert.deepEqual(found.body.data.map((s: { name: string }) => s.name), [name]);
+    });
+
+    it('commands that open the project (import, export) give custom fields the same types', async () => {
+      // The tables were made with the registered types: a command seeing JSON would refuse them.
+      const project = await openProject(fixture('custom-fields'), { env: { NODE_ENV: 'test' }, overrides: { database: server.databaseConfig } });
+      try {
+        const swatch = project.schema.contentTypes.get('api::swatch.swatch')!;
+        assert.deepEqual(['color', 'rating', 'icon'].map((name) => (swatch.attributes[name] as { type: string }).type), ['string', 'integer', 'json']);
+      } finally {
+        await project.close();
+      }
     });
   });
 }
