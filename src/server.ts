@@ -17,6 +17,7 @@ import { ExtensionService, parseGraphqlConfig, registerGraphql, type NamedHandle
 import { loadProject, ProjectDocuments, provideStrapiModules } from './strapi/index.js';
 import { createHttpServer } from './http/http.js';
 import { registerI18nRoutes } from './rest/i18n.js';
+import { resolveCustomFields } from './schema/build.js';
 import { loadProjectSchema } from './schema/load.js';
 import type { Schema } from './schema/model.js';
 import { ME_ACTION, resolveAuthConfig, startAuth, type Auth } from './auth/index.js';
@@ -79,10 +80,19 @@ const graphqlUsersPermissions = (auth: Auth): UsersPermissionsHooks => ({
     if (!caller.grants.allows(ME_ACTION)) throw new ForbiddenError();
     return auth.users.findById(caller.userId, { populate: ['role'] });
   },
-  forgotPassword: (input) => auth.account.forgotPassword(input),
-  resetPassword: async (input, request) => (await auth.signedIn(await auth.account.resetPassword(input), request.headers, input, 'password')).body,
-  changePassword: async (input, request) =>
-    (await auth.signedIn(await auth.account.changePassword(await auth.passwordChanger(request.headers), input), request.headers, input, 'password')).body,
+  // Counted as their REST routes are (Strapi's GraphQL mutations share the routes' counts).
+  forgotPassword: async (input, request) => {
+    await auth.limitAccountFlow('auth/forgot-password', input, request.ip);
+    return auth.account.forgotPassword(input);
+  },
+  resetPassword: async (input, request) => {
+    await auth.limitAccountFlow('auth/reset-password', input, request.ip);
+    return (await auth.signedIn(await auth.account.resetPassword(input), request.headers, input, 'password')).body;
+  },
+  changePassword: async (input, request) => {
+    await auth.limitAccountFlow('auth/change-password', input, request.ip);
+    return (await auth.signedIn(await auth.account.changePassword(await auth.passwordChanger(request.headers), input), request.headers, input, 'password')).body;
+  },
   emailConfirmation: async (input, request) => (await auth.signedIn(await auth.account.confirmEmailAndSignIn(input), request.headers, input, 'register')).body,
   usersAndRoles: graphqlUsersAndRoles(auth),
 });
@@ -142,6 +152,8 @@ export async function createVellum(projectDir: string, options: CreateVellumOpti
   // GraphQL's resolversConfig names the project's policies and middlewares, as its routes do.
   graphql.extension.named = project.named as unknown as NamedHandlers;
   await project.run('register');
+  // As Strapi swaps each customField for the type its registration names, once register has run.
+  resolveCustomFields(schema, (uid) => project.customFields.typeOf(uid), (message) => warnings.push(message));
   // Secrets are checked before the database is touched: a weak one in production stops start-up here.
   const authConfig = resolveAuthConfig(config);
   warnings.push(...authConfig.warnings);

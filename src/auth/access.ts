@@ -78,7 +78,8 @@ export class UsersPermissionsAccess implements AccessControl {
       if (identity.sessionActive === false) throw new UnauthorizedError('Invalid credentials');
       // Issued before the user's password last changed (or was reset): no longer valid.
       if (identity.revokedThrough !== undefined && (issuedAt === undefined || issuedAt <= identity.revokedThrough)) throw new UnauthorizedError('Invalid credentials');
-      if (identity.blocked) throw new UnauthorizedError('Your account has been blocked by an administrator');
+      // Strapi's words for a blocked user's token; Vellum says why in the details.
+      if (identity.blocked) throw new UnauthorizedError('Invalid credentials', { reason: 'Your account has been blocked by an administrator' });
       return { kind: 'user', userId: identity.id, grants: this.roleGrants(identity.actions), ...(sessionId === undefined ? {} : { sessionId }) };
     }
     const verified = await this.tokens.verify(token);

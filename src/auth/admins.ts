@@ -7,6 +7,7 @@ import type { SystemDb } from '../database/system-tables.js';
 import { ApplicationError, NotFoundError, UnauthorizedError, ValidationError, type FieldError } from '../errors.js';
 import type { AuthConfig } from './config.js';
 import { bearerToken, type JwtSigner } from './jwt.js';
+import type { TableModel } from '../documents/engine/table.js';
 import { ADMINS_TABLE } from './model.js';
 import { hashPassword, verifyPassword } from './passwords.js';
 import { Throttle } from './throttle.js';
@@ -52,7 +53,7 @@ export class Admins {
     private readonly jwt: JwtSigner,
     config: AuthConfig,
   ) {
-    this.throttle = new Throttle(database, config.loginLimit, 'admin-login');
+    this.throttle = new Throttle(database, config.adminLoginLimit, 'admin-login');
   }
 
   async create(emailInput: unknown, password: unknown): Promise<{ id: number; email: string }> {
@@ -155,3 +156,37 @@ export class Admins {
     return { id: row.id, email: row.email, createdAt: this.database.dialect.decode('datetime', row.created_at) as string | null };
   }
 }
+
+export const ADMIN_USER_UID = 'admin::user';
+
+/**
+ * `strapi.db.query('admin::user')`: Vellum's administrators as Strapi's admin users, read-only
+ * (administrators are made with `vellum admin create` and the admin API). The password is the
+ * bcrypt hash, as Strapi's query engine answers it; the fields Vellum does not keep answer what a
+ * fresh, active Strapi administrator has, and every administrator is a super admin (Vellum's are).
+ */
+export const adminUserModel: TableModel = {
+  uid: ADMIN_USER_UID,
+  table: ADMINS_TABLE,
+  fields: [
+    { name: 'email', column: 'email', type: 'email' },
+    { name: 'password', column: 'password', type: 'string' },
+    { name: 'createdAt', column: 'created_at', type: 'datetime' },
+    { name: 'updatedAt', column: 'created_at', type: 'datetime' },
+    { name: 'publishedAt', column: 'created_at', type: 'datetime' },
+  ],
+  constants: {
+    firstname: null,
+    lastname: null,
+    username: null,
+    resetPasswordToken: null,
+    resetPasswordTokenExpiresAt: null,
+    registrationToken: null,
+    isActive: true,
+    blocked: false,
+    preferedLanguage: null,
+    locale: null,
+  },
+  populates: { roles: [{ id: 1, name: 'Super Admin', code: 'strapi-super-admin', description: 'Super Admins can access and manage all features and settings.' }] },
+  readOnly: 'admin::user is read-only in Vellum: administrators are made with `vellum admin create` and the admin API',
+};

@@ -64,10 +64,20 @@ describe('secrets', () => {
 const withPlugin = (upConfig: Record<string, unknown>) => resolve({}, { plugins: { 'users-permissions': { config: upConfig } } });
 
 describe('users-permissions rate limits', () => {
-  it("default to Strapi's: 5 in 5 minutes, for logins and registrations alike", async () => {
+  it("default to Strapi 5.54's plugin default: 10 in 60 s, for logins and registrations alike, counted as Strapi counts", async () => {
     const config = await withPlugin({});
+    assert.equal(config.perAccount, false);
+    assert.deepEqual(config.loginLimit, { enabled: true, max: 10, windowSeconds: 60 });
+    assert.deepEqual(config.registerLimit, { enabled: true, max: 10, windowSeconds: 60 });
+    assert.deepEqual(config.adminLoginLimit, { enabled: true, max: 5, windowSeconds: 300 });
+  });
+
+  it("perAccount: Vellum's stricter counting, 5 in 5 minutes unless max and interval say otherwise", async () => {
+    const config = await withPlugin({ ratelimit: { perAccount: true } });
+    assert.equal(config.perAccount, true);
     assert.deepEqual(config.loginLimit, { enabled: true, max: 5, windowSeconds: 300 });
     assert.deepEqual(config.registerLimit, { enabled: true, max: 5, windowSeconds: 300 });
+    assert.equal((await withPlugin({ ratelimit: { perAccount: true, max: 3 } })).loginLimit.max, 3);
   });
 
   it("take koa2-ratelimit's interval: milliseconds or a time object", async () => {
@@ -81,7 +91,7 @@ describe('users-permissions rate limits', () => {
     const shared = await withPlugin({ ratelimit: { max: 3, interval: { hour: 1 } } });
     assert.deepEqual(shared.registerLimit, { enabled: true, max: 3, windowSeconds: 3600 });
     const apart = await withPlugin({ ratelimit: { max: 3 }, register: { ratelimit: { max: 20, interval: { day: 1 } } } });
-    assert.deepEqual(apart.loginLimit, { enabled: true, max: 3, windowSeconds: 300 });
+    assert.deepEqual(apart.loginLimit, { enabled: true, max: 3, windowSeconds: 60 });
     assert.deepEqual(apart.registerLimit, { enabled: true, max: 20, windowSeconds: 86_400 });
     const off = await withPlugin({ ratelimit: { enabled: false }, register: { ratelimit: { enabled: true } } });
     assert.equal(off.loginLimit.enabled, false);

@@ -34,10 +34,18 @@ export interface AuthConfig {
   emailConfirmationLifetime: number;
   /** Strapi's `validationRules.validatePassword`: false (or a throw) refuses a new password. */
   validatePassword?: (password: string) => unknown;
-  /** Failed logins per account (or unknown identifier) and client address. */
+  /**
+   * `ratelimit.perAccount` (Vellum's stricter counting, off by default): failed logins per account
+   * and client address, registrations per client address. Off: Strapi 5.54's counting, every
+   * request per route and client address, and per body email on the routes Strapi keys by it.
+   */
+  perAccount: boolean;
+  /** Logins and the account flows (`ratelimit`; Strapi's 10 in 60 s, or 5 in 5 minutes per account). */
   loginLimit: RateLimit;
-  /** Registrations per client address, successful or not. */
+  /** Registrations (`register.ratelimit`, else `ratelimit`'s). */
   registerLimit: RateLimit;
+  /** Failed admin logins per email and client address (`ratelimit`, else 5 in 5 minutes as Strapi's admin). */
+  adminLoginLimit: RateLimit;
   production: boolean;
   /** Weak secrets accepted outside production, one line each (start-up prints them). */
   warnings: string[];
@@ -86,9 +94,10 @@ const interval = z.union([
     .refine((ms) => ms > 0, 'an interval longer than 0'),
 ]);
 
-// Vellum's default: 5 per 5 minutes (Strapi 5.54's plugin default is 10 per 60 s; README
-// "Accounts"). Other koa2-ratelimit options (prefixKey, message, ...) are ignored.
+// Strapi 5.54's plugin default is 10 per 60 s; `perAccount` (Vellum's) defaults to 5 per 5 minutes
+// (README "Accounts"). Other koa2-ratelimit options (prefixKey, message, ...) are ignored.
 const rateLimitSchema = z.looseObject({ enabled: z.boolean().optional(), max: z.number().int().positive().optional(), interval: interval.optional() });
+const pluginRateLimitSchema = rateLimitSchema.extend({ perAccount: z.boolean().optional() });
 
 const pluginSchema = z.object({
   // Checked with the environment's JWT_SECRET by secretWeakness: refused in production, a warning elsewhere.
@@ -128,7 +137,7 @@ const pluginSchema = z.object({
     })
     .catchall(z.unknown())
     .default({ accessTokenLifespan: 600, maxRefreshTokenLifespan: 30 * 24 * 3600, idleRefreshTokenLifespan: 14 * 24 * 3600, httpOnly: false, cookie: { name: 'strapi_up_refresh', sameSite: 'lax', path: '/' } }),
-  ratelimit: rateLimitSchema.default({}),
+  ratelimit: pluginRateLimitSchema.default({}),
 });
 
 type RateLimitInput = z.infer<typeof rateLimitSchema>;
@@ -194,7 +203,9 @@ export function resolveAuthConfig(config: VellumConfig, env: NodeJS.ProcessEnv =
     }
   };
   const jwtLifetime = duration(plugin.jwt.expiresIn, 'jwt.expiresIn');
-  const loginLimit = rateLimit(plugin.ratelimit, { enabled: true, max: 5, windowSeconds: 300 });
+  const perAccount = plugin.ratelimit.perAccount === true;
+  const stricter = { enabled: true, max: 5, windowSeconds: 300 };
+  const loginLimit = rateLimit(plugin.ratelimit, perAccount ? stricter : { enabled: true, max: 10, windowSeconds: 60 });
   const admin = asRecord(config.admin);
   const production = config.environment === 'production';
   const warnings: string[] = [];
@@ -238,9 +249,11 @@ export function resolveAuthConfig(config: VellumConfig, env: NodeJS.ProcessEnv =
     resetPasswordLifetime: duration(plugin.resetPasswordLifetime, 'resetPasswordLifetime'),
     emailConfirmationLifetime: duration(plugin.emailConfirmationLifetime, 'emailConfirmationLifetime'),
     validatePassword: plugin.validationRules.validatePassword,
+    perAccount,
     loginLimit,
     // Strapi limits registration with `ratelimit` too; `register.ratelimit` sets it apart.
     registerLimit: rateLimit(plugin.register.ratelimit ?? {}, loginLimit),
+    adminLoginLimit: rateLimit(plugin.ratelimit, stricter),
     production,
     warnings,
     jwtManagement: plugin.jwtManagement,

@@ -19,7 +19,8 @@ import { UsersPermissionsAccess } from './access.js';
 import { AccountFlows } from './account.js';
 import { AdvancedSettings } from './advanced.js';
 import { UserCodes } from './codes.js';
-import { adminRevokedThrough, Admins } from './admins.js';
+import { ADMIN_USER_UID, adminRevokedThrough, adminUserModel, Admins } from './admins.js';
+import { tableAdapter } from '../documents/engine/table.js';
 import { resolveAuthConfig, type AuthConfig } from './config.js';
 import { JwtSigner } from './jwt.js';
 import { JWT_REVOCATIONS_TABLE, ME_ACTION, ROLE_UID, USER_UID, type RoleRow, type UserRow } from './model.js';
@@ -34,7 +35,7 @@ import { UserManagement } from './user-management.js';
 import { RoleApi } from './role-api.js';
 import { ProviderSettings } from './providers.js';
 import { ProviderLogins } from './oauth.js';
-import { Throttle } from './throttle.js';
+import { routeKey, Throttle } from './throttle.js';
 
 export { authTables, ME_ACTION, roleType, userType } from './model.js';
 export { resolveAuthConfig } from './config.js';
@@ -59,9 +60,10 @@ export interface Auth {
   /** `/api/connect/:provider` and its callback (oauth.ts). */
   providerLogins: ProviderLogins;
   /**
-   * Counts one request of an account flow (`forgot-password`, `reset-password`, `change-password`,
-   * `send-email-confirmation`) as Strapi's `rateLimit` middleware does: per route, body `email` and
-   * client address, with the `ratelimit` settings; 429 past the limit.
+   * Counts one request of an account flow (`auth/forgot-password`, `auth/reset-password`,
+   * `auth/change-password`, `auth/send-email-confirmation`, `connect/...`) as Strapi's `rateLimit`
+   * middleware does: per route and client address, and body `email` where Strapi keys by it
+   * (throttle.ts), with the `ratelimit` settings; 429 past the limit. REST and GraphQL share it.
    */
   limitAccountFlow(route: string, body: unknown, clientIp: string): Promise<void>;
   /** `GET /api/auth/:provider/callback`: the user of a provider's token, found or created. */
@@ -146,6 +148,7 @@ export async function startAuth(
   const expand = (patterns: string[], where = 'permissions') => expandActions(patterns, actions, where);
   const roles = new Roles(database.system, documents, roleType, (fn) => database.write(fn));
   documents.engine.register(PERMISSION_UID, permissionAdapter(database, schema, documents.engine));
+  documents.engine.register(ADMIN_USER_UID, tableAdapter(database, schema, adminUserModel));
   const roleExists = (db: Db) => async (type: string) =>
     (await shaped<RoleRow>(db).selectFrom(roleType.table).select('id').where('type', '=', type).executeTakeFirst()) !== undefined;
 
@@ -224,7 +227,7 @@ export async function startAuth(
     apiPrefix: config.api.rest.prefix,
     production: authConfig.production,
   });
-  const accountFlows = new Throttle(database, authConfig.loginLimit, 'account-flow');
+  const accountFlows = new Throttle(database, authConfig.loginLimit, 'route');
   const registration = {
     settings: () => advanced.get(),
     sendConfirmationEmail: (id: number) => account.sendConfirmationEmail(id),
@@ -246,8 +249,7 @@ export async function startAuth(
     providers,
     providerLogins,
     async limitAccountFlow(route, body, clientIp) {
-      const email = body && typeof body === 'object' && typeof (body as Record<string, unknown>).email === 'string' ? ((body as Record<string, unknown>).email as string).toLowerCase() : 'unknownIdentifier';
-      await accountFlows.hit([route, email, clientIp]);
+      await accountFlows.hit(routeKey(route, body, clientIp));
     },
     async providerCallback(provider, query) {
       return users.providerLogin(provider, await providerLogins.profile(provider, query));

@@ -62,12 +62,13 @@ export class JwtSigner {
   async payload(token: string): Promise<Record<string, unknown>> {
     try {
       const { payload } = await (await jose()).jwtVerify(token, this.key, { algorithms: ['HS256'], audience: this.audience });
-      if (!this.audience && payload.aud !== undefined) throw new UnauthorizedError('Invalid credentials');
+      if (!this.audience && payload.aud !== undefined) throw new UnauthorizedError();
       return payload as Record<string, unknown>;
     } catch (error) {
       if (error instanceof UnauthorizedError) throw error;
-      if (error instanceof (await jose()).errors.JWTExpired) throw new UnauthorizedError('Token expired');
-      throw new UnauthorizedError('Invalid credentials');
+      // Strapi's words for any token it cannot use; why goes into the details.
+      if (error instanceof (await jose()).errors.JWTExpired) throw new UnauthorizedError(undefined, { reason: 'Token expired' });
+      throw new UnauthorizedError();
     }
   }
 
@@ -83,17 +84,18 @@ export class JwtSigner {
   async verifyIssued(token: string): Promise<{ id: number; issuedAt?: number; sessionId?: string }> {
     try {
       const { payload } = await (await jose()).jwtVerify(token, this.key, { algorithms: ['HS256'], audience: this.audience });
-      if (!this.audience && payload.aud !== undefined) throw new UnauthorizedError('Invalid credentials');
-      if (typeof payload.id !== 'number' || !Number.isInteger(payload.id)) throw new UnauthorizedError('Invalid credentials');
+      if (!this.audience && payload.aud !== undefined) throw new UnauthorizedError();
+      if (typeof payload.id !== 'number' || !Number.isInteger(payload.id)) throw new UnauthorizedError();
       if (payload.type === 'access') {
-        if (typeof payload.sessionId !== 'string') throw new UnauthorizedError('Invalid credentials');
+        if (typeof payload.sessionId !== 'string') throw new UnauthorizedError();
         return { id: payload.id, issuedAt: payload.iat, sessionId: payload.sessionId };
       }
       return { id: payload.id, issuedAt: payload.iat };
     } catch (error) {
       if (error instanceof UnauthorizedError) throw error;
-      if (error instanceof (await jose()).errors.JWTExpired) throw new UnauthorizedError('Token expired');
-      throw new UnauthorizedError('Invalid credentials');
+      // Strapi's words for any token it cannot use; why goes into the details.
+      if (error instanceof (await jose()).errors.JWTExpired) throw new UnauthorizedError(undefined, { reason: 'Token expired' });
+      throw new UnauthorizedError();
     }
   }
 }

@@ -176,9 +176,9 @@ export class RoleApi {
     return { ok: true };
   }
 
-  /** `GET /permissions`: the tree of every action, those the caller holds enabled. */
-  permissions(allows: (action: string) => boolean): { permissions: PermissionTree } {
-    return { permissions: permissionTree(this.deps.actions, allows) };
+  /** `GET /permissions`: the tree of every action, none enabled (Strapi 5.54's `getActions()`, whoever asks). */
+  permissions(): { permissions: PermissionTree } {
+    return { permissions: permissionTree(this.deps.actions, () => false) };
   }
 
   /** A role by id or documentId, or Strapi's 404. */

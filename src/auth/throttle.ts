@@ -76,3 +76,20 @@ export class Throttle {
     await this.database.write((trx: SystemDb) => trx.deleteFrom(RATE_LIMITS_TABLE).where('window_end', '<', before).execute());
   }
 }
+
+/**
+ * Routes whose count Strapi 5.54's users-permissions `rateLimit` middleware keys by the body's
+ * `email` as well; the others (`auth/local`, `auth/reset-password`, `auth/change-password`,
+ * `connect/...`) by route and address only, so that varying `email` gives no fresh count.
+ */
+const KEYED_BY_EMAIL = new Set(['auth/local/register', 'auth/forgot-password', 'auth/send-email-confirmation']);
+
+/** The key Strapi counts a request by: its route (REST and GraphQL share it), the body's email where Strapi uses it, the client address. */
+export function routeKey(route: string, body: unknown, clientIp: string): string[] {
+  let identifier = 'noIdentifier';
+  if (KEYED_BY_EMAIL.has(route)) {
+    const email = body && typeof body === 'object' ? (body as Record<string, unknown>).email : undefined;
+    identifier = typeof email === 'string' && email !== '' ? email.toLowerCase() : 'unknownIdentifier';
+  }
+  return [route, identifier, clientIp];
+}

@@ -161,7 +161,7 @@ export class ApiTokens {
   async verify(accessKey: string): Promise<{ id: number; type: TokenType; grants: Grants }> {
     const hash = this.hash(accessKey);
     const [row] = (await this.db.executeQuery<KeyRow>({ ...this.byKey, parameters: [hash] })).rows;
-    if (!row) throw new UnauthorizedError('Invalid credentials');
+    if (!row) throw new UnauthorizedError();
     this.remember(accessKey, hash);
     const now = Date.now();
     const expiresAt = this.dialect.decode('datetime', row.expires_at) as string | null;

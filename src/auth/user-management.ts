@@ -42,7 +42,7 @@ const BCRYPT_MAX_BYTES = 72;
 /** What the admin panel's user list sorts by. */
 const SORTABLE = ['username', 'email', 'createdAt', 'updatedAt', 'id', 'blocked', 'confirmed'];
 /** Fields Vellum never takes from a body: its single-use codes live in `up_user_codes`. */
-const NOT_WRITABLE = ['resetPasswordToken', 'confirmationToken', 'provider', 'id', 'documentId'];
+const NOT_WRITABLE = ['resetPasswordToken', 'confirmationToken', 'id', 'documentId'];
 
 const fieldError = (field: string, message: string, value?: unknown): FieldError => ({
   path: [field],
@@ -56,26 +56,68 @@ function checkUsername(username: string | undefined, errors: FieldError[]): void
   if (username !== undefined && EMAIL.test(username.trim())) errors.push(fieldError('username', 'username must not be an email address', username));
 }
 
-/** A role named as Strapi's schemas allow: an id (number or digits), or `{ connect: [{ id }] }`. */
-function roleRef(value: unknown, errors: FieldError[], creating: boolean): string | null | undefined {
-  if (value === undefined) return undefined;
-  if (typeof value === 'number' && Number.isSafeInteger(value) && value > 0) return String(value);
-  if (typeof value === 'string' && value !== '') return value;
-  if (isPlainObject(value)) {
-    const connect = value.connect;
-    if (Array.isArray(connect)) {
-      if (connect.length === 0) {
-        if (creating) errors.push(fieldError('role.connect', 'Users must have a role'));
-        else if (Array.isArray(value.disconnect) && value.disconnect.length > 0) errors.push(fieldError('role.disconnect', 'Cannot remove role'));
-        return creating ? undefined : null;
-      }
-      const first = connect[0] as unknown;
-      const id = isPlainObject(first) ? first.id ?? first.documentId : undefined;
-      if (connect.length === 1 && (typeof id === 'number' || (typeof id === 'string' && id !== ''))) return String(id);
-    }
-  }
-  errors.push(fieldError('role', 'role must be a role id or { connect: [{ id }] }', value));
+/** A role as a body names it: by id (a number, or digits) or by documentId. */
+type RoleRef = { id: number } | { documentId: string };
+
+/** `yup.strapiID()`: a whole number, or a non-empty string (digits name an id, as in Strapi). */
+function strapiId(value: unknown): RoleRef | undefined {
+  if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) return { id: value };
+  if (typeof value === 'string' && value !== '') return /^\d{1,15}$/.test(value) ? { id: Number(value) } : { documentId: value };
   return undefined;
+}
+
+/**
+ * The role of a body, checked as Strapi 5.54's `createUserBodySchema`/`updateUserBodySchema`
+ * check it: an id, a documentId, or `{ connect: [{ id | documentId }, ...] }` (the first entry
+ * counts); required when creating; on update a `disconnect` without `connect` is refused.
+ * `null`: no change.
+ */
+function roleRef(value: unknown, errors: FieldError[], creating: boolean): RoleRef | null | undefined {
+  if (value === undefined || value === null) {
+    if (creating) errors.push(fieldError('role', 'role is a required field'));
+    return creating ? undefined : null;
+  }
+  if (isPlainObject(value)) {
+    const { connect, disconnect } = value;
+    if (connect === undefined && creating) {
+      errors.push({ path: ['role', 'connect'], message: 'role.connect is a required field', name: 'ValidationError' });
+      return undefined;
+    }
+    if (connect !== undefined && !Array.isArray(connect)) {
+      errors.push({ path: ['role', 'connect'], message: 'role.connect must be a `array` type', name: 'ValidationError', value: connect });
+      return undefined;
+    }
+    const entries = (connect ?? []) as unknown[];
+    if (entries.length === 0) {
+      if (creating) errors.push({ path: ['role', 'connect'], message: 'Users must have a role', name: 'ValidationError', value: entries });
+      else if (Array.isArray(disconnect) && disconnect.length > 0) errors.push({ path: ['role', 'disconnect'], message: 'Cannot remove role', name: 'ValidationError', value: disconnect });
+      return creating ? undefined : null;
+    }
+    const bad = entries.findIndex((entry) => !isPlainObject(entry) || (strapiId(entry.id) ?? strapiId(entry.documentId)) === undefined);
+    if (bad >= 0) {
+      errors.push({ path: ['role', 'connect', String(bad)], message: 'Relation entry must include an id or documentId', name: 'ValidationError', value: entries[bad] });
+      return undefined;
+    }
+    const first = entries[0] as Record<string, unknown>;
+    return first.id !== undefined && first.id !== null ? strapiId(first.id) : { documentId: String(first.documentId) };
+  }
+  const ref = strapiId(value);
+  if (!ref) errors.push(fieldError('role', 'role must be a role id or documentId, or { connect: [{ id }] }', value));
+  return ref;
+}
+
+/** Strapi's words for a role that does not exist (its document service's). */
+const unknownRoleMessage = (ref: RoleRef): string =>
+  'id' in ref ? '1 relation(s) of type plugin::users-permissions.role associated with this entity do not exist' : `Document with id "${ref.documentId}", locale "null" not found`;
+
+/**
+ * A body that is not an object, in yup's words (Strapi validates the body with yup). A missing
+ * body is one too: Strapi answers it with a 500.
+ */
+function notAnObject(input: unknown): ValidationError {
+  const shown = Array.isArray(input) ? JSON.stringify(input) : input === undefined ? 'undefined' : JSON.stringify(input);
+  const message = `this must be a \`object\` type, but the final value was: \`${shown}\`.`;
+  return new ValidationError(message, { errors: [{ path: [], message, name: 'ValidationError', ...(input === undefined ? {} : { value: input }) }] });
 }
 
 export class UserManagement {
@@ -85,7 +127,12 @@ export class UserManagement {
     this.roleLink = deps.userType.attributes.role as RelationAttribute;
   }
 
-  /** `POST /api/users`: Strapi's `createUserBodySchema`, then the user with the default role unless one is named. */
+  /**
+   * `POST /api/users`: Strapi's `createUserBodySchema` (the role is required), `Email already
+   * taken`, then the user, as Strapi 5.54 writes it: `provider` is `local` whatever the body says;
+   * `confirmed` and `blocked` as given. What the document service refuses is a 400
+   * `ApplicationError` with its message, as Strapi's controller rethrows it.
+   */
   async create(input: unknown): Promise<Document> {
     const body = this.body(input);
     const errors: FieldError[] = [];
@@ -99,11 +146,17 @@ export class UserManagement {
     if (errors.length) throw ValidationError.fromFieldErrors(errors);
 
     const normalized = normalizeEmail(email!);
-    if (await this.identifierTaken('username', username!)) throw new ApplicationError('Username already taken');
     if (await this.identifierTaken('email', normalized)) throw new ApplicationError('Email already taken');
-    const roleDocumentId = role === undefined || role === null ? await this.defaultRole() : await this.roleDocumentId(role);
-    const data: Body = { ...body, email: normalized, username, password, provider: 'local', role: roleDocumentId };
-    return this.deps.users.create({ data });
+    try {
+      const roleDocumentId = await this.roleDocumentId(role!, true);
+      // Strapi's document service refuses a taken username with its unique rule's words.
+      if (await this.identifierTaken('username', username!)) throw new ApplicationError('This attribute must be unique');
+      const data: Body = { ...body, email: normalized, username, password, provider: 'local', role: roleDocumentId };
+      return await this.deps.users.create({ data });
+    } catch (error) {
+      if (error instanceof ValidationError) throw new ApplicationError(error.message);
+      throw error;
+    }
   }
 
   /** `PUT /api/users/:id`: Strapi's `updateUserBodySchema` and checks; the updated user. */
@@ -123,13 +176,15 @@ export class UserManagement {
     for (const flag of ['blocked', 'confirmed']) {
       if (body[flag] !== undefined && typeof body[flag] !== 'boolean') errors.push(fieldError(flag, `${flag} must be a \`boolean\` type`, body[flag]));
     }
+    if (body.provider !== undefined && typeof body.provider !== 'string') errors.push(fieldError('provider', 'provider must be a `string` type', body.provider));
     this.checkPassword(password, errors);
     if (errors.length) throw ValidationError.fromFieldErrors(errors);
-    if ('password' in body && password === undefined) throw new ValidationError('password.notNull');
+    // Strapi's rule for local accounts; another provider's empty password meets the type's own rules.
+    if ('password' in body && password === undefined && current.provider === 'local') throw new ValidationError('password.notNull');
 
     const data: Body = { ...body };
     if (role === null) delete data.role;
-    else if (role !== undefined) data.role = await this.roleDocumentId(role);
+    else if (role !== undefined) data.role = await this.roleDocumentId(role, false);
     if (actor.userId === id) this.refuseSelfPromotion(current, data);
     if (username !== undefined) {
       const other = await this.identifierTaken('username', username, id);
@@ -183,7 +238,7 @@ export class UserManagement {
     return user;
   }
 
-  /** `DELETE /api/users/:id`: the user as it was (404 for an unknown id). */
+  /** `DELETE /api/users/:id`: the user as it was (404 for an unknown id: REST answers it 204, as Strapi). */
   async destroy(id: number): Promise<Document> {
     const current = await this.row(id);
     const before = await this.deps.users.findOne({ documentId: current.documentId });
@@ -205,19 +260,19 @@ export class UserManagement {
     return (await this.row(id)).documentId;
   }
 
-  private async row(id: number): Promise<{ documentId: string; blocked: boolean; confirmed: boolean; roleDocumentId: string | null }> {
+  private async row(id: number): Promise<{ documentId: string; blocked: boolean; confirmed: boolean; provider: string | null; roleDocumentId: string | null }> {
     const { database, userType } = this.deps;
     const row = Number.isSafeInteger(id)
       ? await database.system
           .selectFrom(table<UserRow>(userType.table).as('u'))
           .leftJoin(table<LinkRow>(this.roleLink.link.table).as('l'), 'l.entity_id', 'u.id')
-          .select(['u.document_id', 'u.blocked', 'u.confirmed', 'l.target_document_id as role'])
+          .select(['u.document_id', 'u.blocked', 'u.confirmed', 'u.provider', 'l.target_document_id as role'])
           .where('u.id', '=', id)
           .executeTakeFirst()
       : undefined;
     if (!row) throw new NotFoundError('User not found');
     const decode = (value: unknown) => database.dialect.decode('boolean', value) === true;
-    return { documentId: row.document_id, blocked: decode(row.blocked), confirmed: decode(row.confirmed), roleDocumentId: row.role ?? null };
+    return { documentId: row.document_id, blocked: decode(row.blocked), confirmed: decode(row.confirmed), provider: row.provider ?? null, roleDocumentId: row.role ?? null };
   }
 
   /** Vellum's rule: a user's own role, block and confirmation are someone else's to change. */
@@ -230,7 +285,7 @@ export class UserManagement {
   }
 
   private body(input: unknown): Body {
-    if (!isPlainObject(input)) throw new ValidationError('The request body must be a JSON object');
+    if (!isPlainObject(input)) throw notAnObject(input);
     const refused = NOT_WRITABLE.filter((key) => key in input);
     if (refused.length) throw new ValidationError(`Invalid parameters: ${refused.join(', ')}`, { errors: refused.map((key) => fieldError(key, `${key} cannot be set`)) });
     return input;
@@ -270,21 +325,21 @@ export class UserManagement {
     return row ? Number(row.id) : undefined;
   }
 
-  private async roleDocumentId(ref: string): Promise<string> {
+  /**
+   * The documentId of a named role, or Strapi's refusal in its words: an `ApplicationError` when
+   * creating (its controller rethrows), a `ValidationError` when updating (for an id, with the
+   * details Strapi's relation check gives).
+   */
+  private async roleDocumentId(ref: RoleRef, creating: boolean): Promise<string> {
     try {
-      return (await this.deps.roles.get(ref)).documentId;
+      return (await this.deps.roles.get('id' in ref ? String(ref.id) : ref.documentId)).documentId;
     } catch (error) {
-      if (error instanceof NotFoundError) throw ValidationError.fromFieldErrors([fieldError('role', `No role ${ref}`, ref)]);
-      throw error;
-    }
-  }
-
-  private async defaultRole(): Promise<string> {
-    try {
-      return (await this.deps.roles.get((await this.deps.settings()).default_role)).documentId;
-    } catch (error) {
-      if (error instanceof NotFoundError) throw new ApplicationError('Impossible to find the default role');
-      throw error;
+      if (!(error instanceof NotFoundError)) throw error;
+      const message = unknownRoleMessage(ref);
+      if (creating) throw new ApplicationError(message);
+      if (!('id' in ref)) throw new ValidationError(message);
+      const value = { role: { set: [{ id: ref.id }] }, publishedAt: new Date().toISOString() };
+      throw new ValidationError(message, { errors: [{ path: [], message, name: 'ValidationError', value }] });
     }
   }
 }

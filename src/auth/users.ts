@@ -14,7 +14,7 @@ import type { AuthConfig } from './config.js';
 import type { JwtSigner } from './jwt.js';
 import { JWT_REVOCATIONS_TABLE, PERMISSIONS_TABLE, SESSIONS_TABLE, type JwtRevocationRow, type SessionRow, type UserRow } from './model.js';
 import { verifyPassword } from './passwords.js';
-import { Throttle } from './throttle.js';
+import { routeKey, Throttle } from './throttle.js';
 import type { AdvancedSettingsValue } from './advanced.js';
 
 export interface CreateUserInput {
@@ -89,9 +89,9 @@ export const normalizeEmail = (email: string): string => email.trim().toLowerCas
 
 export class Users {
   private readonly roleLink: RelationAttribute;
-  /** Failed logins per account and client address. */
+  /** Logins: every one per address (Strapi's), or failed ones per account and address (`perAccount`). */
   private readonly logins: Throttle;
-  /** Registrations per client address. */
+  /** Registrations: per email and address (Strapi's), or per address (`perAccount`). */
   private readonly registrations: Throttle;
   /** The user documents. */
   private readonly users: TypeDocuments;
@@ -107,8 +107,9 @@ export class Users {
     /** Ends a blocked user's refresh sessions (sessions.ts). */
     private readonly revokeSessions: (id: number) => Promise<void> = async () => undefined,
   ) {
-    this.logins = new Throttle(database, config.loginLimit, 'login');
-    this.registrations = new Throttle(database, config.registerLimit, 'register');
+    // Strapi's keys are shared with the account flows' (auth/index.ts): one scope, `route`.
+    this.logins = new Throttle(database, config.loginLimit, config.perAccount ? 'login' : 'route');
+    this.registrations = new Throttle(database, config.registerLimit, config.perAccount ? 'register' : 'route');
     this.roleLink = type.attributes.role as RelationAttribute;
     this.users = documents.of(type);
   }
@@ -120,7 +121,7 @@ export class Users {
 
   /** `clientIp`: the client's address, which registrations are counted by (every one, whatever its outcome). */
   async register(input: Record<string, unknown>, clientIp: string): Promise<AuthResult> {
-    await this.registrations.hit([clientIp]);
+    await this.registrations.hit(this.config.perAccount ? [clientIp] : routeKey('auth/local/register', input, clientIp));
     const settings = await this.registration.settings();
     if (!settings.allow_register) throw new ApplicationError('Register action is currently disabled');
     const allowed = new Set(['username', 'email', 'password', ...this.config.allowedFields]);
@@ -182,6 +183,8 @@ export class Users {
   }
 
   async login(input: Record<string, unknown>, clientIp: string): Promise<Required<AuthResult>> {
+    // Strapi counts every login, whatever its outcome, before anything else is checked.
+    if (!this.config.perAccount) await this.logins.hit(routeKey('auth/local', input, clientIp));
     // Strapi's check: an administrator may turn the local login off (providers' `email.enabled`).
     if (this.registration.localLoginEnabled && !(await this.registration.localLoginEnabled())) throw new ApplicationError('This provider is disabled');
     const errors: FieldError[] = [];
@@ -198,13 +201,13 @@ export class Users {
     // Counted per account (its email and username share a count) and client address, before the
     // password is checked: failures of one client lock neither other accounts nor other clients.
     const attempt = [row ? `user ${row.id}` : `unknown ${identifier.toLowerCase()}`, clientIp];
-    await this.logins.hit(attempt);
+    if (this.config.perAccount) await this.logins.hit(attempt);
     const matches = await verifyPassword(password, row?.password);
     if (!row || !matches) throw new ValidationError(INVALID_LOGIN);
     // Told only to whoever knows the password, so it reveals nothing to a guesser.
     await this.checkConfirmed(row);
     if (this.database.dialect.decode('boolean', row.blocked)) throw new ApplicationError('Your account has been blocked by an administrator');
-    await this.logins.reset(attempt);
+    if (this.config.perAccount) await this.logins.reset(attempt);
     const user = (await this.findById(row.id))!;
     return { jwt: await this.jwt.sign(row.id), user };
   }

@@ -26,7 +26,7 @@ import { ValidationError } from '../errors.js';
 import type { Database } from '../database/connection.js';
 import { ScheduledActions, WebhookStore } from '../events/index.js';
 import { loadProjectSchema } from '../schema/load.js';
-import { loadProject } from '../strapi/index.js';
+import { loadProjectForCommand } from '../strapi/index.js';
 
 export const ADMIN_USAGE = `  vellum admin create --email <email> --password <password> [--project dir]
   vellum token create --name <name> --type read-only|full-access|custom [--permissions a,b] [--lifespan-days n]
@@ -56,13 +56,14 @@ async function withAuth<T>(projectDir: string, run: (auth: Auth, context: AdminC
   const { schema } = loadProjectSchema(projectDir, builtInTypes(projectDir));
   const authConfig = resolveAuthConfig(config);
   for (const warning of authConfig.warnings) console.warn(`Warning: ${warning}`);
+  // The project's routes decide which actions exist (its custom ones; none for a type without a
+  // router); its register, which custom fields are (before the tables are checked).
+  const project = await loadProjectForCommand(config, schema, []);
   const database = await connectDatabase(config.database);
   try {
     await synchronizeSchema(database, schema, systemTables);
     const documents = new DocumentService({ database, schema, i18n: config.i18n, rest: config.api.rest });
     await startLocales(database, documents, config.i18n);
-    // The project's routes decide which actions exist (its custom ones; none for a type without a router).
-    const project = await loadProject(config, schema, {}, []);
     return await run(await startAuth(database, documents, config, authConfig, { actions: project.actions, routed: project.routed }), { database, documents, configuredLocales });
   } finally {
     await database.close();

@@ -9,7 +9,7 @@ import type { Db } from './dialect.js';
 import type { RowId } from './system-tables.js';
 import type { TableSpec } from './tables.js';
 
-const CORE_STORE_TABLE = 'strapi_core_store_settings';
+export const CORE_STORE_TABLE = 'strapi_core_store_settings';
 
 export const coreStoreTable: TableSpec = {
   name: CORE_STORE_TABLE,

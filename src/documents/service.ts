@@ -15,6 +15,7 @@ import { FILE_UID, type ContentType, type Schema } from '../schema/model.js';
 import type { DocumentContext } from './context.js';
 import { assertLinkable, deleteFileRow, findFileRow, linkFiles, resolveLinkTarget, type LinkPermission, type LinkRequest, type LinkTarget, type StoredFileRow } from './operations/files.js';
 import { QueryEngine } from './engine/index.js';
+import { CORE_STORE_UID, coreStoreModel, tableAdapter } from './engine/table.js';
 import { Lifecycles } from './lifecycles.js';
 import { DocumentMiddlewares } from './middlewares.js';
 import { Locales } from './locales.js';
@@ -93,6 +94,7 @@ export class DocumentService {
     this.locales = new Locales(database, i18n);
     this.ctx = { database, schema, i18n, lifecycles: this.lifecycles, middlewares: this.middlewares, locales: this.locales, outbox: options.outbox };
     this.engine = new QueryEngine({ ...this.ctx, lifecycles: this.lifecycles });
+    this.engine.register(CORE_STORE_UID, tableAdapter(database, schema, coreStoreModel));
     this.raw = new RawRows(this.ctx);
     this.schema = schema;
     this.i18n = i18n;

@@ -70,6 +70,8 @@ export function userRoleMutations(
       resolve: async (_source, args: { data: unknown }, ctx: GraphqlContext, info) => {
         const caller = await hooks.authorize(headersOf(ctx), userType.uid, 'create');
         const created = await hooks.createUser(plain(args.data));
+        // Strapi 5.54 runs its REST controller, whose `ctx.created` makes the whole answer a 201.
+        ctx.reply.code(201);
         return read(created.documentId, info, caller);
       },
     },

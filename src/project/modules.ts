@@ -4,9 +4,9 @@
  * TypeScript file sees `__dirname` as `dist/<its folder>`: Strapi's default `config/database.ts`
  * writes `path.join(__dirname, '..', '..', '.tmp/data.db')` and means the project's `.tmp/`.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import Module, { createRequire, register } from 'node:module';
-import { basename, dirname, join, relative } from 'node:path';
+import { basename, dirname, isAbsolute, join, relative, resolve as resolvePath, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type * as Esbuild from 'esbuild';
 import type * as TsxCjs from 'tsx/cjs/api';
@@ -82,45 +82,108 @@ interface ModuleScope {
   file: string;
   /** What the code sees as `__filename` (and the folder of it as `__dirname`). */
   apparentFile: string;
+  /** The project's folder: TypeScript files it requires run as from its `dist/` too. */
+  projectDir?: string;
+}
+
+const SOURCE_EXTENSIONS = ['.ts', '.tsx', '.cts', '.js', '.cjs', '.json'];
+
+/** A file, when it is one. */
+const fileAt = (path: string): boolean => {
+  try {
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
+};
+
+/**
+ * The project file a relative or absolute request names, as after `strapi build`: `./money` naming
+ * money.ts, and a path under `dist/` (where `__dirname` points) naming the source file it was built
+ * from (`dist/src/utils/money.js` -> `src/utils/money.ts`). Undefined for a package name, or for a
+ * request Node resolves itself.
+ */
+function projectFile(id: string, from: string, projectDir: string | undefined): string | undefined {
+  if (!id.startsWith('.') && !isAbsolute(id)) return undefined;
+  const base = resolvePath(dirname(from), id);
+  const bases = [base];
+  const dist = projectDir ? join(projectDir, 'dist') : undefined;
+  if (dist && (base === dist || base.startsWith(dist + sep))) bases.push(join(projectDir!, relative(dist, base)));
+  for (const path of bases) {
+    const stem = path.replace(/\.js$/, '');
+    const candidates = [path, ...SOURCE_EXTENSIONS.map((ext) => `${stem}${ext}`), ...SOURCE_EXTENSIONS.map((ext) => join(path, `index${ext}`))];
+    const found = candidates.find(fileAt);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+/** Project TypeScript modules required by project code, by file: each runs once, as `require` caches. */
+const typeScriptModules = new Map<string, { mtimeMs: number; module: { exports: unknown } }>();
+
+function requireTypeScript(file: string, projectDir: string | undefined): unknown {
+  const { mtimeMs } = statSync(file);
+  const cached = typeScriptModules.get(file);
+  if (cached && cached.mtimeMs === mtimeMs) return cached.module.exports;
+  const module = { exports: {} as unknown };
+  // Cached before it runs: two modules that require each other see each other's exports so far.
+  typeScriptModules.set(file, { mtimeMs, module });
+  try {
+    evaluate(compile(file), { file, apparentFile: projectDir ? builtPath(projectDir, file) : file, projectDir }, module);
+  } catch (error) {
+    typeScriptModules.delete(file);
+    throw error;
+  }
+  return module.exports;
 }
 
 /**
- * The `require` handed to project code: Node's own (so that `require.resolve` answers a plain
- * path, as in Strapi; tsx's scoped resolver appends `?namespace=`), with TypeScript modules that a
- * TypeScript file imports compiled by tsx.
+ * The `require` handed to project code: Node's own for packages and JavaScript, so that
+ * `require.resolve` answers a plain path as in Strapi (tsx's scoped resolver appends
+ * `?namespace=`); the project's TypeScript files compiled here and run as from `dist/`, with
+ * this same `require`, whoever requires them (a config file, `src/index.ts`, what they import).
  */
-function projectRequire(file: string): NodeJS.Require {
+function projectRequire(scope: ModuleScope): NodeJS.Require {
+  const { file, projectDir } = scope;
   const native = createRequire(file);
   const load = ((id: string) => {
     const found = provided.get(id);
     if (found) return found.exports;
-    let resolved: string | undefined;
+    const local = projectFile(id, file, projectDir);
+    if (local && TYPESCRIPT.test(local)) return requireTypeScript(local, projectDir);
+    if (local) return native(local);
     try {
-      resolved = native.resolve(id);
-    } catch {
-      // `./helpers` naming helpers.ts: Node does not look for .ts, tsx does.
+      return native(id);
+    } catch (error) {
+      // What Node cannot find, tsx may (a tsconfig \`paths\` alias): as before, not as Strapi's build.
+      if ((error as { code?: string }).code !== 'MODULE_NOT_FOUND') throw error;
       return tsxRequire(id, file);
     }
-    return TYPESCRIPT.test(resolved) ? tsxRequire(resolved, file) : native(resolved);
   }) as NodeJS.Require;
-  return Object.assign(load, { resolve: native.resolve, cache: native.cache, main: native.main, extensions: native.extensions });
+  /** A TypeScript file resolves to where the build puts it, as Strapi's `require.resolve` answers from `dist/`. */
+  const resolve = ((id: string, options?: { paths?: string[] }) => {
+    const local = options ? undefined : projectFile(id, file, projectDir);
+    if (local) return TYPESCRIPT.test(local) && projectDir ? builtPath(projectDir, local) : local;
+    return native.resolve(id, options);
+  }) as NodeJS.RequireResolve;
+  resolve.paths = native.resolve.paths;
+  return Object.assign(load, { resolve, cache: native.cache, main: native.main, extensions: native.extensions });
 }
 
 const IMPORT_META_URL = '__vellumImportMetaUrl';
 
-function evaluate(source: string, scope: ModuleScope): unknown {
-  const module = { exports: {} as unknown };
+function evaluate(source: string, scope: ModuleScope, module: { exports: unknown } = { exports: {} }): unknown {
   // In a block of its own, so that a file may declare its own `__dirname` (as ESM-minded code
   // does from import.meta.url) without clashing with the wrapper's.
   const wrapper = new Function('exports', 'require', 'module', '__filename', '__dirname', IMPORT_META_URL, `{\n${source}\n}`);
   const apparentDir = dirname(scope.apparentFile);
-  wrapper(module.exports, projectRequire(scope.file), module, scope.apparentFile, apparentDir, pathToFileURL(scope.apparentFile).href);
+  wrapper(module.exports, projectRequire(scope), module, scope.apparentFile, apparentDir, pathToFileURL(scope.apparentFile).href);
   return module.exports;
 }
 
 /** A CommonJS file (`module.exports = ...`), whatever the nearest package.json says. */
-function loadCommonJs(file: string): unknown {
-  return evaluate(readFileSync(file, 'utf8'), { file, apparentFile: file });
+function loadCommonJs(file: string, projectDir: string): unknown {
+  return evaluate(readFileSync(file, 'utf8'), { file, apparentFile: file, projectDir });
 }
 
 /** Where Strapi's build puts a project's TypeScript file: `config/database.ts` -> `dist/config/database.js`. */
@@ -129,17 +192,21 @@ function builtPath(projectDir: string, file: string): string {
   return join(projectDir, 'dist', relativeDir, basename(file).replace(TYPESCRIPT, '.js'));
 }
 
-/** A TypeScript file of the project compiled to CommonJS and run as from Strapi's `dist/`. */
-function loadTypeScript(file: string, projectDir: string): unknown {
-  const { code } = transformSync(readFileSync(file, 'utf8'), {
+/** A TypeScript file compiled to CommonJS, as Strapi's build compiles it. */
+function compile(file: string): string {
+  return transformSync(readFileSync(file, 'utf8'), {
     loader: file.endsWith('x') ? 'tsx' : 'ts',
     format: 'cjs',
     target: 'node20',
     sourcefile: file,
     // CommonJS has no import.meta: its url is the built file's, as __filename is.
     define: { 'import.meta.url': IMPORT_META_URL },
-  });
-  return evaluate(code, { file, apparentFile: builtPath(projectDir, file) });
+  }).code;
+}
+
+/** A TypeScript file of the project compiled to CommonJS and run as from Strapi's `dist/`. */
+function loadTypeScript(file: string, projectDir: string): unknown {
+  return evaluate(compile(file), { file, apparentFile: builtPath(projectDir, file), projectDir });
 }
 
 const looksLikeCommonJs = (source: string): boolean =>
@@ -152,7 +219,7 @@ const looksLikeCommonJs = (source: string): boolean =>
  */
 export async function loadProjectModule(file: string, projectDir: string): Promise<unknown> {
   if (/\.(c?ts|tsx)$/.test(file)) return loadTypeScript(file, projectDir);
-  if (file.endsWith('.cjs') || (file.endsWith('.js') && looksLikeCommonJs(readFileSync(file, 'utf8')))) return loadCommonJs(file);
+  if (file.endsWith('.cjs') || (file.endsWith('.js') && looksLikeCommonJs(readFileSync(file, 'utf8')))) return loadCommonJs(file, projectDir);
   resolveImportsOfProvided();
   if (file.endsWith('.mts')) {
     const { tsImport } = await import('tsx/esm/api');

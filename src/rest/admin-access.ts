@@ -64,7 +64,7 @@ export function registerAdminAccessRoutes(admin: FastifyInstance, auth: Auth, pr
   admin.put<{ Params: { id: string } }>(`${base}/roles/:id`, async (request) => roles.update(request.params.id, request.body));
   admin.delete<{ Params: { id: string } }>(`${base}/roles/:id`, async (request) => roles.delete(request.params.id));
   // Every grantable action: what the permissions matrix lists (an administrator holds no grants).
-  admin.get(`${base}/permissions`, async () => roles.permissions(() => false));
+  admin.get(`${base}/permissions`, async () => roles.permissions());
 
   admin.get<{ Querystring: Record<string, unknown> }>(`${prefix}/users`, async (request) => {
     const { page, pageSize, search, sort } = request.query;

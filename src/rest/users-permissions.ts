@@ -44,15 +44,15 @@ export function registerUsersPermissionsRoutes(
   // rate limited as Strapi limits them (per route, email and client address).
   const limited = (request: FastifyRequest, route: string) => auth.limitAccountFlow(route, request.body, request.clientIp);
   app.post(`${prefix}/auth/forgot-password`, async (request) => {
-    await limited(request, 'forgot-password');
+    await limited(request, 'auth/forgot-password');
     return auth.account.forgotPassword(objectBody(request));
   });
   app.post(`${prefix}/auth/reset-password`, async (request, reply) => {
-    await limited(request, 'reset-password');
+    await limited(request, 'auth/reset-password');
     return signedIn(request, reply, 'password', await auth.account.resetPassword(objectBody(request)));
   });
   app.post(`${prefix}/auth/change-password`, async (request, reply) => {
-    await limited(request, 'change-password');
+    await limited(request, 'auth/change-password');
     return signedIn(request, reply, 'password', await auth.account.changePassword(await auth.passwordChanger(request.headers), objectBody(request)));
   });
 
@@ -96,7 +96,7 @@ export function registerUsersPermissionsRoutes(
     return { ok: true };
   });
   app.post(`${prefix}/auth/send-email-confirmation`, async (request) => {
-    await limited(request, 'send-email-confirmation');
+    await limited(request, 'auth/send-email-confirmation');
     return auth.account.sendEmailConfirmation(objectBody(request));
   });
   app.get(`${prefix}/auth/email-confirmation`, async (request, reply) => {

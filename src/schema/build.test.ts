@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { ProjectError } from '../errors.js';
-import { buildSchema, type RawSchemaFile } from './build.js';
-import type { RelationAttribute, ScalarAttribute } from './model.js';
+import { buildSchema, resolveCustomFields, type RawSchemaFile } from './build.js';
+import type { RelationAttribute, ScalarAttribute, ScalarType } from './model.js';
 import { RAW_COMPONENTS, typeOf, unitSchema } from '../../test/helpers/unit-schema.js';
 
 const schema = unitSchema();
@@ -128,5 +128,31 @@ describe('the model built from schema files', () => {
     refused(tagWith({}, { info: { singularName: 'tag', pluralName: 'tag' } }), 'info.singularName and info.pluralName must differ');
     refused(tagWith({}, { info: { singularName: 'tag', pluralName: 'authors' }, collectionName: 'tags' }), 'the API name "authors" is also used by src/api/author/content-types/author/schema.json');
     refused(tagWith({}, { collectionName: 'authors' }), 'table "authors" is also used by src/api/author/content-types/author/schema.json');
+  });
+});
+
+describe('custom fields', () => {
+  it('take the type registered for them, with their own options; one warning for each that nothing registers', () => {
+    const warnings: string[] = [];
+    const built = build(
+      tagWith({
+        mood: { type: 'customField', customField: 'plugin::moods.mood', enum: ['calm', 'busy'], required: true },
+        level: { type: 'customField', customField: 'global::level', max: 3 },
+        icon: { type: 'customField', customField: 'plugin::absent.icon' },
+        badge: { type: 'customField', customField: 'plugin::absent.icon' },
+      }),
+      (message) => warnings.push(message),
+    );
+    const tag = typeOf(built, 'api::tag.tag');
+    const attribute = (name: string) => tag.attributes[name] as ScalarAttribute;
+    assert.deepEqual(['mood', 'level', 'icon'].map((name) => attribute(name).type), ['json', 'json', 'json'], 'JSON until resolved');
+    resolveCustomFields(built, (uid) => ({ 'plugin::moods.mood': 'enumeration', 'global::level': 'integer' })[uid] as ScalarType | undefined, (message) => warnings.push(message));
+    assert.deepEqual([attribute('mood').type, attribute('mood').enum, attribute('mood').required, attribute('mood').column], ['enumeration', ['calm', 'busy'], true, 'mood']);
+    assert.deepEqual([attribute('level').type, attribute('level').max], ['integer', 3]);
+    // The same attribute object: the type's scalars list sees the change.
+    assert.equal(tag.scalars.find((scalar) => scalar.name === 'level'), attribute('level'));
+    assert.equal(attribute('icon').type, 'json');
+    assert.equal(warnings.length, 1, warnings.join('\n'));
+    assert.match(warnings[0]!, /plugin::absent\.icon .*"icon".*"badge"/);
   });
 });

@@ -174,6 +174,40 @@ function buildScalar(
   return attribute;
 }
 
+/** Where each `customField` attribute came from, to build it again with its registered type. */
+const CUSTOM_FIELDS = new WeakMap<ScalarAttribute, { uid: string; raw: Json; reader: SchemaFileReader; localized: boolean }>();
+
+/**
+ * Gives each `customField` attribute the type registered for it (`strapi.customFields.register`,
+ * run by the project's `register`): its column, validation and answers become that type's, with the
+ * schema's own options (`required`, `maxLength`, `regex`, `enum`, ...). A custom field nothing
+ * registers stays JSON, with one warning per custom field (Strapi stops at start-up instead).
+ * Attributes change in place: every model holding them sees the change.
+ */
+export function resolveCustomFields(schema: Schema, typeOf: (uid: string) => ScalarType | undefined, warn: SchemaWarn): void {
+  const missing = new Map<string, string[]>();
+  for (const model of [...schema.components.values(), ...schema.contentTypes.values()]) {
+    for (const attribute of model.scalars) {
+      const source = CUSTOM_FIELDS.get(attribute);
+      if (!source) continue;
+      const type = typeOf(source.uid);
+      if (!type) {
+        const list = missing.get(source.uid) ?? [];
+        list.push(`${source.reader.file} "${attribute.name}"`);
+        missing.set(source.uid, list);
+        continue;
+      }
+      const rebuilt = buildScalar(source.reader, attribute.name, type, source.raw, source.localized);
+      for (const key of Object.keys(attribute)) delete (attribute as unknown as Json)[key];
+      Object.assign(attribute, rebuilt);
+      CUSTOM_FIELDS.delete(attribute);
+    }
+  }
+  for (const [uid, where] of missing) {
+    warn(`custom field ${uid} is not registered (its plugin is absent, or no register calls strapi.customFields.register for it): ${where.join(', ')} stored as JSON`);
+  }
+}
+
 interface PendingRelation {
   ownerUid: string;
   attribute: RelationAttribute;
@@ -278,9 +312,16 @@ function buildAttribute(
       };
     }
     case 'array':
-    case 'customField':
-      // Strapi stores both as JSON values.
+      // Strapi stores it as a JSON value.
       return buildScalar(reader, name, 'json', raw, localized);
+    case 'customField': {
+      // JSON until `resolveCustomFields` gives it the type its registration names.
+      const attribute = buildScalar(reader, name, 'json', raw, localized);
+      const uid = reader.optionalString(raw.customField, `attribute "${name}" customField`);
+      if (uid === undefined) reader.warn(`attribute "${name}" of type customField names no customField (e.g. "plugin::color-picker.color"); stored as JSON`);
+      else CUSTOM_FIELDS.set(attribute, { uid, raw, reader, localized });
+      return attribute;
+    }
     default:
       return buildScalar(reader, name, type as ScalarType, raw, localized);
   }

@@ -123,13 +123,25 @@ export class ProjectDocuments {
       create: (params) => documents.create(withStatus(withKnownData(schema, type, params)) as WriteParams),
       update: (params) => documents.update(withStatus(withKnownData(schema, type, params)) as WriteParams),
       delete: async (params) => {
+        // Strapi answers the rows it deletes (every version, in the locale asked for) as its query
+        // engine reads them, with the call's `fields` and `populate`: read before they are gone.
+        const locale = !type.localized || params.locale === '*' ? undefined : typeof params.locale === 'string' ? params.locale : i18n.defaultLocale;
+        const where = { documentId: params.documentId, ...(locale !== undefined ? { locale } : {}) };
+        // `fields` selects those plus `id` and `documentId`, as Strapi's query transform does.
+        const fields = typeof params.fields === 'string' ? [params.fields] : params.fields;
+        const selection = { ...(Array.isArray(fields) ? { select: [...new Set(['id', 'documentId', ...fields])] } : {}), ...(params.populate !== undefined ? { populate: params.populate } : {}) };
+        const entries = typeof params.documentId === 'string' ? await this.service.engine.query(type.uid).findMany({ where, ...selection, orderBy: { id: 'asc' } }) : [];
         try {
           await documents.delete({ ...params, status: undefined });
         } catch (error) {
           // Strapi deletes nothing, without an error, when there is nothing to delete.
           if (!(error instanceof NotFoundError)) throw error;
+          return { documentId: String(params.documentId), entries: [] };
         }
-        return { documentId: String(params.documentId), entries: [] };
+        // Private attributes stay out, as everywhere in strapi.documents (Strapi's answer has them).
+        const hidden = Object.values(type.attributes).filter((attribute) => attribute.private).map((attribute) => attribute.name);
+        for (const entry of entries) for (const name of hidden) delete entry[name];
+        return { documentId: String(params.documentId), entries };
       },
       publish: (params) => eachLocale(params, (locale) => documents.publish({ ...params, locale })),
       unpublish: (params) => eachLocale(params, (locale) => documents.unpublish({ ...params, locale })),

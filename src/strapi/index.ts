@@ -10,8 +10,10 @@ import type { FastifyInstance } from 'fastify';
 import type { VellumConfig } from '../config/load.js';
 import { loadApiCode, type ProjectApiCode } from '../project/api-code.js';
 import { loadProjectCode, type ProjectHooks } from '../project/code.js';
+import { createCustomFields } from './custom-fields.js';
 import { provideModules } from '../project/modules.js';
-import type { Schema } from '../schema/model.js';
+import { resolveCustomFields } from '../schema/build.js';
+import type { ScalarType, Schema } from '../schema/model.js';
 import { globalMiddlewares, GlobalMiddlewares } from './global-middlewares.js';
 import * as strapiModule from './public/strapi.js';
 import * as utilsModule from './public/utils.js';
@@ -85,6 +87,8 @@ export interface Project {
   middlewares: DocumentMiddlewares;
   /** `strapi.db`, `strapi.entityService`, `strapi.store`: started once the database is open. */
   data: DataApis;
+  /** `strapi.customFields`: the custom fields its `register` declared, by uid. */
+  customFields: { typeOf(uid: string): ScalarType | undefined };
   /** Its registered policies and middleware factories by name (GraphQL's `resolversConfig` names them too). */
   named: {
     policy(name: string): Handler | undefined;
@@ -149,6 +153,8 @@ export async function loadProject(config: VellumConfig, schema: Schema, plugins:
     },
   };
   strapi.server = server;
+  const customFields = createCustomFields();
+  strapi.customFields = { register: customFields.register, getAll: customFields.getAll };
   let routing: Routing | undefined;
   let routed = false;
 
@@ -158,6 +164,7 @@ export async function loadProject(config: VellumConfig, schema: Schema, plugins:
     lifecycles,
     middlewares,
     data,
+    customFields,
     named: {
       policy(name) {
         const entry = registry.policy(name);
@@ -187,4 +194,22 @@ export async function loadProject(config: VellumConfig, schema: Schema, plugins:
       aroundRequests.attach(app, await middlewaresOf());
     },
   };
+}
+
+/**
+ * For commands that do not start a node (`vellum import`, `export`, `token`, `permissions`): loads
+ * the project's code and runs its `register`, as Strapi's own commands load the app, so that the
+ * schema's custom fields get the types a node gives them before the tables are checked. A
+ * `register` that fails outside a node (it asks for what only a running node has) leaves them JSON,
+ * with a warning.
+ */
+export async function loadProjectForCommand(config: VellumConfig, schema: Schema, warnings: string[]): Promise<Project> {
+  const project = await loadProject(config, schema, {}, warnings);
+  try {
+    await project.run('register');
+  } catch (error) {
+    warnings.push(`${project.hooks?.file ?? 'src/index'}: register failed outside a running node (${(error as Error).message}); custom fields it registers are JSON here`);
+  }
+  resolveCustomFields(schema, (uid) => project.customFields.typeOf(uid), (message) => warnings.push(message));
+  return project;
 }

@@ -3,6 +3,7 @@
  * database (synchronised as a starting node synchronises it), the document service with the
  * stored locales, users-and-permissions, and the media library's storage provider.
  */
+import { loadProjectForCommand } from '../strapi/index.js';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { resolveAuthConfig, startAuth, type Auth } from '../auth/index.js';
@@ -39,6 +40,8 @@ export async function openProject(dir: string, options: LoadConfigOptions = {}):
   const authConfig = resolveAuthConfig(config);
   const configuredLocales = [...config.i18n.locales];
   const { schema } = loadProjectSchema(dir, builtInTypes(dir));
+  // Custom fields take the types the project's register gives them, as on a node.
+  await loadProjectForCommand(config, schema, []);
   const database = await connectDatabase(config.database);
   try {
     await synchronizeSchema(database, schema, systemTables);

@@ -64,6 +64,15 @@ for (const dialect of DIALECTS) {
       assert.equal(payload.userId, String(user.id));
       const rows = await sessionRows(user.id);
       assert.equal(rows.length, 2);
+      // Strapi 5.54's other lifetimes (users-permissions services/constants.js): a refresh token
+      // lives 14 days from its issue (idleRefreshTokenLifespan), its session 30 (maxRefreshTokenLifespan).
+      const refreshClaims = JSON.parse(Buffer.from(res.body.refreshToken.split('.')[1], 'base64url').toString());
+      assert.equal(refreshClaims.exp - refreshClaims.iat, 14 * 24 * 3600);
+      const day = 24 * 3600 * 1000;
+      for (const row of rows) {
+        const absolute = new Date(server.vellum.database.dialect.decode('datetime', row.absolute_expires_at) as string | Date).getTime() - Date.now();
+        assert.ok(absolute > 30 * day - 120_000 && absolute <= 30 * day, `absolute lifetime ${absolute} ms`);
+      }
       assert.ok(rows.some((row) => row.token_hash === sha256(res.body.refreshToken)));
       assert.ok(rows.every((row) => row.token_hash !== res.body.refreshToken));
     });

@@ -295,9 +295,9 @@ export async function openDifferential(options: OpenOptions): Promise<Differenti
   const dialect = (process.env.DIFF_DIALECT ?? 'sqlite') as DialectName;
   // Attributes left out of Strapi's copy of the project are left out of both answers too.
   const stripped = new Set<string>();
-  // Every request comes from one address: Vellum's registration limit per address (5 by default,
-  // README "Accounts"; Strapi counts per address and email) would refuse the scenarios' later ones.
-  const config = { ...options.vellumConfig, plugins: { ...options.vellumConfig?.plugins, 'users-permissions': { config: { register: { ratelimit: { max: 1000 } } } } } };
+  // Both at their defaults: Vellum counts as Strapi does (per route, address and, for sign-ups, email).
+  // (`ratelimit: {}`: the test helper's roomy limit is not used.)
+  const config = { ...options.vellumConfig, plugins: { ...options.vellumConfig?.plugins, 'users-permissions': { config: { ratelimit: {} } } } };
   const started = await Promise.allSettled([startStrapi(options, project, stripped), startServer(dialect, { project, config, env: { NODE_ENV: 'test', ...options.env } })]);
   if (started[0].status === 'rejected' || started[1].status === 'rejected') {
     // One failed to start: stop the other, or the run would hang on its open server.

@@ -120,3 +120,44 @@ test('auth: false: what a populated relation shows without any credentials', asy
     return [await api.get(path, { headers: { authorization: '' } }), await api.get(path)];
   });
 });
+
+test("strapi.db.query on Strapi's own models: the core store, administrators, roles, users, files", async () => {
+  await diff.vellumServer.vellum.auth.admins.create('admin@example.com', 'Admin-Passw0rd!');
+  const name = `diffmodels${Date.now()}`;
+  await diff.same(async (api) => {
+    const registered = await api.post('/api/auth/local/register', { username: name, email: `${name}@example.com`, password: 'Passw0rd!' });
+    return [
+      registered.status === 200 ? await api.get(`/api/probe/models?name=${name}`) : registered,
+      await api.get(`/api/probe/store/${name}`),
+      await api.get('/api/probe/admins?email=admin@example.com'),
+    ];
+  }, { ignoreKeys: ['keys'] });
+  const { strapi, vellum } = await diff.both(async (api) => api.get('/api/probe/admins?email=admin@example.com'));
+  // Every field of Strapi's administrator row but documentId (Vellum's administrators have none).
+  assert.deepEqual((vellum as Response).body.keys, (strapi as Response).body.keys.filter((key: string) => key !== 'documentId'));
+});
+
+test("the Document Service's delete answers every row it deleted", async () => {
+  const name = `Diff deleted ${Date.now()}`;
+  await diff.same(async (api) => [await api.delete(`/api/probe/writers/${encodeURIComponent(name)}`), await api.delete(`/api/probe/articles/${encodeURIComponent(name)}`)]);
+});
+
+test('a core router with a prefix and except: served under the prefix only, 405 for what it leaves out', async () => {
+  const { strapi, vellum } = await diff.same(async (api) => {
+    const created = await api.post('/api/v2/labels', { data: { text: 'diff prefixed' } });
+    const id = created.body?.data?.documentId ?? 'none';
+    return [
+      created,
+      await api.get('/api/v2/labels?filters[text][$eq]=diff prefixed', { headers: { authorization: 'Bearer garbage' } }),
+      await api.get(`/api/v2/labels/${id}`),
+      await api.get('/api/labels'),
+      await api.put(`/api/v2/labels/${id}`, { data: { text: 'x' } }),
+      await api.delete(`/api/v2/labels/${id}`),
+      await api.get('/api/probe/created', { headers: { authorization: 'Bearer garbage' } }),
+    ];
+  });
+  for (const answers of [strapi, vellum] as Response[][]) {
+    assert.equal(answers[4]!.headers.get('allow'), 'HEAD, GET');
+    assert.equal(answers[5]!.headers.get('allow'), 'HEAD, GET');
+  }
+});

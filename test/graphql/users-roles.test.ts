@@ -16,8 +16,11 @@ const ROLE = 'plugin::users-permissions.role';
 for (const dialect of DIALECTS) {
   describe(`GraphQL users and roles, flat shape [${dialect}]`, () => {
     let server: TestServer;
+    /** Authenticated's id: Strapi's createUsersPermissionsUser needs a role, as `POST /api/users`. */
+    let role: string;
     before(async () => {
       server = await startServer(dialect, { config: { plugins: { graphql: { config: { v4CompatibilityMode: false } } } } });
+      role = String((await server.vellum.auth.roles.get('authenticated')).id);
     });
     after(() => server?.close());
 
@@ -32,7 +35,7 @@ for (const dialect of DIALECTS) {
     };
     const fresh = () => {
       const username = unique('g');
-      return { username, email: `${username}@Example.com`, password: 'secret123' };
+      return { username, email: `${username}@Example.com`, password: 'secret123', role };
     };
     const count = async (username: string) => (await server.api.get(`/api/users/count?filters[username][$eq]=${username}`)).body as number;
 
@@ -67,6 +70,8 @@ for (const dialect of DIALECTS) {
       assert.equal(await count(body.username), 0);
       const res = await graphql(server, mutation, { data: body });
       assert.equal(res.body.errors, undefined, JSON.stringify(res.body.errors));
+      // Strapi 5.54 answers through its REST controller, whose 201 becomes the response's.
+      assert.equal(res.status, 201);
       const created = res.body.data.createUsersPermissionsUser.data;
       assert.deepEqual([created.username, created.email, created.role.type], [body.username, body.email.toLowerCase(), 'authenticated']);
       assert.equal((await server.publicApi.post('/api/auth/local', { identifier: body.username, password: 'secret123' })).status, 200);
@@ -76,7 +81,9 @@ for (const dialect of DIALECTS) {
         [{ ...other, email: body.email }, /^Email already taken$/],
         [{ ...other, email: 'nope' }, /valid email/],
         [{ ...other, resetPasswordToken: 'x' }, /resetPasswordToken/],
-        [{ username: other.username, password: 'secret123' }, /email is a required field/],
+        [{ username: other.username, password: 'secret123', role }, /^email is a required field$/],
+        [{ username: other.username, email: other.email, password: 'secret123' }, /^role is a required field$/],
+        [{ ...other, role: '999999' }, /^1 relation\(s\) of type plugin::users-permissions.role associated with this entity do not exist$/],
       ] as const) {
         const refused = await graphql(server, mutation, { data });
         assert.ok(refused.body.errors, JSON.stringify(data));
@@ -162,7 +169,7 @@ for (const dialect of DIALECTS) {
       const created = await graphql(
         server,
         'mutation($data: UsersPermissionsUserInput!) { createUsersPermissionsUser(data: $data) { data { id attributes { username role { data { attributes { type } } } } } } }',
-        { data: { username, email: `${username}@example.com`, password: 'secret123' } },
+        { data: { username, email: `${username}@example.com`, password: 'secret123', role: String((await server.vellum.auth.roles.get('authenticated')).id) } },
       );
       assert.equal(created.body.errors, undefined, JSON.stringify(created.body.errors));
       const entity = created.body.data.createUsersPermissionsUser.data;

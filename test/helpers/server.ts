@@ -42,6 +42,20 @@ export async function fullAccessHeaders(vellum: Vellum): Promise<Record<string, 
   return { authorization: `Bearer ${accessKey}` };
 }
 
+type Section = Record<string, unknown>;
+/**
+ * Strapi's default rate limit (10 logins per minute and address, as Vellum's) would refuse a test
+ * file's later logins, all from 127.0.0.1: test servers allow 10,000 unless the test sets
+ * `ratelimit` itself (the tests of the limits do; `ratelimit: {}` for the defaults).
+ */
+function withRoomyRateLimit(plugins: Section | undefined): Section {
+  const up = (plugins?.['users-permissions'] ?? {}) as Section;
+  const upConfig = (up.config ?? {}) as Section;
+  // A test that names `ratelimit` (even `{}`: the defaults) gets what it names.
+  const ratelimit = upConfig.ratelimit ?? { max: 10_000 };
+  return { ...plugins, 'users-permissions': { ...up, config: { ...upConfig, ratelimit } } };
+}
+
 export async function startServer(dialect: DialectName, options: StartOptions = {}): Promise<TestServer> {
   const { project = BLOG, config = {}, nodeOf, ...rest } = options;
   const database: TestDatabase = nodeOf ? { config: nodeOf.databaseConfig, drop: async () => undefined } : await createTestDatabase(dialect);
@@ -50,7 +64,7 @@ export async function startServer(dialect: DialectName, options: StartOptions = 
     vellum = await createVellum(project, {
       env: { NODE_ENV: 'test' },
       ...rest,
-      overrides: { ...config, server: { host: '127.0.0.1', port: 0, ...config.server }, database: database.config },
+      overrides: { ...config, plugins: withRoomyRateLimit(config.plugins), server: { host: '127.0.0.1', port: 0, ...config.server }, database: database.config },
     });
   } catch (error) {
     await database.drop();

@@ -7,6 +7,7 @@
  */
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { DIALECTS, fixture, startServer, type TestServer } from '../helpers/server.js';
 
@@ -28,6 +29,19 @@ for (const dialect of DIALECTS) {
       const seeded = await server.api.get('/api/products?filters[name][$eq]=Seeded product');
       assert.equal(seeded.body.data.length, 1, seeded.text);
       assert.equal(seeded.body.data[0].price, 1000);
+    });
+
+    it('__dirname, require of TypeScript and require.resolve are what they are after strapi build', () => {
+      const dist = (...parts: string[]) => join(PROJECT, 'dist', ...parts);
+      const imported = { dirname: dist('src', 'utils'), filename: dist('src', 'utils', 'paths.js'), money: dist('src', 'utils', 'money.js'), data: join(PROJECT, 'src', 'utils', 'data.json') };
+      assert.deepEqual((globalThis as Record<string, unknown>).__tsProjectPaths, {
+        index: { dirname: dist('src'), filename: dist('src', 'index.js') },
+        // What src/index.ts imports sees dist too, and so does what a config file imports.
+        imported,
+        config: imported,
+        discounted: 900,
+        data: 'hello from data.json',
+      });
     });
 
     it('a policy named within its API guards create', async () => {

@@ -12,7 +12,7 @@ import { Aliases } from '../../query/sql/joins.js';
 import { compileOrder } from '../../query/sql/order.js';
 import { and, or, type VersionScope } from '../../query/sql/scope.js';
 import { compileFilter, type SqlContext } from '../../query/sql/where.js';
-import type { FilterNode, Status } from '../../query/types.js';
+import type { FilterNode, PopulateTree, Status } from '../../query/types.js';
 import type { ContentType } from '../../schema/model.js';
 import type { DocumentContext } from '../context.js';
 import { ReadBudget } from '../read/budget.js';
@@ -70,6 +70,26 @@ export async function countRows(ctx: DocumentContext, db: Db, type: ContentType,
   return Number(rows[0]?.total ?? 0);
 }
 
+/**
+ * A populated value keeps only what its `select` names, as Strapi's query engine answers (the
+ * documents' populate adds `id` and `documentId`, as REST does): `id` stays when something is
+ * populated below it, as at the top.
+ */
+function keepSelected(value: Document, tree: PopulateTree): void {
+  for (const [name, node] of Object.entries(tree)) {
+    const target = value[name];
+    const items = (Array.isArray(target) ? target : target !== null && typeof target === 'object' ? [target] : []) as Document[];
+    const below = node.populate && Object.keys(node.populate).length > 0;
+    for (const item of items) {
+      if (node.fields && !node.count) {
+        if (!node.fields.includes('documentId')) delete item.documentId;
+        if (!node.fields.includes('id') && !below) delete item.id;
+      }
+      if (below) keepSelected(item, node.populate!);
+    }
+  }
+}
+
 /** The rows a read asks for, decoded and populated, with only the `select`ed fields (and `id` when something is populated). */
 export async function readRowsOf(ctx: DocumentContext, db: Db, type: ContentType, query: RowQuery): Promise<Document[]> {
   const { dialect } = ctx.database;
@@ -95,6 +115,7 @@ export async function readRowsOf(ctx: DocumentContext, db: Db, type: ContentType
       await populate({ db, dialect, schema: ctx.schema, scope: scopeOf(status), budget: ReadBudget.unlimited() }, type, items, query.populate);
     }
   }
+  if (Object.keys(query.populate).length > 0) for (const { value } of loaded) keepSelected(value, query.populate);
   if (!query.select) return loaded.map((item) => item.value);
   const keys = [...(Object.keys(query.populate).length > 0 && !query.select.includes('id') ? ['id'] : []), ...query.select, ...Object.keys(query.populate)];
   return loaded.map(({ value }) => Object.fromEntries(keys.filter((key) => key in value).map((key) => [key, value[key]])));
