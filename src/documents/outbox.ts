@@ -203,7 +203,7 @@ export class WriteEvents {
       query = deepQueries.get(type) ?? { ...query, populate: deepPopulate(ctx.schema, type) };
       deepQueries.set(type, query);
     }
-    const entry = await findRow(ctx, db, type, rowId, query, {}, ReadBudget.unlimited());
+    const entry = await findRow(ctx, db, type, rowId, query, {}, ReadBudget.unlimited(), true);
     if (entry && !type.localized) delete entry.locale;
     return entry;
   }

@@ -31,45 +31,25 @@
  *   `user`, uid plugin::users-permissions.user, role populated, no password), DELETE nothing (the
  *   plugin deletes with the query engine).
  */
-import { existsSync, rmSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { writeFileSync } from 'node:fs';
 import { after, before, test } from 'node:test';
 import { HttpClient, type Response } from '../helpers/http.js';
 import { fixture } from '../helpers/server.js';
-import { ROOT } from '../helpers/paths.js';
-import { copyProject, type TempProject } from '../helpers/projects.js';
+import type { TempProject } from '../helpers/projects.js';
 import { Receiver, type Received } from '../helpers/receiver.js';
 import { diffName, openDifferential, type Differential, type Side } from './harness.js';
+import { projectWithStrapiWebhook, WEBHOOK_EVENTS } from './strapi-webhook.js';
 
 let diff: Differential;
 const receivers: Partial<Record<Side, Receiver>> = {};
 const admins: Partial<Record<Side, HttpClient>> = {};
-const EVENTS = ['entry.create', 'entry.update', 'entry.delete', 'entry.publish', 'entry.unpublish', 'entry.draft-discard', 'media.create', 'media.update', 'media.delete'];
+const EVENTS = WEBHOOK_EVENTS;
 /** The order Strapi emits a write's events in (the webhook runner may send them in another). */
 const ORDER = ['entry.delete', 'entry.unpublish', 'entry.create', 'entry.update', 'entry.draft-discard', 'entry.publish', 'media.create', 'media.update', 'media.delete'];
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
 const DUMP = process.env.WEBHOOKS_DIFF_DUMP;
 const dumped: Record<string, unknown[]> = {};
 
-// Strapi in production refuses a webhook URL on this machine ("isn't reachable over the public
-// internet"): its webhook is made by the project's bootstrap, straight in its store and runner, as
-// its admin controller does after that check. The bootstrap is the shared template's (locale fr,
-// permissions) plus that; on Vellum (no webhookRunner) it does nothing.
-const SHARED = [resolve(ROOT, '../shared'), resolve(ROOT, '../../shared')].find((dir) => existsSync(join(dir, 'bench'))) ?? resolve(ROOT, '../shared');
-const BOOTSTRAP = `'use strict';
-const template = require(${JSON.stringify(join(SHARED, 'bench/strapi/template/src/index.js'))});
-module.exports = {
-  register() {},
-  async bootstrap(context) {
-    let runner;
-    try { runner = context.strapi.get('webhookRunner'); } catch { return; }
-    if (!runner || !process.env.WH_DIFF_URL) return;
-    await template.bootstrap(context);
-    const webhook = await context.strapi.get('webhookStore').createWebhook({ name: 'diff', url: process.env.WH_DIFF_URL, headers: {}, events: ${JSON.stringify(EVENTS)} });
-    runner.add(webhook);
-  },
-};
-`;
 const projects: TempProject[] = [];
 
 interface Pair {
@@ -79,11 +59,8 @@ interface Pair {
 
 /** Strapi and Vellum on a copy of `source`, each with a webhook of every event calling its receiver. */
 async function openWithWebhooks(name: string, source?: string): Promise<Pair> {
-  const project = copyProject(source);
+  const project = projectWithStrapiWebhook(source, receivers.strapi!.url);
   projects.push(project);
-  project.write('src/index.js', BOOTSTRAP);
-  // The template's server (app keys) and database settings, not the example's.
-  for (const file of ['config/server.js', 'config/database.js']) rmSync(join(project.dir, file), { force: true });
   const opened = await openDifferential({ name, project: project.dir, readyPath: source ? undefined : '/api/articles' });
   const strapiLogin = await new HttpClient(opened.strapi.baseUrl).post('/admin/login', { email: 'admin@example.com', password: 'Admin-Passw0rd!' });
   await opened.vellumServer.vellum.auth.admins.create('hooks-diff@example.com', 'an-admin-password');
@@ -103,7 +80,6 @@ async function openWithWebhooks(name: string, source?: string): Promise<Pair> {
 before(async () => {
   receivers.strapi = await Receiver.start();
   receivers.vellum = await Receiver.start();
-  process.env.WH_DIFF_URL = receivers.strapi.url;
   const pair = await openWithWebhooks(diffName(import.meta.filename));
   diff = pair.diff;
   Object.assign(admins, pair.admins);

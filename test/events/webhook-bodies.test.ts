@@ -56,6 +56,19 @@ for (const dialect of DIALECTS) {
       assert.ok(!('locale' in about(receiver, file.documentId)[0]!.body.media));
     });
 
+    it('a type without draft and publish lists every linked version of a target that has them, as Strapi\'s query engine', async () => {
+      const { receiver } = await hook(['entry.create', 'entry.update']);
+      const published = (await server.api.post('/api/articles', { data: { title: unique('Both versions') } })).body.data.documentId;
+      const draft = (await server.api.post('/api/articles?status=draft', { data: { title: unique('Draft only') } })).body.data.documentId;
+      const category = (await server.api.post('/api/categories', { data: { name: unique('Every version'), articles: [published] } })).body.data.documentId;
+      await server.api.put(`/api/categories/${category}`, { data: { articles: { connect: [draft] } } });
+      await receiver.until(() => about(receiver, category).length >= 2, 'the category\'s events');
+      const [created, updated] = about(receiver, category).map((r) => r.body.entry.articles.map((a: { documentId: string; publishedAt: string | null }) => [a.documentId, a.publishedAt === null ? 'draft' : 'published']));
+      // The REST answer lists the published versions only; the event, every row linked.
+      assert.deepEqual(created, [[published, 'draft'], [published, 'published']]);
+      assert.deepEqual(updated, [[published, 'draft'], [published, 'published'], [draft, 'draft']]);
+    });
+
     it('an entry\'s media are whole files, as Strapi populates them (select *)', async () => {
       const { receiver } = await hook(['entry.create', 'entry.publish']);
       const name = `${unique('whole')}.png`;

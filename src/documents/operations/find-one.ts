@@ -50,9 +50,10 @@ export async function findOne(
 /**
  * One row by its id, as a document of the query's fields and populate (its status, whatever the
  * query says: a draft row populates drafts), on `db` (a write transaction reads what it wrote).
- * What lifecycle events show of a row a write touched.
+ * What lifecycle events show of a row a write touched; with `everyLinkedRow` (webhook entries), a
+ * row of a type without draft and publish lists every linked version (ReadContext's).
  */
-export async function findRow(ctx: DocumentContext, db: Db, type: ContentType, rowId: number, query: FindOneQuery, caller: CallerOptions, budget: ReadBudget): Promise<Document | null> {
+export async function findRow(ctx: DocumentContext, db: Db, type: ContentType, rowId: number, query: FindOneQuery, caller: CallerOptions, budget: ReadBudget, everyLinkedRow = false): Promise<Document | null> {
   const { dialect } = ctx.database;
   const scalars = visibleScalars(type, query.fields);
   const select = sql`select ${sql.join(selectList(dialect, type, 't0', scalars))} from ${sql.table(type.table)} as t0 where t0.id = ${rowId}`;
@@ -63,6 +64,6 @@ export async function findRow(ctx: DocumentContext, db: Db, type: ContentType, r
   const status = type.draftAndPublish && row[PUBLISHED_AT] === null ? 'draft' : 'published';
   const scope = { status, locale: keys.locale } as const;
   budget.spend(1);
-  await populate({ db, dialect, schema: ctx.schema, scope, canRead: caller.canRead, rawJson: caller.rawJson, budget }, type, [{ value, ...keys }], query.populate);
+  await populate({ db, dialect, schema: ctx.schema, scope, canRead: caller.canRead, rawJson: caller.rawJson, budget, everyLinkedRow: everyLinkedRow && !type.draftAndPublish }, type, [{ value, ...keys }], query.populate);
   return value;
 }

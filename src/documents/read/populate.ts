@@ -39,6 +39,12 @@ export interface ReadContext {
   rawJson?: boolean;
   /** Counts the items read: every statement reads at most what the budget still holds. */
   budget: ReadBudget;
+  /**
+   * Relations answer every row of each linked document, drafts and published versions (by row
+   * id), not those of the scope's status: what Strapi's query engine answers for a row of a type
+   * without draft and publish (its links join every version), as webhook entries show it.
+   */
+  everyLinkedRow?: boolean;
 }
 
 const OWNER = '__owner';
@@ -143,8 +149,9 @@ async function populateRelation(ctx: ReadContext, model: Model, items: Loaded[],
   let itemKey: (item: Loaded) => string;
   let linkOrder: RawBuilder<unknown>;
   const tableRef = sql.table(attribute.link.table);
+  const targetStatus = ctx.everyLinkedRow ? sql<boolean>`1 = 1` : statusCondition(target, 't', ctx.scope.status, ctx.scope.publication);
   if (attribute.owner) {
-    const joinOn = [sql<boolean>`t.document_id = l.target_document_id`, statusCondition(target, 't', ctx.scope.status, ctx.scope.publication)];
+    const joinOn = [sql<boolean>`t.document_id = l.target_document_id`, targetStatus];
     if (target.localized) joinOn.push(sql<boolean>`t.locale = l.target_locale`);
     from = sql`${tableRef} as l join ${sql.table(target.table)} as t on ${and(joinOn)}`;
     conditions.push(sql<boolean>`l.entity_id in (${sql.join(distinct(items.map((i) => i.rowId)))})`);
@@ -154,7 +161,7 @@ async function populateRelation(ctx: ReadContext, model: Model, items: Loaded[],
   } else {
     // Link rows name the owner's row: its locale is the one that was linked (as in Strapi, whose
     // links join rows), not the locale the request reads.
-    const joinOn = [sql<boolean>`t.id = l.entity_id`, statusCondition(target, 't', ctx.scope.status, ctx.scope.publication)];
+    const joinOn = [sql<boolean>`t.id = l.entity_id`, targetStatus];
     from = sql`${tableRef} as l join ${sql.table(target.table)} as t on ${and(joinOn)}`;
     const documentIds = [...new Set(items.map((i) => i.documentId!))];
     conditions.push(sql<boolean>`l.target_document_id in (${sql.join(documentIds)})`);
@@ -167,7 +174,7 @@ async function populateRelation(ctx: ReadContext, model: Model, items: Loaded[],
   const owner = attribute.owner ? sql`l.entity_id` : sql`l.target_document_id`;
   const extra = attribute.owner ? [] : [sql`l.target_locale as ${sql.id(OWNER_LOCALE)}`];
   const owners = attribute.owner ? { names: [OWNER], partition: [owner] } : { names: [OWNER, OWNER_LOCALE], partition: [owner, sql`l.target_locale`] };
-  const order = node.sort?.length ? compileOrder(sqlCtx, target, 't', node.sort) : [linkOrder, sql`l.id`];
+  const order = node.sort?.length ? compileOrder(sqlCtx, target, 't', node.sort) : [linkOrder, sql`l.id`, sql`t.id`];
 
   if (node.count) {
     const rows = await readRows(db, sql`select ${owner} as ${sql.id(OWNER)}, ${attribute.owner ? sql`` : sql`l.target_locale as __owner_locale, `}count(*) as count from ${from} where ${and(conditions)} group by ${owner}${attribute.owner ? sql`` : sql`, l.target_locale`}`);

@@ -218,6 +218,8 @@ export class RelationLinks {
             .selectFrom(ownerType.table)
             .select(['id', 'document_id', 'locale', 'published_at'])
             .where('document_id', 'in', [...new Set(refs.map(({ ref }) => ref.documentId))])
+            // By id, as Strapi links a document's versions: the link rows' order (webhook entries list every version).
+            .orderBy('id')
             .execute()
         : [];
       for (const { ref, path } of refs) {

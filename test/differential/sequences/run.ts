@@ -24,6 +24,7 @@ import { ALLOW_LIST } from './allow.js';
 import { SequenceFailure, SequenceRun, type SidePorts } from './engine.js';
 import { opArb, type Op } from './ops.js';
 import { loadSchema } from './schema.js';
+import { projectWithStrapiWebhook, WEBHOOK_EVENTS } from '../strapi-webhook.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -45,16 +46,19 @@ const steps = Number(args.steps);
 if (args.schema !== 'blog' && args.schema !== 'matrix') throw new Error('--schema blog|matrix');
 const project = args.schema === 'blog' ? BLOG : fixture('relation-matrix');
 const schema = loadSchema(project);
-let webhooks = !args['no-webhooks'];
+const webhooks = !args['no-webhooks'];
 
 const publicDir = mkdtempSync(join(tmpdir(), 'vellum-seq-public-'));
+// Strapi's webhook is registered by the copied project's bootstrap (see strapi-webhook.ts): started
+// before the servers, its receiver is known to it.
+const receivers = { strapi: await Receiver.start(), vellum: await Receiver.start() };
+const copy = webhooks ? projectWithStrapiWebhook(project, receivers.strapi.url) : undefined;
 const diff = await openDifferential({
-  name: `sequences-${args.schema}`,
-  project,
-  readyPath: args.schema === 'blog' ? undefined : '/api/owners',
+  name: `sequences-${args.schema}${webhooks ? '-webhooks' : ''}`,
+  project: copy?.dir ?? project,
+  readyPath: args.schema === 'blog' ? '/api/articles' : '/api/owners',
   vellumConfig: { server: { dirs: { public: publicDir }, webhooks: { pollInterval: 50, retryDelay: 50 } } },
 });
-const receivers: Receiver[] = [];
 
 async function uploadAll(client: HttpClient): Promise<{ documentId: string; id: number }[]> {
   const out: { documentId: string; id: number }[] = [];
@@ -70,8 +74,6 @@ async function uploadAll(client: HttpClient): Promise<{ documentId: string; id: 
   return out;
 }
 
-const EVENTS = ['entry.create', 'entry.update', 'entry.delete', 'entry.publish', 'entry.unpublish', 'entry.draft-discard', 'media.create', 'media.update', 'media.delete'];
-
 async function setUp(): Promise<[SidePorts, SidePorts]> {
   // Strapi's publication actions live in its admin content-manager (no content-API route).
   const login = await new HttpClient(diff.strapi.baseUrl).post('/admin/login', { email: process.env.ADMIN_EMAIL ?? 'admin@example.com', password: process.env.ADMIN_PASSWORD ?? 'Admin-Passw0rd!' });
@@ -82,24 +84,15 @@ async function setUp(): Promise<[SidePorts, SidePorts]> {
   const vellumAdmin = new HttpClient(diff.vellumServer.url, { authorization: `Bearer ${vLogin.body.data.token}` });
   const sides: SidePorts[] = [];
   for (const [name, api, admin] of [['strapi', diff.strapi, strapiAdmin], ['vellum', diff.vellum, vellumAdmin]] as const) {
-    const receiver = await Receiver.start();
-    receivers.push(receiver);
-    if (webhooks) {
-      const hook = await admin.post('/admin/webhooks', { name: `sequences-${Date.now()}`, url: receiver.url, headers: {}, events: EVENTS });
-      if (hook.status >= 300) {
-        // Strapi in production mode (the harness's) refuses webhook URLs that are not public
-        // ("isn't reachable over the public internet"): no comparison of events then.
-        console.log(`# webhooks not compared: ${name} refused the receiver's URL (${hook.status} ${hook.body?.error?.message ?? hook.text.slice(0, 120)})`);
-        webhooks = false;
-      }
+    const receiver = receivers[name];
+    if (webhooks && name === 'vellum') {
+      const hook = await admin.post('/admin/webhooks', { name: `sequences-${Date.now()}`, url: receiver.url, headers: {}, events: WEBHOOK_EVENTS });
+      if (hook.status !== 201) throw new Error(`vellum: webhook not created: ${hook.status} ${hook.text.slice(0, 200)}`);
     }
     const media = await uploadAll(api);
-    const action =
-      name === 'strapi'
-        ? (type: { uid: string }, documentId: string, a: string, locale: string | undefined): Promise<Response> =>
-            strapiAdmin.post(`/content-manager/collection-types/${type.uid}/${documentId}/actions/${a === 'discard-draft' ? 'discard' : a}${locale ? `?locale=${locale}` : ''}`, {})
-        : (type: { path: string }, documentId: string, a: string, locale: string | undefined): Promise<Response> =>
-            api.post(`/api/${type.path}/${documentId}/actions/${a}${locale ? `?locale=${locale}` : ''}`, {});
+    // Both through their admin content manager: it saves the draft before publishing (entry.update, then entry.publish).
+    const action = (type: { uid: string }, documentId: string, a: string, locale: string | undefined): Promise<Response> =>
+      admin.post(`${name === 'vellum' ? '/admin' : ''}/content-manager/collection-types/${type.uid}/${documentId}/actions/${a === 'discard-draft' ? 'discard' : a}${locale ? `?locale=${locale}` : ''}`, {});
     sides.push({ name, api, action, receiver, media });
   }
   return sides as [SidePorts, SidePorts];
@@ -163,7 +156,8 @@ try {
   }
 } finally {
   await diff.close();
-  for (const receiver of receivers) await receiver.close();
+  for (const receiver of Object.values(receivers)) await receiver.close();
+  copy?.remove();
   rmSync(publicDir, { recursive: true, force: true });
 }
 process.exit(exitCode);

@@ -45,15 +45,20 @@ export interface ComponentInfo {
 export interface Schema {
   types: Map<string, TypeInfo>;
   components: Map<string, ComponentInfo>;
+  /** Names of the attributes left out of Strapi's copy (Vellum's webhook entries drop them too). */
+  stripped: Set<string>;
 }
 
 /** Relation kinds Strapi 5 refuses at start-up (the harness strips them from its copy). */
 const STRAPI_UNKNOWN = new Set(['oneWay', 'manyWay']);
 
-function attributesOf(raw: Record<string, Record<string, unknown>>, typeLocalized: boolean): Record<string, Attribute> {
+function attributesOf(raw: Record<string, Record<string, unknown>>, typeLocalized: boolean, stripped: Set<string>): Record<string, Attribute> {
   const out: Record<string, Attribute> = {};
   for (const [name, a] of Object.entries(raw)) {
-    if (a.type === 'relation' && STRAPI_UNKNOWN.has(String(a.relation))) continue;
+    if (a.type === 'relation' && STRAPI_UNKNOWN.has(String(a.relation))) {
+      stripped.add(name);
+      continue;
+    }
     const i18n = (a.pluginOptions as { i18n?: { localized?: boolean } } | undefined)?.i18n;
     out[name] = { ...(a as unknown as Attribute), localized: typeLocalized && i18n?.localized !== false };
   }
@@ -63,6 +68,7 @@ function attributesOf(raw: Record<string, Record<string, unknown>>, typeLocalize
 export function loadSchema(project: string): Schema {
   const types = new Map<string, TypeInfo>();
   const components = new Map<string, ComponentInfo>();
+  const stripped = new Set<string>();
   const api = join(project, 'src/api');
   for (const name of readdirSync(api).sort()) {
     const dir = join(api, name, 'content-types');
@@ -72,7 +78,7 @@ export function loadSchema(project: string): Schema {
       if (!existsSync(file)) continue;
       const raw = JSON.parse(readFileSync(file, 'utf8'));
       const i18n = raw.pluginOptions?.i18n?.localized === true;
-      const attributes = attributesOf(raw.attributes, i18n);
+      const attributes = attributesOf(raw.attributes, i18n, stripped);
       const label = Object.entries(attributes).find(([, a]) => a.type === 'string')?.[0];
       types.set(`api::${name}.${type}`, {
         uid: `api::${name}.${type}`,
@@ -93,11 +99,11 @@ export function loadSchema(project: string): Schema {
         if (!file.endsWith('.json')) continue;
         const raw = JSON.parse(readFileSync(join(comps, category, file), 'utf8'));
         const uid = `${category}.${file.replace(/\.json$/, '')}`;
-        components.set(uid, { uid, attributes: attributesOf(raw.attributes, false) });
+        components.set(uid, { uid, attributes: attributesOf(raw.attributes, false, stripped) });
       }
     }
   }
-  return { types, components };
+  return { types, components, stripped };
 }
 
 /** A populate object reaching every relation, media, component and zone (relations one level deep). */
