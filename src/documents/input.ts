@@ -36,6 +36,8 @@ export interface RelationInput {
   set?: RelationRef[];
   connect?: RelationRef[];
   disconnect?: RelationRef[];
+  /** `options: { strict: false }`: a connect anchor neither linked nor connected puts the item at the end instead of a 400. */
+  strict?: false;
 }
 
 export interface ComponentItemInput {
@@ -497,6 +499,8 @@ class InputValidator {
     if (value.set !== undefined) input.set = value.set === null ? [] : this.refs(value.set, [...path, 'set'], false);
     if (value.connect !== undefined) input.connect = this.refs(value.connect, [...path, 'connect'], true);
     if (value.disconnect !== undefined) input.disconnect = this.refs(value.disconnect, [...path, 'disconnect'], false);
+    // Strapi reads only `options.strict`, and only `false` changes anything; other options are ignored.
+    if (isPlainObject(value.options) && value.options.strict === false) input.strict = false;
     if ((value.set !== undefined && !input.set) || (value.connect !== undefined && !input.connect) || (value.disconnect !== undefined && !input.disconnect)) {
       return undefined;
     }

@@ -97,6 +97,31 @@ for (const dialect of DIALECTS) {
       assert.deepEqual(await order(id, names), ['a1', 'a2']);
     });
 
+    it('an anchor neither linked nor connected is a 400 on either side (also when the write disconnects it); options.strict false puts the item at the end', async () => {
+      const { t, id, names } = await setup([1]);
+      const other = (await server.api.post('/api/articles', { data: { title: 'unlinked anchor' } })).body.data.documentId;
+      const third = (await server.api.post('/api/articles', { data: { title: 'connected' } })).body.data.documentId;
+      for (const [path, body] of [
+        [`/api/articles/${id}`, { tags: { connect: [{ documentId: t[1], position: { after: t[2] } }] } }],
+        [`/api/articles/${id}`, { tags: { connect: [{ documentId: t[1], position: { after: t[2] } }], disconnect: [t[2]] } }],
+        [`/api/tags/${t[0]}`, { articles: { connect: [{ documentId: third, position: { before: other } }] } }],
+        [`/api/tags/${t[0]}`, { articles: { connect: [{ documentId: third, position: { before: other } }], disconnect: [other] } }],
+      ] as const) {
+        const res = await server.api.put(path, { data: body });
+        assert.equal(res.status, 400, JSON.stringify(res.body));
+        assert.equal(res.body.error.name, 'ValidationError');
+        assert.match(res.body.error.message, /^There was a problem connecting relation with id \w+ at position \{"(after|before)":"\w+"\}\. The relation with id \w+ needs to be connected first\.$/);
+      }
+      // Nothing was written.
+      assert.deepEqual(await order(id, names, 'draft'), ['a1']);
+      const articlesOf = async () => (await server.api.get(`/api/tags/${t[0]}?populate=articles`)).body.data.articles.map((a: { documentId: string }) => a.documentId);
+      assert.deepEqual(await articlesOf(), [id]);
+      await put(id, { connect: [{ documentId: t[1], position: { after: t[2] } }], options: { strict: false } });
+      assert.deepEqual(await order(id, names), ['a1', 'a2']);
+      assert.equal((await server.api.put(`/api/tags/${t[0]}`, { data: { articles: { connect: [{ documentId: third, position: { before: other } }], options: { strict: false } } } })).status, 200);
+      assert.deepEqual(await articlesOf(), [id, third]);
+    });
+
     it('disconnecting an unknown document is a 400 naming it, as in Strapi, on either side', async () => {
       const { t, id } = await setup([1]);
       for (const [path, body] of [

@@ -32,8 +32,14 @@ describe('relation order after connect and disconnect, as Strapi 5.54', () => {
   it('disconnecting what the same write connects is a move', () => {
     assert.deepEqual(orderAfterConnect(['a1', 'a2', 'a3'], ['a4'], steps(['a4', { start: true }], ['a2', { before: 'a4' }])), ['a2', 'a4', 'a1', 'a3']);
   });
-  it('an anchor neither linked nor connected puts the item at the end', () => {
-    assert.deepEqual(orderAfterConnect(['a1', 'a2'], [], steps(['a3', { before: 'zz' }], ['a0', { start: true }])), ['a0', 'a1', 'a2', 'a3']);
+  it('an anchor neither linked nor connected is refused; with strict: false it puts the item at the end', () => {
+    assert.throws(
+      () => orderAfterConnect(['a1', 'a2'], [], steps(['a3', { before: 'zz' }])),
+      (error: unknown) => error instanceof ConnectOrderError && error.unconnectedAnchor === 'zz' && error.index === 0,
+    );
+    // Disconnected by the same write, but never linked: no neighbour to take its place.
+    assert.throws(() => orderAfterConnect(['a1'], ['zz'], steps(['a3', { after: 'zz' }])), ConnectOrderError);
+    assert.deepEqual(orderAfterConnect(['a1', 'a2'], [], steps(['a3', { before: 'zz' }], ['a0', { start: true }]), false), ['a0', 'a1', 'a2', 'a3']);
   });
   it('a cycle of anchors is refused with Strapi words', () => {
     assert.throws(() => orderAfterConnect([], [], steps(['a', { before: 'b' }], ['b', { before: 'a' }])), /circular reference/);
@@ -53,10 +59,10 @@ describe('relation order after connect and disconnect, as Strapi 5.54', () => {
       key.map((k) => ({ after: k })),
     );
     fc.assert(
-      fc.property(fc.uniqueArray(key), fc.array(key, { maxLength: 3 }), fc.array(fc.tuple(key, position), { maxLength: 4 }), (current, disconnect, connect) => {
+      fc.property(fc.uniqueArray(key), fc.array(key, { maxLength: 3 }), fc.array(fc.tuple(key, position), { maxLength: 4 }), fc.boolean(), (current, disconnect, connect, strict) => {
         let result: string[];
         try {
-          result = orderAfterConnect(current, disconnect, steps(...connect));
+          result = orderAfterConnect(current, disconnect, steps(...connect), strict);
         } catch (error) {
           if (error instanceof ConnectOrderError) return;
           throw error;

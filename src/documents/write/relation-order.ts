@@ -9,7 +9,8 @@
  *   neighbour of the anchor, so the item lands where the removed one was.
  * - `connect` items apply one after the other; an item anchored on an item connected later in the
  *   same list waits for it (a topological order); an anchor that is neither linked nor connected
- *   puts the item at the end.
+ *   is refused ("needs to be connected first"), or, with `options: { strict: false }`, puts the
+ *   item at the end.
  * - An item without a position, or with `end`, goes to the end, also when it is already linked
  *   (it moves); `start` to the front.
  * - The same target twice with the same position is connected once; with different positions it
@@ -31,6 +32,8 @@ export class ConnectOrderError extends Error {
     message: string,
     readonly index: number,
     readonly key: string,
+    /** Set when the item's anchor is neither linked nor connected (the caller names it). */
+    readonly unconnectedAnchor?: string,
   ) {
     super(message);
   }
@@ -87,7 +90,7 @@ function reanchored(current: string[], removed: Set<string>, connect: ConnectSte
 }
 
 /** Strapi's sortConnectArray: each item after the connect item it is anchored on. */
-function sorted(connect: ConnectStep[], linked: Set<string>): ConnectStep[] {
+function sorted(connect: ConnectStep[], linked: Set<string>, strict: boolean): ConnectStep[] {
   const earlier = new Set<string>();
   let needsSorting = false;
   for (const step of connect) {
@@ -115,20 +118,22 @@ function sorted(connect: ConnectStep[], linked: Set<string>): ConnectStep[] {
     if (anchorStep) {
       visit(anchorStep, new Set([...branch, step.key]));
       out.push(step);
+    } else if (strict) {
+      throw new ConnectOrderError(`The relation with id ${step.key} needs its anchor ${anchor} to be connected first.`, step.index, step.key, anchor);
     } else out.push({ ...step, position: { end: true } });
   };
   for (const step of connect) visit(step, new Set());
   return out;
 }
 
-/** The list after a partial write (`connect` and `disconnect`), from the current list. */
-export function orderAfterConnect(current: string[], disconnect: string[], connect: ConnectStep[]): string[] {
+/** The list after a partial write (`connect` and `disconnect`), from the current list; `strict: false` is Strapi's `options: { strict: false }`. */
+export function orderAfterConnect(current: string[], disconnect: string[], connect: ConnectStep[], strict = true): string[] {
   const steps = withoutRepeats(connect);
   const connected = new Set(steps.map((step) => step.key));
   const removed = new Set(disconnect.filter((key) => !connected.has(key)));
   const positioned = reanchored(current, removed, steps);
   let list = current.filter((key) => !removed.has(key));
-  for (const step of sorted(positioned, new Set(list))) {
+  for (const step of sorted(positioned, new Set(list), strict)) {
     list = list.filter((key) => key !== step.key);
     const position = step.position;
     if (!position || 'end' in position) list.push(step.key);

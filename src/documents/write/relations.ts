@@ -48,12 +48,17 @@ function orderAfter(
     return { key: keyOfRef(ref), position, index };
   });
   try {
-    return orderAfterConnect(current, (input.disconnect ?? []).map(keyOfRef), steps);
+    return orderAfterConnect(current, (input.disconnect ?? []).map(keyOfRef), steps, input.strict ?? true);
   } catch (error) {
     if (!(error instanceof ConnectOrderError)) throw error;
     const ref = input.connect![error.index]!;
     const named = ref.documentId || ref.id;
-    return fail(attribute, ['connect', error.index], error.message.replace(` ${error.key} `, ` ${named} `), named);
+    // Strapi's words, with the ids the body used.
+    const message =
+      error.unconnectedAnchor !== undefined
+        ? `There was a problem connecting relation with id ${named} at position ${JSON.stringify(ref.position)}. The relation with id ${anchorOf(ref.position)} needs to be connected first.`
+        : error.message.replace(` ${error.key} `, ` ${named} `);
+    return fail(attribute, ['connect', error.index], message, named);
   }
 }
 
