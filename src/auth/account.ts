@@ -185,17 +185,18 @@ export class AccountFlows {
     return this.signedIn(await this.confirmEmail(query));
   }
 
-  /** `POST /api/auth/send-email-confirmation` `{ email }`: `{ email, sent: true }`, as Strapi. */
+  /** `POST /api/auth/send-email-confirmation` `{ email }`: `{ email, sent: true }`, whoever the address belongs to. */
   async sendEmailConfirmation(body: Record<string, unknown>): Promise<{ email: string; sent: true }> {
     const check = new BodyCheck(body);
     const email = check.email('email');
     check.fail();
+    // One answer whether the address has an account, is confirmed or is blocked, in the case stored
+    // addresses have: it tells nothing about accounts (Strapi answers 400 "Already confirmed" or
+    // "User blocked", and echoes an unknown address as typed). README "Differences on purpose".
+    const answer = { email: email!.toLowerCase(), sent: true } as const;
     const user = await this.byEmail(email!);
-    if (!user) return { email: email!, sent: true };
-    if (user.confirmed) throw new ApplicationError('Already confirmed');
-    if (user.blocked) throw new ApplicationError('User blocked');
-    await this.sendConfirmationEmail(user.id);
-    return { email: user.email, sent: true };
+    if (user && !user.confirmed && !user.blocked) await this.sendConfirmationEmail(user.id);
+    return answer;
   }
 
   /**
@@ -257,14 +258,13 @@ export class AccountFlows {
     const { email } = this.deps;
     if (!email) throw new Error('no email service on this node');
     const { options } = template;
-    const message = renderTemplate(options.message, data);
     await email.send({
       to: user.email,
       from: hasFrom(options.from) ? `${options.from.name} <${options.from.email}>` : undefined,
       replyTo: options.response_email,
       subject: renderTemplate(options.object, { USER: user }),
-      text: message,
-      html: message,
+      text: renderTemplate(options.message, data),
+      html: renderTemplate(options.message, data, true),
     });
   }
 

@@ -49,7 +49,7 @@ export class EmailService {
     const rendered: Record<string, string> = {};
     for (const attribute of TEMPLATE_ATTRIBUTES) {
       const layout = template[attribute];
-      if (typeof layout === 'string' && layout !== '') rendered[attribute] = renderTemplate(layout, data ?? {});
+      if (typeof layout === 'string' && layout !== '') rendered[attribute] = renderTemplate(layout, data ?? {}, attribute === 'html');
     }
     return this.send({ ...options, ...rendered });
   }

@@ -23,8 +23,14 @@ function valueAt(data: unknown, path: string): unknown {
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
-/** `layout` with every `<%= path %>` that names a leaf of `data` replaced by its value. */
-export function renderTemplate(layout: string, data: Record<string, unknown>): string {
+const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]!);
+
+/**
+ * `layout` with every `<%= path %>` that names a leaf of `data` replaced by its value; `html`
+ * escapes the values (an HTML part: a username is text, never markup; Strapi inserts it as is).
+ */
+export function renderTemplate(layout: string, data: Record<string, unknown>, html = false): string {
   const names = keysDeep(data).filter((name) => name !== '');
   if (names.length === 0) return layout;
   // Longest first, so that `URL_X` is never read as `URL`.
@@ -32,7 +38,8 @@ export function renderTemplate(layout: string, data: Record<string, unknown>): s
   const pattern = new RegExp(`<%=\\s*(${names.map(escapeRegExp).join('|')})\\s*%>`, 'g');
   return layout.replace(pattern, (_match, name: string) => {
     const value = valueAt(data, name);
-    return value === null || value === undefined ? '' : String(value);
+    const text = value === null || value === undefined ? '' : String(value);
+    return html ? escapeHtml(text) : text;
   });
 }
 

@@ -158,6 +158,16 @@ for (const dialect of DIALECTS) {
         assert.equal(mail.replyTo, 'help@vellum.test');
         assert.match(mail.text, new RegExp(`^<p>Hello ${username} \\(${email}\\), go to https://app.example.com/reset\\?code=[0-9a-f]{128} on ${other.url}</p>$`), 'Strapi sends the message as text and as html');
 
+        // A user's fields are text in the HTML part, never markup (Strapi inserts them as they are).
+        const marked = `${unique('m')}<img src=x onerror=alert(1)>&"'`;
+        const markedEmail = `${unique('marked')}@example.com`;
+        assert.equal((await other.publicApi.post('/api/auth/local/register', { username: marked, email: markedEmail, password: 'secret123' })).status, 200);
+        await other.publicApi.post('/api/auth/forgot-password', { email: markedEmail });
+        const escaped = await smtp.next(markedEmail);
+        assert.ok(escaped.html.includes(`<p>Hello ${marked.replace('<img src=x onerror=alert(1)>&"\'', '&lt;img src=x onerror=alert(1)&gt;&amp;&quot;&#39;')} (`), escaped.html);
+        assert.ok(!escaped.html.includes('<img'), escaped.html);
+        assert.ok(escaped.text.includes(`Hello ${marked} (`), 'the text part keeps the name as it is');
+
         for (const bad of ['<% process.exit() %>', 'Hi ${process.env.JWT_SECRET}', 'Hi <%= process.env %>', 'Hi <%= USER.password %>']) {
           const res = await admin.put('/admin/users-permissions/email-templates', { 'email-templates': { reset_password: { options: { message: bad } } } });
           assert.equal(res.status, 400, bad);
