@@ -469,9 +469,21 @@ export class SequenceRun {
   }
 }
 
-/** `value` without the keys named, at every depth (attributes Strapi's copy of the project lacks). */
+/**
+ * `value` without the keys named, at every depth (attributes Strapi's copy of the project lacks).
+ * The versions of one document next to each other in a list (a type without draft and publish
+ * lists every linked row) are put draft first: Strapi's order of them follows its row lookups.
+ */
 function without(value: unknown, keys: Set<string>): unknown {
-  if (Array.isArray(value)) return value.map((item) => without(item, keys));
+  if (Array.isArray(value)) {
+    const items = value.map((item) => without(item, keys));
+    const doc = (item: unknown) => (item && typeof item === 'object' ? (item as { documentId?: unknown }).documentId : undefined);
+    const draftFirst = (item: unknown) => ((item as { publishedAt?: unknown }).publishedAt === null ? 0 : 1);
+    for (let i = 0; i + 1 < items.length; i++) {
+      if (doc(items[i]) !== undefined && doc(items[i]) === doc(items[i + 1]) && draftFirst(items[i]) > draftFirst(items[i + 1])) [items[i], items[i + 1]] = [items[i + 1], items[i]];
+    }
+    return items;
+  }
   if (value === null || typeof value !== 'object') return value;
   return Object.fromEntries(Object.entries(value).filter(([key]) => !keys.has(key)).map(([key, item]) => [key, without(item, keys)]));
 }
