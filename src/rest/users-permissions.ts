@@ -36,18 +36,22 @@ export function registerUsersPermissionsRoutes(
     return answer.body;
   };
 
-  app.post(`${prefix}/auth/local`, async (request, reply) => signedIn(request, reply, 'login', await auth.users.login(objectBody(request), request.clientIp)));
+  // Strapi authenticates every request to its auth routes before anything else: credentials that
+  // do not resolve (a stale or garbage bearer token) are a 401 there too, before any counting.
+  const credentialsChecked = { preHandler: async (request: FastifyRequest) => void (await auth.access.resolve(request.headers)) };
 
-  app.post(`${prefix}/auth/local/register`, async (request, reply) => signedIn(request, reply, 'register', await auth.register(objectBody(request), request.headers, request.clientIp)));
+  app.post(`${prefix}/auth/local`, credentialsChecked, async (request, reply) => signedIn(request, reply, 'login', await auth.users.login(objectBody(request), request.clientIp)));
+
+  app.post(`${prefix}/auth/local/register`, credentialsChecked, async (request, reply) => signedIn(request, reply, 'register', await auth.register(objectBody(request), request.headers, request.clientIp)));
 
   // Account flows (auth/account.ts): answered as Strapi's users-permissions answers them, and
   // rate limited as Strapi limits them (per route, email and client address).
   const limited = (request: FastifyRequest, route: string) => auth.limitAccountFlow(route, request.body, request.clientIp);
-  app.post(`${prefix}/auth/forgot-password`, async (request) => {
+  app.post(`${prefix}/auth/forgot-password`, credentialsChecked, async (request) => {
     await limited(request, 'auth/forgot-password');
     return auth.account.forgotPassword(objectBody(request));
   });
-  app.post(`${prefix}/auth/reset-password`, async (request, reply) => {
+  app.post(`${prefix}/auth/reset-password`, credentialsChecked, async (request, reply) => {
     await limited(request, 'auth/reset-password');
     return signedIn(request, reply, 'password', await auth.account.resetPassword(objectBody(request)));
   });
@@ -59,17 +63,17 @@ export function registerUsersPermissionsRoutes(
   // Login providers (auth/oauth.ts): the redirect to the provider, its redirect back, and the
   // frontend's call with the token it was handed. Strapi rate-limits `/connect/(.*)` (per path and
   // client address: a GET has no email), not the frontend's callback.
-  app.get<{ Params: { provider: string } }>(`${prefix}/connect/:provider`, async (request, reply) => {
+  app.get<{ Params: { provider: string } }>(`${prefix}/connect/:provider`, credentialsChecked, async (request, reply) => {
     await limited(request, `connect/${request.params.provider}`);
     const { location, cookie } = await auth.providerLogins.connect(request.params.provider);
     return reply.header('set-cookie', cookie).redirect(location);
   });
-  app.get<{ Params: { provider: string } }>(`${prefix}/connect/:provider/callback`, async (request, reply) => {
+  app.get<{ Params: { provider: string } }>(`${prefix}/connect/:provider/callback`, credentialsChecked, async (request, reply) => {
     await limited(request, `connect/${request.params.provider}/callback`);
     const { location, cookie } = await auth.providerLogins.connectCallback(request.params.provider, request.query as Query, request.headers.cookie);
     return reply.header('set-cookie', cookie).redirect(location);
   });
-  app.get<{ Params: { provider: string } }>(`${prefix}/auth/:provider/callback`, async (request, reply) =>
+  app.get<{ Params: { provider: string } }>(`${prefix}/auth/:provider/callback`, credentialsChecked, async (request, reply) =>
     signedIn(request, reply, 'login', await auth.providerCallback(request.params.provider, request.query as Query)),
   );
 
@@ -95,11 +99,11 @@ export function registerUsersPermissionsRoutes(
     if (sessions.usesCookie(request.headers)) reply.header('set-cookie', sessions.cookie('', auth.config.production));
     return { ok: true };
   });
-  app.post(`${prefix}/auth/send-email-confirmation`, async (request) => {
+  app.post(`${prefix}/auth/send-email-confirmation`, credentialsChecked, async (request) => {
     await limited(request, 'auth/send-email-confirmation');
     return auth.account.sendEmailConfirmation(objectBody(request));
   });
-  app.get(`${prefix}/auth/email-confirmation`, async (request, reply) => {
+  app.get(`${prefix}/auth/email-confirmation`, credentialsChecked, async (request, reply) => {
     await auth.account.confirmEmail(request.query as Query);
     return reply.redirect(await auth.account.confirmationRedirect());
   });

@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { SignJWT } from 'jose';
+import { HttpClient } from '../helpers/http.js';
 import { DIALECTS, startServer, type TestServer } from '../helpers/server.js';
 
 const bearer = (token: string) => ({ headers: { authorization: `Bearer ${token}` } });
@@ -38,6 +39,27 @@ for (const dialect of DIALECTS) {
       assert.deepEqual([user.username, user.email, user.provider, user.confirmed, user.blocked], ['carol', 'carol@example.com', 'local', true, false]);
       const stored = await server.vellum.database.db.selectFrom('up_users').select('password').where('id', '=', user.id).executeTakeFirstOrThrow();
       assert.match(String(stored.password), /^\$2[aby]\$10\$/, 'bcrypt hash');
+    });
+
+    it('credentials that do not resolve are a 401 on every auth route, as Strapi (which authenticates them first)', async () => {
+      const garbage = new HttpClient(server.url, { authorization: 'Bearer garbage' });
+      const users = async () => (await server.api.get('/api/users/count')).body as number;
+      const before = await users();
+      for (const [method, path, body] of [
+        ['post', '/api/auth/local', { identifier: 'alice', password: 'secret123' }],
+        ['post', '/api/auth/local/register', { username: 'garbage-bearer', email: 'garbage-bearer@example.com', password: 'secret123' }],
+        ['post', '/api/auth/forgot-password', { email: 'alice@example.com' }],
+        ['post', '/api/auth/reset-password', {}],
+        ['post', '/api/auth/send-email-confirmation', { email: 'alice@example.com' }],
+        ['get', '/api/auth/email-confirmation?confirmation=x', undefined],
+        ['get', '/api/connect/github', undefined],
+        ['get', '/api/auth/github/callback?access_token=x', undefined],
+      ] as const) {
+        const res = method === 'get' ? await garbage.get(path) : await garbage.post(path, body);
+        assert.equal(res.status, 401, `${path}: ${res.text}`);
+        assert.deepEqual([res.body.error.name, res.body.error.message], ['UnauthorizedError', 'Missing or invalid credentials'], path);
+      }
+      assert.equal(await users(), before, 'nobody registered');
     });
 
     it('registration failures are 400 and create nobody', async () => {
