@@ -134,6 +134,26 @@ export class Sessions {
   }
 
   /**
+   * Reuse detection (OAuth 2.0 security best current practice, refresh token rotation): a genuine
+   * refresh token of a live session that is no longer the session's current one was rotated away,
+   * so two parties hold the session's tokens; the whole session ends, and its access tokens with
+   * it. Strapi refuses the replayed token and lets the session go on.
+   */
+  private async endIfReplayed(token: string): Promise<void> {
+    let payload: Record<string, unknown>;
+    try {
+      payload = await this.jwt.payload(token);
+    } catch {
+      return;
+    }
+    if (payload.type !== 'refresh' || typeof payload.sessionId !== 'string' || typeof payload.userId !== 'string') return;
+    const { sessionId, userId } = payload;
+    await this.database.write((trx: SystemDb) =>
+      trx.deleteFrom(SESSIONS_TABLE).where('session_id', '=', sessionId).where('user_id', '=', Number(userId)).where('token_hash', '!=', sha256(token)).execute(),
+    );
+  }
+
+  /**
    * `POST /api/auth/refresh`: a new access token and refresh token for a valid refresh token; the
    * one given stops working. Without one, Strapi's 400; an invalid one (tampered, expired, used,
    * revoked, a blocked user's) its 401, and nothing changes.
@@ -141,7 +161,11 @@ export class Sessions {
   async refresh(token: unknown): Promise<SessionTokens> {
     if (typeof token !== 'string' || token === '') throw new BadRequestError('Missing refresh token');
     const session = await this.sessionOf(token);
-    if (!session || !(await this.mayRefresh(session.userId))) throw new UnauthorizedError(INVALID);
+    if (!session) {
+      await this.endIfReplayed(token);
+      throw new UnauthorizedError(INVALID);
+    }
+    if (!(await this.mayRefresh(session.userId))) throw new UnauthorizedError(INVALID);
     const next = await this.refreshTokenFor(session.userId, session.sessionId);
     const { idleRefreshTokenLifespan: idle } = this.settings;
     const rotated = await this.database.write(async (trx: SystemDb) => {
