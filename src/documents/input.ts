@@ -29,6 +29,11 @@ export interface RelationRef {
   locale?: string;
   status?: Status;
   position?: Position;
+  /**
+   * A `disconnect` item the body named by entry id: Strapi looks nothing up for it, so it removes
+   * that entry's link if there is one and is never an error.
+   */
+  byId?: true;
 }
 
 /** Relation changes; `set` replaces, `connect`/`disconnect` edit. */

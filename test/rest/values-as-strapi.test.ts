@@ -78,5 +78,22 @@ for (const dialect of DIALECTS) {
       assert.equal(res.body.error.message, 'Invalid key notAnAttribute');
       assert.equal((await server.api.put('/api/guides/zzzzzzzzzzzzzzzzzzzzzzzz', { data: { title: 5 } })).status, 404, 'a bad value of an unknown document: 404');
     });
+
+    it('a disconnect by entry id is never an error: an unknown id or a row of another locale names no link, and the link stays', async () => {
+      const label = await server.api.post('/api/labels', { data: { name: 'en label' } });
+      const fr = await server.api.put(`/api/labels/${label.body.data.documentId}?locale=fr`, { data: { name: 'fr label' } });
+      const frOnly = await server.api.post('/api/labels?locale=fr', { data: { name: 'fr only' } });
+      const page = await server.api.post('/api/pages?status=draft', { data: { title: 'p', labels: [label.body.data.documentId] } });
+      assert.equal(page.status, 201, JSON.stringify(page.body));
+      const documentId = page.body.data.documentId;
+      for (const id of [fr.body.data.id, frOnly.body.data.id, 99_999_999]) {
+        const res = await server.api.put(`/api/pages/${documentId}?status=draft`, { data: { labels: { disconnect: [id, id] } } });
+        assert.equal(res.status, 200, `${id}: ${JSON.stringify(res.body)}`);
+      }
+      const created = await server.api.post('/api/pages?status=draft', { data: { title: 'q', labels: { disconnect: [frOnly.body.data.id] } } });
+      assert.equal(created.status, 201, JSON.stringify(created.body));
+      const read = await server.api.get(`/api/pages/${documentId}?status=draft&populate=labels`);
+      assert.deepEqual(read.body.data.labels.map((l: { name: string }) => l.name), ['en label']);
+    });
   });
 }

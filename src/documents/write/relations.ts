@@ -108,6 +108,8 @@ export class RelationLinks {
     const existing = new Set(rows.map((row) => keyOf({ documentId: row.document_id as string, locale: target.localized ? (row.locale as string) : null })));
     for (const { ref, path } of refs) {
       const key = { documentId: ref.documentId, locale: this.targetLocale(target, attribute, ref, path, row) };
+      // An entry id in disconnect names one row: of another locale than the one linked, it names no link.
+      if (ref.byId && (!existing.has(keyOf(key)) || (ref.locale !== undefined && key.locale !== ref.locale))) continue;
       if (!existing.has(keyOf(key))) {
         fail(attribute, path, `${attribute.name}: no ${target.singularName} with documentId ${ref.documentId}${key.locale ? ` in locale ${key.locale}` : ''}`, ref.documentId);
       }
@@ -238,7 +240,7 @@ export class RelationLinks {
         );
         // An unknown owner is a 400 in disconnect too, as in Strapi; of a type the writer may not read,
         // disconnect removes nothing.
-        if (matching.length === 0 && (path[0] !== 'disconnect' || this.visible(ownerType))) {
+        if (matching.length === 0 && !ref.byId && (path[0] !== 'disconnect' || this.visible(ownerType))) {
           fail(attribute, path, `${attribute.name}: no ${ownerType.singularName} with documentId ${ref.documentId}`, ref.documentId);
         }
         result.set(ref, matching.map((r) => Number(r.id)));
