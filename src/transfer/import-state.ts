@@ -215,11 +215,14 @@ export class ImportState {
     if (type.uid === USER_UID) {
       const emails = versions.map((v) => str(v.values.email)).filter((e): e is string => !!e);
       if (emails.length) {
-        const rows = await this.project.database.db.selectFrom(type.table).select(['document_id', 'email']).where('email', 'in', emails).execute();
-        const byEmail = new Map(rows.map((row) => [row.email as string, row.document_id as string]));
+        const rows = await this.project.database.db.selectFrom(type.table).select(['id', 'document_id', 'email', 'password']).where('email', 'in', emails).execute();
+        const byEmail = new Map(rows.map((row) => [row.email as string, row]));
         for (const version of versions) {
           const existing = byEmail.get(str(version.values.email) ?? '');
-          if (existing) version.documentId = existing;
+          if (!existing) continue;
+          version.documentId = existing.document_id as string;
+          // A password replaced by the archive's: what was signed in with the old one ends (JWTs and sessions).
+          if ('password' in version.values && version.values.password !== existing.password) await this.project.auth.account.revokeJwts(Number(existing.id));
         }
       }
     }

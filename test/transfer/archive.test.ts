@@ -14,6 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { isDeepStrictEqual } from 'node:util';
+import { HttpClient } from '../helpers/http.js';
 import { exportArchive, importArchive, openProject, Progress } from '../../src/transfer/index.js';
 import { archiveEntries, jsonLines } from '../../src/transfer/tar.js';
 import { archiveSchemas } from '../../src/transfer/strapi-schemas.js';
@@ -115,6 +116,24 @@ for (const dialect of DIALECTS) {
       const articles = summary.types.get('api::article.article')!;
       assert.equal(articles.destination, articles.source);
       await sameAsStrapi(server);
+    });
+
+    it("an import that replaces a user's password ends what was signed in with the other one; an unchanged one keeps its JWT", async () => {
+      const alice = await server.publicApi.post('/api/auth/local', { identifier: 'alice@example.test', password: 'Alice-Passw0rd' });
+      assert.equal(alice.status, 200, alice.text);
+      const changed = await new HttpClient(server.url, { authorization: `Bearer ${alice.body.jwt}` }).post('/api/auth/change-password', { currentPassword: 'Alice-Passw0rd', password: 'Another-Passw0rd', passwordConfirmation: 'Another-Passw0rd' });
+      assert.equal(changed.status, 200, changed.text);
+      const bob = await server.publicApi.post('/api/auth/local', { identifier: 'bob@example.test', password: 'Bob-Passw0rd' });
+      const me = (jwt: string) => new HttpClient(server.url, { authorization: `Bearer ${jwt}` }).get('/api/users/me');
+      assert.equal((await me(changed.body.jwt)).status, 200);
+      const bobBefore = (await me(bob.body.jwt)).status; // 403: his role may not read /users/me, but the JWT is accepted
+      assert.notEqual(bobBefore, 401);
+      // The import's revocation counts whole seconds, as a password change's does.
+      await new Promise((resolve) => setTimeout(resolve, 1100));
+      await importInto(server, join(work, 'public'));
+      assert.equal((await me(changed.body.jwt)).status, 401, 'signed in with the password the archive replaced');
+      assert.equal((await me(bob.body.jwt)).status, bobBefore, 'an unchanged password keeps its JWTs');
+      assert.equal((await server.publicApi.post('/api/auth/local', { identifier: 'alice@example.test', password: 'Alice-Passw0rd' })).status, 200, "the archive's password");
     });
 
     it('a run that fails leaves a clear message, and the next run completes it', async () => {
