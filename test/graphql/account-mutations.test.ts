@@ -76,6 +76,30 @@ for (const dialect of DIALECTS) {
       assert.equal(reused.body.errors![0].message, 'Incorrect code provided');
     });
 
+    it('each aliased forgotPassword or changePassword of one operation counts against its route\'s limit', async () => {
+      const limited = await startServer(dialect, {
+        nodeOf: server,
+        config: { plugins: { email: emailPlugin(smtp), 'users-permissions': { config: { ratelimit: { max: 3, interval: 60_000 }, advanced: { email_reset_password: 'https://app.example.com/reset' } } } } },
+      });
+      try {
+        const user = await register();
+        const aliases = (field: string, n: number) => `mutation { ${Array.from({ length: n }, (_, i) => `a${i}: ${field}`).join(' ')} }`;
+        const forgot = await graphql(limited, aliases(`forgotPassword(email: "${user.email}") { ok }`, 8), undefined, { anonymous: true });
+        const refused = (forgot.body.errors ?? []).filter((e: { extensions: { code: string } }) => e.extensions.code === 'RATE_LIMITED');
+        assert.equal(refused.length, 5, JSON.stringify(forgot.body));
+        // Three emails (the allowed ones), not eight.
+        for (let i = 0; i < 3; i++) await smtp.next(user.email);
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        assert.equal(smtp.to(user.email).length, 3);
+
+        const guesses = await graphql(limited, aliases('changePassword(currentPassword: "guess-it-1", password: "changed-9", passwordConfirmation: "changed-9") { jwt }', 10), undefined, { anonymous: true, headers: { authorization: `Bearer ${user.jwt}` } });
+        const codes = (guesses.body.errors ?? []).map((e: { extensions: { code: string } }) => e.extensions.code);
+        assert.equal(codes.filter((code: string) => code === 'RATE_LIMITED').length, 7, JSON.stringify(codes));
+      } finally {
+        await limited.close();
+      }
+    });
+
     it('changePassword needs a user JWT and answers a new one', async () => {
       const user = await register();
       const mutation = 'mutation { changePassword(currentPassword: "secret123", password: "changed-1", passwordConfirmation: "changed-1") { jwt user { username } } }';
