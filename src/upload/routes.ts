@@ -59,15 +59,21 @@ function adminListQuery(raw: Record<string, unknown>): Record<string, unknown> {
   return { ...rest, pagination: { ...pagination, ...(page === undefined ? {} : { page }), ...(pageSize === undefined ? {} : { pageSize }) } };
 }
 
-/** Headers for stored files: never sniffed; scriptable types cannot run on the API's origin. */
+/**
+ * What a browser may show inline from the API's origin: media that cannot run script. Anything
+ * else under /uploads (an imported `.shtml`, `.xht`, `.xsl`, `.mml`, `.svgz`, whatever route put it
+ * there) is downloaded, never rendered; SVG is shown, sandboxed.
+ */
+const INLINE = /\.(png|jpe?g|gif|webp|avif|bmp|ico|tiff?|heic|heif|mp4|m4v|webm|ogv|mov|mp3|m4a|aac|wav|flac|ogg|oga|opus|pdf|txt|csv|json|woff2?|ttf|otf)$/i;
+
+/** Headers for stored files: never sniffed; nothing stored runs script on the API's origin. */
 function storageHeaders(reply: FastifyReply, path: string): void {
   reply.header('X-Content-Type-Options', 'nosniff');
   // Stored names are unique per upload and never reused.
   reply.header('Cache-Control', 'public, max-age=31536000, immutable');
-  if (/\.(svg|xml|xhtml|html?)$/i.test(path)) {
-    reply.header('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'; sandbox");
-    if (!/\.svg$/i.test(path)) reply.header('Content-Disposition', 'attachment');
-  }
+  // Every file is sandboxed: a document opened from /uploads has no origin to act on.
+  reply.header('Content-Security-Policy', "default-src 'none'; img-src 'self' data:; media-src 'self'; style-src 'unsafe-inline'; sandbox");
+  if (!INLINE.test(path) && !/\.svg$/i.test(path)) reply.header('Content-Disposition', 'attachment');
 }
 
 export async function registerUploadRoutes(app: FastifyInstance, options: UploadRoutesOptions): Promise<MediaLibrary> {

@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { DIALECTS } from '../helpers/server.js';
 import { pdf, png, startUploadServer, upload, type UploadServer } from '../helpers/uploads.js';
+import { unique } from '../helpers/unique.js';
 
 const LIMIT = 256 * 1024;
 // A private temporary folder for this file's process, so that leftovers are ours to see.
@@ -88,6 +89,21 @@ for (const dialect of DIALECTS) {
       assert.equal(res.body[0].mime, 'image/png');
       assert.equal(res.body[0].formats, null);
       assert.deepEqual(server.storedBytes(res.body[0].url), Buffer.from(truncated));
+    });
+
+    it('whatever put it under /uploads (an import), only media is shown inline; every file is sandboxed', async () => {
+      const script = Buffer.from('<html><body><script>fetch("/api/users/me")</script></body></html>');
+      for (const name of ['page.shtml', 'page.xht', 'style.xsl', 'math.mml', 'logo.svgz', 'page.html', 'data.xml', 'noext']) {
+        writeFileSync(join(server.publicDir, 'uploads', `${unique('active')}-${name}`), script);
+      }
+      writeFileSync(join(server.publicDir, 'uploads', `${unique('still')}-image.png`), await png(4, 4));
+      for (const stored of server.stored().filter((n) => n.startsWith('active-') || n.startsWith('still-'))) {
+        const served = await fetch(`${server.url}/uploads/${stored}`);
+        assert.equal(served.status, 200, stored);
+        assert.match(served.headers.get('content-security-policy') ?? '', /default-src 'none'.*sandbox/, stored);
+        assert.equal(served.headers.get('x-content-type-options'), 'nosniff', stored);
+        assert.equal(served.headers.get('content-disposition'), stored.startsWith('still-') ? null : 'attachment', stored);
+      }
     });
 
     it('SVG is served so that it cannot run script on the API origin', async () => {
