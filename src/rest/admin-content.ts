@@ -201,13 +201,15 @@ export function registerAdminContentRoutes(app: FastifyInstance, options: AdminC
     if (!run) throw new NotFoundError(`No action ${request.params.action}: publish, unpublish or discard-draft`);
     if (!type.draftAndPublish) throw new ValidationError(`${type.displayName} has no draft and publish`);
     // As Strapi's content manager: publishing saves the draft first (with the body's `data`, or as
-    // it is), so it emits entry.update of the draft before entry.publish.
+    // it is), so it emits entry.update of the draft before entry.publish; both in one transaction,
+    // as a published write is: a draft that cannot be published is not saved either, and emits nothing.
     if (request.params.action === 'publish' && (await documents.findOne({ documentId, locale, status: 'draft' }))) {
       const data = (request.body as { data?: unknown } | null)?.data;
-      await documents.update({ documentId, locale, status: 'draft', data: data === undefined ? {} : bodyData(request.body) });
+      await documents.update({ documentId, locale, status: 'published', data: data === undefined ? {} : bodyData(request.body) });
+    } else {
+      const populate = request.params.action === 'unpublish' ? { populate: managerPopulate(service.schema, type) } : {};
+      await run.call(documents, { documentId, locale, ...populate });
     }
-    const populate = request.params.action === 'unpublish' ? { populate: managerPopulate(service.schema, type) } : {};
-    await run.call(documents, { documentId, locale, ...populate });
     // The draft as the request's populate and fields show it.
     const draft = await documents.findOne({ ...read, documentId, locale, status: 'draft' });
     return editable(type, documents, draft, locale);

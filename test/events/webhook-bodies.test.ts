@@ -142,6 +142,19 @@ for (const dialect of DIALECTS) {
       assert.equal((await admin.post(`/admin/content-manager/collection-types/api::article.article/${id}/actions/discard`)).status, 200);
     });
 
+    it('the content manager\'s publish of a draft that cannot be published saves nothing and emits nothing, as Strapi (one transaction)', async () => {
+      const { receiver } = await hook(['entry.update', 'entry.publish']);
+      const id = (await server.api.post('/api/articles?status=draft', { data: { body: 'as it was' } })).body.data.documentId;
+      const refused = await admin.post(`/admin/content-manager/collection-types/api::article.article/${id}/actions/publish`, { data: { body: 'changed' } });
+      assert.equal(refused.status, 400, JSON.stringify(refused.body));
+      assert.equal((await server.api.get(`/api/articles/${id}?status=draft`)).body.data.body, 'as it was');
+      // A publication after it: its events arrive, none of the refused one's before them.
+      const marker = (await server.api.post('/api/articles?status=draft', { data: { title: unique('After') } })).body.data.documentId;
+      assert.equal((await admin.post(`/admin/content-manager/collection-types/api::article.article/${marker}/actions/publish`)).status, 200);
+      await receiver.until(() => about(receiver, marker).length >= 2, 'the later publication');
+      assert.deepEqual(about(receiver, id), []);
+    });
+
     it('the content manager\'s unpublish sends the removed version with its deep populate: relations counted, media, components, localizations', async () => {
       const { receiver } = await hook(['entry.unpublish']);
       const tag = (await server.api.post('/api/tags', { data: { name: unique('counted') } })).body.data.documentId;
