@@ -160,7 +160,7 @@ export async function createVellum(projectDir: string, options: CreateVellumOpti
   const database = await connectDatabase(config.database);
   // The lifecycles and Document Service middlewares project code registers (empty without it).
   // Writes record their webhook events in their transaction (the webhook store is the outbox).
-  const webhooks = new WebhookStore(database);
+  const webhooks = new WebhookStore(database, config.server.webhooks.allowPrivateAddresses);
   const documents = new DocumentService({ database, schema, i18n: config.i18n, rest: config.api.rest, lifecycles: project.lifecycles, middlewares: project.middlewares, outbox: webhooks });
   const events = createEvents({ database, config, documents, webhooks, cron, log });
   let sync: SyncReport;

@@ -48,6 +48,8 @@ interface AdminContext {
   documents: DocumentService;
   /** The locales config/plugins lists (they stay). */
   configuredLocales: string[];
+  /** `server.webhooks.allowPrivateAddresses`, as resolved (events/targets.ts). */
+  allowPrivateWebhooks: boolean;
 }
 
 async function withAuth<T>(projectDir: string, run: (auth: Auth, context: AdminContext) => Promise<T>): Promise<T> {
@@ -64,7 +66,7 @@ async function withAuth<T>(projectDir: string, run: (auth: Auth, context: AdminC
     await synchronizeSchema(database, schema, systemTables);
     const documents = new DocumentService({ database, schema, i18n: config.i18n, rest: config.api.rest });
     await startLocales(database, documents, config.i18n);
-    return await run(await startAuth(database, documents, config, authConfig, { actions: project.actions, routed: project.routed }), { database, documents, configuredLocales });
+    return await run(await startAuth(database, documents, config, authConfig, { actions: project.actions, routed: project.routed }), { database, documents, configuredLocales, allowPrivateWebhooks: config.server.webhooks.allowPrivateAddresses });
   } finally {
     await database.close();
   }
@@ -156,7 +158,7 @@ export async function runAdminCommand(argv: string[], projectDir: (named: string
   const { values, positionals } = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true });
   const [group, verb, ...rest] = positionals;
   const project = projectDir(values.project);
-  await withAuth(project, async (auth, { database, documents, configuredLocales }) => {
+  await withAuth(project, async (auth, { database, documents, configuredLocales, allowPrivateWebhooks }) => {
     switch (`${group} ${verb}`) {
       case 'admin create': {
         const admin = await auth.admins.create(required(values.email, 'email'), required(values.password ?? process.env.VELLUM_ADMIN_PASSWORD, 'password'));
@@ -230,7 +232,7 @@ export async function runAdminCommand(argv: string[], projectDir: (named: string
         await auth.setRegistrationOpen(verb === 'open');
         return print(`Registration is ${verb === 'open' ? 'open' : 'closed'}.`);
       case 'webhook create': {
-        const webhook = await new WebhookStore(database).create({
+        const webhook = await new WebhookStore(database, allowPrivateWebhooks).create({
           name: required(values.name, 'name'),
           url: required(values.url, 'url'),
           events: required(values.events, 'events')
@@ -244,9 +246,9 @@ export async function runAdminCommand(argv: string[], projectDir: (named: string
         return print(`Webhook "${webhook.name}" created (id ${webhook.id}): ${webhook.events.join(', ')} to ${webhook.url}`);
       }
       case 'webhook list':
-        return print(await new WebhookStore(database).list());
+        return print(await new WebhookStore(database, allowPrivateWebhooks).list());
       case 'webhook delete':
-        return print(`Deleted webhook "${(await new WebhookStore(database).delete(required(rest[0], 'webhook id'))).name}".`);
+        return print(`Deleted webhook "${(await new WebhookStore(database, allowPrivateWebhooks).delete(required(rest[0], 'webhook id'))).name}".`);
       case 'schedule list':
       case 'schedule cancel': {
         const schedules = new ScheduledActions(database, documents, () => undefined);

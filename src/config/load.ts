@@ -89,6 +89,8 @@ export interface WebhooksConfig {
   webhookConcurrency: number;
   /** Days the delivery log keeps finished deliveries. */
   logDays: number;
+  /** Targets on loopback or private addresses may be called (events/targets.ts); unset: outside production only. */
+  allowPrivateAddresses: boolean;
 }
 
 /** `config/server` `cron`: Strapi's `enabled` and `tasks`, and how often scheduled publications are looked for. */
@@ -209,6 +211,7 @@ const serverSchema = z.object({
       concurrency: z.coerce.number().int().min(1).max(100).default(10),
       webhookConcurrency: z.coerce.number().int().min(1).max(100).default(2),
       logDays: z.coerce.number().positive().default(7),
+      allowPrivateAddresses: z.boolean().optional(),
     })
     .prefault({}),
   cron: z
@@ -412,7 +415,8 @@ export async function loadConfig(project: string, options: LoadConfigOptions = {
     projectDir,
     environment,
     env: envSource,
-    server: serverConfig,
+    // As Strapi, which refuses webhooks to local addresses in production only.
+    server: { ...serverConfig, webhooks: { ...serverConfig.webhooks, allowPrivateAddresses: serverConfig.webhooks.allowPrivateAddresses ?? environment !== 'production' } },
     database: resolveDatabase(database, projectDir, envSource, configSource(projectDir, 'database', environment)),
     api: { rest },
     i18n,

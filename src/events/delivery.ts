@@ -17,6 +17,7 @@
  * delivers it; anything else (or no answer within `timeout`) is tried again after `retryDelay`,
  * doubled each time up to `maxRetryDelay`, until `maxAttempts`. Writes never wait for any of it.
  */
+import { privateTargetProblem } from './targets.js';
 import { createHmac } from 'node:crypto';
 import type { WebhooksConfig } from '../config/load.js';
 import type { Database } from '../database/connection.js';
@@ -52,7 +53,8 @@ export function retryDelay(config: Pick<WebhooksConfig, 'retryDelay' | 'maxRetry
   return Math.round(base * (1 + random / 10));
 }
 
-const MESSAGE_LIMIT = 2_000;
+/** What the log keeps of a refusing answer: enough to see why, not the target's page. */
+const MESSAGE_LIMIT = 200;
 
 /** The start of an answer's body, for the log (the rest is not read). */
 async function answerText(response: Response): Promise<string> {
@@ -77,8 +79,11 @@ export async function callWebhook(
   target: CallTarget,
   event: string,
   body: string,
-  options: { defaultHeaders: Record<string, string>; timeout: number; deliveryId?: number; signal?: AbortSignal },
+  options: { defaultHeaders: Record<string, string>; timeout: number; deliveryId?: number; signal?: AbortSignal; allowPrivate: boolean },
 ): Promise<AttemptResult> {
+  // Checked at every attempt: a name may resolve to another address than at creation.
+  const refused = await privateTargetProblem(target.url, options.allowPrivate);
+  if (refused) return { statusCode: 500, message: refused, duration: 0, ok: false };
   const headers: Record<string, string> = { ...options.defaultHeaders, ...target.headers, 'X-Strapi-Event': event, 'Content-Type': 'application/json' };
   if (options.deliveryId !== undefined) headers['X-Vellum-Delivery'] = String(options.deliveryId);
   if (target.secret) headers['X-Vellum-Signature'] = signature(target.secret, Math.floor(Date.now() / 1000), body);
@@ -86,10 +91,16 @@ export async function callWebhook(
   const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
   const started = performance.now();
   try {
-    const response = await fetch(target.url, { method: 'POST', body, headers, signal });
+    // Redirects are not followed: they would carry the headers, the signature and the body to
+    // another origin (and around the address check). A 3xx is a failed attempt.
+    const response = await fetch(target.url, { method: 'POST', body, headers, signal, redirect: 'manual' });
     if (response.ok) {
       await response.body?.cancel().catch(() => undefined);
       return { statusCode: response.status, duration: Math.round(performance.now() - started), ok: true };
+    }
+    if (response.status >= 300 && response.status < 400) {
+      await response.body?.cancel().catch(() => undefined);
+      return { statusCode: response.status, message: `redirect to ${(response.headers.get('location') ?? '').slice(0, 100)} not followed`, duration: Math.round(performance.now() - started), ok: false };
     }
     const message = await answerText(response).catch(() => '');
     return { statusCode: response.status, message, duration: Math.round(performance.now() - started), ok: false };
@@ -284,7 +295,7 @@ export class Deliveries {
     }
     const headers = dialect.decode('json', row.headers);
     const target: CallTarget = { url: row.url, headers: isPlainObject(headers) ? (headers as Record<string, string>) : {}, secret: row.secret };
-    const result = await callWebhook(target, row.event, row.body, { defaultHeaders: this.config.defaultHeaders, timeout: this.config.timeout, deliveryId: claimed.id, signal });
+    const result = await callWebhook(target, row.event, row.body, { defaultHeaders: this.config.defaultHeaders, timeout: this.config.timeout, deliveryId: claimed.id, signal, allowPrivate: this.config.allowPrivateAddresses });
     const now = Date.now();
     if (signal.aborted && !result.ok) {
       // The node is stopping: the claim goes back, as if this attempt had not been made.

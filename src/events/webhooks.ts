@@ -11,6 +11,7 @@ import { shaped } from '../database/system-tables.js';
 import { WEBHOOK_EVENTS, type Outbox, type RecordedEvent, type Subscribers, type WebhookEvent } from '../documents/service.js';
 import { NotFoundError, ValidationError, type FieldError } from '../errors.js';
 import { isPlainObject } from '../objects.js';
+import { privateTargetProblem } from './targets.js';
 import { DELIVERIES_TABLE, EVENTS_TABLE, WEBHOOKS_TABLE, type DeliveryRow, type EventRow, type WebhookRow } from './tables.js';
 
 /** A webhook as Strapi's admin API answers it. */
@@ -109,7 +110,19 @@ class Subscriptions implements Subscribers {
 export class WebhookStore implements Outbox {
   private readonly listeners = new Set<() => void>();
 
-  constructor(private readonly database: Database) {}
+  /** `allowPrivate`: targets on loopback or private addresses are accepted (events/targets.ts). */
+  constructor(
+    private readonly database: Database,
+    private readonly allowPrivate: boolean,
+  ) {}
+
+  /** The checked body, its URL refused when it leads off the public internet and that is not allowed. */
+  private async checked(body: unknown, current?: Webhook): Promise<Checked> {
+    const checked = check(body, current);
+    const problem = await privateTargetProblem(checked.url, this.allowPrivate);
+    if (problem) throw ValidationError.fromFieldErrors([fieldError('url', problem, checked.url)]);
+    return checked;
+  }
 
   private decode(row: Pick<WebhookRow, 'name' | 'url' | 'headers' | 'events' | 'enabled'> & { id: number | string }): Webhook {
     const { dialect } = this.database;
@@ -157,7 +170,7 @@ export class WebhookStore implements Outbox {
 
   /** Creates a webhook (enabled unless `isEnabled: false`); a bad body is a 400 listing each problem. */
   async create(body: unknown): Promise<Webhook> {
-    const checked = check(body);
+    const checked = await this.checked(body);
     const { dialect } = this.database;
     const id = await this.database.write((trx) => dialect.insertReturningId(trx, WEBHOOKS_TABLE, this.values(checked)));
     return this.get(String(id));
@@ -166,7 +179,7 @@ export class WebhookStore implements Outbox {
   /** Changes a webhook: the body's keys over the stored ones (a `secret` left out is kept; null removes it). */
   async update(id: string, body: unknown): Promise<Webhook> {
     const current = await this.get(id);
-    const checked = check(body, current);
+    const checked = await this.checked(body, current);
     const values: Partial<Omit<WebhookRow, 'id'>> = this.values(checked);
     if (checked.secret === undefined) delete values.secret;
     await this.database.write((trx) => shaped<WebhookRow>(trx).updateTable(WEBHOOKS_TABLE).set(values).where('id', '=', rowId(id)).execute());

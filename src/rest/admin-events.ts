@@ -42,7 +42,7 @@ export function registerAdminEventRoutes(admin: FastifyInstance, prefix: string,
   admin.post<{ Params: IdParams }>(`${prefix}/webhooks/:id/trigger`, async (request) => {
     const target = await webhooks.target(request.params.id);
     const body = JSON.stringify({ event: 'trigger-test', createdAt: new Date().toISOString() });
-    const { statusCode, message } = await callWebhook(target, 'trigger-test', body, { defaultHeaders: webhooksConfig.defaultHeaders, timeout: webhooksConfig.timeout });
+    const { statusCode, message } = await callWebhook(target, 'trigger-test', body, { defaultHeaders: webhooksConfig.defaultHeaders, timeout: webhooksConfig.timeout, allowPrivate: webhooksConfig.allowPrivateAddresses });
     return { data: message === undefined ? { statusCode } : { statusCode, message } };
   });
   admin.get<{ Params: IdParams }>(`${prefix}/webhooks/:id/deliveries`, async (request) => {

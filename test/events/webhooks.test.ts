@@ -8,6 +8,8 @@ import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { createHmac } from 'node:crypto';
 import { rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { after, before, describe, it } from 'node:test';
@@ -320,6 +322,68 @@ for (const dialect of DIALECTS) {
       const failed = (await admin.post(`/admin/webhooks/${gone.id}/trigger`)).body.data;
       assert.equal(failed.statusCode, 500);
       assert.ok(failed.message);
+    });
+
+    it('redirects are not followed (nothing reaches the other origin) and the log keeps a short excerpt of an answer', async () => {
+      const elsewhere = await Receiver.start();
+      receivers.push(elsewhere);
+      const redirecting = createServer((request, response) => {
+        request.resume();
+        response.writeHead(307, { location: `${elsewhere.url}/stolen` }).end();
+      });
+      await new Promise<void>((resolve) => redirecting.listen(0, '127.0.0.1', resolve));
+      try {
+        const url = `http://127.0.0.1:${(redirecting.address() as AddressInfo).port}/hook`;
+        const webhook = (await admin.post('/admin/webhooks', { name: unique('redirect'), url, headers: { Authorization: 'Bearer receiver-secret' }, events: ['entry.create'], secret: 'signing-secret' })).body.data;
+        const tried = (await admin.post(`/admin/webhooks/${webhook.id}/trigger`)).body.data;
+        assert.equal(tried.statusCode, 307);
+        assert.match(tried.message, /not followed/);
+        await server.api.post('/api/tags', { data: { name: unique('redirected') } });
+        await eventually(async () => (await admin.get(`/admin/webhooks/${webhook.id}/deliveries`)).body.data[0]?.attempts >= 1, 'an attempt');
+        assert.equal(elsewhere.requests.length, 0, 'nothing reached the redirect target');
+      } finally {
+        await new Promise((resolve) => redirecting.close(resolve));
+      }
+      const talkative = createServer((request, response) => {
+        request.resume();
+        response.writeHead(500, { 'content-type': 'text/html' }).end(`<html>${'internal page '.repeat(500)}</html>`);
+      });
+      await new Promise<void>((resolve) => talkative.listen(0, '127.0.0.1', resolve));
+      try {
+        const url = `http://127.0.0.1:${(talkative.address() as AddressInfo).port}/hook`;
+        const webhook = (await admin.post('/admin/webhooks', { name: unique('talkative'), url, headers: {}, events: [] })).body.data;
+        const answer = (await admin.post(`/admin/webhooks/${webhook.id}/trigger`)).body.data;
+        assert.equal(answer.statusCode, 500);
+        assert.ok(answer.message.startsWith('<html>internal page') && answer.message.length <= 200, answer.message);
+      } finally {
+        await new Promise((resolve) => talkative.close(resolve));
+      }
+    });
+
+    it('with allowPrivateAddresses false (production\'s default), targets on loopback or private addresses are refused, at creation and at each attempt', async () => {
+      const strict = await startServer(dialect, { nodeOf: server, project: project.dir, config: { server: { webhooks: { allowPrivateAddresses: false, pollInterval: 50, retryDelay: 50, maxAttempts: 1 } } } });
+      try {
+        const login = await strict.publicApi.post('/admin/login', { email: 'hooks@example.com', password: 'an-admin-password' });
+        const strictAdmin = new HttpClient(strict.url, { authorization: `Bearer ${login.body.data.token}` });
+        for (const url of ['http://127.0.0.1:9/x', 'http://localhost/x', 'http://[::1]/x', 'http://10.1.2.3/x', 'http://169.254.169.254/latest', 'http://192.168.0.1/', 'http://[::ffff:127.0.0.1]/']) {
+          const res = await strictAdmin.post('/admin/webhooks', { name: unique('private'), url, headers: {}, events: ['entry.create'] });
+          assert.equal(res.status, 400, `${url}: ${JSON.stringify(res.body)}`);
+          assert.match(JSON.stringify(res.body.error), /isn't reachable over the public internet/, url);
+        }
+        const open = await strictAdmin.post('/admin/webhooks', { name: unique('public'), url: 'http://93.184.216.34/hook', headers: {}, events: [] });
+        assert.equal(open.status, 201, JSON.stringify(open.body));
+        // One stored before the setting (here: made on the other node, whose setting allows it): never called.
+        const receiver = await Receiver.start();
+        receivers.push(receiver);
+        const stored = (await admin.post('/admin/webhooks', { name: unique('stored'), url: receiver.url, headers: {}, events: ['entry.create'] })).body.data;
+        const tried = (await strictAdmin.post(`/admin/webhooks/${stored.id}/trigger`)).body.data;
+        assert.match(tried.message, /isn't reachable over the public internet/);
+        assert.equal(receiver.requests.length, 0);
+        await strictAdmin.delete(`/admin/webhooks/${stored.id}`);
+        await strictAdmin.delete(`/admin/webhooks/${open.body.data.id}`);
+      } finally {
+        await strict.close();
+      }
     });
 
     it('the CLI creates, lists and deletes webhooks on the project\'s database', async () => {
