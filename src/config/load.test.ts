@@ -22,7 +22,7 @@ describe('configuration without config files', () => {
     assert.deepEqual(config.server, {
       host: '0.0.0.0', port: 1337, bodyLimit: 1024 * 1024, bodyTimeout: 30_000, logger: false, url: '', dirs: { public: join(PROJECT, 'public') },
       http: { serverOptions: { requestTimeout: 300_000, headersTimeout: 60_000, keepAliveTimeout: 5_000 } },
-      webhooks: { defaultHeaders: {}, timeout: 10_000, maxAttempts: 10, retryDelay: 1_000, maxRetryDelay: 3_600_000, pollInterval: 1_000, concurrency: 10, webhookConcurrency: 2, logDays: 7 },
+      webhooks: { defaultHeaders: {}, timeout: 10_000, maxAttempts: 10, retryDelay: 1_000, maxRetryDelay: 3_600_000, pollInterval: 1_000, concurrency: 10, webhookConcurrency: 2, logDays: 7, allowPrivateAddresses: true },
       // Strapi's cron is off unless enabled.
       cron: { enabled: false, tasks: {}, scheduleInterval: 1_000 },
       proxy: { koa: false, ipHeader: 'x-forwarded-for', maxIpsCount: 0 },
@@ -37,6 +37,7 @@ describe('configuration without config files', () => {
     const env = { NODE_ENV: 'production', DATABASE_CLIENT: 'postgresql', DATABASE_HOST: 'db', DATABASE_PORT: '6543', DATABASE_NAME: 'cms', DATABASE_USERNAME: 'u', DATABASE_PASSWORD: '', DATABASE_SCHEMA: 's', DATABASE_SSL: 'true' };
     const config = await load({ env });
     assert.equal(config.environment, 'production');
+    assert.equal(config.server.webhooks.allowPrivateAddresses, false, 'webhooks stay on the public internet in production');
     assert.deepEqual(config.database, {
       client: 'postgres', connectionString: undefined, host: 'db', port: 6543, database: 'cms', user: 'u', password: '', schema: 's', ssl: {}, pool: { min: 0, max: 10 },
     });
