@@ -51,8 +51,9 @@ async function scan(file: string, progress: Progress): Promise<Scan> {
   for await (const entry of archiveEntries(file)) {
     if (entry.path === 'metadata.json') {
       let parsed: unknown;
+      const text = await readText(entry.body); // an unreadable archive fails here, as itself
       try {
-        parsed = JSON.parse(await readText(entry.body));
+        parsed = JSON.parse(text);
       } catch {
         throw new TransferError(`${file}: metadata.json is not JSON: not an archive of strapi export`);
       }

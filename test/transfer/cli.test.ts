@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { existsSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { after, before, describe, it } from 'node:test';
@@ -55,6 +55,21 @@ for (const dialect of DIALECTS) {
       assert.equal((await vellum('locale', 'default', 'en')).code, 0);
       assert.equal((await vellum('locale', 'remove', 'it')).code, 0);
       assert.match((await vellum('locale', 'list')).stdout, /"code": "fr"/);
+    });
+
+    it('an archive cut anywhere stops the import with exit code 1, naming the problem; nothing is imported', async () => {
+      const whole = readFileSync(join(fixture('strapi-archive'), 'blog.tar.gz'));
+      const paths = ['/api/articles?status=draft', '/api/categories', '/api/tags', '/api/upload/files'];
+      const counts = async () => Promise.all(paths.map(async (path) => JSON.stringify((await server.api.get(path)).body.meta?.pagination?.total ?? (await server.api.get(path)).body.length)));
+      const before = await counts();
+      for (const fraction of [0.05, 0.3, 0.95, 0.999]) {
+        const cut = join(project.dir, `cut-${fraction}.tar.gz`);
+        writeFileSync(cut, whole.subarray(0, Math.floor(whole.length * fraction)));
+        const failed = await vellum('import', '--file', cut);
+        assert.equal(failed.code, 1, `${fraction}: ${failed.stdout} ${failed.stderr}`);
+        assert.match(failed.stderr, /not a readable archive \(zlib: unexpected end of file\)/, `${fraction}`);
+      }
+      assert.deepEqual(await counts(), before, 'nothing written');
     });
 
     it('`vellum import --file` prints the progress and a summary comparing counts; `vellum export --file` writes an archive', async () => {
