@@ -30,8 +30,9 @@ export interface RelationRef {
   status?: Status;
   position?: Position;
   /**
-   * A `disconnect` item the body named by entry id: Strapi looks nothing up for it, so it removes
-   * that entry's link if there is one and is never an error.
+   * The body named the entry by id, so it names that row, in its own locale (Strapi links rows:
+   * a connect by id links that locale's version, whatever the writer's). In `disconnect` Strapi
+   * looks nothing up for it: it removes that entry's link if there is one and is never an error.
    */
   byId?: true;
 }

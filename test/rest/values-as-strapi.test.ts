@@ -79,6 +79,17 @@ for (const dialect of DIALECTS) {
       assert.equal((await server.api.put('/api/guides/zzzzzzzzzzzzzzzzzzzzzzzz', { data: { title: 5 } })).status, 404, 'a bad value of an unknown document: 404');
     });
 
+    it('a connect by entry id links that row\'s locale, also from another locale\'s document, as Strapi (rows are linked)', async () => {
+      const label = await server.api.post('/api/labels', { data: { name: 'only in en' } });
+      const page = await server.api.post('/api/pages?status=draft&locale=fr', { data: { title: 'fr page', labels: { connect: [{ id: label.body.data.id, position: { start: true } }] } } });
+      assert.equal(page.status, 201, JSON.stringify(page.body));
+      const read = await server.api.get(`/api/pages/${page.body.data.documentId}?status=draft&locale=fr&populate=labels`);
+      assert.deepEqual(read.body.data.labels.map((l: { name: string; locale: string }) => [l.name, l.locale]), [['only in en', 'en']]);
+      // By documentId the writer's locale is linked: the label has no fr version.
+      const byDocument = await server.api.post('/api/pages?status=draft&locale=fr', { data: { title: 'fr page 2', labels: [label.body.data.documentId] } });
+      assert.equal(byDocument.status, 400, JSON.stringify(byDocument.body));
+    });
+
     it('a disconnect by entry id is never an error: an unknown id or a row of another locale names no link, and the link stays', async () => {
       const label = await server.api.post('/api/labels', { data: { name: 'en label' } });
       const fr = await server.api.put(`/api/labels/${label.body.data.documentId}?locale=fr`, { data: { name: 'fr label' } });

@@ -51,7 +51,7 @@ export async function resolveEntryIds(db: Db, target: ContentType, attribute: Re
         fail(path, `${attribute.name}: no ${target.singularName} with id ${ref.id}`, ref.id);
       }
       const { id: _id, ...rest } = ref;
-      resolved = { ...rest, documentId: row!.documentId, locale: ref.locale ?? (target.localized ? row!.locale : undefined), ...(path[0] === 'disconnect' ? { byId: true as const } : {}) };
+      resolved = { ...rest, documentId: row!.documentId, locale: ref.locale ?? (target.localized ? row!.locale : undefined), byId: true };
     }
     const anchor = anchorOf(ref.position);
     if (typeof anchor === 'number') {

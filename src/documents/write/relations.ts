@@ -89,10 +89,12 @@ export class RelationLinks {
   /**
    * The locale of the target a ref names. Between localized types Strapi links the writing
    * document's own locale, whatever the ref says (`row.locale`: the document's, or for a component
-   * row its document's); otherwise the ref's locale, else the default one.
+   * row its document's), except for an entry named by id (that row's locale); otherwise the ref's
+   * locale, else the default one.
    */
   private targetLocale(target: ContentType, attribute: RelationAttribute, ref: RelationRef, path: (string | number)[], row: OwnerRow): string | null {
     if (!target.localized) return null;
+    if (ref.byId && ref.locale !== undefined) return ref.locale;
     if (row.locale !== null) return row.locale;
     const locale = ref.locale ?? this.ctx.i18n.defaultLocale;
     if (!this.ctx.i18n.locales.includes(locale)) fail(attribute, [...path, 'locale'], `Unknown locale ${locale}`, locale);
@@ -109,7 +111,7 @@ export class RelationLinks {
     for (const { ref, path } of refs) {
       const key = { documentId: ref.documentId, locale: this.targetLocale(target, attribute, ref, path, row) };
       // An entry id in disconnect names one row: of another locale than the one linked, it names no link.
-      if (ref.byId && (!existing.has(keyOf(key)) || (ref.locale !== undefined && key.locale !== ref.locale))) continue;
+      if (ref.byId && path[0] === 'disconnect' && !existing.has(keyOf(key))) continue;
       if (!existing.has(keyOf(key))) {
         fail(attribute, path, `${attribute.name}: no ${target.singularName} with documentId ${ref.documentId}${key.locale ? ` in locale ${key.locale}` : ''}`, ref.documentId);
       }
@@ -240,7 +242,7 @@ export class RelationLinks {
         );
         // An unknown owner is a 400 in disconnect too, as in Strapi; of a type the writer may not read,
         // disconnect removes nothing.
-        if (matching.length === 0 && !ref.byId && (path[0] !== 'disconnect' || this.visible(ownerType))) {
+        if (matching.length === 0 && !(ref.byId && path[0] === 'disconnect') && (path[0] !== 'disconnect' || this.visible(ownerType))) {
           fail(attribute, path, `${attribute.name}: no ${ownerType.singularName} with documentId ${ref.documentId}`, ref.documentId);
         }
         result.set(ref, matching.map((r) => Number(r.id)));

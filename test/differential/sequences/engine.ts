@@ -337,7 +337,7 @@ export class SequenceRun {
       out[side.name] = fresh
         .map((r) => r.body as { event?: string; model?: string; uid?: string; entry?: unknown; media?: unknown })
         .filter((b) => b?.event?.startsWith('entry.') || b?.event?.startsWith('media.'))
-        .map((b) => ({ event: b.event, model: b.model, uid: b.uid, entry: this.normalise(without(b.entry, this.options.schema.stripped), side.name), media: this.normalise(b.media, side.name) }));
+        .map((b) => ({ event: b.event, model: b.model, uid: b.uid, entry: localizationsSorted(this.normalise(without(b.entry, this.options.schema.stripped), side.name)), media: this.normalise(b.media, side.name) }));
     }
     return out;
   }
@@ -486,4 +486,15 @@ function without(value: unknown, keys: Set<string>): unknown {
   }
   if (value === null || typeof value !== 'object') return value;
   return Object.fromEntries(Object.entries(value).filter(([key]) => !keys.has(key)).map(([key, item]) => [key, without(item, keys)]));
+}
+
+/**
+ * An entry's `localizations` (an unpublish event's) by locale and status: both servers list them by
+ * row id, and which row of a document is older depends on how each one recreates rows.
+ */
+function localizationsSorted(entry: unknown): unknown {
+  if (!entry || typeof entry !== 'object' || !Array.isArray((entry as { localizations?: unknown }).localizations)) return entry;
+  const key = (item: unknown) => JSON.stringify([(item as { locale?: unknown }).locale, (item as { publishedAt?: unknown }).publishedAt === null]);
+  const localizations = [...(entry as { localizations: unknown[] }).localizations].sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
+  return { ...entry, localizations };
 }
