@@ -14,7 +14,7 @@ import { errorFormatter } from './errors.js';
 import { GraphqlCache, rootFieldCount } from './cache.js';
 import type { ResponseCache } from '../http/response-cache.js';
 import { ExtensionService } from './extension.js';
-import { costLimitRule, depthLimitRule } from './limits.js';
+import { costLimitRule, depthLimitRule, rootFieldsRule } from './limits.js';
 import { PLAYGROUND_CSP, playgroundHtml, registerPlaygroundAssets, wantsPlayground } from './playground.js';
 import { Operations } from './resolvers/operations.js';
 import { SelectionReader } from './resolvers/selection.js';
@@ -98,6 +98,7 @@ export async function registerGraphql(app: FastifyInstance, options: GraphqlOpti
   const validationRules: ValidationRule[] = [
     depthLimitRule(config.depthLimit),
     costLimitRule({ costLimit: config.costLimit, amountLimit: config.amountLimit, defaultLimit: Math.min(options.rest.defaultLimit, config.amountLimit) }),
+    rootFieldsRule(config.maxRootFields),
   ];
   if (!config.introspection) validationRules.push(NoSchemaIntrospectionCustomRule);
   await app.register(async (scope) => {

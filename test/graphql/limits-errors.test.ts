@@ -67,6 +67,20 @@ for (const dialect of DIALECTS) {
       assert.equal(server.vellum.database.statementCount, before, 'nothing executed');
     });
 
+    it('maxRootFields: thousands of aliased single documents are refused before anything runs, fragments counted too', async () => {
+      const id = (await server.api.get('/api/articles?pagination[pageSize]=1')).body.data[0].documentId;
+      const many = (n: number) => Array.from({ length: n }, (_, i) => `a${i}: article(id: "${id}") { data { id } }`).join(' ');
+      assert.equal((await graphql(server, `{ ${many(100)} }`)).status, 200, '100 root fields: the default allowance');
+      const before = server.vellum.database.statementCount;
+      for (const query of [`{ ${many(5000)} }`, `query { ...F } fragment F on Query { ${many(101)} }`]) {
+        const refused = await graphql(server, query);
+        assert.equal(refused.status, 400, query.slice(0, 80));
+        assert.equal(refused.body.errors![0].extensions.code, 'GRAPHQL_VALIDATION_FAILED');
+        assert.match(refused.body.errors![0].message, /more than 100 root fields \(maxRootFields\)/);
+      }
+      assert.equal(server.vellum.database.statementCount, before, 'nothing executed');
+    });
+
     it('validation errors: unknown field, syntax, bad variables are HTTP 400', async () => {
       const unknown = await graphql(server, '{ articles { data { nope } } }');
       assert.equal(unknown.status, 400);
