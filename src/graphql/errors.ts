@@ -7,7 +7,7 @@
  */
 import type { FastifyBaseLogger } from 'fastify';
 import { GraphQLError, type ExecutionResult } from 'graphql';
-import { InternalServerError, VellumError } from '../errors.js';
+import { ForbiddenError, InternalServerError, VellumError } from '../errors.js';
 
 /** How messages are cleaned before a client sees them. */
 export interface ErrorOptions {
@@ -77,10 +77,13 @@ function formatExecutionError(error: GraphQLError, log: FastifyBaseLogger, optio
   // Strapi rebuilds these as `new GraphQLError(message, { ...formatted, extensions })`, which keeps
   // `path` but not `locations` (not a constructor option): checked on Strapi 5.54.
   if (original instanceof VellumError && (original.status < 500 || original.status === 503)) {
+    // Strapi's GraphQL refuses with @strapi/utils' ForbiddenError, whose words are "Forbidden
+    // access" (REST says "Forbidden", Koa's): a front end may match them (checked on Strapi 5.54).
+    const message = original instanceof ForbiddenError && original.message === 'Forbidden' ? 'Forbidden access' : original.message;
     return {
-      message: base.message,
+      message: message === original.message ? base.message : message,
       path: base.path,
-      extensions: { code: original.graphqlCode, error: { name: original.name, message: original.message, details: original.details } },
+      extensions: { code: original.graphqlCode, error: { name: original.name, message, details: original.details } },
     };
   }
   if (!original || original instanceof GraphQLError) {

@@ -122,6 +122,9 @@ for (const dialect of DIALECTS) {
       assert.equal(find.body.errors![0].extensions.code, 'FORBIDDEN');
       assert.deepEqual(find.body.errors![0].path, ['articles']);
       assert.equal(find.body.errors![0].extensions.error.name, 'ForbiddenError');
+      // Strapi's GraphQL words (its REST says "Forbidden").
+      assert.equal(find.body.errors![0].message, 'Forbidden access');
+      assert.equal(find.body.errors![0].extensions.error.message, 'Forbidden access');
       assert.equal(find.body.data!.articles, null);
       assert.equal(find.body.data!.tags.data.length, 5, 'other fields still resolve');
       const one = await graphql(server, '{ article(id: "x") { data { id } } }', undefined, deny('findOne'));
