@@ -122,6 +122,21 @@ for (const dialect of DIALECTS) {
       assert.deepEqual(await articlesOf(), [id, third]);
     });
 
+    it('connecting from a type without draft and publish links every version of the owner, also when its draft was linked already', async () => {
+      const article = (await server.api.post('/api/articles', { data: { title: 'versions apart' } })).body.data.documentId;
+      const category = (await server.api.post('/api/categories', { data: { name: `versions-${++counter}` } })).body.data.documentId;
+      assert.equal((await server.api.put(`/api/articles/${article}?status=draft`, { data: { category } })).status, 200);
+      const categoryOf = async (status: string) => (await server.api.get(`/api/articles/${article}?status=${status}&populate=category`)).body.data.category?.documentId ?? null;
+      assert.deepEqual([await categoryOf('draft'), await categoryOf('published')], [category, null], 'a draft write links the draft only');
+      for (const articles of [{ connect: [article] }, { connect: [article, { documentId: article }], disconnect: [article] }]) {
+        const res = await server.api.put(`/api/categories/${category}`, { data: { articles } });
+        assert.equal(res.status, 200, JSON.stringify(res.body));
+        assert.deepEqual([await categoryOf('draft'), await categoryOf('published')], [category, category], JSON.stringify(articles));
+        await server.api.put(`/api/articles/${article}`, { data: { category: null } });
+        await server.api.put(`/api/articles/${article}?status=draft`, { data: { category } });
+      }
+    });
+
     it('disconnecting an unknown document is a 400 naming it, as in Strapi, on either side', async () => {
       const { t, id } = await setup([1]);
       for (const [path, body] of [

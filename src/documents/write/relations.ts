@@ -303,9 +303,11 @@ export class RelationLinks {
       if (existing) {
         const stale = existing.filter((r) => r.ord !== index + 1).map((r) => r.id);
         if (stale.length) await whereSelf(this.db.updateTable(link.table).set({ entity_ord: index + 1 })).where('entity_id', 'in', stale).execute();
-        continue;
       }
-      for (const ownerId of idsOfKey.get(key) ?? []) {
+      // The owner's versions this write names and that are not linked yet (all of them for a new
+      // link; for a linked owner, a version linked apart, e.g. a published one a draft write left out).
+      const missing = (idsOfKey.get(key) ?? []).filter((id) => !existing?.some((r) => r.id === id));
+      for (const ownerId of missing) {
         // A new link goes at the end of the owner's own list (`target_ord`), which keeps its order.
         let targetOrd = 1;
         if (ownerAttribute.toMany) {
