@@ -166,6 +166,22 @@ export const ALLOW_LIST: Allowance[] = [
       d.found.every((f) => /^\$\.[a-z-]+\/draft\./.test(f) && /strapi (null|0),|length strapi \d+, vellum \d+/.test(f)),
   },
   {
+    name: 'readme:required-media-enforced',
+    reason: 'a required media attribute left out or null on a published write: Strapi 5.54 does not check it (201), Vellum refuses it (400 "must be defined"), as its admin and the schema say',
+    matches: (d) => {
+      const type = 'type' in d.op ? d.schema.types.get(String(d.op.type)) : undefined;
+      const errors = (d.answers.vellum.body as { error?: { details?: { errors?: { path?: unknown[]; message?: string }[] } } } | null)?.error?.details?.errors;
+      return (
+        d.what.startsWith('answers') &&
+        d.answers.strapi.status < 300 &&
+        d.answers.vellum.status === 400 &&
+        !!type &&
+        !!errors?.length &&
+        errors.every((e) => /must be defined/.test(e.message ?? '') && (type.attributes[String(e.path?.[0])] as { type?: string } | undefined)?.type === 'media')
+      );
+    },
+  },
+  {
     name: 'readme:unconfigured-locale-write',
     reason: 'a write with ?locale=<not configured>: Strapi creates a version in it (or ignores it), Vellum 400 naming the locale',
     continues: true,
