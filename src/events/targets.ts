@@ -8,7 +8,7 @@
 import { lookup } from 'node:dns/promises';
 import { BlockList, isIP } from 'node:net';
 
-export const NOT_PUBLIC = "Url is not supported because it isn't reachable over the public internet";
+const NOT_PUBLIC = "Url is not supported because it isn't reachable over the public internet";
 
 const PRIVATE = new BlockList();
 for (const [network, prefix] of [
