@@ -41,7 +41,7 @@ describe('body validation: scalar values', () => {
   it('refuses values of the wrong type, naming the attribute', () => {
     assert.deepEqual(problemsOf({ name: 3, count: 'x', ratio: {}, day: 'soon', hour: '25:00', at: 'x', doc: 'x' }), [
       'name: name must be a `string` type',
-      'count: count must be a `number` type',
+      'count: count must be a `number` type, but the final value was: `NaN` (cast from the value `"x"`).',
       'ratio: ratio must be a `number` type',
       'day: day: expected a date (yyyy-MM-dd)',
       'hour: hour: expected a time (HH:mm:ss.SSS)',

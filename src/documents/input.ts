@@ -345,6 +345,10 @@ class InputValidator {
   private number(attribute: ScalarAttribute, value: unknown, path: Path): unknown {
     const name = attribute.name;
     const number = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+    // A text that is no number: yup's words, as Strapi answers them (the value is the cast NaN, sent as null).
+    if (typeof value === 'string' && Number.isNaN(number)) {
+      return this.fail(path, `${name} must be a \`number\` type, but the final value was: \`NaN\` (cast from the value \`${JSON.stringify(value)}\`).`, null);
+    }
     if (typeof number !== 'number' || !Number.isFinite(number)) return this.fail(path, `${name} must be a \`number\` type`, value);
     if (attribute.type === 'integer') {
       if (!Number.isInteger(number)) return this.fail(path, `${name} must be an integer`, value);

@@ -26,6 +26,14 @@ for (const dialect of DIALECTS) {
       assert.equal(cleared.body.error.name, 'ValidationError');
     });
 
+    it('a text that is no number in a number attribute: yup\'s words, the cast NaN sent as null, as Strapi', async () => {
+      const res = await server.api.post('/api/articles?status=draft', { data: { title: 'numbers', views: 'abc' } });
+      assert.equal(res.status, 400);
+      assert.deepEqual(res.body.error.details.errors, [
+        { path: ['views'], message: 'views must be a `number` type, but the final value was: `NaN` (cast from the value `"abc"`).', name: 'ValidationError', value: null },
+      ]);
+    });
+
     it('fields, sort and filters inside an attribute\'s populate are skipped, as Strapi: the attribute comes whole', async () => {
       const created = await server.api.post('/api/articles', { data: { title: 'populated', seo: { metaTitle: 'm', metaDescription: 'd' } } });
       const id = created.body.data.documentId;
