@@ -173,6 +173,14 @@ export class NotFoundError extends VellumError {
   constructor(message = 'Not Found', details: ErrorDetails = {}) {
     super(message, details);
   }
+
+  /**
+   * Strapi's words, "Not Found", which front ends show and match; what was missing goes into
+   * `details.reason` (a document, a locale, a route).
+   */
+  static missing(reason: string, details: ErrorDetails = {}): NotFoundError {
+    return new NotFoundError('Not Found', { ...details, reason });
+  }
 }
 
 /** A client too slow to send its request (`server.bodyTimeout`): the connection is closed after this. */

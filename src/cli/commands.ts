@@ -105,7 +105,8 @@ main(process.argv.slice(2)).catch(async (error: unknown) => {
   if (isArgumentError(error)) console.error(`Error: ${error.message.split('. ')[0]}.\n${await usage()}`);
   else if (error instanceof ProjectError) console.error(`Cannot start: ${error.message}`);
   else if (error instanceof VellumError) {
-    console.error(`Error: ${error.message}`);
+    // A 404's "Not Found" says what was missing in its details.
+    console.error(`Error: ${typeof error.details.reason === 'string' ? error.details.reason : error.message}`);
     // Each problem of a body (a webhook's url and events, ...) on its own line.
     const problems = Array.isArray(error.details.errors) ? (error.details.errors as { path?: unknown[]; message?: string }[]) : [];
     if (problems.length > 1) for (const problem of problems) console.error(`  ${(problem.path ?? []).join('.')}: ${problem.message}`);

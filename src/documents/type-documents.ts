@@ -360,7 +360,7 @@ export class TypeDocuments {
     return this.chain('delete', params, async (given) => {
       const locale = deletionLocale(this.ctx, this.type, given.locale, given.status);
       const documentId = this.documentIdOf(given) ?? (await singleDocumentId(this.ctx, this.type));
-      if (documentId === undefined) throw new NotFoundError(`No ${this.type.singularName} found`);
+      if (documentId === undefined) throw NotFoundError.missing(`No ${this.type.singularName} found`);
       const events = this.events(given, this.backQuery({ ...given, locale: undefined, status: undefined }, caller), caller);
       if (events) await events.beforeDeletes((await findDocumentRows(this.ctx.database.db, this.type, documentId, locale)).map((row) => row.id));
       const outbox = WriteEvents.of(this.ctx, this.type, caller);
@@ -392,7 +392,7 @@ export class TypeDocuments {
     const caller = draftReader(asked, kind !== 'publish');
     const query = this.backQuery(params, caller);
     const documentId = this.documentIdOf(params) ?? (await singleDocumentId(this.ctx, this.type));
-    if (documentId === undefined) throw new NotFoundError(`No ${this.type.singularName} found`);
+    if (documentId === undefined) throw NotFoundError.missing(`No ${this.type.singularName} found`);
     const { locale } = this.writeOptions(query);
     const events = this.type.draftAndPublish ? this.events(params, query, caller) : undefined;
     if (events) {

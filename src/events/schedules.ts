@@ -178,7 +178,9 @@ export class ScheduledActions {
       else await documents.unpublish(params);
     } catch (failure) {
       state = 'failed';
-      error = failure instanceof Error ? failure.message : String(failure);
+      // A 404 says "Not Found" (Strapi's words) and what was missing in its details: the log says the latter.
+      const reason = failure instanceof NotFoundError && typeof failure.details.reason === 'string' ? failure.details.reason : undefined;
+      error = reason ?? (failure instanceof Error ? failure.message : String(failure));
       if (!(failure instanceof ValidationError || failure instanceof NotFoundError)) this.log(`Scheduled ${row.action} of ${row.uid} ${row.document_id} failed`, failure);
     }
     await shaped<ScheduleRow>(this.database.db).updateTable(SCHEDULES_TABLE).set({ state, last_error: error, done_at: Date.now() }).where('id', '=', row.id).modifyEnd(BACKGROUND).execute();

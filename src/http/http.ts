@@ -126,7 +126,7 @@ export function createHttpServer(config: VellumConfig, options: HttpServerOption
       void reply.status(405).header('allow', allowed.join(', ')).type('text/plain; charset=utf-8').send('Method Not Allowed');
       return;
     }
-    const error: VellumError = new NotFoundError(`Not Found: ${request.method} ${request.url.split('?')[0]}`);
+    const error: VellumError = NotFoundError.missing(`No route ${request.method} ${request.url.split('?')[0]}`);
     void reply.status(404).send(errorBody(error));
   });
 

@@ -87,7 +87,7 @@ export function registerContentApi(app: FastifyInstance, options: ContentApiOpti
     return sendBody(reply, body);
   };
   const notFound = (type: ContentType, documentId?: string) =>
-    new NotFoundError(documentId ? `No ${type.singularName} with documentId ${documentId}` : `No ${type.singularName} found`);
+    NotFoundError.missing(documentId ? `No ${type.singularName} with documentId ${documentId}` : `No ${type.singularName} found`);
 
   for (const type of service.schema.contentTypes.values()) {
     if (type.builtIn) continue;

@@ -26,6 +26,18 @@ for (const dialect of DIALECTS) {
       assert.equal(cleared.body.error.name, 'ValidationError');
     });
 
+    it('a 404 says Strapi\'s "Not Found"; what was missing is in details.reason', async () => {
+      for (const [method, path, reason] of [
+        ['get', '/api/articles/zzzzzzzzzzzzzzzzzzzzzzzz', 'No article with documentId zzzzzzzzzzzzzzzzzzzzzzzz'],
+        ['put', '/api/articles/zzzzzzzzzzzzzzzzzzzzzzzz', 'No article with documentId zzzzzzzzzzzzzzzzzzzzzzzz'],
+        ['delete', '/api/articles/zzzzzzzzzzzzzzzzzzzzzzzz', 'No article with documentId zzzzzzzzzzzzzzzzzzzzzzzz in locale en'],
+        ['get', '/api/nothing-here', 'No route GET /api/nothing-here'],
+      ] as const) {
+        const res = method === 'put' ? await server.api.put(path, { data: { title: 'x' } }) : method === 'delete' ? await server.api.delete(path) : await server.api.get(path);
+        assert.deepEqual(res.body.error, { status: 404, name: 'NotFoundError', message: 'Not Found', details: { reason } }, `${method} ${path}`);
+      }
+    });
+
     it('a text that is no number in a number attribute: yup\'s words, the cast NaN sent as null, as Strapi', async () => {
       const res = await server.api.post('/api/articles?status=draft', { data: { title: 'numbers', views: 'abc' } });
       assert.equal(res.status, 400);

@@ -52,7 +52,7 @@ export async function deleteDocument(ctx: DocumentContext, type: ContentType, do
   await ctx.database.write(async (trx) => {
     await lockDocuments(trx, ctx.database.dialect, type.table, [documentId]);
     const rows = await findDocumentRows(trx, type, documentId, locale);
-    if (rows.length === 0) throw new NotFoundError(`No ${type.singularName} with documentId ${documentId}${locale ? ` in locale ${locale}` : ''}`);
+    if (rows.length === 0) throw NotFoundError.missing(`No ${type.singularName} with documentId ${documentId}${locale ? ` in locale ${locale}` : ''}`);
     const writers = writersFor(ctx, trx, events);
     await outbox?.removing(trx, 'delete', rows.map((row) => row.id));
     await deleteVersionRows(writers, type, rows.map((row) => row.id));

@@ -43,18 +43,18 @@ function requireDraftAndPublish(type: ContentType): void {
 async function lockDocument(ctx: DocumentContext, db: Db, type: ContentType, documentId: string, locale: string | null): Promise<void> {
   await lockDocuments(db, ctx.database.dialect, type.table, [documentId]);
   const rows = await findDocumentRows(db, type, documentId, locale);
-  if (rows.length === 0) throw new NotFoundError(`No ${type.singularName} with documentId ${documentId}${locale ? ` in locale ${locale}` : ''}`);
+  if (rows.length === 0) throw NotFoundError.missing(`No ${type.singularName} with documentId ${documentId}${locale ? ` in locale ${locale}` : ''}`);
 }
 
 const noPublishedVersion = (type: ContentType, documentId: string, locale: string | null): NotFoundError =>
-  new NotFoundError(`No published version of ${type.singularName} ${documentId}${locale ? ` in locale ${locale}` : ''}`);
+  NotFoundError.missing(`No published version of ${type.singularName} ${documentId}${locale ? ` in locale ${locale}` : ''}`);
 
 export async function publish(ctx: DocumentContext, type: ContentType, documentId: string, locale: string | null, events?: RowEvents, outbox?: WriteEvents): Promise<void> {
   requireDraftAndPublish(type);
   await ctx.database.write(async (trx) => {
     await lockDocument(ctx, trx, type, documentId, locale);
     const draft = await findVersionRow(trx, type, documentId, locale, 'draft');
-    if (!draft) throw new NotFoundError(`No draft of ${type.singularName} ${documentId}`);
+    if (!draft) throw NotFoundError.missing(`No draft of ${type.singularName} ${documentId}`);
     await publishVersion(ctx, writersFor(ctx, trx, events, undefined, outbox), type, draft.id, documentId, locale);
   });
 }

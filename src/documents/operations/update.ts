@@ -33,7 +33,7 @@ export async function update(
       // Keys the body may not carry are a 400 before an unknown document's 404, as in Strapi 5.54
       // (its controller checks them first): validateInput throws for them, whatever the mode.
       validateInput(ctx.schema, type, data, 'update', { draft: true });
-      throw new NotFoundError(`No ${type.singularName} with documentId ${documentId}`);
+      throw NotFoundError.missing(`No ${type.singularName} with documentId ${documentId}`);
     }
     const target = rows.find(
       (row) => (!type.localized || row.locale === options.locale) && (!type.draftAndPublish || row.published_at === null),
