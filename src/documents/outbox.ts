@@ -70,6 +70,40 @@ export interface Outbox {
 export type RowChange = 'create' | 'update' | 'publish' | 'draft-discard';
 export type RowRemoval = 'delete' | 'unpublish';
 
+/**
+ * Strapi's content manager's `getPopulateForValidation`, which it asks for on `localizations`: the
+ * media, components and zones that hold something to validate (required, unique, min, max,
+ * minLength, maxLength), a component's own fields being only those (checked on Strapi 5.54: an
+ * unpublish event's localizations carry a required cover, not an optional component).
+ */
+function validationPopulate(schema: Schema, model: Model): { fields?: string[]; populate?: PopulateTree } {
+  const fields: string[] = [];
+  const populate: PopulateTree = {};
+  for (const attribute of Object.values(model.attributes)) {
+    if (attribute.private || isHidden(attribute)) continue;
+    const limits = attribute as { unique?: boolean; min?: number; max?: number; minLength?: number; maxLength?: number };
+    const validates = attribute.required || limits.unique === true || [limits.min, limits.max, limits.minLength, limits.maxLength].some((v) => v !== undefined);
+    if (attribute.kind === 'scalar') {
+      if (validates) fields.push(attribute.name);
+    } else if (attribute.kind === 'media') {
+      if (validates && schema.contentTypes.has(FILE_UID)) populate[attribute.name] = {};
+    } else if (attribute.kind === 'component') {
+      const component = schema.components.get(attribute.component);
+      const inner = component ? validationPopulate(schema, component) : {};
+      if (inner.fields || inner.populate) populate[attribute.name] = inner;
+    } else if (attribute.kind === 'dynamiczone') {
+      const on: Record<string, { fields?: string[]; populate?: PopulateTree }> = {};
+      for (const uid of attribute.components) {
+        const component = schema.components.get(uid);
+        const inner = component ? validationPopulate(schema, component) : {};
+        if (inner.fields || inner.populate) on[uid] = inner;
+      }
+      if (Object.keys(on).length) populate[attribute.name] = { on };
+    }
+  }
+  return { ...(fields.length ? { fields } : {}), ...(Object.keys(populate).length ? { populate } : {}) };
+}
+
 /** Strapi's `getDeepPopulate`: relations with their fields, media whole (`select: ['*']`), components and zones all the way down. */
 function deepPopulate(schema: Schema, model: Model): PopulateTree {
   const tree: PopulateTree = {};
@@ -176,13 +210,14 @@ export class WriteEvents {
   /**
    * `localizations` as Strapi's query engine populates them on a row it reads itself: every other
    * row of the document (its join on document_id leaves out only the row read), whatever their
-   * locale and status, without populate.
+   * locale and status, with what its content manager asks for them (validationPopulate).
    */
   private async otherRows(db: Db, rowId: number, documentId: string): Promise<Document[]> {
     const rows = await db.selectFrom(this.type.table).select('id').where('document_id', '=', documentId).where('id', '!=', rowId).orderBy('id').execute();
     const others: Document[] = [];
+    const query: FindOneQuery = { populate: validationPopulate(this.ctx.schema, this.type).populate ?? {}, status: 'draft', locale: this.ctx.i18n.defaultLocale };
     for (const row of rows) {
-      const other = await this.read(db, Number(row.id), false);
+      const other = await this.read(db, Number(row.id), false, query);
       if (other) others.push(other);
     }
     return others;
