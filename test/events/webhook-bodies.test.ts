@@ -8,6 +8,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { HttpClient } from '../helpers/http.js';
+import { ARTICLE_SCHEMA, copyProject } from '../helpers/projects.js';
 import { Receiver } from '../helpers/receiver.js';
 import { DIALECTS, startServer, type TestServer } from '../helpers/server.js';
 import { unique } from '../helpers/unique.js';
@@ -170,6 +171,34 @@ for (const dialect of DIALECTS) {
       assert.equal(entry.seo.shareImage, null);
       // Strapi's localizations of a row it reads itself: every other row of the document, this locale's draft too.
       assert.deepEqual(entry.localizations.map((row: { locale: string; publishedAt: string | null; documentId: string }) => [row.documentId, row.locale, row.publishedAt]), [[id, 'en', null]]);
+    });
+
+    it('the unpublish event\'s localizations carry what Strapi\'s content manager validates: a required media, not an optional component', async () => {
+      const project = copyProject();
+      project.editJson(ARTICLE_SCHEMA, (json) => {
+        json.attributes.cover.required = true;
+      });
+      const strict = await startServer(dialect, { project: project.dir, config: { server: { webhooks: { pollInterval: 50, retryDelay: 50 } } } });
+      const receiver = await Receiver.start();
+      try {
+        await strict.vellum.auth.admins.create('localizations@example.com', 'an-admin-password');
+        const login = await strict.publicApi.post('/admin/login', { email: 'localizations@example.com', password: 'an-admin-password' });
+        const strictAdmin = new HttpClient(strict.url, { authorization: `Bearer ${login.body.data.token}` });
+        assert.equal((await strictAdmin.post('/admin/webhooks', { name: unique('hook'), url: receiver.url, headers: {}, events: ['entry.unpublish'] })).status, 201);
+        const form = new FormData();
+        form.append('files', new Blob([PNG], { type: 'image/png' }), `${unique('cover')}.png`);
+        const file = ((await (await fetch(`${strict.url}/api/upload`, { method: 'POST', headers: strict.authHeaders, body: form })).json()) as { id: number }[])[0]!;
+        const id = (await strict.api.post('/api/articles', { data: { title: unique('Required cover'), cover: file.id, seo: { metaTitle: 'Meta' } } })).body.data.documentId;
+        assert.equal((await strictAdmin.post(`/admin/content-manager/collection-types/api::article.article/${id}/actions/unpublish`)).status, 200);
+        await receiver.until(() => receiver.delivered.some((r) => r.body.entry?.documentId === id), 'entry.unpublish');
+        const [draft] = receiver.delivered.find((r) => r.body.entry?.documentId === id)!.body.entry.localizations;
+        assert.equal(draft.cover?.id, file.id, 'the required media, populated');
+        assert.ok(!('seo' in draft), 'a component with nothing to validate is left out');
+      } finally {
+        await strict.close();
+        await receiver.close();
+        project.remove();
+      }
     });
   });
 }
