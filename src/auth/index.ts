@@ -153,8 +153,10 @@ export async function startAuth(
     (await shaped<RoleRow>(db).selectFrom(roleType.table).select('id').where('type', '=', type).executeTakeFirst()) !== undefined;
 
   const bootstrap = async (db: Db) => {
-    const publicRole = await roles.ensure(db, 'public', BUILT_IN_ROLES.public.name, BUILT_IN_ROLES.public.description);
+    // Authenticated first, as Strapi's users-permissions bootstrap creates them: on a new database it
+    // is role 1 and Public role 2, ids that project code writes as they are (`role: 1` in a user's data).
     const authenticatedRole = await roles.ensure(db, 'authenticated', BUILT_IN_ROLES.authenticated.name, BUILT_IN_ROLES.authenticated.description);
+    const publicRole = await roles.ensure(db, 'public', BUILT_IN_ROLES.public.name, BUILT_IN_ROLES.public.description);
     // Strapi grants Authenticated `user.me` by default; granted once per database (Roles.seed), so
     // a revocation since is kept.
     await roles.seed(authenticatedRole, [ME_ACTION], db);

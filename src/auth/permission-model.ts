@@ -194,11 +194,12 @@ export function permissionAdapter(database: Database, schema: Schema, engine: Qu
     return String(row.document_id);
   };
 
-  /** The columns a write sets: `action` (a non-empty text) and `role`. */
+  /** The columns a write sets: `action` (a non-empty text) and `role`; other keys are dropped. */
   const columnsOf = async (trx: Db, data: unknown, creating: boolean): Promise<{ action?: string; role_document_id?: string }> => {
     if (!isPlainObject(data)) bad('A permission write expects a data object', 'data');
     const columns: { action?: string; role_document_id?: string } = {};
-    for (const key of Object.keys(data)) if (!['action', 'role', 'id', 'documentId', 'createdAt', 'updatedAt', 'publishedAt', 'locale'].includes(key)) bad(`Invalid key ${key}`, key);
+    // Other keys are ignored, as Strapi's query engine writes a model's attributes only: a bootstrap
+    // written for Strapi 4's permission rows (`{ action, role, enabled: true }`) runs on Strapi 5.
     if (data.action !== undefined) {
       if (typeof data.action !== 'string' || data.action === '') bad('action must be an action name, e.g. api::article.article.find', 'action');
       columns.action = data.action;

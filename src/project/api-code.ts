@@ -61,7 +61,12 @@ function defaultExport(loaded: unknown): unknown {
 const listDirs = (dir: string): string[] =>
   existsSync(dir) ? readdirSync(dir).filter((name) => !name.startsWith('.') && statSync(join(dir, name)).isDirectory()).sort() : [];
 
-async function loadFolder(dir: string, projectDir: string, failures: ProjectApiCode['failures']): Promise<LoadedFile[]> {
+/**
+ * `kebab`: an API's files are named in kebab case (Strapi's `normalizeName`: `pagePopulate.ts` is
+ * `page-populate`); the global `src/policies` and `src/middlewares` keep their file's name, as
+ * Strapi's loaders do (`src/policies/isOwner.ts` is `global::isOwner`).
+ */
+async function loadFolder(dir: string, projectDir: string, failures: ProjectApiCode['failures'], kebab = true): Promise<LoadedFile[]> {
   if (!existsSync(dir)) return [];
   const files: LoadedFile[] = [];
   const seen = new Map<string, string>();
@@ -69,7 +74,7 @@ async function loadFolder(dir: string, projectDir: string, failures: ProjectApiC
     const path = join(dir, entry);
     if (!isCodeFile(entry) || !statSync(path).isFile()) continue;
     const file = relative(projectDir, path);
-    const name = kebabName(basename(entry, extname(entry)));
+    const name = kebab ? kebabName(basename(entry, extname(entry))) : basename(entry, extname(entry));
     const taken = seen.get(name);
     if (taken) {
       failures.push({ file, message: `${taken} already defines "${name}"; this file is not run` });
@@ -98,8 +103,8 @@ export async function loadApiCode(projectDir: string): Promise<ProjectApiCode> {
   }
   return {
     apis,
-    policies: await loadFolder(join(projectDir, 'src', 'policies'), projectDir, failures),
-    middlewares: await loadFolder(join(projectDir, 'src', 'middlewares'), projectDir, failures),
+    policies: await loadFolder(join(projectDir, 'src', 'policies'), projectDir, failures, false),
+    middlewares: await loadFolder(join(projectDir, 'src', 'middlewares'), projectDir, failures, false),
     failures,
   };
 }

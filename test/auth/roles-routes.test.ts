@@ -54,6 +54,19 @@ for (const dialect of DIALECTS) {
       assert.equal((await reader.client.get(`${BASE}/roles/${reader.role.id}`)).status, 403, 'findOne is another action');
     });
 
+    it('a new database has Authenticated as role 1 and Public as role 2, as Strapi creates them', async () => {
+      const ids = Object.fromEntries(((await server.api.get(`${BASE}/roles`)).body.roles as { id: number; type: string }[]).map((role) => [role.type, role.id]));
+      assert.equal(ids.authenticated, 1);
+      assert.equal(ids.public, 2);
+      // Project code names the role by that id when it creates a user.
+      const username = unique('r1');
+      const created = await server.api.post('/api/users', { username, email: `${username}@example.com`, password: 'secret123', role: 1 });
+      assert.equal(created.status, 201, JSON.stringify(created.body));
+      const login = await server.publicApi.post('/api/auth/local', { identifier: username, password: 'secret123' });
+      const me = await new HttpClient(server.url, { authorization: `Bearer ${login.body.jwt}` }).get('/api/users/me?populate=role');
+      assert.equal((me.body.role as { type: string }).type, 'authenticated');
+    });
+
     it('GET /roles/:id answers { role } with the permissions tree of every action; 404 for an unknown role', async () => {
       const reader = await signIn([`${ROLE}.findOne`]);
       const res = await reader.client.get(`${BASE}/roles/${reader.role.id}`);

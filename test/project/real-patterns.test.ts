@@ -4,7 +4,8 @@
  * added with `strapi.server.use`, a route middleware writing a field the user model lacks (Strapi's
  * query engine ignores it), a controller reading a JWT from a cookie through `strapi.plugins`,
  * `strapi.contentAPI`, `strapi.getModel`, `strapi.services` and `strapi.controllers`, and a Document
- * Service middleware reading a parameter of its own from the REST query.
+ * Service middleware reading a parameter of its own from the REST query, a global policy whose
+ * file name is in camel case.
  */
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
@@ -161,6 +162,13 @@ for (const dialect of DIALECTS) {
       const invalid = await server.publicApi.get('/api/notes-outline?lookup[x]=1', auth);
       assert.equal(invalid.status, 400);
       assert.equal(invalid.body.error.name, 'ValidationError');
+    });
+
+    it('a global policy of src/policies is named after its file as it is (global::callerIsKnown), as Strapi names it', async () => {
+      assert.equal((await server.publicApi.get('/api/notes-outline-checked')).status, 403);
+      const passed = await server.publicApi.get('/api/notes-outline-checked', { headers: { 'x-caller': 'known' } });
+      assert.equal(passed.status, 200, passed.text);
+      assert.equal(passed.body.component, 'bits.label');
     });
   });
 }
