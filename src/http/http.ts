@@ -44,8 +44,9 @@ export function clientAddress(headers: Record<string, string | string[] | undefi
 
 export interface HttpServerOptions {
   /**
-   * The methods served at a path that exists for other methods: the request is then a 405 with
-   * `Allow` (Koa router's answer, which Strapi gives for a project's routes), not a 404.
+   * The methods served at a path that exists for other methods: a request by another method than
+   * GET or HEAD is then a 405 with `Allow` (Koa router's answer, which Strapi gives for a project's
+   * routes), not a 404.
    */
   allowedMethods?: (path: string) => string[] | undefined;
 }
@@ -121,7 +122,10 @@ export function createHttpServer(config: VellumConfig, options: HttpServerOption
   });
 
   app.setNotFoundHandler((request, reply) => {
-    const allowed = options.allowedMethods?.(request.url.split('?')[0]!);
+    // GET and HEAD are a 404 there too: Strapi's `strapi::public` middleware answers them for any
+    // path the router does not serve by that method (checked on Strapi 5.54: GET of a POST-only
+    // route is a 404, PATCH a 405).
+    const allowed = request.method === 'GET' || request.method === 'HEAD' ? undefined : options.allowedMethods?.(request.url.split('?')[0]!);
     if (allowed) {
       void reply.status(405).header('allow', allowed.join(', ')).type('text/plain; charset=utf-8').send('Method Not Allowed');
       return;

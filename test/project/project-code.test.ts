@@ -156,7 +156,7 @@ for (const dialect of DIALECTS) {
       assert.equal(one.body.data.writer.name, writer.body.data.name);
     });
 
-    it('routes left out by only/except answer 405 with Allow, in plain text', async () => {
+    it('routes left out by only/except answer 405 with Allow, in plain text (GET and HEAD a 404)', async () => {
       const note = await server.api.post('/api/notes', { data: { text: unique('note') } });
       const put = await server.api.put(`/api/notes/${note.body.data.documentId}`, { data: { text: 'x' } });
       assert.equal(put.status, 405);
@@ -167,6 +167,12 @@ for (const dialect of DIALECTS) {
       assert.equal(removed.status, 405);
       assert.equal(removed.headers.get('allow'), 'HEAD, GET, PUT');
       assert.equal((await server.api.get(`/api/writers/${writer.body.data.documentId}`)).status, 200);
+      // GET and HEAD of a path served only by another method are Strapi's 404, not a 405.
+      const get = await server.api.get('/api/probe/echo/x');
+      assert.equal(get.status, 404);
+      assert.equal(get.body.error.name, 'NotFoundError');
+      assert.equal((await server.api.request('HEAD', '/api/probe/echo/x')).status, 404);
+      assert.equal((await server.api.request('PATCH', '/api/probe/echo/x')).status, 405);
     });
 
     it('errors thrown from project code answer as Strapi answers them', async () => {
