@@ -14,15 +14,14 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Database } from '../database/connection.js';
 import type { Db } from '../database/dialect.js';
+import { bad, boundOf, checkParams, orderSql, pageSql, selectOf } from '../documents/engine/system-params.js';
 import type { ModelAdapter, QueryParams, QueryEngine } from '../documents/service.js';
-import { ValidationError } from '../errors.js';
 import { isPlainObject } from '../objects.js';
 import { FilterParser } from '../query/parse/filters.js';
-import { parseSort } from '../query/parse/sort.js';
 import { Aliases } from '../query/sql/joins.js';
 import { and, or } from '../query/sql/scope.js';
 import { compileFilter, type SqlContext } from '../query/sql/where.js';
-import type { FilterNode } from '../query/types.js';
+import type { FilterNode, SortItem } from '../query/types.js';
 import type { Component, ContentType, RelationAttribute, ScalarAttribute, Schema } from '../schema/model.js';
 import { PERMISSIONS_TABLE, ROLE_UID } from './model.js';
 
@@ -60,12 +59,7 @@ function permissionModel(roleType: ContentType): Component {
   };
 }
 
-const PARAMS = new Set(['where', 'filters', 'select', 'populate', 'orderBy', 'limit', 'offset', 'data']);
-const FIELDS = new Set(['id', 'action']);
-
-function bad(message: string, key: string): never {
-  throw new ValidationError(message, { key });
-}
+const FIELDS = ['id', 'action'];
 
 /** The role a write names: its id (a number or digits), `{ id }`, `{ documentId }`, a documentId, or `connect`/`set` of one of those. */
 function roleRef(value: unknown): { id: number } | { documentId: string } {
@@ -81,14 +75,16 @@ function roleRef(value: unknown): { id: number } | { documentId: string } {
   return bad('role must name a role: its id, { id }, or its documentId', 'role');
 }
 
+/** Permissions are ordered by their own columns: the role is another table, not joined. */
+function throughRelation(item: SortItem): void {
+  if (item.through.length > 0) bad('Permissions can be ordered by id or action only', 'orderBy');
+}
+
 export function permissionAdapter(database: Database, schema: Schema, engine: QueryEngine): ModelAdapter {
   const roleType = schema.contentTypes.get(ROLE_UID)!;
   const model = permissionModel(roleType);
   const db = (): Db => database.db;
   const write = <T>(fn: (trx: Db) => Promise<T>): Promise<T> => database.write(fn);
-  const check = (params: QueryParams) => {
-    for (const key of Object.keys(params)) if (!PARAMS.has(key)) bad(`Invalid query-engine parameter ${key}`, key);
-  };
 
   /** The condition of a parsed `where` on `up_permissions` as `p`. */
   const condition = (node: FilterNode, sqlCtx: SqlContext): RawBuilder<boolean> => {
@@ -116,29 +112,6 @@ export function permissionAdapter(database: Database, schema: Schema, engine: Qu
     return node ? condition(node, sqlCtx) : sql<boolean>`1 = 1`;
   };
 
-  const orderOf = (params: QueryParams): RawBuilder<unknown> => {
-    const items = params.orderBy === undefined || params.orderBy === null ? [] : parseSort(schema, model, params.orderBy, { hidden: true }, ['orderBy']);
-    const terms = items.map((item) => {
-      if (item.through.length > 0) bad('Permissions can be ordered by id or action only', 'orderBy');
-      return sql`${sql.ref(`p.${item.field.column}`)} ${item.direction === 'desc' ? sql`desc` : sql`asc`}`;
-    });
-    return sql.join([...terms, sql`p.id asc`]);
-  };
-
-  const count = (value: unknown, key: string): number | undefined => {
-    if (value === undefined || value === null) return undefined;
-    if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) bad(`${key} must be a non-negative integer`, key);
-    return value;
-  };
-
-  const selectOf = (params: QueryParams): string[] | undefined => {
-    const value = params.select;
-    if (value === undefined || value === null || value === '*') return undefined;
-    const list = typeof value === 'string' ? [value] : Array.isArray(value) ? value : bad('select must be a field name or a list of them', 'select');
-    for (const name of list) if (typeof name !== 'string' || !FIELDS.has(name)) bad(`Invalid key ${String(name)} in select (id, action)`, 'select');
-    return list as string[];
-  };
-
   /** `populate` of the role: `role`, `['role']`, `{ role: true | { select, populate, ... } }`, `*`, `true`. */
   const rolePopulate = (value: unknown): QueryParams | undefined => {
     if (value === undefined || value === null || value === false) return undefined;
@@ -154,13 +127,11 @@ export function permissionAdapter(database: Database, schema: Schema, engine: Qu
   };
 
   const read = async (params: QueryParams, one: boolean): Promise<Row[]> => {
-    check(params);
-    const select = selectOf(params);
+    checkParams(params);
+    const select = selectOf(params, FIELDS);
     const populate = rolePopulate(params.populate);
-    const limit = one ? 1 : count(params.limit, 'limit');
-    const offset = count(params.offset, 'offset');
-    const bounds = sql`${limit !== undefined ? sql` limit ${sql.lit(limit)}` : offset ? sql` limit ${sql.lit(Number.MAX_SAFE_INTEGER)}` : sql``}${offset ? sql` offset ${sql.lit(offset)}` : sql``}`;
-    const { rows } = await sql<{ id: number | string; action: string; role_document_id: string }>`select p.id, p.action, p.role_document_id from ${sql.table(PERMISSIONS_TABLE)} as p where ${whereOf(params)} order by ${orderOf(params)}${bounds}`.execute(db());
+    const bounds = pageSql(one ? 1 : boundOf(params.limit, 'limit'), boundOf(params.offset, 'offset'));
+    const { rows } = await sql<{ id: number | string; action: string; role_document_id: string }>`select p.id, p.action, p.role_document_id from ${sql.table(PERMISSIONS_TABLE)} as p where ${whereOf(params)} order by ${orderSql(schema, model, 'p', params, throughRelation)}${bounds}`.execute(db());
     const roles = new Map<string, Row>();
     if (populate && rows.length > 0) {
       const { select: roleSelect, ...rest } = populate;
@@ -218,7 +189,7 @@ export function permissionAdapter(database: Database, schema: Schema, engine: Qu
     },
     /** A grant the role already has is not added twice (Strapi would): the existing row answers. */
     async create(params: QueryParams) {
-      check(params);
+      checkParams(params);
       const id = await write(async (trx) => {
         const columns = (await columnsOf(trx, params.data, true)) as Required<Awaited<ReturnType<typeof columnsOf>>>;
         const existing = await trx.selectFrom(PERMISSIONS_TABLE).select('id').where('role_document_id', '=', columns.role_document_id).where('action', '=', columns.action).executeTakeFirst();
@@ -240,7 +211,7 @@ export function permissionAdapter(database: Database, schema: Schema, engine: Qu
       return { count: ids.length, ids };
     },
     async update(params: QueryParams) {
-      check(params);
+      checkParams(params);
       if (!isPlainObject(params.where) || Object.keys(params.where).length === 0) bad('update requires a where parameter', 'where');
       const id = await write(async (trx) => {
         const [found] = await idsOf(trx, params, 1);
@@ -261,7 +232,7 @@ export function permissionAdapter(database: Database, schema: Schema, engine: Qu
       return { count };
     },
     async delete(params: QueryParams) {
-      check(params);
+      checkParams(params);
       if (!isPlainObject(params.where) || Object.keys(params.where).length === 0) bad('delete requires a where parameter', 'where');
       const row = await adapter.findOne({ where: params.where, ...(params.populate ? { populate: params.populate } : {}) });
       if (!row) return null;

@@ -12,15 +12,14 @@ import type { Database } from '../../database/connection.js';
 import { CORE_STORE_TABLE } from '../../database/store.js';
 import { columnTypeOf } from '../../database/tables.js';
 import type { Db } from '../../database/dialect.js';
-import { ValidationError } from '../../errors.js';
 import { isPlainObject } from '../../objects.js';
 import { FilterParser } from '../../query/parse/filters.js';
-import { parseSort } from '../../query/parse/sort.js';
 import { Aliases } from '../../query/sql/joins.js';
 import { compileFilter, type SqlContext } from '../../query/sql/where.js';
 import type { Component, ScalarAttribute, ScalarType, Schema } from '../../schema/model.js';
 import type { Document } from '../rows.js';
 import type { ModelAdapter, QueryParams } from './index.js';
+import { bad, boundOf, checkParams, orderSql, pageSql, selectOf } from './system-params.js';
 
 export interface TableField {
   name: string;
@@ -43,12 +42,6 @@ export interface TableModel {
   readOnly?: string;
 }
 
-const PARAMS = new Set(['where', 'filters', 'select', 'populate', 'orderBy', 'limit', 'offset', 'data']);
-
-function bad(message: string, key: string): never {
-  throw new ValidationError(message, { key });
-}
-
 const common = { required: false, private: false, localized: false, configurable: false, unique: false };
 
 export function tableAdapter(database: Database, schema: Schema, spec: TableModel): ModelAdapter {
@@ -69,36 +62,12 @@ export function tableAdapter(database: Database, schema: Schema, spec: TableMode
   const names = ['id', ...spec.fields.map((field) => field.name), ...Object.keys(constants)];
   const db = (): Db => database.db;
 
-  const check = (params: QueryParams) => {
-    for (const key of Object.keys(params)) if (!PARAMS.has(key)) bad(`Invalid query-engine parameter ${key}`, key);
-  };
-
   const whereOf = (params: QueryParams): RawBuilder<boolean> => {
     const value = params.where ?? params.filters;
     if (value === undefined || value === null) return sql<boolean>`1 = 1`;
     const node = new FilterParser(schema, { hidden: true }).parse(model, value, ['where']);
     const sqlCtx: SqlContext = { schema, dialect: database.dialect, scope: { status: 'published', locale: null }, aliases: new Aliases() };
     return node ? compileFilter(sqlCtx, model, 't', node) : sql<boolean>`1 = 1`;
-  };
-
-  const orderOf = (params: QueryParams): RawBuilder<unknown> => {
-    const items = params.orderBy === undefined || params.orderBy === null ? [] : parseSort(schema, model, params.orderBy, { hidden: true }, ['orderBy']);
-    const terms = items.map((item) => sql`${sql.ref(`t.${item.field.column}`)} ${item.direction === 'desc' ? sql`desc` : sql`asc`}`);
-    return sql.join([...terms, sql`t.id asc`]);
-  };
-
-  const bound = (value: unknown, key: string): number | undefined => {
-    if (value === undefined || value === null) return undefined;
-    if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) bad(`${key} must be a non-negative integer`, key);
-    return value;
-  };
-
-  const selectOf = (params: QueryParams): string[] | undefined => {
-    const value = params.select;
-    if (value === undefined || value === null || value === '*') return undefined;
-    const list = typeof value === 'string' ? [value] : Array.isArray(value) ? value : bad('select must be a field name or a list of them', 'select');
-    for (const name of list) if (typeof name !== 'string' || !names.includes(name)) bad(`Invalid key ${String(name)} in select (${names.join(', ')})`, 'select');
-    return list as string[];
   };
 
   const populateOf = (value: unknown): string[] => {
@@ -111,14 +80,12 @@ export function tableAdapter(database: Database, schema: Schema, spec: TableMode
   };
 
   const read = async (params: QueryParams, one: boolean): Promise<Document[]> => {
-    check(params);
-    const select = selectOf(params);
+    checkParams(params);
+    const select = selectOf(params, names);
     const populate = populateOf(params.populate);
-    const limit = one ? 1 : bound(params.limit, 'limit');
-    const offset = bound(params.offset, 'offset');
-    const bounds = sql`${limit !== undefined ? sql` limit ${sql.lit(limit)}` : offset ? sql` limit ${sql.lit(Number.MAX_SAFE_INTEGER)}` : sql``}${offset ? sql` offset ${sql.lit(offset)}` : sql``}`;
+    const bounds = pageSql(one ? 1 : boundOf(params.limit, 'limit'), boundOf(params.offset, 'offset'));
     const columns = sql.join([sql`t.id`, ...spec.fields.map((field) => sql.ref(`t.${field.column}`))]);
-    const { rows } = await sql<Record<string, unknown>>`select ${columns} from ${sql.table(spec.table)} as t where ${whereOf(params)} order by ${orderOf(params)}${bounds}`.execute(db());
+    const { rows } = await sql<Record<string, unknown>>`select ${columns} from ${sql.table(spec.table)} as t where ${whereOf(params)} order by ${orderSql(schema, model, 't', params)}${bounds}`.execute(db());
     return rows.map((row) => {
       const full: Document = { id: Number(row.id) };
       for (const field of spec.fields) full[field.name] = database.dialect.decode(columnTypeOf(field.type), row[field.column]);
@@ -164,7 +131,7 @@ export function tableAdapter(database: Database, schema: Schema, spec: TableMode
       return Number(rows[0]?.total ?? 0);
     },
     async create(params: QueryParams) {
-      check(params);
+      checkParams(params);
       const columns = columnsOf(params.data);
       const id = await database.write((trx) => database.dialect.insertReturningId(trx, spec.table, columns));
       return (await reread(id, params))!;
@@ -181,7 +148,7 @@ export function tableAdapter(database: Database, schema: Schema, spec: TableMode
       return { count: ids.length, ids };
     },
     async update(params: QueryParams) {
-      check(params);
+      checkParams(params);
       refuse();
       needsWhere(params, 'update');
       const columns = columnsOf(params.data);
@@ -203,7 +170,7 @@ export function tableAdapter(database: Database, schema: Schema, spec: TableMode
       return { count };
     },
     async delete(params: QueryParams) {
-      check(params);
+      checkParams(params);
       refuse();
       needsWhere(params, 'delete');
       const row = await adapter.findOne({ where: params.where, ...(params.select ? { select: Array.isArray(params.select) ? ['id', ...params.select] : params.select } : {}) });
