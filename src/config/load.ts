@@ -12,6 +12,8 @@ export type DatabaseClient = 'sqlite' | 'postgres' | 'mysql';
 export interface SqliteConnection {
   client: 'sqlite';
   filename: string;
+  /** Milliseconds one statement may run (`settings.statementTimeout`); 0: no limit. */
+  statementTimeout: number;
   /** The file the settings come from (`config/database.js`), for errors; none when only variables set them. */
   source?: string;
 }
@@ -28,6 +30,8 @@ export interface ServerConnection {
   schema?: string;
   ssl?: boolean | Record<string, unknown>;
   pool: { min: number; max: number };
+  /** Milliseconds one statement may run (`settings.statementTimeout`); 0: no limit. */
+  statementTimeout: number;
   /** The file the settings come from (`config/database.js`), for errors; none when only variables set them. */
   source?: string;
 }
@@ -297,6 +301,24 @@ function checkParams(params: Record<string, unknown>, file: string): void {
 }
 
 /**
+ * What one statement may take before the database stops it (503): a read no other bound caught
+ * (a filter over a large unindexed text column, say) must not hold a connection, or on SQLite the
+ * one thread, for as long as it likes. 10 s is far above any read the other limits let through
+ * (a count of 100,000 filtered rows takes well under a second) and far below a client's patience.
+ */
+const DEFAULT_STATEMENT_TIMEOUT = 10_000;
+
+/** `settings.statementTimeout` of `config/database` (Strapi's `settings` holds migration switches, which Vellum ignores). */
+function statementTimeoutOf(settings: unknown, where: string): number {
+  const value = asRecord(settings).statementTimeout;
+  if (value === undefined) return DEFAULT_STATEMENT_TIMEOUT;
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) {
+    throw new ProjectError(`"settings.statementTimeout" must be a number of milliseconds (0: no limit), not ${JSON.stringify(value)}`, where);
+  }
+  return value;
+}
+
+/**
  * Database settings: `config/database` as Strapi writes it (`connection.client` and
  * `connection.connection`), falling back to the environment variables of Strapi's default file.
  * `file` names the file for errors (`DATABASE_CLIENT` when there is none).
@@ -326,9 +348,10 @@ function resolveDatabase(raw: Record<string, unknown>, projectDir: string, envSo
     const source = connection.client === undefined ? 'DATABASE_CLIENT' : where;
     throw new ProjectError(`unknown database client "${clientName}": Vellum serves sqlite, postgres and mysql (MariaDB too)`, source);
   }
+  const statementTimeout = statementTimeoutOf(raw.settings, where);
   if (client === 'sqlite') {
     const filename = String(params.filename ?? params.connectionString ?? env('DATABASE_FILENAME', '.tmp/data.db'));
-    return { client, filename: filename === ':memory:' || isAbsolute(filename) ? filename : resolve(projectDir, filename), ...(file ? { source: file } : {}) };
+    return { client, filename: filename === ':memory:' || isAbsolute(filename) ? filename : resolve(projectDir, filename), statementTimeout, ...(file ? { source: file } : {}) };
   }
   const pool = asRecord(connection.pool);
   const url = (params.connectionString as string | undefined) ?? env('DATABASE_URL');
@@ -344,6 +367,7 @@ function resolveDatabase(raw: Record<string, unknown>, projectDir: string, envSo
     schema: (params.schema as string | undefined) ?? env('DATABASE_SCHEMA'),
     ssl: (params.ssl as ServerConnection['ssl']) ?? (env.bool('DATABASE_SSL', false) ? {} : undefined),
     pool: { min: Number(pool.min ?? 0), max: Number(pool.max ?? 10) },
+    statementTimeout,
     ...(file ? { source: file } : {}),
   };
 }

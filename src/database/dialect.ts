@@ -1,4 +1,5 @@
 import { sql, type Kysely, type RawBuilder, type SelectQueryBuilder } from 'kysely';
+import { ServiceUnavailableError } from '../errors.js';
 import type { DatabaseClient } from '../config/load.js';
 import type { UniqueSpec } from './tables.js';
 
@@ -292,4 +293,16 @@ export function uniqueCondition(spec: UniqueSpec, quote: (name: string) => strin
   const column = quote(spec.column);
   const empty = spec.type === 'string' || spec.type === 'text' ? ` and ${column} <> ''` : '';
   return `${quote('published_at')} is not null and ${column} is not null${empty}`;
+}
+
+/**
+ * A statement the database stopped at `settings.statementTimeout`: a 503 naming the limit (the
+ * request may succeed when the database is less loaded, or narrowed). Inside a write transaction
+ * the transaction is rolled back with it: nothing was written.
+ */
+export function statementTimeoutError(limit: number): ServiceUnavailableError {
+  return new ServiceUnavailableError(
+    `A database statement ran longer than ${limit} ms and was stopped; nothing was written. Narrow the request (filters, populate, page size), or raise the limit`,
+    { limit, setting: 'config/database settings.statementTimeout' },
+  );
 }

@@ -64,7 +64,7 @@ export async function startServer(dialect: DialectName, options: StartOptions = 
     vellum = await createVellum(project, {
       env: { NODE_ENV: 'test' },
       ...rest,
-      overrides: { ...config, plugins: withRoomyRateLimit(config.plugins), server: { host: '127.0.0.1', port: 0, ...config.server }, database: database.config },
+      overrides: { ...config, plugins: withRoomyRateLimit(config.plugins), server: { host: '127.0.0.1', port: 0, ...config.server }, database: { ...database.config, ...(config.database?.settings ? { settings: config.database.settings } : {}) } },
     });
   } catch (error) {
     await database.drop();

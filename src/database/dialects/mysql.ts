@@ -4,7 +4,7 @@ import type mysqlModule from 'mysql2';
 import type { ServerConnection } from '../../config/load.js';
 import { identifier } from '../../schema/naming.js';
 import type { UniqueSpec } from '../tables.js';
-import { bumpChange, CHANGE_EVENTS, decodeCommon, encodeCommon, errorFields, introspectColumns, likeMatch, pad, selectForUpdate, forUpdateSkipLocked, type ColumnType, type Db, type Dialect } from '../dialect.js';
+import { bumpChange, CHANGE_EVENTS, decodeCommon, encodeCommon, errorFields, statementTimeoutError, introspectColumns, likeMatch, pad, selectForUpdate, forUpdateSkipLocked, type ColumnType, type Db, type Dialect } from '../dialect.js';
 
 const TYPES: Record<ColumnType, string> = {
   id: 'integer unsigned not null auto_increment primary key',
@@ -110,11 +110,18 @@ export const mysqlDialect: Dialect = {
   tableOptions: () => sql.raw('engine = InnoDB default charset = utf8mb4 collate = utf8mb4_bin'),
   withSchemaLock: (db, fn) =>
     db.connection().execute(async (connection) => {
-      await sql`select get_lock(${SCHEMA_LOCK_NAME}, 120)`.execute(connection);
+      // Schema work has no statement budget: an index built over a large table, or the wait for
+      // another node's synchronisation, may take longer than a request's statement may.
+      await sql`set @vellum_statement_time = @@session.max_statement_time, session max_statement_time = 0`.execute(connection);
       try {
-        return await fn(connection);
+        await sql`select get_lock(${SCHEMA_LOCK_NAME}, 120)`.execute(connection);
+        try {
+          return await fn(connection);
+        } finally {
+          await sql`select release_lock(${SCHEMA_LOCK_NAME})`.execute(connection);
+        }
       } finally {
-        await sql`select release_lock(${SCHEMA_LOCK_NAME})`.execute(connection);
+        await sql`set session max_statement_time = @vellum_statement_time`.execute(connection);
       }
     }),
   encode(type, value) {
@@ -168,9 +175,22 @@ export function createMysqlKysely(connection: ServerConnection, log: KyselyConfi
   // optimizer_search_depth 0: the server bounds its join-order search itself. The default (62)
   // searches every order: a filter nested eight relations deep (sixteen tables in semi-joins)
   // stayed in MariaDB 10.11's "Statistics" state for minutes before executing.
-  pool.on('connection', (connection) => {
-    connection.query('set session transaction isolation level read committed');
-    connection.query('set session optimizer_search_depth = 0');
+  // max_statement_time (MariaDB, seconds): the server stops a statement past the budget (errno
+  // 1969); the driver's callback gets the typed 503 instead, for reads as for writes.
+  const budget = connection.statementTimeout;
+  pool.on('connection', (raw) => {
+    raw.query('set session transaction isolation level read committed');
+    raw.query('set session optimizer_search_depth = 0');
+    raw.query(`set session max_statement_time = ${budget / 1000}`);
+    const query = raw.query.bind(raw) as (...args: unknown[]) => unknown;
+    (raw as { query: (...args: unknown[]) => unknown }).query = (...args: unknown[]) => {
+      const done = args.at(-1);
+      if (typeof done === 'function') {
+        args[args.length - 1] = (error: unknown, ...rest: unknown[]) =>
+          (done as (...a: unknown[]) => void)(error && errorFields(error).errno === 1969 ? statementTimeoutError(budget) : error, ...rest);
+      }
+      return query(...args);
+    };
   });
   return new Kysely({ dialect: new MysqlDialect({ pool }), log });
 }

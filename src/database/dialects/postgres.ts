@@ -8,6 +8,7 @@ import {
   decodeCommon,
   encodeCommon,
   errorFields,
+  statementTimeoutError,
   insertReturning,
   likeMatch,
   selectForUpdate, forUpdateSkipLocked,
@@ -51,7 +52,7 @@ const NUL = '\u0000';
  * refused earlier with a path (documents/input.ts); this refuses every other value that reaches a
  * statement (a filter, a path parameter, a login identifier) as bad input.
  */
-function refusingNul(pg: typeof pgModule): typeof pgModule.Client {
+function vellumClient(pg: typeof pgModule, statementTimeout: number): typeof pgModule.Client {
   return class extends pg.Client {
     override query(...args: unknown[]): never {
       const [config, values] = args as [unknown, unknown];
@@ -59,10 +60,22 @@ function refusingNul(pg: typeof pgModule): typeof pgModule.Client {
       if (params?.some((value) => typeof value === 'string' && value.includes(NUL))) {
         throw new ValidationError('Text values cannot contain the NUL character (U+0000)');
       }
-      return (super.query as (...a: unknown[]) => never)(...args);
+      const result: unknown = (super.query as (...a: unknown[]) => unknown)(...args);
+      // Kysely runs statements as promises: one stopped by statement_timeout becomes the typed 503
+      // here, so reads (outside write transactions, which classify their own errors) answer it too.
+      if (result instanceof Promise) return result.catch((error: unknown) => {
+        throw isStatementTimeout(error) ? statementTimeoutError(statementTimeout) : error;
+      }) as never;
+      return result as never;
     }
   };
 }
+
+/** query_canceled, by statement_timeout (a cancel request from elsewhere has another message). */
+const isStatementTimeout = (error: unknown): boolean => {
+  const { code, message } = errorFields(error);
+  return code === '57014' && message.includes('statement timeout');
+};
 
 const quoteId = (name: string): string => `"${name.replace(/"/g, '""')}"`;
 
@@ -124,11 +137,18 @@ export const postgresDialect = (schema: string | undefined): Dialect => ({
   uniqueHelperColumns: () => [],
   withSchemaLock: (db, fn) =>
     db.connection().execute(async (connection) => {
-      await sql`select pg_advisory_lock(${SCHEMA_LOCK_KEY})`.execute(connection);
+      // Schema work has no statement budget: an index built over a large table, or the wait for
+      // another node's synchronisation, may take longer than a request's statement may.
+      await sql`set statement_timeout = 0`.execute(connection);
       try {
-        return await fn(connection);
+        await sql`select pg_advisory_lock(${SCHEMA_LOCK_KEY})`.execute(connection);
+        try {
+          return await fn(connection);
+        } finally {
+          await sql`select pg_advisory_unlock(${SCHEMA_LOCK_KEY})`.execute(connection);
+        }
       } finally {
-        await sql`select pg_advisory_unlock(${SCHEMA_LOCK_KEY})`.execute(connection);
+        await sql`reset statement_timeout`.execute(connection);
       }
     }),
   encode: encodeCommon,
@@ -168,8 +188,8 @@ export function createPostgresKysely(connection: ServerConnection, log: KyselyCo
     min: connection.pool.min,
     max: connection.pool.max,
     types: typesOf(pg),
-    Client: refusingNul(pg),
-    options: connection.schema ? `-c search_path=${connection.schema}` : undefined,
+    Client: vellumClient(pg, connection.statementTimeout),
+    options: [connection.schema ? `-c search_path=${connection.schema}` : '', `-c statement_timeout=${connection.statementTimeout}`].filter(Boolean).join(' '),
   });
   return new Kysely({ dialect: new PostgresDialect({ pool }), log });
 }
