@@ -154,11 +154,21 @@ for (const dialect of DIALECTS) {
       const o = await owner('labels', [frId, enId]);
       assert.deepEqual(await labels('owners', o.documentId), ['fr', 'en'], 'a type without i18n links the locale each id names');
 
-      // By documentId, the writing locale; by id, that row's locale (Strapi links rows: checked on 5.54).
-      for (const [value, linked] of [[[enId], 'en'], [{ connect: [{ id: enId, position: { start: true } }] }, 'en'], [[{ documentId: en.body.data.documentId }], 'fr'], [[{ documentId: en.body.data.documentId, locale: 'en' }], 'fr']] as const) {
+      // By documentId, the writing locale; by id, that row's locale in the draft, and the writing
+      // locale once published: Strapi links the row, then its publish re-resolves every relation
+      // by document in the page's locale (checked on 5.54).
+      const drafts = async (documentId: string) =>
+        (await server.api.get(`/api/pages/${documentId}?populate=labels&locale=fr&status=draft`)).body.data.labels.map((l: any) => l.locale);
+      for (const [value, draft, published] of [
+        [[enId], 'en', 'fr'],
+        [{ connect: [{ id: enId, position: { start: true } }] }, 'en', 'fr'],
+        [[{ documentId: en.body.data.documentId }], 'fr', 'fr'],
+        [[{ documentId: en.body.data.documentId, locale: 'en' }], 'fr', 'fr'],
+      ] as const) {
         const page = await server.api.post('/api/pages?locale=fr', { data: { title: unique('page'), labels: value } });
         assert.equal(page.status, 201, JSON.stringify(page.body));
-        assert.deepEqual(await labels('pages', page.body.data.documentId, 'fr'), [linked], JSON.stringify(value));
+        assert.deepEqual(await labels('pages', page.body.data.documentId, 'fr'), [published], JSON.stringify(value));
+        assert.deepEqual(await drafts(page.body.data.documentId), [draft], JSON.stringify(value));
       }
       const enOnly = await server.api.post('/api/labels', { data: { name: unique('en only') } });
       const refused = await server.api.post('/api/pages?locale=fr', { data: { title: unique('page'), labels: [enOnly.body.data.documentId] } });

@@ -110,6 +110,32 @@ for (const dialect of DIALECTS) {
       assert.equal(byDocument.status, 400, JSON.stringify(byDocument.body));
     });
 
+    it('publishing re-links an entry id of another locale to the page\'s locale, or to nothing, as Strapi (sequence seed 11001)', async () => {
+      // The steps the sequence suite ran: a label made in fr, given an en version, then a fr page
+      // published with it connected by the en row's id and by documentId in fr.
+      const fr = await server.api.post('/api/labels?locale=fr', { data: { name: 'label fr' } });
+      const en = await server.api.put(`/api/labels/${fr.body.data.documentId}`, { data: { name: 'label en' } });
+      assert.equal(en.body.data.locale, 'en');
+      const page = await server.api.post('/api/pages?locale=fr', {
+        data: { title: 'fr page', labels: { connect: [{ id: en.body.data.id, position: { start: true } }, { documentId: fr.body.data.documentId, locale: 'fr', position: { end: true } }] } },
+      });
+      assert.equal(page.status, 201, JSON.stringify(page.body));
+      const names = async (query: string) => (await server.api.get(`/api/pages/${page.body.data.documentId}?locale=fr&populate=labels${query}`)).body.data.labels.map((l: { name: string }) => l.name);
+      assert.deepEqual(await names(''), ['label fr'], 'the published page: one link, to the fr version');
+      assert.deepEqual(await names('&status=draft'), ['label en', 'label fr'], 'the draft keeps the rows it was given');
+      const pagesOf = async (locale: string) => (await server.api.get(`/api/labels/${fr.body.data.documentId}?locale=${locale}&populate=pages`)).body.data.pages.length;
+      assert.equal(await pagesOf('en'), 0);
+      assert.equal(await pagesOf('fr'), 1);
+
+      // A label with no fr version, connected by id: the draft links it, the published page nothing.
+      const enOnly = await server.api.post('/api/labels', { data: { name: 'en only' } });
+      const second = await server.api.post('/api/pages?locale=fr', { data: { title: 'fr page 2', labels: [enOnly.body.data.id] } });
+      assert.equal(second.status, 201, JSON.stringify(second.body));
+      const read = async (query: string) => (await server.api.get(`/api/pages/${second.body.data.documentId}?locale=fr&populate=labels${query}`)).body.data.labels.map((l: { name: string }) => l.name);
+      assert.deepEqual(await read(''), []);
+      assert.deepEqual(await read('&status=draft'), ['en only']);
+    });
+
     it('a disconnect by entry id is never an error: an unknown id or a row of another locale names no link, and the link stays', async () => {
       const label = await server.api.post('/api/labels', { data: { name: 'en label' } });
       const fr = await server.api.put(`/api/labels/${label.body.data.documentId}?locale=fr`, { data: { name: 'fr label' } });

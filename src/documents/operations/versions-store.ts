@@ -78,7 +78,7 @@ async function copyRow(ctx: DocumentContext, writers: Writers, type: ContentType
   const { id: _id, ...values } = source as Record<string, unknown>;
   values.published_at = publishedAt === null ? null : dialect.encode('datetime', publishedAt);
   const toId = await dialect.insertReturningId(db, type.table, values);
-  await writers.components.copyBelow(type, fromId, toId);
+  await writers.components.copyBelow(type, fromId, toId, type.localized ? ((source.locale as string | null) ?? null) : null);
   return toId;
 }
 

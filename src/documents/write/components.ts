@@ -125,11 +125,14 @@ export class ComponentTrees {
     await this.media.deleteFor(model, rowIds);
   }
 
-  /** Deep copy of everything below a row onto another row of the same model (publishing). */
-  async copyBelow(model: Model, fromId: number, toId: number): Promise<void> {
-    await this.relations.copyOwned(model, fromId, toId);
+  /**
+   * Deep copy of everything below a row onto another row of the same model (publishing). `locale`:
+   * the document's, when its type is localized (relations below follow it, see `copyOwned`).
+   */
+  async copyBelow(model: Model, fromId: number, toId: number, locale: string | null = null): Promise<void> {
+    await this.relations.copyOwned(model, fromId, toId, locale);
     await this.media.copy(model, fromId, toId);
-    await this.copyComponents(model, await this.links(model, [fromId]), toId);
+    await this.copyComponents(model, await this.links(model, [fromId]), toId, locale);
   }
 
   /** Deep copy of the components of some component and zone fields of a row onto another row. */
@@ -146,7 +149,7 @@ export class ComponentTrees {
     await this.deleteComponents(model.componentLinkTable, links);
   }
 
-  private async copyComponents(model: Model, links: LinkRow[], toId: number): Promise<void> {
+  private async copyComponents(model: Model, links: LinkRow[], toId: number, locale: string | null = null): Promise<void> {
     if (links.length === 0) return;
     // The source rows in one statement per component type, not one per component.
     const sources = new Map<string, Map<number, Record<string, unknown>>>();
@@ -165,7 +168,7 @@ export class ComponentTrees {
       if (!component || !source) continue;
       const { id: _id, ...values } = source;
       const newId = await this.dialect.insertReturningId(this.db, component.table, values);
-      await this.copyBelow(component, link.cmp_id, newId);
+      await this.copyBelow(component, link.cmp_id, newId, locale);
       copies.push({ entity_id: toId, cmp_id: newId, component_type: link.component_type, field: link.field, ord: link.ord });
     }
     await insertMany(this.db, model.componentLinkTable, copies);

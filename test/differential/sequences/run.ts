@@ -74,25 +74,40 @@ async function uploadAll(client: HttpClient): Promise<{ documentId: string; id: 
   return out;
 }
 
+/**
+ * An admin client that logs in again when its token has expired (Strapi's admin JWT lasts 30
+ * minutes: a longer run's content-manager actions answered 401 after that).
+ */
+function adminSession(baseUrl: string, email: string, password: string): { get(): Promise<HttpClient>; renew(): Promise<HttpClient> } {
+  let client: HttpClient | undefined;
+  const renew = async () => {
+    const login = await new HttpClient(baseUrl).post('/admin/login', { email, password });
+    if (login.status !== 200) throw new Error(`admin login at ${baseUrl}: ${login.status} ${login.text.slice(0, 200)}`);
+    client = new HttpClient(baseUrl, { authorization: `Bearer ${login.body.data.token}` });
+    return client;
+  };
+  return { get: async () => client ?? renew(), renew };
+}
+
 async function setUp(): Promise<[SidePorts, SidePorts]> {
   // Strapi's publication actions live in its admin content-manager (no content-API route).
-  const login = await new HttpClient(diff.strapi.baseUrl).post('/admin/login', { email: process.env.ADMIN_EMAIL ?? 'admin@example.com', password: process.env.ADMIN_PASSWORD ?? 'Admin-Passw0rd!' });
-  if (login.status !== 200) throw new Error(`Strapi admin login: ${login.status} ${login.text.slice(0, 200)}`);
-  const strapiAdmin = new HttpClient(diff.strapi.baseUrl, { authorization: `Bearer ${login.body.data.token}` });
+  const strapiAdmin = adminSession(diff.strapi.baseUrl, process.env.ADMIN_EMAIL ?? 'admin@example.com', process.env.ADMIN_PASSWORD ?? 'Admin-Passw0rd!');
   await diff.vellumServer.vellum.auth.admins.create('sequences@example.com', 'a-sequences-password').catch(() => undefined);
-  const vLogin = await diff.vellumServer.publicApi.post('/admin/login', { email: 'sequences@example.com', password: 'a-sequences-password' });
-  const vellumAdmin = new HttpClient(diff.vellumServer.url, { authorization: `Bearer ${vLogin.body.data.token}` });
+  const vellumAdmin = adminSession(diff.vellumServer.url, 'sequences@example.com', 'a-sequences-password');
   const sides: SidePorts[] = [];
   for (const [name, api, admin] of [['strapi', diff.strapi, strapiAdmin], ['vellum', diff.vellum, vellumAdmin]] as const) {
     const receiver = receivers[name];
     if (webhooks && name === 'vellum') {
-      const hook = await admin.post('/admin/webhooks', { name: `sequences-${Date.now()}`, url: receiver.url, headers: {}, events: WEBHOOK_EVENTS });
+      const hook = await (await admin.get()).post('/admin/webhooks', { name: `sequences-${Date.now()}`, url: receiver.url, headers: {}, events: WEBHOOK_EVENTS });
       if (hook.status !== 201) throw new Error(`vellum: webhook not created: ${hook.status} ${hook.text.slice(0, 200)}`);
     }
     const media = await uploadAll(api);
     // Both through their admin content manager: it saves the draft before publishing (entry.update, then entry.publish).
-    const action = (type: { uid: string }, documentId: string, a: string, locale: string | undefined): Promise<Response> =>
-      admin.post(`${name === 'vellum' ? '/admin' : ''}/content-manager/collection-types/${type.uid}/${documentId}/actions/${a === 'discard-draft' ? 'discard' : a}${locale ? `?locale=${locale}` : ''}`, {});
+    const action = async (type: { uid: string }, documentId: string, a: string, locale: string | undefined): Promise<Response> => {
+      const path = `${name === 'vellum' ? '/admin' : ''}/content-manager/collection-types/${type.uid}/${documentId}/actions/${a === 'discard-draft' ? 'discard' : a}${locale ? `?locale=${locale}` : ''}`;
+      const res = await (await admin.get()).post(path, {});
+      return res.status === 401 ? (await admin.renew()).post(path, {}) : res;
+    };
     sides.push({ name, api, action, receiver, media });
   }
   return sides as [SidePorts, SidePorts];
