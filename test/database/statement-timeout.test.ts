@@ -15,8 +15,14 @@ import { DIALECTS, startServer, type TestServer } from '../helpers/server.js';
 
 const BUDGET = 300;
 
-/** A statement that runs about `seconds`. */
-const slow = (dialect: string, seconds: number) => (dialect === 'postgres' ? sql`select pg_sleep(${seconds})` : sql`select sleep(${seconds})`);
+/** A statement that runs about `seconds` (on SQLite, several seconds whatever `seconds`). */
+const slow = (dialect: string, seconds: number) =>
+  dialect === 'postgres'
+    ? sql`select pg_sleep(${seconds})`
+    : dialect === 'mysql'
+      ? sql`select sleep(${seconds})`
+      : // SQLite has no sleep: counting to 3 * 10^7 takes 2-7 s, far past the budget on any machine.
+        sql`with recursive c(x) as (select 1 union all select x + 1 from c where x < 30000000) select count(*) from c`;
 
 const isTimeout = (error: unknown): boolean => {
   assert.ok(error instanceof ServiceUnavailableError, String(error));
@@ -48,9 +54,7 @@ async function lockArticles(server: TestServer): Promise<() => Promise<void>> {
   };
 }
 
-// SQLite runs statements on the main thread through better-sqlite3, which exposes no interrupt or
-// progress handler: its budget needs reads off the main thread (issue 31, not done).
-for (const dialect of DIALECTS.filter((name) => name !== 'sqlite')) {
+for (const dialect of DIALECTS) {
   describe(`statement timeout [${dialect}]`, () => {
     let server: TestServer;
     before(async () => {
@@ -65,7 +69,9 @@ for (const dialect of DIALECTS.filter((name) => name !== 'sqlite')) {
       assert.equal(Number(rows[0]!.one), 1);
     });
 
-    it('rolls a write back when one of its statements is stopped', async () => {
+    // SQLite's writes and schema work run on the main connection, which has no budget (README,
+    // "Security"), and a WAL reader never waits for a lock: these are the server dialects' alone.
+    if (dialect !== 'sqlite') it('rolls a write back when one of its statements is stopped', async () => {
       const { database } = server.vellum;
       const title = `stopped ${Date.now()}`;
       await assert.rejects(
@@ -79,7 +85,7 @@ for (const dialect of DIALECTS.filter((name) => name !== 'sqlite')) {
       assert.equal(Number(rows[0]!.n), 0);
     });
 
-    it('runs schema work without the budget, and restores it after', async () => {
+    if (dialect !== 'sqlite') it('runs schema work without the budget, and restores it after', async () => {
       const { database } = server.vellum;
       await database.dialect.withSchemaLock(database.db, async (db) => {
         await slow(dialect, 0.6).execute(db);
@@ -87,7 +93,18 @@ for (const dialect of DIALECTS.filter((name) => name !== 'sqlite')) {
       await assert.rejects(slow(dialect, 5).execute(database.db), isTimeout);
     });
 
-    it('answers a REST read stuck behind a lock with the 503, and the same read once the lock is gone', async () => {
+    it('keeps answering while a slow read runs: /_health answers before the read is stopped', async () => {
+      let settled = false;
+      const read = slow(dialect, 5)
+        .execute(server.vellum.database.db)
+        .finally(() => (settled = true));
+      const health = await fetch(`${server.url}/_health`);
+      assert.equal(health.status, 204);
+      assert.equal(settled, false, 'the read was answered before /_health');
+      await assert.rejects(read, isTimeout);
+    });
+
+    if (dialect !== 'sqlite') it('answers a REST read stuck behind a lock with the 503, and the same read once the lock is gone', async () => {
       const release = await lockArticles(server);
       try {
         const res = await server.api.get('/api/articles');

@@ -15,7 +15,7 @@ describe('configuration', () => {
     assert.equal(config.server.port, 1337);
     // The example listens on this machine only (Strapi's own default, without a config file, is 0.0.0.0).
     assert.equal(config.server.host, 'localhost');
-    assert.deepEqual(config.database, { client: 'sqlite', filename: join(BLOG, '.tmp/data.db'), source: 'config/database.js' });
+    assert.deepEqual(config.database, { client: 'sqlite', filename: join(BLOG, '.tmp/data.db'), statementTimeout: 10_000, source: 'config/database.js' });
     assert.deepEqual(config.api.rest, { prefix: '/api', defaultLimit: 25, maxLimit: 100, withCount: true, strictParams: false, costLimit: 25_000, cache: { maxBytes: 16 * 1024 * 1024, holdAfterWriteMs: 1000 }, draftAccess: 'editors' });
     assert.deepEqual(config.i18n, { defaultLocale: 'en', locales: ['en', 'fr'] });
   });
@@ -24,7 +24,7 @@ describe('configuration', () => {
     const config = await loadConfig(BLOG, { env: { HOST: '127.0.0.1', PORT: '4000', DATABASE_FILENAME: '/tmp/x.db' } });
     assert.equal(config.server.host, '127.0.0.1');
     assert.equal(config.server.port, 4000);
-    assert.deepEqual(config.database, { client: 'sqlite', filename: '/tmp/x.db', source: 'config/database.js' });
+    assert.deepEqual(config.database, { client: 'sqlite', filename: '/tmp/x.db', statementTimeout: 10_000, source: 'config/database.js' });
 
     const pg = await loadConfig(BLOG, {
       env: {

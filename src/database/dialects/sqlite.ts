@@ -1,7 +1,17 @@
 import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { Kysely, SqliteDialect, sql, type KyselyConfig } from 'kysely';
+import {
+  CompiledQuery,
+  Kysely,
+  SqliteDialect,
+  sql,
+  type DatabaseConnection,
+  type Driver,
+  type KyselyConfig,
+  type QueryResult,
+} from 'kysely';
+import { SqliteReaders } from './sqlite-readers.js';
 import type { SqliteConnection } from '../../config/load.js';
 import { identifier } from '../../schema/naming.js';
 import {
@@ -221,5 +231,134 @@ export function createSqliteKysely(connection: SqliteConnection, log: KyselyConf
   database.function('vellum_lower', { deterministic: true }, (value: unknown) =>
     typeof value === 'string' ? value.toLowerCase() : value,
   );
-  return new Kysely({ dialect: new SqliteDialect({ database: withStatementCache(database) }), log });
+  const main = withStatementCache(database);
+  // An in-memory database is this connection's alone: no other thread can read it.
+  const readers = connection.filename === ':memory:' ? undefined : new SqliteReaders({ filename: connection.filename, budget: connection.statementTimeout, size: READERS, arrayRows: ARRAY_ROWS });
+  return new Kysely({ dialect: new ReadersDialect(main, readers), log });
+}
+
+/**
+ * Reader threads: two, so that one slow read does not queue every other behind it. Each costs
+ * about 10 MB (a Node isolate, a connection, 16 MB of page cache at most) and starts at the first read.
+ */
+const READERS = 2;
+
+/** Kysely's SQLite dialect with the driver below. */
+class ReadersDialect extends SqliteDialect {
+  constructor(
+    private readonly main: Database.Database,
+    private readonly readers: SqliteReaders | undefined,
+  ) {
+    super({ database: main });
+  }
+
+  override createDriver(): Driver {
+    return new ReadersDriver(this.main, this.readers);
+  }
+}
+
+/** One holder at a time of the main connection (Kysely's SqliteDriver has the same mutex). */
+class Mutex {
+  private held: Promise<void> | undefined;
+  private release: (() => void) | undefined;
+
+  async lock(): Promise<void> {
+    while (this.held) await this.held;
+    this.held = new Promise((resolve) => (this.release = resolve));
+  }
+
+  unlock(): void {
+    const release = this.release;
+    this.held = undefined;
+    this.release = undefined;
+    release?.();
+  }
+}
+
+/**
+ * A connection handed out per query or transaction. It takes the main connection (the writer,
+ * one holder at a time) at its first statement that is not a plain read, or when a transaction
+ * begins, and keeps it until released: a transaction's statements, `begin immediate ... commit`
+ * sent on one connection, all run there. Plain reads before that go to the reader threads,
+ * which see every committed write and hold the event loop for none of their time.
+ */
+class ReadersConnection implements DatabaseConnection {
+  held = false;
+
+  constructor(private readonly driver: ReadersDriver) {}
+
+  async hold(): Promise<void> {
+    if (this.held) return;
+    await this.driver.mutex.lock();
+    this.held = true;
+  }
+
+  async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
+    const { sql: text, parameters } = query;
+    const statement = this.driver.main.prepare(text);
+    if (!this.held && this.driver.readers && statement.reader && statement.readonly) {
+      return { rows: (await this.driver.readers.run(text, parameters)) as R[] };
+    }
+    await this.hold();
+    if (statement.reader) return { rows: statement.all(parameters) as R[] };
+    const { changes, lastInsertRowid } = statement.run(parameters);
+    return { numAffectedRows: BigInt(changes), insertId: BigInt(lastInsertRowid), rows: [] };
+  }
+
+  async *streamQuery<R>(query: CompiledQuery): AsyncIterableIterator<QueryResult<R>> {
+    await this.hold();
+    for (const row of this.driver.main.prepare(query.sql).iterate(query.parameters)) yield { rows: [row as R] };
+  }
+}
+
+class ReadersDriver implements Driver {
+  readonly mutex = new Mutex();
+
+  constructor(
+    readonly main: Database.Database,
+    readonly readers: SqliteReaders | undefined,
+  ) {}
+
+  async init(): Promise<void> {}
+
+  async acquireConnection(): Promise<DatabaseConnection> {
+    return new ReadersConnection(this);
+  }
+
+  async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await (connection as ReadersConnection).hold();
+    await connection.executeQuery(CompiledQuery.raw('begin'));
+  }
+
+  async commitTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('commit'));
+  }
+
+  async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('rollback'));
+  }
+
+  async savepoint(connection: DatabaseConnection, name: string): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw(`savepoint ${quoteId(name)}`));
+  }
+
+  async rollbackToSavepoint(connection: DatabaseConnection, name: string): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw(`rollback to ${quoteId(name)}`));
+  }
+
+  async releaseSavepoint(connection: DatabaseConnection, name: string): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw(`release ${quoteId(name)}`));
+  }
+
+  async releaseConnection(connection: DatabaseConnection): Promise<void> {
+    const held = connection as ReadersConnection;
+    if (!held.held) return;
+    held.held = false;
+    this.mutex.unlock();
+  }
+
+  async destroy(): Promise<void> {
+    await this.readers?.close();
+    this.main.close();
+  }
 }
