@@ -27,7 +27,7 @@ describe('configuration without config files', () => {
       cron: { enabled: false, tasks: {}, scheduleInterval: 1_000 },
       proxy: { koa: false, ipHeader: 'x-forwarded-for', maxIpsCount: 0 },
     });
-    assert.deepEqual(config.database, { client: 'sqlite', filename: join(PROJECT, '.tmp/data.db') });
+    assert.deepEqual(config.database, { client: 'sqlite', filename: join(PROJECT, '.tmp/data.db'), statementTimeout: 10_000 });
     assert.deepEqual(config.api.rest, { prefix: '/api', defaultLimit: 25, maxLimit: 100, withCount: true, strictParams: false, cache: { maxBytes: 16 * 1024 * 1024, holdAfterWriteMs: 1000 }, costLimit: 25_000, draftAccess: 'editors' });
     assert.deepEqual(config.i18n, { defaultLocale: 'en', locales: ['en'] });
     assert.deepEqual(config.middlewares, []);
@@ -39,20 +39,20 @@ describe('configuration without config files', () => {
     assert.equal(config.environment, 'production');
     assert.equal(config.server.webhooks.allowPrivateAddresses, false, 'webhooks stay on the public internet in production');
     assert.deepEqual(config.database, {
-      client: 'postgres', connectionString: undefined, host: 'db', port: 6543, database: 'cms', user: 'u', password: '', schema: 's', ssl: {}, pool: { min: 0, max: 10 },
+      client: 'postgres', connectionString: undefined, host: 'db', port: 6543, database: 'cms', user: 'u', password: '', schema: 's', ssl: {}, pool: { min: 0, max: 10 }, statementTimeout: 10_000,
     });
     const mysql = await load({ env: { DATABASE_CLIENT: 'mariadb', DATABASE_URL: 'mysql://r@h/d' } });
     assert.deepEqual(mysql.database, {
-      client: 'mysql', connectionString: 'mysql://r@h/d', host: '127.0.0.1', port: 3306, database: 'strapi', user: 'root', password: undefined, schema: undefined, ssl: undefined, pool: { min: 0, max: 10 },
+      client: 'mysql', connectionString: 'mysql://r@h/d', host: '127.0.0.1', port: 3306, database: 'strapi', user: 'root', password: undefined, schema: undefined, ssl: undefined, pool: { min: 0, max: 10 }, statementTimeout: 10_000,
     });
-    assert.deepEqual((await load({ env: { DATABASE_FILENAME: ':memory:' } })).database, { client: 'sqlite', filename: ':memory:' });
-    assert.deepEqual((await load({ env: { DATABASE_FILENAME: 'data/x.db' } })).database, { client: 'sqlite', filename: join(PROJECT, 'data/x.db') });
+    assert.deepEqual((await load({ env: { DATABASE_FILENAME: ':memory:' } })).database, { client: 'sqlite', filename: ':memory:', statementTimeout: 10_000 });
+    assert.deepEqual((await load({ env: { DATABASE_FILENAME: 'data/x.db' } })).database, { client: 'sqlite', filename: join(PROJECT, 'data/x.db'), statementTimeout: 10_000 });
   });
 
   it('takes config/database as Strapi writes it, over the environment', async () => {
-    const database = { connection: { client: 'pg', connection: { host: 'h', port: 1, database: 'd', user: 'x', schema: 'vt' }, pool: { min: 1, max: 3 } } };
+    const database = { connection: { client: 'pg', connection: { host: 'h', port: 1, database: 'd', user: 'x', schema: 'vt' }, pool: { min: 1, max: 3 } }, settings: { statementTimeout: 0 } };
     const config = await load({ env: { DATABASE_HOST: 'ignored' }, overrides: { database } });
-    assert.deepEqual(config.database, { client: 'postgres', connectionString: undefined, host: 'h', port: 1, database: 'd', user: 'x', password: undefined, schema: 'vt', ssl: undefined, pool: { min: 1, max: 3 } });
+    assert.deepEqual(config.database, { client: 'postgres', connectionString: undefined, host: 'h', port: 1, database: 'd', user: 'x', password: undefined, schema: 'vt', ssl: undefined, pool: { min: 1, max: 3 }, statementTimeout: 0 });
   });
 
   it('reads HOST and PORT, and the REST limits and cache switch', async () => {

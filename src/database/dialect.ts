@@ -162,6 +162,13 @@ export async function introspectColumns(db: Db): Promise<Map<string, Set<string>
 export const ARRAY_ROWS = '/*rows*/ ';
 
 /**
+ * Marks a read the SQLite driver runs on its main connection, not in a reader thread: one bounded
+ * by the schema, asked on every request, whose few microseconds a thread hop would multiply (the
+ * response cache's change counters: 0.14 ms of CPU per cached answer became 0.39 in a thread).
+ */
+export const ON_MAIN = '/*main*/ ';
+
+/**
  * Runs a read and returns its rows as arrays of column values in select order, on every dialect:
  * no object per row where the driver can avoid it (SQLite).
  */

@@ -23,7 +23,7 @@ const { parentPort, workerData } = require('node:worker_threads');
 const Database = require(workerData.driver);
 const db = new Database(workerData.filename, { readonly: true, fileMustExist: true });
 db.pragma('busy_timeout = 5000');
-db.pragma('cache_size = -16384');
+db.pragma('cache_size = -8192');
 db.function('vellum_lower', { deterministic: true }, (value) => (typeof value === 'string' ? value.toLowerCase() : value));
 const MIN = BigInt(Number.MIN_SAFE_INTEGER), MAX = BigInt(Number.MAX_SAFE_INTEGER);
 const exact = (v) => (typeof v === 'bigint' ? (v >= MIN && v <= MAX ? Number(v) : v.toString()) : v);

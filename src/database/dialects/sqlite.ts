@@ -16,6 +16,7 @@ import type { SqliteConnection } from '../../config/load.js';
 import { identifier } from '../../schema/naming.js';
 import {
   ARRAY_ROWS,
+  ON_MAIN,
   decodeCommon,
   encodeCommon,
   errorFields,
@@ -239,7 +240,7 @@ export function createSqliteKysely(connection: SqliteConnection, log: KyselyConf
 
 /**
  * Reader threads: two, so that one slow read does not queue every other behind it. Each costs
- * about 10 MB (a Node isolate, a connection, 16 MB of page cache at most) and starts at the first read.
+ * about 10 MB idle (a Node isolate, a connection; up to 8 MB of page cache) and starts at the first read.
  */
 const READERS = 2;
 
@@ -296,7 +297,7 @@ class ReadersConnection implements DatabaseConnection {
   async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
     const { sql: text, parameters } = query;
     const statement = this.driver.main.prepare(text);
-    if (!this.held && this.driver.readers && statement.reader && statement.readonly) {
+    if (!this.held && this.driver.readers && statement.reader && statement.readonly && !text.startsWith(ON_MAIN)) {
       return { rows: (await this.driver.readers.run(text, parameters)) as R[] };
     }
     await this.hold();
