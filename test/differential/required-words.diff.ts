@@ -4,15 +4,23 @@
  * create and a published update. Required relations and media on a published create are left out:
  * Vellum requires them on purpose (README "Bodies"). On demand: `npm run test:strapi -- required`.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { fixture } from '../helpers/server.js';
 import { diffName, openDifferential, type Differential } from './harness.js';
 
 let diff: Differential;
+// Vellum's uploads in a temporary folder, not in the fixture.
+const publicDir = mkdtempSync(join(tmpdir(), 'vellum-public-'));
 before(async () => {
-  diff = await openDifferential({ name: diffName(import.meta.filename), project: fixture('required-publish'), readyPath: '/api/sheets' });
+  diff = await openDifferential({ name: diffName(import.meta.filename), project: fixture('required-publish'), readyPath: '/api/sheets', vellumConfig: { server: { dirs: { public: publicDir } } } });
 });
-after(() => diff?.close());
+after(async () => {
+  await diff?.close();
+  rmSync(publicDir, { recursive: true, force: true });
+});
 
 const run = Date.now().toString(36);
 const SCALARS = ['title', 'body', 'email', 'slug', 'secret', 'count', 'big', 'price', 'ratio', 'flag', 'day', 'at', 'time', 'kind', 'meta', 'content', 'part'];

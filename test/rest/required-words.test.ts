@@ -7,7 +7,8 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { DIALECTS, fixture, startServer, type TestServer } from '../helpers/server.js';
+import { DIALECTS, fixture, type TestServer } from '../helpers/server.js';
+import { startUploadServer } from '../helpers/uploads.js';
 import { unique } from '../helpers/unique.js';
 
 /** What Strapi 5.54 answers for each scalar and component of the fixture's sheet, in schema order. */
@@ -47,7 +48,8 @@ for (const dialect of DIALECTS) {
     let server: TestServer;
     let media: number;
     before(async () => {
-      server = await startServer(dialect, { project: fixture('required-publish') });
+      // Its public folder in a temporary directory: the upload does not land in the fixture.
+      server = await startUploadServer(dialect, {}, { project: fixture('required-publish') });
       const form = new FormData();
       form.append('files', new Blob([Buffer.from('a text file')], { type: 'text/plain' }), 'note.txt');
       const uploaded = await fetch(`${server.url}/api/upload`, { method: 'POST', headers: server.api.defaultHeaders, body: form });
