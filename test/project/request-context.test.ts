@@ -16,7 +16,11 @@ for (const dialect of DIALECTS) {
     before(async () => {
       server = await startServer(dialect, {
         project: fixture('request-context'),
-        config: { permissions: { public: ['api::note.note.create', 'api::note.note.whoami'], authenticated: ['api::note.note.*'] } },
+        config: {
+          permissions: { public: ['api::note.note.create', 'api::note.note.whoami'], authenticated: ['api::note.note.*'] },
+          // Strapi 5's flat GraphQL shape.
+          plugins: { graphql: { config: { v4CompatibilityMode: false } } },
+        },
       });
     });
     after(() => server?.close());
@@ -38,6 +42,15 @@ for (const dialect of DIALECTS) {
       const updated = await client.put(`/api/notes/${created.body.data.documentId}`, { data: { title: `${title}!` } });
       assert.equal(updated.status, 200, JSON.stringify(updated.body));
       assert.equal(updated.body.data.editor, username);
+    });
+
+    it('a GraphQL mutation: the lifecycle reads the same ctx (its user, the request body)', async () => {
+      const { username, client } = await signIn();
+      const title = unique('gql');
+      const res = await client.post('/graphql', { query: 'mutation($title: String) { createNote(data: { title: $title }) { author seenTitle } }', variables: { title } });
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+      // The body of a GraphQL request is its query and variables: no `data` there, as in Strapi.
+      assert.deepEqual(res.body, { data: { createNote: { author: username, seenTitle: null } } });
     });
 
     it('without credentials there is a ctx and no user; with an API token no user either', async () => {
