@@ -175,10 +175,13 @@ export async function createVellum(projectDir: string, options: CreateVellumOpti
     await database.close();
     throw error;
   }
-  const access = options.access ?? auth.access;
-  project.start({ documents: new ProjectDocuments(documents), access, auth });
+  // Project routes fill `ctx.state` themselves; Vellum's own routes through the seam, when project code reads it.
+  const projectAccess = options.access ?? auth.access;
+  project.start({ documents: new ProjectDocuments(documents), access: projectAccess, auth });
+  const access = project.describingAccess(projectAccess);
   const prefix = config.api.rest.prefix;
   const app = createHttpServer(config, { allowedMethods: (path) => project.allowedMethods(path) });
+  project.registerRequestContext(app);
   serverUrl = () => absoluteServerUrl(config, app);
   await registerSecurity(app, config.middlewares);
   await project.registerGlobalMiddlewares(app);

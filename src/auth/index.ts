@@ -23,8 +23,8 @@ import { ADMIN_USER_UID, adminRevokedThrough, adminUserModel, Admins } from './a
 import { tableAdapter } from '../documents/engine/table.js';
 import { resolveAuthConfig, type AuthConfig } from './config.js';
 import { JwtSigner } from './jwt.js';
-import { JWT_REVOCATIONS_TABLE, ME_ACTION, ROLE_UID, USER_UID, type RoleRow, type UserRow } from './model.js';
-import { expandActions, knownActions } from './permissions.js';
+import { JWT_REVOCATIONS_TABLE, ROLE_UID, USER_UID, type RoleRow, type UserRow } from './model.js';
+import { authAction, DEFAULT_GRANTS, expandActions, knownActions } from './permissions.js';
 import { BUILT_IN_ROLES, Roles } from './roles.js';
 import { ensureSetting, randomSecret } from './settings.js';
 import { Sessions, type SessionAnswer } from './sessions.js';
@@ -89,9 +89,9 @@ export interface Auth {
    */
   register(input: Record<string, unknown>, headers: IncomingHttpHeaders, clientIp: string): Promise<AuthResult>;
   /**
-   * The user of a request's JWT, for what only a signed-in user may do (`change-password`): without
-   * credentials a 403 (Public lacks the permission, as in Strapi); an API token is no user
-   * (Strapi's ApplicationError).
+   * The user of a request's JWT, for what only a signed-in user may do (`change-password`): a
+   * caller without `auth.changePassword` is a 403 (Public lacks it, as in Strapi); an API token
+   * allowed it is no user (Strapi's ApplicationError).
    */
   passwordChanger(headers: IncomingHttpHeaders): Promise<number>;
   registrationOpen(): Promise<boolean>;
@@ -157,9 +157,10 @@ export async function startAuth(
     // is role 1 and Public role 2, ids that project code writes as they are (`role: 1` in a user's data).
     const authenticatedRole = await roles.ensure(db, 'authenticated', BUILT_IN_ROLES.authenticated.name, BUILT_IN_ROLES.authenticated.description);
     const publicRole = await roles.ensure(db, 'public', BUILT_IN_ROLES.public.name, BUILT_IN_ROLES.public.description);
-    // Strapi grants Authenticated `user.me` by default; granted once per database (Roles.seed), so
-    // a revocation since is kept.
-    await roles.seed(authenticatedRole, [ME_ACTION], db);
+    // Strapi's default grants (auth routes, `user.me`); granted once per database (Roles.seed), so
+    // a revocation since is kept, and a database of an earlier Vellum gets them at its next start.
+    await roles.seed(authenticatedRole, [...DEFAULT_GRANTS.authenticated], db);
+    await roles.seed(publicRole, [...DEFAULT_GRANTS.public], db);
     const secrets: Secrets = {
       jwt: authConfig.jwtSecret ?? (await ensureSetting(db, 'jwt_secret', randomSecret)),
       adminJwt: authConfig.adminJwtSecret ?? (await ensureSetting(db, 'admin_jwt_secret', randomSecret)),
@@ -281,7 +282,8 @@ export async function startAuth(
     },
     async passwordChanger(headers) {
       const caller = await access.resolve(headers);
-      if (caller.kind === 'public') throw new ForbiddenError();
+      // Strapi's route and GraphQL mutation check `auth.changePassword` (Authenticated holds it by default).
+      if (!caller.grants.allows(authAction('changePassword'))) throw new ForbiddenError();
       if (caller.kind !== 'user') throw new ApplicationError('You must be authenticated to reset your password');
       return caller.userId;
     },

@@ -6,11 +6,41 @@
  */
 import { ValidationError } from '../errors.js';
 import { FILE_UID, type ContentType, type Schema } from '../schema/model.js';
-import { ROLE_UID, USER_UID } from './model.js';
+import { ME_ACTION, ROLE_UID, USER_UID } from './model.js';
 
 const UPLOAD_PERMISSION_UID = 'plugin::upload.content-api';
 const USER_ACTIONS = ['find', 'findOne', 'count', 'me', 'create', 'update', 'destroy'];
 const ROLE_ACTIONS = ['find', 'findOne', 'createRole', 'updateRole', 'deleteRole'];
+/** Strapi's users-permissions `auth` controller: sign-in, registration, account flows, sessions. */
+const AUTH_UID = 'plugin::users-permissions.auth';
+const AUTH_ACTIONS = [
+  'callback',
+  'changePassword',
+  'connect',
+  'emailConfirmation',
+  'forgotPassword',
+  'getSessions',
+  'logout',
+  'refresh',
+  'register',
+  'resetPassword',
+  'revokeSession',
+  'sendEmailConfirmation',
+] as const;
+export type AuthActionName = (typeof AUTH_ACTIONS)[number];
+/** `plugin::users-permissions.auth.<name>`: what a role needs to call that auth route. */
+export const authAction = (name: AuthActionName): string => `${AUTH_UID}.${name}`;
+
+/**
+ * What Strapi 5.54 grants the built-in roles on a new database (users-permissions'
+ * DEFAULT_PERMISSIONS): Public may sign in and register, Authenticated may not (a signed-in user's
+ * `POST /api/auth/local` is a 403 there) but may read itself and change its password.
+ */
+export const DEFAULT_GRANTS: Readonly<Record<'public' | 'authenticated', readonly string[]>> = {
+  public: (['callback', 'connect', 'forgotPassword', 'resetPassword', 'register', 'emailConfirmation', 'sendEmailConfirmation', 'refresh'] as const).map(authAction),
+  authenticated: [...(['logout', 'getSessions', 'revokeSession', 'changePassword'] as const).map(authAction), ME_ACTION],
+};
+
 /** `GET /api/users-permissions/permissions`. */
 export const PERMISSIONS_ACTION = 'plugin::users-permissions.permissions.getPermissions';
 
@@ -24,9 +54,10 @@ export function knownActions(schema: Schema): string[] {
   }
   // `update` (replacing a file's bytes or info) is Vellum's: Strapi lets `upload` do it.
   for (const name of ['upload', 'update', 'find', 'findOne', 'destroy']) actions.push(`${UPLOAD_PERMISSION_UID}.${name}`);
-  // Strapi's users-permissions controllers: users, roles and the permissions catalogue.
+  // Strapi's users-permissions controllers: users, roles, auth and the permissions catalogue.
   for (const name of USER_ACTIONS) actions.push(`${USER_UID}.${name}`);
   for (const name of ROLE_ACTIONS) actions.push(`${ROLE_UID}.${name}`);
+  for (const name of AUTH_ACTIONS) actions.push(authAction(name));
   actions.push(PERMISSIONS_ACTION);
   // The email plugin's `POST /api/email` (rest/email.ts).
   actions.push('plugin::email.email.send');

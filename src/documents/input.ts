@@ -6,12 +6,14 @@
 import { parseDate, parseDateTime, parseTime, type Parsed } from '../schema/temporal.js';
 import { ValidationError, type FieldError } from '../errors.js';
 import type {
+  Attribute,
   ComponentAttribute,
   DynamicZoneAttribute,
   MediaAttribute,
   Model,
   RelationAttribute,
   ScalarAttribute,
+  ScalarType,
   Schema,
 } from '../schema/model.js';
 import type { Status } from '../query/types.js';
@@ -130,6 +132,26 @@ function entryId(value: unknown): number | undefined {
   return typeof number === 'number' && Number.isSafeInteger(number) && number > 0 ? number : undefined;
 }
 
+const STRING_SCHEMAS = new Set<ScalarType>(['string', 'text', 'richtext', 'email', 'uid', 'password', 'enumeration']);
+const NUMBER_SCHEMAS = new Set<ScalarType>(['integer', 'float', 'decimal']);
+
+/**
+ * Strapi 5.54's words for a required attribute left empty in an entry it publishes: it validates
+ * the stored entry, whose empty attributes are null, so yup's type error of the attribute's schema
+ * speaks (`title must be a \`string\` type, but the final value was: \`null\`.`; numbers are cast
+ * to NaN); "must be defined." where the schema takes null (booleans, dates, big integers, JSON).
+ */
+function requiredWords(attribute: Attribute, path: Path): string {
+  // yup names the value by its path: `part.label`, `parts[0].label`.
+  const name = path.map((key, i) => (/^\d+$/.test(String(key)) ? `[${key}]` : i === 0 ? key : `.${key}`)).join('');
+  const typeError = (type: string, value: string) => `${name} must be a \`${type}\` type, but the final value was: \`${value}\`.`;
+  if (attribute.kind === 'scalar' && STRING_SCHEMAS.has(attribute.type)) return typeError('string', 'null');
+  if (attribute.kind === 'scalar' && NUMBER_SCHEMAS.has(attribute.type)) return typeError('number', 'NaN');
+  if (attribute.kind === 'scalar' && attribute.type === 'blocks') return typeError('array', 'null');
+  if (attribute.kind === 'component' && !attribute.repeatable) return typeError('object', 'null');
+  return `${name} must be defined.`;
+}
+
 class InputValidator {
   readonly errors: FieldError[] = [];
   readonly mediaReferences: MediaReference[] = [];
@@ -137,6 +159,11 @@ class InputValidator {
   invalidKey?: { rank: number; key: string; path?: string | null };
   /** The `value` of a missing required attribute's error (see requireMissing). */
   missingValue: null | undefined = null;
+
+  /** An entry of a draft-and-publish type that is published: judged as Strapi judges the stored entry. */
+  private get publishing(): boolean {
+    return this.missingValue === null && !this.draft;
+  }
 
   constructor(
     readonly schema: Schema,
@@ -234,8 +261,8 @@ class InputValidator {
       if (this.rules.stored && (attribute.kind === 'relation' || attribute.kind === 'media')) continue;
       if (attribute.kind === 'scalar' && (attribute.default !== undefined || (attribute.type === 'uid' && attribute.targetField))) continue;
       // Strapi's error carries `value: null` on a draft-and-publish type (it validates the stored
-      // entry it publishes) and no `value` on others (it validates the body).
-      this.fail([...path, attribute.name], `${attribute.name} must be defined.`, this.missingValue);
+      // entry it publishes, in the words of a null there) and no `value` on others (it validates the body).
+      this.fail([...path, attribute.name], this.publishing ? requiredWords(attribute, [...path, attribute.name]) : `${attribute.name} must be defined.`, this.missingValue);
     }
   }
 
@@ -259,7 +286,7 @@ class InputValidator {
   scalar(attribute: ScalarAttribute, value: unknown, path: Path): unknown {
     const name = attribute.name;
     if (value === null) {
-      if (attribute.required && !this.draft) return this.fail(path, `${name} must be defined.`, value);
+      if (attribute.required && !this.draft) return this.fail(path, this.publishing ? requiredWords(attribute, path) : `${name} must be defined.`, value);
       return null;
     }
     switch (attribute.type) {
@@ -405,7 +432,7 @@ class InputValidator {
   private component(attribute: ComponentAttribute, value: unknown, mode: Mode, path: Path) {
     if (value === null && attribute.repeatable) return this.notAList(attribute.name, path);
     if (value === null) {
-      if (attribute.required && !this.draft) return this.fail(path, `${attribute.name} must be defined.`, value);
+      if (attribute.required && !this.draft) return this.fail(path, this.publishing ? requiredWords(attribute, path) : `${attribute.name} must be defined.`, value);
       return null;
     }
     if (!attribute.repeatable) return this.componentItem(attribute.component, value, mode, path, 'component');

@@ -7,6 +7,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Auth } from '../auth/index.js';
 import { ME_ACTION, USER_UID } from '../auth/model.js';
+import { authAction, type AuthActionName } from '../auth/permissions.js';
 import type { DocumentService } from '../documents/service.js';
 import { ForbiddenError, NotFoundError, UnauthorizedError, ValidationError } from '../errors.js';
 import type { Schema } from '../schema/model.js';
@@ -36,22 +37,29 @@ export function registerUsersPermissionsRoutes(
     return answer.body;
   };
 
-  // Strapi authenticates every request to its auth routes before anything else: credentials that
-  // do not resolve (a stale or garbage bearer token) are a 401 there too, before any counting.
-  const credentialsChecked = { preHandler: async (request: FastifyRequest) => void (await auth.access.resolve(request.headers)) };
+  // Each auth route is an action of Strapi's `auth` controller, checked against the caller's grants
+  // before anything else (Public holds the sign-in ones, Authenticated does not: a signed-in user's
+  // `POST /auth/local` is a 403 there). Credentials that do not resolve (a stale or garbage bearer
+  // token) are a 401 first, before any counting.
+  const permitted = (name: AuthActionName) => ({
+    preHandler: async (request: FastifyRequest) => {
+      const caller = await auth.access.resolve(request.headers);
+      if (!caller.grants.allows(authAction(name))) throw new ForbiddenError();
+    },
+  });
 
-  app.post(`${prefix}/auth/local`, credentialsChecked, async (request, reply) => signedIn(request, reply, 'login', await auth.users.login(objectBody(request), request.clientIp)));
+  app.post(`${prefix}/auth/local`, permitted('callback'), async (request, reply) => signedIn(request, reply, 'login', await auth.users.login(objectBody(request), request.clientIp)));
 
-  app.post(`${prefix}/auth/local/register`, credentialsChecked, async (request, reply) => signedIn(request, reply, 'register', await auth.register(objectBody(request), request.headers, request.clientIp)));
+  app.post(`${prefix}/auth/local/register`, permitted('register'), async (request, reply) => signedIn(request, reply, 'register', await auth.register(objectBody(request), request.headers, request.clientIp)));
 
   // Account flows (auth/account.ts): answered as Strapi's users-permissions answers them, and
   // rate limited as Strapi limits them (per route, email and client address).
   const limited = (request: FastifyRequest, route: string) => auth.limitAccountFlow(route, request.body, request.clientIp);
-  app.post(`${prefix}/auth/forgot-password`, credentialsChecked, async (request) => {
+  app.post(`${prefix}/auth/forgot-password`, permitted('forgotPassword'), async (request) => {
     await limited(request, 'auth/forgot-password');
     return auth.account.forgotPassword(objectBody(request));
   });
-  app.post(`${prefix}/auth/reset-password`, credentialsChecked, async (request, reply) => {
+  app.post(`${prefix}/auth/reset-password`, permitted('resetPassword'), async (request, reply) => {
     await limited(request, 'auth/reset-password');
     return signedIn(request, reply, 'password', await auth.account.resetPassword(objectBody(request)));
   });
@@ -63,23 +71,23 @@ export function registerUsersPermissionsRoutes(
   // Login providers (auth/oauth.ts): the redirect to the provider, its redirect back, and the
   // frontend's call with the token it was handed. Strapi rate-limits `/connect/(.*)` (per path and
   // client address: a GET has no email), not the frontend's callback.
-  app.get<{ Params: { provider: string } }>(`${prefix}/connect/:provider`, credentialsChecked, async (request, reply) => {
+  app.get<{ Params: { provider: string } }>(`${prefix}/connect/:provider`, permitted('connect'), async (request, reply) => {
     await limited(request, `connect/${request.params.provider}`);
     const { location, cookie } = await auth.providerLogins.connect(request.params.provider);
     return reply.header('set-cookie', cookie).redirect(location);
   });
-  app.get<{ Params: { provider: string } }>(`${prefix}/connect/:provider/callback`, credentialsChecked, async (request, reply) => {
+  app.get<{ Params: { provider: string } }>(`${prefix}/connect/:provider/callback`, permitted('connect'), async (request, reply) => {
     await limited(request, `connect/${request.params.provider}/callback`);
     const { location, cookie } = await auth.providerLogins.connectCallback(request.params.provider, request.query as Query, request.headers.cookie);
     return reply.header('set-cookie', cookie).redirect(location);
   });
-  app.get<{ Params: { provider: string } }>(`${prefix}/auth/:provider/callback`, credentialsChecked, async (request, reply) =>
+  app.get<{ Params: { provider: string } }>(`${prefix}/auth/:provider/callback`, permitted('callback'), async (request, reply) =>
     signedIn(request, reply, 'login', await auth.providerCallback(request.params.provider, request.query as Query)),
   );
 
   // Refresh sessions (auth/sessions.ts), in `jwtManagement: 'refresh'` mode only (else 404, as Strapi).
   const { sessions } = auth;
-  app.post(`${prefix}/auth/refresh`, async (request, reply) => {
+  app.post(`${prefix}/auth/refresh`, permitted('refresh'), async (request, reply) => {
     if (!sessions.enabled) throw new NotFoundError('Not Found');
     const body = request.body && typeof request.body === 'object' && !Array.isArray(request.body) ? (request.body as Record<string, unknown>) : {};
     const tokens = await sessions.refresh(sessions.requestToken(request.headers, body));
@@ -87,11 +95,10 @@ export function registerUsersPermissionsRoutes(
     if (answer.cookie) reply.header('set-cookie', answer.cookie);
     return answer.body;
   });
-  app.post(`${prefix}/auth/logout`, async (request, reply) => {
+  app.post(`${prefix}/auth/logout`, permitted('logout'), async (request, reply) => {
     if (!sessions.enabled) throw new NotFoundError('Not Found');
     const caller = await auth.access.resolve(request.headers);
-    // Public lacks the permission (Strapi grants `auth.logout` to Authenticated); an API token is no user.
-    if (caller.kind === 'public') throw new ForbiddenError();
+    // Public allowed `auth.logout` (or an API token) is no user: Strapi's controller answers 401.
     if (caller.kind !== 'user') throw new UnauthorizedError('Missing authentication');
     const body = request.body && typeof request.body === 'object' && !Array.isArray(request.body) ? (request.body as Record<string, unknown>) : {};
     const refreshToken = sessions.requestToken(request.headers, body);
@@ -99,11 +106,11 @@ export function registerUsersPermissionsRoutes(
     if (sessions.usesCookie(request.headers)) reply.header('set-cookie', sessions.cookie('', auth.config.production));
     return { ok: true };
   });
-  app.post(`${prefix}/auth/send-email-confirmation`, credentialsChecked, async (request) => {
+  app.post(`${prefix}/auth/send-email-confirmation`, permitted('sendEmailConfirmation'), async (request) => {
     await limited(request, 'auth/send-email-confirmation');
     return auth.account.sendEmailConfirmation(objectBody(request));
   });
-  app.get(`${prefix}/auth/email-confirmation`, credentialsChecked, async (request, reply) => {
+  app.get(`${prefix}/auth/email-confirmation`, permitted('emailConfirmation'), async (request, reply) => {
     await auth.account.confirmEmail(request.query as Query);
     return reply.redirect(await auth.account.confirmationRedirect());
   });

@@ -18,7 +18,10 @@ import { globalMiddlewares, GlobalMiddlewares } from './global-middlewares.js';
 import * as strapiModule from './public/strapi.js';
 import * as utilsModule from './public/utils.js';
 import { Registry, type MiddlewareFactory, type PolicyEntry } from './registry.js';
-import { buildRouting, planRoutes, routeActions, type PlannedRoute, type Routing } from './routes.js';
+import type { AccessControl } from '../access/index.js';
+import { describeCaller } from './pipeline.js';
+import { RequestContext, namesRequestContext } from './request-context.js';
+import { buildRouting, contextOf, planRoutes, routeActions, type PlannedRoute, type Routing } from './routes.js';
 import { RUNTIME, type Handler, type Middleware, type Runtime, type Services } from './runtime.js';
 import { DocumentMiddlewares, Lifecycles } from '../documents/service.js';
 import { attachDataApis, type DataApis } from './data.js';
@@ -81,6 +84,10 @@ export interface Project {
   allowedMethods(path: string): string[] | undefined;
   /** `config/middlewares`' project middlewares, around every request. */
   registerGlobalMiddlewares(app: FastifyInstance): Promise<void>;
+  /** `strapi.requestContext` around every request (request-context.ts); before any route. */
+  registerRequestContext(app: FastifyInstance): void;
+  /** The access seam of Vellum's own routes, filling `strapi.requestContext.get().state` when in use. */
+  describingAccess(access: AccessControl): AccessControl;
   /** Its lifecycle subscribers (lifecycles files, `strapi.db.lifecycles.subscribe`), for the document service. */
   lifecycles: Lifecycles;
   /** Its Document Service middlewares (`strapi.documents.use`), for the document service. */
@@ -155,6 +162,8 @@ export async function loadProject(config: VellumConfig, schema: Schema, plugins:
   strapi.server = server;
   const customFields = createCustomFields();
   strapi.customFields = { register: customFields.register, getAll: customFields.getAll };
+  const requestContext = new RequestContext(namesRequestContext(config.projectDir));
+  strapi.requestContext = requestContext.api;
   let routing: Routing | undefined;
   let routed = false;
 
@@ -193,6 +202,8 @@ export async function loadProject(config: VellumConfig, schema: Schema, plugins:
     async registerGlobalMiddlewares(app) {
       aroundRequests.attach(app, await middlewaresOf());
     },
+    registerRequestContext: (app) => requestContext.register(app, contextOf),
+    describingAccess: (access) => requestContext.describing(access, (ctx, caller) => describeCaller(runtime, ctx, caller)),
   };
 }
 

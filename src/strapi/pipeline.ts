@@ -72,25 +72,30 @@ export function authenticate(runtime: Runtime, access: Access): Middleware {
       (ctx as unknown as Record<symbol, Caller>)[CALLER] = NO_CREDENTIALS;
       return next();
     }
-    const { access: control, auth } = servicesOf(runtime);
+    const { access: control } = servicesOf(runtime);
     let caller: Caller = {};
     for (const permission of access.auth.scope) caller = await control.authorize(ctx.request.headers, permission);
     (ctx as unknown as Record<symbol, Caller>)[CALLER] = caller;
-    // Who asks, as Strapi's users-permissions strategy shows it.
-    const who = caller.principal;
-    if (who?.kind === 'user' && auth) {
-      const user = await auth.users.findById(who.id!, { populate: ['role'] });
-      ctx.state.user = user ?? undefined;
-      ctx.state.auth = { strategy: { name: 'users-permissions' }, credentials: user, ability: null };
-    } else if (who?.kind === 'api-token') {
-      ctx.state.auth = { strategy: { name: 'api-token' }, credentials: { id: who.id }, ability: null };
-    } else {
-      ctx.state.auth = { strategy: { name: 'users-permissions' }, credentials: null, ability: null };
-    }
-    AUTH_CALLERS.set(ctx.state.auth as object, caller);
-    ctx.state.isAuthenticated = true;
+    await describeCaller(runtime, ctx, caller);
     return next();
   };
+}
+
+/** Who asks, as Strapi's users-permissions strategy shows it: `ctx.state.user`, `ctx.state.auth`. */
+export async function describeCaller(runtime: Runtime, ctx: Context, caller: Caller): Promise<void> {
+  const { auth } = servicesOf(runtime);
+  const who = caller.principal;
+  if (who?.kind === 'user' && auth) {
+    const user = await auth.users.findById(who.id!, { populate: ['role'] });
+    ctx.state.user = user ?? undefined;
+    ctx.state.auth = { strategy: { name: 'users-permissions' }, credentials: user, ability: null };
+  } else if (who?.kind === 'api-token') {
+    ctx.state.auth = { strategy: { name: 'api-token' }, credentials: { id: who.id }, ability: null };
+  } else {
+    ctx.state.auth = { strategy: { name: 'users-permissions' }, credentials: null, ability: null };
+  }
+  AUTH_CALLERS.set(ctx.state.auth as object, caller);
+  ctx.state.isAuthenticated = true;
 }
 
 /** Strapi's authorize step also catches what runs after it: forbidden and unauthorized lose their message. */

@@ -263,7 +263,7 @@ export function buildRouting(runtime: Runtime, routes: PlannedRoute[]): Routing 
 const CONTEXT = Symbol('vellum.strapi.context');
 
 /** The request's Koa context: the one a global middleware already made, or a new one. */
-function contextOf(request: FastifyRequest, reply: FastifyReply): Context {
+export function contextOf(request: FastifyRequest, reply: FastifyReply): Context {
   const holder = request as unknown as Record<symbol, Context | undefined>;
   return (holder[CONTEXT] ??= new Context(request, reply));
 }

@@ -46,16 +46,6 @@ class JsonLines {
   }
 }
 
-/**
- * What Strapi's users-permissions routes need that Vellum gives every caller without a grant
- * (signing in, registering, `/users/me`): granted in the archive as a new Strapi project grants
- * them, or users could not sign in on the Strapi the archive goes to.
- */
-const STRAPI_ROUTE_GRANTS = {
-  public: ['callback', 'connect', 'forgotPassword', 'resetPassword', 'register', 'emailConfirmation', 'sendEmailConfirmation', 'refresh'].map((a) => `plugin::users-permissions.auth.${a}`),
-  others: [...['logout', 'getSessions', 'revokeSession', 'changePassword'].map((a) => `plugin::users-permissions.auth.${a}`), 'plugin::users-permissions.user.me'],
-};
-
 /** A stable 24-character documentId for rows Vellum keeps without one (permissions). */
 const derivedDocumentId = (text: string): string => createHash('sha256').update(text).digest('hex').replace(/[^a-z]/g, '').slice(0, 4) + createHash('sha1').update(text).digest('hex').slice(0, 20);
 
@@ -107,14 +97,9 @@ export async function exportArchive(project: TransferProject, file: string, prog
     const roleType = schema.contentTypes.get(ROLE_UID)!;
     const roleRows = await project.database.db.selectFrom(roleType.table).select(['id', 'document_id', 'type']).execute();
     const roleIds = new Map(roleRows.map((row) => [row.document_id as string, Number(row.id)]));
+    // The auth routes' grants are Vellum's too (seeded as Strapi seeds them): exported as they are,
+    // a revocation included.
     const grants: { id: number; role_document_id: string; action: string }[] = await project.database.system.selectFrom('up_permissions').select(['id', 'role_document_id', 'action']).orderBy('id').execute();
-    let nextId = grants.reduce((max, g) => Math.max(max, g.id), 0);
-    for (const role of roleRows) {
-      const have = new Set(grants.filter((g) => g.role_document_id === role.document_id).map((g) => g.action));
-      for (const action of role.type === 'public' ? STRAPI_ROUTE_GRANTS.public : STRAPI_ROUTE_GRANTS.others) {
-        if (!have.has(action)) grants.push({ id: ++nextId, role_document_id: role.document_id as string, action });
-      }
-    }
     progress.begin('entities', locales.length + grants.length + (await countRows(project, types)));
     count(LOCALE_UID, locales.length);
     const now = new Date().toISOString();

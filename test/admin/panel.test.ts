@@ -104,7 +104,7 @@ describe('admin panel in a browser [sqlite]', { skip }, () => {
     await page.locator('input[aria-invalid="true"]').and(titleField).waitFor();
     const describedBy = await titleField.getAttribute('aria-describedby');
     assert.ok(describedBy, 'the error is tied to the field');
-    assert.match((await page.locator(`[id="${describedBy!.split(' ').find((id) => id.endsWith('error'))}"]`).textContent()) ?? '', /title must be defined/);
+    assert.match((await page.locator(`[id="${describedBy!.split(' ').find((id) => id.endsWith('error'))}"]`).textContent()) ?? '', /title must be a `string` type, but the final value was: `null`\./);
     await titleField.evaluate((element) => element.scrollIntoView({ block: 'center' }));
     await shot('04-publish-refused');
     api = await versions(documentId);

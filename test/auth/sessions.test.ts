@@ -239,11 +239,14 @@ for (const dialect of DIALECTS) {
       const username = unique('l');
       const res = await legacy.publicApi.post('/api/auth/local/register', { username, email: `${username}@example.com`, password: 'secret123' });
       assert.deepEqual(Object.keys(res.body), ['jwt', 'user']);
-      for (const path of ['/api/auth/refresh', '/api/auth/logout']) {
-        const answer = await legacy.publicApi.post(path, { refreshToken: 'x' }, bearer(res.body.jwt));
+      // Each asked by whom Strapi's default grants let through: refresh by Public, logout by Authenticated.
+      for (const [path, headers] of [['/api/auth/refresh', {}], ['/api/auth/logout', bearer(res.body.jwt)]] as const) {
+        const answer = await legacy.publicApi.post(path, { refreshToken: 'x' }, headers);
         assert.equal(answer.status, 404);
         assert.equal(answer.body.error.name, 'NotFoundError');
       }
+      // A signed-in user may not refresh (Authenticated lacks auth.refresh), as in Strapi 5.54.
+      assert.equal((await legacy.publicApi.post('/api/auth/refresh', { refreshToken: 'x' }, bearer(res.body.jwt))).status, 403);
     });
 
     it('httpOnly and cookie settings; a negative access lifespan gives expired access tokens', async () => {

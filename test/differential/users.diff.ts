@@ -140,6 +140,57 @@ test('DELETE /api/users/:id: the user without its role, then 204 (GET of a delet
   }, WORDS);
 });
 
+/** Every auth route, with a body that gets past validation: what the permission check decides. */
+const authRoutes = (p: string): [string, string, Record<string, unknown> | undefined][] => [
+  ['POST', '/api/auth/local', { identifier: p, password: 'secret123' }],
+  ['POST', '/api/auth/local/register', user(`${p}b`)],
+  ['POST', '/api/auth/reset-password', { code: 'nope', password: 'secret456', passwordConfirmation: 'secret456' }],
+  ['GET', '/api/auth/email-confirmation?confirmation=nope', undefined],
+  // (An address with no account: for others Vellum's answer differs on purpose, README.)
+  ['POST', '/api/auth/send-email-confirmation', { email: `${p}nobody@example.com` }],
+  ['POST', '/api/auth/change-password', { currentPassword: 'wrong-one', password: 'secret456', passwordConfirmation: 'secret456' }],
+  ['GET', '/api/connect/github', undefined],
+  ['GET', '/api/auth/github/callback?access_token=x', undefined],
+  ['POST', '/api/auth/refresh', {}],
+  ['POST', '/api/auth/logout', {}],
+];
+
+// Before the rate limits' scenario: `/auth/local` is counted per path and address.
+test('auth routes are checked against the role: Public signs in, a signed-in user may not (403), Public without auth.* may not', async () => {
+  await diff.same(async (api) => {
+    const anonymous = new HttpClient(api.baseUrl);
+    const p = `a${run}`;
+    const signUp = await anonymous.post('/api/auth/local/register', user(p));
+    const asUser = new HttpClient(api.baseUrl, { authorization: `Bearer ${signUp.body.jwt}` });
+    const call = (client: HttpClient, [method, path, body]: [string, string, Record<string, unknown> | undefined]) =>
+      method === 'GET' ? client.get(path) : client.post(path, body);
+    const answers: Response[] = [signUp];
+    // (Forgot-password is left out anonymously: Strapi's answer is its email provider's failure.)
+    for (const route of authRoutes(p)) answers.push(await call(anonymous, route));
+    for (const route of [...authRoutes(`${p}u`), ['POST', '/api/auth/forgot-password', { email: `${p}@example.com` }] as [string, string, Record<string, unknown>]]) {
+      answers.push(await call(asUser, route));
+    }
+    const { public: pub } = await roles(api);
+    const tree = (await api.get(`/api/users-permissions/roles/${pub.id}`)).body.role.permissions;
+    const saved = structuredClone(tree);
+    for (const state of Object.values(tree['plugin::users-permissions'].controllers.auth) as { enabled: boolean }[]) state.enabled = false;
+    answers.push(await api.put(`/api/users-permissions/roles/${pub.id}`, { permissions: tree }));
+    try {
+      const role = await api.get(`/api/users-permissions/roles/${pub.id}`);
+      answers.push({ ...role, body: role.body.role.permissions['plugin::users-permissions'].controllers.auth });
+      for (const route of authRoutes(`${p}x`)) answers.push(await call(anonymous, route));
+      answers.push(await anonymous.post('/api/auth/forgot-password', { email: `${p}@example.com` }));
+      // A garbage bearer is still refused first: 401.
+      answers.push(await anonymous.post('/api/auth/local', { identifier: p, password: 'secret123' }, { headers: { authorization: 'Bearer garbage' } }));
+    } finally {
+      await api.put(`/api/users-permissions/roles/${pub.id}`, { permissions: saved });
+    }
+    // A full-access API token may call them all, as Strapi's token strategy allows.
+    answers.push(await api.post('/api/auth/local', { identifier: p, password: 'secret123' }));
+    return answers;
+  }, { ...WORDS, ignoreKeys: ['id', 'jwt', 'location'] });
+});
+
 test('rate limits: twelve sign-ups with twelve emails pass; the same email and logins stop after ten', async () => {
   const { strapi, vellum } = await diff.both(async (_api, side) => {
     const anonymous = new HttpClient(side === 'strapi' ? diff.strapi.baseUrl : diff.vellum.baseUrl);
@@ -183,13 +234,13 @@ test('the permissions tree: GET /api/users-permissions/permissions (every action
     assert.ok(Object.values(tree).every((api) => Object.values((api as { controllers: Record<string, Record<string, { enabled: boolean }>> }).controllers).every((actions) => Object.values(actions).every((a) => a.enabled === false))));
   }
   // Known differences of the catalogue (left for later: routes Vellum lacks or does not check by
-  // these actions: content-type-builder, i18n listLocales, upload findPage, users-permissions auth.*;
-  // upload `update` is Vellum's own).
+  // these actions: content-type-builder, i18n listLocales, upload findPage; upload `update` is
+  // Vellum's own).
   const strapiActions = new Set(actionsOf(fromStrapi));
   const vellumActions = new Set(actionsOf(fromVellum));
   const missing = [...strapiActions].filter((a) => !vellumActions.has(a));
   const extra = [...vellumActions].filter((a) => !strapiActions.has(a));
-  assert.ok(missing.every((a) => /^plugin::(content-type-builder|i18n)\.|^plugin::upload\.content-api\.findPage$|^plugin::users-permissions\.auth\./.test(a)), missing.join(', '));
+  assert.ok(missing.every((a) => /^plugin::(content-type-builder|i18n)\.|^plugin::upload\.content-api\.findPage$/.test(a)), missing.join(', '));
   assert.deepEqual(extra, ['plugin::upload.content-api.update']);
 });
 
