@@ -2,7 +2,7 @@
  * `vellum import` and `vellum export`: a project's content, users and files in and out.
  *
  *   vellum import --file <archive.tar[.gz]> [--project dir]           Strapi's export archive (or Vellum's)
- *   vellum import strapi --url <base URL> --token <token> [--project dir]   a running Strapi, over its API
+ *   vellum import strapi --url <base URL> --token <token> [--file-origin <origin>]... [--project dir]   a running Strapi, over its API
  *   vellum export --file <archive.tar.gz> [--project dir]             Strapi's archive format
  */
 import { resolve } from 'node:path';
@@ -11,7 +11,8 @@ import { ValidationError } from '../errors.js';
 import { exportArchive, importArchive, importFromStrapi, openProject, Progress, type Summary } from '../transfer/index.js';
 
 export const TRANSFER_USAGE = `  vellum import --file <archive.tar.gz> [--project dir]      restore a strapi export (or vellum export) archive
-  vellum import strapi --url <url> --token <token> [--project dir]   copy a running Strapi over its API
+  vellum import strapi --url <url> --token <token> [--file-origin <origin>] [--project dir]   copy a running Strapi over its API
+                                                             (files from its own origin, or one --file-origin names)
   vellum export --file <archive.tar.gz> [--project dir]      write Strapi's archive format`;
 
 const OPTIONS = {
@@ -19,6 +20,7 @@ const OPTIONS = {
   file: { type: 'string' },
   url: { type: 'string' },
   token: { type: 'string' },
+  'file-origin': { type: 'string', multiple: true },
   quiet: { type: 'boolean' },
 } as const;
 
@@ -56,7 +58,7 @@ export async function runTransferCommand(argv: string[], project: (named: string
     if (!values.url || !values.token) throw new ValidationError(`--url and --token are required\n${TRANSFER_USAGE}`);
     const project = await openProject(projectDir);
     try {
-      const summary = await importFromStrapi(project, values.url, values.token, progress);
+      const summary = await importFromStrapi(project, values.url, values.token, progress, values['file-origin'] ?? []);
       summary.seconds = (Date.now() - started) / 1000;
       console.log(`Imported ${values.url} into ${projectDir} (${project.config.database.client}).`);
       print(summary);

@@ -31,6 +31,8 @@ class StrapiClient {
   constructor(
     private readonly base: string,
     private readonly token: string,
+    /** Origins besides the source's own whose files may be fetched (`--file-origin`). */
+    private readonly fileOrigins: readonly string[] = [],
   ) {}
 
   async get(path: string, query: Json = {}): Promise<unknown> {
@@ -57,9 +59,34 @@ class StrapiClient {
     return response.json();
   }
 
+  /**
+   * A file's bytes, from the source's own origin only (or one `--file-origin` names): a file's
+   * `url` is whatever the source's database holds, so an answer naming any other address (an
+   * internal service, a cloud metadata endpoint) would otherwise be fetched from this machine.
+   * Redirects are not followed, for the same reason.
+   */
   async download(url: string): Promise<Readable> {
-    const absolute = /^https?:\/\//.test(url) ? url : `${this.base}${url}`;
-    const response = await fetch(absolute);
+    const absolute = /^https?:\/\//.test(url) ? url : `${this.base}${url.startsWith('/') ? '' : '/'}${url}`;
+    let origin: string;
+    try {
+      origin = new URL(absolute).origin;
+    } catch {
+      throw new TransferError(`a file's url is not an address: ${url.slice(0, 200)}`);
+    }
+    if (origin !== new URL(this.base).origin && !this.fileOrigins.includes(origin)) {
+      throw new TransferError(
+        `a file is at ${absolute.slice(0, 200)}, outside ${this.base}: the import fetches only the source's own files. If that host serves its files (an upload provider's bucket), pass --file-origin ${origin}`,
+      );
+    }
+    let response: Response;
+    try {
+      response = await fetch(absolute, { redirect: 'manual' });
+    } catch (error) {
+      throw new TransferError(`${absolute} cannot be reached (${(error as Error).message})`);
+    }
+    if (response.status >= 300 && response.status < 400) {
+      throw new TransferError(`${absolute} answered a redirect (${response.status}) to ${String(response.headers.get('location')).slice(0, 200)}: redirects are not followed; pass the final host with --file-origin and make the source name it`);
+    }
     if (!response.ok || !response.body) throw new TransferError(`${absolute} answered ${response.status}`);
     return Readable.fromWeb(response.body as WebStream);
   }
@@ -138,10 +165,18 @@ function toEntity(model: ContentType, document: Json, project: TransferProject):
   return { entity: { type: model.uid, id: document.id as number, data }, links };
 }
 
-export async function importFromStrapi(project: TransferProject, baseUrl: string, token: string, progress: Progress): Promise<Summary> {
+/** `fileOrigins`: origins (`https://bucket.example.com`) besides the source's own whose files may be fetched. */
+export async function importFromStrapi(project: TransferProject, baseUrl: string, token: string, progress: Progress, fileOrigins: readonly string[] = []): Promise<Summary> {
   const base = baseUrl.replace(/\/+$/, '');
   const prefix = project.config.api.rest.prefix;
-  const client = new StrapiClient(base, token);
+  const origins = fileOrigins.map((value) => {
+    try {
+      return new URL(value).origin;
+    } catch {
+      throw new TransferError(`--file-origin ${value} is not an origin such as https://files.example.com`);
+    }
+  });
+  const client = new StrapiClient(base, token, origins);
   const summary = new Summary('api', base);
   const state = new ImportState(project, summary, progress);
   await state.prepare();

@@ -252,7 +252,12 @@ describe('admin panel settings in a browser [sqlite]', { skip }, () => {
     await settings().getByRole('link', { name: 'Providers' }).click();
     await page.getByRole('button', { name: 'Edit github' }).click();
     const dialog = page.getByRole('dialog');
-    await dialog.getByRole('switch', { name: 'Enable' }).check({ force: true });
+    // The modal mounts its form before its values arrive: a click in between is undone when they
+    // land (seen once under load). Check it until it stays on (check() is a no-op once on).
+    await dialog.getByLabel('Client ID').waitFor();
+    const enable = dialog.getByRole('switch', { name: 'Enable' });
+    for (let attempt = 0; attempt < 10 && !(await enable.isChecked()); attempt++) await enable.check({ force: true }).catch(() => undefined);
+    assert.equal(await enable.isChecked(), true);
     await dialog.getByLabel('Client ID').fill('vellum-client-id');
     await dialog.getByLabel('Client secret').fill('vellum-client-secret');
     assert.equal(await dialog.getByLabel("The redirect URL to add in your provider's application configurations").inputValue(), `${server.url}/api/connect/github/callback`);

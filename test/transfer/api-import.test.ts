@@ -22,12 +22,26 @@ const RECORDED = JSON.parse(readFileSync(join(fixture('strapi-archive'), 'api.js
 const ANSWERS = JSON.parse(readFileSync(join(fixture('strapi-archive'), 'answers.json'), 'utf8')) as Record<string, { status: number; body: unknown }>;
 const TOKEN = 'recorded-token';
 
-/** The recorded Strapi: the same answers to the same requests, 401 without the token. */
-async function replay(): Promise<{ url: string; server: Server; asked: string[] }> {
+const FILES_PAGE = '/api/upload/files?pagination[page]=1&pagination[pageSize]=100&sort=id%3Aasc';
+
+/**
+ * The recorded Strapi: the same answers to the same requests, 401 without the token. `files`
+ * rewrites the media list's answer; `redirects` answers those paths with a redirect.
+ */
+async function replay(options: { files?: (files: { url: string }[]) => unknown; redirects?: Record<string, string> } = {}): Promise<{ url: string; server: Server; asked: string[] }> {
   const asked: string[] = [];
   const server = createServer((request, response) => {
     const path = request.url ?? '/';
     asked.push(path);
+    if (options.redirects?.[path]) {
+      response.writeHead(302, { location: options.redirects[path] }).end();
+      return;
+    }
+    if (path === FILES_PAGE && options.files) {
+      const body = JSON.stringify(options.files(JSON.parse(Buffer.from(RECORDED[path]!.body, 'base64').toString('utf8'))));
+      response.writeHead(200, { 'content-type': 'application/json' }).end(body);
+      return;
+    }
     const isFile = path.startsWith('/uploads/');
     if (!isFile && request.headers.authorization !== `Bearer ${TOKEN}`) {
       response.writeHead(401, { 'content-type': 'application/json' }).end('{"data":null,"error":{"status":401,"name":"UnauthorizedError","message":"Missing or invalid credentials"}}');
@@ -97,6 +111,36 @@ for (const dialect of DIALECTS) {
       assert.equal(again.types.get('api::article.article')!.destination, 53);
       const files = (await server.api.get('/api/upload/files')).body as unknown[];
       assert.equal(files.length, 6);
+    });
+
+    it('fetches only the source\'s own files: another origin only when --file-origin names it, no redirect followed', async () => {
+      // Another service on this machine that a file's url names (a metadata endpoint, say).
+      const elsewhere = await replay();
+      const pointing = await replay({ files: (files) => files.map((file, i) => (i === 0 ? { ...file, url: `${elsewhere.url}/uploads/mig_red_76e21ea7f8.png` } : file)) });
+      const redirecting = await replay({ redirects: { '/uploads/mig_red_76e21ea7f8.png': `${elsewhere.url}/uploads/mig_red_76e21ea7f8.png` } });
+      const run = async (source: string, origins: string[] = []) => {
+        const project = await openProject(BLOG, { env: { NODE_ENV: 'test' }, overrides: { server: { dirs: { public: join(work, 'public') } }, database: server.databaseConfig } });
+        try {
+          return await importFromStrapi(project, source, TOKEN, new Progress(null), origins);
+        } finally {
+          await project.close();
+        }
+      };
+      try {
+        await assert.rejects(run(pointing.url), (error: Error) => {
+          assert.match(error.message, /outside http:\/\/127\.0\.0\.1:\d+: the import fetches only the source's own files/);
+          assert.ok(error.message.includes(`pass --file-origin ${elsewhere.url}`), error.message);
+          return true;
+        });
+        await assert.rejects(run(redirecting.url), /answered a redirect \(302\)/);
+        assert.deepEqual(elsewhere.asked, [], 'nothing was fetched from the other origin');
+
+        const summary = await run(pointing.url, [elsewhere.url]);
+        assert.deepEqual(summary.mismatches, []);
+        assert.deepEqual(elsewhere.asked, ['/uploads/mig_red_76e21ea7f8.png']);
+      } finally {
+        for (const s of [elsewhere, pointing, redirecting]) await new Promise((resolve) => s.server.close(resolve));
+      }
     });
 
     it('a token Strapi refuses stops the import with what to do', async () => {
