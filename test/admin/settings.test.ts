@@ -275,7 +275,10 @@ describe('admin panel settings in a browser [sqlite]', { skip }, () => {
 
     // A provider Vellum cannot run: the API's reason beside the switch.
     await page.getByRole('button', { name: 'Edit twitter' }).click();
-    await dialog.getByRole('switch', { name: 'Enable' }).check({ force: true });
+    await dialog.getByLabel('Client ID').waitFor();
+    const enableTwitter = dialog.getByRole('switch', { name: 'Enable' });
+    for (let attempt = 0; attempt < 10 && !(await enableTwitter.isChecked()); attempt++) await enableTwitter.check({ force: true }).catch(() => undefined);
+    assert.equal(await enableTwitter.isChecked(), true);
     await dialog.getByRole('button', { name: 'Save' }).click();
     await dialog.getByText('twitter cannot be enabled').waitFor();
   });
