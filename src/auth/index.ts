@@ -36,6 +36,7 @@ import { RoleApi } from './role-api.js';
 import { ProviderSettings } from './providers.js';
 import { ProviderLogins } from './oauth.js';
 import { routeKey, Throttle } from './throttle.js';
+import { deviceName } from './user-agent.js';
 
 export { authTables, ME_ACTION, roleType, userType } from './model.js';
 export { resolveAuthConfig } from './config.js';
@@ -261,7 +262,10 @@ export async function startAuth(
       const id = result.user.id;
       if (!sessions.enabled || result.jwt === undefined || typeof id !== 'number') return { body: result };
       const deviceId = typeof body.deviceId === 'string' && body.deviceId.length > 0 ? body.deviceId : undefined;
-      const tokens = await sessions.start(id, how === 'password' ? (deviceId ?? randomUUID()) : deviceId);
+      // As Strapi: registration and a password change name a device when the body does not; a
+      // password change's new session records no sign-in for the sessions list.
+      const device = how === 'login' ? deviceId : (deviceId ?? randomUUID());
+      const tokens = await sessions.start(id, device, how === 'password' ? undefined : { deviceName: deviceName(headers['user-agent']) });
       const answer: SessionAnswer = how === 'login' ? sessions.answer(tokens, headers, authConfig.production) : { body: tokens };
       return { body: { ...answer.body, ...result, jwt: answer.body.jwt }, cookie: answer.cookie };
     },

@@ -166,6 +166,10 @@ export const authTables: TableSpec[] = [
       { name: 'session_id', type: 'string', notNull: true },
       { name: 'user_id', type: 'integer', notNull: true },
       { name: 'device_id', type: 'string' },
+      // What the sessions list shows (Strapi's session metadata): set when signing in, not when a
+      // password change re-issues a session.
+      { name: 'device_name', type: 'string' },
+      { name: 'login_at', type: 'datetime' },
       { name: 'token_hash', type: 'string', notNull: true },
       { name: 'expires_at', type: 'datetime', notNull: true },
       { name: 'absolute_expires_at', type: 'datetime', notNull: true },
@@ -240,6 +244,8 @@ export interface SessionRow {
   session_id: string;
   user_id: number;
   device_id: string | null;
+  device_name: string | null;
+  login_at: Encoded | null;
   token_hash: string;
   expires_at: Encoded;
   absolute_expires_at: Encoded;

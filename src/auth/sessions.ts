@@ -24,6 +24,19 @@ import type { AuthConfig, SessionsConfig } from './config.js';
 import type { JwtSigner } from './jwt.js';
 import { SESSIONS_TABLE } from './model.js';
 
+/** One of a user's sessions as `GET /api/auth/sessions` lists it (Strapi's `sanitizeSessionEntry`). */
+export interface SessionEntry {
+  id: string;
+  /** null when the sign-in named none (as Strapi answers it). */
+  deviceId: string | null;
+  deviceName?: string;
+  /** The session the request's access token belongs to. */
+  current: boolean;
+  loginAt?: string;
+  /** The last sign-in or refresh. */
+  lastActiveAt?: string;
+}
+
 export interface SessionTokens {
   /** The access token. */
   jwt: string;
@@ -87,8 +100,11 @@ export class Sessions {
     return this.jwt.issue({ id: userId, userId: String(userId), sessionId, type: 'access' }, this.settings.accessTokenLifespan);
   }
 
-  /** A new session for the user (a device): its access and refresh tokens. */
-  async start(userId: number, deviceId?: string): Promise<SessionTokens> {
+  /**
+   * A new session for the user (a device): its access and refresh tokens. `signIn`: what a sign-in
+   * records for the sessions list (a password change's new session has none, as in Strapi).
+   */
+  async start(userId: number, deviceId?: string, signIn?: { deviceName?: string }): Promise<SessionTokens> {
     const sessionId = randomBytes(16).toString('hex');
     const refreshToken = await this.refreshTokenFor(userId, sessionId);
     const { idleRefreshTokenLifespan: idle, maxRefreshTokenLifespan: max } = this.settings;
@@ -101,6 +117,8 @@ export class Sessions {
           session_id: sessionId,
           user_id: userId,
           device_id: deviceId ?? null,
+          device_name: signIn?.deviceName ?? null,
+          login_at: signIn ? this.now() : null,
           token_hash: sha256(refreshToken),
           expires_at: this.now(Math.min(idle, max)),
           absolute_expires_at: this.now(max),
@@ -197,6 +215,36 @@ export class Sessions {
     const fromToken = current.refreshToken ? await this.sessionOf(current.refreshToken) : undefined;
     const sessionId = fromToken && fromToken.userId === userId ? fromToken.sessionId : current.sessionId;
     return this.revoke(userId, sessionId ? { sessionId } : {});
+  }
+
+  /**
+   * `GET /api/auth/sessions`: the user's live sessions, the current one first, then the most
+   * recently active (Strapi's `sortSessionsForDisplay`). Never a token or a row id.
+   */
+  async list(userId: number, currentSessionId: string | undefined): Promise<SessionEntry[]> {
+    const rows = await this.database.system
+      .selectFrom(SESSIONS_TABLE)
+      .select(['session_id', 'device_id', 'device_name', 'login_at', 'updated_at', 'created_at'])
+      .where('user_id', '=', userId)
+      .where('expires_at', '>', this.now())
+      .where('absolute_expires_at', '>', this.now())
+      .execute();
+    const iso = (value: unknown) => (value === null || value === undefined ? undefined : new Date(this.database.dialect.decode('datetime', value) as string | Date).toISOString());
+    const entries: SessionEntry[] = rows.map((row) => ({
+      id: row.session_id,
+      deviceId: row.device_id,
+      deviceName: row.device_name ?? undefined,
+      current: currentSessionId !== undefined && row.session_id === currentSessionId,
+      loginAt: iso(row.login_at),
+      lastActiveAt: iso(row.updated_at ?? row.created_at),
+    }));
+    return entries.sort((a, b) => (a.current !== b.current ? (a.current ? -1 : 1) : (b.lastActiveAt ?? '').localeCompare(a.lastActiveAt ?? '')));
+  }
+
+  /** `DELETE /api/auth/sessions/:id`: ends one of the user's sessions; false when the user has no such session. */
+  async revokeById(userId: number, sessionId: string): Promise<boolean> {
+    const deleted = await this.database.system.deleteFrom(SESSIONS_TABLE).where('user_id', '=', userId).where('session_id', '=', sessionId).executeTakeFirst();
+    return Number(deleted.numDeletedRows) > 0;
   }
 
   /** Ends the user's sessions (all, a device's, one): their refresh and access tokens stop working. */

@@ -106,6 +106,22 @@ export function registerUsersPermissionsRoutes(
     if (sessions.usesCookie(request.headers)) reply.header('set-cookie', sessions.cookie('', auth.config.production));
     return { ok: true };
   });
+  // The user's sessions (devices), as Strapi 5.54 lists and ends them.
+  const sessionUser = async (request: FastifyRequest) => {
+    if (!sessions.enabled) throw new NotFoundError('Not Found');
+    const caller = await auth.access.resolve(request.headers);
+    if (caller.kind !== 'user') throw new UnauthorizedError('Missing authentication');
+    return caller;
+  };
+  app.get(`${prefix}/auth/sessions`, permitted('getSessions'), async (request) => {
+    const caller = await sessionUser(request);
+    return { data: await sessions.list(caller.userId, caller.sessionId) };
+  });
+  app.delete<{ Params: { sessionId: string } }>(`${prefix}/auth/sessions/:sessionId`, permitted('revokeSession'), async (request) => {
+    const caller = await sessionUser(request);
+    if (!(await sessions.revokeById(caller.userId, request.params.sessionId))) throw new NotFoundError('Session not found');
+    return { data: {} };
+  });
   app.post(`${prefix}/auth/send-email-confirmation`, permitted('sendEmailConfirmation'), async (request) => {
     await limited(request, 'auth/send-email-confirmation');
     return auth.account.sendEmailConfirmation(objectBody(request));

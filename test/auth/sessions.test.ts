@@ -193,6 +193,53 @@ for (const dialect of DIALECTS) {
       assert.equal((await refresh(user.refreshToken)).status, 200);
     });
 
+    it("the user's sessions: listed current first then by activity, with device names; one ended by id, on every node", async () => {
+      const user = await register();
+      const agent = (ua: string) => ({ 'user-agent': ua });
+      const phone = await login(user.email, user.password, agent('Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) Version/17.0 Mobile/15E148 Safari/604.1'));
+      // The list is ordered by last activity: the laptop's sign-in comes later (written, not waited for).
+      const laptop = await anon().post('/api/auth/local', { identifier: user.email, password: user.password, deviceId: 'laptop' }, { headers: agent('Mozilla/5.0 (X11; Linux x86_64; rv:121.0) Gecko/20100101 Firefox/121.0') });
+      const [phoneRow] = (await sessionRows(user.id)).filter((row) => row.device_id === null);
+      await server.vellum.database.system.updateTable('up_sessions').set({ updated_at: server.vellum.database.dialect.encode('datetime', new Date(Date.now() - 60_000)) }).where('session_id', '=', phoneRow.session_id).execute();
+      const listed = await anon().get('/api/auth/sessions', bearer(laptop.body.jwt));
+      assert.equal(listed.status, 200, listed.text);
+      const entries = listed.body.data as Record<string, unknown>[];
+      assert.deepEqual(
+        entries.map(({ deviceId, deviceName, current }) => ({ deviceId, deviceName, current })),
+        [
+          { deviceId: 'laptop', deviceName: 'Firefox on Linux', current: true },
+          // Registration names a random device; a sign-in without deviceId none (null).
+          { deviceId: entries[1].deviceId, deviceName: undefined, current: false },
+          { deviceId: null, deviceName: 'Safari on iOS', current: false },
+        ],
+      );
+      assert.match(String(entries[1].deviceId), /^[0-9a-f-]{36}$/);
+      for (const entry of entries) {
+        assert.deepEqual(Object.keys(entry).filter((key) => !['deviceName'].includes(key)), ['id', 'deviceId', 'current', 'loginAt', 'lastActiveAt']);
+        assert.ok(!JSON.stringify(entry).includes(user.refreshToken.slice(-20)), 'no token in the list');
+      }
+      const phoneId = entries[2].id as string;
+      assert.equal(phoneId, phoneRow.session_id);
+      // Another user cannot end it; its owner can, from another node; then it is gone and its tokens with it.
+      const stranger = await register();
+      const foreign = await anon().delete(`/api/auth/sessions/${phoneId}`, bearer(stranger.jwt));
+      assert.equal(foreign.status, 404);
+      assert.equal(foreign.body.error.message, 'Session not found');
+      const ended = await other.publicApi.delete(`/api/auth/sessions/${phoneId}`, bearer(laptop.body.jwt));
+      assert.equal(ended.status, 200, ended.text);
+      assert.deepEqual(ended.body, { data: {} });
+      assert.equal((await anon().delete(`/api/auth/sessions/${phoneId}`, bearer(laptop.body.jwt))).status, 404);
+      assert.equal((await refresh(phone.body.refreshToken)).status, 401);
+      assert.equal((await me(phone.body.jwt)).status, 401);
+      assert.deepEqual(((await anon().get('/api/auth/sessions', bearer(laptop.body.jwt))).body.data as { id: string }[]).map((entry) => entry.id).includes(phoneId), false);
+      // Without a user: 403 anonymously (Public lacks the actions), 401 with an API token.
+      assert.equal((await anon().get('/api/auth/sessions')).status, 403);
+      assert.equal((await anon().delete(`/api/auth/sessions/${phoneId}`)).status, 403);
+      const token = await server.api.get('/api/auth/sessions');
+      assert.equal(token.status, 401);
+      assert.equal(token.body.error.message, 'Missing authentication');
+    });
+
     it('logout needs a user: without credentials 403, with an API token 401', async () => {
       assert.equal((await anon().post('/api/auth/logout', {})).status, 403);
       const res = await server.api.post('/api/auth/logout', {});
@@ -244,6 +291,10 @@ for (const dialect of DIALECTS) {
         const answer = await legacy.publicApi.post(path, { refreshToken: 'x' }, headers);
         assert.equal(answer.status, 404);
         assert.equal(answer.body.error.name, 'NotFoundError');
+      }
+      for (const answer of [await legacy.publicApi.get('/api/auth/sessions', bearer(res.body.jwt)), await legacy.publicApi.delete('/api/auth/sessions/x', bearer(res.body.jwt))]) {
+        assert.equal(answer.status, 404);
+        assert.equal(answer.body.error.message, 'Not Found');
       }
       // A signed-in user may not refresh (Authenticated lacks auth.refresh), as in Strapi 5.54.
       assert.equal((await legacy.publicApi.post('/api/auth/refresh', { refreshToken: 'x' }, bearer(res.body.jwt))).status, 403);
