@@ -11,6 +11,7 @@ import { checkTopLevelParams, type Action } from '../query/parse/top-level.js';
 import type { ContentType } from '../schema/model.js';
 import type { Context } from './context.js';
 import { withCaller, type Params, type RestDocuments } from './documents.js';
+import { withoutNullLocales } from './null-locales.js';
 import { callerOf } from './pipeline.js';
 import { servicesOf, type Instance, type Runtime } from './runtime.js';
 
@@ -125,9 +126,10 @@ export function createBaseController(runtime: Runtime, type: ContentType): Insta
       const shaped = wantsLegacyFormat(headers) ? legacyData(schema, type, data as Record<string, unknown>) : data;
       return { data: shaped, meta };
     },
-    // Reads leave out what the caller may not see (private attributes, unreadable relations) already.
+    // Reads leave out what the caller may not see (private attributes, unreadable relations) already;
+    // what is left is the `locale: null` the Document Service adds for project code.
     async sanitizeOutput(data: unknown, _ctx: Context) {
-      return data;
+      return withoutNullLocales(schema, type, data);
     },
     // Bodies are checked by the document service, with REST's messages.
     async sanitizeInput(data: unknown, _ctx: Context) {

@@ -11,6 +11,7 @@ import type { Document, DocumentParams, DocumentService, FindManyResult, WritePa
 import { NotFoundError } from '../errors.js';
 import type { ContentType } from '../schema/model.js';
 import { withKnownData } from './known-data.js';
+import { withNullLocales } from './null-locales.js';
 
 export type Params = Record<string, unknown>;
 
@@ -112,16 +113,17 @@ export class ProjectDocuments {
           if (!(error instanceof NotFoundError)) throw error;
         }
       }
-      return { documentId: String(params.documentId), entries };
+      return { documentId: String(params.documentId), entries: withNullLocales(schema, type, entries) };
     };
+    const shaped = <T>(value: T): T => withNullLocales(schema, type, value);
     return {
-      findMany: async (params = {}) => (await documents.findMany(list(params))).results,
-      findFirst: (params = {}) => documents.findFirst(list(params)),
-      findOne: (params) => documents.findOne(withStatus(params)),
+      findMany: async (params = {}) => shaped((await documents.findMany(list(params))).results),
+      findFirst: async (params = {}) => shaped(await documents.findFirst(list(params))),
+      findOne: async (params) => shaped(await documents.findOne(withStatus(params))),
       count: (params = {}) => documents.count(withStatus(params)),
       // Keys the model does not have are left out, as Strapi's query engine ignores them.
-      create: (params) => documents.create(withStatus(withKnownData(schema, type, params)) as WriteParams),
-      update: (params) => documents.update(withStatus(withKnownData(schema, type, params)) as WriteParams),
+      create: async (params) => shaped(await documents.create(withStatus(withKnownData(schema, type, params)) as WriteParams)),
+      update: async (params) => shaped(await documents.update(withStatus(withKnownData(schema, type, params)) as WriteParams)),
       delete: async (params) => {
         // Strapi answers the rows it deletes (every version, in the locale asked for) as its query
         // engine reads them, with the call's `fields` and `populate`: read before they are gone.

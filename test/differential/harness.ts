@@ -252,7 +252,9 @@ interface Comparable {
 function comparable(response: Response, normaliser: Normaliser, options: SameOptions): Comparable {
   const body = response.body as { error?: { name?: string; message?: string; details?: unknown } } | null;
   if (response.status >= 400 && body && typeof body === 'object' && body.error) {
-    const error: Record<string, unknown> = { name: body.error.name, details: shapeOf(body.error.details) };
+    // Vellum's `details.reason` (what a 401 or 404 was missing) is added on purpose: README, "Errors".
+    const { reason: _reason, ...details } = (body.error.details ?? {}) as Record<string, unknown>;
+    const error: Record<string, unknown> = { name: body.error.name, details: shapeOf(body.error.details && typeof body.error.details === 'object' && !Array.isArray(body.error.details) ? details : body.error.details) };
     if (options.messages) error.message = body.error.message;
     return { status: response.status, body: { error } };
   }

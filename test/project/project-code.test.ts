@@ -41,6 +41,23 @@ for (const dialect of DIALECTS) {
       assert.equal(seeded.body.data.title, 'Seeded article');
       assert.equal(typeof seeded.body.data.publishedAt, 'string', 'published');
       assert.equal(seeded.body.data.writer.name, 'Seed Writer');
+      // sanitizeOutput takes out the Document Service's `locale: null`, as Strapi's does.
+      assert.equal('locale' in seeded.body.data, false);
+      assert.equal('locale' in seeded.body.data.writer, false);
+    });
+
+    it('the Document Service and entity service answer types without i18n with locale null at every level, except where fields select', async () => {
+      const name = unique('shape');
+      const res = await server.publicApi.post(`/api/probe/shapes/${name}`, {});
+      assert.equal(res.status, 200, res.text);
+      const { writer, article, page, published, pages, fields, first, updated, engine, entity } = res.body;
+      for (const document of [writer, article, article.writer, page, page.writer, published.entries[0], pages[0], pages[0].writer, first, updated, engine, entity]) {
+        assert.equal(document.locale, null, JSON.stringify(document));
+        assert.ok('locale' in document);
+      }
+      // Components have no locale; a `fields` selection has what it names.
+      assert.equal('locale' in page.seo, false);
+      assert.deepEqual(Object.keys(fields[0]).sort(), ['documentId', 'id', 'name']);
     });
 
     it('a core controller override calls super.find(ctx) and changes the answer', async () => {
