@@ -90,8 +90,13 @@ export class ProjectDocuments {
   strapi(type: ContentType): DocumentsApi {
     const documents = this.unlimited.of(type);
     const { i18n, schema } = this.service;
-    /** Drafts by default, as Strapi's Document Service reads and writes; types without drafts have one version. */
-    const withStatus = (params: Params): DocumentParams => ({ ...params, status: type.draftAndPublish && params.status !== 'published' ? 'draft' : 'published' });
+    /**
+     * Drafts by default, as Strapi's Document Service reads and writes. A type without drafts has
+     * one version whatever the status, but the status still picks the version of the draft-and-publish
+     * types its relations reach: Strapi links such a row to the target's draft and published rows,
+     * and its Document Service populates and filters them in the status asked (drafts by default).
+     */
+    const withStatus = (params: Params): DocumentParams => ({ ...params, status: params.status === 'published' ? 'published' : 'draft' });
     /** Strapi reads top-level `start` and `limit`; the facade reads them in `pagination`. */
     const list = (params: Params): DocumentParams => {
       const { start, limit, ...rest } = withStatus(params);

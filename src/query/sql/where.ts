@@ -3,7 +3,7 @@ import type { ColumnType, Dialect } from '../../database/dialect.js';
 import { columnTypeOf } from '../../database/tables.js';
 import type { Model, Schema } from '../../schema/model.js';
 import type { FieldRef, FilterNode } from '../types.js';
-import { Aliases, relatedRows } from './joins.js';
+import { Aliases, anyTargetVersion, relatedRows } from './joins.js';
 import { holdsWithoutRows } from './absent.js';
 import { FALSE, TRUE, and, or, type VersionScope } from './scope.js';
 
@@ -36,7 +36,7 @@ export function compileFilter(ctx: SqlContext, model: Model, alias: string, node
     case 'compare':
       return compileComparison(ctx.dialect, sql.ref(`${alias}.${node.field.column}`), node.field, node.operator, node.value);
     case 'relation': {
-      const related = relatedRows(ctx.schema, model, alias, node.attribute, ctx.scope, ctx.aliases);
+      const related = relatedRows(ctx.schema, model, alias, node.attribute, ctx.scope, ctx.aliases, anyTargetVersion(model));
       // Below the first relation, each level is a set built once (`in (select ...)`, uncorrelated):
       // correlated EXISTS nested through to-many relations cost fan-out^depth per row. Measured on
       // SQLite, 31 articles in 4 categories, `filters[category][articles]` repeated n times: n = 5
