@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ReadBudget } from '../documents/service.js';
 import type { OperationReads } from './cache.js';
+import type { RootSlots } from './root-concurrency.js';
 
 /** What every resolver receives as its context (mercurius adds `reply` and `app`). */
 export interface GraphqlContext {
@@ -12,4 +13,6 @@ export interface GraphqlContext {
   budget: ReadBudget;
   /** What the operation's reads note for the response cache (cache.ts); absent when it is off. */
   reads?: OperationReads;
+  /** The operation's root fields running now (root-concurrency.ts), made by the first of them. */
+  rootSlots?: RootSlots;
 }

@@ -15,6 +15,7 @@ import { GraphqlCache, rootFieldCount } from './cache.js';
 import type { ResponseCache } from '../http/response-cache.js';
 import { ExtensionService } from './extension.js';
 import { costLimitRule, depthLimitRule, rootFieldsRule } from './limits.js';
+import { limitRootConcurrency } from './root-concurrency.js';
 import { PLAYGROUND_CSP, playgroundHtml, registerPlaygroundAssets, wantsPlayground } from './playground.js';
 import { Operations } from './resolvers/operations.js';
 import { SelectionReader } from './resolvers/selection.js';
@@ -94,6 +95,7 @@ function createGraphqlSchema(options: GraphqlOptions): { schema: GraphQLSchema; 
 export async function registerGraphql(app: FastifyInstance, options: GraphqlOptions): Promise<GraphQLSchema> {
   const { config } = options;
   const { schema, custom } = createGraphqlSchema(options);
+  limitRootConcurrency(schema);
   const cache = options.cache && !custom ? new GraphqlCache(options.cache, options.service, options.access) : undefined;
   const validationRules: ValidationRule[] = [
     depthLimitRule(config.depthLimit),
