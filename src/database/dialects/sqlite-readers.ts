@@ -79,10 +79,7 @@ export interface ReaderOptions {
   arrayRows: string;
 }
 
-/**
- * Worker threads running read-only statements, at most `size`, started by `warm` when the database
- * opens (a thread's start costs 40-60 ms: paid at boot, not by the first request).
- */
+/** Worker threads running read-only statements, started when first needed, at most `size`. */
 export class SqliteReaders {
   private readonly idle: Reader[] = [];
   private readonly busy = new Set<Reader>();
@@ -112,11 +109,6 @@ export class SqliteReaders {
     );
     this.inFlight.add(settled);
     return answer;
-  }
-
-  /** Starts the threads now, idle, so that the first reads find them ready. */
-  warm(): void {
-    while (!this.closed && this.idle.length + this.busy.size < this.options.size) this.idle.push(this.spawn());
   }
 
   /** Refuses new reads, lets those under way answer (within the budget), then stops the threads. */

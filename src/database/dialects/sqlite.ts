@@ -240,8 +240,7 @@ export function createSqliteKysely(connection: SqliteConnection, log: KyselyConf
 
 /**
  * Reader threads: two, so that one slow read does not queue every other behind it. Each costs
- * about 10 MB idle (a Node isolate, a connection; up to 8 MB of page cache) and starts when the
- * database opens (Kysely's driver init).
+ * about 10 MB idle (a Node isolate, a connection; up to 8 MB of page cache) and starts at the first read.
  */
 const READERS = 2;
 
@@ -321,9 +320,7 @@ class ReadersDriver implements Driver {
     readonly readers: SqliteReaders | undefined,
   ) {}
 
-  async init(): Promise<void> {
-    this.readers?.warm();
-  }
+  async init(): Promise<void> {}
 
   async acquireConnection(): Promise<DatabaseConnection> {
     return new ReadersConnection(this);
