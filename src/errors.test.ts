@@ -15,7 +15,7 @@ describe('the error registry (src/errors.ts)', () => {
   it('gives each instance the status, name and codes of its class', () => {
     const error = new NotFoundError('Not Found');
     assert.ok(error instanceof VellumError && error instanceof Error);
-    assert.deepEqual([error.status, error.name, error.code, error.graphqlCode, error.message], [404, 'NotFoundError', 'VELLUM_NOT_FOUND', 'NOT_FOUND', 'Not Found']);
+    assert.deepEqual([error.status, error.name, error.code, error.graphqlCode, error.message], [404, 'NotFoundError', 'VELLUM_NOT_FOUND', 'STRAPI_NOT_FOUND_ERROR', 'Not Found']);
     assert.deepEqual(error.details, {});
   });
 

@@ -3,6 +3,11 @@
  * its HTTP status, Strapi's error name, a stable Vellum code and its GraphQL code. The REST layer
  * renders it as the envelope `{ data: null, error: { status, name, message, details } }`, GraphQL
  * with `extensions.code`. README's error table lists them all (test/errors-registry.test.ts).
+ *
+ * GraphQL codes are those Strapi 5.54's `formatGraphqlError` gives: `FORBIDDEN` for forbidden and
+ * unauthorized, `BAD_USER_INPUT` for validation, `STRAPI_<NAME>` (the name in snake case) for its
+ * other errors (`STRAPI_NOT_FOUND_ERROR`, `STRAPI_RATE_LIMIT_ERROR`); Vellum's own errors keep
+ * the Apollo code that fits (`BAD_USER_INPUT` for a cost limit).
  */
 
 export type ErrorDetails = Record<string, unknown>;
@@ -122,7 +127,7 @@ export class BadRequestError extends VellumError {
   static override readonly status: number = 400;
   static override readonly errorName: string = 'BadRequestError';
   static override readonly code: string = 'VELLUM_BAD_REQUEST';
-  static override readonly graphqlCode: string = 'BAD_REQUEST';
+  static override readonly graphqlCode: string = 'STRAPI_BAD_REQUEST_ERROR';
 
   constructor(message = 'Bad Request', details: ErrorDetails = {}) {
     super(message, details);
@@ -133,7 +138,7 @@ export class UnauthorizedError extends VellumError {
   static override readonly status: number = 401;
   static override readonly errorName: string = 'UnauthorizedError';
   static override readonly code: string = 'VELLUM_UNAUTHORIZED';
-  static override readonly graphqlCode: string = 'UNAUTHENTICATED';
+  static override readonly graphqlCode: string = 'FORBIDDEN';
 
   constructor(message = 'Missing or invalid credentials', details: ErrorDetails = {}) {
     super(message, details);
@@ -168,7 +173,7 @@ export class NotFoundError extends VellumError {
   static override readonly status: number = 404;
   static override readonly errorName: string = 'NotFoundError';
   static override readonly code: string = 'VELLUM_NOT_FOUND';
-  static override readonly graphqlCode: string = 'NOT_FOUND';
+  static override readonly graphqlCode: string = 'STRAPI_NOT_FOUND_ERROR';
 
   constructor(message = 'Not Found', details: ErrorDetails = {}) {
     super(message, details);
@@ -199,7 +204,7 @@ export class PayloadTooLargeError extends VellumError {
   static override readonly status: number = 413;
   static override readonly errorName: string = 'PayloadTooLargeError';
   static override readonly code: string = 'VELLUM_PAYLOAD_TOO_LARGE';
-  static override readonly graphqlCode: string = 'PAYLOAD_TOO_LARGE';
+  static override readonly graphqlCode: string = 'STRAPI_PAYLOAD_TOO_LARGE_ERROR';
 
   constructor(message = 'Request entity too large', details: ErrorDetails = {}) {
     super(message, details);
@@ -222,7 +227,7 @@ export class RateLimitError extends VellumError {
   static override readonly status: number = 429;
   static override readonly errorName: string = 'RateLimitError';
   static override readonly code: string = 'VELLUM_RATE_LIMITED';
-  static override readonly graphqlCode: string = 'RATE_LIMITED';
+  static override readonly graphqlCode: string = 'STRAPI_RATE_LIMIT_ERROR';
 
   constructor(message = 'Too many requests, please try again later.', details: ErrorDetails = {}) {
     super(message, details);
@@ -234,7 +239,7 @@ export class NotImplementedError extends VellumError {
   static override readonly status: number = 501;
   static override readonly errorName: string = 'NotImplementedError';
   static override readonly code: string = 'VELLUM_NOT_IMPLEMENTED';
-  static override readonly graphqlCode: string = 'INTERNAL_SERVER_ERROR';
+  static override readonly graphqlCode: string = 'STRAPI_NOT_IMPLEMENTED_ERROR';
 
   constructor(message = 'This feature is not implemented yet', details: ErrorDetails = {}) {
     super(message, details);
@@ -279,7 +284,7 @@ export class ApplicationError extends VellumError {
   static override readonly status: number = 400;
   static override readonly errorName: string = 'ApplicationError';
   static override readonly code: string = 'VELLUM_APPLICATION';
-  static override readonly graphqlCode: string = 'BAD_REQUEST';
+  static override readonly graphqlCode: string = 'STRAPI_APPLICATION_ERROR';
 
   constructor(message: string, details: ErrorDetails = {}, status = ApplicationError.status) {
     super(message, details, status);

@@ -33,4 +33,9 @@ export interface Caller extends CallerOptions {
  */
 export interface AccessControl {
   authorize(headers: IncomingHttpHeaders, permission: Permission): Promise<Caller>;
+  /**
+   * Refuses credentials that do not resolve (UnauthorizedError) before anything else runs: a
+   * GraphQL request with a bad token is Strapi's HTTP 401, not an error per field.
+   */
+  authenticate?(headers: IncomingHttpHeaders): Promise<void>;
 }

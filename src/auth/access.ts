@@ -66,6 +66,10 @@ export class UsersPermissionsAccess implements AccessControl {
     return grantSet(known ? [...actions].filter((action) => known.has(action)) : actions);
   }
 
+  async authenticate(headers: IncomingHttpHeaders): Promise<void> {
+    if (headers.authorization !== undefined) await this.resolve(headers);
+  }
+
   /** Who is asking. Invalid, expired or revoked credentials are a 401, also on public routes. */
   async resolve(headers: IncomingHttpHeaders): Promise<Caller> {
     const token = bearerToken(headers.authorization);

@@ -16,6 +16,8 @@ import type { ResponseCache } from '../http/response-cache.js';
 import { ExtensionService } from './extension.js';
 import { costLimitRule, depthLimitRule, rootFieldsRule } from './limits.js';
 import { limitRootConcurrency } from './root-concurrency.js';
+import { UnauthorizedError } from '../errors.js';
+import { errorBody } from '../http/errors.js';
 import { PLAYGROUND_CSP, playgroundHtml, registerPlaygroundAssets, wantsPlayground } from './playground.js';
 import { Operations } from './resolvers/operations.js';
 import { SelectionReader } from './resolvers/selection.js';
@@ -110,6 +112,21 @@ export async function registerGraphql(app: FastifyInstance, options: GraphqlOpti
       scope.addHook('onRequest', async (request, reply) => {
         if (request.url.replace(/\/+$/, '') === config.endpoint && wantsPlayground(request.method, request.url, request.headers.accept)) {
           return reply.header('content-security-policy', PLAYGROUND_CSP).type('text/html; charset=utf-8').send(page);
+        }
+      });
+    }
+    // Credentials that do not resolve are refused before the operation runs, with REST's 401 envelope,
+    // as Strapi 5.54's authentication middleware answers them (not an error per field).
+    const { access } = options;
+    if (access.authenticate) {
+      scope.addHook('preHandler', async (request, reply) => {
+        if (request.url.split('?')[0]!.replace(/\/+$/, '') !== config.endpoint) return;
+        try {
+          await access.authenticate!(request.headers);
+        } catch (error) {
+          // This scope's errors are mercurius' (a GraphQL 400): the envelope is sent here.
+          if (!(error instanceof UnauthorizedError)) throw error;
+          return reply.code(error.status).send(errorBody(error));
         }
       });
     }

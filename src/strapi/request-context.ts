@@ -91,6 +91,7 @@ export class RequestContext {
   describing(access: AccessControl, describe: (ctx: Context, caller: Awaited<ReturnType<AccessControl['authorize']>>) => Promise<void>): AccessControl {
     if (!this.storage) return access;
     return {
+      authenticate: access.authenticate?.bind(access),
       authorize: async (headers, permission) => {
         const caller = await access.authorize(headers, permission);
         const store = this.storage?.getStore();

@@ -192,7 +192,7 @@ for (const dialect of DIALECTS) {
         // `register` is non-null: the first refusal empties `data` and ends the (serial) mutation.
         assert.equal(res.body.data, null);
         assert.ok(res.body.errors?.length);
-        for (const error of res.body.errors ?? []) assert.equal(error.extensions.code, 'RATE_LIMITED', JSON.stringify(error));
+        for (const error of res.body.errors ?? []) assert.equal(error.extensions.code, 'STRAPI_RATE_LIMIT_ERROR', JSON.stringify(error));
         assert.equal(await countUsers(prefix), REGISTER_MAX);
         assert.equal((await register(`${prefix}-rest`, client)).status, 429, 'REST and GraphQL share the count');
       });

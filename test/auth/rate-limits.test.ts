@@ -64,7 +64,7 @@ for (const dialect of DIALECTS) {
       const refused = await server.publicApi.post('/api/auth/local', { identifier: username, password: 'secret123' }, { headers: via(client) });
       assert.equal(refused.status, 429);
       const gql = await graphql(server, `mutation { login(input: { identifier: "${username}", password: "secret123" }) { jwt } }`, undefined, { anonymous: true, headers: via(client) });
-      assert.equal(gql.body.errors?.[0]?.extensions?.code, 'RATE_LIMITED', JSON.stringify(gql.body));
+      assert.equal(gql.body.errors?.[0]?.extensions?.code, 'STRAPI_RATE_LIMIT_ERROR', JSON.stringify(gql.body));
       const elsewhere = await server.publicApi.post('/api/auth/local', { identifier: username, password: 'secret123' }, { headers: via(address()) });
       assert.equal(elsewhere.status, 200, 'another address logs in');
     });

@@ -189,3 +189,19 @@ test('the schema: the types, fields and arguments of the project', async () => {
     return root;
   });
 });
+
+test("errors' codes as Strapi's formatGraphqlError gives them; a write to a missing document; a bad token is HTTP 401", async () => {
+  await diff.same(async (api) => {
+    const { HttpClient } = await import('../helpers/http.js');
+    const bad = new HttpClient(api.baseUrl, { authorization: 'Bearer garbage' });
+    return [
+      await bad.post('/graphql', { query: '{ products { name } }' }),
+      await gql(api, 'mutation { updateProduct(documentId: "nope00000000000000000000", data: { name: "x" }) { name } }'),
+      await gql(api, 'mutation { deleteProduct(documentId: "nope00000000000000000000") { documentId } }'),
+      await gql(api, 'mutation { updateUsersPermissionsUser(id: "999999", data: { username: "xyz" }) { data { documentId } } }'),
+      // (deleteUsersPermissionsUser of an unknown id is an HTTP 204 without a body on Strapi 5.54, no
+      // GraphQL answer at all; Vellum answers STRAPI_NOT_FOUND_ERROR, as updating it does there.)
+      await gql(api, 'mutation { deleteUsersPermissionsRole(id: "999999") { ok } }'),
+    ];
+  }, { messages: true });
+});

@@ -111,7 +111,7 @@ for (const dialect of DIALECTS) {
       assert.ok(Array.isArray(badBody.body.errors![0].extensions.error.details.errors));
       const missing = await graphql(server, 'mutation { updateArticle(id: "missing", data: { title: "x" }) { data { id } } }');
       assert.equal(missing.status, 200);
-      assert.equal(missing.body.errors![0].extensions.code, 'NOT_FOUND');
+      assert.equal(missing.body.errors![0].extensions.code, 'STRAPI_NOT_FOUND_ERROR');
       assert.equal(missing.body.errors![0].extensions.error.name, 'NotFoundError');
     });
 
@@ -138,7 +138,7 @@ for (const dialect of DIALECTS) {
         assert.equal(response.body.errors?.[0]?.extensions.code, 'FORBIDDEN', permission);
       }
       const invalid = await graphql(server, '{ articles { data { id } } }', undefined, { headers: { authorization: 'Bearer invalid' } });
-      assert.equal(invalid.body.errors![0].extensions.code, 'UNAUTHENTICATED');
+      assert.equal(invalid.body.errors![0].extensions.code, 'FORBIDDEN');
       assert.equal(invalid.body.errors![0].extensions.error.name, 'UnauthorizedError');
     });
 

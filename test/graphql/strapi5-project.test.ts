@@ -120,6 +120,23 @@ for (const dialect of DIALECTS) {
       assert.equal(mixed.body.errors![0].extensions.error.name, 'PaginationError');
     });
 
+    it("a write to a missing document is no error, as Strapi 5.54's; a user not found is STRAPI_NOT_FOUND_ERROR; a bad token HTTP 401", async () => {
+      const missing = 'nope00000000000000000000';
+      const update = await graphql(server, `mutation { updateProduct(documentId: "${missing}", data: { name: "x" }) { name } }`);
+      assert.deepEqual(update.body, { data: { updateProduct: null } });
+      const remove = await graphql(server, `mutation { deleteProduct(documentId: "${missing}") { documentId } }`);
+      assert.deepEqual(remove.body, { data: { deleteProduct: { documentId: missing } } });
+      // The specification's shape keeps its error.
+      const v4Update = await graphql(v4, `mutation { updateProduct(id: "${missing}", data: { name: "x" }) { data { id } } }`);
+      assert.equal(v4Update.body.errors![0].extensions.code, 'STRAPI_NOT_FOUND_ERROR');
+      const user = await graphql(server, 'mutation { updateUsersPermissionsUser(id: "999999", data: { username: "xyz" }) { data { documentId } } }');
+      assert.equal(user.body.errors![0].extensions.code, 'STRAPI_NOT_FOUND_ERROR');
+      assert.equal(user.body.errors![0].extensions.error.name, 'NotFoundError');
+      const bad = await graphql(server, '{ products { name } }', undefined, { anonymous: true, headers: { authorization: 'Bearer garbage' } });
+      assert.equal(bad.status, 401);
+      assert.deepEqual(bad.body, { data: null, error: { status: 401, name: 'UnauthorizedError', message: 'Missing or invalid credentials', details: {} } } as never);
+    });
+
     it('a relation asked twice with different filters or sort is refused, never answered wrong', async () => {
       const response = await graphql(server, `query($c: ID!) { category(documentId: $c) { products(sort: "price:desc") { name } products_connection(filters: { price: { lt: 15 } }) { nodes { name } } } }`, { c: category });
       assert.equal(response.body.data.category, null);

@@ -113,7 +113,7 @@ for (const dialect of DIALECTS) {
       const stored = (await server.api.get(`/api/users/${editor.id}?populate=role`)).body;
       assert.deepEqual([stored.role.documentId, stored.blocked], [editor.role.documentId, false]);
       const unknown = await editor.ask(mutation, { id: '999999', data: { username: unique('x') } });
-      assert.equal(unknown.body.errors![0].extensions.code, 'NOT_FOUND');
+      assert.equal(unknown.body.errors![0].extensions.code, 'STRAPI_NOT_FOUND_ERROR');
     });
 
     it('deleteUsersPermissionsUser needs user.destroy and answers the user as it was', async () => {
@@ -126,7 +126,7 @@ for (const dialect of DIALECTS) {
       assert.equal(res.body.errors, undefined, JSON.stringify(res.body.errors));
       assert.deepEqual(res.body.data.deleteUsersPermissionsUser.data, { documentId: victim.documentId, username: victim.username });
       assert.equal(await count(victim.username), 0);
-      assert.equal((await remover.ask(mutation, { id: String(victim.id) })).body.errors![0].extensions.code, 'NOT_FOUND');
+      assert.equal((await remover.ask(mutation, { id: String(victim.id) })).body.errors![0].extensions.code, 'STRAPI_NOT_FOUND_ERROR');
     });
 
     it('role mutations need role.createRole|updateRole|deleteRole and answer { ok }', async () => {

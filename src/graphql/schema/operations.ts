@@ -1,5 +1,6 @@
 /** The root fields of Shadow CRUD (spec 4.10 table) for each content-type, in either shape. */
 import { GraphQLBoolean, GraphQLID, GraphQLList, GraphQLNonNull, type GraphQLFieldConfig, type GraphQLFieldConfigArgumentMap, type GraphQLFieldConfigMap } from 'graphql';
+import { NotFoundError } from '../../errors.js';
 import type { ContentType } from '../../schema/model.js';
 import type { GraphqlContext } from '../context.js';
 import type { Resolver } from '../extension.js';
@@ -23,6 +24,21 @@ const map =
   (resolve: Resolver, wrap: (value: unknown) => unknown): Resolver =>
   async (...args) =>
     wrap(await resolve(...args));
+
+/**
+ * Strapi 5's flat shape answers a write to a document that does not exist without an error, as
+ * Strapi 5.54 does: `update<Name>` is null, `delete<Name>` names the documentId it was given.
+ */
+const whenMissing =
+  (resolve: Resolver, answer: (args: Record<string, unknown>) => unknown): Resolver =>
+  async (source, args, ctx, info) => {
+    try {
+      return await resolve(source, args, ctx, info);
+    } catch (error) {
+      if (error instanceof NotFoundError) return answer(args);
+      throw error;
+    }
+  };
 
 export function rootFields(type: ContentType, types: ModelTypes, ops: Operations, actions: ActionSwitch): { query: RootFields; mutation: RootFields } {
   const query: RootFields = {};
@@ -62,12 +78,13 @@ export function rootFields(type: ContentType, types: ModelTypes, ops: Operations
     }
     if (actions.isActionEnabled('update')) {
       const idArg = { [v4 ? 'id' : 'documentId']: { type: new GraphQLNonNull(GraphQLID) } };
-      mutation[`update${name}`] = { args: { ...idArg, ...writeArgs, ...data, ...localeArg }, ...document(ops.update(type, `Mutation.update${name}`, path)) };
+      const update = ops.update(type, `Mutation.update${name}`, path);
+      mutation[`update${name}`] = { args: { ...idArg, ...writeArgs, ...data, ...localeArg }, ...document(v4 ? update : whenMissing(update, () => null)) };
     }
     if (actions.isActionEnabled('delete')) {
       const idArg = { [v4 ? 'id' : 'documentId']: { type: new GraphQLNonNull(GraphQLID) } };
       const resolve = ops.delete(type, `Mutation.delete${name}`, v4 ? path : null);
-      mutation[`delete${name}`] = { args: { ...idArg, ...localeArg }, type: types.deleteResponse(type), resolve: v4 ? map(resolve, (value) => ({ data: value })) : resolve };
+      mutation[`delete${name}`] = { args: { ...idArg, ...localeArg }, type: types.deleteResponse(type), resolve: v4 ? map(resolve, (value) => ({ data: value })) : whenMissing(resolve, (args) => ({ documentId: String(args.documentId) })) };
     }
     return { query, mutation };
   }
