@@ -234,12 +234,15 @@ export class RateLimitError extends VellumError {
   }
 }
 
-/** Project code threw Strapi's `NotImplementedError`. */
+/**
+ * Project code threw Strapi's `NotImplementedError`. A 5xx: GraphQL answers it hidden, as
+ * `INTERNAL_SERVER_ERROR` (Strapi shows it as `STRAPI_NOT_IMPLEMENTED_ERROR` with its message).
+ */
 export class NotImplementedError extends VellumError {
   static override readonly status: number = 501;
   static override readonly errorName: string = 'NotImplementedError';
   static override readonly code: string = 'VELLUM_NOT_IMPLEMENTED';
-  static override readonly graphqlCode: string = 'STRAPI_NOT_IMPLEMENTED_ERROR';
+  static override readonly graphqlCode: string = 'INTERNAL_SERVER_ERROR';
 
   constructor(message = 'This feature is not implemented yet', details: ErrorDetails = {}) {
     super(message, details);
