@@ -9,7 +9,7 @@
 import { defaultFieldResolver, type GraphQLFieldResolver, type GraphQLSchema } from 'graphql';
 import type { GraphqlContext } from './context.js';
 
-export const ROOT_CONCURRENCY = 4;
+const ROOT_CONCURRENCY = 4;
 
 /** Counts the root fields running for one operation; the others wait their turn, in order. */
 export class RootSlots {
