@@ -75,7 +75,7 @@ describe('body validation: scalar values', () => {
     assert.deepEqual(problemsOf({ email: 'nope' }), ['email: email must be a valid email']);
     assert.deepEqual(problemsOf({ email: '' }), ['email: email cannot be empty']);
     assert.deepEqual(problemsOf({ code: 'a b' }), ['code: code must match the pattern ^[A-Za-z0-9-_.~]*$']);
-    assert.deepEqual(problemsOf({ level: 'mid' }), ['level: level must be one of the following values: low, high']);
+    assert.deepEqual(problemsOf({ level: 'mid' }), ['level: level must be one of the following values: low, high, ']);
   });
 
   it('counts characters, not UTF-16 units, and keeps short text to 255', () => {
@@ -136,7 +136,7 @@ describe('body validation: required attributes and drafts', () => {
     assert.deepEqual(problemsOf({ name: 'A', count: -5, email: 'nope', code: 'a b' }, item, 'create', draft), []);
     assert.deepEqual(problemsOf({ name: 'abcdefghijk', count: 101, level: 'mid', active: 'x' }, item, 'create', draft), [
       'name: name must be at most 10 characters',
-      'level: level must be one of the following values: low, high',
+      'level: level must be one of the following values: low, high, ',
       'count: count must be less than or equal to 100',
       'active: active must be a `boolean` type',
     ]);
@@ -148,7 +148,7 @@ describe('body validation: required attributes and drafts', () => {
   });
 
   it('lists errors in the order of the schema, not of the body', () => {
-    assert.deepEqual(problemsOf({ level: 'x', name: 3 }), ['name: name must be a `string` type', 'level: level must be one of the following values: low, high']);
+    assert.deepEqual(problemsOf({ level: 'x', name: 3 }), ['name: name must be a `string` type', 'level: level must be one of the following values: low, high, ']);
   });
 });
 

@@ -364,7 +364,8 @@ class InputValidator {
     if (final && attribute.type === 'email' && !EMAIL.test(value)) return this.fail(path, `${name} must be a valid email`, shown);
     if (final && attribute.type === 'uid' && !UID.test(value)) return this.fail(path, `${name} must match the pattern ${UID.source}`, shown);
     if (attribute.type === 'enumeration' && !attribute.enum!.includes(value)) {
-      return this.fail(path, `${name} must be one of the following values: ${attribute.enum!.join(', ')}`, shown);
+      // Strapi's validator is `oneOf([...enum, null])`, and yup prints the null as nothing: "a, b, ".
+      return this.fail(path, `${name} must be one of the following values: ${attribute.enum!.join(', ')}, `, shown);
     }
     return value;
   }
