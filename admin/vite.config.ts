@@ -1,4 +1,4 @@
-// The admin panel's build: served by Vellum at /admin from dist/admin/ (src/rest/admin-panel.ts).
+// The admin panel's build: served by Vellum at /admin from dist/admin/ (src/features/admin/panel.ts).
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';

@@ -30,7 +30,7 @@ const dir = process.env.KEEP ?? mkdtempSync(join(tmpdir(), 'vellum-attack-'));
 mkdirSync(dir, { recursive: true });
 const filename = join(dir, 'attack.db');
 const env = { ...process.env, NODE_ENV: 'production', JWT_SECRET: 'bench-only-jwt-secret-0123456789', PORT: String(PORT), HOST: '127.0.0.1', DATABASE_FILENAME: filename };
-const cli = join(root, 'dist/cli/main.js');
+const cli = join(root, 'dist/app/cli/main.js');
 const project = join(root, 'examples/blog');
 
 async function start() {

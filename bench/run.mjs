@@ -52,14 +52,14 @@ const vellumEnv = (extra = {}) => ({ ...process.env, ...extra, NODE_ENV: 'produc
 
 /** A full-access API token for seeding, and sent with every REST request as the shared bench does. */
 function createToken() {
-  const out = spawnSync(process.execPath, [join(root, 'dist/cli/main.js'), 'token', 'create', '--type', 'full-access', '--name', `bench ${Date.now()}`, '--project', join(root, 'examples/blog')], { env: vellumEnv(), encoding: 'utf8' });
+  const out = spawnSync(process.execPath, [join(root, 'dist/app/cli/main.js'), 'token', 'create', '--type', 'full-access', '--name', `bench ${Date.now()}`, '--project', join(root, 'examples/blog')], { env: vellumEnv(), encoding: 'utf8' });
   if (out.status !== 0) throw new Error(`token create failed: ${out.stderr}`);
   return out.stdout.trim().split('\n').at(-1);
 }
 
 async function startVellum(extraEnv) {
   const started = Date.now();
-  const child = spawn(process.execPath, [...NODE_FLAGS, join(root, 'dist/cli/main.js'), 'start', join(root, 'examples/blog')], {
+  const child = spawn(process.execPath, [...NODE_FLAGS, join(root, 'dist/app/cli/main.js'), 'start', join(root, 'examples/blog')], {
     env: vellumEnv(extraEnv),
     stdio: ['ignore', 'pipe', 'inherit'],
   });

@@ -1,11 +1,11 @@
 #!/usr/bin/env node
 // `npm run bench:startup`: how long a start takes, spawn to first answer, and the RSS after it.
-// Runs `node dist/cli/main.js start` (or COMMAND, a shell command) RUNS times on the blog example
+// Runs `node dist/app/cli/main.js start` (or COMMAND, a shell command) RUNS times on the blog example
 // with a database synchronised by a first, unmeasured start, polls GET /_health... every 5 ms until
 // the server answers, and prints the median, min and max, the CPU time the server process used by
 // then (for COMMAND, the process started: npm's own), and the median idle RSS 1 s later.
 //
-// Env: RUNS (default 15), COMMAND (default: node dist/cli/main.js start), PROJECT (a project dir),
+// Env: RUNS (default 15), COMMAND (default: node dist/app/cli/main.js start), PROJECT (a project dir),
 // NODE_FLAGS (extra node flags for the default command, e.g. "--cpu-prof").
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -20,7 +20,7 @@ const dir = mkdtempSync(join(tmpdir(), 'vellum-startup-'));
 const PORT = 20000 + Math.floor(Math.random() * 20000);
 const env = { ...process.env, NODE_ENV: 'production', JWT_SECRET: 'bench-only-jwt-secret-0123456789', PORT: String(PORT), HOST: '127.0.0.1', DATABASE_FILENAME: join(dir, 'startup.db') };
 const flags = process.env.NODE_FLAGS ? process.env.NODE_FLAGS.split(' ') : [];
-const args = [...flags, join(root, 'dist/cli/main.js'), 'start', process.env.PROJECT ?? join(root, 'examples/blog')];
+const args = [...flags, join(root, 'dist/app/cli/main.js'), 'start', process.env.PROJECT ?? join(root, 'examples/blog')];
 
 const answers = () =>
   new Promise((done) => {

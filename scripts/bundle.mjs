@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // A step of `npm run build`, after tsc: bundles the server from dist/'s compiled files into
-// dist/bundle/ (esbuild, ES modules), which `vellum start` (dist/cli/main.js) runs when present.
+// dist/bundle/ (esbuild, ES modules), which `vellum start` (dist/app/cli/main.js) runs when present.
 // Node loads ES modules one file at a time (resolve, read, parse, link); a start loaded ~556 of
 // them (Kysely alone 262, zod 95). One bundle with lazy chunks (`splitting`: each `await import()`
 // stays a chunk loaded when used) costs a fraction of that. See README "Start-up and memory".
@@ -57,7 +57,7 @@ const zodEnglishOnly = {
 rmSync(outdir, { recursive: true, force: true });
 await build({
   entryPoints: {
-    main: join(root, 'dist/cli/commands.js'),
+    main: join(root, 'dist/app/cli/commands.js'),
     ...Object.fromEntries(Object.entries(PUBLIC_MODULES).map(([path, name]) => [name, join(root, `dist/${path}.js`)])),
   },
   outdir,

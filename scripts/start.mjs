@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm start`: serves with dist/ (its bundle, dist/bundle/, through dist/cli/main.js), building it
+// `npm start`: serves with dist/ (its bundle, dist/bundle/, through dist/app/cli/main.js), building it
 // first only when src/ changed since the last build
 // (`npm run build` writes dist/.built after compiling; `npm ci`/`npm install` build through
 // `prepare`). A check of the sources' modification times costs a few milliseconds; tsc costs
@@ -33,7 +33,7 @@ if (!existsSync(stamp) || statSync(stamp).mtimeMs < newestSource()) {
   if (build.status !== 0) process.exit(build.status ?? 1);
 }
 
-const main = join(root, 'dist/cli/main.js');
+const main = join(root, 'dist/app/cli/main.js');
 // `vellum start` serves the current folder, as `strapi start` does; `npm start` in this repository
 // serves the blog example.
 const args = process.argv.slice(2);

@@ -9,7 +9,7 @@ import { describe, it } from 'node:test';
 import { ROOT } from './helpers/paths.js';
 
 const vellum = (...args: string[]) =>
-  spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'src/cli/main.ts'), ...args], { encoding: 'utf8', env: { ...process.env, NODE_ENV: 'test' } });
+  spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'src/app/cli/main.ts'), ...args], { encoding: 'utf8', env: { ...process.env, NODE_ENV: 'test' } });
 
 describe('vellum usage', () => {
   it('--help prints the usage and succeeds, whatever the command', () => {

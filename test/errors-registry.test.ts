@@ -1,5 +1,5 @@
 /**
- * The error registry, checked: every error class of src/errors.ts declares its status, name, stable
+ * The error registry, checked: every error class of src/core/errors.ts declares its status, name, stable
  * code and GraphQL code, its instances carry them, the REST and GraphQL layers answer with them,
  * and README's error table lists every class with the same values. No server, no database.
  */
@@ -8,9 +8,9 @@ import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import type { FastifyBaseLogger } from 'fastify';
 import { GraphQLError } from 'graphql';
-import * as errors from '../src/errors.js';
-import { formatErrors } from '../src/graphql/errors.js';
-import { errorBody, toVellumError } from '../src/http/errors.js';
+import * as errors from '../src/core/errors.js';
+import { formatErrors } from '../src/features/graphql/errors.js';
+import { errorBody, toVellumError } from '../src/api/errors.js';
 
 interface Registered {
   readonly status: number;
@@ -132,6 +132,6 @@ describe('error registry', () => {
       assert.ok((cells[5] ?? '').length > 0, `README says when ${exported} happens`);
     }
     const stale = [...rows.keys()].filter((name) => !CLASSES.some(([exported]) => exported === name));
-    assert.deepEqual(stale, [], 'README lists no class that src/errors.ts lacks');
+    assert.deepEqual(stale, [], 'README lists no class that src/core/errors.ts lacks');
   });
 });

@@ -3,7 +3,7 @@
 // the admin panel's logic without its React). No server, no database.
 // They run in this one process (`node --import tsx test/unit.mjs`, as `npm run test:unit` does):
 // a process per file, as `node --test` makes, costs ~0.6 s of start-up each, more than the tests.
-// Extra arguments are file filters: `npm run test:unit -- query/parse` runs src/query/parse/*.test.ts;
+// Extra arguments are file filters: `npm run test:unit -- query/parse` runs src/core/query/parse/*.test.ts;
 // Node's test flags apply (`--test-reporter=spec`, `--test-name-pattern=...` before test/unit.mjs).
 import { readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';

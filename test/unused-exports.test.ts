@@ -14,7 +14,7 @@ import ts from 'typescript';
 const root = resolve(import.meta.dirname, '..');
 
 /** Modules whose exports are for users of Vellum, not for other modules. */
-const ENTRIES = new Set(['src/server.ts', 'src/cli/main.ts', 'src/strapi/public/strapi.ts', 'src/strapi/public/utils.ts']);
+const ENTRIES = new Set(['src/app/server.ts', 'src/app/cli/main.ts', 'src/strapi/public/strapi.ts', 'src/strapi/public/utils.ts']);
 
 const walk = (dir: string): string[] =>
   readdirSync(dir).flatMap((name) => {

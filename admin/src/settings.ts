@@ -4,7 +4,7 @@
  */
 import type { ApiError } from './api.ts';
 
-/** A locale code as the API accepts it (`src/documents/locales.ts`): `en`, `fr-CA`, `zh-Hant-TW`. */
+/** A locale code as the API accepts it (`src/core/documents/locales.ts`): `en`, `fr-CA`, `zh-Hant-TW`. */
 export const LOCALE_CODE = /^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/;
 
 /** Common ISO codes offered when adding a locale (any valid code is accepted besides these). */

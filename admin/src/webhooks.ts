@@ -1,10 +1,9 @@
-/** The admin API's webhooks (`/admin/webhooks`, src/rest/admin-events.ts) as the screens read them. */
+/** The admin API's webhooks (`/admin/webhooks`, src/features/events/admin-routes.ts) as the screens read them. */
 import { useQuery } from '@tanstack/react-query';
 import { api } from './api.ts';
 
 // The server's own answers, not copies (type imports: nothing of the server is bundled).
-import type { Webhook } from '../../src/events/webhooks.ts';
-import type { DeliveryLogEntry as Delivery } from '../../src/events/delivery.ts';
+import type { DeliveryLogEntry as Delivery, Webhook } from '../../src/features/events/contract.ts';
 
 export type { Delivery, Webhook };
 

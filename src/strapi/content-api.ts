@@ -5,7 +5,7 @@
  * a sanitized query reads for the request's caller (what its role or token may read), and answers
  * already leave out what the caller may not see, so output and input come back as given.
  */
-import { checkTopLevelParams } from '../query/parse/top-level.js';
+import { checkTopLevelParams } from '../core/query/parse/top-level.js';
 import { withCaller, type Params } from './documents.js';
 import { callerOfAuth } from './pipeline.js';
 import type { Runtime } from './runtime.js';

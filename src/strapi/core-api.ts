@@ -5,10 +5,10 @@
  * through the project's documents. The controller's answers are REST's: the same parser, the same
  * envelope and earlier (`Strapi-Response-Format: v4`) shape, the same errors.
  */
-import { ValidationError } from '../errors.js';
-import { legacyData, wantsLegacyFormat } from '../http/legacy-format.js';
-import { checkTopLevelParams, type Action } from '../query/parse/top-level.js';
-import type { ContentType } from '../schema/model.js';
+import { ValidationError } from '../core/errors.js';
+import { legacyData, wantsLegacyFormat } from '../api/legacy-format.js';
+import { checkTopLevelParams, type Action } from '../core/query/parse/top-level.js';
+import type { ContentType } from '../core/schema/model.js';
 import type { Context } from './context.js';
 import { withCaller, type Params, type RestDocuments } from './documents.js';
 import { withoutNullLocales } from './null-locales.js';

@@ -7,7 +7,7 @@
  * Vellum runs no npm plugin's server code: a plugin's custom field is registered by the project's
  * own `register`, under the plugin's name (Strapi would need the plugin installed).
  */
-import type { ScalarType } from '../schema/model.js';
+import type { ScalarType } from '../core/schema/model.js';
 
 const ALLOWED_TYPES = new Set(['biginteger', 'boolean', 'date', 'datetime', 'decimal', 'email', 'enumeration', 'float', 'integer', 'json', 'password', 'richtext', 'string', 'text', 'time', 'uid']);
 const isRecord = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);

@@ -5,9 +5,9 @@
  * middlewares) exist from the start, so `register` may subscribe; the rest works once the node's
  * database is open (`start`).
  */
-import type { CoreStore } from '../database/store.js';
-import type { DocumentMiddleware, DocumentMiddlewares, DocumentService, Lifecycles } from '../documents/service.js';
-import type { Schema } from '../schema/model.js';
+import type { CoreStore } from '../core/database/store.js';
+import type { DocumentMiddleware, DocumentMiddlewares, DocumentService, Lifecycles } from '../core/documents/service.js';
+import type { Schema } from '../core/schema/model.js';
 import { createStrapiDb } from './database.js';
 import { createEntityService, type EntityDocuments } from './entity-service.js';
 import { createStrapiStore } from './store.js';

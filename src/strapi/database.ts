@@ -4,8 +4,8 @@
  * lifecycles registry exists before the database opens, so `register` may subscribe; queries
  * work from `bootstrap` on.
  */
-import type { Lifecycles, QueryEngine, RowRepository, Subscriber } from '../documents/service.js';
-import type { Schema } from '../schema/model.js';
+import type { Lifecycles, QueryEngine, RowRepository, Subscriber } from '../core/documents/service.js';
+import type { Schema } from '../core/schema/model.js';
 import { withKnownData } from './known-data.js';
 
 export interface TransactionTools {

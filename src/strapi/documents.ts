@@ -6,10 +6,10 @@
  * (`filters`, `fields`, `populate`, `sort`, `pagination`, `start`, `limit`, `locale`, `status`,
  * `_q`, `data`), checked by the facade with REST's parser.
  */
-import type { CallerOptions } from '../documents/context.js';
-import type { Document, DocumentParams, DocumentService, FindManyResult, WriteParams } from '../documents/service.js';
-import { NotFoundError } from '../errors.js';
-import type { ContentType } from '../schema/model.js';
+import type { CallerOptions } from '../core/documents/context.js';
+import type { Document, DocumentParams, DocumentService, FindManyResult, WriteParams } from '../core/documents/service.js';
+import { NotFoundError } from '../core/errors.js';
+import type { ContentType } from '../core/schema/model.js';
 import { withKnownData } from './known-data.js';
 import { withNullLocales } from './null-locales.js';
 

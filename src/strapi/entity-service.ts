@@ -6,8 +6,8 @@
  * the row is (a draft row: the draft). Checked on Strapi 5.54: `findOne` of a published row's id
  * on a draft-and-publish type reads the document's draft, so it is null for a document without one.
  */
-import type { Document, RowRepository } from '../documents/service.js';
-import type { Schema } from '../schema/model.js';
+import type { Document, RowRepository } from '../core/documents/service.js';
+import type { Schema } from '../core/schema/model.js';
 import type { DocumentsApi } from './documents.js';
 
 type Params = Record<string, unknown>;

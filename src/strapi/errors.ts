@@ -1,13 +1,13 @@
 /**
  * The errors of Strapi's `@strapi/utils` as project code sees them: the same names, constructors
  * `(message?, details?)` and default messages as Strapi's, each a subclass of the Vellum error of
- * that kind (src/errors.ts), so Vellum renders what project code throws exactly as its own. And
+ * that kind (src/core/errors.ts), so Vellum renders what project code throws exactly as its own. And
  * `instanceof` holds both ways: `error instanceof errors.ValidationError` is true for a
  * ValidationError Vellum throws (a bad parameter given to `strapi.documents`), and
  * `errors.ApplicationError` covers every Vellum error, as every Strapi error is an ApplicationError.
  */
 import { STATUS_CODES } from 'node:http';
-import * as vellum from '../errors.js';
+import * as vellum from '../core/errors.js';
 
 type Details = vellum.ErrorDetails;
 

@@ -9,9 +9,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isAbsolute, join } from 'node:path';
 import { existsSync } from 'node:fs';
-import { markQueryTouched } from '../http/http.js';
-import { jsonBody, streamedJson } from '../http/json-body.js';
-import { loadProjectModule } from '../project/modules.js';
+import { markQueryTouched } from '../api/http.js';
+import { jsonBody, streamedJson } from '../api/json-body.js';
+import { loadProjectModule } from '../core/project/modules.js';
 import { Context } from './context.js';
 import { answerError, compose, respond } from './pipeline.js';
 import type { MiddlewareFactory } from './registry.js';

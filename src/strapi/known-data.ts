@@ -6,7 +6,7 @@
  * writes a field its schema lost (a `credits` counter on a user without that attribute) works on
  * Strapi; without this it would be a ValidationError here.
  */
-import type { Model, Schema } from '../schema/model.js';
+import type { Model, Schema } from '../core/schema/model.js';
 
 /** Keys of a document that are not attributes and that the document service judges itself (refused, or ignored). */
 const DOCUMENT_KEYS = new Set(['id', 'documentId', 'createdAt', 'updatedAt', 'publishedAt', 'locale', 'createdBy', 'updatedBy', 'localizations']);

@@ -6,9 +6,9 @@
  */
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { LIFECYCLE_ACTIONS, type Lifecycles, type Subscriber } from '../documents/service.js';
-import { loadProjectModule } from '../project/modules.js';
-import type { Schema } from '../schema/model.js';
+import { LIFECYCLE_ACTIONS, type Lifecycles, type Subscriber } from '../core/documents/service.js';
+import { loadProjectModule } from '../core/project/modules.js';
+import type { Schema } from '../core/schema/model.js';
 
 const FILE = /^lifecycles\.(c|m)?(j|t)s$/;
 

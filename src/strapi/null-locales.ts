@@ -6,7 +6,7 @@
  * that returns `strapi.documents(...)` straight answers it to the front end (two of the real
  * projects in the README do).
  */
-import { FILE_UID, type Model, type Schema } from '../schema/model.js';
+import { FILE_UID, type Model, type Schema } from '../core/schema/model.js';
 
 type Value = Record<string, unknown>;
 

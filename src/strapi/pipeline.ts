@@ -7,12 +7,12 @@
  */
 import { Readable } from 'node:stream';
 import type { FastifyReply } from 'fastify';
-import type { Caller, Permission } from '../access/index.js';
-import type { CallerOptions } from '../documents/context.js';
-import { ForbiddenError, InternalServerError, PolicyError, UnauthorizedError, VellumError } from '../errors.js';
-import { errorBody } from '../http/errors.js';
-import { FILE_UID } from '../schema/model.js';
-import { sendJson } from '../http/json-body.js';
+import type { Caller, Permission } from '../api/access.js';
+import type { CallerOptions } from '../core/documents/context.js';
+import { ForbiddenError, InternalServerError, PolicyError, UnauthorizedError, VellumError } from '../core/errors.js';
+import { errorBody } from '../api/errors.js';
+import { FILE_UID } from '../core/schema/model.js';
+import { sendJson } from '../api/json-body.js';
 import { httpErrorBody, type Context } from './context.js';
 import { HttpError } from './errors.js';
 import { servicesOf, type Middleware, type Runtime } from './runtime.js';

@@ -7,10 +7,10 @@
  * 5.54's, read from its source and checked on the running server.
  */
 import bcrypt from 'bcryptjs';
-import type { Auth } from '../auth/index.js';
-import type { Document, DocumentService, QueryParams, RowRepository } from '../documents/service.js';
-import { renderTemplate, type EmailService } from '../email/index.js';
-import { NotFoundError } from '../errors.js';
+import type { Auth } from '../features/users-permissions/index.js';
+import type { Document, DocumentService, QueryParams, RowRepository } from '../core/documents/service.js';
+import { renderTemplate, type EmailService } from '../features/email/index.js';
+import { NotFoundError } from '../core/errors.js';
 import type { EntityDocuments } from './entity-service.js';
 
 type Params = Record<string, unknown>;

@@ -6,21 +6,11 @@
  * writes them; Vellum does not require them).
  */
 import { createCoreController, createCoreService } from './factories.js';
-import type { Handler, Instance, Middleware, Runtime } from './runtime.js';
+import type { Handler, Instance, Made, Middleware, MiddlewareFactory, PolicyEntry, ProjectRegistry, ResolvedPolicy, Runtime } from './runtime.js';
 
-type Made = Instance | ((context: { strapi: unknown }) => Instance);
+export type { MiddlewareFactory, PolicyEntry } from './runtime.js';
 
-/** A policy as project code writes it: a function, or `{ handler, validator }` (`policy.createPolicy`). */
-export type PolicyEntry = Handler | { handler: Handler; validator?: (config: unknown) => void; name?: string };
-/** A middleware file exports a factory `(config, { strapi }) => (ctx, next) => ...`. */
-export type MiddlewareFactory = (config: unknown, context: { strapi: unknown }) => Middleware | undefined;
-
-export interface ResolvedPolicy {
-  handler: Handler;
-  config: unknown;
-}
-
-export class Registry {
+export class Registry implements ProjectRegistry {
   private readonly controllers = new Map<string, Made>();
   private readonly services = new Map<string, Made>();
   private readonly instances = new Map<string, Instance>();

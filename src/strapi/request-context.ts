@@ -16,7 +16,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { AccessControl } from '../access/index.js';
+import type { AccessControl } from '../api/access.js';
 import type { Context } from './context.js';
 
 /** A request's ctx, made on the first `get()`. */

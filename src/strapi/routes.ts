@@ -11,10 +11,10 @@
  * route. The others run the Strapi pipeline (pipeline.ts).
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Permission } from '../access/index.js';
-import type { LoadedApi } from '../project/api-code.js';
-import { PolicyError } from '../errors.js';
-import type { ContentType } from '../schema/model.js';
+import type { Permission } from '../api/access.js';
+import type { LoadedApi } from '../core/project/api-code.js';
+import { PolicyError } from '../core/errors.js';
+import type { ContentType } from '../core/schema/model.js';
 import { Context } from './context.js';
 import { CORE_ROUTE, forRequest, serviceMethodsOf, type CoreAction, type CoreRouteMark, type RouteDefinition } from './core-api.js';
 import { CORE_FUNCTIONS, CORE_ROUTER, coreRouterRoutes, type CoreRouterOptions } from './factories.js';

@@ -4,13 +4,12 @@
  * request being served. The `strapi` object carries it under a symbol, so that factories
  * (`createCoreController(uid)(({ strapi }))`) reach the instance that calls them, never a global.
  */
-import type { AccessControl } from '../access/index.js';
-import type { Auth } from '../auth/index.js';
-import type { VellumConfig } from '../config/load.js';
-import type { ContentType, Schema } from '../schema/model.js';
+import type { AccessControl } from '../api/access.js';
+import type { Auth } from '../features/users-permissions/index.js';
+import type { VellumConfig } from '../core/config/load.js';
+import type { ContentType, Schema } from '../core/schema/model.js';
 import type { Context } from './context.js';
 import type { ProjectDocuments } from './documents.js';
-import type { Registry } from './registry.js';
 
 export const RUNTIME = Symbol.for('vellum.strapi.runtime');
 
@@ -22,6 +21,35 @@ export type Handler = (...args: never[]) => unknown;
 export type Middleware = (ctx: Context, next: () => Promise<unknown>) => unknown;
 
 /** What a running node provides once its database is open (before that, reads and writes fail). */
+/** A controller or service as registered: the instance, or a factory given `{ strapi }`. */
+export type Made = Instance | ((context: { strapi: unknown }) => Instance);
+
+/** A policy as project code writes it: a function, or `{ handler, validator }` (`policy.createPolicy`). */
+export type PolicyEntry = Handler | { handler: Handler; validator?: (config: unknown) => void; name?: string };
+/** A middleware file exports a factory `(config, { strapi }) => (ctx, next) => ...`. */
+export type MiddlewareFactory = (config: unknown, context: { strapi: unknown }) => Middleware | undefined;
+
+export interface ResolvedPolicy {
+  handler: Handler;
+  config: unknown;
+}
+
+/** The project's controllers, services, policies and middlewares (registry.ts). */
+export interface ProjectRegistry {
+  readonly policies: Map<string, PolicyEntry>;
+  readonly middlewares: Map<string, MiddlewareFactory>;
+  addController(uid: string, made: Made): void;
+  addService(uid: string, made: Made): void;
+  controllerUids(): string[];
+  serviceUids(): string[];
+  controller(uid: string): Instance | undefined;
+  service(uid: string): Instance | undefined;
+  policy(name: string, apiName?: string): PolicyEntry | undefined;
+  resolvePolicies(list: unknown[], apiName: string): ResolvedPolicy[];
+  resolveMiddlewares(list: unknown[]): Middleware[];
+  instantiate(factory: MiddlewareFactory, name: string, config: unknown): Middleware;
+}
+
 export interface Services {
   documents: ProjectDocuments;
   access: AccessControl;
@@ -31,7 +59,7 @@ export interface Services {
 export interface Runtime {
   config: VellumConfig;
   schema: Schema;
-  registry: Registry;
+  registry: ProjectRegistry;
   /** The `strapi` object project code receives. */
   strapi: Record<string, unknown>;
   services?: Services;

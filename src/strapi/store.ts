@@ -3,7 +3,7 @@
  * answers a scoped store (`strapi.store({ type: 'plugin', name: 'x' }).get({ key })`); its own
  * `get`, `set` and `delete` take every parameter.
  */
-import type { CoreStore, StoreParams } from '../database/store.js';
+import type { CoreStore, StoreParams } from '../core/database/store.js';
 
 export interface ScopedStore {
   get(params: Partial<StoreParams>): Promise<unknown>;

@@ -4,8 +4,8 @@
  * types, configuration, the log and the Document Service.
  */
 import { join } from 'node:path';
-import type { VellumConfig } from '../config/load.js';
-import type { Attribute, Component, ContentType, Schema } from '../schema/model.js';
+import type { VellumConfig } from '../core/config/load.js';
+import type { Attribute, Component, ContentType, Schema } from '../core/schema/model.js';
 import { createContentApi } from './content-api.js';
 import { pluginServiceByUid } from './plugin-services.js';
 import { RUNTIME, servicesOf, type Instance, type Runtime } from './runtime.js';

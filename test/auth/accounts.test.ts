@@ -10,8 +10,8 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
-import { USER_UID } from '../../src/auth/model.js';
-import { ValidationError } from '../../src/errors.js';
+import { USER_UID } from '../../src/features/users-permissions/model.js';
+import { ValidationError } from '../../src/core/errors.js';
 import { graphql } from '../helpers/graphql.js';
 import type { Response } from '../helpers/http.js';
 import { DIALECTS, startServer, type TestServer } from '../helpers/server.js';

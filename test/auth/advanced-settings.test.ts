@@ -27,7 +27,7 @@ for (const dialect of DIALECTS) {
     let other: TestServer;
     let admin: HttpClient;
     const vellum = async (...args: string[]) =>
-      (await run(process.execPath, ['--import', 'tsx', join(ROOT, 'src/cli/main.ts'), ...args, '--project', project.dir], { env: { ...process.env, NODE_ENV: 'test' } })).stdout;
+      (await run(process.execPath, ['--import', 'tsx', join(ROOT, 'src/app/cli/main.ts'), ...args, '--project', project.dir], { env: { ...process.env, NODE_ENV: 'test' } })).stdout;
 
     before(async () => {
       smtp = await startSmtp();

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import { after, before, describe, it } from 'node:test';
-import { createVellum } from '../../src/server.js';
+import { createVellum } from '../../src/app/server.js';
 import { createTestDatabase } from '../helpers/databases.js';
 import { graphql } from '../helpers/graphql.js';
 import { HttpClient } from '../helpers/http.js';

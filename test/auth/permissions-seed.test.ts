@@ -25,7 +25,7 @@ for (const dialect of DIALECTS) {
     let project: TempProject;
     let server: TestServer;
     const vellum = async (...args: string[]) => {
-      const { stdout } = await run(process.execPath, ['--import', 'tsx', join(ROOT, 'src/cli/main.ts'), ...args, '--project', project.dir], {
+      const { stdout } = await run(process.execPath, ['--import', 'tsx', join(ROOT, 'src/app/cli/main.ts'), ...args, '--project', project.dir], {
         env: { ...process.env, NODE_ENV: 'test' },
       });
       return stdout;

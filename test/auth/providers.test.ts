@@ -186,7 +186,7 @@ for (const dialect of DIALECTS) {
       assert.equal((await admin.get('/admin/users-permissions/providers')).body.github.enabled, false, 'nothing stored by a refused change');
 
       const vellum = async (...args: string[]) =>
-        (await run(process.execPath, ['--import', 'tsx', join(ROOT, 'src/cli/main.ts'), ...args, '--project', project.dir], { env: { ...process.env, NODE_ENV: 'test' } })).stdout;
+        (await run(process.execPath, ['--import', 'tsx', join(ROOT, 'src/app/cli/main.ts'), ...args, '--project', project.dir], { env: { ...process.env, NODE_ENV: 'test' } })).stdout;
       assert.equal((await vellum('settings', 'set', 'providers.github.scope', 'read:user user:email')).trim(), 'providers.github.scope = ["read:user","user:email"]');
       assert.equal((await vellum('settings', 'get', 'providers.oidc.key')).trim(), 'vellum');
       assert.deepEqual((await admin.get('/admin/users-permissions/providers')).body.github.scope, ['read:user', 'user:email'], 'the server reads the change at once');

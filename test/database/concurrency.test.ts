@@ -10,8 +10,8 @@ import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import mysql from 'mysql2/promise';
 import pg from 'pg';
-import { ServiceUnavailableError } from '../../src/errors.js';
-import type { RelationAttribute } from '../../src/schema/model.js';
+import { ServiceUnavailableError } from '../../src/core/errors.js';
+import type { RelationAttribute } from '../../src/core/schema/model.js';
 import type { Response } from '../helpers/http.js';
 import { DIALECTS, fixture, startServer, type TestServer } from '../helpers/server.js';
 

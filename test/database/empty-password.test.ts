@@ -4,8 +4,8 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { loadConfig } from '../../src/config/load.js';
-import { createVellum } from '../../src/server.js';
+import { loadConfig } from '../../src/core/config/load.js';
+import { createVellum } from '../../src/app/server.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/databases.js';
 import { HttpClient } from '../helpers/http.js';
 import { BLOG, DIALECTS, fullAccessHeaders } from '../helpers/server.js';

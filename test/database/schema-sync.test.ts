@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
-import { ProjectError } from '../../src/errors.js';
-import { createVellum, type Vellum } from '../../src/server.js';
+import { ProjectError } from '../../src/core/errors.js';
+import { createVellum, type Vellum } from '../../src/app/server.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/databases.js';
 import { HttpClient } from '../helpers/http.js';
 import { ARTICLE_SCHEMA, TAG_SCHEMA, copyProject, type TempProject } from '../helpers/projects.js';
 import { DIALECTS, fullAccessHeaders } from '../helpers/server.js';
-import { pruneSchema } from '../../src/database/sync.js';
+import { pruneSchema } from '../../src/core/database/sync.js';
 
 for (const dialect of DIALECTS) {
   describe(`schema synchronisation [${dialect}]`, () => {

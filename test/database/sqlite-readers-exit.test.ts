@@ -19,7 +19,7 @@ describe('SQLite reader threads', () => {
     try {
       const script = `
         import { sql } from 'kysely';
-        import { createSqliteKysely } from ${JSON.stringify(join(ROOT, 'src/database/dialects/sqlite.ts'))};
+        import { createSqliteKysely } from ${JSON.stringify(join(ROOT, 'src/core/database/dialects/sqlite.ts'))};
         const db = createSqliteKysely({ filename: ${JSON.stringify(join(dir, 'data.db'))}, statementTimeout: 10000 }, undefined);
         await sql\`select 1\`.execute(db);
         console.log('read');`;

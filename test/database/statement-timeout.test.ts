@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import mysql from 'mysql2/promise';
 import pg from 'pg';
-import { ServiceUnavailableError } from '../../src/errors.js';
+import { ServiceUnavailableError } from '../../src/core/errors.js';
 import { DIALECTS, startServer, type TestServer } from '../helpers/server.js';
 
 const BUDGET = 300;

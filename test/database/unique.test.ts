@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
-import { createVellum, type Vellum } from '../../src/server.js';
+import { createVellum, type Vellum } from '../../src/app/server.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/databases.js';
 import { HttpClient, type Response } from '../helpers/http.js';
 import { copyProject, type TempProject } from '../helpers/projects.js';

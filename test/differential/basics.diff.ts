@@ -64,7 +64,7 @@ test('errors: unknown document, bad query keys, missing data, required attribute
     await api.post('/api/categories', { data: { description: 'name is required' } }),
   ]);
   // A missing required value: Strapi's error carries `value: null` on a draft-and-publish type and
-  // no `value` on others, and so does Vellum's (pinned in src/documents/input.test.ts).
+  // no `value` on others, and so does Vellum's (pinned in src/core/documents/input.test.ts).
   await diff.same(async (api) => [await api.post('/api/articles', { data: { body: 'title is required' } })]);
 });
 

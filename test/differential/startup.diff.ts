@@ -2,7 +2,7 @@
  * Schemas Strapi 5.54 starts on, side by side: test/fixtures/strapi-odd-schemas, and `/_health`;
  * a project's `.env` and its own `config/` files: test/fixtures/strapi-startup.
  * On demand: `npm run test:strapi -- startup`. Pinned for Vellum alone in
- * test/project/strapi-projects.test.ts, test/rest/health.test.ts and src/config/*.test.ts.
+ * test/project/strapi-projects.test.ts, test/rest/health.test.ts and src/core/config/*.test.ts.
  */
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
@@ -10,7 +10,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import fc from 'fast-check';
-import { parseDotenv } from '../../src/config/dotenv.js';
+import { parseDotenv } from '../../src/core/config/dotenv.js';
 import { fixture } from '../helpers/server.js';
 import { diffName, openDifferential, type Differential } from './harness.js';
 

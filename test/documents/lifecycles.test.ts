@@ -7,8 +7,8 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
-import type { LifecycleEvent } from '../../src/documents/service.js';
-import { ForbiddenError, ValidationError } from '../../src/errors.js';
+import type { LifecycleEvent } from '../../src/core/documents/service.js';
+import { ForbiddenError, ValidationError } from '../../src/core/errors.js';
 import { HttpClient } from '../helpers/http.js';
 import { DIALECTS, startServer, type TestServer } from '../helpers/server.js';
 

@@ -35,7 +35,7 @@ async function freePort(): Promise<number> {
 
 /** `vellum start` in its own process; resolves once it serves. */
 function startProcess(projectDir: string, port: number): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src/cli/main.ts'), 'start', projectDir], {
+  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src/app/cli/main.ts'), 'start', projectDir], {
     env: { ...process.env, NODE_ENV: 'test', PORT: String(port) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

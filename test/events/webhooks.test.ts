@@ -392,7 +392,7 @@ for (const dialect of DIALECTS) {
       rmSync(join(project.dir, 'config/database.js'), { force: true });
       project.write('config/database.json', JSON.stringify(server.databaseConfig));
       const vellum = async (...args: string[]) =>
-        (await run(process.execPath, ['--import', 'tsx', join(ROOT, 'src/cli/main.ts'), ...args, '--project', project.dir], { env: { ...process.env, NODE_ENV: 'test' } })).stdout;
+        (await run(process.execPath, ['--import', 'tsx', join(ROOT, 'src/app/cli/main.ts'), ...args, '--project', project.dir], { env: { ...process.env, NODE_ENV: 'test' } })).stdout;
       const name = unique('cli');
       const out = await vellum('webhook', 'create', '--name', name, '--url', receiver.url, '--events', 'entry.create,entry.delete', '--header', 'X-Token: abc', '--secret', 'cli-secret');
       const id = /id (\d+)/.exec(out)?.[1];

@@ -1,8 +1,8 @@
 /** The extension service (spec 4.10) driven from a project's `src/index.ts`. */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { ForbiddenError } from '../../src/errors.js';
-import type { AccessControl } from '../../src/access/index.js';
+import { ForbiddenError } from '../../src/core/errors.js';
+import type { AccessControl } from '../../src/api/access.js';
 import { DIALECTS, fixture, startServer, type TestServer } from '../helpers/server.js';
 import { graphql, graphqlData } from '../helpers/graphql.js';
 

@@ -1,8 +1,8 @@
 /** Spec 8's limits, error codes, and authorization through the access-control seam. */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { ForbiddenError, UnauthorizedError } from '../../src/errors.js';
-import type { AccessControl } from '../../src/access/index.js';
+import { ForbiddenError, UnauthorizedError } from '../../src/core/errors.js';
+import type { AccessControl } from '../../src/api/access.js';
 import { DIALECTS, startServer, type TestServer } from '../helpers/server.js';
 import { graphql, graphqlData } from '../helpers/graphql.js';
 

@@ -1,5 +1,5 @@
 import type { TestServer } from './server.js';
-import { createDocumentId } from '../../src/documents/document-id.js';
+import { createDocumentId } from '../../src/core/documents/document-id.js';
 
 /** A file row written straight through the database layer (the upload API has its own tests). */
 export async function insertFile(server: TestServer, name: string): Promise<number> {

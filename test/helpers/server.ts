@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
  * Starts a real Vellum server on an ephemeral port, on a fresh database of the given dialect, and
  * tears both down. Tests talk to it over HTTP only (plus `vellum` for statement counts).
  */
-import { createVellum, type CreateVellumOptions, type Vellum } from '../../src/server.js';
+import { createVellum, type CreateVellumOptions, type Vellum } from '../../src/app/server.js';
 import { createTestDatabase, type DialectName, type TestDatabase } from './databases.js';
 import { HttpClient } from './http.js';
 

@@ -1,6 +1,6 @@
-/** Assertions on the typed errors of src/errors.ts, for the unit tier. */
+/** Assertions on the typed errors of src/core/errors.ts, for the unit tier. */
 import assert from 'node:assert/strict';
-import { VellumError } from '../../src/errors.js';
+import { VellumError } from '../../src/core/errors.js';
 
 type ErrorClass = abstract new (...args: never[]) => VellumError;
 

@@ -4,9 +4,9 @@
  * scalar type and rule, and the media library's file type. Built with the real `buildSchema`, so
  * parsing, validation and SQL tests see the model a server would, without reading a project.
  */
-import type { RestConfig } from '../../src/config/load.js';
-import { buildSchema, type RawSchemaFile } from '../../src/schema/build.js';
-import type { Component, ContentType, Schema } from '../../src/schema/model.js';
+import type { RestConfig } from '../../src/core/config/load.js';
+import { buildSchema, type RawSchemaFile } from '../../src/core/schema/build.js';
+import type { Component, ContentType, Schema } from '../../src/core/schema/model.js';
 
 type Attributes = Record<string, Record<string, unknown>>;
 
@@ -122,7 +122,7 @@ const COMPONENTS: RawSchemaFile[] = [
   component('shared.rich-text', { body: { type: 'richtext' } }),
 ];
 
-/** The media library's file type (as src/upload/file-type.ts declares it, reduced to what the tests read). */
+/** The media library's file type (as src/features/upload/file-type.ts declares it, reduced to what the tests read). */
 const FILE_TYPE: RawSchemaFile = {
   file: '(built-in) upload file',
   uid: 'plugin::upload.file',

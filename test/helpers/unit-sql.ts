@@ -20,11 +20,11 @@ import {
   type DatabaseIntrospector,
   type QueryCompiler,
 } from 'kysely';
-import type { Database } from '../../src/database/connection.js';
-import type { Db, Dialect } from '../../src/database/dialect.js';
-import { mysqlDialect } from '../../src/database/dialects/mysql.js';
-import { postgresDialect } from '../../src/database/dialects/postgres.js';
-import { sqliteDialect } from '../../src/database/dialects/sqlite.js';
+import type { Database } from '../../src/core/database/connection.js';
+import type { Db, Dialect } from '../../src/core/database/dialect.js';
+import { mysqlDialect } from '../../src/core/database/dialects/mysql.js';
+import { postgresDialect } from '../../src/core/database/dialects/postgres.js';
+import { sqliteDialect } from '../../src/core/database/dialects/sqlite.js';
 
 export type DialectName = 'sqlite' | 'postgres' | 'mysql';
 export const ALL_DIALECTS: DialectName[] = ['sqlite', 'postgres', 'mysql'];

@@ -18,7 +18,7 @@ const tsxLoader = pathToFileURL(join(root, 'node_modules/tsx/dist/esm/index.mjs'
 
 /** Runs the CLI as users do (in `cwd`, default this checkout) and waits for a line of output matching `ready`. */
 function run(args: string[], env: Record<string, string>, ready: RegExp, cwd = root): Promise<{ output: string; stderr: () => string; stop: () => void; exit: Promise<number | null> }> {
-  const child = spawn(process.execPath, ['--import', tsxLoader, join(root, 'src/cli/main.ts'), ...args], {
+  const child = spawn(process.execPath, ['--import', tsxLoader, join(root, 'src/app/cli/main.ts'), ...args], {
     env: { ...inherited, NODE_ENV: 'test', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
     cwd,

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import { join } from 'node:path';
-import { loadConfig } from '../../src/config/load.js';
-import { ProjectError } from '../../src/errors.js';
+import { loadConfig } from '../../src/core/config/load.js';
+import { ProjectError } from '../../src/core/errors.js';
 import { copyProject } from '../helpers/projects.js';
 import { BLOG } from '../helpers/paths.js';
 

@@ -118,7 +118,7 @@ for (const dialect of DIALECTS) {
         rmSync(join(project.dir, 'config/database.js'), { force: true });
         project.write('config/database.json', JSON.stringify(node.databaseConfig));
         const vellum = (...args: string[]) =>
-          run(process.execPath, ['--import', 'tsx', join(ROOT, 'src/cli/main.ts'), ...args, '--project', project.dir], { env: { ...process.env, NODE_ENV: 'test' } });
+          run(process.execPath, ['--import', 'tsx', join(ROOT, 'src/app/cli/main.ts'), ...args, '--project', project.dir], { env: { ...process.env, NODE_ENV: 'test' } });
         assert.equal((await node.publicApi.get('/api/notes-outline')).status, 403);
         await vellum('permissions', 'grant', 'public', 'api::note.note.outline');
         assert.equal((await node.publicApi.get('/api/notes-outline')).status, 200);

@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { ProjectError } from '../../src/errors.js';
-import { loadProjectSchema } from '../../src/schema/load.js';
-import { builtInTypes } from '../../src/built-ins.js';
+import { ProjectError } from '../../src/core/errors.js';
+import { loadProjectSchema } from '../../src/core/schema/load.js';
+import { builtInTypes } from '../../src/app/built-ins.js';
 import { ARTICLE_SCHEMA, AUTHOR_SCHEMA, TAG_SCHEMA, copyProject } from '../helpers/projects.js';
 import { BLOG } from '../helpers/paths.js';
 

@@ -8,8 +8,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { ProjectError } from '../../src/errors.js';
-import { createVellum } from '../../src/server.js';
+import { ProjectError } from '../../src/core/errors.js';
+import { createVellum } from '../../src/app/server.js';
 import { databaseEnv, DIALECTS } from '../helpers/databases.js';
 import { BLOG } from '../helpers/paths.js';
 

@@ -5,8 +5,8 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import * as vellum from '../../src/errors.js';
-import { kebabName } from '../../src/project/api-code.js';
+import * as vellum from '../../src/core/errors.js';
+import { kebabName } from '../../src/core/project/api-code.js';
 import { createHttpError, errors, HttpError } from '../../src/strapi/errors.js';
 
 describe("@strapi/utils errors and Strapi's names", () => {

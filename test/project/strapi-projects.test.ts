@@ -10,7 +10,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { createVellum } from '../../src/server.js';
+import { createVellum } from '../../src/app/server.js';
 import { createTestDatabase } from '../helpers/databases.js';
 import { graphql } from '../helpers/graphql.js';
 import { HttpClient } from '../helpers/http.js';

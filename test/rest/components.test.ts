@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { sql } from 'kysely';
 import { DIALECTS, startServer, type TestServer } from '../helpers/server.js';
 import { insertFile } from '../helpers/files.js';
-import { planTables } from '../../src/database/tables.js';
+import { planTables } from '../../src/core/database/tables.js';
 
 for (const dialect of DIALECTS) {
   describe(`components, dynamic zones and media in bodies [${dialect}]`, () => {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { RawJson } from '../../src/documents/raw-json.js';
-import { jsonBody } from '../../src/http/json-body.js';
+import { RawJson } from '../../src/core/documents/raw-json.js';
+import { jsonBody } from '../../src/api/json-body.js';
 import { DIALECTS, startServer, type TestServer } from '../helpers/server.js';
 
 const text = (value: unknown) => {

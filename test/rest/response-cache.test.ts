@@ -10,11 +10,11 @@ import { after, before, describe, it } from 'node:test';
 import { DIALECTS, startServer, type TestServer } from '../helpers/server.js';
 import type { HttpClient } from '../helpers/http.js';
 import { unique } from '../helpers/unique.js';
-import { jsonBody } from '../../src/http/json-body.js';
+import { jsonBody } from '../../src/api/json-body.js';
 
 /** Answers right after a write are stored too (by default a moving type's answers wait a second). */
 const HOLD_NOTHING = { api: { rest: { cache: { holdAfterWriteMs: 0 } } } };
-import { ResponseCache } from '../../src/http/response-cache.js';
+import { ResponseCache } from '../../src/api/response-cache.js';
 
 describe('response cache: memory bound', () => {
   const state = (articles: number, tags = 0) => new Map([['articles', articles], ['tags', tags]]);

@@ -9,7 +9,7 @@
 import assert from 'node:assert/strict';
 import { connect } from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import { loadConfig } from '../../src/config/load.js';
+import { loadConfig } from '../../src/core/config/load.js';
 import { BLOG } from '../helpers/paths.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 

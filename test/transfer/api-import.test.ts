@@ -14,7 +14,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { isDeepStrictEqual } from 'node:util';
-import { importFromStrapi, openProject, Progress, type Summary } from '../../src/transfer/index.js';
+import { importFromStrapi, Progress, type Summary } from '../../src/features/transfer/index.js';
+import { openProject } from '../../src/app/open-project.js';
 import { BLOG, DIALECTS, fixture, startServer, type TestServer } from '../helpers/server.js';
 import { BLOG_QUERIES, normalize } from './queries.js';
 

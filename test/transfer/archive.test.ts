@@ -15,9 +15,10 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { isDeepStrictEqual } from 'node:util';
 import { HttpClient } from '../helpers/http.js';
-import { exportArchive, importArchive, openProject, Progress } from '../../src/transfer/index.js';
-import { archiveEntries, jsonLines } from '../../src/transfer/tar.js';
-import { archiveSchemas } from '../../src/transfer/strapi-schemas.js';
+import { exportArchive, importArchive, Progress } from '../../src/features/transfer/index.js';
+import { openProject } from '../../src/app/open-project.js';
+import { archiveEntries, jsonLines } from '../../src/features/transfer/tar.js';
+import { archiveSchemas } from '../../src/features/transfer/strapi-schemas.js';
 import { BLOG, DIALECTS, fixture, startServer, type TestServer } from '../helpers/server.js';
 import { BLOG_QUERIES, normalize } from './queries.js';
 

@@ -21,7 +21,7 @@ for (const dialect of DIALECTS) {
     let server: TestServer;
     const vellum = async (...args: string[]) => {
       try {
-        const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', join(ROOT, 'src/cli/main.ts'), ...args, '--project', project.dir], {
+        const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', join(ROOT, 'src/app/cli/main.ts'), ...args, '--project', project.dir], {
           env: { ...process.env, NODE_ENV: 'test' },
         });
         return { code: 0, stdout, stderr };

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { ForbiddenError } from '../../src/errors.js';
-import type { AccessControl, Permission } from '../../src/access/index.js';
+import { ForbiddenError } from '../../src/core/errors.js';
+import type { AccessControl, Permission } from '../../src/api/access.js';
 import { DIALECTS, fixture } from '../helpers/server.js';
 import { png, startUploadServer, upload, type UploadServer } from '../helpers/uploads.js';
 // @ts-expect-error: a plain .mjs fixture without types

@@ -7,7 +7,7 @@ import { api } from '../api.ts';
 import { useUnsavedChanges } from '../components/UnsavedChangesGuard.tsx';
 import { settingOf } from '../settings.ts';
 
-import type { AdvancedSettingsValue as Advanced } from '../../../src/auth/advanced.ts';
+import type { AdvancedSettingsValue as Advanced } from '../../../src/features/users-permissions/contract.ts';
 interface Role {
   id: number;
   name: string;

@@ -6,7 +6,7 @@ import { useEffect, useRef, useState, type MutableRefObject } from 'react';
 import { api } from '../api.ts';
 import { useUnsavedChanges } from '../components/UnsavedChangesGuard.tsx';
 import { settingOf } from '../settings.ts';
-import type { ProviderSettingsValue } from '../../../src/auth/providers.ts';
+import type { ProviderSettingsValue } from '../../../src/features/users-permissions/contract.ts';
 
 /** A provider as `GET /admin/users-permissions/providers` answers it: the stored settings, and the redirect URI. */
 interface Provider extends ProviderSettingsValue {

@@ -3,7 +3,7 @@
  * here): `errors` (thrown by project code, answered as Strapi answers them), `env` (the helper of
  * config files), and `policy` helpers. Other utilities of Strapi's package are not provided.
  */
-import { createEnv } from '../../config/env.js';
+import { createEnv } from '../../core/config/env.js';
 import { errors } from '../errors.js';
 
 export { errors };

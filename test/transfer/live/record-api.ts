@@ -5,7 +5,8 @@
  * The project gets the import too (a scratch copy of examples/blog).
  */
 import { writeFileSync } from 'node:fs';
-import { importFromStrapi, openProject, Progress } from '../../../src/transfer/index.js';
+import { importFromStrapi, Progress } from '../../../src/features/transfer/index.js';
+import { openProject } from '../../../src/app/open-project.js';
 
 const [base, token, project, out] = process.argv.slice(2);
 if (!base || !token || !project || !out) throw new Error('usage: record-api.ts <base URL> <token> <project dir> <out.json>');

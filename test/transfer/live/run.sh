@@ -27,9 +27,9 @@ echo "strapi export: $WORK/strapi.tar.gz"
 
 mkdir -p "$P"; cp -r "$ROOT/examples/blog/config" "$ROOT/examples/blog/src" "$P/"
 cd "$ROOT"
-node --import tsx src/cli/main.ts import --file "$WORK/strapi.tar.gz" --project "$P"
-VTOKEN=$(node --import tsx src/cli/main.ts token create --name live --type full-access --project "$P" | tail -1)
-PORT=$((PORT + 1)) node --import tsx src/cli/main.ts start "$P" >"$WORK/vellum.log" 2>&1 & VPID=$!
+node --import tsx src/app/cli/main.ts import --file "$WORK/strapi.tar.gz" --project "$P"
+VTOKEN=$(node --import tsx src/app/cli/main.ts token create --name live --type full-access --project "$P" | tail -1)
+PORT=$((PORT + 1)) node --import tsx src/app/cli/main.ts start "$P" >"$WORK/vellum.log" 2>&1 & VPID=$!
 for _ in $(seq 1 300); do curl -fsS -o /dev/null "http://127.0.0.1:$((PORT + 1))/_health" 2>/dev/null && break; sleep 0.2; done
 echo "== Strapi vs Vellum after vellum import"
 node --import tsx test/transfer/live/compare.ts "http://127.0.0.1:$PORT" "$TOKEN" "http://127.0.0.1:$((PORT + 1))" "$VTOKEN"
@@ -39,7 +39,7 @@ if [ "${RECORD:-0}" = 1 ]; then
   node --import tsx test/transfer/live/record.ts "http://127.0.0.1:$PORT" "$TOKEN" test/fixtures/strapi-archive/answers.json
 fi
 
-node --import tsx src/cli/main.ts export --file "$WORK/vellum.tar.gz" --project "$P"
+node --import tsx src/app/cli/main.ts export --file "$WORK/vellum.tar.gz" --project "$P"
 copy "$B"; STRAPI_DIR="$B" PORT=$((PORT + 2)) RESET_DB=1 "$SHARED/bench/strapi/start.sh" >/dev/null
 kill "$(cat "$B/strapi.pid")"; sleep 2
 strapi "$B" import -f "$WORK/vellum.tar.gz" --force | tail -3

@@ -1,0 +1,41 @@
+/**
+ * The access seam, on neutral ground: every API (REST, GraphQL, upload) asks it, the
+ * users-and-permissions layer (auth/access.ts) implements it, and neither knows the other.
+ */
+import type { IncomingHttpHeaders } from 'node:http';
+import type { CallerOptions } from '../core/documents/context.js';
+
+/**
+ * A permission as Strapi names it: a content-type or plugin uid and an action
+ * (`api::article.article` + `find`, `plugin::upload.content-api` + `upload`).
+ */
+export interface Permission {
+  uid: string;
+  action: string;
+}
+
+/** Who asks, as access control answers it: what the document service needs, and the cache scope. */
+export interface Caller extends CallerOptions {
+  /**
+   * Callers with the same scope are shown the same documents: the access layer names their
+   * grants. Absent, answers to this caller are never shared through the response cache.
+   */
+  cacheScope?: string;
+  /** Who asks, for project code (`ctx.state.user`): absent when the access layer does not say. */
+  principal?: { kind: 'public' | 'user' | 'api-token'; id?: number };
+}
+
+/**
+ * The single place where access control plugs into the request path: every route asks it before
+ * touching the document service (auth/access.ts implements it). It throws UnauthorizedError/ForbiddenError to refuse, and answers
+ * what the caller may read below the document (populate, filters through relations, media), which
+ * types its writes may link, and whose drafts it may read.
+ */
+export interface AccessControl {
+  authorize(headers: IncomingHttpHeaders, permission: Permission): Promise<Caller>;
+  /**
+   * Refuses credentials that do not resolve (UnauthorizedError) before anything else runs: a
+   * GraphQL request with a bad token is Strapi's HTTP 401, not an error per field.
+   */
+  authenticate?(headers: IncomingHttpHeaders): Promise<void>;
+}

@@ -1,0 +1,117 @@
+/**
+ * The commands of `vellum` (main.ts runs this module, or its bundle).
+ * `vellum start [projectDir]` serves a project (default: the current folder, as `strapi start`);
+ * `vellum db prune [projectDir]` drops the columns and tables the schema no longer names;
+ * the administration commands (tokens, permissions, users, admins, locales) are in admin.ts;
+ * `vellum import` and `vellum export` in transfer.ts.
+ */
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { configSource } from '../../core/config/files.js';
+import { loadConfig, type VellumConfig } from '../../core/config/load.js';
+import { connectDatabase } from '../../core/database/connection.js';
+import { pruneSchema } from '../../core/database/sync.js';
+import { ProjectError, TransferError, VellumError } from '../../core/errors.js';
+import { loadProjectSchema } from '../../core/schema/load.js';
+import { createVellum } from '../server.js';
+import { builtInTypes, systemTables } from '../built-ins.js';
+
+const ADMIN_COMMANDS = new Set(['admin', 'token', 'permissions', 'user', 'registration', 'settings', 'locale', 'webhook', 'schedule']);
+
+/**
+ * The project a command acts on: the folder named, else the current one (as `strapi start`
+ * assumes). A folder with neither `config/` nor `src/api/` is no project (Vellum's own checkout
+ * has a `src/`): said at once, rather than serving or writing an empty one.
+ */
+function projectDir(named: string | undefined): string {
+  const dir = resolve(named ?? '.');
+  if (!existsSync(join(dir, 'config')) && !existsSync(join(dir, 'src', 'api'))) {
+    const how = named === undefined ? 'run vellum in the project\'s folder, or name it (vellum start path/to/project, --project for the other commands)' : 'name the folder that holds the project\'s config/ and src/';
+    throw new ProjectError(`is not a Strapi project (no config/ or src/api/ folder): ${how}`, dir);
+  }
+  return dir;
+}
+
+// The administration and transfer commands load when run: `start` needs none of their modules.
+const usage = async (): Promise<string> => `usage:
+  vellum start [projectDir]      serve a project (default: the current folder)
+  vellum db prune [projectDir]   drop columns and tables that the schema no longer names
+${(await import('./admin.js')).ADMIN_USAGE}
+${(await import('./transfer.js')).TRANSFER_USAGE}`;
+
+async function start(projectDir: string): Promise<void> {
+  const vellum = await createVellum(projectDir);
+  for (const warning of vellum.warnings) console.warn(`Warning: ${warning}`);
+  for (const warning of vellum.sync.warnings) console.log(`Warning: ${warning}`);
+  if (vellum.sync.orphaned.length) {
+    console.log(`Kept data the schema no longer names (remove with \`vellum db prune\`): ${vellum.sync.orphaned.join(', ')}`);
+  }
+  const url = await vellum.listen().catch(async (error: unknown) => {
+    await vellum.close();
+    throw listenFailure(vellum.config, error);
+  });
+  const client = vellum.config.database.client;
+  console.log(`Vellum serving ${projectDir} on ${url} (${client}); REST at ${url}${vellum.config.api.rest.prefix}`);
+  const stop = async () => {
+    await vellum.close();
+    process.exit(0);
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}
+
+/** Node's `listen` errors a user can fix, as one line naming the file (or variable) that sets it. */
+function listenFailure(config: VellumConfig, error: unknown): unknown {
+  const { host, port } = config.server;
+  const code = (error as { code?: unknown } | null)?.code;
+  const file = configSource(config.projectDir, 'server', config.environment);
+  const where = file ? `port in ${file}, or PORT` : 'PORT';
+  if (code === 'EADDRINUSE') return new ProjectError(`port ${port} on ${host} is taken by another process: stop it, or choose another port (${where})`, file);
+  if (code === 'EACCES') return new ProjectError(`port ${port} on ${host} needs privileges: choose a port above 1023 (${where})`, file);
+  if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') return new ProjectError(`cannot listen on ${host}, no address of this machine: choose another host (${file ? `host in ${file}, or HOST` : 'HOST'})`, file);
+  return error;
+}
+
+async function prune(projectDir: string): Promise<void> {
+  const config = await loadConfig(projectDir);
+  const { schema } = loadProjectSchema(projectDir, builtInTypes(projectDir));
+  const database = await connectDatabase(config.database);
+  try {
+    const dropped = await pruneSchema(database, schema, systemTables);
+    console.log(dropped.length ? `Dropped: ${dropped.join(', ')}` : 'Nothing to prune.');
+  } finally {
+    await database.close();
+  }
+}
+
+async function main(argv: string[]): Promise<void> {
+  const [command, ...rest] = argv;
+  if (argv.includes('--help') || argv.includes('-h')) return console.log(await usage());
+  if (command === 'start') return start(projectDir(rest[0]));
+  if (command === 'db' && rest[0] === 'prune') return prune(projectDir(rest[1]));
+  if (command && ADMIN_COMMANDS.has(command)) return (await import('./admin.js')).runAdminCommand(argv, projectDir);
+  if (command === 'import' || command === 'export') return (await import('./transfer.js')).runTransferCommand(argv, projectDir);
+  console.error(await usage());
+  process.exitCode = command ? 1 : 0;
+}
+
+/** node:util's parseArgs refuses an option a command does not take (`ERR_PARSE_ARGS_...`). */
+const isArgumentError = (error: unknown): error is Error => {
+  const code = (error as { code?: unknown } | null)?.code;
+  return error instanceof Error && typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS');
+};
+
+main(process.argv.slice(2)).catch(async (error: unknown) => {
+  if (isArgumentError(error)) console.error(`Error: ${error.message.split('. ')[0]}.\n${await usage()}`);
+  else if (error instanceof ProjectError) console.error(`Cannot start: ${error.message}`);
+  else if (error instanceof VellumError) {
+    // A 404's "Not Found" says what was missing in its details.
+    console.error(`Error: ${typeof error.details.reason === 'string' ? error.details.reason : error.message}`);
+    // Each problem of a body (a webhook's url and events, ...) on its own line.
+    const problems = Array.isArray(error.details.errors) ? (error.details.errors as { path?: unknown[]; message?: string }[]) : [];
+    if (problems.length > 1) for (const problem of problems) console.error(`  ${(problem.path ?? []).join('.')}: ${problem.message}`);
+  }
+  else if (error instanceof TransferError) console.error(`Stopped: ${error.message}\nNothing is lost: fix the cause and run the same command again; it completes what was done.`);
+  else console.error(error);
+  process.exit(1);
+});

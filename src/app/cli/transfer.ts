@@ -1,0 +1,85 @@
+/**
+ * `vellum import` and `vellum export`: a project's content, users and files in and out.
+ *
+ *   vellum import --file <archive.tar[.gz]> [--project dir]           Strapi's export archive (or Vellum's)
+ *   vellum import strapi --url <base URL> --token <token> [--file-origin <origin>]... [--project dir]   a running Strapi, over its API
+ *   vellum export --file <archive.tar.gz> [--project dir]             Strapi's archive format
+ */
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { ValidationError } from '../../core/errors.js';
+import { exportArchive, importArchive, importFromStrapi, Progress, type Summary } from '../../features/transfer/index.js';
+import { openProject } from '../open-project.js';
+
+export const TRANSFER_USAGE = `  vellum import --file <archive.tar.gz> [--project dir]      restore a strapi export (or vellum export) archive
+  vellum import strapi --url <url> --token <token> [--file-origin <origin>] [--project dir]   copy a running Strapi over its API
+                                                             (files from its own origin, or one --file-origin names)
+  vellum export --file <archive.tar.gz> [--project dir]      write Strapi's archive format`;
+
+const OPTIONS = {
+  project: { type: 'string' },
+  file: { type: 'string' },
+  url: { type: 'string' },
+  token: { type: 'string' },
+  'file-origin': { type: 'string', multiple: true },
+  quiet: { type: 'boolean' },
+} as const;
+
+function print(summary: Summary): void {
+  for (const line of summary.lines()) console.log(line);
+  const mismatches = summary.mismatches;
+  if (mismatches.length) {
+    console.log('Counts differ:');
+    for (const line of mismatches) console.log(`  ${line}`);
+    process.exitCode = 1;
+  }
+}
+
+/** Runs an import or export on the project `--project` names (`project` checks it; the current folder without it). */
+export async function runTransferCommand(argv: string[], project: (named: string | undefined) => string): Promise<void> {
+  const { values, positionals } = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true });
+  const [command, source] = positionals;
+  const projectDir = project(values.project);
+  const progress = new Progress(values.quiet ? null : process.stderr);
+  const started = Date.now();
+  if (command === 'import' && source === undefined) {
+    if (!values.file) throw new ValidationError(`--file is required\n${TRANSFER_USAGE}`);
+    const project = await openProject(projectDir);
+    try {
+      const summary = await importArchive(project, resolve(values.file), progress);
+      summary.seconds = (Date.now() - started) / 1000;
+      console.log(`Imported ${values.file} into ${projectDir} (${project.config.database.client}).`);
+      print(summary);
+    } finally {
+      await project.close();
+    }
+    return;
+  }
+  if (command === 'import' && source === 'strapi') {
+    if (!values.url || !values.token) throw new ValidationError(`--url and --token are required\n${TRANSFER_USAGE}`);
+    const project = await openProject(projectDir);
+    try {
+      const summary = await importFromStrapi(project, values.url, values.token, progress, values['file-origin'] ?? []);
+      summary.seconds = (Date.now() - started) / 1000;
+      console.log(`Imported ${values.url} into ${projectDir} (${project.config.database.client}).`);
+      print(summary);
+    } finally {
+      await project.close();
+    }
+    return;
+  }
+  if (command === 'export' && source === undefined) {
+    if (!values.file) throw new ValidationError(`--file is required\n${TRANSFER_USAGE}`);
+    const project = await openProject(projectDir);
+    try {
+      const summary = await exportArchive(project, resolve(values.file), progress);
+      summary.seconds = (Date.now() - started) / 1000;
+      console.log(`Exported ${projectDir} (${project.config.database.client}) to ${values.file}.`);
+      print(summary);
+    } finally {
+      await project.close();
+    }
+    return;
+  }
+  throw new ValidationError(`unknown command "${positionals.join(' ')}"\n${TRANSFER_USAGE}`);
+}

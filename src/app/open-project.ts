@@ -1,0 +1,56 @@
+/**
+ * Opens a project for `vellum import` and `vellum export` (features/transfer): what a starting
+ * node opens, without HTTP.
+ */
+import { loadProjectForCommand } from '../strapi/index.js';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { resolveAuthConfig, startAuth } from '../features/users-permissions/index.js';
+import { builtInTypes, startLocales, systemTables } from './built-ins.js';
+import { loadConfig, type LoadConfigOptions } from '../core/config/load.js';
+import { connectDatabase } from '../core/database/connection.js';
+import { synchronizeSchema } from '../core/database/sync.js';
+import { DocumentService } from '../core/documents/service.js';
+import { loadProjectSchema } from '../core/schema/load.js';
+import { resolveUploadConfig } from '../features/upload/index.js';
+import { loadProvider } from '../features/upload/index.js';
+import type { TransferProject } from '../features/transfer/index.js';
+
+/** `options`: as `createVellum` takes them (environment, configuration overrides). */
+export async function openProject(dir: string, options: LoadConfigOptions = {}): Promise<TransferProject> {
+  const config = await loadConfig(dir, options);
+  // Resolved before the database is opened, so that a weak secret stops the command first (as at start-up).
+  const authConfig = resolveAuthConfig(config);
+  const configuredLocales = [...config.i18n.locales];
+  const { schema } = loadProjectSchema(dir, builtInTypes(dir));
+  // Custom fields take the types the project's register gives them, as on a node.
+  await loadProjectForCommand(config, schema, []);
+  const database = await connectDatabase(config.database);
+  try {
+    await synchronizeSchema(database, schema, systemTables);
+    const documents = new DocumentService({ database, schema, i18n: config.i18n, rest: config.api.rest });
+    await startLocales(database, documents, config.i18n);
+    const auth = await startAuth(database, documents, config, authConfig);
+    const upload = resolveUploadConfig(config);
+    const provider = await loadProvider(upload, dir);
+    return {
+      dir,
+      config,
+      schema,
+      database,
+      documents,
+      auth,
+      upload,
+      provider,
+      configuredLocales,
+      rawSchema(file) {
+        if (file.startsWith('(built-in)')) return undefined;
+        return JSON.parse(readFileSync(join(dir, file), 'utf8')) as Record<string, unknown>;
+      },
+      close: () => database.close(),
+    };
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
+}

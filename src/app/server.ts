@@ -1,0 +1,206 @@
+/**
+ * Assembles a Vellum node: configuration, schema, database (synchronised under a lock), the
+ * document service, and the HTTP server with its APIs.
+ */
+import type { FastifyInstance } from 'fastify';
+import { loadConfig, type LoadConfigOptions, type VellumConfig } from '../core/config/load.js';
+import { declaredStrapiMajor } from '../core/config/package.js';
+import { connectDatabase, type Database } from '../core/database/connection.js';
+import { synchronizeSchema, type SyncReport } from '../core/database/sync.js';
+import { DocumentService } from '../core/documents/service.js';
+import { coreStore } from '../core/database/store.js';
+import { pluginServices } from '../strapi/plugin-services.js';
+import type { AccessControl } from '../api/access.js';
+import { registerContentApi } from '../features/content/index.js';
+import { ResponseCache } from '../api/response-cache.js';
+import { ExtensionService, parseGraphqlConfig, registerGraphql, type NamedHandlers } from '../features/graphql/index.js';
+import { loadProject, ProjectDocuments, provideStrapiModules } from '../strapi/index.js';
+import { createHttpServer } from '../api/http.js';
+import { registerI18nRoutes } from '../features/i18n/index.js';
+import { resolveCustomFields } from '../core/schema/build.js';
+import { loadProjectSchema } from '../core/schema/load.js';
+import type { Schema } from '../core/schema/model.js';
+import { resolveAuthConfig, startAuth, usersPermissionsGraphql, type Auth } from '../features/users-permissions/index.js';
+import { mediaGrantWarning } from '../features/users-permissions/index.js';
+import { startEmail, type EmailService } from '../features/email/index.js';
+import { builtInTypes, startLocales, systemTables } from './built-ins.js';
+import { registerAdminRoutes } from '../features/admin/index.js';
+import { registerAdminContentRoutes } from '../features/admin/index.js';
+import { registerAdminPanel } from '../features/admin/index.js';
+import { registerSecurity } from '../api/security.js';
+import { registerUsersPermissionsRoutes, usersPathTaken } from '../features/users-permissions/index.js';
+import { registerUsersRolesRoutes } from '../features/users-permissions/index.js';
+import { registerUploadRoutes } from '../features/upload/index.js';
+import { registerEmailRoutes } from '../features/email/index.js';
+import { addConfiguredTasks, createEvents, CronService, WebhookStore, type NodeEvents } from '../features/events/index.js';
+
+export interface Vellum {
+  app: FastifyInstance;
+  config: VellumConfig;
+  schema: Schema;
+  database: Database;
+  documents: DocumentService;
+  auth: Auth;
+  /** Webhooks (`/admin/webhooks`), the documents' outbox. */
+  webhooks: WebhookStore;
+  /** `strapi.cron`: the project's cron jobs. */
+  cron: CronService;
+  /** This node's webhook delivery, leased jobs and scheduled actions. */
+  events: NodeEvents;
+  /** `strapi.plugin('email').service('email')`: the configured provider. */
+  email: EmailService;
+  sync: SyncReport;
+  /** Project code files present but not run (each also named in `warnings`). */
+  skippedCode: string[];
+  /** What the project asks for that Vellum does not honour, one line each (the CLI prints them). */
+  warnings: string[];
+  /** Starts listening; returns the base URL. */
+  listen(): Promise<string>;
+  close(): Promise<void>;
+}
+
+export interface CreateVellumOptions extends LoadConfigOptions {
+  /** Replaces users-and-permissions as the content API's access control (embedding, tests). */
+  access?: AccessControl;
+  /** Where the admin panel's build is (default dist/admin/ of Vellum's package). */
+  adminPanelDir?: string;
+}
+
+/**
+ * Strapi's `server.absoluteUrl`: `server.url` when absolute, else `http://host:port` and that path,
+ * with the port the server listens on (an ephemeral port too) and `localhost` for a wildcard host.
+ */
+function absoluteServerUrl(config: VellumConfig, app?: FastifyInstance): string {
+  const { url, host, port } = config.server;
+  if (/^https?:\/\//.test(url)) return url.replace(/\/+$/, '');
+  const address = app?.server.address();
+  const listening = address && typeof address === 'object' ? address.port : port;
+  const hostname = host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host;
+  return `http://${hostname}:${listening}${url.replace(/\/+$/, '')}`;
+}
+
+export async function createVellum(projectDir: string, options: CreateVellumOptions = {}): Promise<Vellum> {
+  // Before any project file runs (config files too): `@strapi/strapi` and `@strapi/utils` are Vellum's.
+  provideStrapiModules();
+  const config = await loadConfig(projectDir, options);
+  // The email provider loads at start-up, as Strapi's bootstrap loads it: a missing one stops here.
+  const email = await startEmail(config);
+  // The locales config/plugins lists (the stored list may grow beyond them at run time).
+  const configuredLocales = [...config.i18n.locales];
+  const { schema, warnings } = loadProjectSchema(projectDir, builtInTypes(projectDir));
+  if (usersPathTaken(schema)) {
+    const type = schema.byPluralName.get('users')!;
+    warnings.push(`${type.file}: ${type.uid} is served at /users, in place of users-permissions' /users, /users/me, /users/count and /users/:id (as in Strapi)`);
+  }
+  // Project code (src/index) registers its extensions before any API is built.
+  const graphql = { config: parseGraphqlConfig(config.plugins, config.environment, declaredStrapiMajor(config.projectDir)), extension: new ExtensionService() };
+  // Plugin services project code asks for: GraphQL's from the start, the others once the node runs.
+  const plugins = { graphql: { extension: graphql.extension } };
+  const project = await loadProject(config, schema, plugins, warnings);
+  // `strapi.cron` from register on; `config/server` `cron.tasks` checked before anything starts.
+  const log = (message: string, error?: unknown) => console.error(`[vellum] ${message}`, ...(error === undefined ? [] : [error]));
+  const cron = new CronService(log);
+  addConfiguredTasks(cron, config);
+  project.strapi.cron = cron.api();
+  // GraphQL's resolversConfig names the project's policies and middlewares, as its routes do.
+  graphql.extension.named = project.named as unknown as NamedHandlers;
+  await project.run('register');
+  // As Strapi swaps each customField for the type its registration names, once register has run.
+  resolveCustomFields(schema, (uid) => project.customFields.typeOf(uid), (message) => warnings.push(message));
+  // Secrets are checked before the database is touched: a weak one in production stops start-up here.
+  const authConfig = resolveAuthConfig(config);
+  warnings.push(...authConfig.warnings);
+  const database = await connectDatabase(config.database);
+  // The lifecycles and Document Service middlewares project code registers (empty without it).
+  // Writes record their webhook events in their transaction (the webhook store is the outbox).
+  const webhooks = new WebhookStore(database, config.server.webhooks.allowPrivateAddresses);
+  const documents = new DocumentService({ database, schema, i18n: config.i18n, rest: config.api.rest, lifecycles: project.lifecycles, middlewares: project.middlewares, outbox: webhooks });
+  const events = createEvents({ database, config, documents, webhooks, cron, log });
+  let sync: SyncReport;
+  let auth: Auth;
+  // Links in emails name the server: known once it listens (an ephemeral port in tests).
+  let serverUrl = () => absoluteServerUrl(config);
+  try {
+    sync = await synchronizeSchema(database, schema, systemTables);
+    await startLocales(database, documents, config.i18n);
+    auth = await startAuth(database, documents, config, authConfig, { actions: project.actions, routed: project.routed }, { email, serverUrl: () => serverUrl() });
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
+  // Project routes fill `ctx.state` themselves; Vellum's own routes through the seam, when project code reads it.
+  const projectAccess = options.access ?? auth.access;
+  project.start({ documents: new ProjectDocuments(documents), access: projectAccess, auth });
+  const access = project.describingAccess(projectAccess);
+  const prefix = config.api.rest.prefix;
+  const app = createHttpServer(config, { allowedMethods: (path) => project.allowedMethods(path) });
+  project.registerRequestContext(app);
+  serverUrl = () => absoluteServerUrl(config, app);
+  await registerSecurity(app, config.middlewares);
+  await project.registerGlobalMiddlewares(app);
+  // A project with routers is served what they declare: REST answers the core routes nothing of
+  // the project changes, the project's pipeline the others.
+  const routing = project.routing();
+  // One response cache for REST and GraphQL reads (http/response-cache.ts).
+  const responseCache = config.api.rest.cache.maxBytes > 0 ? new ResponseCache(config.api.rest.cache) : undefined;
+  registerContentApi(app, { service: documents, rest: config.api.rest, access, prefix, routes: routing?.rest, schedules: events.schedules, cache: responseCache });
+  registerI18nRoutes(app, { prefix, locales: documents.locales, auth, configured: configuredLocales });
+  registerEmailRoutes(app, { email, access, prefix });
+  registerUsersPermissionsRoutes(app, { auth, service: documents, prefix });
+  registerUsersRolesRoutes(app, { auth, service: documents, prefix });
+  registerAdminRoutes(app, auth, { webhooks, deliveries: events.deliveries, schedules: events.schedules, webhooksConfig: config.server.webhooks });
+  registerAdminContentRoutes(app, { auth, documents });
+  app.addHook('onClose', async () => {
+    email.close();
+    await database.close();
+  });
+  try {
+    const media = await registerUploadRoutes(app, { documents, access, config, admin: (headers) => auth.admins.authenticate(headers.authorization) });
+    await registerAdminPanel(app, options.adminPanelDir);
+    // Last: a project route on a path Vellum serves itself is the one left out (with a warning).
+    routing?.register(app);
+    await registerGraphql(app, { ...graphql, service: documents, rest: config.api.rest, access, fieldSource: usersPermissionsGraphql(auth), strapi: project.strapi, cache: responseCache });
+    project.data.start({ documents, store: coreStore(() => database.db, (fn) => database.write(fn)) });
+    const strapiDocuments = project.strapi.documents as (uid: string) => never;
+    Object.assign(plugins, pluginServices({ documents, strapiDocuments, auth, email, media, i18n: config.i18n }));
+    await project.run('bootstrap');
+    // After bootstrap, which may grant (Strapi's templates grant Public there).
+    for (const role of await auth.roles.list()) {
+      const warning = mediaGrantWarning(schema, role, new Set(role.permissions));
+      if (warning) warnings.push(warning);
+    }
+    events.start(project.strapi);
+  } catch (error) {
+    await events.stop();
+    await app.close();
+    throw error;
+  }
+
+  return {
+    app,
+    config,
+    schema,
+    database,
+    documents,
+    auth,
+    webhooks,
+    cron,
+    events,
+    email,
+    sync,
+    skippedCode: project.notRun,
+    warnings,
+    async listen() {
+      const address = await app.listen({ host: config.server.host, port: config.server.port });
+      return address.replace('0.0.0.0', '127.0.0.1').replace('[::]', '127.0.0.1');
+    },
+    async close() {
+      try {
+        await project.run('destroy');
+      } finally {
+        await events.stop();
+        await app.close();
+      }
+    },
+  };
+}

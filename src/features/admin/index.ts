@@ -1,0 +1,7 @@
+/**
+ * The admin panel's server side: its API under /admin (sign-in, API tokens, users and roles of the
+ * content API, settings), the content manager's routes and the panel's files.
+ */
+export { registerAdminRoutes } from './routes.js';
+export { registerAdminContentRoutes } from './content.js';
+export { registerAdminPanel } from './panel.js';

@@ -1,0 +1,141 @@
+/**
+ * The admin API under `/admin/`: a surface of its own, reached only with an administrator's JWT
+ * (`POST /admin/login`), never with content API tokens or user JWTs. It manages what the CLI
+ * manages: API tokens, roles and their permissions, users, administrators (admin-access.ts), the users-permissions settings
+ * (advanced settings, email templates), webhooks and scheduled actions (admin-events.ts).
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Auth } from '../users-permissions/index.js';
+import type { TokenType } from '../users-permissions/index.js';
+import { ValidationError } from '../../core/errors.js';
+import { registerAdminAccessRoutes, updateUser } from './access.js';
+import { registerAdminEventRoutes, type AdminEvents } from '../events/index.js';
+
+type Body = Record<string, unknown>;
+type Params = { ref: string; action: string };
+
+function body(request: FastifyRequest): Body {
+  const value = request.body;
+  if (!value || typeof value !== 'object' || Array.isArray(value)) throw new ValidationError('The request body must be a JSON object');
+  return value as Body;
+}
+
+function stringList(value: unknown, name: string): string[] {
+  if (!Array.isArray(value) || value.length === 0 || value.some((item) => typeof item !== 'string')) {
+    throw new ValidationError(`${name} must be a non-empty array of action strings`);
+  }
+  return value as string[];
+}
+
+/** Strapi's check of the settings routes. */
+function nonEmpty(value: Body): Body {
+  if (Object.keys(value).length === 0) throw new ValidationError('Request body cannot be empty');
+  return value;
+}
+
+export function registerAdminRoutes(app: FastifyInstance, auth: Auth, events?: AdminEvents, prefix = '/admin'): void {
+  app.post(`${prefix}/login`, async (request) => {
+    const { email, password } = body(request);
+    return { data: { token: await auth.admins.login(email, password, request.clientIp) } };
+  });
+
+  // Everything else needs an administrator.
+  void app.register(async (admin) => {
+    admin.addHook('onRequest', async (request) => {
+      await auth.admins.authenticate(request.headers.authorization);
+    });
+
+    admin.get(`${prefix}/api-tokens`, async () => ({ data: await auth.tokens.list() }));
+    admin.get<{ Params: Params }>(`${prefix}/api-tokens/:ref`, async (request) => ({ data: await auth.tokens.get(request.params.ref) }));
+    admin.post(`${prefix}/api-tokens`, async (request, reply) => {
+      const input = body(request);
+      const type = input.type as TokenType;
+      const permissions = type === 'custom' ? auth.expand(stringList(input.permissions, 'permissions'), 'permissions') : undefined;
+      const lifespan = input.lifespan === undefined || input.lifespan === null ? null : Number(input.lifespan);
+      const { token, accessKey } = await auth.tokens.create({
+        name: input.name as string,
+        type,
+        description: typeof input.description === 'string' ? input.description : null,
+        lifespan,
+        permissions,
+      });
+      return reply.status(201).send({ data: { ...token, accessKey } });
+    });
+    admin.delete<{ Params: Params }>(`${prefix}/api-tokens/:ref`, async (request) => ({ data: await auth.tokens.revoke(request.params.ref) }));
+
+    admin.get(`${prefix}/roles`, async () => ({ data: await auth.roles.list() }));
+    admin.get<{ Params: Params }>(`${prefix}/roles/:ref`, async (request) => ({ data: await auth.roles.get(request.params.ref) }));
+    admin.post(`${prefix}/roles`, async (request, reply) => {
+      const input = body(request);
+      if (typeof input.name !== 'string') throw new ValidationError('name is required');
+      const role = await auth.roles.create(input.name, typeof input.description === 'string' ? input.description : null);
+      return reply.status(201).send({ data: role });
+    });
+    admin.post<{ Params: Params }>(`${prefix}/roles/:ref/permissions`, async (request) => {
+      const role = await auth.roles.get(request.params.ref);
+      await auth.roles.grant(role.documentId, auth.expand(stringList(body(request).actions, 'actions'), 'actions'));
+      return { data: await auth.roles.get(role.documentId) };
+    });
+    admin.delete<{ Params: Params }>(`${prefix}/roles/:ref/permissions/:action`, async (request) => {
+      const role = await auth.roles.get(request.params.ref);
+      await auth.roles.revoke(role.documentId, auth.expand([request.params.action], 'action'));
+      return { data: await auth.roles.get(role.documentId) };
+    });
+
+    admin.post(`${prefix}/users`, async (request, reply) => {
+      const input = body(request);
+      const user = await auth.users.create({
+        username: input.username as string,
+        email: input.email as string,
+        password: input.password as string,
+        role: typeof input.role === 'string' ? input.role : undefined,
+        blocked: input.blocked === true,
+        confirmed: typeof input.confirmed === 'boolean' ? input.confirmed : undefined,
+      });
+      return reply.status(201).send({ data: user });
+    });
+    admin.put<{ Params: Params }>(`${prefix}/users/:ref`, async (request) => ({ data: await updateUser(auth, request.params.ref, body(request)) }));
+    registerAdminAccessRoutes(admin, auth, prefix);
+
+    // Strapi's users-permissions settings routes (their paths and answers, under /admin).
+    admin.get(`${prefix}/users-permissions/advanced`, async () => ({
+      settings: await auth.advanced.get(),
+      roles: (await auth.roles.list()).map(({ id, documentId, name, description, type }) => ({ id, documentId, name, description, type })),
+    }));
+    admin.put(`${prefix}/users-permissions/advanced`, async (request) => {
+      await auth.advanced.update(nonEmpty(body(request)));
+      return { ok: true };
+    });
+    admin.get(`${prefix}/users-permissions/email-templates`, async () => auth.advanced.emailTemplates());
+    admin.put(`${prefix}/users-permissions/email-templates`, async (request) => {
+      const templates = nonEmpty(body(request))['email-templates'];
+      if (!templates || typeof templates !== 'object' || Array.isArray(templates)) throw new ValidationError('email-templates must be an object ({ reset_password, email_confirmation })');
+      await auth.advanced.updateEmailTemplates(templates as Body);
+      return { ok: true };
+    });
+
+    // Login providers (Strapi's `GET|PUT /users-permissions/providers`): each with the redirect
+    // URI to register at the provider; a PUT changes the providers and keys it names.
+    admin.get(`${prefix}/users-permissions/providers`, async () => {
+      const providers = await auth.providers.get();
+      return Object.fromEntries(Object.entries(providers).map(([name, settings]) => [name, name === 'email' ? settings : { ...settings, redirectUri: auth.providerLogins.redirectUri(name) }]));
+    });
+    admin.put(`${prefix}/users-permissions/providers`, async (request) => {
+      const providers = nonEmpty(body(request)).providers;
+      if (!providers || typeof providers !== 'object' || Array.isArray(providers)) throw new ValidationError('providers must be an object ({ github: { enabled, key, secret, callback, scope }, ... })');
+      await auth.providers.update(providers as Body);
+      return { ok: true };
+    });
+
+    // Vellum's earlier switch, the same stored setting as `allow_register`.
+    admin.get(`${prefix}/settings`, async () => ({ data: { allowRegister: await auth.registrationOpen() } }));
+    admin.put(`${prefix}/settings`, async (request) => {
+      const input = body(request);
+      if (typeof input.allowRegister !== 'boolean') throw new ValidationError('allowRegister must be a boolean');
+      await auth.setRegistrationOpen(input.allowRegister);
+      return { data: { allowRegister: input.allowRegister } };
+    });
+
+    if (events) registerAdminEventRoutes(admin, prefix, events);
+  });
+}

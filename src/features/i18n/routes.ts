@@ -1,0 +1,54 @@
+/**
+ * The locales over HTTP: `GET /api/i18n/locales` as Strapi's i18n plugin answers it (no envelope),
+ * and their administration under the admin API (`/admin/locales`, an administrator's token), which
+ * does what `vellum locale` does.
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Auth } from '../users-permissions/index.js';
+import type { Locales } from '../../core/documents/service.js';
+import { ValidationError } from '../../core/errors.js';
+
+export interface I18nRoutesOptions {
+  prefix: string;
+  locales: Locales;
+  auth: Auth;
+  /** The locales `config/plugins` lists: they cannot be removed at run time. */
+  configured: string[];
+}
+
+function body(request: FastifyRequest): Record<string, unknown> {
+  const value = request.body;
+  if (!value || typeof value !== 'object' || Array.isArray(value)) throw new ValidationError('The request body must be a JSON object');
+  return value as Record<string, unknown>;
+}
+
+const optionalName = (value: unknown): string | undefined => {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'string') throw new ValidationError('name must be a text', { key: 'name' });
+  return value;
+};
+
+export function registerI18nRoutes(app: FastifyInstance, options: I18nRoutesOptions): void {
+  const { locales, auth, configured } = options;
+  app.get(`${options.prefix}/i18n/locales`, async () => locales.list());
+
+  void app.register(async (admin) => {
+    admin.addHook('onRequest', async (request) => {
+      await auth.admins.authenticate(request.headers.authorization);
+    });
+    admin.get('/admin/locales', async () => ({ data: await locales.list() }));
+    admin.post('/admin/locales', async (request, reply) => {
+      const input = body(request);
+      if (typeof input.code !== 'string') throw new ValidationError('code is required', { key: 'code' });
+      const existed = (await locales.list()).some((l) => l.code === input.code);
+      const locale = await locales.add(input.code, optionalName(input.name), { isDefault: input.isDefault === true });
+      return reply.status(existed ? 200 : 201).send({ data: locale });
+    });
+    admin.put<{ Params: { code: string } }>('/admin/locales/:code', async (request) => {
+      const input = body(request);
+      await locales.get(request.params.code);
+      return { data: await locales.add(request.params.code, optionalName(input.name), { isDefault: input.isDefault === true }) };
+    });
+    admin.delete<{ Params: { code: string } }>('/admin/locales/:code', async (request) => ({ data: await locales.remove(request.params.code, configured) }));
+  });
+}

@@ -1,0 +1,28 @@
+/**
+ * A project opened for an import or an export, without HTTP: its configuration, schema and
+ * database (synchronised as a starting node synchronises it), the document service with the
+ * stored locales, users-and-permissions, and the media library's storage provider. The app opens
+ * it (src/app/open-project.ts): transfer knows no Strapi runtime.
+ */
+import type { VellumConfig } from '../../core/config/load.js';
+import type { Database } from '../../core/database/connection.js';
+import type { DocumentService } from '../../core/documents/service.js';
+import type { Schema } from '../../core/schema/model.js';
+import type { Auth } from '../users-permissions/index.js';
+import type { UploadConfig, UploadProvider } from '../upload/index.js';
+
+export interface TransferProject {
+  dir: string;
+  config: VellumConfig;
+  schema: Schema;
+  database: Database;
+  documents: DocumentService;
+  auth: Auth;
+  upload: UploadConfig;
+  provider: UploadProvider;
+  /** The locales config/plugins lists. */
+  configuredLocales: string[];
+  /** The project's schema file of a model as written (built-in types: undefined). */
+  rawSchema(file: string): Record<string, unknown> | undefined;
+  close(): Promise<void>;
+}

@@ -1,0 +1,13 @@
+/**
+ * Users and permissions: the content API's users, roles and grants, their JWTs and sessions, the
+ * account flows, login providers, API tokens and administrators; the access seam's implementation;
+ * their REST routes and GraphQL fields.
+ */
+export { startAuth, type Auth, type AuthServices } from './service.js';
+export { authTables, ME_ACTION, ROLE_UID, roleType, USER_UID, userType } from './model.js';
+export { registerUsersPermissionsRoutes, usersPathTaken } from './routes.js';
+export { registerUsersRolesRoutes } from './roles-routes.js';
+export { mediaGrantWarning } from './media-grant-notice.js';
+export type { TokenType } from './tokens.js';
+export { resolveAuthConfig } from './config.js';
+export { usersPermissionsGraphql } from './graphql/index.js';
