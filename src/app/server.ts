@@ -14,7 +14,7 @@ import type { AccessControl } from '../api/access.js';
 import { registerContentApi } from '../features/content/index.js';
 import { ResponseCache } from '../api/response-cache.js';
 import { ExtensionService, parseGraphqlConfig, registerGraphql, type NamedHandlers } from '../features/graphql/index.js';
-import { loadProject, ProjectDocuments, provideStrapiModules } from '../strapi/index.js';
+import { loadProject, ProjectDocuments, provideStrapiModules, type DocumentMiddlewares, type Lifecycles } from '../strapi/index.js';
 import { createHttpServer } from '../api/http.js';
 import { registerI18nRoutes } from '../features/i18n/index.js';
 import { resolveCustomFields } from '../core/schema/build.js';
@@ -40,6 +40,10 @@ export interface Vellum {
   schema: Schema;
   database: Database;
   documents: DocumentService;
+  /** Database lifecycles (`strapi.db.lifecycles`), which the document service calls. */
+  lifecycles: Lifecycles;
+  /** Document Service middlewares (`strapi.documents.use`), around each call of the document service. */
+  documentMiddlewares: DocumentMiddlewares;
   auth: Auth;
   /** Webhooks (`/admin/webhooks`), the documents' outbox. */
   webhooks: WebhookStore;
@@ -182,6 +186,8 @@ export async function createVellum(projectDir: string, options: CreateVellumOpti
     schema,
     database,
     documents,
+    lifecycles: project.lifecycles,
+    documentMiddlewares: project.middlewares,
     auth,
     webhooks,
     cron,

@@ -6,7 +6,9 @@
  * database is open (`start`).
  */
 import type { CoreStore } from '../core/database/store.js';
-import type { DocumentMiddleware, DocumentMiddlewares, DocumentService, Lifecycles } from '../core/documents/service.js';
+import type { DocumentService } from '../core/documents/service.js';
+import type { DocumentMiddleware, DocumentMiddlewares } from './document-middlewares.js';
+import type { Lifecycles } from './lifecycles.js';
 import type { Schema } from '../core/schema/model.js';
 import { createStrapiDb } from './database.js';
 import { createEntityService, type EntityDocuments } from './entity-service.js';

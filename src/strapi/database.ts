@@ -4,7 +4,8 @@
  * lifecycles registry exists before the database opens, so `register` may subscribe; queries
  * work from `bootstrap` on.
  */
-import type { Lifecycles, QueryEngine, RowRepository, Subscriber } from '../core/documents/service.js';
+import type { QueryEngine, RowRepository } from '../core/documents/service.js';
+import type { Lifecycles, Subscriber } from './lifecycles.js';
 import type { Schema } from '../core/schema/model.js';
 import { withKnownData } from './known-data.js';
 

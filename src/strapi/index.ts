@@ -23,11 +23,14 @@ import { describeCaller } from './pipeline.js';
 import { RequestContext, namesRequestContext } from './request-context.js';
 import { buildRouting, contextOf, planRoutes, routeActions, type PlannedRoute, type Routing } from './routes.js';
 import { RUNTIME, type Handler, type Middleware, type Runtime, type Services } from './runtime.js';
-import { DocumentMiddlewares, Lifecycles } from '../core/documents/service.js';
+import { Lifecycles } from './lifecycles.js';
+import { DocumentMiddlewares } from './document-middlewares.js';
 import { attachDataApis, type DataApis } from './data.js';
 import { loadLifecycleFiles } from './lifecycle-files.js';
 import { createStrapiObject, installGlobal, type PluginServices } from './strapi.js';
 
+export type { Lifecycles, LifecycleEvent, Subscriber } from './lifecycles.js';
+export type { DocumentMiddlewares } from './document-middlewares.js';
 export { ProjectDocuments } from './documents.js';
 export type { PluginServices } from './strapi.js';
 

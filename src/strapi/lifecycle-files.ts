@@ -6,7 +6,7 @@
  */
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { LIFECYCLE_ACTIONS, type Lifecycles, type Subscriber } from '../core/documents/service.js';
+import { LIFECYCLE_ACTIONS, type Lifecycles, type Subscriber } from './lifecycles.js';
 import { loadProjectModule } from '../core/project/modules.js';
 import type { Schema } from '../core/schema/model.js';
 

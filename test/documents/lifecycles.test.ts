@@ -1,13 +1,13 @@
 /**
  * Lifecycle subscribers and Document Service middlewares registered on a node
- * (`vellum.documents.lifecycles`, `vellum.documents.middlewares`, which `strapi.db.lifecycles`
+ * (`vellum.lifecycles`, `vellum.documentMiddlewares`, which `strapi.db.lifecycles`
  * and `strapi.documents.use` fill), seen from REST, GraphQL, the facade and the query engine on
  * the blog example. Each test subscribes for its own rows (named with a tag) and unsubscribes.
  */
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
-import type { LifecycleEvent } from '../../src/core/documents/service.js';
+import type { LifecycleEvent } from '../../src/strapi/index.js';
 import { ForbiddenError, ValidationError } from '../../src/core/errors.js';
 import { HttpClient } from '../helpers/http.js';
 import { DIALECTS, startServer, type TestServer } from '../helpers/server.js';
@@ -24,7 +24,7 @@ for (const dialect of DIALECTS) {
     });
     after(() => server?.close());
 
-    const subscribe = (subscriber: Parameters<TestServer['vellum']['documents']['lifecycles']['subscribe']>[0]) => server.vellum.documents.lifecycles.subscribe(subscriber);
+    const subscribe = (subscriber: Parameters<TestServer['vellum']['lifecycles']['subscribe']>[0]) => server.vellum.lifecycles.subscribe(subscriber);
 
     it('without a subscriber for the type, a write costs the statements it cost before', async () => {
       const count = async () => {
@@ -213,7 +213,7 @@ for (const dialect of DIALECTS) {
       const prefix = tag();
       await server.api.post('/api/tags', { data: { name: `${prefix} one` } });
       const seen: string[] = [];
-      const off = server.vellum.documents.middlewares.use(async (context, next) => {
+      const off = server.vellum.documentMiddlewares.use(async (context, next) => {
         if (context.uid !== 'api::tag.tag') return next();
         seen.push(`${context.action} ${String(context.params.status)}`);
         if (context.action === 'findMany' && context.params.filters === undefined) context.params.filters = { name: { $startsWith: prefix } };

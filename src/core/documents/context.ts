@@ -1,8 +1,7 @@
 import type { Database } from '../database/connection.js';
 import type { ContentType, Schema } from '../schema/model.js';
-import type { Lifecycles } from './lifecycles.js';
+import type { CallHooks, LifecycleHooks } from './hooks.js';
 import type { Locales } from './locales.js';
-import type { DocumentMiddlewares } from './middlewares.js';
 import type { Outbox } from './outbox-port.js';
 import type { ReadBudget } from './read/budget.js';
 
@@ -12,9 +11,9 @@ export interface DocumentContext {
   schema: Schema;
   i18n: { defaultLocale: string; locales: string[] };
   /** Lifecycle subscribers (project code registers them; empty by default). */
-  lifecycles?: Lifecycles;
+  lifecycles?: LifecycleHooks;
   /** Document Service middlewares (project code adds them; none by default). */
-  middlewares?: DocumentMiddlewares;
+  middlewares?: CallHooks;
   /** Where writes record their webhook events, in their transaction (events/ sets it; none by default). */
   outbox?: Outbox;
   /** The stored locales: read again when a call names a code this node does not know yet. */

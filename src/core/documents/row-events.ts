@@ -30,7 +30,7 @@ import type { FindOneQuery } from '../query/types.js';
 import type { ContentType } from '../schema/model.js';
 import type { CallerOptions, DocumentContext } from './context.js';
 import { validateInput } from './input.js';
-import type { LifecycleAction, Lifecycles, LifecycleStates } from './lifecycles.js';
+import type { LifecycleAction, LifecycleHooks, LifecycleStates } from './hooks.js';
 import { findRow } from './operations/find-one.js';
 import { ReadBudget } from './read/budget.js';
 import type { Document } from './rows.js';
@@ -63,7 +63,7 @@ export class RowEvents {
   private copyRow?: number;
 
   constructor(
-    private readonly ctx: DocumentContext & { lifecycles: Lifecycles },
+    private readonly ctx: DocumentContext & { lifecycles: LifecycleHooks },
     readonly type: ContentType,
     /** What each row is read back as (fields, populate). */
     private readonly query: FindOneQuery,

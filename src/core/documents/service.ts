@@ -16,8 +16,7 @@ import type { DocumentContext } from './context.js';
 import { assertLinkable, deleteFileRow, findFileRow, linkFiles, resolveLinkTarget, type LinkPermission, type LinkRequest, type LinkTarget, type StoredFileRow } from './operations/files.js';
 import { QueryEngine } from './engine/index.js';
 import { CORE_STORE_UID, coreStoreModel, tableAdapter } from './engine/table.js';
-import { Lifecycles } from './lifecycles.js';
-import { DocumentMiddlewares } from './middlewares.js';
+import { NO_LIFECYCLES, type CallHooks, type LifecycleHooks } from './hooks.js';
 import { Locales } from './locales.js';
 import { RawRows } from './raw-rows.js';
 import { TypeDocuments } from './type-documents.js';
@@ -27,9 +26,8 @@ export type { CallerOptions } from './context.js';
 export type { Document } from './rows.js';
 export type { DocumentParams, FindManyResult, TypeDocuments, WriteParams } from './type-documents.js';
 export type { LinkPermission, LinkRequest, LinkTarget, StoredFileRow } from './operations/files.js';
-export { Lifecycles, LIFECYCLE_ACTIONS, type LifecycleAction, type LifecycleEvent, type Subscriber } from './lifecycles.js';
+export { LIFECYCLE_ACTIONS, type CallHooks, type LifecycleAction, type LifecycleHooks, type LifecycleStates } from './hooks.js';
 export { QueryEngine, type ModelAdapter, type QueryParams, type RowRepository } from './engine/index.js';
-export { DocumentMiddlewares, type DocumentMiddleware, type DocumentMiddlewareContext } from './middlewares.js';
 export { ReadBudget } from './read/budget.js';
 export { WEBHOOK_EVENTS, type Outbox, type RecordedEvent, type Subscribers, type WebhookEvent } from './outbox.js';
 export { Locales, localesTable, type LocaleInfo } from './locales.js';
@@ -41,10 +39,10 @@ export interface DocumentServiceOptions {
   i18n: { defaultLocale: string; locales: string[] };
   /** `api.rest`: the default page size, the largest, and whether lists count by default. */
   rest: RestConfig;
-  /** Lifecycle subscribers; a new, empty registry when not given (copies of the service share it). */
-  lifecycles?: Lifecycles;
-  /** Document Service middlewares; none when not given (copies of the service share them). */
-  middlewares?: DocumentMiddlewares;
+  /** Called around reads and writes of rows (Strapi's database lifecycles); none when not given (copies of the service share them). */
+  lifecycles?: LifecycleHooks;
+  /** Wrapped around each call of the facade (Strapi's Document Service middlewares); none when not given. */
+  middlewares?: CallHooks;
   /** Where writes record their webhook events (events/); none when not given. */
   outbox?: Outbox;
 }
@@ -69,10 +67,6 @@ export class DocumentService {
   readonly schema: Schema;
   readonly i18n: { defaultLocale: string; locales: string[] };
   readonly files: MediaFiles;
-  /** Database lifecycle subscribers (`strapi.db.lifecycles`): empty unless project code subscribes. */
-  readonly lifecycles: Lifecycles;
-  /** Document Service middlewares (`strapi.documents.use`): none unless project code adds some. */
-  readonly middlewares: DocumentMiddlewares;
   /** The query engine (`strapi.db.query(uid)`): rows, not documents. */
   readonly engine: QueryEngine;
   /** The stored locales (`start` them once the tables exist); they keep `i18n` up to date. */
@@ -88,12 +82,10 @@ export class DocumentService {
 
   constructor(options: DocumentServiceOptions) {
     const { database, schema, i18n } = options;
-    this.lifecycles = options.lifecycles ?? new Lifecycles();
-    this.middlewares = options.middlewares ?? new DocumentMiddlewares();
-    this.options = { ...options, lifecycles: this.lifecycles, middlewares: this.middlewares };
+    this.options = options;
     this.locales = new Locales(database, i18n);
-    this.ctx = { database, schema, i18n, lifecycles: this.lifecycles, middlewares: this.middlewares, locales: this.locales, outbox: options.outbox };
-    this.engine = new QueryEngine({ ...this.ctx, lifecycles: this.lifecycles });
+    this.ctx = { database, schema, i18n, lifecycles: options.lifecycles, middlewares: options.middlewares, locales: this.locales, outbox: options.outbox };
+    this.engine = new QueryEngine({ ...this.ctx, lifecycles: options.lifecycles ?? NO_LIFECYCLES });
     this.engine.register(CORE_STORE_UID, tableAdapter(database, schema, coreStoreModel));
     this.raw = new RawRows(this.ctx);
     this.schema = schema;

@@ -25,7 +25,7 @@ import { singleDocumentId } from './operations/single.js';
 import type { WriteOptions } from './operations/options.js';
 import { update } from './operations/update.js';
 import { findDocumentRows, findVersionRow } from './operations/versions-store.js';
-import type { LifecycleAction, Lifecycles } from './lifecycles.js';
+import type { LifecycleAction, LifecycleHooks } from './hooks.js';
 import { paramsAfter, readEvent } from './read-events.js';
 import { RowEvents } from './row-events.js';
 import { WriteEvents } from './outbox.js';
@@ -85,13 +85,13 @@ export class TypeDocuments {
   }
 
   /** The lifecycles when a subscriber covers this type (writes: every row event reads its row back). */
-  private get lifecycles(): Lifecycles | undefined {
+  private get lifecycles(): LifecycleHooks | undefined {
     const lifecycles = this.ctx.lifecycles;
     return lifecycles?.covers(this.type.uid) ? lifecycles : undefined;
   }
 
   /** The lifecycles when a subscriber of this type handles one of these actions (reads: a slug lifecycle costs them nothing). */
-  private hooks(...actions: LifecycleAction[]): Lifecycles | undefined {
+  private hooks(...actions: LifecycleAction[]): LifecycleHooks | undefined {
     const lifecycles = this.ctx.lifecycles;
     return lifecycles && actions.some((action) => lifecycles.wants(this.type.uid, action)) ? lifecycles : undefined;
   }

@@ -12,7 +12,7 @@ import { NotFoundError, ValidationError } from '../../errors.js';
 import { isPlainObject } from '../../objects.js';
 import type { ContentType } from '../../schema/model.js';
 import type { DocumentContext } from '../context.js';
-import type { LifecycleAction, Lifecycles } from '../lifecycles.js';
+import type { LifecycleAction, LifecycleHooks } from '../hooks.js';
 import type { Document } from '../rows.js';
 import { parseRowQuery } from './params.js';
 import { countRows, matchingIds, readRowsOf } from './read.js';
@@ -69,7 +69,7 @@ export class QueryEngine {
   private readonly adapters = new Map<string, RowRepository>();
   private readonly repositories = new Map<ContentType, RowRepository>();
 
-  constructor(private readonly ctx: DocumentContext & { lifecycles: Lifecycles }) {}
+  constructor(private readonly ctx: DocumentContext & { lifecycles: LifecycleHooks }) {}
 
   /** Serves `uid` with an adapter (a model that is not a content-type). */
   register(uid: string, adapter: ModelAdapter): void {
@@ -92,7 +92,7 @@ export class QueryEngine {
 }
 
 /** The rows of one content-type. */
-function contentTypeRows(ctx: DocumentContext & { lifecycles: Lifecycles }, type: ContentType): RowRepository {
+function contentTypeRows(ctx: DocumentContext & { lifecycles: LifecycleHooks }, type: ContentType): RowRepository {
   const { lifecycles } = ctx;
   const db = (): Db => ctx.database.db;
   const write = <T>(fn: (trx: Db) => Promise<T>): Promise<T> => ctx.database.write(fn);

@@ -4,38 +4,19 @@
  * `afterCount`). As in Strapi they fire per database row, not per document: a published create
  * writes a draft row and a published row, so it fires `beforeCreate`/`afterCreate` twice.
  *
- * The core knows no project code: this is the registry it calls. It is empty by default, and
- * every caller asks `covers(uid)` first, so a project without subscribers pays one array-length
- * check per call. The project layer subscribes (lifecycles files, `strapi.db.lifecycles.subscribe`).
+ * The core calls it through its LifecycleHooks (core/documents/hooks.ts). It is empty by default,
+ * and every caller asks `covers(uid)` first, so a project without subscribers pays one
+ * array-length check per call. Project code subscribes (lifecycles files, `strapi.db.lifecycles.subscribe`).
  *
  * A subscriber is a function (called for every event of every model) or an object of handlers
  * by action, optionally limited to `models` (uids). `event.state` is kept per subscriber between
  * the `before` and the `after` of one event. A handler that throws aborts the read or write (a
  * write rolls back: nothing is written).
  */
-import type { Attribute, ContentType } from '../schema/model.js';
+import type { LifecycleAction, LifecycleHooks, LifecycleStates } from '../core/documents/hooks.js';
+import type { Attribute, ContentType } from '../core/schema/model.js';
 
-export const LIFECYCLE_ACTIONS = [
-  'beforeCreate',
-  'afterCreate',
-  'beforeCreateMany',
-  'afterCreateMany',
-  'beforeUpdate',
-  'afterUpdate',
-  'beforeUpdateMany',
-  'afterUpdateMany',
-  'beforeDelete',
-  'afterDelete',
-  'beforeDeleteMany',
-  'afterDeleteMany',
-  'beforeFindOne',
-  'afterFindOne',
-  'beforeFindMany',
-  'afterFindMany',
-  'beforeCount',
-  'afterCount',
-] as const;
-export type LifecycleAction = (typeof LIFECYCLE_ACTIONS)[number];
+export { LIFECYCLE_ACTIONS, type LifecycleAction, type LifecycleStates } from '../core/documents/hooks.js';
 
 /** What `event.model` shows of a content-type: Strapi's database metadata, in its shape. */
 export interface ModelMetadata {
@@ -61,9 +42,6 @@ type Handler = (event: LifecycleEvent) => unknown;
 export type FunctionSubscriber = Handler;
 export type ObjectSubscriber = { models?: string[] } & { [action in LifecycleAction]?: Handler };
 export type Subscriber = FunctionSubscriber | ObjectSubscriber;
-
-/** The states of one event's subscribers, from its `before` run to its `after` run. */
-export type LifecycleStates = Map<Subscriber, Record<string, unknown>>;
 
 function attributeMetadata(attribute: Attribute): Record<string, unknown> {
   switch (attribute.kind) {
@@ -109,7 +87,7 @@ export function modelMetadata(type: ContentType): ModelMetadata {
   return found;
 }
 
-export class Lifecycles {
+export class Lifecycles implements LifecycleHooks {
   private subscribers: Subscriber[] = [];
   private disabled = false;
 

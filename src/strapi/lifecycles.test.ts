@@ -4,10 +4,10 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { buildSchema } from '../schema/build.js';
+import { buildSchema } from '../core/schema/build.js';
+import { paramsAfter, readEvent } from '../core/documents/read-events.js';
 import { Lifecycles, type LifecycleEvent } from './lifecycles.js';
-import { DocumentMiddlewares } from './middlewares.js';
-import { paramsAfter, readEvent } from './read-events.js';
+import { DocumentMiddlewares } from './document-middlewares.js';
 
 const type = (uid: string, extra: Record<string, unknown> = {}) => ({
   file: `${uid}.json`,

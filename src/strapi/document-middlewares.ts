@@ -7,7 +7,8 @@
  * first middleware answers. As in Strapi, changing `context.uid` or `context.action` changes
  * nothing. Without middlewares the facade calls the operation directly.
  */
-import type { ContentType } from '../schema/model.js';
+import type { CallHooks } from '../core/documents/hooks.js';
+import type { ContentType } from '../core/schema/model.js';
 import { modelMetadata, type ModelMetadata } from './lifecycles.js';
 
 export interface DocumentMiddlewareContext {
@@ -19,7 +20,7 @@ export interface DocumentMiddlewareContext {
 
 export type DocumentMiddleware = (context: DocumentMiddlewareContext, next: () => Promise<unknown>) => unknown;
 
-export class DocumentMiddlewares {
+export class DocumentMiddlewares implements CallHooks {
   private readonly list: DocumentMiddleware[] = [];
 
   /** Adds a middleware; returns the function that removes it. */
