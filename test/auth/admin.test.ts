@@ -3,17 +3,14 @@
  * the admin REST API under /admin/, reachable only with an administrator's JWT.
  */
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { after, before, describe, it } from 'node:test';
 import { HttpClient } from '../helpers/http.js';
-import { ROOT } from '../helpers/paths.js';
 import { copyProject, type TempProject } from '../helpers/projects.js';
 import { DIALECTS, startServer, type TestServer } from '../helpers/server.js';
+import { cliOutput } from '../helpers/cli.js';
 
-const run = promisify(execFile);
 const bearer = (token: string) => ({ headers: { authorization: `Bearer ${token}` } });
 
 for (const dialect of DIALECTS) {
@@ -21,12 +18,7 @@ for (const dialect of DIALECTS) {
     let project: TempProject;
     let server: TestServer;
     let admin: HttpClient;
-    const vellum = async (...args: string[]) => {
-      const { stdout } = await run(process.execPath, ['--import', 'tsx', join(ROOT, 'src/app/cli/main.ts'), ...args, '--project', project.dir], {
-        env: { ...process.env, NODE_ENV: 'test' },
-      });
-      return stdout;
-    };
+    const vellum = (...args: string[]) => cliOutput([...args, '--project', project.dir]);
 
     before(async () => {
       project = copyProject();

@@ -5,19 +5,16 @@
  * emails (read from a real SMTP server).
  */
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { after, before, describe, it } from 'node:test';
 import { HttpClient } from '../helpers/http.js';
-import { ROOT } from '../helpers/paths.js';
 import { copyProject, type TempProject } from '../helpers/projects.js';
 import { DIALECTS, startServer, type TestServer } from '../helpers/server.js';
 import { emailPlugin, startSmtp, type TestSmtp } from '../helpers/smtp.js';
 import { unique } from '../helpers/unique.js';
+import { cliOutput } from '../helpers/cli.js';
 
-const run = promisify(execFile);
 
 for (const dialect of DIALECTS) {
   describe(`advanced settings [${dialect}]`, () => {
@@ -26,8 +23,7 @@ for (const dialect of DIALECTS) {
     let server: TestServer;
     let other: TestServer;
     let admin: HttpClient;
-    const vellum = async (...args: string[]) =>
-      (await run(process.execPath, ['--import', 'tsx', join(ROOT, 'src/app/cli/main.ts'), ...args, '--project', project.dir], { env: { ...process.env, NODE_ENV: 'test' } })).stdout;
+    const vellum = (...args: string[]) => cliOutput([...args, '--project', project.dir]);
 
     before(async () => {
       smtp = await startSmtp();

@@ -4,18 +4,15 @@
  * names for the first time is granted at the next start.
  */
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { after, before, describe, it } from 'node:test';
 import { HttpClient } from '../helpers/http.js';
-import { ROOT } from '../helpers/paths.js';
 import { copyProject, type TempProject } from '../helpers/projects.js';
 import { DIALECTS, startServer, type TestServer } from '../helpers/server.js';
 import { unique } from '../helpers/unique.js';
+import { cliOutput } from '../helpers/cli.js';
 
-const run = promisify(execFile);
 
 /** The blog example's Public grants (config/permissions), as an override replaces the whole list. */
 const BLOG_PUBLIC = ['api::*.find', 'api::*.findOne', 'plugin::upload.content-api.find', 'plugin::upload.content-api.findOne'];
@@ -24,12 +21,7 @@ for (const dialect of DIALECTS) {
   describe(`config/permissions seeds each grant once [${dialect}]`, () => {
     let project: TempProject;
     let server: TestServer;
-    const vellum = async (...args: string[]) => {
-      const { stdout } = await run(process.execPath, ['--import', 'tsx', join(ROOT, 'src/app/cli/main.ts'), ...args, '--project', project.dir], {
-        env: { ...process.env, NODE_ENV: 'test' },
-      });
-      return stdout;
-    };
+    const vellum = (...args: string[]) => cliOutput([...args, '--project', project.dir]);
     const publicGrants = async () => {
       const roles = JSON.parse(await vellum('permissions', 'list')) as { type: string; permissions: string[] }[];
       return roles.find((role) => role.type === 'public')!.permissions;

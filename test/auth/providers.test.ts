@@ -7,19 +7,16 @@
  * and the CLI; and bad input, each a 4xx that creates no user.
  */
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { after, before, describe, it } from 'node:test';
 import { HttpClient } from '../helpers/http.js';
 import { startIdp, type TestIdp } from '../helpers/idp.js';
-import { ROOT } from '../helpers/paths.js';
 import { copyProject, type TempProject } from '../helpers/projects.js';
 import { DIALECTS, startServer, type TestServer } from '../helpers/server.js';
 import { unique } from '../helpers/unique.js';
+import { cliOutput } from '../helpers/cli.js';
 
-const run = promisify(execFile);
 const FRONTEND = 'http://app.example.com/connect/oidc/redirect';
 
 for (const dialect of DIALECTS) {
@@ -185,8 +182,7 @@ for (const dialect of DIALECTS) {
       assert.equal(twitter.status, 400, 'OAuth 1.0a is not offered');
       assert.equal((await admin.get('/admin/users-permissions/providers')).body.github.enabled, false, 'nothing stored by a refused change');
 
-      const vellum = async (...args: string[]) =>
-        (await run(process.execPath, ['--import', 'tsx', join(ROOT, 'src/app/cli/main.ts'), ...args, '--project', project.dir], { env: { ...process.env, NODE_ENV: 'test' } })).stdout;
+      const vellum = (...args: string[]) => cliOutput([...args, '--project', project.dir]);
       assert.equal((await vellum('settings', 'set', 'providers.github.scope', 'read:user user:email')).trim(), 'providers.github.scope = ["read:user","user:email"]');
       assert.equal((await vellum('settings', 'get', 'providers.oidc.key')).trim(), 'vellum');
       assert.deepEqual((await admin.get('/admin/users-permissions/providers')).body.github.scope, ['read:user', 'user:email'], 'the server reads the change at once');

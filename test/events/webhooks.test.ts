@@ -5,22 +5,19 @@
  * receiver and webhook, and looks only at what its own documents caused.
  */
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { createHmac } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { after, before, describe, it } from 'node:test';
 import { HttpClient } from '../helpers/http.js';
-import { ROOT } from '../helpers/paths.js';
 import { AUTHOR_SCHEMA, copyProject, type TempProject } from '../helpers/projects.js';
 import { Receiver, eventually, type Answer, type Received } from '../helpers/receiver.js';
 import { DIALECTS, startServer, type TestServer } from '../helpers/server.js';
 import { unique } from '../helpers/unique.js';
+import { cliOutput } from '../helpers/cli.js';
 
-const run = promisify(execFile);
 const ENTRY_EVENTS = ['entry.create', 'entry.update', 'entry.delete', 'entry.publish', 'entry.unpublish', 'entry.draft-discard'];
 const MEDIA_EVENTS = ['media.create', 'media.update', 'media.delete'];
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
@@ -391,8 +388,7 @@ for (const dialect of DIALECTS) {
       receivers.push(receiver);
       rmSync(join(project.dir, 'config/database.js'), { force: true });
       project.write('config/database.json', JSON.stringify(server.databaseConfig));
-      const vellum = async (...args: string[]) =>
-        (await run(process.execPath, ['--import', 'tsx', join(ROOT, 'src/app/cli/main.ts'), ...args, '--project', project.dir], { env: { ...process.env, NODE_ENV: 'test' } })).stdout;
+      const vellum = (...args: string[]) => cliOutput([...args, '--project', project.dir]);
       const name = unique('cli');
       const out = await vellum('webhook', 'create', '--name', name, '--url', receiver.url, '--events', 'entry.create,entry.delete', '--header', 'X-Token: abc', '--secret', 'cli-secret');
       const id = /id (\d+)/.exec(out)?.[1];

@@ -8,17 +8,14 @@
  * file name is in camel case.
  */
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { after, before, describe, it } from 'node:test';
-import { ROOT } from '../helpers/paths.js';
 import { copyProject } from '../helpers/projects.js';
 import { DIALECTS, fixture, startServer, type TestServer } from '../helpers/server.js';
+import { cliOutput } from '../helpers/cli.js';
 
-const run = promisify(execFile);
 
 const unique = (label: string) => `${label}-${randomUUID().slice(0, 8)}`;
 const MANY_REGISTRATIONS = { plugins: { 'users-permissions': { config: { register: { ratelimit: { max: 1000 } } } } } };
@@ -117,8 +114,7 @@ for (const dialect of DIALECTS) {
         // The CLI finds the node's database through the project's configuration, as in production.
         rmSync(join(project.dir, 'config/database.js'), { force: true });
         project.write('config/database.json', JSON.stringify(node.databaseConfig));
-        const vellum = (...args: string[]) =>
-          run(process.execPath, ['--import', 'tsx', join(ROOT, 'src/app/cli/main.ts'), ...args, '--project', project.dir], { env: { ...process.env, NODE_ENV: 'test' } });
+        const vellum = (...args: string[]) => cliOutput([...args, '--project', project.dir]);
         assert.equal((await node.publicApi.get('/api/notes-outline')).status, 403);
         await vellum('permissions', 'grant', 'public', 'api::note.note.outline');
         assert.equal((await node.publicApi.get('/api/notes-outline')).status, 200);

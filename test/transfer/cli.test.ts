@@ -4,32 +4,19 @@
  * import writes; the summary and the progress lines go to the terminal (plain lines: not a TTY).
  */
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { after, before, describe, it } from 'node:test';
-import { ROOT } from '../helpers/paths.js';
 import { copyProject, type TempProject } from '../helpers/projects.js';
 import { DIALECTS, fixture, startServer, type TestServer } from '../helpers/server.js';
+import { runCli } from '../helpers/cli.js';
 
-const run = promisify(execFile);
 
 for (const dialect of DIALECTS) {
   describe(`vellum import, export and locale commands [${dialect}]`, () => {
     let project: TempProject;
     let server: TestServer;
-    const vellum = async (...args: string[]) => {
-      try {
-        const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', join(ROOT, 'src/app/cli/main.ts'), ...args, '--project', project.dir], {
-          env: { ...process.env, NODE_ENV: 'test' },
-        });
-        return { code: 0, stdout, stderr };
-      } catch (error) {
-        const failed = error as { code: number; stdout: string; stderr: string };
-        return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
-      }
-    };
+    const vellum = (...args: string[]) => runCli([...args, '--project', project.dir]);
 
     before(async () => {
       project = copyProject();

@@ -27,6 +27,7 @@ import type { Database } from '../../core/database/connection.js';
 import { ScheduledActions, WebhookStore } from '../../features/events/index.js';
 import { loadProjectSchema } from '../../core/schema/load.js';
 import { loadProjectForCommand } from '../../strapi/index.js';
+import type { CliIo } from './commands.js';
 
 export const ADMIN_USAGE = `  vellum admin create --email <email> --password <password> [--project dir]
   vellum token create --name <name> --type read-only|full-access|custom [--permissions a,b] [--lifespan-days n]
@@ -52,12 +53,12 @@ interface AdminContext {
   allowPrivateWebhooks: boolean;
 }
 
-async function withAuth<T>(projectDir: string, run: (auth: Auth, context: AdminContext) => Promise<T>): Promise<T> {
-  const config = await loadConfig(projectDir);
+async function withAuth<T>(projectDir: string, io: CliIo, run: (auth: Auth, context: AdminContext) => Promise<T>): Promise<T> {
+  const config = await loadConfig(projectDir, { env: io.env });
   const configuredLocales = [...config.i18n.locales];
   const { schema } = loadProjectSchema(projectDir, builtInTypes(projectDir));
   const authConfig = resolveAuthConfig(config);
-  for (const warning of authConfig.warnings) console.warn(`Warning: ${warning}`);
+  for (const warning of authConfig.warnings) io.err(`Warning: ${warning}`);
   // The project's routes decide which actions exist (its custom ones; none for a type without a
   // router); its register, which custom fields are (before the tables are checked).
   const project = await loadProjectForCommand(config, schema, []);
@@ -151,17 +152,16 @@ async function setSetting(auth: Auth, key: string, value: unknown): Promise<void
   await auth.advanced.updateEmailTemplates({ [template.name]: { options } });
 }
 
-const print = (value: unknown) => console.log(typeof value === 'string' ? value : JSON.stringify(value, null, 2));
-
 /** Runs an admin command on the project `--project` names (`projectDir` checks it; the current folder without it). */
-export async function runAdminCommand(argv: string[], projectDir: (named: string | undefined) => string): Promise<void> {
+export async function runAdminCommand(argv: string[], projectDir: (named: string | undefined) => string, io: CliIo): Promise<number> {
   const { values, positionals } = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true });
   const [group, verb, ...rest] = positionals;
   const project = projectDir(values.project);
-  await withAuth(project, async (auth, { database, documents, configuredLocales, allowPrivateWebhooks }) => {
+  const print = (value: unknown) => io.out(typeof value === 'string' ? value : JSON.stringify(value, null, 2));
+  await withAuth(project, io, async (auth, { database, documents, configuredLocales, allowPrivateWebhooks }) => {
     switch (`${group} ${verb}`) {
       case 'admin create': {
-        const admin = await auth.admins.create(required(values.email, 'email'), required(values.password ?? process.env.VELLUM_ADMIN_PASSWORD, 'password'));
+        const admin = await auth.admins.create(required(values.email, 'email'), required(values.password ?? io.env.VELLUM_ADMIN_PASSWORD, 'password'));
         return print(`Administrator ${admin.email} created. Log in with POST /admin/login.`);
       }
       case 'token create': {
@@ -260,4 +260,5 @@ export async function runAdminCommand(argv: string[], projectDir: (named: string
         throw new ValidationError(`unknown command "${positionals.join(' ')}"\n${ADMIN_USAGE}`);
     }
   });
+  return 0;
 }

@@ -1,5 +1,6 @@
 /**
- * The commands of `vellum` (main.ts runs this module, or its bundle).
+ * The commands of `vellum`: `main(argv, io)` runs one and answers its exit code (main.ts calls it,
+ * from this module or its bundle, with the process's streams; tests call it in-process).
  * `vellum start [projectDir]` serves a project (default: the current folder, as `strapi start`);
  * `vellum db prune [projectDir]` drops the columns and tables the schema no longer names;
  * the administration commands (tokens, permissions, users, admins, locales) are in admin.ts;
@@ -7,6 +8,7 @@
  */
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import type { ProgressOutput } from '../../features/transfer/index.js';
 import { configSource } from '../../core/config/files.js';
 import { loadConfig, type VellumConfig } from '../../core/config/load.js';
 import { connectDatabase } from '../../core/database/connection.js';
@@ -16,6 +18,29 @@ import { loadProjectSchema } from '../../core/schema/load.js';
 import { createVellum } from '../server.js';
 import { builtInTypes, systemTables } from '../built-ins.js';
 
+/** Where a command writes, and what it reads of its surroundings. */
+export interface CliIo {
+  /** A line of the command's answer (stdout). */
+  out(line: string): void;
+  /** A line of warning or error (stderr). */
+  err(line: string): void;
+  /** Where an import or export draws its progress (a bar on a TTY); null for none. */
+  progress: ProgressOutput | null;
+  /** The folder a command acts on when none is named. */
+  cwd: string;
+  /** The variables the configuration reads (the project's .env is added to them as Strapi does). */
+  env: NodeJS.ProcessEnv;
+}
+
+/** The process's own: stdout, stderr, the current folder and environment. */
+export const processIo = (): CliIo => ({
+  out: (line) => process.stdout.write(`${line}\n`),
+  err: (line) => process.stderr.write(`${line}\n`),
+  progress: process.stderr,
+  cwd: process.cwd(),
+  env: process.env,
+});
+
 const ADMIN_COMMANDS = new Set(['admin', 'token', 'permissions', 'user', 'registration', 'settings', 'locale', 'webhook', 'schedule']);
 
 /**
@@ -23,8 +48,8 @@ const ADMIN_COMMANDS = new Set(['admin', 'token', 'permissions', 'user', 'regist
  * assumes). A folder with neither `config/` nor `src/api/` is no project (Vellum's own checkout
  * has a `src/`): said at once, rather than serving or writing an empty one.
  */
-function projectDir(named: string | undefined): string {
-  const dir = resolve(named ?? '.');
+function projectDir(named: string | undefined, cwd: string): string {
+  const dir = resolve(cwd, named ?? '.');
   if (!existsSync(join(dir, 'config')) && !existsSync(join(dir, 'src', 'api'))) {
     const how = named === undefined ? 'run vellum in the project\'s folder, or name it (vellum start path/to/project, --project for the other commands)' : 'name the folder that holds the project\'s config/ and src/';
     throw new ProjectError(`is not a Strapi project (no config/ or src/api/ folder): ${how}`, dir);
@@ -39,19 +64,20 @@ const usage = async (): Promise<string> => `usage:
 ${(await import('./admin.js')).ADMIN_USAGE}
 ${(await import('./transfer.js')).TRANSFER_USAGE}`;
 
-async function start(projectDir: string): Promise<void> {
-  const vellum = await createVellum(projectDir);
-  for (const warning of vellum.warnings) console.warn(`Warning: ${warning}`);
-  for (const warning of vellum.sync.warnings) console.log(`Warning: ${warning}`);
+/** Serves the project until SIGINT or SIGTERM (the process's: `start` is for the bin, not in-process use). */
+async function start(projectDir: string, io: CliIo): Promise<void> {
+  const vellum = await createVellum(projectDir, { env: io.env });
+  for (const warning of vellum.warnings) io.err(`Warning: ${warning}`);
+  for (const warning of vellum.sync.warnings) io.out(`Warning: ${warning}`);
   if (vellum.sync.orphaned.length) {
-    console.log(`Kept data the schema no longer names (remove with \`vellum db prune\`): ${vellum.sync.orphaned.join(', ')}`);
+    io.out(`Kept data the schema no longer names (remove with \`vellum db prune\`): ${vellum.sync.orphaned.join(', ')}`);
   }
   const url = await vellum.listen().catch(async (error: unknown) => {
     await vellum.close();
     throw listenFailure(vellum.config, error);
   });
   const client = vellum.config.database.client;
-  console.log(`Vellum serving ${projectDir} on ${url} (${client}); REST at ${url}${vellum.config.api.rest.prefix}`);
+  io.out(`Vellum serving ${projectDir} on ${url} (${client}); REST at ${url}${vellum.config.api.rest.prefix}`);
   const stop = async () => {
     await vellum.close();
     process.exit(0);
@@ -72,27 +98,47 @@ function listenFailure(config: VellumConfig, error: unknown): unknown {
   return error;
 }
 
-async function prune(projectDir: string): Promise<void> {
-  const config = await loadConfig(projectDir);
+async function prune(projectDir: string, io: CliIo): Promise<void> {
+  const config = await loadConfig(projectDir, { env: io.env });
   const { schema } = loadProjectSchema(projectDir, builtInTypes(projectDir));
   const database = await connectDatabase(config.database);
   try {
     const dropped = await pruneSchema(database, schema, systemTables);
-    console.log(dropped.length ? `Dropped: ${dropped.join(', ')}` : 'Nothing to prune.');
+    io.out(dropped.length ? `Dropped: ${dropped.join(', ')}` : 'Nothing to prune.');
   } finally {
     await database.close();
   }
 }
 
-async function main(argv: string[]): Promise<void> {
+/** Runs one command; answers its exit code. Errors a user can act on are one line on `io.err`. */
+export async function main(argv: string[], io: CliIo = processIo()): Promise<number> {
+  try {
+    return await run(argv, io);
+  } catch (error) {
+    await report(error, io);
+    return 1;
+  }
+}
+
+async function run(argv: string[], io: CliIo): Promise<number> {
   const [command, ...rest] = argv;
-  if (argv.includes('--help') || argv.includes('-h')) return console.log(await usage());
-  if (command === 'start') return start(projectDir(rest[0]));
-  if (command === 'db' && rest[0] === 'prune') return prune(projectDir(rest[1]));
-  if (command && ADMIN_COMMANDS.has(command)) return (await import('./admin.js')).runAdminCommand(argv, projectDir);
-  if (command === 'import' || command === 'export') return (await import('./transfer.js')).runTransferCommand(argv, projectDir);
-  console.error(await usage());
-  process.exitCode = command ? 1 : 0;
+  const project = (named: string | undefined) => projectDir(named, io.cwd);
+  if (argv.includes('--help') || argv.includes('-h')) {
+    io.out(await usage());
+    return 0;
+  }
+  if (command === 'start') {
+    await start(project(rest[0]), io);
+    return 0;
+  }
+  if (command === 'db' && rest[0] === 'prune') {
+    await prune(project(rest[1]), io);
+    return 0;
+  }
+  if (command && ADMIN_COMMANDS.has(command)) return (await import('./admin.js')).runAdminCommand(argv, project, io);
+  if (command === 'import' || command === 'export') return (await import('./transfer.js')).runTransferCommand(argv, project, io);
+  io.err(await usage());
+  return command ? 1 : 0;
 }
 
 /** node:util's parseArgs refuses an option a command does not take (`ERR_PARSE_ARGS_...`). */
@@ -101,17 +147,15 @@ const isArgumentError = (error: unknown): error is Error => {
   return error instanceof Error && typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS');
 };
 
-main(process.argv.slice(2)).catch(async (error: unknown) => {
-  if (isArgumentError(error)) console.error(`Error: ${error.message.split('. ')[0]}.\n${await usage()}`);
-  else if (error instanceof ProjectError) console.error(`Cannot start: ${error.message}`);
+async function report(error: unknown, io: CliIo): Promise<void> {
+  if (isArgumentError(error)) io.err(`Error: ${error.message.split('. ')[0]}.\n${await usage()}`);
+  else if (error instanceof ProjectError) io.err(`Cannot start: ${error.message}`);
   else if (error instanceof VellumError) {
     // A 404's "Not Found" says what was missing in its details.
-    console.error(`Error: ${typeof error.details.reason === 'string' ? error.details.reason : error.message}`);
+    io.err(`Error: ${typeof error.details.reason === 'string' ? error.details.reason : error.message}`);
     // Each problem of a body (a webhook's url and events, ...) on its own line.
     const problems = Array.isArray(error.details.errors) ? (error.details.errors as { path?: unknown[]; message?: string }[]) : [];
-    if (problems.length > 1) for (const problem of problems) console.error(`  ${(problem.path ?? []).join('.')}: ${problem.message}`);
-  }
-  else if (error instanceof TransferError) console.error(`Stopped: ${error.message}\nNothing is lost: fix the cause and run the same command again; it completes what was done.`);
-  else console.error(error);
-  process.exit(1);
-});
+    if (problems.length > 1) for (const problem of problems) io.err(`  ${(problem.path ?? []).join('.')}: ${problem.message}`);
+  } else if (error instanceof TransferError) io.err(`Stopped: ${error.message}\nNothing is lost: fix the cause and run the same command again; it completes what was done.`);
+  else io.err(error instanceof Error ? (error.stack ?? String(error)) : String(error));
+}

@@ -10,6 +10,7 @@ import { parseArgs } from 'node:util';
 import { ValidationError } from '../../core/errors.js';
 import { exportArchive, importArchive, importFromStrapi, Progress, type Summary } from '../../features/transfer/index.js';
 import { openProject } from '../open-project.js';
+import type { CliIo } from './commands.js';
 
 export const TRANSFER_USAGE = `  vellum import --file <archive.tar.gz> [--project dir]      restore a strapi export (or vellum export) archive
   vellum import strapi --url <url> --token <token> [--file-origin <origin>] [--project dir]   copy a running Strapi over its API
@@ -25,61 +26,58 @@ const OPTIONS = {
   quiet: { type: 'boolean' },
 } as const;
 
-function print(summary: Summary): void {
-  for (const line of summary.lines()) console.log(line);
+/** Prints the summary; answers the exit code (1 when the counts differ). */
+function print(summary: Summary, io: CliIo): number {
+  for (const line of summary.lines()) io.out(line);
   const mismatches = summary.mismatches;
-  if (mismatches.length) {
-    console.log('Counts differ:');
-    for (const line of mismatches) console.log(`  ${line}`);
-    process.exitCode = 1;
-  }
+  if (!mismatches.length) return 0;
+  io.out('Counts differ:');
+  for (const line of mismatches) io.out(`  ${line}`);
+  return 1;
 }
 
 /** Runs an import or export on the project `--project` names (`project` checks it; the current folder without it). */
-export async function runTransferCommand(argv: string[], project: (named: string | undefined) => string): Promise<void> {
+export async function runTransferCommand(argv: string[], project: (named: string | undefined) => string, io: CliIo): Promise<number> {
   const { values, positionals } = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true });
   const [command, source] = positionals;
   const projectDir = project(values.project);
-  const progress = new Progress(values.quiet ? null : process.stderr);
+  const progress = new Progress(values.quiet ? null : io.progress);
   const started = Date.now();
   if (command === 'import' && source === undefined) {
     if (!values.file) throw new ValidationError(`--file is required\n${TRANSFER_USAGE}`);
-    const project = await openProject(projectDir);
+    const project = await openProject(projectDir, { env: io.env });
     try {
       const summary = await importArchive(project, resolve(values.file), progress);
       summary.seconds = (Date.now() - started) / 1000;
-      console.log(`Imported ${values.file} into ${projectDir} (${project.config.database.client}).`);
-      print(summary);
+      io.out(`Imported ${values.file} into ${projectDir} (${project.config.database.client}).`);
+      return print(summary, io);
     } finally {
       await project.close();
     }
-    return;
   }
   if (command === 'import' && source === 'strapi') {
     if (!values.url || !values.token) throw new ValidationError(`--url and --token are required\n${TRANSFER_USAGE}`);
-    const project = await openProject(projectDir);
+    const project = await openProject(projectDir, { env: io.env });
     try {
       const summary = await importFromStrapi(project, values.url, values.token, progress, values['file-origin'] ?? []);
       summary.seconds = (Date.now() - started) / 1000;
-      console.log(`Imported ${values.url} into ${projectDir} (${project.config.database.client}).`);
-      print(summary);
+      io.out(`Imported ${values.url} into ${projectDir} (${project.config.database.client}).`);
+      return print(summary, io);
     } finally {
       await project.close();
     }
-    return;
   }
   if (command === 'export' && source === undefined) {
     if (!values.file) throw new ValidationError(`--file is required\n${TRANSFER_USAGE}`);
-    const project = await openProject(projectDir);
+    const project = await openProject(projectDir, { env: io.env });
     try {
       const summary = await exportArchive(project, resolve(values.file), progress);
       summary.seconds = (Date.now() - started) / 1000;
-      console.log(`Exported ${projectDir} (${project.config.database.client}) to ${values.file}.`);
-      print(summary);
+      io.out(`Exported ${projectDir} (${project.config.database.client}) to ${values.file}.`);
+      return print(summary, io);
     } finally {
       await project.close();
     }
-    return;
   }
   throw new ValidationError(`unknown command "${positionals.join(' ')}"\n${TRANSFER_USAGE}`);
 }
