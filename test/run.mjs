@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Runs every test/**/*.test.ts with Node's test runner (TypeScript through tsx).
 // VELLUM_TEST_DIALECTS=sqlite,postgres,mysql picks the databases (default: all three).
-// Extra arguments are file filters: `node test/run.mjs rest/crud` runs test/rest/crud.test.ts only.
+// Extra arguments are file filters: `node test/run.mjs content/crud` runs test/content/crud.test.ts only.
 import { spawnSync } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';

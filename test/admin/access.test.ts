@@ -4,7 +4,7 @@
  * refused what the role lacks), the grant taken back, the user blocked; an administrator made
  * who logs in in a second browser context; a custom API token with one action. After each step
  * the content API answers what the screen set. Screenshots land in .tmp/admin-screenshots/
- * (access-*.png). On SQLite only: the routes' own tests (test/auth/admin-access.test.ts) run on
+ * (access-*.png). On SQLite only: the routes' own tests (test/admin/admin-access.test.ts) run on
  * every database.
  */
 import assert from 'node:assert/strict';

@@ -5,7 +5,7 @@
  * users-permissions settings (sign-ups closed and opened, an email template's subject, a login
  * provider enabled). After each step the public APIs answer what the screen showed. On SQLite
  * only: the routes behind these screens are covered on every dialect by their own tests
- * (test/auth/, test/events/, test/i18n).
+ * (test/users-permissions/, test/events/, test/i18n/).
  */
 import assert from 'node:assert/strict';
 import { join } from 'node:path';

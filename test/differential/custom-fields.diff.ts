@@ -3,7 +3,7 @@
  * fields the project's register declares without a plugin): stored, validated, filtered and
  * answered as the registered type. A plugin's custom field needs the plugin installed in Strapi,
  * and an unregistered one stops Strapi at start-up: those are pinned for Vellum alone in
- * test/project/project-internals.test.ts. On demand: `npm run test:strapi -- custom-fields`.
+ * test/strapi/project-internals.test.ts. On demand: `npm run test:strapi -- custom-fields`.
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';

@@ -2,7 +2,7 @@
  * Relations from types without draft and publish to targets that have only a draft, side by side
  * with Strapi 5.54 (issue 30): the Document Service's filters and populate in both statuses, and
  * REST's. On demand: `npm run test:strapi -- draft-only-targets`. Pinned in
- * test/project/draft-only-targets.test.ts.
+ * test/strapi/draft-only-targets.test.ts.
  */
 import { after, before, test } from 'node:test';
 import { fixture } from '../helpers/paths.js';

@@ -1,9 +1,9 @@
 /**
  * Body input side by side with Strapi 5.54 (issue 14): biginteger precision, what drafts skip and
  * publishing checks, keys a body may not carry, limits, and the users-permissions error answers.
- * On demand: `npm run test:strapi -- input`. Findings are pinned in test/rest/bigint.test.ts,
+ * On demand: `npm run test:strapi -- input`. Findings are pinned in test/content/bigint.test.ts,
  * draft-validation.test.ts, unknown-keys.test.ts, input-limits.test.ts and
- * test/auth/strapi-errors.test.ts.
+ * test/users-permissions/strapi-errors.test.ts.
  */
 import { randomUUID } from 'node:crypto';
 import { after, before, test } from 'node:test';

@@ -3,7 +3,7 @@
  * middleware, side by side with Strapi 5.54 on test/fixtures/lifecycles. The fixture's lifecycles
  * append what they see to the file LIFECYCLES_LOG names; each scenario returns the events its own
  * requests caused (found by their titles) beside the answers. On demand:
- * `npm run test:strapi -- lifecycles`. Pinned for Vellum alone in test/project/lifecycles.test.ts.
+ * `npm run test:strapi -- lifecycles`. Pinned for Vellum alone in test/strapi/lifecycles.test.ts.
  */
 import assert from 'node:assert/strict';
 import { appendFileSync, existsSync, readFileSync, rmSync } from 'node:fs';

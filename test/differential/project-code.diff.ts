@@ -3,7 +3,7 @@
  * with only/except and per-action config, custom routes and actions, controller and service
  * overrides, global and API policies, a populate route middleware, a global middleware, auth:
  * false, errors thrown from project code, a bootstrap seeding through strapi.documents). On demand:
- * `npm run test:strapi -- project-code`. Pinned for Vellum alone in test/project/project-code.test.ts.
+ * `npm run test:strapi -- project-code`. Pinned for Vellum alone in test/strapi/project-code.test.ts.
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';

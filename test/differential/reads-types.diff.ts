@@ -1,7 +1,7 @@
 /**
  * Attribute values side by side with Strapi 5.54 (issue 14, point 12) on test/fixtures/all-types:
  * what each type accepts and how it is answered, bodies and filters. On demand:
- * `npm run test:strapi -- reads-types`. Pinned in test/rest/types-as-strapi.test.ts.
+ * `npm run test:strapi -- reads-types`. Pinned in test/content/types-as-strapi.test.ts.
  */
 import { after, before, test } from 'node:test';
 import { fixture } from '../helpers/server.js';

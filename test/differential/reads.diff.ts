@@ -2,7 +2,7 @@
  * Reads side by side with Strapi 5.54 (issue 14, points 7-11) on the relation-matrix fixture:
  * absent relations, relations across locales, locale in filters, populate forms, top-level
  * parameters, the earlier response format. On demand: `npm run test:strapi -- reads`.
- * What it found is pinned in test/rest/{null-relations,locale-relations,locale-filters,
+ * What it found is pinned in test/content/{null-relations,locale-relations,locale-filters,
  * populate-forms,query-params,legacy-format-v5}.test.ts.
  */
 import { after, before, test } from 'node:test';

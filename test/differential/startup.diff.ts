@@ -2,7 +2,7 @@
  * Schemas Strapi 5.54 starts on, side by side: test/fixtures/strapi-odd-schemas, and `/_health`;
  * a project's `.env` and its own `config/` files: test/fixtures/strapi-startup.
  * On demand: `npm run test:strapi -- startup`. Pinned for Vellum alone in
- * test/project/strapi-projects.test.ts, test/rest/health.test.ts and src/core/config/*.test.ts.
+ * test/strapi/strapi-projects.test.ts, test/api/health.test.ts and src/core/config/*.test.ts.
  */
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';

@@ -3,7 +3,7 @@
  * target (relation exclusivity), translations sharing their non-localized attributes, relations
  * by numeric id, and DELETE with and without a locale. On demand: `npm run test:strapi -- writes`.
  * What differs on purpose is marked `deliberate` (the README says why); the findings are pinned
- * in test/rest/relation-exclusivity, translations, relation-ids and delete-locales.
+ * in test/content/relation-exclusivity, translations, relation-ids and delete-locales.
  */
 import { after, before, test } from 'node:test';
 import type { HttpClient, Response } from '../helpers/http.js';

@@ -27,7 +27,7 @@ import type { Database } from '../../core/database/connection.js';
 import { ScheduledActions, WebhookStore } from '../../features/events/index.js';
 import { loadProjectSchema } from '../../core/schema/load.js';
 import { loadProjectForCommand } from '../../strapi/index.js';
-import type { CliIo } from './commands.js';
+import type { CliIo } from './io.js';
 
 export const ADMIN_USAGE = `  vellum admin create --email <email> --password <password> [--project dir]
   vellum token create --name <name> --type read-only|full-access|custom [--permissions a,b] [--lifespan-days n]

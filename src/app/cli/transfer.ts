@@ -10,7 +10,7 @@ import { parseArgs } from 'node:util';
 import { ValidationError } from '../../core/errors.js';
 import { exportArchive, importArchive, importFromStrapi, Progress, type Summary } from '../../features/transfer/index.js';
 import { openProject } from '../open-project.js';
-import type { CliIo } from './commands.js';
+import type { CliIo } from './io.js';
 
 export const TRANSFER_USAGE = `  vellum import --file <archive.tar.gz> [--project dir]      restore a strapi export (or vellum export) archive
   vellum import strapi --url <url> --token <token> [--file-origin <origin>] [--project dir]   copy a running Strapi over its API

@@ -1,6 +1,6 @@
 /**
  * A project's `.env`, its other `config/` files, and the `config/database` mistakes that stop
- * start-up (no database is opened here: test/project/startup.test.ts connects).
+ * start-up (no database is opened here: test/app/startup.test.ts connects).
  */
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';

@@ -12,7 +12,7 @@ import { unique } from '../helpers/unique.js';
 
 const bearer = (token: string) => ({ headers: { authorization: `Bearer ${token}` } });
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
-// Every registration comes from one address: more than the default limit (test/auth/accounts.test.ts).
+// Every registration comes from one address: more than the default limit (test/users-permissions/accounts.test.ts).
 const refreshConfig = (sessions: Record<string, unknown> = {}) => ({
   plugins: { 'users-permissions': { config: { jwtManagement: 'refresh', sessions, register: { ratelimit: { max: 1000 } } } } },
 });

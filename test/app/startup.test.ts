@@ -1,7 +1,7 @@
 /**
  * Settings that cannot reach the database stop start-up with one line naming the file, what is
  * wrong and the fix, on every dialect: never a driver's stack, never another database instead.
- * The CLI's own answers (one line on stderr, exit 1) are in test/project/cli.test.ts.
+ * The CLI's own answers (one line on stderr, exit 1) are in test/strapi/cli.test.ts.
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';

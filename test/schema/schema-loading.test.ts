@@ -61,7 +61,7 @@ describe('project loading', () => {
     assert.throws(load, (error: unknown) => error instanceof ProjectError && /authors/.test(error.message) && /schema\.json/.test(error.message));
   });
 
-  // As in Strapi; `locale` and the timestamps are left out instead (test/project/strapi-projects.test.ts).
+  // As in Strapi; `locale` and the timestamps are left out instead (test/strapi/strapi-projects.test.ts).
   for (const reserved of ['id', 'documentId', '__typename']) {
     it(`the reserved attribute name ${reserved} is refused`, () => {
       failsWith(broken(TAG_SCHEMA, (j) => (j.attributes[reserved] = { type: 'string' })), TAG_SCHEMA, new RegExp(reserved));

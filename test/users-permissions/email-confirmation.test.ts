@@ -27,7 +27,7 @@ for (const dialect of DIALECTS) {
         config: {
           plugins: {
             email: emailPlugin(smtp),
-            // Every registration comes from one address: more than the default limit (test/auth/accounts.test.ts).
+            // Every registration comes from one address: more than the default limit (test/users-permissions/accounts.test.ts).
             'users-permissions': { config: { advanced: { email_confirmation: true, email_confirmation_redirection: REDIRECT }, register: { ratelimit: { max: 1000 } } } },
           },
         },

@@ -6,8 +6,8 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { runCli } from './helpers/cli.js';
-import { ROOT } from './helpers/paths.js';
+import { runCli } from '../helpers/cli.js';
+import { ROOT } from '../helpers/paths.js';
 
 const bin = (...args: string[]) =>
   spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'src/app/cli/main.ts'), ...args], { encoding: 'utf8', env: { ...process.env, NODE_ENV: 'test' } });

@@ -19,7 +19,7 @@ for (const dialect of DIALECTS) {
     let userId: number;
     before(async () => {
       server = await startServer(dialect, {
-        // Registrations are all from one address: more than the login limit (test/auth/accounts.test.ts tests theirs).
+        // Registrations are all from one address: more than the login limit (test/users-permissions/accounts.test.ts tests theirs).
         config: { plugins: { 'users-permissions': { config: { ratelimit: { perAccount: true, max: 3, interval: 60_000 }, register: { ratelimit: { max: 1000 } } } } } },
       });
       const alice = await server.publicApi.post('/api/auth/local/register', { username: 'alice', email: 'alice@example.com', password: 'secret123' });

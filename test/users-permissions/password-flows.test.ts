@@ -28,7 +28,7 @@ for (const dialect of DIALECTS) {
             'users-permissions': {
               config: {
                 advanced: { email_reset_password: RESET_URL },
-                // Every registration, reset and change comes from one address: more than the default limits (test/auth/accounts.test.ts).
+                // Every registration, reset and change comes from one address: more than the default limits (test/users-permissions/accounts.test.ts).
                 register: { ratelimit: { max: 1000 } },
                 ratelimit: { max: 1000 },
                 validationRules: { validatePassword: (password: string) => !password.includes('forbidden') },
