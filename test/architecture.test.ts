@@ -1,5 +1,5 @@
 /**
- * The dependency rule of src/ (README, "How it is built"), checked: a module imports only from its
+ * The dependency rule of src/ (docs/architecture.md "Layers"), checked: a module imports only from its
  * own folder or from a folder of a lower layer, and HTTP packages stay out of the core. No server,
  * no database: it reads the source.
  */
@@ -91,7 +91,7 @@ function violations(sources: Source[]): string[] {
     const from = unitOf(file);
     const fromLayer = layerOf.get(from);
     if (fromLayer === undefined) {
-      found.push(`${relative(ROOT, file)}: src/${from} is in no layer (add it to LAYERS and to the README's table)`);
+      found.push(`${relative(ROOT, file)}: src/${from} is in no layer (add it to LAYERS and to the table of docs/architecture.md "Layers")`);
       continue;
     }
     for (const { spec, line, file: shown } of importsOf(source)) {
@@ -152,9 +152,12 @@ describe('the dependency rule of src/', () => {
     assert.deepEqual(probe('query/parse/probe.test.ts', "import { unitSchema } from '../../../test/helpers/unit-schema.js';"), []);
   });
 
-  it('is the table the README states', () => {
-    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-    const section = readme.slice(readme.indexOf('## How it is built'));
+  it('is the table docs/architecture.md states', () => {
+    const page = readFileSync(join(ROOT, 'docs/architecture.md'), 'utf8');
+    const start = page.indexOf('\n## Layers\n');
+    assert.ok(start >= 0, 'docs/architecture.md has no "## Layers" section');
+    const end = page.indexOf('\n## ', start + 1);
+    const section = page.slice(start, end < 0 ? undefined : end);
     const rows = [...section.matchAll(/^\| (\d+) \| ([^|]+) \|/gm)].map(([, layer, units]) => [
       Number(layer),
       [...units!.matchAll(/`([^`]+)`/g)].map(([, unit]) => unit!.replace(/\/$/, '').replace(/\.ts$/, '')),

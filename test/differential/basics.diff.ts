@@ -12,7 +12,7 @@ before(async () => {
 });
 after(() => diff?.close());
 
-// Vellum fills an omitted uid from its targetField on create (README, "Differences from Strapi");
+// Vellum fills an omitted uid from its targetField on create (docs/coming-from-strapi.md "Differences from Strapi 5.54");
 // Strapi's content API leaves it null, so `slug` is not compared here.
 const UID_FILLED = { ignoreKeys: ['slug'] };
 

@@ -2,7 +2,7 @@
  * Writes side by side with Strapi 5.54 on test/fixtures/relation-matrix: which owners keep a
  * target (relation exclusivity), translations sharing their non-localized attributes, relations
  * by numeric id, and DELETE with and without a locale. On demand: `npm run test:strapi -- writes`.
- * What differs on purpose is marked `deliberate` (the README says why); the findings are pinned
+ * What differs on purpose is marked `deliberate` (docs/coming-from-strapi.md says why); the findings are pinned
  * in test/rest/relation-exclusivity, translations, relation-ids and delete-locales.
  */
 import { after, before, test } from 'node:test';
