@@ -83,6 +83,6 @@ test('mixed page and offset pagination is a PaginationError (Vellum names the pa
 
 test('bad pagination values: Strapi falls back, Vellum answers 400', async () => {
   await diff.same(async (api) => [await api.get('/api/articles?pagination[pageSize]=abc'), await api.get('/api/articles?pagination[page]=-1')], {
-    deliberate: 'bad input is a 400 naming the parameter (spec decision 7), not a silent default',
+    deliberate: 'bad input is a 400 naming the parameter (docs/errors.md), not a silent default',
   });
 });

@@ -181,7 +181,7 @@ test('between localized types the writing locale is linked', async () => {
   );
 });
 
-test('relations by numeric id: the forms of spec 4.8 with draft ids', async () => {
+test('relations by numeric id: the forms of docs/rest.md "Relations in request bodies" with draft ids', async () => {
   await diff.same(async (api) => {
     const ids: Record<string, number> = {};
     const docs: Record<string, string> = {};

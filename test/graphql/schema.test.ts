@@ -32,7 +32,7 @@ function matchSnapshot(name: string, actual: string): void {
 }
 
 describe('GraphQL schema (SDL snapshots)', () => {
-  it('the specification shape (default)', async () => {
+  it('the earlier shape (default)', async () => {
     const text = await sdl(true);
     matchSnapshot('blog.v4.graphql', text);
     for (const expected of [
