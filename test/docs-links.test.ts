@@ -8,6 +8,9 @@
  *     (code spans and fenced blocks) or in a link does not exist.
  * A Strapi project's own paths (`src/api/...`, `src/index.ts`, ...) and paths with placeholders
  * (`src/**\/*.test.ts`, `<name>`, `:id`) name no file of this repository and are not checked.
+ * The code cites the docs the same way (`// docs/rest.md "Pagination"`): in src/, test/, bench/,
+ * scripts/ and examples/, such a citation fails when its page, or a quoted heading of it, does not
+ * exist.
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -199,6 +202,33 @@ function documentationFiles(): string[] {
   return ['README.md', ...walk(join(ROOT, 'docs'))];
 }
 
+/** Citations of the docs in code: `docs/<page>.md`, optionally followed by a quoted heading. */
+function checkCitations(files: string[], tree: Tree): Problem[] {
+  const problems: Problem[] = [];
+  for (const file of files) {
+    tree.read(file).split('\n').forEach((text, index) => {
+      for (const match of text.matchAll(/(?<![\w/.-])(docs\/[\w/-]+\.md)(?: "([^"]+)")?/g)) {
+        const [, page, heading] = match as unknown as [string, string, string | undefined];
+        const report = (message: string) => problems.push({ file, line: index + 1, message });
+        if (!tree.isFile(page)) report(`cites ${page}, which does not exist`);
+        else if (heading !== undefined && !anchors(tree.read(page)).has(slugify(headingText(heading)))) report(`cites ${page} "${heading}", a heading it does not have`);
+      }
+    });
+  }
+  return problems;
+}
+
+/** The code that may cite the docs: src/, test/, bench/, scripts/, examples/ (this file's samples left out). */
+function codeFiles(): string[] {
+  const walk = (dir: string): string[] =>
+    readdirSync(dir).flatMap((name) => {
+      const path = join(dir, name);
+      if (name === 'node_modules' || name === 'dist' || name === '.tmp') return [];
+      return statSync(path).isDirectory() ? walk(path) : /\.(ts|tsx|mts|mjs|cjs|js)$/.test(name) ? [relative(ROOT, path).split('\\').join('/')] : [];
+    });
+  return ['src', 'test', 'bench', 'scripts', 'examples'].flatMap((dir) => walk(join(ROOT, dir))).filter((file) => file !== 'test/docs-links.test.ts');
+}
+
 /** An in-memory tree for the checker's own tests. */
 function memory(files: Record<string, string>): Tree {
   const folders = new Set(Object.keys(files).flatMap((path) => path.split('/').slice(0, -1).map((_, i, parts) => parts.slice(0, i + 1).join('/'))));
@@ -221,6 +251,28 @@ describe('documentation links', () => {
   it('has no broken relative link, anchor or repository path', () => {
     const problems = format(checkDocs(documentationFiles(), disk));
     assert.deepEqual(problems, [], `broken in the documentation:\n${problems.join('\n')}`);
+  });
+
+  it('is cited by src/, test/, bench/, scripts/ and examples/ with pages and headings that exist', () => {
+    const files = codeFiles();
+    assert.ok(files.includes('src/errors.ts'), 'the code files are found');
+    const problems = format(checkCitations(files, disk));
+    assert.deepEqual(problems, [], `citations of the docs that name nothing:\n${problems.join('\n')}`);
+  });
+
+  it('fails on a citation of a missing page or heading', () => {
+    const tree = memory({
+      'docs/rest.md': '# REST\n\n## Pagination\n\n## Earlier response format (v4)\n',
+      'src/a.ts': [
+        '// docs/rest.md "Pagination": fine',
+        "describe('format, docs/rest.md \"Earlier response format (v4)\"', () => {});",
+        '/** docs/rest.md "Paging" and docs/gone.md, docs/rest.md */',
+      ].join('\n'),
+    });
+    assert.deepEqual(format(checkCitations(['src/a.ts'], tree)), [
+      'src/a.ts:3: cites docs/rest.md "Paging", a heading it does not have',
+      'src/a.ts:3: cites docs/gone.md, which does not exist',
+    ]);
   });
 
   it('slugs headings as VitePress does', () => {
