@@ -3,7 +3,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/', '.tmp/', 'node_modules/', 'test/fixtures/', 'examples/'] },
+  { ignores: ['dist/', '.tmp/', 'node_modules/', 'test/fixtures/', 'examples/', 'docs/.vitepress/dist/', 'docs/.vitepress/cache/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `npm run bench:attack`: how long `/_health` waits while the worst requests the limits allow run
-// (README, Security). Starts Vellum (dist/) on SQLite with the blog example, seeds N articles over
+// (docs/security.md "Limits against denial of service"). Starts Vellum (dist/) on SQLite with the blog example, seeds N articles over
 // the API and copies them in SQL up to about ROWS rows (new documentIds, bodies as seeded), then for
 // each attack keeps CONCURRENCY of its requests in flight for SECONDS while one client probes
 // `/_health` every 5 ms, and prints the attack's latency and the probes' p50, p99 and max.

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Writes a large archive in Strapi's export format for the blog schema, to measure `vellum import`
-// and `vellum export` at scale (README "Coming from Strapi"):
+// and `vellum export` at scale (docs/import-export.md):
 //   DOCS=100000 FILES=200 FILE_MB=10 node bench/transfer-archive.mjs /tmp/big.tar.gz
 // Every article has a draft and a published version with components (seo, links, a zone), an
 // author, a category and tags; FILES files of FILE_MB random bytes are the covers of the first articles.

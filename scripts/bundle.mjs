@@ -3,7 +3,7 @@
 // dist/bundle/ (esbuild, ES modules), which `vellum start` (dist/app/cli/main.js) runs when present.
 // Node loads ES modules one file at a time (resolve, read, parse, link); a start loaded ~556 of
 // them (Kysely alone 262, zod 95). One bundle with lazy chunks (`splitting`: each `await import()`
-// stays a chunk loaded when used) costs a fraction of that. See README "Start-up and memory".
+// stays a chunk loaded when used) costs a fraction of that. See docs/performance.md "Start-up and memory".
 //
 // Stays outside (resolved from node_modules at run time): native and binary packages, the
 // database drivers, and what only development or a project's TypeScript loads.

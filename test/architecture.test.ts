@@ -1,5 +1,5 @@
 /**
- * The layout of src/ (README, "How it is built"), checked. No server, no database: it reads the
+ * The layout of src/ (docs/architecture.md, "Layers"), checked. No server, no database: it reads the
  * source.
  *
  * - `core/` (errors, project files, config, schema, database, query, documents) imports only the
@@ -117,7 +117,7 @@ function refusal(from: Unit, to: Unit, target: string): string | undefined {
       if (to.tier !== 'core') return `the core imports only the core, not ${to.name}`;
       const fromLayer = coreLayerOf.get(from.part!);
       const toLayer = coreLayerOf.get(to.part!);
-      if (fromLayer === undefined) return `src/${from.name} is in no layer of the core (add it to CORE_LAYERS and to the README's table)`;
+      if (fromLayer === undefined) return `src/${from.name} is in no layer of the core (add it to CORE_LAYERS and to the table of docs/architecture.md)`;
       if (toLayer === undefined) return `src/${to.name} is in no layer of the core`;
       if (toLayer === fromLayer) return `${from.name} and ${to.name} are one layer of the core and do not import each other`;
       if (toLayer > fromLayer) return `${from.name} (core layer ${fromLayer}) imports ${to.name} (core layer ${toLayer}), a higher layer`;
@@ -151,7 +151,7 @@ function violations(sources: Source[]): string[] {
       found.push(`${shown}: src/${from.name} is in no tier (core/, api/, features/<name>/, strapi/, app/)`);
       continue;
     }
-    if (from.tier === 'features' && !(from.part! in FEATURES)) found.push(`${shown}: ${from.name} is not in FEATURES (add it, with the features it uses, and to the README's table)`);
+    if (from.tier === 'features' && !(from.part! in FEATURES)) found.push(`${shown}: ${from.name} is not in FEATURES (add it, with the features it uses, and to the table of docs/architecture.md)`);
     for (const { spec, line } of importsOf(source)) {
       const where = `${shown}:${line} imports '${spec}'`;
       if (spec.startsWith('.')) {
@@ -308,9 +308,9 @@ describe('the layout of src/', () => {
     assert.deepEqual(adminViolations([{ path: file, text: "import type { Webhook } from '../../src/features/events/contract.ts';" }]), []);
   });
 
-  it('is the table the README states', () => {
-    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-    const section = readme.slice(readme.indexOf('## How it is built'));
+  it('is the table docs/architecture.md states', () => {
+    const page = readFileSync(join(ROOT, 'docs', 'architecture.md'), 'utf8');
+    const section = page.slice(page.indexOf('## Layers'));
     const core = [...section.matchAll(/^\| core (\d+) \| ([^|]+) \|/gm)].map(([, layer, units]) => [Number(layer), [...units!.matchAll(/`([^`]+)`/g)].map(([, unit]) => unit!.replace(/\/$/, '').replace(/\.ts$/, ''))]);
     assert.deepEqual(core, CORE_LAYERS.map((units, layer) => [layer, units]));
     const features = Object.fromEntries(

@@ -1,7 +1,7 @@
 /**
  * The error registry, checked: every error class of src/core/errors.ts declares its status, name, stable
  * code and GraphQL code, its instances carry them, the REST and GraphQL layers answer with them,
- * and README's error table lists every class with the same values. No server, no database.
+ * and the error table of docs/errors.md lists every class with the same values. No server, no database.
  */
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -39,12 +39,12 @@ function registered(cls: ErrorClass): Registered {
   return { status, errorName, code, graphqlCode };
 }
 
-/** README's error table: class -> its cells (backticks removed). */
-function readmeTable(): Map<string, string[]> {
-  const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
-  const lines = readme.split('\n');
+/** The error table of docs/errors.md: class -> its cells (backticks removed). */
+function errorTable(): Map<string, string[]> {
+  const page = readFileSync(new URL('../docs/errors.md', import.meta.url), 'utf8');
+  const lines = page.split('\n');
   const header = lines.findIndex((line) => /^\|\s*Class\s*\|\s*Name\s*\|\s*Status\s*\|\s*Code\s*\|\s*GraphQL code\s*\|/.test(line));
-  assert.ok(header >= 0, "README has no error table ('| Class | Name | Status | Code | GraphQL code | When |')");
+  assert.ok(header >= 0, "docs/errors.md has no error table ('| Class | Name | Status | Code | GraphQL code | When |')");
   const rows = new Map<string, string[]>();
   for (const line of lines.slice(header + 2)) {
     if (!line.startsWith('|')) break;
@@ -122,16 +122,16 @@ describe('error registry', () => {
     assert.equal(other.status, 405);
   });
 
-  it("lists every class in README's error table with the same values", () => {
-    const rows = readmeTable();
+  it("lists every class in the error table of docs/errors.md with the same values", () => {
+    const rows = errorTable();
     for (const [exported, cls] of CLASSES) {
       const { status, errorName, code, graphqlCode } = registered(cls);
       const cells = rows.get(exported);
-      assert.ok(cells, `README's error table lists ${exported}`);
-      assert.deepEqual(cells.slice(0, 5), [exported, errorName, String(status), code, graphqlCode], `README row of ${exported}`);
-      assert.ok((cells[5] ?? '').length > 0, `README says when ${exported} happens`);
+      assert.ok(cells, `docs/errors.md lists ${exported}`);
+      assert.deepEqual(cells.slice(0, 5), [exported, errorName, String(status), code, graphqlCode], `docs/errors.md row of ${exported}`);
+      assert.ok((cells[5] ?? '').length > 0, `docs/errors.md says when ${exported} happens`);
     }
     const stale = [...rows.keys()].filter((name) => !CLASSES.some(([exported]) => exported === name));
-    assert.deepEqual(stale, [], 'README lists no class that src/core/errors.ts lacks');
+    assert.deepEqual(stale, [], 'docs/errors.md lists no class that src/core/errors.ts lacks');
   });
 });

@@ -4,7 +4,7 @@
 // alone depends on another test having run. On demand, not in CI (~15 minutes for the suite).
 //
 //   node test/isolation.mjs                  every test/**/*.test.ts
-//   node test/isolation.mjs rest/crud auth   files whose path contains one of these
+//   node test/isolation.mjs content/crud users-permissions   files whose path contains one of these
 //   ISOLATION_CONCURRENCY=1 node test/isolation.mjs ...   (default 2 runs at once)
 //
 // The output of each failing run is kept in .tmp/isolation/.

@@ -1,9 +1,10 @@
 #!/usr/bin/env node
 // The unit tier: every src/**/*.test.ts and admin/src/**/*.test.ts (tests beside the code they test,
-// the admin panel's logic without its React). No server, no database.
+// the admin panel's logic without its React), and the checks of test/ that read files only (the
+// documentation's links: test/docs-links.test.ts). No server, no database.
 // They run in this one process (`node --import tsx test/unit.mjs`, as `npm run test:unit` does):
 // a process per file, as `node --test` makes, costs ~0.6 s of start-up each, more than the tests.
-// Extra arguments are file filters: `npm run test:unit -- query/parse` runs src/core/query/parse/*.test.ts;
+// Extra arguments are file filters: `npm run test:unit -- core/query/parse` runs src/core/query/parse/*.test.ts;
 // Node's test flags apply (`--test-reporter=spec`, `--test-name-pattern=...` before test/unit.mjs).
 import { readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -21,7 +22,7 @@ const walk = (dir) =>
     return statSync(path).isDirectory() ? walk(path) : path.endsWith('.test.ts') ? [path] : [];
   });
 const filters = process.argv.slice(2);
-const files = [...walk(join(root, 'src')), ...walk(join(root, 'admin/src'))]
+const files = [...walk(join(root, 'src')), ...walk(join(root, 'admin/src')), join(root, 'test/docs-links.test.ts')]
   .filter((file) => filters.length === 0 || filters.some((f) => relative(join(root, 'src'), file).includes(f) || relative(root, file).includes(f)))
   .sort();
 if (files.length === 0) {

@@ -1,6 +1,6 @@
 /**
  * The access seam, on neutral ground: every API (REST, GraphQL, upload) asks it, the
- * users-and-permissions layer (auth/access.ts) implements it, and neither knows the other.
+ * users-and-permissions layer (features/users-permissions/access.ts) implements it, and neither knows the other.
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import type { CallerOptions } from '../core/documents/context.js';
@@ -27,7 +27,7 @@ export interface Caller extends CallerOptions {
 
 /**
  * The single place where access control plugs into the request path: every route asks it before
- * touching the document service (auth/access.ts implements it). It throws UnauthorizedError/ForbiddenError to refuse, and answers
+ * touching the document service (features/users-permissions/access.ts implements it). It throws UnauthorizedError/ForbiddenError to refuse, and answers
  * what the caller may read below the document (populate, filters through relations, media), which
  * types its writes may link, and whose drafts it may read.
  */

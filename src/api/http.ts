@@ -54,7 +54,7 @@ export interface HttpServerOptions {
 /**
  * The HTTP server shared by REST, GraphQL and uploads: Strapi-style query strings, JSON bodies
  * (an empty body is no body, as the official SDK sends on GET and DELETE), and every error in the
- * envelope of spec 2.3.
+ * envelope (docs/rest.md "Documents and the envelope").
  */
 export function createHttpServer(config: VellumConfig, options: HttpServerOptions = {}): FastifyInstance {
   const timeouts = serverTimeouts(config.server.http.serverOptions);

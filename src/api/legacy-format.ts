@@ -1,5 +1,5 @@
 /**
- * The earlier REST format (spec 9), served when a request carries `Strapi-Response-Format: v4`:
+ * The earlier REST format (docs/rest.md "Earlier response format (v4)"), served when a request carries `Strapi-Response-Format: v4`:
  * attributes nested under `attributes` (`id` and `documentId` beside them), populated relations
  * and media wrapped in `{ data }`. Components and dynamic zones stay plain objects, with their own
  * relations and media wrapped.

@@ -1,16 +1,16 @@
 /**
  * Serialised answers to content API reads, kept while what they read has not changed.
  *
- * Every lookup first reads the database's change counters (database/changes.ts: one statement,
+ * Every lookup first reads the database's change counters (core/database/changes.ts: one statement,
  * one counter per content-type and component, bumped by triggers in every writing transaction, from
  * this node or any other, plain SQL included). An answer remembers the counters of the groups it
- * read (documents/dependencies.ts: its type, and every type and component it populates, filters or
+ * read (core/documents/dependencies.ts: its type, and every type and component it populates, filters or
  * sorts through) as they were before it was computed, and is served only while they are unchanged:
  * a write to tags keeps the cached article lists that never read tags. Nothing here is the truth:
  * a node that restarts, or one that never cached, answers the same.
  *
  * Answers are keyed by what they depend on: the URL as sent (path and query string), the caller's
- * grants (Caller.cacheScope, access/index.ts) and the response format. Authentication and the permission
+ * grants (Caller.cacheScope, api/access.ts) and the response format. Authentication and the permission
  * check still run on every request, before the cache is consulted. Anything added to the read path
  * whose answer depends on something else (the clock, signed media URLs, project middlewares) must
  * either join the key or bypass the cache.

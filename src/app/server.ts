@@ -145,7 +145,7 @@ export async function createVellum(projectDir: string, options: CreateVellumOpti
   // A project with routers is served what they declare: REST answers the core routes nothing of
   // the project changes, the project's pipeline the others.
   const routing = project.routing();
-  // One response cache for REST and GraphQL reads (http/response-cache.ts).
+  // One response cache for REST and GraphQL reads (api/response-cache.ts).
   const responseCache = config.api.rest.cache.maxBytes > 0 ? new ResponseCache(config.api.rest.cache) : undefined;
   registerContentApi(app, { service: documents, rest: config.api.rest, access, prefix, routes: routing?.rest, schedules: events.schedules, cache: responseCache });
   registerI18nRoutes(app, { prefix, locales: documents.locales, auth, configured: configuredLocales });

@@ -2,7 +2,7 @@
  * The one registry of errors. Every failure a client can see is one of these classes; each carries
  * its HTTP status, Strapi's error name, a stable Vellum code and its GraphQL code. The REST layer
  * renders it as the envelope `{ data: null, error: { status, name, message, details } }`, GraphQL
- * with `extensions.code`. README's error table lists them all (test/errors-registry.test.ts).
+ * with `extensions.code`. The table of docs/errors.md lists them all (test/errors-registry.test.ts).
  *
  * GraphQL codes are those Strapi 5.54's `formatGraphqlError` gives: `FORBIDDEN` for forbidden and
  * unauthorized, `BAD_USER_INPUT` for validation, `STRAPI_<NAME>` (the name in snake case) for its

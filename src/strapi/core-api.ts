@@ -212,7 +212,7 @@ export function createBaseController(runtime: Runtime, type: ContentType): Insta
 }
 
 /**
- * What a DELETE answers in the earlier format (REST's spec 9): the deleted entry, published or
+ * What a DELETE answers in the earlier format (docs/rest.md "Earlier response format (v4)"): the deleted entry, published or
  * else its draft, in the locale deleted; undefined in the current format (204).
  */
 async function deletedEntry(runtime: Runtime, type: ContentType, ctx: Context, documentId: string | null, query: Params): Promise<unknown> {

@@ -27,7 +27,7 @@ export interface StrapiDb {
   };
   /**
    * Runs the callback. Vellum does not join project code to a transaction (see
-   * documents/row-events.ts): each query it makes is its own, and a warning says so once.
+   * core/documents/row-events.ts): each query it makes is its own, and a warning says so once.
    */
   transaction<T>(callback?: (tools: TransactionTools) => Promise<T> | T): Promise<T | undefined>;
 }

@@ -1,7 +1,7 @@
 /**
  * `config/middlewares`, as Strapi reads it: Strapi's own names (`strapi::cors`, ...) are what
  * Vellum's server does already (security headers, CORS and the body limit read their config in
- * http/), and the project's own (`global::name`, `{ name, config }`, `{ resolve, config }`) run
+ * api/), and the project's own (`global::name`, `{ name, config }`, `{ resolve, config }`) run
  * around every request, in order, Koa-style: the part before `await next()` runs before the route,
  * the rest once the route has answered (with `ctx.status` and `ctx.body` the answer's, which it may
  * change). A project without any pays nothing: no hook is added.

@@ -2,7 +2,7 @@
  * A Strapi project's own code on a Vellum node: `src/index` (`register`, `bootstrap`, `destroy`),
  * the APIs' routes, controllers, services, policies and middlewares, the global policies and
  * middlewares, run with a `strapi` object and Vellum's `@strapi/strapi` and `@strapi/utils`.
- * server.ts drives it: load (before the database), start (with the node's services), route.
+ * app/server.ts drives it: load (before the database), start (with the node's services), route.
  */
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';

@@ -4,7 +4,7 @@
  * what they populate, wherever the row was read whole (a `fields` selection leaves it out). REST
  * answers leave it out, as Strapi's sanitizer does, so only project code sees it: a controller
  * that returns `strapi.documents(...)` straight answers it to the front end (two of the real
- * projects in the README do).
+ * projects of docs/real-projects.md do).
  */
 import { FILE_UID, type Model, type Schema } from '../core/schema/model.js';
 

@@ -25,7 +25,7 @@ interface ReceivedFile {
   sizeInBytes: number;
 }
 
-/** What the upload service needs of the media library (upload/service.ts; one layer with this one). */
+/** What the upload service needs of the media library (features/upload/service.ts; one layer with this one). */
 export interface MediaLibrary {
   upload(files: ReceivedFile[], infos: Record<string, unknown>[], link?: { ref: string; refId: string; field: string }): Promise<Document[]>;
   findOne(id: number, query?: Record<string, unknown>): Promise<Document>;

@@ -5,7 +5,7 @@
  *
  * On Node 20 an AsyncLocalStorage in use runs a promise hook for every promise of the process
  * (the slowdown that made Vellum keep the format and transactions out of one, see core-api.ts and
- * documents/row-events.ts): a node uses it only when the project's code names `requestContext`
+ * core/documents/row-events.ts): a node uses it only when the project's code names `requestContext`
  * (its src/ and config/ files, read once at start). Code that never names it never asks.
  *
  * The ctx is made when asked for (the one a global middleware or project route made, else a new

@@ -1,5 +1,5 @@
 /**
- * `strapi.store`: Strapi's core store, in the database (database/store.ts). Called with defaults it
+ * `strapi.store`: Strapi's core store, in the database (core/database/store.ts). Called with defaults it
  * answers a scoped store (`strapi.store({ type: 'plugin', name: 'x' }).get({ key })`); its own
  * `get`, `set` and `delete` take every parameter.
  */

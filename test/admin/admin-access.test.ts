@@ -1,5 +1,5 @@
 /**
- * The admin API's access routes (rest/admin-access.ts), what the panel's settings screens call:
+ * The admin API's access routes (features/admin/access.ts), what the panel's settings screens call:
  * roles and their permissions at Strapi's `/admin/users-permissions/...` paths, the content API's
  * users (listed, searched, edited, deleted), administrators (never oneself, never the last), and
  * custom API tokens. Each change is checked on the content API it governs.

@@ -27,7 +27,7 @@ const valid = {
 const errorPaths = (res: { body: any }) => res.body.error.details.errors.map((e: any) => e.path.join('.'));
 
 for (const dialect of DIALECTS) {
-  describe(`attribute types and constraints, spec 2.1 [${dialect}]`, () => {
+  describe(`attribute types and constraints, docs/rest.md "Bodies" [${dialect}]`, () => {
     let server: TestServer;
     before(async () => {
       server = await startServer(dialect, { project: fixture('all-types') });

@@ -4,7 +4,7 @@ import { DIALECTS, startServer, type TestServer } from '../helpers/server.js';
 import { unique } from '../helpers/unique.js';
 
 for (const dialect of DIALECTS) {
-  describe(`REST CRUD, spec 4.1 [${dialect}]`, () => {
+  describe(`REST CRUD, docs/rest.md "Routes" [${dialect}]`, () => {
     let server: TestServer;
     before(async () => {
       server = await startServer(dialect);

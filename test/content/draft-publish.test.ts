@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { DIALECTS, startServer, type TestServer } from '../helpers/server.js';
 
 for (const dialect of DIALECTS) {
-  describe(`draft and publish, spec 3 and decision 4 [${dialect}]`, () => {
+  describe(`draft and publish, docs/rest.md "Drafts and publishing" [${dialect}]`, () => {
     let server: TestServer;
     before(async () => {
       server = await startServer(dialect);

@@ -12,7 +12,7 @@ const assertEnvelope = (res: { status: number; body: any }, status: number, name
 };
 
 for (const dialect of DIALECTS) {
-  describe(`errors and request handling, decision 3 [${dialect}]`, () => {
+  describe(`errors and request handling, docs/errors.md [${dialect}]`, () => {
     let server: TestServer;
     before(async () => {
       server = await startServer(dialect, { config: { server: { bodyLimit: 64 * 1024 } } });

@@ -11,7 +11,7 @@ const rows = [
 ];
 
 for (const dialect of DIALECTS) {
-  describe(`filters, spec 4.4 [${dialect}]`, () => {
+  describe(`filters, docs/rest.md "Filters" [${dialect}]`, () => {
     let server: TestServer;
     before(async () => {
       server = await startServer(dialect, { project: fixture('all-types') });

@@ -8,7 +8,7 @@ const V4 = { headers: { 'Strapi-Response-Format': 'v4' } };
 /**
  * The earlier response format as Strapi 5.54 answers it (issue 14, point 11): `documentId` beside
  * `id`, `fields` inside `attributes`, a count wrapped like an entry; DELETE answers the deleted
- * entry (spec 9; Strapi 5.54 answers 204 there). GraphQL's `publicationState: LIVE` lists
+ * entry (docs/rest.md "Earlier response format (v4)"; Strapi 5.54 answers 204 there). GraphQL's `publicationState: LIVE` lists
  * published versions only.
  */
 for (const dialect of DIALECTS) {

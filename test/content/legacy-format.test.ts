@@ -5,7 +5,7 @@ import { DIALECTS, startServer, type TestServer } from '../helpers/server.js';
 const V4 = { headers: { 'Strapi-Response-Format': 'v4' } };
 
 for (const dialect of DIALECTS) {
-  describe(`earlier response format on request (spec 9, decision 2) [${dialect}]`, () => {
+  describe(`earlier response format on request, docs/rest.md "Earlier response format (v4)" [${dialect}]`, () => {
     let server: TestServer;
     let articleId: string;
     before(async () => {

@@ -5,7 +5,7 @@ import { insertFile } from '../helpers/files.js';
 import { unique } from '../helpers/unique.js';
 
 for (const dialect of DIALECTS) {
-  describe(`populate, spec 4.7 [${dialect}]`, () => {
+  describe(`populate, docs/rest.md "Populate" [${dialect}]`, () => {
     let server: TestServer;
     let articleId: string;
     let fileIds: number[];
@@ -105,7 +105,7 @@ for (const dialect of DIALECTS) {
       assert.equal('body' in quote, false);
     });
 
-    it('media objects carry the fields of spec 2.5', async () => {
+    it('media objects carry the fields of docs/rest.md "Documents and the envelope"', async () => {
       const cover = (await get('populate=cover')).cover;
       for (const key of ['id', 'documentId', 'name', 'alternativeText', 'caption', 'width', 'height', 'formats', 'hash', 'ext', 'mime', 'size', 'url', 'previewUrl', 'provider', 'provider_metadata', 'createdAt', 'updatedAt']) {
         assert.ok(key in cover, key);

@@ -1,5 +1,5 @@
 /**
- * Relation values that name entries by their numeric `id`, in every form of spec 4.8, as Strapi
+ * Relation values that name entries by their numeric `id`, in every form of docs/rest.md "Relations in request bodies", as Strapi
  * 5.54 accepts them (observed on the real server): a number, a string of digits, `{id}`, arrays
  * of them mixed with documentIds, in `set`, `connect` (with positions before/after an id) and
  * `disconnect`. An id stands for its entry's document in that entry's locale; Vellum links the

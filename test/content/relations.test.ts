@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { DIALECTS, startServer, type TestServer } from '../helpers/server.js';
 
 for (const dialect of DIALECTS) {
-  describe(`relations in request bodies, spec 4.8 [${dialect}]`, () => {
+  describe(`relations in request bodies, docs/rest.md "Relations in request bodies" [${dialect}]`, () => {
     let server: TestServer;
     const tags: string[] = [];
     before(async () => {

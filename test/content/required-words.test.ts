@@ -33,7 +33,7 @@ const WORDS: [string, string][] = [
 ];
 const expected = WORDS.map(([name, message]) => ({ path: [name], message, name: 'ValidationError', value: null }));
 
-/** Every required value but `left`; relations and media given (Vellum requires them on a published create, README). */
+/** Every required value but `left`; relations and media given (Vellum requires them on a published create, docs/rest.md "Bodies"). */
 const complete = async (server: TestServer) => {
   const person = (await server.api.post('/api/people', { data: { name: unique('p') } })).body.data.documentId as string;
   return {

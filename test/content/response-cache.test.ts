@@ -1,9 +1,9 @@
 /**
- * The response cache of content API reads (http/response-cache.ts): a repeated read is answered
+ * The response cache of content API reads (api/response-cache.ts): a repeated read is answered
  * without querying the content, and every committed write — through the API, by another node, in
  * plain SQL, to permissions — is seen by the next request. A write to one type drops only the
  * answers that read it (its own lists, and those populating or filtering through it): the change
- * counters are per content-type and component (database/changes.ts).
+ * counters are per content-type and component (core/database/changes.ts).
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';

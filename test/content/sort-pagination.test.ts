@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { DIALECTS, startServer, type TestServer } from '../helpers/server.js';
 
 for (const dialect of DIALECTS) {
-  describe(`sort, pagination and fields, spec 4.2, 4.3, 4.6 [${dialect}]`, () => {
+  describe(`sort, pagination and fields, docs/rest.md "Query parameters" [${dialect}]`, () => {
     let server: TestServer;
     before(async () => {
       server = await startServer(dialect);

@@ -1,5 +1,5 @@
 /**
- * SQLite's reader threads (database/dialects/sqlite-readers.ts) never keep a finished process
+ * SQLite's reader threads (core/database/dialects/sqlite-readers.ts) never keep a finished process
  * alive: a CLI command or a test file that reads and never closes its database still exits. A
  * version that started the threads when the database opened broke this (Node 20 forgets `ref()`
  * and `unref()` made before a thread is online): idle threads held test files open until CI's

@@ -69,8 +69,8 @@ for (const dialect of DIALECTS) {
       assert.equal(Number(rows[0]!.one), 1);
     });
 
-    // SQLite's writes and schema work run on the main connection, which has no budget (README,
-    // "Security"), and a WAL reader never waits for a lock: these are the server dialects' alone.
+    // SQLite's writes and schema work run on the main connection, which has no budget (docs/security.md
+    // "Limits against denial of service"), and a WAL reader never waits for a lock: these are the server dialects' alone.
     if (dialect !== 'sqlite') it('rolls a write back when one of its statements is stopped', async () => {
       const { database } = server.vellum;
       const title = `stopped ${Date.now()}`;

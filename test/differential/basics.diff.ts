@@ -12,7 +12,7 @@ before(async () => {
 });
 after(() => diff?.close());
 
-// Vellum fills an omitted uid from its targetField on create (README, "Differences from Strapi");
+// Vellum fills an omitted uid from its targetField on create (docs/coming-from-strapi.md "Differences from Strapi 5.54");
 // Strapi's content API leaves it null, so `slug` is not compared here.
 const UID_FILLED = { ignoreKeys: ['slug'] };
 
@@ -83,6 +83,6 @@ test('mixed page and offset pagination is a PaginationError (Vellum names the pa
 
 test('bad pagination values: Strapi falls back, Vellum answers 400', async () => {
   await diff.same(async (api) => [await api.get('/api/articles?pagination[pageSize]=abc'), await api.get('/api/articles?pagination[page]=-1')], {
-    deliberate: 'bad input is a 400 naming the parameter (spec decision 7), not a silent default',
+    deliberate: 'bad input is a 400 naming the parameter (docs/errors.md), not a silent default',
   });
 });

@@ -29,7 +29,7 @@ interface GraphqlError {
 
 /**
  * One operation; errors are compared by their code, error name and path (messages are graphql-js'
- * or Vellum's own words, README "GraphQL").
+ * or Vellum's own words, docs/graphql.md).
  */
 async function gql(api: HttpClient, query: string, variables?: Record<string, unknown>): Promise<Response> {
   const response = await api.post('/graphql', { query, variables });
@@ -169,8 +169,8 @@ test('the schema: the types, fields and arguments of the project', async () => {
     'ComponentBlocksPricing', 'ComponentBlocksCta', 'ComponentSharedFeature', 'ComponentSharedPlan', 'ComponentSharedButtonInput', 'ComponentSharedFeatureFiltersInput',
     'PublicationStatus', 'PublicationFilter', 'DeleteMutationResponse', 'StringFilterInput', 'IDFilterInput', 'FloatFilterInput', 'I18NLocaleCode',
   ];
-  // Vellum's filter inputs also take startsWithi and endsWithi, as its REST filters do (README
-  // "GraphQL"): left out of its answer, the rest must be Strapi's.
+  // Vellum's filter inputs also take startsWithi and endsWithi, as its REST filters do
+  // (docs/graphql.md): left out of its answer, the rest must be Strapi's.
   const sorted = (response: Response, side: string) => {
     const type = (response.body as { data: { __type: Record<string, { name: string }[] | null> | null } }).data.__type;
     if (type?.inputFields && side === 'vellum') type.inputFields = type.inputFields.filter((field) => field.name !== 'startsWithi' && field.name !== 'endsWithi');

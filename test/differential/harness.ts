@@ -39,7 +39,7 @@ export interface SameOptions {
   /** Compare error messages too (by default only status, name and the shape of details). */
   messages?: boolean;
   /**
-   * A difference Vellum makes on purpose (the README says why): the comparison still runs and
+   * A difference Vellum makes on purpose (docs/coming-from-strapi.md says why): the comparison still runs and
    * prints what differs, but does not fail.
    */
   deliberate?: string;
@@ -252,7 +252,7 @@ interface Comparable {
 function comparable(response: Response, normaliser: Normaliser, options: SameOptions): Comparable {
   const body = response.body as { error?: { name?: string; message?: string; details?: unknown } } | null;
   if (response.status >= 400 && body && typeof body === 'object' && body.error) {
-    // Vellum's `details.reason` (what a 401 or 404 was missing) is added on purpose: README, "Errors".
+    // Vellum's `details.reason` (what a 401 or 404 was missing) is added on purpose: docs/errors.md.
     const { reason: _reason, ...details } = (body.error.details ?? {}) as Record<string, unknown>;
     const error: Record<string, unknown> = { name: body.error.name, details: shapeOf(body.error.details && typeof body.error.details === 'object' && !Array.isArray(body.error.details) ? details : body.error.details) };
     if (options.messages) error.message = body.error.message;

@@ -18,7 +18,7 @@ before(async () => {
 after(() => diff?.close());
 
 const allow = { 'x-allow': 'yes' };
-/** A uid omitted in a create: Strapi stores null, Vellum generates it (README, differences on purpose). */
+/** A uid omitted in a create: Strapi stores null, Vellum generates it (docs/coming-from-strapi.md). */
 const generatedSlug = { ignoreKeys: ['slug'] };
 
 test('bootstrap seeds through strapi.documents: a custom route and service method read it', async () => {

@@ -53,8 +53,8 @@ for (const [attribute, values] of Object.entries(ACCEPTED)) {
 }
 
 // Strapi's date and time parsers answer these with empty details; Vellum lists details.errors[]
-// with the path of the offending value, as for every attribute problem (decision 7).
-const DETAILS = 'Vellum names the offending value in details.errors[] (decision 7); Strapi answers empty details';
+// with the path of the offending value, as for every attribute problem (docs/errors.md).
+const DETAILS = 'Vellum names the offending value in details.errors[] (docs/errors.md); Strapi answers empty details';
 
 for (const [attribute, values] of Object.entries(REFUSED)) {
   test(`${attribute}: refused input`, async () => {
@@ -86,6 +86,6 @@ test('filters take the same date and time values', async () => {
 test('filters refuse what bodies refuse', async () => {
   await diff.same(
     async (api) => [await api.get('/api/samples?filters[at][$eq]=10:20'), await api.get('/api/samples?filters[day][$gt]=2024-01')],
-    { deliberate: 'Vellum names the parameter and key of a bad filter value (decision 7); Strapi answers empty details' },
+    { deliberate: 'Vellum names the parameter and key of a bad filter value (docs/errors.md); Strapi answers empty details' },
   );
 });

@@ -174,12 +174,12 @@ test('the earlier response format: documentId beside id, fields inside attribute
   });
 });
 
-test('DELETE in the earlier format answers the deleted entry (spec 9)', async () => {
+test('DELETE in the earlier format answers the deleted entry (docs/rest.md "Earlier response format (v4)")', async () => {
   await diff.same(
     async (api) => {
       const owner = await id(api.post('/api/owners', { data: { name: 'v4-del' } }));
       return api.delete(`/api/owners/${owner}`, V4);
     },
-    { deliberate: 'spec 9: the earlier format answers the deleted entry; Strapi 5.54 answers 204' },
+    { deliberate: 'docs/rest.md "Earlier response format (v4)": the earlier format answers the deleted entry; Strapi 5.54 answers 204' },
   );
 });

@@ -2,7 +2,7 @@
  * A required attribute left empty in a published entry, side by side with Strapi 5.54
  * (test/fixtures/required-publish): each type's words, `value: null`, nested paths, on a published
  * create and a published update. Required relations and media on a published create are left out:
- * Vellum requires them on purpose (README "Bodies"). On demand: `npm run test:strapi -- required`.
+ * Vellum requires them on purpose (docs/rest.md "Bodies"). On demand: `npm run test:strapi -- required`.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -28,7 +28,7 @@ const SCALARS = ['title', 'body', 'email', 'slug', 'secret', 'count', 'big', 'pr
 test('published writes with required values null or missing: each type in its words', async () => {
   await diff.same(
     async (api) => {
-      // Relations and media are given: Strapi ignores them here, Vellum requires them (README).
+      // Relations and media are given: Strapi ignores them here, Vellum requires them (docs/rest.md "Bodies").
       const person = (await api.post('/api/people', { data: { name: `p${run}` } })).body.data.documentId as string;
       const form = new FormData();
       form.append('files', new Blob([Buffer.from('a text file')], { type: 'text/plain' }), 'note.txt');

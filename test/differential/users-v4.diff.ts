@@ -43,7 +43,7 @@ test('GraphQL (v4 shape): users created, updated and deleted; refusals; roles cr
  * Strapi 5.54's v4 compatibility mode shapes answers only: its list queries answer a list of
  * `{ data: { id, attributes } }` without `meta`, and one user is asked by `documentId`. Vellum's v4
  * shape is Strapi v4's own (`{ data: [...], meta }`, `id`): a difference of every type, not of users
- * (README "GraphQL"); printed, not failed.
+ * (docs/graphql.md); printed, not failed.
  */
 test('GraphQL (v4 shape): the list and single queries', async () => {
   await diff.same(async (api) => [

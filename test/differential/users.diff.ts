@@ -119,7 +119,7 @@ test('PUT /api/users/:id: provider is written as given', async () => {
       await api.put(`/api/users/${id}`, { provider: 'local' }),
       await api.put(`/api/users/${id}`, { password: '' }),
     ];
-  }, { ...WORDS, deliberate: 'README "No echo of secrets": a refused password is not repeated in the details' });
+  }, { ...WORDS, deliberate: 'docs/security.md "No echo of secrets": a refused password is not repeated in the details' });
   const answers = vellum as Response[];
   assert.deepEqual(statuses(answers), [200, 400, 200, 400]);
   assert.equal(answers[1]!.body.error.message, 'password must be at least 6 characters');
@@ -146,7 +146,7 @@ const authRoutes = (p: string): [string, string, Record<string, unknown> | undef
   ['POST', '/api/auth/local/register', user(`${p}b`)],
   ['POST', '/api/auth/reset-password', { code: 'nope', password: 'secret456', passwordConfirmation: 'secret456' }],
   ['GET', '/api/auth/email-confirmation?confirmation=nope', undefined],
-  // (An address with no account: for others Vellum's answer differs on purpose, README.)
+  // (An address with no account: for others Vellum's answer differs on purpose, docs/coming-from-strapi.md.)
   ['POST', '/api/auth/send-email-confirmation', { email: `${p}nobody@example.com` }],
   ['POST', '/api/auth/change-password', { currentPassword: 'wrong-one', password: 'secret456', passwordConfirmation: 'secret456' }],
   ['GET', '/api/connect/github', undefined],
@@ -271,7 +271,7 @@ test('GraphQL (flat shape): users and roles, read, created, updated and deleted;
       await gql(api, `mutation { createUsersPermissionsRole(data: { name: "${p}role", description: "d" }) { ok } }`),
     ];
     // `code`: Strapi 5 names an ApplicationError `STRAPI_APPLICATION_ERROR`, a NotFoundError
-    // `STRAPI_NOT_FOUND_ERROR`; Vellum's registry (README "Errors") says `BAD_REQUEST`, `NOT_FOUND`.
+    // `STRAPI_NOT_FOUND_ERROR`; Vellum's registry (docs/errors.md) says `BAD_REQUEST`, `NOT_FOUND`.
   }, { ...WORDS, ignoreKeys: ['id', 'code'] });
 });
 

@@ -158,7 +158,7 @@ async function withEvents(side: Side, label: string, scenario: (steps: Steps) =>
  * Keys whose values differ for reasons other than events: a file's stored name and hash; its size
  * (Strapi re-encodes the PNG it receives: 0.12 KB, Vellum stores the bytes sent: 0.07 KB); `slug`
  * (Vellum generates a uid from its targetField on a POST that omits it, as Strapi's admin panel
- * does, README "uid"; Strapi's REST stores null).
+ * does, docs/coming-from-strapi.md; Strapi's REST stores null).
  */
 const ignoreKeys = ['hash', 'url', 'size', 'slug'];
 

@@ -2,7 +2,7 @@
  * Writes side by side with Strapi 5.54 on test/fixtures/relation-matrix: which owners keep a
  * target (relation exclusivity), translations sharing their non-localized attributes, relations
  * by numeric id, and DELETE with and without a locale. On demand: `npm run test:strapi -- writes`.
- * What differs on purpose is marked `deliberate` (the README says why); the findings are pinned
+ * What differs on purpose is marked `deliberate` (docs/coming-from-strapi.md says why); the findings are pinned
  * in test/content/relation-exclusivity, translations, relation-ids and delete-locales.
  */
 import { after, before, test } from 'node:test';
@@ -181,7 +181,7 @@ test('between localized types the writing locale is linked', async () => {
   );
 });
 
-test('relations by numeric id: the forms of spec 4.8 with draft ids', async () => {
+test('relations by numeric id: the forms of docs/rest.md "Relations in request bodies" with draft ids', async () => {
   await diff.same(async (api) => {
     const ids: Record<string, number> = {};
     const docs: Record<string, string> = {};

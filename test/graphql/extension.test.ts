@@ -1,4 +1,4 @@
-/** The extension service (spec 4.10) driven from a project's `src/index.ts`. */
+/** The extension service (docs/graphql.md "GraphQL extensions") driven from a project's `src/index.ts`. */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { ForbiddenError } from '../../src/core/errors.js';

@@ -1,5 +1,6 @@
 /**
- * Shadow CRUD in the specification's shape (the default): every query and mutation of spec 4.10,
+ * Shadow CRUD in the earlier shape (the default): every query and mutation of docs/graphql.md
+ * "Operations per content-type",
  * filters, sort, pagination, publicationState, locales, relations, components, zones and media.
  */
 import assert from 'node:assert/strict';

@@ -1,5 +1,5 @@
 /**
- * GraphQL reads served from the response cache REST uses (graphql/cache.ts): a repeated query is
+ * GraphQL reads served from the response cache REST uses (features/graphql/cache.ts): a repeated query is
  * answered without querying the content, a write to a type drops only the answers that read it,
  * a write by another node is seen at once, and callers of other grants never share an answer.
  */

@@ -1,6 +1,6 @@
 /**
  * The generated SDL of the blog fixture, in both shapes, against the snapshots checked in beside
- * this file. `UPDATE_SNAPSHOTS=1 node test/run.mjs graphql/schema` rewrites them.
+ * this file. `UPDATE_SNAPSHOTS=1 node test/run.mjs features/graphql/schema` rewrites them.
  */
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -28,11 +28,11 @@ function matchSnapshot(name: string, actual: string): void {
     writeFileSync(file, actual);
     return;
   }
-  assert.equal(actual, readFileSync(file, 'utf8'), `${name} differs; run UPDATE_SNAPSHOTS=1 node test/run.mjs graphql/schema if the change is intended`);
+  assert.equal(actual, readFileSync(file, 'utf8'), `${name} differs; run UPDATE_SNAPSHOTS=1 node test/run.mjs features/graphql/schema if the change is intended`);
 }
 
 describe('GraphQL schema (SDL snapshots)', () => {
-  it('the specification shape (default)', async () => {
+  it('the earlier shape (default)', async () => {
     const text = await sdl(true);
     matchSnapshot('blog.v4.graphql', text);
     for (const expected of [

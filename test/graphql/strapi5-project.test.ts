@@ -57,11 +57,11 @@ for (const dialect of DIALECTS) {
       const drafts = await graphqlData(server, `{ products(status: DRAFT, filters: { name: { eq: "${prefix} draft" } }) { documentId } }`);
       assert.deepEqual(drafts.products, [{ documentId: draft.createProduct.documentId }]);
       const wrapped = await graphql(server, `{ products { data { id attributes { name } } } }`);
-      assert.equal(wrapped.status, 400, 'the specification shape is not served');
+      assert.equal(wrapped.status, 400, 'the earlier shape is not served');
       assert.equal(wrapped.body.errors![0].extensions.code, 'GRAPHQL_VALIDATION_FAILED');
     });
 
-    it('config/plugins v4CompatibilityMode: true still gives the specification shape', async () => {
+    it('config/plugins v4CompatibilityMode: true still gives the earlier shape', async () => {
       const data = await graphqlData(v4, `{ products(filters: { slug: { eq: "${prefix}-saw" } }) { data { id attributes { name } } } }`);
       assert.deepEqual(data.products.data, [{ id: products.saw, attributes: { name: `${prefix} saw` } }]);
     });
@@ -126,7 +126,7 @@ for (const dialect of DIALECTS) {
       assert.deepEqual(update.body, { data: { updateProduct: null } });
       const remove = await graphql(server, `mutation { deleteProduct(documentId: "${missing}") { documentId } }`);
       assert.deepEqual(remove.body, { data: { deleteProduct: { documentId: missing } } });
-      // The specification's shape keeps its error.
+      // The earlier shape keeps its error.
       const v4Update = await graphql(v4, `mutation { updateProduct(id: "${missing}", data: { name: "x" }) { data { id } } }`);
       assert.equal(v4Update.body.errors![0].extensions.code, 'STRAPI_NOT_FOUND_ERROR');
       const user = await graphql(server, 'mutation { updateUsersPermissionsUser(id: "999999", data: { username: "xyz" }) { data { documentId } } }');

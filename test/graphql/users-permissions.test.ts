@@ -1,6 +1,7 @@
 /**
- * `register`, `login` and `me` (spec 4.10) answered by users-and-permissions, and the
- * Authorization header working for GraphQL as for REST (spec 5).
+ * `register`, `login` and `me` (docs/graphql.md "Operations per content-type") answered by
+ * users-and-permissions, and the Authorization header working for GraphQL as for REST
+ * (docs/users-permissions.md).
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';

@@ -9,7 +9,7 @@ import { chromium, type Browser, type Locator, type Page } from 'playwright-core
 import { ROOT } from './paths.js';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-/** Where the end-to-end tests leave a screenshot of each step (README, "Admin panel"). */
+/** Where the end-to-end tests leave a screenshot of each step (docs/contributing/admin-panel.md "Tests"). */
 export const SCREENSHOTS = join(ROOT, '.tmp/admin-screenshots');
 
 /** Why the browser tests cannot run here, or undefined (CI installs Chromium: there they always run). */

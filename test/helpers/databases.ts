@@ -1,6 +1,6 @@
 /**
  * Fresh databases for tests: a temporary SQLite file, a new PostgreSQL schema or a new MariaDB
- * database per server, on the local servers (see DEVELOPERS.md), dropped when the server stops.
+ * database per server, on the local servers (see docs/contributing/testing.md "Databases for the tests"), dropped when the server stops.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';

@@ -4,7 +4,7 @@ import { DIALECTS, startServer, type TestServer } from '../helpers/server.js';
 import { insertFile } from '../helpers/files.js';
 
 for (const dialect of DIALECTS) {
-  describe(`locales, spec 4.5 [${dialect}]`, () => {
+  describe(`locales, docs/rest.md "Locale and status" [${dialect}]`, () => {
     let server: TestServer;
     before(async () => {
       server = await startServer(dialect);

@@ -60,7 +60,7 @@ export class Model {
   update(doc: Doc, locale: string, data: Version, draftOnly: boolean): void {
     let versions = doc.locales.get(locale);
     if (!versions) {
-      // A new locale takes the shared values its body leaves out or sends as null (README, "Writes").
+      // A new locale takes the shared values its body leaves out or sends as null (docs/rest.md "Writes: relations and locales").
       data = Object.fromEntries(Object.entries(data).filter(([name, value]) => !(this.spec.shared.has(name) && value === null)));
       const source = [...doc.locales.values()][0];
       const draft = { ...clone(this.spec.initial), ...(source ? this.sharedOf(clone(source.draft)) : {}) };

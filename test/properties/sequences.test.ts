@@ -12,7 +12,7 @@
  * - `meta.pagination.total` equals what a walk through the pages finds;
  * - the webhook events of the write: one per row written, each carrying the row as stored.
  *
- * A fixed seed in CI; `VELLUM_SEQ_SEED` and `VELLUM_SEQ_RUNS` override it (DEVELOPERS.md). A failure
+ * A fixed seed in CI; `VELLUM_SEQ_SEED` and `VELLUM_SEQ_RUNS` override it (docs/contributing/sequences.md). A failure
  * prints the seed and the shrunk sequence as the HTTP requests it sent, documents by name.
  */
 import assert from 'node:assert/strict';

@@ -3,7 +3,7 @@
  * draft: Strapi 5.54 links such a row to the target's draft and published rows, so its filters
  * find the row whatever the status read, and populating shows the version of the status read
  * (the Document Service reads drafts by default). Compared with Strapi in test/differential/draft-only-targets.diff.ts;
- * a real project (strapi_danibosingeventos, README) found its order items by a draft-only budget.
+ * a real project (strapi_danibosingeventos, docs/real-projects.md) found its order items by a draft-only budget.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';

@@ -1,6 +1,6 @@
 /**
  * What real Strapi 5 projects' code does that the other fixtures do not (test/fixtures/strapi-real-patterns,
- * written in our own words after the projects README's "Real projects tried" lists): Koa middlewares
+ * written in our own words after the projects docs/real-projects.md lists): Koa middlewares
  * added with `strapi.server.use`, a route middleware writing a field the user model lacks (Strapi's
  * query engine ignores it), a controller reading a JWT from a cookie through `strapi.plugins`,
  * `strapi.contentAPI`, `strapi.getModel`, `strapi.services` and `strapi.controllers`, and a Document

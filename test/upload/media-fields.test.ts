@@ -54,7 +54,7 @@ for (const dialect of DIALECTS) {
       assert.deepEqual(reordered.body.data.gallery.map((f: any) => f.id), [photo.id, doc.id]);
     });
 
-    it('connect on a media attribute is a 400 (spec 4.8 rule 1)', async () => {
+    it('connect on a media attribute is a 400 (docs/rest.md "Relations in request bodies")', async () => {
       const res = await server.api.post('/api/articles', { data: { title: 'x', cover: { connect: [image.id] } } });
       assert.equal(res.status, 400);
       assert.deepEqual(res.body.error.details.errors[0].path, ['cover']);

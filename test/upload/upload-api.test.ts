@@ -16,7 +16,7 @@ for (const dialect of DIALECTS) {
     });
     after(() => server?.close());
 
-    it('POST /api/upload answers an array of media objects (spec 2.5) and stores the bytes as sent', async () => {
+    it('POST /api/upload answers an array of media objects (docs/media.md) and stores the bytes as sent', async () => {
       const bytes = await png(320, 200);
       const res = await upload(server, [{ name: 'hero.png', bytes, type: 'image/png' }], {
         fileInfo: JSON.stringify({ name: 'Homepage hero', alternativeText: 'A hero', caption: 'Caption' }),

@@ -1,5 +1,5 @@
 /**
- * Access control beyond the route's own permission (README "Security", "Access control"): linking
+ * Access control beyond the route's own permission (docs/security.md "Access control"): linking
  * an upload into a document needs `update` on its type, replacing a file needs the upload plugin's
  * `update`; a write may not link documents of a type the caller may not read (answered as unknown
  * ones); media is populated only for callers that may read files; drafts are read by editors and

@@ -75,7 +75,7 @@ for (const dialect of DIALECTS) {
   });
 }
 
-describe('the blog example listens where its README says', () => {
+describe('the blog example listens where the documentation says', () => {
   it('on this machine only (localhost) when HOST is not set', async () => {
     const database = await createTestDatabase('sqlite');
     const vellum = await createVellum(BLOG, { env: { NODE_ENV: 'test' }, overrides: { server: { port: 0 }, database: database.config } });

@@ -1,5 +1,5 @@
 /**
- * Who may do what on the content API (spec 5, decision 5): Public and Authenticated as the blog
+ * Who may do what on the content API (docs/users-permissions.md): Public and Authenticated as the blog
  * example configures them, every API token type, against every action; grants changed at run time
  * apply to the next request, also on another node.
  */

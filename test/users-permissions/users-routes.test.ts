@@ -203,7 +203,7 @@ for (const dialect of DIALECTS) {
       const res = await remover.client.delete(`/api/users/${victim.id}`);
       assert.equal(res.status, 200, JSON.stringify(res.body));
       assert.deepEqual([res.body.id, res.body.username, res.body.password], [victim.id, victim.username, undefined]);
-      // GET of no user stays a 404 (README: Strapi answers 204 there).
+      // GET of no user stays a 404 (docs/coming-from-strapi.md: Strapi answers 204 there).
       assert.equal((await server.api.get(`/api/users/${victim.id}`)).status, 404);
       assert.equal((await victim.client.get('/api/users/me')).status, 401);
       for (const id of [String(victim.id), 'nope']) {

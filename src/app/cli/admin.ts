@@ -49,7 +49,7 @@ interface AdminContext {
   documents: DocumentService;
   /** The locales config/plugins lists (they stay). */
   configuredLocales: string[];
-  /** `server.webhooks.allowPrivateAddresses`, as resolved (events/targets.ts). */
+  /** `server.webhooks.allowPrivateAddresses`, as resolved (features/events/targets.ts). */
   allowPrivateWebhooks: boolean;
 }
 

@@ -3,7 +3,7 @@
  * `vellum`: runs the commands (commands.ts) from the bundle `npm run build` makes
  * (dist/bundle/, scripts/bundle.mjs) when there is one, else from the compiled files beside this
  * one (or, under tsx, from the sources). The bundle starts in a fraction of the time: Node loads
- * one file instead of ~550 (README "Start-up and memory"). `VELLUM_BUNDLE=0` runs without it.
+ * one file instead of ~550 (docs/performance.md "Start-up and memory"). `VELLUM_BUNDLE=0` runs without it.
  */
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';

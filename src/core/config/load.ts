@@ -45,11 +45,11 @@ export interface RestConfig {
   withCount: boolean;
   /** Strapi's `api.rest.strictParams`: a query parameter the content API does not know is a 400. */
   strictParams: boolean;
-  /** The response cache of GET reads (http/response-cache.ts); 0 bytes turns it off. */
+  /** The response cache of GET reads (api/response-cache.ts); 0 bytes turns it off. */
   cache: { maxBytes: number; holdAfterWriteMs: number };
   /**
    * The items (documents, components, media files) one read may answer, its page and everything
-   * populated below it; counted while reading (documents/read/budget.ts).
+   * populated below it; counted while reading (core/documents/read/budget.ts).
    */
   costLimit: number;
   /**
@@ -74,7 +74,7 @@ export interface ServerTimeouts {
 
 /**
  * `config/server` `webhooks`: Strapi's `defaultHeaders` (sent with every webhook call), and how
- * Vellum delivers (events/delivery.ts). Durations in milliseconds.
+ * Vellum delivers (features/events/delivery.ts). Durations in milliseconds.
  */
 export interface WebhooksConfig {
   defaultHeaders: Record<string, string>;
@@ -93,14 +93,14 @@ export interface WebhooksConfig {
   webhookConcurrency: number;
   /** Days the delivery log keeps finished deliveries. */
   logDays: number;
-  /** Targets on loopback or private addresses may be called (events/targets.ts); unset: outside production only. */
+  /** Targets on loopback or private addresses may be called (features/events/targets.ts); unset: outside production only. */
   allowPrivateAddresses: boolean;
 }
 
 /** `config/server` `cron`: Strapi's `enabled` and `tasks`, and how often scheduled publications are looked for. */
 export interface CronConfig {
   enabled: boolean;
-  /** Strapi's task map (`{ name: { task, options } }` or `{ rule: fn }`), checked by events/cron.ts. */
+  /** Strapi's task map (`{ name: { task, options } }` or `{ rule: fn }`), checked by features/events/cron.ts. */
   tasks: Record<string, unknown>;
   /** Milliseconds between two looks for scheduled publications due (one node runs each look). */
   scheduleInterval: number;
@@ -147,7 +147,7 @@ export interface VellumConfig {
   i18n: { defaultLocale: string; locales: string[] };
   /** `config/plugins` as written, for the plugins' own sections (graphql, users-permissions, upload). */
   plugins: Record<string, unknown>;
-  /** `config/permissions`: role name -> granted actions, applied at start-up (see auth/permissions.ts). */
+  /** `config/permissions`: role name -> granted actions, applied at start-up (see features/users-permissions/permissions.ts). */
   permissions: Record<string, unknown>;
   /** `config/middlewares` as written (Strapi's list; `strapi::cors` and `strapi::security` are read). */
   middlewares: unknown[];

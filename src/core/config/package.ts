@@ -1,7 +1,7 @@
 /**
  * What a project's `package.json` declares that Vellum acts on: the major version of
  * `@strapi/strapi` it depends on. A project written for Strapi 5 gets Strapi 5's GraphQL shape by
- * default, because its front ends are written for it (spec 9).
+ * default, because its front ends are written for it (docs/decisions.md "The contract", 9).
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -1,7 +1,7 @@
 /**
  * Query-builder types for the tables whose shape is fixed. Content-type tables are generated from
  * the schema at run time and queried through the untyped `Db`; these are not: Vellum's own meta
- * table, the media links, the system tables of the layers above (auth/model.ts adds its tables to
+ * table, the media links, the system tables of the layers above (features/users-permissions/model.ts adds its tables to
  * `SystemTables` below), and the tables whose name depends on the schema but whose columns do not
  * (relation link tables, component link tables; the users and roles tables for the columns Vellum
  * reads). Their rows are typed, so the code reading them needs no casts.

@@ -14,7 +14,7 @@ export interface DocumentContext {
   lifecycles?: LifecycleHooks;
   /** Document Service middlewares (project code adds them; none by default). */
   middlewares?: CallHooks;
-  /** Where writes record their webhook events, in their transaction (events/ sets it; none by default). */
+  /** Where writes record their webhook events, in their transaction (features/events/ sets it; none by default). */
   outbox?: Outbox;
   /** The stored locales: read again when a call names a code this node does not know yet. */
   locales?: Locales;

@@ -33,7 +33,7 @@ export interface Subscribers {
   has(event: WebhookEvent): boolean;
 }
 
-/** Where writes record their events: implemented by events/ (webhooks), called inside write transactions. */
+/** Where writes record their events: implemented by features/events/ (webhooks), called inside write transactions. */
 export interface Outbox {
   /** The enabled webhooks' events, read on the write's transaction. */
   subscribers(db: Db): Promise<Subscribers>;

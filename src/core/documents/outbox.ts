@@ -1,7 +1,7 @@
 /**
  * The webhook events of document writes, recorded in the write's own transaction (an outbox): an
  * event is committed with the write that caused it or not at all, so a node that dies after the
- * commit loses nothing, and the delivery (events/) happens later, on any node.
+ * commit loses nothing, and the delivery (features/events/) happens later, on any node.
  *
  * The events and their payloads are Strapi 5's (its document service's `emitEvent`, the upload
  * plugin's): a document write emits per version row it touches (`entry.create` of the draft, then
@@ -28,7 +28,7 @@ import type { Outbox, Subscribers, WebhookEvent } from './outbox-port.js';
 
 export { WEBHOOK_EVENTS, type Outbox, type RecordedEvent, type Subscribers, type WebhookEvent } from './outbox-port.js';
 
-/** The users-permissions users (auth/ owns the type; documents/ cannot import it). */
+/** The users-permissions users (features/users-permissions/ owns the type; core/documents/ cannot import it). */
 const USER_UID = 'plugin::users-permissions.user';
 
 /** What happened to a version row, as the event names it. */

@@ -3,7 +3,7 @@
  * the CLI and project code read and write documents. `of(type)` hands out the documents of one
  * content-type (type-documents.ts), which parse raw parameters, run the operation and read the
  * result back; each operation lives in its own module under operations/. `files` is the media
- * library's access to its rows and links. Nothing outside documents/ builds a typed query or
+ * library's access to its rows and links. Nothing outside core/documents/ builds a typed query or
  * touches the operations.
  */
 import type { RestConfig } from '../config/load.js';
@@ -43,7 +43,7 @@ export interface DocumentServiceOptions {
   lifecycles?: LifecycleHooks;
   /** Wrapped around each call of the facade (Strapi's Document Service middlewares); none when not given. */
   middlewares?: CallHooks;
-  /** Where writes record their webhook events (events/); none when not given. */
+  /** Where writes record their webhook events (features/events/); none when not given. */
   outbox?: Outbox;
 }
 
@@ -134,7 +134,7 @@ export class DocumentService {
   }
 
   /**
-   * The change counters of every group (database/changes.ts), in one statement, from any node's
+   * The change counters of every group (core/database/changes.ts), in one statement, from any node's
    * committed writes. Read them before a read and the read shows at least what they count.
    */
   changeVersions(): Promise<ChangeVersions> {

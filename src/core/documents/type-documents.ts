@@ -2,7 +2,7 @@
  * The documents of one content-type, as the document service hands them out (`service.of(type)`).
  * Every method is async: bad parameters reject the promise, they never throw.
  * Every method takes raw parameters, as a query string parses them or as project code passes them,
- * and does the three steps in one place: parse them against the schema (query/parse, with the
+ * and does the three steps in one place: parse them against the schema (core/query/parse, with the
  * ParseOptions built here only), run the operation (operations/*), read the result back.
  */
 import type { RestConfig } from '../config/load.js';

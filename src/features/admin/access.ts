@@ -11,7 +11,7 @@
  * - Administrators: `GET|POST /admin/administrators`, `DELETE /admin/administrators/:id` (never
  *   oneself, never the last), `GET /admin/administrators/me`, `PUT /admin/administrators/me/password`.
  *
- * Routes parse and call the services (auth/); nothing below knows HTTP.
+ * Routes parse and call the services (features/users-permissions/); nothing below knows HTTP.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Auth } from '../users-permissions/index.js';

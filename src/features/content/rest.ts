@@ -1,5 +1,5 @@
 /**
- * The REST content API of spec 4.1: for each collection type `/api/:pluralApiId` and
+ * The REST content API (docs/rest.md "Routes"): for each collection type `/api/:pluralApiId` and
  * `/api/:pluralApiId/:documentId`, for each single type `/api/:singularApiId`, plus the
  * draft-and-publish actions. Each handler is the same pipeline: access, the top-level parameters
  * Strapi refuses, the document service (which parses the query, writes and reads back), the
@@ -55,7 +55,7 @@ function bodyData(body: unknown): Record<string, unknown> {
 
 export function registerContentApi(app: FastifyInstance, options: ContentApiOptions): void {
   const { service, rest, access, prefix, cache } = options;
-  /** The current format, or the earlier one when the request asks for it (decision 2). */
+  /** The current format, or the earlier one when the request asks for it (docs/rest.md "Earlier response format (v4)"). */
   const shape = (request: FastifyRequest, type: ContentType, data: Document | Document[] | null) =>
     wantsLegacyFormat(request.headers) ? legacyData(service.schema, type, data) : data;
   /** The envelope `{ data, meta }`, written by jsonBody. */
@@ -104,7 +104,7 @@ export function registerContentApi(app: FastifyInstance, options: ContentApiOpti
     };
     const checkParams = (request: FastifyRequest, action: Action) => checkTopLevelParams(request.query as Query, action, rest.strictParams);
     /**
-     * What a DELETE answers in the earlier format (spec 9: the deleted entry): the document as the
+     * What a DELETE answers in the earlier format (the deleted entry: docs/rest.md "Earlier response format (v4)"): the document as the
      * request's fields and populate show it, published or else its draft, in the locale deleted
      * (the default locale without `locale` or with `*`).
      */
@@ -172,7 +172,7 @@ export function registerContentApi(app: FastifyInstance, options: ContentApiOpti
           const { at, ...query } = request.query as Query;
           const { documentId } = request.params;
           if (at !== undefined) {
-            // Scheduled publishing: stored now, carried out at `at` by one node (events/schedules.ts).
+            // Scheduled publishing: stored now, carried out at `at` by one node (features/events/schedules.ts).
             await authorize(request, 'update');
             if (name === 'discard-draft' || !options.schedules) throw new QueryValidationError(`at applies to the publish and unpublish actions only`, { param: 'at', key: 'at', path: null });
             const scheduled = await options.schedules.schedule(name as 'publish' | 'unpublish', type, documentId, query.locale, at);

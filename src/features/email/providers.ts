@@ -40,7 +40,7 @@ const MESSAGE_FIELDS = [
 /** Vellum's provider over a nodemailer transport, sending as `@strapi/provider-email-nodemailer` does. */
 function nodemailerProvider(transportOptions: Record<string, unknown>, settings: EmailSettings): EmailProvider {
   // nodemailer loads with the first message sent (a start, or a project that sends none, never
-  // needs it: ~25 ms of a start's CPU, README "Start-up and memory").
+  // needs it: ~25 ms of a start's CPU, docs/performance.md "Start-up and memory").
   let transporter: ReturnType<typeof Nodemailer.createTransport> | undefined;
   const transport = () =>
     (transporter ??= (createRequire(import.meta.url)('nodemailer') as typeof Nodemailer).createTransport(transportOptions as Parameters<typeof Nodemailer.createTransport>[0]));

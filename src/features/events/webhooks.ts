@@ -110,7 +110,7 @@ class Subscriptions implements Subscribers {
 export class WebhookStore implements Outbox {
   private readonly listeners = new Set<() => void>();
 
-  /** `allowPrivate`: targets on loopback or private addresses are accepted (events/targets.ts). */
+  /** `allowPrivate`: targets on loopback or private addresses are accepted (features/events/targets.ts). */
   constructor(
     private readonly database: Database,
     private readonly allowPrivate: boolean,

@@ -1,5 +1,5 @@
 /**
- * GraphQL reads served from the response cache (http/response-cache.ts), as REST's are: the same
+ * GraphQL reads served from the response cache (api/response-cache.ts), as REST's are: the same
  * entries, the same change counters, the same scoping by the caller's grants.
  *
  * An operation's answer is kept when it is a query whose every root field is a Shadow CRUD read

@@ -8,7 +8,7 @@ describe('GraphQL shape by default', () => {
     const shape = (config: Record<string, unknown>, major?: number) => parseGraphqlConfig({ graphql: { config } }, 'development', major).v4CompatibilityMode;
     assert.equal(shape({}, 5), false);
     assert.equal(shape({}, 4), true);
-    assert.equal(shape({}), true, 'no declaration: the specification shape (the blog example)');
+    assert.equal(shape({}), true, 'no declaration: the earlier shape (the blog example)');
     assert.equal(shape({ v4CompatibilityMode: true }, 5), true);
     assert.equal(shape({ v4CompatibilityMode: false }), false);
   });

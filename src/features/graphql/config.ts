@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { asRecord } from '../../core/objects.js';
 import { parseConfig } from '../../core/config/validate.js';
 
-/** `config/plugins` -> `graphql.config`, with the defaults of a new Strapi project (spec 4.10, 8). */
+/** `config/plugins` -> `graphql.config`, with the defaults of a new Strapi project (docs/graphql.md, docs/decisions.md "The contract"). */
 export interface GraphqlConfig {
   endpoint: string;
   shadowCRUD: boolean;
@@ -22,8 +22,8 @@ export interface GraphqlConfig {
    */
   hideSuggestions: boolean;
   /**
-   * true: the specification's shape (`data { id attributes }`); false: Strapi 5's flat shape.
-   * Unset, a project depending on `@strapi/strapi` 5 gets the flat shape, any other the specification's.
+   * true: the earlier shape (`data { id attributes }`); false: Strapi 5's flat shape.
+   * Unset, a project depending on `@strapi/strapi` 5 gets the flat shape, any other the earlier one.
    */
   v4CompatibilityMode: boolean;
 }

@@ -1,5 +1,5 @@
 /**
- * The GraphQL extension service of spec 4.10 (`strapi.plugin('graphql').service('extension')`):
+ * The GraphQL extension service (docs/graphql.md "GraphQL extensions"; `strapi.plugin('graphql').service('extension')`):
  * Shadow CRUD switches per content-type, action and field, and `use()` extensions with extra
  * type definitions, resolvers and per-resolver configuration.
  */

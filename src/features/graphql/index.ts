@@ -1,5 +1,5 @@
 /**
- * The GraphQL API (spec 4.10): the generated schema served by mercurius on the REST server's
+ * The GraphQL API (docs/graphql.md): the generated schema served by mercurius on the REST server's
  * Fastify instance, at `graphql.config.endpoint`.
  */
 import type { FastifyInstance } from 'fastify';

@@ -1,5 +1,5 @@
 /**
- * The users-and-permissions implementation of the access seam (access/index.ts). Each request is
+ * The users-and-permissions implementation of the access seam (api/access.ts). Each request is
  * resolved from the database — no per-process cache — so a permission change applies to the next
  * request on every node:
  *   no credentials  -> the Public role's grants (one statement)

@@ -192,7 +192,7 @@ export class AccountFlows {
     check.fail();
     // One answer whether the address has an account, is confirmed or is blocked, in the case stored
     // addresses have: it tells nothing about accounts (Strapi answers 400 "Already confirmed" or
-    // "User blocked", and echoes an unknown address as typed). README "Differences on purpose".
+    // "User blocked", and echoes an unknown address as typed). docs/coming-from-strapi.md "Differences from Strapi 5.54".
     const answer = { email: email!.toLowerCase(), sent: true } as const;
     const user = await this.byEmail(email!);
     if (user && !user.confirmed && !user.blocked) await this.sendConfirmationEmail(user.id);

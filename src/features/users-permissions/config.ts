@@ -95,7 +95,7 @@ const interval = z.union([
 ]);
 
 // Strapi 5.54's plugin default is 10 per 60 s; `perAccount` (Vellum's) defaults to 5 per 5 minutes
-// (README "Accounts"). Other koa2-ratelimit options (prefixKey, message, ...) are ignored.
+// (docs/security.md "Accounts"). Other koa2-ratelimit options (prefixKey, message, ...) are ignored.
 const rateLimitSchema = z.looseObject({ enabled: z.boolean().optional(), max: z.number().int().positive().optional(), interval: interval.optional() });
 const pluginRateLimitSchema = rateLimitSchema.extend({ perAccount: z.boolean().optional() });
 
@@ -150,7 +150,7 @@ function rateLimit(input: RateLimitInput, fallback: RateLimit): RateLimit {
   };
 }
 
-/** The rule every secret must pass in production (README "Secrets"). */
+/** The rule every secret must pass in production (docs/security.md "Secrets"). */
 const SECRET_RULE = { minLength: 16, minDistinct: 8 } as const;
 
 /** Placeholders of Strapi's `.env.example` and tutorials: never a secret, however long. */

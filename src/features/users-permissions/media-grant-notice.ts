@@ -3,7 +3,7 @@
  * (`plugin::upload.content-api.find`); Strapi shows a document's media to whoever reads the
  * document. A project coming from Strapi whose Public role reads articles with images would see
  * them vanish without a word, so start-up names each role in that case, with the grant that
- * restores them (README "Access control").
+ * restores them (docs/security.md "Access control").
  */
 import type { Attribute, Schema } from '../../core/schema/model.js';
 
@@ -38,6 +38,6 @@ export function mediaGrantWarning(schema: Schema, role: { name: string; type: st
   if (types.length === 0) return undefined;
   return (
     `role "${role.name}" may read ${types.join(', ')} but not ${FILES_READ}: the media of these types is left out of its answers ` +
-    `(Strapi shows it). To show it: vellum permissions grant ${role.type} ${FILES_READ} (README "Access control")`
+    `(Strapi shows it). To show it: vellum permissions grant ${role.type} ${FILES_READ} (docs/security.md "Access control")`
   );
 }

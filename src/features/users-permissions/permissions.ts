@@ -59,7 +59,7 @@ export function knownActions(schema: Schema): string[] {
   for (const name of ROLE_ACTIONS) actions.push(`${ROLE_UID}.${name}`);
   for (const name of AUTH_ACTIONS) actions.push(authAction(name));
   actions.push(PERMISSIONS_ACTION);
-  // The email plugin's `POST /api/email` (rest/email.ts).
+  // The email plugin's `POST /api/email` (features/email/routes.ts).
   actions.push('plugin::email.email.send');
   return actions;
 }

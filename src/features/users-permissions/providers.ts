@@ -79,7 +79,7 @@ const off = (icon: string, scope: string[] | undefined, extra: Partial<ProviderS
   ...extra,
 });
 
-/** Strapi 5's providers (twitter, OAuth 1.0a, is listed but cannot be enabled: see README). */
+/** Strapi 5's providers (twitter, OAuth 1.0a, is listed but cannot be enabled: docs/auth.md "Login with a provider"). */
 export const OAUTH_PROVIDERS: Record<string, OAuthProviderSpec> = {
   discord: {
     defaults: off('discord', ['identify', 'email']),

@@ -30,7 +30,7 @@ export function registerUsersPermissionsRoutes(
   const { auth, service, prefix } = options;
   const users = service.of(auth.users.type);
 
-  /** A sign-in's answer: in `refresh` mode a new session's tokens, and its cookie (auth/sessions.ts). */
+  /** A sign-in's answer: in `refresh` mode a new session's tokens, and its cookie (features/users-permissions/sessions.ts). */
   const signedIn = async <T extends { jwt?: string; user: { id?: unknown } }>(request: FastifyRequest, reply: FastifyReply, how: 'login' | 'register' | 'password', result: T) => {
     const answer = await auth.signedIn(result, request.headers, (request.body ?? {}) as Record<string, unknown>, how);
     if (answer.cookie) reply.header('set-cookie', answer.cookie);
@@ -52,7 +52,7 @@ export function registerUsersPermissionsRoutes(
 
   app.post(`${prefix}/auth/local/register`, permitted('register'), async (request, reply) => signedIn(request, reply, 'register', await auth.register(objectBody(request), request.headers, request.clientIp)));
 
-  // Account flows (auth/account.ts): answered as Strapi's users-permissions answers them, and
+  // Account flows (features/users-permissions/account.ts): answered as Strapi's users-permissions answers them, and
   // rate limited as Strapi limits them (per route, email and client address).
   const limited = (request: FastifyRequest, route: string) => auth.limitAccountFlow(route, request.body, request.clientIp);
   app.post(`${prefix}/auth/forgot-password`, permitted('forgotPassword'), async (request) => {
@@ -68,7 +68,7 @@ export function registerUsersPermissionsRoutes(
     return signedIn(request, reply, 'password', await auth.account.changePassword(await auth.passwordChanger(request.headers), objectBody(request)));
   });
 
-  // Login providers (auth/oauth.ts): the redirect to the provider, its redirect back, and the
+  // Login providers (features/users-permissions/oauth.ts): the redirect to the provider, its redirect back, and the
   // frontend's call with the token it was handed. Strapi rate-limits `/connect/(.*)` (per path and
   // client address: a GET has no email), not the frontend's callback.
   app.get<{ Params: { provider: string } }>(`${prefix}/connect/:provider`, permitted('connect'), async (request, reply) => {
@@ -85,7 +85,7 @@ export function registerUsersPermissionsRoutes(
     signedIn(request, reply, 'login', await auth.providerCallback(request.params.provider, request.query as Query)),
   );
 
-  // Refresh sessions (auth/sessions.ts), in `jwtManagement: 'refresh'` mode only (else 404, as Strapi).
+  // Refresh sessions (features/users-permissions/sessions.ts), in `jwtManagement: 'refresh'` mode only (else 404, as Strapi).
   const { sessions } = auth;
   app.post(`${prefix}/auth/refresh`, permitted('refresh'), async (request, reply) => {
     if (!sessions.enabled) throw new NotFoundError('Not Found');

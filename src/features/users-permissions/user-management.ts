@@ -311,7 +311,7 @@ export class UserManagement {
 
   /**
    * Another user (than `self`) for whom `value` already names an account at login: as username
-   * or as (normalised) email, whichever `field` it is meant for, since login takes either (README
+   * or as (normalised) email, whichever `field` it is meant for, since login takes either (docs/security.md
    * "Accounts"). Read directly (email may be private).
    */
   private async identifierTaken(field: 'username' | 'email', value: string, self?: number): Promise<number | undefined> {

@@ -107,7 +107,7 @@ export class Users {
     /** Ends a blocked user's refresh sessions (sessions.ts). */
     private readonly revokeSessions: (id: number) => Promise<void> = async () => undefined,
   ) {
-    // Strapi's keys are shared with the account flows' (auth/index.ts): one scope, `route`.
+    // Strapi's keys are shared with the account flows' (features/users-permissions/index.ts): one scope, `route`.
     this.logins = new Throttle(database, config.loginLimit, config.perAccount ? 'login' : 'route');
     this.registrations = new Throttle(database, config.registerLimit, config.perAccount ? 'register' : 'route');
     this.roleLink = type.attributes.role as RelationAttribute;
@@ -213,7 +213,7 @@ export class Users {
   }
 
   /**
-   * A login with a provider (auth/oauth.ts read the profile), with Strapi 5's rules and messages:
+   * A login with a provider (features/users-permissions/oauth.ts read the profile), with Strapi 5's rules and messages:
    * the user of this email and provider signs in; without one, a new user is created (the default
    * role, `confirmed`, no password) unless registration is closed; an account of this email made
    * another way refuses it (Vellum's emails are unique whatever `unique_email` says: one index).

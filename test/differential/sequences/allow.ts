@@ -1,5 +1,5 @@
 /**
- * The allow-list: differences Vellum makes on purpose (the README says why), each with its reason,
+ * The allow-list: differences Vellum makes on purpose (docs/coming-from-strapi.md says why), each with its reason,
  * and, with `--known`, bugs already reported and being fixed (so a local run does not find them
  * again and again; they are counted). Anything else fails the sequence. A difference allowed
  * ends its sequence: the two servers' states may have parted.
@@ -60,7 +60,7 @@ const refForm = (r: unknown) => (r as { $ref?: { form: string } } | undefined)?.
 export const ALLOW_LIST: Allowance[] = [
   {
     name: 'self-anchored-position',
-    reason: 'connect with a position before/after the item itself: Strapi answers 500, Vellum a 400 (README "Relations")',
+    reason: 'connect with a position before/after the item itself: Strapi answers 500, Vellum a 400 (docs/coming-from-strapi.md)',
     matches: (d) => selfAnchored(d.op) && d.answers.strapi.status === 500,
   },
   {
@@ -81,7 +81,7 @@ export const ALLOW_LIST: Allowance[] = [
   },
   {
     name: 'deleted-document-relations-first',
-    reason: 'a write naming relations to a deleted or unknown document: Strapi checks relations before answering 404 (README)',
+    reason: 'a write naming relations to a deleted or unknown document: Strapi checks relations before answering 404 (docs/coming-from-strapi.md)',
     matches: (d) =>
       d.what.startsWith('answers') &&
       status(d)[0] === 400 &&
@@ -89,7 +89,7 @@ export const ALLOW_LIST: Allowance[] = [
       (/\$ref|missing-relation/.test(json(d.op)) || /^Document with id .* not found$/.test(String(d.answers.strapi.body?.error?.message))) &&
       /not found/i.test(String(d.answers.strapi.body?.error?.message)),
   },
-  // README "Writes", deliberate differences from Strapi 5.54 (listed there with their reasons):
+  // docs/coming-from-strapi.md (REST writes), deliberate differences from Strapi 5.54 (listed there with their reasons):
   {
     name: 'readme:delete-unknown-404',
     reason: 'DELETE of an unknown document or of a locale the document lacks is a 404 (Strapi: 204 deleting nothing)',
@@ -189,7 +189,7 @@ export const ALLOW_LIST: Allowance[] = [
   },
   {
     name: 'readme:unknown-status',
-    reason: '?status=<neither draft nor published>: Strapi reads drafts (404 on an unknown document), Vellum 400 naming the parameter: bad input is a 4xx (README, differences on purpose)',
+    reason: '?status=<neither draft nor published>: Strapi reads drafts (404 on an unknown document), Vellum 400 naming the parameter: bad input is a 4xx (docs/coming-from-strapi.md)',
     continues: true,
     matches: (d) => d.op.op === 'invalid' && d.op.kind === 'bad-status' && d.what.startsWith('answers') && d.answers.vellum.status === 400,
   },

@@ -143,7 +143,7 @@ function dataArb(schema: Schema, attributes: Record<string, Attribute>, depth: n
   const entries = Object.entries(attributes).filter(([, a]) => a.type !== 'password');
   const parts = entries.map(([name, a]) => {
     // A create always names a uid with a targetField: Strapi stores null where Vellum generates
-    // it (README, deliberate), which would end most sequences at their first create.
+    // it (docs/coming-from-strapi.md), which would end most sequences at their first create.
     const uidOnCreate = forceLabel && a.type === 'uid' && a.targetField;
     const present = (forceLabel && name === label) || uidOnCreate ? 1000 : a.required ? 8 : 3;
     const value = uidOnCreate ? fc.constantFrom('a', 'b').map((t) => ({ $text: t })) : valueArb(schema, name, a, depth, label);

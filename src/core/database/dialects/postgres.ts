@@ -49,7 +49,7 @@ const NUL = '\u0000';
 
 /**
  * PostgreSQL text cannot hold U+0000: a statement binding one fails as a server error. Bodies are
- * refused earlier with a path (documents/input.ts); this refuses every other value that reaches a
+ * refused earlier with a path (core/documents/input.ts); this refuses every other value that reaches a
  * statement (a filter, a path parameter, a login identifier) as bad input.
  */
 function vellumClient(pg: typeof pgModule, statementTimeout: number): typeof pgModule.Client {

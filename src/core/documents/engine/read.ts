@@ -2,7 +2,7 @@
  * The query engine's reads: rows of a content-type's table, not documents. Draft and published
  * versions are separate rows, nothing is defaulted (no status, no locale), private attributes are
  * answered, and every row carries `locale` (null where the type has no i18n), as Strapi's
- * `strapi.db.query` answers. Conditions and order are compiled by the query layer (query/sql);
+ * `strapi.db.query` answers. Conditions and order are compiled by the query layer (core/query/sql);
  * relations, components and media are populated by the documents' batched read path, each row's
  * relations in its own status (a draft row shows draft targets).
  */

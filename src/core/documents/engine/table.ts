@@ -193,7 +193,7 @@ export function tableAdapter(database: Database, schema: Schema, spec: TableMode
 
 export const CORE_STORE_UID = 'strapi::core-store';
 
-/** Strapi's core store (`strapi.store` keeps its values there: database/store.ts), every field writable as in Strapi. */
+/** Strapi's core store (`strapi.store` keeps its values there: core/database/store.ts), every field writable as in Strapi. */
 export const coreStoreModel: TableModel = {
   uid: CORE_STORE_UID,
   table: CORE_STORE_TABLE,

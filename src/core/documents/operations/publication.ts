@@ -39,7 +39,7 @@ function requireDraftAndPublish(type: ContentType): void {
   if (!type.draftAndPublish) throw new ValidationError(`${type.singularName} does not have draft and publish enabled`);
 }
 
-/** Locks the document's rows (see database/locks.ts), then checks that it exists. */
+/** Locks the document's rows (see core/database/locks.ts), then checks that it exists. */
 async function lockDocument(ctx: DocumentContext, db: Db, type: ContentType, documentId: string, locale: string | null): Promise<void> {
   await lockDocuments(db, ctx.database.dialect, type.table, [documentId]);
   const rows = await findDocumentRows(db, type, documentId, locale);

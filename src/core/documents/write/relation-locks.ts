@@ -1,6 +1,6 @@
 /**
  * Concurrency: the links an owner document's versions hold are written only by a transaction that
- * holds that document's row locks (database/locks.ts). Each operation locks its own document
+ * holds that document's row locks (core/database/locks.ts). Each operation locks its own document
  * first; these lock the *other* owner documents whose links a relation write changes, before it
  * reads those links: the inverse side of a relation, targets taken from other owners, relations
  * settled when a version is copied, links removed when their target is deleted. Without them, a

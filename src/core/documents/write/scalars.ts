@@ -132,7 +132,7 @@ export async function enforceUniqueness(
   }
   if (type.draftAndPublish) return generated;
   // A uid generated here is not the client's value: when a concurrent writer took it, the unique
-  // index refuses this write, which runs again (database/write.ts) and picks the next free one.
+  // index refuses this write, which runs again (core/database/write.ts) and picks the next free one.
   const taken = await uniqueConflicts(db, type, values, documentId, locale, generated);
   if (taken.length) {
     throw ValidationError.fromFieldErrors(

@@ -13,7 +13,7 @@ const fields = (value: unknown, model: Model = article) => parseFields(model, va
 const refused = (value: unknown, message: string, key: string, model: Model = article) =>
   throwsVellum(() => fields(value, model), QueryValidationError, message, { source: 'query', param: 'fields', key, path: null });
 
-describe('fields (spec 4.6)', () => {
+describe('fields (docs/rest.md "Fields")', () => {
   it('means every field when absent, empty or *', () => {
     assert.equal(fields(undefined), undefined);
     assert.equal(fields(''), undefined);

@@ -56,8 +56,8 @@ const combine = (kind: 'and' | 'or', children: FilterNode[]): FilterNode =>
   children.length === 1 ? children[0]! : { kind, children };
 
 /**
- * `filters` (spec 4.4) against a model: attribute names are looked up in the schema, operators in
- * the list of spec 4.4, and values converted to the attribute's type, so nothing the client sent
+ * `filters` (docs/rest.md "Filters") against a model: attribute names are looked up in the schema,
+ * operators in the list of that section, and values converted to the attribute's type, so nothing the client sent
  * reaches SQL except as a bound value.
  */
 export class FilterParser {

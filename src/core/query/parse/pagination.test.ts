@@ -9,7 +9,7 @@ const page = (value: unknown, rest = REST) => parsePagination(value, rest);
 const refused = (value: unknown, message: string, key: string) =>
   throwsVellum(() => page(value), QueryValidationError, message, { source: 'query', param: 'pagination', key, path: null });
 
-describe('pagination (spec 4.3)', () => {
+describe('pagination (docs/rest.md "Pagination")', () => {
   it('defaults to the first page of api.rest.defaultLimit, counted', () => {
     assert.deepEqual(page(undefined), { kind: 'page', page: 1, pageSize: 25, withCount: true });
     assert.deepEqual(page(''), { kind: 'page', page: 1, pageSize: 25, withCount: true });

@@ -5,7 +5,7 @@ import { asBoolean, asInteger, fail, isPlainObject, type Path } from './common.j
 
 const KEYS = new Set(['page', 'pageSize', 'start', 'limit', 'withCount']);
 
-/** `pagination` (spec 4.3): page-based or offset-based, capped at `api.rest.maxLimit`. */
+/** `pagination` (docs/rest.md "Pagination"): page-based or offset-based, capped at `api.rest.maxLimit`. */
 export function parsePagination(value: unknown, rest: RestConfig, path: Path = ['pagination']): Pagination {
   const withCountDefault = rest.withCount;
   if (value === undefined || value === '') return { kind: 'page', page: 1, pageSize: rest.defaultLimit, withCount: withCountDefault };

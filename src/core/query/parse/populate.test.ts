@@ -30,7 +30,7 @@ const populate = (value: unknown, model: Model = article, canRead?: (type: Conte
 const refused = (value: unknown, message: string | RegExp, where: { key: string; path: string | null }, model: Model = article) =>
   throwsVellum(() => new PopulateParser(schema, {}).parse(model, value, ['populate']), QueryValidationError, message, { source: 'query', param: 'populate', ...where });
 
-describe('populate (spec 4.7)', () => {
+describe('populate (docs/rest.md "Populate")', () => {
   it('populates nothing when absent, empty or false', () => {
     assert.deepEqual(populate(undefined), {});
     assert.deepEqual(populate(''), {});

@@ -17,10 +17,10 @@ const NODE_KEYS = new Set(['fields', 'filters', 'sort', 'populate', 'on', 'count
 type Populatable = Exclude<Attribute, { kind: 'scalar' }>;
 
 /**
- * `populate` (spec 4.7): `*`, names, comma lists, arrays, dot paths through components, object
+ * `populate` (docs/rest.md "Populate"): `*`, names, comma lists, arrays, dot paths through components, object
  * toggles, and per-attribute `fields`, `filters`, `sort`, `populate`, `count` and (dynamic zones)
  * `on`. Every name is checked against the schema; relations and media the caller may not read are
- * kept in the tree and left out when reading (spec 7.3: silently unpopulated).
+ * kept in the tree and left out when reading (silently unpopulated: docs/security.md "Access control").
  */
 const QUERY_KEYWORDS = new Set(['sort', 'filters', 'fields']);
 

@@ -18,7 +18,7 @@ const sort = (value: unknown, model: Model = article, canRead?: (type: ContentTy
 const refused = (value: unknown, message: RegExp | string, where: { key: string; path: string | null }, model: Model = article) =>
   throwsVellum(() => parseSort(schema, model, value, {}, ['sort']), QueryValidationError, message, { source: 'query', param: 'sort', ...where });
 
-describe('sort (spec 4.2)', () => {
+describe('sort (docs/rest.md "Sort")', () => {
   it('reads nothing from an absent or empty sort', () => {
     assert.deepEqual(sort(undefined), []);
     assert.deepEqual(sort(''), []);

@@ -6,7 +6,7 @@ import { systemField } from './filters.js';
 const MAX_SORT_ITEMS = 20;
 
 /**
- * `sort` (spec 4.2): `title`, `title:desc`, `title:asc,views:desc`, `sort[0]=title:asc`,
+ * `sort` (docs/rest.md "Sort"): `title`, `title:desc`, `title:asc,views:desc`, `sort[0]=title:asc`,
  * `sort[title]=desc`, `sort[0][title]=asc`, and paths through relations and components
  * (`author.name:asc`, `sort[author][name]=asc`).
  */

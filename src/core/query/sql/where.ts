@@ -40,7 +40,7 @@ export function compileFilter(ctx: SqlContext, model: Model, alias: string, node
       // Below the first relation, each level is a set built once (`in (select ...)`, uncorrelated):
       // correlated EXISTS nested through to-many relations cost fan-out^depth per row. Measured on
       // SQLite, 31 articles in 4 categories, `filters[category][articles]` repeated n times: n = 5
-      // took 1.13 s and n = 6 5.7 s; with sets, <see README "Security">.
+      // took 1.13 s and n = 6 5.7 s; with sets, see docs/security.md "Limits against denial of service".
       const inner = compileFilter({ ...ctx, relationForm: 'semi-join' }, related.targetType, related.target, node.filter);
       // Also true for a document without related rows when the filter holds on a row of NULLs.
       const orNone = holdsWithoutRows(node.filter);

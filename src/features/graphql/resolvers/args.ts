@@ -29,7 +29,7 @@ export function toRestFilters(schema: Schema, model: Model, input: Input, shape:
     if (attribute?.kind === 'relation') out[key] = toRestFilters(schema, schema.contentTypes.get(attribute.target)!, value, shape);
     else if (attribute?.kind === 'component') out[key] = toRestFilters(schema, schema.components.get(attribute.component)!, value, shape);
     else {
-      // In the specification's shape a document's `id` is its documentId.
+      // In the earlier shape a document's `id` is its documentId.
       const name = key === 'id' && shape === 'v4' && model.modelType === 'contentType' && model.uid !== FILE_UID ? 'documentId' : key;
       out[name] = operators(value);
     }

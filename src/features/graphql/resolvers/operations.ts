@@ -34,7 +34,7 @@ export function parseScope(scope: string): Permission {
 }
 
 /**
- * `publicationState: PREVIEW` is the earlier format's "drafts and published" (specification 9):
+ * `publicationState: PREVIEW` is the earlier format's "drafts and published" (docs/graphql.md, the earlier shape):
  * there, a document published once has a `publishedAt`, so `publishedAt: { null: true }` finds the
  * documents never published and `notNull` the others. Vellum reads the drafts in PREVIEW, whose
  * rows all have a null `publishedAt`: a top-level filter on it asks which documents have a
@@ -67,7 +67,7 @@ export class Operations {
   }
 
   /**
-   * A root field's part in the response cache (graphql/cache.ts): a Shadow CRUD read authorized as
+   * A root field's part in the response cache (features/graphql/cache.ts): a Shadow CRUD read authorized as
    * REST's is noted (its permission, the caller's scope, what it reads); anything else (a write, a
    * resolver config's own auth, a type whose reads project code changes) keeps the answer out.
    */
@@ -108,7 +108,7 @@ export class Operations {
       const raw = {
         ...this.readQuery(info, type, path, args.publicationState ?? args.status, args.locale, args),
         filters: filters ? toRestFilters(this.deps.service.schema, type, filters, this.deps.shape) : undefined,
-        // The earlier format's PREVIEW with a publishedAt filter (specification shape only).
+        // The earlier format's PREVIEW with a publishedAt filter (earlier shape only).
         ...(publicationFilter ? { publicationFilter } : {}),
         sort: Array.isArray(args.sort) && args.sort.length > 0 ? args.sort : undefined,
         pagination: { ...pagination, withCount: count !== null && this.deps.selection.selects(info, count) },
@@ -140,7 +140,7 @@ export class Operations {
     };
   }
 
-  /** `status` (flat shape), or `publishedAt: null` in the data (specification shape): a draft. */
+  /** `status` (flat shape), or `publishedAt: null` in the data (earlier shape): a draft. */
   private writeStatus(args: Args): unknown {
     if (args.status !== undefined) return args.status;
     return (args.data as Args | undefined)?.publishedAt === null ? 'draft' : undefined;
@@ -174,7 +174,7 @@ export class Operations {
     };
   }
 
-  /** Deletes a document; answers what it was (specification shape) or its documentId (flat). */
+  /** Deletes a document; answers what it was (earlier shape) or its documentId (flat). */
   delete(type: ContentType, key: string, path: string[] | null): Resolver {
     return async (_source, args, ctx, info) => {
       const caller = await this.caller(ctx, key, { uid: type.uid, action: 'delete' });

@@ -55,7 +55,7 @@ export class SelectionReader {
 
   /**
    * The selection of the documents under the root field, reached through `path` (`data`,
-   * `attributes` in the specification's shape; `nodes` on a connection; nothing when flat).
+   * `attributes` in the earlier shape; `nodes` on a connection; nothing when flat).
    */
   read(info: GraphQLResolveInfo, type: ContentType, path: string[]): RestSelection {
     let nodes: readonly FieldNode[] = info.fieldNodes;

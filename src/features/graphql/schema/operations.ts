@@ -1,4 +1,4 @@
-/** The root fields of Shadow CRUD (spec 4.10 table) for each content-type, in either shape. */
+/** The root fields of Shadow CRUD for each content-type, in either shape (docs/graphql.md "Operations per content-type"). */
 import { GraphQLBoolean, GraphQLID, GraphQLList, GraphQLNonNull, type GraphQLFieldConfig, type GraphQLFieldConfigArgumentMap, type GraphQLFieldConfigMap } from 'graphql';
 import { NotFoundError } from '../../../core/errors.js';
 import type { ContentType } from '../../../core/schema/model.js';
@@ -19,7 +19,7 @@ export interface ActionSwitch {
   isActionEnabled(action: 'find' | 'findOne' | 'create' | 'update' | 'delete'): boolean;
 }
 
-/** Wraps a resolver's result (`{data}` in the specification's shape). */
+/** Wraps a resolver's result (`{data}` in the earlier shape). */
 const map =
   (resolve: Resolver, wrap: (value: unknown) => unknown): Resolver =>
   async (...args) =>
@@ -44,7 +44,7 @@ export function rootFields(type: ContentType, types: ModelTypes, ops: Operations
   const query: RootFields = {};
   const mutation: RootFields = {};
   const v4 = types.shape === 'v4';
-  // As the specification's table has it, on every type (always published without draft and publish).
+  // As docs/graphql.md "Operations per content-type" has it, on every type (always published without draft and publish).
   const readArgs: GraphQLFieldConfigArgumentMap = v4
     ? { publicationState: { type: PublicationState, defaultValue: 'published' } }
     : { status: { type: PublicationStatus, defaultValue: 'published' }, hasPublishedVersion: { type: GraphQLBoolean }, publicationFilter: { type: PublicationFilter } };

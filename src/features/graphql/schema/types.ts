@@ -1,6 +1,6 @@
 /**
- * The GraphQL types of content-types and components (spec 2.6), in either shape: the
- * specification's (`<Name>Entity { id attributes }`, responses wrapping `data`) or Strapi 5's flat
+ * The GraphQL types of content-types and components (docs/graphql.md "Operations per
+ * content-type"), in either shape: the earlier one (`<Name>Entity { id attributes }`, responses wrapping `data`) or Strapi 5's flat
  * one (documents with `documentId`, lists, `_connection` fields with `nodes`).
  */
 import {
@@ -224,7 +224,7 @@ export class ModelTypes {
     return union;
   }
 
-  /** `<Name>Entity { id attributes }` (specification shape only): `id` carries the documentId. */
+  /** `<Name>Entity { id attributes }` (earlier shape only): `id` carries the documentId. */
   entity(type: ContentType): GraphQLObjectType {
     const name = `${typeName(type)}Entity`;
     return this.object(

@@ -1,5 +1,5 @@
 /**
- * The users-permissions part of the schema (spec 4.10): `register`, `login` and `me`, and the
+ * The users-permissions part of the schema (docs/graphql.md "Operations per content-type"): `register`, `login` and `me`, and the
  * account mutations of account-mutations.ts, generated only when the users-permissions layer hands
  * over its hooks; this module does no auth itself.
  */
