@@ -3,20 +3,47 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/', '.tmp/', 'node_modules/', 'test/fixtures/', 'examples/', 'docs/.vitepress/dist/', 'docs/.vitepress/cache/'] },
+  {
+    ignores: [
+      'dist/',
+      '.tmp/',
+      'node_modules/',
+      'test/fixtures/',
+      'examples/',
+      'docs/.vitepress/dist/',
+      'docs/.vitepress/cache/',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
     languageOptions: {
       ecmaVersion: 2022,
       sourceType: 'module',
-      globals: { process: 'readonly', console: 'readonly', URL: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly', Buffer: 'readonly', fetch: 'readonly', performance: 'readonly' },
+      globals: {
+        process: 'readonly',
+        console: 'readonly',
+        URL: 'readonly',
+        setTimeout: 'readonly',
+        clearTimeout: 'readonly',
+        Buffer: 'readonly',
+        fetch: 'readonly',
+        performance: 'readonly',
+      },
     },
     rules: {
       // Kysely query builders are passed through generic helpers as `{ where: Function }`.
       '@typescript-eslint/no-unsafe-function-type': 'off',
       // `_name` marks a parameter or binding kept on purpose (tsc's noUnused* checks the rest).
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrorsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        {
+          argsIgnorePattern: '^_',
+          varsIgnorePattern: '^_',
+          caughtErrorsIgnorePattern: '^_',
+          destructuredArrayIgnorePattern: '^_',
+        },
+      ],
     },
   },
   // TypeScript resolves names itself (ESLint's no-undef does not know type-only globals).

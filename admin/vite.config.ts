@@ -16,7 +16,10 @@ const precompress = (): Plugin => ({
     const assets = join(outDir, 'assets');
     for (const name of readdirSync(assets).filter((file) => /\.(js|css)$/.test(file))) {
       const bytes = readFileSync(join(assets, name));
-      writeFileSync(join(assets, `${name}.br`), brotliCompressSync(bytes, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }));
+      writeFileSync(
+        join(assets, `${name}.br`),
+        brotliCompressSync(bytes, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }),
+      );
       writeFileSync(join(assets, `${name}.gz`), gzipSync(bytes, { level: 9 }));
     }
   },
@@ -34,7 +37,9 @@ export default defineConfig({
     rolldownOptions: {
       output: {
         codeSplitting: {
-          groups: [{ name: 'vendor', test: /node_modules[\\/](react|react-dom|scheduler|react-router|@tanstack)[\\/]/ }],
+          groups: [
+            { name: 'vendor', test: /node_modules[\\/](react|react-dom|scheduler|react-router|@tanstack)[\\/]/ },
+          ],
         },
       },
     },
@@ -42,6 +47,9 @@ export default defineConfig({
   },
   server: {
     // `npm run admin:dev`: the app with hot reload, the API from a Vellum on :1337.
-    proxy: { '^/admin/(login|content-types|content-manager|locales|api-tokens|roles|users|settings|webhooks|upload)': 'http://127.0.0.1:1337' },
+    proxy: {
+      '^/admin/(login|content-types|content-manager|locales|api-tokens|roles|users|settings|webhooks|upload)':
+        'http://127.0.0.1:1337',
+    },
   },
 });

@@ -14,12 +14,18 @@ import { startServer } from '../test/helpers/server.js';
 const N = Number(process.env.N ?? 100_000);
 const RUNS = Number(process.env.RUNS ?? 5);
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-const documentId = () => randomBytes(18).toString('base64url').toLowerCase().replace(/[^a-z0-9]/g, 'x').slice(0, 24);
+const documentId = () =>
+  randomBytes(18)
+    .toString('base64url')
+    .toLowerCase()
+    .replace(/[^a-z0-9]/g, 'x')
+    .slice(0, 24);
 
 ensureAdminBuild();
 const server = await startServer('sqlite');
 try {
-  const { filename } = (server.databaseConfig as { connection: { connection: { filename: string } } }).connection.connection;
+  const { filename } = (server.databaseConfig as { connection: { connection: { filename: string } } }).connection
+    .connection;
   const seedStart = performance.now();
   const db = new Database(filename);
   // Every document a draft; every other one published too (its second row), as Vellum stores them.
@@ -51,7 +57,8 @@ try {
     'page 1, default sort (title:asc)': '?locale=en&pagination[page]=1&pagination[pageSize]=10&sort=title:asc',
     'page 1, updatedAt:desc': '?locale=en&pagination[page]=1&pagination[pageSize]=10&sort=updatedAt:desc',
     [`last page (${lastPage})`]: `?locale=en&pagination[page]=${lastPage}&pagination[pageSize]=10&sort=title:asc`,
-    'search "04242" (containsi)': '?locale=en&pagination[page]=1&pagination[pageSize]=10&sort=title:asc&filters[$and][0][title][$containsi]=04242',
+    'search "04242" (containsi)':
+      '?locale=en&pagination[page]=1&pagination[pageSize]=10&sort=title:asc&filters[$and][0][title][$containsi]=04242',
   };
   for (const [name, query] of Object.entries(requests)) {
     const times: number[] = [];
@@ -65,7 +72,9 @@ try {
       rows = answer.body.data.length;
       total = answer.body.meta.pagination.total;
     }
-    console.log(`API ${name}: median ${median(times).toFixed(1)} ms (min ${Math.min(...times).toFixed(1)}), ${rows} rows of ${total}`);
+    console.log(
+      `API ${name}: median ${median(times).toFixed(1)} ms (min ${Math.min(...times).toFixed(1)}), ${rows} rows of ${total}`,
+    );
   }
 
   const browser = await launchChromium();
@@ -92,8 +101,12 @@ try {
       await page.getByRole('table').getByRole('link', { name: 'Article 000000' }).waitFor();
       loads.push(performance.now() - start);
     }
-    console.log(`browser: the list's address opened (the app loaded, warm cache) to its first rows: median ${median(loads).toFixed(0)} ms (min ${Math.min(...loads).toFixed(0)}, max ${Math.max(...loads).toFixed(0)})`);
-    console.log(`browser: click on "Article" to its first rows: median ${median(times).toFixed(0)} ms (min ${Math.min(...times).toFixed(0)}, max ${Math.max(...times).toFixed(0)})`);
+    console.log(
+      `browser: the list's address opened (the app loaded, warm cache) to its first rows: median ${median(loads).toFixed(0)} ms (min ${Math.min(...loads).toFixed(0)}, max ${Math.max(...loads).toFixed(0)})`,
+    );
+    console.log(
+      `browser: click on "Article" to its first rows: median ${median(times).toFixed(0)} ms (min ${Math.min(...times).toFixed(0)}, max ${Math.max(...times).toFixed(0)})`,
+    );
   } finally {
     await browser.close();
   }

@@ -29,13 +29,23 @@ const BASE = `http://127.0.0.1:${PORT}`;
 const dir = process.env.KEEP ?? mkdtempSync(join(tmpdir(), 'vellum-attack-'));
 mkdirSync(dir, { recursive: true });
 const filename = join(dir, 'attack.db');
-const env = { ...process.env, NODE_ENV: 'production', JWT_SECRET: 'bench-only-jwt-secret-0123456789', PORT: String(PORT), HOST: '127.0.0.1', DATABASE_FILENAME: filename };
+const env = {
+  ...process.env,
+  NODE_ENV: 'production',
+  JWT_SECRET: 'bench-only-jwt-secret-0123456789',
+  PORT: String(PORT),
+  HOST: '127.0.0.1',
+  DATABASE_FILENAME: filename,
+};
 const cli = join(root, 'dist/app/cli/main.js');
 const project = join(root, 'examples/blog');
 
 async function start() {
   const flags = process.env.NODE_FLAGS ? process.env.NODE_FLAGS.split(' ') : [];
-  const child = spawn(process.execPath, [...flags, cli, 'start', project], { env, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [...flags, cli, 'start', project], {
+    env,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   await new Promise((done, fail) => {
     let out = '';
     child.stdout.on('data', (chunk) => {
@@ -51,16 +61,36 @@ const stop = (child) => new Promise((done) => (child.on('exit', done), child.kil
 
 async function seed() {
   const server = await start();
-  const token = spawnSync(process.execPath, [cli, 'token', 'create', '--type', 'full-access', '--name', 'attack', '--project', project], { env, encoding: 'utf8' }).stdout.trim().split('\n').at(-1);
-  const seeded = spawnSync(process.execPath, [join(root, 'bench/seed.mjs')], { env: { ...process.env, BASE_URL: BASE, N: String(N), QUIET: '1', TOKEN: token }, stdio: ['ignore', 'ignore', 'inherit'] });
+  const token = spawnSync(
+    process.execPath,
+    [cli, 'token', 'create', '--type', 'full-access', '--name', 'attack', '--project', project],
+    { env, encoding: 'utf8' },
+  )
+    .stdout.trim()
+    .split('\n')
+    .at(-1);
+  const seeded = spawnSync(process.execPath, [join(root, 'bench/seed.mjs')], {
+    env: { ...process.env, BASE_URL: BASE, N: String(N), QUIET: '1', TOKEN: token },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   await stop(server);
   if (seeded.status !== 0) throw new Error('seeding failed');
   const db = new Database(filename);
-  const columns = db.prepare("select name from pragma_table_info('articles') where name not in ('id', 'document_id')").all().map((row) => `"${row.name}"`);
+  const columns = db
+    .prepare("select name from pragma_table_info('articles') where name not in ('id', 'document_id')")
+    .all()
+    .map((row) => `"${row.name}"`);
   // Slugs are unique per locale among published rows: each copy gets a suffix.
   const copied = columns.map((column) => (column === '"slug"' ? `"slug" || '-' || hex(randomblob(4))` : column));
-  const copy = db.prepare(`insert into articles (document_id, ${columns.join(', ')}) select lower(hex(randomblob(12))), ${copied.join(', ')} from articles limit ?`);
-  for (let count = db.prepare('select count(*) as n from articles').get().n; count < ROWS; count = db.prepare('select count(*) as n from articles').get().n) copy.run(ROWS - count);
+  const copy = db.prepare(
+    `insert into articles (document_id, ${columns.join(', ')}) select lower(hex(randomblob(12))), ${copied.join(', ')} from articles limit ?`,
+  );
+  for (
+    let count = db.prepare('select count(*) as n from articles').get().n;
+    count < ROWS;
+    count = db.prepare('select count(*) as n from articles').get().n
+  )
+    copy.run(ROWS - count);
   db.close();
 }
 
@@ -94,7 +124,9 @@ async function attack(name, send) {
   await stop(server);
   const at = (list, q) => list.sort((a, b) => a - b)[Math.min(list.length - 1, Math.floor(list.length * q))];
   const ms = (value) => `${value.toFixed(1)} ms`;
-  console.log(`| ${name} | ${[...statuses].map(([status, count]) => `${count}× ${status}`).join(', ')} | ${ms(at(took, 0.5))} | ${ms(at(took, 1))} | ${probes.length} | ${ms(at(probes, 0.5))} | ${ms(at(probes, 0.99))} | ${ms(at(probes, 1))} |`);
+  console.log(
+    `| ${name} | ${[...statuses].map(([status, count]) => `${count}× ${status}`).join(', ')} | ${ms(at(took, 0.5))} | ${ms(at(took, 1))} | ${probes.length} | ${ms(at(probes, 0.5))} | ${ms(at(probes, 0.99))} | ${ms(at(probes, 1))} |`,
+  );
 }
 
 let counter = 0;
@@ -110,18 +142,37 @@ const rows = new Database(filename, { readonly: true }).prepare('select count(*)
 console.error(`${rows} article rows in ${filename}; ${CONCURRENCY} attack requests in flight for ${SECONDS} s each`);
 
 // The blog example serves GraphQL in the specification's (v4) shape: `article(id)`.
-const ids = new Database(filename, { readonly: true }).prepare('select id from articles where published_at is not null limit 100').all().map((row) => row.id);
+const ids = new Database(filename, { readonly: true })
+  .prepare('select id from articles where published_at is not null limit 100')
+  .all()
+  .map((row) => row.id);
 const aliases = ids.map((id, i) => `a${i}: article(id: "${id}") { data { id attributes { title body } } }`).join(' ');
 
 console.log('| attack | answers | its p50 | its max | `/_health` probes | p50 | p99 | max |');
 console.log('|---|---|---|---|---|---|---|---|');
 await attack('none (baseline)', async () => (await new Promise((done) => setTimeout(done, 50)), 0));
-await attack('filter through 4 relations (the most allowed)', get((n) => `/api/articles?filters[category][articles][category][articles][title][$containsi]=zzz${n}`));
-await attack('`$containsi` with a 200-character operand (the longest allowed)', get((n) => `/api/articles?filters[body][$containsi]=${String(n).padStart(200, 'q')}`));
+await attack(
+  'filter through 4 relations (the most allowed)',
+  get((n) => `/api/articles?filters[category][articles][category][articles][title][$containsi]=zzz${n}`),
+);
+await attack(
+  '`$containsi` with a 200-character operand (the longest allowed)',
+  get((n) => `/api/articles?filters[body][$containsi]=${String(n).padStart(200, 'q')}`),
+);
 await attack('GraphQL, 100 aliased `article(id)` (the most root fields allowed)', async () => {
-  const response = await fetch(`${BASE}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: `{ n${(counter += 1)}: __typename ${aliases} }` }) });
+  const response = await fetch(`${BASE}/graphql`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ query: `{ n${(counter += 1)}: __typename ${aliases} }` }),
+  });
   const body = await response.json();
   if (response.status !== 200) throw new Error(JSON.stringify(body).slice(0, 400));
   return response.status;
 });
-await attack('populate to the read budget (categories, articles, category, articles)', get((n) => `/api/categories?pagination[pageSize]=100&populate[articles][populate][category][populate][articles]=true&filters[name][$ne]=${n}`));
+await attack(
+  'populate to the read budget (categories, articles, category, articles)',
+  get(
+    (n) =>
+      `/api/categories?pagination[pageSize]=100&populate[articles][populate][category][populate][articles]=true&filters[name][$ne]=${n}`,
+  ),
+);

@@ -49,23 +49,33 @@ const tree = (pid) => {
   }
   return all;
 };
-const statusMB = (key) => (SERVER_PID ? tree(SERVER_PID).reduce((sum, pid) => {
-  try {
-    return sum + Number(new RegExp(`^${key}:\\s+(\\d+)`, 'm').exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
-  } catch {
-    return sum;
-  }
-}, 0) : null);
+const statusMB = (key) =>
+  SERVER_PID
+    ? tree(SERVER_PID).reduce((sum, pid) => {
+        try {
+          return (
+            sum +
+            Number(new RegExp(`^${key}:\\s+(\\d+)`, 'm').exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) /
+              1024
+          );
+        } catch {
+          return sum;
+        }
+      }, 0)
+    : null;
 const CLOCK_TICKS = Number(spawnSync('getconf', ['CLK_TCK']).stdout?.toString().trim()) || 100;
-const cpuMs = () => (SERVER_PID ? tree(SERVER_PID).reduce((sum, pid) => {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return sum + ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
-  } catch {
-    return sum;
-  }
-}, 0) : null);
+const cpuMs = () =>
+  SERVER_PID
+    ? tree(SERVER_PID).reduce((sum, pid) => {
+        try {
+          const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+          const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+          return sum + ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+        } catch {
+          return sum;
+        }
+      }, 0)
+    : null;
 
 function wrk(lua, seconds) {
   const args = ['-t1', `-c${CONNECTIONS}`, `-d${seconds}s`, '--timeout', '10s', '-s', lua, BASE_URL];
@@ -90,10 +100,27 @@ try {
     await res.arrayBuffer();
     if (res.status !== 200) throw new Error(`GET ${path}: HTTP ${res.status}`);
   }
-  const summary = { base_url: BASE_URL, when: new Date().toISOString(), load: { tool: 'wrk', threads: 1, connections: CONNECTIONS, duration_s: DURATION, warmup_s: WARMUP, write_every: WRITE_EVERY }, rss_idle_mb: statusMB('VmRSS'), reads: traffic.reads, scenarios: [] };
+  const summary = {
+    base_url: BASE_URL,
+    when: new Date().toISOString(),
+    load: {
+      tool: 'wrk',
+      threads: 1,
+      connections: CONNECTIONS,
+      duration_s: DURATION,
+      warmup_s: WARMUP,
+      write_every: WRITE_EVERY,
+    },
+    rss_idle_mb: statusMB('VmRSS'),
+    reads: traffic.reads,
+    scenarios: [],
+  };
   const scenarios = [
     ['distinct_reads', (lua) => writeTrafficLua(lua, traffic, { token: TOKEN, doneLua: DONE_LUA })],
-    ['mixed_writes', (lua) => writeTrafficLua(lua, traffic, { writeEvery: WRITE_EVERY, token: TOKEN, doneLua: DONE_LUA })],
+    [
+      'mixed_writes',
+      (lua) => writeTrafficLua(lua, traffic, { writeEvery: WRITE_EVERY, token: TOKEN, doneLua: DONE_LUA }),
+    ],
     // Whole documents written (relations, components, a zone): last, as they add and change articles.
     ['create_full', (lua) => writeDocumentsLua(lua, traffic, { mode: 'create', token: TOKEN, doneLua: DONE_LUA })],
     ['update_full', (lua) => writeDocumentsLua(lua, traffic, { mode: 'update', token: TOKEN, doneLua: DONE_LUA })],
@@ -106,15 +133,30 @@ try {
     const before = cpuMs();
     const r = wrk(lua, DURATION);
     const cpu = before === null ? null : (cpuMs() - before) / r.requests;
-    const row = { name, rps: Math.round(r.requests / (r.duration_us / 1e6)), p50_ms: r.p50 / 1000, p90_ms: r.p90 / 1000, p99_ms: r.p99 / 1000, max_ms: r.max / 1000, non_2xx: r.status, socket_errors: r.errors, server_cpu_ms_per_req: cpu === null ? null : Math.round(cpu * 100) / 100, rss_mb: statusMB('VmRSS') };
+    const row = {
+      name,
+      rps: Math.round(r.requests / (r.duration_us / 1e6)),
+      p50_ms: r.p50 / 1000,
+      p90_ms: r.p90 / 1000,
+      p99_ms: r.p99 / 1000,
+      max_ms: r.max / 1000,
+      non_2xx: r.status,
+      socket_errors: r.errors,
+      server_cpu_ms_per_req: cpu === null ? null : Math.round(cpu * 100) / 100,
+      rss_mb: statusMB('VmRSS'),
+    };
     summary.scenarios.push(row);
     console.error(`${name}: ${row.rps} req/s, p99 ${row.p99_ms} ms, non-2xx ${row.non_2xx}`);
   }
   summary.rss_hwm_mb = statusMB('VmHWM');
   console.log('| scenario | req/s | p50 ms | p99 ms | non-2xx | socket errors | server CPU ms/req | RSS MB |');
   console.log('|---|---:|---:|---:|---:|---:|---:|---:|');
-  for (const r of summary.scenarios) console.log(`| ${r.name} | ${r.rps} | ${r.p50_ms} | ${r.p99_ms} | ${r.non_2xx} | ${r.socket_errors} | ${r.server_cpu_ms_per_req ?? '-'} | ${r.rss_mb?.toFixed(0) ?? '-'} |`);
-  if (SERVER_PID) console.log(`RSS idle ${summary.rss_idle_mb.toFixed(0)} MB, high-water mark ${summary.rss_hwm_mb.toFixed(0)} MB`);
+  for (const r of summary.scenarios)
+    console.log(
+      `| ${r.name} | ${r.rps} | ${r.p50_ms} | ${r.p99_ms} | ${r.non_2xx} | ${r.socket_errors} | ${r.server_cpu_ms_per_req ?? '-'} | ${r.rss_mb?.toFixed(0) ?? '-'} |`,
+    );
+  if (SERVER_PID)
+    console.log(`RSS idle ${summary.rss_idle_mb.toFixed(0)} MB, high-water mark ${summary.rss_hwm_mb.toFixed(0)} MB`);
   if (process.env.OUT) writeFileSync(process.env.OUT, JSON.stringify(summary, null, 2) + '\n');
 } finally {
   rmSync(work, { recursive: true, force: true });

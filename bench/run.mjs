@@ -48,21 +48,47 @@ const rss = (pid) => {
   }
 };
 
-const vellumEnv = (extra = {}) => ({ ...process.env, ...extra, NODE_ENV: 'production', JWT_SECRET: 'bench-only-jwt-secret-0123456789', PORT: String(PORT), HOST: '127.0.0.1', DATABASE_FILENAME: join(dir, 'bench.db') });
+const vellumEnv = (extra = {}) => ({
+  ...process.env,
+  ...extra,
+  NODE_ENV: 'production',
+  JWT_SECRET: 'bench-only-jwt-secret-0123456789',
+  PORT: String(PORT),
+  HOST: '127.0.0.1',
+  DATABASE_FILENAME: join(dir, 'bench.db'),
+});
 
 /** A full-access API token for seeding, and sent with every REST request as the shared bench does. */
 function createToken() {
-  const out = spawnSync(process.execPath, [join(root, 'dist/app/cli/main.js'), 'token', 'create', '--type', 'full-access', '--name', `bench ${Date.now()}`, '--project', join(root, 'examples/blog')], { env: vellumEnv(), encoding: 'utf8' });
+  const out = spawnSync(
+    process.execPath,
+    [
+      join(root, 'dist/app/cli/main.js'),
+      'token',
+      'create',
+      '--type',
+      'full-access',
+      '--name',
+      `bench ${Date.now()}`,
+      '--project',
+      join(root, 'examples/blog'),
+    ],
+    { env: vellumEnv(), encoding: 'utf8' },
+  );
   if (out.status !== 0) throw new Error(`token create failed: ${out.stderr}`);
   return out.stdout.trim().split('\n').at(-1);
 }
 
 async function startVellum(extraEnv) {
   const started = Date.now();
-  const child = spawn(process.execPath, [...NODE_FLAGS, join(root, 'dist/app/cli/main.js'), 'start', join(root, 'examples/blog')], {
-    env: vellumEnv(extraEnv),
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const child = spawn(
+    process.execPath,
+    [...NODE_FLAGS, join(root, 'dist/app/cli/main.js'), 'start', join(root, 'examples/blog')],
+    {
+      env: vellumEnv(extraEnv),
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
   await new Promise((done, fail) => {
     let out = '';
     child.stdout.on('data', (chunk) => {
@@ -101,7 +127,11 @@ function wrk(url, seconds, { method = 'GET', body, graphql = false, lua } = {}) 
   if (method !== 'GET') args.push('-H', 'Content-Type: application/json');
   // Like the shared bench (../shared/bench/run.mjs), every REST request carries the API token.
   if (!graphql && !lua && TOKEN) args.push('-H', `Authorization: Bearer ${TOKEN}`);
-  const script = method !== 'GET' ? `wrk.method = "${method}"\nwrk.body = ${JSON.stringify(JSON.stringify(body))}\nwrk.headers["Content-Type"] = "application/json"\n` + LUA : LUA;
+  const script =
+    method !== 'GET'
+      ? `wrk.method = "${method}"\nwrk.body = ${JSON.stringify(JSON.stringify(body))}\nwrk.headers["Content-Type"] = "application/json"\n` +
+        LUA
+      : LUA;
   if (!lua) writeFileSync(luaFile, script);
   const result = spawnSync('wrk', args, { encoding: 'utf8' });
   const match = /RESULT (\d+) (\d+) (\d+) ([\d.]+) ([\d.]+) ([\d.]+) ([\d.]+)/.exec(result.stdout);
@@ -114,7 +144,10 @@ function wrk(url, seconds, { method = 'GET', body, graphql = false, lua } = {}) 
 /** CPU time (user + system, ms) the process has used so far, from /proc (Linux). */
 const cpuMs = (pid) => {
   try {
-    const fields = spawnSync('cat', [`/proc/${pid}/stat`]).stdout.toString().split(') ')[1].split(' ');
+    const fields = spawnSync('cat', [`/proc/${pid}/stat`])
+      .stdout.toString()
+      .split(') ')[1]
+      .split(' ');
     return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
   } catch {
     return NaN;
@@ -149,7 +182,10 @@ async function runPass({ child, idleRss }, label, traffic, documentId) {
     ['filter_sort', `${BASE}/api/articles?filters[views][$gt]=500&filters[kind][$eq]=news&sort[0]=publishDate:desc`],
     ['deep_filter_relation', `${BASE}/api/articles?filters[author][name][$containsi]=a`],
     ['populate_star', `${BASE}/api/articles?populate=*`],
-    ['deep_populate', `${BASE}/api/articles?populate[author][populate][0]=avatar&populate[category]=true&populate[tags]=true&populate[seo][populate]=*&populate[blocks][populate]=*`],
+    [
+      'deep_populate',
+      `${BASE}/api/articles?populate[author][populate][0]=avatar&populate[category]=true&populate[tags]=true&populate[seo][populate]=*&populate[blocks][populate]=*`,
+    ],
     ['find_one', `${BASE}/api/articles/${documentId}`],
     // A site's traffic: ~600 distinct read URLs, then the same with one PUT in WRITE_EVERY.
     ['distinct_reads', BASE, { lua: traffic.reads }],
@@ -157,17 +193,38 @@ async function runPass({ child, idleRss }, label, traffic, documentId) {
     // Whole documents (relations, components, a zone) written, as bench/mixed.mjs writes them to Strapi.
     ['create_full', BASE, { lua: traffic.createFull }],
     ['update_full', BASE, { lua: traffic.updateFull }],
-    ['create', `${BASE}/api/articles`, { method: 'POST', body: { data: { title: 'Bench __N__', views: 1, kind: 'news' } } }],
+    [
+      'create',
+      `${BASE}/api/articles`,
+      { method: 'POST', body: { data: { title: 'Bench __N__', views: 1, kind: 'news' } } },
+    ],
     // The shared bench's graphql_list in the specification's shape (Vellum's default).
-    ['graphql_list', `${BASE}/graphql`, { method: 'POST', graphql: true, body: { query: '{ articles(pagination: { pageSize: 25 }) { data { id attributes { title views author { data { attributes { name } } } } } } }' } }],
+    [
+      'graphql_list',
+      `${BASE}/graphql`,
+      {
+        method: 'POST',
+        graphql: true,
+        body: {
+          query:
+            '{ articles(pagination: { pageSize: 25 }) { data { id attributes { title views author { data { attributes { name } } } } } } }',
+        },
+      },
+    ],
   ];
   const wanted = process.env.SCENARIOS?.split(',');
   for (const [name, url, options] of scenarios) {
     if (wanted && !wanted.includes(name)) continue;
     if (!options?.lua) {
       const probeBody = options?.graphql ? options.body : { data: { title: `probe ${Date.now()}` } };
-      const headers = { 'content-type': 'application/json', ...(options?.graphql ? {} : { authorization: `Bearer ${TOKEN}` }) };
-      const probe = await fetchRetry(url, options ? { method: 'POST', headers, body: JSON.stringify(probeBody) } : undefined);
+      const headers = {
+        'content-type': 'application/json',
+        ...(options?.graphql ? {} : { authorization: `Bearer ${TOKEN}` }),
+      };
+      const probe = await fetchRetry(
+        url,
+        options ? { method: 'POST', headers, body: JSON.stringify(probeBody) } : undefined,
+      );
       if (probe.status >= 400 || (options?.graphql && (await probe.clone().json()).errors)) {
         results.push({ name, skipped: `HTTP ${probe.status}` });
         console.error(`  ${name}: skipped (HTTP ${probe.status})`);
@@ -195,7 +252,10 @@ try {
   let child = first.child;
   try {
     TOKEN = createToken();
-    const seed = spawnSync(process.execPath, [join(root, 'bench/seed.mjs')], { env: { ...process.env, BASE_URL: BASE, N, QUIET: '1', TOKEN }, stdio: ['ignore', 'ignore', 'inherit'] });
+    const seed = spawnSync(process.execPath, [join(root, 'bench/seed.mjs')], {
+      env: { ...process.env, BASE_URL: BASE, N, QUIET: '1', TOKEN },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
     if (seed.status !== 0) throw new Error('seeding failed');
     // Seeding grew the heap: measure from a fresh start, as a deployed node would.
     await stop(child);
@@ -221,7 +281,12 @@ try {
       if (res.status !== 200) throw new Error(`GET ${path}: HTTP ${res.status}`);
     }
     const DONE = LUA.slice(LUA.indexOf('done = function'));
-    const traffic = { reads: join(dir, 'reads.lua'), mixed: join(dir, 'mixed.lua'), createFull: join(dir, 'create-full.lua'), updateFull: join(dir, 'update-full.lua') };
+    const traffic = {
+      reads: join(dir, 'reads.lua'),
+      mixed: join(dir, 'mixed.lua'),
+      createFull: join(dir, 'create-full.lua'),
+      updateFull: join(dir, 'update-full.lua'),
+    };
     writeTrafficLua(traffic.reads, urls, { token: TOKEN, doneLua: DONE });
     writeTrafficLua(traffic.mixed, urls, { writeEvery: WRITE_EVERY, token: TOKEN, doneLua: DONE });
     writeDocumentsLua(traffic.createFull, urls, { mode: 'create', token: TOKEN, doneLua: DONE });
@@ -249,10 +314,17 @@ try {
   await new Promise((done) => bare.listen(PORT + 1, '127.0.0.1', done));
   // wrk runs in a child process; node:http answers on this event loop meanwhile.
   const ceiling = await new Promise((done) => {
-    const run = spawn(process.execPath, ['-e', `
+    const run = spawn(
+      process.execPath,
+      [
+        '-e',
+        `
       const { spawnSync } = require('node:child_process');
       const r = spawnSync('wrk', ['-t1', '-c${CONNECTIONS}', '-d${DURATION}s', '-s', ${JSON.stringify(luaFile)}, 'http://127.0.0.1:${PORT + 1}/api/articles'], { encoding: 'utf8' });
-      process.stdout.write(r.stdout);`], { stdio: ['ignore', 'pipe', 'inherit'] });
+      process.stdout.write(r.stdout);`,
+      ],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
     let out = '';
     run.stdout.on('data', (c) => (out += c));
     run.on('exit', () => done(out));
@@ -265,14 +337,30 @@ try {
   const [on, off] = passes;
   const list = on.results.find((r) => r.name === 'list_default');
   const listOff = off?.results.find((r) => r.name === 'list_default');
-  console.log(`\nVellum bench: ${N} articles, SQLite, wrk -t1 -c${CONNECTIONS} -d${DURATION}s${NODE_FLAGS.length ? `, node ${NODE_FLAGS.join(' ')}` : ''}; cold start ${coldStartMs} ms`);
-  for (const pass of passes) console.log(`response cache ${pass.cache}: RSS idle ${pass.idleRss.toFixed(0)} MB, peak (VmHWM) ${pass.peakRss.toFixed(0)} MB`);
-  console.log(`ceiling (bare node:http, the same list body): ${bareRps.toFixed(0)} req/s; list_default ${list?.rps ? ((list.rps / bareRps) * 100).toFixed(1) : '-'}% of it with the cache, ${listOff?.rps ? ((listOff.rps / bareRps) * 100).toFixed(1) : '-'}% without`);
-  console.log('\n| scenario | req/s | p50 ms | p99 ms | errors | server CPU ms/req | no cache: req/s | p50 ms | p99 ms | errors | server CPU ms/req |');
+  console.log(
+    `\nVellum bench: ${N} articles, SQLite, wrk -t1 -c${CONNECTIONS} -d${DURATION}s${NODE_FLAGS.length ? `, node ${NODE_FLAGS.join(' ')}` : ''}; cold start ${coldStartMs} ms`,
+  );
+  for (const pass of passes)
+    console.log(
+      `response cache ${pass.cache}: RSS idle ${pass.idleRss.toFixed(0)} MB, peak (VmHWM) ${pass.peakRss.toFixed(0)} MB`,
+    );
+  console.log(
+    `ceiling (bare node:http, the same list body): ${bareRps.toFixed(0)} req/s; list_default ${list?.rps ? ((list.rps / bareRps) * 100).toFixed(1) : '-'}% of it with the cache, ${listOff?.rps ? ((listOff.rps / bareRps) * 100).toFixed(1) : '-'}% without`,
+  );
+  console.log(
+    '\n| scenario | req/s | p50 ms | p99 ms | errors | server CPU ms/req | no cache: req/s | p50 ms | p99 ms | errors | server CPU ms/req |',
+  );
   console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
-  const cells = (r) => (!r ? ['', '', '', '', ''] : r.skipped ? [`skipped: ${r.skipped}`, '', '', '', ''] : [r.rps.toFixed(0), r.p50.toFixed(2), r.p99.toFixed(2), String(r.errors), r.cpuPerRequest.toFixed(2)]);
-  for (const r of on.results) console.log(`| ${r.name} | ${[...cells(r), ...cells(off?.results.find((o) => o.name === r.name))].join(' | ')} |`);
-  if (process.env.OUT) writeFileSync(process.env.OUT, JSON.stringify({ coldStartMs, ceiling: bareRps, passes }, null, 2));
+  const cells = (r) =>
+    !r
+      ? ['', '', '', '', '']
+      : r.skipped
+        ? [`skipped: ${r.skipped}`, '', '', '', '']
+        : [r.rps.toFixed(0), r.p50.toFixed(2), r.p99.toFixed(2), String(r.errors), r.cpuPerRequest.toFixed(2)];
+  for (const r of on.results)
+    console.log(`| ${r.name} | ${[...cells(r), ...cells(off?.results.find((o) => o.name === r.name))].join(' | ')} |`);
+  if (process.env.OUT)
+    writeFileSync(process.env.OUT, JSON.stringify({ coldStartMs, ceiling: bareRps, passes }, null, 2));
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }

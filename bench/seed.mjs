@@ -67,15 +67,59 @@ const WORDS = (
   'consequat duis aute irure reprehenderit voluptate velit esse cillum fugiat nulla pariatur excepteur sint ' +
   'occaecat cupidatat non proident sunt culpa qui officia deserunt mollit anim id est laborum'
 ).split(' ');
-const FIRST = ['Ada', 'Grace', 'Linus', 'Ken', 'Dennis', 'Barbara', 'Edsger', 'Donald', 'Niklaus', 'Bjarne',
-  'Guido', 'Yukihiro', 'Brendan', 'Margaret', 'John', 'Tim', 'Whitfield', 'Leslie', 'Robin', 'Judy'];
-const LAST = ['Lovelace', 'Hopper', 'Torvalds', 'Thompson', 'Ritchie', 'Liskov', 'Dijkstra', 'Knuth', 'Wirth',
-  'Stroustrup', 'Rossum', 'Matsumoto', 'Eich', 'Hamilton', 'McCarthy', 'Berners', 'Diffie', 'Lamport', 'Milner', 'Pearl'];
+const FIRST = [
+  'Ada',
+  'Grace',
+  'Linus',
+  'Ken',
+  'Dennis',
+  'Barbara',
+  'Edsger',
+  'Donald',
+  'Niklaus',
+  'Bjarne',
+  'Guido',
+  'Yukihiro',
+  'Brendan',
+  'Margaret',
+  'John',
+  'Tim',
+  'Whitfield',
+  'Leslie',
+  'Robin',
+  'Judy',
+];
+const LAST = [
+  'Lovelace',
+  'Hopper',
+  'Torvalds',
+  'Thompson',
+  'Ritchie',
+  'Liskov',
+  'Dijkstra',
+  'Knuth',
+  'Wirth',
+  'Stroustrup',
+  'Rossum',
+  'Matsumoto',
+  'Eich',
+  'Hamilton',
+  'McCarthy',
+  'Berners',
+  'Diffie',
+  'Lamport',
+  'Milner',
+  'Pearl',
+];
 const KINDS = ['news', 'tutorial', 'opinion'];
 
 const words = (n) => Array.from({ length: n }, () => pick(WORDS)).join(' ');
 const cap = (s) => s.charAt(0).toUpperCase() + s.slice(1);
-const slugify = (s) => s.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+const slugify = (s) =>
+  s
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '');
 const pad = (n, w) => String(n).padStart(w, '0');
 
 // ---------- payload generation (all up front, deterministic) ----------
@@ -120,9 +164,15 @@ const articles = Array.from({ length: N }, (_, i) => {
     metadata: { readingTime: ri(1, 20), source: 'seed', seq: i + 1, flags: sample(['a', 'b', 'c', 'd'], ri(0, 3)) },
     author: ri(0, A - 1), // index, resolved to documentId before sending
     category: ri(0, C - 1),
-    tags: sample(Array.from({ length: T }, (_, k) => k), nTags),
+    tags: sample(
+      Array.from({ length: T }, (_, k) => k),
+      nTags,
+    ),
     seo: { metaTitle: title.slice(0, 60), metaDescription: cap(words(15)) + '.' },
-    links: Array.from({ length: ri(1, 3) }, (_, k) => ({ label: cap(words(2)), url: `https://example.test/${i + 1}/${k + 1}` })),
+    links: Array.from({ length: ri(1, 3) }, (_, k) => ({
+      label: cap(words(2)),
+      url: `https://example.test/${i + 1}/${k + 1}`,
+    })),
     blocks,
   };
   const draft = rnd() < DRAFT_RATIO;
@@ -140,14 +190,24 @@ async function send(method, path, body) {
   for (let attempt = 0; ; attempt++) {
     let res, text;
     try {
-      res = await fetch(BASE_URL + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+      res = await fetch(BASE_URL + path, {
+        method,
+        headers,
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
       text = await res.text();
     } catch (e) {
-      if (attempt < 3) { await new Promise((r) => setTimeout(r, 200 * (attempt + 1))); continue; }
+      if (attempt < 3) {
+        await new Promise((r) => setTimeout(r, 200 * (attempt + 1)));
+        continue;
+      }
       throw e;
     }
     if (res.ok) return text ? JSON.parse(text) : null;
-    if (res.status >= 500 && attempt < 3) { await new Promise((r) => setTimeout(r, 200 * (attempt + 1))); continue; }
+    if (res.status >= 500 && attempt < 3) {
+      await new Promise((r) => setTimeout(r, 200 * (attempt + 1)));
+      continue;
+    }
     const err = new Error(`${method} ${path} -> ${res.status}: ${text.slice(0, 500)}`);
     err.status = res.status;
     throw err;
@@ -156,7 +216,8 @@ async function send(method, path, body) {
 
 async function pool(items, worker, label) {
   const out = new Array(items.length);
-  let next = 0, done = 0;
+  let next = 0,
+    done = 0;
   const t0 = performance.now();
   const step = Math.max(1, Math.floor(items.length / (QUIET ? 4 : 20)));
   async function run() {
@@ -184,7 +245,9 @@ async function pool(items, worker, label) {
 const docId = (r) => r && r.data && (r.data.documentId ?? r.data.id);
 
 async function main() {
-  console.log(`seed: BASE_URL=${BASE_URL} N=${N} C=${C} A=${A} T=${T} concurrency=${CONCURRENCY} seed=${SEED} token=${TOKEN ? 'yes' : 'no'}`);
+  console.log(
+    `seed: BASE_URL=${BASE_URL} N=${N} C=${C} A=${A} T=${T} concurrency=${CONCURRENCY} seed=${SEED} token=${TOKEN ? 'yes' : 'no'}`,
+  );
   const t0 = performance.now();
 
   const catIds = (await pool(categories, (c) => send('POST', '/api/categories', { data: c }), 'categories')).map(docId);
@@ -200,17 +263,28 @@ async function main() {
   }
 
   const tArt = performance.now();
-  let drafts = 0, fr = 0;
-  await pool(articles, async (a) => {
-    const d = { ...a.data };
-    d.author = authIds[d.author] ?? null;
-    d.category = catIds[d.category] ?? null;
-    d.tags = d.tags.map((k) => tagIds[k]).filter(Boolean);
-    const qs = [];
-    if (a.draft) { qs.push('status=draft'); drafts++; }
-    if (a.fr) { qs.push('locale=fr'); fr++; }
-    return send('POST', '/api/articles' + (qs.length ? '?' + qs.join('&') : ''), { data: d });
-  }, 'articles');
+  let drafts = 0,
+    fr = 0;
+  await pool(
+    articles,
+    async (a) => {
+      const d = { ...a.data };
+      d.author = authIds[d.author] ?? null;
+      d.category = catIds[d.category] ?? null;
+      d.tags = d.tags.map((k) => tagIds[k]).filter(Boolean);
+      const qs = [];
+      if (a.draft) {
+        qs.push('status=draft');
+        drafts++;
+      }
+      if (a.fr) {
+        qs.push('locale=fr');
+        fr++;
+      }
+      return send('POST', '/api/articles' + (qs.length ? '?' + qs.join('&') : ''), { data: d });
+    },
+    'articles',
+  );
   const now = performance.now();
   const artS = (now - tArt) / 1000;
   console.log(`articles: ${N} in ${artS.toFixed(1)} s (${(N / artS).toFixed(1)}/s); drafts=${drafts} fr=${fr}`);

@@ -18,16 +18,31 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const RUNS = Number(process.env.RUNS ?? 15);
 const dir = mkdtempSync(join(tmpdir(), 'vellum-startup-'));
 const PORT = 20000 + Math.floor(Math.random() * 20000);
-const env = { ...process.env, NODE_ENV: 'production', JWT_SECRET: 'bench-only-jwt-secret-0123456789', PORT: String(PORT), HOST: '127.0.0.1', DATABASE_FILENAME: join(dir, 'startup.db') };
+const env = {
+  ...process.env,
+  NODE_ENV: 'production',
+  JWT_SECRET: 'bench-only-jwt-secret-0123456789',
+  PORT: String(PORT),
+  HOST: '127.0.0.1',
+  DATABASE_FILENAME: join(dir, 'startup.db'),
+};
 const flags = process.env.NODE_FLAGS ? process.env.NODE_FLAGS.split(' ') : [];
-const args = [...flags, join(root, 'dist/app/cli/main.js'), 'start', process.env.PROJECT ?? join(root, 'examples/blog')];
+const args = [
+  ...flags,
+  join(root, 'dist/app/cli/main.js'),
+  'start',
+  process.env.PROJECT ?? join(root, 'examples/blog'),
+];
 
 const answers = () =>
   new Promise((done) => {
-    const req = request({ host: '127.0.0.1', port: PORT, path: '/api/articles?pagination[pageSize]=1', agent: false }, (res) => {
-      res.resume();
-      res.on('end', () => done(res.statusCode !== undefined));
-    });
+    const req = request(
+      { host: '127.0.0.1', port: PORT, path: '/api/articles?pagination[pageSize]=1', agent: false },
+      (res) => {
+        res.resume();
+        res.on('end', () => done(res.statusCode !== undefined));
+      },
+    );
     req.on('error', () => done(false));
     req.end();
   });
@@ -42,7 +57,12 @@ const rssOf = (pid) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/s
 async function once() {
   const started = performance.now();
   const child = process.env.COMMAND
-    ? spawn('sh', ['-c', `exec ${process.env.COMMAND}`], { env, cwd: root, stdio: ['ignore', 'ignore', 'inherit'], detached: true })
+    ? spawn('sh', ['-c', `exec ${process.env.COMMAND}`], {
+        env,
+        cwd: root,
+        stdio: ['ignore', 'ignore', 'inherit'],
+        detached: true,
+      })
     : spawn(process.execPath, args, { env, cwd: root, stdio: ['ignore', 'ignore', 'inherit'], detached: true });
   let exited = false;
   child.on('exit', () => (exited = true));
@@ -79,7 +99,9 @@ try {
   for (let i = 0; i < RUNS; i++) runs.push(await once());
   const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
   const ms = runs.map((r) => r.ms);
-  console.log(`start to first answer over ${RUNS} runs: median ${median(ms).toFixed(0)} ms (min ${Math.min(...ms).toFixed(0)}, max ${Math.max(...ms).toFixed(0)}), CPU used by then: median ${median(runs.map((r) => r.cpu)).toFixed(0)} ms; idle RSS 1 s later: median ${median(runs.map((r) => r.rss)).toFixed(0)} MB`);
+  console.log(
+    `start to first answer over ${RUNS} runs: median ${median(ms).toFixed(0)} ms (min ${Math.min(...ms).toFixed(0)}, max ${Math.max(...ms).toFixed(0)}), CPU used by then: median ${median(runs.map((r) => r.cpu)).toFixed(0)} ms; idle RSS 1 s later: median ${median(runs.map((r) => r.rss)).toFixed(0)} MB`,
+  );
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }

@@ -31,7 +31,10 @@ async function getAll(base, token, path, fields) {
   const rows = [];
   for (let page = 1; ; page++) {
     const select = fields.map((f, i) => `fields[${i}]=${f}`).join('&');
-    const res = await fetchRetry(encode(`${base}${path}?${select}&sort[0]=${fields[0]}:asc&pagination[pageSize]=100&pagination[page]=${page}`), { headers });
+    const res = await fetchRetry(
+      encode(`${base}${path}?${select}&sort[0]=${fields[0]}:asc&pagination[pageSize]=100&pagination[page]=${page}`),
+      { headers },
+    );
     if (!res.ok) throw new Error(`GET ${path}: HTTP ${res.status} ${(await res.text()).slice(0, 300)}`);
     const body = await res.json();
     rows.push(...body.data);
@@ -51,7 +54,8 @@ export async function buildTraffic(base, token, count = 600) {
     getAll(base, token, '/api/categories', ['slug', 'name']),
     getAll(base, token, '/api/tags', ['name']),
   ]);
-  if (!articles.length || !authors.length || !categories.length || !tags.length) throw new Error('seed the blog fixture first (bench/seed.mjs)');
+  if (!articles.length || !authors.length || !categories.length || !tags.length)
+    throw new Error('seed the blog fixture first (bench/seed.mjs)');
   const rnd = mulberry32(2024);
   const pick = (list) => list[Math.floor(rnd() * list.length)];
   const int = (lo, hi) => lo + Math.floor(rnd() * (hi - lo + 1));
@@ -59,7 +63,7 @@ export async function buildTraffic(base, token, count = 600) {
   const paths = new Set();
   // Each kind fills its share of the list, or all it can (a small seed has few documents).
   const fill = (goal, path) => {
-    for (let misses = 0; paths.size < goal && misses < 1000; ) {
+    for (let misses = 0; paths.size < goal && misses < 1000;) {
       const p = path();
       if (paths.has(p)) misses++;
       else paths.add(p);
@@ -77,14 +81,17 @@ export async function buildTraffic(base, token, count = 600) {
   const filters = [
     () => `filters[views][$gt]=${int(0, 99) * 10}&sort[0]=views:asc`,
     () => `filters[views][$between][0]=${int(0, 90) * 10}&filters[views][$between][1]=${int(10, 100) * 10}`,
-    () => `filters[kind][$eq]=${pick(['news', 'tutorial', 'opinion'])}&sort[0]=publishDate:desc&pagination[page]=${int(1, 10)}`,
-    () => `filters[publishDate][$gte]=${2020 + int(0, 4)}-${String(int(1, 12)).padStart(2, '0')}-01&sort[0]=publishDate:asc`,
+    () =>
+      `filters[kind][$eq]=${pick(['news', 'tutorial', 'opinion'])}&sort[0]=publishDate:desc&pagination[page]=${int(1, 10)}`,
+    () =>
+      `filters[publishDate][$gte]=${2020 + int(0, 4)}-${String(int(1, 12)).padStart(2, '0')}-01&sort[0]=publishDate:asc`,
     () => `filters[title][$containsi]=${pick(words)}`,
     () => `filters[rating][$gte]=${int(10, 50) / 10}&filters[featured][$eq]=${pick(['true', 'false'])}`,
   ];
   fill(paths.size + quarter, () => `/api/articles?${pick(filters)()}`);
   // Single documents with a deep populate.
-  const deep = 'populate[author][populate][0]=avatar&populate[category]=true&populate[tags]=true&populate[seo][populate]=*&populate[blocks][populate]=*';
+  const deep =
+    'populate[author][populate][0]=avatar&populate[category]=true&populate[tags]=true&populate[seo][populate]=*&populate[blocks][populate]=*';
   fill(paths.size + quarter, () => `/api/articles/${pick(articles).documentId}?${deep}`);
   // Deep filters: through relations, with varying values.
   const firstNames = [...new Set(authors.map((a) => a.name.split(' ')[0]))];
@@ -93,8 +100,10 @@ export async function buildTraffic(base, token, count = 600) {
     () => `filters[author][name][$eq]=${pick(authors).name}&populate[author]=true`,
     () => `filters[category][slug][$eq]=${pick(categories).slug}&sort[0]=publishDate:desc`,
     () => `filters[tags][name][$eq]=${pick(tags).name}&populate[tags]=true`,
-    () => `filters[$or][0][category][slug][$eq]=${pick(categories).slug}&filters[$or][1][tags][name][$eq]=${pick(tags).name}`,
-    () => `filters[category][name][$containsi]=${pick(categories).name.split(' ')[0]}&filters[views][$gt]=${int(0, 9) * 100}`,
+    () =>
+      `filters[$or][0][category][slug][$eq]=${pick(categories).slug}&filters[$or][1][tags][name][$eq]=${pick(tags).name}`,
+    () =>
+      `filters[category][name][$containsi]=${pick(categories).name.split(' ')[0]}&filters[views][$gt]=${int(0, 9) * 100}`,
   ];
   fill(count, () => `/api/articles?${pick(deepFilters)()}`);
   // Spread the kinds over the cycle: a site's traffic mixes them.
@@ -104,7 +113,11 @@ export async function buildTraffic(base, token, count = 600) {
     [reads[i], reads[j]] = [reads[j], reads[i]];
   }
   const updated = Array.from({ length: 50 }, () => pick(articles).documentId);
-  const relations = { authors: authors.map((a) => a.documentId), categories: categories.map((c) => c.documentId), tags: tags.map((t) => t.documentId) };
+  const relations = {
+    authors: authors.map((a) => a.documentId),
+    categories: categories.map((c) => c.documentId),
+    tags: tags.map((t) => t.documentId),
+  };
   return { reads, updated, relations };
 }
 

@@ -5,4 +5,7 @@ import { writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-writeFileSync(join(resolve(dirname(fileURLToPath(import.meta.url)), '..'), 'dist/.built'), `${new Date().toISOString()}\n`);
+writeFileSync(
+  join(resolve(dirname(fileURLToPath(import.meta.url)), '..'), 'dist/.built'),
+  `${new Date().toISOString()}\n`,
+);

@@ -15,7 +15,18 @@ import { fileURLToPath } from 'node:url';
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const outdir = join(root, 'dist/bundle');
 
-const EXTERNAL = ['better-sqlite3', 'sharp', 'pg', 'pg-*', 'mysql2', 'esbuild', 'tsx', 'playwright', 'playwright-core', 'nodemailer'];
+const EXTERNAL = [
+  'better-sqlite3',
+  'sharp',
+  'pg',
+  'pg-*',
+  'mysql2',
+  'esbuild',
+  'tsx',
+  'playwright',
+  'playwright-core',
+  'nodemailer',
+];
 
 /**
  * `@strapi/strapi` and `@strapi/utils`, as project code imports them, are Vellum's modules
@@ -32,8 +43,12 @@ const moduleUrlOfEntry = {
       const { readFile } = await import('node:fs/promises');
       const name = PUBLIC_MODULES[`strapi/public/${args.path.match(/(strapi|utils)\.js$/)[1]}`];
       const source = await readFile(args.path, 'utf8');
-      const replaced = source.replace(/export const moduleUrl = import\.meta\.url;/, `export const moduleUrl = new URL('./${name}.mjs', import.meta.url).href;`);
-      if (replaced === source) throw new Error(`${args.path}: no \`export const moduleUrl = import.meta.url;\` to point at its entry`);
+      const replaced = source.replace(
+        /export const moduleUrl = import\.meta\.url;/,
+        `export const moduleUrl = new URL('./${name}.mjs', import.meta.url).href;`,
+      );
+      if (replaced === source)
+        throw new Error(`${args.path}: no \`export const moduleUrl = import.meta.url;\` to point at its entry`);
       return { contents: replaced, loader: 'js' };
     });
   },
@@ -48,9 +63,15 @@ const zodEnglishOnly = {
   name: 'zod-english-only',
   setup(build) {
     build.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
-      /[\\/]node_modules[\\/]zod[\\/]/.test(args.importer) ? { path: join(dirname(args.importer), '../locales/en.js'), namespace: 'zod-locales' } : undefined,
+      /[\\/]node_modules[\\/]zod[\\/]/.test(args.importer)
+        ? { path: join(dirname(args.importer), '../locales/en.js'), namespace: 'zod-locales' }
+        : undefined,
     );
-    build.onLoad({ filter: /.*/, namespace: 'zod-locales' }, (args) => ({ contents: `export { default as en } from ${JSON.stringify(args.path)};`, loader: 'js', resolveDir: dirname(args.path) }));
+    build.onLoad({ filter: /.*/, namespace: 'zod-locales' }, (args) => ({
+      contents: `export { default as en } from ${JSON.stringify(args.path)};`,
+      loader: 'js',
+      resolveDir: dirname(args.path),
+    }));
   },
 };
 
@@ -69,7 +90,9 @@ await build({
   target: 'node20',
   external: EXTERNAL,
   // CommonJS dependencies bundled into ES modules still call `require` for Node's own modules.
-  banner: { js: "import { createRequire as __vellumCreateRequire } from 'node:module'; const require = __vellumCreateRequire(import.meta.url);" },
+  banner: {
+    js: "import { createRequire as __vellumCreateRequire } from 'node:module'; const require = __vellumCreateRequire(import.meta.url);",
+  },
   plugins: [moduleUrlOfEntry, zodEnglishOnly],
   legalComments: 'none',
   minifyWhitespace: true,

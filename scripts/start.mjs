@@ -14,7 +14,9 @@ const stamp = join(root, 'dist/.built');
 
 /** The newest modification time of what the build reads. */
 function newestSource() {
-  let newest = Math.max(...['tsconfig.json', 'tsconfig.build.json', 'scripts/bundle.mjs'].map((file) => statSync(join(root, file)).mtimeMs));
+  let newest = Math.max(
+    ...['tsconfig.json', 'tsconfig.build.json', 'scripts/bundle.mjs'].map((file) => statSync(join(root, file)).mtimeMs),
+  );
   const walk = (dir) => {
     for (const entry of readdirSync(dir, { withFileTypes: true })) {
       const path = join(dir, entry.name);
@@ -37,5 +39,10 @@ const main = join(root, 'dist/app/cli/main.js');
 // `vellum start` serves the current folder, as `strapi start` does; `npm start` in this repository
 // serves the blog example.
 const args = process.argv.slice(2);
-process.argv = [process.argv[0], main, 'start', ...(args.some((arg) => !arg.startsWith('-')) ? args : [...args, join(root, 'examples/blog')])];
+process.argv = [
+  process.argv[0],
+  main,
+  'start',
+  ...(args.some((arg) => !arg.startsWith('-')) ? args : [...args, join(root, 'examples/blog')]),
+];
 await import(pathToFileURL(main).href);

@@ -27,7 +27,14 @@ const ADMIN = join(ROOT, 'admin', 'src');
  * The core's units (a folder or a file of src/core/, without `.ts`), lowest first: a unit imports
  * only units of a lower layer.
  */
-const CORE_LAYERS: string[][] = [['errors', 'objects', 'package-root'], ['project'], ['config', 'schema'], ['database'], ['query'], ['documents']];
+const CORE_LAYERS: string[][] = [
+  ['errors', 'objects', 'package-root'],
+  ['project'],
+  ['config', 'schema'],
+  ['database'],
+  ['query'],
+  ['documents'],
+];
 
 /** Each feature and the features it may import (through their index.ts). Keep it acyclic. */
 const FEATURES: Record<string, string[]> = {
@@ -43,13 +50,22 @@ const FEATURES: Record<string, string[]> = {
 };
 
 const coreLayerOf = new Map(CORE_LAYERS.flatMap((units, layer) => units.map((unit) => [unit, layer] as const)));
-const isFastify = (spec: string) => spec === 'fastify' || spec.startsWith('fastify/') || spec.startsWith('@fastify/') || spec === 'mercurius' || spec.startsWith('mercurius/');
+const isFastify = (spec: string) =>
+  spec === 'fastify' ||
+  spec.startsWith('fastify/') ||
+  spec.startsWith('@fastify/') ||
+  spec === 'mercurius' ||
+  spec.startsWith('mercurius/');
 const isHttp = (spec: string) => isFastify(spec) || /^(node:)?https?(\/|$)/.test(spec) || /^(node:)?http2$/.test(spec);
 
 const walk = (dir: string): string[] =>
   readdirSync(dir).flatMap((name) => {
     const path = join(dir, name);
-    return statSync(path).isDirectory() ? walk(path) : /\.[cm]?tsx?$/.test(name) && !name.endsWith('.d.ts') ? [path] : [];
+    return statSync(path).isDirectory()
+      ? walk(path)
+      : /\.[cm]?tsx?$/.test(name) && !name.endsWith('.d.ts')
+        ? [path]
+        : [];
   });
 
 /**
@@ -74,7 +90,8 @@ function unitOf(path: string): Unit {
     const part = second.replace(/\.[cm]?[jt]sx?$/, '');
     return { name: `core/${part}`, tier: 'core', part };
   }
-  if (tier === 'features' && second && parts.length > 2) return { name: `features/${second}`, tier: 'features', part: second };
+  if (tier === 'features' && second && parts.length > 2)
+    return { name: `features/${second}`, tier: 'features', part: second };
   if (tier === 'api' || tier === 'strapi' || tier === 'app') return { name: tier, tier };
   return { name: parts.slice(0, -1).join('/') || parts[0]!, tier: 'unknown' };
 }
@@ -98,7 +115,12 @@ function importsOf({ text }: Source): Import[] {
 /** The file a relative import names (`./x.js` is `./x.ts` or `./x.tsx`). */
 function resolveImport(from: string, spec: string): string {
   const target = resolve(dirname(from), spec);
-  for (const candidate of [target, target.replace(/\.js$/, '.ts'), target.replace(/\.js$/, '.tsx'), join(target, 'index.ts')]) {
+  for (const candidate of [
+    target,
+    target.replace(/\.js$/, '.ts'),
+    target.replace(/\.js$/, '.tsx'),
+    join(target, 'index.ts'),
+  ]) {
     if (existsSync(candidate) && statSync(candidate).isFile()) return candidate;
   }
   return target.replace(/\.js$/, '.ts');
@@ -111,16 +133,20 @@ function refusal(from: Unit, to: Unit, target: string): string | undefined {
   if (from.name === to.name) return undefined;
   if (to.tier === 'unknown') return `src/${to.name} is in no tier (core/, api/, features/<name>/, strapi/, app/)`;
   if (to.tier === 'app') return 'app/ assembles the rest: nothing imports it';
-  if (to.tier === 'strapi' && from.tier !== 'app') return 'strapi/ (the Strapi runtime, an adapter) is imported by app/ alone';
+  if (to.tier === 'strapi' && from.tier !== 'app')
+    return 'strapi/ (the Strapi runtime, an adapter) is imported by app/ alone';
   switch (from.tier) {
     case 'core': {
       if (to.tier !== 'core') return `the core imports only the core, not ${to.name}`;
       const fromLayer = coreLayerOf.get(from.part!);
       const toLayer = coreLayerOf.get(to.part!);
-      if (fromLayer === undefined) return `src/${from.name} is in no layer of the core (add it to CORE_LAYERS and to the table of docs/architecture.md)`;
+      if (fromLayer === undefined)
+        return `src/${from.name} is in no layer of the core (add it to CORE_LAYERS and to the table of docs/architecture.md)`;
       if (toLayer === undefined) return `src/${to.name} is in no layer of the core`;
-      if (toLayer === fromLayer) return `${from.name} and ${to.name} are one layer of the core and do not import each other`;
-      if (toLayer > fromLayer) return `${from.name} (core layer ${fromLayer}) imports ${to.name} (core layer ${toLayer}), a higher layer`;
+      if (toLayer === fromLayer)
+        return `${from.name} and ${to.name} are one layer of the core and do not import each other`;
+      if (toLayer > fromLayer)
+        return `${from.name} (core layer ${fromLayer}) imports ${to.name} (core layer ${toLayer}), a higher layer`;
       return undefined;
     }
     case 'api':
@@ -128,7 +154,8 @@ function refusal(from: Unit, to: Unit, target: string): string | undefined {
     case 'features':
       if (to.tier === 'core' || to.tier === 'api') return undefined;
       if (to.tier !== 'features') return `a feature imports the core, api/ and other features, not ${to.name}`;
-      if (!(FEATURES[from.part!] ?? []).includes(to.part!)) return `${from.name} may not use ${to.name} (FEATURES lists ${JSON.stringify(FEATURES[from.part!] ?? null)})`;
+      if (!(FEATURES[from.part!] ?? []).includes(to.part!))
+        return `${from.name} may not use ${to.name} (FEATURES lists ${JSON.stringify(FEATURES[from.part!] ?? null)})`;
       return isIndexOf(target, to.part!) ? undefined : `${to.name} is used through its index.ts only`;
     case 'strapi':
     case 'app':
@@ -151,7 +178,10 @@ function violations(sources: Source[]): string[] {
       found.push(`${shown}: src/${from.name} is in no tier (core/, api/, features/<name>/, strapi/, app/)`);
       continue;
     }
-    if (from.tier === 'features' && !(from.part! in FEATURES)) found.push(`${shown}: ${from.name} is not in FEATURES (add it, with the features it uses, and to the table of docs/architecture.md)`);
+    if (from.tier === 'features' && !(from.part! in FEATURES))
+      found.push(
+        `${shown}: ${from.name} is not in FEATURES (add it, with the features it uses, and to the table of docs/architecture.md)`,
+      );
     for (const { spec, line } of importsOf(source)) {
       const where = `${shown}:${line} imports '${spec}'`;
       if (spec.startsWith('.')) {
@@ -224,7 +254,9 @@ function adminViolations(sources: Source[]): string[] {
       const target = resolve(dirname(source.path), spec);
       if (!target.startsWith(SRC + sep)) continue;
       if (!/^features\/[^/]+\/contract\.ts$/.test(relative(SRC, target).split(sep).join('/'))) {
-        found.push(`${relative(ROOT, source.path)}:${line} imports '${spec}': the admin panel takes server types from a feature's contract.ts only`);
+        found.push(
+          `${relative(ROOT, source.path)}:${line} imports '${spec}': the admin panel takes server types from a feature's contract.ts only`,
+        );
       }
     }
   }
@@ -260,8 +292,13 @@ describe('the layout of src/', () => {
       done.add(feature);
     };
     for (const feature of Object.keys(FEATURES)) visit(feature, []);
-    assert.deepEqual(readdirSync(join(SRC, 'features')).sort(), Object.keys(FEATURES).sort(), 'every folder of src/features is in FEATURES, and no more');
-    for (const feature of Object.keys(FEATURES)) assert.ok(existsSync(join(SRC, 'features', feature, 'index.ts')), `features/${feature} has an index.ts`);
+    assert.deepEqual(
+      readdirSync(join(SRC, 'features')).sort(),
+      Object.keys(FEATURES).sort(),
+      'every folder of src/features is in FEATURES, and no more',
+    );
+    for (const feature of Object.keys(FEATURES))
+      assert.ok(existsSync(join(SRC, 'features', feature, 'index.ts')), `features/${feature} has an index.ts`);
   });
 
   it('has the admin panel take server types from contract files only', () => {
@@ -290,10 +327,22 @@ describe('the layout of src/', () => {
       assert.equal(found.length, 1, `${file}: ${text} -> ${JSON.stringify(found)}`);
       assert.match(found[0]!, new RegExp(`src/${file.split('/').slice(0, -1).join('/')}`));
     }
-    assert.deepEqual(probe('features/admin/probe.ts', "import { startAuth } from '../users-permissions/index.js';\nimport fastify from 'fastify';"), []);
+    assert.deepEqual(
+      probe(
+        'features/admin/probe.ts',
+        "import { startAuth } from '../users-permissions/index.js';\nimport fastify from 'fastify';",
+      ),
+      [],
+    );
     assert.deepEqual(probe('app/probe.ts', "import { loadProject } from '../strapi/index.js';"), []);
-    assert.deepEqual(probe('features/users-permissions/probe.ts', "import type { IncomingHttpHeaders } from 'node:http';"), []);
-    assert.deepEqual(probe('core/query/parse/probe.test.ts', "import { unitSchema } from '../../../../test/helpers/unit-schema.js';"), []);
+    assert.deepEqual(
+      probe('features/users-permissions/probe.ts', "import type { IncomingHttpHeaders } from 'node:http';"),
+      [],
+    );
+    assert.deepEqual(
+      probe('core/query/parse/probe.test.ts', "import { unitSchema } from '../../../../test/helpers/unit-schema.js';"),
+      [],
+    );
   });
 
   it('finds a cycle of type imports', () => {
@@ -304,17 +353,33 @@ describe('the layout of src/', () => {
 
   it('refuses an admin import of a feature file that is not its contract', () => {
     const file = join(ADMIN, 'probe.ts');
-    assert.equal(adminViolations([{ path: file, text: "import type { Webhook } from '../../src/features/events/webhooks.ts';" }]).length, 1);
-    assert.deepEqual(adminViolations([{ path: file, text: "import type { Webhook } from '../../src/features/events/contract.ts';" }]), []);
+    assert.equal(
+      adminViolations([{ path: file, text: "import type { Webhook } from '../../src/features/events/webhooks.ts';" }])
+        .length,
+      1,
+    );
+    assert.deepEqual(
+      adminViolations([{ path: file, text: "import type { Webhook } from '../../src/features/events/contract.ts';" }]),
+      [],
+    );
   });
 
   it('is the table docs/architecture.md states', () => {
     const page = readFileSync(join(ROOT, 'docs', 'architecture.md'), 'utf8');
     const section = page.slice(page.indexOf('## Layers'));
-    const core = [...section.matchAll(/^\| core (\d+) \| ([^|]+) \|/gm)].map(([, layer, units]) => [Number(layer), [...units!.matchAll(/`([^`]+)`/g)].map(([, unit]) => unit!.replace(/\/$/, '').replace(/\.ts$/, ''))]);
-    assert.deepEqual(core, CORE_LAYERS.map((units, layer) => [layer, units]));
+    const core = [...section.matchAll(/^\| core (\d+) \| ([^|]+) \|/gm)].map(([, layer, units]) => [
+      Number(layer),
+      [...units!.matchAll(/`([^`]+)`/g)].map(([, unit]) => unit!.replace(/\/$/, '').replace(/\.ts$/, '')),
+    ]);
+    assert.deepEqual(
+      core,
+      CORE_LAYERS.map((units, layer) => [layer, units]),
+    );
     const features = Object.fromEntries(
-      [...section.matchAll(/^\| `features\/([\w-]+)\/` \| ([^|]*) \|/gm)].map(([, name, uses]) => [name!, [...uses!.matchAll(/`([^`]+)`/g)].map(([, used]) => used!)]),
+      [...section.matchAll(/^\| `features\/([\w-]+)\/` \| ([^|]*) \|/gm)].map(([, name, uses]) => [
+        name!,
+        [...uses!.matchAll(/`([^`]+)`/g)].map(([, used]) => used!),
+      ]),
     );
     assert.deepEqual(features, FEATURES);
   });

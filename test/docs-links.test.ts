@@ -43,16 +43,18 @@ const PLACEHOLDER = /[*<>{}:]|\.\.\./;
  * Markdown, every run of spaces and punctuation one `-`, lower case, a leading digit prefixed `_`.
  */
 function slugify(text: string): string {
-  return text
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036F]/g, '')
-    // eslint-disable-next-line no-control-regex -- VitePress drops control characters from anchors
-    .replace(/[\u0000-\u001f]/g, '')
-    .replace(/[\s~`!@#$%^&*()\-_+=[\]{}|\\;:"'“”‘’<>,.?/]+/g, '-')
-    .replace(/-{2,}/g, '-')
-    .replace(/^-+|-+$/g, '')
-    .replace(/^(\d)/, '_$1')
-    .toLowerCase();
+  return (
+    text
+      .normalize('NFKD')
+      .replace(/[\u0300-\u036F]/g, '')
+      // eslint-disable-next-line no-control-regex -- VitePress drops control characters from anchors
+      .replace(/[\u0000-\u001f]/g, '')
+      .replace(/[\s~`!@#$%^&*()\-_+=[\]{}|\\;:"'“”‘’<>,.?/]+/g, '-')
+      .replace(/-{2,}/g, '-')
+      .replace(/^-+|-+$/g, '')
+      .replace(/^(\d)/, '_$1')
+      .toLowerCase()
+  );
 }
 
 /** A heading's text as rendered: code spans, emphasis, links and tags reduced to their text. */
@@ -84,7 +86,8 @@ function lines(markdown: string): Line[] {
       return { number: index + 1, text, fenced: true };
     }
     if (fence !== undefined) {
-      if (opener && opener[0] === fence[0] && opener.length >= fence.length && text.trim() === opener) fence = undefined;
+      if (opener && opener[0] === fence[0] && opener.length >= fence.length && text.trim() === opener)
+        fence = undefined;
       return { number: index + 1, text, fenced: true };
     }
     return { number: index + 1, text, fenced: false };
@@ -160,7 +163,9 @@ function checkDocs(files: string[], tree: Tree): Problem[] {
           let target = file;
           if (pathPart !== '') {
             const decoded = decodeURIComponent(pathPart.replace(/\?.*$/, ''));
-            const joined = decoded.startsWith('/') ? posix.join(file.startsWith('docs/') ? 'docs' : '.', decoded) : posix.join(dir, decoded);
+            const joined = decoded.startsWith('/')
+              ? posix.join(file.startsWith('docs/') ? 'docs' : '.', decoded)
+              : posix.join(dir, decoded);
             const resolved = resolveTarget(posix.normalize(joined));
             if (resolved === undefined) {
               report(`link to ${raw}: ${posix.normalize(joined)} does not exist`);
@@ -197,7 +202,11 @@ function documentationFiles(): string[] {
     readdirSync(dir).flatMap((name) => {
       const path = join(dir, name);
       if (name === 'node_modules' || name === 'dist' || name === 'cache') return [];
-      return statSync(path).isDirectory() ? walk(path) : name.endsWith('.md') ? [relative(ROOT, path).split('\\').join('/')] : [];
+      return statSync(path).isDirectory()
+        ? walk(path)
+        : name.endsWith('.md')
+          ? [relative(ROOT, path).split('\\').join('/')]
+          : [];
     });
   return ['README.md', ...walk(join(ROOT, 'docs'))];
 }
@@ -206,14 +215,18 @@ function documentationFiles(): string[] {
 function checkCitations(files: string[], tree: Tree): Problem[] {
   const problems: Problem[] = [];
   for (const file of files) {
-    tree.read(file).split('\n').forEach((text, index) => {
-      for (const match of text.matchAll(/(?<![\w/.-])(docs\/[\w/-]+\.md)(?: "([^"]+)")?/g)) {
-        const [, page, heading] = match as unknown as [string, string, string | undefined];
-        const report = (message: string) => problems.push({ file, line: index + 1, message });
-        if (!tree.isFile(page)) report(`cites ${page}, which does not exist`);
-        else if (heading !== undefined && !anchors(tree.read(page)).has(slugify(headingText(heading)))) report(`cites ${page} "${heading}", a heading it does not have`);
-      }
-    });
+    tree
+      .read(file)
+      .split('\n')
+      .forEach((text, index) => {
+        for (const match of text.matchAll(/(?<![\w/.-])(docs\/[\w/-]+\.md)(?: "([^"]+)")?/g)) {
+          const [, page, heading] = match as unknown as [string, string, string | undefined];
+          const report = (message: string) => problems.push({ file, line: index + 1, message });
+          if (!tree.isFile(page)) report(`cites ${page}, which does not exist`);
+          else if (heading !== undefined && !anchors(tree.read(page)).has(slugify(headingText(heading))))
+            report(`cites ${page} "${heading}", a heading it does not have`);
+        }
+      });
   }
   return problems;
 }
@@ -224,14 +237,27 @@ function codeFiles(): string[] {
     readdirSync(dir).flatMap((name) => {
       const path = join(dir, name);
       if (name === 'node_modules' || name === 'dist' || name === '.tmp') return [];
-      return statSync(path).isDirectory() ? walk(path) : /\.(ts|tsx|mts|mjs|cjs|js)$/.test(name) ? [relative(ROOT, path).split('\\').join('/')] : [];
+      return statSync(path).isDirectory()
+        ? walk(path)
+        : /\.(ts|tsx|mts|mjs|cjs|js)$/.test(name)
+          ? [relative(ROOT, path).split('\\').join('/')]
+          : [];
     });
-  return ['src', 'test', 'bench', 'scripts', 'examples'].flatMap((dir) => walk(join(ROOT, dir))).filter((file) => file !== 'test/docs-links.test.ts');
+  return ['src', 'test', 'bench', 'scripts', 'examples']
+    .flatMap((dir) => walk(join(ROOT, dir)))
+    .filter((file) => file !== 'test/docs-links.test.ts');
 }
 
 /** An in-memory tree for the checker's own tests. */
 function memory(files: Record<string, string>): Tree {
-  const folders = new Set(Object.keys(files).flatMap((path) => path.split('/').slice(0, -1).map((_, i, parts) => parts.slice(0, i + 1).join('/'))));
+  const folders = new Set(
+    Object.keys(files).flatMap((path) =>
+      path
+        .split('/')
+        .slice(0, -1)
+        .map((_, i, parts) => parts.slice(0, i + 1).join('/')),
+    ),
+  );
   return {
     isFile: (path) => path in files,
     isDirectory: (path) => folders.has(path.replace(/\/$/, '')),
@@ -265,7 +291,7 @@ describe('documentation links', () => {
       'docs/rest.md': '# REST\n\n## Pagination\n\n## Earlier response format (v4)\n',
       'src/a.ts': [
         '// docs/rest.md "Pagination": fine',
-        "describe('format, docs/rest.md \"Earlier response format (v4)\"', () => {});",
+        'describe(\'format, docs/rest.md "Earlier response format (v4)"\', () => {});',
         '/** docs/rest.md "Paging" and docs/gone.md, docs/rest.md */',
       ].join('\n'),
     });
@@ -278,8 +304,14 @@ describe('documentation links', () => {
   it('slugs headings as VitePress does', () => {
     assert.equal(slugify(headingText('Differences from Strapi 5.54')), 'differences-from-strapi-5-54');
     assert.equal(slugify(headingText('Admin panel (`admin/`)')), 'admin-panel-admin');
-    assert.equal(slugify(headingText('Grants: config/permissions seeds, the database decides')), 'grants-config-permissions-seeds-the-database-decides');
-    assert.equal(slugify(headingText('Schemas: projects Strapi starts on, Vellum starts on')), 'schemas-projects-strapi-starts-on-vellum-starts-on');
+    assert.equal(
+      slugify(headingText('Grants: config/permissions seeds, the database decides')),
+      'grants-config-permissions-seeds-the-database-decides',
+    );
+    assert.equal(
+      slugify(headingText('Schemas: projects Strapi starts on, Vellum starts on')),
+      'schemas-projects-strapi-starts-on-vellum-starts-on',
+    );
     assert.equal(slugify(headingText('Earlier response format (v4)')), 'earlier-response-format-v4');
     assert.equal(slugify(headingText("What's **new** in [REST](rest.md)")), 'what-s-new-in-rest');
     assert.equal(slugify('2026 figures'), '_2026-figures');
@@ -325,7 +357,8 @@ describe('documentation links', () => {
 
   it('passes a page whose links, anchors and paths all exist', () => {
     const tree = memory({
-      'docs/a.md': '# A\n\n## Two words\n\n[self](#two-words) [b](b.md) [b title](b.md#b "B") `src/x.ts` `bench/` `scripts/y.mjs`\n',
+      'docs/a.md':
+        '# A\n\n## Two words\n\n[self](#two-words) [b](b.md) [b title](b.md#b "B") `src/x.ts` `bench/` `scripts/y.mjs`\n',
       'docs/b.md': '# B\n',
       'src/x.ts': '',
       'bench/run.mjs': '',

@@ -24,7 +24,9 @@ const { VellumError } = errors;
 
 /** Every exported class that is an Error, except the abstract base. */
 const CLASSES: [string, ErrorClass][] = (Object.entries(errors) as [string, unknown][])
-  .filter((entry): entry is [string, ErrorClass] => typeof entry[1] === 'function' && entry[1].prototype instanceof Error)
+  .filter(
+    (entry): entry is [string, ErrorClass] => typeof entry[1] === 'function' && entry[1].prototype instanceof Error,
+  )
   .filter(([name]) => name !== 'VellumError');
 
 /** Builds a probe instance whatever the constructor's arguments (QueryValidationError needs `where`). */
@@ -35,7 +37,10 @@ function probe(cls: ErrorClass): Error {
 
 function registered(cls: ErrorClass): Registered {
   const { status, errorName, code, graphqlCode } = cls;
-  assert.ok(status !== undefined && errorName !== undefined && code !== undefined && graphqlCode !== undefined, `${cls.name} is not registered`);
+  assert.ok(
+    status !== undefined && errorName !== undefined && code !== undefined && graphqlCode !== undefined,
+    `${cls.name} is not registered`,
+  );
   return { status, errorName, code, graphqlCode };
 }
 
@@ -43,12 +48,20 @@ function registered(cls: ErrorClass): Registered {
 function errorTable(): Map<string, string[]> {
   const page = readFileSync(new URL('../docs/errors.md', import.meta.url), 'utf8');
   const lines = page.split('\n');
-  const header = lines.findIndex((line) => /^\|\s*Class\s*\|\s*Name\s*\|\s*Status\s*\|\s*Code\s*\|\s*GraphQL code\s*\|/.test(line));
-  assert.ok(header >= 0, "docs/errors.md has no error table ('| Class | Name | Status | Code | GraphQL code | When |')");
+  const header = lines.findIndex((line) =>
+    /^\|\s*Class\s*\|\s*Name\s*\|\s*Status\s*\|\s*Code\s*\|\s*GraphQL code\s*\|/.test(line),
+  );
+  assert.ok(
+    header >= 0,
+    "docs/errors.md has no error table ('| Class | Name | Status | Code | GraphQL code | When |')",
+  );
   const rows = new Map<string, string[]>();
   for (const line of lines.slice(header + 2)) {
     if (!line.startsWith('|')) break;
-    const cells = line.split('|').slice(1, -1).map((cell) => cell.trim().replace(/^`|`$/g, ''));
+    const cells = line
+      .split('|')
+      .slice(1, -1)
+      .map((cell) => cell.trim().replace(/^`|`$/g, ''));
     rows.set(cells[0]!, cells);
   }
   return rows;
@@ -57,7 +70,13 @@ function errorTable(): Map<string, string[]> {
 describe('error registry', () => {
   it('finds the error classes', () => {
     const names = CLASSES.map(([name]) => name);
-    for (const expected of ['ValidationError', 'UnsupportedMediaTypeError', 'InternalServerError', 'ServiceUnavailableError', 'ProjectError']) {
+    for (const expected of [
+      'ValidationError',
+      'UnsupportedMediaTypeError',
+      'InternalServerError',
+      'ServiceUnavailableError',
+      'ProjectError',
+    ]) {
       assert.ok(names.includes(expected), `${expected} is exported`);
     }
   });
@@ -110,25 +129,38 @@ describe('error registry', () => {
   });
 
   it('maps Fastify errors to registered classes, never an inline name', () => {
-    const media = toVellumError({ code: 'FST_ERR_CTP_INVALID_MEDIA_TYPE', statusCode: 415, message: 'Unsupported Media Type: text/foo' });
+    const media = toVellumError({
+      code: 'FST_ERR_CTP_INVALID_MEDIA_TYPE',
+      statusCode: 415,
+      message: 'Unsupported Media Type: text/foo',
+    });
     assert.ok(media instanceof errors.UnsupportedMediaTypeError);
     assert.equal(media.status, 415);
     assert.equal(media.message, 'Unsupported Media Type: text/foo');
     const unknown = toVellumError(new Error('boom'));
     assert.ok(unknown instanceof errors.InternalServerError);
-    assert.deepEqual(errorBody(unknown).error, { status: 500, name: 'InternalServerError', message: 'Internal Server Error', details: {} });
+    assert.deepEqual(errorBody(unknown).error, {
+      status: 500,
+      name: 'InternalServerError',
+      message: 'Internal Server Error',
+      details: {},
+    });
     const other = toVellumError({ statusCode: 405, message: 'Method Not Allowed' });
     assert.ok(other instanceof errors.ApplicationError);
     assert.equal(other.status, 405);
   });
 
-  it("lists every class in the error table of docs/errors.md with the same values", () => {
+  it('lists every class in the error table of docs/errors.md with the same values', () => {
     const rows = errorTable();
     for (const [exported, cls] of CLASSES) {
       const { status, errorName, code, graphqlCode } = registered(cls);
       const cells = rows.get(exported);
       assert.ok(cells, `docs/errors.md lists ${exported}`);
-      assert.deepEqual(cells.slice(0, 5), [exported, errorName, String(status), code, graphqlCode], `docs/errors.md row of ${exported}`);
+      assert.deepEqual(
+        cells.slice(0, 5),
+        [exported, errorName, String(status), code, graphqlCode],
+        `docs/errors.md row of ${exported}`,
+      );
       assert.ok((cells[5] ?? '').length > 0, `docs/errors.md says when ${exported} happens`);
     }
     const stale = [...rows.keys()].filter((name) => !CLASSES.some(([exported]) => exported === name));

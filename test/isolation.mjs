@@ -31,17 +31,29 @@ const files = walk(root)
 
 /** Runs one test file (optionally only the tests named `pattern`) and returns its events. */
 function run(file, pattern) {
-  const args = ['--import', 'tsx', '--test', '--test-concurrency=1', `--test-reporter=${reporter}`, '--test-reporter-destination=stdout'];
+  const args = [
+    '--import',
+    'tsx',
+    '--test',
+    '--test-concurrency=1',
+    `--test-reporter=${reporter}`,
+    '--test-reporter-destination=stdout',
+  ];
   if (pattern) args.push(`--test-name-pattern=${pattern}`);
   args.push(file);
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, args, { env: { ...process.env, VELLUM_TEST_DIALECTS: 'sqlite', NODE_ENV: 'test' } });
+    const child = spawn(process.execPath, args, {
+      env: { ...process.env, VELLUM_TEST_DIALECTS: 'sqlite', NODE_ENV: 'test' },
+    });
     let out = '';
     let err = '';
     child.stdout.on('data', (chunk) => (out += chunk));
     child.stderr.on('data', (chunk) => (err += chunk));
     child.on('close', (code) => {
-      const events = out.split('\n').filter((line) => line.startsWith('{')).map((line) => JSON.parse(line));
+      const events = out
+        .split('\n')
+        .filter((line) => line.startsWith('{'))
+        .map((line) => JSON.parse(line));
       resolve({ code, events, output: `${out}\n${err}` });
     });
   });
@@ -52,12 +64,14 @@ const leaves = (events) => events.filter((event) => !event.suite && !event.skipp
 
 async function pool(items, worker) {
   let next = 0;
-  await Promise.all(Array.from({ length: Math.min(concurrency, items.length) }, async () => {
-    while (next < items.length) {
-      const index = next++;
-      await worker(items[index], index);
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: Math.min(concurrency, items.length) }, async () => {
+      while (next < items.length) {
+        const index = next++;
+        await worker(items[index], index);
+      }
+    }),
+  );
 }
 
 /** A pattern no test name matches: the file's tests are listed, skipped, none run. */
@@ -72,7 +86,11 @@ for (const file of files) {
   const name = relative(root, file);
   // The tests that would run on SQLite: skipped here for the pattern only, not for a reason of their own.
   const listed = await run(file, NONE);
-  const tests = [...new Set(listed.events.filter((event) => !event.suite && event.skipReason === UNMATCHED).map((event) => event.name))];
+  const tests = [
+    ...new Set(
+      listed.events.filter((event) => !event.suite && event.skipReason === UNMATCHED).map((event) => event.name),
+    ),
+  ];
   if (tests.length === 0 && listed.code !== 0) console.log(`${name}: cannot be listed (exit ${listed.code})`);
   const alone = [];
   await pool(tests, async (test, index) => {
@@ -82,7 +100,10 @@ for (const file of files) {
     if (result.code === 0 && named.length > 0 && named.every((event) => event.skipped)) return;
     const ran = leaves(result.events).filter((event) => event.name === test);
     if (result.code === 0 && ran.length > 0 && ran.every((event) => event.passed)) return;
-    const why = ran.length === 0 ? `did not run (exit ${result.code})` : ran.find((event) => !event.passed)?.error ?? `exit ${result.code}`;
+    const why =
+      ran.length === 0
+        ? `did not run (exit ${result.code})`
+        : (ran.find((event) => !event.passed)?.error ?? `exit ${result.code}`);
     const log = join(logs, `${name.replace(/[/\\]/g, '_')}-${index}.log`);
     writeFileSync(log, `${test}\n\n${result.output}`);
     alone.push(test);

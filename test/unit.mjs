@@ -23,7 +23,11 @@ const walk = (dir) =>
   });
 const filters = process.argv.slice(2);
 const files = [...walk(join(root, 'src')), ...walk(join(root, 'admin/src')), join(root, 'test/docs-links.test.ts')]
-  .filter((file) => filters.length === 0 || filters.some((f) => relative(join(root, 'src'), file).includes(f) || relative(root, file).includes(f)))
+  .filter(
+    (file) =>
+      filters.length === 0 ||
+      filters.some((f) => relative(join(root, 'src'), file).includes(f) || relative(root, file).includes(f)),
+  )
   .sort();
 if (files.length === 0) {
   console.error('no unit test files match', filters.join(' '));

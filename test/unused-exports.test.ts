@@ -14,13 +14,22 @@ import ts from 'typescript';
 const root = resolve(import.meta.dirname, '..');
 
 /** Modules whose exports are for users of Vellum, not for other modules. */
-const ENTRIES = new Set(['src/app/server.ts', 'src/app/cli/main.ts', 'src/strapi/public/strapi.ts', 'src/strapi/public/utils.ts']);
+const ENTRIES = new Set([
+  'src/app/server.ts',
+  'src/app/cli/main.ts',
+  'src/strapi/public/strapi.ts',
+  'src/strapi/public/utils.ts',
+]);
 
 const walk = (dir: string): string[] =>
   readdirSync(dir).flatMap((name) => {
     const path = join(dir, name);
     if (name === 'node_modules' || name === 'fixtures') return [];
-    return statSync(path).isDirectory() ? walk(path) : /\.(ts|mts)$/.test(name) && !name.endsWith('.d.ts') ? [path] : [];
+    return statSync(path).isDirectory()
+      ? walk(path)
+      : /\.(ts|mts)$/.test(name) && !name.endsWith('.d.ts')
+        ? [path]
+        : [];
   });
 
 const resolveImport = (from: string, specifier: string): string | undefined => {
@@ -49,7 +58,11 @@ it('every export of src/ is imported somewhere', () => {
     const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true);
     const mine: string[] = [];
     const visit = (node: ts.Node) => {
-      if ((ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) {
+      if (
+        (ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) &&
+        node.moduleSpecifier &&
+        ts.isStringLiteral(node.moduleSpecifier)
+      ) {
         const target = resolveImport(file, node.moduleSpecifier.text);
         if (ts.isImportDeclaration(node)) {
           const clause = node.importClause;
@@ -58,17 +71,28 @@ it('every export of src/ is imported somewhere', () => {
             if (clause.name) use(target, 'default');
             const bindings = clause.namedBindings;
             if (bindings && ts.isNamespaceImport(bindings)) use(target, '*');
-            if (bindings && ts.isNamedImports(bindings)) for (const el of bindings.elements) use(target, (el.propertyName ?? el.name).text);
+            if (bindings && ts.isNamedImports(bindings))
+              for (const el of bindings.elements) use(target, (el.propertyName ?? el.name).text);
           }
         } else if (!node.exportClause) use(target, '*');
-        else if (ts.isNamedExports(node.exportClause)) for (const el of node.exportClause.elements) use(target, (el.propertyName ?? el.name).text);
+        else if (ts.isNamedExports(node.exportClause))
+          for (const el of node.exportClause.elements) use(target, (el.propertyName ?? el.name).text);
         else use(target, '*');
       }
       // import('...') in code and in types
-      if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword && node.arguments[0] && ts.isStringLiteral(node.arguments[0])) {
+      if (
+        ts.isCallExpression(node) &&
+        node.expression.kind === ts.SyntaxKind.ImportKeyword &&
+        node.arguments[0] &&
+        ts.isStringLiteral(node.arguments[0])
+      ) {
         use(resolveImport(file, node.arguments[0].text), '*');
       }
-      if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument) && ts.isStringLiteral(node.argument.literal)) {
+      if (
+        ts.isImportTypeNode(node) &&
+        ts.isLiteralTypeNode(node.argument) &&
+        ts.isStringLiteral(node.argument.literal)
+      ) {
         use(resolveImport(file, node.argument.literal.text), '*');
       }
       ts.forEachChild(node, visit);
@@ -82,8 +106,10 @@ it('every export of src/ is imported somewhere', () => {
       if (ts.isInterfaceDeclaration(statement) || ts.isTypeAliasDeclaration(statement)) continue;
       if (modifiers.some((m) => m.kind === ts.SyntaxKind.DefaultKeyword)) mine.push('default');
       else if (ts.isVariableStatement(statement)) {
-        for (const declaration of statement.declarationList.declarations) if (ts.isIdentifier(declaration.name)) mine.push(declaration.name.text);
-      } else if ('name' in statement && statement.name && ts.isIdentifier(statement.name as ts.Node)) mine.push((statement.name as ts.Identifier).text);
+        for (const declaration of statement.declarationList.declarations)
+          if (ts.isIdentifier(declaration.name)) mine.push(declaration.name.text);
+      } else if ('name' in statement && statement.name && ts.isIdentifier(statement.name as ts.Node))
+        mine.push((statement.name as ts.Identifier).text);
     }
     exported.set(file, mine);
   }

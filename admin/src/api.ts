@@ -42,7 +42,11 @@ export async function api<T>(path: string, init: { method?: string; body?: unkno
   const token = session.token;
   if (token) headers.authorization = `Bearer ${token}`;
   if (init.body !== undefined) headers['content-type'] = 'application/json';
-  const response = await fetch(path, { method: init.method ?? 'GET', headers, body: init.body === undefined ? undefined : JSON.stringify(init.body) });
+  const response = await fetch(path, {
+    method: init.method ?? 'GET',
+    headers,
+    body: init.body === undefined ? undefined : JSON.stringify(init.body),
+  });
   const text = await response.text();
   let body: unknown = null;
   try {
@@ -56,7 +60,11 @@ export async function api<T>(path: string, init: { method?: string; body?: unkno
       session.clear();
       onUnauthorized();
     }
-    throw new ApiError(response.status, error?.message ?? `The server answered ${response.status}`, error?.details?.errors ?? []);
+    throw new ApiError(
+      response.status,
+      error?.message ?? `The server answered ${response.status}`,
+      error?.details?.errors ?? [],
+    );
   }
   return body as T;
 }
@@ -84,6 +92,10 @@ export async function uploadFiles<T>(files: File[]): Promise<T[]> {
   if (session.token) headers.authorization = `Bearer ${session.token}`;
   const response = await fetch('/admin/upload', { method: 'POST', headers, body: form });
   const body = (await response.json().catch(() => null)) as { error?: { message?: string } } | T[] | null;
-  if (!response.ok) throw new ApiError(response.status, (body as { error?: { message?: string } } | null)?.error?.message ?? `The upload failed (${response.status})`);
+  if (!response.ok)
+    throw new ApiError(
+      response.status,
+      (body as { error?: { message?: string } } | null)?.error?.message ?? `The upload failed (${response.status})`,
+    );
   return body as T[];
 }

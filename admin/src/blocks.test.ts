@@ -1,7 +1,18 @@
 // Strapi blocks <-> the editor's value (run by the unit tier: npm run test:unit -- admin/src).
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { blockOfKind, CODE_LANGUAGES, codeLanguageOptions, emptyParagraph, imageBlock, kindOf, safeUrl, toApiValue, toEditorValue, type BlockElement } from './blocks.ts';
+import {
+  blockOfKind,
+  CODE_LANGUAGES,
+  codeLanguageOptions,
+  emptyParagraph,
+  imageBlock,
+  kindOf,
+  safeUrl,
+  toApiValue,
+  toEditorValue,
+  type BlockElement,
+} from './blocks.ts';
 import { apiData, formValues, modelsOf } from './fields.ts';
 
 /** Every kind of node Strapi 5's editor writes, as the API answers them. */
@@ -27,12 +38,21 @@ const stored: BlockElement[] = [
     children: [
       { type: 'list-item', children: [{ type: 'text', text: 'one' }] },
       { type: 'list-item', children: [{ type: 'text', text: 'two' }] },
-      { type: 'list', format: 'ordered', indentLevel: 1, children: [{ type: 'list-item', children: [{ type: 'text', text: 'nested' }] }] },
+      {
+        type: 'list',
+        format: 'ordered',
+        indentLevel: 1,
+        children: [{ type: 'list-item', children: [{ type: 'text', text: 'nested' }] }],
+      },
     ],
   },
   { type: 'quote', children: [{ type: 'text', text: 'Quoted' }] },
   { type: 'code', language: 'javascript', children: [{ type: 'text', text: 'let a = 1;\nlet b = 2;' }] },
-  { type: 'image', image: { id: 3, name: 'cat.png', url: '/uploads/cat.png', width: 10, height: 10, alternativeText: 'A cat' }, children: [{ type: 'text', text: '' }] },
+  {
+    type: 'image',
+    image: { id: 3, name: 'cat.png', url: '/uploads/cat.png', width: 10, height: 10, alternativeText: 'A cat' },
+    children: [{ type: 'text', text: '' }],
+  },
 ];
 
 describe('admin panel: blocks <-> the editor', () => {
@@ -45,7 +65,8 @@ describe('admin panel: blocks <-> the editor', () => {
   });
 
   it('gives an empty or missing value one empty paragraph, and writes an empty editor as null', () => {
-    for (const empty of [null, undefined, [], 'text', { type: 'paragraph' }, [{ text: 'a leaf at the top' }]]) assert.deepEqual(toEditorValue(empty), [emptyParagraph()]);
+    for (const empty of [null, undefined, [], 'text', { type: 'paragraph' }, [{ text: 'a leaf at the top' }]])
+      assert.deepEqual(toEditorValue(empty), [emptyParagraph()]);
     assert.equal(toApiValue([emptyParagraph()]), null);
     assert.equal(toApiValue([{ type: 'paragraph', children: [{ text: '' }] }]), null);
     assert.equal(toApiValue([]), null);
@@ -63,8 +84,24 @@ describe('admin panel: blocks <-> the editor', () => {
 
   it('writes the leaves the editor makes in Strapi format: type text, no marks that are off', () => {
     // Slate adds text nodes without a type (splits, new blocks); removing a mark may leave it false.
-    const edited = [{ type: 'paragraph', children: [{ text: 'plain', bold: false }, { text: 'bold', bold: true, italic: undefined }] }] as unknown as BlockElement[];
-    assert.deepEqual(toApiValue(edited), [{ type: 'paragraph', children: [{ type: 'text', text: 'plain' }, { type: 'text', text: 'bold', bold: true }] }]);
+    const edited = [
+      {
+        type: 'paragraph',
+        children: [
+          { text: 'plain', bold: false },
+          { text: 'bold', bold: true, italic: undefined },
+        ],
+      },
+    ] as unknown as BlockElement[];
+    assert.deepEqual(toApiValue(edited), [
+      {
+        type: 'paragraph',
+        children: [
+          { type: 'text', text: 'plain' },
+          { type: 'text', text: 'bold', bold: true },
+        ],
+      },
+    ]);
   });
 
   it('maps the toolbar kinds to blocks and back', () => {
@@ -72,7 +109,10 @@ describe('admin panel: blocks <-> the editor', () => {
     assert.deepEqual(blockOfKind('list-ordered'), { type: 'list', format: 'ordered' });
     assert.deepEqual(blockOfKind('code'), { type: 'code', language: 'plaintext' });
     assert.equal(kindOf({ type: 'heading', level: 4, children: [] }), 'heading-4');
-    assert.equal(kindOf({ type: 'list-item', children: [] }, { type: 'list', format: 'unordered', children: [] }), 'list-unordered');
+    assert.equal(
+      kindOf({ type: 'list-item', children: [] }, { type: 'list', format: 'unordered', children: [] }),
+      'list-unordered',
+    );
     assert.equal(kindOf({ type: 'image', children: [] }), 'paragraph');
   });
 
@@ -97,7 +137,16 @@ describe('admin panel: blocks <-> the editor', () => {
   });
 
   it("makes an image block of a library file as Strapi's editor does", () => {
-    const formats = { thumbnail: { name: 'thumbnail_cat.png', url: '/uploads/thumbnail_cat.png', width: 156, height: 100, size: 3.2, mime: 'image/png' } };
+    const formats = {
+      thumbnail: {
+        name: 'thumbnail_cat.png',
+        url: '/uploads/thumbnail_cat.png',
+        width: 156,
+        height: 100,
+        size: 3.2,
+        mime: 'image/png',
+      },
+    };
     const file = {
       id: 7,
       documentId: 'abc',
@@ -143,8 +192,15 @@ describe('admin panel: blocks <-> the editor', () => {
       },
       children: [{ type: 'text', text: '' }],
     });
-    assert.equal(imageBlock({ ...file, alternativeText: 'A cat', url: 'https://cdn.example.com/cat.png' }, 'http://localhost:1337').image?.alternativeText, 'A cat');
-    assert.equal(imageBlock({ ...file, url: 'https://cdn.example.com/cat.png' }, 'http://localhost:1337').image?.url, 'https://cdn.example.com/cat.png');
+    assert.equal(
+      imageBlock({ ...file, alternativeText: 'A cat', url: 'https://cdn.example.com/cat.png' }, 'http://localhost:1337')
+        .image?.alternativeText,
+      'A cat',
+    );
+    assert.equal(
+      imageBlock({ ...file, url: 'https://cdn.example.com/cat.png' }, 'http://localhost:1337').image?.url,
+      'https://cdn.example.com/cat.png',
+    );
     // The editor keeps it as it is, and writes it back the same.
     assert.deepEqual(toApiValue(toEditorValue([block])), [block]);
   });

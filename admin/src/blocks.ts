@@ -45,7 +45,12 @@ export const BLOCK_KINDS = [
 export type BlockKind = (typeof BLOCK_KINDS)[number]['value'];
 
 /** The block a kind stands for, without children (what the toolbar sets on the blocks chosen). */
-export function blockOfKind(kind: BlockKind): { type: string; level?: number; format?: 'ordered' | 'unordered'; language?: string } {
+export function blockOfKind(kind: BlockKind): {
+  type: string;
+  level?: number;
+  format?: 'ordered' | 'unordered';
+  language?: string;
+} {
   if (kind.startsWith('heading-')) return { type: 'heading', level: Number(kind.slice('heading-'.length)) };
   if (kind === 'list-ordered') return { type: 'list', format: 'ordered' };
   if (kind === 'list-unordered') return { type: 'list', format: 'unordered' };
@@ -68,14 +73,59 @@ export function kindOf(block: BlockElement, list?: BlockElement): BlockKind {
  */
 export const CODE_LANGUAGES: readonly { value: string; label: string }[] = (
   [
-    ['asm', 'Assembly'], ['bash', 'Bash'], ['c', 'C'], ['clojure', 'Clojure'], ['cobol', 'COBOL'], ['cpp', 'C++'], ['csharp', 'C#'], ['css', 'CSS'],
-    ['dart', 'Dart'], ['dockerfile', 'Dockerfile'], ['elixir', 'Elixir'], ['erlang', 'Erlang'], ['fortran', 'Fortran'], ['fsharp', 'F#'], ['go', 'Go'],
-    ['graphql', 'GraphQL'], ['groovy', 'Groovy'], ['haskell', 'Haskell'], ['haxe', 'Haxe'], ['html', 'HTML'], ['ini', 'INI'], ['java', 'Java'],
-    ['javascript', 'JavaScript'], ['jsx', 'JavaScript (React)'], ['json', 'JSON'], ['julia', 'Julia'], ['kotlin', 'Kotlin'], ['latex', 'LaTeX'],
-    ['lua', 'Lua'], ['markdown', 'Markdown'], ['matlab', 'MATLAB'], ['makefile', 'Makefile'], ['objectivec', 'Objective-C'], ['perl', 'Perl'],
-    ['php', 'PHP'], ['plaintext', 'Plain text'], ['powershell', 'PowerShell'], ['python', 'Python'], ['r', 'R'], ['ruby', 'Ruby'], ['rust', 'Rust'],
-    ['sas', 'SAS'], ['scala', 'Scala'], ['scheme', 'Scheme'], ['shell', 'Shell'], ['sql', 'SQL'], ['stata', 'Stata'], ['swift', 'Swift'],
-    ['typescript', 'TypeScript'], ['tsx', 'TypeScript (React)'], ['vbnet', 'VB.NET'], ['xml', 'XML'], ['yaml', 'YAML'],
+    ['asm', 'Assembly'],
+    ['bash', 'Bash'],
+    ['c', 'C'],
+    ['clojure', 'Clojure'],
+    ['cobol', 'COBOL'],
+    ['cpp', 'C++'],
+    ['csharp', 'C#'],
+    ['css', 'CSS'],
+    ['dart', 'Dart'],
+    ['dockerfile', 'Dockerfile'],
+    ['elixir', 'Elixir'],
+    ['erlang', 'Erlang'],
+    ['fortran', 'Fortran'],
+    ['fsharp', 'F#'],
+    ['go', 'Go'],
+    ['graphql', 'GraphQL'],
+    ['groovy', 'Groovy'],
+    ['haskell', 'Haskell'],
+    ['haxe', 'Haxe'],
+    ['html', 'HTML'],
+    ['ini', 'INI'],
+    ['java', 'Java'],
+    ['javascript', 'JavaScript'],
+    ['jsx', 'JavaScript (React)'],
+    ['json', 'JSON'],
+    ['julia', 'Julia'],
+    ['kotlin', 'Kotlin'],
+    ['latex', 'LaTeX'],
+    ['lua', 'Lua'],
+    ['markdown', 'Markdown'],
+    ['matlab', 'MATLAB'],
+    ['makefile', 'Makefile'],
+    ['objectivec', 'Objective-C'],
+    ['perl', 'Perl'],
+    ['php', 'PHP'],
+    ['plaintext', 'Plain text'],
+    ['powershell', 'PowerShell'],
+    ['python', 'Python'],
+    ['r', 'R'],
+    ['ruby', 'Ruby'],
+    ['rust', 'Rust'],
+    ['sas', 'SAS'],
+    ['scala', 'Scala'],
+    ['scheme', 'Scheme'],
+    ['shell', 'Shell'],
+    ['sql', 'SQL'],
+    ['stata', 'Stata'],
+    ['swift', 'Swift'],
+    ['typescript', 'TypeScript'],
+    ['tsx', 'TypeScript (React)'],
+    ['vbnet', 'VB.NET'],
+    ['xml', 'XML'],
+    ['yaml', 'YAML'],
   ] as const
 ).map(([value, label]) => ({ value, label }));
 
@@ -87,7 +137,22 @@ export function codeLanguageOptions(current: string | undefined): { value: strin
 
 /** The keys of a media file an image block keeps, as Strapi's editor picks them. */
 export const IMAGE_FIELDS = [
-  'name', 'alternativeText', 'url', 'caption', 'width', 'height', 'formats', 'hash', 'ext', 'mime', 'size', 'previewUrl', 'provider', 'provider_metadata', 'createdAt', 'updatedAt',
+  'name',
+  'alternativeText',
+  'url',
+  'caption',
+  'width',
+  'height',
+  'formats',
+  'hash',
+  'ext',
+  'mime',
+  'size',
+  'previewUrl',
+  'provider',
+  'provider_metadata',
+  'createdAt',
+  'updatedAt',
 ] as const;
 
 /**
@@ -103,8 +168,10 @@ export function imageBlock(file: Record<string, unknown>, origin: string): Block
   return { type: 'image', image, children: [{ type: 'text', text: '' }] };
 }
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
-const isText = (node: Record<string, unknown>): boolean => typeof node.text === 'string' && !Array.isArray(node.children);
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+const isText = (node: Record<string, unknown>): boolean =>
+  typeof node.text === 'string' && !Array.isArray(node.children);
 
 export const emptyParagraph = (): BlockElement => ({ type: 'paragraph', children: [{ type: 'text', text: '' }] });
 
@@ -112,8 +179,14 @@ export const emptyParagraph = (): BlockElement => ({ type: 'paragraph', children
 function editorElement(node: Record<string, unknown>): BlockElement {
   // An image is void: its one child is the empty text Strapi stores.
   if (node.type === 'image') return { ...(node as unknown as BlockElement), children: [{ type: 'text', text: '' }] };
-  const children = (Array.isArray(node.children) ? node.children : []).filter(isRecord).map((child) => (isText(child) ? (child as unknown as BlockText) : editorElement(child)));
-  return { ...(node as unknown as BlockElement), type: typeof node.type === 'string' ? node.type : 'paragraph', children: children.length ? children : [{ type: 'text', text: '' }] };
+  const children = (Array.isArray(node.children) ? node.children : [])
+    .filter(isRecord)
+    .map((child) => (isText(child) ? (child as unknown as BlockText) : editorElement(child)));
+  return {
+    ...(node as unknown as BlockElement),
+    type: typeof node.type === 'string' ? node.type : 'paragraph',
+    children: children.length ? children : [{ type: 'text', text: '' }],
+  };
 }
 
 /**
@@ -121,11 +194,16 @@ function editorElement(node: Record<string, unknown>): BlockElement {
  * and order); nothing, an empty list or something else, one empty paragraph (Slate needs a block).
  */
 export function toEditorValue(stored: unknown): BlockElement[] {
-  const blocks = Array.isArray(stored) ? stored.filter((node) => isRecord(node) && !isText(node)).map((node) => editorElement(node as Record<string, unknown>)) : [];
+  const blocks = Array.isArray(stored)
+    ? stored
+        .filter((node) => isRecord(node) && !isText(node))
+        .map((node) => editorElement(node as Record<string, unknown>))
+    : [];
   return blocks.length ? blocks : [emptyParagraph()];
 }
 
-const isEmptyParagraph = (block: BlockElement): boolean => block.type === 'paragraph' && block.children.every((child) => 'text' in child && child.text === '');
+const isEmptyParagraph = (block: BlockElement): boolean =>
+  block.type === 'paragraph' && block.children.every((child) => 'text' in child && child.text === '');
 
 /** A leaf as Strapi stores it: `type: 'text'`, its text, the marks that are on. */
 function apiText(leaf: BlockText): BlockText {
@@ -145,7 +223,9 @@ function apiNode(node: BlockNode): BlockNode {
  * off); an editor left empty (one empty paragraph, as Strapi's editor normalises it) is null.
  */
 export function toApiValue(value: unknown): BlockElement[] | null {
-  const blocks = Array.isArray(value) ? (value as BlockNode[]).filter((node): node is BlockElement => isRecord(node) && 'children' in node) : [];
+  const blocks = Array.isArray(value)
+    ? (value as BlockNode[]).filter((node): node is BlockElement => isRecord(node) && 'children' in node)
+    : [];
   if (blocks.length === 0 || (blocks.length === 1 && isEmptyParagraph(blocks[0]!))) return null;
   return blocks.map((block) => apiNode(block) as BlockElement);
 }

@@ -11,7 +11,10 @@ export interface PublicationState {
 
 export interface ListAnswer {
   data: Document[];
-  meta: { pagination: { page: number; pageSize: number; pageCount: number; total: number }; publication: Record<string, PublicationState> };
+  meta: {
+    pagination: { page: number; pageSize: number; pageCount: number; total: number };
+    publication: Record<string, PublicationState>;
+  };
 }
 
 export interface DocumentAnswer {
@@ -27,7 +30,10 @@ export function contentPath(type: ContentTypeDescription, documentId?: string): 
 }
 
 /** Draft, Published, or Modified (published, with a newer draft); nothing for a type without draft and publish. */
-export function statusOf(type: ContentTypeDescription, publication: PublicationState | null | undefined): 'Draft' | 'Published' | 'Modified' | null {
+export function statusOf(
+  type: ContentTypeDescription,
+  publication: PublicationState | null | undefined,
+): 'Draft' | 'Published' | 'Modified' | null {
   if (!type.draftAndPublish) return null;
   if (!publication) return 'Draft';
   return publication.modified ? 'Modified' : 'Published';

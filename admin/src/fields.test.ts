@@ -1,45 +1,179 @@
 // The schema → form → API mapping of the edit view (run by the unit tier: npm run test:unit).
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { apiData, defaultColumns, errorsByField, formValues, inputKind, JsonFieldError, modelsOf, populateFor, slugify } from './fields.ts';
+import {
+  apiData,
+  defaultColumns,
+  errorsByField,
+  formValues,
+  inputKind,
+  JsonFieldError,
+  modelsOf,
+  populateFor,
+  slugify,
+} from './fields.ts';
 import type { AttributeDescription } from './schema.ts';
 
-const attribute = (name: string, type: string, extra: Partial<AttributeDescription> = {}): AttributeDescription => ({ name, type, required: false, localized: false, ...extra });
+const attribute = (name: string, type: string, extra: Partial<AttributeDescription> = {}): AttributeDescription => ({
+  name,
+  type,
+  required: false,
+  localized: false,
+  ...extra,
+});
 const models = modelsOf({
-  contentTypes: [{ uid: 'api::tag.tag', displayName: 'Tag', kind: 'collectionType', singularName: 'tag', pluralName: 'tags', draftAndPublish: true, localized: false, attributes: [attribute('name', 'string')], mainField: 'name' }],
+  contentTypes: [
+    {
+      uid: 'api::tag.tag',
+      displayName: 'Tag',
+      kind: 'collectionType',
+      singularName: 'tag',
+      pluralName: 'tags',
+      draftAndPublish: true,
+      localized: false,
+      attributes: [attribute('name', 'string')],
+      mainField: 'name',
+    },
+  ],
   components: [
-    { uid: 'shared.link', displayName: 'Link', category: 'shared', attributes: [attribute('label', 'string'), attribute('url', 'string'), attribute('tag', 'relation', { target: 'api::tag.tag', toMany: false })], mainField: 'label' },
-    { uid: 'shared.quote', displayName: 'Quote', category: 'shared', attributes: [attribute('text', 'text'), attribute('link', 'component', { component: 'shared.link', repeatable: false })], mainField: null },
+    {
+      uid: 'shared.link',
+      displayName: 'Link',
+      category: 'shared',
+      attributes: [
+        attribute('label', 'string'),
+        attribute('url', 'string'),
+        attribute('tag', 'relation', { target: 'api::tag.tag', toMany: false }),
+      ],
+      mainField: 'label',
+    },
+    {
+      uid: 'shared.quote',
+      displayName: 'Quote',
+      category: 'shared',
+      attributes: [
+        attribute('text', 'text'),
+        attribute('link', 'component', { component: 'shared.link', repeatable: false }),
+      ],
+      mainField: null,
+    },
   ],
 });
 
 describe('admin panel: schema to form fields', () => {
   it('gives each attribute type its input, and leaves the others as stored', () => {
-    const kinds = ['string', 'text', 'richtext', 'email', 'password', 'uid', 'integer', 'biginteger', 'float', 'decimal', 'date', 'time', 'datetime', 'timestamp', 'boolean', 'enumeration', 'json', 'blocks', 'relation', 'media', 'component', 'dynamiczone'].map((type) => inputKind(attribute('a', type)));
-    assert.deepEqual(kinds, ['string', 'text', 'markdown', 'email', 'password', 'uid', 'integer', 'biginteger', 'decimal', 'decimal', 'date', 'time', 'datetime', 'datetime', 'boolean', 'enumeration', 'json', 'blocks', 'relation', 'media', 'component', 'dynamiczone']);
+    const kinds = [
+      'string',
+      'text',
+      'richtext',
+      'email',
+      'password',
+      'uid',
+      'integer',
+      'biginteger',
+      'float',
+      'decimal',
+      'date',
+      'time',
+      'datetime',
+      'timestamp',
+      'boolean',
+      'enumeration',
+      'json',
+      'blocks',
+      'relation',
+      'media',
+      'component',
+      'dynamiczone',
+    ].map((type) => inputKind(attribute('a', type)));
+    assert.deepEqual(kinds, [
+      'string',
+      'text',
+      'markdown',
+      'email',
+      'password',
+      'uid',
+      'integer',
+      'biginteger',
+      'decimal',
+      'decimal',
+      'date',
+      'time',
+      'datetime',
+      'datetime',
+      'boolean',
+      'enumeration',
+      'json',
+      'blocks',
+      'relation',
+      'media',
+      'component',
+      'dynamiczone',
+    ]);
   });
 
   it('fills a new form with the defaults and a stored document with its values', () => {
-    const attributes = [attribute('title', 'string'), attribute('views', 'integer', { default: 0 }), attribute('featured', 'boolean', { default: true }), attribute('meta', 'json'), attribute('secret', 'password'), attribute('at', 'time'), attribute('tags', 'relation', { target: 'api::tag.tag', toMany: true }), attribute('cover', 'media')];
-    assert.deepEqual(formValues(attributes, null, models), { title: '', views: 0, featured: true, meta: '', secret: '', at: '', tags: [], cover: [] });
-    assert.deepEqual(formValues(attributes, { title: 'T', views: 3, featured: false, meta: { a: 1 }, secret: 'never shown', at: '10:30:00.000' }, models), {
-      title: 'T',
-      views: 3,
-      featured: false,
-      meta: '{\n  "a": 1\n}',
+    const attributes = [
+      attribute('title', 'string'),
+      attribute('views', 'integer', { default: 0 }),
+      attribute('featured', 'boolean', { default: true }),
+      attribute('meta', 'json'),
+      attribute('secret', 'password'),
+      attribute('at', 'time'),
+      attribute('tags', 'relation', { target: 'api::tag.tag', toMany: true }),
+      attribute('cover', 'media'),
+    ];
+    assert.deepEqual(formValues(attributes, null, models), {
+      title: '',
+      views: 0,
+      featured: true,
+      meta: '',
       secret: '',
-      at: '10:30',
+      at: '',
       tags: [],
       cover: [],
     });
+    assert.deepEqual(
+      formValues(
+        attributes,
+        { title: 'T', views: 3, featured: false, meta: { a: 1 }, secret: 'never shown', at: '10:30:00.000' },
+        models,
+      ),
+      {
+        title: 'T',
+        views: 3,
+        featured: false,
+        meta: '{\n  "a": 1\n}',
+        secret: '',
+        at: '10:30',
+        tags: [],
+        cover: [],
+      },
+    );
   });
 
   it('turns the form into the API data: empty is null, JSON parsed, untyped passwords and unchanged values left out', () => {
-    const attributes = [attribute('title', 'string'), attribute('views', 'integer'), attribute('meta', 'json'), attribute('secret', 'password'), attribute('at', 'time'), attribute('on', 'date')];
+    const attributes = [
+      attribute('title', 'string'),
+      attribute('views', 'integer'),
+      attribute('meta', 'json'),
+      attribute('secret', 'password'),
+      attribute('at', 'time'),
+      attribute('on', 'date'),
+    ];
     const values = { title: '', views: 4, meta: '[1, 2]', secret: '', at: '09:05', on: '2026-03-14' };
-    assert.deepEqual(apiData(attributes, values, models), { title: null, views: 4, meta: [1, 2], at: '09:05:00.000', on: '2026-03-14' });
+    assert.deepEqual(apiData(attributes, values, models), {
+      title: null,
+      views: 4,
+      meta: [1, 2],
+      at: '09:05:00.000',
+      on: '2026-03-14',
+    });
     assert.deepEqual(apiData(attributes, { ...values, title: 'New' }, models, values), { title: 'New' });
-    assert.throws(() => apiData(attributes, { ...values, meta: '{' }, models), (error: unknown) => error instanceof JsonFieldError && error.field === 'meta');
+    assert.throws(
+      () => apiData(attributes, { ...values, meta: '{' }, models),
+      (error: unknown) => error instanceof JsonFieldError && error.field === 'meta',
+    );
   });
 
   it('maps relations, components and zones both ways, and populates what the form edits', () => {
@@ -52,7 +186,10 @@ describe('admin panel: schema to form fields', () => {
       attribute('gallery', 'media', { multiple: true }),
     ];
     const stored = {
-      tags: [{ documentId: 't1', name: 'One' }, { documentId: 't2', name: null }],
+      tags: [
+        { documentId: 't1', name: 'One' },
+        { documentId: 't2', name: null },
+      ],
       links: [{ id: 4, label: 'L', url: 'https://x', tag: { documentId: 't1', name: 'One' } }],
       seo: null,
       blocks: [{ __component: 'shared.quote', id: 9, text: 'Q', link: null }],
@@ -60,10 +197,16 @@ describe('admin panel: schema to form fields', () => {
       gallery: [{ id: 4, name: 'b.pdf', url: '/uploads/b.pdf', mime: 'application/pdf', alternativeText: 'B' }],
     };
     const values = formValues(attributes, stored, models);
-    assert.deepEqual(values.tags, [{ documentId: 't1', label: 'One' }, { documentId: 't2', label: 't2' }]);
+    assert.deepEqual(values.tags, [
+      { documentId: 't1', label: 'One' },
+      { documentId: 't2', label: 't2' },
+    ]);
     assert.equal(values.seo, null);
     const [link] = values.links as Record<string, unknown>[];
-    assert.deepEqual({ ...link, __key: undefined }, { __key: undefined, label: 'L', url: 'https://x', tag: [{ documentId: 't1', label: 'One' }] });
+    assert.deepEqual(
+      { ...link, __key: undefined },
+      { __key: undefined, label: 'L', url: 'https://x', tag: [{ documentId: 't1', label: 'One' }] },
+    );
     assert.deepEqual(apiData(attributes, values, models), {
       tags: { set: ['t1', 't2'] },
       links: [{ label: 'L', url: 'https://x', tag: { set: ['t1'] } }],
@@ -94,7 +237,15 @@ describe('admin panel: schema to form fields', () => {
 
   it('generates uids as Strapi does and picks the list columns', () => {
     assert.equal(slugify('  Héllo, World! 2026 '), 'hello-world-2026');
-    const attributes = [attribute('body', 'richtext'), attribute('views', 'integer'), attribute('title', 'string'), attribute('meta', 'json'), attribute('on', 'date'), attribute('kind', 'enumeration'), attribute('x', 'boolean')];
+    const attributes = [
+      attribute('body', 'richtext'),
+      attribute('views', 'integer'),
+      attribute('title', 'string'),
+      attribute('meta', 'json'),
+      attribute('on', 'date'),
+      attribute('kind', 'enumeration'),
+      attribute('x', 'boolean'),
+    ];
     assert.deepEqual(defaultColumns(attributes, 'title'), ['title', 'views', 'on', 'kind']);
   });
 });

@@ -4,7 +4,12 @@
  * API's field errors by field. No React here: the unit tests run it in Node (fields.test.ts).
  */
 import { toApiValue, toEditorValue, type BlockElement } from './blocks.ts';
-import type { AttributeDescription, ComponentDescription, ContentTypeDescription, SchemaDescription } from './schema.ts';
+import type {
+  AttributeDescription,
+  ComponentDescription,
+  ContentTypeDescription,
+  SchemaDescription,
+} from './schema.ts';
 
 export type InputKind =
   | 'string'
@@ -95,7 +100,8 @@ export const mediaItem = (file: Record<string, unknown>): MediaItem => ({
  * and zones lists of values (a zone's with `__component`; `__key` names an entry for React),
  * blocks the editor's value.
  */
-export type FormValue = string | number | boolean | null | RelationItem[] | MediaItem[] | BlockElement[] | FormValues | FormValues[];
+export type FormValue =
+  string | number | boolean | null | RelationItem[] | MediaItem[] | BlockElement[] | FormValues | FormValues[];
 export interface FormValues {
   [name: string]: FormValue;
 }
@@ -124,13 +130,17 @@ let keys = 0;
 /** A key for a list entry (React keeps an entry's inputs across reorders by it). */
 export const entryKey = (): string => `e${++keys}`;
 
-const record = (value: unknown): Record<string, unknown> | null => (value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : null);
+const record = (value: unknown): Record<string, unknown> | null =>
+  value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
 
 /** A related document's label: the target's main field, else its documentId. */
 export function relationItem(models: Models, target: string, document: Record<string, unknown>): RelationItem {
   const main = models.contentType(target)?.mainField;
   const label = main ? document[main] : undefined;
-  return { documentId: String(document.documentId), label: label === undefined || label === null || label === '' ? String(document.documentId) : String(label) };
+  return {
+    documentId: String(document.documentId),
+    label: label === undefined || label === null || label === '' ? String(document.documentId) : String(label),
+  };
 }
 
 /** The form's value of an attribute, from a stored value (a new document: the schema's default). */
@@ -141,7 +151,11 @@ export function formValue(attribute: AttributeDescription, stored: unknown, mode
       return value === true;
     case 'integer':
     case 'decimal':
-      return typeof value === 'number' ? value : typeof value === 'string' && value !== '' && !Number.isNaN(Number(value)) ? Number(value) : '';
+      return typeof value === 'number'
+        ? value
+        : typeof value === 'string' && value !== '' && !Number.isNaN(Number(value))
+          ? Number(value)
+          : '';
     case 'json':
       return value === undefined || value === null ? '' : JSON.stringify(value, null, 2);
     case 'datetime':
@@ -163,24 +177,36 @@ export function formValue(attribute: AttributeDescription, stored: unknown, mode
     }
     case 'component': {
       const component = models.component(attribute.component!);
-      const entry = (item: unknown): FormValues => ({ __key: entryKey(), ...formValues(component?.attributes ?? [], record(item), models) });
+      const entry = (item: unknown): FormValues => ({
+        __key: entryKey(),
+        ...formValues(component?.attributes ?? [], record(item), models),
+      });
       if (attribute.repeatable) return Array.isArray(value) ? value.map(entry) : [];
       return record(value) ? entry(value) : null;
     }
     case 'dynamiczone':
       return (Array.isArray(value) ? value : []).map((item) => {
         const uid = String(record(item)?.__component ?? '');
-        return { __component: uid, __key: entryKey(), ...formValues(models.component(uid)?.attributes ?? [], record(item), models) };
+        return {
+          __component: uid,
+          __key: entryKey(),
+          ...formValues(models.component(uid)?.attributes ?? [], record(item), models),
+        };
       });
     default:
       return value === undefined || value === null ? '' : String(value);
   }
 }
 
-export function formValues(attributes: AttributeDescription[], document: Record<string, unknown> | null, models: Models): FormValues {
+export function formValues(
+  attributes: AttributeDescription[],
+  document: Record<string, unknown> | null,
+  models: Models,
+): FormValues {
   const values: FormValues = {};
   for (const attribute of attributes) {
-    if (isEditable(attribute)) values[attribute.name] = formValue(attribute, document ? document[attribute.name] : undefined, models);
+    if (isEditable(attribute))
+      values[attribute.name] = formValue(attribute, document ? document[attribute.name] : undefined, models);
   }
   return values;
 }
@@ -201,24 +227,36 @@ export class JsonFieldError extends Error {
 }
 
 /** The API's value of a form value: empty inputs are null, JSON is parsed, times get seconds. */
-export function apiValue(attribute: AttributeDescription, value: FormValue, models: Models, path = attribute.name): unknown {
+export function apiValue(
+  attribute: AttributeDescription,
+  value: FormValue,
+  models: Models,
+  path = attribute.name,
+): unknown {
   const kind = inputKind(attribute);
   if (kind === 'boolean') return value === true;
   if (kind === 'blocks') return toApiValue(value);
-  if (kind === 'relation') return { set: (Array.isArray(value) ? (value as RelationItem[]) : []).map((item) => item.documentId) };
+  if (kind === 'relation')
+    return { set: (Array.isArray(value) ? (value as RelationItem[]) : []).map((item) => item.documentId) };
   if (kind === 'media') {
     const ids = (Array.isArray(value) ? (value as MediaItem[]) : []).map((file) => file.id);
     return attribute.multiple ? ids : (ids[0] ?? null);
   }
   if (kind === 'component') {
     const attributes = models.component(attribute.component!)?.attributes ?? [];
-    if (attribute.repeatable) return (Array.isArray(value) ? (value as FormValues[]) : []).map((item, i) => apiData(attributes, item, models, undefined, `${path}.${i}`));
+    if (attribute.repeatable)
+      return (Array.isArray(value) ? (value as FormValues[]) : []).map((item, i) =>
+        apiData(attributes, item, models, undefined, `${path}.${i}`),
+      );
     return record(value) ? apiData(attributes, value as FormValues, models, undefined, path) : null;
   }
   if (kind === 'dynamiczone') {
     return (Array.isArray(value) ? (value as FormValues[]) : []).map((item, i) => {
       const uid = String(item.__component);
-      return { __component: uid, ...apiData(models.component(uid)?.attributes ?? [], item, models, undefined, `${path}.${i}`) };
+      return {
+        __component: uid,
+        ...apiData(models.component(uid)?.attributes ?? [], item, models, undefined, `${path}.${i}`),
+      };
     });
   }
   if (value === '' || value === undefined || value === null) return null;
@@ -241,13 +279,20 @@ export function apiValue(attribute: AttributeDescription, value: FormValue, mode
   }
 }
 
-const same = (a: FormValue | undefined, b: FormValue | undefined) => a === b || (typeof a === 'object' && typeof b === 'object' && JSON.stringify(a) === JSON.stringify(b));
+const same = (a: FormValue | undefined, b: FormValue | undefined) =>
+  a === b || (typeof a === 'object' && typeof b === 'object' && JSON.stringify(a) === JSON.stringify(b));
 
 /**
  * The `data` of a save: the values of the editable attributes; a password only when one was typed.
  * With `initial`, only the attributes whose value differs from it (an update sends only those).
  */
-export function apiData(attributes: AttributeDescription[], values: FormValues, models: Models, initial?: FormValues, prefix?: string): Record<string, unknown> {
+export function apiData(
+  attributes: AttributeDescription[],
+  values: FormValues,
+  models: Models,
+  initial?: FormValues,
+  prefix?: string,
+): Record<string, unknown> {
   const data: Record<string, unknown> = {};
   for (const attribute of attributes) {
     if (!isEditable(attribute) || !(attribute.name in values)) continue;
@@ -284,7 +329,9 @@ export function populateFor(attributes: AttributeDescription[], models: Models, 
         populate[attribute.name] = nested(attribute.component!);
         break;
       case 'dynamiczone':
-        populate[attribute.name] = { on: Object.fromEntries((attribute.components ?? []).map((uid) => [uid, nested(uid)])) };
+        populate[attribute.name] = {
+          on: Object.fromEntries((attribute.components ?? []).map((uid) => [uid, nested(uid)])),
+        };
         break;
     }
   }
@@ -320,5 +367,19 @@ export function defaultColumns(attributes: AttributeDescription[], mainField: st
 
 /** Scalars shown in a list cell and sortable on the server (not long text, JSON or secrets). */
 export function listableAttribute(attribute: AttributeDescription): boolean {
-  return ['string', 'email', 'uid', 'integer', 'biginteger', 'float', 'decimal', 'date', 'time', 'datetime', 'timestamp', 'boolean', 'enumeration'].includes(attribute.type);
+  return [
+    'string',
+    'email',
+    'uid',
+    'integer',
+    'biginteger',
+    'float',
+    'decimal',
+    'date',
+    'time',
+    'datetime',
+    'timestamp',
+    'boolean',
+    'enumeration',
+  ].includes(attribute.type);
 }

@@ -2,11 +2,25 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { modelsOf } from './fields.ts';
-import { apiFilters, filterFields, filterLabel, filterParams, filtersFromParams, OPERATORS, type Filter } from './filters.ts';
+import {
+  apiFilters,
+  filterFields,
+  filterLabel,
+  filterParams,
+  filtersFromParams,
+  OPERATORS,
+  type Filter,
+} from './filters.ts';
 import type { AttributeDescription, ContentTypeDescription } from './schema.ts';
 import { queryString } from './api.ts';
 
-const attribute = (name: string, type: string, extra: Partial<AttributeDescription> = {}): AttributeDescription => ({ name, type, required: false, localized: false, ...extra });
+const attribute = (name: string, type: string, extra: Partial<AttributeDescription> = {}): AttributeDescription => ({
+  name,
+  type,
+  required: false,
+  localized: false,
+  ...extra,
+});
 const type = (uid: string, attributes: AttributeDescription[], mainField: string | null): ContentTypeDescription => ({
   uid,
   displayName: uid,
@@ -63,7 +77,14 @@ describe('admin panel: list filters', () => {
 
   it('sends the filters combined with AND, as the content API takes them', () => {
     const api = apiFilters(filters, fields);
-    assert.deepEqual(api, { $and: [{ title: { $contains: 'news' } }, { views: { $gte: '10' } }, { author: { name: { $eq: 'Ann' } } }, { publishDate: { $null: 'true' } }] });
+    assert.deepEqual(api, {
+      $and: [
+        { title: { $contains: 'news' } },
+        { views: { $gte: '10' } },
+        { author: { name: { $eq: 'Ann' } } },
+        { publishDate: { $null: 'true' } },
+      ],
+    });
     assert.equal(
       decodeURIComponent(queryString({ filters: api })),
       '?filters[$and][0][title][$contains]=news&filters[$and][1][views][$gte]=10&filters[$and][2][author][name][$eq]=Ann&filters[$and][3][publishDate][$null]=true',
@@ -73,7 +94,10 @@ describe('admin panel: list filters', () => {
 
   it('keeps them in the URL in the same notation, and reads them back in order', () => {
     const params = new URLSearchParams(filterParams(filters, fields));
-    assert.equal(decodeURIComponent(params.toString()), decodeURIComponent(queryString({ filters: apiFilters(filters, fields) }).slice(1)));
+    assert.equal(
+      decodeURIComponent(params.toString()),
+      decodeURIComponent(queryString({ filters: apiFilters(filters, fields) }).slice(1)),
+    );
     assert.deepEqual(filtersFromParams(params, fields), filters);
     // The order of the keys does not matter, their index does.
     const shuffled = new URLSearchParams([...params].reverse());
@@ -100,6 +124,9 @@ describe('admin panel: list filters', () => {
     assert.equal(filterLabel(filters[0]!, byName('title')), 'title contains news');
     assert.equal(filterLabel(filters[2]!, byName('author')), 'author (name) is Ann');
     assert.equal(filterLabel(filters[3]!, byName('publishDate')), 'publishDate is empty');
-    assert.equal(filterLabel({ field: 'publishDate', operator: '$lt', value: '2026-01-01' }, byName('publishDate')), 'publishDate is before 2026-01-01');
+    assert.equal(
+      filterLabel({ field: 'publishDate', operator: '$lt', value: '2026-01-01' }, byName('publishDate')),
+      'publishDate is before 2026-01-01',
+    );
   });
 });

@@ -8,7 +8,8 @@
 import type { Models } from './fields.ts';
 import type { AttributeDescription, ContentTypeDescription } from './schema.ts';
 
-export type Operator = '$eq' | '$ne' | '$contains' | '$notContains' | '$startsWith' | '$gt' | '$gte' | '$lt' | '$lte' | '$null' | '$notNull';
+export type Operator =
+  '$eq' | '$ne' | '$contains' | '$notContains' | '$startsWith' | '$gt' | '$gte' | '$lt' | '$lte' | '$null' | '$notNull';
 export type FilterKind = 'text' | 'number' | 'date' | 'datetime' | 'time' | 'boolean' | 'enumeration';
 
 /** Something a list filters on: an attribute, or a relation's target main field (`via`). */
@@ -70,11 +71,18 @@ const LABELS: Record<Operator, string> = {
   $null: 'is empty',
   $notNull: 'is not empty',
 };
-const TIME_LABELS: Partial<Record<Operator, string>> = { $gt: 'is after', $gte: 'is on or after', $lt: 'is before', $lte: 'is on or before' };
+const TIME_LABELS: Partial<Record<Operator, string>> = {
+  $gt: 'is after',
+  $gte: 'is on or after',
+  $lt: 'is before',
+  $lte: 'is on or before',
+};
 
 /** An operator as the filter builder and the chips name it. */
 export function operatorLabel(operator: Operator, kind: FilterKind): string {
-  return (kind === 'date' || kind === 'datetime' || kind === 'time' ? TIME_LABELS[operator] : undefined) ?? LABELS[operator];
+  return (
+    (kind === 'date' || kind === 'datetime' || kind === 'time' ? TIME_LABELS[operator] : undefined) ?? LABELS[operator]
+  );
 }
 
 /** Whether an operator takes a value (the emptiness checks do not). */
@@ -83,7 +91,9 @@ export const takesValue = (operator: Operator): boolean => !EMPTINESS.includes(o
 function scalarField(attribute: AttributeDescription): FilterField | undefined {
   const kind = KINDS[attribute.type];
   if (!kind || attribute.type === 'password') return undefined;
-  return kind === 'enumeration' ? { name: attribute.name, kind, options: attribute.enum ?? [] } : { name: attribute.name, kind };
+  return kind === 'enumeration'
+    ? { name: attribute.name, kind, options: attribute.enum ?? [] }
+    : { name: attribute.name, kind };
 }
 
 /** What a type's list filters on: its scalars, its relations (by the target's main field), its timestamps. */
@@ -92,7 +102,9 @@ export function filterFields(type: ContentTypeDescription, models: Models): Filt
   for (const attribute of type.attributes) {
     if (attribute.type === 'relation') {
       const target = attribute.target ? models.contentType(attribute.target) : undefined;
-      const main = target?.mainField ? target.attributes.find((candidate) => candidate.name === target.mainField) : undefined;
+      const main = target?.mainField
+        ? target.attributes.find((candidate) => candidate.name === target.mainField)
+        : undefined;
       const field = main && scalarField(main);
       if (field) fields.push({ ...field, name: attribute.name, via: main.name });
       continue;
@@ -100,7 +112,8 @@ export function filterFields(type: ContentTypeDescription, models: Models): Filt
     const field = scalarField(attribute);
     if (field) fields.push(field);
   }
-  for (const name of ['createdAt', 'updatedAt']) if (!fields.some((field) => field.name === name)) fields.push({ name, kind: 'datetime' });
+  for (const name of ['createdAt', 'updatedAt'])
+    if (!fields.some((field) => field.name === name)) fields.push({ name, kind: 'datetime' });
   return fields;
 }
 
@@ -108,7 +121,11 @@ export function filterFields(type: ContentTypeDescription, models: Models): Filt
 export function filterLabel(filter: Filter, field: FilterField | undefined): string {
   const name = field?.via ? `${filter.field} (${field.via})` : filter.field;
   const kind = field?.kind ?? 'text';
-  const value = !takesValue(filter.operator) ? '' : kind === 'datetime' ? ` ${new Date(filter.value).toLocaleString()}` : ` ${filter.value}`;
+  const value = !takesValue(filter.operator)
+    ? ''
+    : kind === 'datetime'
+      ? ` ${new Date(filter.value).toLocaleString()}`
+      : ` ${filter.value}`;
   return `${name} ${operatorLabel(filter.operator, kind)}${value}`;
 }
 
@@ -134,7 +151,9 @@ export function filterParams(filters: Filter[], fields: FilterField[]): [string,
   return filters.flatMap((filter, index) => {
     const field = fields.find((candidate) => candidate.name === filter.field);
     if (!field) return [];
-    const path = field.via ? `[${filter.field}][${field.via}][${filter.operator}]` : `[${filter.field}][${filter.operator}]`;
+    const path = field.via
+      ? `[${filter.field}][${field.via}][${filter.operator}]`
+      : `[${filter.field}][${filter.operator}]`;
     return [[`${PREFIX}${index}]${path}`, takesValue(filter.operator) ? filter.value : 'true'] as [string, string]];
   });
 }
@@ -158,7 +177,10 @@ export function filtersFromParams(params: URLSearchParams, fields: FilterField[]
     const operator = rest[rest.length - 1] as Operator;
     if (!OPERATORS[field.kind].includes(operator)) continue;
     if (takesValue(operator) && !validValue(field, value)) continue;
-    found.push({ index: Number(match[1]), filter: { field: field.name, operator, value: takesValue(operator) ? value : 'true' } });
+    found.push({
+      index: Number(match[1]),
+      filter: { field: field.name, operator, value: takesValue(operator) ? value : 'true' },
+    });
   }
   return found.sort((a, b) => a.index - b.index).map((entry) => entry.filter);
 }

@@ -13,7 +13,11 @@ export interface Locale {
 }
 
 export function useLocales() {
-  return useQuery({ queryKey: ['locales'], queryFn: async () => (await api<{ data: Locale[] }>('/admin/locales')).data, staleTime: 60_000 });
+  return useQuery({
+    queryKey: ['locales'],
+    queryFn: async () => (await api<{ data: Locale[] }>('/admin/locales')).data,
+    staleTime: 60_000,
+  });
 }
 
 /** The locale a screen shows (`?locale=`; the default locale without it), or undefined for a type that is not localized. */
@@ -31,14 +35,28 @@ export function useLocale(type: ContentTypeDescription): [string | undefined, (c
   return [locale, setLocale];
 }
 
-export function LocaleSelect({ value, onChange, label = 'Locale' }: { value: string | undefined; onChange: (code: string) => void; label?: string }) {
+export function LocaleSelect({
+  value,
+  onChange,
+  label = 'Locale',
+}: {
+  value: string | undefined;
+  onChange: (code: string) => void;
+  label?: string;
+}) {
   const locales = useLocales();
   return (
     <NativeSelect
       label={label}
       value={value ?? ''}
       onChange={(event) => onChange(event.currentTarget.value)}
-      data={(locales.data ?? []).map((locale) => ({ value: locale.code, label: locale.name === locale.code || locale.name.includes(`(${locale.code})`) ? locale.name : `${locale.name} (${locale.code})` }))}
+      data={(locales.data ?? []).map((locale) => ({
+        value: locale.code,
+        label:
+          locale.name === locale.code || locale.name.includes(`(${locale.code})`)
+            ? locale.name
+            : `${locale.name} (${locale.code})`,
+      }))}
       w={200}
     />
   );

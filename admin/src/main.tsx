@@ -14,7 +14,11 @@ import { HomePage } from './pages/HomePage.tsx';
 import { ContentTypePage } from './pages/ContentTypePage.tsx';
 import { ErrorPage } from './pages/ErrorPage.tsx';
 
-const theme = createTheme({ primaryColor: 'indigo', defaultRadius: 'md', fontFamily: 'system-ui, -apple-system, "Segoe UI", Roboto, sans-serif' });
+const theme = createTheme({
+  primaryColor: 'indigo',
+  defaultRadius: 'md',
+  fontFamily: 'system-ui, -apple-system, "Segoe UI", Roboto, sans-serif',
+});
 
 const queryClient = new QueryClient({
   defaultOptions: {
@@ -47,19 +51,52 @@ const router = createBrowserRouter(
         { path: 'content/:uid/:documentId', lazy: editPage },
         // Settings live under manage/: /admin/settings is a JSON route of the admin API.
         // The media library's screen: /admin/upload is the JSON API's.
-        { path: 'media', lazy: async () => ({ Component: (await import('./pages/MediaLibraryPage.tsx')).MediaLibraryPage }) },
-        { path: 'manage/api-tokens', lazy: async () => ({ Component: (await import('./pages/ApiTokensPage.tsx')).ApiTokensPage }) },
+        {
+          path: 'media',
+          lazy: async () => ({ Component: (await import('./pages/MediaLibraryPage.tsx')).MediaLibraryPage }),
+        },
+        {
+          path: 'manage/api-tokens',
+          lazy: async () => ({ Component: (await import('./pages/ApiTokensPage.tsx')).ApiTokensPage }),
+        },
         { path: 'manage/roles', lazy: async () => ({ Component: (await import('./pages/RolesPage.tsx')).RolesPage }) },
-        { path: 'manage/roles/:id', lazy: async () => ({ Component: (await import('./pages/RoleEditPage.tsx')).RoleEditPage }) },
+        {
+          path: 'manage/roles/:id',
+          lazy: async () => ({ Component: (await import('./pages/RoleEditPage.tsx')).RoleEditPage }),
+        },
         { path: 'manage/users', lazy: async () => ({ Component: (await import('./pages/UsersPage.tsx')).UsersPage }) },
-        { path: 'manage/administrators', lazy: async () => ({ Component: (await import('./pages/AdministratorsPage.tsx')).AdministratorsPage }) },
-        { path: 'manage/locales', lazy: async () => ({ Component: (await import('./pages/LocalesPage.tsx')).LocalesPage }) },
-        { path: 'manage/webhooks', lazy: async () => ({ Component: (await import('./pages/WebhooksPage.tsx')).WebhooksPage }) },
-        { path: 'manage/webhooks/create', lazy: async () => ({ Component: (await import('./pages/WebhookPage.tsx')).WebhookPage }) },
-        { path: 'manage/webhooks/:id', lazy: async () => ({ Component: (await import('./pages/WebhookPage.tsx')).WebhookPage }) },
-        { path: 'manage/users-permissions/advanced', lazy: async () => ({ Component: (await import('./pages/AdvancedSettingsPage.tsx')).AdvancedSettingsPage }) },
-        { path: 'manage/users-permissions/email-templates', lazy: async () => ({ Component: (await import('./pages/EmailTemplatesPage.tsx')).EmailTemplatesPage }) },
-        { path: 'manage/users-permissions/providers', lazy: async () => ({ Component: (await import('./pages/ProvidersPage.tsx')).ProvidersPage }) },
+        {
+          path: 'manage/administrators',
+          lazy: async () => ({ Component: (await import('./pages/AdministratorsPage.tsx')).AdministratorsPage }),
+        },
+        {
+          path: 'manage/locales',
+          lazy: async () => ({ Component: (await import('./pages/LocalesPage.tsx')).LocalesPage }),
+        },
+        {
+          path: 'manage/webhooks',
+          lazy: async () => ({ Component: (await import('./pages/WebhooksPage.tsx')).WebhooksPage }),
+        },
+        {
+          path: 'manage/webhooks/create',
+          lazy: async () => ({ Component: (await import('./pages/WebhookPage.tsx')).WebhookPage }),
+        },
+        {
+          path: 'manage/webhooks/:id',
+          lazy: async () => ({ Component: (await import('./pages/WebhookPage.tsx')).WebhookPage }),
+        },
+        {
+          path: 'manage/users-permissions/advanced',
+          lazy: async () => ({ Component: (await import('./pages/AdvancedSettingsPage.tsx')).AdvancedSettingsPage }),
+        },
+        {
+          path: 'manage/users-permissions/email-templates',
+          lazy: async () => ({ Component: (await import('./pages/EmailTemplatesPage.tsx')).EmailTemplatesPage }),
+        },
+        {
+          path: 'manage/users-permissions/providers',
+          lazy: async () => ({ Component: (await import('./pages/ProvidersPage.tsx')).ProvidersPage }),
+        },
         { path: '*', element: <Navigate to="/" replace /> },
       ],
     },

@@ -64,10 +64,21 @@ export interface LibraryState {
   sort: string;
 }
 
-export const DEFAULT_STATE: LibraryState = { view: 'grid', page: 1, pageSize: 24, q: '', kind: '', sort: 'createdAt:desc' };
+export const DEFAULT_STATE: LibraryState = {
+  view: 'grid',
+  page: 1,
+  pageSize: 24,
+  q: '',
+  kind: '',
+  sort: 'createdAt:desc',
+};
 export const PAGE_SIZES = ['12', '24', '48', '96'];
 
-const PREFIX: Record<Exclude<MediaKind, '' | 'files'>, string> = { images: 'image/', videos: 'video/', audio: 'audio/' };
+const PREFIX: Record<Exclude<MediaKind, '' | 'files'>, string> = {
+  images: 'image/',
+  videos: 'video/',
+  audio: 'audio/',
+};
 
 /** The filters of a kind: a MIME prefix, or (files) none of the others. */
 function kindFilter(kind: MediaKind): Record<string, unknown> | undefined {
@@ -76,20 +87,34 @@ function kindFilter(kind: MediaKind): Record<string, unknown> | undefined {
   return { mime: { $startsWith: PREFIX[kind] } };
 }
 
-export function libraryQuery(state: Pick<LibraryState, 'page' | 'pageSize' | 'q' | 'kind' | 'sort'>, only?: MediaKind[]): Record<string, unknown> {
+export function libraryQuery(
+  state: Pick<LibraryState, 'page' | 'pageSize' | 'q' | 'kind' | 'sort'>,
+  only?: MediaKind[],
+): Record<string, unknown> {
   const filters = [state.q ? { name: { $containsi: state.q } } : undefined, kindFilter(state.kind)];
   // A media field that takes some kinds only shows those.
   if (only && only.length > 0 && !state.kind) filters.push({ $or: only.map(kindFilter) });
   const present = filters.filter((filter) => filter !== undefined);
   // The id breaks ties (files uploaded together share their second).
-  return { pagination: { page: state.page, pageSize: state.pageSize }, sort: [state.sort, 'id:desc'], filters: present.length ? { $and: present } : undefined };
+  return {
+    pagination: { page: state.page, pageSize: state.pageSize },
+    sort: [state.sort, 'id:desc'],
+    filters: present.length ? { $and: present } : undefined,
+  };
 }
 
-export const fetchLibrary = (query: Record<string, unknown>) => api<MediaPage>(`/admin/upload/files${queryString(query)}`);
+export const fetchLibrary = (query: Record<string, unknown>) =>
+  api<MediaPage>(`/admin/upload/files${queryString(query)}`);
 
 export type FileKind = 'image' | 'video' | 'audio' | 'file';
 export const kindOf = (file: { mime: string }): FileKind =>
-  file.mime.startsWith('image/') ? 'image' : file.mime.startsWith('video/') ? 'video' : file.mime.startsWith('audio/') ? 'audio' : 'file';
+  file.mime.startsWith('image/')
+    ? 'image'
+    : file.mime.startsWith('video/')
+      ? 'video'
+      : file.mime.startsWith('audio/')
+        ? 'audio'
+        : 'file';
 
 /** A size in kilobytes (as stored) for people: "812 B", "14.2 KB", "3.1 MB". */
 export function formatSize(kilobytes: number): string {
@@ -100,7 +125,8 @@ export function formatSize(kilobytes: number): string {
 }
 
 /** The file's smallest image fit for a thumbnail. */
-export const thumbnailUrl = (file: MediaFile): string => file.formats?.thumbnail?.url ?? file.formats?.small?.url ?? file.url;
+export const thumbnailUrl = (file: MediaFile): string =>
+  file.formats?.thumbnail?.url ?? file.formats?.small?.url ?? file.url;
 
 /** An absolute URL (the local provider stores paths). */
 export const absoluteUrl = (url: string): string => new URL(url, window.location.origin).href;
@@ -130,8 +156,10 @@ export function uploadWithProgress(file: File, onProgress: (share: number) => vo
       } catch {
         // Not JSON (a proxy's page): answered by the status below.
       }
-      if (request.status >= 200 && request.status < 300 && Array.isArray(body) && body.length > 0) return resolve(body[0] as MediaFile);
-      const message = (body as { error?: { message?: string } } | null)?.error?.message ?? `The server answered ${request.status}`;
+      if (request.status >= 200 && request.status < 300 && Array.isArray(body) && body.length > 0)
+        return resolve(body[0] as MediaFile);
+      const message =
+        (body as { error?: { message?: string } } | null)?.error?.message ?? `The server answered ${request.status}`;
       // The server's size limit is its own (upload.config.sizeLimit): say plainly which rule refused the file.
       reject(new ApiError(request.status, request.status === 413 ? `Too large for this server: ${message}` : message));
     });
@@ -145,7 +173,9 @@ export function uploadWithProgress(file: File, onProgress: (share: number) => vo
 }
 
 /** `POST /admin/upload?id=`: a file's name, alternative text and caption. */
-export const updateFileInfo = (id: number, fileInfo: { name: string; alternativeText: string | null; caption: string | null }) =>
-  api<MediaFile>(`/admin/upload?id=${id}`, { method: 'POST', body: { fileInfo } });
+export const updateFileInfo = (
+  id: number,
+  fileInfo: { name: string; alternativeText: string | null; caption: string | null },
+) => api<MediaFile>(`/admin/upload?id=${id}`, { method: 'POST', body: { fileInfo } });
 
 export const deleteFile = (id: number) => api<MediaFile>(`/admin/upload/files/${id}`, { method: 'DELETE' });

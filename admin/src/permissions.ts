@@ -39,7 +39,8 @@ const columnOrder = (a: string, b: string) => {
 export function actionsOf(tree: PermissionTree): string[] {
   const actions: string[] = [];
   for (const [type, { controllers }] of Object.entries(tree)) {
-    for (const [controller, names] of Object.entries(controllers)) for (const name of Object.keys(names)) actions.push(`${type}.${controller}.${name}`);
+    for (const [controller, names] of Object.entries(controllers))
+      for (const name of Object.keys(names)) actions.push(`${type}.${controller}.${name}`);
   }
   return actions;
 }
@@ -49,7 +50,8 @@ export function enabledOf(tree: PermissionTree): Set<string> {
   const enabled = new Set<string>();
   for (const [type, { controllers }] of Object.entries(tree)) {
     for (const [controller, names] of Object.entries(controllers)) {
-      for (const [name, state] of Object.entries(names)) if (state.enabled) enabled.add(`${type}.${controller}.${name}`);
+      for (const [name, state] of Object.entries(names))
+        if (state.enabled) enabled.add(`${type}.${controller}.${name}`);
     }
   }
   return enabled;
@@ -61,7 +63,9 @@ export function treeOf(all: PermissionTree, enabled: ReadonlySet<string>): Permi
   for (const [type, { controllers }] of Object.entries(all)) {
     tree[type] = { controllers: {} };
     for (const [controller, names] of Object.entries(controllers)) {
-      tree[type].controllers[controller] = Object.fromEntries(Object.keys(names).map((name) => [name, { enabled: enabled.has(`${type}.${controller}.${name}`) }]));
+      tree[type].controllers[controller] = Object.fromEntries(
+        Object.keys(names).map((name) => [name, { enabled: enabled.has(`${type}.${controller}.${name}`) }]),
+      );
     }
   }
   return tree;
@@ -87,7 +91,9 @@ export function matrixOf(tree: PermissionTree, displayName: (uid: string) => str
       group.rows.push({ label, shown: api ? label : controller, actions });
     }
   }
-  const ordered = [...groups.entries()].sort(([a], [b]) => (a === 'api' ? -1 : b === 'api' ? 1 : a.localeCompare(b))).map(([, group]) => group);
+  const ordered = [...groups.entries()]
+    .sort(([a], [b]) => (a === 'api' ? -1 : b === 'api' ? 1 : a.localeCompare(b)))
+    .map(([, group]) => group);
   for (const group of ordered) {
     group.columns.sort(columnOrder);
     group.rows.sort((a, b) => a.label.localeCompare(b.label));

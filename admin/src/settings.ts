@@ -9,10 +9,91 @@ export const LOCALE_CODE = /^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/;
 
 /** Common ISO codes offered when adding a locale (any valid code is accepted besides these). */
 const COMMON_CODES = [
-  'af', 'ar', 'ar-EG', 'ar-SA', 'bg', 'bn', 'ca', 'cs', 'cy', 'da', 'de', 'de-AT', 'de-CH', 'el', 'en', 'en-AU', 'en-CA', 'en-GB', 'en-IE', 'en-IN', 'en-NZ', 'en-US',
-  'es', 'es-AR', 'es-ES', 'es-MX', 'et', 'eu', 'fa', 'fi', 'fil', 'fr', 'fr-BE', 'fr-CA', 'fr-CH', 'fr-FR', 'ga', 'gl', 'he', 'hi', 'hr', 'hu', 'hy', 'id', 'is', 'it',
-  'ja', 'ka', 'kk', 'km', 'ko', 'lt', 'lv', 'mk', 'ms', 'mt', 'nb', 'nl', 'nl-BE', 'nn', 'pl', 'pt', 'pt-BR', 'pt-PT', 'ro', 'ru', 'sk', 'sl', 'sq', 'sr', 'sv', 'sw',
-  'ta', 'th', 'tr', 'uk', 'ur', 'uz', 'vi', 'zh', 'zh-Hans', 'zh-Hant', 'zh-CN', 'zh-TW', 'zh-HK',
+  'af',
+  'ar',
+  'ar-EG',
+  'ar-SA',
+  'bg',
+  'bn',
+  'ca',
+  'cs',
+  'cy',
+  'da',
+  'de',
+  'de-AT',
+  'de-CH',
+  'el',
+  'en',
+  'en-AU',
+  'en-CA',
+  'en-GB',
+  'en-IE',
+  'en-IN',
+  'en-NZ',
+  'en-US',
+  'es',
+  'es-AR',
+  'es-ES',
+  'es-MX',
+  'et',
+  'eu',
+  'fa',
+  'fi',
+  'fil',
+  'fr',
+  'fr-BE',
+  'fr-CA',
+  'fr-CH',
+  'fr-FR',
+  'ga',
+  'gl',
+  'he',
+  'hi',
+  'hr',
+  'hu',
+  'hy',
+  'id',
+  'is',
+  'it',
+  'ja',
+  'ka',
+  'kk',
+  'km',
+  'ko',
+  'lt',
+  'lv',
+  'mk',
+  'ms',
+  'mt',
+  'nb',
+  'nl',
+  'nl-BE',
+  'nn',
+  'pl',
+  'pt',
+  'pt-BR',
+  'pt-PT',
+  'ro',
+  'ru',
+  'sk',
+  'sl',
+  'sq',
+  'sr',
+  'sv',
+  'sw',
+  'ta',
+  'th',
+  'tr',
+  'uk',
+  'ur',
+  'uz',
+  'vi',
+  'zh',
+  'zh-Hans',
+  'zh-Hant',
+  'zh-CN',
+  'zh-TW',
+  'zh-HK',
 ];
 
 /** A code's English name (`de` → German, `fr-CA` → Canadian French), or the code when the browser does not know it. */
@@ -27,7 +108,10 @@ export function localeName(code: string): string {
 /** The codes to offer, `name (code)`, without those already added. */
 export function localeOptions(taken: string[]): { value: string; label: string }[] {
   const have = new Set(taken.map((code) => code.toLowerCase()));
-  return COMMON_CODES.filter((code) => !have.has(code.toLowerCase())).map((code) => ({ value: code, label: `${localeName(code)} (${code})` }));
+  return COMMON_CODES.filter((code) => !have.has(code.toLowerCase())).map((code) => ({
+    value: code,
+    label: `${localeName(code)} (${code})`,
+  }));
 }
 
 export interface HeaderRow {
@@ -75,7 +159,10 @@ export const EVENT_GROUPS: { label: string; events: { value: string; label: stri
  * An API error by the form field it is about: the field errors' first path segment (a webhook's
  * `url`, `headers.X-Token` → `headers`), or, for an error naming no field, the message alone.
  */
-export function fieldMessages(error: Pick<ApiError, 'message' | 'errors'>): { fields: Record<string, string>; general?: string } {
+export function fieldMessages(error: Pick<ApiError, 'message' | 'errors'>): {
+  fields: Record<string, string>;
+  general?: string;
+} {
   const fields: Record<string, string> = {};
   for (const item of error.errors) {
     const key = String(item.path[0] ?? '');
@@ -85,7 +172,8 @@ export function fieldMessages(error: Pick<ApiError, 'message' | 'errors'>): { fi
 }
 
 /** Milliseconds as a short duration (`85 ms`, `1.2 s`). */
-export const duration = (ms: number | null): string => (ms === null ? '—' : ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(1)} s`);
+export const duration = (ms: number | null): string =>
+  ms === null ? '—' : ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(1)} s`;
 
 /**
  * The setting an API message is about, for the errors that name it at their start rather than in

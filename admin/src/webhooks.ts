@@ -10,11 +10,18 @@ export type { Delivery, Webhook };
 export const webhookPath = (id: string) => `/admin/webhooks/${encodeURIComponent(id)}`;
 
 export function useWebhooks() {
-  return useQuery({ queryKey: ['webhooks'], queryFn: async () => (await api<{ data: Webhook[] }>('/admin/webhooks')).data });
+  return useQuery({
+    queryKey: ['webhooks'],
+    queryFn: async () => (await api<{ data: Webhook[] }>('/admin/webhooks')).data,
+  });
 }
 
 export function useWebhook(id: string | undefined) {
-  return useQuery({ queryKey: ['webhooks', id], enabled: id !== undefined, queryFn: async () => (await api<{ data: Webhook }>(webhookPath(id!))).data });
+  return useQuery({
+    queryKey: ['webhooks', id],
+    enabled: id !== undefined,
+    queryFn: async () => (await api<{ data: Webhook }>(webhookPath(id!))).data,
+  });
 }
 
 /** The delivery log, newest first; read again every few seconds while shown (deliveries happen in the background). */
@@ -23,6 +30,9 @@ export function useDeliveries(id: string | undefined) {
     queryKey: ['webhooks', id, 'deliveries'],
     enabled: id !== undefined,
     refetchInterval: 3000,
-    queryFn: async () => (await api<{ data: Delivery[]; meta: { pagination: { total: number } } }>(`${webhookPath(id!)}/deliveries?pageSize=25`)),
+    queryFn: async () =>
+      await api<{ data: Delivery[]; meta: { pagination: { total: number } } }>(
+        `${webhookPath(id!)}/deliveries?pageSize=25`,
+      ),
   });
 }

@@ -26,7 +26,9 @@ type OriginFunction = (request: OriginRequest) => unknown;
 
 const corsSchema = z.object({
   origin: z
-    .union([stringList, z.custom<OriginFunction>((value) => typeof value === 'function')], { message: 'origin must be a string, a list of strings or a function' })
+    .union([stringList, z.custom<OriginFunction>((value) => typeof value === 'function')], {
+      message: 'origin must be a string, a list of strings or a function',
+    })
     .default('*'),
   methods: stringList.default(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS']),
   // No default list: the headers a preflight asks for are allowed (see above).
@@ -49,7 +51,8 @@ interface OriginRequest {
   get(name: string): string;
 }
 
-const joined = (value: string | string[] | undefined): string | undefined => (Array.isArray(value) ? value.join(',') : value) || undefined;
+const joined = (value: string | string[] | undefined): string | undefined =>
+  (Array.isArray(value) ? value.join(',') : value) || undefined;
 
 /** As Strapi reads `origin` (or what its function answers): none means any, an unknown type none. */
 function allowedOrigins(value: unknown): string[] {
@@ -72,7 +75,13 @@ export function registerCors(app: FastifyInstance, rawConfig: Record<string, unk
     let list = fixed;
     if (!list && typeof configured === 'function') {
       const get = (name: string) => String(request.headers[name.toLowerCase()] ?? '');
-      const view: OriginRequest = { method: request.method, url: request.url, headers: request.headers, request: { headers: request.headers, header: request.headers }, get };
+      const view: OriginRequest = {
+        method: request.method,
+        url: request.url,
+        headers: request.headers,
+        request: { headers: request.headers, header: request.headers },
+        get,
+      };
       list = allowedOrigins(await configured(view));
     }
     return list && (list.includes('*') || list.includes(origin)) ? origin : '';

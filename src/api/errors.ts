@@ -25,12 +25,17 @@ export function toVellumError(error: unknown): VellumError {
   if (e && typeof e === 'object') {
     if (e.code === 'FST_ERR_CTP_BODY_TOO_LARGE' || e.statusCode === 413) return new PayloadTooLargeError();
     if (e.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return new UnsupportedMediaTypeError(e.message);
-    if (error instanceof SyntaxError || e.code === 'FST_ERR_CTP_INVALID_JSON_BODY') return new BodySyntaxError(`Malformed JSON body: ${e.message}`);
-    if (typeof e.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 500) return new ApplicationError(e.message, {}, e.statusCode);
+    if (error instanceof SyntaxError || e.code === 'FST_ERR_CTP_INVALID_JSON_BODY')
+      return new BodySyntaxError(`Malformed JSON body: ${e.message}`);
+    if (typeof e.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 500)
+      return new ApplicationError(e.message, {}, e.statusCode);
   }
   return new InternalServerError();
 }
 
 export function errorBody(error: VellumError): ErrorBody {
-  return { data: null, error: { status: error.status, name: error.name, message: error.message, details: error.details } };
+  return {
+    data: null,
+    error: { status: error.status, name: error.name, message: error.message, details: error.details },
+  };
 }

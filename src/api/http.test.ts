@@ -17,19 +17,32 @@ describe('clientAddress', () => {
     assert.equal(clientAddress({ 'x-forwarded-for': '203.0.113.9,198.51.100.7' }, PEER, PROXY), '203.0.113.9');
     assert.equal(clientAddress({}, PEER, PROXY), PEER);
     assert.equal(clientAddress({ 'x-forwarded-for': '' }, PEER, PROXY), PEER);
-    assert.equal(clientAddress({ 'x-forwarded-for': ', 198.51.100.7' }, PEER, PROXY), PEER, 'as Koa: an empty first entry');
+    assert.equal(
+      clientAddress({ 'x-forwarded-for': ', 198.51.100.7' }, PEER, PROXY),
+      PEER,
+      'as Koa: an empty first entry',
+    );
   });
 
   it('maxIpsCount keeps the last addresses only: what the client prepends is not believed', () => {
     const one = { ...PROXY, maxIpsCount: 1 };
     assert.equal(clientAddress({ 'x-forwarded-for': '10.0.0.1, 10.0.0.2, 203.0.113.9' }, PEER, one), '203.0.113.9');
-    assert.equal(clientAddress({ 'x-forwarded-for': '10.0.0.1, 203.0.113.9, 198.51.100.7' }, PEER, { ...PROXY, maxIpsCount: 2 }), '203.0.113.9');
-    assert.equal(clientAddress({ 'x-forwarded-for': '203.0.113.9' }, PEER, { ...PROXY, maxIpsCount: 3 }), '203.0.113.9');
+    assert.equal(
+      clientAddress({ 'x-forwarded-for': '10.0.0.1, 203.0.113.9, 198.51.100.7' }, PEER, { ...PROXY, maxIpsCount: 2 }),
+      '203.0.113.9',
+    );
+    assert.equal(
+      clientAddress({ 'x-forwarded-for': '203.0.113.9' }, PEER, { ...PROXY, maxIpsCount: 3 }),
+      '203.0.113.9',
+    );
   });
 
   it('ipHeader names the header (lower-cased by the configuration)', () => {
     const cloudflare = { ...PROXY, ipHeader: 'cf-connecting-ip' };
-    assert.equal(clientAddress({ 'cf-connecting-ip': '203.0.113.9', 'x-forwarded-for': '10.0.0.1' }, PEER, cloudflare), '203.0.113.9');
+    assert.equal(
+      clientAddress({ 'cf-connecting-ip': '203.0.113.9', 'x-forwarded-for': '10.0.0.1' }, PEER, cloudflare),
+      '203.0.113.9',
+    );
     assert.equal(clientAddress({ 'x-forwarded-for': '10.0.0.1' }, PEER, cloudflare), PEER);
   });
 });

@@ -13,7 +13,8 @@ export function markQueryTouched(request: FastifyRequest): void {
   (request as unknown as Record<symbol, boolean>)[QUERY_TOUCHED] = true;
 }
 
-export const queryTouched = (request: FastifyRequest): boolean => (request as unknown as Record<symbol, boolean | undefined>)[QUERY_TOUCHED] === true;
+export const queryTouched = (request: FastifyRequest): boolean =>
+  (request as unknown as Record<symbol, boolean | undefined>)[QUERY_TOUCHED] === true;
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -29,7 +30,11 @@ declare module 'fastify' {
  * Koa's `request.ip`: the first of the header's addresses, keeping only the last `maxIpsCount`
  * (0: all) when a proxy is trusted; the socket's peer when there is none.
  */
-export function clientAddress(headers: Record<string, string | string[] | undefined>, peer: string | undefined, proxy: ProxyConfig): string {
+export function clientAddress(
+  headers: Record<string, string | string[] | undefined>,
+  peer: string | undefined,
+  proxy: ProxyConfig,
+): string {
   if (proxy.koa) {
     const value = headers[proxy.ipHeader];
     const text = Array.isArray(value) ? value.join(',') : value;
@@ -125,9 +130,16 @@ export function createHttpServer(config: VellumConfig, options: HttpServerOption
     // GET and HEAD are a 404 there too: Strapi's `strapi::public` middleware answers them for any
     // path the router does not serve by that method (checked on Strapi 5.54: GET of a POST-only
     // route is a 404, PATCH a 405).
-    const allowed = request.method === 'GET' || request.method === 'HEAD' ? undefined : options.allowedMethods?.(request.url.split('?')[0]!);
+    const allowed =
+      request.method === 'GET' || request.method === 'HEAD'
+        ? undefined
+        : options.allowedMethods?.(request.url.split('?')[0]!);
     if (allowed) {
-      void reply.status(405).header('allow', allowed.join(', ')).type('text/plain; charset=utf-8').send('Method Not Allowed');
+      void reply
+        .status(405)
+        .header('allow', allowed.join(', '))
+        .type('text/plain; charset=utf-8')
+        .send('Method Not Allowed');
       return;
     }
     const error: VellumError = NotFoundError.missing(`No route ${request.method} ${request.url.split('?')[0]}`);
@@ -151,9 +163,15 @@ function proxyTrust(proxy: ProxyConfig): boolean | ((address: string, hop: numbe
  */
 function serverTimeouts(options: ServerTimeouts) {
   const { requestTimeout, keepAliveTimeout } = options;
-  const headersTimeout = requestTimeout > 0 && options.headersTimeout > requestTimeout ? requestTimeout : options.headersTimeout;
+  const headersTimeout =
+    requestTimeout > 0 && options.headersTimeout > requestTimeout ? requestTimeout : options.headersTimeout;
   const shortest = Math.min(...[requestTimeout, headersTimeout].filter((t) => t > 0), 60_000);
-  return { requestTimeout, headersTimeout, keepAliveTimeout, connectionsCheckingInterval: Math.max(50, Math.floor(shortest / 2)) };
+  return {
+    requestTimeout,
+    headersTimeout,
+    keepAliveTimeout,
+    connectionsCheckingInterval: Math.max(50, Math.floor(shortest / 2)),
+  };
 }
 
 /**
@@ -164,7 +182,9 @@ function serverTimeouts(options: ServerTimeouts) {
 function limitBodyTime(app: FastifyInstance, limit: number): void {
   app.addHook('preParsing', async (request, reply, payload) => {
     const headers = request.headers;
-    const hasBody = headers['transfer-encoding'] !== undefined || (headers['content-length'] !== undefined && headers['content-length'] !== '0');
+    const hasBody =
+      headers['transfer-encoding'] !== undefined ||
+      (headers['content-length'] !== undefined && headers['content-length'] !== '0');
     if (!hasBody || /^multipart\//i.test(headers['content-type'] ?? '')) return payload;
     const timer = setTimeout(() => {
       const socket = request.raw.socket;
@@ -173,7 +193,16 @@ function limitBodyTime(app: FastifyInstance, limit: number): void {
         return;
       }
       reply.raw.once('finish', () => socket.destroy());
-      void reply.status(408).header('connection', 'close').send(errorBody(new RequestTimeoutError(`The request body did not arrive within ${limit} ms (server.bodyTimeout)`, { limit })));
+      void reply
+        .status(408)
+        .header('connection', 'close')
+        .send(
+          errorBody(
+            new RequestTimeoutError(`The request body did not arrive within ${limit} ms (server.bodyTimeout)`, {
+              limit,
+            }),
+          ),
+        );
     }, limit);
     timer.unref();
     const clear = () => clearTimeout(timer);

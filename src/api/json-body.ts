@@ -52,7 +52,8 @@ function writeValue(out: ChunkWriter, value: unknown): void {
       if (value === null) out.write('null');
       else if (value instanceof RawJson) out.write(value.text);
       else if (Array.isArray(value)) writeArray(out, value);
-      else if (typeof (value as { toJSON?: unknown }).toJSON === 'function') writeValue(out, (value as { toJSON(): unknown }).toJSON());
+      else if (typeof (value as { toJSON?: unknown }).toJSON === 'function')
+        writeValue(out, (value as { toJSON(): unknown }).toJSON());
       else writeObject(out, value as Record<string, unknown>);
       return;
     default:

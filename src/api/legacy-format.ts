@@ -10,7 +10,8 @@ type Doc = Record<string, unknown>;
 
 const LEGACY_HEADER = 'strapi-response-format';
 
-export const wantsLegacyFormat = (headers: Record<string, string | string[] | undefined>): boolean => headers[LEGACY_HEADER] === 'v4';
+export const wantsLegacyFormat = (headers: Record<string, string | string[] | undefined>): boolean =>
+  headers[LEGACY_HEADER] === 'v4';
 
 function shapeFields(schema: Schema, model: Model, value: Doc): Doc {
   const out: Doc = {};
@@ -27,7 +28,10 @@ function shapeFields(schema: Schema, model: Model, value: Doc): Doc {
     switch (attribute.kind) {
       case 'relation':
       case 'media': {
-        const target = attribute.kind === 'relation' ? schema.contentTypes.get(attribute.target)! : schema.contentTypes.get(FILE_UID);
+        const target =
+          attribute.kind === 'relation'
+            ? schema.contentTypes.get(attribute.target)!
+            : schema.contentTypes.get(FILE_UID);
         if (!target) {
           out[key] = field;
           break;
@@ -63,7 +67,9 @@ function shapeFields(schema: Schema, model: Model, value: Doc): Doc {
 /** `{ id, documentId, attributes }` for a document of `model` (Strapi 5 keeps documentId beside id). */
 function legacyDocument(schema: Schema, model: Model, document: Doc): Doc {
   const { id, documentId, ...rest } = document;
-  return documentId === undefined ? { id, attributes: shapeFields(schema, model, rest) } : { id, documentId, attributes: shapeFields(schema, model, rest) };
+  return documentId === undefined
+    ? { id, attributes: shapeFields(schema, model, rest) }
+    : { id, documentId, attributes: shapeFields(schema, model, rest) };
 }
 
 export function legacyData(schema: Schema, model: Model, data: Doc | Doc[] | null): Doc | Doc[] | null {

@@ -40,25 +40,27 @@ function staticHeaders(middleware: Middleware): [string, string | number | reado
 export async function registerSecurity(app: FastifyInstance, middlewares: unknown[]): Promise<void> {
   const security = middlewareConfig(middlewares, 'strapi::security');
   if (security) {
-    const headers = staticHeaders(helmet({
-      contentSecurityPolicy: {
-        useDefaults: true,
-        directives: {
-          'connect-src': ["'self'", 'https:'],
-          'img-src': ["'self'", 'data:', 'blob:', 'https:'],
-          'media-src': ["'self'", 'data:', 'blob:', 'https:'],
-          upgradeInsecureRequests: null,
-          ...asRecord(asRecord(security.contentSecurityPolicy).directives),
+    const headers = staticHeaders(
+      helmet({
+        contentSecurityPolicy: {
+          useDefaults: true,
+          directives: {
+            'connect-src': ["'self'", 'https:'],
+            'img-src': ["'self'", 'data:', 'blob:', 'https:'],
+            'media-src': ["'self'", 'data:', 'blob:', 'https:'],
+            upgradeInsecureRequests: null,
+            ...asRecord(asRecord(security.contentSecurityPolicy).directives),
+          },
         },
-      },
-      crossOriginEmbedderPolicy: false,
-      crossOriginOpenerPolicy: false,
-      crossOriginResourcePolicy: false,
-      originAgentCluster: false,
-      xssFilter: false,
-      hsts: { maxAge: 31536000, includeSubDomains: true },
-      frameguard: { action: 'sameorigin' },
-    }));
+        crossOriginEmbedderPolicy: false,
+        crossOriginOpenerPolicy: false,
+        crossOriginResourcePolicy: false,
+        originAgentCluster: false,
+        xssFilter: false,
+        hsts: { maxAge: 31536000, includeSubDomains: true },
+        frameguard: { action: 'sameorigin' },
+      }),
+    );
     app.addHook('onRequest', (_request, reply, done) => {
       for (const [name, value] of headers) reply.raw.setHeader(name, value);
       done();

@@ -47,7 +47,11 @@ function uniqueEmail(user: RawSchemaFile): RawSchemaFile {
 export const systemTables: TableSpec[] = [...authTables, coreStoreTable, localesTable, ...eventTables];
 
 /** Reads the stored locales, adding the configured ones (once the tables exist; under the schema lock). */
-export async function startLocales(database: Database, documents: DocumentService, initial: { defaultLocale: string; locales: string[] }): Promise<void> {
+export async function startLocales(
+  database: Database,
+  documents: DocumentService,
+  initial: { defaultLocale: string; locales: string[] },
+): Promise<void> {
   const first = { defaultLocale: initial.defaultLocale, locales: [...initial.locales] };
   await database.dialect.withSchemaLock(database.db, (db) => documents.locales.start(first, db));
 }

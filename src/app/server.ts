@@ -13,14 +13,30 @@ import { pluginServices } from '../strapi/plugin-services.js';
 import type { AccessControl } from '../api/access.js';
 import { registerContentApi } from '../features/content/index.js';
 import { ResponseCache } from '../api/response-cache.js';
-import { ExtensionService, parseGraphqlConfig, registerGraphql, type NamedHandlers } from '../features/graphql/index.js';
-import { loadProject, ProjectDocuments, provideStrapiModules, type DocumentMiddlewares, type Lifecycles } from '../strapi/index.js';
+import {
+  ExtensionService,
+  parseGraphqlConfig,
+  registerGraphql,
+  type NamedHandlers,
+} from '../features/graphql/index.js';
+import {
+  loadProject,
+  ProjectDocuments,
+  provideStrapiModules,
+  type DocumentMiddlewares,
+  type Lifecycles,
+} from '../strapi/index.js';
 import { createHttpServer } from '../api/http.js';
 import { registerI18nRoutes } from '../features/i18n/index.js';
 import { resolveCustomFields } from '../core/schema/build.js';
 import { loadProjectSchema } from '../core/schema/load.js';
 import type { Schema } from '../core/schema/model.js';
-import { resolveAuthConfig, startAuth, usersPermissionsGraphql, type Auth } from '../features/users-permissions/index.js';
+import {
+  resolveAuthConfig,
+  startAuth,
+  usersPermissionsGraphql,
+  type Auth,
+} from '../features/users-permissions/index.js';
 import { mediaGrantWarning } from '../features/users-permissions/index.js';
 import { startEmail, type EmailService } from '../features/email/index.js';
 import { builtInTypes, startLocales, systemTables } from './built-ins.js';
@@ -32,7 +48,13 @@ import { registerUsersPermissionsRoutes, usersPathTaken } from '../features/user
 import { registerUsersRolesRoutes } from '../features/users-permissions/index.js';
 import { registerUploadRoutes } from '../features/upload/index.js';
 import { registerEmailRoutes } from '../features/email/index.js';
-import { addConfiguredTasks, createEvents, CronService, WebhookStore, type NodeEvents } from '../features/events/index.js';
+import {
+  addConfiguredTasks,
+  createEvents,
+  CronService,
+  WebhookStore,
+  type NodeEvents,
+} from '../features/events/index.js';
 
 export interface Vellum {
   app: FastifyInstance;
@@ -94,15 +116,21 @@ export async function createVellum(projectDir: string, options: CreateVellumOpti
   const { schema, warnings } = loadProjectSchema(projectDir, builtInTypes(projectDir));
   if (usersPathTaken(schema)) {
     const type = schema.byPluralName.get('users')!;
-    warnings.push(`${type.file}: ${type.uid} is served at /users, in place of users-permissions' /users, /users/me, /users/count and /users/:id (as in Strapi)`);
+    warnings.push(
+      `${type.file}: ${type.uid} is served at /users, in place of users-permissions' /users, /users/me, /users/count and /users/:id (as in Strapi)`,
+    );
   }
   // Project code (src/index) registers its extensions before any API is built.
-  const graphql = { config: parseGraphqlConfig(config.plugins, config.environment, declaredStrapiMajor(config.projectDir)), extension: new ExtensionService() };
+  const graphql = {
+    config: parseGraphqlConfig(config.plugins, config.environment, declaredStrapiMajor(config.projectDir)),
+    extension: new ExtensionService(),
+  };
   // Plugin services project code asks for: GraphQL's from the start, the others once the node runs.
   const plugins = { graphql: { extension: graphql.extension } };
   const project = await loadProject(config, schema, plugins, warnings);
   // `strapi.cron` from register on; `config/server` `cron.tasks` checked before anything starts.
-  const log = (message: string, error?: unknown) => console.error(`[vellum] ${message}`, ...(error === undefined ? [] : [error]));
+  const log = (message: string, error?: unknown) =>
+    console.error(`[vellum] ${message}`, ...(error === undefined ? [] : [error]));
   const cron = new CronService(log);
   addConfiguredTasks(cron, config);
   project.strapi.cron = cron.api();
@@ -110,7 +138,11 @@ export async function createVellum(projectDir: string, options: CreateVellumOpti
   graphql.extension.named = project.named as unknown as NamedHandlers;
   await project.run('register');
   // As Strapi swaps each customField for the type its registration names, once register has run.
-  resolveCustomFields(schema, (uid) => project.customFields.typeOf(uid), (message) => warnings.push(message));
+  resolveCustomFields(
+    schema,
+    (uid) => project.customFields.typeOf(uid),
+    (message) => warnings.push(message),
+  );
   // Secrets are checked before the database is touched: a weak one in production stops start-up here.
   const authConfig = resolveAuthConfig(config);
   warnings.push(...authConfig.warnings);
@@ -118,7 +150,15 @@ export async function createVellum(projectDir: string, options: CreateVellumOpti
   // The lifecycles and Document Service middlewares project code registers (empty without it).
   // Writes record their webhook events in their transaction (the webhook store is the outbox).
   const webhooks = new WebhookStore(database, config.server.webhooks.allowPrivateAddresses);
-  const documents = new DocumentService({ database, schema, i18n: config.i18n, rest: config.api.rest, lifecycles: project.lifecycles, middlewares: project.middlewares, outbox: webhooks });
+  const documents = new DocumentService({
+    database,
+    schema,
+    i18n: config.i18n,
+    rest: config.api.rest,
+    lifecycles: project.lifecycles,
+    middlewares: project.middlewares,
+    outbox: webhooks,
+  });
   const events = createEvents({ database, config, documents, webhooks, cron, log });
   let sync: SyncReport;
   let auth: Auth;
@@ -127,7 +167,14 @@ export async function createVellum(projectDir: string, options: CreateVellumOpti
   try {
     sync = await synchronizeSchema(database, schema, systemTables);
     await startLocales(database, documents, config.i18n);
-    auth = await startAuth(database, documents, config, authConfig, { actions: project.actions, routed: project.routed }, { email, serverUrl: () => serverUrl() });
+    auth = await startAuth(
+      database,
+      documents,
+      config,
+      authConfig,
+      { actions: project.actions, routed: project.routed },
+      { email, serverUrl: () => serverUrl() },
+    );
   } catch (error) {
     await database.close();
     throw error;
@@ -147,24 +194,56 @@ export async function createVellum(projectDir: string, options: CreateVellumOpti
   const routing = project.routing();
   // One response cache for REST and GraphQL reads (api/response-cache.ts).
   const responseCache = config.api.rest.cache.maxBytes > 0 ? new ResponseCache(config.api.rest.cache) : undefined;
-  registerContentApi(app, { service: documents, rest: config.api.rest, access, prefix, routes: routing?.rest, schedules: events.schedules, cache: responseCache });
+  registerContentApi(app, {
+    service: documents,
+    rest: config.api.rest,
+    access,
+    prefix,
+    routes: routing?.rest,
+    schedules: events.schedules,
+    cache: responseCache,
+  });
   registerI18nRoutes(app, { prefix, locales: documents.locales, auth, configured: configuredLocales });
   registerEmailRoutes(app, { email, access, prefix });
   registerUsersPermissionsRoutes(app, { auth, service: documents, prefix });
   registerUsersRolesRoutes(app, { auth, service: documents, prefix });
-  registerAdminRoutes(app, auth, { webhooks, deliveries: events.deliveries, schedules: events.schedules, webhooksConfig: config.server.webhooks });
+  registerAdminRoutes(app, auth, {
+    webhooks,
+    deliveries: events.deliveries,
+    schedules: events.schedules,
+    webhooksConfig: config.server.webhooks,
+  });
   registerAdminContentRoutes(app, { auth, documents });
   app.addHook('onClose', async () => {
     email.close();
     await database.close();
   });
   try {
-    const media = await registerUploadRoutes(app, { documents, access, config, admin: (headers) => auth.admins.authenticate(headers.authorization) });
+    const media = await registerUploadRoutes(app, {
+      documents,
+      access,
+      config,
+      admin: (headers) => auth.admins.authenticate(headers.authorization),
+    });
     await registerAdminPanel(app, options.adminPanelDir);
     // Last: a project route on a path Vellum serves itself is the one left out (with a warning).
     routing?.register(app);
-    await registerGraphql(app, { ...graphql, service: documents, rest: config.api.rest, access, fieldSource: usersPermissionsGraphql(auth), strapi: project.strapi, cache: responseCache });
-    project.data.start({ documents, store: coreStore(() => database.db, (fn) => database.write(fn)) });
+    await registerGraphql(app, {
+      ...graphql,
+      service: documents,
+      rest: config.api.rest,
+      access,
+      fieldSource: usersPermissionsGraphql(auth),
+      strapi: project.strapi,
+      cache: responseCache,
+    });
+    project.data.start({
+      documents,
+      store: coreStore(
+        () => database.db,
+        (fn) => database.write(fn),
+      ),
+    });
     const strapiDocuments = project.strapi.documents as (uid: string) => never;
     Object.assign(plugins, pluginServices({ documents, strapiDocuments, auth, email, media, i18n: config.i18n }));
     await project.run('bootstrap');

@@ -15,22 +15,35 @@ describe('the error registry (src/core/errors.ts)', () => {
   it('gives each instance the status, name and codes of its class', () => {
     const error = new NotFoundError('Not Found');
     assert.ok(error instanceof VellumError && error instanceof Error);
-    assert.deepEqual([error.status, error.name, error.code, error.graphqlCode, error.message], [404, 'NotFoundError', 'VELLUM_NOT_FOUND', 'STRAPI_NOT_FOUND_ERROR', 'Not Found']);
+    assert.deepEqual(
+      [error.status, error.name, error.code, error.graphqlCode, error.message],
+      [404, 'NotFoundError', 'VELLUM_NOT_FOUND', 'STRAPI_NOT_FOUND_ERROR', 'Not Found'],
+    );
     assert.deepEqual(error.details, {});
   });
 
   it('keeps the parent name of a subclass, with its own code', () => {
     const error = new QueryValidationError('Invalid key x', { param: 'filters', key: 'x', path: null });
     assert.ok(error instanceof ValidationError);
-    assert.deepEqual([error.status, error.name, error.code, error.graphqlCode], [400, 'ValidationError', 'VELLUM_QUERY_VALIDATION', 'BAD_USER_INPUT']);
+    assert.deepEqual(
+      [error.status, error.name, error.code, error.graphqlCode],
+      [400, 'ValidationError', 'VELLUM_QUERY_VALIDATION', 'BAD_USER_INPUT'],
+    );
     assert.deepEqual(error.details, { source: 'query', param: 'filters', key: 'x', path: null });
-    assert.equal(new QueryValidationError('m', { param: 'p', key: 'k', path: 'a', source: 'body' }).details.source, 'body');
+    assert.equal(
+      new QueryValidationError('m', { param: 'p', key: 'k', path: 'a', source: 'body' }).details.source,
+      'body',
+    );
   });
 
   it('builds one ValidationError from field errors: the message of one, or their count', () => {
-    const one = ValidationError.fromFieldErrors([{ path: ['title'], message: 'title must be defined.', name: 'ValidationError' }]);
+    const one = ValidationError.fromFieldErrors([
+      { path: ['title'], message: 'title must be defined.', name: 'ValidationError' },
+    ]);
     assert.equal(one.message, 'title must be defined.');
-    assert.deepEqual(one.details, { errors: [{ path: ['title'], message: 'title must be defined.', name: 'ValidationError' }] });
+    assert.deepEqual(one.details, {
+      errors: [{ path: ['title'], message: 'title must be defined.', name: 'ValidationError' }],
+    });
     const two = ValidationError.fromFieldErrors([
       { path: ['a'], message: 'x', name: 'ValidationError' },
       { path: ['b'], message: 'y', name: 'ValidationError' },

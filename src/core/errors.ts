@@ -64,8 +64,7 @@ export class ValidationError extends VellumError {
 
   /** Attribute validation: one error per problem, each with the path of the offending value. */
   static fromFieldErrors(errors: FieldError[]): ValidationError {
-    const message =
-      errors.length === 1 ? errors[0]!.message : `${errors.length} errors occurred`;
+    const message = errors.length === 1 ? errors[0]!.message : `${errors.length} errors occurred`;
     return new ValidationError(message, { errors });
   }
 }
@@ -74,10 +73,7 @@ export class ValidationError extends VellumError {
 export class QueryValidationError extends ValidationError {
   static override readonly code: string = 'VELLUM_QUERY_VALIDATION';
 
-  constructor(
-    message: string,
-    where: { param: string; key: string; path: string | null; source?: 'query' | 'body' },
-  ) {
+  constructor(message: string, where: { param: string; key: string; path: string | null; source?: 'query' | 'body' }) {
     super(message, { source: where.source ?? 'query', ...where });
   }
 }

@@ -15,7 +15,8 @@ interface ContentApiOptions {
   strictParams?: boolean;
 }
 
-const objectOf = (value: unknown): Params => (value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Params) : {});
+const objectOf = (value: unknown): Params =>
+  value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Params) : {};
 
 export function createContentApi(runtime: Runtime) {
   return {

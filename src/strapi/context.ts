@@ -21,7 +21,11 @@ const camelCase = (text: string) =>
     .replace(/[^A-Za-z0-9 ]/g, '')
     .split(' ')
     .filter(Boolean)
-    .map((word, i) => (i === 0 ? word.slice(0, 1).toLowerCase() + word.slice(1) : word.slice(0, 1).toUpperCase() + word.slice(1).toLowerCase()))
+    .map((word, i) =>
+      i === 0
+        ? word.slice(0, 1).toLowerCase() + word.slice(1)
+        : word.slice(0, 1).toUpperCase() + word.slice(1).toLowerCase(),
+    )
     .join('');
 
 const ERROR_HELPERS: [string, number, string][] = Object.entries(STATUS_CODES)
@@ -168,7 +172,10 @@ export class Context {
   }
   append(field: string, value: string | string[]): void {
     const previous = this.response.get(field);
-    const values = [...(previous === undefined ? [] : Array.isArray(previous) ? previous : [String(previous)]), ...(Array.isArray(value) ? value : [value])];
+    const values = [
+      ...(previous === undefined ? [] : Array.isArray(previous) ? previous : [String(previous)]),
+      ...(Array.isArray(value) ? value : [value]),
+    ];
     this.response.set(field, values);
   }
   remove(field: string): void {
@@ -179,7 +186,8 @@ export class Context {
   }
   redirect(url: string): void {
     this.response.set('Location', url);
-    if (!this.response.explicitStatus || this.response.status < 300 || this.response.status > 308) this.response.status = 302;
+    if (!this.response.explicitStatus || this.response.status < 300 || this.response.status > 308)
+      this.response.status = 302;
     this.response.body = `Redirecting to ${url}.`;
   }
   /** Koa's `ctx.throw(status, message, properties)`: an HTTP error, answered with its status and message. */
@@ -282,15 +290,24 @@ function requestFacade(request: FastifyRequest, onQuery?: () => void): KoaReques
     },
     get(field: string): string {
       const name = field.toLowerCase();
-      const value = name === 'referer' || name === 'referrer' ? (raw.headers.referer ?? raw.headers.referrer) : raw.headers[name];
+      const value =
+        name === 'referer' || name === 'referrer' ? (raw.headers.referer ?? raw.headers.referrer) : raw.headers[name];
       return Array.isArray(value) ? value.join(', ') : (value ?? '');
     },
     is(...types: string[]): string | false | null {
-      const contentType = String(raw.headers['content-type'] ?? '').split(';')[0]!.trim();
+      const contentType = String(raw.headers['content-type'] ?? '')
+        .split(';')[0]!
+        .trim();
       if (!contentType) return null;
       const wanted = types.flat();
       if (wanted.length === 0) return contentType;
-      const found = wanted.find((type) => contentType === type || contentType.endsWith(`/${type}`) || contentType.endsWith(`+${type}`) || (type.endsWith('/*') && contentType.startsWith(type.slice(0, -1))));
+      const found = wanted.find(
+        (type) =>
+          contentType === type ||
+          contentType.endsWith(`/${type}`) ||
+          contentType.endsWith(`+${type}`) ||
+          (type.endsWith('/*') && contentType.startsWith(type.slice(0, -1))),
+      );
       return found ?? false;
     },
   };
@@ -330,7 +347,8 @@ class ResponseFacade implements KoaResponse {
     return this.code;
   }
   set status(code: number) {
-    if (!Number.isInteger(code) || code < 100 || code > 999) throw new TypeError(`invalid status code: ${String(code)}`);
+    if (!Number.isInteger(code) || code < 100 || code > 999)
+      throw new TypeError(`invalid status code: ${String(code)}`);
     this.code = code;
     this.explicit = true;
     this.text = undefined;
@@ -363,7 +381,15 @@ class ResponseFacade implements KoaResponse {
     return String(this.reply.getHeader('content-type') ?? '').split(';')[0]!;
   }
   set type(value: string) {
-    const type = value.includes('/') ? value : value === 'json' ? 'application/json' : value === 'html' ? 'text/html' : value === 'text' ? 'text/plain' : value;
+    const type = value.includes('/')
+      ? value
+      : value === 'json'
+        ? 'application/json'
+        : value === 'html'
+          ? 'text/html'
+          : value === 'text'
+            ? 'text/plain'
+            : value;
     void this.reply.header('content-type', type);
   }
   get headers(): Record<string, unknown> {

@@ -52,7 +52,13 @@ export function forRequest(controller: Instance, ctx: Context): Instance {
 export function coreRoutes(type: ContentType): Partial<Record<CoreAction, RouteDefinition>> {
   const routes: Partial<Record<CoreAction, RouteDefinition>> = {};
   const add = (action: CoreAction, method: string, path: string) => {
-    routes[action] = { method, path, handler: `${type.uid}.${action}`, config: {}, [CORE_ROUTE]: { uid: type.uid, action, method, path } };
+    routes[action] = {
+      method,
+      path,
+      handler: `${type.uid}.${action}`,
+      config: {},
+      [CORE_ROUTE]: { uid: type.uid, action, method, path },
+    };
   };
   if (type.kind === 'singleType') {
     add('find', 'GET', `/${type.singularName}`);
@@ -70,13 +76,17 @@ export function coreRoutes(type: ContentType): Partial<Record<CoreAction, RouteD
 
 /** The service methods a core action calls: an override of one of them takes the action off REST's own handler. */
 export function serviceMethodsOf(type: ContentType, action: CoreAction): string[] {
-  if (type.kind === 'singleType') return { find: ['find'], update: ['createOrUpdate'], delete: ['delete'], findOne: [], create: [] }[action];
+  if (type.kind === 'singleType')
+    return { find: ['find'], update: ['createOrUpdate'], delete: ['delete'], findOne: [], create: [] }[action];
   return [action];
 }
 
 /** `data` of a body; anything else is REST's 400. */
 function bodyData(body: unknown): Record<string, unknown> {
-  const data = body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>).data : undefined;
+  const data =
+    body !== null && typeof body === 'object' && !Array.isArray(body)
+      ? (body as Record<string, unknown>).data
+      : undefined;
   if (data === undefined || data === null || typeof data !== 'object' || Array.isArray(data)) {
     throw new ValidationError('Missing "data" payload in the request body');
   }
@@ -94,7 +104,8 @@ type Controller = Instance & {
 
 type Method = (...args: unknown[]) => Promise<unknown>;
 /** Calls a method of a service, as the project may have replaced it. */
-const call = (service: Instance, name: string, ...args: unknown[]): Promise<unknown> => (service[name] as Method).apply(service, args);
+const call = (service: Instance, name: string, ...args: unknown[]): Promise<unknown> =>
+  (service[name] as Method).apply(service, args);
 type Fetching = { getFetchParams(params?: Params): Params };
 
 /** What `checkTopLevelParams` checks for the action a route names. */
@@ -157,7 +168,10 @@ export function createBaseController(runtime: Runtime, type: ContentType): Insta
             const query = await this.sanitizeQuery(ctx);
             const data = bodyData(ctx.request.body);
             await this.validateInput(data, ctx);
-            const entity = await call(serviceOf(), 'createOrUpdate', { ...query, data: await this.sanitizeInput(data, ctx) });
+            const entity = await call(serviceOf(), 'createOrUpdate', {
+              ...query,
+              data: await this.sanitizeInput(data, ctx),
+            });
             return this.transformResponse(await this.sanitizeOutput(entity, ctx));
           },
           async delete(ctx) {
@@ -173,7 +187,10 @@ export function createBaseController(runtime: Runtime, type: ContentType): Insta
           async find(ctx) {
             await this.validateQuery(ctx);
             const query = await this.sanitizeQuery(ctx);
-            const { results, pagination } = (await call(serviceOf(), 'find', query)) as { results: unknown; pagination: object };
+            const { results, pagination } = (await call(serviceOf(), 'find', query)) as {
+              results: unknown;
+              pagination: object;
+            };
             return this.transformResponse(await this.sanitizeOutput(results, ctx), { pagination });
           },
           async findOne(ctx) {
@@ -196,7 +213,10 @@ export function createBaseController(runtime: Runtime, type: ContentType): Insta
             const query = await this.sanitizeQuery(ctx);
             const data = bodyData(ctx.request.body);
             await this.validateInput(data, ctx);
-            const entity = await call(serviceOf(), 'update', ctx.params.id, { ...query, data: await this.sanitizeInput(data, ctx) });
+            const entity = await call(serviceOf(), 'update', ctx.params.id, {
+              ...query,
+              data: await this.sanitizeInput(data, ctx),
+            });
             return this.transformResponse(await this.sanitizeOutput(entity, ctx));
           },
           async delete(ctx) {
@@ -215,7 +235,13 @@ export function createBaseController(runtime: Runtime, type: ContentType): Insta
  * What a DELETE answers in the earlier format (docs/rest.md "Earlier response format (v4)"): the deleted entry, published or
  * else its draft, in the locale deleted; undefined in the current format (204).
  */
-async function deletedEntry(runtime: Runtime, type: ContentType, ctx: Context, documentId: string | null, query: Params): Promise<unknown> {
+async function deletedEntry(
+  runtime: Runtime,
+  type: ContentType,
+  ctx: Context,
+  documentId: string | null,
+  query: Params,
+): Promise<unknown> {
   if (!wantsLegacyFormat(ctx.request.headers)) return undefined;
   const docs = servicesOf(runtime).documents.rest(type);
   const locale = query.locale === '*' ? undefined : query.locale;
@@ -269,5 +295,7 @@ export function createBaseService(runtime: Runtime, type: ContentType): Instance
           },
         };
   // Methods on the prototype, as on Strapi's service classes: Object.keys gives `contentType` only.
-  return Object.assign(Object.create(Object.assign({ getFetchParams: fetchParams }, methods)), { contentType: base.contentType }) as Instance;
+  return Object.assign(Object.create(Object.assign({ getFetchParams: fetchParams }, methods)), {
+    contentType: base.contentType,
+  }) as Instance;
 }

@@ -9,8 +9,26 @@
  */
 import type { ScalarType } from '../core/schema/model.js';
 
-const ALLOWED_TYPES = new Set(['biginteger', 'boolean', 'date', 'datetime', 'decimal', 'email', 'enumeration', 'float', 'integer', 'json', 'password', 'richtext', 'string', 'text', 'time', 'uid']);
-const isRecord = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
+const ALLOWED_TYPES = new Set([
+  'biginteger',
+  'boolean',
+  'date',
+  'datetime',
+  'decimal',
+  'email',
+  'enumeration',
+  'float',
+  'integer',
+  'json',
+  'password',
+  'richtext',
+  'string',
+  'text',
+  'time',
+  'uid',
+]);
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  value !== null && typeof value === 'object' && !Array.isArray(value);
 
 export interface CustomFields {
   register(customField: unknown): void;
@@ -23,14 +41,22 @@ export function createCustomFields(): CustomFields & { typeOf(uid: string): Scal
   return {
     register(customField) {
       for (const cf of Array.isArray(customField) ? customField : [customField]) {
-        if (!isRecord(cf) || !('name' in cf) || !('type' in cf)) throw new Error(`Custom fields require a 'name' and 'type' key`);
+        if (!isRecord(cf) || !('name' in cf) || !('type' in cf))
+          throw new Error(`Custom fields require a 'name' and 'type' key`);
         const { name, plugin, type, inputSize } = cf;
-        if (typeof type !== 'string' || !ALLOWED_TYPES.has(type)) throw new Error(`Custom field type: '${String(type)}' is not a valid Strapi type or it can't be used with a Custom Field`);
-        if (typeof name !== 'string' || !/^(?![0-9])[a-zA-Z0-9$_-]+$/.test(name)) throw new Error(`Custom field name: '${String(name)}' is not a valid object key`);
+        if (typeof type !== 'string' || !ALLOWED_TYPES.has(type))
+          throw new Error(
+            `Custom field type: '${String(type)}' is not a valid Strapi type or it can't be used with a Custom Field`,
+          );
+        if (typeof name !== 'string' || !/^(?![0-9])[a-zA-Z0-9$_-]+$/.test(name))
+          throw new Error(`Custom field name: '${String(name)}' is not a valid object key`);
         if (inputSize) {
-          if (!isRecord(inputSize) || !('default' in inputSize) || !('isResizable' in inputSize)) throw new Error(`inputSize should be an object with 'default' and 'isResizable' keys`);
-          if (![4, 6, 8, 12].includes(inputSize.default as number)) throw new Error('Custom fields require a valid default input size');
-          if (typeof inputSize.isResizable !== 'boolean') throw new Error('Custom fields should specify if their input is resizable');
+          if (!isRecord(inputSize) || !('default' in inputSize) || !('isResizable' in inputSize))
+            throw new Error(`inputSize should be an object with 'default' and 'isResizable' keys`);
+          if (![4, 6, 8, 12].includes(inputSize.default as number))
+            throw new Error('Custom fields require a valid default input size');
+          if (typeof inputSize.isResizable !== 'boolean')
+            throw new Error('Custom fields should specify if their input is resizable');
         }
         const uid = typeof plugin === 'string' && plugin !== '' ? `plugin::${plugin}.${name}` : `global::${name}`;
         if (uid in registered) throw new Error(`Custom field: '${uid}' has already been registered`);

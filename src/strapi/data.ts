@@ -26,11 +26,17 @@ export interface DataApis {
 
 export function attachDataApis(
   strapi: Record<string, unknown>,
-  options: { schema: Schema; lifecycles: Lifecycles; middlewares: DocumentMiddlewares; warn: (message: string) => void },
+  options: {
+    schema: Schema;
+    lifecycles: Lifecycles;
+    middlewares: DocumentMiddlewares;
+    warn: (message: string) => void;
+  },
 ): DataApis {
   let services: DataServices | undefined;
   const running = (what: string): DataServices => {
-    if (!services) throw new Error(`${what} is available from bootstrap on, once the database is open (not during register)`);
+    if (!services)
+      throw new Error(`${what} is available from bootstrap on, once the database is open (not during register)`);
     return services;
   };
   const db = createStrapiDb(options.schema, options.lifecycles, () => services?.documents.engine, options.warn);

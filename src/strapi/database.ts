@@ -48,12 +48,20 @@ function ignoringUnknownKeys(schema: Schema, uid: string, rows: RowRepository): 
   };
 }
 
-export function createStrapiDb(schema: Schema, lifecycles: Lifecycles, engine: () => QueryEngine | undefined, warn: (message: string) => void): StrapiDb {
+export function createStrapiDb(
+  schema: Schema,
+  lifecycles: Lifecycles,
+  engine: () => QueryEngine | undefined,
+  warn: (message: string) => void,
+): StrapiDb {
   let warned = false;
   return {
     query(uid) {
       const found = engine();
-      if (!found) throw new Error('strapi.db.query is available from bootstrap on, once the database is open (not during register)');
+      if (!found)
+        throw new Error(
+          'strapi.db.query is available from bootstrap on, once the database is open (not during register)',
+        );
       return ignoringUnknownKeys(schema, uid, found.query(uid));
     },
     lifecycles: {

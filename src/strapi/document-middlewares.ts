@@ -25,7 +25,8 @@ export class DocumentMiddlewares implements CallHooks {
 
   /** Adds a middleware; returns the function that removes it. */
   use(middleware: DocumentMiddleware): () => void {
-    if (typeof middleware !== 'function') throw new TypeError('A document middleware must be a function (context, next) => ...');
+    if (typeof middleware !== 'function')
+      throw new TypeError('A document middleware must be a function (context, next) => ...');
     this.list.push(middleware);
     return () => {
       const at = this.list.indexOf(middleware);
@@ -38,11 +39,17 @@ export class DocumentMiddlewares implements CallHooks {
   }
 
   /** Runs the middlewares around `call`, which gets `context.params` as they left it. */
-  async run<T>(type: ContentType, action: string, params: Record<string, unknown>, call: (params: Record<string, unknown>) => Promise<T>): Promise<unknown> {
+  async run<T>(
+    type: ContentType,
+    action: string,
+    params: Record<string, unknown>,
+    call: (params: Record<string, unknown>) => Promise<T>,
+  ): Promise<unknown> {
     const context: DocumentMiddlewareContext = { uid: type.uid, contentType: modelMetadata(type), action, params };
     const list = [...this.list];
     let index = 0;
-    const next = async (): Promise<unknown> => (index < list.length ? list[index++]!(context, next) : call(context.params));
+    const next = async (): Promise<unknown> =>
+      index < list.length ? list[index++]!(context, next) : call(context.params);
     return next();
   }
 }

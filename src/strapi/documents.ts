@@ -7,7 +7,13 @@
  * `_q`, `data`), checked by the facade with REST's parser.
  */
 import type { CallerOptions } from '../core/documents/context.js';
-import type { Document, DocumentParams, DocumentService, FindManyResult, WriteParams } from '../core/documents/service.js';
+import type {
+  Document,
+  DocumentParams,
+  DocumentService,
+  FindManyResult,
+  WriteParams,
+} from '../core/documents/service.js';
 import { NotFoundError } from '../core/errors.js';
 import type { ContentType } from '../core/schema/model.js';
 import { withKnownData } from './known-data.js';
@@ -26,7 +32,8 @@ export function withCaller(params: Params, caller: CallerOptions): Params {
   return Object.assign(params, { [CALLER]: caller });
 }
 
-const callerOf = (params: Params | undefined): CallerOptions | undefined => (params as Record<symbol, CallerOptions> | undefined)?.[CALLER];
+const callerOf = (params: Params | undefined): CallerOptions | undefined =>
+  (params as Record<symbol, CallerOptions> | undefined)?.[CALLER];
 
 /** Every document, when project code asks for no page (Strapi's Document Service has no default limit). */
 const ALL = 2_147_483_647;
@@ -81,7 +88,10 @@ export class ProjectDocuments {
       update: (documentId, params) => documents.update({ ...params, documentId } as WriteParams, callerOf(params)),
       upsertSingle: (params) => documents.update({ ...params, documentId: undefined } as WriteParams, callerOf(params)),
       delete: async (documentId, params) => {
-        await documents.delete({ locale: params.locale, status: params.status, documentId: documentId ?? undefined }, callerOf(params));
+        await documents.delete(
+          { locale: params.locale, status: params.status, documentId: documentId ?? undefined },
+          callerOf(params),
+        );
       },
     };
   }
@@ -96,7 +106,10 @@ export class ProjectDocuments {
      * types its relations reach: Strapi links such a row to the target's draft and published rows,
      * and its Document Service populates and filters them in the status asked (drafts by default).
      */
-    const withStatus = (params: Params): DocumentParams => ({ ...params, status: params.status === 'published' ? 'published' : 'draft' });
+    const withStatus = (params: Params): DocumentParams => ({
+      ...params,
+      status: params.status === 'published' ? 'published' : 'draft',
+    });
     /** Strapi reads top-level `start` and `limit`; the facade reads them in `pagination`. */
     const list = (params: Params): DocumentParams => {
       const { start, limit, ...rest } = withStatus(params);
@@ -108,7 +121,10 @@ export class ProjectDocuments {
       return [params.locale];
     };
     /** Each locale asked for; a locale the document lacks is skipped, as Strapi finds no row there. */
-    const eachLocale = async (params: Params, run: (locale: unknown) => Promise<Document | null>): Promise<DocumentResult> => {
+    const eachLocale = async (
+      params: Params,
+      run: (locale: unknown) => Promise<Document | null>,
+    ): Promise<DocumentResult> => {
       const entries: Document[] = [];
       for (const locale of locales(params)) {
         try {
@@ -127,17 +143,30 @@ export class ProjectDocuments {
       findOne: async (params) => shaped(await documents.findOne(withStatus(params))),
       count: (params = {}) => documents.count(withStatus(params)),
       // Keys the model does not have are left out, as Strapi's query engine ignores them.
-      create: async (params) => shaped(await documents.create(withStatus(withKnownData(schema, type, params)) as WriteParams)),
-      update: async (params) => shaped(await documents.update(withStatus(withKnownData(schema, type, params)) as WriteParams)),
+      create: async (params) =>
+        shaped(await documents.create(withStatus(withKnownData(schema, type, params)) as WriteParams)),
+      update: async (params) =>
+        shaped(await documents.update(withStatus(withKnownData(schema, type, params)) as WriteParams)),
       delete: async (params) => {
         // Strapi answers the rows it deletes (every version, in the locale asked for) as its query
         // engine reads them, with the call's `fields` and `populate`: read before they are gone.
-        const locale = !type.localized || params.locale === '*' ? undefined : typeof params.locale === 'string' ? params.locale : i18n.defaultLocale;
+        const locale =
+          !type.localized || params.locale === '*'
+            ? undefined
+            : typeof params.locale === 'string'
+              ? params.locale
+              : i18n.defaultLocale;
         const where = { documentId: params.documentId, ...(locale !== undefined ? { locale } : {}) };
         // `fields` selects those plus `id` and `documentId`, as Strapi's query transform does.
         const fields = typeof params.fields === 'string' ? [params.fields] : params.fields;
-        const selection = { ...(Array.isArray(fields) ? { select: [...new Set(['id', 'documentId', ...fields])] } : {}), ...(params.populate !== undefined ? { populate: params.populate } : {}) };
-        const entries = typeof params.documentId === 'string' ? await this.service.engine.query(type.uid).findMany({ where, ...selection, orderBy: { id: 'asc' } }) : [];
+        const selection = {
+          ...(Array.isArray(fields) ? { select: [...new Set(['id', 'documentId', ...fields])] } : {}),
+          ...(params.populate !== undefined ? { populate: params.populate } : {}),
+        };
+        const entries =
+          typeof params.documentId === 'string'
+            ? await this.service.engine.query(type.uid).findMany({ where, ...selection, orderBy: { id: 'asc' } })
+            : [];
         try {
           await documents.delete({ ...params, status: undefined });
         } catch (error) {
@@ -146,7 +175,9 @@ export class ProjectDocuments {
           return { documentId: String(params.documentId), entries: [] };
         }
         // Private attributes stay out, as everywhere in strapi.documents (Strapi's answer has them).
-        const hidden = Object.values(type.attributes).filter((attribute) => attribute.private).map((attribute) => attribute.name);
+        const hidden = Object.values(type.attributes)
+          .filter((attribute) => attribute.private)
+          .map((attribute) => attribute.name);
         for (const entry of entries) for (const name of hidden) delete entry[name];
         return { documentId: String(params.documentId), entries };
       },

@@ -13,7 +13,10 @@ import type { DocumentsApi } from './documents.js';
 type Params = Record<string, unknown>;
 
 /** What the entity service uses of `strapi.documents(uid)`. */
-export type EntityDocuments = Pick<DocumentsApi, 'findMany' | 'findFirst' | 'findOne' | 'count' | 'create' | 'update' | 'delete'>;
+export type EntityDocuments = Pick<
+  DocumentsApi,
+  'findMany' | 'findFirst' | 'findOne' | 'count' | 'create' | 'update' | 'delete'
+>;
 
 export interface EntityService {
   findMany(uid: string, params?: Params): Promise<Document[] | Document | null>;
@@ -25,9 +28,14 @@ export interface EntityService {
   delete(uid: string, id: number | string, params?: Params): Promise<Document | null>;
 }
 
-const objectOf = (value: unknown): Params => (value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Params) : {});
+const objectOf = (value: unknown): Params =>
+  value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Params) : {};
 
-export function createEntityService(schema: Schema, documents: (uid: string) => EntityDocuments, query: (uid: string) => RowRepository): EntityService {
+export function createEntityService(
+  schema: Schema,
+  documents: (uid: string) => EntityDocuments,
+  query: (uid: string) => RowRepository,
+): EntityService {
   const draftAndPublish = (uid: string) => schema.contentTypes.get(uid)?.draftAndPublish === true;
   const row = (uid: string, id: number | string) => query(uid).findOne({ where: { id } });
   return {

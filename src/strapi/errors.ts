@@ -12,7 +12,10 @@ import * as vellum from '../core/errors.js';
 type Details = vellum.ErrorDetails;
 
 /** `instanceof facing` also holds for errors of `kind` (for `facing` itself, not its subclasses). */
-function sameKind(facing: abstract new (...args: never[]) => Error, kind: abstract new (...args: never[]) => Error): void {
+function sameKind(
+  facing: abstract new (...args: never[]) => Error,
+  kind: abstract new (...args: never[]) => Error,
+): void {
   Object.defineProperty(facing, Symbol.hasInstance, {
     value(this: unknown, value: unknown): boolean {
       return this === facing ? value instanceof kind : Function.prototype[Symbol.hasInstance].call(this, value);
@@ -36,9 +39,16 @@ sameKind(ValidationError, vellum.ValidationError);
 
 /** Strapi's wrapper of a yup error: its message and `details.errors`. */
 class YupValidationError extends ValidationError {
-  constructor(yupError: { message?: string; inner?: { path?: string; message?: string; name?: string }[] }, message?: string) {
+  constructor(
+    yupError: { message?: string; inner?: { path?: string; message?: string; name?: string }[] },
+    message?: string,
+  ) {
     const inner = yupError?.inner ?? [];
-    const errors = inner.map((e) => ({ path: (e.path ?? '').split('.').filter(Boolean), message: e.message ?? '', name: e.name ?? 'ValidationError' }));
+    const errors = inner.map((e) => ({
+      path: (e.path ?? '').split('.').filter(Boolean),
+      message: e.message ?? '',
+      name: e.name ?? 'ValidationError',
+    }));
     super(message ?? yupError?.message ?? 'Validation', { errors });
   }
 }
@@ -101,7 +111,9 @@ sameKind(NotImplementedError, vellum.NotImplementedError);
 
 /** `Bad Request` -> `BadRequestError`, as the http-errors package names its errors. */
 function httpErrorName(status: number): string {
-  const words = (STATUS_CODES[status] ?? 'Error').split(' ').map((word) => word.slice(0, 1).toUpperCase() + word.slice(1));
+  const words = (STATUS_CODES[status] ?? 'Error')
+    .split(' ')
+    .map((word) => word.slice(0, 1).toUpperCase() + word.slice(1));
   const name = words.join('').replace(/[^ _0-9a-z]/gi, '');
   return name.endsWith('Error') ? name : `${name}Error`;
 }

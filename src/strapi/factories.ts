@@ -5,7 +5,13 @@
  * in a core action both work. A core router lists the content-type's core routes with the
  * project's `only`, `except`, `prefix` and per-action `config`.
  */
-import { coreRoutes, createBaseController, createBaseService, type CoreAction, type RouteDefinition } from './core-api.js';
+import {
+  coreRoutes,
+  createBaseController,
+  createBaseService,
+  type CoreAction,
+  type RouteDefinition,
+} from './core-api.js';
 import { contentTypeOf, runtimeOf, type Instance } from './runtime.js';
 
 type Factory = (context: { strapi: unknown }) => Instance;
@@ -69,7 +75,9 @@ export function coreRouterRoutes(strapi: unknown, uid: string, options: CoreRout
   const runtime = runtimeOf(strapi);
   const all = coreRoutes(contentTypeOf(runtime, uid));
   const config = options.config ?? {};
-  const names = (Object.keys(all) as CoreAction[]).filter((name) => (!options.except || !options.except.includes(name)) && (!options.only || options.only.includes(name)));
+  const names = (Object.keys(all) as CoreAction[]).filter(
+    (name) => (!options.except || !options.except.includes(name)) && (!options.only || options.only.includes(name)),
+  );
   return names.map((name) => ({ ...all[name]!, config: (config[name] as Record<string, unknown> | undefined) ?? {} }));
 }
 

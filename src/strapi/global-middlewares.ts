@@ -19,7 +19,18 @@ import { attachContext } from './routes.js';
 import type { Middleware, Runtime } from './runtime.js';
 
 /** Strapi's built-in middlewares, which Vellum's server does itself (or does not need). */
-const BUILT_IN = new Set(['strapi::logger', 'strapi::errors', 'strapi::security', 'strapi::cors', 'strapi::poweredBy', 'strapi::query', 'strapi::body', 'strapi::session', 'strapi::favicon', 'strapi::public']);
+const BUILT_IN = new Set([
+  'strapi::logger',
+  'strapi::errors',
+  'strapi::security',
+  'strapi::cors',
+  'strapi::poweredBy',
+  'strapi::query',
+  'strapi::body',
+  'strapi::session',
+  'strapi::favicon',
+  'strapi::public',
+]);
 
 /** `X-Response-Time`, as `strapi::responseTime` sets it. */
 const responseTime: Middleware = async (ctx, next) => {
@@ -28,14 +39,20 @@ const responseTime: Middleware = async (ctx, next) => {
   ctx.set('X-Response-Time', `${Number((process.hrtime.bigint() - start) / 1000n) / 1000}ms`);
 };
 
-const isRecord = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  value !== null && typeof value === 'object' && !Array.isArray(value);
 
 /** `{ resolve: './src/middlewares/x' }`: a file of the project (or a package it has installed). */
 async function resolveFile(runtime: Runtime, resolve: string): Promise<MiddlewareFactory> {
   const base = isAbsolute(resolve) ? resolve : join(runtime.config.projectDir, resolve);
-  const file = ['', '.js', '.ts', '.cjs', '.mjs'].map((ext) => base + ext).find((candidate) => existsSync(candidate) && !candidate.endsWith('/'));
+  const file = ['', '.js', '.ts', '.cjs', '.mjs']
+    .map((ext) => base + ext)
+    .find((candidate) => existsSync(candidate) && !candidate.endsWith('/'));
   if (!file) throw new Error(`cannot find ${resolve}`);
-  const loaded = (await loadProjectModule(file, runtime.config.projectDir)) as { default?: unknown; __esModule?: boolean };
+  const loaded = (await loadProjectModule(file, runtime.config.projectDir)) as {
+    default?: unknown;
+    __esModule?: boolean;
+  };
   const factory = typeof loaded === 'function' ? loaded : loaded?.default;
   if (typeof factory !== 'function') throw new Error(`${resolve} exports no middleware factory`);
   return factory as MiddlewareFactory;
@@ -45,7 +62,8 @@ async function resolveFile(runtime: Runtime, resolve: string): Promise<Middlewar
 export async function globalMiddlewares(runtime: Runtime, entries: unknown[]): Promise<Middleware[]> {
   const made: Middleware[] = [];
   for (const entry of entries) {
-    const name = typeof entry === 'string' ? entry : isRecord(entry) && typeof entry.name === 'string' ? entry.name : undefined;
+    const name =
+      typeof entry === 'string' ? entry : isRecord(entry) && typeof entry.name === 'string' ? entry.name : undefined;
     const resolve = isRecord(entry) && typeof entry.resolve === 'string' ? entry.resolve : undefined;
     const config = isRecord(entry) ? (entry.config ?? {}) : {};
     const label = name ?? resolve ?? JSON.stringify(entry);
@@ -59,8 +77,17 @@ export async function globalMiddlewares(runtime: Runtime, entries: unknown[]): P
         runtime.warn(`config/middlewares: ${name} is not provided by Vellum; it is left out`);
         continue;
       }
-      const factory = name ? runtime.registry.middlewares.get(name) : resolve ? await resolveFile(runtime, resolve) : undefined;
-      if (!factory) throw new Error(name ? `no middleware ${name} (src/middlewares/<name> is global::<name>)` : 'an entry is a name or { name | resolve, config }');
+      const factory = name
+        ? runtime.registry.middlewares.get(name)
+        : resolve
+          ? await resolveFile(runtime, resolve)
+          : undefined;
+      if (!factory)
+        throw new Error(
+          name
+            ? `no middleware ${name} (src/middlewares/<name> is global::<name>)`
+            : 'an entry is a name or { name | resolve, config }',
+        );
       made.push(runtime.registry.instantiate(factory, label, config));
     } catch (error) {
       runtime.warn(`config/middlewares: ${label}: ${(error as Error).message}; it is left out`);
@@ -81,7 +108,8 @@ const SUSPENDED = Symbol('vellum.strapi.globalMiddlewares');
 
 /** What a JSON answer's payload was, for a middleware that reads `ctx.body` after the route. */
 function payloadBody(payload: unknown, reply: FastifyReply): unknown {
-  const text = typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload.toString('utf8') : streamedJson(payload);
+  const text =
+    typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload.toString('utf8') : streamedJson(payload);
   if (text === undefined) return payload;
   if (!String(reply.getHeader('content-type') ?? '').includes('json')) return text;
   try {
@@ -105,7 +133,8 @@ export class GlobalMiddlewares {
 
   /** `strapi.server.use(fn)`: a Koa middleware `(ctx, next)`. */
   use(middleware: Middleware): void {
-    if (typeof middleware !== 'function') throw new TypeError('strapi.server.use expects a middleware function (ctx, next)');
+    if (typeof middleware !== 'function')
+      throw new TypeError('strapi.server.use expects a middleware function (ctx, next)');
     if (this.app) this.list.push(middleware);
     else this.list.splice(this.used++, 0, middleware);
     this.hook();
@@ -129,7 +158,8 @@ export class GlobalMiddlewares {
 function registerGlobalMiddlewares(app: FastifyInstance, middlewares: Middleware[]): void {
   if (middlewares.length === 0) return;
   const chain = compose(middlewares);
-  const log = (request: FastifyRequest) => (error: unknown) => request.log.error({ err: error }, 'project middleware failed');
+  const log = (request: FastifyRequest) => (error: unknown) =>
+    request.log.error({ err: error }, 'project middleware failed');
 
   app.addHook('preHandler', async (request, reply) => {
     // A project route may read what the middlewares set (ctx.state, ctx.query): one context.

@@ -48,7 +48,8 @@ const KNOWN_PLUGINS = new Set(['users-permissions', 'upload', 'i18n', 'graphql',
 /** Policies Strapi's plugins provide that projects name. */
 const BUILT_IN_POLICIES: Record<string, PolicyEntry> = {
   // Strapi v4's; Strapi 5.54 has none by this name (a project naming it does not start there).
-  'plugin::users-permissions.isAuthenticated': (policyContext: { state?: { user?: unknown } }) => Boolean(policyContext.state?.user),
+  'plugin::users-permissions.isAuthenticated': (policyContext: { state?: { user?: unknown } }) =>
+    Boolean(policyContext.state?.user),
 };
 
 /** Project files Vellum does not run (yet): named at start-up. */
@@ -59,7 +60,8 @@ function filesNotRun(projectDir: string): string[] {
   for (const plugin of list(extensions)) {
     const dir = join(extensions, plugin);
     if (!statSync(dir).isDirectory()) continue;
-    for (const file of list(dir)) if (/^strapi-server\.[cm]?[jt]s$/.test(file)) found.push(relative(projectDir, join(dir, file)));
+    for (const file of list(dir))
+      if (/^strapi-server\.[cm]?[jt]s$/.test(file)) found.push(relative(projectDir, join(dir, file)));
   }
   return found;
 }
@@ -107,7 +109,12 @@ export interface Project {
 }
 
 /** Loads the project's code and makes its `strapi` object; nothing runs yet. */
-export async function loadProject(config: VellumConfig, schema: Schema, plugins: PluginServices, warnings: string[]): Promise<Project> {
+export async function loadProject(
+  config: VellumConfig,
+  schema: Schema,
+  plugins: PluginServices,
+  warnings: string[],
+): Promise<Project> {
   provideStrapiModules();
   const warn = (message: string): void => {
     warnings.push(message);
@@ -122,7 +129,9 @@ export async function loadProject(config: VellumConfig, schema: Schema, plugins:
   }
   for (const [name, section] of Object.entries(config.plugins)) {
     if (!KNOWN_PLUGINS.has(name) && (section as { enabled?: unknown } | null)?.enabled !== false) {
-      warn(`config/plugins: "${name}" is not a plugin Vellum has (it serves users-permissions, upload, i18n, graphql, email); its configuration is ignored`);
+      warn(
+        `config/plugins: "${name}" is not a plugin Vellum has (it serves users-permissions, upload, i18n, graphql, email); its configuration is ignored`,
+      );
     }
   }
 
@@ -144,11 +153,14 @@ export async function loadProject(config: VellumConfig, schema: Schema, plugins:
     for (const file of api.folders.controllers) registry.addController(uid(file.name), file.exports as never);
     for (const file of api.folders.services) registry.addService(uid(file.name), file.exports as never);
     for (const file of api.folders.policies) registry.policies.set(uid(file.name), file.exports as PolicyEntry);
-    for (const file of api.folders.middlewares) registry.middlewares.set(uid(file.name), file.exports as MiddlewareFactory);
+    for (const file of api.folders.middlewares)
+      registry.middlewares.set(uid(file.name), file.exports as MiddlewareFactory);
   }
   for (const file of code.policies) registry.policies.set(`global::${file.name}`, file.exports as PolicyEntry);
-  for (const file of code.middlewares) registry.middlewares.set(`global::${file.name}`, file.exports as MiddlewareFactory);
-  for (const [name, policy] of Object.entries(BUILT_IN_POLICIES)) if (!registry.policies.has(name)) registry.policies.set(name, policy);
+  for (const file of code.middlewares)
+    registry.middlewares.set(`global::${file.name}`, file.exports as MiddlewareFactory);
+  for (const [name, policy] of Object.entries(BUILT_IN_POLICIES))
+    if (!registry.policies.has(name)) registry.policies.set(name, policy);
 
   const hasRouters = code.apis.some((api) => api.folders.routes.length > 0);
   const planned: PlannedRoute[] = hasRouters ? planRoutes(strapi, code.apis, config.api.rest.prefix, warn) : [];
@@ -206,7 +218,8 @@ export async function loadProject(config: VellumConfig, schema: Schema, plugins:
       aroundRequests.attach(app, await middlewaresOf());
     },
     registerRequestContext: (app) => requestContext.register(app, contextOf),
-    describingAccess: (access) => requestContext.describing(access, (ctx, caller) => describeCaller(runtime, ctx, caller)),
+    describingAccess: (access) =>
+      requestContext.describing(access, (ctx, caller) => describeCaller(runtime, ctx, caller)),
   };
 }
 
@@ -217,13 +230,23 @@ export async function loadProject(config: VellumConfig, schema: Schema, plugins:
  * `register` that fails outside a node (it asks for what only a running node has) leaves them JSON,
  * with a warning.
  */
-export async function loadProjectForCommand(config: VellumConfig, schema: Schema, warnings: string[]): Promise<Project> {
+export async function loadProjectForCommand(
+  config: VellumConfig,
+  schema: Schema,
+  warnings: string[],
+): Promise<Project> {
   const project = await loadProject(config, schema, {}, warnings);
   try {
     await project.run('register');
   } catch (error) {
-    warnings.push(`${project.hooks?.file ?? 'src/index'}: register failed outside a running node (${(error as Error).message}); custom fields it registers are JSON here`);
+    warnings.push(
+      `${project.hooks?.file ?? 'src/index'}: register failed outside a running node (${(error as Error).message}); custom fields it registers are JSON here`,
+    );
   }
-  resolveCustomFields(schema, (uid) => project.customFields.typeOf(uid), (message) => warnings.push(message));
+  resolveCustomFields(
+    schema,
+    (uid) => project.customFields.typeOf(uid),
+    (message) => warnings.push(message),
+  );
   return project;
 }

@@ -9,12 +9,25 @@
 import type { Model, Schema } from '../core/schema/model.js';
 
 /** Keys of a document that are not attributes and that the document service judges itself (refused, or ignored). */
-const DOCUMENT_KEYS = new Set(['id', 'documentId', 'createdAt', 'updatedAt', 'publishedAt', 'locale', 'createdBy', 'updatedBy', 'localizations']);
+const DOCUMENT_KEYS = new Set([
+  'id',
+  'documentId',
+  'createdAt',
+  'updatedAt',
+  'publishedAt',
+  'locale',
+  'createdBy',
+  'updatedBy',
+  'localizations',
+]);
 /** Keys of a component item or a dynamic zone entry that are not attributes. */
 const ITEM_KEYS = new Set(['id', 'documentId', '__component']);
 
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
-  value !== null && typeof value === 'object' && !Array.isArray(value) && Object.getPrototypeOf(value) === Object.prototype;
+  value !== null &&
+  typeof value === 'object' &&
+  !Array.isArray(value) &&
+  Object.getPrototypeOf(value) === Object.prototype;
 
 /** `data` without the keys `model` has no attribute for, components and dynamic zone entries included. */
 export function knownData(schema: Schema, model: Model, data: unknown, root = true): unknown {
@@ -28,10 +41,18 @@ export function knownData(schema: Schema, model: Model, data: unknown, root = tr
     }
     if (attribute.kind === 'component') {
       const component = schema.components.get(attribute.component);
-      kept[key] = component === undefined ? value : Array.isArray(value) ? value.map((item) => knownData(schema, component, item, false)) : knownData(schema, component, value, false);
+      kept[key] =
+        component === undefined
+          ? value
+          : Array.isArray(value)
+            ? value.map((item) => knownData(schema, component, item, false))
+            : knownData(schema, component, value, false);
     } else if (attribute.kind === 'dynamiczone' && Array.isArray(value)) {
       kept[key] = value.map((entry) => {
-        const component = isPlainObject(entry) && typeof entry.__component === 'string' ? schema.components.get(entry.__component) : undefined;
+        const component =
+          isPlainObject(entry) && typeof entry.__component === 'string'
+            ? schema.components.get(entry.__component)
+            : undefined;
         return component === undefined ? entry : knownData(schema, component, entry, false);
       });
     } else {
@@ -45,6 +66,8 @@ export function knownData(schema: Schema, model: Model, data: unknown, root = tr
 export function withKnownData<P>(schema: Schema, model: Model, params: P): P {
   if (!isPlainObject(params) || !('data' in params)) return params;
   const { data } = params;
-  const known = Array.isArray(data) ? data.map((item) => knownData(schema, model, item)) : knownData(schema, model, data);
+  const known = Array.isArray(data)
+    ? data.map((item) => knownData(schema, model, item))
+    : knownData(schema, model, data);
   return { ...params, data: known } as P;
 }

@@ -21,7 +21,10 @@ const type = (uid: string, extra: Record<string, unknown> = {}) => ({
     ...extra,
   },
 });
-const schema = buildSchema([type('api::article.article'), type('api::tag.tag', { pluginOptions: { i18n: { localized: true } } })], []);
+const schema = buildSchema(
+  [type('api::article.article'), type('api::tag.tag', { pluginOptions: { i18n: { localized: true } } })],
+  [],
+);
 const article = schema.contentTypes.get('api::article.article')!;
 const tag = schema.contentTypes.get('api::tag.tag')!;
 
@@ -69,7 +72,12 @@ describe('lifecycles', () => {
     await lifecycles.run('afterCreate', article, { params, result }, states);
     // As Strapi: assigning event.result changes nothing; changing it in place does.
     assert.deepEqual(result, { id: 1, extra: 1 });
-    assert.deepEqual(seen, ['object before api::article.article', 'function beforeCreate undefined', 'object after object', 'function afterCreate function']);
+    assert.deepEqual(seen, [
+      'object before api::article.article',
+      'function beforeCreate undefined',
+      'object after object',
+      'function afterCreate function',
+    ]);
   });
 
   it('event.model is the type in Strapi’s metadata shape', async () => {
@@ -111,7 +119,11 @@ describe('document middlewares', () => {
       return ['doc'];
     });
     assert.deepEqual(answer, ['doc', 'added']);
-    assert.deepEqual(order, ['first findMany api::article.article api::article.article', 'second {"seo":true}', 'call {"status":"published","populate":{"seo":true},"filters":{"title":"x"}}']);
+    assert.deepEqual(order, [
+      'first findMany api::article.article api::article.article',
+      'second {"seo":true}',
+      'call {"status":"published","populate":{"seo":true},"filters":{"title":"x"}}',
+    ]);
     off();
     assert.equal(middlewares.active, true);
   });
@@ -119,7 +131,12 @@ describe('document middlewares', () => {
 
 describe('read events', () => {
   it('params in the query engine shape: the version, the locale, the filters, the selection and the page', () => {
-    const event = readEvent(tag, { filters: { title: { $eq: 'x' } }, fields: ['title'], populate: 'x', sort: 'title:asc', status: 'draft' }, 'en', { offset: 0, limit: 25 });
+    const event = readEvent(
+      tag,
+      { filters: { title: { $eq: 'x' } }, fields: ['title'], populate: 'x', sort: 'title:asc', status: 'draft' },
+      'en',
+      { offset: 0, limit: 25 },
+    );
     assert.deepEqual(event.params, {
       where: { publishedAt: { $null: true }, locale: 'en', title: { $eq: 'x' } },
       select: ['id', 'documentId', 'title'],

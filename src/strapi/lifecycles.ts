@@ -46,9 +46,20 @@ export type Subscriber = FunctionSubscriber | ObjectSubscriber;
 function attributeMetadata(attribute: Attribute): Record<string, unknown> {
   switch (attribute.kind) {
     case 'scalar':
-      return { type: attribute.type, ...(attribute.required ? { required: true } : {}), ...(attribute.unique ? { unique: true } : {}), ...(attribute.private ? { private: true } : {}) };
+      return {
+        type: attribute.type,
+        ...(attribute.required ? { required: true } : {}),
+        ...(attribute.unique ? { unique: true } : {}),
+        ...(attribute.private ? { private: true } : {}),
+      };
     case 'relation':
-      return { type: 'relation', relation: attribute.relation, target: attribute.target, ...(attribute.inversedBy ? { inversedBy: attribute.inversedBy } : {}), ...(attribute.mappedBy ? { mappedBy: attribute.mappedBy } : {}) };
+      return {
+        type: 'relation',
+        relation: attribute.relation,
+        target: attribute.target,
+        ...(attribute.inversedBy ? { inversedBy: attribute.inversedBy } : {}),
+        ...(attribute.mappedBy ? { mappedBy: attribute.mappedBy } : {}),
+      };
     case 'component':
       return { type: 'component', component: attribute.component, repeatable: attribute.repeatable };
     case 'dynamiczone':
@@ -69,7 +80,12 @@ export function modelMetadata(type: ContentType): ModelMetadata {
       documentId: { type: 'string' },
     };
     for (const [name, attribute] of Object.entries(type.attributes)) attributes[name] = attributeMetadata(attribute);
-    Object.assign(attributes, { createdAt: { type: 'datetime' }, updatedAt: { type: 'datetime' }, publishedAt: { type: 'datetime' }, locale: { type: 'string' } });
+    Object.assign(attributes, {
+      createdAt: { type: 'datetime' },
+      updatedAt: { type: 'datetime' },
+      publishedAt: { type: 'datetime' },
+      locale: { type: 'string' },
+    });
     found = {
       uid: type.uid,
       singularName: type.singularName,
@@ -124,7 +140,9 @@ export class Lifecycles implements LifecycleHooks {
   /** Whether a subscriber handles this action on this model (a function subscriber handles all). */
   wants(uid: string, action: LifecycleAction): boolean {
     if (this.subscribers.length === 0 || this.disabled) return false;
-    return this.subscribers.some((s) => typeof s === 'function' || (action in s && (!s.models || s.models.includes(uid))));
+    return this.subscribers.some(
+      (s) => typeof s === 'function' || (action in s && (!s.models || s.models.includes(uid))),
+    );
   }
 
   /**
@@ -145,7 +163,8 @@ export class Lifecycles implements LifecycleHooks {
     for (const subscriber of [...this.subscribers]) {
       let handler: Handler | undefined;
       if (typeof subscriber === 'function') handler = subscriber;
-      else if (action in subscriber && (!subscriber.models || subscriber.models.includes(type.uid))) handler = subscriber[action];
+      else if (action in subscriber && (!subscriber.models || subscriber.models.includes(type.uid)))
+        handler = subscriber[action];
       else continue;
       const event: LifecycleEvent = { action, model, state: states.get(subscriber) ?? {}, params: properties.params };
       if ('result' in properties) event.result = properties.result;

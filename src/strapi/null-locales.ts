@@ -10,7 +10,8 @@ import { FILE_UID, type Model, type Schema } from '../core/schema/model.js';
 
 type Value = Record<string, unknown>;
 
-const isObject = (value: unknown): value is Value => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Value =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** Adds `locale: null` to the documents of types without i18n in `value`, a document of `model` or a list of them. */
 export function withNullLocales<T>(schema: Schema, model: Model, value: T): T {
@@ -40,12 +41,16 @@ function visit(schema: Schema, model: Model | undefined, value: unknown, mode: M
   for (const [name, nested] of Object.entries(value)) {
     const attribute = model.attributes[name];
     if (!attribute || nested === null || nested === undefined) continue;
-    const each = (target: Model | undefined) => (Array.isArray(nested) ? nested.forEach((item) => visit(schema, target, item, mode)) : visit(schema, target, nested, mode));
+    const each = (target: Model | undefined) =>
+      Array.isArray(nested)
+        ? nested.forEach((item) => visit(schema, target, item, mode))
+        : visit(schema, target, nested, mode);
     if (attribute.kind === 'relation') each(schema.contentTypes.get(attribute.target));
     else if (attribute.kind === 'media') each(schema.contentTypes.get(FILE_UID));
     else if (attribute.kind === 'component') each(schema.components.get(attribute.component));
     else if (attribute.kind === 'dynamiczone' && Array.isArray(nested)) {
-      for (const item of nested) if (isObject(item)) visit(schema, schema.components.get(String(item.__component)), item, mode);
+      for (const item of nested)
+        if (isObject(item)) visit(schema, schema.components.get(String(item.__component)), item, mode);
     }
   }
 }

@@ -128,7 +128,8 @@ export function answerError(ctx: Context, error: unknown, log: (error: unknown) 
   if (error instanceof VellumError) {
     // Vellum's own errors, as REST answers them.
     if (error.status >= 500 && error.status !== 503) log(error);
-    const shown = error.status >= 500 && error.status !== 503 && error.status !== 501 ? new InternalServerError() : error;
+    const shown =
+      error.status >= 500 && error.status !== 503 && error.status !== 501 ? new InternalServerError() : error;
     ctx.status = shown.status;
     ctx.body = errorBody(shown);
     if (shown.status === 503) ctx.set('Retry-After', '1');
@@ -153,7 +154,11 @@ export function respond(ctx: Context, reply: FastifyReply): FastifyReply {
   const { response } = ctx;
   if (!response.explicitStatus) {
     // Strapi's errors middleware: nothing answered.
-    return sendJson(reply, { data: null, error: { status: 404, name: 'NotFoundError', message: 'Not Found', details: {} } }, 404);
+    return sendJson(
+      reply,
+      { data: null, error: { status: 404, name: 'NotFoundError', message: 'Not Found', details: {} } },
+      404,
+    );
   }
   const status = response.status;
   const body = response.body;
@@ -162,9 +167,11 @@ export function respond(ctx: Context, reply: FastifyReply): FastifyReply {
     void reply.removeHeader('content-type');
     return reply.send();
   }
-  if (body === undefined || body === null) return reply.type('text/plain; charset=utf-8').send(response.message || String(status));
+  if (body === undefined || body === null)
+    return reply.type('text/plain; charset=utf-8').send(response.message || String(status));
   if (typeof body === 'string') {
-    if (!reply.hasHeader('content-type')) void reply.type(/^\s*</.test(body) ? 'text/html; charset=utf-8' : 'text/plain; charset=utf-8');
+    if (!reply.hasHeader('content-type'))
+      void reply.type(/^\s*</.test(body) ? 'text/html; charset=utf-8' : 'text/plain; charset=utf-8');
     return reply.send(body);
   }
   if (Buffer.isBuffer(body) || body instanceof Readable) {

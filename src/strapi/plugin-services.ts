@@ -27,7 +27,11 @@ interface ReceivedFile {
 
 /** What the upload service needs of the media library (features/upload/service.ts; one layer with this one). */
 export interface MediaLibrary {
-  upload(files: ReceivedFile[], infos: Record<string, unknown>[], link?: { ref: string; refId: string; field: string }): Promise<Document[]>;
+  upload(
+    files: ReceivedFile[],
+    infos: Record<string, unknown>[],
+    link?: { ref: string; refId: string; field: string },
+  ): Promise<Document[]>;
   findOne(id: number, query?: Record<string, unknown>): Promise<Document>;
   list(query: Record<string, unknown>): Promise<Document[]>;
   delete(id: number): Promise<Document>;
@@ -42,7 +46,8 @@ export interface PluginServiceDeps {
   i18n: { defaultLocale: string; locales: string[] };
 }
 
-const objectOf = (value: unknown): Params => (value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Params) : {});
+const objectOf = (value: unknown): Params =>
+  value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Params) : {};
 
 /**
  * REST-style parameters (`filters`, `fields`, `sort`, `populate`, `start`, `limit`) as the query
@@ -52,7 +57,8 @@ const objectOf = (value: unknown): Params => (value !== null && typeof value ===
 function queryParams(params: Params = {}): QueryParams {
   const out: QueryParams = {};
   if (params.filters !== undefined) out.where = params.filters;
-  if (params.fields !== undefined) out.select = typeof params.fields === 'string' ? params.fields.split(',') : params.fields;
+  if (params.fields !== undefined)
+    out.select = typeof params.fields === 'string' ? params.fields.split(',') : params.fields;
   if (params.sort !== undefined) out.orderBy = params.sort;
   if (params.populate !== undefined) out.populate = params.populate;
   if (params.start !== undefined) out.offset = Number(params.start);
@@ -62,11 +68,15 @@ function queryParams(params: Params = {}): QueryParams {
 
 /** `type.controller.action` strings as Strapi's permissions tree: `{ [type]: { controllers: { [controller]: { [action]: { enabled, policy } } } } }`. */
 function permissionTree(all: string[], enabled: Set<string>): Params {
-  const tree: Record<string, { controllers: Record<string, Record<string, { enabled: boolean; policy: string }>> }> = {};
+  const tree: Record<string, { controllers: Record<string, Record<string, { enabled: boolean; policy: string }>> }> =
+    {};
   for (const name of [...new Set([...all, ...enabled])].sort()) {
     const [type, controller, action] = name.split('.');
     if (!type || !controller || !action) continue;
-    ((tree[type] ??= { controllers: {} }).controllers[controller] ??= {})[action] = { enabled: enabled.has(name), policy: '' };
+    ((tree[type] ??= { controllers: {} }).controllers[controller] ??= {})[action] = {
+      enabled: enabled.has(name),
+      policy: '',
+    };
   }
   return tree;
 }
@@ -76,7 +86,8 @@ function enabledActions(tree: unknown): string[] {
   const actions: string[] = [];
   for (const [type, entry] of Object.entries(objectOf(tree))) {
     for (const [controller, methods] of Object.entries(objectOf(objectOf(entry).controllers))) {
-      for (const [action, state] of Object.entries(objectOf(methods))) if (objectOf(state).enabled) actions.push(`${type}.${controller}.${action}`);
+      for (const [action, state] of Object.entries(objectOf(methods)))
+        if (objectOf(state).enabled) actions.push(`${type}.${controller}.${action}`);
     }
   }
   return actions;
@@ -94,7 +105,8 @@ export type PluginServices = Record<string, Record<string, Record<string, unknow
 
 export function pluginServices(deps: PluginServiceDeps): PluginServices {
   const query = (uid: string): RowRepository => deps.documents.engine.query(uid);
-  const grantsOf = async (roleId: unknown) => (await query(PERMISSION).findMany({ where: { role: roleId } })) as { id: number; action: string }[];
+  const grantsOf = async (roleId: unknown) =>
+    (await query(PERMISSION).findMany({ where: { role: roleId } })) as { id: number; action: string }[];
   const roleRow = async (roleId: unknown) => {
     const role = await query(ROLE).findOne({ where: { id: roleId } });
     if (!role) throw new NotFoundError('Role not found');
@@ -102,9 +114,11 @@ export function pluginServices(deps: PluginServiceDeps): PluginServices {
   };
   const setGrants = async (roleId: unknown, wanted: string[]) => {
     const current = await grantsOf(roleId);
-    for (const permission of current) if (!wanted.includes(permission.action)) await query(PERMISSION).delete({ where: { id: permission.id } });
+    for (const permission of current)
+      if (!wanted.includes(permission.action)) await query(PERMISSION).delete({ where: { id: permission.id } });
     const have = new Set(current.map((permission) => permission.action));
-    for (const action of wanted) if (!have.has(action)) await query(PERMISSION).create({ data: { action, role: roleId } });
+    for (const action of wanted)
+      if (!have.has(action)) await query(PERMISSION).create({ data: { action, role: roleId } });
   };
 
   const role = {
@@ -126,7 +140,9 @@ export function pluginServices(deps: PluginServiceDeps): PluginServices {
     },
     async updateRole(roleId: unknown, data: Params) {
       const found = await roleRow(roleId);
-      const changes = Object.fromEntries(Object.entries(data).filter(([key]) => key === 'name' || key === 'description'));
+      const changes = Object.fromEntries(
+        Object.entries(data).filter(([key]) => key === 'name' || key === 'description'),
+      );
       if (Object.keys(changes).length) await query(ROLE).update({ where: { id: found.id }, data: changes });
       if (data.permissions !== undefined) await setGrants(found.id, enabledActions(data.permissions));
     },
@@ -146,7 +162,8 @@ export function pluginServices(deps: PluginServiceDeps): PluginServices {
       const type = deps.documents.schema.contentTypes.get(USER)!;
       for (const key of Object.keys(values)) {
         const attribute = type.attributes[key];
-        if (attribute?.kind === 'scalar' && attribute.type === 'password' && typeof values[key] === 'string') values[key] = await bcrypt.hash(values[key], 10);
+        if (attribute?.kind === 'scalar' && attribute.type === 'password' && typeof values[key] === 'string')
+          values[key] = await bcrypt.hash(values[key], 10);
       }
       return values;
     },
@@ -165,7 +182,8 @@ export function pluginServices(deps: PluginServiceDeps): PluginServices {
     remove: (params: Params) => query(USER).delete({ where: params }),
     validatePassword: (password: string, hash: string) => bcrypt.compare(password, hash),
     /** A new confirmation code, sent with the `email_confirmation` template (the user needs an `id`). */
-    sendConfirmationEmail: (target: { id?: unknown }) => deps.auth.account.sendConfirmationEmail(Number(objectOf(target).id)),
+    sendConfirmationEmail: (target: { id?: unknown }) =>
+      deps.auth.account.sendConfirmationEmail(Number(objectOf(target).id)),
   };
 
   /** Strapi's `users-permissions` service: its `template` renders `<%= NAME.path %>` of `data` (nothing is evaluated). */
@@ -175,14 +193,17 @@ export function pluginServices(deps: PluginServiceDeps): PluginServices {
 
   const jwt = {
     /** The `Authorization: Bearer <token>` of a Koa-like ctx, verified; null without one. */
-    getToken(ctx: { request?: { header?: Record<string, string | undefined>; headers?: Record<string, string | undefined> } }) {
+    getToken(ctx: {
+      request?: { header?: Record<string, string | undefined>; headers?: Record<string, string | undefined> };
+    }) {
       const header = ctx?.request?.header?.authorization ?? ctx?.request?.headers?.authorization;
       if (!header) return null;
       const parts = header.split(/\s+/);
       if (parts[0]!.toLowerCase() !== 'bearer' || parts.length !== 2) return null;
       return jwt.verify(parts[1]!);
     },
-    issue: (payload: Params, options: { expiresIn?: string | number } = {}) => deps.auth.jwt.issue({ ...payload }, options.expiresIn),
+    issue: (payload: Params, options: { expiresIn?: string | number } = {}) =>
+      deps.auth.jwt.issue({ ...payload }, options.expiresIn),
     verify: (token: string) => deps.auth.jwt.payload(token),
   };
 
@@ -194,23 +215,37 @@ export function pluginServices(deps: PluginServiceDeps): PluginServices {
   const received = (files: unknown): ReceivedFile[] =>
     (Array.isArray(files) ? files : files ? [files] : []).map((file) => {
       const f = objectOf(file);
-      return { path: String(f.filepath ?? f.path), clientName: String(f.originalFilename ?? f.originalFileName ?? f.name ?? 'file'), sizeInBytes: Number(f.size ?? 0) };
+      return {
+        path: String(f.filepath ?? f.path),
+        clientName: String(f.originalFilename ?? f.originalFileName ?? f.name ?? 'file'),
+        sizeInBytes: Number(f.size ?? 0),
+      };
     });
   const upload = {
     async upload({ data = {}, files }: { data?: Params; files?: unknown } = {}) {
       const list = received(files);
       const info = data.fileInfo;
       const infos = (Array.isArray(info) ? info : list.map(() => info ?? {})) as Record<string, unknown>[];
-      const link = data.ref && data.refId !== undefined && data.field ? { ref: String(data.ref), refId: String(data.refId), field: String(data.field) } : undefined;
+      const link =
+        data.ref && data.refId !== undefined && data.field
+          ? { ref: String(data.ref), refId: String(data.refId), field: String(data.field) }
+          : undefined;
       return media().upload(list, infos, link);
     },
-    findOne: (id: number, populate?: unknown) => media().findOne(Number(id), populate === undefined ? {} : { populate }),
+    findOne: (id: number, populate?: unknown) =>
+      media().findOne(Number(id), populate === undefined ? {} : { populate }),
     findMany: (params: Params = {}) => media().list(params),
     remove: (file: { id: number }) => media().delete(Number(file.id)),
   };
 
   const localeRows = () =>
-    deps.i18n.locales.map((code, index) => ({ id: index + 1, documentId: code, name: code, code, isDefault: code === deps.i18n.defaultLocale }));
+    deps.i18n.locales.map((code, index) => ({
+      id: index + 1,
+      documentId: code,
+      name: code,
+      code,
+      isDefault: code === deps.i18n.defaultLocale,
+    }));
   const locales = {
     find: async () => localeRows(),
     findById: async (id: number) => localeRows().find((locale) => locale.id === Number(id)) ?? null,
@@ -229,7 +264,8 @@ export function pluginServices(deps: PluginServiceDeps): PluginServices {
     services.email = {
       email: {
         send: (options: Params) => email.send(objectOf(options)),
-        sendTemplatedEmail: (options: Params, template: Params, data: Params) => email.sendTemplatedEmail(objectOf(options), objectOf(template), objectOf(data)),
+        sendTemplatedEmail: (options: Params, template: Params, data: Params) =>
+          email.sendTemplatedEmail(objectOf(options), objectOf(template), objectOf(data)),
         getProviderSettings: () => email.getProviderSettings(),
       },
     };

@@ -6,7 +6,17 @@
  * writes them; Vellum does not require them).
  */
 import { createCoreController, createCoreService } from './factories.js';
-import type { Handler, Instance, Made, Middleware, MiddlewareFactory, PolicyEntry, ProjectRegistry, ResolvedPolicy, Runtime } from './runtime.js';
+import type {
+  Handler,
+  Instance,
+  Made,
+  Middleware,
+  MiddlewareFactory,
+  PolicyEntry,
+  ProjectRegistry,
+  ResolvedPolicy,
+  Runtime,
+} from './runtime.js';
 
 export type { MiddlewareFactory, PolicyEntry } from './runtime.js';
 

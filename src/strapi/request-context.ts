@@ -81,14 +81,19 @@ export class RequestContext {
   register(app: FastifyInstance, contextOf: (request: FastifyRequest, reply: FastifyReply) => Context): void {
     const { storage } = this;
     if (!storage) return;
-    app.addHook('preHandler', (request, reply, done) => storage.run(new LazyContext(() => contextOf(request, reply)), done));
+    app.addHook('preHandler', (request, reply, done) =>
+      storage.run(new LazyContext(() => contextOf(request, reply)), done),
+    );
   }
 
   /**
    * The access seam of Vellum's own routes, filling the request's `ctx.state` once authorized
    * (`describe`: what project routes' authentication sets); the seam unchanged when not in use.
    */
-  describing(access: AccessControl, describe: (ctx: Context, caller: Awaited<ReturnType<AccessControl['authorize']>>) => Promise<void>): AccessControl {
+  describing(
+    access: AccessControl,
+    describe: (ctx: Context, caller: Awaited<ReturnType<AccessControl['authorize']>>) => Promise<void>,
+  ): AccessControl {
     if (!this.storage) return access;
     return {
       authenticate: access.authenticate?.bind(access),

@@ -16,7 +16,14 @@ import type { LoadedApi } from '../core/project/api-code.js';
 import { PolicyError } from '../core/errors.js';
 import type { ContentType } from '../core/schema/model.js';
 import { Context } from './context.js';
-import { CORE_ROUTE, forRequest, serviceMethodsOf, type CoreAction, type CoreRouteMark, type RouteDefinition } from './core-api.js';
+import {
+  CORE_ROUTE,
+  forRequest,
+  serviceMethodsOf,
+  type CoreAction,
+  type CoreRouteMark,
+  type RouteDefinition,
+} from './core-api.js';
 import { CORE_FUNCTIONS, CORE_ROUTER, coreRouterRoutes, type CoreRouterOptions } from './factories.js';
 import { answerError, authenticate, compose, hideAccessErrors, respond, returnBody, type Access } from './pipeline.js';
 import type { Handler, Instance, Middleware, Runtime } from './runtime.js';
@@ -38,11 +45,13 @@ export interface PlannedRoute {
 /** A route and where it was declared, for warnings: `GET /api/articles (src/api/article/routes/article.js)`. */
 const describe = (route: PlannedRoute) => `${route.method} ${route.path} (${route.file})`;
 
-const isRecord = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  value !== null && typeof value === 'object' && !Array.isArray(value);
 
 /** The routes of one router file's export, with the node's `strapi`. */
 function routerRoutes(strapi: unknown, exported: unknown): { routes: RouteDefinition[]; prefix: string } | undefined {
-  let router = typeof exported === 'function' ? (exported as (context: { strapi: unknown }) => unknown)({ strapi }) : exported;
+  let router =
+    typeof exported === 'function' ? (exported as (context: { strapi: unknown }) => unknown)({ strapi }) : exported;
   if (Array.isArray(router)) router = { routes: router };
   if (!isRecord(router)) return undefined;
   const core = (router as Record<symbol, { uid: string; options: CoreRouterOptions } | undefined>)[CORE_ROUTER];
@@ -52,7 +61,12 @@ function routerRoutes(strapi: unknown, exported: unknown): { routes: RouteDefini
 }
 
 /** Every route the project's router files declare, in Strapi's order (API folders, then files, by name). */
-export function planRoutes(strapi: unknown, apis: LoadedApi[], restPrefix: string, warn: (message: string) => void): PlannedRoute[] {
+export function planRoutes(
+  strapi: unknown,
+  apis: LoadedApi[],
+  restPrefix: string,
+  warn: (message: string) => void,
+): PlannedRoute[] {
   const planned: PlannedRoute[] = [];
   for (const api of apis) {
     for (const { file, exports } of api.folders.routes) {
@@ -68,8 +82,15 @@ export function planRoutes(strapi: unknown, apis: LoadedApi[], restPrefix: strin
         continue;
       }
       for (const route of router.routes) {
-        if (!isRecord(route) || typeof route.path !== 'string' || typeof route.method !== 'string' || !METHODS.has(route.method.toUpperCase())) {
-          warn(`${file}: a route needs a method (GET, POST, PUT, PATCH, DELETE, ALL) and a path; ${JSON.stringify(route)?.slice(0, 120)} is not served`);
+        if (
+          !isRecord(route) ||
+          typeof route.path !== 'string' ||
+          typeof route.method !== 'string' ||
+          !METHODS.has(route.method.toUpperCase())
+        ) {
+          warn(
+            `${file}: a route needs a method (GET, POST, PUT, PATCH, DELETE, ALL) and a path; ${JSON.stringify(route)?.slice(0, 120)} is not served`,
+          );
           continue;
         }
         const config = isRecord(route.config) ? route.config : {};
@@ -79,7 +100,15 @@ export function planRoutes(strapi: unknown, apis: LoadedApi[], restPrefix: strin
         const method = route.method.toUpperCase();
         const path = `${restPrefix}${prefix}${route.path.trim()}`;
         const unmoved = mark && prefix === '' && mark.method === method && mark.path === route.path.trim();
-        planned.push({ method, path, handler: route.handler, config, apiName: api.name, file, core: unmoved ? mark : undefined });
+        planned.push({
+          method,
+          path,
+          handler: route.handler,
+          config,
+          apiName: api.name,
+          file,
+          core: unmoved ? mark : undefined,
+        });
       }
     }
   }
@@ -90,7 +119,12 @@ export function planRoutes(strapi: unknown, apis: LoadedApi[], restPrefix: strin
 function scopeOf(route: PlannedRoute): Permission[] | false | undefined {
   const auth = route.config.auth;
   if (auth === false) return false;
-  const names: unknown[] = isRecord(auth) && Array.isArray(auth.scope) ? auth.scope : typeof route.handler === 'string' ? [scopeName(route.apiName, route.handler)] : [];
+  const names: unknown[] =
+    isRecord(auth) && Array.isArray(auth.scope)
+      ? auth.scope
+      : typeof route.handler === 'string'
+        ? [scopeName(route.apiName, route.handler)]
+        : [];
   if (names.length === 0) return undefined;
   return names.map((name) => {
     const text = String(name);
@@ -121,10 +155,14 @@ export function routeActions(routes: PlannedRoute[]): string[] {
 }
 
 /** Strapi's `getAction`: the controller of the route's API, or the full uid, and its action. */
-function resolveAction(runtime: Runtime, route: PlannedRoute): { controller?: Instance; uid?: string; action: Middleware[] } {
+function resolveAction(
+  runtime: Runtime,
+  route: PlannedRoute,
+): { controller?: Instance; uid?: string; action: Middleware[] } {
   const { handler } = route;
   if (typeof handler === 'function') return { action: [handler as Middleware] };
-  if (Array.isArray(handler) && handler.every((h) => typeof h === 'function')) return { action: handler as Middleware[] };
+  if (Array.isArray(handler) && handler.every((h) => typeof h === 'function'))
+    return { action: handler as Middleware[] };
   if (typeof handler !== 'string') throw new Error('a handler is "<controller>.<action>" or a function');
   const text = handler.trim();
   const at = text.lastIndexOf('.');
@@ -141,30 +179,61 @@ function resolveAction(runtime: Runtime, route: PlannedRoute): { controller?: In
   if (!controller || typeof action !== 'function') throw new Error(`Handler not found "${text}"`);
   const found = controller;
   // `this` is the controller as this request sees it (core-api.ts, forRequest).
-  return { controller, uid, action: [(ctx, next) => (action as Handler as Middleware).call(forRequest(found, ctx), ctx, next)] };
+  return {
+    controller,
+    uid,
+    action: [(ctx, next) => (action as Handler as Middleware).call(forRequest(found, ctx), ctx, next)],
+  };
 }
 
 /** What a core action calls on its controller besides itself. */
-const CONTROLLER_HELPERS = ['validateQuery', 'sanitizeQuery', 'sanitizeOutput', 'sanitizeInput', 'validateInput', 'transformResponse'];
+const CONTROLLER_HELPERS = [
+  'validateQuery',
+  'sanitizeQuery',
+  'sanitizeOutput',
+  'sanitizeInput',
+  'validateInput',
+  'transformResponse',
+];
 
 /** Whether a core route can be answered by REST's own handler: nothing of the project runs in it. */
-function isPlainCore(runtime: Runtime, route: PlannedRoute, type: ContentType, uid: string | undefined, controller: Instance | undefined): boolean {
+function isPlainCore(
+  runtime: Runtime,
+  route: PlannedRoute,
+  type: ContentType,
+  uid: string | undefined,
+  controller: Instance | undefined,
+): boolean {
   const { core } = route;
   if (!core || uid !== core.uid || !controller) return false;
   const config = route.config;
-  if (config.auth !== undefined || (Array.isArray(config.policies) && config.policies.length > 0) || (Array.isArray(config.middlewares) && config.middlewares.length > 0)) return false;
-  if (![core.action, ...CONTROLLER_HELPERS].every((name) => CORE_FUNCTIONS.has(controller[name] as object))) return false;
+  if (
+    config.auth !== undefined ||
+    (Array.isArray(config.policies) && config.policies.length > 0) ||
+    (Array.isArray(config.middlewares) && config.middlewares.length > 0)
+  )
+    return false;
+  if (![core.action, ...CONTROLLER_HELPERS].every((name) => CORE_FUNCTIONS.has(controller[name] as object)))
+    return false;
   const service = runtime.registry.service(core.uid);
   if (!service) return false;
-  return [...serviceMethodsOf(type, core.action), 'getFetchParams'].every((name) => CORE_FUNCTIONS.has(service[name] as object));
+  return [...serviceMethodsOf(type, core.action), 'getFetchParams'].every((name) =>
+    CORE_FUNCTIONS.has(service[name] as object),
+  );
 }
 
 /** Koa router path syntax to Fastify's: `:id(\\d+)` -> `:id(^\\d+$)`. */
-const fastifyPath = (path: string) => path.replace(/:(\w+)\(([^)]*)\)/g, (_m, name: string, pattern: string) => `:${name}(^${pattern}$)`);
+const fastifyPath = (path: string) =>
+  path.replace(/:(\w+)\(([^)]*)\)/g, (_m, name: string, pattern: string) => `:${name}(^${pattern}$)`);
 
 /** A path pattern as a regular expression, to tell a wrong method (405) from an unknown path (404). */
 const pathPattern = (path: string) =>
-  new RegExp(`^${path.replace(/[.+^${}|[\]\\]/g, '\\$&').replace(/:(\w+)(\([^)]*\))?\??/g, '[^/]+').replace(/\*/g, '.*')}/?$`);
+  new RegExp(
+    `^${path
+      .replace(/[.+^${}|[\]\\]/g, '\\$&')
+      .replace(/:(\w+)(\([^)]*\))?\??/g, '[^/]+')
+      .replace(/\*/g, '.*')}/?$`,
+  );
 
 export interface Routing {
   /** The core actions REST answers itself, by content-type uid (the others are the project's or not served). */
@@ -196,8 +265,13 @@ export function buildRouting(runtime: Runtime, routes: PlannedRoute[]): Routing 
         const scope = scopeOf(route);
         if (scope === undefined) throw new Error('a function handler needs config.auth (false, or { scope: [...] })');
         const access: Access = { auth: scope === false ? false : { scope } };
-        const policies = runtime.registry.resolvePolicies(Array.isArray(route.config.policies) ? route.config.policies : [], route.apiName);
-        const middlewares = runtime.registry.resolveMiddlewares(Array.isArray(route.config.middlewares) ? route.config.middlewares : []);
+        const policies = runtime.registry.resolvePolicies(
+          Array.isArray(route.config.policies) ? route.config.policies : [],
+          route.apiName,
+        );
+        const middlewares = runtime.registry.resolveMiddlewares(
+          Array.isArray(route.config.middlewares) ? route.config.middlewares : [],
+        );
         const strapi = runtime.strapi;
         const checkPolicies: Middleware = async (ctx, next) => {
           if (policies.length > 0) {
@@ -231,7 +305,13 @@ export function buildRouting(runtime: Runtime, routes: PlannedRoute[]): Routing 
     register(app) {
       for (const { route, run } of own) {
         const chain = compose(run);
-        const info = { method: route.method, path: route.path, handler: route.handler, config: route.config, info: { apiName: route.apiName, type: 'content-api' } };
+        const info = {
+          method: route.method,
+          path: route.path,
+          handler: route.handler,
+          config: route.config,
+          info: { apiName: route.apiName, type: 'content-api' },
+        };
         const handle = async (request: FastifyRequest, reply: FastifyReply) => {
           const ctx = contextOf(request, reply);
           ctx.state.route = info;
@@ -243,7 +323,11 @@ export function buildRouting(runtime: Runtime, routes: PlannedRoute[]): Routing 
           return respond(ctx, reply);
         };
         try {
-          app.route({ method: route.method === 'ALL' ? ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] : route.method, url: fastifyPath(route.path), handler: handle });
+          app.route({
+            method: route.method === 'ALL' ? ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] : route.method,
+            url: fastifyPath(route.path),
+            handler: handle,
+          });
         } catch (error) {
           runtime.warn(`${describe(route)}: ${(error as Error).message}; this route is not served`);
         }
@@ -253,7 +337,12 @@ export function buildRouting(runtime: Runtime, routes: PlannedRoute[]): Routing 
       const methods: string[] = [];
       for (const { method, pattern } of served) {
         if (!pattern.test(path)) continue;
-        for (const m of method === 'ALL' ? ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] : method === 'GET' ? ['HEAD', 'GET'] : [method]) if (!methods.includes(m)) methods.push(m);
+        for (const m of method === 'ALL'
+          ? ['GET', 'POST', 'PUT', 'PATCH', 'DELETE']
+          : method === 'GET'
+            ? ['HEAD', 'GET']
+            : [method])
+          if (!methods.includes(m)) methods.push(m);
       }
       return methods.length > 0 ? methods : undefined;
     },

@@ -74,7 +74,8 @@ export function runtimeOf(strapi: unknown): Runtime {
 
 /** The running node's services; project code that reads or writes during `register` gets this error. */
 export function servicesOf(runtime: Runtime): Services {
-  if (!runtime.services) throw new Error('strapi.documents and the core services are available from bootstrap on, not during register');
+  if (!runtime.services)
+    throw new Error('strapi.documents and the core services are available from bootstrap on, not during register');
   return runtime.services;
 }
 

@@ -15,7 +15,11 @@ export type PluginServices = Record<string, Record<string, unknown>>;
 
 /** An attribute as a Strapi schema writes it. */
 function attributeSchema(attribute: Attribute): Record<string, unknown> {
-  const common = { required: attribute.required || undefined, private: attribute.private || undefined, configurable: attribute.configurable === false ? false : undefined };
+  const common = {
+    required: attribute.required || undefined,
+    private: attribute.private || undefined,
+    configurable: attribute.configurable === false ? false : undefined,
+  };
   switch (attribute.kind) {
     case 'scalar':
       return {
@@ -31,17 +35,43 @@ function attributeSchema(attribute: Attribute): Record<string, unknown> {
         targetField: attribute.targetField,
       };
     case 'relation':
-      return { type: 'relation', relation: attribute.relation, target: attribute.target, inversedBy: attribute.inversedBy, mappedBy: attribute.mappedBy, ...common };
+      return {
+        type: 'relation',
+        relation: attribute.relation,
+        target: attribute.target,
+        inversedBy: attribute.inversedBy,
+        mappedBy: attribute.mappedBy,
+        ...common,
+      };
     case 'component':
-      return { type: 'component', component: attribute.component, repeatable: attribute.repeatable, min: attribute.min, max: attribute.max, ...common };
+      return {
+        type: 'component',
+        component: attribute.component,
+        repeatable: attribute.repeatable,
+        min: attribute.min,
+        max: attribute.max,
+        ...common,
+      };
     case 'dynamiczone':
-      return { type: 'dynamiczone', components: attribute.components, min: attribute.min, max: attribute.max, ...common };
+      return {
+        type: 'dynamiczone',
+        components: attribute.components,
+        min: attribute.min,
+        max: attribute.max,
+        ...common,
+      };
     case 'media':
-      return { type: 'media', multiple: attribute.multiple, allowedTypes: attribute.allowedTypes ?? undefined, ...common };
+      return {
+        type: 'media',
+        multiple: attribute.multiple,
+        allowedTypes: attribute.allowedTypes ?? undefined,
+        ...common,
+      };
   }
 }
 
-const withoutUndefined = (value: Record<string, unknown>) => Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined));
+const withoutUndefined = (value: Record<string, unknown>) =>
+  Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined));
 
 const pascal = (name: string) => name.replace(/(^|[-_ ])(\w)/g, (_m, _s: string, c: string) => c.toUpperCase());
 
@@ -58,7 +88,9 @@ function contentTypeSchema(type: ContentType): Record<string, unknown> {
     info: { singularName: type.singularName, pluralName: type.pluralName, displayName: type.displayName },
     options: { draftAndPublish: type.draftAndPublish },
     pluginOptions: type.localized ? { i18n: { localized: true } } : {},
-    attributes: Object.fromEntries(Object.entries(type.attributes).map(([name, attribute]) => [name, withoutUndefined(attributeSchema(attribute))])),
+    attributes: Object.fromEntries(
+      Object.entries(type.attributes).map(([name, attribute]) => [name, withoutUndefined(attributeSchema(attribute))]),
+    ),
   };
 }
 
@@ -71,7 +103,12 @@ function componentSchema(component: Component): Record<string, unknown> {
     globalId: pascal(component.uid.replace('.', '-')),
     collectionName: component.collectionName,
     info: { displayName: component.displayName },
-    attributes: Object.fromEntries(Object.entries(component.attributes).map(([name, attribute]) => [name, withoutUndefined(attributeSchema(attribute))])),
+    attributes: Object.fromEntries(
+      Object.entries(component.attributes).map(([name, attribute]) => [
+        name,
+        withoutUndefined(attributeSchema(attribute)),
+      ]),
+    ),
   };
 }
 
@@ -96,8 +133,15 @@ function configTree(config: VellumConfig): Record<string, unknown> {
 }
 
 const read = (tree: Record<string, unknown>, path: string | string[]) => {
-  const keys = Array.isArray(path) ? path : path.startsWith('plugin::') ? [path.split('.')[0]!, ...path.split('.').slice(1)] : path.split('.');
-  return keys.reduce<unknown>((value, key) => (value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[key] : undefined), tree);
+  const keys = Array.isArray(path)
+    ? path
+    : path.startsWith('plugin::')
+      ? [path.split('.')[0]!, ...path.split('.').slice(1)]
+      : path.split('.');
+  return keys.reduce<unknown>(
+    (value, key) => (value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[key] : undefined),
+    tree,
+  );
 };
 
 /** `strapi.log`: error and warn always; info unless in the test environment; debug with `server.logger`. */
@@ -114,7 +158,8 @@ function createLog(config: VellumConfig) {
     verbose: debug,
     debug,
     silly: debug,
-    log: (level: string, ...args: unknown[]) => (level === 'error' ? console.error('[project]', ...args) : info(...args)),
+    log: (level: string, ...args: unknown[]) =>
+      level === 'error' ? console.error('[project]', ...args) : info(...args),
   };
 }
 
@@ -122,9 +167,19 @@ export function createStrapiObject(runtime: Omit<Runtime, 'strapi'>, plugins: Pl
   const { schema, config, registry } = runtime;
   const tree = configTree(config);
   const projectDir = config.projectDir;
-  const contentTypes = (s: Schema) => Object.fromEntries([...s.contentTypes.values()].map((type) => [type.uid, contentTypeSchema(type)]));
+  const contentTypes = (s: Schema) =>
+    Object.fromEntries([...s.contentTypes.values()].map((type) => [type.uid, contentTypeSchema(type)]));
   const dirs = {
-    app: { root: projectDir, src: join(projectDir, 'src'), api: join(projectDir, 'src', 'api'), components: join(projectDir, 'src', 'components'), extensions: join(projectDir, 'src', 'extensions'), policies: join(projectDir, 'src', 'policies'), middlewares: join(projectDir, 'src', 'middlewares'), config: join(projectDir, 'config') },
+    app: {
+      root: projectDir,
+      src: join(projectDir, 'src'),
+      api: join(projectDir, 'src', 'api'),
+      components: join(projectDir, 'src', 'components'),
+      extensions: join(projectDir, 'src', 'extensions'),
+      policies: join(projectDir, 'src', 'policies'),
+      middlewares: join(projectDir, 'src', 'middlewares'),
+      config: join(projectDir, 'config'),
+    },
     static: { public: config.server.dirs.public },
   };
   const strapi: Record<string | symbol, unknown> = {
@@ -161,13 +216,16 @@ export function createStrapiObject(runtime: Omit<Runtime, 'strapi'>, plugins: Pl
     /** Strapi's registries as objects by uid: `strapi.services['api::article.article']`, `strapi.controllers[...]`. */
     get services() {
       const found: Record<string, unknown> = {};
-      for (const uid of [...new Set([...registry.serviceUids(), ...apiUids(schema)])]) found[uid] = registry.service(uid);
-      for (const [name, services] of Object.entries(plugins)) for (const [service, value] of Object.entries(services)) found[`plugin::${name}.${service}`] = value;
+      for (const uid of [...new Set([...registry.serviceUids(), ...apiUids(schema)])])
+        found[uid] = registry.service(uid);
+      for (const [name, services] of Object.entries(plugins))
+        for (const [service, value] of Object.entries(services)) found[`plugin::${name}.${service}`] = value;
       return found;
     },
     get controllers() {
       const found: Record<string, unknown> = {};
-      for (const uid of [...new Set([...registry.controllerUids(), ...apiUids(schema)])]) found[uid] = registry.controller(uid);
+      for (const uid of [...new Set([...registry.controllerUids(), ...apiUids(schema)])])
+        found[uid] = registry.controller(uid);
       return found;
     },
     /** Strapi's `strapi.plugins[name].services[name]` (the older spelling of `strapi.plugin(name).service(name)`). */
@@ -178,7 +236,8 @@ export function createStrapiObject(runtime: Omit<Runtime, 'strapi'>, plugins: Pl
           {
             services,
             service: (service: string) => services[service],
-            config: (path: string, fallback?: unknown) => read(tree, [`plugin::${name}`, ...path.split('.')]) ?? fallback,
+            config: (path: string, fallback?: unknown) =>
+              read(tree, [`plugin::${name}`, ...path.split('.')]) ?? fallback,
           },
         ]),
       );
@@ -187,7 +246,9 @@ export function createStrapiObject(runtime: Omit<Runtime, 'strapi'>, plugins: Pl
       return contentTypes(schema);
     },
     get components() {
-      return Object.fromEntries([...schema.components.values()].map((component) => [component.uid, componentSchema(component)]));
+      return Object.fromEntries(
+        [...schema.components.values()].map((component) => [component.uid, componentSchema(component)]),
+      );
     },
     plugin(name: string) {
       return {
@@ -197,7 +258,10 @@ export function createStrapiObject(runtime: Omit<Runtime, 'strapi'>, plugins: Pl
           return found;
         },
         config: (path: string, fallback?: unknown) => read(tree, [`plugin::${name}`, ...path.split('.')]) ?? fallback,
-        contentType: (type: string) => strapi.contentType instanceof Function ? (strapi.contentType as (uid: string) => unknown)(`plugin::${name}.${type}`) : undefined,
+        contentType: (type: string) =>
+          strapi.contentType instanceof Function
+            ? (strapi.contentType as (uid: string) => unknown)(`plugin::${name}.${type}`)
+            : undefined,
       };
     },
     /** `strapi.documents(uid)`: Strapi 5's Document Service over the node's documents. */

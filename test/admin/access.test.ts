@@ -11,7 +11,14 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { browserMissing, ensureAdminBuild, launchChromium, logInToPanel, newPanelPage, screenshotsDir } from '../helpers/browser.js';
+import {
+  browserMissing,
+  ensureAdminBuild,
+  launchChromium,
+  logInToPanel,
+  newPanelPage,
+  screenshotsDir,
+} from '../helpers/browser.js';
 import { DIALECTS, startServer, type TestServer } from '../helpers/server.js';
 import { unique } from '../helpers/unique.js';
 
@@ -27,8 +34,10 @@ describe('admin panel: roles, users, administrators, custom tokens [sqlite]', { 
   const roleName = unique('Editors');
   const username = unique('writer').toLowerCase();
   const userPassword = 'a-writer-password';
-  const shot = (target: Page, name: string) => target.screenshot({ path: join(screenshotsDir(), `access-${name}.png`), fullPage: true });
-  const settings = (target: Page, link: string) => target.getByRole('navigation', { name: 'Settings' }).getByRole('link', { name: link, exact: true }).click();
+  const shot = (target: Page, name: string) =>
+    target.screenshot({ path: join(screenshotsDir(), `access-${name}.png`), fullPage: true });
+  const settings = (target: Page, link: string) =>
+    target.getByRole('navigation', { name: 'Settings' }).getByRole('link', { name: link, exact: true }).click();
   const userLogin = () => server.publicApi.post('/api/auth/local', { identifier: username, password: userPassword });
   const logIn = async (target: Page, who: string, secret: string) => {
     await logInToPanel(target, server.url, who, secret);
@@ -36,7 +45,11 @@ describe('admin panel: roles, users, administrators, custom tokens [sqlite]', { 
   };
   /** Saves the role on screen and waits for the API's answer. */
   const saveRole = async () => {
-    const answered = page.waitForResponse((response) => response.request().method() === 'PUT' && new URL(response.url()).pathname.startsWith('/admin/users-permissions/roles/'));
+    const answered = page.waitForResponse(
+      (response) =>
+        response.request().method() === 'PUT' &&
+        new URL(response.url()).pathname.startsWith('/admin/users-permissions/roles/'),
+    );
     await page.getByRole('button', { name: 'Save', exact: true }).click();
     assert.equal((await answered).status(), 200);
   };
@@ -107,14 +120,25 @@ describe('admin panel: roles, users, administrators, custom tokens [sqlite]', { 
     assert.equal(login.status, 200, JSON.stringify(login.body));
     const jwt = login.body.jwt as string;
     assert.equal((await server.publicApi.get('/api/articles', bearer(jwt))).status, 200);
-    const created = await server.publicApi.post('/api/articles', { data: { title: unique('by a writer') } }, bearer(jwt));
+    const created = await server.publicApi.post(
+      '/api/articles',
+      { data: { title: unique('by a writer') } },
+      bearer(jwt),
+    );
     assert.equal(created.status, 201, JSON.stringify(created.body));
-    assert.equal((await server.publicApi.delete(`/api/articles/${created.body.data.documentId}`, bearer(jwt))).status, 403);
+    assert.equal(
+      (await server.publicApi.delete(`/api/articles/${created.body.data.documentId}`, bearer(jwt))).status,
+      403,
+    );
   });
 
   it('takes create back in the matrix: the user is refused at once', async () => {
     await settings(page, 'Roles and permissions');
-    await page.getByRole('row').filter({ hasText: roleName }).getByRole('link', { name: roleName, exact: true }).click();
+    await page
+      .getByRole('row')
+      .filter({ hasText: roleName })
+      .getByRole('link', { name: roleName, exact: true })
+      .click();
     await page.getByRole('heading', { name: `Edit ${roleName}` }).waitFor();
     const create = page.getByRole('checkbox', { name: 'Article: create', exact: true });
     assert.equal(await create.isChecked(), true);
@@ -127,7 +151,10 @@ describe('admin panel: roles, users, administrators, custom tokens [sqlite]', { 
     await settings(page, 'Users');
     await page.getByRole('heading', { name: 'Users', level: 1 }).waitFor();
     const jwt = (await userLogin()).body.jwt as string;
-    assert.equal((await server.publicApi.post('/api/articles', { data: { title: unique('refused') } }, bearer(jwt))).status, 403);
+    assert.equal(
+      (await server.publicApi.post('/api/articles', { data: { title: unique('refused') } }, bearer(jwt))).status,
+      403,
+    );
     assert.equal((await server.publicApi.get('/api/articles', bearer(jwt))).status, 200);
   });
 
@@ -137,11 +164,17 @@ describe('admin panel: roles, users, administrators, custom tokens [sqlite]', { 
     await page.getByRole('button', { name: `Edit ${username}` }).click();
     const dialog = page.getByRole('dialog', { name: `Edit ${username}` });
     assert.equal(await dialog.getByLabel(/^Password( \*)?$/).inputValue(), '', 'never read back');
-    assert.equal(await dialog.getByLabel('Role').inputValue(), String((await server.vellum.auth.roles.list()).find((r) => r.name === roleName)!.id));
+    assert.equal(
+      await dialog.getByLabel('Role').inputValue(),
+      String((await server.vellum.auth.roles.list()).find((r) => r.name === roleName)!.id),
+    );
     await dialog.getByLabel('Email').fill(`${username}@example.org`);
     await dialog.getByRole('button', { name: 'Save' }).click();
     await dialog.waitFor({ state: 'detached' });
-    await page.getByRole('row').filter({ hasText: `${username}@example.org` }).waitFor();
+    await page
+      .getByRole('row')
+      .filter({ hasText: `${username}@example.org` })
+      .waitFor();
     assert.equal((await userLogin()).status, 200);
   });
 
@@ -191,7 +224,10 @@ describe('admin panel: roles, users, administrators, custom tokens [sqlite]', { 
       await settings(second, 'Users');
       await second.getByRole('heading', { name: 'Users', level: 1 }).waitFor();
       await second.getByText(/users? found/).waitFor();
-      assert.equal((await server.publicApi.post('/admin/login', { email: other, password: 'a-changed-admin-password' })).status, 200);
+      assert.equal(
+        (await server.publicApi.post('/admin/login', { email: other, password: 'a-changed-admin-password' })).status,
+        200,
+      );
     } finally {
       await context.close();
     }

@@ -28,7 +28,10 @@ for (const dialect of DIALECTS) {
       project.write('config/database.json', JSON.stringify(server.databaseConfig));
       // The administrator of the admin API tests (the first test creates another with the CLI).
       await server.vellum.auth.admins.create('admin@example.com', 'an-admin-password');
-      const login = await server.publicApi.post('/admin/login', { email: 'admin@example.com', password: 'an-admin-password' });
+      const login = await server.publicApi.post('/admin/login', {
+        email: 'admin@example.com',
+        password: 'an-admin-password',
+      });
       assert.equal(login.status, 200, JSON.stringify(login.body));
       admin = new HttpClient(server.url, { authorization: `Bearer ${login.body.data.token}` });
     });
@@ -38,10 +41,19 @@ for (const dialect of DIALECTS) {
     });
 
     it('`vellum admin create` makes an administrator who logs in at /admin/login', async () => {
-      assert.match(await vellum('admin', 'create', '--email', 'Root@Example.com', '--password', 'a-long-password'), /created/);
-      const refused = await server.publicApi.post('/admin/login', { email: 'root@example.com', password: 'wrong-password' });
+      assert.match(
+        await vellum('admin', 'create', '--email', 'Root@Example.com', '--password', 'a-long-password'),
+        /created/,
+      );
+      const refused = await server.publicApi.post('/admin/login', {
+        email: 'root@example.com',
+        password: 'wrong-password',
+      });
       assert.equal(refused.status, 400);
-      const login = await server.publicApi.post('/admin/login', { email: 'root@example.com', password: 'a-long-password' });
+      const login = await server.publicApi.post('/admin/login', {
+        email: 'root@example.com',
+        password: 'a-long-password',
+      });
       assert.equal(login.status, 200);
       const root = new HttpClient(server.url, { authorization: `Bearer ${login.body.data.token}` });
       assert.equal((await root.get('/admin/api-tokens')).status, 200);
@@ -49,14 +61,28 @@ for (const dialect of DIALECTS) {
     });
 
     it('the admin API refuses content API credentials: tokens, user JWTs, nothing', async () => {
-      const jwt = (await server.publicApi.post('/api/auth/local/register', { username: 'someone', email: 'someone@example.com', password: 'secret123' })).body.jwt;
-      for (const client of [server.api, server.publicApi, new HttpClient(server.url, { authorization: `Bearer ${jwt}` })]) {
+      const jwt = (
+        await server.publicApi.post('/api/auth/local/register', {
+          username: 'someone',
+          email: 'someone@example.com',
+          password: 'secret123',
+        })
+      ).body.jwt;
+      for (const client of [
+        server.api,
+        server.publicApi,
+        new HttpClient(server.url, { authorization: `Bearer ${jwt}` }),
+      ]) {
         const res = await client.get('/admin/api-tokens');
         assert.equal(res.status, 401);
         assert.equal(res.body.error.name, 'UnauthorizedError');
       }
       const adminJwt = admin.defaultHeaders.authorization!.slice('Bearer '.length);
-      assert.equal((await server.publicApi.get('/api/articles', bearer(adminJwt))).status, 401, 'and admin JWTs are not content credentials');
+      assert.equal(
+        (await server.publicApi.get('/api/articles', bearer(adminJwt))).status,
+        401,
+        'and admin JWTs are not content credentials',
+      );
     });
 
     it('`vellum token create` prints a token once; it works until `vellum token revoke`', async () => {
@@ -81,21 +107,40 @@ for (const dialect of DIALECTS) {
       await vellum('permissions', 'revoke', 'public', 'api::tag.tag.create');
       assert.equal((await server.publicApi.post('/api/tags', { data: { name: 'c' } })).status, 403);
       await vellum('user', 'create', '--username', 'cliuser', '--email', 'cli@example.com', '--password', 'secret123');
-      assert.equal((await server.publicApi.post('/api/auth/local', { identifier: 'cliuser', password: 'secret123' })).status, 200);
+      assert.equal(
+        (await server.publicApi.post('/api/auth/local', { identifier: 'cliuser', password: 'secret123' })).status,
+        200,
+      );
       await assert.rejects(vellum('permissions', 'grant', 'public', 'api::nothing.here.find'), /names no known action/);
     });
 
     it('admin API: API tokens (custom, expiring), shown once, revoked', async () => {
-      const created = await admin.post('/admin/api-tokens', { name: 'importer', type: 'custom', permissions: ['api::tag.tag.*'], lifespan: 86_400_000 });
+      const created = await admin.post('/admin/api-tokens', {
+        name: 'importer',
+        type: 'custom',
+        permissions: ['api::tag.tag.*'],
+        lifespan: 86_400_000,
+      });
       assert.equal(created.status, 201);
-      assert.deepEqual(created.body.data.permissions, ['api::tag.tag.create', 'api::tag.tag.delete', 'api::tag.tag.find', 'api::tag.tag.findOne', 'api::tag.tag.update']);
+      assert.deepEqual(created.body.data.permissions, [
+        'api::tag.tag.create',
+        'api::tag.tag.delete',
+        'api::tag.tag.find',
+        'api::tag.tag.findOne',
+        'api::tag.tag.update',
+      ]);
       assert.ok(Date.parse(created.body.data.expiresAt) > Date.now());
       const importer = new HttpClient(server.url, { authorization: `Bearer ${created.body.data.accessKey}` });
       assert.equal((await importer.post('/api/tags', { data: { name: 'imported' } })).status, 201);
       assert.equal((await importer.get('/api/articles')).status, 403);
       const list = await admin.get('/admin/api-tokens');
       assert.equal(list.body.data.find((t: { name: string }) => t.name === 'importer').accessKey, undefined);
-      for (const bad of [{ name: 'x', type: 'root' }, { name: '', type: 'read-only' }, { name: 'y', type: 'custom', permissions: [] }, { name: 'importer', type: 'read-only' }]) {
+      for (const bad of [
+        { name: 'x', type: 'root' },
+        { name: '', type: 'read-only' },
+        { name: 'y', type: 'custom', permissions: [] },
+        { name: 'importer', type: 'read-only' },
+      ]) {
         assert.equal((await admin.post('/admin/api-tokens', bad)).status, 400, JSON.stringify(bad));
       }
       assert.equal((await admin.delete(`/admin/api-tokens/${created.body.data.id}`)).status, 200);
@@ -105,11 +150,19 @@ for (const dialect of DIALECTS) {
     it('admin API: roles, grants and revokes, users and registration', async () => {
       const role = await admin.post('/admin/roles', { name: 'Reviewer' });
       assert.equal(role.status, 201);
-      const granted = await admin.post('/admin/roles/reviewer/permissions', { actions: ['api::article.article.find', 'api::article.article.update'] });
+      const granted = await admin.post('/admin/roles/reviewer/permissions', {
+        actions: ['api::article.article.find', 'api::article.article.update'],
+      });
       assert.deepEqual(granted.body.data.permissions, ['api::article.article.find', 'api::article.article.update']);
-      const user = await admin.post('/admin/users', { username: 'rita', email: 'rita@example.com', password: 'secret123', role: 'reviewer' });
+      const user = await admin.post('/admin/users', {
+        username: 'rita',
+        email: 'rita@example.com',
+        password: 'secret123',
+        role: 'reviewer',
+      });
       assert.equal(user.status, 201);
-      const jwt = (await server.publicApi.post('/api/auth/local', { identifier: 'rita', password: 'secret123' })).body.jwt;
+      const jwt = (await server.publicApi.post('/api/auth/local', { identifier: 'rita', password: 'secret123' })).body
+        .jwt;
       assert.equal((await server.publicApi.get('/api/articles', bearer(jwt))).status, 200);
       await admin.delete(`/admin/roles/reviewer/permissions/${encodeURIComponent('api::article.article.find')}`);
       assert.equal((await server.publicApi.get('/api/articles', bearer(jwt))).status, 403);
@@ -121,9 +174,27 @@ for (const dialect of DIALECTS) {
       assert.equal((await server.publicApi.get('/api/articles', bearer(jwt))).status, 401);
 
       await admin.put('/admin/settings', { allowRegister: false });
-      assert.equal((await server.publicApi.post('/api/auth/local/register', { username: 'late', email: 'late@example.com', password: 'secret123' })).status, 400);
+      assert.equal(
+        (
+          await server.publicApi.post('/api/auth/local/register', {
+            username: 'late',
+            email: 'late@example.com',
+            password: 'secret123',
+          })
+        ).status,
+        400,
+      );
       await admin.put('/admin/settings', { allowRegister: true });
-      assert.equal((await server.publicApi.post('/api/auth/local/register', { username: 'late', email: 'late@example.com', password: 'secret123' })).status, 200);
+      assert.equal(
+        (
+          await server.publicApi.post('/api/auth/local/register', {
+            username: 'late',
+            email: 'late@example.com',
+            password: 'secret123',
+          })
+        ).status,
+        200,
+      );
     });
   });
 }

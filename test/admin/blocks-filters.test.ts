@@ -9,7 +9,15 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { attributeField, browserMissing, ensureAdminBuild, launchChromium, logInToPanel, newPanelPage, screenshotsDir } from '../helpers/browser.js';
+import {
+  attributeField,
+  browserMissing,
+  ensureAdminBuild,
+  launchChromium,
+  logInToPanel,
+  newPanelPage,
+  screenshotsDir,
+} from '../helpers/browser.js';
 import { DIALECTS, startServer, type TestServer } from '../helpers/server.js';
 import { unique } from '../helpers/unique.js';
 
@@ -22,9 +30,11 @@ describe('admin panel: blocks editor and list filters [sqlite]', { skip }, () =>
   const email = `${unique('blocks-editor')}@example.com`;
   const password = 'an-editor-password';
   const field = (name: string) => attributeField(page, name);
-  const shot = (name: string) => page.screenshot({ path: join(screenshotsDir(), `${name}.png`), animations: 'disabled' });
+  const shot = (name: string) =>
+    page.screenshot({ path: join(screenshotsDir(), `${name}.png`), animations: 'disabled' });
   const saved = (url: URL) => /\/admin\/content\/api::article\.article\/(?!create$)[a-z0-9]+$/.test(url.pathname);
-  const draft = async (documentId: string) => (await server.api.get(`/api/articles/${documentId}?status=draft`)).body.data;
+  const draft = async (documentId: string) =>
+    (await server.api.get(`/api/articles/${documentId}?status=draft`)).body.data;
 
   before(async () => {
     ensureAdminBuild();
@@ -129,7 +139,10 @@ describe('admin panel: blocks editor and list filters [sqlite]', { skip }, () =>
     await page.getByText('Saved').first().waitFor();
     await page.getByText('unsaved changes').waitFor({ state: 'detached' });
     const edited = structuredClone(expected);
-    edited[3] = { type: 'quote', children: [{ type: 'text', text: 'A quoted line, ' }, { type: 'text', text: 'edited', italic: true } as never] };
+    edited[3] = {
+      type: 'quote',
+      children: [{ type: 'text', text: 'A quoted line, ' }, { type: 'text', text: 'edited', italic: true } as never],
+    };
     assert.deepEqual((await draft(documentId)).content, edited);
     await shot('blocks-03-edited');
   });
@@ -153,13 +166,24 @@ describe('admin panel: blocks editor and list filters [sqlite]', { skip }, () =>
         format: 'ordered',
         children: [
           { type: 'list-item', children: [{ type: 'text', text: 'one' }] },
-          { type: 'list', format: 'unordered', indentLevel: 1, children: [{ type: 'list-item', children: [{ type: 'text', text: 'nested' }] }] },
+          {
+            type: 'list',
+            format: 'unordered',
+            indentLevel: 1,
+            children: [{ type: 'list-item', children: [{ type: 'text', text: 'nested' }] }],
+          },
         ],
       },
       { type: 'code', language: 'javascript', children: [{ type: 'text', text: 'const a = 1;\nconst b = 2;' }] },
-      { type: 'image', image: { id: 1, name: 'none.png', url: '/uploads/none.png', alternativeText: 'Nothing', width: 1, height: 1 }, children: [{ type: 'text', text: '' }] },
+      {
+        type: 'image',
+        image: { id: 1, name: 'none.png', url: '/uploads/none.png', alternativeText: 'Nothing', width: 1, height: 1 },
+        children: [{ type: 'text', text: '' }],
+      },
     ];
-    const created = await server.api.post('/api/articles?status=draft', { data: { title: unique('Stored blocks'), content: stored } });
+    const created = await server.api.post('/api/articles?status=draft', {
+      data: { title: unique('Stored blocks'), content: stored },
+    });
     assert.equal(created.status, 201, JSON.stringify(created.body));
     const documentId = created.body.data.documentId as string;
     await page.goto(`${server.url}/admin/content/api::article.article/${documentId}`);
@@ -191,7 +215,11 @@ describe('admin panel: blocks editor and list filters [sqlite]', { skip }, () =>
     await page.getByRole('button', { name: 'Save', exact: true }).click();
     await page.getByText('unsaved changes').waitFor({ state: 'detached' });
     const expected = structuredClone(stored);
-    expected[0] = { type: 'heading', level: 3, children: [{ type: 'text', text: 'Written by the API, then edited', strikethrough: true } as never] };
+    expected[0] = {
+      type: 'heading',
+      level: 3,
+      children: [{ type: 'text', text: 'Written by the API, then edited', strikethrough: true } as never],
+    };
     assert.deepEqual((await draft(documentId)).content, expected);
 
     // A new French version filled from English: the editor shows the blocks it was given, saved as they are.
@@ -225,13 +253,12 @@ describe('admin panel: blocks editor and list filters [sqlite]', { skip }, () =>
     const table = page.getByRole('table', { name: 'Article entries' });
     /** Waits until the list shows exactly these titles (in any order). */
     const shows = async (titles: string[]) => {
-      await page.waitForFunction(
-        (want) => {
-          const cells = [...document.querySelectorAll('table[aria-label="Article entries"] tbody tr td:first-child')].map((cell) => cell.textContent?.trim() ?? '');
-          return JSON.stringify(cells.sort()) === JSON.stringify([...want].sort());
-        },
-        titles,
-      );
+      await page.waitForFunction((want) => {
+        const cells = [...document.querySelectorAll('table[aria-label="Article entries"] tbody tr td:first-child')].map(
+          (cell) => cell.textContent?.trim() ?? '',
+        );
+        return JSON.stringify(cells.sort()) === JSON.stringify([...want].sort());
+      }, titles);
     };
     /** Adds a filter from the builder, from the keyboard where it can. */
     const addFilter = async (field: string, operator: string, value?: string, screenshot?: string) => {

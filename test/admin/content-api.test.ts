@@ -48,15 +48,35 @@ for (const dialect of DIALECTS) {
       const { contentTypes, components } = res.body.data;
       const article = contentTypes.find((type: any) => type.uid === 'api::article.article');
       assert.deepEqual(
-        { kind: article.kind, draftAndPublish: article.draftAndPublish, localized: article.localized, mainField: article.mainField, pluralName: article.pluralName },
+        {
+          kind: article.kind,
+          draftAndPublish: article.draftAndPublish,
+          localized: article.localized,
+          mainField: article.mainField,
+          pluralName: article.pluralName,
+        },
         { kind: 'collectionType', draftAndPublish: true, localized: true, mainField: 'title', pluralName: 'articles' },
       );
-      assert.deepEqual(article.attributes.map((a: any) => a.name).slice(0, 10), ['title', 'slug', 'body', 'content', 'views', 'rating', 'featured', 'publishDate', 'kind', 'metadata']);
+      assert.deepEqual(article.attributes.map((a: any) => a.name).slice(0, 10), [
+        'title',
+        'slug',
+        'body',
+        'content',
+        'views',
+        'rating',
+        'featured',
+        'publishDate',
+        'kind',
+        'metadata',
+      ]);
       const byName = Object.fromEntries(article.attributes.map((a: any) => [a.name, a]));
       assert.deepEqual(byName.title, { name: 'title', type: 'string', required: true, localized: true });
       assert.equal(byName.slug.targetField, 'title');
       assert.deepEqual(byName.kind.enum, ['news', 'tutorial', 'opinion']);
-      assert.deepEqual({ target: byName.tags.target, toMany: byName.tags.toMany }, { target: 'api::tag.tag', toMany: true });
+      assert.deepEqual(
+        { target: byName.tags.target, toMany: byName.tags.toMany },
+        { target: 'api::tag.tag', toMany: true },
+      );
       assert.deepEqual(byName.blocks.components, ['shared.quote', 'shared.rich-text', 'shared.media']);
       assert.equal(contentTypes.find((type: any) => type.uid === 'api::global.global').kind, 'singleType');
       // The built-in users and media files have screens of their own.
@@ -73,12 +93,22 @@ for (const dialect of DIALECTS) {
         ids.push(res.body.data.documentId);
       }
       assert.equal((await admin.post(`${ARTICLES}/${ids[1]}/actions/publish`)).status, 200);
-      const page = await admin.get(`${ARTICLES}?filters[title][$startsWith]=${encodeURIComponent(prefix)}&sort=title:desc&pagination[pageSize]=2`);
+      const page = await admin.get(
+        `${ARTICLES}?filters[title][$startsWith]=${encodeURIComponent(prefix)}&sort=title:desc&pagination[pageSize]=2`,
+      );
       assert.equal(page.status, 200);
-      assert.deepEqual(page.body.data.map((d: any) => d.title), [`${prefix} c`, `${prefix} b`]);
+      assert.deepEqual(
+        page.body.data.map((d: any) => d.title),
+        [`${prefix} c`, `${prefix} b`],
+      );
       assert.deepEqual(page.body.meta.pagination, { page: 1, pageSize: 2, pageCount: 2, total: 3 });
-      const second = await admin.get(`${ARTICLES}?filters[title][$containsi]=${encodeURIComponent(prefix.toUpperCase())}&sort=title:desc&pagination[pageSize]=2&pagination[page]=2`);
-      assert.deepEqual(second.body.data.map((d: any) => d.title), [`${prefix} a`]);
+      const second = await admin.get(
+        `${ARTICLES}?filters[title][$containsi]=${encodeURIComponent(prefix.toUpperCase())}&sort=title:desc&pagination[pageSize]=2&pagination[page]=2`,
+      );
+      assert.deepEqual(
+        second.body.data.map((d: any) => d.title),
+        [`${prefix} a`],
+      );
       assert.equal(second.body.data[0].publishedAt, null, 'the draft is listed');
       assert.deepEqual(Object.keys(second.body.meta.publication), [ids[1]]);
       assert.equal(second.body.meta.publication[ids[1]!].modified, false);
@@ -94,7 +124,10 @@ for (const dialect of DIALECTS) {
       const refused = await admin.post(`${ARTICLES}/${id}/actions/publish`);
       assert.equal(refused.status, 400);
       assert.equal(refused.body.error.name, 'ValidationError');
-      assert.deepEqual(refused.body.error.details.errors.map((e: any) => e.path), [['title']]);
+      assert.deepEqual(
+        refused.body.error.details.errors.map((e: any) => e.path),
+        [['title']],
+      );
       assert.equal((await server.api.get(`/api/articles/${id}`)).status, 404);
 
       assert.equal((await admin.put(`${ARTICLES}/${id}`, { data: { title } })).status, 200);
@@ -128,28 +161,49 @@ for (const dialect of DIALECTS) {
     it('keeps a draft within its types and limits: a bad value is a 400 naming the field', async () => {
       const res = await admin.post(ARTICLES, { data: { title: 'x', kind: 'poem' } });
       assert.equal(res.status, 400);
-      assert.deepEqual(res.body.error.details.errors.map((e: any) => e.path), [['kind']]);
+      assert.deepEqual(
+        res.body.error.details.errors.map((e: any) => e.path),
+        [['kind']],
+      );
       assert.equal((await admin.post(ARTICLES, {})).status, 400);
     });
 
     it("uploads to the media library under /admin/upload, the admin's way in", async () => {
       const name = `${unique('image')}.png`;
       const form = new FormData();
-      form.append('files', new Blob([await sharp({ create: { width: 4, height: 4, channels: 3, background: '#fff' } }).png().toBuffer()], { type: 'image/png' }), name);
-      const send = (headers: Record<string, string>) => fetch(`${server.url}/admin/upload`, { method: 'POST', headers, body: form });
+      form.append(
+        'files',
+        new Blob(
+          [
+            await sharp({ create: { width: 4, height: 4, channels: 3, background: '#fff' } })
+              .png()
+              .toBuffer(),
+          ],
+          { type: 'image/png' },
+        ),
+        name,
+      );
+      const send = (headers: Record<string, string>) =>
+        fetch(`${server.url}/admin/upload`, { method: 'POST', headers, body: form });
       assert.equal((await send(server.authHeaders)).status, 401, 'a content API token is no administrator');
       const uploaded = await send(admin.defaultHeaders);
       assert.equal(uploaded.status, 201);
       const [file] = (await uploaded.json()) as any[];
       assert.equal(file.name, name);
       const listed = await admin.get(`/admin/upload/files?filters[name][$eq]=${encodeURIComponent(name)}`);
-      assert.deepEqual(listed.body.results.map((f: any) => f.id), [file.id]);
+      assert.deepEqual(
+        listed.body.results.map((f: any) => f.id),
+        [file.id],
+      );
       assert.equal((await server.api.get('/admin/upload/files')).status, 401);
       // Linked into a draft as the panel saves it: by id.
       const article = await admin.post(`${ARTICLES}?populate[cover]=true`, { data: { title: name, cover: file.id } });
       assert.equal(article.body.data.cover.id, file.id);
       assert.equal((await admin.delete(`/admin/upload/files/${file.id}`)).status, 200);
-      assert.equal((await admin.get(`${ARTICLES}/${article.body.data.documentId}?populate[cover]=true`)).body.data.cover, null);
+      assert.equal(
+        (await admin.get(`${ARTICLES}/${article.body.data.documentId}?populate[cover]=true`)).body.data.cover,
+        null,
+      );
     });
 
     it('edits a single type, and refuses types it does not serve', async () => {
@@ -163,7 +217,10 @@ for (const dialect of DIALECTS) {
       assert.equal((await admin.post(`${single}/actions/publish`)).status, 400, 'no draft and publish');
       assert.equal((await admin.get('/admin/content-manager/collection-types/api::global.global')).status, 404);
       assert.equal((await admin.get('/admin/content-manager/collection-types/api::nothing.nothing')).status, 404);
-      assert.equal((await admin.get('/admin/content-manager/collection-types/plugin::users-permissions.user')).status, 404);
+      assert.equal(
+        (await admin.get('/admin/content-manager/collection-types/plugin::users-permissions.user')).status,
+        404,
+      );
     });
   });
 }
@@ -174,9 +231,13 @@ for (const dialect of DIALECTS) {
  */
 function fakeBuild(dir: string): string {
   mkdirSync(join(dir, 'assets'), { recursive: true });
-  const page = '<!doctype html><html><head><script type="module" crossorigin src="/admin/assets/index-Ab12Cd34.js"></script><link rel="stylesheet" href="/admin/assets/index-Ef56Gh78.css"></head><body><div id="root"></div></body></html>';
+  const page =
+    '<!doctype html><html><head><script type="module" crossorigin src="/admin/assets/index-Ab12Cd34.js"></script><link rel="stylesheet" href="/admin/assets/index-Ef56Gh78.css"></head><body><div id="root"></div></body></html>';
   writeFileSync(join(dir, 'index.html'), page);
-  for (const [name, text] of [['index-Ab12Cd34.js', 'console.log("admin")'], ['index-Ef56Gh78.css', 'body{margin:0}']] as const) {
+  for (const [name, text] of [
+    ['index-Ab12Cd34.js', 'console.log("admin")'],
+    ['index-Ef56Gh78.css', 'body{margin:0}'],
+  ] as const) {
     writeFileSync(join(dir, 'assets', name), text);
     writeFileSync(join(dir, 'assets', `${name}.br`), brotliCompressSync(text));
     writeFileSync(join(dir, 'assets', `${name}.gz`), gzipSync(text));

@@ -18,7 +18,8 @@ for (const dialect of DIALECTS) {
     let server: UploadServer;
     let admin: HttpClient;
     /** `POST /admin/upload` (multipart) as the administrator. */
-    const adminUpload = (files: UploadPart[], fields: Record<string, string> = {}, path = '/admin/upload') => upload({ ...server, authHeaders: admin.defaultHeaders }, files, fields, path);
+    const adminUpload = (files: UploadPart[], fields: Record<string, string> = {}, path = '/admin/upload') =>
+      upload({ ...server, authHeaders: admin.defaultHeaders }, files, fields, path);
     const prefix = unique('lib');
 
     before(async () => {
@@ -43,10 +44,16 @@ for (const dialect of DIALECTS) {
       const first = await admin.get(`${FILES}?${search}&pagination[pageSize]=2&sort=name:asc`);
       assert.equal(first.status, 200, JSON.stringify(first.body));
       assert.deepEqual(first.body.pagination, { page: 1, pageSize: 2, pageCount: 2, total: 3 });
-      assert.deepEqual(first.body.results.map((f: any) => f.name), [`${prefix}-a.png`, `${prefix}-b.png`]);
+      assert.deepEqual(
+        first.body.results.map((f: any) => f.name),
+        [`${prefix}-a.png`, `${prefix}-b.png`],
+      );
       assert.equal(first.body.results[0].isUrlSigned, false);
       const second = await admin.get(`${FILES}?${search}&page=2&pageSize=2&sort=name:asc`);
-      assert.deepEqual(second.body.results.map((f: any) => f.name), [`${prefix}-c.pdf`]);
+      assert.deepEqual(
+        second.body.results.map((f: any) => f.name),
+        [`${prefix}-c.pdf`],
+      );
       assert.equal(second.body.pagination.page, 2);
       // The content API keeps its bare array.
       const content = await server.api.get(`/api/upload/files?${search}`);
@@ -56,24 +63,47 @@ for (const dialect of DIALECTS) {
 
     it('filters by kind (MIME type) and sorts by name or date', async () => {
       const images = await admin.get(`${FILES}?${search}&filters[mime][$startsWith]=image/&sort=name:desc`);
-      assert.deepEqual(images.body.results.map((f: any) => f.name), [`${prefix}-b.png`, `${prefix}-a.png`]);
-      const others = await admin.get(`${FILES}?${search}&filters[$and][0][mime][$notContains]=image/&filters[$and][1][mime][$notContains]=video/&filters[$and][2][mime][$notContains]=audio/`);
-      assert.deepEqual(others.body.results.map((f: any) => f.mime), ['application/pdf']);
+      assert.deepEqual(
+        images.body.results.map((f: any) => f.name),
+        [`${prefix}-b.png`, `${prefix}-a.png`],
+      );
+      const others = await admin.get(
+        `${FILES}?${search}&filters[$and][0][mime][$notContains]=image/&filters[$and][1][mime][$notContains]=video/&filters[$and][2][mime][$notContains]=audio/`,
+      );
+      assert.deepEqual(
+        others.body.results.map((f: any) => f.mime),
+        ['application/pdf'],
+      );
       const newest = await admin.get(`${FILES}?${search}&sort=createdAt:desc&sort=id:desc`);
       assert.equal(newest.body.results.length, 3);
       const searched = await admin.get(`${FILES}?filters[name][$containsi]=${encodeURIComponent(`${prefix}-A`)}`);
-      assert.deepEqual(searched.body.results.map((f: any) => f.name), [`${prefix}-a.png`]);
+      assert.deepEqual(
+        searched.body.results.map((f: any) => f.name),
+        [`${prefix}-a.png`],
+      );
     });
 
     it("edits a file's name, alternative text and caption (JSON or multipart); the content API answers them", async () => {
       const [file] = (await admin.get(`${FILES}?${search}&filters[name][$endsWith]=-a.png`)).body.results;
-      const json = await admin.post(`/admin/upload?id=${file.id}`, { fileInfo: { alternativeText: 'A blue square', caption: 'Blue', name: `${prefix}-square.png` } });
+      const json = await admin.post(`/admin/upload?id=${file.id}`, {
+        fileInfo: { alternativeText: 'A blue square', caption: 'Blue', name: `${prefix}-square.png` },
+      });
       assert.equal(json.status, 200, JSON.stringify(json.body));
-      assert.deepEqual([json.body.alternativeText, json.body.caption, json.body.name, json.body.url], ['A blue square', 'Blue', `${prefix}-square.png`, file.url]);
-      const form = await adminUpload([], { fileInfo: JSON.stringify({ caption: null }) }, `/admin/upload?id=${file.id}`);
+      assert.deepEqual(
+        [json.body.alternativeText, json.body.caption, json.body.name, json.body.url],
+        ['A blue square', 'Blue', `${prefix}-square.png`, file.url],
+      );
+      const form = await adminUpload(
+        [],
+        { fileInfo: JSON.stringify({ caption: null }) },
+        `/admin/upload?id=${file.id}`,
+      );
       assert.equal(form.status, 200, JSON.stringify(form.body));
       const read = await server.api.get(`/api/upload/files/${file.id}`);
-      assert.deepEqual([read.body.alternativeText, read.body.caption, read.body.name], ['A blue square', null, `${prefix}-square.png`]);
+      assert.deepEqual(
+        [read.body.alternativeText, read.body.caption, read.body.name],
+        ['A blue square', null, `${prefix}-square.png`],
+      );
       // The content API's way, for a token with the upload's update grant.
       const viaApi = await server.api.post(`/api/upload?id=${file.id}`, { fileInfo: { caption: 'From the API' } });
       assert.equal(viaApi.status, 200, JSON.stringify(viaApi.body));

@@ -26,7 +26,12 @@ describe('admin media library in a browser [sqlite]', { skip }, () => {
   const email = `${unique('librarian')}@example.com`;
   const password = 'a-librarian-password';
   const prefix = unique('media');
-  const names = { wide: `${prefix}-wide.png`, square: `${prefix}-square.png`, doc: `${prefix}-notes.pdf`, big: `${prefix}-big.jpg` };
+  const names = {
+    wide: `${prefix}-wide.png`,
+    square: `${prefix}-square.png`,
+    doc: `${prefix}-notes.pdf`,
+    big: `${prefix}-big.jpg`,
+  };
   const shot = (name: string) => page.screenshot({ path: join(screenshotsDir(), `media-${name}.png`) });
   const files = () => page.getByRole('list', { name: 'Files' });
   const fileButton = (name: string) => page.getByRole('button', { name, exact: true });
@@ -73,7 +78,10 @@ describe('admin media library in a browser [sqlite]', { skip }, () => {
     ];
     const dataTransfer = await page.evaluateHandle((list) => {
       const transfer = new DataTransfer();
-      for (const file of list) transfer.items.add(new File([Uint8Array.from(atob(file.base64), (c) => c.charCodeAt(0))], file.name, { type: file.mime }));
+      for (const file of list)
+        transfer.items.add(
+          new File([Uint8Array.from(atob(file.base64), (c) => c.charCodeAt(0))], file.name, { type: file.mime }),
+        );
       return transfer;
     }, dropped);
     const zone = page.getByLabel('Drop files here to upload them');
@@ -84,7 +92,10 @@ describe('admin media library in a browser [sqlite]', { skip }, () => {
     for (const name of [names.wide, names.square]) {
       const item = uploads.getByRole('listitem', { name });
       await item.getByRole('status').filter({ hasText: 'Uploaded' }).waitFor();
-      assert.equal(await item.getByRole('progressbar', { name: `${name} upload progress` }).getAttribute('aria-valuenow'), '100');
+      assert.equal(
+        await item.getByRole('progressbar', { name: `${name} upload progress` }).getAttribute('aria-valuenow'),
+        '100',
+      );
     }
     console.log(`two images dropped and stored (formats made) in ${Math.round(performance.now() - started)} ms`);
     // The button's way, with a file over the server's limit: its own error, the others unaffected.
@@ -133,15 +144,19 @@ describe('admin media library in a browser [sqlite]', { skip }, () => {
     await shot('05-images');
   });
 
-  it("opens a file: its formats, its URL; edits its alternative text and caption, the API answers them", async () => {
+  it('opens a file: its formats, its URL; edits its alternative text and caption, the API answers them', async () => {
     await fileButton(names.wide).click();
     const drawer = page.getByRole('dialog', { name: names.wide });
     await drawer.getByRole('cell', { name: '1200×800 px' }).waitFor();
     await drawer.getByRole('cell', { name: 'image/png' }).waitFor();
-    assert.match(await drawer.getByRole('textbox', { name: 'URL' }).inputValue(), new RegExp(`^${server.url}/uploads/.+\\.png$`));
+    assert.match(
+      await drawer.getByRole('textbox', { name: 'URL' }).inputValue(),
+      new RegExp(`^${server.url}/uploads/.+\\.png$`),
+    );
     await drawer.getByRole('button', { name: 'Copy URL' }).waitFor();
     // The formats the server made: each viewable.
-    for (const format of ['thumbnail', 'small', 'medium', 'large']) await drawer.getByRole('radio', { name: format }).waitFor({ state: 'attached' });
+    for (const format of ['thumbnail', 'small', 'medium', 'large'])
+      await drawer.getByRole('radio', { name: format }).waitFor({ state: 'attached' });
     await drawer.getByText('small', { exact: true }).click();
     await drawer.getByText(/^small: 500×333/).waitFor();
     const id = await idOf(names.wide);
@@ -156,7 +171,10 @@ describe('admin media library in a browser [sqlite]', { skip }, () => {
     await drawer.getByRole('button', { name: 'Save' }).click();
     await page.getByText(`${names.wide} saved`).waitFor();
     const read = await server.api.get(`/api/upload/files/${id}`);
-    assert.deepEqual([read.body.alternativeText, read.body.caption, read.body.name], ['A wide blue rectangle', 'Blue, wide', names.wide]);
+    assert.deepEqual(
+      [read.body.alternativeText, read.body.caption, read.body.name],
+      ['A wide blue rectangle', 'Blue, wide', names.wide],
+    );
     await shot('07-details');
     // The open file is in the URL too.
     await page.reload();
@@ -187,14 +205,28 @@ describe('admin media library in a browser [sqlite]', { skip }, () => {
     await page.getByRole('button', { name: 'Choose from the media library' }).first().click();
     const picker = page.getByRole('dialog', { name: 'Media library' });
     // Uploaded from the picker: the cover takes images, so a PDF is refused before it is sent; an image is picked at once.
-    await picker.getByLabel('Files to upload').setInputFiles({ name: `${prefix}-refused.pdf`, mimeType: 'application/pdf', buffer: pdf() });
-    const refused = picker.getByRole('list', { name: 'Uploads' }).getByRole('listitem', { name: `${prefix}-refused.pdf` });
+    await picker
+      .getByLabel('Files to upload')
+      .setInputFiles({ name: `${prefix}-refused.pdf`, mimeType: 'application/pdf', buffer: pdf() });
+    const refused = picker
+      .getByRole('list', { name: 'Uploads' })
+      .getByRole('listitem', { name: `${prefix}-refused.pdf` });
     await refused.getByRole('alert').filter({ hasText: 'This type of file is not accepted here' }).waitFor();
-    await picker.getByLabel('Files to upload').setInputFiles({ name: `${prefix}-fresh.png`, mimeType: 'image/png', buffer: await png(64, 48) });
-    await picker.getByRole('list', { name: 'Uploads' }).getByRole('listitem', { name: `${prefix}-fresh.png` }).getByRole('status').filter({ hasText: 'Uploaded' }).waitFor();
+    await picker
+      .getByLabel('Files to upload')
+      .setInputFiles({ name: `${prefix}-fresh.png`, mimeType: 'image/png', buffer: await png(64, 48) });
+    await picker
+      .getByRole('list', { name: 'Uploads' })
+      .getByRole('listitem', { name: `${prefix}-fresh.png` })
+      .getByRole('status')
+      .filter({ hasText: 'Uploaded' })
+      .waitFor();
     const fresh = picker.getByRole('button', { name: `${prefix}-fresh.png`, exact: true });
     await fresh.and(page.locator('[aria-pressed="true"]')).waitFor();
-    assert.equal((await server.api.get(`/api/upload/files?filters[name][$startsWith]=${prefix}-refused`)).body.length, 0);
+    assert.equal(
+      (await server.api.get(`/api/upload/files?filters[name][$startsWith]=${prefix}-refused`)).body.length,
+      0,
+    );
     // A single file: choosing another one replaces it.
     await picker.getByLabel('Search files').fill(prefix);
     const choice = picker.getByRole('button', { name: names.wide, exact: true });

@@ -9,7 +9,14 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { attributeField, browserMissing, ensureAdminBuild, launchChromium, newPanelPage, screenshotsDir } from '../helpers/browser.js';
+import {
+  attributeField,
+  browserMissing,
+  ensureAdminBuild,
+  launchChromium,
+  newPanelPage,
+  screenshotsDir,
+} from '../helpers/browser.js';
 import sharp from 'sharp';
 import { DIALECTS } from '../helpers/server.js';
 import { startUploadServer, type UploadServer } from '../helpers/uploads.js';
@@ -89,7 +96,12 @@ describe('admin panel in a browser [sqlite]', { skip }, () => {
     let api = await versions(documentId);
     assert.equal(api.draft.status, 200);
     assert.deepEqual(
-      { title: api.draft.body.data.title, views: api.draft.body.data.views, rating: api.draft.body.data.rating, featured: api.draft.body.data.featured },
+      {
+        title: api.draft.body.data.title,
+        views: api.draft.body.data.views,
+        rating: api.draft.body.data.rating,
+        featured: api.draft.body.data.featured,
+      },
       { title: null, views: 42, rating: 4.5, featured: true },
     );
     assert.equal(api.draft.body.data.publishDate, '2026-03-14');
@@ -104,7 +116,10 @@ describe('admin panel in a browser [sqlite]', { skip }, () => {
     await page.locator('input[aria-invalid="true"]').and(titleField).waitFor();
     const describedBy = await titleField.getAttribute('aria-describedby');
     assert.ok(describedBy, 'the error is tied to the field');
-    assert.match((await page.locator(`[id="${describedBy!.split(' ').find((id) => id.endsWith('error'))}"]`).textContent()) ?? '', /title must be a `string` type, but the final value was: `null`\./);
+    assert.match(
+      (await page.locator(`[id="${describedBy!.split(' ').find((id) => id.endsWith('error'))}"]`).textContent()) ?? '',
+      /title must be a `string` type, but the final value was: `null`\./,
+    );
     await titleField.evaluate((element) => element.scrollIntoView({ block: 'center' }));
     await shot('04-publish-refused');
     api = await versions(documentId);
@@ -200,7 +215,11 @@ describe('admin panel in a browser [sqlite]', { skip }, () => {
     const tags = page.getByRole('list', { name: 'tags' });
     await tags.getByRole('listitem', { name: `${prefix} second` }).waitFor();
     await page.getByRole('button', { name: `Move ${prefix} second up` }).click();
-    await tags.getByRole('listitem').first().filter({ hasText: `${prefix} second` }).waitFor();
+    await tags
+      .getByRole('listitem')
+      .first()
+      .filter({ hasText: `${prefix} second` })
+      .waitFor();
     // A single component, a repeatable one, a zone entry.
     await page.getByRole('button', { name: 'Add seo' }).click();
     await page.getByRole('group', { name: 'seo' }).getByLabel('metaTitle').fill(`${prefix} meta`);
@@ -214,11 +233,16 @@ describe('admin panel in a browser [sqlite]', { skip }, () => {
     await quote.getByLabel('title').fill('Said once');
     await quote.getByLabel('body').fill('Write the docs first.');
     // A media field: an image uploaded on the spot.
-    const png = await sharp({ create: { width: 16, height: 12, channels: 3, background: '#3366cc' } }).png().toBuffer();
+    const png = await sharp({ create: { width: 16, height: 12, channels: 3, background: '#3366cc' } })
+      .png()
+      .toBuffer();
     const chooser = page.waitForEvent('filechooser');
     await page.getByRole('button', { name: 'Upload to cover' }).click();
     await (await chooser).setFiles({ name: `${prefix}.png`, mimeType: 'image/png', buffer: png });
-    await page.getByRole('list', { name: 'cover' }).getByRole('listitem', { name: `${prefix}.png` }).waitFor();
+    await page
+      .getByRole('list', { name: 'cover' })
+      .getByRole('listitem', { name: `${prefix}.png` })
+      .waitFor();
     await page.locator('button[aria-label="Upload to cover"]:not([data-loading])').waitFor();
     await shot('08-media');
     await tags.evaluate((element) => element.scrollIntoView({ block: 'center' }));
@@ -228,34 +252,67 @@ describe('admin panel in a browser [sqlite]', { skip }, () => {
     await page.waitForURL(saved);
     await page.getByText('Published', { exact: true }).first().waitFor();
     const documentId = new URL(page.url()).pathname.split('/').pop()!;
-    const res = await server.api.get(`/api/articles/${documentId}?populate[tags]=true&populate[author]=true&populate[seo]=true&populate[links]=true&populate[blocks]=true&populate[cover]=true`);
+    const res = await server.api.get(
+      `/api/articles/${documentId}?populate[tags]=true&populate[author]=true&populate[seo]=true&populate[links]=true&populate[blocks]=true&populate[cover]=true`,
+    );
     assert.equal(res.status, 200, JSON.stringify(res.body));
     const data = res.body.data;
     assert.equal(data.author.documentId, author.documentId);
-    assert.deepEqual(data.tags.map((tag: any) => tag.name), [`${prefix} second`, `${prefix} first`]);
+    assert.deepEqual(
+      data.tags.map((tag: any) => tag.name),
+      [`${prefix} second`, `${prefix} first`],
+    );
     assert.equal(data.seo.metaTitle, `${prefix} meta`);
-    assert.deepEqual(data.links.map((l: any) => [l.label, l.url]), [['Docs', 'https://example.com/docs']]);
-    assert.deepEqual(data.blocks.map((b: any) => [b.__component, b.title, b.body]), [['shared.quote', 'Said once', 'Write the docs first.']]);
+    assert.deepEqual(
+      data.links.map((l: any) => [l.label, l.url]),
+      [['Docs', 'https://example.com/docs']],
+    );
+    assert.deepEqual(
+      data.blocks.map((b: any) => [b.__component, b.title, b.body]),
+      [['shared.quote', 'Said once', 'Write the docs first.']],
+    );
     assert.deepEqual([data.cover.name, data.cover.mime, data.cover.width], [`${prefix}.png`, 'image/png', 16]);
     assert.deepEqual(server.storedBytes(data.cover.url), png);
 
     // Read back as stored: the order of the tags, the component values.
     await page.reload();
-    await page.getByRole('list', { name: 'tags' }).getByRole('listitem').first().filter({ hasText: `${prefix} second` }).waitFor();
-    assert.equal(await page.getByRole('group', { name: 'links 1' }).getByLabel('url').inputValue(), 'https://example.com/docs');
-    await page.getByRole('list', { name: 'cover' }).getByRole('img', { name: `${prefix}.png` }).waitFor();
+    await page
+      .getByRole('list', { name: 'tags' })
+      .getByRole('listitem')
+      .first()
+      .filter({ hasText: `${prefix} second` })
+      .waitFor();
+    assert.equal(
+      await page.getByRole('group', { name: 'links 1' }).getByLabel('url').inputValue(),
+      'https://example.com/docs',
+    );
+    await page
+      .getByRole('list', { name: 'cover' })
+      .getByRole('img', { name: `${prefix}.png` })
+      .waitFor();
     // Reordered again, by drag and drop this time, saved: the content API follows.
     const reloadedTags = page.getByRole('list', { name: 'tags' });
-    await reloadedTags.getByRole('listitem', { name: `${prefix} first` }).dragTo(reloadedTags.getByRole('listitem', { name: `${prefix} second` }));
-    await reloadedTags.getByRole('listitem').first().filter({ hasText: `${prefix} first` }).waitFor();
+    await reloadedTags
+      .getByRole('listitem', { name: `${prefix} first` })
+      .dragTo(reloadedTags.getByRole('listitem', { name: `${prefix} second` }));
+    await reloadedTags
+      .getByRole('listitem')
+      .first()
+      .filter({ hasText: `${prefix} first` })
+      .waitFor();
     // The publish request answered, not a "Published" already on the page from the first one: the
     // read below raced the save under load (seen once in a full run).
-    const published = page.waitForResponse((response) => response.request().method() === 'POST' && /\/actions\/publish/.test(response.url()));
+    const published = page.waitForResponse(
+      (response) => response.request().method() === 'POST' && /\/actions\/publish/.test(response.url()),
+    );
     await page.getByRole('button', { name: 'Publish', exact: true }).click();
     assert.equal((await published).status(), 200);
     await page.getByText('unsaved changes').waitFor({ state: 'detached' });
     const after = await server.api.get(`/api/articles/${documentId}?populate[tags]=true`);
-    assert.deepEqual(after.body.data.tags.map((tag: any) => tag.name), [`${prefix} first`, `${prefix} second`]);
+    assert.deepEqual(
+      after.body.data.tags.map((tag: any) => tag.name),
+      [`${prefix} first`, `${prefix} second`],
+    );
   });
 
   it('switches locale, fills the new locale from another, saves it apart', async () => {
@@ -267,10 +324,18 @@ describe('admin panel in a browser [sqlite]', { skip }, () => {
     assert.equal(await field('title').inputValue(), title);
 
     await page.getByLabel('Locale', { exact: true }).selectOption('fr');
-    await page.getByRole('alert').filter({ hasText: 'No fr version yet' }).or(page.getByText('No fr version yet')).first().waitFor();
+    await page
+      .getByRole('alert')
+      .filter({ hasText: 'No fr version yet' })
+      .or(page.getByText('No fr version yet'))
+      .first()
+      .waitFor();
     assert.match(page.url(), /\?locale=fr$/);
     await page.getByLabel('Fill from another locale').selectOption('en');
-    await page.waitForFunction((expected) => (document.querySelector('input[data-path="title"]') as HTMLInputElement | null)?.value === expected, title);
+    await page.waitForFunction(
+      (expected) => (document.querySelector('input[data-path="title"]') as HTMLInputElement | null)?.value === expected,
+      title,
+    );
     await field('title').fill(`${title} (fr)`);
     await shot('10-locale-fr');
     await page.getByRole('button', { name: 'Save', exact: true }).click();
@@ -283,7 +348,10 @@ describe('admin panel in a browser [sqlite]', { skip }, () => {
 
     // Back to English: its own title; the list in French shows the French one.
     await page.getByLabel('Locale', { exact: true }).selectOption('en');
-    await page.waitForFunction((expected) => (document.querySelector('input[data-path="title"]') as HTMLInputElement | null)?.value === expected, title);
+    await page.waitForFunction(
+      (expected) => (document.querySelector('input[data-path="title"]') as HTMLInputElement | null)?.value === expected,
+      title,
+    );
     await page.goto(`${server.url}/admin/content/api::article.article?locale=fr&q=${encodeURIComponent(title)}`);
     await page.getByRole('link', { name: `${title} (fr)` }).waitFor();
   });

@@ -10,7 +10,15 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { attributeField, browserMissing, ensureAdminBuild, launchChromium, logInToPanel, newPanelPage, screenshotsDir } from '../helpers/browser.js';
+import {
+  attributeField,
+  browserMissing,
+  ensureAdminBuild,
+  launchChromium,
+  logInToPanel,
+  newPanelPage,
+  screenshotsDir,
+} from '../helpers/browser.js';
 import { DIALECTS } from '../helpers/server.js';
 import { unique } from '../helpers/unique.js';
 import { png, startUploadServer, type UploadServer } from '../helpers/uploads.js';
@@ -24,9 +32,11 @@ describe('admin panel: images and code languages in blocks, unsaved settings [sq
   const email = `${unique('polish')}@example.com`;
   const password = 'an-editor-password';
   const field = (name: string) => attributeField(page, name);
-  const shot = (name: string) => page.screenshot({ path: join(screenshotsDir(), `polish-${name}.png`), animations: 'disabled' });
+  const shot = (name: string) =>
+    page.screenshot({ path: join(screenshotsDir(), `polish-${name}.png`), animations: 'disabled' });
   const saved = (url: URL) => /\/admin\/content\/api::article\.article\/(?!create$)[a-z0-9]+$/.test(url.pathname);
-  const draft = async (documentId: string) => (await server.api.get(`/api/articles/${documentId}?status=draft`)).body.data;
+  const draft = async (documentId: string) =>
+    (await server.api.get(`/api/articles/${documentId}?status=draft`)).body.data;
 
   before(async () => {
     ensureAdminBuild();
@@ -56,8 +66,15 @@ describe('admin panel: images and code languages in blocks, unsaved settings [sq
     const toolbar = page.getByRole('toolbar', { name: 'Formatting' });
     await toolbar.getByRole('button', { name: 'Image', exact: true }).click();
     const picker = page.getByRole('dialog', { name: 'Insert images' });
-    await picker.getByLabel('Files to upload').setInputFiles({ name: imageName, mimeType: 'image/png', buffer: await png(320, 200, '#2b8a3e') });
-    await picker.getByRole('list', { name: 'Uploads' }).getByRole('listitem', { name: imageName }).getByRole('status').filter({ hasText: 'Uploaded' }).waitFor();
+    await picker
+      .getByLabel('Files to upload')
+      .setInputFiles({ name: imageName, mimeType: 'image/png', buffer: await png(320, 200, '#2b8a3e') });
+    await picker
+      .getByRole('list', { name: 'Uploads' })
+      .getByRole('listitem', { name: imageName })
+      .getByRole('status')
+      .filter({ hasText: 'Uploaded' })
+      .waitFor();
     await shot('00-image-picker');
     await picker.getByRole('button', { name: 'Choose file' }).click();
     await picker.waitFor({ state: 'detached' });
@@ -79,7 +96,8 @@ describe('admin panel: images and code languages in blocks, unsaved settings [sq
     const documentId = new URL(page.url()).pathname.split('/').pop()!;
 
     // Strapi's image node: the file's fields (not its id), the name as the alternative text, the URL absolute.
-    const files = (await server.api.get(`/api/upload/files?filters[name][$eq]=${encodeURIComponent(imageName)}`)).body as Record<string, unknown>[];
+    const files = (await server.api.get(`/api/upload/files?filters[name][$eq]=${encodeURIComponent(imageName)}`))
+      .body as Record<string, unknown>[];
     assert.equal(files.length, 1);
     const file = files[0]!;
     const image = {
@@ -106,7 +124,11 @@ describe('admin panel: images and code languages in blocks, unsaved settings [sq
       { type: 'code', language: 'python', children: [{ type: 'text', text: 'print("hello")' }] },
     ];
     assert.deepEqual((await draft(documentId)).content, expected);
-    assert.equal((await server.publicApi.get(String(image.url).slice(server.url.length))).status, 200, 'the image is served where the node says');
+    assert.equal(
+      (await server.publicApi.get(String(image.url).slice(server.url.length))).status,
+      200,
+      'the image is served where the node says',
+    );
 
     // A reload shows the image and the code block's language.
     await page.reload();
@@ -117,7 +139,9 @@ describe('admin panel: images and code languages in blocks, unsaved settings [sq
     await shot('02-reloaded');
 
     // Its ✕ button removes it too (undone with Ctrl+Z).
-    await field('content').getByRole('button', { name: `Remove image ${imageName}` }).click();
+    await field('content')
+      .getByRole('button', { name: `Remove image ${imageName}` })
+      .click();
     await field('content').getByRole('img', { name: imageName }).waitFor({ state: 'detached' });
     await page.keyboard.press('Control+z');
     await field('content').getByRole('img', { name: imageName }).waitFor();

@@ -11,7 +11,14 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { browserMissing, ensureAdminBuild, launchChromium, logInToPanel, newPanelPage, screenshotsDir } from '../helpers/browser.js';
+import {
+  browserMissing,
+  ensureAdminBuild,
+  launchChromium,
+  logInToPanel,
+  newPanelPage,
+  screenshotsDir,
+} from '../helpers/browser.js';
 import { HttpClient } from '../helpers/http.js';
 import { Receiver } from '../helpers/receiver.js';
 import { DIALECTS, startServer, type TestServer } from '../helpers/server.js';
@@ -35,8 +42,10 @@ describe('admin panel settings in a browser [sqlite]', { skip }, () => {
     await page.setViewportSize({ width: 1280, height: 900 });
   };
   const settings = () => page.getByRole('navigation', { name: 'Settings' });
-  const notification = (text: string | RegExp) => page.locator('.mantine-Notification-root').filter({ hasText: text }).first();
-  const locales = async () => (await server.publicApi.get('/api/i18n/locales')).body as { code: string; name: string; isDefault: boolean }[];
+  const notification = (text: string | RegExp) =>
+    page.locator('.mantine-Notification-root').filter({ hasText: text }).first();
+  const locales = async () =>
+    (await server.publicApi.get('/api/i18n/locales')).body as { code: string; name: string; isDefault: boolean }[];
 
   before(async () => {
     ensureAdminBuild();
@@ -108,7 +117,12 @@ describe('admin panel settings in a browser [sqlite]', { skip }, () => {
     await notification('de is the default locale').waitFor();
 
     await page.getByRole('button', { name: 'Make en the default' }).click();
-    await page.getByRole('table', { name: 'Locales' }).getByRole('row').filter({ hasText: 'English' }).getByText('Default', { exact: true }).waitFor();
+    await page
+      .getByRole('table', { name: 'Locales' })
+      .getByRole('row')
+      .filter({ hasText: 'English' })
+      .getByText('Default', { exact: true })
+      .waitFor();
     assert.equal((await locales()).find((locale) => locale.isDefault)?.code, 'en');
 
     // Renamed, then deleted (asks first).
@@ -121,7 +135,11 @@ describe('admin panel settings in a browser [sqlite]', { skip }, () => {
     await page.getByRole('dialog').getByText('Its entries are not deleted').waitFor();
     await page.getByRole('button', { name: 'Yes, delete' }).click();
     await notification('Deutsch (de) deleted').waitFor();
-    await page.getByRole('table', { name: 'Locales' }).getByRole('row').filter({ hasText: 'Deutsch' }).waitFor({ state: 'detached' });
+    await page
+      .getByRole('table', { name: 'Locales' })
+      .getByRole('row')
+      .filter({ hasText: 'Deutsch' })
+      .waitFor({ state: 'detached' });
     assert.ok(!(await locales()).some((locale) => locale.code === 'de'));
 
     // A locale config/plugins lists stays: the API says why.
@@ -157,22 +175,40 @@ describe('admin panel settings in a browser [sqlite]', { skip }, () => {
     await page.getByRole('heading', { name, level: 1 }).waitFor();
     const stored = await admin.get(`/admin/webhooks/${id}`);
     assert.deepEqual(
-      { name: stored.body.data.name, url: stored.body.data.url, headers: stored.body.data.headers, events: stored.body.data.events, isEnabled: stored.body.data.isEnabled },
+      {
+        name: stored.body.data.name,
+        url: stored.body.data.url,
+        headers: stored.body.data.headers,
+        events: stored.body.data.events,
+        isEnabled: stored.body.data.isEnabled,
+      },
       { name, url: receiver.url, headers: { 'X-Vellum-Test': name }, events: ['entry.create'], isEnabled: true },
     );
 
     // An article created through the content API: the receiver gets it, the log lists it.
     const title = unique('hooked');
     await server.api.post('/api/articles', { data: { title } });
-    await receiver.until((r) => r.delivered.some((request) => request.body?.event === 'entry.create' && request.body?.entry?.title === title), 'the entry.create delivery');
+    await receiver.until(
+      (r) =>
+        r.delivered.some((request) => request.body?.event === 'entry.create' && request.body?.entry?.title === title),
+      'the entry.create delivery',
+    );
     const delivery = receiver.delivered.find((request) => request.body?.entry?.title === title)!;
     assert.equal(delivery.headers['x-vellum-test'], name);
     const log = page.getByRole('table', { name: 'Delivery log' });
-    await log.getByRole('row').filter({ hasText: 'entry.create' }).filter({ hasText: 'delivered' }).filter({ hasText: '200' }).waitFor();
+    await log
+      .getByRole('row')
+      .filter({ hasText: 'entry.create' })
+      .filter({ hasText: 'delivered' })
+      .filter({ hasText: '200' })
+      .waitFor();
 
     // A test call now: its answer shown.
     await page.getByRole('button', { name: 'Trigger', exact: true }).click();
-    await page.getByRole('status', { name: 'Trigger result' }).filter({ hasText: 'The receiver answered 200' }).waitFor();
+    await page
+      .getByRole('status', { name: 'Trigger result' })
+      .filter({ hasText: 'The receiver answered 200' })
+      .waitFor();
     assert.ok(receiver.requests.some((request) => request.body?.event === 'trigger-test'));
     await shot('webhooks', 1450);
 
@@ -183,7 +219,10 @@ describe('admin panel settings in a browser [sqlite]', { skip }, () => {
     // The switch shows the stored state: it turns off once the API has answered.
     await enabled.click({ force: true });
     await notification(`${name} disabled`).waitFor();
-    await page.waitForFunction((label) => (document.querySelector(`input[aria-label="${label}"]`) as HTMLInputElement | null)?.checked === false, `${name} enabled`);
+    await page.waitForFunction(
+      (label) => (document.querySelector(`input[aria-label="${label}"]`) as HTMLInputElement | null)?.checked === false,
+      `${name} enabled`,
+    );
     assert.equal((await admin.get(`/admin/webhooks/${id}`)).body.data.isEnabled, false);
     await shot('webhooks-list');
     await page.getByRole('button', { name: `Delete ${name}` }).click();
@@ -195,7 +234,11 @@ describe('admin panel settings in a browser [sqlite]', { skip }, () => {
     // Several at once (the API's batch-delete).
     const others = [unique('batch'), unique('batch')];
     const ids: string[] = [];
-    for (const other of others) ids.push((await admin.post('/admin/webhooks', { name: other, url: receiver.url, events: ['media.create'] })).body.data.id);
+    for (const other of others)
+      ids.push(
+        (await admin.post('/admin/webhooks', { name: other, url: receiver.url, events: ['media.create'] })).body.data
+          .id,
+      );
     await page.reload();
     for (const other of others) await page.getByRole('checkbox', { name: `Select ${other}` }).check();
     await page.getByRole('button', { name: 'Delete selected (2)' }).click();
@@ -207,7 +250,11 @@ describe('admin panel settings in a browser [sqlite]', { skip }, () => {
   it('closes and opens sign-ups', async () => {
     const register = () => {
       const username = unique('signup');
-      return server.publicApi.post('/api/auth/local/register', { username, email: `${username}@example.com`, password: 'a-user-password' });
+      return server.publicApi.post('/api/auth/local/register', {
+        username,
+        email: `${username}@example.com`,
+        password: 'a-user-password',
+      });
     };
     await settings().getByRole('link', { name: 'Advanced settings' }).click();
     const signUps = page.getByRole('switch', { name: 'Enable sign-ups' });
@@ -244,7 +291,11 @@ describe('admin panel settings in a browser [sqlite]', { skip }, () => {
     await notification('Reset password template saved').waitFor();
     const templates = await admin.get('/admin/users-permissions/email-templates');
     assert.equal(templates.body.reset_password.options.object, subject);
-    assert.equal(templates.body.email_confirmation.options.object, 'Account confirmation', 'the other template is kept');
+    assert.equal(
+      templates.body.email_confirmation.options.object,
+      'Account confirmation',
+      'the other template is kept',
+    );
     await shot('email-templates', 1300);
   });
 
@@ -256,16 +307,25 @@ describe('admin panel settings in a browser [sqlite]', { skip }, () => {
     // land (seen once under load). Check it until it stays on (check() is a no-op once on).
     await dialog.getByLabel('Client ID').waitFor();
     const enable = dialog.getByRole('switch', { name: 'Enable' });
-    for (let attempt = 0; attempt < 10 && !(await enable.isChecked()); attempt++) await enable.check({ force: true }).catch(() => undefined);
+    for (let attempt = 0; attempt < 10 && !(await enable.isChecked()); attempt++)
+      await enable.check({ force: true }).catch(() => undefined);
     assert.equal(await enable.isChecked(), true);
     await dialog.getByLabel('Client ID').fill('vellum-client-id');
     await dialog.getByLabel('Client secret').fill('vellum-client-secret');
-    assert.equal(await dialog.getByLabel("The redirect URL to add in your provider's application configurations").inputValue(), `${server.url}/api/connect/github/callback`);
+    assert.equal(
+      await dialog.getByLabel("The redirect URL to add in your provider's application configurations").inputValue(),
+      `${server.url}/api/connect/github/callback`,
+    );
     await dialog.getByRole('button', { name: 'Copy the redirect URL' }).waitFor();
     await shot('providers');
     await dialog.getByRole('button', { name: 'Save' }).click();
     await notification('github saved').waitFor();
-    await page.getByRole('table', { name: 'Providers' }).getByRole('row').filter({ hasText: 'github' }).getByText('Enabled').waitFor();
+    await page
+      .getByRole('table', { name: 'Providers' })
+      .getByRole('row')
+      .filter({ hasText: 'github' })
+      .getByText('Enabled')
+      .waitFor();
 
     const connect = await fetch(`${server.url}/api/connect/github`, { redirect: 'manual' });
     assert.equal(connect.status, 302);
@@ -277,7 +337,8 @@ describe('admin panel settings in a browser [sqlite]', { skip }, () => {
     await page.getByRole('button', { name: 'Edit twitter' }).click();
     await dialog.getByLabel('Client ID').waitFor();
     const enableTwitter = dialog.getByRole('switch', { name: 'Enable' });
-    for (let attempt = 0; attempt < 10 && !(await enableTwitter.isChecked()); attempt++) await enableTwitter.check({ force: true }).catch(() => undefined);
+    for (let attempt = 0; attempt < 10 && !(await enableTwitter.isChecked()); attempt++)
+      await enableTwitter.check({ force: true }).catch(() => undefined);
     assert.equal(await enableTwitter.isChecked(), true);
     await dialog.getByRole('button', { name: 'Save' }).click();
     await dialog.getByText('twitter cannot be enabled').waitFor();

@@ -11,12 +11,19 @@ const ORIGIN = 'https://app.example.com';
 
 const preflight = (server: TestServer, path: string, headers: Record<string, string> = {}) =>
   server.publicApi.request('OPTIONS', path, {
-    headers: { origin: ORIGIN, 'access-control-request-method': 'PUT', 'access-control-request-headers': 'authorization,content-type,x-trace-id', ...headers },
+    headers: {
+      origin: ORIGIN,
+      'access-control-request-method': 'PUT',
+      'access-control-request-headers': 'authorization,content-type,x-trace-id',
+      ...headers,
+    },
   });
 
 /** A server whose `config/middlewares` configures strapi::cors with `config`. */
 const withCors = (config?: Record<string, unknown>) =>
-  startServer('sqlite', { config: { middlewares: ['strapi::security', config ? { name: 'strapi::cors', config } : 'strapi::cors'] as never } });
+  startServer('sqlite', {
+    config: { middlewares: ['strapi::security', config ? { name: 'strapi::cors', config } : 'strapi::cors'] as never },
+  });
 
 describe('CORS by default (strapi::cors without options)', () => {
   let server: TestServer;
@@ -25,7 +32,7 @@ describe('CORS by default (strapi::cors without options)', () => {
   });
   after(() => server?.close());
 
-  it('a preflight is answered 204: the origin, credentials, one-year max-age, Strapi\'s methods, the headers it asks for', async () => {
+  it("a preflight is answered 204: the origin, credentials, one-year max-age, Strapi's methods, the headers it asks for", async () => {
     const res = await preflight(server, '/api/articles');
     assert.equal(res.status, 204);
     assert.equal(res.headers.get('access-control-allow-origin'), ORIGIN);
@@ -34,7 +41,9 @@ describe('CORS by default (strapi::cors without options)', () => {
     assert.equal(res.headers.get('access-control-allow-methods'), 'GET,POST,PUT,PATCH,DELETE,HEAD,OPTIONS');
     assert.equal(res.headers.get('access-control-allow-headers'), 'authorization,content-type,x-trace-id');
     assert.match(res.headers.get('vary') ?? '', /Origin/);
-    const none = await server.publicApi.request('OPTIONS', '/api/articles', { headers: { origin: ORIGIN, 'access-control-request-method': 'GET' } });
+    const none = await server.publicApi.request('OPTIONS', '/api/articles', {
+      headers: { origin: ORIGIN, 'access-control-request-method': 'GET' },
+    });
     assert.equal(none.status, 204);
     assert.equal(none.headers.get('access-control-allow-headers'), null);
   });
@@ -49,7 +58,7 @@ describe('CORS by default (strapi::cors without options)', () => {
     assert.equal(denied.headers.get('access-control-allow-origin'), ORIGIN);
   });
 
-  it('a request without Origin gets no CORS header; OPTIONS /_health is the health route\'s 204', async () => {
+  it("a request without Origin gets no CORS header; OPTIONS /_health is the health route's 204", async () => {
     const plain = await server.publicApi.get('/api/articles');
     assert.equal(plain.headers.get('access-control-allow-origin'), null);
     const health = await server.publicApi.request('OPTIONS', '/_health');
@@ -62,7 +71,14 @@ describe('CORS by default (strapi::cors without options)', () => {
 describe('CORS from config/middlewares', () => {
   let server: TestServer;
   before(async () => {
-    server = await withCors({ origin: ['https://site.example'], headers: ['Content-Type', 'Authorization'], expose: ['X-Total'], maxAge: 600, credentials: false, methods: 'GET,POST' });
+    server = await withCors({
+      origin: ['https://site.example'],
+      headers: ['Content-Type', 'Authorization'],
+      expose: ['X-Total'],
+      maxAge: 600,
+      credentials: false,
+      methods: 'GET,POST',
+    });
   });
   after(() => server?.close());
 
@@ -90,7 +106,11 @@ describe('CORS from config/middlewares', () => {
 
 describe('CORS options Strapi accepts', () => {
   it('maxAge 0 sends no max-age (never "undefined"); a function decides the origin per request', async () => {
-    const server = await withCors({ maxAge: 0, origin: (ctx: { get(name: string): string }) => (ctx.get('Origin').endsWith('.example.com') ? [ctx.get('Origin')] : []) });
+    const server = await withCors({
+      maxAge: 0,
+      origin: (ctx: { get(name: string): string }) =>
+        ctx.get('Origin').endsWith('.example.com') ? [ctx.get('Origin')] : [],
+    });
     try {
       const res = await preflight(server, '/graphql');
       assert.equal(res.status, 204);

@@ -24,7 +24,11 @@ describe('security headers and CORS', () => {
 
   it('CORS allows any origin by default, with the Authorization header', async () => {
     const preflight = await server.publicApi.request('OPTIONS', '/api/articles', {
-      headers: { origin: 'https://app.example.com', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization,content-type' },
+      headers: {
+        origin: 'https://app.example.com',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'authorization,content-type',
+      },
     });
     assert.equal(preflight.status, 204);
     // As Strapi's strapi::cors (credentials on): the allowed origin is answered as itself.
@@ -43,7 +47,12 @@ describe('CORS origins from config/middlewares', () => {
   let server: TestServer;
   before(async () => {
     server = await startServer(DIALECTS[0]!, {
-      config: { middlewares: ['strapi::security', { name: 'strapi::cors', config: { origin: ['https://site.example'] } }] as never },
+      config: {
+        middlewares: [
+          'strapi::security',
+          { name: 'strapi::cors', config: { origin: ['https://site.example'] } },
+        ] as never,
+      },
     });
   });
   after(() => server?.close());
@@ -73,13 +82,26 @@ for (const dialect of DIALECTS) {
     it("Public may list files but not upload; the example's editors may upload", async () => {
       assert.equal((await upload({})).status, 403);
       assert.equal((await server.publicApi.get('/api/upload/files')).status, 200);
-      await server.vellum.auth.users.create({ username: 'uploader', email: 'up@example.com', password: 'secret123', role: 'editor' });
-      const jwt = (await server.publicApi.post('/api/auth/local', { identifier: 'uploader', password: 'secret123' })).body.jwt;
+      await server.vellum.auth.users.create({
+        username: 'uploader',
+        email: 'up@example.com',
+        password: 'secret123',
+        role: 'editor',
+      });
+      const jwt = (await server.publicApi.post('/api/auth/local', { identifier: 'uploader', password: 'secret123' }))
+        .body.jwt;
       const res = await upload({ authorization: `Bearer ${jwt}` });
       assert.equal(res.status, 201);
       const [file] = (await res.json()) as { id: number }[];
       assert.equal((await server.publicApi.delete(`/api/upload/files/${file!.id}`)).status, 403);
-      assert.equal((await server.publicApi.delete(`/api/upload/files/${file!.id}`, { headers: { authorization: `Bearer ${jwt}` } })).status, 200);
+      assert.equal(
+        (
+          await server.publicApi.delete(`/api/upload/files/${file!.id}`, {
+            headers: { authorization: `Bearer ${jwt}` },
+          })
+        ).status,
+        200,
+      );
     });
   });
 }

@@ -62,7 +62,9 @@ describe('slow clients', () => {
   before(async () => {
     // The database plays no part: SQLite whatever VELLUM_TEST_DIALECTS says.
     server = await startServer('sqlite', {
-      config: { server: { bodyTimeout: 1000, http: { serverOptions: { requestTimeout: 2000, headersTimeout: 1500 } } } },
+      config: {
+        server: { bodyTimeout: 1000, http: { serverOptions: { requestTimeout: 2000, headersTimeout: 1500 } } },
+      },
     });
     host = new URL(server.url).host;
   });
@@ -98,20 +100,32 @@ describe('slow clients', () => {
   });
 
   it('cuts off headers that trickle in', async () => {
-    const outcome = await slowRequest(server.url, 'GET /api/articles HTTP/1.1\r\n', `Host: ${host}\r\nX-Slow: ${'s'.repeat(5000)}\r\n\r\n`);
+    const outcome = await slowRequest(
+      server.url,
+      'GET /api/articles HTTP/1.1\r\n',
+      `Host: ${host}\r\nX-Slow: ${'s'.repeat(5000)}\r\n\r\n`,
+    );
     assert.ok(outcome.closed, 'the server closed the connection');
     assert.doesNotMatch(outcome.received, /^HTTP\/1\.1 200 /);
   });
 
   it('answers requests that arrive in time as before', async () => {
-    const res = await fetch(`${server.url}/api/auth/local`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ identifier: 'nobody', password: 'x' }) });
+    const res = await fetch(`${server.url}/api/auth/local`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ identifier: 'nobody', password: 'x' }),
+    });
     assert.equal(res.status, 400);
     assert.equal((await res.json()).error.name, 'ValidationError');
   });
 
   it("defaults to Strapi's (Node's) request, headers and keep-alive timeouts, and 30 s for a body", async () => {
     const config = await loadConfig(BLOG, { env: {} });
-    assert.deepEqual(config.server.http.serverOptions, { requestTimeout: 300_000, headersTimeout: 60_000, keepAliveTimeout: 5_000 });
+    assert.deepEqual(config.server.http.serverOptions, {
+      requestTimeout: 300_000,
+      headersTimeout: 60_000,
+      keepAliveTimeout: 5_000,
+    });
     assert.equal(config.server.bodyTimeout, 30_000);
   });
 });

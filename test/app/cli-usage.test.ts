@@ -10,7 +10,10 @@ import { runCli } from '../helpers/cli.js';
 import { ROOT } from '../helpers/paths.js';
 
 const bin = (...args: string[]) =>
-  spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'src/app/cli/main.ts'), ...args], { encoding: 'utf8', env: { ...process.env, NODE_ENV: 'test' } });
+  spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'src/app/cli/main.ts'), ...args], {
+    encoding: 'utf8',
+    env: { ...process.env, NODE_ENV: 'test' },
+  });
 
 describe('vellum usage', () => {
   it('--help prints the usage and succeeds, whatever the command', async () => {

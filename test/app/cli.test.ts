@@ -13,15 +13,23 @@ import { runCli } from '../helpers/cli.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 // What the tests set themselves (a project's .env loses to the environment) is not inherited.
-const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^(DATABASE_|HOST$|PORT$|ENV_PATH$)/.test(name)));
+const inherited = Object.fromEntries(
+  Object.entries(process.env).filter(([name]) => !/^(DATABASE_|HOST$|PORT$|ENV_PATH$)/.test(name)),
+);
 // By path: a project folder elsewhere has no node_modules to find tsx in.
 const tsxLoader = pathToFileURL(join(root, 'node_modules/tsx/dist/esm/index.mjs')).href;
 
 /** The CLI in this process, with the test's variables only (start-up failures answer before listening). */
-const inProcess = (args: string[], env: Record<string, string>, cwd = root) => runCli(args, { cwd, env: { ...inherited, ...env } });
+const inProcess = (args: string[], env: Record<string, string>, cwd = root) =>
+  runCli(args, { cwd, env: { ...inherited, ...env } });
 
 /** Runs the CLI as users do (in `cwd`, default this checkout) and waits for a line of output matching `ready`. */
-function run(args: string[], env: Record<string, string>, ready: RegExp, cwd = root): Promise<{ output: string; stderr: () => string; stop: () => void; exit: Promise<number | null> }> {
+function run(
+  args: string[],
+  env: Record<string, string>,
+  ready: RegExp,
+  cwd = root,
+): Promise<{ output: string; stderr: () => string; stop: () => void; exit: Promise<number | null> }> {
   const child = spawn(process.execPath, ['--import', tsxLoader, join(root, 'src/app/cli/main.ts'), ...args], {
     env: { ...inherited, NODE_ENV: 'test', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -60,18 +68,35 @@ describe('vellum CLI', () => {
       const port = String(20000 + ((process.pid + DIALECTS.indexOf(dialect) * 97) % 20000));
       // Everything from the project's .env, as a Strapi project keeps it: DATABASE_CLIENT included.
       const dotenv = { ...database.env, HOST: '127.0.0.1', PORT: port };
-      project.write('.env', `# written by cli.test.ts\n${Object.entries(dotenv).map(([name, value]) => `${name}="${value}"`).join('\n')}\n`);
+      project.write(
+        '.env',
+        `# written by cli.test.ts\n${Object.entries(dotenv)
+          .map(([name, value]) => `${name}="${value}"`)
+          .join('\n')}\n`,
+      );
       try {
         const email = `cli-${dialect}-${process.pid}@example.com`;
-        const admin = await run(['admin', 'create', '--email', email, '--password', 'Cli-password-1234'], {}, /created|Error|Cannot/, project.dir);
+        const admin = await run(
+          ['admin', 'create', '--email', email, '--password', 'Cli-password-1234'],
+          {},
+          /created|Error|Cannot/,
+          project.dir,
+        );
         assert.equal(await admin.exit, 0, admin.output);
         const server = await run(['start'], {}, /serving|Cannot start/, project.dir);
         try {
-          assert.match(server.output, new RegExp(`Vellum serving ${project.dir} on http://127\\.0\\.0\\.1:${port} \\(${dialect}\\)`));
+          assert.match(
+            server.output,
+            new RegExp(`Vellum serving ${project.dir} on http://127\\.0\\.0\\.1:${port} \\(${dialect}\\)`),
+          );
           assert.doesNotMatch(server.output, /Warning|left out/);
           assert.equal((await fetch(`http://127.0.0.1:${port}/api/articles`)).status, 200);
           // The administrator the command created is in the database the server uses.
-          const login = await fetch(`http://127.0.0.1:${port}/admin/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password: 'Cli-password-1234' }) });
+          const login = await fetch(`http://127.0.0.1:${port}/admin/login`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ email, password: 'Cli-password-1234' }),
+          });
           assert.equal(login.status, 200, await login.text());
         } finally {
           server.stop();
@@ -86,15 +111,25 @@ describe('vellum CLI', () => {
 
   it('a folder that is no project, a taken port, a syntax error in a config file: one line on stderr, exit 1', async () => {
     const notProject = await inProcess(['start'], {}, dir);
-    assert.equal(notProject.stderr, `Cannot start: ${dir}: is not a Strapi project (no config/ or src/api/ folder): run vellum in the project's folder, or name it (vellum start path/to/project, --project for the other commands)\n`);
+    assert.equal(
+      notProject.stderr,
+      `Cannot start: ${dir}: is not a Strapi project (no config/ or src/api/ folder): run vellum in the project's folder, or name it (vellum start path/to/project, --project for the other commands)\n`,
+    );
     assert.equal(notProject.code, 1);
 
     const holder = createServer();
     await new Promise<void>((done) => holder.listen(0, '127.0.0.1', done));
     const port = (holder.address() as AddressInfo).port;
     try {
-      const taken = await inProcess(['start', BLOG], { PORT: String(port), HOST: '127.0.0.1', DATABASE_FILENAME: join(dir, 'taken.db') });
-      assert.equal(taken.stderr, `Cannot start: config/server.js: port ${port} on 127.0.0.1 is taken by another process: stop it, or choose another port (port in config/server.js, or PORT)\n`);
+      const taken = await inProcess(['start', BLOG], {
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        DATABASE_FILENAME: join(dir, 'taken.db'),
+      });
+      assert.equal(
+        taken.stderr,
+        `Cannot start: config/server.js: port ${port} on 127.0.0.1 is taken by another process: stop it, or choose another port (port in config/server.js, or PORT)\n`,
+      );
       assert.equal(taken.code, 1);
     } finally {
       holder.close();
@@ -102,7 +137,10 @@ describe('vellum CLI', () => {
 
     const project = copyProject();
     try {
-      project.write('config/api.js', "module.exports = {\n  rest: {\n    defaultLimit: 25\n    maxLimit: 100,\n  },\n};\n");
+      project.write(
+        'config/api.js',
+        'module.exports = {\n  rest: {\n    defaultLimit: 25\n    maxLimit: 100,\n  },\n};\n',
+      );
       const broken = await inProcess(['start'], { DATABASE_FILENAME: join(dir, 'broken.db') }, project.dir);
       assert.equal(broken.stderr, 'Cannot start: config/api.js:4:5: syntax error: Expected "}" but found "maxLimit"\n');
       assert.equal(broken.code, 1);
@@ -119,7 +157,12 @@ describe('vellum CLI', () => {
       ['ADMIN_JWT_SECRET', { JWT_SECRET: strong, ADMIN_JWT_SECRET: 'changeme-changeme' }],
       ['API_TOKEN_SALT', { JWT_SECRET: strong, API_TOKEN_SALT: 'aaaaaaaaaaaaaaaaaaaaaaaa' }],
     ] as const) {
-      const result = await inProcess(['start', BLOG], { NODE_ENV: 'production', PORT: '0', DATABASE_FILENAME: filename, ...env });
+      const result = await inProcess(['start', BLOG], {
+        NODE_ENV: 'production',
+        PORT: '0',
+        DATABASE_FILENAME: filename,
+        ...env,
+      });
       assert.match(result.stderr, new RegExp(`Cannot start: ${name} is too weak: .*openssl rand -base64 32`));
       assert.equal(result.code, 1);
     }

@@ -15,8 +15,22 @@ describe('configuration', () => {
     assert.equal(config.server.port, 1337);
     // The example listens on this machine only (Strapi's own default, without a config file, is 0.0.0.0).
     assert.equal(config.server.host, 'localhost');
-    assert.deepEqual(config.database, { client: 'sqlite', filename: join(BLOG, '.tmp/data.db'), statementTimeout: 10_000, source: 'config/database.js' });
-    assert.deepEqual(config.api.rest, { prefix: '/api', defaultLimit: 25, maxLimit: 100, withCount: true, strictParams: false, costLimit: 25_000, cache: { maxBytes: 16 * 1024 * 1024, holdAfterWriteMs: 1000 }, draftAccess: 'editors' });
+    assert.deepEqual(config.database, {
+      client: 'sqlite',
+      filename: join(BLOG, '.tmp/data.db'),
+      statementTimeout: 10_000,
+      source: 'config/database.js',
+    });
+    assert.deepEqual(config.api.rest, {
+      prefix: '/api',
+      defaultLimit: 25,
+      maxLimit: 100,
+      withCount: true,
+      strictParams: false,
+      costLimit: 25_000,
+      cache: { maxBytes: 16 * 1024 * 1024, holdAfterWriteMs: 1000 },
+      draftAccess: 'editors',
+    });
     assert.deepEqual(config.i18n, { defaultLocale: 'en', locales: ['en', 'fr'] });
   });
 
@@ -24,7 +38,12 @@ describe('configuration', () => {
     const config = await loadConfig(BLOG, { env: { HOST: '127.0.0.1', PORT: '4000', DATABASE_FILENAME: '/tmp/x.db' } });
     assert.equal(config.server.host, '127.0.0.1');
     assert.equal(config.server.port, 4000);
-    assert.deepEqual(config.database, { client: 'sqlite', filename: '/tmp/x.db', statementTimeout: 10_000, source: 'config/database.js' });
+    assert.deepEqual(config.database, {
+      client: 'sqlite',
+      filename: '/tmp/x.db',
+      statementTimeout: 10_000,
+      source: 'config/database.js',
+    });
 
     const pg = await loadConfig(BLOG, {
       env: {
@@ -57,7 +76,9 @@ describe('configuration', () => {
     projects.push(project);
     const { rmSync } = await import('node:fs');
     rmSync(join(project.dir, 'config'), { recursive: true });
-    const config = await loadConfig(project.dir, { env: { PORT: '5000', DATABASE_CLIENT: 'mysql', DATABASE_NAME: 'x' } });
+    const config = await loadConfig(project.dir, {
+      env: { PORT: '5000', DATABASE_CLIENT: 'mysql', DATABASE_NAME: 'x' },
+    });
     assert.equal(config.server.port, 5000);
     assert.equal(config.database.client, 'mysql');
     assert.equal((config.database as { database?: string }).database, 'x');
@@ -70,7 +91,10 @@ describe('configuration', () => {
     rmSync(join(project.dir, 'config/api.js'));
     rmSync(join(project.dir, 'config/server.js'));
     project.write('config/api.json', JSON.stringify({ rest: { defaultLimit: 7, maxLimit: 70 } }));
-    project.write('config/server.ts', 'export default ({ env }: { env: (n: string, d: string) => string }) => ({ port: 1400, host: env("HOST", "localhost") });');
+    project.write(
+      'config/server.ts',
+      'export default ({ env }: { env: (n: string, d: string) => string }) => ({ port: 1400, host: env("HOST", "localhost") });',
+    );
     mkdirSync(join(project.dir, 'config/env/production'), { recursive: true });
     project.write('config/env/production/server.mjs', 'export default { port: 1500 };');
     const dev = await loadConfig(project.dir, { env: {} });
@@ -86,8 +110,14 @@ describe('configuration', () => {
     const project = copyProject();
     projects.push(project);
     project.write('config/api.js', 'module.exports = { rest: { defaultLimit: "lots" } };');
-    await assert.rejects(loadConfig(project.dir, { env: {} }), (e: unknown) => e instanceof ProjectError && /config\/api/.test(e.message) && /defaultLimit/.test(e.message));
+    await assert.rejects(
+      loadConfig(project.dir, { env: {} }),
+      (e: unknown) => e instanceof ProjectError && /config\/api/.test(e.message) && /defaultLimit/.test(e.message),
+    );
     project.write('config/api.js', 'module.exports = {};');
-    await assert.rejects(loadConfig(project.dir, { env: { DATABASE_CLIENT: 'oracle' } }), (e: unknown) => e instanceof ProjectError && /oracle/.test(e.message));
+    await assert.rejects(
+      loadConfig(project.dir, { env: { DATABASE_CLIENT: 'oracle' } }),
+      (e: unknown) => e instanceof ProjectError && /oracle/.test(e.message),
+    );
   });
 });

@@ -105,7 +105,23 @@ for (const dialect of DIALECTS) {
       });
       assert.equal(res.status, 400);
       assert.equal(res.body.error.name, 'ValidationError');
-      assert.deepEqual(errorPaths(res).sort(), ['active', 'at', 'big', 'contact', 'content', 'count', 'day', 'moment', 'name', 'price', 'ratio', 'state'].sort());
+      assert.deepEqual(
+        errorPaths(res).sort(),
+        [
+          'active',
+          'at',
+          'big',
+          'contact',
+          'content',
+          'count',
+          'day',
+          'moment',
+          'name',
+          'price',
+          'ratio',
+          'state',
+        ].sort(),
+      );
       for (const error of res.body.error.details.errors) {
         assert.equal(typeof error.message, 'string');
         assert.equal(error.name, 'ValidationError');
@@ -143,7 +159,9 @@ for (const dialect of DIALECTS) {
       const other = (await server.api.post('/api/samples', { data: { name: 'U3', code: 'OTH' } })).body.data;
       const update = await server.api.put(`/api/samples/${other.documentId}`, { data: { code: 'UNQ' } });
       assert.equal(update.status, 400);
-      const self = await server.api.put(`/api/samples/${first.body.data.documentId}`, { data: { code: 'UNQ', name: 'U1b' } });
+      const self = await server.api.put(`/api/samples/${first.body.data.documentId}`, {
+        data: { code: 'UNQ', name: 'U1b' },
+      });
       assert.equal(self.status, 200, 'a document keeps its own unique value');
     });
 

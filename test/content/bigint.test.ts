@@ -34,7 +34,9 @@ for (const dialect of DIALECTS) {
       return prefix;
     };
     const bigs = async (prefix: string, query: string) => {
-      const res = await server.api.get(`/api/samples?filters[name][$startsWith]=${prefix}-&${query}&fields[0]=big&pagination[pageSize]=50`);
+      const res = await server.api.get(
+        `/api/samples?filters[name][$startsWith]=${prefix}-&${query}&fields[0]=big&pagination[pageSize]=50`,
+      );
       assert.equal(res.status, 200, `${query}: ${JSON.stringify(res.body)}`);
       return res.body.data.map((d: { big: string }) => d.big);
     };
@@ -46,7 +48,9 @@ for (const dialect of DIALECTS) {
       const created = await server.api.post('/api/samples', { data: { name: `${prefix}-x`, big: TWO_53_PLUS_3 } });
       const one = await server.api.get(`/api/samples/${created.body.data.documentId}`);
       assert.equal(one.body.data.big, TWO_53_PLUS_3);
-      const updated = await server.api.put(`/api/samples/${created.body.data.documentId}`, { data: { big: TWO_53_PLUS_1 } });
+      const updated = await server.api.put(`/api/samples/${created.body.data.documentId}`, {
+        data: { big: TWO_53_PLUS_1 },
+      });
       assert.equal(updated.status, 200);
       assert.equal(updated.body.data.big, TWO_53_PLUS_1);
     });
@@ -100,12 +104,33 @@ for (const dialect of DIALECTS) {
       const prefix = await seed([TWO_53, TWO_53_PLUS_1, TWO_53_PLUS_3, '-5']);
       assert.deepEqual(await bigs(prefix, `filters[big][$eq]=${TWO_53_PLUS_1}`), [TWO_53_PLUS_1]);
       assert.deepEqual(await bigs(prefix, `filters[big][$eq]=${TWO_53}`), [TWO_53]);
-      assert.deepEqual(await bigs(prefix, `filters[big][$ne]=${TWO_53_PLUS_1}&sort=big:asc`), ['-5', TWO_53, TWO_53_PLUS_3]);
+      assert.deepEqual(await bigs(prefix, `filters[big][$ne]=${TWO_53_PLUS_1}&sort=big:asc`), [
+        '-5',
+        TWO_53,
+        TWO_53_PLUS_3,
+      ]);
       assert.deepEqual(await bigs(prefix, `filters[big][$gt]=${TWO_53}&sort=big:asc`), [TWO_53_PLUS_1, TWO_53_PLUS_3]);
-      assert.deepEqual(await bigs(prefix, `filters[big][$lte]=${TWO_53_PLUS_1}&sort=big:asc`), ['-5', TWO_53, TWO_53_PLUS_1]);
-      assert.deepEqual(await bigs(prefix, `filters[big][$in][0]=${TWO_53_PLUS_1}&filters[big][$in][1]=-5&sort=big:asc`), ['-5', TWO_53_PLUS_1]);
-      assert.deepEqual(await bigs(prefix, `filters[big][$notIn][0]=${TWO_53_PLUS_1}&sort=big:asc`), ['-5', TWO_53, TWO_53_PLUS_3]);
-      assert.deepEqual(await bigs(prefix, `filters[big][$between][0]=${TWO_53_PLUS_1}&filters[big][$between][1]=${TWO_53_PLUS_3}&sort=big:asc`), [TWO_53_PLUS_1, TWO_53_PLUS_3]);
+      assert.deepEqual(await bigs(prefix, `filters[big][$lte]=${TWO_53_PLUS_1}&sort=big:asc`), [
+        '-5',
+        TWO_53,
+        TWO_53_PLUS_1,
+      ]);
+      assert.deepEqual(
+        await bigs(prefix, `filters[big][$in][0]=${TWO_53_PLUS_1}&filters[big][$in][1]=-5&sort=big:asc`),
+        ['-5', TWO_53_PLUS_1],
+      );
+      assert.deepEqual(await bigs(prefix, `filters[big][$notIn][0]=${TWO_53_PLUS_1}&sort=big:asc`), [
+        '-5',
+        TWO_53,
+        TWO_53_PLUS_3,
+      ]);
+      assert.deepEqual(
+        await bigs(
+          prefix,
+          `filters[big][$between][0]=${TWO_53_PLUS_1}&filters[big][$between][1]=${TWO_53_PLUS_3}&sort=big:asc`,
+        ),
+        [TWO_53_PLUS_1, TWO_53_PLUS_3],
+      );
     });
 
     it('sorts by the exact value in both directions', async () => {
@@ -128,13 +153,22 @@ for (const dialect of DIALECTS) {
         server,
         `{ samples(filters: { name: { startsWith: "${prefix}-" }, big: { eq: "${TWO_53_PLUS_1}" } }) { data { attributes { big } } } }`,
       );
-      assert.deepEqual(data.samples.data.map((d: any) => d.attributes.big), [TWO_53_PLUS_1]);
+      assert.deepEqual(
+        data.samples.data.map((d: any) => d.attributes.big),
+        [TWO_53_PLUS_1],
+      );
       const literal = await graphqlData(
         server,
         `{ samples(filters: { name: { startsWith: "${prefix}-" }, big: { in: [${TWO_53}] } }) { data { attributes { big } } } }`,
       );
-      assert.deepEqual(literal.samples.data.map((d: any) => d.attributes.big), [TWO_53]);
-      const created = await graphqlData(server, `mutation { createSample(data: { name: "${prefix}-g", big: ${TWO_53_PLUS_3} }) { data { attributes { big } } } }`);
+      assert.deepEqual(
+        literal.samples.data.map((d: any) => d.attributes.big),
+        [TWO_53],
+      );
+      const created = await graphqlData(
+        server,
+        `mutation { createSample(data: { name: "${prefix}-g", big: ${TWO_53_PLUS_3} }) { data { attributes { big } } } }`,
+      );
       assert.equal(created.createSample.data.attributes.big, TWO_53_PLUS_3);
       // A variable holding a JSON number beyond 2^53 was rounded by the client or the parser: refused.
       const response = await fetch(`${server.url}/graphql`, {
@@ -145,7 +179,18 @@ for (const dialect of DIALECTS) {
       const body = (await response.json()) as { errors?: unknown[]; data?: { samples: { data: unknown[] } } };
       if (body.errors) assert.ok(body.errors.length > 0);
       else assert.fail(`a rounded Long was accepted: ${JSON.stringify(body)}`);
-      const bad = await graphql(server, `{ samples(filters: { big: { eq: "1.5" } }) { data { id } } }`);
+      const bad = await graphql(
+        server,
+        `
+          {
+            samples(filters: { big: { eq: "1.5" } }) {
+              data {
+                id
+              }
+            }
+          }
+        `,
+      );
       assert.ok(bad.body.errors?.length);
     });
   });

@@ -11,39 +11,69 @@ for (const dialect of DIALECTS) {
     let files: number[];
     before(async () => {
       server = await startServer(dialect);
-      files = [await insertFile(server, 'one.png'), await insertFile(server, 'two.png'), await insertFile(server, 'three.png')];
+      files = [
+        await insertFile(server, 'one.png'),
+        await insertFile(server, 'two.png'),
+        await insertFile(server, 'three.png'),
+      ];
     });
     after(() => server?.close());
     const api = () => server.api;
-    const read = async (id: string, populate = 'populate[seo][populate]=*&populate[links]=true&populate[blocks][populate]=*&populate[gallery]=true&populate[cover]=true') =>
-      (await api().get(`/api/articles/${id}?${populate}`)).body.data;
+    const read = async (
+      id: string,
+      populate = 'populate[seo][populate]=*&populate[links]=true&populate[blocks][populate]=*&populate[gallery]=true&populate[cover]=true',
+    ) => (await api().get(`/api/articles/${id}?${populate}`)).body.data;
 
     it('single and repeatable components round-trip, with nested media', async () => {
       const res = await api().post('/api/articles', {
-        data: { title: 'C1', seo: { metaTitle: 'M', shareImage: files[0] }, links: [{ label: 'a', url: 'u1' }, { label: 'b', url: 'u2' }] },
+        data: {
+          title: 'C1',
+          seo: { metaTitle: 'M', shareImage: files[0] },
+          links: [
+            { label: 'a', url: 'u1' },
+            { label: 'b', url: 'u2' },
+          ],
+        },
       });
       assert.equal(res.status, 201, JSON.stringify(res.body));
       const doc = await read(res.body.data.documentId);
       assert.equal(doc.seo.metaTitle, 'M');
       assert.equal(doc.seo.shareImage.name, 'one.png');
-      assert.deepEqual(doc.links.map((l: any) => [l.label, l.url]), [['a', 'u1'], ['b', 'u2']]);
+      assert.deepEqual(
+        doc.links.map((l: any) => [l.label, l.url]),
+        [
+          ['a', 'u1'],
+          ['b', 'u2'],
+        ],
+      );
     });
 
     it('PUT with ids updates those items; items left out are removed; new items are added', async () => {
-      const id = (await api().post('/api/articles?status=draft', { data: { title: 'C2', links: [{ label: 'a' }, { label: 'b' }, { label: 'c' }] } })).body.data.documentId;
+      const id = (
+        await api().post('/api/articles?status=draft', {
+          data: { title: 'C2', links: [{ label: 'a' }, { label: 'b' }, { label: 'c' }] },
+        })
+      ).body.data.documentId;
       const before = (await api().get(`/api/articles/${id}?status=draft&populate=links`)).body.data.links;
       const res = await api().put(`/api/articles/${id}?status=draft&populate=links`, {
         data: { links: [{ id: before[2].id, label: 'c2' }, { label: 'new' }, { id: before[0].id }] },
       });
       assert.equal(res.status, 200, JSON.stringify(res.body));
       const links = res.body.data.links;
-      assert.deepEqual(links.map((l: any) => l.label), ['c2', 'new', 'a']);
+      assert.deepEqual(
+        links.map((l: any) => l.label),
+        ['c2', 'new', 'a'],
+      );
       assert.equal(links[0].id, before[2].id);
       assert.equal(links[2].id, before[0].id);
     });
 
     it('null clears a component, [] a repeatable one; a single component is replaced by PUT', async () => {
-      const id = (await api().post('/api/articles', { data: { title: 'C3', seo: { metaTitle: 'old', metaDescription: 'keep?' }, links: [{ label: 'x' }] } })).body.data.documentId;
+      const id = (
+        await api().post('/api/articles', {
+          data: { title: 'C3', seo: { metaTitle: 'old', metaDescription: 'keep?' }, links: [{ label: 'x' }] },
+        })
+      ).body.data.documentId;
       await api().put(`/api/articles/${id}`, { data: { seo: { metaTitle: 'new' } } });
       const replaced = await read(id);
       assert.equal(replaced.seo.metaTitle, 'new');
@@ -55,37 +85,53 @@ for (const dialect of DIALECTS) {
     });
 
     it('validation inside components names the path', async () => {
-      const res = await api().post('/api/articles', { data: { title: 'C4', links: [{ label: 'ok' }, { label: 'bad', url: 42 }], seo: { metaTitle: 7 } } });
+      const res = await api().post('/api/articles', {
+        data: { title: 'C4', links: [{ label: 'ok' }, { label: 'bad', url: 42 }], seo: { metaTitle: 7 } },
+      });
       assert.equal(res.status, 400);
       const paths = res.body.error.details.errors.map((e: any) => e.path.join('.')).sort();
       assert.deepEqual(paths, ['links.1.url', 'seo.metaTitle']);
       // An unknown key is refused on its own, before values are judged (as Strapi 5 does).
-      const unknown = await api().post('/api/articles', { data: { title: 'C4', links: [{ label: 'bad', url: 42 }], seo: { nope: 1 } } });
+      const unknown = await api().post('/api/articles', {
+        data: { title: 'C4', links: [{ label: 'bad', url: 42 }], seo: { nope: 1 } },
+      });
       assert.equal(unknown.status, 400);
       assert.equal(unknown.body.error.message, 'Invalid key nope at seo');
       assert.deepEqual(unknown.body.error.details, { key: 'nope', path: 'seo', source: 'body' });
     });
 
     it('dynamic zones keep their order; PUT replaces the zone', async () => {
-      const id = (await api().post('/api/articles', {
-        data: {
-          title: 'C5',
-          blocks: [
-            { __component: 'shared.rich-text', body: 'first' },
-            { __component: 'shared.quote', title: 'second' },
-            { __component: 'shared.media', file: files[1] },
-          ],
-        },
-      })).body.data.documentId;
+      const id = (
+        await api().post('/api/articles', {
+          data: {
+            title: 'C5',
+            blocks: [
+              { __component: 'shared.rich-text', body: 'first' },
+              { __component: 'shared.quote', title: 'second' },
+              { __component: 'shared.media', file: files[1] },
+            ],
+          },
+        })
+      ).body.data.documentId;
       const doc = await read(id);
-      assert.deepEqual(doc.blocks.map((b: any) => b.__component), ['shared.rich-text', 'shared.quote', 'shared.media']);
+      assert.deepEqual(
+        doc.blocks.map((b: any) => b.__component),
+        ['shared.rich-text', 'shared.quote', 'shared.media'],
+      );
       assert.equal(doc.blocks[2].file.name, 'two.png');
       await api().put(`/api/articles/${id}`, { data: { blocks: [{ __component: 'shared.quote', title: 'only' }] } });
-      assert.deepEqual((await read(id)).blocks.map((b: any) => b.title), ['only']);
+      assert.deepEqual(
+        (await read(id)).blocks.map((b: any) => b.title),
+        ['only'],
+      );
     });
 
     it('an unknown or disallowed __component is a 400', async () => {
-      for (const block of [{ __component: 'shared.nope' }, { __component: 'shared.seo', metaTitle: 'x' }, { title: 'no component' }]) {
+      for (const block of [
+        { __component: 'shared.nope' },
+        { __component: 'shared.seo', metaTitle: 'x' },
+        { title: 'no component' },
+      ]) {
         const res = await api().post('/api/articles', { data: { title: 'C6', blocks: [block] } });
         assert.equal(res.status, 400, JSON.stringify(block));
         assert.ok(res.body.error.details.errors.some((e: any) => e.path[0] === 'blocks'));
@@ -93,10 +139,17 @@ for (const dialect of DIALECTS) {
     });
 
     it('media attributes take a file id or an ordered list of ids; connect is a 400', async () => {
-      const id = (await api().post('/api/articles', { data: { title: 'C7', cover: files[2], gallery: [files[1], files[0], files[2]] } })).body.data.documentId;
+      const id = (
+        await api().post('/api/articles', {
+          data: { title: 'C7', cover: files[2], gallery: [files[1], files[0], files[2]] },
+        })
+      ).body.data.documentId;
       const doc = await read(id);
       assert.equal(doc.cover.name, 'three.png');
-      assert.deepEqual(doc.gallery.map((f: any) => f.name), ['two.png', 'one.png', 'three.png']);
+      assert.deepEqual(
+        doc.gallery.map((f: any) => f.name),
+        ['two.png', 'one.png', 'three.png'],
+      );
       const bad = await api().put(`/api/articles/${id}`, { data: { gallery: { connect: [files[0]] } } });
       assert.equal(bad.status, 400);
       const missing = await api().put(`/api/articles/${id}`, { data: { cover: 999999 } });
@@ -119,11 +172,16 @@ for (const dialect of DIALECTS) {
             cover: files[0],
             seo: { metaTitle: 's', shareImage: files[1] },
             links: [{ label: 'l' }],
-            blocks: [{ __component: 'shared.media', file: files[2] }, { __component: 'shared.quote', title: 'q' }],
+            blocks: [
+              { __component: 'shared.media', file: files[2] },
+              { __component: 'shared.quote', title: 'q' },
+            ],
           },
         });
         ids.push(res.body.data.documentId);
-        await api2.put(`/api/articles/${res.body.data.documentId}?status=draft`, { data: { title: `O${i} draft`, links: [{ label: 'l2' }] } });
+        await api2.put(`/api/articles/${res.body.data.documentId}?status=draft`, {
+          data: { title: `O${i} draft`, links: [{ label: 'l2' }] },
+        });
       }
       // Delete everything that exists, then every link and component table must be empty.
       for (const plural of ['articles', 'tags', 'authors', 'categories']) {
@@ -131,12 +189,19 @@ for (const dialect of DIALECTS) {
         for (const doc of list) assert.equal((await api2.delete(`/api/${plural}/${doc.documentId}`)).status, 204);
       }
       const { db } = server.vellum.database;
-      const count = async (table: string) => Number((await sql<{ n: number }>`select count(*) as n from ${sql.table(table)}`.execute(db)).rows[0]!.n);
+      const count = async (table: string) =>
+        Number((await sql<{ n: number }>`select count(*) as n from ${sql.table(table)}`.execute(db)).rows[0]!.n);
       // Built-in types (files, roles) are not content the test deleted.
-      const builtIn = new Set([...server.vellum.schema.contentTypes.values()].filter((t) => t.builtIn).map((t) => t.table));
-      const tables = planTables(server.vellum.schema).map((t) => t.name).filter((name) => !builtIn.has(name) && name !== 'vellum_meta' && name !== 'vellum_changes');
+      const builtIn = new Set(
+        [...server.vellum.schema.contentTypes.values()].filter((t) => t.builtIn).map((t) => t.table),
+      );
+      const tables = planTables(server.vellum.schema)
+        .map((t) => t.name)
+        .filter((name) => !builtIn.has(name) && name !== 'vellum_meta' && name !== 'vellum_changes');
       for (const table of tables) assert.equal(await count(table), 0, table);
-      const mediaLinks = Number((await sql<{ n: number }>`select count(*) as n from files_related_mph`.execute(db)).rows[0]!.n);
+      const mediaLinks = Number(
+        (await sql<{ n: number }>`select count(*) as n from files_related_mph`.execute(db)).rows[0]!.n,
+      );
       assert.equal(mediaLinks, 0);
     });
   });

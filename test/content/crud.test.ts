@@ -41,7 +41,8 @@ for (const dialect of DIALECTS) {
 
     it('GET /:documentId returns the document; GET lists it with the default page', async () => {
       const name = unique('Ann');
-      const created = (await server.api.post('/api/authors', { data: { name, email: `${name}@example.com` } })).body.data;
+      const created = (await server.api.post('/api/authors', { data: { name, email: `${name}@example.com` } })).body
+        .data;
       const one = await server.api.get(`/api/authors/${created.documentId}`);
       assert.equal(one.status, 200);
       assert.deepEqual(one.body, { data: created, meta: {} });
@@ -54,16 +55,22 @@ for (const dialect of DIALECTS) {
 
     it('lists return at most the default page size, in a stable order', async () => {
       const prefix = unique('category');
-      for (let i = 0; i < 30; i++) await server.api.post('/api/categories', { data: { name: `${prefix} ${String(i).padStart(2, '0')}` } });
+      for (let i = 0; i < 30; i++)
+        await server.api.post('/api/categories', { data: { name: `${prefix} ${String(i).padStart(2, '0')}` } });
       const list = await server.api.get(`/api/categories?filters[name][$startsWith]=${prefix}`);
       assert.equal(list.body.data.length, 25);
       assert.deepEqual(list.body.meta.pagination, { page: 1, pageSize: 25, pageCount: 2, total: 30 });
       const again = await server.api.get(`/api/categories?filters[name][$startsWith]=${prefix}`);
-      assert.deepEqual(again.body.data.map((d: any) => d.id), list.body.data.map((d: any) => d.id));
+      assert.deepEqual(
+        again.body.data.map((d: any) => d.id),
+        list.body.data.map((d: any) => d.id),
+      );
     });
 
     it('PUT updates partially, null clears, and answers the document', async () => {
-      const created = (await server.api.post('/api/authors', { data: { name: 'Bob', bio: 'Writes', email: 'bob@example.com' } })).body.data;
+      const created = (
+        await server.api.post('/api/authors', { data: { name: 'Bob', bio: 'Writes', email: 'bob@example.com' } })
+      ).body.data;
       const res = await server.api.put(`/api/authors/${created.documentId}`, { data: { name: 'Robert', bio: null } });
       assert.equal(res.status, 200);
       assert.deepEqual(res.body.meta, {});
@@ -133,7 +140,10 @@ for (const dialect of DIALECTS) {
         data: {
           title: 'With parts',
           seo: { metaTitle: 'Meta', metaDescription: 'Desc' },
-          links: [{ label: 'one', url: 'https://one' }, { label: 'two', url: 'https://two' }],
+          links: [
+            { label: 'one', url: 'https://one' },
+            { label: 'two', url: 'https://two' },
+          ],
           blocks: [
             { __component: 'shared.quote', title: 'Q', body: 'B' },
             { __component: 'shared.rich-text', body: '# Hi' },
@@ -143,8 +153,14 @@ for (const dialect of DIALECTS) {
       assert.equal(res.status, 201, JSON.stringify(res.body));
       const doc = res.body.data;
       assert.deepEqual({ ...doc.seo, id: 0 }, { id: 0, metaTitle: 'Meta', metaDescription: 'Desc' });
-      assert.deepEqual(doc.links.map((l: any) => l.label), ['one', 'two']);
-      assert.deepEqual(doc.blocks.map((b: any) => b.__component), ['shared.quote', 'shared.rich-text']);
+      assert.deepEqual(
+        doc.links.map((l: any) => l.label),
+        ['one', 'two'],
+      );
+      assert.deepEqual(
+        doc.blocks.map((b: any) => b.__component),
+        ['shared.quote', 'shared.rich-text'],
+      );
       assert.equal(doc.blocks[1].body, '# Hi');
       assert.equal(typeof doc.blocks[0].id, 'number');
     });

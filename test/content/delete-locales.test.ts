@@ -23,7 +23,10 @@ for (const dialect of DIALECTS) {
       const en = await server.api.post(`/api/${plural}`, { data: { [field]: unique('en') } });
       assert.equal(en.status, 201, JSON.stringify(en.body));
       const id = en.body.data.documentId as string;
-      assert.equal((await server.api.put(`/api/${plural}/${id}?locale=fr`, { data: { [field]: unique('fr') } })).status, 200);
+      assert.equal(
+        (await server.api.put(`/api/${plural}/${id}?locale=fr`, { data: { [field]: unique('fr') } })).status,
+        200,
+      );
       return id;
     };
     /** Which versions exist: `en`/`fr` published, `en draft`/`fr draft`. */
@@ -89,10 +92,17 @@ for (const dialect of DIALECTS) {
     it('relations to the deleted locale go; relations to the other locales stay', async () => {
       const label = await bilingual('labels', 'name');
       const owner = await server.api.post('/api/owners', {
-        data: { name: unique('owner'), labels: [{ documentId: label, locale: 'en' }, { documentId: label, locale: 'fr' }] },
+        data: {
+          name: unique('owner'),
+          labels: [
+            { documentId: label, locale: 'en' },
+            { documentId: label, locale: 'fr' },
+          ],
+        },
       });
       const ownerId = owner.body.data.documentId;
-      const linked = async () => (await server.api.get(`/api/owners/${ownerId}?populate=labels`)).body.data.labels.map((l: any) => l.locale);
+      const linked = async () =>
+        (await server.api.get(`/api/owners/${ownerId}?populate=labels`)).body.data.labels.map((l: any) => l.locale);
       assert.deepEqual(await linked(), ['en', 'fr']);
       await server.api.delete(`/api/labels/${label}`);
       assert.deepEqual(await linked(), ['fr']);

@@ -10,7 +10,8 @@ for (const dialect of DIALECTS) {
     });
     after(() => server?.close());
     const api = () => server.api;
-    const titles = async (query: string) => (await api().get(`/api/articles?${query}`)).body.data.map((d: any) => d.title).sort();
+    const titles = async (query: string) =>
+      (await api().get(`/api/articles?${query}`)).body.data.map((d: any) => d.title).sort();
 
     it('POST without status creates and publishes: both versions exist', async () => {
       const res = await api().post('/api/articles', { data: { title: 'Live one' } });
@@ -53,7 +54,8 @@ for (const dialect of DIALECTS) {
     });
 
     it('PUT without status writes and publishes', async () => {
-      const { documentId } = (await api().post('/api/articles?status=draft', { data: { title: 'Was draft' } })).body.data;
+      const { documentId } = (await api().post('/api/articles?status=draft', { data: { title: 'Was draft' } })).body
+        .data;
       const res = await api().put(`/api/articles/${documentId}`, { data: { title: 'Now live' } });
       assert.ok(res.body.data.publishedAt);
       assert.equal((await api().get(`/api/articles/${documentId}`)).body.data.title, 'Now live');
@@ -69,8 +71,12 @@ for (const dialect of DIALECTS) {
     });
 
     it('discard-draft restores the draft from the published version', async () => {
-      const { documentId } = (await api().post('/api/articles', { data: { title: 'Stable', seo: { metaTitle: 'kept' } } })).body.data;
-      await api().put(`/api/articles/${documentId}?status=draft`, { data: { title: 'Scratch', seo: { metaTitle: 'scratch' } } });
+      const { documentId } = (
+        await api().post('/api/articles', { data: { title: 'Stable', seo: { metaTitle: 'kept' } } })
+      ).body.data;
+      await api().put(`/api/articles/${documentId}?status=draft`, {
+        data: { title: 'Scratch', seo: { metaTitle: 'scratch' } },
+      });
       const res = await api().post(`/api/articles/${documentId}/actions/discard-draft?populate=seo`);
       assert.equal(res.status, 200);
       assert.equal(res.body.data.title, 'Stable');
@@ -79,15 +85,24 @@ for (const dialect of DIALECTS) {
     });
 
     it('unpublish and discard-draft of a never-published draft are 404s, as Strapi 5.54; actions on unknown documents are 404', async () => {
-      const { documentId } = (await api().post('/api/articles?status=draft', { data: { title: 'Never published' } })).body.data;
+      const { documentId } = (await api().post('/api/articles?status=draft', { data: { title: 'Never published' } }))
+        .body.data;
       for (const action of ['discard-draft', 'unpublish']) {
         const res = await api().post(`/api/articles/${documentId}/actions/${action}`);
         assert.equal(res.status, 404, action);
         assert.equal(res.body.error.name, 'NotFoundError');
       }
-      assert.equal((await api().get(`/api/articles/${documentId}?status=draft`)).body.data.title, 'Never published', 'the draft stays');
+      assert.equal(
+        (await api().get(`/api/articles/${documentId}?status=draft`)).body.data.title,
+        'Never published',
+        'the draft stays',
+      );
       assert.equal((await api().post('/api/articles/doesnotexist000000000000/actions/publish')).status, 404);
-      assert.equal((await api().post('/api/tags/doesnotexist000000000000/actions/publish')).status, 400, 'tags have no draft and publish');
+      assert.equal(
+        (await api().post('/api/tags/doesnotexist000000000000/actions/publish')).status,
+        400,
+        'tags have no draft and publish',
+      );
     });
 
     it('filters apply to the version of the requested status', async () => {
@@ -101,14 +116,22 @@ for (const dialect of DIALECTS) {
 
     it('a populated relation shows the version matching the request status', async () => {
       const author = (await api().post('/api/authors', { data: { name: 'Populated' } })).body.data;
-      const { documentId } = (await api().post('/api/articles?status=draft', { data: { title: 'Hidden article', author: author.documentId } })).body.data;
+      const { documentId } = (
+        await api().post('/api/articles?status=draft', { data: { title: 'Hidden article', author: author.documentId } })
+      ).body.data;
       const published = await api().get(`/api/authors/${author.documentId}?populate=articles`);
       assert.deepEqual(published.body.data.articles, []);
       const draft = await api().get(`/api/authors/${author.documentId}?populate=articles&status=draft`);
-      assert.deepEqual(draft.body.data.articles.map((a: any) => a.documentId), [documentId]);
+      assert.deepEqual(
+        draft.body.data.articles.map((a: any) => a.documentId),
+        [documentId],
+      );
       await api().post(`/api/articles/${documentId}/actions/publish`);
       const after = await api().get(`/api/authors/${author.documentId}?populate=articles`);
-      assert.deepEqual(after.body.data.articles.map((a: any) => a.title), ['Hidden article']);
+      assert.deepEqual(
+        after.body.data.articles.map((a: any) => a.title),
+        ['Hidden article'],
+      );
       assert.ok(after.body.data.articles[0].publishedAt);
     });
 

@@ -32,7 +32,11 @@ for (const dialect of DIALECTS) {
         slug: 'not a slug!',
         part: { weight: 1 },
         parts: [{ label: 'a' }, { label: 'bb' }, { label: 'cc' }, { label: 'dd' }],
-        blocks: [{ __component: 'rules.note' }, { __component: 'rules.note', text: 'b' }, { __component: 'rules.part', label: 'c' }],
+        blocks: [
+          { __component: 'rules.note' },
+          { __component: 'rules.note', text: 'b' },
+          { __component: 'rules.part', label: 'c' },
+        ],
       };
       const res = await server.api.post('/api/entries?status=draft&populate=*', { data });
       assert.equal(res.status, 201, JSON.stringify(res.body));
@@ -41,7 +45,9 @@ for (const dialect of DIALECTS) {
       assert.equal(res.body.data.parts.length, 4);
       const empty = await server.api.post('/api/entries?status=draft', { data: {} });
       assert.equal(empty.status, 201, JSON.stringify(empty.body));
-      const nulls = await server.api.put(`/api/entries/${empty.body.data.documentId}?status=draft`, { data: { name: null, part: null, blocks: [], parts: [] } });
+      const nulls = await server.api.put(`/api/entries/${empty.body.data.documentId}?status=draft`, {
+        data: { name: null, part: null, blocks: [], parts: [] },
+      });
       assert.equal(nulls.status, 200, JSON.stringify(nulls.body));
     });
 
@@ -65,7 +71,9 @@ for (const dialect of DIALECTS) {
         assert.deepEqual(errorPaths(res), [path], JSON.stringify(data));
       }
       const created = await server.api.post('/api/entries?status=draft', { data: {} });
-      const put = await server.api.put(`/api/entries/${created.body.data.documentId}?status=draft`, { data: { level: 11 } });
+      const put = await server.api.put(`/api/entries/${created.body.data.documentId}?status=draft`, {
+        data: { level: 11 },
+      });
       assert.equal(put.status, 400);
       assert.deepEqual(errorPaths(put), ['level']);
     });
@@ -84,10 +92,21 @@ for (const dialect of DIALECTS) {
         },
       });
       assert.equal(res.status, 400);
-      assert.deepEqual(errorPaths(res), ['blocks.0.text', 'code', 'contact', 'level', 'name', 'part.label', 'parts', 'slug']);
+      assert.deepEqual(errorPaths(res), [
+        'blocks.0.text',
+        'code',
+        'contact',
+        'level',
+        'name',
+        'part.label',
+        'parts',
+        'slug',
+      ]);
       const missing = await server.api.post('/api/entries', { data: {} });
       assert.deepEqual(errorPaths(missing), ['name', 'part']);
-      const zone = await server.api.post('/api/entries', { data: { ...valid(), blocks: [1, 2, 3].map((n) => ({ __component: 'rules.note', text: `${n}` })) } });
+      const zone = await server.api.post('/api/entries', {
+        data: { ...valid(), blocks: [1, 2, 3].map((n) => ({ __component: 'rules.note', text: `${n}` })) },
+      });
       assert.deepEqual(errorPaths(zone), ['blocks']);
     });
 
@@ -108,7 +127,12 @@ for (const dialect of DIALECTS) {
       assert.equal(stored.body.data.kind, null, 'the failed publish did not keep its edit');
       assert.equal((await server.api.get(`/api/entries/${id}`)).status, 404, 'not published');
       const fixed = await server.api.put(`/api/entries/${id}?populate=*`, {
-        data: { name: 'fixed name', level: 1, part: { label: 'ab' }, blocks: [{ __component: 'rules.note', text: 't' }] },
+        data: {
+          name: 'fixed name',
+          level: 1,
+          part: { label: 'ab' },
+          blocks: [{ __component: 'rules.note', text: 't' }],
+        },
       });
       assert.equal(fixed.status, 200, JSON.stringify(fixed.body));
       assert.notEqual(fixed.body.data.publishedAt, null);
@@ -127,7 +151,11 @@ for (const dialect of DIALECTS) {
     });
 
     it('unique holds among published documents: drafts may share a value until one is published', async () => {
-      const code = tag().replace(/[^a-z]/g, 'q').slice(0, 3).toUpperCase().padEnd(3, 'Q');
+      const code = tag()
+        .replace(/[^a-z]/g, 'q')
+        .slice(0, 3)
+        .toUpperCase()
+        .padEnd(3, 'Q');
       const first = await server.api.post('/api/entries', { data: { ...valid(), code } });
       assert.equal(first.status, 201, JSON.stringify(first.body));
       const second = await server.api.post('/api/entries?status=draft', { data: { ...valid(), code } });
@@ -136,7 +164,12 @@ for (const dialect of DIALECTS) {
       assert.equal(third.status, 201);
       const publish = await server.api.put(`/api/entries/${second.body.data.documentId}`, { data: {} });
       assert.equal(publish.status, 400);
-      assert.deepEqual(res(publish), { path: ['code'], message: 'This attribute must be unique', name: 'ValidationError', value: code });
+      assert.deepEqual(res(publish), {
+        path: ['code'],
+        message: 'This attribute must be unique',
+        name: 'ValidationError',
+        value: code,
+      });
       const action = await server.api.post(`/api/entries/${third.body.data.documentId}/actions/publish`);
       assert.equal(action.status, 400);
       const direct = await server.api.post('/api/entries', { data: { ...valid(), code } });
@@ -148,11 +181,17 @@ for (const dialect of DIALECTS) {
     });
 
     it('GraphQL: a draft mutation skips the same rules, publishing checks them', async () => {
-      const draft = await graphql(server, 'mutation { createEntry(data: { name: "x", publishedAt: null }) { data { id } } }');
+      const draft = await graphql(
+        server,
+        'mutation { createEntry(data: { name: "x", publishedAt: null }) { data { id } } }',
+      );
       assert.equal(draft.body.errors, undefined, JSON.stringify(draft.body));
       const published = await graphql(server, 'mutation { createEntry(data: { name: "x" }) { data { id } } }');
       assert.ok(published.body.errors?.length, JSON.stringify(published.body));
-      assert.equal(published.body.errors![0].extensions?.error?.name ?? published.body.errors![0].extensions?.code, 'ValidationError');
+      assert.equal(
+        published.body.errors![0].extensions?.error?.name ?? published.body.errors![0].extensions?.code,
+        'ValidationError',
+      );
     });
   });
 }

@@ -19,10 +19,14 @@ for (const dialect of DIALECTS) {
     });
     after(() => server?.close());
 
-    const count = async (plural: string) => (await server.api.get(`/api/${plural}?status=draft`)).body.meta.pagination.total as number;
+    const count = async (plural: string) =>
+      (await server.api.get(`/api/${plural}?status=draft`)).body.meta.pagination.total as number;
 
     it('malformed JSON is a 400 SyntaxError, as Strapi names it', async () => {
-      const res = await server.api.post('/api/tags', undefined, { rawBody: '{"data": {"name": ', headers: { 'content-type': 'application/json' } });
+      const res = await server.api.post('/api/tags', undefined, {
+        rawBody: '{"data": {"name": ',
+        headers: { 'content-type': 'application/json' },
+      });
       assertEnvelope(res, 400, 'SyntaxError');
     });
 
@@ -41,7 +45,10 @@ for (const dialect of DIALECTS) {
     });
 
     it('a non-JSON body is refused with a 4xx envelope', async () => {
-      const res = await server.api.post('/api/tags', undefined, { rawBody: 'name=x', headers: { 'content-type': 'text/plain' } });
+      const res = await server.api.post('/api/tags', undefined, {
+        rawBody: 'name=x',
+        headers: { 'content-type': 'text/plain' },
+      });
       assert.ok(res.status >= 400 && res.status < 500);
       assert.equal(res.body.data, null);
     });
@@ -56,11 +63,16 @@ for (const dialect of DIALECTS) {
 
     it('query strings work fully percent-encoded and raw', async () => {
       await server.api.post('/api/tags', { data: { name: 'encoded' } });
-      const encoded = await server.api.get('/api/tags?filters%5Bname%5D%5B%24eq%5D=encoded&sort=name%3Adesc&populate=%2A');
+      const encoded = await server.api.get(
+        '/api/tags?filters%5Bname%5D%5B%24eq%5D=encoded&sort=name%3Adesc&populate=%2A',
+      );
       const raw = await server.api.get('/api/tags?filters[name][$eq]=encoded&sort=name:desc&populate=*');
       assert.equal(encoded.status, 200, JSON.stringify(encoded.body));
       assert.deepEqual(encoded.body, raw.body);
-      assert.deepEqual(encoded.body.data.map((t: any) => t.name), ['encoded']);
+      assert.deepEqual(
+        encoded.body.data.map((t: any) => t.name),
+        ['encoded'],
+      );
     });
 
     it('a wrong type and a missing required value list every problem with its path', async () => {
@@ -79,7 +91,9 @@ for (const dialect of DIALECTS) {
       assert.equal(await count('articles'), before);
 
       const created = (await server.api.post('/api/articles', { data: { title: 'Whole' } })).body.data;
-      const failed = await server.api.put(`/api/articles/${created.documentId}`, { data: { title: 'Changed', author: 'doesnotexist000000000000' } });
+      const failed = await server.api.put(`/api/articles/${created.documentId}`, {
+        data: { title: 'Changed', author: 'doesnotexist000000000000' },
+      });
       assertEnvelope(failed, 400, 'ValidationError');
       assert.equal((await server.api.get(`/api/articles/${created.documentId}`)).body.data.title, 'Whole');
     });

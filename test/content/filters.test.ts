@@ -4,10 +4,66 @@ import { DIALECTS, fixture, startServer, type TestServer } from '../helpers/serv
 
 /** Sample rows covering every scalar type, with edge cases (nulls, non-ASCII, LIKE wildcards). */
 const rows = [
-  { name: 'Alpha', code: 'AAA', notes: 'Café au lait', contact: 'a@x.io', day: '2024-01-10', at: '08:00:00.000', moment: '2024-01-10T08:00:00.000Z', count: 1, big: '9007199254740993', ratio: 0.5, price: 10.5, active: true, state: 'live' },
-  { name: 'Beta', code: 'BBB', notes: 'ÉCOLE 100% sûre', contact: 'b@x.io', day: '2024-02-20', at: '12:30:00.000', moment: '2024-02-20T12:30:00.000Z', count: 20, big: '-5', ratio: 1.5, price: 20, active: false, state: 'draft' },
-  { name: 'Gamma', code: 'CCC', notes: 'under_score and 50% off', contact: 'c@y.io', day: '2024-03-30', at: '18:45:00.000', moment: '2024-03-30T18:45:00.000Z', count: 300, big: '12', ratio: 2.5, price: 30.25, active: true, state: 'archived' },
-  { name: 'delta', code: 'DDD', notes: null, contact: null, day: null, at: null, moment: null, count: null, big: null, ratio: null, price: null, active: false, state: 'live' },
+  {
+    name: 'Alpha',
+    code: 'AAA',
+    notes: 'Café au lait',
+    contact: 'a@x.io',
+    day: '2024-01-10',
+    at: '08:00:00.000',
+    moment: '2024-01-10T08:00:00.000Z',
+    count: 1,
+    big: '9007199254740993',
+    ratio: 0.5,
+    price: 10.5,
+    active: true,
+    state: 'live',
+  },
+  {
+    name: 'Beta',
+    code: 'BBB',
+    notes: 'ÉCOLE 100% sûre',
+    contact: 'b@x.io',
+    day: '2024-02-20',
+    at: '12:30:00.000',
+    moment: '2024-02-20T12:30:00.000Z',
+    count: 20,
+    big: '-5',
+    ratio: 1.5,
+    price: 20,
+    active: false,
+    state: 'draft',
+  },
+  {
+    name: 'Gamma',
+    code: 'CCC',
+    notes: 'under_score and 50% off',
+    contact: 'c@y.io',
+    day: '2024-03-30',
+    at: '18:45:00.000',
+    moment: '2024-03-30T18:45:00.000Z',
+    count: 300,
+    big: '12',
+    ratio: 2.5,
+    price: 30.25,
+    active: true,
+    state: 'archived',
+  },
+  {
+    name: 'delta',
+    code: 'DDD',
+    notes: null,
+    contact: null,
+    day: null,
+    at: null,
+    moment: null,
+    count: null,
+    big: null,
+    ratio: null,
+    price: null,
+    active: false,
+    state: 'live',
+  },
 ];
 
 for (const dialect of DIALECTS) {
@@ -75,7 +131,10 @@ for (const dialect of DIALECTS) {
       ['filters[$and][0][active]=true&filters[$and][1][count][$gt]=1', ['Gamma']],
       ['filters[$not][name][$eq]=Alpha', ['Beta', 'Gamma', 'delta']],
       ['filters[name][$not][$eq]=Alpha', ['Beta', 'Gamma', 'delta']],
-      ['filters[$or][0][$and][0][active]=true&filters[$or][0][$and][1][count][$lt]=10&filters[$or][1][$not][$or][0][state]=live&filters[$or][1][$not][$or][1][state]=draft', ['Alpha', 'Gamma']],
+      [
+        'filters[$or][0][$and][0][active]=true&filters[$or][0][$and][1][count][$lt]=10&filters[$or][1][$not][$or][0][state]=live&filters[$or][1][$not][$or][1][state]=draft',
+        ['Alpha', 'Gamma'],
+      ],
       ['filters[name][$gt]=B&filters[name][$lt]=G', ['Beta']],
     ];
     for (const [query, expected] of cases) {
@@ -88,7 +147,12 @@ for (const dialect of DIALECTS) {
       const all = (await server.api.get('/api/samples?sort=name:asc')).body.data;
       assert.deepEqual(await names(`filters[id][$eq]=${all[1].id}`), ['Beta']);
       assert.deepEqual(await names(`filters[documentId][$eq]=${all[2].documentId}`), ['Gamma']);
-      assert.deepEqual(await names(`filters[documentId][$in][0]=${all[0].documentId}&filters[documentId][$in][1]=${all[3].documentId}`), ['Alpha', 'delta']);
+      assert.deepEqual(
+        await names(
+          `filters[documentId][$in][0]=${all[0].documentId}&filters[documentId][$in][1]=${all[3].documentId}`,
+        ),
+        ['Alpha', 'delta'],
+      );
     });
 
     for (const [query, path] of [
@@ -127,8 +191,18 @@ for (const dialect of DIALECTS) {
       const red = (await api.post('/api/tags', { data: { name: 'red' } })).body.data.documentId;
       const blue = (await api.post('/api/tags', { data: { name: 'blue' } })).body.data.documentId;
       const cat = (await api.post('/api/categories', { data: { name: 'News' } })).body.data.documentId;
-      await api.post('/api/articles', { data: { title: 'A1', author: ann, tags: [red, blue], category: cat, seo: { metaTitle: 'first' } } });
-      await api.post('/api/articles', { data: { title: 'A2', author: bob, tags: [blue], seo: { metaTitle: 'second' }, links: [{ label: 'x', url: 'https://x' }] } });
+      await api.post('/api/articles', {
+        data: { title: 'A1', author: ann, tags: [red, blue], category: cat, seo: { metaTitle: 'first' } },
+      });
+      await api.post('/api/articles', {
+        data: {
+          title: 'A2',
+          author: bob,
+          tags: [blue],
+          seo: { metaTitle: 'second' },
+          links: [{ label: 'x', url: 'https://x' }],
+        },
+      });
       await api.post('/api/articles', { data: { title: 'A3' } });
     });
     after(() => server?.close());
@@ -153,9 +227,14 @@ for (const dialect of DIALECTS) {
     });
     it('from the inverse side', async () => {
       const res = await server.api.get('/api/authors?filters[articles][title][$eq]=A2');
-      assert.deepEqual(res.body.data.map((a: any) => a.name), ['Bob Stone']);
+      assert.deepEqual(
+        res.body.data.map((a: any) => a.name),
+        ['Bob Stone'],
+      );
       assert.equal(res.body.meta.pagination.total, 1);
-      const either = await server.api.get('/api/authors?filters[$or][0][articles][title][$eq]=A1&filters[$or][1][articles][tags][name][$eq]=blue');
+      const either = await server.api.get(
+        '/api/authors?filters[$or][0][articles][title][$eq]=A1&filters[$or][1][articles][tags][name][$eq]=blue',
+      );
       assert.deepEqual(either.body.data.map((a: any) => a.name).sort(), ['Ann Lee', 'Bob Stone']);
       assert.equal(either.body.meta.pagination.total, 2);
     });

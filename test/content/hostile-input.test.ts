@@ -51,9 +51,15 @@ for (const dialect of DIALECTS) {
         assert.equal(res.status, 400, operator);
         assert.equal(res.body.error.message, `${operator} takes at most 200 characters, got 8000`);
       }
-      const gql = await server.api.post('/graphql', { query: `{ articles(filters: { body: { containsi: "${operand}" } }) { data { id } } }` });
+      const gql = await server.api.post('/graphql', {
+        query: `{ articles(filters: { body: { containsi: "${operand}" } }) { data { id } } }`,
+      });
       assert.match(JSON.stringify(gql.body.errors), /takes at most 200 characters/);
-      assert.equal((await server.api.get(`/api/articles?filters[body][$containsi]=${'ipsum '.repeat(33)}`)).status, 200, '198 characters pass');
+      assert.equal(
+        (await server.api.get(`/api/articles?filters[body][$containsi]=${'ipsum '.repeat(33)}`)).status,
+        200,
+        '198 characters pass',
+      );
     });
 
     it('a filter goes through at most 4 relations (400 naming the limit); at 4, each level is a set and the answer is right', async () => {
@@ -61,18 +67,35 @@ for (const dialect of DIALECTS) {
       // times 5.7 s on 31 articles (SQLite); MariaDB ran for minutes at 8.
       const run = `deep-${dialect}-${Date.now()}`;
       const categories: string[] = [];
-      for (let c = 0; c < 4; c++) categories.push((await server.api.post('/api/categories', { data: { name: `${run}-c${c}`, slug: `${run}-c${c}` } })).body.data.documentId);
+      for (let c = 0; c < 4; c++)
+        categories.push(
+          (await server.api.post('/api/categories', { data: { name: `${run}-c${c}`, slug: `${run}-c${c}` } })).body.data
+            .documentId,
+        );
       for (let i = 0; i < 28; i++) {
-        assert.equal((await server.api.post('/api/articles', { data: { title: `${run}-a${i}`, category: categories[i % 4] } })).status, 201);
+        assert.equal(
+          (await server.api.post('/api/articles', { data: { title: `${run}-a${i}`, category: categories[i % 4] } }))
+            .status,
+          201,
+        );
       }
       const deep = '[category][articles]'.repeat(2);
-      const res = await server.api.get(`/api/articles?filters${deep}[title][$eq]=${run}-a3&filters[title][$startsWith]=${run}&pagination[pageSize]=100&sort=id`);
+      const res = await server.api.get(
+        `/api/articles?filters${deep}[title][$eq]=${run}-a3&filters[title][$startsWith]=${run}&pagination[pageSize]=100&sort=id`,
+      );
       assert.equal(res.status, 200, JSON.stringify(res.body));
-      assert.deepEqual(res.body.data.map((a: { title: string }) => a.title), [3, 7, 11, 15, 19, 23, 27].map((i) => `${run}-a${i}`));
-      const tooDeep = await server.api.get(`/api/articles?filters${'[category][articles]'.repeat(8)}[title][$containsi]=zzz`);
+      assert.deepEqual(
+        res.body.data.map((a: { title: string }) => a.title),
+        [3, 7, 11, 15, 19, 23, 27].map((i) => `${run}-a${i}`),
+      );
+      const tooDeep = await server.api.get(
+        `/api/articles?filters${'[category][articles]'.repeat(8)}[title][$containsi]=zzz`,
+      );
       assert.equal(tooDeep.status, 400);
       assert.match(tooDeep.body.error.message, /at most 4 relations/);
-      const gql = await server.api.post('/graphql', { query: `{ articles(filters: { category: { articles: { category: { articles: { category: { name: { eq: "x" } } } } } } }) { data { id } } }` });
+      const gql = await server.api.post('/graphql', {
+        query: `{ articles(filters: { category: { articles: { category: { articles: { category: { name: { eq: "x" } } } } } } }) { data { id } } }`,
+      });
       assert.match(JSON.stringify(gql.body.errors), /at most 4 relations/);
     });
 
@@ -102,7 +125,15 @@ for (const dialect of DIALECTS) {
     });
 
     it('wrong shapes for every parameter', async () => {
-      for (const query of ['filters=x', 'filters[name][$in][a]=1&filters[name][$in][b]=2', 'sort[0][0][0]=x', 'pagination=3', 'fields[a][b]=c', 'populate[articles][fields][x][y]=z', 'status[]=draft']) {
+      for (const query of [
+        'filters=x',
+        'filters[name][$in][a]=1&filters[name][$in][b]=2',
+        'sort[0][0][0]=x',
+        'pagination=3',
+        'fields[a][b]=c',
+        'populate[articles][fields][x][y]=z',
+        'status[]=draft',
+      ]) {
         await expect4xx(`/api/tags?${query}`);
       }
       // Types without i18n ignore locale (as Strapi); localized ones check its shape.

@@ -20,10 +20,15 @@ for (const dialect of DIALECTS) {
     });
     after(() => server?.close());
 
-    const raw = (path: string, body: string) => server.api.request('POST', path, { rawBody: body, headers: { 'content-type': 'application/json' } });
+    const raw = (path: string, body: string) =>
+      server.api.request('POST', path, { rawBody: body, headers: { 'content-type': 'application/json' } });
 
     it('a NUL character in a string attribute is a 400 naming it, on every database', async () => {
-      for (const data of [{ name: `a\u0000b` }, { name: tag(), notes: 'x\u0000' }, { name: tag(), state: 'draft\u0000' }]) {
+      for (const data of [
+        { name: `a\u0000b` },
+        { name: tag(), notes: 'x\u0000' },
+        { name: tag(), state: 'draft\u0000' },
+      ]) {
         const res = await server.api.post('/api/samples', { data });
         assert.equal(res.status, 400, JSON.stringify(res.body));
         assert.equal(res.body.error.name, 'ValidationError');
@@ -42,7 +47,10 @@ for (const dialect of DIALECTS) {
       else assert.equal(filter.body.error.name, 'ValidationError');
       const path = await server.api.get('/api/samples/abc%00def');
       assert.ok(path.status === 400 || path.status === 404, `${path.status} ${JSON.stringify(path.body)}`);
-      const login = await server.publicApi.post('/api/auth/local', { identifier: 'a\u0000b', password: 'whatever-password' });
+      const login = await server.publicApi.post('/api/auth/local', {
+        identifier: 'a\u0000b',
+        password: 'whatever-password',
+      });
       assert.equal(login.status, 400, JSON.stringify(login.body));
     });
 
@@ -53,9 +61,15 @@ for (const dialect of DIALECTS) {
         assert.equal(res.body.error.name, 'ValidationError');
         assert.deepEqual(res.body.error.details.errors[0].path, ['extra']);
       }
-      const objects = await raw('/api/samples', `{"data":{"name":"${tag()}","extra":${'{"a":'.repeat(5000)}1${'}'.repeat(5000)}}}`);
+      const objects = await raw(
+        '/api/samples',
+        `{"data":{"name":"${tag()}","extra":${'{"a":'.repeat(5000)}1${'}'.repeat(5000)}}}`,
+      );
       assert.equal(objects.status, 400);
-      const blocks = await raw('/api/samples', `{"data":{"name":"${tag()}","content":[{"type":"paragraph","children":${deep(5000)}}]}}`);
+      const blocks = await raw(
+        '/api/samples',
+        `{"data":{"name":"${tag()}","content":[{"type":"paragraph","children":${deep(5000)}}]}}`,
+      );
       assert.equal(blocks.status, 400);
       assert.deepEqual(blocks.body.error.details.errors[0].path, ['content']);
       const ok = await raw('/api/samples', `{"data":{"name":"${tag()}","extra":${deep(100)}}}`);
@@ -64,14 +78,26 @@ for (const dialect of DIALECTS) {
 
     it('a GraphQL filter list of 40,000 values is a 400; 2,000 are answered', async () => {
       const values = Array.from({ length: 40_000 }, (_, i) => String(i));
-      const response = await graphql(server, 'query($v: [String]) { samples(filters: { name: { in: $v } }) { data { id } } }', { v: values });
+      const response = await graphql(
+        server,
+        'query($v: [String]) { samples(filters: { name: { in: $v } }) { data { id } } }',
+        { v: values },
+      );
       assert.ok(response.body.errors?.length, JSON.stringify(response.body).slice(0, 300));
       const error = response.body.errors![0];
       assert.match(error.message, /Too many values/);
       assert.equal(error.extensions?.error?.name, 'ValidationError');
-      const ints = await graphql(server, 'query($v: [Int]) { samples(filters: { count: { notIn: $v } }) { data { id } } }', { v: values.map(Number) });
+      const ints = await graphql(
+        server,
+        'query($v: [Int]) { samples(filters: { count: { notIn: $v } }) { data { id } } }',
+        { v: values.map(Number) },
+      );
       assert.match(ints.body.errors?.[0]?.message ?? '', /Too many values/);
-      const fine = await graphql(server, 'query($v: [String]) { samples(filters: { name: { in: $v } }) { data { id } } }', { v: values.slice(0, 2000) });
+      const fine = await graphql(
+        server,
+        'query($v: [String]) { samples(filters: { name: { in: $v } }) { data { id } } }',
+        { v: values.slice(0, 2000) },
+      );
       assert.equal(fine.body.errors, undefined, JSON.stringify(fine.body.errors));
     });
 
@@ -87,7 +113,11 @@ for (const dialect of DIALECTS) {
           },
         );
       }
-      const week = await server.vellum.auth.tokens.create({ name: `t ${tag()}`, type: 'read-only', lifespan: 604_800_000 });
+      const week = await server.vellum.auth.tokens.create({
+        name: `t ${tag()}`,
+        type: 'read-only',
+        lifespan: 604_800_000,
+      });
       assert.ok(week.token.expiresAt);
     });
 

@@ -24,7 +24,11 @@ for (const dialect of DIALECTS) {
     after(() => server?.close());
 
     const createOwner = async (name: string) => {
-      const res = await server.api.post('/api/owners', { data: { name, manyToOneBi: target, block: { caption: 'c', manyToOne: target } } }, V4);
+      const res = await server.api.post(
+        '/api/owners',
+        { data: { name, manyToOneBi: target, block: { caption: 'c', manyToOne: target } } },
+        V4,
+      );
       assert.equal(res.status, 201, JSON.stringify(res.body));
       return res.body.data;
     };
@@ -33,7 +37,10 @@ for (const dialect of DIALECTS) {
       const created = await createOwner(`${tag}-o1`);
       assert.equal(typeof created.documentId, 'string');
       assert.equal('documentId' in created.attributes, false);
-      const res = await server.api.get(`/api/owners/${created.documentId}?populate[manyToOneBi]=true&populate[block][populate]=manyToOne`, V4);
+      const res = await server.api.get(
+        `/api/owners/${created.documentId}?populate[manyToOneBi]=true&populate[block][populate]=manyToOne`,
+        V4,
+      );
       const { data } = res.body;
       assert.deepEqual(Object.keys(data), ['id', 'documentId', 'attributes']);
       assert.equal(data.attributes.manyToOneBi.data.documentId, target);
@@ -47,8 +54,15 @@ for (const dialect of DIALECTS) {
       assert.deepEqual(one.body.data.attributes, { name: `${tag}-o2` });
       assert.equal(one.body.data.documentId, created.documentId);
       const list = await server.api.get(`/api/owners?filters[name][$eq]=${tag}-o2&fields[0]=name`, V4);
-      assert.deepEqual(list.body.data.map((d: any) => [d.documentId, d.attributes]), [[created.documentId, { name: `${tag}-o2` }]]);
-      const put = await server.api.put(`/api/owners/${created.documentId}?fields[0]=name`, { data: { name: `${tag}-o2b` } }, V4);
+      assert.deepEqual(
+        list.body.data.map((d: any) => [d.documentId, d.attributes]),
+        [[created.documentId, { name: `${tag}-o2` }]],
+      );
+      const put = await server.api.put(
+        `/api/owners/${created.documentId}?fields[0]=name`,
+        { data: { name: `${tag}-o2b` } },
+        V4,
+      );
       assert.deepEqual(put.body.data.attributes, { name: `${tag}-o2b` });
     });
 
@@ -68,7 +82,8 @@ for (const dialect of DIALECTS) {
       assert.deepEqual(res.body.meta, {});
       assert.equal((await server.api.get(`/api/owners/${created.documentId}`)).status, 404);
       assert.equal((await server.api.delete(`/api/owners/${created.documentId}`, V4)).status, 404);
-      const draft = (await server.api.post('/api/owners?status=draft', { data: { name: `${tag}-o5` } })).body.data.documentId;
+      const draft = (await server.api.post('/api/owners?status=draft', { data: { name: `${tag}-o5` } })).body.data
+        .documentId;
       const deletedDraft = await server.api.delete(`/api/owners/${draft}`, V4);
       assert.equal(deletedDraft.body.data.attributes.publishedAt, null, 'a document never published answers its draft');
       const plain = await createOwner(`${tag}-o6`);
@@ -89,8 +104,11 @@ for (const dialect of DIALECTS) {
     it('GraphQL publicationState: LIVE lists published versions only, PREVIEW drafts', async () => {
       const published = (await server.api.post('/api/targets', { data: { name: `${tag}-live` } })).body.data.documentId;
       await server.api.put(`/api/targets/${published}?status=draft`, { data: { name: `${tag}-live-edited` } });
-      const draftOnly = (await server.api.post('/api/targets?status=draft', { data: { name: `${tag}-draft` } })).body.data.documentId;
-      const owner = await server.api.post('/api/owners', { data: { name: `${tag}-gql`, manyToManyBi: [published, draftOnly] } });
+      const draftOnly = (await server.api.post('/api/targets?status=draft', { data: { name: `${tag}-draft` } })).body
+        .data.documentId;
+      const owner = await server.api.post('/api/owners', {
+        data: { name: `${tag}-gql`, manyToManyBi: [published, draftOnly] },
+      });
       assert.equal(owner.status, 201);
       const names = async (state: string, extra = '') => {
         const res = await server.api.post('/graphql', {
@@ -105,11 +123,17 @@ for (const dialect of DIALECTS) {
       assert.deepEqual(await names(', publicationState: PREVIEW'), [`${tag}-draft`, `${tag}-live-edited`, `${tag}-t`]);
       // The earlier format's drafts-only query: PREVIEW with publishedAt null finds documents never published.
       assert.deepEqual(await names(', publicationState: PREVIEW', ', publishedAt: { null: true }'), [`${tag}-draft`]);
-      assert.deepEqual(await names(', publicationState: PREVIEW', ', publishedAt: { notNull: true }'), [`${tag}-live-edited`, `${tag}-t`]);
+      assert.deepEqual(await names(', publicationState: PREVIEW', ', publishedAt: { notNull: true }'), [
+        `${tag}-live-edited`,
+        `${tag}-t`,
+      ]);
       const nested = await server.api.post('/graphql', {
         query: `{ owners(filters: { name: { eq: "${tag}-gql" } }, publicationState: LIVE) { data { attributes { manyToManyBi { data { attributes { name } } } } } } }`,
       });
-      assert.deepEqual(nested.body.data.owners.data[0].attributes.manyToManyBi.data.map((d: any) => d.attributes.name), [`${tag}-live`]);
+      assert.deepEqual(
+        nested.body.data.owners.data[0].attributes.manyToManyBi.data.map((d: any) => d.attributes.name),
+        [`${tag}-live`],
+      );
     });
   });
 }

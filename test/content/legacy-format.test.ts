@@ -12,7 +12,9 @@ for (const dialect of DIALECTS) {
       server = await startServer(dialect);
       const author = (await server.api.post('/api/authors', { data: { name: 'Legacy' } })).body.data.documentId;
       const tag = (await server.api.post('/api/tags', { data: { name: 'old' } })).body.data.documentId;
-      articleId = (await server.api.post('/api/articles', { data: { title: 'V4', author, tags: [tag], seo: { metaTitle: 'm' } } })).body.data.documentId;
+      articleId = (
+        await server.api.post('/api/articles', { data: { title: 'V4', author, tags: [tag], seo: { metaTitle: 'm' } } })
+      ).body.data.documentId;
     });
     after(() => server?.close());
 
@@ -25,7 +27,10 @@ for (const dialect of DIALECTS) {
       assert.equal(data.documentId, articleId, 'documentId sits beside id, as Strapi 5 answers');
       assert.equal('documentId' in data.attributes, false);
       assert.equal(data.attributes.author.data.attributes.name, 'Legacy');
-      assert.deepEqual(data.attributes.tags.data.map((t: any) => t.attributes.name), ['old']);
+      assert.deepEqual(
+        data.attributes.tags.data.map((t: any) => t.attributes.name),
+        ['old'],
+      );
       assert.equal(data.attributes.seo.metaTitle, 'm', 'components stay plain');
       assert.deepEqual(res.body.meta, {});
     });

@@ -69,8 +69,13 @@ for (const dialect of DIALECTS) {
     it('draft and publish still apply', async () => {
       const published = await server.api.get(`/api/pages?filters[title][$startsWith]=${tag}&filters[locale]=fr`);
       assert.deepEqual(published.body.data, [], 'the French page is a draft');
-      const drafts = await server.api.get(`/api/pages?filters[title][$startsWith]=${tag}&filters[locale]=fr&status=draft`);
-      assert.deepEqual(drafts.body.data.map((d: { title: string }) => d.title), [`${tag}-p-fr`]);
+      const drafts = await server.api.get(
+        `/api/pages?filters[title][$startsWith]=${tag}&filters[locale]=fr&status=draft`,
+      );
+      assert.deepEqual(
+        drafts.body.data.map((d: { title: string }) => d.title),
+        [`${tag}-p-fr`],
+      );
     });
 
     it('a single document: filters[locale] picks its locale, other filters may exclude it', async () => {

@@ -24,13 +24,27 @@ for (const dialect of DIALECTS) {
       ok(await api.put(`/api/labels/${label.documentId}?locale=fr`, { data: { name: `${tag}-l1-fr` } }));
       const frOnly = ok(await api.post('/api/labels?locale=fr', { data: { name: `${tag}-l2-fr` } }));
       const page = ok(await api.post('/api/pages', { data: { title: `${tag}-p-en`, labels: [label.documentId] } }));
-      ok(await api.put(`/api/pages/${page.documentId}?locale=fr`, { data: { title: `${tag}-p-fr`, labels: { connect: [{ documentId: label.documentId, locale: 'fr' }] } } }));
-      ok(await api.post('/api/pages?locale=fr', { data: { title: `${tag}-p2-fr`, labels: { connect: [{ documentId: label.documentId, locale: 'fr' }] } } }));
+      ok(
+        await api.put(`/api/pages/${page.documentId}?locale=fr`, {
+          data: { title: `${tag}-p-fr`, labels: { connect: [{ documentId: label.documentId, locale: 'fr' }] } },
+        }),
+      );
+      ok(
+        await api.post('/api/pages?locale=fr', {
+          data: { title: `${tag}-p2-fr`, labels: { connect: [{ documentId: label.documentId, locale: 'fr' }] } },
+        }),
+      );
       ok(
         await api.post('/api/owners', {
           data: {
             name: `${tag}-o`,
-            labels: { connect: [{ documentId: label.documentId, locale: 'en' }, { documentId: label.documentId, locale: 'fr' }, { documentId: frOnly.documentId, locale: 'fr' }] },
+            labels: {
+              connect: [
+                { documentId: label.documentId, locale: 'en' },
+                { documentId: label.documentId, locale: 'fr' },
+                { documentId: frOnly.documentId, locale: 'fr' },
+              ],
+            },
           },
         }),
       );
@@ -59,15 +73,29 @@ for (const dialect of DIALECTS) {
     it('below a related document, its own relations in its own locale', async () => {
       for (const locale of ['', '&locale=fr']) {
         const labels = await ownerLabels(`populate[labels][populate]=pages${locale}`);
-        const pages = Object.fromEntries(labels.map((l: { name: string; pages: { title: string }[] }) => [l.name, l.pages.map((p) => p.title).sort()]));
-        assert.deepEqual(pages, { [`${tag}-l1-en`]: [`${tag}-p-en`], [`${tag}-l1-fr`]: [`${tag}-p-fr`, `${tag}-p2-fr`], [`${tag}-l2-fr`]: [] }, locale);
+        const pages = Object.fromEntries(
+          labels.map((l: { name: string; pages: { title: string }[] }) => [l.name, l.pages.map((p) => p.title).sort()]),
+        );
+        assert.deepEqual(
+          pages,
+          {
+            [`${tag}-l1-en`]: [`${tag}-p-en`],
+            [`${tag}-l1-fr`]: [`${tag}-p-fr`, `${tag}-p2-fr`],
+            [`${tag}-l2-fr`]: [],
+          },
+          locale,
+        );
       }
     });
 
     it('filters follow the same links', async () => {
       for (const locale of ['', '&locale=fr']) {
         const res = await server.api.get(`/api/owners?filters[labels][pages][title][$eq]=${tag}-p2-fr${locale}`);
-        assert.deepEqual(res.body.data.map((o: { name: string }) => o.name), [`${tag}-o`], locale);
+        assert.deepEqual(
+          res.body.data.map((o: { name: string }) => o.name),
+          [`${tag}-o`],
+          locale,
+        );
       }
     });
 
@@ -75,7 +103,10 @@ for (const dialect of DIALECTS) {
       const query = `{ owners(filters: { name: { eq: "${tag}-o" } }) { data { attributes { labels { data { attributes { name pages { data { attributes { title } } } } } } } } } }`;
       const res = await server.api.post('/graphql', { query });
       assert.equal(res.status, 200, JSON.stringify(res.body));
-      const labels = res.body.data.owners.data[0].attributes.labels.data.map((l: any) => [l.attributes.name, l.attributes.pages.data.map((p: any) => p.attributes.title).sort()]);
+      const labels = res.body.data.owners.data[0].attributes.labels.data.map((l: any) => [
+        l.attributes.name,
+        l.attributes.pages.data.map((p: any) => p.attributes.title).sort(),
+      ]);
       assert.deepEqual(labels, [
         [`${tag}-l1-en`, [`${tag}-p-en`]],
         [`${tag}-l1-fr`, [`${tag}-p-fr`, `${tag}-p2-fr`]],

@@ -45,7 +45,11 @@ for (const dialect of DIALECTS) {
     };
 
     it('$null and $notNull on a to-one relation, directly or on its id', async () => {
-      assert.equal(await owners('filters[manyToOneBi][id][$null]=true'), 'BC', 'C links only a draft: no published target');
+      assert.equal(
+        await owners('filters[manyToOneBi][id][$null]=true'),
+        'BC',
+        'C links only a draft: no published target',
+      );
       assert.equal(await owners('filters[manyToOneBi][$null]=true'), 'BC');
       assert.equal(await owners('filters[manyToOneBi][$notNull]=true'), 'A');
       assert.equal(await owners('filters[manyToOneBi][$null]=false'), 'A');
@@ -67,10 +71,21 @@ for (const dialect of DIALECTS) {
       assert.equal(await owners('filters[manyToManyBi][$null]=true'), 'BC');
       assert.equal(await owners('filters[manyToManyBi][$notNull]=true'), 'A');
       assert.equal(await owners('filters[oneToManyBi][$null]=true'), 'ABC');
-      const res = await server.api.get(`/api/targets?filters[name][$startsWith]=${tag}&filters[manyToManyInv][$null]=true`);
-      assert.deepEqual(res.body.data.map((d: { name: string }) => d.name), [], 'the target has an owner');
-      const notNull = await server.api.get(`/api/targets?filters[name][$startsWith]=${tag}&filters[manyToManyInv][id][$notNull]=true`);
-      assert.deepEqual(notNull.body.data.map((d: { name: string }) => d.name), [`${tag}-t`]);
+      const res = await server.api.get(
+        `/api/targets?filters[name][$startsWith]=${tag}&filters[manyToManyInv][$null]=true`,
+      );
+      assert.deepEqual(
+        res.body.data.map((d: { name: string }) => d.name),
+        [],
+        'the target has an owner',
+      );
+      const notNull = await server.api.get(
+        `/api/targets?filters[name][$startsWith]=${tag}&filters[manyToManyInv][id][$notNull]=true`,
+      );
+      assert.deepEqual(
+        notNull.body.data.map((d: { name: string }) => d.name),
+        [`${tag}-t`],
+      );
     });
 
     it('components and relations inside components', async () => {
@@ -92,14 +107,21 @@ for (const dialect of DIALECTS) {
     });
 
     it('the total counts the same documents as the page', async () => {
-      const res = await server.api.get(`/api/owners?filters[name][$startsWith]=${tag}&filters[manyToManyBi][$null]=true&pagination[pageSize]=1`);
+      const res = await server.api.get(
+        `/api/owners?filters[name][$startsWith]=${tag}&filters[manyToManyBi][$null]=true&pagination[pageSize]=1`,
+      );
       assert.equal(res.body.meta.pagination.total, 2);
-      const block = await server.api.get(`/api/owners?filters[name][$startsWith]=${tag}&filters[block][caption][$null]=true&pagination[pageSize]=1`);
+      const block = await server.api.get(
+        `/api/owners?filters[name][$startsWith]=${tag}&filters[block][caption][$null]=true&pagination[pageSize]=1`,
+      );
       assert.equal(block.body.meta.pagination.total, 2);
     });
 
     it('operators beside field names, or two operators, on a relation are a 400', async () => {
-      for (const query of ['filters[manyToOneBi][$null]=true&filters[manyToOneBi][name]=x', 'filters[manyToOneBi][$null]=true&filters[manyToOneBi][$notNull]=false']) {
+      for (const query of [
+        'filters[manyToOneBi][$null]=true&filters[manyToOneBi][name]=x',
+        'filters[manyToOneBi][$null]=true&filters[manyToOneBi][$notNull]=false',
+      ]) {
         const res = await server.api.get(`/api/owners?${query}`);
         assert.equal(res.status, 400, query);
         assert.equal(res.body.error.name, 'ValidationError');

@@ -13,11 +13,17 @@ for (const dialect of DIALECTS) {
       // The no-N+1 test reads each of 100 articles' tags' articles: ~32,000 items, over the default costLimit.
       server = await startServer(dialect, { config: { api: { rest: { costLimit: 100_000 } } } });
       const api = server.api;
-      fileIds = [await insertFile(server, 'cover.png'), await insertFile(server, 'avatar.png'), await insertFile(server, 'share.png')];
-      const author = (await api.post('/api/authors', { data: { name: 'Ann', avatar: fileIds[1] } })).body.data.documentId;
+      fileIds = [
+        await insertFile(server, 'cover.png'),
+        await insertFile(server, 'avatar.png'),
+        await insertFile(server, 'share.png'),
+      ];
+      const author = (await api.post('/api/authors', { data: { name: 'Ann', avatar: fileIds[1] } })).body.data
+        .documentId;
       const category = (await api.post('/api/categories', { data: { name: 'News' } })).body.data.documentId;
       const tags = [];
-      for (const name of ['b-tag', 'a-tag', 'c-tag']) tags.push((await api.post('/api/tags', { data: { name } })).body.data.documentId);
+      for (const name of ['b-tag', 'a-tag', 'c-tag'])
+        tags.push((await api.post('/api/tags', { data: { name } })).body.data.documentId);
       const res = await api.post('/api/articles', {
         data: {
           title: 'Full',
@@ -27,7 +33,10 @@ for (const dialect of DIALECTS) {
           cover: fileIds[0],
           gallery: [fileIds[2], fileIds[0]],
           seo: { metaTitle: 'SEO', shareImage: fileIds[2] },
-          links: [{ label: 'l1', url: 'u1' }, { label: 'l2', url: 'u2' }],
+          links: [
+            { label: 'l1', url: 'u1' },
+            { label: 'l2', url: 'u2' },
+          ],
           blocks: [
             { __component: 'shared.quote', title: 'Q', body: 'B' },
             { __component: 'shared.media', file: fileIds[0] },
@@ -47,7 +56,8 @@ for (const dialect of DIALECTS) {
 
     it('nothing is populated by default', async () => {
       const doc = await get('');
-      for (const key of ['author', 'category', 'tags', 'cover', 'gallery', 'seo', 'links', 'blocks']) assert.equal(key in doc, false, key);
+      for (const key of ['author', 'category', 'tags', 'cover', 'gallery', 'seo', 'links', 'blocks'])
+        assert.equal(key in doc, false, key);
     });
 
     it('* populates every relation, component, zone and media one level deep', async () => {
@@ -55,13 +65,26 @@ for (const dialect of DIALECTS) {
       assert.equal(doc.author.name, 'Ann');
       assert.equal('avatar' in doc.author, false, 'one level only');
       assert.equal(doc.category.name, 'News');
-      assert.deepEqual(doc.tags.map((t: any) => t.name), ['b-tag', 'a-tag', 'c-tag'], 'stored order');
+      assert.deepEqual(
+        doc.tags.map((t: any) => t.name),
+        ['b-tag', 'a-tag', 'c-tag'],
+        'stored order',
+      );
       assert.equal(doc.cover.name, 'cover.png');
-      assert.deepEqual(doc.gallery.map((f: any) => f.name), ['share.png', 'cover.png']);
+      assert.deepEqual(
+        doc.gallery.map((f: any) => f.name),
+        ['share.png', 'cover.png'],
+      );
       assert.equal(doc.seo.metaTitle, 'SEO');
       assert.equal(typeof doc.seo.id, 'number');
-      assert.deepEqual(doc.links.map((l: any) => l.label), ['l1', 'l2']);
-      assert.deepEqual(doc.blocks.map((b: any) => b.__component), ['shared.quote', 'shared.media', 'shared.rich-text']);
+      assert.deepEqual(
+        doc.links.map((l: any) => l.label),
+        ['l1', 'l2'],
+      );
+      assert.deepEqual(
+        doc.blocks.map((b: any) => b.__component),
+        ['shared.quote', 'shared.media', 'shared.rich-text'],
+      );
     });
 
     it('a name, a comma list, an array, object toggles', async () => {
@@ -81,7 +104,9 @@ for (const dialect of DIALECTS) {
     });
 
     it('nested populate at any depth', async () => {
-      const doc = await get('populate[author][populate][avatar]=true&populate[author][populate][articles][populate][category]=true');
+      const doc = await get(
+        'populate[author][populate][avatar]=true&populate[author][populate][articles][populate][category]=true',
+      );
       assert.equal(doc.author.avatar.name, 'avatar.png');
       assert.equal(doc.author.articles[0].category.name, 'News');
       const star = await get('populate[author][populate]=*');
@@ -98,7 +123,9 @@ for (const dialect of DIALECTS) {
     it('dynamic zones: shared strategy and detailed strategy with on', async () => {
       const shared = await get('populate[blocks][populate]=*');
       assert.equal(shared.blocks[1].file.name, 'cover.png');
-      const detailed = await get('populate[blocks][on][shared.media][populate]=file&populate[blocks][on][shared.quote][fields][0]=title');
+      const detailed = await get(
+        'populate[blocks][on][shared.media][populate]=file&populate[blocks][on][shared.quote][fields][0]=title',
+      );
       assert.equal(detailed.blocks.find((b: any) => b.__component === 'shared.media').file.name, 'cover.png');
       const quote = detailed.blocks.find((b: any) => b.__component === 'shared.quote');
       assert.equal(quote.title, 'Q');
@@ -107,15 +134,39 @@ for (const dialect of DIALECTS) {
 
     it('media objects carry the fields of docs/rest.md "Documents and the envelope"', async () => {
       const cover = (await get('populate=cover')).cover;
-      for (const key of ['id', 'documentId', 'name', 'alternativeText', 'caption', 'width', 'height', 'formats', 'hash', 'ext', 'mime', 'size', 'url', 'previewUrl', 'provider', 'provider_metadata', 'createdAt', 'updatedAt']) {
+      for (const key of [
+        'id',
+        'documentId',
+        'name',
+        'alternativeText',
+        'caption',
+        'width',
+        'height',
+        'formats',
+        'hash',
+        'ext',
+        'mime',
+        'size',
+        'url',
+        'previewUrl',
+        'provider',
+        'provider_metadata',
+        'createdAt',
+        'updatedAt',
+      ]) {
         assert.ok(key in cover, key);
       }
       assert.equal('folderPath' in cover, false);
     });
 
     it('fields, filters and sort inside a populate', async () => {
-      const doc = await get('populate[tags][fields][0]=name&populate[tags][sort]=name:asc&populate[tags][filters][name][$ne]=c-tag');
-      assert.deepEqual(doc.tags.map((t: any) => t.name), ['a-tag', 'b-tag']);
+      const doc = await get(
+        'populate[tags][fields][0]=name&populate[tags][sort]=name:asc&populate[tags][filters][name][$ne]=c-tag',
+      );
+      assert.deepEqual(
+        doc.tags.map((t: any) => t.name),
+        ['a-tag', 'b-tag'],
+      );
       assert.equal('createdAt' in doc.tags[0] && 'slug' in doc.tags[0], false);
     });
 
@@ -142,9 +193,11 @@ for (const dialect of DIALECTS) {
       const api = server.api;
       // Its own author, tags and articles: the seed stays as the other tests read it.
       const prefix = unique('bulk');
-      const author = (await api.post('/api/authors', { data: { name: `${prefix} author`, avatar: fileIds[1] } })).body.data.documentId;
+      const author = (await api.post('/api/authors', { data: { name: `${prefix} author`, avatar: fileIds[1] } })).body
+        .data.documentId;
       const tags: string[] = [];
-      for (const name of ['x', 'y']) tags.push((await api.post('/api/tags', { data: { name: `${prefix} ${name}` } })).body.data.documentId);
+      for (const name of ['x', 'y'])
+        tags.push((await api.post('/api/tags', { data: { name: `${prefix} ${name}` } })).body.data.documentId);
       const query = `filters[title][$startsWith]=${prefix}&populate[author][populate][avatar]=true&populate[tags][populate][articles]=true&populate[seo][populate]=*&populate[blocks][populate]=*&populate[cover]=true&pagination[pageSize]=100&pagination[withCount]=false`;
       const count = async () => {
         const before = server.vellum.database.statementCount;
@@ -154,7 +207,17 @@ for (const dialect of DIALECTS) {
       };
       const bulk = (i: number) =>
         api.post('/api/articles', {
-          data: { title: `${prefix} ${i}`, author, tags, cover: fileIds[0], seo: { metaTitle: 's', shareImage: fileIds[1] }, blocks: [{ __component: 'shared.quote', title: 'q' }, { __component: 'shared.media', file: fileIds[2] }] },
+          data: {
+            title: `${prefix} ${i}`,
+            author,
+            tags,
+            cover: fileIds[0],
+            seo: { metaTitle: 's', shareImage: fileIds[1] },
+            blocks: [
+              { __component: 'shared.quote', title: 'q' },
+              { __component: 'shared.media', file: fileIds[2] },
+            ],
+          },
         });
       await bulk(0);
       const small = await count();
@@ -162,7 +225,11 @@ for (const dialect of DIALECTS) {
       const large = await count();
       assert.equal(small.rows, 1);
       assert.equal(large.rows, 100);
-      assert.equal(large.statements, small.statements, `${small.statements} statements for ${small.rows} rows, ${large.statements} for ${large.rows}`);
+      assert.equal(
+        large.statements,
+        small.statements,
+        `${small.statements} statements for ${small.rows} rows, ${large.statements} for ${large.rows}`,
+      );
       assert.ok(large.statements <= 15, `${large.statements} statements`);
     });
   });

@@ -23,12 +23,20 @@ for (const dialect of DIALECTS) {
       };
       ids.A = await create('targets', { name: `${tag} Alpha one` });
       ids.B = await create('targets', { name: `${tag} beta 50%_off` });
-      const edited = await server.api.put(`/api/targets/${ids.B.documentId}?status=draft`, { data: { name: `${tag} beta 50%_off` } });
+      const edited = await server.api.put(`/api/targets/${ids.B.documentId}?status=draft`, {
+        data: { name: `${tag} beta 50%_off` },
+      });
       assert.equal(edited.status, 200);
       ids.C = await create('targets', { name: `${tag} gamma draft` }, '?status=draft');
-      ids.O = await create('owners', { name: `${tag} owner`, manyToManyBi: [ids.A.documentId, ids.B.documentId, ids.C.documentId] }, '?status=draft');
+      ids.O = await create(
+        'owners',
+        { name: `${tag} owner`, manyToManyBi: [ids.A.documentId, ids.B.documentId, ids.C.documentId] },
+        '?status=draft',
+      );
       ids.P = await create('pages', { title: `${tag} page` });
-      const fr = await server.api.put(`/api/pages/${ids.P.documentId}?locale=fr&status=draft`, { data: { title: `${tag} page fr` } });
+      const fr = await server.api.put(`/api/pages/${ids.P.documentId}?locale=fr&status=draft`, {
+        data: { title: `${tag} page fr` },
+      });
       assert.equal(fr.status, 200);
       ids.Q = await create('pages', { title: `${tag} page never` }, '?status=draft');
     });
@@ -57,7 +65,9 @@ for (const dialect of DIALECTS) {
     it('_q finds the documentId and the id, and applies to the count', async () => {
       assert.equal(await targets(`_q=${ids.A.documentId}`), 'Alpha');
       assert.equal(await targets(`_q=${ids.A.id}&filters[id]=${ids.A.id}`), 'Alpha');
-      const res = await server.api.get(`/api/targets?filters[name][$startsWith]=${tag}&_q=${tag}&pagination[pageSize]=1`);
+      const res = await server.api.get(
+        `/api/targets?filters[name][$startsWith]=${tag}&_q=${tag}&pagination[pageSize]=1`,
+      );
       assert.equal(res.body.meta.pagination.total, 2);
       const bad = await server.api.get('/api/targets?_q[0]=x');
       assert.equal(bad.status, 400);
@@ -65,11 +75,16 @@ for (const dialect of DIALECTS) {
     });
 
     it('_q searches the locale of localized types', async () => {
-      const res = await server.api.get(`/api/pages?filters[title][$startsWith]=${tag}&_q=fr&locale=*&status=draft&sort=locale`);
+      const res = await server.api.get(
+        `/api/pages?filters[title][$startsWith]=${tag}&_q=fr&locale=*&status=draft&sort=locale`,
+      );
       // _q also searches documentIds: a random one may contain "fr", then the English version matches too.
       const viaDocumentId = ids.P!.documentId.includes('fr') ? [`${tag} page`] : [];
       const neverViaDocumentId = ids.Q!.documentId.includes('fr') ? [`${tag} page never`] : [];
-      assert.deepEqual(res.body.data.map((d: { title: string }) => d.title).sort(), [...viaDocumentId, ...neverViaDocumentId, `${tag} page fr`].sort());
+      assert.deepEqual(
+        res.body.data.map((d: { title: string }) => d.title).sort(),
+        [...viaDocumentId, ...neverViaDocumentId, `${tag} page fr`].sort(),
+      );
     });
 
     it('hasPublishedVersion and publicationFilter keep a cohort of versions', async () => {
@@ -83,7 +98,9 @@ for (const dialect of DIALECTS) {
       assert.equal(await targets('status=draft&publicationFilter=published-with-draft'), '');
       assert.equal(await targets('publicationFilter=never-published'), '');
       // modified / unmodified compare the draft's updatedAt with the published one's.
-      const [draft, published] = await Promise.all(['draft', 'published'].map((s) => server.api.get(`/api/targets/${ids.B.documentId}?status=${s}`)));
+      const [draft, published] = await Promise.all(
+        ['draft', 'published'].map((s) => server.api.get(`/api/targets/${ids.B.documentId}?status=${s}`)),
+      );
       const bModified = draft.body.data.updatedAt > published.body.data.updatedAt;
       assert.equal(await targets('status=draft&publicationFilter=modified'), bModified ? 'beta' : '');
       assert.equal(await targets('publicationFilter=unmodified'), bModified ? 'Alpha' : 'Alpha beta');
@@ -91,7 +108,11 @@ for (const dialect of DIALECTS) {
 
     it('per locale, or per document', async () => {
       const pages = async (query: string) =>
-        (await server.api.get(`/api/pages?filters[title][$startsWith]=${tag}&sort=title&locale=*&status=draft&${query}`)).body.data
+        (
+          await server.api.get(
+            `/api/pages?filters[title][$startsWith]=${tag}&sort=title&locale=*&status=draft&${query}`,
+          )
+        ).body.data
           .map((d: { title: string }) => d.title.slice(tag.length + 1))
           .join(', ');
       assert.equal(await pages('publicationFilter=never-published'), 'page fr, page never');
@@ -101,13 +122,21 @@ for (const dialect of DIALECTS) {
     });
 
     it('the cohort applies to populated relations too', async () => {
-      const res = await server.api.get(`/api/owners?filters[name][$eq]=${tag} owner&status=draft&hasPublishedVersion=false&populate=manyToManyBi`);
-      assert.deepEqual(res.body.data.map((o: any) => o.manyToManyBi.map((t: { name: string }) => t.name)), [[`${tag} gamma draft`]]);
+      const res = await server.api.get(
+        `/api/owners?filters[name][$eq]=${tag} owner&status=draft&hasPublishedVersion=false&populate=manyToManyBi`,
+      );
+      assert.deepEqual(
+        res.body.data.map((o: any) => o.manyToManyBi.map((t: { name: string }) => t.name)),
+        [[`${tag} gamma draft`]],
+      );
     });
 
     it('bad cohort values are a 400', async () => {
       // Details as Strapi's: the parameter for publicationFilter, nothing for hasPublishedVersion.
-      for (const [query, details] of [['publicationFilter=xx', { source: 'query', param: 'publicationFilter' }], ['hasPublishedVersion=1', {}]] as const) {
+      for (const [query, details] of [
+        ['publicationFilter=xx', { source: 'query', param: 'publicationFilter' }],
+        ['hasPublishedVersion=1', {}],
+      ] as const) {
         const res = await server.api.get(`/api/targets?${query}`);
         assert.equal(res.status, 400, query);
         assert.equal(res.body.error.name, 'ValidationError');
@@ -136,13 +165,19 @@ for (const dialect of DIALECTS) {
         assert.equal(res.status, 400, path);
         assert.equal(res.body.error.message, "Invalid params: 'lookup'");
       }
-      const write = await server.api.put(`/api/targets/${ids.A.documentId}?lookup=x`, { data: { name: `${tag} Alpha one` } });
+      const write = await server.api.put(`/api/targets/${ids.A.documentId}?lookup=x`, {
+        data: { name: `${tag} Alpha one` },
+      });
       assert.equal(write.status, 400);
       const single = await server.api.get(`/api/targets/${ids.A.documentId}?pageSize=x`);
       assert.equal(single.status, 400);
       assert.equal(single.body.error.name, 'PaginationError');
       assert.equal((await server.api.get(`/api/targets/${ids.A.documentId}?start=-3`)).status, 400);
-      assert.equal((await server.api.get(`/api/targets/${ids.A.documentId}?page=2`)).status, 200, 'a single document ignores a valid page');
+      assert.equal(
+        (await server.api.get(`/api/targets/${ids.A.documentId}?page=2`)).status,
+        200,
+        'a single document ignores a valid page',
+      );
     });
 
     it('parameters Strapi ignores are ignored', async () => {
@@ -155,7 +190,10 @@ for (const dialect of DIALECTS) {
   describe(`api.rest.strictParams [${dialect}]`, () => {
     let server: TestServer;
     before(async () => {
-      server = await startServer(dialect, { project: fixture('relation-matrix'), config: { api: { rest: { strictParams: true } } } });
+      server = await startServer(dialect, {
+        project: fixture('relation-matrix'),
+        config: { api: { rest: { strictParams: true } } },
+      });
     });
     after(() => server?.close());
 
@@ -164,7 +202,9 @@ for (const dialect of DIALECTS) {
       assert.equal(res.status, 400);
       assert.equal(res.body.error.message, 'Invalid key foo');
       assert.equal(res.body.error.details.param, 'foo');
-      const ok = await server.api.get('/api/targets?_q=x&status=draft&locale=en&count=true&pagination[page]=1&hasPublishedVersion=true');
+      const ok = await server.api.get(
+        '/api/targets?_q=x&status=draft&locale=en&count=true&pagination[page]=1&hasPublishedVersion=true',
+      );
       assert.equal(ok.status, 200, JSON.stringify(ok.body));
     });
   });

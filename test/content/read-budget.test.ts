@@ -9,7 +9,8 @@ import { after, before, describe, it } from 'node:test';
 import { DIALECTS, startServer, type TestServer } from '../helpers/server.js';
 
 const ARTICLES = 100;
-const PROBE = 'pagination[pageSize]=100&populate[category][populate][articles][populate][category][populate][articles]=true';
+const PROBE =
+  'pagination[pageSize]=100&populate[category][populate][articles][populate][category][populate][articles]=true';
 
 for (const dialect of DIALECTS) {
   describe(`read budget (api.rest.costLimit) [${dialect}]`, () => {
@@ -20,14 +21,20 @@ for (const dialect of DIALECTS) {
 
     before(async () => {
       server = await startServer(dialect);
-      small = await startServer(dialect, { nodeOf: server, config: { api: { rest: { costLimit: 200, cache: { enabled: false } } } } });
+      small = await startServer(dialect, {
+        nodeOf: server,
+        config: { api: { rest: { costLimit: 200, cache: { enabled: false } } } },
+      });
       const api = server.api;
       categoryId = (await api.post('/api/categories', { data: { name: 'News' } })).body.data.documentId;
       const author = (await api.post('/api/authors', { data: { name: 'Ann' } })).body.data.documentId;
       const tags: string[] = [];
-      for (const name of ['a', 'b', 'c']) tags.push((await api.post('/api/tags', { data: { name } })).body.data.documentId);
+      for (const name of ['a', 'b', 'c'])
+        tags.push((await api.post('/api/tags', { data: { name } })).body.data.documentId);
       for (let i = 0; i < ARTICLES; i++) {
-        const res = await api.post('/api/articles', { data: { title: `Article ${i}`, category: categoryId, author, tags, seo: { metaTitle: `m${i}` } } });
+        const res = await api.post('/api/articles', {
+          data: { title: `Article ${i}`, category: categoryId, author, tags, seo: { metaTitle: `m${i}` } },
+        });
         assert.equal(res.status, 201);
       }
     });
@@ -47,7 +54,9 @@ for (const dialect of DIALECTS) {
       assert.match(res.body.error.message, /api\.rest\.costLimit/);
       // The same with a token, and with a single document at the top.
       assert.equal((await server.api.get(`/api/articles?${PROBE}`)).body.error?.name, 'CostLimitError');
-      const one = await server.publicApi.get(`/api/categories/${categoryId}?populate[articles][populate][category][populate][articles][populate][category][populate][articles]=true`);
+      const one = await server.publicApi.get(
+        `/api/categories/${categoryId}?populate[articles][populate][category][populate][articles][populate][category][populate][articles]=true`,
+      );
       assert.equal(one.status, 400);
       assert.equal(one.body.error.name, 'CostLimitError');
       // The server still answers.
@@ -59,7 +68,9 @@ for (const dialect of DIALECTS) {
       assert.equal(res.status, 200);
       assert.equal(res.body.data.length, ARTICLES);
       assert.equal(res.body.data[0].tags.length, 3);
-      const nested = await server.publicApi.get('/api/articles?pagination[pageSize]=100&populate[category][populate][articles]=true&populate[tags]=true&populate[author]=true');
+      const nested = await server.publicApi.get(
+        '/api/articles?pagination[pageSize]=100&populate[category][populate][articles]=true&populate[tags]=true&populate[author]=true',
+      );
       assert.equal(nested.status, 200, JSON.stringify(nested.body.error));
       assert.equal(nested.body.data[0].category.articles.length, ARTICLES);
     });
@@ -67,16 +78,34 @@ for (const dialect of DIALECTS) {
     it('counts the page and every populated item: exactly the limit passes, one level more does not', async () => {
       const exact = await small.publicApi.get('/api/articles?pagination[pageSize]=100&populate[category]=true');
       assert.equal(exact.status, 200, '100 articles + 100 categories = 200 items');
-      const over = await small.publicApi.get('/api/articles?pagination[pageSize]=100&populate[category]=true&populate[author]=true');
+      const over = await small.publicApi.get(
+        '/api/articles?pagination[pageSize]=100&populate[category]=true&populate[author]=true',
+      );
       assert.equal(over.status, 400);
       assert.deepEqual(over.body.error.details, { limit: 200, setting: 'api.rest.costLimit' });
       // Components and to-many relations count like relations.
-      assert.equal((await small.publicApi.get('/api/articles?pagination[pageSize]=50&populate[seo]=true&populate[tags]=true')).status, 400, '50 + 50 + 150');
-      assert.equal((await small.publicApi.get('/api/articles?pagination[pageSize]=40&populate[seo]=true&populate[tags]=true')).status, 200, '40 + 40 + 120');
+      assert.equal(
+        (await small.publicApi.get('/api/articles?pagination[pageSize]=50&populate[seo]=true&populate[tags]=true'))
+          .status,
+        400,
+        '50 + 50 + 150',
+      );
+      assert.equal(
+        (await small.publicApi.get('/api/articles?pagination[pageSize]=40&populate[seo]=true&populate[tags]=true'))
+          .status,
+        200,
+        '40 + 40 + 120',
+      );
       // A single document counts its populated items too.
-      const category = await small.publicApi.get(`/api/categories/${categoryId}?populate[articles][populate][tags]=true`);
+      const category = await small.publicApi.get(
+        `/api/categories/${categoryId}?populate[articles][populate][tags]=true`,
+      );
       assert.equal(category.status, 400, '1 + 100 + 300');
-      assert.equal((await small.publicApi.get(`/api/categories/${categoryId}?populate=articles`)).status, 200, '1 + 100');
+      assert.equal(
+        (await small.publicApi.get(`/api/categories/${categoryId}?populate=articles`)).status,
+        200,
+        '1 + 100',
+      );
     });
   });
 }

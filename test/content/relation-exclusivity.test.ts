@@ -17,9 +17,18 @@ interface Versions {
   published: Names | 'none';
 }
 
-const TO_MANY = new Set(['oneToManyBi', 'oneToManyUni', 'manyToManyBi', 'manyToManyUni', 'manyWay', 'oneToMany', 'manyToMany']);
+const TO_MANY = new Set([
+  'oneToManyBi',
+  'oneToManyUni',
+  'manyToManyBi',
+  'manyToManyUni',
+  'manyWay',
+  'oneToMany',
+  'manyToMany',
+]);
 const valueFor = (attribute: string, documentId: string) => (TO_MANY.has(attribute) ? [documentId] : documentId);
-const namesOf = (value: any): Names => (value == null ? null : Array.isArray(value) ? value.map((v) => v.name) : value.name);
+const namesOf = (value: any): Names =>
+  value == null ? null : Array.isArray(value) ? value.map((v) => v.name) : value.name;
 
 for (const dialect of DIALECTS) {
   describe(`relation exclusivity, as Strapi 5 [${dialect}]`, () => {
@@ -36,7 +45,8 @@ for (const dialect of DIALECTS) {
       return res.body.data as { documentId: string; name: string };
     };
     const target = (label: string, query = '') => create('targets', { name: unique(label) }, query);
-    const owner = (label: string, data: Record<string, unknown> = {}, query = '') => create('owners', { name: unique(label), ...data }, query);
+    const owner = (label: string, data: Record<string, unknown> = {}, query = '') =>
+      create('owners', { name: unique(label), ...data }, query);
     const write = async (plural: string, documentId: string, data: Record<string, unknown>, query = '') => {
       const res = await server.api.put(`/api/${plural}/${documentId}${query}`, { data });
       assert.equal(res.status, 200, JSON.stringify(res.body));
@@ -46,13 +56,25 @@ for (const dialect of DIALECTS) {
       const draft = await server.api.get(`/api/${plural}/${documentId}?status=draft&populate=${attribute}`);
       const published = await server.api.get(`/api/${plural}/${documentId}?populate=${attribute}`);
       assert.equal(draft.status, 200, JSON.stringify(draft.body));
-      return { draft: namesOf(draft.body.data[attribute]), published: published.status === 404 ? 'none' : namesOf(published.body.data[attribute]) };
+      return {
+        draft: namesOf(draft.body.data[attribute]),
+        published: published.status === 404 ? 'none' : namesOf(published.body.data[attribute]),
+      };
     };
     const both = (names: Names): Versions => ({ draft: names, published: names });
     const one = (attribute: string, name: string): Names => (TO_MANY.has(attribute) ? [name] : name);
     const none = (attribute: string): Names => (TO_MANY.has(attribute) ? [] : null);
 
-    for (const attribute of ['oneToOneUni', 'oneToManyUni', 'oneWay', 'manyWay', 'manyToOneUni', 'manyToManyUni', 'manyToOneBi', 'manyToManyBi']) {
+    for (const attribute of [
+      'oneToOneUni',
+      'oneToManyUni',
+      'oneWay',
+      'manyWay',
+      'manyToOneUni',
+      'manyToManyUni',
+      'manyToOneBi',
+      'manyToManyBi',
+    ]) {
       it(`${attribute}: a second owner leaves the first its target, published or draft`, async () => {
         const t = await target('t');
         const first = await owner('first', { [attribute]: valueFor(attribute, t.documentId) });
@@ -60,7 +82,10 @@ for (const dialect of DIALECTS) {
         const third = await owner('third');
         await write('owners', third.documentId, { [attribute]: valueFor(attribute, t.documentId) }, '?status=draft');
         assert.deepEqual(await versions('owners', first.documentId, attribute), both(one(attribute, t.name)));
-        assert.deepEqual(await versions('owners', third.documentId, attribute), { draft: one(attribute, t.name), published: none(attribute) });
+        assert.deepEqual(await versions('owners', third.documentId, attribute), {
+          draft: one(attribute, t.name),
+          published: none(attribute),
+        });
       });
     }
 
@@ -71,7 +96,10 @@ for (const dialect of DIALECTS) {
       await write('owners', second.documentId, { oneToOneBi: t.documentId }, '?status=draft');
       assert.deepEqual(await versions('owners', first.documentId, 'oneToOneBi'), { draft: null, published: t.name });
       assert.deepEqual(await versions('owners', second.documentId, 'oneToOneBi'), { draft: t.name, published: null });
-      assert.deepEqual(await versions('targets', t.documentId, 'oneToOneInv'), { draft: second.name, published: first.name });
+      assert.deepEqual(await versions('targets', t.documentId, 'oneToOneInv'), {
+        draft: second.name,
+        published: first.name,
+      });
       await write('owners', second.documentId, {});
       assert.deepEqual(await versions('owners', first.documentId, 'oneToOneBi'), both(null));
       assert.deepEqual(await versions('owners', second.documentId, 'oneToOneBi'), both(t.name));
@@ -83,9 +111,15 @@ for (const dialect of DIALECTS) {
       const first = await owner('first', { oneToManyBi: [t.documentId, t2.documentId] });
       const second = await owner('second');
       await write('owners', second.documentId, { oneToManyBi: { connect: [t.documentId] } }, '?status=draft');
-      assert.deepEqual(await versions('owners', first.documentId, 'oneToManyBi'), { draft: [t2.name], published: [t.name, t2.name] });
+      assert.deepEqual(await versions('owners', first.documentId, 'oneToManyBi'), {
+        draft: [t2.name],
+        published: [t.name, t2.name],
+      });
       assert.deepEqual(await versions('owners', second.documentId, 'oneToManyBi'), { draft: [t.name], published: [] });
-      assert.deepEqual(await versions('targets', t.documentId, 'manyToOneInv'), { draft: second.name, published: first.name });
+      assert.deepEqual(await versions('targets', t.documentId, 'manyToOneInv'), {
+        draft: second.name,
+        published: first.name,
+      });
       await write('owners', second.documentId, {});
       assert.deepEqual(await versions('owners', first.documentId, 'oneToManyBi'), both([t2.name]));
       assert.deepEqual(await versions('owners', second.documentId, 'oneToManyBi'), both([t.name]));
@@ -96,14 +130,28 @@ for (const dialect of DIALECTS) {
       const [t, t2, t3] = [await target('t'), await target('t2'), await target('t3')];
       const first = await owner('first', { oneToManyBi: [t2.documentId] });
       const second = await owner('second', { oneToManyBi: [t.documentId] });
-      await write('owners', first.documentId, { oneToManyBi: { connect: [{ documentId: t3.documentId, position: { start: true } }] } }, '?status=draft');
-      assert.deepEqual(await versions('owners', first.documentId, 'oneToManyBi'), { draft: [t3.name, t2.name], published: [t2.name] });
+      await write(
+        'owners',
+        first.documentId,
+        { oneToManyBi: { connect: [{ documentId: t3.documentId, position: { start: true } }] } },
+        '?status=draft',
+      );
+      assert.deepEqual(await versions('owners', first.documentId, 'oneToManyBi'), {
+        draft: [t3.name, t2.name],
+        published: [t2.name],
+      });
       await write('owners', first.documentId, {});
       assert.deepEqual(await versions('owners', first.documentId, 'oneToManyBi'), both([t3.name, t2.name]));
       await write('owners', first.documentId, { oneToManyBi: { set: [t.documentId] } }, '?status=draft');
-      assert.deepEqual(await versions('owners', first.documentId, 'oneToManyBi'), { draft: [t.name], published: [t3.name, t2.name] });
+      assert.deepEqual(await versions('owners', first.documentId, 'oneToManyBi'), {
+        draft: [t.name],
+        published: [t3.name, t2.name],
+      });
       assert.deepEqual(await versions('owners', second.documentId, 'oneToManyBi'), { draft: [], published: [t.name] });
-      assert.deepEqual(await versions('targets', t2.documentId, 'manyToOneInv'), { draft: null, published: first.name });
+      assert.deepEqual(await versions('targets', t2.documentId, 'manyToOneInv'), {
+        draft: null,
+        published: first.name,
+      });
       await write('owners', first.documentId, {});
       assert.deepEqual(await versions('owners', first.documentId, 'oneToManyBi'), both([t.name]));
       assert.deepEqual(await versions('owners', second.documentId, 'oneToManyBi'), both([]));
@@ -122,16 +170,33 @@ for (const dialect of DIALECTS) {
         const o = await owner('o', { [attribute]: valueFor(attribute, t0.documentId) });
         const inverseMany = inverse === 'oneToManyInv' || inverse === 'manyToManyInv';
         const inverseOf = (name: string | null): Names => (inverseMany ? (name === null ? [] : [name]) : name);
-        await write('targets', t1.documentId, { [inverse]: inverseMany ? { connect: [o.documentId] } : o.documentId }, '?status=draft');
+        await write(
+          'targets',
+          t1.documentId,
+          { [inverse]: inverseMany ? { connect: [o.documentId] } : o.documentId },
+          '?status=draft',
+        );
         // The owner's side holds one target (t1 replaces t0) or many (t1 joins t0).
         const ownerHoldsOne = attribute === 'oneToOneBi' || attribute === 'manyToOneBi';
         const draftList = ownerHoldsOne ? one(attribute, t1.name) : [t0.name, t1.name];
-        assert.deepEqual(await versions('owners', o.documentId, attribute), { draft: draftList, published: one(attribute, t0.name) });
-        assert.deepEqual(await versions('targets', t0.documentId, inverse), { draft: inverseOf(ownerHoldsOne ? null : o.name), published: inverseOf(o.name) });
-        assert.deepEqual(await versions('targets', t1.documentId, inverse), { draft: inverseOf(o.name), published: inverseOf(null) });
+        assert.deepEqual(await versions('owners', o.documentId, attribute), {
+          draft: draftList,
+          published: one(attribute, t0.name),
+        });
+        assert.deepEqual(await versions('targets', t0.documentId, inverse), {
+          draft: inverseOf(ownerHoldsOne ? null : o.name),
+          published: inverseOf(o.name),
+        });
+        assert.deepEqual(await versions('targets', t1.documentId, inverse), {
+          draft: inverseOf(o.name),
+          published: inverseOf(null),
+        });
         await write('targets', t1.documentId, {});
         assert.deepEqual(await versions('owners', o.documentId, attribute), both(draftList));
-        assert.deepEqual(await versions('targets', t0.documentId, inverse), both(inverseOf(ownerHoldsOne ? null : o.name)));
+        assert.deepEqual(
+          await versions('targets', t0.documentId, inverse),
+          both(inverseOf(ownerHoldsOne ? null : o.name)),
+        );
         assert.deepEqual(await versions('targets', t1.documentId, inverse), both(inverseOf(o.name)));
       });
     }
@@ -167,14 +232,22 @@ for (const dialect of DIALECTS) {
       const third = await owner('third');
       const other = await create('badges', { name: unique('other'), holder: third.documentId });
       assert.deepEqual(await versions('owners', third.documentId, 'badge'), both(other.name));
-      await write('badges', badge.documentId, { holder: { connect: [{ documentId: third.documentId, status: 'draft' }] } });
-      assert.deepEqual(await versions('owners', third.documentId, 'badge'), { draft: badge.name, published: other.name });
+      await write('badges', badge.documentId, {
+        holder: { connect: [{ documentId: third.documentId, status: 'draft' }] },
+      });
+      assert.deepEqual(await versions('owners', third.documentId, 'badge'), {
+        draft: badge.name,
+        published: other.name,
+      });
       assert.deepEqual(await versions('owners', second.documentId, 'badge'), both(null));
     });
 
     it('publishing a target keeps its place in its owners lists', async () => {
       const [t0, t1] = [await target('t0'), await target('t1')];
-      const o = await owner('o', { manyToManyBi: [t0.documentId, t1.documentId], oneToManyBi: [t0.documentId, t1.documentId] });
+      const o = await owner('o', {
+        manyToManyBi: [t0.documentId, t1.documentId],
+        oneToManyBi: [t0.documentId, t1.documentId],
+      });
       await write('targets', t0.documentId, { name: `${t0.name}!` });
       assert.deepEqual(await versions('owners', o.documentId, 'manyToManyBi'), both([`${t0.name}!`, t1.name]));
       assert.deepEqual(await versions('owners', o.documentId, 'oneToManyBi'), both([`${t0.name}!`, t1.name]));
@@ -208,7 +281,11 @@ for (const dialect of DIALECTS) {
       return {
         block: namesOf(data.block?.[attribute]),
         blocks: data.blocks.map((item: any) => namesOf(item[attribute])),
-        zone: data.zone.map((entry: any) => (entry.__component === 'matrix.nested' ? entry.links.map((l: any) => namesOf(l[attribute])) : namesOf(entry[attribute]))),
+        zone: data.zone.map((entry: any) =>
+          entry.__component === 'matrix.nested'
+            ? entry.links.map((l: any) => namesOf(l[attribute]))
+            : namesOf(entry[attribute]),
+        ),
       };
     };
 

@@ -51,12 +51,22 @@ for (const dialect of DIALECTS) {
     const held = async (documentId: string, attribute: string) => {
       const draft = await server.api.get(`/api/owners/${documentId}?status=draft&populate=${attribute}`);
       const published = await server.api.get(`/api/owners/${documentId}?populate=${attribute}`);
-      return { draft: names(draft.body.data[attribute]), published: published.status === 404 ? 'none' : names(published.body.data[attribute]) };
+      return {
+        draft: names(draft.body.data[attribute]),
+        published: published.status === 404 ? 'none' : names(published.body.data[attribute]),
+      };
     };
     const both = (value: unknown) => ({ draft: value, published: value });
 
     it('a to-one relation takes a number, a string of digits, {id} or [id]; draft and published ids alike', async () => {
-      for (const value of [a.published, a.draft, String(a.published), { id: a.published }, { id: String(a.draft) }, [a.published]]) {
+      for (const value of [
+        a.published,
+        a.draft,
+        String(a.published),
+        { id: a.published },
+        { id: String(a.draft) },
+        [a.published],
+      ]) {
         const { res, documentId } = await owner('manyToOneUni', value);
         assert.equal(res.status, 201, `${JSON.stringify(value)}: ${JSON.stringify(res.body)}`);
         assert.deepEqual(await held(documentId, 'manyToOneUni'), both(a.name), JSON.stringify(value));
@@ -64,7 +74,12 @@ for (const dialect of DIALECTS) {
     });
 
     it('a to-many relation takes arrays of ids, {id} and documentIds mixed, in order', async () => {
-      for (const value of [[b.published, a.draft], [{ id: b.draft }, { id: a.published }], [b.published, a.documentId], [{ id: b.published }, { documentId: a.documentId }]]) {
+      for (const value of [
+        [b.published, a.draft],
+        [{ id: b.draft }, { id: a.published }],
+        [b.published, a.documentId],
+        [{ id: b.published }, { documentId: a.documentId }],
+      ]) {
         const { res, documentId } = await owner('manyToManyUni', value);
         assert.equal(res.status, 201, `${JSON.stringify(value)}: ${JSON.stringify(res.body)}`);
         assert.deepEqual(await held(documentId, 'manyToManyUni'), both([b.name, a.name]), JSON.stringify(value));
@@ -79,12 +94,25 @@ for (const dialect of DIALECTS) {
         assert.equal(res.status, 200, JSON.stringify(res.body));
         return held(documentId, 'manyToManyUni');
       };
-      assert.deepEqual(await put({ connect: [{ id: c.published, position: { before: a.published } }] }), both([c.name, a.name, b.name]));
-      assert.deepEqual(await put({ connect: [{ id: c.draft, position: { after: String(b.draft) } }] }), both([a.name, b.name, c.name]));
-      assert.deepEqual(await put({ connect: [{ documentId: c.documentId, position: { before: a.draft } }] }), both([c.name, a.name, b.name]));
+      assert.deepEqual(
+        await put({ connect: [{ id: c.published, position: { before: a.published } }] }),
+        both([c.name, a.name, b.name]),
+      );
+      assert.deepEqual(
+        await put({ connect: [{ id: c.draft, position: { after: String(b.draft) } }] }),
+        both([a.name, b.name, c.name]),
+      );
+      assert.deepEqual(
+        await put({ connect: [{ documentId: c.documentId, position: { before: a.draft } }] }),
+        both([c.name, a.name, b.name]),
+      );
       assert.deepEqual(await put({ disconnect: [a.published, { id: b.draft }] }), both([c.name]));
       assert.deepEqual(await put({ set: [b.published, { id: a.draft }] }), both([b.name, a.name]));
-      assert.deepEqual(await put({ disconnect: [999999999] }), both([b.name, a.name]), 'an unknown id disconnects nothing');
+      assert.deepEqual(
+        await put({ disconnect: [999999999] }),
+        both([b.name, a.name]),
+        'an unknown id disconnects nothing',
+      );
     });
 
     it('a documentId given with an id wins, as in Strapi', async () => {
@@ -103,7 +131,10 @@ for (const dialect of DIALECTS) {
       for (const [value, path] of [
         [999999999, ['manyToOneUni', 'set', 0]],
         [{ connect: [a.published, { id: 999999999 }] }, ['manyToOneUni', 'connect', 1]],
-        [{ connect: [{ id: a.published, position: { before: 999999999 } }] }, ['manyToOneUni', 'connect', 0, 'position']],
+        [
+          { connect: [{ id: a.published, position: { before: 999999999 } }] },
+          ['manyToOneUni', 'connect', 0, 'position'],
+        ],
       ] as const) {
         const name = unique('refused');
         const res = await server.api.post('/api/owners', { data: { name, manyToOneUni: value } });
@@ -127,12 +158,18 @@ for (const dialect of DIALECTS) {
       const o = await owner('name', unique('inverse'));
       const ownerDraftId = (await server.api.get(`/api/owners/${o.documentId}?status=draft`)).body.data.id;
       const t = await target('t');
-      assert.equal((await server.api.put(`/api/targets/${t.documentId}`, { data: { oneToManyInv: [ownerDraftId] } })).status, 200);
+      assert.equal(
+        (await server.api.put(`/api/targets/${t.documentId}`, { data: { oneToManyInv: [ownerDraftId] } })).status,
+        200,
+      );
       assert.deepEqual(await held(o.documentId, 'manyToOneBi'), both(t.name));
 
-      const withBlock = await server.api.post('/api/owners', { data: { name: unique('block'), block: { manyToOne: a.draft, manyToMany: [b.published, { id: c.draft }] } } });
+      const withBlock = await server.api.post('/api/owners', {
+        data: { name: unique('block'), block: { manyToOne: a.draft, manyToMany: [b.published, { id: c.draft }] } },
+      });
       assert.equal(withBlock.status, 201, JSON.stringify(withBlock.body));
-      const block = (await server.api.get(`/api/owners/${withBlock.body.data.documentId}?populate[block][populate]=*`)).body.data.block;
+      const block = (await server.api.get(`/api/owners/${withBlock.body.data.documentId}?populate[block][populate]=*`))
+        .body.data.block;
       assert.deepEqual([names(block.manyToOne), names(block.manyToMany)], [a.name, [b.name, c.name]]);
 
       // Publishing makes a new published row (as in Strapi): its id changed with the PUT above.
@@ -144,21 +181,31 @@ for (const dialect of DIALECTS) {
       assert.deepEqual(await held(second.documentId, 'oneToOneBi'), both(t.name));
     });
 
-    it('localized targets: an id names its row\'s locale, also between localized types; a documentId there names the writing locale', async () => {
+    it("localized targets: an id names its row's locale, also between localized types; a documentId there names the writing locale", async () => {
       const en = await server.api.post('/api/labels', { data: { name: unique('en') } });
-      const fr = await server.api.put(`/api/labels/${en.body.data.documentId}?locale=fr`, { data: { name: unique('fr') } });
+      const fr = await server.api.put(`/api/labels/${en.body.data.documentId}?locale=fr`, {
+        data: { name: unique('fr') },
+      });
       const [enId, frId] = [en.body.data.id, fr.body.data.id];
       const labels = async (plural: string, documentId: string, locale?: string) =>
-        (await server.api.get(`/api/${plural}/${documentId}?populate=labels${locale ? `&locale=${locale}` : ''}`)).body.data.labels.map((l: any) => l.locale);
+        (
+          await server.api.get(`/api/${plural}/${documentId}?populate=labels${locale ? `&locale=${locale}` : ''}`)
+        ).body.data.labels.map((l: any) => l.locale);
 
       const o = await owner('labels', [frId, enId]);
-      assert.deepEqual(await labels('owners', o.documentId), ['fr', 'en'], 'a type without i18n links the locale each id names');
+      assert.deepEqual(
+        await labels('owners', o.documentId),
+        ['fr', 'en'],
+        'a type without i18n links the locale each id names',
+      );
 
       // By documentId, the writing locale; by id, that row's locale in the draft, and the writing
       // locale once published: Strapi links the row, then its publish re-resolves every relation
       // by document in the page's locale (checked on 5.54).
       const drafts = async (documentId: string) =>
-        (await server.api.get(`/api/pages/${documentId}?populate=labels&locale=fr&status=draft`)).body.data.labels.map((l: any) => l.locale);
+        (await server.api.get(`/api/pages/${documentId}?populate=labels&locale=fr&status=draft`)).body.data.labels.map(
+          (l: any) => l.locale,
+        );
       for (const [value, draft, published] of [
         [[enId], 'en', 'fr'],
         [{ connect: [{ id: enId, position: { start: true } }] }, 'en', 'fr'],
@@ -171,21 +218,32 @@ for (const dialect of DIALECTS) {
         assert.deepEqual(await drafts(page.body.data.documentId), [draft], JSON.stringify(value));
       }
       const enOnly = await server.api.post('/api/labels', { data: { name: unique('en only') } });
-      const refused = await server.api.post('/api/pages?locale=fr', { data: { title: unique('page'), labels: [enOnly.body.data.documentId] } });
+      const refused = await server.api.post('/api/pages?locale=fr', {
+        data: { title: unique('page'), labels: [enOnly.body.data.documentId] },
+      });
       assert.equal(refused.status, 400, 'the label has no fr version');
 
       // From the inverse side: a fr label lists the fr version of a page.
       const page = await server.api.post('/api/pages', { data: { title: unique('page en') } });
       await server.api.put(`/api/pages/${page.body.data.documentId}?locale=fr`, { data: { title: unique('page fr') } });
-      await server.api.put(`/api/labels/${en.body.data.documentId}?locale=fr`, { data: { pages: [page.body.data.documentId] } });
+      await server.api.put(`/api/labels/${en.body.data.documentId}?locale=fr`, {
+        data: { pages: [page.body.data.documentId] },
+      });
       assert.deepEqual(await labels('pages', page.body.data.documentId, 'fr'), ['fr']);
       assert.deepEqual(await labels('pages', page.body.data.documentId, 'en'), []);
     });
 
     it('the v4 request format takes ids too', async () => {
-      const res = await server.api.post('/api/owners', { data: { name: unique('v4'), manyToManyUni: [a.published, b.published] } }, { headers: { 'strapi-response-format': 'v4' } });
+      const res = await server.api.post(
+        '/api/owners',
+        { data: { name: unique('v4'), manyToManyUni: [a.published, b.published] } },
+        { headers: { 'strapi-response-format': 'v4' } },
+      );
       assert.equal(res.status, 201, JSON.stringify(res.body));
-      const documentId = res.body.data.attributes?.documentId ?? res.body.data.documentId ?? (await server.api.get(`/api/owners?filters[id][$eq]=${res.body.data.id}`)).body.data[0].documentId;
+      const documentId =
+        res.body.data.attributes?.documentId ??
+        res.body.data.documentId ??
+        (await server.api.get(`/api/owners?filters[id][$eq]=${res.body.data.id}`)).body.data[0].documentId;
       assert.deepEqual(await held(documentId, 'manyToManyUni'), both([a.name, b.name]));
     });
   });

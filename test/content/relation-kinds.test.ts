@@ -14,7 +14,8 @@ for (const dialect of DIALECTS) {
       assert.equal(res.status, 201, JSON.stringify(res.body));
       return res.body.data.documentId as string;
     };
-    const get = async (plural: string, id: string, populate: string) => (await server.api.get(`/api/${plural}/${id}?populate=${populate}`)).body.data;
+    const get = async (plural: string, id: string, populate: string) =>
+      (await server.api.get(`/api/${plural}/${id}?populate=${populate}`)).body.data;
 
     it('oneToOne keeps one holder per passport on both sides', async () => {
       const passport = await create('passports', { number: 'P1' });
@@ -41,13 +42,25 @@ for (const dialect of DIALECTS) {
     });
 
     it('oneToMany without inverse and manyWay keep order and positions', async () => {
-      const friends = [await create('people', { name: 'F1' }), await create('people', { name: 'F2' }), await create('people', { name: 'F3' })];
+      const friends = [
+        await create('people', { name: 'F1' }),
+        await create('people', { name: 'F2' }),
+        await create('people', { name: 'F3' }),
+      ];
       const pets = [await create('pets', { name: 'Rex' }), await create('pets', { name: 'Tom' })];
       const me = await create('people', { name: 'Me', friends: [friends[1], friends[0]], crew: pets });
-      await server.api.put(`/api/people/${me}`, { data: { friends: { connect: [{ documentId: friends[2], position: { before: friends[0] } }] } } });
+      await server.api.put(`/api/people/${me}`, {
+        data: { friends: { connect: [{ documentId: friends[2], position: { before: friends[0] } }] } },
+      });
       const doc = await get('people', me, 'friends,crew');
-      assert.deepEqual(doc.friends.map((f: any) => f.name), ['F2', 'F3', 'F1']);
-      assert.deepEqual(doc.crew.map((p: any) => p.name), ['Rex', 'Tom']);
+      assert.deepEqual(
+        doc.friends.map((f: any) => f.name),
+        ['F2', 'F3', 'F1'],
+      );
+      assert.deepEqual(
+        doc.crew.map((p: any) => p.name),
+        ['Rex', 'Tom'],
+      );
     });
 
     it('manyToOne / oneToMany: written from either side, visible from the other, cardinality kept', async () => {
@@ -55,12 +68,23 @@ for (const dialect of DIALECTS) {
       const other = await create('people', { name: 'Other' });
       const p1 = await create('pets', { name: 'P1', owner });
       const p2 = await create('pets', { name: 'P2' });
-      await server.api.put(`/api/people/${owner}`, { data: { pets: { connect: [{ documentId: p2, position: { start: true } }] } } });
-      assert.deepEqual((await get('people', owner, 'pets')).pets.map((p: any) => p.name), ['P2', 'P1']);
+      await server.api.put(`/api/people/${owner}`, {
+        data: { pets: { connect: [{ documentId: p2, position: { start: true } }] } },
+      });
+      assert.deepEqual(
+        (await get('people', owner, 'pets')).pets.map((p: any) => p.name),
+        ['P2', 'P1'],
+      );
       assert.equal((await get('pets', p2, 'owner')).owner.documentId, owner);
       await server.api.put(`/api/pets/${p1}`, { data: { owner: other } });
-      assert.deepEqual((await get('people', owner, 'pets')).pets.map((p: any) => p.name), ['P2']);
-      assert.deepEqual((await get('people', other, 'pets')).pets.map((p: any) => p.name), ['P1']);
+      assert.deepEqual(
+        (await get('people', owner, 'pets')).pets.map((p: any) => p.name),
+        ['P2'],
+      );
+      assert.deepEqual(
+        (await get('people', other, 'pets')).pets.map((p: any) => p.name),
+        ['P1'],
+      );
       await server.api.put(`/api/people/${other}`, { data: { pets: { connect: [p2] } } });
       assert.deepEqual((await get('people', owner, 'pets')).pets, [], 'a pet has one owner');
     });

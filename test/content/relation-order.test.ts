@@ -27,7 +27,9 @@ for (const dialect of DIALECTS) {
     /** Four tags a1..a4 and an article linked to the given ones. */
     const setup = async (linked: number[]) => {
       const t = [await tag('a1'), await tag('a2'), await tag('a3'), await tag('a4')];
-      const res = await server.api.post('/api/articles', { data: { title: 'ordered', tags: linked.map((i) => t[i - 1]) } });
+      const res = await server.api.post('/api/articles', {
+        data: { title: 'ordered', tags: linked.map((i) => t[i - 1]) },
+      });
       assert.equal(res.status, 201, JSON.stringify(res.body));
       const names = new Map(t.map((id, i) => [id, `a${i + 1}`]));
       return { t, id: res.body.data.documentId as string, names };
@@ -50,7 +52,12 @@ for (const dialect of DIALECTS) {
 
     it('an item anchored on one connected later in the same list waits for it', async () => {
       const { t, id, names } = await setup([1]);
-      await put(id, { connect: [{ documentId: t[2], position: { after: t[1] } }, { documentId: t[1], position: { start: true } }] });
+      await put(id, {
+        connect: [
+          { documentId: t[2], position: { after: t[1] } },
+          { documentId: t[1], position: { start: true } },
+        ],
+      });
       assert.deepEqual(await order(id, names), ['a2', 'a3', 'a1']);
     });
 
@@ -62,7 +69,13 @@ for (const dialect of DIALECTS) {
 
     it('connecting and disconnecting the same target in one write is a move', async () => {
       const { t, id, names } = await setup([1, 2, 3]);
-      await put(id, { connect: [{ documentId: t[3], position: { start: true } }, { documentId: t[1], position: { before: t[3] } }], disconnect: [t[3]] });
+      await put(id, {
+        connect: [
+          { documentId: t[3], position: { start: true } },
+          { documentId: t[1], position: { before: t[3] } },
+        ],
+        disconnect: [t[3]],
+      });
       assert.deepEqual(await order(id, names), ['a2', 'a4', 'a1', 'a3']);
     });
 
@@ -75,10 +88,13 @@ for (const dialect of DIALECTS) {
       const [f1, f2] = [await insertFile(server, 'one.png'), await insertFile(server, 'two.png')];
       const res = await server.api.put(`/api/articles/${id}?populate=gallery`, { data: { gallery: [f2, f1, f2] } });
       assert.equal(res.status, 200, JSON.stringify(res.body));
-      assert.deepEqual(res.body.data.gallery.map((f: { id: number }) => f.id), [f2, f1]);
+      assert.deepEqual(
+        res.body.data.gallery.map((f: { id: number }) => f.id),
+        [f2, f1],
+      );
     });
 
-    it('a set from the inverse side keeps the order of the owner\'s own list', async () => {
+    it("a set from the inverse side keeps the order of the owner's own list", async () => {
       const { t, id, names } = await setup([1, 2, 3]);
       // The link article-a1 exists: setting a1's articles to [article] must not move a1 in the article's tags.
       const res = await server.api.put(`/api/tags/${t[0]}`, { data: { articles: [id] } });
@@ -89,8 +105,12 @@ for (const dialect of DIALECTS) {
 
     it('connecting from the inverse side moves a linked owner to the end of the inverse list, not in its own list', async () => {
       const { t, id, names } = await setup([1, 2]);
-      const other = (await server.api.post('/api/articles', { data: { title: 'other', tags: [t[0]] } })).body.data.documentId;
-      const articlesOf = async () => (await server.api.get(`/api/tags/${t[0]}?populate=articles`)).body.data.articles.map((a: { documentId: string }) => a.documentId);
+      const other = (await server.api.post('/api/articles', { data: { title: 'other', tags: [t[0]] } })).body.data
+        .documentId;
+      const articlesOf = async () =>
+        (await server.api.get(`/api/tags/${t[0]}?populate=articles`)).body.data.articles.map(
+          (a: { documentId: string }) => a.documentId,
+        );
       assert.deepEqual(await articlesOf(), [id, other]);
       assert.equal((await server.api.put(`/api/tags/${t[0]}`, { data: { articles: { connect: [id] } } })).status, 200);
       assert.deepEqual(await articlesOf(), [other, id]);
@@ -99,39 +119,76 @@ for (const dialect of DIALECTS) {
 
     it('an anchor neither linked nor connected is a 400 on either side (also when the write disconnects it); options.strict false puts the item at the end', async () => {
       const { t, id, names } = await setup([1]);
-      const other = (await server.api.post('/api/articles', { data: { title: 'unlinked anchor' } })).body.data.documentId;
+      const other = (await server.api.post('/api/articles', { data: { title: 'unlinked anchor' } })).body.data
+        .documentId;
       const third = (await server.api.post('/api/articles', { data: { title: 'connected' } })).body.data.documentId;
       for (const [path, body] of [
         [`/api/articles/${id}`, { tags: { connect: [{ documentId: t[1], position: { after: t[2] } }] } }],
-        [`/api/articles/${id}`, { tags: { connect: [{ documentId: t[1], position: { after: t[2] } }], disconnect: [t[2]] } }],
+        [
+          `/api/articles/${id}`,
+          { tags: { connect: [{ documentId: t[1], position: { after: t[2] } }], disconnect: [t[2]] } },
+        ],
         [`/api/tags/${t[0]}`, { articles: { connect: [{ documentId: third, position: { before: other } }] } }],
-        [`/api/tags/${t[0]}`, { articles: { connect: [{ documentId: third, position: { before: other } }], disconnect: [other] } }],
+        [
+          `/api/tags/${t[0]}`,
+          { articles: { connect: [{ documentId: third, position: { before: other } }], disconnect: [other] } },
+        ],
       ] as const) {
         const res = await server.api.put(path, { data: body });
         assert.equal(res.status, 400, JSON.stringify(res.body));
         assert.equal(res.body.error.name, 'ValidationError');
-        assert.match(res.body.error.message, /^There was a problem connecting relation with id \w+ at position \{"(after|before)":"\w+"\}\. The relation with id \w+ needs to be connected first\.$/);
+        assert.match(
+          res.body.error.message,
+          /^There was a problem connecting relation with id \w+ at position \{"(after|before)":"\w+"\}\. The relation with id \w+ needs to be connected first\.$/,
+        );
       }
       // Nothing was written.
       assert.deepEqual(await order(id, names, 'draft'), ['a1']);
-      const articlesOf = async () => (await server.api.get(`/api/tags/${t[0]}?populate=articles`)).body.data.articles.map((a: { documentId: string }) => a.documentId);
+      const articlesOf = async () =>
+        (await server.api.get(`/api/tags/${t[0]}?populate=articles`)).body.data.articles.map(
+          (a: { documentId: string }) => a.documentId,
+        );
       assert.deepEqual(await articlesOf(), [id]);
       await put(id, { connect: [{ documentId: t[1], position: { after: t[2] } }], options: { strict: false } });
       assert.deepEqual(await order(id, names), ['a1', 'a2']);
-      assert.equal((await server.api.put(`/api/tags/${t[0]}`, { data: { articles: { connect: [{ documentId: third, position: { before: other } }], options: { strict: false } } } })).status, 200);
+      assert.equal(
+        (
+          await server.api.put(`/api/tags/${t[0]}`, {
+            data: {
+              articles: { connect: [{ documentId: third, position: { before: other } }], options: { strict: false } },
+            },
+          })
+        ).status,
+        200,
+      );
       assert.deepEqual(await articlesOf(), [id, third]);
     });
 
     it('connecting from a type without draft and publish links every version of the owner, also when its draft was linked already', async () => {
-      const article = (await server.api.post('/api/articles', { data: { title: 'versions apart' } })).body.data.documentId;
-      const category = (await server.api.post('/api/categories', { data: { name: `versions-${++counter}` } })).body.data.documentId;
+      const article = (await server.api.post('/api/articles', { data: { title: 'versions apart' } })).body.data
+        .documentId;
+      const category = (await server.api.post('/api/categories', { data: { name: `versions-${++counter}` } })).body.data
+        .documentId;
       assert.equal((await server.api.put(`/api/articles/${article}?status=draft`, { data: { category } })).status, 200);
-      const categoryOf = async (status: string) => (await server.api.get(`/api/articles/${article}?status=${status}&populate=category`)).body.data.category?.documentId ?? null;
-      assert.deepEqual([await categoryOf('draft'), await categoryOf('published')], [category, null], 'a draft write links the draft only');
-      for (const articles of [{ connect: [article] }, { connect: [article, { documentId: article }], disconnect: [article] }]) {
+      const categoryOf = async (status: string) =>
+        (await server.api.get(`/api/articles/${article}?status=${status}&populate=category`)).body.data.category
+          ?.documentId ?? null;
+      assert.deepEqual(
+        [await categoryOf('draft'), await categoryOf('published')],
+        [category, null],
+        'a draft write links the draft only',
+      );
+      for (const articles of [
+        { connect: [article] },
+        { connect: [article, { documentId: article }], disconnect: [article] },
+      ]) {
         const res = await server.api.put(`/api/categories/${category}`, { data: { articles } });
         assert.equal(res.status, 200, JSON.stringify(res.body));
-        assert.deepEqual([await categoryOf('draft'), await categoryOf('published')], [category, category], JSON.stringify(articles));
+        assert.deepEqual(
+          [await categoryOf('draft'), await categoryOf('published')],
+          [category, category],
+          JSON.stringify(articles),
+        );
         await server.api.put(`/api/articles/${article}`, { data: { category: null } });
         await server.api.put(`/api/articles/${article}?status=draft`, { data: { category } });
       }

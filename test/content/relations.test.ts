@@ -8,7 +8,8 @@ for (const dialect of DIALECTS) {
     const tags: string[] = [];
     before(async () => {
       server = await startServer(dialect);
-      for (const name of ['t0', 't1', 't2', 't3', 't4']) tags.push((await server.api.post('/api/tags', { data: { name } })).body.data.documentId);
+      for (const name of ['t0', 't1', 't2', 't3', 't4'])
+        tags.push((await server.api.post('/api/tags', { data: { name } })).body.data.documentId);
     });
     after(() => server?.close());
     const api = () => server.api;
@@ -57,7 +58,9 @@ for (const dialect of DIALECTS) {
         },
       });
       assert.deepEqual(await tagNames(id), ['t2', 't4', 't0', 't3', 't1']);
-      await api().put(`/api/articles/${id}`, { data: { tags: { connect: [{ documentId: tags[2], position: { end: true } }] } } });
+      await api().put(`/api/articles/${id}`, {
+        data: { tags: { connect: [{ documentId: tags[2], position: { end: true } }] } },
+      });
       assert.deepEqual(await tagNames(id), ['t4', 't0', 't3', 't1', 't2']);
     });
 
@@ -86,7 +89,9 @@ for (const dialect of DIALECTS) {
       const res = await api().put(`/api/authors/${author}`, { data: { articles: [a1, a2] } });
       assert.equal(res.status, 200, JSON.stringify(res.body));
       assert.equal((await api().get(`/api/articles/${a1}?populate=author`)).body.data.author.documentId, author);
-      const list = (await api().get(`/api/authors/${author}?populate=articles`)).body.data.articles.map((a: any) => a.documentId);
+      const list = (await api().get(`/api/authors/${author}?populate=articles`)).body.data.articles.map(
+        (a: any) => a.documentId,
+      );
       assert.deepEqual(list, [a1, a2]);
     });
 
@@ -107,17 +112,42 @@ for (const dialect of DIALECTS) {
     });
 
     for (const [name, data, path] of [
-      ['the same entry at two positions in connect', { tags: { connect: [{ documentId: 'X', position: { end: true } }, { documentId: 'X', position: { start: true } }] } }, 'tags.connect.1'],
+      [
+        'the same entry at two positions in connect',
+        {
+          tags: {
+            connect: [
+              { documentId: 'X', position: { end: true } },
+              { documentId: 'X', position: { start: true } },
+            ],
+          },
+        },
+        'tags.connect.1',
+      ],
       ['a documentId that does not exist', { tags: { connect: ['doesnotexist000000000000'] } }, 'tags.connect.0'],
       ['set with connect', { tags: { set: ['X'], connect: ['X'] } }, 'tags'],
-      ['position with two keys', { tags: { connect: [{ documentId: 'X', position: { start: true, end: true } }] } }, 'tags.connect.0.position'],
-      ['before naming a document that does not exist', { tags: { connect: [{ documentId: 'X', position: { before: 'doesnotexist000000000000' } }] } }, 'tags.connect.0.position'],
-      ['disconnecting a document that does not exist', { tags: { disconnect: ['doesnotexist000000000000'] } }, 'tags.disconnect.0'],
+      [
+        'position with two keys',
+        { tags: { connect: [{ documentId: 'X', position: { start: true, end: true } }] } },
+        'tags.connect.0.position',
+      ],
+      [
+        'before naming a document that does not exist',
+        { tags: { connect: [{ documentId: 'X', position: { before: 'doesnotexist000000000000' } }] } },
+        'tags.connect.0.position',
+      ],
+      [
+        'disconnecting a document that does not exist',
+        { tags: { disconnect: ['doesnotexist000000000000'] } },
+        'tags.disconnect.0',
+      ],
       ['connect on a media attribute', { cover: { connect: [1] } }, 'cover'],
     ] as const) {
       it(`400 for ${name}, and nothing changes`, async () => {
         const id = await article({ tags: [tags[0]] });
-        const body = JSON.parse(JSON.stringify(data).replaceAll('"X"', JSON.stringify(tags[1])).replaceAll('"Y"', JSON.stringify(tags[4])));
+        const body = JSON.parse(
+          JSON.stringify(data).replaceAll('"X"', JSON.stringify(tags[1])).replaceAll('"Y"', JSON.stringify(tags[4])),
+        );
         const res = await api().put(`/api/articles/${id}`, { data: { title: 'changed?', ...body } });
         assert.equal(res.status, 400, JSON.stringify(res.body));
         assert.equal(res.body.error.name, 'ValidationError');
@@ -125,7 +155,10 @@ for (const dialect of DIALECTS) {
         assert.ok(paths.includes(path), `${paths.join(', ')} includes ${path}`);
         const read = (await api().get(`/api/articles/${id}?populate=tags`)).body.data;
         assert.notEqual(read.title, 'changed?');
-        assert.deepEqual(read.tags.map((t: any) => t.name), ['t0']);
+        assert.deepEqual(
+          read.tags.map((t: any) => t.name),
+          ['t0'],
+        );
       });
     }
 
@@ -133,14 +166,25 @@ for (const dialect of DIALECTS) {
       const en = (await api().post('/api/articles', { data: { title: 'Localized target' } })).body.data.documentId;
       await api().put(`/api/articles/${en}?locale=fr`, { data: { title: 'Cible localisée' } });
       const author = (await api().post('/api/authors', { data: { name: 'Polyglot' } })).body.data.documentId;
-      const res = await api().put(`/api/authors/${author}`, { data: { articles: { connect: [{ documentId: en, locale: 'fr', status: 'published' }] } } });
+      const res = await api().put(`/api/authors/${author}`, {
+        data: { articles: { connect: [{ documentId: en, locale: 'fr', status: 'published' }] } },
+      });
       assert.equal(res.status, 200, JSON.stringify(res.body));
       const fr = (await api().get(`/api/authors/${author}?populate=articles&locale=fr`)).body.data.articles;
-      assert.deepEqual(fr.map((a: any) => a.title), ['Cible localisée']);
+      assert.deepEqual(
+        fr.map((a: any) => a.title),
+        ['Cible localisée'],
+      );
       // The author has no i18n: it lists what it is linked to whatever ?locale says (as Strapi).
       const enList = (await api().get(`/api/authors/${author}?populate=articles`)).body.data.articles;
-      assert.deepEqual(enList.map((a: any) => [a.title, a.locale]), [['Cible localisée', 'fr']], 'the en version was not connected');
-      const bad = await api().put(`/api/authors/${author}`, { data: { articles: { connect: [{ documentId: en, locale: 'xx' }] } } });
+      assert.deepEqual(
+        enList.map((a: any) => [a.title, a.locale]),
+        [['Cible localisée', 'fr']],
+        'the en version was not connected',
+      );
+      const bad = await api().put(`/api/authors/${author}`, {
+        data: { articles: { connect: [{ documentId: en, locale: 'xx' }] } },
+      });
       assert.equal(bad.status, 400);
     });
 

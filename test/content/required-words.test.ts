@@ -37,9 +37,27 @@ const expected = WORDS.map(([name, message]) => ({ path: [name], message, name: 
 const complete = async (server: TestServer) => {
   const person = (await server.api.post('/api/people', { data: { name: unique('p') } })).body.data.documentId as string;
   return {
-    title: 't', body: 'b', email: 'a@example.com', slug: unique('s'), secret: 'secret123', count: 1, big: '1', price: 1.5, ratio: 1.5, flag: true,
-    day: '2020-01-01', at: '2020-01-01T00:00:00.000Z', time: '10:00:00.000', kind: 'a', meta: {}, content: [{ type: 'paragraph', children: [{ type: 'text', text: 'x' }] }],
-    owner: person, friends: [person], part: { label: 'l', size: 1 }, parts: [], zone: [],
+    title: 't',
+    body: 'b',
+    email: 'a@example.com',
+    slug: unique('s'),
+    secret: 'secret123',
+    count: 1,
+    big: '1',
+    price: 1.5,
+    ratio: 1.5,
+    flag: true,
+    day: '2020-01-01',
+    at: '2020-01-01T00:00:00.000Z',
+    time: '10:00:00.000',
+    kind: 'a',
+    meta: {},
+    content: [{ type: 'paragraph', children: [{ type: 'text', text: 'x' }] }],
+    owner: person,
+    friends: [person],
+    part: { label: 'l', size: 1 },
+    parts: [],
+    zone: [],
   } as Record<string, unknown>;
 };
 
@@ -52,13 +70,22 @@ for (const dialect of DIALECTS) {
       server = await startUploadServer(dialect, {}, { project: fixture('required-publish') });
       const form = new FormData();
       form.append('files', new Blob([Buffer.from('a text file')], { type: 'text/plain' }), 'note.txt');
-      const uploaded = await fetch(`${server.url}/api/upload`, { method: 'POST', headers: server.api.defaultHeaders, body: form });
+      const uploaded = await fetch(`${server.url}/api/upload`, {
+        method: 'POST',
+        headers: server.api.defaultHeaders,
+        body: form,
+      });
       media = ((await uploaded.json()) as { id: number }[])[0]!.id;
     });
     after(() => server?.close());
 
     it('POST ?status=published with every scalar and the component null: each in its type words, value null', async () => {
-      const data = { ...(await complete(server)), cover: media, images: [media], ...Object.fromEntries(WORDS.map(([name]) => [name, null])) };
+      const data = {
+        ...(await complete(server)),
+        cover: media,
+        images: [media],
+        ...Object.fromEntries(WORDS.map(([name]) => [name, null])),
+      };
       const res = await server.api.post('/api/sheets?status=published', { data });
       assert.equal(res.status, 400, JSON.stringify(res.body));
       assert.equal(res.body.error.message, `${WORDS.length} errors occurred`);
@@ -70,7 +97,12 @@ for (const dialect of DIALECTS) {
       delete data.title;
       const res = await server.api.post('/api/sheets?status=published', { data });
       assert.equal(res.status, 400, JSON.stringify(res.body));
-      assert.deepEqual(res.body.error, { status: 400, name: 'ValidationError', message: WORDS[0]![1], details: { errors: [expected[0]] } });
+      assert.deepEqual(res.body.error, {
+        status: 400,
+        name: 'ValidationError',
+        message: WORDS[0]![1],
+        details: { errors: [expected[0]] },
+      });
     });
 
     it('PUT ?status=published of an empty draft: the stored entry in the same words', async () => {
@@ -82,14 +114,23 @@ for (const dialect of DIALECTS) {
     });
 
     it('inside components: named by their path (part.label, parts[0].label)', async () => {
-      const data = { ...(await complete(server)), cover: media, images: [media], part: { label: null, size: null }, parts: [{ size: 1 }] };
+      const data = {
+        ...(await complete(server)),
+        cover: media,
+        images: [media],
+        part: { label: null, size: null },
+        parts: [{ size: 1 }],
+      };
       const res = await server.api.post('/api/sheets?status=published', { data });
       assert.equal(res.status, 400, JSON.stringify(res.body));
-      assert.deepEqual(res.body.error.details.errors.map((e: { path: string[]; message: string }) => [e.path.join('.'), e.message]), [
-        ['part.label', 'part.label must be a `string` type, but the final value was: `null`.'],
-        ['part.size', 'part.size must be a `number` type, but the final value was: `NaN`.'],
-        ['parts.0.label', 'parts[0].label must be a `string` type, but the final value was: `null`.'],
-      ]);
+      assert.deepEqual(
+        res.body.error.details.errors.map((e: { path: string[]; message: string }) => [e.path.join('.'), e.message]),
+        [
+          ['part.label', 'part.label must be a `string` type, but the final value was: `null`.'],
+          ['part.size', 'part.size must be a `number` type, but the final value was: `NaN`.'],
+          ['parts.0.label', 'parts[0].label must be a `string` type, but the final value was: `null`.'],
+        ],
+      );
     });
   });
 }

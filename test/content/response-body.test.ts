@@ -6,7 +6,10 @@ import { DIALECTS, startServer, type TestServer } from '../helpers/server.js';
 
 const text = (value: unknown) => {
   const body = jsonBody(value);
-  assert.equal(body.length, body.chunks.reduce((sum, chunk) => sum + chunk.length, 0));
+  assert.equal(
+    body.length,
+    body.chunks.reduce((sum, chunk) => sum + chunk.length, 0),
+  );
   return Buffer.concat(body.chunks).toString('utf8');
 };
 
@@ -51,7 +54,9 @@ for (const dialect of DIALECTS) {
     before(async () => {
       server = await startServer(dialect);
       for (let i = 0; i < 30; i++) {
-        const res = await server.api.post('/api/articles', { data: { title: `Body ${i}`, body: 'x'.repeat(4000), metadata, content } });
+        const res = await server.api.post('/api/articles', {
+          data: { title: `Body ${i}`, body: 'x'.repeat(4000), metadata, content },
+        });
         assert.equal(res.status, 201);
         assert.deepEqual(res.body.data.metadata, metadata);
       }
@@ -68,7 +73,9 @@ for (const dialect of DIALECTS) {
       }
       const one = await server.api.get(`/api/articles/${list.body.data[0].documentId}`);
       assert.deepEqual(one.body.data.metadata, metadata);
-      const legacy = await server.api.get('/api/articles?pagination[pageSize]=1', { headers: { 'Strapi-Response-Format': 'v4' } });
+      const legacy = await server.api.get('/api/articles?pagination[pageSize]=1', {
+        headers: { 'Strapi-Response-Format': 'v4' },
+      });
       assert.deepEqual(legacy.body.data[0].attributes.content, content);
     });
 

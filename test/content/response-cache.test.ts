@@ -17,7 +17,11 @@ const HOLD_NOTHING = { api: { rest: { cache: { holdAfterWriteMs: 0 } } } };
 import { ResponseCache } from '../../src/api/response-cache.js';
 
 describe('response cache: memory bound', () => {
-  const state = (articles: number, tags = 0) => new Map([['articles', articles], ['tags', tags]]);
+  const state = (articles: number, tags = 0) =>
+    new Map([
+      ['articles', articles],
+      ['tags', tags],
+    ]);
   it('stays within maxBytes: once full, a new answer takes the place of the least recently used one only if asked for more often', () => {
     const cache = new ResponseCache({ maxBytes: 128 * 1024, holdAfterWriteMs: 0 });
     const body = jsonBody({ data: 'x'.repeat(1000) });
@@ -163,13 +167,18 @@ for (const dialect of DIALECTS) {
       const path = `/api/articles/${own}?fields[0]=views`;
       await read(path);
       assert.equal(Boolean(await untilCached(path)), caches);
-      await server.vellum.database.db.updateTable('articles').set({ views: 77 }).where('document_id', '=', own).execute();
+      await server.vellum.database.db
+        .updateTable('articles')
+        .set({ views: 77 })
+        .where('document_id', '=', own)
+        .execute();
       assert.equal((await read(path)).response.body.data.views, 77);
     });
 
     it('callers with different grants never share an answer; a revoke applies to the next request', async () => {
       // The seed's two articles (other tests write their own).
-      const path = '/api/articles?filters[title][$in][0]=first&filters[title][$in][1]=second&populate[author]=true&sort=title&fields[0]=title';
+      const path =
+        '/api/articles?filters[title][$in][0]=first&filters[title][$in][1]=second&populate[author]=true&sort=title&fields[0]=title';
       const full = (await read(path)).response.body;
       assert.equal(full.data[0].author.name, 'Ann');
       const publicRole = (await server.vellum.auth.roles.get('public')).documentId;
@@ -177,7 +186,11 @@ for (const dialect of DIALECTS) {
       const shown = (await read(path, server.publicApi)).response.body;
       assert.deepEqual(titles(shown), ['first', 'second']);
       assert.equal(shown.data[0].author, undefined, 'Public may not read authors');
-      assert.equal((await read(path)).response.body.data[0].author.name, 'Ann', 'the full-access answer is still its own');
+      assert.equal(
+        (await read(path)).response.body.data[0].author.name,
+        'Ann',
+        'the full-access answer is still its own',
+      );
       await server.vellum.auth.roles.revoke(publicRole, ['api::article.article.find']);
       assert.equal((await server.publicApi.get(path)).status, 403);
       await server.vellum.auth.roles.grant(publicRole, ['api::article.article.find', 'api::author.author.find']);
@@ -185,7 +198,10 @@ for (const dialect of DIALECTS) {
 
     it('a write to another type keeps the answers that cannot depend on it', async () => {
       const own = await article(unique('keep'));
-      const paths = [`/api/articles/${own}?fields[0]=title`, `/api/articles?filters[title][$eq]=${own}&populate[author]=true`];
+      const paths = [
+        `/api/articles/${own}?fields[0]=title`,
+        `/api/articles?filters[title][$eq]=${own}&populate[author]=true`,
+      ];
       for (const path of paths) {
         await read(path);
         assert.ok(await untilCached(path), `${path} is cached`);
@@ -203,7 +219,8 @@ for (const dialect of DIALECTS) {
       const name = unique('Populated');
       const author = (await server.api.post('/api/authors', { data: { name } })).body.data.documentId;
       const tag = (await server.api.post('/api/tags', { data: { name: unique('t') } })).body.data.documentId;
-      const own = (await server.api.post('/api/articles', { data: { title: unique('dep'), author, tags: [tag] } })).body.data.documentId;
+      const own = (await server.api.post('/api/articles', { data: { title: unique('dep'), author, tags: [tag] } })).body
+        .data.documentId;
       const populated = `/api/articles/${own}?populate[author]=true&populate[tags]=true`;
       const filtered = `/api/articles?filters[author][name][$eq]=${name}&fields[0]=title`;
       const sorted = `/api/articles?filters[documentId][$eq]=${own}&sort=author.name:asc&fields[0]=title`;
@@ -215,7 +232,11 @@ for (const dialect of DIALECTS) {
       assert.equal(await untilCached(populated), undefined, 'a tag write drops the answer populating tags');
       assert.ok(await untilCached(filtered), 'and keeps the one filtering through authors only');
       await server.api.put(`/api/authors/${author}`, { data: { name: `${name} renamed` } });
-      assert.equal(await untilCached(filtered), undefined, 'an author write drops the answer filtering through authors');
+      assert.equal(
+        await untilCached(filtered),
+        undefined,
+        'an author write drops the answer filtering through authors',
+      );
       assert.equal(await untilCached(sorted), undefined, 'and the one sorted by the author');
       assert.equal((await read(filtered)).response.body.data.length, 0, 'which no longer matches');
       assert.equal((await read(populated)).response.body.data.author.name, `${name} renamed`);
@@ -228,7 +249,8 @@ for (const dialect of DIALECTS) {
 
     it('a write to a related type by another node drops the answers that read it, at once', async () => {
       const tag = (await server.api.post('/api/tags', { data: { name: unique('remote') } })).body.data.documentId;
-      const own = (await server.api.post('/api/articles', { data: { title: unique('remote'), tags: [tag] } })).body.data.documentId;
+      const own = (await server.api.post('/api/articles', { data: { title: unique('remote'), tags: [tag] } })).body.data
+        .documentId;
       const path = `/api/articles/${own}?populate[tags][fields][0]=name`;
       await read(path);
       assert.ok(await untilCached(path));
@@ -265,7 +287,10 @@ for (const dialect of DIALECTS) {
         const stop = server.vellum.database.observe((sql) => statements.push(sql));
         assert.equal((await server.api.get('/api/articles')).status, 200);
         stop();
-        assert.ok(statements.some((sql) => /articles/.test(sql)), `read ${i + 1} queries`);
+        assert.ok(
+          statements.some((sql) => /articles/.test(sql)),
+          `read ${i + 1} queries`,
+        );
       }
     });
   });

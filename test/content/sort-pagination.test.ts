@@ -9,10 +9,13 @@ for (const dialect of DIALECTS) {
       server = await startServer(dialect);
       const api = server.api;
       const authors: string[] = [];
-      for (const name of ['Zed', 'Amy', 'Kim']) authors.push((await api.post('/api/authors', { data: { name } })).body.data.documentId);
+      for (const name of ['Zed', 'Amy', 'Kim'])
+        authors.push((await api.post('/api/authors', { data: { name } })).body.data.documentId);
       // 12 articles: views repeat so that the id tiebreak matters.
       for (let i = 0; i < 12; i++) {
-        const res = await api.post('/api/articles', { data: { title: `T${String(i).padStart(2, '0')}`, views: i % 4, author: authors[i % 3] } });
+        const res = await api.post('/api/articles', {
+          data: { title: `T${String(i).padStart(2, '0')}`, views: i % 4, author: authors[i % 3] },
+        });
         assert.equal(res.status, 201);
       }
     });
@@ -50,7 +53,8 @@ for (const dialect of DIALECTS) {
 
     it('pages never overlap when sort values repeat', async () => {
       const seen: string[] = [];
-      for (let page = 1; page <= 4; page++) seen.push(...(await titles(`sort=views:asc&pagination[page]=${page}&pagination[pageSize]=3`)));
+      for (let page = 1; page <= 4; page++)
+        seen.push(...(await titles(`sort=views:asc&pagination[page]=${page}&pagination[pageSize]=3`)));
       assert.equal(seen.length, 12);
       assert.equal(new Set(seen).size, 12);
     });
@@ -88,7 +92,10 @@ for (const dialect of DIALECTS) {
 
     it('withCount=false leaves out the counts', async () => {
       assert.deepEqual((await list('pagination[withCount]=false')).meta.pagination, { page: 1, pageSize: 25 });
-      assert.deepEqual((await list('pagination[start]=0&pagination[limit]=2&pagination[withCount]=false')).meta.pagination, { start: 0, limit: 2 });
+      assert.deepEqual(
+        (await list('pagination[start]=0&pagination[limit]=2&pagination[withCount]=false')).meta.pagination,
+        { start: 0, limit: 2 },
+      );
     });
 
     it('limits above api.rest.maxLimit are capped', async () => {
@@ -102,7 +109,14 @@ for (const dialect of DIALECTS) {
       assert.equal(res.body.error.name, 'PaginationError');
     });
 
-    for (const query of ['pagination[page]=0', 'pagination[page]=abc', 'pagination[pageSize]=-3', 'pagination[start]=-1', 'pagination[page]=1.5', 'pagination[pageSize]=99999999999999999999999']) {
+    for (const query of [
+      'pagination[page]=0',
+      'pagination[page]=abc',
+      'pagination[pageSize]=-3',
+      'pagination[start]=-1',
+      'pagination[page]=1.5',
+      'pagination[pageSize]=99999999999999999999999',
+    ]) {
       it(`invalid pagination ${query} is a 400`, async () => {
         const res = await server.api.get(`/api/articles?${query}`);
         assert.equal(res.status, 400, JSON.stringify(res.body));
@@ -124,7 +138,12 @@ for (const dialect of DIALECTS) {
 
     it('fields selects attributes; id and documentId always come back', async () => {
       const one = (await list('fields=title')).data[0];
-      assert.deepEqual(Object.keys(one).filter((k) => !['createdAt', 'updatedAt', 'publishedAt', 'locale'].includes(k)).sort(), ['documentId', 'id', 'title']);
+      assert.deepEqual(
+        Object.keys(one)
+          .filter((k) => !['createdAt', 'updatedAt', 'publishedAt', 'locale'].includes(k))
+          .sort(),
+        ['documentId', 'id', 'title'],
+      );
       const two = (await list('fields[0]=title&fields[1]=views')).data[0];
       assert.ok('title' in two && 'views' in two && !('slug' in two));
       const star = (await list('fields=*')).data[0];

@@ -65,7 +65,10 @@ for (const dialect of DIALECTS) {
         target: t.documentId,
         labels: [label.documentId],
         links: { caption: 'cap', oneWay: t.documentId },
-        sections: [{ __component: 'matrix.links', caption: 'sec' }, { __component: 'matrix.nested', heading: 'nested' }],
+        sections: [
+          { __component: 'matrix.links', caption: 'sec' },
+          { __component: 'matrix.nested', heading: 'nested' },
+        ],
         body: [{ __component: 'matrix.links', caption: 'body en' }],
       });
       return { id: en.documentId, t };
@@ -92,11 +95,22 @@ for (const dialect of DIALECTS) {
     });
 
     it('a new locale may leave out required shared attributes, or send them as null: they are taken from the others', async () => {
-      const base = { code: 'G1', cover: files[0], block: { caption: 'b' }, steps: [{ __component: 'matrix.links', caption: 's1' }] };
+      const base = {
+        code: 'G1',
+        cover: files[0],
+        block: { caption: 'b' },
+        steps: [{ __component: 'matrix.links', caption: 's1' }],
+      };
       const guide = await create('guides', { title: 'g en', ...base });
       assert.equal((await put('guides', guide.documentId, 'locale=fr', { title: 'g fr' })).code, 'G1');
       const other = await create('guides', { title: 'g2 en', ...base });
-      await put('guides', other.documentId, 'locale=fr', { title: 'g2 fr', code: null, cover: null, block: null, steps: null });
+      await put('guides', other.documentId, 'locale=fr', {
+        title: 'g2 fr',
+        code: null,
+        cover: null,
+        block: null,
+        steps: null,
+      });
       for (const [documentId, locale] of [
         [guide.documentId, 'fr'],
         [other.documentId, 'fr'],
@@ -104,37 +118,76 @@ for (const dialect of DIALECTS) {
       ]) {
         const res = await server.api.get(`/api/guides/${documentId}?locale=${locale}&populate=*`);
         const data = res.body.data;
-        assert.deepEqual([data.code, data.cover?.name, data.block?.caption, data.steps.map((s: any) => s.caption)], ['G1', 'one.png', 'b', ['s1']]);
+        assert.deepEqual(
+          [data.code, data.cover?.name, data.block?.caption, data.steps.map((s: any) => s.caption)],
+          ['G1', 'one.png', 'b', ['s1']],
+        );
       }
       // A new document has nothing to inherit: its required attributes are required.
       const fresh = await server.api.post('/api/guides?locale=fr', { data: { title: 'only fr' } });
       assert.equal(fresh.status, 400);
       // An existing locale cannot clear a required shared attribute.
-      assert.equal((await server.api.put(`/api/guides/${guide.documentId}?locale=en`, { data: { code: null } })).status, 400);
+      assert.equal(
+        (await server.api.put(`/api/guides/${guide.documentId}?locale=en`, { data: { code: null } })).status,
+        400,
+      );
     });
 
     it('a new locale given shared values keeps them and gives them to the other locales', async () => {
       const { id, t } = await fullPage();
       const t2 = await create('targets', { name: unique('t2') });
-      await put('pages', id, 'locale=fr', { title: 'fr', code: 'c2', hero: files[1], target: t2.documentId, links: { caption: 'fr cap' } });
+      await put('pages', id, 'locale=fr', {
+        title: 'fr',
+        code: 'c2',
+        hero: files[1],
+        target: t2.documentId,
+        links: { caption: 'fr cap' },
+      });
       const en = await page(id, 'locale=en');
       const fr = await page(id, 'locale=fr');
       assert.deepEqual([en.code, en.hero, en.links], ['c2', 'two.png', { caption: 'fr cap', oneWay: null }]);
-      assert.deepEqual([fr.code, fr.hero, fr.links, fr.sections], ['c2', 'two.png', { caption: 'fr cap', oneWay: null }, ['sec', 'nested']]);
+      assert.deepEqual(
+        [fr.code, fr.hero, fr.links, fr.sections],
+        ['c2', 'two.png', { caption: 'fr cap', oneWay: null }, ['sec', 'nested']],
+      );
       assert.deepEqual([en.target, fr.target], [t.name, t2.name], 'relations stay per locale');
     });
 
     it('shared scalars, media, components and zones reach the other locales: drafts always, published versions when published', async () => {
       const { id } = await fullPage();
       await put('pages', id, 'locale=fr', { title: 'fr' });
-      const shared = { code: 'c2', note: 'n2', hero: files[1], links: { caption: 'cap2' }, sections: [{ __component: 'matrix.links', caption: 'sec2' }] };
+      const shared = {
+        code: 'c2',
+        note: 'n2',
+        hero: files[1],
+        links: { caption: 'cap2' },
+        sections: [{ __component: 'matrix.links', caption: 'sec2' }],
+      };
       await put('pages', id, 'locale=en', shared);
-      const after = { code: 'c2', note: 'n2', hero: 'two.png', links: { caption: 'cap2', oneWay: null }, sections: ['sec2'] };
-      const pick = (p: ReturnType<typeof summary>) => ({ code: p.code, note: p.note, hero: p.hero, links: p.links, sections: p.sections });
-      for (const query of ['locale=fr', 'locale=fr&status=draft']) assert.deepEqual(pick(await page(id, query)), after, query);
+      const after = {
+        code: 'c2',
+        note: 'n2',
+        hero: 'two.png',
+        links: { caption: 'cap2', oneWay: null },
+        sections: ['sec2'],
+      };
+      const pick = (p: ReturnType<typeof summary>) => ({
+        code: p.code,
+        note: p.note,
+        hero: p.hero,
+        links: p.links,
+        sections: p.sections,
+      });
+      for (const query of ['locale=fr', 'locale=fr&status=draft'])
+        assert.deepEqual(pick(await page(id, query)), after, query);
 
       // A draft write reaches the other drafts only ...
-      await put('pages', id, 'locale=fr&status=draft', { code: 'c3', hero: files[0], links: { caption: 'cap3' }, sections: [] });
+      await put('pages', id, 'locale=fr&status=draft', {
+        code: 'c3',
+        hero: files[0],
+        links: { caption: 'cap3' },
+        sections: [],
+      });
       const draft = { code: 'c3', note: 'n2', hero: 'one.png', links: { caption: 'cap3', oneWay: null }, sections: [] };
       assert.deepEqual(pick(await page(id, 'locale=en&status=draft')), draft);
       assert.deepEqual(pick(await page(id, 'locale=en')), after);
@@ -158,7 +211,10 @@ for (const dialect of DIALECTS) {
 
     it('relations belong to one locale, even when the schema says localized: false (as Strapi)', async () => {
       const { id, t } = await fullPage();
-      const [t2, t3] = [await create('targets', { name: unique('t2') }), await create('targets', { name: unique('t3') })];
+      const [t2, t3] = [
+        await create('targets', { name: unique('t2') }),
+        await create('targets', { name: unique('t3') }),
+      ];
       await put('pages', id, 'locale=fr', { title: 'fr', target: t2.documentId });
       await put('pages', id, 'locale=en', { target: t3.documentId });
       assert.equal((await page(id, 'locale=fr')).target, t2.name);

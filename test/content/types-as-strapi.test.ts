@@ -30,7 +30,8 @@ for (const dialect of DIALECTS) {
       return res.body.data[attribute];
     };
     const cases = async (attribute: string, table: [unknown, unknown][]) => {
-      for (const [input, expected] of table) assert.deepEqual(await write(attribute, input), expected, `${attribute} ${JSON.stringify(input)}`);
+      for (const [input, expected] of table)
+        assert.deepEqual(await write(attribute, input), expected, `${attribute} ${JSON.stringify(input)}`);
     };
 
     it('time: HH:mm:ss with up to three fraction digits, answered HH:mm:ss.SSS', async () => {
@@ -102,7 +103,15 @@ for (const dialect of DIALECTS) {
 
     it('filters take the same values; GraphQL answers a timestamp as a DateTime', async () => {
       const name = `${tag}f`;
-      const res = await server.api.post('/api/samples', { data: { name, at: '10:20:30', stamp: '2024-01-05T10:20:30Z', moment: '2024-01-05T10:20:30Z', day: '2024-01-05' } });
+      const res = await server.api.post('/api/samples', {
+        data: {
+          name,
+          at: '10:20:30',
+          stamp: '2024-01-05T10:20:30Z',
+          moment: '2024-01-05T10:20:30Z',
+          day: '2024-01-05',
+        },
+      });
       assert.equal(res.status, 201);
       const count = async (filter: string) => {
         const list = await server.api.get(`/api/samples?filters[name][$eq]=${name}&${filter}`);
@@ -117,8 +126,13 @@ for (const dialect of DIALECTS) {
       assert.equal(await count('filters[moment][$gt]=2024-01-05'), 1);
       assert.equal(await count('filters[day][$eq]=2024-01-05T00:00:00Z'), 1);
       assert.equal(await count('filters[day][$gt]=2024-01'), 400);
-      const gql = await server.api.post('/graphql', { query: `{ samples(filters: { name: { eq: "${name}" } }) { data { attributes { stamp moment } } } }` });
-      assert.deepEqual(gql.body.data.samples.data[0].attributes, { stamp: '2024-01-05T10:20:30.000Z', moment: '2024-01-05T10:20:30.000Z' });
+      const gql = await server.api.post('/graphql', {
+        query: `{ samples(filters: { name: { eq: "${name}" } }) { data { attributes { stamp moment } } } }`,
+      });
+      assert.deepEqual(gql.body.data.samples.data[0].attributes, {
+        stamp: '2024-01-05T10:20:30.000Z',
+        moment: '2024-01-05T10:20:30.000Z',
+      });
     });
 
     it('boolean: true/false, their texts, and 1/0', async () => {

@@ -26,7 +26,8 @@ for (const dialect of DIALECTS) {
         rawBody: `{"data":{"name":"${name}",${extra}}}`,
         headers: { 'content-type': 'application/json' },
       });
-    const count = async (name: string) => (await server.api.get(`/api/entries?status=draft&filters[name][$eq]=${name}`)).body.meta.pagination.total;
+    const count = async (name: string) =>
+      (await server.api.get(`/api/entries?status=draft&filters[name][$eq]=${name}`)).body.meta.pagination.total;
 
     it('an unknown attribute, id, documentId, __proto__ and constructor are each a 400 naming the key', async () => {
       const cases: [string, string, Record<string, unknown>][] = [
@@ -36,7 +37,11 @@ for (const dialect of DIALECTS) {
         ['"__proto__":{"polluted":true}', 'Invalid key __proto__', { key: '__proto__', path: null, source: 'body' }],
         ['"constructor":1', 'Invalid key constructor', { key: 'constructor', path: null, source: 'body' }],
         ['"toString":"x"', 'Invalid key toString', { key: 'toString', path: null, source: 'body' }],
-        ['"createdAt":"2024-01-01T00:00:00.000Z"', 'Invalid key createdAt', { key: 'createdAt', path: 'createdAt', source: 'body' }],
+        [
+          '"createdAt":"2024-01-01T00:00:00.000Z"',
+          'Invalid key createdAt',
+          { key: 'createdAt', path: 'createdAt', source: 'body' },
+        ],
         ['"updatedBy":1', 'Invalid key updatedBy', { key: 'updatedBy', path: 'updatedBy', source: 'body' }],
         ['"__component":"rules.part"', 'Invalid key __component', { key: '__component', path: null, source: 'body' }],
       ];
@@ -105,24 +110,41 @@ for (const dialect of DIALECTS) {
     });
 
     it('component items may carry id and documentId, zone entries __component', async () => {
-      const res = await post(tag(), '"part":{"label":"ok","documentId":"x"},"blocks":[{"__component":"rules.note","text":"a","id":99999}]');
+      const res = await post(
+        tag(),
+        '"part":{"label":"ok","documentId":"x"},"blocks":[{"__component":"rules.note","text":"a","id":99999}]',
+      );
       assert.equal(res.status, 201, JSON.stringify(res.body));
     });
 
     it("a component id updates that component; another entry's or an unknown id is a 400 and changes nothing", async () => {
-      const a = await server.api.post('/api/entries?status=draft&populate=*', { data: { name: tag(), part: { label: 'one' }, parts: [{ label: 'p1' }, { label: 'p2' }] } });
-      const b = await server.api.post('/api/entries?status=draft&populate=*', { data: { name: tag(), part: { label: 'bee' } } });
+      const a = await server.api.post('/api/entries?status=draft&populate=*', {
+        data: { name: tag(), part: { label: 'one' }, parts: [{ label: 'p1' }, { label: 'p2' }] },
+      });
+      const b = await server.api.post('/api/entries?status=draft&populate=*', {
+        data: { name: tag(), part: { label: 'bee' } },
+      });
       const aId = a.body.data.documentId;
       const partId = a.body.data.part.id;
-      const updated = await server.api.put(`/api/entries/${aId}?status=draft&populate=*`, { data: { part: { id: partId, label: 'two' }, parts: [{ id: a.body.data.parts[1].id }] } });
+      const updated = await server.api.put(`/api/entries/${aId}?status=draft&populate=*`, {
+        data: { part: { id: partId, label: 'two' }, parts: [{ id: a.body.data.parts[1].id }] },
+      });
       assert.equal(updated.status, 200, JSON.stringify(updated.body));
       assert.deepEqual(updated.body.data.part, { id: partId, label: 'two', weight: null });
-      assert.deepEqual(updated.body.data.parts.map((p: any) => [p.id, p.label]), [[a.body.data.parts[1].id, 'p2']]);
+      assert.deepEqual(
+        updated.body.data.parts.map((p: any) => [p.id, p.label]),
+        [[a.body.data.parts[1].id, 'p2']],
+      );
       for (const id of [partId, 999999]) {
-        const stolen = await server.api.put(`/api/entries/${b.body.data.documentId}?status=draft&populate=*`, { data: { name: 'renamed', part: { id, label: 'stolen' } } });
+        const stolen = await server.api.put(`/api/entries/${b.body.data.documentId}?status=draft&populate=*`, {
+          data: { name: 'renamed', part: { id, label: 'stolen' } },
+        });
         assert.equal(stolen.status, 400, JSON.stringify(stolen.body));
         assert.equal(stolen.body.error.name, 'ApplicationError');
-        assert.equal(stolen.body.error.message, 'Some of the provided components in part are not related to the entity');
+        assert.equal(
+          stolen.body.error.message,
+          'Some of the provided components in part are not related to the entity',
+        );
       }
       const bRead = await server.api.get(`/api/entries/${b.body.data.documentId}?status=draft&populate=*`);
       assert.equal(bRead.body.data.name, b.body.data.name);

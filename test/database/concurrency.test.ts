@@ -27,7 +27,8 @@ for (const dialect of DIALECTS) {
       // (its writers queue on the database file instead).
       nodes = [server];
       if (dialect !== 'sqlite') {
-        for (let i = 0; i < 2; i++) nodes.push(await startServer(dialect, { project: fixture('relation-matrix'), nodeOf: server }));
+        for (let i = 0; i < 2; i++)
+          nodes.push(await startServer(dialect, { project: fixture('relation-matrix'), nodeOf: server }));
       }
     });
     after(async () => {
@@ -41,11 +42,14 @@ for (const dialect of DIALECTS) {
       return res.body.data.documentId as string;
     };
     const failures = (responses: Response[], expected: number) =>
-      responses.filter((r) => r.status !== expected).map((r) => `${r.status} ${JSON.stringify(r.body?.error ?? r.body)}`);
+      responses
+        .filter((r) => r.status !== expected)
+        .map((r) => `${r.status} ${JSON.stringify(r.body?.error ?? r.body)}`);
 
     /** Link rows of the owner's many-to-many whose owner row is gone, or that repeat a pair. */
     async function linkTableProblems(): Promise<{ dangling: number; duplicates: number }> {
-      const attribute = server.vellum.schema.contentTypes.get('api::owner.owner')!.attributes.manyToManyBi as RelationAttribute;
+      const attribute = server.vellum.schema.contentTypes.get('api::owner.owner')!.attributes
+        .manyToManyBi as RelationAttribute;
       const db = server.vellum.database.db;
       const dangling = await db
         .selectFrom(`${attribute.link.table} as l`)
@@ -81,14 +85,20 @@ for (const dialect of DIALECTS) {
         }),
       );
       // The inverse side at the same time: new targets linking the same existing owners.
-      const targetCreates = Array.from({ length: 20 }, (_, i) => on(i + 1).post('/api/targets', { data: { name: `${run}-n${i}`, manyToManyInv: owners } }));
+      const targetCreates = Array.from({ length: 20 }, (_, i) =>
+        on(i + 1).post('/api/targets', { data: { name: `${run}-n${i}`, manyToManyInv: owners } }),
+      );
       const responses = await Promise.all([...ownerCreates, ...targetCreates]);
       assert.deepEqual(failures(responses, 201), []);
-      const created = await server.api.get(`/api/owners?filters[name][$startsWith]=${run}-o&populate[manyToManyBi][fields][0]=name&pagination[pageSize]=100`);
+      const created = await server.api.get(
+        `/api/owners?filters[name][$startsWith]=${run}-o&populate[manyToManyBi][fields][0]=name&pagination[pageSize]=100`,
+      );
       assert.equal(created.body.data.length, 60);
       for (const owner of created.body.data) assert.equal(owner.manyToManyBi.length, 3, owner.name);
       for (const owner of owners) {
-        const linked = await server.api.get(`/api/owners/${owner}?populate[manyToManyBi][fields][0]=name&pagination[pageSize]=100`);
+        const linked = await server.api.get(
+          `/api/owners/${owner}?populate[manyToManyBi][fields][0]=name&pagination[pageSize]=100`,
+        );
         assert.equal(linked.body.data.manyToManyBi.length, 20);
       }
     });
@@ -116,12 +126,16 @@ for (const dialect of DIALECTS) {
       assert.deepEqual(failures(await Promise.all(writes), 200), []);
       for (const status of ['draft', 'published']) {
         for (const owner of owners) {
-          const res = await server.api.get(`/api/owners/${owner}?status=${status}&populate[manyToManyBi][fields][0]=name`);
+          const res = await server.api.get(
+            `/api/owners/${owner}?status=${status}&populate[manyToManyBi][fields][0]=name`,
+          );
           const linked = res.body.data.manyToManyBi.map((t: { documentId: string }) => t.documentId);
           assert.deepEqual([...linked].sort(), [...targets].sort(), `${status} owner ${owner}`);
         }
         for (const target of targets) {
-          const res = await server.api.get(`/api/targets/${target}?status=${status}&populate[manyToManyInv][fields][0]=name`);
+          const res = await server.api.get(
+            `/api/targets/${target}?status=${status}&populate[manyToManyInv][fields][0]=name`,
+          );
           const linked = res.body.data.manyToManyInv.map((o: { documentId: string }) => o.documentId);
           assert.deepEqual([...linked].sort(), [...owners].sort(), `${status} target ${target}`);
         }
@@ -143,60 +157,101 @@ for (const dialect of DIALECTS) {
         });
         targets.forEach((target, i) => {
           writes.push(on(i + 2).put(`/api/targets/${target}`, { data: { manyToManyInv: { set: owners } } }));
-          writes.push(on(i).put(`/api/targets/${target}?status=draft`, { data: { manyToManyInv: { disconnect: [owners[round]!] } } }));
+          writes.push(
+            on(i).put(`/api/targets/${target}?status=draft`, {
+              data: { manyToManyInv: { disconnect: [owners[round]!] } },
+            }),
+          );
         });
       }
       const responses = await Promise.all(writes);
-      assert.deepEqual(responses.filter((r) => r.status >= 500).map((r) => JSON.stringify(r.body)), []);
+      assert.deepEqual(
+        responses.filter((r) => r.status >= 500).map((r) => JSON.stringify(r.body)),
+        [],
+      );
       assert.deepEqual(await linkTableProblems(), { dangling: 0, duplicates: 0 });
     });
 
-    it('a deadlock aborts one writer, which runs again: both finish', { skip: dialect === 'sqlite' && 'SQLite writers queue on the file: no deadlock' }, async () => {
-      const database = server.vellum.database;
-      const ids: number[] = [];
-      for (const name of [`${tag()}-a`, `${tag()}-b`]) {
-        const documentId = await create('targets', { name });
-        ids.push(Number((await database.db.selectFrom('targets').select('id').where('document_id', '=', documentId).executeTakeFirstOrThrow()).id));
-      }
-      // Each writer locks one row, waits until the other holds the other row (first try only),
-      // then asks for it: a lock cycle the database breaks by aborting one of them.
-      let holding = 0;
-      let release!: () => void;
-      const bothHold = new Promise<void>((resolve) => (release = resolve));
-      const tries = [0, 0];
-      const writer = (index: number, first: number, second: number) =>
-        database.write(async (trx) => {
-          tries[index]! += 1;
-          await trx.selectFrom('targets').select('id').where('id', '=', first).forUpdate().execute();
-          if (tries[index] === 1) {
-            if (++holding === 2) release();
-            await bothHold;
-          }
-          await trx.updateTable('targets').set({ name: `written by ${index}` }).where('id', '=', second).execute();
-          return index;
-        });
-      const before = database.writeRetries.conflict;
-      assert.deepEqual(await Promise.all([writer(0, ids[0]!, ids[1]!), writer(1, ids[1]!, ids[0]!)]), [0, 1]);
-      // The database aborts at least one of them (under load PostgreSQL's detector may abort a
-      // retry again): every extra run is a counted conflict retry, and both end written.
-      const extraRuns = tries[0]! + tries[1]! - 2;
-      assert.ok(extraRuns >= 1, 'one of them ran again');
-      assert.equal(database.writeRetries.conflict - before, extraRuns);
-    });
+    it(
+      'a deadlock aborts one writer, which runs again: both finish',
+      { skip: dialect === 'sqlite' && 'SQLite writers queue on the file: no deadlock' },
+      async () => {
+        const database = server.vellum.database;
+        const ids: number[] = [];
+        for (const name of [`${tag()}-a`, `${tag()}-b`]) {
+          const documentId = await create('targets', { name });
+          ids.push(
+            Number(
+              (
+                await database.db
+                  .selectFrom('targets')
+                  .select('id')
+                  .where('document_id', '=', documentId)
+                  .executeTakeFirstOrThrow()
+              ).id,
+            ),
+          );
+        }
+        // Each writer locks one row, waits until the other holds the other row (first try only),
+        // then asks for it: a lock cycle the database breaks by aborting one of them.
+        let holding = 0;
+        let release!: () => void;
+        const bothHold = new Promise<void>((resolve) => (release = resolve));
+        const tries = [0, 0];
+        const writer = (index: number, first: number, second: number) =>
+          database.write(async (trx) => {
+            tries[index]! += 1;
+            await trx.selectFrom('targets').select('id').where('id', '=', first).forUpdate().execute();
+            if (tries[index] === 1) {
+              if (++holding === 2) release();
+              await bothHold;
+            }
+            await trx
+              .updateTable('targets')
+              .set({ name: `written by ${index}` })
+              .where('id', '=', second)
+              .execute();
+            return index;
+          });
+        const before = database.writeRetries.conflict;
+        assert.deepEqual(await Promise.all([writer(0, ids[0]!, ids[1]!), writer(1, ids[1]!, ids[0]!)]), [0, 1]);
+        // The database aborts at least one of them (under load PostgreSQL's detector may abort a
+        // retry again): every extra run is a counted conflict retry, and both end written.
+        const extraRuns = tries[0]! + tries[1]! - 2;
+        assert.ok(extraRuns >= 1, 'one of them ran again');
+        assert.equal(database.writeRetries.conflict - before, extraRuns);
+      },
+    );
 
     it('concurrent administration writes of one name: one role, one grant, one administrator, no 500', async () => {
       const auth = server.vellum.auth;
       const name = `Role ${tag()}`;
-      const roles = await Promise.allSettled(nodes.flatMap((node) => [node.vellum.auth.roles.create(name), node.vellum.auth.roles.create(name)]));
+      const roles = await Promise.allSettled(
+        nodes.flatMap((node) => [node.vellum.auth.roles.create(name), node.vellum.auth.roles.create(name)]),
+      );
       assert.equal(roles.filter((r) => r.status === 'fulfilled').length, 1);
-      for (const r of roles.filter((r) => r.status === 'rejected')) assert.equal((r as PromiseRejectedResult).reason.name, 'ValidationError');
-      const role = (roles.find((r) => r.status === 'fulfilled') as PromiseFulfilledResult<{ documentId: string; type: string }>).value;
-      await Promise.all(nodes.flatMap((node) => [node.vellum.auth.roles.grant(role.documentId, ['api::owner.owner.find']), node.vellum.auth.roles.grant(role.documentId, ['api::owner.owner.find'])]));
+      for (const r of roles.filter((r) => r.status === 'rejected'))
+        assert.equal((r as PromiseRejectedResult).reason.name, 'ValidationError');
+      const role = (
+        roles.find((r) => r.status === 'fulfilled') as PromiseFulfilledResult<{ documentId: string; type: string }>
+      ).value;
+      await Promise.all(
+        nodes.flatMap((node) => [
+          node.vellum.auth.roles.grant(role.documentId, ['api::owner.owner.find']),
+          node.vellum.auth.roles.grant(role.documentId, ['api::owner.owner.find']),
+        ]),
+      );
       assert.deepEqual((await auth.roles.get(role.type)).permissions, ['api::owner.owner.find']);
       const email = `admin-${tag()}@example.com`;
-      const admins = await Promise.allSettled(nodes.flatMap((node) => [node.vellum.auth.admins.create(email, 'secret-password'), node.vellum.auth.admins.create(email, 'secret-password')]));
+      const admins = await Promise.allSettled(
+        nodes.flatMap((node) => [
+          node.vellum.auth.admins.create(email, 'secret-password'),
+          node.vellum.auth.admins.create(email, 'secret-password'),
+        ]),
+      );
       assert.equal(admins.filter((r) => r.status === 'fulfilled').length, 1);
-      for (const r of admins.filter((r) => r.status === 'rejected')) assert.equal((r as PromiseRejectedResult).reason.name, 'ValidationError');
+      for (const r of admins.filter((r) => r.status === 'rejected'))
+        assert.equal((r as PromiseRejectedResult).reason.name, 'ValidationError');
     });
 
     it('a database that stays locked answers 503 and writes nothing', async () => {
@@ -232,13 +287,20 @@ for (const dialect of DIALECTS) {
           if (dialect === 'postgres') await sql`set local lock_timeout = '100ms'`.execute(trx);
           else await sql`set session innodb_lock_wait_timeout = 1`.execute(trx);
           try {
-            await trx.updateTable('targets').set({ name: `${name}-changed` }).where('document_id', '=', documentId).execute();
+            await trx
+              .updateTable('targets')
+              .set({ name: `${name}-changed` })
+              .where('document_id', '=', documentId)
+              .execute();
           } finally {
             if (dialect === 'mysql') await sql`set session innodb_lock_wait_timeout = default`.execute(trx);
           }
         });
       if (dialect === 'postgres') {
-        const client = new pg.Client({ ...connection, options: `-c search_path=${connection.schema as string}` } as pg.ClientConfig);
+        const client = new pg.Client({
+          ...connection,
+          options: `-c search_path=${connection.schema as string}`,
+        } as pg.ClientConfig);
         await client.connect();
         try {
           await client.query('begin');

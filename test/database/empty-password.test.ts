@@ -24,11 +24,16 @@ for (const dialect of DIALECTS) {
       assert.equal(config.database.client, client);
       assert.equal((config.database as { password?: string }).password, '');
       const unset = await loadConfig(BLOG, { env: { DATABASE_CLIENT: client } });
-      assert.equal((unset.database as { password?: string }).password, 'strapi', "the file's default when the variable is not set");
+      assert.equal(
+        (unset.database as { password?: string }).password,
+        'strapi',
+        "the file's default when the variable is not set",
+      );
     });
 
     it('the server connects with it', { skip: dialect === 'sqlite' && 'SQLite has no password' }, async (t) => {
-      const connection = (database.config.connection as { connection: Record<string, string | number | undefined> }).connection;
+      const connection = (database.config.connection as { connection: Record<string, string | number | undefined> })
+        .connection;
       if (connection.password) return t.skip('the test database has a password');
       const vellum = await createVellum(BLOG, {
         env: {

@@ -40,10 +40,23 @@ for (const dialect of DIALECTS) {
       const { start } = await fresh();
       const first = await start();
       const tables = first.vellum.sync.createdTables;
-      for (const table of ['articles', 'authors', 'categories', 'tags', 'globals', 'components_shared_seos', 'files', 'files_related_mph', 'articles_cmps']) {
+      for (const table of [
+        'articles',
+        'authors',
+        'categories',
+        'tags',
+        'globals',
+        'components_shared_seos',
+        'files',
+        'files_related_mph',
+        'articles_cmps',
+      ]) {
         assert.ok(tables.includes(table), `${table} in ${tables.join(', ')}`);
       }
-      assert.ok(tables.some((t) => t.startsWith('articles_tags')), 'a link table for article.tags');
+      assert.ok(
+        tables.some((t) => t.startsWith('articles_tags')),
+        'a link table for article.tags',
+      );
       const created = await first.api.post('/api/tags', { data: { name: 'kept' } });
       assert.equal(created.status, 201);
       await first.vellum.close();
@@ -104,18 +117,23 @@ for (const dialect of DIALECTS) {
 
     // SQLite is embedded: one process owns the file (and better-sqlite3 blocks its thread while
     // waiting for a lock, so two nodes cannot even be simulated in one process).
-    it('two nodes starting together on one database both come up', { skip: dialect === 'sqlite' && 'SQLite is single-node' }, async () => {
-      const { project, start } = await fresh();
-      await (await start()).vellum.close();
-      project.editJson(TAG_SCHEMA, (j) => (j.attributes.weight = { type: 'integer' }));
-      const results = await Promise.allSettled([start(), start()]);
-      try {
-        for (const result of results) assert.equal(result.status, 'fulfilled', String((result as PromiseRejectedResult).reason));
-        const [a, b] = results.map((r) => (r as PromiseFulfilledResult<{ vellum: Vellum }>).value);
-        assert.deepEqual([...a!.vellum.sync.addedColumns, ...b!.vellum.sync.addedColumns], ['tags.weight']);
-      } finally {
-        await Promise.all(results.map((r) => (r.status === 'fulfilled' ? r.value.vellum.close() : undefined)));
-      }
-    });
+    it(
+      'two nodes starting together on one database both come up',
+      { skip: dialect === 'sqlite' && 'SQLite is single-node' },
+      async () => {
+        const { project, start } = await fresh();
+        await (await start()).vellum.close();
+        project.editJson(TAG_SCHEMA, (j) => (j.attributes.weight = { type: 'integer' }));
+        const results = await Promise.allSettled([start(), start()]);
+        try {
+          for (const result of results)
+            assert.equal(result.status, 'fulfilled', String((result as PromiseRejectedResult).reason));
+          const [a, b] = results.map((r) => (r as PromiseFulfilledResult<{ vellum: Vellum }>).value);
+          assert.deepEqual([...a!.vellum.sync.addedColumns, ...b!.vellum.sync.addedColumns], ['tags.weight']);
+        } finally {
+          await Promise.all(results.map((r) => (r.status === 'fulfilled' ? r.value.vellum.close() : undefined)));
+        }
+      },
+    );
   });
 }

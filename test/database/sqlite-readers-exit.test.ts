@@ -24,7 +24,11 @@ describe('SQLite reader threads', () => {
         await sql\`select 1\`.execute(db);
         console.log('read');`;
       // The timeout only stops a hang; the assertion is on how the process ended.
-      const child = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: ROOT, encoding: 'utf8', timeout: 60_000 });
+      const child = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+        cwd: ROOT,
+        encoding: 'utf8',
+        timeout: 60_000,
+      });
       assert.equal(child.signal, null, 'killed: the process did not exit by itself');
       assert.equal(child.status, 0, child.stderr);
       assert.equal(child.stdout.trim(), 'read');

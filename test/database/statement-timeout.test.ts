@@ -71,27 +71,31 @@ for (const dialect of DIALECTS) {
 
     // SQLite's writes and schema work run on the main connection, which has no budget (docs/security.md
     // "Limits against denial of service"), and a WAL reader never waits for a lock: these are the server dialects' alone.
-    if (dialect !== 'sqlite') it('rolls a write back when one of its statements is stopped', async () => {
-      const { database } = server.vellum;
-      const title = `stopped ${Date.now()}`;
-      await assert.rejects(
-        database.write(async (trx) => {
-          await sql`insert into articles (document_id, title) values ('stopped-doc', ${title})`.execute(trx);
-          await slow(dialect, 5).execute(trx);
-        }),
-        isTimeout,
-      );
-      const { rows } = await sql<{ n: number }>`select count(*) as n from articles where title = ${title}`.execute(database.db);
-      assert.equal(Number(rows[0]!.n), 0);
-    });
-
-    if (dialect !== 'sqlite') it('runs schema work without the budget, and restores it after', async () => {
-      const { database } = server.vellum;
-      await database.dialect.withSchemaLock(database.db, async (db) => {
-        await slow(dialect, 0.6).execute(db);
+    if (dialect !== 'sqlite')
+      it('rolls a write back when one of its statements is stopped', async () => {
+        const { database } = server.vellum;
+        const title = `stopped ${Date.now()}`;
+        await assert.rejects(
+          database.write(async (trx) => {
+            await sql`insert into articles (document_id, title) values ('stopped-doc', ${title})`.execute(trx);
+            await slow(dialect, 5).execute(trx);
+          }),
+          isTimeout,
+        );
+        const { rows } = await sql<{ n: number }>`select count(*) as n from articles where title = ${title}`.execute(
+          database.db,
+        );
+        assert.equal(Number(rows[0]!.n), 0);
       });
-      await assert.rejects(slow(dialect, 5).execute(database.db), isTimeout);
-    });
+
+    if (dialect !== 'sqlite')
+      it('runs schema work without the budget, and restores it after', async () => {
+        const { database } = server.vellum;
+        await database.dialect.withSchemaLock(database.db, async (db) => {
+          await slow(dialect, 0.6).execute(db);
+        });
+        await assert.rejects(slow(dialect, 5).execute(database.db), isTimeout);
+      });
 
     it('keeps answering while a slow read runs: /_health answers before the read is stopped', async () => {
       let settled = false;
@@ -104,24 +108,31 @@ for (const dialect of DIALECTS) {
       await assert.rejects(read, isTimeout);
     });
 
-    if (dialect !== 'sqlite') it('answers a REST read stuck behind a lock with the 503, and the same read once the lock is gone', async () => {
-      const release = await lockArticles(server);
-      try {
-        const res = await server.api.get('/api/articles');
-        assert.equal(res.status, 503, JSON.stringify(res.body));
-        assert.equal(res.body.error.name, 'ServiceUnavailableError');
-        assert.deepEqual(res.body.error.details, { limit: BUDGET, setting: 'config/database settings.statementTimeout' });
-        assert.equal(res.headers.get('retry-after'), '1');
-      } finally {
-        await release();
-      }
-      assert.equal((await server.api.get('/api/articles')).status, 200);
-    });
+    if (dialect !== 'sqlite')
+      it('answers a REST read stuck behind a lock with the 503, and the same read once the lock is gone', async () => {
+        const release = await lockArticles(server);
+        try {
+          const res = await server.api.get('/api/articles');
+          assert.equal(res.status, 503, JSON.stringify(res.body));
+          assert.equal(res.body.error.name, 'ServiceUnavailableError');
+          assert.deepEqual(res.body.error.details, {
+            limit: BUDGET,
+            setting: 'config/database settings.statementTimeout',
+          });
+          assert.equal(res.headers.get('retry-after'), '1');
+        } finally {
+          await release();
+        }
+        assert.equal((await server.api.get('/api/articles')).status, 200);
+      });
   });
 }
 
 describe('settings.statementTimeout', () => {
   it('refuses a value that is not milliseconds, naming the key', async () => {
-    await assert.rejects(startServer('sqlite', { config: { database: { settings: { statementTimeout: '10s' } } } }), /"settings\.statementTimeout" must be a number of milliseconds \(0: no limit\), not "10s"/);
+    await assert.rejects(
+      startServer('sqlite', { config: { database: { settings: { statementTimeout: '10s' } } } }),
+      /"settings\.statementTimeout" must be a number of milliseconds \(0: no limit\), not "10s"/,
+    );
   });
 });

@@ -20,7 +20,9 @@ function assertNotUnique(res: Response, attribute: string, value: unknown): void
   assert.equal(res.status, 400, JSON.stringify(res.body));
   assert.equal(res.body.error.name, 'ValidationError');
   assert.equal(res.body.error.message, 'This attribute must be unique');
-  assert.deepEqual(res.body.error.details.errors, [{ path: [attribute], message: 'This attribute must be unique', name: 'ValidationError', value }]);
+  assert.deepEqual(res.body.error.details.errors, [
+    { path: [attribute], message: 'This attribute must be unique', name: 'ValidationError', value },
+  ]);
 }
 
 const statuses = (responses: Response[]) => responses.map((r) => r.status).sort();
@@ -34,7 +36,10 @@ for (const dialect of DIALECTS) {
       const config = { plugins: { 'users-permissions': { config: { register: { ratelimit: { max: 1000 } } } } } };
       server = await startServer(dialect, { project: fixture('unique'), config });
       // Two nodes on one database where the database has row locks; SQLite serves one node.
-      nodes = dialect === 'sqlite' ? [server] : [server, await startServer(dialect, { project: fixture('unique'), nodeOf: server, config })];
+      nodes =
+        dialect === 'sqlite'
+          ? [server]
+          : [server, await startServer(dialect, { project: fixture('unique'), nodeOf: server, config })];
     });
     after(async () => {
       for (const node of nodes?.slice(1) ?? []) await node.close();
@@ -42,11 +47,14 @@ for (const dialect of DIALECTS) {
     });
     const on = (i: number) => nodes[i % nodes.length]!.api;
     const count = async (plural: string, filter: string, status = 'published') =>
-      (await server.api.get(`/api/${plural}?${filter}&status=${status}&pagination[pageSize]=100`)).body.data.length as number;
+      (await server.api.get(`/api/${plural}?${filter}&status=${status}&pagination[pageSize]=100`)).body.data
+        .length as number;
 
     it('ten concurrent creates with one unique value leave one document; the others are 400 naming the attribute', async () => {
       const code = `C-${tag()}`;
-      const responses = await Promise.all(Array.from({ length: 10 }, (_, i) => on(i).post('/api/plains', { data: { name: `c${i}`, code } })));
+      const responses = await Promise.all(
+        Array.from({ length: 10 }, (_, i) => on(i).post('/api/plains', { data: { name: `c${i}`, code } })),
+      );
       assert.deepEqual(statuses(responses), [201, ...Array(9).fill(400)]);
       for (const res of responses.filter((r) => r.status === 400)) assertNotUnique(res, 'code', code);
       assert.equal(await count('plains', `filters[code][$eq]=${code}`), 1);
@@ -54,7 +62,9 @@ for (const dialect of DIALECTS) {
 
     it('ten concurrent publications of one value in one locale leave one; another locale has its own', async () => {
       const code = `P-${tag()}`;
-      const responses = await Promise.all(Array.from({ length: 10 }, (_, i) => on(i).post('/api/items', { data: { name: `p${i}`, code } })));
+      const responses = await Promise.all(
+        Array.from({ length: 10 }, (_, i) => on(i).post('/api/items', { data: { name: `p${i}`, code } })),
+      );
       assert.deepEqual(statuses(responses), [201, ...Array(9).fill(400)]);
       for (const res of responses.filter((r) => r.status === 400)) assertNotUnique(res, 'code', code);
       assert.equal(await count('items', `filters[code][$eq]=${code}`), 1);
@@ -65,20 +75,39 @@ for (const dialect of DIALECTS) {
     it('ten concurrent registrations with one email leave one user', async () => {
       const email = `r-${tag()}@example.com`;
       const responses = await Promise.all(
-        Array.from({ length: 10 }, (_, i) => nodes[i % nodes.length]!.publicApi.post('/api/auth/local/register', { username: `reg-${tag()}-${i}`, email, password: 'secret123' })),
+        Array.from({ length: 10 }, (_, i) =>
+          nodes[i % nodes.length]!.publicApi.post('/api/auth/local/register', {
+            username: `reg-${tag()}-${i}`,
+            email,
+            password: 'secret123',
+          }),
+        ),
       );
       assert.deepEqual(statuses(responses), [200, ...Array(9).fill(400)]);
       for (const res of responses.filter((r) => r.status === 400)) {
-        assert.deepEqual(res.body.error, { status: 400, name: 'ApplicationError', message: 'Email or Username are already taken', details: {} });
+        assert.deepEqual(res.body.error, {
+          status: 400,
+          name: 'ApplicationError',
+          message: 'Email or Username are already taken',
+          details: {},
+        });
       }
-      const users = await server.vellum.database.db.selectFrom('up_users').select('id').where('email', '=', email).execute();
+      const users = await server.vellum.database.db
+        .selectFrom('up_users')
+        .select('id')
+        .where('email', '=', email)
+        .execute();
       assert.equal(users.length, 1);
     });
 
     it('ten concurrent updates to one value leave one holder', async () => {
       const base = tag();
       const ids: string[] = [];
-      for (let i = 0; i < 10; i++) ids.push((await server.api.post('/api/plains', { data: { name: `u${i}`, code: `U-${base}-${i}` } })).body.data.documentId);
+      for (let i = 0; i < 10; i++)
+        ids.push(
+          (await server.api.post('/api/plains', { data: { name: `u${i}`, code: `U-${base}-${i}` } })).body.data
+            .documentId,
+        );
       const code = `U-${base}`;
       const responses = await Promise.all(ids.map((id, i) => on(i).put(`/api/plains/${id}`, { data: { code } })));
       assert.deepEqual(statuses(responses), [200, ...Array(9).fill(400)]);
@@ -88,8 +117,14 @@ for (const dialect of DIALECTS) {
 
     it('concurrent creates from one title get distinct generated uids', async () => {
       const name = `Same title ${tag()}`;
-      const responses = await Promise.all(Array.from({ length: 10 }, (_, i) => on(i).post('/api/items', { data: { name } })));
-      assert.deepEqual(statuses(responses), Array(10).fill(201), JSON.stringify(responses.find((r) => r.status !== 201)?.body));
+      const responses = await Promise.all(
+        Array.from({ length: 10 }, (_, i) => on(i).post('/api/items', { data: { name } })),
+      );
+      assert.deepEqual(
+        statuses(responses),
+        Array(10).fill(201),
+        JSON.stringify(responses.find((r) => r.status !== 201)?.body),
+      );
       assert.equal(new Set(responses.map((r) => r.body.data.slug)).size, 10);
     });
 
@@ -99,20 +134,34 @@ for (const dialect of DIALECTS) {
       const second = await server.api.post('/api/items?status=draft', { data: { name: 'd2', code } });
       assert.equal(first.status, 201);
       assert.equal(second.status, 201, 'a draft is not checked');
-      assert.equal((await server.api.put(`/api/items/${first.body.data.documentId}`, { data: { name: 'd1 published' } })).status, 200);
-      assertNotUnique(await server.api.put(`/api/items/${second.body.data.documentId}`, { data: { name: 'd2 published' } }), 'code', code);
+      assert.equal(
+        (await server.api.put(`/api/items/${first.body.data.documentId}`, { data: { name: 'd1 published' } })).status,
+        200,
+      );
+      assertNotUnique(
+        await server.api.put(`/api/items/${second.body.data.documentId}`, { data: { name: 'd2 published' } }),
+        'code',
+        code,
+      );
       assertNotUnique(await server.api.post(`/api/items/${second.body.data.documentId}/actions/publish`), 'code', code);
       assert.equal(await count('items', `filters[code][$eq]=${code}`), 1);
       assert.equal(await count('items', `filters[code][$eq]=${code}`, 'draft'), 2);
       // A document's own draft and published versions hold its value.
-      assert.equal((await server.api.put(`/api/items/${first.body.data.documentId}`, { data: { name: 'again' } })).status, 200);
+      assert.equal(
+        (await server.api.put(`/api/items/${first.body.data.documentId}`, { data: { name: 'again' } })).status,
+        200,
+      );
     });
 
     it("a shared (non-localized) unique value must be free in each of the document's locales", async () => {
       const sku = 2_000_000 + Math.floor(Math.random() * 1_000_000);
       assert.equal((await server.api.post('/api/items?locale=fr', { data: { name: 'held in fr', sku } })).status, 201);
-      const doc = (await server.api.post('/api/items', { data: { name: 'en only', sku: sku + 1 } })).body.data.documentId;
-      assert.equal((await server.api.put(`/api/items/${doc}?locale=fr`, { data: { name: 'now in fr too' } })).status, 200);
+      const doc = (await server.api.post('/api/items', { data: { name: 'en only', sku: sku + 1 } })).body.data
+        .documentId;
+      assert.equal(
+        (await server.api.put(`/api/items/${doc}?locale=fr`, { data: { name: 'now in fr too' } })).status,
+        200,
+      );
       // Written in en, copied to the document's fr versions, where another document holds it.
       assertNotUnique(await server.api.put(`/api/items/${doc}`, { data: { sku } }), 'sku', sku);
       assert.equal((await server.api.get(`/api/items/${doc}?locale=fr`)).body.data.sku, sku + 1, 'nothing written');
@@ -128,15 +177,23 @@ for (const dialect of DIALECTS) {
 
     it('long unique text is compared whole (no index-size error), and concurrent equal values still collide', async () => {
       const notes = `${tag()}${'x'.repeat(6000)}`;
-      const responses = await Promise.all(Array.from({ length: 4 }, (_, i) => on(i).post('/api/items', { data: { name: `n${i}`, notes } })));
-      assert.deepEqual(statuses(responses), [201, 400, 400, 400], JSON.stringify(responses.find((r) => r.status >= 500)?.body));
+      const responses = await Promise.all(
+        Array.from({ length: 4 }, (_, i) => on(i).post('/api/items', { data: { name: `n${i}`, notes } })),
+      );
+      assert.deepEqual(
+        statuses(responses),
+        [201, 400, 400, 400],
+        JSON.stringify(responses.find((r) => r.status >= 500)?.body),
+      );
       const differentEnd = await server.api.post('/api/items', { data: { name: 'n-end', notes: `${notes}y` } });
       assert.equal(differentEnd.status, 201, JSON.stringify(differentEnd.body));
     });
 
     it('non-text unique values (integers, dates) are enforced too', async () => {
       const sku = 100_000 + Math.floor(Math.random() * 1_000_000);
-      const responses = await Promise.all(Array.from({ length: 6 }, (_, i) => on(i).post('/api/items', { data: { name: `k${i}`, sku } })));
+      const responses = await Promise.all(
+        Array.from({ length: 6 }, (_, i) => on(i).post('/api/items', { data: { name: `k${i}`, sku } })),
+      );
       assert.deepEqual(statuses(responses), [201, ...Array(5).fill(400)]);
       for (const res of responses.filter((r) => r.status === 400)) assertNotUnique(res, 'sku', sku);
     });
@@ -160,7 +217,8 @@ for (const dialect of DIALECTS) {
       });
       return { vellum, api: new HttpClient(await vellum.listen(), await fullAccessHeaders(vellum)) };
     };
-    const setUnique = (unique: boolean) => project.editJson(PLAIN_SCHEMA, (json) => (json.attributes.code.unique = unique));
+    const setUnique = (unique: boolean) =>
+      project.editJson(PLAIN_SCHEMA, (json) => (json.attributes.code.unique = unique));
 
     it('duplicates already stored are reported at start-up instead of failing it; the index comes once they are resolved', async () => {
       setUnique(false);
@@ -175,12 +233,19 @@ for (const dialect of DIALECTS) {
       assert.equal(reported.vellum.sync.warnings.length, 1, JSON.stringify(reported.vellum.sync.warnings));
       assert.match(reported.vellum.sync.warnings[0]!, /plains\.code .*"code".*"DUP" x2/);
       assertNotUnique(await reported.api.post('/api/plains', { data: { name: 'c', code: 'DUP' } }), 'code', 'DUP');
-      assert.equal((await reported.api.put(`/api/plains/${b.body.data.documentId}`, { data: { code: 'DUP-2' } })).status, 200);
+      assert.equal(
+        (await reported.api.put(`/api/plains/${b.body.data.documentId}`, { data: { code: 'DUP-2' } })).status,
+        200,
+      );
       await reported.vellum.close();
 
       const indexed = await start();
       assert.deepEqual(indexed.vellum.sync.warnings, []);
-      const responses = await Promise.all(Array.from({ length: 6 }, (_, i) => indexed.api.post('/api/plains', { data: { name: `x${i}`, code: 'FRESH' } })));
+      const responses = await Promise.all(
+        Array.from({ length: 6 }, (_, i) =>
+          indexed.api.post('/api/plains', { data: { name: `x${i}`, code: 'FRESH' } }),
+        ),
+      );
       assert.deepEqual(statuses(responses), [201, ...Array(5).fill(400)]);
       assert.equal((await indexed.api.get(`/api/plains/${a.body.data.documentId}`)).body.data.code, 'DUP');
       await indexed.vellum.close();
@@ -189,7 +254,9 @@ for (const dialect of DIALECTS) {
     it('an attribute that stops being unique loses its index', async () => {
       setUnique(false);
       const { vellum, api } = await start();
-      const responses = await Promise.all(Array.from({ length: 3 }, (_, i) => api.post('/api/plains', { data: { name: `f${i}`, code: 'FRESH' } })));
+      const responses = await Promise.all(
+        Array.from({ length: 3 }, (_, i) => api.post('/api/plains', { data: { name: `f${i}`, code: 'FRESH' } })),
+      );
       assert.deepEqual(statuses(responses), [201, 201, 201]);
       await vellum.close();
     });

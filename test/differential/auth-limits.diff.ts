@@ -34,7 +34,10 @@ test('GET /api/connect/:provider and its callback: limited per path and address;
     }
     return { connect: connect as never, callback: callback as never, frontend: frontend as never };
   });
-  for (const [side, answers, limit] of [['strapi', strapi, 10], ['vellum', vellum, 10]] as const) {
+  for (const [side, answers, limit] of [
+    ['strapi', strapi, 10],
+    ['vellum', vellum, 10],
+  ] as const) {
     const named = answers as unknown as Record<'connect' | 'callback' | 'frontend', Response[]>;
     for (const route of ['connect', 'callback'] as const) {
       const expected = [...Array(limit).fill(400), ...Array(12 - limit).fill(429)];

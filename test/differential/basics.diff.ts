@@ -70,7 +70,8 @@ test('errors: unknown document, bad query keys, missing data, required attribute
 
 test('a malformed JSON body is a 400 SyntaxError (Vellum keeps the envelope details)', async () => {
   await diff.same(
-    async (api) => api.request('POST', '/api/categories', { rawBody: '{"data":', headers: { 'content-type': 'application/json' } }),
+    async (api) =>
+      api.request('POST', '/api/categories', { rawBody: '{"data":', headers: { 'content-type': 'application/json' } }),
     { deliberate: 'every Vellum error carries details, {} here; Strapi leaves the key out' },
   );
 });
@@ -82,7 +83,13 @@ test('mixed page and offset pagination is a PaginationError (Vellum names the pa
 });
 
 test('bad pagination values: Strapi falls back, Vellum answers 400', async () => {
-  await diff.same(async (api) => [await api.get('/api/articles?pagination[pageSize]=abc'), await api.get('/api/articles?pagination[page]=-1')], {
-    deliberate: 'bad input is a 400 naming the parameter (docs/errors.md), not a silent default',
-  });
+  await diff.same(
+    async (api) => [
+      await api.get('/api/articles?pagination[pageSize]=abc'),
+      await api.get('/api/articles?pagination[page]=-1'),
+    ],
+    {
+      deliberate: 'bad input is a 400 naming the parameter (docs/errors.md), not a silent default',
+    },
+  );
 });

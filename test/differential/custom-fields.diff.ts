@@ -13,7 +13,11 @@ import { diffName, openDifferential, type Differential } from './harness.js';
 
 let diff: Differential;
 before(async () => {
-  diff = await openDifferential({ name: diffName(import.meta.filename), project: fixture('custom-fields-global'), readyPath: '/api/gauges' });
+  diff = await openDifferential({
+    name: diffName(import.meta.filename),
+    project: fixture('custom-fields-global'),
+    readyPath: '/api/gauges',
+  });
 });
 after(() => diff?.close());
 
@@ -30,10 +34,15 @@ test('custom fields are stored, validated and filtered as their registered types
 test('a text for an integer custom field: 400 ValidationError on both', async () => {
   // Strapi's details carry value null (its number cast gives NaN), Vellum's the value sent: the
   // same for a plain integer attribute, so compared here by status and name only.
-  const { strapi, vellum } = await diff.both(async (api) => api.post('/api/gauges', { data: { name: 'diff gauge text', rating: 'four' } }));
+  const { strapi, vellum } = await diff.both(async (api) =>
+    api.post('/api/gauges', { data: { name: 'diff gauge text', rating: 'four' } }),
+  );
   for (const answer of [strapi, vellum] as Response[]) {
     assert.equal(answer.status, 400);
     assert.equal(answer.body.error.name, 'ValidationError');
-    assert.deepEqual(answer.body.error.details.errors.map((error: { path: string[] }) => error.path), [['rating']]);
+    assert.deepEqual(
+      answer.body.error.details.errors.map((error: { path: string[] }) => error.path),
+      [['rating']],
+    );
   }
 });

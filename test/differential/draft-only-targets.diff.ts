@@ -10,7 +10,11 @@ import { diffName, openDifferential, type Differential } from './harness.js';
 
 let diff: Differential;
 before(async () => {
-  diff = await openDifferential({ name: diffName(import.meta.filename), project: fixture('draft-only-targets'), readyPath: '/api/badges' });
+  diff = await openDifferential({
+    name: diffName(import.meta.filename),
+    project: fixture('draft-only-targets'),
+    readyPath: '/api/badges',
+  });
 });
 after(() => diff?.close());
 

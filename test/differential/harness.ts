@@ -24,7 +24,9 @@ import { BLOG, startServer, type DialectName, type TestServer } from '../helpers
 
 const run = promisify(execFile);
 // ../shared beside the checkout; from a worktree under /work/wt/<name>, two levels up.
-const SHARED = [resolve(ROOT, '../shared'), resolve(ROOT, '../../shared')].find((dir) => existsSync(join(dir, 'bench'))) ?? resolve(ROOT, '../shared');
+const SHARED =
+  [resolve(ROOT, '../shared'), resolve(ROOT, '../../shared')].find((dir) => existsSync(join(dir, 'bench'))) ??
+  resolve(ROOT, '../shared');
 const STRAPI_TOOLS = join(SHARED, 'bench/strapi');
 const REFERENCE_DIR = process.env.STRAPI_DIR ?? join(homedir(), 'strapi-reference');
 
@@ -100,7 +102,11 @@ function firstCollectionPath(project: string): string {
   throw new Error(`${project} has no collection type`);
 }
 
-async function startStrapi(options: OpenOptions, project: string, stripped: Set<string>): Promise<{ url: string; token: string; stop(): Promise<void> }> {
+async function startStrapi(
+  options: OpenOptions,
+  project: string,
+  stripped: Set<string>,
+): Promise<{ url: string; token: string; stop(): Promise<void> }> {
   if (process.env.DIFF_STRAPI_URL && process.env.DIFF_STRAPI_TOKEN) {
     return { url: process.env.DIFF_STRAPI_URL, token: process.env.DIFF_STRAPI_TOKEN, stop: async () => undefined };
   }
@@ -109,13 +115,17 @@ async function startStrapi(options: OpenOptions, project: string, stripped: Set<
   const modules = join(REFERENCE_DIR, 'node_modules');
   if (existsSync(join(modules, '@strapi/strapi/package.json')) && !existsSync(join(dir, 'node_modules'))) {
     symlinkSync(modules, join(dir, 'node_modules'));
-    if (existsSync(join(REFERENCE_DIR, 'package-lock.json'))) cpSync(join(REFERENCE_DIR, 'package-lock.json'), join(dir, 'package-lock.json'));
+    if (existsSync(join(REFERENCE_DIR, 'package-lock.json')))
+      cpSync(join(REFERENCE_DIR, 'package-lock.json'), join(dir, 'package-lock.json'));
   }
   const port = await freePort();
   const isBlog = resolve(project) === resolve(BLOG);
   const strapiProject = isBlog ? project : strapiCopy(project, dir, stripped);
   if (existsSync(join(project, '.env'))) {
-    writeFileSync(join(dir, '.env'), `${readFileSync(join(STRAPI_TOOLS, 'template/env'), 'utf8')}\n${readFileSync(join(project, '.env'), 'utf8')}`);
+    writeFileSync(
+      join(dir, '.env'),
+      `${readFileSync(join(STRAPI_TOOLS, 'template/env'), 'utf8')}\n${readFileSync(join(project, '.env'), 'utf8')}`,
+    );
   }
   const env: NodeJS.ProcessEnv = {
     ...process.env,
@@ -158,7 +168,10 @@ function strapiCopy(project: string, dir: string, stripped: Set<string>): string
   const strip = (file: string) => {
     const schema = JSON.parse(readFileSync(file, 'utf8'));
     let changed = false;
-    for (const [name, attribute] of Object.entries(schema.attributes ?? {}) as [string, { type?: string; relation?: string }][]) {
+    for (const [name, attribute] of Object.entries(schema.attributes ?? {}) as [
+      string,
+      { type?: string; relation?: string },
+    ][]) {
       if (attribute.type === 'relation' && STRAPI_UNKNOWN_RELATIONS.has(attribute.relation ?? '')) {
         delete schema.attributes[name];
         stripped.add(name);
@@ -190,11 +203,18 @@ function addCoreFiles(api: string): void {
     if (!existsSync(types)) continue;
     for (const type of readdirSync(types)) {
       const uid = `api::${name}.${type}`;
-      for (const [folder, factory] of [['routes', 'createCoreRouter'], ['controllers', 'createCoreController'], ['services', 'createCoreService']]) {
+      for (const [folder, factory] of [
+        ['routes', 'createCoreRouter'],
+        ['controllers', 'createCoreController'],
+        ['services', 'createCoreService'],
+      ]) {
         const file = join(api, name, folder!, `${type}.js`);
         if (existsSync(file)) continue;
         mkdirSync(join(api, name, folder!), { recursive: true });
-        writeFileSync(file, `'use strict';\nconst { factories } = require('@strapi/strapi');\nmodule.exports = factories.${factory}('${uid}');\n`);
+        writeFileSync(
+          file,
+          `'use strict';\nconst { factories } = require('@strapi/strapi');\nmodule.exports = factories.${factory}('${uid}');\n`,
+        );
       }
     }
   }
@@ -225,7 +245,8 @@ class Normaliser {
     if (Array.isArray(value)) return value.map((item) => this.normalise(item));
     if (value && typeof value === 'object') {
       const out: Record<string, unknown> = {};
-      for (const k of Object.keys(value).sort()) if (!this.omitKeys.has(k)) out[k] = this.normalise((value as Record<string, unknown>)[k], k);
+      for (const k of Object.keys(value).sort())
+        if (!this.omitKeys.has(k)) out[k] = this.normalise((value as Record<string, unknown>)[k], k);
       return out;
     }
     if (key === 'documentId' && typeof value === 'string') return this.label('doc', value);
@@ -239,7 +260,11 @@ class Normaliser {
 function shapeOf(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(shapeOf);
   if (value && typeof value === 'object') {
-    return Object.fromEntries(Object.keys(value).sort().map((k) => [k, shapeOf((value as Record<string, unknown>)[k])]));
+    return Object.fromEntries(
+      Object.keys(value)
+        .sort()
+        .map((k) => [k, shapeOf((value as Record<string, unknown>)[k])]),
+    );
   }
   return value === null ? 'null' : typeof value;
 }
@@ -254,7 +279,14 @@ function comparable(response: Response, normaliser: Normaliser, options: SameOpt
   if (response.status >= 400 && body && typeof body === 'object' && body.error) {
     // Vellum's `details.reason` (what a 401 or 404 was missing) is added on purpose: docs/errors.md.
     const { reason: _reason, ...details } = (body.error.details ?? {}) as Record<string, unknown>;
-    const error: Record<string, unknown> = { name: body.error.name, details: shapeOf(body.error.details && typeof body.error.details === 'object' && !Array.isArray(body.error.details) ? details : body.error.details) };
+    const error: Record<string, unknown> = {
+      name: body.error.name,
+      details: shapeOf(
+        body.error.details && typeof body.error.details === 'object' && !Array.isArray(body.error.details)
+          ? details
+          : body.error.details,
+      ),
+    };
     if (options.messages) error.message = body.error.message;
     return { status: response.status, body: { error } };
   }
@@ -266,7 +298,9 @@ function toComparable(answers: Answers, options: SameOptions, omitKeys: Set<stri
   const normaliser = new Normaliser(new Set(options.ignoreKeys ?? []), omitKeys);
   if (answers instanceof Array) return answers.map((answer) => comparable(answer, normaliser, options));
   if ('status' in answers && 'headers' in answers) return comparable(answers as Response, normaliser, options);
-  return Object.fromEntries(Object.entries(answers).map(([name, answer]) => [name, comparable(answer as Response, normaliser, options)]));
+  return Object.fromEntries(
+    Object.entries(answers).map(([name, answer]) => [name, comparable(answer as Response, normaliser, options)]),
+  );
 }
 
 /** Paths where two normalised values differ, at most `limit`. */
@@ -282,13 +316,27 @@ export function differences(a: unknown, b: unknown, path = '$', out: string[] = 
     for (const key of keys) {
       const inA = key in a;
       const inB = key in b;
-      if (!inA) out.push(`${path}.${key}: only vellum has it (${JSON.stringify((b as Record<string, unknown>)[key])?.slice(0, 120)})`);
-      else if (!inB) out.push(`${path}.${key}: only strapi has it (${JSON.stringify((a as Record<string, unknown>)[key])?.slice(0, 120)})`);
-      else differences((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key], `${path}.${key}`, out, limit);
+      if (!inA)
+        out.push(
+          `${path}.${key}: only vellum has it (${JSON.stringify((b as Record<string, unknown>)[key])?.slice(0, 120)})`,
+        );
+      else if (!inB)
+        out.push(
+          `${path}.${key}: only strapi has it (${JSON.stringify((a as Record<string, unknown>)[key])?.slice(0, 120)})`,
+        );
+      else
+        differences(
+          (a as Record<string, unknown>)[key],
+          (b as Record<string, unknown>)[key],
+          `${path}.${key}`,
+          out,
+          limit,
+        );
     }
     return out;
   }
-  if (JSON.stringify(a) !== JSON.stringify(b)) out.push(`${path}: strapi ${JSON.stringify(a)?.slice(0, 160)}, vellum ${JSON.stringify(b)?.slice(0, 160)}`);
+  if (JSON.stringify(a) !== JSON.stringify(b))
+    out.push(`${path}: strapi ${JSON.stringify(a)?.slice(0, 160)}, vellum ${JSON.stringify(b)?.slice(0, 160)}`);
   return out;
 }
 
@@ -299,11 +347,24 @@ export async function openDifferential(options: OpenOptions): Promise<Differenti
   const stripped = new Set<string>();
   // Both at their defaults: Vellum counts as Strapi does (per route, address and, for sign-ups, email).
   // (`ratelimit: {}`: the test helper's roomy limit is not used.)
-  const config = { ...options.vellumConfig, plugins: { ...options.vellumConfig?.plugins, 'users-permissions': { config: { ratelimit: {} } } } };
-  const started = await Promise.allSettled([startStrapi(options, project, stripped), startServer(dialect, { project, config, env: { NODE_ENV: 'test', ...options.env } })]);
+  const config = {
+    ...options.vellumConfig,
+    plugins: { ...options.vellumConfig?.plugins, 'users-permissions': { config: { ratelimit: {} } } },
+  };
+  const started = await Promise.allSettled([
+    startStrapi(options, project, stripped),
+    startServer(dialect, { project, config, env: { NODE_ENV: 'test', ...options.env } }),
+  ]);
   if (started[0].status === 'rejected' || started[1].status === 'rejected') {
     // One failed to start: stop the other, or the run would hang on its open server.
-    await Promise.allSettled(started.map((s) => (s.status === 'fulfilled' ? (s.value as { close?: () => Promise<void>; stop?: () => Promise<void> }).close?.() ?? (s.value as { stop: () => Promise<void> }).stop() : undefined)));
+    await Promise.allSettled(
+      started.map((s) =>
+        s.status === 'fulfilled'
+          ? ((s.value as { close?: () => Promise<void>; stop?: () => Promise<void> }).close?.() ??
+            (s.value as { stop: () => Promise<void> }).stop())
+          : undefined,
+      ),
+    );
     throw started[0].status === 'rejected' ? started[0].reason : (started[1] as PromiseRejectedResult).reason;
   }
   const [strapiServer, vellumServer] = [started[0].value, started[1].value];

@@ -13,7 +13,11 @@ import { diffName, openDifferential, type Differential } from './harness.js';
 
 let diff: Differential;
 before(async () => {
-  diff = await openDifferential({ name: diffName(import.meta.filename), project: fixture('input-rules'), readyPath: '/api/entries' });
+  diff = await openDifferential({
+    name: diffName(import.meta.filename),
+    project: fixture('input-rules'),
+    readyPath: '/api/entries',
+  });
 });
 after(() => diff?.close());
 
@@ -43,9 +47,15 @@ test('a draft skips required, minLength, regex, min, email and uid formats, item
   const code = 'DUP';
   await diff.same(async (api) => [
     await api.post('/api/entries?status=draft', { data: {} }),
-    await api.post('/api/entries?status=draft', { data: { name: 'x', code: 'abc', level: 0, contact: 'bad', slug: 'not a slug!' } }),
-    await api.post('/api/entries?status=draft', { data: { part: { weight: 1 }, parts: [1, 2, 3, 4].map((n) => ({ label: `${n}` })) } }),
-    await api.post('/api/entries?status=draft', { data: { blocks: [1, 2, 3].map(() => ({ __component: 'rules.note' })) } }),
+    await api.post('/api/entries?status=draft', {
+      data: { name: 'x', code: 'abc', level: 0, contact: 'bad', slug: 'not a slug!' },
+    }),
+    await api.post('/api/entries?status=draft', {
+      data: { part: { weight: 1 }, parts: [1, 2, 3, 4].map((n) => ({ label: `${n}` })) },
+    }),
+    await api.post('/api/entries?status=draft', {
+      data: { blocks: [1, 2, 3].map(() => ({ __component: 'rules.note' })) },
+    }),
     await api.post('/api/entries?status=draft', { data: { name: '', part: null, blocks: [], parts: [] } }),
     await api.post('/api/entries?status=draft', { data: { code } }),
     await api.post('/api/entries?status=draft', { data: { code } }),
@@ -69,7 +79,9 @@ test('publishing checks the whole stored draft, atomically; unique holds among p
   // The same code on both sides, new on each run (a reused Strapi keeps its documents).
   const code = Array.from({ length: 3 }, () => String.fromCharCode(65 + Math.floor(Math.random() * 26))).join('');
   await diff.same(async (api) => {
-    const draft = await api.post('/api/entries?status=draft', { data: { name: 'x', level: 0, part: { label: 'a' }, blocks: [{ __component: 'rules.note' }] } });
+    const draft = await api.post('/api/entries?status=draft', {
+      data: { name: 'x', level: 0, part: { label: 'a' }, blocks: [{ __component: 'rules.note' }] },
+    });
     const id = draft.body.data.documentId;
     const publish = await api.put(`/api/entries/${id}`, { data: { kind: 'beta' } });
     const stored = await api.get(`/api/entries/${id}?status=draft`);
@@ -88,7 +100,9 @@ test('creating without status lists every problem of the body at once', async ()
   // names the stored items (with ids) and leaves out what the draft check found.
   await diff.same(
     async (api) => [
-      await api.post('/api/entries', { data: { name: 'x', code: 'abc', parts: [1, 2, 3, 4].map((n) => ({ label: `p${n}` })) } }),
+      await api.post('/api/entries', {
+        data: { name: 'x', code: 'abc', parts: [1, 2, 3, 4].map((n) => ({ label: `p${n}` })) },
+      }),
       await api.post('/api/entries', { data: { level: 'ten', kind: 'zzz' } }),
     ],
     { deliberate: 'a published create lists every problem of its body, type errors and missing values together' },
@@ -117,7 +131,13 @@ test('unknown keys: message and details as Strapi answers them', async () => {
     '"part":{"label":"ok","documentId":"x"},"blocks":[{"__component":"rules.note","text":"a","id":99999}]',
     '"internal":"written"',
   ];
-  await diff.same(async (api) => Promise.all(bodies.map((extra) => raw(api, 'POST', '/api/entries?status=draft', `{"data":{"name":"keys",${extra}}}`))), { messages: true });
+  await diff.same(
+    async (api) =>
+      Promise.all(
+        bodies.map((extra) => raw(api, 'POST', '/api/entries?status=draft', `{"data":{"name":"keys",${extra}}}`)),
+      ),
+    { messages: true },
+  );
   // Strapi answers these two with 400 SyntaxError and 500; Vellum with 400 ValidationError naming the key.
   await diff.same(
     async (api) => [
@@ -129,57 +149,95 @@ test('unknown keys: message and details as Strapi answers them', async () => {
 });
 
 test('a component id updates that component; a foreign one is a 400 ApplicationError', async () => {
-  await diff.same(async (api) => {
-    const a = await api.post('/api/entries?status=draft&populate=*', { data: { name: 'a', part: { label: 'one' }, parts: [{ label: 'p1' }, { label: 'p2' }] } });
-    const b = await api.post('/api/entries?status=draft&populate=*', { data: { name: 'b', part: { label: 'bee' } } });
-    const aId = a.body.data.documentId;
-    return [
-      a,
-      await api.put(`/api/entries/${aId}?status=draft&populate=*`, { data: { part: { id: a.body.data.part.id, label: 'two' }, parts: [{ id: a.body.data.parts[1].id }] } }),
-      await api.put(`/api/entries/${b.body.data.documentId}?status=draft&populate=*`, { data: { part: { id: a.body.data.part.id, label: 'stolen' } } }),
-      await api.put(`/api/entries/${b.body.data.documentId}?status=draft&populate=*`, { data: { part: { id: 999999, label: 'ghost' } } }),
-      await api.get(`/api/entries/${b.body.data.documentId}?status=draft&populate=*`),
-    ];
-  }, { messages: true });
+  await diff.same(
+    async (api) => {
+      const a = await api.post('/api/entries?status=draft&populate=*', {
+        data: { name: 'a', part: { label: 'one' }, parts: [{ label: 'p1' }, { label: 'p2' }] },
+      });
+      const b = await api.post('/api/entries?status=draft&populate=*', { data: { name: 'b', part: { label: 'bee' } } });
+      const aId = a.body.data.documentId;
+      return [
+        a,
+        await api.put(`/api/entries/${aId}?status=draft&populate=*`, {
+          data: { part: { id: a.body.data.part.id, label: 'two' }, parts: [{ id: a.body.data.parts[1].id }] },
+        }),
+        await api.put(`/api/entries/${b.body.data.documentId}?status=draft&populate=*`, {
+          data: { part: { id: a.body.data.part.id, label: 'stolen' } },
+        }),
+        await api.put(`/api/entries/${b.body.data.documentId}?status=draft&populate=*`, {
+          data: { part: { id: 999999, label: 'ghost' } },
+        }),
+        await api.get(`/api/entries/${b.body.data.documentId}?status=draft&populate=*`),
+      ];
+    },
+    { messages: true },
+  );
 });
 
 test('limits: a json value nested 5,000 levels deep (Strapi: 500)', async () => {
   const deep = `${'['.repeat(5000)}${']'.repeat(5000)}`;
-  await diff.same(async (api) => raw(api, 'POST', '/api/entries?status=draft', `{"data":{"name":"deep","extra":${deep}}}`), {
-    deliberate: 'Vellum answers 400 naming the attribute',
-  });
+  await diff.same(
+    async (api) => raw(api, 'POST', '/api/entries?status=draft', `{"data":{"name":"deep","extra":${deep}}}`),
+    {
+      deliberate: 'Vellum answers 400 naming the attribute',
+    },
+  );
 });
 
 test('users-permissions: statuses, names and details of failures', async () => {
   const user = `user${tag()}`;
-  await diff.same(async (api) => {
-    const anon = new HttpClient(api.baseUrl);
-    const registered = await anon.post('/api/auth/local/register', { username: user, email: `${user}@example.com`, password: 'secret123' });
-    const jwt = { headers: { authorization: `Bearer ${registered.body.jwt}` } };
-    return {
-      meAnonymous: await anon.get('/api/users/me'),
-      meBadJwt: await anon.get('/api/users/me', { headers: { authorization: 'Bearer abc.def.ghi' } }),
-      meBasic: await anon.get('/api/users/me', { headers: { authorization: 'Basic dXNlcjpwYXNz' } }),
-      meEmptyBearer: await anon.get('/api/users/me', { headers: { authorization: 'Bearer ' } }),
-      meApiToken: await api.get('/api/users/me'),
-      meOk: await anon.get('/api/users/me', jwt),
-      loginEmpty: await anon.post('/api/auth/local', {}),
-      loginOnlyIdentifier: await anon.post('/api/auth/local', { identifier: 'x' }),
-      loginTypes: await anon.post('/api/auth/local', { identifier: 1, password: 2 }),
-      loginWrong: await anon.post('/api/auth/local', { identifier: user, password: 'wrong-password' }),
-      registerEmpty: await anon.post('/api/auth/local/register', {}),
-      registerTypes: await anon.post('/api/auth/local/register', { username: 1, email: 2, password: 3 }),
-      registerEmail: await anon.post('/api/auth/local/register', { username: `${user}x`, email: 'bad', password: 'secret123' }),
-      registerShort: await anon.post('/api/auth/local/register', { username: 'u1', email: `u1${tag()}@x.io`, password: '12' }),
-      registerExtra: await anon.post('/api/auth/local/register', { username: `${user}y`, email: `${user}y@example.com`, password: 'secret123', role: 1 }),
-      registerTaken: await anon.post('/api/auth/local/register', { username: user, email: `other-${user}@example.com`, password: 'secret123' }),
-      usersAnonymous: await anon.get('/api/users'),
-      userAnonymous: await anon.get('/api/users/1'),
-      usersJwt: await anon.get('/api/users', jwt),
-      entriesBadJwt: await anon.get('/api/entries', { headers: { authorization: 'Bearer abc.def.ghi' } }),
-      entriesAnonymous: await anon.get('/api/entries'),
-    };
-  }, { ignoreKeys: ['jwt', 'email', 'username'] });
+  await diff.same(
+    async (api) => {
+      const anon = new HttpClient(api.baseUrl);
+      const registered = await anon.post('/api/auth/local/register', {
+        username: user,
+        email: `${user}@example.com`,
+        password: 'secret123',
+      });
+      const jwt = { headers: { authorization: `Bearer ${registered.body.jwt}` } };
+      return {
+        meAnonymous: await anon.get('/api/users/me'),
+        meBadJwt: await anon.get('/api/users/me', { headers: { authorization: 'Bearer abc.def.ghi' } }),
+        meBasic: await anon.get('/api/users/me', { headers: { authorization: 'Basic dXNlcjpwYXNz' } }),
+        meEmptyBearer: await anon.get('/api/users/me', { headers: { authorization: 'Bearer ' } }),
+        meApiToken: await api.get('/api/users/me'),
+        meOk: await anon.get('/api/users/me', jwt),
+        loginEmpty: await anon.post('/api/auth/local', {}),
+        loginOnlyIdentifier: await anon.post('/api/auth/local', { identifier: 'x' }),
+        loginTypes: await anon.post('/api/auth/local', { identifier: 1, password: 2 }),
+        loginWrong: await anon.post('/api/auth/local', { identifier: user, password: 'wrong-password' }),
+        registerEmpty: await anon.post('/api/auth/local/register', {}),
+        registerTypes: await anon.post('/api/auth/local/register', { username: 1, email: 2, password: 3 }),
+        registerEmail: await anon.post('/api/auth/local/register', {
+          username: `${user}x`,
+          email: 'bad',
+          password: 'secret123',
+        }),
+        registerShort: await anon.post('/api/auth/local/register', {
+          username: 'u1',
+          email: `u1${tag()}@x.io`,
+          password: '12',
+        }),
+        registerExtra: await anon.post('/api/auth/local/register', {
+          username: `${user}y`,
+          email: `${user}y@example.com`,
+          password: 'secret123',
+          role: 1,
+        }),
+        registerTaken: await anon.post('/api/auth/local/register', {
+          username: user,
+          email: `other-${user}@example.com`,
+          password: 'secret123',
+        }),
+        usersAnonymous: await anon.get('/api/users'),
+        userAnonymous: await anon.get('/api/users/1'),
+        usersJwt: await anon.get('/api/users', jwt),
+        entriesBadJwt: await anon.get('/api/entries', { headers: { authorization: 'Bearer abc.def.ghi' } }),
+        entriesAnonymous: await anon.get('/api/entries'),
+      };
+    },
+    { ignoreKeys: ['jwt', 'email', 'username'] },
+  );
   // Strapi answers 204 with no body for a user id that does not exist.
   await diff.same(async (api) => api.get('/api/users/999999'), { deliberate: 'Vellum answers 404 NotFoundError' });
 });

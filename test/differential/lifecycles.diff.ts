@@ -21,7 +21,11 @@ let diff: Differential;
 before(async () => {
   rmSync(LOG, { force: true });
   appendFileSync(LOG, '');
-  diff = await openDifferential({ name: diffName(import.meta.filename), project: fixture('lifecycles'), readyPath: '/api/categories' });
+  diff = await openDifferential({
+    name: diffName(import.meta.filename),
+    project: fixture('lifecycles'),
+    readyPath: '/api/categories',
+  });
 });
 after(async () => {
   await diff?.close();
@@ -58,8 +62,14 @@ async function eventsOf(label: string, kinds: RegExp, run: () => Promise<Respons
     .filter(Boolean)
     .map((line) => JSON.parse(line) as LogEntry & { publishedAt?: unknown })
     .filter((entry) => (entry.label === label || entry.labels?.includes(label)) && kinds.test(entry.action))
-    .map((entry) => `${entry.action}${'publishedAt' in entry ? `(${entry.publishedAt === null ? 'draft' : 'published'})` : ''}`);
-  const body = { before: events.filter((event) => event.startsWith('before')), after: events.filter((event) => event.startsWith('after')) };
+    .map(
+      (entry) =>
+        `${entry.action}${'publishedAt' in entry ? `(${entry.publishedAt === null ? 'draft' : 'published'})` : ''}`,
+    );
+  const body = {
+    before: events.filter((event) => event.startsWith('before')),
+    after: events.filter((event) => event.startsWith('after')),
+  };
   return [...answers, { status: 200, headers: new Headers(), body, text: '' }];
 }
 
@@ -81,7 +91,11 @@ test('POST: a slug from beforeCreate, afterCreate and afterFindOne change the an
 });
 
 test('POST a draft: one row, one create', async () => {
-  await diff.same((api) => eventsOf('Diff draft', WRITES, async () => [await api.post('/api/articles?status=draft', { data: { title: 'Diff draft' } })]));
+  await diff.same((api) =>
+    eventsOf('Diff draft', WRITES, async () => [
+      await api.post('/api/articles?status=draft', { data: { title: 'Diff draft' } }),
+    ]),
+  );
 });
 
 test('PUT that publishes: update of the draft, delete and create of the published row; PUT of a draft: one update', async () => {
@@ -89,8 +103,12 @@ test('PUT that publishes: update of the draft, delete and create of the publishe
     const created = await api.post('/api/articles', { data: { title: 'Diff to update' } });
     const id = created.body.data.documentId;
     return [
-      ...(await eventsOf('Diff updated', WRITES, async () => [await api.put(`/api/articles/${id}`, { data: { title: 'Diff updated' } })])),
-      ...(await eventsOf('Diff updated draft', WRITES, async () => [await api.put(`/api/articles/${id}?status=draft`, { data: { title: 'Diff updated draft' } })])),
+      ...(await eventsOf('Diff updated', WRITES, async () => [
+        await api.put(`/api/articles/${id}`, { data: { title: 'Diff updated' } }),
+      ])),
+      ...(await eventsOf('Diff updated draft', WRITES, async () => [
+        await api.put(`/api/articles/${id}?status=draft`, { data: { title: 'Diff updated draft' } }),
+      ])),
     ];
   });
   assert.equal((vellum as Response[])[0]!.body.data.slug, 'diff-updated');
@@ -99,14 +117,19 @@ test('PUT that publishes: update of the draft, delete and create of the publishe
 test('DELETE: one delete per row', async () => {
   await diff.same(async (api) => {
     const created = await api.post('/api/articles', { data: { title: 'Diff deleted' } });
-    return eventsOf('Diff deleted', WRITES, async () => [await api.delete(`/api/articles/${created.body.data.documentId}`)]);
+    return eventsOf('Diff deleted', WRITES, async () => [
+      await api.delete(`/api/articles/${created.body.data.documentId}`),
+    ]);
   });
 });
 
 test('reads: afterFindMany sees the list, afterFindOne the document', async () => {
   await diff.same(async (api) => {
     const created = await api.post('/api/articles', { data: { title: 'Diff read' } });
-    return eventsOf('Diff read', READS, async () => [await api.get('/api/articles?filters[title][$eq]=Diff read'), await api.get(`/api/articles/${created.body.data.documentId}`)]);
+    return eventsOf('Diff read', READS, async () => [
+      await api.get('/api/articles?filters[title][$eq]=Diff read'),
+      await api.get(`/api/articles/${created.body.data.documentId}`),
+    ]);
   });
 });
 
@@ -114,20 +137,33 @@ test('a bootstrap grants Public find through strapi.db.query: anonymous reads su
   await diff.same(async (api) => {
     const anonymous = publicClient(api);
     await api.post('/api/articles', { data: { title: 'Diff public' } });
-    return [await anonymous.get('/api/articles?filters[title][$eq]=Diff public&fields[0]=title'), await anonymous.post('/api/articles', { data: { title: 'x' } }), await anonymous.get('/api/categories')];
+    return [
+      await anonymous.get('/api/articles?filters[title][$eq]=Diff public&fields[0]=title'),
+      await anonymous.post('/api/articles', { data: { title: 'x' } }),
+      await anonymous.get('/api/categories'),
+    ];
   });
 });
 
 test('a document middleware sets the default populate of pages (REST calls the Document Service)', async () => {
   await diff.same(async (api) => {
-    await api.post('/api/pages', { data: { title: 'Diff page', seo: { metaTitle: 'Meta' }, sections: [{ metaTitle: 'S1' }] } });
+    await api.post('/api/pages', {
+      data: { title: 'Diff page', seo: { metaTitle: 'Meta' }, sections: [{ metaTitle: 'S1' }] },
+    });
     const anonymous = publicClient(api);
-    return [await anonymous.get('/api/pages?filters[title][$eq]=Diff page'), await anonymous.get('/api/pages?filters[title][$eq]=Diff page&populate=sections')];
+    return [
+      await anonymous.get('/api/pages?filters[title][$eq]=Diff page'),
+      await anonymous.get('/api/pages?filters[title][$eq]=Diff page&populate=sections'),
+    ];
   });
 });
 
 test('the entity service seeded a category; the core store kept its values', async () => {
-  await diff.same(async (api) => [await api.get('/api/categories?filters[name][$eq]=Seeded by the entity service&fields[0]=name'), await api.get('/api/setting?fields[0]=boots&fields[1]=stored&fields[2]=seededCategories&fields[3]=plugins'), await publicClient(api).get('/api/setting?fields[0]=boots')]);
+  await diff.same(async (api) => [
+    await api.get('/api/categories?filters[name][$eq]=Seeded by the entity service&fields[0]=name'),
+    await api.get('/api/setting?fields[0]=boots&fields[1]=stored&fields[2]=seededCategories&fields[3]=plugins'),
+    await publicClient(api).get('/api/setting?fields[0]=boots'),
+  ]);
 });
 
 test('an ApplicationError thrown by beforeCreate: 400, nothing written', async () => {
@@ -141,15 +177,22 @@ test('an ApplicationError thrown by beforeCreate: 400, nothing written', async (
 });
 
 test('GraphQL resolversConfig names the project’s policy and middleware', async () => {
-  await diff.same(async (api) => {
-    const graphql = new HttpClient(api.baseUrl, api.defaultHeaders);
-    await api.post('/api/categories', { data: { name: 'Diff marked' } });
-    return [
-      await graphql.post('/graphql', { query: '{ pages(filters: { title: { eq: "none" } }) { title } }' }),
-      await graphql.post('/graphql', { query: '{ pages(filters: { title: { eq: "none" } }) { title } }' }, { headers: { 'x-allow': 'yes' } }),
-      await graphql.post('/graphql', { query: '{ categories(filters: { name: { eq: "Diff marked" } }) { name } }' }),
-    ];
-    // Vellum's GraphQL errors carry `locations`, Strapi's resolver errors do not: the error
-    // formatter's difference, not project code's.
-  }, { ignoreKeys: ['locations'] });
+  await diff.same(
+    async (api) => {
+      const graphql = new HttpClient(api.baseUrl, api.defaultHeaders);
+      await api.post('/api/categories', { data: { name: 'Diff marked' } });
+      return [
+        await graphql.post('/graphql', { query: '{ pages(filters: { title: { eq: "none" } }) { title } }' }),
+        await graphql.post(
+          '/graphql',
+          { query: '{ pages(filters: { title: { eq: "none" } }) { title } }' },
+          { headers: { 'x-allow': 'yes' } },
+        ),
+        await graphql.post('/graphql', { query: '{ categories(filters: { name: { eq: "Diff marked" } }) { name } }' }),
+      ];
+      // Vellum's GraphQL errors carry `locations`, Strapi's resolver errors do not: the error
+      // formatter's difference, not project code's.
+    },
+    { ignoreKeys: ['locations'] },
+  );
 });

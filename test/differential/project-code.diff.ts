@@ -13,7 +13,11 @@ import { diffName, openDifferential, type Differential } from './harness.js';
 
 let diff: Differential;
 before(async () => {
-  diff = await openDifferential({ name: diffName(import.meta.filename), project: fixture('project-code'), readyPath: '/api/writers' });
+  diff = await openDifferential({
+    name: diffName(import.meta.filename),
+    project: fixture('project-code'),
+    readyPath: '/api/writers',
+  });
 });
 after(() => diff?.close());
 
@@ -22,7 +26,13 @@ const allow = { 'x-allow': 'yes' };
 const generatedSlug = { ignoreKeys: ['slug'] };
 
 test('bootstrap seeds through strapi.documents: a custom route and service method read it', async () => {
-  await diff.same(async (api) => [await api.get('/api/articles/slug/seeded-article'), await api.get('/api/articles/slug/nothing-here')], { messages: true });
+  await diff.same(
+    async (api) => [
+      await api.get('/api/articles/slug/seeded-article'),
+      await api.get('/api/articles/slug/nothing-here'),
+    ],
+    { messages: true },
+  );
 });
 
 test('a controller override calls super.find(ctx) and adds to meta', async () => {
@@ -49,32 +59,46 @@ test('a service override adds a key to findOne; the v4 format too', async () => 
 });
 
 test('global and API policies: 403 PolicyError, or the route runs', async () => {
-  await diff.same(async (api) => {
-    const created = await api.post('/api/articles', { data: { title: 'Diff policy', views: 6 } });
-    const id = created.body.data.documentId;
-    const quiet = await api.post('/api/articles', { data: { title: 'Diff quiet' } });
-    return [
-      await api.put(`/api/articles/${id}`, { data: { title: 'Diff policy 2' } }),
-      await api.put(`/api/articles/${id}`, { data: { title: 'Diff policy 2' } }, { headers: allow }),
-      await api.post(`/api/articles/${id}/like`),
-      await api.post(`/api/articles/${id}/like`, undefined, { headers: allow }),
-      await api.delete(`/api/articles/${id}`),
-      await api.delete(`/api/articles/${quiet.body.data.documentId}`),
-    ];
-  }, { ...generatedSlug, messages: true });
+  await diff.same(
+    async (api) => {
+      const created = await api.post('/api/articles', { data: { title: 'Diff policy', views: 6 } });
+      const id = created.body.data.documentId;
+      const quiet = await api.post('/api/articles', { data: { title: 'Diff quiet' } });
+      return [
+        await api.put(`/api/articles/${id}`, { data: { title: 'Diff policy 2' } }),
+        await api.put(`/api/articles/${id}`, { data: { title: 'Diff policy 2' } }, { headers: allow }),
+        await api.post(`/api/articles/${id}/like`),
+        await api.post(`/api/articles/${id}/like`, undefined, { headers: allow }),
+        await api.delete(`/api/articles/${id}`),
+        await api.delete(`/api/articles/${quiet.body.data.documentId}`),
+      ];
+    },
+    { ...generatedSlug, messages: true },
+  );
 });
 
 test('a route middleware sets the default populate of pages', async () => {
   await diff.same(async (api) => {
     const writer = await api.post('/api/writers', { data: { name: 'Diff writer' } });
-    const page = await api.post('/api/pages', { data: { title: 'Diff page', seo: { metaTitle: 'Meta' }, writer: writer.body.data.documentId } });
-    return [page, await api.get(`/api/pages/${page.body.data.documentId}`), await api.get('/api/pages?filters[title][$eq]=Diff page')];
+    const page = await api.post('/api/pages', {
+      data: { title: 'Diff page', seo: { metaTitle: 'Meta' }, writer: writer.body.data.documentId },
+    });
+    return [
+      page,
+      await api.get(`/api/pages/${page.body.data.documentId}`),
+      await api.get('/api/pages?filters[title][$eq]=Diff page'),
+    ];
   }, generatedSlug);
 });
 
 test('a global middleware stamps every answer', async () => {
-  const { strapi, vellum } = await diff.both(async (api) => [await api.get('/api/writers'), await api.get('/api/articles'), await api.get('/api/nothing-here')]);
-  for (const answers of [strapi, vellum] as Response[][]) for (const answer of answers) assert.equal(answer.headers.get('x-stamp'), 'stamped');
+  const { strapi, vellum } = await diff.both(async (api) => [
+    await api.get('/api/writers'),
+    await api.get('/api/articles'),
+    await api.get('/api/nothing-here'),
+  ]);
+  for (const answers of [strapi, vellum] as Response[][])
+    for (const answer of answers) assert.equal(answer.headers.get('x-stamp'), 'stamped');
 });
 
 test('auth: false skips authentication; only/except leave 405s with Allow', async () => {
@@ -101,14 +125,28 @@ test('errors thrown from project code', async () => {
   await diff.same(
     async (api) =>
       Promise.all(
-        ['application', 'validation', 'not-found', 'forbidden', 'unauthorized', 'plain', 'nothing', 'bad-request', 'throw', 'created', 'explained'].map((name) => api.get(`/api/probe/${name}`)),
+        [
+          'application',
+          'validation',
+          'not-found',
+          'forbidden',
+          'unauthorized',
+          'plain',
+          'nothing',
+          'bad-request',
+          'throw',
+          'created',
+          'explained',
+        ].map((name) => api.get(`/api/probe/${name}`)),
       ),
     { messages: true },
   );
 });
 
 test('a Koa-like ctx: params, query, body and headers', async () => {
-  const { strapi, vellum } = await diff.same(async (api) => [await api.post('/api/probe/echo/bob?x=1&y[z]=2', { hello: 'there' }, { headers: { 'x-custom': 'c' } })]);
+  const { strapi, vellum } = await diff.same(async (api) => [
+    await api.post('/api/probe/echo/bob?x=1&y[z]=2', { hello: 'there' }, { headers: { 'x-custom': 'c' } }),
+  ]);
   for (const answers of [strapi, vellum] as Response[][]) assert.equal(answers[0]!.headers.get('x-echo'), 'bob');
 });
 
@@ -124,22 +162,35 @@ test('auth: false: what a populated relation shows without any credentials', asy
 test("strapi.db.query on Strapi's own models: the core store, administrators, roles, users, files", async () => {
   await diff.vellumServer.vellum.auth.admins.create('admin@example.com', 'Admin-Passw0rd!');
   const name = `diffmodels${Date.now()}`;
-  await diff.same(async (api) => {
-    const registered = await api.post('/api/auth/local/register', { username: name, email: `${name}@example.com`, password: 'Passw0rd!' });
-    return [
-      registered.status === 200 ? await api.get(`/api/probe/models?name=${name}`) : registered,
-      await api.get(`/api/probe/store/${name}`),
-      await api.get('/api/probe/admins?email=admin@example.com'),
-    ];
-  }, { ignoreKeys: ['keys'] });
+  await diff.same(
+    async (api) => {
+      const registered = await api.post('/api/auth/local/register', {
+        username: name,
+        email: `${name}@example.com`,
+        password: 'Passw0rd!',
+      });
+      return [
+        registered.status === 200 ? await api.get(`/api/probe/models?name=${name}`) : registered,
+        await api.get(`/api/probe/store/${name}`),
+        await api.get('/api/probe/admins?email=admin@example.com'),
+      ];
+    },
+    { ignoreKeys: ['keys'] },
+  );
   const { strapi, vellum } = await diff.both(async (api) => api.get('/api/probe/admins?email=admin@example.com'));
   // Every field of Strapi's administrator row but documentId (Vellum's administrators have none).
-  assert.deepEqual((vellum as Response).body.keys, (strapi as Response).body.keys.filter((key: string) => key !== 'documentId'));
+  assert.deepEqual(
+    (vellum as Response).body.keys,
+    (strapi as Response).body.keys.filter((key: string) => key !== 'documentId'),
+  );
 });
 
 test("the Document Service's delete answers every row it deleted", async () => {
   const name = `Diff deleted ${Date.now()}`;
-  await diff.same(async (api) => [await api.delete(`/api/probe/writers/${encodeURIComponent(name)}`), await api.delete(`/api/probe/articles/${encodeURIComponent(name)}`)]);
+  await diff.same(async (api) => [
+    await api.delete(`/api/probe/writers/${encodeURIComponent(name)}`),
+    await api.delete(`/api/probe/articles/${encodeURIComponent(name)}`),
+  ]);
 });
 
 test('the Document Service, entity service and query engine answer types without i18n with locale null, at every level', async () => {
@@ -153,7 +204,9 @@ test('a core router with a prefix and except: served under the prefix only, 405 
     const id = created.body?.data?.documentId ?? 'none';
     return [
       created,
-      await api.get('/api/v2/labels?filters[text][$eq]=diff prefixed', { headers: { authorization: 'Bearer garbage' } }),
+      await api.get('/api/v2/labels?filters[text][$eq]=diff prefixed', {
+        headers: { authorization: 'Bearer garbage' },
+      }),
       await api.get(`/api/v2/labels/${id}`),
       await api.get('/api/labels'),
       await api.put(`/api/v2/labels/${id}`, { data: { text: 'x' } }),

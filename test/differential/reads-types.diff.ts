@@ -9,7 +9,11 @@ import { diffName, openDifferential, type Differential } from './harness.js';
 
 let diff: Differential;
 before(async () => {
-  diff = await openDifferential({ name: diffName(import.meta.filename), project: fixture('all-types'), readyPath: '/api/samples' });
+  diff = await openDifferential({
+    name: diffName(import.meta.filename),
+    project: fixture('all-types'),
+    readyPath: '/api/samples',
+  });
 });
 after(() => diff?.close());
 
@@ -17,7 +21,15 @@ after(() => diff?.close());
 const ACCEPTED: Record<string, unknown[]> = {
   at: ['10:20:30', '10:20:30.1', null],
   day: ['2024-02-29', '2024-01-05T23:30:00-05:00', '2024-01-05 10:00'],
-  moment: ['2024-01-05T10:20:30+02', '2024', '2024-W02-3', '2024-005', '20240105T102030Z', '1704450030000', 1704450030000],
+  moment: [
+    '2024-01-05T10:20:30+02',
+    '2024',
+    '2024-W02-3',
+    '2024-005',
+    '20240105T102030Z',
+    '1704450030000',
+    1704450030000,
+  ],
   stamp: ['2024-01-05T10:20:30.123Z', '2024-01-05', 1704450030000, '0'],
   active: [1, '0', 'true'],
   contact: ['a@b.co'],
@@ -71,7 +83,15 @@ for (const [attribute, values] of Object.entries(REFUSED)) {
 
 test('filters take the same date and time values', async () => {
   await diff.same(async (api) => {
-    await api.post('/api/samples', { data: { name: 'tfilter', at: '10:20:30', stamp: '2024-01-05T10:20:30Z', moment: '2024-01-05T10:20:30Z', day: '2024-01-05' } });
+    await api.post('/api/samples', {
+      data: {
+        name: 'tfilter',
+        at: '10:20:30',
+        stamp: '2024-01-05T10:20:30Z',
+        moment: '2024-01-05T10:20:30Z',
+        day: '2024-01-05',
+      },
+    });
     const list = (filter: string) => api.get(`/api/samples?filters[name][$eq]=tfilter&fields[0]=name&${filter}`);
     return [
       await list('filters[at][$eq]=10:20:30.000'),
@@ -85,7 +105,13 @@ test('filters take the same date and time values', async () => {
 
 test('filters refuse what bodies refuse', async () => {
   await diff.same(
-    async (api) => [await api.get('/api/samples?filters[at][$eq]=10:20'), await api.get('/api/samples?filters[day][$gt]=2024-01')],
-    { deliberate: 'Vellum names the parameter and key of a bad filter value (docs/errors.md); Strapi answers empty details' },
+    async (api) => [
+      await api.get('/api/samples?filters[at][$eq]=10:20'),
+      await api.get('/api/samples?filters[day][$gt]=2024-01'),
+    ],
+    {
+      deliberate:
+        'Vellum names the parameter and key of a bad filter value (docs/errors.md); Strapi answers empty details',
+    },
   );
 });

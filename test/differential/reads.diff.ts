@@ -22,10 +22,19 @@ test('absent relations and components: $null, $notNull, through to-many relation
   await diff.same(async (api) => {
     const t = await id(api.post('/api/targets', { data: { name: 'nr-t' } }));
     const draft = await id(api.post('/api/targets?status=draft', { data: { name: 'nr-draft' } }));
-    await api.post('/api/owners', { data: { name: 'nr-A', manyToOneBi: t, manyToManyBi: [t], block: { caption: 'x', manyToOne: t }, blocks: [{ caption: 'y', manyToMany: [t] }] } });
+    await api.post('/api/owners', {
+      data: {
+        name: 'nr-A',
+        manyToOneBi: t,
+        manyToManyBi: [t],
+        block: { caption: 'x', manyToOne: t },
+        blocks: [{ caption: 'y', manyToMany: [t] }],
+      },
+    });
     await api.post('/api/owners', { data: { name: 'nr-B' } });
     await api.post('/api/owners', { data: { name: 'nr-C', block: { caption: null }, manyToOneBi: draft } });
-    const list = (filters: string) => api.get(`/api/owners?filters[name][$startsWith]=nr-&sort=name&fields[0]=name&${filters}`);
+    const list = (filters: string) =>
+      api.get(`/api/owners?filters[name][$startsWith]=nr-&sort=name&fields[0]=name&${filters}`);
     return [
       await list('filters[manyToOneBi][id][$null]=true'),
       await list('filters[manyToOneBi][$null]=true'),
@@ -51,8 +60,20 @@ test('a type without i18n lists related documents of every locale, and below the
     const label = await id(api.post('/api/labels', { data: { name: 'lr-en' } }));
     await api.put(`/api/labels/${label}?locale=fr`, { data: { name: 'lr-fr' } });
     const page = await id(api.post('/api/pages', { data: { title: 'lr-p-en', labels: [label] } }));
-    await api.put(`/api/pages/${page}?locale=fr`, { data: { title: 'lr-p-fr', labels: { connect: [{ documentId: label, locale: 'fr' }] } } });
-    await api.post('/api/owners', { data: { name: 'lr-o', labels: { connect: [{ documentId: label, locale: 'en' }, { documentId: label, locale: 'fr' }] } } });
+    await api.put(`/api/pages/${page}?locale=fr`, {
+      data: { title: 'lr-p-fr', labels: { connect: [{ documentId: label, locale: 'fr' }] } },
+    });
+    await api.post('/api/owners', {
+      data: {
+        name: 'lr-o',
+        labels: {
+          connect: [
+            { documentId: label, locale: 'en' },
+            { documentId: label, locale: 'fr' },
+          ],
+        },
+      },
+    });
     const owner = (query: string) => api.get(`/api/owners?filters[name][$eq]=lr-o&fields[0]=name&${query}`);
     return [
       await owner('populate=labels'),
@@ -69,10 +90,23 @@ test('localizations below a related document: Strapi leaves out every locale of 
     async (api) => {
       const label = await id(api.post('/api/labels', { data: { name: 'll-en' } }));
       await api.put(`/api/labels/${label}?locale=fr`, { data: { name: 'll-fr' } });
-      await api.post('/api/owners', { data: { name: 'll-o', labels: { connect: [{ documentId: label, locale: 'en' }, { documentId: label, locale: 'fr' }] } } });
+      await api.post('/api/owners', {
+        data: {
+          name: 'll-o',
+          labels: {
+            connect: [
+              { documentId: label, locale: 'en' },
+              { documentId: label, locale: 'fr' },
+            ],
+          },
+        },
+      });
       return api.get('/api/owners?filters[name][$eq]=ll-o&populate[labels][populate]=localizations');
     },
-    { deliberate: 'Vellum lists the other locales of each related document; Strapi excludes every row already loaded in the batch' },
+    {
+      deliberate:
+        'Vellum lists the other locales of each related document; Strapi excludes every row already loaded in the batch',
+    },
   );
 });
 
@@ -81,7 +115,8 @@ test('locale in filters replaces the locale lookup; locale=* and lists of locale
     const l1 = await id(api.post('/api/labels', { data: { name: 'lf-l1-en' } }));
     await api.put(`/api/labels/${l1}?locale=fr`, { data: { name: 'lf-l1-fr' } });
     await api.post('/api/labels?locale=fr', { data: { name: 'lf-l2-fr' } });
-    const list = (query: string) => api.get(`/api/labels?filters[name][$startsWith]=lf-&sort=name&fields[0]=name&${query}`);
+    const list = (query: string) =>
+      api.get(`/api/labels?filters[name][$startsWith]=lf-&sort=name&fields[0]=name&${query}`);
     return [
       await list('filters[locale][$eq]=fr'),
       await list('filters[locale]=fr'),
@@ -105,7 +140,10 @@ test('populate forms: * with localizations, zones with on, components with filte
           name: 'pf-o',
           block: { caption: 'c', manyToOne: t },
           blocks: [{ caption: 'c1' }, { caption: 'c2', manyToMany: [t] }, { caption: 'c3' }],
-          zone: [{ __component: 'matrix.links', caption: 'z1', manyToOne: t }, { __component: 'matrix.nested', heading: 'h', links: [{ caption: 'n1', oneToOne: t }] }],
+          zone: [
+            { __component: 'matrix.links', caption: 'z1', manyToOne: t },
+            { __component: 'matrix.nested', heading: 'h', links: [{ caption: 'n1', oneToOne: t }] },
+          ],
         },
       }),
     );
@@ -136,7 +174,8 @@ test('top-level parameters: _q, publication cohorts, and those Strapi refuses', 
     const b = await id(api.post('/api/targets', { data: { name: 'qp beta 50%' } }));
     await api.put(`/api/targets/${b}?status=draft`, { data: { name: 'qp beta 50%' } });
     await api.post('/api/targets?status=draft', { data: { name: 'qp gamma' } });
-    const list = (query: string) => api.get(`/api/targets?filters[name][$startsWith]=qp&sort=name&fields[0]=name&${query}`);
+    const list = (query: string) =>
+      api.get(`/api/targets?filters[name][$startsWith]=qp&sort=name&fields[0]=name&${query}`);
     return [
       await list('_q=alpha'),
       await list('_q=QP%20BETA'),
@@ -161,7 +200,11 @@ test('top-level parameters: _q, publication cohorts, and those Strapi refuses', 
 test('the earlier response format: documentId beside id, fields inside attributes, counts', async () => {
   await diff.same(async (api) => {
     const t = await id(api.post('/api/targets', { data: { name: 'v4-t' } }));
-    const created = await api.post('/api/owners', { data: { name: 'v4-o', manyToOneBi: t, block: { caption: 'c', manyToOne: t } } }, V4);
+    const created = await api.post(
+      '/api/owners',
+      { data: { name: 'v4-o', manyToOneBi: t, block: { caption: 'c', manyToOne: t } } },
+      V4,
+    );
     const owner = created.body.data.documentId as string;
     return [
       created,
@@ -180,6 +223,9 @@ test('DELETE in the earlier format answers the deleted entry (docs/rest.md "Earl
       const owner = await id(api.post('/api/owners', { data: { name: 'v4-del' } }));
       return api.delete(`/api/owners/${owner}`, V4);
     },
-    { deliberate: 'docs/rest.md "Earlier response format (v4)": the earlier format answers the deleted entry; Strapi 5.54 answers 204' },
+    {
+      deliberate:
+        'docs/rest.md "Earlier response format (v4)": the earlier format answers the deleted entry; Strapi 5.54 answers 204',
+    },
   );
 });

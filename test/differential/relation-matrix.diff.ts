@@ -28,12 +28,25 @@ test('an owner created with every relation kind and components, populated', asyn
     const created = await api.post('/api/owners', {
       data: {
         name: 'rm-1',
-        oneToOneBi: t, oneToOneUni: t, oneToManyBi: [t], oneToManyUni: [t], manyToOneBi: t, manyToOneUni: t,
-        manyToManyBi: [t], manyToManyUni: [t],
-        block: links, blocks: [links], zone: [{ __component: 'matrix.links', ...links }],
+        oneToOneBi: t,
+        oneToOneUni: t,
+        oneToManyBi: [t],
+        oneToManyUni: [t],
+        manyToOneBi: t,
+        manyToOneUni: t,
+        manyToManyBi: [t],
+        manyToManyUni: [t],
+        block: links,
+        blocks: [links],
+        zone: [{ __component: 'matrix.links', ...links }],
       },
     });
-    const populate = 'populate[block][populate]=*&populate[blocks][populate]=*&populate[zone][populate]=*&populate[oneToOneBi]=true&populate[manyToManyBi]=true';
-    return [created, await api.get(`/api/owners?filters[name][$eq]=rm-1&${populate}`), await api.get(`/api/targets?filters[name][$eq]=rm-1&populate=*`)];
+    const populate =
+      'populate[block][populate]=*&populate[blocks][populate]=*&populate[zone][populate]=*&populate[oneToOneBi]=true&populate[manyToManyBi]=true';
+    return [
+      created,
+      await api.get(`/api/owners?filters[name][$eq]=rm-1&${populate}`),
+      await api.get(`/api/targets?filters[name][$eq]=rm-1&populate=*`),
+    ];
   });
 });

@@ -11,7 +11,12 @@ import { diffName, openDifferential, type Differential } from './harness.js';
 let diff: Differential;
 before(async () => {
   // GraphQL in Strapi 5's flat shape on both (Vellum's default for a project without @strapi/strapi is the spec's).
-  diff = await openDifferential({ name: diffName(import.meta.filename), project: fixture('request-context'), readyPath: '/api/notes', vellumConfig: { plugins: { graphql: { config: { v4CompatibilityMode: false } } } } });
+  diff = await openDifferential({
+    name: diffName(import.meta.filename),
+    project: fixture('request-context'),
+    readyPath: '/api/notes',
+    vellumConfig: { plugins: { graphql: { config: { v4CompatibilityMode: false } } } },
+  });
 });
 after(() => diff?.close());
 
@@ -23,12 +28,17 @@ test('a lifecycle and a service read the request ctx; bootstrap reads undefined'
       // Both roles may use notes (the fixture grants nothing).
       for (const role of (await api.get('/api/users-permissions/roles')).body.roles as { id: number }[]) {
         const tree = (await api.get(`/api/users-permissions/roles/${role.id}`)).body.role.permissions;
-        for (const state of Object.values(tree['api::note'].controllers.note) as { enabled: boolean }[]) state.enabled = true;
+        for (const state of Object.values(tree['api::note'].controllers.note) as { enabled: boolean }[])
+          state.enabled = true;
         await api.put(`/api/users-permissions/roles/${role.id}`, { permissions: tree });
       }
       const anonymous = new HttpClient(api.baseUrl);
       const username = `rc${run}`;
-      const signUp = await anonymous.post('/api/auth/local/register', { username, email: `${username}@example.com`, password: 'secret123' });
+      const signUp = await anonymous.post('/api/auth/local/register', {
+        username,
+        email: `${username}@example.com`,
+        password: 'secret123',
+      });
       const user = new HttpClient(api.baseUrl, { authorization: `Bearer ${signUp.body.jwt}` });
       const created = await user.post('/api/notes', { data: { title: `hello ${run}` } });
       return [
@@ -38,7 +48,10 @@ test('a lifecycle and a service read the request ctx; bootstrap reads undefined'
         await api.post('/api/notes', { data: { title: `token ${run}` } }),
         await user.get('/api/notes-whoami'),
         await anonymous.get('/api/notes-whoami'),
-        await user.post('/graphql', { query: 'mutation($title: String) { createNote(data: { title: $title }) { author seenTitle } }', variables: { title: `gql ${run}` } }),
+        await user.post('/graphql', {
+          query: 'mutation($title: String) { createNote(data: { title: $title }) { author seenTitle } }',
+          variables: { title: `gql ${run}` },
+        }),
       ];
     },
     { messages: true, ignoreKeys: ['id', 'documentId'] },

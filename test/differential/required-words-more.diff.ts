@@ -9,7 +9,11 @@ import { diffName, openDifferential, type Differential } from './harness.js';
 
 let diff: Differential;
 before(async () => {
-  diff = await openDifferential({ name: diffName(import.meta.filename), project: fixture('required-publish-more'), readyPath: '/api/records' });
+  diff = await openDifferential({
+    name: diffName(import.meta.filename),
+    project: fixture('required-publish-more'),
+    readyPath: '/api/records',
+  });
 });
 after(() => diff?.close());
 
@@ -21,7 +25,9 @@ test('a type without draft and publish, and nested components of every kind: eac
     async (api) => {
       const record = { title: 't', count: 1, flag: true, day: '2020-01-01', kind: 'a', meta: {}, spec };
       return [
-        await api.post('/api/records', { data: { ...Object.fromEntries(Object.keys(record).map((key) => [key, null])) } }),
+        await api.post('/api/records', {
+          data: { ...Object.fromEntries(Object.keys(record).map((key) => [key, null])) },
+        }),
         await api.post('/api/records', { data: {} }),
         await api.post('/api/records', { data: { ...record, spec: empty } }),
         await api.post('/api/records', { data: { ...record, specs: [spec, empty] } }),

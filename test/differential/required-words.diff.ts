@@ -15,7 +15,12 @@ let diff: Differential;
 // Vellum's uploads in a temporary folder, not in the fixture.
 const publicDir = mkdtempSync(join(tmpdir(), 'vellum-public-'));
 before(async () => {
-  diff = await openDifferential({ name: diffName(import.meta.filename), project: fixture('required-publish'), readyPath: '/api/sheets', vellumConfig: { server: { dirs: { public: publicDir } } } });
+  diff = await openDifferential({
+    name: diffName(import.meta.filename),
+    project: fixture('required-publish'),
+    readyPath: '/api/sheets',
+    vellumConfig: { server: { dirs: { public: publicDir } } },
+  });
 });
 after(async () => {
   await diff?.close();
@@ -23,7 +28,25 @@ after(async () => {
 });
 
 const run = Date.now().toString(36);
-const SCALARS = ['title', 'body', 'email', 'slug', 'secret', 'count', 'big', 'price', 'ratio', 'flag', 'day', 'at', 'time', 'kind', 'meta', 'content', 'part'];
+const SCALARS = [
+  'title',
+  'body',
+  'email',
+  'slug',
+  'secret',
+  'count',
+  'big',
+  'price',
+  'ratio',
+  'flag',
+  'day',
+  'at',
+  'time',
+  'kind',
+  'meta',
+  'content',
+  'part',
+];
 
 test('published writes with required values null or missing: each type in its words', async () => {
   await diff.same(
@@ -32,22 +55,45 @@ test('published writes with required values null or missing: each type in its wo
       const person = (await api.post('/api/people', { data: { name: `p${run}` } })).body.data.documentId as string;
       const form = new FormData();
       form.append('files', new Blob([Buffer.from('a text file')], { type: 'text/plain' }), 'note.txt');
-      const file = ((await (await fetch(`${api.baseUrl}/api/upload`, { method: 'POST', headers: api.defaultHeaders, body: form })).json()) as { id: number }[])[0]!.id;
+      const file = (
+        (await (
+          await fetch(`${api.baseUrl}/api/upload`, { method: 'POST', headers: api.defaultHeaders, body: form })
+        ).json()) as { id: number }[]
+      )[0]!.id;
       const given = { owner: person, friends: [person], cover: file, images: [file], parts: [], zone: [] };
       let n = 0;
       const complete = () => ({
-        ...given, title: 't', body: 'b', email: 'a@example.com', slug: `s${run}${n++}`, secret: 'secret123', count: 1, big: '1', price: 1.5, ratio: 1.5, flag: true,
-        day: '2020-01-01', at: '2020-01-01T00:00:00.000Z', time: '10:00:00.000', kind: 'a', meta: {}, content: [{ type: 'paragraph', children: [{ type: 'text', text: 'x' }] }],
+        ...given,
+        title: 't',
+        body: 'b',
+        email: 'a@example.com',
+        slug: `s${run}${n++}`,
+        secret: 'secret123',
+        count: 1,
+        big: '1',
+        price: 1.5,
+        ratio: 1.5,
+        flag: true,
+        day: '2020-01-01',
+        at: '2020-01-01T00:00:00.000Z',
+        time: '10:00:00.000',
+        kind: 'a',
+        meta: {},
+        content: [{ type: 'paragraph', children: [{ type: 'text', text: 'x' }] }],
         part: { label: 'l', size: 1 },
       });
       const draft = await api.post('/api/sheets?status=draft', { data: { parts: [], zone: [] } });
       return [
-        await api.post('/api/sheets?status=published', { data: { ...given, ...Object.fromEntries(SCALARS.map((name) => [name, null])) } }),
+        await api.post('/api/sheets?status=published', {
+          data: { ...given, ...Object.fromEntries(SCALARS.map((name) => [name, null])) },
+        }),
         await api.post('/api/sheets?status=published', { data: { ...complete(), title: null } }),
         draft,
         await api.put(`/api/sheets/${draft.body.data.documentId}?status=published`, { data: { title: null } }),
         await api.put(`/api/sheets/${draft.body.data.documentId}?status=published`, { data: {} }),
-        await api.post('/api/sheets?status=published', { data: { ...complete(), part: { label: null, size: null }, parts: [{ size: 1 }] } }),
+        await api.post('/api/sheets?status=published', {
+          data: { ...complete(), part: { label: null, size: null }, parts: [{ size: 1 }] },
+        }),
       ];
     },
     { messages: true, ignoreKeys: ['slug'] },

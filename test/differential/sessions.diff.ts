@@ -14,12 +14,17 @@ import { diffName, openDifferential, type Differential } from './harness.js';
 
 let diff: Differential;
 before(async () => {
-  diff = await openDifferential({ name: diffName(import.meta.filename), project: fixture('users-refresh'), readyPath: '/api/notes' });
+  diff = await openDifferential({
+    name: diffName(import.meta.filename),
+    project: fixture('users-refresh'),
+    readyPath: '/api/notes',
+  });
 });
 after(() => diff?.close());
 
 const run = Date.now().toString(36);
-const CHROME_MAC = 'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0 Safari/537.36';
+const CHROME_MAC =
+  'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0 Safari/537.36';
 const FIREFOX_LINUX = 'Mozilla/5.0 (X11; Linux x86_64; rv:121.0) Gecko/20100101 Firefox/121.0';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 const pause = (ms: number) => new Promise((done) => setTimeout(done, ms));
@@ -32,13 +37,30 @@ test('sessions: listed current first then by last activity, with device names; o
       const p = `s${run}`;
       const credentials = { identifier: `${p}@example.com`, password: 'secret123' };
       // Registration takes no deviceId (Strapi's 400 "Invalid parameters: deviceId").
-      const refused = await anonymous.post('/api/auth/local/register', { username: p, email: `${p}@example.com`, password: 'secret123', deviceId: 'phone' });
-      const registered = await anonymous.post('/api/auth/local/register', { username: p, email: `${p}@example.com`, password: 'secret123' });
+      const refused = await anonymous.post('/api/auth/local/register', {
+        username: p,
+        email: `${p}@example.com`,
+        password: 'secret123',
+        deviceId: 'phone',
+      });
+      const registered = await anonymous.post('/api/auth/local/register', {
+        username: p,
+        email: `${p}@example.com`,
+        password: 'secret123',
+      });
       // A second apart: the list's order is by the last sign-in or refresh.
       await pause(1100);
-      const phone = await anonymous.post('/api/auth/local', { ...credentials, deviceId: 'phone' }, { headers: { 'user-agent': CHROME_MAC } });
+      const phone = await anonymous.post(
+        '/api/auth/local',
+        { ...credentials, deviceId: 'phone' },
+        { headers: { 'user-agent': CHROME_MAC } },
+      );
       await pause(1100);
-      const laptop = await anonymous.post('/api/auth/local', { ...credentials, deviceId: 'laptop' }, { headers: { 'user-agent': FIREFOX_LINUX } });
+      const laptop = await anonymous.post(
+        '/api/auth/local',
+        { ...credentials, deviceId: 'laptop' },
+        { headers: { 'user-agent': FIREFOX_LINUX } },
+      );
       await pause(1100);
       const bare = await anonymous.post('/api/auth/local', credentials, { headers: { 'user-agent': 'node' } });
       const asLaptop = new HttpClient(api.baseUrl, { authorization: `Bearer ${laptop.body.jwt}` });
@@ -52,7 +74,11 @@ test('sessions: listed current first then by last activity, with device names; o
       const afterRevoke = await asLaptop.get('/api/auth/sessions');
       const phoneRefresh = await anonymous.post('/api/auth/refresh', { refreshToken: phone.body.refreshToken });
       // Another user cannot end this user's sessions.
-      const other = await anonymous.post('/api/auth/local/register', { username: `${p}o`, email: `${p}o@example.com`, password: 'secret123' });
+      const other = await anonymous.post('/api/auth/local/register', {
+        username: `${p}o`,
+        email: `${p}o@example.com`,
+        password: 'secret123',
+      });
       const asOther = new HttpClient(api.baseUrl, { authorization: `Bearer ${other.body.jwt}` });
       const foreign = await asOther.delete(`/api/auth/sessions/${ids[1]}`);
       const stillThere = await asLaptop.get('/api/auth/sessions');
@@ -80,7 +106,11 @@ test('sessions: listed current first then by last activity, with device names; o
         await api.get('/api/auth/sessions'),
       ];
     },
-    { messages: true, ignoreKeys: ['id', 'jwt', 'refreshToken', 'loginAt', 'lastActiveAt', 'createdAt', 'updatedAt', 'documentId'] },
+    {
+      messages: true,
+      ignoreKeys: ['id', 'jwt', 'refreshToken', 'loginAt', 'lastActiveAt', 'createdAt', 'updatedAt', 'documentId'],
+    },
   );
-  for (const side of ['strapi', 'vellum'] as const) assert.equal(new Set(sessionIds[side]).size, 4, `${side}: four sessions listed`);
+  for (const side of ['strapi', 'vellum'] as const)
+    assert.equal(new Set(sessionIds[side]).size, 4, `${side}: four sessions listed`);
 });

@@ -16,7 +16,11 @@ import { diffName, openDifferential, type Differential } from './harness.js';
 
 let diff: Differential;
 before(async () => {
-  diff = await openDifferential({ name: diffName(import.meta.filename), project: fixture('strapi-odd-schemas'), readyPath: '/api/notes' });
+  diff = await openDifferential({
+    name: diffName(import.meta.filename),
+    project: fixture('strapi-odd-schemas'),
+    readyPath: '/api/notes',
+  });
 });
 after(() => diff?.close());
 
@@ -25,7 +29,8 @@ test('/_health: 204, no body, on any method', async () => {
     Promise.all(['GET', 'HEAD', 'POST', 'PUT', 'DELETE'].map((method) => api.request(method, '/_health'))),
   );
   for (const answers of [strapi, vellum] as (typeof strapi)[]) {
-    for (const answer of answers as { headers: Headers }[]) assert.equal(answer.headers.get('strapi'), 'You are so French!');
+    for (const answer of answers as { headers: Headers }[])
+      assert.equal(answer.headers.get('strapi'), 'You are so French!');
   }
 });
 
@@ -49,15 +54,24 @@ test('an attribute named status on a type with draft and publish', async () => {
 
 test('a type whose mappedBy names nothing on the other side', async () => {
   // Strapi answers 500 to every write of the type; Vellum leaves the attribute out.
-  await diff.same(async (api) => [await api.post('/api/lefts', { data: { name: 'ds-left-1' } }), await api.get('/api/lefts?filters[name]=ds-left-1')], {
-    deliberate: 'Strapi cannot write a type with a dangling mappedBy (500); Vellum leaves the attribute out and says so',
-  });
+  await diff.same(
+    async (api) => [
+      await api.post('/api/lefts', { data: { name: 'ds-left-1' } }),
+      await api.get('/api/lefts?filters[name]=ds-left-1'),
+    ],
+    {
+      deliberate:
+        'Strapi cannot write a type with a dangling mappedBy (500); Vellum leaves the attribute out and says so',
+    },
+  );
 });
 
 test('relations to admin::user, plugin::i18n.locale and morph relations', async () => {
   await diff.same(
     async (api) => {
-      const created = await api.post('/api/memos', { data: { title: 'ds-memo-1', bits: [{ label: 'b', locale: 'fr' }] } });
+      const created = await api.post('/api/memos', {
+        data: { title: 'ds-memo-1', bits: [{ label: 'b', locale: 'fr' }] },
+      });
       return [created, await api.get(`/api/memos/${created.body.data.documentId}?populate=*`)];
     },
     { deliberate: 'Strapi populates them (null, []); Vellum leaves them out and says so at start-up' },
@@ -70,13 +84,18 @@ test('loose options: an enum default outside its values, a bad regex, numbers as
       await api.post('/api/gadgets', { data: { name: 'ds-gadget-1', size: 'small', level: 3 } }),
       await api.post('/api/gadgets', { data: { name: 'ds-gadget-2', size: 'small', level: 11 } }),
     ],
-    { deliberate: 'Strapi applies the invalid default and 500s on the bad regex for every write; Vellum ignores both with a warning' },
+    {
+      deliberate:
+        'Strapi applies the invalid default and 500s on the bad regex for every write; Vellum ignores both with a warning',
+    },
   );
 });
 
 test('project types named user, file and role', async () => {
   await diff.same(async (api) => [
-    ...(await Promise.all(['users', 'files', 'roles'].map((plural) => api.post(`/api/${plural}`, { data: { name: `ds-${plural}-1` } })))),
+    ...(await Promise.all(
+      ['users', 'files', 'roles'].map((plural) => api.post(`/api/${plural}`, { data: { name: `ds-${plural}-1` } })),
+    )),
     await api.get('/api/users?filters[name]=ds-users-1'),
     await api.get('/api/files?filters[name]=ds-files-1'),
     await api.get('/api/roles?filters[name]=ds-roles-1'),
@@ -103,8 +122,39 @@ describe(".env and the project's own config/ files", () => {
   });
 
   test("Vellum's .env parser answers what Strapi's dotenv answers, on generated files", () => {
-    const dotenv = createRequire(join(process.env.STRAPI_DIR ?? join(homedir(), 'strapi-reference'), 'package.json'))('dotenv') as { parse(text: string): Record<string, string> };
-    const pieces = ['A', 'B_1', 'x.y', 'k-z', '=', ' = ', ': ', ':', ' ', '\t', '\n', '\r\n', '\r', '#', ' # c', '"', "'", '`', '\\"', '\\n', '\\', 'export ', 'v', 'a b', '$X', '{', '}', ','];
+    const dotenv = createRequire(join(process.env.STRAPI_DIR ?? join(homedir(), 'strapi-reference'), 'package.json'))(
+      'dotenv',
+    ) as { parse(text: string): Record<string, string> };
+    const pieces = [
+      'A',
+      'B_1',
+      'x.y',
+      'k-z',
+      '=',
+      ' = ',
+      ': ',
+      ':',
+      ' ',
+      '\t',
+      '\n',
+      '\r\n',
+      '\r',
+      '#',
+      ' # c',
+      '"',
+      "'",
+      '`',
+      '\\"',
+      '\\n',
+      '\\',
+      'export ',
+      'v',
+      'a b',
+      '$X',
+      '{',
+      '}',
+      ',',
+    ];
     fc.assert(
       fc.property(fc.array(fc.constantFrom(...pieces), { maxLength: 30 }), (parts) => {
         const text = parts.join('');

@@ -10,11 +10,27 @@ import { join, resolve } from 'node:path';
 import { copyProject, type TempProject } from '../helpers/projects.js';
 import { ROOT } from '../helpers/paths.js';
 
-export const WEBHOOK_EVENTS = ['entry.create', 'entry.update', 'entry.delete', 'entry.publish', 'entry.unpublish', 'entry.draft-discard', 'media.create', 'media.update', 'media.delete'];
+export const WEBHOOK_EVENTS = [
+  'entry.create',
+  'entry.update',
+  'entry.delete',
+  'entry.publish',
+  'entry.unpublish',
+  'entry.draft-discard',
+  'media.create',
+  'media.update',
+  'media.delete',
+];
 
-const SHARED = [resolve(ROOT, '../shared'), resolve(ROOT, '../../shared')].find((dir) => existsSync(join(dir, 'bench'))) ?? resolve(ROOT, '../shared');
+const SHARED =
+  [resolve(ROOT, '../shared'), resolve(ROOT, '../../shared')].find((dir) => existsSync(join(dir, 'bench'))) ??
+  resolve(ROOT, '../shared');
 
-export function projectWithStrapiWebhook(source: string | undefined, url: string, events = WEBHOOK_EVENTS): TempProject {
+export function projectWithStrapiWebhook(
+  source: string | undefined,
+  url: string,
+  events = WEBHOOK_EVENTS,
+): TempProject {
   const project = copyProject(source);
   project.write(
     'src/index.js',

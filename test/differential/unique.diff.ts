@@ -10,7 +10,11 @@ import { diffName, openDifferential, type Differential } from './harness.js';
 
 let diff: Differential;
 before(async () => {
-  diff = await openDifferential({ name: diffName(import.meta.filename), project: fixture('unique'), readyPath: '/api/items' });
+  diff = await openDifferential({
+    name: diffName(import.meta.filename),
+    project: fixture('unique'),
+    readyPath: '/api/items',
+  });
 });
 after(() => diff?.close());
 
@@ -73,11 +77,26 @@ test('integers and long text', async () => {
 test('registering an email or username another user holds', async () => {
   // The first answer is not compared: Strapi's register also populates `user.role` (outside this
   // file's subject).
-  await diff.same(async (api) => {
-    await api.post('/api/auth/local/register', { username: 'du-5', email: 'du-5@example.com', password: 'secret123' });
-    return [
-      await api.post('/api/auth/local/register', { username: 'du-5b', email: 'DU-5@example.com', password: 'secret123' }),
-      await api.post('/api/auth/local/register', { username: 'du-5', email: 'du-5c@example.com', password: 'secret123' }),
-    ];
-  }, { messages: true });
+  await diff.same(
+    async (api) => {
+      await api.post('/api/auth/local/register', {
+        username: 'du-5',
+        email: 'du-5@example.com',
+        password: 'secret123',
+      });
+      return [
+        await api.post('/api/auth/local/register', {
+          username: 'du-5b',
+          email: 'DU-5@example.com',
+          password: 'secret123',
+        }),
+        await api.post('/api/auth/local/register', {
+          username: 'du-5',
+          email: 'du-5c@example.com',
+          password: 'secret123',
+        }),
+      ];
+    },
+    { messages: true },
+  );
 });

@@ -10,33 +10,57 @@ import { diffName, openDifferential, type Differential } from './harness.js';
 
 let diff: Differential;
 before(async () => {
-  diff = await openDifferential({ name: diffName(import.meta.filename), project: fixture('users-gql-v4'), readyPath: '/api/notes' });
+  diff = await openDifferential({
+    name: diffName(import.meta.filename),
+    project: fixture('users-gql-v4'),
+    readyPath: '/api/notes',
+  });
 });
 after(() => diff?.close());
 
 const run = Date.now().toString(36);
-const gql = (api: HttpClient, query: string, variables: Record<string, unknown> = {}) => api.post('/graphql', { query, variables });
+const gql = (api: HttpClient, query: string, variables: Record<string, unknown> = {}) =>
+  api.post('/graphql', { query, variables });
 
 test('GraphQL (v4 shape): users created, updated and deleted; refusals; roles created', async () => {
-  await diff.same(async (api) => {
-    const roles = (await api.get('/api/users-permissions/roles')).body.roles as { id: number; type: string }[];
-    const authenticated = roles.find((role) => role.type === 'authenticated')!;
-    const p = `v${run}`;
-    const fields = 'data { id attributes { username email provider confirmed blocked role { data { attributes { name type } } } } }';
-    const create = `mutation($data: UsersPermissionsUserInput!) { createUsersPermissionsUser(data: $data) { ${fields} } }`;
-    const created = await gql(api, create, { data: { username: `${p}a`, email: `${p}A@example.com`, password: 'secret123', role: String(authenticated.id) } });
-    const id = String(created.body.data?.createUsersPermissionsUser?.data?.id);
-    return [
-      created,
-      await gql(api, create, { data: { username: `${p}b`, email: `${p}b@example.com`, password: 'secret123' } }),
-      await gql(api, create, { data: { username: `${p}c`, email: `${p}a@example.com`, password: 'secret123', role: String(authenticated.id) } }),
-      await gql(api, `mutation { updateUsersPermissionsUser(id: "${id}", data: { username: "${p}renamed" }) { ${fields} } }`),
-      await gql(api, `mutation { updateUsersPermissionsUser(id: "999999", data: { username: "${p}x" }) { ${fields} } }`),
-      await gql(api, `mutation { deleteUsersPermissionsUser(id: "${id}") { data { id attributes { username } } } }`),
-      await gql(api, `mutation { createUsersPermissionsRole(data: { name: "${p}role", description: "d" }) { ok } }`),
-    ];
-    // `code`: as in users.diff.ts.
-  }, { messages: true, ignoreKeys: ['code'] });
+  await diff.same(
+    async (api) => {
+      const roles = (await api.get('/api/users-permissions/roles')).body.roles as { id: number; type: string }[];
+      const authenticated = roles.find((role) => role.type === 'authenticated')!;
+      const p = `v${run}`;
+      const fields =
+        'data { id attributes { username email provider confirmed blocked role { data { attributes { name type } } } } }';
+      const create = `mutation($data: UsersPermissionsUserInput!) { createUsersPermissionsUser(data: $data) { ${fields} } }`;
+      const created = await gql(api, create, {
+        data: { username: `${p}a`, email: `${p}A@example.com`, password: 'secret123', role: String(authenticated.id) },
+      });
+      const id = String(created.body.data?.createUsersPermissionsUser?.data?.id);
+      return [
+        created,
+        await gql(api, create, { data: { username: `${p}b`, email: `${p}b@example.com`, password: 'secret123' } }),
+        await gql(api, create, {
+          data: {
+            username: `${p}c`,
+            email: `${p}a@example.com`,
+            password: 'secret123',
+            role: String(authenticated.id),
+          },
+        }),
+        await gql(
+          api,
+          `mutation { updateUsersPermissionsUser(id: "${id}", data: { username: "${p}renamed" }) { ${fields} } }`,
+        ),
+        await gql(
+          api,
+          `mutation { updateUsersPermissionsUser(id: "999999", data: { username: "${p}x" }) { ${fields} } }`,
+        ),
+        await gql(api, `mutation { deleteUsersPermissionsUser(id: "${id}") { data { id attributes { username } } } }`),
+        await gql(api, `mutation { createUsersPermissionsRole(data: { name: "${p}role", description: "d" }) { ok } }`),
+      ];
+      // `code`: as in users.diff.ts.
+    },
+    { messages: true, ignoreKeys: ['code'] },
+  );
 });
 
 /**
@@ -46,8 +70,14 @@ test('GraphQL (v4 shape): users created, updated and deleted; refusals; roles cr
  * (docs/graphql.md); printed, not failed.
  */
 test('GraphQL (v4 shape): the list and single queries', async () => {
-  await diff.same(async (api) => [
-    await gql(api, '{ usersPermissionsRoles(sort: "name") { data { attributes { name type } } } }'),
-    await gql(api, '{ usersPermissionsRoles(sort: "name") { data { attributes { name type } } meta { pagination { total } } } }'),
-  ], { messages: true, deliberate: "Strapi 5's v4 compatibility mode is not Strapi v4's shape" });
+  await diff.same(
+    async (api) => [
+      await gql(api, '{ usersPermissionsRoles(sort: "name") { data { attributes { name type } } } }'),
+      await gql(
+        api,
+        '{ usersPermissionsRoles(sort: "name") { data { attributes { name type } } meta { pagination { total } } } }',
+      ),
+    ],
+    { messages: true, deliberate: "Strapi 5's v4 compatibility mode is not Strapi v4's shape" },
+  );
 });

@@ -12,13 +12,25 @@ import { diffName, openDifferential, type Differential } from './harness.js';
 
 let diff: Differential;
 before(async () => {
-  diff = await openDifferential({ name: diffName(import.meta.filename), project: fixture('relation-matrix'), readyPath: '/api/owners' });
+  diff = await openDifferential({
+    name: diffName(import.meta.filename),
+    project: fixture('relation-matrix'),
+    readyPath: '/api/owners',
+  });
 });
 after(() => diff?.close());
 
 /** Row ids differ between the servers (and collide across tables): compare names and documentIds. */
 const options = { ignoreKeys: ['id'] };
-const TO_MANY = new Set(['oneToManyBi', 'oneToManyUni', 'manyToManyBi', 'manyToManyUni', 'manyWay', 'oneToMany', 'manyToMany']);
+const TO_MANY = new Set([
+  'oneToManyBi',
+  'oneToManyUni',
+  'manyToManyBi',
+  'manyToManyUni',
+  'manyWay',
+  'oneToMany',
+  'manyToMany',
+]);
 const valueFor = (attribute: string, documentId: string) => (TO_MANY.has(attribute) ? [documentId] : documentId);
 const documentIdOf = (res: Response) => res.body.data.documentId as string;
 
@@ -36,17 +48,33 @@ const versions = async (api: HttpClient, plural: string, documentId: string, att
 
 test('every relation kind of a content-type: which owners keep a target another owner connects', async () => {
   // Strapi's oneWay and manyWay are oneToOneUni and oneToManyUni (the harness strips Vellum's literal kinds).
-  const attributes = ['oneToOneBi', 'oneToOneUni', 'oneToManyBi', 'oneToManyUni', 'manyToOneBi', 'manyToOneUni', 'manyToManyBi', 'manyToManyUni', 'badge'];
+  const attributes = [
+    'oneToOneBi',
+    'oneToOneUni',
+    'oneToManyBi',
+    'oneToManyUni',
+    'manyToOneBi',
+    'manyToOneUni',
+    'manyToManyBi',
+    'manyToManyUni',
+    'badge',
+  ];
   await diff.same(async (api) => {
     const answers: Response[] = [];
     for (const attribute of attributes) {
       const plural = attribute === 'badge' ? 'badges' : 'targets';
       const t = await create(api, plural, { name: `dw-kind-${attribute}` });
-      const first = await create(api, 'owners', { name: `dw-kind-${attribute}-1`, [attribute]: valueFor(attribute, t) });
+      const first = await create(api, 'owners', {
+        name: `dw-kind-${attribute}-1`,
+        [attribute]: valueFor(attribute, t),
+      });
       await create(api, 'owners', { name: `dw-kind-${attribute}-2`, [attribute]: valueFor(attribute, t) });
       const third = await create(api, 'owners', { name: `dw-kind-${attribute}-3` });
       await api.put(`/api/owners/${third}?status=draft`, { data: { [attribute]: valueFor(attribute, t) } });
-      answers.push(...(await versions(api, 'owners', first, attribute)), ...(await versions(api, 'owners', third, attribute)));
+      answers.push(
+        ...(await versions(api, 'owners', first, attribute)),
+        ...(await versions(api, 'owners', third, attribute)),
+      );
     }
     return answers;
   }, options);
@@ -67,15 +95,29 @@ test('bidirectional relations across drafts and publication, from both sides', a
       const other = await create(api, 'owners', { name: `dw-bi-${attribute}-other` });
       // An owner's draft takes t0, then is published.
       await api.put(`/api/owners/${other}?status=draft`, { data: { [attribute]: valueFor(attribute, t0) } });
-      answers.push(...(await versions(api, 'owners', owner, attribute)), ...(await versions(api, 'targets', t0, inverse)));
+      answers.push(
+        ...(await versions(api, 'owners', owner, attribute)),
+        ...(await versions(api, 'targets', t0, inverse)),
+      );
       await api.put(`/api/owners/${other}`, { data: {} });
-      answers.push(...(await versions(api, 'owners', owner, attribute)), ...(await versions(api, 'targets', t0, inverse)));
+      answers.push(
+        ...(await versions(api, 'owners', owner, attribute)),
+        ...(await versions(api, 'targets', t0, inverse)),
+      );
       // A target's draft connects the owner from the inverse side, then is published.
       const inverseMany = inverse === 'oneToManyInv' || inverse === 'manyToManyInv';
-      await api.put(`/api/targets/${t1}?status=draft`, { data: { [inverse]: inverseMany ? { connect: [owner] } : owner } });
-      answers.push(...(await versions(api, 'owners', owner, attribute)), ...(await versions(api, 'targets', t1, inverse)));
+      await api.put(`/api/targets/${t1}?status=draft`, {
+        data: { [inverse]: inverseMany ? { connect: [owner] } : owner },
+      });
+      answers.push(
+        ...(await versions(api, 'owners', owner, attribute)),
+        ...(await versions(api, 'targets', t1, inverse)),
+      );
       await api.put(`/api/targets/${t1}`, { data: {} });
-      answers.push(...(await versions(api, 'owners', owner, attribute)), ...(await versions(api, 'targets', t1, inverse)));
+      answers.push(
+        ...(await versions(api, 'owners', owner, attribute)),
+        ...(await versions(api, 'targets', t1, inverse)),
+      );
     }
     return answers;
   }, options);
@@ -87,7 +129,10 @@ test('publishing a target keeps its place in its owners lists', async () => {
     const t1 = await create(api, 'targets', { name: 'dw-order-t1' });
     const owner = await create(api, 'owners', { name: 'dw-order-o', manyToManyBi: [t0, t1], oneToManyBi: [t0, t1] });
     await api.put(`/api/targets/${t0}`, { data: { name: 'dw-order-t0 edited' } });
-    return [...(await versions(api, 'owners', owner, 'manyToManyBi')), ...(await versions(api, 'owners', owner, 'oneToManyBi'))];
+    return [
+      ...(await versions(api, 'owners', owner, 'manyToManyBi')),
+      ...(await versions(api, 'owners', owner, 'oneToManyBi')),
+    ];
   }, options);
 });
 
@@ -102,11 +147,17 @@ test('relations inside components, repeatable components and zone entries never 
       const data = {
         block: { [attribute]: v },
         blocks: [{ [attribute]: v }, { [attribute]: v }],
-        zone: [{ __component: 'matrix.links', [attribute]: v }, { __component: 'matrix.nested', links: [{ [attribute]: v }] }],
+        zone: [
+          { __component: 'matrix.links', [attribute]: v },
+          { __component: 'matrix.nested', links: [{ [attribute]: v }] },
+        ],
       };
       const first = await create(api, 'owners', { name: `dw-cmp-${attribute}-1`, ...data });
       await create(api, 'owners', { name: `dw-cmp-${attribute}-2`, ...data });
-      answers.push(await api.get(`/api/owners/${first}?fields[0]=name${populate}`), await api.get(`/api/owners/${first}?status=draft&fields[0]=name${populate}`));
+      answers.push(
+        await api.get(`/api/owners/${first}?fields[0]=name${populate}`),
+        await api.get(`/api/owners/${first}?status=draft&fields[0]=name${populate}`),
+      );
     }
     return answers;
   }, options);
@@ -134,7 +185,9 @@ test('a new locale takes the shared attributes from the others; relations stay p
       created,
       await api.get(`/api/pages/${page}?locale=fr${PAGE_POPULATE}`),
       await api.get(`/api/pages/${page}?locale=fr&status=draft${PAGE_POPULATE}`),
-      await api.put(`/api/pages/${page}?locale=fr&status=draft`, { data: { code: 'c2', note: 'n2', links: { caption: 'cap2' } } }),
+      await api.put(`/api/pages/${page}?locale=fr&status=draft`, {
+        data: { code: 'c2', note: 'n2', links: { caption: 'cap2' } },
+      }),
       await api.get(`/api/pages/${page}?locale=en&status=draft${PAGE_POPULATE}`),
       await api.get(`/api/pages/${page}?locale=en${PAGE_POPULATE}`),
     ];
@@ -158,7 +211,11 @@ test('a publishing write in one locale: the other locales drafts', async () => {
       await api.put(`/api/pages/${page}`, { data: { code: 'c2' } });
       return [await api.get(`/api/pages/${page}?locale=fr&status=draft`)];
     },
-    { ...options, deliberate: "Strapi leaves the other locales' drafts with the old shared values; Vellum syncs drafts on every write" },
+    {
+      ...options,
+      deliberate:
+        "Strapi leaves the other locales' drafts with the old shared values; Vellum syncs drafts on every write",
+    },
   );
 });
 
@@ -166,10 +223,14 @@ test('between localized types the writing locale is linked', async () => {
   await diff.same(async (api) => {
     const label = await create(api, 'labels', { name: 'dw-loc en' });
     await api.put(`/api/labels/${label}?locale=fr`, { data: { name: 'dw-loc fr' } });
-    const page = await api.post('/api/pages?locale=fr', { data: { title: 'dw-loc page', labels: [{ documentId: label, locale: 'en' }] } });
+    const page = await api.post('/api/pages?locale=fr', {
+      data: { title: 'dw-loc page', labels: [{ documentId: label, locale: 'en' }] },
+    });
     return [
       await api.get(`/api/pages/${documentIdOf(page)}?locale=fr&populate=labels`),
-      await api.post('/api/owners', { data: { name: 'dw-loc owner', labels: [label, { documentId: label, locale: 'fr' }] } }),
+      await api.post('/api/owners', {
+        data: { name: 'dw-loc owner', labels: [label, { documentId: label, locale: 'fr' }] },
+      }),
     ];
   }, options);
   await diff.same(
@@ -177,7 +238,10 @@ test('between localized types the writing locale is linked', async () => {
       const enOnly = await create(api, 'labels', { name: 'dw-loc en only 2' });
       return api.post('/api/pages?locale=fr', { data: { title: 'dw-loc page 2', labels: [enOnly] } });
     },
-    { ...options, deliberate: 'same 400 ValidationError; Strapi has empty details, Vellum names the path in details.errors' },
+    {
+      ...options,
+      deliberate: 'same 400 ValidationError; Strapi has empty details, Vellum names the path in details.errors',
+    },
   );
 });
 
@@ -216,7 +280,11 @@ test('relations by numeric id: a published id from a published write', async () 
       const owner = await create(api, 'owners', { name: 'dw-idp-owner', manyToOneUni: t.body.data.id });
       return versions(api, 'owners', owner, 'manyToOneUni');
     },
-    { ...options, deliberate: 'Strapi links the published row to the draft too, which the draft does not show; Vellum links the document in both versions' },
+    {
+      ...options,
+      deliberate:
+        'Strapi links the published row to the draft too, which the draft does not show; Vellum links the document in both versions',
+    },
   );
 });
 
@@ -234,7 +302,9 @@ test('relations by numeric id: unknown and invalid ids', async () => {
 test('DELETE with and without a locale', async () => {
   const states = async (api: HttpClient, documentId: string) => {
     const out: Response[] = [];
-    for (const locale of ['en', 'fr']) for (const status of ['draft', 'published']) out.push(await api.get(`/api/pages/${documentId}?locale=${locale}&status=${status}`));
+    for (const locale of ['en', 'fr'])
+      for (const status of ['draft', 'published'])
+        out.push(await api.get(`/api/pages/${documentId}?locale=${locale}&status=${status}`));
     return out;
   };
   await diff.same(async (api) => {
@@ -246,7 +316,11 @@ test('DELETE with and without a locale', async () => {
     }
     const label = await create(api, 'labels', { name: 'dw-del label' });
     await api.put(`/api/labels/${label}?locale=fr`, { data: { name: 'dw-del label fr' } });
-    answers.push(await api.delete(`/api/labels/${label}`), await api.get(`/api/labels/${label}?locale=fr`), await api.get(`/api/labels/${label}`));
+    answers.push(
+      await api.delete(`/api/labels/${label}`),
+      await api.get(`/api/labels/${label}?locale=fr`),
+      await api.get(`/api/labels/${label}`),
+    );
     return answers;
   }, options);
 });
@@ -263,6 +337,10 @@ test('DELETE: unknown document or locale, and status=draft', async () => {
         await api.get(`/api/pages/${page}?locale=fr`),
       ];
     },
-    { ...options, deliberate: 'Strapi: 204 deleting nothing (unknown document or locale), 500 for status=draft; Vellum: 404, 400, 400' },
+    {
+      ...options,
+      deliberate:
+        'Strapi: 204 deleting nothing (unknown document or locale), 500 for status=draft; Vellum: 404, 400, 400',
+    },
   );
 });

@@ -23,7 +23,8 @@ for (const dialect of DIALECTS) {
     it('of: an unknown uid is a NotFoundError naming it; known types are handed out once, by uid or type', () => {
       assert.throws(
         () => documents().of('api::unknown.unknown'),
-        (error: Error & { status?: number }) => error.name === 'NotFoundError' && error.status === 404 && /api::unknown\.unknown/.test(error.message),
+        (error: Error & { status?: number }) =>
+          error.name === 'NotFoundError' && error.status === 404 && /api::unknown\.unknown/.test(error.message),
       );
       const type = documents().schema.contentTypes.get('api::tag.tag')!;
       assert.equal(documents().of('api::tag.tag'), documents().of(type));
@@ -36,7 +37,11 @@ for (const dialect of DIALECTS) {
       assert.deepEqual(Object.keys(created).sort(), ['documentId', 'id', 'name']);
       const documentId = created.documentId as string;
       assert.equal((await authors.findOne({ documentId }))?.name, name);
-      assert.equal(await authors.findOne({ documentId, filters: { name: { $eq: 'someone else' } } }), null, 'filters apply to one document');
+      assert.equal(
+        await authors.findOne({ documentId, filters: { name: { $eq: 'someone else' } } }),
+        null,
+        'filters apply to one document',
+      );
       const updated = await authors.update({ documentId, data: { bio: 'Writes.' } });
       assert.equal(updated.bio, 'Writes.');
       assert.deepEqual(await authors.delete({ documentId }), { documentId });
@@ -67,7 +72,11 @@ for (const dialect of DIALECTS) {
       assert.equal(await articles.count({ filters, locale: 'fr' }), 1);
       assert.equal(await articles.count({ filters, locale: '*' }), 3);
       assert.equal(await articles.count({ _q: `${prefix} tw` }), 1);
-      assert.equal(await articles.count({ filters, pagination: { pageSize: 1 } }), 2, 'pagination does not limit a count');
+      assert.equal(
+        await articles.count({ filters, pagination: { pageSize: 1 } }),
+        2,
+        'pagination does not limit a count',
+      );
       assert.equal(french.locale, 'fr');
       await assert.rejects(articles.count({ filters: { nope: 1 } }), { name: 'ValidationError' });
     });
@@ -75,13 +84,20 @@ for (const dialect of DIALECTS) {
     it('a caller that may not read a type: it is left out of populate, and filters through it are refused', async () => {
       const articles = documents().of('api::article.article');
       const title = `Post ${tag()}`;
-      const author = await documents().of('api::author.author').create({ data: { name: `Sam ${tag()}`, email: `${tag()}@example.com` } });
+      const author = await documents()
+        .of('api::author.author')
+        .create({ data: { name: `Sam ${tag()}`, email: `${tag()}@example.com` } });
       const created = await articles.create({ data: { title, author: author.documentId } });
       const caller = { canRead: (type: { uid: string }) => type.uid !== 'api::author.author' };
       const documentId = created.documentId as string;
-      assert.equal(((await articles.findOne({ documentId, populate: ['author'] })) as { author?: { name: string } }).author?.name, author.name);
+      assert.equal(
+        ((await articles.findOne({ documentId, populate: ['author'] })) as { author?: { name: string } }).author?.name,
+        author.name,
+      );
       assert.equal((await articles.findOne({ documentId, populate: ['author'] }, caller))?.author, undefined);
-      await assert.rejects(articles.findMany({ filters: { author: { name: { $eq: author.name } } } }, caller), { name: 'ValidationError' });
+      await assert.rejects(articles.findMany({ filters: { author: { name: { $eq: author.name } } } }, caller), {
+        name: 'ValidationError',
+      });
     });
 
     it('publish, unpublish and discardDraft answer the version they leave', async () => {
@@ -111,7 +127,10 @@ for (const dialect of DIALECTS) {
       const first = await global.update({ data: { siteName } });
       const second = await global.update({ data: { siteDescription: 'Hello' } });
       assert.equal(second.documentId, first.documentId, 'the first update creates, the next updates');
-      assert.deepEqual([(await global.findOne({}))?.siteName, (await global.findOne({}))?.siteDescription], [siteName, 'Hello']);
+      assert.deepEqual(
+        [(await global.findOne({}))?.siteName, (await global.findOne({}))?.siteDescription],
+        [siteName, 'Hello'],
+      );
       assert.deepEqual(await global.delete(), { documentId: first.documentId });
       assert.equal(await global.findOne({}), null);
       await assert.rejects(global.delete(), { name: 'NotFoundError' });
@@ -123,7 +142,12 @@ for (const dialect of DIALECTS) {
       for (let i = 0; i < 4; i++) await tags.create({ data: { name: `${prefix} ${i}` } });
       const filters = { name: { $startsWith: prefix } };
       const limited = documents().withPageLimits({ defaultLimit: 2, maxLimit: 3 }).of('api::tag.tag');
-      assert.deepEqual((await limited.findMany({ filters })).pagination, { page: 1, pageSize: 2, pageCount: 2, total: 4 });
+      assert.deepEqual((await limited.findMany({ filters })).pagination, {
+        page: 1,
+        pageSize: 2,
+        pageCount: 2,
+        total: 4,
+      });
       assert.equal((await limited.findMany({ filters, pagination: { pageSize: 10 } })).results.length, 3, 'capped');
       assert.equal((await tags.findMany({ filters })).results.length, 4, 'the service itself keeps config/api');
     });

@@ -24,7 +24,8 @@ for (const dialect of DIALECTS) {
     });
     after(() => server?.close());
 
-    const subscribe = (subscriber: Parameters<TestServer['vellum']['lifecycles']['subscribe']>[0]) => server.vellum.lifecycles.subscribe(subscriber);
+    const subscribe = (subscriber: Parameters<TestServer['vellum']['lifecycles']['subscribe']>[0]) =>
+      server.vellum.lifecycles.subscribe(subscriber);
 
     it('without a subscriber for the type, a write costs the statements it cost before', async () => {
       const count = async () => {
@@ -57,7 +58,8 @@ for (const dialect of DIALECTS) {
         models: ['api::tag.tag'],
         beforeCreate(event: LifecycleEvent) {
           if (String(dataOf(event).name).endsWith('refused')) throw new ValidationError('No refused tags');
-          if (String(dataOf(event).name).endsWith('replaced')) event.params.data = { ...dataOf(event), name: `${prefix} new name` };
+          if (String(dataOf(event).name).endsWith('replaced'))
+            event.params.data = { ...dataOf(event), name: `${prefix} new name` };
         },
         beforeUpdate(event: LifecycleEvent) {
           if (dataOf(event).name === `${prefix} locked`) throw new ForbiddenError('Locked');
@@ -89,10 +91,14 @@ for (const dialect of DIALECTS) {
       const off = subscribe({
         models: ['api::category.category'],
         async afterCreate(event: LifecycleEvent) {
-          await engine.query('api::tag.tag').create({ data: { name: `${prefix} audit ${String((event.result as Row).name)}` } });
+          await engine
+            .query('api::tag.tag')
+            .create({ data: { name: `${prefix} audit ${String((event.result as Row).name)}` } });
         },
         async beforeCreate(event: LifecycleEvent) {
-          const taken = await server.vellum.documents.of('api::category.category').count({ filters: { name: dataOf(event).name } });
+          const taken = await server.vellum.documents
+            .of('api::category.category')
+            .count({ filters: { name: dataOf(event).name } });
           dataOf(event).description = `${taken} before`;
         },
       });
@@ -100,7 +106,10 @@ for (const dialect of DIALECTS) {
         const created = await server.api.post('/api/categories', { data: { name: `${prefix} cat` } });
         assert.equal(created.status, 201);
         assert.equal(created.body.data.description, '0 before');
-        assert.equal((await server.api.get(`/api/tags?filters[name][$eq]=${prefix} audit ${prefix} cat`)).body.data.length, 1);
+        assert.equal(
+          (await server.api.get(`/api/tags?filters[name][$eq]=${prefix} audit ${prefix} cat`)).body.data.length,
+          1,
+        );
       } finally {
         off();
       }
@@ -127,7 +136,10 @@ for (const dialect of DIALECTS) {
       try {
         const path = `/api/tags?filters[name][$startsWith]=${prefix}`;
         const first = await server.api.get(path);
-        assert.deepEqual(first.body.data.map((row: Row) => row.name), [`${prefix} shown`]);
+        assert.deepEqual(
+          first.body.data.map((row: Row) => row.name),
+          [`${prefix} shown`],
+        );
         assert.equal(first.body.meta.pagination.total, 1);
         assert.equal(first.body.data[0].computed, 'read 1');
         assert.equal((await server.api.get(path)).body.data[0].computed, 'read 2', 'not answered from the cache');
@@ -149,11 +161,13 @@ for (const dialect of DIALECTS) {
         beforeFindOne: () => void seen.push('beforeFindOne'),
         afterFindOne: () => void seen.push('afterFindOne'),
         beforeCreateMany: () => void seen.push('beforeCreateMany'),
-        afterCreateMany: (event: LifecycleEvent) => void seen.push(`afterCreateMany ${(event.result as { count: number }).count}`),
+        afterCreateMany: (event: LifecycleEvent) =>
+          void seen.push(`afterCreateMany ${(event.result as { count: number }).count}`),
         beforeUpdateMany: () => void seen.push('beforeUpdateMany'),
         afterUpdateMany: () => void seen.push('afterUpdateMany'),
         beforeDeleteMany: () => void seen.push('beforeDeleteMany'),
-        afterDeleteMany: (event: LifecycleEvent) => void seen.push(`afterDeleteMany ${(event.result as { count: number }).count}`),
+        afterDeleteMany: (event: LifecycleEvent) =>
+          void seen.push(`afterDeleteMany ${(event.result as { count: number }).count}`),
         beforeCount: () => void seen.push('beforeCount'),
         afterCount: (event: LifecycleEvent) => void seen.push(`afterCount ${String(event.result)}`),
       });
@@ -190,16 +204,23 @@ for (const dialect of DIALECTS) {
       const seen: string[] = [];
       const off = subscribe({
         models: ['api::article.article'],
-        beforeCreate: (event: LifecycleEvent) => void seen.push(`beforeCreate ${dataOf(event).publishedAt === null ? 'draft' : 'published'}`),
+        beforeCreate: (event: LifecycleEvent) =>
+          void seen.push(`beforeCreate ${dataOf(event).publishedAt === null ? 'draft' : 'published'}`),
         afterCreate: () => void seen.push('afterCreate'),
         beforeDelete: () => void seen.push('beforeDelete'),
-        afterDelete: (event: LifecycleEvent) => void seen.push(`afterDelete ${(event.result as Row).publishedAt === null ? 'draft' : 'published'}`),
+        afterDelete: (event: LifecycleEvent) =>
+          void seen.push(`afterDelete ${(event.result as Row).publishedAt === null ? 'draft' : 'published'}`),
       });
       try {
         await server.api.post(`/api/articles/${id}/actions/publish`);
         assert.deepEqual(seen.splice(0), ['beforeCreate published', 'afterCreate']);
         await server.api.post(`/api/articles/${id}/actions/publish`);
-        assert.deepEqual(seen.splice(0), ['beforeDelete', 'beforeCreate published', 'afterDelete published', 'afterCreate']);
+        assert.deepEqual(seen.splice(0), [
+          'beforeDelete',
+          'beforeCreate published',
+          'afterDelete published',
+          'afterCreate',
+        ]);
         await server.api.post(`/api/articles/${id}/actions/discard-draft`);
         assert.deepEqual(seen.splice(0), ['beforeDelete', 'beforeCreate draft', 'afterDelete draft', 'afterCreate']);
         await server.api.post(`/api/articles/${id}/actions/unpublish`);
@@ -216,18 +237,25 @@ for (const dialect of DIALECTS) {
       const off = server.vellum.documentMiddlewares.use(async (context, next) => {
         if (context.uid !== 'api::tag.tag') return next();
         seen.push(`${context.action} ${String(context.params.status)}`);
-        if (context.action === 'findMany' && context.params.filters === undefined) context.params.filters = { name: { $startsWith: prefix } };
+        if (context.action === 'findMany' && context.params.filters === undefined)
+          context.params.filters = { name: { $startsWith: prefix } };
         const result = await next();
         if (context.action === 'findMany') return (result as Row[]).map((row) => ({ ...row, viaMiddleware: true }));
         return result;
       });
       try {
         const listed = await server.api.get('/api/tags');
-        assert.deepEqual(listed.body.data.map((row: Row) => [row.name, row.viaMiddleware]), [[`${prefix} one`, true]]);
+        assert.deepEqual(
+          listed.body.data.map((row: Row) => [row.name, row.viaMiddleware]),
+          [[`${prefix} one`, true]],
+        );
         assert.equal(listed.body.meta.pagination.total, 1);
         const graphql = new HttpClient(server.url, server.authHeaders);
         const answer = await graphql.post('/graphql', { query: '{ tags { data { attributes { name } } } }' });
-        assert.deepEqual(answer.body.data.tags.data.map((row: { attributes: Row }) => row.attributes.name), [`${prefix} one`]);
+        assert.deepEqual(
+          answer.body.data.tags.data.map((row: { attributes: Row }) => row.attributes.name),
+          [`${prefix} one`],
+        );
         await server.vellum.documents.of('api::tag.tag').count({ status: 'draft' });
         assert.deepEqual(seen, ['findMany published', 'findMany published', 'count draft']);
         assert.equal(server.vellum.documents.of('api::tag.tag').cacheable, false);

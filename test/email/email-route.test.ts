@@ -33,7 +33,12 @@ for (const dialect of DIALECTS) {
 
     it('sends what it is given through the provider and answers {}', async () => {
       const to = `${unique('reader')}@example.com`;
-      const res = await server.api.post('/api/email', { to, subject: 'Hello', text: 'A message', replyTo: 'desk@example.com' });
+      const res = await server.api.post('/api/email', {
+        to,
+        subject: 'Hello',
+        text: 'A message',
+        replyTo: 'desk@example.com',
+      });
       assert.equal(res.status, 200, res.text);
       assert.deepEqual(res.body, {});
       const mail = await smtp.next(to);
@@ -56,13 +61,18 @@ for (const dialect of DIALECTS) {
     it('a body without to, subject or text, or with a value that is not a string, is a 400 naming each', async () => {
       const res = await server.api.post('/api/email', { subject: 3, text: 'x' });
       assert.equal(res.status, 400, res.text);
-      assert.deepEqual(res.body.error.details.errors.map((e: { path: string[] }) => e.path.join('.')).sort(), ['subject', 'to']);
+      assert.deepEqual(res.body.error.details.errors.map((e: { path: string[] }) => e.path.join('.')).sort(), [
+        'subject',
+        'to',
+      ]);
       assert.equal((await server.api.post('/api/email', [1])).status, 400);
     });
 
     if (dialect === 'sqlite') {
       it('a provider that cannot be reached is a 503 naming the failure, not a 500', async () => {
-        const down = await startServer(dialect, { config: { plugins: { email: emailPlugin({ ...smtp, port: await closedPort() }) } } });
+        const down = await startServer(dialect, {
+          config: { plugins: { email: emailPlugin({ ...smtp, port: await closedPort() }) } },
+        });
         try {
           const res = await down.api.post('/api/email', { to: 'a@example.com', subject: 's', text: 't' });
           assert.equal(res.status, 503, res.text);

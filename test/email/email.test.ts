@@ -68,7 +68,10 @@ for (const dialect of DIALECTS) {
     const servers: Record<'strapi' | 'builtIn', TestServer> = {} as never;
     before(async () => {
       smtp = await startSmtp();
-      for (const [key, withPackage] of [['strapi', true], ['builtIn', false]] as const) {
+      for (const [key, withPackage] of [
+        ['strapi', true],
+        ['builtIn', false],
+      ] as const) {
         const project = mailerProject(withPackage);
         projects.push(project);
         servers[key] = await startServer(dialect, {
@@ -83,7 +86,7 @@ for (const dialect of DIALECTS) {
       await smtp?.close();
     });
 
-    it('loads Strapi\'s provider package when the project has it, Vellum\'s own SMTP provider otherwise', () => {
+    it("loads Strapi's provider package when the project has it, Vellum's own SMTP provider otherwise", () => {
       assert.match(servers.strapi.vellum.email.providerSource, /@strapi[/\\]provider-email-nodemailer[/\\]/);
       assert.equal(servers.builtIn.vellum.email.providerSource, 'built-in:nodemailer');
     });
@@ -102,7 +105,13 @@ for (const dialect of DIALECTS) {
         assert.equal(mail.replyTo, 'support@vellum.test', 'settings.defaultReplyTo');
 
         const other = `${unique('to')}@example.com`;
-        await server.publicApi.post('/api/mailer/send', { to: other, from: 'Someone <someone@vellum.test>', replyTo: 'reply@vellum.test', subject: 'Own', html: '<p>Only html</p>' });
+        await server.publicApi.post('/api/mailer/send', {
+          to: other,
+          from: 'Someone <someone@vellum.test>',
+          replyTo: 'reply@vellum.test',
+          subject: 'Own',
+          html: '<p>Only html</p>',
+        });
         const own = await smtp.next(other);
         assert.equal(own.from, '"Someone" <someone@vellum.test>');
         assert.equal(own.replyTo, 'reply@vellum.test');
@@ -113,7 +122,11 @@ for (const dialect of DIALECTS) {
         const to = `${unique('to')}@example.com`;
         const res = await servers[key].publicApi.post('/api/mailer/templated', {
           options: { to },
-          template: { subject: 'Hi <%= user.name %>', text: 'Code <%= code %>, <%= missing %>, <% throw new Error("x") %>, ${process.pid}', html: '<b><%= user.name %></b>' },
+          template: {
+            subject: 'Hi <%= user.name %>',
+            text: 'Code <%= code %>, <%= missing %>, <% throw new Error("x") %>, ${process.pid}',
+            html: '<b><%= user.name %></b>',
+          },
           data: { user: { name: 'Ann' }, code: 42 },
         });
         assert.equal(res.status, 200, res.text);
@@ -135,13 +148,20 @@ for (const dialect of DIALECTS) {
       const server = servers.builtIn;
       const username = unique('u');
       const email = `${username}@example.com`;
-      const registered = await server.publicApi.post('/api/auth/local/register', { username, email, password: 'secret123' });
+      const registered = await server.publicApi.post('/api/auth/local/register', {
+        username,
+        email,
+        password: 'secret123',
+      });
       const res = await server.publicApi.post('/api/mailer/confirm', { id: registered.body.user.id });
       assert.equal(res.status, 200, res.text);
       const mail = await smtp.next(email);
       assert.equal(mail.subject, 'Account confirmation');
       assert.match(mail.text, new RegExp(`${server.url}/api/auth/email-confirmation\\?confirmation=[0-9a-f]{40}`));
-      const rendered = await server.publicApi.post('/api/mailer/template', { layout: 'Hi <%= USER.username %> <% x %>', data: { USER: { username: 'ann' } } });
+      const rendered = await server.publicApi.post('/api/mailer/template', {
+        layout: 'Hi <%= USER.username %> <% x %>',
+        data: { USER: { username: 'ann' } },
+      });
       assert.equal(rendered.body.text, 'Hi ann <% x %>');
     });
 

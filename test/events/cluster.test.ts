@@ -19,7 +19,11 @@ for (const dialect of DIALECTS.filter((name) => name !== 'sqlite')) {
 
     before(async () => {
       const first = await startServer(dialect, { config: FAST });
-      nodes = [first, await startServer(dialect, { nodeOf: first, config: FAST }), await startServer(dialect, { nodeOf: first, config: FAST })];
+      nodes = [
+        first,
+        await startServer(dialect, { nodeOf: first, config: FAST }),
+        await startServer(dialect, { nodeOf: first, config: FAST }),
+      ];
     });
     after(async () => {
       for (const node of [...(nodes ?? [])].reverse()) await node.close();
@@ -29,19 +33,38 @@ for (const dialect of DIALECTS.filter((name) => name !== 'sqlite')) {
     it('delivers each event once per webhook, whichever node wrote it', async () => {
       const [a, b] = [await Receiver.start(), await Receiver.start()];
       receivers.push(a, b);
-      for (const receiver of [a, b]) await nodes[0]!.vellum.webhooks.create({ name: unique('cluster'), url: receiver.url, events: ['entry.create', 'entry.update'] });
+      for (const receiver of [a, b])
+        await nodes[0]!.vellum.webhooks.create({
+          name: unique('cluster'),
+          url: receiver.url,
+          events: ['entry.create', 'entry.update'],
+        });
       const prefix = unique('c');
       // Creates and updates, spread over the nodes and sent at once.
-      const ids = await Promise.all(Array.from({ length: 24 }, async (_, i) => (await nodes[i % 3]!.api.post('/api/tags', { data: { name: `${prefix} ${i}` } })).body.data.documentId as string));
-      await Promise.all(ids.map((id, i) => nodes[(i + 1) % 3]!.api.put(`/api/tags/${id}`, { data: { name: `${prefix} ${i} bis` } })));
-      const mine = (receiver: Receiver) => receiver.delivered.filter((r) => String(r.body.entry?.name).startsWith(prefix));
+      const ids = await Promise.all(
+        Array.from(
+          { length: 24 },
+          async (_, i) =>
+            (await nodes[i % 3]!.api.post('/api/tags', { data: { name: `${prefix} ${i}` } })).body.data
+              .documentId as string,
+        ),
+      );
+      await Promise.all(
+        ids.map((id, i) => nodes[(i + 1) % 3]!.api.put(`/api/tags/${id}`, { data: { name: `${prefix} ${i} bis` } })),
+      );
+      const mine = (receiver: Receiver) =>
+        receiver.delivered.filter((r) => String(r.body.entry?.name).startsWith(prefix));
       for (const receiver of [a, b]) {
         await receiver.until(() => mine(receiver).length >= 48, '48 deliveries');
         const got = mine(receiver);
         assert.equal(got.length, 48, 'none twice');
         assert.equal(new Set(got.map((r) => r.headers['x-vellum-delivery'])).size, 48);
         for (const id of ids) {
-          assert.deepEqual(got.filter((r) => r.body.entry.documentId === id).map((r) => r.body.event), ['entry.create', 'entry.update'], `in order for ${id}`);
+          assert.deepEqual(
+            got.filter((r) => r.body.entry.documentId === id).map((r) => r.body.event),
+            ['entry.create', 'entry.update'],
+            `in order for ${id}`,
+          );
         }
       }
     });
@@ -49,7 +72,13 @@ for (const dialect of DIALECTS.filter((name) => name !== 'sqlite')) {
     it('runs each cron tick on one node; a tick missed while every node was down is not run later', async () => {
       const ticks: { node: number; tick: number }[] = [];
       const name = unique('tick');
-      const add = (node: TestServer, index: number) => node.vellum.cron.add({ [name]: { task: (_: unknown, tick: Date) => void ticks.push({ node: index, tick: tick.getTime() }), options: '* * * * * *' } });
+      const add = (node: TestServer, index: number) =>
+        node.vellum.cron.add({
+          [name]: {
+            task: (_: unknown, tick: Date) => void ticks.push({ node: index, tick: tick.getTime() }),
+            options: '* * * * * *',
+          },
+        });
       nodes.forEach(add);
       await eventually(() => new Set(ticks.map((t) => t.tick)).size >= 4, 'four ticks');
       for (const node of nodes) node.vellum.cron.remove(name);
@@ -63,18 +92,32 @@ for (const dialect of DIALECTS.filter((name) => name !== 'sqlite')) {
       await eventually(() => ticks.length >= before + 2, 'two ticks after the pause');
       for (const node of nodes) node.vellum.cron.remove(name);
       const later = ticks.slice(before);
-      assert.ok(later.every((t) => t.tick >= back - 1_000), `no missed tick run later: ${JSON.stringify(later)} after ${back}`);
+      assert.ok(
+        later.every((t) => t.tick >= back - 1_000),
+        `no missed tick run later: ${JSON.stringify(later)} after ${back}`,
+      );
       assert.equal(new Set(ticks.map((t) => t.tick)).size, ticks.length, 'still each tick once');
     });
 
     it('carries out a scheduled publication once', async () => {
       const receiver = await Receiver.start();
       receivers.push(receiver);
-      await nodes[0]!.vellum.webhooks.create({ name: unique('scheduled'), url: receiver.url, events: ['entry.publish'] });
-      const documentId = (await nodes[0]!.api.post('/api/articles?status=draft', { data: { title: unique('Cluster') } })).body.data.documentId;
-      const scheduled = await nodes[1]!.api.post(`/api/articles/${documentId}/actions/publish?at=${encodeURIComponent(new Date(Date.now() + 700).toISOString())}`);
+      await nodes[0]!.vellum.webhooks.create({
+        name: unique('scheduled'),
+        url: receiver.url,
+        events: ['entry.publish'],
+      });
+      const documentId = (
+        await nodes[0]!.api.post('/api/articles?status=draft', { data: { title: unique('Cluster') } })
+      ).body.data.documentId;
+      const scheduled = await nodes[1]!.api.post(
+        `/api/articles/${documentId}/actions/publish?at=${encodeURIComponent(new Date(Date.now() + 700).toISOString())}`,
+      );
       assert.equal(scheduled.status, 202);
-      await receiver.until(() => receiver.delivered.some((r) => r.body.entry.documentId === documentId), 'the publication');
+      await receiver.until(
+        () => receiver.delivered.some((r) => r.body.entry.documentId === documentId),
+        'the publication',
+      );
       const action = await nodes[2]!.vellum.events.schedules.get(scheduled.body.data.id);
       assert.equal(action.state, 'done');
       assert.equal(action.attempts, 1, 'claimed once');

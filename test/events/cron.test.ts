@@ -65,35 +65,58 @@ for (const dialect of DIALECTS) {
     it('runs config/cron-tasks (both shapes) and strapi.cron.add jobs; strapi.cron.jobs lists them; remove stops one', async () => {
       runs().length = 0;
       const server = await start(project(true));
-      await eventually(() => ['named', 'rule', 'bootstrap'].every((task) => runs().filter((run) => run.task === task).length >= 2), 'each task to run twice');
-      assert.ok(runs().every((run) => run.strapi), 'tasks get { strapi }');
-      const ticks = runs().filter((run) => run.task === 'named').map((run) => run.tick);
-      assert.ok(ticks.every((tick) => tick % 1000 === 0), 'the tick date is the second');
+      await eventually(
+        () => ['named', 'rule', 'bootstrap'].every((task) => runs().filter((run) => run.task === task).length >= 2),
+        'each task to run twice',
+      );
+      assert.ok(
+        runs().every((run) => run.strapi),
+        'tasks get { strapi }',
+      );
+      const ticks = runs()
+        .filter((run) => run.task === 'named')
+        .map((run) => run.tick);
+      assert.ok(
+        ticks.every((tick) => tick % 1000 === 0),
+        'the tick date is the second',
+      );
       assert.equal(new Set(ticks).size, ticks.length, 'no tick twice');
       const cron = server.vellum.cron;
       assert.deepEqual(cron.jobs.map((job) => job.name).sort(), [null, 'everySecond', 'fromBootstrap'].sort());
       cron.remove('everySecond');
       const seen = runs().filter((run) => run.task === 'named').length;
       const others = runs().filter((run) => run.task === 'bootstrap').length;
-      await eventually(() => runs().filter((run) => run.task === 'bootstrap').length >= others + 2, 'two more runs of the others');
+      await eventually(
+        () => runs().filter((run) => run.task === 'bootstrap').length >= others + 2,
+        'two more runs of the others',
+      );
       // A timer already armed may still fire once.
       assert.ok(runs().filter((run) => run.task === 'named').length <= seen + 1);
       await server.close();
       cleanup.pop();
     });
 
-    it('cron.enabled false (Strapi\'s default): config tasks do not run, strapi.cron.add jobs do', async () => {
+    it("cron.enabled false (Strapi's default): config tasks do not run, strapi.cron.add jobs do", async () => {
       runs().length = 0;
       const server = await start(project(false));
       await eventually(() => runs().filter((run) => run.task === 'bootstrap').length >= 2, 'the bootstrap job');
       assert.equal(runs().filter((run) => run.task !== 'bootstrap').length, 0);
-      assert.deepEqual(server.vellum.cron.jobs.map((job) => job.name), ['fromBootstrap']);
+      assert.deepEqual(
+        server.vellum.cron.jobs.map((job) => job.name),
+        ['fromBootstrap'],
+      );
     });
 
     it('a bad rule, time zone or task stops start-up naming config/cron-tasks.js and the key', async () => {
       const cases: [string, RegExp][] = [
-        [`module.exports = { cleanup: { task() {}, options: { rule: '61 * * * *' } } };`, /config\/cron-tasks\.js: cron\.tasks\["cleanup"\]: invalid cron rule "61 \* \* \* \*"/],
-        [`module.exports = { cleanup: { task() {}, options: { rule: '0 * * * *', tz: 'Mars/Olympus' } } };`, /cron\.tasks\["cleanup"\]: .*time zone Mars\/Olympus/],
+        [
+          `module.exports = { cleanup: { task() {}, options: { rule: '61 * * * *' } } };`,
+          /config\/cron-tasks\.js: cron\.tasks\["cleanup"\]: invalid cron rule "61 \* \* \* \*"/,
+        ],
+        [
+          `module.exports = { cleanup: { task() {}, options: { rule: '0 * * * *', tz: 'Mars/Olympus' } } };`,
+          /cron\.tasks\["cleanup"\]: .*time zone Mars\/Olympus/,
+        ],
         [`module.exports = { cleanup: { options: '0 * * * *' } };`, /cron\.tasks\["cleanup"\]: no function found/],
       ];
       for (const [tasks, message] of cases) {

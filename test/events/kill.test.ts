@@ -58,7 +58,10 @@ function startProcess(projectDir: string, port: number): Promise<ChildProcess> {
   });
 }
 
-const exited = (child: ChildProcess) => new Promise<void>((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve() : child.once('exit', () => resolve())));
+const exited = (child: ChildProcess) =>
+  new Promise<void>((resolve) =>
+    child.exitCode !== null || child.signalCode !== null ? resolve() : child.once('exit', () => resolve()),
+  );
 
 for (const dialect of DIALECTS) {
   describe(`kill -9 between commit and delivery [${dialect}]`, () => {
@@ -76,7 +79,10 @@ for (const dialect of DIALECTS) {
       project.write('config/server.js', SERVER_CONFIG);
       receiver = await Receiver.start(() => 'hold');
       // A first node makes the schema, an API token and the webhook, then stops.
-      const setup: TestServer = await startServer(dialect, { project: project.dir, nodeOf: { databaseConfig: database.config } as TestServer });
+      const setup: TestServer = await startServer(dialect, {
+        project: project.dir,
+        nodeOf: { databaseConfig: database.config } as TestServer,
+      });
       headers = setup.authHeaders;
       await setup.vellum.webhooks.create({ name: unique('kill'), url: receiver.url, events: ['entry.create'] });
       await setup.close();
@@ -111,8 +117,13 @@ for (const dialect of DIALECTS) {
       const second = await startProcess(project.dir, await freePort());
       children.push(second);
       const mine = () => receiver.delivered.filter((r) => String(r.body.entry?.name).startsWith(prefix));
-      await receiver.until(() => new Set(mine().map((r) => r.body.entry.documentId)).size === ids.length, 'every event delivered');
-      const delivered = mine().map((r) => r.body.entry.documentId).sort();
+      await receiver.until(
+        () => new Set(mine().map((r) => r.body.entry.documentId)).size === ids.length,
+        'every event delivered',
+      );
+      const delivered = mine()
+        .map((r) => r.body.entry.documentId)
+        .sort();
       assert.deepEqual(delivered, [...ids].sort(), 'each event once');
       second.kill('SIGTERM');
       await exited(second);

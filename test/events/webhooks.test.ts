@@ -18,12 +18,23 @@ import { DIALECTS, startServer, type TestServer } from '../helpers/server.js';
 import { unique } from '../helpers/unique.js';
 import { cliOutput } from '../helpers/cli.js';
 
-const ENTRY_EVENTS = ['entry.create', 'entry.update', 'entry.delete', 'entry.publish', 'entry.unpublish', 'entry.draft-discard'];
+const ENTRY_EVENTS = [
+  'entry.create',
+  'entry.update',
+  'entry.delete',
+  'entry.publish',
+  'entry.unpublish',
+  'entry.draft-discard',
+];
 const MEDIA_EVENTS = ['media.create', 'media.update', 'media.delete'];
-const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
+  'base64',
+);
 
 /** The events a receiver got about one document, in order. */
-const about = (receiver: Receiver, documentId: string) => receiver.delivered.filter((r) => r.body?.entry?.documentId === documentId);
+const about = (receiver: Receiver, documentId: string) =>
+  receiver.delivered.filter((r) => r.body?.entry?.documentId === documentId);
 
 for (const dialect of DIALECTS) {
   describe(`webhooks [${dialect}]`, () => {
@@ -36,7 +47,13 @@ for (const dialect of DIALECTS) {
     const hook = async (events: string[], extra: Record<string, unknown> = {}, answer?: Answer) => {
       const receiver = await Receiver.start(answer);
       receivers.push(receiver);
-      const created = await admin.post('/admin/webhooks', { name: unique('hook'), url: receiver.url, headers: {}, events, ...extra });
+      const created = await admin.post('/admin/webhooks', {
+        name: unique('hook'),
+        url: receiver.url,
+        headers: {},
+        events,
+        ...extra,
+      });
       assert.equal(created.status, 201, JSON.stringify(created.body));
       return { receiver, webhook: created.body.data };
     };
@@ -50,10 +67,24 @@ for (const dialect of DIALECTS) {
       });
       server = await startServer(dialect, {
         project: project.dir,
-        config: { server: { webhooks: { pollInterval: 50, retryDelay: 50, maxRetryDelay: 200, maxAttempts: 3, timeout: 3000, defaultHeaders: { 'X-Default': 'from-config' } } } },
+        config: {
+          server: {
+            webhooks: {
+              pollInterval: 50,
+              retryDelay: 50,
+              maxRetryDelay: 200,
+              maxAttempts: 3,
+              timeout: 3000,
+              defaultHeaders: { 'X-Default': 'from-config' },
+            },
+          },
+        },
       });
       await server.vellum.auth.admins.create('hooks@example.com', 'an-admin-password');
-      const login = await server.publicApi.post('/admin/login', { email: 'hooks@example.com', password: 'an-admin-password' });
+      const login = await server.publicApi.post('/admin/login', {
+        email: 'hooks@example.com',
+        password: 'an-admin-password',
+      });
       admin = new HttpClient(server.url, { authorization: `Bearer ${login.body.data.token}` });
     });
     after(async () => {
@@ -62,13 +93,25 @@ for (const dialect of DIALECTS) {
       project?.remove();
     });
 
-    it('the admin API creates, lists, reads, updates and deletes webhooks in Strapi\'s shape', async () => {
+    it("the admin API creates, lists, reads, updates and deletes webhooks in Strapi's shape", async () => {
       const name = unique('crud');
-      const created = await admin.post('/admin/webhooks', { name, url: 'https://example.com/hook', headers: { Authorization: 'Bearer x' }, events: ['entry.create', 'media.delete'] });
+      const created = await admin.post('/admin/webhooks', {
+        name,
+        url: 'https://example.com/hook',
+        headers: { Authorization: 'Bearer x' },
+        events: ['entry.create', 'media.delete'],
+      });
       assert.equal(created.status, 201);
       const { id } = created.body.data;
       assert.equal(typeof id, 'string');
-      assert.deepEqual(created.body.data, { id, name, url: 'https://example.com/hook', headers: { Authorization: 'Bearer x' }, events: ['entry.create', 'media.delete'], isEnabled: true });
+      assert.deepEqual(created.body.data, {
+        id,
+        name,
+        url: 'https://example.com/hook',
+        headers: { Authorization: 'Bearer x' },
+        events: ['entry.create', 'media.delete'],
+        isEnabled: true,
+      });
       assert.ok((await admin.get('/admin/webhooks')).body.data.some((webhook: { id: string }) => webhook.id === id));
       assert.deepEqual((await admin.get(`/admin/webhooks/${id}`)).body.data, created.body.data);
       const updated = await admin.put(`/admin/webhooks/${id}`, { isEnabled: false, events: ['entry.publish'] });
@@ -111,13 +154,24 @@ for (const dialect of DIALECTS) {
       assert.equal((await admin.post('/admin/webhooks', [])).status, 400);
     });
 
-    it('every entry event, in order, with Strapi 5\'s payload: model, uid, the entry deep-populated, nothing private', async () => {
+    it("every entry event, in order, with Strapi 5's payload: model, uid, the entry deep-populated, nothing private", async () => {
       const { receiver } = await hook(ENTRY_EVENTS);
-      const author = (await server.api.post('/api/authors', { data: { name: unique('Ann'), secretNote: 'hidden', pin: 'a-secret-pin' } })).body.data;
+      const author = (
+        await server.api.post('/api/authors', {
+          data: { name: unique('Ann'), secretNote: 'hidden', pin: 'a-secret-pin' },
+        })
+      ).body.data;
       const tag = (await server.api.post('/api/tags', { data: { name: unique('tag') } })).body.data;
       const title = unique('Payload');
       const draft = await server.api.post('/api/articles?status=draft', {
-        data: { title, author: author.documentId, tags: [tag.documentId], seo: { metaTitle: 'Meta' }, blocks: [{ __component: 'shared.quote', body: 'Quoted' }], links: [{ label: 'L', url: 'https://example.com' }] },
+        data: {
+          title,
+          author: author.documentId,
+          tags: [tag.documentId],
+          seo: { metaTitle: 'Meta' },
+          blocks: [{ __component: 'shared.quote', body: 'Quoted' }],
+          links: [{ label: 'L', url: 'https://example.com' }],
+        },
       });
       assert.equal(draft.status, 201, JSON.stringify(draft.body));
       const id = draft.body.data.documentId;
@@ -128,10 +182,23 @@ for (const dialect of DIALECTS) {
       await server.api.post(`/api/articles/${id}/actions/unpublish`);
       await server.api.post(`/api/articles/${id}/actions/publish`);
       assert.equal((await server.api.delete(`/api/articles/${id}`)).status, 204);
-      const expected = ['entry.create', 'entry.update', 'entry.publish', 'entry.update', 'entry.draft-discard', 'entry.unpublish', 'entry.publish', 'entry.delete', 'entry.delete'];
-      await receiver.until(() => about(receiver, id).length >= expected.length, 'the article\'s events');
+      const expected = [
+        'entry.create',
+        'entry.update',
+        'entry.publish',
+        'entry.update',
+        'entry.draft-discard',
+        'entry.unpublish',
+        'entry.publish',
+        'entry.delete',
+        'entry.delete',
+      ];
+      await receiver.until(() => about(receiver, id).length >= expected.length, "the article's events");
       const events = about(receiver, id);
-      assert.deepEqual(events.map((r) => r.body.event), expected);
+      assert.deepEqual(
+        events.map((r) => r.body.event),
+        expected,
+      );
 
       const created = events[0]!.body;
       assert.deepEqual(Object.keys(created), ['event', 'createdAt', 'model', 'uid', 'entry']);
@@ -146,7 +213,10 @@ for (const dialect of DIALECTS) {
       // Deep populate: relations with their fields (nothing private), components and zones.
       assert.equal(entry.author.name, author.name);
       assert.ok(!('secretNote' in entry.author) && !('pin' in entry.author), JSON.stringify(entry.author));
-      assert.deepEqual(entry.tags.map((t: { name: string }) => t.name), [tag.name]);
+      assert.deepEqual(
+        entry.tags.map((t: { name: string }) => t.name),
+        [tag.name],
+      );
       assert.equal(entry.seo.metaTitle, 'Meta');
       assert.equal(entry.blocks[0].__component, 'shared.quote');
       assert.equal(entry.blocks[0].body, 'Quoted');
@@ -162,11 +232,18 @@ for (const dialect of DIALECTS) {
       const unpublished = events[5]!.body.entry;
       assert.ok(unpublished.publishedAt);
       assert.ok(!('author' in unpublished));
-      assert.deepEqual(new Set(events.slice(7).map((r) => r.body.entry.publishedAt === null)), new Set([true, false]), 'the draft and the published version deleted');
+      assert.deepEqual(
+        new Set(events.slice(7).map((r) => r.body.entry.publishedAt === null)),
+        new Set([true, false]),
+        'the draft and the published version deleted',
+      );
 
       // Authors (no draft and publish, no i18n): create and update, no `locale` (as Strapi), nothing private.
       const authorEvents = receiver.delivered.filter((r) => r.body.entry?.documentId === author.documentId);
-      assert.deepEqual(authorEvents.map((r) => r.body.event), ['entry.create']);
+      assert.deepEqual(
+        authorEvents.map((r) => r.body.event),
+        ['entry.create'],
+      );
       assert.equal(authorEvents[0]!.body.model, 'author');
       assert.ok(!('locale' in authorEvents[0]!.body.entry));
       assert.ok(authorEvents[0]!.body.entry.publishedAt);
@@ -176,31 +253,57 @@ for (const dialect of DIALECTS) {
 
     it('a published create sends entry.create of the draft then entry.publish; a publishing update entry.update then entry.publish', async () => {
       const { receiver } = await hook(['entry.create', 'entry.update', 'entry.publish']);
-      const id = (await server.api.post('/api/articles', { data: { title: unique('Published') } })).body.data.documentId;
+      const id = (await server.api.post('/api/articles', { data: { title: unique('Published') } })).body.data
+        .documentId;
       await server.api.put(`/api/articles/${id}`, { data: { views: 3 } });
       // A new locale of the document: entry.create (Strapi's create of that locale's draft), then entry.publish.
       await server.api.put(`/api/articles/${id}?locale=fr`, { data: { title: unique('Publié') } });
       await receiver.until(() => about(receiver, id).length >= 6, 'six events');
       const events = about(receiver, id);
-      assert.deepEqual(events.map((r) => r.body.event), ['entry.create', 'entry.publish', 'entry.update', 'entry.publish', 'entry.create', 'entry.publish']);
-      assert.deepEqual(events.map((r) => r.body.entry.publishedAt === null), [true, false, true, false, true, false]);
-      assert.deepEqual(events.map((r) => r.body.entry.locale), ['en', 'en', 'en', 'en', 'fr', 'fr']);
+      assert.deepEqual(
+        events.map((r) => r.body.event),
+        ['entry.create', 'entry.publish', 'entry.update', 'entry.publish', 'entry.create', 'entry.publish'],
+      );
+      assert.deepEqual(
+        events.map((r) => r.body.entry.publishedAt === null),
+        [true, false, true, false, true, false],
+      );
+      assert.deepEqual(
+        events.map((r) => r.body.entry.locale),
+        ['en', 'en', 'en', 'en', 'fr', 'fr'],
+      );
     });
 
     it('media events with { media }: upload, update, delete', async () => {
       const { receiver } = await hook(MEDIA_EVENTS);
       const form = new FormData();
       form.append('files', new Blob([PNG], { type: 'image/png' }), `${unique('pixel')}.png`);
-      const uploaded = await fetch(`${server.url}/api/upload`, { method: 'POST', headers: server.authHeaders, body: form });
+      const uploaded = await fetch(`${server.url}/api/upload`, {
+        method: 'POST',
+        headers: server.authHeaders,
+        body: form,
+      });
       assert.equal(uploaded.status, 201);
       const file = ((await uploaded.json()) as { id: number; name: string }[])[0]!;
       const info = new FormData();
       info.append('fileInfo', JSON.stringify({ alternativeText: 'A pixel' }));
-      assert.equal((await fetch(`${server.url}/api/upload?id=${file.id}`, { method: 'POST', headers: server.authHeaders, body: info })).status, 200);
+      assert.equal(
+        (
+          await fetch(`${server.url}/api/upload?id=${file.id}`, {
+            method: 'POST',
+            headers: server.authHeaders,
+            body: info,
+          })
+        ).status,
+        200,
+      );
       assert.equal((await server.api.delete(`/api/upload/files/${file.id}`)).status, 200);
       const mine = () => receiver.delivered.filter((r) => r.body.media?.id === file.id);
       await receiver.until(() => mine().length >= 3, 'three media events');
-      assert.deepEqual(mine().map((r) => r.body.event), MEDIA_EVENTS);
+      assert.deepEqual(
+        mine().map((r) => r.body.event),
+        MEDIA_EVENTS,
+      );
       const [created, updated, deleted] = mine().map((r) => r.body);
       assert.deepEqual(Object.keys(created), ['event', 'createdAt', 'media']);
       assert.equal(created.media.name, file.name);
@@ -212,9 +315,12 @@ for (const dialect of DIALECTS) {
       assert.ok(!receiver.requests.some((r) => r.body.event?.startsWith('entry.')));
     });
 
-    it('sends Strapi\'s headers, the configured and the webhook\'s, a delivery id, and an HMAC signature receivers can check', async () => {
+    it("sends Strapi's headers, the configured and the webhook's, a delivery id, and an HMAC signature receivers can check", async () => {
       const secret = 'a-long-shared-secret';
-      const { receiver } = await hook(['entry.create'], { headers: { Authorization: 'Bearer receiver-token' }, secret });
+      const { receiver } = await hook(['entry.create'], {
+        headers: { Authorization: 'Bearer receiver-token' },
+        secret,
+      });
       const unsigned = await hook(['entry.create']);
       const id = (await server.api.post('/api/tags', { data: { name: unique('signed') } })).body.data.documentId;
       await receiver.until(() => about(receiver, id).length === 1, 'the signed event');
@@ -257,7 +363,11 @@ for (const dialect of DIALECTS) {
 
       const down = await hook(['entry.create'], {}, () => 500);
       const lost = (await server.api.post('/api/tags', { data: { name: unique('lost') } })).body.data.documentId;
-      await eventually(async () => (await admin.get(`/admin/webhooks/${down.webhook.id}/deliveries?state=failed`)).body.data.length === 1, 'the delivery to be given up');
+      await eventually(
+        async () =>
+          (await admin.get(`/admin/webhooks/${down.webhook.id}/deliveries?state=failed`)).body.data.length === 1,
+        'the delivery to be given up',
+      );
       const [failed] = (await admin.get(`/admin/webhooks/${down.webhook.id}/deliveries?state=failed`)).body.data;
       assert.equal(failed.attempts, 3);
       assert.equal(failed.statusCode, 500);
@@ -266,14 +376,18 @@ for (const dialect of DIALECTS) {
       assert.equal((await admin.get(`/admin/webhooks/${down.webhook.id}/deliveries?state=bogus`)).status, 400);
     });
 
-    it('delivers a document\'s events in commit order, one at a time, whatever fails first', async () => {
+    it("delivers a document's events in commit order, one at a time, whatever fails first", async () => {
       let calls = 0;
       // Every other attempt fails: each event is retried, and none overtakes an earlier one.
       const { receiver } = await hook(['entry.update'], {}, () => (calls++ % 2 === 0 ? 500 : 200));
       const id = (await server.api.post('/api/tags', { data: { name: unique('ordered') } })).body.data.documentId;
-      for (let i = 1; i <= 6; i++) assert.equal((await server.api.put(`/api/tags/${id}`, { data: { name: `${id} v${i}` } })).status, 200);
+      for (let i = 1; i <= 6; i++)
+        assert.equal((await server.api.put(`/api/tags/${id}`, { data: { name: `${id} v${i}` } })).status, 200);
       await receiver.until(() => about(receiver, id).length === 6, 'six updates');
-      assert.deepEqual(about(receiver, id).map((r) => r.body.entry.name), [1, 2, 3, 4, 5, 6].map((i) => `${id} v${i}`));
+      assert.deepEqual(
+        about(receiver, id).map((r) => r.body.entry.name),
+        [1, 2, 3, 4, 5, 6].map((i) => `${id} v${i}`),
+      );
     });
 
     it('a receiver that does not answer does not hold writes back', async () => {
@@ -297,8 +411,17 @@ for (const dialect of DIALECTS) {
       await disabled.receiver.until(() => about(disabled.receiver, id).length === 1, 'the event after enabling');
       assert.equal(about(disabled.receiver, id)[0]!.body.entry.locale, 'fr');
       await publishOnly.receiver.until(() => about(publishOnly.receiver, id).length === 2, 'the publish of fr');
-      assert.deepEqual(about(publishOnly.receiver, id).map((r) => [r.body.event, r.body.entry.locale]), [['entry.publish', 'en'], ['entry.publish', 'fr']]);
-      assert.deepEqual(about(disabled.receiver, id).map((r) => r.body.event), ['entry.create']);
+      assert.deepEqual(
+        about(publishOnly.receiver, id).map((r) => [r.body.event, r.body.entry.locale]),
+        [
+          ['entry.publish', 'en'],
+          ['entry.publish', 'fr'],
+        ],
+      );
+      assert.deepEqual(
+        about(disabled.receiver, id).map((r) => r.body.event),
+        ['entry.create'],
+      );
     });
 
     it('the trigger calls the webhook now with trigger-test and answers its status', async () => {
@@ -315,7 +438,9 @@ for (const dialect of DIALECTS) {
       // Nothing listening: Strapi's 500 with the error's message.
       const closed = await Receiver.start();
       await closed.close();
-      const gone = (await admin.post('/admin/webhooks', { name: unique('gone'), url: closed.url, headers: {}, events: [] })).body.data;
+      const gone = (
+        await admin.post('/admin/webhooks', { name: unique('gone'), url: closed.url, headers: {}, events: [] })
+      ).body.data;
       const failed = (await admin.post(`/admin/webhooks/${gone.id}/trigger`)).body.data;
       assert.equal(failed.statusCode, 500);
       assert.ok(failed.message);
@@ -331,12 +456,23 @@ for (const dialect of DIALECTS) {
       await new Promise<void>((resolve) => redirecting.listen(0, '127.0.0.1', resolve));
       try {
         const url = `http://127.0.0.1:${(redirecting.address() as AddressInfo).port}/hook`;
-        const webhook = (await admin.post('/admin/webhooks', { name: unique('redirect'), url, headers: { Authorization: 'Bearer receiver-secret' }, events: ['entry.create'], secret: 'signing-secret' })).body.data;
+        const webhook = (
+          await admin.post('/admin/webhooks', {
+            name: unique('redirect'),
+            url,
+            headers: { Authorization: 'Bearer receiver-secret' },
+            events: ['entry.create'],
+            secret: 'signing-secret',
+          })
+        ).body.data;
         const tried = (await admin.post(`/admin/webhooks/${webhook.id}/trigger`)).body.data;
         assert.equal(tried.statusCode, 307);
         assert.match(tried.message, /not followed/);
         await server.api.post('/api/tags', { data: { name: unique('redirected') } });
-        await eventually(async () => (await admin.get(`/admin/webhooks/${webhook.id}/deliveries`)).body.data[0]?.attempts >= 1, 'an attempt');
+        await eventually(
+          async () => (await admin.get(`/admin/webhooks/${webhook.id}/deliveries`)).body.data[0]?.attempts >= 1,
+          'an attempt',
+        );
         assert.equal(elsewhere.requests.length, 0, 'nothing reached the redirect target');
       } finally {
         await new Promise((resolve) => redirecting.close(resolve));
@@ -348,7 +484,9 @@ for (const dialect of DIALECTS) {
       await new Promise<void>((resolve) => talkative.listen(0, '127.0.0.1', resolve));
       try {
         const url = `http://127.0.0.1:${(talkative.address() as AddressInfo).port}/hook`;
-        const webhook = (await admin.post('/admin/webhooks', { name: unique('talkative'), url, headers: {}, events: [] })).body.data;
+        const webhook = (
+          await admin.post('/admin/webhooks', { name: unique('talkative'), url, headers: {}, events: [] })
+        ).body.data;
         const answer = (await admin.post(`/admin/webhooks/${webhook.id}/trigger`)).body.data;
         assert.equal(answer.statusCode, 500);
         assert.ok(answer.message.startsWith('<html>internal page') && answer.message.length <= 200, answer.message);
@@ -357,22 +495,56 @@ for (const dialect of DIALECTS) {
       }
     });
 
-    it('with allowPrivateAddresses false (production\'s default), targets on loopback or private addresses are refused, at creation and at each attempt', async () => {
-      const strict = await startServer(dialect, { nodeOf: server, project: project.dir, config: { server: { webhooks: { allowPrivateAddresses: false, pollInterval: 50, retryDelay: 50, maxAttempts: 1 } } } });
+    it("with allowPrivateAddresses false (production's default), targets on loopback or private addresses are refused, at creation and at each attempt", async () => {
+      const strict = await startServer(dialect, {
+        nodeOf: server,
+        project: project.dir,
+        config: {
+          server: { webhooks: { allowPrivateAddresses: false, pollInterval: 50, retryDelay: 50, maxAttempts: 1 } },
+        },
+      });
       try {
-        const login = await strict.publicApi.post('/admin/login', { email: 'hooks@example.com', password: 'an-admin-password' });
+        const login = await strict.publicApi.post('/admin/login', {
+          email: 'hooks@example.com',
+          password: 'an-admin-password',
+        });
         const strictAdmin = new HttpClient(strict.url, { authorization: `Bearer ${login.body.data.token}` });
-        for (const url of ['http://127.0.0.1:9/x', 'http://localhost/x', 'http://[::1]/x', 'http://10.1.2.3/x', 'http://169.254.169.254/latest', 'http://192.168.0.1/', 'http://[::ffff:127.0.0.1]/']) {
-          const res = await strictAdmin.post('/admin/webhooks', { name: unique('private'), url, headers: {}, events: ['entry.create'] });
+        for (const url of [
+          'http://127.0.0.1:9/x',
+          'http://localhost/x',
+          'http://[::1]/x',
+          'http://10.1.2.3/x',
+          'http://169.254.169.254/latest',
+          'http://192.168.0.1/',
+          'http://[::ffff:127.0.0.1]/',
+        ]) {
+          const res = await strictAdmin.post('/admin/webhooks', {
+            name: unique('private'),
+            url,
+            headers: {},
+            events: ['entry.create'],
+          });
           assert.equal(res.status, 400, `${url}: ${JSON.stringify(res.body)}`);
           assert.match(JSON.stringify(res.body.error), /isn't reachable over the public internet/, url);
         }
-        const open = await strictAdmin.post('/admin/webhooks', { name: unique('public'), url: 'http://93.184.216.34/hook', headers: {}, events: [] });
+        const open = await strictAdmin.post('/admin/webhooks', {
+          name: unique('public'),
+          url: 'http://93.184.216.34/hook',
+          headers: {},
+          events: [],
+        });
         assert.equal(open.status, 201, JSON.stringify(open.body));
         // One stored before the setting (here: made on the other node, whose setting allows it): never called.
         const receiver = await Receiver.start();
         receivers.push(receiver);
-        const stored = (await admin.post('/admin/webhooks', { name: unique('stored'), url: receiver.url, headers: {}, events: ['entry.create'] })).body.data;
+        const stored = (
+          await admin.post('/admin/webhooks', {
+            name: unique('stored'),
+            url: receiver.url,
+            headers: {},
+            events: ['entry.create'],
+          })
+        ).body.data;
         const tried = (await strictAdmin.post(`/admin/webhooks/${stored.id}/trigger`)).body.data;
         assert.match(tried.message, /isn't reachable over the public internet/);
         assert.equal(receiver.requests.length, 0);
@@ -383,23 +555,46 @@ for (const dialect of DIALECTS) {
       }
     });
 
-    it('the CLI creates, lists and deletes webhooks on the project\'s database', async () => {
+    it("the CLI creates, lists and deletes webhooks on the project's database", async () => {
       const receiver = await Receiver.start();
       receivers.push(receiver);
       rmSync(join(project.dir, 'config/database.js'), { force: true });
       project.write('config/database.json', JSON.stringify(server.databaseConfig));
       const vellum = (...args: string[]) => cliOutput([...args, '--project', project.dir]);
       const name = unique('cli');
-      const out = await vellum('webhook', 'create', '--name', name, '--url', receiver.url, '--events', 'entry.create,entry.delete', '--header', 'X-Token: abc', '--secret', 'cli-secret');
+      const out = await vellum(
+        'webhook',
+        'create',
+        '--name',
+        name,
+        '--url',
+        receiver.url,
+        '--events',
+        'entry.create,entry.delete',
+        '--header',
+        'X-Token: abc',
+        '--secret',
+        'cli-secret',
+      );
       const id = /id (\d+)/.exec(out)?.[1];
       assert.ok(id, out);
       const listed = JSON.parse(await vellum('webhook', 'list')).find((webhook: { id: string }) => webhook.id === id);
-      assert.deepEqual(listed, { id, name, url: receiver.url, headers: { 'X-Token': 'abc' }, events: ['entry.create', 'entry.delete'], isEnabled: true });
+      assert.deepEqual(listed, {
+        id,
+        name,
+        url: receiver.url,
+        headers: { 'X-Token': 'abc' },
+        events: ['entry.create', 'entry.delete'],
+        isEnabled: true,
+      });
       // The running node delivers to it: the webhook is in the database.
       const tag = (await server.api.post('/api/tags', { data: { name: unique('via-cli') } })).body.data.documentId;
-      await receiver.until(() => about(receiver, tag).length === 1, 'delivery to the CLI\'s webhook');
+      await receiver.until(() => about(receiver, tag).length === 1, "delivery to the CLI's webhook");
       assert.ok(about(receiver, tag)[0]!.headers['x-vellum-signature']);
-      await assert.rejects(vellum('webhook', 'create', '--name', 'x', '--url', 'ftp://nope', '--events', 'entry.nope'), /http or https[\s\S]*not supported/);
+      await assert.rejects(
+        vellum('webhook', 'create', '--name', 'x', '--url', 'ftp://nope', '--events', 'entry.nope'),
+        /http or https[\s\S]*not supported/,
+      );
       assert.match(await vellum('webhook', 'delete', id), new RegExp(name));
       assert.equal((await admin.get(`/admin/webhooks/${id}`)).status, 404);
     });

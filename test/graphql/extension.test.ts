@@ -11,7 +11,12 @@ const PROJECT = fixture('graphql-extension');
 /** `x-test-deny: <uid>.<action>,...` refuses those permissions. */
 const testAccess: AccessControl = {
   async authorize(headers, permission) {
-    if (String(headers['x-test-deny'] ?? '').split(',').includes(`${permission.uid}.${permission.action}`)) throw new ForbiddenError();
+    if (
+      String(headers['x-test-deny'] ?? '')
+        .split(',')
+        .includes(`${permission.uid}.${permission.action}`)
+    )
+      throw new ForbiddenError();
     return {};
   },
 };
@@ -68,7 +73,10 @@ for (const dialect of DIALECTS) {
     });
 
     it('use(): typeDefs and resolvers, including a field on a generated type', async () => {
-      const data = await graphqlData(server, '{ articles { data { attributes { titleLength } } } secret: hello(name: "x") }');
+      const data = await graphqlData(
+        server,
+        '{ articles { data { attributes { titleLength } } } secret: hello(name: "x") }',
+      );
       assert.deepEqual(data.articles.data, [{ attributes: { titleLength: 5 } }]);
       assert.equal((await graphqlData(server, 'mutation { ping }')).ping, 'pong');
     });
@@ -104,12 +112,21 @@ for (const dialect of DIALECTS) {
 }
 
 describe('GraphQL with shadowCRUD: false', () => {
-  it('serves only the extensions (and users-permissions\' me, register, login)', async () => {
-    const server = await startServer('sqlite', { project: PROJECT, config: { plugins: { graphql: { config: { shadowCRUD: false } } } } });
+  it("serves only the extensions (and users-permissions' me, register, login)", async () => {
+    const server = await startServer('sqlite', {
+      project: PROJECT,
+      config: { plugins: { graphql: { config: { shadowCRUD: false } } } },
+    });
     try {
       const data = await graphqlData(server, '{ __schema { queryType { fields { name } } types { name } } }');
-      assert.deepEqual(data.__schema.queryType.fields.map((f: { name: string }) => f.name), ['me', 'hello', 'secret', 'guarded']);
-      assert.equal(data.__schema.types.some((t: { name: string }) => t.name === 'Article'), false);
+      assert.deepEqual(
+        data.__schema.queryType.fields.map((f: { name: string }) => f.name),
+        ['me', 'hello', 'secret', 'guarded'],
+      );
+      assert.equal(
+        data.__schema.types.some((t: { name: string }) => t.name === 'Article'),
+        false,
+      );
       assert.equal((await graphqlData(server, '{ hello }')).hello, 'HELLO WORLD!');
     } finally {
       await server.close();

@@ -13,18 +13,31 @@ for (const dialect of DIALECTS) {
     const seed = unique('seed');
 
     before(async () => {
-      server = await startServer(dialect, { config: { plugins: { graphql: { config: { v4CompatibilityMode: false } } } } });
+      server = await startServer(dialect, {
+        config: { plugins: { graphql: { config: { v4CompatibilityMode: false } } } },
+      });
       ids.ann = (await server.api.post('/api/authors', { data: { name: 'Ann' } })).body.data.documentId;
       ids.red = (await server.api.post('/api/tags', { data: { name: 'red' } })).body.data.documentId;
       ids.blue = (await server.api.post('/api/tags', { data: { name: 'blue' } })).body.data.documentId;
-      for (const [title, views] of [['One', 1], ['Two', 2], ['Three', 3]] as const) {
-        ids[title] = (await server.api.post('/api/articles', { data: { title, views, body: seed, author: ids.ann, tags: [ids.red, ids.blue] } })).body.data.documentId;
+      for (const [title, views] of [
+        ['One', 1],
+        ['Two', 2],
+        ['Three', 3],
+      ] as const) {
+        ids[title] = (
+          await server.api.post('/api/articles', {
+            data: { title, views, body: seed, author: ids.ann, tags: [ids.red, ids.blue] },
+          })
+        ).body.data.documentId;
       }
     });
     after(() => server?.close());
 
     it('<names> is a list of documents with documentId', async () => {
-      const data = await graphqlData(server, `{ articles(filters: { body: { eq: "${seed}" } }, sort: "views:desc", pagination: { pageSize: 2 }) { documentId title author { documentId name } } }`);
+      const data = await graphqlData(
+        server,
+        `{ articles(filters: { body: { eq: "${seed}" } }, sort: "views:desc", pagination: { pageSize: 2 }) { documentId title author { documentId name } } }`,
+      );
       assert.deepEqual(data.articles, [
         { documentId: ids.Three, title: 'Three', author: { documentId: ids.ann, name: 'Ann' } },
         { documentId: ids.Two, title: 'Two', author: { documentId: ids.ann, name: 'Ann' } },
@@ -32,13 +45,19 @@ for (const dialect of DIALECTS) {
     });
 
     it('<names>_connection has nodes and pageInfo', async () => {
-      const data = await graphqlData(server, `{ articles_connection(filters: { body: { eq: "${seed}" }, views: { gte: 2 } }, pagination: { page: 1, pageSize: 1 }) { nodes { title } pageInfo { total page pageSize pageCount } } }`);
+      const data = await graphqlData(
+        server,
+        `{ articles_connection(filters: { body: { eq: "${seed}" }, views: { gte: 2 } }, pagination: { page: 1, pageSize: 1 }) { nodes { title } pageInfo { total page pageSize pageCount } } }`,
+      );
       assert.equal(data.articles_connection.nodes.length, 1);
       assert.deepEqual(data.articles_connection.pageInfo, { total: 2, page: 1, pageSize: 1, pageCount: 2 });
     });
 
     it('relations as lists and connections', async () => {
-      const data = await graphqlData(server, `{ article(documentId: "${ids.One}") { tags(sort: "name") { name } tags_connection(sort: "name") { nodes { documentId } } } }`);
+      const data = await graphqlData(
+        server,
+        `{ article(documentId: "${ids.One}") { tags(sort: "name") { name } tags_connection(sort: "name") { nodes { documentId } } } }`,
+      );
       assert.deepEqual(data.article.tags, [{ name: 'blue' }, { name: 'red' }]);
       assert.deepEqual(data.article.tags_connection.nodes, [{ documentId: ids.blue }, { documentId: ids.red }]);
     });
@@ -50,18 +69,30 @@ for (const dialect of DIALECTS) {
 
     it('status: DRAFT writes and reads drafts', async () => {
       const title = unique('Draft');
-      const created = await graphqlData(server, `mutation { createArticle(status: DRAFT, data: { title: "${title}" }) { documentId publishedAt } }`);
+      const created = await graphqlData(
+        server,
+        `mutation { createArticle(status: DRAFT, data: { title: "${title}" }) { documentId publishedAt } }`,
+      );
       assert.equal(created.createArticle.publishedAt, null);
       const id = created.createArticle.documentId;
       assert.equal((await graphqlData(server, `{ article(documentId: "${id}") { title } }`)).article, null);
-      assert.equal((await graphqlData(server, `{ article(documentId: "${id}", status: DRAFT) { title } }`)).article.title, title);
-      const drafts = await graphqlData(server, `{ articles(status: DRAFT, filters: { title: { eq: "${title}" } }) { documentId } }`);
+      assert.equal(
+        (await graphqlData(server, `{ article(documentId: "${id}", status: DRAFT) { title } }`)).article.title,
+        title,
+      );
+      const drafts = await graphqlData(
+        server,
+        `{ articles(status: DRAFT, filters: { title: { eq: "${title}" } }) { documentId } }`,
+      );
       assert.deepEqual(drafts.articles, [{ documentId: id }]);
     });
 
     it('update and delete by documentId; delete answers the documentId', async () => {
       const two = (await server.api.post('/api/articles', { data: { title: 'Two', views: 2 } })).body.data.documentId;
-      const updated = await graphqlData(server, `mutation { updateArticle(documentId: "${two}", data: { title: "Deux" }) { documentId title views } }`);
+      const updated = await graphqlData(
+        server,
+        `mutation { updateArticle(documentId: "${two}", data: { title: "Deux" }) { documentId title views } }`,
+      );
       assert.deepEqual(updated.updateArticle, { documentId: two, title: 'Deux', views: 2 });
       const deleted = await graphqlData(server, `mutation { deleteArticle(documentId: "${two}") { documentId } }`);
       assert.deepEqual(deleted.deleteArticle, { documentId: two });
@@ -69,7 +100,10 @@ for (const dialect of DIALECTS) {
     });
 
     it('single types', async () => {
-      const updated = await graphqlData(server, 'mutation { updateGlobal(data: { siteName: "S" }) { documentId siteName } }');
+      const updated = await graphqlData(
+        server,
+        'mutation { updateGlobal(data: { siteName: "S" }) { documentId siteName } }',
+      );
       assert.equal(updated.updateGlobal.siteName, 'S');
       assert.equal((await graphqlData(server, '{ global { siteName } }')).global.siteName, 'S');
       const deleted = await graphqlData(server, 'mutation { deleteGlobal { documentId } }');

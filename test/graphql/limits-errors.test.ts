@@ -23,17 +23,46 @@ for (const dialect of DIALECTS) {
     let author: string;
 
     before(async () => {
-      server = await startServer(dialect, { access: testAccess, config: { plugins: { graphql: { config: { depthLimit: 7, amountLimit: 5, costLimit: 100 } } } } });
+      server = await startServer(dialect, {
+        access: testAccess,
+        config: { plugins: { graphql: { config: { depthLimit: 7, amountLimit: 5, costLimit: 100 } } } },
+      });
       author = (await server.api.post('/api/authors', { data: { name: 'Ann' } })).body.data.documentId;
       const tags = [];
-      for (let i = 0; i < 8; i++) tags.push((await server.api.post('/api/tags', { data: { name: `t${i}` } })).body.data.documentId);
+      for (let i = 0; i < 8; i++)
+        tags.push((await server.api.post('/api/tags', { data: { name: `t${i}` } })).body.data.documentId);
       for (let i = 0; i < 8; i++) await server.api.post('/api/articles', { data: { title: `a${i}`, author, tags } });
     });
     after(() => server?.close());
 
     it('depthLimit: deeper operations are refused before executing, HTTP 400', async () => {
       const before = server.vellum.database.statementCount;
-      const response = await graphql(server, `query Deep { articles { data { attributes { author { data { attributes { articles { data { attributes { title } } } } } } } } } }`);
+      const response = await graphql(
+        server,
+        `
+          query Deep {
+            articles {
+              data {
+                attributes {
+                  author {
+                    data {
+                      attributes {
+                        articles {
+                          data {
+                            attributes {
+                              title
+                            }
+                          }
+                        }
+                      }
+                    }
+                  }
+                }
+              }
+            }
+          }
+        `,
+      );
       assert.equal(response.status, 400);
       assert.equal(response.body.errors![0].extensions.code, 'GRAPHQL_VALIDATION_FAILED');
       assert.match(response.body.errors![0].message, /'Deep' exceeds maximum operation depth of 7/);
@@ -42,7 +71,10 @@ for (const dialect of DIALECTS) {
     });
 
     it('amountLimit caps root and nested lists', async () => {
-      const data = await graphqlData(server, '{ articles(pagination: { pageSize: 50 }) { data { attributes { tags { data { id } } } } meta { pagination { pageSize total } } } }');
+      const data = await graphqlData(
+        server,
+        '{ articles(pagination: { pageSize: 50 }) { data { attributes { tags { data { id } } } } meta { pagination { pageSize total } } } }',
+      );
       assert.equal(data.articles.data.length, 5);
       assert.deepEqual(data.articles.meta.pagination, { pageSize: 5, total: 8 });
       assert.equal(data.articles.data[0].attributes.tags.data.length, 5);
@@ -52,7 +84,11 @@ for (const dialect of DIALECTS) {
 
     it('operations too costly for the budget are refused: root pages before executing, the rest while reading', async () => {
       const list = 'tags { data { attributes { articles { data { id } } } } }';
-      assert.equal((await graphql(server, `{ a: ${list} b: ${list} c: ${list} }`)).status, 200, '90 items read fit in 100');
+      assert.equal(
+        (await graphql(server, `{ a: ${list} b: ${list} c: ${list} }`)).status,
+        200,
+        '90 items read fit in 100',
+      );
       // Four aliases read 4 x (5 tags + 5 x 5 articles) = 120 items: measured while executing, not guessed.
       const read = await graphql(server, `{ a: ${list} b: ${list} c: ${list} d: ${list} }`);
       assert.equal(read.status, 200);
@@ -60,7 +96,10 @@ for (const dialect of DIALECTS) {
       assert.equal(read.body.errors[0].extensions.error.name, 'CostLimitError');
       // 21 root pages of 5 ask for 105 items at their first level: refused before anything runs.
       const before = server.vellum.database.statementCount;
-      const pages = await graphql(server, `{ ${Array.from({ length: 21 }, (_, i) => `p${i}: tags { data { id } }`).join(' ')} }`);
+      const pages = await graphql(
+        server,
+        `{ ${Array.from({ length: 21 }, (_, i) => `p${i}: tags { data { id } }`).join(' ')} }`,
+      );
       assert.equal(pages.status, 400);
       assert.equal(pages.body.errors![0].extensions.code, 'GRAPHQL_VALIDATION_FAILED');
       assert.match(pages.body.errors![0].message, /too costly/);
@@ -69,7 +108,8 @@ for (const dialect of DIALECTS) {
 
     it('maxRootFields: thousands of aliased single documents are refused before anything runs, fragments counted too', async () => {
       const id = (await server.api.get('/api/articles?pagination[pageSize]=1')).body.data[0].documentId;
-      const many = (n: number) => Array.from({ length: n }, (_, i) => `a${i}: article(id: "${id}") { data { id } }`).join(' ');
+      const many = (n: number) =>
+        Array.from({ length: n }, (_, i) => `a${i}: article(id: "${id}") { data { id } }`).join(' ');
       assert.equal((await graphql(server, `{ ${many(100)} }`)).status, 200, '100 root fields: the default allowance');
       const before = server.vellum.database.statementCount;
       for (const query of [`{ ${many(5000)} }`, `query { ...F } fragment F on Query { ${many(101)} }`]) {
@@ -88,13 +128,25 @@ for (const dialect of DIALECTS) {
       const syntax = await graphql(server, '{ articles { ');
       assert.equal(syntax.status, 400);
       assert.equal(syntax.body.errors![0].extensions.code, 'GRAPHQL_PARSE_FAILED');
-      const variables = await graphql(server, 'query($n: Int) { articles(pagination: { pageSize: $n }) { data { id } } }', { n: 'x' });
+      const variables = await graphql(
+        server,
+        'query($n: Int) { articles(pagination: { pageSize: $n }) { data { id } } }',
+        { n: 'x' },
+      );
       assert.equal(variables.status, 400);
-      const malformed = await fetch(`${server.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"query": ' });
+      const malformed = await fetch(`${server.url}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{"query": ',
+      });
       assert.equal(malformed.status, 400);
       assert.ok(Array.isArray((await malformed.json()).errors));
       for (const body of ['[]', '"x"', '{"query": 5}', '{}']) {
-        const response = await fetch(`${server.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+        const response = await fetch(`${server.url}/graphql`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body,
+        });
         assert.equal(response.status, 400, body);
         assert.equal((await response.json()).errors[0].extensions.code, 'GRAPHQL_VALIDATION_FAILED', body);
       }
@@ -109,7 +161,10 @@ for (const dialect of DIALECTS) {
       const badBody = await graphql(server, 'mutation { createArticle(data: { views: 3 }) { data { id } } }');
       assert.equal(badBody.body.errors![0].extensions.code, 'BAD_USER_INPUT');
       assert.ok(Array.isArray(badBody.body.errors![0].extensions.error.details.errors));
-      const missing = await graphql(server, 'mutation { updateArticle(id: "missing", data: { title: "x" }) { data { id } } }');
+      const missing = await graphql(
+        server,
+        'mutation { updateArticle(id: "missing", data: { title: "x" }) { data { id } } }',
+      );
       assert.equal(missing.status, 200);
       assert.equal(missing.body.errors![0].extensions.code, 'STRAPI_NOT_FOUND_ERROR');
       assert.equal(missing.body.errors![0].extensions.error.name, 'NotFoundError');
@@ -134,22 +189,36 @@ for (const dialect of DIALECTS) {
         ['update', 'updateArticle(id: "x", data: { title: "x" })'],
         ['delete', 'deleteArticle(id: "x")'],
       ]) {
-        const response = await graphql(server, `mutation { ${mutation} { data { id } } }`, undefined, deny(permission!));
+        const response = await graphql(
+          server,
+          `mutation { ${mutation} { data { id } } }`,
+          undefined,
+          deny(permission!),
+        );
         assert.equal(response.body.errors?.[0]?.extensions.code, 'FORBIDDEN', permission);
       }
-      const invalid = await graphql(server, '{ articles { data { id } } }', undefined, { headers: { authorization: 'Bearer invalid' } });
+      const invalid = await graphql(server, '{ articles { data { id } } }', undefined, {
+        headers: { authorization: 'Bearer invalid' },
+      });
       assert.equal(invalid.body.errors![0].extensions.code, 'FORBIDDEN');
       assert.equal(invalid.body.errors![0].extensions.error.name, 'UnauthorizedError');
     });
 
     it('relations the caller may not read are left unpopulated, as in REST', async () => {
-      const data = await graphql(server, '{ articles(pagination: { pageSize: 1 }) { data { attributes { title author { data { id } } } } } }', undefined, { headers: { 'x-test-hide': 'api::author.author' } });
+      const data = await graphql(
+        server,
+        '{ articles(pagination: { pageSize: 1 }) { data { attributes { title author { data { id } } } } } }',
+        undefined,
+        { headers: { 'x-test-hide': 'api::author.author' } },
+      );
       assert.equal(data.body.errors, undefined);
       assert.deepEqual(data.body.data.articles.data[0].attributes.author, { data: null });
     });
 
     it('never a 500 page: unknown endpoint methods answer JSON', async () => {
-      const get = await fetch(`${server.url}/graphql?query=${encodeURIComponent('mutation { deleteArticle(id: "x") { data { id } } }')}`);
+      const get = await fetch(
+        `${server.url}/graphql?query=${encodeURIComponent('mutation { deleteArticle(id: "x") { data { id } } }')}`,
+      );
       assert.equal(get.status, 405);
       assert.ok((await get.json()).errors);
     });
@@ -158,7 +227,10 @@ for (const dialect of DIALECTS) {
 
 describe('GraphQL configuration', () => {
   it('a custom endpoint, the playground, and introspection off in production', async () => {
-    const server = await startServer('sqlite', { env: { NODE_ENV: 'production', JWT_SECRET: 'a-production-secret-of-some-length' }, config: { plugins: { graphql: { config: { endpoint: '/gql' } } } } });
+    const server = await startServer('sqlite', {
+      env: { NODE_ENV: 'production', JWT_SECRET: 'a-production-secret-of-some-length' },
+      config: { plugins: { graphql: { config: { endpoint: '/gql' } } } },
+    });
     try {
       const ok = await graphql(server, '{ tags { data { id } } }', undefined, { path: '/gql' });
       assert.equal(ok.status, 200);
@@ -166,7 +238,11 @@ describe('GraphQL configuration', () => {
       assert.equal(introspection.status, 400);
       assert.equal(introspection.body.errors![0].extensions.code, 'GRAPHQL_VALIDATION_FAILED');
       const page = await fetch(`${server.url}/gql`, { headers: { accept: 'text/html' } });
-      assert.notEqual((page.headers.get('content-type') ?? '').includes('text/html'), true, 'no playground in production');
+      assert.notEqual(
+        (page.headers.get('content-type') ?? '').includes('text/html'),
+        true,
+        'no playground in production',
+      );
       assert.equal((await fetch(`${server.url}/graphql`, { method: 'POST' })).status, 404);
     } finally {
       await server.close();
@@ -185,11 +261,18 @@ describe('GraphQL configuration', () => {
   });
 
   it('playgroundAlways serves the playground in production', async () => {
-    const server = await startServer('sqlite', { env: { NODE_ENV: 'production', JWT_SECRET: 'a-production-secret-of-some-length' }, config: { plugins: { graphql: { config: { playgroundAlways: true } } } } });
+    const server = await startServer('sqlite', {
+      env: { NODE_ENV: 'production', JWT_SECRET: 'a-production-secret-of-some-length' },
+      config: { plugins: { graphql: { config: { playgroundAlways: true } } } },
+    });
     try {
       const page = await fetch(`${server.url}/graphql`, { headers: { accept: 'text/html' } });
       assert.match(page.headers.get('content-type') ?? '', /text\/html/);
-      assert.match(page.headers.get('content-security-policy') ?? '', /script-src 'self';/, 'GraphiQL comes from this server');
+      assert.match(
+        page.headers.get('content-security-policy') ?? '',
+        /script-src 'self';/,
+        'GraphiQL comes from this server',
+      );
       assert.equal((await fetch(`${server.url}/_vellum/graphiql/graphiql.js`)).status, 200);
     } finally {
       await server.close();
@@ -197,6 +280,9 @@ describe('GraphQL configuration', () => {
   });
 
   it('a bad configuration stops start-up with its path', async () => {
-    await assert.rejects(startServer('sqlite', { config: { plugins: { graphql: { config: { depthLimit: 'deep' } } } } }), /graphql\.config\.depthLimit/);
+    await assert.rejects(
+      startServer('sqlite', { config: { plugins: { graphql: { config: { depthLimit: 'deep' } } } } }),
+      /graphql\.config\.depthLimit/,
+    );
   });
 });

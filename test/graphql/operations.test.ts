@@ -29,27 +29,49 @@ for (const dialect of DIALECTS) {
       const api = server.api;
       ids.ann = (await api.post('/api/authors', { data: { name: 'Ann' } })).body.data.documentId;
       ids.bob = (await api.post('/api/authors', { data: { name: 'Bob' } })).body.data.documentId;
-      for (const name of ['red', 'green', 'blue']) ids[name] = (await api.post('/api/tags', { data: { name } })).body.data.documentId;
+      for (const name of ['red', 'green', 'blue'])
+        ids[name] = (await api.post('/api/tags', { data: { name } })).body.data.documentId;
       const articles = [
         { title: 'Alpha', views: 10, kind: 'news', author: ids.ann, tags: [ids.red, ids.green] },
         { title: 'Beta', views: 30, kind: 'tutorial', author: ids.bob, tags: [ids.blue] },
         { title: 'Gamma', views: 20, kind: 'news', author: ids.ann, tags: [] },
       ];
-      for (const data of articles) ids[data.title] = (await api.post('/api/articles', { data: { ...data, body: seed } })).body.data.documentId;
-      ids.draft = (await api.post('/api/articles?status=draft', { data: { title: 'Draft only', views: 1 } })).body.data.documentId;
+      for (const data of articles)
+        ids[data.title] = (await api.post('/api/articles', { data: { ...data, body: seed } })).body.data.documentId;
+      ids.draft = (
+        await api.post('/api/articles?status=draft', { data: { title: 'Draft only', views: 1 } })
+      ).body.data.documentId;
     });
     after(() => server?.close());
 
     it('lists with data, id (the documentId), attributes and meta.pagination, through graphql-request', async () => {
-      const data = await client.request<any>(gql`
-        query List($size: Int, $seed: String) {
-          articles(filters: { body: { eq: $seed } }, sort: ["title:asc"], pagination: { pageSize: $size }) {
-            data { id attributes { title } }
-            meta { pagination { total page pageSize pageCount } }
+      const data = await client.request<any>(
+        gql`
+          query List($size: Int, $seed: String) {
+            articles(filters: { body: { eq: $seed } }, sort: ["title:asc"], pagination: { pageSize: $size }) {
+              data {
+                id
+                attributes {
+                  title
+                }
+              }
+              meta {
+                pagination {
+                  total
+                  page
+                  pageSize
+                  pageCount
+                }
+              }
+            }
           }
-        }
-      `, { size: 2, seed });
-      assert.deepEqual(data.articles.data.map((d: any) => d.attributes.title), ['Alpha', 'Beta']);
+        `,
+        { size: 2, seed },
+      );
+      assert.deepEqual(
+        data.articles.data.map((d: any) => d.attributes.title),
+        ['Alpha', 'Beta'],
+      );
       assert.equal(data.articles.data[0].id, ids.Alpha);
       assert.deepEqual(data.articles.meta.pagination, { total: 3, page: 1, pageSize: 2, pageCount: 2 });
     });
@@ -70,7 +92,12 @@ for (const dialect of DIALECTS) {
 
     it('filters: operators, and/or/not, relations, documentId as id', async () => {
       const titles = async (filters: string) =>
-        (await graphqlData(server, `{ articles(filters: { and: [{ ${inSeed} }, ${filters}] }, sort: "title") { data { attributes { title } } } }`)).articles.data.map((d: any) => d.attributes.title);
+        (
+          await graphqlData(
+            server,
+            `{ articles(filters: { and: [{ ${inSeed} }, ${filters}] }, sort: "title") { data { attributes { title } } } }`,
+          )
+        ).articles.data.map((d: any) => d.attributes.title);
       assert.deepEqual(await titles('{ title: { eq: "Alpha" } }'), ['Alpha']);
       assert.deepEqual(await titles('{ title: { containsi: "A" } }'), ['Alpha', 'Beta', 'Gamma']);
       assert.deepEqual(await titles('{ views: { gt: 15 } }'), ['Beta', 'Gamma']);
@@ -83,12 +110,19 @@ for (const dialect of DIALECTS) {
       assert.deepEqual(await titles('{ author: { name: { eq: "Ann" } } }'), ['Alpha', 'Gamma']);
       assert.deepEqual(await titles('{ tags: { name: { eq: "blue" } } }'), ['Beta']);
       assert.deepEqual(await titles(`{ id: { eq: "${ids.Gamma}" } }`), ['Gamma']);
-      assert.deepEqual(await titles('{ publishDate: { null: true }, featured: { eq: false } }'), ['Alpha', 'Beta', 'Gamma']);
+      assert.deepEqual(await titles('{ publishDate: { null: true }, featured: { eq: false } }'), [
+        'Alpha',
+        'Beta',
+        'Gamma',
+      ]);
     });
 
     it('sort and both kinds of pagination', async () => {
       const list = async (args: string) => {
-        const data = await graphqlData(server, `{ articles(filters: { ${inSeed} }, ${args}) { data { attributes { title } } meta { pagination { page pageSize total pageCount } } } }`);
+        const data = await graphqlData(
+          server,
+          `{ articles(filters: { ${inSeed} }, ${args}) { data { attributes { title } } meta { pagination { page pageSize total pageCount } } } }`,
+        );
         return { titles: data.articles.data.map((d: any) => d.attributes.title), meta: data.articles.meta.pagination };
       };
       assert.deepEqual((await list('sort: ["views:desc"]')).titles, ['Beta', 'Gamma', 'Alpha']);
@@ -103,51 +137,85 @@ for (const dialect of DIALECTS) {
 
     it('publicationState: LIVE by default, PREVIEW shows drafts', async () => {
       const live = await graphqlData(server, '{ articles { data { id } } }');
-      assert.equal(live.articles.data.some((d: any) => d.id === ids.draft), false);
-      const preview = await graphqlData(server, `{ articles(publicationState: PREVIEW, filters: { id: { eq: "${ids.draft}" } }) { data { id attributes { title publishedAt } } } }`);
+      assert.equal(
+        live.articles.data.some((d: any) => d.id === ids.draft),
+        false,
+      );
+      const preview = await graphqlData(
+        server,
+        `{ articles(publicationState: PREVIEW, filters: { id: { eq: "${ids.draft}" } }) { data { id attributes { title publishedAt } } } }`,
+      );
       assert.equal(preview.articles.data.length, 1);
       assert.equal(preview.articles.data[0].attributes.publishedAt, null);
     });
 
     it('relations with nested arguments, both directions', async () => {
-      const data = await graphqlData(server, `{
+      const data = await graphqlData(
+        server,
+        `{
         articles(sort: "title", filters: { title: { eq: "Alpha" } }) { data { attributes {
           author { data { id attributes { name articles(sort: "title:desc") { data { attributes { title } } } } } }
           tags(sort: "name:asc") { data { attributes { name } } }
           first: tags(pagination: { limit: 1 }, sort: "name:asc") { data { attributes { name } } }
           category { data { id } }
         } } }
-      }`);
+      }`,
+      );
       const alpha = data.articles.data[0].attributes;
       assert.equal(alpha.author.data.id, ids.ann);
-      assert.deepEqual(alpha.author.data.attributes.articles.data.map((d: any) => d.attributes.title), ['Gamma', 'Alpha']);
-      assert.deepEqual(alpha.tags.data.map((d: any) => d.attributes.name), ['green', 'red']);
-      assert.deepEqual(alpha.first.data.map((d: any) => d.attributes.name), ['green']);
+      assert.deepEqual(
+        alpha.author.data.attributes.articles.data.map((d: any) => d.attributes.title),
+        ['Gamma', 'Alpha'],
+      );
+      assert.deepEqual(
+        alpha.tags.data.map((d: any) => d.attributes.name),
+        ['green', 'red'],
+      );
+      assert.deepEqual(
+        alpha.first.data.map((d: any) => d.attributes.name),
+        ['green'],
+      );
       assert.deepEqual(alpha.category, { data: null });
-      const filtered = await graphqlData(server, `{ author(id: "${ids.ann}") { data { attributes { articles(filters: { views: { gt: 15 } }) { data { attributes { title } } } } } } }`);
-      assert.deepEqual(filtered.author.data.attributes.articles.data.map((d: any) => d.attributes.title), ['Gamma']);
+      const filtered = await graphqlData(
+        server,
+        `{ author(id: "${ids.ann}") { data { attributes { articles(filters: { views: { gt: 15 } }) { data { attributes { title } } } } } } }`,
+      );
+      assert.deepEqual(
+        filtered.author.data.attributes.articles.data.map((d: any) => d.attributes.title),
+        ['Gamma'],
+      );
     });
 
     it('creates, updates and deletes, with relations, components, a dynamic zone and media', async () => {
       const author = (await server.api.post('/api/authors', { data: { name: unique('Writer') } })).body.data.documentId;
       const tag = (await server.api.post('/api/tags', { data: { name: unique('tag') } })).body.data.documentId;
-      const created = await graphqlData(server, `mutation($data: ArticleInput!) { createArticle(data: $data) { data { id attributes {
+      const created = await graphqlData(
+        server,
+        `mutation($data: ArticleInput!) { createArticle(data: $data) { data { id attributes {
           title kind author { data { id } } tags { data { id } }
           seo { id metaTitle shareImage { data { id attributes { name } } } }
           links { label url }
           blocks { __typename ... on ComponentSharedQuote { title } ... on ComponentSharedMedia { file { data { attributes { name } } } } }
           cover { data { id attributes { name url mime } } }
           gallery { data { id } }
-        } } } }`, {
-        data: {
-          title: 'Created', kind: 'opinion', author, tags: [tag],
-          seo: { metaTitle: 'SEO', shareImage: String(fileIds[1]) },
-          links: [{ label: 'a', url: 'u' }],
-          blocks: [{ __typename: 'ComponentSharedQuote', title: 'Q' }, { __component: 'shared.media', file: fileIds[0] }],
-          cover: String(fileIds[0]),
-          gallery: [String(fileIds[1]), String(fileIds[0])],
+        } } } }`,
+        {
+          data: {
+            title: 'Created',
+            kind: 'opinion',
+            author,
+            tags: [tag],
+            seo: { metaTitle: 'SEO', shareImage: String(fileIds[1]) },
+            links: [{ label: 'a', url: 'u' }],
+            blocks: [
+              { __typename: 'ComponentSharedQuote', title: 'Q' },
+              { __component: 'shared.media', file: fileIds[0] },
+            ],
+            cover: String(fileIds[0]),
+            gallery: [String(fileIds[1]), String(fileIds[0])],
+          },
         },
-      });
+      );
       const doc = created.createArticle.data;
       assert.equal(doc.attributes.title, 'Created');
       assert.equal(doc.attributes.kind, 'opinion');
@@ -162,21 +230,33 @@ for (const dialect of DIALECTS) {
       ]);
       assert.equal(doc.attributes.cover.data.id, String(fileIds[0]));
       assert.equal(doc.attributes.cover.data.attributes.mime, 'image/png');
-      assert.deepEqual(doc.attributes.gallery.data.map((f: any) => f.id), [String(fileIds[1]), String(fileIds[0])]);
+      assert.deepEqual(
+        doc.attributes.gallery.data.map((f: any) => f.id),
+        [String(fileIds[1]), String(fileIds[0])],
+      );
 
-      const updated = await graphqlData(server, `mutation { updateArticle(id: "${doc.id}", data: { title: "Renamed", tags: [] }) { data { id attributes { title tags { data { id } } author { data { id } } } } } }`);
+      const updated = await graphqlData(
+        server,
+        `mutation { updateArticle(id: "${doc.id}", data: { title: "Renamed", tags: [] }) { data { id attributes { title tags { data { id } } author { data { id } } } } } }`,
+      );
       assert.equal(updated.updateArticle.data.attributes.title, 'Renamed');
       assert.deepEqual(updated.updateArticle.data.attributes.tags.data, []);
       assert.equal(updated.updateArticle.data.attributes.author.data.id, author, 'partial update');
       assert.equal((await server.api.get(`/api/articles/${doc.id}`)).body.data.title, 'Renamed');
 
-      const deleted = await graphqlData(server, `mutation { deleteArticle(id: "${doc.id}") { data { id attributes { title } } } }`);
+      const deleted = await graphqlData(
+        server,
+        `mutation { deleteArticle(id: "${doc.id}") { data { id attributes { title } } } }`,
+      );
       assert.deepEqual(deleted.deleteArticle.data, { id: doc.id, attributes: { title: 'Renamed' } });
       assert.equal((await server.api.get(`/api/articles/${doc.id}`)).status, 404);
     });
 
     it('publishedAt: null in the data creates a draft only', async () => {
-      const created = await graphqlData(server, 'mutation { createArticle(data: { title: "Later", publishedAt: null }) { data { id attributes { publishedAt } } } }');
+      const created = await graphqlData(
+        server,
+        'mutation { createArticle(data: { title: "Later", publishedAt: null }) { data { id attributes { publishedAt } } } }',
+      );
       assert.equal(created.createArticle.data.attributes.publishedAt, null);
       assert.equal((await server.api.get(`/api/articles/${created.createArticle.data.id}`)).status, 404);
       assert.equal((await server.api.get(`/api/articles/${created.createArticle.data.id}?status=draft`)).status, 200);
@@ -185,32 +265,62 @@ for (const dialect of DIALECTS) {
     it('locales: create and read a translation', async () => {
       const title = unique('Delta');
       const en = (await server.api.post('/api/articles', { data: { title } })).body.data.documentId;
-      const fr = await graphqlData(server, `mutation { updateArticle(id: "${en}", locale: "fr", data: { title: "${title} FR" }) { data { id attributes { title locale } } } }`);
+      const fr = await graphqlData(
+        server,
+        `mutation { updateArticle(id: "${en}", locale: "fr", data: { title: "${title} FR" }) { data { id attributes { title locale } } } }`,
+      );
       assert.deepEqual(fr.updateArticle.data.attributes, { title: `${title} FR`, locale: 'fr' });
-      const list = await graphqlData(server, `{ articles(locale: "fr", filters: { title: { startsWith: "${title}" } }) { data { id attributes { title locale localizations { data { attributes { locale } } } } } } }`);
-      assert.deepEqual(list.articles.data.map((d: any) => d.attributes.title), [`${title} FR`]);
-      assert.deepEqual(list.articles.data[0].attributes.localizations.data.map((d: any) => d.attributes.locale), ['en']);
+      const list = await graphqlData(
+        server,
+        `{ articles(locale: "fr", filters: { title: { startsWith: "${title}" } }) { data { id attributes { title locale localizations { data { attributes { locale } } } } } } }`,
+      );
+      assert.deepEqual(
+        list.articles.data.map((d: any) => d.attributes.title),
+        [`${title} FR`],
+      );
+      assert.deepEqual(
+        list.articles.data[0].attributes.localizations.data.map((d: any) => d.attributes.locale),
+        ['en'],
+      );
     });
 
     it('single types: read, update (creating it), delete', async () => {
       assert.deepEqual((await graphqlData(server, '{ global { data { id } } }')).global, { data: null });
-      const updated = await graphqlData(server, 'mutation { updateGlobal(data: { siteName: "Site", defaultSeo: { metaTitle: "T" } }) { data { id attributes { siteName defaultSeo { metaTitle } } } } }');
+      const updated = await graphqlData(
+        server,
+        'mutation { updateGlobal(data: { siteName: "Site", defaultSeo: { metaTitle: "T" } }) { data { id attributes { siteName defaultSeo { metaTitle } } } } }',
+      );
       assert.equal(updated.updateGlobal.data.attributes.siteName, 'Site');
       assert.equal(updated.updateGlobal.data.attributes.defaultSeo.metaTitle, 'T');
-      assert.equal((await graphqlData(server, '{ global { data { attributes { siteName } } } }')).global.data.attributes.siteName, 'Site');
+      assert.equal(
+        (await graphqlData(server, '{ global { data { attributes { siteName } } } }')).global.data.attributes.siteName,
+        'Site',
+      );
       const deleted = await graphqlData(server, 'mutation { deleteGlobal { data { attributes { siteName } } } }');
       assert.equal(deleted.deleteGlobal.data.attributes.siteName, 'Site');
       assert.deepEqual((await graphqlData(server, '{ global { data { id } } }')).global, { data: null });
     });
 
     it('other collection types: authors, categories, tags', async () => {
-      const created = await graphqlData(server, 'mutation { createCategory(data: { name: "News" }) { data { id attributes { name slug } } } }');
+      const created = await graphqlData(
+        server,
+        'mutation { createCategory(data: { name: "News" }) { data { id attributes { name slug } } } }',
+      );
       assert.equal(created.createCategory.data.attributes.slug, 'news');
-      const data = await graphqlData(server, `{ authors(sort: "name", filters: { id: { in: ["${ids.ann}", "${ids.bob}"] } }) { data { attributes { name } } } categories(filters: { name: { eq: "News" } }) { data { id } } tag(id: "${ids.red}") { data { attributes { name } } } }`);
-      assert.deepEqual(data.authors.data.map((d: any) => d.attributes.name), ['Ann', 'Bob']);
+      const data = await graphqlData(
+        server,
+        `{ authors(sort: "name", filters: { id: { in: ["${ids.ann}", "${ids.bob}"] } }) { data { attributes { name } } } categories(filters: { name: { eq: "News" } }) { data { id } } tag(id: "${ids.red}") { data { attributes { name } } } }`,
+      );
+      assert.deepEqual(
+        data.authors.data.map((d: any) => d.attributes.name),
+        ['Ann', 'Bob'],
+      );
       assert.equal(data.categories.data.length, 1);
       assert.equal(data.tag.data.attributes.name, 'red');
-      const removed = await graphqlData(server, `mutation { deleteCategory(id: "${created.createCategory.data.id}") { data { id } } }`);
+      const removed = await graphqlData(
+        server,
+        `mutation { deleteCategory(id: "${created.createCategory.data.id}") { data { id } } }`,
+      );
       assert.equal(removed.deleteCategory.data.id, created.createCategory.data.id);
     });
 
@@ -224,15 +334,21 @@ for (const dialect of DIALECTS) {
         fragment fields on Article { title views }`,
         { withAuthor: true },
       );
-      assert.deepEqual(data.a.data[0].attributes, { title: 'Beta', views: 30, author: { data: { attributes: { name: 'Bob' } } } });
+      assert.deepEqual(data.a.data[0].attributes, {
+        title: 'Beta',
+        views: 30,
+        author: { data: { attributes: { name: 'Bob' } } },
+      });
     });
 
     it('a list of 100 with two nested levels takes as many statements as a list of 1 (no N+1)', async () => {
       // Its own author, tags and articles: the seed stays as the other tests read it.
       const prefix = unique('bulk');
-      const author = (await server.api.post('/api/authors', { data: { name: `${prefix} author` } })).body.data.documentId;
+      const author = (await server.api.post('/api/authors', { data: { name: `${prefix} author` } })).body.data
+        .documentId;
       const tags: string[] = [];
-      for (const name of ['x', 'y']) tags.push((await server.api.post('/api/tags', { data: { name: `${prefix} ${name}` } })).body.data.documentId);
+      for (const name of ['x', 'y'])
+        tags.push((await server.api.post('/api/tags', { data: { name: `${prefix} ${name}` } })).body.data.documentId);
       const query = `{ articles(pagination: { pageSize: 100 }, publicationState: PREVIEW, filters: { title: { startsWith: "${prefix}" } }) { data { id attributes {
         title author { data { attributes { name articles { data { attributes { title } } } } } }
         tags { data { attributes { name articles { data { id } } } } }
@@ -246,14 +362,26 @@ for (const dialect of DIALECTS) {
         return { statements: server.vellum.database.statementCount - before, rows: data.articles.data.length };
       };
       const bulk = (i: number) =>
-        server.api.post('/api/articles', { data: { title: `${prefix} ${i}`, author, tags, seo: { metaTitle: 's' }, blocks: [{ __component: 'shared.quote', title: 'q' }] } });
+        server.api.post('/api/articles', {
+          data: {
+            title: `${prefix} ${i}`,
+            author,
+            tags,
+            seo: { metaTitle: 's' },
+            blocks: [{ __component: 'shared.quote', title: 'q' }],
+          },
+        });
       await bulk(0);
       const small = await count();
       for (let i = 1; i < 100; i++) await bulk(i);
       const large = await count();
       assert.equal(small.rows, 1);
       assert.equal(large.rows, 100);
-      assert.equal(large.statements, small.statements, `${small.statements} statements for ${small.rows} rows, ${large.statements} for ${large.rows}`);
+      assert.equal(
+        large.statements,
+        small.statements,
+        `${small.statements} statements for ${small.rows} rows, ${large.statements} for ${large.rows}`,
+      );
       assert.ok(large.statements <= 15, `${large.statements} statements`);
     });
   });

@@ -7,7 +7,8 @@ import { after, before, describe, it } from 'node:test';
 import { DIALECTS, startServer, type TestServer } from '../helpers/server.js';
 
 /** The `src` and `href` attributes of a page. */
-const references = (html: string): string[] => [...html.matchAll(/\s(?:src|href)="([^"]*)"/g)].map((match) => match[1]!);
+const references = (html: string): string[] =>
+  [...html.matchAll(/\s(?:src|href)="([^"]*)"/g)].map((match) => match[1]!);
 
 for (const dialect of DIALECTS) {
   describe(`GraphQL playground [${dialect}]`, () => {
@@ -34,7 +35,10 @@ for (const dialect of DIALECTS) {
       const html = await (await page()).text();
       const urls = references(html);
       assert.ok(urls.filter((url) => url.endsWith('.js')).length >= 3, urls.join(' '));
-      assert.ok(urls.some((url) => url.endsWith('.css')), urls.join(' '));
+      assert.ok(
+        urls.some((url) => url.endsWith('.css')),
+        urls.join(' '),
+      );
       for (const url of urls) {
         assert.match(url, /^\/[^/]/, `${url} is a path on this server`);
         const asset = await fetch(server.url + url);
@@ -44,13 +48,21 @@ for (const dialect of DIALECTS) {
         const body = await asset.text();
         assert.ok(body.length > 0, url);
         // No script or style pulls another script or style in from elsewhere at run time.
-        assert.doesNotMatch(body, /["'`]https?:\/\/[^"'`\s]*\.(?:m?js|css)(?:[?#][^"'`\s]*)?["'`]|@import\s+(?:url\()?["']?https?:/, url);
+        assert.doesNotMatch(
+          body,
+          /["'`]https?:\/\/[^"'`\s]*\.(?:m?js|css)(?:[?#][^"'`\s]*)?["'`]|@import\s+(?:url\()?["']?https?:/,
+          url,
+        );
       }
     });
 
     it('the scripts are GraphiQL and the React it runs on, started against the endpoint', async () => {
       const html = await (await page()).text();
-      const scripts = await Promise.all(references(html).filter((url) => url.endsWith('.js')).map(async (url) => (await fetch(server.url + url)).text()));
+      const scripts = await Promise.all(
+        references(html)
+          .filter((url) => url.endsWith('.js'))
+          .map(async (url) => (await fetch(server.url + url)).text()),
+      );
       const all = scripts.join('\n');
       assert.match(all, /window\.GraphiQL\s*=/);
       assert.match(all, /React/);
@@ -60,7 +72,9 @@ for (const dialect of DIALECTS) {
 
     it('no page that loads GraphiQL from a CDN is left', async () => {
       for (const path of ['/graphiql', '/graphiql/main.js', '/graphiql/config.js']) {
-        const response = await fetch(server.url + path, { headers: { accept: path.endsWith('.js') ? '*/*' : 'text/html' } });
+        const response = await fetch(server.url + path, {
+          headers: { accept: path.endsWith('.js') ? '*/*' : 'text/html' },
+        });
         const body = await response.text();
         assert.doesNotMatch(body, /unpkg\.com|cdn\.jsdelivr/, path);
       }

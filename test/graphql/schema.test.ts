@@ -14,7 +14,9 @@ import { graphqlData } from '../helpers/graphql.js';
 const SNAPSHOTS = join(ROOT, 'test/graphql/__snapshots__');
 
 async function sdl(v4CompatibilityMode: boolean): Promise<string> {
-  const server = await startServer(DIALECTS[0]!, { config: { plugins: { graphql: { config: { v4CompatibilityMode } } } } });
+  const server = await startServer(DIALECTS[0]!, {
+    config: { plugins: { graphql: { config: { v4CompatibilityMode } } } },
+  });
   try {
     return printSchema(buildClientSchema(await graphqlData(server, getIntrospectionQuery()))) + '\n';
   } finally {
@@ -28,7 +30,11 @@ function matchSnapshot(name: string, actual: string): void {
     writeFileSync(file, actual);
     return;
   }
-  assert.equal(actual, readFileSync(file, 'utf8'), `${name} differs; run UPDATE_SNAPSHOTS=1 node test/run.mjs features/graphql/schema if the change is intended`);
+  assert.equal(
+    actual,
+    readFileSync(file, 'utf8'),
+    `${name} differs; run UPDATE_SNAPSHOTS=1 node test/run.mjs features/graphql/schema if the change is intended`,
+  );
 }
 
 describe('GraphQL schema (SDL snapshots)', () => {
@@ -48,7 +54,8 @@ describe('GraphQL schema (SDL snapshots)', () => {
       'createArticle(data: ArticleInput!',
       'updateArticle(id: ID!, data: ArticleInput!',
       'deleteArticle(id: ID!',
-    ]) assert.ok(text.includes(expected), expected);
+    ])
+      assert.ok(text.includes(expected), expected);
   });
 
   it("Strapi 5's flat shape", async () => {
@@ -60,7 +67,8 @@ describe('GraphQL schema (SDL snapshots)', () => {
       'type ArticleEntityResponseCollection {\n  nodes: [Article!]!\n  pageInfo: Pagination!\n}',
       'documentId: ID!',
       'deleteArticle(documentId: ID!',
-    ]) assert.ok(text.includes(expected), expected);
+    ])
+      assert.ok(text.includes(expected), expected);
     assert.ok(!text.includes('ArticleEntity {'));
   });
 });

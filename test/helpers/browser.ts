@@ -22,7 +22,16 @@ export function browserMissing(): string | undefined {
  * Flags that keep Chromium off the network on a closed machine (it would otherwise wait on
  * component updates, sync and QUIC probes). Playwright adds a fresh profile (--user-data-dir) itself.
  */
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 export function launchChromium(): Promise<Browser> {
   return chromium.launch({ executablePath: CHROMIUM, headless: true, args: ARGS });
@@ -51,18 +60,29 @@ export async function logInToPanel(page: Page, url: string, email: string, passw
 export const attributeField = (page: Page, name: string): Locator => page.getByLabel(new RegExp(`^${name}( \\*)?$`));
 
 const newest = (dir: string): number =>
-  Math.max(0, ...readdirSync(dir).map((name) => {
-    const path = join(dir, name);
-    const stat = statSync(path);
-    return stat.isDirectory() ? newest(path) : stat.mtimeMs;
-  }));
+  Math.max(
+    0,
+    ...readdirSync(dir).map((name) => {
+      const path = join(dir, name);
+      const stat = statSync(path);
+      return stat.isDirectory() ? newest(path) : stat.mtimeMs;
+    }),
+  );
 
 /** Builds the admin panel (dist/admin/) unless a build newer than its sources is there. */
 export function ensureAdminBuild(): void {
   const index = join(ROOT, 'dist/admin/index.html');
-  const sources = Math.max(newest(join(ROOT, 'admin/src')), statSync(join(ROOT, 'admin/index.html')).mtimeMs, statSync(join(ROOT, 'admin/vite.config.ts')).mtimeMs);
+  const sources = Math.max(
+    newest(join(ROOT, 'admin/src')),
+    statSync(join(ROOT, 'admin/index.html')).mtimeMs,
+    statSync(join(ROOT, 'admin/vite.config.ts')).mtimeMs,
+  );
   if (existsSync(index) && statSync(index).mtimeMs >= sources) return;
-  execFileSync(process.execPath, [join(ROOT, 'node_modules/vite/bin/vite.js'), 'build', '--config', 'admin/vite.config.ts', '--logLevel', 'warn'], { cwd: ROOT, stdio: 'inherit' });
+  execFileSync(
+    process.execPath,
+    [join(ROOT, 'node_modules/vite/bin/vite.js'), 'build', '--config', 'admin/vite.config.ts', '--logLevel', 'warn'],
+    { cwd: ROOT, stdio: 'inherit' },
+  );
 }
 
 export function screenshotsDir(): string {

@@ -30,8 +30,12 @@ export async function runCli(args: string[], options: { cwd?: string; env?: Node
 }
 
 /** A command's stdout; a failed one throws with its stderr (as a failed child process rejects). */
-export async function cliOutput(args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<string> {
+export async function cliOutput(
+  args: string[],
+  options: { cwd?: string; env?: NodeJS.ProcessEnv } = {},
+): Promise<string> {
   const run = await runCli(args, options);
-  if (run.code !== 0) throw new Error(`vellum ${args.join(' ')} failed (exit ${run.code}):\n${run.stderr}${run.stdout}`);
+  if (run.code !== 0)
+    throw new Error(`vellum ${args.join(' ')} failed (exit ${run.code}):\n${run.stderr}${run.stdout}`);
   return run.stdout;
 }

@@ -75,10 +75,15 @@ export async function createTestDatabase(dialect: DialectName): Promise<TestData
 }
 
 /** The variables of Strapi's default config/database (the blog's) that reach a fresh test database. */
-export async function databaseEnv(dialect: DialectName): Promise<{ env: Record<string, string>; drop: () => Promise<void> }> {
+export async function databaseEnv(
+  dialect: DialectName,
+): Promise<{ env: Record<string, string>; drop: () => Promise<void> }> {
   const database = await createTestDatabase(dialect);
-  const { connection } = (database.config as { connection: { connection: Record<string, string | number | undefined> } }).connection;
-  if (dialect === 'sqlite') return { env: { DATABASE_CLIENT: 'sqlite', DATABASE_FILENAME: String(connection.filename) }, drop: database.drop };
+  const { connection } = (
+    database.config as { connection: { connection: Record<string, string | number | undefined> } }
+  ).connection;
+  if (dialect === 'sqlite')
+    return { env: { DATABASE_CLIENT: 'sqlite', DATABASE_FILENAME: String(connection.filename) }, drop: database.drop };
   const env: Record<string, string> = {
     DATABASE_CLIENT: dialect,
     DATABASE_HOST: String(connection.host),

@@ -15,7 +15,11 @@ export async function graphql<T = any>(
 ): Promise<GraphqlResponse<T>> {
   const response = await fetch(server.url + (options.path ?? '/graphql'), {
     method: 'POST',
-    headers: { 'content-type': 'application/json', ...(options.anonymous ? {} : server.authHeaders), ...options.headers },
+    headers: {
+      'content-type': 'application/json',
+      ...(options.anonymous ? {} : server.authHeaders),
+      ...options.headers,
+    },
     body: JSON.stringify({ query, variables }),
   });
   const text = await response.text();
@@ -29,7 +33,11 @@ export async function graphql<T = any>(
 }
 
 /** The data of a successful operation; anything else fails the test with the errors. */
-export async function graphqlData<T = any>(server: TestServer, query: string, variables?: Record<string, unknown>): Promise<T> {
+export async function graphqlData<T = any>(
+  server: TestServer,
+  query: string,
+  variables?: Record<string, unknown>,
+): Promise<T> {
   const { status, body } = await graphql<T>(server, query, variables);
   if (status !== 200 || body.errors) throw new Error(`HTTP ${status}: ${JSON.stringify(body.errors ?? body)}`);
   return body.data as T;

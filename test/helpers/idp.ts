@@ -75,7 +75,13 @@ export async function startIdp(): Promise<TestIdp> {
           return {
             accountId: id,
             async claims() {
-              return { sub: id, email: account.email, email_verified: account.emailVerified ?? true, preferred_username: account.username, name: account.username };
+              return {
+                sub: id,
+                email: account.email,
+                email_verified: account.emailVerified ?? true,
+                preferred_username: account.username,
+                name: account.username,
+              };
             },
           };
         },
@@ -104,8 +110,16 @@ export async function startIdp(): Promise<TestIdp> {
         // An interaction page: sign in, or give consent.
         const prompt = /name="prompt" value="(\w+)"/.exec(html)?.[1];
         if (!prompt) throw new Error(`no prompt on ${next}: ${html.slice(0, 300)}`);
-        const form = new URLSearchParams({ prompt, ...(prompt === 'login' ? { login: accountId, password: 'any' } : {}) });
-        const submitted = await fetch(next, { method: 'POST', redirect: 'manual', headers: { cookie: jar.header(), 'content-type': 'application/x-www-form-urlencoded' }, body: form.toString() });
+        const form = new URLSearchParams({
+          prompt,
+          ...(prompt === 'login' ? { login: accountId, password: 'any' } : {}),
+        });
+        const submitted = await fetch(next, {
+          method: 'POST',
+          redirect: 'manual',
+          headers: { cookie: jar.header(), 'content-type': 'application/x-www-form-urlencoded' },
+          body: form.toString(),
+        });
         jar.take(submitted);
         await submitted.arrayBuffer();
         const to = submitted.headers.get('location');

@@ -13,7 +13,10 @@ export default async function* jsonReporter(source) {
       skipped: skip !== undefined && skip !== false,
       skipReason: typeof skip === 'string' ? skip : undefined,
       todo: todo !== undefined && todo !== false,
-      error: event.type === 'test:fail' ? String(details.error?.cause?.message ?? details.error?.message ?? details.error) : undefined,
+      error:
+        event.type === 'test:fail'
+          ? String(details.error?.cause?.message ?? details.error?.message ?? details.error)
+          : undefined,
     })}\n`;
   }
 }

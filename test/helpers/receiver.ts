@@ -70,7 +70,10 @@ export class Receiver {
   async until(condition: (receiver: Receiver) => boolean, what: string, deadline = 30_000): Promise<void> {
     const end = Date.now() + deadline;
     while (!condition(this)) {
-      if (Date.now() > end) throw new Error(`timed out waiting for ${what}; received ${this.requests.length}: ${this.requests.map((r) => `${r.status ?? 'held'} ${r.body?.event}`).join(', ')}`);
+      if (Date.now() > end)
+        throw new Error(
+          `timed out waiting for ${what}; received ${this.requests.length}: ${this.requests.map((r) => `${r.status ?? 'held'} ${r.body?.event}`).join(', ')}`,
+        );
       await new Promise((resolve) => setTimeout(resolve, 25));
     }
   }
@@ -89,7 +92,11 @@ export class Receiver {
 }
 
 /** Waits until `condition` is true (checked every 50 ms), or fails after `deadline` ms. */
-export async function eventually(condition: () => boolean | Promise<boolean>, what: string, deadline = 30_000): Promise<void> {
+export async function eventually(
+  condition: () => boolean | Promise<boolean>,
+  what: string,
+  deadline = 30_000,
+): Promise<void> {
   const end = Date.now() + deadline;
   while (!(await condition())) {
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);

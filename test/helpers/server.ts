@@ -58,13 +58,20 @@ function withRoomyRateLimit(plugins: Section | undefined): Section {
 
 export async function startServer(dialect: DialectName, options: StartOptions = {}): Promise<TestServer> {
   const { project = BLOG, config = {}, nodeOf, ...rest } = options;
-  const database: TestDatabase = nodeOf ? { config: nodeOf.databaseConfig, drop: async () => undefined } : await createTestDatabase(dialect);
+  const database: TestDatabase = nodeOf
+    ? { config: nodeOf.databaseConfig, drop: async () => undefined }
+    : await createTestDatabase(dialect);
   let vellum: Vellum;
   try {
     vellum = await createVellum(project, {
       env: { NODE_ENV: 'test' },
       ...rest,
-      overrides: { ...config, plugins: withRoomyRateLimit(config.plugins), server: { host: '127.0.0.1', port: 0, ...config.server }, database: { ...database.config, ...(config.database?.settings ? { settings: config.database.settings } : {}) } },
+      overrides: {
+        ...config,
+        plugins: withRoomyRateLimit(config.plugins),
+        server: { host: '127.0.0.1', port: 0, ...config.server },
+        database: { ...database.config, ...(config.database?.settings ? { settings: config.database.settings } : {}) },
+      },
     });
   } catch (error) {
     await database.drop();

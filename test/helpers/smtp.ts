@@ -95,7 +95,11 @@ export async function startSmtp(): Promise<TestSmtp> {
         };
         const timer = setTimeout(() => {
           waiters.splice(waiters.indexOf(waiter), 1);
-          reject(new Error(`no email to ${address} within ${timeoutMs} ms (received: ${messages.map((m) => m.to.join(',')).join('; ') || 'none'})`));
+          reject(
+            new Error(
+              `no email to ${address} within ${timeoutMs} ms (received: ${messages.map((m) => m.to.join(',')).join('; ') || 'none'})`,
+            ),
+          );
         }, timeoutMs);
         waiters.push(waiter);
       });

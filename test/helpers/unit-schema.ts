@@ -116,7 +116,11 @@ const CONTENT_TYPES: RawSchemaFile[] = [
 ];
 
 const COMPONENTS: RawSchemaFile[] = [
-  component('shared.seo', { metaTitle: { type: 'string', required: true }, metaDescription: { type: 'text' }, shareImage: { type: 'media', multiple: false } }),
+  component('shared.seo', {
+    metaTitle: { type: 'string', required: true },
+    metaDescription: { type: 'text' },
+    shareImage: { type: 'media', multiple: false },
+  }),
   component('shared.link', { label: { type: 'string' }, url: { type: 'string' } }),
   component('shared.quote', { title: { type: 'string' }, body: { type: 'text' } }),
   component('shared.rich-text', { body: { type: 'richtext' } }),
@@ -145,7 +149,16 @@ export function unitSchema(): Schema {
 export const I18N = { defaultLocale: 'en', locales: ['en', 'fr'] };
 
 /** Strapi's REST defaults (config/load.ts). */
-export const REST: RestConfig = { prefix: '/api', defaultLimit: 25, maxLimit: 100, withCount: true, strictParams: false, cache: { maxBytes: 0, holdAfterWriteMs: 0 }, costLimit: 25000, draftAccess: 'editors' };
+export const REST: RestConfig = {
+  prefix: '/api',
+  defaultLimit: 25,
+  maxLimit: 100,
+  withCount: true,
+  strictParams: false,
+  cache: { maxBytes: 0, holdAfterWriteMs: 0 },
+  costLimit: 25000,
+  draftAccess: 'editors',
+};
 
 export const typeOf = (schema: Schema, uid: string): ContentType => {
   const type = schema.contentTypes.get(uid);

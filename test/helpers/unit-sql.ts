@@ -41,12 +41,28 @@ interface KyselyParts {
 }
 
 const KYSELY_PARTS: Record<DialectName, KyselyParts> = {
-  sqlite: { adapter: () => new SqliteAdapter(), compiler: () => new SqliteQueryCompiler(), introspector: (db) => new SqliteIntrospector(db) },
-  postgres: { adapter: () => new PostgresAdapter(), compiler: () => new PostgresQueryCompiler(), introspector: (db) => new PostgresIntrospector(db) },
-  mysql: { adapter: () => new MysqlAdapter(), compiler: () => new MysqlQueryCompiler(), introspector: (db) => new MysqlIntrospector(db) },
+  sqlite: {
+    adapter: () => new SqliteAdapter(),
+    compiler: () => new SqliteQueryCompiler(),
+    introspector: (db) => new SqliteIntrospector(db),
+  },
+  postgres: {
+    adapter: () => new PostgresAdapter(),
+    compiler: () => new PostgresQueryCompiler(),
+    introspector: (db) => new PostgresIntrospector(db),
+  },
+  mysql: {
+    adapter: () => new MysqlAdapter(),
+    compiler: () => new MysqlQueryCompiler(),
+    introspector: (db) => new MysqlIntrospector(db),
+  },
 };
 
-const DIALECTS: Record<DialectName, Dialect> = { sqlite: sqliteDialect, postgres: postgresDialect(undefined), mysql: mysqlDialect };
+const DIALECTS: Record<DialectName, Dialect> = {
+  sqlite: sqliteDialect,
+  postgres: postgresDialect(undefined),
+  mysql: mysqlDialect,
+};
 
 /** A database that compiles and records what it is asked, and answers no rows. */
 export interface CompilingDatabase {

@@ -14,7 +14,11 @@ export interface UploadServer extends TestServer {
   isStored(url: string): boolean;
 }
 
-export async function startUploadServer(dialect: DialectName, upload: Record<string, unknown> = {}, options: StartOptions = {}): Promise<UploadServer> {
+export async function startUploadServer(
+  dialect: DialectName,
+  upload: Record<string, unknown> = {},
+  options: StartOptions = {},
+): Promise<UploadServer> {
   const publicDir = mkdtempSync(join(tmpdir(), 'vellum-public-'));
   const server = await startServer(dialect, {
     ...options,
@@ -48,9 +52,19 @@ export interface UploadAnswer {
 }
 
 /** `POST /api/upload` (or `path`) with `files` parts and extra fields, as a browser form sends. */
-export async function upload(server: TestServer, files: UploadPart[], fields: Record<string, string | string[]> = {}, path = '/api/upload'): Promise<UploadAnswer> {
+export async function upload(
+  server: TestServer,
+  files: UploadPart[],
+  fields: Record<string, string | string[]> = {},
+  path = '/api/upload',
+): Promise<UploadAnswer> {
   const form = new FormData();
-  for (const file of files) form.append('files', new Blob([file.bytes as Uint8Array<ArrayBuffer>], { type: file.type ?? 'application/octet-stream' }), file.name);
+  for (const file of files)
+    form.append(
+      'files',
+      new Blob([file.bytes as Uint8Array<ArrayBuffer>], { type: file.type ?? 'application/octet-stream' }),
+      file.name,
+    );
   for (const [key, value] of Object.entries(fields)) for (const v of [value].flat()) form.append(key, v);
   const response = await fetch(server.url + path, { method: 'POST', body: form, headers: server.authHeaders });
   const text = await response.text();
@@ -58,7 +72,9 @@ export async function upload(server: TestServer, files: UploadPart[], fields: Re
 }
 
 export const png = (width: number, height: number, color = '#3366cc') =>
-  sharp({ create: { width, height, channels: 3, background: color } }).png().toBuffer();
+  sharp({ create: { width, height, channels: 3, background: color } })
+    .png()
+    .toBuffer();
 
 export const jpeg = (width: number, height: number, orientation?: number) => {
   const image = sharp({ create: { width, height, channels: 3, background: '#cc6633' } }).jpeg();
@@ -69,7 +85,9 @@ export const jpeg = (width: number, height: number, orientation?: number) => {
 export const noisyJpeg = (width: number, height: number) => {
   const raw = Buffer.alloc(width * height * 3);
   for (let i = 0; i < raw.length; i += 4) raw.writeUInt32LE((Math.random() * 0xffffffff) >>> 0, i);
-  return sharp(raw, { raw: { width, height, channels: 3 } }).jpeg({ quality: 90 }).toBuffer();
+  return sharp(raw, { raw: { width, height, channels: 3 } })
+    .jpeg({ quality: 90 })
+    .toBuffer();
 };
 
 /** A small valid PDF. */

@@ -15,7 +15,13 @@ for (const dialect of DIALECTS) {
     it('lists the configured locales at /api/i18n/locales', async () => {
       const res = await api().get('/api/i18n/locales');
       assert.equal(res.status, 200);
-      assert.deepEqual(res.body.map((l: any) => [l.code, l.isDefault]), [['en', true], ['fr', false]]);
+      assert.deepEqual(
+        res.body.map((l: any) => [l.code, l.isDefault]),
+        [
+          ['en', true],
+          ['fr', false],
+        ],
+      );
     });
 
     it('POST ?locale=fr creates the fr version; no locale means the default locale', async () => {
@@ -61,16 +67,26 @@ for (const dialect of DIALECTS) {
     it('non-localized media are shared too: copied to a new locale, synced on write', async () => {
       const files = [await insertFile(server, 'shared-a.png'), await insertFile(server, 'shared-b.png')];
       const en = (await api().post('/api/articles', { data: { title: 'Media', cover: files[0] } })).body.data;
-      const fr = await api().put(`/api/articles/${en.documentId}?locale=fr&populate=cover`, { data: { title: 'Média' } });
+      const fr = await api().put(`/api/articles/${en.documentId}?locale=fr&populate=cover`, {
+        data: { title: 'Média' },
+      });
       assert.equal(fr.body.data.cover.name, 'shared-a.png', 'copied to the new locale');
-      await api().put(`/api/articles/${en.documentId}?locale=fr`, { data: { cover: files[1], gallery: [files[1], files[0]] } });
+      await api().put(`/api/articles/${en.documentId}?locale=fr`, {
+        data: { cover: files[1], gallery: [files[1], files[0]] },
+      });
       const enRead = (await api().get(`/api/articles/${en.documentId}?populate=cover,gallery`)).body.data;
       assert.equal(enRead.cover.name, 'shared-b.png');
-      assert.deepEqual(enRead.gallery.map((f: any) => f.name), ['shared-b.png', 'shared-a.png']);
+      assert.deepEqual(
+        enRead.gallery.map((f: any) => f.name),
+        ['shared-b.png', 'shared-a.png'],
+      );
     });
 
     it('an unknown locale is a 400', async () => {
-      for (const res of [await api().get('/api/articles?locale=xx'), await api().post('/api/articles?locale=xx', { data: { title: 'x' } })]) {
+      for (const res of [
+        await api().get('/api/articles?locale=xx'),
+        await api().post('/api/articles?locale=xx', { data: { title: 'x' } }),
+      ]) {
         assert.equal(res.status, 400);
         assert.equal(res.body.error.name, 'ValidationError');
       }
@@ -80,19 +96,29 @@ for (const dialect of DIALECTS) {
       const en = (await api().post('/api/articles', { data: { title: 'Dog' } })).body.data;
       await api().put(`/api/articles/${en.documentId}?locale=fr`, { data: { title: 'Chien' } });
       const res = await api().get(`/api/articles/${en.documentId}?populate=localizations`);
-      assert.deepEqual(res.body.data.localizations.map((l: any) => [l.locale, l.title]), [['fr', 'Chien']]);
+      assert.deepEqual(
+        res.body.data.localizations.map((l: any) => [l.locale, l.title]),
+        [['fr', 'Chien']],
+      );
     });
 
     it('locale and status combine: each locale has its own draft and published versions', async () => {
       const en = (await api().post('/api/articles', { data: { title: 'Both' } })).body.data;
       await api().put(`/api/articles/${en.documentId}?locale=fr&status=draft`, { data: { title: 'Les deux' } });
       assert.equal((await api().get(`/api/articles/${en.documentId}?locale=fr`)).status, 404, 'fr is not published');
-      assert.equal((await api().get(`/api/articles/${en.documentId}?locale=fr&status=draft`)).body.data.title, 'Les deux');
+      assert.equal(
+        (await api().get(`/api/articles/${en.documentId}?locale=fr&status=draft`)).body.data.title,
+        'Les deux',
+      );
       await api().post(`/api/articles/${en.documentId}/actions/publish?locale=fr`);
       assert.equal((await api().get(`/api/articles/${en.documentId}?locale=fr`)).body.data.title, 'Les deux');
       assert.equal((await api().delete(`/api/articles/${en.documentId}?locale=fr`)).status, 204);
       assert.equal((await api().get(`/api/articles/${en.documentId}?locale=fr&status=draft`)).status, 404);
-      assert.equal((await api().get(`/api/articles/${en.documentId}`)).body.data.title, 'Both', 'deleting one locale keeps the others');
+      assert.equal(
+        (await api().get(`/api/articles/${en.documentId}`)).body.data.title,
+        'Both',
+        'deleting one locale keeps the others',
+      );
     });
 
     it('types without i18n have no locale key', async () => {

@@ -29,16 +29,30 @@ for (const dialect of DIALECTS) {
     it('a locale added through the admin API on one node is listed and usable on the other, without restart', async () => {
       const code = 'pt-BR';
       assert.equal((await other.api.get(`/api/articles?locale=${code}`)).status, 400, 'unknown before');
-      const created = await server.publicApi.post('/admin/locales', { code, name: 'Portuguese (Brazil)' }, { headers: admin });
+      const created = await server.publicApi.post(
+        '/admin/locales',
+        { code, name: 'Portuguese (Brazil)' },
+        { headers: admin },
+      );
       assert.equal(created.status, 201, JSON.stringify(created.body));
       assert.equal(created.body.data.code, code);
-      const listed = (await other.publicApi.get('/api/i18n/locales')).body as { code: string; name: string; isDefault: boolean }[];
-      assert.deepEqual(listed.find((l) => l.code === code), { ...listed.find((l) => l.code === code), name: 'Portuguese (Brazil)', isDefault: false });
+      const listed = (await other.publicApi.get('/api/i18n/locales')).body as {
+        code: string;
+        name: string;
+        isDefault: boolean;
+      }[];
+      assert.deepEqual(
+        listed.find((l) => l.code === code),
+        { ...listed.find((l) => l.code === code), name: 'Portuguese (Brazil)', isDefault: false },
+      );
       const title = unique('Olá');
       const doc = await other.api.post(`/api/articles?locale=${code}`, { data: { title } });
       assert.equal(doc.status, 201, JSON.stringify(doc.body));
       assert.equal(doc.body.data.locale, code);
-      assert.equal((await server.api.get(`/api/articles/${doc.body.data.documentId}?locale=${code}`)).body.data.title, title);
+      assert.equal(
+        (await server.api.get(`/api/articles/${doc.body.data.documentId}?locale=${code}`)).body.data.title,
+        title,
+      );
     });
 
     it('the default locale changes at run time; the configured locales and the default cannot be removed', async () => {
@@ -56,8 +70,15 @@ for (const dialect of DIALECTS) {
 
     it('the admin locale routes need an administrator', async () => {
       assert.equal((await server.publicApi.post('/admin/locales', { code: 'it' })).status, 401);
-      assert.equal((await server.api.post('/admin/locales', { code: 'it' })).status, 401, 'a content API token is no administrator');
-      assert.equal((await server.publicApi.post('/admin/locales', { code: 'not a code' }, { headers: admin })).status, 400);
+      assert.equal(
+        (await server.api.post('/admin/locales', { code: 'it' })).status,
+        401,
+        'a content API token is no administrator',
+      );
+      assert.equal(
+        (await server.publicApi.post('/admin/locales', { code: 'not a code' }, { headers: admin })).status,
+        400,
+      );
     });
   });
 }

@@ -48,7 +48,11 @@ export class Model {
   /** POST (in `locale`); without `draftOnly` the new draft is published at once. */
   create(name: string, documentId: string, locale: string, data: Version, draftOnly: boolean): void {
     const draft = { ...clone(this.spec.initial), ...clone(data) };
-    this.docs.push({ name, documentId, locales: new Map([[locale, { draft, published: draftOnly ? null : clone(draft) }]]) });
+    this.docs.push({
+      name,
+      documentId,
+      locales: new Map([[locale, { draft, published: draftOnly ? null : clone(draft) }]]),
+    });
   }
 
   /**
@@ -61,7 +65,9 @@ export class Model {
     let versions = doc.locales.get(locale);
     if (!versions) {
       // A new locale takes the shared values its body leaves out or sends as null (docs/rest.md "Writes: relations and locales").
-      data = Object.fromEntries(Object.entries(data).filter(([name, value]) => !(this.spec.shared.has(name) && value === null)));
+      data = Object.fromEntries(
+        Object.entries(data).filter(([name, value]) => !(this.spec.shared.has(name) && value === null)),
+      );
       const source = [...doc.locales.values()][0];
       const draft = { ...clone(this.spec.initial), ...(source ? this.sharedOf(clone(source.draft)) : {}) };
       versions = { draft, published: null };
@@ -78,7 +84,8 @@ export class Model {
     const versions = doc.locales.get(locale)!;
     versions.published = clone(versions.draft);
     const shared = this.sharedOf(versions.draft);
-    for (const [other, { published }] of doc.locales) if (other !== locale && published) Object.assign(published, clone(shared));
+    for (const [other, { published }] of doc.locales)
+      if (other !== locale && published) Object.assign(published, clone(shared));
   }
 
   /** Removes the published version; the draft stays as it is. */
@@ -132,7 +139,8 @@ export function connect(list: readonly string[], items: readonly { key: string; 
   return result;
 }
 
-export const disconnect = (list: readonly string[], keys: readonly string[]): string[] => list.filter((key) => !keys.includes(key));
+export const disconnect = (list: readonly string[], keys: readonly string[]): string[] =>
+  list.filter((key) => !keys.includes(key));
 
 /**
  * The other side's list of one target after a `set` or `connect` on an owner: a link that stays

@@ -23,7 +23,18 @@ import { HttpClient, type Response } from '../helpers/http.js';
 import { Receiver, type Received } from '../helpers/receiver.js';
 import { DIALECTS, fixture, startServer, type TestServer } from '../helpers/server.js';
 import { unique } from '../helpers/unique.js';
-import { connect, disconnect, inverseAfter, Model, type Doc, type Json, type LocaleVersions, type Position, type TypeSpec, type Version } from './model.js';
+import {
+  connect,
+  disconnect,
+  inverseAfter,
+  Model,
+  type Doc,
+  type Json,
+  type LocaleVersions,
+  type Position,
+  type TypeSpec,
+  type Version,
+} from './model.js';
 
 const SEED = Number(process.env.VELLUM_SEQ_SEED ?? 29);
 const RUNS = Number(process.env.VELLUM_SEQ_RUNS ?? 10);
@@ -65,7 +76,12 @@ class LoggedApi {
 }
 
 /** Runs a property with the seed and prints the counterexample's requests (the last failing run is the shrunk one). */
-async function check<T>(label: string, arbitrary: fc.Arbitrary<T>, run: (value: T, log: Log) => Promise<void>, runs = RUNS): Promise<void> {
+async function check<T>(
+  label: string,
+  arbitrary: fc.Arbitrary<T>,
+  run: (value: T, log: Log) => Promise<void>,
+  runs = RUNS,
+): Promise<void> {
   let failing: { log: Log; error: unknown } | undefined;
   const property = fc.asyncProperty(arbitrary, async (value) => {
     const log = new Log();
@@ -101,7 +117,10 @@ type Op =
 type RelationWrite =
   | { kind: 'set'; keys: number[] }
   | { kind: 'disconnect'; keys: number[] }
-  | { kind: 'connect'; items: { key: number; position: 'none' | 'start' | 'end' | 'before' | 'after'; other: number }[] };
+  | {
+      kind: 'connect';
+      items: { key: number; position: 'none' | 'start' | 'end' | 'before' | 'after'; other: number }[];
+    };
 
 interface LocalizedType {
   label: string;
@@ -136,8 +155,21 @@ const ARTICLES: LocalizedType = {
     plural: 'articles',
     defaultLocale: 'en',
     initial: {
-      title: null, slug: null, body: null, views: 0, rating: null, featured: false, publishDate: null, kind: null, metadata: null,
-      cover: null, gallery: [], tags: [], seo: null, links: [], blocks: [],
+      title: null,
+      slug: null,
+      body: null,
+      views: 0,
+      rating: null,
+      featured: false,
+      publishDate: null,
+      kind: null,
+      metadata: null,
+      cover: null,
+      gallery: [],
+      tags: [],
+      seo: null,
+      links: [],
+      blocks: [],
     },
     shared: new Set(['views', 'rating', 'featured', 'publishDate', 'kind', 'metadata', 'cover', 'gallery']),
   },
@@ -146,7 +178,8 @@ const ARTICLES: LocalizedType = {
   relation: { attribute: 'tags', plural: 'tags', count: 4 },
   files: 4,
   scalars: ['title', 'slug', 'body', 'views', 'rating', 'featured', 'publishDate', 'kind', 'metadata'],
-  populate: 'populate[tags]=true&populate[cover]=true&populate[gallery]=true&populate[seo]=true&populate[links]=true&populate[blocks]=true',
+  populate:
+    'populate[tags]=true&populate[cover]=true&populate[gallery]=true&populate[seo]=true&populate[links]=true&populate[blocks]=true',
   data: fc.record(
     {
       title: word,
@@ -161,7 +194,10 @@ const ARTICLES: LocalizedType = {
       gallery: fileNames,
       tags: fc.uniqueArray(fc.nat(3), { maxLength: 3 }).map((ns) => ns.map((n) => `tag${n}`)),
       seo: maybe(fc.record({ metaTitle: word, metaDescription: maybe(word) })),
-      links: fc.array(fc.record({ label: word, url: maybe(fc.constantFrom('https://a.example', 'https://b.example')) }), { maxLength: 2 }),
+      links: fc.array(
+        fc.record({ label: word, url: maybe(fc.constantFrom('https://a.example', 'https://b.example')) }),
+        { maxLength: 2 },
+      ),
       blocks: fc.array(
         fc.oneof(
           fc.record({ __component: fc.constant('shared.quote'), title: maybe(word), body: maybe(word) }),
@@ -230,7 +266,8 @@ const PAGES: LocalizedType = {
     { requiredKeys: [] },
   ) as fc.Arbitrary<Data>,
   normalize(row, name) {
-    const entry = (block: Record<string, any>) => pick(block, block.__component === 'matrix.nested' ? ['__component', 'heading'] : ['__component', 'caption']);
+    const entry = (block: Record<string, any>) =>
+      pick(block, block.__component === 'matrix.nested' ? ['__component', 'heading'] : ['__component', 'caption']);
     return {
       title: row.title ?? null,
       note: row.note ?? null,
@@ -247,11 +284,18 @@ const locale = fc.constantFrom(...LOCALES);
 const doc = fc.nat(4);
 const relationWrite: fc.Arbitrary<RelationWrite> = fc.oneof(
   fc.record({ kind: fc.constant('set' as const), keys: fc.uniqueArray(fc.nat(3), { maxLength: 4 }) }),
-  fc.record({ kind: fc.constant('disconnect' as const), keys: fc.uniqueArray(fc.nat(3), { minLength: 1, maxLength: 2 }) }),
+  fc.record({
+    kind: fc.constant('disconnect' as const),
+    keys: fc.uniqueArray(fc.nat(3), { minLength: 1, maxLength: 2 }),
+  }),
   fc.record({
     kind: fc.constant('connect' as const),
     items: fc.uniqueArray(
-      fc.record({ key: fc.nat(3), position: fc.constantFrom('none', 'none', 'start', 'end', 'before', 'after'), other: fc.nat(3) }),
+      fc.record({
+        key: fc.nat(3),
+        position: fc.constantFrom('none', 'none', 'start', 'end', 'before', 'after'),
+        other: fc.nat(3),
+      }),
       { minLength: 1, maxLength: 2, selector: (item) => item.key },
     ),
   }),
@@ -259,18 +303,40 @@ const relationWrite: fc.Arbitrary<RelationWrite> = fc.oneof(
 
 const opsFor = (type: LocalizedType): fc.Arbitrary<Op[]> => {
   const ops: fc.Arbitrary<Op>[] = [
-    fc.record({ op: fc.constant('create' as const), locale: fc.constantFrom('en', 'en', 'fr'), draft: fc.boolean(), data: type.data }),
+    fc.record({
+      op: fc.constant('create' as const),
+      locale: fc.constantFrom('en', 'en', 'fr'),
+      draft: fc.boolean(),
+      data: type.data,
+    }),
     fc.record({ op: fc.constant('update' as const), doc, locale, draft: fc.boolean(), data: type.data }),
     fc.record({ op: fc.constantFrom('publish' as const, 'unpublish' as const, 'discard' as const), doc, locale }),
     fc.record({ op: fc.constant('delete' as const), doc, locale: fc.constantFrom<string | null>(null, 'en', 'fr') }),
   ];
   const weighted = ops.map((arbitrary, at) => ({ arbitrary, weight: [2, 3, 2, 1][at]! }));
   // Relation writes weigh most: their order rules have the most cases.
-  if (type.relation) weighted.push({ arbitrary: fc.record({ op: fc.constant('relation' as const), doc, locale, draft: fc.boolean(), write: relationWrite }), weight: 4 });
+  if (type.relation)
+    weighted.push({
+      arbitrary: fc.record({
+        op: fc.constant('relation' as const),
+        doc,
+        locale,
+        draft: fc.boolean(),
+        write: relationWrite,
+      }),
+      weight: 4,
+    });
   return fc.array(fc.oneof(...weighted), { minLength: 4, maxLength: 16 });
 };
 
-const ENTRY_EVENTS = ['entry.create', 'entry.update', 'entry.delete', 'entry.publish', 'entry.unpublish', 'entry.draft-discard'];
+const ENTRY_EVENTS = [
+  'entry.create',
+  'entry.update',
+  'entry.delete',
+  'entry.publish',
+  'entry.unpublish',
+  'entry.draft-discard',
+];
 
 /** The rows a write should send an event about: [event, locale, status]. */
 type Expected = [string, string, Status][];
@@ -310,11 +376,14 @@ class LocalizedRun {
   readonly nameOf = (real: string | number): string => this.byReal.get(String(real)) ?? `?${real}`;
 
   async setUp(): Promise<void> {
-    for (let n = 0; n < this.type.files; n++) this.named(await insertFile(this.server, `${this.prefix}-f${n}.png`), `file${n}`);
+    for (let n = 0; n < this.type.files; n++)
+      this.named(await insertFile(this.server, `${this.prefix}-f${n}.png`), `file${n}`);
     const relation = this.type.relation;
     if (relation) {
       for (let n = 0; n < relation.count; n++) {
-        const res: Response = await this.server.api.post(`/api/${relation.plural}`, { data: { name: `${this.prefix}-tag${n}` } });
+        const res: Response = await this.server.api.post(`/api/${relation.plural}`, {
+          data: { name: `${this.prefix}-tag${n}` },
+        });
         assert.equal(res.status, 201, JSON.stringify(res.body));
         this.named(res.body.data.documentId, `tag${n}`);
       }
@@ -335,7 +404,10 @@ class LocalizedRun {
     const out: Record<string, unknown> = {};
     for (const [key, value] of Object.entries(data)) {
       const real = (v: Json) => (typeof v === 'string' && this.real.has(v) ? this.real.get(v)! : v);
-      out[key] = Array.isArray(value) && value.every((v) => typeof v === 'string' && this.real.has(v)) && value.length > 0 ? value.map(real) : real(value);
+      out[key] =
+        Array.isArray(value) && value.every((v) => typeof v === 'string' && this.real.has(v)) && value.length > 0
+          ? value.map(real)
+          : real(value);
     }
     return out;
   }
@@ -351,7 +423,11 @@ class LocalizedRun {
     const live = model.live;
     if (op.op === 'create') {
       const data = this.concrete(op.data, true);
-      const res = await this.api.send('POST', `/api/${plural}${this.query(op.locale === 'en' ? null : op.locale, op.draft)}`, { data: this.body(data) });
+      const res = await this.api.send(
+        'POST',
+        `/api/${plural}${this.query(op.locale === 'en' ? null : op.locale, op.draft)}`,
+        { data: this.body(data) },
+      );
       assert.equal(res.status, 201, `create: ${JSON.stringify(res.body)}`);
       const name = `doc${model.docs.length}`;
       this.named(res.body.data.documentId, name);
@@ -397,19 +473,29 @@ class LocalizedRun {
           const items = op.write.items.map(({ key, position, other }) => {
             const anchor = anchors[other % Math.max(anchors.length, 1)];
             const pos: Position | undefined =
-              position === 'start' ? { start: true } : position === 'end' ? { end: true } : (position === 'before' || position === 'after') && anchor ? ({ [position]: anchor } as Position) : undefined;
+              position === 'start'
+                ? { start: true }
+                : position === 'end'
+                  ? { end: true }
+                  : (position === 'before' || position === 'after') && anchor
+                    ? ({ [position]: anchor } as Position)
+                    : undefined;
             return { key: tag(key), position: pos };
           });
           next = connect(list, items);
           write = {
             connect: items.map(({ key, position }) => {
               if (!position) return { documentId: this.real.get(key) };
-              const real = Object.fromEntries(Object.entries(position).map(([k, v]) => [k, typeof v === 'string' ? this.real.get(v) : v]));
+              const real = Object.fromEntries(
+                Object.entries(position).map(([k, v]) => [k, typeof v === 'string' ? this.real.get(v) : v]),
+              );
               return { documentId: this.real.get(key), position: real };
             }),
           };
         }
-        const res = await this.api.send('PUT', `${path}${this.query(locale, op.draft)}`, { data: { [attribute]: write } });
+        const res = await this.api.send('PUT', `${path}${this.query(locale, op.draft)}`, {
+          data: { [attribute]: write },
+        });
         assert.equal(res.status, 200, `relation write: ${JSON.stringify(res.body)}`);
         model.update(target, locale, { [attribute]: next }, op.draft);
         const expected: Expected = [['entry.update', locale, 'draft']];
@@ -454,11 +540,17 @@ class LocalizedRun {
   async events({ doc, expected, before }: Pending): Promise<void> {
     const receiver = this.receiver;
     if (!receiver) return;
-    const mine = () => receiver.delivered.filter((r) => this.model.docs.some((d) => d.documentId === r.body?.entry?.documentId));
-    await receiver.until(() => mine().length >= this.eventsSeen + expected.length, `${expected.length} events of ${doc.name}`, 10_000);
+    const mine = () =>
+      receiver.delivered.filter((r) => this.model.docs.some((d) => d.documentId === r.body?.entry?.documentId));
+    await receiver.until(
+      () => mine().length >= this.eventsSeen + expected.length,
+      `${expected.length} events of ${doc.name}`,
+      10_000,
+    );
     const got = mine().slice(this.eventsSeen);
     this.eventsSeen += got.length;
-    const describe = (r: Received) => `${r.body.event} ${this.nameOf(r.body.entry.documentId)} ${r.body.entry.locale} ${r.body.entry.publishedAt ? 'published' : 'draft'}`;
+    const describe = (r: Received) =>
+      `${r.body.event} ${this.nameOf(r.body.entry.documentId)} ${r.body.entry.locale} ${r.body.entry.publishedAt ? 'published' : 'draft'}`;
     const wanted = expected.map(([event, locale, status]) => `${event} ${doc.name} ${locale} ${status}`);
     assert.deepEqual(got.map(describe).sort(), wanted.sort(), 'the events of the write (one per row written)');
     const previous = new Map(before ?? []);
@@ -495,7 +587,11 @@ class LocalizedRun {
       }
       if (page >= pagination.pageCount) break;
     }
-    assert.equal(rows.size, total ?? 0, `meta.pagination.total (${total}) is what a walk through the pages finds (${rows.size}), ${status}`);
+    assert.equal(
+      rows.size,
+      total ?? 0,
+      `meta.pagination.total (${total}) is what a walk through the pages finds (${rows.size}), ${status}`,
+    );
     return rows;
   }
 
@@ -514,16 +610,28 @@ class LocalizedRun {
         const [first, ...others] = versions;
         for (const [key, version] of others) {
           for (const attribute of spec.shared) {
-            assert.deepEqual(version[attribute], first![1][attribute], `shared attribute ${attribute}: ${key} and ${first![0]} differ (${status})`);
+            assert.deepEqual(
+              version[attribute],
+              first![1][attribute],
+              `shared attribute ${attribute}: ${key} and ${first![0]} differ (${status})`,
+            );
           }
         }
       }
       // Each version as the model has it.
-      const expected = new Map(this.model.rows(status).map(({ doc, locale, version }) => [`${doc.name} ${locale}`, version]));
-      assert.deepEqual([...observed[status].keys()].sort(), [...expected.keys()].sort(), `the ${status} versions that exist`);
+      const expected = new Map(
+        this.model.rows(status).map(({ doc, locale, version }) => [`${doc.name} ${locale}`, version]),
+      );
+      assert.deepEqual(
+        [...observed[status].keys()].sort(),
+        [...expected.keys()].sort(),
+        `the ${status} versions that exist`,
+      );
       for (const [key, version] of expected) {
         const got = observed[status].get(key)!;
-        const changed = Object.keys(version).filter((attribute) => JSON.stringify(version[attribute]) !== JSON.stringify(got[attribute]));
+        const changed = Object.keys(version).filter(
+          (attribute) => JSON.stringify(version[attribute]) !== JSON.stringify(got[attribute]),
+        );
         assert.deepEqual(
           Object.fromEntries(changed.map((a) => [a, got[a]])),
           Object.fromEntries(changed.map((a) => [a, version[a]])),
@@ -535,7 +643,12 @@ class LocalizedRun {
     if (lastOp.op === 'publish' || ((lastOp.op === 'update' || lastOp.op === 'relation') && !lastOp.draft)) {
       const doc = this.model.live[lastOp.doc % Math.max(this.model.live.length, 1)];
       const key = doc && `${doc.name} ${lastOp.locale}`;
-      if (key && observed.published.has(key)) assert.deepEqual(observed.published.get(key), observed.draft.get(key), `${key}: published equals the draft after publishing`);
+      if (key && observed.published.has(key))
+        assert.deepEqual(
+          observed.published.get(key),
+          observed.draft.get(key),
+          `${key}: published equals the draft after publishing`,
+        );
     }
   }
 }
@@ -593,23 +706,33 @@ class RelationRun {
   private readonly nameOf = (real: string): string => this.byReal.get(real) ?? `?${real}`;
 
   async setUp(): Promise<void> {
-    for (const [plural, names, count] of [['targets', this.targets, 4], ['owners', this.owners, 3]] as const) {
+    for (const [plural, names, count] of [
+      ['targets', this.targets, 4],
+      ['owners', this.owners, 3],
+    ] as const) {
       for (let n = 0; n < count; n++) {
         const name = `${plural === 'owners' ? 'owner' : 'target'}${n}`;
-        const res = await this.api.send('POST', `/api/${plural}?status=draft`, { data: { name: `${this.prefix} ${name}` } });
+        const res = await this.api.send('POST', `/api/${plural}?status=draft`, {
+          data: { name: `${this.prefix} ${name}` },
+        });
         assert.equal(res.status, 201, JSON.stringify(res.body));
         this.real.set(name, res.body.data.documentId);
         this.byReal.set(res.body.data.documentId, name);
         this.api.log.name(res.body.data.documentId, name);
         names.push(name);
         (plural === 'owners' ? this.ownerLists : this.targetLists).set(name, []);
-        if (plural === 'owners') this.ownerFields.set(name, { name: `${this.prefix} ${name}`, block: null, blocks: [], zone: [] });
+        if (plural === 'owners')
+          this.ownerFields.set(name, { name: `${this.prefix} ${name}`, block: null, blocks: [], zone: [] });
       }
     }
   }
 
   /** The body of a relation write from the side whose other side is `others`, and the list it leaves. */
-  private relationBody(list: string[], others: string[], write: RelationWrite): { next: string[]; body: Record<string, unknown> } {
+  private relationBody(
+    list: string[],
+    others: string[],
+    write: RelationWrite,
+  ): { next: string[]; body: Record<string, unknown> } {
     const other = (n: number) => others[n % others.length]!;
     const real = (name: string) => this.real.get(name)!;
     if (write.kind === 'set') {
@@ -627,11 +750,24 @@ class RelationRun {
     const items = chosen.map(({ key, position, other: o }) => {
       const anchor = anchors[o % Math.max(anchors.length, 1)];
       const pos: Position | undefined =
-        position === 'start' ? { start: true } : position === 'end' ? { end: true } : (position === 'before' || position === 'after') && anchor ? ({ [position]: anchor } as Position) : undefined;
+        position === 'start'
+          ? { start: true }
+          : position === 'end'
+            ? { end: true }
+            : (position === 'before' || position === 'after') && anchor
+              ? ({ [position]: anchor } as Position)
+              : undefined;
       return { key: other(key), position: pos };
     });
     const body = items.map(({ key, position }) =>
-      position ? { documentId: real(key), position: Object.fromEntries(Object.entries(position).map(([k, v]) => [k, typeof v === 'string' ? real(v) : v])) } : { documentId: real(key) },
+      position
+        ? {
+            documentId: real(key),
+            position: Object.fromEntries(
+              Object.entries(position).map(([k, v]) => [k, typeof v === 'string' ? real(v) : v]),
+            ),
+          }
+        : { documentId: real(key) },
     );
     return { next: connect(list, items), body: { connect: body } };
   }
@@ -647,31 +783,63 @@ class RelationRun {
       return;
     }
     const fromOwner = op.op === 'owner';
-    const self = fromOwner ? this.owners[op.owner % this.owners.length]! : this.targets[op.target % this.targets.length]!;
+    const self = fromOwner
+      ? this.owners[op.owner % this.owners.length]!
+      : this.targets[op.target % this.targets.length]!;
     const [mine, theirs] = fromOwner ? [this.ownerLists, this.targetLists] : [this.targetLists, this.ownerLists];
     const list = mine.get(self)!;
     const { next, body } = this.relationBody(list, fromOwner ? this.targets : this.owners, op.write);
     const plural = fromOwner ? 'owners' : 'targets';
     const attribute = fromOwner ? 'manyToManyBi' : 'manyToManyInv';
-    const res = await this.api.send('PUT', `/api/${plural}/${this.real.get(self)}?status=draft`, { data: { [attribute]: body } });
+    const res = await this.api.send('PUT', `/api/${plural}/${this.real.get(self)}?status=draft`, {
+      data: { [attribute]: body },
+    });
     assert.equal(res.status, 200, JSON.stringify(res.body));
     mine.set(self, next);
     for (const [other, otherList] of theirs) theirs.set(other, inverseAfter(otherList, self, next.includes(other)));
   }
 
   async verify(): Promise<void> {
-    for (const [plural, attribute, lists] of [['owners', 'manyToManyBi', this.ownerLists], ['targets', 'manyToManyInv', this.targetLists]] as const) {
-      const populate = plural === 'owners' ? `populate[${attribute}]=true&populate[block]=true&populate[blocks]=true&populate[zone]=true` : `populate[${attribute}]=true`;
-      const res = await this.api.get(`/api/${plural}?status=draft&filters[name][$startsWith]=${this.prefix}&${populate}&pagination[pageSize]=100`);
+    for (const [plural, attribute, lists] of [
+      ['owners', 'manyToManyBi', this.ownerLists],
+      ['targets', 'manyToManyInv', this.targetLists],
+    ] as const) {
+      const populate =
+        plural === 'owners'
+          ? `populate[${attribute}]=true&populate[block]=true&populate[blocks]=true&populate[zone]=true`
+          : `populate[${attribute}]=true`;
+      const res = await this.api.get(
+        `/api/${plural}?status=draft&filters[name][$startsWith]=${this.prefix}&${populate}&pagination[pageSize]=100`,
+      );
       assert.equal(res.status, 200, JSON.stringify(res.body));
-      const got = new Map<string, string[]>(res.body.data.map((row: Record<string, any>) => [this.nameOf(row.documentId), row[attribute].map((r: { documentId: string }) => this.nameOf(r.documentId))]));
-      for (const [name, list] of lists) assert.deepEqual(got.get(name), list, `${name}.${attribute} (draft): got (actual) vs the order the writes said (expected)`);
+      const got = new Map<string, string[]>(
+        res.body.data.map((row: Record<string, any>) => [
+          this.nameOf(row.documentId),
+          row[attribute].map((r: { documentId: string }) => this.nameOf(r.documentId)),
+        ]),
+      );
+      for (const [name, list] of lists)
+        assert.deepEqual(
+          got.get(name),
+          list,
+          `${name}.${attribute} (draft): got (actual) vs the order the writes said (expected)`,
+        );
       if (plural !== 'owners') continue;
       for (const row of res.body.data) {
-        const entry = (b: Record<string, any>) => pick(b, b.__component === 'matrix.nested' ? ['__component', 'heading'] : ['__component', 'caption']);
-        const fields = { name: row.name, block: pick(row.block, ['caption']), blocks: row.blocks.map((b: Record<string, any>) => pick(b, ['caption'])), zone: row.zone.map(entry) };
+        const entry = (b: Record<string, any>) =>
+          pick(b, b.__component === 'matrix.nested' ? ['__component', 'heading'] : ['__component', 'caption']);
+        const fields = {
+          name: row.name,
+          block: pick(row.block, ['caption']),
+          blocks: row.blocks.map((b: Record<string, any>) => pick(b, ['caption'])),
+          zone: row.zone.map(entry),
+        };
         const owner = this.nameOf(row.documentId);
-        assert.deepEqual(fields, this.ownerFields.get(owner), `${owner}: the fields a write did not name stay as they were`);
+        assert.deepEqual(
+          fields,
+          this.ownerFields.get(owner),
+          `${owner}: the fields a write did not name stay as they were`,
+        );
       }
     }
   }
@@ -686,14 +854,24 @@ for (const dialect of DIALECTS) {
     let receiver: Receiver;
     before(async () => {
       [blog, matrix] = await Promise.all([
-        startServer(dialect, { config: { server: { webhooks: { pollInterval: 50, retryDelay: 50, maxRetryDelay: 200 } } } }),
+        startServer(dialect, {
+          config: { server: { webhooks: { pollInterval: 50, retryDelay: 50, maxRetryDelay: 200 } } },
+        }),
         startServer(dialect, { project: fixture('relation-matrix') }),
       ]);
       receiver = await Receiver.start();
       await blog.vellum.auth.admins.create('sequences@example.com', 'an-admin-password');
-      const login = await blog.publicApi.post('/admin/login', { email: 'sequences@example.com', password: 'an-admin-password' });
+      const login = await blog.publicApi.post('/admin/login', {
+        email: 'sequences@example.com',
+        password: 'an-admin-password',
+      });
       const admin = new HttpClient(blog.url, { authorization: `Bearer ${login.body.data.token}` });
-      const hook = await admin.post('/admin/webhooks', { name: unique('sequences'), url: receiver.url, headers: {}, events: ENTRY_EVENTS });
+      const hook = await admin.post('/admin/webhooks', {
+        name: unique('sequences'),
+        url: receiver.url,
+        headers: {},
+        events: ENTRY_EVENTS,
+      });
       assert.equal(hook.status, 201, JSON.stringify(hook.body));
     });
     after(async () => {
@@ -705,7 +883,12 @@ for (const dialect of DIALECTS) {
       it(`${type.label}: versions, shared values, publication, relation order, totals${type === ARTICLES ? ', events' : ''}`, async () => {
         const server = type === ARTICLES ? blog : matrix;
         await check(type.label, opsFor(type), async (ops, log) => {
-          const run = new LocalizedRun(type, server, new LoggedApi(server.api, log), type === ARTICLES ? receiver : null);
+          const run = new LocalizedRun(
+            type,
+            server,
+            new LoggedApi(server.api, log),
+            type === ARTICLES ? receiver : null,
+          );
           await run.setUp();
           for (const op of ops) {
             const pending = await run.step(op);

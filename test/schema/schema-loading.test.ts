@@ -28,11 +28,20 @@ describe('project loading', () => {
 
   it('reads content-types and components in Strapi v5 layout with their uids', () => {
     const { schema } = loadProjectSchema(BLOG, builtInTypes(BLOG));
-    assert.deepEqual(
-      [...schema.contentTypes.keys()].filter((uid) => uid.startsWith('api::')).sort(),
-      ['api::article.article', 'api::author.author', 'api::category.category', 'api::global.global', 'api::tag.tag'],
-    );
-    assert.deepEqual([...schema.components.keys()].sort(), ['shared.link', 'shared.media', 'shared.quote', 'shared.rich-text', 'shared.seo']);
+    assert.deepEqual([...schema.contentTypes.keys()].filter((uid) => uid.startsWith('api::')).sort(), [
+      'api::article.article',
+      'api::author.author',
+      'api::category.category',
+      'api::global.global',
+      'api::tag.tag',
+    ]);
+    assert.deepEqual([...schema.components.keys()].sort(), [
+      'shared.link',
+      'shared.media',
+      'shared.quote',
+      'shared.rich-text',
+      'shared.seo',
+    ]);
     const article = schema.contentTypes.get('api::article.article')!;
     assert.equal(article.pluralName, 'articles');
     assert.equal(article.draftAndPublish, true);
@@ -41,15 +50,32 @@ describe('project loading', () => {
   });
 
   it('an unknown attribute type names the file and the attribute', () => {
-    failsWith(broken(ARTICLE_SCHEMA, (j) => (j.attributes.title.type = 'strng')), ARTICLE_SCHEMA, /title/, /strng/);
+    failsWith(
+      broken(ARTICLE_SCHEMA, (j) => (j.attributes.title.type = 'strng')),
+      ARTICLE_SCHEMA,
+      /title/,
+      /strng/,
+    );
   });
 
   it('a relation to a missing target names the file and the attribute', () => {
-    failsWith(broken(AUTHOR_SCHEMA, (j) => (j.attributes.favourite = { type: 'relation', relation: 'oneToOne', target: 'api::post.post' })), AUTHOR_SCHEMA, /favourite/, /api::post\.post/);
+    failsWith(
+      broken(
+        AUTHOR_SCHEMA,
+        (j) => (j.attributes.favourite = { type: 'relation', relation: 'oneToOne', target: 'api::post.post' }),
+      ),
+      AUTHOR_SCHEMA,
+      /favourite/,
+      /api::post\.post/,
+    );
   });
 
   it('a missing pluralName names the file', () => {
-    failsWith(broken(TAG_SCHEMA, (j) => delete j.info.pluralName), TAG_SCHEMA, /pluralName/);
+    failsWith(
+      broken(TAG_SCHEMA, (j) => delete j.info.pluralName),
+      TAG_SCHEMA,
+      /pluralName/,
+    );
   });
 
   it('two types with the same plural name are refused', () => {
@@ -58,18 +84,31 @@ describe('project loading', () => {
       j.info.singularName = 'writer';
       j.collectionName = 'writers';
     });
-    assert.throws(load, (error: unknown) => error instanceof ProjectError && /authors/.test(error.message) && /schema\.json/.test(error.message));
+    assert.throws(
+      load,
+      (error: unknown) =>
+        error instanceof ProjectError && /authors/.test(error.message) && /schema\.json/.test(error.message),
+    );
   });
 
   // As in Strapi; `locale` and the timestamps are left out instead (test/strapi/strapi-projects.test.ts).
   for (const reserved of ['id', 'documentId', '__typename']) {
     it(`the reserved attribute name ${reserved} is refused`, () => {
-      failsWith(broken(TAG_SCHEMA, (j) => (j.attributes[reserved] = { type: 'string' })), TAG_SCHEMA, new RegExp(reserved));
+      failsWith(
+        broken(TAG_SCHEMA, (j) => (j.attributes[reserved] = { type: 'string' })),
+        TAG_SCHEMA,
+        new RegExp(reserved),
+      );
     });
   }
 
   it('a missing component names the file and the attribute', () => {
-    failsWith(broken(ARTICLE_SCHEMA, (j) => (j.attributes.seo.component = 'shared.nothing')), ARTICLE_SCHEMA, /seo/, /shared\.nothing/);
+    failsWith(
+      broken(ARTICLE_SCHEMA, (j) => (j.attributes.seo.component = 'shared.nothing')),
+      ARTICLE_SCHEMA,
+      /seo/,
+      /shared\.nothing/,
+    );
   });
 
   it('invalid JSON names the file', () => {

@@ -46,9 +46,14 @@ for (const dialect of DIALECTS) {
       assert.equal(badge.status, 201, badge.text);
       const found = await server.api.get(`/api/badges?filters[holder][name][$eq]=${name}&populate=holder`);
       assert.equal(found.status, 200, found.text);
-      assert.deepEqual(found.body.data.map((item: { name: string }) => item.name), [name]);
+      assert.deepEqual(
+        found.body.data.map((item: { name: string }) => item.name),
+        [name],
+      );
       assert.equal(found.body.data[0].holder, null);
-      const drafts = await server.api.get(`/api/badges?filters[holder][name][$eq]=${name}&populate=holder&status=draft`);
+      const drafts = await server.api.get(
+        `/api/badges?filters[holder][name][$eq]=${name}&populate=holder&status=draft`,
+      );
       assert.equal(drafts.body.data[0].holder?.name, name);
     });
   });

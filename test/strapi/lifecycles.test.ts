@@ -39,7 +39,10 @@ function eventsOf(label: string, kinds = /./): string[] {
     .filter(Boolean)
     .map((line) => JSON.parse(line) as Entry)
     .filter((entry) => (entry.label === label || entry.labels?.includes(label)) && kinds.test(entry.action))
-    .map((entry) => `${entry.action}${'publishedAt' in entry ? `(${entry.publishedAt === null ? 'draft' : 'published'})` : ''}`);
+    .map(
+      (entry) =>
+        `${entry.action}${'publishedAt' in entry ? `(${entry.publishedAt === null ? 'draft' : 'published'})` : ''}`,
+    );
 }
 
 const WRITES = /^(before|after)(Create|Update|Delete)$/;
@@ -87,7 +90,12 @@ for (const dialect of DIALECTS) {
     it('lifecycles fire per row: a published create twice, a draft create once, a publishing PUT update + delete + create, a DELETE once per row', async () => {
       const title = `Rows ${tag()}`;
       const created = await server.api.post('/api/articles', { data: { title } });
-      assert.deepEqual(eventsOf(title, WRITES), ['beforeCreate(draft)', 'beforeCreate(published)', 'afterCreate(draft)', 'afterCreate(published)']);
+      assert.deepEqual(eventsOf(title, WRITES), [
+        'beforeCreate(draft)',
+        'beforeCreate(published)',
+        'afterCreate(draft)',
+        'afterCreate(published)',
+      ]);
       const draftTitle = `Draft rows ${tag()}`;
       await server.api.post('/api/articles?status=draft', { data: { title: draftTitle } });
       assert.deepEqual(eventsOf(draftTitle, WRITES), ['beforeCreate(draft)', 'afterCreate(draft)']);
@@ -95,7 +103,12 @@ for (const dialect of DIALECTS) {
       const updated = `Rows updated ${tag()}`;
       await server.api.put(`/api/articles/${id}`, { data: { title: updated } });
       // Vellum fires the before events of a write first, then its after events once committed.
-      assert.deepEqual(eventsOf(updated, WRITES), ['beforeUpdate(draft)', 'beforeCreate(published)', 'afterUpdate(draft)', 'afterCreate(published)']);
+      assert.deepEqual(eventsOf(updated, WRITES), [
+        'beforeUpdate(draft)',
+        'beforeCreate(published)',
+        'afterUpdate(draft)',
+        'afterCreate(published)',
+      ]);
       // beforeDelete sees `where: { id }` only: the log names the row from afterDelete's result.
       assert.deepEqual(eventsOf(title, WRITES).slice(4), ['afterDelete'], 'the old published row is deleted');
       await server.api.delete(`/api/articles/${id}`);
@@ -117,22 +130,35 @@ for (const dialect of DIALECTS) {
     it('GraphQL writes fire the same lifecycles', async () => {
       const title = `GraphQL ${tag()}`;
       const graphql = new HttpClient(server.url, server.authHeaders);
-      const answer = await graphql.post('/graphql', { query: `mutation { createArticle(data: { title: ${JSON.stringify(title)} }) { slug } }` });
+      const answer = await graphql.post('/graphql', {
+        query: `mutation { createArticle(data: { title: ${JSON.stringify(title)} }) { slug } }`,
+      });
       assert.equal(answer.status, 200, answer.text);
       assert.equal(answer.body.data.createArticle.slug, title.toLowerCase().replace(/[^a-z0-9]+/g, '-'));
-      assert.deepEqual(eventsOf(title, WRITES), ['beforeCreate(draft)', 'beforeCreate(published)', 'afterCreate(draft)', 'afterCreate(published)']);
+      assert.deepEqual(eventsOf(title, WRITES), [
+        'beforeCreate(draft)',
+        'beforeCreate(published)',
+        'afterCreate(draft)',
+        'afterCreate(published)',
+      ]);
     });
 
-    it('GraphQL resolversConfig names the project\'s policy and middleware: 403 without the header, a field marked', async () => {
+    it("GraphQL resolversConfig names the project's policy and middleware: 403 without the header, a field marked", async () => {
       const graphql = new HttpClient(server.url, server.authHeaders);
       const refused = await graphql.post('/graphql', { query: '{ pages { title } }' });
       assert.equal(refused.body.errors[0].extensions.code, 'FORBIDDEN');
       assert.equal(refused.body.errors[0].extensions.error.name, 'PolicyError');
-      const allowed = await graphql.post('/graphql', { query: '{ pages { title } }' }, { headers: { 'x-allow': 'yes' } });
+      const allowed = await graphql.post(
+        '/graphql',
+        { query: '{ pages { title } }' },
+        { headers: { 'x-allow': 'yes' } },
+      );
       assert.equal(allowed.body.errors, undefined, allowed.text);
       const name = `Marked ${tag()}`;
       await server.api.post('/api/categories', { data: { name } });
-      const categories = await graphql.post('/graphql', { query: `{ categories(filters: { name: { eq: ${JSON.stringify(name)} } }) { name } }` });
+      const categories = await graphql.post('/graphql', {
+        query: `{ categories(filters: { name: { eq: ${JSON.stringify(name)} } }) { name } }`,
+      });
       assert.deepEqual(categories.body.data.categories, [{ name: `${name} (marked)` }]);
     });
 
@@ -143,8 +169,15 @@ for (const dialect of DIALECTS) {
       assert.equal(refused.body.error.name, 'ApplicationError');
       assert.equal(refused.body.error.message, 'Titles may not start with Forbidden');
       assert.deepEqual(refused.body.error.details, { title });
-      assert.equal((await server.api.get(`/api/articles?filters[title][$eq]=${encodeURIComponent(title)}&status=draft`)).body.data.length, 0);
-      assert.equal((await server.api.get(`/api/articles?filters[title][$eq]=${encodeURIComponent(title)}`)).body.data.length, 0);
+      assert.equal(
+        (await server.api.get(`/api/articles?filters[title][$eq]=${encodeURIComponent(title)}&status=draft`)).body.data
+          .length,
+        0,
+      );
+      assert.equal(
+        (await server.api.get(`/api/articles?filters[title][$eq]=${encodeURIComponent(title)}`)).body.data.length,
+        0,
+      );
       assert.deepEqual(eventsOf(title, WRITES), ['beforeCreate(draft)']);
     });
 
@@ -160,7 +193,9 @@ for (const dialect of DIALECTS) {
 
     it('a document middleware sets the default populate of pages: REST answers with it, an explicit populate wins', async () => {
       const title = `Page ${tag()}`;
-      await server.api.post('/api/pages', { data: { title, seo: { metaTitle: 'Meta' }, sections: [{ metaTitle: 'S1' }] } });
+      await server.api.post('/api/pages', {
+        data: { title, seo: { metaTitle: 'Meta' }, sections: [{ metaTitle: 'S1' }] },
+      });
       const path = `/api/pages?filters[title][$eq]=${encodeURIComponent(title)}`;
       for (let i = 0; i < 2; i++) {
         const page = (await server.publicApi.get(path)).body.data[0];
@@ -179,13 +214,23 @@ for (const dialect of DIALECTS) {
       assert.equal(setting.boots, 1);
       assert.deepEqual(setting.stored, { nested: { list: [1, 'two'] }, flag: true });
       assert.equal(setting.seededCategories, 1);
-      assert.deepEqual(setting.plugins, { locales: ['en'], defaultLocale: 'en', roles: ['authenticated', 'public'], jwtId: 7, passwordChecks: [true, false], users: 0 });
+      assert.deepEqual(setting.plugins, {
+        locales: ['en'],
+        defaultLocale: 'en',
+        roles: ['authenticated', 'public'],
+        jwtId: 7,
+        passwordChecks: [true, false],
+        users: 0,
+      });
       // The role service's updateRole granted Public find on the setting.
       assert.equal((await server.publicApi.get('/api/setting')).status, 200);
       const second = await startServer(dialect, { project: fixture('lifecycles'), nodeOf: server });
       try {
         assert.equal((await second.api.get('/api/setting')).body.data.boots, 2);
-        assert.equal((await second.api.get('/api/categories?filters[name][$eq]=Seeded by the entity service')).body.data.length, 1);
+        assert.equal(
+          (await second.api.get('/api/categories?filters[name][$eq]=Seeded by the entity service')).body.data.length,
+          1,
+        );
       } finally {
         await second.close();
       }

@@ -33,7 +33,12 @@ for (const dialect of DIALECTS) {
 
     it('__dirname, require of TypeScript and require.resolve are what they are after strapi build', () => {
       const dist = (...parts: string[]) => join(PROJECT, 'dist', ...parts);
-      const imported = { dirname: dist('src', 'utils'), filename: dist('src', 'utils', 'paths.js'), money: dist('src', 'utils', 'money.js'), data: join(PROJECT, 'src', 'utils', 'data.json') };
+      const imported = {
+        dirname: dist('src', 'utils'),
+        filename: dist('src', 'utils', 'paths.js'),
+        money: dist('src', 'utils', 'money.js'),
+        data: join(PROJECT, 'src', 'utils', 'data.json'),
+      };
       assert.deepEqual((globalThis as Record<string, unknown>).__tsProjectPaths, {
         index: { dirname: dist('src'), filename: dist('src', 'index.js') },
         // What src/index.ts imports sees dist too, and so does what a config file imports.
@@ -54,7 +59,11 @@ for (const dialect of DIALECTS) {
     });
 
     it('super.findOne(ctx) in an override, then a route middleware changing the answer', async () => {
-      const created = await server.api.post('/api/products', { data: { name: unique('product'), price: 12.5 } }, manager);
+      const created = await server.api.post(
+        '/api/products',
+        { data: { name: unique('product'), price: 12.5 } },
+        manager,
+      );
       const read = await server.api.get(`/api/products/${created.body.data.documentId}`);
       assert.equal(read.status, 200, read.text);
       assert.equal(read.body.data.priceTag, '12.5 EUR');
@@ -69,23 +78,36 @@ for (const dialect of DIALECTS) {
       assert.ok(cheapest.body.data.price <= 0.5);
     });
 
-    it('@strapi/utils errors thrown from a TypeScript helper answer as Strapi\'s', async () => {
+    it("@strapi/utils errors thrown from a TypeScript helper answer as Strapi's", async () => {
       const priced = await server.api.post('/api/products', { data: { name: unique('priced'), price: 20 } }, manager);
       const discounted = await server.api.get(`/api/products/${priced.body.data.documentId}/discounted`);
       assert.deepEqual(discounted.body, { data: { documentId: priced.body.data.documentId, price: 18 } });
       const free = await server.api.post('/api/products', { data: { name: unique('free') } }, manager);
       const refused = await server.api.get(`/api/products/${free.body.data.documentId}/discounted`);
       assert.equal(refused.status, 400);
-      assert.deepEqual(refused.body.error, { status: 400, name: 'ValidationError', message: 'This product has no price', details: { field: 'price' } });
+      assert.deepEqual(refused.body.error, {
+        status: 400,
+        name: 'ValidationError',
+        message: 'This product has no price',
+        details: { field: 'price' },
+      });
       assert.equal((await server.api.get('/api/products/nope/discounted')).status, 404);
     });
 
     it("ctx.ip and ctx.request.ip are the client's address: the socket's, or behind a proxy the forwarded one (server.proxy)", async () => {
-      const direct = await server.publicApi.get('/api/products/client-ip', { headers: { 'x-forwarded-for': '203.0.113.9' } });
+      const direct = await server.publicApi.get('/api/products/client-ip', {
+        headers: { 'x-forwarded-for': '203.0.113.9' },
+      });
       assert.deepEqual(direct.body, { ip: '127.0.0.1', requestIp: '127.0.0.1' });
-      const proxied = await startServer(dialect, { project: PROJECT, nodeOf: server, config: { server: { proxy: { koa: true, maxIpsCount: 1 } } } });
+      const proxied = await startServer(dialect, {
+        project: PROJECT,
+        nodeOf: server,
+        config: { server: { proxy: { koa: true, maxIpsCount: 1 } } },
+      });
       try {
-        const res = await proxied.publicApi.get('/api/products/client-ip', { headers: { 'x-forwarded-for': '10.0.0.1, 203.0.113.9' } });
+        const res = await proxied.publicApi.get('/api/products/client-ip', {
+          headers: { 'x-forwarded-for': '10.0.0.1, 203.0.113.9' },
+        });
         assert.deepEqual(res.body, { ip: '203.0.113.9', requestIp: '203.0.113.9' });
       } finally {
         await proxied.close();

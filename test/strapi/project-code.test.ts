@@ -51,7 +51,20 @@ for (const dialect of DIALECTS) {
       const res = await server.publicApi.post(`/api/probe/shapes/${name}`, {});
       assert.equal(res.status, 200, res.text);
       const { writer, article, page, published, pages, fields, first, updated, engine, entity } = res.body;
-      for (const document of [writer, article, article.writer, page, page.writer, published.entries[0], pages[0], pages[0].writer, first, updated, engine, entity]) {
+      for (const document of [
+        writer,
+        article,
+        article.writer,
+        page,
+        page.writer,
+        published.entries[0],
+        pages[0],
+        pages[0].writer,
+        first,
+        updated,
+        engine,
+        entity,
+      ]) {
         assert.equal(document.locale, null, JSON.stringify(document));
         assert.ok('locale' in document);
       }
@@ -64,7 +77,10 @@ for (const dialect of DIALECTS) {
       const article = await createArticle();
       const list = await server.api.get(`/api/articles?filters[slug][$eq]=${article.slug}`);
       assert.equal(list.status, 200, list.text);
-      assert.deepEqual(list.body.data.map((a: { slug: string }) => a.slug), [article.slug]);
+      assert.deepEqual(
+        list.body.data.map((a: { slug: string }) => a.slug),
+        [article.slug],
+      );
       assert.equal(list.body.meta.note, 'listed by the project');
       assert.deepEqual(list.body.meta.pagination, { page: 1, pageSize: 25, pageCount: 1, total: 1 });
       // REST's own checks still apply inside super.find.
@@ -76,13 +92,15 @@ for (const dialect of DIALECTS) {
       assert.equal(paged.body.error.name, 'PaginationError');
     });
 
-    it('a service override adds a key that reaches the answer; the envelope is REST\'s', async () => {
+    it("a service override adds a key that reaches the answer; the envelope is REST's", async () => {
       const article = await createArticle({ body: 'word '.repeat(450) });
       const read = await server.api.get(`/api/articles/${article.documentId}?fields[0]=title&fields[1]=body`);
       assert.equal(read.status, 200, read.text);
       assert.equal(read.body.data.readingTime, 3);
       assert.deepEqual(read.body.meta, {});
-      const legacy = await server.api.get(`/api/articles/${article.documentId}?fields[0]=title`, { headers: { 'strapi-response-format': 'v4' } });
+      const legacy = await server.api.get(`/api/articles/${article.documentId}?fields[0]=title`, {
+        headers: { 'strapi-response-format': 'v4' },
+      });
       assert.equal(legacy.body.data.attributes.title, article.title);
       const missing = await server.api.get('/api/articles/doesnotexist');
       assert.equal(missing.status, 404);
@@ -96,7 +114,12 @@ for (const dialect of DIALECTS) {
       assert.equal(read.body.data.documentId, article.documentId);
       const none = await server.publicApi.get(`/api/articles/slug/${unique('none')}`);
       assert.equal(none.status, 404);
-      assert.deepEqual(none.body.error, { status: 404, name: 'NotFoundError', message: 'No article with that slug', details: {} });
+      assert.deepEqual(none.body.error, {
+        status: 404,
+        name: 'NotFoundError',
+        message: 'No article with that slug',
+        details: {},
+      });
       // Public has bySlug, not find: each route needs its own action.
       assert.equal((await server.publicApi.get('/api/articles')).status, 403);
       assert.ok(server.vellum.auth.actions.includes('api::article.article.bySlug'));
@@ -105,13 +128,21 @@ for (const dialect of DIALECTS) {
 
     it('a global policy: false is a 403 PolicyError; true lets the route and its action run', async () => {
       const article = await createArticle();
-      const refused = await server.api.put(`/api/articles/${article.documentId}`, { data: { title: `${article.title}-x` } });
+      const refused = await server.api.put(`/api/articles/${article.documentId}`, {
+        data: { title: `${article.title}-x` },
+      });
       assert.equal(refused.status, 403);
       assert.deepEqual(refused.body.error, { status: 403, name: 'PolicyError', message: 'Policy Failed', details: {} });
-      const allowed = await server.api.put(`/api/articles/${article.documentId}`, { data: { title: `${article.title}-x` } }, { headers: { 'x-allow': 'yes' } });
+      const allowed = await server.api.put(
+        `/api/articles/${article.documentId}`,
+        { data: { title: `${article.title}-x` } },
+        { headers: { 'x-allow': 'yes' } },
+      );
       assert.equal(allowed.status, 200, allowed.text);
       assert.equal(allowed.body.data.title, `${article.title}-x`);
-      const liked = await server.api.post(`/api/articles/${article.documentId}/like`, undefined, { headers: { 'x-allow': 'yes' } });
+      const liked = await server.api.post(`/api/articles/${article.documentId}/like`, undefined, {
+        headers: { 'x-allow': 'yes' },
+      });
       assert.equal(liked.status, 200, liked.text);
       assert.deepEqual(liked.body.data, { documentId: article.documentId, views: 1 });
       assert.equal((await server.api.post(`/api/articles/${article.documentId}/like`)).status, 403);
@@ -130,7 +161,9 @@ for (const dialect of DIALECTS) {
     it('a route middleware sets the default populate of a page (find and findOne)', async () => {
       const writer = await server.api.post('/api/writers', { data: { name: unique('writer') } });
       const title = unique('page');
-      const page = await server.api.post('/api/pages', { data: { title, seo: { metaTitle: 'Meta' }, writer: writer.body.data.documentId } });
+      const page = await server.api.post('/api/pages', {
+        data: { title, seo: { metaTitle: 'Meta' }, writer: writer.body.data.documentId },
+      });
       assert.equal(page.status, 201, page.text);
       assert.equal(page.body.data.seo, undefined, 'create is not populated by the middleware');
       const one = await server.publicApi.get(`/api/pages/${page.body.data.documentId}`);
@@ -141,7 +174,7 @@ for (const dialect of DIALECTS) {
       assert.equal(list.body.data[0].writer.name, writer.body.data.name);
     });
 
-    it('a global middleware of config/middlewares runs around every route, the project\'s and REST\'s', async () => {
+    it("a global middleware of config/middlewares runs around every route, the project's and REST's", async () => {
       for (const path of ['/api/articles', '/api/writers', '/api/notes', '/api/nothing-here', '/_health']) {
         const response = await server.api.get(path);
         assert.equal(response.headers.get('x-stamp'), 'stamped', path);
@@ -152,11 +185,17 @@ for (const dialect of DIALECTS) {
       const text = unique('note');
       assert.equal((await server.api.post('/api/notes', { data: { text } })).status, 201);
       for (const client of [server.publicApi, server.api]) {
-        const list = await client.get(`/api/notes?filters[text][$eq]=${text}`, { headers: { authorization: 'Bearer not-a-token' } });
+        const list = await client.get(`/api/notes?filters[text][$eq]=${text}`, {
+          headers: { authorization: 'Bearer not-a-token' },
+        });
         assert.equal(list.status, 200, list.text);
         assert.equal(list.body.data.length, 1);
       }
-      assert.equal((await server.publicApi.post('/api/notes', { data: { text } })).status, 403, 'create is not granted to Public');
+      assert.equal(
+        (await server.publicApi.post('/api/notes', { data: { text } })).status,
+        403,
+        'create is not granted to Public',
+      );
     });
 
     it('auth: false reads no relation: Strapi finds no credentials to read them with', async () => {
@@ -169,7 +208,9 @@ for (const dialect of DIALECTS) {
         assert.equal(list.body.data[0].writer, undefined);
       }
       // Elsewhere the relation is read with the caller's grants.
-      const one = await server.api.get(`/api/notes/${(await server.api.get(`/api/notes?filters[text][$eq]=${text}`)).body.data[0].documentId}?populate=writer`);
+      const one = await server.api.get(
+        `/api/notes/${(await server.api.get(`/api/notes?filters[text][$eq]=${text}`)).body.data[0].documentId}?populate=writer`,
+      );
       assert.equal(one.body.data.writer.name, writer.body.data.name);
     });
 
@@ -194,34 +235,90 @@ for (const dialect of DIALECTS) {
 
     it('errors thrown from project code answer as Strapi answers them', async () => {
       const error = async (path: string) => (await server.api.get(`/api/probe/${path}`)).body.error;
-      assert.deepEqual(await error('application'), { status: 400, name: 'ApplicationError', message: 'Something is wrong', details: { reason: 'testing' } });
+      assert.deepEqual(await error('application'), {
+        status: 400,
+        name: 'ApplicationError',
+        message: 'Something is wrong',
+        details: { reason: 'testing' },
+      });
       assert.equal((await error('validation')).name, 'ValidationError');
-      assert.deepEqual(await error('not-found'), { status: 404, name: 'NotFoundError', message: 'No such thing', details: {} });
+      assert.deepEqual(await error('not-found'), {
+        status: 404,
+        name: 'NotFoundError',
+        message: 'No such thing',
+        details: {},
+      });
       // Strapi's permission step catches these from what runs after it, and hides their message.
-      assert.deepEqual(await error('forbidden'), { status: 403, name: 'ForbiddenError', message: 'Forbidden', details: {} });
-      assert.deepEqual(await error('unauthorized'), { status: 401, name: 'UnauthorizedError', message: 'Unauthorized', details: {} });
-      assert.deepEqual(await error('plain'), { status: 500, name: 'InternalServerError', message: 'Internal Server Error' });
-      assert.deepEqual(await error('nothing'), { status: 404, name: 'NotFoundError', message: 'Not Found', details: {} });
-      assert.deepEqual(await error('bad-request'), { status: 400, name: 'BadRequestError', message: 'Bad thing', details: { field: 'thing' } });
+      assert.deepEqual(await error('forbidden'), {
+        status: 403,
+        name: 'ForbiddenError',
+        message: 'Forbidden',
+        details: {},
+      });
+      assert.deepEqual(await error('unauthorized'), {
+        status: 401,
+        name: 'UnauthorizedError',
+        message: 'Unauthorized',
+        details: {},
+      });
+      assert.deepEqual(await error('plain'), {
+        status: 500,
+        name: 'InternalServerError',
+        message: 'Internal Server Error',
+      });
+      assert.deepEqual(await error('nothing'), {
+        status: 404,
+        name: 'NotFoundError',
+        message: 'Not Found',
+        details: {},
+      });
+      assert.deepEqual(await error('bad-request'), {
+        status: 400,
+        name: 'BadRequestError',
+        message: 'Bad thing',
+        details: { field: 'thing' },
+      });
       assert.deepEqual(await error('throw'), { status: 409, name: 'ConflictError', message: 'Conflicting thing' });
-      assert.deepEqual(await error('explained'), { status: 403, name: 'PolicyError', message: 'Explained refusal', details: { reason: 'a policy that always explains' } });
+      assert.deepEqual(await error('explained'), {
+        status: 403,
+        name: 'PolicyError',
+        message: 'Explained refusal',
+        details: { reason: 'a policy that always explains' },
+      });
       const created = await server.api.get('/api/probe/created');
       assert.equal(created.status, 201);
       assert.deepEqual(created.body, { created: true });
     });
 
     it('a Koa-like ctx: params, query, body, headers in and out', async () => {
-      const echo = await server.api.post('/api/probe/echo/bob?x=1&y[z]=2', { hello: 'there' }, { headers: { 'x-custom': 'c' } });
+      const echo = await server.api.post(
+        '/api/probe/echo/bob?x=1&y[z]=2',
+        { hello: 'there' },
+        { headers: { 'x-custom': 'c' } },
+      );
       assert.equal(echo.status, 200, echo.text);
-      assert.deepEqual(echo.body, { name: 'bob', query: { x: '1', y: { z: '2' } }, body: { hello: 'there' }, method: 'POST', path: '/api/probe/echo/bob', header: 'c' });
+      assert.deepEqual(echo.body, {
+        name: 'bob',
+        query: { x: '1', y: { z: '2' } },
+        body: { hello: 'there' },
+        method: 'POST',
+        path: '/api/probe/echo/bob',
+        header: 'c',
+      });
       assert.equal(echo.headers.get('x-echo'), 'bob');
     });
 
     it('ctx.state.user is the user of the JWT, with their role; an API token has none', async () => {
       const username = unique('reader');
-      const registered = await server.publicApi.post('/api/auth/local/register', { username, email: `${username}@example.com`, password: 'secret123' });
+      const registered = await server.publicApi.post('/api/auth/local/register', {
+        username,
+        email: `${username}@example.com`,
+        password: 'secret123',
+      });
       assert.equal(registered.status, 200, registered.text);
-      const who = await server.publicApi.get('/api/probe/who', { headers: { authorization: `Bearer ${registered.body.jwt}` } });
+      const who = await server.publicApi.get('/api/probe/who', {
+        headers: { authorization: `Bearer ${registered.body.jwt}` },
+      });
       assert.equal(who.status, 200, who.text);
       assert.deepEqual(who.body, { user: { username, role: 'authenticated' }, strategy: 'users-permissions' });
       assert.deepEqual((await server.api.get('/api/probe/who')).body, { user: null, strategy: 'api-token' });
@@ -250,10 +347,18 @@ for (const dialect of DIALECTS) {
       assert.equal((globalThis as { __esmProjectRegistered?: boolean }).__esmProjectRegistered, true);
       const list = await server.api.get('/api/things');
       assert.equal(list.status, 200, list.text);
-      assert.deepEqual(list.body.data.map((t: { name: string }) => t.name), ['from bootstrap']);
+      assert.deepEqual(
+        list.body.data.map((t: { name: string }) => t.name),
+        ['from bootstrap'],
+      );
       assert.equal(list.body.meta.module, 'esm');
       const refused = await server.api.get('/api/things', { headers: { 'x-refuse': '1' } });
-      assert.deepEqual(refused.body.error, { status: 403, name: 'PolicyError', message: 'Refused by an ES module', details: {} });
+      assert.deepEqual(refused.body.error, {
+        status: 403,
+        name: 'PolicyError',
+        message: 'Refused by an ES module',
+        details: {},
+      });
     });
   });
 }

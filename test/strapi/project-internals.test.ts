@@ -25,7 +25,10 @@ for (const dialect of DIALECTS) {
       assert.equal(res.status, 200, res.text);
       const prefix = `plugin_probe_${key}`;
       const body = res.body;
-      assert.deepEqual({ ...body.row, id: typeof body.row.id }, { id: 'number', key: prefix, value: '{"n":1,"list":["a"]}', type: 'object', environment: null, tag: null });
+      assert.deepEqual(
+        { ...body.row, id: typeof body.row.id },
+        { id: 'number', key: prefix, value: '{"n":1,"list":["a"]}', type: 'object', environment: null, tag: null },
+      );
       assert.deepEqual(body.selected, { key: prefix, type: 'object' });
       assert.deepEqual(body.many, [
         { key: `${prefix}_count`, value: '3', type: 'number' },
@@ -47,35 +50,75 @@ for (const dialect of DIALECTS) {
       await server.vellum.auth.admins.create(email, 'Admin-Passw0rd!');
       const res = await server.publicApi.get(`/api/probe/admins?email=${encodeURIComponent(email)}`);
       assert.equal(res.status, 200, res.text);
-      assert.deepEqual({ ...res.body.found, id: typeof res.body.found.id }, { id: 'number', email, isActive: true, blocked: false });
+      assert.deepEqual(
+        { ...res.body.found, id: typeof res.body.found.id },
+        { id: 'number', email, isActive: true, blocked: false },
+      );
       // The bcrypt hash, as Strapi's query engine answers it (never through the content API).
       assert.equal(res.body.hashed, true);
-      for (const key of ['id', 'email', 'password', 'firstname', 'lastname', 'username', 'isActive', 'blocked', 'createdAt', 'updatedAt']) assert.ok(res.body.keys.includes(key), key);
+      for (const key of [
+        'id',
+        'email',
+        'password',
+        'firstname',
+        'lastname',
+        'username',
+        'isActive',
+        'blocked',
+        'createdAt',
+        'updatedAt',
+      ])
+        assert.ok(res.body.keys.includes(key), key);
       assert.deepEqual(res.body.many, [{ email }]);
       assert.equal(res.body.count, 1);
       assert.deepEqual(res.body.none, []);
       const admins = server.vellum.documents.engine.query('admin::user');
-      await assert.rejects(admins.create({ data: { email: 'x@example.com' } }), (error: Error) => error.name === 'ValidationError' && /read-only/.test(error.message));
+      await assert.rejects(
+        admins.create({ data: { email: 'x@example.com' } }),
+        (error: Error) => error.name === 'ValidationError' && /read-only/.test(error.message),
+      );
       await assert.rejects(admins.findMany({ where: { nope: 1 } }), (error: Error) => error.name === 'ValidationError');
       const roles = await admins.findOne({ where: { email }, select: ['id'], populate: ['roles'] });
-      assert.deepEqual(roles?.roles, [{ id: 1, name: 'Super Admin', code: 'strapi-super-admin', description: 'Super Admins can access and manage all features and settings.' }]);
+      assert.deepEqual(roles?.roles, [
+        {
+          id: 1,
+          name: 'Super Admin',
+          code: 'strapi-super-admin',
+          description: 'Super Admins can access and manage all features and settings.',
+        },
+      ]);
     });
 
     it('strapi.db.query on roles, users and files', async () => {
       const name = unique('models').replace(/-/g, '');
-      const registered = await server.publicApi.post('/api/auth/local/register', { username: name, email: `${name}@example.com`, password: 'Passw0rd!' });
+      const registered = await server.publicApi.post('/api/auth/local/register', {
+        username: name,
+        email: `${name}@example.com`,
+        password: 'Passw0rd!',
+      });
       assert.equal(registered.status, 200, registered.text);
       const res = await server.publicApi.get(`/api/probe/models?name=${name}`);
       assert.equal(res.status, 200, res.text);
       assert.equal(typeof res.body.users[0]?.id, 'number', 'id is answered when something is populated');
-      assert.deepEqual({ ...res.body, users: res.body.users.map(({ id: _id, ...user }: Record<string, unknown>) => user) }, {
-        role: { name: 'Public', type: 'public' },
-        roles: 2,
-        // Only what the populate's select names, as Strapi's query engine answers.
-        users: [{ username: name, email: `${name}@example.com`, confirmed: true, blocked: false, role: { type: 'authenticated' } }],
-        files: [],
-        fileCount: 0,
-      });
+      assert.deepEqual(
+        { ...res.body, users: res.body.users.map(({ id: _id, ...user }: Record<string, unknown>) => user) },
+        {
+          role: { name: 'Public', type: 'public' },
+          roles: 2,
+          // Only what the populate's select names, as Strapi's query engine answers.
+          users: [
+            {
+              username: name,
+              email: `${name}@example.com`,
+              confirmed: true,
+              blocked: false,
+              role: { type: 'authenticated' },
+            },
+          ],
+          files: [],
+          fileCount: 0,
+        },
+      );
     });
 
     it("the Document Service's delete answers the rows it deleted, as Strapi's", async () => {
@@ -90,12 +133,24 @@ for (const dialect of DIALECTS) {
       const article = await server.publicApi.delete(`/api/probe/articles/${encodeURIComponent(title)}`);
       assert.equal(article.status, 200, article.text);
       // The draft and the published row.
-      assert.deepEqual(article.body.answer.entries.map((entry: { title: string; publishedAt: string | null }) => [entry.title, entry.publishedAt === null]), [
-        [title, true],
-        [title, false],
-      ]);
-      assert.deepEqual(article.body.fields.entries.map((entry: Record<string, unknown>) => Object.keys(entry).sort()), [['documentId', 'id', 'title']]);
-      assert.deepEqual(article.body.fields.entries.map((entry: Record<string, unknown>) => entry.title), [`${title} 2`]);
+      assert.deepEqual(
+        article.body.answer.entries.map((entry: { title: string; publishedAt: string | null }) => [
+          entry.title,
+          entry.publishedAt === null,
+        ]),
+        [
+          [title, true],
+          [title, false],
+        ],
+      );
+      assert.deepEqual(
+        article.body.fields.entries.map((entry: Record<string, unknown>) => Object.keys(entry).sort()),
+        [['documentId', 'id', 'title']],
+      );
+      assert.deepEqual(
+        article.body.fields.entries.map((entry: Record<string, unknown>) => entry.title),
+        [`${title} 2`],
+      );
     });
 
     it('auth: false routes ignore an invalid token; other routes refuse it', async () => {
@@ -121,13 +176,21 @@ for (const dialect of DIALECTS) {
       const created = await server.api.post('/api/v2/labels', { data: { text } });
       assert.equal(created.status, 201, created.text);
       const id = created.body.data.documentId;
-      const list = await server.publicApi.get(`/api/v2/labels?filters[text][$eq]=${text}`, { headers: { authorization: 'Bearer garbage' } });
+      const list = await server.publicApi.get(`/api/v2/labels?filters[text][$eq]=${text}`, {
+        headers: { authorization: 'Bearer garbage' },
+      });
       assert.equal(list.status, 200, list.text);
-      assert.deepEqual(list.body.data.map((l: { text: string }) => l.text), [text]);
+      assert.deepEqual(
+        list.body.data.map((l: { text: string }) => l.text),
+        [text],
+      );
       assert.equal((await server.api.get(`/api/v2/labels/${id}`)).status, 200);
       assert.equal((await server.api.get('/api/labels')).status, 404);
       assert.equal((await server.api.get(`/api/labels/${id}`)).status, 404);
-      for (const answer of [await server.api.put(`/api/v2/labels/${id}`, { data: { text: 'x' } }), await server.api.delete(`/api/v2/labels/${id}`)]) {
+      for (const answer of [
+        await server.api.put(`/api/v2/labels/${id}`, { data: { text: 'x' } }),
+        await server.api.delete(`/api/v2/labels/${id}`),
+      ]) {
         assert.equal(answer.status, 405);
         assert.equal(answer.headers.get('allow'), 'HEAD, GET');
       }
@@ -150,29 +213,47 @@ for (const dialect of DIALECTS) {
 
     it('a registered custom field is stored and validated as its type', async () => {
       const name = unique('swatch');
-      const created = await server.api.post('/api/swatches', { data: { name, color: '#A0B1C2', rating: 4, icon: { set: 'fa', name: 'star' } } });
+      const created = await server.api.post('/api/swatches', {
+        data: { name, color: '#A0B1C2', rating: 4, icon: { set: 'fa', name: 'star' } },
+      });
       assert.equal(created.status, 201, created.text);
       assert.equal(created.body.data.color, '#A0B1C2');
       assert.equal(created.body.data.rating, 4);
       assert.deepEqual(created.body.data.icon, { set: 'fa', name: 'star' });
       // A string custom field: an object is no string; its regex applies.
-      for (const data of [{ name, color: { r: 1 } }, { name, color: 'red' }, { name, rating: 'four' }, { name, rating: 6 }]) {
+      for (const data of [
+        { name, color: { r: 1 } },
+        { name, color: 'red' },
+        { name, rating: 'four' },
+        { name, rating: 6 },
+      ]) {
         const refused = await server.api.post('/api/swatches', { data });
         assert.equal(refused.status, 400, `${JSON.stringify(data)}: ${refused.text}`);
         assert.equal(refused.body.error.name, 'ValidationError');
       }
       // Filters and sorts read them as their types.
-      const found = await server.api.get(`/api/swatches?filters[name][$eq]=${name}&filters[rating][$gte]=3&filters[color][$startsWithi]=%23a0`);
+      const found = await server.api.get(
+        `/api/swatches?filters[name][$eq]=${name}&filters[rating][$gte]=3&filters[color][$startsWithi]=%23a0`,
+      );
       assert.equal(found.status, 200, found.text);
-      assert.deepEqual(found.body.data.map((s: { name: string }) => s.name), [name]);
+      assert.deepEqual(
+        found.body.data.map((s: { name: string }) => s.name),
+        [name],
+      );
     });
 
     it('commands that open the project (import, export) give custom fields the same types', async () => {
       // The tables were made with the registered types: a command seeing JSON would refuse them.
-      const project = await openProject(fixture('custom-fields'), { env: { NODE_ENV: 'test' }, overrides: { database: server.databaseConfig } });
+      const project = await openProject(fixture('custom-fields'), {
+        env: { NODE_ENV: 'test' },
+        overrides: { database: server.databaseConfig },
+      });
       try {
         const swatch = project.schema.contentTypes.get('api::swatch.swatch')!;
-        assert.deepEqual(['color', 'rating', 'icon'].map((name) => (swatch.attributes[name] as { type: string }).type), ['string', 'integer', 'json']);
+        assert.deepEqual(
+          ['color', 'rating', 'icon'].map((name) => (swatch.attributes[name] as { type: string }).type),
+          ['string', 'integer', 'json'],
+        );
       } finally {
         await project.close();
       }

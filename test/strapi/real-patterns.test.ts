@@ -16,7 +16,6 @@ import { copyProject } from '../helpers/projects.js';
 import { DIALECTS, fixture, startServer, type TestServer } from '../helpers/server.js';
 import { cliOutput } from '../helpers/cli.js';
 
-
 const unique = (label: string) => `${label}-${randomUUID().slice(0, 8)}`;
 const MANY_REGISTRATIONS = { plugins: { 'users-permissions': { config: { register: { ratelimit: { max: 1000 } } } } } };
 
@@ -32,7 +31,11 @@ for (const dialect of DIALECTS) {
     /** A new user's JWT and documentId. */
     async function signUp(): Promise<{ jwt: string; documentId: string }> {
       const username = unique('writer');
-      const registered = await server.publicApi.post('/api/auth/local/register', { username, email: `${username}@example.com`, password: 'secret123' });
+      const registered = await server.publicApi.post('/api/auth/local/register', {
+        username,
+        email: `${username}@example.com`,
+        password: 'secret123',
+      });
       assert.equal(registered.status, 200, registered.text);
       return { jwt: registered.body.jwt, documentId: registered.body.user.documentId };
     }
@@ -41,7 +44,7 @@ for (const dialect of DIALECTS) {
       assert.deepEqual(server.vellum.warnings, []);
     });
 
-    it('strapi.server.use in register and in bootstrap wraps every request, Vellum\'s own routes too, in Strapi\'s order', async () => {
+    it("strapi.server.use in register and in bootstrap wraps every request, Vellum's own routes too, in Strapi's order", async () => {
       const list = await server.publicApi.get('/api/notes');
       assert.equal(list.status, 200);
       assert.equal(list.headers.get('x-early'), 'register');
@@ -55,27 +58,48 @@ for (const dialect of DIALECTS) {
       assert.equal(health.headers.get('x-early'), 'register');
     });
 
-    it('a write of project code ignores the keys its model lacks, as Strapi\'s query engine does', async () => {
+    it("a write of project code ignores the keys its model lacks, as Strapi's query engine does", async () => {
       const { jwt, documentId } = await signUp();
       const title = unique('note');
       // The route middleware stamps the owner, then counts on the user with a field it lacks.
-      const created = await server.publicApi.post('/api/notes', { data: { title } }, { headers: { authorization: `Bearer ${jwt}` } });
+      const created = await server.publicApi.post(
+        '/api/notes',
+        { data: { title } },
+        { headers: { authorization: `Bearer ${jwt}` } },
+      );
       assert.equal(created.status, 201, created.text);
       assert.equal(created.body.data.owner, documentId);
       // strapi.db.query (a component item's stray key too), strapi.entityService, strapi.documents.
-      const copies = await server.publicApi.post('/api/notes-copies', { title }, { headers: { authorization: `Bearer ${jwt}` } });
+      const copies = await server.publicApi.post(
+        '/api/notes-copies',
+        { title },
+        { headers: { authorization: `Bearer ${jwt}` } },
+      );
       assert.equal(copies.status, 200, copies.text);
-      assert.deepEqual(copies.body, { row: `${title}-db`, labels: ['a'], entity: `${title}-es`, updated: `${title}-es2` });
+      assert.deepEqual(copies.body, {
+        row: `${title}-db`,
+        labels: ['a'],
+        entity: `${title}-es`,
+        updated: `${title}-es2`,
+      });
       // REST still refuses an unknown key in a body, as Strapi does.
-      const refused = await server.publicApi.post('/api/notes', { data: { title: `${title}-rest`, nope: 1 } }, { headers: { authorization: `Bearer ${jwt}` } });
+      const refused = await server.publicApi.post(
+        '/api/notes',
+        { data: { title: `${title}-rest`, nope: 1 } },
+        { headers: { authorization: `Bearer ${jwt}` } },
+      );
       assert.equal(refused.status, 400);
       assert.equal(refused.body.error.message, 'Invalid key nope');
     });
 
-    it('a content-type without a router has no action: a stored grant of it is ignored, as Strapi\'s permission engine ignores it', async () => {
+    it("a content-type without a router has no action: a stored grant of it is ignored, as Strapi's permission engine ignores it", async () => {
       const { jwt } = await signUp();
       const title = unique('topical');
-      const copies = await server.publicApi.post('/api/notes-copies', { title }, { headers: { authorization: `Bearer ${jwt}` } });
+      const copies = await server.publicApi.post(
+        '/api/notes-copies',
+        { title },
+        { headers: { authorization: `Bearer ${jwt}` } },
+      );
       assert.equal(copies.status, 200, copies.text);
       // The bootstrap granted Public api::topic.topic.find; topics have no router, so no such action exists.
       const asPublic = await server.publicApi.get(`/api/notes?filters[title]=${title}-db&populate=topic`);
@@ -90,7 +114,7 @@ for (const dialect of DIALECTS) {
       assert.equal(asToken.body.data[0].topic.name, `${title}-topic`);
     });
 
-    it('a route may name another API\'s controller; its action is that API\'s, and grantable', async () => {
+    it("a route may name another API's controller; its action is that API's, and grantable", async () => {
       const { jwt } = await signUp();
       const title = unique('named');
       await server.publicApi.post('/api/notes-copies', { title }, { headers: { authorization: `Bearer ${jwt}` } });
@@ -102,12 +126,15 @@ for (const dialect of DIALECTS) {
 
     it('config/permissions may not grant an action of a content-type without a router', async () => {
       await assert.rejects(
-        startServer(dialect, { project: fixture('strapi-real-patterns'), config: { ...MANY_REGISTRATIONS, permissions: { public: ['api::topic.topic.find'] } } }),
+        startServer(dialect, {
+          project: fixture('strapi-real-patterns'),
+          config: { ...MANY_REGISTRATIONS, permissions: { public: ['api::topic.topic.find'] } },
+        }),
         /config\/permissions "public": "api::topic.topic.find" names no known action/,
       );
     });
 
-    it('`vellum permissions grant` grants a custom route\'s action, and refuses one of a content-type without a router', async () => {
+    it("`vellum permissions grant` grants a custom route's action, and refuses one of a content-type without a router", async () => {
       const project = copyProject(fixture('strapi-real-patterns'));
       const node = await startServer(dialect, { project: project.dir, config: MANY_REGISTRATIONS });
       try {
@@ -118,7 +145,10 @@ for (const dialect of DIALECTS) {
         assert.equal((await node.publicApi.get('/api/notes-outline')).status, 403);
         await vellum('permissions', 'grant', 'public', 'api::note.note.outline');
         assert.equal((await node.publicApi.get('/api/notes-outline')).status, 200);
-        await assert.rejects(vellum('permissions', 'grant', 'public', 'api::topic.topic.find'), /names no known action/);
+        await assert.rejects(
+          vellum('permissions', 'grant', 'public', 'api::topic.topic.find'),
+          /names no known action/,
+        );
       } finally {
         await node.close();
         project.remove();
@@ -130,17 +160,26 @@ for (const dialect of DIALECTS) {
       const other = await signUp();
       const title = unique('mine');
       for (const who of [mine, other]) {
-        const created = await server.publicApi.post('/api/notes', { data: { title, labels: [{ text: who.documentId }] } }, { headers: { authorization: `Bearer ${who.jwt}` } });
+        const created = await server.publicApi.post(
+          '/api/notes',
+          { data: { title, labels: [{ text: who.documentId }] } },
+          { headers: { authorization: `Bearer ${who.jwt}` } },
+        );
         assert.equal(created.status, 201, created.text);
       }
-      const listed = await server.publicApi.get(`/api/notes/mine?filters[title]=${title}&withLabels=1`, { headers: { cookie: `theme=dark; session=${mine.jwt}` } });
+      const listed = await server.publicApi.get(`/api/notes/mine?filters[title]=${title}&withLabels=1`, {
+        headers: { cookie: `theme=dark; session=${mine.jwt}` },
+      });
       assert.equal(listed.status, 200, listed.text);
       assert.deepEqual(
         listed.body.data.map((note: { owner: string }) => note.owner),
         [mine.documentId],
       );
       // The Document Service middleware turned the query's own withLabels into a populate.
-      assert.deepEqual(listed.body.data[0].labels.map((label: { text: string }) => label.text), [mine.documentId]);
+      assert.deepEqual(
+        listed.body.data[0].labels.map((label: { text: string }) => label.text),
+        [mine.documentId],
+      );
       const noSession = await server.publicApi.get('/api/notes/mine');
       assert.equal(noSession.status, 401);
       assert.equal(noSession.body.error.message, 'No session');
@@ -154,7 +193,12 @@ for (const dialect of DIALECTS) {
       const auth = { headers: { authorization: `Bearer ${jwt}` } };
       const outline = await server.publicApi.get('/api/notes-outline', auth);
       assert.equal(outline.status, 200, outline.text);
-      assert.deepEqual(outline.body, { attributes: ['title', 'owner', 'labels', 'topic'], component: 'bits.label', controller: 'function', plugins: true });
+      assert.deepEqual(outline.body, {
+        attributes: ['title', 'owner', 'labels', 'topic'],
+        component: 'bits.label',
+        controller: 'function',
+        plugins: true,
+      });
       const invalid = await server.publicApi.get('/api/notes-outline?lookup[x]=1', auth);
       assert.equal(invalid.status, 400);
       assert.equal(invalid.body.error.name, 'ValidationError');

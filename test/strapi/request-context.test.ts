@@ -17,7 +17,10 @@ for (const dialect of DIALECTS) {
       server = await startServer(dialect, {
         project: fixture('request-context'),
         config: {
-          permissions: { public: ['api::note.note.create', 'api::note.note.whoami'], authenticated: ['api::note.note.*'] },
+          permissions: {
+            public: ['api::note.note.create', 'api::note.note.whoami'],
+            authenticated: ['api::note.note.*'],
+          },
           // Strapi 5's flat GraphQL shape.
           plugins: { graphql: { config: { v4CompatibilityMode: false } } },
         },
@@ -27,7 +30,11 @@ for (const dialect of DIALECTS) {
 
     const signIn = async () => {
       const username = unique('rc');
-      const answer = await server.publicApi.post('/api/auth/local/register', { username, email: `${username}@example.com`, password: 'secret123' });
+      const answer = await server.publicApi.post('/api/auth/local/register', {
+        username,
+        email: `${username}@example.com`,
+        password: 'secret123',
+      });
       assert.equal(answer.status, 200, JSON.stringify(answer.body));
       return { username, client: new HttpClient(server.url, { authorization: `Bearer ${answer.body.jwt}` }) };
     };
@@ -47,7 +54,10 @@ for (const dialect of DIALECTS) {
     it('a GraphQL mutation: the lifecycle reads the same ctx (its user, the request body)', async () => {
       const { username, client } = await signIn();
       const title = unique('gql');
-      const res = await client.post('/graphql', { query: 'mutation($title: String) { createNote(data: { title: $title }) { author seenTitle } }', variables: { title } });
+      const res = await client.post('/graphql', {
+        query: 'mutation($title: String) { createNote(data: { title: $title }) { author seenTitle } }',
+        variables: { title },
+      });
       assert.equal(res.status, 200, JSON.stringify(res.body));
       // The body of a GraphQL request is its query and variables: no `data` there, as in Strapi.
       assert.deepEqual(res.body, { data: { createNote: { author: username, seenTitle: null } } });
@@ -63,25 +73,37 @@ for (const dialect of DIALECTS) {
       assert.equal(byToken.body.data.author, 'anonymous');
     });
 
-    it("a service a project controller calls reads the same ctx; each request sees its own", async () => {
+    it('a service a project controller calls reads the same ctx; each request sees its own', async () => {
       const [a, b] = [await signIn(), await signIn()];
-      const answers = await Promise.all([a.client.get('/api/notes-whoami'), b.client.get('/api/notes-whoami'), server.publicApi.get('/api/notes-whoami')]);
-      for (const answer of answers) assert.equal(answer.status, 200, JSON.stringify(answer.body));
-      assert.deepEqual(answers.map((answer) => [answer.body.inRequest, answer.body.user, answer.body.path]), [
-        [true, a.username, '/api/notes-whoami'],
-        [true, b.username, '/api/notes-whoami'],
-        [true, null, '/api/notes-whoami'],
+      const answers = await Promise.all([
+        a.client.get('/api/notes-whoami'),
+        b.client.get('/api/notes-whoami'),
+        server.publicApi.get('/api/notes-whoami'),
       ]);
+      for (const answer of answers) assert.equal(answer.status, 200, JSON.stringify(answer.body));
+      assert.deepEqual(
+        answers.map((answer) => [answer.body.inRequest, answer.body.user, answer.body.path]),
+        [
+          [true, a.username, '/api/notes-whoami'],
+          [true, b.username, '/api/notes-whoami'],
+          [true, null, '/api/notes-whoami'],
+        ],
+      );
     });
 
     it('outside a request (bootstrap) it is undefined', async () => {
       const answer = await server.publicApi.get('/api/notes-whoami');
-      assert.deepEqual(answer.body.atBootstrap, { get: 'undefined', service: { inRequest: false, user: null, path: null } });
+      assert.deepEqual(answer.body.atBootstrap, {
+        get: 'undefined',
+        service: { inRequest: false, user: null, path: null },
+      });
     });
 
     it('a write outside a request (as from bootstrap or a cron task) sees no request', async () => {
       const { documents, schema } = server.vellum;
-      const note = await documents.of(schema.contentTypes.get('api::note.note')!).create({ data: { title: unique('direct') } });
+      const note = await documents
+        .of(schema.contentTypes.get('api::note.note')!)
+        .create({ data: { title: unique('direct') } });
       assert.equal(note.author, 'no request');
     });
   });

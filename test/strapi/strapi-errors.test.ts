@@ -10,7 +10,8 @@ import { DIALECTS, startServer, type TestServer } from '../helpers/server.js';
 
 const bearer = (token: string) => ({ headers: { authorization: `Bearer ${token}` } });
 const tag = () => randomUUID().slice(0, 8);
-const fieldErrors = (res: Response) => res.body.error.details.errors.map((e: { path: string[]; message: string }) => [e.path.join('.'), e.message]);
+const fieldErrors = (res: Response) =>
+  res.body.error.details.errors.map((e: { path: string[]; message: string }) => [e.path.join('.'), e.message]);
 
 function assertError(res: Response, status: number, name: string): void {
   assert.equal(res.status, status, JSON.stringify(res.body));
@@ -24,7 +25,9 @@ for (const dialect of DIALECTS) {
     let server: TestServer;
     before(async () => {
       // Every registration comes from one address: more than the default limit of five.
-      server = await startServer(dialect, { config: { plugins: { 'users-permissions': { config: { register: { ratelimit: { max: 1000 } } } } } } });
+      server = await startServer(dialect, {
+        config: { plugins: { 'users-permissions': { config: { register: { ratelimit: { max: 1000 } } } } } },
+      });
     });
     after(() => server?.close());
     const anon = () => server.publicApi;
@@ -38,7 +41,11 @@ for (const dialect of DIALECTS) {
     it('an Authorization header that is not "Bearer <token>" carries no credentials', async () => {
       for (const authorization of ['Basic dXNlcjpwYXNz', 'Bearer', 'Bearer ', 'Token abc']) {
         assertError(await anon().get('/api/users/me', { headers: { authorization } }), 403, 'ForbiddenError');
-        assert.equal((await anon().get('/api/articles', { headers: { authorization } })).status, 200, `${authorization}: Public may read articles`);
+        assert.equal(
+          (await anon().get('/api/articles', { headers: { authorization } })).status,
+          200,
+          `${authorization}: Public may read articles`,
+        );
       }
     });
 
@@ -54,12 +61,15 @@ for (const dialect of DIALECTS) {
       assert.deepEqual(fieldErrors(one), [['password', 'password is a required field']]);
     });
 
-    it('login fields of another type name their type, with the value (never a password\'s)', async () => {
+    it("login fields of another type name their type, with the value (never a password's)", async () => {
       const res = await anon().post('/api/auth/local', { identifier: 1, password: 2 });
       assertError(res, 400, 'ValidationError');
       assert.deepEqual(
         res.body.error.details.errors.map((e: { path: string[]; value: unknown }) => [e.path.join('.'), e.value]),
-        [['identifier', 1], ['password', undefined]],
+        [
+          ['identifier', 1],
+          ['password', undefined],
+        ],
       );
       assert.match(res.body.error.details.errors[0].message, /must be a `string` type/);
     });
@@ -74,17 +84,32 @@ for (const dialect of DIALECTS) {
     it('register lists every missing field, in Strapi order; types and email format are checked', async () => {
       const empty = await anon().post('/api/auth/local/register', {});
       assertError(empty, 400, 'ValidationError');
-      assert.deepEqual(fieldErrors(empty).map(([path]: string[]) => path), ['email', 'username', 'password']);
+      assert.deepEqual(
+        fieldErrors(empty).map(([path]: string[]) => path),
+        ['email', 'username', 'password'],
+      );
       const types = await anon().post('/api/auth/local/register', { username: 1, email: 2, password: 3 });
-      assert.deepEqual(fieldErrors(types).map(([path]: string[]) => path), ['email', 'username', 'password']);
+      assert.deepEqual(
+        fieldErrors(types).map(([path]: string[]) => path),
+        ['email', 'username', 'password'],
+      );
       assert.ok(fieldErrors(types).every(([, message]: string[]) => /must be a `string` type/.test(message)));
-      const email = await anon().post('/api/auth/local/register', { username: `u${tag()}`, email: 'not-an-email', password: 'secret123' });
+      const email = await anon().post('/api/auth/local/register', {
+        username: `u${tag()}`,
+        email: 'not-an-email',
+        password: 'secret123',
+      });
       assertError(email, 400, 'ValidationError');
       assert.deepEqual(fieldErrors(email), [['email', 'email must be a valid email']]);
     });
 
     it('register with a field that is not allowed is 400 "Invalid parameters" with empty details', async () => {
-      const res = await anon().post('/api/auth/local/register', { username: `u${tag()}`, email: `${tag()}@example.com`, password: 'secret123', role: 1 });
+      const res = await anon().post('/api/auth/local/register', {
+        username: `u${tag()}`,
+        email: `${tag()}@example.com`,
+        password: 'secret123',
+        role: 1,
+      });
       assertError(res, 400, 'ValidationError');
       assert.equal(res.body.error.message, 'Invalid parameters: role');
       assert.deepEqual(res.body.error.details, {});
@@ -93,8 +118,14 @@ for (const dialect of DIALECTS) {
     it('a taken email or username is 400 ApplicationError', async () => {
       const username = `u${tag()}`;
       const email = `${username}@example.com`;
-      assert.equal((await anon().post('/api/auth/local/register', { username, email, password: 'secret123' })).status, 200);
-      for (const body of [{ username, email: `other-${email}` }, { username: `${username}x`, email: email.toUpperCase() }]) {
+      assert.equal(
+        (await anon().post('/api/auth/local/register', { username, email, password: 'secret123' })).status,
+        200,
+      );
+      for (const body of [
+        { username, email: `other-${email}` },
+        { username: `${username}x`, email: email.toUpperCase() },
+      ]) {
         const res = await anon().post('/api/auth/local/register', { ...body, password: 'secret123' });
         assertError(res, 400, 'ApplicationError');
         assert.equal(res.body.error.message, 'Email or Username are already taken');
@@ -110,7 +141,10 @@ for (const dialect of DIALECTS) {
     });
 
     it('malformed JSON is a 400 SyntaxError, as Strapi names it', async () => {
-      const res = await anon().request('POST', '/api/auth/local', { rawBody: '{"identifier": ', headers: { 'content-type': 'application/json' } });
+      const res = await anon().request('POST', '/api/auth/local', {
+        rawBody: '{"identifier": ',
+        headers: { 'content-type': 'application/json' },
+      });
       assertError(res, 400, 'SyntaxError');
     });
   });

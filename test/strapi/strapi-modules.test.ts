@@ -35,7 +35,9 @@ describe("@strapi/utils errors and Strapi's names", () => {
     assert.ok(new vellum.NotFoundError() instanceof errors.NotFoundError);
     assert.ok(new errors.PolicyError() instanceof errors.ForbiddenError);
     assert.ok(new errors.NotFoundError() instanceof errors.ApplicationError);
-    assert.ok(new vellum.QueryValidationError('bad', { param: 'p', key: 'k', path: null }) instanceof errors.ApplicationError);
+    assert.ok(
+      new vellum.QueryValidationError('bad', { param: 'p', key: 'k', path: null }) instanceof errors.ApplicationError,
+    );
     assert.ok(!(new errors.NotFoundError() instanceof errors.ValidationError));
     assert.ok(!(new Error('plain') instanceof errors.ApplicationError));
     // A project's subclass keeps the ordinary rule.

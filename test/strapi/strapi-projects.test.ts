@@ -41,7 +41,9 @@ for (const dialect of DIALECTS) {
 
     it('starts without a warning and serves its types, components, zones and relations', async () => {
       // Its routers, controllers and services run (Vellum's own @strapi/strapi); only the test's probe plugin is not Vellum's.
-      assert.deepEqual(server.vellum.warnings, ['config/plugins: "probe" is not a plugin Vellum has (it serves users-permissions, upload, i18n, graphql, email); its configuration is ignored']);
+      assert.deepEqual(server.vellum.warnings, [
+        'config/plugins: "probe" is not a plugin Vellum has (it serves users-permissions, upload, i18n, graphql, email); its configuration is ignored',
+      ]);
       assert.deepEqual(server.vellum.skippedCode, []);
       // src/index.ts imports ./utils/locales (TypeScript importing TypeScript), as config/server.ts imports ./cron-tasks.
       assert.deepEqual((globalThis as Record<string, unknown>).__strapiTsProjectLocales, ['en', 'fr']);
@@ -51,21 +53,33 @@ for (const dialect of DIALECTS) {
           name,
           price: 10,
           perks: [{ text: 'fast' }],
-          dynamic_zone: [{ __component: 'dynamic-zone.cta', heading: 'Buy', CTAs: [{ text: 'Go', URL: '/go', target: '_blank' }] }],
+          dynamic_zone: [
+            { __component: 'dynamic-zone.cta', heading: 'Buy', CTAs: [{ text: 'Go', URL: '/go', target: '_blank' }] },
+          ],
         },
       });
       assert.equal(product.status, 201, product.text);
-      const plan = await server.api.post('/api/plans', { data: { name: `${name}-plan`, price: 5, CTA: { text: 'Pick' }, product: product.body.data.documentId } });
+      const plan = await server.api.post('/api/plans', {
+        data: { name: `${name}-plan`, price: 5, CTA: { text: 'Pick' }, product: product.body.data.documentId },
+      });
       assert.equal(plan.status, 201, plan.text);
-      const category = await server.api.post('/api/categories', { data: { name: `${name}-cat`, product: product.body.data.documentId } });
+      const category = await server.api.post('/api/categories', {
+        data: { name: `${name}-cat`, product: product.body.data.documentId },
+      });
       assert.equal(category.status, 201, category.text);
 
       const read = await server.api.get(`/api/products/${product.body.data.documentId}?populate=*`);
       assert.equal(read.status, 200, read.text);
       const data = read.body.data;
       assert.equal(data.slug, name, 'uid generated from targetField');
-      assert.deepEqual(data.plans.map((p: { name: string }) => p.name), [`${name}-plan`]);
-      assert.deepEqual(data.categories.map((c: { name: string }) => c.name), [`${name}-cat`]);
+      assert.deepEqual(
+        data.plans.map((p: { name: string }) => p.name),
+        [`${name}-plan`],
+      );
+      assert.deepEqual(
+        data.categories.map((c: { name: string }) => c.name),
+        [`${name}-cat`],
+      );
       assert.equal(data.dynamic_zone[0].__component, 'dynamic-zone.cta');
       assert.equal(data.featured, false);
       const planRead = await server.api.get(`/api/plans/${plan.body.data.documentId}?populate=CTA`);
@@ -94,15 +108,25 @@ for (const dialect of DIALECTS) {
     });
     after(() => server?.close());
 
-    it('registers users with the extension\'s fields and relates orders to them', async () => {
+    it("registers users with the extension's fields and relates orders to them", async () => {
       assert.deepEqual(server.vellum.warnings, []);
       const username = unique('ann');
-      const registered = await server.publicApi.post('/v1/auth/local/register', { username, email: `${username}@example.com`, password: 'secret123', fullName: 'Ann A' });
+      const registered = await server.publicApi.post('/v1/auth/local/register', {
+        username,
+        email: `${username}@example.com`,
+        password: 'secret123',
+        fullName: 'Ann A',
+      });
       assert.equal(registered.status, 200, registered.text);
       assert.equal(registered.body.user.fullName, 'Ann A');
       const user = registered.body.user;
       const order = await server.api.post('/v1/orders', {
-        data: { total: 12.5, user: user.documentId, lines: [{ sku: 'A1', price: 2.5 }], shipping: { city: 'Paris', zip: '75001' } },
+        data: {
+          total: 12.5,
+          user: user.documentId,
+          lines: [{ sku: 'A1', price: 2.5 }],
+          shipping: { city: 'Paris', zip: '75001' },
+        },
       });
       assert.equal(order.status, 201, order.text);
       assert.equal(order.body.data.status, 'pending');
@@ -126,7 +150,11 @@ for (const dialect of DIALECTS) {
       assert.equal(tooBig.status, 413);
       const preflight = await fetch(`${server.url}/v1/orders`, {
         method: 'OPTIONS',
-        headers: { origin: 'https://shop.example.com', 'access-control-request-method': 'POST', 'access-control-request-headers': 'x-custom' },
+        headers: {
+          origin: 'https://shop.example.com',
+          'access-control-request-method': 'POST',
+          'access-control-request-headers': 'x-custom',
+        },
       });
       assert.equal(preflight.headers.get('access-control-allow-origin'), 'https://shop.example.com');
       const list = await server.api.get('/v1/orders');
@@ -151,7 +179,9 @@ for (const dialect of DIALECTS) {
       try {
         let env: NodeJS.ProcessEnv = { NODE_ENV: 'test' };
         if (dialect === 'postgres') {
-          const connection = (database!.config.connection as { connection: Record<string, string | number | undefined> }).connection;
+          const connection = (
+            database!.config.connection as { connection: Record<string, string | number | undefined> }
+          ).connection;
           env = {
             ...env,
             DATABASE_CLIENT: 'postgres',
@@ -180,8 +210,11 @@ for (const dialect of DIALECTS) {
           assert.equal((await node.api.post('/api/categories', { data: { name } })).status, 201);
           assert.equal((await node.api.get(`/api/categories?filters[name]=${name}`)).body.data.length, 1);
           if (dialect === 'sqlite') {
-            assert.equal(node.vellum.config.database.client === 'sqlite' && node.vellum.config.database.filename, join(project, '.tmp', 'data.db'));
-            assert.ok(existsSync(join(project, '.tmp', 'data.db')), 'the file is in the project\'s .tmp/');
+            assert.equal(
+              node.vellum.config.database.client === 'sqlite' && node.vellum.config.database.filename,
+              join(project, '.tmp', 'data.db'),
+            );
+            assert.ok(existsSync(join(project, '.tmp', 'data.db')), "the file is in the project's .tmp/");
             assert.ok(!existsSync(join(dir, '.tmp')), 'nothing beside the project');
           } else {
             assert.equal(node.vellum.config.database.client, 'postgres');
@@ -200,14 +233,24 @@ for (const dialect of DIALECTS) {
     let server: TestServer;
     before(async () => {
       // The project's .env sets STARTUP_* too; the environment's values win (test/differential/startup.diff.ts).
-      server = await startServer(dialect, { project: STARTUP, env: { NODE_ENV: 'test', STARTUP_BOTH: 'from the environment', STARTUP_EMPTY: '' } });
+      server = await startServer(dialect, {
+        project: STARTUP,
+        env: { NODE_ENV: 'test', STARTUP_BOTH: 'from the environment', STARTUP_EMPTY: '' },
+      });
     });
     after(() => server?.close());
 
     it(".env is read before the configuration (the environment winning), and config/custom.js is strapi.config.get('custom')", async () => {
       const probe = await server.publicApi.get('/api/startup-probe/config');
       assert.equal(probe.status, 200, probe.text);
-      const custom = { greeting: 'hello from config/custom.js', fromDotenv: 'from .env', both: 'from the environment', empty: '', quoted: '{\\"a\\": \\"b # c\\"}', list: [1, 2] };
+      const custom = {
+        greeting: 'hello from config/custom.js',
+        fromDotenv: 'from .env',
+        both: 'from the environment',
+        empty: '',
+        quoted: '{\\"a\\": \\"b # c\\"}',
+        list: [1, 2],
+      };
       assert.deepEqual(probe.body, { custom, greeting: custom.greeting, has: true, missing: 'fallback' });
     });
   });
@@ -239,7 +282,10 @@ for (const dialect of DIALECTS) {
       expect(schema('gadget'), 'size', /"medium".*ignored/);
       expect(schema('gadget'), 'code', /invalid regex/);
       expect(schema('gadget'), 'slug', /targetField "title"/);
-      assert.ok(warnings.some((w) => w.startsWith(`${schema('user')}: api::user.user is served at /users`)), warnings.join('\n'));
+      assert.ok(
+        warnings.some((w) => w.startsWith(`${schema('user')}: api::user.user is served at /users`)),
+        warnings.join('\n'),
+      );
       assert.equal(warnings.length, 12, warnings.join('\n'));
     });
 
@@ -252,15 +298,41 @@ for (const dialect of DIALECTS) {
       assert.equal(created.body.data._internal, 'x');
       const closed = await server.api.post('/api/notes', { data: { title: `${title}-b`, status: 'closed' } });
       assert.equal(closed.body.data.status, 'closed');
-      const filtered = await server.api.get(`/api/notes?filters[title][$startsWith]=${title}&filters[status][$eq]=closed`);
-      assert.deepEqual(filtered.body.data.map((n: { title: string }) => n.title), [`${title}-b`]);
+      const filtered = await server.api.get(
+        `/api/notes?filters[title][$startsWith]=${title}&filters[status][$eq]=closed`,
+      );
+      assert.deepEqual(
+        filtered.body.data.map((n: { title: string }) => n.title),
+        [`${title}-b`],
+      );
       const sorted = await server.api.get(`/api/notes?filters[title][$startsWith]=${title}&sort=status:desc`);
-      assert.deepEqual(sorted.body.data.map((n: { status: string }) => n.status), ['open', 'closed']);
+      assert.deepEqual(
+        sorted.body.data.map((n: { status: string }) => n.status),
+        ['open', 'closed'],
+      );
       const invalid = await server.api.post('/api/notes', { data: { title: `${title}-c`, status: 'shut' } });
       assert.equal(invalid.status, 400);
-      const gql = await graphql(server, `query($t: String) { notes(filters: { title: { startsWith: $t }, status: { eq: "closed" } }) { data { attributes { title status } } } }`, { t: title });
+      const gql = await graphql(
+        server,
+        `
+          query ($t: String) {
+            notes(filters: { title: { startsWith: $t }, status: { eq: "closed" } }) {
+              data {
+                attributes {
+                  title
+                  status
+                }
+              }
+            }
+          }
+        `,
+        { t: title },
+      );
       assert.deepEqual(gql.body.errors, undefined);
-      assert.deepEqual(gql.body.data.notes.data.map((n: { attributes: { status: string } }) => n.attributes.status), ['closed']);
+      assert.deepEqual(
+        gql.body.data.notes.data.map((n: { attributes: { status: string } }) => n.attributes.status),
+        ['closed'],
+      );
     });
 
     it('with draft and publish, ?status= stays the publication state and data.status the attribute', async () => {
@@ -271,18 +343,27 @@ for (const dialect of DIALECTS) {
       assert.equal(draft.body.data.publishedAt, null);
       const published = await server.api.get(`/api/tickets?filters[subject]=${subject}`);
       assert.equal(published.body.data.length, 0, 'not published');
-      const drafts = await server.api.get(`/api/tickets?status=draft&filters[subject]=${subject}&filters[status]=waiting`);
+      const drafts = await server.api.get(
+        `/api/tickets?status=draft&filters[subject]=${subject}&filters[status]=waiting`,
+      );
       assert.equal(drafts.body.data.length, 1);
     });
 
     it('a type whose mappedBy names nothing on the other side works without that attribute', async () => {
       const right = await server.api.post('/api/rights', { data: { name: unique('right') } });
       const name = unique('left');
-      const created = await server.api.post('/api/lefts', { data: { name, partners: [right.body.data.documentId], buddy: right.body.data.documentId } });
+      const created = await server.api.post('/api/lefts', {
+        data: { name, partners: [right.body.data.documentId], buddy: right.body.data.documentId },
+      });
       assert.equal(created.status, 201, created.text);
       const read = await server.api.get(`/api/lefts/${created.body.data.documentId}?populate=*`);
       assert.equal(read.status, 200, read.text);
-      assert.deepEqual(Object.keys(read.body.data).filter((k) => ['rights', 'partners', 'buddy'].includes(k)).sort(), ['buddy', 'partners']);
+      assert.deepEqual(
+        Object.keys(read.body.data)
+          .filter((k) => ['rights', 'partners', 'buddy'].includes(k))
+          .sort(),
+        ['buddy', 'partners'],
+      );
       assert.equal(read.body.data.partners.length, 1);
       const pal = await server.api.get(`/api/rights/${right.body.data.documentId}?populate=pal`);
       assert.equal(pal.body.data.pal.name, name, 'the other relation keeps both sides');
@@ -290,36 +371,52 @@ for (const dialect of DIALECTS) {
       assert.equal(refused.status, 400, 'a left-out attribute is an unknown key');
     });
 
-    it('relations to Strapi\'s own types and polymorphic ones are left out; the rest of the type works', async () => {
+    it("relations to Strapi's own types and polymorphic ones are left out; the rest of the type works", async () => {
       const title = unique('memo');
       const created = await server.api.post('/api/memos', { data: { title, bits: [{ label: 'b', locale: 'fr' }] } });
       assert.equal(created.status, 201, created.text);
       const read = await server.api.get(`/api/memos/${created.body.data.documentId}?populate=*`);
       assert.equal(read.status, 200, read.text);
-      assert.deepEqual(read.body.data.bits.map((b: { label: string; locale: string }) => [b.label, b.locale]), [['b', 'fr']]);
+      assert.deepEqual(
+        read.body.data.bits.map((b: { label: string; locale: string }) => [b.label, b.locale]),
+        [['b', 'fr']],
+      );
       for (const key of ['owner', 'language', 'attachedTo', 'createdBy']) assert.ok(!(key in read.body.data), key);
-      assert.equal(typeof read.body.data.createdAt, 'string', 'the engine\'s own timestamp');
+      assert.equal(typeof read.body.data.createdAt, 'string', "the engine's own timestamp");
       assert.equal((await server.api.post('/api/memos', { data: { title, owner: 1 } })).status, 400);
       // A front end populating them is answered without them, as Strapi's content API does.
-      for (const query of ['populate[owner]=true', 'populate=owner', 'populate[owner][fields][0]=firstname', 'populate[bits][populate][reviewer]=true']) {
+      for (const query of [
+        'populate[owner]=true',
+        'populate=owner',
+        'populate[owner][fields][0]=firstname',
+        'populate[bits][populate][reviewer]=true',
+      ]) {
         const populated = await server.api.get(`/api/memos/${created.body.data.documentId}?${query}`);
         assert.equal(populated.status, 200, `${query}: ${populated.text}`);
         assert.ok(!('owner' in populated.body.data) && !('createdBy' in populated.body.data), query);
       }
     });
 
-    it('types named user, file and role are the project\'s, at /api/users, /api/files and /api/roles', async () => {
+    it("types named user, file and role are the project's, at /api/users, /api/files and /api/roles", async () => {
       for (const plural of ['users', 'files', 'roles']) {
         const name = unique(plural);
         const created = await server.api.post(`/api/${plural}`, { data: { name } });
         assert.equal(created.status, 201, `${plural}: ${created.text}`);
         const listed = await server.api.get(`/api/${plural}?filters[name]=${name}`);
-        assert.deepEqual(listed.body.data.map((d: { name: string }) => d.name), [name], plural);
+        assert.deepEqual(
+          listed.body.data.map((d: { name: string }) => d.name),
+          [name],
+          plural,
+        );
       }
       // users-permissions' routes under /users give way, as in Strapi; logging in still works.
       assert.equal((await server.api.get('/api/users/count')).status, 404);
       const username = unique('bob');
-      const registered = await server.publicApi.post('/api/auth/local/register', { username, email: `${username}@example.com`, password: 'secret123' });
+      const registered = await server.publicApi.post('/api/auth/local/register', {
+        username,
+        email: `${username}@example.com`,
+        password: 'secret123',
+      });
       assert.equal(registered.status, 200, registered.text);
     });
 
@@ -334,7 +431,9 @@ for (const dialect of DIALECTS) {
       assert.equal(tooHigh.status, 400, '"max": "10" is 10');
       const tooLong = await server.api.post('/api/gadgets', { data: { name: 'x'.repeat(41) } });
       assert.equal(tooLong.status, 400, '"maxLength": "40" is 40');
-      const zoned = await server.api.post('/api/gadgets', { data: { name: `${name}-c`, zone: [{ __component: 'bits.bit', label: 'no' }] } });
+      const zoned = await server.api.post('/api/gadgets', {
+        data: { name: `${name}-c`, zone: [{ __component: 'bits.bit', label: 'no' }] },
+      });
       assert.equal(zoned.status, 400, 'an empty zone accepts no component');
     });
   });

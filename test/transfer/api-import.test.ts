@@ -19,8 +19,14 @@ import { openProject } from '../../src/app/open-project.js';
 import { BLOG, DIALECTS, fixture, startServer, type TestServer } from '../helpers/server.js';
 import { BLOG_QUERIES, normalize } from './queries.js';
 
-const RECORDED = JSON.parse(readFileSync(join(fixture('strapi-archive'), 'api.json'), 'utf8')) as Record<string, { status: number; type: string; body: string }>;
-const ANSWERS = JSON.parse(readFileSync(join(fixture('strapi-archive'), 'answers.json'), 'utf8')) as Record<string, { status: number; body: unknown }>;
+const RECORDED = JSON.parse(readFileSync(join(fixture('strapi-archive'), 'api.json'), 'utf8')) as Record<
+  string,
+  { status: number; type: string; body: string }
+>;
+const ANSWERS = JSON.parse(readFileSync(join(fixture('strapi-archive'), 'answers.json'), 'utf8')) as Record<
+  string,
+  { status: number; body: unknown }
+>;
 const TOKEN = 'recorded-token';
 
 const FILES_PAGE = '/api/upload/files?pagination[page]=1&pagination[pageSize]=100&sort=id%3Aasc';
@@ -29,7 +35,9 @@ const FILES_PAGE = '/api/upload/files?pagination[page]=1&pagination[pageSize]=10
  * The recorded Strapi: the same answers to the same requests, 401 without the token. `files`
  * rewrites the media list's answer; `redirects` answers those paths with a redirect.
  */
-async function replay(options: { files?: (files: { url: string }[]) => unknown; redirects?: Record<string, string> } = {}): Promise<{ url: string; server: Server; asked: string[] }> {
+async function replay(
+  options: { files?: (files: { url: string }[]) => unknown; redirects?: Record<string, string> } = {},
+): Promise<{ url: string; server: Server; asked: string[] }> {
   const asked: string[] = [];
   const server = createServer((request, response) => {
     const path = request.url ?? '/';
@@ -39,13 +47,19 @@ async function replay(options: { files?: (files: { url: string }[]) => unknown; 
       return;
     }
     if (path === FILES_PAGE && options.files) {
-      const body = JSON.stringify(options.files(JSON.parse(Buffer.from(RECORDED[path]!.body, 'base64').toString('utf8'))));
+      const body = JSON.stringify(
+        options.files(JSON.parse(Buffer.from(RECORDED[path]!.body, 'base64').toString('utf8'))),
+      );
       response.writeHead(200, { 'content-type': 'application/json' }).end(body);
       return;
     }
     const isFile = path.startsWith('/uploads/');
     if (!isFile && request.headers.authorization !== `Bearer ${TOKEN}`) {
-      response.writeHead(401, { 'content-type': 'application/json' }).end('{"data":null,"error":{"status":401,"name":"UnauthorizedError","message":"Missing or invalid credentials"}}');
+      response
+        .writeHead(401, { 'content-type': 'application/json' })
+        .end(
+          '{"data":null,"error":{"status":401,"name":"UnauthorizedError","message":"Missing or invalid credentials"}}',
+        );
       return;
     }
     const answer = RECORDED[path];
@@ -59,7 +73,6 @@ async function replay(options: { files?: (files: { url: string }[]) => unknown; 
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server, asked };
 }
 
-
 for (const dialect of DIALECTS) {
   describe(`import from a running Strapi [${dialect}]`, () => {
     let server: TestServer;
@@ -67,7 +80,10 @@ for (const dialect of DIALECTS) {
     let work: string;
     let summary: Summary;
     const importOnce = async () => {
-      const project = await openProject(BLOG, { env: { NODE_ENV: 'test' }, overrides: { server: { dirs: { public: join(work, 'public') } }, database: server.databaseConfig } });
+      const project = await openProject(BLOG, {
+        env: { NODE_ENV: 'test' },
+        overrides: { server: { dirs: { public: join(work, 'public') } }, database: server.databaseConfig },
+      });
       try {
         return await importFromStrapi(project, strapi.url, TOKEN, new Progress(null));
       } finally {
@@ -114,13 +130,23 @@ for (const dialect of DIALECTS) {
       assert.equal(files.length, 6);
     });
 
-    it('fetches only the source\'s own files: another origin only when --file-origin names it, no redirect followed', async () => {
+    it("fetches only the source's own files: another origin only when --file-origin names it, no redirect followed", async () => {
       // Another service on this machine that a file's url names (a metadata endpoint, say).
       const elsewhere = await replay();
-      const pointing = await replay({ files: (files) => files.map((file, i) => (i === 0 ? { ...file, url: `${elsewhere.url}/uploads/mig_red_76e21ea7f8.png` } : file)) });
-      const redirecting = await replay({ redirects: { '/uploads/mig_red_76e21ea7f8.png': `${elsewhere.url}/uploads/mig_red_76e21ea7f8.png` } });
+      const pointing = await replay({
+        files: (files) =>
+          files.map((file, i) =>
+            i === 0 ? { ...file, url: `${elsewhere.url}/uploads/mig_red_76e21ea7f8.png` } : file,
+          ),
+      });
+      const redirecting = await replay({
+        redirects: { '/uploads/mig_red_76e21ea7f8.png': `${elsewhere.url}/uploads/mig_red_76e21ea7f8.png` },
+      });
       const run = async (source: string, origins: string[] = []) => {
-        const project = await openProject(BLOG, { env: { NODE_ENV: 'test' }, overrides: { server: { dirs: { public: join(work, 'public') } }, database: server.databaseConfig } });
+        const project = await openProject(BLOG, {
+          env: { NODE_ENV: 'test' },
+          overrides: { server: { dirs: { public: join(work, 'public') } }, database: server.databaseConfig },
+        });
         try {
           return await importFromStrapi(project, source, TOKEN, new Progress(null), origins);
         } finally {
@@ -129,7 +155,10 @@ for (const dialect of DIALECTS) {
       };
       try {
         await assert.rejects(run(pointing.url), (error: Error) => {
-          assert.match(error.message, /outside http:\/\/127\.0\.0\.1:\d+: the import fetches only the source's own files/);
+          assert.match(
+            error.message,
+            /outside http:\/\/127\.0\.0\.1:\d+: the import fetches only the source's own files/,
+          );
           assert.ok(error.message.includes(`pass --file-origin ${elsewhere.url}`), error.message);
           return true;
         });
@@ -145,9 +174,15 @@ for (const dialect of DIALECTS) {
     });
 
     it('a token Strapi refuses stops the import with what to do', async () => {
-      const project = await openProject(BLOG, { env: { NODE_ENV: 'test' }, overrides: { server: { dirs: { public: join(work, 'public') } }, database: server.databaseConfig } });
+      const project = await openProject(BLOG, {
+        env: { NODE_ENV: 'test' },
+        overrides: { server: { dirs: { public: join(work, 'public') } }, database: server.databaseConfig },
+      });
       try {
-        await assert.rejects(importFromStrapi(project, strapi.url, 'wrong', new Progress(null)), /full-access API token/);
+        await assert.rejects(
+          importFromStrapi(project, strapi.url, 'wrong', new Progress(null)),
+          /full-access API token/,
+        );
       } finally {
         await project.close();
       }

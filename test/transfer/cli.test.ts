@@ -11,7 +11,6 @@ import { copyProject, type TempProject } from '../helpers/projects.js';
 import { DIALECTS, fixture, startServer, type TestServer } from '../helpers/server.js';
 import { runCli } from '../helpers/cli.js';
 
-
 for (const dialect of DIALECTS) {
   describe(`vellum import, export and locale commands [${dialect}]`, () => {
     let project: TempProject;
@@ -34,8 +33,15 @@ for (const dialect of DIALECTS) {
       assert.equal(added.code, 0, added.stderr);
       assert.equal((await server.api.post('/api/articles?locale=it', { data: { title: 'Ciao' } })).status, 201);
       assert.equal((await vellum('locale', 'default', 'it')).code, 0);
-      const listed = (await server.publicApi.get('/api/i18n/locales')).body as { code: string; name: string; isDefault: boolean }[];
-      assert.deepEqual(listed.find((l) => l.isDefault), { ...listed.find((l) => l.code === 'it'), name: 'Italiano', isDefault: true });
+      const listed = (await server.publicApi.get('/api/i18n/locales')).body as {
+        code: string;
+        name: string;
+        isDefault: boolean;
+      }[];
+      assert.deepEqual(
+        listed.find((l) => l.isDefault),
+        { ...listed.find((l) => l.code === 'it'), name: 'Italiano', isDefault: true },
+      );
       const refused = await vellum('locale', 'remove', 'it');
       assert.equal(refused.code, 1);
       assert.match(refused.stderr, /default locale/);
@@ -47,7 +53,14 @@ for (const dialect of DIALECTS) {
     it('an archive cut anywhere stops the import with exit code 1, naming the problem; nothing is imported', async () => {
       const whole = readFileSync(join(fixture('strapi-archive'), 'blog.tar.gz'));
       const paths = ['/api/articles?status=draft', '/api/categories', '/api/tags', '/api/upload/files'];
-      const counts = async () => Promise.all(paths.map(async (path) => JSON.stringify((await server.api.get(path)).body.meta?.pagination?.total ?? (await server.api.get(path)).body.length)));
+      const counts = async () =>
+        Promise.all(
+          paths.map(async (path) =>
+            JSON.stringify(
+              (await server.api.get(path)).body.meta?.pagination?.total ?? (await server.api.get(path)).body.length,
+            ),
+          ),
+        );
       const before = await counts();
       for (const fraction of [0.05, 0.3, 0.95, 0.999]) {
         const cut = join(project.dir, `cut-${fraction}.tar.gz`);

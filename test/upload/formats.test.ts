@@ -1,7 +1,16 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { DIALECTS } from '../helpers/server.js';
-import { dimensionsOf, jpeg, noisyJpeg, pdf, png, startUploadServer, upload, type UploadServer } from '../helpers/uploads.js';
+import {
+  dimensionsOf,
+  jpeg,
+  noisyJpeg,
+  pdf,
+  png,
+  startUploadServer,
+  upload,
+  type UploadServer,
+} from '../helpers/uploads.js';
 
 const dims = (format: any) => [format.width, format.height];
 

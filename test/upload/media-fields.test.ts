@@ -46,12 +46,20 @@ for (const dialect of DIALECTS) {
       // The upload API adds isUrlSigned; a populated media object does not carry it (as Strapi).
       const { isUrlSigned: _signed, ...media } = image;
       assert.deepEqual(data.cover, media);
-      assert.deepEqual(data.gallery.map((f: any) => f.id), [doc.id, image.id, photo.id]);
+      assert.deepEqual(
+        data.gallery.map((f: any) => f.id),
+        [doc.id, image.id, photo.id],
+      );
       assert.deepEqual(data.gallery[1].formats, image.formats);
       assert.equal(data.seo.shareImage.id, photo.id);
       assert.equal(data.blocks[0].file.mime, 'application/pdf');
-      const reordered = await server.api.put(`/api/articles/${res.body.data.documentId}?populate=gallery`, { data: { gallery: [photo.id, doc.id] } });
-      assert.deepEqual(reordered.body.data.gallery.map((f: any) => f.id), [photo.id, doc.id]);
+      const reordered = await server.api.put(`/api/articles/${res.body.data.documentId}?populate=gallery`, {
+        data: { gallery: [photo.id, doc.id] },
+      });
+      assert.deepEqual(
+        reordered.body.data.gallery.map((f: any) => f.id),
+        [photo.id, doc.id],
+      );
     });
 
     it('connect on a media attribute is a 400 (docs/rest.md "Relations in request bodies")', async () => {
@@ -73,31 +81,58 @@ for (const dialect of DIALECTS) {
 
     it('upload with ref, refId and field links the new file (single replaced, multiple appended, every version)', async () => {
       const author = (await server.api.post('/api/authors', { data: { name: 'Ann' } })).body.data;
-      const first = await upload(server, [{ name: 'ann.png', bytes: await png(64, 64) }], { ref: 'api::author.author', refId: author.documentId, field: 'avatar' });
+      const first = await upload(server, [{ name: 'ann.png', bytes: await png(64, 64) }], {
+        ref: 'api::author.author',
+        refId: author.documentId,
+        field: 'avatar',
+      });
       assert.equal(first.status, 201, JSON.stringify(first.body));
       let read = (await server.api.get(`/api/authors/${author.documentId}?populate=avatar`)).body.data;
       assert.equal(read.avatar.id, first.body[0].id);
-      const second = await upload(server, [{ name: 'ann2.png', bytes: await png(64, 64) }], { ref: 'api::author.author', refId: author.documentId, field: 'avatar' });
+      const second = await upload(server, [{ name: 'ann2.png', bytes: await png(64, 64) }], {
+        ref: 'api::author.author',
+        refId: author.documentId,
+        field: 'avatar',
+      });
       read = (await server.api.get(`/api/authors/${author.documentId}?populate=avatar`)).body.data;
       assert.equal(read.avatar.id, second.body[0].id);
 
-      const created = (await server.api.post('/api/articles', { data: { title: 'Gallery', gallery: [image.id] } })).body.data;
-      const added = await upload(server, [
-        { name: 'g1.png', bytes: await png(20, 20) },
-        { name: 'g2.pdf', bytes: pdf() },
-      ], { ref: 'api::article.article', refId: created.documentId, field: 'gallery' });
+      const created = (await server.api.post('/api/articles', { data: { title: 'Gallery', gallery: [image.id] } })).body
+        .data;
+      const added = await upload(
+        server,
+        [
+          { name: 'g1.png', bytes: await png(20, 20) },
+          { name: 'g2.pdf', bytes: pdf() },
+        ],
+        { ref: 'api::article.article', refId: created.documentId, field: 'gallery' },
+      );
       assert.equal(added.status, 201, JSON.stringify(added.body));
       const expected = [image.id, ...added.body.map((f: any) => f.id)];
-      assert.deepEqual((await article(created.documentId, 'populate=gallery')).gallery.map((f: any) => f.id), expected);
-      assert.deepEqual((await article(created.documentId, 'populate=gallery&status=draft')).gallery.map((f: any) => f.id), expected);
+      assert.deepEqual(
+        (await article(created.documentId, 'populate=gallery')).gallery.map((f: any) => f.id),
+        expected,
+      );
+      assert.deepEqual(
+        (await article(created.documentId, 'populate=gallery&status=draft')).gallery.map((f: any) => f.id),
+        expected,
+      );
     });
 
     it('upload with ref to a component links the component row', async () => {
-      const created = (await server.api.post('/api/articles', { data: { title: 'Seo', seo: { metaTitle: 'M' } } })).body.data;
+      const created = (await server.api.post('/api/articles', { data: { title: 'Seo', seo: { metaTitle: 'M' } } })).body
+        .data;
       const seoId = (await article(created.documentId, 'populate=seo')).seo.id;
-      const res = await upload(server, [{ name: 'share.png', bytes: await png(50, 40) }], { ref: 'shared.seo', refId: String(seoId), field: 'shareImage' });
+      const res = await upload(server, [{ name: 'share.png', bytes: await png(50, 40) }], {
+        ref: 'shared.seo',
+        refId: String(seoId),
+        field: 'shareImage',
+      });
       assert.equal(res.status, 201, JSON.stringify(res.body));
-      assert.equal((await article(created.documentId, 'populate[seo][populate]=shareImage')).seo.shareImage.id, res.body[0].id);
+      assert.equal(
+        (await article(created.documentId, 'populate[seo][populate]=shareImage')).seo.shareImage.id,
+        res.body[0].id,
+      );
     });
 
     it('a refused link stores nothing', async () => {
@@ -115,26 +150,31 @@ for (const dialect of DIALECTS) {
         const res = await upload(server, [{ name: 'refused.pdf', bytes: pdf() }], fields);
         assert.equal(res.status, status, `${JSON.stringify(fields)}: ${JSON.stringify(res.body)}`);
         assert.equal(res.body.data, null);
-        if (fields.field === 'cover' && fields.ref === 'api::article.article') assert.match(res.body.error.message, /cover accepts images; refused\.pdf is application\/pdf/);
+        if (fields.field === 'cover' && fields.ref === 'api::article.article')
+          assert.match(res.body.error.message, /cover accepts images; refused\.pdf is application\/pdf/);
       }
       assert.deepEqual(server.stored(), stored);
       assert.equal((await server.api.get('/api/upload/files?pagination[pageSize]=100')).body.length, count);
     });
 
     it('deleting a file unlinks it from every document and component and cleans storage', async () => {
-      const [victim, keep] = (await upload(server, [
-        { name: 'victim.png', bytes: await png(900, 700) },
-        { name: 'keep.png', bytes: await png(30, 30) },
-      ])).body;
-      const a = (await server.api.post('/api/articles', {
-        data: {
-          title: 'Linked',
-          cover: victim.id,
-          gallery: [keep.id, victim.id, photo.id],
-          seo: { shareImage: victim.id },
-          blocks: [{ __component: 'shared.media', file: victim.id }],
-        },
-      })).body.data;
+      const [victim, keep] = (
+        await upload(server, [
+          { name: 'victim.png', bytes: await png(900, 700) },
+          { name: 'keep.png', bytes: await png(30, 30) },
+        ])
+      ).body;
+      const a = (
+        await server.api.post('/api/articles', {
+          data: {
+            title: 'Linked',
+            cover: victim.id,
+            gallery: [keep.id, victim.id, photo.id],
+            seo: { shareImage: victim.id },
+            blocks: [{ __component: 'shared.media', file: victim.id }],
+          },
+        })
+      ).body.data;
       const author = (await server.api.post('/api/authors', { data: { name: 'Bo', avatar: victim.id } })).body.data;
       assert.ok((await links(victim.id)).length >= 6);
 
@@ -144,12 +184,16 @@ for (const dialect of DIALECTS) {
       for (const status of ['published', 'draft']) {
         const data = await article(a.documentId, `${POPULATE}&status=${status}`);
         assert.equal(data.cover, null);
-        assert.deepEqual(data.gallery.map((f: any) => f.id), [keep.id, photo.id]);
+        assert.deepEqual(
+          data.gallery.map((f: any) => f.id),
+          [keep.id, photo.id],
+        );
         assert.equal(data.seo.shareImage, null);
         assert.equal(data.blocks[0].file, null);
       }
       assert.equal((await server.api.get(`/api/authors/${author.documentId}?populate=avatar`)).body.data.avatar, null);
-      for (const url of [victim.url, ...Object.values(victim.formats).map((f: any) => f.url)]) assert.equal(server.isStored(url), false, url);
+      for (const url of [victim.url, ...Object.values(victim.formats).map((f: any) => f.url)])
+        assert.equal(server.isStored(url), false, url);
       assert.ok(server.isStored(keep.url));
       // The documents themselves still work, and the file can no longer be linked.
       const relink = await server.api.put(`/api/articles/${a.documentId}`, { data: { cover: victim.id } });

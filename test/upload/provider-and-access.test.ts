@@ -35,7 +35,10 @@ for (const dialect of DIALECTS) {
       assert.equal((await fetch(`${server.url}/uploads/${file.hash}.png`)).status, 404, 'no local serving');
 
       assert.equal((await server.api.delete(`/api/upload/files/${file.id}`)).status, 200);
-      assert.deepEqual([...stored.keys()].filter((k) => k.startsWith(dialect)), []);
+      assert.deepEqual(
+        [...stored.keys()].filter((k) => k.startsWith(dialect)),
+        [],
+      );
     });
   });
 
@@ -54,27 +57,34 @@ for (const dialect of DIALECTS) {
     });
     after(() => server?.close());
 
-    it('each route asks for its permission on plugin::upload.content-api (replacing: update, not Strapi\'s upload)', async () => {
+    it("each route asks for its permission on plugin::upload.content-api (replacing: update, not Strapi's upload)", async () => {
       asked.length = 0;
       const [file] = (await upload(server, [{ name: 'p.png', bytes: await png(4, 4) }])).body;
       await upload(server, [], { fileInfo: '{"caption":"c"}' }, `/api/upload?id=${file.id}`);
       await server.api.get('/api/upload/files');
       await server.api.get(`/api/upload/files/${file.id}`);
       await server.api.delete(`/api/upload/files/${file.id}`);
-      assert.deepEqual(asked.map((p) => `${p.uid} ${p.action}`), [
-        'plugin::upload.content-api upload',
-        'plugin::upload.content-api update',
-        'plugin::upload.content-api find',
-        'plugin::upload.content-api findOne',
-        'plugin::upload.content-api destroy',
-      ]);
+      assert.deepEqual(
+        asked.map((p) => `${p.uid} ${p.action}`),
+        [
+          'plugin::upload.content-api upload',
+          'plugin::upload.content-api update',
+          'plugin::upload.content-api find',
+          'plugin::upload.content-api findOne',
+          'plugin::upload.content-api destroy',
+        ],
+      );
     });
 
     it('a refused upload is a 403 before anything is read or stored', async () => {
       const before = server.stored();
       const form = new FormData();
       form.append('files', new Blob([await png(4, 4)]), 'no.png');
-      const res = await fetch(`${server.url}/api/upload`, { method: 'POST', body: form, headers: { 'x-deny': 'upload' } });
+      const res = await fetch(`${server.url}/api/upload`, {
+        method: 'POST',
+        body: form,
+        headers: { 'x-deny': 'upload' },
+      });
       assert.equal(res.status, 403);
       assert.equal((await res.json()).error.name, 'ForbiddenError');
       assert.deepEqual(server.stored(), before);

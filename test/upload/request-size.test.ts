@@ -21,7 +21,11 @@ for (const dialect of DIALECTS) {
     before(async () => {
       server = await startUploadServer(dialect, { sizeLimit: LIMIT });
       const middlewares = [{ name: 'strapi::body', config: { formidable: { maxFileSize: 1024 * 1024 } } }];
-      raised = await startUploadServer(dialect, { sizeLimit: LIMIT }, { nodeOf: server, config: { middlewares } as never });
+      raised = await startUploadServer(
+        dialect,
+        { sizeLimit: LIMIT },
+        { nodeOf: server, config: { middlewares } as never },
+      );
     });
     after(async () => {
       await raised?.close();
@@ -31,7 +35,11 @@ for (const dialect of DIALECTS) {
     it('refuses files over sizeLimit together, though each is under it: 413, nothing stored', async () => {
       const before = server.stored();
       const count = (await server.api.get('/api/upload/files')).body.length;
-      const res = await upload(server, [file('a.bin', 200 * 1024), file('b.bin', 200 * 1024), file('c.bin', 200 * 1024)]);
+      const res = await upload(server, [
+        file('a.bin', 200 * 1024),
+        file('b.bin', 200 * 1024),
+        file('c.bin', 200 * 1024),
+      ]);
       assert.equal(res.status, 413, JSON.stringify(res.body));
       assert.equal(res.body.data, null);
       assert.equal(res.body.error.name, 'PayloadTooLargeError');
@@ -45,12 +53,19 @@ for (const dialect of DIALECTS) {
     });
 
     it('takes the total from strapi::body formidable.maxFileSize, each file still within sizeLimit', async () => {
-      const res = await upload(raised, [file('a.bin', 200 * 1024), file('b.bin', 200 * 1024), file('c.bin', 200 * 1024)]);
+      const res = await upload(raised, [
+        file('a.bin', 200 * 1024),
+        file('b.bin', 200 * 1024),
+        file('c.bin', 200 * 1024),
+      ]);
       assert.equal(res.status, 201, JSON.stringify(res.body));
       assert.equal(res.body.length, 3);
       const big = await upload(raised, [file('big.bin', LIMIT + 1)]);
       assert.equal(big.status, 413, 'sizeLimit still holds per file');
-      const many = await upload(raised, Array.from({ length: 5 }, (_, i) => file(`${i}.bin`, 250 * 1024)));
+      const many = await upload(
+        raised,
+        Array.from({ length: 5 }, (_, i) => file(`${i}.bin`, 250 * 1024)),
+      );
       assert.equal(many.status, 413, '1.25 MB together');
     });
 

@@ -45,7 +45,13 @@ for (const dialect of DIALECTS) {
     before(async () => {
       objectsDir = mkdtempSync(join(tmpdir(), 'vellum-s3-'));
       const S3rver = require('s3rver') as new (options: Record<string, unknown>) => S3rverInstance;
-      s3 = new S3rver({ port: 0, address: '127.0.0.1', silent: true, directory: objectsDir, configureBuckets: [{ name: BUCKET }] });
+      s3 = new S3rver({
+        port: 0,
+        address: '127.0.0.1',
+        silent: true,
+        directory: objectsDir,
+        configureBuckets: [{ name: BUCKET }],
+      });
       const { port } = await s3.run();
       endpoint = `http://127.0.0.1:${port}`;
       // As a Strapi project's config/plugins writes it.
@@ -62,7 +68,29 @@ for (const dialect of DIALECTS) {
           },
         },
       });
-      if (dialect !== 'sqlite') other = await startServer(dialect, { nodeOf: server, config: { plugins: { upload: { config: { provider: 'aws-s3', providerOptions: { rootPath: dialect, s3Options: { endpoint, forcePathStyle: true, region: 'us-east-1', credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' }, params: { Bucket: BUCKET } } } } } } } });
+      if (dialect !== 'sqlite')
+        other = await startServer(dialect, {
+          nodeOf: server,
+          config: {
+            plugins: {
+              upload: {
+                config: {
+                  provider: 'aws-s3',
+                  providerOptions: {
+                    rootPath: dialect,
+                    s3Options: {
+                      endpoint,
+                      forcePathStyle: true,
+                      region: 'us-east-1',
+                      credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
+                      params: { Bucket: BUCKET },
+                    },
+                  },
+                },
+              },
+            },
+          },
+        });
     });
     after(async () => {
       await other?.close();
@@ -83,7 +111,8 @@ for (const dialect of DIALECTS) {
       assert.deepEqual(Buffer.from(await fetched.arrayBuffer()), bytes);
       assert.equal(fetched.headers.get('content-type'), 'image/png');
       assert.deepEqual(Object.keys(file.formats).sort(), ['small', 'thumbnail']);
-      for (const format of Object.values(file.formats) as { url: string }[]) assert.equal((await fetch(format.url)).status, 200, format.url);
+      for (const format of Object.values(file.formats) as { url: string }[])
+        assert.equal((await fetch(format.url)).status, 200, format.url);
 
       // Another node of the database reads the same file and the same URLs.
       const reader = other ?? server;
@@ -95,7 +124,8 @@ for (const dialect of DIALECTS) {
       const removed = await reader.api.delete(`/api/upload/files/${file.id}`);
       assert.equal(removed.status, 200, removed.text);
       assert.equal((await fetch(file.url)).status, 404);
-      for (const format of Object.values(file.formats) as { url: string }[]) assert.equal((await fetch(format.url)).status, 404, format.url);
+      for (const format of Object.values(file.formats) as { url: string }[])
+        assert.equal((await fetch(format.url)).status, 404, format.url);
     });
   });
 }

@@ -23,11 +23,23 @@ for (const dialect of DIALECTS) {
     after(() => server?.close());
 
     it('hostile names are sanitised; files are stored under unique hashes inside uploads/', async () => {
-      const names = ['../../../etc/passwd.png', '..\\..\\win.png', '.hidden.png', 'a\u0000b<script>.png', '/abs/../x.png'];
+      const names = [
+        '../../../etc/passwd.png',
+        '..\\..\\win.png',
+        '.hidden.png',
+        'a\u0000b<script>.png',
+        '/abs/../x.png',
+      ];
       const bytes = await png(4, 4);
-      const res = await upload(server, names.map((name) => ({ name, bytes })));
+      const res = await upload(
+        server,
+        names.map((name) => ({ name, bytes })),
+      );
       assert.equal(res.status, 201, JSON.stringify(res.body));
-      assert.deepEqual(res.body.map((f: any) => f.name), ['passwd.png', 'win.png', 'hidden.png', 'abscript.png', 'x.png']);
+      assert.deepEqual(
+        res.body.map((f: any) => f.name),
+        ['passwd.png', 'win.png', 'hidden.png', 'abscript.png', 'x.png'],
+      );
       for (const file of res.body) {
         assert.match(file.url, /^\/uploads\/[A-Za-z0-9_]+\.png$/);
         assert.ok(server.isStored(file.url));
@@ -66,13 +78,16 @@ for (const dialect of DIALECTS) {
         { name: 'blob', bytes: Buffer.from([0, 1, 2, 3, 255, 254, 0, 9]), type: 'image/jpeg' },
       ]);
       assert.equal(res.status, 201, JSON.stringify(res.body));
-      assert.deepEqual(res.body.map((f: any) => [f.mime, f.ext]), [
-        ['text/plain', '.txt'],
-        ['application/pdf', '.pdf'],
-        ['text/plain', '.txt'],
-        ['image/png', '.png'],
-        ['application/octet-stream', '.bin'],
-      ]);
+      assert.deepEqual(
+        res.body.map((f: any) => [f.mime, f.ext]),
+        [
+          ['text/plain', '.txt'],
+          ['application/pdf', '.pdf'],
+          ['text/plain', '.txt'],
+          ['image/png', '.png'],
+          ['application/octet-stream', '.bin'],
+        ],
+      );
       assert.equal(res.body[0].formats, null);
       assert.equal(res.body[3].width, 300);
       assert.ok(res.body[3].formats.thumbnail);
@@ -93,7 +108,16 @@ for (const dialect of DIALECTS) {
 
     it('whatever put it under /uploads (an import), only media is shown inline; every file is sandboxed', async () => {
       const script = Buffer.from('<html><body><script>fetch("/api/users/me")</script></body></html>');
-      for (const name of ['page.shtml', 'page.xht', 'style.xsl', 'math.mml', 'logo.svgz', 'page.html', 'data.xml', 'noext']) {
+      for (const name of [
+        'page.shtml',
+        'page.xht',
+        'style.xsl',
+        'math.mml',
+        'logo.svgz',
+        'page.html',
+        'data.xml',
+        'noext',
+      ]) {
         writeFileSync(join(server.publicDir, 'uploads', `${unique('active')}-${name}`), script);
       }
       writeFileSync(join(server.publicDir, 'uploads', `${unique('still')}-image.png`), await png(4, 4));
@@ -102,12 +126,18 @@ for (const dialect of DIALECTS) {
         assert.equal(served.status, 200, stored);
         assert.match(served.headers.get('content-security-policy') ?? '', /default-src 'none'.*sandbox/, stored);
         assert.equal(served.headers.get('x-content-type-options'), 'nosniff', stored);
-        assert.equal(served.headers.get('content-disposition'), stored.startsWith('still-') ? null : 'attachment', stored);
+        assert.equal(
+          served.headers.get('content-disposition'),
+          stored.startsWith('still-') ? null : 'attachment',
+          stored,
+        );
       }
     });
 
     it('SVG is served so that it cannot run script on the API origin', async () => {
-      const svg = Buffer.from('<?xml version="1.0"?>\n<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><script>alert(document.cookie)</script><rect width="10" height="10"/></svg>');
+      const svg = Buffer.from(
+        '<?xml version="1.0"?>\n<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><script>alert(document.cookie)</script><rect width="10" height="10"/></svg>',
+      );
       const [file] = (await upload(server, [{ name: 'logo.svg', bytes: svg, type: 'image/png' }])).body;
       assert.equal(file.mime, 'image/svg+xml');
       assert.equal(file.ext, '.svg');

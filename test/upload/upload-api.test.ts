@@ -4,8 +4,24 @@ import { DIALECTS } from '../helpers/server.js';
 import { pdf, png, startUploadServer, upload, type UploadServer } from '../helpers/uploads.js';
 
 const MEDIA_KEYS = [
-  'id', 'documentId', 'name', 'alternativeText', 'caption', 'width', 'height', 'formats', 'hash', 'ext', 'mime', 'size',
-  'url', 'previewUrl', 'provider', 'provider_metadata', 'createdAt', 'updatedAt',
+  'id',
+  'documentId',
+  'name',
+  'alternativeText',
+  'caption',
+  'width',
+  'height',
+  'formats',
+  'hash',
+  'ext',
+  'mime',
+  'size',
+  'url',
+  'previewUrl',
+  'provider',
+  'provider_metadata',
+  'createdAt',
+  'updatedAt',
 ];
 
 for (const dialect of DIALECTS) {
@@ -58,10 +74,13 @@ for (const dialect of DIALECTS) {
         { fileInfo: [JSON.stringify({ caption: 'first' }), JSON.stringify({ caption: 'second' })] },
       );
       assert.equal(res.status, 201, JSON.stringify(res.body));
-      assert.deepEqual(res.body.map((f: any) => [f.name, f.caption, f.mime]), [
-        ['a.png', 'first', 'image/png'],
-        ['doc.pdf', 'second', 'application/pdf'],
-      ]);
+      assert.deepEqual(
+        res.body.map((f: any) => [f.name, f.caption, f.mime]),
+        [
+          ['a.png', 'first', 'image/png'],
+          ['doc.pdf', 'second', 'application/pdf'],
+        ],
+      );
       assert.equal(res.body[1].formats, null);
       assert.equal(res.body[1].width, null);
     });
@@ -73,9 +92,17 @@ for (const dialect of DIALECTS) {
       const all = await server.api.get('/api/upload/files?filters[name][$startsWith]=list-&sort=name:asc');
       assert.equal(all.status, 200, JSON.stringify(all.body));
       assert.ok(Array.isArray(all.body));
-      assert.deepEqual(all.body.map((f: any) => f.name), ['list-a.png', 'list-b.png', 'list-c.png']);
-      const page = await server.api.get('/api/upload/files?filters[name][$startsWith]=list-&sort=name:desc&pagination[page]=2&pagination[pageSize]=2');
-      assert.deepEqual(page.body.map((f: any) => f.name), ['list-a.png']);
+      assert.deepEqual(
+        all.body.map((f: any) => f.name),
+        ['list-a.png', 'list-b.png', 'list-c.png'],
+      );
+      const page = await server.api.get(
+        '/api/upload/files?filters[name][$startsWith]=list-&sort=name:desc&pagination[page]=2&pagination[pageSize]=2',
+      );
+      assert.deepEqual(
+        page.body.map((f: any) => f.name),
+        ['list-a.png'],
+      );
       const bad = await server.api.get('/api/upload/files?filters[nope][$eq]=1');
       assert.equal(bad.status, 400);
       assert.equal(bad.body.error.name, 'ValidationError');
@@ -94,7 +121,12 @@ for (const dialect of DIALECTS) {
 
     it('POST /api/upload?id= updates the file info; with a file it replaces the stored bytes', async () => {
       const [file] = (await upload(server, [{ name: 'old.png', bytes: await png(300, 300) }])).body;
-      const info = await upload(server, [], { fileInfo: JSON.stringify({ name: 'renamed.png', alternativeText: 'alt', caption: null }) }, `/api/upload?id=${file.id}`);
+      const info = await upload(
+        server,
+        [],
+        { fileInfo: JSON.stringify({ name: 'renamed.png', alternativeText: 'alt', caption: null }) },
+        `/api/upload?id=${file.id}`,
+      );
       assert.equal(info.status, 200, JSON.stringify(info.body));
       assert.equal(info.body.id, file.id);
       assert.equal(info.body.name, 'renamed.png');
@@ -140,7 +172,9 @@ for (const dialect of DIALECTS) {
       assert.equal(none.body.error.name, 'ValidationError');
       const badInfo = await upload(server, [{ name: 'x.png', bytes: await png(4, 4) }], { fileInfo: '{not json' });
       assert.equal(badInfo.status, 400);
-      const wrongType = await upload(server, [{ name: 'x.png', bytes: await png(4, 4) }], { fileInfo: JSON.stringify({ name: 42 }) });
+      const wrongType = await upload(server, [{ name: 'x.png', bytes: await png(4, 4) }], {
+        fileInfo: JSON.stringify({ name: 42 }),
+      });
       assert.equal(wrongType.status, 400);
       assert.deepEqual(wrongType.body.error.details.errors[0].path, ['fileInfo', 0, 'name']);
       const json = await server.api.post('/api/upload', { hello: 'world' });
@@ -148,13 +182,21 @@ for (const dialect of DIALECTS) {
       for (const [contentType, body] of [
         ['multipart/form-data; boundary=x', 'garbage'],
         ['multipart/form-data', 'garbage'],
-        ['multipart/form-data; boundary=x', '--x\r\nContent-Disposition: form-data; name="files"; filename="a.txt"\r\n\r\nabc'],
+        [
+          'multipart/form-data; boundary=x',
+          '--x\r\nContent-Disposition: form-data; name="files"; filename="a.txt"\r\n\r\nabc',
+        ],
       ]) {
-        const malformed = await server.api.request('POST', '/api/upload', { rawBody: body, headers: { 'content-type': contentType! } });
+        const malformed = await server.api.request('POST', '/api/upload', {
+          rawBody: body,
+          headers: { 'content-type': contentType! },
+        });
         assert.equal(malformed.status, 400, `${contentType}: ${malformed.text}`);
         assert.equal(malformed.body.error.name, 'ValidationError');
       }
-      const partialLink = await upload(server, [{ name: 'x.png', bytes: await png(4, 4) }], { ref: 'api::article.article' });
+      const partialLink = await upload(server, [{ name: 'x.png', bytes: await png(4, 4) }], {
+        ref: 'api::article.article',
+      });
       assert.equal(partialLink.status, 400);
     });
   });

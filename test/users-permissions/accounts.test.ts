@@ -21,10 +21,16 @@ const LOGIN_MAX = 5;
 const REGISTER_MAX = 3;
 /** Vellum's stricter counting (`perAccount`, not the default): failed logins per account and address, sign-ups per address. */
 const usersPermissions = {
-  config: { ratelimit: { perAccount: true, max: LOGIN_MAX, interval: 3_600_000 }, register: { ratelimit: { max: REGISTER_MAX, interval: 3_600_000 } } },
+  config: {
+    ratelimit: { perAccount: true, max: LOGIN_MAX, interval: 3_600_000 },
+    register: { ratelimit: { max: REGISTER_MAX, interval: 3_600_000 } },
+  },
 };
 /** A trusted proxy in front, adding the client's address to X-Forwarded-For. */
-const behindProxy = { server: { proxy: { koa: true, maxIpsCount: 1 } }, plugins: { 'users-permissions': usersPermissions } };
+const behindProxy = {
+  server: { proxy: { koa: true, maxIpsCount: 1 } },
+  plugins: { 'users-permissions': usersPermissions },
+};
 
 /** A client address no other test uses (TEST-NET and private ranges are all the same to Vellum). */
 const address = () => `10.${[...randomBytes(3)].join('.')}`;
@@ -37,7 +43,8 @@ for (const dialect of DIALECTS) {
     let nodes: TestServer[];
     before(async () => {
       server = await startServer(dialect, { config: behindProxy });
-      nodes = dialect === 'sqlite' ? [server] : [server, await startServer(dialect, { config: behindProxy, nodeOf: server })];
+      nodes =
+        dialect === 'sqlite' ? [server] : [server, await startServer(dialect, { config: behindProxy, nodeOf: server })];
     });
     after(async () => {
       for (const node of nodes?.slice(1) ?? []) await node.close();
@@ -71,7 +78,11 @@ for (const dialect of DIALECTS) {
           assert.equal(limited.status, 429, `${identifier}: even the right password, from that address`);
           assert.equal(limited.body.error.name, 'RateLimitError');
         }
-        assert.equal((await login(bob.username, bob.password, via(attacker))).status, 200, 'another account from the same address');
+        assert.equal(
+          (await login(bob.username, bob.password, via(attacker))).status,
+          200,
+          'another account from the same address',
+        );
         const fresh = await login(ann.email, ann.password, via(address()));
         assert.equal(fresh.status, 200, 'the right password from another address');
         assert.equal(fresh.body.user.username, ann.username);
@@ -80,7 +91,8 @@ for (const dialect of DIALECTS) {
       it('an unknown identifier is counted as one, whatever its case', async () => {
         const client = address();
         const nobody = unique('nobody');
-        for (let i = 0; i < LOGIN_MAX; i++) assert.equal((await login(i % 2 ? nobody : nobody.toUpperCase(), 'guess', via(client))).status, 400);
+        for (let i = 0; i < LOGIN_MAX; i++)
+          assert.equal((await login(i % 2 ? nobody : nobody.toUpperCase(), 'guess', via(client))).status, 400);
         assert.equal((await login(nobody, 'guess', via(client))).status, 429);
         assert.equal((await login(nobody, 'guess', via(address()))).status, 400);
       });
@@ -98,26 +110,40 @@ for (const dialect of DIALECTS) {
         const dan = await user('dan');
         for (let i = 0; i < LOGIN_MAX - 1; i++) assert.equal((await login(dan.username, 'wrong', via(a))).status, 400);
         assert.equal((await login(dan.username, dan.password, via(a))).status, 200);
-        for (let i = 0; i < LOGIN_MAX; i++) assert.equal((await login(dan.username, 'wrong', via(a))).status, 400, `after the reset, ${i}`);
+        for (let i = 0; i < LOGIN_MAX; i++)
+          assert.equal((await login(dan.username, 'wrong', via(a))).status, 400, `after the reset, ${i}`);
         assert.equal((await login(dan.username, 'wrong', via(a))).status, 429);
       });
 
       it(`twelve simultaneous wrong passwords against a limit of ${LOGIN_MAX}: ${LOGIN_MAX} are checked, the others 429, on every node`, async () => {
         const eve = await user('eve');
         const client = address();
-        const responses = await Promise.all(Array.from({ length: 12 }, (_, i) => login(i % 2 ? eve.username : eve.email, 'wrong-password', via(client), nodes[i % nodes.length])));
+        const responses = await Promise.all(
+          Array.from({ length: 12 }, (_, i) =>
+            login(i % 2 ? eve.username : eve.email, 'wrong-password', via(client), nodes[i % nodes.length]),
+          ),
+        );
         assert.deepEqual(statuses(responses), [...Array(LOGIN_MAX).fill(400), ...Array(12 - LOGIN_MAX).fill(429)]);
-        for (const node of nodes) assert.equal((await login(eve.username, eve.password, via(client), node)).status, 429, 'every node shares the count');
+        for (const node of nodes)
+          assert.equal(
+            (await login(eve.username, eve.password, via(client), node)).status,
+            429,
+            'every node shares the count',
+          );
         assert.equal((await login(eve.username, eve.password, via(address()), nodes.at(-1))).status, 200);
       });
     });
 
     describe('where the client address comes from', () => {
       it('without server.proxy the forwarded header is not believed: every request is the socket peer', async () => {
-        const direct = await startServer(dialect, { nodeOf: server, config: { plugins: { 'users-permissions': usersPermissions } } });
+        const direct = await startServer(dialect, {
+          nodeOf: server,
+          config: { plugins: { 'users-permissions': usersPermissions } },
+        });
         try {
           const fay = await user('fay');
-          for (let i = 0; i < LOGIN_MAX; i++) assert.equal((await login(fay.username, 'wrong', via(address()), direct)).status, 400);
+          for (let i = 0; i < LOGIN_MAX; i++)
+            assert.equal((await login(fay.username, 'wrong', via(address()), direct)).status, 400);
           assert.equal((await login(fay.username, fay.password, via(address()), direct)).status, 429);
         } finally {
           await direct.close();
@@ -128,29 +154,76 @@ for (const dialect of DIALECTS) {
         const gus = await user('gus');
         const client = address();
         for (let i = 0; i < LOGIN_MAX; i++) {
-          assert.equal((await login(gus.username, 'wrong', { 'x-forwarded-for': `${address()}, ${address()}, ${client}` })).status, 400);
+          assert.equal(
+            (await login(gus.username, 'wrong', { 'x-forwarded-for': `${address()}, ${address()}, ${client}` })).status,
+            400,
+          );
         }
-        assert.equal((await login(gus.username, gus.password, { 'x-forwarded-for': `${address()}, ${client}` })).status, 429);
-        assert.equal((await login(gus.username, gus.password, { 'x-forwarded-for': `${client}, ${address()}` })).status, 200, 'the last address is the client');
+        assert.equal(
+          (await login(gus.username, gus.password, { 'x-forwarded-for': `${address()}, ${client}` })).status,
+          429,
+        );
+        assert.equal(
+          (await login(gus.username, gus.password, { 'x-forwarded-for': `${client}, ${address()}` })).status,
+          200,
+          'the last address is the client',
+        );
       });
 
       it("ipHeader: the address is read from the proxy's header (CF-Connecting-IP); Strapi 4's proxy: true trusts X-Forwarded-For", async () => {
         const cloudflare = await startServer(dialect, {
           nodeOf: server,
-          config: { server: { proxy: { koa: true, ipHeader: 'CF-Connecting-IP' } }, plugins: { 'users-permissions': usersPermissions } },
+          config: {
+            server: { proxy: { koa: true, ipHeader: 'CF-Connecting-IP' } },
+            plugins: { 'users-permissions': usersPermissions },
+          },
         });
-        const v4 = await startServer(dialect, { nodeOf: server, config: { server: { proxy: true }, plugins: { 'users-permissions': usersPermissions } } });
+        const v4 = await startServer(dialect, {
+          nodeOf: server,
+          config: { server: { proxy: true }, plugins: { 'users-permissions': usersPermissions } },
+        });
         try {
           const hal = await user('hal');
           const client = address();
           for (let i = 0; i < LOGIN_MAX; i++) {
-            assert.equal((await login(hal.username, 'wrong', { 'cf-connecting-ip': client, 'x-forwarded-for': address() }, cloudflare)).status, 400);
+            assert.equal(
+              (
+                await login(
+                  hal.username,
+                  'wrong',
+                  { 'cf-connecting-ip': client, 'x-forwarded-for': address() },
+                  cloudflare,
+                )
+              ).status,
+              400,
+            );
           }
-          assert.equal((await login(hal.username, hal.password, { 'cf-connecting-ip': client, 'x-forwarded-for': address() }, cloudflare)).status, 429);
-          assert.equal((await login(hal.username, hal.password, { 'cf-connecting-ip': address(), 'x-forwarded-for': client }, cloudflare)).status, 200);
+          assert.equal(
+            (
+              await login(
+                hal.username,
+                hal.password,
+                { 'cf-connecting-ip': client, 'x-forwarded-for': address() },
+                cloudflare,
+              )
+            ).status,
+            429,
+          );
+          assert.equal(
+            (
+              await login(
+                hal.username,
+                hal.password,
+                { 'cf-connecting-ip': address(), 'x-forwarded-for': client },
+                cloudflare,
+              )
+            ).status,
+            200,
+          );
 
           const ida = await user('ida');
-          for (let i = 0; i < LOGIN_MAX; i++) assert.equal((await login(ida.username, 'wrong', { 'x-forwarded-for': client }, v4)).status, 400);
+          for (let i = 0; i < LOGIN_MAX; i++)
+            assert.equal((await login(ida.username, 'wrong', { 'x-forwarded-for': client }, v4)).status, 400);
           assert.equal((await login(ida.username, ida.password, { 'x-forwarded-for': client }, v4)).status, 429);
           assert.equal((await login(ida.username, ida.password, { 'x-forwarded-for': address() }, v4)).status, 200);
         } finally {
@@ -162,22 +235,39 @@ for (const dialect of DIALECTS) {
 
     describe('registration', () => {
       const register = (username: string, client: string, node = server) =>
-        node.publicApi.post('/api/auth/local/register', { username, email: `${username}@example.com`, password: 'secret123' }, { headers: via(client) });
+        node.publicApi.post(
+          '/api/auth/local/register',
+          { username, email: `${username}@example.com`, password: 'secret123' },
+          { headers: via(client) },
+        );
       const countUsers = async (prefix: string) =>
-        (await server.vellum.database.db.selectFrom('up_users').select('id').where('username', 'like', `${prefix}%`).execute()).length;
+        (
+          await server.vellum.database.db
+            .selectFrom('up_users')
+            .select('id')
+            .where('username', 'like', `${prefix}%`)
+            .execute()
+        ).length;
 
       it(`is counted per client address, failures included, on every node: ${REGISTER_MAX} and then 429`, async () => {
         const prefix = unique('reg');
         const client = address();
-        const responses = await Promise.all(Array.from({ length: 8 }, (_, i) => register(`${prefix}-${i}`, client, nodes[i % nodes.length])));
+        const responses = await Promise.all(
+          Array.from({ length: 8 }, (_, i) => register(`${prefix}-${i}`, client, nodes[i % nodes.length])),
+        );
         assert.deepEqual(statuses(responses), [...Array(REGISTER_MAX).fill(200), ...Array(8 - REGISTER_MAX).fill(429)]);
-        for (const res of responses.filter((r) => r.status === 429)) assert.equal(res.body.error.name, 'RateLimitError');
+        for (const res of responses.filter((r) => r.status === 429))
+          assert.equal(res.body.error.name, 'RateLimitError');
         assert.equal(await countUsers(prefix), REGISTER_MAX);
         assert.equal((await register(`${prefix}-other`, address())).status, 200, 'another address registers');
 
         const failing = address();
         for (let i = 0; i < REGISTER_MAX; i++) {
-          const invalid = await server.publicApi.post('/api/auth/local/register', { username: `${prefix}-x${i}`, email: 'not-an-email', password: 'secret123' }, { headers: via(failing) });
+          const invalid = await server.publicApi.post(
+            '/api/auth/local/register',
+            { username: `${prefix}-x${i}`, email: 'not-an-email', password: 'secret123' },
+            { headers: via(failing) },
+          );
           assert.equal(invalid.status, 400);
         }
         assert.equal((await register(`${prefix}-late`, failing)).status, 429, 'refused registrations count too');
@@ -186,13 +276,21 @@ for (const dialect of DIALECTS) {
       it('GraphQL register counts each alias: thirty in one request create three accounts', async () => {
         const prefix = unique('gql');
         const client = address();
-        const fields = Array.from({ length: 30 }, (_, i) => `r${i}: register(input: { username: "${prefix}-${i}", email: "${prefix}-${i}@example.com", password: "secret123" }) { jwt }`);
-        const res = await graphql(server, `mutation { ${fields.join(' ')} }`, undefined, { anonymous: true, headers: via(client) });
+        const fields = Array.from(
+          { length: 30 },
+          (_, i) =>
+            `r${i}: register(input: { username: "${prefix}-${i}", email: "${prefix}-${i}@example.com", password: "secret123" }) { jwt }`,
+        );
+        const res = await graphql(server, `mutation { ${fields.join(' ')} }`, undefined, {
+          anonymous: true,
+          headers: via(client),
+        });
         assert.equal(res.status, 200, JSON.stringify(res.body));
         // `register` is non-null: the first refusal empties `data` and ends the (serial) mutation.
         assert.equal(res.body.data, null);
         assert.ok(res.body.errors?.length);
-        for (const error of res.body.errors ?? []) assert.equal(error.extensions.code, 'STRAPI_RATE_LIMIT_ERROR', JSON.stringify(error));
+        for (const error of res.body.errors ?? [])
+          assert.equal(error.extensions.code, 'STRAPI_RATE_LIMIT_ERROR', JSON.stringify(error));
         assert.equal(await countUsers(prefix), REGISTER_MAX);
         assert.equal((await register(`${prefix}-rest`, client)).status, 429, 'REST and GraphQL share the count');
       });
@@ -202,7 +300,8 @@ for (const dialect of DIALECTS) {
       it(`forgot-password, reset-password, change-password and send-email-confirmation: ${LOGIN_MAX} per route, email and client address, then 429`, async () => {
         const client = address();
         const email = `${unique('limit')}@example.com`;
-        const send = (route: string, body: Record<string, unknown>, from = client) => server.publicApi.post(`/api/auth/${route}`, body, { headers: via(from) });
+        const send = (route: string, body: Record<string, unknown>, from = client) =>
+          server.publicApi.post(`/api/auth/${route}`, body, { headers: via(from) });
         for (const [route, body] of [
           ['forgot-password', { email }],
           ['reset-password', { code: 'not-a-code', password: 'secret123', passwordConfirmation: 'secret123' }],
@@ -213,12 +312,31 @@ for (const dialect of DIALECTS) {
           for (let i = 0; i <= LOGIN_MAX; i += 1) answers.push((await send(route, body)).status);
           assert.equal(answers.filter((status) => status === 429).length, 1, `${route}: ${answers.join(',')}`);
           assert.equal(answers.at(-1), 429, route);
-          assert.notEqual((await send(route, body, address())).status, 429, `${route}: another client address is not limited`);
+          assert.notEqual(
+            (await send(route, body, address())).status,
+            429,
+            `${route}: another client address is not limited`,
+          );
         }
-        assert.equal((await send('forgot-password', { email: `${unique('other')}@example.com` })).status, 200, 'another email from the same address is not limited');
+        assert.equal(
+          (await send('forgot-password', { email: `${unique('other')}@example.com` })).status,
+          200,
+          'another email from the same address is not limited',
+        );
         // Strapi keys reset-password and change-password by route and address only: an email in the body gets no fresh count.
         for (const route of ['reset-password', 'change-password']) {
-          assert.equal((await send(route, { email: `${unique('fresh')}@example.com`, code: 'x', password: 'secret123', passwordConfirmation: 'secret123' })).status, 429, route);
+          assert.equal(
+            (
+              await send(route, {
+                email: `${unique('fresh')}@example.com`,
+                code: 'x',
+                password: 'secret123',
+                passwordConfirmation: 'secret123',
+              })
+            ).status,
+            429,
+            route,
+          );
         }
       });
 
@@ -229,7 +347,11 @@ for (const dialect of DIALECTS) {
           const answers: number[] = [];
           // github is not enabled here: each is refused, and counted all the same, as in Strapi.
           for (let i = 0; i <= LOGIN_MAX; i += 1) answers.push((await get(path)).status);
-          assert.deepEqual(answers.map((status) => status === 429), [...Array(LOGIN_MAX).fill(false), true], `${path}: ${answers.join(',')}`);
+          assert.deepEqual(
+            answers.map((status) => status === 429),
+            [...Array(LOGIN_MAX).fill(false), true],
+            `${path}: ${answers.join(',')}`,
+          );
           assert.notEqual((await get(path, address())).status, 429, `${path}: another client address is not limited`);
         }
         assert.notEqual((await get('/api/connect/google')).status, 429, 'another provider is its own path');
@@ -239,7 +361,11 @@ for (const dialect of DIALECTS) {
     describe('identifiers never collide', () => {
       const emailShaped = () => `${unique('squat')}@example.com`;
       const registerAs = (username: string, email: string) =>
-        server.publicApi.post('/api/auth/local/register', { username, email, password: 'secret123' }, { headers: via(address()) });
+        server.publicApi.post(
+          '/api/auth/local/register',
+          { username, email, password: 'secret123' },
+          { headers: via(address()) },
+        );
 
       it('a username that is an email address is refused: REST, GraphQL and administrators alike', async () => {
         const jay = await user('jay');
@@ -247,16 +373,35 @@ for (const dialect of DIALECTS) {
           const res = await registerAs(username, `${unique('owner')}@example.com`);
           assert.equal(res.status, 400, username);
           assert.equal(res.body.error.name, 'ValidationError');
-          assert.deepEqual(res.body.error.details.errors.map((e: { path: string[]; message: string }) => [e.path, e.message]), [[['username'], 'username must not be an email address']]);
+          assert.deepEqual(
+            res.body.error.details.errors.map((e: { path: string[]; message: string }) => [e.path, e.message]),
+            [[['username'], 'username must not be an email address']],
+          );
         }
         const squat = `${unique('squat')}@example.com`;
-        const gql = await graphql(server, `mutation { register(input: { username: "${squat}", email: "${unique('o')}@example.com", password: "secret123" }) { jwt } }`, undefined, {
-          anonymous: true,
-          headers: via(address()),
-        });
+        const gql = await graphql(
+          server,
+          `mutation { register(input: { username: "${squat}", email: "${unique('o')}@example.com", password: "secret123" }) { jwt } }`,
+          undefined,
+          {
+            anonymous: true,
+            headers: via(address()),
+          },
+        );
         assert.equal(gql.body.errors?.[0]?.extensions.code, 'BAD_USER_INPUT', JSON.stringify(gql.body));
-        await assert.rejects(server.vellum.auth.users.create({ username: squat, email: `${unique('o')}@example.com`, password: 'secret123' }), ValidationError);
-        assert.equal((await server.vellum.database.db.selectFrom('up_users').select('id').where('username', '=', squat).execute()).length, 0);
+        await assert.rejects(
+          server.vellum.auth.users.create({
+            username: squat,
+            email: `${unique('o')}@example.com`,
+            password: 'secret123',
+          }),
+          ValidationError,
+        );
+        assert.equal(
+          (await server.vellum.database.db.selectFrom('up_users').select('id').where('username', '=', squat).execute())
+            .length,
+          0,
+        );
         // Not an email: allowed.
         assert.equal((await registerAs(`@${unique('handle')}`, `${unique('h')}@example.com`)).status, 200);
       });
@@ -264,24 +409,47 @@ for (const dialect of DIALECTS) {
       it('the users routes (POST and PUT /api/users) refuse a username that is an email address too', async () => {
         const kay = await user('kay');
         const role = (await server.vellum.auth.roles.get('authenticated')).id;
-        const created = await server.api.post('/api/users', { username: emailShaped(), email: `${unique('o')}@example.com`, password: 'secret123', role });
+        const created = await server.api.post('/api/users', {
+          username: emailShaped(),
+          email: `${unique('o')}@example.com`,
+          password: 'secret123',
+          role,
+        });
         assert.equal(created.status, 400, JSON.stringify(created.body));
-        assert.deepEqual(created.body.error.details.errors.map((e: { path: string[]; message: string }) => [e.path, e.message]), [[['username'], 'username must not be an email address']]);
-        const [stored] = (await server.api.get(`/api/users?filters[username][$eq]=${kay.username}`)).body as { id: number }[];
+        assert.deepEqual(
+          created.body.error.details.errors.map((e: { path: string[]; message: string }) => [e.path, e.message]),
+          [[['username'], 'username must not be an email address']],
+        );
+        const [stored] = (await server.api.get(`/api/users?filters[username][$eq]=${kay.username}`)).body as {
+          id: number;
+        }[];
         const renamed = await server.api.put(`/api/users/${stored!.id}`, { username: kay.email });
         assert.equal(renamed.status, 400, JSON.stringify(renamed.body));
         assert.equal((await login(kay.username, kay.password, via(address()))).status, 200, 'unchanged');
       });
 
-      it("an email that an older account holds as its username is taken: its owner cannot be impersonated at login", async () => {
+      it('an email that an older account holds as its username is taken: its owner cannot be impersonated at login', async () => {
         // An account from before the rule (or made by project code), whose username is an email.
         const email = `${unique('kim')}@example.com`;
-        await server.vellum.documents.of(USER_UID).create({ data: { username: email, email: `${unique('old')}@example.com`, password: 'old-password', provider: 'local', confirmed: true } });
+        await server.vellum.documents.of(USER_UID).create({
+          data: {
+            username: email,
+            email: `${unique('old')}@example.com`,
+            password: 'old-password',
+            provider: 'local',
+            confirmed: true,
+          },
+        });
         const res = await registerAs(unique('kim'), email);
         assert.equal(res.status, 400);
         assert.equal(res.body.error.message, 'Email or Username are already taken');
         const role = (await server.vellum.auth.roles.get('authenticated')).id;
-        const created = await server.api.post('/api/users', { username: unique('kim'), email, password: 'secret123', role });
+        const created = await server.api.post('/api/users', {
+          username: unique('kim'),
+          email,
+          password: 'secret123',
+          role,
+        });
         assert.equal(created.status, 400);
         assert.equal(created.body.error.message, 'Email already taken');
       });

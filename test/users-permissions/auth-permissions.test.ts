@@ -14,7 +14,16 @@ import { unique } from '../helpers/unique.js';
 const AUTH = 'plugin::users-permissions.auth';
 const BASE = '/api/users-permissions';
 /** Strapi 5.54's DEFAULT_PERMISSIONS, by role. */
-const PUBLIC_AUTH = ['callback', 'connect', 'emailConfirmation', 'forgotPassword', 'refresh', 'register', 'resetPassword', 'sendEmailConfirmation'];
+const PUBLIC_AUTH = [
+  'callback',
+  'connect',
+  'emailConfirmation',
+  'forgotPassword',
+  'refresh',
+  'register',
+  'resetPassword',
+  'sendEmailConfirmation',
+];
 const AUTHENTICATED_AUTH = ['changePassword', 'getSessions', 'logout', 'revokeSession'];
 const ALL_AUTH = [...PUBLIC_AUTH, ...AUTHENTICATED_AUTH].sort();
 
@@ -27,13 +36,18 @@ const routes = (name: string): Route[] => [
   ['POST', '/api/auth/reset-password', { code: 'nope', password: 'secret456', passwordConfirmation: 'secret456' }],
   ['GET', '/api/auth/email-confirmation?confirmation=nope'],
   ['POST', '/api/auth/send-email-confirmation', { email: `${name}nobody@example.com` }],
-  ['POST', '/api/auth/change-password', { currentPassword: 'wrong-one', password: 'secret456', passwordConfirmation: 'secret456' }],
+  [
+    'POST',
+    '/api/auth/change-password',
+    { currentPassword: 'wrong-one', password: 'secret456', passwordConfirmation: 'secret456' },
+  ],
   ['GET', '/api/connect/github'],
   ['GET', '/api/auth/github/callback?access_token=x'],
   ['POST', '/api/auth/refresh', {}],
   ['POST', '/api/auth/logout', {}],
 ];
-const call = (client: HttpClient, [method, path, body]: Route): Promise<Response> => (method === 'GET' ? client.get(path) : client.post(path, body));
+const call = (client: HttpClient, [method, path, body]: Route): Promise<Response> =>
+  method === 'GET' ? client.get(path) : client.post(path, body);
 /** `403 ForbiddenError "Forbidden"`, Strapi's answer to a caller without the action. */
 const forbidden = (answer: Response, what: string) => {
   assert.equal(answer.status, 403, `${what}: ${JSON.stringify(answer.body)}`);
@@ -58,7 +72,11 @@ for (const dialect of DIALECTS) {
     const roleId = async (type: string) => (await server.vellum.auth.roles.get(type)).id;
     const signUp = async () => {
       const name = unique('au');
-      const answer = await server.publicApi.post('/api/auth/local/register', { username: name, email: `${name}@example.com`, password: 'secret123' });
+      const answer = await server.publicApi.post('/api/auth/local/register', {
+        username: name,
+        email: `${name}@example.com`,
+        password: 'secret123',
+      });
       assert.equal(answer.status, 200, JSON.stringify(answer.body));
       return { name, client: new HttpClient(server.url, { authorization: `Bearer ${answer.body.jwt}` }) };
     };
@@ -67,10 +85,15 @@ for (const dialect of DIALECTS) {
       const catalogue = (await server.api.get(`${BASE}/permissions`)).body.permissions as Tree;
       assert.deepEqual(Object.keys(catalogue['plugin::users-permissions']!.controllers.auth!).sort(), ALL_AUTH);
       assert.deepEqual(enabledAuth(catalogue), []);
-      const publicTree = (await server.api.get(`${BASE}/roles/${await roleId('public')}`)).body.role.permissions as Tree;
+      const publicTree = (await server.api.get(`${BASE}/roles/${await roleId('public')}`)).body.role
+        .permissions as Tree;
       assert.deepEqual(enabledAuth(publicTree), PUBLIC_AUTH);
-      assert.deepEqual(publicTree['plugin::users-permissions']!.controllers.auth!.callback, { enabled: true, policy: '' });
-      const authenticatedTree = (await server.api.get(`${BASE}/roles/${await roleId('authenticated')}`)).body.role.permissions as Tree;
+      assert.deepEqual(publicTree['plugin::users-permissions']!.controllers.auth!.callback, {
+        enabled: true,
+        policy: '',
+      });
+      const authenticatedTree = (await server.api.get(`${BASE}/roles/${await roleId('authenticated')}`)).body.role
+        .permissions as Tree;
       assert.deepEqual(enabledAuth(authenticatedTree), AUTHENTICATED_AUTH);
       assert.equal(authenticatedTree['plugin::users-permissions']!.controllers.user!.me!.enabled, true);
     });
@@ -95,12 +118,24 @@ for (const dialect of DIALECTS) {
       const login = await server.publicApi.post('/api/auth/local', { identifier: name, password: 'secret123' });
       assert.equal(login.status, 200);
       assert.equal(typeof login.body.jwt, 'string');
-      const register = await server.publicApi.post('/api/auth/local/register', { username: `${name}r`, email: `${name}r@example.com`, password: 'secret123' });
+      const register = await server.publicApi.post('/api/auth/local/register', {
+        username: `${name}r`,
+        email: `${name}r@example.com`,
+        password: 'secret123',
+      });
       assert.equal(register.status, 200);
       forbidden(await call(server.publicApi, routes(name)[6]!), 'change-password');
       forbidden(await call(server.publicApi, routes(name)[10]!), 'logout');
-      assert.equal((await server.publicApi.post('/api/auth/refresh', {})).status, 404, 'Public holds refresh: legacy-support mode has none');
-      const garbage = await server.publicApi.post('/api/auth/local', { identifier: name, password: 'secret123' }, { headers: { authorization: 'Bearer garbage' } });
+      assert.equal(
+        (await server.publicApi.post('/api/auth/refresh', {})).status,
+        404,
+        'Public holds refresh: legacy-support mode has none',
+      );
+      const garbage = await server.publicApi.post(
+        '/api/auth/local',
+        { identifier: name, password: 'secret123' },
+        { headers: { authorization: 'Bearer garbage' } },
+      );
       assert.equal(garbage.status, 401);
     });
 
@@ -116,18 +151,34 @@ for (const dialect of DIALECTS) {
       } finally {
         assert.equal((await server.api.put(`${BASE}/roles/${id}`, { permissions: saved })).status, 200);
       }
-      assert.equal((await server.publicApi.post('/api/auth/local', { identifier: name, password: 'secret123' })).status, 200);
+      assert.equal(
+        (await server.publicApi.post('/api/auth/local', { identifier: name, password: 'secret123' })).status,
+        200,
+      );
     });
 
     it('a role granted auth.callback may sign in with a JWT; a full-access API token may call the routes', async () => {
       const role = await server.vellum.auth.roles.create(unique('signer'));
       await server.vellum.auth.roles.grant(role.documentId, [`${AUTH}.callback`]);
       const name = unique('cb');
-      await server.vellum.auth.users.create({ username: name, email: `${name}@example.com`, password: 'secret123', role: role.documentId });
-      const jwt = (await server.publicApi.post('/api/auth/local', { identifier: name, password: 'secret123' })).body.jwt as string;
+      await server.vellum.auth.users.create({
+        username: name,
+        email: `${name}@example.com`,
+        password: 'secret123',
+        role: role.documentId,
+      });
+      const jwt = (await server.publicApi.post('/api/auth/local', { identifier: name, password: 'secret123' })).body
+        .jwt as string;
       const client = new HttpClient(server.url, { authorization: `Bearer ${jwt}` });
       assert.equal((await client.post('/api/auth/local', { identifier: name, password: 'secret123' })).status, 200);
-      forbidden(await client.post('/api/auth/local/register', { username: `${name}b`, email: `${name}b@example.com`, password: 'secret123' }), 'register');
+      forbidden(
+        await client.post('/api/auth/local/register', {
+          username: `${name}b`,
+          email: `${name}b@example.com`,
+          password: 'secret123',
+        }),
+        'register',
+      );
       assert.equal((await server.api.post('/api/auth/local', { identifier: name, password: 'secret123' })).status, 200);
     });
 
@@ -137,7 +188,14 @@ for (const dialect of DIALECTS) {
       try {
         const node = await startServer(dialect, { nodeOf: server });
         try {
-          forbidden(await node.publicApi.post('/api/auth/local/register', { username: unique('s'), email: `${unique('s')}@example.com`, password: 'secret123' }), 'register');
+          forbidden(
+            await node.publicApi.post('/api/auth/local/register', {
+              username: unique('s'),
+              email: `${unique('s')}@example.com`,
+              password: 'secret123',
+            }),
+            'register',
+          );
         } finally {
           await node.close();
         }
@@ -148,15 +206,23 @@ for (const dialect of DIALECTS) {
 
     it("a database of an earlier Vellum (no auth grants, none seeded) gets Strapi's defaults at its next start", async () => {
       const { system } = server.vellum.database;
-      const auth = (table: 'up_permissions' | 'up_permissions_seeded') => system.deleteFrom(table).where('action', 'like', `${AUTH}.%`).execute();
+      const auth = (table: 'up_permissions' | 'up_permissions_seeded') =>
+        system.deleteFrom(table).where('action', 'like', `${AUTH}.%`).execute();
       await auth('up_permissions');
       await auth('up_permissions_seeded');
-      forbidden(await server.publicApi.post('/api/auth/local', { identifier: 'nobody', password: 'secret123' }), 'login');
+      forbidden(
+        await server.publicApi.post('/api/auth/local', { identifier: 'nobody', password: 'secret123' }),
+        'login',
+      );
       const node = await startServer(dialect, { nodeOf: server });
       try {
         const { name } = await signUp();
-        assert.equal((await node.publicApi.post('/api/auth/local', { identifier: name, password: 'secret123' })).status, 200);
-        const authenticatedTree = (await node.api.get(`${BASE}/roles/${await roleId('authenticated')}`)).body.role.permissions as Tree;
+        assert.equal(
+          (await node.publicApi.post('/api/auth/local', { identifier: name, password: 'secret123' })).status,
+          200,
+        );
+        const authenticatedTree = (await node.api.get(`${BASE}/roles/${await roleId('authenticated')}`)).body.role
+          .permissions as Tree;
         assert.deepEqual(enabledAuth(authenticatedTree), AUTHENTICATED_AUTH);
       } finally {
         await node.close();

@@ -28,7 +28,12 @@ for (const dialect of DIALECTS) {
           plugins: {
             email: emailPlugin(smtp),
             // Every registration comes from one address: more than the default limit (test/users-permissions/accounts.test.ts).
-            'users-permissions': { config: { advanced: { email_confirmation: true, email_confirmation_redirection: REDIRECT }, register: { ratelimit: { max: 1000 } } } },
+            'users-permissions': {
+              config: {
+                advanced: { email_confirmation: true, email_confirmation_redirection: REDIRECT },
+                register: { ratelimit: { max: 1000 } },
+              },
+            },
           },
         },
       });
@@ -60,9 +65,19 @@ for (const dialect of DIALECTS) {
       assert.equal(refused.status, 400);
       assert.equal(refused.body.error.name, 'ApplicationError');
       assert.equal(refused.body.error.message, 'Your account email is not confirmed');
-      assert.equal((await login(user.username, 'wrong-password')).body.error.message, 'Invalid identifier or password', 'told only with the right password');
-      const stored = await server.vellum.database.db.selectFrom('up_user_codes').select(['code_hash', 'purpose']).where('user_id', '=', user.id).execute();
-      assert.deepEqual(stored, [{ code_hash: sha256(codeIn(user.mail, 'confirmation')), purpose: 'email-confirmation' }]);
+      assert.equal(
+        (await login(user.username, 'wrong-password')).body.error.message,
+        'Invalid identifier or password',
+        'told only with the right password',
+      );
+      const stored = await server.vellum.database.db
+        .selectFrom('up_user_codes')
+        .select(['code_hash', 'purpose'])
+        .where('user_id', '=', user.id)
+        .execute();
+      assert.deepEqual(stored, [
+        { code_hash: sha256(codeIn(user.mail, 'confirmation')), purpose: 'email-confirmation' },
+      ]);
     });
 
     it('the link confirms once and redirects to email_confirmation_redirection; the account then logs in', async () => {
@@ -83,7 +98,9 @@ for (const dialect of DIALECTS) {
       const user = await register();
       await server.vellum.auth.advanced.update({ email_confirmation_redirection: null });
       try {
-        const res = await visit(`${server.url}/api/auth/email-confirmation?confirmation=${codeIn(user.mail, 'confirmation')}`);
+        const res = await visit(
+          `${server.url}/api/auth/email-confirmation?confirmation=${codeIn(user.mail, 'confirmation')}`,
+        );
         assert.equal(res.status, 302);
         assert.equal(res.headers.get('location'), '/');
       } finally {
@@ -142,23 +159,37 @@ for (const dialect of DIALECTS) {
       assert.equal(smtp.to(user.email).length, 2, 'the registration and the first re-send only');
       assert.equal(smtp.to(blocked.email).length, 1, 'the registration only');
 
-      for (const [body, message] of [[{}, 'email is a required field'], [{ email: 'nope' }, 'email must be a valid email']] as const) {
+      for (const [body, message] of [
+        [{}, 'email is a required field'],
+        [{ email: 'nope' }, 'email must be a valid email'],
+      ] as const) {
         const bad = await anon().post('/api/auth/send-email-confirmation', body);
         assert.equal(bad.status, 400);
         assert.equal(bad.body.error.message, message);
       }
     });
 
-    it('a confirmation email that cannot be sent is Strapi\'s 400; the account exists, unconfirmed', async () => {
+    it("a confirmation email that cannot be sent is Strapi's 400; the account exists, unconfirmed", async () => {
       const dead = await startSmtp();
       await dead.close();
       const broken = await startServer(dialect, {
         nodeOf: server,
-        config: { plugins: { email: emailPlugin(dead), 'users-permissions': { config: { advanced: { email_confirmation: true }, register: { ratelimit: { max: 1000 } } } } } },
+        config: {
+          plugins: {
+            email: emailPlugin(dead),
+            'users-permissions': {
+              config: { advanced: { email_confirmation: true }, register: { ratelimit: { max: 1000 } } },
+            },
+          },
+        },
       });
       try {
         const username = unique('u');
-        const res = await broken.publicApi.post('/api/auth/local/register', { username, email: `${username}@example.com`, password: 'secret123' });
+        const res = await broken.publicApi.post('/api/auth/local/register', {
+          username,
+          email: `${username}@example.com`,
+          password: 'secret123',
+        });
         assert.equal(res.status, 400);
         assert.equal(res.body.error.name, 'ApplicationError');
         assert.equal(res.body.error.message, 'Error sending confirmation email');

@@ -13,16 +13,25 @@ for (const dialect of DIALECTS) {
     let article: string;
     before(async () => {
       server = await startServer(dialect, {
-        config: { permissions: { public: ['api::article.article.find', 'api::article.article.findOne', 'api::tag.tag.find'] } },
+        config: {
+          permissions: { public: ['api::article.article.find', 'api::article.article.findOne', 'api::tag.tag.find'] },
+        },
       });
-      const author = (await server.api.post('/api/authors', { data: { name: 'Secret Sam', email: 'sam@example.com' } })).body.data.documentId;
+      const author = (await server.api.post('/api/authors', { data: { name: 'Secret Sam', email: 'sam@example.com' } }))
+        .body.data.documentId;
       const tag = (await server.api.post('/api/tags', { data: { name: 'open' } })).body.data.documentId;
-      article = (await server.api.post('/api/articles', { data: { title: 'Public post', author, tags: [tag] } })).body.data.documentId;
+      article = (await server.api.post('/api/articles', { data: { title: 'Public post', author, tags: [tag] } })).body
+        .data.documentId;
     });
     after(() => server?.close());
 
     it('the author relation is left unpopulated for Public, whatever the populate form', async () => {
-      for (const query of ['populate=author', 'populate=*', 'populate[author][fields][0]=name', 'populate[tags][populate]=*']) {
+      for (const query of [
+        'populate=author',
+        'populate=*',
+        'populate[author][fields][0]=name',
+        'populate[tags][populate]=*',
+      ]) {
         const res = await server.publicApi.get(`/api/articles/${article}?${query}`);
         assert.equal(res.status, 200, query);
         assert.equal(res.body.data.author, undefined, query);
@@ -35,7 +44,12 @@ for (const dialect of DIALECTS) {
     });
 
     it('filters and sort through the author are refused, not answered', async () => {
-      for (const query of ['filters[author][name][$startsWith]=Secret', 'filters[author][email][$contains]=sam', 'filters[$or][0][author][name][$eq]=x', 'sort=author.name']) {
+      for (const query of [
+        'filters[author][name][$startsWith]=Secret',
+        'filters[author][email][$contains]=sam',
+        'filters[$or][0][author][name][$eq]=x',
+        'sort=author.name',
+      ]) {
         const res = await server.publicApi.get(`/api/articles?${query}`);
         assert.ok(res.status === 400 || res.status === 403, `${query}: ${res.status}`);
         assert.doesNotMatch(res.text, /Secret Sam/);

@@ -63,7 +63,7 @@ for (const dialect of DIALECTS) {
     const login = (identifier: string, password: string) => anon().post('/api/auth/local', { identifier, password });
     const me = (jwt: string) => anon().get('/api/users/me', bearer(jwt));
 
-    it('forgot-password gives one answer whether or not the email is an account\'s, and mails the reset link to accounts only', async () => {
+    it("forgot-password gives one answer whether or not the email is an account's, and mails the reset link to accounts only", async () => {
       const user = await register();
       const blocked = await register();
       await server.vellum.auth.users.setBlocked(blocked.id, true);
@@ -91,14 +91,22 @@ for (const dialect of DIALECTS) {
       assert.deepEqual(smtp.to(blocked.email), []);
     });
 
-    it('the code is kept hashed, never in the user\'s fields', async () => {
+    it("the code is kept hashed, never in the user's fields", async () => {
       const user = await register();
       const code = await forgot(user.email);
-      const rows = await server.vellum.database.db.selectFrom('up_user_codes').selectAll().where('user_id', '=', user.id).execute();
+      const rows = await server.vellum.database.db
+        .selectFrom('up_user_codes')
+        .selectAll()
+        .where('user_id', '=', user.id)
+        .execute();
       assert.equal(rows.length, 1);
       assert.equal(rows[0].code_hash, sha256(code));
       assert.equal(rows[0].purpose, 'reset-password');
-      const stored = await server.vellum.database.db.selectFrom('up_users').select(['reset_password_token', 'confirmation_token']).where('id', '=', user.id).executeTakeFirstOrThrow();
+      const stored = await server.vellum.database.db
+        .selectFrom('up_users')
+        .select(['reset_password_token', 'confirmation_token'])
+        .where('id', '=', user.id)
+        .executeTakeFirstOrThrow();
       assert.deepEqual(stored, { reset_password_token: null, confirmation_token: null });
     });
 
@@ -107,7 +115,11 @@ for (const dialect of DIALECTS) {
       const earlier = (await login(user.username, user.password)).body.jwt as string;
       assert.equal((await me(earlier)).status, 200);
       const code = await forgot(user.email);
-      const res = await anon().post('/api/auth/reset-password', { code, password: 'brand-new-1', passwordConfirmation: 'brand-new-1' });
+      const res = await anon().post('/api/auth/reset-password', {
+        code,
+        password: 'brand-new-1',
+        passwordConfirmation: 'brand-new-1',
+      });
       assert.equal(res.status, 200, res.text);
       assert.deepEqual(Object.keys(res.body).sort(), ['jwt', 'user']);
       assert.equal(res.body.user.id, user.id);
@@ -124,7 +136,11 @@ for (const dialect of DIALECTS) {
       assert.equal(fresh.status, 200);
       assert.equal((await me(fresh.body.jwt)).status, 200, 'a login right after the reset is valid');
 
-      const again = await anon().post('/api/auth/reset-password', { code, password: 'another-pass-2', passwordConfirmation: 'another-pass-2' });
+      const again = await anon().post('/api/auth/reset-password', {
+        code,
+        password: 'another-pass-2',
+        passwordConfirmation: 'another-pass-2',
+      });
       assert.equal(again.status, 400);
       assert.equal(again.body.error.name, 'ValidationError');
       assert.equal(again.body.error.message, 'Incorrect code provided');
@@ -136,7 +152,11 @@ for (const dialect of DIALECTS) {
       const first = await forgot(user.email);
       const second = await forgot(user.email);
       assert.notEqual(first, second);
-      const stale = await anon().post('/api/auth/reset-password', { code: first, password: 'brand-new-1', passwordConfirmation: 'brand-new-1' });
+      const stale = await anon().post('/api/auth/reset-password', {
+        code: first,
+        password: 'brand-new-1',
+        passwordConfirmation: 'brand-new-1',
+      });
       assert.equal(stale.body.error.message, 'Incorrect code provided');
 
       // Expired: its expiry written into the past, as an hour later would find it.
@@ -145,38 +165,91 @@ for (const dialect of DIALECTS) {
         .set({ expires_at: server.vellum.database.dialect.encode('datetime', new Date(Date.now() - 1000)) })
         .where('code_hash', '=', sha256(second))
         .execute();
-      const expired = await anon().post('/api/auth/reset-password', { code: second, password: 'brand-new-1', passwordConfirmation: 'brand-new-1' });
+      const expired = await anon().post('/api/auth/reset-password', {
+        code: second,
+        password: 'brand-new-1',
+        passwordConfirmation: 'brand-new-1',
+      });
       assert.equal(expired.status, 400);
       assert.equal(expired.body.error.message, 'Incorrect code provided');
       assert.equal((await login(user.email, user.password)).status, 200);
       assert.equal((await me(user.jwt)).status, 200, 'nothing was revoked');
     });
 
-    it('reset-password refuses bad input with Strapi\'s 400s, and the code stays usable', async () => {
+    it("reset-password refuses bad input with Strapi's 400s, and the code stays usable", async () => {
       const user = await register();
       const code = await forgot(user.email);
       const cases: [Record<string, unknown>, string, (string | number)[][]][] = [
-        [{ code, password: 'brand-new-1', passwordConfirmation: 'brand-new-2' }, 'Passwords do not match', [['passwordConfirmation']]],
-        [{ code, password: '123', passwordConfirmation: '123' }, 'password must be at least 6 characters', [['password']]],
-        [{ code, password: 'x'.repeat(73), passwordConfirmation: 'x'.repeat(73) }, 'Password must be less than 73 bytes', [['password']]],
-        [{ code, password: 'forbidden-1', passwordConfirmation: 'forbidden-1' }, 'Password validation failed.', [['password']]],
+        [
+          { code, password: 'brand-new-1', passwordConfirmation: 'brand-new-2' },
+          'Passwords do not match',
+          [['passwordConfirmation']],
+        ],
+        [
+          { code, password: '123', passwordConfirmation: '123' },
+          'password must be at least 6 characters',
+          [['password']],
+        ],
+        [
+          { code, password: 'x'.repeat(73), passwordConfirmation: 'x'.repeat(73) },
+          'Password must be less than 73 bytes',
+          [['password']],
+        ],
+        [
+          { code, password: 'forbidden-1', passwordConfirmation: 'forbidden-1' },
+          'Password validation failed.',
+          [['password']],
+        ],
         [{ code }, '2 errors occurred', [['password'], ['passwordConfirmation']]],
         [{ password: 'brand-new-1', passwordConfirmation: 'brand-new-1' }, 'code is a required field', [['code']]],
-        [{ code, password: 12345678, passwordConfirmation: 12345678 }, '2 errors occurred', [['password'], ['passwordConfirmation']]],
-        [{ code, password: 'brand-new-1', passwordConfirmation: 'brand-new-1', email: user.email }, 'this field has unspecified keys: email', [[]]],
+        [
+          { code, password: 12345678, passwordConfirmation: 12345678 },
+          '2 errors occurred',
+          [['password'], ['passwordConfirmation']],
+        ],
+        [
+          { code, password: 'brand-new-1', passwordConfirmation: 'brand-new-1', email: user.email },
+          'this field has unspecified keys: email',
+          [[]],
+        ],
       ];
       for (const [body, message, paths] of cases) {
         const res = await anon().post('/api/auth/reset-password', body);
         assert.equal(res.status, 400, JSON.stringify(body));
         assert.equal(res.body.error.name, 'ValidationError');
         assert.equal(res.body.error.message, message, JSON.stringify(body));
-        assert.deepEqual(res.body.error.details.errors.map((error: { path: unknown }) => error.path), paths);
+        assert.deepEqual(
+          res.body.error.details.errors.map((error: { path: unknown }) => error.path),
+          paths,
+        );
         assert.doesNotMatch(res.text, /brand-new|forbidden-1|12345678/, 'no password echoed');
       }
-      assert.equal((await anon().post('/api/auth/reset-password', { code: 'nope', password: 'brand-new-1', passwordConfirmation: 'brand-new-1' })).body.error.message, 'Incorrect code provided');
-      for (const body of ['[]', 'not json']) assert.equal((await anon().request('POST', '/api/auth/reset-password', { rawBody: body, headers: { 'content-type': 'application/json' } })).status, 400);
+      assert.equal(
+        (
+          await anon().post('/api/auth/reset-password', {
+            code: 'nope',
+            password: 'brand-new-1',
+            passwordConfirmation: 'brand-new-1',
+          })
+        ).body.error.message,
+        'Incorrect code provided',
+      );
+      for (const body of ['[]', 'not json'])
+        assert.equal(
+          (
+            await anon().request('POST', '/api/auth/reset-password', {
+              rawBody: body,
+              headers: { 'content-type': 'application/json' },
+            })
+          ).status,
+          400,
+        );
       assert.equal((await login(user.email, user.password)).status, 200, 'nothing changed');
-      const ok = await anon().post('/api/auth/reset-password', { code, password: 'brand-new-1', passwordConfirmation: 'brand-new-1' });
+      const ok = await anon().post('/api/auth/reset-password', {
+        code,
+        password: 'brand-new-1',
+        passwordConfirmation: 'brand-new-1',
+      });
       assert.equal(ok.status, 200, 'the code was not used up by the refused requests');
     });
 
@@ -197,7 +270,11 @@ for (const dialect of DIALECTS) {
     it('change-password answers {jwt, user} for the signed-in user and revokes earlier JWTs and pending reset codes', async () => {
       const user = await register();
       const code = await forgot(user.email);
-      const res = await anon().post('/api/auth/change-password', { currentPassword: user.password, password: 'changed-pass-1', passwordConfirmation: 'changed-pass-1' }, bearer(user.jwt));
+      const res = await anon().post(
+        '/api/auth/change-password',
+        { currentPassword: user.password, password: 'changed-pass-1', passwordConfirmation: 'changed-pass-1' },
+        bearer(user.jwt),
+      );
       assert.equal(res.status, 200, res.text);
       assert.deepEqual(Object.keys(res.body).sort(), ['jwt', 'user']);
       assert.equal(res.body.user.email, user.email);
@@ -205,20 +282,49 @@ for (const dialect of DIALECTS) {
       assert.equal((await me(user.jwt)).status, 401, 'the JWT used to change it is revoked too');
       assert.equal((await login(user.email, user.password)).status, 400);
       assert.equal((await login(user.email, 'changed-pass-1')).status, 200);
-      const reset = await anon().post('/api/auth/reset-password', { code, password: 'brand-new-1', passwordConfirmation: 'brand-new-1' });
-      assert.equal(reset.body.error.message, 'Incorrect code provided', 'a reset link sent before the change no longer works');
+      const reset = await anon().post('/api/auth/reset-password', {
+        code,
+        password: 'brand-new-1',
+        passwordConfirmation: 'brand-new-1',
+      });
+      assert.equal(
+        reset.body.error.message,
+        'Incorrect code provided',
+        'a reset link sent before the change no longer works',
+      );
     });
 
     it('change-password refuses bad input, a wrong current password and callers that are no user; nothing changes', async () => {
       const user = await register();
-      const change = (body: unknown, headers = bearer(user.jwt)) => anon().post('/api/auth/change-password', body, headers);
+      const change = (body: unknown, headers = bearer(user.jwt)) =>
+        anon().post('/api/auth/change-password', body, headers);
       const cases: [unknown, string][] = [
-        [{ currentPassword: 'wrong-password', password: 'changed-pass-1', passwordConfirmation: 'changed-pass-1' }, 'The provided current password is invalid'],
-        [{ currentPassword: user.password, password: user.password, passwordConfirmation: user.password }, 'Your new password must be different than your current password'],
-        [{ currentPassword: user.password, password: 'changed-pass-1', passwordConfirmation: 'changed-pass-2' }, 'Passwords do not match'],
-        [{ currentPassword: user.password, password: 'abc', passwordConfirmation: 'abc' }, 'password must be at least 6 characters'],
+        [
+          { currentPassword: 'wrong-password', password: 'changed-pass-1', passwordConfirmation: 'changed-pass-1' },
+          'The provided current password is invalid',
+        ],
+        [
+          { currentPassword: user.password, password: user.password, passwordConfirmation: user.password },
+          'Your new password must be different than your current password',
+        ],
+        [
+          { currentPassword: user.password, password: 'changed-pass-1', passwordConfirmation: 'changed-pass-2' },
+          'Passwords do not match',
+        ],
+        [
+          { currentPassword: user.password, password: 'abc', passwordConfirmation: 'abc' },
+          'password must be at least 6 characters',
+        ],
         [{ password: 'changed-pass-1', passwordConfirmation: 'changed-pass-1' }, 'currentPassword is a required field'],
-        [{ currentPassword: user.password, password: 'changed-pass-1', passwordConfirmation: 'changed-pass-1', role: 3 }, 'this field has unspecified keys: role'],
+        [
+          {
+            currentPassword: user.password,
+            password: 'changed-pass-1',
+            passwordConfirmation: 'changed-pass-1',
+            role: 3,
+          },
+          'this field has unspecified keys: role',
+        ],
       ];
       for (const [body, message] of cases) {
         const res = await change(body);
@@ -226,7 +332,11 @@ for (const dialect of DIALECTS) {
         assert.equal(res.body.error.name, 'ValidationError');
         assert.equal(res.body.error.message, message);
       }
-      const good = { currentPassword: user.password, password: 'changed-pass-1', passwordConfirmation: 'changed-pass-1' };
+      const good = {
+        currentPassword: user.password,
+        password: 'changed-pass-1',
+        passwordConfirmation: 'changed-pass-1',
+      };
       const anonymous = await anon().post('/api/auth/change-password', good);
       assert.equal(anonymous.status, 403, 'Public may not change a password');
       const token = await anon().post('/api/auth/change-password', good, { headers: server.authHeaders });
@@ -241,20 +351,28 @@ for (const dialect of DIALECTS) {
     it('a JWT that project code issues after a change is valid; one made before it is not', async () => {
       const user = await register();
       const before = await server.vellum.auth.jwt.issue({ id: user.id });
-      await anon().post('/api/auth/change-password', { currentPassword: user.password, password: 'changed-pass-1', passwordConfirmation: 'changed-pass-1' }, bearer(user.jwt));
+      await anon().post(
+        '/api/auth/change-password',
+        { currentPassword: user.password, password: 'changed-pass-1', passwordConfirmation: 'changed-pass-1' },
+        bearer(user.jwt),
+      );
       const after = await server.vellum.auth.jwt.issue({ id: user.id });
       assert.equal((await me(before)).status, 401);
       assert.equal((await me(after)).status, 200);
     });
 
-    it('registration applies the same password rules: validatePassword, 72 bytes, the type\'s minLength; nobody is created', async () => {
+    it("registration applies the same password rules: validatePassword, 72 bytes, the type's minLength; nobody is created", async () => {
       for (const [password, message] of [
         ['forbidden-1', 'Password validation failed.'],
         ['x'.repeat(73), 'Password must be less than 73 bytes'],
         ['short', 'password must be at least 6 characters'],
       ] as const) {
         const username = unique('u');
-        const res = await anon().post('/api/auth/local/register', { username, email: `${username}@example.com`, password });
+        const res = await anon().post('/api/auth/local/register', {
+          username,
+          email: `${username}@example.com`,
+          password,
+        });
         assert.equal(res.status, 400, password);
         assert.equal(res.body.error.name, 'ValidationError');
         assert.match(JSON.stringify(res.body.error), new RegExp(message.replace('.', '\\.')), res.text);

@@ -13,9 +13,13 @@ import { DIALECTS, startServer, type TestServer } from '../helpers/server.js';
 import { unique } from '../helpers/unique.js';
 import { cliOutput } from '../helpers/cli.js';
 
-
 /** The blog example's Public grants (config/permissions), as an override replaces the whole list. */
-const BLOG_PUBLIC = ['api::*.find', 'api::*.findOne', 'plugin::upload.content-api.find', 'plugin::upload.content-api.findOne'];
+const BLOG_PUBLIC = [
+  'api::*.find',
+  'api::*.findOne',
+  'plugin::upload.content-api.find',
+  'plugin::upload.content-api.findOne',
+];
 
 for (const dialect of DIALECTS) {
   describe(`config/permissions seeds each grant once [${dialect}]`, () => {
@@ -27,7 +31,8 @@ for (const dialect of DIALECTS) {
       return roles.find((role) => role.type === 'public')!.permissions;
     };
     /** Another node on the same database: it runs start-up's seeding again, as a restart does. */
-    const restart = (config: Record<string, Record<string, unknown>> = {}) => startServer(dialect, { project: project.dir, nodeOf: server, config });
+    const restart = (config: Record<string, Record<string, unknown>> = {}) =>
+      startServer(dialect, { project: project.dir, nodeOf: server, config });
 
     before(async () => {
       project = copyProject();
@@ -43,7 +48,10 @@ for (const dialect of DIALECTS) {
 
     it('a declared grant revoked with the CLI stays revoked at the next CLI command and the next start', async () => {
       assert.equal((await server.publicApi.get('/api/tags')).status, 200, 'the file grants it');
-      assert.match(await vellum('permissions', 'revoke', 'public', 'api::tag.tag.find'), /Revoked for Public: api::tag\.tag\.find/);
+      assert.match(
+        await vellum('permissions', 'revoke', 'public', 'api::tag.tag.find'),
+        /Revoked for Public: api::tag\.tag\.find/,
+      );
       assert.equal((await server.publicApi.get('/api/tags')).status, 403);
 
       // The next CLI command starts users-and-permissions again: the grant does not come back.
@@ -66,7 +74,8 @@ for (const dialect of DIALECTS) {
       await server.vellum.auth.admins.create(email, 'an-admin-password');
       const login = await server.publicApi.post('/admin/login', { email, password: 'an-admin-password' });
       const admin = new HttpClient(server.url, { authorization: `Bearer ${login.body.data.token}` });
-      const category = (await server.api.post('/api/categories', { data: { name: unique('seeded') } })).body.data.documentId;
+      const category = (await server.api.post('/api/categories', { data: { name: unique('seeded') } })).body.data
+        .documentId;
       assert.equal((await server.publicApi.get(`/api/categories/${category}`)).status, 200);
 
       const revoked = await admin.delete('/admin/roles/public/permissions/api::category.category.findOne');
@@ -74,9 +83,14 @@ for (const dialect of DIALECTS) {
       const node = await restart();
       try {
         assert.equal((await node.publicApi.get(`/api/categories/${category}`)).status, 403);
-        assert.ok(!(await admin.get('/admin/roles/public')).body.data.permissions.includes('api::category.category.findOne'));
+        assert.ok(
+          !(await admin.get('/admin/roles/public')).body.data.permissions.includes('api::category.category.findOne'),
+        );
         // Granted again by an administrator, it is there, and a restart keeps it.
-        assert.equal((await admin.post('/admin/roles/public/permissions', { actions: ['api::category.category.findOne'] })).status, 200);
+        assert.equal(
+          (await admin.post('/admin/roles/public/permissions', { actions: ['api::category.category.findOne'] })).status,
+          200,
+        );
         assert.equal((await node.publicApi.get(`/api/categories/${category}`)).status, 200);
       } finally {
         await node.close();
@@ -96,7 +110,9 @@ for (const dialect of DIALECTS) {
       const removed = await restart();
       try {
         assert.equal((await removed.publicApi.post('/api/authors', { data: { name: `${name}-2` } })).status, 201);
-        await server.vellum.auth.roles.revoke((await server.vellum.auth.roles.get('public')).documentId, ['api::author.author.create']);
+        await server.vellum.auth.roles.revoke((await server.vellum.auth.roles.get('public')).documentId, [
+          'api::author.author.create',
+        ]);
         assert.equal((await removed.publicApi.post('/api/authors', { data: { name: `${name}-3` } })).status, 403);
       } finally {
         await removed.close();

@@ -20,9 +20,22 @@ for (const dialect of DIALECTS) {
     before(async () => {
       server = await startServer(dialect, {
         // Registrations are all from one address: more than the login limit (test/users-permissions/accounts.test.ts tests theirs).
-        config: { plugins: { 'users-permissions': { config: { ratelimit: { perAccount: true, max: 3, interval: 60_000 }, register: { ratelimit: { max: 1000 } } } } } },
+        config: {
+          plugins: {
+            'users-permissions': {
+              config: {
+                ratelimit: { perAccount: true, max: 3, interval: 60_000 },
+                register: { ratelimit: { max: 1000 } },
+              },
+            },
+          },
+        },
       });
-      const alice = await server.publicApi.post('/api/auth/local/register', { username: 'alice', email: 'alice@example.com', password: 'secret123' });
+      const alice = await server.publicApi.post('/api/auth/local/register', {
+        username: 'alice',
+        email: 'alice@example.com',
+        password: 'secret123',
+      });
       assert.equal(alice.status, 200, JSON.stringify(alice.body));
       jwt = alice.body.jwt;
       userId = alice.body.user.id;
@@ -31,13 +44,35 @@ for (const dialect of DIALECTS) {
     const anon = () => server.publicApi;
 
     it('register answers {jwt, user} without the envelope; the email is normalised, the password never shown', async () => {
-      const res = await anon().post('/api/auth/local/register', { username: 'carol', email: '  Carol@Example.COM ', password: 'secret123' });
+      const res = await anon().post('/api/auth/local/register', {
+        username: 'carol',
+        email: '  Carol@Example.COM ',
+        password: 'secret123',
+      });
       assert.equal(res.status, 200);
       assert.match(res.body.jwt, /^[\w-]+\.[\w-]+\.[\w-]+$/);
       const { user } = res.body;
-      assert.deepEqual(Object.keys(user).sort(), ['blocked', 'confirmed', 'createdAt', 'documentId', 'email', 'id', 'provider', 'publishedAt', 'updatedAt', 'username']);
-      assert.deepEqual([user.username, user.email, user.provider, user.confirmed, user.blocked], ['carol', 'carol@example.com', 'local', true, false]);
-      const stored = await server.vellum.database.db.selectFrom('up_users').select('password').where('id', '=', user.id).executeTakeFirstOrThrow();
+      assert.deepEqual(Object.keys(user).sort(), [
+        'blocked',
+        'confirmed',
+        'createdAt',
+        'documentId',
+        'email',
+        'id',
+        'provider',
+        'publishedAt',
+        'updatedAt',
+        'username',
+      ]);
+      assert.deepEqual(
+        [user.username, user.email, user.provider, user.confirmed, user.blocked],
+        ['carol', 'carol@example.com', 'local', true, false],
+      );
+      const stored = await server.vellum.database.db
+        .selectFrom('up_users')
+        .select('password')
+        .where('id', '=', user.id)
+        .executeTakeFirstOrThrow();
       assert.match(String(stored.password), /^\$2[aby]\$10\$/, 'bcrypt hash');
     });
 
@@ -47,7 +82,11 @@ for (const dialect of DIALECTS) {
       const before = await users();
       for (const [method, path, body] of [
         ['post', '/api/auth/local', { identifier: 'alice', password: 'secret123' }],
-        ['post', '/api/auth/local/register', { username: 'garbage-bearer', email: 'garbage-bearer@example.com', password: 'secret123' }],
+        [
+          'post',
+          '/api/auth/local/register',
+          { username: 'garbage-bearer', email: 'garbage-bearer@example.com', password: 'secret123' },
+        ],
         ['post', '/api/auth/forgot-password', { email: 'alice@example.com' }],
         ['post', '/api/auth/reset-password', {}],
         ['post', '/api/auth/send-email-confirmation', { email: 'alice@example.com' }],
@@ -57,7 +96,11 @@ for (const dialect of DIALECTS) {
       ] as const) {
         const res = method === 'get' ? await garbage.get(path) : await garbage.post(path, body);
         assert.equal(res.status, 401, `${path}: ${res.text}`);
-        assert.deepEqual([res.body.error.name, res.body.error.message], ['UnauthorizedError', 'Missing or invalid credentials'], path);
+        assert.deepEqual(
+          [res.body.error.name, res.body.error.message],
+          ['UnauthorizedError', 'Missing or invalid credentials'],
+          path,
+        );
       }
       assert.equal(await users(), before, 'nobody registered');
     });
@@ -75,7 +118,10 @@ for (const dialect of DIALECTS) {
         [{ username: 'bobby', email: 'bobby@example.com', password: '123' }, /password/],
         [{ username: 'bobby', email: 'bobby@example.com', password: 'x'.repeat(100) }, /password/],
         [{ username: 'bobby', email: 'bobby@example.com', password: 'secret123', role: 1 }, /Invalid parameters: role/],
-        [{ username: 'bobby', email: 'bobby@example.com', password: 'secret123', confirmed: false }, /Invalid parameters/],
+        [
+          { username: 'bobby', email: 'bobby@example.com', password: 'secret123', confirmed: false },
+          /Invalid parameters/,
+        ],
         [{ username: ['bobby'], email: 'bobby@example.com', password: 'secret123' }, /username/],
       ];
       for (const [body, message] of cases) {
@@ -84,7 +130,10 @@ for (const dialect of DIALECTS) {
         assert.equal(res.body.data, null);
         assert.match(JSON.stringify(res.body.error), message, JSON.stringify(body));
       }
-      const malformed = await anon().request('POST', '/api/auth/local/register', { rawBody: '{"username":', headers: { 'content-type': 'application/json' } });
+      const malformed = await anon().request('POST', '/api/auth/local/register', {
+        rawBody: '{"username":',
+        headers: { 'content-type': 'application/json' },
+      });
       assert.equal(malformed.status, 400);
       assert.equal(await users(), before);
     });
@@ -110,11 +159,16 @@ for (const dialect of DIALECTS) {
     });
 
     it('repeated failures are rate-limited with 429, per client and account', async () => {
-      for (let i = 0; i < 3; i++) await anon().post('/api/auth/local', { identifier: 'victim', password: `guess-${i}` });
+      for (let i = 0; i < 3; i++)
+        await anon().post('/api/auth/local', { identifier: 'victim', password: `guess-${i}` });
       const limited = await anon().post('/api/auth/local', { identifier: 'victim', password: 'guess-x' });
       assert.equal(limited.status, 429);
       assert.equal(limited.body.error.name, 'RateLimitError');
-      assert.equal((await anon().post('/api/auth/local', { identifier: 'alice', password: 'secret123' })).status, 200, 'others unaffected');
+      assert.equal(
+        (await anon().post('/api/auth/local', { identifier: 'alice', password: 'secret123' })).status,
+        200,
+        'others unaffected',
+      );
     });
 
     // Strapi 5 answers 403 ForbiddenError without credentials (earlier Vellum answered 401).
@@ -139,7 +193,11 @@ for (const dialect of DIALECTS) {
       assert.equal(missing.status, 404);
       assert.equal(missing.body.error.name, 'NotFoundError');
       assert.equal((await server.api.get('/api/users/abc')).status, 404);
-      assert.equal((await server.api.get('/api/users?filters[password][$startsWith]=$2')).status, 400, 'no oracle on hashes');
+      assert.equal(
+        (await server.api.get('/api/users?filters[password][$startsWith]=$2')).status,
+        400,
+        'no oracle on hashes',
+      );
       assert.equal((await server.api.get('/api/users?sort=password')).status, 400);
     });
 
@@ -147,51 +205,97 @@ for (const dialect of DIALECTS) {
       const [header, , signature] = jwt.split('.');
       const forged = `${header}.${b64({ id: userId + 1, iat: 1 })}.${signature}`;
       const none = `${b64({ alg: 'none', typ: 'JWT' })}.${b64({ id: userId })}.`;
-      const foreign = await new SignJWT({ id: userId }).setProtectedHeader({ alg: 'HS256' }).setExpirationTime('1h').sign(new TextEncoder().encode('another-secret-entirely'));
+      const foreign = await new SignJWT({ id: userId })
+        .setProtectedHeader({ alg: 'HS256' })
+        .setExpirationTime('1h')
+        .sign(new TextEncoder().encode('another-secret-entirely'));
       for (const token of [forged, none, foreign, jwt.slice(0, -2)]) {
         const res = await anon().get('/api/articles', bearer(token));
         assert.equal(res.status, 401, token);
         assert.equal(res.body.error.name, 'UnauthorizedError');
       }
       // The configured lifetime is what tokens carry; a token past it is refused.
-      const expiring = await startServer(dialect, { nodeOf: server, config: { plugins: { 'users-permissions': { config: { jwt: { expiresIn: '2h' } } } } } });
+      const expiring = await startServer(dialect, {
+        nodeOf: server,
+        config: { plugins: { 'users-permissions': { config: { jwt: { expiresIn: '2h' } } } } },
+      });
       try {
-        const short = (await expiring.publicApi.post('/api/auth/local', { identifier: 'alice', password: 'secret123' })).body.jwt;
+        const short = (await expiring.publicApi.post('/api/auth/local', { identifier: 'alice', password: 'secret123' }))
+          .body.jwt;
         const claims = JSON.parse(Buffer.from(short.split('.')[1], 'base64url').toString());
         assert.equal(claims.exp - claims.iat, 7200);
         assert.equal((await expiring.publicApi.get('/api/users/me', bearer(short))).status, 200);
       } finally {
         await expiring.close();
       }
-      const secret = (await server.vellum.database.db.selectFrom('vellum_meta').select('value').where('name', '=', 'auth.jwt_secret').executeTakeFirstOrThrow()).value as string;
+      const secret = (
+        await server.vellum.database.db
+          .selectFrom('vellum_meta')
+          .select('value')
+          .where('name', '=', 'auth.jwt_secret')
+          .executeTakeFirstOrThrow()
+      ).value as string;
       const now = Math.floor(Date.now() / 1000);
-      const expiredJwt = await new SignJWT({ id: userId }).setProtectedHeader({ alg: 'HS256' }).setIssuedAt(now - 100).setExpirationTime(now - 10).sign(new TextEncoder().encode(secret));
-      const stillValid = await new SignJWT({ id: userId }).setProtectedHeader({ alg: 'HS256' }).setIssuedAt(now).setExpirationTime(now + 60).sign(new TextEncoder().encode(secret));
-      assert.equal((await anon().get('/api/users/me', bearer(stillValid))).status, 200, 'signed with the node\'s secret');
+      const expiredJwt = await new SignJWT({ id: userId })
+        .setProtectedHeader({ alg: 'HS256' })
+        .setIssuedAt(now - 100)
+        .setExpirationTime(now - 10)
+        .sign(new TextEncoder().encode(secret));
+      const stillValid = await new SignJWT({ id: userId })
+        .setProtectedHeader({ alg: 'HS256' })
+        .setIssuedAt(now)
+        .setExpirationTime(now + 60)
+        .sign(new TextEncoder().encode(secret));
+      assert.equal(
+        (await anon().get('/api/users/me', bearer(stillValid))).status,
+        200,
+        "signed with the node's secret",
+      );
       const expired = await anon().get('/api/users/me', bearer(expiredJwt));
       assert.equal(expired.status, 401);
       // Strapi's words (a front end matches them); why, in the details.
-      assert.deepEqual([expired.body.error.message, expired.body.error.details], ['Missing or invalid credentials', { reason: 'Token expired' }]);
+      assert.deepEqual(
+        [expired.body.error.message, expired.body.error.details],
+        ['Missing or invalid credentials', { reason: 'Token expired' }],
+      );
     });
 
     it('a blocked user can neither log in nor use an earlier JWT', async () => {
-      await anon().post('/api/auth/local/register', { username: 'mallory', email: 'mallory@example.com', password: 'secret123' });
+      await anon().post('/api/auth/local/register', {
+        username: 'mallory',
+        email: 'mallory@example.com',
+        password: 'secret123',
+      });
       const login = await anon().post('/api/auth/local', { identifier: 'mallory', password: 'secret123' });
       await server.vellum.auth.users.setBlocked(login.body.user.id, true);
       const blocked = await anon().post('/api/auth/local', { identifier: 'mallory', password: 'secret123' });
       assert.equal(blocked.status, 400);
       assert.match(blocked.body.error.message, /blocked/);
       const refused = await anon().get('/api/articles', bearer(login.body.jwt));
-      assert.deepEqual([refused.status, refused.body.error.message, refused.body.error.details], [401, 'Invalid credentials', { reason: 'Your account has been blocked by an administrator' }]);
-      assert.equal((await anon().get('/api/articles', bearer('not.a.token'))).body.error.message, 'Missing or invalid credentials');
+      assert.deepEqual(
+        [refused.status, refused.body.error.message, refused.body.error.details],
+        [401, 'Invalid credentials', { reason: 'Your account has been blocked by an administrator' }],
+      );
+      assert.equal(
+        (await anon().get('/api/articles', bearer('not.a.token'))).body.error.message,
+        'Missing or invalid credentials',
+      );
       const wrong = await anon().post('/api/auth/local', { identifier: 'mallory', password: 'wrong-password' });
-      assert.equal(wrong.body.error.message, 'Invalid identifier or password', 'blocked is told only with the right password');
+      assert.equal(
+        wrong.body.error.message,
+        'Invalid identifier or password',
+        'blocked is told only with the right password',
+      );
     });
 
     it('registration can be closed at run time', async () => {
       await server.vellum.auth.setRegistrationOpen(false);
       try {
-        const res = await anon().post('/api/auth/local/register', { username: 'late', email: 'late@example.com', password: 'secret123' });
+        const res = await anon().post('/api/auth/local/register', {
+          username: 'late',
+          email: 'late@example.com',
+          password: 'secret123',
+        });
         assert.equal(res.status, 400);
         assert.equal(res.body.error.message, 'Register action is currently disabled');
       } finally {

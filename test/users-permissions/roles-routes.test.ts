@@ -33,37 +33,74 @@ for (const dialect of DIALECTS) {
       const role = await server.vellum.auth.roles.create(unique('role'));
       if (actions.length) await server.vellum.auth.roles.grant(role.documentId, actions);
       const username = unique('u');
-      const user = await server.vellum.auth.users.create({ username, email: `${username}@example.com`, password: 'secret123', role: role.documentId });
+      const user = await server.vellum.auth.users.create({
+        username,
+        email: `${username}@example.com`,
+        password: 'secret123',
+        role: role.documentId,
+      });
       const login = await server.publicApi.post('/api/auth/local', { identifier: username, password: 'secret123' });
-      return { id: user.id as number, role, client: new HttpClient(server.url, { authorization: `Bearer ${login.body.jwt}` }) };
+      return {
+        id: user.id as number,
+        role,
+        client: new HttpClient(server.url, { authorization: `Bearer ${login.body.jwt}` }),
+      };
     };
-    const roleByName = async (name: string) => ((await server.api.get(`${BASE}/roles`)).body.roles as Record<string, unknown>[]).find((role) => role.name === name);
+    const roleByName = async (name: string) =>
+      ((await server.api.get(`${BASE}/roles`)).body.roles as Record<string, unknown>[]).find(
+        (role) => role.name === name,
+      );
 
     it('GET /roles answers { roles } by name with nb_users; it needs role.find', async () => {
       assert.equal((await server.publicApi.get(`${BASE}/roles`)).status, 403);
       const reader = await signIn([`${ROLE}.find`]);
       const res = await reader.client.get(`${BASE}/roles`);
       assert.equal(res.status, 200);
-      const roles = res.body.roles as { id: number; documentId: string; name: string; type: string; nb_users: number }[];
+      const roles = res.body.roles as {
+        id: number;
+        documentId: string;
+        name: string;
+        type: string;
+        nb_users: number;
+      }[];
       const names = roles.map((role) => role.name);
-      assert.deepEqual(names, [...names].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)));
+      assert.deepEqual(
+        names,
+        [...names].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)),
+      );
       const own = roles.find((role) => role.documentId === reader.role.documentId)!;
       assert.equal(own.nb_users, 1);
       assert.equal(typeof own.id, 'number');
       assert.ok(roles.some((role) => role.type === 'public') && roles.some((role) => role.type === 'authenticated'));
-      assert.equal((await reader.client.get(`${BASE}/roles/${reader.role.id}`)).status, 403, 'findOne is another action');
+      assert.equal(
+        (await reader.client.get(`${BASE}/roles/${reader.role.id}`)).status,
+        403,
+        'findOne is another action',
+      );
     });
 
     it('a new database has Authenticated as role 1 and Public as role 2, as Strapi creates them', async () => {
-      const ids = Object.fromEntries(((await server.api.get(`${BASE}/roles`)).body.roles as { id: number; type: string }[]).map((role) => [role.type, role.id]));
+      const ids = Object.fromEntries(
+        ((await server.api.get(`${BASE}/roles`)).body.roles as { id: number; type: string }[]).map((role) => [
+          role.type,
+          role.id,
+        ]),
+      );
       assert.equal(ids.authenticated, 1);
       assert.equal(ids.public, 2);
       // Project code names the role by that id when it creates a user.
       const username = unique('r1');
-      const created = await server.api.post('/api/users', { username, email: `${username}@example.com`, password: 'secret123', role: 1 });
+      const created = await server.api.post('/api/users', {
+        username,
+        email: `${username}@example.com`,
+        password: 'secret123',
+        role: 1,
+      });
       assert.equal(created.status, 201, JSON.stringify(created.body));
       const login = await server.publicApi.post('/api/auth/local', { identifier: username, password: 'secret123' });
-      const me = await new HttpClient(server.url, { authorization: `Bearer ${login.body.jwt}` }).get('/api/users/me?populate=role');
+      const me = await new HttpClient(server.url, { authorization: `Bearer ${login.body.jwt}` }).get(
+        '/api/users/me?populate=role',
+      );
       assert.equal((me.body.role as { type: string }).type, 'authenticated');
     });
 
@@ -72,14 +109,32 @@ for (const dialect of DIALECTS) {
       const res = await reader.client.get(`${BASE}/roles/${reader.role.id}`);
       assert.equal(res.status, 200, JSON.stringify(res.body));
       const { role } = res.body;
-      assert.deepEqual([role.id, role.documentId, role.name, role.type], [reader.role.id, reader.role.documentId, reader.role.name, reader.role.type]);
-      assert.deepEqual(role.permissions['plugin::users-permissions'].controllers.role.findOne, { enabled: true, policy: '' });
-      assert.deepEqual(role.permissions['plugin::users-permissions'].controllers.role.find, { enabled: false, policy: '' });
+      assert.deepEqual(
+        [role.id, role.documentId, role.name, role.type],
+        [reader.role.id, reader.role.documentId, reader.role.name, reader.role.type],
+      );
+      assert.deepEqual(role.permissions['plugin::users-permissions'].controllers.role.findOne, {
+        enabled: true,
+        policy: '',
+      });
+      assert.deepEqual(role.permissions['plugin::users-permissions'].controllers.role.find, {
+        enabled: false,
+        policy: '',
+      });
       assert.deepEqual(role.permissions['api::article'].controllers.article.find, { enabled: false, policy: '' });
-      const publicRole = (await reader.client.get(`${BASE}/roles/${(await server.vellum.auth.roles.get('public')).id}`)).body.role;
-      assert.equal(publicRole.permissions['api::article'].controllers.article.find.enabled, true, 'the blog grants Public find');
+      const publicRole = (await reader.client.get(`${BASE}/roles/${(await server.vellum.auth.roles.get('public')).id}`))
+        .body.role;
+      assert.equal(
+        publicRole.permissions['api::article'].controllers.article.find.enabled,
+        true,
+        'the blog grants Public find',
+      );
       assert.equal((await reader.client.get(`${BASE}/roles/999999`)).status, 404);
-      assert.equal((await reader.client.get(`${BASE}/roles/${reader.role.documentId}`)).status, 200, 'a documentId works too');
+      assert.equal(
+        (await reader.client.get(`${BASE}/roles/${reader.role.documentId}`)).status,
+        200,
+        'a documentId works too',
+      );
     });
 
     it('POST /roles creates the role with its enabled permissions ({ ok: true }); it needs role.createRole', async () => {
@@ -106,7 +161,10 @@ for (const dialect of DIALECTS) {
         [{}, /Request body cannot be empty/],
         [{ name, permissions: tree('api::nothing.nothing.find') }, /Unknown action api::nothing.nothing.find/],
         [{ name, permissions: 'all' }, /permissions must be an object/],
-        [{ name, permissions: { 'api::tag': { controllers: { tag: { find: { enabled: 'yes' } } } } } }, /enabled: boolean/],
+        [
+          { name, permissions: { 'api::tag': { controllers: { tag: { find: { enabled: 'yes' } } } } } },
+          /enabled: boolean/,
+        ],
         [{ description: 'no name' }, /name/],
         [{ name: 'ab' }, /name/],
         [{ name, bogus: 1 }, /Invalid parameters: bogus/],
@@ -124,7 +182,10 @@ for (const dialect of DIALECTS) {
     it('PUT /roles/:role renames the role and replaces its grants; the next request sees them', async () => {
       const member = await signIn(['api::tag.tag.find', 'api::category.category.find']);
       assert.equal((await member.client.get('/api/tags')).status, 200);
-      const body = { name: unique('Renamed'), permissions: tree('api::category.category.find', 'api::category.category.findOne') };
+      const body = {
+        name: unique('Renamed'),
+        permissions: tree('api::category.category.find', 'api::category.category.findOne'),
+      };
       assert.equal((await member.client.put(`${BASE}/roles/${member.role.id}`, body)).status, 403);
       const updater = await signIn([`${ROLE}.updateRole`]);
       const res = await updater.client.put(`${BASE}/roles/${member.role.id}`, body);

@@ -42,7 +42,9 @@ for (const dialect of DIALECTS) {
     });
 
     it('GraphQL: the same validation errors, in extensions.error.details', async () => {
-      const res = await graphql(server, 'mutation($data: RecordInput!) { createRecord(data: $data) { data { id } } }', { data: { name: unique('rec'), secret: 'Sh0rt!x' } });
+      const res = await graphql(server, 'mutation($data: RecordInput!) { createRecord(data: $data) { data { id } } }', {
+        data: { name: unique('rec'), secret: 'Sh0rt!x' },
+      });
       const error = res.body.errors?.[0]?.extensions?.error;
       assert.equal(error?.name, 'ValidationError', JSON.stringify(res.body));
       assert.ok(!('value' in fieldError(error.details.errors, 'secret')));
@@ -58,11 +60,19 @@ for (const dialect of DIALECTS) {
     after(() => server?.close());
 
     it('REST register: a password too short or of another type', async () => {
-      const short = await server.publicApi.post('/api/auth/local/register', { username: unique('u'), email: `${unique('e')}@example.com`, password: 'Pw5!x' });
+      const short = await server.publicApi.post('/api/auth/local/register', {
+        username: unique('u'),
+        email: `${unique('e')}@example.com`,
+        password: 'Pw5!x',
+      });
       assert.equal(short.status, 400, JSON.stringify(short.body));
       assert.ok(!('value' in fieldError(short.body.error.details.errors, 'password')));
       assert.ok(!short.text.includes('Pw5!x'), short.text);
-      const typed = await server.publicApi.post('/api/auth/local/register', { username: unique('u'), email: `${unique('e')}@example.com`, password: 98765432 });
+      const typed = await server.publicApi.post('/api/auth/local/register', {
+        username: unique('u'),
+        email: `${unique('e')}@example.com`,
+        password: 98765432,
+      });
       assert.equal(typed.status, 400);
       assert.ok(!('value' in fieldError(typed.body.error.details.errors, 'password')));
       assert.ok(!typed.text.includes('98765432'), typed.text);
@@ -85,10 +95,18 @@ for (const dialect of DIALECTS) {
       ]) {
         const res = await graphql(server, register, { input }, { anonymous: true });
         assert.equal(res.status, 400, JSON.stringify(res.body));
-        assert.match(res.body.errors![0].message, /^Variable "\$input" got invalid value \(not repeated: it holds a password\); Field "(email|captcha)"/);
+        assert.match(
+          res.body.errors![0].message,
+          /^Variable "\$input" got invalid value \(not repeated: it holds a password\); Field "(email|captcha)"/,
+        );
         assert.ok(!JSON.stringify(res.body).includes(password), JSON.stringify(res.body));
       }
-      const short = await graphql(server, register, { input: { username: unique('u'), email: `${unique('e')}@example.com`, password: 'Pw5!x' } }, { anonymous: true });
+      const short = await graphql(
+        server,
+        register,
+        { input: { username: unique('u'), email: `${unique('e')}@example.com`, password: 'Pw5!x' } },
+        { anonymous: true },
+      );
       assert.ok(!JSON.stringify(short.body).includes('Pw5!x'), JSON.stringify(short.body));
     });
   });
@@ -126,12 +144,19 @@ describe('GraphQL suggestions', () => {
   it('outside production graphql-js suggestions help the developer', async () => {
     for (const query of probes) {
       const res = await graphql(development, query, variables);
-      assert.ok(res.body.errors!.some((error: { message: string }) => /Did you mean "(title|filters|articles|article)"/.test(error.message)), JSON.stringify(res.body));
+      assert.ok(
+        res.body.errors!.some((error: { message: string }) =>
+          /Did you mean "(title|filters|articles|article)"/.test(error.message),
+        ),
+        JSON.stringify(res.body),
+      );
     }
   });
 
   it('apolloServer.hideSchemaDetailsFromClientErrors decides when set, as in Apollo', async () => {
-    const server = await startServer('sqlite', { config: { plugins: { graphql: { config: { apolloServer: { hideSchemaDetailsFromClientErrors: true } } } } } });
+    const server = await startServer('sqlite', {
+      config: { plugins: { graphql: { config: { apolloServer: { hideSchemaDetailsFromClientErrors: true } } } } },
+    });
     try {
       const res = await graphql(server, probes[0]!);
       assert.equal(res.body.errors![0].message, 'Cannot query field "titel" on type "Article".');

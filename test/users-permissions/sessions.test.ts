@@ -14,7 +14,9 @@ const bearer = (token: string) => ({ headers: { authorization: `Bearer ${token}`
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 // Every registration comes from one address: more than the default limit (test/users-permissions/accounts.test.ts).
 const refreshConfig = (sessions: Record<string, unknown> = {}) => ({
-  plugins: { 'users-permissions': { config: { jwtManagement: 'refresh', sessions, register: { ratelimit: { max: 1000 } } } } },
+  plugins: {
+    'users-permissions': { config: { jwtManagement: 'refresh', sessions, register: { ratelimit: { max: 1000 } } } },
+  },
 });
 
 for (const dialect of DIALECTS) {
@@ -37,7 +39,14 @@ for (const dialect of DIALECTS) {
       const email = `${username}@example.com`;
       const res = await anon().post('/api/auth/local/register', { username, email, password });
       assert.equal(res.status, 200, res.text);
-      return { username, email, password, id: res.body.user.id as number, jwt: res.body.jwt as string, refreshToken: res.body.refreshToken as string };
+      return {
+        username,
+        email,
+        password,
+        id: res.body.user.id as number,
+        jwt: res.body.jwt as string,
+        refreshToken: res.body.refreshToken as string,
+      };
     }
 
     async function login(identifier: string, password: string, headers: Record<string, string> = {}) {
@@ -47,8 +56,10 @@ for (const dialect of DIALECTS) {
     }
 
     const me = (jwt: string, node = server) => node.publicApi.get('/api/users/me', bearer(jwt));
-    const refresh = (refreshToken: unknown, node = server) => node.publicApi.post('/api/auth/refresh', { refreshToken });
-    const sessionRows = (userId: number) => server.vellum.database.system.selectFrom('up_sessions').selectAll().where('user_id', '=', userId).execute();
+    const refresh = (refreshToken: unknown, node = server) =>
+      node.publicApi.post('/api/auth/refresh', { refreshToken });
+    const sessionRows = (userId: number) =>
+      server.vellum.database.system.selectFrom('up_sessions').selectAll().where('user_id', '=', userId).execute();
 
     it('login and register answer { jwt, refreshToken, user }; the access token works; the refresh token is stored hashed', async () => {
       const user = await register();
@@ -70,7 +81,10 @@ for (const dialect of DIALECTS) {
       assert.equal(refreshClaims.exp - refreshClaims.iat, 14 * 24 * 3600);
       const day = 24 * 3600 * 1000;
       for (const row of rows) {
-        const absolute = new Date(server.vellum.database.dialect.decode('datetime', row.absolute_expires_at) as string | Date).getTime() - Date.now();
+        const absolute =
+          new Date(
+            server.vellum.database.dialect.decode('datetime', row.absolute_expires_at) as string | Date,
+          ).getTime() - Date.now();
         assert.ok(absolute > 30 * day - 120_000 && absolute <= 30 * day, `absolute lifetime ${absolute} ms`);
       }
       assert.ok(rows.some((row) => row.token_hash === sha256(res.body.refreshToken)));
@@ -87,7 +101,12 @@ for (const dialect of DIALECTS) {
 
       const reused = await refresh(user.refreshToken, other);
       assert.equal(reused.status, 401);
-      assert.deepEqual(reused.body.error, { status: 401, name: 'UnauthorizedError', message: 'Invalid refresh token', details: {} });
+      assert.deepEqual(reused.body.error, {
+        status: 401,
+        name: 'UnauthorizedError',
+        message: 'Invalid refresh token',
+        details: {},
+      });
 
       // A rotated token replayed: two parties hold the session, which ends (reuse detection; Strapi
       // lets it go on): the current refresh token and the access tokens are refused too.
@@ -117,9 +136,20 @@ for (const dialect of DIALECTS) {
 
     it('logout with scope all, or with a deviceId, ends those sessions', async () => {
       const user = await register();
-      const laptop = await anon().post('/api/auth/local', { identifier: user.email, password: user.password, deviceId: 'laptop' });
-      const tablet = await anon().post('/api/auth/local', { identifier: user.email, password: user.password, deviceId: 'tablet' });
-      assert.equal((await server.publicApi.post('/api/auth/logout', { deviceId: 'laptop' }, bearer(user.jwt))).status, 200);
+      const laptop = await anon().post('/api/auth/local', {
+        identifier: user.email,
+        password: user.password,
+        deviceId: 'laptop',
+      });
+      const tablet = await anon().post('/api/auth/local', {
+        identifier: user.email,
+        password: user.password,
+        deviceId: 'tablet',
+      });
+      assert.equal(
+        (await server.publicApi.post('/api/auth/logout', { deviceId: 'laptop' }, bearer(user.jwt))).status,
+        200,
+      );
       assert.equal((await refresh(laptop.body.refreshToken)).status, 401);
       assert.equal((await me(user.jwt)).status, 200);
       assert.equal((await server.publicApi.post('/api/auth/logout', { scope: 'all' }, bearer(user.jwt))).status, 200);
@@ -132,7 +162,11 @@ for (const dialect of DIALECTS) {
     it('a password change ends every session and answers a new pair', async () => {
       const user = await register();
       const other1 = await login(user.email, user.password);
-      const res = await anon().post('/api/auth/change-password', { currentPassword: user.password, password: 'newsecret1', passwordConfirmation: 'newsecret1' }, bearer(user.jwt));
+      const res = await anon().post(
+        '/api/auth/change-password',
+        { currentPassword: user.password, password: 'newsecret1', passwordConfirmation: 'newsecret1' },
+        bearer(user.jwt),
+      );
       assert.equal(res.status, 200, res.text);
       assert.deepEqual(Object.keys(res.body), ['jwt', 'refreshToken', 'user']);
       assert.equal((await refresh(other1.body.refreshToken)).status, 401);
@@ -151,11 +185,19 @@ for (const dialect of DIALECTS) {
       // Blocked by a plain update (not the admin API): refused, and ended at the first refresh.
       const second = await register();
       const documentId = (await server.vellum.auth.users.findById(second.id))!.documentId as string;
-      await server.vellum.documents.of('plugin::users-permissions.user').update({ documentId, data: { blocked: true } });
-      await server.vellum.documents.of('plugin::users-permissions.user').update({ documentId, data: { blocked: false } });
-      await server.vellum.documents.of('plugin::users-permissions.user').update({ documentId, data: { blocked: true } });
+      await server.vellum.documents
+        .of('plugin::users-permissions.user')
+        .update({ documentId, data: { blocked: true } });
+      await server.vellum.documents
+        .of('plugin::users-permissions.user')
+        .update({ documentId, data: { blocked: false } });
+      await server.vellum.documents
+        .of('plugin::users-permissions.user')
+        .update({ documentId, data: { blocked: true } });
       assert.equal((await refresh(second.refreshToken)).status, 401);
-      await server.vellum.documents.of('plugin::users-permissions.user').update({ documentId, data: { blocked: false } });
+      await server.vellum.documents
+        .of('plugin::users-permissions.user')
+        .update({ documentId, data: { blocked: false } });
       assert.equal((await refresh(second.refreshToken)).status, 401);
     });
 
@@ -164,8 +206,16 @@ for (const dialect of DIALECTS) {
       const again = await login(user.email, user.password);
       const past = server.vellum.database.dialect.encode('datetime', new Date(Date.now() - 1000));
       const db = server.vellum.database.system;
-      await db.updateTable('up_sessions').set({ expires_at: past }).where('token_hash', '=', sha256(user.refreshToken)).execute();
-      await db.updateTable('up_sessions').set({ absolute_expires_at: past }).where('token_hash', '=', sha256(again.body.refreshToken)).execute();
+      await db
+        .updateTable('up_sessions')
+        .set({ expires_at: past })
+        .where('token_hash', '=', sha256(user.refreshToken))
+        .execute();
+      await db
+        .updateTable('up_sessions')
+        .set({ absolute_expires_at: past })
+        .where('token_hash', '=', sha256(again.body.refreshToken))
+        .execute();
       assert.equal((await refresh(user.refreshToken)).status, 401);
       assert.equal((await refresh(again.body.refreshToken)).status, 401);
     });
@@ -175,14 +225,29 @@ for (const dialect of DIALECTS) {
       const before = await sessionRows(user.id);
       const missing = await anon().post('/api/auth/refresh', {});
       assert.equal(missing.status, 400);
-      assert.deepEqual(missing.body.error, { status: 400, name: 'BadRequestError', message: 'Missing refresh token', details: {} });
+      assert.deepEqual(missing.body.error, {
+        status: 400,
+        name: 'BadRequestError',
+        message: 'Missing refresh token',
+        details: {},
+      });
       assert.equal((await refresh(12)).status, 400);
-      assert.equal((await anon().post('/api/auth/refresh', undefined, { rawBody: 'x', headers: { 'content-type': 'text/plain' } })).status < 500, true);
+      assert.equal(
+        (await anon().post('/api/auth/refresh', undefined, { rawBody: 'x', headers: { 'content-type': 'text/plain' } }))
+          .status < 500,
+        true,
+      );
       const [head, body, signature] = user.refreshToken.split('.');
       const flipped = signature!.slice(0, 10) + (signature![10] === 'A' ? 'B' : 'A') + signature!.slice(11);
       const forged = JSON.parse(Buffer.from(body!, 'base64url').toString());
       forged.userId = String(user.id + 1);
-      for (const bad of [`${head}.${body}.${flipped}`, `${head}.${Buffer.from(JSON.stringify(forged)).toString('base64url')}.${signature}`, user.jwt, 'not-a-token', user.refreshToken + 'x']) {
+      for (const bad of [
+        `${head}.${body}.${flipped}`,
+        `${head}.${Buffer.from(JSON.stringify(forged)).toString('base64url')}.${signature}`,
+        user.jwt,
+        'not-a-token',
+        user.refreshToken + 'x',
+      ]) {
         const res = await refresh(bad);
         assert.equal(res.status, 401, bad);
         assert.equal(res.body.error.message, 'Invalid refresh token');
@@ -196,11 +261,23 @@ for (const dialect of DIALECTS) {
     it("the user's sessions: listed current first then by activity, with device names; one ended by id, on every node", async () => {
       const user = await register();
       const agent = (ua: string) => ({ 'user-agent': ua });
-      const phone = await login(user.email, user.password, agent('Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) Version/17.0 Mobile/15E148 Safari/604.1'));
+      const phone = await login(
+        user.email,
+        user.password,
+        agent('Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) Version/17.0 Mobile/15E148 Safari/604.1'),
+      );
       // The list is ordered by last activity: the laptop's sign-in comes later (written, not waited for).
-      const laptop = await anon().post('/api/auth/local', { identifier: user.email, password: user.password, deviceId: 'laptop' }, { headers: agent('Mozilla/5.0 (X11; Linux x86_64; rv:121.0) Gecko/20100101 Firefox/121.0') });
+      const laptop = await anon().post(
+        '/api/auth/local',
+        { identifier: user.email, password: user.password, deviceId: 'laptop' },
+        { headers: agent('Mozilla/5.0 (X11; Linux x86_64; rv:121.0) Gecko/20100101 Firefox/121.0') },
+      );
       const [phoneRow] = (await sessionRows(user.id)).filter((row) => row.device_id === null);
-      await server.vellum.database.system.updateTable('up_sessions').set({ updated_at: server.vellum.database.dialect.encode('datetime', new Date(Date.now() - 60_000)) }).where('session_id', '=', phoneRow.session_id).execute();
+      await server.vellum.database.system
+        .updateTable('up_sessions')
+        .set({ updated_at: server.vellum.database.dialect.encode('datetime', new Date(Date.now() - 60_000)) })
+        .where('session_id', '=', phoneRow.session_id)
+        .execute();
       const listed = await anon().get('/api/auth/sessions', bearer(laptop.body.jwt));
       assert.equal(listed.status, 200, listed.text);
       const entries = listed.body.data as Record<string, unknown>[];
@@ -215,7 +292,10 @@ for (const dialect of DIALECTS) {
       );
       assert.match(String(entries[1].deviceId), /^[0-9a-f-]{36}$/);
       for (const entry of entries) {
-        assert.deepEqual(Object.keys(entry).filter((key) => !['deviceName'].includes(key)), ['id', 'deviceId', 'current', 'loginAt', 'lastActiveAt']);
+        assert.deepEqual(
+          Object.keys(entry).filter((key) => !['deviceName'].includes(key)),
+          ['id', 'deviceId', 'current', 'loginAt', 'lastActiveAt'],
+        );
         assert.ok(!JSON.stringify(entry).includes(user.refreshToken.slice(-20)), 'no token in the list');
       }
       const phoneId = entries[2].id as string;
@@ -231,7 +311,12 @@ for (const dialect of DIALECTS) {
       assert.equal((await anon().delete(`/api/auth/sessions/${phoneId}`, bearer(laptop.body.jwt))).status, 404);
       assert.equal((await refresh(phone.body.refreshToken)).status, 401);
       assert.equal((await me(phone.body.jwt)).status, 401);
-      assert.deepEqual(((await anon().get('/api/auth/sessions', bearer(laptop.body.jwt))).body.data as { id: string }[]).map((entry) => entry.id).includes(phoneId), false);
+      assert.deepEqual(
+        ((await anon().get('/api/auth/sessions', bearer(laptop.body.jwt))).body.data as { id: string }[])
+          .map((entry) => entry.id)
+          .includes(phoneId),
+        false,
+      );
       // Without a user: 403 anonymously (Public lacks the actions), 401 with an API token.
       assert.equal((await anon().get('/api/auth/sessions')).status, 403);
       assert.equal((await anon().delete(`/api/auth/sessions/${phoneId}`)).status, 403);
@@ -254,15 +339,35 @@ for (const dialect of DIALECTS) {
       const cookie = res.headers.get('set-cookie') ?? '';
       assert.match(cookie, /^strapi_up_refresh=[\w.-]+; path=\/; samesite=lax; httponly$/);
       const token = /^strapi_up_refresh=([^;]+)/.exec(cookie)![1]!;
-      const next = await anon().post('/api/auth/refresh', {}, { headers: { cookie: `other=1; strapi_up_refresh=${token}`, 'x-strapi-refresh-cookie': 'httpOnly' } });
+      const next = await anon().post(
+        '/api/auth/refresh',
+        {},
+        { headers: { cookie: `other=1; strapi_up_refresh=${token}`, 'x-strapi-refresh-cookie': 'httpOnly' } },
+      );
       assert.equal(next.status, 200, next.text);
       assert.deepEqual(Object.keys(next.body), ['jwt']);
       const rotated = /^strapi_up_refresh=([^;]+)/.exec(next.headers.get('set-cookie') ?? '')![1]!;
       assert.notEqual(rotated, token);
-      const out = await anon().post('/api/auth/logout', {}, { headers: { authorization: `Bearer ${next.body.jwt}`, cookie: `strapi_up_refresh=${rotated}`, 'x-strapi-refresh-cookie': 'httpOnly' } });
+      const out = await anon().post(
+        '/api/auth/logout',
+        {},
+        {
+          headers: {
+            authorization: `Bearer ${next.body.jwt}`,
+            cookie: `strapi_up_refresh=${rotated}`,
+            'x-strapi-refresh-cookie': 'httpOnly',
+          },
+        },
+      );
       assert.equal(out.status, 200);
-      assert.match(out.headers.get('set-cookie') ?? '', /^strapi_up_refresh=; path=\/; expires=Thu, 01 Jan 1970 00:00:00 GMT/);
-      assert.equal((await anon().post('/api/auth/refresh', {}, { headers: { cookie: `strapi_up_refresh=${rotated}` } })).status, 401);
+      assert.match(
+        out.headers.get('set-cookie') ?? '',
+        /^strapi_up_refresh=; path=\/; expires=Thu, 01 Jan 1970 00:00:00 GMT/,
+      );
+      assert.equal(
+        (await anon().post('/api/auth/refresh', {}, { headers: { cookie: `strapi_up_refresh=${rotated}` } })).status,
+        401,
+      );
       assert.equal((await me(user.jwt)).status, 200);
     });
   });
@@ -274,7 +379,11 @@ for (const dialect of DIALECTS) {
       legacy = await startServer(dialect);
       cookies = await startServer(dialect, {
         nodeOf: legacy,
-        config: refreshConfig({ accessTokenLifespan: -60, httpOnly: true, cookie: { name: 'app_refresh', path: '/api/auth', secure: true, sameSite: 'strict', maxAge: 3_600_000 } }),
+        config: refreshConfig({
+          accessTokenLifespan: -60,
+          httpOnly: true,
+          cookie: { name: 'app_refresh', path: '/api/auth', secure: true, sameSite: 'strict', maxAge: 3_600_000 },
+        }),
       });
     });
     after(async () => {
@@ -284,34 +393,58 @@ for (const dialect of DIALECTS) {
 
     it('in legacy-support mode (the default) refresh and logout are 404s and login gives one JWT', async () => {
       const username = unique('l');
-      const res = await legacy.publicApi.post('/api/auth/local/register', { username, email: `${username}@example.com`, password: 'secret123' });
+      const res = await legacy.publicApi.post('/api/auth/local/register', {
+        username,
+        email: `${username}@example.com`,
+        password: 'secret123',
+      });
       assert.deepEqual(Object.keys(res.body), ['jwt', 'user']);
       // Each asked by whom Strapi's default grants let through: refresh by Public, logout by Authenticated.
-      for (const [path, headers] of [['/api/auth/refresh', {}], ['/api/auth/logout', bearer(res.body.jwt)]] as const) {
+      for (const [path, headers] of [
+        ['/api/auth/refresh', {}],
+        ['/api/auth/logout', bearer(res.body.jwt)],
+      ] as const) {
         const answer = await legacy.publicApi.post(path, { refreshToken: 'x' }, headers);
         assert.equal(answer.status, 404);
         assert.equal(answer.body.error.name, 'NotFoundError');
       }
-      for (const answer of [await legacy.publicApi.get('/api/auth/sessions', bearer(res.body.jwt)), await legacy.publicApi.delete('/api/auth/sessions/x', bearer(res.body.jwt))]) {
+      for (const answer of [
+        await legacy.publicApi.get('/api/auth/sessions', bearer(res.body.jwt)),
+        await legacy.publicApi.delete('/api/auth/sessions/x', bearer(res.body.jwt)),
+      ]) {
         assert.equal(answer.status, 404);
         assert.equal(answer.body.error.message, 'Not Found');
       }
       // A signed-in user may not refresh (Authenticated lacks auth.refresh), as in Strapi 5.54.
-      assert.equal((await legacy.publicApi.post('/api/auth/refresh', { refreshToken: 'x' }, bearer(res.body.jwt))).status, 403);
+      assert.equal(
+        (await legacy.publicApi.post('/api/auth/refresh', { refreshToken: 'x' }, bearer(res.body.jwt))).status,
+        403,
+      );
     });
 
     it('httpOnly and cookie settings; a negative access lifespan gives expired access tokens', async () => {
       const username = unique('c');
-      await cookies.publicApi.post('/api/auth/local/register', { username, email: `${username}@example.com`, password: 'secret123' });
+      await cookies.publicApi.post('/api/auth/local/register', {
+        username,
+        email: `${username}@example.com`,
+        password: 'secret123',
+      });
       const res = await cookies.publicApi.post('/api/auth/local', { identifier: username, password: 'secret123' });
       assert.equal(res.status, 200, res.text);
       assert.deepEqual(Object.keys(res.body), ['jwt', 'user']);
       const cookie = res.headers.get('set-cookie') ?? '';
-      assert.match(cookie, /^app_refresh=[\w.-]+; path=\/api\/auth; max-age=3600; expires=[^;]+ GMT; samesite=strict; secure; httponly$/);
+      assert.match(
+        cookie,
+        /^app_refresh=[\w.-]+; path=\/api\/auth; max-age=3600; expires=[^;]+ GMT; samesite=strict; secure; httponly$/,
+      );
       const expired = await cookies.publicApi.get('/api/users/me', bearer(res.body.jwt));
       assert.equal(expired.status, 401);
       const token = /^app_refresh=([^;]+)/.exec(cookie)![1]!;
-      const next = await cookies.publicApi.post('/api/auth/refresh', {}, { headers: { cookie: `app_refresh=${token}` } });
+      const next = await cookies.publicApi.post(
+        '/api/auth/refresh',
+        {},
+        { headers: { cookie: `app_refresh=${token}` } },
+      );
       assert.equal(next.status, 200, next.text);
       assert.match(next.headers.get('set-cookie') ?? '', /^app_refresh=/);
     });

@@ -36,7 +36,8 @@ for (const dialect of DIALECTS) {
     it('remembers valid keys; a revoked one is refused all the same', async () => {
       const tokens = server.vellum.auth.tokens;
       const created = [];
-      for (let i = 0; i < 5; i++) created.push((await tokens.create({ name: `cache ${i}`, type: 'read-only' })).accessKey);
+      for (let i = 0; i < 5; i++)
+        created.push((await tokens.create({ name: `cache ${i}`, type: 'read-only' })).accessKey);
       for (const key of created) await tokens.verify(key);
       assert.ok(tokens.cachedKeys <= 1000);
       assert.ok(tokens.cachedKeys >= created.length);

@@ -28,13 +28,27 @@ for (const dialect of DIALECTS) {
       const role = await server.vellum.auth.roles.create(unique('role'));
       if (actions.length) await server.vellum.auth.roles.grant(role.documentId, actions);
       const username = unique('u');
-      const user = await server.vellum.auth.users.create({ username, email: `${username}@example.com`, password: 'secret123', role: role.documentId });
+      const user = await server.vellum.auth.users.create({
+        username,
+        email: `${username}@example.com`,
+        password: 'secret123',
+        role: role.documentId,
+      });
       const login = await server.publicApi.post('/api/auth/local', { identifier: username, password: 'secret123' });
       assert.equal(login.status, 200, JSON.stringify(login.body));
-      return { id: user.id as number, role, username, jwt: login.body.jwt as string, client: new HttpClient(server.url, { authorization: `Bearer ${login.body.jwt}` }) };
+      return {
+        id: user.id as number,
+        role,
+        username,
+        jwt: login.body.jwt as string,
+        client: new HttpClient(server.url, { authorization: `Bearer ${login.body.jwt}` }),
+      };
     };
     const byUsername = async (username: string) =>
-      (await server.api.get(`/api/users?filters[username][$eq]=${encodeURIComponent(username)}`)).body as Record<string, unknown>[];
+      (await server.api.get(`/api/users?filters[username][$eq]=${encodeURIComponent(username)}`)).body as Record<
+        string,
+        unknown
+      >[];
     const newUser = () => {
       const username = unique('n');
       return { username, email: `${username.toUpperCase()}@Example.com`, password: 'secret123', role: authenticatedId };
@@ -72,7 +86,10 @@ for (const dialect of DIALECTS) {
       assert.equal(res.body.provider, 'local');
       assert.equal(res.body.password, undefined);
       assert.equal(res.body.role.type, 'authenticated', 'populated for a caller that may read roles');
-      const login = await server.publicApi.post('/api/auth/local', { identifier: body.username, password: 'secret123' });
+      const login = await server.publicApi.post('/api/auth/local', {
+        identifier: body.username,
+        password: 'secret123',
+      });
       assert.equal(login.status, 200);
     });
 
@@ -83,9 +100,13 @@ for (const dialect of DIALECTS) {
       const res = await creator.client.post('/api/users', body);
       assert.equal(res.status, 201, JSON.stringify(res.body));
       assert.equal(res.body.role, undefined);
-      const [stored] = (await server.api.get(`/api/users?filters[username][$eq]=${body.username}&populate=role`)).body as { role: { documentId: string } }[];
+      const [stored] = (await server.api.get(`/api/users?filters[username][$eq]=${body.username}&populate=role`))
+        .body as { role: { documentId: string } }[];
       assert.equal(stored!.role.documentId, target.documentId);
-      const connected = await creator.client.post('/api/users', { ...newUser(), role: { connect: [{ id: target.id }] } });
+      const connected = await creator.client.post('/api/users', {
+        ...newUser(),
+        role: { connect: [{ id: target.id }] },
+      });
       assert.equal(connected.status, 201, JSON.stringify(connected.body));
     });
 
@@ -94,20 +115,56 @@ for (const dialect of DIALECTS) {
       assert.equal((await server.api.post('/api/users', taken)).status, 201);
       const fresh = newUser();
       const cases: [Record<string, unknown>, string, RegExp][] = [
-        [{ username: fresh.username, password: 'secret123', role: authenticatedId }, 'ValidationError', /^email is a required field$/],
-        [{ username: fresh.username, email: fresh.email, password: 'secret123' }, 'ValidationError', /^role is a required field$/],
-        [{ ...fresh, role: { set: [{ id: authenticatedId }] } }, 'ValidationError', /^role.connect is a required field$/],
+        [
+          { username: fresh.username, password: 'secret123', role: authenticatedId },
+          'ValidationError',
+          /^email is a required field$/,
+        ],
+        [
+          { username: fresh.username, email: fresh.email, password: 'secret123' },
+          'ValidationError',
+          /^role is a required field$/,
+        ],
+        [
+          { ...fresh, role: { set: [{ id: authenticatedId }] } },
+          'ValidationError',
+          /^role.connect is a required field$/,
+        ],
         [{ ...fresh, email: 'nope' }, 'ValidationError', /email must be a valid email/],
-        [{ email: fresh.email, password: 'secret123', role: authenticatedId }, 'ValidationError', /username is a required field/],
-        [{ username: fresh.username, email: fresh.email, role: authenticatedId }, 'ValidationError', /password is a required field/],
+        [
+          { email: fresh.email, password: 'secret123', role: authenticatedId },
+          'ValidationError',
+          /username is a required field/,
+        ],
+        [
+          { username: fresh.username, email: fresh.email, role: authenticatedId },
+          'ValidationError',
+          /password is a required field/,
+        ],
         // What the user type refuses, as Strapi's controller rethrows it.
         [{ ...fresh, password: '123' }, 'ApplicationError', /^password must be at least 6 characters$/],
         [{ ...fresh, username: 'ab' }, 'ApplicationError', /^username must be at least 3 characters$/],
         [{ ...fresh, password: 'x'.repeat(80) }, 'ValidationError', /73 bytes/],
-        [{ ...fresh, role: 999999 }, 'ApplicationError', /^1 relation\(s\) of type plugin::users-permissions.role associated with this entity do not exist$/],
-        [{ ...fresh, role: { connect: [{ id: 999999 }] } }, 'ApplicationError', /^1 relation\(s\) of type plugin::users-permissions.role/],
-        [{ ...fresh, role: 'nosuchdocumentid00000000' }, 'ApplicationError', /^Document with id "nosuchdocumentid00000000", locale "null" not found$/],
-        [{ ...fresh, role: { connect: [{ documentId: 'nosuchdocumentid00000000' }] } }, 'ApplicationError', /^Document with id "nosuchdocumentid00000000"/],
+        [
+          { ...fresh, role: 999999 },
+          'ApplicationError',
+          /^1 relation\(s\) of type plugin::users-permissions.role associated with this entity do not exist$/,
+        ],
+        [
+          { ...fresh, role: { connect: [{ id: 999999 }] } },
+          'ApplicationError',
+          /^1 relation\(s\) of type plugin::users-permissions.role/,
+        ],
+        [
+          { ...fresh, role: 'nosuchdocumentid00000000' },
+          'ApplicationError',
+          /^Document with id "nosuchdocumentid00000000", locale "null" not found$/,
+        ],
+        [
+          { ...fresh, role: { connect: [{ documentId: 'nosuchdocumentid00000000' }] } },
+          'ApplicationError',
+          /^Document with id "nosuchdocumentid00000000"/,
+        ],
         [{ ...fresh, role: { connect: [] } }, 'ValidationError', /Users must have a role/],
         [{ ...fresh, resetPasswordToken: 'abc' }, 'ValidationError', /resetPasswordToken/],
         [{ ...fresh, email: taken.email.toLowerCase() }, 'ApplicationError', /^Email already taken$/],
@@ -121,7 +178,10 @@ for (const dialect of DIALECTS) {
         assert.match(res.body.error.message, message);
       }
       const array = await server.api.post('/api/users', [1, 2]);
-      assert.deepEqual([array.status, array.body.error.message], [400, 'this must be a `object` type, but the final value was: `[1,2]`.']);
+      assert.deepEqual(
+        [array.status, array.body.error.message],
+        [400, 'this must be a `object` type, but the final value was: `[1,2]`.'],
+      );
       assert.deepEqual(await byUsername(fresh.username), []);
     });
 
@@ -131,9 +191,16 @@ for (const dialect of DIALECTS) {
       assert.equal(denied.status, 403);
       const editor = await signIn([`${USER}.update`]);
       const username = unique('renamed');
-      const res = await editor.client.put(`/api/users/${other.id}`, { username, email: `${username}@EXAMPLE.com`, blocked: true });
+      const res = await editor.client.put(`/api/users/${other.id}`, {
+        username,
+        email: `${username}@EXAMPLE.com`,
+        blocked: true,
+      });
       assert.equal(res.status, 200, JSON.stringify(res.body));
-      assert.deepEqual([res.body.id, res.body.username, res.body.email, res.body.blocked, res.body.password], [other.id, username, `${username}@example.com`, true, undefined]);
+      assert.deepEqual(
+        [res.body.id, res.body.username, res.body.email, res.body.blocked, res.body.password],
+        [other.id, username, `${username}@example.com`, true, undefined],
+      );
       // Blocked by someone else: the user's JWT no longer works.
       assert.equal((await other.client.get('/api/users/me')).status, 401);
     });
@@ -148,8 +215,16 @@ for (const dialect of DIALECTS) {
         [{ username: holder.username }, 400, /^Username already taken$/],
         [{ email: `${holder.username}@example.com` }, 400, /^Email already taken$/],
         [{ blocked: 'yes' }, 400, /blocked/],
-        [{ role: 999999 }, 400, /^1 relation\(s\) of type plugin::users-permissions.role associated with this entity do not exist$/],
-        [{ role: 'nosuchdocumentid00000000' }, 400, /^Document with id "nosuchdocumentid00000000", locale "null" not found$/],
+        [
+          { role: 999999 },
+          400,
+          /^1 relation\(s\) of type plugin::users-permissions.role associated with this entity do not exist$/,
+        ],
+        [
+          { role: 'nosuchdocumentid00000000' },
+          400,
+          /^Document with id "nosuchdocumentid00000000", locale "null" not found$/,
+        ],
         [{ role: { disconnect: [{ id: authenticatedId }] } }, 400, /^Cannot remove role$/],
         [{ confirmationToken: 'x' }, 400, /confirmationToken/],
       ];
@@ -172,7 +247,12 @@ for (const dialect of DIALECTS) {
       const self = await signIn([`${USER}.update`, `${USER}.create`]);
       const higher = await server.vellum.auth.roles.create(unique('admins'));
       await server.vellum.auth.roles.grant(higher.documentId, [`${USER}.destroy`]);
-      for (const body of [{ role: higher.id }, { role: { connect: [{ id: higher.id }], disconnect: [] } }, { blocked: true }, { confirmed: false }]) {
+      for (const body of [
+        { role: higher.id },
+        { role: { connect: [{ id: higher.id }], disconnect: [] } },
+        { blocked: true },
+        { confirmed: false },
+      ]) {
         const res = await self.client.put(`/api/users/${self.id}`, body);
         assert.equal(res.status, 403, JSON.stringify(body));
         assert.equal(res.body.error.name, 'ForbiddenError');
@@ -180,17 +260,25 @@ for (const dialect of DIALECTS) {
       const stored = (await server.api.get(`/api/users/${self.id}?populate=role`)).body;
       assert.equal(stored.role.documentId, self.role.documentId);
       // Unchanged values are no change.
-      const same = await self.client.put(`/api/users/${self.id}`, { role: self.role.id, blocked: false, confirmed: true, username: unique('me') });
+      const same = await self.client.put(`/api/users/${self.id}`, {
+        role: self.role.id,
+        blocked: false,
+        confirmed: true,
+        username: unique('me'),
+      });
       assert.equal(same.status, 200, JSON.stringify(same.body));
     });
 
-    it('a password set through PUT works for login and ends the user\'s earlier JWTs', async () => {
+    it("a password set through PUT works for login and ends the user's earlier JWTs", async () => {
       const other = await signIn(['plugin::users-permissions.user.me']);
       assert.equal((await other.client.get('/api/users/me')).status, 200);
       const res = await server.api.put(`/api/users/${other.id}`, { password: 'another123' });
       assert.equal(res.status, 200, JSON.stringify(res.body));
       assert.equal((await other.client.get('/api/users/me')).status, 401);
-      assert.equal((await server.publicApi.post('/api/auth/local', { identifier: other.username, password: 'another123' })).status, 200);
+      assert.equal(
+        (await server.publicApi.post('/api/auth/local', { identifier: other.username, password: 'another123' })).status,
+        200,
+      );
     });
 
     it('DELETE /api/users/:id needs user.destroy; answers the deleted user; unknown ids are 204 with no body, as Strapi', async () => {
@@ -214,7 +302,14 @@ for (const dialect of DIALECTS) {
 
     it('POST /api/users names the role as Strapi 5.54 does: id, id as text, documentId, connect by id or documentId (the first counts)', async () => {
       const target = await server.vellum.auth.roles.create(unique('target'));
-      const forms = [target.id, String(target.id), target.documentId, { connect: [{ id: target.id }] }, { connect: [{ documentId: target.documentId }] }, { connect: [{ id: target.id }, { id: authenticatedId }] }];
+      const forms = [
+        target.id,
+        String(target.id),
+        target.documentId,
+        { connect: [{ id: target.id }] },
+        { connect: [{ documentId: target.documentId }] },
+        { connect: [{ id: target.id }, { id: authenticatedId }] },
+      ];
       for (const role of forms) {
         const res = await server.api.post('/api/users', { ...newUser(), role });
         assert.equal(res.status, 201, JSON.stringify([role, res.body]));
@@ -223,7 +318,12 @@ for (const dialect of DIALECTS) {
     });
 
     it('POST /api/users: provider is always local; confirmed and blocked are taken as given', async () => {
-      const res = await server.api.post('/api/users', { ...newUser(), provider: 'github', confirmed: true, blocked: true });
+      const res = await server.api.post('/api/users', {
+        ...newUser(),
+        provider: 'github',
+        confirmed: true,
+        blocked: true,
+      });
       assert.equal(res.status, 201, JSON.stringify(res.body));
       assert.deepEqual([res.body.provider, res.body.confirmed, res.body.blocked], ['local', true, true]);
       const plain = await server.api.post('/api/users', newUser());
@@ -236,7 +336,10 @@ for (const dialect of DIALECTS) {
       const github = await server.api.put(`/api/users/${id}`, { provider: 'github' });
       assert.deepEqual([github.status, github.body.provider], [200, 'github']);
       const empty = await server.api.put(`/api/users/${id}`, { password: '' });
-      assert.deepEqual([empty.status, empty.body.error.name, empty.body.error.message], [400, 'ValidationError', 'password must be at least 6 characters']);
+      assert.deepEqual(
+        [empty.status, empty.body.error.name, empty.body.error.message],
+        [400, 'ValidationError', 'password must be at least 6 characters'],
+      );
       await server.api.put(`/api/users/${id}`, { provider: 'local' });
       const local = await server.api.put(`/api/users/${id}`, { password: '' });
       assert.deepEqual([local.status, local.body.error.message], [400, 'password.notNull']);

@@ -8,8 +8,31 @@ import { useMemo, useState, type KeyboardEvent } from 'react';
 import { useDisclosure } from '@mantine/hooks';
 import { createEditor, Editor, Element, Node, Path, Range, Transforms, type BaseEditor, type Descendant } from 'slate';
 import { withHistory, type HistoryEditor } from 'slate-history';
-import { Editable, ReactEditor, Slate, useFocused, useSelected, useSlate, useSlateStatic, withReact, type RenderElementProps, type RenderLeafProps } from 'slate-react';
-import { BLOCK_KINDS, blockOfKind, codeLanguageOptions, emptyParagraph, imageBlock, kindOf, safeUrl, type BlockElement, type BlockKind, type BlockText, type Mark } from '../blocks.ts';
+import {
+  Editable,
+  ReactEditor,
+  Slate,
+  useFocused,
+  useSelected,
+  useSlate,
+  useSlateStatic,
+  withReact,
+  type RenderElementProps,
+  type RenderLeafProps,
+} from 'slate-react';
+import {
+  BLOCK_KINDS,
+  blockOfKind,
+  codeLanguageOptions,
+  emptyParagraph,
+  imageBlock,
+  kindOf,
+  safeUrl,
+  type BlockElement,
+  type BlockKind,
+  type BlockText,
+  type Mark,
+} from '../blocks.ts';
 import type { MediaFile } from '../media.ts';
 import { LibraryPicker } from './media/LibraryPicker.tsx';
 
@@ -35,11 +58,18 @@ function toggleMark(editor: Editor, mark: Mark): void {
 /** The text block at the selection (a paragraph, a heading, a list item...) and the list around it, if any. */
 function currentBlock(editor: Editor): { block?: BlockElement; list?: BlockElement } {
   if (!editor.selection) return {};
-  const [entry] = Editor.nodes(editor, { match: (node) => Element.isElement(node) && TEXT_BLOCKS.includes(node.type), mode: 'lowest' });
+  const [entry] = Editor.nodes(editor, {
+    match: (node) => Element.isElement(node) && TEXT_BLOCKS.includes(node.type),
+    mode: 'lowest',
+  });
   if (!entry) return {};
   const [block, path] = entry as [BlockElement, Path];
   const parent = path.length > 1 ? Node.parent(editor, path) : undefined;
-  return { block, list: block.type === 'list-item' && parent && Element.isElement(parent) && parent.type === 'list' ? parent : undefined };
+  return {
+    block,
+    list:
+      block.type === 'list-item' && parent && Element.isElement(parent) && parent.type === 'list' ? parent : undefined,
+  };
 }
 
 const isList = (node: Node): boolean => Element.isElement(node) && node.type === 'list';
@@ -53,7 +83,11 @@ function setKind(editor: Editor, kind: BlockKind): void {
     Transforms.unsetNodes(editor, ['level', 'format', 'language', 'indentLevel'], { match: textBlock });
     if (target.type === 'list') {
       Transforms.setNodes(editor, { type: 'list-item' }, { match: textBlock });
-      Transforms.wrapNodes(editor, { type: 'list', format: target.format, children: [] }, { match: (node) => Element.isElement(node) && node.type === 'list-item' });
+      Transforms.wrapNodes(
+        editor,
+        { type: 'list', format: target.format, children: [] },
+        { match: (node) => Element.isElement(node) && node.type === 'list-item' },
+      );
     } else {
       Transforms.setNodes(editor, target, { match: textBlock });
     }
@@ -85,7 +119,13 @@ function setLink(editor: Editor, at: Range, url: string): void {
  */
 function domSelection(editor: Editor): Range | null {
   const selection = window.getSelection();
-  if (!selection || selection.rangeCount === 0 || !selection.anchorNode || !ReactEditor.hasDOMNode(editor, selection.anchorNode)) return null;
+  if (
+    !selection ||
+    selection.rangeCount === 0 ||
+    !selection.anchorNode ||
+    !ReactEditor.hasDOMNode(editor, selection.anchorNode)
+  )
+    return null;
   return ReactEditor.toSlateRange(editor, selection, { exactMatch: false, suppressThrow: true });
 }
 
@@ -110,7 +150,11 @@ function insertImages(editor: Editor, at: Range | null, files: MediaFile[]): voi
   const nodes = files.map((file) => imageBlock(file as unknown as Record<string, unknown>, window.location.origin));
   const index = Math.min(at ? at.anchor.path[0]! : editor.children.length - 1, editor.children.length - 1);
   const block = editor.children[index] as BlockElement | undefined;
-  const replace = block !== undefined && block.type === 'paragraph' && Node.string(block) === '' && block.children.every((child) => 'text' in child);
+  const replace =
+    block !== undefined &&
+    block.type === 'paragraph' &&
+    Node.string(block) === '' &&
+    block.children.every((child) => 'text' in child);
   Editor.withoutNormalizing(editor, () => {
     if (replace) Transforms.removeNodes(editor, { at: [index] });
     const first = replace ? index : index + 1;
@@ -186,7 +230,10 @@ function onKeyDown(editor: Editor, event: KeyboardEvent<HTMLDivElement>): void {
     // A code block keeps its lines together.
     event.preventDefault();
     editor.insertText('\n');
-  } else if (block.type === 'heading' && Editor.isEnd(editor, editor.selection.anchor, ReactEditor.findPath(editor, block))) {
+  } else if (
+    block.type === 'heading' &&
+    Editor.isEnd(editor, editor.selection.anchor, ReactEditor.findPath(editor, block))
+  ) {
     // After a heading comes a paragraph.
     event.preventDefault();
     Transforms.insertNodes(editor, { type: 'paragraph', children: [{ type: 'text', text: '' }] });
@@ -201,7 +248,15 @@ function renderElement({ attributes, children, element }: RenderElementProps) {
     }
     case 'quote':
       return (
-        <blockquote {...attributes} style={{ borderLeft: '3px solid var(--mantine-color-gray-4)', margin: '0.5em 0', paddingLeft: '0.75em', color: 'var(--mantine-color-dimmed)' }}>
+        <blockquote
+          {...attributes}
+          style={{
+            borderLeft: '3px solid var(--mantine-color-gray-4)',
+            margin: '0.5em 0',
+            paddingLeft: '0.75em',
+            color: 'var(--mantine-color-dimmed)',
+          }}
+        >
           {children}
         </blockquote>
       );
@@ -242,8 +297,21 @@ function ImageElement({ attributes, children, element }: RenderElementProps) {
   return (
     <div {...attributes}>
       {children}
-      <div contentEditable={false} style={{ position: 'relative', display: 'inline-block', margin: '0.25em 0', borderRadius: 4, boxShadow: selected && focused ? '0 0 0 3px var(--mantine-primary-color-filled)' : undefined }}>
-        <img src={String(image.url ?? '')} alt={String(image.alternativeText ?? image.name ?? '')} style={{ display: 'block', maxWidth: '100%', maxHeight: 320 }} />
+      <div
+        contentEditable={false}
+        style={{
+          position: 'relative',
+          display: 'inline-block',
+          margin: '0.25em 0',
+          borderRadius: 4,
+          boxShadow: selected && focused ? '0 0 0 3px var(--mantine-primary-color-filled)' : undefined,
+        }}
+      >
+        <img
+          src={String(image.url ?? '')}
+          alt={String(image.alternativeText ?? image.name ?? '')}
+          style={{ display: 'block', maxWidth: '100%', maxHeight: 320 }}
+        />
         <ActionIcon
           size="sm"
           color="red"
@@ -334,7 +402,11 @@ function Toolbar({ name }: { name: string }) {
           data={codeLanguageOptions(block.language)}
           onChange={(event) => {
             const language = event.currentTarget.value;
-            Transforms.setNodes(editor, { language }, { match: (node) => Element.isElement(node) && node.type === 'code' });
+            Transforms.setNodes(
+              editor,
+              { language },
+              { match: (node) => Element.isElement(node) && node.type === 'code' },
+            );
             ReactEditor.focus(editor);
           }}
         />
@@ -349,7 +421,17 @@ function Toolbar({ name }: { name: string }) {
             picker.open();
           }}
         >
-          <svg width="16" height="16" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round" aria-hidden>
+          <svg
+            width="16"
+            height="16"
+            viewBox="0 0 24 24"
+            fill="none"
+            stroke="currentColor"
+            strokeWidth="2"
+            strokeLinecap="round"
+            strokeLinejoin="round"
+            aria-hidden
+          >
             <rect x="3" y="3" width="18" height="18" rx="2" />
             <circle cx="8.5" cy="8.5" r="1.5" />
             <path d="m21 15-5-5L5 21" />
@@ -375,13 +457,20 @@ function Toolbar({ name }: { name: string }) {
         const active = isMarkActive(editor, mark);
         return (
           <Tooltip key={mark} label={shortcut ? `${label} (${shortcut})` : label} openDelay={400}>
-            <ActionIcon variant={active ? 'filled' : 'default'} aria-label={label} aria-pressed={active} onMouseDown={keep} onClick={() => {
+            <ActionIcon
+              variant={active ? 'filled' : 'default'}
+              aria-label={label}
+              aria-pressed={active}
+              onMouseDown={keep}
+              onClick={() => {
                 const selected = domSelection(editor);
-                if (selected && !(editor.selection && Range.equals(selected, editor.selection))) Transforms.select(editor, selected);
+                if (selected && !(editor.selection && Range.equals(selected, editor.selection)))
+                  Transforms.select(editor, selected);
                 toggleMark(editor, mark);
                 // From the keyboard too: the editor takes the focus back, its selection as it was.
                 ReactEditor.focus(editor);
-              }}>
+              }}
+            >
               {glyph}
             </ActionIcon>
           </Tooltip>
@@ -389,8 +478,24 @@ function Toolbar({ name }: { name: string }) {
       })}
       <Popover opened={linkOpen} onChange={setLinkOpen} trapFocus returnFocus position="bottom-start" shadow="md">
         <Popover.Target>
-          <ActionIcon variant={link ? 'filled' : 'default'} aria-label="Link" aria-pressed={Boolean(link)} onMouseDown={keep} onClick={() => (linkOpen ? closeLink() : openLink())}>
-            <svg width="16" height="16" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round" aria-hidden>
+          <ActionIcon
+            variant={link ? 'filled' : 'default'}
+            aria-label="Link"
+            aria-pressed={Boolean(link)}
+            onMouseDown={keep}
+            onClick={() => (linkOpen ? closeLink() : openLink())}
+          >
+            <svg
+              width="16"
+              height="16"
+              viewBox="0 0 24 24"
+              fill="none"
+              stroke="currentColor"
+              strokeWidth="2"
+              strokeLinecap="round"
+              strokeLinejoin="round"
+              aria-hidden
+            >
               <path d="M10 13a5 5 0 0 0 7.54.54l3-3a5 5 0 0 0-7.07-7.07l-1.72 1.71" />
               <path d="M14 11a5 5 0 0 0-7.54-.54l-3 3a5 5 0 0 0 7.07 7.07l1.71-1.71" />
             </svg>

@@ -41,10 +41,21 @@ export function BlocksField({ attribute, form, path = attribute.name }: FieldPro
       </Text>
       <EditorBoundary name={attribute.name}>
         <Suspense fallback={<Loader size="sm" aria-label={`Loading the ${attribute.name} editor`} />}>
-          <BlocksEditor name={attribute.name} labelId={labelId} value={value} onChange={(next) => form.setFieldValue(path, next)} invalid={Boolean(error)} describedBy={error ? errorId : undefined} />
+          <BlocksEditor
+            name={attribute.name}
+            labelId={labelId}
+            value={value}
+            onChange={(next) => form.setFieldValue(path, next)}
+            invalid={Boolean(error)}
+            describedBy={error ? errorId : undefined}
+          />
         </Suspense>
       </EditorBoundary>
-      {error && <Input.Error id={errorId} mt={4}>{error}</Input.Error>}
+      {error && (
+        <Input.Error id={errorId} mt={4}>
+          {error}
+        </Input.Error>
+      )}
     </div>
   );
 }

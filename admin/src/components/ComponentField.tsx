@@ -3,13 +3,35 @@ import { newEntry, type FormValues } from '../fields.ts';
 import { FieldInput, valueAt, type FieldProps } from './FieldInput.tsx';
 
 /** Move up, move down and remove buttons of a list entry, named after it. */
-function EntryActions({ label, index, count, onMove, onRemove }: { label: string; index: number; count: number; onMove: (to: number) => void; onRemove: () => void }) {
+function EntryActions({
+  label,
+  index,
+  count,
+  onMove,
+  onRemove,
+}: {
+  label: string;
+  index: number;
+  count: number;
+  onMove: (to: number) => void;
+  onRemove: () => void;
+}) {
   return (
     <Group gap={4}>
-      <ActionIcon variant="subtle" aria-label={`Move ${label} up`} disabled={index === 0} onClick={() => onMove(index - 1)}>
+      <ActionIcon
+        variant="subtle"
+        aria-label={`Move ${label} up`}
+        disabled={index === 0}
+        onClick={() => onMove(index - 1)}
+      >
         ↑
       </ActionIcon>
-      <ActionIcon variant="subtle" aria-label={`Move ${label} down`} disabled={index === count - 1} onClick={() => onMove(index + 1)}>
+      <ActionIcon
+        variant="subtle"
+        aria-label={`Move ${label} down`}
+        disabled={index === count - 1}
+        onClick={() => onMove(index + 1)}
+      >
         ↓
       </ActionIcon>
       <ActionIcon variant="subtle" color="red" aria-label={`Remove ${label}`} onClick={onRemove}>
@@ -73,7 +95,13 @@ export function ComponentField({ attribute, form, models, path = attribute.name 
             <Fieldset key={String(entry.__key)} legend={label} variant="filled">
               <Stack>
                 <Group justify="flex-end">
-                  <EntryActions label={label} index={index} count={entries.length} onMove={(to) => form.reorderListItem(path, { from: index, to })} onRemove={() => form.removeListItem(path, index)} />
+                  <EntryActions
+                    label={label}
+                    index={index}
+                    count={entries.length}
+                    onMove={(to) => form.reorderListItem(path, { from: index, to })}
+                    onRemove={() => form.removeListItem(path, index)}
+                  />
                 </Group>
                 <ComponentInputs uid={uid} path={`${path}.${index}`} form={form} models={models} />
               </Stack>
@@ -112,7 +140,13 @@ export function DynamicZoneField({ attribute, form, models, path = attribute.nam
             <Fieldset key={String(entry.__key)} legend={label} variant="filled">
               <Stack>
                 <Group justify="flex-end">
-                  <EntryActions label={label} index={index} count={entries.length} onMove={(to) => form.reorderListItem(path, { from: index, to })} onRemove={() => form.removeListItem(path, index)} />
+                  <EntryActions
+                    label={label}
+                    index={index}
+                    count={entries.length}
+                    onMove={(to) => form.reorderListItem(path, { from: index, to })}
+                    onRemove={() => form.removeListItem(path, index)}
+                  />
                 </Group>
                 <ComponentInputs uid={uid} path={`${path}.${index}`} form={form} models={models} />
               </Stack>

@@ -1,4 +1,15 @@
-import { ActionIcon, Alert, JsonInput, NativeSelect, NumberInput, PasswordInput, Switch, Text, TextInput, Textarea } from '@mantine/core';
+import {
+  ActionIcon,
+  Alert,
+  JsonInput,
+  NativeSelect,
+  NumberInput,
+  PasswordInput,
+  Switch,
+  Text,
+  TextInput,
+  Textarea,
+} from '@mantine/core';
 import type { UseFormReturnType } from '@mantine/form';
 import { inputKind, slugify, type FormValues, type Models } from '../fields.ts';
 import type { AttributeDescription } from '../schema.ts';
@@ -18,7 +29,12 @@ export interface FieldProps {
 
 /** The value at a dotted path of the form's values. */
 export function valueAt(form: UseFormReturnType<FormValues>, path: string): unknown {
-  return path.split('.').reduce<unknown>((value, key) => (value && typeof value === 'object' ? (value as Record<string, unknown>)[key] : undefined), form.getValues());
+  return path
+    .split('.')
+    .reduce<unknown>(
+      (value, key) => (value && typeof value === 'object' ? (value as Record<string, unknown>)[key] : undefined),
+      form.getValues(),
+    );
 }
 
 /** One attribute's input, labelled with the attribute's name as the schema spells it. */
@@ -35,21 +51,29 @@ export function FieldInput(props: FieldProps) {
     case 'email':
       return <TextInput {...common} type="email" />;
     case 'password':
-      return <PasswordInput {...common} autoComplete="new-password" description="Leave empty to keep the current password" />;
+      return (
+        <PasswordInput {...common} autoComplete="new-password" description="Leave empty to keep the current password" />
+      );
     case 'text':
       return <Textarea {...common} autosize minRows={3} {...lengths} />;
     case 'markdown':
       return <MarkdownField {...common} value={String(valueAt(form, path) ?? '')} />;
     case 'uid': {
       const target = attribute.targetField;
-      const generate = () => form.setFieldValue(path, slugify(String(valueAt(form, parent ? `${parent}.${target}` : target!) ?? '')));
+      const generate = () =>
+        form.setFieldValue(path, slugify(String(valueAt(form, parent ? `${parent}.${target}` : target!) ?? '')));
       return (
         <TextInput
           {...common}
           description={target ? `Generated from ${target}` : undefined}
           rightSection={
             target ? (
-              <ActionIcon variant="subtle" onClick={generate} aria-label={`Generate ${name} from ${target}`} title={`Generate from ${target}`}>
+              <ActionIcon
+                variant="subtle"
+                onClick={generate}
+                aria-label={`Generate ${name} from ${target}`}
+                title={`Generate from ${target}`}
+              >
                 ↻
               </ActionIcon>
             ) : undefined
@@ -72,7 +96,12 @@ export function FieldInput(props: FieldProps) {
     case 'boolean':
       return <Switch label={name} {...form.getInputProps(path, { type: 'checkbox' })} />;
     case 'enumeration':
-      return <NativeSelect {...common} data={[{ value: '', label: '(none)' }, ...(attribute.enum ?? []).map((value) => ({ value, label: value }))]} />;
+      return (
+        <NativeSelect
+          {...common}
+          data={[{ value: '', label: '(none)' }, ...(attribute.enum ?? []).map((value) => ({ value, label: value }))]}
+        />
+      );
     case 'json':
       return <JsonInput {...common} autosize minRows={3} formatOnBlur validationError="Not valid JSON" />;
     case 'relation':

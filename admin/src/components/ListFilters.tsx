@@ -1,15 +1,44 @@
 import { Badge, Button, CloseButton, Group, NativeSelect, Popover, Stack, TextInput } from '@mantine/core';
 import { useState, type FormEvent } from 'react';
-import { filterLabel, OPERATORS, operatorLabel, takesValue, validValue, type Filter, type FilterField, type Operator } from '../filters.ts';
+import {
+  filterLabel,
+  OPERATORS,
+  operatorLabel,
+  takesValue,
+  validValue,
+  type Filter,
+  type FilterField,
+  type Operator,
+} from '../filters.ts';
 
 /** The value input of the filter being built, fitting its field: a select for booleans and enumerations, a date input for dates. */
-function ValueInput({ field, value, onChange }: { field: FilterField; value: string; onChange: (value: string) => void }) {
-  const common = { label: 'Value', value, onChange: (event: { currentTarget: { value: string } }) => onChange(event.currentTarget.value) };
+function ValueInput({
+  field,
+  value,
+  onChange,
+}: {
+  field: FilterField;
+  value: string;
+  onChange: (value: string) => void;
+}) {
+  const common = {
+    label: 'Value',
+    value,
+    onChange: (event: { currentTarget: { value: string } }) => onChange(event.currentTarget.value),
+  };
   switch (field.kind) {
     case 'boolean':
       return <NativeSelect {...common} data={['true', 'false']} />;
     case 'enumeration':
-      return <NativeSelect {...common} data={[{ value: '', label: 'Choose a value' }, ...(field.options ?? []).map((option) => ({ value: option, label: option }))]} />;
+      return (
+        <NativeSelect
+          {...common}
+          data={[
+            { value: '', label: 'Choose a value' },
+            ...(field.options ?? []).map((option) => ({ value: option, label: option })),
+          ]}
+        />
+      );
     case 'number':
       return <TextInput {...common} type="number" inputMode="decimal" />;
     case 'date':
@@ -26,7 +55,15 @@ function ValueInput({ field, value, onChange }: { field: FilterField; value: str
 const initialValue = (field: FilterField): string => (field.kind === 'boolean' ? 'true' : '');
 
 /** The "Filters" button and its builder: a field, an operator fitting it, a value; "Add filter" adds it to the list's. */
-export function FilterButton({ fields, filters, onChange }: { fields: FilterField[]; filters: Filter[]; onChange: (filters: Filter[]) => void }) {
+export function FilterButton({
+  fields,
+  filters,
+  onChange,
+}: {
+  fields: FilterField[];
+  filters: Filter[];
+  onChange: (filters: Filter[]) => void;
+}) {
   const [opened, setOpened] = useState(false);
   const [name, setName] = useState(fields[0]?.name ?? '');
   const field = fields.find((candidate) => candidate.name === name) ?? fields[0];
@@ -56,9 +93,19 @@ export function FilterButton({ fields, filters, onChange }: { fields: FilterFiel
   return (
     <Popover opened={opened} onChange={setOpened} position="bottom-start" shadow="md" trapFocus returnFocus>
       <Popover.Target>
-        <Button variant="default" onClick={() => setOpened((open) => !open)} rightSection={filters.length ? <Badge size="sm" circle aria-hidden>
+        <Button
+          variant="default"
+          onClick={() => setOpened((open) => !open)}
+          rightSection={
+            filters.length ? (
+              <Badge size="sm" circle aria-hidden>
                 {filters.length}
-              </Badge> : undefined} aria-expanded={opened} aria-label="Filters">
+              </Badge>
+            ) : undefined
+          }
+          aria-expanded={opened}
+          aria-label="Filters"
+        >
           Filters
         </Button>
       </Popover.Target>
@@ -69,7 +116,10 @@ export function FilterButton({ fields, filters, onChange }: { fields: FilterFiel
               label="Field"
               value={field.name}
               onChange={(event) => chooseField(event.currentTarget.value)}
-              data={fields.map((candidate) => ({ value: candidate.name, label: candidate.via ? `${candidate.name} (${candidate.via})` : candidate.name }))}
+              data={fields.map((candidate) => ({
+                value: candidate.name,
+                label: candidate.via ? `${candidate.name} (${candidate.via})` : candidate.name,
+              }))}
             />
             <NativeSelect
               label="Operator"
@@ -94,12 +144,23 @@ export function FilterButton({ fields, filters, onChange }: { fields: FilterFiel
 }
 
 /** The list's filters as removable chips. */
-export function FilterChips({ fields, filters, onChange }: { fields: FilterField[]; filters: Filter[]; onChange: (filters: Filter[]) => void }) {
+export function FilterChips({
+  fields,
+  filters,
+  onChange,
+}: {
+  fields: FilterField[];
+  filters: Filter[];
+  onChange: (filters: Filter[]) => void;
+}) {
   if (filters.length === 0) return null;
   return (
     <Group gap="xs" role="list" aria-label="Active filters">
       {filters.map((filter, index) => {
-        const label = filterLabel(filter, fields.find((field) => field.name === filter.field));
+        const label = filterLabel(
+          filter,
+          fields.find((field) => field.name === filter.field),
+        );
         return (
           // Mantine's Pill keeps its remove button out of the tab order: a Badge with a real button instead.
           <Badge
@@ -109,7 +170,13 @@ export function FilterChips({ fields, filters, onChange }: { fields: FilterField
             size="lg"
             tt="none"
             fw={500}
-            rightSection={<CloseButton size="xs" aria-label={`Remove filter ${label}`} onClick={() => onChange(filters.filter((_, i) => i !== index))} />}
+            rightSection={
+              <CloseButton
+                size="xs"
+                aria-label={`Remove filter ${label}`}
+                onClick={() => onChange(filters.filter((_, i) => i !== index))}
+              />
+            }
           >
             {label}
           </Badge>
@@ -123,4 +190,3 @@ export function FilterChips({ fields, filters, onChange }: { fields: FilterField
     </Group>
   );
 }
-

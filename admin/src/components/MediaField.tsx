@@ -23,7 +23,12 @@ function Thumbnail({ file }: { file: MediaItem }) {
 }
 
 /** Strapi's `allowedTypes` of a media attribute as the library's kinds. */
-const KIND_OF_ALLOWED: Record<string, MediaKind> = { images: 'images', videos: 'videos', audios: 'audio', files: 'files' };
+const KIND_OF_ALLOWED: Record<string, MediaKind> = {
+  images: 'images',
+  videos: 'videos',
+  audios: 'audio',
+  files: 'files',
+};
 
 /** A media attribute: its files (removable), picked from the media library or uploaded on the spot. */
 export function MediaField({ attribute, form, path = attribute.name }: FieldProps) {
@@ -42,17 +47,31 @@ export function MediaField({ attribute, form, path = attribute.name }: FieldProp
       set([...files, ...stored]);
       await queryClient.invalidateQueries({ queryKey: ['media'] });
     } catch (error) {
-      notifications.show({ color: 'red', title: 'Upload failed', message: error instanceof Error ? error.message : String(error) });
+      notifications.show({
+        color: 'red',
+        title: 'Upload failed',
+        message: error instanceof Error ? error.message : String(error),
+      });
     } finally {
       setUploading(false);
     }
   };
   const error = form.getInputProps(path).error as string | undefined;
   return (
-    <Input.Wrapper label={attribute.name} withAsterisk={attribute.required} error={error} description={multiple ? 'Files' : 'One file'}>
+    <Input.Wrapper
+      label={attribute.name}
+      withAsterisk={attribute.required}
+      error={error}
+      description={multiple ? 'Files' : 'One file'}
+    >
       <Stack gap="xs" mt={4}>
         {files.length > 0 && (
-          <SimpleGrid cols={{ base: 2, sm: 4 }} component="ul" aria-label={attribute.name} style={{ listStyle: 'none', padding: 0, margin: 0 }}>
+          <SimpleGrid
+            cols={{ base: 2, sm: 4 }}
+            component="ul"
+            aria-label={attribute.name}
+            style={{ listStyle: 'none', padding: 0, margin: 0 }}
+          >
             {files.map((file, index) => (
               <Paper key={`${file.id}-${index}`} withBorder p={4} component="li" aria-label={file.name}>
                 <Thumbnail file={file} />
@@ -60,7 +79,13 @@ export function MediaField({ attribute, form, path = attribute.name }: FieldProp
                   <Text size="xs" truncate>
                     {file.name}
                   </Text>
-                  <ActionIcon size="sm" variant="subtle" color="red" aria-label={`Remove ${file.name}`} onClick={() => set(files.filter((_, i) => i !== index))}>
+                  <ActionIcon
+                    size="sm"
+                    variant="subtle"
+                    color="red"
+                    aria-label={`Remove ${file.name}`}
+                    onClick={() => set(files.filter((_, i) => i !== index))}
+                  >
                     ✕
                   </ActionIcon>
                 </Group>
@@ -72,9 +97,21 @@ export function MediaField({ attribute, form, path = attribute.name }: FieldProp
           <Button variant="light" size="xs" onClick={open}>
             Choose from the media library
           </Button>
-          <FileButton onChange={(chosen) => void upload(chosen)} multiple={multiple} accept={attribute.allowedTypes?.length === 1 && attribute.allowedTypes[0] === 'images' ? 'image/*' : undefined}>
+          <FileButton
+            onChange={(chosen) => void upload(chosen)}
+            multiple={multiple}
+            accept={
+              attribute.allowedTypes?.length === 1 && attribute.allowedTypes[0] === 'images' ? 'image/*' : undefined
+            }
+          >
             {(props) => (
-              <Button {...props} variant="light" size="xs" loading={uploading} aria-label={`Upload to ${attribute.name}`}>
+              <Button
+                {...props}
+                variant="light"
+                size="xs"
+                loading={uploading}
+                aria-label={`Upload to ${attribute.name}`}
+              >
                 Upload
               </Button>
             )}

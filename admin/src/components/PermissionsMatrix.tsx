@@ -8,7 +8,8 @@ import { useSchema } from '../schema.ts';
 export function usePermissionTree() {
   return useQuery({
     queryKey: ['permission-tree'],
-    queryFn: async () => (await api<{ permissions: PermissionTree }>('/admin/users-permissions/permissions')).permissions,
+    queryFn: async () =>
+      (await api<{ permissions: PermissionTree }>('/admin/users-permissions/permissions')).permissions,
     staleTime: Infinity,
   });
 }
@@ -18,7 +19,17 @@ export function usePermissionTree() {
  * "Article: find" for screen readers and tests; a "select all" per row. Used by a role's
  * permissions and a custom API token's.
  */
-export function PermissionsMatrix({ tree, value, onChange, label }: { tree: PermissionTree; value: ReadonlySet<string>; onChange: (next: Set<string>) => void; label: string }) {
+export function PermissionsMatrix({
+  tree,
+  value,
+  onChange,
+  label,
+}: {
+  tree: PermissionTree;
+  value: ReadonlySet<string>;
+  onChange: (next: Set<string>) => void;
+  label: string;
+}) {
   const schema = useSchema();
   if (schema.isPending) return <Loader aria-label="Loading" />;
   if (schema.error) return <Alert color="red">{schema.error.message}</Alert>;
@@ -74,7 +85,13 @@ export function PermissionsMatrix({ tree, value, onChange, label }: { tree: Perm
                         const action = row.actions[column];
                         return (
                           <Table.Td key={column}>
-                            {action && <Checkbox aria-label={`${row.label}: ${column}`} checked={value.has(action)} onChange={(event) => set([action], event.currentTarget.checked)} />}
+                            {action && (
+                              <Checkbox
+                                aria-label={`${row.label}: ${column}`}
+                                checked={value.has(action)}
+                                onChange={(event) => set([action], event.currentTarget.checked)}
+                              />
+                            )}
                           </Table.Td>
                         );
                       })}

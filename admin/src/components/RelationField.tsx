@@ -34,7 +34,10 @@ export function RelationField({ attribute, form, models, path = attribute.name }
 
   if (!attribute.toMany) {
     const current = items[0];
-    const data = [...(current ? [current] : []), ...found.filter((item) => item.documentId !== current?.documentId)].map((item) => ({ value: item.documentId, label: item.label }));
+    const data = [
+      ...(current ? [current] : []),
+      ...found.filter((item) => item.documentId !== current?.documentId),
+    ].map((item) => ({ value: item.documentId, label: item.label }));
     return (
       <Select
         label={attribute.name}
@@ -44,7 +47,11 @@ export function RelationField({ attribute, form, models, path = attribute.name }
         clearable
         data={data}
         value={current?.documentId ?? null}
-        onChange={(value) => set(value ? [{ documentId: value, label: data.find((option) => option.value === value)?.label ?? value }] : [])}
+        onChange={(value) =>
+          set(
+            value ? [{ documentId: value, label: data.find((option) => option.value === value)?.label ?? value }] : [],
+          )
+        }
         onSearchChange={setSearch}
         nothingFoundMessage={options.isFetching ? 'Searching' : 'Nothing found'}
         error={error}
@@ -62,7 +69,12 @@ export function RelationField({ attribute, form, models, path = attribute.name }
     set(next);
   };
   return (
-    <Input.Wrapper label={attribute.name} withAsterisk={attribute.required} error={error} description={target ? `${target.displayName} entries, in order` : undefined}>
+    <Input.Wrapper
+      label={attribute.name}
+      withAsterisk={attribute.required}
+      error={error}
+      description={target ? `${target.displayName} entries, in order` : undefined}
+    >
       <Stack gap="xs" mt={4}>
         {items.length > 0 && (
           <Paper withBorder p={0} component="ol" aria-label={attribute.name} style={{ listStyle: 'none', margin: 0 }}>
@@ -91,13 +103,28 @@ export function RelationField({ attribute, form, models, path = attribute.name }
                   {item.label}
                 </Text>
                 <Group gap={4} wrap="nowrap">
-                  <ActionIcon variant="subtle" aria-label={`Move ${item.label} up`} disabled={index === 0} onClick={() => move(index, index - 1)}>
+                  <ActionIcon
+                    variant="subtle"
+                    aria-label={`Move ${item.label} up`}
+                    disabled={index === 0}
+                    onClick={() => move(index, index - 1)}
+                  >
                     ↑
                   </ActionIcon>
-                  <ActionIcon variant="subtle" aria-label={`Move ${item.label} down`} disabled={index === items.length - 1} onClick={() => move(index, index + 1)}>
+                  <ActionIcon
+                    variant="subtle"
+                    aria-label={`Move ${item.label} down`}
+                    disabled={index === items.length - 1}
+                    onClick={() => move(index, index + 1)}
+                  >
                     ↓
                   </ActionIcon>
-                  <ActionIcon variant="subtle" color="red" aria-label={`Remove ${item.label}`} onClick={() => set(items.filter((_, i) => i !== index))}>
+                  <ActionIcon
+                    variant="subtle"
+                    color="red"
+                    aria-label={`Remove ${item.label}`}
+                    onClick={() => set(items.filter((_, i) => i !== index))}
+                  >
                     ✕
                   </ActionIcon>
                 </Group>
@@ -109,7 +136,9 @@ export function RelationField({ attribute, form, models, path = attribute.name }
           aria-label={`Add to ${attribute.name}`}
           placeholder={`Add ${target?.displayName ?? 'an entry'}`}
           searchable
-          data={found.filter((item) => !chosen.has(item.documentId)).map((item) => ({ value: item.documentId, label: item.label }))}
+          data={found
+            .filter((item) => !chosen.has(item.documentId))
+            .map((item) => ({ value: item.documentId, label: item.label }))}
           value={null}
           searchValue={search}
           onSearchChange={setSearch}

@@ -16,12 +16,18 @@ export interface UnsavedChangesOptions {
  * saving?" prompt with Stay and Leave), closing or reloading the tab (the browser's own prompt).
  * Set `leaving.current` before a navigation the form makes itself (after a save or a delete).
  */
-export function useUnsavedChanges({ dirty, message, search = false }: UnsavedChangesOptions): { leaving: MutableRefObject<boolean>; prompt: ReactElement } {
+export function useUnsavedChanges({ dirty, message, search = false }: UnsavedChangesOptions): {
+  leaving: MutableRefObject<boolean>;
+  prompt: ReactElement;
+} {
   const isDirty = typeof dirty === 'function' ? dirty : () => dirty;
   const leaving = useRef(false);
   const blocker = useBlocker(
     ({ currentLocation, nextLocation }) =>
-      !leaving.current && isDirty() && (currentLocation.pathname !== nextLocation.pathname || (search && currentLocation.search !== nextLocation.search)),
+      !leaving.current &&
+      isDirty() &&
+      (currentLocation.pathname !== nextLocation.pathname ||
+        (search && currentLocation.search !== nextLocation.search)),
   );
   const dirtyNow = isDirty();
   useEffect(() => {

@@ -1,4 +1,18 @@
-import { Alert, Badge, Button, Group, Loader, Paper, PasswordInput, Stack, Table, Text, TextInput, Title, VisuallyHidden } from '@mantine/core';
+import {
+  Alert,
+  Badge,
+  Button,
+  Group,
+  Loader,
+  Paper,
+  PasswordInput,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+  Title,
+  VisuallyHidden,
+} from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -18,13 +32,21 @@ const when = (value: string | null) => (value ? new Date(value).toLocaleString()
 /** The people who log in to this panel: listed, created, deleted (never oneself, never the last); one's own password changed. */
 export function AdministratorsPage() {
   const queryClient = useQueryClient();
-  const admins = useQuery({ queryKey: ['administrators'], queryFn: async () => (await api<{ data: Administrator[] }>('/admin/administrators')).data });
-  const me = useQuery({ queryKey: ['administrators', 'me'], queryFn: async () => (await api<{ data: Administrator }>('/admin/administrators/me')).data, staleTime: Infinity });
+  const admins = useQuery({
+    queryKey: ['administrators'],
+    queryFn: async () => (await api<{ data: Administrator[] }>('/admin/administrators')).data,
+  });
+  const me = useQuery({
+    queryKey: ['administrators', 'me'],
+    queryFn: async () => (await api<{ data: Administrator }>('/admin/administrators/me')).data,
+    staleTime: Infinity,
+  });
   const [deleting, setDeleting] = useState<Administrator | null>(null);
   const form = useForm({ initialValues: { email: '', password: '' } });
 
   const create = useMutation({
-    mutationFn: (values: typeof form.values) => api<{ data: Administrator }>('/admin/administrators', { method: 'POST', body: values }),
+    mutationFn: (values: typeof form.values) =>
+      api<{ data: Administrator }>('/admin/administrators', { method: 'POST', body: values }),
     onSuccess: ({ data }) => {
       notifications.show({ color: 'green', message: `${data.email} can now log in` });
       form.reset();
@@ -54,7 +76,13 @@ export function AdministratorsPage() {
             </Title>
             <Group align="flex-start" grow>
               <TextInput label="Email" type="email" required autoComplete="off" {...form.getInputProps('email')} />
-              <PasswordInput label="Password" required description="8 to 72 characters" autoComplete="new-password" {...form.getInputProps('password')} />
+              <PasswordInput
+                label="Password"
+                required
+                description="8 to 72 characters"
+                autoComplete="new-password"
+                {...form.getInputProps('password')}
+              />
             </Group>
             <Group>
               <Button type="submit" loading={create.isPending}>
@@ -96,7 +124,9 @@ export function AdministratorsPage() {
                           size="xs"
                           aria-label={`Delete ${admin.email}`}
                           disabled={self || only}
-                          title={self ? 'You cannot delete yourself' : only ? 'The last administrator stays' : undefined}
+                          title={
+                            self ? 'You cannot delete yourself' : only ? 'The last administrator stays' : undefined
+                          }
                           onClick={() => setDeleting(admin)}
                         >
                           Delete
@@ -111,7 +141,12 @@ export function AdministratorsPage() {
         </Table.ScrollContainer>
       )}
       <OwnPassword />
-      <ConfirmDialog subject={deleting} title="Delete this administrator?" onClose={() => setDeleting(null)} onConfirm={(subject) => remove.mutate(subject)}>
+      <ConfirmDialog
+        subject={deleting}
+        title="Delete this administrator?"
+        onClose={() => setDeleting(null)}
+        onConfirm={(subject) => remove.mutate(subject)}
+      >
         {deleting?.email} can no longer log in to this panel.
       </ConfirmDialog>
     </Stack>
@@ -125,7 +160,10 @@ function OwnPassword() {
   });
   const change = useMutation({
     mutationFn: ({ currentPassword, password }: typeof form.values) =>
-      api<{ data: { token: string } }>('/admin/administrators/me/password', { method: 'PUT', body: { currentPassword, password } }),
+      api<{ data: { token: string } }>('/admin/administrators/me/password', {
+        method: 'PUT',
+        body: { currentPassword, password },
+      }),
     onSuccess: ({ data }) => {
       // Every earlier token of this administrator is refused now: this tab goes on with the new one.
       session.set(data.token);
@@ -142,9 +180,24 @@ function OwnPassword() {
             Change your password
           </Title>
           <Group align="flex-start" grow>
-            <PasswordInput label="Current password" required autoComplete="current-password" {...form.getInputProps('currentPassword')} />
-            <PasswordInput label="New password" required autoComplete="new-password" {...form.getInputProps('password')} />
-            <PasswordInput label="Confirm the new password" required autoComplete="new-password" {...form.getInputProps('confirmation')} />
+            <PasswordInput
+              label="Current password"
+              required
+              autoComplete="current-password"
+              {...form.getInputProps('currentPassword')}
+            />
+            <PasswordInput
+              label="New password"
+              required
+              autoComplete="new-password"
+              {...form.getInputProps('password')}
+            />
+            <PasswordInput
+              label="Confirm the new password"
+              required
+              autoComplete="new-password"
+              {...form.getInputProps('confirmation')}
+            />
           </Group>
           <Group>
             <Button type="submit" loading={change.isPending}>

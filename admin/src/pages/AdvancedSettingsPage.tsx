@@ -1,4 +1,16 @@
-import { Alert, Button, Group, Loader, NativeSelect, Paper, Stack, Switch, Text, TextInput, Title } from '@mantine/core';
+import {
+  Alert,
+  Button,
+  Group,
+  Loader,
+  NativeSelect,
+  Paper,
+  Stack,
+  Switch,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -14,30 +26,63 @@ interface Role {
   type: string;
 }
 
-const KEYS = ['unique_email', 'allow_register', 'email_confirmation', 'email_reset_password', 'email_confirmation_redirection', 'default_role'] as const;
+const KEYS = [
+  'unique_email',
+  'allow_register',
+  'email_confirmation',
+  'email_reset_password',
+  'email_confirmation_redirection',
+  'default_role',
+] as const;
 const PATH = '/admin/users-permissions/advanced';
 
 /** The users-permissions advanced settings (registration, email confirmation, redirects, the default role). */
 export function AdvancedSettingsPage() {
   const queryClient = useQueryClient();
-  const advanced = useQuery({ queryKey: ['users-permissions', 'advanced'], queryFn: () => api<{ settings: Advanced; roles: Role[] }>(PATH) });
+  const advanced = useQuery({
+    queryKey: ['users-permissions', 'advanced'],
+    queryFn: () => api<{ settings: Advanced; roles: Role[] }>(PATH),
+  });
   const [problem, setProblem] = useState<string | undefined>();
-  const form = useForm({ initialValues: { unique_email: true, allow_register: true, email_confirmation: false, email_reset_password: '', email_confirmation_redirection: '', default_role: '' } });
+  const form = useForm({
+    initialValues: {
+      unique_email: true,
+      allow_register: true,
+      email_confirmation: false,
+      email_reset_password: '',
+      email_confirmation_redirection: '',
+      default_role: '',
+    },
+  });
 
   useEffect(() => {
     if (!advanced.data) return;
     const { settings } = advanced.data;
-    const values = { ...settings, email_reset_password: settings.email_reset_password ?? '', email_confirmation_redirection: settings.email_confirmation_redirection ?? '' };
+    const values = {
+      ...settings,
+      email_reset_password: settings.email_reset_password ?? '',
+      email_confirmation_redirection: settings.email_confirmation_redirection ?? '',
+    };
     form.setValues(values);
     form.resetDirty(values);
   }, [advanced.data]);
 
-  const { prompt: leavePrompt } = useUnsavedChanges({ dirty: () => form.isDirty(), message: 'The advanced settings have changes that are not saved.' });
+  const { prompt: leavePrompt } = useUnsavedChanges({
+    dirty: () => form.isDirty(),
+    message: 'The advanced settings have changes that are not saved.',
+  });
 
   const save = useMutation({
     // Empty URLs clear the setting (null).
     mutationFn: (values: typeof form.values) =>
-      api(PATH, { method: 'PUT', body: { ...values, email_reset_password: values.email_reset_password.trim() || null, email_confirmation_redirection: values.email_confirmation_redirection.trim() || null } }),
+      api(PATH, {
+        method: 'PUT',
+        body: {
+          ...values,
+          email_reset_password: values.email_reset_password.trim() || null,
+          email_confirmation_redirection: values.email_confirmation_redirection.trim() || null,
+        },
+      }),
     onSuccess: (_answer, values) => {
       setProblem(undefined);
       form.resetDirty(values);
@@ -56,7 +101,9 @@ export function AdvancedSettingsPage() {
   return (
     <Stack>
       <Title order={1}>Advanced settings</Title>
-      <Text c="dimmed">How the users of the content API sign up and confirm their email address (users & permissions).</Text>
+      <Text c="dimmed">
+        How the users of the content API sign up and confirm their email address (users & permissions).
+      </Text>
       <Paper withBorder p="lg" component="section" aria-label="Advanced settings">
         <form onSubmit={form.onSubmit((values) => save.mutate(values))} noValidate>
           <Stack>
@@ -71,11 +118,33 @@ export function AdvancedSettingsPage() {
               data={advanced.data.roles.map((role) => ({ value: role.type, label: role.name }))}
               {...form.getInputProps('default_role')}
             />
-            <Switch label="One account per email address" description="Stored for Strapi's clients: Vellum keeps emails unique in any case" {...form.getInputProps('unique_email', { type: 'checkbox' })} />
-            <Switch label="Enable sign-ups" description="Off: POST /api/auth/local/register is refused" {...form.getInputProps('allow_register', { type: 'checkbox' })} />
-            <Switch label="Enable email confirmation" description="A new user confirms their email address before logging in" {...form.getInputProps('email_confirmation', { type: 'checkbox' })} />
-            <TextInput label="Reset password page" description="The frontend's page the reset email links to" placeholder="https://example.com/reset-password" {...form.getInputProps('email_reset_password')} />
-            <TextInput label="Redirection URL" description="Where a confirmed email address lands" placeholder="https://example.com/email-confirmed" {...form.getInputProps('email_confirmation_redirection')} />
+            <Switch
+              label="One account per email address"
+              description="Stored for Strapi's clients: Vellum keeps emails unique in any case"
+              {...form.getInputProps('unique_email', { type: 'checkbox' })}
+            />
+            <Switch
+              label="Enable sign-ups"
+              description="Off: POST /api/auth/local/register is refused"
+              {...form.getInputProps('allow_register', { type: 'checkbox' })}
+            />
+            <Switch
+              label="Enable email confirmation"
+              description="A new user confirms their email address before logging in"
+              {...form.getInputProps('email_confirmation', { type: 'checkbox' })}
+            />
+            <TextInput
+              label="Reset password page"
+              description="The frontend's page the reset email links to"
+              placeholder="https://example.com/reset-password"
+              {...form.getInputProps('email_reset_password')}
+            />
+            <TextInput
+              label="Redirection URL"
+              description="Where a confirmed email address lands"
+              placeholder="https://example.com/email-confirmed"
+              {...form.getInputProps('email_confirmation_redirection')}
+            />
             <Group>
               <Button type="submit" loading={save.isPending}>
                 Save

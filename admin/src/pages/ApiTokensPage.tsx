@@ -1,4 +1,21 @@
-import { Alert, Button, Code, CopyButton, Group, Loader, Modal, NativeSelect, Paper, Stack, Table, Text, TextInput, Textarea, Title, VisuallyHidden } from '@mantine/core';
+import {
+  Alert,
+  Button,
+  Code,
+  CopyButton,
+  Group,
+  Loader,
+  Modal,
+  NativeSelect,
+  Paper,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+  Textarea,
+  Title,
+  VisuallyHidden,
+} from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -31,7 +48,10 @@ const when = (value: string | null) => (value ? new Date(value).toLocaleString()
 /** API tokens: created (their key shown once), listed, revoked. */
 export function ApiTokensPage() {
   const queryClient = useQueryClient();
-  const tokens = useQuery({ queryKey: ['api-tokens'], queryFn: async () => (await api<{ data: Token[] }>('/admin/api-tokens')).data });
+  const tokens = useQuery({
+    queryKey: ['api-tokens'],
+    queryFn: async () => (await api<{ data: Token[] }>('/admin/api-tokens')).data,
+  });
   const [revoking, setRevoking] = useState<Token | null>(null);
   const [key, setKey] = useState<{ name: string; accessKey: string } | null>(null);
   const form = useForm({ initialValues: { name: '', description: '', type: 'read-only', lifespan: '' } });
@@ -71,7 +91,9 @@ export function ApiTokensPage() {
   return (
     <Stack>
       <Title order={1}>API tokens</Title>
-      <Text c="dimmed">Keys for applications that read or write the content API. A key is shown once, when it is created.</Text>
+      <Text c="dimmed">
+        Keys for applications that read or write the content API. A key is shown once, when it is created.
+      </Text>
       <Paper withBorder p="lg" component="section" aria-label="Create an API token">
         <form onSubmit={form.onSubmit((values) => create.mutate(values))}>
           <Stack>
@@ -80,7 +102,15 @@ export function ApiTokensPage() {
             </Title>
             <Group align="flex-start" grow>
               <TextInput label="Name" required {...form.getInputProps('name')} />
-              <NativeSelect label="Token type" data={[{ value: 'read-only', label: 'Read-only' }, { value: 'full-access', label: 'Full access' }, { value: 'custom', label: 'Custom' }]} {...form.getInputProps('type')} />
+              <NativeSelect
+                label="Token type"
+                data={[
+                  { value: 'read-only', label: 'Read-only' },
+                  { value: 'full-access', label: 'Full access' },
+                  { value: 'custom', label: 'Custom' },
+                ]}
+                {...form.getInputProps('type')}
+              />
               <NativeSelect label="Token duration" data={DURATIONS} {...form.getInputProps('lifespan')} />
             </Group>
             <Textarea label="Description" autosize {...form.getInputProps('description')} />
@@ -90,7 +120,11 @@ export function ApiTokensPage() {
                   Permissions
                 </Title>
                 {tree.error && <Alert color="red">{tree.error.message}</Alert>}
-                {tree.data ? <PermissionsMatrix tree={tree.data} value={granted} onChange={setGranted} label="Token permissions" /> : <Loader aria-label="Loading" />}
+                {tree.data ? (
+                  <PermissionsMatrix tree={tree.data} value={granted} onChange={setGranted} label="Token permissions" />
+                ) : (
+                  <Loader aria-label="Loading" />
+                )}
               </Stack>
             )}
             <Group>
@@ -124,13 +158,23 @@ export function ApiTokensPage() {
               {tokens.data?.map((token) => (
                 <Table.Tr key={token.id}>
                   <Table.Td>{token.name}</Table.Td>
-                  <Table.Td>{token.type === 'custom' ? `custom (${token.permissions.length} ${token.permissions.length === 1 ? 'action' : 'actions'})` : token.type}</Table.Td>
+                  <Table.Td>
+                    {token.type === 'custom'
+                      ? `custom (${token.permissions.length} ${token.permissions.length === 1 ? 'action' : 'actions'})`
+                      : token.type}
+                  </Table.Td>
                   <Table.Td>{token.description}</Table.Td>
                   <Table.Td>{token.expiresAt ? when(token.expiresAt) : 'Never'}</Table.Td>
                   <Table.Td>{when(token.lastUsedAt)}</Table.Td>
                   <Table.Td>{when(token.createdAt)}</Table.Td>
                   <Table.Td>
-                    <Button variant="subtle" color="red" size="xs" aria-label={`Revoke ${token.name}`} onClick={() => setRevoking(token)}>
+                    <Button
+                      variant="subtle"
+                      color="red"
+                      size="xs"
+                      aria-label={`Revoke ${token.name}`}
+                      onClick={() => setRevoking(token)}
+                    >
                       Revoke
                     </Button>
                   </Table.Td>
@@ -148,14 +192,22 @@ export function ApiTokensPage() {
             {key?.accessKey}
           </Code>
           <Group justify="flex-end">
-            <CopyButton value={key?.accessKey ?? ''}>{({ copied, copy }) => <Button onClick={copy}>{copied ? 'Copied' : 'Copy the key'}</Button>}</CopyButton>
+            <CopyButton value={key?.accessKey ?? ''}>
+              {({ copied, copy }) => <Button onClick={copy}>{copied ? 'Copied' : 'Copy the key'}</Button>}
+            </CopyButton>
             <Button variant="default" onClick={() => setKey(null)}>
               Done
             </Button>
           </Group>
         </Stack>
       </Modal>
-      <ConfirmDialog subject={revoking} title="Revoke this token?" confirmLabel="Yes, revoke" onClose={() => setRevoking(null)} onConfirm={(subject) => revoke.mutate(subject)}>
+      <ConfirmDialog
+        subject={revoking}
+        title="Revoke this token?"
+        confirmLabel="Yes, revoke"
+        onClose={() => setRevoking(null)}
+        onConfirm={(subject) => revoke.mutate(subject)}
+      >
         Applications using {revoking?.name} lose their access at once.
       </ConfirmDialog>
     </Stack>

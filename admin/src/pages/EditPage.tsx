@@ -1,4 +1,17 @@
-import { Alert, Anchor, Badge, Button, Grid, Group, Loader, NativeSelect, Paper, Stack, Text, Title } from '@mantine/core';
+import {
+  Alert,
+  Anchor,
+  Badge,
+  Button,
+  Grid,
+  Group,
+  Loader,
+  NativeSelect,
+  Paper,
+  Stack,
+  Text,
+  Title,
+} from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
@@ -8,7 +21,17 @@ import { api, ApiError, queryString } from '../api.ts';
 import { FieldInput } from '../components/FieldInput.tsx';
 import { useUnsavedChanges } from '../components/UnsavedChangesGuard.tsx';
 import { contentPath, statusOf, STATUS_COLORS, type DocumentAnswer } from '../content.ts';
-import { apiData, errorsByField, formValues, JsonFieldError, modelsOf, populateFor, slugify, type FormValues, type Models } from '../fields.ts';
+import {
+  apiData,
+  errorsByField,
+  formValues,
+  JsonFieldError,
+  modelsOf,
+  populateFor,
+  slugify,
+  type FormValues,
+  type Models,
+} from '../fields.ts';
 import { useSchema, type ContentTypeDescription } from '../schema.ts';
 import { LocaleSelect, useLocale, useLocales } from '../locales.tsx';
 import { ConfirmDialog } from '../components/ConfirmDialog.tsx';
@@ -25,8 +48,11 @@ export function EditPage() {
   if (!type) return <Alert color="red">{schema.error?.message ?? `No content-type ${uid}`}</Alert>;
   // A document just created keeps its editor (and what it shows: a failed publish's errors) as the URL gains its id.
   const localeParam = new URLSearchParams(location.search).get('locale') ?? '';
-  const key = (location.state as { editor?: string } | null)?.editor ?? `${type.uid}/${documentId ?? 'new'}/${localeParam}`;
-  return <LocalizedEditor key={key} editorKey={key} type={type} documentId={documentId} models={modelsOf(schema.data!)} />;
+  const key =
+    (location.state as { editor?: string } | null)?.editor ?? `${type.uid}/${documentId ?? 'new'}/${localeParam}`;
+  return (
+    <LocalizedEditor key={key} editorKey={key} type={type} documentId={documentId} models={modelsOf(schema.data!)} />
+  );
 }
 
 type EditorProps = { type: ContentTypeDescription; documentId: string | undefined; editorKey: string; models: Models };
@@ -38,7 +64,14 @@ function LocalizedEditor(props: EditorProps) {
   return <Editor {...props} locale={locale} setLocale={setLocale} />;
 }
 
-function Editor({ type, documentId, editorKey, models, locale, setLocale }: EditorProps & { locale: string | undefined; setLocale: (code: string) => void }) {
+function Editor({
+  type,
+  documentId,
+  editorKey,
+  models,
+  locale,
+  setLocale,
+}: EditorProps & { locale: string | undefined; setLocale: (code: string) => void }) {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const single = type.kind === 'singleType';
@@ -66,7 +99,8 @@ function Editor({ type, documentId, editorKey, models, locale, setLocale }: Edit
         const target = attribute.targetField;
         if (attribute.type !== 'uid' || !target || values[target] === previous[target] || exists) continue;
         const uid = String(values[attribute.name] ?? '');
-        if (uid === '' || uid === slugify(String(previous[target] ?? ''))) form.setFieldValue(attribute.name, slugify(String(values[target] ?? '')));
+        if (uid === '' || uid === slugify(String(previous[target] ?? '')))
+          form.setFieldValue(attribute.name, slugify(String(values[target] ?? '')));
       }
     },
   });
@@ -91,7 +125,11 @@ function Editor({ type, documentId, editorKey, models, locale, setLocale }: Edit
   }, [loaded.data]);
 
   const dirty = form.isDirty();
-  const { leaving, prompt: leavePrompt } = useUnsavedChanges({ dirty: () => form.isDirty(), message: 'Your changes to this entry are not saved.', search: true });
+  const { leaving, prompt: leavePrompt } = useUnsavedChanges({
+    dirty: () => form.isDirty(),
+    message: 'Your changes to this entry are not saved.',
+    search: true,
+  });
 
   const [busy, setBusy] = useState<Action | null>(null);
   const [confirmDelete, setConfirmDelete] = useState(false);
@@ -101,11 +139,19 @@ function Editor({ type, documentId, editorKey, models, locale, setLocale }: Edit
     if (exists && !form.isDirty()) return path;
     const values = form.getValues();
     if (!exists) {
-      const first = await api<DocumentAnswer>(`${path}${populate}`, { method: single || documentId ? 'PUT' : 'POST', body: { data: apiData(type.attributes, values, models) } });
+      const first = await api<DocumentAnswer>(`${path}${populate}`, {
+        method: single || documentId ? 'PUT' : 'POST',
+        body: { data: apiData(type.attributes, values, models) },
+      });
       show(first, first.data!.documentId);
       return contentPath(type, single ? undefined : first.data!.documentId);
     }
-    show(await api<DocumentAnswer>(`${path}${populate}`, { method: 'PUT', body: { data: apiData(type.attributes, values, models, baseline.current) } }));
+    show(
+      await api<DocumentAnswer>(`${path}${populate}`, {
+        method: 'PUT',
+        body: { data: apiData(type.attributes, values, models, baseline.current) },
+      }),
+    );
     return path;
   };
 
@@ -133,14 +179,30 @@ function Editor({ type, documentId, editorKey, models, locale, setLocale }: Edit
         await navigate(`/content/${type.uid}/${id}${localeQuery}`, { replace: true, state: { editor: editorKey } });
         leaving.current = false;
       }
-      if (action !== 'save') show(await api<DocumentAnswer>(`${saved}/actions/${action}${populate}`, { method: 'POST' }), id);
-      notifications.show({ color: 'green', message: { save: 'Saved', publish: 'Published', unpublish: 'Unpublished', 'discard-draft': 'Draft discarded' }[action] });
+      if (action !== 'save')
+        show(await api<DocumentAnswer>(`${saved}/actions/${action}${populate}`, { method: 'POST' }), id);
+      notifications.show({
+        color: 'green',
+        message: { save: 'Saved', publish: 'Published', unpublish: 'Unpublished', 'discard-draft': 'Draft discarded' }[
+          action
+        ],
+      });
       await queryClient.invalidateQueries({ queryKey: ['list', type.uid] });
     } catch (error) {
       if (error instanceof JsonFieldError) form.setFieldError(error.field, error.message);
       else if (error instanceof ApiError && error.errors.length) form.setErrors(errorsByField(error.errors));
       const message = error instanceof Error ? error.message : 'The request failed';
-      notifications.show({ color: 'red', title: { save: 'Not saved', publish: 'Not published', unpublish: 'Not unpublished', 'discard-draft': 'Draft not discarded', delete: 'Not deleted' }[action], message });
+      notifications.show({
+        color: 'red',
+        title: {
+          save: 'Not saved',
+          publish: 'Not published',
+          unpublish: 'Not unpublished',
+          'discard-draft': 'Draft not discarded',
+          delete: 'Not deleted',
+        }[action],
+        message,
+      });
     } finally {
       setBusy(null);
     }
@@ -152,7 +214,9 @@ function Editor({ type, documentId, editorKey, models, locale, setLocale }: Edit
   /** Fills the form with the document's values in another locale (saved only when the editor saves). */
   const fillFrom = async (code: string) => {
     try {
-      const other = await api<DocumentAnswer>(`${path}${queryString({ populate: populateFor(type.attributes, models), locale: code })}`);
+      const other = await api<DocumentAnswer>(
+        `${path}${queryString({ populate: populateFor(type.attributes, models), locale: code })}`,
+      );
       if (!other.data) throw new Error(`No ${code} version to fill from`);
       form.setValues(formValues(type.attributes, other.data, models));
       notifications.show({ color: 'blue', message: `Filled from ${code}: save to keep` });
@@ -163,7 +227,11 @@ function Editor({ type, documentId, editorKey, models, locale, setLocale }: Edit
 
   const status = exists ? statusOf(type, current?.meta.publication) : null;
   const published = Boolean(current?.meta.publication);
-  const title = creating ? 'Create an entry' : single ? type.displayName : String((type.mainField && current?.data?.[type.mainField]) || 'Untitled');
+  const title = creating
+    ? 'Create an entry'
+    : single
+      ? type.displayName
+      : String((type.mainField && current?.data?.[type.mainField]) || 'Untitled');
 
   return (
     <form
@@ -202,7 +270,10 @@ function Editor({ type, documentId, editorKey, models, locale, setLocale }: Edit
                   label="Fill from another locale"
                   value=""
                   onChange={(event) => event.currentTarget.value && void fillFrom(event.currentTarget.value)}
-                  data={[{ value: '', label: 'Choose a locale' }, ...otherLocales.map((other) => ({ value: other.code, label: other.name }))]}
+                  data={[
+                    { value: '', label: 'Choose a locale' },
+                    ...otherLocales.map((other) => ({ value: other.code, label: other.name })),
+                  ]}
                   w={220}
                 />
               )}
@@ -227,23 +298,48 @@ function Editor({ type, documentId, editorKey, models, locale, setLocale }: Edit
           <Grid.Col span={{ base: 12, lg: 3 }}>
             <Paper withBorder p="lg" pos="sticky" top={72}>
               <Stack>
-                <Button type="submit" variant={type.draftAndPublish ? 'default' : 'filled'} loading={busy === 'save'} disabled={busy !== null}>
+                <Button
+                  type="submit"
+                  variant={type.draftAndPublish ? 'default' : 'filled'}
+                  loading={busy === 'save'}
+                  disabled={busy !== null}
+                >
                   Save
                 </Button>
                 {type.draftAndPublish && (
                   <>
-                    <Button onClick={() => void run('publish')} loading={busy === 'publish'} disabled={busy !== null || (status === 'Published' && !dirty)}>
+                    <Button
+                      onClick={() => void run('publish')}
+                      loading={busy === 'publish'}
+                      disabled={busy !== null || (status === 'Published' && !dirty)}
+                    >
                       Publish
                     </Button>
-                    <Button variant="light" onClick={() => void run('unpublish')} loading={busy === 'unpublish'} disabled={busy !== null || !published}>
+                    <Button
+                      variant="light"
+                      onClick={() => void run('unpublish')}
+                      loading={busy === 'unpublish'}
+                      disabled={busy !== null || !published}
+                    >
                       Unpublish
                     </Button>
-                    <Button variant="light" color="orange" onClick={() => void run('discard-draft')} loading={busy === 'discard-draft'} disabled={busy !== null || status !== 'Modified'}>
+                    <Button
+                      variant="light"
+                      color="orange"
+                      onClick={() => void run('discard-draft')}
+                      loading={busy === 'discard-draft'}
+                      disabled={busy !== null || status !== 'Modified'}
+                    >
                       Discard draft
                     </Button>
                   </>
                 )}
-                <Button variant="light" color="red" onClick={() => setConfirmDelete(true)} disabled={busy !== null || !exists}>
+                <Button
+                  variant="light"
+                  color="red"
+                  onClick={() => setConfirmDelete(true)}
+                  disabled={busy !== null || !exists}
+                >
                   Delete
                 </Button>
                 {current?.data && (
@@ -256,7 +352,12 @@ function Editor({ type, documentId, editorKey, models, locale, setLocale }: Edit
           </Grid.Col>
         </Grid>
       </Stack>
-      <ConfirmDialog subject={confirmDelete || null} title="Delete this entry?" onClose={() => setConfirmDelete(false)} onConfirm={() => void run('delete')}>
+      <ConfirmDialog
+        subject={confirmDelete || null}
+        title="Delete this entry?"
+        onClose={() => setConfirmDelete(false)}
+        onConfirm={() => void run('delete')}
+      >
         The entry is deleted with its draft and published versions{type.localized ? ' in this locale' : ''}.
       </ConfirmDialog>
       {leavePrompt}

@@ -17,16 +17,36 @@ type Templates = Record<'reset_password' | 'email_confirmation', { options: Temp
 
 const PATH = '/admin/users-permissions/email-templates';
 const TEMPLATES = [
-  { name: 'reset_password', title: 'Reset password', help: 'Sent by POST /api/auth/forgot-password. <%= URL %> is the reset page, <%= TOKEN %> the code.' },
-  { name: 'email_confirmation', title: 'Email address confirmation', help: 'Sent to a new user when email confirmation is on. <%= URL %> is the confirmation route, <%= CODE %> the code.' },
+  {
+    name: 'reset_password',
+    title: 'Reset password',
+    help: 'Sent by POST /api/auth/forgot-password. <%= URL %> is the reset page, <%= TOKEN %> the code.',
+  },
+  {
+    name: 'email_confirmation',
+    title: 'Email address confirmation',
+    help: 'Sent to a new user when email confirmation is on. <%= URL %> is the confirmation route, <%= CODE %> the code.',
+  },
 ] as const;
 const FIELDS = ['name', 'email', 'response_email', 'object', 'message'] as const;
 /** The form's field for each option an error names (`reset_password.options.from.email ...`). */
-const FIELD_OF: Record<(typeof FIELDS)[number], 'senderName' | 'senderEmail' | 'response_email' | 'object' | 'message'> = { name: 'senderName', email: 'senderEmail', response_email: 'response_email', object: 'object', message: 'message' };
+const FIELD_OF: Record<
+  (typeof FIELDS)[number],
+  'senderName' | 'senderEmail' | 'response_email' | 'object' | 'message'
+> = {
+  name: 'senderName',
+  email: 'senderEmail',
+  response_email: 'response_email',
+  object: 'object',
+  message: 'message',
+};
 
 /** The users-permissions email templates (reset password, email confirmation), one form each. */
 export function EmailTemplatesPage() {
-  const templates = useQuery({ queryKey: ['users-permissions', 'email-templates'], queryFn: () => api<Templates>(PATH) });
+  const templates = useQuery({
+    queryKey: ['users-permissions', 'email-templates'],
+    queryFn: () => api<Templates>(PATH),
+  });
   // One guard for the page (a router has one blocker at a time): either form with changes asks first.
   // The forms report their state (for the tab's closing) and are asked at the moment of leaving.
   const [dirty, setDirty] = useState<Partial<Record<keyof Templates, boolean>>>({});
@@ -35,27 +55,63 @@ export function EmailTemplatesPage() {
     dirty: () => Object.values(dirty).some(Boolean) || [...checks.current.values()].some((check) => check()),
     message: 'An email template has changes that are not saved.',
   });
-  const onDirty = useCallback((name: keyof Templates, changed: boolean) => setDirty((current) => (current[name] === changed ? current : { ...current, [name]: changed })), []);
+  const onDirty = useCallback(
+    (name: keyof Templates, changed: boolean) =>
+      setDirty((current) => (current[name] === changed ? current : { ...current, [name]: changed })),
+    [],
+  );
   if (templates.isPending) return <Loader aria-label="Loading" />;
   if (templates.error) return <Alert color="red">{templates.error.message}</Alert>;
   return (
     <Stack>
       <Title order={1}>Email templates</Title>
-      <Text c="dimmed">The emails sent to the users of the content API. The subject and message take the placeholders shown.</Text>
+      <Text c="dimmed">
+        The emails sent to the users of the content API. The subject and message take the placeholders shown.
+      </Text>
       {TEMPLATES.map((template) => (
-        <TemplateForm key={template.name} name={template.name} title={template.title} help={template.help} options={templates.data[template.name].options} onDirty={onDirty} checks={checks.current} />
+        <TemplateForm
+          key={template.name}
+          name={template.name}
+          title={template.title}
+          help={template.help}
+          options={templates.data[template.name].options}
+          onDirty={onDirty}
+          checks={checks.current}
+        />
       ))}
       {leavePrompt}
     </Stack>
   );
 }
 
-function TemplateForm({ name, title, help, options, onDirty, checks }: { name: keyof Templates; title: string; help: string; options: TemplateOptions; onDirty: (name: keyof Templates, dirty: boolean) => void; checks: Map<keyof Templates, () => boolean> }) {
+function TemplateForm({
+  name,
+  title,
+  help,
+  options,
+  onDirty,
+  checks,
+}: {
+  name: keyof Templates;
+  title: string;
+  help: string;
+  options: TemplateOptions;
+  onDirty: (name: keyof Templates, dirty: boolean) => void;
+  checks: Map<keyof Templates, () => boolean>;
+}) {
   const queryClient = useQueryClient();
   const [problem, setProblem] = useState<string | undefined>();
-  const form = useForm({ initialValues: { senderName: '', senderEmail: '', response_email: '', object: '', message: '' } });
+  const form = useForm({
+    initialValues: { senderName: '', senderEmail: '', response_email: '', object: '', message: '' },
+  });
   useEffect(() => {
-    const values = { senderName: options.from.name, senderEmail: options.from.email, response_email: options.response_email, object: options.object, message: options.message };
+    const values = {
+      senderName: options.from.name,
+      senderEmail: options.from.email,
+      response_email: options.response_email,
+      object: options.object,
+      message: options.message,
+    };
     form.setValues(values);
     form.resetDirty(values);
   }, [options]);
@@ -67,7 +123,18 @@ function TemplateForm({ name, title, help, options, onDirty, checks }: { name: k
     mutationFn: (values: typeof form.values) =>
       api(PATH, {
         method: 'PUT',
-        body: { 'email-templates': { [name]: { options: { from: { name: values.senderName, email: values.senderEmail }, response_email: values.response_email, object: values.object, message: values.message } } } },
+        body: {
+          'email-templates': {
+            [name]: {
+              options: {
+                from: { name: values.senderName, email: values.senderEmail },
+                response_email: values.response_email,
+                object: values.object,
+                message: values.message,
+              },
+            },
+          },
+        },
       }),
     onSuccess: (_answer, values) => {
       setProblem(undefined);

@@ -4,7 +4,11 @@ import { isRouteErrorResponse, useRouteError } from 'react-router-dom';
 /** What a screen that failed shows: a sentence, never a stack trace. */
 export function ErrorPage() {
   const error = useRouteError();
-  const message = isRouteErrorResponse(error) ? `${error.status} ${error.statusText}` : error instanceof Error ? error.message : 'Something went wrong.';
+  const message = isRouteErrorResponse(error)
+    ? `${error.status} ${error.statusText}`
+    : error instanceof Error
+      ? error.message
+      : 'Something went wrong.';
   return (
     <Center h="100vh">
       <Stack maw={480}>

@@ -1,5 +1,22 @@
 import { currentParams } from '../url-params.ts';
-import { Alert, Anchor, Badge, Button, Checkbox, Group, Loader, Pagination, Popover, Select, Stack, Table, Text, TextInput, Title, UnstyledButton } from '@mantine/core';
+import {
+  Alert,
+  Anchor,
+  Badge,
+  Button,
+  Checkbox,
+  Group,
+  Loader,
+  Pagination,
+  Popover,
+  Select,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+  Title,
+  UnstyledButton,
+} from '@mantine/core';
 import { useDebouncedValue, useLocalStorage } from '@mantine/hooks';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
@@ -38,7 +55,10 @@ export function ListView({ type }: { type: ContentTypeDescription }) {
   const fields = useMemo(() => (schema.data ? filterFields(type, modelsOf(schema.data)) : []), [schema.data, type]);
   const filters = filtersFromParams(params, fields);
   const listable = type.attributes.filter(listableAttribute);
-  const [columns, setColumns] = useLocalStorage<string[]>({ key: `vellum-columns:${type.uid}`, defaultValue: defaultColumns(type.attributes, type.mainField) });
+  const [columns, setColumns] = useLocalStorage<string[]>({
+    key: `vellum-columns:${type.uid}`,
+    defaultValue: defaultColumns(type.attributes, type.mainField),
+  });
   const chosen = columns.filter((name) => listable.some((attribute) => attribute.name === name));
   // Without any column chosen, the documentId links each row to its edit view.
   const shown = chosen.length ? chosen : ['documentId'];
@@ -56,7 +76,10 @@ export function ListView({ type }: { type: ContentTypeDescription }) {
     const kept = [...currentParams()].filter(([key]) => !isFilterParam(key) && key !== 'page');
     setParams(new URLSearchParams([...kept, ...filterParams(next, fields)]), { replace: true });
   };
-  const conditions = [...(debouncedSearch && type.mainField ? [{ [type.mainField]: { $containsi: debouncedSearch } }] : []), ...(apiFilters(filters, fields)?.$and ?? [])];
+  const conditions = [
+    ...(debouncedSearch && type.mainField ? [{ [type.mainField]: { $containsi: debouncedSearch } }] : []),
+    ...(apiFilters(filters, fields)?.$and ?? []),
+  ];
 
   const query = {
     locale,
@@ -111,9 +134,7 @@ export function ListView({ type }: { type: ContentTypeDescription }) {
         <FilterButton fields={fields} filters={filters} onChange={setFilters} />
         <Popover position="bottom-end" shadow="md">
           <Popover.Target>
-            <Button variant="default">
-              Columns
-            </Button>
+            <Button variant="default">Columns</Button>
           </Popover.Target>
           <Popover.Dropdown>
             <Stack gap="xs" role="group" aria-label="Columns shown">
@@ -124,7 +145,11 @@ export function ListView({ type }: { type: ContentTypeDescription }) {
                   checked={chosen.includes(attribute.name)}
                   onChange={(event) => {
                     const on = event.currentTarget.checked;
-                    setColumns(listable.map((a) => a.name).filter((name) => (name === attribute.name ? on : chosen.includes(name))));
+                    setColumns(
+                      listable
+                        .map((a) => a.name)
+                        .filter((name) => (name === attribute.name ? on : chosen.includes(name))),
+                    );
                   }}
                 />
               ))}
@@ -175,11 +200,22 @@ export function ListView({ type }: { type: ContentTypeDescription }) {
               })}
             </Table.Tbody>
           </Table>
-          {list.data?.data.length === 0 && <Text p="md">No entries{search ? ` match “${search}”` : filters.length ? ' match the filters' : ' yet'}.</Text>}
+          {list.data?.data.length === 0 && (
+            <Text p="md">
+              No entries{search ? ` match “${search}”` : filters.length ? ' match the filters' : ' yet'}.
+            </Text>
+          )}
         </Table.ScrollContainer>
       )}
       <Group justify="space-between">
-        <Select label="Entries per page" data={PAGE_SIZES} value={pageSize} onChange={(value) => update({ pageSize: value, page: null })} w={160} allowDeselect={false} />
+        <Select
+          label="Entries per page"
+          data={PAGE_SIZES}
+          value={pageSize}
+          onChange={(value) => update({ pageSize: value, page: null })}
+          w={160}
+          allowDeselect={false}
+        />
         <Pagination
           total={list.data?.meta.pagination.pageCount ?? 1}
           value={page}

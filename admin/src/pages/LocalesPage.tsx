@@ -1,4 +1,19 @@
-import { Alert, Autocomplete, Badge, Button, Group, Loader, Modal, Paper, Stack, Table, Text, TextInput, Title, VisuallyHidden } from '@mantine/core';
+import {
+  Alert,
+  Autocomplete,
+  Badge,
+  Button,
+  Group,
+  Loader,
+  Modal,
+  Paper,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+  Title,
+  VisuallyHidden,
+} from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
@@ -26,14 +41,21 @@ export function LocalesPage() {
     validate: {
       // The API adds a code already there as a rename: here that is a mistake, said beside the field.
       code: (value) =>
-        !LOCALE_CODE.test(value.trim()) ? 'A code such as de, fr-CA or pt-BR' : taken.some((code) => code.toLowerCase() === value.trim().toLowerCase()) ? `${value.trim()} is already added` : null,
+        !LOCALE_CODE.test(value.trim())
+          ? 'A code such as de, fr-CA or pt-BR'
+          : taken.some((code) => code.toLowerCase() === value.trim().toLowerCase())
+            ? `${value.trim()} is already added`
+            : null,
     },
   });
   const suggestedName = LOCALE_CODE.test(form.values.code.trim()) ? localeName(form.values.code.trim()) : '';
   const add = useMutation({
     mutationFn: ({ code, name }: typeof form.values) => {
       const chosen = name.trim() || (suggestedName !== code.trim() ? suggestedName : '');
-      return api<{ data: Locale }>('/admin/locales', { method: 'POST', body: { code: code.trim(), ...(chosen ? { name: chosen } : {}) } });
+      return api<{ data: Locale }>('/admin/locales', {
+        method: 'POST',
+        body: { code: code.trim(), ...(chosen ? { name: chosen } : {}) },
+      });
     },
     onSuccess: ({ data }) => {
       notifications.show({ color: 'green', message: `${data.name} (${data.code}) added` });
@@ -45,7 +67,8 @@ export function LocalesPage() {
 
   const editForm = useForm({ initialValues: { name: '' } });
   const rename = useMutation({
-    mutationFn: ({ code, name }: { code: string; name: string }) => api<{ data: Locale }>(`/admin/locales/${encodeURIComponent(code)}`, { method: 'PUT', body: { name } }),
+    mutationFn: ({ code, name }: { code: string; name: string }) =>
+      api<{ data: Locale }>(`/admin/locales/${encodeURIComponent(code)}`, { method: 'PUT', body: { name } }),
     onSuccess: ({ data }) => {
       notifications.show({ color: 'green', message: `${data.code} renamed ${data.name}` });
       setEditing(null);
@@ -54,12 +77,17 @@ export function LocalesPage() {
     onError: (error) => editForm.setFieldError('name', error.message),
   });
   const makeDefault = useMutation({
-    mutationFn: (locale: Locale) => api<{ data: Locale }>(`/admin/locales/${encodeURIComponent(locale.code)}`, { method: 'PUT', body: { isDefault: true } }),
+    mutationFn: (locale: Locale) =>
+      api<{ data: Locale }>(`/admin/locales/${encodeURIComponent(locale.code)}`, {
+        method: 'PUT',
+        body: { isDefault: true },
+      }),
     onSuccess: ({ data }) => {
       notifications.show({ color: 'green', message: `${data.name} is the default locale` });
       void refresh();
     },
-    onError: (error) => notifications.show({ color: 'red', title: 'The default did not change', message: error.message }),
+    onError: (error) =>
+      notifications.show({ color: 'red', title: 'The default did not change', message: error.message }),
   });
   const remove = useMutation({
     mutationFn: (locale: Locale) => api(`/admin/locales/${encodeURIComponent(locale.code)}`, { method: 'DELETE' }),
@@ -67,7 +95,8 @@ export function LocalesPage() {
       notifications.show({ color: 'green', message: `${locale.name} (${locale.code}) deleted` });
       void refresh();
     },
-    onError: (error, locale) => notifications.show({ color: 'red', title: `${locale.code} was not deleted`, message: error.message }),
+    onError: (error, locale) =>
+      notifications.show({ color: 'red', title: `${locale.code} was not deleted`, message: error.message }),
   });
 
   const options = localeOptions(taken);
@@ -76,7 +105,10 @@ export function LocalesPage() {
   return (
     <Stack>
       <Title order={1}>Locales</Title>
-      <Text c="dimmed">The languages content is written in. The default locale is the one the content API answers when a request names none.</Text>
+      <Text c="dimmed">
+        The languages content is written in. The default locale is the one the content API answers when a request names
+        none.
+      </Text>
       <Paper withBorder p="lg" component="section" aria-label="Add a locale">
         <form onSubmit={form.onSubmit((values) => add.mutate(values))}>
           <Stack>
@@ -92,13 +124,20 @@ export function LocalesPage() {
                 // Search by the code or the language's name; show both.
                 filter={({ options: items, search }) => {
                   const needle = search.trim().toLowerCase();
-                  return items.filter((item) => 'value' in item && (names.get(item.value) ?? item.value).toLowerCase().includes(needle));
+                  return items.filter(
+                    (item) => 'value' in item && (names.get(item.value) ?? item.value).toLowerCase().includes(needle),
+                  );
                 }}
                 renderOption={({ option }) => names.get(option.value) ?? option.value}
                 limit={30}
                 {...form.getInputProps('code')}
               />
-              <TextInput label="Display name" description="The language's name when left empty" placeholder={suggestedName} {...form.getInputProps('name')} />
+              <TextInput
+                label="Display name"
+                description="The language's name when left empty"
+                placeholder={suggestedName}
+                {...form.getInputProps('name')}
+              />
             </Group>
             <Group>
               <Button type="submit" loading={add.isPending}>
@@ -145,11 +184,23 @@ export function LocalesPage() {
                         Edit
                       </Button>
                       {!locale.isDefault && (
-                        <Button variant="subtle" size="xs" aria-label={`Make ${locale.code} the default`} loading={makeDefault.isPending && makeDefault.variables?.code === locale.code} onClick={() => makeDefault.mutate(locale)}>
+                        <Button
+                          variant="subtle"
+                          size="xs"
+                          aria-label={`Make ${locale.code} the default`}
+                          loading={makeDefault.isPending && makeDefault.variables?.code === locale.code}
+                          onClick={() => makeDefault.mutate(locale)}
+                        >
                           Make default
                         </Button>
                       )}
-                      <Button variant="subtle" color="red" size="xs" aria-label={`Delete ${locale.code}`} onClick={() => setDeleting(locale)}>
+                      <Button
+                        variant="subtle"
+                        color="red"
+                        size="xs"
+                        aria-label={`Delete ${locale.code}`}
+                        onClick={() => setDeleting(locale)}
+                      >
                         Delete
                       </Button>
                     </Group>
@@ -161,9 +212,11 @@ export function LocalesPage() {
         </Table.ScrollContainer>
       )}
       <Modal opened={editing !== null} onClose={() => setEditing(null)} title={`Edit ${editing?.code ?? ''}`}>
-        <form onSubmit={editForm.onSubmit(({ name }) => {
-          if (editing) rename.mutate({ code: editing.code, name });
-        })}>
+        <form
+          onSubmit={editForm.onSubmit(({ name }) => {
+            if (editing) rename.mutate({ code: editing.code, name });
+          })}
+        >
           <Stack>
             <TextInput label="Display name" required data-autofocus {...editForm.getInputProps('name')} />
             <Group justify="flex-end">
@@ -177,8 +230,14 @@ export function LocalesPage() {
           </Stack>
         </form>
       </Modal>
-      <ConfirmDialog subject={deleting} title={`Delete ${deleting?.name ?? ''}?`} onClose={() => setDeleting(null)} onConfirm={(subject) => remove.mutate(subject)}>
-        The locale {deleting?.code} leaves the list: the content API and the locale switchers stop offering it. Its entries are not deleted.
+      <ConfirmDialog
+        subject={deleting}
+        title={`Delete ${deleting?.name ?? ''}?`}
+        onClose={() => setDeleting(null)}
+        onConfirm={(subject) => remove.mutate(subject)}
+      >
+        The locale {deleting?.code} leaves the list: the content API and the locale switchers stop offering it. Its
+        entries are not deleted.
       </ConfirmDialog>
     </Stack>
   );

@@ -9,7 +9,8 @@ export function LoginPage() {
   const location = useLocation();
   const form = useForm({ initialValues: { email: '', password: '' } });
   const login = useMutation({
-    mutationFn: (values: { email: string; password: string }) => api<{ data: { token: string } }>('/admin/login', { method: 'POST', body: values }),
+    mutationFn: (values: { email: string; password: string }) =>
+      api<{ data: { token: string } }>('/admin/login', { method: 'POST', body: values }),
     onSuccess: ({ data }) => {
       session.set(data.token);
       const from = (location.state as { from?: string } | null)?.from;
@@ -33,7 +34,12 @@ export function LoginPage() {
               </Alert>
             )}
             <TextInput label="Email" type="email" autoComplete="username" required {...form.getInputProps('email')} />
-            <PasswordInput label="Password" autoComplete="current-password" required {...form.getInputProps('password')} />
+            <PasswordInput
+              label="Password"
+              autoComplete="current-password"
+              required
+              {...form.getInputProps('password')}
+            />
             <Button type="submit" loading={login.isPending}>
               Log in
             </Button>

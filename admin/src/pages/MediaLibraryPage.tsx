@@ -7,7 +7,15 @@ import { FileDetails } from '../components/media/FileDetails.tsx';
 import { LibraryControls, LibraryPagination } from '../components/media/LibraryControls.tsx';
 import { MediaBrowser } from '../components/media/MediaBrowser.tsx';
 import { UploadZone } from '../components/media/UploadZone.tsx';
-import { DEFAULT_STATE, fetchLibrary, KINDS, libraryQuery, SORTS, type LibraryState, type MediaKind } from '../media.ts';
+import {
+  DEFAULT_STATE,
+  fetchLibrary,
+  KINDS,
+  libraryQuery,
+  SORTS,
+  type LibraryState,
+  type MediaKind,
+} from '../media.ts';
 
 /** The library's state from the URL: what is not there is the default (and leaves the URL). */
 function stateOf(params: URLSearchParams): LibraryState {
@@ -49,7 +57,11 @@ export function MediaLibraryPage() {
   };
 
   const query = libraryQuery({ ...state, q });
-  const files = useQuery({ queryKey: ['media', 'list', query], queryFn: () => fetchLibrary(query), placeholderData: keepPreviousData });
+  const files = useQuery({
+    queryKey: ['media', 'list', query],
+    queryFn: () => fetchLibrary(query),
+    placeholderData: keepPreviousData,
+  });
   const total = files.data?.pagination.total ?? 0;
 
   return (
@@ -64,9 +76,16 @@ export function MediaLibraryPage() {
       {files.isPending ? (
         <Loader aria-label="Loading" />
       ) : files.data && files.data.results.length > 0 ? (
-        <MediaBrowser files={files.data.results} view={state.view} onActivate={(file) => update({ file: file.id })} label="Files" />
+        <MediaBrowser
+          files={files.data.results}
+          view={state.view}
+          onActivate={(file) => update({ file: file.id })}
+          label="Files"
+        />
       ) : (
-        <Text p="md">{state.q || state.kind ? 'No files match these filters.' : 'No files yet: upload some above.'}</Text>
+        <Text p="md">
+          {state.q || state.kind ? 'No files match these filters.' : 'No files yet: upload some above.'}
+        </Text>
       )}
       <LibraryPagination state={state} pageCount={files.data?.pagination.pageCount ?? 1} onChange={update} />
       <FileDetails fileId={openFile} onClose={() => update({ file: null })} onDeleted={() => update({ file: null })} />

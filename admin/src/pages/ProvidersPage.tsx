@@ -1,4 +1,20 @@
-import { Alert, Badge, Button, CopyButton, Group, Loader, Modal, PasswordInput, Stack, Switch, Table, Text, TextInput, Title, VisuallyHidden } from '@mantine/core';
+import {
+  Alert,
+  Badge,
+  Button,
+  CopyButton,
+  Group,
+  Loader,
+  Modal,
+  PasswordInput,
+  Stack,
+  Switch,
+  Table,
+  Text,
+  TextInput,
+  Title,
+  VisuallyHidden,
+} from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -30,14 +46,20 @@ type Values = { enabled: boolean; scope: string } & Record<(typeof TEXT_FIELDS)[
 
 /** The users-permissions login providers: listed with their state, each edited in a dialog. */
 export function ProvidersPage() {
-  const providers = useQuery({ queryKey: ['users-permissions', 'providers'], queryFn: () => api<Record<string, Provider>>(PATH) });
+  const providers = useQuery({
+    queryKey: ['users-permissions', 'providers'],
+    queryFn: () => api<Record<string, Provider>>(PATH),
+  });
   const [editing, setEditing] = useState<string | null>(null);
   // The dialog's form with changes: closing it (Cancel, Escape, ✕) or leaving the page asks first.
   // The form's own answer is asked at the moment of closing (a key pressed right after typing comes before a re-render).
   const [dirty, setDirty] = useState(false);
   const isDirty = useRef(() => false);
   const [confirmClose, setConfirmClose] = useState(false);
-  const { prompt: leavePrompt } = useUnsavedChanges({ dirty: () => editing !== null && (dirty || isDirty.current()), message: `Your changes to ${editing ?? 'this provider'} are not saved.` });
+  const { prompt: leavePrompt } = useUnsavedChanges({
+    dirty: () => editing !== null && (dirty || isDirty.current()),
+    message: `Your changes to ${editing ?? 'this provider'} are not saved.`,
+  });
   const close = () => {
     setEditing(null);
     setDirty(false);
@@ -51,7 +73,10 @@ export function ProvidersPage() {
   return (
     <Stack>
       <Title order={1}>Providers</Title>
-      <Text c="dimmed">How the users of the content API log in: with a password (email), or through another service (GET /api/connect/&lt;provider&gt;).</Text>
+      <Text c="dimmed">
+        How the users of the content API log in: with a password (email), or through another service (GET
+        /api/connect/&lt;provider&gt;).
+      </Text>
       <Table.ScrollContainer minWidth={500}>
         <Table striped aria-label="Providers">
           <Table.Thead>
@@ -83,7 +108,16 @@ export function ProvidersPage() {
         </Table>
       </Table.ScrollContainer>
       <Modal opened={editing !== null} onClose={requestClose} title={`Edit ${editing ?? ''}`} size="lg">
-        {editing && providers.data[editing] && <ProviderForm name={editing} provider={providers.data[editing]} onDone={close} onCancel={requestClose} onDirty={setDirty} isDirty={isDirty} />}
+        {editing && providers.data[editing] && (
+          <ProviderForm
+            name={editing}
+            provider={providers.data[editing]}
+            onDone={close}
+            onCancel={requestClose}
+            onDirty={setDirty}
+            isDirty={isDirty}
+          />
+        )}
       </Modal>
       <Modal opened={confirmClose} onClose={() => setConfirmClose(false)} title="Discard your changes?">
         <Text mb="md">Your changes to {editing} are not saved.</Text>
@@ -101,7 +135,21 @@ export function ProvidersPage() {
   );
 }
 
-function ProviderForm({ name, provider, onDone, onCancel, onDirty, isDirty }: { name: string; provider: Provider; onDone: () => void; onCancel: () => void; onDirty: (dirty: boolean) => void; isDirty: MutableRefObject<() => boolean> }) {
+function ProviderForm({
+  name,
+  provider,
+  onDone,
+  onCancel,
+  onDirty,
+  isDirty,
+}: {
+  name: string;
+  provider: Provider;
+  onDone: () => void;
+  onCancel: () => void;
+  onDirty: (dirty: boolean) => void;
+  isDirty: MutableRefObject<() => boolean>;
+}) {
   const queryClient = useQueryClient();
   const [problem, setProblem] = useState<string | undefined>();
   const fields = TEXT_FIELDS.filter((field) => provider[field.key] !== undefined);
@@ -109,7 +157,10 @@ function ProviderForm({ name, provider, onDone, onCancel, onDirty, isDirty }: { 
     initialValues: {
       enabled: provider.enabled,
       scope: (provider.scope ?? []).join(' '),
-      ...(Object.fromEntries(TEXT_FIELDS.map((field) => [field.key, provider[field.key] ?? ''])) as Record<(typeof TEXT_FIELDS)[number]['key'], string>),
+      ...(Object.fromEntries(TEXT_FIELDS.map((field) => [field.key, provider[field.key] ?? ''])) as Record<
+        (typeof TEXT_FIELDS)[number]['key'],
+        string
+      >),
     },
   });
   const dirty = form.isDirty();
@@ -150,13 +201,24 @@ function ProviderForm({ name, provider, onDone, onCancel, onDirty, isDirty }: { 
             <TextInput key={field.key} label={field.label} {...form.getInputProps(field.key)} />
           ),
         )}
-        {provider.scope !== undefined && <TextInput label="Scope" description="Space-separated" {...form.getInputProps('scope')} />}
+        {provider.scope !== undefined && (
+          <TextInput label="Scope" description="Space-separated" {...form.getInputProps('scope')} />
+        )}
         {provider.redirectUri && (
           <Group align="flex-end" wrap="nowrap">
-            <TextInput label="The redirect URL to add in your provider's application configurations" value={provider.redirectUri} readOnly style={{ flex: 1 }} />
+            <TextInput
+              label="The redirect URL to add in your provider's application configurations"
+              value={provider.redirectUri}
+              readOnly
+              style={{ flex: 1 }}
+            />
             <CopyButton value={provider.redirectUri}>
               {({ copied, copy }) => (
-                <Button variant="default" onClick={copy} aria-label={copied ? 'Copied the redirect URL' : 'Copy the redirect URL'}>
+                <Button
+                  variant="default"
+                  onClick={copy}
+                  aria-label={copied ? 'Copied the redirect URL' : 'Copy the redirect URL'}
+                >
                   {copied ? 'Copied' : 'Copy'}
                 </Button>
               )}

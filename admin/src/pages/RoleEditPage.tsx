@@ -19,7 +19,8 @@ export function RoleEditPage() {
   const creating = id === 'create';
   const role = useQuery({
     queryKey: ['role', id],
-    queryFn: async () => (await api<{ role: RoleWithPermissions }>(`/admin/users-permissions/roles/${encodeURIComponent(id)}`)).role,
+    queryFn: async () =>
+      (await api<{ role: RoleWithPermissions }>(`/admin/users-permissions/roles/${encodeURIComponent(id)}`)).role,
     enabled: !creating,
   });
   const tree = usePermissionTree();
@@ -34,15 +35,21 @@ function RoleForm({ role, tree }: { role: RoleWithPermissions | null; tree: Perm
   const form = useForm({ initialValues: { name: role?.name ?? '', description: role?.description ?? '' } });
   const [granted, setGranted] = useState<Set<string>>(() => (role ? enabledOf(role.permissions) : new Set()));
   // What was last saved (or loaded): leaving with other values asks first.
-  const snapshot = (values: typeof form.values, actions: ReadonlySet<string>) => JSON.stringify([values.name, values.description, [...actions].sort()]);
+  const snapshot = (values: typeof form.values, actions: ReadonlySet<string>) =>
+    JSON.stringify([values.name, values.description, [...actions].sort()]);
   const [saved, setSaved] = useState(() => snapshot(form.values, granted));
   const dirty = snapshot(form.values, granted) !== saved;
-  const { leaving, prompt: leavePrompt } = useUnsavedChanges({ dirty, message: 'This role has changes that are not saved.' });
+  const { leaving, prompt: leavePrompt } = useUnsavedChanges({
+    dirty,
+    message: 'This role has changes that are not saved.',
+  });
 
   const save = useMutation({
     mutationFn: (values: typeof form.values) => {
       const body = { name: values.name, description: values.description, permissions: treeOf(tree, granted) };
-      return role ? api(`/admin/users-permissions/roles/${role.id}`, { method: 'PUT', body }) : api('/admin/users-permissions/roles', { method: 'POST', body });
+      return role
+        ? api(`/admin/users-permissions/roles/${role.id}`, { method: 'PUT', body })
+        : api('/admin/users-permissions/roles', { method: 'POST', body });
     },
     onSuccess: (_answer, values) => {
       setSaved(snapshot(values, granted));

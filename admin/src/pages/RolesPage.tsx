@@ -19,7 +19,10 @@ export interface Role {
 export const BUILT_IN = ['public', 'authenticated'];
 
 export function useRoles() {
-  return useQuery({ queryKey: ['roles'], queryFn: async () => (await api<{ roles: Role[] }>('/admin/users-permissions/roles')).roles });
+  return useQuery({
+    queryKey: ['roles'],
+    queryFn: async () => (await api<{ roles: Role[] }>('/admin/users-permissions/roles')).roles,
+  });
 }
 
 /** The content API's roles: listed with their number of users, opened to edit, deleted (asks first). */
@@ -73,11 +76,23 @@ export function RolesPage() {
                   <Table.Td>{role.nb_users}</Table.Td>
                   <Table.Td>
                     <Group gap="xs" justify="flex-end" wrap="nowrap">
-                      <Button component={Link} to={`/manage/roles/${role.id}`} variant="subtle" size="xs" aria-label={`Edit ${role.name}`}>
+                      <Button
+                        component={Link}
+                        to={`/manage/roles/${role.id}`}
+                        variant="subtle"
+                        size="xs"
+                        aria-label={`Edit ${role.name}`}
+                      >
                         Edit
                       </Button>
                       {!BUILT_IN.includes(role.type) && (
-                        <Button variant="subtle" color="red" size="xs" aria-label={`Delete ${role.name}`} onClick={() => setDeleting(role)}>
+                        <Button
+                          variant="subtle"
+                          color="red"
+                          size="xs"
+                          aria-label={`Delete ${role.name}`}
+                          onClick={() => setDeleting(role)}
+                        >
                           Delete
                         </Button>
                       )}
@@ -89,8 +104,14 @@ export function RolesPage() {
           </Table>
         </Table.ScrollContainer>
       )}
-      <ConfirmDialog subject={deleting} title="Delete this role?" onClose={() => setDeleting(null)} onConfirm={(subject) => remove.mutate(subject)}>
-        {deleting?.name} is deleted; its {deleting?.nb_users ?? 0} {deleting?.nb_users === 1 ? 'user moves' : 'users move'} to Public.
+      <ConfirmDialog
+        subject={deleting}
+        title="Delete this role?"
+        onClose={() => setDeleting(null)}
+        onConfirm={(subject) => remove.mutate(subject)}
+      >
+        {deleting?.name} is deleted; its {deleting?.nb_users ?? 0}{' '}
+        {deleting?.nb_users === 1 ? 'user moves' : 'users move'} to Public.
       </ConfirmDialog>
     </Stack>
   );

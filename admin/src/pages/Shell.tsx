@@ -5,7 +5,15 @@ import { NavLink as RouterLink, Outlet, useNavigate } from 'react-router-dom';
 import { session } from '../api.ts';
 import { useSchema, type ContentTypeDescription } from '../schema.ts';
 
-function TypeLinks({ label, types, onNavigate }: { label: string; types: ContentTypeDescription[]; onNavigate: () => void }) {
+function TypeLinks({
+  label,
+  types,
+  onNavigate,
+}: {
+  label: string;
+  types: ContentTypeDescription[];
+  onNavigate: () => void;
+}) {
   if (types.length === 0) return null;
   return (
     <nav aria-label={label}>
@@ -13,7 +21,13 @@ function TypeLinks({ label, types, onNavigate }: { label: string; types: Content
         {label}
       </Text>
       {types.map((type) => (
-        <NavLink key={type.uid} component={RouterLink} to={`/content/${type.uid}`} label={type.displayName} onClick={onNavigate} />
+        <NavLink
+          key={type.uid}
+          component={RouterLink}
+          to={`/content/${type.uid}`}
+          label={type.displayName}
+          onClick={onNavigate}
+        />
       ))}
     </nav>
   );
@@ -32,7 +46,11 @@ export function Shell() {
   };
   const types = schema.data?.contentTypes ?? [];
   return (
-    <AppShell header={{ height: 56 }} navbar={{ width: 260, breakpoint: 'sm', collapsed: { mobile: !opened } }} padding="lg">
+    <AppShell
+      header={{ height: 56 }}
+      navbar={{ width: 260, breakpoint: 'sm', collapsed: { mobile: !opened } }}
+      padding="lg"
+    >
       <AppShell.Header>
         <Group h="100%" px="md" justify="space-between">
           <Group>
@@ -53,8 +71,16 @@ export function Shell() {
           </Text>
           {schema.isPending && <Loader size="sm" m="sm" aria-label="Loading" />}
           {schema.error && <Alert color="red">{schema.error.message}</Alert>}
-          <TypeLinks label="Collection types" types={types.filter((type) => type.kind === 'collectionType')} onNavigate={close} />
-          <TypeLinks label="Single types" types={types.filter((type) => type.kind === 'singleType')} onNavigate={close} />
+          <TypeLinks
+            label="Collection types"
+            types={types.filter((type) => type.kind === 'collectionType')}
+            onNavigate={close}
+          />
+          <TypeLinks
+            label="Single types"
+            types={types.filter((type) => type.kind === 'singleType')}
+            onNavigate={close}
+          />
           <NavLink component={RouterLink} to="/media" label="Media library" onClick={close} mt="md" fw={700} />
           <nav aria-label="Settings">
             <Text fw={700} px="sm" mt="lg">
@@ -66,9 +92,24 @@ export function Shell() {
             <NavLink component={RouterLink} to="/manage/administrators" label="Administrators" onClick={close} />
             <NavLink component={RouterLink} to="/manage/locales" label="Locales" onClick={close} />
             <NavLink component={RouterLink} to="/manage/webhooks" label="Webhooks" onClick={close} />
-            <NavLink component={RouterLink} to="/manage/users-permissions/advanced" label="Advanced settings" onClick={close} />
-            <NavLink component={RouterLink} to="/manage/users-permissions/email-templates" label="Email templates" onClick={close} />
-            <NavLink component={RouterLink} to="/manage/users-permissions/providers" label="Providers" onClick={close} />
+            <NavLink
+              component={RouterLink}
+              to="/manage/users-permissions/advanced"
+              label="Advanced settings"
+              onClick={close}
+            />
+            <NavLink
+              component={RouterLink}
+              to="/manage/users-permissions/email-templates"
+              label="Email templates"
+              onClick={close}
+            />
+            <NavLink
+              component={RouterLink}
+              to="/manage/users-permissions/providers"
+              label="Providers"
+              onClick={close}
+            />
           </nav>
         </AppShell.Section>
       </AppShell.Navbar>

@@ -1,5 +1,23 @@
 import { currentParams } from '../url-params.ts';
-import { Alert, Badge, Button, Checkbox, Group, Loader, Modal, NativeSelect, Pagination, PasswordInput, Stack, Table, Text, TextInput, Title, UnstyledButton, VisuallyHidden } from '@mantine/core';
+import {
+  Alert,
+  Badge,
+  Button,
+  Checkbox,
+  Group,
+  Loader,
+  Modal,
+  NativeSelect,
+  Pagination,
+  PasswordInput,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+  Title,
+  UnstyledButton,
+  VisuallyHidden,
+} from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useDebouncedValue } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
@@ -55,7 +73,10 @@ export function UsersPage() {
   });
   const [editing, setEditing] = useState<User | 'new' | null>(null);
   const [deleting, setDeleting] = useState<User | null>(null);
-  const refresh = () => queryClient.invalidateQueries({ queryKey: ['users'] }).then(() => queryClient.invalidateQueries({ queryKey: ['roles'] }));
+  const refresh = () =>
+    queryClient
+      .invalidateQueries({ queryKey: ['users'] })
+      .then(() => queryClient.invalidateQueries({ queryKey: ['roles'] }));
 
   const block = useMutation({
     mutationFn: (user: User) => api(`/admin/users/${user.id}`, { method: 'PUT', body: { blocked: !user.blocked } }),
@@ -80,7 +101,10 @@ export function UsersPage() {
     const active = sortField === name;
     return (
       <Table.Th aria-sort={active ? (sortOrder === 'asc' ? 'ascending' : 'descending') : 'none'}>
-        <UnstyledButton fw={700} onClick={() => update({ sort: `${name}:${active && sortOrder === 'asc' ? 'desc' : 'asc'}`, page: null })}>
+        <UnstyledButton
+          fw={700}
+          onClick={() => update({ sort: `${name}:${active && sortOrder === 'asc' ? 'desc' : 'asc'}`, page: null })}
+        >
           {label} {active ? (sortOrder === 'asc' ? '▲' : '▼') : ''}
         </UnstyledButton>
       </Table.Th>
@@ -97,7 +121,13 @@ export function UsersPage() {
         <Button onClick={() => setEditing('new')}>Create new user</Button>
       </Group>
       <Group align="flex-end">
-        <TextInput label="Search users" placeholder="Username or email" value={search} onChange={(event) => update({ q: event.currentTarget.value, page: null })} w={320} />
+        <TextInput
+          label="Search users"
+          placeholder="Username or email"
+          value={search}
+          onChange={(event) => update({ q: event.currentTarget.value, page: null })}
+          w={320}
+        />
       </Group>
       {users.error && <Alert color="red">{users.error.message}</Alert>}
       {users.isPending ? (
@@ -131,13 +161,30 @@ export function UsersPage() {
                   </Table.Td>
                   <Table.Td>
                     <Group gap="xs" justify="flex-end" wrap="nowrap">
-                      <Button variant="subtle" size="xs" aria-label={`Edit ${user.username}`} onClick={() => setEditing(user)}>
+                      <Button
+                        variant="subtle"
+                        size="xs"
+                        aria-label={`Edit ${user.username}`}
+                        onClick={() => setEditing(user)}
+                      >
                         Edit
                       </Button>
-                      <Button variant="subtle" size="xs" color={user.blocked ? 'green' : 'orange'} aria-label={`${user.blocked ? 'Unblock' : 'Block'} ${user.username}`} onClick={() => block.mutate(user)}>
+                      <Button
+                        variant="subtle"
+                        size="xs"
+                        color={user.blocked ? 'green' : 'orange'}
+                        aria-label={`${user.blocked ? 'Unblock' : 'Block'} ${user.username}`}
+                        onClick={() => block.mutate(user)}
+                      >
                         {user.blocked ? 'Unblock' : 'Block'}
                       </Button>
-                      <Button variant="subtle" size="xs" color="red" aria-label={`Delete ${user.username}`} onClick={() => setDeleting(user)}>
+                      <Button
+                        variant="subtle"
+                        size="xs"
+                        color="red"
+                        aria-label={`Delete ${user.username}`}
+                        onClick={() => setDeleting(user)}
+                      >
                         Delete
                       </Button>
                     </Group>
@@ -150,7 +197,13 @@ export function UsersPage() {
         </Table.ScrollContainer>
       )}
       <Group justify="space-between">
-        <NativeSelect label="Users per page" data={PAGE_SIZES} value={pageSize} onChange={(event) => update({ pageSize: event.currentTarget.value, page: null })} w={140} />
+        <NativeSelect
+          label="Users per page"
+          data={PAGE_SIZES}
+          value={pageSize}
+          onChange={(event) => update({ pageSize: event.currentTarget.value, page: null })}
+          w={140}
+        />
         <Pagination
           total={users.data?.meta.pagination.pageCount ?? 0}
           value={page}
@@ -169,7 +222,12 @@ export function UsersPage() {
           }}
         />
       )}
-      <ConfirmDialog subject={deleting} title="Delete this user?" onClose={() => setDeleting(null)} onConfirm={(subject) => remove.mutate(subject)}>
+      <ConfirmDialog
+        subject={deleting}
+        title="Delete this user?"
+        onClose={() => setDeleting(null)}
+        onConfirm={(subject) => remove.mutate(subject)}
+      >
         {deleting?.username} can no longer log in; their account is removed.
       </ConfirmDialog>
     </Stack>
@@ -193,10 +251,17 @@ function UserModal({ user, onClose, onSaved }: { user: User | null; onClose: () 
   });
   const save = useMutation({
     mutationFn: (values: typeof form.values) => {
-      const body: Record<string, unknown> = { username: values.username, email: values.email, confirmed: values.confirmed, blocked: values.blocked };
+      const body: Record<string, unknown> = {
+        username: values.username,
+        email: values.email,
+        confirmed: values.confirmed,
+        blocked: values.blocked,
+      };
       if (values.password) body.password = values.password;
       if (values.role) body.role = user ? Number(values.role) : values.role;
-      return user ? api(`/admin/users/${user.id}`, { method: 'PUT', body }) : api('/admin/users', { method: 'POST', body });
+      return user
+        ? api(`/admin/users/${user.id}`, { method: 'PUT', body })
+        : api('/admin/users', { method: 'POST', body });
     },
     onSuccess: (_answer, values) => {
       notifications.show({ color: 'green', message: `${values.username} saved` });
@@ -212,8 +277,18 @@ function UserModal({ user, onClose, onSaved }: { user: User | null; onClose: () 
         <Stack>
           <TextInput label="Username" required {...form.getInputProps('username')} />
           <TextInput label="Email" type="email" required {...form.getInputProps('email')} />
-          <PasswordInput label="Password" required={!user} description={user ? 'Leave empty to keep the current password' : undefined} autoComplete="new-password" {...form.getInputProps('password')} />
-          <NativeSelect label="Role" data={user ? roleOptions : [{ value: '', label: 'The default role' }, ...roleOptions]} {...form.getInputProps('role')} />
+          <PasswordInput
+            label="Password"
+            required={!user}
+            description={user ? 'Leave empty to keep the current password' : undefined}
+            autoComplete="new-password"
+            {...form.getInputProps('password')}
+          />
+          <NativeSelect
+            label="Role"
+            data={user ? roleOptions : [{ value: '', label: 'The default role' }, ...roleOptions]}
+            {...form.getInputProps('role')}
+          />
           <Checkbox label="Confirmed" {...form.getInputProps('confirmed', { type: 'checkbox' })} />
           <Checkbox label="Blocked" {...form.getInputProps('blocked', { type: 'checkbox' })} />
           <Group justify="flex-end">

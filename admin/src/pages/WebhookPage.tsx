@@ -1,4 +1,24 @@
-import { ActionIcon, Alert, Anchor, Badge, Button, Checkbox, Fieldset, Group, Input, Loader, Paper, PasswordInput, SimpleGrid, Stack, Switch, Table, Text, TextInput, Title } from '@mantine/core';
+import {
+  ActionIcon,
+  Alert,
+  Anchor,
+  Badge,
+  Button,
+  Checkbox,
+  Fieldset,
+  Group,
+  Input,
+  Loader,
+  Paper,
+  PasswordInput,
+  SimpleGrid,
+  Stack,
+  Switch,
+  Table,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
@@ -20,7 +40,13 @@ interface Values {
 
 const empty: Values = { name: '', url: '', headers: [{ key: '', value: '' }], events: [], isEnabled: true, secret: '' };
 const when = (value: string | null) => (value ? new Date(value).toLocaleString() : '—');
-const STATE_COLORS: Record<Delivery['state'], string> = { delivered: 'green', failed: 'red', cancelled: 'gray', pending: 'yellow', sending: 'blue' };
+const STATE_COLORS: Record<Delivery['state'], string> = {
+  delivered: 'green',
+  failed: 'red',
+  cancelled: 'gray',
+  pending: 'yellow',
+  sending: 'blue',
+};
 
 /** A webhook created or edited (name, URL, headers, events), triggered, and its delivery log. */
 export function WebhookPage() {
@@ -41,13 +67,26 @@ export function WebhookPage() {
     // Once per webhook read: the form is the editor's afterwards.
   }, [webhook.data]);
 
-  const { leaving, prompt: leavePrompt } = useUnsavedChanges({ dirty: () => form.isDirty(), message: 'This webhook has changes that are not saved.' });
+  const { leaving, prompt: leavePrompt } = useUnsavedChanges({
+    dirty: () => form.isDirty(),
+    message: 'This webhook has changes that are not saved.',
+  });
 
   const save = useMutation({
     mutationFn: (values: Values) => {
       // The secret is never read back: left empty, the stored one stays.
-      const body = { name: values.name, url: values.url, headers: headersOf(values.headers), events: values.events, isEnabled: values.isEnabled, ...(values.secret ? { secret: values.secret } : {}) };
-      return api<{ data: Webhook }>(isNew ? '/admin/webhooks' : webhookPath(id), { method: isNew ? 'POST' : 'PUT', body });
+      const body = {
+        name: values.name,
+        url: values.url,
+        headers: headersOf(values.headers),
+        events: values.events,
+        isEnabled: values.isEnabled,
+        ...(values.secret ? { secret: values.secret } : {}),
+      };
+      return api<{ data: Webhook }>(isNew ? '/admin/webhooks' : webhookPath(id), {
+        method: isNew ? 'POST' : 'PUT',
+        body,
+      });
     },
     onSuccess: ({ data }, values) => {
       setProblem(undefined);
@@ -58,7 +97,8 @@ export function WebhookPage() {
       if (isNew) navigate(`/manage/webhooks/${data.id}`, { replace: true });
     },
     onError: (error) => {
-      const { fields, general } = error instanceof ApiError ? fieldMessages(error) : { fields: {}, general: error.message };
+      const { fields, general } =
+        error instanceof ApiError ? fieldMessages(error) : { fields: {}, general: error.message };
       form.setErrors(fields);
       setProblem(general);
     },
@@ -84,23 +124,51 @@ export function WebhookPage() {
             )}
             <Group align="flex-start" grow>
               <TextInput label="Name" required {...form.getInputProps('name')} />
-              <TextInput label="URL" required type="url" placeholder="https://example.com/hooks/vellum" {...form.getInputProps('url')} />
+              <TextInput
+                label="URL"
+                required
+                type="url"
+                placeholder="https://example.com/hooks/vellum"
+                {...form.getInputProps('url')}
+              />
             </Group>
             <Switch label="Enabled" {...form.getInputProps('isEnabled', { type: 'checkbox' })} />
             <Fieldset legend="Headers" variant="unstyled">
               <Stack gap="xs">
                 {form.values.headers.map((_row, index) => (
                   <Group key={index} align="flex-end" wrap="nowrap">
-                    <TextInput label={`Header name ${index + 1}`} placeholder="Authorization" style={{ flex: 1 }} {...form.getInputProps(`headers.${index}.key`)} />
-                    <TextInput label={`Header value ${index + 1}`} style={{ flex: 2 }} {...form.getInputProps(`headers.${index}.value`)} />
-                    <ActionIcon variant="subtle" color="red" size="lg" mb={2} aria-label={`Remove header ${index + 1}`} onClick={() => form.removeListItem('headers', index)}>
+                    <TextInput
+                      label={`Header name ${index + 1}`}
+                      placeholder="Authorization"
+                      style={{ flex: 1 }}
+                      {...form.getInputProps(`headers.${index}.key`)}
+                    />
+                    <TextInput
+                      label={`Header value ${index + 1}`}
+                      style={{ flex: 2 }}
+                      {...form.getInputProps(`headers.${index}.value`)}
+                    />
+                    <ActionIcon
+                      variant="subtle"
+                      color="red"
+                      size="lg"
+                      mb={2}
+                      aria-label={`Remove header ${index + 1}`}
+                      onClick={() => form.removeListItem('headers', index)}
+                    >
                       ×
                     </ActionIcon>
                   </Group>
                 ))}
-                {typeof headerError === 'string' || typeof headerError === 'number' ? <Input.Error>{headerError}</Input.Error> : null}
+                {typeof headerError === 'string' || typeof headerError === 'number' ? (
+                  <Input.Error>{headerError}</Input.Error>
+                ) : null}
                 <Group>
-                  <Button variant="default" size="xs" onClick={() => form.insertListItem('headers', { key: '', value: '' })}>
+                  <Button
+                    variant="default"
+                    size="xs"
+                    onClick={() => form.insertListItem('headers', { key: '', value: '' })}
+                  >
                     Add a header
                   </Button>
                 </Group>
@@ -108,17 +176,30 @@ export function WebhookPage() {
             </Fieldset>
             <PasswordInput
               label="Signing secret"
-              description={isNew ? 'Optional: each call carries an X-Vellum-Signature header made with it' : 'Never shown back; left empty, the stored one is kept'}
+              description={
+                isNew
+                  ? 'Optional: each call carries an X-Vellum-Signature header made with it'
+                  : 'Never shown back; left empty, the stored one is kept'
+              }
               autoComplete="new-password"
               {...form.getInputProps('secret')}
             />
-            <Checkbox.Group label="Events" description="The changes that call this webhook" {...form.getInputProps('events')}>
+            <Checkbox.Group
+              label="Events"
+              description="The changes that call this webhook"
+              {...form.getInputProps('events')}
+            >
               <SimpleGrid cols={{ base: 1, sm: 2 }} mt="xs">
                 {EVENT_GROUPS.map((group) => (
                   <Fieldset key={group.label} legend={group.label}>
                     <Stack gap="xs">
                       {group.events.map((event) => (
-                        <Checkbox key={event.value} value={event.value} label={event.label} aria-label={`${group.label} ${event.label.toLowerCase()} (${event.value})`} />
+                        <Checkbox
+                          key={event.value}
+                          value={event.value}
+                          label={event.label}
+                          aria-label={`${group.label} ${event.label.toLowerCase()} (${event.value})`}
+                        />
                       ))}
                     </Stack>
                   </Fieldset>
@@ -143,7 +224,9 @@ export function WebhookPage() {
 function TriggerAndLog({ id }: { id: string }) {
   const deliveries = useDeliveries(id);
   const trigger = useMutation({
-    mutationFn: async () => (await api<{ data: { statusCode: number; message?: string } }>(`${webhookPath(id)}/trigger`, { method: 'POST' })).data,
+    mutationFn: async () =>
+      (await api<{ data: { statusCode: number; message?: string } }>(`${webhookPath(id)}/trigger`, { method: 'POST' }))
+        .data,
     onError: (error) => notifications.show({ color: 'red', title: 'Not triggered', message: error.message }),
   });
   const result = trigger.data;

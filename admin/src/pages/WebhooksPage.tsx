@@ -1,4 +1,16 @@
-import { Alert, Button, Checkbox, Group, Loader, Stack, Switch, Table, Text, Title, VisuallyHidden } from '@mantine/core';
+import {
+  Alert,
+  Button,
+  Checkbox,
+  Group,
+  Loader,
+  Stack,
+  Switch,
+  Table,
+  Text,
+  Title,
+  VisuallyHidden,
+} from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -16,7 +28,8 @@ export function WebhooksPage() {
   const refresh = () => queryClient.invalidateQueries({ queryKey: ['webhooks'] });
 
   const toggle = useMutation({
-    mutationFn: ({ webhook, isEnabled }: { webhook: Webhook; isEnabled: boolean }) => api<{ data: Webhook }>(webhookPath(webhook.id), { method: 'PUT', body: { isEnabled } }),
+    mutationFn: ({ webhook, isEnabled }: { webhook: Webhook; isEnabled: boolean }) =>
+      api<{ data: Webhook }>(webhookPath(webhook.id), { method: 'PUT', body: { isEnabled } }),
     onSuccess: ({ data }) => {
       notifications.show({ color: 'green', message: `${data.name} ${data.isEnabled ? 'enabled' : 'disabled'}` });
       void refresh();
@@ -25,9 +38,14 @@ export function WebhooksPage() {
   });
   const remove = useMutation({
     mutationFn: (webhooks: Webhook[]) =>
-      webhooks.length === 1 ? api(webhookPath(webhooks[0]!.id), { method: 'DELETE' }) : api('/admin/webhooks/batch-delete', { method: 'POST', body: { ids: webhooks.map((webhook) => webhook.id) } }),
+      webhooks.length === 1
+        ? api(webhookPath(webhooks[0]!.id), { method: 'DELETE' })
+        : api('/admin/webhooks/batch-delete', { method: 'POST', body: { ids: webhooks.map((webhook) => webhook.id) } }),
     onSuccess: (_answer, webhooks) => {
-      notifications.show({ color: 'green', message: webhooks.length === 1 ? `${webhooks[0]!.name} deleted` : `${webhooks.length} webhooks deleted` });
+      notifications.show({
+        color: 'green',
+        message: webhooks.length === 1 ? `${webhooks[0]!.name} deleted` : `${webhooks.length} webhooks deleted`,
+      });
       setSelected((ids) => ids.filter((id) => !webhooks.some((webhook) => webhook.id === id)));
       void refresh();
     },
@@ -40,7 +58,11 @@ export function WebhooksPage() {
         <Title order={1}>Webhooks</Title>
         <Group>
           {selected.length > 0 && (
-            <Button variant="light" color="red" onClick={() => setDeleting((webhooks.data ?? []).filter((webhook) => selected.includes(webhook.id)))}>
+            <Button
+              variant="light"
+              color="red"
+              onClick={() => setDeleting((webhooks.data ?? []).filter((webhook) => selected.includes(webhook.id)))}
+            >
               Delete selected ({selected.length})
             </Button>
           )}
@@ -49,7 +71,10 @@ export function WebhooksPage() {
           </Button>
         </Group>
       </Group>
-      <Text c="dimmed">URLs called when entries or media files change: the event and the entry are posted as JSON, retried until the receiver answers a 2xx.</Text>
+      <Text c="dimmed">
+        URLs called when entries or media files change: the event and the entry are posted as JSON, retried until the
+        receiver answers a 2xx.
+      </Text>
       {webhooks.error && <Alert color="red">{webhooks.error.message}</Alert>}
       {webhooks.isPending ? (
         <Loader aria-label="Loading" />
@@ -63,7 +88,9 @@ export function WebhooksPage() {
                     aria-label="Select all webhooks"
                     checked={(webhooks.data?.length ?? 0) > 0 && selected.length === webhooks.data?.length}
                     indeterminate={selected.length > 0 && selected.length < (webhooks.data?.length ?? 0)}
-                    onChange={(event) => setSelected(event.currentTarget.checked ? (webhooks.data ?? []).map((webhook) => webhook.id) : [])}
+                    onChange={(event) =>
+                      setSelected(event.currentTarget.checked ? (webhooks.data ?? []).map((webhook) => webhook.id) : [])
+                    }
                   />
                 </Table.Th>
                 <Table.Th>Name</Table.Th>
@@ -102,7 +129,13 @@ export function WebhooksPage() {
                     />
                   </Table.Td>
                   <Table.Td>
-                    <Button variant="subtle" color="red" size="xs" aria-label={`Delete ${webhook.name}`} onClick={() => setDeleting([webhook])}>
+                    <Button
+                      variant="subtle"
+                      color="red"
+                      size="xs"
+                      aria-label={`Delete ${webhook.name}`}
+                      onClick={() => setDeleting([webhook])}
+                    >
                       Delete
                     </Button>
                   </Table.Td>
@@ -113,8 +146,14 @@ export function WebhooksPage() {
           {webhooks.data?.length === 0 && <Text p="md">No webhooks yet.</Text>}
         </Table.ScrollContainer>
       )}
-      <ConfirmDialog subject={deleting} title={deleting?.length === 1 ? 'Delete this webhook?' : `Delete ${deleting?.length ?? 0} webhooks?`} onClose={() => setDeleting(null)} onConfirm={(subject) => remove.mutate(subject)}>
-        {deleting?.map((webhook) => webhook.name).join(', ')}: no longer called; the deliveries not yet sent are dropped.
+      <ConfirmDialog
+        subject={deleting}
+        title={deleting?.length === 1 ? 'Delete this webhook?' : `Delete ${deleting?.length ?? 0} webhooks?`}
+        onClose={() => setDeleting(null)}
+        onConfirm={(subject) => remove.mutate(subject)}
+      >
+        {deleting?.map((webhook) => webhook.name).join(', ')}: no longer called; the deliveries not yet sent are
+        dropped.
       </ConfirmDialog>
     </Stack>
   );

@@ -53,7 +53,11 @@ interface AdminContext {
   allowPrivateWebhooks: boolean;
 }
 
-async function withAuth<T>(projectDir: string, io: CliIo, run: (auth: Auth, context: AdminContext) => Promise<T>): Promise<T> {
+async function withAuth<T>(
+  projectDir: string,
+  io: CliIo,
+  run: (auth: Auth, context: AdminContext) => Promise<T>,
+): Promise<T> {
   const config = await loadConfig(projectDir, { env: io.env });
   const configuredLocales = [...config.i18n.locales];
   const { schema } = loadProjectSchema(projectDir, builtInTypes(projectDir));
@@ -67,7 +71,10 @@ async function withAuth<T>(projectDir: string, io: CliIo, run: (auth: Auth, cont
     await synchronizeSchema(database, schema, systemTables);
     const documents = new DocumentService({ database, schema, i18n: config.i18n, rest: config.api.rest });
     await startLocales(database, documents, config.i18n);
-    return await run(await startAuth(database, documents, config, authConfig, { actions: project.actions, routed: project.routed }), { database, documents, configuredLocales, allowPrivateWebhooks: config.server.webhooks.allowPrivateAddresses });
+    return await run(
+      await startAuth(database, documents, config, authConfig, { actions: project.actions, routed: project.routed }),
+      { database, documents, configuredLocales, allowPrivateWebhooks: config.server.webhooks.allowPrivateAddresses },
+    );
   } finally {
     await database.close();
   }
@@ -110,7 +117,8 @@ function required(value: string | undefined, flag: string): string {
 }
 
 /** A value on the command line: `true`, `false`, `null`, else the text. */
-const parseValue = (text: string): unknown => (text === 'true' ? true : text === 'false' ? false : text === 'null' ? null : text);
+const parseValue = (text: string): unknown =>
+  text === 'true' ? true : text === 'false' ? false : text === 'null' ? null : text;
 
 /**
  * `email.reset_password.object` names a template option (`email.<template>.<option>`, `from.name`,
@@ -130,9 +138,14 @@ function providerKey(key: string): { name: string; setting: string } | undefined
 function settingValue(all: { advanced: object; email: object; providers: object }, key: string): unknown {
   const template = templateKey(key);
   const provider = providerKey(key);
-  const path = template ? ['email', template.name, 'options', ...template.path] : provider ? ['providers', provider.name, provider.setting] : ['advanced', key];
+  const path = template
+    ? ['email', template.name, 'options', ...template.path]
+    : provider
+      ? ['providers', provider.name, provider.setting]
+      : ['advanced', key];
   let value: unknown = all;
-  for (const part of path) value = value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[part] : undefined;
+  for (const part of path)
+    value = value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[part] : undefined;
   if (value === undefined) throw new ValidationError(`unknown setting "${key}"`);
   return value;
 }
@@ -153,7 +166,11 @@ async function setSetting(auth: Auth, key: string, value: unknown): Promise<void
 }
 
 /** Runs an admin command on the project `--project` names (`projectDir` checks it; the current folder without it). */
-export async function runAdminCommand(argv: string[], projectDir: (named: string | undefined) => string, io: CliIo): Promise<number> {
+export async function runAdminCommand(
+  argv: string[],
+  projectDir: (named: string | undefined) => string,
+  io: CliIo,
+): Promise<number> {
   const { values, positionals } = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true });
   const [group, verb, ...rest] = positionals;
   const project = projectDir(values.project);
@@ -161,14 +178,24 @@ export async function runAdminCommand(argv: string[], projectDir: (named: string
   await withAuth(project, io, async (auth, { database, documents, configuredLocales, allowPrivateWebhooks }) => {
     switch (`${group} ${verb}`) {
       case 'admin create': {
-        const admin = await auth.admins.create(required(values.email, 'email'), required(values.password ?? io.env.VELLUM_ADMIN_PASSWORD, 'password'));
+        const admin = await auth.admins.create(
+          required(values.email, 'email'),
+          required(values.password ?? io.env.VELLUM_ADMIN_PASSWORD, 'password'),
+        );
         return print(`Administrator ${admin.email} created. Log in with POST /admin/login.`);
       }
       case 'token create': {
         const type = required(values.type, 'type') as TokenType;
         const days = values['lifespan-days'] ? Number(values['lifespan-days']) : undefined;
         if (days !== undefined && !(days > 0)) throw new ValidationError('--lifespan-days must be a positive number');
-        const permissions = type === 'custom' ? auth.expand(required(values.permissions, 'permissions').split(',').map((a) => a.trim())) : undefined;
+        const permissions =
+          type === 'custom'
+            ? auth.expand(
+                required(values.permissions, 'permissions')
+                  .split(',')
+                  .map((a) => a.trim()),
+              )
+            : undefined;
         const { token, accessKey } = await auth.tokens.create({
           name: required(values.name, 'name'),
           type,
@@ -210,22 +237,34 @@ export async function runAdminCommand(argv: string[], projectDir: (named: string
       case 'locale list':
         return print((await documents.locales.list()).map(({ code, name, isDefault }) => ({ code, name, isDefault })));
       case 'locale add': {
-        const locale = await documents.locales.add(required(rest[0], 'locale code'), values.name, { isDefault: values.default === true });
+        const locale = await documents.locales.add(required(rest[0], 'locale code'), values.name, {
+          isDefault: values.default === true,
+        });
         return print(`Locale ${locale.code} (${locale.name}) is available${locale.isDefault ? ', the default' : ''}.`);
       }
       case 'locale remove':
-        return print(`Locale ${(await documents.locales.remove(required(rest[0], 'locale code'), configuredLocales)).code} removed (documents written in it stay in the database).`);
+        return print(
+          `Locale ${(await documents.locales.remove(required(rest[0], 'locale code'), configuredLocales)).code} removed (documents written in it stay in the database).`,
+        );
       case 'locale default':
-        return print(`${(await documents.locales.setDefault(required(rest[0], 'locale code'))).code} is the default locale.`);
+        return print(
+          `${(await documents.locales.setDefault(required(rest[0], 'locale code'))).code} is the default locale.`,
+        );
       case 'settings get': {
-        const all = { advanced: await auth.advanced.get(), email: await auth.advanced.emailTemplates(), providers: await auth.providers.get() };
+        const all = {
+          advanced: await auth.advanced.get(),
+          email: await auth.advanced.emailTemplates(),
+          providers: await auth.providers.get(),
+        };
         return print(rest[0] === undefined ? all : settingValue(all, rest[0]));
       }
       case 'settings set': {
         const key = required(rest[0], 'setting key');
         if (rest[1] === undefined) throw new ValidationError('settings set needs a value');
         await setSetting(auth, key, parseValue(rest[1]));
-        return print(`${key} = ${JSON.stringify(settingValue({ advanced: await auth.advanced.get(), email: await auth.advanced.emailTemplates(), providers: await auth.providers.get() }, key))}`);
+        return print(
+          `${key} = ${JSON.stringify(settingValue({ advanced: await auth.advanced.get(), email: await auth.advanced.emailTemplates(), providers: await auth.providers.get() }, key))}`,
+        );
       }
       case 'registration open':
       case 'registration close':
@@ -243,18 +282,24 @@ export async function runAdminCommand(argv: string[], projectDir: (named: string
           isEnabled: values.disabled !== true,
           ...(values.secret ? { secret: values.secret } : {}),
         });
-        return print(`Webhook "${webhook.name}" created (id ${webhook.id}): ${webhook.events.join(', ')} to ${webhook.url}`);
+        return print(
+          `Webhook "${webhook.name}" created (id ${webhook.id}): ${webhook.events.join(', ')} to ${webhook.url}`,
+        );
       }
       case 'webhook list':
         return print(await new WebhookStore(database, allowPrivateWebhooks).list());
       case 'webhook delete':
-        return print(`Deleted webhook "${(await new WebhookStore(database, allowPrivateWebhooks).delete(required(rest[0], 'webhook id'))).name}".`);
+        return print(
+          `Deleted webhook "${(await new WebhookStore(database, allowPrivateWebhooks).delete(required(rest[0], 'webhook id'))).name}".`,
+        );
       case 'schedule list':
       case 'schedule cancel': {
         const schedules = new ScheduledActions(database, documents, () => undefined);
         if (verb === 'list') return print(await schedules.list({ state: values.state }));
         const cancelled = await schedules.cancel(Number(required(rest[0], 'scheduled action id')));
-        return print(`Cancelled the ${cancelled.action} of ${cancelled.uid} ${cancelled.documentId} scheduled at ${cancelled.scheduledAt}.`);
+        return print(
+          `Cancelled the ${cancelled.action} of ${cancelled.uid} ${cancelled.documentId} scheduled at ${cancelled.scheduledAt}.`,
+        );
       }
       default:
         throw new ValidationError(`unknown command "${positionals.join(' ')}"\n${ADMIN_USAGE}`);

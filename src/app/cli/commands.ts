@@ -20,7 +20,17 @@ import { loadProjectSchema } from '../../core/schema/load.js';
 import { createVellum } from '../server.js';
 import { builtInTypes, systemTables } from '../built-ins.js';
 
-const ADMIN_COMMANDS = new Set(['admin', 'token', 'permissions', 'user', 'registration', 'settings', 'locale', 'webhook', 'schedule']);
+const ADMIN_COMMANDS = new Set([
+  'admin',
+  'token',
+  'permissions',
+  'user',
+  'registration',
+  'settings',
+  'locale',
+  'webhook',
+  'schedule',
+]);
 
 /**
  * The project a command acts on: the folder named, else the current one (as `strapi start`
@@ -30,7 +40,10 @@ const ADMIN_COMMANDS = new Set(['admin', 'token', 'permissions', 'user', 'regist
 function projectDir(named: string | undefined, cwd: string): string {
   const dir = resolve(cwd, named ?? '.');
   if (!existsSync(join(dir, 'config')) && !existsSync(join(dir, 'src', 'api'))) {
-    const how = named === undefined ? 'run vellum in the project\'s folder, or name it (vellum start path/to/project, --project for the other commands)' : 'name the folder that holds the project\'s config/ and src/';
+    const how =
+      named === undefined
+        ? "run vellum in the project's folder, or name it (vellum start path/to/project, --project for the other commands)"
+        : "name the folder that holds the project's config/ and src/";
     throw new ProjectError(`is not a Strapi project (no config/ or src/api/ folder): ${how}`, dir);
   }
   return dir;
@@ -49,7 +62,9 @@ async function start(projectDir: string, io: CliIo): Promise<void> {
   for (const warning of vellum.warnings) io.err(`Warning: ${warning}`);
   for (const warning of vellum.sync.warnings) io.out(`Warning: ${warning}`);
   if (vellum.sync.orphaned.length) {
-    io.out(`Kept data the schema no longer names (remove with \`vellum db prune\`): ${vellum.sync.orphaned.join(', ')}`);
+    io.out(
+      `Kept data the schema no longer names (remove with \`vellum db prune\`): ${vellum.sync.orphaned.join(', ')}`,
+    );
   }
   const url = await vellum.listen().catch(async (error: unknown) => {
     await vellum.close();
@@ -71,9 +86,18 @@ function listenFailure(config: VellumConfig, error: unknown): unknown {
   const code = (error as { code?: unknown } | null)?.code;
   const file = configSource(config.projectDir, 'server', config.environment);
   const where = file ? `port in ${file}, or PORT` : 'PORT';
-  if (code === 'EADDRINUSE') return new ProjectError(`port ${port} on ${host} is taken by another process: stop it, or choose another port (${where})`, file);
-  if (code === 'EACCES') return new ProjectError(`port ${port} on ${host} needs privileges: choose a port above 1023 (${where})`, file);
-  if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') return new ProjectError(`cannot listen on ${host}, no address of this machine: choose another host (${file ? `host in ${file}, or HOST` : 'HOST'})`, file);
+  if (code === 'EADDRINUSE')
+    return new ProjectError(
+      `port ${port} on ${host} is taken by another process: stop it, or choose another port (${where})`,
+      file,
+    );
+  if (code === 'EACCES')
+    return new ProjectError(`port ${port} on ${host} needs privileges: choose a port above 1023 (${where})`, file);
+  if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND')
+    return new ProjectError(
+      `cannot listen on ${host}, no address of this machine: choose another host (${file ? `host in ${file}, or HOST` : 'HOST'})`,
+      file,
+    );
   return error;
 }
 
@@ -115,7 +139,8 @@ async function run(argv: string[], io: CliIo): Promise<number> {
     return 0;
   }
   if (command && ADMIN_COMMANDS.has(command)) return (await import('./admin.js')).runAdminCommand(argv, project, io);
-  if (command === 'import' || command === 'export') return (await import('./transfer.js')).runTransferCommand(argv, project, io);
+  if (command === 'import' || command === 'export')
+    return (await import('./transfer.js')).runTransferCommand(argv, project, io);
   io.err(await usage());
   return command ? 1 : 0;
 }
@@ -133,8 +158,14 @@ async function report(error: unknown, io: CliIo): Promise<void> {
     // A 404's "Not Found" says what was missing in its details.
     io.err(`Error: ${typeof error.details.reason === 'string' ? error.details.reason : error.message}`);
     // Each problem of a body (a webhook's url and events, ...) on its own line.
-    const problems = Array.isArray(error.details.errors) ? (error.details.errors as { path?: unknown[]; message?: string }[]) : [];
-    if (problems.length > 1) for (const problem of problems) io.err(`  ${(problem.path ?? []).join('.')}: ${problem.message}`);
-  } else if (error instanceof TransferError) io.err(`Stopped: ${error.message}\nNothing is lost: fix the cause and run the same command again; it completes what was done.`);
+    const problems = Array.isArray(error.details.errors)
+      ? (error.details.errors as { path?: unknown[]; message?: string }[])
+      : [];
+    if (problems.length > 1)
+      for (const problem of problems) io.err(`  ${(problem.path ?? []).join('.')}: ${problem.message}`);
+  } else if (error instanceof TransferError)
+    io.err(
+      `Stopped: ${error.message}\nNothing is lost: fix the cause and run the same command again; it completes what was done.`,
+    );
   else io.err(error instanceof Error ? (error.stack ?? String(error)) : String(error));
 }

@@ -10,7 +10,9 @@ import { fileURLToPath } from 'node:url';
 
 const bundle = new URL('../../bundle/main.mjs', import.meta.url);
 const commands: typeof import('./commands.js') =
-  process.env.VELLUM_BUNDLE !== '0' && existsSync(fileURLToPath(bundle)) ? await import(bundle.href) : await import('./commands.js');
+  process.env.VELLUM_BUNDLE !== '0' && existsSync(fileURLToPath(bundle))
+    ? await import(bundle.href)
+    : await import('./commands.js');
 const code = await commands.main(process.argv.slice(2));
 // A failed command stops here, whatever it left open; `start` keeps serving after answering 0.
 if (code !== 0) process.exit(code);

@@ -8,7 +8,13 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ValidationError } from '../../core/errors.js';
-import { exportArchive, importArchive, importFromStrapi, Progress, type Summary } from '../../features/transfer/index.js';
+import {
+  exportArchive,
+  importArchive,
+  importFromStrapi,
+  Progress,
+  type Summary,
+} from '../../features/transfer/index.js';
 import { openProject } from '../open-project.js';
 import type { CliIo } from './io.js';
 
@@ -37,7 +43,11 @@ function print(summary: Summary, io: CliIo): number {
 }
 
 /** Runs an import or export on the project `--project` names (`project` checks it; the current folder without it). */
-export async function runTransferCommand(argv: string[], project: (named: string | undefined) => string, io: CliIo): Promise<number> {
+export async function runTransferCommand(
+  argv: string[],
+  project: (named: string | undefined) => string,
+  io: CliIo,
+): Promise<number> {
   const { values, positionals } = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true });
   const [command, source] = positionals;
   const projectDir = project(values.project);

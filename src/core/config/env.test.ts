@@ -3,7 +3,19 @@ import { describe, it } from 'node:test';
 import { createEnv } from './env.js';
 
 describe("Strapi's env() helper for configuration files", () => {
-  const env = createEnv({ HOST: '127.0.0.1', EMPTY: '', PORT: '4000', RATIO: '0.5', ON: 'true', ONE: '1', OFF: 'no', LIST: '[a, "b" ,c]', JSON_OK: '{"a":1}', JSON_BAD: '{', WHEN: '2024-01-02T00:00:00Z' });
+  const env = createEnv({
+    HOST: '127.0.0.1',
+    EMPTY: '',
+    PORT: '4000',
+    RATIO: '0.5',
+    ON: 'true',
+    ONE: '1',
+    OFF: 'no',
+    LIST: '[a, "b" ,c]',
+    JSON_OK: '{"a":1}',
+    JSON_BAD: '{',
+    WHEN: '2024-01-02T00:00:00Z',
+  });
 
   it('answers a set variable, even empty, else the fallback', () => {
     assert.equal(env('HOST'), '127.0.0.1');
@@ -17,7 +29,10 @@ describe("Strapi's env() helper for configuration files", () => {
     assert.equal(env.int('PORT', 1), 4000);
     assert.equal(env.int('EMPTY', 1), 1);
     assert.equal(env.float('RATIO'), 0.5);
-    assert.deepEqual([env.bool('ON'), env.bool('ONE'), env.bool('OFF'), env.bool('MISSING', true), env.bool('EMPTY', false)], [true, true, false, true, false]);
+    assert.deepEqual(
+      [env.bool('ON'), env.bool('ONE'), env.bool('OFF'), env.bool('MISSING', true), env.bool('EMPTY', false)],
+      [true, true, false, true, false],
+    );
     assert.deepEqual(env.array('LIST'), ['a', 'b', 'c']);
     assert.deepEqual(env.array('MISSING', ['x']), ['x']);
     assert.deepEqual(env.json('JSON_OK'), { a: 1 });

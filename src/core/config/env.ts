@@ -19,7 +19,8 @@ export function createEnv(source: NodeJS.ProcessEnv = process.env): EnvHelper {
   // As Strapi's env(): a variable that is set is its value, even empty. `DATABASE_PASSWORD=` is
   // the empty password (MariaDB's passwordless root), not "unset, use the file's default". The
   // typed helpers below keep treating an empty value as unset (Strapi would answer NaN or false).
-  const env = ((name: string, fallback?: string) => (Object.hasOwn(source, name) && source[name] !== undefined ? source[name] : fallback)) as EnvHelper;
+  const env = ((name: string, fallback?: string) =>
+    Object.hasOwn(source, name) && source[name] !== undefined ? source[name] : fallback) as EnvHelper;
   env.int = (name, fallback) => {
     const value = raw(name);
     return value === undefined ? fallback : Number.parseInt(value, 10);

@@ -24,7 +24,10 @@ async function importProjectFile(file: string, projectDir: string): Promise<unkn
   } catch (error) {
     if (error instanceof ProjectError) throw error;
     const label = relative(projectDir, file);
-    const syntax = error instanceof SyntaxError || /^Transform failed/.test((error as Error).message) ? syntaxErrorAt(file) : undefined;
+    const syntax =
+      error instanceof SyntaxError || /^Transform failed/.test((error as Error).message)
+        ? syntaxErrorAt(file)
+        : undefined;
     if (syntax) throw new ProjectError(`syntax error: ${syntax.text}`, `${label}:${syntax.line}:${syntax.column}`);
     throw new ProjectError(`cannot be loaded: ${firstLine((error as Error).message)}`, label);
   }
@@ -40,7 +43,10 @@ function syntaxErrorAt(file: string): { line: number; column: number; text: stri
   const ext = extname(file);
   const loader = ext === '.json' ? 'json' : /\.[cm]?ts$/.test(ext) ? 'ts' : 'js';
   try {
-    (createRequire(import.meta.url)('esbuild') as typeof Esbuild).transformSync(readFileSync(file, 'utf8'), { loader, sourcefile: file });
+    (createRequire(import.meta.url)('esbuild') as typeof Esbuild).transformSync(readFileSync(file, 'utf8'), {
+      loader,
+      sourcefile: file,
+    });
     return undefined;
   } catch (error) {
     const found = (error as { errors?: Esbuild.Message[] }).errors?.[0];
@@ -57,7 +63,8 @@ export function configNames(projectDir: string, environment: string): string[] {
     for (const entry of readdirSync(dir, { withFileTypes: true })) {
       const ext = extname(entry.name);
       // `.d.ts` declarations are not configuration.
-      if (entry.isFile() && EXTENSIONS.includes(ext) && !entry.name.endsWith('.d.ts')) names.add(entry.name.slice(0, -ext.length));
+      if (entry.isFile() && EXTENSIONS.includes(ext) && !entry.name.endsWith('.d.ts'))
+        names.add(entry.name.slice(0, -ext.length));
     }
   }
   return [...names].sort();
@@ -65,7 +72,9 @@ export function configNames(projectDir: string, environment: string): string[] {
 
 /** The file a section is read from, relative to the project (the environment's, when it has one), for errors. */
 export function configSource(projectDir: string, name: string, environment: string): string | undefined {
-  const file = findProjectFile(join(projectDir, 'config', 'env', environment), name) ?? findProjectFile(join(projectDir, 'config'), name);
+  const file =
+    findProjectFile(join(projectDir, 'config', 'env', environment), name) ??
+    findProjectFile(join(projectDir, 'config'), name);
   return file && relative(projectDir, file);
 }
 
@@ -84,7 +93,12 @@ async function readConfigValue(file: string | undefined, env: EnvHelper, project
 }
 
 /** A configuration file that exports a list (`config/middlewares`); the environment's file replaces it. */
-export async function loadConfigList(projectDir: string, name: string, env: EnvHelper, environment: string): Promise<unknown[]> {
+export async function loadConfigList(
+  projectDir: string,
+  name: string,
+  env: EnvHelper,
+  environment: string,
+): Promise<unknown[]> {
   for (const dir of [join(projectDir, 'config', 'env', environment), join(projectDir, 'config')]) {
     const file = findProjectFile(dir, name);
     const value = await readConfigValue(file, env, projectDir);
@@ -96,9 +110,18 @@ export async function loadConfigList(projectDir: string, name: string, env: EnvH
 }
 
 /** A file of the project's own (`config/custom.js`): any value; the environment's object merged over the base's, or replacing it. */
-export async function loadConfigValue(projectDir: string, name: string, env: EnvHelper, environment: string): Promise<unknown> {
+export async function loadConfigValue(
+  projectDir: string,
+  name: string,
+  env: EnvHelper,
+  environment: string,
+): Promise<unknown> {
   const base = await readConfigValue(findProjectFile(join(projectDir, 'config'), name), env, projectDir);
-  const override = await readConfigValue(findProjectFile(join(projectDir, 'config', 'env', environment), name), env, projectDir);
+  const override = await readConfigValue(
+    findProjectFile(join(projectDir, 'config', 'env', environment), name),
+    env,
+    projectDir,
+  );
   if (override === undefined) return base;
   return isPlainObject(base) && isPlainObject(override) ? deepMerge(base, override) : override;
 }

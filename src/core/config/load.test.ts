@@ -20,39 +20,130 @@ describe('configuration without config files', () => {
     assert.equal(config.projectDir, PROJECT);
     assert.equal(config.environment, 'development');
     assert.deepEqual(config.server, {
-      host: '0.0.0.0', port: 1337, bodyLimit: 1024 * 1024, bodyTimeout: 30_000, logger: false, url: '', dirs: { public: join(PROJECT, 'public') },
+      host: '0.0.0.0',
+      port: 1337,
+      bodyLimit: 1024 * 1024,
+      bodyTimeout: 30_000,
+      logger: false,
+      url: '',
+      dirs: { public: join(PROJECT, 'public') },
       http: { serverOptions: { requestTimeout: 300_000, headersTimeout: 60_000, keepAliveTimeout: 5_000 } },
-      webhooks: { defaultHeaders: {}, timeout: 10_000, maxAttempts: 10, retryDelay: 1_000, maxRetryDelay: 3_600_000, pollInterval: 1_000, concurrency: 10, webhookConcurrency: 2, logDays: 7, allowPrivateAddresses: true },
+      webhooks: {
+        defaultHeaders: {},
+        timeout: 10_000,
+        maxAttempts: 10,
+        retryDelay: 1_000,
+        maxRetryDelay: 3_600_000,
+        pollInterval: 1_000,
+        concurrency: 10,
+        webhookConcurrency: 2,
+        logDays: 7,
+        allowPrivateAddresses: true,
+      },
       // Strapi's cron is off unless enabled.
       cron: { enabled: false, tasks: {}, scheduleInterval: 1_000 },
       proxy: { koa: false, ipHeader: 'x-forwarded-for', maxIpsCount: 0 },
     });
-    assert.deepEqual(config.database, { client: 'sqlite', filename: join(PROJECT, '.tmp/data.db'), statementTimeout: 10_000 });
-    assert.deepEqual(config.api.rest, { prefix: '/api', defaultLimit: 25, maxLimit: 100, withCount: true, strictParams: false, cache: { maxBytes: 16 * 1024 * 1024, holdAfterWriteMs: 1000 }, costLimit: 25_000, draftAccess: 'editors' });
+    assert.deepEqual(config.database, {
+      client: 'sqlite',
+      filename: join(PROJECT, '.tmp/data.db'),
+      statementTimeout: 10_000,
+    });
+    assert.deepEqual(config.api.rest, {
+      prefix: '/api',
+      defaultLimit: 25,
+      maxLimit: 100,
+      withCount: true,
+      strictParams: false,
+      cache: { maxBytes: 16 * 1024 * 1024, holdAfterWriteMs: 1000 },
+      costLimit: 25_000,
+      draftAccess: 'editors',
+    });
     assert.deepEqual(config.i18n, { defaultLocale: 'en', locales: ['en'] });
     assert.deepEqual(config.middlewares, []);
   });
 
   it('reads the database from the environment variables of Strapi default configuration', async () => {
-    const env = { NODE_ENV: 'production', DATABASE_CLIENT: 'postgresql', DATABASE_HOST: 'db', DATABASE_PORT: '6543', DATABASE_NAME: 'cms', DATABASE_USERNAME: 'u', DATABASE_PASSWORD: '', DATABASE_SCHEMA: 's', DATABASE_SSL: 'true' };
+    const env = {
+      NODE_ENV: 'production',
+      DATABASE_CLIENT: 'postgresql',
+      DATABASE_HOST: 'db',
+      DATABASE_PORT: '6543',
+      DATABASE_NAME: 'cms',
+      DATABASE_USERNAME: 'u',
+      DATABASE_PASSWORD: '',
+      DATABASE_SCHEMA: 's',
+      DATABASE_SSL: 'true',
+    };
     const config = await load({ env });
     assert.equal(config.environment, 'production');
-    assert.equal(config.server.webhooks.allowPrivateAddresses, false, 'webhooks stay on the public internet in production');
+    assert.equal(
+      config.server.webhooks.allowPrivateAddresses,
+      false,
+      'webhooks stay on the public internet in production',
+    );
     assert.deepEqual(config.database, {
-      client: 'postgres', connectionString: undefined, host: 'db', port: 6543, database: 'cms', user: 'u', password: '', schema: 's', ssl: {}, pool: { min: 0, max: 10 }, statementTimeout: 10_000,
+      client: 'postgres',
+      connectionString: undefined,
+      host: 'db',
+      port: 6543,
+      database: 'cms',
+      user: 'u',
+      password: '',
+      schema: 's',
+      ssl: {},
+      pool: { min: 0, max: 10 },
+      statementTimeout: 10_000,
     });
     const mysql = await load({ env: { DATABASE_CLIENT: 'mariadb', DATABASE_URL: 'mysql://r@h/d' } });
     assert.deepEqual(mysql.database, {
-      client: 'mysql', connectionString: 'mysql://r@h/d', host: '127.0.0.1', port: 3306, database: 'strapi', user: 'root', password: undefined, schema: undefined, ssl: undefined, pool: { min: 0, max: 10 }, statementTimeout: 10_000,
+      client: 'mysql',
+      connectionString: 'mysql://r@h/d',
+      host: '127.0.0.1',
+      port: 3306,
+      database: 'strapi',
+      user: 'root',
+      password: undefined,
+      schema: undefined,
+      ssl: undefined,
+      pool: { min: 0, max: 10 },
+      statementTimeout: 10_000,
     });
-    assert.deepEqual((await load({ env: { DATABASE_FILENAME: ':memory:' } })).database, { client: 'sqlite', filename: ':memory:', statementTimeout: 10_000 });
-    assert.deepEqual((await load({ env: { DATABASE_FILENAME: 'data/x.db' } })).database, { client: 'sqlite', filename: join(PROJECT, 'data/x.db'), statementTimeout: 10_000 });
+    assert.deepEqual((await load({ env: { DATABASE_FILENAME: ':memory:' } })).database, {
+      client: 'sqlite',
+      filename: ':memory:',
+      statementTimeout: 10_000,
+    });
+    assert.deepEqual((await load({ env: { DATABASE_FILENAME: 'data/x.db' } })).database, {
+      client: 'sqlite',
+      filename: join(PROJECT, 'data/x.db'),
+      statementTimeout: 10_000,
+    });
   });
 
   it('takes config/database as Strapi writes it, over the environment', async () => {
-    const database = { connection: { client: 'pg', connection: { host: 'h', port: 1, database: 'd', user: 'x', schema: 'vt' }, pool: { min: 1, max: 3 } }, settings: { statementTimeout: 0 } };
+    const database = {
+      connection: {
+        client: 'pg',
+        connection: { host: 'h', port: 1, database: 'd', user: 'x', schema: 'vt' },
+        pool: { min: 1, max: 3 },
+      },
+      settings: { statementTimeout: 0 },
+    };
     const config = await load({ env: { DATABASE_HOST: 'ignored' }, overrides: { database } });
-    assert.deepEqual(config.database, { client: 'postgres', connectionString: undefined, host: 'h', port: 1, database: 'd', user: 'x', password: undefined, schema: 'vt', ssl: undefined, pool: { min: 1, max: 3 }, statementTimeout: 0 });
+    assert.deepEqual(config.database, {
+      client: 'postgres',
+      connectionString: undefined,
+      host: 'h',
+      port: 1,
+      database: 'd',
+      user: 'x',
+      password: undefined,
+      schema: 'vt',
+      ssl: undefined,
+      pool: { min: 1, max: 3 },
+      statementTimeout: 0,
+    });
   });
 
   it('reads HOST and PORT, and the REST limits and cache switch', async () => {
@@ -70,24 +161,58 @@ describe('configuration without config files', () => {
     const proxy = async (value: unknown) => (await load({ overrides: { server: { proxy: value } } })).server.proxy;
     assert.deepEqual(await proxy(true), { koa: true, ipHeader: 'x-forwarded-for', maxIpsCount: 0 });
     assert.deepEqual(await proxy(false), { koa: false, ipHeader: 'x-forwarded-for', maxIpsCount: 0 });
-    assert.deepEqual(await proxy({ koa: true, ipHeader: 'CF-Connecting-IP', maxIpsCount: '1' }), { koa: true, ipHeader: 'cf-connecting-ip', maxIpsCount: 1 });
+    assert.deepEqual(await proxy({ koa: true, ipHeader: 'CF-Connecting-IP', maxIpsCount: '1' }), {
+      koa: true,
+      ipHeader: 'cf-connecting-ip',
+      maxIpsCount: 1,
+    });
     // Outgoing proxies (Strapi's proxy.global, proxy.fetch) do not make the client's address trusted.
-    assert.deepEqual(await proxy({ global: 'http://proxy:3128' }), { koa: false, ipHeader: 'x-forwarded-for', maxIpsCount: 0 });
-    await refused({ overrides: { server: { proxy: { koa: true, maxIpsCount: -1 } } } }, 'config/server: proxy.maxIpsCount: Too small: expected number to be >=0');
+    assert.deepEqual(await proxy({ global: 'http://proxy:3128' }), {
+      koa: false,
+      ipHeader: 'x-forwarded-for',
+      maxIpsCount: 0,
+    });
+    await refused(
+      { overrides: { server: { proxy: { koa: true, maxIpsCount: -1 } } } },
+      'config/server: proxy.maxIpsCount: Too small: expected number to be >=0',
+    );
   });
 
   it('adds the default locale to the configured ones', async () => {
-    const config = await load({ overrides: { plugins: { i18n: { config: { defaultLocale: 'fr', locales: ['en', 'de-CH'] } } } } });
+    const config = await load({
+      overrides: { plugins: { i18n: { config: { defaultLocale: 'fr', locales: ['en', 'de-CH'] } } } },
+    });
     assert.deepEqual(config.i18n, { defaultLocale: 'fr', locales: ['fr', 'en', 'de-CH'] });
   });
 
   it('refuses what it cannot serve, naming the file', async () => {
-    await refused({ env: { DATABASE_CLIENT: 'oracle' } }, 'DATABASE_CLIENT: unknown database client "oracle": Vellum serves sqlite, postgres and mysql (MariaDB too)');
-    await refused({ overrides: { api: { rest: { defaultLimit: 200 } } } }, 'config/api: rest.defaultLimit must not exceed rest.maxLimit');
-    await refused({ overrides: { server: { port: 70000 } } }, 'config/server: port: Too big: expected number to be <=65535');
-    await refused({ overrides: { plugins: { i18n: { config: { locales: ['english'] } } } } }, 'config/plugins (i18n): locales.0: a locale code such as en or fr-FR');
-    await refused({ overrides: { server: { webhooks: { defaultHeaders: { 'X-A': 1 } } } } }, 'config/server: webhooks.defaultHeaders.X-A: Invalid input: expected string, received number');
-    await refused({ overrides: { server: { webhooks: { timeout: -5 } } } }, 'config/server: webhooks.timeout: Too small: expected number to be >0');
-    await refused({ overrides: { server: { cron: { enabled: 'yes' } } } }, 'config/server: cron.enabled: Invalid input: expected boolean, received string');
+    await refused(
+      { env: { DATABASE_CLIENT: 'oracle' } },
+      'DATABASE_CLIENT: unknown database client "oracle": Vellum serves sqlite, postgres and mysql (MariaDB too)',
+    );
+    await refused(
+      { overrides: { api: { rest: { defaultLimit: 200 } } } },
+      'config/api: rest.defaultLimit must not exceed rest.maxLimit',
+    );
+    await refused(
+      { overrides: { server: { port: 70000 } } },
+      'config/server: port: Too big: expected number to be <=65535',
+    );
+    await refused(
+      { overrides: { plugins: { i18n: { config: { locales: ['english'] } } } } },
+      'config/plugins (i18n): locales.0: a locale code such as en or fr-FR',
+    );
+    await refused(
+      { overrides: { server: { webhooks: { defaultHeaders: { 'X-A': 1 } } } } },
+      'config/server: webhooks.defaultHeaders.X-A: Invalid input: expected string, received number',
+    );
+    await refused(
+      { overrides: { server: { webhooks: { timeout: -5 } } } },
+      'config/server: webhooks.timeout: Too small: expected number to be >0',
+    );
+    await refused(
+      { overrides: { server: { cron: { enabled: 'yes' } } } },
+      'config/server: cron.enabled: Invalid input: expected boolean, received string',
+    );
   });
 });

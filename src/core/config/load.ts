@@ -172,7 +172,11 @@ const CLIENT_ALIASES: Record<string, DatabaseClient> = {
 const serverSchema = z.object({
   host: z.string().default('0.0.0.0'),
   port: z.coerce.number().int().min(0).max(65535).default(1337),
-  bodyLimit: z.coerce.number().int().positive().default(1024 * 1024),
+  bodyLimit: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(1024 * 1024),
   // 1 MB in 30 s is 35 KB/s: any real client; a byte every few seconds is not.
   bodyTimeout: z.coerce.number().int().min(0).default(30_000),
   http: z
@@ -191,7 +195,11 @@ const serverSchema = z.object({
   proxy: z
     .union([
       z.boolean().transform((koa) => ({ koa })),
-      z.looseObject({ koa: z.boolean().default(false), ipHeader: z.string().min(1).optional(), maxIpsCount: z.coerce.number().int().min(0).optional() }),
+      z.looseObject({
+        koa: z.boolean().default(false),
+        ipHeader: z.string().min(1).optional(),
+        maxIpsCount: z.coerce.number().int().min(0).optional(),
+      }),
     ])
     .default({ koa: false })
     .transform((proxy): ProxyConfig => ({
@@ -244,7 +252,11 @@ const restSchema = z.object({
   cache: z
     .object({
       enabled: z.boolean().default(true),
-      maxBytes: z.coerce.number().int().min(0).default(16 * 1024 * 1024),
+      maxBytes: z.coerce
+        .number()
+        .int()
+        .min(0)
+        .default(16 * 1024 * 1024),
       holdAfterWriteMs: z.coerce.number().int().min(0).default(1000),
     })
     .default({ enabled: true, maxBytes: 16 * 1024 * 1024, holdAfterWriteMs: 1000 })
@@ -260,34 +272,65 @@ const i18nSchema = z.object({
 // `config/database` as Strapi 5 reads it: `connection` (Knex's configuration) and `settings`.
 const DATABASE_KEYS = ['connection', 'settings'];
 const KNEX_KEYS = [
-  'client', 'connection', 'pool', 'debug', 'acquireConnectionTimeout', 'useNullAsDefault', 'migrations', 'seeds', 'searchPath',
-  'version', 'dialect', 'jsonbSupport', 'asyncStackTraces', 'log', 'compileSqlOnError', 'fetchAsString', 'postProcessResponse', 'wrapIdentifier',
+  'client',
+  'connection',
+  'pool',
+  'debug',
+  'acquireConnectionTimeout',
+  'useNullAsDefault',
+  'migrations',
+  'seeds',
+  'searchPath',
+  'version',
+  'dialect',
+  'jsonbSupport',
+  'asyncStackTraces',
+  'log',
+  'compileSqlOnError',
+  'fetchAsString',
+  'postProcessResponse',
+  'wrapIdentifier',
 ];
 // What Vellum reads of `connection.connection`; the drivers take many more options, which are left alone.
 const PARAM_KEYS = ['host', 'port', 'database', 'user', 'password', 'connectionString', 'schema', 'ssl', 'filename'];
 // Names a driver ignores that mean one Vellum reads (the driver would connect with its defaults).
-const PARAM_MISNAMES: Record<string, string> = { username: 'user', dbname: 'database', db: 'database', hostname: 'host', pass: 'password', pwd: 'password', url: 'connectionString', uri: 'connectionString' };
+const PARAM_MISNAMES: Record<string, string> = {
+  username: 'user',
+  dbname: 'database',
+  db: 'database',
+  hostname: 'host',
+  pass: 'password',
+  pwd: 'password',
+  url: 'connectionString',
+  uri: 'connectionString',
+};
 
 /** Levenshtein distance, to suggest the key a typo meant. */
 function distance(a: string, b: string): number {
   let row = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
     const next = [i];
-    for (let j = 1; j <= b.length; j++) next[j] = Math.min(row[j]! + 1, next[j - 1]! + 1, row[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    for (let j = 1; j <= b.length; j++)
+      next[j] = Math.min(row[j]! + 1, next[j - 1]! + 1, row[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
     row = next;
   }
   return row[b.length]!;
 }
 
 const closest = (key: string, known: string[]) =>
-  known.filter((candidate) => key.length > 2 && distance(key.toLowerCase(), candidate.toLowerCase()) <= 2).sort((a, b) => distance(key, a) - distance(key, b))[0];
+  known
+    .filter((candidate) => key.length > 2 && distance(key.toLowerCase(), candidate.toLowerCase()) <= 2)
+    .sort((a, b) => distance(key, a) - distance(key, b))[0];
 
 /** Refuses a key of `level` that `known` lacks: a silent default (SQLite, localhost) would follow from a typo. */
 function checkKeys(level: Record<string, unknown>, known: string[], path: string, file: string): void {
   for (const key of Object.keys(level)) {
     if (known.includes(key)) continue;
     const meant = closest(key, known);
-    throw new ProjectError(`unknown key "${path}${key}"${meant ? `: did you mean "${path}${meant}"?` : ` (Strapi reads ${known.map((k) => `"${path}${k}"`).join(', ')})`}`, file);
+    throw new ProjectError(
+      `unknown key "${path}${key}"${meant ? `: did you mean "${path}${meant}"?` : ` (Strapi reads ${known.map((k) => `"${path}${k}"`).join(', ')})`}`,
+      file,
+    );
   }
 }
 
@@ -296,7 +339,11 @@ function checkParams(params: Record<string, unknown>, file: string): void {
   for (const key of Object.keys(params)) {
     if (PARAM_KEYS.includes(key)) continue;
     const meant = PARAM_MISNAMES[key] ?? closest(key, PARAM_KEYS);
-    if (meant) throw new ProjectError(`unknown key "connection.connection.${key}": did you mean "connection.connection.${meant}"?`, file);
+    if (meant)
+      throw new ProjectError(
+        `unknown key "connection.connection.${key}": did you mean "connection.connection.${meant}"?`,
+        file,
+      );
   }
 }
 
@@ -313,7 +360,10 @@ function statementTimeoutOf(settings: unknown, where: string): number {
   const value = asRecord(settings).statementTimeout;
   if (value === undefined) return DEFAULT_STATEMENT_TIMEOUT;
   if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) {
-    throw new ProjectError(`"settings.statementTimeout" must be a number of milliseconds (0: no limit), not ${JSON.stringify(value)}`, where);
+    throw new ProjectError(
+      `"settings.statementTimeout" must be a number of milliseconds (0: no limit), not ${JSON.stringify(value)}`,
+      where,
+    );
   }
   return value;
 }
@@ -323,7 +373,12 @@ function statementTimeoutOf(settings: unknown, where: string): number {
  * `connection.connection`), falling back to the environment variables of Strapi's default file.
  * `file` names the file for errors (`DATABASE_CLIENT` when there is none).
  */
-function resolveDatabase(raw: Record<string, unknown>, projectDir: string, envSource: NodeJS.ProcessEnv, file: string | undefined): DatabaseConfig {
+function resolveDatabase(
+  raw: Record<string, unknown>,
+  projectDir: string,
+  envSource: NodeJS.ProcessEnv,
+  file: string | undefined,
+): DatabaseConfig {
   const strapiEnv = createEnv(envSource);
   // Vellum's own fallbacks read an empty variable as unset, except the password (see env.ts).
   const env = (name: string, fallback?: string) => strapiEnv(name) || fallback;
@@ -332,26 +387,43 @@ function resolveDatabase(raw: Record<string, unknown>, projectDir: string, envSo
   const where = file ?? 'config/database';
   checkKeys(raw, DATABASE_KEYS, '', where);
   if (file && raw.connection === undefined) {
-    throw new ProjectError('exports no "connection": Strapi stops here too; export { connection: { client, connection: { ... } } } or remove the file to use the DATABASE_* variables', where);
+    throw new ProjectError(
+      'exports no "connection": Strapi stops here too; export { connection: { client, connection: { ... } } } or remove the file to use the DATABASE_* variables',
+      where,
+    );
   }
   const connection = asRecord(raw.connection);
   checkKeys(connection, KNEX_KEYS, 'connection.', where);
   if (typeof connection.connection === 'function') {
-    throw new ProjectError('"connection.connection" is a function (Knex\'s connection provider), which Vellum cannot call: give the settings as an object', where);
+    throw new ProjectError(
+      '"connection.connection" is a function (Knex\'s connection provider), which Vellum cannot call: give the settings as an object',
+      where,
+    );
   }
   // Knex also takes the connection as a URL.
-  const params = typeof connection.connection === 'string' ? { connectionString: connection.connection } : asRecord(connection.connection);
+  const params =
+    typeof connection.connection === 'string'
+      ? { connectionString: connection.connection }
+      : asRecord(connection.connection);
   checkParams(params, where);
   const clientName = String(connection.client ?? env('DATABASE_CLIENT', 'sqlite'));
   const client = CLIENT_ALIASES[clientName];
   if (!client) {
     const source = connection.client === undefined ? 'DATABASE_CLIENT' : where;
-    throw new ProjectError(`unknown database client "${clientName}": Vellum serves sqlite, postgres and mysql (MariaDB too)`, source);
+    throw new ProjectError(
+      `unknown database client "${clientName}": Vellum serves sqlite, postgres and mysql (MariaDB too)`,
+      source,
+    );
   }
   const statementTimeout = statementTimeoutOf(raw.settings, where);
   if (client === 'sqlite') {
     const filename = String(params.filename ?? params.connectionString ?? env('DATABASE_FILENAME', '.tmp/data.db'));
-    return { client, filename: filename === ':memory:' || isAbsolute(filename) ? filename : resolve(projectDir, filename), statementTimeout, ...(file ? { source: file } : {}) };
+    return {
+      client,
+      filename: filename === ':memory:' || isAbsolute(filename) ? filename : resolve(projectDir, filename),
+      statementTimeout,
+      ...(file ? { source: file } : {}),
+    };
   }
   const pool = asRecord(connection.pool);
   const url = (params.connectionString as string | undefined) ?? env('DATABASE_URL');
@@ -387,7 +459,11 @@ function bodyMiddlewareLimit(middlewares: unknown[]): number | undefined {
   const limit = asRecord(asRecord(body).config).jsonLimit;
   if (limit === undefined) return undefined;
   const bytes = parseSize(limit);
-  if (bytes === undefined) throw new ProjectError(`strapi::body jsonLimit ${JSON.stringify(limit)} is not a size such as 256kb or 2mb`, 'config/middlewares');
+  if (bytes === undefined)
+    throw new ProjectError(
+      `strapi::body jsonLimit ${JSON.stringify(limit)} is not a size such as 256kb or 2mb`,
+      'config/middlewares',
+    );
   return bytes;
 }
 
@@ -400,7 +476,26 @@ export interface LoadConfigOptions {
 // The sections Vellum reads itself; any other file of config/ is the project's own (`strapi.config.get('custom.x')`).
 const SECTIONS = ['server', 'database', 'api', 'plugins', 'permissions', 'admin', 'middlewares'];
 // Names Strapi 5.54 does not load as configuration (`config-loader.js`: root keys of its own, reserved ones).
-const RESTRICTED = ['uuid', 'hosting', 'license', 'enforce', 'disable', 'enable', 'telemetry', 'strapi', 'internal', 'launchedat', 'serveadminpanel', 'autoreload', 'environment', 'packagejsonstrapi', 'info', 'dirs', 'middleware', 'plugin'];
+const RESTRICTED = [
+  'uuid',
+  'hosting',
+  'license',
+  'enforce',
+  'disable',
+  'enable',
+  'telemetry',
+  'strapi',
+  'internal',
+  'launchedat',
+  'serveadminpanel',
+  'autoreload',
+  'environment',
+  'packagejsonstrapi',
+  'info',
+  'dirs',
+  'middleware',
+  'plugin',
+];
 
 export async function loadConfig(project: string, options: LoadConfigOptions = {}): Promise<VellumConfig> {
   const projectDir = resolve(project);
@@ -432,7 +527,8 @@ export async function loadConfig(project: string, options: LoadConfigOptions = {
   const i18n = parseConfig(i18nSchema, asRecord(asRecord(plugins.i18n).config), 'config/plugins (i18n)');
   if (!i18n.locales.includes(i18n.defaultLocale)) i18n.locales.unshift(i18n.defaultLocale);
   const rest = parseConfig(restSchema, asRecord(api.rest), 'config/api');
-  if (rest.defaultLimit > rest.maxLimit) throw new ProjectError('rest.defaultLimit must not exceed rest.maxLimit', 'config/api');
+  if (rest.defaultLimit > rest.maxLimit)
+    throw new ProjectError('rest.defaultLimit must not exceed rest.maxLimit', 'config/api');
   const serverConfig = parseConfig(serverSchema, server, 'config/server');
   serverConfig.dirs.public = resolve(projectDir, serverConfig.dirs.public);
   return {
@@ -440,7 +536,13 @@ export async function loadConfig(project: string, options: LoadConfigOptions = {
     environment,
     env: envSource,
     // As Strapi, which refuses webhooks to local addresses in production only.
-    server: { ...serverConfig, webhooks: { ...serverConfig.webhooks, allowPrivateAddresses: serverConfig.webhooks.allowPrivateAddresses ?? environment !== 'production' } },
+    server: {
+      ...serverConfig,
+      webhooks: {
+        ...serverConfig.webhooks,
+        allowPrivateAddresses: serverConfig.webhooks.allowPrivateAddresses ?? environment !== 'production',
+      },
+    },
     database: resolveDatabase(database, projectDir, envSource, configSource(projectDir, 'database', environment)),
     api: { rest },
     i18n,

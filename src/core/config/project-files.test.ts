@@ -43,7 +43,10 @@ const STRAPI_DATABASE = `module.exports = ({ env }) => ({
 
 describe("the project's .env", () => {
   it('is read before the configuration files: DATABASE_CLIENT=postgres is PostgreSQL, not SQLite', async () => {
-    const dir = project({ 'config/database.js': STRAPI_DATABASE, '.env': '# database\nDATABASE_CLIENT=postgres\nDATABASE_HOST=db.internal\nDATABASE_PASSWORD="p#ss word"\n' });
+    const dir = project({
+      'config/database.js': STRAPI_DATABASE,
+      '.env': '# database\nDATABASE_CLIENT=postgres\nDATABASE_HOST=db.internal\nDATABASE_PASSWORD="p#ss word"\n',
+    });
     const config = await loadConfig(dir, { env: {} });
     assert.equal(config.database.client, 'postgres');
     assert.equal(config.database.client === 'postgres' && config.database.host, 'db.internal');
@@ -52,7 +55,10 @@ describe("the project's .env", () => {
   });
 
   it('loses to a variable the environment sets, even to an empty one, as dotenv does', async () => {
-    const dir = project({ 'config/database.js': STRAPI_DATABASE, '.env': 'DATABASE_CLIENT=postgres\nDATABASE_PASSWORD=from-file\nPORT=4001\n' });
+    const dir = project({
+      'config/database.js': STRAPI_DATABASE,
+      '.env': 'DATABASE_CLIENT=postgres\nDATABASE_PASSWORD=from-file\nPORT=4001\n',
+    });
     const config = await loadConfig(dir, { env: { DATABASE_CLIENT: 'mysql', DATABASE_PASSWORD: '' } });
     assert.equal(config.database.client, 'mysql');
     assert.equal(config.database.client === 'mysql' && config.database.password, '');
@@ -60,7 +66,11 @@ describe("the project's .env", () => {
   });
 
   it('sets NODE_ENV, secrets and any variable project code reads; ENV_PATH names another file', async () => {
-    const dir = project({ '.env': 'NODE_ENV=production\nJWT_SECRET=from-dot-env\n', 'other.env': 'NODE_ENV=staging\n', 'config/env/production/server.js': 'module.exports = { port: 1500 };' });
+    const dir = project({
+      '.env': 'NODE_ENV=production\nJWT_SECRET=from-dot-env\n',
+      'other.env': 'NODE_ENV=staging\n',
+      'config/env/production/server.js': 'module.exports = { port: 1500 };',
+    });
     const config = await loadConfig(dir, { env: {} });
     assert.equal(config.environment, 'production');
     assert.equal(config.server.port, 1500);
@@ -84,7 +94,7 @@ describe("the project's .env", () => {
 });
 
 describe('every config/ file is configuration', () => {
-  it('config/custom.js and others by their name, the environment merged over them; Strapi\'s reserved names are not', async () => {
+  it("config/custom.js and others by their name, the environment merged over them; Strapi's reserved names are not", async () => {
     const dir = project({
       'config/custom.js': "module.exports = ({ env }) => ({ greeting: env('GREETING', 'hello'), list: [1, 2] });",
       'config/env/production/custom.json': '{ "list": [3], "extra": true }',
@@ -103,11 +113,31 @@ describe('every config/ file is configuration', () => {
 
   it('a syntax error names the file, line and column', async () => {
     const cases: [string, string, string][] = [
-      ['config/server.js', "module.exports = ({ env }) => ({\n  port: 1,\n  host: ,\n});\n", 'config/server.js:3:9: syntax error: Unexpected ","'],
-      ['config/api.mjs', 'export default {\n  rest: {}\n  b: 2,\n};\n', 'config/api.mjs:3:3: syntax error: Expected "}" but found "b"'],
-      ['config/admin.ts', 'export default {\n  a: 1 as number,\n  b: ,\n};\n', 'config/admin.ts:3:6: syntax error: Unexpected ","'],
-      ['config/plugins.json', '{\n  "a": 1,\n  "b": \n}\n', 'config/plugins.json:4:1: syntax error: Unexpected "}" in JSON'],
-      ['config/custom.js', 'module.exports = {\n  greeting: "hi",,\n};\n', 'config/custom.js:2:18: syntax error: Expected identifier but found ","'],
+      [
+        'config/server.js',
+        'module.exports = ({ env }) => ({\n  port: 1,\n  host: ,\n});\n',
+        'config/server.js:3:9: syntax error: Unexpected ","',
+      ],
+      [
+        'config/api.mjs',
+        'export default {\n  rest: {}\n  b: 2,\n};\n',
+        'config/api.mjs:3:3: syntax error: Expected "}" but found "b"',
+      ],
+      [
+        'config/admin.ts',
+        'export default {\n  a: 1 as number,\n  b: ,\n};\n',
+        'config/admin.ts:3:6: syntax error: Unexpected ","',
+      ],
+      [
+        'config/plugins.json',
+        '{\n  "a": 1,\n  "b": \n}\n',
+        'config/plugins.json:4:1: syntax error: Unexpected "}" in JSON',
+      ],
+      [
+        'config/custom.js',
+        'module.exports = {\n  greeting: "hi",,\n};\n',
+        'config/custom.js:2:18: syntax error: Expected identifier but found ","',
+      ],
     ];
     for (const [file, text, message] of cases) await refused(project({ [file]: text }), {}, message);
   });
@@ -116,26 +146,63 @@ describe('every config/ file is configuration', () => {
 describe('config/database mistakes stop start-up, naming the file and the fix', () => {
   const database = (text: string) => project({ 'config/database.js': text });
   it('an unknown key, at each level', async () => {
-    await refused(database("module.exports = { conection: { client: 'postgres' } };"), {}, 'config/database.js: unknown key "conection": did you mean "connection"?');
-    await refused(database("module.exports = { connection: { client: 'postgres', conection: { host: 'db' } } };"), {}, 'config/database.js: unknown key "connection.conection": did you mean "connection.connection"?');
-    await refused(database("module.exports = { connection: { client: 'postgres', connection: { hots: 'db' } } };"), {}, 'config/database.js: unknown key "connection.connection.hots": did you mean "connection.connection.host"?');
-    await refused(database("module.exports = { connection: { client: 'mysql', connection: { username: 'u' } } };"), {}, 'config/database.js: unknown key "connection.connection.username": did you mean "connection.connection.user"?');
-    await refused(database("module.exports = { connections: {} };"), {}, 'config/database.js: unknown key "connections": did you mean "connection"?');
+    await refused(
+      database("module.exports = { conection: { client: 'postgres' } };"),
+      {},
+      'config/database.js: unknown key "conection": did you mean "connection"?',
+    );
+    await refused(
+      database("module.exports = { connection: { client: 'postgres', conection: { host: 'db' } } };"),
+      {},
+      'config/database.js: unknown key "connection.conection": did you mean "connection.connection"?',
+    );
+    await refused(
+      database("module.exports = { connection: { client: 'postgres', connection: { hots: 'db' } } };"),
+      {},
+      'config/database.js: unknown key "connection.connection.hots": did you mean "connection.connection.host"?',
+    );
+    await refused(
+      database("module.exports = { connection: { client: 'mysql', connection: { username: 'u' } } };"),
+      {},
+      'config/database.js: unknown key "connection.connection.username": did you mean "connection.connection.user"?',
+    );
+    await refused(
+      database('module.exports = { connections: {} };'),
+      {},
+      'config/database.js: unknown key "connections": did you mean "connection"?',
+    );
   });
 
   it('a client Vellum lacks, no connection, a connection function', async () => {
-    await refused(database("module.exports = { connection: { client: 'mssql' } };"), {}, 'config/database.js: unknown database client "mssql": Vellum serves sqlite, postgres and mysql (MariaDB too)');
-    await refused(database('// all comments\n'), {}, 'config/database.js: exports no "connection": Strapi stops here too; export { connection: { client, connection: { ... } } } or remove the file to use the DATABASE_* variables');
-    await refused(database("module.exports = { connection: { client: 'pg', connection: async () => ({}) } };"), {}, 'config/database.js: "connection.connection" is a function (Knex\'s connection provider), which Vellum cannot call: give the settings as an object');
+    await refused(
+      database("module.exports = { connection: { client: 'mssql' } };"),
+      {},
+      'config/database.js: unknown database client "mssql": Vellum serves sqlite, postgres and mysql (MariaDB too)',
+    );
+    await refused(
+      database('// all comments\n'),
+      {},
+      'config/database.js: exports no "connection": Strapi stops here too; export { connection: { client, connection: { ... } } } or remove the file to use the DATABASE_* variables',
+    );
+    await refused(
+      database("module.exports = { connection: { client: 'pg', connection: async () => ({}) } };"),
+      {},
+      'config/database.js: "connection.connection" is a function (Knex\'s connection provider), which Vellum cannot call: give the settings as an object',
+    );
   });
 
   it('accepts what Strapi projects write: Knex options, driver options Vellum leaves to the driver, a URL', async () => {
     const config = await loadConfig(
-      database("module.exports = { connection: { client: 'postgres', connection: { host: 'h', application_name: 'cms', ssl: { rejectUnauthorized: false } }, debug: false, acquireConnectionTimeout: 60000, pool: { min: 0, max: 7 } }, settings: { forceMigration: true } };"),
+      database(
+        "module.exports = { connection: { client: 'postgres', connection: { host: 'h', application_name: 'cms', ssl: { rejectUnauthorized: false } }, debug: false, acquireConnectionTimeout: 60000, pool: { min: 0, max: 7 } }, settings: { forceMigration: true } };",
+      ),
       { env: {} },
     );
     assert.equal(config.database.client === 'postgres' && config.database.pool.max, 7);
-    const url = await loadConfig(database("module.exports = { connection: { client: 'postgres', connection: 'postgres://u@h:1/d' } };"), { env: {} });
+    const url = await loadConfig(
+      database("module.exports = { connection: { client: 'postgres', connection: 'postgres://u@h:1/d' } };"),
+      { env: {} },
+    );
     assert.equal(url.database.client === 'postgres' && url.database.connectionString, 'postgres://u@h:1/d');
   });
 });

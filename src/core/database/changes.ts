@@ -27,12 +27,21 @@ export type ChangeVersions = ReadonlyMap<string, number>;
  * schema lock, after the tables exist. `created`: tables this start created (a table dropped by
  * `vellum db prune` and created again has lost its triggers, whatever the record says).
  */
-export async function synchronizeChangeTriggers(db: Db, dialect: Dialect, plan: TableSpec[], created: ReadonlySet<string>): Promise<void> {
+export async function synchronizeChangeTriggers(
+  db: Db,
+  dialect: Dialect,
+  plan: TableSpec[],
+  created: ReadonlySet<string>,
+): Promise<void> {
   const watched = plan.filter((table) => table.changeGroup !== undefined);
   const groups = new Set(watched.map((table) => table.changeGroup!));
   const have = new Set((await db.selectFrom(CHANGES_TABLE).select('name').execute()).map((row) => row.name as string));
   const missing = [...groups].filter((group) => !have.has(group));
-  if (missing.length) await db.insertInto(CHANGES_TABLE).values(missing.map((name) => ({ name, version: 0 }))).execute();
+  if (missing.length)
+    await db
+      .insertInto(CHANGES_TABLE)
+      .values(missing.map((name) => ({ name, version: 0 })))
+      .execute();
   const row = await db.selectFrom(META_TABLE).select('value').where('name', '=', TRIGGERS_KEY).executeTakeFirst();
   const installed = (row?.value ? JSON.parse(row.value as string) : {}) as Record<string, string>;
   const todo = watched.filter((table) => installed[table.name] !== table.changeGroup || created.has(table.name));

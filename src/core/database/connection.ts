@@ -95,15 +95,15 @@ const CONNECTION_FAILURES: Record<string, string> = {
   ENOENT: 'check the host (DATABASE_HOST)',
   // PostgreSQL: wrong password, unknown role (or no pg_hba.conf entry), missing database.
   '28P01': 'check the user and password (DATABASE_USERNAME, DATABASE_PASSWORD)',
-  '28000': 'check the user (DATABASE_USERNAME) and the server\'s access rules',
+  '28000': "check the user (DATABASE_USERNAME) and the server's access rules",
   '3D000': 'create it, or check its name (DATABASE_NAME)',
   // MySQL/MariaDB: access denied (user or password), to that database, missing database.
   ER_ACCESS_DENIED_ERROR: 'check the user and password (DATABASE_USERNAME, DATABASE_PASSWORD)',
   ER_DBACCESS_DENIED_ERROR: 'grant the user this database, or check its name (DATABASE_NAME)',
   ER_BAD_DB_ERROR: 'create it, or check its name (DATABASE_NAME)',
   // SQLite: the file cannot be opened or created.
-  SQLITE_CANTOPEN: 'check the path (DATABASE_FILENAME) and its folder\'s permissions',
-  EACCES: 'check the path (DATABASE_FILENAME) and its folder\'s permissions',
+  SQLITE_CANTOPEN: "check the path (DATABASE_FILENAME) and its folder's permissions",
+  EACCES: "check the path (DATABASE_FILENAME) and its folder's permissions",
   EISDIR: 'name a file, not a folder (DATABASE_FILENAME)',
   ENOTDIR: 'check the path (DATABASE_FILENAME)',
   // mkdir of the file's folder, where a part of the path is a file.

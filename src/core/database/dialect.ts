@@ -125,7 +125,12 @@ export type ClaimQuery = SelectQueryBuilder<any, any, any>;
 export const forUpdateSkipLocked = <Q extends ClaimQuery>(query: Q): Q => query.forUpdate().skipLocked() as Q;
 
 /** `lockRows` where `select ... for update` locks rows (PostgreSQL, MySQL). */
-export async function selectForUpdate(db: Db, table: string, column: 'id' | 'document_id', values: readonly (string | number)[]): Promise<void> {
+export async function selectForUpdate(
+  db: Db,
+  table: string,
+  column: 'id' | 'document_id',
+  values: readonly (string | number)[],
+): Promise<void> {
   let query = db.selectFrom(table).select('id').where(column, 'in', values).orderBy(column);
   if (column !== 'id') query = query.orderBy('id');
   await query.forUpdate().execute();
@@ -134,14 +139,17 @@ export async function selectForUpdate(db: Db, table: string, column: 'id' | 'doc
 /** `insertReturningId` where inserts take `returning` (SQLite, PostgreSQL). */
 export async function insertReturning(db: Db, table: string, values: Record<string, unknown>): Promise<number> {
   const insert = db.insertInto(table);
-  const row = await (Object.keys(values).length ? insert.values(values) : insert.defaultValues()).returning('id').executeTakeFirstOrThrow();
+  const row = await (Object.keys(values).length ? insert.values(values) : insert.defaultValues())
+    .returning('id')
+    .executeTakeFirstOrThrow();
   return Number(row.id);
 }
 
 /** `listColumns` through Kysely's introspection: the connection's database (SQLite file, MySQL database). */
 export async function introspectColumns(db: Db): Promise<Map<string, Set<string>>> {
   const result = new Map<string, Set<string>>();
-  for (const table of await db.introspection.getTables()) result.set(table.name, new Set(table.columns.map((column) => column.name)));
+  for (const table of await db.introspection.getTables())
+    result.set(table.name, new Set(table.columns.map((column) => column.name)));
   return result;
 }
 
@@ -178,7 +186,8 @@ export const CHANGE_EVENTS = [
  * The statement a change trigger runs: bumps the counter of `group`. `group` is a table name from
  * the schema, never from a request; it is written as an SQL string literal (quotes doubled).
  */
-export const bumpChange = (group: string): string => `update vellum_changes set version = version + 1 where name = '${group.replace(/'/g, "''")}'`;
+export const bumpChange = (group: string): string =>
+  `update vellum_changes set version = version + 1 where name = '${group.replace(/'/g, "''")}'`;
 
 export interface Anchor {
   start: boolean;
@@ -275,8 +284,12 @@ export function decodeCommon(type: ColumnType, value: unknown): unknown {
 }
 
 /** Driver errors carry their code in different properties; this reads the common ones. */
-export const errorFields = (error: unknown): { code?: string; errno?: number; message: string; constraint?: string; table?: string } =>
-  error && typeof error === 'object' ? (error as { code?: string; errno?: number; message: string; constraint?: string; table?: string }) : { message: String(error) };
+export const errorFields = (
+  error: unknown,
+): { code?: string; errno?: number; message: string; constraint?: string; table?: string } =>
+  error && typeof error === 'object'
+    ? (error as { code?: string; errno?: number; message: string; constraint?: string; table?: string })
+    : { message: String(error) };
 
 /**
  * The row condition of a unique index, as Strapi checks uniqueness: published versions only (drafts

@@ -11,7 +11,12 @@
  */
 import type { Db, Dialect } from './dialect.js';
 
-export async function lockDocuments(db: Db, dialect: Dialect, table: string, documentIds: Iterable<string>): Promise<void> {
+export async function lockDocuments(
+  db: Db,
+  dialect: Dialect,
+  table: string,
+  documentIds: Iterable<string>,
+): Promise<void> {
   const ids = [...new Set(documentIds)].sort();
   if (ids.length > 0) await dialect.lockRows(db, table, 'document_id', ids);
 }

@@ -65,7 +65,10 @@ const where = (params: StoreParams, type: string | undefined) => ({
 /** The row of a key, null scopes compared as nulls. */
 function find(db: Db, scope: ReturnType<typeof where>) {
   let query = db.selectFrom(CORE_STORE_TABLE).selectAll().where('key', '=', scope.key);
-  query = scope.environment === null ? query.where('environment', 'is', null) : query.where('environment', '=', scope.environment);
+  query =
+    scope.environment === null
+      ? query.where('environment', 'is', null)
+      : query.where('environment', '=', scope.environment);
   query = scope.tag === null ? query.where('tag', 'is', null) : query.where('tag', '=', scope.tag);
   return query.orderBy('id').executeTakeFirst() as Promise<CoreStoreRow | undefined>;
 }
@@ -98,8 +101,13 @@ export function coreStore(db: () => Db, write: <T>(fn: (trx: Db) => Promise<T>) 
       const type = typeof params.value;
       await write(async (trx) => {
         const row = await find(trx, scope);
-        if (row) await trx.updateTable(CORE_STORE_TABLE).set({ value, type }).where('id', '=', Number(row.id)).execute();
-        else await trx.insertInto(CORE_STORE_TABLE).values({ ...scope, value, type }).execute();
+        if (row)
+          await trx.updateTable(CORE_STORE_TABLE).set({ value, type }).where('id', '=', Number(row.id)).execute();
+        else
+          await trx
+            .insertInto(CORE_STORE_TABLE)
+            .values({ ...scope, value, type })
+            .execute();
       });
     },
     async delete(params) {

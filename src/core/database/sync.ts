@@ -27,7 +27,14 @@ export interface SyncReport {
 }
 
 /** Type changes that keep every stored value readable. */
-const SAFE_WIDENINGS = new Set(['string>text', 'integer>bigint', 'integer>float', 'string>json', 'text>json', 'json>text']);
+const SAFE_WIDENINGS = new Set([
+  'string>text',
+  'integer>bigint',
+  'integer>float',
+  'string>json',
+  'text>json',
+  'json>text',
+]);
 
 async function readSnapshot<T = Snapshot>(db: SystemDb, hasMeta: boolean, key = SNAPSHOT_KEY): Promise<T> {
   if (!hasMeta) return {} as T;
@@ -51,7 +58,10 @@ async function duplicatesUnder(db: Db, spec: UniqueSpec): Promise<string[]> {
   if (spec.type === 'string' || spec.type === 'text') query = query.where(spec.column, '<>', '');
   if (spec.localized) query = query.select('locale').groupBy([spec.column, 'locale']);
   else query = query.groupBy(spec.column);
-  const rows = await query.having(sql`count(*)`, '>', 1).limit(5).execute();
+  const rows = await query
+    .having(sql`count(*)`, '>', 1)
+    .limit(5)
+    .execute();
   return (rows as { value: unknown; n: number; locale?: unknown }[]).map((row) => {
     const text = String(row.value);
     const shown = JSON.stringify(text.length > 40 ? `${text.slice(0, 40)}...` : text);
@@ -64,7 +74,13 @@ async function duplicatesUnder(db: Db, spec: UniqueSpec): Promise<string[]> {
  * values are already duplicated is not created: start-up goes on (the write-time checks still
  * refuse new duplicates), and the report says which values to resolve; the next start creates it.
  */
-async function synchronizeUniques(database: Database, db: Db, plan: TableSpec[], hasMeta: boolean, report: SyncReport): Promise<void> {
+async function synchronizeUniques(
+  database: Database,
+  db: Db,
+  plan: TableSpec[],
+  hasMeta: boolean,
+  report: SyncReport,
+): Promise<void> {
   const { dialect } = database;
   const recorded = await readSnapshot<UniquesSnapshot>(db, hasMeta, UNIQUES_KEY);
   const planned = new Map(plan.flatMap((table) => table.uniques ?? []).map((spec) => [spec.name, spec]));
@@ -88,11 +104,20 @@ async function synchronizeUniques(database: Database, db: Db, plan: TableSpec[],
       await dialect.createUniqueIndex(db, spec);
       next[spec.name] = spec;
     }
-    database.uniqueIndexes.register(spec.name, { table: spec.table, columns: [spec.column, ...(spec.localized ? ['locale'] : [])], path: [spec.attribute] });
+    database.uniqueIndexes.register(spec.name, {
+      table: spec.table,
+      columns: [spec.column, ...(spec.localized ? ['locale'] : [])],
+      path: [spec.attribute],
+    });
   }
   for (const table of plan) {
     for (const index of table.indexes) {
-      if (index.unique) database.uniqueIndexes.register(index.name, { table: table.name, columns: index.columns, path: [index.columns.at(-1)!] });
+      if (index.unique)
+        database.uniqueIndexes.register(index.name, {
+          table: table.name,
+          columns: index.columns,
+          path: [index.columns.at(-1)!],
+        });
     }
   }
   await writeSnapshot(db, next, UNIQUES_KEY);
@@ -120,7 +145,9 @@ function checkTypeChanges(plan: TableSpec[], snapshot: Snapshot): void {
     for (const column of table.columns) {
       const previous = before[column.name];
       if (previous && previous !== column.type && !SAFE_WIDENINGS.has(`${previous}>${column.type}`)) {
-        problems.push(`${table.name}.${column.name} is stored as ${previous} and the schema now asks for ${column.type}`);
+        problems.push(
+          `${table.name}.${column.name} is stored as ${previous} and the schema now asks for ${column.type}`,
+        );
       }
     }
   }
@@ -136,7 +163,11 @@ function checkTypeChanges(plan: TableSpec[], snapshot: Snapshot): void {
  * Brings the database up to the schema: creates missing tables, columns and indexes, under a lock
  * so that nodes starting together do not race. Never drops anything.
  */
-export async function synchronizeSchema(database: Database, schema: Schema, systemTables: TableSpec[] = []): Promise<SyncReport> {
+export async function synchronizeSchema(
+  database: Database,
+  schema: Schema,
+  systemTables: TableSpec[] = [],
+): Promise<SyncReport> {
   const { dialect } = database;
   const plan = planTables(schema, systemTables);
   const report: SyncReport = { createdTables: [], addedColumns: [], orphaned: [], warnings: [] };
@@ -157,7 +188,10 @@ export async function synchronizeSchema(database: Database, schema: Schema, syst
           await db.schema.alterTable(table.name).addColumn(column.name, dialect.columnType(type)).execute();
           report.addedColumns.push(`${table.name}.${column.name}`);
         }
-        const wanted = new Set([...table.columns.map((c) => c.name), ...(table.uniques ?? []).flatMap((spec) => dialect.uniqueHelperColumns(spec))]);
+        const wanted = new Set([
+          ...table.columns.map((c) => c.name),
+          ...(table.uniques ?? []).flatMap((spec) => dialect.uniqueHelperColumns(spec)),
+        ]);
         for (const name of columns) if (!wanted.has(name)) report.orphaned.push(`${table.name}.${name}`);
       }
       for (const index of table.indexes) {
@@ -180,7 +214,11 @@ export async function synchronizeSchema(database: Database, schema: Schema, syst
 }
 
 /** `vellum db prune`: drops the tables and columns that Vellum created and the schema no longer names. */
-export async function pruneSchema(database: Database, schema: Schema, systemTables: TableSpec[] = []): Promise<string[]> {
+export async function pruneSchema(
+  database: Database,
+  schema: Schema,
+  systemTables: TableSpec[] = [],
+): Promise<string[]> {
   const { dialect } = database;
   const plan = new Map(planTables(schema, systemTables).map((t) => [t.name, new Set(t.columns.map((c) => c.name))]));
   const dropped: string[] = [];

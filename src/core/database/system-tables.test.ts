@@ -5,9 +5,26 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { DummyDriver, Kysely, MysqlAdapter, MysqlIntrospector, MysqlQueryCompiler, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler } from 'kysely';
+import {
+  DummyDriver,
+  Kysely,
+  MysqlAdapter,
+  MysqlIntrospector,
+  MysqlQueryCompiler,
+  PostgresAdapter,
+  PostgresIntrospector,
+  PostgresQueryCompiler,
+} from 'kysely';
 import type { Db } from './dialect.js';
-import { BACKGROUND, isBackground, shaped, table, type ComponentLinkRow, type LinkRow, type SystemDb } from './system-tables.js';
+import {
+  BACKGROUND,
+  isBackground,
+  shaped,
+  table,
+  type ComponentLinkRow,
+  type LinkRow,
+  type SystemDb,
+} from './system-tables.js';
 import { META_TABLE } from './tables.js';
 
 const postgres: Db = new Kysely({
@@ -28,11 +45,22 @@ const mysql: Db = new Kysely({
 });
 
 describe('background statements', () => {
-  it('end with the mark, after a claim\'s lock clause, and only they do', () => {
-    const claim = postgres.selectFrom('queue').select('id').limit(3).forUpdate().skipLocked().modifyEnd(BACKGROUND).compile().sql;
+  it("end with the mark, after a claim's lock clause, and only they do", () => {
+    const claim = postgres
+      .selectFrom('queue')
+      .select('id')
+      .limit(3)
+      .forUpdate()
+      .skipLocked()
+      .modifyEnd(BACKGROUND)
+      .compile().sql;
     assert.equal(claim, 'select "id" from "queue" limit $1 for update skip locked /* vellum:background */');
     assert.ok(isBackground(claim));
-    assert.ok(isBackground(mysql.updateTable('queue').set({ state: 'x' }).where('id', '=', 1).modifyEnd(BACKGROUND).compile().sql));
+    assert.ok(
+      isBackground(
+        mysql.updateTable('queue').set({ state: 'x' }).where('id', '=', 1).modifyEnd(BACKGROUND).compile().sql,
+      ),
+    );
     assert.ok(!isBackground(postgres.selectFrom('queue').select('id').compile().sql));
   });
 });
@@ -44,26 +72,47 @@ describe('system tables', () => {
     // Typed (checked at compile time): `value` is `string | null`; the dummy driver answers no row.
     const value: string | null | undefined = (await typed.executeTakeFirst())?.value;
     assert.equal(value, undefined);
-    assert.equal(typed.compile().sql, postgres.selectFrom(META_TABLE).select('value').where('name', '=', 'auth.jwt_secret').compile().sql);
+    assert.equal(
+      typed.compile().sql,
+      postgres.selectFrom(META_TABLE).select('value').where('name', '=', 'auth.jwt_secret').compile().sql,
+    );
     assert.equal(typed.compile().sql, 'select "value" from "vellum_meta" where "name" = $1');
   });
 
   it('shaped: a run-time name read as a fixed-shape table', () => {
     for (const db of [postgres, mysql]) {
-      const links = shaped<LinkRow>(db).selectFrom('articles_tags_lnk').select(['target_document_id', 'target_locale']).where('entity_id', '=', 1);
-      const untyped = db.selectFrom('articles_tags_lnk').select(['target_document_id', 'target_locale']).where('entity_id', '=', 1);
+      const links = shaped<LinkRow>(db)
+        .selectFrom('articles_tags_lnk')
+        .select(['target_document_id', 'target_locale'])
+        .where('entity_id', '=', 1);
+      const untyped = db
+        .selectFrom('articles_tags_lnk')
+        .select(['target_document_id', 'target_locale'])
+        .where('entity_id', '=', 1);
       assert.equal(links.compile().sql, untyped.compile().sql);
-      const components = shaped<ComponentLinkRow>(db).selectFrom('articles_cmps').selectAll().where('entity_id', 'in', [1, 2]).orderBy('ord');
-      assert.equal(components.compile().sql, db.selectFrom('articles_cmps').selectAll().where('entity_id', 'in', [1, 2]).orderBy('ord').compile().sql);
+      const components = shaped<ComponentLinkRow>(db)
+        .selectFrom('articles_cmps')
+        .selectAll()
+        .where('entity_id', 'in', [1, 2])
+        .orderBy('ord');
+      assert.equal(
+        components.compile().sql,
+        db.selectFrom('articles_cmps').selectAll().where('entity_id', 'in', [1, 2]).orderBy('ord').compile().sql,
+      );
     }
   });
 
   it('table: a typed from/join item that reads as `name as alias`', () => {
     const expected = {
-      postgres: 'select "u"."id", "l"."target_document_id" as "role" from "up_users" as "u" left join "up_users_role_lnk" as "l" on "l"."entity_id" = "u"."id" where "u"."id" = $1',
-      mysql: 'select `u`.`id`, `l`.`target_document_id` as `role` from `up_users` as `u` left join `up_users_role_lnk` as `l` on `l`.`entity_id` = `u`.`id` where `u`.`id` = ?',
+      postgres:
+        'select "u"."id", "l"."target_document_id" as "role" from "up_users" as "u" left join "up_users_role_lnk" as "l" on "l"."entity_id" = "u"."id" where "u"."id" = $1',
+      mysql:
+        'select `u`.`id`, `l`.`target_document_id` as `role` from `up_users` as `u` left join `up_users_role_lnk` as `l` on `l`.`entity_id` = `u`.`id` where `u`.`id` = ?',
     };
-    for (const [name, db] of [['postgres', postgres], ['mysql', mysql]] as const) {
+    for (const [name, db] of [
+      ['postgres', postgres],
+      ['mysql', mysql],
+    ] as const) {
       const system: SystemDb = db;
       const typed = system
         .selectFrom(table<{ id: number }>('up_users').as('u'))

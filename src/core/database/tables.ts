@@ -60,10 +60,22 @@ export interface TableSpec {
 }
 
 /** Column types a unique index can hold (json and blocks values are not compared). */
-const UNIQUE_INDEXABLE = new Set<ColumnType>(['string', 'text', 'integer', 'bigint', 'float', 'decimal', 'boolean', 'date', 'time', 'datetime']);
+const UNIQUE_INDEXABLE = new Set<ColumnType>([
+  'string',
+  'text',
+  'integer',
+  'bigint',
+  'float',
+  'decimal',
+  'boolean',
+  'date',
+  'time',
+  'datetime',
+]);
 
 /** A value that tells whether a unique index still has the definition the schema asks for. */
-export const uniqueSignature = (spec: UniqueSpec): string => `${spec.table}|${spec.column}|${spec.type}|${spec.localized ? 'locale' : '-'}|published`;
+export const uniqueSignature = (spec: UniqueSpec): string =>
+  `${spec.table}|${spec.column}|${spec.type}|${spec.localized ? 'locale' : '-'}|published`;
 
 const SCALAR_COLUMN_TYPES: Record<ScalarType, ColumnType> = {
   string: 'string',
@@ -89,7 +101,17 @@ const SCALAR_COLUMN_TYPES: Record<ScalarType, ColumnType> = {
 export const columnTypeOf = (type: ScalarType): ColumnType => SCALAR_COLUMN_TYPES[type];
 
 /** Column types an index can help: filters and sorts on them should not scan. */
-const INDEXABLE = new Set<ColumnType>(['string', 'integer', 'bigint', 'float', 'decimal', 'boolean', 'date', 'time', 'datetime']);
+const INDEXABLE = new Set<ColumnType>([
+  'string',
+  'integer',
+  'bigint',
+  'float',
+  'decimal',
+  'boolean',
+  'date',
+  'time',
+  'datetime',
+]);
 
 /** Columns every content-type table has, before its attributes. */
 const DOCUMENT_COLUMNS: ColumnSpec[] = [
@@ -123,11 +145,20 @@ function modelTable(model: Model): TableSpec {
     model.modelType === 'contentType' ? [...DOCUMENT_COLUMNS] : [{ name: 'id', type: 'id' }];
   const indexes: IndexSpec[] = [];
   if (model.modelType === 'contentType') {
-    indexes.push({ name: indexName(table, ['document_id', 'locale', 'published_at']), columns: ['document_id', 'locale', 'published_at'] });
+    indexes.push({
+      name: indexName(table, ['document_id', 'locale', 'published_at']),
+      columns: ['document_id', 'locale', 'published_at'],
+    });
     // Every list reads one version (locale, status): counts walk the first index, id-ordered pages
     // (the default sort) the second, both without touching the wide rows.
-    indexes.push({ name: indexName(table, ['locale', 'published_at', 'id']), columns: ['locale', 'published_at', 'id'] });
-    indexes.push({ name: indexName(table, ['locale', 'id', 'published_at']), columns: ['locale', 'id', 'published_at'] });
+    indexes.push({
+      name: indexName(table, ['locale', 'published_at', 'id']),
+      columns: ['locale', 'published_at', 'id'],
+    });
+    indexes.push({
+      name: indexName(table, ['locale', 'id', 'published_at']),
+      columns: ['locale', 'id', 'published_at'],
+    });
     // Sites sort by createdAt and updatedAt as often as by their own fields: the same walk in
     // order (page 11 of 50 by createdAt:desc over 1,500 articles on SQLite: 0.66 -> 0.13 ms).
     for (const column of ['created_at', 'updated_at']) {
@@ -150,7 +181,12 @@ function modelTable(model: Model): TableSpec {
         indexes.push({ name: indexName(table, columns), columns });
       }
     }
-    if (model.modelType === 'contentType' && attribute.unique && UNIQUE_INDEXABLE.has(type) && attribute.type !== 'password') {
+    if (
+      model.modelType === 'contentType' &&
+      attribute.unique &&
+      UNIQUE_INDEXABLE.has(type) &&
+      attribute.type !== 'password'
+    ) {
       uniques.push({
         name: indexName(table, [attribute.column], 'uq'),
         table,

@@ -34,11 +34,15 @@ class DependencyWalk {
   /** The models an attribute reads, their groups added. */
   private reached(attribute: Attribute): Model[] {
     const uids =
-      attribute.kind === 'relation' ? [attribute.target]
-      : attribute.kind === 'component' ? [attribute.component]
-      : attribute.kind === 'dynamiczone' ? attribute.components
-      : attribute.kind === 'media' ? [FILE_UID]
-      : [];
+      attribute.kind === 'relation'
+        ? [attribute.target]
+        : attribute.kind === 'component'
+          ? [attribute.component]
+          : attribute.kind === 'dynamiczone'
+            ? attribute.components
+            : attribute.kind === 'media'
+              ? [FILE_UID]
+              : [];
     const models: Model[] = [];
     for (const uid of uids) {
       const model = this.model(uid);

@@ -45,14 +45,24 @@ export interface LifecycleHooks {
    * Runs the handlers of `action`; they may change `params` and `result` in place, and a throw
    * aborts the read or write (never called inside a write transaction: see row-events.ts).
    */
-  run(action: LifecycleAction, type: ContentType, properties: { params: Record<string, unknown>; result?: unknown }, states?: LifecycleStates): Promise<LifecycleStates>;
+  run(
+    action: LifecycleAction,
+    type: ContentType,
+    properties: { params: Record<string, unknown>; result?: unknown },
+    states?: LifecycleStates,
+  ): Promise<LifecycleStates>;
 }
 
 /** Wrapped around each call of the facade (findMany, create, publish, ...), whoever makes it. */
 export interface CallHooks {
   readonly active: boolean;
   /** Runs `call` inside the hooks, with the parameters they leave; answers what the outermost answers. */
-  run<T>(type: ContentType, action: string, params: Record<string, unknown>, call: (params: Record<string, unknown>) => Promise<T>): Promise<unknown>;
+  run<T>(
+    type: ContentType,
+    action: string,
+    params: Record<string, unknown>,
+    call: (params: Record<string, unknown>) => Promise<T>,
+  ): Promise<unknown>;
 }
 
 /** No lifecycles: what the service runs with when nothing is filled in. */

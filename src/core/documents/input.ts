@@ -144,7 +144,8 @@ const NUMBER_SCHEMAS = new Set<ScalarType>(['integer', 'float', 'decimal']);
 function requiredWords(attribute: Attribute, path: Path): string {
   // yup names the value by its path: `part.label`, `parts[0].label`.
   const name = path.map((key, i) => (/^\d+$/.test(String(key)) ? `[${key}]` : i === 0 ? key : `.${key}`)).join('');
-  const typeError = (type: string, value: string) => `${name} must be a \`${type}\` type, but the final value was: \`${value}\`.`;
+  const typeError = (type: string, value: string) =>
+    `${name} must be a \`${type}\` type, but the final value was: \`${value}\`.`;
   if (attribute.kind === 'scalar' && STRING_SCHEMAS.has(attribute.type)) return typeError('string', 'null');
   if (attribute.kind === 'scalar' && NUMBER_SCHEMAS.has(attribute.type)) return typeError('number', 'NaN');
   if (attribute.kind === 'scalar' && attribute.type === 'blocks') return typeError('array', 'null');
@@ -197,7 +198,8 @@ class InputValidator {
       }
       switch (attribute.kind) {
         case 'scalar': {
-          const exact = attribute.type === 'biginteger' && typeof value === 'number' ? exactIntegerText(data, key) : undefined;
+          const exact =
+            attribute.type === 'biginteger' && typeof value === 'number' ? exactIntegerText(data, key) : undefined;
           const normalized = this.scalar(attribute, exact ?? value, where);
           if (normalized !== undefined) input.scalars.set(attribute, normalized);
           break;
@@ -253,16 +255,29 @@ class InputValidator {
   }
 
   /** On create, required attributes must be present (scalars with a default or a uid source excepted). */
-  private requireMissing(model: Model, data: Record<string, unknown>, path: Path, inherited: ReadonlySet<string>): void {
+  private requireMissing(
+    model: Model,
+    data: Record<string, unknown>,
+    path: Path,
+    inherited: ReadonlySet<string>,
+  ): void {
     for (const attribute of Object.values(model.attributes)) {
       if (!attribute.required || data[attribute.name] !== undefined || inherited.has(attribute.name)) continue;
       // Read back from storage, relations and media are not part of the data (and Strapi does not
       // require them unless `strictRelations` is set).
       if (this.rules.stored && (attribute.kind === 'relation' || attribute.kind === 'media')) continue;
-      if (attribute.kind === 'scalar' && (attribute.default !== undefined || (attribute.type === 'uid' && attribute.targetField))) continue;
+      if (
+        attribute.kind === 'scalar' &&
+        (attribute.default !== undefined || (attribute.type === 'uid' && attribute.targetField))
+      )
+        continue;
       // Strapi's error carries `value: null` on a draft-and-publish type (it validates the stored
       // entry it publishes, in the words of a null there) and no `value` on others (it validates the body).
-      this.fail([...path, attribute.name], this.publishing ? requiredWords(attribute, [...path, attribute.name]) : `${attribute.name} must be defined.`, this.missingValue);
+      this.fail(
+        [...path, attribute.name],
+        this.publishing ? requiredWords(attribute, [...path, attribute.name]) : `${attribute.name} must be defined.`,
+        this.missingValue,
+      );
     }
   }
 
@@ -270,7 +285,12 @@ class InputValidator {
    * A draft skips `required`, but for repeatable components and zones: Strapi 5.54 gives the
    * optional ones an empty list on create and requires the required ones to be present, drafts too.
    */
-  private requireMissingLists(model: Model, data: Record<string, unknown>, path: Path, inherited: ReadonlySet<string>): void {
+  private requireMissingLists(
+    model: Model,
+    data: Record<string, unknown>,
+    path: Path,
+    inherited: ReadonlySet<string>,
+  ): void {
     for (const attribute of Object.values(model.attributes)) {
       const list = attribute.kind === 'dynamiczone' || (attribute.kind === 'component' && attribute.repeatable);
       if (!list || !attribute.required || data[attribute.name] !== undefined || inherited.has(attribute.name)) continue;
@@ -286,7 +306,8 @@ class InputValidator {
   scalar(attribute: ScalarAttribute, value: unknown, path: Path): unknown {
     const name = attribute.name;
     if (value === null) {
-      if (attribute.required && !this.draft) return this.fail(path, this.publishing ? requiredWords(attribute, path) : `${name} must be defined.`, value);
+      if (attribute.required && !this.draft)
+        return this.fail(path, this.publishing ? requiredWords(attribute, path) : `${name} must be defined.`, value);
       return null;
     }
     switch (attribute.type) {
@@ -306,11 +327,15 @@ class InputValidator {
         // A JSON number beyond 2^53 arrives as its digits (see exact-integers.ts); any other unsafe
         // number was rounded on its way (by the client or a GraphQL variable) and is refused.
         const text = typeof value === 'number' && Number.isSafeInteger(value) ? String(value) : value;
-        if (typeof text !== 'string' || !/^-?\d+$/.test(text)) return this.fail(path, `${name} must be an integer (as a string or a safe number)`, value);
+        if (typeof text !== 'string' || !/^-?\d+$/.test(text))
+          return this.fail(path, `${name} must be an integer (as a string or a safe number)`, value);
         const big = BigInt(text);
-        if (big < INT64.min || big > INT64.max) return this.fail(path, `${name} is out of the 64-bit integer range`, value);
-        if (attribute.min !== undefined && !this.draft && big < BigInt(attribute.min)) return this.fail(path, `${name} must be greater than or equal to ${attribute.min}`, value);
-        if (attribute.max !== undefined && big > BigInt(attribute.max)) return this.fail(path, `${name} must be less than or equal to ${attribute.max}`, value);
+        if (big < INT64.min || big > INT64.max)
+          return this.fail(path, `${name} is out of the 64-bit integer range`, value);
+        if (attribute.min !== undefined && !this.draft && big < BigInt(attribute.min))
+          return this.fail(path, `${name} must be greater than or equal to ${attribute.min}`, value);
+        if (attribute.max !== undefined && big > BigInt(attribute.max))
+          return this.fail(path, `${name} must be less than or equal to ${attribute.max}`, value);
         return big.toString();
       }
       case 'boolean':
@@ -329,10 +354,12 @@ class InputValidator {
         return this.temporal(name, parseDateTime(value), value, path);
       case 'json':
         // The value is left out of the error: answering it would overflow the stack in turn.
-        if (nestsDeeperThan(value, MAX_JSON_DEPTH)) return this.fail(path, `${name} nests deeper than ${MAX_JSON_DEPTH} levels`, undefined);
+        if (nestsDeeperThan(value, MAX_JSON_DEPTH))
+          return this.fail(path, `${name} nests deeper than ${MAX_JSON_DEPTH} levels`, undefined);
         return value;
       case 'blocks':
-        if (nestsDeeperThan(value, MAX_JSON_DEPTH)) return this.fail(path, `${name} nests deeper than ${MAX_JSON_DEPTH} levels`, undefined);
+        if (nestsDeeperThan(value, MAX_JSON_DEPTH))
+          return this.fail(path, `${name} nests deeper than ${MAX_JSON_DEPTH} levels`, undefined);
         return this.blocks(attribute, value, path);
     }
   }
@@ -353,16 +380,22 @@ class InputValidator {
     const length = [...value].length;
     const isShortColumn = !['text', 'richtext'].includes(attribute.type);
     const final = !this.draft;
-    if (isShortColumn && length > STRING_COLUMN_LENGTH) return this.fail(path, `${name} must be at most ${STRING_COLUMN_LENGTH} characters`, shown);
-    if (final && attribute.minLength !== undefined && length < attribute.minLength) return this.fail(path, `${name} must be at least ${attribute.minLength} characters`, shown);
-    if (attribute.maxLength !== undefined && length > attribute.maxLength) return this.fail(path, `${name} must be at most ${attribute.maxLength} characters`, shown);
+    if (isShortColumn && length > STRING_COLUMN_LENGTH)
+      return this.fail(path, `${name} must be at most ${STRING_COLUMN_LENGTH} characters`, shown);
+    if (final && attribute.minLength !== undefined && length < attribute.minLength)
+      return this.fail(path, `${name} must be at least ${attribute.minLength} characters`, shown);
+    if (attribute.maxLength !== undefined && length > attribute.maxLength)
+      return this.fail(path, `${name} must be at most ${attribute.maxLength} characters`, shown);
     // `required` refuses only null and absence: "" is a value (Strapi 5.54's notNil). The regex
     // then judges it, as Strapi tests "" against the pattern of a required attribute only.
-    if (final && attribute.regex && (value !== '' || attribute.required) && !attribute.regex.test(value)) return this.fail(path, `${name} must match the pattern ${attribute.regex.source}`, shown);
+    if (final && attribute.regex && (value !== '' || attribute.required) && !attribute.regex.test(value))
+      return this.fail(path, `${name} must match the pattern ${attribute.regex.source}`, shown);
     // Strapi refuses an empty email even when the attribute is optional (null clears it); drafts skip both checks.
     if (final && attribute.type === 'email' && value === '') return this.fail(path, `${name} cannot be empty`, shown);
-    if (final && attribute.type === 'email' && !EMAIL.test(value)) return this.fail(path, `${name} must be a valid email`, shown);
-    if (final && attribute.type === 'uid' && !UID.test(value)) return this.fail(path, `${name} must match the pattern ${UID.source}`, shown);
+    if (final && attribute.type === 'email' && !EMAIL.test(value))
+      return this.fail(path, `${name} must be a valid email`, shown);
+    if (final && attribute.type === 'uid' && !UID.test(value))
+      return this.fail(path, `${name} must match the pattern ${UID.source}`, shown);
     if (attribute.type === 'enumeration' && !attribute.enum!.includes(value)) {
       // Strapi's validator is `oneOf([...enum, null])`, and yup prints the null as nothing: "a, b, ".
       return this.fail(path, `${name} must be one of the following values: ${attribute.enum!.join(', ')}, `, shown);
@@ -375,16 +408,25 @@ class InputValidator {
     const number = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
     // A text that is no number: yup's words, as Strapi answers them (the value is the cast NaN, sent as null).
     if (typeof value === 'string' && Number.isNaN(number)) {
-      return this.fail(path, `${name} must be a \`number\` type, but the final value was: \`NaN\` (cast from the value \`${JSON.stringify(value)}\`).`, null);
+      return this.fail(
+        path,
+        `${name} must be a \`number\` type, but the final value was: \`NaN\` (cast from the value \`${JSON.stringify(value)}\`).`,
+        null,
+      );
     }
-    if (typeof number !== 'number' || !Number.isFinite(number)) return this.fail(path, `${name} must be a \`number\` type`, value);
+    if (typeof number !== 'number' || !Number.isFinite(number))
+      return this.fail(path, `${name} must be a \`number\` type`, value);
     if (attribute.type === 'integer') {
       if (!Number.isInteger(number)) return this.fail(path, `${name} must be an integer`, value);
-      if (number < INT32.min || number > INT32.max) return this.fail(path, `${name} is out of the integer range`, value);
+      if (number < INT32.min || number > INT32.max)
+        return this.fail(path, `${name} is out of the integer range`, value);
     }
-    if (attribute.type === 'decimal' && Math.abs(number) >= 1e8) return this.fail(path, `${name} is out of the decimal range`, value);
-    if (attribute.min !== undefined && !this.draft && number < attribute.min) return this.fail(path, `${name} must be greater than or equal to ${attribute.min}`, value);
-    if (attribute.max !== undefined && number > attribute.max) return this.fail(path, `${name} must be less than or equal to ${attribute.max}`, value);
+    if (attribute.type === 'decimal' && Math.abs(number) >= 1e8)
+      return this.fail(path, `${name} is out of the decimal range`, value);
+    if (attribute.min !== undefined && !this.draft && number < attribute.min)
+      return this.fail(path, `${name} must be greater than or equal to ${attribute.min}`, value);
+    if (attribute.max !== undefined && number > attribute.max)
+      return this.fail(path, `${name} must be less than or equal to ${attribute.max}`, value);
     return number;
   }
 
@@ -395,13 +437,23 @@ class InputValidator {
         return this.fail([...path, index], `${attribute.name} blocks must be objects with a string \`type\``, block);
       }
       if (block.children !== undefined && !Array.isArray(block.children)) {
-        return this.fail([...path, index, 'children'], `${attribute.name} block children must be an array`, block.children);
+        return this.fail(
+          [...path, index, 'children'],
+          `${attribute.name} block children must be an array`,
+          block.children,
+        );
       }
     }
     return value;
   }
 
-  private componentItem(uid: string, value: unknown, mode: Mode, path: Path, place: Place): ComponentItemInput | undefined {
+  private componentItem(
+    uid: string,
+    value: unknown,
+    mode: Mode,
+    path: Path,
+    place: Place,
+  ): ComponentItemInput | undefined {
     if (!isPlainObject(value)) return this.fail(path, 'must be an object', value);
     const component = this.schema.components.get(uid)!;
     const id = value.id;
@@ -433,7 +485,12 @@ class InputValidator {
   private component(attribute: ComponentAttribute, value: unknown, mode: Mode, path: Path) {
     if (value === null && attribute.repeatable) return this.notAList(attribute.name, path);
     if (value === null) {
-      if (attribute.required && !this.draft) return this.fail(path, this.publishing ? requiredWords(attribute, path) : `${attribute.name} must be defined.`, value);
+      if (attribute.required && !this.draft)
+        return this.fail(
+          path,
+          this.publishing ? requiredWords(attribute, path) : `${attribute.name} must be defined.`,
+          value,
+        );
       return null;
     }
     if (!attribute.repeatable) return this.componentItem(attribute.component, value, mode, path, 'component');
@@ -447,7 +504,12 @@ class InputValidator {
     return items;
   }
 
-  private zone(attribute: DynamicZoneAttribute, value: unknown, mode: Mode, path: Path): ZoneItemInput[] | null | undefined {
+  private zone(
+    attribute: DynamicZoneAttribute,
+    value: unknown,
+    mode: Mode,
+    path: Path,
+  ): ZoneItemInput[] | null | undefined {
     if (value === null) return this.notAList(attribute.name, path);
     if (!Array.isArray(value)) return this.fail(path, `${attribute.name} must be an array`, value);
     if (this.countFails(attribute, value, path)) return undefined;
@@ -457,7 +519,11 @@ class InputValidator {
       if (!isPlainObject(item)) return this.fail(where, 'must be an object', item);
       const component = item.__component;
       if (typeof component !== 'string' || !attribute.components.includes(component)) {
-        return this.fail([...where, '__component'], `__component must be one of: ${attribute.components.join(', ')}`, component);
+        return this.fail(
+          [...where, '__component'],
+          `__component must be one of: ${attribute.components.join(', ')}`,
+          component,
+        );
       }
       const parsed = this.componentItem(component, item, mode, where, 'zone');
       if (parsed) items.push({ ...parsed, component });
@@ -478,28 +544,45 @@ class InputValidator {
     }
     const ref: RelationRef = byDocument ? { documentId: value.documentId as string } : { documentId: '', id: byId };
     for (const key of Object.keys(value)) {
-      if (!['documentId', 'locale', 'status', 'position', 'id'].includes(key)) return this.fail([...path, key], `Invalid key ${key}`, value[key]);
+      if (!['documentId', 'locale', 'status', 'position', 'id'].includes(key))
+        return this.fail([...path, key], `Invalid key ${key}`, value[key]);
     }
     if (value.locale !== undefined && value.locale !== null) {
-      if (typeof value.locale !== 'string') return this.fail([...path, 'locale'], 'locale must be a string', value.locale);
+      if (typeof value.locale !== 'string')
+        return this.fail([...path, 'locale'], 'locale must be a string', value.locale);
       ref.locale = value.locale;
     }
     if (value.status !== undefined) {
-      if (value.status !== 'draft' && value.status !== 'published') return this.fail([...path, 'status'], 'status must be draft or published', value.status);
+      if (value.status !== 'draft' && value.status !== 'published')
+        return this.fail([...path, 'status'], 'status must be draft or published', value.status);
       ref.status = value.status;
     }
     if (value.position !== undefined) {
-      if (!allowPosition) return this.fail([...path, 'position'], 'position is only allowed in connect', value.position);
+      if (!allowPosition)
+        return this.fail([...path, 'position'], 'position is only allowed in connect', value.position);
       const position = value.position;
       const keys = isPlainObject(position) ? Object.keys(position) : [];
       if (!isPlainObject(position) || keys.length !== 1) {
-        return this.fail([...path, 'position'], 'position must have exactly one of before, after, start, end', position);
+        return this.fail(
+          [...path, 'position'],
+          'position must have exactly one of before, after, start, end',
+          position,
+        );
       }
       const key = keys[0]!;
       const anchor = entryId(position[key]) ?? position[key];
-      if ((key === 'before' || key === 'after') && ((typeof anchor === 'string' && anchor !== '') || typeof anchor === 'number')) ref.position = { [key]: anchor } as Position;
+      if (
+        (key === 'before' || key === 'after') &&
+        ((typeof anchor === 'string' && anchor !== '') || typeof anchor === 'number')
+      )
+        ref.position = { [key]: anchor } as Position;
       else if ((key === 'start' || key === 'end') && position[key] === true) ref.position = { [key]: true } as Position;
-      else return this.fail([...path, 'position'], 'position must have exactly one of before, after, start, end', position);
+      else
+        return this.fail(
+          [...path, 'position'],
+          'position must have exactly one of before, after, start, end',
+          position,
+        );
     }
     return ref;
   }
@@ -522,14 +605,24 @@ class InputValidator {
       const set = this.refs(value, path, false);
       return set && { set };
     }
-    if (!isPlainObject(value)) return this.fail(path, `${attribute.name} must be a documentId, an array or an object with connect, disconnect or set`, value);
+    if (!isPlainObject(value))
+      return this.fail(
+        path,
+        `${attribute.name} must be a documentId, an array or an object with connect, disconnect or set`,
+        value,
+      );
     if ('documentId' in value || 'id' in value) {
       const set = this.refs(value, path, false);
       return set && { set };
     }
     const keys = Object.keys(value);
     const unknown = keys.filter((key) => !['connect', 'disconnect', 'set', 'options'].includes(key));
-    if (unknown.length) return this.fail([...path, unknown[0]!], `Invalid key ${unknown[0]} (use connect, disconnect or set)`, value[unknown[0]!]);
+    if (unknown.length)
+      return this.fail(
+        [...path, unknown[0]!],
+        `Invalid key ${unknown[0]} (use connect, disconnect or set)`,
+        value[unknown[0]!],
+      );
     if (value.set !== undefined && (value.connect !== undefined || value.disconnect !== undefined)) {
       return this.fail(path, `${attribute.name}: set cannot be combined with connect or disconnect`, value);
     }
@@ -539,7 +632,11 @@ class InputValidator {
     if (value.disconnect !== undefined) input.disconnect = this.refs(value.disconnect, [...path, 'disconnect'], false);
     // Strapi reads only `options.strict`, and only `false` changes anything; other options are ignored.
     if (isPlainObject(value.options) && value.options.strict === false) input.strict = false;
-    if ((value.set !== undefined && !input.set) || (value.connect !== undefined && !input.connect) || (value.disconnect !== undefined && !input.disconnect)) {
+    if (
+      (value.set !== undefined && !input.set) ||
+      (value.connect !== undefined && !input.connect) ||
+      (value.disconnect !== undefined && !input.disconnect)
+    ) {
       return undefined;
     }
     // The same target twice in connect: once when both name the same position, refused otherwise
@@ -548,12 +645,18 @@ class InputValidator {
   }
 
   private media(attribute: MediaAttribute, value: unknown, path: Path): number[] | null | undefined {
-    if (value === null) return attribute.required && !this.draft ? this.fail(path, `${attribute.name} must be defined.`, value) : null;
+    if (value === null)
+      return attribute.required && !this.draft ? this.fail(path, `${attribute.name} must be defined.`, value) : null;
     if (isPlainObject(value) && ('connect' in value || 'disconnect' in value || 'set' in value)) {
-      return this.fail(path, `${attribute.name}: connect, disconnect and set cannot be used on media attributes; send file ids`, value);
+      return this.fail(
+        path,
+        `${attribute.name}: connect, disconnect and set cannot be used on media attributes; send file ids`,
+        value,
+      );
     }
     const list = Array.isArray(value) ? value : [value];
-    if (!attribute.multiple && Array.isArray(value) && value.length > 1) return this.fail(path, `${attribute.name} takes a single file`, value);
+    if (!attribute.multiple && Array.isArray(value) && value.length > 1)
+      return this.fail(path, `${attribute.name} takes a single file`, value);
     const ids: number[] = [];
     for (const [index, item] of list.entries()) {
       const id = isPlainObject(item) ? item.id : item;

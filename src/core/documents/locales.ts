@@ -92,7 +92,9 @@ export class Locales {
    * locale when none is stored, then reads the list. Under the schema lock when `db` is its connection.
    */
   async start(initial: I18n, db: Db = this.database.db): Promise<void> {
-    const have = new Set((await db.selectFrom(LOCALES_TABLE).select('code').execute()).map((row) => row.code as string));
+    const have = new Set(
+      (await db.selectFrom(LOCALES_TABLE).select('code').execute()).map((row) => row.code as string),
+    );
     const missing = initial.locales.filter((code) => !have.has(code));
     for (const code of missing) await this.insert(db, code, localeName(code));
     if ((await readDefault(db)) === undefined) await writeDefault(db, initial.defaultLocale);
@@ -106,7 +108,8 @@ export class Locales {
         const rows = await db.selectFrom(LOCALES_TABLE).select('code').orderBy('id').execute();
         const codes = rows.map((row) => row.code as string);
         const stored = await readDefault(db);
-        const defaultLocale = stored !== undefined && codes.includes(stored) ? stored : (codes[0] ?? this.i18n.defaultLocale);
+        const defaultLocale =
+          stored !== undefined && codes.includes(stored) ? stored : (codes[0] ?? this.i18n.defaultLocale);
         if (!codes.includes(defaultLocale)) codes.unshift(defaultLocale);
         this.i18n.locales.splice(0, this.i18n.locales.length, ...codes);
         this.i18n.defaultLocale = defaultLocale;
@@ -129,11 +132,14 @@ export class Locales {
     else named.push(locale);
     if (filters && typeof filters === 'object' && !Array.isArray(filters)) {
       const value = (filters as Record<string, unknown>).locale;
-      if (value && typeof value === 'object' && !Array.isArray(value)) named.push(...Object.values(value as Record<string, unknown>).flat());
+      if (value && typeof value === 'object' && !Array.isArray(value))
+        named.push(...Object.values(value as Record<string, unknown>).flat());
       else named.push(value);
     }
     const known = this.i18n.locales;
-    const unknown = named.some((code) => typeof code === 'string' && code !== '' && code !== '*' && CODE.test(code) && !known.includes(code));
+    const unknown = named.some(
+      (code) => typeof code === 'string' && code !== '' && code !== '*' && CODE.test(code) && !known.includes(code),
+    );
     return unknown ? this.reload() : undefined;
   }
 
@@ -158,23 +164,43 @@ export class Locales {
   }
 
   /** Adds a locale (a code already there keeps its row; a new name renames it). */
-  async add(code: string, name?: string, options: { isDefault?: boolean; documentId?: string } = {}): Promise<LocaleInfo> {
-    if (typeof code !== 'string' || !CODE.test(code)) throw new ValidationError(`Invalid locale code ${JSON.stringify(code)}: a code such as en or fr-CA`, { key: 'code' });
-    if (name !== undefined && (typeof name !== 'string' || name.length > 255)) throw new ValidationError('name must be a text of at most 255 characters', { key: 'name' });
+  async add(
+    code: string,
+    name?: string,
+    options: { isDefault?: boolean; documentId?: string } = {},
+  ): Promise<LocaleInfo> {
+    if (typeof code !== 'string' || !CODE.test(code))
+      throw new ValidationError(`Invalid locale code ${JSON.stringify(code)}: a code such as en or fr-CA`, {
+        key: 'code',
+      });
+    if (name !== undefined && (typeof name !== 'string' || name.length > 255))
+      throw new ValidationError('name must be a text of at most 255 characters', { key: 'name' });
     await this.database.write(async (trx) => {
       const row = await trx.selectFrom(LOCALES_TABLE).select(['id']).where('code', '=', code).executeTakeFirst();
       if (!row) await this.insert(trx, code, name ?? localeName(code), options.documentId);
-      else if (name !== undefined) await trx.updateTable(LOCALES_TABLE).set({ name, updated_at: this.now() }).where('id', '=', row.id).execute();
+      else if (name !== undefined)
+        await trx.updateTable(LOCALES_TABLE).set({ name, updated_at: this.now() }).where('id', '=', row.id).execute();
       if (options.isDefault) await writeDefault(trx, code);
     });
     return this.get(code);
   }
 
   /** A locale as an archive holds it: its documentId, name and timestamps kept (an import). */
-  async restore(locale: { code: string; name?: string; documentId?: string; createdAt?: unknown; updatedAt?: unknown; publishedAt?: unknown }): Promise<void> {
-    if (!CODE.test(locale.code)) throw new ValidationError(`Invalid locale code ${JSON.stringify(locale.code)}`, { key: 'code' });
+  async restore(locale: {
+    code: string;
+    name?: string;
+    documentId?: string;
+    createdAt?: unknown;
+    updatedAt?: unknown;
+    publishedAt?: unknown;
+  }): Promise<void> {
+    if (!CODE.test(locale.code))
+      throw new ValidationError(`Invalid locale code ${JSON.stringify(locale.code)}`, { key: 'code' });
     const { dialect } = this.database;
-    const time = (value: unknown) => (typeof value === 'string' && !Number.isNaN(Date.parse(value)) ? dialect.encode('datetime', new Date(value)) : this.now());
+    const time = (value: unknown) =>
+      typeof value === 'string' && !Number.isNaN(Date.parse(value))
+        ? dialect.encode('datetime', new Date(value))
+        : this.now();
     const values = {
       document_id: locale.documentId ?? createDocumentId(),
       name: locale.name ?? localeName(locale.code),
@@ -185,7 +211,11 @@ export class Locales {
     await this.database.write(async (trx) => {
       const row = await trx.selectFrom(LOCALES_TABLE).select(['id']).where('code', '=', locale.code).executeTakeFirst();
       if (row) await trx.updateTable(LOCALES_TABLE).set(values).where('id', '=', row.id).execute();
-      else await trx.insertInto(LOCALES_TABLE).values({ ...values, code: locale.code }).execute();
+      else
+        await trx
+          .insertInto(LOCALES_TABLE)
+          .values({ ...values, code: locale.code })
+          .execute();
     });
     await this.reload();
   }
@@ -193,8 +223,12 @@ export class Locales {
   /** Removes a locale. The default locale, and the locales `config/plugins` lists, stay. */
   async remove(code: string, configured: string[] = []): Promise<LocaleInfo> {
     const locale = await this.get(code);
-    if (locale.isDefault) throw new ValidationError(`${code} is the default locale; choose another default first`, { key: 'code' });
-    if (configured.includes(code)) throw new ValidationError(`${code} is listed in config/plugins (i18n.config.locales); remove it there first`, { key: 'code' });
+    if (locale.isDefault)
+      throw new ValidationError(`${code} is the default locale; choose another default first`, { key: 'code' });
+    if (configured.includes(code))
+      throw new ValidationError(`${code} is listed in config/plugins (i18n.config.locales); remove it there first`, {
+        key: 'code',
+      });
     await this.database.write((trx) => trx.deleteFrom(LOCALES_TABLE).where('code', '=', code).execute());
     await this.reload();
     return { ...locale, isDefault: false };
@@ -218,7 +252,10 @@ export class Locales {
 
   private async insert(db: Db, code: string, name: string, documentId = createDocumentId()): Promise<void> {
     const now = this.now();
-    await db.insertInto(LOCALES_TABLE).values({ document_id: documentId, name, code, created_at: now, updated_at: now, published_at: now }).execute();
+    await db
+      .insertInto(LOCALES_TABLE)
+      .values({ document_id: documentId, name, code, created_at: now, updated_at: now, published_at: now })
+      .execute();
   }
 }
 
@@ -250,5 +287,9 @@ async function writeDefault(db: Db, code: string): Promise<void> {
     .where('environment', 'is', null)
     .where('tag', 'is', null)
     .executeTakeFirst();
-  if (Number(updated.numUpdatedRows) === 0) await db.insertInto(STORE_TABLE).values({ key: DEFAULT_KEY, value, type: 'string', environment: null, tag: null }).execute();
+  if (Number(updated.numUpdatedRows) === 0)
+    await db
+      .insertInto(STORE_TABLE)
+      .values({ key: DEFAULT_KEY, value, type: 'string', environment: null, tag: null })
+      .execute();
 }

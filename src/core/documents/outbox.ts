@@ -46,8 +46,17 @@ function validationPopulate(schema: Schema, model: Model): { fields?: string[]; 
   const populate: PopulateTree = {};
   for (const attribute of Object.values(model.attributes)) {
     if (attribute.private || isHidden(attribute)) continue;
-    const limits = attribute as { unique?: boolean; min?: number; max?: number; minLength?: number; maxLength?: number };
-    const validates = attribute.required || limits.unique === true || [limits.min, limits.max, limits.minLength, limits.maxLength].some((v) => v !== undefined);
+    const limits = attribute as {
+      unique?: boolean;
+      min?: number;
+      max?: number;
+      minLength?: number;
+      maxLength?: number;
+    };
+    const validates =
+      attribute.required ||
+      limits.unique === true ||
+      [limits.min, limits.max, limits.minLength, limits.maxLength].some((v) => v !== undefined);
     if (attribute.kind === 'scalar') {
       if (validates) fields.push(attribute.name);
     } else if (attribute.kind === 'media') {
@@ -130,7 +139,12 @@ export class WriteEvents {
    * silently: entries of project types and users, media of files.
    */
   static of(ctx: DocumentContext, type: ContentType, caller?: CallerOptions): WriteEvents | undefined {
-    if (!ctx.outbox || caller?.webhookEvents === false || (type.builtIn && type.uid !== FILE_UID && type.uid !== USER_UID)) return undefined;
+    if (
+      !ctx.outbox ||
+      caller?.webhookEvents === false ||
+      (type.builtIn && type.uid !== FILE_UID && type.uid !== USER_UID)
+    )
+      return undefined;
     return new WriteEvents(ctx, type, ctx.outbox);
   }
 
@@ -139,7 +153,14 @@ export class WriteEvents {
   }
 
   private eventOf(change: RowChange | RowRemoval): WebhookEvent | undefined {
-    if (this.media) return change === 'create' ? 'media.create' : change === 'update' ? 'media.update' : change === 'delete' ? 'media.delete' : undefined;
+    if (this.media)
+      return change === 'create'
+        ? 'media.create'
+        : change === 'update'
+          ? 'media.update'
+          : change === 'delete'
+            ? 'media.delete'
+            : undefined;
     return `entry.${change}`;
   }
 
@@ -167,7 +188,8 @@ export class WriteEvents {
     for (const rowId of rowIds) {
       const entry = await this.read(db, rowId, false, this.removedQuery);
       if (!entry) continue;
-      if (this.removedQuery?.populate.localizations && this.type.localized) entry.localizations = await this.otherRows(db, rowId, String(entry.documentId));
+      if (this.removedQuery?.populate.localizations && this.type.localized)
+        entry.localizations = await this.otherRows(db, rowId, String(entry.documentId));
       await this.record(db, subscribers, event, entry);
     }
   }
@@ -178,9 +200,19 @@ export class WriteEvents {
    * locale and status, with what its content manager asks for them (validationPopulate).
    */
   private async otherRows(db: Db, rowId: number, documentId: string): Promise<Document[]> {
-    const rows = await db.selectFrom(this.type.table).select('id').where('document_id', '=', documentId).where('id', '!=', rowId).orderBy('id').execute();
+    const rows = await db
+      .selectFrom(this.type.table)
+      .select('id')
+      .where('document_id', '=', documentId)
+      .where('id', '!=', rowId)
+      .orderBy('id')
+      .execute();
     const others: Document[] = [];
-    const query: FindOneQuery = { populate: validationPopulate(this.ctx.schema, this.type).populate ?? {}, status: 'draft', locale: this.ctx.i18n.defaultLocale };
+    const query: FindOneQuery = {
+      populate: validationPopulate(this.ctx.schema, this.type).populate ?? {},
+      status: 'draft',
+      locale: this.ctx.i18n.defaultLocale,
+    };
     for (const row of rows) {
       const other = await this.read(db, Number(row.id), false, query);
       if (other) others.push(other);
@@ -191,7 +223,12 @@ export class WriteEvents {
   private async record(db: Db, subscribers: Subscribers, event: WebhookEvent, entry: Document): Promise<void> {
     const { type } = this;
     const info = this.media ? { media: entry } : { model: type.singularName, uid: type.uid, entry };
-    await this.outbox.record(db, subscribers, { event, key: `${type.uid}:${String(entry.documentId)}`, info, createdAt: new Date() });
+    await this.outbox.record(db, subscribers, {
+      event,
+      key: `${type.uid}:${String(entry.documentId)}`,
+      info,
+      createdAt: new Date(),
+    });
     this.recorded = true;
   }
 

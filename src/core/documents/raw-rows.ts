@@ -58,7 +58,18 @@ export interface MediaLinkInput {
   ord: number | null;
 }
 
-const SYSTEM_KEYS = new Set(['id', 'documentId', 'locale', 'publishedAt', 'createdAt', 'updatedAt', 'createdBy', 'updatedBy', 'localizations', '__component']);
+const SYSTEM_KEYS = new Set([
+  'id',
+  'documentId',
+  'locale',
+  'publishedAt',
+  'createdAt',
+  'updatedAt',
+  'createdBy',
+  'updatedBy',
+  'localizations',
+  '__component',
+]);
 
 /** A value as a column of its attribute stores it; undefined when it cannot be read. */
 function columnValue(ctx: DocumentContext, attribute: ScalarAttribute, value: unknown): unknown {
@@ -135,7 +146,12 @@ export class RawWriter {
   }
 
   /** Components and zones of a row's values, written below it (recursively). */
-  private async components(model: Model, rowId: number, values: Record<string, unknown>, sink: RestoreSink): Promise<void> {
+  private async components(
+    model: Model,
+    rowId: number,
+    values: Record<string, unknown>,
+    sink: RestoreSink,
+  ): Promise<void> {
     const links: Omit<ComponentLinkRow, 'id'>[] = [];
     for (const attribute of Object.values(model.attributes)) {
       if (attribute.kind !== 'component' && attribute.kind !== 'dynamiczone') continue;
@@ -152,7 +168,11 @@ export class RawWriter {
           sink.skipped(`component ${uid} (in ${model.uid}.${attribute.name})`);
           continue;
         }
-        const id = await this.ctx.database.dialect.insertReturningId(this.db, component.table, this.scalars(component, record, sink));
+        const id = await this.ctx.database.dialect.insertReturningId(
+          this.db,
+          component.table,
+          this.scalars(component, record, sink),
+        );
         sink.component(uid, record.id, id);
         await this.components(component, id, record, sink);
         links.push({ entity_id: rowId, cmp_id: id, component_type: uid, field: attribute.name, ord: ++ord });
@@ -170,7 +190,8 @@ export class RawWriter {
     if (versions.length === 0) return [];
     const documentIds = [...new Set(versions.map((v) => v.documentId))];
     const existing = new Map<string, number>();
-    const key = (documentId: string, locale: string | null, published: boolean) => `${documentId}\u0000${type.localized ? locale : ''}\u0000${type.draftAndPublish ? published : ''}`;
+    const key = (documentId: string, locale: string | null, published: boolean) =>
+      `${documentId}\u0000${type.localized ? locale : ''}\u0000${type.draftAndPublish ? published : ''}`;
     for (let i = 0; i < documentIds.length; i += 500) {
       const rows = await this.db
         .selectFrom(type.table)
@@ -184,7 +205,9 @@ export class RawWriter {
       }
     }
     const writers = writersFor(this.ctx, this.db);
-    const replaced = versions.map((v) => existing.get(key(v.documentId, v.locale, v.publishedAt !== null && v.publishedAt !== undefined))).filter((id): id is number => id !== undefined);
+    const replaced = versions
+      .map((v) => existing.get(key(v.documentId, v.locale, v.publishedAt !== null && v.publishedAt !== undefined)))
+      .filter((id): id is number => id !== undefined);
     await writers.components.deleteBelow(type, replaced);
     const ids: number[] = [];
     for (const version of versions) {
@@ -193,16 +216,28 @@ export class RawWriter {
         ...this.scalars(type, version.values, sink),
         document_id: version.documentId,
         locale: type.localized ? version.locale : null,
-        published_at: type.draftAndPublish && !published ? null : systemTime(this.ctx, version.publishedAt ?? version.updatedAt),
+        published_at:
+          type.draftAndPublish && !published ? null : systemTime(this.ctx, version.publishedAt ?? version.updatedAt),
         created_at: systemTime(this.ctx, version.createdAt),
         updated_at: systemTime(this.ctx, version.updatedAt),
       };
       if (published && type.scalars.some((a) => a.unique)) {
         // Checked before writing: the unique index would refuse it too, after the write hook's retries.
-        const taken = await uniqueConflicts(this.db, type, columns, version.documentId, columns.locale as string | null);
+        const taken = await uniqueConflicts(
+          this.db,
+          type,
+          columns,
+          version.documentId,
+          columns.locale as string | null,
+        );
         if (taken.length) {
           throw ValidationError.fromFieldErrors(
-            taken.map((attribute) => ({ path: [attribute.name], message: UNIQUE_MESSAGE, name: 'ValidationError', value: version.values[attribute.name] })),
+            taken.map((attribute) => ({
+              path: [attribute.name],
+              message: UNIQUE_MESSAGE,
+              name: 'ValidationError',
+              value: version.values[attribute.name],
+            })),
           );
         }
       }
@@ -227,7 +262,11 @@ export class RawWriter {
   async staleVersions(type: ContentType, documentIds: string[], keep: Set<number>): Promise<number> {
     const stale: number[] = [];
     for (let i = 0; i < documentIds.length; i += 500) {
-      const rows = await this.db.selectFrom(type.table).select('id').where('document_id', 'in', documentIds.slice(i, i + 500)).execute();
+      const rows = await this.db
+        .selectFrom(type.table)
+        .select('id')
+        .where('document_id', 'in', documentIds.slice(i, i + 500))
+        .execute();
       for (const row of rows) if (!keep.has(Number(row.id))) stale.push(Number(row.id));
     }
     if (stale.length === 0) return 0;
@@ -245,7 +284,8 @@ export class RawWriter {
     if (links.length === 0) return;
     const entityIds = [...new Set(links.map((l) => l.entityId))];
     const have = new Map<string, { id: number | null; target_ord: number | null; entity_ord: number | null }>();
-    const k = (entityId: number, documentId: string, locale: string | null) => `${entityId}\u0000${documentId}\u0000${locale ?? ''}`;
+    const k = (entityId: number, documentId: string, locale: string | null) =>
+      `${entityId}\u0000${documentId}\u0000${locale ?? ''}`;
     for (let i = 0; i < entityIds.length; i += 500) {
       const rows = await shaped<LinkRow>(this.db)
         .selectFrom(link.table)
@@ -259,7 +299,13 @@ export class RawWriter {
       const key = k(l.entityId, l.documentId, l.locale);
       const existing = have.get(key);
       if (!existing) {
-        const row = { entity_id: l.entityId, target_document_id: l.documentId, target_locale: l.locale, target_ord: l.targetOrd, entity_ord: l.entityOrd };
+        const row = {
+          entity_id: l.entityId,
+          target_document_id: l.documentId,
+          target_locale: l.locale,
+          target_ord: l.targetOrd,
+          entity_ord: l.entityOrd,
+        };
         have.set(key, { id: null, target_ord: l.targetOrd, entity_ord: l.entityOrd });
         rows.push(row);
         continue;
@@ -270,7 +316,9 @@ export class RawWriter {
       if (Object.keys(fill).length === 0) continue;
       if (existing.id !== null) await this.db.updateTable(link.table).set(fill).where('id', '=', existing.id).execute();
       else {
-        const pending = rows.find((r) => r.entity_id === l.entityId && r.target_document_id === l.documentId && r.target_locale === l.locale);
+        const pending = rows.find(
+          (r) => r.entity_id === l.entityId && r.target_document_id === l.documentId && r.target_locale === l.locale,
+        );
         if (pending) Object.assign(pending, fill);
       }
     }
@@ -281,7 +329,8 @@ export class RawWriter {
   async mediaLinks(links: MediaLinkInput[]): Promise<void> {
     if (links.length === 0) return;
     const have = new Set<string>();
-    const k = (l: { fileId: number; relatedId: number; relatedType: string; field: string }) => `${l.fileId}\u0000${l.relatedId}\u0000${l.relatedType}\u0000${l.field}`;
+    const k = (l: { fileId: number; relatedId: number; relatedType: string; field: string }) =>
+      `${l.fileId}\u0000${l.relatedId}\u0000${l.relatedType}\u0000${l.field}`;
     const relatedIds = [...new Set(links.map((l) => l.relatedId))];
     for (let i = 0; i < relatedIds.length; i += 500) {
       const rows = await shaped<MediaLinkRow>(this.db)
@@ -289,13 +338,22 @@ export class RawWriter {
         .select(['file_id', 'related_id', 'related_type', 'field'])
         .where('related_id', 'in', relatedIds.slice(i, i + 500))
         .execute();
-      for (const row of rows) have.add(k({ fileId: row.file_id, relatedId: row.related_id, relatedType: row.related_type, field: row.field }));
+      for (const row of rows)
+        have.add(
+          k({ fileId: row.file_id, relatedId: row.related_id, relatedType: row.related_type, field: row.field }),
+        );
     }
     const rows: Omit<MediaLinkRow, 'id'>[] = [];
     for (const l of links) {
       if (have.has(k(l))) continue;
       have.add(k(l));
-      rows.push({ file_id: l.fileId, related_id: l.relatedId, related_type: l.relatedType, field: l.field, ord: l.ord });
+      rows.push({
+        file_id: l.fileId,
+        related_id: l.relatedId,
+        related_type: l.relatedType,
+        field: l.field,
+        ord: l.ord,
+      });
     }
     await insertMany(this.db, MEDIA_LINK_TABLE, rows);
   }
@@ -342,7 +400,13 @@ export class RawReader {
   /** A page of a type's versions, by id after `afterId`. */
   async versions(type: ContentType, afterId: number, limit: number): Promise<DumpedRow[]> {
     const { dialect } = this.ctx.database;
-    const rows = await this.db.selectFrom(type.table).selectAll().where('id', '>', afterId).orderBy('id').limit(limit).execute();
+    const rows = await this.db
+      .selectFrom(type.table)
+      .selectAll()
+      .where('id', '>', afterId)
+      .orderBy('id')
+      .limit(limit)
+      .execute();
     return rows.map((row) => ({
       id: Number(row.id),
       documentId: row.document_id as string,
@@ -358,14 +422,18 @@ export class RawReader {
    * The components and zones of rows, nested in archive shape, by owner row id; `found` receives
    * every component row read (their relations and media are links of their own).
    */
-  async components(model: Model, rowIds: number[], found: (component: DumpedComponent) => void): Promise<Map<number, Record<string, unknown>>> {
+  async components(
+    model: Model,
+    rowIds: number[],
+    found: (component: DumpedComponent) => void,
+  ): Promise<Map<number, Record<string, unknown>>> {
     const result = new Map<number, Record<string, unknown>>();
     const fields = Object.values(model.attributes).filter((a) => a.kind === 'component' || a.kind === 'dynamiczone');
     if (rowIds.length === 0 || fields.length === 0) return result;
     const links: Selectable<ComponentLinkRow>[] = [];
     for (let i = 0; i < rowIds.length; i += 500) {
       links.push(
-        ...((await shaped<ComponentLinkRow>(this.db)
+        ...(await shaped<ComponentLinkRow>(this.db)
           .selectFrom(model.componentLinkTable)
           .selectAll()
           .where('entity_id', 'in', rowIds.slice(i, i + 500))
@@ -373,11 +441,12 @@ export class RawReader {
           .orderBy('field')
           .orderBy('ord')
           .orderBy('id')
-          .execute())),
+          .execute()),
       );
     }
     const byType = new Map<string, number[]>();
-    for (const link of links) byType.set(link.component_type, [...(byType.get(link.component_type) ?? []), link.cmp_id]);
+    for (const link of links)
+      byType.set(link.component_type, [...(byType.get(link.component_type) ?? []), link.cmp_id]);
     const items = new Map<string, Record<string, unknown>>();
     for (const [uid, ids] of byType) {
       const component = this.ctx.schema.components.get(uid);
@@ -400,14 +469,17 @@ export class RawReader {
       const item = items.get(`${link.component_type}\u0000${link.cmp_id}`);
       if (!attribute || !item) continue;
       const values = result.get(link.entity_id)!;
-      if (attribute.kind === 'dynamiczone') ((values[link.field] ??= []) as unknown[]).push({ ...item, __component: link.component_type });
-      else if (attribute.kind === 'component' && attribute.repeatable) ((values[link.field] ??= []) as unknown[]).push(item);
+      if (attribute.kind === 'dynamiczone')
+        ((values[link.field] ??= []) as unknown[]).push({ ...item, __component: link.component_type });
+      else if (attribute.kind === 'component' && attribute.repeatable)
+        ((values[link.field] ??= []) as unknown[]).push(item);
       else values[link.field] = item;
     }
     for (const values of result.values()) {
       for (const attribute of fields) {
         if (values[attribute.name] !== undefined) continue;
-        values[attribute.name] = attribute.kind === 'dynamiczone' || (attribute.kind === 'component' && attribute.repeatable) ? [] : null;
+        values[attribute.name] =
+          attribute.kind === 'dynamiczone' || (attribute.kind === 'component' && attribute.repeatable) ? [] : null;
       }
     }
     return result;
@@ -418,14 +490,14 @@ export class RawReader {
     const rows: Selectable<LinkRow>[] = [];
     for (let i = 0; i < entityIds.length; i += 500) {
       rows.push(
-        ...((await shaped<LinkRow>(this.db)
+        ...(await shaped<LinkRow>(this.db)
           .selectFrom(link.table)
           .selectAll()
           .where('entity_id', 'in', entityIds.slice(i, i + 500))
           .orderBy('entity_id')
           .orderBy('target_ord')
           .orderBy('id')
-          .execute())),
+          .execute()),
       );
     }
     return rows;
@@ -436,7 +508,7 @@ export class RawReader {
     const rows: Selectable<MediaLinkRow>[] = [];
     for (let i = 0; i < rowIds.length; i += 500) {
       rows.push(
-        ...((await shaped<MediaLinkRow>(this.db)
+        ...(await shaped<MediaLinkRow>(this.db)
           .selectFrom(MEDIA_LINK_TABLE)
           .selectAll()
           .where('related_type', '=', model.uid)
@@ -445,19 +517,32 @@ export class RawReader {
           .orderBy('field')
           .orderBy('ord')
           .orderBy('id')
-          .execute())),
+          .execute()),
       );
     }
     return rows;
   }
 
   /** The rows (id, documentId, locale, published or not) of documents, to resolve link targets. */
-  async versionKeys(type: ContentType, documentIds: string[]): Promise<{ id: number; documentId: string; locale: string | null; published: boolean }[]> {
+  async versionKeys(
+    type: ContentType,
+    documentIds: string[],
+  ): Promise<{ id: number; documentId: string; locale: string | null; published: boolean }[]> {
     const result: { id: number; documentId: string; locale: string | null; published: boolean }[] = [];
     const unique = [...new Set(documentIds)];
     for (let i = 0; i < unique.length; i += 500) {
-      const rows = await this.db.selectFrom(type.table).select(['id', 'document_id', 'locale', 'published_at']).where('document_id', 'in', unique.slice(i, i + 500)).execute();
-      for (const row of rows) result.push({ id: Number(row.id), documentId: row.document_id as string, locale: type.localized ? (row.locale as string | null) : null, published: row.published_at !== null });
+      const rows = await this.db
+        .selectFrom(type.table)
+        .select(['id', 'document_id', 'locale', 'published_at'])
+        .where('document_id', 'in', unique.slice(i, i + 500))
+        .execute();
+      for (const row of rows)
+        result.push({
+          id: Number(row.id),
+          documentId: row.document_id as string,
+          locale: type.localized ? (row.locale as string | null) : null,
+          published: row.published_at !== null,
+        });
     }
     return result;
   }

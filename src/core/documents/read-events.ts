@@ -25,14 +25,25 @@ const VERSION_KEYS = ['publishedAt', 'locale', 'documentId'];
 const json = (value: unknown) => JSON.stringify(value ?? null);
 
 /** The event params of a read with these document parameters. */
-export function readEvent(type: ContentType, params: DocumentParams, defaultLocale: string, page?: { offset: number; limit: number }): ReadEvent {
+export function readEvent(
+  type: ContentType,
+  params: DocumentParams,
+  defaultLocale: string,
+  page?: { offset: number; limit: number },
+): ReadEvent {
   const where: Params = {};
   if (type.draftAndPublish) where.publishedAt = params.status === 'draft' ? { $null: true } : { $notNull: true };
-  if (type.localized && params.locale !== '*') where.locale = typeof params.locale === 'string' && params.locale !== '' ? params.locale : defaultLocale;
+  if (type.localized && params.locale !== '*')
+    where.locale = typeof params.locale === 'string' && params.locale !== '' ? params.locale : defaultLocale;
   if (typeof params.documentId === 'string') where.documentId = params.documentId;
   if (isPlainObject(params.filters)) Object.assign(where, params.filters);
   const event: Params = { where };
-  const fields = typeof params.fields === 'string' ? params.fields.split(',') : Array.isArray(params.fields) ? params.fields : undefined;
+  const fields =
+    typeof params.fields === 'string'
+      ? params.fields.split(',')
+      : Array.isArray(params.fields)
+        ? params.fields
+        : undefined;
   if (fields) event.select = ['id', 'documentId', ...fields];
   if (params.populate !== undefined) event.populate = params.populate;
   if (params.sort !== undefined) event.orderBy = params.sort;
@@ -50,7 +61,9 @@ export function paramsAfter(event: ReadEvent, params: DocumentParams): DocumentP
   for (const key of VERSION_KEYS) if (json(where[key]) === json((built.where as Params)[key])) delete where[key];
   next.filters = Object.keys(where).length ? where : undefined;
   if (json(after.select) !== json(built.select)) {
-    const select = Array.isArray(after.select) ? after.select.filter((name) => name !== 'id' && name !== 'documentId') : undefined;
+    const select = Array.isArray(after.select)
+      ? after.select.filter((name) => name !== 'id' && name !== 'documentId')
+      : undefined;
     next.fields = select;
   }
   if (json(after.populate) !== json(built.populate)) next.populate = populateToRest(after.populate);

@@ -37,7 +37,16 @@ import type { Document } from './rows.js';
 import { encodeScalars } from './write/scalars.js';
 
 /** Keys of an event's `data` that are the row's own (not attributes a handler may set). */
-const SYSTEM_KEYS = new Set(['id', 'documentId', 'locale', 'publishedAt', 'createdAt', 'updatedAt', 'createdBy', 'updatedBy']);
+const SYSTEM_KEYS = new Set([
+  'id',
+  'documentId',
+  'locale',
+  'publishedAt',
+  'createdAt',
+  'updatedAt',
+  'createdBy',
+  'updatedBy',
+]);
 
 type Params = Record<string, unknown>;
 
@@ -74,7 +83,11 @@ export class RowEvents {
     private readonly budget: ReadBudget,
   ) {}
 
-  private run(action: LifecycleAction, properties: { params: Params; result?: unknown }, states?: LifecycleStates): Promise<LifecycleStates> {
+  private run(
+    action: LifecycleAction,
+    properties: { params: Params; result?: unknown },
+    states?: LifecycleStates,
+  ): Promise<LifecycleStates> {
     return this.ctx.lifecycles.run(action, this.type, properties, states);
   }
 
@@ -83,12 +96,18 @@ export class RowEvents {
    * the row `where` names) on the body and the row's system values; answers the body as the
    * handlers left it.
    */
-  async beforeBody(action: 'beforeCreate' | 'beforeUpdate', data: Params, system: Params, where?: Params): Promise<Params> {
+  async beforeBody(
+    action: 'beforeCreate' | 'beforeUpdate',
+    data: Params,
+    system: Params,
+    where?: Params,
+  ): Promise<Params> {
     const params: Params = { where: where ?? {}, data: { ...data, ...system }, ...this.selection };
     const states = await this.run(action, { params });
     this.first = { action: action === 'beforeCreate' ? 'afterCreate' : 'afterUpdate', params, states };
     const after = params.data;
-    if (after === null || typeof after !== 'object' || Array.isArray(after)) throw new ValidationError(`A ${action} handler left data that is not an object`);
+    if (after === null || typeof after !== 'object' || Array.isArray(after))
+      throw new ValidationError(`A ${action} handler left data that is not an object`);
     return Object.fromEntries(Object.entries(after).filter(([key]) => !SYSTEM_KEYS.has(key)));
   }
 
@@ -133,13 +152,15 @@ export class RowEvents {
   /** Phase 2: the version copied; the values `beforeCreate` handlers set are written to it. */
   async copied(db: Db, rowId: number): Promise<void> {
     this.copyRow = rowId;
-    if (this.copy?.values) await db.updateTable(this.type.table).set(this.copy.values).where('id', '=', rowId).execute();
+    if (this.copy?.values)
+      await db.updateTable(this.type.table).set(this.copy.values).where('id', '=', rowId).execute();
   }
 
   /** Phase 3, after the commit: the `after` events, each on its row read back. */
   async afterAll(): Promise<void> {
     if (this.first && this.firstRow !== undefined) await this.after(this.first, this.firstRow);
-    for (const deletion of this.deletions) await this.run(deletion.action, { params: deletion.params, result: deletion.entity }, deletion.states);
+    for (const deletion of this.deletions)
+      await this.run(deletion.action, { params: deletion.params, result: deletion.entity }, deletion.states);
     if (this.copy && this.copyRow !== undefined) await this.after(this.copy, this.copyRow);
   }
 

@@ -13,10 +13,34 @@ const seo = componentOf(schema, 'shared.seo');
 
 describe('rows of a response', () => {
   it('show every scalar but hidden ones, or the selected ones', () => {
-    assert.deepEqual(visibleScalars(item).map((a) => a.name), [
-      'name', 'required', 'note', 'rich', 'email', 'code', 'level', 'count', 'big', 'ratio', 'price', 'active', 'day', 'hour', 'at', 'stamp', 'data', 'doc', 'unsearched',
-    ]);
-    assert.deepEqual(visibleScalars(item, ['count', 'password', 'hiddenNote', 'name']).map((a) => a.name), ['name', 'count']);
+    assert.deepEqual(
+      visibleScalars(item).map((a) => a.name),
+      [
+        'name',
+        'required',
+        'note',
+        'rich',
+        'email',
+        'code',
+        'level',
+        'count',
+        'big',
+        'ratio',
+        'price',
+        'active',
+        'day',
+        'hour',
+        'at',
+        'stamp',
+        'data',
+        'doc',
+        'unsearched',
+      ],
+    );
+    assert.deepEqual(
+      visibleScalars(item, ['count', 'password', 'hiddenNote', 'name']).map((a) => a.name),
+      ['name', 'count'],
+    );
     assert.equal(visibleScalars(item, ['name']), visibleScalars(item, ['name']), 'built once per selection');
   });
 
@@ -26,9 +50,17 @@ describe('rows of a response', () => {
       const scalars = visibleScalars(item, ['name', 'big']);
       const list = sql.join(selectList(sqlDialect, item, 't1', scalars)).compile(db).sql;
       const big = dialect === 'sqlite' ? 'cast("t1"."big" as text) as "big"' : '"t1"."big"';
-      assert.equal(list, spelled(`"t1"."id", "t1"."document_id", "t1"."locale", "t1"."published_at", "t1"."created_at", "t1"."updated_at", "t1"."name", ${big}`)[dialect]);
+      assert.equal(
+        list,
+        spelled(
+          `"t1"."id", "t1"."document_id", "t1"."locale", "t1"."published_at", "t1"."created_at", "t1"."updated_at", "t1"."name", ${big}`,
+        )[dialect],
+      );
       assert.equal(selectWidth(item, scalars), 8);
-      assert.equal(sql.join(selectList(sqlDialect, seo, 'k', visibleScalars(seo))).compile(db).sql, spelled('"k"."id", "k"."meta_title", "k"."meta_description"')[dialect]);
+      assert.equal(
+        sql.join(selectList(sqlDialect, seo, 'k', visibleScalars(seo))).compile(db).sql,
+        spelled('"k"."id", "k"."meta_title", "k"."meta_description"')[dialect],
+      );
       assert.equal(selectWidth(seo, visibleScalars(seo)), 3);
     });
   }
@@ -36,14 +68,45 @@ describe('rows of a response', () => {
   it('decode a document row as the REST format shows it (scalars in schema order)', () => {
     const { dialect } = compilingDatabase('sqlite');
     const scalars = visibleScalars(article, ['title', 'views', 'featured', 'metadata', 'publishDate']);
-    const row = [7, 'doc1', 'fr', '2024-01-02T00:00:00.000Z', '2024-01-01T00:00:00.000Z', '2024-01-03T00:00:00.000Z', 'Hello', 3, 1, '2024-05-06', '{"a":[1]}'];
+    const row = [
+      7,
+      'doc1',
+      'fr',
+      '2024-01-02T00:00:00.000Z',
+      '2024-01-01T00:00:00.000Z',
+      '2024-01-03T00:00:00.000Z',
+      'Hello',
+      3,
+      1,
+      '2024-05-06',
+      '{"a":[1]}',
+    ];
     assert.deepEqual(decodeDocument(dialect, article, row, scalars), {
-      id: 7, documentId: 'doc1', title: 'Hello', views: 3, featured: true, publishDate: '2024-05-06', metadata: { a: [1] },
-      createdAt: '2024-01-01T00:00:00.000Z', updatedAt: '2024-01-03T00:00:00.000Z', publishedAt: '2024-01-02T00:00:00.000Z', locale: 'fr',
+      id: 7,
+      documentId: 'doc1',
+      title: 'Hello',
+      views: 3,
+      featured: true,
+      publishDate: '2024-05-06',
+      metadata: { a: [1] },
+      createdAt: '2024-01-01T00:00:00.000Z',
+      updatedAt: '2024-01-03T00:00:00.000Z',
+      publishedAt: '2024-01-02T00:00:00.000Z',
+      locale: 'fr',
     });
     // With a field selection, the system fields come back only when selected (id and documentId always).
     const selected = decodeDocument(dialect, article, row, scalars, ['title', 'locale', 'updatedAt']);
-    assert.deepEqual(Object.keys(selected), ['id', 'documentId', 'title', 'views', 'featured', 'publishDate', 'metadata', 'updatedAt', 'locale']);
+    assert.deepEqual(Object.keys(selected), [
+      'id',
+      'documentId',
+      'title',
+      'views',
+      'featured',
+      'publishDate',
+      'metadata',
+      'updatedAt',
+      'locale',
+    ]);
   });
 
   it('hands json out as its stored text when the caller only serialises it', () => {
@@ -60,14 +123,34 @@ describe('rows of a response', () => {
 
   it('decode as each driver answers: MySQL date-times without a zone, PostgreSQL Dates, 0/1 booleans', () => {
     const scalars = visibleScalars(article, ['featured', 'rating']);
-    const mysql = decodeDocument(compilingDatabase('mysql').dialect, article, [1, 'd', 'en', null, '2024-01-02 03:04:05.678', '2024-01-02 03:04:05.678', '12.50', 0], scalars);
-    assert.deepEqual([mysql.createdAt, mysql.publishedAt, mysql.featured, mysql.rating], ['2024-01-02T03:04:05.678Z', null, false, 12.5]);
-    const postgres = decodeDocument(compilingDatabase('postgres').dialect, article, [1, 'd', 'en', null, new Date('2024-01-02T03:04:05.678Z'), null, '1.25', true], scalars);
-    assert.deepEqual([postgres.createdAt, postgres.updatedAt, postgres.featured, postgres.rating], ['2024-01-02T03:04:05.678Z', null, true, 1.25]);
+    const mysql = decodeDocument(
+      compilingDatabase('mysql').dialect,
+      article,
+      [1, 'd', 'en', null, '2024-01-02 03:04:05.678', '2024-01-02 03:04:05.678', '12.50', 0],
+      scalars,
+    );
+    assert.deepEqual(
+      [mysql.createdAt, mysql.publishedAt, mysql.featured, mysql.rating],
+      ['2024-01-02T03:04:05.678Z', null, false, 12.5],
+    );
+    const postgres = decodeDocument(
+      compilingDatabase('postgres').dialect,
+      article,
+      [1, 'd', 'en', null, new Date('2024-01-02T03:04:05.678Z'), null, '1.25', true],
+      scalars,
+    );
+    assert.deepEqual(
+      [postgres.createdAt, postgres.updatedAt, postgres.featured, postgres.rating],
+      ['2024-01-02T03:04:05.678Z', null, true, 1.25],
+    );
   });
 
   it('decode a component row: its id and fields', () => {
     const { dialect } = compilingDatabase('sqlite');
-    assert.deepEqual(decodeComponent(dialect, visibleScalars(seo), [4, 'T', null]), { id: 4, metaTitle: 'T', metaDescription: null });
+    assert.deepEqual(decodeComponent(dialect, visibleScalars(seo), [4, 'T', null]), {
+      id: 4,
+      metaTitle: 'T',
+      metaDescription: null,
+    });
   });
 });

@@ -57,7 +57,12 @@ export const selectWidth = (model: Model, scalars: ScalarAttribute[]): number =>
  * Names come from the schema, never from a request; the list is built once per model, alias and
  * selection, as one SQL fragment.
  */
-export function selectList(dialect: Dialect, model: Model, alias: string, scalars: ScalarAttribute[]): RawBuilder<unknown>[] {
+export function selectList(
+  dialect: Dialect,
+  model: Model,
+  alias: string,
+  scalars: ScalarAttribute[],
+): RawBuilder<unknown>[] {
   const key = `select\u0000${dialect.client}\u0000${alias}\u0000${scalars.map((a) => a.column).join('\u0000')}`;
   return remember(model, key, () => {
     const q = dialect.quoteId;
@@ -90,10 +95,18 @@ function decodeColumn(dialect: Dialect, attribute: ScalarAttribute, value: unkno
  * A content-type row as the current REST format shows it (without populated attributes). With a
  * field selection, the system fields other than `id` and `documentId` come back only when selected.
  */
-export function decodeDocument(dialect: Dialect, type: ContentType, row: Row, scalars: ScalarAttribute[], fields?: string[], rawJson = false): Document {
+export function decodeDocument(
+  dialect: Dialect,
+  type: ContentType,
+  row: Row,
+  scalars: ScalarAttribute[],
+  fields?: string[],
+  rawJson = false,
+): Document {
   const document: Document = { id: Number(row[ID]), documentId: row[DOCUMENT_ID] };
   const first = SYSTEM_SELECT.length;
-  for (let i = 0; i < scalars.length; i++) document[scalars[i]!.name] = decodeColumn(dialect, scalars[i]!, row[first + i], rawJson);
+  for (let i = 0; i < scalars.length; i++)
+    document[scalars[i]!.name] = decodeColumn(dialect, scalars[i]!, row[first + i], rawJson);
   if (!fields || fields.includes('createdAt')) document.createdAt = dialect.decode('datetime', row[CREATED_AT]);
   if (!fields || fields.includes('updatedAt')) document.updatedAt = dialect.decode('datetime', row[UPDATED_AT]);
   if (!fields || fields.includes('publishedAt')) document.publishedAt = dialect.decode('datetime', row[PUBLISHED_AT]);
@@ -111,6 +124,7 @@ export const rowKeys = (row: Row): { rowId: number; documentId: string; locale: 
 /** A component row: `id` plus its scalar fields. */
 export function decodeComponent(dialect: Dialect, scalars: ScalarAttribute[], row: Row, rawJson = false): Document {
   const value: Document = { id: Number(row[ID]) };
-  for (let i = 0; i < scalars.length; i++) value[scalars[i]!.name] = decodeColumn(dialect, scalars[i]!, row[1 + i], rawJson);
+  for (let i = 0; i < scalars.length; i++)
+    value[scalars[i]!.name] = decodeColumn(dialect, scalars[i]!, row[1 + i], rawJson);
   return value;
 }

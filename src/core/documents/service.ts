@@ -13,7 +13,17 @@ import type { Db } from '../database/dialect.js';
 import { NotFoundError } from '../errors.js';
 import { FILE_UID, type ContentType, type Schema } from '../schema/model.js';
 import type { DocumentContext } from './context.js';
-import { assertLinkable, deleteFileRow, findFileRow, linkFiles, resolveLinkTarget, type LinkPermission, type LinkRequest, type LinkTarget, type StoredFileRow } from './operations/files.js';
+import {
+  assertLinkable,
+  deleteFileRow,
+  findFileRow,
+  linkFiles,
+  resolveLinkTarget,
+  type LinkPermission,
+  type LinkRequest,
+  type LinkTarget,
+  type StoredFileRow,
+} from './operations/files.js';
 import { QueryEngine } from './engine/index.js';
 import { CORE_STORE_UID, coreStoreModel, tableAdapter } from './engine/table.js';
 import { NO_LIFECYCLES, type CallHooks, type LifecycleHooks } from './hooks.js';
@@ -26,12 +36,27 @@ export type { CallerOptions } from './context.js';
 export type { Document } from './rows.js';
 export type { DocumentParams, FindManyResult, TypeDocuments, WriteParams } from './type-documents.js';
 export type { LinkPermission, LinkRequest, LinkTarget, StoredFileRow } from './operations/files.js';
-export { LIFECYCLE_ACTIONS, type CallHooks, type LifecycleAction, type LifecycleHooks, type LifecycleStates } from './hooks.js';
+export {
+  LIFECYCLE_ACTIONS,
+  type CallHooks,
+  type LifecycleAction,
+  type LifecycleHooks,
+  type LifecycleStates,
+} from './hooks.js';
 export { QueryEngine, type ModelAdapter, type QueryParams, type RowRepository } from './engine/index.js';
 export { ReadBudget } from './read/budget.js';
 export { WEBHOOK_EVENTS, type Outbox, type RecordedEvent, type Subscribers, type WebhookEvent } from './outbox.js';
 export { Locales, localesTable, type LocaleInfo } from './locales.js';
-export type { DumpedRow, MediaLinkInput, RawReader, RawRows, RawVersion, RawWriter, RelationLinkInput, RestoreSink } from './raw-rows.js';
+export type {
+  DumpedRow,
+  MediaLinkInput,
+  RawReader,
+  RawRows,
+  RawVersion,
+  RawWriter,
+  RelationLinkInput,
+  RestoreSink,
+} from './raw-rows.js';
 
 export interface DocumentServiceOptions {
   database: Database;
@@ -84,7 +109,15 @@ export class DocumentService {
     const { database, schema, i18n } = options;
     this.options = options;
     this.locales = new Locales(database, i18n);
-    this.ctx = { database, schema, i18n, lifecycles: options.lifecycles, middlewares: options.middlewares, locales: this.locales, outbox: options.outbox };
+    this.ctx = {
+      database,
+      schema,
+      i18n,
+      lifecycles: options.lifecycles,
+      middlewares: options.middlewares,
+      locales: this.locales,
+      outbox: options.outbox,
+    };
     this.engine = new QueryEngine({ ...this.ctx, lifecycles: options.lifecycles ?? NO_LIFECYCLES });
     this.engine.register(CORE_STORE_UID, tableAdapter(database, schema, coreStoreModel));
     this.raw = new RawRows(this.ctx);

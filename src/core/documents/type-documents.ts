@@ -69,7 +69,9 @@ export class TypeDocuments {
   private reader(params: DocumentParams, caller: CallerOptions | undefined): CallerOptions | undefined {
     const drafts = caller?.canReadDrafts;
     if (!drafts) return caller;
-    const cohorts = (params.publicationFilter !== undefined && params.publicationFilter !== null) || (params.hasPublishedVersion !== undefined && params.hasPublishedVersion !== null);
+    const cohorts =
+      (params.publicationFilter !== undefined && params.publicationFilter !== null) ||
+      (params.hasPublishedVersion !== undefined && params.hasPublishedVersion !== null);
     if (this.type.draftAndPublish && (params.status === 'draft' || cohorts) && !drafts(this.type)) {
       throw new ForbiddenError(`This caller may not read drafts of ${this.type.uid}`);
     }
@@ -114,7 +116,11 @@ export class TypeDocuments {
     return this.chainNow(action, params, call);
   }
 
-  private chainNow<T>(action: string, params: DocumentParams, call: (params: DocumentParams) => Promise<T>): Promise<T> {
+  private chainNow<T>(
+    action: string,
+    params: DocumentParams,
+    call: (params: DocumentParams) => Promise<T>,
+  ): Promise<T> {
     const middlewares = this.ctx.middlewares;
     if (!middlewares?.active) return call(params);
     let shown = params;
@@ -138,13 +144,26 @@ export class TypeDocuments {
       pagination = page.pagination;
       return page.results;
     });
-    if (!Array.isArray(results)) throw new TypeError(`A document middleware answered findMany of ${this.type.uid} with something other than a list`);
-    return { results, pagination: pagination ?? { page: 1, pageSize: results.length, pageCount: 1, total: results.length } };
+    if (!Array.isArray(results))
+      throw new TypeError(
+        `A document middleware answered findMany of ${this.type.uid} with something other than a list`,
+      );
+    return {
+      results,
+      pagination: pagination ?? { page: 1, pageSize: results.length, pageCount: 1, total: results.length },
+    };
   }
 
   private async runFindMany(params: DocumentParams, caller: CallerOptions | undefined): Promise<FindManyResult> {
     const lifecycles = this.hooks('beforeFindMany', 'afterFindMany');
-    if (!lifecycles) return findMany(this.ctx, this.type, this.noted(caller, parseFindQuery(this.ctx.schema, this.type, params, this.options(caller))), caller ?? {}, this.budget(caller));
+    if (!lifecycles)
+      return findMany(
+        this.ctx,
+        this.type,
+        this.noted(caller, parseFindQuery(this.ctx.schema, this.type, params, this.options(caller))),
+        caller ?? {},
+        this.budget(caller),
+      );
     let query = parseFindQuery(this.ctx.schema, this.type, params, this.options(caller));
     const event = readEvent(this.type, params, this.ctx.i18n.defaultLocale, offsetOf(query.pagination));
     const states = await lifecycles.run('beforeFindMany', this.type, event);
@@ -166,8 +185,20 @@ export class TypeDocuments {
   async findFirst(params: DocumentParams = {}, asked?: CallerOptions): Promise<Document | null> {
     const caller = this.reader(params, asked);
     return this.chain('findFirst', params, (given) => {
-      const parse = (raw: DocumentParams): FindQuery => this.noted(caller, { ...parseFindQuery(this.ctx.schema, this.type, raw, this.options(caller)), pagination: FIRST });
-      return this.readOne(given, (query: FindQuery) => findMany(this.ctx, this.type, query, this.seen(caller), this.budget(caller)).then((page) => page.results[0] ?? null), () => parse(given), parse);
+      const parse = (raw: DocumentParams): FindQuery =>
+        this.noted(caller, {
+          ...parseFindQuery(this.ctx.schema, this.type, raw, this.options(caller)),
+          pagination: FIRST,
+        });
+      return this.readOne(
+        given,
+        (query: FindQuery) =>
+          findMany(this.ctx, this.type, query, this.seen(caller), this.budget(caller)).then(
+            (page) => page.results[0] ?? null,
+          ),
+        () => parse(given),
+        parse,
+      );
     });
   }
 
@@ -175,7 +206,11 @@ export class TypeDocuments {
   async count(params: DocumentParams = {}, asked?: CallerOptions): Promise<number> {
     const caller = this.reader(params, asked);
     return this.chain('count', params, async (given) => {
-      const parse = (raw: DocumentParams) => this.noted(caller, parseFindQuery(this.ctx.schema, this.type, { ...raw, pagination: undefined }, this.options(caller)));
+      const parse = (raw: DocumentParams) =>
+        this.noted(
+          caller,
+          parseFindQuery(this.ctx.schema, this.type, { ...raw, pagination: undefined }, this.options(caller)),
+        );
       const lifecycles = this.hooks('beforeCount', 'afterCount');
       if (!lifecycles) return count(this.ctx, this.type, parse(given));
       const event = readEvent(this.type, given, this.ctx.i18n.defaultLocale);
@@ -194,8 +229,15 @@ export class TypeDocuments {
   async findOne(params: DocumentParams, asked?: CallerOptions): Promise<Document | null> {
     const caller = this.reader(params, asked);
     return this.chain(this.oneAction(params), params, (given) => {
-      const parse = (raw: DocumentParams) => this.noted(caller, parseReadOneQuery(this.ctx.schema, this.type, raw, this.options(caller)));
-      return this.readOne(given, (query) => findOne(this.ctx, this.type, this.documentIdOf(given), query, this.seen(caller), this.budget(caller)), () => parse(given), parse);
+      const parse = (raw: DocumentParams) =>
+        this.noted(caller, parseReadOneQuery(this.ctx.schema, this.type, raw, this.options(caller)));
+      return this.readOne(
+        given,
+        (query) =>
+          findOne(this.ctx, this.type, this.documentIdOf(given), query, this.seen(caller), this.budget(caller)),
+        () => parse(given),
+        parse,
+      );
     });
   }
 
@@ -208,7 +250,13 @@ export class TypeDocuments {
     const caller = this.reader(params, asked);
     return this.chain(this.oneAction(params), params, (given) => {
       const parse = (raw: DocumentParams) => this.noted(caller, this.backQuery(raw, caller));
-      return this.readOne(given, (query) => findOne(this.ctx, this.type, this.documentIdOf(given), query, this.seen(caller), this.budget(caller)), () => parse(given), parse);
+      return this.readOne(
+        given,
+        (query) =>
+          findOne(this.ctx, this.type, this.documentIdOf(given), query, this.seen(caller), this.budget(caller)),
+        () => parse(given),
+        parse,
+      );
     });
   }
 
@@ -217,7 +265,12 @@ export class TypeDocuments {
   }
 
   /** A read of one document, with `beforeFindOne`/`afterFindOne` around it when a subscriber covers the type. */
-  private async readOne<Q>(params: DocumentParams, read: (query: Q) => Promise<Document | null>, parse: () => Q, reparse: (params: DocumentParams) => Q): Promise<Document | null> {
+  private async readOne<Q>(
+    params: DocumentParams,
+    read: (query: Q) => Promise<Document | null>,
+    parse: () => Q,
+    reparse: (params: DocumentParams) => Q,
+  ): Promise<Document | null> {
     const lifecycles = this.hooks('beforeFindOne', 'afterFindOne');
     if (!lifecycles) return read(parse());
     const query = parse();
@@ -248,12 +301,22 @@ export class TypeDocuments {
       if (this.type.draftAndPublish && query.status === 'published') {
         // The published version is a copy of the draft: its events name the document beforehand.
         options.documentId = createDocumentId();
-        await events.beforeCopy(this.copyData(null, data, { documentId: options.documentId, createdAt: now, updatedAt: now, publishedAt: new Date() }, options.locale));
+        await events.beforeCopy(
+          this.copyData(
+            null,
+            data,
+            { documentId: options.documentId, createdAt: now, updatedAt: now, publishedAt: new Date() },
+            options.locale,
+          ),
+        );
       }
     }
     const documentId = await create(this.ctx, this.type, data, options);
     this.committed(outbox);
-    return (await this.answer(events)) ?? (await findOne(this.ctx, this.type, documentId, query, caller ?? {}, this.budget(caller)))!;
+    return (
+      (await this.answer(events)) ??
+      (await findOne(this.ctx, this.type, documentId, query, caller ?? {}, this.budget(caller)))!
+    );
   }
 
   /** After a write with events: their `after` phase, and the row they answer (undefined without events). */
@@ -276,7 +339,11 @@ export class TypeDocuments {
     });
   }
 
-  private async runUpdate(params: WriteParams, documentId: string, asked: CallerOptions | undefined): Promise<Document> {
+  private async runUpdate(
+    params: WriteParams,
+    documentId: string,
+    asked: CallerOptions | undefined,
+  ): Promise<Document> {
     const caller = draftReader(asked, params.status === 'draft');
     const query = this.backQuery(params, caller);
     let data = dataOf(params);
@@ -289,20 +356,45 @@ export class TypeDocuments {
       const target = await findVersionRow(db, this.type, documentId, options.locale, 'draft');
       const exists = target !== undefined || (await findDocumentRows(db, this.type, documentId)).length > 0;
       const now = new Date();
-      if (target) data = await events.beforeBody('beforeUpdate', data, this.systemData(query, { updatedAt: now }), { id: target.id });
-      else if (exists) data = await events.beforeBody('beforeCreate', data, { documentId, ...this.systemData(query, { createdAt: now, updatedAt: now }) });
+      if (target)
+        data = await events.beforeBody('beforeUpdate', data, this.systemData(query, { updatedAt: now }), {
+          id: target.id,
+        });
+      else if (exists)
+        data = await events.beforeBody('beforeCreate', data, {
+          documentId,
+          ...this.systemData(query, { createdAt: now, updatedAt: now }),
+        });
       if (exists && this.type.draftAndPublish && query.status === 'published') {
         const draft = target ? await this.rowValues(db, target.id) : null;
-        await this.beforePublishing(events, documentId, options.locale, this.copyData(draft, data, { documentId, createdAt: draft?.createdAt ?? now, updatedAt: now, publishedAt: new Date() }, options.locale));
+        await this.beforePublishing(
+          events,
+          documentId,
+          options.locale,
+          this.copyData(
+            draft,
+            data,
+            { documentId, createdAt: draft?.createdAt ?? now, updatedAt: now, publishedAt: new Date() },
+            options.locale,
+          ),
+        );
       }
     }
     await update(this.ctx, this.type, documentId, data, options);
     this.committed(outbox);
-    return (await this.answer(events)) ?? (await findOne(this.ctx, this.type, documentId, query, caller ?? {}, this.budget(caller)))!;
+    return (
+      (await this.answer(events)) ??
+      (await findOne(this.ctx, this.type, documentId, query, caller ?? {}, this.budget(caller)))!
+    );
   }
 
   /** The `before` events of publishing: the published version deleted, then its copy of the draft created. */
-  private async beforePublishing(events: RowEvents, documentId: string, locale: string | null, copy: Record<string, unknown>): Promise<void> {
+  private async beforePublishing(
+    events: RowEvents,
+    documentId: string,
+    locale: string | null,
+    copy: Record<string, unknown>,
+  ): Promise<void> {
     const published = await findVersionRow(this.ctx.database.db, this.type, documentId, locale, 'published');
     if (published) await events.beforeDeletes([published.id]);
     await events.beforeCopy(copy);
@@ -310,21 +402,41 @@ export class TypeDocuments {
 
   /** A version row's values (scalars and system fields), as its events show them. */
   private rowValues(db: Db, rowId: number): Promise<Document | null> {
-    return findRow(this.ctx, db, this.type, rowId, { populate: {}, status: 'draft', locale: this.ctx.i18n.defaultLocale }, {}, ReadBudget.unlimited());
+    return findRow(
+      this.ctx,
+      db,
+      this.type,
+      rowId,
+      { populate: {}, status: 'draft', locale: this.ctx.i18n.defaultLocale },
+      {},
+      ReadBudget.unlimited(),
+    );
   }
 
   /**
    * The values a copied version will have, as its `beforeCreate` shows them (Strapi's order:
    * documentId, the attributes, the timestamps, publishedAt, locale): the body's over the row's.
    */
-  private copyData(row: Document | null, body: Record<string, unknown>, system: Record<string, unknown>, locale: string | null): Record<string, unknown> {
+  private copyData(
+    row: Document | null,
+    body: Record<string, unknown>,
+    system: Record<string, unknown>,
+    locale: string | null,
+  ): Record<string, unknown> {
     const data: Record<string, unknown> = { documentId: system.documentId };
     for (const [name, attribute] of Object.entries(this.type.attributes)) {
       if (name in body) data[name] = body[name];
       else if (row && name in row) data[name] = row[name];
-      else if (attribute.kind === 'scalar' && !attribute.private && attribute.type !== 'password') data[name] = attribute.default ?? null;
+      else if (attribute.kind === 'scalar' && !attribute.private && attribute.type !== 'password')
+        data[name] = attribute.default ?? null;
     }
-    return { ...data, createdAt: system.createdAt, updatedAt: system.updatedAt, publishedAt: system.publishedAt, locale };
+    return {
+      ...data,
+      createdAt: system.createdAt,
+      updatedAt: system.updatedAt,
+      publishedAt: system.publishedAt,
+      locale,
+    };
   }
 
   /**
@@ -337,10 +449,18 @@ export class TypeDocuments {
       const locale = deletionLocale(this.ctx, this.type, given.locale, given.status);
       const documentId = this.documentIdOf(given) ?? (await singleDocumentId(this.ctx, this.type));
       if (documentId === undefined) throw NotFoundError.missing(`No ${this.type.singularName} found`);
-      const events = this.events(given, this.backQuery({ ...given, locale: undefined, status: undefined }, caller), caller);
-      if (events) await events.beforeDeletes((await findDocumentRows(this.ctx.database.db, this.type, documentId, locale)).map((row) => row.id));
+      const events = this.events(
+        given,
+        this.backQuery({ ...given, locale: undefined, status: undefined }, caller),
+        caller,
+      );
+      if (events)
+        await events.beforeDeletes(
+          (await findDocumentRows(this.ctx.database.db, this.type, documentId, locale)).map((row) => row.id),
+        );
       const outbox = WriteEvents.of(this.ctx, this.type, caller);
-      if (outbox && (given.populate !== undefined || given.fields !== undefined)) outbox.removedQuery = this.backQuery({ ...given, locale: undefined, status: undefined }, caller);
+      if (outbox && (given.populate !== undefined || given.fields !== undefined))
+        outbox.removedQuery = this.backQuery({ ...given, locale: undefined, status: undefined }, caller);
       await deleteDocument(this.ctx, this.type, documentId, locale, events, outbox);
       this.committed(outbox);
       await this.answer(events);
@@ -363,7 +483,11 @@ export class TypeDocuments {
     return this.chain('discardDraft', params, (given) => this.publication('discardDraft', given, caller));
   }
 
-  private async publication(kind: 'publish' | 'unpublish' | 'discardDraft', params: DocumentParams, asked: CallerOptions | undefined): Promise<Document | null> {
+  private async publication(
+    kind: 'publish' | 'unpublish' | 'discardDraft',
+    params: DocumentParams,
+    asked: CallerOptions | undefined,
+  ): Promise<Document | null> {
     // Unpublishing and discarding answer the draft.
     const caller = draftReader(asked, kind !== 'publish');
     const query = this.backQuery(params, caller);
@@ -377,13 +501,30 @@ export class TypeDocuments {
       const published = await findVersionRow(db, this.type, documentId, locale, 'published');
       if (kind === 'publish' && draft) {
         const values = (await this.rowValues(db, draft.id)) ?? {};
-        await this.beforePublishing(events, documentId, locale, this.copyData(values, {}, { documentId, createdAt: values.createdAt, updatedAt: values.updatedAt, publishedAt: new Date() }, locale));
+        await this.beforePublishing(
+          events,
+          documentId,
+          locale,
+          this.copyData(
+            values,
+            {},
+            { documentId, createdAt: values.createdAt, updatedAt: values.updatedAt, publishedAt: new Date() },
+            locale,
+          ),
+        );
       } else if (kind === 'unpublish' && published) {
         await events.beforeDeletes([published.id]);
       } else if (kind === 'discardDraft' && published) {
         if (draft) await events.beforeDeletes([draft.id]);
         const values = (await this.rowValues(db, published.id)) ?? {};
-        await events.beforeCopy(this.copyData(values, {}, { documentId, createdAt: values.createdAt, updatedAt: values.updatedAt, publishedAt: null }, locale));
+        await events.beforeCopy(
+          this.copyData(
+            values,
+            {},
+            { documentId, createdAt: values.createdAt, updatedAt: values.updatedAt, publishedAt: null },
+            locale,
+          ),
+        );
       }
     }
     const outbox = WriteEvents.of(this.ctx, this.type, asked);
@@ -392,7 +533,14 @@ export class TypeDocuments {
     this.committed(outbox);
     const answered = await this.answer(events);
     if (answered !== undefined && kind !== 'unpublish') return answered;
-    return findOne(this.ctx, this.type, documentId, { ...query, status: kind === 'publish' ? 'published' : 'draft' }, caller ?? {}, this.budget(caller));
+    return findOne(
+      this.ctx,
+      this.type,
+      documentId,
+      { ...query, status: kind === 'publish' ? 'published' : 'draft' },
+      caller ?? {},
+      this.budget(caller),
+    );
   }
 
   /** After a write's commit: delivery of the webhook events it recorded may start. */
@@ -401,13 +549,24 @@ export class TypeDocuments {
   }
 
   /** The row events of a write, when a subscriber covers this type. */
-  private events(params: DocumentParams, query: FindOneQuery, caller: CallerOptions | undefined): RowEvents | undefined {
+  private events(
+    params: DocumentParams,
+    query: FindOneQuery,
+    caller: CallerOptions | undefined,
+  ): RowEvents | undefined {
     const lifecycles = this.lifecycles;
     if (!lifecycles) return undefined;
     const selection: Record<string, unknown> = {};
     if (params.fields !== undefined) selection.select = params.fields;
     if (params.populate !== undefined) selection.populate = params.populate;
-    return new RowEvents({ ...this.ctx, lifecycles }, this.type, query, this.seen(caller), selection, this.budget(caller));
+    return new RowEvents(
+      { ...this.ctx, lifecycles },
+      this.type,
+      query,
+      this.seen(caller),
+      selection,
+      this.budget(caller),
+    );
   }
 
   /** The system values of a row a write makes, as Strapi's events show them in `data`. */
@@ -435,7 +594,8 @@ export class TypeDocuments {
       if (this.type.kind === 'singleType') return null;
       throw new ValidationError(`A documentId is needed to address a ${this.type.singularName}`, { key: 'documentId' });
     }
-    if (typeof documentId !== 'string' || documentId === '') throw new ValidationError('documentId must be a non-empty text', { key: 'documentId' });
+    if (typeof documentId !== 'string' || documentId === '')
+      throw new ValidationError('documentId must be a non-empty text', { key: 'documentId' });
     return documentId;
   }
 }
@@ -454,11 +614,20 @@ function draftReader(caller: CallerOptions | undefined, draft: boolean): CallerO
 }
 
 /** The lifecycle actions of reads: with none handled, a read's answer is the database's. */
-const READ_ACTIONS: LifecycleAction[] = ['beforeFindMany', 'afterFindMany', 'beforeFindOne', 'afterFindOne', 'beforeCount', 'afterCount'];
+const READ_ACTIONS: LifecycleAction[] = [
+  'beforeFindMany',
+  'afterFindMany',
+  'beforeFindOne',
+  'afterFindOne',
+  'beforeCount',
+  'afterCount',
+];
 
 /** The rows a page skips and takes, as the events' `offset` and `limit`. */
 function offsetOf(pagination: FindQuery['pagination']): { offset: number; limit: number } {
-  return pagination.kind === 'page' ? { offset: (pagination.page - 1) * pagination.pageSize, limit: pagination.pageSize } : { offset: pagination.start, limit: pagination.limit };
+  return pagination.kind === 'page'
+    ? { offset: (pagination.page - 1) * pagination.pageSize, limit: pagination.pageSize }
+    : { offset: pagination.start, limit: pagination.limit };
 }
 
 function dataOf(params: DocumentParams): Record<string, unknown> {

@@ -34,7 +34,8 @@ export interface ProjectApiCode {
 }
 
 const CODE = /\.(c|m)?(j|t)s$/;
-const isCodeFile = (name: string) => !name.startsWith('.') && !name.endsWith('.d.ts') && (CODE.test(name) || name.endsWith('.json'));
+const isCodeFile = (name: string) =>
+  !name.startsWith('.') && !name.endsWith('.d.ts') && (CODE.test(name) || name.endsWith('.json'));
 
 /** Strapi's `normalizeName`: kebab case names stay, others are turned into kebab case. */
 export function kebabName(name: string): string {
@@ -59,14 +60,23 @@ function defaultExport(loaded: unknown): unknown {
 }
 
 const listDirs = (dir: string): string[] =>
-  existsSync(dir) ? readdirSync(dir).filter((name) => !name.startsWith('.') && statSync(join(dir, name)).isDirectory()).sort() : [];
+  existsSync(dir)
+    ? readdirSync(dir)
+        .filter((name) => !name.startsWith('.') && statSync(join(dir, name)).isDirectory())
+        .sort()
+    : [];
 
 /**
  * `kebab`: an API's files are named in kebab case (Strapi's `normalizeName`: `pagePopulate.ts` is
  * `page-populate`); the global `src/policies` and `src/middlewares` keep their file's name, as
  * Strapi's loaders do (`src/policies/isOwner.ts` is `global::isOwner`).
  */
-async function loadFolder(dir: string, projectDir: string, failures: ProjectApiCode['failures'], kebab = true): Promise<LoadedFile[]> {
+async function loadFolder(
+  dir: string,
+  projectDir: string,
+  failures: ProjectApiCode['failures'],
+  kebab = true,
+): Promise<LoadedFile[]> {
   if (!existsSync(dir)) return [];
   const files: LoadedFile[] = [];
   const seen = new Map<string, string>();
@@ -81,7 +91,9 @@ async function loadFolder(dir: string, projectDir: string, failures: ProjectApiC
       continue;
     }
     try {
-      const exports = entry.endsWith('.json') ? JSON.parse(readFileSync(path, 'utf8')) : defaultExport(await loadProjectModule(path, projectDir));
+      const exports = entry.endsWith('.json')
+        ? JSON.parse(readFileSync(path, 'utf8'))
+        : defaultExport(await loadProjectModule(path, projectDir));
       files.push({ name, file, exports });
       seen.set(name, file);
     } catch (error) {
@@ -97,7 +109,8 @@ export async function loadApiCode(projectDir: string): Promise<ProjectApiCode> {
   const apiDir = join(projectDir, 'src', 'api');
   for (const api of listDirs(apiDir)) {
     const folders = {} as Record<ApiFolder, LoadedFile[]>;
-    for (const folder of API_FOLDERS) folders[folder] = await loadFolder(join(apiDir, api, folder), projectDir, failures);
+    for (const folder of API_FOLDERS)
+      folders[folder] = await loadFolder(join(apiDir, api, folder), projectDir, failures);
     // The folder's own name, as the schema's uids (schema/load.ts) use it.
     apis.push({ name: api, folders });
   }

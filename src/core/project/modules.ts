@@ -15,8 +15,10 @@ const TYPESCRIPT = /\.[cm]?tsx?$/;
 
 // esbuild and tsx load with the first TypeScript file of a project (most start without one).
 const requireHere = createRequire(import.meta.url);
-const tsxRequire = (id: string, from: string): unknown => (requireHere('tsx/cjs/api') as typeof TsxCjs).require(id, from);
-const transformSync: typeof Esbuild.transformSync = (input, options) => (requireHere('esbuild') as typeof Esbuild).transformSync(input, options);
+const tsxRequire = (id: string, from: string): unknown =>
+  (requireHere('tsx/cjs/api') as typeof TsxCjs).require(id, from);
+const transformSync: typeof Esbuild.transformSync = (input, options) =>
+  (requireHere('esbuild') as typeof Esbuild).transformSync(input, options);
 
 /** A package name that project code imports and Vellum answers itself (`@strapi/strapi`). */
 export interface ProvidedModule {
@@ -111,7 +113,11 @@ function projectFile(id: string, from: string, projectDir: string | undefined): 
   if (dist && (base === dist || base.startsWith(dist + sep))) bases.push(join(projectDir!, relative(dist, base)));
   for (const path of bases) {
     const stem = path.replace(/\.js$/, '');
-    const candidates = [path, ...SOURCE_EXTENSIONS.map((ext) => `${stem}${ext}`), ...SOURCE_EXTENSIONS.map((ext) => join(path, `index${ext}`))];
+    const candidates = [
+      path,
+      ...SOURCE_EXTENSIONS.map((ext) => `${stem}${ext}`),
+      ...SOURCE_EXTENSIONS.map((ext) => join(path, `index${ext}`)),
+    ];
     const found = candidates.find(fileAt);
     if (found) return found;
   }
@@ -129,7 +135,11 @@ function requireTypeScript(file: string, projectDir: string | undefined): unknow
   // Cached before it runs: two modules that require each other see each other's exports so far.
   typeScriptModules.set(file, { mtimeMs, module });
   try {
-    evaluate(compile(file), { file, apparentFile: projectDir ? builtPath(projectDir, file) : file, projectDir }, module);
+    evaluate(
+      compile(file),
+      { file, apparentFile: projectDir ? builtPath(projectDir, file) : file, projectDir },
+      module,
+    );
   } catch (error) {
     typeScriptModules.delete(file);
     throw error;
@@ -175,9 +185,24 @@ const IMPORT_META_URL = '__vellumImportMetaUrl';
 function evaluate(source: string, scope: ModuleScope, module: { exports: unknown } = { exports: {} }): unknown {
   // In a block of its own, so that a file may declare its own `__dirname` (as ESM-minded code
   // does from import.meta.url) without clashing with the wrapper's.
-  const wrapper = new Function('exports', 'require', 'module', '__filename', '__dirname', IMPORT_META_URL, `{\n${source}\n}`);
+  const wrapper = new Function(
+    'exports',
+    'require',
+    'module',
+    '__filename',
+    '__dirname',
+    IMPORT_META_URL,
+    `{\n${source}\n}`,
+  );
   const apparentDir = dirname(scope.apparentFile);
-  wrapper(module.exports, projectRequire(scope), module, scope.apparentFile, apparentDir, pathToFileURL(scope.apparentFile).href);
+  wrapper(
+    module.exports,
+    projectRequire(scope),
+    module,
+    scope.apparentFile,
+    apparentDir,
+    pathToFileURL(scope.apparentFile).href,
+  );
   return module.exports;
 }
 
@@ -219,7 +244,8 @@ const looksLikeCommonJs = (source: string): boolean =>
  */
 export async function loadProjectModule(file: string, projectDir: string): Promise<unknown> {
   if (/\.(c?ts|tsx)$/.test(file)) return loadTypeScript(file, projectDir);
-  if (file.endsWith('.cjs') || (file.endsWith('.js') && looksLikeCommonJs(readFileSync(file, 'utf8')))) return loadCommonJs(file, projectDir);
+  if (file.endsWith('.cjs') || (file.endsWith('.js') && looksLikeCommonJs(readFileSync(file, 'utf8'))))
+    return loadCommonJs(file, projectDir);
   resolveImportsOfProvided();
   if (file.endsWith('.mts')) {
     const { tsImport } = await import('tsx/esm/api');

@@ -2,12 +2,7 @@
  * The typed query: what a request's query string (or a GraphQL call, or project code) asks of the
  * document service, after every name has been checked against the schema. Nothing here is SQL.
  */
-import type {
-  ComponentAttribute,
-  RelationAttribute,
-  ScalarAttribute,
-  ScalarType,
-} from '../schema/model.js';
+import type { ComponentAttribute, RelationAttribute, ScalarAttribute, ScalarType } from '../schema/model.js';
 
 export const COMPARISON_OPERATORS = [
   '$eq',

@@ -165,7 +165,9 @@ function buildScalar(
     attribute.enum = values as string[];
     if (attribute.default !== undefined && !attribute.enum.includes(String(attribute.default))) {
       // Strapi keeps it and then refuses every write that omits the attribute.
-      reader.warn(`${where} has the default ${JSON.stringify(attribute.default)}, which is not one of its values; it is ignored`);
+      reader.warn(
+        `${where} has the default ${JSON.stringify(attribute.default)}, which is not one of its values; it is ignored`,
+      );
       delete attribute.default;
     }
   }
@@ -175,7 +177,10 @@ function buildScalar(
 }
 
 /** Where each `customField` attribute came from, to build it again with its registered type. */
-const CUSTOM_FIELDS = new WeakMap<ScalarAttribute, { uid: string; raw: Json; reader: SchemaFileReader; localized: boolean }>();
+const CUSTOM_FIELDS = new WeakMap<
+  ScalarAttribute,
+  { uid: string; raw: Json; reader: SchemaFileReader; localized: boolean }
+>();
 
 /**
  * Gives each `customField` attribute the type registered for it (`strapi.customFields.register`,
@@ -184,7 +189,11 @@ const CUSTOM_FIELDS = new WeakMap<ScalarAttribute, { uid: string; raw: Json; rea
  * registers stays JSON, with one warning per custom field (Strapi stops at start-up instead).
  * Attributes change in place: every model holding them sees the change.
  */
-export function resolveCustomFields(schema: Schema, typeOf: (uid: string) => ScalarType | undefined, warn: SchemaWarn): void {
+export function resolveCustomFields(
+  schema: Schema,
+  typeOf: (uid: string) => ScalarType | undefined,
+  warn: SchemaWarn,
+): void {
   const missing = new Map<string, string[]>();
   for (const model of [...schema.components.values(), ...schema.contentTypes.values()]) {
     for (const attribute of model.scalars) {
@@ -204,7 +213,9 @@ export function resolveCustomFields(schema: Schema, typeOf: (uid: string) => Sca
     }
   }
   for (const [uid, where] of missing) {
-    warn(`custom field ${uid} is not registered (its plugin is absent, or no register calls strapi.customFields.register for it): ${where.join(', ')} stored as JSON`);
+    warn(
+      `custom field ${uid} is not registered (its plugin is absent, or no register calls strapi.customFields.register for it): ${where.join(', ')} stored as JSON`,
+    );
   }
 }
 
@@ -243,7 +254,9 @@ function buildAttribute(
         reader.fail(`attribute "${name}" has an unknown relation kind ${JSON.stringify(relation)}`);
       }
       if (relation.startsWith('morph')) {
-        reader.warn(`attribute "${name}" is a polymorphic relation (${relation}), which Vellum does not serve; it is left out`);
+        reader.warn(
+          `attribute "${name}" is a polymorphic relation (${relation}), which Vellum does not serve; it is left out`,
+        );
         return undefined;
       }
       const target = reader.string(raw.target, `attribute "${name}" target`);
@@ -301,7 +314,11 @@ function buildAttribute(
     }
     case 'media': {
       const allowed = raw.allowedTypes;
-      if (allowed !== undefined && allowed !== null && (!Array.isArray(allowed) || !allowed.every((t) => typeof t === 'string'))) {
+      if (
+        allowed !== undefined &&
+        allowed !== null &&
+        (!Array.isArray(allowed) || !allowed.every((t) => typeof t === 'string'))
+      ) {
         reader.fail(`attribute "${name}" allowedTypes must be an array of strings`);
       }
       return {
@@ -318,7 +335,10 @@ function buildAttribute(
       // JSON until `resolveCustomFields` gives it the type its registration names.
       const attribute = buildScalar(reader, name, 'json', raw, localized);
       const uid = reader.optionalString(raw.customField, `attribute "${name}" customField`);
-      if (uid === undefined) reader.warn(`attribute "${name}" of type customField names no customField (e.g. "plugin::color-picker.color"); stored as JSON`);
+      if (uid === undefined)
+        reader.warn(
+          `attribute "${name}" of type customField names no customField (e.g. "plugin::color-picker.color"); stored as JSON`,
+        );
       else CUSTOM_FIELDS.set(attribute, { uid, raw, reader, localized });
       return attribute;
     }
@@ -342,12 +362,16 @@ function keepDocumentAttribute(reader: SchemaFileReader, name: string, document:
   }
   if (name === 'localizations') {
     // Strapi refuses the key in every body ("Invalid key localizations"), localized type or not.
-    reader.warn('attribute "localizations" is the name of a localized document\'s other locales; the attribute is left out');
+    reader.warn(
+      'attribute "localizations" is the name of a localized document\'s other locales; the attribute is left out',
+    );
     return false;
   }
   if (name === 'status' && document.draftAndPublish) {
     // Strapi's own warning: the attribute works, but `?status=` stays the publication state.
-    reader.warn('attribute "status" on a type with draft and publish: `status` in a query string is the publication state (draft or published), filter the attribute with filters[status]');
+    reader.warn(
+      'attribute "status" on a type with draft and publish: `status` in a query string is the publication state (draft or published), filter the attribute with filters[status]',
+    );
   }
   return true;
 }
@@ -369,13 +393,16 @@ function buildAttributes(
     if (reserved.has(name)) reader.fail(`attribute "${name}" uses a reserved name`);
     // Strapi's rule: letters, digits and _, not starting with a digit nor with GraphQL's `__`.
     if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name) || name.startsWith('__')) {
-      reader.fail(`attribute "${name}" is not a valid name (letters, digits and _; starts with a letter or a single _)`);
+      reader.fail(
+        `attribute "${name}" is not a valid name (letters, digits and _; starts with a letter or a single _)`,
+      );
     }
     if (document && !keepDocumentAttribute(reader, name, document)) continue;
     const attribute = buildAttribute(reader, uid, table, name, value, document?.localized ?? false, pending);
     if (!attribute) continue;
     if (attribute.kind === 'scalar') {
-      if (document && SYSTEM_COLUMNS.has(attribute.column)) reader.fail(`attribute "${name}" collides with the system column ${attribute.column}`);
+      if (document && SYSTEM_COLUMNS.has(attribute.column))
+        reader.fail(`attribute "${name}" collides with the system column ${attribute.column}`);
       const clash = columns.get(attribute.column);
       if (clash) reader.fail(`attributes "${clash}" and "${name}" map to the same column ${attribute.column}`);
       columns.set(attribute.column, name);
@@ -388,7 +415,12 @@ function buildAttributes(
 const scalarsOf = (attributes: Record<string, Attribute>): ScalarAttribute[] =>
   Object.values(attributes).filter((a): a is ScalarAttribute => a.kind === 'scalar');
 
-function buildContentType(file: RawSchemaFile, pending: PendingRelation[], builtIn: boolean, warn: SchemaWarn): ContentType {
+function buildContentType(
+  file: RawSchemaFile,
+  pending: PendingRelation[],
+  builtIn: boolean,
+  warn: SchemaWarn,
+): ContentType {
   const reader: SchemaFileReader = new SchemaFileReader(file.file, warn);
   const json = reader.object(file.json, 'the schema');
   // Strapi defaults a missing kind to a collection type.
@@ -479,8 +511,7 @@ function resolveReferences(schema: Schema, pending: PendingRelation[], warn: Sch
       leaveOut(relation, `is a relation to ${attribute.target}, which Vellum does not have`);
       const owner = getModel(schema, relation.ownerUid);
       (owner.unserved ??= new Set()).add(attribute.name);
-    }
-    else reader.fail(`attribute "${attribute.name}" is a relation to the missing target ${attribute.target}`);
+    } else reader.fail(`attribute "${attribute.name}" is a relation to the missing target ${attribute.target}`);
   }
   const linked: PendingRelation[] = [];
   for (const relation of targeted) {
@@ -503,11 +534,17 @@ function resolveReferences(schema: Schema, pending: PendingRelation[], warn: Sch
           `attribute "${attribute.name}" is mappedBy "${attribute.mappedBy}", which is not a relation of ${target.uid} to ${ownerUid}`,
         );
       }
-      if (inverse.mappedBy) reader.fail(`attribute "${attribute.name}" and ${target.uid}.${inverse.name} both use mappedBy`);
+      if (inverse.mappedBy)
+        reader.fail(`attribute "${attribute.name}" and ${target.uid}.${inverse.name} both use mappedBy`);
       attribute.link = inverse.link;
     } else if (attribute.inversedBy) {
       const inverse = target.attributes[attribute.inversedBy];
-      if (!inverse || inverse.kind !== 'relation' || inverse.target !== ownerUid || inverse.mappedBy !== attribute.name) {
+      if (
+        !inverse ||
+        inverse.kind !== 'relation' ||
+        inverse.target !== ownerUid ||
+        inverse.mappedBy !== attribute.name
+      ) {
         reader.fail(
           `attribute "${attribute.name}" is inversedBy "${attribute.inversedBy}", but ${target.uid} has no relation "${attribute.inversedBy}" mappedBy "${attribute.name}"`,
         );
@@ -523,7 +560,11 @@ function resolveReferences(schema: Schema, pending: PendingRelation[], warn: Sch
     for (const attribute of Object.values(model.attributes)) {
       const reader: SchemaFileReader = new SchemaFileReader(model.file, warn);
       const uids =
-        attribute.kind === 'component' ? [attribute.component] : attribute.kind === 'dynamiczone' ? attribute.components : [];
+        attribute.kind === 'component'
+          ? [attribute.component]
+          : attribute.kind === 'dynamiczone'
+            ? attribute.components
+            : [];
       for (const uid of uids) {
         if (!schema.components.has(uid)) reader.fail(`attribute "${attribute.name}" uses the missing component ${uid}`);
       }
@@ -531,7 +572,9 @@ function resolveReferences(schema: Schema, pending: PendingRelation[], warn: Sch
         const source = model.attributes[attribute.targetField];
         if (!source || source.kind !== 'scalar' || !['string', 'text', 'uid'].includes(source.type)) {
           // Strapi starts on it.
-          reader.warn(`attribute "${attribute.name}" has targetField "${attribute.targetField}", which is not a text attribute of this type; no value is generated from it`);
+          reader.warn(
+            `attribute "${attribute.name}" has targetField "${attribute.targetField}", which is not a text attribute of this type; no value is generated from it`,
+          );
           delete attribute.targetField;
         }
       }
@@ -582,4 +625,3 @@ export function buildSchema(
   resolveReferences(schema, pending, warn);
   return schema;
 }
-

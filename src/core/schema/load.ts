@@ -5,7 +5,11 @@ import { buildSchema, type RawSchemaFile } from './build.js';
 import type { Schema } from './model.js';
 
 const listDirs = (dir: string): string[] =>
-  existsSync(dir) ? readdirSync(dir).filter((name) => statSync(join(dir, name)).isDirectory()).sort() : [];
+  existsSync(dir)
+    ? readdirSync(dir)
+        .filter((name) => statSync(join(dir, name)).isDirectory())
+        .sort()
+    : [];
 
 function readJson(file: string, projectDir: string): unknown {
   try {
@@ -35,7 +39,11 @@ export function loadProjectSchema(projectDir: string, builtIns: RawSchemaFile[] 
     for (const name of listDirs(typesDir)) {
       const file = join(typesDir, name, 'schema.json');
       if (!existsSync(file)) continue;
-      contentTypes.push({ file: relative(projectDir, file), uid: `api::${api}.${name}`, json: readJson(file, projectDir) });
+      contentTypes.push({
+        file: relative(projectDir, file),
+        uid: `api::${api}.${name}`,
+        json: readJson(file, projectDir),
+      });
     }
   }
   const components: RawSchemaFile[] = [];

@@ -123,11 +123,7 @@ export interface MediaAttribute extends AttributeBase {
 }
 
 export type Attribute =
-  | ScalarAttribute
-  | RelationAttribute
-  | ComponentAttribute
-  | DynamicZoneAttribute
-  | MediaAttribute;
+  ScalarAttribute | RelationAttribute | ComponentAttribute | DynamicZoneAttribute | MediaAttribute;
 
 /** What content-types and components share: a table of rows with attributes. */
 interface ModelBase {

@@ -4,9 +4,10 @@ import { componentLinkTableName, identifier, indexName, linkTableName, snakeCase
 
 describe('database names of schema names', () => {
   it('snake-cases attribute and component names', () => {
-    assert.deepEqual(['publishDate', 'metaTitle', 'rich-text', 'HTMLBody', 'already_snake', 'a1B2', 'x y'].map(snakeCase), [
-      'publish_date', 'meta_title', 'rich_text', 'html_body', 'already_snake', 'a1_b2', 'x_y',
-    ]);
+    assert.deepEqual(
+      ['publishDate', 'metaTitle', 'rich-text', 'HTMLBody', 'already_snake', 'a1B2', 'x y'].map(snakeCase),
+      ['publish_date', 'meta_title', 'rich_text', 'html_body', 'already_snake', 'a1_b2', 'x_y'],
+    );
   });
 
   it('keeps identifiers under 55 characters with a stable hash suffix', () => {

@@ -22,8 +22,7 @@ export function identifier(name: string): string {
 export const linkTableName = (ownerTable: string, attribute: string): string =>
   identifier(`${ownerTable}_${snakeCase(attribute)}_lnk`);
 
-export const componentLinkTableName = (ownerTable: string): string =>
-  identifier(`${ownerTable}_cmps`);
+export const componentLinkTableName = (ownerTable: string): string => identifier(`${ownerTable}_cmps`);
 
 export const indexName = (table: string, columns: string[], suffix = 'idx'): string =>
   identifier(`${table}_${columns.join('_')}_${suffix}`);

@@ -15,14 +15,16 @@ describe('dates and times as Strapi 5.54 reads them', () => {
     assert.deepEqual(parseDate('2000-02-29'), { value: '2000-02-29' });
     assert.deepEqual(parseDate('1900-02-29'), { error: 'not a valid date' });
     assert.deepEqual(parseDate('2024-04-31'), { error: 'not a valid date' });
-    for (const bad of ['24-01-01', '2024-13-01', '2024/01/01', 20240101, null]) assert.deepEqual(parseDate(bad), { error: 'expected a date (yyyy-MM-dd)' }, String(bad));
+    for (const bad of ['24-01-01', '2024-13-01', '2024/01/01', 20240101, null])
+      assert.deepEqual(parseDate(bad), { error: 'expected a date (yyyy-MM-dd)' }, String(bad));
   });
 
   it('time: HH:mm:ss with up to three fraction digits, answered as HH:mm:ss.SSS', () => {
     assert.deepEqual(parseTime('09:05:00'), { value: '09:05:00.000' });
     assert.deepEqual(parseTime('23:59:59.5'), { value: '23:59:59.500' });
     assert.deepEqual(parseTime('00:00:00.123'), { value: '00:00:00.123' });
-    for (const bad of ['24:00:00', '9:05:00', '09:05', '09:05:00.1234', '09:60:00']) assert.deepEqual(parseTime(bad), { error: 'expected a time (HH:mm:ss.SSS)' }, bad);
+    for (const bad of ['24:00:00', '9:05:00', '09:05', '09:05:00.1234', '09:60:00'])
+      assert.deepEqual(parseTime(bad), { error: 'expected a time (HH:mm:ss.SSS)' }, bad);
     assert.deepEqual(parseTime(900), { error: 'expected a string (HH:mm:ss.SSS), got a number' });
   });
 
@@ -48,7 +50,8 @@ describe('dates and times as Strapi 5.54 reads them', () => {
   });
 
   it('date-time: refuses what is neither', () => {
-    for (const bad of ['soon', '2024-13-01', '2024-01-02T25:00', '', {}, null, new Date('x')]) assert.equal(iso(bad), 'expected a timestamp or an ISO date', String(bad));
+    for (const bad of ['soon', '2024-13-01', '2024-01-02T25:00', '', {}, null, new Date('x')])
+      assert.equal(iso(bad), 'expected a timestamp or an ISO date', String(bad));
   });
 
   it('a timestamp is answered as its milliseconds in a string', () => {

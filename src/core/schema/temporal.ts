@@ -16,7 +16,8 @@ const DATE_PREFIX = /^(\d{4})-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])/;
 const TIME = /^(2[0-3]|[01]\d):([0-5]\d):([0-5]\d)(?:\.(\d{1,3}))?$/;
 
 const isLeapYear = (year: number) => year % 400 === 0 || (year % 4 === 0 && year % 100 !== 0);
-const daysIn = (year: number, month: number) => [31, isLeapYear(year) ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month]!;
+const daysIn = (year: number, month: number) =>
+  [31, isLeapYear(year) ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month]!;
 
 export function parseDate(value: unknown): Parsed<string> {
   const match = typeof value === 'string' ? DATE_PREFIX.exec(value) : null;
@@ -142,7 +143,10 @@ function parseIsoTime(text: string): number {
   const hours = unit(captures[1]);
   const minutes = unit(captures[2]);
   const seconds = unit(captures[3]);
-  const valid = hours === 24 ? minutes === 0 && seconds === 0 : seconds >= 0 && seconds < 60 && minutes >= 0 && minutes < 60 && hours >= 0 && hours < 25;
+  const valid =
+    hours === 24
+      ? minutes === 0 && seconds === 0
+      : seconds >= 0 && seconds < 60 && minutes >= 0 && minutes < 60 && hours >= 0 && hours < 25;
   return valid ? hours * HOUR + minutes * MINUTE + seconds * 1000 : Number.NaN;
 }
 

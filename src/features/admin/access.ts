@@ -45,7 +45,10 @@ export async function updateUser(auth: Auth, rawId: string, input: Body): Promis
   const keys = Object.keys(input);
   if (keys.length === 0) throw new ValidationError('Request body cannot be empty');
   if (keys.length === 1 && keys[0] === 'blocked') {
-    if (typeof input.blocked !== 'boolean') throw ValidationError.fromFieldErrors([{ path: ['blocked'], message: 'blocked must be a `boolean` type', name: 'ValidationError' }]);
+    if (typeof input.blocked !== 'boolean')
+      throw ValidationError.fromFieldErrors([
+        { path: ['blocked'], message: 'blocked must be a `boolean` type', name: 'ValidationError' },
+      ]);
     await auth.users.setBlocked(id, input.blocked);
   } else {
     await auth.userManagement.update(id, input, {});
@@ -59,9 +62,13 @@ export function registerAdminAccessRoutes(admin: FastifyInstance, auth: Auth, pr
   const roles = auth.roleApi;
   const base = `${prefix}/users-permissions`;
   admin.get(`${base}/roles`, async () => ({ roles: await roles.find() }));
-  admin.get<{ Params: { id: string } }>(`${base}/roles/:id`, async (request) => ({ role: await roles.findOne(request.params.id) }));
+  admin.get<{ Params: { id: string } }>(`${base}/roles/:id`, async (request) => ({
+    role: await roles.findOne(request.params.id),
+  }));
   admin.post(`${base}/roles`, async (request) => roles.create(request.body));
-  admin.put<{ Params: { id: string } }>(`${base}/roles/:id`, async (request) => roles.update(request.params.id, request.body));
+  admin.put<{ Params: { id: string } }>(`${base}/roles/:id`, async (request) =>
+    roles.update(request.params.id, request.body),
+  );
   admin.delete<{ Params: { id: string } }>(`${base}/roles/:id`, async (request) => roles.delete(request.params.id));
   // Every grantable action: what the permissions matrix lists (an administrator holds no grants).
   admin.get(`${base}/permissions`, async () => roles.permissions());
@@ -71,8 +78,12 @@ export function registerAdminAccessRoutes(admin: FastifyInstance, auth: Auth, pr
     const found = await auth.userManagement.list({ page, pageSize, search, sort });
     return { data: found.results, meta: { pagination: found.pagination } };
   });
-  admin.get<{ Params: { id: string } }>(`${prefix}/users/:id`, async (request) => ({ data: await auth.userManagement.get(userIdOf(request.params.id)) }));
-  admin.delete<{ Params: { id: string } }>(`${prefix}/users/:id`, async (request) => ({ data: await auth.userManagement.destroy(userIdOf(request.params.id)) }));
+  admin.get<{ Params: { id: string } }>(`${prefix}/users/:id`, async (request) => ({
+    data: await auth.userManagement.get(userIdOf(request.params.id)),
+  }));
+  admin.delete<{ Params: { id: string } }>(`${prefix}/users/:id`, async (request) => ({
+    data: await auth.userManagement.destroy(userIdOf(request.params.id)),
+  }));
 
   const self = (request: FastifyRequest) => auth.admins.authenticate(request.headers.authorization);
   const admins = `${prefix}/administrators`;

@@ -27,8 +27,10 @@ export interface AdminContentOptions {
 
 /** `data` of a write's body, a JSON object. */
 function bodyData(body: unknown): Record<string, unknown> {
-  const data = body && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>).data : undefined;
-  if (!data || typeof data !== 'object' || Array.isArray(data)) throw new ValidationError('Missing "data" payload in the request body');
+  const data =
+    body && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>).data : undefined;
+  if (!data || typeof data !== 'object' || Array.isArray(data))
+    throw new ValidationError('Missing "data" payload in the request body');
   return data as Record<string, unknown>;
 }
 
@@ -79,14 +81,21 @@ export function registerAdminContentRoutes(app: FastifyInstance, options: AdminC
   /** A content-type the content manager edits (the built-in users and files have screens of their own). */
   const typeOf = (uid: string, kind: ContentType['kind']): ContentType => {
     const type = service.schema.contentTypes.get(uid);
-    if (!type || type.builtIn || type.kind !== kind) throw new NotFoundError(`No ${kind === 'collectionType' ? 'collection' : 'single'} type ${uid}`);
+    if (!type || type.builtIn || type.kind !== kind)
+      throw new NotFoundError(`No ${kind === 'collectionType' ? 'collection' : 'single'} type ${uid}`);
     return type;
   };
   /** Drafts first: what an editor works on (a type without draft and publish has one version). */
-  const draftQuery = (type: ContentType, query: Query): Query => (type.draftAndPublish ? { ...query, status: 'draft' } : { ...query });
+  const draftQuery = (type: ContentType, query: Query): Query =>
+    type.draftAndPublish ? { ...query, status: 'draft' } : { ...query };
 
   /** The published versions of these documents, by documentId (one query). */
-  const publication = async (type: ContentType, documents: TypeDocuments, drafts: Document[], locale: unknown): Promise<Record<string, PublicationState>> => {
+  const publication = async (
+    type: ContentType,
+    documents: TypeDocuments,
+    drafts: Document[],
+    locale: unknown,
+  ): Promise<Record<string, PublicationState>> => {
     if (!type.draftAndPublish || drafts.length === 0) return {};
     const ids = drafts.map((draft) => String(draft.documentId));
     const { results } = await documents.findMany({
@@ -103,7 +112,10 @@ export function registerAdminContentRoutes(app: FastifyInstance, options: AdminC
       if (!version) continue;
       const draftAt = stamp(draft, 'updatedAt');
       const publishedAt = stamp(version, 'updatedAt');
-      states[String(draft.documentId)] = { publishedAt: stamp(version, 'publishedAt'), modified: draftAt !== null && publishedAt !== null && draftAt > publishedAt };
+      states[String(draft.documentId)] = {
+        publishedAt: stamp(version, 'publishedAt'),
+        modified: draftAt !== null && publishedAt !== null && draftAt > publishedAt,
+      };
     }
     return states;
   };
@@ -120,7 +132,9 @@ export function registerAdminContentRoutes(app: FastifyInstance, options: AdminC
       await auth.admins.authenticate(request.headers.authorization);
     });
 
-    admin.get(`${prefix}/content-types`, async (_request, reply) => sendJson(reply, { data: describeSchema(service.schema) }));
+    admin.get(`${prefix}/content-types`, async (_request, reply) =>
+      sendJson(reply, { data: describeSchema(service.schema) }),
+    );
 
     // Collection types.
     const collection = `${manager}/collection-types/:uid`;
@@ -129,7 +143,10 @@ export function registerAdminContentRoutes(app: FastifyInstance, options: AdminC
       const documents = service.of(type);
       const query = request.query as Query;
       const { results, pagination } = await documents.findMany(draftQuery(type, query));
-      return sendJson(reply, { data: results, meta: { pagination, publication: await publication(type, documents, results, query.locale) } });
+      return sendJson(reply, {
+        data: results,
+        meta: { pagination, publication: await publication(type, documents, results, query.locale) },
+      });
     });
     admin.post<{ Params: TypeParams }>(collection, async (request, reply) => {
       const type = typeOf(request.params.uid, 'collectionType');
@@ -150,7 +167,11 @@ export function registerAdminContentRoutes(app: FastifyInstance, options: AdminC
       const type = typeOf(request.params.uid, 'collectionType');
       const documents = service.of(type);
       const query = request.query as Query;
-      const document = await documents.update({ ...draftQuery(type, query), documentId: request.params.documentId, data: bodyData(request.body) });
+      const document = await documents.update({
+        ...draftQuery(type, query),
+        documentId: request.params.documentId,
+        data: bodyData(request.body),
+      });
       return sendJson(reply, await editable(type, documents, document, query.locale));
     });
     admin.delete<{ Params: DocumentParams }>(`${collection}/:documentId`, async (request, reply) => {
@@ -177,7 +198,11 @@ export function registerAdminContentRoutes(app: FastifyInstance, options: AdminC
       const type = typeOf(request.params.uid, 'singleType');
       const documents = service.of(type);
       const query = request.query as Query;
-      const document = await documents.update({ ...draftQuery(type, query), documentId: undefined, data: bodyData(request.body) });
+      const document = await documents.update({
+        ...draftQuery(type, query),
+        documentId: undefined,
+        data: bodyData(request.body),
+      });
       return sendJson(reply, await editable(type, documents, document, query.locale));
     });
     admin.delete<{ Params: TypeParams }>(single, async (request, reply) => {
@@ -193,11 +218,20 @@ export function registerAdminContentRoutes(app: FastifyInstance, options: AdminC
   });
 
   /** Publish, unpublish or discard the draft; answers the document's draft and its state after. */
-  async function publicationAction(type: ContentType, request: FastifyRequest<{ Params: { action: string } }>, documentId: string | undefined) {
+  async function publicationAction(
+    type: ContentType,
+    request: FastifyRequest<{ Params: { action: string } }>,
+    documentId: string | undefined,
+  ) {
     const documents = service.of(type);
     const { locale, status: _status, ...read } = request.query as Query;
     // `discard` is Strapi's content manager's name for it.
-    const run = { publish: documents.publish, unpublish: documents.unpublish, 'discard-draft': documents.discardDraft, discard: documents.discardDraft }[request.params.action];
+    const run = {
+      publish: documents.publish,
+      unpublish: documents.unpublish,
+      'discard-draft': documents.discardDraft,
+      discard: documents.discardDraft,
+    }[request.params.action];
     if (!run) throw new NotFoundError(`No action ${request.params.action}: publish, unpublish or discard-draft`);
     if (!type.draftAndPublish) throw new ValidationError(`${type.displayName} has no draft and publish`);
     // As Strapi's content manager: publishing saves the draft first (with the body's `data`, or as
@@ -205,7 +239,12 @@ export function registerAdminContentRoutes(app: FastifyInstance, options: AdminC
     // as a published write is: a draft that cannot be published is not saved either, and emits nothing.
     if (request.params.action === 'publish' && (await documents.findOne({ documentId, locale, status: 'draft' }))) {
       const data = (request.body as { data?: unknown } | null)?.data;
-      await documents.update({ documentId, locale, status: 'published', data: data === undefined ? {} : bodyData(request.body) });
+      await documents.update({
+        documentId,
+        locale,
+        status: 'published',
+        data: data === undefined ? {} : bodyData(request.body),
+      });
     } else {
       const populate = request.params.action === 'unpublish' ? { populate: managerPopulate(service.schema, type) } : {};
       await run.call(documents, { documentId, locale, ...populate });

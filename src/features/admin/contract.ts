@@ -1,2 +1,7 @@
 /** What the admin panel (admin/src) reads of the admin API: the schema `GET /admin/content-types` describes. */
-export type { AttributeDescription, ComponentDescription, ContentTypeDescription, SchemaDescription } from './schema.js';
+export type {
+  AttributeDescription,
+  ComponentDescription,
+  ContentTypeDescription,
+  SchemaDescription,
+} from './schema.js';

@@ -29,7 +29,11 @@ const NOT_BUILT = `<!doctype html>
 
 const wantsHtml = (request: FastifyRequest) => /\btext\/html\b/.test(request.headers.accept ?? '');
 
-export async function registerAdminPanel(app: FastifyInstance, dir: string = ADMIN_PANEL_DIR, prefix = '/admin'): Promise<void> {
+export async function registerAdminPanel(
+  app: FastifyInstance,
+  dir: string = ADMIN_PANEL_DIR,
+  prefix = '/admin',
+): Promise<void> {
   const assets = join(dir, 'assets');
   if (existsSync(assets)) {
     await app.register(fastifyStatic, {

@@ -16,7 +16,8 @@ type Params = { ref: string; action: string };
 
 function body(request: FastifyRequest): Body {
   const value = request.body;
-  if (!value || typeof value !== 'object' || Array.isArray(value)) throw new ValidationError('The request body must be a JSON object');
+  if (!value || typeof value !== 'object' || Array.isArray(value))
+    throw new ValidationError('The request body must be a JSON object');
   return value as Body;
 }
 
@@ -46,11 +47,14 @@ export function registerAdminRoutes(app: FastifyInstance, auth: Auth, events?: A
     });
 
     admin.get(`${prefix}/api-tokens`, async () => ({ data: await auth.tokens.list() }));
-    admin.get<{ Params: Params }>(`${prefix}/api-tokens/:ref`, async (request) => ({ data: await auth.tokens.get(request.params.ref) }));
+    admin.get<{ Params: Params }>(`${prefix}/api-tokens/:ref`, async (request) => ({
+      data: await auth.tokens.get(request.params.ref),
+    }));
     admin.post(`${prefix}/api-tokens`, async (request, reply) => {
       const input = body(request);
       const type = input.type as TokenType;
-      const permissions = type === 'custom' ? auth.expand(stringList(input.permissions, 'permissions'), 'permissions') : undefined;
+      const permissions =
+        type === 'custom' ? auth.expand(stringList(input.permissions, 'permissions'), 'permissions') : undefined;
       const lifespan = input.lifespan === undefined || input.lifespan === null ? null : Number(input.lifespan);
       const { token, accessKey } = await auth.tokens.create({
         name: input.name as string,
@@ -61,14 +65,21 @@ export function registerAdminRoutes(app: FastifyInstance, auth: Auth, events?: A
       });
       return reply.status(201).send({ data: { ...token, accessKey } });
     });
-    admin.delete<{ Params: Params }>(`${prefix}/api-tokens/:ref`, async (request) => ({ data: await auth.tokens.revoke(request.params.ref) }));
+    admin.delete<{ Params: Params }>(`${prefix}/api-tokens/:ref`, async (request) => ({
+      data: await auth.tokens.revoke(request.params.ref),
+    }));
 
     admin.get(`${prefix}/roles`, async () => ({ data: await auth.roles.list() }));
-    admin.get<{ Params: Params }>(`${prefix}/roles/:ref`, async (request) => ({ data: await auth.roles.get(request.params.ref) }));
+    admin.get<{ Params: Params }>(`${prefix}/roles/:ref`, async (request) => ({
+      data: await auth.roles.get(request.params.ref),
+    }));
     admin.post(`${prefix}/roles`, async (request, reply) => {
       const input = body(request);
       if (typeof input.name !== 'string') throw new ValidationError('name is required');
-      const role = await auth.roles.create(input.name, typeof input.description === 'string' ? input.description : null);
+      const role = await auth.roles.create(
+        input.name,
+        typeof input.description === 'string' ? input.description : null,
+      );
       return reply.status(201).send({ data: role });
     });
     admin.post<{ Params: Params }>(`${prefix}/roles/:ref/permissions`, async (request) => {
@@ -94,13 +105,21 @@ export function registerAdminRoutes(app: FastifyInstance, auth: Auth, events?: A
       });
       return reply.status(201).send({ data: user });
     });
-    admin.put<{ Params: Params }>(`${prefix}/users/:ref`, async (request) => ({ data: await updateUser(auth, request.params.ref, body(request)) }));
+    admin.put<{ Params: Params }>(`${prefix}/users/:ref`, async (request) => ({
+      data: await updateUser(auth, request.params.ref, body(request)),
+    }));
     registerAdminAccessRoutes(admin, auth, prefix);
 
     // Strapi's users-permissions settings routes (their paths and answers, under /admin).
     admin.get(`${prefix}/users-permissions/advanced`, async () => ({
       settings: await auth.advanced.get(),
-      roles: (await auth.roles.list()).map(({ id, documentId, name, description, type }) => ({ id, documentId, name, description, type })),
+      roles: (await auth.roles.list()).map(({ id, documentId, name, description, type }) => ({
+        id,
+        documentId,
+        name,
+        description,
+        type,
+      })),
     }));
     admin.put(`${prefix}/users-permissions/advanced`, async (request) => {
       await auth.advanced.update(nonEmpty(body(request)));
@@ -109,7 +128,8 @@ export function registerAdminRoutes(app: FastifyInstance, auth: Auth, events?: A
     admin.get(`${prefix}/users-permissions/email-templates`, async () => auth.advanced.emailTemplates());
     admin.put(`${prefix}/users-permissions/email-templates`, async (request) => {
       const templates = nonEmpty(body(request))['email-templates'];
-      if (!templates || typeof templates !== 'object' || Array.isArray(templates)) throw new ValidationError('email-templates must be an object ({ reset_password, email_confirmation })');
+      if (!templates || typeof templates !== 'object' || Array.isArray(templates))
+        throw new ValidationError('email-templates must be an object ({ reset_password, email_confirmation })');
       await auth.advanced.updateEmailTemplates(templates as Body);
       return { ok: true };
     });
@@ -118,11 +138,19 @@ export function registerAdminRoutes(app: FastifyInstance, auth: Auth, events?: A
     // URI to register at the provider; a PUT changes the providers and keys it names.
     admin.get(`${prefix}/users-permissions/providers`, async () => {
       const providers = await auth.providers.get();
-      return Object.fromEntries(Object.entries(providers).map(([name, settings]) => [name, name === 'email' ? settings : { ...settings, redirectUri: auth.providerLogins.redirectUri(name) }]));
+      return Object.fromEntries(
+        Object.entries(providers).map(([name, settings]) => [
+          name,
+          name === 'email' ? settings : { ...settings, redirectUri: auth.providerLogins.redirectUri(name) },
+        ]),
+      );
     });
     admin.put(`${prefix}/users-permissions/providers`, async (request) => {
       const providers = nonEmpty(body(request)).providers;
-      if (!providers || typeof providers !== 'object' || Array.isArray(providers)) throw new ValidationError('providers must be an object ({ github: { enabled, key, secret, callback, scope }, ... })');
+      if (!providers || typeof providers !== 'object' || Array.isArray(providers))
+        throw new ValidationError(
+          'providers must be an object ({ github: { enabled, key, secret, callback, scope }, ... })',
+        );
       await auth.providers.update(providers as Body);
       return { ok: true };
     });

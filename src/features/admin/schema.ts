@@ -55,7 +55,8 @@ export interface SchemaDescription {
   components: ComponentDescription[];
 }
 
-const defined = <T extends object>(value: T): T => Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
+const defined = <T extends object>(value: T): T =>
+  Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
 
 function describeAttribute(attribute: Attribute): AttributeDescription {
   const base = { name: attribute.name, required: attribute.required, localized: attribute.localized };
@@ -75,21 +76,48 @@ function describeAttribute(attribute: Attribute): AttributeDescription {
         targetField: attribute.targetField,
       });
     case 'relation':
-      return { ...base, type: 'relation', relation: attribute.relation, target: attribute.target, toMany: attribute.toMany };
+      return {
+        ...base,
+        type: 'relation',
+        relation: attribute.relation,
+        target: attribute.target,
+        toMany: attribute.toMany,
+      };
     case 'component':
-      return defined({ ...base, type: 'component', component: attribute.component, repeatable: attribute.repeatable, min: attribute.min, max: attribute.max });
+      return defined({
+        ...base,
+        type: 'component',
+        component: attribute.component,
+        repeatable: attribute.repeatable,
+        min: attribute.min,
+        max: attribute.max,
+      });
     case 'dynamiczone':
-      return defined({ ...base, type: 'dynamiczone', components: attribute.components, min: attribute.min, max: attribute.max });
+      return defined({
+        ...base,
+        type: 'dynamiczone',
+        components: attribute.components,
+        min: attribute.min,
+        max: attribute.max,
+      });
     case 'media':
       return { ...base, type: 'media', multiple: attribute.multiple, allowedTypes: attribute.allowedTypes };
   }
 }
 
 function describeModel(model: ContentType | Component): ModelDescription {
-  const attributes = Object.values(model.attributes).filter((attribute) => !(attribute.private && !(attribute.kind === 'scalar' && attribute.type === 'password')));
-  const scalarOf = (...types: string[]) => attributes.find((attribute) => attribute.kind === 'scalar' && types.includes(attribute.type));
+  const attributes = Object.values(model.attributes).filter(
+    (attribute) => !(attribute.private && !(attribute.kind === 'scalar' && attribute.type === 'password')),
+  );
+  const scalarOf = (...types: string[]) =>
+    attributes.find((attribute) => attribute.kind === 'scalar' && types.includes(attribute.type));
   const main = scalarOf('string') ?? scalarOf('uid', 'email');
-  return { uid: model.uid, displayName: model.displayName, attributes: attributes.map(describeAttribute), mainField: main?.name ?? null };
+  return {
+    uid: model.uid,
+    displayName: model.displayName,
+    attributes: attributes.map(describeAttribute),
+    mainField: main?.name ?? null,
+  };
 }
 
 export function describeSchema(schema: Schema): SchemaDescription {
@@ -103,6 +131,9 @@ export function describeSchema(schema: Schema): SchemaDescription {
       draftAndPublish: type.draftAndPublish,
       localized: type.localized,
     }));
-  const components = [...schema.components.values()].map((component) => ({ ...describeModel(component), category: component.category }));
+  const components = [...schema.components.values()].map((component) => ({
+    ...describeModel(component),
+    category: component.category,
+  }));
   return { contentTypes, components };
 }

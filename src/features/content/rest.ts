@@ -59,19 +59,36 @@ export function registerContentApi(app: FastifyInstance, options: ContentApiOpti
   const shape = (request: FastifyRequest, type: ContentType, data: Document | Document[] | null) =>
     wantsLegacyFormat(request.headers) ? legacyData(service.schema, type, data) : data;
   /** The envelope `{ data, meta }`, written by jsonBody. */
-  const envelope = (request: FastifyRequest, type: ContentType, data: Document | Document[] | null, meta: object = {}) => ({
+  const envelope = (
+    request: FastifyRequest,
+    type: ContentType,
+    data: Document | Document[] | null,
+    meta: object = {},
+  ) => ({
     data: shape(request, type, data),
     meta,
   });
-  const answer = (request: FastifyRequest, reply: FastifyReply, type: ContentType, data: Document | Document[] | null, meta: object = {}, status = 200) =>
-    sendJson(reply, envelope(request, type, data, meta), status);
+  const answer = (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    type: ContentType,
+    data: Document | Document[] | null,
+    meta: object = {},
+    status = 200,
+  ) => sendJson(reply, envelope(request, type, data, meta), status);
   /**
    * A read answered from the response cache when nothing it read has changed since the same
    * request was answered for a caller with the same grants; `read` runs otherwise, noting what it
    * reads (`dependsOn`). The counters are read before `read` runs, so what is stored is never
    * older than the counters it is stored with.
    */
-  const cachedRead = async (request: FastifyRequest, reply: FastifyReply, caller: Caller, documents: TypeDocuments, read: () => Promise<unknown>) => {
+  const cachedRead = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    caller: Caller,
+    documents: TypeDocuments,
+    read: () => Promise<unknown>,
+  ) => {
     // A query project code read or changed (a global middleware) is not the URL's: not shared. A
     // document middleware or a lifecycle may answer what the database does not hold: not cached.
     const scope = cache && !queryTouched(request) && documents.cacheable && caller.cacheScope;
@@ -87,7 +104,9 @@ export function registerContentApi(app: FastifyInstance, options: ContentApiOpti
     return sendBody(reply, body);
   };
   const notFound = (type: ContentType, documentId?: string) =>
-    NotFoundError.missing(documentId ? `No ${type.singularName} with documentId ${documentId}` : `No ${type.singularName} found`);
+    NotFoundError.missing(
+      documentId ? `No ${type.singularName} with documentId ${documentId}` : `No ${type.singularName} found`,
+    );
 
   for (const type of service.schema.contentTypes.values()) {
     if (type.builtIn) continue;
@@ -102,16 +121,22 @@ export function registerContentApi(app: FastifyInstance, options: ContentApiOpti
       caller.rawJson = true;
       return caller;
     };
-    const checkParams = (request: FastifyRequest, action: Action) => checkTopLevelParams(request.query as Query, action, rest.strictParams);
+    const checkParams = (request: FastifyRequest, action: Action) =>
+      checkTopLevelParams(request.query as Query, action, rest.strictParams);
     /**
      * What a DELETE answers in the earlier format (the deleted entry: docs/rest.md "Earlier response format (v4)"): the document as the
      * request's fields and populate show it, published or else its draft, in the locale deleted
      * (the default locale without `locale` or with `*`).
      */
-    const deletedEntry = async (request: FastifyRequest, caller: Caller, documentId: string | undefined): Promise<Document | null> => {
+    const deletedEntry = async (
+      request: FastifyRequest,
+      caller: Caller,
+      documentId: string | undefined,
+    ): Promise<Document | null> => {
       const raw = request.query as Query;
       const locale = raw.locale === '*' ? undefined : raw.locale;
-      const read = (status: 'published' | 'draft') => documents.findVersion({ ...raw, documentId, locale, status }, caller);
+      const read = (status: 'published' | 'draft') =>
+        documents.findVersion({ ...raw, documentId, locale, status }, caller);
       return (await read('published')) ?? (type.draftAndPublish ? read('draft') : null);
     };
     /** A write's caller, once the parameters Strapi refuses are refused. */
@@ -124,93 +149,134 @@ export function registerContentApi(app: FastifyInstance, options: ContentApiOpti
     if (type.kind === 'collectionType') {
       const base = `${prefix}/${type.pluralName}`;
 
-      if (serves('find')) app.get(base, async (request, reply) => {
-        const caller = await authorize(request, 'find');
-        return cachedRead(request, reply, caller, documents, async () => {
-          checkParams(request, 'find');
-          const { results, pagination } = await documents.findMany(request.query as Query, caller);
-          return envelope(request, type, results, { pagination });
+      if (serves('find'))
+        app.get(base, async (request, reply) => {
+          const caller = await authorize(request, 'find');
+          return cachedRead(request, reply, caller, documents, async () => {
+            checkParams(request, 'find');
+            const { results, pagination } = await documents.findMany(request.query as Query, caller);
+            return envelope(request, type, results, { pagination });
+          });
         });
-      });
 
-      if (serves('findOne')) app.get<{ Params: Params }>(`${base}/:documentId`, async (request, reply) => {
-        const caller = await authorize(request, 'findOne');
-        return cachedRead(request, reply, caller, documents, async () => {
-          checkParams(request, 'findOne');
-          const document = await documents.findOne({ ...(request.query as Query), documentId: request.params.documentId }, caller);
-          if (!document) throw notFound(type, request.params.documentId);
-          return envelope(request, type, document);
+      if (serves('findOne'))
+        app.get<{ Params: Params }>(`${base}/:documentId`, async (request, reply) => {
+          const caller = await authorize(request, 'findOne');
+          return cachedRead(request, reply, caller, documents, async () => {
+            checkParams(request, 'findOne');
+            const document = await documents.findOne(
+              { ...(request.query as Query), documentId: request.params.documentId },
+              caller,
+            );
+            if (!document) throw notFound(type, request.params.documentId);
+            return envelope(request, type, document);
+          });
         });
-      });
 
-      if (serves('create')) app.post(base, async (request, reply) => {
-        const caller = await writer(request, 'create');
-        const document = await documents.create({ ...(request.query as Query), data: bodyData(request.body) }, caller);
-        return answer(request, reply, type, document, {}, 201);
-      });
+      if (serves('create'))
+        app.post(base, async (request, reply) => {
+          const caller = await writer(request, 'create');
+          const document = await documents.create(
+            { ...(request.query as Query), data: bodyData(request.body) },
+            caller,
+          );
+          return answer(request, reply, type, document, {}, 201);
+        });
 
-      if (serves('update')) app.put<{ Params: Params }>(`${base}/:documentId`, async (request, reply) => {
-        const caller = await writer(request, 'update');
-        const params = { ...(request.query as Query), documentId: request.params.documentId, data: bodyData(request.body) };
-        const document = await documents.update(params, caller);
-        return answer(request, reply, type, document);
-      });
-
-      if (serves('delete')) app.delete<{ Params: Params }>(`${base}/:documentId`, async (request, reply) => {
-        const caller = await access.authorize(request.headers, { uid: type.uid, action: 'delete' });
-        checkParams(request, 'write');
-        const { locale, status } = request.query as Query;
-        const { documentId } = request.params;
-        const before = wantsLegacyFormat(request.headers) ? await deletedEntry(request, caller, documentId) : undefined;
-        await documents.delete({ documentId, locale, status }, caller);
-        return before === undefined ? reply.status(204).send() : answer(request, reply, type, before);
-      });
-
-      const publication = { publish: documents.publish, unpublish: documents.unpublish, 'discard-draft': documents.discardDraft } as const;
-      for (const [name, run] of Object.entries(publication)) {
-        if (serves('update')) app.post<{ Params: Params }>(`${base}/:documentId/actions/${name}`, async (request, reply) => {
-          const { at, ...query } = request.query as Query;
-          const { documentId } = request.params;
-          if (at !== undefined) {
-            // Scheduled publishing: stored now, carried out at `at` by one node (features/events/schedules.ts).
-            await authorize(request, 'update');
-            if (name === 'discard-draft' || !options.schedules) throw new QueryValidationError(`at applies to the publish and unpublish actions only`, { param: 'at', key: 'at', path: null });
-            const scheduled = await options.schedules.schedule(name as 'publish' | 'unpublish', type, documentId, query.locale, at);
-            return sendJson(reply, { data: scheduled, meta: {} }, 202);
-          }
+      if (serves('update'))
+        app.put<{ Params: Params }>(`${base}/:documentId`, async (request, reply) => {
           const caller = await writer(request, 'update');
-          const document = await run.call(documents, { ...query, documentId }, caller);
+          const params = {
+            ...(request.query as Query),
+            documentId: request.params.documentId,
+            data: bodyData(request.body),
+          };
+          const document = await documents.update(params, caller);
           return answer(request, reply, type, document);
         });
+
+      if (serves('delete'))
+        app.delete<{ Params: Params }>(`${base}/:documentId`, async (request, reply) => {
+          const caller = await access.authorize(request.headers, { uid: type.uid, action: 'delete' });
+          checkParams(request, 'write');
+          const { locale, status } = request.query as Query;
+          const { documentId } = request.params;
+          const before = wantsLegacyFormat(request.headers)
+            ? await deletedEntry(request, caller, documentId)
+            : undefined;
+          await documents.delete({ documentId, locale, status }, caller);
+          return before === undefined ? reply.status(204).send() : answer(request, reply, type, before);
+        });
+
+      const publication = {
+        publish: documents.publish,
+        unpublish: documents.unpublish,
+        'discard-draft': documents.discardDraft,
+      } as const;
+      for (const [name, run] of Object.entries(publication)) {
+        if (serves('update'))
+          app.post<{ Params: Params }>(`${base}/:documentId/actions/${name}`, async (request, reply) => {
+            const { at, ...query } = request.query as Query;
+            const { documentId } = request.params;
+            if (at !== undefined) {
+              // Scheduled publishing: stored now, carried out at `at` by one node (features/events/schedules.ts).
+              await authorize(request, 'update');
+              if (name === 'discard-draft' || !options.schedules)
+                throw new QueryValidationError(`at applies to the publish and unpublish actions only`, {
+                  param: 'at',
+                  key: 'at',
+                  path: null,
+                });
+              const scheduled = await options.schedules.schedule(
+                name as 'publish' | 'unpublish',
+                type,
+                documentId,
+                query.locale,
+                at,
+              );
+              return sendJson(reply, { data: scheduled, meta: {} }, 202);
+            }
+            const caller = await writer(request, 'update');
+            const document = await run.call(documents, { ...query, documentId }, caller);
+            return answer(request, reply, type, document);
+          });
       }
     } else {
       const base = `${prefix}/${type.singularName}`;
 
-      if (serves('find')) app.get(base, async (request, reply) => {
-        const caller = await authorize(request, 'find');
-        return cachedRead(request, reply, caller, documents, async () => {
-          checkParams(request, 'findOne');
-          // The type's one document: a `documentId` in the query string names nothing here.
-          const document = await documents.findOne({ ...(request.query as Query), documentId: undefined }, caller);
-          if (!document) throw notFound(type);
-          return envelope(request, type, document);
+      if (serves('find'))
+        app.get(base, async (request, reply) => {
+          const caller = await authorize(request, 'find');
+          return cachedRead(request, reply, caller, documents, async () => {
+            checkParams(request, 'findOne');
+            // The type's one document: a `documentId` in the query string names nothing here.
+            const document = await documents.findOne({ ...(request.query as Query), documentId: undefined }, caller);
+            if (!document) throw notFound(type);
+            return envelope(request, type, document);
+          });
         });
-      });
 
-      if (serves('update')) app.put(base, async (request, reply) => {
-        const caller = await writer(request, 'update');
-        const document = await documents.update({ ...(request.query as Query), documentId: undefined, data: bodyData(request.body) }, caller);
-        return answer(request, reply, type, document);
-      });
+      if (serves('update'))
+        app.put(base, async (request, reply) => {
+          const caller = await writer(request, 'update');
+          const document = await documents.update(
+            { ...(request.query as Query), documentId: undefined, data: bodyData(request.body) },
+            caller,
+          );
+          return answer(request, reply, type, document);
+        });
 
-      if (serves('delete')) app.delete(base, async (request, reply: FastifyReply) => {
-        const caller = await access.authorize(request.headers, { uid: type.uid, action: 'delete' });
-        checkParams(request, 'write');
-        const { locale, status } = request.query as Query;
-        const before = wantsLegacyFormat(request.headers) ? await deletedEntry(request, caller, undefined) : undefined;
-        await documents.delete({ locale, status }, caller);
-        return before === undefined ? reply.status(204).send() : answer(request, reply, type, before);
-      });
+      if (serves('delete'))
+        app.delete(base, async (request, reply: FastifyReply) => {
+          const caller = await access.authorize(request.headers, { uid: type.uid, action: 'delete' });
+          checkParams(request, 'write');
+          const { locale, status } = request.query as Query;
+          const before = wantsLegacyFormat(request.headers)
+            ? await deletedEntry(request, caller, undefined)
+            : undefined;
+          await documents.delete({ locale, status }, caller);
+          return before === undefined ? reply.status(204).send() : answer(request, reply, type, before);
+        });
     }
   }
 }

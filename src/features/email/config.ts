@@ -34,5 +34,9 @@ const schema = z.object({
 export function resolveEmailConfig(plugins: Record<string, unknown>): EmailConfig {
   const raw = asRecord(asRecord(plugins.email).config);
   const parsed = parseConfig(schema, raw, 'config/plugins', 'email.config.');
-  return { provider: parsed.provider, providerOptions: parsed.providerOptions, settings: parsed.settings as EmailSettings };
+  return {
+    provider: parsed.provider,
+    providerOptions: parsed.providerOptions,
+    settings: parsed.settings as EmailSettings,
+  };
 }

@@ -33,8 +33,25 @@ export interface LoadedProvider {
 
 /** The message fields passed on to nodemailer, as Strapi's nodemailer provider passes them. */
 const MESSAGE_FIELDS = [
-  'to', 'cc', 'bcc', 'sender', 'subject', 'attachments', 'alternatives', 'headers', 'priority', 'messageId', 'date',
-  'inReplyTo', 'references', 'textEncoding', 'encoding', 'list', 'envelope', 'icalEvent', 'raw',
+  'to',
+  'cc',
+  'bcc',
+  'sender',
+  'subject',
+  'attachments',
+  'alternatives',
+  'headers',
+  'priority',
+  'messageId',
+  'date',
+  'inReplyTo',
+  'references',
+  'textEncoding',
+  'encoding',
+  'list',
+  'envelope',
+  'icalEvent',
+  'raw',
 ];
 
 /** Vellum's provider over a nodemailer transport, sending as `@strapi/provider-email-nodemailer` does. */
@@ -43,7 +60,9 @@ function nodemailerProvider(transportOptions: Record<string, unknown>, settings:
   // needs it: ~25 ms of a start's CPU, docs/performance.md "Start-up and memory").
   let transporter: ReturnType<typeof Nodemailer.createTransport> | undefined;
   const transport = () =>
-    (transporter ??= (createRequire(import.meta.url)('nodemailer') as typeof Nodemailer).createTransport(transportOptions as Parameters<typeof Nodemailer.createTransport>[0]));
+    (transporter ??= (createRequire(import.meta.url)('nodemailer') as typeof Nodemailer).createTransport(
+      transportOptions as Parameters<typeof Nodemailer.createTransport>[0],
+    ));
   return {
     send(options) {
       const message: Record<string, unknown> = {};
@@ -64,12 +83,16 @@ function nodemailerProvider(transportOptions: Record<string, unknown>, settings:
 const BUILT_IN: Record<string, ProviderModule> = {
   nodemailer: { init: (options, settings) => nodemailerProvider(options, settings) },
   // nodemailer's sendmail transport: the machine's `sendmail` binary (`providerOptions.path`).
-  sendmail: { init: (options, settings) => nodemailerProvider({ newline: 'unix', ...options, sendmail: true }, settings) },
+  sendmail: {
+    init: (options, settings) => nodemailerProvider({ newline: 'unix', ...options, sendmail: true }, settings),
+  },
 };
 
 function moduleOf(loaded: unknown): ProviderModule | undefined {
   const candidates = [loaded, (loaded as { default?: unknown } | null)?.default];
-  return candidates.find((candidate): candidate is ProviderModule => typeof (candidate as ProviderModule | null)?.init === 'function');
+  return candidates.find(
+    (candidate): candidate is ProviderModule => typeof (candidate as ProviderModule | null)?.init === 'function',
+  );
 }
 
 /** The configured provider, initialised with its options and settings (at start-up, as Strapi's bootstrap). */
@@ -93,6 +116,10 @@ export async function loadEmailProvider(config: EmailConfig, projectDir: string)
     return { provider: module.init(config.providerOptions, config.settings), source: path };
   }
   const builtIn = BUILT_IN[name.toLowerCase()];
-  if (!builtIn) throw new ProjectError(`Could not load email provider "${name}" (tried @strapi/provider-email-${name.toLowerCase()}, ${name})`, 'config/plugins');
+  if (!builtIn)
+    throw new ProjectError(
+      `Could not load email provider "${name}" (tried @strapi/provider-email-${name.toLowerCase()}, ${name})`,
+      'config/plugins',
+    );
   return { provider: builtIn.init(config.providerOptions, config.settings), source: `built-in:${name.toLowerCase()}` };
 }

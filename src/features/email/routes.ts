@@ -22,7 +22,11 @@ const REQUIRED = ['to', 'subject', 'text'] as const;
 function sendOptionsOf(body: unknown): SendOptions {
   if (!isPlainObject(body)) throw new ValidationError('The request body must be a JSON object');
   const errors = [
-    ...REQUIRED.filter((key) => body[key] === undefined).map((key) => ({ path: [key], message: `${key} is a required field`, name: 'ValidationError' })),
+    ...REQUIRED.filter((key) => body[key] === undefined).map((key) => ({
+      path: [key],
+      message: `${key} is a required field`,
+      name: 'ValidationError',
+    })),
     ...Object.entries(body)
       .filter(([, value]) => value !== undefined && typeof value !== 'string')
       .map(([key]) => ({ path: [key], message: `${key} must be a \`string\` type`, name: 'ValidationError' })),
@@ -31,7 +35,10 @@ function sendOptionsOf(body: unknown): SendOptions {
   return body;
 }
 
-export function registerEmailRoutes(app: FastifyInstance, options: { email: EmailService; access: AccessControl; prefix: string }): void {
+export function registerEmailRoutes(
+  app: FastifyInstance,
+  options: { email: EmailService; access: AccessControl; prefix: string },
+): void {
   const { email, access, prefix } = options;
   app.post(`${prefix}/email`, async (request) => {
     await access.authorize(request.headers, { uid: EMAIL_PERMISSION_UID, action: 'send' });

@@ -9,7 +9,6 @@ import { resolveEmailConfig, type EmailConfig } from './config.js';
 import { loadEmailProvider, type EmailProvider, type LoadedProvider, type SendOptions } from './providers.js';
 import { renderTemplate } from './template.js';
 
-
 const TEMPLATE_ATTRIBUTES = ['subject', 'text', 'html'] as const;
 
 export class EmailService {
@@ -40,13 +39,19 @@ export class EmailService {
    * Strapi's `sendTemplatedEmail`: `subject`, `text` and `html` of `template` rendered with `data`
    * (`<%= name %>` of a leaf of `data` only; nothing is evaluated), sent with `options`.
    */
-  sendTemplatedEmail(options: SendOptions, template: Record<string, unknown>, data: Record<string, unknown>): Promise<unknown> {
+  sendTemplatedEmail(
+    options: SendOptions,
+    template: Record<string, unknown>,
+    data: Record<string, unknown>,
+  ): Promise<unknown> {
     const missing = TEMPLATE_ATTRIBUTES.filter((attribute) => !(attribute in (template ?? {})));
-    if (missing.length) throw new ValidationError(`Following attributes are missing from your email template : ${missing.join(', ')}`);
+    if (missing.length)
+      throw new ValidationError(`Following attributes are missing from your email template : ${missing.join(', ')}`);
     const rendered: Record<string, string> = {};
     for (const attribute of TEMPLATE_ATTRIBUTES) {
       const layout = template[attribute];
-      if (typeof layout === 'string' && layout !== '') rendered[attribute] = renderTemplate(layout, data ?? {}, attribute === 'html');
+      if (typeof layout === 'string' && layout !== '')
+        rendered[attribute] = renderTemplate(layout, data ?? {}, attribute === 'html');
     }
     return this.send({ ...options, ...rendered });
   }

@@ -44,7 +44,16 @@ export function renderTemplate(layout: string, data: Record<string, unknown>, ht
 }
 
 /** The variables an email template of users-permissions may name (Strapi's list). */
-const AUTHORIZED_KEYS = new Set(['URL', 'ADMIN_URL', 'SERVER_URL', 'CODE', 'USER', 'USER.email', 'USER.username', 'TOKEN']);
+const AUTHORIZED_KEYS = new Set([
+  'URL',
+  'ADMIN_URL',
+  'SERVER_URL',
+  'CODE',
+  'USER',
+  'USER.email',
+  'USER.username',
+  'TOKEN',
+]);
 
 /**
  * Strapi's check of a users-permissions template before it is stored: no `<% ... %>` evaluation

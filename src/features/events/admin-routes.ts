@@ -30,21 +30,36 @@ export function registerAdminEventRoutes(admin: FastifyInstance, prefix: string,
   const { webhooks, deliveries, schedules, webhooksConfig } = events;
 
   admin.get(`${prefix}/webhooks`, async () => ({ data: await webhooks.list() }));
-  admin.post(`${prefix}/webhooks`, async (request, reply) => reply.status(201).send({ data: await webhooks.create(request.body) }));
+  admin.post(`${prefix}/webhooks`, async (request, reply) =>
+    reply.status(201).send({ data: await webhooks.create(request.body) }),
+  );
   admin.post(`${prefix}/webhooks/batch-delete`, async (request) => {
     const ids = (request.body as { ids?: unknown } | null)?.ids;
     if (!Array.isArray(ids) || ids.length === 0) throw new ValidationError('ids must be an array of id');
-    for (const id of ids) await webhooks.delete(String(id)).catch((error: unknown) => (error instanceof NotFoundError ? undefined : Promise.reject(error)));
+    for (const id of ids)
+      await webhooks
+        .delete(String(id))
+        .catch((error: unknown) => (error instanceof NotFoundError ? undefined : Promise.reject(error)));
     return { data: ids };
   });
-  admin.get<{ Params: IdParams }>(`${prefix}/webhooks/:id`, async (request) => ({ data: await webhooks.get(request.params.id) }));
-  admin.put<{ Params: IdParams }>(`${prefix}/webhooks/:id`, async (request) => ({ data: await webhooks.update(request.params.id, request.body) }));
-  admin.delete<{ Params: IdParams }>(`${prefix}/webhooks/:id`, async (request) => ({ data: await webhooks.delete(request.params.id) }));
+  admin.get<{ Params: IdParams }>(`${prefix}/webhooks/:id`, async (request) => ({
+    data: await webhooks.get(request.params.id),
+  }));
+  admin.put<{ Params: IdParams }>(`${prefix}/webhooks/:id`, async (request) => ({
+    data: await webhooks.update(request.params.id, request.body),
+  }));
+  admin.delete<{ Params: IdParams }>(`${prefix}/webhooks/:id`, async (request) => ({
+    data: await webhooks.delete(request.params.id),
+  }));
   // As Strapi: one call now, `trigger-test` with no payload; its answer is the call's status.
   admin.post<{ Params: IdParams }>(`${prefix}/webhooks/:id/trigger`, async (request) => {
     const target = await webhooks.target(request.params.id);
     const body = JSON.stringify({ event: 'trigger-test', createdAt: new Date().toISOString() });
-    const { statusCode, message } = await callWebhook(target, 'trigger-test', body, { defaultHeaders: webhooksConfig.defaultHeaders, timeout: webhooksConfig.timeout, allowPrivate: webhooksConfig.allowPrivateAddresses });
+    const { statusCode, message } = await callWebhook(target, 'trigger-test', body, {
+      defaultHeaders: webhooksConfig.defaultHeaders,
+      timeout: webhooksConfig.timeout,
+      allowPrivate: webhooksConfig.allowPrivateAddresses,
+    });
     return { data: message === undefined ? { statusCode } : { statusCode, message } };
   });
   admin.get<{ Params: IdParams }>(`${prefix}/webhooks/:id/deliveries`, async (request) => {
@@ -57,6 +72,10 @@ export function registerAdminEventRoutes(admin: FastifyInstance, prefix: string,
     const { state, uid, documentId } = request.query as Query;
     return { data: await schedules.list({ state, uid, documentId }) };
   });
-  admin.get<{ Params: IdParams }>(`${prefix}/scheduled-actions/:id`, async (request) => ({ data: await schedules.get(numericId(request.params.id, 'scheduled action')) }));
-  admin.delete<{ Params: IdParams }>(`${prefix}/scheduled-actions/:id`, async (request) => ({ data: await schedules.cancel(numericId(request.params.id, 'scheduled action')) }));
+  admin.get<{ Params: IdParams }>(`${prefix}/scheduled-actions/:id`, async (request) => ({
+    data: await schedules.get(numericId(request.params.id, 'scheduled action')),
+  }));
+  admin.delete<{ Params: IdParams }>(`${prefix}/scheduled-actions/:id`, async (request) => ({
+    data: await schedules.cancel(numericId(request.params.id, 'scheduled action')),
+  }));
 }

@@ -80,7 +80,10 @@ export class LeaseScheduler {
     if (!next) return;
     const tick = next.getTime();
     const wait = tick - Date.now();
-    entry.timer = wait > LONGEST_TIMER ? setTimeout(() => this.arm(entry, after), LONGEST_TIMER) : setTimeout(() => this.fire(entry, tick), Math.max(0, wait));
+    entry.timer =
+      wait > LONGEST_TIMER
+        ? setTimeout(() => this.arm(entry, after), LONGEST_TIMER)
+        : setTimeout(() => this.fire(entry, tick), Math.max(0, wait));
     entry.timer.unref?.();
   }
 
@@ -107,13 +110,26 @@ export class LeaseScheduler {
   async claim(key: string, tick: number, following: number): Promise<boolean> {
     const leases = shaped<CronLeaseRow>(this.database.db);
     const move = async () => {
-      const result = await leases.updateTable(CRON_TABLE).set({ next_at: following, last_run_at: Date.now() }).where('name', '=', key).where('next_at', '<=', tick).modifyEnd(BACKGROUND).executeTakeFirst();
+      const result = await leases
+        .updateTable(CRON_TABLE)
+        .set({ next_at: following, last_run_at: Date.now() })
+        .where('name', '=', key)
+        .where('next_at', '<=', tick)
+        .modifyEnd(BACKGROUND)
+        .executeTakeFirst();
       return Number(result.numUpdatedRows) === 1;
     };
     if (await move()) return true;
-    if (await leases.selectFrom(CRON_TABLE).select('id').where('name', '=', key).modifyEnd(BACKGROUND).executeTakeFirst()) return false;
+    if (
+      await leases.selectFrom(CRON_TABLE).select('id').where('name', '=', key).modifyEnd(BACKGROUND).executeTakeFirst()
+    )
+      return false;
     try {
-      await leases.insertInto(CRON_TABLE).values({ name: key, next_at: following, last_run_at: Date.now() }).modifyEnd(BACKGROUND).execute();
+      await leases
+        .insertInto(CRON_TABLE)
+        .values({ name: key, next_at: following, last_run_at: Date.now() })
+        .modifyEnd(BACKGROUND)
+        .execute();
       return true;
     } catch (error) {
       // Another node made the row first, for this tick or an earlier one.
@@ -124,12 +140,16 @@ export class LeaseScheduler {
 }
 
 /** Ticks every `interval` ms, at multiples of it since 1970 (the same ticks on every node). */
-export const every = (interval: number) => (after: Date): Date => new Date((Math.floor(after.getTime() / interval) + 1) * interval);
+export const every =
+  (interval: number) =>
+  (after: Date): Date =>
+    new Date((Math.floor(after.getTime() / interval) + 1) * interval);
 
 type TaskFunction = (context: { strapi: unknown }, tick?: Date) => unknown;
 
 /** A task's schedule as Strapi takes it: a rule, a date, or `{ rule, tz, start, end }`. */
-export type CronOptions = string | Date | { rule: string | Date; tz?: string; start?: string | Date; end?: string | Date };
+export type CronOptions =
+  string | Date | { rule: string | Date; tz?: string; start?: string | Date; end?: string | Date };
 
 export interface CronJobInfo {
   name: string | null;
@@ -155,16 +175,25 @@ function croner(options: unknown, key: string, fail: Fail): Cron {
   if (isPlainObject(options) && !(options instanceof Date)) {
     const { rule: inner, tz, start, end } = options;
     rule = inner;
-    if (tz !== undefined && typeof tz !== 'string') fail(key, 'options.tz must be a time zone name such as Europe/Paris');
-    settings = { timezone: tz as string | undefined, startAt: start as string | Date | undefined, stopAt: end as string | Date | undefined };
+    if (tz !== undefined && typeof tz !== 'string')
+      fail(key, 'options.tz must be a time zone name such as Europe/Paris');
+    settings = {
+      timezone: tz as string | undefined,
+      startAt: start as string | Date | undefined,
+      stopAt: end as string | Date | undefined,
+    };
   }
-  if (typeof rule !== 'string' && !(rule instanceof Date)) fail(key, 'options must be a cron rule, a date or { rule, tz }');
+  if (typeof rule !== 'string' && !(rule instanceof Date))
+    fail(key, 'options must be a cron rule, a date or { rule, tz }');
   try {
     const cron = new Cron(rule as string | Date, { ...settings, paused: true });
     cron.nextRun();
     return cron;
   } catch (error) {
-    return fail(key, `invalid cron rule ${JSON.stringify(rule instanceof Date ? rule.toISOString() : rule)}${settings.timezone ? ` in time zone ${settings.timezone}` : ''}: ${(error as Error).message}`);
+    return fail(
+      key,
+      `invalid cron rule ${JSON.stringify(rule instanceof Date ? rule.toISOString() : rule)}${settings.timezone ? ` in time zone ${settings.timezone}` : ''}: ${(error as Error).message}`,
+    );
   }
 }
 
@@ -181,7 +210,13 @@ function parseTasks(tasks: unknown, fail: Fail): ParsedTask[] {
     }
     if (isPlainObject(value) && typeof value.task === 'function') {
       const options = value.options as CronOptions;
-      return { name: key, key: `cron:${key}`, options, cron: croner(options, key, fail), fn: (value.task as TaskFunction).bind(value) };
+      return {
+        name: key,
+        key: `cron:${key}`,
+        options,
+        cron: croner(options, key, fail),
+        fn: (value.task as TaskFunction).bind(value),
+      };
     }
     return fail(key, 'no function found: a task is a function keyed by its rule, or { task, options }');
   });

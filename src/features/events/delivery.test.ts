@@ -16,7 +16,10 @@ describe('webhook signature', () => {
 describe('retry delay', () => {
   it('doubles from retryDelay per attempt made, up to maxRetryDelay, plus up to 10%', () => {
     const config = { retryDelay: 1_000, maxRetryDelay: 10_000 };
-    assert.deepEqual([1, 2, 3, 4, 5, 6].map((attempts) => retryDelay(config, attempts, 0)), [1_000, 2_000, 4_000, 8_000, 10_000, 10_000]);
+    assert.deepEqual(
+      [1, 2, 3, 4, 5, 6].map((attempts) => retryDelay(config, attempts, 0)),
+      [1_000, 2_000, 4_000, 8_000, 10_000, 10_000],
+    );
     assert.equal(retryDelay(config, 1, 1), 1_100);
   });
 });

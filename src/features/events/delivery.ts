@@ -24,7 +24,14 @@ import type { Database } from '../../core/database/connection.js';
 import { BACKGROUND, shaped } from '../../core/database/system-tables.js';
 import { ValidationError } from '../../core/errors.js';
 import { isPlainObject } from '../../core/objects.js';
-import { DELIVERIES_TABLE, EVENTS_TABLE, WEBHOOKS_TABLE, isoTime, type DeliveryRow, type DeliveryState } from './tables.js';
+import {
+  DELIVERIES_TABLE,
+  EVENTS_TABLE,
+  WEBHOOKS_TABLE,
+  isoTime,
+  type DeliveryRow,
+  type DeliveryState,
+} from './tables.js';
 
 /** What an attempt got: Strapi's `{ statusCode, message }` (500 and the error's message when nothing answered). */
 export interface AttemptResult {
@@ -48,7 +55,11 @@ export function signature(secret: string, timestamp: number, body: string): stri
 }
 
 /** The pause before attempt `attempts + 1`: `retryDelay` doubled per attempt made, at most `maxRetryDelay`, plus up to 10%. */
-export function retryDelay(config: Pick<WebhooksConfig, 'retryDelay' | 'maxRetryDelay'>, attempts: number, random = Math.random()): number {
+export function retryDelay(
+  config: Pick<WebhooksConfig, 'retryDelay' | 'maxRetryDelay'>,
+  attempts: number,
+  random = Math.random(),
+): number {
   const base = Math.min(config.maxRetryDelay, config.retryDelay * 2 ** Math.max(0, attempts - 1));
   return Math.round(base * (1 + random / 10));
 }
@@ -79,12 +90,23 @@ export async function callWebhook(
   target: CallTarget,
   event: string,
   body: string,
-  options: { defaultHeaders: Record<string, string>; timeout: number; deliveryId?: number; signal?: AbortSignal; allowPrivate: boolean },
+  options: {
+    defaultHeaders: Record<string, string>;
+    timeout: number;
+    deliveryId?: number;
+    signal?: AbortSignal;
+    allowPrivate: boolean;
+  },
 ): Promise<AttemptResult> {
   // Checked at every attempt: a name may resolve to another address than at creation.
   const refused = await privateTargetProblem(target.url, options.allowPrivate);
   if (refused) return { statusCode: 500, message: refused, duration: 0, ok: false };
-  const headers: Record<string, string> = { ...options.defaultHeaders, ...target.headers, 'X-Strapi-Event': event, 'Content-Type': 'application/json' };
+  const headers: Record<string, string> = {
+    ...options.defaultHeaders,
+    ...target.headers,
+    'X-Strapi-Event': event,
+    'Content-Type': 'application/json',
+  };
   if (options.deliveryId !== undefined) headers['X-Vellum-Delivery'] = String(options.deliveryId);
   if (target.secret) headers['X-Vellum-Signature'] = signature(target.secret, Math.floor(Date.now() / 1000), body);
   const timeout = AbortSignal.timeout(options.timeout);
@@ -100,12 +122,23 @@ export async function callWebhook(
     }
     if (response.status >= 300 && response.status < 400) {
       await response.body?.cancel().catch(() => undefined);
-      return { statusCode: response.status, message: `redirect to ${(response.headers.get('location') ?? '').slice(0, 100)} not followed`, duration: Math.round(performance.now() - started), ok: false };
+      return {
+        statusCode: response.status,
+        message: `redirect to ${(response.headers.get('location') ?? '').slice(0, 100)} not followed`,
+        duration: Math.round(performance.now() - started),
+        ok: false,
+      };
     }
     const message = await answerText(response).catch(() => '');
     return { statusCode: response.status, message, duration: Math.round(performance.now() - started), ok: false };
   } catch (error) {
-    const reason = timeout.aborted ? `no answer within ${options.timeout} ms` : error instanceof Error ? (error.cause instanceof Error ? `${error.message}: ${error.cause.message}` : error.message) : String(error);
+    const reason = timeout.aborted
+      ? `no answer within ${options.timeout} ms`
+      : error instanceof Error
+        ? error.cause instanceof Error
+          ? `${error.message}: ${error.cause.message}`
+          : error.message
+        : String(error);
     return { statusCode: 500, message: reason, duration: Math.round(performance.now() - started), ok: false };
   }
 }
@@ -220,8 +253,14 @@ export class Deliveries {
     // Webhooks with as many attempts in flight here as one may have: a receiver that hangs holds no more slots.
     const sending = new Map<number, number>();
     for (const { webhookId } of this.inflight.values()) sending.set(webhookId, (sending.get(webhookId) ?? 0) + 1);
-    const busy = [...sending].filter(([, count]) => count >= this.config.webhookConcurrency).map(([webhookId]) => webhookId);
-    let dueQuery = database.system.selectFrom(DELIVERIES_TABLE).select('id').where('state', 'in', ['pending', 'sending']).where('next_at', '<=', now);
+    const busy = [...sending]
+      .filter(([, count]) => count >= this.config.webhookConcurrency)
+      .map(([webhookId]) => webhookId);
+    let dueQuery = database.system
+      .selectFrom(DELIVERIES_TABLE)
+      .select('id')
+      .where('state', 'in', ['pending', 'sending'])
+      .where('next_at', '<=', now);
     if (busy.length) dueQuery = dueQuery.where('webhook_id', 'not in', busy);
     if (!(await dueQuery.limit(1).modifyEnd(BACKGROUND).executeTakeFirst())) return [];
     return database.write(async (trx) => {
@@ -258,11 +297,20 @@ export class Deliveries {
       const ids = rows.map((row) => Number(row.id));
       await deliveries
         .updateTable(DELIVERIES_TABLE)
-        .set((eb) => ({ state: 'sending', attempts: eb('attempts', '+', 1), next_at: now + this.lease, last_attempt_at: now }))
+        .set((eb) => ({
+          state: 'sending',
+          attempts: eb('attempts', '+', 1),
+          next_at: now + this.lease,
+          last_attempt_at: now,
+        }))
         .where('id', 'in', ids)
         .modifyEnd(BACKGROUND)
         .execute();
-      return rows.map((row) => ({ id: Number(row.id), webhookId: Number(row.webhook_id), attempts: Number(row.attempts) + 1 }));
+      return rows.map((row) => ({
+        id: Number(row.id),
+        webhookId: Number(row.webhook_id),
+        attempts: Number(row.attempts) + 1,
+      }));
     });
   }
 
@@ -287,24 +335,60 @@ export class Deliveries {
       .modifyEnd(BACKGROUND)
       .executeTakeFirst();
     const { dialect } = this.database;
-    const mine = (query: ReturnType<typeof this.updateDelivery>) => query.where('id', '=', claimed.id).where('state', '=', 'sending').where('attempts', '=', claimed.attempts).modifyEnd(BACKGROUND).execute();
+    const mine = (query: ReturnType<typeof this.updateDelivery>) =>
+      query
+        .where('id', '=', claimed.id)
+        .where('state', '=', 'sending')
+        .where('attempts', '=', claimed.attempts)
+        .modifyEnd(BACKGROUND)
+        .execute();
     if (!row || !row.url || dialect.decode('boolean', row.enabled) !== true) {
       // The webhook was deleted or disabled since: nothing is sent.
-      await mine(this.updateDelivery({ state: 'cancelled', next_at: Date.now(), last_error: 'the webhook was disabled or deleted' }));
+      await mine(
+        this.updateDelivery({
+          state: 'cancelled',
+          next_at: Date.now(),
+          last_error: 'the webhook was disabled or deleted',
+        }),
+      );
       return;
     }
     const headers = dialect.decode('json', row.headers);
-    const target: CallTarget = { url: row.url, headers: isPlainObject(headers) ? (headers as Record<string, string>) : {}, secret: row.secret };
-    const result = await callWebhook(target, row.event, row.body, { defaultHeaders: this.config.defaultHeaders, timeout: this.config.timeout, deliveryId: claimed.id, signal, allowPrivate: this.config.allowPrivateAddresses });
+    const target: CallTarget = {
+      url: row.url,
+      headers: isPlainObject(headers) ? (headers as Record<string, string>) : {},
+      secret: row.secret,
+    };
+    const result = await callWebhook(target, row.event, row.body, {
+      defaultHeaders: this.config.defaultHeaders,
+      timeout: this.config.timeout,
+      deliveryId: claimed.id,
+      signal,
+      allowPrivate: this.config.allowPrivateAddresses,
+    });
     const now = Date.now();
     if (signal.aborted && !result.ok) {
       // The node is stopping: the claim goes back, as if this attempt had not been made.
-      await mine(this.updateDelivery({ state: 'pending', next_at: now }).set((eb) => ({ attempts: eb('attempts', '-', 1) })));
+      await mine(
+        this.updateDelivery({ state: 'pending', next_at: now }).set((eb) => ({ attempts: eb('attempts', '-', 1) })),
+      );
       return;
     }
-    const state: DeliveryState = result.ok ? 'delivered' : claimed.attempts >= this.config.maxAttempts ? 'failed' : 'pending';
+    const state: DeliveryState = result.ok
+      ? 'delivered'
+      : claimed.attempts >= this.config.maxAttempts
+        ? 'failed'
+        : 'pending';
     const next = state === 'pending' ? now + retryDelay(this.config, claimed.attempts) : now;
-    await mine(this.updateDelivery({ state, next_at: next, status_code: result.statusCode, last_error: result.ok ? null : (result.message ?? null), duration: result.duration }));
+    await mine(
+      this.updateDelivery({
+        state,
+        next_at: next,
+        status_code: result.statusCode,
+        last_error: result.ok ? null : (result.message ?? null),
+        duration: result.duration,
+      }),
+    );
   }
 
   private updateDelivery(values: Partial<Omit<DeliveryRow, 'id'>>) {
@@ -312,18 +396,39 @@ export class Deliveries {
   }
 
   /** A webhook's deliveries, newest first (`state` to filter, pages of `pageSize`). */
-  async list(webhookId: number, query: { state?: unknown; page?: unknown; pageSize?: unknown }): Promise<{ results: DeliveryLogEntry[]; pagination: { page: number; pageSize: number; pageCount: number; total: number } }> {
+  async list(
+    webhookId: number,
+    query: { state?: unknown; page?: unknown; pageSize?: unknown },
+  ): Promise<{
+    results: DeliveryLogEntry[];
+    pagination: { page: number; pageSize: number; pageCount: number; total: number };
+  }> {
     const page = query.page === undefined ? 1 : Number(query.page);
     const pageSize = query.pageSize === undefined ? 25 : Number(query.pageSize);
-    if (!Number.isSafeInteger(page) || page < 1) throw new ValidationError('page must be a positive integer', { key: 'page' });
-    if (!Number.isSafeInteger(pageSize) || pageSize < 1 || pageSize > 100) throw new ValidationError('pageSize must be an integer from 1 to 100', { key: 'pageSize' });
-    if (query.state !== undefined && !STATES.has(query.state as DeliveryState)) throw new ValidationError(`state must be one of ${[...STATES].join(', ')}`, { key: 'state' });
+    if (!Number.isSafeInteger(page) || page < 1)
+      throw new ValidationError('page must be a positive integer', { key: 'page' });
+    if (!Number.isSafeInteger(pageSize) || pageSize < 1 || pageSize > 100)
+      throw new ValidationError('pageSize must be an integer from 1 to 100', { key: 'pageSize' });
+    if (query.state !== undefined && !STATES.has(query.state as DeliveryState))
+      throw new ValidationError(`state must be one of ${[...STATES].join(', ')}`, { key: 'state' });
     let base = this.database.system.selectFrom(`${DELIVERIES_TABLE} as d`).where('d.webhook_id', '=', webhookId);
     if (query.state !== undefined) base = base.where('d.state', '=', query.state as DeliveryState);
     const [rows, count] = await Promise.all([
       base
         .innerJoin(`${EVENTS_TABLE} as e`, 'e.id', 'd.event_id')
-        .select(['d.id', 'e.event', 'd.ordering', 'd.state', 'd.attempts', 'd.status_code', 'd.last_error', 'd.duration', 'd.created_at', 'd.last_attempt_at', 'd.next_at'])
+        .select([
+          'd.id',
+          'e.event',
+          'd.ordering',
+          'd.state',
+          'd.attempts',
+          'd.status_code',
+          'd.last_error',
+          'd.duration',
+          'd.created_at',
+          'd.last_attempt_at',
+          'd.next_at',
+        ])
         .orderBy('d.id', 'desc')
         .limit(pageSize)
         .offset((page - 1) * pageSize)
@@ -353,7 +458,14 @@ export class Deliveries {
 
   /** Whether the log holds finished deliveries older than `logDays`. */
   async prunable(): Promise<boolean> {
-    const old = await this.database.system.selectFrom(DELIVERIES_TABLE).select('id').where('state', 'in', ['delivered', 'failed', 'cancelled']).where('created_at', '<', this.pruneBefore).limit(1).modifyEnd(BACKGROUND).executeTakeFirst();
+    const old = await this.database.system
+      .selectFrom(DELIVERIES_TABLE)
+      .select('id')
+      .where('state', 'in', ['delivered', 'failed', 'cancelled'])
+      .where('created_at', '<', this.pruneBefore)
+      .limit(1)
+      .modifyEnd(BACKGROUND)
+      .executeTakeFirst();
     return old !== undefined;
   }
 
@@ -361,11 +473,24 @@ export class Deliveries {
   async prune(): Promise<void> {
     const before = this.pruneBefore;
     await this.database.write(async (trx) => {
-      await shaped<DeliveryRow>(trx).deleteFrom(DELIVERIES_TABLE).where('state', 'in', ['delivered', 'failed', 'cancelled']).where('created_at', '<', before).modifyEnd(BACKGROUND).execute();
+      await shaped<DeliveryRow>(trx)
+        .deleteFrom(DELIVERIES_TABLE)
+        .where('state', 'in', ['delivered', 'failed', 'cancelled'])
+        .where('created_at', '<', before)
+        .modifyEnd(BACKGROUND)
+        .execute();
       await trx
         .deleteFrom(EVENTS_TABLE)
         .where('created_at', '<', before)
-        .where(({ not, exists, selectFrom }) => not(exists(selectFrom(DELIVERIES_TABLE).select('id').whereRef(`${DELIVERIES_TABLE}.event_id`, '=', `${EVENTS_TABLE}.id`))))
+        .where(({ not, exists, selectFrom }) =>
+          not(
+            exists(
+              selectFrom(DELIVERIES_TABLE)
+                .select('id')
+                .whereRef(`${DELIVERIES_TABLE}.event_id`, '=', `${EVENTS_TABLE}.id`),
+            ),
+          ),
+        )
         .modifyEnd(BACKGROUND)
         .execute();
     });

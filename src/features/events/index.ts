@@ -24,7 +24,8 @@ type Log = (message: string, error?: unknown) => void;
 
 /** The file a project's cron tasks come from, to name it in errors: `config/cron-tasks.*` when there is one (Strapi's place), else `config/server`. */
 function tasksFile(projectDir: string): string {
-  for (const ext of ['.js', '.ts', '.cjs', '.mjs']) if (existsSync(join(projectDir, 'config', `cron-tasks${ext}`))) return `config/cron-tasks${ext}`;
+  for (const ext of ['.js', '.ts', '.cjs', '.mjs'])
+    if (existsSync(join(projectDir, 'config', `cron-tasks${ext}`))) return `config/cron-tasks${ext}`;
   return 'config/server';
 }
 
@@ -59,8 +60,18 @@ export function createEvents(options: EventsOptions): NodeEvents {
   const deliveries = new Deliveries(database, config.server.webhooks, log);
   const scheduler = new LeaseScheduler(database, log);
   const schedules = new ScheduledActions(database, documents, log);
-  scheduler.add({ key: 'vellum:scheduled-actions', next: every(config.server.cron.scheduleInterval), due: () => schedules.due(), run: () => schedules.runDue() });
-  scheduler.add({ key: 'vellum:webhook-log', next: every(HOUR), due: () => deliveries.prunable(), run: () => deliveries.prune() });
+  scheduler.add({
+    key: 'vellum:scheduled-actions',
+    next: every(config.server.cron.scheduleInterval),
+    due: () => schedules.due(),
+    run: () => schedules.runDue(),
+  });
+  scheduler.add({
+    key: 'vellum:webhook-log',
+    next: every(HOUR),
+    due: () => deliveries.prunable(),
+    run: () => deliveries.prune(),
+  });
   let off: (() => void) | undefined;
   return {
     deliveries,

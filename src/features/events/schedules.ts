@@ -58,13 +58,22 @@ function present(row: StoredSchedule): ScheduledAction {
 /** `at`: an ISO 8601 date and time, in the future. */
 function parseAt(value: unknown, now: number): number {
   const bad = (message: string) => new QueryValidationError(message, { param: 'at', key: 'at', path: null });
-  if (typeof value !== 'string' || !/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/.test(value)) {
+  if (
+    typeof value !== 'string' ||
+    !/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/.test(value)
+  ) {
     throw bad('at must be an ISO 8601 date and time with its zone, such as 2030-01-31T09:00:00Z');
   }
   const [year, month, day, hour, minute] = value.split(/[-T:]/).map(Number) as [number, number, number, number, number];
   const calendar = new Date(Date.UTC(year, month - 1, day));
   const time = Date.parse(value);
-  if (Number.isNaN(time) || calendar.getUTCMonth() !== month - 1 || calendar.getUTCDate() !== day || hour > 23 || minute > 59) {
+  if (
+    Number.isNaN(time) ||
+    calendar.getUTCMonth() !== month - 1 ||
+    calendar.getUTCDate() !== day ||
+    hour > 23 ||
+    minute > 59
+  ) {
     throw bad(`at ${JSON.stringify(value)} is not a valid date`);
   }
   if (time <= now) throw bad(`at ${value} is in the past: a scheduled action needs a time to come`);
@@ -82,19 +91,32 @@ export class ScheduledActions {
    * Schedules `action` of a document's locale at `at`. The document must exist (404), `at` be an
    * ISO date to come (400), and the type have draft and publish (400).
    */
-  async schedule(action: ScheduledActionName, type: ContentType, documentId: string, locale: unknown, at: unknown): Promise<ScheduledAction> {
+  async schedule(
+    action: ScheduledActionName,
+    type: ContentType,
+    documentId: string,
+    locale: unknown,
+    at: unknown,
+  ): Promise<ScheduledAction> {
     const now = Date.now();
     const time = parseAt(at, now);
-    if (!type.draftAndPublish) throw new ValidationError(`${type.singularName} does not have draft and publish enabled`);
+    if (!type.draftAndPublish)
+      throw new ValidationError(`${type.singularName} does not have draft and publish enabled`);
     const documents = this.documents.of(type);
     // A version of the locale must exist (a bad locale is the read's 400).
-    const version = (await documents.findVersion({ documentId, locale, status: 'draft', fields: [] })) ?? (await documents.findVersion({ documentId, locale, status: 'published', fields: [] }));
+    const version =
+      (await documents.findVersion({ documentId, locale, status: 'draft', fields: [] })) ??
+      (await documents.findVersion({ documentId, locale, status: 'published', fields: [] }));
     if (!version) throw new NotFoundError(`No ${type.singularName} with documentId ${documentId}`);
     const values: Omit<ScheduleRow, 'id'> = {
       action,
       uid: type.uid,
       document_id: documentId,
-      locale: type.localized ? (typeof locale === 'string' && locale !== '' ? locale : this.documents.i18n.defaultLocale) : null,
+      locale: type.localized
+        ? typeof locale === 'string' && locale !== ''
+          ? locale
+          : this.documents.i18n.defaultLocale
+        : null,
       scheduled_at: time,
       state: 'pending',
       next_at: time,
@@ -103,12 +125,16 @@ export class ScheduledActions {
       created_at: now,
       done_at: null,
     };
-    const id = await this.database.write((trx) => this.database.dialect.insertReturningId(trx, SCHEDULES_TABLE, values));
+    const id = await this.database.write((trx) =>
+      this.database.dialect.insertReturningId(trx, SCHEDULES_TABLE, values),
+    );
     return this.get(id);
   }
 
   async get(id: number): Promise<ScheduledAction> {
-    const row = Number.isSafeInteger(id) ? await this.database.system.selectFrom(SCHEDULES_TABLE).selectAll().where('id', '=', id).executeTakeFirst() : undefined;
+    const row = Number.isSafeInteger(id)
+      ? await this.database.system.selectFrom(SCHEDULES_TABLE).selectAll().where('id', '=', id).executeTakeFirst()
+      : undefined;
     if (!row) throw new NotFoundError(`No scheduled action ${id}`);
     return present(row);
   }
@@ -117,7 +143,8 @@ export class ScheduledActions {
   async list(filters: { state?: unknown; uid?: unknown; documentId?: unknown } = {}): Promise<ScheduledAction[]> {
     let query = this.database.system.selectFrom(SCHEDULES_TABLE).selectAll();
     if (filters.state !== undefined) {
-      if (!STATES.has(filters.state as ScheduleState)) throw new ValidationError(`state must be one of ${[...STATES].join(', ')}`, { key: 'state' });
+      if (!STATES.has(filters.state as ScheduleState))
+        throw new ValidationError(`state must be one of ${[...STATES].join(', ')}`, { key: 'state' });
       query = query.where('state', '=', filters.state as ScheduleState);
     }
     if (typeof filters.uid === 'string') query = query.where('uid', '=', filters.uid);
@@ -130,15 +157,30 @@ export class ScheduledActions {
   async cancel(id: number): Promise<ScheduledAction> {
     const current = await this.get(id);
     const result = await this.database.write((trx) =>
-      shaped<ScheduleRow>(trx).updateTable(SCHEDULES_TABLE).set({ state: 'cancelled', done_at: Date.now() }).where('id', '=', id).where('state', '=', 'pending').executeTakeFirst(),
+      shaped<ScheduleRow>(trx)
+        .updateTable(SCHEDULES_TABLE)
+        .set({ state: 'cancelled', done_at: Date.now() })
+        .where('id', '=', id)
+        .where('state', '=', 'pending')
+        .executeTakeFirst(),
     );
-    if (Number(result.numUpdatedRows) !== 1) throw new ValidationError(`Scheduled action ${id} is ${current.state === 'pending' ? 'running' : current.state}: only a pending one can be cancelled`);
+    if (Number(result.numUpdatedRows) !== 1)
+      throw new ValidationError(
+        `Scheduled action ${id} is ${current.state === 'pending' ? 'running' : current.state}: only a pending one can be cancelled`,
+      );
     return this.get(id);
   }
 
   /** Whether an action is due (the leased job claims its tick only then). */
   async due(): Promise<boolean> {
-    const row = await this.database.system.selectFrom(SCHEDULES_TABLE).select('id').where('state', 'in', ['pending', 'running']).where('next_at', '<=', Date.now()).limit(1).modifyEnd(BACKGROUND).executeTakeFirst();
+    const row = await this.database.system
+      .selectFrom(SCHEDULES_TABLE)
+      .select('id')
+      .where('state', 'in', ['pending', 'running'])
+      .where('next_at', '<=', Date.now())
+      .limit(1)
+      .modifyEnd(BACKGROUND)
+      .executeTakeFirst();
     return row !== undefined;
   }
 
@@ -179,10 +221,19 @@ export class ScheduledActions {
     } catch (failure) {
       state = 'failed';
       // A 404 says "Not Found" (Strapi's words) and what was missing in its details: the log says the latter.
-      const reason = failure instanceof NotFoundError && typeof failure.details.reason === 'string' ? failure.details.reason : undefined;
+      const reason =
+        failure instanceof NotFoundError && typeof failure.details.reason === 'string'
+          ? failure.details.reason
+          : undefined;
       error = reason ?? (failure instanceof Error ? failure.message : String(failure));
-      if (!(failure instanceof ValidationError || failure instanceof NotFoundError)) this.log(`Scheduled ${row.action} of ${row.uid} ${row.document_id} failed`, failure);
+      if (!(failure instanceof ValidationError || failure instanceof NotFoundError))
+        this.log(`Scheduled ${row.action} of ${row.uid} ${row.document_id} failed`, failure);
     }
-    await shaped<ScheduleRow>(this.database.db).updateTable(SCHEDULES_TABLE).set({ state, last_error: error, done_at: Date.now() }).where('id', '=', row.id).modifyEnd(BACKGROUND).execute();
+    await shaped<ScheduleRow>(this.database.db)
+      .updateTable(SCHEDULES_TABLE)
+      .set({ state, last_error: error, done_at: Date.now() })
+      .where('id', '=', row.id)
+      .modifyEnd(BACKGROUND)
+      .execute();
   }
 }

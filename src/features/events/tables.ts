@@ -65,7 +65,10 @@ export const eventTables: TableSpec[] = [
     ],
     indexes: [
       { name: indexName(DELIVERIES_TABLE, ['state', 'next_at']), columns: ['state', 'next_at'] },
-      { name: indexName(DELIVERIES_TABLE, ['webhook_id', 'ordering', 'id']), columns: ['webhook_id', 'ordering', 'id'] },
+      {
+        name: indexName(DELIVERIES_TABLE, ['webhook_id', 'ordering', 'id']),
+        columns: ['webhook_id', 'ordering', 'id'],
+      },
       { name: indexName(DELIVERIES_TABLE, ['event_id']), columns: ['event_id'] },
     ],
   },
@@ -175,7 +178,8 @@ declare module '../../core/database/system-tables.js' {
 }
 
 /** A bigint column read back (PostgreSQL answers text): a number, or null. */
-const millis = (value: number | string | null | undefined): number | null => (value === null || value === undefined ? null : Number(value));
+const millis = (value: number | string | null | undefined): number | null =>
+  value === null || value === undefined ? null : Number(value);
 
 /** A time column as the API shows it: ISO text, or null. */
 export const isoTime = (value: number | string | null | undefined): string | null => {

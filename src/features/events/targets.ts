@@ -56,7 +56,9 @@ export async function privateTargetProblem(url: string, allowPrivate: boolean): 
   }
   let addresses: string[];
   try {
-    addresses = isIP(hostname) ? [hostname] : (await lookup(hostname, { all: true, verbatim: true })).map((entry) => entry.address);
+    addresses = isIP(hostname)
+      ? [hostname]
+      : (await lookup(hostname, { all: true, verbatim: true })).map((entry) => entry.address);
   } catch {
     return NOT_PUBLIC;
   }

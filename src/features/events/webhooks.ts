@@ -8,11 +8,24 @@
 import type { Database } from '../../core/database/connection.js';
 import type { Db } from '../../core/database/dialect.js';
 import { shaped } from '../../core/database/system-tables.js';
-import { WEBHOOK_EVENTS, type Outbox, type RecordedEvent, type Subscribers, type WebhookEvent } from '../../core/documents/service.js';
+import {
+  WEBHOOK_EVENTS,
+  type Outbox,
+  type RecordedEvent,
+  type Subscribers,
+  type WebhookEvent,
+} from '../../core/documents/service.js';
 import { NotFoundError, ValidationError, type FieldError } from '../../core/errors.js';
 import { isPlainObject } from '../../core/objects.js';
 import { privateTargetProblem } from './targets.js';
-import { DELIVERIES_TABLE, EVENTS_TABLE, WEBHOOKS_TABLE, type DeliveryRow, type EventRow, type WebhookRow } from './tables.js';
+import {
+  DELIVERIES_TABLE,
+  EVENTS_TABLE,
+  WEBHOOKS_TABLE,
+  type DeliveryRow,
+  type EventRow,
+  type WebhookRow,
+} from './tables.js';
 
 /** A webhook as Strapi's admin API answers it. */
 export interface Webhook {
@@ -37,7 +50,12 @@ const KEYS = new Set(['name', 'url', 'headers', 'events', 'isEnabled', 'secret']
 const ALLOWED = new Set<string>(WEBHOOK_EVENTS);
 const MAX_TEXT = 255;
 
-const fieldError = (path: string, message: string, value?: unknown): FieldError => ({ path: [path], message, name: 'ValidationError', ...(value === undefined ? {} : { value }) });
+const fieldError = (path: string, message: string, value?: unknown): FieldError => ({
+  path: [path],
+  message,
+  name: 'ValidationError',
+  ...(value === undefined ? {} : { value }),
+});
 
 /** An http(s) URL, or why not. */
 function urlProblem(url: unknown): string | undefined {
@@ -48,7 +66,8 @@ function urlProblem(url: unknown): string | undefined {
   } catch {
     return 'url must be a valid URL';
   }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return `url must be an http or https URL, not ${parsed.protocol.slice(0, -1)}`;
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
+    return `url must be an http or https URL, not ${parsed.protocol.slice(0, -1)}`;
   return undefined;
 }
 
@@ -69,23 +88,46 @@ interface Checked {
 function check(body: unknown, current?: Webhook): Checked {
   if (!isPlainObject(body)) throw new ValidationError('The request body must be a JSON object');
   const errors: FieldError[] = [];
-  for (const key of Object.keys(body)) if (!KEYS.has(key)) errors.push(fieldError(key, `this field has unspecified keys: ${key}`));
+  for (const key of Object.keys(body))
+    if (!KEYS.has(key)) errors.push(fieldError(key, `this field has unspecified keys: ${key}`));
   const value = { ...current, ...body } as Record<string, unknown>;
   const { name, url, headers = {}, events, isEnabled = true, secret } = value;
   if (typeof name !== 'string' || name.trim() === '') errors.push(fieldError('name', 'name is a required field'));
   else if (name.length > MAX_TEXT) errors.push(fieldError('name', `name must be at most ${MAX_TEXT} characters`));
   const badUrl = urlProblem(url);
   if (badUrl) errors.push(fieldError('url', badUrl, url));
-  if (!isPlainObject(headers)) errors.push(fieldError('headers', 'headers must be an object of header names to values'));
-  else for (const [header, text] of Object.entries(headers)) if (typeof text !== 'string' || text === '') errors.push({ path: ['headers', header], message: `headers.${header} must be a non-empty text`, name: 'ValidationError' });
+  if (!isPlainObject(headers))
+    errors.push(fieldError('headers', 'headers must be an object of header names to values'));
+  else
+    for (const [header, text] of Object.entries(headers))
+      if (typeof text !== 'string' || text === '')
+        errors.push({
+          path: ['headers', header],
+          message: `headers.${header} must be a non-empty text`,
+          name: 'ValidationError',
+        });
   if (!Array.isArray(events)) errors.push(fieldError('events', 'events must be an array of event names'));
-  else for (const event of events) if (typeof event !== 'string' || !ALLOWED.has(event)) errors.push(fieldError('events', `Webhook event ${String(event)} is not supported`, event));
+  else
+    for (const event of events)
+      if (typeof event !== 'string' || !ALLOWED.has(event))
+        errors.push(fieldError('events', `Webhook event ${String(event)} is not supported`, event));
   if (typeof isEnabled !== 'boolean') errors.push(fieldError('isEnabled', 'isEnabled must be a boolean'));
-  if (secret !== undefined && secret !== null && (typeof secret !== 'string' || secret === '' || secret.length > MAX_TEXT)) {
+  if (
+    secret !== undefined &&
+    secret !== null &&
+    (typeof secret !== 'string' || secret === '' || secret.length > MAX_TEXT)
+  ) {
     errors.push(fieldError('secret', `secret must be a text of 1 to ${MAX_TEXT} characters, or null`));
   }
   if (errors.length) throw ValidationError.fromFieldErrors(errors);
-  return { name: name as string, url: url as string, headers: headers as Record<string, string>, events: [...new Set(events as WebhookEvent[])], isEnabled: isEnabled as boolean, secret: secret as string | null | undefined };
+  return {
+    name: name as string,
+    url: url as string,
+    headers: headers as Record<string, string>,
+    events: [...new Set(events as WebhookEvent[])],
+    isEnabled: isEnabled as boolean,
+    secret: secret as string | null | undefined,
+  };
 }
 
 /** A webhook id from a path: the row id as text, as Strapi answers it. */
@@ -95,9 +137,14 @@ function rowId(id: string): number {
   return number;
 }
 
-const stringList = (value: unknown): string[] => (Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : []);
+const stringList = (value: unknown): string[] =>
+  Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : [];
 const textMap = (value: unknown): Record<string, string> =>
-  isPlainObject(value) ? Object.fromEntries(Object.entries(value).filter((entry): entry is [string, string] => typeof entry[1] === 'string')) : {};
+  isPlainObject(value)
+    ? Object.fromEntries(
+        Object.entries(value).filter((entry): entry is [string, string] => typeof entry[1] === 'string'),
+      )
+    : {};
 
 /** The subscriptions of a transaction: webhook ids by event. */
 class Subscriptions implements Subscribers {
@@ -124,7 +171,9 @@ export class WebhookStore implements Outbox {
     return checked;
   }
 
-  private decode(row: Pick<WebhookRow, 'name' | 'url' | 'headers' | 'events' | 'enabled'> & { id: number | string }): Webhook {
+  private decode(
+    row: Pick<WebhookRow, 'name' | 'url' | 'headers' | 'events' | 'enabled'> & { id: number | string },
+  ): Webhook {
     const { dialect } = this.database;
     return {
       id: String(row.id),
@@ -137,22 +186,40 @@ export class WebhookStore implements Outbox {
   }
 
   async list(): Promise<Webhook[]> {
-    const rows = await this.database.system.selectFrom(WEBHOOKS_TABLE).select(['id', 'name', 'url', 'headers', 'events', 'enabled']).orderBy('id').execute();
+    const rows = await this.database.system
+      .selectFrom(WEBHOOKS_TABLE)
+      .select(['id', 'name', 'url', 'headers', 'events', 'enabled'])
+      .orderBy('id')
+      .execute();
     return rows.map((row) => this.decode(row));
   }
 
   async get(id: string): Promise<Webhook> {
-    const row = await this.database.system.selectFrom(WEBHOOKS_TABLE).select(['id', 'name', 'url', 'headers', 'events', 'enabled']).where('id', '=', rowId(id)).executeTakeFirst();
+    const row = await this.database.system
+      .selectFrom(WEBHOOKS_TABLE)
+      .select(['id', 'name', 'url', 'headers', 'events', 'enabled'])
+      .where('id', '=', rowId(id))
+      .executeTakeFirst();
     if (!row) throw new NotFoundError('webhook.notFound', { id });
     return this.decode(row);
   }
 
   /** Where a webhook is called (the trigger, the delivery worker). */
   async target(id: string): Promise<WebhookTarget> {
-    const row = await this.database.system.selectFrom(WEBHOOKS_TABLE).selectAll().where('id', '=', rowId(id)).executeTakeFirst();
+    const row = await this.database.system
+      .selectFrom(WEBHOOKS_TABLE)
+      .selectAll()
+      .where('id', '=', rowId(id))
+      .executeTakeFirst();
     if (!row) throw new NotFoundError('webhook.notFound', { id });
     const webhook = this.decode(row);
-    return { id: Number(row.id), url: webhook.url, headers: webhook.headers, secret: row.secret, enabled: webhook.isEnabled };
+    return {
+      id: Number(row.id),
+      url: webhook.url,
+      headers: webhook.headers,
+      secret: row.secret,
+      enabled: webhook.isEnabled,
+    };
   }
 
   private values(checked: Checked): Omit<WebhookRow, 'id'> {
@@ -182,7 +249,9 @@ export class WebhookStore implements Outbox {
     const checked = await this.checked(body, current);
     const values: Partial<Omit<WebhookRow, 'id'>> = this.values(checked);
     if (checked.secret === undefined) delete values.secret;
-    await this.database.write((trx) => shaped<WebhookRow>(trx).updateTable(WEBHOOKS_TABLE).set(values).where('id', '=', rowId(id)).execute());
+    await this.database.write((trx) =>
+      shaped<WebhookRow>(trx).updateTable(WEBHOOKS_TABLE).set(values).where('id', '=', rowId(id)).execute(),
+    );
     return this.get(id);
   }
 
@@ -201,7 +270,11 @@ export class WebhookStore implements Outbox {
 
   async subscribers(db: Db): Promise<Subscribers> {
     const { dialect } = this.database;
-    const rows = await shaped<WebhookRow>(db).selectFrom(WEBHOOKS_TABLE).select(['id', 'events']).where('enabled', '=', dialect.encode('boolean', true)).execute();
+    const rows = await shaped<WebhookRow>(db)
+      .selectFrom(WEBHOOKS_TABLE)
+      .select(['id', 'events'])
+      .where('enabled', '=', dialect.encode('boolean', true))
+      .execute();
     const byEvent = new Map<string, number[]>();
     for (const row of rows) {
       for (const event of new Set(stringList(dialect.decode('json', row.events)))) {

@@ -111,7 +111,11 @@ export class GraphqlCache {
   /** The reads record of a request's operation (the context's). */
   readsOf(request: FastifyRequest): OperationReads {
     let reads = this.reads.get(request);
-    if (!reads) this.reads.set(request, (reads = { rootFields: -1, permissions: [], scopes: new Set(), dependsOn: new Set(), cacheable: true }));
+    if (!reads)
+      this.reads.set(
+        request,
+        (reads = { rootFields: -1, permissions: [], scopes: new Set(), dependsOn: new Set(), cacheable: true }),
+      );
     return reads;
   }
 
@@ -120,7 +124,13 @@ export class GraphqlCache {
     const pending = this.pending.get(request);
     if (!pending?.versions || status !== 200 || typeof payload !== 'string') return;
     const { reads } = pending;
-    if (!reads.cacheable || reads.rootFields <= 0 || reads.permissions.length !== reads.rootFields || reads.scopes.size !== 1) return;
+    if (
+      !reads.cacheable ||
+      reads.rootFields <= 0 ||
+      reads.permissions.length !== reads.rootFields ||
+      reads.scopes.size !== 1
+    )
+      return;
     // An answer with errors (a refused field, a bad argument) is not kept; a value that merely
     // contains the text is not kept either, which costs a hit, never a wrong answer.
     if (payload.includes('"errors"')) return;
@@ -128,7 +138,10 @@ export class GraphqlCache {
     if (this.permissions.size >= MAX_BODIES) this.permissions.clear();
     this.permissions.set(pending.key, reads.permissions);
     const bytes = Buffer.from(payload);
-    this.cache.store(`graphql\n${scope}\n${pending.key}`, pending.versions, [...reads.dependsOn], { chunks: [bytes], length: bytes.length });
+    this.cache.store(`graphql\n${scope}\n${pending.key}`, pending.versions, [...reads.dependsOn], {
+      chunks: [bytes],
+      length: bytes.length,
+    });
   }
 
   /** Registers the hooks around the endpoint's handler, in the GraphQL plugin's scope. */
@@ -149,8 +162,14 @@ export class GraphqlCache {
  * of fields (a mutation, several operations without a name, fragments at the root).
  */
 export function rootFieldCount(document: DocumentNode, operationName: string | undefined | null): number {
-  const operations = document.definitions.filter((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
-  const operation = operationName ? operations.find((o) => o.name?.value === operationName) : operations.length === 1 ? operations[0] : undefined;
+  const operations = document.definitions.filter(
+    (d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION,
+  );
+  const operation = operationName
+    ? operations.find((o) => o.name?.value === operationName)
+    : operations.length === 1
+      ? operations[0]
+      : undefined;
   if (!operation || operation.operation !== 'query') return -1;
   let count = 0;
   for (const selection of operation.selectionSet.selections) {

@@ -5,7 +5,8 @@ import { parseGraphqlConfig } from './config.js';
 
 describe('GraphQL shape by default', () => {
   it('Strapi 5 makes the flat shape the default; config/plugins decides either way', () => {
-    const shape = (config: Record<string, unknown>, major?: number) => parseGraphqlConfig({ graphql: { config } }, 'development', major).v4CompatibilityMode;
+    const shape = (config: Record<string, unknown>, major?: number) =>
+      parseGraphqlConfig({ graphql: { config } }, 'development', major).v4CompatibilityMode;
     assert.equal(shape({}, 5), false);
     assert.equal(shape({}, 4), true);
     assert.equal(shape({}), true, 'no declaration: the earlier shape (the blog example)');

@@ -69,9 +69,18 @@ function playgroundOn(playgroundAlways: boolean, landingPage: unknown, productio
  * @param strapiMajor the major version of `@strapi/strapi` the project's package.json depends on:
  * 5 and later make Strapi 5's flat shape the default, as Strapi's own default is.
  */
-export function parseGraphqlConfig(plugins: Record<string, unknown>, environment: string, strapiMajor?: number): GraphqlConfig {
+export function parseGraphqlConfig(
+  plugins: Record<string, unknown>,
+  environment: string,
+  strapiMajor?: number,
+): GraphqlConfig {
   const section = asRecord(plugins.graphql);
-  const { playgroundAlways, landingPage, introspection, apolloServer, v4CompatibilityMode, ...rest } = parseConfig(schema, asRecord(section.config), 'config/plugins', 'graphql.config.');
+  const { playgroundAlways, landingPage, introspection, apolloServer, v4CompatibilityMode, ...rest } = parseConfig(
+    schema,
+    asRecord(section.config),
+    'config/plugins',
+    'graphql.config.',
+  );
   const production = environment === 'production';
   return {
     ...rest,

@@ -25,7 +25,9 @@ const COERCION = new RegExp(`^Variable "\\$(${NAME})" got invalid value `);
  * graphql-js' refusals of variable values (coercion, not validation): Apollo, which Strapi runs,
  * answers them `BAD_USER_INPUT` (HTTP 400), as Strapi 5.54 does.
  */
-const VARIABLE_VALUE = new RegExp(`^Variable "\\$${NAME}" (got invalid value |of required type "[^"]+" was not provided|of non-null type "[^"]+" must not be null)`);
+const VARIABLE_VALUE = new RegExp(
+  `^Variable "\\$${NAME}" (got invalid value |of required type "[^"]+" was not provided|of non-null type "[^"]+" must not be null)`,
+);
 /** The reasons of such a message that repeat no value (the others, a scalar's, may). */
 const VALUE_FREE_REASON = new RegExp(
   `; (Field "${NAME}" of required type "[^"]+" was not provided\\.|Field "${NAME}" is not defined by type "${NAME}"\\.(?: Did you mean .+?\\?)?|Expected non-nullable type "[^"]+" not to be null\\.|Expected type "${NAME}" to be an object\\.)$`,
@@ -70,7 +72,11 @@ function located(error: Error, options: ErrorOptions): { message: string; locati
 }
 
 /** One execution error as the client sees it. */
-function formatExecutionError(error: GraphQLError, log: FastifyBaseLogger, options: ErrorOptions): Record<string, unknown> {
+function formatExecutionError(
+  error: GraphQLError,
+  log: FastifyBaseLogger,
+  options: ErrorOptions,
+): Record<string, unknown> {
   const original = error.originalError;
   const base = { message: clientMessage(error.message, options), locations: error.locations, path: error.path };
   // Client errors, and a busy database (nothing written, the client may try again), keep their message.
@@ -79,7 +85,8 @@ function formatExecutionError(error: GraphQLError, log: FastifyBaseLogger, optio
   if (original instanceof VellumError && (original.status < 500 || original.status === 503)) {
     // Strapi's GraphQL refuses with @strapi/utils' ForbiddenError, whose words are "Forbidden
     // access" (REST says "Forbidden", Koa's): a front end may match them (checked on Strapi 5.54).
-    const message = original instanceof ForbiddenError && original.message === 'Forbidden' ? 'Forbidden access' : original.message;
+    const message =
+      original instanceof ForbiddenError && original.message === 'Forbidden' ? 'Forbidden access' : original.message;
     return {
       message: message === original.message ? base.message : message,
       path: base.path,
@@ -95,7 +102,10 @@ function formatExecutionError(error: GraphQLError, log: FastifyBaseLogger, optio
   // Strapi answers a fresh `GraphQLError('Internal Server Error')`: neither locations nor path.
   return {
     message: hidden.message,
-    extensions: { code: hidden.graphqlCode, error: { name: hidden.name, message: hidden.message, details: hidden.details } },
+    extensions: {
+      code: hidden.graphqlCode,
+      error: { name: hidden.name, message: hidden.message, details: hidden.details },
+    },
   };
 }
 
@@ -108,14 +118,25 @@ export function formatErrors(
   const log = context.reply?.log ?? (console as unknown as FastifyBaseLogger);
   const errors = (execution.errors ?? []) as GraphQLError[];
   if ('data' in execution && execution.data !== undefined) {
-    return { statusCode: 200, response: { data: execution.data, errors: errors.map((e) => formatExecutionError(e, log, options)) } };
+    return {
+      statusCode: 200,
+      response: { data: execution.data, errors: errors.map((e) => formatExecutionError(e, log, options)) },
+    };
   }
   const failure = (errors[0]?.originalError ?? errors[0]) as RequestFailure | undefined;
   const inner = failure?.errors?.length ? failure.errors : errors;
-  const status = failure?.statusCode && failure.statusCode >= 400 && failure.statusCode < 500 ? failure.statusCode : 400;
+  const status =
+    failure?.statusCode && failure.statusCode >= 400 && failure.statusCode < 500 ? failure.statusCode : 400;
   const formatted = inner.map((error) => {
     const syntax = error.message.startsWith('Syntax Error');
-    const code = status === 405 ? 'METHOD_NOT_ALLOWED' : syntax ? 'GRAPHQL_PARSE_FAILED' : VARIABLE_VALUE.test(error.message) ? 'BAD_USER_INPUT' : 'GRAPHQL_VALIDATION_FAILED';
+    const code =
+      status === 405
+        ? 'METHOD_NOT_ALLOWED'
+        : syntax
+          ? 'GRAPHQL_PARSE_FAILED'
+          : VARIABLE_VALUE.test(error.message)
+            ? 'BAD_USER_INPUT'
+            : 'GRAPHQL_VALIDATION_FAILED';
     return { ...located(error, options), extensions: { code } };
   });
   return { statusCode: status, response: { data: null, errors: formatted } };
@@ -124,5 +145,8 @@ export function formatErrors(
 /** Mercurius' `errorFormatter`, cleaning messages as `options` say. */
 export const errorFormatter =
   (options: ErrorOptions) =>
-  (execution: ExecutionResult & { statusCode?: number }, context: { reply?: { log: FastifyBaseLogger } }): FormattedResult =>
+  (
+    execution: ExecutionResult & { statusCode?: number },
+    context: { reply?: { log: FastifyBaseLogger } },
+  ): FormattedResult =>
     formatErrors(execution, context, options);

@@ -18,7 +18,11 @@ interface PolicyContext {
   context: GraphqlContext;
   info: GraphQLResolveInfo;
   /** The HTTP request, shown as Strapi's Koa context shows it (`http.request.headers`, `http.headers`, `http.get(name)`). */
-  http: { request: GraphqlContext['request']; headers: GraphqlContext['request']['headers']; get(name: string): unknown };
+  http: {
+    request: GraphqlContext['request'];
+    headers: GraphqlContext['request']['headers'];
+    get(name: string): unknown;
+  };
   state: Record<string, unknown>;
 }
 /** A policy, as Strapi calls it: anything but `true` or `undefined` refuses (403). */

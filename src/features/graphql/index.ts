@@ -42,7 +42,10 @@ export { JSONScalar } from './scalars.js';
 export interface GraphqlFieldSource {
   /** Built-in content types the schema exposes (Shadow CRUD) because this source serves them. */
   exposedBuiltIns(schema: Schema): string[];
-  fields(context: { types: ModelTypes; operations: Operations; schema: Schema }): { query: RootFields; mutation: RootFields };
+  fields(context: { types: ModelTypes; operations: Operations; schema: Schema }): {
+    query: RootFields;
+    mutation: RootFields;
+  };
 }
 
 export interface GraphqlOptions {
@@ -104,7 +107,11 @@ export async function registerGraphql(app: FastifyInstance, options: GraphqlOpti
   const cache = options.cache && !custom ? new GraphqlCache(options.cache, options.service, options.access) : undefined;
   const validationRules: ValidationRule[] = [
     depthLimitRule(config.depthLimit),
-    costLimitRule({ costLimit: config.costLimit, amountLimit: config.amountLimit, defaultLimit: Math.min(options.rest.defaultLimit, config.amountLimit) }),
+    costLimitRule({
+      costLimit: config.costLimit,
+      amountLimit: config.amountLimit,
+      defaultLimit: Math.min(options.rest.defaultLimit, config.amountLimit),
+    }),
     rootFieldsRule(config.maxRootFields),
   ];
   if (!config.introspection) validationRules.push(NoSchemaIntrospectionCustomRule);
@@ -113,7 +120,10 @@ export async function registerGraphql(app: FastifyInstance, options: GraphqlOpti
       const page = playgroundHtml(config.endpoint);
       registerPlaygroundAssets(scope);
       scope.addHook('onRequest', async (request, reply) => {
-        if (request.url.replace(/\/+$/, '') === config.endpoint && wantsPlayground(request.method, request.url, request.headers.accept)) {
+        if (
+          request.url.replace(/\/+$/, '') === config.endpoint &&
+          wantsPlayground(request.method, request.url, request.headers.accept)
+        ) {
           return reply.header('content-security-policy', PLAYGROUND_CSP).type('text/html; charset=utf-8').send(page);
         }
       });
@@ -136,8 +146,17 @@ export async function registerGraphql(app: FastifyInstance, options: GraphqlOpti
     // Mercurius would take a non-string `query` for a parsed document; refuse it plainly.
     scope.addHook('preValidation', async (request, reply) => {
       const body = request.body as Record<string, unknown> | undefined;
-      if (request.method === 'POST' && body && typeof body === 'object' && 'query' in body && typeof body.query !== 'string') {
-        return reply.code(400).send({ data: null, errors: [{ message: 'query must be a string', extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } }] });
+      if (
+        request.method === 'POST' &&
+        body &&
+        typeof body === 'object' &&
+        'query' in body &&
+        typeof body.query !== 'string'
+      ) {
+        return reply.code(400).send({
+          data: null,
+          errors: [{ message: 'query must be a string', extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } }],
+        });
       }
     });
     await scope.register(mercurius, {
@@ -145,7 +164,13 @@ export async function registerGraphql(app: FastifyInstance, options: GraphqlOpti
       path: config.endpoint,
       // Its IDE loads GraphiQL from a CDN: Vellum serves its own (playground.ts).
       graphiql: false,
-      context: (request, reply): GraphqlContext => ({ request, reply, state: {}, budget: new ReadBudget(config.costLimit, 'graphql.config.costLimit'), reads: cache?.readsOf(request) }),
+      context: (request, reply): GraphqlContext => ({
+        request,
+        reply,
+        state: {},
+        budget: new ReadBudget(config.costLimit, 'graphql.config.costLimit'),
+        reads: cache?.readsOf(request),
+      }),
       errorFormatter: errorFormatter({ hideSuggestions: config.hideSuggestions }) as never,
       validationRules,
     });
@@ -153,7 +178,8 @@ export async function registerGraphql(app: FastifyInstance, options: GraphqlOpti
       cache.register(scope, config.endpoint);
       scope.graphql.addHook('preExecution', async (_schema, document, context) => {
         const { request } = context.reply;
-        const params = (request.method === 'GET' ? request.query : request.body) as { operationName?: string } | undefined;
+        const params = (request.method === 'GET' ? request.query : request.body) as
+          { operationName?: string } | undefined;
         await cache.beforeExecution(request, rootFieldCount(document, params?.operationName));
       });
     }

@@ -52,7 +52,12 @@ export function rootFieldsRule(limit: number): ValidationRule {
       };
       walk(operation.selectionSet, new Set());
       if (count > limit) {
-        context.reportError(new GraphQLError(`Operation has more than ${limit} root fields (maxRootFields), aliases included; split it into several requests`, { nodes: [operation] }));
+        context.reportError(
+          new GraphQLError(
+            `Operation has more than ${limit} root fields (maxRootFields), aliases included; split it into several requests`,
+            { nodes: [operation] },
+          ),
+        );
       }
     },
   });
@@ -69,10 +74,12 @@ export function depthLimitRule(limit: number): ValidationRule {
           if (selection.kind === Kind.FIELD) {
             if (isIntrospection(selection.name.value)) continue;
             max = Math.max(max, selection.selectionSet ? depthOf(selection.selectionSet, depth + 1, seen) : depth);
-          } else if (selection.kind === Kind.INLINE_FRAGMENT) max = Math.max(max, depthOf(selection.selectionSet, depth, seen));
+          } else if (selection.kind === Kind.INLINE_FRAGMENT)
+            max = Math.max(max, depthOf(selection.selectionSet, depth, seen));
           else if (!seen.has(selection.name.value)) {
             const fragment = context.getFragment(selection.name.value);
-            if (fragment) max = Math.max(max, depthOf(fragment.selectionSet, depth, new Set([...seen, selection.name.value])));
+            if (fragment)
+              max = Math.max(max, depthOf(fragment.selectionSet, depth, new Set([...seen, selection.name.value])));
           }
           if (max > limit) return max;
         }
@@ -81,7 +88,9 @@ export function depthLimitRule(limit: number): ValidationRule {
       const depth = depthOf(operation.selectionSet, 0, new Set());
       if (depth > limit) {
         const name = operation.name?.value ?? 'anonymous operation';
-        context.reportError(new GraphQLError(`'${name}' exceeds maximum operation depth of ${limit}`, { nodes: [operation] }));
+        context.reportError(
+          new GraphQLError(`'${name}' exceeds maximum operation depth of ${limit}`, { nodes: [operation] }),
+        );
       }
     },
   });
@@ -92,7 +101,11 @@ function intArg(value: ValueNode | undefined): number | undefined {
 }
 
 /** The page size a field's `pagination` argument asks for (variables count as the maximum). */
-function pageSizeOf(field: { arguments?: readonly { name: { value: string }; value: ValueNode }[] }, fallback: number, amountLimit: number): number {
+function pageSizeOf(
+  field: { arguments?: readonly { name: { value: string }; value: ValueNode }[] },
+  fallback: number,
+  amountLimit: number,
+): number {
   const pagination = field.arguments?.find((arg) => arg.name.value === 'pagination')?.value;
   if (!pagination) return fallback;
   if (pagination.kind !== Kind.OBJECT) return amountLimit;
@@ -102,16 +115,30 @@ function pageSizeOf(field: { arguments?: readonly { name: { value: string }; val
   return size < 0 ? amountLimit : Math.min(size, amountLimit);
 }
 
-export function costLimitRule(options: { costLimit: number; amountLimit: number; defaultLimit: number }): ValidationRule {
+export function costLimitRule(options: {
+  costLimit: number;
+  amountLimit: number;
+  defaultLimit: number;
+}): ValidationRule {
   const { costLimit, amountLimit, defaultLimit } = options;
   return (context: ValidationContext): ASTVisitor => ({
     OperationDefinition(operation: OperationDefinitionNode) {
       const schema = context.getSchema();
-      const root = operation.operation === 'mutation' ? schema.getMutationType() : operation.operation === 'subscription' ? schema.getSubscriptionType() : schema.getQueryType();
+      const root =
+        operation.operation === 'mutation'
+          ? schema.getMutationType()
+          : operation.operation === 'subscription'
+            ? schema.getSubscriptionType()
+            : schema.getQueryType();
       if (!root) return;
       let cost = 0;
       // `pending`: below a root list field, its page size (undefined at the root).
-      const walk = (set: SelectionSetNode, parent: GraphQLCompositeType, pending: number | undefined, seen: Set<string>) => {
+      const walk = (
+        set: SelectionSetNode,
+        parent: GraphQLCompositeType,
+        pending: number | undefined,
+        seen: Set<string>,
+      ) => {
         for (const selection of set.selections) {
           if (cost > costLimit) return;
           if (selection.kind === Kind.FIELD) {
@@ -137,14 +164,18 @@ export function costLimitRule(options: { costLimit: number; amountLimit: number;
           } else if (!seen.has(selection.name.value)) {
             const fragment = context.getFragment(selection.name.value);
             const condition = fragment && schema.getType(fragment.typeCondition.name.value);
-            if (fragment && condition && isCompositeType(condition)) walk(fragment.selectionSet, condition, pending, new Set([...seen, selection.name.value]));
+            if (fragment && condition && isCompositeType(condition))
+              walk(fragment.selectionSet, condition, pending, new Set([...seen, selection.name.value]));
           }
         }
       };
       walk(operation.selectionSet, root, undefined, new Set());
       if (cost > costLimit) {
         context.reportError(
-          new GraphQLError(`Operation is too costly: its root fields ask for more than ${costLimit} items (costLimit); ask for smaller pages or fewer aliases`, { nodes: [operation] }),
+          new GraphQLError(
+            `Operation is too costly: its root fields ask for more than ${costLimit} items (costLimit); ask for smaller pages or fewer aliases`,
+            { nodes: [operation] },
+          ),
         );
       }
     },

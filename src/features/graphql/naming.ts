@@ -2,7 +2,13 @@
  * Strapi's GraphQL names (Shadow CRUD): `api::article.article` is `Article`, queried as `article`
  * and `articles`; component `shared.rich-text` is `ComponentSharedRichText`.
  */
-import { FILE_UID, type Component, type ContentType, type Model, type ScalarAttribute } from '../../core/schema/model.js';
+import {
+  FILE_UID,
+  type Component,
+  type ContentType,
+  type Model,
+  type ScalarAttribute,
+} from '../../core/schema/model.js';
 
 const words = (text: string): string[] => text.split(/[^A-Za-z0-9]+/).filter(Boolean);
 const upperFirst = (text: string): string => text.charAt(0).toUpperCase() + text.slice(1);
@@ -31,7 +37,8 @@ function componentTypeName(component: Component): string {
 }
 
 export const singularField = (type: ContentType): string => camelCase(qualifiedName(type));
-export const pluralField = (type: ContentType): string => camelCase(qualifiedName(type).replace(/[^ ]+$/, type.pluralName));
+export const pluralField = (type: ContentType): string =>
+  camelCase(qualifiedName(type).replace(/[^ ]+$/, type.pluralName));
 
 /** `ENUM_ARTICLE_KIND`, or `ENUM_COMPONENTSHAREDX_FIELD` for a component's. */
 export const enumTypeName = (model: Model, attribute: ScalarAttribute): string =>
@@ -43,4 +50,5 @@ export const enumValueName = (value: string): string => {
   return /^[_A-Za-z]/.test(name) ? name : `_${name}`;
 };
 
-export const zoneTypeName = (model: Model, attribute: string): string => `${typeName(model)}${pascalCase(attribute)}DynamicZone`;
+export const zoneTypeName = (model: Model, attribute: string): string =>
+  `${typeName(model)}${pascalCase(attribute)}DynamicZone`;

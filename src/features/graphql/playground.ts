@@ -36,8 +36,14 @@ const packageFile = ({ packageName, path }: { packageName: string; path: string 
   join(dirname(require.resolve(`${packageName}/package.json`)), path);
 
 const ASSETS: Record<string, Asset> = {
-  'react.js': { contentType: 'application/javascript', file: { packageName: 'react', path: 'umd/react.production.min.js' } },
-  'react-dom.js': { contentType: 'application/javascript', file: { packageName: 'react-dom', path: 'umd/react-dom.production.min.js' } },
+  'react.js': {
+    contentType: 'application/javascript',
+    file: { packageName: 'react', path: 'umd/react.production.min.js' },
+  },
+  'react-dom.js': {
+    contentType: 'application/javascript',
+    file: { packageName: 'react-dom', path: 'umd/react-dom.production.min.js' },
+  },
   'graphiql.js': { contentType: 'application/javascript', file: { packageName: 'graphiql', path: 'graphiql.min.js' } },
   'graphiql.css': { contentType: 'text/css', file: { packageName: 'graphiql', path: 'graphiql.min.css' } },
   'start.js': { contentType: 'application/javascript', text: START_SCRIPT },
@@ -91,7 +97,10 @@ export function registerPlaygroundAssets(app: FastifyInstance): void {
         body = asset.file ? readFileSync(packageFile(asset.file)) : Buffer.from(asset.text ?? '');
         loaded.set(name, body);
       }
-      return reply.type(`${asset.contentType}; charset=utf-8`).header('cache-control', 'public, max-age=86400').send(body);
+      return reply
+        .type(`${asset.contentType}; charset=utf-8`)
+        .header('cache-control', 'public, max-age=86400')
+        .send(body);
     });
   }
 }

@@ -20,7 +20,10 @@ describe('RootSlots', () => {
     const results = await Promise.allSettled([0, 1, 2, 3, 4, 5, 6].map((n) => slots.run(work(n))));
     assert.equal(most, 2);
     assert.deepEqual(started, [0, 1, 2, 3, 4, 5, 6]);
-    assert.deepEqual(results.map((r) => (r.status === 'fulfilled' ? r.value : (r.reason as Error).message)), [0, 10, 20, 30, 'four', 50, 60]);
+    assert.deepEqual(
+      results.map((r) => (r.status === 'fulfilled' ? r.value : (r.reason as Error).message)),
+      [0, 10, 20, 30, 'four', 50, 60],
+    );
     // All slots free again: the next ones start at once.
     let now = 0;
     await Promise.all([slots.run(() => (now += 1)), slots.run(() => (now += 1))]);

@@ -38,7 +38,8 @@ function serializeDate(value: unknown): unknown {
 
 function stringScalar(name: string, description: string, pattern?: RegExp): GraphQLScalarType {
   const check = (value: unknown): unknown => {
-    if (typeof value !== 'string' || (pattern && !pattern.test(value))) throw new GraphQLError(`${name} cannot represent ${JSON.stringify(value)}`);
+    if (typeof value !== 'string' || (pattern && !pattern.test(value)))
+      throw new GraphQLError(`${name} cannot represent ${JSON.stringify(value)}`);
     return value;
   };
   return new GraphQLScalarType({
@@ -50,9 +51,17 @@ function stringScalar(name: string, description: string, pattern?: RegExp): Grap
   });
 }
 
-export const DateTimeScalar = stringScalar('DateTime', 'A date-time string at UTC, such as 2007-12-03T10:15:30Z.', /^\d{4}-\d{2}-\d{2}T/);
+export const DateTimeScalar = stringScalar(
+  'DateTime',
+  'A date-time string at UTC, such as 2007-12-03T10:15:30Z.',
+  /^\d{4}-\d{2}-\d{2}T/,
+);
 export const DateScalar = stringScalar('Date', 'A date string, such as 2007-12-03.', /^\d{4}-\d{2}-\d{2}$/);
-export const TimeScalar = stringScalar('Time', 'A time string with format HH:mm:ss.SSS', /^\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?$/);
+export const TimeScalar = stringScalar(
+  'Time',
+  'A time string with format HH:mm:ss.SSS',
+  /^\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?$/,
+);
 export const LocaleScalar = stringScalar('I18NLocaleCode', 'A string used to identify an i18n locale');
 
 /** 64-bit integers: strings in JSON (spec: biginteger is a string), digits accepted in input. */
@@ -62,7 +71,11 @@ export const LongScalar = new GraphQLScalarType({
   serialize: (value) => (typeof value === 'bigint' ? value.toString() : value),
   parseValue: (value) => {
     // A JSON number beyond 2^53 was rounded by the JSON parser: refused rather than stored wrong.
-    if ((typeof value === 'string' && /^-?\d+$/.test(value)) || (typeof value === 'number' && Number.isSafeInteger(value))) return String(value);
+    if (
+      (typeof value === 'string' && /^-?\d+$/.test(value)) ||
+      (typeof value === 'number' && Number.isSafeInteger(value))
+    )
+      return String(value);
     throw new GraphQLError(`Long cannot represent ${JSON.stringify(value)}`);
   },
   parseLiteral: (node) => {

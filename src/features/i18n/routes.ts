@@ -18,7 +18,8 @@ export interface I18nRoutesOptions {
 
 function body(request: FastifyRequest): Record<string, unknown> {
   const value = request.body;
-  if (!value || typeof value !== 'object' || Array.isArray(value)) throw new ValidationError('The request body must be a JSON object');
+  if (!value || typeof value !== 'object' || Array.isArray(value))
+    throw new ValidationError('The request body must be a JSON object');
   return value as Record<string, unknown>;
 }
 
@@ -47,8 +48,12 @@ export function registerI18nRoutes(app: FastifyInstance, options: I18nRoutesOpti
     admin.put<{ Params: { code: string } }>('/admin/locales/:code', async (request) => {
       const input = body(request);
       await locales.get(request.params.code);
-      return { data: await locales.add(request.params.code, optionalName(input.name), { isDefault: input.isDefault === true }) };
+      return {
+        data: await locales.add(request.params.code, optionalName(input.name), { isDefault: input.isDefault === true }),
+      };
     });
-    admin.delete<{ Params: { code: string } }>('/admin/locales/:code', async (request) => ({ data: await locales.remove(request.params.code, configured) }));
+    admin.delete<{ Params: { code: string } }>('/admin/locales/:code', async (request) => ({
+      data: await locales.remove(request.params.code, configured),
+    }));
   });
 }

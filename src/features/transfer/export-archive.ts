@@ -37,7 +37,8 @@ class JsonLines {
 
   async write(value: unknown): Promise<void> {
     this.count++;
-    if (!this.out.write(`${JSON.stringify(value)}\n`)) await new Promise<void>((resolve) => this.out.once('drain', () => resolve()));
+    if (!this.out.write(`${JSON.stringify(value)}\n`))
+      await new Promise<void>((resolve) => this.out.once('drain', () => resolve()));
   }
 
   async close(): Promise<void> {
@@ -47,12 +48,22 @@ class JsonLines {
 }
 
 /** A stable 24-character documentId for rows Vellum keeps without one (permissions). */
-const derivedDocumentId = (text: string): string => createHash('sha256').update(text).digest('hex').replace(/[^a-z]/g, '').slice(0, 4) + createHash('sha1').update(text).digest('hex').slice(0, 20);
+const derivedDocumentId = (text: string): string =>
+  createHash('sha256')
+    .update(text)
+    .digest('hex')
+    .replace(/[^a-z]/g, '')
+    .slice(0, 4) + createHash('sha1').update(text).digest('hex').slice(0, 20);
 
 type Json = Record<string, unknown>;
 
 /** Every component (uid and row id) in a row's nested values. */
-function componentsIn(model: Model, values: Json, schema: TransferProject['schema'], into: { uid: string; id: number }[]): void {
+function componentsIn(
+  model: Model,
+  values: Json,
+  schema: TransferProject['schema'],
+  into: { uid: string; id: number }[],
+): void {
   for (const attribute of Object.values(model.attributes)) {
     if (attribute.kind !== 'component' && attribute.kind !== 'dynamiczone') continue;
     const value = values[attribute.name];
@@ -72,7 +83,8 @@ export async function exportArchive(project: TransferProject, file: string, prog
   const { schema, documents } = project;
   const work = await mkdtemp(join(tmpdir(), 'vellum-export-'));
   try {
-    for (const dir of ['schemas', 'entities', 'links', 'configuration', 'assets/uploads', 'assets/metadata']) await mkdir(join(work, dir), { recursive: true });
+    for (const dir of ['schemas', 'entities', 'links', 'configuration', 'assets/uploads', 'assets/metadata'])
+      await mkdir(join(work, dir), { recursive: true });
     const schemas = new JsonLines(join(work, 'schemas/schemas_00001.jsonl'));
     for (const item of archiveSchemas(project)) await schemas.write(item);
     await schemas.close();
@@ -91,15 +103,30 @@ export async function exportArchive(project: TransferProject, file: string, prog
       await entities.write({
         type: LOCALE_UID,
         id: locale.id,
-        data: { documentId: locale.documentId, name: locale.name, code: locale.code, createdAt: locale.createdAt, updatedAt: locale.updatedAt, publishedAt: locale.publishedAt, locale: null },
+        data: {
+          documentId: locale.documentId,
+          name: locale.name,
+          code: locale.code,
+          createdAt: locale.createdAt,
+          updatedAt: locale.updatedAt,
+          publishedAt: locale.publishedAt,
+          locale: null,
+        },
       });
     }
     const roleType = schema.contentTypes.get(ROLE_UID)!;
-    const roleRows = await project.database.db.selectFrom(roleType.table).select(['id', 'document_id', 'type']).execute();
+    const roleRows = await project.database.db
+      .selectFrom(roleType.table)
+      .select(['id', 'document_id', 'type'])
+      .execute();
     const roleIds = new Map(roleRows.map((row) => [row.document_id as string, Number(row.id)]));
     // The auth routes' grants are Vellum's too (seeded as Strapi seeds them): exported as they are,
     // a revocation included.
-    const grants: { id: number; role_document_id: string; action: string }[] = await project.database.system.selectFrom('up_permissions').select(['id', 'role_document_id', 'action']).orderBy('id').execute();
+    const grants: { id: number; role_document_id: string; action: string }[] = await project.database.system
+      .selectFrom('up_permissions')
+      .select(['id', 'role_document_id', 'action'])
+      .orderBy('id')
+      .execute();
     progress.begin('entities', locales.length + grants.length + (await countRows(project, types)));
     count(LOCALE_UID, locales.length);
     const now = new Date().toISOString();
@@ -110,10 +137,22 @@ export async function exportArchive(project: TransferProject, file: string, prog
       await entities.write({
         type: PERMISSION_UID,
         id: grant.id,
-        data: { documentId: derivedDocumentId(`${grant.role_document_id}:${grant.action}`), action: grant.action, createdAt: now, updatedAt: now, publishedAt: now, locale: null },
+        data: {
+          documentId: derivedDocumentId(`${grant.role_document_id}:${grant.action}`),
+          action: grant.action,
+          createdAt: now,
+          updatedAt: now,
+          publishedAt: now,
+          locale: null,
+        },
       });
       positions.set(role, (positions.get(role) ?? 0) + 1);
-      await links.write({ kind: 'relation.basic', relation: 'manyToOne', left: { type: PERMISSION_UID, field: 'role', ref: grant.id }, right: { type: ROLE_UID, field: 'permissions', ref: role, pos: positions.get(role) } });
+      await links.write({
+        kind: 'relation.basic',
+        relation: 'manyToOne',
+        left: { type: PERMISSION_UID, field: 'role', ref: grant.id },
+        right: { type: ROLE_UID, field: 'permissions', ref: role, pos: positions.get(role) },
+      });
     }
     count(PERMISSION_UID, grants.length);
 
@@ -123,7 +162,11 @@ export async function exportArchive(project: TransferProject, file: string, prog
     progress.end();
 
     const configuration = new JsonLines(join(work, 'configuration/configuration_00001.jsonl'));
-    const store = await project.database.system.selectFrom('strapi_core_store_settings').selectAll().orderBy('id').execute();
+    const store = await project.database.system
+      .selectFrom('strapi_core_store_settings')
+      .selectAll()
+      .orderBy('id')
+      .execute();
     for (const row of store) {
       let value: unknown = row.value;
       try {
@@ -131,21 +174,34 @@ export async function exportArchive(project: TransferProject, file: string, prog
       } catch {
         // kept as text
       }
-      await configuration.write({ type: 'core-store', value: { id: row.id, key: row.key, value, type: row.type, environment: row.environment, tag: row.tag } });
+      await configuration.write({
+        type: 'core-store',
+        value: { id: row.id, key: row.key, value, type: row.type, environment: row.environment, tag: row.tag },
+      });
     }
     await configuration.close();
 
     const assets = await exportAssets(project, work, progress, summary);
     summary.assets = assets;
-    await writeFile(join(work, 'metadata.json'), JSON.stringify({ createdAt: new Date().toISOString(), strapi: { version: STRAPI_FORMAT_VERSION }, vellum: { format: 1 } }, null, 2));
+    await writeFile(
+      join(work, 'metadata.json'),
+      JSON.stringify(
+        { createdAt: new Date().toISOString(), strapi: { version: STRAPI_FORMAT_VERSION }, vellum: { format: 1 } },
+        null,
+        2,
+      ),
+    );
 
     progress.begin('packing');
     const gzip = !/\.tar$/i.test(file);
     // Files named one by one, in Strapi's order (node-tar would list a folder's files after the other arguments).
     const paths: string[] = [];
-    for (const dir of ['schemas', 'entities']) for (const name of (await readdir(join(work, dir))).sort()) paths.push(`${dir}/${name}`);
-    for (const name of (await readdir(join(work, 'assets/uploads'))).sort()) paths.push(`assets/metadata/${name}.json`, `assets/uploads/${name}`);
-    for (const dir of ['links', 'configuration']) for (const name of (await readdir(join(work, dir))).sort()) paths.push(`${dir}/${name}`);
+    for (const dir of ['schemas', 'entities'])
+      for (const name of (await readdir(join(work, dir))).sort()) paths.push(`${dir}/${name}`);
+    for (const name of (await readdir(join(work, 'assets/uploads'))).sort())
+      paths.push(`assets/metadata/${name}.json`, `assets/uploads/${name}`);
+    for (const dir of ['links', 'configuration'])
+      for (const name of (await readdir(join(work, dir))).sort()) paths.push(`${dir}/${name}`);
     paths.push('metadata.json');
     await createTar({ gzip, file, cwd: work, follow: true, portable: true, jobs: 1 }, paths);
     progress.end();
@@ -154,7 +210,9 @@ export async function exportArchive(project: TransferProject, file: string, prog
   }
   for (const counts of summary.types.values()) counts.source = counts.written;
   summary.peakRss = progress.peakRss;
-  summary.note('users keep their password hashes; API tokens and administrators are not part of an archive (Strapi keeps its own)');
+  summary.note(
+    'users keep their password hashes; API tokens and administrators are not part of an archive (Strapi keeps its own)',
+  );
   return summary;
 }
 
@@ -169,33 +227,54 @@ function rank(type: ContentType): number {
 async function countRows(project: TransferProject, types: ContentType[]): Promise<number> {
   let total = 0;
   for (const type of types) {
-    const row = await project.database.db.selectFrom(type.table).select((eb) => eb.fn.countAll().as('n')).executeTakeFirst();
+    const row = await project.database.db
+      .selectFrom(type.table)
+      .select((eb) => eb.fn.countAll().as('n'))
+      .executeTakeFirst();
     total += Number(row?.n ?? 0);
   }
   return total;
 }
 
 /** One type's rows as entities, their relations and media as links, a page at a time. */
-async function exportType(project: TransferProject, type: ContentType, entities: JsonLines, links: JsonLines, count: (n: number) => void): Promise<void> {
+async function exportType(
+  project: TransferProject,
+  type: ContentType,
+  entities: JsonLines,
+  links: JsonLines,
+  count: (n: number) => void,
+): Promise<void> {
   const { schema } = project;
   const reader = project.documents.raw.reader;
-  for (let after = 0; ; ) {
+  for (let after = 0; ;) {
     const rows = await reader.versions(type, after, PAGE);
     if (rows.length === 0) return;
     after = rows[rows.length - 1]!.id;
-    const nested = await reader.components(type, rows.map((r) => r.id), () => {});
+    const nested = await reader.components(
+      type,
+      rows.map((r) => r.id),
+      () => {},
+    );
     const owners: { model: Model; id: number; row: DumpedRow }[] = [];
     for (const row of rows) {
       const values = { ...row.values, ...nested.get(row.id) };
       await entities.write({
         type: type.uid,
         id: row.id,
-        data: { documentId: row.documentId, ...values, createdAt: row.createdAt, updatedAt: row.updatedAt, publishedAt: row.publishedAt, locale: row.locale },
+        data: {
+          documentId: row.documentId,
+          ...values,
+          createdAt: row.createdAt,
+          updatedAt: row.updatedAt,
+          publishedAt: row.publishedAt,
+          locale: row.locale,
+        },
       });
       owners.push({ model: type, id: row.id, row });
       const below: { uid: string; id: number }[] = [];
       componentsIn(type, values, schema, below);
-      for (const component of below) owners.push({ model: schema.components.get(component.uid)!, id: component.id, row });
+      for (const component of below)
+        owners.push({ model: schema.components.get(component.uid)!, id: component.id, row });
     }
     await writeLinks(project, owners, links);
     count(rows.length);
@@ -203,7 +282,11 @@ async function exportType(project: TransferProject, type: ContentType, entities:
 }
 
 /** The relations and media of rows and their components, as Strapi links them: row to row, in the owner's publication state. */
-async function writeLinks(project: TransferProject, owners: { model: Model; id: number; row: DumpedRow }[], links: JsonLines): Promise<void> {
+async function writeLinks(
+  project: TransferProject,
+  owners: { model: Model; id: number; row: DumpedRow }[],
+  links: JsonLines,
+): Promise<void> {
   const { schema } = project;
   const reader = project.documents.raw.reader;
   const byModel = new Map<Model, { id: number; row: DumpedRow }[]>();
@@ -217,13 +300,23 @@ async function writeLinks(project: TransferProject, owners: { model: Model; id: 
       if (!target) continue;
       const rows = await reader.relationLinks(attribute.link, ids);
       if (rows.length === 0) continue;
-      const versions = await reader.versionKeys(target, rows.map((r) => r.target_document_id));
+      const versions = await reader.versionKeys(
+        target,
+        rows.map((r) => r.target_document_id),
+      );
       const find = (documentId: string, locale: string | null, published: boolean) =>
-        versions.find((v) => v.documentId === documentId && (!target.localized || v.locale === locale) && (!target.draftAndPublish || v.published === published));
+        versions.find(
+          (v) =>
+            v.documentId === documentId &&
+            (!target.localized || v.locale === locale) &&
+            (!target.draftAndPublish || v.published === published),
+        );
       for (const link of rows) {
         const root = rootOf.get(link.entity_id)!;
         const published = root.publishedAt !== null;
-        const version = find(link.target_document_id, link.target_locale, published) ?? (published ? undefined : find(link.target_document_id, link.target_locale, true));
+        const version =
+          find(link.target_document_id, link.target_locale, published) ??
+          (published ? undefined : find(link.target_document_id, link.target_locale, true));
         if (!version) continue;
         const left: Json = { type: model.uid, field: attribute.name, ref: link.entity_id };
         if (link.target_ord !== null && attribute.toMany) left.pos = link.target_ord;
@@ -257,12 +350,20 @@ interface FormatJson {
 }
 
 /** Each file's bytes and its formats', with their sidecar metadata, from storage. */
-async function exportAssets(project: TransferProject, work: string, progress: Progress, summary: Summary): Promise<{ count: number; bytes: number }> {
+async function exportAssets(
+  project: TransferProject,
+  work: string,
+  progress: Progress,
+  summary: Summary,
+): Promise<{ count: number; bytes: number }> {
   const type = project.schema.contentTypes.get(FILE_UID)!;
   const reader = project.documents.raw.reader;
   const result = { count: 0, bytes: 0 };
   const uploadsDir = join(project.upload.publicDir, 'uploads');
-  const row = await project.database.db.selectFrom(type.table).select((eb) => eb.fn.countAll().as('n')).executeTakeFirst();
+  const row = await project.database.db
+    .selectFrom(type.table)
+    .select((eb) => eb.fn.countAll().as('n'))
+    .executeTakeFirst();
   progress.begin('files', Number(row?.n ?? 0));
   const place = async (name: string, url: string | undefined): Promise<boolean> => {
     const target = join(work, 'assets/uploads', name);
@@ -279,24 +380,41 @@ async function exportAssets(project: TransferProject, work: string, progress: Pr
         summary.note(`file ${name}: ${url} answered ${response.status}; left out`);
         return false;
       }
-      await pipeline(Readable.fromWeb(response.body as import('node:stream/web').ReadableStream), createWriteStream(target));
+      await pipeline(
+        Readable.fromWeb(response.body as import('node:stream/web').ReadableStream),
+        createWriteStream(target),
+      );
       result.bytes += (await stat(target)).size;
       return true;
     }
     summary.note(`file ${name}: not in ${uploadsDir} and no absolute url to fetch it from; left out`);
     return false;
   };
-  for (let after = 0; ; ) {
+  for (let after = 0; ;) {
     const rows = await reader.versions(type, after, PAGE);
     if (rows.length === 0) break;
     after = rows[rows.length - 1]!.id;
     for (const file of rows) {
-      const values = file.values as Json & { hash?: string; ext?: string; url?: string; formats?: Record<string, FormatJson> | null };
+      const values = file.values as Json & {
+        hash?: string;
+        ext?: string;
+        url?: string;
+        formats?: Record<string, FormatJson> | null;
+      };
       if (typeof values.hash !== 'string') continue;
       const name = `${values.hash}${values.ext ?? ''}`;
-      if (!/^[A-Za-z0-9_.-]+$/.test(name)) throw new TransferError(`file ${file.id}: unsafe stored name ${JSON.stringify(name)}`);
+      if (!/^[A-Za-z0-9_.-]+$/.test(name))
+        throw new TransferError(`file ${file.id}: unsafe stored name ${JSON.stringify(name)}`);
       if (await place(name, values.url)) {
-        const metadata = { id: file.id, documentId: file.documentId, ...values, createdAt: file.createdAt, updatedAt: file.updatedAt, publishedAt: file.publishedAt, locale: null };
+        const metadata = {
+          id: file.id,
+          documentId: file.documentId,
+          ...values,
+          createdAt: file.createdAt,
+          updatedAt: file.updatedAt,
+          publishedAt: file.publishedAt,
+          locale: null,
+        };
         await writeFile(join(work, 'assets/metadata', `${name}.json`), JSON.stringify(metadata));
         result.count++;
       }
@@ -305,7 +423,10 @@ async function exportAssets(project: TransferProject, work: string, progress: Pr
         const formatName = `${format.hash}${format.ext ?? ''}`;
         if (!/^[A-Za-z0-9_.-]+$/.test(formatName)) continue;
         if (await place(formatName, format.url)) {
-          await writeFile(join(work, 'assets/metadata', `${formatName}.json`), JSON.stringify({ ...format, type: key, id: file.id, mainHash: values.hash }));
+          await writeFile(
+            join(work, 'assets/metadata', `${formatName}.json`),
+            JSON.stringify({ ...format, type: key, id: file.id, mainHash: values.hash }),
+          );
           result.count++;
         }
       }

@@ -53,9 +53,12 @@ class StrapiClient {
       break;
     }
     if (response.status === 401 || response.status === 403) {
-      throw new TransferError(`${url.split('?')[0]} answered ${response.status}: the token must be a full-access API token of that Strapi (Settings > API Tokens)`);
+      throw new TransferError(
+        `${url.split('?')[0]} answered ${response.status}: the token must be a full-access API token of that Strapi (Settings > API Tokens)`,
+      );
     }
-    if (!response.ok) throw new TransferError(`${url} answered ${response.status}: ${(await response.text()).slice(0, 300)}`);
+    if (!response.ok)
+      throw new TransferError(`${url} answered ${response.status}: ${(await response.text()).slice(0, 300)}`);
     return response.json();
   }
 
@@ -85,7 +88,9 @@ class StrapiClient {
       throw new TransferError(`${absolute} cannot be reached (${(error as Error).message})`);
     }
     if (response.status >= 300 && response.status < 400) {
-      throw new TransferError(`${absolute} answered a redirect (${response.status}) to ${String(response.headers.get('location')).slice(0, 200)}: redirects are not followed; pass the final host with --file-origin and make the source name it`);
+      throw new TransferError(
+        `${absolute} answered a redirect (${response.status}) to ${String(response.headers.get('location')).slice(0, 200)}: redirects are not followed; pass the final host with --file-origin and make the source name it`,
+      );
     }
     if (!response.ok || !response.body) throw new TransferError(`${absolute} answered ${response.status}`);
     return Readable.fromWeb(response.body as WebStream);
@@ -139,21 +144,39 @@ function toEntity(model: ContentType, document: Json, project: TransferProject):
       else if (attribute.kind === 'relation') {
         const targets = Array.isArray(value) ? value : value ? [value] : [];
         targets.forEach((target: Json, index) => {
-          if (attribute.owner) links.push({ kind: 'relation.basic', left: { type: owner.uid, ref: ownerId, field: key, pos: index + 1 }, right: { type: attribute.target, ref: target.id as number } });
+          if (attribute.owner)
+            links.push({
+              kind: 'relation.basic',
+              left: { type: owner.uid, ref: ownerId, field: key, pos: index + 1 },
+              right: { type: attribute.target, ref: target.id as number },
+            });
           // Seen from the other side: this row's place in the owner's... list of the target: the owner's entity order.
-          else if (attribute.mappedBy) links.push({ kind: 'relation.basic', left: { type: owner.uid, ref: ownerId, field: key, pos: index + 1 }, right: { type: attribute.target, ref: target.id as number, field: attribute.mappedBy } });
+          else if (attribute.mappedBy)
+            links.push({
+              kind: 'relation.basic',
+              left: { type: owner.uid, ref: ownerId, field: key, pos: index + 1 },
+              right: { type: attribute.target, ref: target.id as number, field: attribute.mappedBy },
+            });
         });
       } else if (attribute.kind === 'media') {
         const files = Array.isArray(value) ? value : value ? [value] : [];
         files.forEach((file: Json, index) => {
-          links.push({ kind: 'relation.morph', left: { type: FILE_UID, ref: file.id as number, field: 'related' }, right: { type: owner.uid, ref: ownerId, field: key, pos: index + 1 } });
+          links.push({
+            kind: 'relation.morph',
+            left: { type: FILE_UID, ref: file.id as number, field: 'related' },
+            right: { type: owner.uid, ref: ownerId, field: key, pos: index + 1 },
+          });
         });
       } else if (attribute.kind === 'component' || attribute.kind === 'dynamiczone') {
         const nest = (item: Json): Json => {
           const uid = attribute.kind === 'component' ? attribute.component : String(item.__component);
           const component = project.schema.components.get(uid);
           if (!component) return item;
-          return { id: item.id, ...walk(component, item.id as number, item), ...(attribute.kind === 'dynamiczone' ? { __component: uid } : {}) };
+          return {
+            id: item.id,
+            ...walk(component, item.id as number, item),
+            ...(attribute.kind === 'dynamiczone' ? { __component: uid } : {}),
+          };
         };
         data[key] = Array.isArray(value) ? value.map((item: Json) => nest(item)) : value ? nest(value as Json) : null;
       }
@@ -166,7 +189,13 @@ function toEntity(model: ContentType, document: Json, project: TransferProject):
 }
 
 /** `fileOrigins`: origins (`https://bucket.example.com`) besides the source's own whose files may be fetched. */
-export async function importFromStrapi(project: TransferProject, baseUrl: string, token: string, progress: Progress, fileOrigins: readonly string[] = []): Promise<Summary> {
+export async function importFromStrapi(
+  project: TransferProject,
+  baseUrl: string,
+  token: string,
+  progress: Progress,
+  fileOrigins: readonly string[] = [],
+): Promise<Summary> {
   const base = baseUrl.replace(/\/+$/, '');
   const prefix = project.config.api.rest.prefix;
   const origins = fileOrigins.map((value) => {
@@ -185,7 +214,9 @@ export async function importFromStrapi(project: TransferProject, baseUrl: string
   const linksFile = join(work, 'links.jsonl');
   const spool = createWriteStream(linksFile);
   const keep = async (links: Link[]) => {
-    for (const link of links) if (!spool.write(`${JSON.stringify(link)}\n`)) await new Promise<void>((resolve) => spool.once('drain', () => resolve()));
+    for (const link of links)
+      if (!spool.write(`${JSON.stringify(link)}\n`))
+        await new Promise<void>((resolve) => spool.once('drain', () => resolve()));
   };
   const write = async (uid: string, entities: Entity[]) => {
     if (entities.length === 0) return;
@@ -196,21 +227,35 @@ export async function importFromStrapi(project: TransferProject, baseUrl: string
     // Locales first: documents are written in them.
     const locales = (await client.get(`${prefix}/i18n/locales`)) as Json[];
     progress.begin('locales', locales.length);
-    await write(LOCALE_UID, locales.map((l) => ({ type: LOCALE_UID, id: l.id as number, data: l })));
+    await write(
+      LOCALE_UID,
+      locales.map((l) => ({ type: LOCALE_UID, id: l.id as number, data: l })),
+    );
     const defaultLocale = locales.find((l) => l.isDefault)?.code;
-    if (typeof defaultLocale === 'string') await state.configuration({ type: 'core-store', value: { key: 'plugin_i18n_default_locale', value: defaultLocale, type: 'string' } });
+    if (typeof defaultLocale === 'string')
+      await state.configuration({
+        type: 'core-store',
+        value: { key: 'plugin_i18n_default_locale', value: defaultLocale, type: 'string' },
+      });
     const codes = locales.map((l) => String(l.code));
 
     // Files, their bytes and formats.
     progress.begin('files');
     for (let page = 1; ; page++) {
-      const files = (await client.get(`${prefix}/upload/files`, { pagination: { page, pageSize: PAGE_SIZE }, sort: 'id:asc' })) as Json[];
-      await write(FILE_UID, files.map(({ isUrlSigned: _signed, ...file }) => ({ type: FILE_UID, id: file.id as number, data: file })));
+      const files = (await client.get(`${prefix}/upload/files`, {
+        pagination: { page, pageSize: PAGE_SIZE },
+        sort: 'id:asc',
+      })) as Json[];
+      await write(
+        FILE_UID,
+        files.map(({ isUrlSigned: _signed, ...file }) => ({ type: FILE_UID, id: file.id as number, data: file })),
+      );
       for (const file of files) {
         const objects = [file, ...Object.values((file.formats ?? {}) as Record<string, Json>)];
         for (const object of objects) {
           if (typeof object.url !== 'string' || typeof object.hash !== 'string') continue;
-          const size = typeof object.sizeInBytes === 'number' ? object.sizeInBytes : Math.round(Number(object.size ?? 0) * 1000);
+          const size =
+            typeof object.sizeInBytes === 'number' ? object.sizeInBytes : Math.round(Number(object.size ?? 0) * 1000);
           await state.asset(`${object.hash}${String(object.ext ?? '')}`, size, await client.download(object.url));
         }
       }
@@ -221,21 +266,50 @@ export async function importFromStrapi(project: TransferProject, baseUrl: string
     progress.begin('users');
     try {
       const { roles } = (await client.get(`${prefix}/users-permissions/roles`)) as { roles: Json[] };
-      await write(ROLE_UID, roles.map((role) => ({ type: ROLE_UID, id: role.id as number, data: { documentId: role.documentId, name: role.name, description: role.description, type: role.type, createdAt: role.createdAt, updatedAt: role.updatedAt, publishedAt: role.publishedAt } })));
+      await write(
+        ROLE_UID,
+        roles.map((role) => ({
+          type: ROLE_UID,
+          id: role.id as number,
+          data: {
+            documentId: role.documentId,
+            name: role.name,
+            description: role.description,
+            type: role.type,
+            createdAt: role.createdAt,
+            updatedAt: role.updatedAt,
+            publishedAt: role.publishedAt,
+          },
+        })),
+      );
     } catch (error) {
       summary.note(`roles could not be read (${(error as Error).message}); users keep this project's default role`);
     }
     const users = project.schema.contentTypes.get(USER_UID)!;
     for (let start = 0; ; start += PAGE_SIZE) {
-      const list = (await client.get(`${prefix}/users`, { start, limit: PAGE_SIZE, sort: 'id:asc', populate: { role: { fields: ['type'] } } })) as Json[];
+      const list = (await client.get(`${prefix}/users`, {
+        start,
+        limit: PAGE_SIZE,
+        sort: 'id:asc',
+        populate: { role: { fields: ['type'] } },
+      })) as Json[];
       const collected = list.map((user) => toEntity(users, user, project));
-      await write(USER_UID, collected.map((c) => c.entity));
+      await write(
+        USER_UID,
+        collected.map((c) => c.entity),
+      );
       await keep(collected.flatMap((c) => c.links));
       if (list.length < PAGE_SIZE) break;
     }
-    summary.note('password hashes are not readable over the API: imported users sign in after a password reset (or import a strapi export archive with vellum import --file, which keeps them)');
-    summary.note("role grants are not readable with an API token: grant them with vellum permissions grant or config/permissions (the archive import brings them)");
-    summary.note('API tokens and administrators stay on Strapi: create them with vellum token create and vellum admin create');
+    summary.note(
+      'password hashes are not readable over the API: imported users sign in after a password reset (or import a strapi export archive with vellum import --file, which keeps them)',
+    );
+    summary.note(
+      'role grants are not readable with an API token: grant them with vellum permissions grant or config/permissions (the archive import brings them)',
+    );
+    summary.note(
+      'API tokens and administrators stay on Strapi: create them with vellum token create and vellum admin create',
+    );
 
     // The project's types, both publication states, every locale.
     for (const type of project.schema.contentTypes.values()) {
@@ -246,13 +320,20 @@ export async function importFromStrapi(project: TransferProject, baseUrl: string
       // the drafts of the documents linking to it, in their order (links only).
       const linksOnly = (status: string) => !type.draftAndPublish && status === 'draft';
       const statuses = ['draft', 'published'];
-      const privates = Object.values(type.attributes).filter((a) => a.private).map((a) => a.name);
-      if (privates.length) summary.note(`${type.uid}: private attributes (${privates.join(', ')}) are not readable over the API and stay empty`);
+      const privates = Object.values(type.attributes)
+        .filter((a) => a.private)
+        .map((a) => a.name);
+      if (privates.length)
+        summary.note(
+          `${type.uid}: private attributes (${privates.join(', ')}) are not readable over the API and stay empty`,
+        );
       for (const status of statuses) {
         for (const locale of type.localized ? codes : [undefined]) {
           if (type.kind === 'singleType') {
             try {
-              const answer = (await client.get(`${prefix}/${type.singularName}`, { status, locale, populate })) as { data: Json };
+              const answer = (await client.get(`${prefix}/${type.singularName}`, { status, locale, populate })) as {
+                data: Json;
+              };
               const collected = toEntity(type, answer.data, project);
               if (!linksOnly(status)) await write(type.uid, [collected.entity]);
               await keep(collected.links);
@@ -262,9 +343,19 @@ export async function importFromStrapi(project: TransferProject, baseUrl: string
             continue;
           }
           for (let page = 1; ; page++) {
-            const answer = (await client.get(`${prefix}/${type.pluralName}`, { status, locale, populate, pagination: { page, pageSize: PAGE_SIZE }, sort: 'id:asc' })) as { data: Json[]; meta: { pagination: { pageCount: number } } };
+            const answer = (await client.get(`${prefix}/${type.pluralName}`, {
+              status,
+              locale,
+              populate,
+              pagination: { page, pageSize: PAGE_SIZE },
+              sort: 'id:asc',
+            })) as { data: Json[]; meta: { pagination: { pageCount: number } } };
             const collected = answer.data.map((document) => toEntity(type, document, project));
-            if (!linksOnly(status)) await write(type.uid, collected.map((c) => c.entity));
+            if (!linksOnly(status))
+              await write(
+                type.uid,
+                collected.map((c) => c.entity),
+              );
             await keep(collected.flatMap((c) => c.links));
             if (page >= answer.meta.pagination.pageCount) break;
           }

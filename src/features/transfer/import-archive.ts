@@ -75,7 +75,10 @@ async function scan(file: string, progress: Progress): Promise<Scan> {
     }
   }
   progress.end();
-  if (!metadata) throw new TransferError(`${file} has no metadata.json: not an archive of strapi export (an encrypted archive must be decrypted first: strapi export --no-encrypt)`);
+  if (!metadata)
+    throw new TransferError(
+      `${file} has no metadata.json: not an archive of strapi export (an encrypted archive must be decrypted first: strapi export --no-encrypt)`,
+    );
   return result;
 }
 
@@ -99,7 +102,12 @@ class EntityBatches {
 }
 
 const isEntity = (value: unknown): value is Entity =>
-  !!value && typeof value === 'object' && typeof (value as Entity).type === 'string' && (value as Entity).id !== undefined && !!(value as Entity).data && typeof (value as Entity).data === 'object';
+  !!value &&
+  typeof value === 'object' &&
+  typeof (value as Entity).type === 'string' &&
+  (value as Entity).id !== undefined &&
+  !!(value as Entity).data &&
+  typeof (value as Entity).data === 'object';
 
 /** Writes a line to a spool file, waiting when the disk is slower than the archive. */
 async function spool(out: WriteStream, line: unknown): Promise<void> {
@@ -111,7 +119,9 @@ export async function importArchive(project: TransferProject, file: string, prog
   const summary = new Summary('archive', file);
   summary.sourceVersion = scanned.version;
   if (scanned.version && !scanned.version.startsWith('5.')) {
-    summary.note(`the archive comes from Strapi ${scanned.version}; Vellum reads Strapi 5's format (documentId), older archives may miss documentIds`);
+    summary.note(
+      `the archive comes from Strapi ${scanned.version}; Vellum reads Strapi 5's format (documentId), older archives may miss documentIds`,
+    );
   }
   const state = new ImportState(project, summary, progress);
   await state.prepare();
@@ -126,7 +136,8 @@ export async function importArchive(project: TransferProject, file: string, prog
         if (!inEntities) progress.begin('entities', scanned.entities);
         inEntities = true;
         for await (const line of jsonLines(entry.body, entry.path)) {
-          if (!isEntity(line)) throw new TransferError(`${entry.path}: a line that is not an entity ({ type, id, data })`);
+          if (!isEntity(line))
+            throw new TransferError(`${entry.path}: a line that is not an entity ({ type, id, data })`);
           await batches.add(line);
         }
         await batches.drain();
@@ -171,7 +182,8 @@ export async function importArchive(project: TransferProject, file: string, prog
   await summary.compare(project, scanned.perType, 'archive');
   summary.assets = { count: state.assetsStored, bytes: scanned.assetBytes };
   summary.peakRss = progress.peakRss;
-  summary.note('API tokens and administrators are not part of an archive: create them with vellum token create and vellum admin create');
+  summary.note(
+    'API tokens and administrators are not part of an archive: create them with vellum token create and vellum admin create',
+  );
   return summary;
 }
-

@@ -9,7 +9,13 @@ import type { Readable } from 'node:stream';
 import { ROLE_UID, USER_UID } from '../users-permissions/index.js';
 import type { RawVersion, RelationLinkInput, MediaLinkInput, RestoreSink } from '../../core/documents/service.js';
 import { TransferError, ValidationError } from '../../core/errors.js';
-import { FILE_UID, type ContentType, type LinkTable, type Model, type RelationAttribute } from '../../core/schema/model.js';
+import {
+  FILE_UID,
+  type ContentType,
+  type LinkTable,
+  type Model,
+  type RelationAttribute,
+} from '../../core/schema/model.js';
 import type { Progress } from './progress.js';
 import type { TransferProject } from './project.js';
 import type { Summary } from './summary.js';
@@ -50,7 +56,8 @@ const str = (value: unknown): string | undefined => (typeof value === 'string' ?
 
 /** An archive id as a map key: a number when it is one (smaller maps: 100,000s of rows). */
 type Ref = number | string;
-const refKey = (ref: unknown): Ref => (typeof ref === 'number' ? ref : typeof ref === 'string' && /^\d{1,15}$/.test(ref) ? Number(ref) : String(ref));
+const refKey = (ref: unknown): Ref =>
+  typeof ref === 'number' ? ref : typeof ref === 'string' && /^\d{1,15}$/.test(ref) ? Number(ref) : String(ref);
 
 const MIME_BY_EXT: Record<string, string> = {
   '.png': 'image/png',
@@ -113,7 +120,10 @@ export class ImportState {
   /** What the project holds already that an archive's rows are matched against (roles by type). */
   async prepare(): Promise<void> {
     const roles = this.schema.contentTypes.get(ROLE_UID)!;
-    for (const row of await this.project.database.db.selectFrom(roles.table).select(['document_id', 'type']).execute()) {
+    for (const row of await this.project.database.db
+      .selectFrom(roles.table)
+      .select(['document_id', 'type'])
+      .execute()) {
       this.rolesByType.set(row.type as string, row.document_id as string);
     }
     for (const code of this.project.documents.i18n.locales) this.knownLocales.add(code);
@@ -140,7 +150,8 @@ export class ImportState {
 
   private async write(uid: string, batch: Entity[]): Promise<void> {
     if (uid === PERMISSION_UID) {
-      for (const entity of batch) if (typeof entity.data.action === 'string') this.permissions.set(refKey(entity.id), entity.data.action);
+      for (const entity of batch)
+        if (typeof entity.data.action === 'string') this.permissions.set(refKey(entity.id), entity.data.action);
       this.summary.wrote(uid, batch.length);
       return;
     }
@@ -149,20 +160,41 @@ export class ImportState {
         const code = str(entity.data.code);
         if (!code) continue;
         const { documentId, name, createdAt, updatedAt, publishedAt } = entity.data;
-        await this.project.documents.locales.restore({ code, name: str(name), documentId: str(documentId), createdAt, updatedAt, publishedAt });
+        await this.project.documents.locales.restore({
+          code,
+          name: str(name),
+          documentId: str(documentId),
+          createdAt,
+          updatedAt,
+          publishedAt,
+        });
         this.knownLocales.add(code);
       }
       this.summary.wrote(uid, batch.length);
       return;
     }
     if (uid === FOLDER_UID) {
-      this.summary.leftOut(uid, batch.length, 'Vellum has no media folders: files keep their folderPath and show at the root');
+      this.summary.leftOut(
+        uid,
+        batch.length,
+        'Vellum has no media folders: files keep their folderPath and show at the root',
+      );
       return;
     }
     const type = this.schema.contentTypes.get(uid);
     if (!type) {
-      if (uid.startsWith('admin::')) this.summary.leftOut(uid, batch.length, 'administration data: Vellum keeps its own (vellum admin, vellum token)');
-      else if (uid.startsWith('api::')) this.summary.leftOut(uid, batch.length, 'no such content-type in this project: add its schema to src/api and import again');
+      if (uid.startsWith('admin::'))
+        this.summary.leftOut(
+          uid,
+          batch.length,
+          'administration data: Vellum keeps its own (vellum admin, vellum token)',
+        );
+      else if (uid.startsWith('api::'))
+        this.summary.leftOut(
+          uid,
+          batch.length,
+          'no such content-type in this project: add its schema to src/api and import again',
+        );
       else this.summary.leftOut(uid, batch.length, 'a plugin Vellum does not have');
       return;
     }
@@ -179,10 +211,14 @@ export class ImportState {
       const entity = batch[0]!;
       throw new TransferError(
         `${uid} ${String(entity.data.documentId)} (archive id ${entity.id}${versions[0]?.locale ? `, locale ${versions[0].locale}` : ''}) could not be written: ${(error as Error).message}` +
-          (error instanceof ValidationError ? ` ${JSON.stringify(error.details)}. Another document of this project holds a unique value it has: change or delete it, then import again` : ''),
+          (error instanceof ValidationError
+            ? ` ${JSON.stringify(error.details)}. Another document of this project holds a unique value it has: change or delete it, then import again`
+            : ''),
       );
     }
-    batch.forEach((entity, i) => this.remember(uid, entity.id, { id: ids[i]!, documentId: versions[i]!.documentId, locale: versions[i]!.locale }));
+    batch.forEach((entity, i) =>
+      this.remember(uid, entity.id, { id: ids[i]!, documentId: versions[i]!.documentId, locale: versions[i]!.locale }),
+    );
     this.summary.wrote(uid, batch.length);
   }
 
@@ -191,7 +227,8 @@ export class ImportState {
     const versions: RawVersion[] = [];
     for (const entity of batch) {
       const { documentId, locale, publishedAt, createdAt, updatedAt, ...values } = entity.data;
-      if (typeof documentId !== 'string' || documentId === '') throw new TransferError(`${type.uid} archive id ${entity.id} has no documentId (not an archive of Strapi 5)`);
+      if (typeof documentId !== 'string' || documentId === '')
+        throw new TransferError(`${type.uid} archive id ${entity.id} has no documentId (not an archive of Strapi 5)`);
       let code: string | null = null;
       if (type.localized) {
         code = typeof locale === 'string' && locale ? locale : this.project.documents.i18n.defaultLocale;
@@ -215,14 +252,19 @@ export class ImportState {
     if (type.uid === USER_UID) {
       const emails = versions.map((v) => str(v.values.email)).filter((e): e is string => !!e);
       if (emails.length) {
-        const rows = await this.project.database.db.selectFrom(type.table).select(['id', 'document_id', 'email', 'password']).where('email', 'in', emails).execute();
+        const rows = await this.project.database.db
+          .selectFrom(type.table)
+          .select(['id', 'document_id', 'email', 'password'])
+          .where('email', 'in', emails)
+          .execute();
         const byEmail = new Map(rows.map((row) => [row.email as string, row]));
         for (const version of versions) {
           const existing = byEmail.get(str(version.values.email) ?? '');
           if (!existing) continue;
           version.documentId = existing.document_id as string;
           // A password replaced by the archive's: what was signed in with the old one ends (JWTs and sessions).
-          if ('password' in version.values && version.values.password !== existing.password) await this.project.auth.account.revokeJwts(Number(existing.id));
+          if ('password' in version.values && version.values.password !== existing.password)
+            await this.project.auth.account.revokeJwts(Number(existing.id));
         }
       }
     }
@@ -257,7 +299,8 @@ export class ImportState {
       await (this.project.provider.uploadStream ?? this.project.provider.upload).call(this.project.provider, file);
     } catch (error) {
       // Stored by an earlier run (the local provider never overwrites): the same bytes.
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw new TransferError(`assets/uploads/${name}: storage refused it: ${(error as Error).message}`);
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST')
+        throw new TransferError(`assets/uploads/${name}: storage refused it: ${(error as Error).message}`);
       stream.destroy();
     }
     if (file.url && file.url !== `/uploads/${name}`) this.urls.set(name, file.url);
@@ -269,11 +312,15 @@ export class ImportState {
    * `strapi.store`; an export gives them back); the default locale and registration also apply here.
    */
   async configuration(line: unknown): Promise<void> {
-    const entry = line as { type?: unknown; value?: { key?: unknown; value?: unknown; type?: unknown; environment?: unknown; tag?: unknown } };
+    const entry = line as {
+      type?: unknown;
+      value?: { key?: unknown; value?: unknown; type?: unknown; environment?: unknown; tag?: unknown };
+    };
     if (entry.type === 'webhook') this.summary.leftOut('webhooks', 1, 'Vellum has no webhooks to restore them into');
     if (entry.type !== 'core-store' || !entry.value) return;
     const { key, value } = entry.value;
-    if (typeof key === 'string') await this.storeSetting(key, value, entry.value.type, entry.value.environment, entry.value.tag);
+    if (typeof key === 'string')
+      await this.storeSetting(key, value, entry.value.type, entry.value.environment, entry.value.tag);
     if (key === 'plugin_i18n_default_locale' && typeof value === 'string') {
       if (!this.knownLocales.has(value)) await this.project.documents.locales.add(value);
       await this.project.documents.locales.setDefault(value);
@@ -284,17 +331,30 @@ export class ImportState {
     }
   }
 
-  private async storeSetting(key: string, value: unknown, type: unknown, environment: unknown, tag: unknown): Promise<void> {
+  private async storeSetting(
+    key: string,
+    value: unknown,
+    type: unknown,
+    environment: unknown,
+    tag: unknown,
+  ): Promise<void> {
     const text = (v: unknown) => (typeof v === 'string' ? v : null);
     const scope = { key, environment: text(environment), tag: text(tag) };
     const values = { value: JSON.stringify(value) ?? null, type: text(type) ?? typeof value };
     await this.project.database.write(async (trx) => {
       let query = trx.selectFrom('strapi_core_store_settings').select('id').where('key', '=', key);
-      query = scope.environment === null ? query.where('environment', 'is', null) : query.where('environment', '=', scope.environment);
+      query =
+        scope.environment === null
+          ? query.where('environment', 'is', null)
+          : query.where('environment', '=', scope.environment);
       query = scope.tag === null ? query.where('tag', 'is', null) : query.where('tag', '=', scope.tag);
       const row = await query.executeTakeFirst();
       if (row) await trx.updateTable('strapi_core_store_settings').set(values).where('id', '=', row.id).execute();
-      else await trx.insertInto('strapi_core_store_settings').values({ ...scope, ...values }).execute();
+      else
+        await trx
+          .insertInto('strapi_core_store_settings')
+          .values({ ...scope, ...values })
+          .execute();
     });
   }
 
@@ -337,7 +397,8 @@ export class ImportState {
 
   private relation(link: Link, into: Map<LinkTable, RelationLinkInput[]>): void {
     let { left, right } = link;
-    const model = (uid: string): Model | undefined => this.schema.contentTypes.get(uid) ?? this.schema.components.get(uid);
+    const model = (uid: string): Model | undefined =>
+      this.schema.contentTypes.get(uid) ?? this.schema.components.get(uid);
     let attribute = left.field ? model(left.type)?.attributes[left.field] : undefined;
     if (attribute?.kind === 'relation' && !attribute.owner && right.field) {
       // The archive names the link from the side Vellum does not store it on.
@@ -352,7 +413,13 @@ export class ImportState {
           const targetType = this.schema.contentTypes.get(other.target)!;
           const rows = into.get(other.link) ?? [];
           into.set(other.link, rows);
-          rows.push({ entityId: owner, documentId: target.documentId, locale: targetType.localized ? target.locale : null, targetOrd: null, entityOrd: right.pos ?? null });
+          rows.push({
+            entityId: owner,
+            documentId: target.documentId,
+            locale: targetType.localized ? target.locale : null,
+            targetOrd: null,
+            entityOrd: right.pos ?? null,
+          });
           return;
         }
       }
@@ -371,7 +438,13 @@ export class ImportState {
     const targetType = this.schema.contentTypes.get(attribute.target)!;
     const rows = into.get(attribute.link) ?? [];
     into.set(attribute.link, rows);
-    rows.push({ entityId: owner, documentId: target.documentId, locale: targetType.localized ? target.locale : null, targetOrd: left.pos ?? null, entityOrd: right.pos ?? null });
+    rows.push({
+      entityId: owner,
+      documentId: target.documentId,
+      locale: targetType.localized ? target.locale : null,
+      targetOrd: left.pos ?? null,
+      entityOrd: right.pos ?? null,
+    });
   }
 
   /**
@@ -385,8 +458,11 @@ export class ImportState {
       if (!type || uid === ROLE_UID || uid === USER_UID) continue;
       const written = [...refs.values()];
       const documentIds = [...new Set(written.map((ref) => ref.documentId))];
-      const removed = await this.project.documents.raw.write((writer) => writer.staleVersions(type, documentIds, new Set(written.map((ref) => ref.id))));
-      if (removed) this.summary.note(`${uid}: ${removed} version(s) the source does not have were removed from its documents`);
+      const removed = await this.project.documents.raw.write((writer) =>
+        writer.staleVersions(type, documentIds, new Set(written.map((ref) => ref.id))),
+      );
+      if (removed)
+        this.summary.note(`${uid}: ${removed} version(s) the source does not have were removed from its documents`);
     }
     const known = new Set(this.project.auth.actions);
     const unknown = new Set<string>();
@@ -401,7 +477,9 @@ export class ImportState {
       await roles.grant(role.documentId, grantable);
     }
     if (unknown.size) {
-      this.summary.note(`${unknown.size} permission(s) name actions Vellum does not have and were left out (${[...unknown].slice(0, 6).join(', ')}${unknown.size > 6 ? ', ...' : ''})`);
+      this.summary.note(
+        `${unknown.size} permission(s) name actions Vellum does not have and were left out (${[...unknown].slice(0, 6).join(', ')}${unknown.size > 6 ? ', ...' : ''})`,
+      );
     }
     if (this.urls.size) await this.fixUrls();
   }
@@ -412,7 +490,11 @@ export class ImportState {
     const ids = [...(this.rows.get(FILE_UID)?.values() ?? [])].map((ref) => ref.id);
     const { db } = this.project.database;
     for (let i = 0; i < ids.length; i += 200) {
-      const rows = await db.selectFrom(files.table).select(['id', 'hash', 'ext', 'url', 'formats']).where('id', 'in', ids.slice(i, i + 200)).execute();
+      const rows = await db
+        .selectFrom(files.table)
+        .select(['id', 'hash', 'ext', 'url', 'formats'])
+        .where('id', 'in', ids.slice(i, i + 200))
+        .execute();
       await this.project.database.write(async (trx) => {
         for (const row of rows) {
           const url = this.urls.get(`${String(row.hash)}${String(row.ext ?? '')}`);
@@ -420,7 +502,9 @@ export class ImportState {
           if (typeof formats === 'string') formats = JSON.parse(formats);
           let changed = false;
           if (formats && typeof formats === 'object') {
-            for (const format of Object.values(formats as Record<string, { hash?: string; ext?: string; url?: string }>)) {
+            for (const format of Object.values(
+              formats as Record<string, { hash?: string; ext?: string; url?: string }>,
+            )) {
               const next = this.urls.get(`${format.hash}${format.ext ?? ''}`);
               if (next && format.url !== next) {
                 format.url = next;

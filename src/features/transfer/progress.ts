@@ -82,7 +82,10 @@ export class Progress {
       if (!force) this.out.write(`${this.stage}: ${count} (${rate})\n`);
       return;
     }
-    const width = Math.max(10, Math.min(40, (this.out.columns ?? 80) - this.stage.length - count.length - rate.length - 10));
+    const width = Math.max(
+      10,
+      Math.min(40, (this.out.columns ?? 80) - this.stage.length - count.length - rate.length - 10),
+    );
     const filled = this.total ? Math.min(width, Math.round((this.done / this.total) * width)) : 0;
     const bar = this.total ? `[${'#'.repeat(filled)}${'-'.repeat(width - filled)}] ` : '';
     this.out.write(`\r\x1b[K${this.stage} ${bar}${count} ${rate}`);

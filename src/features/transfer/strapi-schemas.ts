@@ -19,7 +19,16 @@ const pascal = (text: string): string =>
     .map((part) => part.charAt(0).toUpperCase() + part.slice(1))
     .join('');
 
-const creator = { type: 'relation', relation: 'oneToOne', target: 'admin::user', configurable: false, writable: false, visible: false, useJoinTable: false, private: true };
+const creator = {
+  type: 'relation',
+  relation: 'oneToOne',
+  target: 'admin::user',
+  configurable: false,
+  writable: false,
+  visible: false,
+  useJoinTable: false,
+  private: true,
+};
 
 function systemAttributes(type: ContentType): Json {
   return {
@@ -43,7 +52,8 @@ function systemAttributes(type: ContentType): Json {
   };
 }
 
-const pick = (raw: Json, keys: string[]): Json => Object.fromEntries(keys.filter((key) => raw[key] !== undefined).map((key) => [key, raw[key]]));
+const pick = (raw: Json, keys: string[]): Json =>
+  Object.fromEntries(keys.filter((key) => raw[key] !== undefined).map((key) => [key, raw[key]]));
 
 function contentTypeSchema(type: ContentType, raw: Json): Json {
   const info = (raw.info ?? {}) as Json;
@@ -85,13 +95,18 @@ export function archiveSchemas(project: TransferProject): Json[] {
     // A project that extends the user type (src/extensions/users-permissions) exports its own.
     if (builtIn.uid === USER_UID && user && userRaw) {
       const base = contentTypeSchema(user, userRaw);
-      schemas.push({ ...builtIn, ...base, attributes: { ...((builtIn.attributes ?? {}) as Json), ...(base.attributes as Json) } });
+      schemas.push({
+        ...builtIn,
+        ...base,
+        attributes: { ...((builtIn.attributes ?? {}) as Json), ...(base.attributes as Json) },
+      });
     } else schemas.push(builtIn);
   }
   for (const type of project.schema.contentTypes.values()) {
     if (type.builtIn) continue;
     schemas.push(contentTypeSchema(type, project.rawSchema(type.file) ?? {}));
   }
-  for (const component of project.schema.components.values()) schemas.push(componentSchema(component, project.rawSchema(component.file) ?? {}));
+  for (const component of project.schema.components.values())
+    schemas.push(componentSchema(component, project.rawSchema(component.file) ?? {}));
   return schemas;
 }

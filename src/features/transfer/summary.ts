@@ -54,7 +54,10 @@ export class Summary {
       const entry = this.types.get(uid) ?? { source: 0, written: 0 };
       entry.source = count;
       if (type) {
-        const row = await project.database.db.selectFrom(type.table).select((eb) => eb.fn.countAll().as('n')).executeTakeFirst();
+        const row = await project.database.db
+          .selectFrom(type.table)
+          .select((eb) => eb.fn.countAll().as('n'))
+          .executeTakeFirst();
         entry.destination = Number(row?.n ?? 0);
       }
       this.types.set(uid, entry);
@@ -75,7 +78,9 @@ export class Summary {
       const width = Math.max(...rows.map(([uid]) => uid.length), 4);
       out.push(`${'type'.padEnd(width)}  ${'source'.padStart(8)}  ${'written'.padStart(8)}  ${'here now'.padStart(8)}`);
       for (const [uid, c] of rows) {
-        out.push(`${uid.padEnd(width)}  ${String(c.source).padStart(8)}  ${String(c.written).padStart(8)}  ${(c.destination === undefined ? '-' : String(c.destination)).padStart(8)}`);
+        out.push(
+          `${uid.padEnd(width)}  ${String(c.source).padStart(8)}  ${String(c.written).padStart(8)}  ${(c.destination === undefined ? '-' : String(c.destination)).padStart(8)}`,
+        );
       }
     }
     if (this.assets.count) out.push(`files: ${this.assets.count} (${(this.assets.bytes / 1e6).toFixed(1)} MB)`);
@@ -87,7 +92,8 @@ export class Summary {
       if (skipped.length > 20) out.push(`  ... and ${skipped.length - 20} more`);
     }
     for (const note of this.notes) out.push(`note: ${note}`);
-    if (this.seconds) out.push(`time: ${this.seconds.toFixed(1)} s; peak memory (RSS): ${Math.round(this.peakRss / 1e6)} MB`);
+    if (this.seconds)
+      out.push(`time: ${this.seconds.toFixed(1)} s; peak memory (RSS): ${Math.round(this.peakRss / 1e6)} MB`);
     return out;
   }
 }

@@ -20,12 +20,21 @@ const collect = async <T>(source: AsyncIterable<T>): Promise<T[]> => {
 describe('JSON lines of an archive', () => {
   it('parses lines split anywhere, multi-byte characters included, the last one without a newline', async () => {
     const text = Buffer.from('{"a":"é€"}\n\n{"b":[1,2]}\r\n{"c":"😀"}');
-    const parts = [text.subarray(0, 8), text.subarray(8, 9), text.subarray(9, 17), text.subarray(17, 31), text.subarray(31)];
+    const parts = [
+      text.subarray(0, 8),
+      text.subarray(8, 9),
+      text.subarray(9, 17),
+      text.subarray(17, 31),
+      text.subarray(31),
+    ];
     assert.deepEqual(await collect(jsonLines(chunks(...parts), 'x.jsonl')), [{ a: 'é€' }, { b: [1, 2] }, { c: '😀' }]);
   });
 
   it('names the file and the line of a line that is not JSON', async () => {
-    await assert.rejects(collect(jsonLines(chunks('{"a":1}\n{oops}\n'), 'entities/e.jsonl')), (error: Error) => error.name === 'TransferError' && /entities\/e\.jsonl, line 2/.test(error.message));
+    await assert.rejects(
+      collect(jsonLines(chunks('{"a":1}\n{oops}\n'), 'entities/e.jsonl')),
+      (error: Error) => error.name === 'TransferError' && /entities\/e\.jsonl, line 2/.test(error.message),
+    );
   });
 });
 
@@ -39,8 +48,15 @@ describe('archive entries', () => {
     writeFileSync(join(tree, 'metadata.json'), '{"strapi":{"version":"5.54.0"}}');
     writeFileSync(join(tree, 'entities', 'entities_00001.jsonl'), '{"type":"t","id":1,"data":{}}\n');
     writeFileSync(join(tree, 'big.bin'), Buffer.alloc(300_000, 7));
-    for (const [file, gzip] of [[join(dir, 'a.tar.gz'), true], [join(dir, 'a.tar'), false]] as const) {
-      await create({ gzip, file, cwd: tree, portable: true }, ['big.bin', 'entities/entities_00001.jsonl', 'metadata.json']);
+    for (const [file, gzip] of [
+      [join(dir, 'a.tar.gz'), true],
+      [join(dir, 'a.tar'), false],
+    ] as const) {
+      await create({ gzip, file, cwd: tree, portable: true }, [
+        'big.bin',
+        'entities/entities_00001.jsonl',
+        'metadata.json',
+      ]);
       const seen: string[] = [];
       for await (const entry of archiveEntries(file)) {
         seen.push(entry.path);
@@ -54,7 +70,10 @@ describe('archive entries', () => {
   it('refuses a file that is not an archive, naming it', async () => {
     const file = join(dir, 'not.tar.gz');
     writeFileSync(file, 'hello, not a tar');
-    await assert.rejects(collect(archiveEntries(file)), (error: Error) => error.name === 'TransferError' && error.message.includes('not.tar.gz'));
+    await assert.rejects(
+      collect(archiveEntries(file)),
+      (error: Error) => error.name === 'TransferError' && error.message.includes('not.tar.gz'),
+    );
   });
 });
 

@@ -44,7 +44,8 @@ export async function* archiveEntries(file: string): AsyncGenerator<ArchiveEntry
   let rejectFailed: (error: unknown) => void = () => undefined;
   const failed = new Promise<never>((_resolve, reject) => (rejectFailed = reject));
   failed.catch(() => undefined);
-  const readable = (error: unknown) => (error instanceof Error ? new TransferError(`${file}: not a readable archive (${error.message})`) : error);
+  const readable = (error: unknown) =>
+    error instanceof Error ? new TransferError(`${file}: not a readable archive (${error.message})`) : error;
   const fail = (error: unknown) => {
     if (failure === undefined) rejectFailed(readable(error));
     failure ??= error;
@@ -120,7 +121,8 @@ export async function* jsonLines(body: AsyncIterable<Buffer>, path: string): Asy
       else line += 1;
     }
     pending = pending.slice(start);
-    if (pending.length > MAX_LINE) throw new TransferError(`${path}, line ${line + 1}: longer than ${MAX_LINE} characters`);
+    if (pending.length > MAX_LINE)
+      throw new TransferError(`${path}, line ${line + 1}: longer than ${MAX_LINE} characters`);
   }
   pending += decoder.end();
   if (pending.trim()) yield parse(pending.trim());

@@ -27,19 +27,28 @@ export interface UploadConfig {
 }
 
 const schema = z.object({
-  sizeLimit: z.coerce.number().int().positive().default(200 * 1024 * 1024),
-  breakpoints: z.record(z.string().regex(/^[A-Za-z0-9_-]+$/), z.coerce.number().int().positive()).default({ large: 1000, medium: 750, small: 500 }),
+  sizeLimit: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(200 * 1024 * 1024),
+  breakpoints: z
+    .record(z.string().regex(/^[A-Za-z0-9_-]+$/), z.coerce.number().int().positive())
+    .default({ large: 1000, medium: 750, small: 500 }),
   responsiveDimensions: z.boolean().default(true),
   provider: z.string().min(1).default('local'),
   providerOptions: z.record(z.string(), z.unknown()).default({}),
 });
 
-const bodySchema = z.object({ formidable: z.object({ maxFileSize: z.coerce.number().int().positive().optional() }).default({}) });
+const bodySchema = z.object({
+  formidable: z.object({ maxFileSize: z.coerce.number().int().positive().optional() }).default({}),
+});
 
 /** `formidable.maxFileSize` of `strapi::body` in `config/middlewares`, if the project sets it. */
 function formidableLimit(middlewares: unknown[]): number | undefined {
   const body = middlewares.find((entry) => asRecord(entry).name === 'strapi::body');
-  return parseConfig(bodySchema, asRecord(asRecord(body).config), 'config/middlewares', 'strapi::body config.').formidable.maxFileSize;
+  return parseConfig(bodySchema, asRecord(asRecord(body).config), 'config/middlewares', 'strapi::body config.')
+    .formidable.maxFileSize;
 }
 
 export function resolveUploadConfig(config: VellumConfig): UploadConfig {

@@ -9,7 +9,12 @@ export interface DetectedType {
 
 /** Text extensions kept as uploaded when the content is plain text (served as text, never as HTML). */
 const TEXT_EXTENSIONS = new Set(['.txt', '.csv', '.md', '.json', '.log', '.tsv', '.yml', '.yaml']);
-const TEXT_MIMES: Record<string, string> = { '.csv': 'text/csv', '.md': 'text/markdown', '.json': 'application/json', '.tsv': 'text/tab-separated-values' };
+const TEXT_MIMES: Record<string, string> = {
+  '.csv': 'text/csv',
+  '.md': 'text/markdown',
+  '.json': 'application/json',
+  '.tsv': 'text/tab-separated-values',
+};
 
 async function readHead(path: string, bytes: number): Promise<Buffer> {
   const handle = await open(path, 'r');
@@ -22,7 +27,8 @@ async function readHead(path: string, bytes: number): Promise<Buffer> {
   }
 }
 
-const isSvg = (head: string) => /^\s*(<\?xml[^>]*>\s*)?(<!--[\s\S]*?-->\s*)*(<!DOCTYPE svg[^>]*>\s*)?<svg[\s>]/i.test(head);
+const isSvg = (head: string) =>
+  /^\s*(<\?xml[^>]*>\s*)?(<!--[\s\S]*?-->\s*)*(<!DOCTYPE svg[^>]*>\s*)?<svg[\s>]/i.test(head);
 
 function isText(head: Buffer): boolean {
   if (head.includes(0)) return false;
@@ -39,7 +45,8 @@ export async function detectType(path: string, clientName: string): Promise<Dete
   const detected = await fileTypeFromFile(path);
   const head = await readHead(path, 4096);
   // file-type names an SVG with an XML prolog plain XML.
-  if ((!detected || detected.ext === 'xml') && isSvg(head.toString('utf8'))) return { mime: 'image/svg+xml', ext: '.svg' };
+  if ((!detected || detected.ext === 'xml') && isSvg(head.toString('utf8')))
+    return { mime: 'image/svg+xml', ext: '.svg' };
   if (detected) return { mime: detected.mime, ext: `.${detected.ext}` };
   if (head.length > 0 && isText(head)) {
     const ext = extname(clientName).toLowerCase();
@@ -52,8 +59,11 @@ export async function detectType(path: string, clientName: string): Promise<Dete
 /** The displayed name: the last path segment, no control characters, at most 255 characters. */
 export function sanitizeName(raw: string | undefined): string {
   const last = basename((raw ?? '').replace(/\\/g, '/'));
-  // eslint-disable-next-line no-control-regex
-  const clean = last.replace(/[\u0000-\u001f\u007f<>:"|?*]/g, '').replace(/^\.+/, '').trim();
+  const clean = last
+    // eslint-disable-next-line no-control-regex
+    .replace(/[\u0000-\u001f\u007f<>:"|?*]/g, '')
+    .replace(/^\.+/, '')
+    .trim();
   return (clean || 'file').slice(0, 255);
 }
 

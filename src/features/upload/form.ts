@@ -31,7 +31,9 @@ function parseFileInfo(raw: unknown, index: number): FileInfo {
     try {
       value = JSON.parse(raw);
     } catch {
-      throw new ValidationError('fileInfo must be JSON', { errors: [{ path: ['fileInfo', index], message: 'fileInfo must be JSON', name: 'ValidationError', value: raw }] });
+      throw new ValidationError('fileInfo must be JSON', {
+        errors: [{ path: ['fileInfo', index], message: 'fileInfo must be JSON', name: 'ValidationError', value: raw }],
+      });
     }
   }
   const parsed = fileInfoSchema.safeParse(value ?? {});
@@ -86,7 +88,8 @@ export async function readForm(request: FastifyRequest, dir: string, limits: For
     await readParts(request, dir, limits, form);
   } catch (error) {
     // Cut off (the request timeout) or gone: nobody is left to answer, and it is not the server's failure.
-    if (request.raw.socket?.destroyed && !(error instanceof VellumError)) throw new ApplicationError('The connection closed before the body arrived');
+    if (request.raw.socket?.destroyed && !(error instanceof VellumError))
+      throw new ApplicationError('The connection closed before the body arrived');
     throw asFormError(error);
   }
   return form;
@@ -144,7 +147,8 @@ async function readParts(request: FastifyRequest, dir: string, limits: FormLimit
       await written;
       if (!tooLarge) form.files.push({ path, clientName: part.filename, sizeInBytes: size });
     } else {
-      fieldsTotal += Buffer.byteLength(part.fieldname) + (typeof part.value === 'string' ? Buffer.byteLength(part.value) : 0);
+      fieldsTotal +=
+        Buffer.byteLength(part.fieldname) + (typeof part.value === 'string' ? Buffer.byteLength(part.value) : 0);
       if (fieldsTotal > limits.fieldsSizeLimit) continue;
       const list = form.fields.get(part.fieldname) ?? [];
       list.push(part.value);
@@ -153,13 +157,19 @@ async function readParts(request: FastifyRequest, dir: string, limits: FormLimit
   }
   if (tooLarge) throw filesTooLarge(limits.requestSizeLimit);
   if (fieldsTotal > limits.fieldsSizeLimit) {
-    throw new PayloadTooLargeError(`The form fields of this request exceed ${limits.fieldsSizeLimit} bytes together (server.bodyLimit)`, { limit: limits.fieldsSizeLimit });
+    throw new PayloadTooLargeError(
+      `The form fields of this request exceed ${limits.fieldsSizeLimit} bytes together (server.bodyLimit)`,
+      { limit: limits.fieldsSizeLimit },
+    );
   }
 }
 
 /** Strapi answers `FileTooBig` when a request's files exceed formidable's maxFileSize together. */
 const filesTooLarge = (limit: number) =>
-  new PayloadTooLargeError(`FileTooBig: the files of this request exceed ${limit} bytes together (strapi::body formidable.maxFileSize)`, { limit });
+  new PayloadTooLargeError(
+    `FileTooBig: the files of this request exceed ${limit} bytes together (strapi::body formidable.maxFileSize)`,
+    { limit },
+  );
 
 const single = (form: ParsedForm, key: string): string | undefined => {
   const value = form.fields.get(key)?.[0];

@@ -55,8 +55,16 @@ const fileId = (raw: string | undefined): number => {
 function adminListQuery(raw: Record<string, unknown>): Record<string, unknown> {
   const { page, pageSize, ...rest } = raw;
   if (page === undefined && pageSize === undefined) return raw;
-  const pagination = typeof rest.pagination === 'object' && rest.pagination !== null ? (rest.pagination as Record<string, unknown>) : {};
-  return { ...rest, pagination: { ...pagination, ...(page === undefined ? {} : { page }), ...(pageSize === undefined ? {} : { pageSize }) } };
+  const pagination =
+    typeof rest.pagination === 'object' && rest.pagination !== null ? (rest.pagination as Record<string, unknown>) : {};
+  return {
+    ...rest,
+    pagination: {
+      ...pagination,
+      ...(page === undefined ? {} : { page }),
+      ...(pageSize === undefined ? {} : { pageSize }),
+    },
+  };
 }
 
 /**
@@ -64,7 +72,8 @@ function adminListQuery(raw: Record<string, unknown>): Record<string, unknown> {
  * else under /uploads (an imported `.shtml`, `.xht`, `.xsl`, `.mml`, `.svgz`, whatever route put it
  * there) is downloaded, never rendered; SVG is shown, sandboxed.
  */
-const INLINE = /\.(png|jpe?g|gif|webp|avif|bmp|ico|tiff?|heic|heif|mp4|m4v|webm|ogv|mov|mp3|m4a|aac|wav|flac|ogg|oga|opus|pdf|txt|csv|json|woff2?|ttf|otf)$/i;
+const INLINE =
+  /\.(png|jpe?g|gif|webp|avif|bmp|ico|tiff?|heic|heif|mp4|m4v|webm|ogv|mov|mp3|m4a|aac|wav|flac|ogg|oga|opus|pdf|txt|csv|json|woff2?|ttf|otf)$/i;
 
 /** Headers for stored files: never sniffed; nothing stored runs script on the API's origin. */
 function storageHeaders(reply: FastifyReply, path: string): void {
@@ -72,7 +81,10 @@ function storageHeaders(reply: FastifyReply, path: string): void {
   // Stored names are unique per upload and never reused.
   reply.header('Cache-Control', 'public, max-age=31536000, immutable');
   // Every file is sandboxed: a document opened from /uploads has no origin to act on.
-  reply.header('Content-Security-Policy', "default-src 'none'; img-src 'self' data:; media-src 'self'; style-src 'unsafe-inline'; sandbox");
+  reply.header(
+    'Content-Security-Policy',
+    "default-src 'none'; img-src 'self' data:; media-src 'self'; style-src 'unsafe-inline'; sandbox",
+  );
   if (!INLINE.test(path) && !/\.svg$/i.test(path)) reply.header('Content-Disposition', 'attachment');
 }
 
@@ -81,7 +93,9 @@ export async function registerUploadRoutes(app: FastifyInstance, options: Upload
   const config = resolveUploadConfig(options.config);
   const prefix = options.config.api.rest.prefix;
   const provider = await loadProvider(config, options.config.projectDir);
-  const library = new MediaLibrary(options.documents, config, provider, (error, message) => app.log.error({ err: error }, message));
+  const library = new MediaLibrary(options.documents, config, provider, (error, message) =>
+    app.log.error({ err: error }, message),
+  );
 
   if (config.provider === 'local') {
     const root = join(config.publicDir, 'uploads');
@@ -99,10 +113,17 @@ export async function registerUploadRoutes(app: FastifyInstance, options: Upload
   }
 
   await app.register(async (scope) => {
-    await scope.register(multipart, { throwFileSizeLimit: true, limits: { fileSize: Math.min(config.sizeLimit, config.requestSizeLimit) } });
+    await scope.register(multipart, {
+      throwFileSizeLimit: true,
+      limits: { fileSize: Math.min(config.sizeLimit, config.requestSizeLimit) },
+    });
 
     /** The upload routes under `base`, each asking `allow` first (the permission's uid: the upload plugin's unless named). */
-    const routes = (base: string, allow: (request: FastifyRequest, action: string, uid?: string) => Promise<void>, paged = false) => {
+    const routes = (
+      base: string,
+      allow: (request: FastifyRequest, action: string, uid?: string) => Promise<void>,
+      paged = false,
+    ) => {
       scope.post(`${base}/upload`, async (request, reply) => {
         const id = (request.query as Record<string, unknown>).id;
         // Replacing a file's bytes or info is `update`, a grant apart from `upload` (Strapi: `upload`).
@@ -140,7 +161,9 @@ export async function registerUploadRoutes(app: FastifyInstance, options: Upload
 
       scope.get<{ Params: { id: string } }>(`${base}/upload/files/:id`, async (request) => {
         await allow(request, 'findOne');
-        return withUrlSigned(await library.findOne(fileId(request.params.id), request.query as Record<string, unknown>));
+        return withUrlSigned(
+          await library.findOne(fileId(request.params.id), request.query as Record<string, unknown>),
+        );
       });
 
       scope.delete<{ Params: { id: string } }>(`${base}/upload/files/:id`, async (request) => {
@@ -148,7 +171,10 @@ export async function registerUploadRoutes(app: FastifyInstance, options: Upload
         return withUrlSigned(await library.delete(fileId(request.params.id)));
       });
     };
-    routes(prefix, async (request, action, uid = UID) => void (await access.authorize(request.headers, { uid, action })));
+    routes(
+      prefix,
+      async (request, action, uid = UID) => void (await access.authorize(request.headers, { uid, action })),
+    );
     const admin = options.admin;
     if (admin) routes('/admin', async (request) => void (await admin(request.headers)), true);
   });

@@ -4,7 +4,15 @@
  */
 import { randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import type { Document, DocumentService, FindManyResult, LinkPermission, LinkRequest, StoredFileRow, TypeDocuments } from '../../core/documents/service.js';
+import type {
+  Document,
+  DocumentService,
+  FindManyResult,
+  LinkPermission,
+  LinkRequest,
+  StoredFileRow,
+  TypeDocuments,
+} from '../../core/documents/service.js';
 import { NotFoundError } from '../../core/errors.js';
 import { FILE_UID } from '../../core/schema/model.js';
 import type { UploadConfig } from './config.js';
@@ -67,11 +75,17 @@ export class MediaLibrary {
    * `mayLink` refuses (before anything is stored) a link into a type the uploader may not update;
    * without it (project code) every link is allowed.
    */
-  async upload(files: ReceivedFile[], infos: FileInfo[], link?: LinkRequest, mayLink: LinkPermission = async () => undefined): Promise<Document[]> {
+  async upload(
+    files: ReceivedFile[],
+    infos: FileInfo[],
+    link?: LinkRequest,
+    mayLink: LinkPermission = async () => undefined,
+  ): Promise<Document[]> {
     const rows = this.documents.files;
     const target = link ? await rows.linkTarget(link, mayLink) : undefined;
     const types = await Promise.all(files.map((file) => detectType(file.path, file.clientName)));
-    if (target) types.forEach((type, index) => rows.assertLinkable(target, sanitizeName(files[index]!.clientName), type.mime));
+    if (target)
+      types.forEach((type, index) => rows.assertLinkable(target, sanitizeName(files[index]!.clientName), type.mime));
 
     const created: Document[] = [];
     try {
@@ -80,17 +94,28 @@ export class MediaLibrary {
         const name = sanitizeName(info.name ?? file.clientName);
         const stored = await this.store(file, name, types[index]!);
         try {
-          const data = { name, alternativeText: info.alternativeText ?? null, caption: info.caption ?? null, focalPoint: info.focalPoint ?? null, ...stored.columns };
+          const data = {
+            name,
+            alternativeText: info.alternativeText ?? null,
+            caption: info.caption ?? null,
+            focalPoint: info.focalPoint ?? null,
+            ...stored.columns,
+          };
           created.push(await this.files.create({ data }));
         } catch (error) {
           await this.removeObjects(stored.objects);
           throw error;
         }
       }
-      if (target) await rows.link(target, created.map((file) => file.id as number));
+      if (target)
+        await rows.link(
+          target,
+          created.map((file) => file.id as number),
+        );
     } catch (error) {
       // All or nothing: files stored before the failure are removed again.
-      for (const file of created) await this.delete(file.id as number).catch((e: unknown) => this.log(e, 'upload rollback failed'));
+      for (const file of created)
+        await this.delete(file.id as number).catch((e: unknown) => this.log(e, 'upload rollback failed'));
       throw error;
     }
     return created;
@@ -107,7 +132,11 @@ export class MediaLibrary {
     if (info.focalPoint !== undefined && info.focalPoint !== null) data.focalPoint = info.focalPoint;
     let replaced: StoredObjects | undefined;
     if (file) {
-      replaced = await this.store(file, (data.name as string | undefined) ?? sanitizeName(file.clientName), await detectType(file.path, file.clientName));
+      replaced = await this.store(
+        file,
+        (data.name as string | undefined) ?? sanitizeName(file.clientName),
+        await detectType(file.path, file.clientName),
+      );
       Object.assign(data, replaced.columns);
     }
     let document: Document;
@@ -235,7 +264,9 @@ export class MediaLibrary {
   /** Storage failures after the database is consistent are logged, not answered. */
   private async removeObjects(objects: ProviderFile[]): Promise<void> {
     for (const object of objects) {
-      await this.provider.delete(object).catch((error: unknown) => this.log(error, `could not delete ${object.hash}${object.ext} from storage`));
+      await this.provider
+        .delete(object)
+        .catch((error: unknown) => this.log(error, `could not delete ${object.hash}${object.ext} from storage`));
     }
   }
 }
@@ -244,11 +275,19 @@ export class MediaLibrary {
 function objectsOf(row: StoredFileRow): ProviderFile[] {
   const base = { name: '', size: 0, sizeInBytes: 0, mime: row.mime };
   const objects: ProviderFile[] = [
-    { ...base, hash: row.hash, ext: row.ext ?? '', url: row.url, provider_metadata: row.provider_metadata as ProviderFile['provider_metadata'] },
+    {
+      ...base,
+      hash: row.hash,
+      ext: row.ext ?? '',
+      url: row.url,
+      provider_metadata: row.provider_metadata as ProviderFile['provider_metadata'],
+    },
   ];
-  const formats = row.formats && typeof row.formats === 'object' ? (row.formats as Record<string, Partial<FormatEntry>>) : {};
+  const formats =
+    row.formats && typeof row.formats === 'object' ? (row.formats as Record<string, Partial<FormatEntry>>) : {};
   for (const format of Object.values(formats)) {
-    if (typeof format?.hash === 'string') objects.push({ ...base, hash: format.hash, ext: format.ext ?? row.ext ?? '', url: format.url });
+    if (typeof format?.hash === 'string')
+      objects.push({ ...base, hash: format.hash, ext: format.ext ?? row.ext ?? '', url: format.url });
   }
   return objects;
 }

@@ -37,11 +37,17 @@ export type DraftAccess = 'editors' | 'find';
  * preview site), which reads drafts as Strapi's tokens do. A caller authorized to delete a type
  * reads what it deletes (the earlier response format answers it).
  */
-function draftReader(drafts: DraftAccess, caller: Caller, permission: Permission): ((type: ContentType) => boolean) | undefined {
+function draftReader(
+  drafts: DraftAccess,
+  caller: Caller,
+  permission: Permission,
+): ((type: ContentType) => boolean) | undefined {
   if (drafts === 'find' || caller.kind === 'api-token') return undefined;
   const { grants } = caller;
   return (type) =>
-    grants.allows(`${type.uid}.create`) || grants.allows(`${type.uid}.update`) || (permission.action === 'delete' && permission.uid === type.uid);
+    grants.allows(`${type.uid}.create`) ||
+    grants.allows(`${type.uid}.update`) ||
+    (permission.action === 'delete' && permission.uid === type.uid);
 }
 
 export class UsersPermissionsAccess implements AccessControl {
@@ -81,10 +87,19 @@ export class UsersPermissionsAccess implements AccessControl {
       // An access token of a refresh session that was logged out or revoked (sessions.ts).
       if (identity.sessionActive === false) throw new UnauthorizedError('Invalid credentials');
       // Issued before the user's password last changed (or was reset): no longer valid.
-      if (identity.revokedThrough !== undefined && (issuedAt === undefined || issuedAt <= identity.revokedThrough)) throw new UnauthorizedError('Invalid credentials');
+      if (identity.revokedThrough !== undefined && (issuedAt === undefined || issuedAt <= identity.revokedThrough))
+        throw new UnauthorizedError('Invalid credentials');
       // Strapi's words for a blocked user's token; Vellum says why in the details.
-      if (identity.blocked) throw new UnauthorizedError('Invalid credentials', { reason: 'Your account has been blocked by an administrator' });
-      return { kind: 'user', userId: identity.id, grants: this.roleGrants(identity.actions), ...(sessionId === undefined ? {} : { sessionId }) };
+      if (identity.blocked)
+        throw new UnauthorizedError('Invalid credentials', {
+          reason: 'Your account has been blocked by an administrator',
+        });
+      return {
+        kind: 'user',
+        userId: identity.id,
+        grants: this.roleGrants(identity.actions),
+        ...(sessionId === undefined ? {} : { sessionId }),
+      };
     }
     const verified = await this.tokens.verify(token);
     return { kind: 'api-token', tokenId: verified.id, grants: verified.grants };
@@ -105,7 +120,12 @@ export class UsersPermissionsAccess implements AccessControl {
       get cacheScope() {
         return grants.scope + draftScope;
       },
-      principal: caller.kind === 'user' ? { kind: 'user', id: caller.userId } : caller.kind === 'api-token' ? { kind: 'api-token', id: caller.tokenId } : { kind: 'public' },
+      principal:
+        caller.kind === 'user'
+          ? { kind: 'user', id: caller.userId }
+          : caller.kind === 'api-token'
+            ? { kind: 'api-token', id: caller.tokenId }
+            : { kind: 'public' },
     };
   }
 }

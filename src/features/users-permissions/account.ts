@@ -57,7 +57,11 @@ const RESET_CODE_BYTES = 64;
 const CONFIRMATION_CODE_BYTES = 20;
 const PASSWORD_FIELDS = new Set(['password', 'passwordConfirmation', 'currentPassword']);
 
-const fieldError = (field: string, message: string): FieldError => ({ path: [field], message, name: 'ValidationError' });
+const fieldError = (field: string, message: string): FieldError => ({
+  path: [field],
+  message,
+  name: 'ValidationError',
+});
 
 /** Body checks in Strapi's yup wording, collected as yup collects them (`abortEarly: false`). */
 class BodyCheck {
@@ -68,7 +72,12 @@ class BodyCheck {
   /** yup's `noUnknown()`: one error naming the keys the body may not carry. */
   known(keys: string[]): void {
     const extra = Object.keys(this.body).filter((key) => !keys.includes(key));
-    if (extra.length) this.errors.push({ path: [], message: `this field has unspecified keys: ${extra.join(', ')}`, name: 'ValidationError' });
+    if (extra.length)
+      this.errors.push({
+        path: [],
+        message: `this field has unspecified keys: ${extra.join(', ')}`,
+        name: 'ValidationError',
+      });
   }
 
   string(field: string): string | undefined {
@@ -117,11 +126,18 @@ export class AccountFlows {
     check.fail();
     const user = await this.byEmail(email!);
     if (!user || user.blocked) return { ok: true };
-    const code = await this.deps.codes.issue(user.id, 'reset-password', this.deps.config.resetPasswordLifetime, RESET_CODE_BYTES);
+    const code = await this.deps.codes.issue(
+      user.id,
+      'reset-password',
+      this.deps.config.resetPasswordLifetime,
+      RESET_CODE_BYTES,
+    );
     await this.codeIssued(user.id);
     // Sent after answering: how long sending takes tells nothing about the email either.
     this.sendResetEmail(user.id, code).catch((error: unknown) => {
-      (this.deps.log ?? console.error)(`users-permissions: the reset password email to user ${user.id} was not sent: ${(error as Error)?.message ?? error}`);
+      (this.deps.log ?? console.error)(
+        `users-permissions: the reset password email to user ${user.id} was not sent: ${(error as Error)?.message ?? error}`,
+      );
     });
     return { ok: true };
   }
@@ -131,14 +147,16 @@ export class AccountFlows {
     const check = new BodyCheck(body);
     const password = await this.newPassword(check);
     const confirmation = check.string('passwordConfirmation');
-    if (password !== undefined && confirmation !== undefined && password !== confirmation) check.errors.push(fieldError('passwordConfirmation', 'Passwords do not match'));
+    if (password !== undefined && confirmation !== undefined && password !== confirmation)
+      check.errors.push(fieldError('passwordConfirmation', 'Passwords do not match'));
     const code = check.string('code');
     check.known(['password', 'passwordConfirmation', 'code']);
     check.fail();
     const { codes } = this.deps;
     const userId = await codes.userOf(code!, 'reset-password');
     // Consumed before the password changes: of two requests with one code, one changes it.
-    if (userId === undefined || !(await codes.consume(code!, 'reset-password'))) throw new ValidationError('Incorrect code provided');
+    if (userId === undefined || !(await codes.consume(code!, 'reset-password')))
+      throw new ValidationError('Incorrect code provided');
     await this.setPassword(userId, password!);
     return this.signedIn(userId);
   }
@@ -148,13 +166,20 @@ export class AccountFlows {
     const check = new BodyCheck(body);
     const password = await this.newPassword(check);
     const confirmation = check.string('passwordConfirmation');
-    if (password !== undefined && confirmation !== undefined && password !== confirmation) check.errors.push(fieldError('passwordConfirmation', 'Passwords do not match'));
+    if (password !== undefined && confirmation !== undefined && password !== confirmation)
+      check.errors.push(fieldError('passwordConfirmation', 'Passwords do not match'));
     const current = check.string('currentPassword');
     check.known(['password', 'passwordConfirmation', 'currentPassword']);
     check.fail();
-    const row = await shaped<UserRow>(this.deps.database.db).selectFrom(this.deps.userType.table).select(['id', 'password']).where('id', '=', userId).executeTakeFirst();
-    if (!(await verifyPassword(current!, row?.password))) throw new ValidationError('The provided current password is invalid');
-    if (current === password) throw new ValidationError('Your new password must be different than your current password');
+    const row = await shaped<UserRow>(this.deps.database.db)
+      .selectFrom(this.deps.userType.table)
+      .select(['id', 'password'])
+      .where('id', '=', userId)
+      .executeTakeFirst();
+    if (!(await verifyPassword(current!, row?.password)))
+      throw new ValidationError('The provided current password is invalid');
+    if (current === password)
+      throw new ValidationError('Your new password must be different than your current password');
     await this.setPassword(userId, password!);
     return this.signedIn(userId);
   }
@@ -169,7 +194,8 @@ export class AccountFlows {
     check.fail();
     const { codes } = this.deps;
     const userId = await codes.userOf(code!, 'email-confirmation');
-    if (userId === undefined || !(await codes.consume(code!, 'email-confirmation'))) throw new ValidationError('Invalid token');
+    if (userId === undefined || !(await codes.consume(code!, 'email-confirmation')))
+      throw new ValidationError('Invalid token');
     const documentId = await this.documentIdOf(userId);
     await this.deps.users.update({ documentId, data: { confirmed: true } });
     return userId;
@@ -206,21 +232,33 @@ export class AccountFlows {
   async sendConfirmationEmail(userId: number): Promise<void> {
     const { codes, config, advanced, serverUrl, apiPrefix } = this.deps;
     const user = await this.userDocument(userId);
-    const code = await codes.issue(userId, 'email-confirmation', config.emailConfirmationLifetime, CONFIRMATION_CODE_BYTES);
+    const code = await codes.issue(
+      userId,
+      'email-confirmation',
+      config.emailConfirmationLifetime,
+      CONFIRMATION_CODE_BYTES,
+    );
     await this.codeIssued(userId);
     const template = (await advanced.emailTemplates()).email_confirmation;
     const base = serverUrl();
     try {
-      await this.send(template, user, {
-        URL: `${base}${apiPrefix}/auth/email-confirmation`,
-        SERVER_URL: base,
-        ADMIN_URL: `${base}/admin`,
-        USER: user,
-        CODE: code,
-      }, (from) => Boolean(from.email && from.name));
+      await this.send(
+        template,
+        user,
+        {
+          URL: `${base}${apiPrefix}/auth/email-confirmation`,
+          SERVER_URL: base,
+          ADMIN_URL: `${base}/admin`,
+          USER: user,
+          CODE: code,
+        },
+        (from) => Boolean(from.email && from.name),
+      );
     } catch (error) {
       if (error instanceof ValidationError) throw error;
-      (this.deps.log ?? console.error)(`users-permissions: the confirmation email to user ${userId} was not sent: ${(error as Error)?.message ?? error}`);
+      (this.deps.log ?? console.error)(
+        `users-permissions: the confirmation email to user ${userId} was not sent: ${(error as Error)?.message ?? error}`,
+      );
       throw new ApplicationError('Error sending confirmation email');
     }
   }
@@ -233,10 +271,20 @@ export class AccountFlows {
     await this.deps.revokeSessions?.(userId);
     const now = Math.floor(Date.now() / 1000);
     await this.deps.database.write(async (trx: SystemDb) => {
-      const updated = await trx.updateTable(JWT_REVOCATIONS_TABLE).set({ revoked_through: now }).where('user_id', '=', userId).where('revoked_through', '<', now).executeTakeFirst();
+      const updated = await trx
+        .updateTable(JWT_REVOCATIONS_TABLE)
+        .set({ revoked_through: now })
+        .where('user_id', '=', userId)
+        .where('revoked_through', '<', now)
+        .executeTakeFirst();
       if (Number(updated.numUpdatedRows) > 0) return;
-      const existing = await trx.selectFrom(JWT_REVOCATIONS_TABLE).select('id').where('user_id', '=', userId).executeTakeFirst();
-      if (!existing) await trx.insertInto(JWT_REVOCATIONS_TABLE).values({ user_id: userId, revoked_through: now }).execute();
+      const existing = await trx
+        .selectFrom(JWT_REVOCATIONS_TABLE)
+        .select('id')
+        .where('user_id', '=', userId)
+        .executeTakeFirst();
+      if (!existing)
+        await trx.insertInto(JWT_REVOCATIONS_TABLE).values({ user_id: userId, revoked_through: now }).execute();
     });
   }
 
@@ -244,17 +292,27 @@ export class AccountFlows {
     const [settings, templates] = await Promise.all([this.deps.advanced.get(), this.deps.advanced.emailTemplates()]);
     const user = await this.userDocument(userId);
     const base = this.deps.serverUrl();
-    await this.send(templates.reset_password, user, {
-      URL: settings.email_reset_password,
-      SERVER_URL: base,
-      ADMIN_URL: `${base}/admin`,
-      USER: user,
-      TOKEN: code,
-    }, (from) => Boolean(from.email || from.name));
+    await this.send(
+      templates.reset_password,
+      user,
+      {
+        URL: settings.email_reset_password,
+        SERVER_URL: base,
+        ADMIN_URL: `${base}/admin`,
+        USER: user,
+        TOKEN: code,
+      },
+      (from) => Boolean(from.email || from.name),
+    );
   }
 
   /** A users-permissions email: its message rendered with `data`, its subject with `USER` only. */
-  private async send(template: EmailTemplate, user: Document, data: Record<string, unknown>, hasFrom: (from: { name: string; email: string }) => boolean): Promise<void> {
+  private async send(
+    template: EmailTemplate,
+    user: Document,
+    data: Record<string, unknown>,
+    hasFrom: (from: { name: string; email: string }) => boolean,
+  ): Promise<void> {
     const { email } = this.deps;
     if (!email) throw new Error('no email service on this node');
     const { options } = template;
@@ -323,7 +381,11 @@ export class AccountFlows {
   }
 
   private async documentIdOf(userId: number): Promise<string> {
-    const row = await shaped<UserRow>(this.deps.database.db).selectFrom(this.deps.userType.table).select('document_id').where('id', '=', userId).executeTakeFirst();
+    const row = await shaped<UserRow>(this.deps.database.db)
+      .selectFrom(this.deps.userType.table)
+      .select('document_id')
+      .where('id', '=', userId)
+      .executeTakeFirst();
     if (!row) throw new NotFoundError('User not found');
     return row.document_id;
   }
@@ -331,10 +393,22 @@ export class AccountFlows {
   /** The account of an email, read directly (a project's user schema may make email private). */
   private async byEmail(email: string): Promise<UserLookup | undefined> {
     const { database, userType } = this.deps;
-    const columns = ['id', 'email', 'blocked', ...(userType.attributes.confirmed ? ['confirmed'] : [])] as ('id' | 'email' | 'blocked' | 'confirmed')[];
-    const row = await shaped<UserRow>(database.db).selectFrom(userType.table).select(columns).where('email', '=', email.toLowerCase()).orderBy('id').executeTakeFirst();
+    const columns = ['id', 'email', 'blocked', ...(userType.attributes.confirmed ? ['confirmed'] : [])] as (
+      'id' | 'email' | 'blocked' | 'confirmed'
+    )[];
+    const row = await shaped<UserRow>(database.db)
+      .selectFrom(userType.table)
+      .select(columns)
+      .where('email', '=', email.toLowerCase())
+      .orderBy('id')
+      .executeTakeFirst();
     if (!row) return undefined;
     const decode = (value: unknown) => database.dialect.decode('boolean', value) === true;
-    return { id: row.id, email: row.email, blocked: decode(row.blocked), confirmed: userType.attributes.confirmed ? decode(row.confirmed) : true };
+    return {
+      id: row.id,
+      email: row.email,
+      blocked: decode(row.blocked),
+      confirmed: userType.attributes.confirmed ? decode(row.confirmed) : true,
+    };
   }
 }

@@ -4,7 +4,13 @@
  */
 import type { Database } from '../../core/database/connection.js';
 import type { SystemDb } from '../../core/database/system-tables.js';
-import { ApplicationError, NotFoundError, UnauthorizedError, ValidationError, type FieldError } from '../../core/errors.js';
+import {
+  ApplicationError,
+  NotFoundError,
+  UnauthorizedError,
+  ValidationError,
+  type FieldError,
+} from '../../core/errors.js';
 import type { AuthConfig } from './config.js';
 import { bearerToken, type JwtSigner } from './jwt.js';
 import type { TableModel } from '../../core/documents/engine/table.js';
@@ -22,7 +28,11 @@ export interface AdminInfo {
   createdAt: string | null;
 }
 
-const fieldError = (field: string, message: string): FieldError => ({ path: [field], message, name: 'ValidationError' });
+const fieldError = (field: string, message: string): FieldError => ({
+  path: [field],
+  message,
+  name: 'ValidationError',
+});
 
 /** The password rule of administrators, as a field error (never repeating the password). */
 function passwordProblem(password: unknown, field = 'password'): FieldError | undefined {
@@ -33,14 +43,19 @@ function passwordProblem(password: unknown, field = 'password'): FieldError | un
 }
 
 /** A bigint column: a string on PostgreSQL, a number elsewhere. */
-const seconds = (value: number | string | null | undefined): number | undefined => (value === null || value === undefined ? undefined : Number(value));
+const seconds = (value: number | string | null | undefined): number | undefined =>
+  value === null || value === undefined ? undefined : Number(value);
 
 /**
  * The second through which an administrator's tokens are refused (their last password change),
  * for the admin signer: a token signed after it carries a later `iat`, even in the same second.
  */
 export async function adminRevokedThrough(database: Database, id: number): Promise<number | undefined> {
-  const row = await database.system.selectFrom(ADMINS_TABLE).select('revoked_through').where('id', '=', id).executeTakeFirst();
+  const row = await database.system
+    .selectFrom(ADMINS_TABLE)
+    .select('revoked_through')
+    .where('id', '=', id)
+    .executeTakeFirst();
   return seconds(row?.revoked_through);
 }
 
@@ -68,21 +83,34 @@ export class Admins {
     // In one write: a concurrent creation of the same email is answered as a sequential one is.
     const id = await this.database.write(async (trx: SystemDb) => {
       const taken = await trx.selectFrom(ADMINS_TABLE).select('id').where('email', '=', email).executeTakeFirst();
-      if (taken) throw ValidationError.fromFieldErrors([fieldError('email', `An administrator ${email} already exists`)]);
-      return dialect.insertReturningId(trx, ADMINS_TABLE, { email, password: hash, created_at: dialect.encode('datetime', new Date()) });
+      if (taken)
+        throw ValidationError.fromFieldErrors([fieldError('email', `An administrator ${email} already exists`)]);
+      return dialect.insertReturningId(trx, ADMINS_TABLE, {
+        email,
+        password: hash,
+        created_at: dialect.encode('datetime', new Date()),
+      });
     });
     return { id, email };
   }
 
   /** Every administrator, oldest first (never their password hashes). */
   async list(): Promise<AdminInfo[]> {
-    const rows = await this.database.system.selectFrom(ADMINS_TABLE).select(['id', 'email', 'created_at']).orderBy('id').execute();
+    const rows = await this.database.system
+      .selectFrom(ADMINS_TABLE)
+      .select(['id', 'email', 'created_at'])
+      .orderBy('id')
+      .execute();
     return rows.map((row) => this.info(row));
   }
 
   /** One administrator, or a 404. */
   async get(id: number): Promise<AdminInfo> {
-    const row = await this.database.system.selectFrom(ADMINS_TABLE).select(['id', 'email', 'created_at']).where('id', '=', id).executeTakeFirst();
+    const row = await this.database.system
+      .selectFrom(ADMINS_TABLE)
+      .select(['id', 'email', 'created_at'])
+      .where('id', '=', id)
+      .executeTakeFirst();
     if (!row) throw new NotFoundError('No such administrator');
     return this.info(row);
   }
@@ -114,25 +142,38 @@ export class Admins {
    */
   async changePassword(id: number, current: unknown, next: unknown): Promise<string> {
     const errors: FieldError[] = [];
-    if (typeof current !== 'string' || current === '') errors.push(fieldError('currentPassword', 'The current password is required'));
+    if (typeof current !== 'string' || current === '')
+      errors.push(fieldError('currentPassword', 'The current password is required'));
     const weak = passwordProblem(next);
     if (weak) errors.push(weak);
     if (errors.length) throw ValidationError.fromFieldErrors(errors);
-    const row = await this.database.system.selectFrom(ADMINS_TABLE).select('password').where('id', '=', id).executeTakeFirst();
+    const row = await this.database.system
+      .selectFrom(ADMINS_TABLE)
+      .select('password')
+      .where('id', '=', id)
+      .executeTakeFirst();
     if (!row) throw new NotFoundError('No such administrator');
-    if (!(await verifyPassword(current as string, row.password))) throw ValidationError.fromFieldErrors([fieldError('currentPassword', 'The current password is not correct')]);
+    if (!(await verifyPassword(current as string, row.password)))
+      throw ValidationError.fromFieldErrors([fieldError('currentPassword', 'The current password is not correct')]);
     const hash = await hashPassword(next as string);
     const now = Math.floor(Date.now() / 1000);
-    await this.database.write((trx: SystemDb) => trx.updateTable(ADMINS_TABLE).set({ password: hash, revoked_through: now }).where('id', '=', id).execute());
+    await this.database.write((trx: SystemDb) =>
+      trx.updateTable(ADMINS_TABLE).set({ password: hash, revoked_through: now }).where('id', '=', id).execute(),
+    );
     return this.jwt.sign(id);
   }
 
   async login(emailInput: unknown, password: unknown, clientIp: string): Promise<string> {
-    if (typeof emailInput !== 'string' || typeof password !== 'string') throw new ValidationError('email and password are required');
+    if (typeof emailInput !== 'string' || typeof password !== 'string')
+      throw new ValidationError('email and password are required');
     const email = normalizeEmail(emailInput);
     const attempt = [email, clientIp];
     await this.throttle.hit(attempt);
-    const row = await this.database.system.selectFrom(ADMINS_TABLE).select(['id', 'password']).where('email', '=', email).executeTakeFirst();
+    const row = await this.database.system
+      .selectFrom(ADMINS_TABLE)
+      .select(['id', 'password'])
+      .where('email', '=', email)
+      .executeTakeFirst();
     const ok = await verifyPassword(password, row?.password);
     if (!row || !ok) throw new ValidationError('Invalid email or password');
     await this.throttle.reset(attempt);
@@ -144,16 +185,25 @@ export class Admins {
     const token = bearerToken(authorization);
     if (!token) throw new UnauthorizedError('Missing credentials: log in at /admin/login');
     const { id, issuedAt } = await this.jwt.verifyIssued(token);
-    const row = await this.database.system.selectFrom(ADMINS_TABLE).select(['id', 'revoked_through']).where('id', '=', id).executeTakeFirst();
+    const row = await this.database.system
+      .selectFrom(ADMINS_TABLE)
+      .select(['id', 'revoked_through'])
+      .where('id', '=', id)
+      .executeTakeFirst();
     if (!row) throw new UnauthorizedError('Invalid credentials');
     // Issued before the administrator's password last changed: no longer valid.
     const revoked = seconds(row.revoked_through);
-    if (revoked !== undefined && (issuedAt === undefined || issuedAt <= revoked)) throw new UnauthorizedError('Invalid credentials');
+    if (revoked !== undefined && (issuedAt === undefined || issuedAt <= revoked))
+      throw new UnauthorizedError('Invalid credentials');
     return id;
   }
 
   private info(row: { id: number; email: string; created_at: unknown }): AdminInfo {
-    return { id: row.id, email: row.email, createdAt: this.database.dialect.decode('datetime', row.created_at) as string | null };
+    return {
+      id: row.id,
+      email: row.email,
+      createdAt: this.database.dialect.decode('datetime', row.created_at) as string | null,
+    };
   }
 }
 
@@ -187,6 +237,15 @@ export const adminUserModel: TableModel = {
     preferedLanguage: null,
     locale: null,
   },
-  populates: { roles: [{ id: 1, name: 'Super Admin', code: 'strapi-super-admin', description: 'Super Admins can access and manage all features and settings.' }] },
+  populates: {
+    roles: [
+      {
+        id: 1,
+        name: 'Super Admin',
+        code: 'strapi-super-admin',
+        description: 'Super Admins can access and manage all features and settings.',
+      },
+    ],
+  },
   readOnly: 'admin::user is read-only in Vellum: administrators are made with `vellum admin create` and the admin API',
 };

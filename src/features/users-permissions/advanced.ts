@@ -129,10 +129,14 @@ export async function mergeAdvanced(
     } else if (URL_KEYS.has(key)) {
       (next as unknown as Record<string, unknown>)[key] = urlSetting(key, value);
     } else if (key === 'default_role') {
-      if (typeof value !== 'string' || !(await roleExists(value))) throw new ValidationError(`default_role must be the type of an existing role`, { key, value });
+      if (typeof value !== 'string' || !(await roleExists(value)))
+        throw new ValidationError(`default_role must be the type of an existing role`, { key, value });
       next.default_role = value;
     } else {
-      throw new ValidationError(`Unknown advanced setting "${key}" (known: ${Object.keys(DEFAULT_ADVANCED).join(', ')})`, { key });
+      throw new ValidationError(
+        `Unknown advanced setting "${key}" (known: ${Object.keys(DEFAULT_ADVANCED).join(', ')})`,
+        { key },
+      );
     }
   }
   return next;
@@ -143,7 +147,9 @@ export function mergeTemplates(current: EmailTemplates, changes: Record<string, 
   const next = clone(current);
   for (const [name, change] of Object.entries(changes)) {
     if (!(TEMPLATE_NAMES as readonly string[]).includes(name)) {
-      throw new ValidationError(`Unknown email template "${name}" (known: ${TEMPLATE_NAMES.join(', ')})`, { key: name });
+      throw new ValidationError(`Unknown email template "${name}" (known: ${TEMPLATE_NAMES.join(', ')})`, {
+        key: name,
+      });
     }
     const template = next[name as TemplateName];
     const options = isPlainObject(change) ? change.options : undefined;
@@ -151,17 +157,22 @@ export function mergeTemplates(current: EmailTemplates, changes: Record<string, 
     for (const [key, value] of Object.entries(options)) {
       const where = `${name}.options.${key}`;
       if (key === 'from') {
-        if (!isPlainObject(value)) throw new ValidationError(`${where} must be an object { name, email }`, { key: where });
+        if (!isPlainObject(value))
+          throw new ValidationError(`${where} must be an object { name, email }`, { key: where });
         for (const [part, text] of Object.entries(value)) {
-          if ((part !== 'name' && part !== 'email') || typeof text !== 'string') throw new ValidationError(`${where}.${part}: name and email are strings`, { key: where });
+          if ((part !== 'name' && part !== 'email') || typeof text !== 'string')
+            throw new ValidationError(`${where}.${part}: name and email are strings`, { key: where });
           template.options.from[part] = text;
         }
       } else if (key === 'response_email' || key === 'object' || key === 'message') {
         if (typeof value !== 'string') throw new ValidationError(`${where} must be a string`, { key: where });
-        if ((key === 'message' || key === 'object') && !isValidEmailTemplate(value)) throw new ValidationError('Invalid template', { key: where });
+        if ((key === 'message' || key === 'object') && !isValidEmailTemplate(value))
+          throw new ValidationError('Invalid template', { key: where });
         template.options[key] = value;
       } else {
-        throw new ValidationError(`Unknown template option "${where}" (known: from, response_email, object, message)`, { key: where });
+        throw new ValidationError(`Unknown template option "${where}" (known: from, response_email, object, message)`, {
+          key: where,
+        });
       }
     }
   }
@@ -171,7 +182,9 @@ export function mergeTemplates(current: EmailTemplates, changes: Record<string, 
 /** The stored settings over the defaults (a store written by Strapi or by hand may lack keys). */
 function advancedOf(stored: unknown): AdvancedSettingsValue {
   const value = { ...DEFAULT_ADVANCED };
-  if (isPlainObject(stored)) for (const key of Object.keys(DEFAULT_ADVANCED)) if (stored[key] !== undefined) (value as unknown as Record<string, unknown>)[key] = stored[key];
+  if (isPlainObject(stored))
+    for (const key of Object.keys(DEFAULT_ADVANCED))
+      if (stored[key] !== undefined) (value as unknown as Record<string, unknown>)[key] = stored[key];
   return value;
 }
 
@@ -190,7 +203,8 @@ async function asProjectError<T>(section: string, fn: () => Promise<T>): Promise
   try {
     return await fn();
   } catch (error) {
-    if (error instanceof ValidationError) throw new ProjectError(`users-permissions.config.${section}: ${error.message}`, 'config/plugins');
+    if (error instanceof ValidationError)
+      throw new ProjectError(`users-permissions.config.${section}: ${error.message}`, 'config/plugins');
     throw error;
   }
 }
@@ -233,11 +247,16 @@ export class AdvancedSettings {
     seeds: { advanced: Record<string, unknown>; allowRegister?: boolean; email: Record<string, unknown> },
     roleExists: (type: string) => Promise<boolean>,
   ): Promise<void> {
-    const legacy = await db.selectFrom(META_TABLE).select('value').where('name', '=', 'auth.allow_register').executeTakeFirst();
+    const legacy = await db
+      .selectFrom(META_TABLE)
+      .select('value')
+      .where('name', '=', 'auth.allow_register')
+      .executeTakeFirst();
     const storedAdvanced = await store.get({ ...STORE, key: 'advanced' });
     const stored = isPlainObject(storedAdvanced) ? storedAdvanced : {};
     const configured: Record<string, unknown> = { ...seeds.advanced };
-    if (configured.allow_register === undefined && seeds.allowRegister !== undefined) configured.allow_register = seeds.allowRegister;
+    if (configured.allow_register === undefined && seeds.allowRegister !== undefined)
+      configured.allow_register = seeds.allowRegister;
     if (legacy?.value !== undefined && legacy.value !== null) configured.allow_register = legacy.value !== 'false';
     const missing = Object.fromEntries(Object.entries(configured).filter(([key]) => stored[key] === undefined));
     const advanced = await asProjectError('advanced', () => mergeAdvanced(advancedOf(stored), missing, roleExists));

@@ -56,13 +56,22 @@ export class UserCodes {
   /** Uses a code: true when it was valid and this call deleted it, false otherwise. */
   async consume(code: string, purpose: CodePurpose): Promise<boolean> {
     const deleted = await this.database.write((trx: SystemDb) =>
-      trx.deleteFrom(USER_CODES_TABLE).where('code_hash', '=', hash(code)).where('purpose', '=', purpose).where('expires_at', '>', this.now()).executeTakeFirst(),
+      trx
+        .deleteFrom(USER_CODES_TABLE)
+        .where('code_hash', '=', hash(code))
+        .where('purpose', '=', purpose)
+        .where('expires_at', '>', this.now())
+        .executeTakeFirst(),
     );
     return Number(deleted.numDeletedRows) === 1;
   }
 
   /** The user's codes of that purpose stop working (a password changed: no earlier reset link works). */
   async revoke(userId: number, purpose: CodePurpose): Promise<void> {
-    await this.database.system.deleteFrom(USER_CODES_TABLE).where('user_id', '=', userId).where('purpose', '=', purpose).execute();
+    await this.database.system
+      .deleteFrom(USER_CODES_TABLE)
+      .where('user_id', '=', userId)
+      .where('purpose', '=', purpose)
+      .execute();
   }
 }

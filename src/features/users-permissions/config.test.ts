@@ -34,34 +34,61 @@ describe('secrets', () => {
 
   for (const name of ['JWT_SECRET', 'ADMIN_JWT_SECRET', 'API_TOKEN_SALT']) {
     it(`a weak ${name} stops a production start-up, naming the variable`, async () => {
-      await refused(resolve({ NODE_ENV: 'production', JWT_SECRET: STRONG, [name]: 'x' }), new RegExp(`^${name} is too weak: it has 1 character;`));
-      await refused(resolve({ NODE_ENV: 'production', JWT_SECRET: STRONG, [name]: 'aaaaaaaaaaaaaaaaaaaaaaaa' }), new RegExp(`^${name} is too weak`));
+      await refused(
+        resolve({ NODE_ENV: 'production', JWT_SECRET: STRONG, [name]: 'x' }),
+        new RegExp(`^${name} is too weak: it has 1 character;`),
+      );
+      await refused(
+        resolve({ NODE_ENV: 'production', JWT_SECRET: STRONG, [name]: 'aaaaaaaaaaaaaaaaaaaaaaaa' }),
+        new RegExp(`^${name} is too weak`),
+      );
     });
 
     it(`a weak ${name} is a warning outside production`, async () => {
       const config = await resolve({ NODE_ENV: 'development', [name]: 'x' });
       assert.equal(config.warnings.length, 1);
-      assert.match(config.warnings[0]!, new RegExp(`^${name} is weak: it has 1 character; accepted outside production`));
+      assert.match(
+        config.warnings[0]!,
+        new RegExp(`^${name} is weak: it has 1 character; accepted outside production`),
+      );
     });
   }
 
   it('secrets of the configuration files are checked alike, naming the setting and its file', async () => {
     const production = { NODE_ENV: 'production', JWT_SECRET: STRONG };
-    await refused(resolve(production, { plugins: { 'users-permissions': { config: { jwtSecret: 'short' } } } }), /^config\/plugins: users-permissions\.config\.jwtSecret is too weak/);
-    await refused(resolve(production, { admin: { auth: { secret: 'short' } } }), /^config\/admin: auth\.secret is too weak/);
-    await refused(resolve(production, { admin: { apiToken: { salt: 'short' } } }), /^config\/admin: apiToken\.salt is too weak/);
+    await refused(
+      resolve(production, { plugins: { 'users-permissions': { config: { jwtSecret: 'short' } } } }),
+      /^config\/plugins: users-permissions\.config\.jwtSecret is too weak/,
+    );
+    await refused(
+      resolve(production, { admin: { auth: { secret: 'short' } } }),
+      /^config\/admin: auth\.secret is too weak/,
+    );
+    await refused(
+      resolve(production, { admin: { apiToken: { salt: 'short' } } }),
+      /^config\/admin: apiToken\.salt is too weak/,
+    );
   });
 
   it('strong secrets start; an empty variable is no secret (generated outside production, required in it)', async () => {
-    const config = await resolve({ NODE_ENV: 'production', JWT_SECRET: STRONG, ADMIN_JWT_SECRET: `${STRONG}1`, API_TOKEN_SALT: `${STRONG}2` });
-    assert.deepEqual([config.jwtSecret, config.adminJwtSecret, config.apiTokenSalt, config.warnings], [STRONG, `${STRONG}1`, `${STRONG}2`, []]);
+    const config = await resolve({
+      NODE_ENV: 'production',
+      JWT_SECRET: STRONG,
+      ADMIN_JWT_SECRET: `${STRONG}1`,
+      API_TOKEN_SALT: `${STRONG}2`,
+    });
+    assert.deepEqual(
+      [config.jwtSecret, config.adminJwtSecret, config.apiTokenSalt, config.warnings],
+      [STRONG, `${STRONG}1`, `${STRONG}2`, []],
+    );
     assert.equal((await resolve({ JWT_SECRET: '' })).jwtSecret, undefined);
     await refused(resolve({ NODE_ENV: 'production', JWT_SECRET: '' }), /JWT_SECRET .*is required in production/);
   });
 });
 
 /** The users-permissions settings `upConfig` gives, outside production. */
-const withPlugin = (upConfig: Record<string, unknown>) => resolve({}, { plugins: { 'users-permissions': { config: upConfig } } });
+const withPlugin = (upConfig: Record<string, unknown>) =>
+  resolve({}, { plugins: { 'users-permissions': { config: upConfig } } });
 
 describe('users-permissions rate limits', () => {
   it("default to Strapi 5.54's plugin default: 10 in 60 s, for logins and registrations alike, counted as Strapi counts", async () => {
@@ -84,13 +111,20 @@ describe('users-permissions rate limits', () => {
     assert.equal((await withPlugin({ ratelimit: { interval: 90_000 } })).loginLimit.windowSeconds, 90);
     assert.equal((await withPlugin({ ratelimit: { interval: { min: 5 } } })).loginLimit.windowSeconds, 300);
     assert.equal((await withPlugin({ ratelimit: { interval: { hour: 1, min: 30 } } })).loginLimit.windowSeconds, 5400);
-    assert.equal((await withPlugin({ ratelimit: { interval: { ms: 1 } } })).loginLimit.windowSeconds, 1, 'at least a second');
+    assert.equal(
+      (await withPlugin({ ratelimit: { interval: { ms: 1 } } })).loginLimit.windowSeconds,
+      1,
+      'at least a second',
+    );
   });
 
   it('ratelimit applies to registrations unless register.ratelimit sets them apart; enabled: false turns a limit off', async () => {
     const shared = await withPlugin({ ratelimit: { max: 3, interval: { hour: 1 } } });
     assert.deepEqual(shared.registerLimit, { enabled: true, max: 3, windowSeconds: 3600 });
-    const apart = await withPlugin({ ratelimit: { max: 3 }, register: { ratelimit: { max: 20, interval: { day: 1 } } } });
+    const apart = await withPlugin({
+      ratelimit: { max: 3 },
+      register: { ratelimit: { max: 20, interval: { day: 1 } } },
+    });
     assert.deepEqual(apart.loginLimit, { enabled: true, max: 3, windowSeconds: 60 });
     assert.deepEqual(apart.registerLimit, { enabled: true, max: 20, windowSeconds: 86_400 });
     const off = await withPlugin({ ratelimit: { enabled: false }, register: { ratelimit: { enabled: true } } });
@@ -102,10 +136,16 @@ describe('users-permissions rate limits', () => {
 
   it('refuses what it cannot count, naming the setting', async () => {
     const refusedLimit = (upConfig: Record<string, unknown>, message: RegExp) =>
-      assert.rejects(withPlugin(upConfig), (error: unknown) => error instanceof ProjectError && message.test(error.message));
+      assert.rejects(
+        withPlugin(upConfig),
+        (error: unknown) => error instanceof ProjectError && message.test(error.message),
+      );
     await refusedLimit({ ratelimit: { max: 0 } }, /users-permissions\.config\.ratelimit\.max/);
     await refusedLimit({ ratelimit: { interval: { minutes: 5 } } }, /users-permissions\.config\.ratelimit\.interval/);
     await refusedLimit({ ratelimit: { interval: { min: 0 } } }, /users-permissions\.config\.ratelimit\.interval/);
-    await refusedLimit({ register: { ratelimit: { max: 'many' } } }, /users-permissions\.config\.register\.ratelimit\.max/);
+    await refusedLimit(
+      { register: { ratelimit: { max: 'many' } } },
+      /users-permissions\.config\.register\.ratelimit\.max/,
+    );
   });
 });

@@ -62,7 +62,14 @@ export interface SessionsConfig {
   idleRefreshTokenLifespan: number;
   /** Send the refresh token in an httpOnly cookie instead of the body (also per request: `x-strapi-refresh-cookie: httpOnly`). */
   httpOnly: boolean;
-  cookie: { name: string; secure?: boolean; sameSite: 'lax' | 'strict' | 'none'; path: string; domain?: string; maxAge?: number };
+  cookie: {
+    name: string;
+    secure?: boolean;
+    sameSite: 'lax' | 'strict' | 'none';
+    path: string;
+    domain?: string;
+    maxAge?: number;
+  };
 }
 
 /** At most `max` attempts per key in a window of `windowSeconds` from the first (koa2-ratelimit's counting). */
@@ -83,20 +90,40 @@ function parseDuration(value: string | number): number {
 }
 
 /** koa2-ratelimit's units of a time object (`{ min: 5 }`), in milliseconds. */
-const TIME_UNITS = { ms: 1, sec: 1000, min: 60_000, hour: 3_600_000, day: 86_400_000, week: 604_800_000, month: 2_628_000_000, year: 12 * 2_628_000_000 };
+const TIME_UNITS = {
+  ms: 1,
+  sec: 1000,
+  min: 60_000,
+  hour: 3_600_000,
+  day: 86_400_000,
+  week: 604_800_000,
+  month: 2_628_000_000,
+  year: 12 * 2_628_000_000,
+};
 
 /** koa2-ratelimit's `interval`: milliseconds, or a time object such as `{ min: 5 }` or `{ hour: 1, min: 30 }`. */
 const interval = z.union([
   z.number().int().positive(),
   z
-    .strictObject(Object.fromEntries(Object.keys(TIME_UNITS).map((unit) => [unit, z.number().nonnegative().optional()])) as Record<keyof typeof TIME_UNITS, z.ZodOptional<z.ZodNumber>>)
-    .transform((time) => Object.entries(time).reduce((ms, [unit, n]) => ms + (n ?? 0) * TIME_UNITS[unit as keyof typeof TIME_UNITS], 0))
+    .strictObject(
+      Object.fromEntries(Object.keys(TIME_UNITS).map((unit) => [unit, z.number().nonnegative().optional()])) as Record<
+        keyof typeof TIME_UNITS,
+        z.ZodOptional<z.ZodNumber>
+      >,
+    )
+    .transform((time) =>
+      Object.entries(time).reduce((ms, [unit, n]) => ms + (n ?? 0) * TIME_UNITS[unit as keyof typeof TIME_UNITS], 0),
+    )
     .refine((ms) => ms > 0, 'an interval longer than 0'),
 ]);
 
 // Strapi 5.54's plugin default is 10 per 60 s; `perAccount` (Vellum's) defaults to 5 per 5 minutes
 // (docs/security.md "Accounts"). Other koa2-ratelimit options (prefixKey, message, ...) are ignored.
-const rateLimitSchema = z.looseObject({ enabled: z.boolean().optional(), max: z.number().int().positive().optional(), interval: interval.optional() });
+const rateLimitSchema = z.looseObject({
+  enabled: z.boolean().optional(),
+  max: z.number().int().positive().optional(),
+  interval: interval.optional(),
+});
 const pluginRateLimitSchema = rateLimitSchema.extend({ perAccount: z.boolean().optional() });
 
 const pluginSchema = z.object({
@@ -104,7 +131,11 @@ const pluginSchema = z.object({
   jwtSecret: z.string().optional(),
   jwt: z.object({ expiresIn: z.union([z.string(), z.number()]).default('30d') }).default({ expiresIn: '30d' }),
   register: z
-    .object({ allowedFields: z.array(z.string()).default([]), enabled: z.boolean().optional(), ratelimit: rateLimitSchema.optional() })
+    .object({
+      allowedFields: z.array(z.string()).default([]),
+      enabled: z.boolean().optional(),
+      ratelimit: rateLimitSchema.optional(),
+    })
     .default({ allowedFields: [] }),
   advanced: z.record(z.string(), z.unknown()).default({}),
   email: z.record(z.string(), z.unknown()).default({}),
@@ -112,31 +143,59 @@ const pluginSchema = z.object({
   resetPasswordLifetime: z.union([z.string(), z.number()]).default('1h'),
   emailConfirmationLifetime: z.union([z.string(), z.number()]).default('1d'),
   validationRules: z
-    .object({ validatePassword: z.custom<(password: string) => unknown>((value) => typeof value === 'function', 'must be a function').optional() })
+    .object({
+      validatePassword: z
+        .custom<(password: string) => unknown>((value) => typeof value === 'function', 'must be a function')
+        .optional(),
+    })
     .catchall(z.unknown())
     .default({}),
   jwtManagement: z.enum(['legacy-support', 'refresh']).default('legacy-support'),
   sessions: z
     .object({
       // Strapi's defaults (services/constants.js): 10 minutes, 30 days, 14 days.
-      accessTokenLifespan: z.number().int().default(10 * 60),
-      maxRefreshTokenLifespan: z.number().int().default(30 * 24 * 3600),
-      idleRefreshTokenLifespan: z.number().int().default(14 * 24 * 3600),
+      accessTokenLifespan: z
+        .number()
+        .int()
+        .default(10 * 60),
+      maxRefreshTokenLifespan: z
+        .number()
+        .int()
+        .default(30 * 24 * 3600),
+      idleRefreshTokenLifespan: z
+        .number()
+        .int()
+        .default(14 * 24 * 3600),
       httpOnly: z.boolean().default(false),
       cookie: z
         .object({
-          name: z.string().regex(/^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/, 'must be a cookie name').default('strapi_up_refresh'),
+          name: z
+            .string()
+            .regex(/^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/, 'must be a cookie name')
+            .default('strapi_up_refresh'),
           secure: z.boolean().optional(),
           sameSite: z.enum(['lax', 'strict', 'none']).default('lax'),
-          path: z.string().regex(/^\/[^;\s]*$/, 'must be a path').default('/'),
-          domain: z.string().regex(/^[^;\s]+$/, 'must be a domain').optional(),
+          path: z
+            .string()
+            .regex(/^\/[^;\s]*$/, 'must be a path')
+            .default('/'),
+          domain: z
+            .string()
+            .regex(/^[^;\s]+$/, 'must be a domain')
+            .optional(),
           // Milliseconds, as Koa's cookies take it.
           maxAge: z.number().int().positive().optional(),
         })
         .default({ name: 'strapi_up_refresh', sameSite: 'lax', path: '/' }),
     })
     .catchall(z.unknown())
-    .default({ accessTokenLifespan: 600, maxRefreshTokenLifespan: 30 * 24 * 3600, idleRefreshTokenLifespan: 14 * 24 * 3600, httpOnly: false, cookie: { name: 'strapi_up_refresh', sameSite: 'lax', path: '/' } }),
+    .default({
+      accessTokenLifespan: 600,
+      maxRefreshTokenLifespan: 30 * 24 * 3600,
+      idleRefreshTokenLifespan: 14 * 24 * 3600,
+      httpOnly: false,
+      cookie: { name: 'strapi_up_refresh', sameSite: 'lax', path: '/' },
+    }),
   ratelimit: pluginRateLimitSchema.default({}),
 });
 
@@ -146,7 +205,8 @@ function rateLimit(input: RateLimitInput, fallback: RateLimit): RateLimit {
   return {
     enabled: input.enabled ?? fallback.enabled,
     max: input.max ?? fallback.max,
-    windowSeconds: input.interval === undefined ? fallback.windowSeconds : Math.max(1, Math.ceil(input.interval / 1000)),
+    windowSeconds:
+      input.interval === undefined ? fallback.windowSeconds : Math.max(1, Math.ceil(input.interval / 1000)),
   };
 }
 
@@ -162,7 +222,8 @@ export function secretWeakness(secret: string): string | undefined {
   if (characters.length < SECRET_RULE.minLength) {
     return `it has ${characters.length} character${characters.length === 1 ? '' : 's'}`;
   }
-  if (new Set(characters).size < SECRET_RULE.minDistinct) return `it uses fewer than ${SECRET_RULE.minDistinct} different characters`;
+  if (new Set(characters).size < SECRET_RULE.minDistinct)
+    return `it uses fewer than ${SECRET_RULE.minDistinct} different characters`;
   if (PLACEHOLDER.test(secret)) return 'it is a placeholder';
   return undefined;
 }
@@ -188,7 +249,9 @@ function checkedSecret(sources: SecretSource[], production: boolean, warnings: s
   if (!weakness) return source.value;
   const rule = `a secret needs at least ${SECRET_RULE.minLength} characters, ${SECRET_RULE.minDistinct} of them different (generate one with \`openssl rand -base64 32\`)`;
   if (production) throw new ProjectError(`${source.label} is too weak: ${weakness}; ${rule}`, source.file);
-  warnings.push(`${source.label} is weak: ${weakness}; accepted outside production, refused when NODE_ENV=production: ${rule}`);
+  warnings.push(
+    `${source.label} is weak: ${weakness}; accepted outside production, refused when NODE_ENV=production: ${rule}`,
+  );
   return source.value;
 }
 
@@ -218,7 +281,10 @@ export function resolveAuthConfig(config: VellumConfig, env: NodeJS.ProcessEnv =
     warnings,
   );
   if (production && !jwtSecret) {
-    throw new ProjectError('JWT_SECRET (or users-permissions.config.jwtSecret) is required in production; generate one with `openssl rand -base64 32`', 'config/plugins');
+    throw new ProjectError(
+      'JWT_SECRET (or users-permissions.config.jwtSecret) is required in production; generate one with `openssl rand -base64 32`',
+      'config/plugins',
+    );
   }
   const adminJwtSecret = checkedSecret(
     [

@@ -35,13 +35,20 @@ export class JwtSigner {
     return revoked === undefined ? now : Math.max(now, revoked + 1);
   }
 
-  static admin(secret: string, lifetimeSeconds = 8 * 3600, revokedThrough?: (id: number) => Promise<number | undefined>): JwtSigner {
+  static admin(
+    secret: string,
+    lifetimeSeconds = 8 * 3600,
+    revokedThrough?: (id: number) => Promise<number | undefined>,
+  ): JwtSigner {
     return new JwtSigner(secret, lifetimeSeconds, ADMIN_AUDIENCE, revokedThrough);
   }
 
   async sign(id: number): Promise<string> {
     const iat = await this.issuedAt(id);
-    let jwt = new (await jose()).SignJWT({ id }).setProtectedHeader({ alg: 'HS256', typ: 'JWT' }).setIssuedAt(iat).setExpirationTime(iat + this.lifetimeSeconds);
+    let jwt = new (await jose()).SignJWT({ id })
+      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+      .setIssuedAt(iat)
+      .setExpirationTime(iat + this.lifetimeSeconds);
     if (this.audience) jwt = jwt.setAudience(this.audience);
     return jwt.sign(this.key);
   }
@@ -52,8 +59,16 @@ export class JwtSigner {
    */
   async issue(payload: Record<string, unknown>, expiresIn?: string | number): Promise<string> {
     const iat = await this.issuedAt(payload.id);
-    const lifetime = expiresIn === undefined ? iat + this.lifetimeSeconds : typeof expiresIn === 'number' ? iat + expiresIn : expiresIn;
-    let jwt = new (await jose()).SignJWT(payload).setProtectedHeader({ alg: 'HS256', typ: 'JWT' }).setIssuedAt(iat).setExpirationTime(lifetime);
+    const lifetime =
+      expiresIn === undefined
+        ? iat + this.lifetimeSeconds
+        : typeof expiresIn === 'number'
+          ? iat + expiresIn
+          : expiresIn;
+    let jwt = new (await jose()).SignJWT(payload)
+      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+      .setIssuedAt(iat)
+      .setExpirationTime(lifetime);
     if (this.audience) jwt = jwt.setAudience(this.audience);
     return jwt.sign(this.key);
   }
@@ -61,13 +76,16 @@ export class JwtSigner {
   /** The payload of a token this signer issued; 401 when it is malformed, tampered with or expired. */
   async payload(token: string): Promise<Record<string, unknown>> {
     try {
-      const { payload } = await (await jose()).jwtVerify(token, this.key, { algorithms: ['HS256'], audience: this.audience });
+      const { payload } = await (
+        await jose()
+      ).jwtVerify(token, this.key, { algorithms: ['HS256'], audience: this.audience });
       if (!this.audience && payload.aud !== undefined) throw new UnauthorizedError();
       return payload as Record<string, unknown>;
     } catch (error) {
       if (error instanceof UnauthorizedError) throw error;
       // Strapi's words for any token it cannot use; why goes into the details.
-      if (error instanceof (await jose()).errors.JWTExpired) throw new UnauthorizedError(undefined, { reason: 'Token expired' });
+      if (error instanceof (await jose()).errors.JWTExpired)
+        throw new UnauthorizedError(undefined, { reason: 'Token expired' });
       throw new UnauthorizedError();
     }
   }
@@ -83,7 +101,9 @@ export class JwtSigner {
    */
   async verifyIssued(token: string): Promise<{ id: number; issuedAt?: number; sessionId?: string }> {
     try {
-      const { payload } = await (await jose()).jwtVerify(token, this.key, { algorithms: ['HS256'], audience: this.audience });
+      const { payload } = await (
+        await jose()
+      ).jwtVerify(token, this.key, { algorithms: ['HS256'], audience: this.audience });
       if (!this.audience && payload.aud !== undefined) throw new UnauthorizedError();
       if (typeof payload.id !== 'number' || !Number.isInteger(payload.id)) throw new UnauthorizedError();
       if (payload.type === 'access') {
@@ -94,7 +114,8 @@ export class JwtSigner {
     } catch (error) {
       if (error instanceof UnauthorizedError) throw error;
       // Strapi's words for any token it cannot use; why goes into the details.
-      if (error instanceof (await jose()).errors.JWTExpired) throw new UnauthorizedError(undefined, { reason: 'Token expired' });
+      if (error instanceof (await jose()).errors.JWTExpired)
+        throw new UnauthorizedError(undefined, { reason: 'Token expired' });
       throw new UnauthorizedError();
     }
   }

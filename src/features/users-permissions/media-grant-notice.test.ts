@@ -8,13 +8,28 @@ const schema = unitSchema();
 
 describe('media grant notice', () => {
   it('names the readable types holding media, directly or in a component', () => {
-    const actions = new Set(['api::article.article.find', 'api::author.author.findOne', 'api::tag.tag.find', 'api::global.global.find']);
-    assert.deepEqual(hiddenMediaTypes(schema, actions).sort(), ['api::article.article', 'api::author.author', 'api::global.global']);
+    const actions = new Set([
+      'api::article.article.find',
+      'api::author.author.findOne',
+      'api::tag.tag.find',
+      'api::global.global.find',
+    ]);
+    assert.deepEqual(hiddenMediaTypes(schema, actions).sort(), [
+      'api::article.article',
+      'api::author.author',
+      'api::global.global',
+    ]);
   });
 
   it('says nothing when the role may list files, or reads no type with media', () => {
-    assert.deepEqual(hiddenMediaTypes(schema, new Set(['api::article.article.find', 'plugin::upload.content-api.find'])), []);
-    assert.equal(mediaGrantWarning(schema, { name: 'Public', type: 'public' }, new Set(['api::tag.tag.find'])), undefined);
+    assert.deepEqual(
+      hiddenMediaTypes(schema, new Set(['api::article.article.find', 'plugin::upload.content-api.find'])),
+      [],
+    );
+    assert.equal(
+      mediaGrantWarning(schema, { name: 'Public', type: 'public' }, new Set(['api::tag.tag.find'])),
+      undefined,
+    );
   });
 
   it('the warning names the role, the types and the command that shows the media', () => {

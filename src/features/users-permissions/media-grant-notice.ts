@@ -13,7 +13,12 @@ const FILES_READ = 'plugin::upload.content-api.find';
 function holdsMedia(schema: Schema, attributes: Record<string, Attribute>, seen: Set<string>): boolean {
   return Object.values(attributes).some((attribute) => {
     if (attribute.kind === 'media') return true;
-    const components = attribute.kind === 'component' ? [attribute.component] : attribute.kind === 'dynamiczone' ? attribute.components : [];
+    const components =
+      attribute.kind === 'component'
+        ? [attribute.component]
+        : attribute.kind === 'dynamiczone'
+          ? attribute.components
+          : [];
     return components.some((uid) => {
       if (seen.has(uid)) return false;
       seen.add(uid);
@@ -33,7 +38,11 @@ export function hiddenMediaTypes(schema: Schema, actions: ReadonlySet<string>): 
 }
 
 /** One warning line for a role whose readers lose media, or none. */
-export function mediaGrantWarning(schema: Schema, role: { name: string; type: string }, actions: ReadonlySet<string>): string | undefined {
+export function mediaGrantWarning(
+  schema: Schema,
+  role: { name: string; type: string },
+  actions: ReadonlySet<string>,
+): string | undefined {
   const types = hiddenMediaTypes(schema, actions);
   if (types.length === 0) return undefined;
   return (

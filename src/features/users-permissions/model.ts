@@ -76,15 +76,35 @@ export const authTables: TableSpec[] = [
   {
     // A role's granted actions (`api::article.article.find`); roles are addressed by documentId.
     name: PERMISSIONS_TABLE,
-    columns: [id, { name: 'role_document_id', type: 'string', notNull: true }, { name: 'action', type: 'string', notNull: true }],
-    indexes: [{ name: indexName(PERMISSIONS_TABLE, ['role_document_id', 'action']), columns: ['role_document_id', 'action'], unique: true }],
+    columns: [
+      id,
+      { name: 'role_document_id', type: 'string', notNull: true },
+      { name: 'action', type: 'string', notNull: true },
+    ],
+    indexes: [
+      {
+        name: indexName(PERMISSIONS_TABLE, ['role_document_id', 'action']),
+        columns: ['role_document_id', 'action'],
+        unique: true,
+      },
+    ],
   },
   {
     // What config/permissions granted, once per role and action: a grant revoked later is not
     // granted again at the next start; an action the file names for the first time is.
     name: SEEDED_PERMISSIONS_TABLE,
-    columns: [id, { name: 'role_document_id', type: 'string', notNull: true }, { name: 'action', type: 'string', notNull: true }],
-    indexes: [{ name: indexName(SEEDED_PERMISSIONS_TABLE, ['role_document_id', 'action']), columns: ['role_document_id', 'action'], unique: true }],
+    columns: [
+      id,
+      { name: 'role_document_id', type: 'string', notNull: true },
+      { name: 'action', type: 'string', notNull: true },
+    ],
+    indexes: [
+      {
+        name: indexName(SEEDED_PERMISSIONS_TABLE, ['role_document_id', 'action']),
+        columns: ['role_document_id', 'action'],
+        unique: true,
+      },
+    ],
   },
   {
     name: TOKENS_TABLE,
@@ -107,8 +127,18 @@ export const authTables: TableSpec[] = [
   },
   {
     name: TOKEN_PERMISSIONS_TABLE,
-    columns: [id, { name: 'token_id', type: 'integer', notNull: true }, { name: 'action', type: 'string', notNull: true }],
-    indexes: [{ name: indexName(TOKEN_PERMISSIONS_TABLE, ['token_id', 'action']), columns: ['token_id', 'action'], unique: true }],
+    columns: [
+      id,
+      { name: 'token_id', type: 'integer', notNull: true },
+      { name: 'action', type: 'string', notNull: true },
+    ],
+    indexes: [
+      {
+        name: indexName(TOKEN_PERMISSIONS_TABLE, ['token_id', 'action']),
+        columns: ['token_id', 'action'],
+        unique: true,
+      },
+    ],
   },
   {
     name: ADMINS_TABLE,
@@ -156,7 +186,11 @@ export const authTables: TableSpec[] = [
     // A user's JWTs issued at or before `revoked_through` (epoch seconds) are refused: written when
     // the password changes or is reset.
     name: JWT_REVOCATIONS_TABLE,
-    columns: [id, { name: 'user_id', type: 'integer', notNull: true }, { name: 'revoked_through', type: 'bigint', notNull: true }],
+    columns: [
+      id,
+      { name: 'user_id', type: 'integer', notNull: true },
+      { name: 'revoked_through', type: 'bigint', notNull: true },
+    ],
     indexes: [{ name: indexName(JWT_REVOCATIONS_TABLE, ['user_id']), columns: ['user_id'], unique: true }],
   },
   {

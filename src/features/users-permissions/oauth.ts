@@ -21,7 +21,15 @@ import { createRemoteJWKSet, jwtVerify, SignJWT, type JWTPayload } from 'jose';
 import { ApplicationError, ValidationError } from '../../core/errors.js';
 import { isPlainObject } from '../../core/objects.js';
 import { cookieValue } from './sessions.js';
-import { OAUTH_PROVIDERS, OIDC_PROVIDER, subdomainBase, UNSUPPORTED_PROVIDERS, type ProviderProfile, type ProviderSettings, type ProviderSettingsValue } from './providers.js';
+import {
+  OAUTH_PROVIDERS,
+  OIDC_PROVIDER,
+  subdomainBase,
+  UNSUPPORTED_PROVIDERS,
+  type ProviderProfile,
+  type ProviderSettings,
+  type ProviderSettingsValue,
+} from './providers.js';
 
 export interface ProviderLoginDeps {
   settings: ProviderSettings;
@@ -69,7 +77,8 @@ const DISCOVERY_SECONDS = 600;
 const FETCH_TIMEOUT_MS = 10_000;
 
 const random = (bytes = 24) => randomBytes(bytes).toString('base64url');
-const text = (value: unknown): string | undefined => (typeof value === 'string' && value.length > 0 ? value : undefined);
+const text = (value: unknown): string | undefined =>
+  typeof value === 'string' && value.length > 0 ? value : undefined;
 
 function sameText(a: string, b: string): boolean {
   const left = Buffer.from(a);
@@ -84,10 +93,18 @@ function withParams(url: string, params: Record<string, string>): string {
   return target.toString();
 }
 
-async function fetchJson(url: string, init: RequestInit = {}): Promise<{ status: number; body: Record<string, unknown> }> {
+async function fetchJson(
+  url: string,
+  init: RequestInit = {},
+): Promise<{ status: number; body: Record<string, unknown> }> {
   let response: Response;
   try {
-    response = await fetch(url, { ...init, redirect: 'error', signal: AbortSignal.timeout(FETCH_TIMEOUT_MS), headers: { accept: 'application/json', ...(init.headers as Record<string, string>) } });
+    response = await fetch(url, {
+      ...init,
+      redirect: 'error',
+      signal: AbortSignal.timeout(FETCH_TIMEOUT_MS),
+      headers: { accept: 'application/json', ...(init.headers as Record<string, string>) },
+    });
   } catch (error) {
     throw new ApplicationError(`The provider could not be reached: ${(error as Error).message}`);
   }
@@ -122,7 +139,13 @@ export class ProviderLogins {
   async connect(provider: string): Promise<Redirect> {
     const settings = await this.enabled(provider);
     const endpoints = await this.endpoints(provider, settings);
-    const pending: PendingLogin = { p: provider, s: random(), v: random(32), n: random(), e: Math.floor(Date.now() / 1000) + STATE_SECONDS };
+    const pending: PendingLogin = {
+      p: provider,
+      s: random(),
+      v: random(32),
+      n: random(),
+      e: Math.floor(Date.now() / 1000) + STATE_SECONDS,
+    };
     const params: Record<string, string> = {
       response_type: 'code',
       client_id: settings.key ?? '',
@@ -135,19 +158,34 @@ export class ProviderLogins {
       params.code_challenge = createHash('sha256').update(pending.v).digest('base64url');
       params.code_challenge_method = 'S256';
     }
-    return { location: withParams(endpoints.authorize, params), cookie: this.cookie(this.sign(pending), STATE_SECONDS) };
+    return {
+      location: withParams(endpoints.authorize, params),
+      cookie: this.cookie(this.sign(pending), STATE_SECONDS),
+    };
   }
 
   /** Step 2: the provider's redirect back; answers the redirect to the frontend's callback. */
-  async connectCallback(provider: string, query: Query, cookieHeader: string | string[] | undefined): Promise<Redirect> {
+  async connectCallback(
+    provider: string,
+    query: Query,
+    cookieHeader: string | string[] | undefined,
+  ): Promise<Redirect> {
     const settings = await this.enabled(provider);
     const pending = this.read(cookieValue(cookieHeader, COOKIE));
     const state = text(query.state);
-    if (!pending || pending.p !== provider || !state || !sameText(state, pending.s)) throw new ValidationError('Invalid state: start again from /connect/' + provider);
+    if (!pending || pending.p !== provider || !state || !sameText(state, pending.s))
+      throw new ValidationError('Invalid state: start again from /connect/' + provider);
     const clear = this.cookie('', 0);
     const frontend = this.frontendCallback(provider, settings);
     const error = text(query.error);
-    if (error) return { location: withParams(frontend, { error, ...(text(query.error_description) ? { error_description: text(query.error_description)! } : {}) }), cookie: clear };
+    if (error)
+      return {
+        location: withParams(frontend, {
+          error,
+          ...(text(query.error_description) ? { error_description: text(query.error_description)! } : {}),
+        }),
+        cookie: clear,
+      };
     const code = text(query.code);
     if (!code) throw new ValidationError('The provider sent no code');
     const endpoints = await this.endpoints(provider, settings);
@@ -160,7 +198,8 @@ export class ProviderLogins {
     if (!accessToken) throw new ApplicationError('The provider answered no access_token');
     const params: Record<string, string> = { access_token: accessToken };
     if (text(tokens.id_token)) params.id_token = text(tokens.id_token)!;
-    for (const [key, value] of Object.entries(tokens)) if (typeof value === 'string' || typeof value === 'number') params[`raw[${key}]`] = String(value);
+    for (const [key, value] of Object.entries(tokens))
+      if (typeof value === 'string' || typeof value === 'number') params[`raw[${key}]`] = String(value);
     return { location: withParams(frontend, params), cookie: clear };
   }
 
@@ -186,7 +225,10 @@ export class ProviderLogins {
     if (!accessToken) throw new ApplicationError('No access_token.');
     const spec = OAUTH_PROVIDERS[provider]!;
     const getJson = async (url: string, options: { headers?: Record<string, string>; bearer?: boolean } = {}) => {
-      const headers = { ...(options.bearer === false ? {} : { authorization: `Bearer ${accessToken}` }), ...options.headers };
+      const headers = {
+        ...(options.bearer === false ? {} : { authorization: `Bearer ${accessToken}` }),
+        ...options.headers,
+      };
       const { status, body } = await fetchJson(url, { headers });
       if (status < 200 || status >= 300) throw new Error(`The provider refused the access token (${status})`);
       return body;
@@ -201,7 +243,8 @@ export class ProviderLogins {
 
   /** An enabled provider's settings; Strapi's 400 for an unknown or disabled one. */
   private async enabled(provider: string): Promise<ProviderSettingsValue> {
-    const settings = provider === 'email' || UNSUPPORTED_PROVIDERS[provider] ? undefined : await this.deps.settings.provider(provider);
+    const settings =
+      provider === 'email' || UNSUPPORTED_PROVIDERS[provider] ? undefined : await this.deps.settings.provider(provider);
     if (!settings?.enabled) throw new ApplicationError('This provider is disabled');
     return settings;
   }
@@ -215,13 +258,18 @@ export class ProviderLogins {
     if (provider === OIDC_PROVIDER) return this.discover(settings);
     const spec = OAUTH_PROVIDERS[provider]!;
     const resolve = (url: string) => url.replace('{subdomain}', subdomainBase(settings.subdomain));
-    return { authorize: resolve(spec.authorizeUrl), token: resolve(spec.tokenUrl), tokenAuth: spec.tokenAuth ?? 'body' };
+    return {
+      authorize: resolve(spec.authorizeUrl),
+      token: resolve(spec.tokenUrl),
+      tokenAuth: spec.tokenAuth ?? 'body',
+    };
   }
 
   /** The issuer's `/.well-known/openid-configuration`, kept 10 minutes per issuer. */
   private discover(settings: ProviderSettingsValue): Promise<Endpoints> {
     const issuer = text(settings.issuer);
-    if (!issuer || !text(settings.key)) throw new ApplicationError('The oidc provider needs its issuer and key (the client id)');
+    if (!issuer || !text(settings.key))
+      throw new ApplicationError('The oidc provider needs its issuer and key (the client id)');
     const cached = this.discoveries.get(issuer);
     if (cached && cached.until > Date.now()) return cached.endpoints;
     const endpoints = (async (): Promise<Endpoints> => {
@@ -229,10 +277,19 @@ export class ProviderLogins {
       const authorize = text(body.authorization_endpoint);
       const token = text(body.token_endpoint);
       const jwksUri = text(body.jwks_uri);
-      if (status !== 200 || !authorize || !token || !jwksUri) throw new ApplicationError(`The OpenID provider's configuration could not be read at ${issuer} (${status})`);
-      if (body.issuer !== issuer) throw new ApplicationError(`The OpenID provider names itself ${String(body.issuer)}, not ${issuer}`);
-      const methods = Array.isArray(body.token_endpoint_auth_methods_supported) ? body.token_endpoint_auth_methods_supported : ['client_secret_basic'];
-      return { authorize, token, tokenAuth: methods.includes('client_secret_basic') ? 'basic' : 'body', oidc: { issuer, jwksUri, userinfo: text(body.userinfo_endpoint) } };
+      if (status !== 200 || !authorize || !token || !jwksUri)
+        throw new ApplicationError(`The OpenID provider's configuration could not be read at ${issuer} (${status})`);
+      if (body.issuer !== issuer)
+        throw new ApplicationError(`The OpenID provider names itself ${String(body.issuer)}, not ${issuer}`);
+      const methods = Array.isArray(body.token_endpoint_auth_methods_supported)
+        ? body.token_endpoint_auth_methods_supported
+        : ['client_secret_basic'];
+      return {
+        authorize,
+        token,
+        tokenAuth: methods.includes('client_secret_basic') ? 'basic' : 'body',
+        oidc: { issuer, jwksUri, userinfo: text(body.userinfo_endpoint) },
+      };
     })();
     this.discoveries.set(issuer, { until: Date.now() + DISCOVERY_SECONDS * 1000, endpoints });
     endpoints.catch(() => this.discoveries.delete(issuer));
@@ -240,8 +297,18 @@ export class ProviderLogins {
   }
 
   /** The code exchanged at the token endpoint; a refusal (a wrong or used code) is a 400 naming the provider's error. */
-  private async exchange(endpoints: Endpoints, settings: ProviderSettingsValue, provider: string, code: string, verifier: string): Promise<Record<string, unknown>> {
-    const form = new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: this.redirectUri(provider) });
+  private async exchange(
+    endpoints: Endpoints,
+    settings: ProviderSettingsValue,
+    provider: string,
+    code: string,
+    verifier: string,
+  ): Promise<Record<string, unknown>> {
+    const form = new URLSearchParams({
+      grant_type: 'authorization_code',
+      code,
+      redirect_uri: this.redirectUri(provider),
+    });
     if (endpoints.oidc) form.set('code_verifier', verifier);
     const headers: Record<string, string> = { 'content-type': 'application/x-www-form-urlencoded' };
     const id = settings.key ?? '';
@@ -261,30 +328,58 @@ export class ProviderLogins {
   }
 
   /** The verified ID token's claims, completed from the userinfo endpoint when it lacks the email (the same `sub`). */
-  private async oidcClaims(endpoints: Endpoints, settings: ProviderSettingsValue, tokens: Record<string, unknown>, nonce: string | undefined): Promise<JWTPayload> {
+  private async oidcClaims(
+    endpoints: Endpoints,
+    settings: ProviderSettingsValue,
+    tokens: Record<string, unknown>,
+    nonce: string | undefined,
+  ): Promise<JWTPayload> {
     const idToken = text(tokens.id_token);
     if (!idToken) throw new ApplicationError('The OpenID provider answered no id_token');
     const oidc = endpoints.oidc!;
-    const claims = await this.verifyIdToken(idToken, oidc.jwksUri, { issuer: oidc.issuer, audience: settings.key ?? '', nonce });
+    const claims = await this.verifyIdToken(idToken, oidc.jwksUri, {
+      issuer: oidc.issuer,
+      audience: settings.key ?? '',
+      nonce,
+    });
     const accessToken = text(tokens.access_token);
     if (claims.email || !accessToken || !oidc.userinfo) return claims;
     const { status, body } = await fetchJson(oidc.userinfo, { headers: { authorization: `Bearer ${accessToken}` } });
-    if (status !== 200 || body.sub !== claims.sub) throw new ApplicationError('The OpenID provider\'s userinfo does not match the ID token');
-    return { ...body, ...claims, email: body.email, email_verified: body.email_verified, preferred_username: body.preferred_username ?? claims.preferred_username, name: body.name ?? claims.name };
+    if (status !== 200 || body.sub !== claims.sub)
+      throw new ApplicationError("The OpenID provider's userinfo does not match the ID token");
+    return {
+      ...body,
+      ...claims,
+      email: body.email,
+      email_verified: body.email_verified,
+      preferred_username: body.preferred_username ?? claims.preferred_username,
+      name: body.name ?? claims.name,
+    };
   }
 
-  private async verifyIdToken(idToken: string, jwksUri: string, expect: { issuer?: string; audience: string; nonce?: string }): Promise<JWTPayload> {
+  private async verifyIdToken(
+    idToken: string,
+    jwksUri: string,
+    expect: { issuer?: string; audience: string; nonce?: string },
+  ): Promise<JWTPayload> {
     if (!jwksUri) throw new ApplicationError('No JWKS URL to verify the ID token with');
     let keys = this.keySets.get(jwksUri);
-    if (!keys) this.keySets.set(jwksUri, (keys = createRemoteJWKSet(new URL(jwksUri), { timeoutDuration: FETCH_TIMEOUT_MS })));
+    if (!keys)
+      this.keySets.set(jwksUri, (keys = createRemoteJWKSet(new URL(jwksUri), { timeoutDuration: FETCH_TIMEOUT_MS })));
     let payload: JWTPayload;
     try {
-      ({ payload } = await jwtVerify(idToken, keys, { issuer: expect.issuer, audience: expect.audience, requiredClaims: ['sub', 'exp', 'iat'] }));
+      ({ payload } = await jwtVerify(idToken, keys, {
+        issuer: expect.issuer,
+        audience: expect.audience,
+        requiredClaims: ['sub', 'exp', 'iat'],
+      }));
     } catch (error) {
       throw new ApplicationError(`Invalid ID token: ${(error as Error).message}`);
     }
-    if (Array.isArray(payload.aud) && payload.aud.length > 1 && payload.azp !== expect.audience) throw new ApplicationError('Invalid ID token: azp is not this client');
-    if (expect.nonce !== undefined && (typeof payload.nonce !== 'string' || !sameText(payload.nonce, expect.nonce))) throw new ApplicationError('Invalid ID token: nonce mismatch');
+    if (Array.isArray(payload.aud) && payload.aud.length > 1 && payload.azp !== expect.audience)
+      throw new ApplicationError('Invalid ID token: azp is not this client');
+    if (expect.nonce !== undefined && (typeof payload.nonce !== 'string' || !sameText(payload.nonce, expect.nonce)))
+      throw new ApplicationError('Invalid ID token: nonce mismatch');
     return payload;
   }
 
@@ -309,8 +404,11 @@ export class ProviderLogins {
 
   private async readHandoff(provider: string, token: string): Promise<ProviderProfile> {
     try {
-      const { payload } = await jwtVerify(token, this.handoffKey, { audience: HANDOFF_AUDIENCE, algorithms: ['HS256'] });
-      if (payload.provider !== provider) throw new Error('another provider\'s token');
+      const { payload } = await jwtVerify(token, this.handoffKey, {
+        audience: HANDOFF_AUDIENCE,
+        algorithms: ['HS256'],
+      });
+      if (payload.provider !== provider) throw new Error("another provider's token");
       return { email: text(payload.email), username: text(payload.username) };
     } catch {
       throw new ApplicationError('Invalid access_token: start again from /connect/' + provider);
@@ -325,7 +423,8 @@ export class ProviderLogins {
   /** The pending login of a state cookie, or undefined when it is absent, tampered with or expired. */
   private read(value: string | undefined): PendingLogin | undefined {
     const [body, mac] = (value ?? '').split('.');
-    if (!body || !mac || !sameText(mac, createHmac('sha256', this.stateKey).update(body).digest('base64url'))) return undefined;
+    if (!body || !mac || !sameText(mac, createHmac('sha256', this.stateKey).update(body).digest('base64url')))
+      return undefined;
     try {
       const pending = JSON.parse(Buffer.from(body, 'base64url').toString()) as PendingLogin;
       return pending.e > Date.now() / 1000 ? pending : undefined;

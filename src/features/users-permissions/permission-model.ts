@@ -33,7 +33,14 @@ const common = { required: false, private: false, localized: false, configurable
 
 /** The row as the query parser sees it: `action`, and `role` leading to the role type. */
 function permissionModel(roleType: ContentType): Component {
-  const action: ScalarAttribute = { ...common, name: 'action', kind: 'scalar', type: 'string', column: 'action', unique: false };
+  const action: ScalarAttribute = {
+    ...common,
+    name: 'action',
+    kind: 'scalar',
+    type: 'string',
+    column: 'action',
+    unique: false,
+  };
   const role: RelationAttribute = {
     ...common,
     name: 'role',
@@ -43,7 +50,14 @@ function permissionModel(roleType: ContentType): Component {
     toMany: false,
     owner: true,
     // Never read: conditions on the role are compiled here, on `role_document_id`.
-    link: { table: PERMISSIONS_TABLE, ownerUid: PERMISSION_UID, ownerAttribute: 'role', targetUid: roleType.uid, ownerToMany: false, targetToMany: false },
+    link: {
+      table: PERMISSIONS_TABLE,
+      ownerUid: PERMISSION_UID,
+      ownerAttribute: 'role',
+      targetUid: roleType.uid,
+      ownerToMany: false,
+      targetToMany: false,
+    },
   };
   return {
     modelType: 'component',
@@ -65,7 +79,8 @@ const FIELDS = ['id', 'action'];
 function roleRef(value: unknown): { id: number } | { documentId: string } {
   if (isPlainObject(value)) {
     const list = value.connect ?? value.set;
-    if (list !== undefined) return roleRef(Array.isArray(list) ? (list.length === 1 ? list[0] : bad('role takes one role', 'role')) : list);
+    if (list !== undefined)
+      return roleRef(Array.isArray(list) ? (list.length === 1 ? list[0] : bad('role takes one role', 'role')) : list);
     if (value.id !== undefined) return roleRef(value.id);
     if (typeof value.documentId === 'string') return { documentId: value.documentId };
   }
@@ -108,7 +123,12 @@ export function permissionAdapter(database: Database, schema: Schema, engine: Qu
     const value = params.where ?? params.filters;
     if (value === undefined || value === null) return sql<boolean>`1 = 1`;
     const node = new FilterParser(schema, { hidden: true }).parse(model, value, ['where']);
-    const sqlCtx: SqlContext = { schema, dialect: database.dialect, scope: { status: 'published', locale: null }, aliases: new Aliases() };
+    const sqlCtx: SqlContext = {
+      schema,
+      dialect: database.dialect,
+      scope: { status: 'published', locale: null },
+      aliases: new Aliases(),
+    };
     return node ? condition(node, sqlCtx) : sql<boolean>`1 = 1`;
   };
 
@@ -116,9 +136,15 @@ export function permissionAdapter(database: Database, schema: Schema, engine: Qu
   const rolePopulate = (value: unknown): QueryParams | undefined => {
     if (value === undefined || value === null || value === false) return undefined;
     if (value === true || value === '*' || value === 'role') return {};
-    if (Array.isArray(value)) return value.length === 0 ? undefined : value.every((item) => item === 'role' || item === '*') ? {} : bad('Only role can be populated on permissions', 'populate');
+    if (Array.isArray(value))
+      return value.length === 0
+        ? undefined
+        : value.every((item) => item === 'role' || item === '*')
+          ? {}
+          : bad('Only role can be populated on permissions', 'populate');
     if (isPlainObject(value)) {
-      for (const key of Object.keys(value)) if (key !== 'role' && key !== '*') bad('Only role can be populated on permissions', 'populate');
+      for (const key of Object.keys(value))
+        if (key !== 'role' && key !== '*') bad('Only role can be populated on permissions', 'populate');
       const inner = value.role ?? value['*'];
       if (inner === undefined || inner === false) return undefined;
       return isPlainObject(inner) ? inner : {};
@@ -131,12 +157,29 @@ export function permissionAdapter(database: Database, schema: Schema, engine: Qu
     const select = selectOf(params, FIELDS);
     const populate = rolePopulate(params.populate);
     const bounds = pageSql(one ? 1 : boundOf(params.limit, 'limit'), boundOf(params.offset, 'offset'));
-    const { rows } = await sql<{ id: number | string; action: string; role_document_id: string }>`select p.id, p.action, p.role_document_id from ${sql.table(PERMISSIONS_TABLE)} as p where ${whereOf(params)} order by ${orderSql(schema, model, 'p', params, throughRelation)}${bounds}`.execute(db());
+    const { rows } = await sql<{
+      id: number | string;
+      action: string;
+      role_document_id: string;
+    }>`select p.id, p.action, p.role_document_id from ${sql.table(PERMISSIONS_TABLE)} as p where ${whereOf(params)} order by ${orderSql(schema, model, 'p', params, throughRelation)}${bounds}`.execute(
+      db(),
+    );
     const roles = new Map<string, Row>();
     if (populate && rows.length > 0) {
       const { select: roleSelect, ...rest } = populate;
-      const selected = Array.isArray(roleSelect) ? [...new Set(['documentId', ...(roleSelect as string[])])] : undefined;
-      const found = await engine.query(ROLE_UID).findMany({ ...rest, ...(selected ? { select: selected } : {}), where: { $and: [{ documentId: { $in: [...new Set(rows.map((row) => row.role_document_id))] } }, ...(rest.where ? [rest.where] : [])] } });
+      const selected = Array.isArray(roleSelect)
+        ? [...new Set(['documentId', ...(roleSelect as string[])])]
+        : undefined;
+      const found = await engine.query(ROLE_UID).findMany({
+        ...rest,
+        ...(selected ? { select: selected } : {}),
+        where: {
+          $and: [
+            { documentId: { $in: [...new Set(rows.map((row) => row.role_document_id))] } },
+            ...(rest.where ? [rest.where] : []),
+          ],
+        },
+      });
       for (const role of found) {
         const documentId = String(role.documentId);
         if (selected && !(roleSelect as string[]).includes('documentId')) delete role.documentId;
@@ -145,7 +188,11 @@ export function permissionAdapter(database: Database, schema: Schema, engine: Qu
     }
     return rows.map((row) => {
       const full: Row = { id: Number(row.id), action: row.action };
-      const out: Row = select ? Object.fromEntries((populate && !select.includes('id') ? ['id', ...select] : select).map((key) => [key, full[key]])) : full;
+      const out: Row = select
+        ? Object.fromEntries(
+            (populate && !select.includes('id') ? ['id', ...select] : select).map((key) => [key, full[key]]),
+          )
+        : full;
       if (populate) out.role = roles.get(row.role_document_id) ?? null;
       return out;
     });
@@ -153,30 +200,42 @@ export function permissionAdapter(database: Database, schema: Schema, engine: Qu
 
   const idsOf = async (trx: Db, params: QueryParams, limit?: number): Promise<number[]> => {
     const bound = limit === undefined ? sql`` : sql` limit ${sql.lit(limit)}`;
-    const { rows } = await sql<{ id: number | string }>`select p.id from ${sql.table(PERMISSIONS_TABLE)} as p where ${whereOf(params)} order by p.id${bound}`.execute(trx);
+    const { rows } = await sql<{
+      id: number | string;
+    }>`select p.id from ${sql.table(PERMISSIONS_TABLE)} as p where ${whereOf(params)} order by p.id${bound}`.execute(
+      trx,
+    );
     return rows.map((row) => Number(row.id));
   };
 
   const roleDocumentId = async (trx: Db, value: unknown): Promise<string> => {
     const ref = roleRef(value);
     const query = trx.selectFrom(roleType.table).select('document_id');
-    const row = await ('id' in ref ? query.where('id', '=', ref.id) : query.where('document_id', '=', ref.documentId)).executeTakeFirst();
+    const row = await (
+      'id' in ref ? query.where('id', '=', ref.id) : query.where('document_id', '=', ref.documentId)
+    ).executeTakeFirst();
     if (!row) bad(`No role ${JSON.stringify(value)}`, 'role');
     return String(row.document_id);
   };
 
   /** The columns a write sets: `action` (a non-empty text) and `role`; other keys are dropped. */
-  const columnsOf = async (trx: Db, data: unknown, creating: boolean): Promise<{ action?: string; role_document_id?: string }> => {
+  const columnsOf = async (
+    trx: Db,
+    data: unknown,
+    creating: boolean,
+  ): Promise<{ action?: string; role_document_id?: string }> => {
     if (!isPlainObject(data)) bad('A permission write expects a data object', 'data');
     const columns: { action?: string; role_document_id?: string } = {};
     // Other keys are ignored, as Strapi's query engine writes a model's attributes only: a bootstrap
     // written for Strapi 4's permission rows (`{ action, role, enabled: true }`) runs on Strapi 5.
     if (data.action !== undefined) {
-      if (typeof data.action !== 'string' || data.action === '') bad('action must be an action name, e.g. api::article.article.find', 'action');
+      if (typeof data.action !== 'string' || data.action === '')
+        bad('action must be an action name, e.g. api::article.article.find', 'action');
       columns.action = data.action;
     }
     if (data.role !== undefined && data.role !== null) columns.role_document_id = await roleDocumentId(trx, data.role);
-    if (creating && (!columns.action || !columns.role_document_id)) bad('A permission needs an action and a role', columns.action ? 'role' : 'action');
+    if (creating && (!columns.action || !columns.role_document_id))
+      bad('A permission needs an action and a role', columns.action ? 'role' : 'action');
     return columns;
   };
 
@@ -184,7 +243,9 @@ export function permissionAdapter(database: Database, schema: Schema, engine: Qu
     findOne: async (params: QueryParams = {}) => (await read(params, true))[0] ?? null,
     findMany: (params: QueryParams = {}) => read(params, false),
     async count(params: QueryParams = {}) {
-      const { rows } = await sql<{ total: number | string }>`select count(*) as total from ${sql.table(PERMISSIONS_TABLE)} as p where ${whereOf(params)}`.execute(db());
+      const { rows } = await sql<{
+        total: number | string;
+      }>`select count(*) as total from ${sql.table(PERMISSIONS_TABLE)} as p where ${whereOf(params)}`.execute(db());
       return Number(rows[0]?.total ?? 0);
     },
     /** A grant the role already has is not added twice (Strapi would): the existing row answers. */
@@ -192,19 +253,36 @@ export function permissionAdapter(database: Database, schema: Schema, engine: Qu
       checkParams(params);
       const id = await write(async (trx) => {
         const columns = (await columnsOf(trx, params.data, true)) as Required<Awaited<ReturnType<typeof columnsOf>>>;
-        const existing = await trx.selectFrom(PERMISSIONS_TABLE).select('id').where('role_document_id', '=', columns.role_document_id).where('action', '=', columns.action).executeTakeFirst();
+        const existing = await trx
+          .selectFrom(PERMISSIONS_TABLE)
+          .select('id')
+          .where('role_document_id', '=', columns.role_document_id)
+          .where('action', '=', columns.action)
+          .executeTakeFirst();
         return existing ? Number(existing.id) : database.dialect.insertReturningId(trx, PERMISSIONS_TABLE, columns);
       });
-      return (await adapter.findOne({ where: { id }, ...(params.select ? { select: params.select } : {}), ...(params.populate ? { populate: params.populate } : {}) }))!;
+      return (await adapter.findOne({
+        where: { id },
+        ...(params.select ? { select: params.select } : {}),
+        ...(params.populate ? { populate: params.populate } : {}),
+      }))!;
     },
     async createMany(params: QueryParams) {
-      if (!Array.isArray(params.data) || params.data.length === 0) bad('createMany expects a non-empty data array', 'data');
+      if (!Array.isArray(params.data) || params.data.length === 0)
+        bad('createMany expects a non-empty data array', 'data');
       const ids = await write(async (trx) => {
         const created: number[] = [];
         for (const item of params.data as unknown[]) {
           const columns = (await columnsOf(trx, item, true)) as Required<Awaited<ReturnType<typeof columnsOf>>>;
-          const existing = await trx.selectFrom(PERMISSIONS_TABLE).select('id').where('role_document_id', '=', columns.role_document_id).where('action', '=', columns.action).executeTakeFirst();
-          created.push(existing ? Number(existing.id) : await database.dialect.insertReturningId(trx, PERMISSIONS_TABLE, columns));
+          const existing = await trx
+            .selectFrom(PERMISSIONS_TABLE)
+            .select('id')
+            .where('role_document_id', '=', columns.role_document_id)
+            .where('action', '=', columns.action)
+            .executeTakeFirst();
+          created.push(
+            existing ? Number(existing.id) : await database.dialect.insertReturningId(trx, PERMISSIONS_TABLE, columns),
+          );
         }
         return created;
       });
@@ -212,29 +290,38 @@ export function permissionAdapter(database: Database, schema: Schema, engine: Qu
     },
     async update(params: QueryParams) {
       checkParams(params);
-      if (!isPlainObject(params.where) || Object.keys(params.where).length === 0) bad('update requires a where parameter', 'where');
+      if (!isPlainObject(params.where) || Object.keys(params.where).length === 0)
+        bad('update requires a where parameter', 'where');
       const id = await write(async (trx) => {
         const [found] = await idsOf(trx, params, 1);
         if (found === undefined) return undefined;
         const columns = await columnsOf(trx, params.data, false);
-        if (Object.keys(columns).length) await trx.updateTable(PERMISSIONS_TABLE).set(columns).where('id', '=', found).execute();
+        if (Object.keys(columns).length)
+          await trx.updateTable(PERMISSIONS_TABLE).set(columns).where('id', '=', found).execute();
         return found;
       });
-      return id === undefined ? null : adapter.findOne({ where: { id }, ...(params.populate ? { populate: params.populate } : {}) });
+      return id === undefined
+        ? null
+        : adapter.findOne({ where: { id }, ...(params.populate ? { populate: params.populate } : {}) });
     },
     async updateMany(params: QueryParams) {
       const count = await write(async (trx) => {
         const ids = await idsOf(trx, params);
         const columns = await columnsOf(trx, params.data, false);
-        if (ids.length && Object.keys(columns).length) await trx.updateTable(PERMISSIONS_TABLE).set(columns).where('id', 'in', ids).execute();
+        if (ids.length && Object.keys(columns).length)
+          await trx.updateTable(PERMISSIONS_TABLE).set(columns).where('id', 'in', ids).execute();
         return ids.length;
       });
       return { count };
     },
     async delete(params: QueryParams) {
       checkParams(params);
-      if (!isPlainObject(params.where) || Object.keys(params.where).length === 0) bad('delete requires a where parameter', 'where');
-      const row = await adapter.findOne({ where: params.where, ...(params.populate ? { populate: params.populate } : {}) });
+      if (!isPlainObject(params.where) || Object.keys(params.where).length === 0)
+        bad('delete requires a where parameter', 'where');
+      const row = await adapter.findOne({
+        where: params.where,
+        ...(params.populate ? { populate: params.populate } : {}),
+      });
       if (!row) return null;
       await write((trx) => trx.deleteFrom(PERMISSIONS_TABLE).where('id', '=', Number(row.id)).execute());
       return row;

@@ -37,8 +37,22 @@ export const authAction = (name: AuthActionName): string => `${AUTH_UID}.${name}
  * `POST /api/auth/local` is a 403 there) but may read itself and change its password.
  */
 export const DEFAULT_GRANTS: Readonly<Record<'public' | 'authenticated', readonly string[]>> = {
-  public: (['callback', 'connect', 'forgotPassword', 'resetPassword', 'register', 'emailConfirmation', 'sendEmailConfirmation', 'refresh'] as const).map(authAction),
-  authenticated: [...(['logout', 'getSessions', 'revokeSession', 'changePassword'] as const).map(authAction), ME_ACTION],
+  public: (
+    [
+      'callback',
+      'connect',
+      'forgotPassword',
+      'resetPassword',
+      'register',
+      'emailConfirmation',
+      'sendEmailConfirmation',
+      'refresh',
+    ] as const
+  ).map(authAction),
+  authenticated: [
+    ...(['logout', 'getSessions', 'revokeSession', 'changePassword'] as const).map(authAction),
+    ME_ACTION,
+  ],
 };
 
 /** `GET /api/users-permissions/permissions`. */
@@ -49,11 +63,13 @@ export function knownActions(schema: Schema): string[] {
   const actions: string[] = [];
   for (const type of schema.contentTypes.values()) {
     if (type.builtIn) continue;
-    const names = type.kind === 'collectionType' ? ['find', 'findOne', 'create', 'update', 'delete'] : ['find', 'update', 'delete'];
+    const names =
+      type.kind === 'collectionType' ? ['find', 'findOne', 'create', 'update', 'delete'] : ['find', 'update', 'delete'];
     for (const name of names) actions.push(`${type.uid}.${name}`);
   }
   // `update` (replacing a file's bytes or info) is Vellum's: Strapi lets `upload` do it.
-  for (const name of ['upload', 'update', 'find', 'findOne', 'destroy']) actions.push(`${UPLOAD_PERMISSION_UID}.${name}`);
+  for (const name of ['upload', 'update', 'find', 'findOne', 'destroy'])
+    actions.push(`${UPLOAD_PERMISSION_UID}.${name}`);
   // Strapi's users-permissions controllers: users, roles, auth and the permissions catalogue.
   for (const name of USER_ACTIONS) actions.push(`${USER_UID}.${name}`);
   for (const name of ROLE_ACTIONS) actions.push(`${ROLE_UID}.${name}`);
@@ -65,7 +81,12 @@ export function knownActions(schema: Schema): string[] {
 }
 
 const globToRegExp = (pattern: string): RegExp =>
-  new RegExp(`^${pattern.split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`);
+  new RegExp(
+    `^${pattern
+      .split('*')
+      .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+      .join('.*')}$`,
+  );
 
 /**
  * Concrete actions for patterns such as `api::*.find` or `api::article.article.*`. A pattern that
@@ -74,11 +95,14 @@ const globToRegExp = (pattern: string): RegExp =>
 export function expandActions(patterns: string[], known: string[], where: string): string[] {
   const result = new Set<string>();
   for (const pattern of patterns) {
-    if (typeof pattern !== 'string' || pattern === '') throw new ValidationError(`${where}: an action must be a non-empty string`);
+    if (typeof pattern !== 'string' || pattern === '')
+      throw new ValidationError(`${where}: an action must be a non-empty string`);
     const regexp = globToRegExp(pattern);
     const matched = known.filter((action) => regexp.test(action));
     if (matched.length === 0) {
-      throw new ValidationError(`${where}: "${pattern}" names no known action (e.g. api::article.article.find)`, { action: pattern });
+      throw new ValidationError(`${where}: "${pattern}" names no known action (e.g. api::article.article.find)`, {
+        action: pattern,
+      });
     }
     for (const action of matched) result.add(action);
   }

@@ -44,7 +44,10 @@ export interface ProfileInput {
   query: Record<string, unknown>;
   settings: ProviderSettingsValue;
   /** GET a JSON document with the access token as bearer (or none). */
-  getJson(url: string, options?: { headers?: Record<string, string>; bearer?: boolean }): Promise<Record<string, unknown>>;
+  getJson(
+    url: string,
+    options?: { headers?: Record<string, string>; bearer?: boolean },
+  ): Promise<Record<string, unknown>>;
 }
 
 export interface OAuthProviderSpec {
@@ -69,7 +72,11 @@ export const subdomainBase = (subdomain: string | undefined): string => {
   return /^https?:\/\//i.test(value) ? value : `https://${value}`;
 };
 
-const off = (icon: string, scope: string[] | undefined, extra: Partial<ProviderSettingsValue> = {}): ProviderSettingsValue => ({
+const off = (
+  icon: string,
+  scope: string[] | undefined,
+  extra: Partial<ProviderSettingsValue> = {},
+): ProviderSettingsValue => ({
   enabled: false,
   icon,
   key: '',
@@ -89,7 +96,11 @@ export const OAUTH_PROVIDERS: Record<string, OAuthProviderSpec> = {
       const body = await getJson('https://discord.com/api/users/@me');
       if (body.verified !== true) notVerified('Discord');
       const discriminator = str(body.discriminator);
-      return { username: discriminator && discriminator !== '0' ? `${str(body.username)}#${discriminator}` : str(body.username), email: str(body.email) };
+      return {
+        username:
+          discriminator && discriminator !== '0' ? `${str(body.username)}#${discriminator}` : str(body.username),
+        email: str(body.email),
+      };
     },
   },
   facebook: {
@@ -107,7 +118,10 @@ export const OAUTH_PROVIDERS: Record<string, OAuthProviderSpec> = {
     authorizeUrl: 'https://accounts.google.com/o/oauth2/v2/auth',
     tokenUrl: 'https://oauth2.googleapis.com/token',
     async profile({ getJson, accessToken }) {
-      const body = await getJson(`https://oauth2.googleapis.com/tokeninfo?access_token=${encodeURIComponent(accessToken)}`, { bearer: false });
+      const body = await getJson(
+        `https://oauth2.googleapis.com/tokeninfo?access_token=${encodeURIComponent(accessToken)}`,
+        { bearer: false },
+      );
       const verified = body.verified_email ?? body.email_verified;
       if (verified !== true && verified !== 'true') notVerified('Google');
       return { username: str(body.email)?.split('@')[0], email: str(body.email) };
@@ -177,7 +191,9 @@ export const OAUTH_PROVIDERS: Record<string, OAuthProviderSpec> = {
     tokenUrl: 'https://www.linkedin.com/oauth/v2/accessToken',
     async profile({ getJson }) {
       const profile = await getJson('https://api.linkedin.com/v2/me');
-      const emails = await getJson('https://api.linkedin.com/v2/emailAddress?q=members&projection=(elements*(handle~))');
+      const emails = await getJson(
+        'https://api.linkedin.com/v2/emailAddress?q=members&projection=(elements*(handle~))',
+      );
       const first = Array.isArray(emails.elements) ? (emails.elements[0] as Body | undefined) : undefined;
       const handle = first && isPlainObject(first['handle~']) ? first['handle~'] : undefined;
       if (!handle?.emailAddress) notVerified('LinkedIn');
@@ -232,7 +248,9 @@ export const OAUTH_PROVIDERS: Record<string, OAuthProviderSpec> = {
     authorizeUrl: 'https://www.patreon.com/oauth2/authorize',
     tokenUrl: 'https://www.patreon.com/api/oauth2/token',
     async profile({ getJson }) {
-      const body = await getJson('https://www.patreon.com/api/oauth2/v2/identity?fields[user]=full_name,email,is_email_verified');
+      const body = await getJson(
+        'https://www.patreon.com/api/oauth2/v2/identity?fields[user]=full_name,email,is_email_verified',
+      );
       const data = isPlainObject(body.data) && isPlainObject(body.data.attributes) ? body.data.attributes : {};
       if (data.is_email_verified !== true) notVerified('Patreon');
       return { username: str(data.full_name), email: str(data.email) };
@@ -252,7 +270,10 @@ export const OAUTH_PROVIDERS: Record<string, OAuthProviderSpec> = {
 
 /** Providers listed (and stored) but not offered: twitter is OAuth 1.0a. */
 export const UNSUPPORTED_PROVIDERS: Record<string, { defaults: ProviderSettingsValue; reason: string }> = {
-  twitter: { defaults: off('twitter', undefined), reason: 'twitter signs in with OAuth 1.0a, which Vellum does not implement' },
+  twitter: {
+    defaults: off('twitter', undefined),
+    reason: 'twitter signs in with OAuth 1.0a, which Vellum does not implement',
+  },
 };
 
 export const OIDC_PROVIDER = 'oidc';
@@ -260,8 +281,17 @@ export const OIDC_PROVIDER = 'oidc';
 /** Every provider's default settings, in Strapi's order, then Vellum's `oidc`. */
 export function defaultProviders(): ProvidersValue {
   const value: ProvidersValue = { email: { enabled: true, icon: 'envelope' } };
-  for (const [name, spec] of Object.entries({ ...OAUTH_PROVIDERS, ...UNSUPPORTED_PROVIDERS })) value[name] = structuredClone(spec.defaults);
-  value[OIDC_PROVIDER] = { enabled: false, icon: 'openid', key: '', secret: '', callback: '', issuer: '', scope: ['openid', 'email', 'profile'] };
+  for (const [name, spec] of Object.entries({ ...OAUTH_PROVIDERS, ...UNSUPPORTED_PROVIDERS }))
+    value[name] = structuredClone(spec.defaults);
+  value[OIDC_PROVIDER] = {
+    enabled: false,
+    icon: 'openid',
+    key: '',
+    secret: '',
+    callback: '',
+    issuer: '',
+    scope: ['openid', 'email', 'profile'],
+  };
   return value;
 }
 
@@ -286,21 +316,30 @@ export function mergeProviders(current: ProvidersValue, changes: Record<string, 
   const next = structuredClone(current);
   const known = defaultProviders();
   for (const [name, change] of Object.entries(changes)) {
-    if (!known[name]) throw new ValidationError(`Unknown provider "${name}" (known: ${Object.keys(known).join(', ')})`, { key: name });
+    if (!known[name])
+      throw new ValidationError(`Unknown provider "${name}" (known: ${Object.keys(known).join(', ')})`, { key: name });
     if (!isPlainObject(change)) throw new ValidationError(`${name} must be an object of settings`, { key: name });
     const provider = (next[name] ??= structuredClone(known[name]!));
     const allowed = new Set([...Object.keys(known[name]!), 'enabled', 'icon', 'redirectUri']);
     for (const [key, value] of Object.entries(change)) {
       const where = `${name}.${key}`;
-      if (!allowed.has(key)) throw new ValidationError(`Unknown setting "${where}" (known: ${[...allowed].filter((k) => k !== 'redirectUri').join(', ')})`, { key: where });
+      if (!allowed.has(key))
+        throw new ValidationError(
+          `Unknown setting "${where}" (known: ${[...allowed].filter((k) => k !== 'redirectUri').join(', ')})`,
+          { key: where },
+        );
       if (key === 'redirectUri') continue; // shown by GET, computed: sending it back changes nothing
       if (key === 'enabled') {
         if (typeof value !== 'boolean') throw new ValidationError(`${where} must be a boolean`, { key: where });
-        if (value && UNSUPPORTED_PROVIDERS[name]) throw new ValidationError(`${name} cannot be enabled: ${UNSUPPORTED_PROVIDERS[name].reason}`, { key: where });
+        if (value && UNSUPPORTED_PROVIDERS[name])
+          throw new ValidationError(`${name} cannot be enabled: ${UNSUPPORTED_PROVIDERS[name].reason}`, { key: where });
         provider.enabled = value;
       } else if (key === 'scope') {
         const scope = typeof value === 'string' ? value.split(/\s+/).filter(Boolean) : value;
-        if (!Array.isArray(scope) || scope.some((s) => typeof s !== 'string')) throw new ValidationError(`${where} must be an array of strings (or one space-separated string)`, { key: where });
+        if (!Array.isArray(scope) || scope.some((s) => typeof s !== 'string'))
+          throw new ValidationError(`${where} must be an array of strings (or one space-separated string)`, {
+            key: where,
+          });
         provider.scope = scope as string[];
       } else if (URL_KEYS.has(key)) {
         (provider as unknown as Body)[key] = urlValue(where, value);
@@ -319,7 +358,8 @@ function providersOf(stored: unknown): ProvidersValue {
   if (!isPlainObject(stored)) return value;
   for (const [name, settings] of Object.entries(stored)) {
     if (!value[name] || !isPlainObject(settings)) continue;
-    for (const key of Object.keys(value[name]!)) if (settings[key] !== undefined) (value[name] as unknown as Body)[key] = settings[key];
+    for (const key of Object.keys(value[name]!))
+      if (settings[key] !== undefined) (value[name] as unknown as Body)[key] = settings[key];
   }
   return value;
 }
@@ -362,10 +402,15 @@ export class ProviderSettings {
     try {
       next = mergeProviders(providersOf(stored), missing);
     } catch (error) {
-      if (error instanceof ValidationError) throw new ProjectError(`users-permissions.config.providers: ${error.message}`, 'config/plugins');
+      if (error instanceof ValidationError)
+        throw new ProjectError(`users-permissions.config.providers: ${error.message}`, 'config/plugins');
       throw error;
     }
-    const complete = Object.entries(defaultProviders()).every(([name, defaults]) => isPlainObject(storedValue[name]) && Object.keys(defaults).every((key) => (storedValue[name] as Body)[key] !== undefined));
+    const complete = Object.entries(defaultProviders()).every(
+      ([name, defaults]) =>
+        isPlainObject(storedValue[name]) &&
+        Object.keys(defaults).every((key) => (storedValue[name] as Body)[key] !== undefined),
+    );
     if (!complete || Object.keys(missing).length) await store.set({ ...STORE, value: next });
   }
 }

@@ -56,13 +56,15 @@ function enabledActions(value: unknown, known: ReadonlySet<string>): string[] {
   const bad = (message: string): never => {
     throw new ValidationError(message, { errors: [{ path: ['permissions'], message, name: 'ValidationError' }] });
   };
-  if (!isPlainObject(value)) bad('permissions must be an object: { "api::article": { controllers: { article: { find: { enabled: true } } } } }');
+  if (!isPlainObject(value))
+    bad('permissions must be an object: { "api::article": { controllers: { article: { find: { enabled: true } } } } }');
   const actions: string[] = [];
   for (const [type, entry] of Object.entries(value as Body)) {
     const controllers = isPlainObject(entry) ? entry.controllers : undefined;
     if (!isPlainObject(controllers)) return bad(`permissions.${type} must be { controllers: { ... } }`);
     for (const [controller, names] of Object.entries(controllers)) {
-      if (!isPlainObject(names)) return bad(`permissions.${type}.controllers.${controller} must be an object of actions`);
+      if (!isPlainObject(names))
+        return bad(`permissions.${type}.controllers.${controller} must be an object of actions`);
       for (const [name, state] of Object.entries(names)) {
         if (!isPlainObject(state) || (state.enabled !== undefined && typeof state.enabled !== 'boolean')) {
           return bad(`permissions.${type}.controllers.${controller}.${name} must be { enabled: boolean }`);
@@ -110,7 +112,8 @@ export class RoleApi {
   /** `GET /roles`: every role, by name, with its number of users. */
   async find(): Promise<Document[]> {
     const { roleDocuments } = this.deps;
-    const roles = (await roleDocuments.findMany({ sort: ['name:asc', 'id:asc'], pagination: { start: 0, limit: -1 } })).results;
+    const roles = (await roleDocuments.findMany({ sort: ['name:asc', 'id:asc'], pagination: { start: 0, limit: -1 } }))
+      .results;
     const counts = await this.userCounts();
     return roles.map((role) => ({ ...role, nb_users: counts.get(String(role.documentId)) ?? 0 }));
   }
@@ -129,7 +132,10 @@ export class RoleApi {
     const body = this.body(input);
     const actions = enabledActions(body.permissions, this.known);
     const name = body.name;
-    if (typeof name !== 'string') throw new ValidationError('name is a required field', { errors: [{ path: ['name'], message: 'name is a required field', name: 'ValidationError' }] });
+    if (typeof name !== 'string')
+      throw new ValidationError('name is a required field', {
+        errors: [{ path: ['name'], message: 'name is a required field', name: 'ValidationError' }],
+      });
     const type = typeof body.type === 'string' && body.type !== '' ? body.type : snakeCase(name);
     const description = typeof body.description === 'string' ? body.description : null;
     if (await this.typeTaken(type)) throw new ApplicationError(`A role with type "${type}" already exists`);
@@ -170,7 +176,8 @@ export class RoleApi {
       .select('u.document_id')
       .where('l.target_document_id', '=', info.documentId)
       .execute();
-    for (const user of users) await this.deps.userDocuments.update({ documentId: user.document_id, data: { role: publicRole.documentId } });
+    for (const user of users)
+      await this.deps.userDocuments.update({ documentId: user.document_id, data: { role: publicRole.documentId } });
     await this.deps.roles.revoke(info.documentId, info.permissions);
     await this.deps.roleDocuments.delete({ documentId: info.documentId });
     return { ok: true };
@@ -193,15 +200,23 @@ export class RoleApi {
 
   /** Strapi refuses an empty body on createRole and updateRole. */
   private body(input: unknown): Body {
-    if (!isPlainObject(input) || Object.keys(input).length === 0) throw new ValidationError('Request body cannot be empty');
+    if (!isPlainObject(input) || Object.keys(input).length === 0)
+      throw new ValidationError('Request body cannot be empty');
     for (const key of Object.keys(input)) {
-      if (!['name', 'description', 'type', 'permissions', 'users', 'role'].includes(key)) throw new ValidationError(`Invalid parameters: ${key}`);
+      if (!['name', 'description', 'type', 'permissions', 'users', 'role'].includes(key))
+        throw new ValidationError(`Invalid parameters: ${key}`);
     }
     return input;
   }
 
   private async typeTaken(type: string): Promise<boolean> {
-    return (await shaped<RoleRow>(this.deps.database.db).selectFrom(this.deps.roleType.table).select('id').where('type', '=', type).executeTakeFirst()) !== undefined;
+    return (
+      (await shaped<RoleRow>(this.deps.database.db)
+        .selectFrom(this.deps.roleType.table)
+        .select('id')
+        .where('type', '=', type)
+        .executeTakeFirst()) !== undefined
+    );
   }
 
   private async userCounts(): Promise<Map<string, number>> {

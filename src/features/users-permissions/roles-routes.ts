@@ -27,7 +27,10 @@ function userId(raw: string): number {
 
 const PERMISSIONS_UID = PERMISSIONS_ACTION.slice(0, PERMISSIONS_ACTION.lastIndexOf('.'));
 
-export function registerUsersRolesRoutes(app: FastifyInstance, options: { auth: Auth; service: DocumentService; prefix: string }): void {
+export function registerUsersRolesRoutes(
+  app: FastifyInstance,
+  options: { auth: Auth; service: DocumentService; prefix: string },
+): void {
   const { auth, service, prefix } = options;
   const users = service.of(auth.users.type);
   const manage = auth.userManagement;
@@ -35,9 +38,9 @@ export function registerUsersRolesRoutes(app: FastifyInstance, options: { auth: 
 
   /** A written user as Strapi answers it: its role populated when the caller may read roles. */
   const shown = async (written: Document, caller: CallerOptions, query: Query) =>
-    (await users.findVersion({ populate: ['role'], ...query, documentId: String(written.documentId) }, caller)) ?? written;
-  const actorOf = (caller: Caller) =>
-    caller.principal?.kind === 'user' ? { userId: caller.principal.id } : {};
+    (await users.findVersion({ populate: ['role'], ...query, documentId: String(written.documentId) }, caller)) ??
+    written;
+  const actorOf = (caller: Caller) => (caller.principal?.kind === 'user' ? { userId: caller.principal.id } : {});
 
   if (!usersPathTaken(service.schema)) {
     app.post(`${prefix}/users`, async (request: FastifyRequest, reply) => {

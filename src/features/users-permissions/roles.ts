@@ -63,7 +63,11 @@ export class Roles {
    * the lock's connection, which the document service then writes on.
    */
   async ensure(db: Db, type: string, name: string, description: string | null): Promise<string> {
-    const existing = await shaped<RoleRow>(db).selectFrom(this.roleType.table).select('document_id').where('type', '=', type).executeTakeFirst();
+    const existing = await shaped<RoleRow>(db)
+      .selectFrom(this.roleType.table)
+      .select('document_id')
+      .where('type', '=', type)
+      .executeTakeFirst();
     if (existing) return existing.document_id;
     const created = await this.documents.underLock(db).of(this.roleType).create({ data: { name, description, type } });
     return created.documentId as string;
@@ -73,7 +77,14 @@ export class Roles {
     const type = slug(name);
     if (name.trim().length < 3 || !type) throw new ValidationError('A role name needs at least 3 characters', { name });
     const taken = () => new ValidationError(`A role "${type}" already exists`, { name });
-    if (await shaped<RoleRow>(this.db).selectFrom(this.roleType.table).select('id').where('type', '=', type).executeTakeFirst()) throw taken();
+    if (
+      await shaped<RoleRow>(this.db)
+        .selectFrom(this.roleType.table)
+        .select('id')
+        .where('type', '=', type)
+        .executeTakeFirst()
+    )
+      throw taken();
     try {
       await this.roles.create({ data: { name: name.trim(), description, type } });
     } catch (error) {
@@ -86,7 +97,9 @@ export class Roles {
 
   /** A role by type (`public`, `authenticated`, ...), documentId or numeric id. */
   async get(ref: string): Promise<RoleInfo> {
-    let query = shaped<RoleRow>(this.db).selectFrom(this.roleType.table).select(['id', 'document_id', 'name', 'description', 'type']);
+    let query = shaped<RoleRow>(this.db)
+      .selectFrom(this.roleType.table)
+      .select(['id', 'document_id', 'name', 'description', 'type']);
     query = /^\d+$/.test(ref)
       ? query.where('id', '=', Number(ref))
       : query.where((eb) => eb.or([eb('type', '=', ref), eb('document_id', '=', ref)]));
@@ -96,8 +109,16 @@ export class Roles {
   }
 
   async list(): Promise<RoleInfo[]> {
-    const rows = await shaped<RoleRow>(this.db).selectFrom(this.roleType.table).select(['id', 'document_id', 'name', 'description', 'type']).orderBy('id').execute();
-    const grants = await this.db.selectFrom(PERMISSIONS_TABLE).select(['role_document_id', 'action']).orderBy('action').execute();
+    const rows = await shaped<RoleRow>(this.db)
+      .selectFrom(this.roleType.table)
+      .select(['id', 'document_id', 'name', 'description', 'type'])
+      .orderBy('id')
+      .execute();
+    const grants = await this.db
+      .selectFrom(PERMISSIONS_TABLE)
+      .select(['role_document_id', 'action'])
+      .orderBy('action')
+      .execute();
     return rows.map((row) => ({
       ...this.info(row),
       permissions: grants.filter((g) => g.role_document_id === row.document_id).map((g) => g.action),
@@ -105,7 +126,11 @@ export class Roles {
   }
 
   async actionsOf(roleDocumentId: string, db: SystemDb = this.db): Promise<Set<string>> {
-    const rows = await db.selectFrom(PERMISSIONS_TABLE).select('action').where('role_document_id', '=', roleDocumentId).execute();
+    const rows = await db
+      .selectFrom(PERMISSIONS_TABLE)
+      .select('action')
+      .where('role_document_id', '=', roleDocumentId)
+      .execute();
     return new Set(rows.map((row) => row.action));
   }
 
@@ -114,7 +139,11 @@ export class Roles {
    * compiled once, the grants are still read from the database every time.
    */
   grantsReader(roleDocumentId: string): () => Promise<Set<string>> {
-    const compiled = this.db.selectFrom(PERMISSIONS_TABLE).select('action').where('role_document_id', '=', roleDocumentId).compile();
+    const compiled = this.db
+      .selectFrom(PERMISSIONS_TABLE)
+      .select('action')
+      .where('role_document_id', '=', roleDocumentId)
+      .compile();
     return async () => new Set((await this.db.executeQuery(compiled)).rows.map((row) => row.action));
   }
 
@@ -142,7 +171,11 @@ export class Roles {
    * schema lock: `db` is the lock's connection.
    */
   async seed(roleDocumentId: string, actions: string[], db: SystemDb): Promise<string[]> {
-    const rows = await db.selectFrom(SEEDED_PERMISSIONS_TABLE).select('action').where('role_document_id', '=', roleDocumentId).execute();
+    const rows = await db
+      .selectFrom(SEEDED_PERMISSIONS_TABLE)
+      .select('action')
+      .where('role_document_id', '=', roleDocumentId)
+      .execute();
     const seeded = new Set(rows.map((row) => row.action));
     const fresh = actions.filter((action) => !seeded.has(action));
     if (fresh.length === 0) return [];
@@ -160,18 +193,33 @@ export class Roles {
     await this.write(async (trx: SystemDb) => {
       const have = await this.actionsOf(roleDocumentId, trx);
       const gone = [...have].filter((action) => !wanted.includes(action));
-      if (gone.length) await trx.deleteFrom(PERMISSIONS_TABLE).where('role_document_id', '=', roleDocumentId).where('action', 'in', gone).execute();
+      if (gone.length)
+        await trx
+          .deleteFrom(PERMISSIONS_TABLE)
+          .where('role_document_id', '=', roleDocumentId)
+          .where('action', 'in', gone)
+          .execute();
       const missing = wanted.filter((action) => !have.has(action));
-      if (missing.length) await trx.insertInto(PERMISSIONS_TABLE).values(missing.map((action) => ({ role_document_id: roleDocumentId, action }))).execute();
+      if (missing.length)
+        await trx
+          .insertInto(PERMISSIONS_TABLE)
+          .values(missing.map((action) => ({ role_document_id: roleDocumentId, action })))
+          .execute();
     });
   }
 
   async revoke(roleDocumentId: string, actions: string[]): Promise<void> {
     if (actions.length === 0) return;
-    await this.db.deleteFrom(PERMISSIONS_TABLE).where('role_document_id', '=', roleDocumentId).where('action', 'in', actions).execute();
+    await this.db
+      .deleteFrom(PERMISSIONS_TABLE)
+      .where('role_document_id', '=', roleDocumentId)
+      .where('action', 'in', actions)
+      .execute();
   }
 
-  private info(row: Pick<Selectable<RoleRow>, 'id' | 'document_id' | 'name' | 'description' | 'type'>): Omit<RoleInfo, 'permissions'> {
+  private info(
+    row: Pick<Selectable<RoleRow>, 'id' | 'document_id' | 'name' | 'description' | 'type'>,
+  ): Omit<RoleInfo, 'permissions'> {
     return {
       id: row.id,
       documentId: row.document_id,

@@ -16,7 +16,8 @@ type Query = Record<string, unknown>;
 
 function objectBody(request: FastifyRequest): Record<string, unknown> {
   const body = request.body;
-  if (!body || typeof body !== 'object' || Array.isArray(body)) throw new ValidationError('The request body must be a JSON object');
+  if (!body || typeof body !== 'object' || Array.isArray(body))
+    throw new ValidationError('The request body must be a JSON object');
   return body as Record<string, unknown>;
 }
 
@@ -31,7 +32,12 @@ export function registerUsersPermissionsRoutes(
   const users = service.of(auth.users.type);
 
   /** A sign-in's answer: in `refresh` mode a new session's tokens, and its cookie (features/users-permissions/sessions.ts). */
-  const signedIn = async <T extends { jwt?: string; user: { id?: unknown } }>(request: FastifyRequest, reply: FastifyReply, how: 'login' | 'register' | 'password', result: T) => {
+  const signedIn = async <T extends { jwt?: string; user: { id?: unknown } }>(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    how: 'login' | 'register' | 'password',
+    result: T,
+  ) => {
     const answer = await auth.signedIn(result, request.headers, (request.body ?? {}) as Record<string, unknown>, how);
     if (answer.cookie) reply.header('set-cookie', answer.cookie);
     return answer.body;
@@ -48,13 +54,18 @@ export function registerUsersPermissionsRoutes(
     },
   });
 
-  app.post(`${prefix}/auth/local`, permitted('callback'), async (request, reply) => signedIn(request, reply, 'login', await auth.users.login(objectBody(request), request.clientIp)));
+  app.post(`${prefix}/auth/local`, permitted('callback'), async (request, reply) =>
+    signedIn(request, reply, 'login', await auth.users.login(objectBody(request), request.clientIp)),
+  );
 
-  app.post(`${prefix}/auth/local/register`, permitted('register'), async (request, reply) => signedIn(request, reply, 'register', await auth.register(objectBody(request), request.headers, request.clientIp)));
+  app.post(`${prefix}/auth/local/register`, permitted('register'), async (request, reply) =>
+    signedIn(request, reply, 'register', await auth.register(objectBody(request), request.headers, request.clientIp)),
+  );
 
   // Account flows (features/users-permissions/account.ts): answered as Strapi's users-permissions answers them, and
   // rate limited as Strapi limits them (per route, email and client address).
-  const limited = (request: FastifyRequest, route: string) => auth.limitAccountFlow(route, request.body, request.clientIp);
+  const limited = (request: FastifyRequest, route: string) =>
+    auth.limitAccountFlow(route, request.body, request.clientIp);
   app.post(`${prefix}/auth/forgot-password`, permitted('forgotPassword'), async (request) => {
     await limited(request, 'auth/forgot-password');
     return auth.account.forgotPassword(objectBody(request));
@@ -65,31 +76,54 @@ export function registerUsersPermissionsRoutes(
   });
   app.post(`${prefix}/auth/change-password`, async (request, reply) => {
     await limited(request, 'auth/change-password');
-    return signedIn(request, reply, 'password', await auth.account.changePassword(await auth.passwordChanger(request.headers), objectBody(request)));
+    return signedIn(
+      request,
+      reply,
+      'password',
+      await auth.account.changePassword(await auth.passwordChanger(request.headers), objectBody(request)),
+    );
   });
 
   // Login providers (features/users-permissions/oauth.ts): the redirect to the provider, its redirect back, and the
   // frontend's call with the token it was handed. Strapi rate-limits `/connect/(.*)` (per path and
   // client address: a GET has no email), not the frontend's callback.
-  app.get<{ Params: { provider: string } }>(`${prefix}/connect/:provider`, permitted('connect'), async (request, reply) => {
-    await limited(request, `connect/${request.params.provider}`);
-    const { location, cookie } = await auth.providerLogins.connect(request.params.provider);
-    return reply.header('set-cookie', cookie).redirect(location);
-  });
-  app.get<{ Params: { provider: string } }>(`${prefix}/connect/:provider/callback`, permitted('connect'), async (request, reply) => {
-    await limited(request, `connect/${request.params.provider}/callback`);
-    const { location, cookie } = await auth.providerLogins.connectCallback(request.params.provider, request.query as Query, request.headers.cookie);
-    return reply.header('set-cookie', cookie).redirect(location);
-  });
-  app.get<{ Params: { provider: string } }>(`${prefix}/auth/:provider/callback`, permitted('callback'), async (request, reply) =>
-    signedIn(request, reply, 'login', await auth.providerCallback(request.params.provider, request.query as Query)),
+  app.get<{ Params: { provider: string } }>(
+    `${prefix}/connect/:provider`,
+    permitted('connect'),
+    async (request, reply) => {
+      await limited(request, `connect/${request.params.provider}`);
+      const { location, cookie } = await auth.providerLogins.connect(request.params.provider);
+      return reply.header('set-cookie', cookie).redirect(location);
+    },
+  );
+  app.get<{ Params: { provider: string } }>(
+    `${prefix}/connect/:provider/callback`,
+    permitted('connect'),
+    async (request, reply) => {
+      await limited(request, `connect/${request.params.provider}/callback`);
+      const { location, cookie } = await auth.providerLogins.connectCallback(
+        request.params.provider,
+        request.query as Query,
+        request.headers.cookie,
+      );
+      return reply.header('set-cookie', cookie).redirect(location);
+    },
+  );
+  app.get<{ Params: { provider: string } }>(
+    `${prefix}/auth/:provider/callback`,
+    permitted('callback'),
+    async (request, reply) =>
+      signedIn(request, reply, 'login', await auth.providerCallback(request.params.provider, request.query as Query)),
   );
 
   // Refresh sessions (features/users-permissions/sessions.ts), in `jwtManagement: 'refresh'` mode only (else 404, as Strapi).
   const { sessions } = auth;
   app.post(`${prefix}/auth/refresh`, permitted('refresh'), async (request, reply) => {
     if (!sessions.enabled) throw new NotFoundError('Not Found');
-    const body = request.body && typeof request.body === 'object' && !Array.isArray(request.body) ? (request.body as Record<string, unknown>) : {};
+    const body =
+      request.body && typeof request.body === 'object' && !Array.isArray(request.body)
+        ? (request.body as Record<string, unknown>)
+        : {};
     const tokens = await sessions.refresh(sessions.requestToken(request.headers, body));
     const answer = sessions.answer(tokens, request.headers, auth.config.production);
     if (answer.cookie) reply.header('set-cookie', answer.cookie);
@@ -100,9 +134,15 @@ export function registerUsersPermissionsRoutes(
     const caller = await auth.access.resolve(request.headers);
     // Public allowed `auth.logout` (or an API token) is no user: Strapi's controller answers 401.
     if (caller.kind !== 'user') throw new UnauthorizedError('Missing authentication');
-    const body = request.body && typeof request.body === 'object' && !Array.isArray(request.body) ? (request.body as Record<string, unknown>) : {};
+    const body =
+      request.body && typeof request.body === 'object' && !Array.isArray(request.body)
+        ? (request.body as Record<string, unknown>)
+        : {};
     const refreshToken = sessions.requestToken(request.headers, body);
-    await sessions.logout(caller.userId, body, { sessionId: caller.sessionId, refreshToken: typeof refreshToken === 'string' ? refreshToken : undefined });
+    await sessions.logout(caller.userId, body, {
+      sessionId: caller.sessionId,
+      refreshToken: typeof refreshToken === 'string' ? refreshToken : undefined,
+    });
     if (sessions.usesCookie(request.headers)) reply.header('set-cookie', sessions.cookie('', auth.config.production));
     return { ok: true };
   });
@@ -117,11 +157,16 @@ export function registerUsersPermissionsRoutes(
     const caller = await sessionUser(request);
     return { data: await sessions.list(caller.userId, caller.sessionId) };
   });
-  app.delete<{ Params: { sessionId: string } }>(`${prefix}/auth/sessions/:sessionId`, permitted('revokeSession'), async (request) => {
-    const caller = await sessionUser(request);
-    if (!(await sessions.revokeById(caller.userId, request.params.sessionId))) throw new NotFoundError('Session not found');
-    return { data: {} };
-  });
+  app.delete<{ Params: { sessionId: string } }>(
+    `${prefix}/auth/sessions/:sessionId`,
+    permitted('revokeSession'),
+    async (request) => {
+      const caller = await sessionUser(request);
+      if (!(await sessions.revokeById(caller.userId, request.params.sessionId)))
+        throw new NotFoundError('Session not found');
+      return { data: {} };
+    },
+  );
   app.post(`${prefix}/auth/send-email-confirmation`, permitted('sendEmailConfirmation'), async (request) => {
     await limited(request, 'auth/send-email-confirmation');
     return auth.account.sendEmailConfirmation(objectBody(request));
@@ -143,7 +188,8 @@ export function registerUsersPermissionsRoutes(
     if (!caller.grants.allows(ME_ACTION)) throw new ForbiddenError();
     const user = await auth.users.findById(caller.userId);
     // The user's own record: read without the role's read grants (populate is not limited by them).
-    const shown = user && (await users.findVersion({ ...(request.query as Query), documentId: user.documentId as string }));
+    const shown =
+      user && (await users.findVersion({ ...(request.query as Query), documentId: user.documentId as string }));
     if (!shown) throw new UnauthorizedError('Invalid credentials');
     return shown;
   });
@@ -157,7 +203,11 @@ export function registerUsersPermissionsRoutes(
     // Strapi's `count`; `find` too, as Vellum's earlier versions asked.
     const caller = await auth.access
       .authorize(request.headers, { uid: USER_UID, action: 'count' })
-      .catch((error: unknown) => (error instanceof ForbiddenError ? auth.access.authorize(request.headers, { uid: USER_UID, action: 'find' }) : Promise.reject(error)));
+      .catch((error: unknown) =>
+        error instanceof ForbiddenError
+          ? auth.access.authorize(request.headers, { uid: USER_UID, action: 'find' })
+          : Promise.reject(error),
+      );
     return users.count({ filters: (request.query as Query).filters }, caller);
   });
 

@@ -38,7 +38,6 @@ import { ProviderLogins } from './oauth.js';
 import { routeKey, Throttle } from './throttle.js';
 import { deviceName } from './user-agent.js';
 
-
 export interface Auth {
   config: AuthConfig;
   access: UsersPermissionsAccess;
@@ -73,7 +72,12 @@ export interface Auth {
    * `legacy-support` mode; in `refresh` mode a new session's `jwt` and `refreshToken` (a password
    * change or reset ends the user's other sessions first, which `revokeJwts` did).
    */
-  signedIn<T extends { jwt?: string; user: { id?: unknown } }>(result: T, headers: IncomingHttpHeaders, body: Record<string, unknown>, how: 'login' | 'register' | 'password'): Promise<{ body: T & { refreshToken?: string }; cookie?: string }>;
+  signedIn<T extends { jwt?: string; user: { id?: unknown } }>(
+    result: T,
+    headers: IncomingHttpHeaders,
+    body: Record<string, unknown>,
+    how: 'login' | 'register' | 'password',
+  ): Promise<{ body: T & { refreshToken?: string }; cookie?: string }>;
   /** Every grantable action of this schema. */
   actions: string[];
   /** Users created, updated and deleted through the content API (`POST|PUT|DELETE /api/users`). */
@@ -113,7 +117,8 @@ interface Secrets {
   tokenSalt: string;
 }
 
-const titleCase = (type: string) => type.replace(/(^|-)(\w)/g, (_m, dash: string, c: string) => (dash ? ' ' : '') + c.toUpperCase());
+const titleCase = (type: string) =>
+  type.replace(/(^|-)(\w)/g, (_m, dash: string, c: string) => (dash ? ' ' : '') + c.toUpperCase());
 
 function configuredGrants(config: VellumConfig): [string, string[]][] {
   return Object.entries(config.permissions).map(([role, actions]) => {
@@ -149,12 +154,18 @@ export async function startAuth(
   documents.engine.register(PERMISSION_UID, permissionAdapter(database, schema, documents.engine));
   documents.engine.register(ADMIN_USER_UID, tableAdapter(database, schema, adminUserModel));
   const roleExists = (db: Db) => async (type: string) =>
-    (await shaped<RoleRow>(db).selectFrom(roleType.table).select('id').where('type', '=', type).executeTakeFirst()) !== undefined;
+    (await shaped<RoleRow>(db).selectFrom(roleType.table).select('id').where('type', '=', type).executeTakeFirst()) !==
+    undefined;
 
   const bootstrap = async (db: Db) => {
     // Authenticated first, as Strapi's users-permissions bootstrap creates them: on a new database it
     // is role 1 and Public role 2, ids that project code writes as they are (`role: 1` in a user's data).
-    const authenticatedRole = await roles.ensure(db, 'authenticated', BUILT_IN_ROLES.authenticated.name, BUILT_IN_ROLES.authenticated.description);
+    const authenticatedRole = await roles.ensure(
+      db,
+      'authenticated',
+      BUILT_IN_ROLES.authenticated.name,
+      BUILT_IN_ROLES.authenticated.description,
+    );
     const publicRole = await roles.ensure(db, 'public', BUILT_IN_ROLES.public.name, BUILT_IN_ROLES.public.description);
     // Strapi's default grants (auth routes, `user.me`); granted once per database (Roles.seed), so
     // a revocation since is kept, and a database of an earlier Vellum gets them at its next start.
@@ -178,26 +189,53 @@ export async function startAuth(
         roleDocumentId = await roles.ensure(db, type, titleCase(type), null);
       } catch (error) {
         // A new role is a document like others: its name must pass the role type's rules.
-        if (error instanceof ValidationError) throw new ProjectError(`role "${type}": ${error.message}`, 'config/permissions');
+        if (error instanceof ValidationError)
+          throw new ProjectError(`role "${type}": ${error.message}`, 'config/permissions');
         throw error;
       }
       await roles.seed(roleDocumentId, granted, db);
     }
     // After the roles: `default_role` must name one.
-    const seeds = { advanced: authConfig.advanced, allowRegister: authConfig.allowRegister, email: authConfig.emailTemplates };
-    await AdvancedSettings.seed(coreStore(() => db, (fn) => fn(db)), db, seeds, roleExists(db));
-    await ProviderSettings.seed(coreStore(() => db, (fn) => fn(db)), authConfig.providers);
+    const seeds = {
+      advanced: authConfig.advanced,
+      allowRegister: authConfig.allowRegister,
+      email: authConfig.emailTemplates,
+    };
+    await AdvancedSettings.seed(
+      coreStore(
+        () => db,
+        (fn) => fn(db),
+      ),
+      db,
+      seeds,
+      roleExists(db),
+    );
+    await ProviderSettings.seed(
+      coreStore(
+        () => db,
+        (fn) => fn(db),
+      ),
+      authConfig.providers,
+    );
     return { publicRole, authenticatedRole, secrets };
   };
   const { publicRole, secrets } = await database.dialect.withSchemaLock(database.db, bootstrap);
 
   const revokedThrough = async (id: number) => {
-    const row = await database.system.selectFrom(JWT_REVOCATIONS_TABLE).select('revoked_through').where('user_id', '=', id).executeTakeFirst();
+    const row = await database.system
+      .selectFrom(JWT_REVOCATIONS_TABLE)
+      .select('revoked_through')
+      .where('user_id', '=', id)
+      .executeTakeFirst();
     return row ? Number(row.revoked_through) : undefined;
   };
   const userJwt = new JwtSigner(secrets.jwt, authConfig.jwtLifetime, undefined, revokedThrough);
   const sessions: Sessions = new Sessions(database, userJwt, authConfig, async (id) => {
-    const row = await shaped<UserRow>(database.db).selectFrom(userType.table).select('blocked').where('id', '=', id).executeTakeFirst();
+    const row = await shaped<UserRow>(database.db)
+      .selectFrom(userType.table)
+      .select('blocked')
+      .where('id', '=', id)
+      .executeTakeFirst();
     if (row && database.dialect.decode('boolean', row.blocked) !== true) return true;
     // A user blocked by any means (the admin API, a user update) loses their sessions here.
     await sessions.revoke(id);
@@ -205,7 +243,13 @@ export async function startAuth(
   });
   const tokens = new ApiTokens(database, secrets.tokenSalt);
   const resolveRole = async (ref: string) => (await roles.get(ref)).documentId;
-  const advanced = new AdvancedSettings(coreStore(() => database.db, (fn) => database.write(fn)), roleExists(database.db));
+  const advanced = new AdvancedSettings(
+    coreStore(
+      () => database.db,
+      (fn) => database.write(fn),
+    ),
+    roleExists(database.db),
+  );
   const account = new AccountFlows({
     database,
     schema,
@@ -221,7 +265,12 @@ export async function startAuth(
     log: services.log,
     revokeSessions: (id) => sessions.revoke(id),
   });
-  const providers = new ProviderSettings(coreStore(() => database.db, (fn) => database.write(fn)));
+  const providers = new ProviderSettings(
+    coreStore(
+      () => database.db,
+      (fn) => database.write(fn),
+    ),
+  );
   const providerLogins = new ProviderLogins({
     settings: providers,
     secret: secrets.jwt,
@@ -235,15 +284,29 @@ export async function startAuth(
     sendConfirmationEmail: (id: number) => account.sendConfirmationEmail(id),
     localLoginEnabled: async () => (await providers.get()).email?.enabled !== false,
   };
-  const users = new Users(database, documents, userType, authConfig, userJwt, registration, resolveRole, (id) => sessions.revoke(id));
-  const access = new UsersPermissionsAccess(userJwt, users, tokens, roles, publicRole, config.api.rest.draftAccess, routes.routed ? new Set(actions) : undefined);
+  const users = new Users(database, documents, userType, authConfig, userJwt, registration, resolveRole, (id) =>
+    sessions.revoke(id),
+  );
+  const access = new UsersPermissionsAccess(
+    userJwt,
+    users,
+    tokens,
+    roles,
+    publicRole,
+    config.api.rest.draftAccess,
+    routes.routed ? new Set(actions) : undefined,
+  );
   return {
     config: authConfig,
     access,
     users,
     tokens,
     roles,
-    admins: new Admins(database, JwtSigner.admin(secrets.adminJwt, undefined, (id) => adminRevokedThrough(database, id)), authConfig),
+    admins: new Admins(
+      database,
+      JwtSigner.admin(secrets.adminJwt, undefined, (id) => adminRevokedThrough(database, id)),
+      authConfig,
+    ),
     jwt: userJwt,
     account,
     advanced,
@@ -263,8 +326,13 @@ export async function startAuth(
       // As Strapi: registration and a password change name a device when the body does not; a
       // password change's new session records no sign-in for the sessions list.
       const device = how === 'login' ? deviceId : (deviceId ?? randomUUID());
-      const tokens = await sessions.start(id, device, how === 'password' ? undefined : { deviceName: deviceName(headers['user-agent']) });
-      const answer: SessionAnswer = how === 'login' ? sessions.answer(tokens, headers, authConfig.production) : { body: tokens };
+      const tokens = await sessions.start(
+        id,
+        device,
+        how === 'password' ? undefined : { deviceName: deviceName(headers['user-agent']) },
+      );
+      const answer: SessionAnswer =
+        how === 'login' ? sessions.answer(tokens, headers, authConfig.production) : { body: tokens };
       return { body: { ...answer.body, ...result, jwt: answer.body.jwt }, cookie: answer.cookie };
     },
     actions,
@@ -276,7 +344,15 @@ export async function startAuth(
       settings: () => advanced.get(),
       revokeJwts: (id) => account.revokeJwts(id),
     }),
-    roleApi: new RoleApi({ database, roles, roleDocuments: documents.of(roleType), userDocuments: documents.of(userType), roleType, userType, actions }),
+    roleApi: new RoleApi({
+      database,
+      roles,
+      roleDocuments: documents.of(roleType),
+      userDocuments: documents.of(userType),
+      roleType,
+      userType,
+      actions,
+    }),
     expand,
     async register(input, headers, clientIp) {
       if (headers.authorization !== undefined) await access.resolve(headers);

@@ -97,7 +97,10 @@ export class Sessions {
   }
 
   private accessTokenFor(userId: number, sessionId: string): Promise<string> {
-    return this.jwt.issue({ id: userId, userId: String(userId), sessionId, type: 'access' }, this.settings.accessTokenLifespan);
+    return this.jwt.issue(
+      { id: userId, userId: String(userId), sessionId, type: 'access' },
+      this.settings.accessTokenLifespan,
+    );
   }
 
   /**
@@ -110,7 +113,11 @@ export class Sessions {
     const { idleRefreshTokenLifespan: idle, maxRefreshTokenLifespan: max } = this.settings;
     await this.database.write(async (trx: SystemDb) => {
       // The user's sessions that expired go now: the table holds live sessions and a few stale ones.
-      await trx.deleteFrom(SESSIONS_TABLE).where('user_id', '=', userId).where('absolute_expires_at', '<=', this.now()).execute();
+      await trx
+        .deleteFrom(SESSIONS_TABLE)
+        .where('user_id', '=', userId)
+        .where('absolute_expires_at', '<=', this.now())
+        .execute();
       await trx
         .insertInto(SESSIONS_TABLE)
         .values({
@@ -164,10 +171,16 @@ export class Sessions {
     } catch {
       return;
     }
-    if (payload.type !== 'refresh' || typeof payload.sessionId !== 'string' || typeof payload.userId !== 'string') return;
+    if (payload.type !== 'refresh' || typeof payload.sessionId !== 'string' || typeof payload.userId !== 'string')
+      return;
     const { sessionId, userId } = payload;
     await this.database.write((trx: SystemDb) =>
-      trx.deleteFrom(SESSIONS_TABLE).where('session_id', '=', sessionId).where('user_id', '=', Number(userId)).where('token_hash', '!=', sha256(token)).execute(),
+      trx
+        .deleteFrom(SESSIONS_TABLE)
+        .where('session_id', '=', sessionId)
+        .where('user_id', '=', Number(userId))
+        .where('token_hash', '!=', sha256(token))
+        .execute(),
     );
   }
 
@@ -187,13 +200,23 @@ export class Sessions {
     const next = await this.refreshTokenFor(session.userId, session.sessionId);
     const { idleRefreshTokenLifespan: idle } = this.settings;
     const rotated = await this.database.write(async (trx: SystemDb) => {
-      const row = await trx.selectFrom(SESSIONS_TABLE).select('absolute_expires_at').where('session_id', '=', session.sessionId).executeTakeFirst();
+      const row = await trx
+        .selectFrom(SESSIONS_TABLE)
+        .select('absolute_expires_at')
+        .where('session_id', '=', session.sessionId)
+        .executeTakeFirst();
       if (!row) return false;
-      const absolute = new Date(this.database.dialect.decode('datetime', row.absolute_expires_at) as string | Date).getTime();
+      const absolute = new Date(
+        this.database.dialect.decode('datetime', row.absolute_expires_at) as string | Date,
+      ).getTime();
       const expires = new Date(Math.min(Date.now() + idle * 1000, absolute));
       const updated = await trx
         .updateTable(SESSIONS_TABLE)
-        .set({ token_hash: sha256(next), expires_at: this.database.dialect.encode('datetime', expires), updated_at: this.now() })
+        .set({
+          token_hash: sha256(next),
+          expires_at: this.database.dialect.encode('datetime', expires),
+          updated_at: this.now(),
+        })
         .where('session_id', '=', session.sessionId)
         .where('token_hash', '=', sha256(token))
         .executeTakeFirst();
@@ -208,7 +231,11 @@ export class Sessions {
    * a `deviceId` that device's, otherwise the current one (the access token's, or the refresh
    * token's in the cookie or body); when none is known, every session.
    */
-  async logout(userId: number, body: Record<string, unknown>, current: { sessionId?: string; refreshToken?: string }): Promise<void> {
+  async logout(
+    userId: number,
+    body: Record<string, unknown>,
+    current: { sessionId?: string; refreshToken?: string },
+  ): Promise<void> {
     if (body.scope === 'all') return this.revoke(userId);
     const deviceId = typeof body.deviceId === 'string' && body.deviceId.length > 0 ? body.deviceId : undefined;
     if (deviceId) return this.revoke(userId, { deviceId });
@@ -229,7 +256,10 @@ export class Sessions {
       .where('expires_at', '>', this.now())
       .where('absolute_expires_at', '>', this.now())
       .execute();
-    const iso = (value: unknown) => (value === null || value === undefined ? undefined : new Date(this.database.dialect.decode('datetime', value) as string | Date).toISOString());
+    const iso = (value: unknown) =>
+      value === null || value === undefined
+        ? undefined
+        : new Date(this.database.dialect.decode('datetime', value) as string | Date).toISOString();
     const entries: SessionEntry[] = rows.map((row) => ({
       id: row.session_id,
       deviceId: row.device_id,
@@ -238,12 +268,18 @@ export class Sessions {
       loginAt: iso(row.login_at),
       lastActiveAt: iso(row.updated_at ?? row.created_at),
     }));
-    return entries.sort((a, b) => (a.current !== b.current ? (a.current ? -1 : 1) : (b.lastActiveAt ?? '').localeCompare(a.lastActiveAt ?? '')));
+    return entries.sort((a, b) =>
+      a.current !== b.current ? (a.current ? -1 : 1) : (b.lastActiveAt ?? '').localeCompare(a.lastActiveAt ?? ''),
+    );
   }
 
   /** `DELETE /api/auth/sessions/:id`: ends one of the user's sessions; false when the user has no such session. */
   async revokeById(userId: number, sessionId: string): Promise<boolean> {
-    const deleted = await this.database.system.deleteFrom(SESSIONS_TABLE).where('user_id', '=', userId).where('session_id', '=', sessionId).executeTakeFirst();
+    const deleted = await this.database.system
+      .deleteFrom(SESSIONS_TABLE)
+      .where('user_id', '=', userId)
+      .where('session_id', '=', sessionId)
+      .executeTakeFirst();
     return Number(deleted.numDeletedRows) > 0;
   }
 
@@ -270,7 +306,12 @@ export class Sessions {
    * in an httpOnly cookie (Strapi's `buildRefreshCookieOptions`: `secure` in production unless set).
    * `alwaysInBody`: Strapi's password change and reset give the refresh token in the body even then.
    */
-  answer(tokens: SessionTokens, headers: IncomingHttpHeaders, production: boolean, alwaysInBody = false): SessionAnswer {
+  answer(
+    tokens: SessionTokens,
+    headers: IncomingHttpHeaders,
+    production: boolean,
+    alwaysInBody = false,
+  ): SessionAnswer {
     if (!this.usesCookie(headers)) return { body: tokens };
     const cookie = this.cookie(tokens.refreshToken, production);
     return { body: alwaysInBody ? tokens : { jwt: tokens.jwt }, cookie };
@@ -281,7 +322,8 @@ export class Sessions {
     const { name, secure, sameSite, path, domain, maxAge } = this.settings.cookie;
     const parts = [`${name}=${encodeURIComponent(value)}`, `path=${path}`];
     if (value === '') parts.push('expires=Thu, 01 Jan 1970 00:00:00 GMT');
-    else if (maxAge !== undefined) parts.push(`max-age=${Math.floor(maxAge / 1000)}`, `expires=${new Date(Date.now() + maxAge).toUTCString()}`);
+    else if (maxAge !== undefined)
+      parts.push(`max-age=${Math.floor(maxAge / 1000)}`, `expires=${new Date(Date.now() + maxAge).toUTCString()}`);
     if (domain) parts.push(`domain=${domain}`);
     parts.push(`samesite=${sameSite}`);
     if (secure ?? production) parts.push('secure');

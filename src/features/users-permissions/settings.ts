@@ -9,13 +9,25 @@ import type { SystemDb } from '../../core/database/system-tables.js';
 const PREFIX = 'auth.';
 
 async function readSetting(db: SystemDb, name: string): Promise<string | undefined> {
-  const row = await db.selectFrom(META_TABLE).select('value').where('name', '=', PREFIX + name).executeTakeFirst();
+  const row = await db
+    .selectFrom(META_TABLE)
+    .select('value')
+    .where('name', '=', PREFIX + name)
+    .executeTakeFirst();
   return row?.value ?? undefined;
 }
 
 async function writeSetting(db: SystemDb, name: string, value: string): Promise<void> {
-  const updated = await db.updateTable(META_TABLE).set({ value }).where('name', '=', PREFIX + name).executeTakeFirst();
-  if (Number(updated.numUpdatedRows) === 0) await db.insertInto(META_TABLE).values({ name: PREFIX + name, value }).execute();
+  const updated = await db
+    .updateTable(META_TABLE)
+    .set({ value })
+    .where('name', '=', PREFIX + name)
+    .executeTakeFirst();
+  if (Number(updated.numUpdatedRows) === 0)
+    await db
+      .insertInto(META_TABLE)
+      .values({ name: PREFIX + name, value })
+      .execute();
 }
 
 /** A setting's value, or `initial` stored as its value the first time (call under the schema lock). */

@@ -36,9 +36,14 @@ export class Throttle {
     const key = storedKey(this.scope, parts);
     const { dialect } = this.database;
     const now = new Date();
-    const open = (windowEnd: unknown) => new Date(dialect.decode('datetime', windowEnd) as string).getTime() > now.getTime();
+    const open = (windowEnd: unknown) =>
+      new Date(dialect.decode('datetime', windowEnd) as string).getTime() > now.getTime();
     // A key past its limit is refused on a plain read: a flood of refused attempts takes no write lock.
-    const current = await this.database.system.selectFrom(RATE_LIMITS_TABLE).select(['hits', 'window_end']).where('key', '=', key).executeTakeFirst();
+    const current = await this.database.system
+      .selectFrom(RATE_LIMITS_TABLE)
+      .select(['hits', 'window_end'])
+      .where('key', '=', key)
+      .executeTakeFirst();
     if (current && Number(current.hits) >= this.limit.max && open(current.window_end)) throw new RateLimitError();
     let opened = false;
     const attempts = await this.database.write(async (trx: SystemDb) => {
@@ -46,17 +51,25 @@ export class Throttle {
       if (dialect.rowLocks) select = select.forUpdate();
       const row = await select.executeTakeFirst();
       if (!row || !open(row.window_end)) {
-        const values = { hits: 1, window_end: dialect.encode('datetime', new Date(now.getTime() + this.limit.windowSeconds * 1000)) };
+        const values = {
+          hits: 1,
+          window_end: dialect.encode('datetime', new Date(now.getTime() + this.limit.windowSeconds * 1000)),
+        };
         // Two first attempts at once: one insert wins, the unique index refuses the other, and the
         // write runs again, finding the row.
         if (row) await trx.updateTable(RATE_LIMITS_TABLE).set(values).where('key', '=', key).execute();
-        else await trx.insertInto(RATE_LIMITS_TABLE).values({ key, ...values }).execute();
+        else
+          await trx
+            .insertInto(RATE_LIMITS_TABLE)
+            .values({ key, ...values })
+            .execute();
         opened = true;
         return 1;
       }
       const hits = Number(row.hits) + 1;
       // Past the limit the count stays where it is: refused attempts write nothing.
-      if (hits <= this.limit.max) await trx.updateTable(RATE_LIMITS_TABLE).set({ hits }).where('key', '=', key).execute();
+      if (hits <= this.limit.max)
+        await trx.updateTable(RATE_LIMITS_TABLE).set({ hits }).where('key', '=', key).execute();
       return hits;
     });
     if (opened) await this.forgetClosedWindows(now);
@@ -73,7 +86,9 @@ export class Throttle {
   /** Rows whose window closed a while ago (any scope): nothing reads them any more. */
   private async forgetClosedWindows(now: Date): Promise<void> {
     const before = this.database.dialect.encode('datetime', new Date(now.getTime() - 60_000));
-    await this.database.write((trx: SystemDb) => trx.deleteFrom(RATE_LIMITS_TABLE).where('window_end', '<', before).execute());
+    await this.database.write((trx: SystemDb) =>
+      trx.deleteFrom(RATE_LIMITS_TABLE).where('window_end', '<', before).execute(),
+    );
   }
 }
 

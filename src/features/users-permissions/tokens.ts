@@ -17,7 +17,6 @@ export type { TokenType } from './model.js';
 /** Longest lifespan (100 years): a bound far beyond any use that keeps the expiry a date every database stores. */
 const MAX_LIFESPAN = 100 * 365.25 * 86_400_000;
 
-
 export interface TokenInfo {
   id: number;
   name: string;
@@ -59,7 +58,11 @@ export class ApiTokens {
   ) {
     this.db = database.system;
     this.dialect = database.dialect;
-    this.byKey = this.db.selectFrom(TOKENS_TABLE).select(['id', 'type', 'expires_at', 'last_used_at']).where('access_key', '=', '').compile();
+    this.byKey = this.db
+      .selectFrom(TOKENS_TABLE)
+      .select(['id', 'type', 'expires_at', 'last_used_at'])
+      .where('access_key', '=', '')
+      .compile();
   }
 
   /**
@@ -92,13 +95,24 @@ export class ApiTokens {
 
   async create(input: CreateTokenInput): Promise<{ token: TokenInfo; accessKey: string }> {
     const name = typeof input.name === 'string' ? input.name.trim() : '';
-    if (!name) throw new ValidationError('A token needs a name', { errors: [{ path: ['name'], message: 'name is required', name: 'ValidationError' }] });
-    if (!TOKEN_TYPES.includes(input.type)) throw new ValidationError(`type must be one of ${TOKEN_TYPES.join(', ')}`, { type: input.type });
+    if (!name)
+      throw new ValidationError('A token needs a name', {
+        errors: [{ path: ['name'], message: 'name is required', name: 'ValidationError' }],
+      });
+    if (!TOKEN_TYPES.includes(input.type))
+      throw new ValidationError(`type must be one of ${TOKEN_TYPES.join(', ')}`, { type: input.type });
     const permissions = input.type === 'custom' ? (input.permissions ?? []) : [];
-    if (input.type === 'custom' && permissions.length === 0) throw new ValidationError('A custom token needs at least one permission');
-    if (input.lifespan !== undefined && input.lifespan !== null && (!Number.isInteger(input.lifespan) || input.lifespan <= 0 || input.lifespan > MAX_LIFESPAN)) {
+    if (input.type === 'custom' && permissions.length === 0)
+      throw new ValidationError('A custom token needs at least one permission');
+    if (
+      input.lifespan !== undefined &&
+      input.lifespan !== null &&
+      (!Number.isInteger(input.lifespan) || input.lifespan <= 0 || input.lifespan > MAX_LIFESPAN)
+    ) {
       const message = `lifespan must be a positive number of milliseconds, at most ${MAX_LIFESPAN} (100 years)`;
-      throw ValidationError.fromFieldErrors([{ path: ['lifespan'], message, name: 'ValidationError', value: input.lifespan }]);
+      throw ValidationError.fromFieldErrors([
+        { path: ['lifespan'], message, name: 'ValidationError', value: input.lifespan },
+      ]);
     }
 
     const accessKey = randomBytes(128).toString('hex');
@@ -120,7 +134,10 @@ export class ApiTokens {
         updated_at: encode(now),
       });
       if (permissions.length) {
-        await trx.insertInto(TOKEN_PERMISSIONS_TABLE).values(permissions.map((action) => ({ token_id: tokenId, action }))).execute();
+        await trx
+          .insertInto(TOKEN_PERMISSIONS_TABLE)
+          .values(permissions.map((action) => ({ token_id: tokenId, action })))
+          .execute();
       }
       return tokenId;
     });
@@ -129,17 +146,36 @@ export class ApiTokens {
 
   async list(): Promise<TokenInfo[]> {
     const rows = await this.db.selectFrom(TOKENS_TABLE).selectAll().orderBy('id').execute();
-    const grants = await this.db.selectFrom(TOKEN_PERMISSIONS_TABLE).select(['token_id', 'action']).orderBy('action').execute();
-    return rows.map((row) => this.info(row, grants.filter((g) => g.token_id === row.id).map((g) => g.action)));
+    const grants = await this.db
+      .selectFrom(TOKEN_PERMISSIONS_TABLE)
+      .select(['token_id', 'action'])
+      .orderBy('action')
+      .execute();
+    return rows.map((row) =>
+      this.info(
+        row,
+        grants.filter((g) => g.token_id === row.id).map((g) => g.action),
+      ),
+    );
   }
 
   /** A token by numeric id or name. */
   async get(ref: string): Promise<TokenInfo> {
     const query = this.db.selectFrom(TOKENS_TABLE).selectAll();
-    const row = await (/^\d+$/.test(ref) ? query.where('id', '=', Number(ref)) : query.where('name', '=', ref)).executeTakeFirst();
+    const row = await (
+      /^\d+$/.test(ref) ? query.where('id', '=', Number(ref)) : query.where('name', '=', ref)
+    ).executeTakeFirst();
     if (!row) throw new NotFoundError(`No API token ${ref}`);
-    const grants = await this.db.selectFrom(TOKEN_PERMISSIONS_TABLE).select('action').where('token_id', '=', row.id).orderBy('action').execute();
-    return this.info(row, grants.map((g) => g.action));
+    const grants = await this.db
+      .selectFrom(TOKEN_PERMISSIONS_TABLE)
+      .select('action')
+      .where('token_id', '=', row.id)
+      .orderBy('action')
+      .execute();
+    return this.info(
+      row,
+      grants.map((g) => g.action),
+    );
   }
 
   async revoke(ref: string): Promise<TokenInfo> {
@@ -171,7 +207,11 @@ export class ApiTokens {
       // A bookkeeping stamp, not the request's write: a locked or busy database skips it (the next
       // use records it) instead of failing a read with a 500.
       try {
-        await this.db.updateTable(TOKENS_TABLE).set({ last_used_at: this.dialect.encode('datetime', new Date(now)) }).where('id', '=', row.id).execute();
+        await this.db
+          .updateTable(TOKENS_TABLE)
+          .set({ last_used_at: this.dialect.encode('datetime', new Date(now)) })
+          .where('id', '=', row.id)
+          .execute();
       } catch (error) {
         if (!this.dialect.classifyError(error)) throw error;
       }
@@ -179,7 +219,11 @@ export class ApiTokens {
     const { id, type } = row;
     if (type === 'full-access') return { id, type, grants: fullAccess };
     if (type === 'read-only') return { id, type, grants: readOnly };
-    const actions = await this.db.selectFrom(TOKEN_PERMISSIONS_TABLE).select('action').where('token_id', '=', row.id).execute();
+    const actions = await this.db
+      .selectFrom(TOKEN_PERMISSIONS_TABLE)
+      .select('action')
+      .where('token_id', '=', row.id)
+      .execute();
     return { id, type, grants: grantSet(actions.map((a) => a.action)) };
   }
 

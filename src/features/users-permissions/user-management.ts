@@ -11,7 +11,13 @@
  */
 import type { Database } from '../../core/database/connection.js';
 import type { Document, TypeDocuments } from '../../core/documents/service.js';
-import { ApplicationError, ForbiddenError, NotFoundError, ValidationError, type FieldError } from '../../core/errors.js';
+import {
+  ApplicationError,
+  ForbiddenError,
+  NotFoundError,
+  ValidationError,
+  type FieldError,
+} from '../../core/errors.js';
 import { isPlainObject } from '../../core/objects.js';
 import type { ContentType, RelationAttribute } from '../../core/schema/model.js';
 import { shaped, table, type LinkRow } from '../../core/database/system-tables.js';
@@ -53,7 +59,8 @@ const fieldError = (field: string, message: string, value?: unknown): FieldError
 
 /** Login takes an email or a username: a username that is an email address could answer for someone's email. */
 function checkUsername(username: string | undefined, errors: FieldError[]): void {
-  if (username !== undefined && EMAIL.test(username.trim())) errors.push(fieldError('username', 'username must not be an email address', username));
+  if (username !== undefined && EMAIL.test(username.trim()))
+    errors.push(fieldError('username', 'username must not be an email address', username));
 }
 
 /** A role as a body names it: by id (a number, or digits) or by documentId. */
@@ -62,7 +69,8 @@ type RoleRef = { id: number } | { documentId: string };
 /** `yup.strapiID()`: a whole number, or a non-empty string (digits name an id, as in Strapi). */
 function strapiId(value: unknown): RoleRef | undefined {
   if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) return { id: value };
-  if (typeof value === 'string' && value !== '') return /^\d{1,15}$/.test(value) ? { id: Number(value) } : { documentId: value };
+  if (typeof value === 'string' && value !== '')
+    return /^\d{1,15}$/.test(value) ? { id: Number(value) } : { documentId: value };
   return undefined;
 }
 
@@ -84,18 +92,42 @@ function roleRef(value: unknown, errors: FieldError[], creating: boolean): RoleR
       return undefined;
     }
     if (connect !== undefined && !Array.isArray(connect)) {
-      errors.push({ path: ['role', 'connect'], message: 'role.connect must be a `array` type', name: 'ValidationError', value: connect });
+      errors.push({
+        path: ['role', 'connect'],
+        message: 'role.connect must be a `array` type',
+        name: 'ValidationError',
+        value: connect,
+      });
       return undefined;
     }
     const entries = (connect ?? []) as unknown[];
     if (entries.length === 0) {
-      if (creating) errors.push({ path: ['role', 'connect'], message: 'Users must have a role', name: 'ValidationError', value: entries });
-      else if (Array.isArray(disconnect) && disconnect.length > 0) errors.push({ path: ['role', 'disconnect'], message: 'Cannot remove role', name: 'ValidationError', value: disconnect });
+      if (creating)
+        errors.push({
+          path: ['role', 'connect'],
+          message: 'Users must have a role',
+          name: 'ValidationError',
+          value: entries,
+        });
+      else if (Array.isArray(disconnect) && disconnect.length > 0)
+        errors.push({
+          path: ['role', 'disconnect'],
+          message: 'Cannot remove role',
+          name: 'ValidationError',
+          value: disconnect,
+        });
       return creating ? undefined : null;
     }
-    const bad = entries.findIndex((entry) => !isPlainObject(entry) || (strapiId(entry.id) ?? strapiId(entry.documentId)) === undefined);
+    const bad = entries.findIndex(
+      (entry) => !isPlainObject(entry) || (strapiId(entry.id) ?? strapiId(entry.documentId)) === undefined,
+    );
     if (bad >= 0) {
-      errors.push({ path: ['role', 'connect', String(bad)], message: 'Relation entry must include an id or documentId', name: 'ValidationError', value: entries[bad] });
+      errors.push({
+        path: ['role', 'connect', String(bad)],
+        message: 'Relation entry must include an id or documentId',
+        name: 'ValidationError',
+        value: entries[bad],
+      });
       return undefined;
     }
     const first = entries[0] as Record<string, unknown>;
@@ -108,16 +140,24 @@ function roleRef(value: unknown, errors: FieldError[], creating: boolean): RoleR
 
 /** Strapi's words for a role that does not exist (its document service's). */
 const unknownRoleMessage = (ref: RoleRef): string =>
-  'id' in ref ? '1 relation(s) of type plugin::users-permissions.role associated with this entity do not exist' : `Document with id "${ref.documentId}", locale "null" not found`;
+  'id' in ref
+    ? '1 relation(s) of type plugin::users-permissions.role associated with this entity do not exist'
+    : `Document with id "${ref.documentId}", locale "null" not found`;
 
 /**
  * A body that is not an object, in yup's words (Strapi validates the body with yup). A missing
  * body is one too: Strapi answers it with a 500.
  */
 function notAnObject(input: unknown): ValidationError {
-  const shown = Array.isArray(input) ? JSON.stringify(input) : input === undefined ? 'undefined' : JSON.stringify(input);
+  const shown = Array.isArray(input)
+    ? JSON.stringify(input)
+    : input === undefined
+      ? 'undefined'
+      : JSON.stringify(input);
   const message = `this must be a \`object\` type, but the final value was: \`${shown}\`.`;
-  return new ValidationError(message, { errors: [{ path: [], message, name: 'ValidationError', ...(input === undefined ? {} : { value: input }) }] });
+  return new ValidationError(message, {
+    errors: [{ path: [], message, name: 'ValidationError', ...(input === undefined ? {} : { value: input }) }],
+  });
 }
 
 export class UserManagement {
@@ -137,7 +177,8 @@ export class UserManagement {
     const body = this.body(input);
     const errors: FieldError[] = [];
     const email = this.string(body, 'email', errors, true);
-    if (email !== undefined && !EMAIL.test(email.trim())) errors.push(fieldError('email', 'email must be a valid email', email));
+    if (email !== undefined && !EMAIL.test(email.trim()))
+      errors.push(fieldError('email', 'email must be a valid email', email));
     const username = this.string(body, 'username', errors, true);
     checkUsername(username, errors);
     const password = this.string(body, 'password', errors, true);
@@ -150,7 +191,8 @@ export class UserManagement {
     try {
       const roleDocumentId = await this.roleDocumentId(role!, true);
       // Strapi's document service refuses a taken username with its unique rule's words.
-      if (await this.identifierTaken('username', username!)) throw new ApplicationError('This attribute must be unique');
+      if (await this.identifierTaken('username', username!))
+        throw new ApplicationError('This attribute must be unique');
       const data: Body = { ...body, email: normalized, username, password, provider: 'local', role: roleDocumentId };
       return await this.deps.users.create({ data });
     } catch (error) {
@@ -165,22 +207,31 @@ export class UserManagement {
     const body = this.body(input);
     const errors: FieldError[] = [];
     const email = this.string(body, 'email', errors, false);
-    if (email !== undefined && !EMAIL.test(email.trim())) errors.push(fieldError('email', 'email must be a valid email', email));
+    if (email !== undefined && !EMAIL.test(email.trim()))
+      errors.push(fieldError('email', 'email must be a valid email', email));
     const username = this.string(body, 'username', errors, false);
     checkUsername(username, errors);
-    if ('password' in body && body.password !== undefined && typeof body.password !== 'string' && body.password !== null) {
+    if (
+      'password' in body &&
+      body.password !== undefined &&
+      typeof body.password !== 'string' &&
+      body.password !== null
+    ) {
       errors.push(fieldError('password', 'password must be a `string` type', body.password));
     }
     const password = typeof body.password === 'string' && body.password !== '' ? body.password : undefined;
     const role = roleRef(body.role, errors, false);
     for (const flag of ['blocked', 'confirmed']) {
-      if (body[flag] !== undefined && typeof body[flag] !== 'boolean') errors.push(fieldError(flag, `${flag} must be a \`boolean\` type`, body[flag]));
+      if (body[flag] !== undefined && typeof body[flag] !== 'boolean')
+        errors.push(fieldError(flag, `${flag} must be a \`boolean\` type`, body[flag]));
     }
-    if (body.provider !== undefined && typeof body.provider !== 'string') errors.push(fieldError('provider', 'provider must be a `string` type', body.provider));
+    if (body.provider !== undefined && typeof body.provider !== 'string')
+      errors.push(fieldError('provider', 'provider must be a `string` type', body.provider));
     this.checkPassword(password, errors);
     if (errors.length) throw ValidationError.fromFieldErrors(errors);
     // Strapi's rule for local accounts; another provider's empty password meets the type's own rules.
-    if ('password' in body && password === undefined && current.provider === 'local') throw new ValidationError('password.notNull');
+    if ('password' in body && password === undefined && current.provider === 'local')
+      throw new ValidationError('password.notNull');
 
     const data: Body = { ...body };
     if (role === null) delete data.role;
@@ -208,24 +259,38 @@ export class UserManagement {
    * whose username or email contains `search` (any case), sorted by `sort` (`field:asc|desc` of
    * SORTABLE), each with its role. Passwords and private attributes are never read out.
    */
-  async list(input: { page?: unknown; pageSize?: unknown; search?: unknown; sort?: unknown }): Promise<{ results: Document[]; pagination: { page: number; pageSize: number; pageCount: number; total: number } }> {
+  async list(input: { page?: unknown; pageSize?: unknown; search?: unknown; sort?: unknown }): Promise<{
+    results: Document[];
+    pagination: { page: number; pageSize: number; pageCount: number; total: number };
+  }> {
     const errors: FieldError[] = [];
     const whole = (name: string, value: unknown, fallback: number, max: number): number => {
       if (value === undefined || value === '') return fallback;
-      const number = typeof value === 'string' && /^\d{1,6}$/.test(value) ? Number(value) : typeof value === 'number' ? value : NaN;
-      if (!Number.isInteger(number) || number < 1 || number > max) errors.push(fieldError(name, `${name} must be a whole number from 1 to ${max}`, value));
+      const number =
+        typeof value === 'string' && /^\d{1,6}$/.test(value) ? Number(value) : typeof value === 'number' ? value : NaN;
+      if (!Number.isInteger(number) || number < 1 || number > max)
+        errors.push(fieldError(name, `${name} must be a whole number from 1 to ${max}`, value));
       return number;
     };
     const page = whole('page', input.page, 1, 1_000_000);
     const pageSize = whole('pageSize', input.pageSize, 10, 100);
     const sort = input.sort === undefined || input.sort === '' ? 'username:asc' : input.sort;
     const [field, order] = typeof sort === 'string' ? sort.split(':') : [];
-    if (!SORTABLE.includes(field!) || !['asc', 'desc'].includes(order ?? 'asc')) errors.push(fieldError('sort', `sort must be one of ${SORTABLE.join(', ')}, with :asc or :desc`, sort));
-    if (input.search !== undefined && typeof input.search !== 'string') errors.push(fieldError('search', 'search must be a string', input.search));
+    if (!SORTABLE.includes(field!) || !['asc', 'desc'].includes(order ?? 'asc'))
+      errors.push(fieldError('sort', `sort must be one of ${SORTABLE.join(', ')}, with :asc or :desc`, sort));
+    if (input.search !== undefined && typeof input.search !== 'string')
+      errors.push(fieldError('search', 'search must be a string', input.search));
     if (errors.length) throw ValidationError.fromFieldErrors(errors);
     const search = typeof input.search === 'string' ? input.search.trim() : '';
-    const filters = search ? { $or: [{ username: { $containsi: search } }, { email: { $containsi: search } }] } : undefined;
-    const found = await this.deps.users.findMany({ filters, sort: [`${field}:${order ?? 'asc'}`, 'id:asc'], populate: ['role'], pagination: { page, pageSize } });
+    const filters = search
+      ? { $or: [{ username: { $containsi: search } }, { email: { $containsi: search } }] }
+      : undefined;
+    const found = await this.deps.users.findMany({
+      filters,
+      sort: [`${field}:${order ?? 'asc'}`, 'id:asc'],
+      populate: ['role'],
+      pagination: { page, pageSize },
+    });
     const total = found.pagination.total ?? found.results.length;
     return { results: found.results, pagination: { page, pageSize, pageCount: Math.ceil(total / pageSize), total } };
   }
@@ -250,7 +315,11 @@ export class UserManagement {
   /** A user's id from its id (digits) or documentId (GraphQL's `id`), or Strapi's 404. */
   async idOf(ref: string): Promise<number> {
     if (/^\d{1,15}$/.test(ref)) return Number(ref);
-    const row = await shaped<UserRow>(this.deps.database.db).selectFrom(this.deps.userType.table).select('id').where('document_id', '=', ref).executeTakeFirst();
+    const row = await shaped<UserRow>(this.deps.database.db)
+      .selectFrom(this.deps.userType.table)
+      .select('id')
+      .where('document_id', '=', ref)
+      .executeTakeFirst();
     if (!row) throw new NotFoundError('User not found');
     return Number(row.id);
   }
@@ -260,7 +329,13 @@ export class UserManagement {
     return (await this.row(id)).documentId;
   }
 
-  private async row(id: number): Promise<{ documentId: string; blocked: boolean; confirmed: boolean; provider: string | null; roleDocumentId: string | null }> {
+  private async row(id: number): Promise<{
+    documentId: string;
+    blocked: boolean;
+    confirmed: boolean;
+    provider: string | null;
+    roleDocumentId: string | null;
+  }> {
     const { database, userType } = this.deps;
     const row = Number.isSafeInteger(id)
       ? await database.system
@@ -272,11 +347,20 @@ export class UserManagement {
       : undefined;
     if (!row) throw new NotFoundError('User not found');
     const decode = (value: unknown) => database.dialect.decode('boolean', value) === true;
-    return { documentId: row.document_id, blocked: decode(row.blocked), confirmed: decode(row.confirmed), provider: row.provider ?? null, roleDocumentId: row.role ?? null };
+    return {
+      documentId: row.document_id,
+      blocked: decode(row.blocked),
+      confirmed: decode(row.confirmed),
+      provider: row.provider ?? null,
+      roleDocumentId: row.role ?? null,
+    };
   }
 
   /** Vellum's rule: a user's own role, block and confirmation are someone else's to change. */
-  private refuseSelfPromotion(current: { blocked: boolean; confirmed: boolean; roleDocumentId: string | null }, data: Body): void {
+  private refuseSelfPromotion(
+    current: { blocked: boolean; confirmed: boolean; roleDocumentId: string | null },
+    data: Body,
+  ): void {
     const changes: string[] = [];
     if (data.role !== undefined && data.role !== current.roleDocumentId) changes.push('role');
     if (data.blocked !== undefined && data.blocked !== current.blocked) changes.push('blocked');
@@ -287,7 +371,10 @@ export class UserManagement {
   private body(input: unknown): Body {
     if (!isPlainObject(input)) throw notAnObject(input);
     const refused = NOT_WRITABLE.filter((key) => key in input);
-    if (refused.length) throw new ValidationError(`Invalid parameters: ${refused.join(', ')}`, { errors: refused.map((key) => fieldError(key, `${key} cannot be set`)) });
+    if (refused.length)
+      throw new ValidationError(`Invalid parameters: ${refused.join(', ')}`, {
+        errors: refused.map((key) => fieldError(key, `${key} cannot be set`)),
+      });
     return input;
   }
 
@@ -295,7 +382,10 @@ export class UserManagement {
   private string(body: Body, field: string, errors: FieldError[], required: boolean): string | undefined {
     const value = body[field];
     if (value === undefined || value === null || value === '') {
-      if (required || value === '' || value === null) errors.push(fieldError(field, required ? `${field} is a required field` : `${field} must be at least 1 characters`));
+      if (required || value === '' || value === null)
+        errors.push(
+          fieldError(field, required ? `${field} is a required field` : `${field} must be at least 1 characters`),
+        );
       return undefined;
     }
     if (typeof value !== 'string') {
@@ -306,7 +396,8 @@ export class UserManagement {
   }
 
   private checkPassword(password: string | undefined, errors: FieldError[]): void {
-    if (password !== undefined && Buffer.byteLength(password) > BCRYPT_MAX_BYTES) errors.push(fieldError('password', 'Password must be less than 73 bytes'));
+    if (password !== undefined && Buffer.byteLength(password) > BCRYPT_MAX_BYTES)
+      errors.push(fieldError('password', 'Password must be less than 73 bytes'));
   }
 
   /**
@@ -314,7 +405,11 @@ export class UserManagement {
    * or as (normalised) email, whichever `field` it is meant for, since login takes either (docs/security.md
    * "Accounts"). Read directly (email may be private).
    */
-  private async identifierTaken(field: 'username' | 'email', value: string, self?: number): Promise<number | undefined> {
+  private async identifierTaken(
+    field: 'username' | 'email',
+    value: string,
+    self?: number,
+  ): Promise<number | undefined> {
     const emails = field === 'email' ? [value] : [value, normalizeEmail(value)];
     let query = shaped<UserRow>(this.deps.database.db)
       .selectFrom(this.deps.userType.table)

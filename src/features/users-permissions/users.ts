@@ -12,7 +12,14 @@ import { ApplicationError, NotFoundError, ValidationError, type FieldError } fro
 import type { ContentType, RelationAttribute } from '../../core/schema/model.js';
 import type { AuthConfig } from './config.js';
 import type { JwtSigner } from './jwt.js';
-import { JWT_REVOCATIONS_TABLE, PERMISSIONS_TABLE, SESSIONS_TABLE, type JwtRevocationRow, type SessionRow, type UserRow } from './model.js';
+import {
+  JWT_REVOCATIONS_TABLE,
+  PERMISSIONS_TABLE,
+  SESSIONS_TABLE,
+  type JwtRevocationRow,
+  type SessionRow,
+  type UserRow,
+} from './model.js';
 import { verifyPassword } from './passwords.js';
 import { routeKey, Throttle } from './throttle.js';
 import type { AdvancedSettingsValue } from './advanced.js';
@@ -61,7 +68,10 @@ const TAKEN = 'Email or Username are already taken';
 /** A ValidationError whose only problems are an email or username that another user holds. */
 function isTakenError(error: ValidationError): boolean {
   const errors = (error.details.errors ?? []) as { path?: unknown[]; message?: string }[];
-  return errors.length > 0 && errors.every((e) => e.message === UNIQUE_MESSAGE && (e.path?.[0] === 'email' || e.path?.[0] === 'username'));
+  return (
+    errors.length > 0 &&
+    errors.every((e) => e.message === UNIQUE_MESSAGE && (e.path?.[0] === 'email' || e.path?.[0] === 'username'))
+  );
 }
 const BCRYPT_MAX_BYTES = 72;
 
@@ -121,7 +131,9 @@ export class Users {
 
   /** `clientIp`: the client's address, which registrations are counted by (every one, whatever its outcome). */
   async register(input: Record<string, unknown>, clientIp: string): Promise<AuthResult> {
-    await this.registrations.hit(this.config.perAccount ? [clientIp] : routeKey('auth/local/register', input, clientIp));
+    await this.registrations.hit(
+      this.config.perAccount ? [clientIp] : routeKey('auth/local/register', input, clientIp),
+    );
     const settings = await this.registration.settings();
     if (!settings.allow_register) throw new ApplicationError('Register action is currently disabled');
     const allowed = new Set(['username', 'email', 'password', ...this.config.allowedFields]);
@@ -141,7 +153,10 @@ export class Users {
     try {
       return await this.resolveRole(ref);
     } catch (error) {
-      if (error instanceof NotFoundError) throw ValidationError.fromFieldErrors([{ path: ['role'], message: `No role ${ref}`, name: 'ValidationError', value: ref }]);
+      if (error instanceof NotFoundError)
+        throw ValidationError.fromFieldErrors([
+          { path: ['role'], message: `No role ${ref}`, name: 'ValidationError', value: ref },
+        ]);
       throw error;
     }
   }
@@ -178,15 +193,21 @@ export class Users {
   /** An administrator creates a user (CLI, admin API). */
   async create(input: CreateUserInput): Promise<Document> {
     const { username, email, password } = this.checkCredentials(input as unknown as Record<string, unknown>);
-    const role = input.role ? await this.namedRole(input.role) : await this.defaultRole(await this.registration.settings());
-    return this.insert({ username, email, password }, role, { confirmed: input.confirmed ?? true, blocked: input.blocked ?? false });
+    const role = input.role
+      ? await this.namedRole(input.role)
+      : await this.defaultRole(await this.registration.settings());
+    return this.insert({ username, email, password }, role, {
+      confirmed: input.confirmed ?? true,
+      blocked: input.blocked ?? false,
+    });
   }
 
   async login(input: Record<string, unknown>, clientIp: string): Promise<Required<AuthResult>> {
     // Strapi counts every login, whatever its outcome, before anything else is checked.
     if (!this.config.perAccount) await this.logins.hit(routeKey('auth/local', input, clientIp));
     // Strapi's check: an administrator may turn the local login off (providers' `email.enabled`).
-    if (this.registration.localLoginEnabled && !(await this.registration.localLoginEnabled())) throw new ApplicationError('This provider is disabled');
+    if (this.registration.localLoginEnabled && !(await this.registration.localLoginEnabled()))
+      throw new ApplicationError('This provider is disabled');
     const errors: FieldError[] = [];
     const identifier = requiredString(input, 'identifier', errors)?.trim();
     const password = requiredString(input, 'password', errors);
@@ -194,7 +215,13 @@ export class Users {
 
     const row = await shaped<UserRow>(this.database.db)
       .selectFrom(this.type.table)
-      .select(['id', 'password', 'blocked', 'provider', ...(this.type.attributes.confirmed ? (['confirmed'] as const) : [])])
+      .select([
+        'id',
+        'password',
+        'blocked',
+        'provider',
+        ...(this.type.attributes.confirmed ? (['confirmed'] as const) : []),
+      ])
       .where((eb) => eb.or([eb('email', '=', normalizeEmail(identifier)), eb('username', '=', identifier)]))
       .orderBy('id')
       .executeTakeFirst();
@@ -206,7 +233,8 @@ export class Users {
     if (!row || !matches) throw new ValidationError(INVALID_LOGIN);
     // Told only to whoever knows the password, so it reveals nothing to a guesser.
     await this.checkConfirmed(row);
-    if (this.database.dialect.decode('boolean', row.blocked)) throw new ApplicationError('Your account has been blocked by an administrator');
+    if (this.database.dialect.decode('boolean', row.blocked))
+      throw new ApplicationError('Your account has been blocked by an administrator');
     if (this.config.perAccount) await this.logins.reset(attempt);
     const user = (await this.findById(row.id))!;
     return { jwt: await this.jwt.sign(row.id), user };
@@ -221,18 +249,28 @@ export class Users {
   async providerLogin(provider: string, profile: { username?: string; email?: string }): Promise<Required<AuthResult>> {
     const email = profile.email ? normalizeEmail(profile.email) : '';
     if (!email) throw new ApplicationError('Email was not available.');
-    const rows = await shaped<UserRow>(this.database.db).selectFrom(this.type.table).select(['id', 'provider', 'blocked']).where('email', '=', email).orderBy('id').execute();
+    const rows = await shaped<UserRow>(this.database.db)
+      .selectFrom(this.type.table)
+      .select(['id', 'provider', 'blocked'])
+      .where('email', '=', email)
+      .orderBy('id')
+      .execute();
     const settings = await this.registration.settings();
     const own = rows.find((row) => row.provider === provider);
     if (!own && !settings.allow_register) throw new ApplicationError('Register action is actually not available.');
     if (!own && rows.length) throw new ApplicationError('Email is already taken.');
     let id: number;
     if (own) {
-      if (this.database.dialect.decode('boolean', own.blocked)) throw new ApplicationError('Your account has been blocked by an administrator');
+      if (this.database.dialect.decode('boolean', own.blocked))
+        throw new ApplicationError('Your account has been blocked by an administrator');
       id = own.id;
     } else {
       const username = profile.username?.trim() || email.split('@')[0]!;
-      const user = await this.insert({ username, email }, await this.defaultRole(settings), { confirmed: true, blocked: false, provider });
+      const user = await this.insert({ username, email }, await this.defaultRole(settings), {
+        confirmed: true,
+        blocked: false,
+        provider,
+      });
       id = user.id as number;
     }
     return { jwt: await this.jwt.sign(id), user: (await this.findById(id))! };
@@ -241,7 +279,8 @@ export class Users {
   /** With `email_confirmation` on, an unconfirmed account cannot log in (Strapi's check, before `blocked`). */
   private async checkConfirmed(row: Pick<UserRow, 'confirmed'>): Promise<void> {
     if (!this.type.attributes.confirmed || this.database.dialect.decode('boolean', row.confirmed) === true) return;
-    if ((await this.registration.settings()).email_confirmation) throw new ApplicationError('Your account email is not confirmed');
+    if ((await this.registration.settings()).email_confirmation)
+      throw new ApplicationError('Your account email is not confirmed');
   }
 
   async setBlocked(id: number, blocked: boolean): Promise<Document> {
@@ -269,7 +308,9 @@ export class Users {
       sessionId === undefined
         ? await query.execute()
         : await query
-            .leftJoin(table<SessionRow>(SESSIONS_TABLE).as('s'), (join) => join.onRef('s.user_id', '=', 'u.id').on('s.session_id', '=', sessionId))
+            .leftJoin(table<SessionRow>(SESSIONS_TABLE).as('s'), (join) =>
+              join.onRef('s.user_id', '=', 'u.id').on('s.session_id', '=', sessionId),
+            )
             .select('s.id as session')
             .execute();
     const first = rows[0];
@@ -280,7 +321,10 @@ export class Users {
       blocked: this.database.dialect.decode('boolean', first.blocked) as boolean,
       roleDocumentId: first.role ?? null,
       actions: new Set(rows.flatMap((r) => (r.action ? [r.action] : []))),
-      revokedThrough: first.revoked_through === null || first.revoked_through === undefined ? undefined : Number(first.revoked_through),
+      revokedThrough:
+        first.revoked_through === null || first.revoked_through === undefined
+          ? undefined
+          : Number(first.revoked_through),
       ...(sessionId === undefined ? {} : { sessionActive: (first as { session?: number | null }).session != null }),
     };
   }
@@ -289,12 +333,20 @@ export class Users {
   private checkCredentials(input: Record<string, unknown>): { username: string; email: string; password: string } {
     const errors: FieldError[] = [];
     const email = requiredString(input, 'email', errors);
-    if (email && !EMAIL.test(email.trim())) errors.push({ path: ['email'], message: 'email must be a valid email', name: 'ValidationError', value: email });
+    if (email && !EMAIL.test(email.trim()))
+      errors.push({ path: ['email'], message: 'email must be a valid email', name: 'ValidationError', value: email });
     const username = requiredString(input, 'username', errors)?.trim();
-    if (username === '') errors.push({ path: ['username'], message: 'username is a required field', name: 'ValidationError' });
+    if (username === '')
+      errors.push({ path: ['username'], message: 'username is a required field', name: 'ValidationError' });
     // Login takes an email or a username: a username shaped as an email could be someone's email,
     // now or once they register, and would answer for it.
-    else if (username && EMAIL.test(username)) errors.push({ path: ['username'], message: 'username must not be an email address', name: 'ValidationError', value: username });
+    else if (username && EMAIL.test(username))
+      errors.push({
+        path: ['username'],
+        message: 'username must not be an email address',
+        name: 'ValidationError',
+        value: username,
+      });
     const password = requiredString(input, 'password', errors);
     if (password && Buffer.byteLength(password) > BCRYPT_MAX_BYTES) {
       errors.push({ path: ['password'], message: 'Password must be less than 73 bytes', name: 'ValidationError' });
@@ -303,7 +355,11 @@ export class Users {
     return { username: username!, email: normalizeEmail(email!), password: password! };
   }
 
-  private async insert(data: Record<string, unknown>, roleDocumentId: string, flags: { confirmed: boolean; blocked: boolean; provider?: string }): Promise<Document> {
+  private async insert(
+    data: Record<string, unknown>,
+    roleDocumentId: string,
+    flags: { confirmed: boolean; blocked: boolean; provider?: string },
+  ): Promise<Document> {
     // Read directly, as login reads: a project's user schema may make email private (not filterable).
     // Identifiers never collide: neither the email nor the username may be another user's email
     // or username (accounts from before usernames could not be emails may hold one as username).
@@ -311,11 +367,24 @@ export class Users {
     const taken = await this.database.db
       .selectFrom(this.type.table)
       .select('id')
-      .where((eb) => eb.or([eb('email', 'in', [data.email as string, normalizeEmail(data.username as string)]), eb('username', 'in', identifiers)]))
+      .where((eb) =>
+        eb.or([
+          eb('email', 'in', [data.email as string, normalizeEmail(data.username as string)]),
+          eb('username', 'in', identifiers),
+        ]),
+      )
       .executeTakeFirst();
     if (taken) throw new ApplicationError(TAKEN);
     try {
-      return await this.users.create({ data: { ...data, provider: flags.provider ?? 'local', role: roleDocumentId, confirmed: flags.confirmed, blocked: flags.blocked } });
+      return await this.users.create({
+        data: {
+          ...data,
+          provider: flags.provider ?? 'local',
+          role: roleDocumentId,
+          confirmed: flags.confirmed,
+          blocked: flags.blocked,
+        },
+      });
     } catch (error) {
       // Lost a race with a concurrent registration of the same email or username: the unique
       // index refused it. Answered as the check above answers.

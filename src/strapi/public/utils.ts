@@ -14,10 +14,22 @@ export const env = createEnv(process.env);
 /** Strapi's `policy.createPolicy` and `createPolicyContext`. */
 export const policy = {
   createPolicy<T>(options: { name?: string; validator?: (config: unknown) => void; handler: T }) {
-    return { name: options.name ?? 'unnamed', validator: options.validator ?? (() => undefined), handler: options.handler };
+    return {
+      name: options.name ?? 'unnamed',
+      validator: options.validator ?? (() => undefined),
+      handler: options.handler,
+    };
   },
   createPolicyContext(type: string, ctx: object) {
-    return Object.assign({ is: (value: string) => value === type, get type() { return type; } }, ctx);
+    return Object.assign(
+      {
+        is: (value: string) => value === type,
+        get type() {
+          return type;
+        },
+      },
+      ctx,
+    );
   },
 };
 

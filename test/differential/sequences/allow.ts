@@ -38,7 +38,10 @@ function selfAnchored(op: Op): boolean {
     if (!v || typeof v !== 'object') return false;
     const o = v as Record<string, unknown>;
     if (o.$conn) {
-      const { ref, position } = o.$conn as { ref: { $ref: { n: number } }; position: Record<string, { $ref?: { n: number } }> };
+      const { ref, position } = o.$conn as {
+        ref: { $ref: { n: number } };
+        position: Record<string, { $ref?: { n: number } }>;
+      };
       const anchor = position.before ?? position.after;
       if (anchor?.$ref && anchor.$ref.n === ref.$ref.n) return true;
     }
@@ -60,33 +63,46 @@ const refForm = (r: unknown) => (r as { $ref?: { form: string } } | undefined)?.
 export const ALLOW_LIST: Allowance[] = [
   {
     name: 'self-anchored-position',
-    reason: 'connect with a position before/after the item itself: Strapi answers 500, Vellum a 400 (docs/coming-from-strapi.md)',
+    reason:
+      'connect with a position before/after the item itself: Strapi answers 500, Vellum a 400 (docs/coming-from-strapi.md)',
     matches: (d) => selfAnchored(d.op) && d.answers.strapi.status === 500,
   },
   {
     name: 'strapi-500-vellum-4xx',
-    reason: 'Strapi answers 500 (a crash, e.g. a position anchored on the item itself named once by id and once by documentId); Vellum refuses with a 4xx naming the problem (bad input is a 4xx, never a 500)',
+    reason:
+      'Strapi answers 500 (a crash, e.g. a position anchored on the item itself named once by id and once by documentId); Vellum refuses with a 4xx naming the problem (bad input is a 4xx, never a 500)',
     continues: true,
-    matches: (d) => d.what.startsWith('answers') && d.answers.strapi.status === 500 && d.answers.vellum.status >= 400 && d.answers.vellum.status < 500,
+    matches: (d) =>
+      d.what.startsWith('answers') &&
+      d.answers.strapi.status === 500 &&
+      d.answers.vellum.status >= 400 &&
+      d.answers.vellum.status < 500,
   },
   {
     name: 'strapi-500-vellum-accepts',
-    reason: 'Strapi answers 500 (a crash, e.g. a repeatable component with relations in a new locale) on a write Vellum accepts; the states part there, the sequence ends',
+    reason:
+      'Strapi answers 500 (a crash, e.g. a repeatable component with relations in a new locale) on a write Vellum accepts; the states part there, the sequence ends',
     matches: (d) => d.what.startsWith('answers') && d.answers.strapi.status === 500 && d.answers.vellum.status < 300,
   },
   {
     name: 'integer-outside-32-bits',
     reason: 'Strapi stores integers outside 32 bits (SQLite does not check), Vellum refuses them with a 400',
-    matches: (d) => d.op.op === 'invalid' && d.op.kind === 'integer-64' && d.answers.strapi.status < 300 && d.answers.vellum.status === 400,
+    matches: (d) =>
+      d.op.op === 'invalid' &&
+      d.op.kind === 'integer-64' &&
+      d.answers.strapi.status < 300 &&
+      d.answers.vellum.status === 400,
   },
   {
     name: 'deleted-document-relations-first',
-    reason: 'a write naming relations to a deleted or unknown document: Strapi checks relations before answering 404 (docs/coming-from-strapi.md)',
+    reason:
+      'a write naming relations to a deleted or unknown document: Strapi checks relations before answering 404 (docs/coming-from-strapi.md)',
     matches: (d) =>
       d.what.startsWith('answers') &&
       status(d)[0] === 400 &&
       status(d)[1] === 404 &&
-      (/\$ref|missing-relation/.test(json(d.op)) || /^Document with id .* not found$/.test(String(d.answers.strapi.body?.error?.message))) &&
+      (/\$ref|missing-relation/.test(json(d.op)) ||
+        /^Document with id .* not found$/.test(String(d.answers.strapi.body?.error?.message))) &&
       /not found/i.test(String(d.answers.strapi.body?.error?.message)),
   },
   // docs/coming-from-strapi.md (REST writes), deliberate differences from Strapi 5.54 (listed there with their reasons):
@@ -94,12 +110,23 @@ export const ALLOW_LIST: Allowance[] = [
     name: 'readme:delete-unknown-404',
     reason: 'DELETE of an unknown document or of a locale the document lacks is a 404 (Strapi: 204 deleting nothing)',
     continues: true,
-    matches: (d) => (d.op.op === 'delete' || d.op.op === 'single-delete') && d.what.startsWith('answers') && d.answers.strapi.status === 204 && d.answers.vellum.status === 404,
+    matches: (d) =>
+      (d.op.op === 'delete' || d.op.op === 'single-delete') &&
+      d.what.startsWith('answers') &&
+      d.answers.strapi.status === 204 &&
+      d.answers.vellum.status === 404,
   },
   {
     name: 'readme:numeric-id-both-versions',
     reason: 'a numeric id links its document in both versions (Strapi links that one row)',
-    matches: (d) => 'data' in d.op && some(d.op.data, (o) => ID_FORMS.has(refForm(o) ?? '') && d.schema.types.get((o.$ref as { type: string }).type)?.draftAndPublish === true),
+    matches: (d) =>
+      'data' in d.op &&
+      some(
+        d.op.data,
+        (o) =>
+          ID_FORMS.has(refForm(o) ?? '') &&
+          d.schema.types.get((o.$ref as { type: string }).type)?.draftAndPublish === true,
+      ),
   },
   {
     name: 'readme:mixed-position-forms',
@@ -120,45 +147,77 @@ export const ALLOW_LIST: Allowance[] = [
     matches: (d) => {
       const locale = 'locale' in d.op ? (d.op.locale ?? 'en') : 'en';
       const publishes = (d.op.op === 'action' && d.op.action === 'publish') || (d.op.op === 'update' && !d.op.draft);
-      return publishes && d.what.startsWith('state') && d.found.every((f) => /^\$\.(en|fr)\/(draft|published)\./.test(f) && !f.startsWith(`$.${locale}/`));
+      return (
+        publishes &&
+        d.what.startsWith('state') &&
+        d.found.every((f) => /^\$\.(en|fr)\/(draft|published)\./.test(f) && !f.startsWith(`$.${locale}/`))
+      );
     },
   },
   {
     name: 'readme:new-locale-copies-drafts',
-    reason: "a new locale copies the shared values of the other locales' drafts (Strapi: a published version first, by publishedAt)",
+    reason:
+      "a new locale copies the shared values of the other locales' drafts (Strapi: a published version first, by publishedAt)",
     matches: (d) => d.newLocale,
   },
   {
     name: 'publish-locale-shared-sync',
-    reason: "publishing one locale: Strapi skips its shared-value sync when its lookup picks an already-synced version (Vellum syncs every locale's published version)",
+    reason:
+      "publishing one locale: Strapi skips its shared-value sync when its lookup picks an already-synced version (Vellum syncs every locale's published version)",
     matches: (d) => {
       const locale = 'locale' in d.op ? (d.op.locale ?? 'en') : 'en';
       const publishes = (d.op.op === 'action' && d.op.action === 'publish') || (d.op.op === 'update' && !d.op.draft);
-      return publishes && d.what.startsWith('state') && d.found.every((f) => /^\$\.(en|fr)\/published\./.test(f) && !f.startsWith(`$.${locale}/`));
+      return (
+        publishes &&
+        d.what.startsWith('state') &&
+        d.found.every((f) => /^\$\.(en|fr)\/published\./.test(f) && !f.startsWith(`$.${locale}/`))
+      );
     },
   },
   {
     name: 'readme:uid-from-target-field',
-    reason: 'a POST omitting a uid that has a targetField: Strapi stores null, Vellum generates it (creates always name it; this catches the rest)',
-    matches: (d) => d.op.op === 'create' && d.found.every((f) => /\.slug: strapi null, vellum "/.test(f) || /only vellum has it/.test(f) === false && /\.slug/.test(f)),
+    reason:
+      'a POST omitting a uid that has a targetField: Strapi stores null, Vellum generates it (creates always name it; this catches the rest)',
+    matches: (d) =>
+      d.op.op === 'create' &&
+      d.found.every(
+        (f) => /\.slug: strapi null, vellum "/.test(f) || (/only vellum has it/.test(f) === false && /\.slug/.test(f)),
+      ),
   },
   {
     name: 'actions-through-content-manager',
-    reason: "Strapi has no content-API publication actions: its admin content-manager's publish of a locale the document lacks creates it from the (empty) body and fails validation (400) where Vellum's action answers 404",
+    reason:
+      "Strapi has no content-API publication actions: its admin content-manager's publish of a locale the document lacks creates it from the (empty) body and fails validation (400) where Vellum's action answers 404",
     continues: true,
-    matches: (d) => d.op.op === 'action' && d.op.action === 'publish' && d.what.startsWith('answers') && status(d)[0] === 400 && status(d)[1] === 404,
+    matches: (d) =>
+      d.op.op === 'action' &&
+      d.op.action === 'publish' &&
+      d.what.startsWith('answers') &&
+      status(d)[0] === 400 &&
+      status(d)[1] === 404,
   },
   {
     name: 'readme:published-link-to-later-published-target',
-    reason: 'a published document linked to a target that had only a draft: Strapi leaves it unlinked when the target is published later; Vellum links documents, not rows',
+    reason:
+      'a published document linked to a target that had only a draft: Strapi leaves it unlinked when the target is published later; Vellum links documents, not rows',
     matches: (d) => {
-      const publishes = (d.op.op === 'action' && d.op.action === 'publish') || (d.op.op === 'update' && !d.op.draft) || d.op.op === 'create';
-      return publishes && d.what.startsWith('state') && d.found.every((f) => /^\$\.[a-z-]+\/published\./.test(f) && /strapi (null|0),|length strapi \d+, vellum \d+/.test(f));
+      const publishes =
+        (d.op.op === 'action' && d.op.action === 'publish') ||
+        (d.op.op === 'update' && !d.op.draft) ||
+        d.op.op === 'create';
+      return (
+        publishes &&
+        d.what.startsWith('state') &&
+        d.found.every(
+          (f) => /^\$\.[a-z-]+\/published\./.test(f) && /strapi (null|0),|length strapi \d+, vellum \d+/.test(f),
+        )
+      );
     },
   },
   {
     name: 'readme:discard-keeps-link-to-draft-only-target',
-    reason: "a discarded draft keeps links to targets that have only a draft: the published version holds them (links join documents); Strapi's draft, copied from published rows, loses them",
+    reason:
+      "a discarded draft keeps links to targets that have only a draft: the published version holds them (links join documents); Strapi's draft, copied from published rows, loses them",
     matches: (d) =>
       d.op.op === 'action' &&
       d.op.action === 'discard-draft' &&
@@ -167,31 +226,48 @@ export const ALLOW_LIST: Allowance[] = [
   },
   {
     name: 'readme:required-media-enforced',
-    reason: 'a required media attribute left out or null on a published write: Strapi 5.54 does not check it (201), Vellum refuses it (400 "must be defined"), as its admin and the schema say',
+    reason:
+      'a required media attribute left out or null on a published write: Strapi 5.54 does not check it (201), Vellum refuses it (400 "must be defined"), as its admin and the schema say',
     matches: (d) => {
       const type = 'type' in d.op ? d.schema.types.get(String(d.op.type)) : undefined;
-      const errors = (d.answers.vellum.body as { error?: { details?: { errors?: { path?: unknown[]; message?: string }[] } } } | null)?.error?.details?.errors;
+      const errors = (
+        d.answers.vellum.body as { error?: { details?: { errors?: { path?: unknown[]; message?: string }[] } } } | null
+      )?.error?.details?.errors;
       return (
         d.what.startsWith('answers') &&
         d.answers.strapi.status < 300 &&
         d.answers.vellum.status === 400 &&
         !!type &&
         !!errors?.length &&
-        errors.every((e) => /must be defined/.test(e.message ?? '') && (type.attributes[String(e.path?.[0])] as { type?: string } | undefined)?.type === 'media')
+        errors.every(
+          (e) =>
+            /must be defined/.test(e.message ?? '') &&
+            (type.attributes[String(e.path?.[0])] as { type?: string } | undefined)?.type === 'media',
+        )
       );
     },
   },
   {
     name: 'readme:unconfigured-locale-write',
-    reason: 'a write with ?locale=<not configured>: Strapi creates a version in it (or ignores it), Vellum 400 naming the locale',
+    reason:
+      'a write with ?locale=<not configured>: Strapi creates a version in it (or ignores it), Vellum 400 naming the locale',
     continues: true,
-    matches: (d) => d.op.op === 'invalid' && d.op.kind === 'bad-locale' && d.what.startsWith('answers') && d.answers.vellum.status === 400,
+    matches: (d) =>
+      d.op.op === 'invalid' &&
+      d.op.kind === 'bad-locale' &&
+      d.what.startsWith('answers') &&
+      d.answers.vellum.status === 400,
   },
   {
     name: 'readme:unknown-status',
-    reason: '?status=<neither draft nor published>: Strapi reads drafts (404 on an unknown document), Vellum 400 naming the parameter: bad input is a 4xx (docs/coming-from-strapi.md)',
+    reason:
+      '?status=<neither draft nor published>: Strapi reads drafts (404 on an unknown document), Vellum 400 naming the parameter: bad input is a 4xx (docs/coming-from-strapi.md)',
     continues: true,
-    matches: (d) => d.op.op === 'invalid' && d.op.kind === 'bad-status' && d.what.startsWith('answers') && d.answers.vellum.status === 400,
+    matches: (d) =>
+      d.op.op === 'invalid' &&
+      d.op.kind === 'bad-status' &&
+      d.what.startsWith('answers') &&
+      d.answers.vellum.status === 400,
   },
 ];
 

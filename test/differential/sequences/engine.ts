@@ -71,7 +71,8 @@ export class SequenceRun {
   private webhookSeen: Record<SideName, number> = { strapi: 0, vellum: 0 };
 
   constructor(private readonly options: RunOptions) {
-    for (const side of options.sides) side.media.forEach((m, i) => side.name && this.byId[side.name].set(m.documentId, `file#${i}`));
+    for (const side of options.sides)
+      side.media.forEach((m, i) => side.name && this.byId[side.name].set(m.documentId, `file#${i}`));
     for (const side of options.sides) this.webhookSeen[side.name] = side.receiver.requests.length;
   }
 
@@ -113,13 +114,28 @@ export class SequenceRun {
       const { ref, position } = v.$conn as { ref: RefMarker; position: Record<string, unknown> };
       const target = this.resolveRef(ref.$ref, side.name, labels);
       if (target === SKIP) return SKIP;
-      const base = typeof target === 'object' ? (target as Record<string, unknown>) : typeof target === 'number' ? { id: target } : { documentId: target };
+      const base =
+        typeof target === 'object'
+          ? (target as Record<string, unknown>)
+          : typeof target === 'number'
+            ? { id: target }
+            : { documentId: target };
       const anchor = (p: unknown) => {
         const resolved = this.resolve(p, side, labels);
-        return resolved && typeof resolved === 'object' ? ((resolved as Record<string, unknown>).documentId ?? (resolved as Record<string, unknown>).id) : resolved;
+        return resolved && typeof resolved === 'object'
+          ? ((resolved as Record<string, unknown>).documentId ?? (resolved as Record<string, unknown>).id)
+          : resolved;
       };
-      const at = 'before' in position ? anchor(position.before) : 'after' in position ? anchor(position.after) : undefined;
-      const pos = at === SKIP ? { end: true } : 'before' in position ? { before: at } : 'after' in position ? { after: at } : position;
+      const at =
+        'before' in position ? anchor(position.before) : 'after' in position ? anchor(position.after) : undefined;
+      const pos =
+        at === SKIP
+          ? { end: true }
+          : 'before' in position
+            ? { before: at }
+            : 'after' in position
+              ? { after: at }
+              : position;
       return { ...base, position: pos };
     }
     if ('$media' in v) return side.media[(v.$media as number) % side.media.length]!.id;
@@ -142,7 +158,9 @@ export class SequenceRun {
     const type = this.typeOf(op.type);
     const base = `/api/${type.path}`;
     const query = (params: Record<string, string | undefined>) => {
-      const parts = Object.entries(params).filter(([, v]) => v !== undefined).map(([k, v]) => `${k}=${v}`);
+      const parts = Object.entries(params)
+        .filter(([, v]) => v !== undefined)
+        .map(([k, v]) => `${k}=${v}`);
       return parts.length ? `?${parts.join('&')}` : '';
     };
     const docId = (n: number) => {
@@ -152,15 +170,42 @@ export class SequenceRun {
     };
     switch (op.op) {
       case 'create':
-        return { request: { method: 'POST', path: base + query({ status: op.draft ? 'draft' : undefined, locale: op.locale }), body: { data: this.resolve(op.data, side, labels) } }, labels };
+        return {
+          request: {
+            method: 'POST',
+            path: base + query({ status: op.draft ? 'draft' : undefined, locale: op.locale }),
+            body: { data: this.resolve(op.data, side, labels) },
+          },
+          labels,
+        };
       case 'update':
-        return { request: { method: 'PUT', path: `${base}/${docId(op.n)}` + query({ status: op.draft ? 'draft' : undefined, locale: op.locale }), body: { data: this.resolve(op.data, side, labels) } }, labels };
+        return {
+          request: {
+            method: 'PUT',
+            path: `${base}/${docId(op.n)}` + query({ status: op.draft ? 'draft' : undefined, locale: op.locale }),
+            body: { data: this.resolve(op.data, side, labels) },
+          },
+          labels,
+        };
       case 'action':
-        return { request: { method: 'ACTION', path: `${op.action} ${type.uid} ${docId(op.n)}${op.locale ? ` locale=${op.locale}` : ''}` }, labels };
+        return {
+          request: {
+            method: 'ACTION',
+            path: `${op.action} ${type.uid} ${docId(op.n)}${op.locale ? ` locale=${op.locale}` : ''}`,
+          },
+          labels,
+        };
       case 'delete':
         return { request: { method: 'DELETE', path: `${base}/${docId(op.n)}` + query({ locale: op.locale }) }, labels };
       case 'single-put':
-        return { request: { method: 'PUT', path: `/api/${type.path}` + query({ locale: op.locale }), body: { data: this.resolve(op.data, side, labels) } }, labels };
+        return {
+          request: {
+            method: 'PUT',
+            path: `/api/${type.path}` + query({ locale: op.locale }),
+            body: { data: this.resolve(op.data, side, labels) },
+          },
+          labels,
+        };
       case 'single-delete':
         return { request: { method: 'DELETE', path: `/api/${type.path}` }, labels };
       case 'invalid':
@@ -168,7 +213,13 @@ export class SequenceRun {
     }
   }
 
-  private invalid(op: Extract<Op, { op: 'invalid' }>, type: TypeInfo, documentId: string, side: SidePorts, labels: Set<string>): Request {
+  private invalid(
+    op: Extract<Op, { op: 'invalid' }>,
+    type: TypeInfo,
+    documentId: string,
+    side: SidePorts,
+    labels: Set<string>,
+  ): Request {
     const path = `/api/${type.path}/${documentId}`;
     const attributes = Object.entries(type.attributes);
     const first = (pred: (t: string) => boolean) => attributes.find(([, a]) => pred(a.type))?.[0];
@@ -201,7 +252,11 @@ export class SequenceRun {
         return put(relation ? { [relation[0]]: { connect: [MISSING_DOCUMENT] } } : { [type.label ?? 'x']: 'y' });
       }
       case 'unknown-document':
-        return { method: 'PUT', path: `/api/${type.path}/${MISSING_DOCUMENT}`, body: { data: type.label ? { [type.label]: `${this.prefix}-u` } : {} } };
+        return {
+          method: 'PUT',
+          path: `/api/${type.path}/${MISSING_DOCUMENT}`,
+          body: { data: type.label ? { [type.label]: `${this.prefix}-u` } : {} },
+        };
       case 'bad-locale':
         return put({}, '?locale=xx-not-a-locale');
       case 'bad-status':
@@ -252,7 +307,8 @@ export class SequenceRun {
       }
       return out;
     }
-    if (key === 'documentId' && typeof value === 'string') return this.byId[side].get(value) ?? (value === MISSING_DOCUMENT ? '<missing>' : '<foreign>');
+    if (key === 'documentId' && typeof value === 'string')
+      return this.byId[side].get(value) ?? (value === MISSING_DOCUMENT ? '<missing>' : '<foreign>');
     if (key && TIMESTAMPS.has(key) && typeof value === 'string') return '<time>';
     if (typeof value === 'string' && value.startsWith(this.prefix)) return `<p>${value.slice(this.prefix.length)}`;
     return value;
@@ -283,7 +339,8 @@ export class SequenceRun {
           const res = await side.api.get(`/api/${type.path}/${doc.ids[side.name]}?${q}`);
           reads[`${locale ?? '-'}/${status ?? '-'}`] = this.comparable(res, side.name);
           const row = (res.body as { data?: { id?: number } } | null)?.data;
-          if (res.status === 200 && typeof row?.id === 'number' && status !== 'published') doc.rowIds[side.name][locale ?? 'en'] = row.id;
+          if (res.status === 200 && typeof row?.id === 'number' && status !== 'published')
+            doc.rowIds[side.name][locale ?? 'en'] = row.id;
         }
       }
       out[side.name] = reads;
@@ -298,10 +355,22 @@ export class SequenceRun {
       const ids = this.docsOf(type.uid).map((d) => d.ids[side.name]);
       const reads: Record<string, unknown> = {};
       for (const status of type.draftAndPublish ? (['draft', 'published'] as const) : [undefined]) {
-        const q = [...encodeQuery(ids, 'filters[documentId][$in]'), status && `status=${status}`, 'pagination[pageSize]=100', type.label && `fields[0]=${type.label}`].filter(Boolean).join('&');
+        const q = [
+          ...encodeQuery(ids, 'filters[documentId][$in]'),
+          status && `status=${status}`,
+          'pagination[pageSize]=100',
+          type.label && `fields[0]=${type.label}`,
+        ]
+          .filter(Boolean)
+          .join('&');
         const res = await side.api.get(`/api/${type.path}?${q}`);
         const c = this.comparable(res, side.name) as { body?: { data?: { documentId: string }[]; meta?: unknown } };
-        reads[status ?? '-'] = c.body ? { total: (c.body.meta as { pagination?: { total?: number } })?.pagination?.total, docs: (c.body.data ?? []).map((d) => JSON.stringify(d)).sort() } : c;
+        reads[status ?? '-'] = c.body
+          ? {
+              total: (c.body.meta as { pagination?: { total?: number } })?.pagination?.total,
+              docs: (c.body.data ?? []).map((d) => JSON.stringify(d)).sort(),
+            }
+          : c;
       }
       out[side.name] = reads;
     }
@@ -337,7 +406,13 @@ export class SequenceRun {
       out[side.name] = fresh
         .map((r) => r.body as { event?: string; model?: string; uid?: string; entry?: unknown; media?: unknown })
         .filter((b) => b?.event?.startsWith('entry.') || b?.event?.startsWith('media.'))
-        .map((b) => ({ event: b.event, model: b.model, uid: b.uid, entry: localizationsSorted(this.normalise(without(b.entry, this.options.schema.stripped), side.name)), media: this.normalise(b.media, side.name) }));
+        .map((b) => ({
+          event: b.event,
+          model: b.model,
+          uid: b.uid,
+          entry: localizationsSorted(this.normalise(without(b.entry, this.options.schema.stripped), side.name)),
+          media: this.normalise(b.media, side.name),
+        }));
     }
     return out;
   }
@@ -358,7 +433,11 @@ export class SequenceRun {
       this.options.counters.set(allowance.name, (this.options.counters.get(allowance.name) ?? 0) + 1);
       if (what.startsWith('answers')) this.answersAllowed = allowance.name;
       // Two refusals that differ: the states are still comparable, go on; anything else ends the sequence.
-      if (allowance.continues || (what.startsWith('answers') && answers.strapi.status >= 400 && answers.vellum.status >= 400)) return;
+      if (
+        allowance.continues ||
+        (what.startsWith('answers') && answers.strapi.status >= 400 && answers.vellum.status >= 400)
+      )
+        return;
       this.fail(message, allowance.name);
     }
     this.fail(message);
@@ -393,9 +472,11 @@ export class SequenceRun {
     }
     const prepared = this.options.sides.map((side) => this.request(op, side));
     const answers = {} as Record<SideName, Response>;
-    for (const [i, side] of this.options.sides.entries()) answers[side.name] = await this.send(side, op, prepared[i]!.request);
+    for (const [i, side] of this.options.sides.entries())
+      answers[side.name] = await this.send(side, op, prepared[i]!.request);
     const r = prepared[0]!.request;
-    const shown = (res: Response) => JSON.stringify(res.status >= 400 ? res.body : this.normalise(res.body, 'strapi'))?.slice(0, 700);
+    const shown = (res: Response) =>
+      JSON.stringify(res.status >= 400 ? res.body : this.normalise(res.body, 'strapi'))?.slice(0, 700);
     this.transcript.push(
       `#${index} ${r.method} ${r.path}${r.body !== undefined ? ` ${JSON.stringify(r.body)}` : ''}`,
       `   vellum: ${prepared[1]!.request.method} ${prepared[1]!.request.path}${prepared[1]!.request.body !== undefined ? ` ${JSON.stringify(prepared[1]!.request.body)}` : ''}`,
@@ -408,7 +489,10 @@ export class SequenceRun {
       const ok = (res: Response) => res.status === 200 || res.status === 201;
       if (ok(answers.strapi) && ok(answers.vellum)) {
         const label = `${op.type}#${this.docsOf(op.type).length}`;
-        const ids = { strapi: answers.strapi.body.data.documentId as string, vellum: answers.vellum.body.data.documentId as string };
+        const ids = {
+          strapi: answers.strapi.body.data.documentId as string,
+          vellum: answers.vellum.body.data.documentId as string,
+        };
         count('#documents created');
         this.docs.push({ label, type: op.type, ids, rowIds: { strapi: {}, vellum: {} } });
         this.byId.strapi.set(ids.strapi, label);
@@ -417,13 +501,23 @@ export class SequenceRun {
       }
     }
     // Publication actions go to different APIs (Strapi's admin content-manager answers the editor's view): status and error only.
-    const view = (res: Response, side: SideName) => (op.op === 'action' ? { status: res.status, error: (res.body as { error?: { name?: string } } | null)?.error?.name } : this.comparable(res, side));
-    this.check(`answers of step #${index}`, op, view(answers.strapi, 'strapi'), view(answers.vellum, 'vellum'), answers);
+    const view = (res: Response, side: SideName) =>
+      op.op === 'action'
+        ? { status: res.status, error: (res.body as { error?: { name?: string } } | null)?.error?.name }
+        : this.comparable(res, side);
+    this.check(
+      `answers of step #${index}`,
+      op,
+      view(answers.strapi, 'strapi'),
+      view(answers.vellum, 'vellum'),
+      answers,
+    );
 
     // Touched: the documents named, those the written one linked before, and those linking to it.
     const touched = new Set(labels);
     for (const label of labels) for (const other of this.labelsIn(this.snapshots.get(label) ?? '')) touched.add(other);
-    for (const [label, json] of this.snapshots) if ([...labels].some((l) => json.includes(`"${l}"`))) touched.add(label);
+    for (const [label, json] of this.snapshots)
+      if ([...labels].some((l) => json.includes(`"${l}"`))) touched.add(label);
     const types = new Set<string>();
     for (const label of [...touched].sort()) {
       const doc = this.docs.find((d) => d.label === label);
@@ -441,7 +535,13 @@ export class SequenceRun {
       const type = this.typeOf(op.type);
       const populate = encodeQuery(deepPopulate(this.options.schema, type.attributes), 'populate').join('&');
       const reads = await Promise.all([strapiSide, vellumSide].map((s) => s.api.get(`/api/${type.path}?${populate}`)));
-      this.check(`state of ${type.uid} after step #${index}`, op, this.comparable(reads[0]!, 'strapi'), this.comparable(reads[1]!, 'vellum'), answers);
+      this.check(
+        `state of ${type.uid} after step #${index}`,
+        op,
+        this.comparable(reads[0]!, 'strapi'),
+        this.comparable(reads[1]!, 'vellum'),
+        answers,
+      );
     }
     if (this.options.webhooks) {
       const events = await this.settleWebhooks();
@@ -450,7 +550,11 @@ export class SequenceRun {
         return;
       }
       // In emission order is not comparable (Strapi's runner sends five at once): sorted, compared whole.
-      const sorted = (list: unknown[]) => list.map((e) => [JSON.stringify(e), e] as const).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, e]) => e);
+      const sorted = (list: unknown[]) =>
+        list
+          .map((e) => [JSON.stringify(e), e] as const)
+          .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+          .map(([, e]) => e);
       this.check(`webhook events of step #${index}`, op, sorted(events.strapi), sorted(events.vellum), answers);
     }
   }
@@ -477,15 +581,25 @@ export class SequenceRun {
 function without(value: unknown, keys: Set<string>): unknown {
   if (Array.isArray(value)) {
     const items = value.map((item) => without(item, keys));
-    const doc = (item: unknown) => (item && typeof item === 'object' ? (item as { documentId?: unknown }).documentId : undefined);
+    const doc = (item: unknown) =>
+      item && typeof item === 'object' ? (item as { documentId?: unknown }).documentId : undefined;
     const draftFirst = (item: unknown) => ((item as { publishedAt?: unknown }).publishedAt === null ? 0 : 1);
     for (let i = 0; i + 1 < items.length; i++) {
-      if (doc(items[i]) !== undefined && doc(items[i]) === doc(items[i + 1]) && draftFirst(items[i]) > draftFirst(items[i + 1])) [items[i], items[i + 1]] = [items[i + 1], items[i]];
+      if (
+        doc(items[i]) !== undefined &&
+        doc(items[i]) === doc(items[i + 1]) &&
+        draftFirst(items[i]) > draftFirst(items[i + 1])
+      )
+        [items[i], items[i + 1]] = [items[i + 1], items[i]];
     }
     return items;
   }
   if (value === null || typeof value !== 'object') return value;
-  return Object.fromEntries(Object.entries(value).filter(([key]) => !keys.has(key)).map(([key, item]) => [key, without(item, keys)]));
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(([key]) => !keys.has(key))
+      .map(([key, item]) => [key, without(item, keys)]),
+  );
 }
 
 /**
@@ -493,8 +607,12 @@ function without(value: unknown, keys: Set<string>): unknown {
  * row id, and which row of a document is older depends on how each one recreates rows.
  */
 function localizationsSorted(entry: unknown): unknown {
-  if (!entry || typeof entry !== 'object' || !Array.isArray((entry as { localizations?: unknown }).localizations)) return entry;
-  const key = (item: unknown) => JSON.stringify([(item as { locale?: unknown }).locale, (item as { publishedAt?: unknown }).publishedAt === null]);
-  const localizations = [...(entry as { localizations: unknown[] }).localizations].sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
+  if (!entry || typeof entry !== 'object' || !Array.isArray((entry as { localizations?: unknown }).localizations))
+    return entry;
+  const key = (item: unknown) =>
+    JSON.stringify([(item as { locale?: unknown }).locale, (item as { publishedAt?: unknown }).publishedAt === null]);
+  const localizations = [...(entry as { localizations: unknown[] }).localizations].sort((a, b) =>
+    key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0,
+  );
   return { ...entry, localizations };
 }

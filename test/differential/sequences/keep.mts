@@ -9,7 +9,11 @@ import { BLOG, fixture } from '../../helpers/server.js';
 
 const which = process.argv[2];
 if (which !== 'blog' && which !== 'matrix') throw new Error('usage: keep.mts blog|matrix');
-const diff = await openDifferential({ name: `seqkeep-${which}`, project: which === 'blog' ? BLOG : fixture('relation-matrix'), readyPath: which === 'blog' ? undefined : '/api/owners' });
+const diff = await openDifferential({
+  name: `seqkeep-${which}`,
+  project: which === 'blog' ? BLOG : fixture('relation-matrix'),
+  readyPath: which === 'blog' ? undefined : '/api/owners',
+});
 console.log(JSON.stringify({ url: diff.strapi.baseUrl, auth: diff.strapi.defaultHeaders.authorization }));
 process.on('SIGTERM', () => void diff.close().then(() => process.exit(0)));
 setInterval(() => undefined, 1 << 30);

@@ -65,7 +65,10 @@ function relationArb(schema: Schema, a: Attribute): fc.Arbitrary<unknown> {
   );
   const connectItem = fc.oneof(
     { arbitrary: ref, weight: 2 },
-    { arbitrary: fc.record({ ref, position }).map(({ ref: r, position: p }) => ({ $conn: { ref: r, position: p } })), weight: 3 },
+    {
+      arbitrary: fc.record({ ref, position }).map(({ ref: r, position: p }) => ({ $conn: { ref: r, position: p } })),
+      weight: 3,
+    },
   );
   if (isToMany(a)) {
     return fc.oneof(
@@ -73,7 +76,10 @@ function relationArb(schema: Schema, a: Attribute): fc.Arbitrary<unknown> {
       fc.record({ connect: fc.array(connectItem, { minLength: 1, maxLength: 3 }) }),
       fc.record({ disconnect: fc.array(ref, { minLength: 1, maxLength: 2 }) }),
       fc.record({ set: fc.array(ref, { maxLength: 3 }) }),
-      fc.record({ connect: fc.array(connectItem, { minLength: 1, maxLength: 2 }), disconnect: fc.array(ref, { minLength: 1, maxLength: 1 }) }),
+      fc.record({
+        connect: fc.array(connectItem, { minLength: 1, maxLength: 2 }),
+        disconnect: fc.array(ref, { minLength: 1, maxLength: 1 }),
+      }),
     );
   }
   return fc.oneof(
@@ -85,12 +91,23 @@ function relationArb(schema: Schema, a: Attribute): fc.Arbitrary<unknown> {
   );
 }
 
-function componentArb(schema: Schema, uid: string, depth: number, withName: boolean): fc.Arbitrary<Record<string, unknown>> {
+function componentArb(
+  schema: Schema,
+  uid: string,
+  depth: number,
+  withName: boolean,
+): fc.Arbitrary<Record<string, unknown>> {
   const data = dataArb(schema, schema.components.get(uid)!.attributes, depth + 1, undefined);
   return withName ? data.map((d) => ({ __component: uid, ...d })) : data;
 }
 
-function valueArb(schema: Schema, name: string, a: Attribute, depth: number, label: string | undefined): fc.Arbitrary<unknown> {
+function valueArb(
+  schema: Schema,
+  name: string,
+  a: Attribute,
+  depth: number,
+  label: string | undefined,
+): fc.Arbitrary<unknown> {
   const nullable = <T>(arb: fc.Arbitrary<T>) => fc.option(arb, { nil: null, freq: 6 });
   if (name === label || a.unique) return fc.constantFrom('a', 'b', 'c').map((s) => ({ $text: s }));
   switch (a.type) {
@@ -126,27 +143,44 @@ function valueArb(schema: Schema, name: string, a: Attribute, depth: number, lab
     case 'relation':
       return relationArb(schema, a);
     case 'media':
-      return a.multiple ? fc.array(fc.nat(2).map((n) => ({ $media: n })), { maxLength: 3 }) : nullable(fc.nat(2).map((n) => ({ $media: n })));
+      return a.multiple
+        ? fc.array(
+            fc.nat(2).map((n) => ({ $media: n })),
+            { maxLength: 3 },
+          )
+        : nullable(fc.nat(2).map((n) => ({ $media: n })));
     case 'component':
       if (depth > 1) return fc.constant(null);
-      return a.repeatable ? fc.array(componentArb(schema, a.component!, depth, false), { maxLength: 2 }) : nullable(componentArb(schema, a.component!, depth, false));
+      return a.repeatable
+        ? fc.array(componentArb(schema, a.component!, depth, false), { maxLength: 2 })
+        : nullable(componentArb(schema, a.component!, depth, false));
     case 'dynamiczone':
       if (depth > 1) return fc.constant([]);
-      return fc.array(fc.oneof(...(a.components ?? []).map((uid) => componentArb(schema, uid, depth, true))), { maxLength: 2 });
+      return fc.array(fc.oneof(...(a.components ?? []).map((uid) => componentArb(schema, uid, depth, true))), {
+        maxLength: 2,
+      });
     default:
       return fc.constant(null);
   }
 }
 
 /** A random subset of attributes; required ones (and the label) mostly present. */
-function dataArb(schema: Schema, attributes: Record<string, Attribute>, depth: number, label: string | undefined, forceLabel = false): fc.Arbitrary<Record<string, unknown>> {
+function dataArb(
+  schema: Schema,
+  attributes: Record<string, Attribute>,
+  depth: number,
+  label: string | undefined,
+  forceLabel = false,
+): fc.Arbitrary<Record<string, unknown>> {
   const entries = Object.entries(attributes).filter(([, a]) => a.type !== 'password');
   const parts = entries.map(([name, a]) => {
     // A create always names a uid with a targetField: Strapi stores null where Vellum generates
     // it (docs/coming-from-strapi.md), which would end most sequences at their first create.
     const uidOnCreate = forceLabel && a.type === 'uid' && a.targetField;
     const present = (forceLabel && name === label) || uidOnCreate ? 1000 : a.required ? 8 : 3;
-    const value = uidOnCreate ? fc.constantFrom('a', 'b').map((t) => ({ $text: t })) : valueArb(schema, name, a, depth, label);
+    const value = uidOnCreate
+      ? fc.constantFrom('a', 'b').map((t) => ({ $text: t }))
+      : valueArb(schema, name, a, depth, label);
     return fc.option(value, { nil: undefined, freq: present });
   });
   return fc.tuple(...parts).map((values) => {
@@ -171,23 +205,81 @@ export function opArb(schema: Schema): fc.Arbitrary<Op> {
   for (const type of schema.types.values()) {
     const locale = type.i18n ? fc.option(localeArb, { nil: undefined, freq: 2 }) : fc.constant(undefined);
     if (type.kind === 'singleType') {
-      arbs.push({ arbitrary: fc.record({ op: fc.constant('single-put' as const), type: fc.constant(type.uid), data: dataArb(schema, type.attributes, 0, undefined), locale }), weight: 2 });
-      arbs.push({ arbitrary: fc.record({ op: fc.constant('single-delete' as const), type: fc.constant(type.uid) }), weight: 1 });
+      arbs.push({
+        arbitrary: fc.record({
+          op: fc.constant('single-put' as const),
+          type: fc.constant(type.uid),
+          data: dataArb(schema, type.attributes, 0, undefined),
+          locale,
+        }),
+        weight: 2,
+      });
+      arbs.push({
+        arbitrary: fc.record({ op: fc.constant('single-delete' as const), type: fc.constant(type.uid) }),
+        weight: 1,
+      });
       continue;
     }
     const draft = type.draftAndPublish ? fc.boolean() : fc.constant(false);
     arbs.push({
-      arbitrary: fc.record({ op: fc.constant('create' as const), type: fc.constant(type.uid), data: dataArb(schema, type.attributes, 0, type.label, true), draft, locale: type.i18n ? fc.option(fc.constant<Locale>('fr'), { nil: undefined, freq: 4 }) : fc.constant(undefined) }),
+      arbitrary: fc.record({
+        op: fc.constant('create' as const),
+        type: fc.constant(type.uid),
+        data: dataArb(schema, type.attributes, 0, type.label, true),
+        draft,
+        locale: type.i18n ? fc.option(fc.constant<Locale>('fr'), { nil: undefined, freq: 4 }) : fc.constant(undefined),
+      }),
       weight: 6,
     });
-    arbs.push({ arbitrary: fc.record({ op: fc.constant('update' as const), type: fc.constant(type.uid), n: nOf, data: dataArb(schema, type.attributes, 0, type.label), draft, locale }), weight: 4 });
+    arbs.push({
+      arbitrary: fc.record({
+        op: fc.constant('update' as const),
+        type: fc.constant(type.uid),
+        n: nOf,
+        data: dataArb(schema, type.attributes, 0, type.label),
+        draft,
+        locale,
+      }),
+      weight: 4,
+    });
     const relations = relationDataArb(schema, type);
-    if (relations) arbs.push({ arbitrary: fc.record({ op: fc.constant('update' as const), type: fc.constant(type.uid), n: nOf, data: relations, draft, locale }), weight: 6 });
+    if (relations)
+      arbs.push({
+        arbitrary: fc.record({
+          op: fc.constant('update' as const),
+          type: fc.constant(type.uid),
+          n: nOf,
+          data: relations,
+          draft,
+          locale,
+        }),
+        weight: 6,
+      });
     if (type.draftAndPublish) {
-      arbs.push({ arbitrary: fc.record({ op: fc.constant('action' as const), type: fc.constant(type.uid), n: nOf, action: fc.constantFrom('publish' as const, 'unpublish' as const, 'discard-draft' as const), locale }), weight: 3 });
+      arbs.push({
+        arbitrary: fc.record({
+          op: fc.constant('action' as const),
+          type: fc.constant(type.uid),
+          n: nOf,
+          action: fc.constantFrom('publish' as const, 'unpublish' as const, 'discard-draft' as const),
+          locale,
+        }),
+        weight: 3,
+      });
     }
-    arbs.push({ arbitrary: fc.record({ op: fc.constant('delete' as const), type: fc.constant(type.uid), n: nOf, locale }), weight: 1 });
-    arbs.push({ arbitrary: fc.record({ op: fc.constant('invalid' as const), type: fc.constant(type.uid), n: nOf, kind: fc.constantFrom(...INVALID_KINDS) }), weight: 1 });
+    arbs.push({
+      arbitrary: fc.record({ op: fc.constant('delete' as const), type: fc.constant(type.uid), n: nOf, locale }),
+      weight: 1,
+    });
+    arbs.push({
+      arbitrary: fc.record({
+        op: fc.constant('invalid' as const),
+        type: fc.constant(type.uid),
+        n: nOf,
+        kind: fc.constantFrom(...INVALID_KINDS),
+      }),
+      weight: 1,
+    });
   }
   return fc.oneof(...arbs);
 }

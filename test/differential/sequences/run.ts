@@ -63,10 +63,16 @@ const diff = await openDifferential({
 async function uploadAll(client: HttpClient): Promise<{ documentId: string; id: number }[]> {
   const out: { documentId: string; id: number }[] = [];
   for (const [i, color] of ['#cc3333', '#33cc33', '#3333cc'].entries()) {
-    const bytes = await sharp({ create: { width: 4 + i, height: 4, channels: 3, background: color } }).png().toBuffer();
+    const bytes = await sharp({ create: { width: 4 + i, height: 4, channels: 3, background: color } })
+      .png()
+      .toBuffer();
     const form = new FormData();
     form.append('files', new Blob([new Uint8Array(bytes)], { type: 'image/png' }), `seq-${i}.png`);
-    const res = await fetch(`${client.baseUrl}/api/upload`, { method: 'POST', body: form, headers: client.defaultHeaders });
+    const res = await fetch(`${client.baseUrl}/api/upload`, {
+      method: 'POST',
+      body: form,
+      headers: client.defaultHeaders,
+    });
     const body = (await res.json()) as { documentId: string; id: number }[];
     if (!res.ok) throw new Error(`upload: ${res.status} ${JSON.stringify(body)}`);
     out.push({ documentId: body[0]!.documentId, id: body[0]!.id });
@@ -78,7 +84,11 @@ async function uploadAll(client: HttpClient): Promise<{ documentId: string; id: 
  * An admin client that logs in again when its token has expired (Strapi's admin JWT lasts 30
  * minutes: a longer run's content-manager actions answered 401 after that).
  */
-function adminSession(baseUrl: string, email: string, password: string): { get(): Promise<HttpClient>; renew(): Promise<HttpClient> } {
+function adminSession(
+  baseUrl: string,
+  email: string,
+  password: string,
+): { get(): Promise<HttpClient>; renew(): Promise<HttpClient> } {
   let client: HttpClient | undefined;
   const renew = async () => {
     const login = await new HttpClient(baseUrl).post('/admin/login', { email, password });
@@ -91,19 +101,41 @@ function adminSession(baseUrl: string, email: string, password: string): { get()
 
 async function setUp(): Promise<[SidePorts, SidePorts]> {
   // Strapi's publication actions live in its admin content-manager (no content-API route).
-  const strapiAdmin = adminSession(diff.strapi.baseUrl, process.env.ADMIN_EMAIL ?? 'admin@example.com', process.env.ADMIN_PASSWORD ?? 'Admin-Passw0rd!');
-  await diff.vellumServer.vellum.auth.admins.create('sequences@example.com', 'a-sequences-password').catch(() => undefined);
+  const strapiAdmin = adminSession(
+    diff.strapi.baseUrl,
+    process.env.ADMIN_EMAIL ?? 'admin@example.com',
+    process.env.ADMIN_PASSWORD ?? 'Admin-Passw0rd!',
+  );
+  await diff.vellumServer.vellum.auth.admins
+    .create('sequences@example.com', 'a-sequences-password')
+    .catch(() => undefined);
   const vellumAdmin = adminSession(diff.vellumServer.url, 'sequences@example.com', 'a-sequences-password');
   const sides: SidePorts[] = [];
-  for (const [name, api, admin] of [['strapi', diff.strapi, strapiAdmin], ['vellum', diff.vellum, vellumAdmin]] as const) {
+  for (const [name, api, admin] of [
+    ['strapi', diff.strapi, strapiAdmin],
+    ['vellum', diff.vellum, vellumAdmin],
+  ] as const) {
     const receiver = receivers[name];
     if (webhooks && name === 'vellum') {
-      const hook = await (await admin.get()).post('/admin/webhooks', { name: `sequences-${Date.now()}`, url: receiver.url, headers: {}, events: WEBHOOK_EVENTS });
-      if (hook.status !== 201) throw new Error(`vellum: webhook not created: ${hook.status} ${hook.text.slice(0, 200)}`);
+      const hook = await (
+        await admin.get()
+      ).post('/admin/webhooks', {
+        name: `sequences-${Date.now()}`,
+        url: receiver.url,
+        headers: {},
+        events: WEBHOOK_EVENTS,
+      });
+      if (hook.status !== 201)
+        throw new Error(`vellum: webhook not created: ${hook.status} ${hook.text.slice(0, 200)}`);
     }
     const media = await uploadAll(api);
     // Both through their admin content manager: it saves the draft before publishing (entry.update, then entry.publish).
-    const action = async (type: { uid: string }, documentId: string, a: string, locale: string | undefined): Promise<Response> => {
+    const action = async (
+      type: { uid: string },
+      documentId: string,
+      a: string,
+      locale: string | undefined,
+    ): Promise<Response> => {
       const path = `${name === 'vellum' ? '/admin' : ''}/content-manager/collection-types/${type.uid}/${documentId}/actions/${a === 'discard-draft' ? 'discard' : a}${locale ? `?locale=${locale}` : ''}`;
       const res = await (await admin.get()).post(path, {});
       return res.status === 401 ? (await admin.renew()).post(path, {}) : res;
@@ -117,7 +149,11 @@ const counters = new Map<string, number>();
 let executions = 0;
 let lastTranscript = '';
 
-async function runSequence(sides: [SidePorts, SidePorts], ops: Op[], log = false): Promise<SequenceFailure | undefined> {
+async function runSequence(
+  sides: [SidePorts, SidePorts],
+  ops: Op[],
+  log = false,
+): Promise<SequenceFailure | undefined> {
   executions++;
   const run = new SequenceRun({ schema, sides, known: args.known, webhooks, counters });
   await run.start();
@@ -144,10 +180,22 @@ try {
     // Allowed differences end their sequence as a pass (counted).
     if (failure && !failure.allowedBy) throw failure;
   });
-  const result = await fc.check(property, { seed, numRuns: runs, endOnFailure: args['no-shrink'], ...(args.path ? { path: args.path } : {}) });
+  const result = await fc.check(property, {
+    seed,
+    numRuns: runs,
+    endOnFailure: args['no-shrink'],
+    ...(args.path ? { path: args.path } : {}),
+  });
   const seconds = ((Date.now() - started) / 1000).toFixed(0);
-  console.log(`# schema ${args.schema}, seed ${seed}, runs ${result.numRuns}/${runs}, ${steps} steps each (shrinking may shorten a failing one), ${executions} sequences executed (with shrinking) in ${seconds} s`);
-  for (const [name, count] of [...counters].sort()) console.log(name.startsWith('#') ? `${name}: ${count}` : `# allowed: ${name} x${count} (${ALLOW_LIST.find((a) => a.name === name)?.reason})`);
+  console.log(
+    `# schema ${args.schema}, seed ${seed}, runs ${result.numRuns}/${runs}, ${steps} steps each (shrinking may shorten a failing one), ${executions} sequences executed (with shrinking) in ${seconds} s`,
+  );
+  for (const [name, count] of [...counters].sort())
+    console.log(
+      name.startsWith('#')
+        ? `${name}: ${count}`
+        : `# allowed: ${name} x${count} (${ALLOW_LIST.find((a) => a.name === name)?.reason})`,
+    );
   if (result.failed && result.counterexample) {
     exitCode = 1;
     const [ops] = result.counterexample as [Op[]];

@@ -52,7 +52,11 @@ export interface Schema {
 /** Relation kinds Strapi 5 refuses at start-up (the harness strips them from its copy). */
 const STRAPI_UNKNOWN = new Set(['oneWay', 'manyWay']);
 
-function attributesOf(raw: Record<string, Record<string, unknown>>, typeLocalized: boolean, stripped: Set<string>): Record<string, Attribute> {
+function attributesOf(
+  raw: Record<string, Record<string, unknown>>,
+  typeLocalized: boolean,
+  stripped: Set<string>,
+): Record<string, Attribute> {
   const out: Record<string, Attribute> = {};
   for (const [name, a] of Object.entries(raw)) {
     if (a.type === 'relation' && STRAPI_UNKNOWN.has(String(a.relation))) {
@@ -130,6 +134,7 @@ export function deepPopulate(schema: Schema, attributes: Record<string, Attribut
 export function encodeQuery(value: unknown, prefix: string): string[] {
   if (value === undefined) return [];
   if (Array.isArray(value)) return value.flatMap((v, i) => encodeQuery(v, `${prefix}[${i}]`));
-  if (value && typeof value === 'object') return Object.entries(value).flatMap(([k, v]) => encodeQuery(v, `${prefix}[${k}]`));
+  if (value && typeof value === 'object')
+    return Object.entries(value).flatMap(([k, v]) => encodeQuery(v, `${prefix}[${k}]`));
   return [`${prefix}=${encodeURIComponent(String(value))}`];
 }

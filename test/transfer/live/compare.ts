@@ -23,7 +23,9 @@ for (const path of BLOG_QUERIES) {
   const [sx, sy] = [JSON.stringify(x), JSON.stringify(y)];
   let i = 0;
   while (i < sx.length && sx[i] === sy[i]) i++;
-  console.log(`DIFFER  ${path}\n  A: ...${sx.slice(Math.max(0, i - 120), i + 200)}\n  B: ...${sy.slice(Math.max(0, i - 120), i + 200)}`);
+  console.log(
+    `DIFFER  ${path}\n  A: ...${sx.slice(Math.max(0, i - 120), i + 200)}\n  B: ...${sy.slice(Math.max(0, i - 120), i + 200)}`,
+  );
 }
 console.log(`${BLOG_QUERIES.length - differ} passed, ${differ} failed`);
 process.exitCode = differ ? 1 : 0;

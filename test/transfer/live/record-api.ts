@@ -9,14 +9,19 @@ import { importFromStrapi, Progress } from '../../../src/features/transfer/index
 import { openProject } from '../../../src/app/open-project.js';
 
 const [base, token, project, out] = process.argv.slice(2);
-if (!base || !token || !project || !out) throw new Error('usage: record-api.ts <base URL> <token> <project dir> <out.json>');
+if (!base || !token || !project || !out)
+  throw new Error('usage: record-api.ts <base URL> <token> <project dir> <out.json>');
 const recorded: Record<string, { status: number; type: string; body: string }> = {};
 const realFetch = globalThis.fetch;
 globalThis.fetch = async (input, init) => {
   const response = await realFetch(input, init);
   const bytes = Buffer.from(await response.arrayBuffer());
   const url = new URL(String(input));
-  recorded[url.pathname + url.search] = { status: response.status, type: response.headers.get('content-type') ?? '', body: bytes.toString('base64') };
+  recorded[url.pathname + url.search] = {
+    status: response.status,
+    type: response.headers.get('content-type') ?? '',
+    body: bytes.toString('base64'),
+  };
   return new Response(bytes, { status: response.status, headers: response.headers });
 };
 const opened = await openProject(project);

@@ -1,4 +1,21 @@
-import { Alert, Anchor, Button, Center, CopyButton, Drawer, Group, Image, Loader, Modal, SegmentedControl, Stack, Table, Text, TextInput, Textarea } from '@mantine/core';
+import {
+  Alert,
+  Anchor,
+  Button,
+  Center,
+  CopyButton,
+  Drawer,
+  Group,
+  Image,
+  Loader,
+  Modal,
+  SegmentedControl,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+  Textarea,
+} from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -11,8 +28,13 @@ const FORMAT_ORDER = ['original', 'large', 'medium', 'small', 'thumbnail'];
 
 /** An image and the formats the server made of it, each viewable. */
 function ImagePreview({ file }: { file: MediaFile }) {
-  const formats = { original: { url: file.url, width: file.width ?? 0, height: file.height ?? 0, size: file.size }, ...(file.formats ?? {}) };
-  const names = Object.keys(formats).sort((a, b) => (FORMAT_ORDER.indexOf(a) + 1 || 99) - (FORMAT_ORDER.indexOf(b) + 1 || 99));
+  const formats = {
+    original: { url: file.url, width: file.width ?? 0, height: file.height ?? 0, size: file.size },
+    ...(file.formats ?? {}),
+  };
+  const names = Object.keys(formats).sort(
+    (a, b) => (FORMAT_ORDER.indexOf(a) + 1 || 99) - (FORMAT_ORDER.indexOf(b) + 1 || 99),
+  );
   const [shown, setShown] = useState('original');
   const format = formats[shown as keyof typeof formats] ?? formats.original;
   return (
@@ -20,7 +42,17 @@ function ImagePreview({ file }: { file: MediaFile }) {
       <Center bg="gray.1" p="xs" style={{ borderRadius: 'var(--mantine-radius-md)' }}>
         <Image src={format.url} alt={file.alternativeText ?? file.name} mah={260} w="auto" maw="100%" fit="contain" />
       </Center>
-      {names.length > 1 && <SegmentedControl aria-label="Format" data={names.map((name) => ({ value: name, label: name }))} value={shown} onChange={setShown} fullWidth size="xs" transitionDuration={0} />}
+      {names.length > 1 && (
+        <SegmentedControl
+          aria-label="Format"
+          data={names.map((name) => ({ value: name, label: name }))}
+          value={shown}
+          onChange={setShown}
+          fullWidth
+          size="xs"
+          transitionDuration={0}
+        />
+      )}
       <Text size="xs" c="dimmed">
         {shown}: {format.width}×{format.height}, {formatSize(format.size)}
       </Text>
@@ -31,8 +63,20 @@ function ImagePreview({ file }: { file: MediaFile }) {
 function Preview({ file }: { file: MediaFile }) {
   const kind = kindOf(file);
   if (kind === 'image') return <ImagePreview key={file.url} file={file} />;
-  if (kind === 'video') return <video src={file.url} controls preload="metadata" style={{ width: '100%', maxHeight: 320 }} aria-label={`${file.name} player`} />;
-  if (kind === 'audio') return <audio src={file.url} controls preload="metadata" style={{ width: '100%' }} aria-label={`${file.name} player`} />;
+  if (kind === 'video')
+    return (
+      <video
+        src={file.url}
+        controls
+        preload="metadata"
+        style={{ width: '100%', maxHeight: 320 }}
+        aria-label={`${file.name} player`}
+      />
+    );
+  if (kind === 'audio')
+    return (
+      <audio src={file.url} controls preload="metadata" style={{ width: '100%' }} aria-label={`${file.name} player`} />
+    );
   return (
     <Center bg="gray.1" h={160} c="gray.7" style={{ borderRadius: 'var(--mantine-radius-md)' }}>
       <FileIcon kind="file" size={64} />
@@ -43,11 +87,22 @@ function Preview({ file }: { file: MediaFile }) {
 /** A file's information and its editable fields: name, alternative text, caption (POST /admin/upload?id=). */
 function FileForm({ file, onDelete }: { file: MediaFile; onDelete: () => void }) {
   const queryClient = useQueryClient();
-  const form = useForm({ initialValues: { name: file.name, alternativeText: file.alternativeText ?? '', caption: file.caption ?? '' } });
+  const form = useForm({
+    initialValues: { name: file.name, alternativeText: file.alternativeText ?? '', caption: file.caption ?? '' },
+  });
   const save = useMutation({
-    mutationFn: (values: typeof form.values) => updateFileInfo(file.id, { name: values.name.trim(), alternativeText: values.alternativeText || null, caption: values.caption || null }),
+    mutationFn: (values: typeof form.values) =>
+      updateFileInfo(file.id, {
+        name: values.name.trim(),
+        alternativeText: values.alternativeText || null,
+        caption: values.caption || null,
+      }),
     onSuccess: (saved) => {
-      form.setInitialValues({ name: saved.name, alternativeText: saved.alternativeText ?? '', caption: saved.caption ?? '' });
+      form.setInitialValues({
+        name: saved.name,
+        alternativeText: saved.alternativeText ?? '',
+        caption: saved.caption ?? '',
+      });
       form.resetDirty();
       notifications.show({ color: 'green', message: `${saved.name} saved` });
       void queryClient.invalidateQueries({ queryKey: ['media'] });
@@ -76,7 +131,13 @@ function FileForm({ file, onDelete }: { file: MediaFile; onDelete: () => void })
         </Table.Tbody>
       </Table>
       <Group align="flex-end" wrap="nowrap" gap="xs">
-        <TextInput label="URL" value={url} readOnly style={{ flex: 1 }} onFocus={(event) => event.currentTarget.select()} />
+        <TextInput
+          label="URL"
+          value={url}
+          readOnly
+          style={{ flex: 1 }}
+          onFocus={(event) => event.currentTarget.select()}
+        />
         <CopyButton value={url}>
           {({ copied, copy }) => (
             <Button variant="default" onClick={copy} aria-label="Copy URL">
@@ -91,7 +152,11 @@ function FileForm({ file, onDelete }: { file: MediaFile; onDelete: () => void })
       <form onSubmit={form.onSubmit((values) => save.mutate(values))}>
         <Stack gap="sm">
           <TextInput label="Name" required {...form.getInputProps('name')} />
-          <TextInput label="Alternative text" description="What the image shows, for people who cannot see it" {...form.getInputProps('alternativeText')} />
+          <TextInput
+            label="Alternative text"
+            description="What the image shows, for people who cannot see it"
+            {...form.getInputProps('alternativeText')}
+          />
           <Textarea label="Caption" autosize minRows={2} {...form.getInputProps('caption')} />
           <Group justify="space-between">
             <Button color="red" variant="light" onClick={onDelete}>
@@ -108,10 +173,22 @@ function FileForm({ file, onDelete }: { file: MediaFile; onDelete: () => void })
 }
 
 /** A file's details in a drawer: preview, information, URL, its editable fields, and delete (asks first). */
-export function FileDetails({ fileId, onClose, onDeleted }: { fileId: number | null; onClose: () => void; onDeleted?: (file: MediaFile) => void }) {
+export function FileDetails({
+  fileId,
+  onClose,
+  onDeleted,
+}: {
+  fileId: number | null;
+  onClose: () => void;
+  onDeleted?: (file: MediaFile) => void;
+}) {
   const queryClient = useQueryClient();
   const [confirming, setConfirming] = useState(false);
-  const file = useQuery({ queryKey: ['media', 'file', fileId], queryFn: () => api<MediaFile>(`/admin/upload/files/${fileId}`), enabled: fileId !== null });
+  const file = useQuery({
+    queryKey: ['media', 'file', fileId],
+    queryFn: () => api<MediaFile>(`/admin/upload/files/${fileId}`),
+    enabled: fileId !== null,
+  });
   const remove = useMutation({
     mutationFn: (target: MediaFile) => deleteFile(target.id),
     onSuccess: (_answer, target) => {
@@ -124,14 +201,22 @@ export function FileDetails({ fileId, onClose, onDeleted }: { fileId: number | n
     onError: (error) => notifications.show({ color: 'red', title: 'Not deleted', message: error.message }),
   });
   return (
-    <Drawer opened={fileId !== null} onClose={onClose} position="right" size="lg" title={file.data?.name ?? 'File details'} closeButtonProps={{ 'aria-label': 'Close details' }}>
+    <Drawer
+      opened={fileId !== null}
+      onClose={onClose}
+      position="right"
+      size="lg"
+      title={file.data?.name ?? 'File details'}
+      closeButtonProps={{ 'aria-label': 'Close details' }}
+    >
       {file.isPending && fileId !== null && <Loader aria-label="Loading" />}
       {file.error && <Alert color="red">{file.error.message}</Alert>}
       {file.data && <FileForm key={file.data.id} file={file.data} onDelete={() => setConfirming(true)} />}
       <Modal opened={confirming && !!file.data} onClose={() => setConfirming(false)} title="Delete this file?" centered>
         <Stack>
           <Text>
-            {file.data?.name} will be deleted from the library and from storage, and removed from the entries that use it. This cannot be undone.
+            {file.data?.name} will be deleted from the library and from storage, and removed from the entries that use
+            it. This cannot be undone.
           </Text>
           <Group justify="flex-end">
             <Button variant="default" onClick={() => setConfirming(false)}>

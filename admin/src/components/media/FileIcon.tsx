@@ -11,7 +11,17 @@ const PATHS: Record<FileKind, string> = {
 
 export function FileIcon({ kind, size = 40 }: { kind: FileKind; size?: number }) {
   return (
-    <svg width={size} height={size} viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth={1.5} strokeLinecap="round" strokeLinejoin="round" aria-hidden="true">
+    <svg
+      width={size}
+      height={size}
+      viewBox="0 0 24 24"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth={1.5}
+      strokeLinecap="round"
+      strokeLinejoin="round"
+      aria-hidden="true"
+    >
       <path d={PATHS[kind]} />
     </svg>
   );
@@ -20,9 +30,25 @@ export function FileIcon({ kind, size = 40 }: { kind: FileKind; size?: number })
 /** A file's small preview: its thumbnail for an image, the kind's icon and extension otherwise. */
 export function FilePreview({ file, height = 120 }: { file: MediaFile; height?: number }) {
   const kind = kindOf(file);
-  if (kind === 'image') return <Image src={thumbnailUrl(file)} alt={file.alternativeText ?? file.name} h={height} fit="contain" bg="gray.1" radius="sm" loading="lazy" />;
+  if (kind === 'image')
+    return (
+      <Image
+        src={thumbnailUrl(file)}
+        alt={file.alternativeText ?? file.name}
+        h={height}
+        fit="contain"
+        bg="gray.1"
+        radius="sm"
+        loading="lazy"
+      />
+    );
   return (
-    <Center h={height} bg="gray.1" c="gray.7" style={{ borderRadius: 'var(--mantine-radius-sm)', flexDirection: 'column' }}>
+    <Center
+      h={height}
+      bg="gray.1"
+      c="gray.7"
+      style={{ borderRadius: 'var(--mantine-radius-sm)', flexDirection: 'column' }}
+    >
       <FileIcon kind={kind} />
       <Text size="xs" fw={700} tt="uppercase">
         {(file.ext ?? '').replace(/^\./, '') || kind}

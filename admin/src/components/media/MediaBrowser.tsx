@@ -35,12 +35,21 @@ export function MediaBrowser({ files, view, onActivate, selected, label }: Media
           </Table.Thead>
           <Table.Tbody>
             {files.map((file) => (
-              <Table.Tr key={file.id} style={selected?.has(file.id) ? { background: 'var(--mantine-primary-color-light)' } : undefined}>
+              <Table.Tr
+                key={file.id}
+                style={selected?.has(file.id) ? { background: 'var(--mantine-primary-color-light)' } : undefined}
+              >
                 <Table.Td>
                   <FilePreview file={file} height={48} />
                 </Table.Td>
                 <Table.Td>
-                  <UnstyledButton onClick={() => onActivate(file)} aria-label={file.name} {...pressed(file)} c="indigo.7" fw={500}>
+                  <UnstyledButton
+                    onClick={() => onActivate(file)}
+                    aria-label={file.name}
+                    {...pressed(file)}
+                    c="indigo.7"
+                    fw={500}
+                  >
                     {file.name}
                   </UnstyledButton>
                 </Table.Td>
@@ -56,7 +65,12 @@ export function MediaBrowser({ files, view, onActivate, selected, label }: Media
     );
   }
   return (
-    <SimpleGrid cols={{ base: 2, sm: 3, md: 4, lg: 5 }} component="ul" aria-label={label} style={{ listStyle: 'none', padding: 0, margin: 0 }}>
+    <SimpleGrid
+      cols={{ base: 2, sm: 3, md: 4, lg: 5 }}
+      component="ul"
+      aria-label={label}
+      style={{ listStyle: 'none', padding: 0, margin: 0 }}
+    >
       {files.map((file) => (
         <li key={file.id}>
           <UnstyledButton onClick={() => onActivate(file)} aria-label={file.name} {...pressed(file)} w="100%">
@@ -66,7 +80,13 @@ export function MediaBrowser({ files, view, onActivate, selected, label }: Media
                 {file.name}
               </Text>
               <Text size="xs" c="dimmed" truncate>
-                {[(file.ext ?? '').replace(/^\./, '').toUpperCase() || kindOf(file), formatSize(file.size), dimensions(file)].filter(Boolean).join(' · ')}
+                {[
+                  (file.ext ?? '').replace(/^\./, '').toUpperCase() || kindOf(file),
+                  formatSize(file.size),
+                  dimensions(file),
+                ]
+                  .filter(Boolean)
+                  .join(' · ')}
               </Text>
             </Paper>
           </UnstyledButton>

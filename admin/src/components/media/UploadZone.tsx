@@ -30,7 +30,15 @@ let nextKey = 0;
  * its own progress bar and its own error (the server's message: too large, ...). `accept` (MIME
  * patterns) refuses other types before sending. Each stored file goes to `onUploaded`.
  */
-export function UploadZone({ onUploaded, accept, multiple = true }: { onUploaded?: (file: MediaFile) => void; accept?: string[]; multiple?: boolean }) {
+export function UploadZone({
+  onUploaded,
+  accept,
+  multiple = true,
+}: {
+  onUploaded?: (file: MediaFile) => void;
+  accept?: string[];
+  multiple?: boolean;
+}) {
   const [items, setItems] = useState<UploadItem[]>([]);
   const openRef = useRef<() => void>(null);
   const queryClient = useQueryClient();
@@ -42,21 +50,30 @@ export function UploadZone({ onUploaded, accept, multiple = true }: { onUploaded
     };
   }, []);
   const patch = (key: number, changes: Partial<UploadItem>) => {
-    if (mounted.current) setItems((current) => current.map((item) => (item.key === key ? { ...item, ...changes } : item)));
+    if (mounted.current)
+      setItems((current) => current.map((item) => (item.key === key ? { ...item, ...changes } : item)));
   };
 
   const start = (files: File[]) => {
     for (const file of files) {
       const key = nextKey++;
       const handle = uploadWithProgress(file, (progress) => patch(key, { progress }));
-      setItems((current) => [...current, { key, name: file.name, bytes: file.size, progress: 0, status: 'uploading', abort: handle.abort }]);
+      setItems((current) => [
+        ...current,
+        { key, name: file.name, bytes: file.size, progress: 0, status: 'uploading', abort: handle.abort },
+      ]);
       handle.done.then(
         (stored) => {
           patch(key, { status: 'done', progress: 1, abort: undefined });
           onUploaded?.(stored);
           void queryClient.invalidateQueries({ queryKey: ['media'] });
         },
-        (error: unknown) => patch(key, { status: 'error', error: error instanceof Error ? error.message : String(error), abort: undefined }),
+        (error: unknown) =>
+          patch(key, {
+            status: 'error',
+            error: error instanceof Error ? error.message : String(error),
+            abort: undefined,
+          }),
       );
     }
   };
@@ -114,13 +131,25 @@ export function UploadZone({ onUploaded, accept, multiple = true }: { onUploaded
                   {item.name}
                 </Text>
                 <Group gap="xs" wrap="nowrap">
-                  <Text size="xs" c={item.status === 'error' ? 'red' : item.status === 'done' ? 'teal' : 'dimmed'} role="status">
-                    {item.status === 'uploading' ? `${Math.round(item.progress * 100)}% of ${formatSize(item.bytes / 1000)}` : item.status === 'done' ? 'Uploaded' : 'Failed'}
+                  <Text
+                    size="xs"
+                    c={item.status === 'error' ? 'red' : item.status === 'done' ? 'teal' : 'dimmed'}
+                    role="status"
+                  >
+                    {item.status === 'uploading'
+                      ? `${Math.round(item.progress * 100)}% of ${formatSize(item.bytes / 1000)}`
+                      : item.status === 'done'
+                        ? 'Uploaded'
+                        : 'Failed'}
                   </Text>
                   <CloseButton
                     size="sm"
                     aria-label={item.status === 'uploading' ? `Cancel ${item.name}` : `Dismiss ${item.name}`}
-                    onClick={() => (item.abort ? item.abort() : setItems((current) => current.filter((other) => other.key !== item.key)))}
+                    onClick={() =>
+                      item.abort
+                        ? item.abort()
+                        : setItems((current) => current.filter((other) => other.key !== item.key))
+                    }
                   />
                 </Group>
               </Group>
@@ -129,7 +158,13 @@ export function UploadZone({ onUploaded, accept, multiple = true }: { onUploaded
                   {item.error}
                 </Text>
               ) : (
-                <Progress value={Math.round(item.progress * 100)} color={item.status === 'done' ? 'teal' : undefined} aria-label={`${item.name} upload progress`} mt={4} size="sm" />
+                <Progress
+                  value={Math.round(item.progress * 100)}
+                  color={item.status === 'done' ? 'teal' : undefined}
+                  aria-label={`${item.name} upload progress`}
+                  mt={4}
+                  size="sm"
+                />
               )}
             </Paper>
           ))}

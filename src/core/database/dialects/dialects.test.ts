@@ -81,8 +81,14 @@ const inserted: Answer = () => ({ rows: [{ id: 7 }], insertId: 7n });
 
 describe('Dialect.insertReturningId', () => {
   const expected = {
-    sqlite: ['insert into "files" ("name", "size") values (?, ?) returning "id"', 'insert into "files" default values returning "id"'],
-    postgres: ['insert into "files" ("name", "size") values ($1, $2) returning "id"', 'insert into "files" default values returning "id"'],
+    sqlite: [
+      'insert into "files" ("name", "size") values (?, ?) returning "id"',
+      'insert into "files" default values returning "id"',
+    ],
+    postgres: [
+      'insert into "files" ("name", "size") values ($1, $2) returning "id"',
+      'insert into "files" default values returning "id"',
+    ],
     mysql: ['insert into `files` (`name`, `size`) values (?, ?)', 'insert into `files` () values ()'],
   };
   for (const dialect of dialects) {
@@ -103,8 +109,16 @@ describe('Dialect.insertReturningId', () => {
 describe('Dialect.lockRows', () => {
   it('postgres and mysql: select ... for update, in column then id order', async () => {
     for (const [dialect, documents, ids] of [
-      [postgres, 'select "id" from "articles" where "document_id" in ($1, $2) order by "document_id", "id" for update', 'select "id" from "articles" where "id" in ($1, $2) order by "id" for update'],
-      [mysqlDialect, 'select `id` from `articles` where `document_id` in (?, ?) order by `document_id`, `id` for update', 'select `id` from `articles` where `id` in (?, ?) order by `id` for update'],
+      [
+        postgres,
+        'select "id" from "articles" where "document_id" in ($1, $2) order by "document_id", "id" for update',
+        'select "id" from "articles" where "id" in ($1, $2) order by "id" for update',
+      ],
+      [
+        mysqlDialect,
+        'select `id` from `articles` where `document_id` in (?, ?) order by `document_id`, `id` for update',
+        'select `id` from `articles` where `id` in (?, ?) order by `id` for update',
+      ],
     ] as const) {
       const { db, sent } = recording(dialect);
       await dialect.lockRows(db, 'articles', 'document_id', ['a', 'b']);
@@ -133,7 +147,9 @@ describe('Dialect.claimRows', () => {
       [sqliteDialect, 'select "id" from "queue" where "state" = ? order by "id" limit ?'],
     ] as const) {
       const { db, sent } = recording(dialect);
-      await dialect.claimRows(db.selectFrom('queue').select('id').where('state', '=', 'pending').orderBy('id').limit(5)).execute();
+      await dialect
+        .claimRows(db.selectFrom('queue').select('id').where('state', '=', 'pending').orderBy('id').limit(5))
+        .execute();
       assert.deepEqual(sent, [{ sql: expected, parameters: ['pending', 5] }]);
     }
   });
@@ -149,7 +165,7 @@ describe('Dialect.prepareNamespace', () => {
     assert.deepEqual(plain.sent, []);
   });
 
-  it('sqlite and mysql: nothing (the file, the connection\'s database)', async () => {
+  it("sqlite and mysql: nothing (the file, the connection's database)", async () => {
     for (const dialect of [sqliteDialect, mysqlDialect]) {
       const { db, sent } = recording(dialect);
       await dialect.prepareNamespace(db);
@@ -168,18 +184,27 @@ describe('Dialect.listColumns', () => {
   });
   const sql = 'select table_name, column_name from information_schema.columns where table_schema = $1';
 
-  it('postgres: the catalog of the dialect\'s schema only, public by default', async () => {
+  it("postgres: the catalog of the dialect's schema only, public by default", async () => {
     const tenant = recording(postgresDialect('tenant'), catalog);
     const columns = await postgresDialect('tenant').listColumns(tenant.db);
     assert.deepEqual(tenant.sent, [{ sql, parameters: ['tenant'] }]);
-    assert.deepEqual(columns, new Map([['articles', new Set(['id', 'title'])], ['vellum_meta', new Set(['name'])]]));
+    assert.deepEqual(
+      columns,
+      new Map([
+        ['articles', new Set(['id', 'title'])],
+        ['vellum_meta', new Set(['name'])],
+      ]),
+    );
     const plain = recording(postgres, () => ({ rows: [] }));
     assert.deepEqual(await postgres.listColumns(plain.db), new Map());
     assert.deepEqual(plain.sent, [{ sql, parameters: ['public'] }]);
   });
 
-  it('sqlite and mysql: Kysely\'s introspection of the connection\'s database', async () => {
-    for (const [dialect, source] of [[sqliteDialect, /sqlite_master/], [mysqlDialect, /information_schema/]] as const) {
+  it("sqlite and mysql: Kysely's introspection of the connection's database", async () => {
+    for (const [dialect, source] of [
+      [sqliteDialect, /sqlite_master/],
+      [mysqlDialect, /information_schema/],
+    ] as const) {
       const { db, sent } = recording(dialect);
       assert.deepEqual(await dialect.listColumns(db), new Map());
       assert.match(sent[0]!.sql, source);

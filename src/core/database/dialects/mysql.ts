@@ -4,7 +4,22 @@ import type mysqlModule from 'mysql2';
 import type { ServerConnection } from '../../config/load.js';
 import { identifier } from '../../schema/naming.js';
 import type { UniqueSpec } from '../tables.js';
-import { bumpChange, CHANGE_EVENTS, decodeCommon, encodeCommon, errorFields, statementTimeoutError, introspectColumns, likeMatch, pad, selectForUpdate, forUpdateSkipLocked, type ColumnType, type Db, type Dialect } from '../dialect.js';
+import {
+  bumpChange,
+  CHANGE_EVENTS,
+  decodeCommon,
+  encodeCommon,
+  errorFields,
+  statementTimeoutError,
+  introspectColumns,
+  likeMatch,
+  pad,
+  selectForUpdate,
+  forUpdateSkipLocked,
+  type ColumnType,
+  type Db,
+  type Dialect,
+} from '../dialect.js';
 
 const TYPES: Record<ColumnType, string> = {
   id: 'integer unsigned not null auto_increment primary key',
@@ -52,7 +67,9 @@ function helperExpression(spec: UniqueSpec): string {
   const column = quoteId(spec.column);
   const inScope = `${quoteId('published_at')} is not null and ${column} is not null${spec.type === 'string' || spec.type === 'text' ? ` and ${column} <> ''` : ''}`;
   const locale = `coalesce(${quoteId('locale')}, '')`;
-  return spec.type === 'text' ? `if(${inScope}, concat(${locale}, ':', md5(${column})), null)` : `if(${inScope}, ${locale}, null)`;
+  return spec.type === 'text'
+    ? `if(${inScope}, concat(${locale}, ':', md5(${column})), null)`
+    : `if(${inScope}, ${locale}, null)`;
 }
 
 export const mysqlDialect: Dialect = {
@@ -90,15 +107,21 @@ export const mysqlDialect: Dialect = {
     const helper = quoteId(helperColumn(spec));
     const width = spec.type === 'text' ? 300 : 255;
     await sql
-      .raw(`alter table ${quoteId(spec.table)} add column if not exists ${helper} varchar(${width}) as (${helperExpression(spec)}) virtual invisible`)
+      .raw(
+        `alter table ${quoteId(spec.table)} add column if not exists ${helper} varchar(${width}) as (${helperExpression(spec)}) virtual invisible`,
+      )
       .execute(db);
     const columns = spec.type === 'text' ? helper : `${quoteId(spec.column)}, ${helper}`;
-    await sql.raw(`create unique index if not exists ${quoteId(spec.name)} on ${quoteId(spec.table)} (${columns})`).execute(db);
+    await sql
+      .raw(`create unique index if not exists ${quoteId(spec.name)} on ${quoteId(spec.table)} (${columns})`)
+      .execute(db);
   },
   async dropUniqueIndex(db, spec) {
     try {
       await sql.raw(`drop index if exists ${quoteId(spec.name)} on ${quoteId(spec.table)}`).execute(db);
-      await sql.raw(`alter table ${quoteId(spec.table)} drop column if exists ${quoteId(helperColumn(spec))}`).execute(db);
+      await sql
+        .raw(`alter table ${quoteId(spec.table)} drop column if exists ${quoteId(helperColumn(spec))}`)
+        .execute(db);
     } catch (error) {
       // The table itself is gone (dropped by hand): so is its index.
       if (errorFields(error).errno !== 1146) throw error;
@@ -112,7 +135,9 @@ export const mysqlDialect: Dialect = {
     db.connection().execute(async (connection) => {
       // Schema work has no statement budget: an index built over a large table, or the wait for
       // another node's synchronisation, may take longer than a request's statement may.
-      await sql`set @vellum_statement_time = @@session.max_statement_time, session max_statement_time = 0`.execute(connection);
+      await sql`set @vellum_statement_time = @@session.max_statement_time, session max_statement_time = 0`.execute(
+        connection,
+      );
       try {
         await sql`select get_lock(${SCHEMA_LOCK_NAME}, 120)`.execute(connection);
         try {
@@ -141,7 +166,9 @@ export const mysqlDialect: Dialect = {
     for (const [event, suffix] of CHANGE_EVENTS) {
       const name = quoteId(identifier(`${table}_vchg_${suffix}`));
       await sql.raw(`drop trigger if exists ${name}`).execute(db);
-      await sql.raw(`create trigger ${name} after ${event} on ${quoteId(table)} for each row ${bumpChange(group)}`).execute(db);
+      await sql
+        .raw(`create trigger ${name} after ${event} on ${quoteId(table)} for each row ${bumpChange(group)}`)
+        .execute(db);
     }
   },
   asText: (expression) => sql`cast(${expression} as char)`,
@@ -187,7 +214,10 @@ export function createMysqlKysely(connection: ServerConnection, log: KyselyConfi
       const done = args.at(-1);
       if (typeof done === 'function') {
         args[args.length - 1] = (error: unknown, ...rest: unknown[]) =>
-          (done as (...a: unknown[]) => void)(error && errorFields(error).errno === 1969 ? statementTimeoutError(budget) : error, ...rest);
+          (done as (...a: unknown[]) => void)(
+            error && errorFields(error).errno === 1969 ? statementTimeoutError(budget) : error,
+            ...rest,
+          );
       }
       return query(...args);
     };

@@ -11,7 +11,8 @@ import {
   statementTimeoutError,
   insertReturning,
   likeMatch,
-  selectForUpdate, forUpdateSkipLocked,
+  selectForUpdate,
+  forUpdateSkipLocked,
   uniqueCondition,
   type ColumnType,
   type Db,
@@ -63,9 +64,10 @@ function vellumClient(pg: typeof pgModule, statementTimeout: number): typeof pgM
       const result: unknown = (super.query as (...a: unknown[]) => unknown)(...args);
       // Kysely runs statements as promises: one stopped by statement_timeout becomes the typed 503
       // here, so reads (outside write transactions, which classify their own errors) answer it too.
-      if (result instanceof Promise) return result.catch((error: unknown) => {
-        throw isStatementTimeout(error) ? statementTimeoutError(statementTimeout) : error;
-      }) as never;
+      if (result instanceof Promise)
+        return result.catch((error: unknown) => {
+          throw isStatementTimeout(error) ? statementTimeoutError(statementTimeout) : error;
+        }) as never;
       return result as never;
     }
   };
@@ -101,7 +103,12 @@ export const postgresDialect = (schema: string | undefined): Dialect => ({
   // by name and fails when another client drops its schema at the same moment (parallel test runs,
   // other applications).
   async listColumns(db) {
-    const { rows } = await sql<{ table_name: string; column_name: string }>`select table_name, column_name from information_schema.columns where table_schema = ${schema ?? 'public'}`.execute(db);
+    const { rows } = await sql<{
+      table_name: string;
+      column_name: string;
+    }>`select table_name, column_name from information_schema.columns where table_schema = ${schema ?? 'public'}`.execute(
+      db,
+    );
     const result = new Map<string, Set<string>>();
     for (const row of rows) {
       let columns = result.get(row.table_name);
@@ -128,7 +135,9 @@ export const postgresDialect = (schema: string | undefined): Dialect => ({
     const value = spec.type === 'text' ? `md5(${quoteId(spec.column)})` : quoteId(spec.column);
     const columns = [value, ...(spec.localized ? [quoteId('locale')] : [])].join(', ');
     await sql
-      .raw(`create unique index if not exists ${quoteId(spec.name)} on ${quoteId(spec.table)} (${columns}) where ${uniqueCondition(spec, quoteId)}`)
+      .raw(
+        `create unique index if not exists ${quoteId(spec.name)} on ${quoteId(spec.table)} (${columns}) where ${uniqueCondition(spec, quoteId)}`,
+      )
       .execute(db);
   },
   async dropUniqueIndex(db, spec) {
@@ -160,12 +169,18 @@ export const postgresDialect = (schema: string | undefined): Dialect => ({
   refreshPlannerStatistics: async () => undefined,
   async installChangeTriggers(db, table, group) {
     await sql
-      .raw(`create or replace function vellum_bump_change() returns trigger language plpgsql as $$ begin update vellum_changes set version = version + 1 where name = tg_argv[0]; return null; end $$`)
+      .raw(
+        `create or replace function vellum_bump_change() returns trigger language plpgsql as $$ begin update vellum_changes set version = version + 1 where name = tg_argv[0]; return null; end $$`,
+      )
       .execute(db);
     const name = quoteId(identifier(`${table}_vchg`));
     const literal = `'${group.replace(/'/g, "''")}'`;
     await sql.raw(`drop trigger if exists ${name} on ${quoteId(table)}`).execute(db);
-    await sql.raw(`create trigger ${name} after insert or update or delete on ${quoteId(table)} for each statement execute function vellum_bump_change(${literal})`).execute(db);
+    await sql
+      .raw(
+        `create trigger ${name} after insert or update or delete on ${quoteId(table)} for each statement execute function vellum_bump_change(${literal})`,
+      )
+      .execute(db);
   },
   asText: (expression) => sql`cast(${expression} as text)`,
   lower: (expression) => sql`lower(${expression})`,
@@ -189,7 +204,12 @@ export function createPostgresKysely(connection: ServerConnection, log: KyselyCo
     max: connection.pool.max,
     types: typesOf(pg),
     Client: vellumClient(pg, connection.statementTimeout),
-    options: [connection.schema ? `-c search_path=${connection.schema}` : '', `-c statement_timeout=${connection.statementTimeout}`].filter(Boolean).join(' '),
+    options: [
+      connection.schema ? `-c search_path=${connection.schema}` : '',
+      `-c statement_timeout=${connection.statementTimeout}`,
+    ]
+      .filter(Boolean)
+      .join(' '),
   });
   return new Kysely({ dialect: new PostgresDialect({ pool }), log });
 }

@@ -138,19 +138,22 @@ export class SqliteReaders {
     // An idle thread must not keep a finished process alive (a CLI command's last read).
     worker.unref();
     const reader: Reader = { worker };
-    worker.on('message', (message: { ready?: boolean; rows?: unknown[]; error?: { message: string; code?: string } }) => {
-      if (message.ready) {
-        reader.ready = true;
-        if (reader.job) this.arm(reader);
-        return;
-      }
-      const job = this.finish(reader);
-      if (!job) return;
-      if (message.error) job.reject(Object.assign(new Error(message.error.message), { code: message.error.code }));
-      else job.resolve(message.rows!);
-      this.idle.push(reader);
-      this.dispatch();
-    });
+    worker.on(
+      'message',
+      (message: { ready?: boolean; rows?: unknown[]; error?: { message: string; code?: string } }) => {
+        if (message.ready) {
+          reader.ready = true;
+          if (reader.job) this.arm(reader);
+          return;
+        }
+        const job = this.finish(reader);
+        if (!job) return;
+        if (message.error) job.reject(Object.assign(new Error(message.error.message), { code: message.error.code }));
+        else job.resolve(message.rows!);
+        this.idle.push(reader);
+        this.dispatch();
+      },
+    );
     worker.on('error', (error) => {
       this.finish(reader)?.reject(error);
       this.drop(reader);

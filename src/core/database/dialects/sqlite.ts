@@ -101,7 +101,9 @@ export const sqliteDialect: Dialect = {
   async createUniqueIndex(db, spec) {
     const columns = [quoteId(spec.column), ...(spec.localized ? [quoteId('locale')] : [])].join(', ');
     await sql
-      .raw(`create unique index if not exists ${quoteId(spec.name)} on ${quoteId(spec.table)} (${columns}) where ${uniqueCondition(spec, quoteId)}`)
+      .raw(
+        `create unique index if not exists ${quoteId(spec.name)} on ${quoteId(spec.table)} (${columns}) where ${uniqueCondition(spec, quoteId)}`,
+      )
       .execute(db);
   },
   async dropUniqueIndex(db, spec) {
@@ -129,7 +131,9 @@ export const sqliteDialect: Dialect = {
       const name = quoteId(identifier(`${table}_vchg_${suffix}`));
       // Dropped first: a table whose group changed (a relation's owner side moved) gets the new one.
       await sql.raw(`drop trigger if exists ${name}`).execute(db);
-      await sql.raw(`create trigger ${name} after ${event} on ${quoteId(table)} begin ${bumpChange(group)}; end`).execute(db);
+      await sql
+        .raw(`create trigger ${name} after ${event} on ${quoteId(table)} begin ${bumpChange(group)}; end`)
+        .execute(db);
     }
   },
   asText: (expression) => sql`cast(${expression} as text)`,
@@ -159,7 +163,8 @@ const MIN_SAFE = BigInt(Number.MIN_SAFE_INTEGER);
 const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 
 /** An integer as a number when that is exact, else its digits (as `decode('bigint')` takes them). */
-const exactInteger = (value: bigint): number | string => (value >= MIN_SAFE && value <= MAX_SAFE ? Number(value) : value.toString());
+const exactInteger = (value: bigint): number | string =>
+  value >= MIN_SAFE && value <= MAX_SAFE ? Number(value) : value.toString();
 
 function exactRow(row: unknown): unknown {
   if (typeof row !== 'object' || row === null) return typeof row === 'bigint' ? exactInteger(row) : row;
@@ -234,7 +239,15 @@ export function createSqliteKysely(connection: SqliteConnection, log: KyselyConf
   );
   const main = withStatementCache(database);
   // An in-memory database is this connection's alone: no other thread can read it.
-  const readers = connection.filename === ':memory:' ? undefined : new SqliteReaders({ filename: connection.filename, budget: connection.statementTimeout, size: READERS, arrayRows: ARRAY_ROWS });
+  const readers =
+    connection.filename === ':memory:'
+      ? undefined
+      : new SqliteReaders({
+          filename: connection.filename,
+          budget: connection.statementTimeout,
+          size: READERS,
+          arrayRows: ARRAY_ROWS,
+        });
   return new Kysely({ dialect: new ReadersDialect(main, readers), log });
 }
 

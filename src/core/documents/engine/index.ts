@@ -25,7 +25,9 @@ export interface RowRepository {
   findOne(params?: QueryParams): Promise<Document | null>;
   findMany(params?: QueryParams): Promise<Document[]>;
   findWithCount(params?: QueryParams): Promise<[Document[], number]>;
-  findPage(params?: QueryParams): Promise<{ results: Document[]; pagination: { page: number; pageSize: number; pageCount: number; total: number } }>;
+  findPage(
+    params?: QueryParams,
+  ): Promise<{ results: Document[]; pagination: { page: number; pageSize: number; pageCount: number; total: number } }>;
   count(params?: QueryParams): Promise<number>;
   create(params: QueryParams): Promise<Document>;
   createMany(params: QueryParams): Promise<{ count: number; ids: number[] }>;
@@ -36,7 +38,8 @@ export interface RowRepository {
 }
 
 /** A model served by a higher layer (a system table): the repository methods it answers. */
-export type ModelAdapter = Pick<RowRepository, 'findOne' | 'findMany' | 'count' | 'create' | 'update' | 'delete'> & Partial<Pick<RowRepository, 'createMany' | 'updateMany' | 'deleteMany'>>;
+export type ModelAdapter = Pick<RowRepository, 'findOne' | 'findMany' | 'count' | 'create' | 'update' | 'delete'> &
+  Partial<Pick<RowRepository, 'createMany' | 'updateMany' | 'deleteMany'>>;
 
 const params = (value: unknown, method: string): QueryParams => {
   if (value === undefined || value === null) return {};
@@ -56,10 +59,22 @@ function withPages(base: Omit<RowRepository, 'findWithCount' | 'findPage'>): Row
       const { page: rawPage = 1, pageSize: rawSize = 10, ...rest } = params(given, 'findPage');
       const page = Number(rawPage);
       const pageSize = Number(rawSize);
-      if (!Number.isSafeInteger(page) || page < 1) throw new ValidationError('page must be a positive integer', { key: 'page' });
-      if (!Number.isSafeInteger(pageSize) || pageSize < 1) throw new ValidationError('pageSize must be a positive integer', { key: 'pageSize' });
-      const { limit: _limit, offset: _offset, orderBy: _orderBy, populate: _populate, select: _select, ...counted } = rest;
-      const [results, total] = await Promise.all([base.findMany({ ...rest, limit: pageSize, offset: (page - 1) * pageSize }), base.count(counted)]);
+      if (!Number.isSafeInteger(page) || page < 1)
+        throw new ValidationError('page must be a positive integer', { key: 'page' });
+      if (!Number.isSafeInteger(pageSize) || pageSize < 1)
+        throw new ValidationError('pageSize must be a positive integer', { key: 'pageSize' });
+      const {
+        limit: _limit,
+        offset: _offset,
+        orderBy: _orderBy,
+        populate: _populate,
+        select: _select,
+        ...counted
+      } = rest;
+      const [results, total] = await Promise.all([
+        base.findMany({ ...rest, limit: pageSize, offset: (page - 1) * pageSize }),
+        base.count(counted),
+      ]);
       return { results, pagination: { page, pageSize, pageCount: Math.ceil(total / pageSize), total } };
     },
   });
@@ -76,7 +91,15 @@ export class QueryEngine {
     const missing = (name: string) => async () => {
       throw new ValidationError(`${name} is not available on ${uid}`);
     };
-    this.adapters.set(uid, withPages({ createMany: missing('createMany'), updateMany: missing('updateMany'), deleteMany: missing('deleteMany'), ...adapter }));
+    this.adapters.set(
+      uid,
+      withPages({
+        createMany: missing('createMany'),
+        updateMany: missing('updateMany'),
+        deleteMany: missing('deleteMany'),
+        ...adapter,
+      }),
+    );
   }
 
   /** The rows of a content-type (or of a registered model); an unknown uid is a NotFoundError. */
@@ -84,7 +107,8 @@ export class QueryEngine {
     const adapter = this.adapters.get(uid);
     if (adapter) return adapter;
     const type = this.ctx.schema.contentTypes.get(uid);
-    if (!type) throw new NotFoundError(`No model ${JSON.stringify(uid)} (strapi.db.query takes a content-type uid)`, { uid });
+    if (!type)
+      throw new NotFoundError(`No model ${JSON.stringify(uid)} (strapi.db.query takes a content-type uid)`, { uid });
     let repository = this.repositories.get(type);
     if (!repository) this.repositories.set(type, (repository = contentTypeRows(this.ctx, type)));
     return repository;
@@ -108,7 +132,11 @@ function contentTypeRows(ctx: DocumentContext & { lifecycles: LifecycleHooks }, 
   const repository = {
     findOne(given?: QueryParams) {
       const p = params(given, 'findOne');
-      return evented('FindOne', p, async () => (await readRowsOf(ctx, db(), type, { ...parseRowQuery(ctx.schema, type, p), limit: 1 }))[0] ?? null);
+      return evented(
+        'FindOne',
+        p,
+        async () => (await readRowsOf(ctx, db(), type, { ...parseRowQuery(ctx.schema, type, p), limit: 1 }))[0] ?? null,
+      );
     },
     findMany(given?: QueryParams) {
       const p = params(given, 'findMany');
@@ -116,23 +144,31 @@ function contentTypeRows(ctx: DocumentContext & { lifecycles: LifecycleHooks }, 
     },
     count(given?: QueryParams) {
       const p = params(given, 'count');
-      return evented('Count', p, () => countRows(ctx, db(), type, parseRowQuery(ctx.schema, type, { where: p.where ?? p.filters }).filter));
+      return evented('Count', p, () =>
+        countRows(ctx, db(), type, parseRowQuery(ctx.schema, type, { where: p.where ?? p.filters }).filter),
+      );
     },
     create(given: QueryParams) {
       const p = params(given, 'create');
       return evented('Create', p, async () => {
         const row = await prepareRow(ctx, db(), type, dataObject(p.data, 'create'), 'create');
         const id = await write((trx) => insertRow(ctx, trx, type, row));
-        return (await repository.findOne({ where: { id }, ...(p.select ? { select: p.select } : {}), ...(p.populate ? { populate: p.populate } : {}) }))!;
+        return (await repository.findOne({
+          where: { id },
+          ...(p.select ? { select: p.select } : {}),
+          ...(p.populate ? { populate: p.populate } : {}),
+        }))!;
       });
     },
     createMany(given: QueryParams) {
       const p = params(given, 'createMany');
       return evented('CreateMany', p, async () => {
-        if (!Array.isArray(p.data)) throw new ValidationError('createMany expects data to be an array', { key: 'data' });
+        if (!Array.isArray(p.data))
+          throw new ValidationError('createMany expects data to be an array', { key: 'data' });
         if (p.data.length === 0) throw new ValidationError('createMany has nothing to insert', { key: 'data' });
         const rows: PreparedRow[] = [];
-        for (const item of p.data) rows.push(await prepareRow(ctx, db(), type, dataObject(item, 'createMany'), 'create', true));
+        for (const item of p.data)
+          rows.push(await prepareRow(ctx, db(), type, dataObject(item, 'createMany'), 'create', true));
         const ids = await write(async (trx) => {
           const inserted: number[] = [];
           for (const row of rows) inserted.push(await insertRow(ctx, trx, type, row));
@@ -145,30 +181,47 @@ function contentTypeRows(ctx: DocumentContext & { lifecycles: LifecycleHooks }, 
       const p = params(given, 'update');
       return evented('Update', p, async () => {
         const data = dataObject(p.data, 'update');
-        if (!isPlainObject(p.where) || Object.keys(p.where).length === 0) throw new ValidationError('update requires a where parameter', { key: 'where' });
+        if (!isPlainObject(p.where) || Object.keys(p.where).length === 0)
+          throw new ValidationError('update requires a where parameter', { key: 'where' });
         const [id] = await matchingIds(ctx, db(), type, parseRowQuery(ctx.schema, type, { where: p.where }).filter, 1);
         if (id === undefined) return null;
         const row = await prepareRow(ctx, db(), type, data, 'update');
         await write((trx) => updateRow(ctx, trx, type, id, row));
-        return repository.findOne({ where: { id }, ...(p.select ? { select: p.select } : {}), ...(p.populate ? { populate: p.populate } : {}) });
+        return repository.findOne({
+          where: { id },
+          ...(p.select ? { select: p.select } : {}),
+          ...(p.populate ? { populate: p.populate } : {}),
+        });
       });
     },
     updateMany(given: QueryParams) {
       const p = params(given, 'updateMany');
       return evented('UpdateMany', p, async () => {
         const row = await prepareRow(ctx, db(), type, dataObject(p.data, 'updateMany'), 'update', true);
-        if (Object.keys(row.values).length === 0 && Object.keys(row.system).length === 0) throw new ValidationError('updateMany requires data', { key: 'data' });
+        if (Object.keys(row.values).length === 0 && Object.keys(row.system).length === 0)
+          throw new ValidationError('updateMany requires data', { key: 'data' });
         const filter = parseRowQuery(ctx.schema, type, { where: p.where ?? p.filters }).filter;
-        const count = await write(async (trx) => updateRows(ctx, trx, type, await matchingIds(ctx, trx, type, filter), row));
+        const count = await write(async (trx) =>
+          updateRows(ctx, trx, type, await matchingIds(ctx, trx, type, filter), row),
+        );
         return { count };
       });
     },
     delete(given: QueryParams) {
       const p = params(given, 'delete');
       return evented('Delete', p, async () => {
-        if (!isPlainObject(p.where) || Object.keys(p.where).length === 0) throw new ValidationError('delete requires a where parameter', { key: 'where' });
-        const select = Array.isArray(p.select) ? ['id', ...p.select] : typeof p.select === 'string' ? ['id', p.select] : undefined;
-        const entity = await repository.findOne({ where: p.where, ...(select ? { select } : {}), ...(p.populate ? { populate: p.populate } : {}) });
+        if (!isPlainObject(p.where) || Object.keys(p.where).length === 0)
+          throw new ValidationError('delete requires a where parameter', { key: 'where' });
+        const select = Array.isArray(p.select)
+          ? ['id', ...p.select]
+          : typeof p.select === 'string'
+            ? ['id', p.select]
+            : undefined;
+        const entity = await repository.findOne({
+          where: p.where,
+          ...(select ? { select } : {}),
+          ...(p.populate ? { populate: p.populate } : {}),
+        });
         if (!entity) return null;
         await write((trx) => deleteRows(ctx, trx, type, [Number(entity.id)]));
         return entity;

@@ -23,7 +23,12 @@ const schema = buildSchema(
           title: { type: 'string' },
           secret: { type: 'string', private: true },
           views: { type: 'integer' },
-          category: { type: 'relation', relation: 'manyToOne', target: 'api::category.category', inversedBy: 'articles' },
+          category: {
+            type: 'relation',
+            relation: 'manyToOne',
+            target: 'api::category.category',
+            inversedBy: 'articles',
+          },
         },
       },
     },
@@ -35,7 +40,10 @@ const schema = buildSchema(
         collectionName: 'categories',
         info: { singularName: 'category', pluralName: 'categories', displayName: 'Category' },
         options: { draftAndPublish: false },
-        attributes: { name: { type: 'string' }, articles: { type: 'relation', relation: 'oneToMany', target: 'api::article.article', mappedBy: 'category' } },
+        attributes: {
+          name: { type: 'string' },
+          articles: { type: 'relation', relation: 'oneToMany', target: 'api::article.article', mappedBy: 'category' },
+        },
       },
     },
   ],
@@ -46,30 +54,56 @@ const article = schema.contentTypes.get('api::article.article')!;
 describe('query engine parameters', () => {
   it('where: operators, logical groups, relations by nested object or id, private attributes', () => {
     const query = parseRowQuery(schema, article, {
-      where: { $or: [{ title: { $startsWith: 'A' } }, { $not: { views: { $gt: 3 } } }], category: { name: 'News' }, secret: 's', publishedAt: { $notNull: true } },
+      where: {
+        $or: [{ title: { $startsWith: 'A' } }, { $not: { views: { $gt: 3 } } }],
+        category: { name: 'News' },
+        secret: 's',
+        publishedAt: { $notNull: true },
+      },
     });
     assert.equal(query.filter?.kind, 'and');
     const kinds = (query.filter as { children: { kind: string }[] }).children.map((child) => child.kind);
     assert.deepEqual(kinds, ['or', 'relation', 'compare', 'compare']);
-    const byId = parseRowQuery(schema, article, { where: { category: 5 } }).filter as { kind: string; filter: { field: { name: string }; value: unknown } };
+    const byId = parseRowQuery(schema, article, { where: { category: 5 } }).filter as {
+      kind: string;
+      filter: { field: { name: string }; value: unknown };
+    };
     assert.equal(byId.kind, 'relation');
     assert.equal(byId.filter.field.name, 'id');
     assert.equal(byId.filter.value, 5);
   });
 
   it('select, orderBy in its forms, limit and offset', () => {
-    const query = parseRowQuery(schema, article, { select: ['title', 'id', 'secret'], orderBy: [{ views: 'desc' }, 'title'], limit: 5, offset: '10' });
+    const query = parseRowQuery(schema, article, {
+      select: ['title', 'id', 'secret'],
+      orderBy: [{ views: 'desc' }, 'title'],
+      limit: 5,
+      offset: '10',
+    });
     assert.deepEqual(query.select, ['title', 'id', 'secret']);
-    assert.deepEqual(query.sort.map((item) => [item.field.name, item.direction]), [['views', 'desc'], ['title', 'asc']]);
+    assert.deepEqual(
+      query.sort.map((item) => [item.field.name, item.direction]),
+      [
+        ['views', 'desc'],
+        ['title', 'asc'],
+      ],
+    );
     assert.equal(query.limit, 5);
     assert.equal(query.offset, 10);
-    assert.deepEqual(parseRowQuery(schema, article, { orderBy: { category: { name: 'asc' } } }).sort[0]!.through.map((a) => a.name), ['category']);
+    assert.deepEqual(
+      parseRowQuery(schema, article, { orderBy: { category: { name: 'asc' } } }).sort[0]!.through.map((a) => a.name),
+      ['category'],
+    );
     assert.equal(parseRowQuery(schema, article, {}).select, undefined);
   });
 
   it('bad input is a ValidationError naming the parameter', () => {
     const rejects = (params: Record<string, unknown>, param: string) =>
-      assert.throws(() => parseRowQuery(schema, article, params), (error: Error & { status?: number; details?: { param?: string } }) => error.name === 'ValidationError' && error.status === 400 && error.details?.param === param);
+      assert.throws(
+        () => parseRowQuery(schema, article, params),
+        (error: Error & { status?: number; details?: { param?: string } }) =>
+          error.name === 'ValidationError' && error.status === 400 && error.details?.param === param,
+      );
     rejects({ where: { nope: 1 } }, 'where');
     rejects({ where: { title: { $like: 'x' } } }, 'where');
     rejects({ select: ['category'] }, 'select');
@@ -80,9 +114,14 @@ describe('query engine parameters', () => {
   });
 
   it('populate: the engine shape (select, where, orderBy) is read as REST populate', () => {
-    assert.deepEqual(populateToRest({ category: { select: ['name'], where: { name: 'x' }, orderBy: 'name', populate: { articles: true }, limit: 3 } }), {
-      category: { fields: ['name'], filters: { name: 'x' }, sort: 'name', populate: { articles: true } },
-    });
+    assert.deepEqual(
+      populateToRest({
+        category: { select: ['name'], where: { name: 'x' }, orderBy: 'name', populate: { articles: true }, limit: 3 },
+      }),
+      {
+        category: { fields: ['name'], filters: { name: 'x' }, sort: 'name', populate: { articles: true } },
+      },
+    );
     assert.deepEqual(populateToRest(['category']), ['category']);
     assert.equal(populateToRest(true), true);
     const query = parseRowQuery(schema, article, { populate: { category: { select: ['name'] } } });

@@ -44,29 +44,58 @@ function throughRelation(node: FilterNode): boolean {
  * in the row's own status, as Strapi links a draft row to draft rows: with draft and publish and a
  * condition through a relation, one branch per status.
  */
-function rowCondition(ctx: DocumentContext, aliases: Aliases, type: ContentType, alias: string, filter: FilterNode, relationForm?: SqlContext['relationForm']): RawBuilder<boolean> {
+function rowCondition(
+  ctx: DocumentContext,
+  aliases: Aliases,
+  type: ContentType,
+  alias: string,
+  filter: FilterNode,
+  relationForm?: SqlContext['relationForm'],
+): RawBuilder<boolean> {
   const base = { schema: ctx.schema, dialect: ctx.database.dialect, aliases, relationForm };
-  if (!type.draftAndPublish || !throughRelation(filter)) return compileFilter({ ...base, scope: scopeOf('published') }, type, alias, filter);
+  if (!type.draftAndPublish || !throughRelation(filter))
+    return compileFilter({ ...base, scope: scopeOf('published') }, type, alias, filter);
   const publishedAt = sql.ref(`${alias}.published_at`);
   return or([
-    and([sql<boolean>`${publishedAt} is null`, compileFilter({ ...base, scope: scopeOf('draft') }, type, alias, filter)]),
-    and([sql<boolean>`${publishedAt} is not null`, compileFilter({ ...base, scope: scopeOf('published') }, type, alias, filter)]),
+    and([
+      sql<boolean>`${publishedAt} is null`,
+      compileFilter({ ...base, scope: scopeOf('draft') }, type, alias, filter),
+    ]),
+    and([
+      sql<boolean>`${publishedAt} is not null`,
+      compileFilter({ ...base, scope: scopeOf('published') }, type, alias, filter),
+    ]),
   ]);
 }
 
 /** The ids of the rows matching a filter, in row order (what a write by `where` touches). */
-export async function matchingIds(ctx: DocumentContext, db: Db, type: ContentType, filter: FilterNode | undefined, limit?: number): Promise<number[]> {
+export async function matchingIds(
+  ctx: DocumentContext,
+  db: Db,
+  type: ContentType,
+  filter: FilterNode | undefined,
+  limit?: number,
+): Promise<number[]> {
   const aliases = new Aliases();
   const where = filter ? rowCondition(ctx, aliases, type, 't0', filter) : sql<boolean>`1 = 1`;
   const bound = limit === undefined ? sql`` : sql` limit ${sql.lit(limit)}`;
-  const { rows } = await sql<{ id: number | string }>`select t0.id from ${sql.table(type.table)} as t0 where ${where} order by t0.id${bound}`.execute(db);
+  const { rows } = await sql<{
+    id: number | string;
+  }>`select t0.id from ${sql.table(type.table)} as t0 where ${where} order by t0.id${bound}`.execute(db);
   return rows.map((row) => Number(row.id));
 }
 
 /** How many rows match. */
-export async function countRows(ctx: DocumentContext, db: Db, type: ContentType, filter: FilterNode | undefined): Promise<number> {
+export async function countRows(
+  ctx: DocumentContext,
+  db: Db,
+  type: ContentType,
+  filter: FilterNode | undefined,
+): Promise<number> {
   const where = filter ? rowCondition(ctx, new Aliases(), type, 't0', filter, 'semi-join') : sql<boolean>`1 = 1`;
-  const { rows } = await sql<{ total: number | string }>`select count(*) as total from ${sql.table(type.table)} as t0 where ${where}`.execute(db);
+  const { rows } = await sql<{
+    total: number | string;
+  }>`select count(*) as total from ${sql.table(type.table)} as t0 where ${where}`.execute(db);
   return Number(rows[0]?.total ?? 0);
 }
 
@@ -78,7 +107,9 @@ export async function countRows(ctx: DocumentContext, db: Db, type: ContentType,
 function keepSelected(value: Document, tree: PopulateTree): void {
   for (const [name, node] of Object.entries(tree)) {
     const target = value[name];
-    const items = (Array.isArray(target) ? target : target !== null && typeof target === 'object' ? [target] : []) as Document[];
+    const items = (
+      Array.isArray(target) ? target : target !== null && typeof target === 'object' ? [target] : []
+    ) as Document[];
     const below = node.populate && Object.keys(node.populate).length > 0;
     for (const item of items) {
       if (node.fields && !node.count) {
@@ -91,7 +122,12 @@ function keepSelected(value: Document, tree: PopulateTree): void {
 }
 
 /** The rows a read asks for, decoded and populated, with only the `select`ed fields (and `id` when something is populated). */
-export async function readRowsOf(ctx: DocumentContext, db: Db, type: ContentType, query: RowQuery): Promise<Document[]> {
+export async function readRowsOf(
+  ctx: DocumentContext,
+  db: Db,
+  type: ContentType,
+  query: RowQuery,
+): Promise<Document[]> {
   const { dialect } = ctx.database;
   const aliases = new Aliases();
   const sqlCtx: SqlContext = { schema: ctx.schema, dialect, scope: scopeOf('published'), aliases };
@@ -99,24 +135,44 @@ export async function readRowsOf(ctx: DocumentContext, db: Db, type: ContentType
   const order = compileOrder(sqlCtx, type, 't0', query.sort);
   // LIMIT and OFFSET are validated integers (see find-many.ts for why they are written into the SQL);
   // an offset alone takes a limit no table reaches (every dialect needs a LIMIT before OFFSET or accepts one).
-  const limit = query.limit !== undefined ? sql` limit ${sql.lit(query.limit)}` : query.offset ? sql` limit ${sql.lit(Number.MAX_SAFE_INTEGER)}` : sql``;
+  const limit =
+    query.limit !== undefined
+      ? sql` limit ${sql.lit(query.limit)}`
+      : query.offset
+        ? sql` limit ${sql.lit(Number.MAX_SAFE_INTEGER)}`
+        : sql``;
   const offset = query.offset ? sql` offset ${sql.lit(query.offset)}` : sql``;
   const statement = sql`select ${sql.join(selectList(dialect, type, 't0', type.scalars))} from ${sql.table(type.table)} as t0 where ${where} order by ${sql.join(order)}${limit}${offset}`;
   const rows = await readRows(db, statement);
   const loaded: (Loaded & { status: Status })[] = rows.map((row) => {
     const value = decodeDocument(dialect, type, row, type.scalars);
     if (!type.localized) value.locale = row[LOCALE] ?? null;
-    return { value, ...rowKeys(row), status: type.draftAndPublish && row[PUBLISHED_AT] === null ? 'draft' : 'published' };
+    return {
+      value,
+      ...rowKeys(row),
+      status: type.draftAndPublish && row[PUBLISHED_AT] === null ? 'draft' : 'published',
+    };
   });
   if (Object.keys(query.populate).length > 0) {
     for (const status of ['draft', 'published'] as const) {
       const items = loaded.filter((item) => item.status === status);
       // Project code reads what it asks for, as Strapi's query engine: no read budget.
-      await populate({ db, dialect, schema: ctx.schema, scope: scopeOf(status), budget: ReadBudget.unlimited() }, type, items, query.populate);
+      await populate(
+        { db, dialect, schema: ctx.schema, scope: scopeOf(status), budget: ReadBudget.unlimited() },
+        type,
+        items,
+        query.populate,
+      );
     }
   }
   if (Object.keys(query.populate).length > 0) for (const { value } of loaded) keepSelected(value, query.populate);
   if (!query.select) return loaded.map((item) => item.value);
-  const keys = [...(Object.keys(query.populate).length > 0 && !query.select.includes('id') ? ['id'] : []), ...query.select, ...Object.keys(query.populate)];
-  return loaded.map(({ value }) => Object.fromEntries(keys.filter((key) => key in value).map((key) => [key, value[key]])));
+  const keys = [
+    ...(Object.keys(query.populate).length > 0 && !query.select.includes('id') ? ['id'] : []),
+    ...query.select,
+    ...Object.keys(query.populate),
+  ];
+  return loaded.map(({ value }) =>
+    Object.fromEntries(keys.filter((key) => key in value).map((key) => [key, value[key]])),
+  );
 }

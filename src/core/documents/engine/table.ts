@@ -45,7 +45,13 @@ export interface TableModel {
 const common = { required: false, private: false, localized: false, configurable: false, unique: false };
 
 export function tableAdapter(database: Database, schema: Schema, spec: TableModel): ModelAdapter {
-  const scalars: ScalarAttribute[] = spec.fields.map((field) => ({ ...common, name: field.name, kind: 'scalar', type: field.type, column: field.column }));
+  const scalars: ScalarAttribute[] = spec.fields.map((field) => ({
+    ...common,
+    name: field.name,
+    kind: 'scalar',
+    type: field.type,
+    column: field.column,
+  }));
   const model: Component = {
     modelType: 'component',
     uid: spec.uid,
@@ -66,7 +72,12 @@ export function tableAdapter(database: Database, schema: Schema, spec: TableMode
     const value = params.where ?? params.filters;
     if (value === undefined || value === null) return sql<boolean>`1 = 1`;
     const node = new FilterParser(schema, { hidden: true }).parse(model, value, ['where']);
-    const sqlCtx: SqlContext = { schema, dialect: database.dialect, scope: { status: 'published', locale: null }, aliases: new Aliases() };
+    const sqlCtx: SqlContext = {
+      schema,
+      dialect: database.dialect,
+      scope: { status: 'published', locale: null },
+      aliases: new Aliases(),
+    };
     return node ? compileFilter(sqlCtx, model, 't', node) : sql<boolean>`1 = 1`;
   };
 
@@ -74,8 +85,20 @@ export function tableAdapter(database: Database, schema: Schema, spec: TableMode
     if (value === undefined || value === null || value === false) return [];
     const available = Object.keys(spec.populates ?? {});
     if (value === true || value === '*') return available;
-    const list = typeof value === 'string' ? [value] : Array.isArray(value) ? value : isPlainObject(value) ? Object.keys(value).filter((key) => value[key] !== false) : bad('Invalid populate', 'populate');
-    for (const name of list) if (typeof name !== 'string' || !available.includes(name)) bad(`Invalid key ${String(name)} in populate${available.length ? ` (${available.join(', ')})` : `: ${spec.uid} has no relations`}`, 'populate');
+    const list =
+      typeof value === 'string'
+        ? [value]
+        : Array.isArray(value)
+          ? value
+          : isPlainObject(value)
+            ? Object.keys(value).filter((key) => value[key] !== false)
+            : bad('Invalid populate', 'populate');
+    for (const name of list)
+      if (typeof name !== 'string' || !available.includes(name))
+        bad(
+          `Invalid key ${String(name)} in populate${available.length ? ` (${available.join(', ')})` : `: ${spec.uid} has no relations`}`,
+          'populate',
+        );
     return list as string[];
   };
 
@@ -85,10 +108,15 @@ export function tableAdapter(database: Database, schema: Schema, spec: TableMode
     const populate = populateOf(params.populate);
     const bounds = pageSql(one ? 1 : boundOf(params.limit, 'limit'), boundOf(params.offset, 'offset'));
     const columns = sql.join([sql`t.id`, ...spec.fields.map((field) => sql.ref(`t.${field.column}`))]);
-    const { rows } = await sql<Record<string, unknown>>`select ${columns} from ${sql.table(spec.table)} as t where ${whereOf(params)} order by ${orderSql(schema, model, 't', params)}${bounds}`.execute(db());
+    const { rows } = await sql<
+      Record<string, unknown>
+    >`select ${columns} from ${sql.table(spec.table)} as t where ${whereOf(params)} order by ${orderSql(schema, model, 't', params)}${bounds}`.execute(
+      db(),
+    );
     return rows.map((row) => {
       const full: Document = { id: Number(row.id) };
-      for (const field of spec.fields) full[field.name] = database.dialect.decode(columnTypeOf(field.type), row[field.column]);
+      for (const field of spec.fields)
+        full[field.name] = database.dialect.decode(columnTypeOf(field.type), row[field.column]);
       Object.assign(full, structuredClone(constants));
       const out: Document = select ? Object.fromEntries(select.map((key) => [key, full[key]])) : full;
       for (const name of populate) out[name] = structuredClone(spec.populates![name]);
@@ -98,7 +126,9 @@ export function tableAdapter(database: Database, schema: Schema, spec: TableMode
 
   const idsOf = async (trx: Db, params: QueryParams, limit?: number): Promise<number[]> => {
     const bounded = limit === undefined ? sql`` : sql` limit ${sql.lit(limit)}`;
-    const { rows } = await sql<{ id: number | string }>`select t.id from ${sql.table(spec.table)} as t where ${whereOf(params)} order by t.id${bounded}`.execute(trx);
+    const { rows } = await sql<{
+      id: number | string;
+    }>`select t.id from ${sql.table(spec.table)} as t where ${whereOf(params)} order by t.id${bounded}`.execute(trx);
     return rows.map((row) => Number(row.id));
   };
 
@@ -119,15 +149,23 @@ export function tableAdapter(database: Database, schema: Schema, spec: TableMode
 
   const refuse = () => (spec.readOnly ? bad(spec.readOnly, 'data') : undefined);
   const needsWhere = (params: QueryParams, method: string) => {
-    if (!isPlainObject(params.where) || Object.keys(params.where).length === 0) bad(`${method} requires a where parameter`, 'where');
+    if (!isPlainObject(params.where) || Object.keys(params.where).length === 0)
+      bad(`${method} requires a where parameter`, 'where');
   };
-  const reread = (id: number, params: QueryParams) => adapter.findOne({ where: { id }, ...(params.select ? { select: params.select } : {}), ...(params.populate ? { populate: params.populate } : {}) });
+  const reread = (id: number, params: QueryParams) =>
+    adapter.findOne({
+      where: { id },
+      ...(params.select ? { select: params.select } : {}),
+      ...(params.populate ? { populate: params.populate } : {}),
+    });
 
   const adapter = {
     findOne: async (params: QueryParams = {}) => (await read(params, true))[0] ?? null,
     findMany: (params: QueryParams = {}) => read(params, false),
     async count(params: QueryParams = {}) {
-      const { rows } = await sql<{ total: number | string }>`select count(*) as total from ${sql.table(spec.table)} as t where ${whereOf(params)}`.execute(db());
+      const { rows } = await sql<{
+        total: number | string;
+      }>`select count(*) as total from ${sql.table(spec.table)} as t where ${whereOf(params)}`.execute(db());
       return Number(rows[0]?.total ?? 0);
     },
     async create(params: QueryParams) {
@@ -138,7 +176,8 @@ export function tableAdapter(database: Database, schema: Schema, spec: TableMode
     },
     async createMany(params: QueryParams) {
       refuse();
-      if (!Array.isArray(params.data) || params.data.length === 0) bad('createMany expects a non-empty data array', 'data');
+      if (!Array.isArray(params.data) || params.data.length === 0)
+        bad('createMany expects a non-empty data array', 'data');
       const rows = params.data.map(columnsOf);
       const ids = await database.write(async (trx) => {
         const created: number[] = [];
@@ -154,7 +193,8 @@ export function tableAdapter(database: Database, schema: Schema, spec: TableMode
       const columns = columnsOf(params.data);
       const id = await database.write(async (trx) => {
         const [found] = await idsOf(trx, params, 1);
-        if (found !== undefined && Object.keys(columns).length > 0) await trx.updateTable(spec.table).set(columns).where('id', '=', found).execute();
+        if (found !== undefined && Object.keys(columns).length > 0)
+          await trx.updateTable(spec.table).set(columns).where('id', '=', found).execute();
         return found;
       });
       return id === undefined ? null : reread(id, params);
@@ -164,7 +204,8 @@ export function tableAdapter(database: Database, schema: Schema, spec: TableMode
       const columns = columnsOf(params.data);
       const count = await database.write(async (trx) => {
         const ids = await idsOf(trx, params);
-        if (ids.length > 0 && Object.keys(columns).length > 0) await trx.updateTable(spec.table).set(columns).where('id', 'in', ids).execute();
+        if (ids.length > 0 && Object.keys(columns).length > 0)
+          await trx.updateTable(spec.table).set(columns).where('id', 'in', ids).execute();
         return ids.length;
       });
       return { count };
@@ -173,7 +214,10 @@ export function tableAdapter(database: Database, schema: Schema, spec: TableMode
       checkParams(params);
       refuse();
       needsWhere(params, 'delete');
-      const row = await adapter.findOne({ where: params.where, ...(params.select ? { select: Array.isArray(params.select) ? ['id', ...params.select] : params.select } : {}) });
+      const row = await adapter.findOne({
+        where: params.where,
+        ...(params.select ? { select: Array.isArray(params.select) ? ['id', ...params.select] : params.select } : {}),
+      });
       if (!row) return null;
       await database.write((trx) => trx.deleteFrom(spec.table).where('id', '=', Number(row.id)).execute());
       return row;
@@ -197,5 +241,10 @@ export const CORE_STORE_UID = 'strapi::core-store';
 export const coreStoreModel: TableModel = {
   uid: CORE_STORE_UID,
   table: CORE_STORE_TABLE,
-  fields: ['key', 'value', 'type', 'environment', 'tag'].map((name) => ({ name, column: name, type: name === 'value' ? 'text' : 'string', writable: true })),
+  fields: ['key', 'value', 'type', 'environment', 'tag'].map((name) => ({
+    name,
+    column: name,
+    type: name === 'value' ? 'text' : 'string',
+    writable: true,
+  })),
 };

@@ -18,7 +18,16 @@ import { deleteVersionRows, writersFor } from '../operations/versions-store.js';
 import { checkMediaReferences } from '../write/media.js';
 import { encodeScalars } from '../write/scalars.js';
 
-const SYSTEM_KEYS = new Set(['id', 'documentId', 'locale', 'publishedAt', 'createdAt', 'updatedAt', 'createdBy', 'updatedBy']);
+const SYSTEM_KEYS = new Set([
+  'id',
+  'documentId',
+  'locale',
+  'publishedAt',
+  'createdAt',
+  'updatedAt',
+  'createdBy',
+  'updatedBy',
+]);
 /** A bcrypt hash: stored as given (code that hashed a password, as the users-permissions service does, stores it once). */
 const BCRYPT = /^\$2[aby]\$\d{2}\$[./A-Za-z0-9]{53}$/;
 
@@ -39,7 +48,12 @@ export function dataObject(data: unknown, what: string): Data {
 /** A datetime a write sets (`publishedAt`, ...): a Date, ISO text or milliseconds; null stays null. */
 function datetime(ctx: DocumentContext, value: unknown, key: string): unknown {
   if (value === null) return null;
-  const date = value instanceof Date ? value : typeof value === 'string' || typeof value === 'number' ? new Date(value) : undefined;
+  const date =
+    value instanceof Date
+      ? value
+      : typeof value === 'string' || typeof value === 'number'
+        ? new Date(value)
+        : undefined;
   if (!date || Number.isNaN(date.getTime())) throw new ValidationError(`${key} must be a date`, { key });
   return ctx.database.dialect.encode('datetime', date);
 }
@@ -49,14 +63,24 @@ function datetime(ctx: DocumentContext, value: unknown, key: string): unknown {
  * separates the system values. `scalarsOnly` (updateMany, createMany): relations, components and
  * media are refused, as Strapi writes none there.
  */
-export async function prepareRow(ctx: DocumentContext, db: Db, type: ContentType, data: Data, mode: 'create' | 'update', scalarsOnly = false): Promise<PreparedRow> {
+export async function prepareRow(
+  ctx: DocumentContext,
+  db: Db,
+  type: ContentType,
+  data: Data,
+  mode: 'create' | 'update',
+  scalarsOnly = false,
+): Promise<PreparedRow> {
   const body: Data = {};
   const system: Data = {};
   for (const [key, value] of Object.entries(data)) (SYSTEM_KEYS.has(key) ? system : body)[key] = value;
   if (scalarsOnly) {
     for (const key of Object.keys(body)) {
       const attribute = type.attributes[key];
-      if (attribute && attribute.kind !== 'scalar') throw new ValidationError(`${key} is a ${attribute.kind}: a write of many rows sets scalar attributes only`, { key });
+      if (attribute && attribute.kind !== 'scalar')
+        throw new ValidationError(`${key} is a ${attribute.kind}: a write of many rows sets scalar attributes only`, {
+          key,
+        });
     }
   }
   const { input, errors, media } = validateInput(ctx.schema, type, body, mode, { draft: true });
@@ -74,11 +98,13 @@ export async function prepareRow(ctx: DocumentContext, db: Db, type: ContentType
 function systemColumns(ctx: DocumentContext, type: ContentType, system: Data): Data {
   const columns: Data = {};
   if ('documentId' in system) {
-    if (typeof system.documentId !== 'string' || system.documentId === '') throw new ValidationError('documentId must be a non-empty text', { key: 'documentId' });
+    if (typeof system.documentId !== 'string' || system.documentId === '')
+      throw new ValidationError('documentId must be a non-empty text', { key: 'documentId' });
     columns.document_id = system.documentId;
   }
   if ('locale' in system && type.localized) {
-    if (typeof system.locale !== 'string' || !ctx.i18n.locales.includes(system.locale)) throw new ValidationError(`Unknown locale ${JSON.stringify(system.locale)}`, { key: 'locale' });
+    if (typeof system.locale !== 'string' || !ctx.i18n.locales.includes(system.locale))
+      throw new ValidationError(`Unknown locale ${JSON.stringify(system.locale)}`, { key: 'locale' });
     columns.locale = system.locale;
   }
   if ('publishedAt' in system) columns.published_at = datetime(ctx, system.publishedAt, 'publishedAt');
@@ -105,26 +131,65 @@ export async function insertRow(ctx: DocumentContext, db: Db, type: ContentType,
   };
   const id = await dialect.insertReturningId(db, type.table, { ...row.values, ...columns });
   const writers = writersFor(ctx, db);
-  await writers.components.writeNested(type, { id, documentId: String(columns.document_id), locale: columns.locale as string | null }, row.input, 'create');
+  await writers.components.writeNested(
+    type,
+    { id, documentId: String(columns.document_id), locale: columns.locale as string | null },
+    row.input,
+    'create',
+  );
   return id;
 }
 
 /** Updates one row (its `updatedAt` too, unless given). */
-export async function updateRow(ctx: DocumentContext, db: Db, type: ContentType, id: number, row: PreparedRow): Promise<void> {
+export async function updateRow(
+  ctx: DocumentContext,
+  db: Db,
+  type: ContentType,
+  id: number,
+  row: PreparedRow,
+): Promise<void> {
   const { dialect } = ctx.database;
-  const current = await db.selectFrom(type.table).select(['document_id', 'locale']).where('id', '=', id).executeTakeFirst();
+  const current = await db
+    .selectFrom(type.table)
+    .select(['document_id', 'locale'])
+    .where('id', '=', id)
+    .executeTakeFirst();
   if (!current) return;
   await lockDocuments(db, dialect, type.table, [String(current.document_id)]);
-  const values: Data = { ...row.values, updated_at: dialect.encode('datetime', new Date()), ...systemColumns(ctx, type, row.system) };
+  const values: Data = {
+    ...row.values,
+    updated_at: dialect.encode('datetime', new Date()),
+    ...systemColumns(ctx, type, row.system),
+  };
   await db.updateTable(type.table).set(values).where('id', '=', id).execute();
   const writers = writersFor(ctx, db);
-  await writers.components.writeNested(type, { id, documentId: String(values.document_id ?? current.document_id), locale: (values.locale ?? current.locale) as string | null }, row.input, 'update', 'refuse');
+  await writers.components.writeNested(
+    type,
+    {
+      id,
+      documentId: String(values.document_id ?? current.document_id),
+      locale: (values.locale ?? current.locale) as string | null,
+    },
+    row.input,
+    'update',
+    'refuse',
+  );
 }
 
 /** Sets scalar values on rows by id; answers how many. */
-export async function updateRows(ctx: DocumentContext, db: Db, type: ContentType, ids: number[], row: PreparedRow): Promise<number> {
+export async function updateRows(
+  ctx: DocumentContext,
+  db: Db,
+  type: ContentType,
+  ids: number[],
+  row: PreparedRow,
+): Promise<number> {
   if (ids.length === 0) return 0;
-  const values = { ...row.values, updated_at: ctx.database.dialect.encode('datetime', new Date()), ...systemColumns(ctx, type, row.system) };
+  const values = {
+    ...row.values,
+    updated_at: ctx.database.dialect.encode('datetime', new Date()),
+    ...systemColumns(ctx, type, row.system),
+  };
   await db.updateTable(type.table).set(values).where('id', 'in', ids).execute();
   return ids.length;
 }
@@ -140,12 +205,21 @@ export async function deleteRows(ctx: DocumentContext, db: Db, type: ContentType
   const documentIds = [...new Set(rows.map((row) => String(row.document_id)))];
   await lockDocuments(db, ctx.database.dialect, type.table, documentIds);
   const writers = writersFor(ctx, db);
-  await deleteVersionRows(writers, type, rows.map((row) => Number(row.id)));
+  await deleteVersionRows(
+    writers,
+    type,
+    rows.map((row) => Number(row.id)),
+  );
   const versions = new Map(rows.map((row) => [`${row.document_id}\u0000${type.localized ? row.locale : ''}`, row]));
   for (const row of versions.values()) {
     let left = db.selectFrom(type.table).select('id').where('document_id', '=', row.document_id);
     if (type.localized) left = left.where('locale', '=', row.locale);
-    if (!(await left.limit(1).executeTakeFirst())) await writers.relations.deleteTargeting(type, String(row.document_id), type.localized ? (row.locale as string | null) : null);
+    if (!(await left.limit(1).executeTakeFirst()))
+      await writers.relations.deleteTargeting(
+        type,
+        String(row.document_id),
+        type.localized ? (row.locale as string | null) : null,
+      );
   }
   return rows.length;
 }

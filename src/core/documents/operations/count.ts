@@ -13,8 +13,16 @@ import { rootConditions, scopeOf } from './find-many.js';
  */
 export async function count(ctx: DocumentContext, type: ContentType, query: FindOneQuery): Promise<number> {
   const { db, dialect } = ctx.database;
-  const sqlCtx: SqlContext = { schema: ctx.schema, dialect, scope: scopeOf(type, query), aliases: new Aliases(), relationForm: 'semi-join' };
+  const sqlCtx: SqlContext = {
+    schema: ctx.schema,
+    dialect,
+    scope: scopeOf(type, query),
+    aliases: new Aliases(),
+    relationForm: 'semi-join',
+  };
   const where = and(rootConditions(sqlCtx, type, 't0', query));
-  const { rows } = await sql<{ total: number | string }>`select count(*) as total from ${sql.table(type.table)} as t0 where ${where}`.execute(db);
+  const { rows } = await sql<{
+    total: number | string;
+  }>`select count(*) as total from ${sql.table(type.table)} as t0 where ${where}`.execute(db);
   return Number(rows[0]?.total ?? 0);
 }

@@ -13,7 +13,12 @@ import { writersFor } from './versions-store.js';
  * Creates a document: validate, then in one transaction insert the row (the draft, for types with
  * draft and publish), its components, relations and media, and publish it unless a draft was asked.
  */
-export async function create(ctx: DocumentContext, type: ContentType, data: Record<string, unknown>, options: WriteOptions): Promise<string> {
+export async function create(
+  ctx: DocumentContext,
+  type: ContentType,
+  data: Record<string, unknown>,
+  options: WriteOptions,
+): Promise<string> {
   // A draft is work in progress: it skips the rules only a finished document must satisfy. A body
   // that publishes is the whole document: every rule applies, and every problem is listed at once
   // (Strapi lists the type errors first, the rest once they are fixed).
@@ -42,7 +47,8 @@ export async function create(ctx: DocumentContext, type: ContentType, data: Reco
     options.events?.wrote(id);
     await options.outbox?.row(trx, 'create', id);
     // The body was checked with every rule: publishing checks only uniqueness among published documents.
-    if (type.draftAndPublish && options.status === 'published') await publishVersion(ctx, writers, type, id, documentId, options.locale, { validate: false, generated });
+    if (type.draftAndPublish && options.status === 'published')
+      await publishVersion(ctx, writers, type, id, documentId, options.locale, { validate: false, generated });
     return documentId;
   });
 }

@@ -16,14 +16,22 @@ const ALL_LOCALES = null;
  * without i18n ignore `locale`. Unlike Strapi, an unknown locale is a 400 (Strapi deletes nothing
  * and answers 204) and `status=draft` a 400 (Strapi: 500 "Cannot delete a draft document").
  */
-export function deletionLocale(ctx: DocumentContext, type: ContentType, locale: unknown, status: unknown): string | null {
+export function deletionLocale(
+  ctx: DocumentContext,
+  type: ContentType,
+  locale: unknown,
+  status: unknown,
+): string | null {
   if (type.draftAndPublish && status === 'draft') {
-    throw new ValidationError('A draft cannot be deleted on its own: delete the document, or use the discard-draft action', {
-      source: 'query',
-      param: 'status',
-      key: 'status',
-      path: 'status',
-    });
+    throw new ValidationError(
+      'A draft cannot be deleted on its own: delete the document, or use the discard-draft action',
+      {
+        source: 'query',
+        param: 'status',
+        key: 'status',
+        path: 'status',
+      },
+    );
   }
   if (!type.localized || locale === '*') return ALL_LOCALES;
   return resolveLocale(ctx, locale);
@@ -33,12 +41,15 @@ export function deletionLocale(ctx: DocumentContext, type: ContentType, locale: 
 function resolveLocale(ctx: DocumentContext, locale: unknown): string {
   if (locale === undefined || locale === null || locale === '') return ctx.i18n.defaultLocale;
   if (typeof locale !== 'string' || !ctx.i18n.locales.includes(locale)) {
-    throw new ValidationError(`Unknown locale ${JSON.stringify(locale)}; configured locales: ${ctx.i18n.locales.join(', ')}`, {
-      source: 'query',
-      param: 'locale',
-      key: 'locale',
-      path: 'locale',
-    });
+    throw new ValidationError(
+      `Unknown locale ${JSON.stringify(locale)}; configured locales: ${ctx.i18n.locales.join(', ')}`,
+      {
+        source: 'query',
+        param: 'locale',
+        key: 'locale',
+        path: 'locale',
+      },
+    );
   }
   return locale;
 }
@@ -48,14 +59,32 @@ function resolveLocale(ctx: DocumentContext, locale: unknown): string {
  * (`ALL_LOCALES`), with their components and links, and removes them from every relation that
  * pointed to them.
  */
-export async function deleteDocument(ctx: DocumentContext, type: ContentType, documentId: string, locale: string | null, events?: RowEvents, outbox?: WriteEvents): Promise<void> {
+export async function deleteDocument(
+  ctx: DocumentContext,
+  type: ContentType,
+  documentId: string,
+  locale: string | null,
+  events?: RowEvents,
+  outbox?: WriteEvents,
+): Promise<void> {
   await ctx.database.write(async (trx) => {
     await lockDocuments(trx, ctx.database.dialect, type.table, [documentId]);
     const rows = await findDocumentRows(trx, type, documentId, locale);
-    if (rows.length === 0) throw NotFoundError.missing(`No ${type.singularName} with documentId ${documentId}${locale ? ` in locale ${locale}` : ''}`);
+    if (rows.length === 0)
+      throw NotFoundError.missing(
+        `No ${type.singularName} with documentId ${documentId}${locale ? ` in locale ${locale}` : ''}`,
+      );
     const writers = writersFor(ctx, trx, events);
-    await outbox?.removing(trx, 'delete', rows.map((row) => row.id));
-    await deleteVersionRows(writers, type, rows.map((row) => row.id));
+    await outbox?.removing(
+      trx,
+      'delete',
+      rows.map((row) => row.id),
+    );
+    await deleteVersionRows(
+      writers,
+      type,
+      rows.map((row) => row.id),
+    );
     await lockTargetingOwners(trx, ctx.database.dialect, ctx.schema, type, documentId);
     await writers.relations.deleteTargeting(type, documentId, locale);
   });

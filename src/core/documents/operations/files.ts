@@ -74,9 +74,14 @@ const invalid = (key: string, message: string, value: unknown) =>
  * version is linked) or a numeric row id; a component's is its row id, and `mayLink` is asked for
  * the content-type of the document it belongs to.
  */
-export async function resolveLinkTarget(ctx: DocumentContext, request: LinkRequest, mayLink: LinkPermission): Promise<LinkTarget> {
+export async function resolveLinkTarget(
+  ctx: DocumentContext,
+  request: LinkRequest,
+  mayLink: LinkPermission,
+): Promise<LinkTarget> {
   const model: Model | undefined = ctx.schema.contentTypes.get(request.ref) ?? ctx.schema.components.get(request.ref);
-  if (!model || (model.modelType === 'contentType' && model.builtIn)) throw invalid('ref', `Unknown ref ${JSON.stringify(request.ref)}`, request.ref);
+  if (!model || (model.modelType === 'contentType' && model.builtIn))
+    throw invalid('ref', `Unknown ref ${JSON.stringify(request.ref)}`, request.ref);
   const attribute = model.attributes[request.field];
   if (!attribute || attribute.kind !== 'media') {
     throw invalid('field', `${request.ref} has no media attribute ${JSON.stringify(request.field)}`, request.field);
@@ -104,7 +109,9 @@ async function componentOwner(ctx: DocumentContext, component: Component, rowId:
   const { schema } = ctx;
   const holds = (model: Model) =>
     Object.values(model.attributes).some(
-      (a) => (a.kind === 'component' && a.component === component.uid) || (a.kind === 'dynamiczone' && a.components.includes(component.uid)),
+      (a) =>
+        (a.kind === 'component' && a.component === component.uid) ||
+        (a.kind === 'dynamiczone' && a.components.includes(component.uid)),
     );
   for (const model of [...schema.contentTypes.values(), ...schema.components.values()]) {
     if (!holds(model)) continue;
@@ -125,7 +132,12 @@ export function assertLinkable(target: LinkTarget, fileName: string, mime: strin
   const { attribute } = target;
   if (isAllowedType(attribute, mime)) return;
   throw ValidationError.fromFieldErrors([
-    { path: ['field'], message: `${attribute.name} accepts ${attribute.allowedTypes!.join(', ')}; ${fileName} is ${mime}`, name: 'ValidationError', value: fileName },
+    {
+      path: ['field'],
+      message: `${attribute.name} accepts ${attribute.allowedTypes!.join(', ')}; ${fileName} is ${mime}`,
+      name: 'ValidationError',
+      value: fileName,
+    },
   ]);
 }
 

@@ -7,7 +7,13 @@ import { describe, it } from 'node:test';
 import { parseFindQuery } from '../../query/parse/index.js';
 import { findMany } from './find-many.js';
 import { I18N, REST, typeOf, unitSchema } from '../../../../test/helpers/unit-schema.js';
-import { ALL_DIALECTS, compilingDatabase, spelled, type DialectName, type Statement } from '../../../../test/helpers/unit-sql.js';
+import {
+  ALL_DIALECTS,
+  compilingDatabase,
+  spelled,
+  type DialectName,
+  type Statement,
+} from '../../../../test/helpers/unit-sql.js';
 import { ReadBudget } from '../read/budget.js';
 
 const schema = unitSchema();
@@ -18,9 +24,18 @@ const ROW = '"t0"."id", "t0"."document_id", "t0"."locale", "t0"."published_at", 
 const like = (sqlite: string) => sqlite.replaceAll(' glob ?', " like ? escape '!'");
 /** Case-insensitive contains, as each dialect writes it (SQLite's own lower() folds ASCII only). */
 const CONTAINS_I: Record<DialectName, { text: (column: string) => string; number: (column: string) => string }> = {
-  sqlite: { text: (c) => `"t0"."${c}" like ? escape '!'`, number: (c) => `cast("t0"."${c}" as text) like ? escape '!'` },
-  postgres: { text: (c) => `lower("t0"."${c}") like lower(?) escape '!'`, number: (c) => `lower(cast("t0"."${c}" as text)) like lower(?) escape '!'` },
-  mysql: { text: (c) => `lower("t0"."${c}") like lower(?) escape '!'`, number: (c) => `lower(cast("t0"."${c}" as char)) like lower(?) escape '!'` },
+  sqlite: {
+    text: (c) => `"t0"."${c}" like ? escape '!'`,
+    number: (c) => `cast("t0"."${c}" as text) like ? escape '!'`,
+  },
+  postgres: {
+    text: (c) => `lower("t0"."${c}") like lower(?) escape '!'`,
+    number: (c) => `lower(cast("t0"."${c}" as text)) like lower(?) escape '!'`,
+  },
+  mysql: {
+    text: (c) => `lower("t0"."${c}") like lower(?) escape '!'`,
+    number: (c) => `lower(cast("t0"."${c}" as char)) like lower(?) escape '!'`,
+  },
 };
 /**
  * A page read as findMany writes it: the page's ids chosen on the narrow index walk, then its rows
@@ -34,7 +49,13 @@ const inDialect = (dialect: DialectName, sqlite: string) => spelled(sqlite)[dial
 async function statementsOf(dialect: DialectName, uid: string, query: Record<string, unknown>): Promise<Statement[]> {
   const database = compilingDatabase(dialect);
   const type = typeOf(schema, uid);
-  const result = await findMany({ database: database.database, schema, i18n: I18N }, type, parseFindQuery(schema, type, query, { rest: REST, i18n: I18N }), {}, new ReadBudget(REST.costLimit, 'api.rest.costLimit'));
+  const result = await findMany(
+    { database: database.database, schema, i18n: I18N },
+    type,
+    parseFindQuery(schema, type, query, { rest: REST, i18n: I18N }),
+    {},
+    new ReadBudget(REST.costLimit, 'api.rest.costLimit'),
+  );
   assert.deepEqual(result.results, []);
   return database.statements;
 }
@@ -45,23 +66,44 @@ for (const dialect of ALL_DIALECTS) {
       const statements = await statementsOf(dialect, 'api::article.article', {});
       assert.deepEqual(statements, [
         {
-          sql: inDialect(dialect, page(`${ROW}, "t0"."title", "t0"."slug", "t0"."body", "t0"."content", "t0"."views", "t0"."rating", "t0"."featured", "t0"."publish_date", "t0"."kind", "t0"."metadata"`, 'articles', '("t0"."published_at" is not null and "t0"."locale" = ?)', '"t0"."id" asc', 25, 0)),
+          sql: inDialect(
+            dialect,
+            page(
+              `${ROW}, "t0"."title", "t0"."slug", "t0"."body", "t0"."content", "t0"."views", "t0"."rating", "t0"."featured", "t0"."publish_date", "t0"."kind", "t0"."metadata"`,
+              'articles',
+              '("t0"."published_at" is not null and "t0"."locale" = ?)',
+              '"t0"."id" asc',
+              25,
+              0,
+            ),
+          ),
           parameters: ['en'],
         },
       ]);
     });
 
     it('a later page counts the total; fields select only their columns', async () => {
-      const statements = await statementsOf(dialect, 'api::author.author', { fields: 'name', pagination: { page: 2, pageSize: 10 } });
+      const statements = await statementsOf(dialect, 'api::author.author', {
+        fields: 'name',
+        pagination: { page: 2, pageSize: 10 },
+      });
       assert.deepEqual(statements, [
-        { sql: inDialect(dialect, page(`${ROW}, "t0"."name"`, 'authors', '1 = 1', '"t0"."id" asc', 10, 10)), parameters: [] },
+        {
+          sql: inDialect(dialect, page(`${ROW}, "t0"."name"`, 'authors', '1 = 1', '"t0"."id" asc', 10, 10)),
+          parameters: [],
+        },
         { sql: inDialect(dialect, 'select count(*) as total from "authors" as "t0" where 1 = 1'), parameters: [] },
       ]);
     });
 
     it('no count without withCount', async () => {
-      const statements = await statementsOf(dialect, 'api::tag.tag', { pagination: { start: 50, limit: 5, withCount: false } });
-      assert.deepEqual(statements.map((s) => s.sql), [inDialect(dialect, page(`${ROW}, "t0"."name"`, 'tags', '1 = 1', '"t0"."id" asc', 5, 50))]);
+      const statements = await statementsOf(dialect, 'api::tag.tag', {
+        pagination: { start: 50, limit: 5, withCount: false },
+      });
+      assert.deepEqual(
+        statements.map((s) => s.sql),
+        [inDialect(dialect, page(`${ROW}, "t0"."name"`, 'tags', '1 = 1', '"t0"."id" asc', 5, 50))],
+      );
     });
 
     it('filters across relations, $null on a relation, sort on a relation; the count reads relations as semi-joins', async () => {
@@ -71,8 +113,10 @@ for (const dialect of ALL_DIALECTS) {
         sort: 'author.name:desc',
         pagination: { page: 3, pageSize: 5 },
       });
-      const tagLink = (l: string, t: string) => `"articles_tags_lnk" as "${l}" join "tags" as "${t}" on ("${t}"."document_id" = "${l}"."target_document_id" and 1 = 1)`;
-      const authorLink = (l: string, t: string) => `"articles_author_lnk" as "${l}" join "authors" as "${t}" on ("${t}"."document_id" = "${l}"."target_document_id" and 1 = 1)`;
+      const tagLink = (l: string, t: string) =>
+        `"articles_tags_lnk" as "${l}" join "tags" as "${t}" on ("${t}"."document_id" = "${l}"."target_document_id" and 1 = 1)`;
+      const authorLink = (l: string, t: string) =>
+        `"articles_author_lnk" as "${l}" join "authors" as "${t}" on ("${t}"."document_id" = "${l}"."target_document_id" and 1 = 1)`;
       // Sorted by something else than the id, the page reads relation filters as semi-joins too.
       const order = `(select "t6"."name" from ${authorLink('l5', 't6')} where "l5"."entity_id" = "t0"."id" order by "l5"."target_ord" limit 1) desc, "t0"."id" asc`;
       const sqlite = [
@@ -91,26 +135,59 @@ for (const dialect of ALL_DIALECTS) {
           `(+"t0"."id" in (select "l9"."entity_id" from ${tagLink('l9', 't10')} where "t10"."id" is null) or +"t0"."id" not in (select "l9"."entity_id" from ${tagLink('l9', 't10')}))))`,
       ];
       // SQLite walks the version's index and tests membership (`+column`, see Dialect.semiJoinOperand).
-      const expected = dialect === 'sqlite' ? sqlite : sqlite.map((text) => inDialect(dialect, like(text).replaceAll('+"t0"', '"t0"')));
-      assert.deepEqual(statements.map((s) => s.sql), expected);
+      const expected =
+        dialect === 'sqlite'
+          ? sqlite
+          : sqlite.map((text) => inDialect(dialect, like(text).replaceAll('+"t0"', '"t0"')));
+      assert.deepEqual(
+        statements.map((s) => s.sql),
+        expected,
+      );
       const pattern = dialect === 'sqlite' ? 'A*' : 'A%';
-      assert.deepEqual(statements.map((s) => s.parameters), [['en', pattern], ['en', pattern]]);
+      assert.deepEqual(
+        statements.map((s) => s.parameters),
+        [
+          ['en', pattern],
+          ['en', pattern],
+        ],
+      );
     });
 
     it('_q, every locale, drafts of a publication cohort, offsets', async () => {
       const statements = await statementsOf(dialect, 'api::article.article', {
-        fields: 'title', _q: 'vellum', locale: '*', status: 'draft', publicationFilter: 'modified', pagination: { start: 20, limit: 10 },
+        fields: 'title',
+        _q: 'vellum',
+        locale: '*',
+        status: 'draft',
+        publicationFilter: 'modified',
+        pagination: { start: 20, limit: 10 },
       });
       const { text, number } = CONTAINS_I[dialect];
-      const search = [...['document_id', 'locale', 'title', 'slug', 'body', 'kind'].map(text), number('id')].join(' or ');
-      const modified = 'exists (select 1 from "articles" as "t0_pv" where (("t0_pv"."document_id" = "t0"."document_id" and "t0_pv"."locale" = "t0"."locale") and "t0_pv"."published_at" is not null and "t0"."updated_at" > "t0_pv"."updated_at"))';
+      const search = [...['document_id', 'locale', 'title', 'slug', 'body', 'kind'].map(text), number('id')].join(
+        ' or ',
+      );
+      const modified =
+        'exists (select 1 from "articles" as "t0_pv" where (("t0_pv"."document_id" = "t0"."document_id" and "t0_pv"."locale" = "t0"."locale") and "t0_pv"."published_at" is not null and "t0"."updated_at" > "t0_pv"."updated_at"))';
       assert.deepEqual(statements, [
         {
-          sql: inDialect(dialect, page(`${ROW}, "t0"."title"`, 'articles', `(("t0"."published_at" is null and ${modified}) and (${search}))`, '"t0"."id" asc', 10, 20)),
+          sql: inDialect(
+            dialect,
+            page(
+              `${ROW}, "t0"."title"`,
+              'articles',
+              `(("t0"."published_at" is null and ${modified}) and (${search}))`,
+              '"t0"."id" asc',
+              10,
+              20,
+            ),
+          ),
           parameters: Array(7).fill('%vellum%'),
         },
         {
-          sql: inDialect(dialect, `select count(*) as total from "articles" as "t0" where (("t0"."published_at" is null and ${modified}) and (${search}))`),
+          sql: inDialect(
+            dialect,
+            `select count(*) as total from "articles" as "t0" where (("t0"."published_at" is null and ${modified}) and (${search}))`,
+          ),
           parameters: Array(7).fill('%vellum%'),
         },
       ]);

@@ -30,14 +30,22 @@ export interface FindManyResult {
  * and publish: the root type and the relations populated or filtered below it (a tag read as draft
  * shows draft articles). The locales apply to the root type; relations follow their links.
  */
-export const scopeOf = (_type: ContentType, query: Pick<FindOneQuery, 'status' | 'locale' | 'locales' | 'publication'>): VersionScope => ({
+export const scopeOf = (
+  _type: ContentType,
+  query: Pick<FindOneQuery, 'status' | 'locale' | 'locales' | 'publication'>,
+): VersionScope => ({
   status: query.status,
   locale: query.locales === '*' ? null : (query.locales ?? query.locale),
   publication: query.publication,
 });
 
 /** The conditions of a read on its root rows: version, filters and `_q`. */
-export function rootConditions(sqlCtx: SqlContext, type: ContentType, alias: string, query: FindOneQuery): RawBuilder<boolean>[] {
+export function rootConditions(
+  sqlCtx: SqlContext,
+  type: ContentType,
+  alias: string,
+  query: FindOneQuery,
+): RawBuilder<boolean>[] {
   const parts = [versionCondition(type, alias, sqlCtx.scope)];
   if (query.filters) parts.push(compileFilter(sqlCtx, type, alias, query.filters));
   if (query.search !== undefined) parts.push(searchCondition(sqlCtx.dialect, type, alias, query.search));
@@ -49,12 +57,19 @@ export function rootConditions(sqlCtx: SqlContext, type: ContentType, alias: str
  * one), one per populated attribute and level. `budget` counts the documents of the page and
  * everything populated below them.
  */
-export async function findMany(ctx: DocumentContext, type: ContentType, query: FindQuery, caller: CallerOptions, budget: ReadBudget): Promise<FindManyResult> {
+export async function findMany(
+  ctx: DocumentContext,
+  type: ContentType,
+  query: FindQuery,
+  caller: CallerOptions,
+  budget: ReadBudget,
+): Promise<FindManyResult> {
   const { db, dialect } = ctx.database;
   const scope = scopeOf(type, query);
   const sqlCtx: SqlContext = { schema: ctx.schema, dialect, scope, aliases: new Aliases() };
   const alias = 't0';
-  const whereFor = (relationForm: SqlContext['relationForm']) => and(rootConditions({ ...sqlCtx, relationForm }, type, alias, query));
+  const whereFor = (relationForm: SqlContext['relationForm']) =>
+    and(rootConditions({ ...sqlCtx, relationForm }, type, alias, query));
   // Sorted by id (the default), the page walks the version's index and stops after a page of
   // matches: a correlated EXISTS per row is cheapest. Sorted by anything else every match must be
   // found first, and the semi-join runs each relation filter once (OR of a category and an author
@@ -85,10 +100,24 @@ export async function findMany(ctx: DocumentContext, type: ContentType, query: F
     ? undefined
     : pageTellsTotal
       ? offset + rows.length
-      : Number((await sql<{ total: number | string }>`select count(*) as total from ${from} where ${whereFor('semi-join')}`.execute(db)).rows[0]?.total ?? 0);
+      : Number(
+          (
+            await sql<{
+              total: number | string;
+            }>`select count(*) as total from ${from} where ${whereFor('semi-join')}`.execute(db)
+          ).rows[0]?.total ?? 0,
+        );
 
-  const loaded: Loaded[] = rows.map((row) => ({ value: decodeDocument(dialect, type, row, scalars, query.fields, caller.rawJson), ...rowKeys(row) }));
-  await populate({ db, dialect, schema: ctx.schema, scope, canRead: caller.canRead, rawJson: caller.rawJson, budget }, type, loaded, query.populate);
+  const loaded: Loaded[] = rows.map((row) => ({
+    value: decodeDocument(dialect, type, row, scalars, query.fields, caller.rawJson),
+    ...rowKeys(row),
+  }));
+  await populate(
+    { db, dialect, schema: ctx.schema, scope, canRead: caller.canRead, rawJson: caller.rawJson, budget },
+    type,
+    loaded,
+    query.populate,
+  );
 
   const meta: PaginationMeta =
     pagination.kind === 'page'

@@ -43,7 +43,12 @@ export async function findOne(
   budget.spend(1);
   const value = decodeDocument(dialect, type, row, scalars, query.fields, caller.rawJson);
   const loaded = [{ value, ...rowKeys(row) }];
-  await populate({ db, dialect, schema: ctx.schema, scope, canRead: caller.canRead, rawJson: caller.rawJson, budget }, type, loaded, query.populate);
+  await populate(
+    { db, dialect, schema: ctx.schema, scope, canRead: caller.canRead, rawJson: caller.rawJson, budget },
+    type,
+    loaded,
+    query.populate,
+  );
   return value;
 }
 
@@ -53,7 +58,16 @@ export async function findOne(
  * What lifecycle events show of a row a write touched; with `everyLinkedRow` (webhook entries), a
  * row of a type without draft and publish lists every linked version (ReadContext's).
  */
-export async function findRow(ctx: DocumentContext, db: Db, type: ContentType, rowId: number, query: FindOneQuery, caller: CallerOptions, budget: ReadBudget, everyLinkedRow = false): Promise<Document | null> {
+export async function findRow(
+  ctx: DocumentContext,
+  db: Db,
+  type: ContentType,
+  rowId: number,
+  query: FindOneQuery,
+  caller: CallerOptions,
+  budget: ReadBudget,
+  everyLinkedRow = false,
+): Promise<Document | null> {
   const { dialect } = ctx.database;
   const scalars = visibleScalars(type, query.fields);
   const select = sql`select ${sql.join(selectList(dialect, type, 't0', scalars))} from ${sql.table(type.table)} as t0 where t0.id = ${rowId}`;
@@ -64,6 +78,20 @@ export async function findRow(ctx: DocumentContext, db: Db, type: ContentType, r
   const status = type.draftAndPublish && row[PUBLISHED_AT] === null ? 'draft' : 'published';
   const scope = { status, locale: keys.locale } as const;
   budget.spend(1);
-  await populate({ db, dialect, schema: ctx.schema, scope, canRead: caller.canRead, rawJson: caller.rawJson, budget, everyLinkedRow: everyLinkedRow && !type.draftAndPublish }, type, [{ value, ...keys }], query.populate);
+  await populate(
+    {
+      db,
+      dialect,
+      schema: ctx.schema,
+      scope,
+      canRead: caller.canRead,
+      rawJson: caller.rawJson,
+      budget,
+      everyLinkedRow: everyLinkedRow && !type.draftAndPublish,
+    },
+    type,
+    [{ value, ...keys }],
+    query.populate,
+  );
   return value;
 }

@@ -9,7 +9,14 @@ import { settleCopiedVersion } from '../write/relation-exclusivity.js';
 import { lockSettledOwners } from '../write/relation-locks.js';
 import { syncSharedVersion } from './shared-attributes.js';
 import { checkPublishable } from './publishable.js';
-import { copyVersion, deleteVersionRows, findDocumentRows, findVersionRow, writersFor, type Writers } from './versions-store.js';
+import {
+  copyVersion,
+  deleteVersionRows,
+  findDocumentRows,
+  findVersionRow,
+  writersFor,
+  type Writers,
+} from './versions-store.js';
 
 /**
  * Replaces the published version of a document's locale by a copy of its draft row, once the draft
@@ -40,16 +47,34 @@ function requireDraftAndPublish(type: ContentType): void {
 }
 
 /** Locks the document's rows (see core/database/locks.ts), then checks that it exists. */
-async function lockDocument(ctx: DocumentContext, db: Db, type: ContentType, documentId: string, locale: string | null): Promise<void> {
+async function lockDocument(
+  ctx: DocumentContext,
+  db: Db,
+  type: ContentType,
+  documentId: string,
+  locale: string | null,
+): Promise<void> {
   await lockDocuments(db, ctx.database.dialect, type.table, [documentId]);
   const rows = await findDocumentRows(db, type, documentId, locale);
-  if (rows.length === 0) throw NotFoundError.missing(`No ${type.singularName} with documentId ${documentId}${locale ? ` in locale ${locale}` : ''}`);
+  if (rows.length === 0)
+    throw NotFoundError.missing(
+      `No ${type.singularName} with documentId ${documentId}${locale ? ` in locale ${locale}` : ''}`,
+    );
 }
 
 const noPublishedVersion = (type: ContentType, documentId: string, locale: string | null): NotFoundError =>
-  NotFoundError.missing(`No published version of ${type.singularName} ${documentId}${locale ? ` in locale ${locale}` : ''}`);
+  NotFoundError.missing(
+    `No published version of ${type.singularName} ${documentId}${locale ? ` in locale ${locale}` : ''}`,
+  );
 
-export async function publish(ctx: DocumentContext, type: ContentType, documentId: string, locale: string | null, events?: RowEvents, outbox?: WriteEvents): Promise<void> {
+export async function publish(
+  ctx: DocumentContext,
+  type: ContentType,
+  documentId: string,
+  locale: string | null,
+  events?: RowEvents,
+  outbox?: WriteEvents,
+): Promise<void> {
   requireDraftAndPublish(type);
   await ctx.database.write(async (trx) => {
     await lockDocument(ctx, trx, type, documentId, locale);
@@ -59,7 +84,14 @@ export async function publish(ctx: DocumentContext, type: ContentType, documentI
   });
 }
 
-export async function unpublish(ctx: DocumentContext, type: ContentType, documentId: string, locale: string | null, events?: RowEvents, outbox?: WriteEvents): Promise<void> {
+export async function unpublish(
+  ctx: DocumentContext,
+  type: ContentType,
+  documentId: string,
+  locale: string | null,
+  events?: RowEvents,
+  outbox?: WriteEvents,
+): Promise<void> {
   requireDraftAndPublish(type);
   await ctx.database.write(async (trx) => {
     await lockDocument(ctx, trx, type, documentId, locale);
@@ -72,7 +104,14 @@ export async function unpublish(ctx: DocumentContext, type: ContentType, documen
 }
 
 /** Restores the draft from the published version. */
-export async function discardDraft(ctx: DocumentContext, type: ContentType, documentId: string, locale: string | null, events?: RowEvents, outbox?: WriteEvents): Promise<void> {
+export async function discardDraft(
+  ctx: DocumentContext,
+  type: ContentType,
+  documentId: string,
+  locale: string | null,
+  events?: RowEvents,
+  outbox?: WriteEvents,
+): Promise<void> {
   requireDraftAndPublish(type);
   await ctx.database.write(async (trx) => {
     await lockDocument(ctx, trx, type, documentId, locale);

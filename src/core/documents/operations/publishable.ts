@@ -26,7 +26,12 @@ function nestedTree(schema: Schema, model: Model, depth = 0): PopulateTree {
     if (attribute.kind === 'component') {
       tree[attribute.name] = { populate: nestedTree(schema, schema.components.get(attribute.component)!, depth + 1) };
     } else if (attribute.kind === 'dynamiczone') {
-      const on = Object.fromEntries(attribute.components.map((uid) => [uid, { populate: nestedTree(schema, schema.components.get(uid)!, depth + 1) }]));
+      const on = Object.fromEntries(
+        attribute.components.map((uid) => [
+          uid,
+          { populate: nestedTree(schema, schema.components.get(uid)!, depth + 1) },
+        ]),
+      );
       tree[attribute.name] = { on };
     }
   }
@@ -34,14 +39,28 @@ function nestedTree(schema: Schema, model: Model, depth = 0): PopulateTree {
 }
 
 /** The draft row as a body's `data`: attribute values only, components and zones with their items. */
-async function storedDraft(ctx: DocumentContext, db: Db, type: ContentType, draftId: number, locale: string | null): Promise<Record<string, unknown>> {
+async function storedDraft(
+  ctx: DocumentContext,
+  db: Db,
+  type: ContentType,
+  draftId: number,
+  locale: string | null,
+): Promise<Record<string, unknown>> {
   const { dialect } = ctx.database;
-  const [row] = await readRows(db, sql`select ${sql.join(selectList(dialect, type, 't0', type.scalars))} from ${sql.table(type.table)} as t0 where t0.id = ${draftId}`);
+  const [row] = await readRows(
+    db,
+    sql`select ${sql.join(selectList(dialect, type, 't0', type.scalars))} from ${sql.table(type.table)} as t0 where t0.id = ${draftId}`,
+  );
   const document = decodeDocument(dialect, type, row!, type.scalars);
   const data: Record<string, unknown> = {};
   for (const attribute of type.scalars) data[attribute.name] = document[attribute.name];
   const scope = { status: 'draft' as const, locale };
-  await populate({ db, dialect, schema: ctx.schema, scope, budget: ReadBudget.unlimited() }, type, [{ value: data, rowId: draftId, locale }], nestedTree(ctx.schema, type));
+  await populate(
+    { db, dialect, schema: ctx.schema, scope, budget: ReadBudget.unlimited() },
+    type,
+    [{ value: data, rowId: draftId, locale }],
+    nestedTree(ctx.schema, type),
+  );
   return data;
 }
 
@@ -68,13 +87,22 @@ export async function checkPublishable(
   }
   const unique = type.scalars.filter((attribute) => attribute.unique);
   if (unique.length) {
-    const row = await db.selectFrom(type.table).select(unique.map((a) => a.column)).where('id', '=', draftId).executeTakeFirstOrThrow();
+    const row = await db
+      .selectFrom(type.table)
+      .select(unique.map((a) => a.column))
+      .where('id', '=', draftId)
+      .executeTakeFirstOrThrow();
     const values = row as Record<string, unknown>;
     const taken = await uniqueConflicts(db, type, values, documentId, locale, generated);
     const { dialect } = ctx.database;
     for (const attribute of taken) {
       if (errors.some((e) => e.path.length === 1 && e.path[0] === attribute.name)) continue;
-      errors.push({ path: [attribute.name], message: 'This attribute must be unique', name: 'ValidationError', value: dialect.decode(columnTypeOf(attribute.type), values[attribute.column]) });
+      errors.push({
+        path: [attribute.name],
+        message: 'This attribute must be unique',
+        name: 'ValidationError',
+        value: dialect.decode(columnTypeOf(attribute.type), values[attribute.column]),
+      });
     }
   }
   if (errors.length) throw ValidationError.fromFieldErrors(inSchemaOrder(type, errors));

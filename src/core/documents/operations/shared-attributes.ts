@@ -28,18 +28,32 @@ function sharedNestedNames(type: ContentType): { media: string[]; components: st
 /** Names of every shared attribute: what a new locale may leave out of its body. */
 export function sharedAttributeNames(type: ContentType): Set<string> {
   if (!type.localized) return new Set();
-  return new Set(Object.values(type.attributes).filter((a) => !a.localized && a.kind !== 'relation').map((a) => a.name));
+  return new Set(
+    Object.values(type.attributes)
+      .filter((a) => !a.localized && a.kind !== 'relation')
+      .map((a) => a.name),
+  );
 }
 
 /** The other locales' rows of a document, of one status (every row for types without draft and publish). */
 function otherLocaleRows(db: Db, type: ContentType, documentId: string, locale: string, status: Status) {
-  let query = db.selectFrom(type.table).select(['id', 'locale']).where('document_id', '=', documentId).where('locale', '!=', locale);
+  let query = db
+    .selectFrom(type.table)
+    .select(['id', 'locale'])
+    .where('document_id', '=', documentId)
+    .where('locale', '!=', locale);
   if (type.draftAndPublish) query = query.where('published_at', status === 'draft' ? 'is' : 'is not', null);
   return query;
 }
 
 /** Copies the shared scalars a write set in one locale to the document's other locales' drafts. */
-export async function syncSharedAttributes(db: Db, type: ContentType, documentId: string, locale: string | null, values: Record<string, unknown>): Promise<void> {
+export async function syncSharedAttributes(
+  db: Db,
+  type: ContentType,
+  documentId: string,
+  locale: string | null,
+  values: Record<string, unknown>,
+): Promise<void> {
   const columns = sharedColumns(type).filter((column) => column in values);
   if (columns.length === 0 || locale === null) return;
   let query = db
@@ -52,7 +66,11 @@ export async function syncSharedAttributes(db: Db, type: ContentType, documentId
 }
 
 /** The row a new locale of an existing document takes its shared values from: another locale's draft. */
-export async function sharedSourceRow(db: Db, type: ContentType, documentId: string): Promise<Record<string, unknown> | undefined> {
+export async function sharedSourceRow(
+  db: Db,
+  type: ContentType,
+  documentId: string,
+): Promise<Record<string, unknown> | undefined> {
   if (!type.localized) return undefined;
   let query = db.selectFrom(type.table).selectAll().where('document_id', '=', documentId);
   if (type.draftAndPublish) query = query.where('published_at', 'is', null);
@@ -60,21 +78,46 @@ export async function sharedSourceRow(db: Db, type: ContentType, documentId: str
 }
 
 /** The shared scalar values of a source row, but those a body sets. */
-export function sharedValuesOf(type: ContentType, source: Record<string, unknown> | undefined, given: Set<string>): Record<string, unknown> {
+export function sharedValuesOf(
+  type: ContentType,
+  source: Record<string, unknown> | undefined,
+  given: Set<string>,
+): Record<string, unknown> {
   if (!source) return {};
-  return Object.fromEntries(sharedColumns(type).filter((column) => !given.has(column)).map((column) => [column, source[column]]));
+  return Object.fromEntries(
+    sharedColumns(type)
+      .filter((column) => !given.has(column))
+      .map((column) => [column, source[column]]),
+  );
 }
 
 /** A new locale starts with the shared media, components and zones of the source row, but those its body sets. */
-export async function copySharedNested(writers: Writers, type: ContentType, sourceId: number, newRowId: number, given: Set<string>): Promise<void> {
+export async function copySharedNested(
+  writers: Writers,
+  type: ContentType,
+  sourceId: number,
+  newRowId: number,
+  given: Set<string>,
+): Promise<void> {
   const { media, components } = sharedNestedNames(type);
   const mediaToCopy = media.filter((name) => !given.has(name));
   if (mediaToCopy.length) await writers.media.copy(type, sourceId, newRowId, mediaToCopy);
-  await writers.components.copyFields(type, sourceId, newRowId, components.filter((name) => !given.has(name)));
+  await writers.components.copyFields(
+    type,
+    sourceId,
+    newRowId,
+    components.filter((name) => !given.has(name)),
+  );
 }
 
 /** The shared media, components and zones a write set in one locale, written again on the other locales' drafts. */
-export async function syncSharedNested(writers: Writers, type: ContentType, documentId: string, locale: string | null, input: ModelInput): Promise<void> {
+export async function syncSharedNested(
+  writers: Writers,
+  type: ContentType,
+  documentId: string,
+  locale: string | null,
+  input: ModelInput,
+): Promise<void> {
   if (!type.localized || locale === null) return;
   const shared: ModelInput = {
     scalars: new Map(),
@@ -85,7 +128,12 @@ export async function syncSharedNested(writers: Writers, type: ContentType, docu
   };
   if (shared.components.size + shared.zones.size + shared.media.size === 0) return;
   for (const row of await otherLocaleRows(writers.db, type, documentId, locale, 'draft').execute()) {
-    await writers.components.writeNested(type, { id: Number(row.id), documentId, locale: row.locale as string }, shared, 'update');
+    await writers.components.writeNested(
+      type,
+      { id: Number(row.id), documentId, locale: row.locale as string },
+      shared,
+      'update',
+    );
   }
 }
 
@@ -93,13 +141,26 @@ export async function syncSharedNested(writers: Writers, type: ContentType, docu
  * A locale's version of one status was just made (published, or its draft restored): the other
  * locales' versions of that status take all its shared values.
  */
-export async function syncSharedVersion(writers: Writers, type: ContentType, documentId: string, locale: string | null, sourceId: number, status: Status): Promise<void> {
+export async function syncSharedVersion(
+  writers: Writers,
+  type: ContentType,
+  documentId: string,
+  locale: string | null,
+  sourceId: number,
+  status: Status,
+): Promise<void> {
   if (!type.localized || locale === null) return;
-  const targets = (await otherLocaleRows(writers.db, type, documentId, locale, status).execute()).map((row) => Number(row.id));
+  const targets = (await otherLocaleRows(writers.db, type, documentId, locale, status).execute()).map((row) =>
+    Number(row.id),
+  );
   if (targets.length === 0) return;
   const columns = sharedColumns(type);
   if (columns.length) {
-    const source = await writers.db.selectFrom(type.table).select(columns).where('id', '=', sourceId).executeTakeFirstOrThrow();
+    const source = await writers.db
+      .selectFrom(type.table)
+      .select(columns)
+      .where('id', '=', sourceId)
+      .executeTakeFirstOrThrow();
     await writers.db.updateTable(type.table).set(source).where('id', 'in', targets).execute();
   }
   const { media, components } = sharedNestedNames(type);

@@ -7,7 +7,14 @@ import { checkMediaReferences } from '../write/media.js';
 import { encodeScalars, enforceUniqueness, hashPasswords } from '../write/scalars.js';
 import type { WriteOptions } from './options.js';
 import { publishVersion } from './publication.js';
-import { copySharedNested, sharedAttributeNames, sharedSourceRow, sharedValuesOf, syncSharedAttributes, syncSharedNested } from './shared-attributes.js';
+import {
+  copySharedNested,
+  sharedAttributeNames,
+  sharedSourceRow,
+  sharedValuesOf,
+  syncSharedAttributes,
+  syncSharedNested,
+} from './shared-attributes.js';
 import { findDocumentRows, writersFor } from './versions-store.js';
 
 /**
@@ -36,17 +43,23 @@ export async function update(
       throw NotFoundError.missing(`No ${type.singularName} with documentId ${documentId}`);
     }
     const target = rows.find(
-      (row) => (!type.localized || row.locale === options.locale) && (!type.draftAndPublish || row.published_at === null),
+      (row) =>
+        (!type.localized || row.locale === options.locale) && (!type.draftAndPublish || row.published_at === null),
     );
     const mode = target ? 'update' : 'create';
     // A new locale of an existing document takes the shared attributes its body leaves out (or sets
     // to null) from the other locales, as Strapi fills them before validating.
     const source = target ? undefined : await sharedSourceRow(trx, type, documentId);
     const inherited = source ? sharedAttributeNames(type) : undefined;
-    const body = inherited ? Object.fromEntries(Object.entries(data).filter(([key, value]) => !(value === null && inherited.has(key)))) : data;
+    const body = inherited
+      ? Object.fromEntries(Object.entries(data).filter(([key, value]) => !(value === null && inherited.has(key))))
+      : data;
     // With draft and publish the body edits the draft, work in progress; publishing then checks the
     // whole draft with every rule (publishVersion), as Strapi 5 does.
-    const { input, errors, media } = validateInput(ctx.schema, type, body, mode, { draft: type.draftAndPublish, inherited });
+    const { input, errors, media } = validateInput(ctx.schema, type, body, mode, {
+      draft: type.draftAndPublish,
+      inherited,
+    });
     errors.push(...(await checkMediaReferences(trx, media)));
     if (errors.length) throw ValidationError.fromFieldErrors(errors);
     const values = await encodeScalars(dialect, type, input, mode, hashed);
@@ -62,7 +75,11 @@ export async function update(
     let id: number;
     if (target) {
       id = target.id;
-      await trx.updateTable(type.table).set({ ...values, updated_at: now }).where('id', '=', id).execute();
+      await trx
+        .updateTable(type.table)
+        .set({ ...values, updated_at: now })
+        .where('id', '=', id)
+        .execute();
     } else {
       id = await dialect.insertReturningId(trx, type.table, {
         ...values,
@@ -74,7 +91,9 @@ export async function update(
       });
     }
     if (source) {
-      const given = new Set([...input.components.keys(), ...input.zones.keys(), ...input.media.keys()].map((attribute) => attribute.name));
+      const given = new Set(
+        [...input.components.keys(), ...input.zones.keys(), ...input.media.keys()].map((attribute) => attribute.name),
+      );
       await copySharedNested(writers, type, Number(source.id), id, given);
     }
     await writers.components.writeNested(type, { id, documentId, locale: options.locale }, input, mode, 'refuse');
@@ -83,6 +102,7 @@ export async function update(
     await syncSharedNested(writers, type, documentId, options.locale, input);
     options.events?.wrote(id);
     await options.outbox?.row(trx, target ? 'update' : 'create', id);
-    if (type.draftAndPublish && options.status === 'published') await publishVersion(ctx, writers, type, id, documentId, options.locale, { generated });
+    if (type.draftAndPublish && options.status === 'published')
+      await publishVersion(ctx, writers, type, id, documentId, options.locale, { generated });
   });
 }

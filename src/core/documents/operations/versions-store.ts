@@ -33,7 +33,13 @@ export interface Writers {
 }
 
 /** `canLink`: which types the body's relations may name (CallerOptions.canLink; every type without it). */
-export function writersFor(ctx: DocumentContext, db: Db, events?: RowEvents, canLink?: (type: ContentType) => boolean, outbox?: WriteEvents): Writers {
+export function writersFor(
+  ctx: DocumentContext,
+  db: Db,
+  events?: RowEvents,
+  canLink?: (type: ContentType) => boolean,
+  outbox?: WriteEvents,
+): Writers {
   const relations = new RelationLinks(db, ctx, canLink);
   const media = new MediaLinks(db);
   const components = new ComponentTrees(db, ctx.database.dialect, ctx.schema, relations, media);
@@ -41,7 +47,8 @@ export function writersFor(ctx: DocumentContext, db: Db, events?: RowEvents, can
 }
 
 /** The write's events when they are about rows of `type`. */
-const eventsOf = (writers: Writers, type: ContentType): RowEvents | undefined => (writers.events?.type === type ? writers.events : undefined);
+const eventsOf = (writers: Writers, type: ContentType): RowEvents | undefined =>
+  writers.events?.type === type ? writers.events : undefined;
 
 /** The row of one version; for types without draft and publish the status is ignored. */
 export async function findVersionRow(
@@ -51,34 +58,62 @@ export async function findVersionRow(
   locale: string | null,
   status: Status,
 ): Promise<VersionRow | undefined> {
-  let query = db.selectFrom(type.table).select(['id', 'document_id', 'locale', 'published_at']).where('document_id', '=', documentId);
+  let query = db
+    .selectFrom(type.table)
+    .select(['id', 'document_id', 'locale', 'published_at'])
+    .where('document_id', '=', documentId);
   if (type.localized) query = query.where('locale', '=', locale);
   if (type.draftAndPublish) query = query.where('published_at', status === 'draft' ? 'is' : 'is not', null);
   return (await query.orderBy('id').executeTakeFirst()) as VersionRow | undefined;
 }
 
 /** Every row of a document: all statuses, and all locales unless one is named. */
-export async function findDocumentRows(db: Db, type: ContentType, documentId: string, locale?: string | null): Promise<VersionRow[]> {
-  let query = db.selectFrom(type.table).select(['id', 'document_id', 'locale', 'published_at']).where('document_id', '=', documentId);
+export async function findDocumentRows(
+  db: Db,
+  type: ContentType,
+  documentId: string,
+  locale?: string | null,
+): Promise<VersionRow[]> {
+  let query = db
+    .selectFrom(type.table)
+    .select(['id', 'document_id', 'locale', 'published_at'])
+    .where('document_id', '=', documentId);
   if (type.localized && locale) query = query.where('locale', '=', locale);
   return (await query.execute()) as VersionRow[];
 }
 
 /** Copies a version row with its components, relations and media; `publishedAt` null makes a draft. */
-export async function copyVersion(ctx: DocumentContext, writers: Writers, type: ContentType, fromId: number, publishedAt: Date | null): Promise<number> {
+export async function copyVersion(
+  ctx: DocumentContext,
+  writers: Writers,
+  type: ContentType,
+  fromId: number,
+  publishedAt: Date | null,
+): Promise<number> {
   const id = await copyRow(ctx, writers, type, fromId, publishedAt);
   await eventsOf(writers, type)?.copied(writers.db, id);
   return id;
 }
 
-async function copyRow(ctx: DocumentContext, writers: Writers, type: ContentType, fromId: number, publishedAt: Date | null): Promise<number> {
+async function copyRow(
+  ctx: DocumentContext,
+  writers: Writers,
+  type: ContentType,
+  fromId: number,
+  publishedAt: Date | null,
+): Promise<number> {
   const { db } = writers;
   const dialect = ctx.database.dialect;
   const source = await db.selectFrom(type.table).selectAll().where('id', '=', fromId).executeTakeFirstOrThrow();
   const { id: _id, ...values } = source as Record<string, unknown>;
   values.published_at = publishedAt === null ? null : dialect.encode('datetime', publishedAt);
   const toId = await dialect.insertReturningId(db, type.table, values);
-  await writers.components.copyBelow(type, fromId, toId, type.localized ? ((source.locale as string | null) ?? null) : null);
+  await writers.components.copyBelow(
+    type,
+    fromId,
+    toId,
+    type.localized ? ((source.locale as string | null) ?? null) : null,
+  );
   return toId;
 }
 

@@ -17,7 +17,20 @@ import { compileOrder } from '../../query/sql/order.js';
 import { and, statusCondition, type VersionScope } from '../../query/sql/scope.js';
 import { compileFilter, type SqlContext } from '../../query/sql/where.js';
 import type { PopulateNode, PopulateTree } from '../../query/types.js';
-import { decodeComponent, decodeDocument, DOCUMENT_ID, ID, LOCALE, readRows, rowKeys, selectList, selectWidth, visibleScalars, type Document, type Row } from '../rows.js';
+import {
+  decodeComponent,
+  decodeDocument,
+  DOCUMENT_ID,
+  ID,
+  LOCALE,
+  readRows,
+  rowKeys,
+  selectList,
+  selectWidth,
+  visibleScalars,
+  type Document,
+  type Row,
+} from '../rows.js';
 import { FILES_TABLE } from '../write/media.js';
 import type { ReadBudget } from './budget.js';
 
@@ -62,7 +75,12 @@ function groupBy<K>(rows: Row[], key: (row: Row) => K): Map<K, Row[]> {
   return groups;
 }
 
-const sqlContext = (ctx: ReadContext): SqlContext => ({ schema: ctx.schema, dialect: ctx.dialect, scope: ctx.scope, aliases: new Aliases() });
+const sqlContext = (ctx: ReadContext): SqlContext => ({
+  schema: ctx.schema,
+  dialect: ctx.dialect,
+  scope: ctx.scope,
+  aliases: new Aliases(),
+});
 
 /** Distinct values for an `in (...)` list: several owners may share a row (100 articles, one category). */
 const distinct = <T>(values: T[]): T[] => [...new Set(values)];
@@ -91,7 +109,8 @@ function ownedRows(
   order: RawBuilder<unknown>[],
   limit: number | undefined,
 ): RawBuilder<unknown> {
-  if (limit === undefined) return sql`select ${sql.join(select)} from ${from} where ${where} order by ${sql.join([...owners.partition, ...order])}`;
+  if (limit === undefined)
+    return sql`select ${sql.join(select)} from ${from} where ${where} order by ${sql.join([...owners.partition, ...order])}`;
   const ranked = sql`select ${sql.join(select)}, row_number() over (partition by ${sql.join(owners.partition)} order by ${sql.join(order)}) as ${sql.id(RANK)} from ${from} where ${where}`;
   const outerOrder = [...owners.names, RANK].map((name) => sql.ref(`w.${name}`));
   return sql`select * from (${ranked}) as w where ${sql.ref(`w.${RANK}`)} <= ${sql.lit(limit)} order by ${sql.join(outerOrder)}`;
@@ -136,7 +155,13 @@ export async function populate(ctx: ReadContext, model: Model, items: Loaded[], 
   }
 }
 
-async function populateRelation(ctx: ReadContext, model: Model, items: Loaded[], attribute: RelationAttribute, node: PopulateNode): Promise<void> {
+async function populateRelation(
+  ctx: ReadContext,
+  model: Model,
+  items: Loaded[],
+  attribute: RelationAttribute,
+  node: PopulateNode,
+): Promise<void> {
   const target = ctx.schema.contentTypes.get(attribute.target)!;
   if (ctx.canRead && !ctx.canRead(target)) return;
   const { db, dialect } = ctx;
@@ -149,7 +174,9 @@ async function populateRelation(ctx: ReadContext, model: Model, items: Loaded[],
   let itemKey: (item: Loaded) => string;
   let linkOrder: RawBuilder<unknown>;
   const tableRef = sql.table(attribute.link.table);
-  const targetStatus = ctx.everyLinkedRow ? sql<boolean>`1 = 1` : statusCondition(target, 't', ctx.scope.status, ctx.scope.publication);
+  const targetStatus = ctx.everyLinkedRow
+    ? sql<boolean>`1 = 1`
+    : statusCondition(target, 't', ctx.scope.status, ctx.scope.publication);
   if (attribute.owner) {
     const joinOn = [sql<boolean>`t.document_id = l.target_document_id`, targetStatus];
     if (target.localized) joinOn.push(sql<boolean>`t.locale = l.target_locale`);
@@ -173,17 +200,25 @@ async function populateRelation(ctx: ReadContext, model: Model, items: Loaded[],
   if (node.filters) conditions.push(compileFilter(sqlCtx, target, 't', node.filters));
   const owner = attribute.owner ? sql`l.entity_id` : sql`l.target_document_id`;
   const extra = attribute.owner ? [] : [sql`l.target_locale as ${sql.id(OWNER_LOCALE)}`];
-  const owners = attribute.owner ? { names: [OWNER], partition: [owner] } : { names: [OWNER, OWNER_LOCALE], partition: [owner, sql`l.target_locale`] };
+  const owners = attribute.owner
+    ? { names: [OWNER], partition: [owner] }
+    : { names: [OWNER, OWNER_LOCALE], partition: [owner, sql`l.target_locale`] };
   const order = node.sort?.length ? compileOrder(sqlCtx, target, 't', node.sort) : [linkOrder, sql`l.id`, sql`t.id`];
 
   if (node.count) {
-    const rows = await readRows(db, sql`select ${owner} as ${sql.id(OWNER)}, ${attribute.owner ? sql`` : sql`l.target_locale as __owner_locale, `}count(*) as count from ${from} where ${and(conditions)} group by ${owner}${attribute.owner ? sql`` : sql`, l.target_locale`}`);
+    const rows = await readRows(
+      db,
+      sql`select ${owner} as ${sql.id(OWNER)}, ${attribute.owner ? sql`` : sql`l.target_locale as __owner_locale, `}count(*) as count from ${from} where ${and(conditions)} group by ${owner}${attribute.owner ? sql`` : sql`, l.target_locale`}`,
+    );
     const counts = new Map(rows.map((row) => [ownerKey(row, 0), Number(row[row.length - 1])]));
     for (const item of items) item.value[attribute.name] = { count: counts.get(itemKey(item)) ?? 0 };
     return;
   }
   const select = [...selectList(dialect, target, 't', scalars), sql`${owner} as ${sql.id(OWNER)}`, ...extra];
-  const rows = await readBounded(ctx, ownedRows(select, from, and(conditions), owners, order, attribute.toMany ? node.limit : undefined));
+  const rows = await readBounded(
+    ctx,
+    ownedRows(select, from, and(conditions), owners, order, attribute.toMany ? node.limit : undefined),
+  );
   const width = selectWidth(target, scalars);
   const groups = groupBy(rows, (row) => ownerKey(row, width));
   spendGroups(ctx, items, groups, itemKey);
@@ -204,20 +239,56 @@ async function populateRelation(ctx: ReadContext, model: Model, items: Loaded[],
  * The component rows of `field` below the owner rows `ids`, in their order, or in `node.sort`;
  * `node.filters` keeps only the matching ones (Strapi filters and sorts components like relations).
  */
-async function componentRows(ctx: ReadContext, owner: Model, component: Component, field: string, ids: number[], scalars: ReturnType<typeof visibleScalars>, node: PopulateNode): Promise<Row[]> {
+async function componentRows(
+  ctx: ReadContext,
+  owner: Model,
+  component: Component,
+  field: string,
+  ids: number[],
+  scalars: ReturnType<typeof visibleScalars>,
+  node: PopulateNode,
+): Promise<Row[]> {
   const sqlCtx = sqlContext(ctx);
   const select = [...selectList(ctx.dialect, component, 'k', scalars), sql`c.entity_id as ${sql.id(OWNER)}`];
-  const conditions = [sql<boolean>`c.entity_id in (${sql.join(ids)})`, sql<boolean>`c.field = ${field}`, sql<boolean>`c.component_type = ${component.uid}`];
+  const conditions = [
+    sql<boolean>`c.entity_id in (${sql.join(ids)})`,
+    sql<boolean>`c.field = ${field}`,
+    sql<boolean>`c.component_type = ${component.uid}`,
+  ];
   if (node.filters) conditions.push(compileFilter(sqlCtx, component, 'k', node.filters));
   const order = node.sort?.length ? compileOrder(sqlCtx, component, 'k', node.sort) : [sql`c.ord`, sql`c.id`];
   const from = sql`${sql.table(owner.componentLinkTable)} as c join ${sql.table(component.table)} as k on k.id = c.cmp_id`;
-  return readBounded(ctx, ownedRows(select, from, and(conditions), { names: [OWNER], partition: [sql`c.entity_id`] }, order, node.count ? undefined : node.limit));
+  return readBounded(
+    ctx,
+    ownedRows(
+      select,
+      from,
+      and(conditions),
+      { names: [OWNER], partition: [sql`c.entity_id`] },
+      order,
+      node.count ? undefined : node.limit,
+    ),
+  );
 }
 
-async function populateComponent(ctx: ReadContext, model: Model, items: Loaded[], attribute: ComponentAttribute, node: PopulateNode): Promise<void> {
+async function populateComponent(
+  ctx: ReadContext,
+  model: Model,
+  items: Loaded[],
+  attribute: ComponentAttribute,
+  node: PopulateNode,
+): Promise<void> {
   const component = ctx.schema.components.get(attribute.component)!;
   const scalars = visibleScalars(component, node.fields);
-  const rows = await componentRows(ctx, model, component, attribute.name, distinct(items.map((i) => i.rowId)), scalars, node);
+  const rows = await componentRows(
+    ctx,
+    model,
+    component,
+    attribute.name,
+    distinct(items.map((i) => i.rowId)),
+    scalars,
+    node,
+  );
   const width = selectWidth(component, scalars);
   const groups = groupBy(rows, (row) => Number(row[width]));
   if (node.count) {
@@ -241,7 +312,13 @@ async function populateComponent(ctx: ReadContext, model: Model, items: Loaded[]
  * A dynamic zone: every component, or with `on` only the components it names (as Strapi), each
  * with its own fields, filters and populate.
  */
-async function populateZone(ctx: ReadContext, model: Model, items: Loaded[], attribute: DynamicZoneAttribute, node: PopulateNode): Promise<void> {
+async function populateZone(
+  ctx: ReadContext,
+  model: Model,
+  items: Loaded[],
+  attribute: DynamicZoneAttribute,
+  node: PopulateNode,
+): Promise<void> {
   // Link rows: [entity_id, cmp_id, component_type].
   const links = await readBounded(
     ctx,
@@ -259,7 +336,10 @@ async function populateZone(ctx: ReadContext, model: Model, items: Loaded[], att
     const ids = links.filter((link) => link[2] === uid).map((link) => Number(link[1]));
     const conditions = [sql<boolean>`k.id in (${sql.join(ids)})`];
     if (node.on && sub.filters) conditions.push(compileFilter(sqlContext(ctx), component, 'k', sub.filters));
-    const rows = await readRows(ctx.db, sql`select ${sql.join(selectList(ctx.dialect, component, 'k', scalars))} from ${sql.table(component.table)} as k where ${and(conditions)}`);
+    const rows = await readRows(
+      ctx.db,
+      sql`select ${sql.join(selectList(ctx.dialect, component, 'k', scalars))} from ${sql.table(component.table)} as k where ${and(conditions)}`,
+    );
     const loaded: Loaded[] = [];
     for (const row of rows) {
       const value = { __component: uid, ...decodeComponent(ctx.dialect, scalars, row, ctx.rawJson) };
@@ -281,7 +361,13 @@ function filterTree(model: Model, tree: PopulateTree): PopulateTree {
   return Object.fromEntries(Object.entries(tree).filter(([name]) => name in model.attributes));
 }
 
-async function populateMedia(ctx: ReadContext, model: Model, items: Loaded[], attribute: MediaAttribute, node: PopulateNode): Promise<void> {
+async function populateMedia(
+  ctx: ReadContext,
+  model: Model,
+  items: Loaded[],
+  attribute: MediaAttribute,
+  node: PopulateNode,
+): Promise<void> {
   const files = ctx.schema.contentTypes.get(FILE_UID);
   // As relations: media the caller may not read (the upload plugin's `find`) is left out.
   if (!files || (ctx.canRead && !ctx.canRead(files))) return;
@@ -290,22 +376,35 @@ async function populateMedia(ctx: ReadContext, model: Model, items: Loaded[], at
   const from = sql`${sql.table(MEDIA_LINK_TABLE)} as m join ${sql.table(FILES_TABLE)} as f on f.id = m.file_id`;
   const where = sql<boolean>`m.related_type = ${model.uid} and m.field = ${attribute.name} and m.related_id in (${sql.join(distinct(items.map((i) => i.rowId)))})`;
   const owners = { names: [OWNER], partition: [sql`m.related_id`] };
-  const rows = await readBounded(ctx, ownedRows(select, from, where, owners, [sql`m.ord`, sql`m.id`], attribute.multiple ? node.limit : undefined));
+  const rows = await readBounded(
+    ctx,
+    ownedRows(select, from, where, owners, [sql`m.ord`, sql`m.id`], attribute.multiple ? node.limit : undefined),
+  );
   const width = selectWidth(files, scalars);
   const groups = groupBy(rows, (row) => Number(row[width]));
   spendGroups(ctx, items, groups, (item) => item.rowId);
   for (const item of items) {
-    const values = (groups.get(item.rowId) ?? []).map((row) => decodeDocument(ctx.dialect, files, row, scalars, node.fields, ctx.rawJson));
+    const values = (groups.get(item.rowId) ?? []).map((row) =>
+      decodeDocument(ctx.dialect, files, row, scalars, node.fields, ctx.rawJson),
+    );
     item.value[attribute.name] = attribute.multiple ? values : (values[0] ?? null);
   }
 }
 
 /** The same documents in their other locales, in the version the request reads. */
-async function populateLocalizations(ctx: ReadContext, type: ContentType, items: Loaded[], node: PopulateNode): Promise<void> {
+async function populateLocalizations(
+  ctx: ReadContext,
+  type: ContentType,
+  items: Loaded[],
+  node: PopulateNode,
+): Promise<void> {
   if (!type.localized) return;
   const scalars = visibleScalars(type, node.fields);
   const documentIds = [...new Set(items.map((i) => i.documentId!))];
-  const rows = await readBounded(ctx, sql`select ${sql.join(selectList(ctx.dialect, type, 't', scalars))} from ${sql.table(type.table)} as t where t.document_id in (${sql.join(documentIds)}) and ${statusCondition(type, 't', ctx.scope.status, ctx.scope.publication)} order by t.locale`);
+  const rows = await readBounded(
+    ctx,
+    sql`select ${sql.join(selectList(ctx.dialect, type, 't', scalars))} from ${sql.table(type.table)} as t where t.document_id in (${sql.join(documentIds)}) and ${statusCondition(type, 't', ctx.scope.status, ctx.scope.publication)} order by t.locale`,
+  );
   const groups = groupBy(rows, (row) => row[DOCUMENT_ID] as string);
   const others = items.map((item) => (groups.get(item.documentId!) ?? []).filter((row) => row[LOCALE] !== item.locale));
   ctx.budget.spend(others.reduce((sum, list) => sum + list.length, 0));

@@ -33,12 +33,26 @@ export class ComponentTrees {
    * row does not have means: `refuse` (the row the client addressed: a 400, as Strapi answers) or
    * `new` (another row given the same values, such as another locale's shared components).
    */
-  async writeNested(model: Model, row: OwnerRow, input: ModelInput, mode: 'create' | 'update', foreignIds: 'refuse' | 'new' = 'new'): Promise<void> {
+  async writeNested(
+    model: Model,
+    row: OwnerRow,
+    input: ModelInput,
+    mode: 'create' | 'update',
+    foreignIds: 'refuse' | 'new' = 'new',
+  ): Promise<void> {
     for (const [attribute, value] of input.components) {
       const items = value === null ? [] : Array.isArray(value) ? value : [value];
-      await this.writeField(model, row, attribute, items.map((item) => ({ ...item, component: attribute.component })), mode, foreignIds);
+      await this.writeField(
+        model,
+        row,
+        attribute,
+        items.map((item) => ({ ...item, component: attribute.component })),
+        mode,
+        foreignIds,
+      );
     }
-    for (const [attribute, value] of input.zones) await this.writeField(model, row, attribute, value ?? [], mode, foreignIds);
+    for (const [attribute, value] of input.zones)
+      await this.writeField(model, row, attribute, value ?? [], mode, foreignIds);
     const owner = mode === 'create' ? { ...row, fresh: true } : row;
     for (const [attribute, value] of input.relations) await this.relations.apply(model, owner, attribute, value);
     for (const [attribute, value] of input.media) await this.media.set(model, row.id, attribute, value);
@@ -46,7 +60,10 @@ export class ComponentTrees {
 
   private async links(model: Model, entityIds: number[], field?: string): Promise<LinkRow[]> {
     if (entityIds.length === 0 || !hasComponentAttributes(model)) return [];
-    let query = shaped<ComponentLinkRow>(this.db).selectFrom(model.componentLinkTable).selectAll().where('entity_id', 'in', entityIds);
+    let query = shaped<ComponentLinkRow>(this.db)
+      .selectFrom(model.componentLinkTable)
+      .selectAll()
+      .where('entity_id', 'in', entityIds);
     if (field) query = query.where('field', '=', field);
     return query.orderBy('ord').execute();
   }
@@ -65,7 +82,11 @@ export class ComponentTrees {
     // document's component, or the published version's while the draft is written) is refused, as
     // Strapi 5 does; on create ids are ignored.
     const kept = new Set<string>();
-    const foreign = items.some((item) => item.id !== undefined && !existing.some((link) => link.cmp_id === item.id && link.component_type === item.component));
+    const foreign = items.some(
+      (item) =>
+        item.id !== undefined &&
+        !existing.some((link) => link.cmp_id === item.id && link.component_type === item.component),
+    );
     if (foreign && mode === 'update' && foreignIds === 'refuse') {
       throw new ApplicationError(`Some of the provided components in ${attribute.name} are not related to the entity`);
     }
@@ -89,16 +110,34 @@ export class ComponentTrees {
       const values = await encodeScalars(this.dialect, component, item.input, itemMode);
       let id = item.id;
       if (id === undefined) id = await this.dialect.insertReturningId(this.db, component.table, values);
-      else if (Object.keys(values).length) await this.db.updateTable(component.table).set(values).where('id', '=', id).execute();
+      else if (Object.keys(values).length)
+        await this.db.updateTable(component.table).set(values).where('id', '=', id).execute();
       // A component row carries its document's locale: its relations follow it as the document's do.
-      await this.writeNested(component, { id, documentId: null, locale: ownerRow.locale }, item.input, itemMode, foreignIds);
+      await this.writeNested(
+        component,
+        { id, documentId: null, locale: ownerRow.locale },
+        item.input,
+        itemMode,
+        foreignIds,
+      );
       ids.push({ id, component: item.component });
     }
-    if (existing.length) await this.db.deleteFrom(owner.componentLinkTable).where('entity_id', '=', ownerId).where('field', '=', attribute.name).execute();
+    if (existing.length)
+      await this.db
+        .deleteFrom(owner.componentLinkTable)
+        .where('entity_id', '=', ownerId)
+        .where('field', '=', attribute.name)
+        .execute();
     await insertMany(
       this.db,
       owner.componentLinkTable,
-      ids.map(({ id, component }, index) => ({ entity_id: ownerId, cmp_id: id, component_type: component, field: attribute.name, ord: index + 1 })),
+      ids.map(({ id, component }, index) => ({
+        entity_id: ownerId,
+        cmp_id: id,
+        component_type: component,
+        field: attribute.name,
+        ord: index + 1,
+      })),
     );
   }
 
@@ -106,14 +145,22 @@ export class ComponentTrees {
   private async deleteComponents(linkTable: string, links: LinkRow[]): Promise<void> {
     if (links.length === 0) return;
     const byType = new Map<string, number[]>();
-    for (const link of links) byType.set(link.component_type, [...(byType.get(link.component_type) ?? []), link.cmp_id]);
+    for (const link of links)
+      byType.set(link.component_type, [...(byType.get(link.component_type) ?? []), link.cmp_id]);
     for (const [uid, ids] of byType) {
       const component = this.schema.components.get(uid);
       if (!component) continue;
       await this.deleteBelow(component, ids);
       await this.db.deleteFrom(component.table).where('id', 'in', ids).execute();
     }
-    await this.db.deleteFrom(linkTable).where('id', 'in', links.map((l) => l.id)).execute();
+    await this.db
+      .deleteFrom(linkTable)
+      .where(
+        'id',
+        'in',
+        links.map((l) => l.id),
+      )
+      .execute();
   }
 
   /** Deletes what hangs below rows of a model: their components (recursively), relation and media links. */
@@ -149,12 +196,18 @@ export class ComponentTrees {
     await this.deleteComponents(model.componentLinkTable, links);
   }
 
-  private async copyComponents(model: Model, links: LinkRow[], toId: number, locale: string | null = null): Promise<void> {
+  private async copyComponents(
+    model: Model,
+    links: LinkRow[],
+    toId: number,
+    locale: string | null = null,
+  ): Promise<void> {
     if (links.length === 0) return;
     // The source rows in one statement per component type, not one per component.
     const sources = new Map<string, Map<number, Record<string, unknown>>>();
     const byType = new Map<string, number[]>();
-    for (const link of links) byType.set(link.component_type, [...(byType.get(link.component_type) ?? []), link.cmp_id]);
+    for (const link of links)
+      byType.set(link.component_type, [...(byType.get(link.component_type) ?? []), link.cmp_id]);
     for (const [uid, ids] of byType) {
       const component = this.schema.components.get(uid);
       if (!component) continue;
@@ -169,7 +222,13 @@ export class ComponentTrees {
       const { id: _id, ...values } = source;
       const newId = await this.dialect.insertReturningId(this.db, component.table, values);
       await this.copyBelow(component, link.cmp_id, newId, locale);
-      copies.push({ entity_id: toId, cmp_id: newId, component_type: link.component_type, field: link.field, ord: link.ord });
+      copies.push({
+        entity_id: toId,
+        cmp_id: newId,
+        component_type: link.component_type,
+        field: link.field,
+        ord: link.ord,
+      });
     }
     await insertMany(this.db, model.componentLinkTable, copies);
   }

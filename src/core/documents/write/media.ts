@@ -16,15 +16,31 @@ export function isAllowedType(attribute: MediaAttribute, mime: string): boolean 
   const allowed = attribute.allowedTypes;
   if (!allowed || allowed.length === 0) return true;
   const family = mime.split('/')[0];
-  const category = family === 'image' ? 'images' : family === 'video' ? 'videos' : family === 'audio' ? 'audios' : 'files';
+  const category =
+    family === 'image' ? 'images' : family === 'video' ? 'videos' : family === 'audio' ? 'audios' : 'files';
   return allowed.includes(category);
 }
 
-function allowedTypesFieldError(attribute: MediaAttribute, path: (string | number)[], fileId: number, mime: string): FieldError {
-  return { path, message: `${attribute.name} accepts ${attribute.allowedTypes!.join(', ')}; file ${fileId} is ${mime}`, name: 'ValidationError', value: fileId };
+function allowedTypesFieldError(
+  attribute: MediaAttribute,
+  path: (string | number)[],
+  fileId: number,
+  mime: string,
+): FieldError {
+  return {
+    path,
+    message: `${attribute.name} accepts ${attribute.allowedTypes!.join(', ')}; file ${fileId} is ${mime}`,
+    name: 'ValidationError',
+    value: fileId,
+  };
 }
 
-function allowedTypesError(attribute: MediaAttribute, path: (string | number)[], fileId: number, mime: string): ValidationError {
+function allowedTypesError(
+  attribute: MediaAttribute,
+  path: (string | number)[],
+  fileId: number,
+  mime: string,
+): ValidationError {
   return ValidationError.fromFieldErrors([allowedTypesFieldError(attribute, path, fileId, mime)]);
 }
 
@@ -38,7 +54,12 @@ export async function checkMediaReferences(db: Db, references: MediaReference[])
   for (const { attribute, ids: named, path } of references) {
     const missing = named.filter((id) => !mimes.has(id));
     if (missing.length) {
-      errors.push({ path, message: `${attribute.name}: no file with id ${missing.join(', ')}`, name: 'ValidationError', value: missing });
+      errors.push({
+        path,
+        message: `${attribute.name}: no file with id ${missing.join(', ')}`,
+        name: 'ValidationError',
+        value: missing,
+      });
     }
     for (const id of named.filter((id) => mimes.has(id) && !isAllowedType(attribute, mimes.get(id)!))) {
       errors.push(allowedTypesFieldError(attribute, path, id, mimes.get(id)!));
@@ -59,11 +80,17 @@ export class MediaLinks {
       const missing = ids.filter((id) => !mimes.has(id));
       if (missing.length) {
         throw ValidationError.fromFieldErrors([
-          { path: [attribute.name], message: `${attribute.name}: no file with id ${missing.join(', ')}`, name: 'ValidationError', value: missing },
+          {
+            path: [attribute.name],
+            message: `${attribute.name}: no file with id ${missing.join(', ')}`,
+            name: 'ValidationError',
+            value: missing,
+          },
         ]);
       }
       for (const id of ids) {
-        if (!isAllowedType(attribute, mimes.get(id)!)) throw allowedTypesError(attribute, [attribute.name], id, mimes.get(id)!);
+        if (!isAllowedType(attribute, mimes.get(id)!))
+          throw allowedTypesError(attribute, [attribute.name], id, mimes.get(id)!);
       }
     }
     await this.db
@@ -75,7 +102,13 @@ export class MediaLinks {
     await insertMany(
       this.db,
       MEDIA_LINK_TABLE,
-      ids.map((fileId, index) => ({ file_id: fileId, related_id: rowId, related_type: model.uid, field: attribute.name, ord: index + 1 })),
+      ids.map((fileId, index) => ({
+        file_id: fileId,
+        related_id: rowId,
+        related_type: model.uid,
+        field: attribute.name,
+        ord: index + 1,
+      })),
     );
   }
 
@@ -88,13 +121,21 @@ export class MediaLinks {
       .where('related_id', '=', fromId)
       .where('related_type', '=', model.uid);
     if (fields) select = select.where('field', 'in', fields);
-    await this.db.insertInto(MEDIA_LINK_TABLE).columns(['file_id', 'related_id', 'related_type', 'field', 'ord']).expression(select).execute();
+    await this.db
+      .insertInto(MEDIA_LINK_TABLE)
+      .columns(['file_id', 'related_id', 'related_type', 'field', 'ord'])
+      .expression(select)
+      .execute();
   }
 
   /** Appends a file to an attribute of rows (a single media attribute is replaced). */
   async attach(model: Model, rowIds: number[], attribute: MediaAttribute, fileId: number): Promise<void> {
     for (const rowId of rowIds) {
-      const links = this.db.deleteFrom(MEDIA_LINK_TABLE).where('related_id', '=', rowId).where('related_type', '=', model.uid).where('field', '=', attribute.name);
+      const links = this.db
+        .deleteFrom(MEDIA_LINK_TABLE)
+        .where('related_id', '=', rowId)
+        .where('related_type', '=', model.uid)
+        .where('field', '=', attribute.name);
       let ord = 1;
       if (!attribute.multiple) await links.execute();
       else {
@@ -108,7 +149,9 @@ export class MediaLinks {
           .executeTakeFirst();
         ord = Number(last?.ord ?? 0) + 1;
       }
-      await insertMany(this.db, MEDIA_LINK_TABLE, [{ file_id: fileId, related_id: rowId, related_type: model.uid, field: attribute.name, ord }]);
+      await insertMany(this.db, MEDIA_LINK_TABLE, [
+        { file_id: fileId, related_id: rowId, related_type: model.uid, field: attribute.name, ord },
+      ]);
     }
   }
 
@@ -120,7 +163,10 @@ export class MediaLinks {
   /** Removes rows' media links (only those of `fields` when given). */
   async deleteFor(model: Model, rowIds: number[], fields?: string[]): Promise<void> {
     if (rowIds.length === 0 || (fields && fields.length === 0) || !hasMediaAttributes(model)) return;
-    let query = this.db.deleteFrom(MEDIA_LINK_TABLE).where('related_type', '=', model.uid).where('related_id', 'in', rowIds);
+    let query = this.db
+      .deleteFrom(MEDIA_LINK_TABLE)
+      .where('related_type', '=', model.uid)
+      .where('related_id', 'in', rowIds);
     if (fields) query = query.where('field', 'in', fields);
     await query.execute();
   }
@@ -131,4 +177,5 @@ export class MediaLinks {
  * media attributes has none, and publishing a document with four quote components spares eight
  * statements.
  */
-const hasMediaAttributes = (model: Model): boolean => Object.values(model.attributes).some((attribute) => attribute.kind === 'media');
+const hasMediaAttributes = (model: Model): boolean =>
+  Object.values(model.attributes).some((attribute) => attribute.kind === 'media');

@@ -64,7 +64,8 @@ export async function detachFromOtherOwners(
   const owners = rowsOfStatus(db, type, target.draftAndPublish ? status : null).where('document_id', '!=', documentId);
   for (const key of targets) {
     let query = db.deleteFrom(attribute.link.table).where('target_document_id', '=', key.documentId);
-    query = key.locale === null ? query.where('target_locale', 'is', null) : query.where('target_locale', '=', key.locale);
+    query =
+      key.locale === null ? query.where('target_locale', 'is', null) : query.where('target_locale', '=', key.locale);
     await query.where('entity_id', 'in', owners).execute();
   }
 }
@@ -78,12 +79,22 @@ export async function detachFromOtherOwners(
  *   `mappedBy`) are rebuilt from the copied version's: publishing a target that lists an owner
  *   links the owner's published version to it, and unlinks the published owners it no longer lists.
  */
-export async function settleCopiedVersion(db: Db, schema: Schema, type: ContentType, row: { id: number; documentId: string; locale: string | null }, status: Status): Promise<void> {
+export async function settleCopiedVersion(
+  db: Db,
+  schema: Schema,
+  type: ContentType,
+  row: { id: number; documentId: string; locale: string | null },
+  status: Status,
+): Promise<void> {
   for (const link of schema.linkTables) {
     if (link.ownerUid !== type.uid) continue;
     const attribute = type.attributes[link.ownerAttribute] as RelationAttribute;
     if (!takesTargetFromOtherOwners(type, attribute)) continue;
-    const rows = await shaped<LinkRow>(db).selectFrom(link.table).select(['target_document_id', 'target_locale']).where('entity_id', '=', row.id).execute();
+    const rows = await shaped<LinkRow>(db)
+      .selectFrom(link.table)
+      .select(['target_document_id', 'target_locale'])
+      .where('entity_id', '=', row.id)
+      .execute();
     const targets = rows.map((r) => ({ documentId: r.target_document_id, locale: r.target_locale }));
     await detachFromOtherOwners(db, schema, type, row.documentId, status, attribute, targets);
   }
@@ -101,7 +112,13 @@ export async function settleCopiedVersion(db: Db, schema: Schema, type: ContentT
  * The links of `status` owner versions to `self`, made the same as those of the other status:
  * links already there keep their place in their owner's list, new ones go to its end, as Strapi's.
  */
-async function rebuildInverseLinks(db: Db, link: LinkTable, ownerType: ContentType, self: TargetKey, status: Status): Promise<void> {
+async function rebuildInverseLinks(
+  db: Db,
+  link: LinkTable,
+  ownerType: ContentType,
+  self: TargetKey,
+  status: Status,
+): Promise<void> {
   const ownerAttribute = ownerType.attributes[link.ownerAttribute] as RelationAttribute;
   const other: Status = status === 'published' ? 'draft' : 'published';
   const listedAt = (at: Status) => {
@@ -111,7 +128,11 @@ async function rebuildInverseLinks(db: Db, link: LinkTable, ownerType: ContentTy
       .select(['l.id as link_id', 'o.document_id as document_id', 'o.locale as locale', 'l.entity_ord as entity_ord'])
       .where('o.published_at', at === 'draft' ? 'is' : 'is not', null)
       .where('l.target_document_id', '=', self.documentId);
-    return (self.locale === null ? query.where('l.target_locale', 'is', null) : query.where('l.target_locale', '=', self.locale)).execute();
+    return (
+      self.locale === null
+        ? query.where('l.target_locale', 'is', null)
+        : query.where('l.target_locale', '=', self.locale)
+    ).execute();
   };
   const ownerKey = (row: { document_id: unknown; locale: unknown }) => `${row.document_id}\u0000${row.locale ?? ''}`;
   const [wanted, current] = [await listedAt(other), await listedAt(status)];
@@ -122,7 +143,8 @@ async function rebuildInverseLinks(db: Db, link: LinkTable, ownerType: ContentTy
   if (gone.length) await db.deleteFrom(link.table).where('id', 'in', gone).execute();
   for (const row of current) {
     const entityOrd = wantedBy.get(ownerKey(row))?.entity_ord;
-    if (entityOrd !== undefined && entityOrd !== row.entity_ord) await db.updateTable(link.table).set({ entity_ord: entityOrd }).where('id', '=', Number(row.link_id)).execute();
+    if (entityOrd !== undefined && entityOrd !== row.entity_ord)
+      await db.updateTable(link.table).set({ entity_ord: entityOrd }).where('id', '=', Number(row.link_id)).execute();
   }
   const missing = wanted.filter((row) => !currentBy.has(ownerKey(row)));
   if (missing.length === 0) return;
@@ -136,7 +158,11 @@ async function rebuildInverseLinks(db: Db, link: LinkTable, ownerType: ContentTy
     const ownerId = Number(counterpart.id);
     let targetOrd = 1;
     if (ownerAttribute.toMany) {
-      const max = await db.selectFrom(link.table).select((eb) => eb.fn.max('target_ord').as('max_ord')).where('entity_id', '=', ownerId).executeTakeFirst();
+      const max = await db
+        .selectFrom(link.table)
+        .select((eb) => eb.fn.max('target_ord').as('max_ord'))
+        .where('entity_id', '=', ownerId)
+        .executeTakeFirst();
       targetOrd = Number(max?.max_ord ?? 0) + 1;
     } else {
       // The owner's side holds one target: this one replaces the owner version's previous one.
@@ -144,7 +170,13 @@ async function rebuildInverseLinks(db: Db, link: LinkTable, ownerType: ContentTy
     }
     await db
       .insertInto(link.table)
-      .values({ entity_id: ownerId, target_document_id: self.documentId, target_locale: self.locale, target_ord: targetOrd, entity_ord: entry.entity_ord })
+      .values({
+        entity_id: ownerId,
+        target_document_id: self.documentId,
+        target_locale: self.locale,
+        target_ord: targetOrd,
+        entity_ord: entry.entity_ord,
+      })
       .execute();
   }
 }

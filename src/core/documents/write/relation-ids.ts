@@ -27,7 +27,13 @@ function namesIds(input: RelationInput): boolean {
  * The input with every entry id replaced by its document (and locale, unless the ref names one).
  * `visible` false: the writer may not read `target`, whose ids are all unknown to it.
  */
-export async function resolveEntryIds(db: Db, target: ContentType, attribute: RelationAttribute, input: RelationInput, visible = true): Promise<RelationInput> {
+export async function resolveEntryIds(
+  db: Db,
+  target: ContentType,
+  attribute: RelationAttribute,
+  input: RelationInput,
+  visible = true,
+): Promise<RelationInput> {
   if (!namesIds(input)) return input;
   const refs = [...(input.set ?? []), ...(input.connect ?? []), ...(input.disconnect ?? [])];
   const ids = new Set<number>();
@@ -36,11 +42,24 @@ export async function resolveEntryIds(db: Db, target: ContentType, attribute: Re
     const anchor = anchorOf(ref.position);
     if (typeof anchor === 'number') ids.add(anchor);
   }
-  const rows = visible ? await db.selectFrom(target.table).select(['id', 'document_id', 'locale']).where('id', 'in', [...ids]).execute() : [];
-  const byId = new Map(rows.map((row) => [Number(row.id), { documentId: row.document_id as string, locale: (row.locale as string | null) ?? undefined }]));
+  const rows = visible
+    ? await db
+        .selectFrom(target.table)
+        .select(['id', 'document_id', 'locale'])
+        .where('id', 'in', [...ids])
+        .execute()
+    : [];
+  const byId = new Map(
+    rows.map((row) => [
+      Number(row.id),
+      { documentId: row.document_id as string, locale: (row.locale as string | null) ?? undefined },
+    ]),
+  );
 
   const fail = (path: Path, message: string, value: unknown): never => {
-    throw ValidationError.fromFieldErrors([{ path: [attribute.name, ...path], message, name: 'ValidationError', value }]);
+    throw ValidationError.fromFieldErrors([
+      { path: [attribute.name, ...path], message, name: 'ValidationError', value },
+    ]);
   };
   const resolve = (ref: RelationRef, path: Path): RelationRef | undefined => {
     let resolved = ref;
@@ -51,13 +70,26 @@ export async function resolveEntryIds(db: Db, target: ContentType, attribute: Re
         fail(path, `${attribute.name}: no ${target.singularName} with id ${ref.id}`, ref.id);
       }
       const { id: _id, ...rest } = ref;
-      resolved = { ...rest, documentId: row!.documentId, locale: ref.locale ?? (target.localized ? row!.locale : undefined), byId: true };
+      resolved = {
+        ...rest,
+        documentId: row!.documentId,
+        locale: ref.locale ?? (target.localized ? row!.locale : undefined),
+        byId: true,
+      };
     }
     const anchor = anchorOf(ref.position);
     if (typeof anchor === 'number') {
       const row = byId.get(anchor);
-      if (!row) fail([...path, 'position'], `${attribute.name}: no ${target.singularName} with id ${anchor} to position against`, anchor);
-      resolved = { ...resolved, position: 'before' in ref.position! ? { before: row!.documentId } : { after: row!.documentId } };
+      if (!row)
+        fail(
+          [...path, 'position'],
+          `${attribute.name}: no ${target.singularName} with id ${anchor} to position against`,
+          anchor,
+        );
+      resolved = {
+        ...resolved,
+        position: 'before' in ref.position! ? { before: row!.documentId } : { after: row!.documentId },
+      };
     }
     return resolved;
   };

@@ -13,7 +13,12 @@ import type { ContentType, LinkTable, RelationAttribute, Schema } from '../../sc
 import { takesTargetFromOtherOwners, type TargetKey } from './relation-exclusivity.js';
 
 /** Documents whose versions link to any of the target documents through `link`. */
-async function ownersLinkedTo(db: Db, link: LinkTable, ownerType: ContentType, targetDocumentIds: string[]): Promise<string[]> {
+async function ownersLinkedTo(
+  db: Db,
+  link: LinkTable,
+  ownerType: ContentType,
+  targetDocumentIds: string[],
+): Promise<string[]> {
   if (targetDocumentIds.length === 0) return [];
   const rows = await db
     .selectFrom(`${link.table} as l`)
@@ -36,7 +41,14 @@ async function lockByTable(db: Db, dialect: Dialect, documents: Map<string, Set<
  * (lockSettledOwners). All of them are locked here at once: locked in two steps, two such writers
  * could each hold an owner the other waits for.
  */
-export async function lockInverseOwners(db: Db, dialect: Dialect, link: LinkTable, ownerType: ContentType, self: TargetKey, named: string[]): Promise<void> {
+export async function lockInverseOwners(
+  db: Db,
+  dialect: Dialect,
+  link: LinkTable,
+  ownerType: ContentType,
+  self: TargetKey,
+  named: string[],
+): Promise<void> {
   if (!dialect.rowLocks) return;
   const documentIds = new Set(named);
   for (const documentId of await ownersLinkedTo(db, link, ownerType, [self.documentId])) documentIds.add(documentId);
@@ -44,9 +56,23 @@ export async function lockInverseOwners(db: Db, dialect: Dialect, link: LinkTabl
 }
 
 /** Taking targets from other owner documents changes those documents' links. */
-export async function lockOtherOwners(db: Db, dialect: Dialect, ownerType: ContentType, documentId: string, link: LinkTable, targets: TargetKey[]): Promise<void> {
+export async function lockOtherOwners(
+  db: Db,
+  dialect: Dialect,
+  ownerType: ContentType,
+  documentId: string,
+  link: LinkTable,
+  targets: TargetKey[],
+): Promise<void> {
   if (!dialect.rowLocks) return;
-  const others = (await ownersLinkedTo(db, link, ownerType, targets.map((t) => t.documentId))).filter((owner) => owner !== documentId);
+  const others = (
+    await ownersLinkedTo(
+      db,
+      link,
+      ownerType,
+      targets.map((t) => t.documentId),
+    )
+  ).filter((owner) => owner !== documentId);
   await lockDocuments(db, dialect, ownerType.table, others);
 }
 
@@ -54,7 +80,13 @@ export async function lockOtherOwners(db: Db, dialect: Dialect, ownerType: Conte
  * A version was copied (publish, discard draft) and its relations are about to be settled
  * (settleCopiedVersion): other owners of its one-to-any targets, and owners linking to it.
  */
-export async function lockSettledOwners(db: Db, dialect: Dialect, schema: Schema, type: ContentType, row: { id: number; documentId: string }): Promise<void> {
+export async function lockSettledOwners(
+  db: Db,
+  dialect: Dialect,
+  schema: Schema,
+  type: ContentType,
+  row: { id: number; documentId: string },
+): Promise<void> {
   if (!dialect.rowLocks) return;
   const documents = new Map<string, Set<string>>();
   const add = (table: string, ids: string[]) => {
@@ -63,9 +95,24 @@ export async function lockSettledOwners(db: Db, dialect: Dialect, schema: Schema
     documents.set(table, set);
   };
   for (const link of schema.linkTables) {
-    if (link.ownerUid === type.uid && takesTargetFromOtherOwners(type, type.attributes[link.ownerAttribute] as RelationAttribute)) {
-      const targets = await shaped<LinkRow>(db).selectFrom(link.table).select('target_document_id').where('entity_id', '=', row.id).execute();
-      add(type.table, await ownersLinkedTo(db, link, type, targets.map((t) => t.target_document_id)));
+    if (
+      link.ownerUid === type.uid &&
+      takesTargetFromOtherOwners(type, type.attributes[link.ownerAttribute] as RelationAttribute)
+    ) {
+      const targets = await shaped<LinkRow>(db)
+        .selectFrom(link.table)
+        .select('target_document_id')
+        .where('entity_id', '=', row.id)
+        .execute();
+      add(
+        type.table,
+        await ownersLinkedTo(
+          db,
+          link,
+          type,
+          targets.map((t) => t.target_document_id),
+        ),
+      );
     }
     const ownerType = schema.contentTypes.get(link.ownerUid);
     if (link.targetUid === type.uid && link.inverseAttribute !== undefined && ownerType?.draftAndPublish) {
@@ -76,13 +123,21 @@ export async function lockSettledOwners(db: Db, dialect: Dialect, schema: Schema
 }
 
 /** A deleted document leaves every relation that pointed to it: the owners of those links. */
-export async function lockTargetingOwners(db: Db, dialect: Dialect, schema: Schema, type: ContentType, documentId: string): Promise<void> {
+export async function lockTargetingOwners(
+  db: Db,
+  dialect: Dialect,
+  schema: Schema,
+  type: ContentType,
+  documentId: string,
+): Promise<void> {
   if (!dialect.rowLocks) return;
   const documents = new Map<string, Set<string>>();
   for (const link of schema.linkTables) {
     const ownerType = schema.contentTypes.get(link.ownerUid);
     if (link.targetUid !== type.uid || !ownerType) continue;
-    const owners = (await ownersLinkedTo(db, link, ownerType, [documentId])).filter((owner) => owner !== documentId || ownerType !== type);
+    const owners = (await ownersLinkedTo(db, link, ownerType, [documentId])).filter(
+      (owner) => owner !== documentId || ownerType !== type,
+    );
     documents.set(ownerType.table, new Set([...(documents.get(ownerType.table) ?? []), ...owners]));
   }
   await lockByTable(db, dialect, documents);

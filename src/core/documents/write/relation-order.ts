@@ -42,7 +42,8 @@ export class ConnectOrderError extends Error {
 const anchorOf = (position: OrderPosition | undefined): string | undefined =>
   position && 'before' in position ? position.before : position && 'after' in position ? position.after : undefined;
 
-const samePosition = (a: OrderPosition | undefined, b: OrderPosition | undefined): boolean => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+const samePosition = (a: OrderPosition | undefined, b: OrderPosition | undefined): boolean =>
+  JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
 
 /** Exact repeats dropped; the same key at two different positions refused. */
 function withoutRepeats(connect: ConnectStep[]): ConnectStep[] {
@@ -51,7 +52,12 @@ function withoutRepeats(connect: ConnectStep[]): ConnectStep[] {
   for (const step of connect) {
     const earlier = byKey.get(step.key);
     if (earlier && samePosition(earlier.position, step.position)) continue;
-    if (earlier) throw new ConnectOrderError(`The relation with id ${step.key} is already connected. You cannot connect the same relation twice.`, step.index, step.key);
+    if (earlier)
+      throw new ConnectOrderError(
+        `The relation with id ${step.key} is already connected. You cannot connect the same relation twice.`,
+        step.index,
+        step.key,
+      );
     byKey.set(step.key, step);
     out.push(step);
   }
@@ -82,7 +88,10 @@ function reanchored(current: string[], removed: Set<string>, connect: ConnectSte
     let previous = neighbour(anchor, -1);
     const next = neighbour(anchor, 1);
     for (const step of [...before, ...after]) {
-      moved.set(step, previous !== undefined ? { after: previous } : next !== undefined ? { before: next } : { start: true });
+      moved.set(
+        step,
+        previous !== undefined ? { after: previous } : next !== undefined ? { before: next } : { start: true },
+      );
       previous = step.key;
     }
   }
@@ -119,7 +128,12 @@ function sorted(connect: ConnectStep[], linked: Set<string>, strict: boolean): C
       visit(anchorStep, new Set([...branch, step.key]));
       out.push(step);
     } else if (strict) {
-      throw new ConnectOrderError(`The relation with id ${step.key} needs its anchor ${anchor} to be connected first.`, step.index, step.key, anchor);
+      throw new ConnectOrderError(
+        `The relation with id ${step.key} needs its anchor ${anchor} to be connected first.`,
+        step.index,
+        step.key,
+        anchor,
+      );
     } else out.push({ ...step, position: { end: true } });
   };
   for (const step of connect) visit(step, new Set());
@@ -127,7 +141,12 @@ function sorted(connect: ConnectStep[], linked: Set<string>, strict: boolean): C
 }
 
 /** The list after a partial write (`connect` and `disconnect`), from the current list; `strict: false` is Strapi's `options: { strict: false }`. */
-export function orderAfterConnect(current: string[], disconnect: string[], connect: ConnectStep[], strict = true): string[] {
+export function orderAfterConnect(
+  current: string[],
+  disconnect: string[],
+  connect: ConnectStep[],
+  strict = true,
+): string[] {
   const steps = withoutRepeats(connect);
   const connected = new Set(steps.map((step) => step.key));
   const removed = new Set(disconnect.filter((key) => !connected.has(key)));
@@ -142,7 +161,12 @@ export function orderAfterConnect(current: string[], disconnect: string[], conne
       const anchor = anchorOf(position)!;
       const at = list.indexOf(anchor);
       // Only an item anchored on itself gets here (Strapi answers a 500).
-      if (at < 0) throw new ConnectOrderError(`The relation with id ${step.key} cannot be positioned relative to itself.`, step.index, step.key);
+      if (at < 0)
+        throw new ConnectOrderError(
+          `The relation with id ${step.key} cannot be positioned relative to itself.`,
+          step.index,
+          step.key,
+        );
       list.splice('before' in position ? at : at + 1, 0, step.key);
     }
   }

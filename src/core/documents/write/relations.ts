@@ -8,8 +8,20 @@ import type { Status } from '../../query/types.js';
 import type { RelationInput, RelationRef } from '../input.js';
 import { insertMany } from './insert.js';
 import { anchorOf, resolveEntryIds } from './relation-ids.js';
-import { ConnectOrderError, orderAfterConnect, orderAfterSet, type ConnectStep, type OrderPosition } from './relation-order.js';
-import { detachFromOtherOwners, rowsOfStatus, statusOfRow, takesTargetFromOtherOwners, type TargetKey } from './relation-exclusivity.js';
+import {
+  ConnectOrderError,
+  orderAfterConnect,
+  orderAfterSet,
+  type ConnectStep,
+  type OrderPosition,
+} from './relation-order.js';
+import {
+  detachFromOtherOwners,
+  rowsOfStatus,
+  statusOfRow,
+  takesTargetFromOtherOwners,
+  type TargetKey,
+} from './relation-exclusivity.js';
 import { lockInverseOwners, lockOtherOwners } from './relation-locks.js';
 
 /** The row whose relations are written: a content-type version or a component row. */
@@ -20,7 +32,6 @@ export interface OwnerRow {
   /** Inserted by this write: it has no links yet (nothing to read or delete before linking). */
   fresh?: boolean;
 }
-
 
 const keyOf = (target: TargetKey): string => `${target.documentId}\u0000${target.locale ?? ''}`;
 
@@ -44,7 +55,11 @@ function orderAfter(
   const steps: ConnectStep[] = (input.connect ?? []).map((ref, index) => {
     const anchor = anchorOf(ref.position);
     const position: OrderPosition | undefined =
-      anchor === undefined ? (ref.position as OrderPosition | undefined) : 'before' in ref.position! ? { before: anchorKey(ref, String(anchor)) } : { after: anchorKey(ref, String(anchor)) };
+      anchor === undefined
+        ? (ref.position as OrderPosition | undefined)
+        : 'before' in ref.position!
+          ? { before: anchorKey(ref, String(anchor)) }
+          : { after: anchorKey(ref, String(anchor)) };
     return { key: keyOfRef(ref), position, index };
   });
   try {
@@ -92,28 +107,56 @@ export class RelationLinks {
    * row its document's), except for an entry named by id (that row's locale); otherwise the ref's
    * locale, else the default one.
    */
-  private targetLocale(target: ContentType, attribute: RelationAttribute, ref: RelationRef, path: (string | number)[], row: OwnerRow): string | null {
+  private targetLocale(
+    target: ContentType,
+    attribute: RelationAttribute,
+    ref: RelationRef,
+    path: (string | number)[],
+    row: OwnerRow,
+  ): string | null {
     if (!target.localized) return null;
     if (ref.byId && ref.locale !== undefined) return ref.locale;
     if (row.locale !== null) return row.locale;
     const locale = ref.locale ?? this.ctx.i18n.defaultLocale;
-    if (!this.ctx.i18n.locales.includes(locale)) fail(attribute, [...path, 'locale'], `Unknown locale ${locale}`, locale);
+    if (!this.ctx.i18n.locales.includes(locale))
+      fail(attribute, [...path, 'locale'], `Unknown locale ${locale}`, locale);
     return locale;
   }
 
   /** Checks that every referenced document exists (in the locale asked) and returns its keys. */
-  private async resolveTargets(target: ContentType, attribute: RelationAttribute, row: OwnerRow, refs: { ref: RelationRef; path: (string | number)[] }[]): Promise<Map<RelationRef, TargetKey>> {
+  private async resolveTargets(
+    target: ContentType,
+    attribute: RelationAttribute,
+    row: OwnerRow,
+    refs: { ref: RelationRef; path: (string | number)[] }[],
+  ): Promise<Map<RelationRef, TargetKey>> {
     const keys = new Map<RelationRef, TargetKey>();
     if (refs.length === 0) return keys;
     const ids = [...new Set(refs.map(({ ref }) => ref.documentId))];
-    const rows = this.visible(target) ? await this.db.selectFrom(target.table).select(['document_id', 'locale']).distinct().where('document_id', 'in', ids).execute() : [];
-    const existing = new Set(rows.map((row) => keyOf({ documentId: row.document_id as string, locale: target.localized ? (row.locale as string) : null })));
+    const rows = this.visible(target)
+      ? await this.db
+          .selectFrom(target.table)
+          .select(['document_id', 'locale'])
+          .distinct()
+          .where('document_id', 'in', ids)
+          .execute()
+      : [];
+    const existing = new Set(
+      rows.map((row) =>
+        keyOf({ documentId: row.document_id as string, locale: target.localized ? (row.locale as string) : null }),
+      ),
+    );
     for (const { ref, path } of refs) {
       const key = { documentId: ref.documentId, locale: this.targetLocale(target, attribute, ref, path, row) };
       // An entry id in disconnect names one row: of another locale than the one linked, it names no link.
       if (ref.byId && path[0] === 'disconnect' && !existing.has(keyOf(key))) continue;
       if (!existing.has(keyOf(key))) {
-        fail(attribute, path, `${attribute.name}: no ${target.singularName} with documentId ${ref.documentId}${key.locale ? ` in locale ${key.locale}` : ''}`, ref.documentId);
+        fail(
+          attribute,
+          path,
+          `${attribute.name}: no ${target.singularName} with documentId ${ref.documentId}${key.locale ? ` in locale ${key.locale}` : ''}`,
+          ref.documentId,
+        );
       }
       keys.set(ref, key);
     }
@@ -127,7 +170,12 @@ export class RelationLinks {
     else await this.applyInverseSide(model as ContentType, row, attribute, input);
   }
 
-  private async applyOwnerSide(model: Model, row: OwnerRow, attribute: RelationAttribute, input: RelationInput): Promise<void> {
+  private async applyOwnerSide(
+    model: Model,
+    row: OwnerRow,
+    attribute: RelationAttribute,
+    input: RelationInput,
+  ): Promise<void> {
     const link = attribute.link;
     const target = this.schema.contentTypes.get(attribute.target)!;
     const listed = [
@@ -135,11 +183,21 @@ export class RelationLinks {
       ...(input.connect ?? []).map((ref, i) => ({ ref, path: ['connect', i] as (string | number)[] })),
       // An unknown document in disconnect is a 400, as in Strapi; one the writer may not read
       // disconnects nothing.
-      ...(this.visible(target) ? (input.disconnect ?? []) : []).map((ref, i) => ({ ref, path: ['disconnect', i] as (string | number)[] })),
+      ...(this.visible(target) ? (input.disconnect ?? []) : []).map((ref, i) => ({
+        ref,
+        path: ['disconnect', i] as (string | number)[],
+      })),
       // Anchors must name existing documents (of the item's locale).
       ...(input.connect ?? []).flatMap((ref, i) => {
         const anchor = anchorOf(ref.position);
-        return anchor === undefined ? [] : [{ ref: { documentId: String(anchor), locale: ref.locale }, path: ['connect', i, 'position'] as (string | number)[] }];
+        return anchor === undefined
+          ? []
+          : [
+              {
+                ref: { documentId: String(anchor), locale: ref.locale },
+                path: ['connect', i, 'position'] as (string | number)[],
+              },
+            ];
       }),
     ];
     const resolved = await this.resolveTargets(target, attribute, row, listed);
@@ -171,7 +229,15 @@ export class RelationLinks {
     const added = list.filter((key) => !entityOrd.has(keyOf(key)));
     if (added.length && takesTargetFromOtherOwners(model, attribute)) {
       await lockOtherOwners(this.db, this.ctx.database.dialect, model, row.documentId!, link, added); // concurrency, see relation-locks.ts
-      await detachFromOtherOwners(this.db, this.schema, model, row.documentId!, await statusOfRow(this.db, model, row.id), attribute, added);
+      await detachFromOtherOwners(
+        this.db,
+        this.schema,
+        model,
+        row.documentId!,
+        await statusOfRow(this.db, model, row.id),
+        attribute,
+        added,
+      );
     }
     const nextEntityOrd = await this.nextEntityOrders(link, added);
     if (current.length) await this.db.deleteFrom(link.table).where('entity_id', '=', row.id).execute();
@@ -195,10 +261,15 @@ export class RelationLinks {
     const rows = await shaped<LinkRow>(this.db)
       .selectFrom(link.table)
       .select(['target_document_id', 'target_locale', sql<number>`max(entity_ord)`.as('max_ord')])
-      .where('target_document_id', 'in', targets.map((t) => t.documentId))
+      .where(
+        'target_document_id',
+        'in',
+        targets.map((t) => t.documentId),
+      )
       .groupBy(['target_document_id', 'target_locale'])
       .execute();
-    for (const r of rows) next.set(keyOf({ documentId: r.target_document_id, locale: r.target_locale }), Number(r.max_ord ?? 0) + 1);
+    for (const r of rows)
+      next.set(keyOf({ documentId: r.target_document_id, locale: r.target_locale }), Number(r.max_ord ?? 0) + 1);
     return next;
   }
 
@@ -206,7 +277,12 @@ export class RelationLinks {
    * Writing from the side that declares `mappedBy` (author.articles): the links live in the owner's
    * table (articles_author_lnk), one per version row of each owner document.
    */
-  private async applyInverseSide(model: ContentType, row: OwnerRow, attribute: RelationAttribute, input: RelationInput): Promise<void> {
+  private async applyInverseSide(
+    model: ContentType,
+    row: OwnerRow,
+    attribute: RelationAttribute,
+    input: RelationInput,
+  ): Promise<void> {
     const link = attribute.link;
     const ownerType = this.schema.contentTypes.get(link.ownerUid)!;
     const ownerAttribute = ownerType.attributes[link.ownerAttribute] as RelationAttribute;
@@ -215,7 +291,8 @@ export class RelationLinks {
     // version's status when both types have draft and publish; for a target without it, the ref's
     // status, or every version.
     const selfStatus = await statusOfRow(this.db, model, row.id);
-    const ownerStatus = (ref?: RelationRef): Status | null => (ownerType.draftAndPublish ? (selfStatus ?? ref?.status ?? null) : null);
+    const ownerStatus = (ref?: RelationRef): Status | null =>
+      ownerType.draftAndPublish ? (selfStatus ?? ref?.status ?? null) : null;
     const ofOwnerStatus = <T extends { where: Function }>(query: T): T =>
       (query.where as Function)('entity_id', 'in', rowsOfStatus(this.db, ownerType, ownerStatus()));
 
@@ -242,10 +319,22 @@ export class RelationLinks {
         );
         // An unknown owner is a 400 in disconnect too, as in Strapi; of a type the writer may not read,
         // disconnect removes nothing.
-        if (matching.length === 0 && !(ref.byId && path[0] === 'disconnect') && (path[0] !== 'disconnect' || this.visible(ownerType))) {
-          fail(attribute, path, `${attribute.name}: no ${ownerType.singularName} with documentId ${ref.documentId}`, ref.documentId);
+        if (
+          matching.length === 0 &&
+          !(ref.byId && path[0] === 'disconnect') &&
+          (path[0] !== 'disconnect' || this.visible(ownerType))
+        ) {
+          fail(
+            attribute,
+            path,
+            `${attribute.name}: no ${ownerType.singularName} with documentId ${ref.documentId}`,
+            ref.documentId,
+          );
         }
-        result.set(ref, matching.map((r) => Number(r.id)));
+        result.set(
+          ref,
+          matching.map((r) => Number(r.id)),
+        );
       }
       return result;
     };
@@ -263,35 +352,65 @@ export class RelationLinks {
     // Anchors must name existing owners (of the item's locale and status).
     const anchors = (input.connect ?? []).flatMap((ref, i) => {
       const anchor = anchorOf(ref.position);
-      return anchor === undefined ? [] : [{ ref: { ...ref, documentId: String(anchor), position: undefined }, path: ['connect', i, 'position'] as (string | number)[] }];
+      return anchor === undefined
+        ? []
+        : [
+            {
+              ref: { ...ref, documentId: String(anchor), position: undefined },
+              path: ['connect', i, 'position'] as (string | number)[],
+            },
+          ];
     });
     // Concurrency (relation-locks.ts): lock the owners whose links change, before reading them.
-    await lockInverseOwners(this.db, this.ctx.database.dialect, link, ownerType, self, refs.map(({ ref }) => ref.documentId));
+    await lockInverseOwners(
+      this.db,
+      this.ctx.database.dialect,
+      link,
+      ownerType,
+      self,
+      refs.map(({ ref }) => ref.documentId),
+    );
     const rowsByRef = await ownerRowsOf([...refs, ...anchors]);
 
     // The inverse list (this document's owners, in `entity_ord` order), by owner document and locale.
     const ownerKey = (documentId: string, ref?: RelationRef): string =>
-      ownerType.localized ? keyOf({ documentId, locale: self.locale ?? ref?.locale ?? this.ctx.i18n.defaultLocale }) : documentId;
+      ownerType.localized
+        ? keyOf({ documentId, locale: self.locale ?? ref?.locale ?? this.ctx.i18n.defaultLocale })
+        : documentId;
     const linked = await ofOwnerStatus(
       whereSelf(
         this.db
           .selectFrom(`${link.table} as l`)
           .innerJoin(`${ownerType.table} as o`, 'o.id', 'l.entity_id')
-          .select(['l.entity_id as entity_id', 'l.entity_ord as entity_ord', 'o.document_id as document_id', 'o.locale as locale'])
+          .select([
+            'l.entity_id as entity_id',
+            'l.entity_ord as entity_ord',
+            'o.document_id as document_id',
+            'o.locale as locale',
+          ])
           .orderBy('l.entity_ord')
           .orderBy('l.id'),
       ),
     ).execute();
     const rowsOfKey = new Map<string, { id: number; ord: number }[]>();
     for (const r of linked) {
-      const key = ownerType.localized ? keyOf({ documentId: r.document_id as string, locale: r.locale as string }) : (r.document_id as string);
+      const key = ownerType.localized
+        ? keyOf({ documentId: r.document_id as string, locale: r.locale as string })
+        : (r.document_id as string);
       if (!rowsOfKey.has(key)) rowsOfKey.set(key, []);
       rowsOfKey.get(key)!.push({ id: Number(r.entity_id), ord: Number(r.entity_ord) });
     }
     const current = [...rowsOfKey.keys()];
     const idsOfKey = new Map<string, number[]>();
-    for (const ref of [...(input.set ?? []), ...(input.connect ?? [])]) idsOfKey.set(ownerKey(ref.documentId, ref), rowsByRef.get(ref) ?? []);
-    let order = orderAfter(attribute, input, current, (ref) => ownerKey(ref.documentId, ref), (ref, anchor) => ownerKey(anchor, ref));
+    for (const ref of [...(input.set ?? []), ...(input.connect ?? [])])
+      idsOfKey.set(ownerKey(ref.documentId, ref), rowsByRef.get(ref) ?? []);
+    let order = orderAfter(
+      attribute,
+      input,
+      current,
+      (ref) => ownerKey(ref.documentId, ref),
+      (ref, anchor) => ownerKey(anchor, ref),
+    );
     // The inverse of a one-to-one holds one owner.
     if (!attribute.toMany) order = order.slice(-1);
 
@@ -302,7 +421,10 @@ export class RelationLinks {
       const existing = rowsOfKey.get(key);
       if (existing) {
         const stale = existing.filter((r) => r.ord !== index + 1).map((r) => r.id);
-        if (stale.length) await whereSelf(this.db.updateTable(link.table).set({ entity_ord: index + 1 })).where('entity_id', 'in', stale).execute();
+        if (stale.length)
+          await whereSelf(this.db.updateTable(link.table).set({ entity_ord: index + 1 }))
+            .where('entity_id', 'in', stale)
+            .execute();
       }
       // The owner's versions this write names and that are not linked yet (all of them for a new
       // link; for a linked owner, a version linked apart, e.g. a published one a draft write left out).
@@ -311,14 +433,24 @@ export class RelationLinks {
         // A new link goes at the end of the owner's own list (`target_ord`), which keeps its order.
         let targetOrd = 1;
         if (ownerAttribute.toMany) {
-          const max = await this.db.selectFrom(link.table).select(sql<number>`max(target_ord)`.as('max_ord')).where('entity_id', '=', ownerId).executeTakeFirst();
+          const max = await this.db
+            .selectFrom(link.table)
+            .select(sql<number>`max(target_ord)`.as('max_ord'))
+            .where('entity_id', '=', ownerId)
+            .executeTakeFirst();
           targetOrd = Number(max?.max_ord ?? 0) + 1;
         } else {
           await this.db.deleteFrom(link.table).where('entity_id', '=', ownerId).execute();
         }
         await this.db
           .insertInto(link.table)
-          .values({ entity_id: ownerId, target_document_id: self.documentId, target_locale: self.locale, target_ord: targetOrd, entity_ord: index + 1 })
+          .values({
+            entity_id: ownerId,
+            target_document_id: self.documentId,
+            target_locale: self.locale,
+            target_ord: targetOrd,
+            entity_ord: index + 1,
+          })
           .execute();
       }
     }
@@ -343,9 +475,23 @@ export class RelationLinks {
           .expression(
             this.db
               .selectFrom(`${link.table} as l`)
-              .select([sql<number>`${toId}`.as('entity_id'), 'l.target_document_id', sql<string>`${locale}`.as('target_locale'), sql<number>`min(l.target_ord)`.as('target_ord'), sql<number>`min(l.entity_ord)`.as('entity_ord')])
+              .select([
+                sql<number>`${toId}`.as('entity_id'),
+                'l.target_document_id',
+                sql<string>`${locale}`.as('target_locale'),
+                sql<number>`min(l.target_ord)`.as('target_ord'),
+                sql<number>`min(l.entity_ord)`.as('entity_ord'),
+              ])
               .where('l.entity_id', '=', fromId)
-              .where((eb) => eb.exists(eb.selectFrom(`${target.table} as t`).select(sql`1`.as('one')).whereRef('t.document_id', '=', 'l.target_document_id').where('t.locale', '=', locale)))
+              .where((eb) =>
+                eb.exists(
+                  eb
+                    .selectFrom(`${target.table} as t`)
+                    .select(sql`1`.as('one'))
+                    .whereRef('t.document_id', '=', 'l.target_document_id')
+                    .where('t.locale', '=', locale),
+                ),
+              )
               .groupBy('l.target_document_id'),
           )
           .execute();
@@ -357,7 +503,13 @@ export class RelationLinks {
         .expression(
           this.db
             .selectFrom(link.table)
-            .select([sql<number>`${toId}`.as('entity_id'), 'target_document_id', 'target_locale', 'target_ord', 'entity_ord'])
+            .select([
+              sql<number>`${toId}`.as('entity_id'),
+              'target_document_id',
+              'target_locale',
+              'target_ord',
+              'entity_ord',
+            ])
             .where('entity_id', '=', fromId),
         )
         .execute();
@@ -370,7 +522,8 @@ export class RelationLinks {
 
   async deleteOwned(model: Model, rowIds: number[]): Promise<void> {
     if (rowIds.length === 0) return;
-    for (const link of this.ownedLinks(model)) await this.db.deleteFrom(link.table).where('entity_id', 'in', rowIds).execute();
+    for (const link of this.ownedLinks(model))
+      await this.db.deleteFrom(link.table).where('entity_id', 'in', rowIds).execute();
   }
 
   /** A deleted document leaves every relation that pointed to it. */

@@ -27,7 +27,8 @@ export async function hashPasswords(model: Model, data: Record<string, unknown>)
   const hashes = new Map<string, string>();
   for (const attribute of model.scalars) {
     const value = data[attribute.name];
-    if (attribute.type === 'password' && typeof value === 'string' && !hashes.has(value)) hashes.set(value, await hashPassword(value));
+    if (attribute.type === 'password' && typeof value === 'string' && !hashes.has(value))
+      hashes.set(value, await hashPassword(value));
   }
   return hashes;
 }
@@ -43,7 +44,9 @@ export async function encodeScalars(
   const values: Record<string, unknown> = {};
   for (const [attribute, value] of input.scalars) {
     const plain =
-      attribute.type === 'password' && typeof value === 'string' ? (hashed?.get(value) ?? (await hashPassword(value))) : value;
+      attribute.type === 'password' && typeof value === 'string'
+        ? (hashed?.get(value) ?? (await hashPassword(value)))
+        : value;
     values[attribute.column] = dialect.encode(columnTypeOf(attribute.type), plain);
   }
   if (mode === 'create') {
@@ -78,7 +81,10 @@ async function valueTaken(
   if (type.localized && !attribute.localized) {
     // A shared value is copied to the document's other locales: it must be free in each of them.
     query = query.where((eb) =>
-      eb.or([eb('locale', '=', locale), eb('locale', 'in', eb.selectFrom(type.table).select('locale').where('document_id', '=', documentId))]),
+      eb.or([
+        eb('locale', '=', locale),
+        eb('locale', 'in', eb.selectFrom(type.table).select('locale').where('document_id', '=', documentId)),
+      ]),
     );
   } else if (type.localized) query = query.where('locale', '=', locale);
   return (await query.executeTakeFirst()) !== undefined;
@@ -136,7 +142,12 @@ export async function enforceUniqueness(
   const taken = await uniqueConflicts(db, type, values, documentId, locale, generated);
   if (taken.length) {
     throw ValidationError.fromFieldErrors(
-      taken.map((attribute) => ({ path: [attribute.name], message: UNIQUE_MESSAGE, name: 'ValidationError', value: dialect.decode(columnTypeOf(attribute.type), values[attribute.column]) })),
+      taken.map((attribute) => ({
+        path: [attribute.name],
+        message: UNIQUE_MESSAGE,
+        name: 'ValidationError',
+        value: dialect.decode(columnTypeOf(attribute.type), values[attribute.column]),
+      })),
     );
   }
   return generated;
@@ -152,7 +163,11 @@ async function availableUid(
 ): Promise<string> {
   const root = base || 'document';
   // The common case, answered by the column's index: the plain slug is free.
-  let exact = db.selectFrom(type.table).select('id').where(attribute.column, '=', root).where('document_id', '!=', documentId);
+  let exact = db
+    .selectFrom(type.table)
+    .select('id')
+    .where(attribute.column, '=', root)
+    .where('document_id', '!=', documentId);
   if (type.localized) exact = exact.where('locale', '=', locale);
   if ((await exact.limit(1).executeTakeFirst()) === undefined) return root;
   let query = db

@@ -9,10 +9,30 @@ describe('query parsing helpers', () => {
     const where = (path: (string | number)[]) => throwsVellum(() => fail(path, 'm'), QueryValidationError, 'm').details;
     assert.deepEqual(where(['sort']), { source: 'query', param: 'sort', key: 'sort', path: null });
     assert.deepEqual(where(['filters', 'title']), { source: 'query', param: 'filters', key: 'title', path: null });
-    assert.deepEqual(where(['filters', 'author', 'name', '$eq']), { source: 'query', param: 'filters', key: '$eq', path: 'author.name' });
-    assert.deepEqual(where(['filters', '$or', 0, 'tags', '$and', 1, 'name']), { source: 'query', param: 'filters', key: 'name', path: 'tags' });
-    assert.deepEqual(where(['populate', 'author', 'populate', 'articles', 'fields', 0]), { source: 'query', param: 'populate', key: '0', path: 'author.articles' });
-    assert.deepEqual(where(['populate', 'blocks', 'on', 'shared.quote', 'sort']), { source: 'query', param: 'populate', key: 'sort', path: 'blocks.shared.quote' });
+    assert.deepEqual(where(['filters', 'author', 'name', '$eq']), {
+      source: 'query',
+      param: 'filters',
+      key: '$eq',
+      path: 'author.name',
+    });
+    assert.deepEqual(where(['filters', '$or', 0, 'tags', '$and', 1, 'name']), {
+      source: 'query',
+      param: 'filters',
+      key: 'name',
+      path: 'tags',
+    });
+    assert.deepEqual(where(['populate', 'author', 'populate', 'articles', 'fields', 0]), {
+      source: 'query',
+      param: 'populate',
+      key: '0',
+      path: 'author.articles',
+    });
+    assert.deepEqual(where(['populate', 'blocks', 'on', 'shared.quote', 'sort']), {
+      source: 'query',
+      param: 'populate',
+      key: 'sort',
+      path: 'blocks.shared.quote',
+    });
     assert.deepEqual(where([]), { source: 'query', param: '', key: '', path: null });
   });
 
@@ -27,11 +47,21 @@ describe('query parsing helpers', () => {
   it('asBoolean reads true/false/t/f/1/0 in any case', () => {
     assert.deepEqual(['true', 'TRUE', 't', '1', 1, true].map(asBoolean), [true, true, true, true, true, true]);
     assert.deepEqual(['false', 'False', 'f', '0', 0, false].map(asBoolean), [false, false, false, false, false, false]);
-    assert.deepEqual(['yes', '', 2, null, undefined, {}].map(asBoolean), [undefined, undefined, undefined, undefined, undefined, undefined]);
+    assert.deepEqual(['yes', '', 2, null, undefined, {}].map(asBoolean), [
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+    ]);
   });
 
   it('asInteger reads safe integers written as digits', () => {
     assert.deepEqual(['12', ' -3 ', '+4', 5, '0'].map(asInteger), [12, -3, 4, 5, 0]);
-    assert.deepEqual(['1.5', '1e3', '', 'x', 1.5, '12345678901234567', 2 ** 53, null].map(asInteger), Array(8).fill(undefined));
+    assert.deepEqual(
+      ['1.5', '1e3', '', 'x', 1.5, '12345678901234567', 2 ** 53, null].map(asInteger),
+      Array(8).fill(undefined),
+    );
   });
 });

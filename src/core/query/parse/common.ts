@@ -40,7 +40,8 @@ export function asList(value: unknown): unknown[] | undefined {
   if (Array.isArray(value)) return value;
   if (isPlainObject(value)) {
     const keys = Object.keys(value);
-    if (keys.length > 0 && keys.every((k) => /^\d+$/.test(k))) return keys.sort((a, b) => Number(a) - Number(b)).map((k) => value[k]);
+    if (keys.length > 0 && keys.every((k) => /^\d+$/.test(k)))
+      return keys.sort((a, b) => Number(a) - Number(b)).map((k) => value[k]);
   }
   return undefined;
 }

@@ -11,7 +11,12 @@ const article = typeOf(schema, 'api::article.article');
 const author = typeOf(schema, 'api::author.author');
 const fields = (value: unknown, model: Model = article) => parseFields(model, value, ['fields']);
 const refused = (value: unknown, message: string, key: string, model: Model = article) =>
-  throwsVellum(() => fields(value, model), QueryValidationError, message, { source: 'query', param: 'fields', key, path: null });
+  throwsVellum(() => fields(value, model), QueryValidationError, message, {
+    source: 'query',
+    param: 'fields',
+    key,
+    path: null,
+  });
 
 describe('fields (docs/rest.md "Fields")', () => {
   it('means every field when absent, empty or *', () => {
@@ -29,7 +34,12 @@ describe('fields (docs/rest.md "Fields")', () => {
   });
 
   it('selects the document columns; locale is an invalid key on types without i18n, as Strapi 5.54', () => {
-    assert.deepEqual(fields('createdAt,updatedAt,publishedAt,locale'), ['createdAt', 'updatedAt', 'publishedAt', 'locale']);
+    assert.deepEqual(fields('createdAt,updatedAt,publishedAt,locale'), [
+      'createdAt',
+      'updatedAt',
+      'publishedAt',
+      'locale',
+    ]);
     refused('createdAt,locale', 'Invalid key locale in fields', 'locale', author);
   });
 

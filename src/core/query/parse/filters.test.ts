@@ -35,8 +35,17 @@ const parse = (value: unknown, type: ContentType = article, canRead?: (type: Con
 const filter = (value: unknown, type: ContentType = article) => show(parse(value, type));
 
 /** The 400 a filter gets: its message and Strapi's details (`param`, `key`, `path`). */
-const refused = (value: unknown, message: RegExp | string, where: { key: string; path: string | null }, type: ContentType = article) =>
-  throwsVellum(() => parse(value, type), QueryValidationError, message, { source: 'query', param: 'filters', ...where });
+const refused = (
+  value: unknown,
+  message: RegExp | string,
+  where: { key: string; path: string | null },
+  type: ContentType = article,
+) =>
+  throwsVellum(() => parse(value, type), QueryValidationError, message, {
+    source: 'query',
+    param: 'filters',
+    ...where,
+  });
 
 describe('filters: shapes', () => {
   it('reads nothing from an absent or empty filter', () => {
@@ -52,7 +61,10 @@ describe('filters: shapes', () => {
   });
 
   it('combines several fields and several operators on one field with and', () => {
-    assert.equal(filter({ title: 'a', views: { $gt: '1', $lt: '9' } }), 'and(title $eq "a", and(views $gt 1, views $lt 9))');
+    assert.equal(
+      filter({ title: 'a', views: { $gt: '1', $lt: '9' } }),
+      'and(title $eq "a", and(views $gt 1, views $lt 9))',
+    );
   });
 
   it('nests $and, $or and $not, at the top and on a field', () => {
@@ -73,15 +85,25 @@ describe('filters: shapes', () => {
   });
 
   it('reads the document columns on every content-type, locale only on localized ones', () => {
-    assert.equal(filter({ id: '3', documentId: 'abc', createdAt: '2024-01-02', updatedAt: { $gt: 0 }, publishedAt: { $null: true } }),
-      'and(id $eq 3, documentId $eq "abc", createdAt $eq "2024-01-02T00:00:00.000Z", updatedAt $gt "1970-01-01T00:00:00.000Z", publishedAt $null true)');
+    assert.equal(
+      filter({
+        id: '3',
+        documentId: 'abc',
+        createdAt: '2024-01-02',
+        updatedAt: { $gt: 0 },
+        publishedAt: { $null: true },
+      }),
+      'and(id $eq 3, documentId $eq "abc", createdAt $eq "2024-01-02T00:00:00.000Z", updatedAt $gt "1970-01-01T00:00:00.000Z", publishedAt $null true)',
+    );
     assert.equal(filter({ locale: 'fr' }), 'locale $eq "fr"');
     refused({ locale: 'fr' }, 'Invalid key locale', { key: 'locale', path: null }, author);
   });
 
   it('maps the document columns to their SQL columns', () => {
     assert.deepEqual(
-      ['id', 'documentId', 'createdAt', 'updatedAt', 'publishedAt', 'locale'].map((name) => systemField(article, name)?.column),
+      ['id', 'documentId', 'createdAt', 'updatedAt', 'publishedAt', 'locale'].map(
+        (name) => systemField(article, name)?.column,
+      ),
       ['id', 'document_id', 'created_at', 'updated_at', 'published_at', 'locale'],
     );
     assert.equal(systemField(author, 'locale'), undefined);
@@ -100,12 +122,36 @@ describe('filters: shapes', () => {
 
 describe('filters: operators', () => {
   it('reads every comparison operator of docs/rest.md "Filters" on a text attribute', () => {
-    const values: Record<string, unknown> = { $in: ['a'], $notIn: ['a'], $between: ['a', 'b'], $null: 'true', $notNull: 'false' };
+    const values: Record<string, unknown> = {
+      $in: ['a'],
+      $notIn: ['a'],
+      $between: ['a', 'b'],
+      $null: 'true',
+      $notNull: 'false',
+    };
     const read = COMPARISON_OPERATORS.map((operator) => filter({ title: { [operator]: values[operator] ?? 'a' } }));
     assert.deepEqual(read, [
-      'title $eq "a"', 'title $eqi "a"', 'title $ne "a"', 'title $nei "a"', 'title $lt "a"', 'title $lte "a"', 'title $gt "a"', 'title $gte "a"',
-      'title $in ["a"]', 'title $notIn ["a"]', 'title $contains "a"', 'title $notContains "a"', 'title $containsi "a"', 'title $notContainsi "a"',
-      'title $null true', 'title $notNull false', 'title $between ["a","b"]', 'title $startsWith "a"', 'title $startsWithi "a"', 'title $endsWith "a"', 'title $endsWithi "a"',
+      'title $eq "a"',
+      'title $eqi "a"',
+      'title $ne "a"',
+      'title $nei "a"',
+      'title $lt "a"',
+      'title $lte "a"',
+      'title $gt "a"',
+      'title $gte "a"',
+      'title $in ["a"]',
+      'title $notIn ["a"]',
+      'title $contains "a"',
+      'title $notContains "a"',
+      'title $containsi "a"',
+      'title $notContainsi "a"',
+      'title $null true',
+      'title $notNull false',
+      'title $between ["a","b"]',
+      'title $startsWith "a"',
+      'title $startsWithi "a"',
+      'title $endsWith "a"',
+      'title $endsWithi "a"',
     ]);
   });
 
@@ -115,7 +161,17 @@ describe('filters: operators', () => {
   });
 
   it('reads $null and $notNull flags as Strapi does (true/false/t/f/1/0)', () => {
-    for (const [given, read] of [['true', true], ['t', true], ['1', true], [true, true], [1, true], ['false', false], ['F', false], ['0', false], [0, false]] as const) {
+    for (const [given, read] of [
+      ['true', true],
+      ['t', true],
+      ['1', true],
+      [true, true],
+      [1, true],
+      ['false', false],
+      ['F', false],
+      ['0', false],
+      [0, false],
+    ] as const) {
       assert.equal(filter({ title: { $null: given } }), `title $null ${read}`, String(given));
     }
     refused({ title: { $null: 'yes' } }, '$null takes true or false', { key: '$null', path: 'title' });
@@ -132,32 +188,56 @@ describe('filters: operators', () => {
   });
 
   it('keeps text operators to text attributes, documentId and locale', () => {
-    assert.equal(filter({ documentId: { $startsWith: 'ab' }, locale: { $containsi: 'F' } }), 'and(documentId $startsWith "ab", locale $containsi "F")');
+    assert.equal(
+      filter({ documentId: { $startsWith: 'ab' }, locale: { $containsi: 'F' } }),
+      'and(documentId $startsWith "ab", locale $containsi "F")',
+    );
     assert.equal(filter({ kind: { $endsWith: 'ws' }, slug: { $eqi: 'X' } }), 'and(kind $endsWith "ws", slug $eqi "X")');
     assert.equal(filter({ title: { $contains: 42 } }), 'title $contains "42"');
-    refused({ views: { $contains: '1' } }, 'Operator $contains does not apply to integer attribute views', { key: '$contains', path: 'views' });
-    refused({ id: { $startsWith: '1' } }, 'Operator $startsWith does not apply to id attribute id', { key: '$startsWith', path: 'id' });
+    refused({ views: { $contains: '1' } }, 'Operator $contains does not apply to integer attribute views', {
+      key: '$contains',
+      path: 'views',
+    });
+    refused({ id: { $startsWith: '1' } }, 'Operator $startsWith does not apply to id attribute id', {
+      key: '$startsWith',
+      path: 'id',
+    });
     refused({ title: { $contains: ['a'] } }, '$contains takes a text value', { key: '$contains', path: 'title' });
   });
 
   it('goes through at most 4 relations from the filtered type', () => {
     assert.ok(parse({ author: { articles: { author: { articles: { title: 'x' } } } } }));
-    assert.throws(() => parse({ author: { articles: { author: { articles: { author: { name: 'x' } } } } } }), /at most 4 relations/);
+    assert.throws(
+      () => parse({ author: { articles: { author: { articles: { author: { name: 'x' } } } } } }),
+      /at most 4 relations/,
+    );
   });
 
   it('caps the operand of substring matches at 200 characters (their cost is text length times operand length)', () => {
     const long = 'a'.repeat(201);
     for (const operator of ['$contains', '$notContainsi', '$startsWith', '$endsWithi']) {
-      refused({ title: { [operator]: long } }, `${operator} takes at most 200 characters, got 201`, { key: operator, path: 'title' });
+      refused({ title: { [operator]: long } }, `${operator} takes at most 200 characters, got 201`, {
+        key: operator,
+        path: 'title',
+      });
     }
     assert.equal(filter({ title: { $containsi: 'é'.repeat(200) } }), `title $containsi "${'é'.repeat(200)}"`);
     assert.equal(filter({ title: { $eqi: long } }), `title $eqi "${long}"`, 'equality is linear: not capped');
   });
 
   it('allows only $null and $notNull on json and blocks', () => {
-    assert.equal(filter({ metadata: { $null: true }, content: { $notNull: true } }), 'and(metadata $null true, content $notNull true)');
-    refused({ metadata: { $eq: '{}' } }, 'Only $null and $notNull apply to json attribute metadata', { key: '$eq', path: 'metadata' });
-    refused({ content: 'x' }, 'Only $null and $notNull apply to blocks attribute content', { key: 'content', path: null });
+    assert.equal(
+      filter({ metadata: { $null: true }, content: { $notNull: true } }),
+      'and(metadata $null true, content $notNull true)',
+    );
+    refused({ metadata: { $eq: '{}' } }, 'Only $null and $notNull apply to json attribute metadata', {
+      key: '$eq',
+      path: 'metadata',
+    });
+    refused({ content: 'x' }, 'Only $null and $notNull apply to blocks attribute content', {
+      key: 'content',
+      path: null,
+    });
   });
 
   it('refuses unknown operators, naming the attribute in details.path', () => {
@@ -173,10 +253,26 @@ describe('filters: operators', () => {
 describe('filters: values', () => {
   it('converts values to the attribute type', () => {
     assert.equal(
-      filter({ count: '-3', big: '9223372036854775807', ratio: '1.5e2', price: '.5', active: 't', day: '2024-02-29T10:00:00Z', hour: '10:20:30.4', at: '2024-01-02T03:04:05+02:00', stamp: 0 }, item),
+      filter(
+        {
+          count: '-3',
+          big: '9223372036854775807',
+          ratio: '1.5e2',
+          price: '.5',
+          active: 't',
+          day: '2024-02-29T10:00:00Z',
+          hour: '10:20:30.4',
+          at: '2024-01-02T03:04:05+02:00',
+          stamp: 0,
+        },
+        item,
+      ),
       'and(count $eq -3, big $eq "9223372036854775807", ratio $eq 150, price $eq 0.5, active $eq true, day $eq "2024-02-29", hour $eq "10:20:30.400", at $eq "2024-01-02T01:04:05.000Z", stamp $eq "1970-01-01T00:00:00.000Z")',
     );
-    assert.equal(filter({ name: 12, level: 'low', code: 'a-b' }, item), 'and(name $eq "12", level $eq "low", code $eq "a-b")');
+    assert.equal(
+      filter({ name: 12, level: 'low', code: 'a-b' }, item),
+      'and(name $eq "12", level $eq "low", code $eq "a-b")',
+    );
   });
 
   it('refuses a value of the wrong type with the expected type and the path of the value', () => {
@@ -197,7 +293,10 @@ describe('filters: values', () => {
   });
 
   it('names the list position of a bad value in $in', () => {
-    const error = refused({ views: { $in: ['1', 'x'] } }, 'Invalid value for views: expected an integer', { key: '1', path: 'views' });
+    const error = refused({ views: { $in: ['1', 'x'] } }, 'Invalid value for views: expected an integer', {
+      key: '1',
+      path: 'views',
+    });
     assert.equal(error.status, 400);
     refused({ id: ['1', { a: 1 }] }, 'Invalid value for id: expected a single value', { key: '1', path: 'id' });
   });
@@ -206,9 +305,14 @@ describe('filters: values', () => {
 describe('filters: relations and components', () => {
   it('filters through a relation on the related fields', () => {
     assert.equal(filter({ author: { name: 'Ann' } }), 'author{name $eq "Ann"}');
-    assert.equal(filter({ tags: { name: { $in: ['a', 'b'] } }, category: { articles: { title: 'x' } } }),
-      'and(tags{name $in ["a","b"]}, category{articles{title $eq "x"}})');
-    assert.equal(filter({ articles: { author: { name: { $null: true } } } }, author), 'articles{author{name $null true}}');
+    assert.equal(
+      filter({ tags: { name: { $in: ['a', 'b'] } }, category: { articles: { title: 'x' } } }),
+      'and(tags{name $in ["a","b"]}, category{articles{title $eq "x"}})',
+    );
+    assert.equal(
+      filter({ articles: { author: { name: { $null: true } } } }, author),
+      'articles{author{name $null true}}',
+    );
   });
 
   it('reads an operator or a bare value directly on a relation as a test of the related id', () => {
@@ -219,15 +323,25 @@ describe('filters: relations and components', () => {
   });
 
   it('refuses a relation filter mixing operators and fields, two operators, or nothing', () => {
-    refused({ author: { $null: true, name: 'a' } }, 'Operators and field names cannot be mixed in the filter on author', { key: 'author', path: null });
-    refused({ author: { $null: true, $eq: 1 } }, 'Only one operator is allowed directly on author, found $null, $eq', { key: 'author', path: null });
+    refused(
+      { author: { $null: true, name: 'a' } },
+      'Operators and field names cannot be mixed in the filter on author',
+      { key: 'author', path: null },
+    );
+    refused({ author: { $null: true, $eq: 1 } }, 'Only one operator is allowed directly on author, found $null, $eq', {
+      key: 'author',
+      path: null,
+    });
     // An empty object names no field: it holds for every document (with or without an author).
     assert.equal(filter({ author: {} }), 'author{and()}');
   });
 
   it('names the relation path of an unknown key in details.path', () => {
     refused({ author: { nope: 1 } }, 'Invalid key nope', { key: 'nope', path: 'author' });
-    refused({ category: { articles: { tags: { nope: 1 } } } }, 'Invalid key nope', { key: 'nope', path: 'category.articles.tags' });
+    refused({ category: { articles: { tags: { nope: 1 } } } }, 'Invalid key nope', {
+      key: 'nope',
+      path: 'category.articles.tags',
+    });
     refused({ $and: [{ author: { $or: [{ nope: 1 }] } }] }, 'Invalid key nope', { key: 'nope', path: 'author' });
   });
 
@@ -235,8 +349,14 @@ describe('filters: relations and components', () => {
     assert.equal(filter({ seo: { metaTitle: { $containsi: 'x' } } }), 'seo[metaTitle $containsi "x"]');
     assert.equal(filter({ links: { label: 'a', url: { $null: true } } }), 'links[and(label $eq "a", url $null true)]');
     assert.equal(filter({ seo: { $null: true } }), 'seo[id $null true]');
-    refused({ cover: { $null: true } }, 'Filtering on the media attribute cover is not supported', { key: 'cover', path: null });
-    refused({ blocks: { $null: true } }, 'Filtering on the dynamic zone attribute blocks is not supported', { key: 'blocks', path: null });
+    refused({ cover: { $null: true } }, 'Filtering on the media attribute cover is not supported', {
+      key: 'cover',
+      path: null,
+    });
+    refused({ blocks: { $null: true } }, 'Filtering on the dynamic zone attribute blocks is not supported', {
+      key: 'blocks',
+      path: null,
+    });
   });
 
   it('hides private attributes and the types the caller may not read', () => {
@@ -244,7 +364,12 @@ describe('filters: relations and components', () => {
     refused({ author: { secret: 'x' } }, 'Invalid key secret', { key: 'secret', path: 'author' });
     refused({ password: 'x' }, 'Invalid key password', { key: 'password', path: null }, item);
     const noAuthors = (type: ContentType) => type.uid !== 'api::author.author';
-    throwsVellum(() => parse({ author: { name: 'a' } }, article, noAuthors), QueryValidationError, 'Invalid key author', { source: 'query', param: 'filters', key: 'author', path: null });
+    throwsVellum(
+      () => parse({ author: { name: 'a' } }, article, noAuthors),
+      QueryValidationError,
+      'Invalid key author',
+      { source: 'query', param: 'filters', key: 'author', path: null },
+    );
     assert.equal(show(parse({ tags: { name: 'a' } }, article, noAuthors)), 'tags{name $eq "a"}');
   });
 
@@ -265,7 +390,11 @@ describe('filters: limits', () => {
   it('refuses more than 10,000 list values in all', () => {
     const list = (n: number) => Array.from({ length: n }, (_, i) => String(i));
     assert.equal((parse({ views: { $in: list(10_000) } }) as { value: unknown[] }).value.length, 10_000);
-    refused({ views: { $in: list(6000) }, id: { $notIn: list(4001) } }, 'Too many values in filter lists (more than 10000 in all)', { key: '$notIn', path: 'id' });
+    refused(
+      { views: { $in: list(6000) }, id: { $notIn: list(4001) } },
+      'Too many values in filter lists (more than 10000 in all)',
+      { key: '$notIn', path: 'id' },
+    );
   });
 
   it('refuses a filter that is not an object', () => {

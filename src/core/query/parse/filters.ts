@@ -11,7 +11,16 @@ const MAX_FILTER_NODES = 500;
 const MAX_LIST_VALUES = 10_000;
 const TEXT_TYPES = new Set<FieldRef['type']>(['string', 'text', 'richtext', 'email', 'uid', 'enumeration']);
 const TEXT_OPERATORS = new Set<ComparisonOperator>([
-  '$eqi', '$nei', '$contains', '$notContains', '$containsi', '$notContainsi', '$startsWith', '$startsWithi', '$endsWith', '$endsWithi',
+  '$eqi',
+  '$nei',
+  '$contains',
+  '$notContains',
+  '$containsi',
+  '$notContainsi',
+  '$startsWith',
+  '$startsWithi',
+  '$endsWith',
+  '$endsWithi',
 ]);
 /**
  * The longest operand of a substring match ($contains*, $notContains*, $startsWith*, $endsWith*):
@@ -28,9 +37,17 @@ const MAX_SUBSTRING_OPERAND = 200;
  */
 const MAX_FILTER_RELATION_DEPTH = 4;
 const SUBSTRING_OPERATORS = new Set<ComparisonOperator>([
-  '$contains', '$notContains', '$containsi', '$notContainsi', '$startsWith', '$startsWithi', '$endsWith', '$endsWithi',
+  '$contains',
+  '$notContains',
+  '$containsi',
+  '$notContainsi',
+  '$startsWith',
+  '$startsWithi',
+  '$endsWith',
+  '$endsWithi',
 ]);
-const isOperator = (key: string): key is ComparisonOperator => (COMPARISON_OPERATORS as readonly string[]).includes(key);
+const isOperator = (key: string): key is ComparisonOperator =>
+  (COMPARISON_OPERATORS as readonly string[]).includes(key);
 
 /** The document columns every content-type can be filtered and sorted on. */
 export function systemField(model: Model, name: string): FieldRef | undefined {
@@ -81,7 +98,9 @@ export class FilterParser {
       if (key === '$and' || key === '$or') {
         const items = asList(child) ?? (isPlainObject(child) ? [child] : undefined);
         if (!items) fail(where, `${key} must be an array of filters`);
-        const parsed = items.map((item, i) => this.parse(model, item, [...where, i])).filter((n): n is FilterNode => n !== undefined);
+        const parsed = items
+          .map((item, i) => this.parse(model, item, [...where, i]))
+          .filter((n): n is FilterNode => n !== undefined);
         children.push(key === '$and' ? { kind: 'and', children: parsed } : { kind: 'or', children: parsed });
       } else if (key === '$not') {
         const inner = this.parse(model, child, where);
@@ -102,7 +121,8 @@ export class FilterParser {
 
   private countList(list: unknown[], path: Path): unknown[] {
     this.listValues += list.length;
-    if (this.listValues > MAX_LIST_VALUES) fail(path, `Too many values in filter lists (more than ${MAX_LIST_VALUES} in all)`);
+    if (this.listValues > MAX_LIST_VALUES)
+      fail(path, `Too many values in filter lists (more than ${MAX_LIST_VALUES} in all)`);
     return list;
   }
 
@@ -118,7 +138,10 @@ export class FilterParser {
         const target = this.schema.contentTypes.get(attribute.target)!;
         if (this.options.canRead && !this.options.canRead(target)) fail(path, `Invalid key ${name}`);
         if (this.relationDepth >= MAX_FILTER_RELATION_DEPTH) {
-          fail(path, `A filter may go through at most ${MAX_FILTER_RELATION_DEPTH} relations from the filtered type; this one goes through more`);
+          fail(
+            path,
+            `A filter may go through at most ${MAX_FILTER_RELATION_DEPTH} relations from the filtered type; this one goes through more`,
+          );
         }
         this.relationDepth += 1;
         try {
@@ -133,7 +156,10 @@ export class FilterParser {
       }
       case 'media':
       case 'dynamiczone':
-        fail(path, `Filtering on the ${attribute.kind === 'media' ? 'media' : 'dynamic zone'} attribute ${name} is not supported`);
+        fail(
+          path,
+          `Filtering on the ${attribute.kind === 'media' ? 'media' : 'dynamic zone'} attribute ${name} is not supported`,
+        );
     }
   }
 
@@ -149,8 +175,10 @@ export class FilterParser {
     const keys = Object.keys(value);
     const operators = keys.filter(isOperator);
     if (operators.length > 0) {
-      if (operators.length !== keys.length) fail(path, `Operators and field names cannot be mixed in the filter on ${name}`);
-      if (operators.length > 1) fail(path, `Only one operator is allowed directly on ${name}, found ${operators.join(', ')}`);
+      if (operators.length !== keys.length)
+        fail(path, `Operators and field names cannot be mixed in the filter on ${name}`);
+      if (operators.length > 1)
+        fail(path, `Only one operator is allowed directly on ${name}, found ${operators.join(', ')}`);
       return this.conditions(id, value, path);
     }
     const filter = this.parse(target, value, path);
@@ -162,7 +190,13 @@ export class FilterParser {
   private conditions(field: FieldRef, value: unknown, path: Path): FilterNode {
     if (!isPlainObject(value)) {
       const list = asList(value);
-      if (list) return { kind: 'compare', field, operator: '$in', value: this.countList(list, path).map((v, i) => this.coerce(field, v, [...path, i])) };
+      if (list)
+        return {
+          kind: 'compare',
+          field,
+          operator: '$in',
+          value: this.countList(list, path).map((v, i) => this.coerce(field, v, [...path, i])),
+        };
       return this.compare(field, '$eq', value, path);
     }
     const children: FilterNode[] = [];
@@ -172,7 +206,12 @@ export class FilterParser {
       if (key === '$and' || key === '$or') {
         const items = asList(operand) ?? (isPlainObject(operand) ? [operand] : undefined);
         if (!items) fail(where, `${key} must be an array`);
-        children.push(combine(key === '$and' ? 'and' : 'or', items.map((item, i) => this.conditions(field, item, [...where, i]))));
+        children.push(
+          combine(
+            key === '$and' ? 'and' : 'or',
+            items.map((item, i) => this.conditions(field, item, [...where, i])),
+          ),
+        );
       } else if (key === '$not') {
         children.push({ kind: 'not', child: this.conditions(field, operand, where) });
       } else if (isOperator(key)) {
@@ -187,7 +226,8 @@ export class FilterParser {
 
   private compare(field: FieldRef, operator: ComparisonOperator, value: unknown, path: Path): FilterNode {
     const textual = TEXT_TYPES.has(field.type) || field.name === 'documentId' || field.name === 'locale';
-    if (TEXT_OPERATORS.has(operator) && !textual) fail(path, `Operator ${operator} does not apply to ${field.type} attribute ${field.name}`);
+    if (TEXT_OPERATORS.has(operator) && !textual)
+      fail(path, `Operator ${operator} does not apply to ${field.type} attribute ${field.name}`);
     if ((field.type === 'json' || field.type === 'blocks') && operator !== '$null' && operator !== '$notNull') {
       fail(path, `Only $null and $notNull apply to ${field.type} attribute ${field.name}`);
     }
@@ -217,7 +257,8 @@ export class FilterParser {
           }
           return { kind: 'compare', field, operator, value: text };
         }
-        if ((operator === '$eq' || operator === '$ne') && value === null) return { kind: 'compare', field, operator, value: null };
+        if ((operator === '$eq' || operator === '$ne') && value === null)
+          return { kind: 'compare', field, operator, value: null };
         return { kind: 'compare', field, operator, value: this.coerce(field, value, path) };
     }
   }

@@ -31,7 +31,12 @@ function parseLocale(type: ContentType, value: unknown, i18n: ParseOptions['i18n
 }
 
 /** What a write answers with, or a GraphQL read of one document: fields, populate, status, locale. */
-export function parseFindOneQuery(schema: Schema, type: ContentType, query: Record<string, unknown>, options: Omit<ParseOptions, 'rest'>): FindOneQuery {
+export function parseFindOneQuery(
+  schema: Schema,
+  type: ContentType,
+  query: Record<string, unknown>,
+  options: Omit<ParseOptions, 'rest'>,
+): FindOneQuery {
   return {
     fields: parseFields(type, query.fields, ['fields']),
     populate: new PopulateParser(schema, options).parse(type, query.populate, ['populate']),
@@ -45,18 +50,31 @@ export function parseFindOneQuery(schema: Schema, type: ContentType, query: Reco
  * `_q`, sort and the publication cohorts there too, and a document they exclude is not found.
  * `locale=*` names no single locale: a 400 here.
  */
-export function parseReadOneQuery(schema: Schema, type: ContentType, query: Record<string, unknown>, options: ParseOptions): FindOneQuery {
+export function parseReadOneQuery(
+  schema: Schema,
+  type: ContentType,
+  query: Record<string, unknown>,
+  options: ParseOptions,
+): FindOneQuery {
   if (type.localized && query.locale !== undefined && typeof query.locale !== 'string') {
     fail(['locale'], 'A single document is read in one locale: locale must be one code');
   }
   const chosenByFilter = isPlainObject(query.filters) && 'locale' in query.filters;
   if (type.localized && query.locale === '*' && !chosenByFilter) {
-    fail(['locale'], 'A single document is read in one locale: use locale=<code>, or filters[locale] to choose among them');
+    fail(
+      ['locale'],
+      'A single document is read in one locale: use locale=<code>, or filters[locale] to choose among them',
+    );
   }
   return readQuery(schema, type, query, options);
 }
 
-function readQuery(schema: Schema, type: ContentType, query: Record<string, unknown>, options: ParseOptions): Omit<FindQuery, 'pagination'> {
+function readQuery(
+  schema: Schema,
+  type: ContentType,
+  query: Record<string, unknown>,
+  options: ParseOptions,
+): Omit<FindQuery, 'pagination'> {
   return {
     fields: parseFields(type, query.fields, ['fields']),
     populate: new PopulateParser(schema, options).parse(type, query.populate, ['populate']),
@@ -69,7 +87,12 @@ function readQuery(schema: Schema, type: ContentType, query: Record<string, unkn
   };
 }
 
-export function parseFindQuery(schema: Schema, type: ContentType, query: Record<string, unknown>, options: ParseOptions): FindQuery {
+export function parseFindQuery(
+  schema: Schema,
+  type: ContentType,
+  query: Record<string, unknown>,
+  options: ParseOptions,
+): FindQuery {
   return {
     ...readQuery(schema, type, query, options),
     pagination: parsePagination(query.pagination, options.rest),

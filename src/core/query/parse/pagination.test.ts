@@ -7,13 +7,23 @@ import { REST } from '../../../../test/helpers/unit-schema.js';
 
 const page = (value: unknown, rest = REST) => parsePagination(value, rest);
 const refused = (value: unknown, message: string, key: string) =>
-  throwsVellum(() => page(value), QueryValidationError, message, { source: 'query', param: 'pagination', key, path: null });
+  throwsVellum(() => page(value), QueryValidationError, message, {
+    source: 'query',
+    param: 'pagination',
+    key,
+    path: null,
+  });
 
 describe('pagination (docs/rest.md "Pagination")', () => {
   it('defaults to the first page of api.rest.defaultLimit, counted', () => {
     assert.deepEqual(page(undefined), { kind: 'page', page: 1, pageSize: 25, withCount: true });
     assert.deepEqual(page(''), { kind: 'page', page: 1, pageSize: 25, withCount: true });
-    assert.deepEqual(page(undefined, { ...REST, defaultLimit: 10, withCount: false }), { kind: 'page', page: 1, pageSize: 10, withCount: false });
+    assert.deepEqual(page(undefined, { ...REST, defaultLimit: 10, withCount: false }), {
+      kind: 'page',
+      page: 1,
+      pageSize: 10,
+      withCount: false,
+    });
   });
 
   it('reads pages, as numbers or digits', () => {
@@ -54,7 +64,11 @@ describe('pagination (docs/rest.md "Pagination")', () => {
   });
 
   it('refuses page and offset keys together, with a PaginationError', () => {
-    throwsVellum(() => page({ page: '1', limit: '5' }), PaginationError,
-      'Invalid pagination: page-based (page, pageSize) and offset-based (start, limit) parameters cannot be mixed', { source: 'query', param: 'pagination' });
+    throwsVellum(
+      () => page({ page: '1', limit: '5' }),
+      PaginationError,
+      'Invalid pagination: page-based (page, pageSize) and offset-based (start, limit) parameters cannot be mixed',
+      { source: 'query', param: 'pagination' },
+    );
   });
 });

@@ -8,7 +8,8 @@ const KEYS = new Set(['page', 'pageSize', 'start', 'limit', 'withCount']);
 /** `pagination` (docs/rest.md "Pagination"): page-based or offset-based, capped at `api.rest.maxLimit`. */
 export function parsePagination(value: unknown, rest: RestConfig, path: Path = ['pagination']): Pagination {
   const withCountDefault = rest.withCount;
-  if (value === undefined || value === '') return { kind: 'page', page: 1, pageSize: rest.defaultLimit, withCount: withCountDefault };
+  if (value === undefined || value === '')
+    return { kind: 'page', page: 1, pageSize: rest.defaultLimit, withCount: withCountDefault };
   if (!isPlainObject(value)) fail(path, 'pagination must be an object, e.g. pagination[page]=1');
   for (const key of Object.keys(value)) if (!KEYS.has(key)) fail([...path, key], `Invalid pagination key ${key}`);
   const int = (key: string, min: number): number | undefined => {
@@ -26,10 +27,13 @@ export function parsePagination(value: unknown, rest: RestConfig, path: Path = [
   const pageKeys = value.page !== undefined || value.pageSize !== undefined;
   const offsetKeys = value.start !== undefined || value.limit !== undefined;
   if (pageKeys && offsetKeys) {
-    throw new PaginationError('Invalid pagination: page-based (page, pageSize) and offset-based (start, limit) parameters cannot be mixed', {
-      source: 'query',
-      param: 'pagination',
-    });
+    throw new PaginationError(
+      'Invalid pagination: page-based (page, pageSize) and offset-based (start, limit) parameters cannot be mixed',
+      {
+        source: 'query',
+        param: 'pagination',
+      },
+    );
   }
   if (offsetKeys) {
     const start = int('start', 0) ?? 0;

@@ -27,8 +27,17 @@ function shape(tree: PopulateTree): Record<string, unknown> {
 
 const populate = (value: unknown, model: Model = article, canRead?: (type: ContentType) => boolean) =>
   shape(new PopulateParser(schema, { canRead }).parse(model, value, ['populate']));
-const refused = (value: unknown, message: string | RegExp, where: { key: string; path: string | null }, model: Model = article) =>
-  throwsVellum(() => new PopulateParser(schema, {}).parse(model, value, ['populate']), QueryValidationError, message, { source: 'query', param: 'populate', ...where });
+const refused = (
+  value: unknown,
+  message: string | RegExp,
+  where: { key: string; path: string | null },
+  model: Model = article,
+) =>
+  throwsVellum(() => new PopulateParser(schema, {}).parse(model, value, ['populate']), QueryValidationError, message, {
+    source: 'query',
+    param: 'populate',
+    ...where,
+  });
 
 describe('populate (docs/rest.md "Populate")', () => {
   it('populates nothing when absent, empty or false', () => {
@@ -39,17 +48,38 @@ describe('populate (docs/rest.md "Populate")', () => {
   });
 
   it('* and true populate every relation, component, zone and media one level, and localizations', () => {
-    const all = { cover: {}, gallery: {}, author: {}, category: {}, tags: {}, seo: {}, links: {}, blocks: {}, localizations: {} };
+    const all = {
+      cover: {},
+      gallery: {},
+      author: {},
+      category: {},
+      tags: {},
+      seo: {},
+      links: {},
+      blocks: {},
+      localizations: {},
+    };
     assert.deepEqual(populate('*'), all);
     assert.deepEqual(populate(true), all);
     assert.deepEqual(populate({ '*': true }), all);
     assert.deepEqual(populate({ '*': 'false' }), {});
-    assert.deepEqual(populate('*', author), { avatar: {}, articles: {} }, 'no localizations on a type without i18n; private secret is a scalar');
+    assert.deepEqual(
+      populate('*', author),
+      { avatar: {}, articles: {} },
+      'no localizations on a type without i18n; private secret is a scalar',
+    );
   });
 
   it('* leaves media out when the project has no media library', () => {
-    const withoutFiles = buildSchema(RAW_CONTENT_TYPES.filter((file) => file.uid !== 'api::item.item'), RAW_COMPONENTS);
-    const parsed = new PopulateParser(withoutFiles, {}).parse(withoutFiles.contentTypes.get('api::author.author')!, '*', ['populate']);
+    const withoutFiles = buildSchema(
+      RAW_CONTENT_TYPES.filter((file) => file.uid !== 'api::item.item'),
+      RAW_COMPONENTS,
+    );
+    const parsed = new PopulateParser(withoutFiles, {}).parse(
+      withoutFiles.contentTypes.get('api::author.author')!,
+      '*',
+      ['populate'],
+    );
     assert.deepEqual(Object.keys(parsed), ['articles']);
   });
 
@@ -57,21 +87,42 @@ describe('populate (docs/rest.md "Populate")', () => {
     assert.deepEqual(populate('author'), { author: {} });
     assert.deepEqual(populate('author, tags'), { author: {}, tags: {} });
     assert.deepEqual(populate(['author', 'seo.shareImage']), { author: {}, seo: { populate: { shareImage: {} } } });
-    assert.deepEqual(populate({ 0: 'category', 1: 'tags.articles' }), { category: {}, tags: { populate: { articles: {} } } });
-    assert.deepEqual(populate('author.articles.tags,author'), { author: { populate: { articles: { populate: { tags: {} } } } } });
+    assert.deepEqual(populate({ 0: 'category', 1: 'tags.articles' }), {
+      category: {},
+      tags: { populate: { articles: {} } },
+    });
+    assert.deepEqual(populate('author.articles.tags,author'), {
+      author: { populate: { articles: { populate: { tags: {} } } } },
+    });
     assert.deepEqual(populate('author.*'), { author: { populate: { avatar: {}, articles: {} } } });
     assert.deepEqual(populate('localizations'), { localizations: {} });
   });
 
   it('reads object toggles and * values', () => {
-    assert.deepEqual(populate({ author: true, tags: 'true', category: '*', seo: 'false' }), { author: {}, tags: {}, category: {} });
+    assert.deepEqual(populate({ author: true, tags: 'true', category: '*', seo: 'false' }), {
+      author: {},
+      tags: {},
+      category: {},
+    });
     assert.deepEqual(populate([{ author: true }, 'tags']), { author: {}, tags: {} });
   });
 
   it('reads fields, filters, sort, count and nested populate per relation', () => {
     assert.deepEqual(
-      populate({ author: { fields: ['name'], populate: { articles: { filters: { title: { $contains: 'a' } }, sort: 'title:desc', fields: 'title' } } }, tags: { count: 'true' } }),
-      { author: { fields: ['name'], populate: { articles: { fields: ['title'], filters: 'compare', sort: ['title:desc'] } } }, tags: { count: true } },
+      populate({
+        author: {
+          fields: ['name'],
+          populate: { articles: { filters: { title: { $contains: 'a' } }, sort: 'title:desc', fields: 'title' } },
+        },
+        tags: { count: 'true' },
+      }),
+      {
+        author: {
+          fields: ['name'],
+          populate: { articles: { fields: ['title'], filters: 'compare', sort: ['title:desc'] } },
+        },
+        tags: { count: true },
+      },
     );
     assert.deepEqual(populate({ tags: { count: false } }), { tags: {} });
     assert.deepEqual(populate({ author: { populate: '*' } }), { author: { populate: { avatar: {}, articles: {} } } });
@@ -81,30 +132,54 @@ describe('populate (docs/rest.md "Populate")', () => {
 
   it('reads dynamic zones: shared populate and per-component on', () => {
     assert.deepEqual(populate('blocks'), { blocks: {} });
-    assert.deepEqual(populate({ blocks: { on: { 'shared.quote': { fields: ['title'] }, 'shared.rich-text': true } } }), {
-      blocks: { on: { 'shared.quote': { fields: ['title'] }, 'shared.rich-text': {} } },
-    });
+    assert.deepEqual(
+      populate({ blocks: { on: { 'shared.quote': { fields: ['title'] }, 'shared.rich-text': true } } }),
+      {
+        blocks: { on: { 'shared.quote': { fields: ['title'] }, 'shared.rich-text': {} } },
+      },
+    );
     assert.deepEqual(populate({ blocks: { on: { 'shared.quote': 'false' } } }), { blocks: { on: {} } });
     assert.deepEqual(populate({ blocks: { on: '' } }), { blocks: { on: {} } }, 'an empty on names no component');
     assert.deepEqual(populate({ blocks: { count: 'true' } }), { blocks: {} }, 'count on a zone answers the zone');
-    refused({ blocks: { on: { 'shared.seo': true } } }, 'shared.seo is not a component of the dynamic zone blocks', { key: 'shared.seo', path: 'blocks' });
-    refused({ blocks: { fields: ['title'] } }, 'fields does not apply to the dynamic zone blocks; use on', { key: 'fields', path: 'blocks' });
-    refused({ blocks: { on: { 'shared.quote': { nope: 1 } } } }, 'Invalid key nope (use fields, populate or filters)', { key: 'nope', path: 'blocks.shared.quote' });
+    refused({ blocks: { on: { 'shared.seo': true } } }, 'shared.seo is not a component of the dynamic zone blocks', {
+      key: 'shared.seo',
+      path: 'blocks',
+    });
+    refused({ blocks: { fields: ['title'] } }, 'fields does not apply to the dynamic zone blocks; use on', {
+      key: 'fields',
+      path: 'blocks',
+    });
+    refused({ blocks: { on: { 'shared.quote': { nope: 1 } } } }, 'Invalid key nope (use fields, populate or filters)', {
+      key: 'nope',
+      path: 'blocks.shared.quote',
+    });
   });
 
   it('skips sort, filters and fields where Strapi 5.54 skips them: not attributes, or below an attribute', () => {
     assert.deepEqual(populate({ seo: { populate: { fields: ['metaTitle'] } } }), { seo: { populate: {} } });
-    assert.deepEqual(populate({ author: { populate: { sort: 'name', filters: { name: 'x' } } } }), { author: { populate: {} } });
+    assert.deepEqual(populate({ author: { populate: { sort: 'name', filters: { name: 'x' } } } }), {
+      author: { populate: {} },
+    });
     assert.deepEqual(populate({ fields: ['title'], author: true }), { author: {} });
   });
 
   it('refuses unknown, hidden and scalar attributes, and unknown node keys', () => {
     refused('nope', 'Invalid key nope in populate', { key: 'nope', path: null });
     refused('author.nope', 'Invalid key nope in populate', { key: 'nope', path: 'author' });
-    refused('title', 'Invalid populate key title: it is not a relation, component, dynamic zone or media', { key: 'title', path: null });
-    refused({ author: { where: {} } }, 'Invalid key where in populate (use fields, filters, sort, populate, on or count)', { key: 'where', path: 'author' });
+    refused('title', 'Invalid populate key title: it is not a relation, component, dynamic zone or media', {
+      key: 'title',
+      path: null,
+    });
+    refused(
+      { author: { where: {} } },
+      'Invalid key where in populate (use fields, filters, sort, populate, on or count)',
+      { key: 'where', path: 'author' },
+    );
     refused({ author: { on: {} } }, 'on only applies to dynamic zones', { key: 'on', path: 'author' });
-    refused({ cover: { count: true } }, 'count only applies to relations and components', { key: 'count', path: 'cover' });
+    refused({ cover: { count: true } }, 'count only applies to relations and components', {
+      key: 'count',
+      path: 'cover',
+    });
     refused({ tags: { count: 'yes' } }, 'count must be true or false', { key: 'count', path: 'tags' });
     refused({ author: 3 }, 'populate.author must be true, false or an object', { key: 'author', path: null });
     refused([3], 'populate items must be attribute names', { key: '0', path: null });
@@ -113,11 +188,17 @@ describe('populate (docs/rest.md "Populate")', () => {
   });
 
   it('names the path of a bad filter below a populated relation', () => {
-    refused({ author: { populate: { articles: { filters: { nope: 1 } } } } }, 'Invalid key nope', { key: 'nope', path: 'author.articles' });
+    refused({ author: { populate: { articles: { filters: { nope: 1 } } } } }, 'Invalid key nope', {
+      key: 'nope',
+      path: 'author.articles',
+    });
   });
 
   it('keeps relations the caller may not read in the tree (they are left out when reading)', () => {
-    assert.deepEqual(populate('author,tags', article, (type) => type.uid !== 'api::author.author'), { author: {}, tags: {} });
+    assert.deepEqual(
+      populate('author,tags', article, (type) => type.uid !== 'api::author.author'),
+      { author: {}, tags: {} },
+    );
   });
 
   it('refuses more than 200 populated attributes', () => {

@@ -95,7 +95,8 @@ export class PopulateParser {
     if (name === 'localizations' && model.modelType === 'contentType' && model.localized) return 'localizations';
     const attribute = model.attributes[name];
     if (!attribute || (isHidden(attribute) && !this.options.hidden)) fail(path, `Invalid key ${name} in populate`);
-    if (attribute.kind === 'scalar') fail(path, `Invalid populate key ${name}: it is not a relation, component, dynamic zone or media`);
+    if (attribute.kind === 'scalar')
+      fail(path, `Invalid populate key ${name}: it is not a relation, component, dynamic zone or media`);
     return attribute;
   }
 
@@ -156,27 +157,45 @@ export class PopulateParser {
     return tree;
   }
 
-  private node(model: Model, attribute: Populatable | 'localizations', value: Record<string, unknown>, path: Path): PopulateNode {
+  private node(
+    model: Model,
+    attribute: Populatable | 'localizations',
+    value: Record<string, unknown>,
+    path: Path,
+  ): PopulateNode {
     const node: PopulateNode = {};
     const kind = attribute === 'localizations' ? 'relation' : attribute.kind;
-    for (const key of Object.keys(value)) if (!NODE_KEYS.has(key)) fail([...path, key], `Invalid key ${key} in populate (use fields, filters, sort, populate, on or count)`);
+    for (const key of Object.keys(value))
+      if (!NODE_KEYS.has(key))
+        fail([...path, key], `Invalid key ${key} in populate (use fields, filters, sort, populate, on or count)`);
     if (attribute !== 'localizations' && attribute.kind === 'dynamiczone') {
       // Strapi accepts `count` on a zone and answers the zone itself.
-      for (const key of ['fields', 'filters', 'sort']) if (value[key] !== undefined) fail([...path, key], `${key} does not apply to the dynamic zone ${attribute.name}; use on`);
-      if (value.count !== undefined && asBoolean(value.count) === undefined) fail([...path, 'count'], 'count must be true or false');
-      if (value.populate !== undefined) node.populate = this.zonePopulate(attribute.components, value.populate, [...path, 'populate']);
+      for (const key of ['fields', 'filters', 'sort'])
+        if (value[key] !== undefined)
+          fail([...path, key], `${key} does not apply to the dynamic zone ${attribute.name}; use on`);
+      if (value.count !== undefined && asBoolean(value.count) === undefined)
+        fail([...path, 'count'], 'count must be true or false');
+      if (value.populate !== undefined)
+        node.populate = this.zonePopulate(attribute.components, value.populate, [...path, 'populate']);
       if (value.on !== undefined) {
         // An empty `on` names no component: the zone answers none (as Strapi).
-        if (!isPlainObject(value.on) && value.on !== '') fail([...path, 'on'], 'on must map component uids to their populate');
+        if (!isPlainObject(value.on) && value.on !== '')
+          fail([...path, 'on'], 'on must map component uids to their populate');
         node.on = {};
         if (value.on === '') return node;
         for (const [uid, inner] of Object.entries(value.on)) {
           const where = [...path, 'on', uid];
-          if (!attribute.components.includes(uid)) fail(where, `${uid} is not a component of the dynamic zone ${attribute.name}`);
+          if (!attribute.components.includes(uid))
+            fail(where, `${uid} is not a component of the dynamic zone ${attribute.name}`);
           const component = this.schema.components.get(uid)!;
           const toggle = asBoolean(inner);
           if (toggle === false) continue;
-          node.on[uid] = toggle === true || inner === '*' ? {} : isPlainObject(inner) ? this.componentNode(component, inner, where) : fail(where, 'on entries must be objects');
+          node.on[uid] =
+            toggle === true || inner === '*'
+              ? {}
+              : isPlainObject(inner)
+                ? this.componentNode(component, inner, where)
+                : fail(where, 'on entries must be objects');
         }
       }
       return node;
@@ -184,20 +203,30 @@ export class PopulateParser {
     const target = this.targetOf(model, attribute);
     if (value.on !== undefined) fail([...path, 'on'], 'on only applies to dynamic zones');
     if (value.count !== undefined) {
-      if (kind !== 'relation' && kind !== 'component') fail([...path, 'count'], 'count only applies to relations and components');
+      if (kind !== 'relation' && kind !== 'component')
+        fail([...path, 'count'], 'count only applies to relations and components');
       const flag = asBoolean(value.count);
       if (flag === undefined) fail([...path, 'count'], 'count must be true or false');
       if (flag) node.count = true;
     }
     const limit = (value as Record<symbol, unknown>)[PER_OWNER_LIMIT];
-    if (typeof limit === 'number' && Number.isInteger(limit) && limit >= 0 && kind !== 'dynamiczone') node.limit = limit;
+    if (typeof limit === 'number' && Number.isInteger(limit) && limit >= 0 && kind !== 'dynamiczone')
+      node.limit = limit;
     if (!target) return node;
     if (value.fields !== undefined) node.fields = parseFields(target, value.fields, [...path, 'fields']);
-    if (value.filters !== undefined) node.filters = new FilterParser(this.schema, this.options).parse(target, value.filters, [...path, 'filters']);
-    if (value.sort !== undefined) node.sort = parseSort(this.schema, target, value.sort, this.options, [...path, 'sort']);
+    if (value.filters !== undefined)
+      node.filters = new FilterParser(this.schema, this.options).parse(target, value.filters, [...path, 'filters']);
+    if (value.sort !== undefined)
+      node.sort = parseSort(this.schema, target, value.sort, this.options, [...path, 'sort']);
     if (value.populate !== undefined) {
-      const toggle = typeof value.populate === 'string' && value.populate !== '*' ? undefined : asBoolean(value.populate);
-      node.populate = toggle === false ? {} : value.populate === '*' || toggle === true ? this.star(target) : this.parse(target, value.populate, [...path, 'populate']);
+      const toggle =
+        typeof value.populate === 'string' && value.populate !== '*' ? undefined : asBoolean(value.populate);
+      node.populate =
+        toggle === false
+          ? {}
+          : value.populate === '*' || toggle === true
+            ? this.star(target)
+            : this.parse(target, value.populate, [...path, 'populate']);
     }
     return node;
   }
@@ -209,12 +238,18 @@ export class PopulateParser {
    */
   private componentNode(component: Model, value: Record<string, unknown>, path: Path): PopulateNode {
     const node: PopulateNode = {};
-    for (const key of Object.keys(value)) if (!['fields', 'populate', 'filters', 'sort', 'count'].includes(key)) fail([...path, key], `Invalid key ${key} (use fields, populate or filters)`);
+    for (const key of Object.keys(value))
+      if (!['fields', 'populate', 'filters', 'sort', 'count'].includes(key))
+        fail([...path, key], `Invalid key ${key} (use fields, populate or filters)`);
     if (value.sort !== undefined) parseSort(this.schema, component, value.sort, this.options, [...path, 'sort']);
-    if (value.count !== undefined && asBoolean(value.count) === undefined) fail([...path, 'count'], 'count must be true or false');
-    if (value.filters !== undefined) node.filters = new FilterParser(this.schema, this.options).parse(component, value.filters, [...path, 'filters']);
+    if (value.count !== undefined && asBoolean(value.count) === undefined)
+      fail([...path, 'count'], 'count must be true or false');
+    if (value.filters !== undefined)
+      node.filters = new FilterParser(this.schema, this.options).parse(component, value.filters, [...path, 'filters']);
     if (value.fields !== undefined) node.fields = parseFields(component, value.fields, [...path, 'fields']);
-    if (value.populate !== undefined) node.populate = value.populate === '*' ? this.star(component) : this.parse(component, value.populate, [...path, 'populate']);
+    if (value.populate !== undefined)
+      node.populate =
+        value.populate === '*' ? this.star(component) : this.parse(component, value.populate, [...path, 'populate']);
     return node;
   }
 }

@@ -5,13 +5,22 @@ import { parseQueryString } from './query-string.js';
 import { throwsVellum } from '../../../../test/helpers/unit-errors.js';
 
 const WHERE = { source: 'query', param: 'query', key: '', path: '' };
-const refused = (raw: string, message: RegExp) => throwsVellum(() => parseQueryString(raw), QueryValidationError, message, WHERE);
+const refused = (raw: string, message: RegExp) =>
+  throwsVellum(() => parseQueryString(raw), QueryValidationError, message, WHERE);
 
 describe('query strings (qs syntax, bounded)', () => {
   it('reads Strapi-style brackets, raw or percent-encoded, with or without ?', () => {
     const expected = { filters: { title: { $eq: 'a b' } }, sort: ['title:asc', 'views:desc'], populate: '*' };
-    assert.deepEqual(parseQueryString('filters[title][$eq]=a%20b&sort[0]=title:asc&sort[1]=views:desc&populate=*'), expected);
-    assert.deepEqual(parseQueryString('?filters%5Btitle%5D%5B%24eq%5D=a+b&sort%5B0%5D=title%3Aasc&sort%5B1%5D=views%3Adesc&populate=%2A'), expected);
+    assert.deepEqual(
+      parseQueryString('filters[title][$eq]=a%20b&sort[0]=title:asc&sort[1]=views:desc&populate=*'),
+      expected,
+    );
+    assert.deepEqual(
+      parseQueryString(
+        '?filters%5Btitle%5D%5B%24eq%5D=a+b&sort%5B0%5D=title%3Aasc&sort%5B1%5D=views%3Adesc&populate=%2A',
+      ),
+      expected,
+    );
     assert.deepEqual(parseQueryString(''), {});
   });
 
@@ -34,11 +43,17 @@ describe('query strings (qs syntax, bounded)', () => {
   });
 
   it('refuses more than 1000 parameters, 20 levels of brackets and 100 list items', () => {
-    assert.equal(Object.keys(parseQueryString(Array.from({ length: 1000 }, (_, i) => `p${i}=1`).join('&'))).length, 1000);
+    assert.equal(
+      Object.keys(parseQueryString(Array.from({ length: 1000 }, (_, i) => `p${i}=1`).join('&'))).length,
+      1000,
+    );
     refused(Array.from({ length: 1001 }, (_, i) => `p${i}=1`).join('&'), /^Invalid query string: .*parameter/i);
     refused(`a${'[b]'.repeat(21)}=1`, /^Invalid query string: .*depth/i);
     assert.equal(typeof parseQueryString(`a${'[b]'.repeat(20)}=1`).a, 'object');
-    assert.equal((parseQueryString(Array.from({ length: 100 }, (_, i) => `a[]=${i}`).join('&')).a as unknown[]).length, 100);
+    assert.equal(
+      (parseQueryString(Array.from({ length: 100 }, (_, i) => `a[]=${i}`).join('&')).a as unknown[]).length,
+      100,
+    );
     refused(Array.from({ length: 101 }, (_, i) => `a[]=${i}`).join('&'), /^Invalid query string: Array limit exceeded/);
   });
 });

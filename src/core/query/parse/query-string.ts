@@ -10,7 +10,11 @@ const MAX_QUERY_LENGTH = 16 * 1024;
  */
 export function parseQueryString(raw: string): Record<string, unknown> {
   if (raw.length > MAX_QUERY_LENGTH) {
-    throw new QueryValidationError(`Query string too long (over ${MAX_QUERY_LENGTH} characters)`, { param: 'query', key: '', path: '' });
+    throw new QueryValidationError(`Query string too long (over ${MAX_QUERY_LENGTH} characters)`, {
+      param: 'query',
+      key: '',
+      path: '',
+    });
   }
   try {
     return qs.parse(raw, {
@@ -23,6 +27,10 @@ export function parseQueryString(raw: string): Record<string, unknown> {
       ignoreQueryPrefix: true,
     }) as Record<string, unknown>;
   } catch (error) {
-    throw new QueryValidationError(`Invalid query string: ${(error as Error).message}`, { param: 'query', key: '', path: '' });
+    throw new QueryValidationError(`Invalid query string: ${(error as Error).message}`, {
+      param: 'query',
+      key: '',
+      path: '',
+    });
   }
 }

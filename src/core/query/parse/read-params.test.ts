@@ -33,8 +33,18 @@ describe('locale of a read', () => {
 
   it('refuses unknown locales, naming their position', () => {
     const message = 'Unknown locale "de"; configured locales: en, fr (or * for every locale)';
-    throwsVellum(() => locales('de'), QueryValidationError, message, { source: 'query', param: 'locale', key: 'locale', path: null });
-    throwsVellum(() => locales(['fr', 'de']), QueryValidationError, message, { source: 'query', param: 'locale', key: '1', path: null });
+    throwsVellum(() => locales('de'), QueryValidationError, message, {
+      source: 'query',
+      param: 'locale',
+      key: 'locale',
+      path: null,
+    });
+    throwsVellum(() => locales(['fr', 'de']), QueryValidationError, message, {
+      source: 'query',
+      param: 'locale',
+      key: '1',
+      path: null,
+    });
     throwsVellum(() => locales({ x: 'fr' }), QueryValidationError, /^Unknown locale \{"x":"fr"\}/);
   });
 
@@ -49,16 +59,27 @@ describe('_q and the publication cohorts', () => {
     assert.equal(parseSearch(undefined), undefined);
     assert.equal(parseSearch(''), undefined);
     assert.equal(parseSearch('hello world'), 'hello world');
-    throwsVellum(() => parseSearch(['a']), QueryValidationError, '_q must be a text, e.g. _q=hello', { source: 'query', param: '_q', key: '_q', path: null });
+    throwsVellum(() => parseSearch(['a']), QueryValidationError, '_q must be a text, e.g. _q=hello', {
+      source: 'query',
+      param: '_q',
+      key: '_q',
+      path: null,
+    });
   });
 
   it('reads every publicationFilter of Strapi 5.54', () => {
     for (const cohort of PUBLICATION_FILTERS) assert.equal(parsePublication(cohort, undefined), cohort);
     assert.equal(parsePublication(undefined, undefined), undefined);
     assert.equal(parsePublication(null, null), undefined);
-    throwsVellum(() => parsePublication('drafts', undefined), ValidationError, /^Invalid value for 'publicationFilter'\. Expected one of: never-published, /, {
-      source: 'query', param: 'publicationFilter',
-    });
+    throwsVellum(
+      () => parsePublication('drafts', undefined),
+      ValidationError,
+      /^Invalid value for 'publicationFilter'\. Expected one of: never-published, /,
+      {
+        source: 'query',
+        param: 'publicationFilter',
+      },
+    );
   });
 
   it('reads the older hasPublishedVersion when publicationFilter is absent', () => {
@@ -67,6 +88,11 @@ describe('_q and the publication cohorts', () => {
     assert.equal(parsePublication(undefined, 'false'), 'never-published-document');
     assert.equal(parsePublication(undefined, false), 'never-published-document');
     assert.equal(parsePublication('modified', 'false'), 'modified', 'publicationFilter wins');
-    throwsVellum(() => parsePublication(undefined, 'yes'), ValidationError, "Invalid value for 'hasPublishedVersion'. Expected boolean or 'true'/'false' string.", {});
+    throwsVellum(
+      () => parsePublication(undefined, 'yes'),
+      ValidationError,
+      "Invalid value for 'hasPublishedVersion'. Expected boolean or 'true'/'false' string.",
+      {},
+    );
   });
 });

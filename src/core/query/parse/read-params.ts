@@ -22,7 +22,10 @@ export function parseReadLocales(
   if (!type.localized) return { locale: i18n.defaultLocale };
   const known = (code: unknown, path: (string | number)[]): string => {
     if (typeof code !== 'string' || !i18n.locales.includes(code)) {
-      fail(path, `Unknown locale ${JSON.stringify(code)}; configured locales: ${i18n.locales.join(', ')} (or * for every locale)`);
+      fail(
+        path,
+        `Unknown locale ${JSON.stringify(code)}; configured locales: ${i18n.locales.join(', ')} (or * for every locale)`,
+      );
     }
     return code;
   };
@@ -46,10 +49,19 @@ export function parseSearch(value: unknown): string | undefined {
 }
 
 /** `publicationFilter`, or the older `hasPublishedVersion=true|false` when it is absent. */
-export function parsePublication(publicationFilter: unknown, hasPublishedVersion: unknown): PublicationFilter | undefined {
+export function parsePublication(
+  publicationFilter: unknown,
+  hasPublishedVersion: unknown,
+): PublicationFilter | undefined {
   if (publicationFilter !== undefined && publicationFilter !== null) {
-    if (typeof publicationFilter !== 'string' || !(PUBLICATION_FILTERS as readonly string[]).includes(publicationFilter)) {
-      throw new ValidationError(`Invalid value for 'publicationFilter'. Expected one of: ${PUBLICATION_FILTERS.join(', ')}.`, { source: 'query', param: 'publicationFilter' });
+    if (
+      typeof publicationFilter !== 'string' ||
+      !(PUBLICATION_FILTERS as readonly string[]).includes(publicationFilter)
+    ) {
+      throw new ValidationError(
+        `Invalid value for 'publicationFilter'. Expected one of: ${PUBLICATION_FILTERS.join(', ')}.`,
+        { source: 'query', param: 'publicationFilter' },
+      );
     }
     return publicationFilter as PublicationFilter;
   }

@@ -13,10 +13,23 @@ const item = typeOf(schema, 'api::item.item');
 
 /** `author.name:desc` per item, with the column the last step reads. */
 const show = (items: SortItem[]) =>
-  items.map((entry) => `${[...entry.through.map((step) => step.name), entry.field.name].join('.')}(${entry.field.column}):${entry.direction}`);
-const sort = (value: unknown, model: Model = article, canRead?: (type: ContentType) => boolean) => show(parseSort(schema, model, value, { canRead }, ['sort']));
-const refused = (value: unknown, message: RegExp | string, where: { key: string; path: string | null }, model: Model = article) =>
-  throwsVellum(() => parseSort(schema, model, value, {}, ['sort']), QueryValidationError, message, { source: 'query', param: 'sort', ...where });
+  items.map(
+    (entry) =>
+      `${[...entry.through.map((step) => step.name), entry.field.name].join('.')}(${entry.field.column}):${entry.direction}`,
+  );
+const sort = (value: unknown, model: Model = article, canRead?: (type: ContentType) => boolean) =>
+  show(parseSort(schema, model, value, { canRead }, ['sort']));
+const refused = (
+  value: unknown,
+  message: RegExp | string,
+  where: { key: string; path: string | null },
+  model: Model = article,
+) =>
+  throwsVellum(() => parseSort(schema, model, value, {}, ['sort']), QueryValidationError, message, {
+    source: 'query',
+    param: 'sort',
+    ...where,
+  });
 
 describe('sort (docs/rest.md "Sort")', () => {
   it('reads nothing from an absent or empty sort', () => {
@@ -40,14 +53,22 @@ describe('sort (docs/rest.md "Sort")', () => {
 
   it('sorts on document columns', () => {
     assert.deepEqual(sort('createdAt:desc,id,documentId,updatedAt,publishedAt,locale'), [
-      'createdAt(created_at):desc', 'id(id):asc', 'documentId(document_id):asc', 'updatedAt(updated_at):asc', 'publishedAt(published_at):asc', 'locale(locale):asc',
+      'createdAt(created_at):desc',
+      'id(id):asc',
+      'documentId(document_id):asc',
+      'updatedAt(updated_at):asc',
+      'publishedAt(published_at):asc',
+      'locale(locale):asc',
     ]);
   });
 
   it('sorts through relations and components, by dots or nested objects', () => {
     assert.deepEqual(sort('author.name:desc'), ['author.name(name):desc']);
     assert.deepEqual(sort({ author: { name: 'desc' } }), ['author.name(name):desc']);
-    assert.deepEqual(sort([{ category: { name: 'asc' } }, 'seo.metaTitle']), ['category.name(name):asc', 'seo.metaTitle(meta_title):asc']);
+    assert.deepEqual(sort([{ category: { name: 'asc' } }, 'seo.metaTitle']), [
+      'category.name(name):asc',
+      'seo.metaTitle(meta_title):asc',
+    ]);
     assert.deepEqual(sort('tags.articles.publishDate:desc'), ['tags.articles.publishDate(publish_date):desc']);
     assert.deepEqual(sort('author.id'), ['author.id(id):asc']);
   });
@@ -81,8 +102,16 @@ describe('sort (docs/rest.md "Sort")', () => {
   it('does not sort through a relation the caller may not read', () => {
     const noAuthors = (type: ContentType) => type.uid !== 'api::author.author';
     assert.deepEqual(sort('category.name', article, noAuthors), ['category.name(name):asc']);
-    throwsVellum(() => parseSort(schema, article, 'author.name', { canRead: noAuthors }, ['sort']), QueryValidationError, 'Invalid sort field author.name', {
-      source: 'query', param: 'sort', key: 'author', path: null,
-    });
+    throwsVellum(
+      () => parseSort(schema, article, 'author.name', { canRead: noAuthors }, ['sort']),
+      QueryValidationError,
+      'Invalid sort field author.name',
+      {
+        source: 'query',
+        param: 'sort',
+        key: 'author',
+        path: null,
+      },
+    );
   });
 });

@@ -1,4 +1,10 @@
-import { isHidden, type ComponentAttribute, type Model, type RelationAttribute, type Schema } from '../../schema/model.js';
+import {
+  isHidden,
+  type ComponentAttribute,
+  type Model,
+  type RelationAttribute,
+  type Schema,
+} from '../../schema/model.js';
 import type { FieldRef, SortItem } from '../types.js';
 import { asList, fail, isPlainObject, type ParseOptions, type Path } from './common.js';
 import { systemField } from './filters.js';
@@ -10,7 +16,13 @@ const MAX_SORT_ITEMS = 20;
  * `sort[title]=desc`, `sort[0][title]=asc`, and paths through relations and components
  * (`author.name:asc`, `sort[author][name]=asc`).
  */
-export function parseSort(schema: Schema, model: Model, value: unknown, options: Pick<ParseOptions, 'canRead' | 'hidden'>, path: Path): SortItem[] {
+export function parseSort(
+  schema: Schema,
+  model: Model,
+  value: unknown,
+  options: Pick<ParseOptions, 'canRead' | 'hidden'>,
+  path: Path,
+): SortItem[] {
   if (value === undefined || value === '') return [];
   const entries: { fieldPath: string[]; direction: string; where: Path }[] = [];
   const fromString = (text: string, where: Path) => {
@@ -24,7 +36,8 @@ export function parseSort(schema: Schema, model: Model, value: unknown, options:
   };
   const fromObject = (object: Record<string, unknown>, prefix: string[], where: Path) => {
     for (const [key, inner] of Object.entries(object)) {
-      if (typeof inner === 'string') entries.push({ fieldPath: [...prefix, ...key.split('.')], direction: inner, where: [...where, key] });
+      if (typeof inner === 'string')
+        entries.push({ fieldPath: [...prefix, ...key.split('.')], direction: inner, where: [...where, key] });
       else if (isPlainObject(inner)) fromObject(inner, [...prefix, key], [...where, key]);
       else fail([...where, key], 'sort direction must be asc or desc');
     }
@@ -38,12 +51,22 @@ export function parseSort(schema: Schema, model: Model, value: unknown, options:
     else fail(where, 'sort items must be strings or objects');
   });
   if (entries.length > MAX_SORT_ITEMS) fail(path, `Too many sort fields (more than ${MAX_SORT_ITEMS})`);
-  return entries.map(({ fieldPath, direction, where }) => resolveSortItem(schema, model, fieldPath, direction, options, where));
+  return entries.map(({ fieldPath, direction, where }) =>
+    resolveSortItem(schema, model, fieldPath, direction, options, where),
+  );
 }
 
-function resolveSortItem(schema: Schema, root: Model, fieldPath: string[], direction: string, options: Pick<ParseOptions, 'canRead' | 'hidden'>, where: Path): SortItem {
+function resolveSortItem(
+  schema: Schema,
+  root: Model,
+  fieldPath: string[],
+  direction: string,
+  options: Pick<ParseOptions, 'canRead' | 'hidden'>,
+  where: Path,
+): SortItem {
   const dir = direction.trim().toLowerCase();
-  if (dir !== 'asc' && dir !== 'desc') fail(where, `Invalid sort direction ${direction} for ${fieldPath.join('.')}: use asc or desc`);
+  if (dir !== 'asc' && dir !== 'desc')
+    fail(where, `Invalid sort direction ${direction} for ${fieldPath.join('.')}: use asc or desc`);
   const through: (RelationAttribute | ComponentAttribute)[] = [];
   let model = root;
   for (const [index, name] of fieldPath.entries()) {
@@ -54,7 +77,8 @@ function resolveSortItem(schema: Schema, root: Model, fieldPath: string[], direc
     const attribute = model.attributes[name];
     if (!attribute || (isHidden(attribute) && !options.hidden)) fail(at, `Invalid sort field ${fieldPath.join('.')}`);
     if (last) {
-      if (attribute.kind !== 'scalar' || attribute.type === 'json' || attribute.type === 'blocks') fail(at, `Cannot sort on ${fieldPath.join('.')}`);
+      if (attribute.kind !== 'scalar' || attribute.type === 'json' || attribute.type === 'blocks')
+        fail(at, `Cannot sort on ${fieldPath.join('.')}`);
       const field: FieldRef = { name, column: attribute.column, type: attribute.type, attribute };
       return { through, field, direction: dir };
     }

@@ -51,7 +51,8 @@ export function checkTopLevelParams(query: Record<string, unknown>, action: Acti
   for (const key of ['page', 'pageSize'] as const) {
     if (!present(query[key])) continue;
     const n = asInteger(query[key]);
-    if (n === undefined || n <= 0) throw new PaginationError(`Invalid '${key}' parameter. Expected an integer > 0, received: ${String(query[key])}`);
+    if (n === undefined || n <= 0)
+      throw new PaginationError(`Invalid '${key}' parameter. Expected an integer > 0, received: ${String(query[key])}`);
   }
   if (present(query.start)) {
     const n = asInteger(query.start);

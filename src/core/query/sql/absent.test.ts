@@ -7,7 +7,8 @@ import { typeOf, unitSchema } from '../../../../test/helpers/unit-schema.js';
 const schema = unitSchema();
 const tag = typeOf(schema, 'api::tag.tag');
 /** Whether a filter on tags holds for a row of NULLs (an article without tags). */
-const holds = (filters: Record<string, unknown>) => holdsWithoutRows(new FilterParser(schema, {}).parse(tag, filters, ['filters'])!);
+const holds = (filters: Record<string, unknown>) =>
+  holdsWithoutRows(new FilterParser(schema, {}).parse(tag, filters, ['filters'])!);
 
 describe('a filter on related rows, for a document without any (a row of NULLs)', () => {
   it('holds for null tests', () => {
@@ -18,7 +19,16 @@ describe('a filter on related rows, for a document without any (a row of NULLs)'
   });
 
   it('does not hold for comparisons, which are unknown on NULL', () => {
-    for (const filters of [{ id: { $null: false } }, { name: 'a' }, { name: { $ne: 'a' } }, { name: { $ne: null } }, { name: { $in: [] } }, { name: { $in: ['a'] } }, { name: { $contains: 'a' } }, { id: { $gt: 1 } }]) {
+    for (const filters of [
+      { id: { $null: false } },
+      { name: 'a' },
+      { name: { $ne: 'a' } },
+      { name: { $ne: null } },
+      { name: { $in: [] } },
+      { name: { $in: ['a'] } },
+      { name: { $contains: 'a' } },
+      { id: { $gt: 1 } },
+    ]) {
       assert.equal(holds(filters), false, JSON.stringify(filters));
     }
   });

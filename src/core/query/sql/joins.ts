@@ -53,10 +53,16 @@ export function relatedRows(
   const version = anyVersion ? [] : [statusCondition(targetType, target, scope.status, scope.publication)];
   const table = attribute.link.table;
   if (attribute.owner) {
-    const localeJoin = targetType.localized ? sql<boolean>`${sql.ref(`${target}.locale`)} = ${sql.ref(`${link}.target_locale`)}` : undefined;
+    const localeJoin = targetType.localized
+      ? sql<boolean>`${sql.ref(`${target}.locale`)} = ${sql.ref(`${link}.target_locale`)}`
+      : undefined;
     return {
       from: sql`${sql.table(table)} as ${sql.id(link)} join ${sql.table(targetType.table)} as ${sql.id(target)} on ${and(
-        [sql<boolean>`${sql.ref(`${target}.document_id`)} = ${sql.ref(`${link}.target_document_id`)}`, ...(localeJoin ? [localeJoin] : []), ...version],
+        [
+          sql<boolean>`${sql.ref(`${target}.document_id`)} = ${sql.ref(`${link}.target_document_id`)}`,
+          ...(localeJoin ? [localeJoin] : []),
+          ...version,
+        ],
       )}`,
       where: sql<boolean>`${sql.ref(`${link}.entity_id`)} = ${sql.ref(`${alias}.id`)}`,
       target,
@@ -67,7 +73,8 @@ export function relatedRows(
   }
   const self = model as ContentType;
   const conditions = [sql<boolean>`${sql.ref(`${link}.target_document_id`)} = ${sql.ref(`${alias}.document_id`)}`];
-  if (self.localized) conditions.push(sql<boolean>`${sql.ref(`${link}.target_locale`)} = ${sql.ref(`${alias}.locale`)}`);
+  if (self.localized)
+    conditions.push(sql<boolean>`${sql.ref(`${link}.target_locale`)} = ${sql.ref(`${alias}.locale`)}`);
   // The link names the owner's row, in the locale that was linked (not the request's).
   const ownerConditions = [sql<boolean>`${sql.ref(`${target}.id`)} = ${sql.ref(`${link}.entity_id`)}`, ...version];
   return {

@@ -49,8 +49,14 @@ for (const dialect of ALL_DIALECTS) {
       const several = compiled(versionCondition(article, 't0', { status: 'draft', locale: ['en', 'fr'] }));
       assert.equal(several.sql, spelled(`(${DRAFT} and "t0"."locale" in (?, ?))`)[dialect]);
       assert.deepEqual(several.parameters, ['en', 'fr']);
-      assert.equal(compiled(versionCondition(article, 't0', { status: 'draft', locale: [] })).sql, spelled(`(${DRAFT} and 1 = 0)`)[dialect]);
-      assert.equal(compiled(versionCondition(article, 't0', { status: 'published', locale: null })).sql, spelled(PUBLISHED)[dialect]);
+      assert.equal(
+        compiled(versionCondition(article, 't0', { status: 'draft', locale: [] })).sql,
+        spelled(`(${DRAFT} and 1 = 0)`)[dialect],
+      );
+      assert.equal(
+        compiled(versionCondition(article, 't0', { status: 'published', locale: null })).sql,
+        spelled(PUBLISHED)[dialect],
+      );
     });
 
     it('nothing on a type without draft and publish nor i18n', () => {
@@ -62,7 +68,11 @@ for (const dialect of ALL_DIALECTS) {
       it(`publicationFilter=${cohort}`, () => {
         for (const status of ['draft', 'published'] as const) {
           const { sql, parameters } = compiled(statusCondition(article, 't0', status, cohort));
-          assert.equal(sql, spelled(`(${status === 'draft' ? DRAFT : PUBLISHED} and ${COHORTS[cohort][status]})`)[dialect], status);
+          assert.equal(
+            sql,
+            spelled(`(${status === 'draft' ? DRAFT : PUBLISHED} and ${COHORTS[cohort][status]})`)[dialect],
+            status,
+          );
           assert.deepEqual(parameters, []);
         }
       });

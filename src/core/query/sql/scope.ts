@@ -17,16 +17,21 @@ export const TRUE = sql<boolean>`1 = 1`;
 export const FALSE = sql<boolean>`1 = 0`;
 
 export const and = (parts: RawBuilder<boolean>[]): RawBuilder<boolean> =>
-  parts.length === 0 ? TRUE : parts.length === 1 ? parts[0]! : (sql<boolean>`(${sql.join(parts, sql` and `)})`);
+  parts.length === 0 ? TRUE : parts.length === 1 ? parts[0]! : sql<boolean>`(${sql.join(parts, sql` and `)})`;
 
 export const or = (parts: RawBuilder<boolean>[]): RawBuilder<boolean> =>
-  parts.length === 0 ? FALSE : parts.length === 1 ? parts[0]! : (sql<boolean>`(${sql.join(parts, sql` or `)})`);
+  parts.length === 0 ? FALSE : parts.length === 1 ? parts[0]! : sql<boolean>`(${sql.join(parts, sql` or `)})`;
 
 /**
  * Draft rows have no published_at; types without draft and publish ignore the status. With a
  * publication cohort, only the rows of that cohort (see publicationCondition).
  */
-export function statusCondition(type: ContentType, alias: string, status: Status, publication?: PublicationFilter): RawBuilder<boolean> {
+export function statusCondition(
+  type: ContentType,
+  alias: string,
+  status: Status,
+  publication?: PublicationFilter,
+): RawBuilder<boolean> {
   if (!type.draftAndPublish) return TRUE;
   const own =
     status === 'draft'
@@ -41,12 +46,22 @@ export function statusCondition(type: ContentType, alias: string, status: Status
  * of the other status, and for `modified`/`unmodified` whether its draft was updated after its
  * published version.
  */
-function publicationCondition(type: ContentType, alias: string, status: Status, mode: PublicationFilter): RawBuilder<boolean> {
+function publicationCondition(
+  type: ContentType,
+  alias: string,
+  status: Status,
+  mode: PublicationFilter,
+): RawBuilder<boolean> {
   const other = `${alias}_pv`;
   const ref = (a: string, column: string) => sql.ref(`${a}.${column}`);
   const sameDocument = sql<boolean>`${ref(other, 'document_id')} = ${ref(alias, 'document_id')}`;
-  const sameVersion = type.localized ? and([sameDocument, sql<boolean>`${ref(other, 'locale')} = ${ref(alias, 'locale')}`]) : sameDocument;
-  const otherStatus = status === 'draft' ? sql<boolean>`${ref(other, 'published_at')} is not null` : sql<boolean>`${ref(other, 'published_at')} is null`;
+  const sameVersion = type.localized
+    ? and([sameDocument, sql<boolean>`${ref(other, 'locale')} = ${ref(alias, 'locale')}`])
+    : sameDocument;
+  const otherStatus =
+    status === 'draft'
+      ? sql<boolean>`${ref(other, 'published_at')} is not null`
+      : sql<boolean>`${ref(other, 'published_at')} is null`;
   const exists = (pair: RawBuilder<boolean>, extra?: RawBuilder<boolean>) =>
     sql<boolean>`exists (select 1 from ${sql.table(type.table)} as ${sql.id(other)} where ${and([pair, otherStatus, ...(extra ? [extra] : [])])})`;
   const draft = status === 'draft' ? alias : other;

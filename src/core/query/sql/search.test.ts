@@ -43,8 +43,17 @@ for (const dialect of ALL_DIALECTS) {
     });
 
     it('searches the numeric attributes too when the text reads as a number', () => {
-      assert.equal(search(article, '4').sql, expected(['document_id', 'locale', 'title', 'slug', 'body', 'kind'], ['id', 'views', 'rating']));
-      assert.equal(search(item, '4.5').sql, expected(['document_id', 'name', 'required', 'note', 'rich', 'email', 'code', 'level'], ['id', 'count', 'big', 'ratio', 'price']));
+      assert.equal(
+        search(article, '4').sql,
+        expected(['document_id', 'locale', 'title', 'slug', 'body', 'kind'], ['id', 'views', 'rating']),
+      );
+      assert.equal(
+        search(item, '4.5').sql,
+        expected(
+          ['document_id', 'name', 'required', 'note', 'rich', 'email', 'code', 'level'],
+          ['id', 'count', 'big', 'ratio', 'price'],
+        ),
+      );
     });
 
     it('leaves out private attributes, passwords and searchable: false', () => {

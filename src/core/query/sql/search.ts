@@ -23,6 +23,7 @@ export function searchCondition(dialect: Dialect, type: ContentType, alias: stri
     if (TEXT_TYPES.has(attribute.type)) texts.push(column(attribute.column));
     else if (numeric && NUMBER_TYPES.has(attribute.type)) numbers.push(column(attribute.column));
   }
-  const contains = (expression: RawBuilder<unknown>) => dialect.matches(expression, text, { start: false, end: false }, true);
+  const contains = (expression: RawBuilder<unknown>) =>
+    dialect.matches(expression, text, { start: false, end: false }, true);
   return or([...texts.map(contains), ...numbers.map((n) => contains(dialect.asText(n)))]);
 }

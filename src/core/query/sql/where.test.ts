@@ -40,7 +40,9 @@ const CASES: Case[] = [
   {
     name: '$ne and the order comparisons',
     filters: { title: { $ne: 'a' }, views: { $lt: 1, $lte: 2, $gt: 3, $gte: 4 } },
-    sql: spelled('("t0"."title" <> ? and ("t0"."views" < ? and "t0"."views" <= ? and "t0"."views" > ? and "t0"."views" >= ?))'),
+    sql: spelled(
+      '("t0"."title" <> ? and ("t0"."views" < ? and "t0"."views" <= ? and "t0"."views" > ? and "t0"."views" >= ?))',
+    ),
     parameters: ['a', 1, 2, 3, 4],
   },
   {
@@ -68,14 +70,20 @@ const CASES: Case[] = [
   {
     name: '$null and $notNull, true and false',
     filters: { title: { $null: true }, slug: { $null: false }, body: { $notNull: true }, kind: { $notNull: false } },
-    sql: spelled('("t0"."title" is null and "t0"."slug" is not null and "t0"."body" is not null and "t0"."kind" is null)'),
+    sql: spelled(
+      '("t0"."title" is null and "t0"."slug" is not null and "t0"."body" is not null and "t0"."kind" is null)',
+    ),
     parameters: [],
   },
   {
     name: 'booleans, dates and date-times as each database stores them',
     filters: { featured: true, publishDate: { $lt: '2024-01-01' }, createdAt: { $gte: '2024-01-02T03:04:05Z' } },
     sql: spelled('("t0"."featured" = ? and "t0"."publish_date" < ? and "t0"."created_at" >= ?)'),
-    parameters: { sqlite: [1, '2024-01-01', '2024-01-02T03:04:05.000Z'], postgres: [true, '2024-01-01', '2024-01-02T03:04:05.000Z'], mysql: [1, '2024-01-01', '2024-01-02 03:04:05.000'] },
+    parameters: {
+      sqlite: [1, '2024-01-01', '2024-01-02T03:04:05.000Z'],
+      postgres: [true, '2024-01-01', '2024-01-02T03:04:05.000Z'],
+      mysql: [1, '2024-01-01', '2024-01-02 03:04:05.000'],
+    },
   },
   {
     name: '$contains: case-sensitive, wildcards matched literally',
@@ -83,7 +91,7 @@ const CASES: Case[] = [
     sql: {
       sqlite: '"t0"."title" glob ?',
       postgres: '"t0"."title" like $1 escape \'!\'',
-      mysql: '`t0`.`title` like ? escape \'!\'',
+      mysql: "`t0`.`title` like ? escape '!'",
     },
     parameters: { sqlite: ['*50%_off[*]*'], postgres: ['%50!%!_off*%'], mysql: ['%50!%!_off*%'] },
   },
@@ -93,8 +101,10 @@ const CASES: Case[] = [
     sql: {
       // SQLite: an ASCII pattern is matched by its own LIKE, which ignores ASCII case.
       sqlite: '(not "t0"."title" like ? escape \'!\' and "t0"."slug" glob ? and "t0"."kind" like ? escape \'!\')',
-      postgres: '(not lower("t0"."title") like lower($1) escape \'!\' and "t0"."slug" like $2 escape \'!\' and lower("t0"."kind") like lower($3) escape \'!\')',
-      mysql: '(not lower(`t0`.`title`) like lower(?) escape \'!\' and `t0`.`slug` like ? escape \'!\' and lower(`t0`.`kind`) like lower(?) escape \'!\')',
+      postgres:
+        '(not lower("t0"."title") like lower($1) escape \'!\' and "t0"."slug" like $2 escape \'!\' and lower("t0"."kind") like lower($3) escape \'!\')',
+      mysql:
+        "(not lower(`t0`.`title`) like lower(?) escape '!' and `t0`.`slug` like ? escape '!' and lower(`t0`.`kind`) like lower(?) escape '!')",
     },
     parameters: { sqlite: ['%X%', 'a[?]*', '%S'], postgres: ['%X%', 'a?%', '%S'], mysql: ['%X%', 'a?%', '%S'] },
   },
@@ -104,7 +114,7 @@ const CASES: Case[] = [
     sql: {
       sqlite: 'vellum_lower("t0"."title") like ? escape \'!\'',
       postgres: 'lower("t0"."title") like lower($1) escape \'!\'',
-      mysql: 'lower(`t0`.`title`) like lower(?) escape \'!\'',
+      mysql: "lower(`t0`.`title`) like lower(?) escape '!'",
     },
     parameters: { sqlite: ['%été%'], postgres: ['%ÉTÉ%'], mysql: ['%ÉTÉ%'] },
   },
@@ -123,28 +133,42 @@ const CASES: Case[] = [
   {
     name: 'a relation (owner side, a target without draft and publish): exists',
     filters: { author: { name: { $ne: 'Ann' } } },
-    sql: spelled('exists (select 1 from "articles_author_lnk" as "l1" join "authors" as "t2" on ("t2"."document_id" = "l1"."target_document_id" and 1 = 1) where "l1"."entity_id" = "t0"."id" and "t2"."name" <> ?)'),
+    sql: spelled(
+      'exists (select 1 from "articles_author_lnk" as "l1" join "authors" as "t2" on ("t2"."document_id" = "l1"."target_document_id" and 1 = 1) where "l1"."entity_id" = "t0"."id" and "t2"."name" <> ?)',
+    ),
     parameters: ['Ann'],
   },
   {
     name: 'an equality through a relation: the set of owner ids, probed by id (on SQLite too)',
     filters: { author: { name: 'Ann' } },
-    sql: spelled('"t0"."id" in (select "l1"."entity_id" from "articles_author_lnk" as "l1" join "authors" as "t2" on ("t2"."document_id" = "l1"."target_document_id" and 1 = 1) where "t2"."name" = ?)'),
+    sql: spelled(
+      '"t0"."id" in (select "l1"."entity_id" from "articles_author_lnk" as "l1" join "authors" as "t2" on ("t2"."document_id" = "l1"."target_document_id" and 1 = 1) where "t2"."name" = ?)',
+    ),
     parameters: ['Ann'],
   },
   {
     name: 'a many-to-many relation, $in',
     filters: { tags: { name: { $in: ['x', 'y'] } } },
-    sql: spelled('"t0"."id" in (select "l1"."entity_id" from "articles_tags_lnk" as "l1" join "tags" as "t2" on ("t2"."document_id" = "l1"."target_document_id" and 1 = 1) where "t2"."name" in (?, ?))'),
+    sql: spelled(
+      '"t0"."id" in (select "l1"."entity_id" from "articles_tags_lnk" as "l1" join "tags" as "t2" on ("t2"."document_id" = "l1"."target_document_id" and 1 = 1) where "t2"."name" in (?, ?))',
+    ),
     parameters: ['x', 'y'],
   },
   {
     name: 'an AND with one equality is found by value; an OR needs every branch to be',
-    filters: { $or: [{ tags: { $and: [{ name: 'x' }, { id: { $gt: 3 } }] } }, { tags: { $or: [{ name: 'y' }, { name: { $startsWith: 'z' } }] } }] },
+    filters: {
+      $or: [
+        { tags: { $and: [{ name: 'x' }, { id: { $gt: 3 } }] } },
+        { tags: { $or: [{ name: 'y' }, { name: { $startsWith: 'z' } }] } },
+      ],
+    },
     sql: {
-      sqlite: '("t0"."id" in (select "l1"."entity_id" from "articles_tags_lnk" as "l1" join "tags" as "t2" on ("t2"."document_id" = "l1"."target_document_id" and 1 = 1) where ("t2"."name" = ? and "t2"."id" > ?)) or exists (select 1 from "articles_tags_lnk" as "l3" join "tags" as "t4" on ("t4"."document_id" = "l3"."target_document_id" and 1 = 1) where "l3"."entity_id" = "t0"."id" and ("t4"."name" = ? or "t4"."name" glob ?)))',
-      postgres: '("t0"."id" in (select "l1"."entity_id" from "articles_tags_lnk" as "l1" join "tags" as "t2" on ("t2"."document_id" = "l1"."target_document_id" and 1 = 1) where ("t2"."name" = $1 and "t2"."id" > $2)) or exists (select 1 from "articles_tags_lnk" as "l3" join "tags" as "t4" on ("t4"."document_id" = "l3"."target_document_id" and 1 = 1) where "l3"."entity_id" = "t0"."id" and ("t4"."name" = $3 or "t4"."name" like $4 escape \'!\')))',
-      mysql: '(`t0`.`id` in (select `l1`.`entity_id` from `articles_tags_lnk` as `l1` join `tags` as `t2` on (`t2`.`document_id` = `l1`.`target_document_id` and 1 = 1) where (`t2`.`name` = ? and `t2`.`id` > ?)) or exists (select 1 from `articles_tags_lnk` as `l3` join `tags` as `t4` on (`t4`.`document_id` = `l3`.`target_document_id` and 1 = 1) where `l3`.`entity_id` = `t0`.`id` and (`t4`.`name` = ? or `t4`.`name` like ? escape \'!\')))',
+      sqlite:
+        '("t0"."id" in (select "l1"."entity_id" from "articles_tags_lnk" as "l1" join "tags" as "t2" on ("t2"."document_id" = "l1"."target_document_id" and 1 = 1) where ("t2"."name" = ? and "t2"."id" > ?)) or exists (select 1 from "articles_tags_lnk" as "l3" join "tags" as "t4" on ("t4"."document_id" = "l3"."target_document_id" and 1 = 1) where "l3"."entity_id" = "t0"."id" and ("t4"."name" = ? or "t4"."name" glob ?)))',
+      postgres:
+        '("t0"."id" in (select "l1"."entity_id" from "articles_tags_lnk" as "l1" join "tags" as "t2" on ("t2"."document_id" = "l1"."target_document_id" and 1 = 1) where ("t2"."name" = $1 and "t2"."id" > $2)) or exists (select 1 from "articles_tags_lnk" as "l3" join "tags" as "t4" on ("t4"."document_id" = "l3"."target_document_id" and 1 = 1) where "l3"."entity_id" = "t0"."id" and ("t4"."name" = $3 or "t4"."name" like $4 escape \'!\')))',
+      mysql:
+        "(`t0`.`id` in (select `l1`.`entity_id` from `articles_tags_lnk` as `l1` join `tags` as `t2` on (`t2`.`document_id` = `l1`.`target_document_id` and 1 = 1) where (`t2`.`name` = ? and `t2`.`id` > ?)) or exists (select 1 from `articles_tags_lnk` as `l3` join `tags` as `t4` on (`t4`.`document_id` = `l3`.`target_document_id` and 1 = 1) where `l3`.`entity_id` = `t0`.`id` and (`t4`.`name` = ? or `t4`.`name` like ? escape '!')))",
     },
     parameters: { sqlite: ['x', 3, 'y', 'z*'], postgres: ['x', 3, 'y', 'z%'], mysql: ['x', 3, 'y', 'z%'] },
   },
@@ -152,7 +176,9 @@ const CASES: Case[] = [
     name: 'an inverse relation from a type without draft and publish: every version of its targets (Strapi links both rows)',
     type: 'api::author.author',
     filters: { articles: { title: { $ne: 'x' } } },
-    sql: spelled('exists (select 1 from "articles_author_lnk" as "l1" join "articles" as "t2" on "t2"."id" = "l1"."entity_id" where "l1"."target_document_id" = "t0"."document_id" and "t2"."title" <> ?)'),
+    sql: spelled(
+      'exists (select 1 from "articles_author_lnk" as "l1" join "articles" as "t2" on "t2"."id" = "l1"."entity_id" where "l1"."target_document_id" = "t0"."document_id" and "t2"."title" <> ?)',
+    ),
     parameters: ['x'],
   },
   {
@@ -160,41 +186,58 @@ const CASES: Case[] = [
     type: 'api::author.author',
     status: 'draft',
     filters: { articles: { title: 'x' } },
-    sql: spelled('"t0"."document_id" in (select "l1"."target_document_id" from "articles_author_lnk" as "l1" join "articles" as "t2" on "t2"."id" = "l1"."entity_id" where "t2"."title" = ?)'),
+    sql: spelled(
+      '"t0"."document_id" in (select "l1"."target_document_id" from "articles_author_lnk" as "l1" join "articles" as "t2" on "t2"."id" = "l1"."entity_id" where "t2"."title" = ?)',
+    ),
     parameters: ['x'],
   },
   {
-    name: '$null on a relation: documents without one too (Strapi\'s LEFT JOIN)',
+    name: "$null on a relation: documents without one too (Strapi's LEFT JOIN)",
     filters: { category: { $null: true } },
-    sql: spelled('(exists (select 1 from "articles_category_lnk" as "l1" join "categories" as "t2" on ("t2"."document_id" = "l1"."target_document_id" and 1 = 1) where "l1"."entity_id" = "t0"."id" and "t2"."id" is null) or not exists (select 1 from "articles_category_lnk" as "l1" join "categories" as "t2" on ("t2"."document_id" = "l1"."target_document_id" and 1 = 1) where "l1"."entity_id" = "t0"."id"))'),
+    sql: spelled(
+      '(exists (select 1 from "articles_category_lnk" as "l1" join "categories" as "t2" on ("t2"."document_id" = "l1"."target_document_id" and 1 = 1) where "l1"."entity_id" = "t0"."id" and "t2"."id" is null) or not exists (select 1 from "articles_category_lnk" as "l1" join "categories" as "t2" on ("t2"."document_id" = "l1"."target_document_id" and 1 = 1) where "l1"."entity_id" = "t0"."id"))',
+    ),
     parameters: [],
   },
   {
     name: '$null on a related field: documents without related rows too',
     filters: { tags: { name: { $null: true } } },
-    sql: spelled('(exists (select 1 from "articles_tags_lnk" as "l1" join "tags" as "t2" on ("t2"."document_id" = "l1"."target_document_id" and 1 = 1) where "l1"."entity_id" = "t0"."id" and "t2"."name" is null) or not exists (select 1 from "articles_tags_lnk" as "l1" join "tags" as "t2" on ("t2"."document_id" = "l1"."target_document_id" and 1 = 1) where "l1"."entity_id" = "t0"."id"))'),
+    sql: spelled(
+      '(exists (select 1 from "articles_tags_lnk" as "l1" join "tags" as "t2" on ("t2"."document_id" = "l1"."target_document_id" and 1 = 1) where "l1"."entity_id" = "t0"."id" and "t2"."name" is null) or not exists (select 1 from "articles_tags_lnk" as "l1" join "tags" as "t2" on ("t2"."document_id" = "l1"."target_document_id" and 1 = 1) where "l1"."entity_id" = "t0"."id"))',
+    ),
     parameters: [],
   },
   {
     name: 'through two relations: below the first, each level is a set built once (not fan-out^depth)',
     filters: { author: { articles: { category: { name: { $ne: 'c' } } } } },
-    sql: { ...spelled('exists (select 1 from "articles_author_lnk" as "l1" join "authors" as "t2" on ("t2"."document_id" = "l1"."target_document_id" and 1 = 1) where "l1"."entity_id" = "t0"."id" and "t2"."document_id" in (select "l3"."target_document_id" from "articles_author_lnk" as "l3" join "articles" as "t4" on "t4"."id" = "l3"."entity_id" where "t4"."id" in (select "l5"."entity_id" from "articles_category_lnk" as "l5" join "categories" as "t6" on ("t6"."document_id" = "l5"."target_document_id" and 1 = 1) where "t6"."name" <> ?)))'), sqlite: 'exists (select 1 from "articles_author_lnk" as "l1" join "authors" as "t2" on ("t2"."document_id" = "l1"."target_document_id" and 1 = 1) where "l1"."entity_id" = "t0"."id" and +"t2"."document_id" in (select "l3"."target_document_id" from "articles_author_lnk" as "l3" join "articles" as "t4" on "t4"."id" = "l3"."entity_id" where +"t4"."id" in (select "l5"."entity_id" from "articles_category_lnk" as "l5" join "categories" as "t6" on ("t6"."document_id" = "l5"."target_document_id" and 1 = 1) where "t6"."name" <> ?)))' },
+    sql: {
+      ...spelled(
+        'exists (select 1 from "articles_author_lnk" as "l1" join "authors" as "t2" on ("t2"."document_id" = "l1"."target_document_id" and 1 = 1) where "l1"."entity_id" = "t0"."id" and "t2"."document_id" in (select "l3"."target_document_id" from "articles_author_lnk" as "l3" join "articles" as "t4" on "t4"."id" = "l3"."entity_id" where "t4"."id" in (select "l5"."entity_id" from "articles_category_lnk" as "l5" join "categories" as "t6" on ("t6"."document_id" = "l5"."target_document_id" and 1 = 1) where "t6"."name" <> ?)))',
+      ),
+      sqlite:
+        'exists (select 1 from "articles_author_lnk" as "l1" join "authors" as "t2" on ("t2"."document_id" = "l1"."target_document_id" and 1 = 1) where "l1"."entity_id" = "t0"."id" and +"t2"."document_id" in (select "l3"."target_document_id" from "articles_author_lnk" as "l3" join "articles" as "t4" on "t4"."id" = "l3"."entity_id" where +"t4"."id" in (select "l5"."entity_id" from "articles_category_lnk" as "l5" join "categories" as "t6" on ("t6"."document_id" = "l5"."target_document_id" and 1 = 1) where "t6"."name" <> ?)))',
+    },
     parameters: ['c'],
   },
   {
     name: 'an equality through two relations: sets of ids all the way',
     filters: { author: { articles: { category: { name: 'c' } } } },
-    sql: spelled('"t0"."id" in (select "l1"."entity_id" from "articles_author_lnk" as "l1" join "authors" as "t2" on ("t2"."document_id" = "l1"."target_document_id" and 1 = 1) where "t2"."document_id" in (select "l3"."target_document_id" from "articles_author_lnk" as "l3" join "articles" as "t4" on "t4"."id" = "l3"."entity_id" where "t4"."id" in (select "l5"."entity_id" from "articles_category_lnk" as "l5" join "categories" as "t6" on ("t6"."document_id" = "l5"."target_document_id" and 1 = 1) where "t6"."name" = ?)))'),
+    sql: spelled(
+      '"t0"."id" in (select "l1"."entity_id" from "articles_author_lnk" as "l1" join "authors" as "t2" on ("t2"."document_id" = "l1"."target_document_id" and 1 = 1) where "t2"."document_id" in (select "l3"."target_document_id" from "articles_author_lnk" as "l3" join "articles" as "t4" on "t4"."id" = "l3"."entity_id" where "t4"."id" in (select "l5"."entity_id" from "articles_category_lnk" as "l5" join "categories" as "t6" on ("t6"."document_id" = "l5"."target_document_id" and 1 = 1) where "t6"."name" = ?)))',
+    ),
     parameters: ['c'],
   },
   {
-    name: 'semi-join form (counts): the set of matching owner ids; SQLite walks the version\'s index (+id)',
+    name: "semi-join form (counts): the set of matching owner ids; SQLite walks the version's index (+id)",
     form: 'semi-join',
     filters: { author: { name: { $gt: 'Ann' } } },
     sql: {
-      sqlite: '+"t0"."id" in (select "l1"."entity_id" from "articles_author_lnk" as "l1" join "authors" as "t2" on ("t2"."document_id" = "l1"."target_document_id" and 1 = 1) where "t2"."name" > ?)',
-      postgres: '"t0"."id" in (select "l1"."entity_id" from "articles_author_lnk" as "l1" join "authors" as "t2" on ("t2"."document_id" = "l1"."target_document_id" and 1 = 1) where "t2"."name" > $1)',
-      mysql: '`t0`.`id` in (select `l1`.`entity_id` from `articles_author_lnk` as `l1` join `authors` as `t2` on (`t2`.`document_id` = `l1`.`target_document_id` and 1 = 1) where `t2`.`name` > ?)',
+      sqlite:
+        '+"t0"."id" in (select "l1"."entity_id" from "articles_author_lnk" as "l1" join "authors" as "t2" on ("t2"."document_id" = "l1"."target_document_id" and 1 = 1) where "t2"."name" > ?)',
+      postgres:
+        '"t0"."id" in (select "l1"."entity_id" from "articles_author_lnk" as "l1" join "authors" as "t2" on ("t2"."document_id" = "l1"."target_document_id" and 1 = 1) where "t2"."name" > $1)',
+      mysql:
+        '`t0`.`id` in (select `l1`.`entity_id` from `articles_author_lnk` as `l1` join `authors` as `t2` on (`t2`.`document_id` = `l1`.`target_document_id` and 1 = 1) where `t2`.`name` > ?)',
     },
     parameters: ['Ann'],
   },
@@ -203,9 +246,12 @@ const CASES: Case[] = [
     form: 'semi-join',
     filters: { category: { $null: true } },
     sql: {
-      sqlite: '(+"t0"."id" in (select "l1"."entity_id" from "articles_category_lnk" as "l1" join "categories" as "t2" on ("t2"."document_id" = "l1"."target_document_id" and 1 = 1) where "t2"."id" is null) or +"t0"."id" not in (select "l1"."entity_id" from "articles_category_lnk" as "l1" join "categories" as "t2" on ("t2"."document_id" = "l1"."target_document_id" and 1 = 1)))',
-      postgres: '("t0"."id" in (select "l1"."entity_id" from "articles_category_lnk" as "l1" join "categories" as "t2" on ("t2"."document_id" = "l1"."target_document_id" and 1 = 1) where "t2"."id" is null) or "t0"."id" not in (select "l1"."entity_id" from "articles_category_lnk" as "l1" join "categories" as "t2" on ("t2"."document_id" = "l1"."target_document_id" and 1 = 1)))',
-      mysql: '(`t0`.`id` in (select `l1`.`entity_id` from `articles_category_lnk` as `l1` join `categories` as `t2` on (`t2`.`document_id` = `l1`.`target_document_id` and 1 = 1) where `t2`.`id` is null) or `t0`.`id` not in (select `l1`.`entity_id` from `articles_category_lnk` as `l1` join `categories` as `t2` on (`t2`.`document_id` = `l1`.`target_document_id` and 1 = 1)))',
+      sqlite:
+        '(+"t0"."id" in (select "l1"."entity_id" from "articles_category_lnk" as "l1" join "categories" as "t2" on ("t2"."document_id" = "l1"."target_document_id" and 1 = 1) where "t2"."id" is null) or +"t0"."id" not in (select "l1"."entity_id" from "articles_category_lnk" as "l1" join "categories" as "t2" on ("t2"."document_id" = "l1"."target_document_id" and 1 = 1)))',
+      postgres:
+        '("t0"."id" in (select "l1"."entity_id" from "articles_category_lnk" as "l1" join "categories" as "t2" on ("t2"."document_id" = "l1"."target_document_id" and 1 = 1) where "t2"."id" is null) or "t0"."id" not in (select "l1"."entity_id" from "articles_category_lnk" as "l1" join "categories" as "t2" on ("t2"."document_id" = "l1"."target_document_id" and 1 = 1)))',
+      mysql:
+        '(`t0`.`id` in (select `l1`.`entity_id` from `articles_category_lnk` as `l1` join `categories` as `t2` on (`t2`.`document_id` = `l1`.`target_document_id` and 1 = 1) where `t2`.`id` is null) or `t0`.`id` not in (select `l1`.`entity_id` from `articles_category_lnk` as `l1` join `categories` as `t2` on (`t2`.`document_id` = `l1`.`target_document_id` and 1 = 1)))',
     },
     parameters: [],
   },
@@ -215,9 +261,12 @@ const CASES: Case[] = [
     form: 'semi-join',
     filters: { articles: { title: { $lt: 'x' } } },
     sql: {
-      sqlite: '+"t0"."document_id" in (select "l1"."target_document_id" from "articles_author_lnk" as "l1" join "articles" as "t2" on "t2"."id" = "l1"."entity_id" where "t2"."title" < ?)',
-      postgres: '"t0"."document_id" in (select "l1"."target_document_id" from "articles_author_lnk" as "l1" join "articles" as "t2" on "t2"."id" = "l1"."entity_id" where "t2"."title" < $1)',
-      mysql: '`t0`.`document_id` in (select `l1`.`target_document_id` from `articles_author_lnk` as `l1` join `articles` as `t2` on `t2`.`id` = `l1`.`entity_id` where `t2`.`title` < ?)',
+      sqlite:
+        '+"t0"."document_id" in (select "l1"."target_document_id" from "articles_author_lnk" as "l1" join "articles" as "t2" on "t2"."id" = "l1"."entity_id" where "t2"."title" < ?)',
+      postgres:
+        '"t0"."document_id" in (select "l1"."target_document_id" from "articles_author_lnk" as "l1" join "articles" as "t2" on "t2"."id" = "l1"."entity_id" where "t2"."title" < $1)',
+      mysql:
+        '`t0`.`document_id` in (select `l1`.`target_document_id` from `articles_author_lnk` as `l1` join `articles` as `t2` on `t2`.`id` = `l1`.`entity_id` where `t2`.`title` < ?)',
     },
     parameters: ['x'],
   },
@@ -225,16 +274,21 @@ const CASES: Case[] = [
     name: 'a component: exists among its rows of that field',
     filters: { seo: { metaTitle: { $containsi: 'x' } } },
     sql: {
-      sqlite: 'exists (select 1 from "articles_cmps" as "c1" join "components_shared_seos" as "k2" on "k2"."id" = "c1"."cmp_id" where "c1"."entity_id" = "t0"."id" and "c1"."field" = ? and "c1"."component_type" = ? and "k2"."meta_title" like ? escape \'!\')',
-      postgres: 'exists (select 1 from "articles_cmps" as "c1" join "components_shared_seos" as "k2" on "k2"."id" = "c1"."cmp_id" where "c1"."entity_id" = "t0"."id" and "c1"."field" = $1 and "c1"."component_type" = $2 and lower("k2"."meta_title") like lower($3) escape \'!\')',
-      mysql: 'exists (select 1 from `articles_cmps` as `c1` join `components_shared_seos` as `k2` on `k2`.`id` = `c1`.`cmp_id` where `c1`.`entity_id` = `t0`.`id` and `c1`.`field` = ? and `c1`.`component_type` = ? and lower(`k2`.`meta_title`) like lower(?) escape \'!\')',
+      sqlite:
+        'exists (select 1 from "articles_cmps" as "c1" join "components_shared_seos" as "k2" on "k2"."id" = "c1"."cmp_id" where "c1"."entity_id" = "t0"."id" and "c1"."field" = ? and "c1"."component_type" = ? and "k2"."meta_title" like ? escape \'!\')',
+      postgres:
+        'exists (select 1 from "articles_cmps" as "c1" join "components_shared_seos" as "k2" on "k2"."id" = "c1"."cmp_id" where "c1"."entity_id" = "t0"."id" and "c1"."field" = $1 and "c1"."component_type" = $2 and lower("k2"."meta_title") like lower($3) escape \'!\')',
+      mysql:
+        "exists (select 1 from `articles_cmps` as `c1` join `components_shared_seos` as `k2` on `k2`.`id` = `c1`.`cmp_id` where `c1`.`entity_id` = `t0`.`id` and `c1`.`field` = ? and `c1`.`component_type` = ? and lower(`k2`.`meta_title`) like lower(?) escape '!')",
     },
     parameters: ['seo', 'shared.seo', '%x%'],
   },
   {
     name: '$null in a repeatable component: documents without items too',
     filters: { links: { url: { $null: true } } },
-    sql: spelled('(exists (select 1 from "articles_cmps" as "c1" join "components_shared_links" as "k2" on "k2"."id" = "c1"."cmp_id" where "c1"."entity_id" = "t0"."id" and "c1"."field" = ? and "c1"."component_type" = ? and "k2"."url" is null) or not exists (select 1 from "articles_cmps" as "c1" join "components_shared_links" as "k2" on "k2"."id" = "c1"."cmp_id" where "c1"."entity_id" = "t0"."id" and "c1"."field" = ? and "c1"."component_type" = ?))'),
+    sql: spelled(
+      '(exists (select 1 from "articles_cmps" as "c1" join "components_shared_links" as "k2" on "k2"."id" = "c1"."cmp_id" where "c1"."entity_id" = "t0"."id" and "c1"."field" = ? and "c1"."component_type" = ? and "k2"."url" is null) or not exists (select 1 from "articles_cmps" as "c1" join "components_shared_links" as "k2" on "k2"."id" = "c1"."cmp_id" where "c1"."entity_id" = "t0"."id" and "c1"."field" = ? and "c1"."component_type" = ?))',
+    ),
     parameters: ['links', 'shared.link', 'links', 'shared.link'],
   },
 ];
@@ -246,7 +300,13 @@ for (const dialect of ALL_DIALECTS) {
         const type = typeOf(schema, c.type ?? 'api::article.article');
         const node = new FilterParser(schema, {}).parse(type, c.filters, ['filters'])!;
         const { db, dialect: sqlDialect } = compilingDatabase(dialect);
-        const ctx: SqlContext = { schema, dialect: sqlDialect, scope: { status: c.status ?? 'published', locale: 'en' }, aliases: new Aliases(), relationForm: c.form };
+        const ctx: SqlContext = {
+          schema,
+          dialect: sqlDialect,
+          scope: { status: c.status ?? 'published', locale: 'en' },
+          aliases: new Aliases(),
+          relationForm: c.form,
+        };
         const compiled = compileFilter(ctx, type, 't0', node).compile(db);
         assert.equal(compiled.sql, c.sql[dialect]);
         assert.deepEqual(compiled.parameters, Array.isArray(c.parameters) ? c.parameters : c.parameters[dialect]);

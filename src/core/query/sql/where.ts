@@ -34,14 +34,33 @@ export function compileFilter(ctx: SqlContext, model: Model, alias: string, node
       // NOT over three-valued logic: a row whose condition is unknown (null column) matches NOT too.
       return sql<boolean>`not coalesce(${compileFilter(ctx, model, alias, node.child)}, false)`;
     case 'compare':
-      return compileComparison(ctx.dialect, sql.ref(`${alias}.${node.field.column}`), node.field, node.operator, node.value);
+      return compileComparison(
+        ctx.dialect,
+        sql.ref(`${alias}.${node.field.column}`),
+        node.field,
+        node.operator,
+        node.value,
+      );
     case 'relation': {
-      const related = relatedRows(ctx.schema, model, alias, node.attribute, ctx.scope, ctx.aliases, anyTargetVersion(model));
+      const related = relatedRows(
+        ctx.schema,
+        model,
+        alias,
+        node.attribute,
+        ctx.scope,
+        ctx.aliases,
+        anyTargetVersion(model),
+      );
       // Below the first relation, each level is a set built once (`in (select ...)`, uncorrelated):
       // correlated EXISTS nested through to-many relations cost fan-out^depth per row. Measured on
       // SQLite, 31 articles in 4 categories, `filters[category][articles]` repeated n times: n = 5
       // took 1.13 s and n = 6 5.7 s; with sets, see docs/security.md "Limits against denial of service".
-      const inner = compileFilter({ ...ctx, relationForm: 'semi-join' }, related.targetType, related.target, node.filter);
+      const inner = compileFilter(
+        { ...ctx, relationForm: 'semi-join' },
+        related.targetType,
+        related.target,
+        node.filter,
+      );
       // Also true for a document without related rows when the filter holds on a row of NULLs.
       const orNone = holdsWithoutRows(node.filter);
       // A filter the related rows' indexes answer (equalities) finds few of them: the set of owner
@@ -54,10 +73,14 @@ export function compileFilter(ctx: SqlContext, model: Model, alias: string, node
         const column = sql`${sql.ref(`${alias}.${related.key.column}`)}`;
         const operand = selective ? column : ctx.dialect.semiJoinOperand(column);
         const some = sql<boolean>`${operand} in (select ${sql.ref(related.key.linkColumn)} from ${related.from} where ${inner})`;
-        return orNone ? or([some, sql<boolean>`${operand} not in (select ${sql.ref(related.key.linkColumn)} from ${related.from})`]) : some;
+        return orNone
+          ? or([some, sql<boolean>`${operand} not in (select ${sql.ref(related.key.linkColumn)} from ${related.from})`])
+          : some;
       }
       const some = sql<boolean>`exists (select 1 from ${related.from} where ${related.where} and ${inner})`;
-      return orNone ? or([some, sql<boolean>`not exists (select 1 from ${related.from} where ${related.where})`]) : some;
+      return orNone
+        ? or([some, sql<boolean>`not exists (select 1 from ${related.from} where ${related.where})`])
+        : some;
     }
     case 'component': {
       const link = ctx.aliases.take('c');
@@ -67,7 +90,9 @@ export function compileFilter(ctx: SqlContext, model: Model, alias: string, node
       const from = sql`${sql.table(model.componentLinkTable)} as ${sql.id(link)} join ${sql.table(component.table)} as ${sql.id(row)} on ${sql.ref(`${row}.id`)} = ${sql.ref(`${link}.cmp_id`)}`;
       const owned = sql<boolean>`${sql.ref(`${link}.entity_id`)} = ${sql.ref(`${alias}.id`)} and ${sql.ref(`${link}.field`)} = ${node.attribute.name} and ${sql.ref(`${link}.component_type`)} = ${component.uid}`;
       const some = sql<boolean>`exists (select 1 from ${from} where ${owned} and ${inner})`;
-      return holdsWithoutRows(node.filter) ? or([some, sql<boolean>`not exists (select 1 from ${from} where ${owned})`]) : some;
+      return holdsWithoutRows(node.filter)
+        ? or([some, sql<boolean>`not exists (select 1 from ${from} where ${owned})`])
+        : some;
     }
   }
 }
@@ -79,7 +104,10 @@ export function compileFilter(ctx: SqlContext, model: Model, alias: string, node
 function indexedEquality(node: FilterNode): boolean {
   switch (node.kind) {
     case 'compare':
-      return (node.operator === '$eq' && node.value !== null) || (node.operator === '$in' && (node.value as unknown[]).length > 0);
+      return (
+        (node.operator === '$eq' && node.value !== null) ||
+        (node.operator === '$in' && (node.value as unknown[]).length > 0)
+      );
     case 'and':
       return node.children.some(indexedEquality);
     case 'or':

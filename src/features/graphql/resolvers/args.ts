@@ -26,11 +26,16 @@ export function toRestFilters(schema: Schema, model: Model, input: Input, shape:
     }
     if (!isPlainObject(value)) continue;
     const attribute = model.attributes[key];
-    if (attribute?.kind === 'relation') out[key] = toRestFilters(schema, schema.contentTypes.get(attribute.target)!, value, shape);
-    else if (attribute?.kind === 'component') out[key] = toRestFilters(schema, schema.components.get(attribute.component)!, value, shape);
+    if (attribute?.kind === 'relation')
+      out[key] = toRestFilters(schema, schema.contentTypes.get(attribute.target)!, value, shape);
+    else if (attribute?.kind === 'component')
+      out[key] = toRestFilters(schema, schema.components.get(attribute.component)!, value, shape);
     else {
       // In the earlier shape a document's `id` is its documentId.
-      const name = key === 'id' && shape === 'v4' && model.modelType === 'contentType' && model.uid !== FILE_UID ? 'documentId' : key;
+      const name =
+        key === 'id' && shape === 'v4' && model.modelType === 'contentType' && model.uid !== FILE_UID
+          ? 'documentId'
+          : key;
       out[name] = operators(value);
     }
   }
@@ -60,7 +65,13 @@ function mediaId(value: unknown, path: string): unknown {
 }
 
 /** A `<Name>Input` value as a REST body's `data`. */
-export function toRestBody(schema: Schema, model: Model, data: Input, componentUids: Map<string, string>, path = 'data'): Input {
+export function toRestBody(
+  schema: Schema,
+  model: Model,
+  data: Input,
+  componentUids: Map<string, string>,
+  path = 'data',
+): Input {
   const out: Input = {};
   for (const [key, value] of Object.entries(data)) {
     if (value === undefined || (model.modelType === 'contentType' && SYSTEM_INPUTS.has(key))) continue;
@@ -83,7 +94,8 @@ export function toRestBody(schema: Schema, model: Model, data: Input, componentU
 }
 
 function zoneEntry(schema: Schema, item: unknown, componentUids: Map<string, string>, path: string): Input {
-  if (!isPlainObject(item)) throw new ValidationError(`${path}: a dynamic zone entry must be an object naming its __typename`);
+  if (!isPlainObject(item))
+    throw new ValidationError(`${path}: a dynamic zone entry must be an object naming its __typename`);
   const { __typename, __component, ...rest } = item;
   const uid = typeof __component === 'string' ? __component : componentUids.get(String(__typename));
   const component = uid ? schema.components.get(uid) : undefined;

@@ -40,13 +40,17 @@ export function parseScope(scope: string): Permission {
  * rows all have a null `publishedAt`: a top-level filter on it asks which documents have a
  * published version instead.
  */
-function previewFilters(args: Args): { filters?: Args; publicationFilter?: 'never-published-document' | 'has-published-version-document' } {
+function previewFilters(args: Args): {
+  filters?: Args;
+  publicationFilter?: 'never-published-document' | 'has-published-version-document';
+} {
   const filters = args.filters as Args | undefined;
   if (args.publicationState !== 'draft' || !filters || !isPlainObject(filters.publishedAt)) return { filters };
   const { publishedAt, ...rest } = filters;
   const condition = publishedAt as Args;
   const keys = Object.keys(condition);
-  if (keys.length !== 1 || typeof condition[keys[0]!] !== 'boolean' || !['null', 'notNull'].includes(keys[0]!)) return { filters };
+  if (keys.length !== 1 || typeof condition[keys[0]!] !== 'boolean' || !['null', 'notNull'].includes(keys[0]!))
+    return { filters };
   const never = (keys[0] === 'null') === condition[keys[0]!];
   return { filters: rest, publicationFilter: never ? 'never-published-document' : 'has-published-version-document' };
 }
@@ -71,9 +75,19 @@ export class Operations {
    * REST's is noted (its permission, the caller's scope, what it reads); anything else (a write, a
    * resolver config's own auth, a type whose reads project code changes) keeps the answer out.
    */
-  private note(reads: NonNullable<GraphqlContext['reads']>, key: string, permission: Permission, caller: CallerOptions & { cacheScope?: string }): void {
+  private note(
+    reads: NonNullable<GraphqlContext['reads']>,
+    key: string,
+    permission: Permission,
+    caller: CallerOptions & { cacheScope?: string },
+  ): void {
     const read = permission.action === 'find' || permission.action === 'findOne';
-    if (!read || this.deps.authConfig(key) !== undefined || !caller.cacheScope || !this.deps.service.of(permission.uid).cacheable) {
+    if (
+      !read ||
+      this.deps.authConfig(key) !== undefined ||
+      !caller.cacheScope ||
+      !this.deps.service.of(permission.uid).cacheable
+    ) {
       reads.cacheable = false;
       return;
     }
@@ -94,16 +108,32 @@ export class Operations {
     return this.deps.access.authorize(headers, permission);
   }
 
-  private readQuery(info: GraphQLResolveInfo, type: ContentType, path: string[], status: unknown, locale: unknown, args: Args = {}): DocumentParams {
+  private readQuery(
+    info: GraphQLResolveInfo,
+    type: ContentType,
+    path: string[],
+    status: unknown,
+    locale: unknown,
+    args: Args = {},
+  ): DocumentParams {
     const { fields, populate } = this.deps.selection.read(info, type, path);
     // Strapi 5's publication cohorts (flat shape), as REST's parameters of the same names.
-    return { fields, populate, status, locale, publicationFilter: args.publicationFilter, hasPublishedVersion: args.hasPublishedVersion };
+    return {
+      fields,
+      populate,
+      status,
+      locale,
+      publicationFilter: args.publicationFilter,
+      hasPublishedVersion: args.hasPublishedVersion,
+    };
   }
 
   find(type: ContentType, key: string, path: string[], count: string | null): Resolver {
     return async (_source, args, ctx, info) => {
       const caller = await this.caller(ctx, key, { uid: type.uid, action: 'find' });
-      const pagination = Object.fromEntries(Object.entries((args.pagination ?? {}) as Args).filter(([, v]) => v !== null && v !== undefined));
+      const pagination = Object.fromEntries(
+        Object.entries((args.pagination ?? {}) as Args).filter(([, v]) => v !== null && v !== undefined),
+      );
       const { filters, publicationFilter } = previewFilters(args);
       const raw = {
         ...this.readQuery(info, type, path, args.publicationState ?? args.status, args.locale, args),
@@ -114,7 +144,10 @@ export class Operations {
         pagination: { ...pagination, withCount: count !== null && this.deps.selection.selects(info, count) },
       };
       const { results, pagination: meta } = await this.deps.service.of(type).findMany(raw, caller);
-      return { results, pagination: pageMeta(meta as unknown as Record<string, number>, results.length) } satisfies FindResult;
+      return {
+        results,
+        pagination: pageMeta(meta as unknown as Record<string, number>, results.length),
+      } satisfies FindResult;
     };
   }
 
@@ -129,14 +162,24 @@ export class Operations {
   }
 
   /** A document as the selection at `path` asks for it, read for `caller` (after a write of another module's). */
-  read(type: ContentType, documentId: string, info: GraphQLResolveInfo, path: string[], caller: CallerOptions): Promise<Document | null> {
-    return this.deps.service.of(type).findVersion({ ...this.readQuery(info, type, path, undefined, undefined), documentId }, caller);
+  read(
+    type: ContentType,
+    documentId: string,
+    info: GraphQLResolveInfo,
+    path: string[],
+    caller: CallerOptions,
+  ): Promise<Document | null> {
+    return this.deps.service
+      .of(type)
+      .findVersion({ ...this.readQuery(info, type, path, undefined, undefined), documentId }, caller);
   }
 
   findSingle(type: ContentType, key: string, path: string[]): Resolver {
     return async (_source, args, ctx, info) => {
       const caller = await this.caller(ctx, key, { uid: type.uid, action: 'find' });
-      return this.deps.service.of(type).findVersion(this.readQuery(info, type, path, args.publicationState ?? args.status, args.locale, args), caller);
+      return this.deps.service
+        .of(type)
+        .findVersion(this.readQuery(info, type, path, args.publicationState ?? args.status, args.locale, args), caller);
     };
   }
 
@@ -146,7 +189,15 @@ export class Operations {
     return (args.data as Args | undefined)?.publishedAt === null ? 'draft' : undefined;
   }
 
-  private async write(type: ContentType, key: string, action: 'create' | 'update', ctx: GraphqlContext, args: Args, info: GraphQLResolveInfo, path: string[]) {
+  private async write(
+    type: ContentType,
+    key: string,
+    action: 'create' | 'update',
+    ctx: GraphqlContext,
+    args: Args,
+    info: GraphQLResolveInfo,
+    path: string[],
+  ) {
     const caller = await this.caller(ctx, key, { uid: type.uid, action });
     const params = this.readQuery(info, type, path, this.writeStatus(args), args.locale);
     const data = toRestBody(this.deps.service.schema, type, (args.data ?? {}) as Args, this.deps.componentUids);
@@ -197,8 +248,18 @@ export class Operations {
   }
 
   /** The document as it is before a deletion: published, else its draft. */
-  private async current(type: ContentType, documentId: string | undefined, info: GraphQLResolveInfo, path: string[], locale: string | undefined, caller: CallerOptions) {
-    const read = (status: string): Promise<Document | null> => this.deps.service.of(type).findVersion({ ...this.readQuery(info, type, path, status, locale), documentId }, caller);
+  private async current(
+    type: ContentType,
+    documentId: string | undefined,
+    info: GraphQLResolveInfo,
+    path: string[],
+    locale: string | undefined,
+    caller: CallerOptions,
+  ) {
+    const read = (status: string): Promise<Document | null> =>
+      this.deps.service
+        .of(type)
+        .findVersion({ ...this.readQuery(info, type, path, status, locale), documentId }, caller);
     return (await read('published')) ?? (type.draftAndPublish ? read('draft') : null);
   }
 }

@@ -1,6 +1,11 @@
 /** Where a nested list's page starts and how many items it holds (`pagination` as given). */
 export function pageWindow(pagination: unknown, amountLimit: number): { start: number; size: number } {
-  const args = (pagination ?? {}) as { page?: number | null; pageSize?: number | null; start?: number | null; limit?: number | null };
+  const args = (pagination ?? {}) as {
+    page?: number | null;
+    pageSize?: number | null;
+    start?: number | null;
+    limit?: number | null;
+  };
   let start = 0;
   let size = amountLimit;
   if (args.start != null || args.limit != null) {

@@ -111,7 +111,8 @@ export class SelectionReader {
         continue;
       } else {
         const on: RestPopulateNode['on'] = {};
-        for (const uid of attribute.components) on[uid] = this.model(info, this.schema.components.get(uid)!, fieldNodes);
+        for (const uid of attribute.components)
+          on[uid] = this.model(info, this.schema.components.get(uid)!, fieldNodes);
         selection.populate[attributeName] = { on };
         continue;
       }
@@ -121,7 +122,8 @@ export class SelectionReader {
       const definition = definitions[name];
       if (definition && definition.args.length > 0) {
         const args = getArgumentValues(definition, fieldNodes[0]!, info.variableValues);
-        if (args.filters) node.filters = toRestFilters(this.schema, target, args.filters as Record<string, unknown>, this.shape);
+        if (args.filters)
+          node.filters = toRestFilters(this.schema, target, args.filters as Record<string, unknown>, this.shape);
         if (Array.isArray(args.sort) && args.sort.length > 0) node.sort = args.sort as string[];
       }
       const limit = this.perOwnerLimit(info, definition, fieldNodes);
@@ -133,7 +135,11 @@ export class SelectionReader {
   }
 
   /** The `filters` of a repeatable component's fields (flat shape), or `{}` for a sort alone; undefined without either. */
-  private componentConditions(info: GraphQLResolveInfo, definition: GraphQLField<unknown, unknown> | undefined, nodes: FieldNode[]): Record<string, unknown>[] | undefined {
+  private componentConditions(
+    info: GraphQLResolveInfo,
+    definition: GraphQLField<unknown, unknown> | undefined,
+    nodes: FieldNode[],
+  ): Record<string, unknown>[] | undefined {
     if (!definition?.args.some((arg) => arg.name === 'filters')) return undefined;
     const found: Record<string, unknown>[] = [];
     for (const node of nodes) {
@@ -158,7 +164,12 @@ export class SelectionReader {
         node.populate ??= {};
         const inner: RestPopulateNode = node.populate[key] ?? {};
         delete inner.fields;
-        if (attribute.kind === 'component') this.populateFiltered(this.schema.components.get(attribute.component)!, [value as Record<string, unknown>], inner);
+        if (attribute.kind === 'component')
+          this.populateFiltered(
+            this.schema.components.get(attribute.component)!,
+            [value as Record<string, unknown>],
+            inner,
+          );
         node.populate[key] = inner;
       }
     }
@@ -175,11 +186,18 @@ export class SelectionReader {
    * A nested list's fields (aliases included) show at most `start + size` items of each owner:
    * the most of them is what is read. Undefined for a field without `pagination` (to-one).
    */
-  private perOwnerLimit(info: GraphQLResolveInfo, definition: GraphQLField<unknown, unknown> | undefined, nodes: FieldNode[]): number | undefined {
+  private perOwnerLimit(
+    info: GraphQLResolveInfo,
+    definition: GraphQLField<unknown, unknown> | undefined,
+    nodes: FieldNode[],
+  ): number | undefined {
     if (!definition?.args.some((arg) => arg.name === 'pagination')) return undefined;
     let most = 0;
     for (const node of nodes) {
-      const { start, size } = pageWindow(getArgumentValues(definition, node, info.variableValues).pagination, this.amountLimit);
+      const { start, size } = pageWindow(
+        getArgumentValues(definition, node, info.variableValues).pagination,
+        this.amountLimit,
+      );
       most = Math.max(most, start + size);
     }
     return most;
@@ -195,8 +213,14 @@ export class SelectionReader {
     existing.fields = existing.fields && node.fields ? [...new Set([...existing.fields, ...node.fields])] : undefined;
     existing.populate = { ...node.populate, ...existing.populate };
     // One read per relation: fields asking it for other items or another order cannot share it.
-    if (JSON.stringify(existing.filters) !== JSON.stringify(node.filters) || JSON.stringify(existing.sort) !== JSON.stringify(node.sort)) {
-      throw new ValidationError(`Fields reading the relation ${name} (aliases, ${name} and ${name}_connection) ask for different filters or sort in one query; ask for them in separate queries`, { param: name });
+    if (
+      JSON.stringify(existing.filters) !== JSON.stringify(node.filters) ||
+      JSON.stringify(existing.sort) !== JSON.stringify(node.sort)
+    ) {
+      throw new ValidationError(
+        `Fields reading the relation ${name} (aliases, ${name} and ${name}_connection) ask for different filters or sort in one query; ask for them in separate queries`,
+        { param: name },
+      );
     }
     const limits = [existing[PER_OWNER_LIMIT], node[PER_OWNER_LIMIT]];
     if (limits.every((limit) => limit !== undefined)) existing[PER_OWNER_LIMIT] = Math.max(...(limits as number[]));
@@ -221,7 +245,8 @@ export class SelectionReader {
           const name = selection.name.value;
           const fragment = info.fragments[name];
           if (!fragment || seen.has(name)) continue;
-          if (this.applies(info, fragment.typeCondition.name.value, type)) visit(fragment.selectionSet, new Set([...seen, name]));
+          if (this.applies(info, fragment.typeCondition.name.value, type))
+            visit(fragment.selectionSet, new Set([...seen, name]));
         }
       }
     };
@@ -235,7 +260,10 @@ export class SelectionReader {
     return !(info.schema.getType(condition) instanceof GraphQLObjectType);
   }
 
-  private included(info: GraphQLResolveInfo, node: { directives?: readonly import('graphql').DirectiveNode[] }): boolean {
+  private included(
+    info: GraphQLResolveInfo,
+    node: { directives?: readonly import('graphql').DirectiveNode[] },
+  ): boolean {
     if (!node.directives?.length) return true;
     const skip = getDirectiveValues(GraphQLSkipDirective, node, info.variableValues);
     if (skip?.if === true) return false;

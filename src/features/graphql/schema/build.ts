@@ -20,7 +20,15 @@ import { PolicyError, ProjectError } from '../../../core/errors.js';
 import type { AccessControl } from '../../../api/access.js';
 import { FILE_UID, type Schema } from '../../../core/schema/model.js';
 import type { GraphqlContext } from '../context.js';
-import type { Extension, ExtensionService, Middleware, NamedHandlers, Policy, Resolver, ResolverConfig } from '../extension.js';
+import type {
+  Extension,
+  ExtensionService,
+  Middleware,
+  NamedHandlers,
+  Policy,
+  Resolver,
+  ResolverConfig,
+} from '../extension.js';
 import type { Operations } from '../resolvers/operations.js';
 import { parseScope } from '../resolvers/operations.js';
 import { rootFields, type ActionSwitch, type RootFields } from './operations.js';
@@ -53,7 +61,10 @@ export function buildGraphqlSchema(options: BuildOptions): GraphQLSchema {
     Object.assign(query, fields.query);
     Object.assign(mutation, fields.mutation);
   }
-  const generated = new Set([...Object.keys(query).map((k) => `Query.${k}`), ...Object.keys(mutation).map((k) => `Mutation.${k}`)]);
+  const generated = new Set([
+    ...Object.keys(query).map((k) => `Query.${k}`),
+    ...Object.keys(mutation).map((k) => `Mutation.${k}`),
+  ]);
   Object.assign(query, options.extra?.query);
   Object.assign(mutation, options.extra?.mutation);
 
@@ -63,7 +74,8 @@ export function buildGraphqlSchema(options: BuildOptions): GraphQLSchema {
     for (const component of schema.components.values()) models.push(types.modelType(component));
   }
   const extraTypes: GraphQLNamedType[] = [...models];
-  if (models.length > 0) extraTypes.push(new GraphQLUnionType({ name: 'GenericMorph', types: models, resolveType: () => undefined }));
+  if (models.length > 0)
+    extraTypes.push(new GraphQLUnionType({ name: 'GenericMorph', types: models, resolveType: () => undefined }));
 
   let result = new GraphQLSchema({
     query: new GraphQLObjectType({ name: 'Query', fields: query }),
@@ -73,18 +85,24 @@ export function buildGraphqlSchema(options: BuildOptions): GraphQLSchema {
 
   for (const extension of options.extensions) {
     if (extension.types?.length || extension.plugins?.length) {
-      throw new ProjectError('GraphQL extensions with code-first `types` or `plugins` (nexus) are not supported; use `typeDefs` and `resolvers`', 'src/index');
+      throw new ProjectError(
+        'GraphQL extensions with code-first `types` or `plugins` (nexus) are not supported; use `typeDefs` and `resolvers`',
+        'src/index',
+      );
     }
     if (extension.typeDefs) result = extendSchema(result, asExtensions(result, parse(extension.typeDefs)));
   }
   for (const extension of options.extensions) applyResolvers(result, extension);
   const configs = new Map<string, ResolverConfig>();
-  for (const extension of options.extensions) for (const [key, config] of Object.entries(extension.resolversConfig ?? {})) configs.set(key, { ...configs.get(key), ...config });
+  for (const extension of options.extensions)
+    for (const [key, config] of Object.entries(extension.resolversConfig ?? {}))
+      configs.set(key, { ...configs.get(key), ...config });
   for (const [key, config] of configs) applyConfig(result, key, config, !generated.has(key), options);
 
   result = withoutEmptyRoots(result);
   const errors = validateSchema(result);
-  if (errors.length > 0) throw new ProjectError(`invalid GraphQL schema: ${errors.map((e) => e.message).join('; ')}`, 'src/index');
+  if (errors.length > 0)
+    throw new ProjectError(`invalid GraphQL schema: ${errors.map((e) => e.message).join('; ')}`, 'src/index');
   return result;
 }
 
@@ -122,23 +140,34 @@ function applyResolvers(schema: GraphQLSchema, extension: Extension): void {
 type ResolvedPolicy = { handler: Policy; config: unknown };
 
 /** The policies of a resolver's config: functions, or names of the project's registry; an unknown name stops start-up. */
-function resolvePolicies(key: string, list: NonNullable<ResolverConfig['policies']>, named: NamedHandlers | undefined): ResolvedPolicy[] {
+function resolvePolicies(
+  key: string,
+  list: NonNullable<ResolverConfig['policies']>,
+  named: NamedHandlers | undefined,
+): ResolvedPolicy[] {
   return list.map((item) => {
     if (typeof item === 'function') return { handler: item, config: {} };
     const name = typeof item === 'string' ? item : item?.name;
     const handler = typeof name === 'string' ? named?.policy(name) : undefined;
-    if (!handler) throw new ProjectError(`GraphQL resolversConfig ${key}: Policy ${String(name)} not found`, 'src/index');
+    if (!handler)
+      throw new ProjectError(`GraphQL resolversConfig ${key}: Policy ${String(name)} not found`, 'src/index');
     return { handler, config: typeof item === 'object' ? (item.config ?? {}) : {} };
   });
 }
 
 /** The middlewares of a resolver's config: functions, or names (`{ name, options }`) made by the registry's factory. */
-function resolveMiddlewares(key: string, list: NonNullable<ResolverConfig['middlewares']>, named: NamedHandlers | undefined, strapi: unknown): Middleware[] {
+function resolveMiddlewares(
+  key: string,
+  list: NonNullable<ResolverConfig['middlewares']>,
+  named: NamedHandlers | undefined,
+  strapi: unknown,
+): Middleware[] {
   return list.map((item) => {
     if (typeof item === 'function') return item;
     const name = typeof item === 'string' ? item : item?.name;
     const factory = typeof name === 'string' ? named?.middleware(name) : undefined;
-    if (!factory) throw new ProjectError(`GraphQL resolversConfig ${key}: Middleware ${String(name)} not found`, 'src/index');
+    if (!factory)
+      throw new ProjectError(`GraphQL resolversConfig ${key}: Middleware ${String(name)} not found`, 'src/index');
     return factory(typeof item === 'object' ? (item.options ?? item.config ?? {}) : {}, { strapi });
   });
 }
@@ -147,16 +176,27 @@ function resolveMiddlewares(key: string, list: NonNullable<ResolverConfig['middl
  * Middlewares, then policies (as Strapi chains them), and (for fields that are not Shadow
  * CRUD's) `auth.scope`, around a resolver.
  */
-function applyConfig(schema: GraphQLSchema, key: string, config: ResolverConfig, custom: boolean, options: Pick<BuildOptions, 'access' | 'named' | 'strapi'>): void {
+function applyConfig(
+  schema: GraphQLSchema,
+  key: string,
+  config: ResolverConfig,
+  custom: boolean,
+  options: Pick<BuildOptions, 'access' | 'named' | 'strapi'>,
+): void {
   const field = fieldOf(schema, key);
-  const inner: Resolver = (field.resolve as Resolver | undefined) ?? ((source) => (source as Record<string, unknown>)?.[field.name]);
+  const inner: Resolver =
+    (field.resolve as Resolver | undefined) ?? ((source) => (source as Record<string, unknown>)?.[field.name]);
   const policies = resolvePolicies(key, config.policies ?? [], options.named);
   let resolve: Resolver = inner;
   if (policies.length > 0) {
     const guarded = resolve;
     resolve = async (parent, args, context: GraphqlContext, info) => {
       // `http` as Strapi's Koa context shows the request: `http.request.headers`, `http.headers`.
-      const http = { request: context.request, headers: context.request.headers, get: (name: string) => context.request.headers[name.toLowerCase()] };
+      const http = {
+        request: context.request,
+        headers: context.request.headers,
+        get: (name: string) => context.request.headers[name.toLowerCase()],
+      };
       const policyContext = { parent, args, context, info, http, state: context.state };
       for (const { handler, config: policyConfig } of policies) {
         const result = await handler(policyContext, policyConfig, { strapi: options.strapi });
@@ -189,9 +229,10 @@ function withoutEmptyRoots(schema: GraphQLSchema): GraphQLSchema {
   if (!empty(mutation) && !empty(query)) return schema;
   return new GraphQLSchema({
     ...config,
-    query: empty(query) ? new GraphQLObjectType({ name: 'Query', fields: { _empty: { type: GraphQLBoolean } } }) : query,
+    query: empty(query)
+      ? new GraphQLObjectType({ name: 'Query', fields: { _empty: { type: GraphQLBoolean } } })
+      : query,
     mutation: empty(mutation) ? undefined : mutation,
     types: config.types.filter((type) => type.name !== 'Query' && type.name !== 'Mutation'),
   });
 }
-

@@ -19,8 +19,27 @@ import type { ScalarType } from '../../../core/schema/model.js';
 
 /** GraphQL operator name -> REST operator (`containsi` -> `$containsi`). */
 const FILTER_OPERATORS = [
-  'eq', 'eqi', 'ne', 'nei', 'startsWith', 'startsWithi', 'endsWith', 'endsWithi', 'contains', 'notContains', 'containsi',
-  'notContainsi', 'gt', 'gte', 'lt', 'lte', 'null', 'notNull', 'in', 'notIn', 'between',
+  'eq',
+  'eqi',
+  'ne',
+  'nei',
+  'startsWith',
+  'startsWithi',
+  'endsWith',
+  'endsWithi',
+  'contains',
+  'notContains',
+  'containsi',
+  'notContainsi',
+  'gt',
+  'gte',
+  'lt',
+  'lte',
+  'null',
+  'notNull',
+  'in',
+  'notIn',
+  'between',
 ] as const;
 const BOOLEAN_OPERATORS = new Set(['null', 'notNull']);
 const LIST_OPERATORS = new Set(['in', 'notIn', 'between']);
@@ -35,7 +54,9 @@ function filterInput(name: string, scalar: GraphQLScalarType): GraphQLInputObjec
         not: { type },
       };
       for (const op of FILTER_OPERATORS) {
-        fields[op] = { type: BOOLEAN_OPERATORS.has(op) ? GraphQLBoolean : LIST_OPERATORS.has(op) ? new GraphQLList(scalar) : scalar };
+        fields[op] = {
+          type: BOOLEAN_OPERATORS.has(op) ? GraphQLBoolean : LIST_OPERATORS.has(op) ? new GraphQLList(scalar) : scalar,
+        };
       }
       return fields;
     },
@@ -90,7 +111,12 @@ export function filterInputOf(type: ScalarType | 'id'): GraphQLInputObjectType {
 
 const PaginationArg = new GraphQLInputObjectType({
   name: 'PaginationArg',
-  fields: { page: { type: GraphQLInt }, pageSize: { type: GraphQLInt }, start: { type: GraphQLInt }, limit: { type: GraphQLInt } },
+  fields: {
+    page: { type: GraphQLInt },
+    pageSize: { type: GraphQLInt },
+    start: { type: GraphQLInt },
+    limit: { type: GraphQLInt },
+  },
 });
 
 export const Pagination = new GraphQLObjectType({
@@ -122,9 +148,16 @@ export const PublicationStatus = new GraphQLEnumType({
 export const PublicationFilter = new GraphQLEnumType({
   name: 'PublicationFilter',
   values: Object.fromEntries(
-    ['never-published', 'has-published-version', 'modified', 'unmodified', 'never-published-document', 'has-published-version-document', 'published-without-draft', 'published-with-draft'].map(
-      (value) => [value.toUpperCase().replaceAll('-', '_'), { value }],
-    ),
+    [
+      'never-published',
+      'has-published-version',
+      'modified',
+      'unmodified',
+      'never-published-document',
+      'has-published-version-document',
+      'published-without-draft',
+      'published-with-draft',
+    ].map((value) => [value.toUpperCase().replaceAll('-', '_'), { value }]),
   ),
 });
 

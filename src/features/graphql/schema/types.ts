@@ -34,7 +34,16 @@ import { enumTypeName, enumValueName, typeName, zoneTypeName } from '../naming.j
 import { DateTimeScalar, JSONScalar } from '../scalars.js';
 import { paginateList } from '../resolvers/pagination.js';
 import { filterAndSortComponents } from '../resolvers/component-list.js';
-import { DeleteMutationResponse, ErrorType, filterInputOf, filterInputs, listArgs, Pagination, ResponseCollectionMeta, scalarOf } from './common.js';
+import {
+  DeleteMutationResponse,
+  ErrorType,
+  filterInputOf,
+  filterInputs,
+  listArgs,
+  Pagination,
+  ResponseCollectionMeta,
+  scalarOf,
+} from './common.js';
 
 const SYSTEM_DATES = ['createdAt', 'updatedAt', 'publishedAt'] as const;
 
@@ -68,7 +77,9 @@ export class ModelTypes {
   isExposed(uid: string): boolean {
     if (uid === FILE_UID) return this.schema.contentTypes.has(uid);
     const type = this.schema.contentTypes.get(uid);
-    return !!type && (!type.builtIn || this.builtIns.has(uid)) && this.shadow.enabled && this.shadow.type(uid).isEnabled();
+    return (
+      !!type && (!type.builtIn || this.builtIns.has(uid)) && this.shadow.enabled && this.shadow.type(uid).isEnabled()
+    );
   }
 
   /** Every object type built so far (for the schema's `types`, e.g. `GenericMorph`). */
@@ -159,7 +170,8 @@ export class ModelTypes {
         return this.relationFields(attribute.name, this.schema.contentTypes.get(FILE_UID)!, attribute.multiple);
       case 'component': {
         const component = this.componentType(attribute.component);
-        if (!attribute.repeatable) return { [attribute.name]: { type: attribute.required ? new GraphQLNonNull(component) : component } };
+        if (!attribute.repeatable)
+          return { [attribute.name]: { type: attribute.required ? new GraphQLNonNull(component) : component } };
         if (this.shape === 'flat') {
           // Strapi 5 filters and sorts a component list per field; it was read whole (selection.ts).
           const model = this.schema.components.get(attribute.component)!;
@@ -167,7 +179,12 @@ export class ModelTypes {
             [attribute.name]: {
               type: new GraphQLList(component),
               args: listArgs(this.filtersInput(model)),
-              resolve: (source, args) => paginateList(filterAndSortComponents(source[attribute.name] as unknown[] | undefined, args.filters, args.sort), args.pagination, this.amountLimit),
+              resolve: (source, args) =>
+                paginateList(
+                  filterAndSortComponents(source[attribute.name] as unknown[] | undefined, args.filters, args.sort),
+                  args.pagination,
+                  this.amountLimit,
+                ),
             },
           };
         }
@@ -175,7 +192,8 @@ export class ModelTypes {
           [attribute.name]: {
             type: new GraphQLList(component),
             args: { pagination: listArgs(GraphQLString).pagination },
-            resolve: (source, args) => paginateList(source[attribute.name] as unknown[] | undefined, args.pagination, this.amountLimit),
+            resolve: (source, args) =>
+              paginateList(source[attribute.name] as unknown[] | undefined, args.pagination, this.amountLimit),
           },
         };
       }
@@ -183,7 +201,9 @@ export class ModelTypes {
         const list = new GraphQLList(this.zoneType(model, attribute.name, attribute.components));
         // Strapi 5: a required zone is a non-null list (it answers [] when empty).
         if (this.shape !== 'flat' || !attribute.required) return { [attribute.name]: { type: list } };
-        return { [attribute.name]: { type: new GraphQLNonNull(list), resolve: (source) => source[attribute.name] ?? [] } };
+        return {
+          [attribute.name]: { type: new GraphQLNonNull(list), resolve: (source) => source[attribute.name] ?? [] },
+        };
       }
     }
   }
@@ -196,13 +216,16 @@ export class ModelTypes {
   private relationFields(name: string, target: ContentType, toMany: boolean): GraphQLFieldConfigMap<Source, unknown> {
     const value = (source: Source) => source[name];
     if (!toMany) {
-      if (this.shape === 'flat') return { [name]: { type: this.modelType(target), resolve: (source) => value(source) ?? null } };
+      if (this.shape === 'flat')
+        return { [name]: { type: this.modelType(target), resolve: (source) => value(source) ?? null } };
       return { [name]: { type: this.entityResponse(target), resolve: (source) => ({ data: value(source) ?? null }) } };
     }
     const args = listArgs(this.filtersInput(target));
-    const page = (source: Source, args: Record<string, unknown>) => paginateList(value(source) as unknown[] | undefined, args.pagination, this.amountLimit);
+    const page = (source: Source, args: Record<string, unknown>) =>
+      paginateList(value(source) as unknown[] | undefined, args.pagination, this.amountLimit);
     const collection = this.relationCollection(target);
-    if (this.shape === 'v4') return { [name]: { type: collection, args, resolve: (source, args) => ({ data: page(source, args) }) } };
+    if (this.shape === 'v4')
+      return { [name]: { type: collection, args, resolve: (source, args) => ({ data: page(source, args) }) } };
     return {
       [name]: { type: new GraphQLNonNull(new GraphQLList(this.modelType(target))), args, resolve: page },
       [`${name}_connection`]: { type: collection, args, resolve: (source, args) => ({ nodes: page(source, args) }) },
@@ -242,7 +265,10 @@ export class ModelTypes {
 
   entityResponse(type: ContentType): GraphQLObjectType {
     const name = `${typeName(type)}EntityResponse`;
-    return this.object(name, () => new GraphQLObjectType({ name, fields: () => ({ data: { type: this.entity(type) } }) }));
+    return this.object(
+      name,
+      () => new GraphQLObjectType({ name, fields: () => ({ data: { type: this.entity(type) } }) }),
+    );
   }
 
   /** `<Name>EntityResponseCollection`: `data` + `meta` (spec), or `nodes` + `pageInfo` (flat). */
@@ -253,15 +279,24 @@ export class ModelTypes {
         return new GraphQLObjectType<FindResult>({
           name,
           fields: () => ({
-            data: { type: new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(this.entity(type)))), resolve: (result) => result.results },
-            meta: { type: new GraphQLNonNull(ResponseCollectionMeta), resolve: (result) => ({ pagination: result.pagination }) },
+            data: {
+              type: new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(this.entity(type)))),
+              resolve: (result) => result.results,
+            },
+            meta: {
+              type: new GraphQLNonNull(ResponseCollectionMeta),
+              resolve: (result) => ({ pagination: result.pagination }),
+            },
           }),
         });
       }
       return new GraphQLObjectType<FindResult>({
         name,
         fields: () => ({
-          nodes: { type: new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(this.modelType(type)))), resolve: (result) => result.results },
+          nodes: {
+            type: new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(this.modelType(type)))),
+            resolve: (result) => result.results,
+          },
           pageInfo: { type: new GraphQLNonNull(Pagination), resolve: (result) => result.pagination },
         }),
       });
@@ -272,7 +307,14 @@ export class ModelTypes {
     const name = `${typeName(type)}RelationResponseCollection`;
     const item = () => (this.shape === 'v4' ? this.entity(type) : this.modelType(type));
     const key = this.shape === 'v4' ? 'data' : 'nodes';
-    return this.object(name, () => new GraphQLObjectType({ name, fields: () => ({ [key]: { type: new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(item()))) } }) }));
+    return this.object(
+      name,
+      () =>
+        new GraphQLObjectType({
+          name,
+          fields: () => ({ [key]: { type: new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(item()))) } }),
+        }),
+    );
   }
 
   deleteResponse(type: ContentType): GraphQLObjectType {
@@ -292,13 +334,15 @@ export class ModelTypes {
           // Strapi 5's component filters have no `id`.
           if (model.modelType === 'component') {
             if (this.shape === 'v4') fields.id = { type: filterInputs.ID };
-          }
-          else fields[this.shape === 'v4' && model.uid !== FILE_UID ? 'id' : 'documentId'] = { type: filterInputs.ID };
+          } else
+            fields[this.shape === 'v4' && model.uid !== FILE_UID ? 'id' : 'documentId'] = { type: filterInputs.ID };
           for (const attribute of this.visible(model)) {
             if (this.field(model, attribute.name)?.hasFiltersEnabled() === false) continue;
             if (attribute.kind === 'scalar') fields[attribute.name] = { type: filterInputOf(attribute.type) };
-            else if (attribute.kind === 'relation') fields[attribute.name] = { type: this.filtersInput(this.schema.contentTypes.get(attribute.target)!) };
-            else if (attribute.kind === 'component') fields[attribute.name] = { type: this.filtersInput(this.schema.components.get(attribute.component)!) };
+            else if (attribute.kind === 'relation')
+              fields[attribute.name] = { type: this.filtersInput(this.schema.contentTypes.get(attribute.target)!) };
+            else if (attribute.kind === 'component')
+              fields[attribute.name] = { type: this.filtersInput(this.schema.components.get(attribute.component)!) };
           }
           if (model.modelType === 'contentType') {
             for (const date of SYSTEM_DATES) fields[date] = { type: filterInputs.DateTime };
@@ -331,7 +375,8 @@ export class ModelTypes {
               if (this.field(model, attribute.name)?.hasInputEnabled() === false) continue;
               fields[attribute.name] = { type: this.attributeInput(model, attribute) };
             }
-            if (model.modelType === 'contentType' && this.shape === 'v4') for (const date of SYSTEM_DATES) fields[date] = { type: DateTimeScalar };
+            if (model.modelType === 'contentType' && this.shape === 'v4')
+              for (const date of SYSTEM_DATES) fields[date] = { type: DateTimeScalar };
             else if (model.modelType === 'contentType') {
               // As Strapi 5's: `publishedAt` (ignored: `status` decides), and `locale` on a type without i18n.
               fields.publishedAt = { type: DateTimeScalar };
@@ -366,7 +411,9 @@ export class ModelTypes {
 
   /** Component type names to uids, for dynamic-zone inputs written with `__typename`. */
   componentUidsByTypeName(): Map<string, string> {
-    return new Map([...this.schema.components.values()].map((component: Component) => [typeName(component), component.uid]));
+    return new Map(
+      [...this.schema.components.values()].map((component: Component) => [typeName(component), component.uid]),
+    );
   }
 }
 

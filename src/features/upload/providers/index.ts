@@ -15,7 +15,11 @@ export type { ProviderFile, UploadProvider } from './types.js';
 export async function loadProvider(config: UploadConfig, projectDir: string): Promise<UploadProvider> {
   if (config.provider === 'local') return localProvider(join(config.publicDir, 'uploads'));
   const require = createRequire(join(projectDir, 'package.json'));
-  const candidates = [`@strapi/provider-upload-${config.provider}`, `strapi-provider-upload-${config.provider}`, config.provider];
+  const candidates = [
+    `@strapi/provider-upload-${config.provider}`,
+    `strapi-provider-upload-${config.provider}`,
+    config.provider,
+  ];
   for (const name of candidates) {
     let path: string;
     try {
@@ -23,10 +27,16 @@ export async function loadProvider(config: UploadConfig, projectDir: string): Pr
     } catch {
       continue;
     }
-    const loaded = (await import(pathToFileURL(path).href)) as Partial<ProviderModule> & { default?: Partial<ProviderModule> };
+    const loaded = (await import(pathToFileURL(path).href)) as Partial<ProviderModule> & {
+      default?: Partial<ProviderModule>;
+    };
     const module = typeof loaded.init === 'function' ? loaded : loaded.default;
-    if (typeof module?.init !== 'function') throw new ProjectError(`upload provider ${name} does not export init()`, 'config/plugins');
+    if (typeof module?.init !== 'function')
+      throw new ProjectError(`upload provider ${name} does not export init()`, 'config/plugins');
     return module.init(config.providerOptions);
   }
-  throw new ProjectError(`upload provider "${config.provider}" not found (tried ${candidates.join(', ')})`, 'config/plugins');
+  throw new ProjectError(
+    `upload provider "${config.provider}" not found (tried ${candidates.join(', ')})`,
+    'config/plugins',
+  );
 }

@@ -13,9 +13,15 @@ type Request = { ip: string; headers: IncomingHttpHeaders };
 
 export interface AccountHooks {
   forgotPassword(input: { email: string }, request: Request): Promise<{ ok: boolean }>;
-  resetPassword(input: { password: string; passwordConfirmation: string; code: string }, request: Request): Promise<Signed>;
+  resetPassword(
+    input: { password: string; passwordConfirmation: string; code: string },
+    request: Request,
+  ): Promise<Signed>;
   /** For the user of the request's JWT (others are refused as Strapi refuses them). */
-  changePassword(input: { currentPassword: string; password: string; passwordConfirmation: string }, request: Request): Promise<Signed>;
+  changePassword(
+    input: { currentPassword: string; password: string; passwordConfirmation: string },
+    request: Request,
+  ): Promise<Signed>;
   emailConfirmation(input: { confirmation: string }, request: Request): Promise<Signed>;
 }
 
@@ -25,7 +31,10 @@ const PasswordPayload = new GraphQLObjectType({
 });
 
 const string = { type: new GraphQLNonNull(GraphQLString) };
-const requestOf = (context: GraphqlContext): Request => ({ ip: context.request.clientIp, headers: context.request.headers });
+const requestOf = (context: GraphqlContext): Request => ({
+  ip: context.request.clientIp,
+  headers: context.request.headers,
+});
 
 /** The four mutations; `loginPayload` is the schema's `UsersPermissionsLoginPayload`. */
 export function accountMutations(hooks: Partial<AccountHooks>, loginPayload: GraphQLOutputType): RootFields {
@@ -36,7 +45,8 @@ export function accountMutations(hooks: Partial<AccountHooks>, loginPayload: Gra
       type: PasswordPayload,
       description: 'Request a reset password token',
       args: { email: string },
-      resolve: (_source, args: { email: string }, context: GraphqlContext) => forgot({ email: args.email }, requestOf(context)),
+      resolve: (_source, args: { email: string }, context: GraphqlContext) =>
+        forgot({ email: args.email }, requestOf(context)),
     };
   }
   if (hooks.resetPassword) {
@@ -45,8 +55,15 @@ export function accountMutations(hooks: Partial<AccountHooks>, loginPayload: Gra
       type: loginPayload,
       description: 'Reset user password. Confirm with a code (resetToken from forgotPassword)',
       args: { password: string, passwordConfirmation: string, code: string },
-      resolve: (_source, args: { password: string; passwordConfirmation: string; code: string }, context: GraphqlContext) =>
-        reset({ password: args.password, passwordConfirmation: args.passwordConfirmation, code: args.code }, requestOf(context)),
+      resolve: (
+        _source,
+        args: { password: string; passwordConfirmation: string; code: string },
+        context: GraphqlContext,
+      ) =>
+        reset(
+          { password: args.password, passwordConfirmation: args.passwordConfirmation, code: args.code },
+          requestOf(context),
+        ),
     };
   }
   if (hooks.changePassword) {
@@ -55,8 +72,19 @@ export function accountMutations(hooks: Partial<AccountHooks>, loginPayload: Gra
       type: loginPayload,
       description: 'Change user password. Confirm with the current password.',
       args: { currentPassword: string, password: string, passwordConfirmation: string },
-      resolve: (_source, args: { currentPassword: string; password: string; passwordConfirmation: string }, context: GraphqlContext) =>
-        change({ currentPassword: args.currentPassword, password: args.password, passwordConfirmation: args.passwordConfirmation }, requestOf(context)),
+      resolve: (
+        _source,
+        args: { currentPassword: string; password: string; passwordConfirmation: string },
+        context: GraphqlContext,
+      ) =>
+        change(
+          {
+            currentPassword: args.currentPassword,
+            password: args.password,
+            passwordConfirmation: args.passwordConfirmation,
+          },
+          requestOf(context),
+        ),
     };
   }
   if (hooks.emailConfirmation) {
@@ -65,7 +93,8 @@ export function accountMutations(hooks: Partial<AccountHooks>, loginPayload: Gra
       type: loginPayload,
       description: 'Confirm an email users email address',
       args: { confirmation: string },
-      resolve: (_source, args: { confirmation: string }, context: GraphqlContext) => confirm({ confirmation: args.confirmation }, requestOf(context)),
+      resolve: (_source, args: { confirmation: string }, context: GraphqlContext) =>
+        confirm({ confirmation: args.confirmation }, requestOf(context)),
     };
   }
   return fields;

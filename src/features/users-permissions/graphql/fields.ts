@@ -4,7 +4,14 @@
  * over its hooks; this module does no auth itself.
  */
 import type { IncomingHttpHeaders } from 'node:http';
-import { GraphQLBoolean, GraphQLID, GraphQLInputObjectType, GraphQLNonNull, GraphQLObjectType, GraphQLString } from 'graphql';
+import {
+  GraphQLBoolean,
+  GraphQLID,
+  GraphQLInputObjectType,
+  GraphQLNonNull,
+  GraphQLObjectType,
+  GraphQLString,
+} from 'graphql';
 import { accountMutations, type AccountHooks } from './account-mutations.js';
 import type { GraphqlContext, RootFields } from '../../graphql/index.js';
 import type { UserRoleHooks } from './users-roles.js';
@@ -23,11 +30,17 @@ export interface UsersPermissionsHooks extends Partial<AccountHooks> {
   usersAndRoles?: UserRoleHooks;
 }
 
-const nonNull = <T extends GraphQLObjectType | typeof GraphQLString | typeof GraphQLID>(type: T) => new GraphQLNonNull(type);
+const nonNull = <T extends GraphQLObjectType | typeof GraphQLString | typeof GraphQLID>(type: T) =>
+  new GraphQLNonNull(type);
 
 const Role = new GraphQLObjectType({
   name: 'UsersPermissionsMeRole',
-  fields: { id: { type: nonNull(GraphQLID) }, name: { type: nonNull(GraphQLString) }, description: { type: GraphQLString }, type: { type: GraphQLString } },
+  fields: {
+    id: { type: nonNull(GraphQLID) },
+    name: { type: nonNull(GraphQLString) },
+    description: { type: GraphQLString },
+    type: { type: GraphQLString },
+  },
 });
 
 const Me = new GraphQLObjectType<Record<string, unknown>>({
@@ -50,19 +63,29 @@ const Payload = new GraphQLObjectType({
 
 const RegisterInput = new GraphQLInputObjectType({
   name: 'UsersPermissionsRegisterInput',
-  fields: { username: { type: nonNull(GraphQLString) }, email: { type: nonNull(GraphQLString) }, password: { type: nonNull(GraphQLString) } },
+  fields: {
+    username: { type: nonNull(GraphQLString) },
+    email: { type: nonNull(GraphQLString) },
+    password: { type: nonNull(GraphQLString) },
+  },
 });
 
 const LoginInput = new GraphQLInputObjectType({
   name: 'UsersPermissionsLoginInput',
-  fields: { identifier: { type: nonNull(GraphQLString) }, password: { type: nonNull(GraphQLString) }, provider: { type: nonNull(GraphQLString), defaultValue: 'local' } },
+  fields: {
+    identifier: { type: nonNull(GraphQLString) },
+    password: { type: nonNull(GraphQLString) },
+    provider: { type: nonNull(GraphQLString), defaultValue: 'local' },
+  },
 });
 
 const requestOf = (context: GraphqlContext) => ({ ip: context.request.clientIp, headers: context.request.headers });
 
 export function usersPermissionsFields(hooks: UsersPermissionsHooks): { query: RootFields; mutation: RootFields } {
   return {
-    query: { me: { type: Me, resolve: (_source, _args, context: GraphqlContext) => hooks.me(context.request.headers) } },
+    query: {
+      me: { type: Me, resolve: (_source, _args, context: GraphqlContext) => hooks.me(context.request.headers) },
+    },
     mutation: {
       register: {
         type: nonNull(Payload),

@@ -14,8 +14,11 @@ import { userRoleMutations, type UserRoleHooks } from './users-roles.js';
 
 /** GraphQL's `register`, `login`, `me` and account mutations, answered by users-and-permissions as REST's are. */
 const accountHooks = (auth: Auth): UsersPermissionsHooks => ({
-  register: async (input, request) => (await auth.signedIn(await auth.register(input, request.headers, request.ip), request.headers, input, 'register')).body,
-  login: async (input, request) => (await auth.signedIn(await auth.users.login(input, request.ip), request.headers, input, 'register')).body,
+  register: async (input, request) =>
+    (await auth.signedIn(await auth.register(input, request.headers, request.ip), request.headers, input, 'register'))
+      .body,
+  login: async (input, request) =>
+    (await auth.signedIn(await auth.users.login(input, request.ip), request.headers, input, 'register')).body,
   async me(headers) {
     const caller = await auth.access.resolve(headers);
     if (caller.kind !== 'user') return null;
@@ -34,9 +37,17 @@ const accountHooks = (auth: Auth): UsersPermissionsHooks => ({
   },
   changePassword: async (input, request) => {
     await auth.limitAccountFlow('auth/change-password', input, request.ip);
-    return (await auth.signedIn(await auth.account.changePassword(await auth.passwordChanger(request.headers), input), request.headers, input, 'password')).body;
+    return (
+      await auth.signedIn(
+        await auth.account.changePassword(await auth.passwordChanger(request.headers), input),
+        request.headers,
+        input,
+        'password',
+      )
+    ).body;
   },
-  emailConfirmation: async (input, request) => (await auth.signedIn(await auth.account.confirmEmailAndSignIn(input), request.headers, input, 'register')).body,
+  emailConfirmation: async (input, request) =>
+    (await auth.signedIn(await auth.account.confirmEmailAndSignIn(input), request.headers, input, 'register')).body,
   usersAndRoles: userRoleHooks(auth),
 });
 
@@ -57,11 +68,20 @@ const userRoleHooks = (auth: Auth): UserRoleHooks => {
 };
 
 /** Users' and roles' mutations, when their types are in the schema (Shadow CRUD on). */
-function withUserRoles(fields: { query: RootFields; mutation: RootFields }, hooks: UserRoleHooks | undefined, types: ModelTypes, operations: Operations, schema: Schema) {
+function withUserRoles(
+  fields: { query: RootFields; mutation: RootFields },
+  hooks: UserRoleHooks | undefined,
+  types: ModelTypes,
+  operations: Operations,
+  schema: Schema,
+) {
   const userType = schema.contentTypes.get(USER_UID);
   const roleType = schema.contentTypes.get(ROLE_UID);
   if (!hooks || !userType || !roleType || !types.isExposed(USER_UID) || !types.isExposed(ROLE_UID)) return fields;
-  return { query: fields.query, mutation: { ...fields.mutation, ...userRoleMutations(hooks, { types, operations, userType, roleType }) } };
+  return {
+    query: fields.query,
+    mutation: { ...fields.mutation, ...userRoleMutations(hooks, { types, operations, userType, roleType }) },
+  };
 }
 
 /** What the GraphQL feature adds for users-and-permissions. */
@@ -69,6 +89,7 @@ export function usersPermissionsGraphql(auth: Auth): GraphqlFieldSource {
   const hooks = accountHooks(auth);
   return {
     exposedBuiltIns: (schema) => [USER_UID, ROLE_UID].filter((uid) => schema.contentTypes.has(uid)),
-    fields: ({ types, operations, schema }) => withUserRoles(usersPermissionsFields(hooks), hooks.usersAndRoles, types, operations, schema),
+    fields: ({ types, operations, schema }) =>
+      withUserRoles(usersPermissionsFields(hooks), hooks.usersAndRoles, types, operations, schema),
   };
 }

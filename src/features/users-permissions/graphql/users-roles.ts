@@ -9,10 +9,24 @@
  * code, since those attributes are private.
  */
 import type { IncomingHttpHeaders } from 'node:http';
-import { GraphQLBoolean, GraphQLID, GraphQLInputObjectType, GraphQLNonNull, GraphQLObjectType, GraphQLString, type GraphQLResolveInfo } from 'graphql';
+import {
+  GraphQLBoolean,
+  GraphQLID,
+  GraphQLInputObjectType,
+  GraphQLNonNull,
+  GraphQLObjectType,
+  GraphQLString,
+  type GraphQLResolveInfo,
+} from 'graphql';
 import type { Caller } from '../../../api/access.js';
 import type { ContentType } from '../../../core/schema/model.js';
-import { JSONScalar, type GraphqlContext, type Operations, type RootFields, type ModelTypes } from '../../graphql/index.js';
+import {
+  JSONScalar,
+  type GraphqlContext,
+  type Operations,
+  type RootFields,
+  type ModelTypes,
+} from '../../graphql/index.js';
 
 type Data = Record<string, unknown>;
 
@@ -29,12 +43,18 @@ export interface UserRoleHooks {
   deleteRole(ref: string): Promise<{ ok: true }>;
 }
 
-const payload = (name: string) => new GraphQLObjectType({ name, fields: { ok: { type: new GraphQLNonNull(GraphQLBoolean) } } });
+const payload = (name: string) =>
+  new GraphQLObjectType({ name, fields: { ok: { type: new GraphQLNonNull(GraphQLBoolean) } } });
 
 /** Roles' input: its permissions are Strapi's tree (`{ "api::article": { controllers: { ... } } }`), as REST takes it. */
 const RoleInput = new GraphQLInputObjectType({
   name: 'UsersPermissionsRoleInput',
-  fields: { name: { type: GraphQLString }, description: { type: GraphQLString }, type: { type: GraphQLString }, permissions: { type: JSONScalar } },
+  fields: {
+    name: { type: GraphQLString },
+    description: { type: GraphQLString },
+    type: { type: GraphQLString },
+    permissions: { type: JSONScalar },
+  },
 });
 
 /** Input objects arrive with a null prototype: plain objects for the users-permissions layer. */
@@ -49,7 +69,10 @@ export function userRoleMutations(
   const path = v4 ? ['data', 'attributes'] : ['data'];
   const response = v4
     ? types.entityResponse(userType)
-    : new GraphQLObjectType({ name: 'UsersPermissionsUserEntityResponse', fields: { data: { type: types.modelType(userType) } } });
+    : new GraphQLObjectType({
+        name: 'UsersPermissionsUserEntityResponse',
+        fields: { data: { type: types.modelType(userType) } },
+      });
   const id = { type: new GraphQLNonNull(GraphQLID) };
   const userData = { type: new GraphQLNonNull(types.dataInput(userType)) };
   const roleData = { type: new GraphQLNonNull(RoleInput) };
