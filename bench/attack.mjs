@@ -11,12 +11,13 @@
 // Env: N (2000), ROWS (100000), SECONDS (5), CONCURRENCY (2), PORT (1491), KEEP=<dir> (reuse a
 // seeded database there between runs), ONLY=<word> (the attacks whose name has it), NODE_FLAGS
 // (for the server: "--cpu-prof").
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
+import { startVellum, stopVellum } from './vellum.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const int = (name, fallback) => (process.env[name] ? parseInt(process.env[name], 10) : fallback);
@@ -40,24 +41,8 @@ const env = {
 const cli = join(root, 'dist/app/cli/main.js');
 const project = join(root, 'examples/blog');
 
-async function start() {
-  const flags = process.env.NODE_FLAGS ? process.env.NODE_FLAGS.split(' ') : [];
-  const child = spawn(process.execPath, [...flags, cli, 'start', project], {
-    env,
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  await new Promise((done, fail) => {
-    let out = '';
-    child.stdout.on('data', (chunk) => {
-      out += chunk;
-      if (/serving/.test(out)) done();
-    });
-    child.on('exit', (code) => fail(new Error(`vellum exited with ${code}: ${out}`)));
-  });
-  return child;
-}
-
-const stop = (child) => new Promise((done) => (child.on('exit', done), child.kill('SIGTERM')));
+const start = () => startVellum({ env, flags: process.env.NODE_FLAGS ? process.env.NODE_FLAGS.split(' ') : [] });
+const stop = stopVellum;
 
 async function seed() {
   const server = await start();

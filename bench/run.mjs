@@ -21,6 +21,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildTraffic, fetchRetry, writeDocumentsLua, writeTrafficLua } from './traffic.mjs';
+import { startVellum as spawnVellum } from './vellum.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const N = process.env.N ?? '2000';
@@ -81,22 +82,7 @@ function createToken() {
 
 async function startVellum(extraEnv) {
   const started = Date.now();
-  const child = spawn(
-    process.execPath,
-    [...NODE_FLAGS, join(root, 'dist/app/cli/main.js'), 'start', join(root, 'examples/blog')],
-    {
-      env: vellumEnv(extraEnv),
-      stdio: ['ignore', 'pipe', 'inherit'],
-    },
-  );
-  await new Promise((done, fail) => {
-    let out = '';
-    child.stdout.on('data', (chunk) => {
-      out += chunk;
-      if (/serving/.test(out)) done();
-    });
-    child.on('exit', (code) => fail(new Error(`vellum exited with ${code}: ${out}`)));
-  });
+  const child = await spawnVellum({ env: vellumEnv(extraEnv), flags: NODE_FLAGS });
   const coldStartMs = Date.now() - started;
   // Idle: after start-up's garbage is collected (the first scavenges come within a second).
   await new Promise((done) => setTimeout(done, 1000));
