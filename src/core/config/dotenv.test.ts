@@ -1,7 +1,10 @@
 /** `.env` as dotenv 16 (Strapi 5.54's) reads it: the values below are what its `parse` answers. */
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { parseDotenv, withDotenv } from './dotenv.js';
+import { parseDotenv, readDotenv, withDotenv } from './dotenv.js';
 
 describe('.env parsing', () => {
   it("answers what dotenv 16 answers, where Node's util.parseEnv differs", () => {
@@ -53,5 +56,15 @@ describe('.env parsing', () => {
     const merged = withDotenv(env, { A: 'file', B: 'file', C: 'file' });
     assert.deepEqual(merged, { A: 'env', B: '', C: 'file' });
     assert.deepEqual(env, { A: 'env', B: '' });
+  });
+
+  it('reads a relative ENV_PATH from the current folder it is given (the CLI\'s `cwd`), not the process\'s', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'vellum-dotenv-'));
+    try {
+      writeFileSync(join(dir, 'vars.env'), 'FROM=file\n');
+      assert.deepEqual(readDotenv(join(dir, 'project'), { ENV_PATH: 'vars.env' }, dir), { file: join(dir, 'vars.env'), values: { FROM: 'file' } });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -39,11 +39,11 @@ export interface DotenvFile {
 }
 
 /**
- * `ENV_PATH` (relative to the current directory, as dotenv resolves it) or `<projectDir>/.env`.
+ * `ENV_PATH` (relative to the current directory, as dotenv resolves it: `cwd`) or `<projectDir>/.env`.
  * A missing file is no error, as in Strapi.
  */
-export function readDotenv(projectDir: string, env: NodeJS.ProcessEnv): DotenvFile {
-  const file = env.ENV_PATH ? resolve(env.ENV_PATH) : resolve(projectDir, '.env');
+export function readDotenv(projectDir: string, env: NodeJS.ProcessEnv, cwd = process.cwd()): DotenvFile {
+  const file = env.ENV_PATH ? resolve(cwd, env.ENV_PATH) : resolve(projectDir, '.env');
   if (!existsSync(file)) return { values: {} };
   return { file, values: parseDotenv(readFileSync(file, 'utf8')) };
 }

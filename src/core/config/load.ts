@@ -469,6 +469,8 @@ function bodyMiddlewareLimit(middlewares: unknown[]): number | undefined {
 
 export interface LoadConfigOptions {
   env?: NodeJS.ProcessEnv;
+  /** The current folder, from which a relative `ENV_PATH` is read (default: the process's). */
+  cwd?: string;
   /** Applied last, for tests and the CLI (e.g. `{ server: { port: 0 } }`). */
   overrides?: Record<string, unknown>;
 }
@@ -501,7 +503,7 @@ export async function loadConfig(project: string, options: LoadConfigOptions = {
   const projectDir = resolve(project);
   // The project's .env first, as Strapi loads it before any configuration file runs.
   const given = options.env ?? process.env;
-  const envSource = withDotenv(given, readDotenv(projectDir, given).values);
+  const envSource = withDotenv(given, readDotenv(projectDir, given, options.cwd).values);
   const env = createEnv(envSource);
   const environment = envSource.NODE_ENV ?? 'development';
   const overrides = options.overrides ?? {};
