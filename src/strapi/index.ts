@@ -235,6 +235,10 @@ export async function loadProjectForCommand(
   schema: Schema,
   warnings: string[],
 ): Promise<Project> {
+  // The command's `strapi` is the global one while its register runs, then the one before is
+  // again: in a process that also serves a node (a command run in-process, tests), the node's.
+  const global = globalThis as { strapi?: unknown };
+  const before = global.strapi;
   const project = await loadProject(config, schema, {}, warnings);
   try {
     await project.run('register');
@@ -242,6 +246,8 @@ export async function loadProjectForCommand(
     warnings.push(
       `${project.hooks?.file ?? 'src/index'}: register failed outside a running node (${(error as Error).message}); custom fields it registers are JSON here`,
     );
+  } finally {
+    if (global.strapi === project.strapi) global.strapi = before;
   }
   resolveCustomFields(
     schema,

@@ -109,6 +109,24 @@ describe('vellum CLI', () => {
     });
   }
 
+  it("a command run in a process that serves a node leaves it the node's global `strapi`", async () => {
+    const project = copyProject();
+    const global = globalThis as { strapi?: unknown };
+    const before = global.strapi;
+    const node = { node: 'the one this process serves' };
+    global.strapi = node;
+    try {
+      const listed = await inProcess(['token', 'list', '--project', project.dir], {
+        DATABASE_FILENAME: join(dir, 'global.db'),
+      });
+      assert.equal(listed.code, 0, listed.stderr);
+      assert.ok(global.strapi === node, "the global is the command's strapi");
+    } finally {
+      global.strapi = before;
+      project.remove();
+    }
+  });
+
   it('a folder that is no project, a taken port, a syntax error in a config file: one line on stderr, exit 1', async () => {
     const notProject = await inProcess(['start'], {}, dir);
     assert.equal(

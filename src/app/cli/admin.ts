@@ -51,6 +51,8 @@ interface AdminContext {
   configuredLocales: string[];
   /** `server.webhooks.allowPrivateAddresses`, as resolved (features/events/targets.ts). */
   allowPrivateWebhooks: boolean;
+  /** The variables the configuration was read with (the project's .env included). */
+  env: NodeJS.ProcessEnv;
 }
 
 async function withAuth<T>(
@@ -58,7 +60,7 @@ async function withAuth<T>(
   io: CliIo,
   run: (auth: Auth, context: AdminContext) => Promise<T>,
 ): Promise<T> {
-  const config = await loadConfig(projectDir, { env: io.env });
+  const config = await loadConfig(projectDir, { env: io.env, cwd: io.cwd });
   const configuredLocales = [...config.i18n.locales];
   const { schema } = loadProjectSchema(projectDir, builtInTypes(projectDir));
   const authConfig = resolveAuthConfig(config);
@@ -73,7 +75,13 @@ async function withAuth<T>(
     await startLocales(database, documents, config.i18n);
     return await run(
       await startAuth(database, documents, config, authConfig, { actions: project.actions, routed: project.routed }),
-      { database, documents, configuredLocales, allowPrivateWebhooks: config.server.webhooks.allowPrivateAddresses },
+      {
+        database,
+        documents,
+        configuredLocales,
+        allowPrivateWebhooks: config.server.webhooks.allowPrivateAddresses,
+        env: config.env,
+      },
     );
   } finally {
     await database.close();
@@ -175,12 +183,12 @@ export async function runAdminCommand(
   const [group, verb, ...rest] = positionals;
   const project = projectDir(values.project);
   const print = (value: unknown) => io.out(typeof value === 'string' ? value : JSON.stringify(value, null, 2));
-  await withAuth(project, io, async (auth, { database, documents, configuredLocales, allowPrivateWebhooks }) => {
+  await withAuth(project, io, async (auth, { database, documents, configuredLocales, allowPrivateWebhooks, env }) => {
     switch (`${group} ${verb}`) {
       case 'admin create': {
         const admin = await auth.admins.create(
           required(values.email, 'email'),
-          required(values.password ?? io.env.VELLUM_ADMIN_PASSWORD, 'password'),
+          required(values.password ?? env.VELLUM_ADMIN_PASSWORD, 'password'),
         );
         return print(`Administrator ${admin.email} created. Log in with POST /admin/login.`);
       }

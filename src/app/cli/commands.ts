@@ -58,7 +58,7 @@ ${(await import('./transfer.js')).TRANSFER_USAGE}`;
 
 /** Serves the project until SIGINT or SIGTERM (the process's: `start` is for the bin, not in-process use). */
 async function start(projectDir: string, io: CliIo): Promise<void> {
-  const vellum = await createVellum(projectDir, { env: io.env });
+  const vellum = await createVellum(projectDir, { env: io.env, cwd: io.cwd });
   for (const warning of vellum.warnings) io.err(`Warning: ${warning}`);
   for (const warning of vellum.sync.warnings) io.out(`Warning: ${warning}`);
   if (vellum.sync.orphaned.length) {
@@ -102,7 +102,7 @@ function listenFailure(config: VellumConfig, error: unknown): unknown {
 }
 
 async function prune(projectDir: string, io: CliIo): Promise<void> {
-  const config = await loadConfig(projectDir, { env: io.env });
+  const config = await loadConfig(projectDir, { env: io.env, cwd: io.cwd });
   const { schema } = loadProjectSchema(projectDir, builtInTypes(projectDir));
   const database = await connectDatabase(config.database);
   try {

@@ -55,9 +55,9 @@ export async function runTransferCommand(
   const started = Date.now();
   if (command === 'import' && source === undefined) {
     if (!values.file) throw new ValidationError(`--file is required\n${TRANSFER_USAGE}`);
-    const project = await openProject(projectDir, { env: io.env });
+    const project = await openProject(projectDir, { env: io.env, cwd: io.cwd });
     try {
-      const summary = await importArchive(project, resolve(values.file), progress);
+      const summary = await importArchive(project, resolve(io.cwd, values.file), progress);
       summary.seconds = (Date.now() - started) / 1000;
       io.out(`Imported ${values.file} into ${projectDir} (${project.config.database.client}).`);
       return print(summary, io);
@@ -67,7 +67,7 @@ export async function runTransferCommand(
   }
   if (command === 'import' && source === 'strapi') {
     if (!values.url || !values.token) throw new ValidationError(`--url and --token are required\n${TRANSFER_USAGE}`);
-    const project = await openProject(projectDir, { env: io.env });
+    const project = await openProject(projectDir, { env: io.env, cwd: io.cwd });
     try {
       const summary = await importFromStrapi(project, values.url, values.token, progress, values['file-origin'] ?? []);
       summary.seconds = (Date.now() - started) / 1000;
@@ -79,9 +79,9 @@ export async function runTransferCommand(
   }
   if (command === 'export' && source === undefined) {
     if (!values.file) throw new ValidationError(`--file is required\n${TRANSFER_USAGE}`);
-    const project = await openProject(projectDir, { env: io.env });
+    const project = await openProject(projectDir, { env: io.env, cwd: io.cwd });
     try {
-      const summary = await exportArchive(project, resolve(values.file), progress);
+      const summary = await exportArchive(project, resolve(io.cwd, values.file), progress);
       summary.seconds = (Date.now() - started) / 1000;
       io.out(`Exported ${projectDir} (${project.config.database.client}) to ${values.file}.`);
       return print(summary, io);

@@ -58,11 +58,14 @@ describe('.env parsing', () => {
     assert.deepEqual(env, { A: 'env', B: '' });
   });
 
-  it('reads a relative ENV_PATH from the current folder it is given (the CLI\'s `cwd`), not the process\'s', () => {
+  it("reads a relative ENV_PATH from the current folder it is given (the CLI's `cwd`), not the process's", () => {
     const dir = mkdtempSync(join(tmpdir(), 'vellum-dotenv-'));
     try {
       writeFileSync(join(dir, 'vars.env'), 'FROM=file\n');
-      assert.deepEqual(readDotenv(join(dir, 'project'), { ENV_PATH: 'vars.env' }, dir), { file: join(dir, 'vars.env'), values: { FROM: 'file' } });
+      assert.deepEqual(readDotenv(join(dir, 'project'), { ENV_PATH: 'vars.env' }, dir), {
+        file: join(dir, 'vars.env'),
+        values: { FROM: 'file' },
+      });
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -248,7 +248,7 @@ export function createSqliteKysely(connection: SqliteConnection, log: KyselyConf
           size: READERS,
           arrayRows: ARRAY_ROWS,
         });
-  return new Kysely({ dialect: new ReadersDialect(main, readers), log });
+  return new Kysely({ dialect: new ReadersDialect(main, readers, optimizer), log });
 }
 
 /**
@@ -262,12 +262,13 @@ class ReadersDialect extends SqliteDialect {
   constructor(
     private readonly main: Database.Database,
     private readonly readers: SqliteReaders | undefined,
+    private readonly optimizer: NodeJS.Timeout,
   ) {
     super({ database: main });
   }
 
   override createDriver(): Driver {
-    return new ReadersDriver(this.main, this.readers);
+    return new ReadersDriver(this.main, this.readers, this.optimizer);
   }
 }
 
@@ -331,6 +332,7 @@ class ReadersDriver implements Driver {
   constructor(
     readonly main: Database.Database,
     readonly readers: SqliteReaders | undefined,
+    private readonly optimizer: NodeJS.Timeout,
   ) {}
 
   async init(): Promise<void> {}
@@ -372,6 +374,9 @@ class ReadersDriver implements Driver {
   }
 
   async destroy(): Promise<void> {
+    // Unref'd, it never held a process open; cleared, it no longer holds the closed connection
+    // in one that goes on (a server that runs CLI commands, a test file).
+    clearInterval(this.optimizer);
     await this.readers?.close();
     this.main.close();
   }
