@@ -7,7 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { after, before, test } from 'node:test';
-import { HttpClient } from '../helpers/http.js';
+import { HttpClient, type Response } from '../helpers/http.js';
 import { fixture } from '../helpers/server.js';
 import { diffName, openDifferential, type Differential } from './harness.js';
 
@@ -22,6 +22,21 @@ before(async () => {
 after(() => diff?.close());
 
 const tag = () => randomUUID().slice(0, 6);
+/**
+ * Strapi 5.54 repeats the password sent in a validation error (`details.errors[].value`); Vellum
+ * leaves it out on purpose (docs/security.md "No echo of secrets"). Strapi's answers lose those
+ * values before they are compared, and every other difference still fails.
+ */
+const withoutPasswordValues = (answers: Record<string, Response>): Record<string, Response> => {
+  for (const response of Object.values(answers)) {
+    const errors = (
+      response.body as { error?: { details?: { errors?: { path?: unknown[]; value?: unknown }[] } } } | null
+    )?.error?.details?.errors;
+    for (const error of errors ?? [])
+      if (error.path?.some((part) => /password/i.test(String(part)))) delete error.value;
+  }
+  return answers;
+};
 const valid = () => ({ name: 'ok name', part: { label: 'fine' } });
 const raw = (api: HttpClient, method: string, path: string, body: string) =>
   api.request(method, path, { rawBody: body, headers: { 'content-type': 'application/json' } });
@@ -187,7 +202,7 @@ test('limits: a json value nested 5,000 levels deep (Strapi: 500)', async () => 
 test('users-permissions: statuses, names and details of failures', async () => {
   const user = `user${tag()}`;
   await diff.same(
-    async (api) => {
+    async (api, side) => {
       const anon = new HttpClient(api.baseUrl);
       const registered = await anon.post('/api/auth/local/register', {
         username: user,
@@ -195,7 +210,7 @@ test('users-permissions: statuses, names and details of failures', async () => {
         password: 'secret123',
       });
       const jwt = { headers: { authorization: `Bearer ${registered.body.jwt}` } };
-      return {
+      const answers = {
         meAnonymous: await anon.get('/api/users/me'),
         meBadJwt: await anon.get('/api/users/me', { headers: { authorization: 'Bearer abc.def.ghi' } }),
         meBasic: await anon.get('/api/users/me', { headers: { authorization: 'Basic dXNlcjpwYXNz' } }),
@@ -235,6 +250,7 @@ test('users-permissions: statuses, names and details of failures', async () => {
         entriesBadJwt: await anon.get('/api/entries', { headers: { authorization: 'Bearer abc.def.ghi' } }),
         entriesAnonymous: await anon.get('/api/entries'),
       };
+      return side === 'strapi' ? withoutPasswordValues(answers) : answers;
     },
     { ignoreKeys: ['jwt', 'email', 'username'] },
   );
