@@ -169,7 +169,18 @@ describe('admin panel: roles, users, administrators, custom tokens [sqlite]', { 
       String((await server.vellum.auth.roles.list()).find((r) => r.name === roleName)!.id),
     );
     await dialog.getByLabel('Email').fill(`${username}@example.org`);
+    // The server's answer first, then the list: a failure says which of them missed the email.
+    const saved = page.waitForResponse(
+      (response) => response.request().method() === 'PUT' && /\/admin\/users\/\d+$/.test(response.url()),
+    );
     await dialog.getByRole('button', { name: 'Save' }).click();
+    const answer = await saved;
+    assert.equal(answer.status(), 200, await answer.text());
+    assert.equal(
+      ((await answer.json()) as { data?: { email?: string } }).data?.email,
+      `${username}@example.org`,
+      'the PUT answer',
+    );
     await dialog.waitFor({ state: 'detached' });
     await page
       .getByRole('row')
