@@ -207,6 +207,14 @@ for (const dialect of DIALECTS) {
       assert.equal(explicit.sections[0].metaTitle, 'S1');
     });
 
+    it('a document middleware of findMany sees json values as values, not as stored text', async () => {
+      const title = `Meta ${tag()}`;
+      await server.api.post('/api/pages', { data: { title, meta: { kind: 'landing', order: [1, 2] } } });
+      const page = (await server.publicApi.get(`/api/pages?filters[title][$eq]=${encodeURIComponent(title)}`)).body
+        .data[0];
+      assert.deepEqual(page.meta, { kind: 'landing', order: [1, 2], listed: true });
+    });
+
     it('the entity service seeded a category; the core store kept its values; another node sees them and counts its own boot', async () => {
       const seeded = await server.api.get('/api/categories?filters[name][$eq]=Seeded by the entity service');
       assert.equal(seeded.body.data.length, 1);

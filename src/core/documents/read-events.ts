@@ -9,6 +9,7 @@
 import { isPlainObject } from '../objects.js';
 import type { ContentType } from '../schema/model.js';
 import { populateToRest } from './engine/params.js';
+import type { LifecycleHooks } from './hooks.js';
 import type { DocumentParams } from './params.js';
 
 type Params = Record<string, unknown>;
@@ -72,4 +73,38 @@ export function paramsAfter(event: ReadEvent, params: DocumentParams): DocumentP
     next.pagination = { start: after.offset ?? 0, limit: after.limit ?? -1 };
   }
   return next;
+}
+
+/** A read with the events around it: what it reads (`parse` then `read`) and how its event shows it. */
+export interface EventfulRead<Q, R> {
+  /** The read's query, from the document parameters (again when a `before` handler changed them). */
+  parse: (params: DocumentParams) => Q;
+  read: (query: Q) => Promise<R>;
+  /** The rows a page skips and takes, as the event's `offset` and `limit` (lists only). */
+  page?: (query: Q) => { offset: number; limit: number };
+  /** What the `after` event's `result` shows (the read's answer itself by default). */
+  shown?: (result: R) => unknown;
+}
+
+/**
+ * Runs a read between its `before<Action>` and `after<Action>` events: the read is parsed first
+ * (bad parameters fail before any handler), parsed again when a `before` handler changed the
+ * event's params, and the `after` handlers get its result.
+ */
+export async function aroundRead<Q, R>(
+  lifecycles: LifecycleHooks,
+  action: 'FindMany' | 'FindOne' | 'Count',
+  type: ContentType,
+  defaultLocale: string,
+  params: DocumentParams,
+  how: EventfulRead<Q, R>,
+): Promise<R> {
+  const query = how.parse(params);
+  const event = readEvent(type, params, defaultLocale, how.page?.(query));
+  const states = await lifecycles.run(`before${action}`, type, event);
+  const changed = paramsAfter(event, params);
+  const result = await how.read(changed === params ? query : how.parse(changed));
+  const shown = how.shown ? how.shown(result) : result;
+  await lifecycles.run(`after${action}`, type, { params: event.params, result: shown }, states);
+  return result;
 }
