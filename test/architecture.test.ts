@@ -43,9 +43,10 @@ const FEATURES: Record<string, string[]> = {
   upload: [],
   graphql: [],
   content: ['events'],
-  'users-permissions': ['email', 'graphql'],
+  'api-tokens': [],
+  'users-permissions': ['email', 'graphql', 'api-tokens'],
   i18n: ['users-permissions'],
-  admin: ['users-permissions', 'events'],
+  admin: ['users-permissions', 'events', 'api-tokens'],
   transfer: ['users-permissions', 'upload'],
 };
 
@@ -312,7 +313,8 @@ describe('the layout of src/', () => {
       ['core/query/parse/probe.ts', "export { registerContentApi } from '../../../features/content/index.js';"],
       ['core/database/probe.ts', "import { QueryEngine } from '../documents/engine/index.js';"],
       ['features/graphql/probe.ts', "import { registerContentApi } from '../content/index.js';"],
-      ['features/admin/probe.ts', "import type { TokenType } from '../users-permissions/tokens.js';"],
+      ['features/admin/probe.ts', "import type { TokenType } from '../api-tokens/tokens.js';"],
+      ['features/api-tokens/probe.ts', "import { startAuth } from '../users-permissions/index.js';"],
       ['features/content/probe.ts', "const strapi = await import('../../strapi/index.js');"],
       ['api/probe.ts', "import { startAuth } from '../features/users-permissions/index.js';"],
       ['strapi/probe.ts', "import { registerUploadRoutes } from '../features/upload/routes.js';"],

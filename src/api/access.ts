@@ -39,3 +39,33 @@ export interface AccessControl {
    */
   authenticate?(headers: IncomingHttpHeaders): Promise<void>;
 }
+
+/**
+ * Grants are Strapi's action strings, `<uid>.<action>` (`api::article.article.find`): what a role, an
+ * API token or an administrator holds. The access layers make them; the APIs only ask them.
+ */
+export interface Grants {
+  allows(action: string): boolean;
+  /** Equal for equal grants: callers with the same scope may share cached answers. */
+  readonly scope: string;
+}
+
+export const grantSet = (actions: Iterable<string>): Grants => {
+  const set = new Set(actions);
+  let scope: string | undefined;
+  return {
+    allows: (action) => set.has(action),
+    get scope() {
+      return (scope ??= `grants:${[...set].sort().join(',')}`);
+    },
+  };
+};
+
+/** Full-access API tokens: every content API action, users-permissions' roles and users included (as Strapi). */
+export const fullAccess: Grants = { allows: () => true, scope: 'full-access' };
+
+/** Read-only API tokens: find and findOne on everything readable. */
+export const readOnly: Grants = {
+  allows: (action) => /\.(find|findOne)$/.test(action),
+  scope: 'read-only',
+};

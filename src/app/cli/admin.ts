@@ -16,7 +16,7 @@
  */
 import { parseArgs } from 'node:util';
 import { resolveAuthConfig, startAuth, type Auth } from '../../features/users-permissions/index.js';
-import type { TokenType } from '../../features/users-permissions/index.js';
+import type { TokenType } from '../../features/api-tokens/index.js';
 import { builtInTypes, startLocales, systemTables } from '../built-ins.js';
 import { loadConfig } from '../../core/config/load.js';
 import { connectDatabase } from '../../core/database/connection.js';

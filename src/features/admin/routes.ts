@@ -6,7 +6,7 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Auth } from '../users-permissions/index.js';
-import type { TokenType } from '../users-permissions/index.js';
+import type { TokenType } from '../api-tokens/index.js';
 import { ValidationError } from '../../core/errors.js';
 import { registerAdminAccessRoutes, updateUser } from './access.js';
 import { registerAdminEventRoutes, type AdminEvents } from '../events/index.js';

@@ -14,9 +14,10 @@ import { ForbiddenError, UnauthorizedError } from '../../core/errors.js';
 import type { AccessControl, Caller as AuthorizedCaller, Permission } from '../../api/access.js';
 import type { ContentType } from '../../core/schema/model.js';
 import { bearerToken, looksLikeJwt, type JwtSigner } from './jwt.js';
-import { grantSet, readAction, type Grants } from './permissions.js';
+import { grantSet, type Grants } from '../../api/access.js';
+import { readAction } from './permissions.js';
 import type { Roles } from './roles.js';
-import type { ApiTokens } from './tokens.js';
+import type { ApiTokens } from '../api-tokens/index.js';
 import type { Users } from './users.js';
 
 export type Caller =

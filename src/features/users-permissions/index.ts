@@ -8,6 +8,5 @@ export { authTables, ME_ACTION, ROLE_UID, roleType, USER_UID, userType } from '.
 export { registerUsersPermissionsRoutes, usersPathTaken } from './routes.js';
 export { registerUsersRolesRoutes } from './roles-routes.js';
 export { mediaGrantWarning } from './media-grant-notice.js';
-export type { TokenType } from './tokens.js';
 export { resolveAuthConfig } from './config.js';
 export { usersPermissionsGraphql } from './graphql/index.js';

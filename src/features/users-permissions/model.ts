@@ -1,7 +1,7 @@
 /**
  * What users-and-permissions stores: the user and role content-types (built in, as Strapi's
  * `plugin::users-permissions.*`, so project types can relate to users and `/api/users` reuses the
- * query engine) and the system tables for permissions, API tokens, admins, rate limits, the
+ * query engine) and the system tables for permissions, admins, rate limits, the
  * single-use codes of password resets and email confirmations, and JWT revocations.
  */
 import type { Encoded, RowId } from '../../core/database/system-tables.js';
@@ -17,11 +17,6 @@ export const ROLE_UID = 'plugin::users-permissions.role';
 export const PERMISSIONS_TABLE = 'up_permissions';
 /** The grants of `config/permissions` applied so far, per role: each is applied once (see Roles.seed). */
 export const SEEDED_PERMISSIONS_TABLE = 'up_permissions_seeded';
-export const TOKENS_TABLE = 'strapi_api_tokens';
-export const TOKEN_PERMISSIONS_TABLE = 'strapi_api_token_permissions';
-/** An API token's kinds (tokens.ts). */
-export const TOKEN_TYPES = ['read-only', 'full-access', 'custom'] as const;
-export type TokenType = (typeof TOKEN_TYPES)[number];
 export const ADMINS_TABLE = 'admin_users';
 /** Replaces `up_login_failures` (one row per failure) of earlier versions: `vellum db prune` drops that one. */
 export const RATE_LIMITS_TABLE = 'up_rate_limits';
@@ -102,40 +97,6 @@ export const authTables: TableSpec[] = [
       {
         name: indexName(SEEDED_PERMISSIONS_TABLE, ['role_document_id', 'action']),
         columns: ['role_document_id', 'action'],
-        unique: true,
-      },
-    ],
-  },
-  {
-    name: TOKENS_TABLE,
-    columns: [
-      id,
-      { name: 'name', type: 'string', notNull: true },
-      { name: 'description', type: 'string' },
-      { name: 'type', type: 'string', notNull: true },
-      // HMAC-SHA512 of the token: the token itself is shown once, at creation.
-      { name: 'access_key', type: 'string', notNull: true },
-      { name: 'expires_at', type: 'datetime' },
-      { name: 'last_used_at', type: 'datetime' },
-      { name: 'created_at', type: 'datetime' },
-      { name: 'updated_at', type: 'datetime' },
-    ],
-    indexes: [
-      { name: indexName(TOKENS_TABLE, ['access_key']), columns: ['access_key'], unique: true },
-      { name: indexName(TOKENS_TABLE, ['name']), columns: ['name'], unique: true },
-    ],
-  },
-  {
-    name: TOKEN_PERMISSIONS_TABLE,
-    columns: [
-      id,
-      { name: 'token_id', type: 'integer', notNull: true },
-      { name: 'action', type: 'string', notNull: true },
-    ],
-    indexes: [
-      {
-        name: indexName(TOKEN_PERMISSIONS_TABLE, ['token_id', 'action']),
-        columns: ['token_id', 'action'],
         unique: true,
       },
     ],
@@ -226,24 +187,6 @@ export interface PermissionRow {
   action: string;
 }
 
-export interface TokenRow {
-  id: RowId;
-  name: string;
-  description: string | null;
-  type: TokenType;
-  access_key: string;
-  expires_at: Encoded;
-  last_used_at: Encoded;
-  created_at: Encoded;
-  updated_at: Encoded;
-}
-
-export interface TokenPermissionRow {
-  id: RowId;
-  token_id: number;
-  action: string;
-}
-
 export interface AdminRow {
   id: RowId;
   email: string;
@@ -296,8 +239,6 @@ declare module '../../core/database/system-tables.js' {
     up_jwt_revocations: JwtRevocationRow;
     up_permissions: PermissionRow;
     up_permissions_seeded: PermissionRow;
-    strapi_api_tokens: TokenRow;
-    strapi_api_token_permissions: TokenPermissionRow;
     admin_users: AdminRow;
     up_rate_limits: RateLimitRow;
   }

@@ -115,30 +115,3 @@ export function readAction(type: ContentType): string {
   if (type.uid === ROLE_UID) return `${ROLE_UID}.find`;
   return `${type.uid}.find`;
 }
-
-/** What a caller may do. */
-export interface Grants {
-  allows(action: string): boolean;
-  /** Equal for equal grants: callers with the same scope may share cached answers. */
-  readonly scope: string;
-}
-
-export const grantSet = (actions: Iterable<string>): Grants => {
-  const set = new Set(actions);
-  let scope: string | undefined;
-  return {
-    allows: (action) => set.has(action),
-    get scope() {
-      return (scope ??= `grants:${[...set].sort().join(',')}`);
-    },
-  };
-};
-
-/** Full-access API tokens: every content API action, users-permissions' roles and users included (as Strapi). */
-export const fullAccess: Grants = { allows: () => true, scope: 'full-access' };
-
-/** Read-only API tokens: find and findOne on everything readable. */
-export const readOnly: Grants = {
-  allows: (action) => /\.(find|findOne)$/.test(action),
-  scope: 'read-only',
-};

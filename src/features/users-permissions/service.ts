@@ -28,7 +28,7 @@ import { authAction, DEFAULT_GRANTS, expandActions, knownActions } from './permi
 import { BUILT_IN_ROLES, Roles } from './roles.js';
 import { ensureSetting, randomSecret } from './settings.js';
 import { Sessions, type SessionAnswer } from './sessions.js';
-import { ApiTokens } from './tokens.js';
+import { ApiTokens } from '../api-tokens/index.js';
 import { PERMISSION_UID, permissionAdapter } from './permission-model.js';
 import { Users, type AuthResult } from './users.js';
 import { UserManagement } from './user-management.js';

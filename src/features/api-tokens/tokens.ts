@@ -9,8 +9,8 @@ import type { Database } from '../../core/database/connection.js';
 import type { Dialect } from '../../core/database/dialect.js';
 import type { SystemDb } from '../../core/database/system-tables.js';
 import { NotFoundError, UnauthorizedError, ValidationError } from '../../core/errors.js';
+import { fullAccess, grantSet, readOnly, type Grants } from '../../api/access.js';
 import { TOKEN_PERMISSIONS_TABLE, TOKEN_TYPES, TOKENS_TABLE, type TokenRow, type TokenType } from './model.js';
-import { fullAccess, grantSet, readOnly, type Grants } from './permissions.js';
 
 export type { TokenType } from './model.js';
 
