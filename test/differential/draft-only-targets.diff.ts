@@ -45,3 +45,7 @@ test('REST: filters through the relation find the row; populate shows the versio
     ];
   }, ignored);
 });
+
+test('the query engine populates every linked row; a relation inside a component of such a type', async () => {
+  await diff.same(async (api) => [await api.post(`/api/probe/engine-reads/e${run}`, {})], ignored);
+});

@@ -4,7 +4,8 @@
  * answered, and every row carries `locale` (null where the type has no i18n), as Strapi's
  * `strapi.db.query` answers. Conditions and order are compiled by the query layer (core/query/sql);
  * relations, components and media are populated by the documents' batched read path, each row's
- * relations in its own status (a draft row shows draft targets).
+ * relations in its own status (a draft row shows draft targets; a row of a type without draft and
+ * publish every version of its targets, the draft first).
  */
 import { sql, type RawBuilder } from 'kysely';
 import type { Db } from '../../database/dialect.js';
@@ -158,7 +159,16 @@ export async function readRowsOf(
       const items = loaded.filter((item) => item.status === status);
       // Project code reads what it asks for, as Strapi's query engine: no read budget.
       await populate(
-        { db, dialect, schema: ctx.schema, scope: scopeOf(status), budget: ReadBudget.unlimited() },
+        // A row of a type without draft and publish links every version of its targets, as
+        // Strapi's rows link the draft and the published row (checked on Strapi 5.54).
+        {
+          db,
+          dialect,
+          schema: ctx.schema,
+          scope: scopeOf(status),
+          budget: ReadBudget.unlimited(),
+          everyLinkedRow: !type.draftAndPublish,
+        },
         type,
         items,
         query.populate,

@@ -19,6 +19,12 @@ export interface SqlContext {
    * filter runs once per related row instead of once per counted row.
    */
   relationForm?: 'exists' | 'semi-join';
+  /**
+   * Inside the components of a row whose relations match any version of their targets (a type
+   * without draft and publish, see `anyTargetVersion`): the components' relations do too, as
+   * Strapi 5.54 finds such a row through a draft-only target in a component (checked side by side).
+   */
+  anyVersionOwner?: boolean;
 }
 
 const columnType = (field: FieldRef): ColumnType => (field.type === 'id' ? 'integer' : columnTypeOf(field.type));
@@ -49,14 +55,14 @@ export function compileFilter(ctx: SqlContext, model: Model, alias: string, node
         node.attribute,
         ctx.scope,
         ctx.aliases,
-        anyTargetVersion(model),
+        anyTargetVersion(model) || (model.modelType === 'component' && ctx.anyVersionOwner === true),
       );
       // Below the first relation, each level is a set built once (`in (select ...)`, uncorrelated):
       // correlated EXISTS nested through to-many relations cost fan-out^depth per row. Measured on
       // SQLite, 31 articles in 4 categories, `filters[category][articles]` repeated n times: n = 5
       // took 1.13 s and n = 6 5.7 s; with sets, see docs/security.md "Limits against denial of service".
       const inner = compileFilter(
-        { ...ctx, relationForm: 'semi-join' },
+        { ...ctx, relationForm: 'semi-join', anyVersionOwner: undefined },
         related.targetType,
         related.target,
         node.filter,
@@ -86,7 +92,8 @@ export function compileFilter(ctx: SqlContext, model: Model, alias: string, node
       const link = ctx.aliases.take('c');
       const row = ctx.aliases.take('k');
       const component = ctx.schema.components.get(node.attribute.component)!;
-      const inner = compileFilter(ctx, component, row, node.filter);
+      const anyVersionOwner = anyTargetVersion(model) || (model.modelType === 'component' && ctx.anyVersionOwner);
+      const inner = compileFilter({ ...ctx, anyVersionOwner }, component, row, node.filter);
       const from = sql`${sql.table(model.componentLinkTable)} as ${sql.id(link)} join ${sql.table(component.table)} as ${sql.id(row)} on ${sql.ref(`${row}.id`)} = ${sql.ref(`${link}.cmp_id`)}`;
       const owned = sql<boolean>`${sql.ref(`${link}.entity_id`)} = ${sql.ref(`${alias}.id`)} and ${sql.ref(`${link}.field`)} = ${node.attribute.name} and ${sql.ref(`${link}.component_type`)} = ${component.uid}`;
       const some = sql<boolean>`exists (select 1 from ${from} where ${owned} and ${inner})`;
