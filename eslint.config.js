@@ -10,6 +10,8 @@ export default tseslint.config(
       'node_modules/',
       'test/fixtures/',
       'examples/',
+      // Project files in Strapi's CommonJS, as a new project's own (vellum new).
+      'templates/',
       'docs/.vitepress/dist/',
       'docs/.vitepress/cache/',
     ],

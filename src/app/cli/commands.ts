@@ -4,7 +4,7 @@
  * `vellum start [projectDir]` serves a project (default: the current folder, as `strapi start`);
  * `vellum db prune [projectDir]` drops the columns and tables the schema no longer names;
  * the administration commands (tokens, permissions, users, admins, locales) are in admin.ts;
- * `vellum import` and `vellum export` in transfer.ts.
+ * `vellum import` and `vellum export` in transfer.ts; `vellum new` in new-project.ts.
  */
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -51,6 +51,7 @@ function projectDir(named: string | undefined, cwd: string): string {
 
 // The administration and transfer commands load when run: `start` needs none of their modules.
 const usage = async (): Promise<string> => `usage:
+${(await import('./new-project.js')).NEW_USAGE}
   vellum start [projectDir]      serve a project (default: the current folder)
   vellum db prune [projectDir]   drop columns and tables that the schema no longer names
 ${(await import('./admin.js')).ADMIN_USAGE}
@@ -138,6 +139,7 @@ async function run(argv: string[], io: CliIo): Promise<number> {
     await prune(project(rest[1]), io);
     return 0;
   }
+  if (command === 'new') return (await import('./new-project.js')).runNewCommand(argv, io);
   if (command && ADMIN_COMMANDS.has(command)) return (await import('./admin.js')).runAdminCommand(argv, project, io);
   if (command === 'import' || command === 'export')
     return (await import('./transfer.js')).runTransferCommand(argv, project, io);

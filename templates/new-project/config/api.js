@@ -1,0 +1,7 @@
+module.exports = () => ({
+  rest: {
+    defaultLimit: 25,
+    maxLimit: 100,
+    withCount: true,
+  },
+});
