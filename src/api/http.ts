@@ -1,4 +1,5 @@
-import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
+import { createServer, type Server } from 'node:http';
+import Fastify, { type FastifyInstance, type FastifyRequest, type FastifyServerFactoryHandler } from 'fastify';
 import type { ProxyConfig, ServerTimeouts, VellumConfig } from '../core/config/load.js';
 import { parseJsonKeepingIntegers } from '../core/documents/exact-integers.js';
 import { NotFoundError, RequestTimeoutError, VellumError } from '../core/errors.js';
@@ -54,6 +55,19 @@ export interface HttpServerOptions {
    * routes), not a 404.
    */
   allowedMethods?: (path: string) => string[] | undefined;
+  /**
+   * Serve through another HTTP server (`vellum develop`, which swaps instances behind one port):
+   * called with the instance's request handler; the server it answers is never listened on.
+   */
+  handlerOf?: (handler: FastifyServerFactoryHandler) => void;
+}
+
+/** Node's HTTP server with the limits and timeouts of `config/server` (what Fastify makes itself otherwise). */
+export function createNodeServer(config: VellumConfig): Server {
+  const timeouts = serverTimeouts(config.server.http.serverOptions);
+  const server = createServer({ maxHeaderSize: 64 * 1024, ...timeouts });
+  server.keepAliveTimeout = timeouts.keepAliveTimeout;
+  return server;
 }
 
 /**
@@ -74,6 +88,14 @@ export function createHttpServer(config: VellumConfig, options: HttpServerOption
     keepAliveTimeout: timeouts.keepAliveTimeout,
     // As Koa's `proxy`: the protocol and host a trusted proxy forwards (X-Forwarded-Proto, -Host).
     trustProxy: proxyTrust(config.server.proxy),
+    ...(options.handlerOf
+      ? {
+          serverFactory: (handler: FastifyServerFactoryHandler) => {
+            options.handlerOf!(handler);
+            return createServer();
+          },
+        }
+      : {}),
     routerOptions: {
       // A failure is kept and raised in preValidation, where the error handler answers it.
       querystringParser: (raw: string) => {

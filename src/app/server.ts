@@ -26,7 +26,7 @@ import {
   type DocumentMiddlewares,
   type Lifecycles,
 } from '../strapi/index.js';
-import { createHttpServer } from '../api/http.js';
+import { createHttpServer, type HttpServerOptions } from '../api/http.js';
 import { registerI18nRoutes } from '../features/i18n/index.js';
 import { resolveCustomFields } from '../core/schema/build.js';
 import { loadProjectSchema } from '../core/schema/load.js';
@@ -90,6 +90,8 @@ export interface CreateVellumOptions extends LoadConfigOptions {
   access?: AccessControl;
   /** Where the admin panel's build is (default dist/admin/ of Vellum's package). */
   adminPanelDir?: string;
+  /** Served through another server (`vellum develop`): gets the request handler; `listen` is not used. */
+  handlerOf?: HttpServerOptions['handlerOf'];
 }
 
 /**
@@ -184,7 +186,10 @@ export async function createVellum(projectDir: string, options: CreateVellumOpti
   project.start({ documents: new ProjectDocuments(documents), access: projectAccess, auth });
   const access = project.describingAccess(projectAccess);
   const prefix = config.api.rest.prefix;
-  const app = createHttpServer(config, { allowedMethods: (path) => project.allowedMethods(path) });
+  const app = createHttpServer(config, {
+    allowedMethods: (path) => project.allowedMethods(path),
+    handlerOf: options.handlerOf,
+  });
   project.registerRequestContext(app);
   serverUrl = () => absoluteServerUrl(config, app);
   await registerSecurity(app, config.middlewares);

@@ -2,6 +2,7 @@
  * The commands of `vellum`: `main(argv, io)` runs one and answers its exit code (main.ts calls it,
  * from this module or its bundle, with the process's streams; tests call it in-process).
  * `vellum start [projectDir]` serves a project (default: the current folder, as `strapi start`);
+ * `vellum develop [projectDir]` serves it and applies each change without a restart (app/develop.ts);
  * `vellum db prune [projectDir]` drops the columns and tables the schema no longer names;
  * the administration commands (tokens, permissions, users, admins, locales) are in admin.ts;
  * `vellum import` and `vellum export` in transfer.ts; `vellum new` in new-project.ts.
@@ -53,6 +54,7 @@ function projectDir(named: string | undefined, cwd: string): string {
 const usage = async (): Promise<string> => `usage:
 ${(await import('./new-project.js')).NEW_USAGE}
   vellum start [projectDir]      serve a project (default: the current folder)
+  vellum develop [projectDir]    serve it and apply each change of src/, config/ and .env as saved
   vellum db prune [projectDir]   drop columns and tables that the schema no longer names
 ${(await import('./admin.js')).ADMIN_USAGE}
 ${(await import('./transfer.js')).TRANSFER_USAGE}`;
@@ -75,6 +77,40 @@ async function start(projectDir: string, io: CliIo): Promise<void> {
   io.out(`Vellum serving ${projectDir} on ${url} (${client}); REST at ${url}${vellum.config.api.rest.prefix}`);
   const stop = async () => {
     await vellum.close();
+    process.exit(0);
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}
+
+/**
+ * Serves the project and applies each change of its files without a restart (app/develop.ts),
+ * until SIGINT or SIGTERM.
+ */
+async function develop(projectDir: string, io: CliIo): Promise<void> {
+  const { startDevelop } = await import('../develop.js');
+  const shown = (files: string[]) => (files.length ? files.join(', ') : 'files');
+  const dev = await startDevelop(projectDir, {
+    env: io.env,
+    cwd: io.cwd,
+    listenFailure,
+    report: (event) => {
+      if (event.kind === 'failed') {
+        const message = event.error instanceof Error ? event.error.message : String(event.error);
+        io.err(`Not applied (${shown(event.files)}): ${message}. Still serving the previous version; fix it and save.`);
+        return;
+      }
+      for (const warning of event.vellum.warnings) io.err(`Warning: ${warning}`);
+      for (const warning of event.vellum.sync.warnings) io.out(`Warning: ${warning}`);
+      if (event.kind === 'started')
+        io.out(
+          `Vellum developing ${projectDir} on ${event.url} (${event.vellum.config.database.client}): changes to src/, config/ and .env apply as saved`,
+        );
+      else io.out(`Applied ${shown(event.files)} in ${event.ms} ms`);
+    },
+  });
+  const stop = async () => {
+    await dev.close();
     process.exit(0);
   };
   process.once('SIGINT', stop);
@@ -133,6 +169,10 @@ async function run(argv: string[], io: CliIo): Promise<number> {
   }
   if (command === 'start') {
     await start(project(rest[0]), io);
+    return 0;
+  }
+  if (command === 'develop') {
+    await develop(project(rest[0]), io);
     return 0;
   }
   if (command === 'db' && rest[0] === 'prune') {

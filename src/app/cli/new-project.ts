@@ -66,7 +66,7 @@ export async function runNewCommand(argv: string[], io: CliIo): Promise<number> 
     private: true,
     version: '0.1.0',
     description: 'A Strapi 5 project served by Vellum',
-    scripts: { start: 'vellum start', vellum: 'vellum' },
+    scripts: { develop: 'vellum develop', start: 'vellum start', vellum: 'vellum' },
     dependencies: { vellum: values.vellum ?? `^${version}` },
     engines: { node: '>=20' },
   };

@@ -242,6 +242,25 @@ const looksLikeCommonJs = (source: string): boolean =>
  * above), `.cjs` and CommonJS `.js` evaluated as CommonJS whatever the nearest package.json says,
  * `.mjs`, `.mts` and `.js` with `export` as ES modules.
  */
+/** How many times the project's modules were forgotten: ES modules load again from a new URL. */
+let generation = 0;
+
+/**
+ * Makes the next loads read the project's files again (`vellum develop` reloads): Node's `require`
+ * forgets the files under the project's folder (its node_modules aside), TypeScript files compile
+ * again, and ES modules are imported from a new URL. An ES module's own static imports stay as
+ * Node cached them (Node cannot forget an ES module).
+ */
+export function forgetProjectModules(projectDir: string): void {
+  generation += 1;
+  typeScriptModules.clear();
+  const inside = projectDir.endsWith(sep) ? projectDir : projectDir + sep;
+  const nodeModules = `${sep}node_modules${sep}`;
+  for (const key of Object.keys(requireHere.cache))
+    if (key.startsWith(inside) && !(sep + key.slice(inside.length)).includes(nodeModules))
+      delete requireHere.cache[key];
+}
+
 export async function loadProjectModule(file: string, projectDir: string): Promise<unknown> {
   if (/\.(c?ts|tsx)$/.test(file)) return loadTypeScript(file, projectDir);
   if (file.endsWith('.cjs') || (file.endsWith('.js') && looksLikeCommonJs(readFileSync(file, 'utf8'))))
@@ -251,5 +270,7 @@ export async function loadProjectModule(file: string, projectDir: string): Promi
     const { tsImport } = await import('tsx/esm/api');
     return tsImport(pathToFileURL(file).href, import.meta.url);
   }
-  return import(pathToFileURL(file).href);
+  const url = pathToFileURL(file);
+  if (generation > 0) url.searchParams.set('vellum-reload', String(generation));
+  return import(url.href);
 }
