@@ -26,6 +26,8 @@ const EXTERNAL = [
   'playwright',
   'playwright-core',
   'nodemailer',
+  // Loaded by `vellum ts:generate-types` only (features/typegen/format.ts).
+  'prettier',
 ];
 
 /**

@@ -48,6 +48,7 @@ const FEATURES: Record<string, string[]> = {
   i18n: ['users-permissions'],
   admin: ['users-permissions', 'events', 'api-tokens'],
   transfer: ['users-permissions', 'upload'],
+  typegen: ['transfer'],
 };
 
 const coreLayerOf = new Map(CORE_LAYERS.flatMap((units, layer) => units.map((unit) => [unit, layer] as const)));

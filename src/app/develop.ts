@@ -7,6 +7,9 @@
  * been answered. A change that does not start (a schema error, a throwing bootstrap) is printed in
  * one line and the previous version goes on serving.
  *
+ * A TypeScript project (one with a tsconfig.json) gets its `types/generated/` written again with
+ * each version, as `strapi develop` keeps them.
+ *
  * Strapi's `develop` restarts its process for each change (3.4-10.5 s measured on a change of a
  * content-type, requests refused meanwhile).
  */
@@ -16,6 +19,8 @@ import { join, relative } from 'node:path';
 import type { FastifyServerFactoryHandler } from 'fastify';
 import { createNodeServer } from '../api/http.js';
 import { forgetProjectModules } from '../core/project/modules.js';
+import { writeGeneratedTypes } from '../features/typegen/index.js';
+import { rawSchemaOf } from './open-project.js';
 import { createVellum, type CreateVellumOptions, type Vellum } from './server.js';
 
 /** Changes closer together than this are applied as one (an editor saves several files at once). */
@@ -60,6 +65,11 @@ export async function startDevelop(projectDir: string, options: DevelopOptions =
       await vellum.close();
       throw error;
     }
+    // A TypeScript project's generated types follow its schema, as Strapi's develop keeps them.
+    if (existsSync(join(projectDir, 'tsconfig.json')))
+      await writeGeneratedTypes({ dir: projectDir, schema: vellum.schema, rawSchema: rawSchemaOf(projectDir) }).catch(
+        (error: unknown) => vellum.warnings.push(`types/generated not written: ${(error as Error).message}`),
+      );
     return { vellum, handler: handler!, inFlight: 0 };
   };
 

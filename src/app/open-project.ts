@@ -43,10 +43,7 @@ export async function openProject(dir: string, options: LoadConfigOptions = {}):
       upload,
       provider,
       configuredLocales,
-      rawSchema(file) {
-        if (file.startsWith('(built-in)')) return undefined;
-        return JSON.parse(readFileSync(join(dir, file), 'utf8')) as Record<string, unknown>;
-      },
+      rawSchema: rawSchemaOf(dir),
       close: () => database.close(),
     };
   } catch (error) {
@@ -54,3 +51,11 @@ export async function openProject(dir: string, options: LoadConfigOptions = {}):
     throw error;
   }
 }
+
+/** A project's schema file of a model as written (built-in types: undefined). */
+export const rawSchemaOf =
+  (dir: string) =>
+  (file: string): Record<string, unknown> | undefined =>
+    file.startsWith('(built-in)')
+      ? undefined
+      : (JSON.parse(readFileSync(join(dir, file), 'utf8')) as Record<string, unknown>);

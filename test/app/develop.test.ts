@@ -5,7 +5,7 @@
  * on every dialect.
  */
 import assert from 'node:assert/strict';
-import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -61,6 +61,8 @@ for (const dialect of DIALECTS) {
     before(async () => {
       project = mkdtempSync(join(tmpdir(), 'vellum-develop-'));
       cpSync(BLOG, project, { recursive: true, filter: (source) => !source.includes('.tmp') });
+      // A TypeScript project: develop keeps its generated types current.
+      writeFileSync(join(project, 'tsconfig.json'), '{}');
       database = await createTestDatabase(dialect);
       dev = await startDevelop(project, {
         env: { NODE_ENV: 'test' },
@@ -92,6 +94,10 @@ for (const dialect of DIALECTS) {
       );
       const event = await applied;
       assert.ok(event.kind === 'reloaded' && event.files.includes('src/api/note/content-types/note/schema.json'));
+      assert.match(
+        readFileSync(join(project, 'types/generated/contentTypes.d.ts'), 'utf8'),
+        /'api::note\.note': ApiNoteNote;/,
+      );
       const created = await api.post('/api/notes', { data: { body: 'saved' } });
       assert.equal(created.status, 201, created.text);
       assert.equal((await api.get(`/api/notes/${created.body.data.documentId}`)).body.data.body, 'saved');

@@ -8,7 +8,7 @@
  * `vellum import` and `vellum export` in transfer.ts; `vellum new` in new-project.ts.
  */
 import { existsSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { processIo, type CliIo } from './io.js';
 
 export type { CliIo } from './io.js';
@@ -56,6 +56,7 @@ ${(await import('./new-project.js')).NEW_USAGE}
   vellum start [projectDir]      serve a project (default: the current folder)
   vellum develop [projectDir]    serve it and apply each change of src/, config/ and .env as saved
   vellum db prune [projectDir]   drop columns and tables that the schema no longer names
+  vellum ts:generate-types [projectDir]   write types/generated/*.d.ts, as strapi ts:generate-types
 ${(await import('./admin.js')).ADMIN_USAGE}
 ${(await import('./transfer.js')).TRANSFER_USAGE}`;
 
@@ -81,6 +82,17 @@ async function start(projectDir: string, io: CliIo): Promise<void> {
   };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
+}
+
+/** `vellum ts:generate-types`: types/generated/*.d.ts, as `strapi ts:generate-types` writes them. */
+async function generateTypes(projectDir: string, io: CliIo): Promise<void> {
+  const { writeGeneratedTypes } = await import('../../features/typegen/index.js');
+  const { rawSchemaOf } = await import('../open-project.js');
+  const { schema } = loadProjectSchema(projectDir, builtInTypes(projectDir));
+  const files = await writeGeneratedTypes({ dir: projectDir, schema, rawSchema: rawSchemaOf(projectDir) }, (message) =>
+    io.err(`Warning: ${message}`),
+  );
+  for (const file of files) io.out(`Saved ${relative(io.cwd, file) || file}`);
 }
 
 /**
@@ -169,6 +181,10 @@ async function run(argv: string[], io: CliIo): Promise<number> {
   }
   if (command === 'start') {
     await start(project(rest[0]), io);
+    return 0;
+  }
+  if (command === 'ts:generate-types') {
+    await generateTypes(project(rest[0]), io);
     return 0;
   }
   if (command === 'develop') {

@@ -7,5 +7,6 @@ export { exportArchive } from './export-archive.js';
 export { importArchive } from './import-archive.js';
 export { importFromStrapi } from './import-api.js';
 export type { TransferProject } from './project.js';
+export { archiveSchemas } from './strapi-schemas.js';
 export { Progress, type ProgressOutput } from './progress.js';
 export type { Summary } from './summary.js';

@@ -87,7 +87,7 @@ function componentSchema(component: Component, raw: Json): Json {
 }
 
 /** Every schema of the archive: Strapi's own types, then the project's, then its components. */
-export function archiveSchemas(project: TransferProject): Json[] {
+export function archiveSchemas(project: Pick<TransferProject, 'schema' | 'rawSchema'>): Json[] {
   const schemas: Json[] = [];
   const user = project.schema.contentTypes.get(USER_UID);
   const userRaw = user ? project.rawSchema(user.file) : undefined;
