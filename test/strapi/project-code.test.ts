@@ -112,6 +112,9 @@ for (const dialect of DIALECTS) {
       const read = await server.publicApi.get(`/api/articles/slug/${article.slug}`);
       assert.equal(read.status, 200, read.text);
       assert.equal(read.body.data.documentId, article.documentId);
+      assert.equal('locale' in read.body.data, false);
+      // sanitizeOutput answers a copy, as Strapi's: the entity the controller read is unchanged.
+      assert.deepEqual(read.body.meta, { entityLocale: null });
       const none = await server.publicApi.get(`/api/articles/slug/${unique('none')}`);
       assert.equal(none.status, 404);
       assert.deepEqual(none.body.error, {
