@@ -75,6 +75,12 @@ export function createNodeServer(config: VellumConfig): Server {
  * (an empty body is no body, as the official SDK sends on GET and DELETE), and every error in the
  * envelope (docs/rest.md "Documents and the envelope").
  */
+/** The routes each server registered, method and URL (`vellum routes:list`). */
+const ROUTES = new WeakMap<FastifyInstance, { method: string; url: string }[]>();
+
+/** The routes registered on a server made by `createHttpServer`, in registration order. */
+export const registeredRoutes = (app: FastifyInstance): { method: string; url: string }[] => ROUTES.get(app) ?? [];
+
 export function createHttpServer(config: VellumConfig, options: HttpServerOptions = {}): FastifyInstance {
   const timeouts = serverTimeouts(config.server.http.serverOptions);
   const app = Fastify({
@@ -108,6 +114,12 @@ export function createHttpServer(config: VellumConfig, options: HttpServerOption
       ignoreTrailingSlash: true,
       maxParamLength: 200,
     },
+  });
+
+  const routes: { method: string; url: string }[] = [];
+  ROUTES.set(app, routes);
+  app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) routes.push({ method, url: route.url ?? route.path });
   });
 
   const proxy = config.server.proxy;

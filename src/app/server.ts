@@ -81,6 +81,8 @@ export interface Vellum {
   skippedCode: string[];
   /** What the project asks for that Vellum does not honour, one line each (the CLI prints them). */
   warnings: string[];
+  /** The project's registered policies and middlewares by name (`vellum policies:list`, `middlewares:list`). */
+  registered: { policies(): string[]; middlewares(): string[] };
   /** Starts listening; returns the base URL. */
   listen(): Promise<string>;
   close(): Promise<void>;
@@ -296,6 +298,7 @@ export async function createVellum(projectDir: string, options: CreateVellumOpti
     sync,
     skippedCode: project.notRun,
     warnings,
+    registered: { policies: project.named.policies, middlewares: project.named.middlewares },
     async listen() {
       const address = await app.listen({ host: config.server.host, port: config.server.port });
       return address.replace('0.0.0.0', '127.0.0.1').replace('[::]', '127.0.0.1');

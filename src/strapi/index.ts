@@ -92,6 +92,9 @@ export interface Project {
   named: {
     policy(name: string): Handler | undefined;
     middleware(name: string): MiddlewareFactory | undefined;
+    /** Every registered name (`vellum policies:list`, `middlewares:list`). */
+    policies(): string[];
+    middlewares(): string[];
   };
 }
 
@@ -193,6 +196,8 @@ export async function loadProject(
         return typeof entry === 'function' ? entry : entry?.handler;
       },
       middleware: (name) => registry.middlewares.get(name),
+      policies: () => [...registry.policies.keys()],
+      middlewares: () => [...registry.middlewares.keys()],
     },
     actions: [...new Set([...routeActions(planned), ...(usersPermissions?.actions ?? [])])],
     usersPermissions,

@@ -9,6 +9,7 @@
  */
 import { existsSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
 import { processIo, type CliIo } from './io.js';
 
 export type { CliIo } from './io.js';
@@ -57,6 +58,7 @@ ${(await import('./new-project.js')).NEW_USAGE}
   vellum develop [projectDir]    serve it and apply each change of src/, config/ and .env as saved
   vellum db prune [projectDir]   drop columns and tables that the schema no longer names
   vellum ts:generate-types [projectDir]   write types/generated/*.d.ts, as strapi ts:generate-types
+${(await import('./inspect.js')).INSPECT_USAGE}
 ${(await import('./admin.js')).ADMIN_USAGE}
 ${(await import('./transfer.js')).TRANSFER_USAGE}`;
 
@@ -186,6 +188,10 @@ async function run(argv: string[], io: CliIo): Promise<number> {
   if (command === 'ts:generate-types') {
     await generateTypes(project(rest[0]), io);
     return 0;
+  }
+  if (command && (await import('./inspect.js')).INSPECT_COMMANDS.has(command)) {
+    const { values } = parseArgs({ args: rest, options: { project: { type: 'string' } }, allowPositionals: false });
+    return (await import('./inspect.js')).runInspectCommand(command, project(values.project), io);
   }
   if (command === 'develop') {
     await develop(project(rest[0]), io);
