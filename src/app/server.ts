@@ -27,7 +27,6 @@ import {
   type Lifecycles,
 } from '../strapi/index.js';
 import { createHttpServer, type HttpServerOptions } from '../api/http.js';
-import { withoutRoutes } from '../api/route-filter.js';
 import { registerI18nRoutes } from '../features/i18n/index.js';
 import { resolveCustomFields } from '../core/schema/build.js';
 import { loadProjectSchema } from '../core/schema/load.js';
@@ -213,23 +212,8 @@ export async function createVellum(projectDir: string, options: CreateVellumOpti
   });
   registerI18nRoutes(app, { prefix, locales: documents.locales, auth, configured: configuredLocales });
   registerEmailRoutes(app, { email, access, prefix });
-  // A users-permissions extension may serve some of these routes itself (src/strapi/plugin-extensions.ts);
-  // its original actions call them under a prefix of this process's own.
-  const extension = project.usersPermissions;
-  const usersApp = withoutRoutes(app, extension?.replaced ?? new Set());
-  registerUsersPermissionsRoutes(usersApp, { auth, service: documents, prefix });
-  registerUsersRolesRoutes(usersApp, { auth, service: documents, prefix });
-  if (extension) {
-    const { native } = extension;
-    await app.register(async (scope) => {
-      scope.addHook('onRequest', async (request, reply) => {
-        if (request.headers[native.header] !== native.secret) return reply.callNotFound();
-      });
-      registerUsersPermissionsRoutes(scope, { auth, service: documents, prefix: native.prefix + prefix });
-      registerUsersRolesRoutes(scope, { auth, service: documents, prefix: native.prefix + prefix });
-    });
-    native.attach(app);
-  }
+  registerUsersPermissionsRoutes(app, { auth, service: documents, prefix });
+  registerUsersRolesRoutes(app, { auth, service: documents, prefix });
   registerAdminRoutes(app, auth, {
     webhooks,
     deliveries: events.deliveries,

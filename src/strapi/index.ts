@@ -4,6 +4,8 @@
  * middlewares, run with a `strapi` object and Vellum's `@strapi/strapi` and `@strapi/utils`.
  * app/server.ts drives it: load (before the database), start (with the node's services), route.
  */
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { VellumConfig } from '../core/config/load.js';
 import { loadApiCode, type ProjectApiCode } from '../core/project/api-code.js';
@@ -19,7 +21,6 @@ import { Registry, type MiddlewareFactory, type PolicyEntry } from './registry.j
 import type { AccessControl } from '../api/access.js';
 import { describeCaller } from './pipeline.js';
 import { RequestContext, namesRequestContext } from './request-context.js';
-import { runPluginExtensions, type UsersPermissionsExtension } from './plugin-extensions.js';
 import { buildRouting, contextOf, planRoutes, routeActions, type PlannedRoute, type Routing } from './routes.js';
 import { RUNTIME, type Handler, type Middleware, type Runtime, type Services } from './runtime.js';
 import { Lifecycles } from './lifecycles.js';
@@ -51,6 +52,20 @@ const BUILT_IN_POLICIES: Record<string, PolicyEntry> = {
     Boolean(policyContext.state?.user),
 };
 
+/** Project files Vellum does not run (yet): named at start-up. */
+function filesNotRun(projectDir: string): string[] {
+  const found: string[] = [];
+  const list = (dir: string) => (existsSync(dir) ? readdirSync(dir).sort() : []);
+  const extensions = join(projectDir, 'src', 'extensions');
+  for (const plugin of list(extensions)) {
+    const dir = join(extensions, plugin);
+    if (!statSync(dir).isDirectory()) continue;
+    for (const file of list(dir))
+      if (/^strapi-server\.[cm]?[jt]s$/.test(file)) found.push(relative(projectDir, join(dir, file)));
+  }
+  return found;
+}
+
 export interface Project {
   /** The `strapi` object its code receives. */
   strapi: Record<string, unknown>;
@@ -61,8 +76,6 @@ export interface Project {
   routed: boolean;
   /** Files present but not run, each named in a warning. */
   notRun: string[];
-  /** Its users-permissions extension (`src/extensions/users-permissions/strapi-server`), when it has one. */
-  usersPermissions?: UsersPermissionsExtension;
   /** Once the database is open: the node's documents, access control and users. */
   start(services: Services): void;
   /** Runs `register`, `bootstrap` or `destroy` of `src/index` with `{ strapi }`. */
@@ -113,6 +126,10 @@ export async function loadProject(
   const code: ProjectApiCode = await loadApiCode(config.projectDir);
   const notRun = code.failures.map((failure) => failure.file);
   for (const failure of code.failures) warn(`${failure.file}: cannot be run (${failure.message}); it is left out`);
+  for (const file of filesNotRun(config.projectDir)) {
+    notRun.push(file);
+    warn(`${file}: not run by Vellum yet (plugin extensions are not supported); it is left out`);
+  }
   for (const [name, section] of Object.entries(config.plugins)) {
     if (!KNOWN_PLUGINS.has(name) && (section as { enabled?: unknown } | null)?.enabled !== false) {
       warn(
@@ -148,23 +165,8 @@ export async function loadProject(
   for (const [name, policy] of Object.entries(BUILT_IN_POLICIES))
     if (!registry.policies.has(name)) registry.policies.set(name, policy);
 
-  // Plugin extensions run before the routes are planned: the routes they change or add are served too.
-  const extensions = await runPluginExtensions({
-    projectDir: config.projectDir,
-    restPrefix: config.api.rest.prefix,
-    registry,
-    plugins: plugins as unknown as Record<string, Record<string, Record<string, unknown>>>,
-    strapi,
-    contentType: (uid) => (strapi.contentType as (uid: string) => unknown)(uid),
-    warn,
-  });
-  notRun.push(...extensions.notRun);
-  const usersPermissions = extensions.usersPermissions;
   const hasRouters = code.apis.some((api) => api.folders.routes.length > 0);
-  const planned: PlannedRoute[] = [
-    ...(hasRouters ? planRoutes(strapi, code.apis, config.api.rest.prefix, warn) : []),
-    ...(usersPermissions?.planned ?? []),
-  ];
+  const planned: PlannedRoute[] = hasRouters ? planRoutes(strapi, code.apis, config.api.rest.prefix, warn) : [];
   let global: ReturnType<typeof globalMiddlewares> | undefined;
   const middlewaresOf = () => (global ??= globalMiddlewares(runtime, config.middlewares));
   const aroundRequests = new GlobalMiddlewares();
@@ -199,8 +201,7 @@ export async function loadProject(
       policies: () => [...registry.policies.keys()],
       middlewares: () => [...registry.middlewares.keys()],
     },
-    actions: [...new Set([...routeActions(planned), ...(usersPermissions?.actions ?? [])])],
-    usersPermissions,
+    actions: routeActions(planned),
     routed: hasRouters,
     notRun,
     start(services) {
@@ -213,11 +214,7 @@ export async function loadProject(
     routing() {
       if (!routed) {
         routed = true;
-        if (planned.length > 0) {
-          const built = buildRouting(runtime, planned);
-          // Without router files REST serves every type: only an extension's routes are the project's.
-          routing = hasRouters ? built : { ...built, rest: undefined };
-        }
+        if (hasRouters) routing = buildRouting(runtime, planned);
       }
       return routing;
     },

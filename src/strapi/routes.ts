@@ -236,11 +236,8 @@ const pathPattern = (path: string) =>
   );
 
 export interface Routing {
-  /**
-   * The core actions REST answers itself, by content-type uid (the others are the project's or not
-   * served); undefined when the project has no router files (REST serves every type).
-   */
-  rest: Map<string, Set<CoreAction>> | undefined;
+  /** The core actions REST answers itself, by content-type uid (the others are the project's or not served). */
+  rest: Map<string, Set<CoreAction>>;
   /** Registers the project's other routes. */
   register(app: FastifyInstance): void;
   /** The methods served at a path that exists for another method (405 with Allow), else undefined. */
