@@ -11,3 +11,12 @@ export { mediaGrantWarning } from './media-grant-notice.js';
 export type { TokenType } from './tokens.js';
 export { resolveAuthConfig } from './config.js';
 export { usersPermissionsGraphql } from './graphql/index.js';
+export {
+  contentApiActions,
+  CONTENT_API_ROUTES,
+  routeKey,
+  type ActionAnswer,
+  type ActionRequest,
+  type ContentApiAction,
+  type ContentApiRoute,
+} from './content-api.js';
