@@ -7,6 +7,9 @@
  * Strapi in test/differential/extensions.diff.ts.
  */
 import assert from 'node:assert/strict';
+import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { HttpClient } from '../helpers/http.js';
 import { DIALECTS, fixture, startServer, type TestServer } from '../helpers/server.js';
@@ -155,3 +158,70 @@ for (const dialect of DIALECTS) {
     });
   });
 }
+
+describe('extensions that stop start-up, and extensions of other plugins', () => {
+  const dialect = DIALECTS[0]!;
+  /** The fixture with another users-permissions extension (and more files). */
+  const projectWith = (extension: string, more: Record<string, string> = {}) => {
+    const dir = mkdtempSync(join(tmpdir(), 'vellum-ext-'));
+    cpSync(fixture('users-permissions-extension'), dir, { recursive: true });
+    const files = { 'src/extensions/users-permissions/strapi-server.js': extension, ...more };
+    for (const [file, text] of Object.entries(files)) {
+      mkdirSync(join(dir, file, '..'), { recursive: true });
+      writeFileSync(join(dir, file), text);
+    }
+    return dir;
+  };
+  const file = 'src/extensions/users-permissions/strapi-server.js';
+
+  // Strapi 5.54 does not start either ("Cannot read properties of undefined (reading 'contentTypes')").
+  it('one that returns no plugin, throws, or exports no function: one line naming the file', async () => {
+    for (const [extension, message] of [
+      ['module.exports = (plugin) => { plugin.controllers.user.x = () => 1; };', 'must return the plugin'],
+      ["module.exports = (plugin) => { throw new Error('boom'); };", 'the extension failed: boom'],
+      ['module.exports = { routes: [] };', 'must export a function'],
+    ] as const) {
+      const dir = projectWith(extension);
+      try {
+        await assert.rejects(
+          startServer(dialect, { project: dir }),
+          (error: Error) =>
+            error.name === 'ProjectError' && error.message.startsWith(`${file}: `) && error.message.includes(message),
+        );
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    }
+  });
+
+  it("another plugin's extension is named in a warning and left out; a replaced service is named too", async () => {
+    const dir = projectWith(
+      `module.exports = (plugin) => {
+        const original = plugin.services.user;
+        plugin.services.user = ({ strapi }) => ({ ...original({ strapi }), greet: () => 'hello' });
+        return plugin;
+      };`,
+      { 'src/extensions/upload/strapi-server.js': 'module.exports = (plugin) => plugin;' },
+    );
+    const server = await startServer(dialect, { project: dir });
+    try {
+      const warnings = server.vellum.warnings.filter((warning) => warning.includes('src/extensions/'));
+      assert.deepEqual(warnings, [
+        "src/extensions/upload/strapi-server.js: Vellum runs users-permissions' extension only (its upload is its own code); this one is left out",
+        `${file}: plugin.services.user: project code gets the extension's (strapi.plugin('users-permissions').service('user')); Vellum's own users-permissions routes do not call it`,
+      ]);
+      assert.deepEqual(server.vellum.skippedCode, ['src/extensions/upload/strapi-server.js']);
+      const strapi = (
+        globalThis as { strapi?: { plugin(name: string): { service(name: string): Record<string, unknown> } } }
+      ).strapi!;
+      const user = strapi.plugin('users-permissions').service('user');
+      assert.equal((user.greet as () => string)(), 'hello');
+      assert.equal(typeof user.fetch, 'function');
+      // No route changed: every users-permissions route is Vellum's own.
+      assert.equal((await server.api.get('/api/users/count')).status, 200);
+    } finally {
+      await server.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
