@@ -45,7 +45,7 @@ import { registerAdminContentRoutes } from '../features/admin/index.js';
 import { registerAdminPanel } from '../features/admin/index.js';
 import { registerSecurity } from '../api/security.js';
 import { registerUsersPermissionsRoutes, usersPathTaken } from '../features/users-permissions/index.js';
-import { registerUsersRolesRoutes } from '../features/users-permissions/index.js';
+import { contentApiActions, registerUsersRolesRoutes } from '../features/users-permissions/index.js';
 import { registerUploadRoutes } from '../features/upload/index.js';
 import { registerEmailRoutes } from '../features/email/index.js';
 import {
@@ -185,7 +185,14 @@ export async function createVellum(projectDir: string, options: CreateVellumOpti
   }
   // Project routes fill `ctx.state` themselves; Vellum's own routes through the seam, when project code reads it.
   const projectAccess = options.access ?? auth.access;
-  project.start({ documents: new ProjectDocuments(documents), access: projectAccess, auth });
+  // Users-permissions' content-API actions: Vellum's routes and the plugin project code extends call them.
+  const upActions = contentApiActions(auth, documents);
+  project.start({
+    documents: new ProjectDocuments(documents),
+    access: projectAccess,
+    auth,
+    usersPermissions: upActions,
+  });
   const access = project.describingAccess(projectAccess);
   const prefix = config.api.rest.prefix;
   const app = createHttpServer(config, {
@@ -212,8 +219,15 @@ export async function createVellum(projectDir: string, options: CreateVellumOpti
   });
   registerI18nRoutes(app, { prefix, locales: documents.locales, auth, configured: configuredLocales });
   registerEmailRoutes(app, { email, access, prefix });
-  registerUsersPermissionsRoutes(app, { auth, service: documents, prefix });
-  registerUsersRolesRoutes(app, { auth, service: documents, prefix });
+  const usersPermissions = {
+    auth,
+    service: documents,
+    prefix,
+    actions: upActions,
+    leaveOut: project.usersPermissionsLeftOut,
+  };
+  registerUsersPermissionsRoutes(app, usersPermissions);
+  registerUsersRolesRoutes(app, usersPermissions);
   registerAdminRoutes(app, auth, {
     webhooks,
     deliveries: events.deliveries,
@@ -235,6 +249,7 @@ export async function createVellum(projectDir: string, options: CreateVellumOpti
     await registerAdminPanel(app, options.adminPanelDir);
     // Last: a project route on a path Vellum serves itself is the one left out (with a warning).
     routing?.register(app);
+    project.registerPluginRoutes(app);
     await registerGraphql(app, {
       ...graphql,
       service: documents,

@@ -4,8 +4,6 @@
  * middlewares, run with a `strapi` object and Vellum's `@strapi/strapi` and `@strapi/utils`.
  * app/server.ts drives it: load (before the database), start (with the node's services), route.
  */
-import { existsSync, readdirSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { VellumConfig } from '../core/config/load.js';
 import { loadApiCode, type ProjectApiCode } from '../core/project/api-code.js';
@@ -28,6 +26,8 @@ import { DocumentMiddlewares } from './document-middlewares.js';
 import { attachDataApis, type DataApis } from './data.js';
 import { loadLifecycleFiles } from './lifecycle-files.js';
 import { createStrapiObject, installGlobal, type PluginServices } from './strapi.js';
+import { runPluginExtensions } from './plugin-extensions.js';
+import { registerOriginalControllers } from './users-permissions-plugin.js';
 
 export type { Lifecycles, LifecycleEvent, Subscriber } from './lifecycles.js';
 export type { DocumentMiddlewares } from './document-middlewares.js';
@@ -52,20 +52,6 @@ const BUILT_IN_POLICIES: Record<string, PolicyEntry> = {
     Boolean(policyContext.state?.user),
 };
 
-/** Project files Vellum does not run (yet): named at start-up. */
-function filesNotRun(projectDir: string): string[] {
-  const found: string[] = [];
-  const list = (dir: string) => (existsSync(dir) ? readdirSync(dir).sort() : []);
-  const extensions = join(projectDir, 'src', 'extensions');
-  for (const plugin of list(extensions)) {
-    const dir = join(extensions, plugin);
-    if (!statSync(dir).isDirectory()) continue;
-    for (const file of list(dir))
-      if (/^strapi-server\.[cm]?[jt]s$/.test(file)) found.push(relative(projectDir, join(dir, file)));
-  }
-  return found;
-}
-
 export interface Project {
   /** The `strapi` object its code receives. */
   strapi: Record<string, unknown>;
@@ -87,6 +73,10 @@ export interface Project {
   routing(): Routing | undefined;
   /** The methods served at a path that exists for others (a 405 with Allow). */
   allowedMethods(path: string): string[] | undefined;
+  /** Users-permissions' routes (`GET /users/me`) its extension serves or removed: Vellum's own handlers leave them out. */
+  usersPermissionsLeftOut: ReadonlySet<string>;
+  /** The routes a plugin extension changed or added, served by the Strapi pipeline. */
+  registerPluginRoutes(app: FastifyInstance): void;
   /** `config/middlewares`' project middlewares, around every request. */
   registerGlobalMiddlewares(app: FastifyInstance): Promise<void>;
   /** `strapi.requestContext` around every request (request-context.ts); before any route. */
@@ -126,10 +116,6 @@ export async function loadProject(
   const code: ProjectApiCode = await loadApiCode(config.projectDir);
   const notRun = code.failures.map((failure) => failure.file);
   for (const failure of code.failures) warn(`${failure.file}: cannot be run (${failure.message}); it is left out`);
-  for (const file of filesNotRun(config.projectDir)) {
-    notRun.push(file);
-    warn(`${file}: not run by Vellum yet (plugin extensions are not supported); it is left out`);
-  }
   for (const [name, section] of Object.entries(config.plugins)) {
     if (!KNOWN_PLUGINS.has(name) && (section as { enabled?: unknown } | null)?.enabled !== false) {
       warn(
@@ -164,6 +150,13 @@ export async function loadProject(
     registry.middlewares.set(`global::${file.name}`, file.exports as MiddlewareFactory);
   for (const [name, policy] of Object.entries(BUILT_IN_POLICIES))
     if (!registry.policies.has(name)) registry.policies.set(name, policy);
+
+  // Users-permissions' controllers as Strapi's, then the project's extension of the plugin, if any.
+  registerOriginalControllers(runtime);
+  const extensions = await runPluginExtensions(runtime, plugins);
+  notRun.push(...extensions.notRun);
+  const extended = extensions.usersPermissions;
+  let pluginRouting: Routing | undefined;
 
   const hasRouters = code.apis.some((api) => api.folders.routes.length > 0);
   const planned: PlannedRoute[] = hasRouters ? planRoutes(strapi, code.apis, config.api.rest.prefix, warn) : [];
@@ -201,13 +194,15 @@ export async function loadProject(
       policies: () => [...registry.policies.keys()],
       middlewares: () => [...registry.middlewares.keys()],
     },
-    actions: routeActions(planned),
+    actions: [...routeActions(planned), ...routeActions(extended?.routes ?? [])],
     routed: hasRouters,
     notRun,
     start(services) {
       runtime.services = services;
     },
     async run(hook) {
+      // A plugin's register and bootstrap run before the project's own, as in Strapi.
+      await extended?.hooks[hook]?.({ strapi });
       const fn = hooks?.[hook];
       if (fn) await fn({ strapi });
     },
@@ -218,7 +213,16 @@ export async function loadProject(
       }
       return routing;
     },
-    allowedMethods: (path) => routing?.allowedMethods(path),
+    usersPermissionsLeftOut: extended?.leaveOut ?? new Set(),
+    registerPluginRoutes(app) {
+      if (!extended?.routes.length) return;
+      pluginRouting = buildRouting(runtime, extended.routes);
+      pluginRouting.register(app);
+    },
+    allowedMethods: (path) => {
+      const methods = [...(routing?.allowedMethods(path) ?? []), ...(pluginRouting?.allowedMethods(path) ?? [])];
+      return methods.length > 0 ? [...new Set(methods)] : undefined;
+    },
     async registerGlobalMiddlewares(app) {
       aroundRequests.attach(app, await middlewaresOf());
     },

@@ -31,6 +31,7 @@ export class Registry implements ProjectRegistry {
 
   addController(uid: string, made: Made): void {
     this.controllers.set(uid, made);
+    this.instances.delete(`controller:${uid}`);
   }
 
   addService(uid: string, made: Made): void {
@@ -68,9 +69,10 @@ export class Registry implements ProjectRegistry {
     return this.make('service', uid);
   }
 
-  /** Strapi's lookup: the full name, then the name within the route's API. */
+  /** Strapi's lookup: the full name, then the name within the route's API (or plugin: `plugin::users-permissions`). */
   policy(name: string, apiName?: string): PolicyEntry | undefined {
-    return this.policies.get(name) ?? (apiName ? this.policies.get(`api::${apiName}.${name}`) : undefined);
+    const namespace = apiName?.includes('::') ? apiName : `api::${apiName}`;
+    return this.policies.get(name) ?? (apiName ? this.policies.get(`${namespace}.${name}`) : undefined);
   }
 
   /** Policies of a route's `config.policies`; unknown names throw, as Strapi refuses them. */

@@ -37,6 +37,8 @@ export interface PlannedRoute {
   handler: unknown;
   config: Record<string, unknown>;
   apiName: string;
+  /** A plugin's route (an extension's): its policies are named within `plugin::<name>`. */
+  pluginName?: string;
   file: string;
   /** A core route as `createCoreRouter` made it, unmoved. */
   core?: CoreRouteMark;
@@ -267,7 +269,7 @@ export function buildRouting(runtime: Runtime, routes: PlannedRoute[]): Routing 
         const access: Access = { auth: scope === false ? false : { scope } };
         const policies = runtime.registry.resolvePolicies(
           Array.isArray(route.config.policies) ? route.config.policies : [],
-          route.apiName,
+          route.pluginName ? `plugin::${route.pluginName}` : route.apiName,
         );
         const middlewares = runtime.registry.resolveMiddlewares(
           Array.isArray(route.config.middlewares) ? route.config.middlewares : [],
@@ -310,7 +312,9 @@ export function buildRouting(runtime: Runtime, routes: PlannedRoute[]): Routing 
           path: route.path,
           handler: route.handler,
           config: route.config,
-          info: { apiName: route.apiName, type: 'content-api' },
+          info: route.pluginName
+            ? { pluginName: route.pluginName, type: 'content-api' }
+            : { apiName: route.apiName, type: 'content-api' },
         };
         const handle = async (request: FastifyRequest, reply: FastifyReply) => {
           const ctx = contextOf(request, reply);

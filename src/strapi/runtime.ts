@@ -5,7 +5,7 @@
  * (`createCoreController(uid)(({ strapi }))`) reach the instance that calls them, never a global.
  */
 import type { AccessControl } from '../api/access.js';
-import type { Auth } from '../features/users-permissions/index.js';
+import type { Auth, ContentApiAction } from '../features/users-permissions/index.js';
 import type { VellumConfig } from '../core/config/load.js';
 import type { ContentType, Schema } from '../core/schema/model.js';
 import type { Context } from './context.js';
@@ -54,6 +54,8 @@ export interface Services {
   documents: ProjectDocuments;
   access: AccessControl;
   auth?: Auth;
+  /** Users-permissions' content-API actions by handler name (`user.me`), which its plugin's controllers run. */
+  usersPermissions?: Record<string, ContentApiAction>;
 }
 
 export interface Runtime {
@@ -63,6 +65,8 @@ export interface Runtime {
   /** The `strapi` object project code receives. */
   strapi: Record<string, unknown>;
   services?: Services;
+  /** Plugin services a plugin extension replaced, by uid (`plugin::users-permissions.user`): made on first use. */
+  pluginServices?: Map<string, () => unknown>;
   warn(message: string): void;
 }
 

@@ -166,6 +166,8 @@ function createLog(config: VellumConfig) {
 export function createStrapiObject(runtime: Omit<Runtime, 'strapi'>, plugins: PluginServices): Record<string, unknown> {
   const { schema, config, registry } = runtime;
   const tree = configTree(config);
+  // A plugin service a plugin extension replaced (users-permissions-plugin.ts), made on first use.
+  const extendedService = (uid: string) => runtime.pluginServices?.get(uid)?.();
   const projectDir = config.projectDir;
   const contentTypes = (s: Schema) =>
     Object.fromEntries([...s.contentTypes.values()].map((type) => [type.uid, contentTypeSchema(type)]));
@@ -197,7 +199,7 @@ export function createStrapiObject(runtime: Omit<Runtime, 'strapi'>, plugins: Pl
     },
     log: createLog(config),
     // A plugin's service by uid too: `strapi.service('plugin::users-permissions.role')`.
-    service: (uid: string) => registry.service(uid) ?? pluginServiceByUid(plugins, uid),
+    service: (uid: string) => registry.service(uid) ?? extendedService(uid) ?? pluginServiceByUid(plugins, uid),
     controller: (uid: string) => registry.controller(uid),
     policy: (name: string) => registry.policy(name),
     middleware: (name: string) => registry.middlewares.get(name),
@@ -253,10 +255,12 @@ export function createStrapiObject(runtime: Omit<Runtime, 'strapi'>, plugins: Pl
     plugin(name: string) {
       return {
         service(service: string) {
-          const found = plugins[name]?.[service];
+          const found = extendedService(`plugin::${name}.${service}`) ?? plugins[name]?.[service];
           if (!found) throw new Error(`strapi.plugin('${name}').service('${service}') is not available in Vellum`);
           return found;
         },
+        /** A plugin's controller: users-permissions' (extended by the project's extension, if any). */
+        controller: (controller: string) => registry.controller(`plugin::${name}.${controller}`),
         config: (path: string, fallback?: unknown) => read(tree, [`plugin::${name}`, ...path.split('.')]) ?? fallback,
         contentType: (type: string) =>
           strapi.contentType instanceof Function

@@ -10,3 +10,12 @@ export { registerUsersRolesRoutes } from './roles-routes.js';
 export { mediaGrantWarning } from './media-grant-notice.js';
 export { resolveAuthConfig } from './config.js';
 export { usersPermissionsGraphql } from './graphql/index.js';
+export {
+  contentApiActions,
+  CONTENT_API_ROUTES,
+  routeKey,
+  type ActionAnswer,
+  type ActionRequest,
+  type ContentApiAction,
+  type ContentApiRoute,
+} from './content-api.js';

@@ -5,93 +5,41 @@
  * /api/users-permissions/roles`, `GET|PUT|DELETE /api/users-permissions/roles/:id`
  * (`plugin::users-permissions.role.find|findOne|createRole|updateRole|deleteRole`) and `GET
  * /api/users-permissions/permissions` (`plugin::users-permissions.permissions.getPermissions`).
- * Answered without the envelope, as Strapi does.
+ * Answered without the envelope, as Strapi does. Each checks its permission, then runs its action
+ * (content-api.ts).
  */
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Auth } from './service.js';
+import type { FastifyInstance } from 'fastify';
 import { ROLE_UID, USER_UID } from './model.js';
 import { PERMISSIONS_ACTION } from './permissions.js';
-import type { Caller } from '../../api/access.js';
-import type { CallerOptions, Document, DocumentService } from '../../core/documents/service.js';
-import { NotFoundError } from '../../core/errors.js';
-import { usersPathTaken } from './routes.js';
-
-type Query = Record<string, unknown>;
-
-/** A user id in a path: digits only (Strapi's users-permissions addresses users by id). */
-function userId(raw: string): number {
-  const id = /^\d{1,15}$/.test(raw) ? Number(raw) : NaN;
-  if (!Number.isSafeInteger(id)) throw new NotFoundError('User not found');
-  return id;
-}
+import { routeRegistrar, runAction, usersPathTaken, type UsersPermissionsRouteOptions } from './routes.js';
 
 const PERMISSIONS_UID = PERMISSIONS_ACTION.slice(0, PERMISSIONS_ACTION.lastIndexOf('.'));
 
-export function registerUsersRolesRoutes(
-  app: FastifyInstance,
-  options: { auth: Auth; service: DocumentService; prefix: string },
-): void {
-  const { auth, service, prefix } = options;
-  const users = service.of(auth.users.type);
-  const manage = auth.userManagement;
-  const roles = auth.roleApi;
-
-  /** A written user as Strapi answers it: its role populated when the caller may read roles. */
-  const shown = async (written: Document, caller: CallerOptions, query: Query) =>
-    (await users.findVersion({ populate: ['role'], ...query, documentId: String(written.documentId) }, caller)) ??
-    written;
-  const actorOf = (caller: Caller) => (caller.principal?.kind === 'user' ? { userId: caller.principal.id } : {});
+export function registerUsersRolesRoutes(app: FastifyInstance, options: UsersPermissionsRouteOptions): void {
+  const { auth, service, prefix, actions } = options;
+  /** Routes behind one permission each, answered by the action the handler names. */
+  const guarded =
+    (route: ReturnType<typeof routeRegistrar>, uid: string) =>
+    (method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, handler: string, action: string) =>
+      route(method, path, async (request, reply) => {
+        const caller = await auth.access.authorize(request.headers, { uid, action });
+        return runAction(actions[handler]!, request, reply, { reader: caller });
+      });
 
   if (!usersPathTaken(service.schema)) {
-    app.post(`${prefix}/users`, async (request: FastifyRequest, reply) => {
-      const caller = await auth.access.authorize(request.headers, { uid: USER_UID, action: 'create' });
-      const created = await manage.create(request.body);
-      return reply.status(201).send(await shown(created, caller, {}));
-    });
-
-    app.put<{ Params: { id: string } }>(`${prefix}/users/:id`, async (request) => {
-      const caller = await auth.access.authorize(request.headers, { uid: USER_UID, action: 'update' });
-      const updated = await manage.update(userId(request.params.id), request.body, actorOf(caller));
-      return shown(updated, caller, {});
-    });
-
-    app.delete<{ Params: { id: string } }>(`${prefix}/users/:id`, async (request, reply) => {
-      await auth.access.authorize(request.headers, { uid: USER_UID, action: 'destroy' });
-      // Strapi deletes by `where: { id }` and answers what it deleted: nothing (204) for no user.
-      const id = /^\d{1,15}$/.test(request.params.id) ? Number(request.params.id) : NaN;
-      if (!Number.isSafeInteger(id)) return reply.status(204).send();
-      try {
-        return await manage.destroy(id);
-      } catch (error) {
-        if (error instanceof NotFoundError) return reply.status(204).send();
-        throw error;
-      }
-    });
+    const user = guarded(routeRegistrar(app, prefix, options.leaveOut), USER_UID);
+    user('POST', '/users', 'user.create', 'create');
+    user('PUT', '/users/:id', 'user.update', 'update');
+    user('DELETE', '/users/:id', 'user.destroy', 'destroy');
   }
 
-  const base = `${prefix}/users-permissions`;
-  app.get(`${base}/roles`, async (request) => {
-    await auth.access.authorize(request.headers, { uid: ROLE_UID, action: 'find' });
-    return { roles: await roles.find() };
-  });
-  app.get<{ Params: { id: string } }>(`${base}/roles/:id`, async (request) => {
-    await auth.access.authorize(request.headers, { uid: ROLE_UID, action: 'findOne' });
-    return { role: await roles.findOne(request.params.id) };
-  });
-  app.post(`${base}/roles`, async (request) => {
-    await auth.access.authorize(request.headers, { uid: ROLE_UID, action: 'createRole' });
-    return roles.create(request.body);
-  });
-  app.put<{ Params: { role: string } }>(`${base}/roles/:role`, async (request) => {
-    await auth.access.authorize(request.headers, { uid: ROLE_UID, action: 'updateRole' });
-    return roles.update(request.params.role, request.body);
-  });
-  app.delete<{ Params: { role: string } }>(`${base}/roles/:role`, async (request) => {
-    await auth.access.authorize(request.headers, { uid: ROLE_UID, action: 'deleteRole' });
-    return roles.delete(request.params.role);
-  });
-  app.get(`${base}/permissions`, async (request) => {
-    await auth.access.authorize(request.headers, { uid: PERMISSIONS_UID, action: 'getPermissions' });
-    return roles.permissions();
-  });
+  // Strapi's role and permissions routes carry no prefix of their own: the plugin's name is theirs.
+  const plugin = routeRegistrar(app, `${prefix}/users-permissions`, options.leaveOut);
+  const role = guarded(plugin, ROLE_UID);
+  role('GET', '/roles', 'role.find', 'find');
+  role('GET', '/roles/:id', 'role.findOne', 'findOne');
+  role('POST', '/roles', 'role.createRole', 'createRole');
+  role('PUT', '/roles/:role', 'role.updateRole', 'updateRole');
+  role('DELETE', '/roles/:role', 'role.deleteRole', 'deleteRole');
+  guarded(plugin, PERMISSIONS_UID)('GET', '/permissions', 'permissions.getPermissions', 'getPermissions');
 }

@@ -2,46 +2,81 @@
  * Strapi's users-permissions routes: `POST /api/auth/local`, `POST /api/auth/local/register`, the
  * account flows (`forgot-password`, `reset-password`, `change-password`, `email-confirmation`,
  * `send-email-confirmation`), `GET /api/users/me`, `GET /api/users`, `GET /api/users/count`,
- * `GET /api/users/:id`. Answered without the envelope, as Strapi does.
+ * `GET /api/users/:id`. Answered without the envelope, as Strapi does. Each checks its route's
+ * permission, then runs its action (content-api.ts).
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Caller as Reader } from '../../api/access.js';
+import type { Caller } from './access.js';
 import type { Auth } from './service.js';
 import { ME_ACTION, USER_UID } from './model.js';
 import { authAction, type AuthActionName } from './permissions.js';
+import { routeKey, type ActionAnswer, type ContentApiAction } from './content-api.js';
 import type { DocumentService } from '../../core/documents/service.js';
-import { ForbiddenError, NotFoundError, UnauthorizedError, ValidationError } from '../../core/errors.js';
+import { ForbiddenError, UnauthorizedError } from '../../core/errors.js';
 import type { Schema } from '../../core/schema/model.js';
-
-type Query = Record<string, unknown>;
-
-function objectBody(request: FastifyRequest): Record<string, unknown> {
-  const body = request.body;
-  if (!body || typeof body !== 'object' || Array.isArray(body))
-    throw new ValidationError('The request body must be a JSON object');
-  return body as Record<string, unknown>;
-}
 
 /** True when one of the project's own content-types is served at `/users`. */
 export const usersPathTaken = (schema: Schema): boolean => schema.byPluralName.has('users');
 
-export function registerUsersPermissionsRoutes(
-  app: FastifyInstance,
-  options: { auth: Auth; service: DocumentService; prefix: string },
-): void {
-  const { auth, service, prefix } = options;
-  const users = service.of(auth.users.type);
+export interface UsersPermissionsRouteOptions {
+  auth: Auth;
+  service: DocumentService;
+  prefix: string;
+  /** The content-API actions (content-api.ts), by Strapi's handler name. */
+  actions: Record<string, ContentApiAction>;
+  /**
+   * Strapi's routes (`GET /users/me`) these handlers leave to others: a project's plugin
+   * extension serves them itself, or removed them.
+   */
+  leaveOut?: ReadonlySet<string>;
+}
 
-  /** A sign-in's answer: in `refresh` mode a new session's tokens, and its cookie (features/users-permissions/sessions.ts). */
-  const signedIn = async <T extends { jwt?: string; user: { id?: unknown } }>(
-    request: FastifyRequest,
-    reply: FastifyReply,
-    how: 'login' | 'register' | 'password',
-    result: T,
+/** Runs an action for a Fastify request and writes its answer. */
+export async function runAction(
+  action: ContentApiAction,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  given: { reader?: Reader; who?: Caller; params?: Record<string, string> } = {},
+): Promise<unknown> {
+  const answer: ActionAnswer = await action({
+    headers: request.headers,
+    body: request.body,
+    query: (request.query ?? {}) as Record<string, unknown>,
+    params: given.params ?? ((request.params ?? {}) as Record<string, string>),
+    clientIp: request.clientIp,
+    reader: given.reader ?? {},
+    who: given.who,
+  });
+  if (answer.cookie) void reply.header('set-cookie', answer.cookie);
+  if (answer.location !== undefined) return reply.redirect(answer.location);
+  if (answer.status !== undefined) void reply.status(answer.status);
+  if (answer.status === 204) return reply.send();
+  return answer.body;
+}
+
+type Handler = (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
+
+/** Registers one of Strapi's routes unless the project serves it (or removed it). */
+export function routeRegistrar(app: FastifyInstance, prefix: string, leaveOut: ReadonlySet<string> | undefined) {
+  return (
+    method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+    path: string,
+    handler: Handler,
+    options: { preHandler?: (request: FastifyRequest) => Promise<void>; url?: string } = {},
   ) => {
-    const answer = await auth.signedIn(result, request.headers, (request.body ?? {}) as Record<string, unknown>, how);
-    if (answer.cookie) reply.header('set-cookie', answer.cookie);
-    return answer.body;
+    if (leaveOut?.has(routeKey(method, path))) return;
+    app.route({ method, url: `${prefix}${options.url ?? path}`, preHandler: options.preHandler, handler });
   };
+}
+
+export function registerUsersPermissionsRoutes(app: FastifyInstance, options: UsersPermissionsRouteOptions): void {
+  const { auth, service, prefix, actions } = options;
+  const route = routeRegistrar(app, prefix, options.leaveOut);
+  const run =
+    (name: string): Handler =>
+    (request, reply) =>
+      runAction(actions[name]!, request, reply);
 
   // Each auth route is an action of Strapi's `auth` controller, checked against the caller's grants
   // before anything else (Public holds the sign-in ones, Authenticated does not: a signed-in user's
@@ -53,153 +88,90 @@ export function registerUsersPermissionsRoutes(
       if (!caller.grants.allows(authAction(name))) throw new ForbiddenError();
     },
   });
-
-  app.post(`${prefix}/auth/local`, permitted('callback'), async (request, reply) =>
-    signedIn(request, reply, 'login', await auth.users.login(objectBody(request), request.clientIp)),
-  );
-
-  app.post(`${prefix}/auth/local/register`, permitted('register'), async (request, reply) =>
-    signedIn(request, reply, 'register', await auth.register(objectBody(request), request.headers, request.clientIp)),
-  );
-
-  // Account flows (features/users-permissions/account.ts): answered as Strapi's users-permissions answers them, and
-  // rate limited as Strapi limits them (per route, email and client address).
-  const limited = (request: FastifyRequest, route: string) =>
-    auth.limitAccountFlow(route, request.body, request.clientIp);
-  app.post(`${prefix}/auth/forgot-password`, permitted('forgotPassword'), async (request) => {
-    await limited(request, 'auth/forgot-password');
-    return auth.account.forgotPassword(objectBody(request));
-  });
-  app.post(`${prefix}/auth/reset-password`, permitted('resetPassword'), async (request, reply) => {
-    await limited(request, 'auth/reset-password');
-    return signedIn(request, reply, 'password', await auth.account.resetPassword(objectBody(request)));
-  });
-  app.post(`${prefix}/auth/change-password`, async (request, reply) => {
-    await limited(request, 'auth/change-password');
-    return signedIn(
-      request,
-      reply,
-      'password',
-      await auth.account.changePassword(await auth.passwordChanger(request.headers), objectBody(request)),
-    );
-  });
-
-  // Login providers (features/users-permissions/oauth.ts): the redirect to the provider, its redirect back, and the
-  // frontend's call with the token it was handed. Strapi rate-limits `/connect/(.*)` (per path and
-  // client address: a GET has no email), not the frontend's callback.
-  app.get<{ Params: { provider: string } }>(
-    `${prefix}/connect/:provider`,
-    permitted('connect'),
+  // Account flows (features/users-permissions/account.ts): rate limited as Strapi limits them (per
+  // route, email and client address) before their action; sign-in and registration count inside theirs.
+  const limitedRun =
+    (name: string, flow: (request: FastifyRequest) => string): Handler =>
     async (request, reply) => {
-      await limited(request, `connect/${request.params.provider}`);
-      const { location, cookie } = await auth.providerLogins.connect(request.params.provider);
-      return reply.header('set-cookie', cookie).redirect(location);
-    },
+      await auth.limitAccountFlow(flow(request), request.body, request.clientIp);
+      return runAction(actions[name]!, request, reply);
+    };
+
+  route('POST', '/auth/local', run('auth.callback'), permitted('callback'));
+  route('POST', '/auth/local/register', run('auth.register'), permitted('register'));
+  route(
+    'POST',
+    '/auth/forgot-password',
+    limitedRun('auth.forgotPassword', () => 'auth/forgot-password'),
+    permitted('forgotPassword'),
   );
-  app.get<{ Params: { provider: string } }>(
-    `${prefix}/connect/:provider/callback`,
-    permitted('connect'),
+  route(
+    'POST',
+    '/auth/reset-password',
+    limitedRun('auth.resetPassword', () => 'auth/reset-password'),
+    permitted('resetPassword'),
+  );
+  // Its action checks `auth.changePassword` itself, after the count (as the GraphQL mutation does).
+  route(
+    'POST',
+    '/auth/change-password',
+    limitedRun('auth.changePassword', () => 'auth/change-password'),
+  );
+
+  // Login providers (features/users-permissions/oauth.ts): the redirect to the provider, its
+  // redirect back (both Strapi's `/connect/(.*)`), and the frontend's call with the token it was
+  // handed. Strapi rate-limits `/connect/(.*)` (per path and client address: a GET has no email).
+  const providerOf = (request: FastifyRequest) => (request.params as { provider: string }).provider;
+  route(
+    'GET',
+    '/connect/(.*)',
+    limitedRun('auth.connect', (request) => `connect/${providerOf(request)}`),
+    { ...permitted('connect'), url: '/connect/:provider' },
+  );
+  route(
+    'GET',
+    '/connect/(.*)',
     async (request, reply) => {
-      await limited(request, `connect/${request.params.provider}/callback`);
-      const { location, cookie } = await auth.providerLogins.connectCallback(
-        request.params.provider,
-        request.query as Query,
-        request.headers.cookie,
-      );
-      return reply.header('set-cookie', cookie).redirect(location);
+      const provider = providerOf(request);
+      await auth.limitAccountFlow(`connect/${provider}/callback`, request.body, request.clientIp);
+      return runAction(actions['auth.connect']!, request, reply, { params: { provider: `${provider}/callback` } });
     },
+    { ...permitted('connect'), url: '/connect/:provider/callback' },
   );
-  app.get<{ Params: { provider: string } }>(
-    `${prefix}/auth/:provider/callback`,
-    permitted('callback'),
-    async (request, reply) =>
-      signedIn(request, reply, 'login', await auth.providerCallback(request.params.provider, request.query as Query)),
-  );
+  route('GET', '/auth/:provider/callback', run('auth.callback'), permitted('callback'));
 
   // Refresh sessions (features/users-permissions/sessions.ts), in `jwtManagement: 'refresh'` mode only (else 404, as Strapi).
-  const { sessions } = auth;
-  app.post(`${prefix}/auth/refresh`, permitted('refresh'), async (request, reply) => {
-    if (!sessions.enabled) throw new NotFoundError('Not Found');
-    const body =
-      request.body && typeof request.body === 'object' && !Array.isArray(request.body)
-        ? (request.body as Record<string, unknown>)
-        : {};
-    const tokens = await sessions.refresh(sessions.requestToken(request.headers, body));
-    const answer = sessions.answer(tokens, request.headers, auth.config.production);
-    if (answer.cookie) reply.header('set-cookie', answer.cookie);
-    return answer.body;
-  });
-  app.post(`${prefix}/auth/logout`, permitted('logout'), async (request, reply) => {
-    if (!sessions.enabled) throw new NotFoundError('Not Found');
-    const caller = await auth.access.resolve(request.headers);
-    // Public allowed `auth.logout` (or an API token) is no user: Strapi's controller answers 401.
-    if (caller.kind !== 'user') throw new UnauthorizedError('Missing authentication');
-    const body =
-      request.body && typeof request.body === 'object' && !Array.isArray(request.body)
-        ? (request.body as Record<string, unknown>)
-        : {};
-    const refreshToken = sessions.requestToken(request.headers, body);
-    await sessions.logout(caller.userId, body, {
-      sessionId: caller.sessionId,
-      refreshToken: typeof refreshToken === 'string' ? refreshToken : undefined,
-    });
-    if (sessions.usesCookie(request.headers)) reply.header('set-cookie', sessions.cookie('', auth.config.production));
-    return { ok: true };
-  });
-  // The user's sessions (devices), as Strapi 5.54 lists and ends them.
-  const sessionUser = async (request: FastifyRequest) => {
-    if (!sessions.enabled) throw new NotFoundError('Not Found');
-    const caller = await auth.access.resolve(request.headers);
-    if (caller.kind !== 'user') throw new UnauthorizedError('Missing authentication');
-    return caller;
-  };
-  app.get(`${prefix}/auth/sessions`, permitted('getSessions'), async (request) => {
-    const caller = await sessionUser(request);
-    return { data: await sessions.list(caller.userId, caller.sessionId) };
-  });
-  app.delete<{ Params: { sessionId: string } }>(
-    `${prefix}/auth/sessions/:sessionId`,
-    permitted('revokeSession'),
-    async (request) => {
-      const caller = await sessionUser(request);
-      if (!(await sessions.revokeById(caller.userId, request.params.sessionId)))
-        throw new NotFoundError('Session not found');
-      return { data: {} };
-    },
+  route('POST', '/auth/refresh', run('auth.refresh'), permitted('refresh'));
+  route('POST', '/auth/logout', run('auth.logout'), permitted('logout'));
+  route('GET', '/auth/sessions', run('auth.getSessions'), permitted('getSessions'));
+  route('DELETE', '/auth/sessions/:sessionId', run('auth.revokeSession'), permitted('revokeSession'));
+  route(
+    'POST',
+    '/auth/send-email-confirmation',
+    limitedRun('auth.sendEmailConfirmation', () => 'auth/send-email-confirmation'),
+    permitted('sendEmailConfirmation'),
   );
-  app.post(`${prefix}/auth/send-email-confirmation`, permitted('sendEmailConfirmation'), async (request) => {
-    await limited(request, 'auth/send-email-confirmation');
-    return auth.account.sendEmailConfirmation(objectBody(request));
-  });
-  app.get(`${prefix}/auth/email-confirmation`, permitted('emailConfirmation'), async (request, reply) => {
-    await auth.account.confirmEmail(request.query as Query);
-    return reply.redirect(await auth.account.confirmationRedirect());
-  });
+  route('GET', '/auth/email-confirmation', run('auth.emailConfirmation'), permitted('emailConfirmation'));
 
   // A project type named `users` (api::user.user) takes /users and everything under it, as in Strapi.
   if (usersPathTaken(service.schema)) return;
 
-  app.get(`${prefix}/users/me`, async (request) => {
+  route('GET', '/users/me', async (request, reply) => {
     const caller = await auth.access.resolve(request.headers);
     // As Strapi answers: without credentials Public may not ask (403); an API token is no user (401).
     if (caller.kind === 'public') throw new ForbiddenError();
     if (caller.kind !== 'user') throw new UnauthorizedError('This route needs a user JWT, not an API token');
     // Strapi's route checks `plugin::users-permissions.user.me` (Authenticated holds it by default).
     if (!caller.grants.allows(ME_ACTION)) throw new ForbiddenError();
-    const user = await auth.users.findById(caller.userId);
-    // The user's own record: read without the role's read grants (populate is not limited by them).
-    const shown =
-      user && (await users.findVersion({ ...(request.query as Query), documentId: user.documentId as string }));
-    if (!shown) throw new UnauthorizedError('Invalid credentials');
-    return shown;
+    return runAction(actions['user.me']!, request, reply, { who: caller });
   });
 
-  app.get(`${prefix}/users`, async (request) => {
+  route('GET', '/users', async (request, reply) => {
     const caller = await auth.access.authorize(request.headers, { uid: USER_UID, action: 'find' });
-    return (await users.findMany(request.query as Query, caller)).results;
+    return runAction(actions['user.find']!, request, reply, { reader: caller });
   });
 
-  app.get(`${prefix}/users/count`, async (request) => {
+  route('GET', '/users/count', async (request, reply) => {
     // Strapi's `count`; `find` too, as Vellum's earlier versions asked.
     const caller = await auth.access
       .authorize(request.headers, { uid: USER_UID, action: 'count' })
@@ -208,14 +180,11 @@ export function registerUsersPermissionsRoutes(
           ? auth.access.authorize(request.headers, { uid: USER_UID, action: 'find' })
           : Promise.reject(error),
       );
-    return users.count({ filters: (request.query as Query).filters }, caller);
+    return runAction(actions['user.count']!, request, reply, { reader: caller });
   });
 
-  app.get<{ Params: { id: string } }>(`${prefix}/users/:id`, async (request) => {
+  route('GET', '/users/:id', async (request, reply) => {
     const caller = await auth.access.authorize(request.headers, { uid: USER_UID, action: 'findOne' });
-    const id = /^\d{1,15}$/.test(request.params.id) ? Number(request.params.id) : NaN;
-    const found = Number.isSafeInteger(id) ? await auth.users.findById(id) : null;
-    if (!found) throw new NotFoundError('User not found');
-    return users.findVersion({ ...(request.query as Query), documentId: found.documentId as string }, caller);
+    return runAction(actions['user.findOne']!, request, reply, { reader: caller });
   });
 }
