@@ -398,3 +398,16 @@ test('the words a front end shows: login, blocked account, missing credentials, 
     { ...WORDS, ignoreKeys: ['id', 'jwt'] },
   );
 });
+
+test('registration answers the role to a caller that may read roles (a full-access token), not to Public', async () => {
+  await diff.same(
+    async (api) => {
+      const p = `r${run}`;
+      return [
+        await api.post('/api/auth/local/register', user(`${p}a`)),
+        await new HttpClient(api.baseUrl).post('/api/auth/local/register', user(`${p}b`)),
+      ];
+    },
+    { ...WORDS, ignoreKeys: ['id', 'jwt', 'documentId', 'createdAt', 'updatedAt', 'publishedAt'] },
+  );
+});

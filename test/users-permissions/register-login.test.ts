@@ -76,6 +76,18 @@ for (const dialect of DIALECTS) {
       assert.match(String(stored.password), /^\$2[aby]\$10\$/, 'bcrypt hash');
     });
 
+    it('a caller that may read roles (a full-access API token) gets the new user with its role, as from Strapi 5.54', async () => {
+      const res = await server.api.post('/api/auth/local/register', {
+        username: 'dave',
+        email: 'dave@example.com',
+        password: 'secret123',
+      });
+      assert.equal(res.status, 200, res.text);
+      assert.equal(res.body.user.username, 'dave');
+      assert.equal(res.body.user.role.type, 'authenticated');
+      assert.equal(res.body.user.role.name, 'Authenticated');
+    });
+
     it('credentials that do not resolve are a 401 on every auth route, as Strapi (which authenticates them first)', async () => {
       const garbage = new HttpClient(server.url, { authorization: 'Bearer garbage' });
       const users = async () => (await server.api.get('/api/users/count')).body as number;

@@ -355,8 +355,15 @@ export async function startAuth(
     }),
     expand,
     async register(input, headers, clientIp) {
-      if (headers.authorization !== undefined) await access.resolve(headers);
-      return users.register(input, clientIp);
+      const caller = await access.resolve(headers);
+      const answer = await users.register(input, clientIp);
+      // Strapi's registration answers the user with its role populated, and its sanitizer keeps the
+      // role for a caller that may read roles (a full-access API token; checked on Strapi 5.54).
+      if (caller.grants.allows(`${ROLE_UID}.find`) && typeof answer.user.id === 'number') {
+        const withRole = await users.findById(answer.user.id, { populate: ['role'] });
+        if (withRole?.role !== undefined) answer.user = { ...answer.user, role: withRole.role };
+      }
+      return answer;
     },
     async passwordChanger(headers) {
       const caller = await access.resolve(headers);
