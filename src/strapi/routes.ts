@@ -30,6 +30,20 @@ import type { Handler, Instance, Middleware, Runtime } from './runtime.js';
 
 const METHODS = new Set(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'ALL']);
 
+/** A route declaration Strapi serves: a method it knows and a path (a router file's, or a plugin's). */
+export function isServableRoute(route: unknown): route is Record<string, unknown> & { method: string; path: string } {
+  return (
+    isRecord(route) &&
+    typeof route.path === 'string' &&
+    typeof route.method === 'string' &&
+    METHODS.has(route.method.toUpperCase())
+  );
+}
+
+/** The warning for a route declaration that is not. */
+export const unservableRoute = (route: unknown): string =>
+  `a route needs a method (GET, POST, PUT, PATCH, DELETE, ALL) and a path; ${JSON.stringify(route)?.slice(0, 120)} is not served`;
+
 export interface PlannedRoute {
   method: string;
   /** The full path, REST prefix included, in Strapi's (Koa router's) syntax. */
@@ -84,15 +98,8 @@ export function planRoutes(
         continue;
       }
       for (const route of router.routes) {
-        if (
-          !isRecord(route) ||
-          typeof route.path !== 'string' ||
-          typeof route.method !== 'string' ||
-          !METHODS.has(route.method.toUpperCase())
-        ) {
-          warn(
-            `${file}: a route needs a method (GET, POST, PUT, PATCH, DELETE, ALL) and a path; ${JSON.stringify(route)?.slice(0, 120)} is not served`,
-          );
+        if (!isServableRoute(route)) {
+          warn(`${file}: ${unservableRoute(route)}`);
           continue;
         }
         const config = isRecord(route.config) ? route.config : {};

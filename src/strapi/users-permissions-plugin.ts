@@ -17,12 +17,11 @@
 import { isDeepStrictEqual } from 'node:util';
 import { CONTENT_API_ROUTES, routeKey } from '../features/users-permissions/index.js';
 import { originalActions, rateLimitMiddleware } from './plugin-actions.js';
-import type { PlannedRoute } from './routes.js';
+import { isServableRoute, unservableRoute, type PlannedRoute } from './routes.js';
 import type { Instance, Made, MiddlewareFactory, PolicyEntry, Runtime } from './runtime.js';
 
 const NAME = 'users-permissions';
 const NAMESPACE = `plugin::${NAME}`;
-const METHODS = new Set(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'ALL']);
 
 type Plugin = Record<string, unknown>;
 type Hook = (context: { strapi: unknown }) => unknown;
@@ -258,15 +257,8 @@ export async function extendUsersPermissions(
     }
     const routerPrefix = typeof router.prefix === 'string' ? router.prefix : `/${NAME}`;
     for (const route of router.routes as unknown[]) {
-      if (
-        !isRecord(route) ||
-        typeof route.path !== 'string' ||
-        typeof route.method !== 'string' ||
-        !METHODS.has(route.method.toUpperCase())
-      ) {
-        warn(
-          `a route needs a method (GET, POST, PUT, PATCH, DELETE, ALL) and a path; ${JSON.stringify(route)?.slice(0, 120)} is not served`,
-        );
+      if (!isServableRoute(route)) {
+        warn(unservableRoute(route));
         continue;
       }
       const method = route.method.toUpperCase();

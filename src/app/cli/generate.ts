@@ -8,6 +8,7 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ValidationError } from '../../core/errors.js';
+import { SCALAR_TYPES } from '../../core/schema/model.js';
 import type { CliIo } from './io.js';
 
 export const GENERATE_USAGE = `  vellum generate api <name> | controller|service <name> --api <api> | policy|middleware <name> [--api <api>]
@@ -59,27 +60,8 @@ const middlewareFile = (id: string, language: Language) =>
     `(config, { strapi }${language === 'ts' ? ': { strapi: Core.Strapi }' : ''}) => {\n  // Add your own logic here.\n  return async (ctx, next) => {\n    strapi.log.info('In ${id} middleware.');\n\n    await next();\n  };\n}`,
   )}`;
 
-const ATTRIBUTE_TYPES = new Set([
-  'string',
-  'text',
-  'richtext',
-  'email',
-  'password',
-  'date',
-  'time',
-  'datetime',
-  'timestamp',
-  'integer',
-  'biginteger',
-  'float',
-  'decimal',
-  'uid',
-  'enumeration',
-  'boolean',
-  'json',
-  'media',
-  'blocks',
-]);
+/** What Strapi's content-type prompt offers: every scalar type, and media. */
+const ATTRIBUTE_TYPES = new Set<string>([...SCALAR_TYPES, 'media']);
 
 /** `title:string,kind:enumeration:a|b,cover:media` as Strapi's prompts would record them. */
 function parseAttributes(text: string | undefined): Record<string, Record<string, unknown>> {

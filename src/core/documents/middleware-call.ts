@@ -14,25 +14,17 @@ export function throughMiddlewares<T>(
   params: DocumentParams,
   call: (params: DocumentParams) => Promise<T>,
 ): Promise<T> {
+  const run = (): Promise<T> => {
+    const middlewares = ctx.middlewares;
+    if (!middlewares?.active) return call(params);
+    // `context.params` shows the status a call without one reads or writes (published, as REST).
+    let shown = params;
+    if (params.status === undefined) {
+      const { status: _status, ...rest } = params;
+      shown = { status: 'published', ...rest };
+    }
+    return middlewares.run(type, action, shown, call) as Promise<T>;
+  };
   const refresh = ctx.locales?.refreshFor(params);
-  if (refresh) return refresh.then(() => runMiddlewares(ctx, type, action, params, call));
-  return runMiddlewares(ctx, type, action, params, call);
-}
-
-/** `context.params` shows the status a call without one reads or writes (published, as REST). */
-function runMiddlewares<T>(
-  ctx: DocumentContext,
-  type: ContentType,
-  action: string,
-  params: DocumentParams,
-  call: (params: DocumentParams) => Promise<T>,
-): Promise<T> {
-  const middlewares = ctx.middlewares;
-  if (!middlewares?.active) return call(params);
-  let shown = params;
-  if (params.status === undefined) {
-    const { status: _status, ...rest } = params;
-    shown = { status: 'published', ...rest };
-  }
-  return middlewares.run(type, action, shown, call) as Promise<T>;
+  return refresh ? refresh.then(run) : run();
 }
