@@ -49,6 +49,7 @@ const FEATURES: Record<string, string[]> = {
   admin: ['users-permissions', 'events', 'api-tokens'],
   transfer: ['users-permissions', 'upload'],
   typegen: ['transfer'],
+  'content-type-builder': [],
 };
 
 const coreLayerOf = new Map(CORE_LAYERS.flatMap((units, layer) => units.map((unit) => [unit, layer] as const)));

@@ -15,7 +15,7 @@
  */
 import { existsSync, statSync, watch, type FSWatcher } from 'node:fs';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
-import { join, relative } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import type { FastifyServerFactoryHandler } from 'fastify';
 import { createNodeServer } from '../api/http.js';
 import { forgetProjectModules } from '../core/project/modules.js';
@@ -35,7 +35,7 @@ interface Version {
   drained?: () => void;
 }
 
-export interface DevelopOptions extends Omit<CreateVellumOptions, 'handlerOf'> {
+export interface DevelopOptions extends Omit<CreateVellumOptions, 'handlerOf' | 'reload'> {
   /** A version started (`reloaded` after the first), or a change that did not start. */
   report?: (event: DevelopEvent) => void;
   /** What a failure to listen (a taken port) becomes, with the configuration that chose the port. */
@@ -58,7 +58,11 @@ export async function startDevelop(projectDir: string, options: DevelopOptions =
   const report = options.report ?? (() => undefined);
   const build = async (): Promise<Version> => {
     let handler: FastifyServerFactoryHandler | undefined;
-    const vellum = await createVellum(projectDir, { ...options, handlerOf: (h) => (handler = h) });
+    const vellum = await createVellum(projectDir, {
+      ...options,
+      handlerOf: (h) => (handler = h),
+      reload: (files) => reloadNow(files),
+    });
     try {
       await vellum.app.ready();
     } catch (error) {
@@ -117,7 +121,7 @@ export async function startDevelop(projectDir: string, options: DevelopOptions =
   let timer: NodeJS.Timeout | undefined;
   let reloading: Promise<void> | undefined;
   let closed = false;
-  const reload = async () => {
+  const reload = async (): Promise<void> => {
     // The files saved or removed (a new folder is reported too: its files name it).
     const files = [...changed]
       .filter((file) => !statSync(join(projectDir, file), { throwIfNoEntry: false })?.isDirectory())
@@ -137,13 +141,33 @@ export async function startDevelop(projectDir: string, options: DevelopOptions =
       void retire(previous);
     } catch (error) {
       report({ kind: 'failed', files, error });
+      throw error;
     }
+  };
+  /** Changes the watcher reports for files this process wrote itself (the Content-Type Builder's). */
+  const written = new Map<string, number>();
+  /**
+   * The Content-Type Builder wrote these files: the next version is built at once rather than after
+   * the watcher's settling time, and the watcher's own reports of them are not applied again.
+   */
+  const reloadNow = async (files: string[]): Promise<void> => {
+    const until = Date.now() + 2_000;
+    for (const file of files)
+      for (let path = file; path && path !== '.'; path = dirname(path)) written.set(path, until);
+    for (const file of files) changed.add(file);
+    clearTimeout(timer);
+    while (reloading) await reloading.catch(() => undefined);
+    const run = reload();
+    reloading = run.catch(() => undefined).finally(() => (reloading = undefined));
+    return run;
   };
   const schedule = () => {
     clearTimeout(timer);
     timer = setTimeout(() => {
       if (reloading) return schedule();
-      reloading = reload().finally(() => (reloading = undefined));
+      reloading = reload()
+        .catch(() => undefined)
+        .finally(() => (reloading = undefined));
     }, SETTLE_MS);
   };
   const watchers: FSWatcher[] = [];
@@ -154,6 +178,7 @@ export async function startDevelop(projectDir: string, options: DevelopOptions =
         if (closed) return;
         const file = name ? relative(projectDir, join(recursive ? path : join(path, '..'), String(name))) : path;
         if (!recursive && file !== relative(projectDir, path)) return;
+        if ((written.get(file) ?? 0) > Date.now()) return;
         changed.add(file);
         schedule();
       }),

@@ -43,6 +43,7 @@ import { builtInTypes, startLocales, systemTables } from './built-ins.js';
 import { registerAdminRoutes } from '../features/admin/index.js';
 import { registerAdminContentRoutes } from '../features/admin/index.js';
 import { registerAdminPanel } from '../features/admin/index.js';
+import { registerContentTypeBuilderRoutes } from '../features/content-type-builder/index.js';
 import { registerSecurity } from '../api/security.js';
 import { registerUsersPermissionsRoutes, usersPathTaken } from '../features/users-permissions/index.js';
 import { contentApiActions, registerUsersRolesRoutes } from '../features/users-permissions/index.js';
@@ -94,6 +95,11 @@ export interface CreateVellumOptions extends LoadConfigOptions {
   adminPanelDir?: string;
   /** Served through another server (`vellum develop`): gets the request handler; `listen` is not used. */
   handlerOf?: HttpServerOptions['handlerOf'];
+  /**
+   * Under `vellum develop`: serves the project's next version once these files (relative to the
+   * project) have changed. Its presence is Strapi's `autoReload`: the Content-Type Builder writes.
+   */
+  reload?: (files: string[]) => Promise<void>;
 }
 
 /**
@@ -235,6 +241,13 @@ export async function createVellum(projectDir: string, options: CreateVellumOpti
     webhooksConfig: config.server.webhooks,
   });
   registerAdminContentRoutes(app, { auth, documents });
+  registerContentTypeBuilderRoutes(app, {
+    projectDir,
+    schema,
+    builtIns: builtInTypes(projectDir),
+    authenticate: (authorization) => auth.admins.authenticate(authorization),
+    reload: options.reload,
+  });
   app.addHook('onClose', async () => {
     email.close();
     await database.close();

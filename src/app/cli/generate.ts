@@ -10,24 +10,13 @@ import { parseArgs } from 'node:util';
 import { ValidationError } from '../../core/errors.js';
 import { SCALAR_TYPES } from '../../core/schema/model.js';
 import type { CliIo } from './io.js';
+import { coreFile, type Language } from '../../features/content-type-builder/index.js';
 
 export const GENERATE_USAGE = `  vellum generate api <name> | controller|service <name> --api <api> | policy|middleware <name> [--api <api>]
   vellum generate content-type <singularName> [--plural <name>] [--display-name <text>] [--kind collectionType|singleType]
                   [--api <api>] [--attributes title:string,body:richtext,kind:enumeration:a|b] [--no-bootstrap-api]`;
 
-type Language = 'js' | 'ts';
-
 const NAME = /^[a-z][a-z0-9-]*$/;
-
-/** A core controller, service or router (`createCoreController('api::x.x')`), as Strapi's templates write them. */
-function coreFile(kind: 'controller' | 'service' | 'router', id: string, uid: string, language: Language): string {
-  const factory = { controller: 'createCoreController', service: 'createCoreService', router: 'createCoreRouter' }[
-    kind
-  ];
-  return language === 'ts'
-    ? `/**\n * ${id} ${kind}\n */\n\nimport { factories } from '@strapi/strapi';\n\nexport default factories.${factory}('${uid}');\n`
-    : `'use strict';\n\n/**\n * ${id} ${kind}\n */\n\nconst { ${factory} } = require('@strapi/strapi').factories;\n\nmodule.exports = ${factory}('${uid}');\n`;
-}
 
 const exportOf = (language: Language, value: string) =>
   language === 'ts' ? `export default ${value};\n` : `module.exports = ${value};\n`;

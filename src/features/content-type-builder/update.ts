@@ -1,0 +1,128 @@
+/**
+ * `POST /update-schema`: a batch of content-type and component changes, applied as Strapi 5.54's
+ * `updateSchema` applies it (types and components created empty first, so that they may refer to
+ * each other, then their attributes, relations on both sides, deletions with their references),
+ * with one difference: nothing is written until the whole batch is built and the schema it leaves
+ * loads. A batch Strapi would write in part (a later type failing) or that would stop Strapi's
+ * next start (a component that does not exist) changes nothing here.
+ */
+import { relative } from 'node:path';
+import { ApplicationError, ProjectError } from '../../core/errors.js';
+import { buildSchema, type RawSchemaFile } from '../../core/schema/build.js';
+import { apiFiles, clearApi, writeFiles } from './api-files.js';
+import { SchemaBuilder } from './builder.js';
+import type { Attributes, Json, ProjectModels } from './models.js';
+import type { AttributeChange, SchemaChange } from './validation.js';
+
+export interface AppliedChange {
+  /** Files written or removed, relative to the project. */
+  files: string[];
+}
+
+const attributeMap = (attributes: AttributeChange[], leaveOutDeleted = false): Attributes =>
+  Object.fromEntries(
+    attributes
+      .filter((attribute) => !(leaveOutDeleted && attribute.action === 'delete'))
+      .map((attribute) => [attribute.name, (attribute.properties ?? {}) as Json]),
+  );
+
+/** Strapi's pre-processing: an empty default on an update is no default; a uid's deleted target is dropped. */
+function preprocess(change: SchemaChange): void {
+  for (const model of [...change.components, ...change.contentTypes]) {
+    if (model.action === 'delete') continue;
+    for (const attribute of model.attributes) {
+      const properties = attribute.properties;
+      if (attribute.action !== 'update' || !properties) continue;
+      if ('default' in properties && properties.default === '') properties.default = undefined;
+    }
+  }
+  for (const type of change.contentTypes) {
+    if (type.action === 'delete') continue;
+    for (const attribute of type.attributes) {
+      const properties = attribute.properties;
+      if (attribute.action !== 'update' || !properties) continue;
+      if (
+        properties.type === 'uid' &&
+        properties.targetField &&
+        !type.attributes.find((other) => other.name === properties.targetField)
+      )
+        properties.targetField = undefined;
+    }
+  }
+}
+
+/** Checks that the schema the batch leaves loads (Vellum's own start-up checks), before anything is written. */
+function checkLoads(projectDir: string, builder: SchemaBuilder, builtIns: RawSchemaFile[]): void {
+  const fileOf = (file: { dir: string; filename: string }) => relative(projectDir, `${file.dir}/${file.filename}`);
+  const live = (files: Map<string, import('./schema-file.js').SchemaFile>) =>
+    [...files.values()].filter((file) => !file.deleted);
+  const contentTypes: RawSchemaFile[] = [];
+  const plugins = new Map<string, RawSchemaFile>();
+  for (const file of live(builder.contentTypes)) {
+    const raw = { file: fileOf(file), uid: file.uid, json: JSON.parse(file.text()) as unknown };
+    if (file.plugin) {
+      if (file.changed) plugins.set(file.uid, raw);
+    } else contentTypes.push(raw);
+  }
+  const components = live(builder.components).map((file) => ({
+    file: fileOf(file),
+    uid: file.uid,
+    json: JSON.parse(file.text()) as unknown,
+  }));
+  const withPlugins = builtIns.map((builtIn) => plugins.get(builtIn.uid) ?? builtIn);
+  try {
+    buildSchema(contentTypes, components, withPlugins);
+  } catch (error) {
+    if (error instanceof ProjectError) throw new ApplicationError(error.message);
+    throw error;
+  }
+}
+
+export function applySchemaChange(
+  projectDir: string,
+  models: ProjectModels,
+  change: SchemaChange,
+  builtIns: RawSchemaFile[],
+): AppliedChange {
+  preprocess(change);
+  const builder = new SchemaBuilder(projectDir, models);
+  // Created empty first, so that the batch's types and components may refer to each other.
+  for (const type of change.contentTypes)
+    if (type.action === 'create') builder.createContentType({ ...type, attributes: {} });
+  for (const component of change.components)
+    if (component.action === 'create') builder.createComponent({ ...component, attributes: {} });
+
+  const newApis: string[] = [];
+  const deletedApis: { apiName: string; modelName: string }[] = [];
+  for (const type of change.contentTypes) {
+    if (type.action === 'create') {
+      builder.createContentTypeAttributes(type.uid, attributeMap(type.attributes));
+      if (!type.plugin) newApis.push(String(type.singularName));
+    } else if (type.action === 'update') {
+      builder.editContentType({ ...type, attributes: attributeMap(type.attributes, true) });
+    } else {
+      const existing = models.contentTypes.get(type.uid);
+      builder.deleteContentType(type.uid);
+      if (existing?.apiName) deletedApis.push({ apiName: existing.apiName, modelName: existing.modelName });
+    }
+  }
+  for (const component of change.components) {
+    if (component.action === 'create')
+      builder.createComponentAttributes(component.uid, attributeMap(component.attributes));
+    else if (component.action === 'update')
+      builder.editComponent({ ...component, attributes: attributeMap(component.attributes, true) });
+    else builder.deleteComponent(component.uid);
+  }
+
+  checkLoads(projectDir, builder, builtIns);
+
+  const files: string[] = [];
+  const generated = newApis.flatMap((name) => apiFiles(projectDir, name));
+  writeFiles(generated);
+  files.push(...generated.map(([path]) => relative(projectDir, path)));
+  for (const file of [...builder.components.values(), ...builder.contentTypes.values()])
+    if (file.changed) files.push(relative(projectDir, `${file.dir}/${file.filename}`));
+  builder.writeFiles();
+  for (const { apiName, modelName } of deletedApis) clearApi(projectDir, apiName, modelName);
+  return { files: [...new Set(files)].sort() };
+}
