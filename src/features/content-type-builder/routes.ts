@@ -83,7 +83,8 @@ export function registerContentTypeBuilderRoutes(app: FastifyInstance, options: 
     ctb.post(`${base}/update-schema`, { preHandler: developOnly }, async (request, reply) => {
       if (isUpdating) return reply.status(409).send(conflict('Schema update is already in progress.'));
       const current = models();
-      const parsed = parseUpdateSchema(request.body, current);
+      // An empty body is `{}` to Strapi's body parser.
+      const parsed = parseUpdateSchema(request.body ?? {}, current);
       if (!parsed.ok) return reply.status(400).send({ error: parsed.message });
       const { components, contentTypes } = parsed.data;
       if (components.length === 0 && contentTypes.length === 0) return {};

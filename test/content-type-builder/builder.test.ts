@@ -1,0 +1,252 @@
+/**
+ * The Content-Type Builder's admin API (docs/content-type-builder.md), on every dialect: its reads
+ * answer as Strapi 5.54's did for the blog (test/fixtures/content-type-builder/strapi-reads.json,
+ * taken from Strapi), its refusals with Strapi's messages (strapi-refusals.json), and a sequence of
+ * four batches (create every attribute and relation kind, edit, delete components and types)
+ * leaves the project's files byte for byte as Strapi's builder left them (strapi-files.json), while
+ * the content API serves each step at once. Outside `vellum develop` every write is refused.
+ */
+import assert from 'node:assert/strict';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { startDevelop, type DevelopServer } from '../../src/app/develop.js';
+import { createTestDatabase, type TestDatabase } from '../helpers/databases.js';
+import { HttpClient } from '../helpers/http.js';
+import { BLOG, DIALECTS, fullAccessHeaders, startServer, type TestServer } from '../helpers/server.js';
+
+const FIXTURES = new URL('../fixtures/content-type-builder/', import.meta.url);
+const json = (name: string) => JSON.parse(readFileSync(new URL(name, FIXTURES), 'utf8'));
+const batches = json('batches.json') as { name: string; body: unknown }[];
+const strapiFiles = json('strapi-files.json') as { name: string; files: Record<string, string>; removed: string[] }[];
+const strapiReads = json('strapi-reads.json');
+const refusals = json('strapi-refusals.json') as { name: string; body: unknown; status: number; answer: unknown }[];
+
+const EMAIL = 'builder@example.com';
+const PASSWORD = 'Builder-Passw0rd!';
+
+function files(root: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  const walk = (dir: string) => {
+    if (!existsSync(dir)) return;
+    for (const name of readdirSync(dir)) {
+      const path = join(dir, name);
+      if (statSync(path).isDirectory()) walk(path);
+      else out[relative(root, path)] = readFileSync(path, 'utf8');
+    }
+  };
+  walk(join(root, 'src', 'api'));
+  walk(join(root, 'src', 'components'));
+  return out;
+}
+
+/** What differs from the blog example: changed and new files, removed ones. */
+function changesFrom(blog: Record<string, string>, now: Record<string, string>) {
+  return {
+    files: Object.fromEntries(
+      Object.entries(now)
+        .filter(([file, text]) => blog[file] !== text)
+        .sort(([a], [b]) => (a < b ? -1 : 1)),
+    ),
+    removed: Object.keys(blog)
+      .filter((file) => !(file in now))
+      .sort(),
+  };
+}
+
+let adminAuthorization = '';
+async function adminClient(url: string, create: () => Promise<unknown>): Promise<HttpClient> {
+  await create();
+  const login = await new HttpClient(url).post('/admin/login', { email: EMAIL, password: PASSWORD });
+  assert.equal(login.status, 200, login.text);
+  adminAuthorization = `Bearer ${login.body.data.token}`;
+  return new HttpClient(url, { authorization: adminAuthorization });
+}
+
+/** Polls until the node that answers is the version after the change (its flag is its own). */
+async function applied(admin: HttpClient): Promise<void> {
+  for (let tries = 0; tries < 3000; tries++) {
+    const status = await admin.get('/content-type-builder/update-schema-status');
+    if (status.status === 200 && status.body.data.isUpdating === false) return;
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  throw new Error('the change was never applied');
+}
+
+for (const dialect of DIALECTS) {
+  describe(`Content-Type Builder under vellum develop [${dialect}]`, () => {
+    let project: string;
+    let database: TestDatabase;
+    let dev: DevelopServer;
+    let admin: HttpClient;
+    let api: HttpClient;
+    const blog = files(BLOG);
+
+    before(async () => {
+      project = mkdtempSync(join(tmpdir(), 'vellum-ctb-'));
+      cpSync(BLOG, project, { recursive: true, filter: (source) => !source.includes('.tmp') });
+      database = await createTestDatabase(dialect);
+      dev = await startDevelop(project, {
+        env: { NODE_ENV: 'test' },
+        overrides: { server: { host: '127.0.0.1', port: 0 }, database: database.config },
+      });
+      admin = await adminClient(dev.url, () => dev.current.auth.admins.create(EMAIL, PASSWORD));
+      api = new HttpClient(dev.url, await fullAccessHeaders(dev.current));
+    });
+
+    after(async () => {
+      await dev?.close();
+      await database?.drop();
+      if (project) rmSync(project, { recursive: true, force: true });
+    });
+
+    it("answers the reads as Strapi's builder does", async () => {
+      const schema = (await admin.get('/content-type-builder/schema')).body.data;
+      for (const [uid, expected] of Object.entries(strapiReads.schema.contentTypes))
+        assert.deepEqual(schema.contentTypes[uid], expected, uid);
+      assert.deepEqual(schema.components, strapiReads.schema.components);
+      const list = (await admin.get('/content-type-builder/content-types')).body.data as { uid: string }[];
+      for (const expected of strapiReads.contentTypes as { uid: string }[])
+        assert.deepEqual(
+          list.find((type) => type.uid === expected.uid),
+          expected,
+        );
+      assert.deepEqual(
+        (await admin.get('/content-type-builder/content-types?kind=singleType')).body.data.map(
+          (type: { uid: string }) => type.uid,
+        ),
+        ['api::global.global'],
+      );
+      assert.deepEqual(
+        (await admin.get('/content-type-builder/content-types/api::article.article')).body,
+        strapiReads.article,
+      );
+      // Strapi lists them in its loading order (reverse file names here); the order is no contract.
+      const byUid = (list: { uid: string }[]) => [...list].sort((a, b) => (a.uid < b.uid ? -1 : 1));
+      assert.deepEqual(
+        byUid((await admin.get('/content-type-builder/components')).body.data),
+        byUid(strapiReads.components.data),
+      );
+      assert.deepEqual((await admin.get('/content-type-builder/reserved-names')).body, strapiReads.reservedNames);
+      const bad = await admin.get('/content-type-builder/content-types?kind=bad');
+      assert.equal(bad.status, 400);
+      assert.deepEqual(bad.body, strapiReads.badKind);
+      for (const path of ['content-types/plugin::upload.file', 'content-types/api::nope.nope']) {
+        const missing = await admin.get(`/content-type-builder/${path}`);
+        assert.deepEqual([missing.status, missing.body], [404, { error: 'contentType.notFound' }], path);
+      }
+      const component = await admin.get('/content-type-builder/components/shared.nope');
+      assert.deepEqual([component.status, component.body], [404, { error: 'component.notFound' }]);
+      const anonymous = await new HttpClient(dev.url).get('/content-type-builder/schema');
+      assert.equal(anonymous.status, 401);
+      // A content API token is no administrator.
+      assert.equal((await api.get('/content-type-builder/schema')).status, 401);
+    });
+
+    it('refuses what Strapi refuses, with its messages, and writes nothing', async () => {
+      for (const refusal of refusals) {
+        const answer = await fetch(`${dev.url}/content-type-builder/update-schema`, {
+          method: 'POST',
+          headers: { authorization: adminAuthorization, 'content-type': 'application/json' },
+          body: refusal.body === null ? undefined : JSON.stringify(refusal.body),
+        });
+        assert.deepEqual([answer.status, await answer.json()], [refusal.status, refusal.answer], refusal.name);
+      }
+      assert.deepEqual(files(project), blog);
+    });
+
+    it('refuses a batch that would leave a schema that does not load (Strapi writes it and stops at its next start)', async () => {
+      const zone = await admin.post('/content-type-builder/update-schema', {
+        data: {
+          contentTypes: [
+            {
+              action: 'update',
+              uid: 'api::global.global',
+              kind: 'singleType',
+              displayName: 'Global',
+              draftAndPublish: false,
+              attributes: [
+                { action: 'create', name: 'parts', properties: { type: 'dynamiczone', components: ['shared.nope'] } },
+              ],
+            },
+          ],
+        },
+      });
+      assert.equal(zone.status, 400);
+      assert.match(zone.body.error, /shared\.nope/);
+      assert.deepEqual(files(project), blog);
+      assert.equal((await admin.get('/content-type-builder/update-schema-status')).body.data.isUpdating, false);
+    });
+
+    it("applies a sequence of batches as Strapi's builder writes them, each served at once", async () => {
+      for (const [step, batch] of batches.entries()) {
+        const answer = await admin.post('/content-type-builder/update-schema', batch.body);
+        assert.deepEqual([answer.status, answer.body], [200, {}], batch.name);
+        await applied(admin);
+        assert.deepEqual(
+          changesFrom(blog, files(project)),
+          { files: strapiFiles[step]!.files, removed: strapiFiles[step]!.removed },
+          batch.name,
+        );
+
+        if (step === 0) {
+          // The new types are served: documents with components, a zone and relations.
+          const author = await api.post('/api/authors', { data: { name: 'Chef' } });
+          const created = await api.post('/api/dishes', {
+            data: {
+              title: 'Soup',
+              course: 'starter',
+              servings: 4,
+              station: { name: 'Stove', tools: [{ label: 'Pot' }] },
+              sections: [{ __component: 'kitchen.tool', label: 'Ladle' }],
+              chef: author.body.data.documentId,
+            },
+          });
+          assert.equal(created.status, 201, created.text);
+          const read = await api.get(
+            `/api/dishes/${created.body.data.documentId}?status=draft&populate[station][populate]=tools&populate[sections]=*&populate=chef`,
+          );
+          assert.equal(read.status, 200, read.text);
+          assert.equal(read.body.data.station.tools[0].label, 'Pot');
+          assert.equal(read.body.data.sections[0].label, 'Ladle');
+          assert.equal(read.body.data.chef.name, 'Chef');
+          const menu = await api.put('/api/menu', { data: { headline: 'Today' } });
+          assert.equal(menu.status, 200, menu.text);
+          // The other side of a two-sided relation is served on the existing type.
+          const chef = await api.get(`/api/authors/${author.body.data.documentId}?populate=dishes`);
+          assert.equal(chef.status, 200, chef.text);
+          assert.ok(Array.isArray(chef.body.data.dishes));
+        }
+        if (step === 1) {
+          const dish = (await api.get('/api/dishes?status=draft&populate=chef')).body.data[0];
+          assert.equal(dish.method, undefined, 'a deleted attribute is no longer served');
+          assert.equal(dish.spicy, null);
+        }
+        if (step === 2) assert.equal((await api.get('/api/menu')).status, 404);
+        if (step === 3) assert.equal((await api.get('/api/dishes')).status, 404);
+      }
+    });
+  });
+}
+
+describe('Content-Type Builder outside vellum develop', () => {
+  let server: TestServer;
+  before(async () => {
+    server = await startServer('sqlite');
+  });
+  after(() => server?.close());
+
+  it("answers the reads and refuses every write with Strapi's 403, changing nothing", async () => {
+    const admin = await adminClient(server.url, () => server.vellum.auth.admins.create(EMAIL, PASSWORD));
+    assert.equal((await admin.get('/content-type-builder/schema')).status, 200);
+    const write = await admin.post('/content-type-builder/update-schema', batches[0]!.body);
+    assert.equal(write.status, 403);
+    assert.equal(write.body.error.name, 'PolicyError');
+    assert.equal(
+      write.body.error.message,
+      'Content-Type Builder modifications are disabled in production mode. Schema changes can only be made when running with autoReload enabled (strapi develop).',
+    );
+    assert.equal((await admin.get('/content-type-builder/update-schema-status')).body.data.isUpdating, false);
+  });
+});
