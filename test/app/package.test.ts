@@ -90,6 +90,33 @@ describe('vellum as a package', () => {
     assert.deepEqual(unwanted, []);
   });
 
+  it('npm create vellum: the packed create-vellum runs the installed vellum new', async () => {
+    const packed = spawnSync('npm', ['pack', '--json', '--silent', '--pack-destination', scratch], {
+      cwd: join(ROOT, 'packages', 'create-vellum'),
+      encoding: 'utf8',
+    });
+    assert.equal(packed.status, 0, packed.stderr);
+    const [manifest] = JSON.parse(packed.stdout) as { filename: string; files: { path: string }[] }[];
+    assert.deepEqual(manifest!.files.map((file) => file.path).sort(), ['index.js', 'package.json']);
+    const create = join(scratch, 'node_modules', 'create-vellum');
+    mkdirSync(create, { recursive: true });
+    await tar.x({ file: join(scratch, manifest!.filename), cwd: create, strip: 1 });
+    const made = spawnSync(process.execPath, [join(create, 'index.js'), 'created-site'], {
+      cwd: scratch,
+      encoding: 'utf8',
+    });
+    assert.equal(made.status, 0, made.stderr);
+    assert.match(made.stdout, /Next: cd created-site && npm install && npm start/);
+    const site = JSON.parse(readFileSync(join(scratch, 'created-site', 'package.json'), 'utf8')) as {
+      dependencies: Record<string, string>;
+    };
+    const { version } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
+    assert.equal(site.dependencies.vellum, `^${version}`);
+    const usage = spawnSync(process.execPath, [join(create, 'index.js')], { cwd: scratch, encoding: 'utf8' });
+    assert.equal(usage.status, 1);
+    assert.match(usage.stderr, /Usage: npm create vellum@latest <folder>/);
+  });
+
   it('vellum new makes a project that the packed bin serves on SQLite, with the admin panel', async () => {
     const made = spawnSync(process.execPath, [bin, 'new', 'site', '--example', 'blog'], {
       cwd: scratch,
