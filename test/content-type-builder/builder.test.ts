@@ -21,6 +21,14 @@ const json = (name: string) => JSON.parse(readFileSync(new URL(name, FIXTURES), 
 const batches = json('batches.json') as { name: string; body: unknown }[];
 const strapiFiles = json('strapi-files.json') as { name: string; files: Record<string, string>; removed: string[] }[];
 const strapiReads = json('strapi-reads.json');
+const legacySteps = json('strapi-legacy.json') as {
+  method: string;
+  path: string;
+  body?: unknown;
+  answer: { status: number; body: unknown };
+  files: Record<string, string>;
+  removed: string[];
+}[];
 const refusals = json('strapi-refusals.json') as { name: string; body: unknown; status: number; answer: unknown }[];
 
 const EMAIL = 'builder@example.com';
@@ -226,6 +234,52 @@ for (const dialect of DIALECTS) {
         if (step === 2) assert.equal((await api.get('/api/menu')).status, 404);
         if (step === 3) assert.equal((await api.get('/api/dishes')).status, 404);
       }
+      assert.deepEqual(changesFrom(blog, files(project)).removed, []);
+    });
+  });
+
+  describe(`Content-Type Builder's older routes under vellum develop [${dialect}]`, () => {
+    let project: string;
+    let database: TestDatabase;
+    let dev: DevelopServer;
+    let admin: HttpClient;
+    let api: HttpClient;
+    const blog = files(BLOG);
+
+    before(async () => {
+      project = mkdtempSync(join(tmpdir(), 'vellum-ctb-legacy-'));
+      cpSync(BLOG, project, { recursive: true, filter: (source) => !source.includes('.tmp') });
+      database = await createTestDatabase(dialect);
+      dev = await startDevelop(project, {
+        env: { NODE_ENV: 'test' },
+        overrides: { server: { host: '127.0.0.1', port: 0 }, database: database.config },
+      });
+      admin = await adminClient(dev.url, () => dev.current.auth.admins.create(EMAIL, PASSWORD));
+      api = new HttpClient(dev.url, await fullAccessHeaders(dev.current));
+    });
+
+    after(async () => {
+      await dev?.close();
+      await database?.drop();
+      if (project) rmSync(project, { recursive: true, force: true });
+    });
+
+    it("serves Strapi's older per-model routes as Strapi answers them, with the same files", async () => {
+      for (const step of legacySteps) {
+        const answer = await fetch(`${dev.url}/content-type-builder${step.path}`, {
+          method: step.method,
+          headers: { authorization: adminAuthorization, 'content-type': 'application/json' },
+          body: step.body === undefined ? undefined : JSON.stringify(step.body),
+        });
+        const label = `${step.method} ${step.path}`;
+        assert.deepEqual({ status: answer.status, body: await answer.json() }, step.answer, label);
+        await applied(admin);
+        assert.deepEqual(changesFrom(blog, files(project)), { files: step.files, removed: step.removed }, label);
+        if (label === 'POST /content-types') {
+          const created = await api.post('/api/recipes', { data: { title: 'Bread', steps: [{ text: 'Knead' }] } });
+          assert.equal(created.status, 201, created.text);
+        }
+      }
     });
   });
 }
@@ -247,6 +301,24 @@ describe('Content-Type Builder outside vellum develop', () => {
       write.body.error.message,
       'Content-Type Builder modifications are disabled in production mode. Schema changes can only be made when running with autoReload enabled (strapi develop).',
     );
+    for (const [method, path] of [
+      ['POST', '/content-types'],
+      ['PUT', '/content-types/api::tag.tag'],
+      ['DELETE', '/content-types/api::tag.tag'],
+      ['POST', '/components'],
+      ['PUT', '/components/shared.seo'],
+      ['DELETE', '/components/shared.seo'],
+      ['PUT', '/component-categories/shared'],
+      ['DELETE', '/component-categories/shared'],
+    ] as const) {
+      const answer = await fetch(`${server.url}/content-type-builder${path}`, {
+        method,
+        headers: { authorization: adminAuthorization, 'content-type': 'application/json' },
+        body: method === 'DELETE' ? undefined : '{}',
+      });
+      assert.equal(answer.status, 403, `${method} ${path}`);
+    }
     assert.equal((await admin.get('/content-type-builder/update-schema-status')).body.data.isUpdating, false);
+    assert.ok(existsSync(join(BLOG, 'src/components/shared/seo.json')));
   });
 });

@@ -40,6 +40,11 @@ const refusals = JSON.parse(readFileSync(join(FIXTURES, 'strapi-refusals.json'),
   name: string;
   body: unknown;
 }[];
+const legacySteps = JSON.parse(readFileSync(join(FIXTURES, 'strapi-legacy.json'), 'utf8')) as {
+  method: string;
+  path: string;
+  body?: unknown;
+}[];
 const PORT = 1417;
 const ADMIN = { firstname: 'Ada', lastname: 'Admin', email: 'admin@example.com', password: 'Admin-Passw0rd!' };
 
@@ -181,5 +186,23 @@ test('the same files after each batch; the time to the next version', async () =
     const [strapiMs, vellumMs] = [await timed(strapi), await timed(vellum)];
     console.log(`${batch.name}: Strapi ${strapiMs} ms, Vellum ${vellumMs} ms`);
     assert.deepEqual(files(vellumDir), files(strapiDir), batch.name);
+  }
+});
+
+test("the same answers and files for Strapi's older per-model routes", async () => {
+  for (const step of legacySteps) {
+    const send = async (client: HttpClient) => {
+      const answer = await fetch(`${client.baseUrl}/content-type-builder${step.path}`, {
+        method: step.method,
+        headers: { ...client.defaultHeaders, 'content-type': 'application/json' },
+        body: step.body === undefined ? undefined : JSON.stringify(step.body),
+      });
+      const result = [answer.status, await answer.json()];
+      await applied(client);
+      return result;
+    };
+    const label = `${step.method} ${step.path}`;
+    assert.deepEqual(await send(vellum), await send(strapi), label);
+    assert.deepEqual(files(vellumDir), files(strapiDir), label);
   }
 });

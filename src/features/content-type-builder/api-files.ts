@@ -24,8 +24,7 @@ export function coreFile(
     : `'use strict';\n\n/**\n * ${id} ${kind}\n */\n\nconst { ${factory} } = require('@strapi/strapi').factories;\n\nmodule.exports = ${factory}('${uid}');\n`;
 }
 
-const projectLanguage = (projectDir: string): Language =>
-  existsSync(join(projectDir, 'tsconfig.json')) ? 'ts' : 'js';
+const projectLanguage = (projectDir: string): Language => (existsSync(join(projectDir, 'tsconfig.json')) ? 'ts' : 'js');
 
 /** The core controller, service and router of a new API type (`src/api/<name>/`), each unless it exists. */
 export function apiFiles(projectDir: string, singularName: string): [string, string][] {

@@ -5,7 +5,7 @@
  * 403 `PolicyError`; under develop the new version of the project serves as soon as the files are
  * written (no restart: develop's reload, about 0.1-0.2 s).
  */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import { PolicyError } from '../../core/errors.js';
 import { ApplicationError } from '../../core/errors.js';
 import type { RawSchemaFile } from '../../core/schema/build.js';
@@ -13,8 +13,9 @@ import type { Schema } from '../../core/schema/model.js';
 import { describeSchema, formatComponent, formatContentType, isContentTypeVisible } from './format.js';
 import { readProjectModels } from './models.js';
 import { reservedNames } from './strings.js';
-import { applySchemaChange } from './update.js';
-import { parseUpdateSchema } from './validation.js';
+import { componentBatch, contentTypeBatch, deleteBatch } from './legacy.js';
+import { applyCategoryChange, applySchemaChange } from './update.js';
+import { parseUpdateSchema, type SchemaChange } from './validation.js';
 
 export interface ContentTypeBuilderOptions {
   projectDir: string;
@@ -80,6 +81,21 @@ export function registerContentTypeBuilderRoutes(app: FastifyInstance, options: 
       return { data: formatComponent(component) };
     });
 
+    /** Applies a change (nothing is written when it throws), then serves the next version. */
+    const apply = <T extends { files: string[] }>(change: () => T): T => {
+      isUpdating = true;
+      try {
+        const applied = change();
+        // This version answers `isUpdating: true` until the next one serves (it has its own flag).
+        if (applied.files.length > 0) options.reload!(applied.files).catch(() => (isUpdating = false));
+        else isUpdating = false;
+        return applied;
+      } catch (error) {
+        isUpdating = false;
+        throw error;
+      }
+    };
+
     ctb.post(`${base}/update-schema`, { preHandler: developOnly }, async (request, reply) => {
       if (isUpdating) return reply.status(409).send(conflict('Schema update is already in progress.'));
       const current = models();
@@ -88,20 +104,159 @@ export function registerContentTypeBuilderRoutes(app: FastifyInstance, options: 
       if (!parsed.ok) return reply.status(400).send({ error: parsed.message });
       const { components, contentTypes } = parsed.data;
       if (components.length === 0 && contentTypes.length === 0) return {};
-      isUpdating = true;
-      let files: string[];
       try {
-        files = applySchemaChange(options.projectDir, current, parsed.data, options.builtIns).files;
+        apply(() => applySchemaChange(options.projectDir, current, parsed.data, options.builtIns));
       } catch (error) {
-        isUpdating = false;
         if (error instanceof ApplicationError) return reply.status(400).send({ error: error.message });
         throw error;
       }
-      // This version answers `isUpdating: true` until the next one serves (it has its own flag).
-      options.reload!(files).catch(() => (isUpdating = false));
       return {};
     });
+
+    // Strapi's older per-model routes: the same change as a batch (legacy.ts).
+    type Uid = { Params: { uid: string } };
+    const legacy = async (
+      reply: FastifyReply,
+      batch: unknown,
+      current: ReturnType<typeof models>,
+      answer: { status: number; uid: string },
+    ) => {
+      const parsed =
+        typeof batch === 'object' && batch && 'data' in batch ? parseUpdateSchema(batch, current) : undefined;
+      // Checked by the batch's rules, applied as sent: Strapi's older routes add no defaults
+      // (`pluginOptions: {}`, a component's `config: {}`) and keep every key.
+      const change = parsed ? ((batch as { data: unknown }).data as SchemaChange) : (batch as SchemaChange);
+      if (parsed && !parsed.ok)
+        return reply.status(400).send({
+          error: {
+            name: 'ValidationError',
+            message: parsed.message,
+            details: { errors: parsed.issues.map((issue) => ({ ...issue, name: 'ValidationError' })) },
+          },
+        });
+      try {
+        apply(() => applySchemaChange(options.projectDir, current, change, options.builtIns));
+      } catch (error) {
+        if (error instanceof ApplicationError) return reply.status(400).send({ error: error.message });
+        throw error;
+      }
+      return reply.status(answer.status).send({ data: { uid: answer.uid } });
+    };
+    const notFound = (reply: FastifyReply, what: 'contentType' | 'component') =>
+      reply.status(404).send({ error: `${what}.notFound` });
+
+    ctb.post(`${base}/content-types`, { preHandler: developOnly }, async (request, reply) => {
+      const current = models();
+      const missing = requiredNames(request.body);
+      if (missing) return reply.status(400).send(missing);
+      const batch = contentTypeBatch(request.body ?? {}, current);
+      const uid = String((batch.data.contentTypes as { uid: string }[])[0]!.uid);
+      return legacy(reply, batch, current, { status: 201, uid });
+    });
+    ctb.put<Uid>(`${base}/content-types/:uid`, { preHandler: developOnly }, async (request, reply) => {
+      const current = models();
+      if (!current.contentTypes.has(request.params.uid)) return notFound(reply, 'contentType');
+      const missing = requiredNames(request.body);
+      if (missing) return reply.status(400).send(missing);
+      const batch = contentTypeBatch(request.body ?? {}, current, request.params.uid);
+      return legacy(reply, batch, current, { status: 201, uid: request.params.uid });
+    });
+    ctb.delete<Uid>(`${base}/content-types/:uid`, { preHandler: developOnly }, async (request, reply) => {
+      const current = models();
+      if (!current.contentTypes.has(request.params.uid)) return notFound(reply, 'contentType');
+      return legacy(reply, deleteBatch('contentTypes', request.params.uid), current, {
+        status: 200,
+        uid: request.params.uid,
+      });
+    });
+    ctb.post(`${base}/components`, { preHandler: developOnly }, async (request, reply) => {
+      const current = models();
+      const batch = componentBatch(request.body ?? {}, current);
+      const uid = String((batch.data.components as { uid: string }[])[0]!.uid);
+      return legacy(reply, batch, current, { status: 201, uid });
+    });
+    ctb.put<Uid>(`${base}/components/:uid`, { preHandler: developOnly }, async (request, reply) => {
+      const current = models();
+      if (!current.components.has(request.params.uid)) return notFound(reply, 'component');
+      const batch = componentBatch(request.body ?? {}, current, request.params.uid);
+      const uid = String((batch.data.components as { uid: string }[])[0]!.uid);
+      return legacy(reply, batch, current, { status: 200, uid });
+    });
+    ctb.delete<Uid>(`${base}/components/:uid`, { preHandler: developOnly }, async (request, reply) => {
+      const current = models();
+      if (!current.components.has(request.params.uid)) return notFound(reply, 'component');
+      return legacy(reply, deleteBatch('components', request.params.uid), current, {
+        status: 200,
+        uid: request.params.uid,
+      });
+    });
+
+    type Name = { Params: { name: string } };
+    const category = (request: { params: { name: string } }, reply: FastifyReply, newName: string | null) => {
+      try {
+        const applied = apply(() =>
+          applyCategoryChange(options.projectDir, models(), options.builtIns, request.params.name, newName),
+        );
+        return reply.send(newName === null ? { name: request.params.name } : { name: applied.name });
+      } catch (error) {
+        if (error instanceof ApplicationError) return reply.status(400).send({ error: error.message });
+        throw error;
+      }
+    };
+    ctb.put<Name>(`${base}/component-categories/:name`, { preHandler: developOnly }, async (request, reply) => {
+      const name = (request.body as { name?: unknown } | undefined)?.name;
+      const keys = Object.keys((request.body as object | undefined) ?? {});
+      const problem =
+        typeof name !== 'string' || name === ''
+          ? 'name.required'
+          : name.length < 3
+            ? 'name must be at least 3 characters'
+            : !/^[A-Za-z][-_0-9A-Za-z]*$/.test(name)
+              ? 'name must start with a letter and only contain letters, numbers, dashes and underscores'
+              : keys.some((key) => key !== 'name')
+                ? 'this field has unspecified keys: ' + keys.filter((key) => key !== 'name').join(', ')
+                : undefined;
+      if (problem) {
+        const errors = [
+          { path: problem.startsWith('this') ? [] : ['name'], message: problem, name: 'ValidationError', value: name },
+        ];
+        return reply.status(400).send({ error: { name: 'ValidationError', message: problem, details: { errors } } });
+      }
+      return category(request, reply, name as string);
+    });
+    ctb.delete<Name>(`${base}/component-categories/:name`, { preHandler: developOnly }, async (request, reply) =>
+      category(request, reply, null),
+    );
   });
+}
+
+/**
+ * Strapi's older content-type routes require both names, on an edit too (yup's messages): the
+ * batch's rules ask for them on creation only.
+ */
+function requiredNames(body: unknown): { error: Record<string, unknown> } | undefined {
+  const type = ((body as { contentType?: Record<string, unknown> } | undefined)?.contentType ?? {}) as Record<
+    string,
+    unknown
+  >;
+  const errors: Record<string, unknown>[] = [];
+  for (const name of ['singularName', 'pluralName'])
+    if (type[name] === undefined)
+      errors.push({
+        path: ['contentType', name],
+        message: `contentType.${name} is a required field`,
+        name: 'ValidationError',
+      });
+  if (type.singularName === type.pluralName)
+    errors.push({
+      path: ['contentType'],
+      message: 'contentType: singularName and pluralName should be different',
+      name: 'ValidationError',
+      value: type,
+    });
+  if (errors.length === 0) return undefined;
+  const message = errors.length === 1 ? String(errors[0]!.message) : `${errors.length} errors occurred`;
+  return { error: { name: 'ValidationError', message, details: { errors } } };
 }
 
 /** Koa's `ctx.conflict` body, as Strapi answers it. */

@@ -6,12 +6,13 @@
  * loads. A batch Strapi would write in part (a later type failing) or that would stop Strapi's
  * next start (a component that does not exist) changes nothing here.
  */
-import { relative } from 'node:path';
+import { join, relative } from 'node:path';
 import { ApplicationError, ProjectError } from '../../core/errors.js';
 import { buildSchema, type RawSchemaFile } from '../../core/schema/build.js';
 import { apiFiles, clearApi, writeFiles } from './api-files.js';
 import { SchemaBuilder } from './builder.js';
 import type { Attributes, Json, ProjectModels } from './models.js';
+import { nameToSlug } from './strings.js';
 import type { AttributeChange, SchemaChange } from './validation.js';
 
 export interface AppliedChange {
@@ -114,8 +115,18 @@ export function applySchemaChange(
     else builder.deleteComponent(component.uid);
   }
 
-  checkLoads(projectDir, builder, builtIns);
+  return commit(projectDir, builder, builtIns, newApis, deletedApis);
+}
 
+/** Checks that the schema loads, then writes: new APIs' files, every changed schema file, deleted APIs' files removed. */
+function commit(
+  projectDir: string,
+  builder: SchemaBuilder,
+  builtIns: RawSchemaFile[],
+  newApis: string[] = [],
+  deletedApis: { apiName: string; modelName: string }[] = [],
+): AppliedChange {
+  checkLoads(projectDir, builder, builtIns);
   const files: string[] = [];
   const generated = newApis.flatMap((name) => apiFiles(projectDir, name));
   writeFiles(generated);
@@ -125,4 +136,38 @@ export function applySchemaChange(
   builder.writeFiles();
   for (const { apiName, modelName } of deletedApis) clearApi(projectDir, apiName, modelName);
   return { files: [...new Set(files)].sort() };
+}
+
+/**
+ * `PUT /component-categories/:name` (`newName` given) and `DELETE` (none): the category's
+ * components moved to the new one (their uids and every reference to them follow) or deleted.
+ * Answers the new name, or undefined when it does not change (Strapi's answer is then `{}`).
+ */
+export function applyCategoryChange(
+  projectDir: string,
+  models: ProjectModels,
+  builtIns: RawSchemaFile[],
+  name: string,
+  newName: string | null,
+): { name?: string; files: string[] } {
+  const exists = (category: string) => [...models.components.values()].some((c) => c.category === category);
+  const target = newName === null ? null : nameToSlug(newName);
+  if (target === name) return { files: [] };
+  if (!exists(name)) throw new ApplicationError('category not found');
+  if (target !== null && exists(target)) throw new ApplicationError('Name already taken');
+  const builder = new SchemaBuilder(projectDir, models);
+  for (const component of [...builder.components.values()]) {
+    if (component.category !== name) continue;
+    if (target === null) {
+      builder.deleteComponent(component.uid);
+      continue;
+    }
+    const oldUid = component.uid;
+    const newUid = `${target}.${component.modelName ?? oldUid.split('.')[1]}`;
+    component.setUID(newUid).setDir(join(projectDir, 'src', 'components', target));
+    for (const other of builder.components.values()) other.updateComponent(oldUid, newUid);
+    for (const type of builder.contentTypes.values()) type.updateComponent(oldUid, newUid);
+  }
+  const { files } = commit(projectDir, builder, builtIns);
+  return { name: target ?? name, files };
 }

@@ -565,8 +565,13 @@ function updateSchemaInput(models: ProjectModels) {
 export function parseUpdateSchema(
   body: unknown,
   models: ProjectModels,
-): { ok: true; data: SchemaChange } | { ok: false; message: string } {
+): { ok: true; data: SchemaChange } | { ok: false; message: string; issues: { path: string[]; message: string }[] } {
   const result = updateSchemaInput(models).safeParse(body);
-  if (!result.success) return { ok: false, message: result.error.issues[0]?.message ?? 'Validation error' };
+  if (!result.success)
+    return {
+      ok: false,
+      message: result.error.issues[0]?.message ?? 'Validation error',
+      issues: result.error.issues.map((issue) => ({ path: issue.path.map(String), message: issue.message })),
+    };
   return { ok: true, data: result.data.data as unknown as SchemaChange };
 }
