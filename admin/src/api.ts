@@ -55,7 +55,10 @@ export async function api<T>(path: string, init: { method?: string; body?: unkno
     // Not JSON (a proxy's error page): answered below by the status.
   }
   if (!response.ok) {
-    const error = (body as { error?: { message?: string; details?: { errors?: FieldError[] } } } | null)?.error;
+    const envelope = (body as { error?: string | { message?: string; details?: { errors?: FieldError[] } } } | null)
+      ?.error;
+    // The Content-Type Builder's refusals are Strapi's `{"error": "<message>"}`.
+    const error = typeof envelope === 'string' ? { message: envelope } : envelope;
     if (response.status === 401 && token) {
       session.clear();
       onUnauthorized();
@@ -63,7 +66,7 @@ export async function api<T>(path: string, init: { method?: string; body?: unkno
     throw new ApiError(
       response.status,
       error?.message ?? `The server answered ${response.status}`,
-      error?.details?.errors ?? [],
+      (error && 'details' in error ? error.details?.errors : undefined) ?? [],
     );
   }
   return body as T;

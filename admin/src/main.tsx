@@ -55,6 +55,28 @@ const router = createBrowserRouter(
           path: 'media',
           lazy: async () => ({ Component: (await import('./pages/MediaLibraryPage.tsx')).MediaLibraryPage }),
         },
+        // The Content-Type Builder's screens: its JSON API is /content-type-builder, beside /admin.
+        {
+          path: 'content-type-builder',
+          lazy: async () => ({ Component: (await import('./pages/BuilderPage.tsx')).BuilderPage }),
+          children: [
+            { index: true, lazy: async () => ({ Component: (await import('./pages/BuilderPage.tsx')).BuilderHome }) },
+            {
+              path: 'content-types/:uid',
+              lazy: async () => {
+                const { BuilderModelPage } = await import('./pages/BuilderModelPage.tsx');
+                return { element: <BuilderModelPage modelType="contentType" /> };
+              },
+            },
+            {
+              path: 'components/:uid',
+              lazy: async () => {
+                const { BuilderModelPage } = await import('./pages/BuilderModelPage.tsx');
+                return { element: <BuilderModelPage modelType="component" /> };
+              },
+            },
+          ],
+        },
         {
           path: 'manage/api-tokens',
           lazy: async () => ({ Component: (await import('./pages/ApiTokensPage.tsx')).ApiTokensPage }),

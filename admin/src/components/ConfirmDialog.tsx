@@ -22,7 +22,9 @@ export function ConfirmDialog<T>({
 }) {
   return (
     <Modal opened={subject !== null} onClose={onClose} title={title}>
-      <Text mb="md">{children}</Text>
+      <Text mb="md" component="div">
+        {children}
+      </Text>
       <Group justify="flex-end">
         <Button variant="default" onClick={onClose}>
           Cancel

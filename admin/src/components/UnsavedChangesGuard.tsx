@@ -9,6 +9,8 @@ export interface UnsavedChangesOptions {
   message: string;
   /** Whether another query string (another locale, page) is leaving too; by default only another path is. */
   search?: boolean;
+  /** A path under which moving is not leaving (the screens of one editor, such as the Content-Type Builder's). */
+  within?: string;
 }
 
 /**
@@ -16,7 +18,7 @@ export interface UnsavedChangesOptions {
  * saving?" prompt with Stay and Leave), closing or reloading the tab (the browser's own prompt).
  * Set `leaving.current` before a navigation the form makes itself (after a save or a delete).
  */
-export function useUnsavedChanges({ dirty, message, search = false }: UnsavedChangesOptions): {
+export function useUnsavedChanges({ dirty, message, search = false, within }: UnsavedChangesOptions): {
   leaving: MutableRefObject<boolean>;
   prompt: ReactElement;
 } {
@@ -26,6 +28,7 @@ export function useUnsavedChanges({ dirty, message, search = false }: UnsavedCha
     ({ currentLocation, nextLocation }) =>
       !leaving.current &&
       isDirty() &&
+      !(within && nextLocation.pathname.startsWith(within)) &&
       (currentLocation.pathname !== nextLocation.pathname ||
         (search && currentLocation.search !== nextLocation.search)),
   );

@@ -82,6 +82,13 @@ export function Shell() {
             onNavigate={close}
           />
           <NavLink component={RouterLink} to="/media" label="Media library" onClick={close} mt="md" fw={700} />
+          <NavLink
+            component={RouterLink}
+            to="/content-type-builder"
+            label="Content-Type Builder"
+            onClick={close}
+            fw={700}
+          />
           <nav aria-label="Settings">
             <Text fw={700} px="sm" mt="lg">
               Settings
