@@ -50,6 +50,7 @@ export default defineConfig({
     proxy: {
       '^/admin/(login|content-types|content-manager|locales|api-tokens|roles|users|settings|webhooks|upload)':
         'http://127.0.0.1:1337',
+      '^/content-type-builder/': 'http://127.0.0.1:1337',
     },
   },
 });

@@ -319,6 +319,7 @@ describe('the Content-Type Builder screens under vellum develop [sqlite]', { ski
       assert.equal(await field('Name').inputValue(), 'author');
       assert.equal(await field('Name on Author').inputValue(), 'dishes');
       await field('Name').fill('chef');
+      await shot('relation');
     });
     await addField('Relation', () => relation('tags', 'Tag', /^Many to many/, 'dishes'));
     await addField('Relation', () => relation('category', 'Category', /^One to one/, 'signatureDish'));

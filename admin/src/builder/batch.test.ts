@@ -248,6 +248,17 @@ describe('admin panel: the builder draft and its batch', () => {
     assert.deepEqual(author.attributes.at(-1), { action: 'delete', name: 'articles' });
   });
 
+  it('makes a deleted field again under its name as one entry (the API refuses a name twice)', () => {
+    let draft = removeAttribute(fromSchema(blog()), type(AUTHOR), 'bio');
+    draft = addAttribute(draft, type(AUTHOR), field('richtext', { name: 'bio' }));
+    const author = toBatch(draft).data.contentTypes[0]!;
+    assert.ok(author.action === 'update');
+    assert.deepEqual(
+      author.attributes.map((attribute) => `${attribute.action} ${attribute.name}`),
+      ['update name', 'update email', 'update avatar', 'update articles', 'create bio'],
+    );
+  });
+
   it('deletes a component: out of the attributes that hold it; a zone loses it as Strapi sends it (unmarked)', () => {
     let draft = fromSchema(blog());
     assert.deepEqual(

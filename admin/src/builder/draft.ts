@@ -254,6 +254,15 @@ export function deleteComponent(draft: Draft, uid: string): Draft {
 
 // Attributes
 
+/**
+ * A field deleted in the draft and made again under its name: one entry, not a delete and a
+ * create (the API refuses a batch naming an attribute twice); the API replaces it, as an update.
+ */
+function reuseRemovedName(model: DraftModel, name: string): void {
+  const index = model.attributes.findIndex((attribute) => attribute.status === 'REMOVED' && attribute.name === name);
+  if (index !== -1) model.attributes.splice(index, 1);
+}
+
 /** The other side of a two-way relation, as Strapi's screens add it to the target. */
 const oppositeOf = (owner: DraftModel, attribute: BuilderAttribute): BuilderAttribute => ({
   name: String(attribute.targetAttribute),
@@ -273,9 +282,11 @@ export function addAttribute(draft: Draft, ref: ModelRef, attribute: BuilderAttr
       ref.modelType === 'contentType'
     ) {
       const target = must(next.contentTypes[String(attribute.target)], String(attribute.target));
+      reuseRemovedName(target, String(attribute.targetAttribute));
       target.attributes.push({ ...withSearchDefault(oppositeOf(model, attribute)), status: 'NEW' });
       mark(target, 'CHANGED');
     }
+    reuseRemovedName(model, attribute.name);
     model.attributes.push({ ...withSearchDefault(attribute), status: 'NEW' });
     mark(model, 'CHANGED');
   });
@@ -290,6 +301,7 @@ export function editAttribute(draft: Draft, ref: ModelRef, name: string, attribu
     const previous = model.attributes[index]!;
     const status: Status = previous.status === 'NEW' ? 'NEW' : 'CHANGED';
     model.attributes[index] = { ...withSearchDefault(attribute), status };
+    if (attribute.name !== name) reuseRemovedName(model, attribute.name);
     mark(model, 'CHANGED');
     if (previous.type !== 'relation' || attribute.type !== 'relation' || ref.modelType !== 'contentType') return;
 
@@ -312,7 +324,10 @@ export function editAttribute(draft: Draft, ref: ModelRef, name: string, attribu
       if (previousOppositeAttribute.status === 'NEW')
         newTarget.attributes.splice(oppositeIndex, 0, { ...opposite, status: 'NEW' });
       else newTarget.attributes[oppositeIndex] = { ...opposite, status: 'CHANGED' };
-    } else newTarget.attributes.push({ ...opposite, status: 'NEW' });
+    } else {
+      reuseRemovedName(newTarget, opposite.name);
+      newTarget.attributes.push({ ...opposite, status: 'NEW' });
+    }
     mark(newTarget, 'CHANGED');
   });
 }

@@ -1,5 +1,5 @@
-import { Loader, Stack, Text, Title } from '@mantine/core';
-import { Navigate } from 'react-router-dom';
+import { Anchor, Loader, Stack, Text, Title } from '@mantine/core';
+import { Link, Navigate } from 'react-router-dom';
 import { useSchema } from '../schema.ts';
 
 /** The first content-type's screen, or a word when the project has none. */
@@ -11,7 +11,13 @@ export function HomePage() {
   return (
     <Stack>
       <Title order={1}>Content</Title>
-      <Text>This project has no content-types yet: add schema files under src/api/ and restart Vellum.</Text>
+      <Text>
+        This project has no content-types yet: make them in the{' '}
+        <Anchor component={Link} to="/content-type-builder">
+          Content-Type Builder
+        </Anchor>{' '}
+        (under <code>vellum develop</code>), or add schema files under src/api/.
+      </Text>
     </Stack>
   );
 }
