@@ -464,8 +464,6 @@ export function validateAttribute(values: AttributeFormValues, context: Attribut
       else if (new Set(list).size !== list.length) errors.enum = 'Each value once';
       break;
     }
-    case 'media':
-      break;
     case 'relation': {
       if (!values.target) errors.target = 'Pick the content-type to link to';
       else if (isBidirectional(values.relation)) {
