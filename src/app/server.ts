@@ -6,7 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import { loadConfig, type LoadConfigOptions, type VellumConfig } from '../core/config/load.js';
 import { declaredStrapiMajor } from '../core/config/package.js';
 import { connectDatabase, type Database } from '../core/database/connection.js';
-import { synchronizeSchema, type SyncReport } from '../core/database/sync.js';
+import { checkSchemaChange, synchronizeSchema, type SyncReport } from '../core/database/sync.js';
 import { DocumentService } from '../core/documents/service.js';
 import { coreStore } from '../core/database/store.js';
 import { pluginServices } from '../strapi/plugin-services.js';
@@ -247,6 +247,14 @@ export async function createVellum(projectDir: string, options: CreateVellumOpti
     builtIns: builtInTypes(projectDir),
     authenticate: (authorization) => auth.admins.authenticate(authorization),
     reload: options.reload,
+    checkDatabase: async (next) => {
+      resolveCustomFields(
+        next,
+        (uid) => project.customFields.typeOf(uid),
+        () => undefined,
+      );
+      await checkSchemaChange(database, next, systemTables);
+    },
   });
   app.addHook('onClose', async () => {
     email.close();

@@ -164,7 +164,7 @@ for (const dialect of DIALECTS) {
       assert.deepEqual(files(project), blog);
     });
 
-    it('refuses a batch that would leave a schema that does not load (Strapi writes it and stops at its next start)', async () => {
+    it('refuses a batch that would leave a schema that does not load, or a column type the data would not survive', async () => {
       const zone = await admin.post('/content-type-builder/update-schema', {
         data: {
           contentTypes: [
@@ -183,6 +183,24 @@ for (const dialect of DIALECTS) {
       });
       assert.equal(zone.status, 400);
       assert.match(zone.body.error, /shared\.nope/);
+      assert.deepEqual(files(project), blog);
+      // A column whose stored values the new type would not keep: the next start would refuse it.
+      const retyped = await admin.post('/content-type-builder/update-schema', {
+        data: {
+          contentTypes: [
+            {
+              action: 'update',
+              uid: 'api::tag.tag',
+              kind: 'collectionType',
+              displayName: 'Tag',
+              draftAndPublish: false,
+              attributes: [{ action: 'update', name: 'name', properties: { type: 'integer' } }],
+            },
+          ],
+        },
+      });
+      assert.equal(retyped.status, 400);
+      assert.match(retyped.body.error, /tags\.name is stored as string and the schema now asks for integer/);
       assert.deepEqual(files(project), blog);
       assert.equal((await admin.get('/content-type-builder/update-schema-status')).body.data.isUpdating, false);
     });

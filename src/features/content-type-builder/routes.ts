@@ -28,6 +28,8 @@ export interface ContentTypeBuilderOptions {
    * (resolves when it serves, rejects when it does not start). Absent in production.
    */
   reload?: (files: string[]) => Promise<void>;
+  /** Throws when the database cannot follow a schema (see `checkSchemaChange`). */
+  checkDatabase: (schema: Schema) => Promise<void>;
 }
 
 const PRODUCTION_MESSAGE =
@@ -38,6 +40,7 @@ const KINDS = ['singleType', 'collectionType'];
 export function registerContentTypeBuilderRoutes(app: FastifyInstance, options: ContentTypeBuilderOptions): void {
   const base = '/content-type-builder';
   const models = () => readProjectModels(options.projectDir, options.schema, options.builtIns);
+  const writer = { projectDir: options.projectDir, builtIns: options.builtIns, checkDatabase: options.checkDatabase };
   let isUpdating = false;
 
   void app.register(async (ctb) => {
@@ -82,10 +85,10 @@ export function registerContentTypeBuilderRoutes(app: FastifyInstance, options: 
     });
 
     /** Applies a change (nothing is written when it throws), then serves the next version. */
-    const apply = <T extends { files: string[] }>(change: () => T): T => {
+    const apply = async <T extends { files: string[] }>(change: () => Promise<T>): Promise<T> => {
       isUpdating = true;
       try {
-        const applied = change();
+        const applied = await change();
         // This version answers `isUpdating: true` until the next one serves (it has its own flag).
         if (applied.files.length > 0) options.reload!(applied.files).catch(() => (isUpdating = false));
         else isUpdating = false;
@@ -105,7 +108,7 @@ export function registerContentTypeBuilderRoutes(app: FastifyInstance, options: 
       const { components, contentTypes } = parsed.data;
       if (components.length === 0 && contentTypes.length === 0) return {};
       try {
-        apply(() => applySchemaChange(options.projectDir, current, parsed.data, options.builtIns));
+        await apply(() => applySchemaChange(writer, current, parsed.data));
       } catch (error) {
         if (error instanceof ApplicationError) return reply.status(400).send({ error: error.message });
         throw error;
@@ -135,7 +138,7 @@ export function registerContentTypeBuilderRoutes(app: FastifyInstance, options: 
           },
         });
       try {
-        apply(() => applySchemaChange(options.projectDir, current, change, options.builtIns));
+        await apply(() => applySchemaChange(writer, current, change));
       } catch (error) {
         if (error instanceof ApplicationError) return reply.status(400).send({ error: error.message });
         throw error;
@@ -192,11 +195,9 @@ export function registerContentTypeBuilderRoutes(app: FastifyInstance, options: 
     });
 
     type Name = { Params: { name: string } };
-    const category = (request: { params: { name: string } }, reply: FastifyReply, newName: string | null) => {
+    const category = async (request: { params: { name: string } }, reply: FastifyReply, newName: string | null) => {
       try {
-        const applied = apply(() =>
-          applyCategoryChange(options.projectDir, models(), options.builtIns, request.params.name, newName),
-        );
+        const applied = await apply(() => applyCategoryChange(writer, models(), request.params.name, newName));
         return reply.send(newName === null ? { name: request.params.name } : { name: applied.name });
       } catch (error) {
         if (error instanceof ApplicationError) return reply.status(400).send({ error: error.message });

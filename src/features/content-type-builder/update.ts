@@ -9,6 +9,7 @@
 import { join, relative } from 'node:path';
 import { ApplicationError, ProjectError } from '../../core/errors.js';
 import { buildSchema, type RawSchemaFile } from '../../core/schema/build.js';
+import type { Schema } from '../../core/schema/model.js';
 import { apiFiles, clearApi, writeFiles } from './api-files.js';
 import { SchemaBuilder } from './builder.js';
 import type { Attributes, Json, ProjectModels } from './models.js';
@@ -53,7 +54,7 @@ function preprocess(change: SchemaChange): void {
 }
 
 /** Checks that the schema the batch leaves loads (Vellum's own start-up checks), before anything is written. */
-function checkLoads(projectDir: string, builder: SchemaBuilder, builtIns: RawSchemaFile[]): void {
+function checkLoads(projectDir: string, builder: SchemaBuilder, builtIns: RawSchemaFile[]): Schema {
   const fileOf = (file: { dir: string; filename: string }) => relative(projectDir, `${file.dir}/${file.filename}`);
   const live = (files: Map<string, import('./schema-file.js').SchemaFile>) =>
     [...files.values()].filter((file) => !file.deleted);
@@ -72,19 +73,27 @@ function checkLoads(projectDir: string, builder: SchemaBuilder, builtIns: RawSch
   }));
   const withPlugins = builtIns.map((builtIn) => plugins.get(builtIn.uid) ?? builtIn);
   try {
-    buildSchema(contentTypes, components, withPlugins);
+    return buildSchema(contentTypes, components, withPlugins);
   } catch (error) {
     if (error instanceof ProjectError) throw new ApplicationError(error.message);
     throw error;
   }
 }
 
-export function applySchemaChange(
-  projectDir: string,
+/** What writing needs besides the files: the schema files of Vellum's own types, and the database's check. */
+export interface Writer {
+  projectDir: string;
+  builtIns: RawSchemaFile[];
+  /** Throws when the database cannot follow the schema (a column's type changed with data at stake). */
+  checkDatabase: (schema: Schema) => Promise<void>;
+}
+
+export async function applySchemaChange(
+  writer: Writer,
   models: ProjectModels,
   change: SchemaChange,
-  builtIns: RawSchemaFile[],
-): AppliedChange {
+): Promise<AppliedChange> {
+  const { projectDir } = writer;
   preprocess(change);
   const builder = new SchemaBuilder(projectDir, models);
   // Created empty first, so that the batch's types and components may refer to each other.
@@ -115,18 +124,24 @@ export function applySchemaChange(
     else builder.deleteComponent(component.uid);
   }
 
-  return commit(projectDir, builder, builtIns, newApis, deletedApis);
+  return commit(writer, builder, newApis, deletedApis);
 }
 
 /** Checks that the schema loads, then writes: new APIs' files, every changed schema file, deleted APIs' files removed. */
-function commit(
-  projectDir: string,
+async function commit(
+  writer: Writer,
   builder: SchemaBuilder,
-  builtIns: RawSchemaFile[],
   newApis: string[] = [],
   deletedApis: { apiName: string; modelName: string }[] = [],
-): AppliedChange {
-  checkLoads(projectDir, builder, builtIns);
+): Promise<AppliedChange> {
+  const { projectDir } = writer;
+  const schema = checkLoads(projectDir, builder, writer.builtIns);
+  try {
+    await writer.checkDatabase(schema);
+  } catch (error) {
+    if (error instanceof ProjectError) throw new ApplicationError(error.message);
+    throw error;
+  }
   const files: string[] = [];
   const generated = newApis.flatMap((name) => apiFiles(projectDir, name));
   writeFiles(generated);
@@ -143,13 +158,13 @@ function commit(
  * components moved to the new one (their uids and every reference to them follow) or deleted.
  * Answers the new name, or undefined when it does not change (Strapi's answer is then `{}`).
  */
-export function applyCategoryChange(
-  projectDir: string,
+export async function applyCategoryChange(
+  writer: Writer,
   models: ProjectModels,
-  builtIns: RawSchemaFile[],
   name: string,
   newName: string | null,
-): { name?: string; files: string[] } {
+): Promise<{ name?: string; files: string[] }> {
+  const { projectDir } = writer;
   const exists = (category: string) => [...models.components.values()].some((c) => c.category === category);
   const target = newName === null ? null : nameToSlug(newName);
   if (target === name) return { files: [] };
@@ -168,6 +183,6 @@ export function applyCategoryChange(
     for (const other of builder.components.values()) other.updateComponent(oldUid, newUid);
     for (const type of builder.contentTypes.values()) type.updateComponent(oldUid, newUid);
   }
-  const { files } = commit(projectDir, builder, builtIns);
+  const { files } = await commit(writer, builder);
   return { name: target ?? name, files };
 }
