@@ -16,6 +16,29 @@ import type { Attributes, Json, ProjectModels } from './models.js';
 import { nameToSlug } from './strings.js';
 import type { AttributeChange, SchemaChange } from './validation.js';
 
+/**
+ * Every two-sided relation of a changed file names an attribute of its target that names it back.
+ * A batch can contradict itself (the two sides of a relation of a type to itself sent with
+ * different names); Strapi writes the result and its next start fails on it.
+ */
+function checkTwoSided(builder: SchemaBuilder): void {
+  for (const file of builder.contentTypes.values()) {
+    if (file.deleted || !file.changed) continue;
+    for (const [name, attribute] of Object.entries(file.attributes)) {
+      if (attribute.type !== 'relation') continue;
+      const other = (attribute.inversedBy ?? attribute.mappedBy) as string | undefined;
+      if (!other) continue;
+      const target = builder.contentTypes.get(String(attribute.target));
+      const counterpart = target && !target.deleted ? target.getAttribute(other) : undefined;
+      const back = attribute.inversedBy ? counterpart?.mappedBy : counterpart?.inversedBy;
+      if (!counterpart || counterpart.target !== file.uid || back !== name)
+        throw new ApplicationError(
+          `${file.uid}.${name} names ${String(attribute.target)}.${other} as its other side, which does not name it back: send both sides of the relation with names that agree`,
+        );
+    }
+  }
+}
+
 export interface AppliedChange {
   /** Files written or removed, relative to the project. */
   files: string[];
@@ -72,6 +95,7 @@ function checkLoads(projectDir: string, builder: SchemaBuilder, builtIns: RawSch
     json: JSON.parse(file.text()) as unknown,
   }));
   const withPlugins = builtIns.map((builtIn) => plugins.get(builtIn.uid) ?? builtIn);
+  checkTwoSided(builder);
   try {
     return buildSchema(contentTypes, components, withPlugins);
   } catch (error) {
