@@ -247,6 +247,8 @@ export async function createVellum(projectDir: string, options: CreateVellumOpti
     builtIns: builtInTypes(projectDir),
     authenticate: (authorization) => auth.admins.authenticate(authorization),
     reload: options.reload,
+    access,
+    prefix,
     checkDatabase: async (next) => {
       resolveCustomFields(
         next,

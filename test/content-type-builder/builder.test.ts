@@ -309,6 +309,34 @@ describe('Content-Type Builder outside vellum develop', () => {
   });
   after(() => server?.close());
 
+  it('serves its reads on the content API behind their users-permissions actions, as Strapi', async () => {
+    const base = '/api/content-type-builder';
+    assert.deepEqual((await server.api.get(`${base}/content-types/api::article.article`)).body, strapiReads.article);
+    assert.deepEqual((await server.api.get(`${base}/content-types?kind=bad`)).body, strapiReads.badKind);
+    assert.equal((await server.api.get(`${base}/components`)).body.data.length, 5);
+    assert.deepEqual((await server.api.get(`${base}/components/shared.nope`)).body, { error: 'component.notFound' });
+    for (const path of ['content-types', 'content-types/api::article.article', 'components', 'components/shared.seo'])
+      assert.equal((await server.publicApi.get(`${base}/${path}`)).status, 403, path);
+    // Public granted the components' list alone.
+    const publicRole = (await server.vellum.auth.roles.list()).find((role) => role.type === 'public')!;
+    await server.vellum.auth.roles.grant(publicRole.documentId, [
+      'plugin::content-type-builder.components.getComponents',
+    ]);
+    assert.equal((await server.publicApi.get(`${base}/components`)).status, 200);
+    assert.equal((await server.publicApi.get(`${base}/content-types`)).status, 403);
+    // Strapi's permissions tree lists them.
+    const tree = (await server.api.get('/api/users-permissions/permissions')).body.permissions;
+    assert.deepEqual(tree['plugin::content-type-builder'], {
+      controllers: {
+        components: { getComponent: { enabled: false, policy: '' }, getComponents: { enabled: false, policy: '' } },
+        'content-types': {
+          getContentType: { enabled: false, policy: '' },
+          getContentTypes: { enabled: false, policy: '' },
+        },
+      },
+    });
+  });
+
   it("answers the reads and refuses every write with Strapi's 403, changing nothing", async () => {
     const admin = await adminClient(server.url, () => server.vellum.auth.admins.create(EMAIL, PASSWORD));
     assert.equal((await admin.get('/content-type-builder/schema')).status, 200);
