@@ -26,7 +26,7 @@ import {
   type DocumentMiddlewares,
   type Lifecycles,
 } from '../strapi/index.js';
-import { createHttpServer, type HttpServerOptions } from '../api/http.js';
+import { createHttpServer, registeredRoutes, type HttpServerOptions } from '../api/http.js';
 import { registerI18nRoutes } from '../features/i18n/index.js';
 import { resolveCustomFields } from '../core/schema/build.js';
 import { loadProjectSchema } from '../core/schema/load.js';
@@ -44,6 +44,7 @@ import { registerAdminRoutes } from '../features/admin/index.js';
 import { registerAdminContentRoutes } from '../features/admin/index.js';
 import { registerAdminPanel } from '../features/admin/index.js';
 import { registerContentTypeBuilderRoutes } from '../features/content-type-builder/index.js';
+import { openApiDocument, openApiInput, openApiServed, registerOpenApiRoutes } from '../features/openapi/index.js';
 import { registerSecurity } from '../api/security.js';
 import { registerUsersPermissionsRoutes, usersPathTaken } from '../features/users-permissions/index.js';
 import { contentApiActions, registerUsersRolesRoutes } from '../features/users-permissions/index.js';
@@ -258,6 +259,9 @@ export async function createVellum(projectDir: string, options: CreateVellumOpti
       await checkSchemaChange(database, next, systemTables);
     },
   });
+  // The document describes the routes registered by its first request: all of them, project routes included.
+  if (openApiServed(config))
+    registerOpenApiRoutes(app, () => openApiDocument(openApiInput(config, schema, registeredRoutes(app))));
   app.addHook('onClose', async () => {
     email.close();
     await database.close();
