@@ -50,11 +50,6 @@ const strapi = JSON.parse(readFileSync(`${ROOT}/test/fixtures/openapi/strapi-blo
 
 /** Strapi's operations Vellum does not serve (docs/openapi.md "Differences from Strapi's document"). */
 const NOT_SERVED = new Set([
-  // The Content-Type Builder's content-API reads: Vellum serves the builder under /content-type-builder only.
-  'GET /content-type-builder/content-types',
-  'GET /content-type-builder/content-types/{uid}',
-  'GET /content-type-builder/components',
-  'GET /content-type-builder/components/{uid}',
   // Upload's paged list (Vellum's content API lists files as a plain array).
   'GET /upload/files/page',
   // Served as /connect/{provider} and /connect/{provider}/callback.

@@ -35,16 +35,16 @@ function typeHtml(schema: JsonSchema | undefined, depth = 0): string {
     .map((type) => {
       if (type === 'array') {
         const items = typeHtml(schema.items as JsonSchema | undefined, depth + 1);
-        return items.includes(' ') ? `(${items})[]` : `${items}[]`;
+        return / [|&] /.test(items) ? `(${items})[]` : `${items}[]`;
       }
-      if (type === 'object' && schema.properties && depth < 2) {
+      if (type === 'object' && schema.properties && depth < 3) {
         const required = new Set((schema.required as string[] | undefined) ?? []);
         const members = Object.entries(schema.properties as Record<string, JsonSchema>).map(
           ([name, property]) => `${escape(name)}${required.has(name) ? '' : '?'}: ${typeHtml(property, depth + 1)}`,
         );
         return `{ ${members.join(', ')} }`;
       }
-      return typeof schema.format === 'string' ? `${type} (${escape(schema.format)})` : escape(type);
+      return typeof schema.format === 'string' && type !== 'null' ? `${type} (${escape(schema.format)})` : escape(type);
     })
     .join(' | ');
 }

@@ -332,6 +332,52 @@ export function pluginRoutes(schema: Schema): Map<string, PluginRoute> {
     }),
   );
 
+  // The Content-Type Builder's reads on the content API (features/content-type-builder), each behind its action.
+  const ctb = (path: string, summary: string, rest: Omit<PluginRoute, 'origin' | 'path' | 'summary'>): PluginRoute => ({
+    origin: 'content-type-builder',
+    path,
+    summary,
+    ...rest,
+  });
+  const modelSchema = {
+    type: 'object',
+    description: 'The schema as the builder reads it: displayName, kind, attributes, ...',
+    properties: { displayName: text, attributes: { type: 'object', additionalProperties: true } },
+    additionalProperties: true,
+  };
+  const builderType = object({ uid: text, plugin: text, apiID: text, schema: modelSchema }, ['uid', 'apiID', 'schema']);
+  const builderComponent = object({ uid: text, category: text, apiId: text, schema: modelSchema });
+  const notFound = {
+    '404': { description: 'Not found', content: json(object({ error: text })) },
+  };
+  add(
+    'GET',
+    ctb('/content-type-builder/content-types', 'The content-types', {
+      parameters: [query('kind', { type: 'string', enum: ['collectionType', 'singleType'] }, 'Only this kind')],
+      responses: ok(object({ data: { type: 'array', items: builderType } })),
+    }),
+  );
+  add(
+    'GET',
+    ctb('/content-type-builder/content-types/{uid}', 'One content-type', {
+      parameters: [pathParameter('uid', 'api::article.article, ...')],
+      responses: { ...ok(object({ data: builderType })), ...notFound },
+    }),
+  );
+  add(
+    'GET',
+    ctb('/content-type-builder/components', 'The components', {
+      responses: ok(object({ data: { type: 'array', items: builderComponent } })),
+    }),
+  );
+  add(
+    'GET',
+    ctb('/content-type-builder/components/{uid}', 'One component', {
+      parameters: [pathParameter('uid', 'shared.seo, ...')],
+      responses: { ...ok(object({ data: builderComponent })), ...notFound },
+    }),
+  );
+
   add('GET', {
     origin: 'i18n',
     path: '/i18n/locales',
@@ -376,7 +422,7 @@ export function pluginOperation(route: PluginRoute, id: string): Operation {
     summary: route.summary,
     tags: [route.origin],
     parameters: route.parameters ?? [],
-    responses: { ...route.responses, ...ERRORS },
+    responses: { ...ERRORS, ...route.responses },
   };
   if (route.body) operation.requestBody = route.body;
   return operation;
