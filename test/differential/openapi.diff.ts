@@ -28,10 +28,6 @@ interface Document {
 
 /** Strapi's routes Vellum does not serve on the content API. */
 const NOT_SERVED = new Set([
-  'GET /content-type-builder/content-types',
-  'GET /content-type-builder/content-types/{uid}',
-  'GET /content-type-builder/components',
-  'GET /content-type-builder/components/{uid}',
   'GET /upload/files/page',
   // Served as /connect/{provider} and /connect/{provider}/callback.
   'GET /connect/(.*)',

@@ -8,13 +8,12 @@
  * Paths are below the REST prefix, as Strapi's; the prefix is in `servers` (Strapi's default server,
  * `server.url` alone, misses it: its paths answer 404 as written).
  */
-import type { Schema } from '../../core/schema/model.js';
+import type { ContentType, Schema } from '../../core/schema/model.js';
 import { apiNameOf, contentOperation, contentRoutes, ERRORS, json, type ContentAction } from './content.js';
 import { modelSchemas } from './models.js';
 import { pathParameter } from './parameters.js';
 import { pluginOperation, pluginRoutes } from './plugins.js';
 import { operationId, type JsonSchema, type OpenApiDocument, type Operation, type PathItem } from './spec.js';
-import type { ContentType } from '../../core/schema/model.js';
 
 /** A route as the HTTP server registered it (`registeredRoutes`), with the project route's origin when known. */
 export interface DescribedRoute {
