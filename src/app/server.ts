@@ -101,6 +101,8 @@ export interface CreateVellumOptions extends LoadConfigOptions {
    * project) have changed. Its presence is Strapi's `autoReload`: the Content-Type Builder writes.
    */
   reload?: (files: string[]) => Promise<void>;
+  /** Under `vellum develop`: a change of the project's files waits to be served. */
+  reloadPending?: () => boolean;
 }
 
 /**
@@ -244,10 +246,10 @@ export async function createVellum(projectDir: string, options: CreateVellumOpti
   registerAdminContentRoutes(app, { auth, documents });
   registerContentTypeBuilderRoutes(app, {
     projectDir,
-    schema,
     builtIns: builtInTypes(projectDir),
     authenticate: (authorization) => auth.admins.authenticate(authorization),
     reload: options.reload,
+    reloadPending: options.reloadPending,
     access,
     prefix,
     checkDatabase: async (next) => {

@@ -7,7 +7,8 @@
  */
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { PolicyError } from '../../core/errors.js';
-import { ApplicationError } from '../../core/errors.js';
+import { ApplicationError, ProjectError } from '../../core/errors.js';
+import { loadProjectSchema } from '../../core/schema/load.js';
 import type { RawSchemaFile } from '../../core/schema/build.js';
 import type { AccessControl } from '../../api/access.js';
 import type { Schema } from '../../core/schema/model.js';
@@ -20,7 +21,6 @@ import { parseUpdateSchema, type SchemaChange } from './validation.js';
 
 export interface ContentTypeBuilderOptions {
   projectDir: string;
-  schema: Schema;
   builtIns: RawSchemaFile[];
   /** Checks the administrator's JWT (throws a 401). */
   authenticate: (authorization: string | string[] | undefined) => Promise<unknown>;
@@ -29,6 +29,8 @@ export interface ContentTypeBuilderOptions {
    * (resolves when it serves, rejects when it does not start). Absent in production.
    */
   reload?: (files: string[]) => Promise<void>;
+  /** Under `vellum develop`: a change of the files is waiting to be served (or being built). */
+  reloadPending?: () => boolean;
   /** The content API's access control and prefix, for the reads Strapi serves there too. */
   access: AccessControl;
   prefix: string;
@@ -51,7 +53,21 @@ const contentApiActions = (base: string): Record<string, [string, string]> => ({
 
 export function registerContentTypeBuilderRoutes(app: FastifyInstance, options: ContentTypeBuilderOptions): void {
   const base = '/content-type-builder';
-  const models = () => readProjectModels(options.projectDir, options.schema, options.builtIns);
+  // The files as they are now: under develop they change under a running version (and a
+  // version built from a watcher's report can serve for a moment after a later change).
+  const models = () => {
+    try {
+      return readProjectModels(
+        options.projectDir,
+        loadProjectSchema(options.projectDir, options.builtIns).schema,
+        options.builtIns,
+      );
+    } catch (error) {
+      if (error instanceof ProjectError) throw new ApplicationError(error.message);
+      throw error;
+    }
+  };
+  const updating = () => isUpdating || (options.reloadPending?.() ?? false);
   const writer = { projectDir: options.projectDir, builtIns: options.builtIns, checkDatabase: options.checkDatabase };
   let isUpdating = false;
   const guarded = contentApiActions(`${options.prefix}${base}`);
@@ -76,7 +92,7 @@ export function registerContentTypeBuilderRoutes(app: FastifyInstance, options: 
 
     ctb.get(`${base}/reserved-names`, async () => reservedNames());
     ctb.get(`${base}/schema`, async () => ({ data: describeSchema(models()) }));
-    ctb.get(`${base}/update-schema-status`, async () => ({ data: { isUpdating } }));
+    ctb.get(`${base}/update-schema-status`, async () => ({ data: { isUpdating: updating() } }));
 
     registerReads(ctb, base, models);
 
@@ -96,7 +112,7 @@ export function registerContentTypeBuilderRoutes(app: FastifyInstance, options: 
     };
 
     ctb.post(`${base}/update-schema`, { preHandler: developOnly }, async (request, reply) => {
-      if (isUpdating) return reply.status(409).send(conflict('Schema update is already in progress.'));
+      if (updating()) return reply.status(409).send(conflict('Schema update is already in progress.'));
       const current = models();
       // An empty body is `{}` to Strapi's body parser.
       const parsed = parseUpdateSchema(request.body ?? {}, current);

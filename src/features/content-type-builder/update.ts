@@ -171,9 +171,14 @@ async function commit(
   writeFiles(generated);
   files.push(...generated.map(([path]) => relative(projectDir, path)));
   for (const file of [...builder.components.values(), ...builder.contentTypes.values()])
-    if (file.changed) files.push(relative(projectDir, `${file.dir}/${file.filename}`));
+    if (file.changed)
+      files.push(
+        relative(projectDir, `${file.dir}/${file.filename}`),
+        relative(projectDir, `${file.initial.dir}/${file.initial.filename}`),
+      );
   builder.writeFiles();
-  for (const { apiName, modelName } of deletedApis) clearApi(projectDir, apiName, modelName);
+  for (const { apiName, modelName } of deletedApis)
+    files.push(...clearApi(projectDir, apiName, modelName).map((path) => relative(projectDir, path)));
   return { files: [...new Set(files)].sort() };
 }
 
