@@ -50,6 +50,7 @@ const FEATURES: Record<string, string[]> = {
   transfer: ['users-permissions', 'upload'],
   typegen: ['transfer'],
   'content-type-builder': [],
+  openapi: [],
 };
 
 const coreLayerOf = new Map(CORE_LAYERS.flatMap((units, layer) => units.map((unit) => [unit, layer] as const)));

@@ -25,6 +25,10 @@ declare module 'fastify' {
      */
     readonly clientIp: string;
   }
+  interface FastifyContextConfig {
+    /** A project route's API or plugin (Strapi's `info.apiName`, `info.pluginName`), for `registeredRoutes`. */
+    origin?: string;
+  }
 }
 
 /**
@@ -75,11 +79,21 @@ export function createNodeServer(config: VellumConfig): Server {
  * (an empty body is no body, as the official SDK sends on GET and DELETE), and every error in the
  * envelope (docs/rest.md "Documents and the envelope").
  */
-/** The routes each server registered, method and URL (`vellum routes:list`). */
-const ROUTES = new WeakMap<FastifyInstance, { method: string; url: string }[]>();
+/**
+ * A route a server registered: method, URL and, for a project's route, the API or plugin it is
+ * declared by (its Fastify `config.origin`).
+ */
+export interface RegisteredRoute {
+  method: string;
+  url: string;
+  origin?: string;
+}
+
+/** The routes each server registered (`vellum routes:list`, the OpenAPI document). */
+const ROUTES = new WeakMap<FastifyInstance, RegisteredRoute[]>();
 
 /** The routes registered on a server made by `createHttpServer`, in registration order. */
-export const registeredRoutes = (app: FastifyInstance): { method: string; url: string }[] => ROUTES.get(app) ?? [];
+export const registeredRoutes = (app: FastifyInstance): RegisteredRoute[] => ROUTES.get(app) ?? [];
 
 export function createHttpServer(config: VellumConfig, options: HttpServerOptions = {}): FastifyInstance {
   const timeouts = serverTimeouts(config.server.http.serverOptions);
@@ -116,10 +130,12 @@ export function createHttpServer(config: VellumConfig, options: HttpServerOption
     },
   });
 
-  const routes: { method: string; url: string }[] = [];
+  const routes: RegisteredRoute[] = [];
   ROUTES.set(app, routes);
   app.addHook('onRoute', (route) => {
-    for (const method of [route.method].flat()) routes.push({ method, url: route.url ?? route.path });
+    const origin = route.config?.origin;
+    for (const method of [route.method].flat())
+      routes.push({ method, url: route.url ?? route.path, ...(origin ? { origin } : {}) });
   });
 
   const proxy = config.server.proxy;

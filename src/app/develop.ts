@@ -35,7 +35,7 @@ interface Version {
   drained?: () => void;
 }
 
-export interface DevelopOptions extends Omit<CreateVellumOptions, 'handlerOf' | 'reload'> {
+export interface DevelopOptions extends Omit<CreateVellumOptions, 'handlerOf' | 'reload' | 'reloadPending'> {
   /** A version started (`reloaded` after the first), or a change that did not start. */
   report?: (event: DevelopEvent) => void;
   /** What a failure to listen (a taken port) becomes, with the configuration that chose the port. */
@@ -62,6 +62,7 @@ export async function startDevelop(projectDir: string, options: DevelopOptions =
       ...options,
       handlerOf: (h) => (handler = h),
       reload: (files) => reloadNow(files),
+      reloadPending: () => changed.size > 0 || reloading !== undefined,
     });
     try {
       await vellum.app.ready();

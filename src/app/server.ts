@@ -6,7 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import { loadConfig, type LoadConfigOptions, type VellumConfig } from '../core/config/load.js';
 import { declaredStrapiMajor } from '../core/config/package.js';
 import { connectDatabase, type Database } from '../core/database/connection.js';
-import { synchronizeSchema, type SyncReport } from '../core/database/sync.js';
+import { checkSchemaChange, synchronizeSchema, type SyncReport } from '../core/database/sync.js';
 import { DocumentService } from '../core/documents/service.js';
 import { coreStore } from '../core/database/store.js';
 import { pluginServices } from '../strapi/plugin-services.js';
@@ -26,7 +26,7 @@ import {
   type DocumentMiddlewares,
   type Lifecycles,
 } from '../strapi/index.js';
-import { createHttpServer, type HttpServerOptions } from '../api/http.js';
+import { createHttpServer, registeredRoutes, type HttpServerOptions } from '../api/http.js';
 import { registerI18nRoutes } from '../features/i18n/index.js';
 import { resolveCustomFields } from '../core/schema/build.js';
 import { loadProjectSchema } from '../core/schema/load.js';
@@ -44,6 +44,7 @@ import { registerAdminRoutes } from '../features/admin/index.js';
 import { registerAdminContentRoutes } from '../features/admin/index.js';
 import { registerAdminPanel } from '../features/admin/index.js';
 import { registerContentTypeBuilderRoutes } from '../features/content-type-builder/index.js';
+import { openApiDocument, openApiInput, openApiServed, registerOpenApiRoutes } from '../features/openapi/index.js';
 import { registerSecurity } from '../api/security.js';
 import { registerUsersPermissionsRoutes, usersPathTaken } from '../features/users-permissions/index.js';
 import { contentApiActions, registerUsersRolesRoutes } from '../features/users-permissions/index.js';
@@ -100,6 +101,8 @@ export interface CreateVellumOptions extends LoadConfigOptions {
    * project) have changed. Its presence is Strapi's `autoReload`: the Content-Type Builder writes.
    */
   reload?: (files: string[]) => Promise<void>;
+  /** Under `vellum develop`: a change of the project's files waits to be served. */
+  reloadPending?: () => boolean;
 }
 
 /**
@@ -243,11 +246,24 @@ export async function createVellum(projectDir: string, options: CreateVellumOpti
   registerAdminContentRoutes(app, { auth, documents });
   registerContentTypeBuilderRoutes(app, {
     projectDir,
-    schema,
     builtIns: builtInTypes(projectDir),
     authenticate: (authorization) => auth.admins.authenticate(authorization),
     reload: options.reload,
+    reloadPending: options.reloadPending,
+    access,
+    prefix,
+    checkDatabase: async (next) => {
+      resolveCustomFields(
+        next,
+        (uid) => project.customFields.typeOf(uid),
+        () => undefined,
+      );
+      await checkSchemaChange(database, next, systemTables);
+    },
   });
+  // The document describes the routes registered by its first request: all of them, project routes included.
+  if (openApiServed(config))
+    registerOpenApiRoutes(app, () => openApiDocument(openApiInput(config, schema, registeredRoutes(app))));
   app.addHook('onClose', async () => {
     email.close();
     await database.close();

@@ -337,6 +337,8 @@ export function buildRouting(runtime: Runtime, routes: PlannedRoute[]): Routing 
           app.route({
             method: route.method === 'ALL' ? ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] : route.method,
             url: fastifyPath(route.path),
+            // What the OpenAPI document tags it with (Strapi's `info.apiName` or `info.pluginName`).
+            config: { origin: route.pluginName ?? route.apiName },
             handler: handle,
           });
         } catch (error) {

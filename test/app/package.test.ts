@@ -11,7 +11,7 @@
  */
 import assert from 'node:assert/strict';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -115,6 +115,44 @@ describe('vellum as a package', () => {
     const usage = spawnSync(process.execPath, [join(create, 'index.js')], { cwd: scratch, encoding: 'utf8' });
     assert.equal(usage.status, 1);
     assert.match(usage.stderr, /Usage: npm create vellum@latest <folder>/);
+  });
+
+  it('installed into a Strapi 5 project, the packed bin serves it where `strapi start` would', async () => {
+    // As `npm install vellum-<version>.tgz` leaves it: the project's node_modules holds vellum and its dependencies.
+    const project = join(scratch, 'strapi-shop');
+    cpSync(join(ROOT, 'test', 'fixtures', 'strapi5-shop'), project, { recursive: true });
+    symlinkSync(join(scratch, 'node_modules'), join(project, 'node_modules'), 'dir');
+    const port = await freePort();
+    server = spawn(
+      process.execPath,
+      [join(project, 'node_modules', 'vellum', 'dist', 'app', 'cli', 'main.js'), 'start'],
+      {
+        cwd: project,
+        env: {
+          PATH: process.env.PATH,
+          HOME: process.env.HOME,
+          NODE_ENV: 'development',
+          HOST: '127.0.0.1',
+          PORT: `${port}`,
+        },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    assert.match(await lineOf(server, /Vellum serving/), /\(sqlite\)/);
+    const base = `http://127.0.0.1:${port}`;
+    // Public holds no grant in this project: the route exists and answers Strapi's 403.
+    const products = await fetch(`${base}/api/products`);
+    assert.equal(products.status, 403, await products.clone().text());
+    const graphql = await fetch(`${base}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query: '{ __type(name: "Product") { name } }' }),
+    });
+    assert.deepEqual(await graphql.json(), { data: { __type: { name: 'Product' } } });
+    const exited = new Promise((resolve) => server!.once('exit', resolve));
+    server.kill('SIGTERM');
+    assert.equal(await exited, 0);
+    server = undefined;
   });
 
   it('vellum new makes a project that the packed bin serves on SQLite, with the admin panel', async () => {

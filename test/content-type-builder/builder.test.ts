@@ -164,7 +164,7 @@ for (const dialect of DIALECTS) {
       assert.deepEqual(files(project), blog);
     });
 
-    it('refuses a batch that would leave a schema that does not load (Strapi writes it and stops at its next start)', async () => {
+    it('refuses a batch that would leave a schema that does not load, or a column type the data would not survive', async () => {
       const zone = await admin.post('/content-type-builder/update-schema', {
         data: {
           contentTypes: [
@@ -183,6 +183,24 @@ for (const dialect of DIALECTS) {
       });
       assert.equal(zone.status, 400);
       assert.match(zone.body.error, /shared\.nope/);
+      assert.deepEqual(files(project), blog);
+      // A column whose stored values the new type would not keep: the next start would refuse it.
+      const retyped = await admin.post('/content-type-builder/update-schema', {
+        data: {
+          contentTypes: [
+            {
+              action: 'update',
+              uid: 'api::tag.tag',
+              kind: 'collectionType',
+              displayName: 'Tag',
+              draftAndPublish: false,
+              attributes: [{ action: 'update', name: 'name', properties: { type: 'integer' } }],
+            },
+          ],
+        },
+      });
+      assert.equal(retyped.status, 400);
+      assert.match(retyped.body.error, /tags\.name is stored as string and the schema now asks for integer/);
       assert.deepEqual(files(project), blog);
       assert.equal((await admin.get('/content-type-builder/update-schema-status')).body.data.isUpdating, false);
     });
@@ -290,6 +308,34 @@ describe('Content-Type Builder outside vellum develop', () => {
     server = await startServer('sqlite');
   });
   after(() => server?.close());
+
+  it('serves its reads on the content API behind their users-permissions actions, as Strapi', async () => {
+    const base = '/api/content-type-builder';
+    assert.deepEqual((await server.api.get(`${base}/content-types/api::article.article`)).body, strapiReads.article);
+    assert.deepEqual((await server.api.get(`${base}/content-types?kind=bad`)).body, strapiReads.badKind);
+    assert.equal((await server.api.get(`${base}/components`)).body.data.length, 5);
+    assert.deepEqual((await server.api.get(`${base}/components/shared.nope`)).body, { error: 'component.notFound' });
+    for (const path of ['content-types', 'content-types/api::article.article', 'components', 'components/shared.seo'])
+      assert.equal((await server.publicApi.get(`${base}/${path}`)).status, 403, path);
+    // Public granted the components' list alone.
+    const publicRole = (await server.vellum.auth.roles.list()).find((role) => role.type === 'public')!;
+    await server.vellum.auth.roles.grant(publicRole.documentId, [
+      'plugin::content-type-builder.components.getComponents',
+    ]);
+    assert.equal((await server.publicApi.get(`${base}/components`)).status, 200);
+    assert.equal((await server.publicApi.get(`${base}/content-types`)).status, 403);
+    // Strapi's permissions tree lists them.
+    const tree = (await server.api.get('/api/users-permissions/permissions')).body.permissions;
+    assert.deepEqual(tree['plugin::content-type-builder'], {
+      controllers: {
+        components: { getComponent: { enabled: false, policy: '' }, getComponents: { enabled: false, policy: '' } },
+        'content-types': {
+          getContentType: { enabled: false, policy: '' },
+          getContentTypes: { enabled: false, policy: '' },
+        },
+      },
+    });
+  });
 
   it("answers the reads and refuses every write with Strapi's 403, changing nothing", async () => {
     const admin = await adminClient(server.url, () => server.vellum.auth.admins.create(EMAIL, PASSWORD));

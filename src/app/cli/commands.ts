@@ -59,6 +59,7 @@ ${(await import('./new-project.js')).NEW_USAGE}
   vellum db prune [projectDir]   drop columns and tables that the schema no longer names
   vellum ts:generate-types [projectDir]   write types/generated/*.d.ts, as strapi ts:generate-types
 ${(await import('./inspect.js')).INSPECT_USAGE}
+${(await import('./openapi.js')).OPENAPI_USAGE}
 ${(await import('./generate.js')).GENERATE_USAGE}
 ${(await import('./admin.js')).ADMIN_USAGE}
 ${(await import('./transfer.js')).TRANSFER_USAGE}`;
@@ -195,6 +196,7 @@ async function run(argv: string[], io: CliIo): Promise<number> {
     return (await import('./inspect.js')).runInspectCommand(command, project(values.project), io);
   }
   if (command === 'generate') return (await import('./generate.js')).runGenerateCommand(argv, project, io);
+  if (command === 'openapi') return (await import('./openapi.js')).runOpenApiCommand(argv, project, io);
   if (command === 'develop') {
     await develop(project(rest[0]), io);
     return 0;

@@ -160,6 +160,21 @@ function checkTypeChanges(plan: TableSpec[], snapshot: Snapshot): void {
 }
 
 /**
+ * Whether the database can follow a schema, without changing anything: the check
+ * `synchronizeSchema` makes first (a column's type changed in a way that would lose data). The
+ * Content-Type Builder asks before it writes a schema that the next start would refuse.
+ */
+export async function checkSchemaChange(
+  database: Database,
+  schema: Schema,
+  systemTables: TableSpec[] = [],
+): Promise<void> {
+  const existing = await database.dialect.listColumns(database.db);
+  const snapshot = await readSnapshot(database.db, existing.has(META_TABLE));
+  checkTypeChanges(planTables(schema, systemTables), snapshot);
+}
+
+/**
  * Brings the database up to the schema: creates missing tables, columns and indexes, under a lock
  * so that nodes starting together do not race. Never drops anything.
  */

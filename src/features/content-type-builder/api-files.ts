@@ -49,16 +49,20 @@ export function writeFiles(files: [string, string][]): void {
 }
 
 /** Removes a deleted type's own files from its API folder (`<modelName>.js`, its schema), then empty folders. */
-export function clearApi(projectDir: string, apiName: string, modelName: string): void {
+export function clearApi(projectDir: string, apiName: string, modelName: string): string[] {
+  const removed: string[] = [];
   const remove = (folder: string): void => {
     if (!existsSync(folder)) return;
     for (const name of readdirSync(folder)) {
       const path = join(folder, name);
       if (statSync(path).isDirectory()) remove(path);
-      else if (basename(path, extname(path)) === modelName || path.endsWith(join(modelName, 'schema.json')))
+      else if (basename(path, extname(path)) === modelName || path.endsWith(join(modelName, 'schema.json'))) {
         rmSync(path, { force: true });
+        removed.push(path);
+      }
     }
     if (readdirSync(folder).length === 0) rmSync(folder, { recursive: true, force: true });
   };
   remove(join(projectDir, 'src', 'api', apiName));
+  return removed;
 }

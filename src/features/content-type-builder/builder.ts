@@ -311,6 +311,14 @@ export class SchemaBuilder {
       .set('options', { ...((infos.options as Json | undefined) ?? {}), draftAndPublish: infos.draftAndPublish })
       .set('pluginOptions', infos.pluginOptions)
       .setAttributes(this.convertAttributes(newAttributes));
+    // A relation of the type to itself whose other side the batch does not send: the other side
+    // written above was replaced with the attributes the batch sends. Strapi leaves the relation
+    // naming a missing attribute (its next start fails); it is written again here.
+    for (const [key, attribute] of Object.entries(newAttributes))
+      if (isRelation(attribute) && attribute.target === uid && attribute.targetAttribute) {
+        const other = type.getAttribute(String(attribute.targetAttribute));
+        if (!other) this.setRelation(key, uid, attribute);
+      }
     return type;
   }
 

@@ -7,11 +7,13 @@
  */
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { PolicyError } from '../../core/errors.js';
-import { ApplicationError } from '../../core/errors.js';
+import { ApplicationError, ProjectError } from '../../core/errors.js';
+import { loadProjectSchema } from '../../core/schema/load.js';
 import type { RawSchemaFile } from '../../core/schema/build.js';
+import type { AccessControl } from '../../api/access.js';
 import type { Schema } from '../../core/schema/model.js';
 import { describeSchema, formatComponent, formatContentType, isContentTypeVisible } from './format.js';
-import { readProjectModels } from './models.js';
+import { readProjectModels, type ProjectModels } from './models.js';
 import { reservedNames } from './strings.js';
 import { componentBatch, contentTypeBatch, deleteBatch } from './legacy.js';
 import { applyCategoryChange, applySchemaChange } from './update.js';
@@ -19,7 +21,6 @@ import { parseUpdateSchema, type SchemaChange } from './validation.js';
 
 export interface ContentTypeBuilderOptions {
   projectDir: string;
-  schema: Schema;
   builtIns: RawSchemaFile[];
   /** Checks the administrator's JWT (throws a 401). */
   authenticate: (authorization: string | string[] | undefined) => Promise<unknown>;
@@ -28,6 +29,13 @@ export interface ContentTypeBuilderOptions {
    * (resolves when it serves, rejects when it does not start). Absent in production.
    */
   reload?: (files: string[]) => Promise<void>;
+  /** Under `vellum develop`: a change of the files is waiting to be served (or being built). */
+  reloadPending?: () => boolean;
+  /** The content API's access control and prefix, for the reads Strapi serves there too. */
+  access: AccessControl;
+  prefix: string;
+  /** Throws when the database cannot follow a schema (see `checkSchemaChange`). */
+  checkDatabase: (schema: Schema) => Promise<void>;
 }
 
 const PRODUCTION_MESSAGE =
@@ -35,10 +43,44 @@ const PRODUCTION_MESSAGE =
 
 const KINDS = ['singleType', 'collectionType'];
 
+/** The content API's reads by route (under its prefix), and the controller and action that guard each. */
+const contentApiActions = (base: string): Record<string, [string, string]> => ({
+  [`${base}/content-types`]: ['content-types', 'getContentTypes'],
+  [`${base}/content-types/:uid`]: ['content-types', 'getContentType'],
+  [`${base}/components`]: ['components', 'getComponents'],
+  [`${base}/components/:uid`]: ['components', 'getComponent'],
+});
+
 export function registerContentTypeBuilderRoutes(app: FastifyInstance, options: ContentTypeBuilderOptions): void {
   const base = '/content-type-builder';
-  const models = () => readProjectModels(options.projectDir, options.schema, options.builtIns);
+  // The files as they are now: under develop they change under a running version (and a
+  // version built from a watcher's report can serve for a moment after a later change).
+  const models = () => {
+    try {
+      return readProjectModels(
+        options.projectDir,
+        loadProjectSchema(options.projectDir, options.builtIns).schema,
+        options.builtIns,
+      );
+    } catch (error) {
+      if (error instanceof ProjectError) throw new ApplicationError(error.message);
+      throw error;
+    }
+  };
+  const updating = () => isUpdating || (options.reloadPending?.() ?? false);
+  const writer = { projectDir: options.projectDir, builtIns: options.builtIns, checkDatabase: options.checkDatabase };
   let isUpdating = false;
+  const guarded = contentApiActions(`${options.prefix}${base}`);
+
+  // The content API's copy: `plugin::content-type-builder.content-types.getContentTypes`, ...
+  void app.register(async (contentApi) => {
+    contentApi.addHook('onRequest', async (request) => {
+      const [controller, action] = guarded[request.routeOptions.url ?? ''] ?? [];
+      if (!controller || !action) return;
+      await options.access.authorize(request.headers, { uid: `plugin::content-type-builder.${controller}`, action });
+    });
+    registerReads(contentApi, `${options.prefix}${base}`, models);
+  });
 
   void app.register(async (ctb) => {
     ctb.addHook('onRequest', async (request) => {
@@ -50,42 +92,15 @@ export function registerContentTypeBuilderRoutes(app: FastifyInstance, options: 
 
     ctb.get(`${base}/reserved-names`, async () => reservedNames());
     ctb.get(`${base}/schema`, async () => ({ data: describeSchema(models()) }));
-    ctb.get(`${base}/update-schema-status`, async () => ({ data: { isUpdating } }));
+    ctb.get(`${base}/update-schema-status`, async () => ({ data: { isUpdating: updating() } }));
 
-    ctb.get<{ Querystring: { kind?: unknown } }>(`${base}/content-types`, async (request, reply) => {
-      const { kind } = request.query;
-      if (kind !== undefined && !KINDS.includes(kind as string)) {
-        const message = `this must be one of the following values: ${KINDS.join(', ')}`;
-        return reply.status(400).send({
-          error: {
-            name: 'ValidationError',
-            message,
-            details: { errors: [{ path: [], message, name: 'ValidationError', value: kind }] },
-          },
-        });
-      }
-      const all = [...models().contentTypes.values()];
-      return {
-        data: all.filter((type) => !kind || (type.schema.kind ?? 'collectionType') === kind).map(formatContentType),
-      };
-    });
-    ctb.get<{ Params: { uid: string } }>(`${base}/content-types/:uid`, async (request, reply) => {
-      const type = models().contentTypes.get(request.params.uid);
-      if (!type || !isContentTypeVisible(type)) return reply.status(404).send({ error: 'contentType.notFound' });
-      return { data: formatContentType(type) };
-    });
-    ctb.get(`${base}/components`, async () => ({ data: [...models().components.values()].map(formatComponent) }));
-    ctb.get<{ Params: { uid: string } }>(`${base}/components/:uid`, async (request, reply) => {
-      const component = models().components.get(request.params.uid);
-      if (!component) return reply.status(404).send({ error: 'component.notFound' });
-      return { data: formatComponent(component) };
-    });
+    registerReads(ctb, base, models);
 
     /** Applies a change (nothing is written when it throws), then serves the next version. */
-    const apply = <T extends { files: string[] }>(change: () => T): T => {
+    const apply = async <T extends { files: string[] }>(change: () => Promise<T>): Promise<T> => {
       isUpdating = true;
       try {
-        const applied = change();
+        const applied = await change();
         // This version answers `isUpdating: true` until the next one serves (it has its own flag).
         if (applied.files.length > 0) options.reload!(applied.files).catch(() => (isUpdating = false));
         else isUpdating = false;
@@ -97,7 +112,7 @@ export function registerContentTypeBuilderRoutes(app: FastifyInstance, options: 
     };
 
     ctb.post(`${base}/update-schema`, { preHandler: developOnly }, async (request, reply) => {
-      if (isUpdating) return reply.status(409).send(conflict('Schema update is already in progress.'));
+      if (updating()) return reply.status(409).send(conflict('Schema update is already in progress.'));
       const current = models();
       // An empty body is `{}` to Strapi's body parser.
       const parsed = parseUpdateSchema(request.body ?? {}, current);
@@ -105,7 +120,7 @@ export function registerContentTypeBuilderRoutes(app: FastifyInstance, options: 
       const { components, contentTypes } = parsed.data;
       if (components.length === 0 && contentTypes.length === 0) return {};
       try {
-        apply(() => applySchemaChange(options.projectDir, current, parsed.data, options.builtIns));
+        await apply(() => applySchemaChange(writer, current, parsed.data));
       } catch (error) {
         if (error instanceof ApplicationError) return reply.status(400).send({ error: error.message });
         throw error;
@@ -135,7 +150,7 @@ export function registerContentTypeBuilderRoutes(app: FastifyInstance, options: 
           },
         });
       try {
-        apply(() => applySchemaChange(options.projectDir, current, change, options.builtIns));
+        await apply(() => applySchemaChange(writer, current, change));
       } catch (error) {
         if (error instanceof ApplicationError) return reply.status(400).send({ error: error.message });
         throw error;
@@ -192,11 +207,9 @@ export function registerContentTypeBuilderRoutes(app: FastifyInstance, options: 
     });
 
     type Name = { Params: { name: string } };
-    const category = (request: { params: { name: string } }, reply: FastifyReply, newName: string | null) => {
+    const category = async (request: { params: { name: string } }, reply: FastifyReply, newName: string | null) => {
       try {
-        const applied = apply(() =>
-          applyCategoryChange(options.projectDir, models(), options.builtIns, request.params.name, newName),
-        );
+        const applied = await apply(() => applyCategoryChange(writer, models(), request.params.name, newName));
         return reply.send(newName === null ? { name: request.params.name } : { name: applied.name });
       } catch (error) {
         if (error instanceof ApplicationError) return reply.status(400).send({ error: error.message });
@@ -229,6 +242,43 @@ export function registerContentTypeBuilderRoutes(app: FastifyInstance, options: 
     );
   });
 }
+
+type Reading = (scope: FastifyInstance, base: string, models: () => ProjectModels) => void;
+
+/**
+ * The builder's reads of types and components: the admin API's, and the same controllers on the
+ * content API (`/api/content-type-builder/...`), each behind its users-permissions action.
+ */
+const registerReads: Reading = (scope, base, models) => {
+  scope.get<{ Querystring: { kind?: unknown } }>(`${base}/content-types`, async (request, reply) => {
+    const { kind } = request.query;
+    if (kind !== undefined && !KINDS.includes(kind as string)) {
+      const message = `this must be one of the following values: ${KINDS.join(', ')}`;
+      return reply.status(400).send({
+        error: {
+          name: 'ValidationError',
+          message,
+          details: { errors: [{ path: [], message, name: 'ValidationError', value: kind }] },
+        },
+      });
+    }
+    const all = [...models().contentTypes.values()];
+    return {
+      data: all.filter((type) => !kind || (type.schema.kind ?? 'collectionType') === kind).map(formatContentType),
+    };
+  });
+  scope.get<{ Params: { uid: string } }>(`${base}/content-types/:uid`, async (request, reply) => {
+    const type = models().contentTypes.get(request.params.uid);
+    if (!type || !isContentTypeVisible(type)) return reply.status(404).send({ error: 'contentType.notFound' });
+    return { data: formatContentType(type) };
+  });
+  scope.get(`${base}/components`, async () => ({ data: [...models().components.values()].map(formatComponent) }));
+  scope.get<{ Params: { uid: string } }>(`${base}/components/:uid`, async (request, reply) => {
+    const component = models().components.get(request.params.uid);
+    if (!component) return reply.status(404).send({ error: 'component.notFound' });
+    return { data: formatComponent(component) };
+  });
+};
 
 /**
  * Strapi's older content-type routes require both names, on an edit too (yup's messages): the

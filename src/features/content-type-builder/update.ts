@@ -9,11 +9,35 @@
 import { join, relative } from 'node:path';
 import { ApplicationError, ProjectError } from '../../core/errors.js';
 import { buildSchema, type RawSchemaFile } from '../../core/schema/build.js';
+import type { Schema } from '../../core/schema/model.js';
 import { apiFiles, clearApi, writeFiles } from './api-files.js';
 import { SchemaBuilder } from './builder.js';
 import type { Attributes, Json, ProjectModels } from './models.js';
 import { nameToSlug } from './strings.js';
 import type { AttributeChange, SchemaChange } from './validation.js';
+
+/**
+ * Every two-sided relation of a changed file names an attribute of its target that names it back.
+ * A batch can contradict itself (the two sides of a relation of a type to itself sent with
+ * different names); Strapi writes the result and its next start fails on it.
+ */
+function checkTwoSided(builder: SchemaBuilder): void {
+  for (const file of builder.contentTypes.values()) {
+    if (file.deleted || !file.changed) continue;
+    for (const [name, attribute] of Object.entries(file.attributes)) {
+      if (attribute.type !== 'relation') continue;
+      const other = (attribute.inversedBy ?? attribute.mappedBy) as string | undefined;
+      if (!other) continue;
+      const target = builder.contentTypes.get(String(attribute.target));
+      const counterpart = target && !target.deleted ? target.getAttribute(other) : undefined;
+      const back = attribute.inversedBy ? counterpart?.mappedBy : counterpart?.inversedBy;
+      if (!counterpart || counterpart.target !== file.uid || back !== name)
+        throw new ApplicationError(
+          `${file.uid}.${name} names ${String(attribute.target)}.${other} as its other side, which does not name it back: send both sides of the relation with names that agree`,
+        );
+    }
+  }
+}
 
 export interface AppliedChange {
   /** Files written or removed, relative to the project. */
@@ -53,7 +77,7 @@ function preprocess(change: SchemaChange): void {
 }
 
 /** Checks that the schema the batch leaves loads (Vellum's own start-up checks), before anything is written. */
-function checkLoads(projectDir: string, builder: SchemaBuilder, builtIns: RawSchemaFile[]): void {
+function checkLoads(projectDir: string, builder: SchemaBuilder, builtIns: RawSchemaFile[]): Schema {
   const fileOf = (file: { dir: string; filename: string }) => relative(projectDir, `${file.dir}/${file.filename}`);
   const live = (files: Map<string, import('./schema-file.js').SchemaFile>) =>
     [...files.values()].filter((file) => !file.deleted);
@@ -71,20 +95,29 @@ function checkLoads(projectDir: string, builder: SchemaBuilder, builtIns: RawSch
     json: JSON.parse(file.text()) as unknown,
   }));
   const withPlugins = builtIns.map((builtIn) => plugins.get(builtIn.uid) ?? builtIn);
+  checkTwoSided(builder);
   try {
-    buildSchema(contentTypes, components, withPlugins);
+    return buildSchema(contentTypes, components, withPlugins);
   } catch (error) {
     if (error instanceof ProjectError) throw new ApplicationError(error.message);
     throw error;
   }
 }
 
-export function applySchemaChange(
-  projectDir: string,
+/** What writing needs besides the files: the schema files of Vellum's own types, and the database's check. */
+export interface Writer {
+  projectDir: string;
+  builtIns: RawSchemaFile[];
+  /** Throws when the database cannot follow the schema (a column's type changed with data at stake). */
+  checkDatabase: (schema: Schema) => Promise<void>;
+}
+
+export async function applySchemaChange(
+  writer: Writer,
   models: ProjectModels,
   change: SchemaChange,
-  builtIns: RawSchemaFile[],
-): AppliedChange {
+): Promise<AppliedChange> {
+  const { projectDir } = writer;
   preprocess(change);
   const builder = new SchemaBuilder(projectDir, models);
   // Created empty first, so that the batch's types and components may refer to each other.
@@ -115,26 +148,37 @@ export function applySchemaChange(
     else builder.deleteComponent(component.uid);
   }
 
-  return commit(projectDir, builder, builtIns, newApis, deletedApis);
+  return commit(writer, builder, newApis, deletedApis);
 }
 
 /** Checks that the schema loads, then writes: new APIs' files, every changed schema file, deleted APIs' files removed. */
-function commit(
-  projectDir: string,
+async function commit(
+  writer: Writer,
   builder: SchemaBuilder,
-  builtIns: RawSchemaFile[],
   newApis: string[] = [],
   deletedApis: { apiName: string; modelName: string }[] = [],
-): AppliedChange {
-  checkLoads(projectDir, builder, builtIns);
+): Promise<AppliedChange> {
+  const { projectDir } = writer;
+  const schema = checkLoads(projectDir, builder, writer.builtIns);
+  try {
+    await writer.checkDatabase(schema);
+  } catch (error) {
+    if (error instanceof ProjectError) throw new ApplicationError(error.message);
+    throw error;
+  }
   const files: string[] = [];
   const generated = newApis.flatMap((name) => apiFiles(projectDir, name));
   writeFiles(generated);
   files.push(...generated.map(([path]) => relative(projectDir, path)));
   for (const file of [...builder.components.values(), ...builder.contentTypes.values()])
-    if (file.changed) files.push(relative(projectDir, `${file.dir}/${file.filename}`));
+    if (file.changed)
+      files.push(
+        relative(projectDir, `${file.dir}/${file.filename}`),
+        relative(projectDir, `${file.initial.dir}/${file.initial.filename}`),
+      );
   builder.writeFiles();
-  for (const { apiName, modelName } of deletedApis) clearApi(projectDir, apiName, modelName);
+  for (const { apiName, modelName } of deletedApis)
+    files.push(...clearApi(projectDir, apiName, modelName).map((path) => relative(projectDir, path)));
   return { files: [...new Set(files)].sort() };
 }
 
@@ -143,13 +187,13 @@ function commit(
  * components moved to the new one (their uids and every reference to them follow) or deleted.
  * Answers the new name, or undefined when it does not change (Strapi's answer is then `{}`).
  */
-export function applyCategoryChange(
-  projectDir: string,
+export async function applyCategoryChange(
+  writer: Writer,
   models: ProjectModels,
-  builtIns: RawSchemaFile[],
   name: string,
   newName: string | null,
-): { name?: string; files: string[] } {
+): Promise<{ name?: string; files: string[] }> {
+  const { projectDir } = writer;
   const exists = (category: string) => [...models.components.values()].some((c) => c.category === category);
   const target = newName === null ? null : nameToSlug(newName);
   if (target === name) return { files: [] };
@@ -168,6 +212,6 @@ export function applyCategoryChange(
     for (const other of builder.components.values()) other.updateComponent(oldUid, newUid);
     for (const type of builder.contentTypes.values()) type.updateComponent(oldUid, newUid);
   }
-  const { files } = commit(projectDir, builder, builtIns);
+  const { files } = await commit(writer, builder);
   return { name: target ?? name, files };
 }

@@ -77,6 +77,10 @@ export function knownActions(schema: Schema): string[] {
   actions.push(PERMISSIONS_ACTION);
   // The email plugin's `POST /api/email` (features/email/routes.ts).
   actions.push('plugin::email.email.send');
+  // The Content-Type Builder's reads on the content API (features/content-type-builder/routes.ts).
+  for (const name of ['getContentTypes', 'getContentType'])
+    actions.push(`plugin::content-type-builder.content-types.${name}`);
+  for (const name of ['getComponents', 'getComponent']) actions.push(`plugin::content-type-builder.components.${name}`);
   return actions;
 }
 
