@@ -69,7 +69,7 @@ export const refusalMessage = (message: string): string =>
     : message;
 
 const APPLY_TIMEOUT_MS = 60_000;
-const POLL_MS = 100;
+const POLL_MS = 50;
 
 /**
  * Sends a batch (a refusal throws the API's message), says when it is written (`onWritten`), then
