@@ -80,6 +80,8 @@ async function start(projectDir: string, io: CliIo): Promise<void> {
   });
   const client = vellum.config.database.client;
   io.out(`Vellum serving ${projectDir} on ${url} (${client}); REST at ${url}${vellum.config.api.rest.prefix}`);
+  const firstAdmin = (await vellum.auth.admins.any()) ? '' : ' (no administrator yet: open it to create the first)';
+  io.out(`Admin panel at ${url}/admin${firstAdmin}`);
   const stop = async () => {
     await vellum.close();
     process.exit(0);

@@ -9,6 +9,7 @@ import type { Auth } from '../users-permissions/index.js';
 import type { TokenType } from '../api-tokens/index.js';
 import { ValidationError } from '../../core/errors.js';
 import { registerAdminAccessRoutes, updateUser } from './access.js';
+import { registerFirstAdminRoutes } from './first-admin.js';
 import { registerAdminEventRoutes, type AdminEvents } from '../events/index.js';
 
 type Body = Record<string, unknown>;
@@ -39,6 +40,8 @@ export function registerAdminRoutes(app: FastifyInstance, auth: Auth, events?: A
     const { email, password } = body(request);
     return { data: { token: await auth.admins.login(email, password, request.clientIp) } };
   });
+
+  registerFirstAdminRoutes(app, auth, prefix);
 
   // Everything else needs an administrator.
   void app.register(async (admin) => {

@@ -71,6 +71,33 @@ export class Admins {
     this.throttle = new Throttle(database, config.adminLoginLimit, 'admin-login');
   }
 
+  /** Whether any administrator exists (`GET /admin/init`'s `hasAdmin`). */
+  async any(): Promise<boolean> {
+    return (await this.database.system.selectFrom(ADMINS_TABLE).select('id').limit(1).executeTakeFirst()) !== undefined;
+  }
+
+  /**
+   * The first administrator (`POST /admin/register-admin`), refused once one exists: the check is
+   * in the write, so of two concurrent registrations one is the first and the other is refused.
+   */
+  async registerFirst(email: string, password: string): Promise<{ id: number; token: string }> {
+    const hash = await hashPassword(password);
+    const { dialect } = this.database;
+    // Under the database's schema lock: with two at once and no administrator yet, a transaction's
+    // check alone lets both insert (read committed on PostgreSQL and MySQL; the test caught it).
+    const id = await dialect.withSchemaLock(this.database.db, async (db) => {
+      const trx = db as unknown as SystemDb;
+      if (await trx.selectFrom(ADMINS_TABLE).select('id').limit(1).executeTakeFirst())
+        throw new ApplicationError('You cannot register a new super admin');
+      return dialect.insertReturningId(db, ADMINS_TABLE, {
+        email,
+        password: hash,
+        created_at: dialect.encode('datetime', new Date()),
+      });
+    });
+    return { id, token: await this.jwt.sign(id) };
+  }
+
   async create(emailInput: unknown, password: unknown): Promise<{ id: number; email: string }> {
     const email = normalizeEmail(typeof emailInput === 'string' ? emailInput : '');
     const errors: FieldError[] = [];
