@@ -20,6 +20,42 @@ describe('vellum generate', () => {
   after(() => rmSync(project, { recursive: true, force: true }));
   const read = (path: string) => readFileSync(join(project, path), 'utf8');
 
+  it('a component, as the Content-Type Builder writes one (Strapi has no component generator), used at once', async () => {
+    const out = await cliOutput(
+      [
+        'generate',
+        'component',
+        'shared.call-out',
+        '--icon',
+        'bell',
+        '--attributes',
+        'label:string,tone:enumeration:calm|loud',
+      ],
+      { cwd: project },
+    );
+    assert.equal(out, 'Created src/components/shared/call-out.json\n');
+    // What POST /content-type-builder/update-schema writes for the same component (Strapi's builder's file).
+    assert.equal(
+      read('src/components/shared/call-out.json'),
+      `${JSON.stringify(
+        {
+          collectionName: 'components_shared_call_outs',
+          info: { displayName: 'Call Out', icon: 'bell' },
+          options: {},
+          attributes: { label: { type: 'string' }, tone: { type: 'enumeration', enum: ['calm', 'loud'] } },
+          config: {},
+        },
+        null,
+        2,
+      )}\n`,
+    );
+    const again = await runCli(['generate', 'component', 'shared.call-out'], { cwd: project });
+    assert.notEqual(again.code, 0);
+    assert.match(again.stderr, /already exists/);
+    const bad = await runCli(['generate', 'component', 'Shared'], { cwd: project });
+    assert.match(bad.stderr, /<category>\.<name>/);
+  });
+
   it('a content-type with its core controller, service and router, served at once', async () => {
     const out = await cliOutput(
       ['generate', 'content-type', 'recipe', '--attributes', 'title:string,level:enumeration:easy|hard,photo:media'],

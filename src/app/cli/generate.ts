@@ -10,11 +10,12 @@ import { parseArgs } from 'node:util';
 import { ValidationError } from '../../core/errors.js';
 import { SCALAR_TYPES } from '../../core/schema/model.js';
 import type { CliIo } from './io.js';
-import { coreFile, type Language } from '../../features/content-type-builder/index.js';
+import { coreFile, newComponentFile, type Language } from '../../features/content-type-builder/index.js';
 
 export const GENERATE_USAGE = `  vellum generate api <name> | controller|service <name> --api <api> | policy|middleware <name> [--api <api>]
   vellum generate content-type <singularName> [--plural <name>] [--display-name <text>] [--kind collectionType|singleType]
-                  [--api <api>] [--attributes title:string,body:richtext,kind:enumeration:a|b] [--no-bootstrap-api]`;
+                  [--api <api>] [--attributes title:string,body:richtext,kind:enumeration:a|b] [--no-bootstrap-api]
+  vellum generate component <category>.<name> [--display-name <text>] [--icon <name>] [--attributes ...]`;
 
 const NAME = /^[a-z][a-z0-9-]*$/;
 
@@ -96,6 +97,7 @@ export async function runGenerateCommand(
       kind: { type: 'string' },
       attributes: { type: 'string' },
       'no-bootstrap-api': { type: 'boolean' },
+      icon: { type: 'string' },
       project: { type: 'string' },
     },
     allowPositionals: true,
@@ -134,6 +136,30 @@ export async function runGenerateCommand(
       file(where, generator === 'policy' ? policyFile(name, language) : middlewareFile(name, language));
       break;
     }
+    case 'component': {
+      // `<category>.<name>`: the uid the builder gives a component of that category and name.
+      const [category, name, ...rest] = (rawName ?? '').split('.');
+      if (!category || !name || rest.length || !/^[a-z][a-z0-9-]*$/.test(category))
+        throw new ValidationError(
+          `The component is named <category>.<name> in kebab case (shared.quote): ${rawName ?? '(none)'}`,
+        );
+      checked(name, 'The component name');
+      const displayName =
+        values['display-name'] ??
+        name.replace(/(^|-)(\w)/g, (_m, dash: string, c: string) => `${dash ? ' ' : ''}${c.toUpperCase()}`);
+      const made = newComponentFile(projectDir, {
+        category,
+        displayName,
+        icon: values.icon,
+        attributes: parseAttributes(values.attributes),
+      });
+      if (made.uid !== `${category}.${name}`)
+        throw new ValidationError(
+          `--display-name "${displayName}" makes the component ${made.uid}, not ${category}.${name}`,
+        );
+      files.push([join(projectDir, made.path), made.text]);
+      break;
+    }
     case 'content-type': {
       const singularName = checked(rawName, 'The singular name');
       const pluralName = checked(values.plural ?? `${singularName}s`, '--plural');
@@ -169,7 +195,7 @@ export async function runGenerateCommand(
     }
     default:
       io.err(
-        `Error: name a generator (api, content-type, controller, service, policy, middleware).\n${GENERATE_USAGE}`,
+        `Error: name a generator (api, content-type, component, controller, service, policy, middleware).\n${GENERATE_USAGE}`,
       );
       return 1;
   }
