@@ -51,6 +51,7 @@ const FEATURES: Record<string, string[]> = {
   typegen: ['transfer'],
   'content-type-builder': [],
   openapi: [],
+  audit: [],
 };
 
 const coreLayerOf = new Map(CORE_LAYERS.flatMap((units, layer) => units.map((unit) => [unit, layer] as const)));

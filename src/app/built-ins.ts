@@ -11,6 +11,7 @@ import { localesTable } from '../core/documents/service.js';
 import type { TableSpec } from '../core/database/tables.js';
 import { eventTables } from '../features/events/index.js';
 import { tokenTables } from '../features/api-tokens/index.js';
+import { auditTables } from '../features/audit/index.js';
 import type { Database } from '../core/database/connection.js';
 import type { DocumentService } from '../core/documents/service.js';
 import { ProjectError } from '../core/errors.js';
@@ -44,8 +45,15 @@ function uniqueEmail(user: RawSchemaFile): RawSchemaFile {
   return { ...user, json: { ...json, attributes: { ...json.attributes, email: { ...email, unique: true } } } };
 }
 
-/** Tables that are not content-types: users-and-permissions', API tokens', Strapi's core store (`strapi.store`), the locales, webhooks, cron and schedules. */
-export const systemTables: TableSpec[] = [...authTables, ...tokenTables, coreStoreTable, localesTable, ...eventTables];
+/** Tables that are not content-types: users-and-permissions', API tokens', Strapi's core store (`strapi.store`), the locales, webhooks, cron and schedules, the audit log. */
+export const systemTables: TableSpec[] = [
+  ...authTables,
+  ...tokenTables,
+  coreStoreTable,
+  localesTable,
+  ...eventTables,
+  ...auditTables,
+];
 
 /** Reads the stored locales, adding the configured ones (once the tables exist; under the schema lock). */
 export async function startLocales(

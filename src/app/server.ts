@@ -50,6 +50,8 @@ import { registerUsersPermissionsRoutes, usersPathTaken } from '../features/user
 import { contentApiActions, registerUsersRolesRoutes } from '../features/users-permissions/index.js';
 import { registerUploadRoutes } from '../features/upload/index.js';
 import { registerEmailRoutes } from '../features/email/index.js';
+import { adminIdentity } from '../features/users-permissions/index.js';
+import { createAudit, registerAuditRoutes, retentionDays, type Audit } from '../features/audit/index.js';
 import {
   addConfiguredTasks,
   createEvents,
@@ -77,6 +79,8 @@ export interface Vellum {
   events: NodeEvents;
   /** `strapi.plugin('email').service('email')`: the configured provider. */
   email: EmailService;
+  /** The audit log: administrators' changes, recorded in their transactions (`/admin/audit-logs`). */
+  audit: Audit;
   sync: SyncReport;
   /** Project code files present but not run (each also named in `warnings`). */
   skippedCode: string[];
@@ -159,10 +163,13 @@ export async function createVellum(projectDir: string, options: CreateVellumOpti
   // Secrets are checked before the database is touched: a weak one in production stops start-up here.
   const authConfig = resolveAuthConfig(config);
   warnings.push(...authConfig.warnings);
+  const auditDays = retentionDays(config.admin);
   const database = await connectDatabase(config.database);
   // The lifecycles and Document Service middlewares project code registers (empty without it).
   // Writes record their webhook events in their transaction (the webhook store is the outbox).
   const webhooks = new WebhookStore(database, config.server.webhooks.allowPrivateAddresses);
+  // Administrators' writes record their audit entries in their transaction too.
+  const audit = createAudit(database, auditDays, adminIdentity);
   const documents = new DocumentService({
     database,
     schema,
@@ -171,8 +178,10 @@ export async function createVellum(projectDir: string, options: CreateVellumOpti
     lifecycles: project.lifecycles,
     middlewares: project.middlewares,
     outbox: webhooks,
+    audit: audit.log,
   });
   const events = createEvents({ database, config, documents, webhooks, cron, log });
+  events.scheduler.add(audit.job);
   let sync: SyncReport;
   let auth: Auth;
   // Links in emails name the server: known once it listens (an ephemeral port in tests).
@@ -244,6 +253,11 @@ export async function createVellum(projectDir: string, options: CreateVellumOpti
     webhooksConfig: config.server.webhooks,
   });
   registerAdminContentRoutes(app, { auth, documents });
+  registerAuditRoutes(app, {
+    reads: audit.reads,
+    retentionDays: audit.retentionDays,
+    authenticate: (authorization) => auth.admins.authenticate(authorization),
+  });
   registerContentTypeBuilderRoutes(app, {
     projectDir,
     builtIns: builtInTypes(projectDir),
@@ -323,6 +337,7 @@ export async function createVellum(projectDir: string, options: CreateVellumOpti
     cron,
     events,
     email,
+    audit,
     sync,
     skippedCode: project.notRun,
     warnings,

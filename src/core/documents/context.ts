@@ -1,5 +1,6 @@
 import type { Database } from '../database/connection.js';
 import type { ContentType, Schema } from '../schema/model.js';
+import type { AuditTrail } from './audit-port.js';
 import type { CallHooks, LifecycleHooks } from './hooks.js';
 import type { Locales } from './locales.js';
 import type { Outbox } from './outbox-port.js';
@@ -16,6 +17,8 @@ export interface DocumentContext {
   middlewares?: CallHooks;
   /** Where writes record their webhook events, in their transaction (features/events/ sets it; none by default). */
   outbox?: Outbox;
+  /** Where administrators' writes record their audit entries, in their transaction (features/audit/ sets it; none by default). */
+  audit?: AuditTrail;
   /** The stored locales: read again when a call names a code this node does not know yet. */
   locales?: Locales;
 }

@@ -12,7 +12,8 @@ import type { Database } from '../database/connection.js';
 import type { Db } from '../database/dialect.js';
 import { NotFoundError } from '../errors.js';
 import { FILE_UID, type ContentType, type Schema } from '../schema/model.js';
-import type { DocumentContext } from './context.js';
+import { DocumentAudit, type AuditTrail } from './audit.js';
+import type { CallerOptions, DocumentContext } from './context.js';
 import {
   assertLinkable,
   deleteFileRow,
@@ -33,6 +34,7 @@ import { TypeDocuments } from './type-documents.js';
 import { WriteEvents, type Outbox } from './outbox.js';
 
 export type { CallerOptions } from './context.js';
+export { recordAudit, type Audited, type AuditEntry, type AuditTrail } from './audit.js';
 export type { Document } from './rows.js';
 export type { DocumentParams, FindManyResult, TypeDocuments, WriteParams } from './type-documents.js';
 export type { LinkPermission, LinkRequest, LinkTarget, StoredFileRow } from './operations/files.js';
@@ -70,6 +72,8 @@ export interface DocumentServiceOptions {
   middlewares?: CallHooks;
   /** Where writes record their webhook events (features/events/); none when not given. */
   outbox?: Outbox;
+  /** Where administrators' writes (`CallerOptions.actor`) record their audit entries (features/audit/); none when not given. */
+  audit?: AuditTrail;
 }
 
 /** The media library's rows (`plugin::upload.file`) beyond its documents: ids, links, deletion. */
@@ -84,8 +88,8 @@ export interface MediaFiles {
   /** Refuses a file its target attribute's `allowedTypes` do not accept. */
   assertLinkable(target: LinkTarget, fileName: string, mime: string): void;
   link(target: LinkTarget, fileIds: number[]): Promise<void>;
-  /** Deletes a file's row and every link to it, in one transaction. */
-  delete(id: number): Promise<void>;
+  /** Deletes a file's row and every link to it, in one transaction (audited when `caller` names an administrator). */
+  delete(id: number, caller?: CallerOptions): Promise<void>;
 }
 
 export class DocumentService {
@@ -117,6 +121,7 @@ export class DocumentService {
       middlewares: options.middlewares,
       locales: this.locales,
       outbox: options.outbox,
+      audit: options.audit,
     };
     this.engine = new QueryEngine({ ...this.ctx, lifecycles: options.lifecycles ?? NO_LIFECYCLES });
     this.engine.register(CORE_STORE_UID, tableAdapter(database, schema, coreStoreModel));
@@ -129,10 +134,10 @@ export class DocumentService {
       linkTarget: (request, mayLink) => resolveLinkTarget(ctx, request, mayLink),
       assertLinkable,
       link: (target, fileIds) => linkFiles(ctx, target, fileIds),
-      delete: async (id) => {
+      delete: async (id, caller) => {
         const file = schema.contentTypes.get(FILE_UID);
         const outbox = file ? WriteEvents.of(ctx, file) : undefined;
-        await deleteFileRow(ctx, id, outbox);
+        await deleteFileRow(ctx, id, outbox, file ? DocumentAudit.of(ctx, file, caller) : undefined);
         if (outbox?.recorded) ctx.outbox?.committed();
       },
     };

@@ -15,6 +15,7 @@ import { ValidationError, NotFoundError } from '../errors.js';
 import { parseFindOneQuery, parseFindQuery, parseReadOneQuery } from '../query/parse/index.js';
 import type { FindOneQuery, FindQuery } from '../query/types.js';
 import type { ContentType } from '../schema/model.js';
+import { DocumentAudit } from './audit.js';
 import { Callers, draftReader } from './callers.js';
 import type { CallerOptions, DocumentContext } from './context.js';
 import { createDocumentId } from './document-id.js';
@@ -209,7 +210,14 @@ export class TypeDocuments {
     let data = dataOf(params);
     const events = this.events(params, query, caller);
     const outbox = WriteEvents.of(this.ctx, this.type, asked);
-    const options: WriteOptions = { ...this.writeOptions(query), events, outbox, canLink: asked?.canLink, actor: asked?.actor };
+    const options: WriteOptions = {
+      ...this.writeOptions(query),
+      events,
+      outbox,
+      canLink: asked?.canLink,
+      actor: asked?.actor,
+      audit: DocumentAudit.of(this.ctx, this.type, asked),
+    };
     // A published create's copy names the document in its events, before it exists.
     if (events)
       data = await this.writes.beforeCreate(
@@ -257,7 +265,14 @@ export class TypeDocuments {
     let data = dataOf(params);
     const events = this.events(params, query, caller);
     const outbox = WriteEvents.of(this.ctx, this.type, asked);
-    const options: WriteOptions = { ...this.writeOptions(query), events, outbox, canLink: asked?.canLink, actor: asked?.actor };
+    const options: WriteOptions = {
+      ...this.writeOptions(query),
+      events,
+      outbox,
+      canLink: asked?.canLink,
+      actor: asked?.actor,
+      audit: DocumentAudit.of(this.ctx, this.type, asked),
+    };
     if (events) data = await this.writes.beforeUpdate(events, data, query, documentId, options.locale);
     await update(this.ctx, this.type, documentId, data, options);
     this.committed(outbox);
@@ -286,7 +301,8 @@ export class TypeDocuments {
       const outbox = WriteEvents.of(this.ctx, this.type, caller);
       if (outbox && (given.populate !== undefined || given.fields !== undefined))
         outbox.removedQuery = this.backQuery({ ...given, locale: undefined, status: undefined }, caller);
-      await deleteDocument(this.ctx, this.type, documentId, locale, events, outbox);
+      const audit = DocumentAudit.of(this.ctx, this.type, caller);
+      await deleteDocument(this.ctx, this.type, documentId, locale, events, outbox, audit);
       this.committed(outbox);
       await this.answer(events);
       return { documentId };
@@ -323,7 +339,8 @@ export class TypeDocuments {
     if (events) await this.writes.beforePublication(events, kind, documentId, locale);
     const outbox = WriteEvents.of(this.ctx, this.type, asked);
     if (outbox && (params.populate !== undefined || params.fields !== undefined)) outbox.removedQuery = query;
-    await PUBLICATIONS[kind](this.ctx, this.type, documentId, locale, events, outbox);
+    const audit = DocumentAudit.of(this.ctx, this.type, asked);
+    await PUBLICATIONS[kind](this.ctx, this.type, documentId, locale, events, outbox, audit);
     this.committed(outbox);
     const answered = await this.answer(events);
     if (answered !== undefined && kind !== 'unpublish') return answered;

@@ -11,6 +11,7 @@ import type { DocumentService, TypeDocuments } from '../../core/documents/servic
 import type { Document } from '../../core/documents/rows.js';
 import { NotFoundError, ValidationError } from '../../core/errors.js';
 import { sendJson } from '../../api/json-body.js';
+import { actorOf, rememberActor } from './actor.js';
 import { describeSchema } from './schema.js';
 import { isHidden, type ContentType, type Model, type Schema } from '../../core/schema/model.js';
 
@@ -129,7 +130,7 @@ export function registerAdminContentRoutes(app: FastifyInstance, options: AdminC
 
   void app.register(async (admin) => {
     admin.addHook('onRequest', async (request) => {
-      await auth.admins.authenticate(request.headers.authorization);
+      rememberActor(request, await auth.admins.authenticate(request.headers.authorization));
     });
 
     admin.get(`${prefix}/content-types`, async (_request, reply) =>
@@ -152,7 +153,10 @@ export function registerAdminContentRoutes(app: FastifyInstance, options: AdminC
       const type = typeOf(request.params.uid, 'collectionType');
       const documents = service.of(type);
       const query = request.query as Query;
-      const document = await documents.create({ ...draftQuery(type, query), data: bodyData(request.body) });
+      const document = await documents.create(
+        { ...draftQuery(type, query), data: bodyData(request.body) },
+        { actor: actorOf(request) },
+      );
       return sendJson(reply, await editable(type, documents, document, query.locale), 201);
     });
     admin.get<{ Params: DocumentParams }>(`${collection}/:documentId`, async (request, reply) => {
@@ -167,17 +171,16 @@ export function registerAdminContentRoutes(app: FastifyInstance, options: AdminC
       const type = typeOf(request.params.uid, 'collectionType');
       const documents = service.of(type);
       const query = request.query as Query;
-      const document = await documents.update({
-        ...draftQuery(type, query),
-        documentId: request.params.documentId,
-        data: bodyData(request.body),
-      });
+      const document = await documents.update(
+        { ...draftQuery(type, query), documentId: request.params.documentId, data: bodyData(request.body) },
+        { actor: actorOf(request) },
+      );
       return sendJson(reply, await editable(type, documents, document, query.locale));
     });
     admin.delete<{ Params: DocumentParams }>(`${collection}/:documentId`, async (request, reply) => {
       const type = typeOf(request.params.uid, 'collectionType');
       const { locale } = request.query as Query;
-      await service.of(type).delete({ documentId: request.params.documentId, locale });
+      await service.of(type).delete({ documentId: request.params.documentId, locale }, { actor: actorOf(request) });
       return reply.status(204).send();
     });
     admin.post<{ Params: ActionParams }>(`${collection}/:documentId/actions/:action`, async (request, reply) => {
@@ -198,17 +201,16 @@ export function registerAdminContentRoutes(app: FastifyInstance, options: AdminC
       const type = typeOf(request.params.uid, 'singleType');
       const documents = service.of(type);
       const query = request.query as Query;
-      const document = await documents.update({
-        ...draftQuery(type, query),
-        documentId: undefined,
-        data: bodyData(request.body),
-      });
+      const document = await documents.update(
+        { ...draftQuery(type, query), documentId: undefined, data: bodyData(request.body) },
+        { actor: actorOf(request) },
+      );
       return sendJson(reply, await editable(type, documents, document, query.locale));
     });
     admin.delete<{ Params: TypeParams }>(single, async (request, reply) => {
       const type = typeOf(request.params.uid, 'singleType');
       const { locale } = request.query as Query;
-      await service.of(type).delete({ locale });
+      await service.of(type).delete({ locale }, { actor: actorOf(request) });
       return reply.status(204).send();
     });
     admin.post<{ Params: TypeParams & { action: string } }>(`${single}/actions/:action`, async (request, reply) => {
@@ -224,6 +226,7 @@ export function registerAdminContentRoutes(app: FastifyInstance, options: AdminC
     documentId: string | undefined,
   ) {
     const documents = service.of(type);
+    const caller = { actor: actorOf(request) };
     const { locale, status: _status, ...read } = request.query as Query;
     // `discard` is Strapi's content manager's name for it.
     const run = {
@@ -239,15 +242,13 @@ export function registerAdminContentRoutes(app: FastifyInstance, options: AdminC
     // as a published write is: a draft that cannot be published is not saved either, and emits nothing.
     if (request.params.action === 'publish' && (await documents.findOne({ documentId, locale, status: 'draft' }))) {
       const data = (request.body as { data?: unknown } | null)?.data;
-      await documents.update({
-        documentId,
-        locale,
-        status: 'published',
-        data: data === undefined ? {} : bodyData(request.body),
-      });
+      await documents.update(
+        { documentId, locale, status: 'published', data: data === undefined ? {} : bodyData(request.body) },
+        caller,
+      );
     } else {
       const populate = request.params.action === 'unpublish' ? { populate: managerPopulate(service.schema, type) } : {};
-      await run.call(documents, { documentId, locale, ...populate });
+      await run.call(documents, { documentId, locale, ...populate }, caller);
     }
     // The draft as the request's populate and fields show it.
     const draft = await documents.findOne({ ...read, documentId, locale, status: 'draft' });

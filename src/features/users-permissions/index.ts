@@ -19,3 +19,4 @@ export {
   type ContentApiAction,
   type ContentApiRoute,
 } from './content-api.js';
+export { adminIdentity, type AdminIdentity } from './admin-identity.js';

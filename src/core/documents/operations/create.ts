@@ -47,9 +47,14 @@ export async function create(
     await writers.components.writeNested(type, { id, documentId, locale: options.locale }, input, 'create');
     options.events?.wrote(id);
     await options.outbox?.row(trx, 'create', id);
+    await options.audit?.wrote(trx, id, documentId, options.locale, data);
     // The body was checked with every rule: publishing checks only uniqueness among published documents.
     if (type.draftAndPublish && options.status === 'published')
-      await publishVersion(ctx, writers, type, id, documentId, options.locale, { validate: false, generated });
+      await publishVersion(ctx, writers, type, id, documentId, options.locale, {
+        validate: false,
+        generated,
+        audit: options.audit,
+      });
     return documentId;
   });
 }

@@ -1,6 +1,7 @@
 import { lockDocuments } from '../../database/locks.js';
 import { NotFoundError, ValidationError } from '../../errors.js';
 import type { ContentType } from '../../schema/model.js';
+import type { DocumentAudit } from '../audit.js';
 import type { DocumentContext } from '../context.js';
 import type { WriteEvents } from '../outbox.js';
 import type { RowEvents } from '../row-events.js';
@@ -66,6 +67,7 @@ export async function deleteDocument(
   locale: string | null,
   events?: RowEvents,
   outbox?: WriteEvents,
+  audit?: DocumentAudit,
 ): Promise<void> {
   await ctx.database.write(async (trx) => {
     await lockDocuments(trx, ctx.database.dialect, type.table, [documentId]);
@@ -87,5 +89,6 @@ export async function deleteDocument(
     );
     await lockTargetingOwners(trx, ctx.database.dialect, ctx.schema, type, documentId);
     await writers.relations.deleteTargeting(type, documentId, locale);
+    await audit?.deleted(trx, documentId, rows);
   });
 }

@@ -7,6 +7,7 @@ import { lockRows } from '../../database/locks.js';
 import { shaped, type ComponentLinkRow } from '../../database/system-tables.js';
 import { NotFoundError, ValidationError } from '../../errors.js';
 import type { Component, ContentType, MediaAttribute, Model } from '../../schema/model.js';
+import type { DocumentAudit } from '../audit.js';
 import type { DocumentContext } from '../context.js';
 import type { WriteEvents } from '../outbox.js';
 import { FILES_TABLE, MediaLinks, isAllowedType } from '../write/media.js';
@@ -151,9 +152,18 @@ export async function linkFiles(ctx: DocumentContext, target: LinkTarget, fileId
 }
 
 /** Deletes a file's row and unlinks it from every document and component, in one transaction. */
-export async function deleteFileRow(ctx: DocumentContext, id: number, outbox?: WriteEvents): Promise<void> {
+export async function deleteFileRow(
+  ctx: DocumentContext,
+  id: number,
+  outbox?: WriteEvents,
+  audit?: DocumentAudit,
+): Promise<void> {
   await ctx.database.write(async (trx) => {
     await outbox?.removing(trx, 'delete', [id]);
+    if (audit) {
+      const row = await trx.selectFrom(FILES_TABLE).select('document_id').where('id', '=', id).executeTakeFirst();
+      if (row) await audit.deleted(trx, String(row.document_id), [{ locale: null }]);
+    }
     await new MediaLinks(trx).detachFile(id);
     await trx.deleteFrom(FILES_TABLE).where('id', '=', id).execute();
   });

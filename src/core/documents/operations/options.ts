@@ -1,5 +1,6 @@
 import type { Status } from '../../query/types.js';
 import type { ContentType } from '../../schema/model.js';
+import type { DocumentAudit } from '../audit.js';
 import type { WriteEvents } from '../outbox.js';
 import type { RowEvents } from '../row-events.js';
 
@@ -17,6 +18,8 @@ export interface WriteOptions {
   canLink?: (type: ContentType) => boolean;
   /** The administrator writing (CallerOptions.actor): recorded in the creator fields. */
   actor?: number;
+  /** The audit entries of the write, when an administrator writes and a trail is configured (audit.ts). */
+  audit?: DocumentAudit;
 }
 
 /** The creator fields a write sets: both on a new row, `updatedBy` on an edit; none without an actor. */

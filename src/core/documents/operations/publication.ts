@@ -2,6 +2,7 @@ import type { Db } from '../../database/dialect.js';
 import { lockDocuments } from '../../database/locks.js';
 import { NotFoundError, ValidationError } from '../../errors.js';
 import type { ContentType } from '../../schema/model.js';
+import type { DocumentAudit } from '../audit.js';
 import type { DocumentContext } from '../context.js';
 import type { WriteEvents } from '../outbox.js';
 import type { RowEvents } from '../row-events.js';
@@ -30,7 +31,11 @@ export async function publishVersion(
   draftId: number,
   documentId: string,
   locale: string | null,
-  { validate = true, generated }: { validate?: boolean; generated?: ReadonlySet<string> } = {},
+  {
+    validate = true,
+    generated,
+    audit,
+  }: { validate?: boolean; generated?: ReadonlySet<string>; audit?: DocumentAudit } = {},
 ): Promise<void> {
   await checkPublishable(ctx, writers.db, type, draftId, documentId, locale, validate, generated);
   const published = await findVersionRow(writers.db, type, documentId, locale, 'published');
@@ -40,6 +45,7 @@ export async function publishVersion(
   await settleCopiedVersion(writers.db, ctx.schema, type, { id, documentId, locale }, 'published');
   await syncSharedVersion(writers, type, documentId, locale, id, 'published');
   await writers.outbox?.row(writers.db, 'publish', id);
+  await audit?.published(writers.db, 'publish', documentId, locale);
 }
 
 function requireDraftAndPublish(type: ContentType): void {
@@ -74,13 +80,15 @@ export async function publish(
   locale: string | null,
   events?: RowEvents,
   outbox?: WriteEvents,
+  audit?: DocumentAudit,
 ): Promise<void> {
   requireDraftAndPublish(type);
   await ctx.database.write(async (trx) => {
     await lockDocument(ctx, trx, type, documentId, locale);
     const draft = await findVersionRow(trx, type, documentId, locale, 'draft');
     if (!draft) throw NotFoundError.missing(`No draft of ${type.singularName} ${documentId}`);
-    await publishVersion(ctx, writersFor(ctx, trx, events, undefined, outbox), type, draft.id, documentId, locale);
+    const writers = writersFor(ctx, trx, events, undefined, outbox);
+    await publishVersion(ctx, writers, type, draft.id, documentId, locale, { audit });
   });
 }
 
@@ -91,6 +99,7 @@ export async function unpublish(
   locale: string | null,
   events?: RowEvents,
   outbox?: WriteEvents,
+  audit?: DocumentAudit,
 ): Promise<void> {
   requireDraftAndPublish(type);
   await ctx.database.write(async (trx) => {
@@ -100,6 +109,7 @@ export async function unpublish(
     if (!published) throw noPublishedVersion(type, documentId, locale);
     await outbox?.removing(trx, 'unpublish', [published.id]);
     await deleteVersionRows(writersFor(ctx, trx, events), type, [published.id]);
+    await audit?.published(trx, 'unpublish', documentId, locale);
   });
 }
 
@@ -111,6 +121,7 @@ export async function discardDraft(
   locale: string | null,
   events?: RowEvents,
   outbox?: WriteEvents,
+  audit?: DocumentAudit,
 ): Promise<void> {
   requireDraftAndPublish(type);
   await ctx.database.write(async (trx) => {
@@ -120,11 +131,13 @@ export async function discardDraft(
     // As Strapi's content manager: a document never published has nothing to restore, a 404.
     if (!published) throw noPublishedVersion(type, documentId, locale);
     const draft = await findVersionRow(trx, type, documentId, locale, 'draft');
+    const before = draft ? await audit?.snapshot(trx, draft.id) : undefined;
     if (draft) await deleteVersionRows(writers, type, [draft.id]);
     const id = await copyVersion(ctx, writers, type, published.id, null);
     await lockSettledOwners(trx, ctx.database.dialect, ctx.schema, type, { id, documentId });
     await settleCopiedVersion(trx, ctx.schema, type, { id, documentId, locale }, 'draft');
     await syncSharedVersion(writers, type, documentId, locale, id, 'draft');
     await outbox?.row(trx, 'draft-discard', id);
+    await audit?.discarded(trx, id, documentId, locale, before);
   });
 }

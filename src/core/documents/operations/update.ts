@@ -47,6 +47,8 @@ export async function update(
         (!type.localized || row.locale === options.locale) && (!type.draftAndPublish || row.published_at === null),
     );
     const mode = target ? 'update' : 'create';
+    // The values before the edit, when it is audited (the entry names what changed).
+    const before = target ? await options.audit?.snapshot(trx, target.id) : undefined;
     // A new locale of an existing document takes the shared attributes its body leaves out (or sets
     // to null) from the other locales, as Strapi fills them before validating.
     const source = target ? undefined : await sharedSourceRow(trx, type, documentId);
@@ -103,7 +105,8 @@ export async function update(
     await syncSharedNested(writers, type, documentId, options.locale, input);
     options.events?.wrote(id);
     await options.outbox?.row(trx, target ? 'update' : 'create', id);
+    await options.audit?.wrote(trx, id, documentId, options.locale, data, before);
     if (type.draftAndPublish && options.status === 'published')
-      await publishVersion(ctx, writers, type, id, documentId, options.locale, { generated });
+      await publishVersion(ctx, writers, type, id, documentId, options.locale, { generated, audit: options.audit });
   });
 }
