@@ -52,7 +52,8 @@ export interface StoreParams {
 
 export interface CoreStore {
   get(params: StoreParams): Promise<unknown>;
-  set(params: StoreParams): Promise<void>;
+  /** Stores a value; `also` runs in the same write transaction (the audit entry of the change). */
+  set(params: StoreParams, also?: (trx: Db) => Promise<void>): Promise<void>;
   delete(params: StoreParams): Promise<void>;
 }
 
@@ -95,7 +96,7 @@ export function coreStore(db: () => Db, write: <T>(fn: (trx: Db) => Promise<T>) 
       const row = await find(db(), where(params, params.type ?? 'core'));
       return row ? decode(row) : null;
     },
-    async set(params) {
+    async set(params, also) {
       const scope = where(params, params.type);
       const value = JSON.stringify(params.value) ?? String(params.value);
       const type = typeof params.value;
@@ -108,6 +109,7 @@ export function coreStore(db: () => Db, write: <T>(fn: (trx: Db) => Promise<T>) 
             .insertInto(CORE_STORE_TABLE)
             .values({ ...scope, value, type })
             .execute();
+        await also?.(trx);
       });
     },
     async delete(params) {

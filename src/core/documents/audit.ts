@@ -28,6 +28,10 @@ const ROLE_UID = 'plugin::users-permissions.role';
 /** The domain of a type's actions, when it is not `entry`. */
 const DOMAINS: Record<string, string> = { [FILE_UID]: 'media', [ROLE_UID]: 'role' };
 
+/** The caller of a document write by `audited`'s administrator (recorded as theirs); undefined without. */
+export const auditCaller = (audited: Audited | undefined): CallerOptions | undefined =>
+  audited ? { actor: audited.actor } : undefined;
+
 export type DocumentChange = 'create' | 'update' | 'delete' | 'publish' | 'unpublish' | 'draft-discard';
 
 /** Each attribute's value as compared, by name (JSON text: equal texts, equal values). */

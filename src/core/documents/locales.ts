@@ -13,6 +13,7 @@ import type { TableSpec } from '../database/tables.js';
 import { NotFoundError, ValidationError } from '../errors.js';
 import { indexName } from '../schema/naming.js';
 import { createDocumentId } from './document-id.js';
+import { recordAudit, type Audited } from './audit-port.js';
 
 const LOCALES_TABLE = 'i18n_locale';
 const STORE_TABLE = 'strapi_core_store_settings';
@@ -163,11 +164,15 @@ export class Locales {
     }));
   }
 
-  /** Adds a locale (a code already there keeps its row; a new name renames it). */
+  /**
+   * Adds a locale (a code already there keeps its row; a new name renames it). `audited`: recorded
+   * as `locale.create`, `locale.update` (a new name) and `locale.default.update`, Strapi's actions.
+   */
   async add(
     code: string,
     name?: string,
     options: { isDefault?: boolean; documentId?: string } = {},
+    audited?: Audited,
   ): Promise<LocaleInfo> {
     if (typeof code !== 'string' || !CODE.test(code))
       throw new ValidationError(`Invalid locale code ${JSON.stringify(code)}: a code such as en or fr-CA`, {
@@ -175,12 +180,24 @@ export class Locales {
       });
     if (name !== undefined && (typeof name !== 'string' || name.length > 255))
       throw new ValidationError('name must be a text of at most 255 characters', { key: 'name' });
+    const wasDefault = code === this.i18n.defaultLocale;
     await this.database.write(async (trx) => {
-      const row = await trx.selectFrom(LOCALES_TABLE).select(['id']).where('code', '=', code).executeTakeFirst();
-      if (!row) await this.insert(trx, code, name ?? localeName(code), options.documentId);
-      else if (name !== undefined)
+      const row = await trx
+        .selectFrom(LOCALES_TABLE)
+        .select(['id', 'name'])
+        .where('code', '=', code)
+        .executeTakeFirst();
+      if (!row) {
+        await this.insert(trx, code, name ?? localeName(code), options.documentId);
+        await recordAudit(trx, audited, { action: 'locale.create', subject: code });
+      } else if (name !== undefined) {
         await trx.updateTable(LOCALES_TABLE).set({ name, updated_at: this.now() }).where('id', '=', row.id).execute();
-      if (options.isDefault) await writeDefault(trx, code);
+        if (name !== row.name) await recordAudit(trx, audited, { action: 'locale.update', subject: code, changed: ['name'] });
+      }
+      if (options.isDefault) {
+        await writeDefault(trx, code);
+        if (!wasDefault) await recordAudit(trx, audited, { action: 'locale.default.update', subject: code });
+      }
     });
     return this.get(code);
   }
@@ -221,7 +238,7 @@ export class Locales {
   }
 
   /** Removes a locale. The default locale, and the locales `config/plugins` lists, stay. */
-  async remove(code: string, configured: string[] = []): Promise<LocaleInfo> {
+  async remove(code: string, configured: string[] = [], audited?: Audited): Promise<LocaleInfo> {
     const locale = await this.get(code);
     if (locale.isDefault)
       throw new ValidationError(`${code} is the default locale; choose another default first`, { key: 'code' });
@@ -229,7 +246,10 @@ export class Locales {
       throw new ValidationError(`${code} is listed in config/plugins (i18n.config.locales); remove it there first`, {
         key: 'code',
       });
-    await this.database.write((trx) => trx.deleteFrom(LOCALES_TABLE).where('code', '=', code).execute());
+    await this.database.write(async (trx) => {
+      const gone = await trx.deleteFrom(LOCALES_TABLE).where('code', '=', code).executeTakeFirst();
+      if (Number(gone.numDeletedRows) > 0) await recordAudit(trx, audited, { action: 'locale.delete', subject: code });
+    });
     await this.reload();
     return { ...locale, isDefault: false };
   }

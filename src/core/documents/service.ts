@@ -34,7 +34,7 @@ import { TypeDocuments } from './type-documents.js';
 import { WriteEvents, type Outbox } from './outbox.js';
 
 export type { CallerOptions } from './context.js';
-export { recordAudit, type Audited, type AuditEntry, type AuditTrail } from './audit.js';
+export { auditCaller, recordAudit, type Audited, type AuditEntry, type AuditTrail } from './audit.js';
 export type { Document } from './rows.js';
 export type { DocumentParams, FindManyResult, TypeDocuments, WriteParams } from './type-documents.js';
 export type { LinkPermission, LinkRequest, LinkTarget, StoredFileRow } from './operations/files.js';
@@ -105,6 +105,8 @@ export class DocumentService {
    * password hashes kept; no validation, no events). No API reaches it.
    */
   readonly raw: RawRows;
+  /** Where administrators' changes are recorded (the services beside the documents record theirs there too); none when not given. */
+  readonly audit?: AuditTrail;
   private readonly ctx: DocumentContext;
   private readonly types = new Map<ContentType, TypeDocuments>();
   private readonly options: DocumentServiceOptions;
@@ -128,6 +130,7 @@ export class DocumentService {
     this.raw = new RawRows(this.ctx);
     this.schema = schema;
     this.i18n = i18n;
+    this.audit = options.audit;
     const ctx = this.ctx;
     this.files = {
       row: (id) => findFileRow(ctx, id),

@@ -16,7 +16,9 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Auth } from '../users-permissions/index.js';
 import { NotFoundError, ValidationError } from '../../core/errors.js';
+import type { Audited } from '../../core/documents/service.js';
 import { isPlainObject } from '../../core/objects.js';
+import { actorOf, auditedBy } from './actor.js';
 
 type Body = Record<string, unknown>;
 
@@ -40,7 +42,7 @@ const userIdOf = (raw: string): number => numericId(raw, 'User');
  * blocked); any other body is a full update as `PUT /api/users/:id` takes it (an absent password
  * keeps it). Answers the user with its role.
  */
-export async function updateUser(auth: Auth, rawId: string, input: Body): Promise<unknown> {
+export async function updateUser(auth: Auth, rawId: string, input: Body, audited?: Audited): Promise<unknown> {
   const id = userIdOf(rawId);
   const keys = Object.keys(input);
   if (keys.length === 0) throw new ValidationError('Request body cannot be empty');
@@ -49,27 +51,30 @@ export async function updateUser(auth: Auth, rawId: string, input: Body): Promis
       throw ValidationError.fromFieldErrors([
         { path: ['blocked'], message: 'blocked must be a `boolean` type', name: 'ValidationError' },
       ]);
-    await auth.users.setBlocked(id, input.blocked);
+    await auth.users.setBlocked(id, input.blocked, audited);
   } else {
-    await auth.userManagement.update(id, input, {});
+    await auth.userManagement.update(id, input, {}, audited);
     // A block set with other changes ends the user's sessions as a block alone does.
-    if (input.blocked === true) await auth.users.setBlocked(id, true);
+    if (input.blocked === true) await auth.users.setBlocked(id, true, audited);
   }
   return auth.userManagement.get(id);
 }
 
 export function registerAdminAccessRoutes(admin: FastifyInstance, auth: Auth, prefix: string): void {
   const roles = auth.roleApi;
+  const by = (request: FastifyRequest) => auditedBy(request, auth.audit);
   const base = `${prefix}/users-permissions`;
   admin.get(`${base}/roles`, async () => ({ roles: await roles.find() }));
   admin.get<{ Params: { id: string } }>(`${base}/roles/:id`, async (request) => ({
     role: await roles.findOne(request.params.id),
   }));
-  admin.post(`${base}/roles`, async (request) => roles.create(request.body));
+  admin.post(`${base}/roles`, async (request) => roles.create(request.body, by(request)));
   admin.put<{ Params: { id: string } }>(`${base}/roles/:id`, async (request) =>
-    roles.update(request.params.id, request.body),
+    roles.update(request.params.id, request.body, by(request)),
   );
-  admin.delete<{ Params: { id: string } }>(`${base}/roles/:id`, async (request) => roles.delete(request.params.id));
+  admin.delete<{ Params: { id: string } }>(`${base}/roles/:id`, async (request) =>
+    roles.delete(request.params.id, by(request)),
+  );
   // Every grantable action: what the permissions matrix lists (an administrator holds no grants).
   admin.get(`${base}/permissions`, async () => roles.permissions());
 
@@ -82,24 +87,25 @@ export function registerAdminAccessRoutes(admin: FastifyInstance, auth: Auth, pr
     data: await auth.userManagement.get(userIdOf(request.params.id)),
   }));
   admin.delete<{ Params: { id: string } }>(`${prefix}/users/:id`, async (request) => ({
-    data: await auth.userManagement.destroy(userIdOf(request.params.id)),
+    data: await auth.userManagement.destroy(userIdOf(request.params.id), by(request)),
   }));
 
-  const self = (request: FastifyRequest) => auth.admins.authenticate(request.headers.authorization);
+  const self = async (request: FastifyRequest) => actorOf(request);
   const admins = `${prefix}/administrators`;
   admin.get(admins, async () => ({ data: await auth.admins.list() }));
   admin.post(admins, async (request, reply) => {
     const { email, password } = body(request);
-    const created = await auth.admins.create(email, password);
+    const created = await auth.admins.create(email, password, by(request));
     return reply.status(201).send({ data: await auth.admins.get(created.id) });
   });
   admin.get(`${admins}/me`, async (request) => ({ data: await auth.admins.get(await self(request)) }));
   admin.put(`${admins}/me/password`, async (request) => {
     const { currentPassword, password } = body(request);
     // The administrator's earlier tokens end; this session goes on with the new one.
-    return { data: { token: await auth.admins.changePassword(await self(request), currentPassword, password) } };
+    const token = await auth.admins.changePassword(await self(request), currentPassword, password, by(request));
+    return { data: { token } };
   });
   admin.delete<{ Params: { id: string } }>(`${admins}/:id`, async (request) => ({
-    data: await auth.admins.remove(numericId(request.params.id, 'Administrator'), await self(request)),
+    data: await auth.admins.remove(numericId(request.params.id, 'Administrator'), await self(request), by(request)),
   }));
 }

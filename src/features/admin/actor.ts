@@ -3,6 +3,7 @@
  * the routes name them to the services (creator fields, the audit log) without authenticating again.
  */
 import type { FastifyRequest } from 'fastify';
+import type { Audited, AuditTrail } from '../../core/documents/service.js';
 import { UnauthorizedError } from '../../core/errors.js';
 
 const actors = new WeakMap<FastifyRequest, number>();
@@ -16,4 +17,9 @@ export function actorOf(request: FastifyRequest): number {
   const id = actors.get(request);
   if (id === undefined) throw new UnauthorizedError('Missing credentials: log in at /admin/login');
   return id;
+}
+
+/** The request's administrator as a change's author, when changes are recorded (`trail`); undefined otherwise. */
+export function auditedBy(request: FastifyRequest, trail: AuditTrail | undefined): Audited | undefined {
+  return trail ? { trail, actor: actorOf(request) } : undefined;
 }

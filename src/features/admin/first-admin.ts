@@ -55,7 +55,7 @@ export function registerFirstAdminRoutes(app: FastifyInstance, auth: Auth, prefi
   app.post(`${prefix}/register-admin`, async (request) => {
     const body = isPlainObject(request.body) ? request.body : {};
     const { email, password, firstname } = checkRegistration(body);
-    const { id, token } = await auth.admins.registerFirst(email, password);
+    const { id, token } = await auth.admins.registerFirst(email, password, {}, auth.audit);
     const admin = await auth.admins.get(id);
     return {
       data: {

@@ -9,6 +9,7 @@ import type { Auth } from '../users-permissions/index.js';
 import type { TokenType } from '../api-tokens/index.js';
 import { ValidationError } from '../../core/errors.js';
 import { registerAdminAccessRoutes, updateUser } from './access.js';
+import { actorOf, auditedBy, rememberActor } from './actor.js';
 import { registerFirstAdminRoutes } from './first-admin.js';
 import { registerAdminEventRoutes, type AdminEvents } from '../events/index.js';
 
@@ -38,7 +39,7 @@ function nonEmpty(value: Body): Body {
 export function registerAdminRoutes(app: FastifyInstance, auth: Auth, events?: AdminEvents, prefix = '/admin'): void {
   app.post(`${prefix}/login`, async (request) => {
     const { email, password } = body(request);
-    return { data: { token: await auth.admins.login(email, password, request.clientIp) } };
+    return { data: { token: await auth.admins.login(email, password, request.clientIp, auth.audit) } };
   });
 
   registerFirstAdminRoutes(app, auth, prefix);
@@ -46,7 +47,15 @@ export function registerAdminRoutes(app: FastifyInstance, auth: Auth, events?: A
   // Everything else needs an administrator.
   void app.register(async (admin) => {
     admin.addHook('onRequest', async (request) => {
-      await auth.admins.authenticate(request.headers.authorization);
+      rememberActor(request, await auth.admins.authenticate(request.headers.authorization));
+    });
+    /** Who makes this request's change, recorded in the audit log (none without a trail). */
+    const by = (request: FastifyRequest) => auditedBy(request, auth.audit);
+
+    // Strapi's logout: the panel forgets its token; the audit log records it.
+    admin.post(`${prefix}/logout`, async (request) => {
+      await auth.admins.logout(actorOf(request), auth.audit);
+      return { data: {} };
     });
 
     admin.get(`${prefix}/api-tokens`, async () => ({ data: await auth.tokens.list() }));
@@ -59,17 +68,20 @@ export function registerAdminRoutes(app: FastifyInstance, auth: Auth, events?: A
       const permissions =
         type === 'custom' ? auth.expand(stringList(input.permissions, 'permissions'), 'permissions') : undefined;
       const lifespan = input.lifespan === undefined || input.lifespan === null ? null : Number(input.lifespan);
-      const { token, accessKey } = await auth.tokens.create({
-        name: input.name as string,
-        type,
-        description: typeof input.description === 'string' ? input.description : null,
-        lifespan,
-        permissions,
-      });
+      const { token, accessKey } = await auth.tokens.create(
+        {
+          name: input.name as string,
+          type,
+          description: typeof input.description === 'string' ? input.description : null,
+          lifespan,
+          permissions,
+        },
+        by(request),
+      );
       return reply.status(201).send({ data: { ...token, accessKey } });
     });
     admin.delete<{ Params: Params }>(`${prefix}/api-tokens/:ref`, async (request) => ({
-      data: await auth.tokens.revoke(request.params.ref),
+      data: await auth.tokens.revoke(request.params.ref, by(request)),
     }));
 
     admin.get(`${prefix}/roles`, async () => ({ data: await auth.roles.list() }));
@@ -82,34 +94,39 @@ export function registerAdminRoutes(app: FastifyInstance, auth: Auth, events?: A
       const role = await auth.roles.create(
         input.name,
         typeof input.description === 'string' ? input.description : null,
+        by(request),
       );
       return reply.status(201).send({ data: role });
     });
     admin.post<{ Params: Params }>(`${prefix}/roles/:ref/permissions`, async (request) => {
       const role = await auth.roles.get(request.params.ref);
-      await auth.roles.grant(role.documentId, auth.expand(stringList(body(request).actions, 'actions'), 'actions'));
+      const actions = auth.expand(stringList(body(request).actions, 'actions'), 'actions');
+      await auth.roles.grant(role.documentId, actions, undefined, by(request));
       return { data: await auth.roles.get(role.documentId) };
     });
     admin.delete<{ Params: Params }>(`${prefix}/roles/:ref/permissions/:action`, async (request) => {
       const role = await auth.roles.get(request.params.ref);
-      await auth.roles.revoke(role.documentId, auth.expand([request.params.action], 'action'));
+      await auth.roles.revoke(role.documentId, auth.expand([request.params.action], 'action'), by(request));
       return { data: await auth.roles.get(role.documentId) };
     });
 
     admin.post(`${prefix}/users`, async (request, reply) => {
       const input = body(request);
-      const user = await auth.users.create({
-        username: input.username as string,
-        email: input.email as string,
-        password: input.password as string,
-        role: typeof input.role === 'string' ? input.role : undefined,
-        blocked: input.blocked === true,
-        confirmed: typeof input.confirmed === 'boolean' ? input.confirmed : undefined,
-      });
+      const user = await auth.users.create(
+        {
+          username: input.username as string,
+          email: input.email as string,
+          password: input.password as string,
+          role: typeof input.role === 'string' ? input.role : undefined,
+          blocked: input.blocked === true,
+          confirmed: typeof input.confirmed === 'boolean' ? input.confirmed : undefined,
+        },
+        by(request),
+      );
       return reply.status(201).send({ data: user });
     });
     admin.put<{ Params: Params }>(`${prefix}/users/:ref`, async (request) => ({
-      data: await updateUser(auth, request.params.ref, body(request)),
+      data: await updateUser(auth, request.params.ref, body(request), by(request)),
     }));
     registerAdminAccessRoutes(admin, auth, prefix);
 
@@ -125,7 +142,7 @@ export function registerAdminRoutes(app: FastifyInstance, auth: Auth, events?: A
       })),
     }));
     admin.put(`${prefix}/users-permissions/advanced`, async (request) => {
-      await auth.advanced.update(nonEmpty(body(request)));
+      await auth.advanced.update(nonEmpty(body(request)), by(request));
       return { ok: true };
     });
     admin.get(`${prefix}/users-permissions/email-templates`, async () => auth.advanced.emailTemplates());
@@ -133,7 +150,7 @@ export function registerAdminRoutes(app: FastifyInstance, auth: Auth, events?: A
       const templates = nonEmpty(body(request))['email-templates'];
       if (!templates || typeof templates !== 'object' || Array.isArray(templates))
         throw new ValidationError('email-templates must be an object ({ reset_password, email_confirmation })');
-      await auth.advanced.updateEmailTemplates(templates as Body);
+      await auth.advanced.updateEmailTemplates(templates as Body, by(request));
       return { ok: true };
     });
 
@@ -154,7 +171,7 @@ export function registerAdminRoutes(app: FastifyInstance, auth: Auth, events?: A
         throw new ValidationError(
           'providers must be an object ({ github: { enabled, key, secret, callback, scope }, ... })',
         );
-      await auth.providers.update(providers as Body);
+      await auth.providers.update(providers as Body, by(request));
       return { ok: true };
     });
 
@@ -163,10 +180,10 @@ export function registerAdminRoutes(app: FastifyInstance, auth: Auth, events?: A
     admin.put(`${prefix}/settings`, async (request) => {
       const input = body(request);
       if (typeof input.allowRegister !== 'boolean') throw new ValidationError('allowRegister must be a boolean');
-      await auth.setRegistrationOpen(input.allowRegister);
+      await auth.setRegistrationOpen(input.allowRegister, by(request));
       return { data: { allowRegister: input.allowRegister } };
     });
 
-    if (events) registerAdminEventRoutes(admin, prefix, events);
+    if (events) registerAdminEventRoutes(admin, prefix, { ...events, audited: by });
   });
 }

@@ -8,6 +8,7 @@ import type { CompiledQuery, Selectable } from 'kysely';
 import type { Database } from '../../core/database/connection.js';
 import type { Dialect } from '../../core/database/dialect.js';
 import type { SystemDb } from '../../core/database/system-tables.js';
+import { recordAudit, type Audited } from '../../core/documents/service.js';
 import { NotFoundError, UnauthorizedError, ValidationError } from '../../core/errors.js';
 import { fullAccess, grantSet, readOnly, type Grants } from '../../api/access.js';
 import { TOKEN_PERMISSIONS_TABLE, TOKEN_TYPES, TOKENS_TABLE, type TokenRow, type TokenType } from './model.js';
@@ -93,7 +94,8 @@ export class ApiTokens {
     this.hashes.set(token, hash);
   }
 
-  async create(input: CreateTokenInput): Promise<{ token: TokenInfo; accessKey: string }> {
+  /** Creates a token; `audited`: recorded as `api-token.create` in its transaction (its name and type, never its key). */
+  async create(input: CreateTokenInput, audited?: Audited): Promise<{ token: TokenInfo; accessKey: string }> {
     const name = typeof input.name === 'string' ? input.name.trim() : '';
     if (!name)
       throw new ValidationError('A token needs a name', {
@@ -139,6 +141,11 @@ export class ApiTokens {
           .values(permissions.map((action) => ({ token_id: tokenId, action })))
           .execute();
       }
+      await recordAudit(trx, audited, {
+        action: 'api-token.create',
+        subject: String(tokenId),
+        details: { name, type: input.type, ...(permissions.length ? { permissions } : {}) },
+      });
       return tokenId;
     });
     return { token: await this.get(String(id)), accessKey };
@@ -178,11 +185,19 @@ export class ApiTokens {
     );
   }
 
-  async revoke(ref: string): Promise<TokenInfo> {
+  /** Deletes a token; `audited`: recorded as `api-token.revoke` in its transaction. */
+  async revoke(ref: string, audited?: Audited): Promise<TokenInfo> {
     const token = await this.get(ref);
     await this.database.write(async (trx: SystemDb) => {
       await trx.deleteFrom(TOKEN_PERMISSIONS_TABLE).where('token_id', '=', token.id).execute();
-      await trx.deleteFrom(TOKENS_TABLE).where('id', '=', token.id).execute();
+      const gone = await trx.deleteFrom(TOKENS_TABLE).where('id', '=', token.id).executeTakeFirst();
+      // Revoked meanwhile by another request: that one recorded it.
+      if (Number(gone.numDeletedRows) === 0) throw new NotFoundError(`No API token ${ref}`);
+      await recordAudit(trx, audited, {
+        action: 'api-token.revoke',
+        subject: String(token.id),
+        details: { name: token.name, type: token.type },
+      });
     });
     return token;
   }

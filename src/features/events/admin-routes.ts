@@ -3,7 +3,8 @@
  * `{ id, name, url, headers, events, isEnabled }`, the trigger's `{ statusCode, message? }`), their
  * delivery log, and scheduled actions. Registered inside the admin scope: an administrator only.
  */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Audited } from '../../core/documents/service.js';
 import type { WebhooksConfig } from '../../core/config/load.js';
 import { callWebhook, type Deliveries } from './delivery.js';
 import type { ScheduledActions } from './schedules.js';
@@ -15,6 +16,8 @@ export interface AdminEvents {
   deliveries: Deliveries;
   schedules: ScheduledActions;
   webhooksConfig: WebhooksConfig;
+  /** Who makes a request's change and where it is recorded (the admin scope's administrator); none: not recorded. */
+  audited?: (request: FastifyRequest) => Audited | undefined;
 }
 
 type IdParams = { id: string };
@@ -28,17 +31,18 @@ function numericId(id: string, what: string): number {
 
 export function registerAdminEventRoutes(admin: FastifyInstance, prefix: string, events: AdminEvents): void {
   const { webhooks, deliveries, schedules, webhooksConfig } = events;
+  const audited = (request: FastifyRequest) => events.audited?.(request);
 
   admin.get(`${prefix}/webhooks`, async () => ({ data: await webhooks.list() }));
   admin.post(`${prefix}/webhooks`, async (request, reply) =>
-    reply.status(201).send({ data: await webhooks.create(request.body) }),
+    reply.status(201).send({ data: await webhooks.create(request.body, audited(request)) }),
   );
   admin.post(`${prefix}/webhooks/batch-delete`, async (request) => {
     const ids = (request.body as { ids?: unknown } | null)?.ids;
     if (!Array.isArray(ids) || ids.length === 0) throw new ValidationError('ids must be an array of id');
     for (const id of ids)
       await webhooks
-        .delete(String(id))
+        .delete(String(id), audited(request))
         .catch((error: unknown) => (error instanceof NotFoundError ? undefined : Promise.reject(error)));
     return { data: ids };
   });
@@ -46,10 +50,10 @@ export function registerAdminEventRoutes(admin: FastifyInstance, prefix: string,
     data: await webhooks.get(request.params.id),
   }));
   admin.put<{ Params: IdParams }>(`${prefix}/webhooks/:id`, async (request) => ({
-    data: await webhooks.update(request.params.id, request.body),
+    data: await webhooks.update(request.params.id, request.body, audited(request)),
   }));
   admin.delete<{ Params: IdParams }>(`${prefix}/webhooks/:id`, async (request) => ({
-    data: await webhooks.delete(request.params.id),
+    data: await webhooks.delete(request.params.id, audited(request)),
   }));
   // As Strapi: one call now, `trigger-test` with no payload; its answer is the call's status.
   admin.post<{ Params: IdParams }>(`${prefix}/webhooks/:id/trigger`, async (request) => {
@@ -76,6 +80,6 @@ export function registerAdminEventRoutes(admin: FastifyInstance, prefix: string,
     data: await schedules.get(numericId(request.params.id, 'scheduled action')),
   }));
   admin.delete<{ Params: IdParams }>(`${prefix}/scheduled-actions/:id`, async (request) => ({
-    data: await schedules.cancel(numericId(request.params.id, 'scheduled action')),
+    data: await schedules.cancel(numericId(request.params.id, 'scheduled action'), audited(request)),
   }));
 }

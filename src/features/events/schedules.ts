@@ -9,7 +9,7 @@
 import type { Selectable } from 'kysely';
 import type { Database } from '../../core/database/connection.js';
 import { BACKGROUND, shaped } from '../../core/database/system-tables.js';
-import type { DocumentService } from '../../core/documents/service.js';
+import { recordAudit, type Audited, type DocumentService } from '../../core/documents/service.js';
 import { NotFoundError, QueryValidationError, ValidationError } from '../../core/errors.js';
 import type { ContentType } from '../../core/schema/model.js';
 import { SCHEDULES_TABLE, isoTime, type ScheduleRow, type ScheduleState } from './tables.js';
@@ -154,16 +154,27 @@ export class ScheduledActions {
   }
 
   /** Cancels a pending action; one already carried out (or cancelled) is a 400. */
-  async cancel(id: number): Promise<ScheduledAction> {
+  /** Cancels a pending action; `audited`: recorded as `scheduled-action.cancel` in its transaction. */
+  async cancel(id: number, audited?: Audited): Promise<ScheduledAction> {
     const current = await this.get(id);
-    const result = await this.database.write((trx) =>
-      shaped<ScheduleRow>(trx)
+    const result = await this.database.write(async (trx) => {
+      const result = await shaped<ScheduleRow>(trx)
         .updateTable(SCHEDULES_TABLE)
         .set({ state: 'cancelled', done_at: Date.now() })
         .where('id', '=', id)
         .where('state', '=', 'pending')
-        .executeTakeFirst(),
-    );
+        .executeTakeFirst();
+      if (Number(result.numUpdatedRows) === 1)
+        await recordAudit(trx, audited, {
+          action: 'scheduled-action.cancel',
+          subject: String(id),
+          contentType: current.uid,
+          documentId: current.documentId,
+          locale: current.locale,
+          details: { action: current.action, scheduledAt: current.scheduledAt },
+        });
+      return result;
+    });
     if (Number(result.numUpdatedRows) !== 1)
       throw new ValidationError(
         `Scheduled action ${id} is ${current.state === 'pending' ? 'running' : current.state}: only a pending one can be cancelled`,

@@ -9,7 +9,9 @@ import type { Database } from '../../core/database/connection.js';
 import type { Db } from '../../core/database/dialect.js';
 import { shaped } from '../../core/database/system-tables.js';
 import {
+  recordAudit,
   WEBHOOK_EVENTS,
+  type Audited,
   type Outbox,
   type RecordedEvent,
   type Subscribers,
@@ -235,33 +237,65 @@ export class WebhookStore implements Outbox {
     return values;
   }
 
-  /** Creates a webhook (enabled unless `isEnabled: false`); a bad body is a 400 listing each problem. */
-  async create(body: unknown): Promise<Webhook> {
+  /**
+   * Creates a webhook (enabled unless `isEnabled: false`); a bad body is a 400 listing each problem.
+   * `audited`: recorded as `webhook.create` in its transaction (its name and events; never its headers' values nor its secret).
+   */
+  async create(body: unknown, audited?: Audited): Promise<Webhook> {
     const checked = await this.checked(body);
     const { dialect } = this.database;
-    const id = await this.database.write((trx) => dialect.insertReturningId(trx, WEBHOOKS_TABLE, this.values(checked)));
+    const id = await this.database.write(async (trx) => {
+      const id = await dialect.insertReturningId(trx, WEBHOOKS_TABLE, this.values(checked));
+      await recordAudit(trx, audited, {
+        action: 'webhook.create',
+        subject: String(id),
+        details: { name: checked.name, events: checked.events, isEnabled: checked.isEnabled },
+      });
+      return id;
+    });
     return this.get(String(id));
   }
 
-  /** Changes a webhook: the body's keys over the stored ones (a `secret` left out is kept; null removes it). */
-  async update(id: string, body: unknown): Promise<Webhook> {
+  /**
+   * Changes a webhook: the body's keys over the stored ones (a `secret` left out is kept; null removes it).
+   * `audited`: the fields changed are recorded as `webhook.update` (names only).
+   */
+  async update(id: string, body: unknown, audited?: Audited): Promise<Webhook> {
     const current = await this.get(id);
     const checked = await this.checked(body, current);
     const values: Partial<Omit<WebhookRow, 'id'>> = this.values(checked);
     if (checked.secret === undefined) delete values.secret;
-    await this.database.write((trx) =>
-      shaped<WebhookRow>(trx).updateTable(WEBHOOKS_TABLE).set(values).where('id', '=', rowId(id)).execute(),
-    );
+    await this.database.write(async (trx) => {
+      await shaped<WebhookRow>(trx).updateTable(WEBHOOKS_TABLE).set(values).where('id', '=', rowId(id)).execute();
+      const after: Record<string, unknown> = { ...checked };
+      const changed: string[] = (['name', 'url', 'headers', 'events', 'isEnabled'] as const).filter(
+        (key) => JSON.stringify(current[key]) !== JSON.stringify(after[key]),
+      );
+      // The secret is not read back: given is changed.
+      if (checked.secret !== undefined) changed.push('secret');
+      await recordAudit(trx, audited, {
+        action: 'webhook.update',
+        subject: String(current.id),
+        changed,
+        details: { name: checked.name },
+      });
+    });
     return this.get(id);
   }
 
-  /** Deletes a webhook and its deliveries (pending ones are not sent); answers what it was. */
-  async delete(id: string): Promise<Webhook> {
+  /** Deletes a webhook and its deliveries (pending ones are not sent); answers what it was. `audited`: recorded as `webhook.delete`. */
+  async delete(id: string, audited?: Audited): Promise<Webhook> {
     const webhook = await this.get(id);
     const number = rowId(id);
     await this.database.write(async (trx) => {
       await shaped<DeliveryRow>(trx).deleteFrom(DELIVERIES_TABLE).where('webhook_id', '=', number).execute();
-      await shaped<WebhookRow>(trx).deleteFrom(WEBHOOKS_TABLE).where('id', '=', number).execute();
+      const gone = await shaped<WebhookRow>(trx).deleteFrom(WEBHOOKS_TABLE).where('id', '=', number).executeTakeFirst();
+      if (Number(gone.numDeletedRows) === 0) throw new NotFoundError('webhook.notFound', { id });
+      await recordAudit(trx, audited, {
+        action: 'webhook.delete',
+        subject: String(number),
+        details: { name: webhook.name },
+      });
     });
     return webhook;
   }

@@ -5,7 +5,7 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Auth } from '../users-permissions/index.js';
-import type { Locales } from '../../core/documents/service.js';
+import type { Audited, Locales } from '../../core/documents/service.js';
 import { ValidationError } from '../../core/errors.js';
 
 export interface I18nRoutesOptions {
@@ -34,26 +34,42 @@ export function registerI18nRoutes(app: FastifyInstance, options: I18nRoutesOpti
   app.get(`${options.prefix}/i18n/locales`, async () => locales.list());
 
   void app.register(async (admin) => {
+    const actors = new WeakMap<FastifyRequest, number>();
     admin.addHook('onRequest', async (request) => {
-      await auth.admins.authenticate(request.headers.authorization);
+      actors.set(request, await auth.admins.authenticate(request.headers.authorization));
     });
+    /** The request's administrator as the change's author, when changes are recorded. */
+    const by = (request: FastifyRequest): Audited | undefined => {
+      const actor = actors.get(request);
+      return auth.audit && actor !== undefined ? { trail: auth.audit, actor } : undefined;
+    };
     admin.get('/admin/locales', async () => ({ data: await locales.list() }));
     admin.post('/admin/locales', async (request, reply) => {
       const input = body(request);
       if (typeof input.code !== 'string') throw new ValidationError('code is required', { key: 'code' });
       const existed = (await locales.list()).some((l) => l.code === input.code);
-      const locale = await locales.add(input.code, optionalName(input.name), { isDefault: input.isDefault === true });
+      const locale = await locales.add(
+        input.code,
+        optionalName(input.name),
+        { isDefault: input.isDefault === true },
+        by(request),
+      );
       return reply.status(existed ? 200 : 201).send({ data: locale });
     });
     admin.put<{ Params: { code: string } }>('/admin/locales/:code', async (request) => {
       const input = body(request);
       await locales.get(request.params.code);
       return {
-        data: await locales.add(request.params.code, optionalName(input.name), { isDefault: input.isDefault === true }),
+        data: await locales.add(
+          request.params.code,
+          optionalName(input.name),
+          { isDefault: input.isDefault === true },
+          by(request),
+        ),
       };
     });
     admin.delete<{ Params: { code: string } }>('/admin/locales/:code', async (request) => ({
-      data: await locales.remove(request.params.code, configured),
+      data: await locales.remove(request.params.code, configured, by(request)),
     }));
   });
 }

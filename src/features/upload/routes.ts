@@ -11,7 +11,7 @@ import multipart from '@fastify/multipart';
 import fastifyStatic from '@fastify/static';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { DocumentService } from '../../core/documents/service.js';
+import type { CallerOptions, DocumentService } from '../../core/documents/service.js';
 import { ValidationError } from '../../core/errors.js';
 import type { AccessControl } from '../../api/access.js';
 import type { VellumConfig } from '../../core/config/load.js';
@@ -31,7 +31,7 @@ export interface UploadRoutesOptions {
    * The admin panel's media library: the same routes under `/admin/upload`, for whoever this lets
    * through (an administrator: it throws UnauthorizedError otherwise). Absent: none.
    */
-  admin?: (headers: IncomingHttpHeaders) => Promise<unknown>;
+  admin?: (headers: IncomingHttpHeaders) => Promise<number>;
 }
 
 /**
@@ -112,6 +112,13 @@ export async function registerUploadRoutes(app: FastifyInstance, options: Upload
     });
   }
 
+  // The administrator of each admin request: their writes are theirs (creator fields, audit log).
+  const actors = new WeakMap<FastifyRequest, number>();
+  const callerOf = (request: FastifyRequest): CallerOptions | undefined => {
+    const actor = actors.get(request);
+    return actor === undefined ? undefined : { actor };
+  };
+
   await app.register(async (scope) => {
     await scope.register(multipart, {
       throwFileSizeLimit: true,
@@ -136,13 +143,13 @@ export async function registerUploadRoutes(app: FastifyInstance, options: Upload
           const infos = fileInfos(form.fields.get('fileInfo') ?? []);
           if (id !== undefined) {
             if (form.files.length > 1) throw new ValidationError('Only one file can replace a file');
-            answer = await library.update(fileId(String(id)), infos[0] ?? {}, form.files[0]);
+            answer = await library.update(fileId(String(id)), infos[0] ?? {}, form.files[0], callerOf(request));
           } else {
             if (form.files.length === 0) throw new ValidationError('Files are empty');
             if (infos.length > form.files.length) throw new ValidationError('More fileInfo entries than files');
             // Linking into a document is editing it: `update` on its content-type.
             const mayLink = async (type: ContentType) => void (await allow(request, 'update', type.uid));
-            answer = await library.upload(form.files, infos, linkRequest(form), mayLink);
+            answer = await library.upload(form.files, infos, linkRequest(form), mayLink, callerOf(request));
           }
         } finally {
           await rm(dir, { recursive: true, force: true });
@@ -168,7 +175,7 @@ export async function registerUploadRoutes(app: FastifyInstance, options: Upload
 
       scope.delete<{ Params: { id: string } }>(`${base}/upload/files/:id`, async (request) => {
         await allow(request, 'destroy');
-        return withUrlSigned(await library.delete(fileId(request.params.id)));
+        return withUrlSigned(await library.delete(fileId(request.params.id), callerOf(request)));
       });
     };
     routes(
@@ -176,7 +183,7 @@ export async function registerUploadRoutes(app: FastifyInstance, options: Upload
       async (request, action, uid = UID) => void (await access.authorize(request.headers, { uid, action })),
     );
     const admin = options.admin;
-    if (admin) routes('/admin', async (request) => void (await admin(request.headers)), true);
+    if (admin) routes('/admin', async (request) => void actors.set(request, await admin(request.headers)), true);
   });
   return library;
 }

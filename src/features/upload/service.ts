@@ -5,6 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import type {
+  CallerOptions,
   Document,
   DocumentService,
   FindManyResult,
@@ -80,6 +81,7 @@ export class MediaLibrary {
     infos: FileInfo[],
     link?: LinkRequest,
     mayLink: LinkPermission = async () => undefined,
+    caller?: CallerOptions,
   ): Promise<Document[]> {
     const rows = this.documents.files;
     const target = link ? await rows.linkTarget(link, mayLink) : undefined;
@@ -101,7 +103,7 @@ export class MediaLibrary {
             focalPoint: info.focalPoint ?? null,
             ...stored.columns,
           };
-          created.push(await this.files.create({ data }));
+          created.push(await this.files.create({ data }, caller));
         } catch (error) {
           await this.removeObjects(stored.objects);
           throw error;
@@ -115,14 +117,14 @@ export class MediaLibrary {
     } catch (error) {
       // All or nothing: files stored before the failure are removed again.
       for (const file of created)
-        await this.delete(file.id as number).catch((e: unknown) => this.log(e, 'upload rollback failed'));
+        await this.delete(file.id as number, caller).catch((e: unknown) => this.log(e, 'upload rollback failed'));
       throw error;
     }
     return created;
   }
 
   /** `POST /upload?id=`: new info, and with a file the stored bytes replaced (new hash and url). */
-  async update(id: number, info: FileInfo, file?: ReceivedFile): Promise<Document> {
+  async update(id: number, info: FileInfo, file?: ReceivedFile, caller?: CallerOptions): Promise<Document> {
     const row = await this.row(id);
     const data: Record<string, unknown> = {};
     if (info.name !== undefined) data.name = sanitizeName(info.name);
@@ -141,7 +143,7 @@ export class MediaLibrary {
     }
     let document: Document;
     try {
-      document = await this.files.update({ documentId: row.documentId, data });
+      document = await this.files.update({ documentId: row.documentId, data }, caller);
     } catch (error) {
       if (replaced) await this.removeObjects(replaced.objects);
       throw error;
@@ -166,11 +168,14 @@ export class MediaLibrary {
     return document;
   }
 
-  /** Deletes the row and every link to it, then the stored original and formats; answers the file. */
-  async delete(id: number): Promise<Document> {
+  /**
+   * Deletes the row and every link to it, then the stored original and formats; answers the file.
+   * `caller` names the administrator (media.delete in the audit log) when there is one.
+   */
+  async delete(id: number, caller?: CallerOptions): Promise<Document> {
     const row = await this.row(id);
     const document = await this.findOne(id);
-    await this.documents.files.delete(id);
+    await this.documents.files.delete(id, caller);
     await this.removeObjects(objectsOf(row));
     return document;
   }

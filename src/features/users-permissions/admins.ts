@@ -14,6 +14,7 @@ import {
 import type { AuthConfig } from './config.js';
 import { bearerToken, type JwtSigner } from './jwt.js';
 import type { TableModel } from '../../core/documents/engine/table.js';
+import { recordAudit, type Audited, type AuditTrail } from '../../core/documents/service.js';
 import type { Db } from '../../core/database/dialect.js';
 import { createDocumentId } from '../../core/documents/document-id.js';
 import { createHash, randomBytes } from 'node:crypto';
@@ -130,6 +131,7 @@ export class Admins {
     email: string,
     password: string,
     profile: AdminProfile = {},
+    trail?: AuditTrail,
   ): Promise<{ id: number; token: string }> {
     const hash = await hashPassword(password);
     const { dialect } = this.database;
@@ -141,12 +143,14 @@ export class Admins {
         throw new ApplicationError('You cannot register a new super admin');
       const id = await dialect.insertReturningId(db, ADMINS_TABLE, this.newRow(email, hash, profile));
       await this.roles.makeSuperAdmin(db, id);
+      // The first administrator made themselves.
+      await trail?.record(db, { action: 'user.create', actor: id, subject: String(id), details: { email } });
       return id;
     });
     return { id, token: await this.jwt.sign(id) };
   }
 
-  async create(emailInput: unknown, password: unknown): Promise<{ id: number; email: string }> {
+  async create(emailInput: unknown, password: unknown, audited?: Audited): Promise<{ id: number; email: string }> {
     const email = normalizeEmail(typeof emailInput === 'string' ? emailInput : '');
     const errors: FieldError[] = [];
     if (!EMAIL.test(email)) errors.push(fieldError('email', 'A valid email is required'));
@@ -163,6 +167,7 @@ export class Admins {
       const id = await dialect.insertReturningId(trx, ADMINS_TABLE, this.newRow(email, hash, {}));
       // `vellum admin create` makes a Super Admin, as Strapi's `admin:create-user`.
       await this.roles.makeSuperAdmin(trx as unknown as Db, id);
+      await recordAudit(trx, audited, { action: 'user.create', subject: String(id), details: { email } });
       return id;
     });
     return { id, email };
@@ -283,7 +288,7 @@ export class Admins {
     lastname?: string | null;
     roles: number[];
     preferedLanguage?: string | null;
-  }): Promise<{ admin: AdminInfo; registrationToken: string }> {
+  }, audited?: Audited): Promise<{ admin: AdminInfo; registrationToken: string }> {
     const { dialect } = this.database;
     const registrationToken = randomBytes(20).toString('hex');
     const id = await this.database.write(async (trx: SystemDb) => {
@@ -304,6 +309,11 @@ export class Admins {
         updated_at: now,
       });
       await this.roles.setUserRoles(trx as unknown as Db, id, input.roles);
+      await recordAudit(trx, audited, {
+        action: 'user.create',
+        subject: String(id),
+        details: { email: input.email, roles: input.roles },
+      });
       return id;
     });
     return { admin: await this.get(id), registrationToken };
@@ -322,7 +332,12 @@ export class Admins {
   }
 
   /** An invited administrator registers (`POST /admin/register`): their password, names; active from then. */
-  async register(code: string, password: string, profile: AdminProfile): Promise<{ id: number; token: string }> {
+  async register(
+    code: string,
+    password: string,
+    profile: AdminProfile,
+    trail?: AuditTrail,
+  ): Promise<{ id: number; token: string }> {
     const { dialect } = this.database;
     const hash = await hashPassword(password);
     const id = await this.database.write(async (trx: SystemDb) => {
@@ -344,6 +359,9 @@ export class Admins {
         })
         .where('id', '=', row.id)
         .execute();
+      // The invited administrator completes their own account.
+      const changed = ['password', ...(['firstname', 'lastname'] as const).filter((key) => profile[key] !== undefined)];
+      await trail?.record(trx, { action: 'user.update', actor: row.id, subject: String(row.id), changed });
       return row.id;
     });
     return { id, token: await this.jwt.sign(id) };
@@ -358,12 +376,15 @@ export class Admins {
   async update(
     id: number,
     input: AdminProfile & { email?: string; password?: string; isActive?: boolean; roles?: number[] },
+    audited?: Audited,
   ): Promise<AdminInfo> {
     const { dialect } = this.database;
     const hash = input.password === undefined ? undefined : await hashPassword(input.password);
     await this.database.write(async (trx: SystemDb) => {
       const db = trx as unknown as Db;
-      const row = await trx.selectFrom(ADMINS_TABLE).select('id').where('id', '=', id).executeTakeFirst();
+      const row = (await trx.selectFrom(ADMINS_TABLE).selectAll().where('id', '=', id).executeTakeFirst()) as
+        | Record<string, unknown>
+        | undefined;
       if (!row) throw new NotFoundError('User does not exist');
       if (input.roles !== undefined || input.isActive === false) {
         const superAdmins = await this.lockedSuperAdmins(db);
@@ -394,6 +415,23 @@ export class Admins {
       }
       await trx.updateTable(ADMINS_TABLE).set(changes).where('id', '=', id).execute();
       if (input.roles !== undefined) await this.roles.setUserRoles(db, id, input.roles);
+      if (audited) {
+        // The fields whose values changed (the password and the roles whenever given), never their values.
+        const before: Record<string, unknown> = {
+          email: row.email,
+          firstname: row.firstname,
+          lastname: row.lastname,
+          username: row.username,
+          preferedLanguage: row.prefered_language,
+          isActive: dialect.decode('boolean', row.is_active),
+        };
+        const changed = Object.keys(before).filter(
+          (key) => input[key as keyof typeof input] !== undefined && input[key as keyof typeof input] !== before[key],
+        );
+        if (hash !== undefined) changed.push('password');
+        if (input.roles !== undefined) changed.push('roles');
+        await recordAudit(trx, audited, { action: 'user.update', subject: String(id), changed });
+      }
     });
     return this.get(id);
   }
@@ -410,7 +448,7 @@ export class Admins {
    * (Strapi's rules and words). The Super Admins are locked and counted again after, so two
    * removals at once leave one. Answers the removed.
    */
-  async removeMany(ids: number[], self: number): Promise<AdminInfo[]> {
+  async removeMany(ids: number[], self: number, audited?: Audited): Promise<AdminInfo[]> {
     if (ids.includes(self)) throw new ApplicationError('You cannot delete your own user');
     const found = (await Promise.all(ids.map((id) => this.find(id)))).filter((a): a is AdminInfo => a !== undefined);
     await this.database.write(async (trx: SystemDb) => {
@@ -421,16 +459,23 @@ export class Admins {
         throw new ValidationError('You must have at least one user with super admin role.');
       for (const id of ids) {
         await this.roles.forgetUser(db, id);
-        await trx.deleteFrom(ADMINS_TABLE).where('id', '=', id).execute();
+        const gone = await trx.deleteFrom(ADMINS_TABLE).where('id', '=', id).executeTakeFirst();
+        const email = found.find((admin) => admin.id === id)?.email;
+        if (Number(gone.numDeletedRows) > 0)
+          await recordAudit(trx, audited, {
+            action: 'user.delete',
+            subject: String(id),
+            ...(email ? { details: { email } } : {}),
+          });
       }
     });
     return found;
   }
 
   /** Removes one administrator (Vellum's `/admin/administrators/:id`): as removeMany, a 404 when unknown. */
-  async remove(id: number, self: number): Promise<AdminInfo> {
+  async remove(id: number, self: number, audited?: Audited): Promise<AdminInfo> {
     if (id === self) throw new ApplicationError('You cannot delete your own administrator account');
-    const [removed] = await this.removeMany([id], self);
+    const [removed] = await this.removeMany([id], self, audited);
     if (!removed) throw new NotFoundError('No such administrator');
     return removed;
   }
@@ -440,7 +485,7 @@ export class Admins {
    * issued until now are refused from then on (another browser, a token that leaked); the answer
    * is a new token for the session that asked.
    */
-  async changePassword(id: number, current: unknown, next: unknown): Promise<string> {
+  async changePassword(id: number, current: unknown, next: unknown, audited?: Audited): Promise<string> {
     const errors: FieldError[] = [];
     if (typeof current !== 'string' || current === '')
       errors.push(fieldError('currentPassword', 'The current password is required'));
@@ -457,13 +502,15 @@ export class Admins {
       throw ValidationError.fromFieldErrors([fieldError('currentPassword', 'The current password is not correct')]);
     const hash = await hashPassword(next as string);
     const now = Math.floor(Date.now() / 1000);
-    await this.database.write((trx: SystemDb) =>
-      trx.updateTable(ADMINS_TABLE).set({ password: hash, revoked_through: now }).where('id', '=', id).execute(),
-    );
+    await this.database.write(async (trx: SystemDb) => {
+      await trx.updateTable(ADMINS_TABLE).set({ password: hash, revoked_through: now }).where('id', '=', id).execute();
+      await recordAudit(trx, audited, { action: 'user.update', subject: String(id), changed: ['password'] });
+    });
     return this.jwt.sign(id);
   }
 
-  async login(emailInput: unknown, password: unknown, clientIp: string): Promise<string> {
+  /** Signs an administrator in; with a trail, records `admin.auth.success` (in a transaction of its own) before answering the token. */
+  async login(emailInput: unknown, password: unknown, clientIp: string, trail?: AuditTrail): Promise<string> {
     if (typeof emailInput !== 'string' || typeof password !== 'string')
       throw new ValidationError('email and password are required');
     const email = normalizeEmail(emailInput);
@@ -477,7 +524,13 @@ export class Admins {
     const ok = await verifyPassword(password, row?.password);
     if (!row || !ok) throw new ValidationError('Invalid email or password');
     await this.throttle.reset(attempt);
+    if (trail) await this.database.write((trx) => trail.record(trx, { action: 'admin.auth.success', actor: row.id }));
     return this.jwt.sign(row.id);
+  }
+
+  /** An administrator logs out (`POST /admin/logout`): with a trail, recorded as `admin.logout` (the panel forgets its token). */
+  async logout(id: number, trail?: AuditTrail): Promise<void> {
+    if (trail) await this.database.write((trx) => trail.record(trx, { action: 'admin.logout', actor: id }));
   }
 
   /** The administrator behind an admin JWT; 401 otherwise (content API tokens included). */

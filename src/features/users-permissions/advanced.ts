@@ -9,6 +9,8 @@
  * the first start: change it with `vellum settings set` or the admin API).
  */
 import type { CoreStore } from '../../core/database/store.js';
+import { recordAudit, type Audited } from '../../core/documents/service.js';
+import { changedKeys } from './changed-keys.js';
 import { META_TABLE } from '../../core/database/tables.js';
 import type { SystemDb } from '../../core/database/system-tables.js';
 import { ProjectError, ValidationError } from '../../core/errors.js';
@@ -219,10 +221,17 @@ export class AdvancedSettings {
     return advancedOf(await this.store.get({ ...STORE, key: 'advanced' }));
   }
 
-  /** Changes some keys; answers the whole new value. */
-  async update(changes: Record<string, unknown>): Promise<AdvancedSettingsValue> {
-    const next = await mergeAdvanced(await this.get(), changes, this.roleExists);
-    await this.store.set({ ...STORE, key: 'advanced', value: next });
+  /** Changes some keys; answers the whole new value. `audited`: the keys changed are recorded as `settings.update`. */
+  async update(changes: Record<string, unknown>, audited?: Audited): Promise<AdvancedSettingsValue> {
+    const current = await this.get();
+    const next = await mergeAdvanced(current, changes, this.roleExists);
+    await this.store.set({ ...STORE, key: 'advanced', value: next }, (trx) =>
+      recordAudit(trx, audited, {
+        action: 'settings.update',
+        subject: 'users-permissions.advanced',
+        changed: changedKeys(current, next),
+      }),
+    );
     return next;
   }
 
@@ -230,9 +239,17 @@ export class AdvancedSettings {
     return templatesOf(await this.store.get({ ...STORE, key: 'email' }));
   }
 
-  async updateEmailTemplates(changes: Record<string, unknown>): Promise<EmailTemplates> {
-    const next = mergeTemplates(await this.emailTemplates(), changes);
-    await this.store.set({ ...STORE, key: 'email', value: next });
+  /** `audited`: the templates changed are recorded as `settings.update`. */
+  async updateEmailTemplates(changes: Record<string, unknown>, audited?: Audited): Promise<EmailTemplates> {
+    const current = await this.emailTemplates();
+    const next = mergeTemplates(current, changes);
+    await this.store.set({ ...STORE, key: 'email', value: next }, (trx) =>
+      recordAudit(trx, audited, {
+        action: 'settings.update',
+        subject: 'users-permissions.email-templates',
+        changed: changedKeys(current, next),
+      }),
+    );
     return next;
   }
 

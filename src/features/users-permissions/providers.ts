@@ -7,6 +7,8 @@
  * `config/plugins` `users-permissions.config.providers`, else Strapi's defaults.
  */
 import type { CoreStore } from '../../core/database/store.js';
+import { recordAudit, type Audited } from '../../core/documents/service.js';
+import { changedKeys } from './changed-keys.js';
 import { ProjectError, ValidationError } from '../../core/errors.js';
 import { isPlainObject } from '../../core/objects.js';
 
@@ -378,9 +380,17 @@ export class ProviderSettings {
     return Object.hasOwn(defaultProviders(), name) ? (await this.get())[name] : undefined;
   }
 
-  async update(changes: Record<string, unknown>): Promise<ProvidersValue> {
-    const next = mergeProviders(await this.get(), changes);
-    await this.store.set({ ...STORE, value: next });
+  /** `audited`: the providers' keys changed (`github.secret`: names only) are recorded as `settings.update`. */
+  async update(changes: Record<string, unknown>, audited?: Audited): Promise<ProvidersValue> {
+    const current = await this.get();
+    const next = mergeProviders(current, changes);
+    await this.store.set({ ...STORE, value: next }, (trx) =>
+      recordAudit(trx, audited, {
+        action: 'settings.update',
+        subject: 'users-permissions.providers',
+        changed: changedKeys(current, next, 2),
+      }),
+    );
     return next;
   }
 

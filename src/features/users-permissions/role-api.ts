@@ -12,7 +12,7 @@
  */
 import type { Database } from '../../core/database/connection.js';
 import { shaped, table, type LinkRow } from '../../core/database/system-tables.js';
-import type { Document, TypeDocuments } from '../../core/documents/service.js';
+import { auditCaller, type Audited, type Document, type TypeDocuments } from '../../core/documents/service.js';
 import { ApplicationError, NotFoundError, ValidationError } from '../../core/errors.js';
 import { isPlainObject } from '../../core/objects.js';
 import type { ContentType, RelationAttribute } from '../../core/schema/model.js';
@@ -128,7 +128,7 @@ export class RoleApi {
   }
 
   /** `POST /roles`: a role with `name`, `description`, `type` (default: the name in snake case) and `permissions`. */
-  async create(input: unknown): Promise<{ ok: true }> {
+  async create(input: unknown, audited?: Audited): Promise<{ ok: true }> {
     const body = this.body(input);
     const actions = enabledActions(body.permissions, this.known);
     const name = body.name;
@@ -139,33 +139,35 @@ export class RoleApi {
     const type = typeof body.type === 'string' && body.type !== '' ? body.type : snakeCase(name);
     const description = typeof body.description === 'string' ? body.description : null;
     if (await this.typeTaken(type)) throw new ApplicationError(`A role with type "${type}" already exists`);
-    const created = await this.deps.roleDocuments.create({ data: { name, description, type } });
+    const caller = auditCaller(audited);
+    const created = await this.deps.roleDocuments.create({ data: { name, description, type } }, caller);
     try {
-      if (actions.length) await this.deps.roles.grant(String(created.documentId), actions);
+      if (actions.length) await this.deps.roles.grant(String(created.documentId), actions, undefined, audited);
     } catch (error) {
       // The grants are one transaction; the role document is written by the document service in
       // its own: a role whose grants failed is removed again rather than left half made.
-      await this.deps.roleDocuments.delete({ documentId: String(created.documentId) });
+      await this.deps.roleDocuments.delete({ documentId: String(created.documentId) }, caller);
       throw error;
     }
     return { ok: true };
   }
 
   /** `PUT /roles/:role`: name and description; with `permissions`, the grants become exactly the enabled actions. */
-  async update(ref: string, input: unknown): Promise<{ ok: true }> {
+  async update(ref: string, input: unknown, audited?: Audited): Promise<{ ok: true }> {
     const body = this.body(input);
     const info = await this.role(ref);
     const actions = body.permissions === undefined ? undefined : enabledActions(body.permissions, this.known);
     const data: Body = {};
     if (body.name !== undefined) data.name = body.name;
     if (body.description !== undefined) data.description = body.description;
-    if (Object.keys(data).length) await this.deps.roleDocuments.update({ documentId: info.documentId, data });
-    if (actions) await this.deps.roles.replace(info.documentId, actions);
+    if (Object.keys(data).length)
+      await this.deps.roleDocuments.update({ documentId: info.documentId, data }, auditCaller(audited));
+    if (actions) await this.deps.roles.replace(info.documentId, actions, audited);
     return { ok: true };
   }
 
   /** `DELETE /roles/:role`: Public cannot be deleted; the role's users move to Public, its grants go. */
-  async delete(ref: string): Promise<{ ok: true }> {
+  async delete(ref: string, audited?: Audited): Promise<{ ok: true }> {
     const info = await this.role(ref);
     if (info.type === 'public') throw new ApplicationError('Cannot delete public role');
     const publicRole = await this.deps.roles.get('public');
@@ -176,10 +178,14 @@ export class RoleApi {
       .select('u.document_id')
       .where('l.target_document_id', '=', info.documentId)
       .execute();
+    const caller = auditCaller(audited);
     for (const user of users)
-      await this.deps.userDocuments.update({ documentId: user.document_id, data: { role: publicRole.documentId } });
-    await this.deps.roles.revoke(info.documentId, info.permissions);
-    await this.deps.roleDocuments.delete({ documentId: info.documentId });
+      await this.deps.userDocuments.update(
+        { documentId: user.document_id, data: { role: publicRole.documentId } },
+        caller,
+      );
+    await this.deps.roles.revoke(info.documentId, info.permissions, audited);
+    await this.deps.roleDocuments.delete({ documentId: info.documentId }, caller);
     return { ok: true };
   }
 

@@ -8,7 +8,13 @@ import type { Selectable } from 'kysely';
 import type { Db } from '../../core/database/dialect.js';
 import { shaped, type SystemDb } from '../../core/database/system-tables.js';
 import { UNIQUE_MESSAGE } from '../../core/database/write.js';
-import type { DocumentService, TypeDocuments } from '../../core/documents/service.js';
+import {
+  auditCaller,
+  recordAudit,
+  type Audited,
+  type DocumentService,
+  type TypeDocuments,
+} from '../../core/documents/service.js';
 
 /** Runs a write transaction through the database's write hook (Database.write). */
 export type WriteRunner = <T>(fn: (trx: Db) => Promise<T>) => Promise<T>;
@@ -73,7 +79,7 @@ export class Roles {
     return created.documentId as string;
   }
 
-  async create(name: string, description: string | null = null): Promise<RoleInfo> {
+  async create(name: string, description: string | null = null, audited?: Audited): Promise<RoleInfo> {
     const type = slug(name);
     if (name.trim().length < 3 || !type) throw new ValidationError('A role name needs at least 3 characters', { name });
     const taken = () => new ValidationError(`A role "${type}" already exists`, { name });
@@ -86,7 +92,7 @@ export class Roles {
     )
       throw taken();
     try {
-      await this.roles.create({ data: { name: name.trim(), description, type } });
+      await this.roles.create({ data: { name: name.trim(), description, type } }, auditCaller(audited));
     } catch (error) {
       // A concurrent create of the same role won: answered as the check above answers.
       if (isTypeTaken(error)) throw taken();
@@ -147,8 +153,11 @@ export class Roles {
     return async () => new Set((await this.db.executeQuery(compiled)).rows.map((row) => row.action));
   }
 
-  /** Adds grants; actions already granted are left as they are. `db`: a transaction of the caller's. */
-  async grant(roleDocumentId: string, actions: string[], db?: SystemDb): Promise<void> {
+  /**
+   * Adds grants; actions already granted are left as they are. `db`: a transaction of the caller's.
+   * `audited`: the actions added are recorded as `permission.create`.
+   */
+  async grant(roleDocumentId: string, actions: string[], db?: SystemDb, audited?: Audited): Promise<void> {
     const add = async (trx: SystemDb) => {
       const have = await this.actionsOf(roleDocumentId, trx);
       const missing = actions.filter((action) => !have.has(action));
@@ -157,6 +166,7 @@ export class Roles {
         .insertInto(PERMISSIONS_TABLE)
         .values(missing.map((action) => ({ role_document_id: roleDocumentId, action })))
         .execute();
+      await this.recordPermissions(trx, audited, 'permission.create', roleDocumentId, { actions: missing });
     };
     // A concurrent grant of the same action makes the unique index refuse this one; run again, it
     // finds the action granted.
@@ -187,8 +197,11 @@ export class Roles {
     return fresh;
   }
 
-  /** The role's grants become exactly `actions`, in one write transaction (a reader sees the old set or the new one). */
-  async replace(roleDocumentId: string, actions: string[]): Promise<void> {
+  /**
+   * The role's grants become exactly `actions`, in one write transaction (a reader sees the old set
+   * or the new one). `audited`: a change is recorded as `permission.update` (the actions added and removed).
+   */
+  async replace(roleDocumentId: string, actions: string[], audited?: Audited): Promise<void> {
     const wanted = [...new Set(actions)];
     await this.write(async (trx: SystemDb) => {
       const have = await this.actionsOf(roleDocumentId, trx);
@@ -205,16 +218,38 @@ export class Roles {
           .insertInto(PERMISSIONS_TABLE)
           .values(missing.map((action) => ({ role_document_id: roleDocumentId, action })))
           .execute();
+      if (missing.length || gone.length)
+        await this.recordPermissions(trx, audited, 'permission.update', roleDocumentId, {
+          added: missing.sort(),
+          removed: gone.sort(),
+        });
     });
   }
 
-  async revoke(roleDocumentId: string, actions: string[]): Promise<void> {
+  /** Removes grants, in one write transaction. `audited`: the actions removed are recorded as `permission.delete`. */
+  async revoke(roleDocumentId: string, actions: string[], audited?: Audited): Promise<void> {
     if (actions.length === 0) return;
-    await this.db
-      .deleteFrom(PERMISSIONS_TABLE)
-      .where('role_document_id', '=', roleDocumentId)
-      .where('action', 'in', actions)
-      .execute();
+    await this.write(async (trx: SystemDb) => {
+      const have = await this.actionsOf(roleDocumentId, trx);
+      const gone = actions.filter((action) => have.has(action));
+      if (gone.length === 0) return;
+      await trx
+        .deleteFrom(PERMISSIONS_TABLE)
+        .where('role_document_id', '=', roleDocumentId)
+        .where('action', 'in', gone)
+        .execute();
+      await this.recordPermissions(trx, audited, 'permission.delete', roleDocumentId, { actions: gone });
+    });
+  }
+
+  private async recordPermissions(
+    db: SystemDb,
+    audited: Audited | undefined,
+    action: string,
+    roleDocumentId: string,
+    details: Record<string, string[]>,
+  ): Promise<void> {
+    await recordAudit(db, audited, { action, contentType: this.roleType.uid, documentId: roleDocumentId, details });
   }
 
   private info(

@@ -10,7 +10,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { VellumConfig } from '../../core/config/load.js';
 import type { Database } from '../../core/database/connection.js';
 import type { Db } from '../../core/database/dialect.js';
-import type { DocumentService } from '../../core/documents/service.js';
+import type { Audited, AuditTrail, DocumentService } from '../../core/documents/service.js';
 import { coreStore } from '../../core/database/store.js';
 import { shaped } from '../../core/database/system-tables.js';
 import type { EmailService } from '../email/index.js';
@@ -41,6 +41,8 @@ import { deviceName } from './user-agent.js';
 
 export interface Auth {
   config: AuthConfig;
+  /** Where administrators' changes are recorded, in their transactions (the document service's trail; none without one). */
+  audit?: AuditTrail;
   access: UsersPermissionsAccess;
   users: Users;
   tokens: ApiTokens;
@@ -101,7 +103,7 @@ export interface Auth {
    */
   passwordChanger(headers: IncomingHttpHeaders): Promise<number>;
   registrationOpen(): Promise<boolean>;
-  setRegistrationOpen(open: boolean): Promise<void>;
+  setRegistrationOpen(open: boolean, audited?: Audited): Promise<void>;
 }
 
 /** What users-permissions uses of the node around it. */
@@ -309,6 +311,7 @@ export async function startAuth(
   );
   return {
     config: authConfig,
+    audit: documents.audit,
     access,
     users,
     tokens,
@@ -386,8 +389,8 @@ export async function startAuth(
       return caller.userId;
     },
     registrationOpen: async () => (await advanced.get()).allow_register,
-    setRegistrationOpen: async (open) => {
-      await advanced.update({ allow_register: open });
+    setRegistrationOpen: async (open, audited) => {
+      await advanced.update({ allow_register: open }, audited);
     },
   };
 }

@@ -10,7 +10,7 @@
  * that a role allowed to update users cannot raise itself or lift its own block.
  */
 import type { Database } from '../../core/database/connection.js';
-import type { Document, TypeDocuments } from '../../core/documents/service.js';
+import { auditCaller, type Audited, type Document, type TypeDocuments } from '../../core/documents/service.js';
 import {
   ApplicationError,
   ForbiddenError,
@@ -202,7 +202,7 @@ export class UserManagement {
   }
 
   /** `PUT /api/users/:id`: Strapi's `updateUserBodySchema` and checks; the updated user. */
-  async update(id: number, input: unknown, actor: Actor): Promise<Document> {
+  async update(id: number, input: unknown, actor: Actor, audited?: Audited): Promise<Document> {
     const current = await this.row(id);
     const body = this.body(input);
     const errors: FieldError[] = [];
@@ -248,7 +248,7 @@ export class UserManagement {
       if (other !== undefined) throw new ApplicationError('Email already taken');
       data.email = normalized;
     }
-    const updated = await this.deps.users.update({ documentId: current.documentId, data });
+    const updated = await this.deps.users.update({ documentId: current.documentId, data }, auditCaller(audited));
     // A password set for the user ends their earlier sessions, as a change or reset does.
     if (password !== undefined) await this.deps.revokeJwts(id);
     return updated;
@@ -304,11 +304,11 @@ export class UserManagement {
   }
 
   /** `DELETE /api/users/:id`: the user as it was (404 for an unknown id: REST answers it 204, as Strapi). */
-  async destroy(id: number): Promise<Document> {
+  async destroy(id: number, audited?: Audited): Promise<Document> {
     const current = await this.row(id);
     const before = await this.deps.users.findOne({ documentId: current.documentId });
     // Strapi's users-permissions deletes with `strapi.db.query`: no entry.delete event.
-    await this.deps.users.delete({ documentId: current.documentId }, { webhookEvents: false });
+    await this.deps.users.delete({ documentId: current.documentId }, { webhookEvents: false, ...auditCaller(audited) });
     return before ?? { id, documentId: current.documentId };
   }
 

@@ -7,7 +7,14 @@
 import type { Database } from '../../core/database/connection.js';
 import { shaped, table, type LinkRow } from '../../core/database/system-tables.js';
 import { UNIQUE_MESSAGE } from '../../core/database/write.js';
-import type { Document, DocumentParams, DocumentService, TypeDocuments } from '../../core/documents/service.js';
+import {
+  auditCaller,
+  type Audited,
+  type Document,
+  type DocumentParams,
+  type DocumentService,
+  type TypeDocuments,
+} from '../../core/documents/service.js';
 import { ApplicationError, NotFoundError, ValidationError, type FieldError } from '../../core/errors.js';
 import type { ContentType, RelationAttribute } from '../../core/schema/model.js';
 import type { AuthConfig } from './config.js';
@@ -190,16 +197,18 @@ export class Users {
     if (message) throw ValidationError.fromFieldErrors([{ path: ['password'], message, name: 'ValidationError' }]);
   }
 
-  /** An administrator creates a user (CLI, admin API). */
-  async create(input: CreateUserInput): Promise<Document> {
+  /** An administrator creates a user (CLI, admin API); `audited`: recorded as their `entry.create`. */
+  async create(input: CreateUserInput, audited?: Audited): Promise<Document> {
     const { username, email, password } = this.checkCredentials(input as unknown as Record<string, unknown>);
     const role = input.role
       ? await this.namedRole(input.role)
       : await this.defaultRole(await this.registration.settings());
-    return this.insert({ username, email, password }, role, {
-      confirmed: input.confirmed ?? true,
-      blocked: input.blocked ?? false,
-    });
+    return this.insert(
+      { username, email, password },
+      role,
+      { confirmed: input.confirmed ?? true, blocked: input.blocked ?? false },
+      audited,
+    );
   }
 
   async login(input: Record<string, unknown>, clientIp: string): Promise<Required<AuthResult>> {
@@ -283,10 +292,13 @@ export class Users {
       throw new ApplicationError('Your account email is not confirmed');
   }
 
-  async setBlocked(id: number, blocked: boolean): Promise<Document> {
+  async setBlocked(id: number, blocked: boolean, audited?: Audited): Promise<Document> {
     const user = await this.findById(id);
     if (!user) throw new NotFoundError('User not found');
-    const updated = await this.users.update({ documentId: user.documentId as string, data: { blocked } });
+    const updated = await this.users.update(
+      { documentId: user.documentId as string, data: { blocked } },
+      auditCaller(audited),
+    );
     if (blocked) await this.revokeSessions(id);
     return updated;
   }
@@ -359,6 +371,7 @@ export class Users {
     data: Record<string, unknown>,
     roleDocumentId: string,
     flags: { confirmed: boolean; blocked: boolean; provider?: string },
+    audited?: Audited,
   ): Promise<Document> {
     // Read directly, as login reads: a project's user schema may make email private (not filterable).
     // Identifiers never collide: neither the email nor the username may be another user's email
@@ -376,15 +389,18 @@ export class Users {
       .executeTakeFirst();
     if (taken) throw new ApplicationError(TAKEN);
     try {
-      return await this.users.create({
-        data: {
-          ...data,
-          provider: flags.provider ?? 'local',
-          role: roleDocumentId,
-          confirmed: flags.confirmed,
-          blocked: flags.blocked,
+      return await this.users.create(
+        {
+          data: {
+            ...data,
+            provider: flags.provider ?? 'local',
+            role: roleDocumentId,
+            confirmed: flags.confirmed,
+            blocked: flags.blocked,
+          },
         },
-      });
+        auditCaller(audited),
+      );
     } catch (error) {
       // Lost a race with a concurrent registration of the same email or username: the unique
       // index refused it. Answered as the check above answers.
