@@ -192,7 +192,8 @@ export class Locales {
         await recordAudit(trx, audited, { action: 'locale.create', subject: code });
       } else if (name !== undefined) {
         await trx.updateTable(LOCALES_TABLE).set({ name, updated_at: this.now() }).where('id', '=', row.id).execute();
-        if (name !== row.name) await recordAudit(trx, audited, { action: 'locale.update', subject: code, changed: ['name'] });
+        if (name !== row.name)
+          await recordAudit(trx, audited, { action: 'locale.update', subject: code, changed: ['name'] });
       }
       if (options.isDefault) {
         await writeDefault(trx, code);

@@ -10,10 +10,19 @@ import type { Database } from '../../core/database/connection.js';
 import type { Db } from '../../core/database/dialect.js';
 import type { SystemDb } from '../../core/database/system-tables.js';
 import { createDocumentId } from '../../core/documents/document-id.js';
+import { recordAudit, type Audited } from '../../core/documents/service.js';
 import { ApplicationError, NotFoundError, ValidationError } from '../../core/errors.js';
 import type { Schema } from '../../core/schema/model.js';
 import { AdminAbility, type Permission } from './ability.js';
-import { adminActions, EXPLORER, fieldPaths, IS_CREATOR, managedTypes } from './registry.js';
+import {
+  adminActions,
+  EXPLORER,
+  fieldPaths,
+  IS_CREATOR,
+  managedTypes,
+  permissionSections,
+  type LocaleChoice,
+} from './registry.js';
 import { PERMISSIONS_TABLE, ROLES_TABLE, USER_ROLES_TABLE, type AdminRoleRow } from './tables.js';
 import { checkPermissions } from './validation.js';
 
@@ -89,13 +98,22 @@ export class AdminRoles {
   constructor(
     private readonly database: Database,
     private readonly schemaOf: () => Schema,
-    private readonly localesOf: () => string[],
+    private readonly locales: {
+      codes(): string[];
+      list(): Promise<LocaleChoice[]>;
+      defaultLocale(): string;
+    },
   ) {}
+
+  /** `GET /admin/permissions`'s `data`. */
+  async sections() {
+    return permissionSections(this.schemaOf(), await this.locales.list(), this.locales.defaultLocale());
+  }
 
   /** Every content-type action on every managed type, with all fields and locales (the Super Admin's, the Editor's). */
   private contentPermissions(except: string[] = []): Permission[] {
     const schema = this.schemaOf();
-    const locales = this.localesOf();
+    const locales = this.locales.codes();
     const permissions: Permission[] = [];
     for (const action of adminActions(schema).filter((a) => a.section === 'contentTypes')) {
       for (const type of managedTypes(schema)) {
@@ -103,7 +121,13 @@ export class AdminRoles {
         const properties: Permission['properties'] = {};
         if (action.applyToProperties?.includes('fields')) properties.fields = fieldPaths(schema, type);
         if (type.localized && action.applyToProperties?.includes('locales')) properties.locales = [...locales];
-        permissions.push({ action: action.actionId, actionParameters: {}, subject: type.uid, properties, conditions: [] });
+        permissions.push({
+          action: action.actionId,
+          actionParameters: {},
+          subject: type.uid,
+          properties,
+          conditions: [],
+        });
       }
     }
     return permissions;
@@ -112,15 +136,13 @@ export class AdminRoles {
   private everyPermission(): Permission[] {
     const others = adminActions(this.schemaOf())
       .filter((action) => action.section !== 'contentTypes')
-      .map(
-        (action): Permission => ({
-          action: action.actionId,
-          actionParameters: {},
-          subject: null,
-          properties: {},
-          conditions: [],
-        }),
-      );
+      .map((action): Permission => ({
+        action: action.actionId,
+        actionParameters: {},
+        subject: null,
+        properties: {},
+        conditions: [],
+      }));
     return [...this.contentPermissions(), ...others];
   }
 
@@ -149,7 +171,10 @@ export class AdminRoles {
       const [superAdmin, editor, author] = ids as [number, number, number];
       const admins = await db.selectFrom('admin_users').select('id').execute();
       for (const admin of admins as { id: number }[])
-        await trx.insertInto(USER_ROLES_TABLE).values({ user_id: admin.id, role_id: superAdmin, role_ord: 1 }).execute();
+        await trx
+          .insertInto(USER_ROLES_TABLE)
+          .values({ user_id: admin.id, role_id: superAdmin, role_ord: 1 })
+          .execute();
       const editorPermissions = [...this.contentPermissions([USER_TYPE_UID]), ...mediaPermissions(false)];
       const authorPermissions = [
         ...this.contentPermissions([USER_TYPE_UID])
@@ -272,14 +297,13 @@ export class AdminRoles {
     return this.role(row, counts.get(id) ?? 0);
   }
 
-  async create(input: { name: string; description?: string | null }): Promise<AdminRole> {
+  /** `audited`: recorded as `role.create` in its transaction (this and the methods below, Strapi's actions). */
+  async create(input: { name: string; description?: string | null }, audited?: Audited): Promise<AdminRole> {
     const { dialect } = this.database;
     return this.database.write(async (trx: SystemDb) => {
       const taken = await trx.selectFrom(ROLES_TABLE).select('id').where('name', '=', input.name).executeTakeFirst();
       if (taken)
-        throw new ApplicationError(
-          `The name must be unique and a role with name \`${input.name}\` already exists.`,
-        );
+        throw new ApplicationError(`The name must be unique and a role with name \`${input.name}\` already exists.`);
       const now = dialect.encode('datetime', new Date());
       const id = await dialect.insertReturningId(trx as unknown as Db, ROLES_TABLE, {
         document_id: createDocumentId(),
@@ -291,11 +315,16 @@ export class AdminRoles {
         published_at: now,
       });
       const row = await trx.selectFrom(ROLES_TABLE).selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+      await recordAudit(trx, audited, { action: 'role.create', subject: String(id), details: { name: input.name } });
       return this.role(row);
     });
   }
 
-  async update(id: number, input: { name?: string; description?: string | null }): Promise<AdminRole> {
+  async update(
+    id: number,
+    input: { name?: string; description?: string | null },
+    audited?: Audited,
+  ): Promise<AdminRole> {
     const { dialect } = this.database;
     return this.database.write(async (trx: SystemDb) => {
       const row = await trx.selectFrom(ROLES_TABLE).selectAll().where('id', '=', id).executeTakeFirst();
@@ -309,14 +338,22 @@ export class AdminRoles {
           .where('id', '!=', id)
           .executeTakeFirst();
         if (taken)
-          throw new ApplicationError(
-            `The name must be unique and a role with name \`${input.name}\` already exists.`,
-          );
+          throw new ApplicationError(`The name must be unique and a role with name \`${input.name}\` already exists.`);
       }
       const changes: Record<string, unknown> = { updated_at: dialect.encode('datetime', new Date()) };
       if (input.name !== undefined) changes.name = input.name;
       if (input.description !== undefined) changes.description = input.description;
       await trx.updateTable(ROLES_TABLE).set(changes).where('id', '=', id).execute();
+      const changed = (['name', 'description'] as const).filter(
+        (key) => input[key] !== undefined && input[key] !== row[key],
+      );
+      if (changed.length)
+        await recordAudit(trx, audited, {
+          action: 'role.update',
+          subject: String(id),
+          changed,
+          details: { name: row.name },
+        });
       return this.role(await trx.selectFrom(ROLES_TABLE).selectAll().where('id', '=', id).executeTakeFirstOrThrow());
     });
   }
@@ -325,7 +362,7 @@ export class AdminRoles {
    * Deletes roles no administrator holds (Strapi's checks and words: never the Super Admin role);
    * answers the deleted roles. `path` is where Strapi's validation reports a refusal.
    */
-  async delete(ids: number[], path: 'id' | 'ids'): Promise<AdminRole[]> {
+  async delete(ids: number[], path: 'id' | 'ids', audited?: Audited): Promise<AdminRole[]> {
     return this.database.write(async (trx: SystemDb) => {
       const rows = await trx.selectFrom(ROLES_TABLE).selectAll().where('id', 'in', ids).execute();
       const refuse = (message: string) =>
@@ -335,6 +372,12 @@ export class AdminRoles {
       if (held) throw refuse('Some roles are still assigned to some users');
       await trx.deleteFrom(PERMISSIONS_TABLE).where('role_id', 'in', ids).execute();
       await trx.deleteFrom(ROLES_TABLE).where('id', 'in', ids).execute();
+      for (const row of rows)
+        await recordAudit(trx, audited, {
+          action: 'role.delete',
+          subject: String(row.id),
+          details: { name: row.name },
+        });
       return rows.map((row) => this.role(row));
     });
   }
@@ -346,7 +389,7 @@ export class AdminRoles {
   }
 
   /** Sets a role's permissions (`PUT /admin/roles/:id/permissions`), checked as Strapi checks them. */
-  async setPermissions(id: number, input: unknown): Promise<Permission[]> {
+  async setPermissions(id: number, input: unknown, audited?: Audited): Promise<Permission[]> {
     const row = await this.database.system
       .selectFrom(ROLES_TABLE)
       .select(['id', 'code'])
@@ -355,7 +398,27 @@ export class AdminRoles {
     if (!row) throw new NotFoundError('role.notFound');
     if (row.code === SUPER_ADMIN_CODE) throw new ApplicationError("Super admin permissions can't be edited.");
     const permissions = checkPermissions(input, adminActions(this.schemaOf()));
-    return this.database.write((trx: SystemDb) => this.replacePermissions(trx as unknown as Db, id, permissions));
+    return this.database.write(async (trx: SystemDb) => {
+      const db = trx as unknown as Db;
+      const before = audited ? await this.permissionsIn(db, [id]) : [];
+      const after = await this.replacePermissions(db, id, permissions);
+      if (audited) {
+        // The actions whose permissions were added or removed (`changed`), and how many of each.
+        const key = (p: Permission) => JSON.stringify({ ...p, id: undefined });
+        const had = new Set(before.map(key));
+        const has = new Set(after.map(key));
+        const added = after.filter((p) => !had.has(key(p)));
+        const removed = before.filter((p) => !has.has(key(p)));
+        if (added.length || removed.length)
+          await recordAudit(trx, audited, {
+            action: 'permission.update',
+            subject: String(id),
+            changed: [...new Set([...added, ...removed].map((p) => p.action))].sort(),
+            details: { added: added.length, removed: removed.length },
+          });
+      }
+      return after;
+    });
   }
 
   /** The roles of administrators, by administrator id (in the order they were given). */
@@ -393,7 +456,10 @@ export class AdminRoles {
     }
     await trx.deleteFrom(USER_ROLES_TABLE).where('user_id', '=', userId).execute();
     for (const [index, roleId] of unique.entries())
-      await trx.insertInto(USER_ROLES_TABLE).values({ user_id: userId, role_id: roleId, role_ord: index + 1 }).execute();
+      await trx
+        .insertInto(USER_ROLES_TABLE)
+        .values({ user_id: userId, role_id: roleId, role_ord: index + 1 })
+        .execute();
   }
 
   /** Gives an administrator the Super Admin role, in a write's transaction (the first administrator). */
@@ -403,7 +469,8 @@ export class AdminRoles {
       .select('id')
       .where('code', '=', SUPER_ADMIN_CODE)
       .executeTakeFirst();
-    if (!role) throw new ApplicationError("Cannot register the first admin because the super admin role doesn't exist.");
+    if (!role)
+      throw new ApplicationError("Cannot register the first admin because the super admin role doesn't exist.");
     await this.setUserRoles(db, userId, [role.id]);
   }
 

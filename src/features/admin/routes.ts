@@ -11,7 +11,9 @@ import { ValidationError } from '../../core/errors.js';
 import { registerAdminAccessRoutes, updateUser } from './access.js';
 import { actorOf, auditedBy, rememberActor } from './actor.js';
 import { registerFirstAdminRoutes } from './first-admin.js';
+import { registerAdminUserRoutes, registerInvitationRoutes } from './admin-users.js';
 import { registerAdminEventRoutes, type AdminEvents } from '../events/index.js';
+import { adminCaller } from './guard.js';
 
 type Body = Record<string, unknown>;
 type Params = { ref: string; action: string };
@@ -43,11 +45,12 @@ export function registerAdminRoutes(app: FastifyInstance, auth: Auth, events?: A
   });
 
   registerFirstAdminRoutes(app, auth, prefix);
+  registerInvitationRoutes(app, auth, prefix);
 
   // Everything else needs an administrator.
   void app.register(async (admin) => {
     admin.addHook('onRequest', async (request) => {
-      rememberActor(request, await auth.admins.authenticate(request.headers.authorization));
+      rememberActor(request, (await adminCaller(auth, request)).id);
     });
     /** Who makes this request's change, recorded in the audit log (none without a trail). */
     const by = (request: FastifyRequest) => auditedBy(request, auth.audit);
@@ -84,33 +87,8 @@ export function registerAdminRoutes(app: FastifyInstance, auth: Auth, events?: A
       data: await auth.tokens.revoke(request.params.ref, by(request)),
     }));
 
-    admin.get(`${prefix}/roles`, async () => ({ data: await auth.roles.list() }));
-    admin.get<{ Params: Params }>(`${prefix}/roles/:ref`, async (request) => ({
-      data: await auth.roles.get(request.params.ref),
-    }));
-    admin.post(`${prefix}/roles`, async (request, reply) => {
-      const input = body(request);
-      if (typeof input.name !== 'string') throw new ValidationError('name is required');
-      const role = await auth.roles.create(
-        input.name,
-        typeof input.description === 'string' ? input.description : null,
-        by(request),
-      );
-      return reply.status(201).send({ data: role });
-    });
-    admin.post<{ Params: Params }>(`${prefix}/roles/:ref/permissions`, async (request) => {
-      const role = await auth.roles.get(request.params.ref);
-      const actions = auth.expand(stringList(body(request).actions, 'actions'), 'actions');
-      await auth.roles.grant(role.documentId, actions, undefined, by(request));
-      return { data: await auth.roles.get(role.documentId) };
-    });
-    admin.delete<{ Params: Params }>(`${prefix}/roles/:ref/permissions/:action`, async (request) => {
-      const role = await auth.roles.get(request.params.ref);
-      await auth.roles.revoke(role.documentId, auth.expand([request.params.action], 'action'), by(request));
-      return { data: await auth.roles.get(role.documentId) };
-    });
-
-    admin.post(`${prefix}/users`, async (request, reply) => {
+    // The content API's users (Strapi's content manager edits them as `plugin::users-permissions.user`).
+    admin.post(`${prefix}/users-permissions/users`, async (request, reply) => {
       const input = body(request);
       const user = await auth.users.create(
         {
@@ -125,10 +103,11 @@ export function registerAdminRoutes(app: FastifyInstance, auth: Auth, events?: A
       );
       return reply.status(201).send({ data: user });
     });
-    admin.put<{ Params: Params }>(`${prefix}/users/:ref`, async (request) => ({
+    admin.put<{ Params: Params }>(`${prefix}/users-permissions/users/:ref`, async (request) => ({
       data: await updateUser(auth, request.params.ref, body(request), by(request)),
     }));
     registerAdminAccessRoutes(admin, auth, prefix);
+    registerAdminUserRoutes(admin, auth, prefix);
 
     // Strapi's users-permissions settings routes (their paths and answers, under /admin).
     admin.get(`${prefix}/users-permissions/advanced`, async () => ({

@@ -271,6 +271,17 @@ export class Admins {
     return row ? (await this.infos([row]))[0] : undefined;
   }
 
+  /** Whether `password` is the administrator's (an update of their own password proves the current one). */
+  async verifyPassword(id: number, password: unknown): Promise<boolean> {
+    if (typeof password !== 'string' || password === '') return false;
+    const row = await this.database.system
+      .selectFrom(ADMINS_TABLE)
+      .select('password')
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return row !== undefined && row.password !== '' && (await verifyPassword(password, row.password));
+  }
+
   /** Whether an administrator other than `except` has this email. */
   async emailTaken(email: string, except?: number): Promise<boolean> {
     let query = this.database.system.selectFrom(ADMINS_TABLE).select('id').where('email', '=', email);
@@ -282,13 +293,16 @@ export class Admins {
    * Invites an administrator (`POST /admin/users`): inactive, with roles, and a registration code
    * to send them (answered once; kept hashed) with which they choose their password.
    */
-  async invite(input: {
-    email: string;
-    firstname: string;
-    lastname?: string | null;
-    roles: number[];
-    preferedLanguage?: string | null;
-  }, audited?: Audited): Promise<{ admin: AdminInfo; registrationToken: string }> {
+  async invite(
+    input: {
+      email: string;
+      firstname: string;
+      lastname?: string | null;
+      roles: number[];
+      preferedLanguage?: string | null;
+    },
+    audited?: Audited,
+  ): Promise<{ admin: AdminInfo; registrationToken: string }> {
     const { dialect } = this.database;
     const registrationToken = randomBytes(20).toString('hex');
     const id = await this.database.write(async (trx: SystemDb) => {
@@ -383,8 +397,7 @@ export class Admins {
     await this.database.write(async (trx: SystemDb) => {
       const db = trx as unknown as Db;
       const row = (await trx.selectFrom(ADMINS_TABLE).selectAll().where('id', '=', id).executeTakeFirst()) as
-        | Record<string, unknown>
-        | undefined;
+        Record<string, unknown> | undefined;
       if (!row) throw new NotFoundError('User does not exist');
       if (input.roles !== undefined || input.isActive === false) {
         const superAdmins = await this.lockedSuperAdmins(db);
@@ -551,9 +564,7 @@ export class Admins {
     return id;
   }
 
-  private async infos(
-    rows: InfoRow[],
-  ): Promise<AdminInfo[]> {
+  private async infos(rows: InfoRow[]): Promise<AdminInfo[]> {
     const { dialect } = this.database;
     const roles = await this.roles.rolesOf(rows.map((row) => row.id));
     const text = (value: unknown) => (typeof value === 'string' ? value : null);
