@@ -12,7 +12,7 @@ import { HttpClient } from '../helpers/http.js';
 import { DIALECTS } from '../helpers/server.js';
 import { unique } from '../helpers/unique.js';
 import { png, startUploadServer, type UploadServer } from '../helpers/uploads.js';
-import { adminClient, type Entry } from './documents.test.js';
+import { adminClient, type Entry } from '../helpers/audit.js';
 
 /** Entries after `since` (an entry id), oldest first, with the fields a test compares. */
 async function entriesSince(admin: HttpClient, since: number): Promise<Entry[]> {
@@ -87,19 +87,41 @@ for (const dialect of DIALECTS) {
       );
       assert.equal((await admin.delete(`/admin/users-permissions/roles/${role.id}`)).status, 200);
 
-      const user = await admin.post('/admin/users', {
+      const user = await admin.post('/admin/users-permissions/users', {
         username: unique('user'),
         email: `${unique('user')}@example.com`,
         password: 'a-user-password',
       });
       assert.equal(user.status, 201, JSON.stringify(user.body));
-      assert.equal((await admin.put(`/admin/users/${user.body.data.id}`, { blocked: true })).status, 200);
-      assert.equal((await admin.delete(`/admin/users/${user.body.data.id}`)).status, 200);
+      assert.equal(
+        (await admin.put(`/admin/users-permissions/users/${user.body.data.id}`, { blocked: true })).status,
+        200,
+      );
+      assert.equal((await admin.delete(`/admin/users-permissions/users/${user.body.data.id}`)).status, 200);
 
       const adminEmail = `${unique('carol')}@example.com`;
       const carol = await admin.post('/admin/administrators', { email: adminEmail, password: 'carols-password' });
       assert.equal(carol.status, 201, JSON.stringify(carol.body));
       assert.equal((await admin.delete(`/admin/administrators/${carol.body.data.id}`)).status, 200);
+
+      // Strapi's administrators and their roles: an invitation, an edit, a role and its permissions.
+      const roleCreated = await admin.post('/admin/roles', { name: unique('Reviewers'), description: 'read' });
+      assert.equal(roleCreated.status, 201, JSON.stringify(roleCreated.body));
+      const adminRole = roleCreated.body.data.id;
+      const permissions = await admin.put(`/admin/roles/${adminRole}/permissions`, {
+        permissions: [{ action: 'plugin::content-manager.explorer.read', subject: 'api::article.article' }],
+      });
+      assert.equal(permissions.status, 200, JSON.stringify(permissions.body));
+      const invited = await admin.post('/admin/users', {
+        email: `${unique('dora')}@example.com`,
+        firstname: 'Dora',
+        roles: [adminRole],
+      });
+      assert.equal(invited.status, 201, JSON.stringify(invited.body));
+      const dora = invited.body.data.id;
+      assert.equal((await admin.put(`/admin/users/${dora}`, { lastname: 'Explorer', firstname: 'Dora' })).status, 200);
+      assert.equal((await admin.delete(`/admin/users/${dora}`)).status, 200);
+      assert.equal((await admin.delete(`/admin/roles/${adminRole}`)).status, 200);
 
       const entries = await entriesSince(admin, since);
       const userId = user.body.data.documentId;
@@ -109,6 +131,8 @@ for (const dialect of DIALECTS) {
         { action: 'role.create', uid: 'plugin::users-permissions.role', changed: ['name', 'type'] },
         { action: 'role.update', uid: 'plugin::users-permissions.role', changed: ['description'] },
         { action: 'permission.update', uid: 'plugin::users-permissions.role' },
+        // Deleting the role revokes its grants first.
+        { action: 'permission.delete', uid: 'plugin::users-permissions.role' },
         { action: 'role.delete', uid: 'plugin::users-permissions.role' },
         {
           action: 'entry.create',
@@ -119,8 +143,14 @@ for (const dialect of DIALECTS) {
         { action: 'entry.delete', uid: 'plugin::users-permissions.user' },
         { action: 'user.create', subject: String(carol.body.data.id) },
         { action: 'user.delete', subject: String(carol.body.data.id) },
+        { action: 'role.create', subject: String(adminRole) },
+        { action: 'permission.update', subject: String(adminRole), changed: ['plugin::content-manager.explorer.read'] },
+        { action: 'user.create', subject: String(dora) },
+        { action: 'user.update', subject: String(dora), changed: ['lastname'] },
+        { action: 'user.delete', subject: String(dora) },
+        { action: 'role.delete', subject: String(adminRole) },
       ]);
-      assert.equal(entries[6]!.payload.documentId, userId);
+      assert.equal(entries[7]!.payload.documentId, userId);
       assert.deepEqual(entries[0]!.payload.details, { name, type: 'read-only' });
       assert.deepEqual(entries[4]!.payload.details, { added: ['api::article.article.find'], removed: [] });
       for (const entry of entries) assert.equal(entry.user?.id, ann.id);

@@ -7,44 +7,13 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { HttpClient } from '../helpers/http.js';
 import { DIALECTS, startServer, type TestServer } from '../helpers/server.js';
 import { unique } from '../helpers/unique.js';
+import { adminClient, entriesOf, type Entry } from '../helpers/audit.js';
 
 const ARTICLES = '/admin/content-manager/collection-types/api::article.article';
 const AUTHORS = '/admin/content-manager/collection-types/api::author.author';
 const ARTICLE = 'api::article.article';
-
-export interface Entry {
-  id: number;
-  action: string;
-  date: string;
-  user: { id: number; email: string | null; displayName: string | null } | null;
-  payload: {
-    uid?: string;
-    documentId?: string;
-    locale?: string;
-    subject?: string;
-    changedFields?: string[];
-    details?: Record<string, unknown>;
-  };
-}
-
-export async function adminClient(server: TestServer, email = `${unique('admin')}@example.com`) {
-  const { id } = await server.vellum.auth.admins.create(email, 'an-admin-password');
-  const login = await server.publicApi.post('/admin/login', { email, password: 'an-admin-password' });
-  assert.equal(login.status, 200, JSON.stringify(login.body));
-  return { id, email, client: new HttpClient(server.url, { authorization: `Bearer ${login.body.data.token}` }) };
-}
-
-/** The entries about one document, oldest first. */
-export async function entriesOf(admin: HttpClient, documentId: string): Promise<Entry[]> {
-  const res = await admin.get(
-    `/admin/audit-logs?sort=date:ASC&pageSize=100&filters[$and][0][documentId][$eq]=${encodeURIComponent(documentId)}`,
-  );
-  assert.equal(res.status, 200, JSON.stringify(res.body));
-  return res.body.results;
-}
 
 for (const dialect of DIALECTS) {
   describe(`audit log of document writes [${dialect}]`, () => {

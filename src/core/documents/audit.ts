@@ -143,7 +143,7 @@ export class DocumentAudit {
 
   /** The attributes a body names, in the schema's order. */
   private named(data: Record<string, unknown>): string[] {
-    return Object.keys(this.type.attributes).filter((name) => data[name] !== undefined);
+    return Object.keys(this.type.attributes).filter((name) => data[name] !== undefined && data[name] !== null);
   }
 
   /** Password attributes a body gives (their stored hashes cannot be compared). */
