@@ -79,141 +79,141 @@ for (const dialect of DIALECTS) {
       let failing: string[] = [];
       try {
         await fc.assert(
-          fc.asyncProperty(fc.array(command, { minLength: 8, maxLength: 24 }), async (commands) => {
-            lines = [];
-            const admins = [await adminClient(server), await adminClient(server)];
-            const ids = admins.map((admin) => admin.id);
-            const prefix = unique('seq');
-            const docs: ModelDoc[] = [];
-            const expected: Expected[] = [];
-            const send = async (admin: HttpClient, method: string, path: string, body?: unknown) => {
-              const res = await admin.request(method, path, body === undefined ? {} : { body });
-              lines.push(
-                `${method} ${path.replace(ARTICLES, '')} ${body ? JSON.stringify(body) : ''} -> ${res.status}`,
-              );
-              return res;
-            };
-            for (const step of commands) {
-              const admin = admins[step.actor]!.client;
-              const who = ids[step.actor]!;
-              if (step.kind === 'create') {
-                const label = `doc${docs.length}`;
-                // A unique title, so generated slugs never meet when published.
-                const data = { ...step.values, title: `${prefix} ${label} ${step.values.title ?? ''}` };
-                const res = await send(admin, 'POST', ARTICLES, { data });
-                assert.equal(res.status, 201, JSON.stringify(res.body));
-                const draft: Values = { title: data.title, body: null, views: 0, featured: false, ...step.values };
-                draft.title = data.title;
-                docs.push({ label, documentId: res.body.data.documentId, draft, deleted: false });
-                lines[lines.length - 1] += ` (${label})`;
-                const named = FIELDS.filter((field) => data[field] !== undefined && data[field] !== null);
-                expected.push(['entry.create', who, label, named]);
-                continue;
-              }
-              const target = docs.length ? docs[step.doc % docs.length] : undefined;
-              if (!target) continue;
-              const at = `${ARTICLES}/${target.documentId}`;
-              const exists = !target.deleted;
-              switch (step.kind) {
-                case 'update': {
-                  const res = await send(admin, 'PUT', at, { data: step.values });
-                  if (!exists) {
-                    assert.equal(res.status, 404);
-                    break;
-                  }
-                  assert.equal(res.status, 200, JSON.stringify(res.body));
-                  const next = { ...target.draft, ...step.values };
-                  const changed = differing(target.draft, next);
-                  target.draft = next;
-                  if (changed.length) expected.push(['entry.update', who, target.label, changed]);
-                  break;
-                }
-                case 'invalid': {
-                  const res = await send(admin, 'PUT', at, { data: { views: 'many' } });
-                  assert.equal(res.status, exists ? 400 : 404);
-                  break;
-                }
-                case 'publish': {
-                  const res = await send(admin, 'POST', `${at}/actions/publish`, {});
-                  if (!exists) assert.equal(res.status, 404);
-                  // A draft without its required title cannot be published: nothing is written.
-                  else if (target.draft.title === null) assert.equal(res.status, 400, JSON.stringify(res.body));
-                  else {
-                    assert.equal(res.status, 200, JSON.stringify(res.body));
-                    target.published = { ...target.draft };
-                    expected.push(['entry.publish', who, target.label]);
-                  }
-                  break;
-                }
-                case 'unpublish': {
-                  const res = await send(admin, 'POST', `${at}/actions/unpublish`, {});
-                  if (!exists || !target.published) assert.equal(res.status, 404);
-                  else {
-                    assert.equal(res.status, 200, JSON.stringify(res.body));
-                    target.published = undefined;
-                    expected.push(['entry.unpublish', who, target.label]);
-                  }
-                  break;
-                }
-                case 'discard': {
-                  const res = await send(admin, 'POST', `${at}/actions/discard`, {});
-                  if (!exists || !target.published) assert.equal(res.status, 404);
-                  else {
-                    assert.equal(res.status, 200, JSON.stringify(res.body));
-                    const changed = differing(target.draft, target.published);
-                    target.draft = { ...target.published };
-                    expected.push(['entry.draft-discard', who, target.label, changed]);
-                  }
-                  break;
-                }
-                case 'delete': {
-                  const res = await send(admin, 'DELETE', at);
-                  if (!exists) assert.equal(res.status, 404);
-                  else {
-                    assert.equal(res.status, 204);
-                    target.deleted = true;
-                    expected.push(['entry.delete', who, target.label]);
-                  }
-                  break;
-                }
-              }
-            }
-            // The run's entries: its two administrators' (made for it), oldest first, page by page.
-            const labels = new Map(docs.map((d) => [d.documentId, d.label]));
-            const found: Expected[] = [];
-            let next: string | null = null;
-            const filter = `filters[$and][0][user][id][$in][0]=${ids[0]}&filters[$and][0][user][id][$in][1]=${ids[1]}&filters[$and][1][contentType][$eq]=api::article.article`;
-            do {
-              const page: { status: number; body: { results: Entry[]; pagination: { next: string | null } } } =
-                await admins[0]!.client.get(
-                  `/admin/audit-logs?${filter}&sort=date:ASC&pageSize=7${next ? `&cursor=${next}` : ''}`,
-                );
-              assert.equal(page.status, 200, JSON.stringify(page.body));
-              for (const entry of page.body.results) {
-                assert.equal(entry.payload.locale, 'en');
-                const row: Expected = [
-                  entry.action,
-                  entry.user!.id,
-                  labels.get(entry.payload.documentId!) ?? entry.payload.documentId!,
-                ];
-                if (entry.payload.changedFields) row.push(entry.payload.changedFields);
-                found.push(row);
-              }
-              next = page.body.pagination.next;
-            } while (next);
-            try {
-              assert.deepEqual(found, expected);
-            } catch (error) {
+          fc.asyncProperty(fc.array(command, { minLength: 8, maxLength: 24 }), (commands) =>
+            run(commands).catch((error: unknown) => {
               // The last failing run is the shrunk one: its requests are printed.
               failing = [...lines];
               throw error;
-            }
-          }),
+            }),
+          ),
           { seed: SEED, numRuns: RUNS },
         );
       } catch (error) {
         console.error(`seed ${SEED}; the failing sequence's requests:\n${failing.join('\n')}`);
         throw error;
+      }
+
+      async function run(commands: Command[]): Promise<void> {
+        lines = [];
+        const admins = [await adminClient(server), await adminClient(server)];
+        const ids = admins.map((admin) => admin.id);
+        const prefix = unique('seq');
+        const docs: ModelDoc[] = [];
+        const expected: Expected[] = [];
+        const send = async (admin: HttpClient, method: string, path: string, body?: unknown) => {
+          const res = await admin.request(method, path, body === undefined ? {} : { body });
+          lines.push(`${method} ${path.replace(ARTICLES, '')} ${body ? JSON.stringify(body) : ''} -> ${res.status}`);
+          return res;
+        };
+        for (const step of commands) {
+          const admin = admins[step.actor]!.client;
+          const who = ids[step.actor]!;
+          if (step.kind === 'create') {
+            const label = `doc${docs.length}`;
+            // A unique title, so generated slugs never meet when published.
+            const data = { ...step.values, title: `${prefix} ${label} ${step.values.title ?? ''}` };
+            const res = await send(admin, 'POST', ARTICLES, { data });
+            assert.equal(res.status, 201, JSON.stringify(res.body));
+            const draft: Values = { title: data.title, body: null, views: 0, featured: false, ...step.values };
+            draft.title = data.title;
+            docs.push({ label, documentId: res.body.data.documentId, draft, deleted: false });
+            lines[lines.length - 1] += ` (${label})`;
+            const named = FIELDS.filter((field) => data[field] !== undefined && data[field] !== null);
+            expected.push(['entry.create', who, label, named]);
+            continue;
+          }
+          const target = docs.length ? docs[step.doc % docs.length] : undefined;
+          if (!target) continue;
+          const at = `${ARTICLES}/${target.documentId}`;
+          const exists = !target.deleted;
+          switch (step.kind) {
+            case 'update': {
+              const res = await send(admin, 'PUT', at, { data: step.values });
+              if (!exists) {
+                assert.equal(res.status, 404);
+                break;
+              }
+              assert.equal(res.status, 200, JSON.stringify(res.body));
+              const next = { ...target.draft, ...step.values };
+              const changed = differing(target.draft, next);
+              target.draft = next;
+              if (changed.length) expected.push(['entry.update', who, target.label, changed]);
+              break;
+            }
+            case 'invalid': {
+              const res = await send(admin, 'PUT', at, { data: { views: 'many' } });
+              assert.equal(res.status, exists ? 400 : 404);
+              break;
+            }
+            case 'publish': {
+              const res = await send(admin, 'POST', `${at}/actions/publish`, {});
+              if (!exists) assert.equal(res.status, 404);
+              // A draft without its required title cannot be published: nothing is written.
+              else if (target.draft.title === null) assert.equal(res.status, 400, JSON.stringify(res.body));
+              else {
+                assert.equal(res.status, 200, JSON.stringify(res.body));
+                target.published = { ...target.draft };
+                expected.push(['entry.publish', who, target.label]);
+              }
+              break;
+            }
+            case 'unpublish': {
+              const res = await send(admin, 'POST', `${at}/actions/unpublish`, {});
+              if (!exists || !target.published) assert.equal(res.status, 404);
+              else {
+                assert.equal(res.status, 200, JSON.stringify(res.body));
+                target.published = undefined;
+                expected.push(['entry.unpublish', who, target.label]);
+              }
+              break;
+            }
+            case 'discard': {
+              const res = await send(admin, 'POST', `${at}/actions/discard`, {});
+              if (!exists || !target.published) assert.equal(res.status, 404);
+              else {
+                assert.equal(res.status, 200, JSON.stringify(res.body));
+                const changed = differing(target.draft, target.published);
+                target.draft = { ...target.published };
+                expected.push(['entry.draft-discard', who, target.label, changed]);
+              }
+              break;
+            }
+            case 'delete': {
+              const res = await send(admin, 'DELETE', at);
+              if (!exists) assert.equal(res.status, 404);
+              else {
+                assert.equal(res.status, 204);
+                target.deleted = true;
+                expected.push(['entry.delete', who, target.label]);
+              }
+              break;
+            }
+          }
+        }
+        // The run's entries: its two administrators' (made for it), oldest first, page by page.
+        const labels = new Map(docs.map((d) => [d.documentId, d.label]));
+        const found: Expected[] = [];
+        let next: string | null = null;
+        const filter = `filters[$and][0][user][id][$in][0]=${ids[0]}&filters[$and][0][user][id][$in][1]=${ids[1]}&filters[$and][1][contentType][$eq]=api::article.article`;
+        do {
+          const page: { status: number; body: { results: Entry[]; pagination: { next: string | null } } } =
+            await admins[0]!.client.get(
+              `/admin/audit-logs?${filter}&sort=date:ASC&pageSize=7${next ? `&cursor=${next}` : ''}`,
+            );
+          assert.equal(page.status, 200, JSON.stringify(page.body));
+          for (const entry of page.body.results) {
+            assert.equal(entry.payload.locale, 'en');
+            const row: Expected = [
+              entry.action,
+              entry.user!.id,
+              labels.get(entry.payload.documentId!) ?? entry.payload.documentId!,
+            ];
+            if (entry.payload.changedFields) row.push(entry.payload.changedFields);
+            found.push(row);
+          }
+          next = page.body.pagination.next;
+        } while (next);
+        assert.deepEqual(found, expected);
       }
     });
   });
