@@ -5,6 +5,7 @@
  * `vellum develop [projectDir]` serves it and applies each change without a restart (app/develop.ts);
  * `vellum db prune [projectDir]` drops the columns and tables the schema no longer names;
  * the administration commands (tokens, permissions, users, admins, locales) are in admin.ts;
+ * `vellum audit` (the audit log) in audit.ts;
  * `vellum import` and `vellum export` in transfer.ts; `vellum new` in new-project.ts.
  */
 import { existsSync } from 'node:fs';
@@ -62,6 +63,7 @@ ${(await import('./inspect.js')).INSPECT_USAGE}
 ${(await import('./openapi.js')).OPENAPI_USAGE}
 ${(await import('./generate.js')).GENERATE_USAGE}
 ${(await import('./admin.js')).ADMIN_USAGE}
+${(await import('./audit.js')).AUDIT_USAGE}
 ${(await import('./transfer.js')).TRANSFER_USAGE}`;
 
 /** Serves the project until SIGINT or SIGTERM (the process's: `start` is for the bin, not in-process use). */
@@ -209,6 +211,7 @@ async function run(argv: string[], io: CliIo): Promise<number> {
   }
   if (command === 'new') return (await import('./new-project.js')).runNewCommand(argv, io);
   if (command && ADMIN_COMMANDS.has(command)) return (await import('./admin.js')).runAdminCommand(argv, project, io);
+  if (command === 'audit') return (await import('./audit.js')).runAuditCommand(argv, project, io);
   if (command === 'import' || command === 'export')
     return (await import('./transfer.js')).runTransferCommand(argv, project, io);
   io.err(await usage());

@@ -79,10 +79,11 @@ export class AuditRetention {
           .execute()
       ).map((row) => row.id);
       if (ids.length === 0) break;
-      await this.database.write((trx: SystemDb) =>
-        trx.deleteFrom(AUDIT_TABLE).where('id', 'in', ids).modifyEnd(BACKGROUND).execute(),
+      const result = await this.database.write((trx: SystemDb) =>
+        trx.deleteFrom(AUDIT_TABLE).where('id', 'in', ids).modifyEnd(BACKGROUND).executeTakeFirst(),
       );
-      deleted += ids.length;
+      // Another node's prune may have deleted some of them first (two at once delete each row once).
+      deleted += Number(result.numDeletedRows);
       if (ids.length < BATCH) break;
     }
     return deleted;
