@@ -68,7 +68,7 @@ export function UsersPage() {
   const query = { page, pageSize, search: debounced, sort };
   const users = useQuery({
     queryKey: ['users', query],
-    queryFn: () => api<UserList>(`/admin/users${queryString(query)}`),
+    queryFn: () => api<UserList>(`/admin/users-permissions/users${queryString(query)}`),
     placeholderData: keepPreviousData,
   });
   const [editing, setEditing] = useState<User | 'new' | null>(null);
@@ -79,7 +79,8 @@ export function UsersPage() {
       .then(() => queryClient.invalidateQueries({ queryKey: ['roles'] }));
 
   const block = useMutation({
-    mutationFn: (user: User) => api(`/admin/users/${user.id}`, { method: 'PUT', body: { blocked: !user.blocked } }),
+    mutationFn: (user: User) =>
+      api(`/admin/users-permissions/users/${user.id}`, { method: 'PUT', body: { blocked: !user.blocked } }),
     onSuccess: (_answer, user) => {
       notifications.show({ color: 'green', message: `${user.username} ${user.blocked ? 'unblocked' : 'blocked'}` });
       void refresh();
@@ -87,7 +88,7 @@ export function UsersPage() {
     onError: (error) => notifications.show({ color: 'red', title: 'Not changed', message: error.message }),
   });
   const remove = useMutation({
-    mutationFn: (user: User) => api(`/admin/users/${user.id}`, { method: 'DELETE' }),
+    mutationFn: (user: User) => api(`/admin/users-permissions/users/${user.id}`, { method: 'DELETE' }),
     onSuccess: (_answer, user) => {
       notifications.show({ color: 'green', message: `${user.username} deleted` });
       void refresh();
@@ -260,8 +261,8 @@ function UserModal({ user, onClose, onSaved }: { user: User | null; onClose: () 
       if (values.password) body.password = values.password;
       if (values.role) body.role = user ? Number(values.role) : values.role;
       return user
-        ? api(`/admin/users/${user.id}`, { method: 'PUT', body })
-        : api('/admin/users', { method: 'POST', body });
+        ? api(`/admin/users-permissions/users/${user.id}`, { method: 'PUT', body })
+        : api('/admin/users-permissions/users', { method: 'POST', body });
     },
     onSuccess: (_answer, values) => {
       notifications.show({ color: 'green', message: `${values.username} saved` });

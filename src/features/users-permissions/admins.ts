@@ -509,9 +509,7 @@ export class Admins {
     return id;
   }
 
-  private async infos(
-    rows: InfoRow[],
-  ): Promise<AdminInfo[]> {
+  private async infos(rows: InfoRow[]): Promise<AdminInfo[]> {
     const { dialect } = this.database;
     const roles = await this.roles.rolesOf(rows.map((row) => row.id));
     const text = (value: unknown) => (typeof value === 'string' ? value : null);

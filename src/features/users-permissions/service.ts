@@ -154,15 +154,11 @@ export async function startAuth(
   const actions = [...new Set([...typeActions, ...routes.actions])];
   const expand = (patterns: string[], where = 'permissions') => expandActions(patterns, actions, where);
   const roles = new Roles(database.system, documents, roleType, (fn) => database.write(fn));
-  const adminRoles = new AdminRoles(
-    database,
-    () => documents.schema,
-    {
-      codes: () => [...documents.i18n.locales],
-      list: () => documents.locales.list(),
-      defaultLocale: () => documents.i18n.defaultLocale,
-    },
-  );
+  const adminRoles = new AdminRoles(database, () => documents.schema, {
+    codes: () => [...documents.i18n.locales],
+    list: () => documents.locales.list(),
+    defaultLocale: () => documents.i18n.defaultLocale,
+  });
   documents.engine.register(PERMISSION_UID, permissionAdapter(database, schema, documents.engine));
   documents.engine.register(ADMIN_USER_UID, tableAdapter(database, schema, adminUserModel));
   const roleExists = (db: Db) => async (type: string) =>

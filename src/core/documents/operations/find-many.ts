@@ -49,7 +49,8 @@ export function rootConditions(
   const parts = [versionCondition(type, alias, sqlCtx.scope)];
   if (query.filters) parts.push(compileFilter(sqlCtx, type, alias, query.filters));
   if (query.search !== undefined) parts.push(searchCondition(sqlCtx.dialect, type, alias, query.search));
-  if (query.createdBy !== undefined) parts.push(sql<boolean>`${sql.ref(`${alias}.created_by_id`)} = ${query.createdBy}`);
+  if (query.createdBy !== undefined)
+    parts.push(sql<boolean>`${sql.ref(`${alias}.created_by_id`)} = ${query.createdBy}`);
   return parts;
 }
 
