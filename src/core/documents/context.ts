@@ -44,6 +44,12 @@ export interface CallerOptions {
    * (users-permissions deleting a user). Without it, the type's events.
    */
   webhookEvents?: boolean;
+  /**
+   * The administrator writing (their `admin_users` id): a created version records them as
+   * `createdBy` and `updatedBy`, an updated one as `updatedBy` (Strapi's content manager sets the
+   * creator fields; content API writes leave them as they are).
+   */
+  actor?: number;
   /** The caller only serialises what it reads: json and blocks values may come back as RawJson. */
   rawJson?: boolean;
   /**

@@ -209,7 +209,7 @@ export class TypeDocuments {
     let data = dataOf(params);
     const events = this.events(params, query, caller);
     const outbox = WriteEvents.of(this.ctx, this.type, asked);
-    const options: WriteOptions = { ...this.writeOptions(query), events, outbox, canLink: asked?.canLink };
+    const options: WriteOptions = { ...this.writeOptions(query), events, outbox, canLink: asked?.canLink, actor: asked?.actor };
     // A published create's copy names the document in its events, before it exists.
     if (events)
       data = await this.writes.beforeCreate(
@@ -257,7 +257,7 @@ export class TypeDocuments {
     let data = dataOf(params);
     const events = this.events(params, query, caller);
     const outbox = WriteEvents.of(this.ctx, this.type, asked);
-    const options: WriteOptions = { ...this.writeOptions(query), events, outbox, canLink: asked?.canLink };
+    const options: WriteOptions = { ...this.writeOptions(query), events, outbox, canLink: asked?.canLink, actor: asked?.actor };
     if (events) data = await this.writes.beforeUpdate(events, data, query, documentId, options.locale);
     await update(this.ctx, this.type, documentId, data, options);
     this.committed(outbox);

@@ -5,7 +5,7 @@ import { createDocumentId } from '../document-id.js';
 import { validateInput } from '../input.js';
 import { checkMediaReferences } from '../write/media.js';
 import { encodeScalars, enforceUniqueness } from '../write/scalars.js';
-import type { WriteOptions } from './options.js';
+import { creatorColumns, type WriteOptions } from './options.js';
 import { publishVersion } from './publication.js';
 import { writersFor } from './versions-store.js';
 
@@ -42,6 +42,7 @@ export async function create(
       created_at: now,
       updated_at: now,
       published_at: type.draftAndPublish ? null : now,
+      ...creatorColumns(options.actor, true),
     });
     await writers.components.writeNested(type, { id, documentId, locale: options.locale }, input, 'create');
     options.events?.wrote(id);

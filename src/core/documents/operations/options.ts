@@ -15,4 +15,12 @@ export interface WriteOptions {
   documentId?: string;
   /** Which types the body's relations may name (CallerOptions.canLink); every type without it. */
   canLink?: (type: ContentType) => boolean;
+  /** The administrator writing (CallerOptions.actor): recorded in the creator fields. */
+  actor?: number;
+}
+
+/** The creator fields a write sets: both on a new row, `updatedBy` on an edit; none without an actor. */
+export function creatorColumns(actor: number | undefined, created: boolean): Record<string, number> {
+  if (actor === undefined) return {};
+  return created ? { created_by_id: actor, updated_by_id: actor } : { updated_by_id: actor };
 }

@@ -5,7 +5,7 @@ import type { DocumentContext } from '../context.js';
 import { validateInput } from '../input.js';
 import { checkMediaReferences } from '../write/media.js';
 import { encodeScalars, enforceUniqueness, hashPasswords } from '../write/scalars.js';
-import type { WriteOptions } from './options.js';
+import { creatorColumns, type WriteOptions } from './options.js';
 import { publishVersion } from './publication.js';
 import {
   copySharedNested,
@@ -77,7 +77,7 @@ export async function update(
       id = target.id;
       await trx
         .updateTable(type.table)
-        .set({ ...values, updated_at: now })
+        .set({ ...values, updated_at: now, ...creatorColumns(options.actor, false) })
         .where('id', '=', id)
         .execute();
     } else {
@@ -88,6 +88,7 @@ export async function update(
         created_at: now,
         updated_at: now,
         published_at: type.draftAndPublish ? null : now,
+        ...creatorColumns(options.actor, true),
       });
     }
     if (source) {
