@@ -62,11 +62,14 @@ export class Callers {
     return caller?.rawJson && !cacheable ? { canRead: caller.canRead, budget: caller.budget } : (caller ?? {});
   }
 
-  /** `query`, its change groups noted where the caller collects them (`CallerOptions.dependsOn`). */
+  /**
+   * `query`, its change groups noted where the caller collects them (`CallerOptions.dependsOn`),
+   * limited to the documents the caller created when it may read only those (`createdBy`).
+   */
   noted<Q extends FindOneQuery>(caller: CallerOptions | undefined, query: Q): Q {
     const into = caller?.dependsOn;
     if (into) for (const group of readDependencies(this.ctx.schema, this.type, query)) into.add(group);
-    return query;
+    return caller?.createdBy === undefined ? query : { ...query, createdBy: caller.createdBy };
   }
 }
 

@@ -50,6 +50,11 @@ export interface CallerOptions {
    * creator fields; content API writes leave them as they are).
    */
   actor?: number;
+  /**
+   * Reads see only the documents this administrator created (an administrator role's "is creator"
+   * condition): lists, counts and single reads alike. Without it, every document.
+   */
+  createdBy?: number;
   /** The caller only serialises what it reads: json and blocks values may come back as RawJson. */
   rawJson?: boolean;
   /**

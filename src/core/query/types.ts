@@ -116,6 +116,11 @@ export interface FindOneQuery {
   sort?: SortItem[];
   /** Applies to the documents read and to the draft-and-publish types populated below them. */
   publication?: PublicationFilter;
+  /**
+   * Only the documents this administrator created (`created_by_id`): an administrator role's "is
+   * creator" condition. Set from CallerOptions.createdBy, never from a request's parameters.
+   */
+  createdBy?: number;
 }
 
 export interface FindQuery extends FindOneQuery {

@@ -14,6 +14,10 @@ import {
 import type { AuthConfig } from './config.js';
 import { bearerToken, type JwtSigner } from './jwt.js';
 import type { TableModel } from '../../core/documents/engine/table.js';
+import type { Db } from '../../core/database/dialect.js';
+import { createDocumentId } from '../../core/documents/document-id.js';
+import { createHash, randomBytes } from 'node:crypto';
+import type { AdminRoles, RoleSummary } from '../admin-roles/index.js';
 import { ADMINS_TABLE } from './model.js';
 import { hashPassword, verifyPassword } from './passwords.js';
 import { Throttle } from './throttle.js';
@@ -22,11 +26,52 @@ import { normalizeEmail } from './users.js';
 const MIN_PASSWORD = 8;
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
+/** An administrator as Strapi's admin API answers one (never their password nor codes). */
 export interface AdminInfo {
   id: number;
+  documentId: string | null;
+  firstname: string | null;
+  lastname: string | null;
+  username: string | null;
   email: string;
+  isActive: boolean;
+  blocked: boolean;
+  preferedLanguage: string | null;
   createdAt: string | null;
+  updatedAt: string | null;
+  publishedAt: string | null;
+  locale: null;
+  roles: RoleSummary[];
 }
+
+/** The profile fields an administrator's row keeps beside email and password. */
+export interface AdminProfile {
+  firstname?: string | null;
+  lastname?: string | null;
+  username?: string | null;
+  preferedLanguage?: string | null;
+}
+
+const INFO_COLUMNS = [
+  'id',
+  'document_id',
+  'firstname',
+  'lastname',
+  'username',
+  'email',
+  'is_active',
+  'blocked',
+  'prefered_language',
+  'created_at',
+  'updated_at',
+] as const;
+
+/** Invitation codes are kept hashed: a database read gives no way in. */
+type InfoRow = { id: number; email: string; created_at: unknown } & Partial<
+  Record<Exclude<(typeof INFO_COLUMNS)[number], 'id' | 'email' | 'created_at'>, unknown>
+>;
+
+const hashCode = (code: string) => createHash('sha256').update(code).digest('hex');
 
 const fieldError = (field: string, message: string): FieldError => ({
   path: [field],
@@ -67,6 +112,7 @@ export class Admins {
     private readonly database: Database,
     private readonly jwt: JwtSigner,
     config: AuthConfig,
+    private readonly roles: AdminRoles,
   ) {
     this.throttle = new Throttle(database, config.adminLoginLimit, 'admin-login');
   }
@@ -80,7 +126,11 @@ export class Admins {
    * The first administrator (`POST /admin/register-admin`), refused once one exists: the check is
    * in the write, so of two concurrent registrations one is the first and the other is refused.
    */
-  async registerFirst(email: string, password: string): Promise<{ id: number; token: string }> {
+  async registerFirst(
+    email: string,
+    password: string,
+    profile: AdminProfile = {},
+  ): Promise<{ id: number; token: string }> {
     const hash = await hashPassword(password);
     const { dialect } = this.database;
     // Under the database's schema lock: with two at once and no administrator yet, a transaction's
@@ -89,11 +139,9 @@ export class Admins {
       const trx = db as unknown as SystemDb;
       if (await trx.selectFrom(ADMINS_TABLE).select('id').limit(1).executeTakeFirst())
         throw new ApplicationError('You cannot register a new super admin');
-      return dialect.insertReturningId(db, ADMINS_TABLE, {
-        email,
-        password: hash,
-        created_at: dialect.encode('datetime', new Date()),
-      });
+      const id = await dialect.insertReturningId(db, ADMINS_TABLE, this.newRow(email, hash, profile));
+      await this.roles.makeSuperAdmin(db, id);
+      return id;
     });
     return { id, token: await this.jwt.sign(id) };
   }
@@ -112,54 +160,279 @@ export class Admins {
       const taken = await trx.selectFrom(ADMINS_TABLE).select('id').where('email', '=', email).executeTakeFirst();
       if (taken)
         throw ValidationError.fromFieldErrors([fieldError('email', `An administrator ${email} already exists`)]);
-      return dialect.insertReturningId(trx, ADMINS_TABLE, {
-        email,
-        password: hash,
-        created_at: dialect.encode('datetime', new Date()),
-      });
+      const id = await dialect.insertReturningId(trx, ADMINS_TABLE, this.newRow(email, hash, {}));
+      // `vellum admin create` makes a Super Admin, as Strapi's `admin:create-user`.
+      await this.roles.makeSuperAdmin(trx as unknown as Db, id);
+      return id;
     });
     return { id, email };
   }
 
+  /** A new administrator's row (the first, or one made by the CLI): active, not blocked. */
+  private newRow(email: string, hash: string, profile: AdminProfile): Record<string, unknown> {
+    const { dialect } = this.database;
+    const now = dialect.encode('datetime', new Date());
+    return {
+      email,
+      password: hash,
+      document_id: createDocumentId(),
+      firstname: profile.firstname ?? null,
+      lastname: profile.lastname ?? null,
+      username: profile.username ?? null,
+      prefered_language: profile.preferedLanguage ?? null,
+      is_active: dialect.encode('boolean', true),
+      blocked: dialect.encode('boolean', false),
+      created_at: now,
+      updated_at: now,
+    };
+  }
+
   /** Every administrator, oldest first (never their password hashes). */
   async list(): Promise<AdminInfo[]> {
-    const rows = await this.database.system
-      .selectFrom(ADMINS_TABLE)
-      .select(['id', 'email', 'created_at'])
+    const rows = await this.database.system.selectFrom(ADMINS_TABLE).select(INFO_COLUMNS).orderBy('id').execute();
+    return this.infos(rows);
+  }
+
+  /**
+   * A page of administrators (`GET /admin/users`), searched by `_q` in names and email, sorted by
+   * one column (`sort=email:asc`; default id): two statements and one for their roles.
+   */
+  async page(query: { page?: unknown; pageSize?: unknown; _q?: unknown; sort?: unknown }) {
+    const page = Math.max(1, Number.parseInt(String(query.page ?? 1), 10) || 1);
+    const pageSize = Math.min(100, Math.max(1, Number.parseInt(String(query.pageSize ?? 10), 10) || 10));
+    const sortable: Record<string, (typeof INFO_COLUMNS)[number]> = {
+      id: 'id',
+      email: 'email',
+      firstname: 'firstname',
+      lastname: 'lastname',
+      username: 'username',
+      createdAt: 'created_at',
+      updatedAt: 'updated_at',
+      isActive: 'is_active',
+    };
+    const [sortField, sortOrder] = typeof query.sort === 'string' ? query.sort.split(':') : ['id', 'asc'];
+    const column = sortable[sortField ?? 'id'];
+    if (!column)
+      throw new ValidationError(`Invalid sort: ${String(query.sort)} (one of ${Object.keys(sortable).join(', ')})`);
+    const direction = (sortOrder ?? 'asc').toLowerCase() === 'desc' ? 'desc' : 'asc';
+    const search = typeof query._q === 'string' && query._q !== '' ? `%${query._q.toLowerCase()}%` : undefined;
+    const base = () => {
+      const select = this.database.system.selectFrom(ADMINS_TABLE);
+      return search === undefined
+        ? select
+        : select.where((eb) =>
+            eb.or([
+              eb(eb.fn('lower', ['email']), 'like', search),
+              eb(eb.fn('lower', ['firstname']), 'like', search),
+              eb(eb.fn('lower', ['lastname']), 'like', search),
+              eb(eb.fn('lower', ['username']), 'like', search),
+            ]),
+          );
+    };
+    const rows = await base()
+      .select(INFO_COLUMNS)
+      .orderBy(column, direction)
       .orderBy('id')
+      .limit(pageSize)
+      .offset((page - 1) * pageSize)
       .execute();
-    return rows.map((row) => this.info(row));
+    const total = Number(
+      (
+        await base()
+          .select((eb) => eb.fn.countAll<number | string>().as('total'))
+          .executeTakeFirst()
+      )?.total ?? 0,
+    );
+    return {
+      results: await this.infos(rows),
+      pagination: { page, pageSize, pageCount: Math.ceil(total / pageSize), total },
+    };
   }
 
   /** One administrator, or a 404. */
   async get(id: number): Promise<AdminInfo> {
+    const found = await this.find(id);
+    if (!found) throw new NotFoundError('No such administrator');
+    return found;
+  }
+
+  /** One administrator, or undefined. */
+  async find(id: number): Promise<AdminInfo | undefined> {
     const row = await this.database.system
       .selectFrom(ADMINS_TABLE)
-      .select(['id', 'email', 'created_at'])
+      .select(INFO_COLUMNS)
       .where('id', '=', id)
       .executeTakeFirst();
-    if (!row) throw new NotFoundError('No such administrator');
-    return this.info(row);
+    return row ? (await this.infos([row]))[0] : undefined;
+  }
+
+  /** Whether an administrator other than `except` has this email. */
+  async emailTaken(email: string, except?: number): Promise<boolean> {
+    let query = this.database.system.selectFrom(ADMINS_TABLE).select('id').where('email', '=', email);
+    if (except !== undefined) query = query.where('id', '!=', except);
+    return (await query.executeTakeFirst()) !== undefined;
   }
 
   /**
-   * Removes an administrator: never oneself (`self`, the one asking), never the last one. The
-   * rows are locked first and counted again after: two administrators removing each other at
-   * once leave one (the second waits for the first, then counts what it committed).
+   * Invites an administrator (`POST /admin/users`): inactive, with roles, and a registration code
+   * to send them (answered once; kept hashed) with which they choose their password.
    */
+  async invite(input: {
+    email: string;
+    firstname: string;
+    lastname?: string | null;
+    roles: number[];
+    preferedLanguage?: string | null;
+  }): Promise<{ admin: AdminInfo; registrationToken: string }> {
+    const { dialect } = this.database;
+    const registrationToken = randomBytes(20).toString('hex');
+    const id = await this.database.write(async (trx: SystemDb) => {
+      if (await trx.selectFrom(ADMINS_TABLE).select('id').where('email', '=', input.email).executeTakeFirst())
+        throw new ApplicationError('Email already taken');
+      const now = dialect.encode('datetime', new Date());
+      const id = await dialect.insertReturningId(trx, ADMINS_TABLE, {
+        email: input.email,
+        password: '',
+        document_id: createDocumentId(),
+        firstname: input.firstname,
+        lastname: input.lastname ?? null,
+        prefered_language: input.preferedLanguage ?? null,
+        is_active: dialect.encode('boolean', false),
+        blocked: dialect.encode('boolean', false),
+        registration_token: hashCode(registrationToken),
+        created_at: now,
+        updated_at: now,
+      });
+      await this.roles.setUserRoles(trx as unknown as Db, id, input.roles);
+      return id;
+    });
+    return { admin: await this.get(id), registrationToken };
+  }
+
+  /** Who an invitation is for (`GET /admin/registration-info`), or undefined. */
+  async registrationInfo(
+    code: string,
+  ): Promise<{ email: string; firstname: string | null; lastname: string | null } | undefined> {
+    const row = await this.database.system
+      .selectFrom(ADMINS_TABLE)
+      .select(['email', 'firstname', 'lastname'])
+      .where('registration_token', '=', hashCode(code))
+      .executeTakeFirst();
+    return row ?? undefined;
+  }
+
+  /** An invited administrator registers (`POST /admin/register`): their password, names; active from then. */
+  async register(code: string, password: string, profile: AdminProfile): Promise<{ id: number; token: string }> {
+    const { dialect } = this.database;
+    const hash = await hashPassword(password);
+    const id = await this.database.write(async (trx: SystemDb) => {
+      const row = await trx
+        .selectFrom(ADMINS_TABLE)
+        .select('id')
+        .where('registration_token', '=', hashCode(code))
+        .executeTakeFirst();
+      if (!row) throw new ValidationError('Invalid registration info');
+      await trx
+        .updateTable(ADMINS_TABLE)
+        .set({
+          password: hash,
+          ...(profile.firstname !== undefined ? { firstname: profile.firstname } : {}),
+          ...(profile.lastname !== undefined ? { lastname: profile.lastname } : {}),
+          registration_token: null,
+          is_active: dialect.encode('boolean', true),
+          updated_at: dialect.encode('datetime', new Date()),
+        })
+        .where('id', '=', row.id)
+        .execute();
+      return row.id;
+    });
+    return { id, token: await this.jwt.sign(id) };
+  }
+
+  /**
+   * Updates an administrator (`PUT /admin/users/:id`, `PUT /admin/users/me`): profile, email,
+   * password (their earlier tokens end), active state and roles. At least one active Super Admin
+   * remains: the Super Admins are locked and counted again in the write, so two changes at once
+   * cannot both remove the last.
+   */
+  async update(
+    id: number,
+    input: AdminProfile & { email?: string; password?: string; isActive?: boolean; roles?: number[] },
+  ): Promise<AdminInfo> {
+    const { dialect } = this.database;
+    const hash = input.password === undefined ? undefined : await hashPassword(input.password);
+    await this.database.write(async (trx: SystemDb) => {
+      const db = trx as unknown as Db;
+      const row = await trx.selectFrom(ADMINS_TABLE).select('id').where('id', '=', id).executeTakeFirst();
+      if (!row) throw new NotFoundError('User does not exist');
+      if (input.roles !== undefined || input.isActive === false) {
+        const superAdmins = await this.lockedSuperAdmins(db);
+        const losesRole = input.roles !== undefined && !(await this.roles.includesSuperAdmin(db, input.roles));
+        if (superAdmins.length === 1 && superAdmins[0] === id && (losesRole || input.isActive === false))
+          throw new ValidationError('You must have at least one user with super admin role.');
+      }
+      if (
+        input.email !== undefined &&
+        (await trx
+          .selectFrom(ADMINS_TABLE)
+          .select('id')
+          .where('email', '=', input.email)
+          .where('id', '!=', id)
+          .executeTakeFirst())
+      )
+        throw new ApplicationError('A user with this email address already exists');
+      const changes: Record<string, unknown> = { updated_at: dialect.encode('datetime', new Date()) };
+      if (input.email !== undefined) changes.email = input.email;
+      if (input.firstname !== undefined) changes.firstname = input.firstname;
+      if (input.lastname !== undefined) changes.lastname = input.lastname;
+      if (input.username !== undefined) changes.username = input.username;
+      if (input.preferedLanguage !== undefined) changes.prefered_language = input.preferedLanguage;
+      if (input.isActive !== undefined) changes.is_active = dialect.encode('boolean', input.isActive);
+      if (hash !== undefined) {
+        changes.password = hash;
+        changes.revoked_through = Math.floor(Date.now() / 1000);
+      }
+      await trx.updateTable(ADMINS_TABLE).set(changes).where('id', '=', id).execute();
+      if (input.roles !== undefined) await this.roles.setUserRoles(db, id, input.roles);
+    });
+    return this.get(id);
+  }
+
+  /** The Super Admins, their rows locked for the rest of the write (PostgreSQL, MariaDB). */
+  private async lockedSuperAdmins(db: Db): Promise<number[]> {
+    const ids = await this.roles.superAdminIds(db);
+    if (ids.length) await this.database.dialect.lockRows(db, ADMINS_TABLE, 'id', ids);
+    return this.roles.superAdminIds(db);
+  }
+
+  /**
+   * Removes administrators: never oneself (`self`, the one asking), never the last Super Admin
+   * (Strapi's rules and words). The Super Admins are locked and counted again after, so two
+   * removals at once leave one. Answers the removed.
+   */
+  async removeMany(ids: number[], self: number): Promise<AdminInfo[]> {
+    if (ids.includes(self)) throw new ApplicationError('You cannot delete your own user');
+    const found = (await Promise.all(ids.map((id) => this.find(id)))).filter((a): a is AdminInfo => a !== undefined);
+    await this.database.write(async (trx: SystemDb) => {
+      const db = trx as unknown as Db;
+      const superAdmins = await this.lockedSuperAdmins(db);
+      const remaining = superAdmins.filter((id) => !ids.includes(id));
+      if (superAdmins.length > 0 && remaining.length === 0)
+        throw new ValidationError('You must have at least one user with super admin role.');
+      for (const id of ids) {
+        await this.roles.forgetUser(db, id);
+        await trx.deleteFrom(ADMINS_TABLE).where('id', '=', id).execute();
+      }
+    });
+    return found;
+  }
+
+  /** Removes one administrator (Vellum's `/admin/administrators/:id`): as removeMany, a 404 when unknown. */
   async remove(id: number, self: number): Promise<AdminInfo> {
     if (id === self) throw new ApplicationError('You cannot delete your own administrator account');
-    const { dialect } = this.database;
-    return this.database.write(async (trx: SystemDb) => {
-      const ids = (await trx.selectFrom(ADMINS_TABLE).select('id').execute()).map((row) => row.id);
-      if (ids.length) await dialect.lockRows(trx, ADMINS_TABLE, 'id', ids);
-      const rows = await trx.selectFrom(ADMINS_TABLE).select(['id', 'email', 'created_at']).orderBy('id').execute();
-      const target = rows.find((row) => row.id === id);
-      if (!target) throw new NotFoundError('No such administrator');
-      if (rows.length <= 1) throw new ApplicationError('The last administrator cannot be deleted');
-      await trx.deleteFrom(ADMINS_TABLE).where('id', '=', id).execute();
-      return this.info(target);
-    });
+    const [removed] = await this.removeMany([id], self);
+    if (!removed) throw new NotFoundError('No such administrator');
+    return removed;
   }
 
   /**
@@ -225,12 +498,40 @@ export class Admins {
     return id;
   }
 
-  private info(row: { id: number; email: string; created_at: unknown }): AdminInfo {
-    return {
-      id: row.id,
-      email: row.email,
-      createdAt: this.database.dialect.decode('datetime', row.created_at) as string | null,
-    };
+  private async infos(
+    rows: InfoRow[],
+  ): Promise<AdminInfo[]> {
+    const { dialect } = this.database;
+    const roles = await this.roles.rolesOf(rows.map((row) => row.id));
+    const text = (value: unknown) => (typeof value === 'string' ? value : null);
+    return rows.map((row) => {
+      const createdAt = dialect.decode('datetime', row.created_at) as string | null;
+      const updated =
+        row.updated_at === null || row.updated_at === undefined
+          ? null
+          : (dialect.decode('datetime', row.updated_at) as string | null);
+      return {
+        id: row.id,
+        documentId: text(row.document_id),
+        firstname: text(row.firstname),
+        lastname: text(row.lastname),
+        username: text(row.username),
+        email: row.email,
+        // Administrators of earlier Vellums (no value): active, not blocked.
+        isActive:
+          row.is_active === null || row.is_active === undefined
+            ? true
+            : dialect.decode('boolean', row.is_active) === true,
+        blocked:
+          row.blocked === null || row.blocked === undefined ? false : dialect.decode('boolean', row.blocked) === true,
+        preferedLanguage: text(row.prefered_language),
+        createdAt,
+        updatedAt: updated ?? createdAt,
+        publishedAt: createdAt,
+        locale: null,
+        roles: roles.get(row.id) ?? [],
+      };
+    });
   }
 }
 
@@ -248,20 +549,21 @@ export const adminUserModel: TableModel = {
   fields: [
     { name: 'email', column: 'email', type: 'email' },
     { name: 'password', column: 'password', type: 'string' },
+    { name: 'documentId', column: 'document_id', type: 'string' },
+    { name: 'firstname', column: 'firstname', type: 'string' },
+    { name: 'lastname', column: 'lastname', type: 'string' },
+    { name: 'username', column: 'username', type: 'string' },
+    { name: 'preferedLanguage', column: 'prefered_language', type: 'string' },
     { name: 'createdAt', column: 'created_at', type: 'datetime' },
-    { name: 'updatedAt', column: 'created_at', type: 'datetime' },
+    { name: 'updatedAt', column: 'updated_at', type: 'datetime' },
     { name: 'publishedAt', column: 'created_at', type: 'datetime' },
   ],
   constants: {
-    firstname: null,
-    lastname: null,
-    username: null,
     resetPasswordToken: null,
     resetPasswordTokenExpiresAt: null,
     registrationToken: null,
     isActive: true,
     blocked: false,
-    preferedLanguage: null,
     locale: null,
   },
   populates: {

@@ -110,6 +110,17 @@ export const authTables: TableSpec[] = [
       { name: 'created_at', type: 'datetime' },
       // The second (epoch) through which the administrator's tokens are refused: a password change.
       { name: 'revoked_through', type: 'bigint' },
+      // Strapi's admin user's columns (added to databases of earlier Vellums, null there).
+      { name: 'document_id', type: 'string' },
+      { name: 'firstname', type: 'string' },
+      { name: 'lastname', type: 'string' },
+      { name: 'username', type: 'string' },
+      { name: 'is_active', type: 'boolean' },
+      { name: 'blocked', type: 'boolean' },
+      { name: 'prefered_language', type: 'string' },
+      // An invited administrator's single-use code (hashed), until they register.
+      { name: 'registration_token', type: 'string' },
+      { name: 'updated_at', type: 'datetime' },
     ],
     indexes: [{ name: indexName(ADMINS_TABLE, ['email']), columns: ['email'], unique: true }],
   },
@@ -190,9 +201,19 @@ export interface PermissionRow {
 export interface AdminRow {
   id: RowId;
   email: string;
+  /** '' for an invited administrator who has not registered yet. */
   password: string;
   created_at: Encoded;
   revoked_through: number | string | null;
+  document_id: string | null;
+  firstname: string | null;
+  lastname: string | null;
+  username: string | null;
+  is_active: Encoded | null;
+  blocked: Encoded | null;
+  prefered_language: string | null;
+  registration_token: string | null;
+  updated_at: Encoded | null;
 }
 
 export interface RateLimitRow {

@@ -4,6 +4,7 @@
  * then it serves the access seam, users, account flows (passwords, email confirmation), API tokens,
  * roles and administrators.
  */
+import { AdminRoles } from '../admin-roles/index.js';
 import { randomUUID } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { VellumConfig } from '../../core/config/load.js';
@@ -45,6 +46,8 @@ export interface Auth {
   tokens: ApiTokens;
   roles: Roles;
   admins: Admins;
+  /** Administrator roles and permissions (features/admin-roles/). */
+  adminRoles: AdminRoles;
   /** Users' JWTs: what the users-permissions `jwt` service issues and verifies for project code. */
   jwt: JwtSigner;
   /** Forgotten, reset and changed passwords; email confirmation. */
@@ -151,6 +154,11 @@ export async function startAuth(
   const actions = [...new Set([...typeActions, ...routes.actions])];
   const expand = (patterns: string[], where = 'permissions') => expandActions(patterns, actions, where);
   const roles = new Roles(database.system, documents, roleType, (fn) => database.write(fn));
+  const adminRoles = new AdminRoles(
+    database,
+    () => documents.schema,
+    () => [...documents.i18n.locales],
+  );
   documents.engine.register(PERMISSION_UID, permissionAdapter(database, schema, documents.engine));
   documents.engine.register(ADMIN_USER_UID, tableAdapter(database, schema, adminUserModel));
   const roleExists = (db: Db) => async (type: string) =>
@@ -195,6 +203,9 @@ export async function startAuth(
       }
       await roles.seed(roleDocumentId, granted, db);
     }
+    // Administrator roles: the three of Strapi on a new database, the Super Admin's permissions
+    // set to every action of this schema.
+    await adminRoles.seed(db);
     // After the roles: `default_role` must name one.
     const seeds = {
       advanced: authConfig.advanced,
@@ -306,7 +317,9 @@ export async function startAuth(
       database,
       JwtSigner.admin(secrets.adminJwt, undefined, (id) => adminRevokedThrough(database, id)),
       authConfig,
+      adminRoles,
     ),
+    adminRoles,
     jwt: userJwt,
     account,
     advanced,

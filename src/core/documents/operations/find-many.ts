@@ -39,7 +39,7 @@ export const scopeOf = (
   publication: query.publication,
 });
 
-/** The conditions of a read on its root rows: version, filters and `_q`. */
+/** The conditions of a read on its root rows: version, filters, `_q` and the creator. */
 export function rootConditions(
   sqlCtx: SqlContext,
   type: ContentType,
@@ -49,6 +49,7 @@ export function rootConditions(
   const parts = [versionCondition(type, alias, sqlCtx.scope)];
   if (query.filters) parts.push(compileFilter(sqlCtx, type, alias, query.filters));
   if (query.search !== undefined) parts.push(searchCondition(sqlCtx.dialect, type, alias, query.search));
+  if (query.createdBy !== undefined) parts.push(sql<boolean>`${sql.ref(`${alias}.created_by_id`)} = ${query.createdBy}`);
   return parts;
 }
 

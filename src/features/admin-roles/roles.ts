@@ -1,0 +1,459 @@
+/**
+ * Administrator roles, as Strapi 5.54's admin role service keeps them: Super Admin, Editor and
+ * Author made on a database that has none (Editor: every content-type action but on the content
+ * API's users; Author: the same without publishing, only on what they created; both a part of the
+ * media library), the Super Admin's permissions reset to every action at each start, custom roles,
+ * and which administrators hold which roles. Every state is in the database: each node reads it
+ * per request, so a change applies on every node at once.
+ */
+import type { Database } from '../../core/database/connection.js';
+import type { Db } from '../../core/database/dialect.js';
+import type { SystemDb } from '../../core/database/system-tables.js';
+import { createDocumentId } from '../../core/documents/document-id.js';
+import { ApplicationError, NotFoundError, ValidationError } from '../../core/errors.js';
+import type { Schema } from '../../core/schema/model.js';
+import { AdminAbility, type Permission } from './ability.js';
+import { adminActions, EXPLORER, fieldPaths, IS_CREATOR, managedTypes } from './registry.js';
+import { PERMISSIONS_TABLE, ROLES_TABLE, USER_ROLES_TABLE, type AdminRoleRow } from './tables.js';
+import { checkPermissions } from './validation.js';
+
+export const SUPER_ADMIN_CODE = 'strapi-super-admin';
+const USER_TYPE_UID = 'plugin::users-permissions.user';
+
+const DEFAULT_ROLES = [
+  {
+    name: 'Super Admin',
+    code: SUPER_ADMIN_CODE,
+    description: 'Super Admins can access and manage all features and settings.',
+  },
+  {
+    name: 'Editor',
+    code: 'strapi-editor',
+    description: 'Editors can manage and publish contents including those of other users.',
+  },
+  { name: 'Author', code: 'strapi-author', description: 'Authors can manage the content they have created.' },
+];
+
+/** A role as the admin API answers it. */
+export interface AdminRole {
+  id: number;
+  documentId: string;
+  name: string;
+  code: string;
+  description: string | null;
+  createdAt: string | null;
+  updatedAt: string | null;
+  publishedAt: string | null;
+  locale: null;
+  usersCount?: number;
+}
+
+/** A role as an administrator's `roles` lists it. */
+export interface RoleSummary {
+  id: number;
+  name: string;
+  description: string | null;
+  code: string;
+}
+
+const system = (db: Db) => db as unknown as SystemDb;
+
+/** Strapi's `kebabCase(name)-timestampCode()`: a code no other role has. */
+const roleCode = (name: string) =>
+  `${name
+    .replace(/([a-z0-9])([A-Z])/g, '$1-$2')
+    .replace(/[^A-Za-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '')
+    .toLowerCase()}-${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
+
+/** The Editor's and Author's media library permissions (Strapi's `getDefaultPluginPermissions`). */
+function mediaPermissions(author: boolean): Permission[] {
+  const conditions = author ? [IS_CREATOR] : [];
+  return [
+    ['plugin::upload.read', conditions],
+    ['plugin::upload.configure-view', []],
+    ['plugin::upload.assets.create', []],
+    ['plugin::upload.assets.update', conditions],
+    ['plugin::upload.assets.download', []],
+    ['plugin::upload.assets.copy-link', []],
+  ].map(([action, conditions]) => ({
+    action: action as string,
+    actionParameters: {},
+    subject: null,
+    properties: {},
+    conditions: conditions as string[],
+  }));
+}
+
+export class AdminRoles {
+  constructor(
+    private readonly database: Database,
+    private readonly schemaOf: () => Schema,
+    private readonly localesOf: () => string[],
+  ) {}
+
+  /** Every content-type action on every managed type, with all fields and locales (the Super Admin's, the Editor's). */
+  private contentPermissions(except: string[] = []): Permission[] {
+    const schema = this.schemaOf();
+    const locales = this.localesOf();
+    const permissions: Permission[] = [];
+    for (const action of adminActions(schema).filter((a) => a.section === 'contentTypes')) {
+      for (const type of managedTypes(schema)) {
+        if (except.includes(type.uid)) continue;
+        const properties: Permission['properties'] = {};
+        if (action.applyToProperties?.includes('fields')) properties.fields = fieldPaths(schema, type);
+        if (type.localized && action.applyToProperties?.includes('locales')) properties.locales = [...locales];
+        permissions.push({ action: action.actionId, actionParameters: {}, subject: type.uid, properties, conditions: [] });
+      }
+    }
+    return permissions;
+  }
+
+  private everyPermission(): Permission[] {
+    const others = adminActions(this.schemaOf())
+      .filter((action) => action.section !== 'contentTypes')
+      .map(
+        (action): Permission => ({
+          action: action.actionId,
+          actionParameters: {},
+          subject: null,
+          properties: {},
+          conditions: [],
+        }),
+      );
+    return [...this.contentPermissions(), ...others];
+  }
+
+  /**
+   * At start, under the schema lock: the three roles on a database without roles (every existing
+   * administrator a Super Admin, as Vellum's administrators were before roles), and the Super
+   * Admin's permissions set to every action of this schema.
+   */
+  async seed(db: Db): Promise<void> {
+    const trx = system(db);
+    const { dialect } = this.database;
+    const now = dialect.encode('datetime', new Date());
+    const existing = await trx.selectFrom(ROLES_TABLE).select('id').limit(1).executeTakeFirst();
+    if (!existing) {
+      const ids: number[] = [];
+      for (const role of DEFAULT_ROLES)
+        ids.push(
+          await dialect.insertReturningId(db, ROLES_TABLE, {
+            document_id: createDocumentId(),
+            ...role,
+            created_at: now,
+            updated_at: now,
+            published_at: now,
+          }),
+        );
+      const [superAdmin, editor, author] = ids as [number, number, number];
+      const admins = await db.selectFrom('admin_users').select('id').execute();
+      for (const admin of admins as { id: number }[])
+        await trx.insertInto(USER_ROLES_TABLE).values({ user_id: admin.id, role_id: superAdmin, role_ord: 1 }).execute();
+      const editorPermissions = [...this.contentPermissions([USER_TYPE_UID]), ...mediaPermissions(false)];
+      const authorPermissions = [
+        ...this.contentPermissions([USER_TYPE_UID])
+          .filter((permission) => permission.action !== EXPLORER.publish)
+          .map((permission) => ({ ...permission, conditions: [IS_CREATOR] })),
+        ...mediaPermissions(true),
+      ];
+      await this.insertPermissions(db, editor, editorPermissions);
+      await this.insertPermissions(db, author, authorPermissions);
+    }
+    const superAdmin = await trx
+      .selectFrom(ROLES_TABLE)
+      .select('id')
+      .where('code', '=', SUPER_ADMIN_CODE)
+      .executeTakeFirst();
+    if (superAdmin) await this.replacePermissions(db, superAdmin.id, this.everyPermission());
+  }
+
+  private async insertPermissions(db: Db, roleId: number, permissions: Permission[]): Promise<void> {
+    const now = this.database.dialect.encode('datetime', new Date());
+    const rows = permissions.map((permission) => ({
+      document_id: createDocumentId(),
+      role_id: roleId,
+      action: permission.action,
+      action_parameters: JSON.stringify(permission.actionParameters ?? {}),
+      subject: permission.subject ?? null,
+      properties: JSON.stringify(permission.properties ?? {}),
+      conditions: JSON.stringify(permission.conditions ?? []),
+      created_at: now,
+      updated_at: now,
+    }));
+    // In slices: one statement per few hundred rows keeps under every dialect's parameter limit.
+    for (let i = 0; i < rows.length; i += 200)
+      await system(db)
+        .insertInto(PERMISSIONS_TABLE)
+        .values(rows.slice(i, i + 200))
+        .execute();
+  }
+
+  /**
+   * Sets a role's permissions to `wanted`, as Strapi's `assignPermissions`: the permissions equal
+   * to a wanted one (action, subject, properties, conditions, parameters) keep their ids, the
+   * others are deleted, the missing ones added. Answers the role's permissions after.
+   */
+  private async replacePermissions(db: Db, roleId: number, wanted: Permission[]): Promise<Permission[]> {
+    const key = (p: Permission) =>
+      JSON.stringify([p.action, p.subject ?? null, p.properties ?? {}, p.conditions ?? [], p.actionParameters ?? {}]);
+    const current = await this.permissionsIn(db, [roleId]);
+    const wantedKeys = new Set(wanted.map(key));
+    const currentKeys = new Set(current.map(key));
+    const stale = current.filter((p) => !wantedKeys.has(key(p))).map((p) => p.id!);
+    const missing = wanted.filter((p) => !currentKeys.has(key(p)));
+    for (let i = 0; i < stale.length; i += 500)
+      await system(db)
+        .deleteFrom(PERMISSIONS_TABLE)
+        .where('id', 'in', stale.slice(i, i + 500))
+        .execute();
+    if (missing.length) await this.insertPermissions(db, roleId, missing);
+    return stale.length || missing.length ? this.permissionsIn(db, [roleId]) : current;
+  }
+
+  private async permissionsIn(db: Db, roleIds: number[]): Promise<Permission[]> {
+    if (roleIds.length === 0) return [];
+    const rows = await system(db)
+      .selectFrom(PERMISSIONS_TABLE)
+      .select(['id', 'action', 'action_parameters', 'subject', 'properties', 'conditions'])
+      .where('role_id', 'in', roleIds)
+      .orderBy('id')
+      .execute();
+    return rows.map((row) => ({
+      id: row.id,
+      action: row.action,
+      actionParameters: JSON.parse(row.action_parameters ?? '{}') as Record<string, unknown>,
+      subject: row.subject,
+      properties: JSON.parse(row.properties ?? '{}') as Permission['properties'],
+      conditions: JSON.parse(row.conditions ?? '[]') as string[],
+    }));
+  }
+
+  private role(row: Omit<AdminRoleRow, 'id'> & { id: number }, usersCount?: number): AdminRole {
+    const { dialect } = this.database;
+    const time = (value: unknown) => dialect.decode('datetime', value) as string | null;
+    return {
+      id: row.id,
+      documentId: row.document_id,
+      name: row.name,
+      code: row.code,
+      description: row.description,
+      createdAt: time(row.created_at),
+      updatedAt: time(row.updated_at),
+      publishedAt: time(row.published_at),
+      locale: null,
+      ...(usersCount === undefined ? {} : { usersCount }),
+    };
+  }
+
+  private async usersCounts(roleIds: number[]): Promise<Map<number, number>> {
+    if (roleIds.length === 0) return new Map();
+    const rows = await this.database.system
+      .selectFrom(USER_ROLES_TABLE)
+      .select(['role_id', (eb) => eb.fn.countAll<number | string>().as('count')])
+      .where('role_id', 'in', roleIds)
+      .groupBy('role_id')
+      .execute();
+    return new Map(rows.map((row) => [row.role_id, Number(row.count)]));
+  }
+
+  /** Every role with its number of administrators, oldest first (`GET /admin/roles`). */
+  async list(): Promise<AdminRole[]> {
+    const rows = await this.database.system.selectFrom(ROLES_TABLE).selectAll().orderBy('id').execute();
+    const counts = await this.usersCounts(rows.map((row) => row.id));
+    return rows.map((row) => this.role(row, counts.get(row.id) ?? 0));
+  }
+
+  /** One role with its number of administrators; a 404 otherwise. */
+  async get(id: number): Promise<AdminRole> {
+    const row = await this.database.system.selectFrom(ROLES_TABLE).selectAll().where('id', '=', id).executeTakeFirst();
+    if (!row) throw new NotFoundError('role.notFound');
+    const counts = await this.usersCounts([id]);
+    return this.role(row, counts.get(id) ?? 0);
+  }
+
+  async create(input: { name: string; description?: string | null }): Promise<AdminRole> {
+    const { dialect } = this.database;
+    return this.database.write(async (trx: SystemDb) => {
+      const taken = await trx.selectFrom(ROLES_TABLE).select('id').where('name', '=', input.name).executeTakeFirst();
+      if (taken)
+        throw new ApplicationError(
+          `The name must be unique and a role with name \`${input.name}\` already exists.`,
+        );
+      const now = dialect.encode('datetime', new Date());
+      const id = await dialect.insertReturningId(trx as unknown as Db, ROLES_TABLE, {
+        document_id: createDocumentId(),
+        name: input.name,
+        code: roleCode(input.name),
+        description: input.description ?? null,
+        created_at: now,
+        updated_at: now,
+        published_at: now,
+      });
+      const row = await trx.selectFrom(ROLES_TABLE).selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+      return this.role(row);
+    });
+  }
+
+  async update(id: number, input: { name?: string; description?: string | null }): Promise<AdminRole> {
+    const { dialect } = this.database;
+    return this.database.write(async (trx: SystemDb) => {
+      const row = await trx.selectFrom(ROLES_TABLE).selectAll().where('id', '=', id).executeTakeFirst();
+      if (!row) throw new NotFoundError('role.notFound');
+      if (row.code === SUPER_ADMIN_CODE) throw new ApplicationError("Super admin can't be edited.");
+      if (input.name !== undefined) {
+        const taken = await trx
+          .selectFrom(ROLES_TABLE)
+          .select('id')
+          .where('name', '=', input.name)
+          .where('id', '!=', id)
+          .executeTakeFirst();
+        if (taken)
+          throw new ApplicationError(
+            `The name must be unique and a role with name \`${input.name}\` already exists.`,
+          );
+      }
+      const changes: Record<string, unknown> = { updated_at: dialect.encode('datetime', new Date()) };
+      if (input.name !== undefined) changes.name = input.name;
+      if (input.description !== undefined) changes.description = input.description;
+      await trx.updateTable(ROLES_TABLE).set(changes).where('id', '=', id).execute();
+      return this.role(await trx.selectFrom(ROLES_TABLE).selectAll().where('id', '=', id).executeTakeFirstOrThrow());
+    });
+  }
+
+  /**
+   * Deletes roles no administrator holds (Strapi's checks and words: never the Super Admin role);
+   * answers the deleted roles. `path` is where Strapi's validation reports a refusal.
+   */
+  async delete(ids: number[], path: 'id' | 'ids'): Promise<AdminRole[]> {
+    return this.database.write(async (trx: SystemDb) => {
+      const rows = await trx.selectFrom(ROLES_TABLE).selectAll().where('id', 'in', ids).execute();
+      const refuse = (message: string) =>
+        ValidationError.fromFieldErrors([{ path: [path], message, name: 'ValidationError' }]);
+      if (rows.some((row) => row.code === SUPER_ADMIN_CODE)) throw refuse('You cannot delete the super admin role');
+      const held = await trx.selectFrom(USER_ROLES_TABLE).select('id').where('role_id', 'in', ids).executeTakeFirst();
+      if (held) throw refuse('Some roles are still assigned to some users');
+      await trx.deleteFrom(PERMISSIONS_TABLE).where('role_id', 'in', ids).execute();
+      await trx.deleteFrom(ROLES_TABLE).where('id', 'in', ids).execute();
+      return rows.map((row) => this.role(row));
+    });
+  }
+
+  /** A role's permissions (`GET /admin/roles/:id/permissions`). */
+  async permissions(id: number): Promise<Permission[]> {
+    await this.get(id);
+    return this.permissionsIn(this.database.db, [id]);
+  }
+
+  /** Sets a role's permissions (`PUT /admin/roles/:id/permissions`), checked as Strapi checks them. */
+  async setPermissions(id: number, input: unknown): Promise<Permission[]> {
+    const row = await this.database.system
+      .selectFrom(ROLES_TABLE)
+      .select(['id', 'code'])
+      .where('id', '=', id)
+      .executeTakeFirst();
+    if (!row) throw new NotFoundError('role.notFound');
+    if (row.code === SUPER_ADMIN_CODE) throw new ApplicationError("Super admin permissions can't be edited.");
+    const permissions = checkPermissions(input, adminActions(this.schemaOf()));
+    return this.database.write((trx: SystemDb) => this.replacePermissions(trx as unknown as Db, id, permissions));
+  }
+
+  /** The roles of administrators, by administrator id (in the order they were given). */
+  async rolesOf(userIds: number[]): Promise<Map<number, RoleSummary[]>> {
+    const found = new Map<number, RoleSummary[]>(userIds.map((id) => [id, []]));
+    if (userIds.length === 0) return found;
+    const rows = await this.database.system
+      .selectFrom(USER_ROLES_TABLE)
+      .innerJoin(ROLES_TABLE, `${ROLES_TABLE}.id`, `${USER_ROLES_TABLE}.role_id`)
+      .select([
+        `${USER_ROLES_TABLE}.user_id as user_id`,
+        `${ROLES_TABLE}.id as id`,
+        `${ROLES_TABLE}.name as name`,
+        `${ROLES_TABLE}.description as description`,
+        `${ROLES_TABLE}.code as code`,
+      ])
+      .where(`${USER_ROLES_TABLE}.user_id`, 'in', userIds)
+      .orderBy(`${USER_ROLES_TABLE}.id`)
+      .execute();
+    for (const row of rows)
+      found.get(row.user_id)?.push({ id: row.id, name: row.name, description: row.description, code: row.code });
+    return found;
+  }
+
+  /** Gives an administrator these roles (replacing theirs), in a write's transaction; unknown ids are a 400. */
+  async setUserRoles(db: Db, userId: number, roleIds: number[]): Promise<void> {
+    const trx = system(db);
+    const unique = [...new Set(roleIds)];
+    if (unique.length) {
+      const found = await trx.selectFrom(ROLES_TABLE).select('id').where('id', 'in', unique).execute();
+      if (found.length !== unique.length)
+        throw ValidationError.fromFieldErrors([
+          { path: ['roles'], message: 'Some roles do not exist', name: 'ValidationError' },
+        ]);
+    }
+    await trx.deleteFrom(USER_ROLES_TABLE).where('user_id', '=', userId).execute();
+    for (const [index, roleId] of unique.entries())
+      await trx.insertInto(USER_ROLES_TABLE).values({ user_id: userId, role_id: roleId, role_ord: index + 1 }).execute();
+  }
+
+  /** Gives an administrator the Super Admin role, in a write's transaction (the first administrator). */
+  async makeSuperAdmin(db: Db, userId: number): Promise<void> {
+    const role = await system(db)
+      .selectFrom(ROLES_TABLE)
+      .select('id')
+      .where('code', '=', SUPER_ADMIN_CODE)
+      .executeTakeFirst();
+    if (!role) throw new ApplicationError("Cannot register the first admin because the super admin role doesn't exist.");
+    await this.setUserRoles(db, userId, [role.id]);
+  }
+
+  /** Whether these role ids include the Super Admin role. */
+  async includesSuperAdmin(db: Db, roleIds: number[]): Promise<boolean> {
+    if (roleIds.length === 0) return false;
+    const found = await system(db)
+      .selectFrom(ROLES_TABLE)
+      .select('id')
+      .where('id', 'in', roleIds)
+      .where('code', '=', SUPER_ADMIN_CODE)
+      .executeTakeFirst();
+    return found !== undefined;
+  }
+
+  /** Removes an administrator's roles, in the transaction that removes them. */
+  async forgetUser(db: Db, userId: number): Promise<void> {
+    await system(db).deleteFrom(USER_ROLES_TABLE).where('user_id', '=', userId).execute();
+  }
+
+  /** The administrators holding the Super Admin role, read on `db` (a write locks them first). */
+  async superAdminIds(db: Db): Promise<number[]> {
+    const rows = await system(db)
+      .selectFrom(USER_ROLES_TABLE)
+      .innerJoin(ROLES_TABLE, `${ROLES_TABLE}.id`, `${USER_ROLES_TABLE}.role_id`)
+      .select(`${USER_ROLES_TABLE}.user_id as user_id`)
+      .where(`${ROLES_TABLE}.code`, '=', SUPER_ADMIN_CODE)
+      .execute();
+    return rows.map((row) => row.user_id);
+  }
+
+  /** What an administrator may do: two statements, on every request (roles change on any node). */
+  async abilityOf(userId: number): Promise<AdminAbility> {
+    const roles = (await this.rolesOf([userId])).get(userId) ?? [];
+    if (roles.some((role) => role.code === SUPER_ADMIN_CODE)) return AdminAbility.everything();
+    return new AdminAbility(
+      false,
+      await this.permissionsIn(
+        this.database.db,
+        roles.map((role) => role.id),
+      ),
+    );
+  }
+
+  /** The permissions an administrator holds (`GET /admin/users/me/permissions`). */
+  async permissionsOfUser(userId: number): Promise<Permission[]> {
+    const roles = (await this.rolesOf([userId])).get(userId) ?? [];
+    return this.permissionsIn(
+      this.database.db,
+      roles.map((role) => role.id),
+    );
+  }
+}
