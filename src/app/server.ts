@@ -41,7 +41,7 @@ import { mediaGrantWarning } from '../features/users-permissions/index.js';
 import { startEmail, type EmailService } from '../features/email/index.js';
 import { builtInTypes, startLocales, systemTables } from './built-ins.js';
 import { registerAdminRoutes } from '../features/admin/index.js';
-import { registerAdminContentRoutes } from '../features/admin/index.js';
+import { registerAdminContentRoutes, registerAdminGuard } from '../features/admin/index.js';
 import { registerAdminPanel } from '../features/admin/index.js';
 import { registerContentTypeBuilderRoutes } from '../features/content-type-builder/index.js';
 import { openApiDocument, openApiInput, openApiServed, registerOpenApiRoutes } from '../features/openapi/index.js';
@@ -237,6 +237,7 @@ export async function createVellum(projectDir: string, options: CreateVellumOpti
   };
   registerUsersPermissionsRoutes(app, usersPermissions);
   registerUsersRolesRoutes(app, usersPermissions);
+  registerAdminGuard(app, auth);
   registerAdminRoutes(app, auth, {
     webhooks,
     deliveries: events.deliveries,

@@ -4,7 +4,7 @@
  * `GET /admin/permissions`'s answer built from them (Strapi's sections builder). The answers of
  * Strapi 5.54 for the blog fixture are in test/fixtures/admin-roles/.
  */
-import { isHidden, type ContentType, type Model, type Schema } from '../../core/schema/model.js';
+import { type ContentType, type Model, type Schema } from '../../core/schema/model.js';
 
 /** The content API's users (features/users-permissions/ owns the type): a content manager subject. */
 const USER_TYPE_UID = 'plugin::users-permissions.user';
@@ -132,33 +132,27 @@ export function managedTypes(schema: Schema): ContentType[] {
 export function adminActions(schema: Schema): AdminAction[] {
   const subjects = managedTypes(schema).map((type) => type.uid);
   return [
-    ...EXPLORER_ACTIONS.map(
-      ({ label, actionId, applyToProperties }): AdminAction => ({
-        actionId,
-        section: 'contentTypes',
-        displayName: label,
-        subjects,
-        applyToProperties,
-      }),
-    ),
-    ...PLUGIN_ACTIONS.map(
-      ([actionId, displayName, plugin, subCategory]): AdminAction => ({
-        actionId,
-        section: 'plugins',
-        displayName,
-        plugin,
-        subCategory,
-      }),
-    ),
-    ...SETTINGS_ACTIONS.map(
-      ([actionId, displayName, category, subCategory]): AdminAction => ({
-        actionId,
-        section: 'settings',
-        displayName,
-        category,
-        subCategory,
-      }),
-    ),
+    ...EXPLORER_ACTIONS.map(({ label, actionId, applyToProperties }): AdminAction => ({
+      actionId,
+      section: 'contentTypes',
+      displayName: label,
+      subjects,
+      applyToProperties,
+    })),
+    ...PLUGIN_ACTIONS.map(([actionId, displayName, plugin, subCategory]): AdminAction => ({
+      actionId,
+      section: 'plugins',
+      displayName,
+      plugin,
+      subCategory,
+    })),
+    ...SETTINGS_ACTIONS.map(([actionId, displayName, category, subCategory]): AdminAction => ({
+      actionId,
+      section: 'settings',
+      displayName,
+      category,
+      subCategory,
+    })),
   ];
 }
 
@@ -172,8 +166,8 @@ interface FieldNode {
 /** A model's fields as the permissions screen nests them: components open into their own fields. */
 function fieldTree(schema: Schema, model: Model, depth = 0): FieldNode[] {
   const nodes: FieldNode[] = [];
+  // Private attributes too (a user's password): Strapi lists every visible attribute.
   for (const attribute of Object.values(model.attributes)) {
-    if (isHidden(attribute)) continue;
     const node: FieldNode = { label: attribute.name, value: attribute.name };
     if (attribute.required) node.required = true;
     if (attribute.kind === 'component' && depth < 10) {
@@ -203,7 +197,7 @@ export interface LocaleChoice {
   name: string;
 }
 
-/** `GET /admin/permissions`'s `data`: conditions and the four sections, as Strapi 5.54 builds them. */
+/** `GET /admin/permissions`'s `data`: conditions and the four sections, as Strapi 5.54 builds them (a locale's name is Strapi's stored one, "English (en)"). */
 export function permissionSections(schema: Schema, locales: LocaleChoice[], defaultLocale: string) {
   const actions = adminActions(schema);
   const typeSection = (kind: ContentType['kind']) => {
@@ -228,7 +222,7 @@ export function permissionSections(schema: Schema, locales: LocaleChoice[], defa
                   label: 'Locales',
                   value: 'locales',
                   children: locales.map((locale) => ({
-                    label: `${locale.name} (${locale.code})`,
+                    label: locale.name,
                     value: locale.code,
                     isDefault: locale.code === defaultLocale,
                   })),

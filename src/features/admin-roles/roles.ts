@@ -13,7 +13,15 @@ import { createDocumentId } from '../../core/documents/document-id.js';
 import { ApplicationError, NotFoundError, ValidationError } from '../../core/errors.js';
 import type { Schema } from '../../core/schema/model.js';
 import { AdminAbility, type Permission } from './ability.js';
-import { adminActions, EXPLORER, fieldPaths, IS_CREATOR, managedTypes } from './registry.js';
+import {
+  adminActions,
+  EXPLORER,
+  fieldPaths,
+  IS_CREATOR,
+  managedTypes,
+  permissionSections,
+  type LocaleChoice,
+} from './registry.js';
 import { PERMISSIONS_TABLE, ROLES_TABLE, USER_ROLES_TABLE, type AdminRoleRow } from './tables.js';
 import { checkPermissions } from './validation.js';
 
@@ -89,13 +97,22 @@ export class AdminRoles {
   constructor(
     private readonly database: Database,
     private readonly schemaOf: () => Schema,
-    private readonly localesOf: () => string[],
+    private readonly locales: {
+      codes(): string[];
+      list(): Promise<LocaleChoice[]>;
+      defaultLocale(): string;
+    },
   ) {}
+
+  /** `GET /admin/permissions`'s `data`. */
+  async sections() {
+    return permissionSections(this.schemaOf(), await this.locales.list(), this.locales.defaultLocale());
+  }
 
   /** Every content-type action on every managed type, with all fields and locales (the Super Admin's, the Editor's). */
   private contentPermissions(except: string[] = []): Permission[] {
     const schema = this.schemaOf();
-    const locales = this.localesOf();
+    const locales = this.locales.codes();
     const permissions: Permission[] = [];
     for (const action of adminActions(schema).filter((a) => a.section === 'contentTypes')) {
       for (const type of managedTypes(schema)) {
@@ -103,7 +120,13 @@ export class AdminRoles {
         const properties: Permission['properties'] = {};
         if (action.applyToProperties?.includes('fields')) properties.fields = fieldPaths(schema, type);
         if (type.localized && action.applyToProperties?.includes('locales')) properties.locales = [...locales];
-        permissions.push({ action: action.actionId, actionParameters: {}, subject: type.uid, properties, conditions: [] });
+        permissions.push({
+          action: action.actionId,
+          actionParameters: {},
+          subject: type.uid,
+          properties,
+          conditions: [],
+        });
       }
     }
     return permissions;
@@ -112,15 +135,13 @@ export class AdminRoles {
   private everyPermission(): Permission[] {
     const others = adminActions(this.schemaOf())
       .filter((action) => action.section !== 'contentTypes')
-      .map(
-        (action): Permission => ({
-          action: action.actionId,
-          actionParameters: {},
-          subject: null,
-          properties: {},
-          conditions: [],
-        }),
-      );
+      .map((action): Permission => ({
+        action: action.actionId,
+        actionParameters: {},
+        subject: null,
+        properties: {},
+        conditions: [],
+      }));
     return [...this.contentPermissions(), ...others];
   }
 
@@ -149,7 +170,10 @@ export class AdminRoles {
       const [superAdmin, editor, author] = ids as [number, number, number];
       const admins = await db.selectFrom('admin_users').select('id').execute();
       for (const admin of admins as { id: number }[])
-        await trx.insertInto(USER_ROLES_TABLE).values({ user_id: admin.id, role_id: superAdmin, role_ord: 1 }).execute();
+        await trx
+          .insertInto(USER_ROLES_TABLE)
+          .values({ user_id: admin.id, role_id: superAdmin, role_ord: 1 })
+          .execute();
       const editorPermissions = [...this.contentPermissions([USER_TYPE_UID]), ...mediaPermissions(false)];
       const authorPermissions = [
         ...this.contentPermissions([USER_TYPE_UID])
@@ -277,9 +301,7 @@ export class AdminRoles {
     return this.database.write(async (trx: SystemDb) => {
       const taken = await trx.selectFrom(ROLES_TABLE).select('id').where('name', '=', input.name).executeTakeFirst();
       if (taken)
-        throw new ApplicationError(
-          `The name must be unique and a role with name \`${input.name}\` already exists.`,
-        );
+        throw new ApplicationError(`The name must be unique and a role with name \`${input.name}\` already exists.`);
       const now = dialect.encode('datetime', new Date());
       const id = await dialect.insertReturningId(trx as unknown as Db, ROLES_TABLE, {
         document_id: createDocumentId(),
@@ -309,9 +331,7 @@ export class AdminRoles {
           .where('id', '!=', id)
           .executeTakeFirst();
         if (taken)
-          throw new ApplicationError(
-            `The name must be unique and a role with name \`${input.name}\` already exists.`,
-          );
+          throw new ApplicationError(`The name must be unique and a role with name \`${input.name}\` already exists.`);
       }
       const changes: Record<string, unknown> = { updated_at: dialect.encode('datetime', new Date()) };
       if (input.name !== undefined) changes.name = input.name;
@@ -393,7 +413,10 @@ export class AdminRoles {
     }
     await trx.deleteFrom(USER_ROLES_TABLE).where('user_id', '=', userId).execute();
     for (const [index, roleId] of unique.entries())
-      await trx.insertInto(USER_ROLES_TABLE).values({ user_id: userId, role_id: roleId, role_ord: index + 1 }).execute();
+      await trx
+        .insertInto(USER_ROLES_TABLE)
+        .values({ user_id: userId, role_id: roleId, role_ord: index + 1 })
+        .execute();
   }
 
   /** Gives an administrator the Super Admin role, in a write's transaction (the first administrator). */
@@ -403,7 +426,8 @@ export class AdminRoles {
       .select('id')
       .where('code', '=', SUPER_ADMIN_CODE)
       .executeTakeFirst();
-    if (!role) throw new ApplicationError("Cannot register the first admin because the super admin role doesn't exist.");
+    if (!role)
+      throw new ApplicationError("Cannot register the first admin because the super admin role doesn't exist.");
     await this.setUserRoles(db, userId, [role.id]);
   }
 

@@ -8,7 +8,11 @@ import { isPlainObject } from '../../core/objects.js';
 import type { Permission } from './ability.js';
 import { CONDITIONS, type AdminAction } from './registry.js';
 
-const error = (path: string, message: string): FieldError => ({ path: path.split('.'), message, name: 'ValidationError' });
+const error = (path: string, message: string): FieldError => ({
+  path: path.split('.'),
+  message,
+  name: 'ValidationError',
+});
 
 function fail(errors: FieldError[]): never {
   throw ValidationError.fromFieldErrors(errors);

@@ -6,8 +6,9 @@
  *   `GET|POST /admin/users-permissions/roles`, `GET|PUT|DELETE /admin/users-permissions/roles/:id`,
  *   `GET /admin/users-permissions/permissions` (every action, none enabled), answered as the
  *   content API's `/api/users-permissions/...` answers (role-api.ts).
- * - The users of the content API: `GET /admin/users` (a page, searched), `GET|DELETE
- *   /admin/users/:id`; `POST` and `PUT` are in admin.ts.
+ * - The users of the content API: `GET /admin/users-permissions/users` (a page, searched),
+ *   `GET|DELETE /admin/users-permissions/users/:id`; `POST` and `PUT` are in routes.ts. (Strapi's
+ *   `/admin/users` are its administrators: admin-users.ts.)
  * - Administrators: `GET|POST /admin/administrators`, `DELETE /admin/administrators/:id` (never
  *   oneself, never the last), `GET /admin/administrators/me`, `PUT /admin/administrators/me/password`.
  *
@@ -73,15 +74,15 @@ export function registerAdminAccessRoutes(admin: FastifyInstance, auth: Auth, pr
   // Every grantable action: what the permissions matrix lists (an administrator holds no grants).
   admin.get(`${base}/permissions`, async () => roles.permissions());
 
-  admin.get<{ Querystring: Record<string, unknown> }>(`${prefix}/users`, async (request) => {
+  admin.get<{ Querystring: Record<string, unknown> }>(`${prefix}/users-permissions/users`, async (request) => {
     const { page, pageSize, search, sort } = request.query;
     const found = await auth.userManagement.list({ page, pageSize, search, sort });
     return { data: found.results, meta: { pagination: found.pagination } };
   });
-  admin.get<{ Params: { id: string } }>(`${prefix}/users/:id`, async (request) => ({
+  admin.get<{ Params: { id: string } }>(`${prefix}/users-permissions/users/:id`, async (request) => ({
     data: await auth.userManagement.get(userIdOf(request.params.id)),
   }));
-  admin.delete<{ Params: { id: string } }>(`${prefix}/users/:id`, async (request) => ({
+  admin.delete<{ Params: { id: string } }>(`${prefix}/users-permissions/users/:id`, async (request) => ({
     data: await auth.userManagement.destroy(userIdOf(request.params.id)),
   }));
 

@@ -9,7 +9,10 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Auth } from '../users-permissions/index.js';
 import type { DocumentService, TypeDocuments } from '../../core/documents/service.js';
 import type { Document } from '../../core/documents/rows.js';
-import { NotFoundError, ValidationError } from '../../core/errors.js';
+import { ForbiddenError, NotFoundError, ValidationError } from '../../core/errors.js';
+import { EXPLORER, pickFields, type Scope } from '../admin-roles/index.js';
+import { adminCaller, requireAction } from './guard.js';
+import type { CallerOptions } from '../../core/documents/context.js';
 import { sendJson } from '../../api/json-body.js';
 import { describeSchema } from './schema.js';
 import { isHidden, type ContentType, type Model, type Schema } from '../../core/schema/model.js';
@@ -127,9 +130,60 @@ export function registerAdminContentRoutes(app: FastifyInstance, options: AdminC
     return { data: document, meta: { publication: states[String(document.documentId)] ?? null } };
   };
 
+  /**
+   * What the administrator may do with `action` on the type (Strapi's `plugin::content-manager`
+   * `hasPermissions` policy: a 403 `PolicyError` without it), the locale the request names
+   * checked against the permission's locales (a 403 otherwise), and the caller options that go
+   * with it: reads and writes as the administrator, only their own documents under "is creator".
+   */
+  const access = async (
+    request: FastifyRequest,
+    action: string,
+    type: ContentType,
+  ): Promise<{ scope: Scope; caller: CallerOptions }> => {
+    const { id, ability } = await requireAction(auth, request, action, type.uid);
+    const scope = ability.scope(action, type.uid)!;
+    const { locale } = request.query as Query;
+    if (type.localized && scope.locales) {
+      const wanted = typeof locale === 'string' && locale !== '' ? locale : service.i18n.defaultLocale;
+      if (!scope.locales.has(wanted)) throw new ForbiddenError('Forbidden');
+    }
+    return { scope, caller: { actor: id, ...(scope.creatorOnly ? { createdBy: id } : {}) } };
+  };
+  /** A document the administrator may not touch (another's, under "is creator") is a 403; an unknown one a 404. */
+  const checkOwn = async (
+    type: ContentType,
+    caller: CallerOptions,
+    documentId: string | undefined,
+    locale: unknown,
+  ) => {
+    if (caller.createdBy === undefined) return;
+    const documents = service.of(type);
+    const mine = await documents.findOne(
+      { documentId, locale, status: type.draftAndPublish ? 'draft' : undefined },
+      caller,
+    );
+    if (mine) return;
+    const exists = await documents.findOne({
+      documentId,
+      locale,
+      status: type.draftAndPublish ? 'draft' : undefined,
+    });
+    if (exists) throw new ForbiddenError('Forbidden');
+  };
+  /** What a write answers: the document as the administrator may read it. */
+  const readScope = async (request: FastifyRequest, type: ContentType): Promise<Scope> => {
+    const { ability } = await adminCaller(auth, request);
+    return ability.scope(EXPLORER.read, type.uid) ?? { fields: {}, creatorOnly: true };
+  };
+  const shown = (type: ContentType, scope: Scope, document: Document | null) =>
+    (document && (pickFields(service.schema, type, document, scope.fields) as Document)) ?? null;
+  const written = (type: ContentType, scope: Scope, data: Record<string, unknown>) =>
+    pickFields(service.schema, type, data, scope.fields) as Record<string, unknown>;
+
   void app.register(async (admin) => {
     admin.addHook('onRequest', async (request) => {
-      await auth.admins.authenticate(request.headers.authorization);
+      await adminCaller(auth, request);
     });
 
     admin.get(`${prefix}/content-types`, async (_request, reply) =>
@@ -140,44 +194,63 @@ export function registerAdminContentRoutes(app: FastifyInstance, options: AdminC
     const collection = `${manager}/collection-types/:uid`;
     admin.get<{ Params: TypeParams }>(collection, async (request, reply) => {
       const type = typeOf(request.params.uid, 'collectionType');
+      const { scope, caller } = await access(request, EXPLORER.read, type);
       const documents = service.of(type);
       const query = request.query as Query;
-      const { results, pagination } = await documents.findMany(draftQuery(type, query));
+      const { results, pagination } = await documents.findMany(draftQuery(type, query), caller);
       return sendJson(reply, {
-        data: results,
+        data: results.map((document) => shown(type, scope, document)),
         meta: { pagination, publication: await publication(type, documents, results, query.locale) },
       });
     });
     admin.post<{ Params: TypeParams }>(collection, async (request, reply) => {
       const type = typeOf(request.params.uid, 'collectionType');
+      const { scope, caller } = await access(request, EXPLORER.create, type);
       const documents = service.of(type);
       const query = request.query as Query;
-      const document = await documents.create({ ...draftQuery(type, query), data: bodyData(request.body) });
-      return sendJson(reply, await editable(type, documents, document, query.locale), 201);
+      const document = await documents.create(
+        { ...draftQuery(type, query), data: written(type, scope, bodyData(request.body)) },
+        { actor: caller.actor },
+      );
+      const read = await readScope(request, type);
+      return sendJson(reply, await editable(type, documents, shown(type, read, document), query.locale), 201);
     });
     admin.get<{ Params: DocumentParams }>(`${collection}/:documentId`, async (request, reply) => {
       const type = typeOf(request.params.uid, 'collectionType');
+      const { scope, caller } = await access(request, EXPLORER.read, type);
       const documents = service.of(type);
       const query = request.query as Query;
-      const document = await documents.findOne({ ...draftQuery(type, query), documentId: request.params.documentId });
+      await checkOwn(type, caller, request.params.documentId, query.locale);
+      const document = await documents.findOne(
+        { ...draftQuery(type, query), documentId: request.params.documentId },
+        caller,
+      );
       if (!document) throw new NotFoundError(`No ${type.singularName} with documentId ${request.params.documentId}`);
-      return sendJson(reply, await editable(type, documents, document, query.locale));
+      return sendJson(reply, await editable(type, documents, shown(type, scope, document), query.locale));
     });
     admin.put<{ Params: DocumentParams }>(`${collection}/:documentId`, async (request, reply) => {
       const type = typeOf(request.params.uid, 'collectionType');
+      const { scope, caller } = await access(request, EXPLORER.update, type);
       const documents = service.of(type);
       const query = request.query as Query;
-      const document = await documents.update({
-        ...draftQuery(type, query),
-        documentId: request.params.documentId,
-        data: bodyData(request.body),
-      });
-      return sendJson(reply, await editable(type, documents, document, query.locale));
+      await checkOwn(type, caller, request.params.documentId, query.locale);
+      const document = await documents.update(
+        {
+          ...draftQuery(type, query),
+          documentId: request.params.documentId,
+          data: written(type, scope, bodyData(request.body)),
+        },
+        { actor: caller.actor },
+      );
+      const read = await readScope(request, type);
+      return sendJson(reply, await editable(type, documents, shown(type, read, document), query.locale));
     });
     admin.delete<{ Params: DocumentParams }>(`${collection}/:documentId`, async (request, reply) => {
       const type = typeOf(request.params.uid, 'collectionType');
+      const { caller } = await access(request, EXPLORER.delete, type);
       const { locale } = request.query as Query;
-      await service.of(type).delete({ documentId: request.params.documentId, locale });
+      await checkOwn(type, caller, request.params.documentId, locale);
+      await service.of(type).delete({ documentId: request.params.documentId, locale }, { actor: caller.actor });
       return reply.status(204).send();
     });
     admin.post<{ Params: ActionParams }>(`${collection}/:documentId/actions/:action`, async (request, reply) => {
@@ -189,26 +262,31 @@ export function registerAdminContentRoutes(app: FastifyInstance, options: AdminC
     const single = `${manager}/single-types/:uid`;
     admin.get<{ Params: TypeParams }>(single, async (request, reply) => {
       const type = typeOf(request.params.uid, 'singleType');
+      const { scope, caller } = await access(request, EXPLORER.read, type);
       const documents = service.of(type);
       const query = request.query as Query;
-      const document = await documents.findOne({ ...draftQuery(type, query), documentId: undefined });
-      return sendJson(reply, await editable(type, documents, document, query.locale));
+      const document = await documents.findOne({ ...draftQuery(type, query), documentId: undefined }, caller);
+      return sendJson(reply, await editable(type, documents, shown(type, scope, document), query.locale));
     });
     admin.put<{ Params: TypeParams }>(single, async (request, reply) => {
       const type = typeOf(request.params.uid, 'singleType');
+      const { scope, caller } = await access(request, EXPLORER.update, type);
       const documents = service.of(type);
       const query = request.query as Query;
-      const document = await documents.update({
-        ...draftQuery(type, query),
-        documentId: undefined,
-        data: bodyData(request.body),
-      });
-      return sendJson(reply, await editable(type, documents, document, query.locale));
+      await checkOwn(type, caller, undefined, query.locale);
+      const document = await documents.update(
+        { ...draftQuery(type, query), documentId: undefined, data: written(type, scope, bodyData(request.body)) },
+        { actor: caller.actor },
+      );
+      const read = await readScope(request, type);
+      return sendJson(reply, await editable(type, documents, shown(type, read, document), query.locale));
     });
     admin.delete<{ Params: TypeParams }>(single, async (request, reply) => {
       const type = typeOf(request.params.uid, 'singleType');
+      const { caller } = await access(request, EXPLORER.delete, type);
       const { locale } = request.query as Query;
-      await service.of(type).delete({ locale });
+      await checkOwn(type, caller, undefined, locale);
+      await service.of(type).delete({ locale }, { actor: caller.actor });
       return reply.status(204).send();
     });
     admin.post<{ Params: TypeParams & { action: string } }>(`${single}/actions/:action`, async (request, reply) => {
@@ -225,6 +303,14 @@ export function registerAdminContentRoutes(app: FastifyInstance, options: AdminC
   ) {
     const documents = service.of(type);
     const { locale, status: _status, ...read } = request.query as Query;
+    // Unpublishing takes Strapi's publish permission, discarding a draft its update permission.
+    const needed =
+      request.params.action === 'discard' || request.params.action === 'discard-draft'
+        ? EXPLORER.update
+        : EXPLORER.publish;
+    const { scope, caller } = await access(request, needed, type);
+    await checkOwn(type, caller, documentId, locale);
+    const actor = { actor: caller.actor };
     // `discard` is Strapi's content manager's name for it.
     const run = {
       publish: documents.publish,
@@ -239,18 +325,21 @@ export function registerAdminContentRoutes(app: FastifyInstance, options: AdminC
     // as a published write is: a draft that cannot be published is not saved either, and emits nothing.
     if (request.params.action === 'publish' && (await documents.findOne({ documentId, locale, status: 'draft' }))) {
       const data = (request.body as { data?: unknown } | null)?.data;
-      await documents.update({
-        documentId,
-        locale,
-        status: 'published',
-        data: data === undefined ? {} : bodyData(request.body),
-      });
+      await documents.update(
+        {
+          documentId,
+          locale,
+          status: 'published',
+          data: data === undefined ? {} : written(type, scope, bodyData(request.body)),
+        },
+        actor,
+      );
     } else {
       const populate = request.params.action === 'unpublish' ? { populate: managerPopulate(service.schema, type) } : {};
-      await run.call(documents, { documentId, locale, ...populate });
+      await run.call(documents, { documentId, locale, ...populate }, actor);
     }
     // The draft as the request's populate and fields show it.
     const draft = await documents.findOne({ ...read, documentId, locale, status: 'draft' });
-    return editable(type, documents, draft, locale);
+    return editable(type, documents, shown(type, await readScope(request, type), draft), locale);
   }
 }

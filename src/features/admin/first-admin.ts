@@ -55,33 +55,10 @@ export function registerFirstAdminRoutes(app: FastifyInstance, auth: Auth, prefi
   app.post(`${prefix}/register-admin`, async (request) => {
     const body = isPlainObject(request.body) ? request.body : {};
     const { email, password, firstname } = checkRegistration(body);
-    const { id, token } = await auth.admins.registerFirst(email, password);
-    const admin = await auth.admins.get(id);
-    return {
-      data: {
-        token,
-        accessToken: token,
-        user: {
-          id,
-          firstname,
-          lastname: typeof body.lastname === 'string' ? body.lastname : null,
-          username: null,
-          email: admin.email,
-          isActive: true,
-          blocked: false,
-          preferedLanguage: null,
-          createdAt: admin.createdAt,
-          updatedAt: admin.createdAt,
-          roles: [
-            {
-              id: 1,
-              name: 'Super Admin',
-              description: 'Super Admins can access and manage all features and settings.',
-              code: 'strapi-super-admin',
-            },
-          ],
-        },
-      },
-    };
+    const { id, token } = await auth.admins.registerFirst(email, password, {
+      firstname,
+      lastname: typeof body.lastname === 'string' ? body.lastname : null,
+    });
+    return { data: { token, accessToken: token, user: await auth.admins.get(id) } };
   });
 }

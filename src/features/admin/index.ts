@@ -5,3 +5,4 @@
 export { registerAdminRoutes } from './routes.js';
 export { registerAdminContentRoutes } from './content.js';
 export { registerAdminPanel } from './panel.js';
+export { registerAdminGuard } from './guard.js';

@@ -10,6 +10,7 @@ import type { TokenType } from '../api-tokens/index.js';
 import { ValidationError } from '../../core/errors.js';
 import { registerAdminAccessRoutes, updateUser } from './access.js';
 import { registerFirstAdminRoutes } from './first-admin.js';
+import { registerAdminUserRoutes, registerInvitationRoutes } from './admin-users.js';
 import { registerAdminEventRoutes, type AdminEvents } from '../events/index.js';
 
 type Body = Record<string, unknown>;
@@ -42,6 +43,7 @@ export function registerAdminRoutes(app: FastifyInstance, auth: Auth, events?: A
   });
 
   registerFirstAdminRoutes(app, auth, prefix);
+  registerInvitationRoutes(app, auth, prefix);
 
   // Everything else needs an administrator.
   void app.register(async (admin) => {
@@ -72,31 +74,8 @@ export function registerAdminRoutes(app: FastifyInstance, auth: Auth, events?: A
       data: await auth.tokens.revoke(request.params.ref),
     }));
 
-    admin.get(`${prefix}/roles`, async () => ({ data: await auth.roles.list() }));
-    admin.get<{ Params: Params }>(`${prefix}/roles/:ref`, async (request) => ({
-      data: await auth.roles.get(request.params.ref),
-    }));
-    admin.post(`${prefix}/roles`, async (request, reply) => {
-      const input = body(request);
-      if (typeof input.name !== 'string') throw new ValidationError('name is required');
-      const role = await auth.roles.create(
-        input.name,
-        typeof input.description === 'string' ? input.description : null,
-      );
-      return reply.status(201).send({ data: role });
-    });
-    admin.post<{ Params: Params }>(`${prefix}/roles/:ref/permissions`, async (request) => {
-      const role = await auth.roles.get(request.params.ref);
-      await auth.roles.grant(role.documentId, auth.expand(stringList(body(request).actions, 'actions'), 'actions'));
-      return { data: await auth.roles.get(role.documentId) };
-    });
-    admin.delete<{ Params: Params }>(`${prefix}/roles/:ref/permissions/:action`, async (request) => {
-      const role = await auth.roles.get(request.params.ref);
-      await auth.roles.revoke(role.documentId, auth.expand([request.params.action], 'action'));
-      return { data: await auth.roles.get(role.documentId) };
-    });
-
-    admin.post(`${prefix}/users`, async (request, reply) => {
+    // The content API's users (Strapi's content manager edits them as `plugin::users-permissions.user`).
+    admin.post(`${prefix}/users-permissions/users`, async (request, reply) => {
       const input = body(request);
       const user = await auth.users.create({
         username: input.username as string,
@@ -108,10 +87,11 @@ export function registerAdminRoutes(app: FastifyInstance, auth: Auth, events?: A
       });
       return reply.status(201).send({ data: user });
     });
-    admin.put<{ Params: Params }>(`${prefix}/users/:ref`, async (request) => ({
+    admin.put<{ Params: Params }>(`${prefix}/users-permissions/users/:ref`, async (request) => ({
       data: await updateUser(auth, request.params.ref, body(request)),
     }));
     registerAdminAccessRoutes(admin, auth, prefix);
+    registerAdminUserRoutes(admin, auth, prefix);
 
     // Strapi's users-permissions settings routes (their paths and answers, under /admin).
     admin.get(`${prefix}/users-permissions/advanced`, async () => ({

@@ -266,6 +266,17 @@ export class Admins {
     return row ? (await this.infos([row]))[0] : undefined;
   }
 
+  /** Whether `password` is the administrator's (an update of their own password proves the current one). */
+  async verifyPassword(id: number, password: unknown): Promise<boolean> {
+    if (typeof password !== 'string' || password === '') return false;
+    const row = await this.database.system
+      .selectFrom(ADMINS_TABLE)
+      .select('password')
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return row !== undefined && row.password !== '' && (await verifyPassword(password, row.password));
+  }
+
   /** Whether an administrator other than `except` has this email. */
   async emailTaken(email: string, except?: number): Promise<boolean> {
     let query = this.database.system.selectFrom(ADMINS_TABLE).select('id').where('email', '=', email);

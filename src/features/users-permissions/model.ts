@@ -67,7 +67,10 @@ export const roleType: RawSchemaFile = {
 const id = { name: 'id', type: 'id' } as const;
 
 /** Tables that are not content-types; created and migrated with the rest of the schema. */
+import { adminRoleTables } from '../admin-roles/index.js';
+
 export const authTables: TableSpec[] = [
+  ...adminRoleTables,
   {
     // A role's granted actions (`api::article.article.find`); roles are addressed by documentId.
     name: PERMISSIONS_TABLE,

@@ -157,7 +157,11 @@ export async function startAuth(
   const adminRoles = new AdminRoles(
     database,
     () => documents.schema,
-    () => [...documents.i18n.locales],
+    {
+      codes: () => [...documents.i18n.locales],
+      list: () => documents.locales.list(),
+      defaultLocale: () => documents.i18n.defaultLocale,
+    },
   );
   documents.engine.register(PERMISSION_UID, permissionAdapter(database, schema, documents.engine));
   documents.engine.register(ADMIN_USER_UID, tableAdapter(database, schema, adminUserModel));

@@ -1,0 +1,121 @@
+/**
+ * What the administrator behind a request may do (their roles' permissions, read per request so
+ * that a change applies on every node at once), and the check of every admin route: each route
+ * of the admin API names the action Strapi 5.54's route requires (`admin::hasPermissions`), and
+ * an administrator without it is answered Strapi's 403 `PolicyError` "Policy Failed". Routes any
+ * administrator may use (their own profile, the schema the panel builds its forms from) name none.
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { PolicyError } from '../../core/errors.js';
+import type { AdminAbility } from '../admin-roles/index.js';
+import type { Auth } from '../users-permissions/index.js';
+
+export interface AdminCaller {
+  id: number;
+  ability: AdminAbility;
+}
+
+const callers = new WeakMap<FastifyRequest, Promise<AdminCaller>>();
+
+/** The administrator of a request and what they may do: resolved once per request. */
+export function adminCaller(auth: Auth, request: FastifyRequest): Promise<AdminCaller> {
+  let caller = callers.get(request);
+  if (!caller) {
+    caller = (async () => {
+      const id = await auth.admins.authenticate(request.headers.authorization);
+      return { id, ability: await auth.adminRoles.abilityOf(id) };
+    })();
+    callers.set(request, caller);
+  }
+  return caller;
+}
+
+/** 403 unless the administrator holds one of the actions (on the subject, when given). */
+export async function requireAction(
+  auth: Auth,
+  request: FastifyRequest,
+  actions: string | string[],
+  subject?: string,
+): Promise<AdminCaller> {
+  const caller = await adminCaller(auth, request);
+  const wanted = Array.isArray(actions) ? actions : [actions];
+  if (!wanted.some((action) => caller.ability.can(action, subject))) throw new PolicyError();
+  return caller;
+}
+
+const UP = 'plugin::users-permissions';
+const CM_USER = ['plugin::content-manager.explorer', 'plugin::users-permissions.user'] as const;
+
+/**
+ * `METHOD path` -> the actions (any of them) Strapi 5.54 requires on the admin routes Vellum
+ * serves under `/admin` (Vellum-only routes take the action of the Strapi screen they serve).
+ */
+export const ROUTE_ACTIONS: Record<string, string[]> = {
+  'GET /admin/api-tokens': ['admin::api-tokens.read'],
+  'GET /admin/api-tokens/:ref': ['admin::api-tokens.read'],
+  'POST /admin/api-tokens': ['admin::api-tokens.create'],
+  'DELETE /admin/api-tokens/:ref': ['admin::api-tokens.delete'],
+  'GET /admin/users-permissions/roles': [`${UP}.roles.read`],
+  'GET /admin/users-permissions/roles/:id': [`${UP}.roles.read`],
+  'POST /admin/users-permissions/roles': [`${UP}.roles.create`],
+  'PUT /admin/users-permissions/roles/:id': [`${UP}.roles.update`],
+  'DELETE /admin/users-permissions/roles/:id': [`${UP}.roles.delete`],
+  'GET /admin/users-permissions/permissions': [`${UP}.roles.read`],
+  'GET /admin/users-permissions/advanced': [`${UP}.advanced-settings.read`],
+  'PUT /admin/users-permissions/advanced': [`${UP}.advanced-settings.update`],
+  'GET /admin/users-permissions/email-templates': [`${UP}.email-templates.read`],
+  'PUT /admin/users-permissions/email-templates': [`${UP}.email-templates.update`],
+  'GET /admin/users-permissions/providers': [`${UP}.providers.read`],
+  'PUT /admin/users-permissions/providers': [`${UP}.providers.update`],
+  'GET /admin/settings': [`${UP}.advanced-settings.read`],
+  'PUT /admin/settings': [`${UP}.advanced-settings.update`],
+  // The content API's users, as the content manager edits them.
+  'GET /admin/users-permissions/users': [`${CM_USER[0]}.read`],
+  'GET /admin/users-permissions/users/:id': [`${CM_USER[0]}.read`],
+  'POST /admin/users-permissions/users': [`${CM_USER[0]}.create`],
+  'PUT /admin/users-permissions/users/:ref': [`${CM_USER[0]}.update`],
+  'DELETE /admin/users-permissions/users/:id': [`${CM_USER[0]}.delete`],
+  // Administrators.
+  'GET /admin/users': ['admin::users.read'],
+  'GET /admin/users/:id': ['admin::users.read'],
+  'POST /admin/users': ['admin::users.create'],
+  'PUT /admin/users/:id': ['admin::users.update'],
+  'DELETE /admin/users/:id': ['admin::users.delete'],
+  'POST /admin/users/batch-delete': ['admin::users.delete'],
+  'GET /admin/administrators': ['admin::users.read'],
+  'POST /admin/administrators': ['admin::users.create'],
+  'DELETE /admin/administrators/:id': ['admin::users.delete'],
+  'GET /admin/roles': ['admin::roles.read'],
+  'GET /admin/roles/:id': ['admin::roles.read'],
+  'POST /admin/roles': ['admin::roles.create'],
+  'PUT /admin/roles/:id': ['admin::roles.update'],
+  'DELETE /admin/roles/:id': ['admin::roles.delete'],
+  'POST /admin/roles/batch-delete': ['admin::roles.delete'],
+  'GET /admin/roles/:id/permissions': ['admin::roles.read'],
+  'PUT /admin/roles/:id/permissions': ['admin::roles.update'],
+  'GET /admin/webhooks': ['admin::webhooks.read'],
+  'GET /admin/webhooks/:id': ['admin::webhooks.read'],
+  'POST /admin/webhooks': ['admin::webhooks.create'],
+  'PUT /admin/webhooks/:id': ['admin::webhooks.update'],
+  'DELETE /admin/webhooks/:id': ['admin::webhooks.delete'],
+  'POST /admin/webhooks/batch-delete': ['admin::webhooks.delete'],
+  'POST /admin/webhooks/:id/trigger': ['admin::webhooks.update'],
+  'GET /admin/webhooks/:id/deliveries': ['admin::webhooks.read'],
+  'POST /admin/locales': ['plugin::i18n.locale.create'],
+  'PUT /admin/locales/:code': ['plugin::i18n.locale.update'],
+  'DELETE /admin/locales/:code': ['plugin::i18n.locale.delete'],
+};
+
+/**
+ * Checks the actions of ROUTE_ACTIONS before the handler of every admin route (after the route's
+ * own authentication: a request without an administrator's JWT is a 401 first). Registered on
+ * the root instance, before the routes, so that it applies to all of them.
+ */
+export function registerAdminGuard(app: FastifyInstance, auth: Auth): void {
+  app.addHook('preHandler', async (request) => {
+    const url = request.routeOptions.url;
+    if (!url) return;
+    const actions = ROUTE_ACTIONS[`${request.method} ${url}`];
+    if (actions) await requireAction(auth, request, actions);
+  });
+}
