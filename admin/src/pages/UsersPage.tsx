@@ -16,7 +16,6 @@ import {
   TextInput,
   Title,
   UnstyledButton,
-  VisuallyHidden,
 } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useDebouncedValue } from '@mantine/hooks';
@@ -27,6 +26,7 @@ import { useSearchParams } from 'react-router-dom';
 import { api, queryString } from '../api.ts';
 import { showFormError } from '../form-errors.ts';
 import { useRoles } from './RolesPage.tsx';
+import { ActionsTable, DeleteButton, EditButton } from '../components/ActionsTable.tsx';
 import { ConfirmDialog } from '../components/ConfirmDialog.tsx';
 
 interface User {
@@ -134,68 +134,51 @@ export function UsersPage() {
       {users.isPending ? (
         <Loader aria-label="Loading" />
       ) : (
-        <Table.ScrollContainer minWidth={800}>
-          <Table striped aria-label="Users">
-            <Table.Thead>
-              <Table.Tr>
-                {header('username', 'Username')}
-                {header('email', 'Email')}
-                <Table.Th>Role</Table.Th>
-                <Table.Th>Status</Table.Th>
-                <Table.Th>
-                  <VisuallyHidden>Actions</VisuallyHidden>
-                </Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {users.data?.data.map((user) => (
-                <Table.Tr key={user.id}>
-                  <Table.Td>{user.username}</Table.Td>
-                  <Table.Td>{user.email}</Table.Td>
-                  <Table.Td>{user.role?.name ?? '—'}</Table.Td>
-                  <Table.Td>
-                    <Group gap={4}>
-                      {user.blocked && <Badge color="red">Blocked</Badge>}
-                      {!user.confirmed && <Badge color="gray">Unconfirmed</Badge>}
-                      {!user.blocked && user.confirmed && <Badge color="green">Active</Badge>}
-                    </Group>
-                  </Table.Td>
-                  <Table.Td>
-                    <Group gap="xs" justify="flex-end" wrap="nowrap">
-                      <Button
-                        variant="subtle"
-                        size="xs"
-                        aria-label={`Edit ${user.username}`}
-                        onClick={() => setEditing(user)}
-                      >
-                        Edit
-                      </Button>
-                      <Button
-                        variant="subtle"
-                        size="xs"
-                        color={user.blocked ? 'green' : 'orange'}
-                        aria-label={`${user.blocked ? 'Unblock' : 'Block'} ${user.username}`}
-                        onClick={() => block.mutate(user)}
-                      >
-                        {user.blocked ? 'Unblock' : 'Block'}
-                      </Button>
-                      <Button
-                        variant="subtle"
-                        size="xs"
-                        color="red"
-                        aria-label={`Delete ${user.username}`}
-                        onClick={() => setDeleting(user)}
-                      >
-                        Delete
-                      </Button>
-                    </Group>
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
+        <ActionsTable
+          label="Users"
+          minWidth={800}
+          head={
+            <>
+              {header('username', 'Username')}
+              {header('email', 'Email')}
+              <Table.Th>Role</Table.Th>
+              <Table.Th>Status</Table.Th>
+            </>
+          }
+          rows={users.data?.data}
+          rowKey={(user) => user.id}
+          cells={(user) => (
+            <>
+              <Table.Td>{user.username}</Table.Td>
+              <Table.Td>{user.email}</Table.Td>
+              <Table.Td>{user.role?.name ?? '—'}</Table.Td>
+              <Table.Td>
+                <Group gap={4}>
+                  {user.blocked && <Badge color="red">Blocked</Badge>}
+                  {!user.confirmed && <Badge color="gray">Unconfirmed</Badge>}
+                  {!user.blocked && user.confirmed && <Badge color="green">Active</Badge>}
+                </Group>
+              </Table.Td>
+            </>
+          )}
+          actions={(user) => (
+            <>
+              <EditButton name={user.username} onClick={() => setEditing(user)} />
+              <Button
+                variant="subtle"
+                size="xs"
+                color={user.blocked ? 'green' : 'orange'}
+                aria-label={`${user.blocked ? 'Unblock' : 'Block'} ${user.username}`}
+                onClick={() => block.mutate(user)}
+              >
+                {user.blocked ? 'Unblock' : 'Block'}
+              </Button>
+              <DeleteButton name={user.username} onClick={() => setDeleting(user)} />
+            </>
+          )}
+        >
           {users.data?.data.length === 0 && <Text p="md">No users found.</Text>}
-        </Table.ScrollContainer>
+        </ActionsTable>
       )}
       <Group justify="space-between">
         <NativeSelect
