@@ -171,7 +171,8 @@ describe('admin panel: roles, users, administrators, custom tokens [sqlite]', { 
     await dialog.getByLabel('Email').fill(`${username}@example.org`);
     // The server's answer first, then the list: a failure says which of them missed the email.
     const saved = page.waitForResponse(
-      (response) => response.request().method() === 'PUT' && /\/admin\/users\/\d+$/.test(response.url()),
+      (response) =>
+        response.request().method() === 'PUT' && /\/admin\/users-permissions\/users\/\d+$/.test(response.url()),
     );
     await dialog.getByRole('button', { name: 'Save' }).click();
     const answer = await saved;

@@ -148,13 +148,13 @@ for (const dialect of DIALECTS) {
     });
 
     it('admin API: roles, grants and revokes, users and registration', async () => {
-      const role = await admin.post('/admin/roles', { name: 'Reviewer' });
+      const role = await admin.post('/admin/content-api/roles', { name: 'Reviewer' });
       assert.equal(role.status, 201);
-      const granted = await admin.post('/admin/roles/reviewer/permissions', {
+      const granted = await admin.post('/admin/content-api/roles/reviewer/permissions', {
         actions: ['api::article.article.find', 'api::article.article.update'],
       });
       assert.deepEqual(granted.body.data.permissions, ['api::article.article.find', 'api::article.article.update']);
-      const user = await admin.post('/admin/users', {
+      const user = await admin.post('/admin/users-permissions/users', {
         username: 'rita',
         email: 'rita@example.com',
         password: 'secret123',
@@ -164,13 +164,18 @@ for (const dialect of DIALECTS) {
       const jwt = (await server.publicApi.post('/api/auth/local', { identifier: 'rita', password: 'secret123' })).body
         .jwt;
       assert.equal((await server.publicApi.get('/api/articles', bearer(jwt))).status, 200);
-      await admin.delete(`/admin/roles/reviewer/permissions/${encodeURIComponent('api::article.article.find')}`);
+      await admin.delete(
+        `/admin/content-api/roles/reviewer/permissions/${encodeURIComponent('api::article.article.find')}`,
+      );
       assert.equal((await server.publicApi.get('/api/articles', bearer(jwt))).status, 403);
-      const roles = (await admin.get('/admin/roles')).body.data.map((r: { type: string }) => r.type);
+      const roles = (await admin.get('/admin/content-api/roles')).body.data.map((r: { type: string }) => r.type);
       // Listed by id: Authenticated is role 1 and Public role 2, as Strapi's bootstrap creates them.
       assert.deepEqual(roles.slice(0, 2), ['authenticated', 'public']);
 
-      assert.equal((await admin.put(`/admin/users/${user.body.data.id}`, { blocked: true })).body.data.blocked, true);
+      assert.equal(
+        (await admin.put(`/admin/users-permissions/users/${user.body.data.id}`, { blocked: true })).body.data.blocked,
+        true,
+      );
       assert.equal((await server.publicApi.get('/api/articles', bearer(jwt))).status, 401);
 
       await admin.put('/admin/settings', { allowRegister: false });

@@ -12,9 +12,9 @@
  * (and its files, compared with Strapi's) is covered on all three by test/content-type-builder/.
  */
 import assert from 'node:assert/strict';
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { startDevelop, type DevelopServer } from '../../src/app/develop.js';
@@ -28,27 +28,12 @@ import {
 } from '../helpers/browser.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/databases.js';
 import { HttpClient } from '../helpers/http.js';
+import { projectFiles } from '../helpers/projects.js';
 import { BLOG, DIALECTS, fullAccessHeaders, startServer, type TestServer } from '../helpers/server.js';
 
 const skip = !DIALECTS.includes('sqlite') ? 'the browser tests run on SQLite' : browserMissing();
 const EMAIL = 'builder-screens@example.com';
 const PASSWORD = 'Builder-Screens-1';
-
-/** The project's schema files and API files: src/api and src/components, by path. */
-function projectFiles(root: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  const walk = (dir: string) => {
-    if (!existsSync(dir)) return;
-    for (const name of readdirSync(dir)) {
-      const path = join(dir, name);
-      if (statSync(path).isDirectory()) walk(path);
-      else out[relative(root, path)] = readFileSync(path, 'utf8');
-    }
-  };
-  walk(join(root, 'src', 'api'));
-  walk(join(root, 'src', 'components'));
-  return out;
-}
 
 /** A copy of the blog under `vellum develop` on a fresh SQLite database, with an administrator. */
 class DevelopProject {

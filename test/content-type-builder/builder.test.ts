@@ -7,13 +7,14 @@
  * the content API serves each step at once. Outside `vellum develop` every write is refused.
  */
 import assert from 'node:assert/strict';
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { startDevelop, type DevelopServer } from '../../src/app/develop.js';
-import { createTestDatabase, type TestDatabase } from '../helpers/databases.js';
+import { createTestDatabase, type DialectName, type TestDatabase } from '../helpers/databases.js';
 import { HttpClient } from '../helpers/http.js';
+import { projectFiles } from '../helpers/projects.js';
 import { BLOG, DIALECTS, fullAccessHeaders, startServer, type TestServer } from '../helpers/server.js';
 
 const FIXTURES = new URL('../fixtures/content-type-builder/', import.meta.url);
@@ -33,21 +34,6 @@ const refusals = json('strapi-refusals.json') as { name: string; body: unknown; 
 
 const EMAIL = 'builder@example.com';
 const PASSWORD = 'Builder-Passw0rd!';
-
-function files(root: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  const walk = (dir: string) => {
-    if (!existsSync(dir)) return;
-    for (const name of readdirSync(dir)) {
-      const path = join(dir, name);
-      if (statSync(path).isDirectory()) walk(path);
-      else out[relative(root, path)] = readFileSync(path, 'utf8');
-    }
-  };
-  walk(join(root, 'src', 'api'));
-  walk(join(root, 'src', 'components'));
-  return out;
-}
 
 /** What differs from the blog example: changed and new files, removed ones. */
 function changesFrom(blog: Record<string, string>, now: Record<string, string>) {
@@ -87,90 +73,110 @@ async function applied(admin: HttpClient): Promise<void> {
   throw new Error('the change was never applied within 120 s');
 }
 
+interface BuilderProject {
+  /** The copy's folder. */
+  dir: string;
+  dev: DevelopServer;
+  /** The administrator's client. */
+  admin: HttpClient;
+  /** The content API with a full-access token. */
+  api: HttpClient;
+}
+
+/**
+ * A copy of the blog under `vellum develop` on a fresh database of `dialect`, with an administrator
+ * logged in: opened in the calling describe's `before`, closed and removed in its `after` (what was
+ * opened of it, should the opening fail halfway).
+ */
+function openBuilderProject(dialect: DialectName): BuilderProject {
+  const project = {} as BuilderProject;
+  let database: TestDatabase | undefined;
+  before(async () => {
+    project.dir = mkdtempSync(join(tmpdir(), 'vellum-ctb-'));
+    cpSync(BLOG, project.dir, { recursive: true, filter: (source) => !source.includes('.tmp') });
+    database = await createTestDatabase(dialect);
+    project.dev = await startDevelop(project.dir, {
+      env: { NODE_ENV: 'test' },
+      overrides: { server: { host: '127.0.0.1', port: 0 }, database: database.config },
+    });
+    project.admin = await adminClient(project.dev.url, () => project.dev.current.auth.admins.create(EMAIL, PASSWORD));
+    project.api = new HttpClient(project.dev.url, await fullAccessHeaders(project.dev.current));
+  });
+  after(async () => {
+    await project.dev?.close();
+    await database?.drop();
+    if (project.dir) rmSync(project.dir, { recursive: true, force: true });
+  });
+  return project;
+}
+
+/** The blog example's files, as every project starts. */
+const blog = projectFiles(BLOG);
+
 for (const dialect of DIALECTS) {
   describe(`Content-Type Builder under vellum develop [${dialect}]`, () => {
-    let project: string;
-    let database: TestDatabase;
-    let dev: DevelopServer;
-    let admin: HttpClient;
-    let api: HttpClient;
-    const blog = files(BLOG);
-
-    before(async () => {
-      project = mkdtempSync(join(tmpdir(), 'vellum-ctb-'));
-      cpSync(BLOG, project, { recursive: true, filter: (source) => !source.includes('.tmp') });
-      database = await createTestDatabase(dialect);
-      dev = await startDevelop(project, {
-        env: { NODE_ENV: 'test' },
-        overrides: { server: { host: '127.0.0.1', port: 0 }, database: database.config },
-      });
-      admin = await adminClient(dev.url, () => dev.current.auth.admins.create(EMAIL, PASSWORD));
-      api = new HttpClient(dev.url, await fullAccessHeaders(dev.current));
-    });
-
-    after(async () => {
-      await dev?.close();
-      await database?.drop();
-      if (project) rmSync(project, { recursive: true, force: true });
-    });
+    const project = openBuilderProject(dialect);
 
     it("answers the reads as Strapi's builder does", async () => {
-      const schema = (await admin.get('/content-type-builder/schema')).body.data;
+      const schema = (await project.admin.get('/content-type-builder/schema')).body.data;
       for (const [uid, expected] of Object.entries(strapiReads.schema.contentTypes))
         assert.deepEqual(schema.contentTypes[uid], expected, uid);
       assert.deepEqual(schema.components, strapiReads.schema.components);
-      const list = (await admin.get('/content-type-builder/content-types')).body.data as { uid: string }[];
+      const list = (await project.admin.get('/content-type-builder/content-types')).body.data as { uid: string }[];
       for (const expected of strapiReads.contentTypes as { uid: string }[])
         assert.deepEqual(
           list.find((type) => type.uid === expected.uid),
           expected,
         );
       assert.deepEqual(
-        (await admin.get('/content-type-builder/content-types?kind=singleType')).body.data.map(
+        (await project.admin.get('/content-type-builder/content-types?kind=singleType')).body.data.map(
           (type: { uid: string }) => type.uid,
         ),
         ['api::global.global'],
       );
       assert.deepEqual(
-        (await admin.get('/content-type-builder/content-types/api::article.article')).body,
+        (await project.admin.get('/content-type-builder/content-types/api::article.article')).body,
         strapiReads.article,
       );
       // Strapi lists them in its loading order (reverse file names here); the order is no contract.
       const byUid = (list: { uid: string }[]) => [...list].sort((a, b) => (a.uid < b.uid ? -1 : 1));
       assert.deepEqual(
-        byUid((await admin.get('/content-type-builder/components')).body.data),
+        byUid((await project.admin.get('/content-type-builder/components')).body.data),
         byUid(strapiReads.components.data),
       );
-      assert.deepEqual((await admin.get('/content-type-builder/reserved-names')).body, strapiReads.reservedNames);
-      const bad = await admin.get('/content-type-builder/content-types?kind=bad');
+      assert.deepEqual(
+        (await project.admin.get('/content-type-builder/reserved-names')).body,
+        strapiReads.reservedNames,
+      );
+      const bad = await project.admin.get('/content-type-builder/content-types?kind=bad');
       assert.equal(bad.status, 400);
       assert.deepEqual(bad.body, strapiReads.badKind);
       for (const path of ['content-types/plugin::upload.file', 'content-types/api::nope.nope']) {
-        const missing = await admin.get(`/content-type-builder/${path}`);
+        const missing = await project.admin.get(`/content-type-builder/${path}`);
         assert.deepEqual([missing.status, missing.body], [404, { error: 'contentType.notFound' }], path);
       }
-      const component = await admin.get('/content-type-builder/components/shared.nope');
+      const component = await project.admin.get('/content-type-builder/components/shared.nope');
       assert.deepEqual([component.status, component.body], [404, { error: 'component.notFound' }]);
-      const anonymous = await new HttpClient(dev.url).get('/content-type-builder/schema');
+      const anonymous = await new HttpClient(project.dev.url).get('/content-type-builder/schema');
       assert.equal(anonymous.status, 401);
       // A content API token is no administrator.
-      assert.equal((await api.get('/content-type-builder/schema')).status, 401);
+      assert.equal((await project.api.get('/content-type-builder/schema')).status, 401);
     });
 
     it('refuses what Strapi refuses, with its messages, and writes nothing', async () => {
       for (const refusal of refusals) {
-        const answer = await fetch(`${dev.url}/content-type-builder/update-schema`, {
+        const answer = await fetch(`${project.dev.url}/content-type-builder/update-schema`, {
           method: 'POST',
           headers: { authorization: adminAuthorization, 'content-type': 'application/json' },
           body: refusal.body === null ? undefined : JSON.stringify(refusal.body),
         });
         assert.deepEqual([answer.status, await answer.json()], [refusal.status, refusal.answer], refusal.name);
       }
-      assert.deepEqual(files(project), blog);
+      assert.deepEqual(projectFiles(project.dir), blog);
     });
 
     it('refuses a batch that would leave a schema that does not load, or a column type the data would not survive', async () => {
-      const zone = await admin.post('/content-type-builder/update-schema', {
+      const zone = await project.admin.post('/content-type-builder/update-schema', {
         data: {
           contentTypes: [
             {
@@ -188,9 +194,9 @@ for (const dialect of DIALECTS) {
       });
       assert.equal(zone.status, 400);
       assert.match(zone.body.error, /shared\.nope/);
-      assert.deepEqual(files(project), blog);
+      assert.deepEqual(projectFiles(project.dir), blog);
       // A column whose stored values the new type would not keep: the next start would refuse it.
-      const retyped = await admin.post('/content-type-builder/update-schema', {
+      const retyped = await project.admin.post('/content-type-builder/update-schema', {
         data: {
           contentTypes: [
             {
@@ -206,25 +212,25 @@ for (const dialect of DIALECTS) {
       });
       assert.equal(retyped.status, 400);
       assert.match(retyped.body.error, /tags\.name is stored as string and the schema now asks for integer/);
-      assert.deepEqual(files(project), blog);
-      assert.equal((await admin.get('/content-type-builder/update-schema-status')).body.data.isUpdating, false);
+      assert.deepEqual(projectFiles(project.dir), blog);
+      assert.equal((await project.admin.get('/content-type-builder/update-schema-status')).body.data.isUpdating, false);
     });
 
     it("applies a sequence of batches as Strapi's builder writes them, each served at once", async () => {
       for (const [step, batch] of batches.entries()) {
-        const answer = await admin.post('/content-type-builder/update-schema', batch.body);
+        const answer = await project.admin.post('/content-type-builder/update-schema', batch.body);
         assert.deepEqual([answer.status, answer.body], [200, {}], batch.name);
-        await applied(admin);
+        await applied(project.admin);
         assert.deepEqual(
-          changesFrom(blog, files(project)),
+          changesFrom(blog, projectFiles(project.dir)),
           { files: strapiFiles[step]!.files, removed: strapiFiles[step]!.removed },
           batch.name,
         );
 
         if (step === 0) {
           // The new types are served: documents with components, a zone and relations.
-          const author = await api.post('/api/authors', { data: { name: 'Chef' } });
-          const created = await api.post('/api/dishes', {
+          const author = await project.api.post('/api/authors', { data: { name: 'Chef' } });
+          const created = await project.api.post('/api/dishes', {
             data: {
               title: 'Soup',
               course: 'starter',
@@ -235,71 +241,54 @@ for (const dialect of DIALECTS) {
             },
           });
           assert.equal(created.status, 201, created.text);
-          const read = await api.get(
+          const read = await project.api.get(
             `/api/dishes/${created.body.data.documentId}?status=draft&populate[station][populate]=tools&populate[sections]=*&populate=chef`,
           );
           assert.equal(read.status, 200, read.text);
           assert.equal(read.body.data.station.tools[0].label, 'Pot');
           assert.equal(read.body.data.sections[0].label, 'Ladle');
           assert.equal(read.body.data.chef.name, 'Chef');
-          const menu = await api.put('/api/menu', { data: { headline: 'Today' } });
+          const menu = await project.api.put('/api/menu', { data: { headline: 'Today' } });
           assert.equal(menu.status, 200, menu.text);
           // The other side of a two-sided relation is served on the existing type.
-          const chef = await api.get(`/api/authors/${author.body.data.documentId}?populate=dishes`);
+          const chef = await project.api.get(`/api/authors/${author.body.data.documentId}?populate=dishes`);
           assert.equal(chef.status, 200, chef.text);
           assert.ok(Array.isArray(chef.body.data.dishes));
         }
         if (step === 1) {
-          const dish = (await api.get('/api/dishes?status=draft&populate=chef')).body.data[0];
+          const dish = (await project.api.get('/api/dishes?status=draft&populate=chef')).body.data[0];
           assert.equal(dish.method, undefined, 'a deleted attribute is no longer served');
           assert.equal(dish.spicy, null);
         }
-        if (step === 2) assert.equal((await api.get('/api/menu')).status, 404);
-        if (step === 3) assert.equal((await api.get('/api/dishes')).status, 404);
+        if (step === 2) assert.equal((await project.api.get('/api/menu')).status, 404);
+        if (step === 3) assert.equal((await project.api.get('/api/dishes')).status, 404);
       }
-      assert.deepEqual(changesFrom(blog, files(project)).removed, []);
+      assert.deepEqual(changesFrom(blog, projectFiles(project.dir)).removed, []);
     });
   });
 
   describe(`Content-Type Builder's older routes under vellum develop [${dialect}]`, () => {
-    let project: string;
-    let database: TestDatabase;
-    let dev: DevelopServer;
-    let admin: HttpClient;
-    let api: HttpClient;
-    const blog = files(BLOG);
-
-    before(async () => {
-      project = mkdtempSync(join(tmpdir(), 'vellum-ctb-legacy-'));
-      cpSync(BLOG, project, { recursive: true, filter: (source) => !source.includes('.tmp') });
-      database = await createTestDatabase(dialect);
-      dev = await startDevelop(project, {
-        env: { NODE_ENV: 'test' },
-        overrides: { server: { host: '127.0.0.1', port: 0 }, database: database.config },
-      });
-      admin = await adminClient(dev.url, () => dev.current.auth.admins.create(EMAIL, PASSWORD));
-      api = new HttpClient(dev.url, await fullAccessHeaders(dev.current));
-    });
-
-    after(async () => {
-      await dev?.close();
-      await database?.drop();
-      if (project) rmSync(project, { recursive: true, force: true });
-    });
+    const project = openBuilderProject(dialect);
 
     it("serves Strapi's older per-model routes as Strapi answers them, with the same files", async () => {
       for (const step of legacySteps) {
-        const answer = await fetch(`${dev.url}/content-type-builder${step.path}`, {
+        const answer = await fetch(`${project.dev.url}/content-type-builder${step.path}`, {
           method: step.method,
           headers: { authorization: adminAuthorization, 'content-type': 'application/json' },
           body: step.body === undefined ? undefined : JSON.stringify(step.body),
         });
         const label = `${step.method} ${step.path}`;
         assert.deepEqual({ status: answer.status, body: await answer.json() }, step.answer, label);
-        await applied(admin);
-        assert.deepEqual(changesFrom(blog, files(project)), { files: step.files, removed: step.removed }, label);
+        await applied(project.admin);
+        assert.deepEqual(
+          changesFrom(blog, projectFiles(project.dir)),
+          { files: step.files, removed: step.removed },
+          label,
+        );
         if (label === 'POST /content-types') {
-          const created = await api.post('/api/recipes', { data: { title: 'Bread', steps: [{ text: 'Knead' }] } });
+          const created = await project.api.post('/api/recipes', {
+            data: { title: 'Bread', steps: [{ text: 'Knead' }] },
+          });
           assert.equal(created.status, 201, created.text);
         }
       }

@@ -9,24 +9,14 @@
  */
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
-import {
-  cpSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  openSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  statSync,
-  symlinkSync,
-} from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
-import { join, relative, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { after, before, test } from 'node:test';
 import { startDevelop, type DevelopServer } from '../../src/app/develop.js';
 import { HttpClient } from '../helpers/http.js';
 import { ROOT } from '../helpers/paths.js';
+import { projectFiles } from '../helpers/projects.js';
 import { BLOG } from '../helpers/server.js';
 
 const REFERENCE = process.env.STRAPI_DIR ?? join(homedir(), 'strapi-reference');
@@ -47,21 +37,6 @@ const legacySteps = JSON.parse(readFileSync(join(FIXTURES, 'strapi-legacy.json')
 }[];
 const PORT = 1417;
 const ADMIN = { firstname: 'Ada', lastname: 'Admin', email: 'admin@example.com', password: 'Admin-Passw0rd!' };
-
-function files(root: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  const walk = (dir: string) => {
-    if (!existsSync(dir)) return;
-    for (const name of readdirSync(dir)) {
-      const path = join(dir, name);
-      if (statSync(path).isDirectory()) walk(path);
-      else out[relative(root, path)] = readFileSync(path, 'utf8');
-    }
-  };
-  walk(join(root, 'src', 'api'));
-  walk(join(root, 'src', 'components'));
-  return out;
-}
 
 async function until<T>(probe: () => Promise<T | undefined>, what: string, ms = 120_000): Promise<T> {
   const end = Date.now() + ms;
@@ -170,7 +145,7 @@ test('the same refusals, nothing written', async () => {
     if (a[0] === 200) await applied(strapi);
     assert.deepEqual(b, a, refusal.name);
   }
-  assert.deepEqual(files(vellumDir), files(strapiDir));
+  assert.deepEqual(projectFiles(vellumDir), projectFiles(strapiDir));
 });
 
 test('the same files after each batch; the time to the next version', async () => {
@@ -185,7 +160,7 @@ test('the same files after each batch; the time to the next version', async () =
     };
     const [strapiMs, vellumMs] = [await timed(strapi), await timed(vellum)];
     console.log(`${batch.name}: Strapi ${strapiMs} ms, Vellum ${vellumMs} ms`);
-    assert.deepEqual(files(vellumDir), files(strapiDir), batch.name);
+    assert.deepEqual(projectFiles(vellumDir), projectFiles(strapiDir), batch.name);
   }
 });
 
@@ -203,6 +178,6 @@ test("the same answers and files for Strapi's older per-model routes", async () 
     };
     const label = `${step.method} ${step.path}`;
     assert.deepEqual(await send(vellum), await send(strapi), label);
-    assert.deepEqual(files(vellumDir), files(strapiDir), label);
+    assert.deepEqual(projectFiles(vellumDir), projectFiles(strapiDir), label);
   }
 });

@@ -1,7 +1,10 @@
-/** Temporary copies of a fixture project, edited per test (schema changes, broken schemas). */
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+/**
+ * Temporary copies of a fixture project, edited per test (schema changes, broken schemas), and what
+ * a project's files hold, to compare.
+ */
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { BLOG } from './paths.js';
 
 export interface TempProject {
@@ -31,6 +34,26 @@ export function copyProject(source = BLOG): TempProject {
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * The text of every file under `folders` of the project at `dir` (a folder that is not there adds
+ * none), by its path from `dir`: what a Content-Type Builder batch wrote, to compare with another
+ * project's (Strapi's, a twin's) or with an earlier read. By default the folders the builder writes:
+ * src/api and src/components.
+ */
+export function projectFiles(dir: string, folders = ['src/api', 'src/components']): Record<string, string> {
+  const out: Record<string, string> = {};
+  const walk = (at: string) => {
+    if (!existsSync(at)) return;
+    for (const name of readdirSync(at)) {
+      const path = join(at, name);
+      if (statSync(path).isDirectory()) walk(path);
+      else out[relative(dir, path)] = readFileSync(path, 'utf8');
+    }
+  };
+  for (const folder of folders) walk(join(dir, folder));
+  return out;
 }
 
 export const ARTICLE_SCHEMA = 'src/api/article/content-types/article/schema.json';

@@ -128,8 +128,8 @@ for (const dialect of DIALECTS) {
     });
 
     it('default_role gives registered users another role', async () => {
-      const role = (await admin.post('/admin/roles', { name: unique('Members') })).body.data;
-      await admin.post(`/admin/roles/${role.documentId}/permissions`, {
+      const role = (await admin.post('/admin/content-api/roles', { name: unique('Members') })).body.data;
+      await admin.post(`/admin/content-api/roles/${role.documentId}/permissions`, {
         actions: ['plugin::users-permissions.user.me'],
       });
       await admin.put('/admin/users-permissions/advanced', { default_role: role.type });

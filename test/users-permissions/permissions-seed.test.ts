@@ -78,17 +78,23 @@ for (const dialect of DIALECTS) {
         .documentId;
       assert.equal((await server.publicApi.get(`/api/categories/${category}`)).status, 200);
 
-      const revoked = await admin.delete('/admin/roles/public/permissions/api::category.category.findOne');
+      const revoked = await admin.delete('/admin/content-api/roles/public/permissions/api::category.category.findOne');
       assert.equal(revoked.status, 200, JSON.stringify(revoked.body));
       const node = await restart();
       try {
         assert.equal((await node.publicApi.get(`/api/categories/${category}`)).status, 403);
         assert.ok(
-          !(await admin.get('/admin/roles/public')).body.data.permissions.includes('api::category.category.findOne'),
+          !(await admin.get('/admin/content-api/roles/public')).body.data.permissions.includes(
+            'api::category.category.findOne',
+          ),
         );
         // Granted again by an administrator, it is there, and a restart keeps it.
         assert.equal(
-          (await admin.post('/admin/roles/public/permissions', { actions: ['api::category.category.findOne'] })).status,
+          (
+            await admin.post('/admin/content-api/roles/public/permissions', {
+              actions: ['api::category.category.findOne'],
+            })
+          ).status,
           200,
         );
         assert.equal((await node.publicApi.get(`/api/categories/${category}`)).status, 200);

@@ -12,7 +12,6 @@ import {
   Text,
   TextInput,
   Title,
-  VisuallyHidden,
 } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
@@ -21,6 +20,7 @@ import { useState } from 'react';
 import { api, ApiError } from '../api.ts';
 import { useLocales, type Locale } from '../locales.tsx';
 import { LOCALE_CODE, localeName, localeOptions } from '../settings.ts';
+import { ActionsTable, DeleteButton, EditButton } from '../components/ActionsTable.tsx';
 import { ConfirmDialog } from '../components/ConfirmDialog.tsx';
 
 /** An error about the name goes under the name; the others (the code, a conflict) under the code. */
@@ -151,65 +151,50 @@ export function LocalesPage() {
       {locales.isPending ? (
         <Loader aria-label="Loading" />
       ) : (
-        <Table.ScrollContainer minWidth={600}>
-          <Table striped aria-label="Locales">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>Code</Table.Th>
-                <Table.Th>Name</Table.Th>
-                <Table.Th>Default</Table.Th>
-                <Table.Th>
-                  <VisuallyHidden>Actions</VisuallyHidden>
-                </Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {locales.data?.map((locale) => (
-                <Table.Tr key={locale.code}>
-                  <Table.Td>{locale.code}</Table.Td>
-                  <Table.Td>{locale.name}</Table.Td>
-                  <Table.Td>{locale.isDefault && <Badge variant="light">Default</Badge>}</Table.Td>
-                  <Table.Td>
-                    <Group gap="xs" justify="flex-end" wrap="nowrap">
-                      <Button
-                        variant="subtle"
-                        size="xs"
-                        aria-label={`Edit ${locale.code}`}
-                        onClick={() => {
-                          editForm.setValues({ name: locale.name });
-                          editForm.clearErrors();
-                          setEditing(locale);
-                        }}
-                      >
-                        Edit
-                      </Button>
-                      {!locale.isDefault && (
-                        <Button
-                          variant="subtle"
-                          size="xs"
-                          aria-label={`Make ${locale.code} the default`}
-                          loading={makeDefault.isPending && makeDefault.variables?.code === locale.code}
-                          onClick={() => makeDefault.mutate(locale)}
-                        >
-                          Make default
-                        </Button>
-                      )}
-                      <Button
-                        variant="subtle"
-                        color="red"
-                        size="xs"
-                        aria-label={`Delete ${locale.code}`}
-                        onClick={() => setDeleting(locale)}
-                      >
-                        Delete
-                      </Button>
-                    </Group>
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
+        <ActionsTable
+          label="Locales"
+          minWidth={600}
+          head={
+            <>
+              <Table.Th>Code</Table.Th>
+              <Table.Th>Name</Table.Th>
+              <Table.Th>Default</Table.Th>
+            </>
+          }
+          rows={locales.data}
+          rowKey={(locale) => locale.code}
+          cells={(locale) => (
+            <>
+              <Table.Td>{locale.code}</Table.Td>
+              <Table.Td>{locale.name}</Table.Td>
+              <Table.Td>{locale.isDefault && <Badge variant="light">Default</Badge>}</Table.Td>
+            </>
+          )}
+          actions={(locale) => (
+            <>
+              <EditButton
+                name={locale.code}
+                onClick={() => {
+                  editForm.setValues({ name: locale.name });
+                  editForm.clearErrors();
+                  setEditing(locale);
+                }}
+              />
+              {!locale.isDefault && (
+                <Button
+                  variant="subtle"
+                  size="xs"
+                  aria-label={`Make ${locale.code} the default`}
+                  loading={makeDefault.isPending && makeDefault.variables?.code === locale.code}
+                  onClick={() => makeDefault.mutate(locale)}
+                >
+                  Make default
+                </Button>
+              )}
+              <DeleteButton name={locale.code} onClick={() => setDeleting(locale)} />
+            </>
+          )}
+        />
       )}
       <Modal opened={editing !== null} onClose={() => setEditing(null)} title={`Edit ${editing?.code ?? ''}`}>
         <form

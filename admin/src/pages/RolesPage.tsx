@@ -1,9 +1,10 @@
-import { Alert, Button, Group, Loader, Stack, Table, Text, Title, VisuallyHidden } from '@mantine/core';
+import { Alert, Button, Group, Loader, Stack, Table, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import { api } from '../api.ts';
+import { ActionsTable, DeleteButton } from '../components/ActionsTable.tsx';
 import { ConfirmDialog } from '../components/ConfirmDialog.tsx';
 
 export interface Role {
@@ -54,55 +55,42 @@ export function RolesPage() {
       {roles.isPending ? (
         <Loader aria-label="Loading" />
       ) : (
-        <Table.ScrollContainer minWidth={600}>
-          <Table striped aria-label="Roles">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>Name</Table.Th>
-                <Table.Th>Description</Table.Th>
-                <Table.Th>Users</Table.Th>
-                <Table.Th>
-                  <VisuallyHidden>Actions</VisuallyHidden>
-                </Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {roles.data?.map((role) => (
-                <Table.Tr key={role.id}>
-                  <Table.Td>
-                    <Link to={`/manage/roles/${role.id}`}>{role.name}</Link>
-                  </Table.Td>
-                  <Table.Td>{role.description}</Table.Td>
-                  <Table.Td>{role.nb_users}</Table.Td>
-                  <Table.Td>
-                    <Group gap="xs" justify="flex-end" wrap="nowrap">
-                      <Button
-                        component={Link}
-                        to={`/manage/roles/${role.id}`}
-                        variant="subtle"
-                        size="xs"
-                        aria-label={`Edit ${role.name}`}
-                      >
-                        Edit
-                      </Button>
-                      {!BUILT_IN.includes(role.type) && (
-                        <Button
-                          variant="subtle"
-                          color="red"
-                          size="xs"
-                          aria-label={`Delete ${role.name}`}
-                          onClick={() => setDeleting(role)}
-                        >
-                          Delete
-                        </Button>
-                      )}
-                    </Group>
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
+        <ActionsTable
+          label="Roles"
+          minWidth={600}
+          head={
+            <>
+              <Table.Th>Name</Table.Th>
+              <Table.Th>Description</Table.Th>
+              <Table.Th>Users</Table.Th>
+            </>
+          }
+          rows={roles.data}
+          rowKey={(role) => role.id}
+          cells={(role) => (
+            <>
+              <Table.Td>
+                <Link to={`/manage/roles/${role.id}`}>{role.name}</Link>
+              </Table.Td>
+              <Table.Td>{role.description}</Table.Td>
+              <Table.Td>{role.nb_users}</Table.Td>
+            </>
+          )}
+          actions={(role) => (
+            <>
+              <Button
+                component={Link}
+                to={`/manage/roles/${role.id}`}
+                variant="subtle"
+                size="xs"
+                aria-label={`Edit ${role.name}`}
+              >
+                Edit
+              </Button>
+              {!BUILT_IN.includes(role.type) && <DeleteButton name={role.name} onClick={() => setDeleting(role)} />}
+            </>
+          )}
+        />
       )}
       <ConfirmDialog
         subject={deleting}

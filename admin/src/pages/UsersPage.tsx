@@ -16,7 +16,6 @@ import {
   TextInput,
   Title,
   UnstyledButton,
-  VisuallyHidden,
 } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useDebouncedValue } from '@mantine/hooks';
@@ -27,6 +26,7 @@ import { useSearchParams } from 'react-router-dom';
 import { api, queryString } from '../api.ts';
 import { showFormError } from '../form-errors.ts';
 import { useRoles } from './RolesPage.tsx';
+import { ActionsTable, DeleteButton, EditButton } from '../components/ActionsTable.tsx';
 import { ConfirmDialog } from '../components/ConfirmDialog.tsx';
 
 interface User {
@@ -68,7 +68,7 @@ export function UsersPage() {
   const query = { page, pageSize, search: debounced, sort };
   const users = useQuery({
     queryKey: ['users', query],
-    queryFn: () => api<UserList>(`/admin/users${queryString(query)}`),
+    queryFn: () => api<UserList>(`/admin/users-permissions/users${queryString(query)}`),
     placeholderData: keepPreviousData,
   });
   const [editing, setEditing] = useState<User | 'new' | null>(null);
@@ -79,7 +79,8 @@ export function UsersPage() {
       .then(() => queryClient.invalidateQueries({ queryKey: ['roles'] }));
 
   const block = useMutation({
-    mutationFn: (user: User) => api(`/admin/users/${user.id}`, { method: 'PUT', body: { blocked: !user.blocked } }),
+    mutationFn: (user: User) =>
+      api(`/admin/users-permissions/users/${user.id}`, { method: 'PUT', body: { blocked: !user.blocked } }),
     onSuccess: (_answer, user) => {
       notifications.show({ color: 'green', message: `${user.username} ${user.blocked ? 'unblocked' : 'blocked'}` });
       void refresh();
@@ -87,7 +88,7 @@ export function UsersPage() {
     onError: (error) => notifications.show({ color: 'red', title: 'Not changed', message: error.message }),
   });
   const remove = useMutation({
-    mutationFn: (user: User) => api(`/admin/users/${user.id}`, { method: 'DELETE' }),
+    mutationFn: (user: User) => api(`/admin/users-permissions/users/${user.id}`, { method: 'DELETE' }),
     onSuccess: (_answer, user) => {
       notifications.show({ color: 'green', message: `${user.username} deleted` });
       void refresh();
@@ -133,68 +134,51 @@ export function UsersPage() {
       {users.isPending ? (
         <Loader aria-label="Loading" />
       ) : (
-        <Table.ScrollContainer minWidth={800}>
-          <Table striped aria-label="Users">
-            <Table.Thead>
-              <Table.Tr>
-                {header('username', 'Username')}
-                {header('email', 'Email')}
-                <Table.Th>Role</Table.Th>
-                <Table.Th>Status</Table.Th>
-                <Table.Th>
-                  <VisuallyHidden>Actions</VisuallyHidden>
-                </Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {users.data?.data.map((user) => (
-                <Table.Tr key={user.id}>
-                  <Table.Td>{user.username}</Table.Td>
-                  <Table.Td>{user.email}</Table.Td>
-                  <Table.Td>{user.role?.name ?? '—'}</Table.Td>
-                  <Table.Td>
-                    <Group gap={4}>
-                      {user.blocked && <Badge color="red">Blocked</Badge>}
-                      {!user.confirmed && <Badge color="gray">Unconfirmed</Badge>}
-                      {!user.blocked && user.confirmed && <Badge color="green">Active</Badge>}
-                    </Group>
-                  </Table.Td>
-                  <Table.Td>
-                    <Group gap="xs" justify="flex-end" wrap="nowrap">
-                      <Button
-                        variant="subtle"
-                        size="xs"
-                        aria-label={`Edit ${user.username}`}
-                        onClick={() => setEditing(user)}
-                      >
-                        Edit
-                      </Button>
-                      <Button
-                        variant="subtle"
-                        size="xs"
-                        color={user.blocked ? 'green' : 'orange'}
-                        aria-label={`${user.blocked ? 'Unblock' : 'Block'} ${user.username}`}
-                        onClick={() => block.mutate(user)}
-                      >
-                        {user.blocked ? 'Unblock' : 'Block'}
-                      </Button>
-                      <Button
-                        variant="subtle"
-                        size="xs"
-                        color="red"
-                        aria-label={`Delete ${user.username}`}
-                        onClick={() => setDeleting(user)}
-                      >
-                        Delete
-                      </Button>
-                    </Group>
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
+        <ActionsTable
+          label="Users"
+          minWidth={800}
+          head={
+            <>
+              {header('username', 'Username')}
+              {header('email', 'Email')}
+              <Table.Th>Role</Table.Th>
+              <Table.Th>Status</Table.Th>
+            </>
+          }
+          rows={users.data?.data}
+          rowKey={(user) => user.id}
+          cells={(user) => (
+            <>
+              <Table.Td>{user.username}</Table.Td>
+              <Table.Td>{user.email}</Table.Td>
+              <Table.Td>{user.role?.name ?? '—'}</Table.Td>
+              <Table.Td>
+                <Group gap={4}>
+                  {user.blocked && <Badge color="red">Blocked</Badge>}
+                  {!user.confirmed && <Badge color="gray">Unconfirmed</Badge>}
+                  {!user.blocked && user.confirmed && <Badge color="green">Active</Badge>}
+                </Group>
+              </Table.Td>
+            </>
+          )}
+          actions={(user) => (
+            <>
+              <EditButton name={user.username} onClick={() => setEditing(user)} />
+              <Button
+                variant="subtle"
+                size="xs"
+                color={user.blocked ? 'green' : 'orange'}
+                aria-label={`${user.blocked ? 'Unblock' : 'Block'} ${user.username}`}
+                onClick={() => block.mutate(user)}
+              >
+                {user.blocked ? 'Unblock' : 'Block'}
+              </Button>
+              <DeleteButton name={user.username} onClick={() => setDeleting(user)} />
+            </>
+          )}
+        >
           {users.data?.data.length === 0 && <Text p="md">No users found.</Text>}
-        </Table.ScrollContainer>
+        </ActionsTable>
       )}
       <Group justify="space-between">
         <NativeSelect
@@ -260,8 +244,8 @@ function UserModal({ user, onClose, onSaved }: { user: User | null; onClose: () 
       if (values.password) body.password = values.password;
       if (values.role) body.role = user ? Number(values.role) : values.role;
       return user
-        ? api(`/admin/users/${user.id}`, { method: 'PUT', body })
-        : api('/admin/users', { method: 'POST', body });
+        ? api(`/admin/users-permissions/users/${user.id}`, { method: 'PUT', body })
+        : api('/admin/users-permissions/users', { method: 'POST', body });
     },
     onSuccess: (_answer, values) => {
       notifications.show({ color: 'green', message: `${values.username} saved` });

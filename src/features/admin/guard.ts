@@ -50,7 +50,7 @@ const CM_USER = ['plugin::content-manager.explorer', 'plugin::users-permissions.
  * `METHOD path` -> the actions (any of them) Strapi 5.54 requires on the admin routes Vellum
  * serves under `/admin` (Vellum-only routes take the action of the Strapi screen they serve).
  */
-export const ROUTE_ACTIONS: Record<string, string[]> = {
+const ROUTE_ACTIONS: Record<string, string[]> = {
   'GET /admin/api-tokens': ['admin::api-tokens.read'],
   'GET /admin/api-tokens/:ref': ['admin::api-tokens.read'],
   'POST /admin/api-tokens': ['admin::api-tokens.create'],
@@ -69,6 +69,11 @@ export const ROUTE_ACTIONS: Record<string, string[]> = {
   'PUT /admin/users-permissions/providers': [`${UP}.providers.update`],
   'GET /admin/settings': [`${UP}.advanced-settings.read`],
   'PUT /admin/settings': [`${UP}.advanced-settings.update`],
+  'GET /admin/content-api/roles': [`${UP}.roles.read`],
+  'GET /admin/content-api/roles/:ref': [`${UP}.roles.read`],
+  'POST /admin/content-api/roles': [`${UP}.roles.create`],
+  'POST /admin/content-api/roles/:ref/permissions': [`${UP}.roles.update`],
+  'DELETE /admin/content-api/roles/:ref/permissions/:action': [`${UP}.roles.update`],
   // The content API's users, as the content manager edits them.
   'GET /admin/users-permissions/users': [`${CM_USER[0]}.read`],
   'GET /admin/users-permissions/users/:id': [`${CM_USER[0]}.read`],

@@ -87,6 +87,34 @@ export function registerAdminRoutes(app: FastifyInstance, auth: Auth, events?: A
       data: await auth.tokens.revoke(request.params.ref, by(request)),
     }));
 
+    // Vellum's earlier API for the content API's roles, by documentId or type, granting and revoking
+    // actions one by one (its `/admin/roles` are Strapi's administrator roles now).
+    admin.get(`${prefix}/content-api/roles`, async () => ({ data: await auth.roles.list() }));
+    admin.get<{ Params: Params }>(`${prefix}/content-api/roles/:ref`, async (request) => ({
+      data: await auth.roles.get(request.params.ref),
+    }));
+    admin.post(`${prefix}/content-api/roles`, async (request, reply) => {
+      const input = body(request);
+      if (typeof input.name !== 'string') throw new ValidationError('name is required');
+      const role = await auth.roles.create(
+        input.name,
+        typeof input.description === 'string' ? input.description : null,
+        by(request),
+      );
+      return reply.status(201).send({ data: role });
+    });
+    admin.post<{ Params: Params }>(`${prefix}/content-api/roles/:ref/permissions`, async (request) => {
+      const role = await auth.roles.get(request.params.ref);
+      const actions = auth.expand(stringList(body(request).actions, 'actions'), 'actions');
+      await auth.roles.grant(role.documentId, actions, undefined, by(request));
+      return { data: await auth.roles.get(role.documentId) };
+    });
+    admin.delete<{ Params: Params }>(`${prefix}/content-api/roles/:ref/permissions/:action`, async (request) => {
+      const role = await auth.roles.get(request.params.ref);
+      await auth.roles.revoke(role.documentId, auth.expand([request.params.action], 'action'), by(request));
+      return { data: await auth.roles.get(role.documentId) };
+    });
+
     // The content API's users (Strapi's content manager edits them as `plugin::users-permissions.user`).
     admin.post(`${prefix}/users-permissions/users`, async (request, reply) => {
       const input = body(request);

@@ -7,11 +7,12 @@
  * one-sided by an edit (Strapi writes those too); 60 seeds of 80 steps pass.
  */
 import assert from 'node:assert/strict';
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { projectFiles } from '../../../test/helpers/projects.js';
 import { builtInTypes } from '../../app/built-ins.js';
 import { ApplicationError } from '../../core/errors.js';
 import { loadProjectSchema } from '../../core/schema/load.js';
@@ -33,19 +34,6 @@ function random(seed: number) {
   };
   const int = (n: number) => Math.floor(next() * n);
   return { next, int, pick: <T>(list: T[]): T => list[int(list.length)]! };
-}
-
-function snapshot(dir: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  const walk = (at: string) => {
-    for (const name of readdirSync(at)) {
-      const path = join(at, name);
-      if (statSync(path).isDirectory()) walk(path);
-      else out[relative(dir, path)] = readFileSync(path, 'utf8');
-    }
-  };
-  walk(join(dir, 'src'));
-  return out;
 }
 
 const SCALARS: Json[] = [
@@ -216,7 +204,7 @@ async function runSequence(seed: number, steps: number): Promise<{ applied: numb
         batch.contentTypes.push({ action: 'delete', uid: r.pick(apiTypes).uid });
       } else continue;
 
-      const before = snapshot(dir);
+      const before = projectFiles(dir, ['src']);
       const parsed = parseUpdateSchema({ data: batch }, models);
       if (!parsed.ok) {
         refused++;
@@ -228,7 +216,11 @@ async function runSequence(seed: number, steps: number): Promise<{ applied: numb
       } catch (error) {
         if (!(error instanceof ApplicationError)) throw error;
         refused++;
-        assert.deepEqual(snapshot(dir), before, `${where}: a refused batch (${error.message}) changed files`);
+        assert.deepEqual(
+          projectFiles(dir, ['src']),
+          before,
+          `${where}: a refused batch (${error.message}) changed files`,
+        );
       }
     }
     const { schema } = loadProjectSchema(dir, builtIns);

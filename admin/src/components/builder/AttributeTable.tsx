@@ -1,5 +1,6 @@
-import { Badge, Button, Group, Table, Text } from '@mantine/core';
+import { Badge, Group, Table, Text } from '@mantine/core';
 import type { DraftAttribute } from '../../builder/draft.ts';
+import { DeleteButton, EditButton, RowActions } from '../ActionsTable.tsx';
 import { StatusBadge } from './BuilderNav.tsx';
 
 /** A model's fields: name, what it is, and its Edit and Delete buttons (none on a locked field or read-only). */
@@ -53,25 +54,10 @@ export function AttributeTable({
                   </Text>
                 ) : (
                   editable && (
-                    <Group gap="xs" justify="flex-end" wrap="nowrap">
-                      <Button
-                        variant="subtle"
-                        size="xs"
-                        aria-label={`Edit ${attribute.name}`}
-                        onClick={() => onEdit(attribute)}
-                      >
-                        Edit
-                      </Button>
-                      <Button
-                        variant="subtle"
-                        color="red"
-                        size="xs"
-                        aria-label={`Delete ${attribute.name}`}
-                        onClick={() => onDelete(attribute)}
-                      >
-                        Delete
-                      </Button>
-                    </Group>
+                    <RowActions>
+                      <EditButton name={attribute.name} onClick={() => onEdit(attribute)} />
+                      <DeleteButton name={attribute.name} onClick={() => onDelete(attribute)} />
+                    </RowActions>
                   )
                 )}
               </Table.Td>
