@@ -108,6 +108,10 @@ const router = createBrowserRouter(
           lazy: async () => ({ Component: (await import('./pages/WebhookPage.tsx')).WebhookPage }),
         },
         {
+          path: 'manage/audit-logs',
+          lazy: async () => ({ Component: (await import('./pages/AuditLogPage.tsx')).AuditLogPage }),
+        },
+        {
           path: 'manage/users-permissions/advanced',
           lazy: async () => ({ Component: (await import('./pages/AdvancedSettingsPage.tsx')).AdvancedSettingsPage }),
         },

@@ -137,7 +137,7 @@ for (const dialect of DIALECTS) {
         {
           action: 'entry.create',
           uid: 'plugin::users-permissions.user',
-          changed: ['username', 'email', 'provider', 'password', 'confirmed', 'blocked', 'role'],
+          changed: ['username', 'email', 'provider', 'password', 'confirmed', 'role'],
         },
         { action: 'entry.update', uid: 'plugin::users-permissions.user', changed: ['blocked'] },
         { action: 'entry.delete', uid: 'plugin::users-permissions.user' },

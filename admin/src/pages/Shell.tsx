@@ -2,7 +2,7 @@ import { Alert, AppShell, Burger, Button, Group, Loader, NavLink, ScrollArea, Te
 import { useDisclosure } from '@mantine/hooks';
 import { useQueryClient } from '@tanstack/react-query';
 import { NavLink as RouterLink, Outlet, useNavigate } from 'react-router-dom';
-import { session } from '../api.ts';
+import { api, session } from '../api.ts';
 import { useSchema, type ContentTypeDescription } from '../schema.ts';
 
 function TypeLinks({
@@ -39,7 +39,9 @@ export function Shell() {
   const schema = useSchema();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
-  const logout = () => {
+  const logout = async () => {
+    // The server records the logout in the audit log; the panel forgets its token either way.
+    await api('/admin/logout', { method: 'POST', body: {} }).catch(() => undefined);
     session.clear();
     queryClient.clear();
     navigate('/login');
@@ -59,7 +61,7 @@ export function Shell() {
               Vellum
             </Title>
           </Group>
-          <Button variant="subtle" onClick={logout}>
+          <Button variant="subtle" onClick={() => void logout()}>
             Log out
           </Button>
         </Group>
@@ -99,6 +101,7 @@ export function Shell() {
             <NavLink component={RouterLink} to="/manage/administrators" label="Administrators" onClick={close} />
             <NavLink component={RouterLink} to="/manage/locales" label="Locales" onClick={close} />
             <NavLink component={RouterLink} to="/manage/webhooks" label="Webhooks" onClick={close} />
+            <NavLink component={RouterLink} to="/manage/audit-logs" label="Audit log" onClick={close} />
             <NavLink
               component={RouterLink}
               to="/manage/users-permissions/advanced"

@@ -10,7 +10,7 @@
  * ones too; relations by the documents they name; media by file; components and dynamic zones by
  * their values); a password attribute counts as changed when the body gives one (its stored hash
  * differs every time). An update that changes no value records nothing. A create records the
- * attributes its body names. No value is ever recorded.
+ * attributes it set (a value other than null, empty or the schema's default). No value is ever recorded.
  */
 import type { Db } from '../database/dialect.js';
 import type { FindOneQuery, PopulateNode, PopulateTree } from '../query/types.js';
@@ -141,9 +141,23 @@ export class DocumentAudit {
     return Object.keys(this.type.attributes).filter((name) => before.get(name) !== after.get(name));
   }
 
-  /** The attributes a body names, in the schema's order. */
-  private named(data: Record<string, unknown>): string[] {
-    return Object.keys(this.type.attributes).filter((name) => data[name] !== undefined && data[name] !== null);
+  /**
+   * The attributes a new version holds a value in, in the schema's order: a scalar the body gives
+   * other than null and the schema's default; a relation, file, component or zone that is not empty
+   * once written (read back: `snapshot`). A form that sends every attribute names only those it filled.
+   */
+  private filled(data: Record<string, unknown>, snapshot: Snapshot): string[] {
+    return Object.values(this.type.attributes)
+      .filter((attribute) => {
+        if (attribute.kind !== 'scalar') {
+          const value = snapshot.get(attribute.name);
+          return value !== undefined && value !== 'null' && value !== '[]';
+        }
+        const given = data[attribute.name];
+        if (given === undefined || given === null) return false;
+        return attribute.default === undefined || JSON.stringify(given) !== JSON.stringify(attribute.default);
+      })
+      .map((attribute) => attribute.name);
   }
 
   /** Password attributes a body gives (their stored hashes cannot be compared). */
@@ -159,7 +173,7 @@ export class DocumentAudit {
   /**
    * A version row written from a body: `before` (its snapshot) for an edit, which records the
    * attributes it changed (nothing when none did); none for a new version, which records the
-   * attributes the body names.
+   * attributes it holds a value in.
    */
   async wrote(
     db: Db,
@@ -169,7 +183,8 @@ export class DocumentAudit {
     data: Record<string, unknown>,
     before?: Snapshot,
   ): Promise<void> {
-    if (!before) return this.record(db, 'create', documentId, locale, this.named(data));
+    if (!before)
+      return this.record(db, 'create', documentId, locale, this.filled(data, await this.snapshot(db, rowId)));
     const passwords = this.passwords(data);
     const changed = new Set(this.differences(before, await this.snapshot(db, rowId)));
     for (const name of passwords) changed.add(name);
