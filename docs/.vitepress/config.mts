@@ -40,6 +40,7 @@ export default defineConfig({
           { text: 'Media library', link: '/media' },
           { text: 'Webhooks, cron and scheduled publishing', link: '/webhooks-cron' },
           { text: 'Admin panel', link: '/admin-panel' },
+          { text: 'Audit log', link: '/audit-log' },
           { text: 'Content-Type Builder', link: '/content-type-builder' },
           { text: 'OpenAPI', link: '/openapi' },
         ],

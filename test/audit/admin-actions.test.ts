@@ -328,6 +328,15 @@ for (const dialect of DIALECTS) {
       }
       assert.equal((await admin.get('/admin/audit-logs/999999999')).status, 404);
       assert.equal((await server.publicApi.get('/admin/audit-logs')).status, 401);
+      // An Editor may not read it: a Super Admin's alone (Strapi's admin::audit-logs.read).
+      const editor = await adminClient(server, `${unique('eve')}@example.com`);
+      const editorRole = (await admin.get('/admin/roles')).body.data.find(
+        (role: { code: string }) => role.code === 'strapi-editor',
+      );
+      assert.equal((await admin.put(`/admin/users/${editor.id}`, { roles: [editorRole.id] })).status, 200);
+      const refusedToEditor = await editor.client.get('/admin/audit-logs');
+      assert.equal(refusedToEditor.status, 403, JSON.stringify(refusedToEditor.body));
+      assert.equal((await editor.client.get('/admin/audit-logs/users')).status, 403);
       assert.equal((await server.api.get('/admin/audit-logs')).status, 401);
     });
   });

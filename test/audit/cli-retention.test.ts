@@ -11,7 +11,7 @@ import { after, before, describe, it } from 'node:test';
 import { adminClient } from '../helpers/audit.js';
 import { cliOutput, runCli } from '../helpers/cli.js';
 import { copyProject, type TempProject } from '../helpers/projects.js';
-import { DIALECTS, startServer, type TestServer } from '../helpers/server.js';
+import { DIALECTS, fixture, startServer, type TestServer } from '../helpers/server.js';
 import { unique } from '../helpers/unique.js';
 
 const TAGS = '/admin/content-manager/collection-types/api::tag.tag';
@@ -125,6 +125,37 @@ for (const dialect of DIALECTS) {
         other.vellum.events.scheduler.claim(key, tick, following),
       ]);
       assert.deepEqual(claims.sort(), [false, true]);
+    });
+
+    it("records the administration commands' changes and an import as Vellum's own", async () => {
+      const cli = (...args: string[]) => cliOutput([...args, '--project', project.dir]);
+      const name = unique('ci');
+      const created = await cli('token', 'create', '--name', name, '--type', 'read-only');
+      const key = created.trim().split('\n').at(-1)!;
+      await cli('token', 'revoke', name);
+      await cli('registration', 'close');
+      const imported = await runCli([
+        'import',
+        '--file',
+        join(fixture('strapi-archive'), 'blog.tar.gz'),
+        '--project',
+        project.dir,
+      ]);
+      assert.equal(imported.code, 0, imported.stderr);
+      const entries = JSON.parse(await vellum('--json', '--limit', '4')) as {
+        action: string;
+        user: unknown;
+        payload: { subject?: string; details?: Record<string, unknown>; changedFields?: string[] };
+      }[];
+      assert.deepEqual(entries.map((entry) => [entry.action, entry.user, entry.payload.subject]).reverse(), [
+        ['api-token.create', null, entries.at(-1)!.payload.subject],
+        ['api-token.revoke', null, entries.at(-1)!.payload.subject],
+        ['settings.update', null, 'users-permissions.advanced'],
+        ['transfer.import', null, 'blog.tar.gz'],
+      ]);
+      assert.equal(entries[0]!.payload.details?.from, 'archive');
+      assert.ok(!JSON.stringify(entries).includes(key), 'the access key is never recorded');
+      assert.match(await vellum('--action', 'transfer.import'), /transfer\.import  vellum  #blog\.tar\.gz$/m);
     });
 
     it('refuses a retention that is not a positive number of days, naming the file', async () => {

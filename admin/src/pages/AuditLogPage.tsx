@@ -175,7 +175,9 @@ export function AuditLogPage() {
                     </UnstyledButton>
                   </Table.Td>
                   <Table.Td>{actionLabel(entry.action)}</Table.Td>
-                  <Table.Td>{entry.user ? (entry.user.displayName ?? entry.user.email) : 'Vellum'}</Table.Td>
+                  <Table.Td>
+                    {entry.user ? (entry.user.displayName ?? entry.user.email) : 'Vellum (a command)'}
+                  </Table.Td>
                   <Table.Td style={{ wordBreak: 'break-all' }}>
                     {subjectOf(entry, (uid) => typeNames.get(uid))}
                   </Table.Td>
@@ -228,7 +230,9 @@ export function AuditLogPage() {
             </Text>
             <Text>
               <b>Who:</b>{' '}
-              {open.user ? `${open.user.displayName ?? ''} <${open.user.email ?? ''}> (#${open.user.id})` : 'Vellum'}
+              {open.user
+                ? `${open.user.displayName ?? ''} <${open.user.email ?? ''}> (#${open.user.id})`
+                : 'Vellum (a command)'}
             </Text>
             <Text>
               <b>Action:</b> <Code>{open.action}</Code>

@@ -5,7 +5,7 @@
  *   vellum import strapi --url <base URL> --token <token> [--file-origin <origin>]... [--project dir]   a running Strapi, over its API
  *   vellum export --file <archive.tar.gz> [--project dir]             Strapi's archive format
  */
-import { resolve } from 'node:path';
+import { basename, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ValidationError } from '../../core/errors.js';
 import {
@@ -16,6 +16,9 @@ import {
   type Summary,
 } from '../../features/transfer/index.js';
 import { openProject } from '../open-project.js';
+import { AuditLog } from '../../features/audit/index.js';
+import { adminIdentity } from '../../features/users-permissions/index.js';
+import type { Database } from '../../core/database/connection.js';
 import type { CliIo } from './io.js';
 
 export const TRANSFER_USAGE = `  vellum import --file <archive.tar.gz> [--project dir]      restore a strapi export (or vellum export) archive
@@ -42,6 +45,20 @@ function print(summary: Summary, io: CliIo): number {
   return 1;
 }
 
+/**
+ * A completed import in the audit log, as Vellum's own change (a command has no administrator):
+ * where it came from (the archive's name, or the Strapi's URL; never its token) and how long it
+ * took. An import writes in many transactions; it is recorded once it has completed.
+ */
+async function recordImport(database: Database, source: string, details: Record<string, unknown>): Promise<void> {
+  await new AuditLog(database, adminIdentity).recordAlone({
+    action: 'transfer.import',
+    actor: null,
+    subject: source,
+    details,
+  });
+}
+
 /** Runs an import or export on the project `--project` names (`project` checks it; the current folder without it). */
 export async function runTransferCommand(
   argv: string[],
@@ -59,6 +76,7 @@ export async function runTransferCommand(
     try {
       const summary = await importArchive(project, resolve(io.cwd, values.file), progress);
       summary.seconds = (Date.now() - started) / 1000;
+      await recordImport(project.database, basename(values.file), { from: 'archive', seconds: summary.seconds });
       io.out(`Imported ${values.file} into ${projectDir} (${project.config.database.client}).`);
       return print(summary, io);
     } finally {
@@ -71,6 +89,7 @@ export async function runTransferCommand(
     try {
       const summary = await importFromStrapi(project, values.url, values.token, progress, values['file-origin'] ?? []);
       summary.seconds = (Date.now() - started) / 1000;
+      await recordImport(project.database, new URL(values.url).origin, { from: 'strapi', seconds: summary.seconds });
       io.out(`Imported ${values.url} into ${projectDir} (${project.config.database.client}).`);
       return print(summary, io);
     } finally {

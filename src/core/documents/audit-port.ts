@@ -33,7 +33,8 @@ export interface AuditTrail {
 /** Who makes a change and where it is recorded: what a service's method takes to record it in its transaction. */
 export interface Audited {
   trail: AuditTrail;
-  actor: number;
+  /** The administrator; null for Vellum's own commands (`vellum token create`, an import). */
+  actor: number | null;
 }
 
 /** Records `entry` as `audited`'s actor's, on `db` (the change's transaction); nothing without `audited`. */

@@ -28,9 +28,12 @@ const ROLE_UID = 'plugin::users-permissions.role';
 /** The domain of a type's actions, when it is not `entry`. */
 const DOMAINS: Record<string, string> = { [FILE_UID]: 'media', [ROLE_UID]: 'role' };
 
-/** The caller of a document write by `audited`'s administrator (recorded as theirs); undefined without. */
+/**
+ * The caller of a document write by `audited`'s administrator (recorded as theirs); undefined
+ * without one (a command's document writes record no entry: they have no administrator to name).
+ */
 export const auditCaller = (audited: Audited | undefined): CallerOptions | undefined =>
-  audited ? { actor: audited.actor } : undefined;
+  audited && audited.actor !== null ? { actor: audited.actor } : undefined;
 
 export type DocumentChange = 'create' | 'update' | 'delete' | 'publish' | 'unpublish' | 'draft-discard';
 
@@ -97,7 +100,7 @@ const comparedQueries = new WeakMap<ContentType, FindOneQuery>();
 
 /** The audit entries of one document write (one call of the facade), when an administrator writes. */
 export class DocumentAudit {
-  private readonly audited: Audited;
+  private readonly audited: Audited & { actor: number };
 
   private constructor(
     private readonly ctx: DocumentContext,

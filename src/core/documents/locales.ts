@@ -255,9 +255,14 @@ export class Locales {
     return { ...locale, isDefault: false };
   }
 
-  async setDefault(code: string): Promise<LocaleInfo> {
+  /** `audited`: recorded as `locale.default.update` (when the default changes). */
+  async setDefault(code: string, audited?: Audited): Promise<LocaleInfo> {
     await this.get(code);
-    await this.database.write((trx) => writeDefault(trx, code));
+    const wasDefault = code === this.i18n.defaultLocale;
+    await this.database.write(async (trx) => {
+      await writeDefault(trx, code);
+      if (!wasDefault) await recordAudit(trx, audited, { action: 'locale.default.update', subject: code });
+    });
     return this.get(code);
   }
 

@@ -109,6 +109,12 @@ const ROUTE_ACTIONS: Record<string, string[]> = {
   'POST /admin/locales': ['plugin::i18n.locale.create'],
   'PUT /admin/locales/:code': ['plugin::i18n.locale.update'],
   'DELETE /admin/locales/:code': ['plugin::i18n.locale.delete'],
+  // The audit log: Strapi's Enterprise action, which its free edition's list (and so a role's) has
+  // not: a Super Admin's alone.
+  'GET /admin/audit-logs': ['admin::audit-logs.read'],
+  'GET /admin/audit-logs/users': ['admin::audit-logs.read'],
+  'GET /admin/audit-logs/settings': ['admin::audit-logs.read'],
+  'GET /admin/audit-logs/:id': ['admin::audit-logs.read'],
 };
 
 /**

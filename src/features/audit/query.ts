@@ -12,7 +12,7 @@ import { QueryValidationError } from '../../core/errors.js';
 import { isPlainObject } from '../../core/objects.js';
 
 /** The filterable fields and their columns. */
-export const FILTER_COLUMNS = {
+const FILTER_COLUMNS = {
   action: 'action',
   user: 'actor_id',
   contentType: 'content_type',
@@ -30,7 +30,7 @@ export type Condition =
   | { field: 'user'; op: 'in' | 'notIn'; value: number[] }
   | { field: 'date'; op: 'gt' | 'gte' | 'lt' | 'lte'; value: number };
 
-export const SORTS = ['date:DESC', 'date:ASC', 'action:ASC', 'action:DESC'] as const;
+const SORTS = ['date:DESC', 'date:ASC', 'action:ASC', 'action:DESC'] as const;
 export type AuditSort = (typeof SORTS)[number];
 
 /** After (for date sorts) this entry: its time and id. */
@@ -56,7 +56,7 @@ export interface AuditQuery {
  */
 export const COUNT_CAP = 10_000;
 
-export const DEFAULT_PAGE_SIZE = 10;
+const DEFAULT_PAGE_SIZE = 10;
 export const MAX_PAGE_SIZE = 100;
 /** Values of one `$in` or `$notIn`. */
 const MAX_LIST = 100;

@@ -102,7 +102,7 @@ const parseJson = <T>(value: unknown): T | undefined => {
 };
 
 /** A row as the API answers it. */
-export function entryOf(row: Selectable<AuditRow>): AuditLogEntry {
+function entryOf(row: Selectable<AuditRow>): AuditLogEntry {
   const user: AuditLogUser | null =
     row.actor_id === null
       ? null

@@ -12,7 +12,7 @@ import { ProjectError } from '../../core/errors.js';
 import { asRecord } from '../../core/objects.js';
 import { AUDIT_TABLE } from './tables.js';
 
-export const DEFAULT_RETENTION_DAYS = 90;
+const DEFAULT_RETENTION_DAYS = 90;
 const DAY = 86_400_000;
 const HOUR = 3_600_000;
 /** Ids per delete: a short transaction on every dialect (and an IN list every driver takes). */
