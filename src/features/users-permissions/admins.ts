@@ -184,6 +184,7 @@ export class Admins {
       blocked: dialect.encode('boolean', false),
       created_at: now,
       updated_at: now,
+      published_at: now,
     };
   }
 
@@ -313,6 +314,7 @@ export class Admins {
         registration_token: hashCode(registrationToken),
         created_at: now,
         updated_at: now,
+        published_at: now,
       });
       await this.roles.setUserRoles(trx as unknown as Db, id, input.roles);
       return id;
