@@ -142,6 +142,11 @@ for (const dialect of DIALECTS) {
       assert.equal(users.status, 403);
       assert.deepEqual(users.body.error, { status: 403, name: 'PolicyError', message: 'Policy Failed', details: {} });
       assert.equal((await editor.client.get('/admin/api-tokens')).status, 403);
+      assert.equal((await editor.client.get('/content-type-builder/schema')).status, 403);
+      assert.equal((await root.get('/content-type-builder/schema')).status, 200);
+      assert.equal((await editor.client.get('/admin/upload/files')).status, 200);
+      assert.equal((await author.client.get('/admin/scheduled-actions')).status, 403);
+      assert.equal((await editor.client.get('/admin/scheduled-actions')).status, 200);
       // The creator fields record who wrote what.
       const rows = await server.vellum.database.db
         .selectFrom('articles')
