@@ -348,8 +348,10 @@ export class AdminRoles {
   async delete(ids: number[], path: 'id' | 'ids'): Promise<AdminRole[]> {
     return this.database.write(async (trx: SystemDb) => {
       const rows = await trx.selectFrom(ROLES_TABLE).selectAll().where('id', 'in', ids).execute();
+      // Strapi's yup check: the path's value as the request gave it (`:id` is text).
+      const value = path === 'id' ? String(ids[0]) : ids;
       const refuse = (message: string) =>
-        ValidationError.fromFieldErrors([{ path: [path], message, name: 'ValidationError' }]);
+        ValidationError.fromFieldErrors([{ path: [path], message, name: 'ValidationError', value }]);
       if (rows.some((row) => row.code === SUPER_ADMIN_CODE)) throw refuse('You cannot delete the super admin role');
       const held = await trx.selectFrom(USER_ROLES_TABLE).select('id').where('role_id', 'in', ids).executeTakeFirst();
       if (held) throw refuse('Some roles are still assigned to some users');
