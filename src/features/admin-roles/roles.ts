@@ -461,6 +461,17 @@ export class AdminRoles {
     return rows.map((row) => row.user_id);
   }
 
+  /** The administrators holding one of this administrator's roles, themselves included. */
+  async peersOf(userId: number): Promise<number[]> {
+    const rows = await this.database.system
+      .selectFrom(`${USER_ROLES_TABLE} as mine`)
+      .innerJoin(`${USER_ROLES_TABLE} as theirs`, 'theirs.role_id', 'mine.role_id')
+      .select('theirs.user_id as user_id')
+      .where('mine.user_id', '=', userId)
+      .execute();
+    return [...new Set([userId, ...rows.map((row) => row.user_id)])];
+  }
+
   /** What an administrator may do: two statements, on every request (roles change on any node). */
   async abilityOf(userId: number): Promise<AdminAbility> {
     const roles = (await this.rolesOf([userId])).get(userId) ?? [];
