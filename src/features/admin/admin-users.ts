@@ -151,22 +151,22 @@ export function registerAdminUserRoutes(admin: FastifyInstance, auth: Auth, pref
   admin.post(`${prefix}/users`, async (request, reply) => {
     const input = body(request);
     const errors = unknownKeys(input, ['email', 'firstname', 'lastname', 'roles', 'preferedLanguage']);
-    const email = typeof input.email === 'string' ? input.email.toLowerCase() : input.email;
-    if (email === undefined || email === null || email === '')
-      errors.push(fieldError('email', 'email is a required field'));
+    // Strapi reads a missing email as '' (lodash get with a default) before checking it.
+    const email = typeof input.email === 'string' ? input.email.toLowerCase() : (input.email ?? '');
+    if (email === null || email === '') errors.push(fieldError('email', 'email is a required field', email));
     else if (typeof email !== 'string' || !EMAIL.test(email))
       errors.push(fieldError('email', 'email must be a valid email'));
     if (typeof input.firstname !== 'string' || input.firstname.trim() === '')
       errors.push(fieldError('firstname', 'firstname is a required field'));
-    const roles = roleIds(input.roles, errors);
-    if (input.roles === undefined) errors.push(fieldError('roles', 'roles is a required field'));
+    // Roles are optional (Strapi's `roles.min(1)`, not required): an invitation without any is allowed.
+    const roles = roleIds(input.roles, errors) ?? [];
     if (errors.length) fail(errors);
     const { admin: created, registrationToken } = await admins.invite(
       {
         email: email as string,
         firstname: (input.firstname as string).trim(),
         lastname: typeof input.lastname === 'string' ? input.lastname : null,
-        roles: roles!,
+        roles,
         preferedLanguage: typeof input.preferedLanguage === 'string' ? input.preferedLanguage : null,
       },
       auditedBy(request, auth.audit),
@@ -188,7 +188,6 @@ export function registerAdminUserRoutes(admin: FastifyInstance, auth: Auth, pref
   admin.delete<{ Params: IdParams }>(`${prefix}/users/:id`, async (request) => {
     const id = idOf(request.params.id, 'User not found');
     const { id: self } = await adminCaller(auth, request);
-    if (id === self) throw new ApplicationError('You cannot delete your own user');
     const [removed] = await admins.removeMany([id], self, auditedBy(request, auth.audit));
     if (!removed) throw new NotFoundError('User not found');
     return { data: removed };
@@ -244,6 +243,29 @@ export function registerAdminUserRoutes(admin: FastifyInstance, auth: Auth, pref
     ),
   }));
   admin.get(`${prefix}/permissions`, async () => ({ data: await adminRoles.sections() }));
+  // Strapi's check of several permissions at once: a boolean each, in order.
+  admin.post(`${prefix}/permissions/check`, async (request) => {
+    const input = body(request);
+    const list = input.permissions === undefined ? [] : input.permissions;
+    if (!Array.isArray(list)) fail([fieldError('permissions', 'permissions must be a `array` type')]);
+    const errors: FieldError[] = [];
+    list.forEach((item, index) => {
+      const at = ['permissions', String(index)];
+      if (!isPlainObject(item) || typeof item.action !== 'string' || item.action === '')
+        errors.push({
+          path: [...at, 'action'],
+          message: `permissions[${index}].action is a required field`,
+          name: 'ValidationError',
+        });
+    });
+    if (errors.length) fail(errors);
+    const { ability } = await adminCaller(auth, request);
+    return {
+      data: (list as { action: string; subject?: string | null; field?: string }[]).map(({ action, subject, field }) =>
+        ability.canField(action, subject, field),
+      ),
+    };
+  });
 }
 
 /** An invited administrator's registration: public routes, as Strapi's. */
@@ -269,7 +291,14 @@ export function registerInvitationRoutes(app: FastifyInstance, auth: Auth, prefi
         errors.push(fieldError('userInfo.firstname', 'userInfo.firstname is a required field'));
       if (info.password === undefined)
         errors.push(fieldError('userInfo.password', 'userInfo.password is a required field'));
-      else errors.push(...passwordErrors('userInfo.password', info.password));
+      else
+        errors.push(
+          ...passwordErrors('userInfo.password', info.password).map((e) => ({
+            ...e,
+            path: ['userInfo', 'password'],
+            value: info.password,
+          })),
+        );
     }
     if (errors.length) fail(errors);
     const { id, token } = await auth.admins.register(
