@@ -155,7 +155,7 @@ for (const dialect of DIALECTS) {
       ]);
       assert.equal(entries[0]!.payload.details?.from, 'archive');
       assert.ok(!JSON.stringify(entries).includes(key), 'the access key is never recorded');
-      assert.match(await vellum('--action', 'transfer.import'), /transfer\.import  vellum  #blog\.tar\.gz$/m);
+      assert.match(await vellum('--action', 'transfer.import'), /transfer\.import {2}vellum {2}#blog\.tar\.gz$/m);
     });
 
     it('refuses a retention that is not a positive number of days, naming the file', async () => {

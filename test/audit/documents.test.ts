@@ -76,6 +76,27 @@ for (const dialect of DIALECTS) {
       assert.deepEqual(one.body, entries[1]);
     });
 
+    it("records the writes of the content manager at Strapi's paths too", async () => {
+      const STRAPI_TAGS = '/content-manager/collection-types/api::tag.tag';
+      const created = await ann.client.post(STRAPI_TAGS, { name: unique('strapi-path') });
+      assert.equal(created.status, 201, JSON.stringify(created.body));
+      const documentId = created.body.data.documentId;
+      assert.equal((await ann.client.put(`${STRAPI_TAGS}/${documentId}`, { name: unique('renamed') })).status, 200);
+      assert.equal((await ann.client.delete(`${STRAPI_TAGS}/${documentId}`)).status, 200);
+      assert.deepEqual(
+        (await entriesOf(ann.client, documentId)).map((entry) => [
+          entry.action,
+          entry.payload.changedFields,
+          entry.user?.id,
+        ]),
+        [
+          ['entry.create', ['name'], ann.id],
+          ['entry.update', ['name'], ann.id],
+          ['entry.delete', undefined, ann.id],
+        ],
+      );
+    });
+
     it('records nothing for writes outside the admin API (content API, no administrator)', async () => {
       const created = await server.api.post('/api/articles', { data: { title: unique('content-api') } });
       assert.equal(created.status, 201);
