@@ -55,8 +55,6 @@ interface AdminContext {
   allowPrivateWebhooks: boolean;
   /** The variables the configuration was read with (the project's .env included). */
   env: NodeJS.ProcessEnv;
-  /** The command's changes, recorded in the audit log as Vellum's own (no administrator). */
-  cli: Audited;
 }
 
 async function withAuth<T>(
@@ -85,7 +83,6 @@ async function withAuth<T>(
         configuredLocales,
         allowPrivateWebhooks: config.server.webhooks.allowPrivateAddresses,
         env: config.env,
-        cli: { trail: new AuditLog(database, adminIdentity), actor: null },
       },
     );
   } finally {
@@ -188,155 +185,149 @@ export async function runAdminCommand(
   const [group, verb, ...rest] = positionals;
   const project = projectDir(values.project);
   const print = (value: unknown) => io.out(typeof value === 'string' ? value : JSON.stringify(value, null, 2));
-  await withAuth(
-    project,
-    io,
-    async (auth, { database, documents, configuredLocales, allowPrivateWebhooks, env, cli }) => {
-      switch (`${group} ${verb}`) {
-        case 'admin create': {
-          const admin = await auth.admins.create(
-            required(values.email, 'email'),
-            required(values.password ?? env.VELLUM_ADMIN_PASSWORD, 'password'),
-            cli,
-          );
-          return print(`Administrator ${admin.email} created. Log in with POST /admin/login.`);
-        }
-        case 'token create': {
-          const type = required(values.type, 'type') as TokenType;
-          const days = values['lifespan-days'] ? Number(values['lifespan-days']) : undefined;
-          if (days !== undefined && !(days > 0)) throw new ValidationError('--lifespan-days must be a positive number');
-          const permissions =
-            type === 'custom'
-              ? auth.expand(
-                  required(values.permissions, 'permissions')
-                    .split(',')
-                    .map((a) => a.trim()),
-                )
-              : undefined;
-          const { token, accessKey } = await auth.tokens.create(
-            {
-              name: required(values.name, 'name'),
-              type,
-              description: values.description ?? null,
-              lifespan: days ? Math.round(days * 86_400_000) : null,
-              permissions,
-            },
-            cli,
-          );
-          print(`API token "${token.name}" (${token.type}, id ${token.id}) created. It is shown only once:`);
-          return print(accessKey);
-        }
-        case 'token list':
-          return print(await auth.tokens.list());
-        case 'token revoke':
-          return print(
-            `Revoked API token "${(await auth.tokens.revoke(required(rest[0], 'token id or name'), cli)).name}".`,
-          );
-        case 'permissions list':
-          return print((await auth.roles.list()).map(({ type, name, permissions }) => ({ type, name, permissions })));
-        case 'permissions grant':
-        case 'permissions revoke': {
-          const role = await auth.roles.get(required(rest[0], 'role'));
-          const actions = auth.expand(rest.slice(1).length ? rest.slice(1) : [required(undefined, 'action')]);
-          if (verb === 'grant') await auth.roles.grant(role.documentId, actions, undefined, cli);
-          else await auth.roles.revoke(role.documentId, actions, cli);
-          return print(`${verb === 'grant' ? 'Granted' : 'Revoked'} for ${role.name}: ${actions.join(', ')}`);
-        }
-        case 'user create': {
-          const user = await auth.users.create({
-            username: required(values.username, 'username'),
-            email: required(values.email, 'email'),
-            password: required(values.password, 'password'),
-            role: values.role,
-          });
-          return print(`User ${user.username} created (id ${user.id}).`);
-        }
-        case 'user block':
-        case 'user unblock': {
-          const user = await auth.users.setBlocked(Number(required(rest[0], 'user id')), verb === 'block');
-          return print(`User ${user.username} ${verb === 'block' ? 'blocked' : 'unblocked'}.`);
-        }
-        case 'locale list':
-          return print(
-            (await documents.locales.list()).map(({ code, name, isDefault }) => ({ code, name, isDefault })),
-          );
-        case 'locale add': {
-          const locale = await documents.locales.add(
-            required(rest[0], 'locale code'),
-            values.name,
-            { isDefault: values.default === true },
-            cli,
-          );
-          return print(
-            `Locale ${locale.code} (${locale.name}) is available${locale.isDefault ? ', the default' : ''}.`,
-          );
-        }
-        case 'locale remove':
-          return print(
-            `Locale ${(await documents.locales.remove(required(rest[0], 'locale code'), configuredLocales, cli)).code} removed (documents written in it stay in the database).`,
-          );
-        case 'locale default':
-          return print(
-            `${(await documents.locales.setDefault(required(rest[0], 'locale code'), cli)).code} is the default locale.`,
-          );
-        case 'settings get': {
-          const all = {
-            advanced: await auth.advanced.get(),
-            email: await auth.advanced.emailTemplates(),
-            providers: await auth.providers.get(),
-          };
-          return print(rest[0] === undefined ? all : settingValue(all, rest[0]));
-        }
-        case 'settings set': {
-          const key = required(rest[0], 'setting key');
-          if (rest[1] === undefined) throw new ValidationError('settings set needs a value');
-          await setSetting(auth, key, parseValue(rest[1]), cli);
-          return print(
-            `${key} = ${JSON.stringify(settingValue({ advanced: await auth.advanced.get(), email: await auth.advanced.emailTemplates(), providers: await auth.providers.get() }, key))}`,
-          );
-        }
-        case 'registration open':
-        case 'registration close':
-          await auth.setRegistrationOpen(verb === 'open', cli);
-          return print(`Registration is ${verb === 'open' ? 'open' : 'closed'}.`);
-        case 'webhook create': {
-          const webhook = await new WebhookStore(database, allowPrivateWebhooks).create(
-            {
-              name: required(values.name, 'name'),
-              url: required(values.url, 'url'),
-              events: required(values.events, 'events')
-                .split(',')
-                .map((event) => event.trim())
-                .filter(Boolean),
-              headers: headerMap(values.header),
-              isEnabled: values.disabled !== true,
-              ...(values.secret ? { secret: values.secret } : {}),
-            },
-            cli,
-          );
-          return print(
-            `Webhook "${webhook.name}" created (id ${webhook.id}): ${webhook.events.join(', ')} to ${webhook.url}`,
-          );
-        }
-        case 'webhook list':
-          return print(await new WebhookStore(database, allowPrivateWebhooks).list());
-        case 'webhook delete':
-          return print(
-            `Deleted webhook "${(await new WebhookStore(database, allowPrivateWebhooks).delete(required(rest[0], 'webhook id'), cli)).name}".`,
-          );
-        case 'schedule list':
-        case 'schedule cancel': {
-          const schedules = new ScheduledActions(database, documents, () => undefined);
-          if (verb === 'list') return print(await schedules.list({ state: values.state }));
-          const cancelled = await schedules.cancel(Number(required(rest[0], 'scheduled action id')), cli);
-          return print(
-            `Cancelled the ${cancelled.action} of ${cancelled.uid} ${cancelled.documentId} scheduled at ${cancelled.scheduledAt}.`,
-          );
-        }
-        default:
-          throw new ValidationError(`unknown command "${positionals.join(' ')}"\n${ADMIN_USAGE}`);
+  await withAuth(project, io, async (auth, { database, documents, configuredLocales, allowPrivateWebhooks, env }) => {
+    // The command's changes, recorded in the audit log as Vellum's own (no administrator).
+    const cli: Audited = { trail: new AuditLog(database, adminIdentity), actor: null };
+    switch (`${group} ${verb}`) {
+      case 'admin create': {
+        const admin = await auth.admins.create(
+          required(values.email, 'email'),
+          required(values.password ?? env.VELLUM_ADMIN_PASSWORD, 'password'),
+          cli,
+        );
+        return print(`Administrator ${admin.email} created. Log in with POST /admin/login.`);
       }
-    },
-  );
+      case 'token create': {
+        const type = required(values.type, 'type') as TokenType;
+        const days = values['lifespan-days'] ? Number(values['lifespan-days']) : undefined;
+        if (days !== undefined && !(days > 0)) throw new ValidationError('--lifespan-days must be a positive number');
+        const permissions =
+          type === 'custom'
+            ? auth.expand(
+                required(values.permissions, 'permissions')
+                  .split(',')
+                  .map((a) => a.trim()),
+              )
+            : undefined;
+        const { token, accessKey } = await auth.tokens.create(
+          {
+            name: required(values.name, 'name'),
+            type,
+            description: values.description ?? null,
+            lifespan: days ? Math.round(days * 86_400_000) : null,
+            permissions,
+          },
+          cli,
+        );
+        print(`API token "${token.name}" (${token.type}, id ${token.id}) created. It is shown only once:`);
+        return print(accessKey);
+      }
+      case 'token list':
+        return print(await auth.tokens.list());
+      case 'token revoke':
+        return print(
+          `Revoked API token "${(await auth.tokens.revoke(required(rest[0], 'token id or name'), cli)).name}".`,
+        );
+      case 'permissions list':
+        return print((await auth.roles.list()).map(({ type, name, permissions }) => ({ type, name, permissions })));
+      case 'permissions grant':
+      case 'permissions revoke': {
+        const role = await auth.roles.get(required(rest[0], 'role'));
+        const actions = auth.expand(rest.slice(1).length ? rest.slice(1) : [required(undefined, 'action')]);
+        if (verb === 'grant') await auth.roles.grant(role.documentId, actions, undefined, cli);
+        else await auth.roles.revoke(role.documentId, actions, cli);
+        return print(`${verb === 'grant' ? 'Granted' : 'Revoked'} for ${role.name}: ${actions.join(', ')}`);
+      }
+      case 'user create': {
+        const user = await auth.users.create({
+          username: required(values.username, 'username'),
+          email: required(values.email, 'email'),
+          password: required(values.password, 'password'),
+          role: values.role,
+        });
+        return print(`User ${user.username} created (id ${user.id}).`);
+      }
+      case 'user block':
+      case 'user unblock': {
+        const user = await auth.users.setBlocked(Number(required(rest[0], 'user id')), verb === 'block');
+        return print(`User ${user.username} ${verb === 'block' ? 'blocked' : 'unblocked'}.`);
+      }
+      case 'locale list':
+        return print((await documents.locales.list()).map(({ code, name, isDefault }) => ({ code, name, isDefault })));
+      case 'locale add': {
+        const locale = await documents.locales.add(
+          required(rest[0], 'locale code'),
+          values.name,
+          { isDefault: values.default === true },
+          cli,
+        );
+        return print(`Locale ${locale.code} (${locale.name}) is available${locale.isDefault ? ', the default' : ''}.`);
+      }
+      case 'locale remove':
+        return print(
+          `Locale ${(await documents.locales.remove(required(rest[0], 'locale code'), configuredLocales, cli)).code} removed (documents written in it stay in the database).`,
+        );
+      case 'locale default':
+        return print(
+          `${(await documents.locales.setDefault(required(rest[0], 'locale code'), cli)).code} is the default locale.`,
+        );
+      case 'settings get': {
+        const all = {
+          advanced: await auth.advanced.get(),
+          email: await auth.advanced.emailTemplates(),
+          providers: await auth.providers.get(),
+        };
+        return print(rest[0] === undefined ? all : settingValue(all, rest[0]));
+      }
+      case 'settings set': {
+        const key = required(rest[0], 'setting key');
+        if (rest[1] === undefined) throw new ValidationError('settings set needs a value');
+        await setSetting(auth, key, parseValue(rest[1]), cli);
+        return print(
+          `${key} = ${JSON.stringify(settingValue({ advanced: await auth.advanced.get(), email: await auth.advanced.emailTemplates(), providers: await auth.providers.get() }, key))}`,
+        );
+      }
+      case 'registration open':
+      case 'registration close':
+        await auth.setRegistrationOpen(verb === 'open', cli);
+        return print(`Registration is ${verb === 'open' ? 'open' : 'closed'}.`);
+      case 'webhook create': {
+        const webhook = await new WebhookStore(database, allowPrivateWebhooks).create(
+          {
+            name: required(values.name, 'name'),
+            url: required(values.url, 'url'),
+            events: required(values.events, 'events')
+              .split(',')
+              .map((event) => event.trim())
+              .filter(Boolean),
+            headers: headerMap(values.header),
+            isEnabled: values.disabled !== true,
+            ...(values.secret ? { secret: values.secret } : {}),
+          },
+          cli,
+        );
+        return print(
+          `Webhook "${webhook.name}" created (id ${webhook.id}): ${webhook.events.join(', ')} to ${webhook.url}`,
+        );
+      }
+      case 'webhook list':
+        return print(await new WebhookStore(database, allowPrivateWebhooks).list());
+      case 'webhook delete':
+        return print(
+          `Deleted webhook "${(await new WebhookStore(database, allowPrivateWebhooks).delete(required(rest[0], 'webhook id'), cli)).name}".`,
+        );
+      case 'schedule list':
+      case 'schedule cancel': {
+        const schedules = new ScheduledActions(database, documents, () => undefined);
+        if (verb === 'list') return print(await schedules.list({ state: values.state }));
+        const cancelled = await schedules.cancel(Number(required(rest[0], 'scheduled action id')), cli);
+        return print(
+          `Cancelled the ${cancelled.action} of ${cancelled.uid} ${cancelled.documentId} scheduled at ${cancelled.scheduledAt}.`,
+        );
+      }
+      default:
+        throw new ValidationError(`unknown command "${positionals.join(' ')}"\n${ADMIN_USAGE}`);
+    }
+  });
   return 0;
 }
