@@ -20,7 +20,8 @@ export function LoginPage() {
   return <LoginForm onLoggedIn={enter} />;
 }
 
-function Frame({ subtitle, children }: { subtitle: string; children: React.ReactNode }) {
+/** The centred card of the screens outside the frame (login, first administrator, registration). */
+export function Frame({ subtitle, children }: { subtitle: string; children: React.ReactNode }) {
   return (
     <Center mih="100vh" bg="gray.0">
       <Paper component="main" withBorder shadow="sm" p="xl" w={420}>

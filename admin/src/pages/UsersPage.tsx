@@ -1,4 +1,4 @@
-import { currentParams } from '../url-params.ts';
+import { useParamsUpdate } from '../url-params.ts';
 import {
   Alert,
   Badge,
@@ -15,7 +15,6 @@ import {
   Text,
   TextInput,
   Title,
-  UnstyledButton,
 } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useDebouncedValue } from '@mantine/hooks';
@@ -28,6 +27,7 @@ import { showFormError } from '../form-errors.ts';
 import { useRoles } from './RolesPage.tsx';
 import { ActionsTable, DeleteButton, EditButton } from '../components/ActionsTable.tsx';
 import { ConfirmDialog } from '../components/ConfirmDialog.tsx';
+import { SortableHeader } from '../components/SortableHeader.tsx';
 
 interface User {
   id: number;
@@ -51,20 +51,13 @@ const PAGE_SIZES = ['10', '25', '50', '100'];
  */
 export function UsersPage() {
   const queryClient = useQueryClient();
-  const [params, setParams] = useSearchParams();
+  const [params] = useSearchParams();
   const page = Number(params.get('page') ?? '1') || 1;
   const pageSize = params.get('pageSize') ?? '10';
   const search = params.get('q') ?? '';
   const sort = params.get('sort') ?? 'username:asc';
   const [debounced] = useDebouncedValue(search, 250);
-  const update = (changes: Record<string, string | null>) => {
-    const next = currentParams();
-    for (const [key, value] of Object.entries(changes)) {
-      if (value === null || value === '') next.delete(key);
-      else next.set(key, value);
-    }
-    setParams(next, { replace: true });
-  };
+  const update = useParamsUpdate();
   const query = { page, pageSize, search: debounced, sort };
   const users = useQuery({
     queryKey: ['users', query],
@@ -96,21 +89,9 @@ export function UsersPage() {
     onError: (error) => notifications.show({ color: 'red', title: 'Not deleted', message: error.message }),
   });
   const total = users.data?.meta.pagination.total ?? 0;
-  const [sortField, sortOrder] = sort.split(':');
-  /** A column header that sorts the list on the server (click again: the other way). */
-  const header = (name: string, label: string) => {
-    const active = sortField === name;
-    return (
-      <Table.Th aria-sort={active ? (sortOrder === 'asc' ? 'ascending' : 'descending') : 'none'}>
-        <UnstyledButton
-          fw={700}
-          onClick={() => update({ sort: `${name}:${active && sortOrder === 'asc' ? 'desc' : 'asc'}`, page: null })}
-        >
-          {label} {active ? (sortOrder === 'asc' ? '▲' : '▼') : ''}
-        </UnstyledButton>
-      </Table.Th>
-    );
-  };
+  const header = (name: string, label: string) => (
+    <SortableHeader name={name} label={label} sort={sort} onSort={(next) => update({ sort: next, page: null })} />
+  );
 
   return (
     <Stack>
