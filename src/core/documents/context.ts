@@ -51,10 +51,11 @@ export interface CallerOptions {
    */
   actor?: number;
   /**
-   * Reads see only the documents this administrator created (an administrator role's "is creator"
-   * condition): lists, counts and single reads alike. Without it, every document.
+   * Reads see only the documents these administrators created (an administrator role's "is
+   * creator" and "has same role as creator" conditions): lists, counts and single reads alike.
+   * Without it, every document.
    */
-  createdBy?: number;
+  createdBy?: number[];
   /** The caller only serialises what it reads: json and blocks values may come back as RawJson. */
   rawJson?: boolean;
   /**

@@ -117,10 +117,10 @@ export interface FindOneQuery {
   /** Applies to the documents read and to the draft-and-publish types populated below them. */
   publication?: PublicationFilter;
   /**
-   * Only the documents this administrator created (`created_by_id`): an administrator role's "is
-   * creator" condition. Set from CallerOptions.createdBy, never from a request's parameters.
+   * Only the documents these administrators created (`created_by_id`): an administrator role's
+   * creator conditions. Set from CallerOptions.createdBy, never from a request's parameters.
    */
-  createdBy?: number;
+  createdBy?: number[];
 }
 
 export interface FindQuery extends FindOneQuery {

@@ -4,7 +4,24 @@
  * they created. A Super Admin may do everything, whatever the stored permissions say (Strapi
  * resets them to every action at each start).
  */
-import { IS_CREATOR } from './registry.js';
+import { IS_CREATOR, SAME_ROLE_AS_CREATOR } from './registry.js';
+
+/**
+ * Whose documents the permissions reach together: everybody's as soon as one has no creator
+ * condition (Strapi's conditions of one permission are alternatives, its permissions too).
+ */
+function creatorsOf(permissions: Permission[]): Scope['creators'] {
+  let self = false;
+  let sameRole = false;
+  for (const { conditions } of permissions) {
+    const mine = conditions.includes(IS_CREATOR);
+    const peers = conditions.includes(SAME_ROLE_AS_CREATOR);
+    if (!mine && !peers) return undefined;
+    self ||= mine;
+    sameRole ||= peers;
+  }
+  return { self, sameRole };
+}
 
 export interface Permission {
   id?: number;
@@ -24,8 +41,12 @@ export interface Scope {
   fields?: FieldTree;
   /** undefined: every locale. */
   locales?: Set<string>;
-  /** Only documents the administrator created (every matching permission has "is creator"). */
-  creatorOnly: boolean;
+  /**
+   * Whose documents, when every matching permission has a creator condition: the administrator's
+   * own ("is creator"), those of administrators sharing a role with them ("has same role as
+   * creator"), or both. undefined: everybody's.
+   */
+  creators?: { self: boolean; sameRole: boolean };
 }
 
 /** `seo.metaTitle`, `title` -> { seo: { metaTitle: true }, title: true }. */
@@ -76,7 +97,7 @@ export class AdminAbility {
 
   /** What the action on the subject allows; undefined when it is not granted. */
   scope(action: string, subject: string): Scope | undefined {
-    if (this.superAdmin) return { creatorOnly: false };
+    if (this.superAdmin) return {};
     const matching = this.permissions.filter(
       (permission) => permission.action === action && permission.subject === subject,
     );
@@ -94,7 +115,7 @@ export class AdminAbility {
     return {
       fields: everyField ? undefined : fieldTree(paths),
       locales: everyLocale ? undefined : locales,
-      creatorOnly: matching.every((permission) => permission.conditions.includes(IS_CREATOR)),
+      creators: creatorsOf(matching),
     };
   }
 

@@ -111,9 +111,10 @@ const SETTINGS_ACTIONS: [string, string, string, string][] = [
 ];
 
 export const IS_CREATOR = 'admin::is-creator';
+export const SAME_ROLE_AS_CREATOR = 'admin::has-same-role-as-creator';
 export const CONDITIONS = [
   { id: IS_CREATOR, displayName: 'Is creator', category: 'default' },
-  { id: 'admin::has-same-role-as-creator', displayName: 'Has same role as creator', category: 'default' },
+  { id: SAME_ROLE_AS_CREATOR, displayName: 'Has same role as creator', category: 'default' },
 ];
 
 /**

@@ -348,8 +348,10 @@ export class AdminRoles {
   async delete(ids: number[], path: 'id' | 'ids'): Promise<AdminRole[]> {
     return this.database.write(async (trx: SystemDb) => {
       const rows = await trx.selectFrom(ROLES_TABLE).selectAll().where('id', 'in', ids).execute();
+      // Strapi's yup check: the path's value as the request gave it (`:id` is text).
+      const value = path === 'id' ? String(ids[0]) : ids;
       const refuse = (message: string) =>
-        ValidationError.fromFieldErrors([{ path: [path], message, name: 'ValidationError' }]);
+        ValidationError.fromFieldErrors([{ path: [path], message, name: 'ValidationError', value }]);
       if (rows.some((row) => row.code === SUPER_ADMIN_CODE)) throw refuse('You cannot delete the super admin role');
       const held = await trx.selectFrom(USER_ROLES_TABLE).select('id').where('role_id', 'in', ids).executeTakeFirst();
       if (held) throw refuse('Some roles are still assigned to some users');
@@ -457,6 +459,17 @@ export class AdminRoles {
       .where(`${ROLES_TABLE}.code`, '=', SUPER_ADMIN_CODE)
       .execute();
     return rows.map((row) => row.user_id);
+  }
+
+  /** The administrators holding one of this administrator's roles, themselves included. */
+  async peersOf(userId: number): Promise<number[]> {
+    const rows = await this.database.system
+      .selectFrom(`${USER_ROLES_TABLE} as mine`)
+      .innerJoin(`${USER_ROLES_TABLE} as theirs`, 'theirs.role_id', 'mine.role_id')
+      .select('theirs.user_id as user_id')
+      .where('mine.user_id', '=', userId)
+      .execute();
+    return [...new Set([userId, ...rows.map((row) => row.user_id)])];
   }
 
   /** What an administrator may do: two statements, on every request (roles change on any node). */

@@ -8,10 +8,12 @@ import { isPlainObject } from '../../core/objects.js';
 import type { Permission } from './ability.js';
 import { CONDITIONS, type AdminAction } from './registry.js';
 
-const error = (path: string, message: string): FieldError => ({
-  path: path.split('.'),
+/** A yup error as Strapi answers it: `permissions[0].action` as ['permissions', '0', 'action'], with the value. */
+const error = (path: string, message: string, value?: unknown): FieldError => ({
+  path: path === '' ? [] : path.replace(/\[(\d+)\]/g, '.$1').split('.'),
   message,
   name: 'ValidationError',
+  ...(value === undefined ? {} : { value }),
 });
 
 function fail(errors: FieldError[]): never {
@@ -34,7 +36,7 @@ function fieldsProblem(fields: string[]): string | undefined {
 export function checkPermissions(input: unknown, actions: AdminAction[]): Permission[] {
   if (!isPlainObject(input)) fail([error('permissions', 'permissions is a required field')]);
   const unknown = Object.keys(input).filter((key) => key !== 'permissions');
-  if (unknown.length) fail([error('', `this field has unspecified keys: ${unknown.join(', ')}`)]);
+  if (unknown.length) fail([error('', `this field has unspecified keys: ${unknown.join(', ')}`, input)]);
   const list = input.permissions;
   if (!Array.isArray(list)) fail([error('permissions', 'permissions is a required field')]);
   const byId = new Map(actions.map((action) => [action.actionId, action]));
@@ -58,14 +60,14 @@ export function checkPermissions(input: unknown, actions: AdminAction[]): Permis
     }
     const action = byId.get(actionId);
     if (!action) {
-      errors.push(error(`${at}.action`, 'action is not an existing permission action'));
+      errors.push(error(`${at}.action`, 'action is not an existing permission action', actionId));
       return;
     }
     const subjectOk =
       action.subjects === undefined
         ? subject === undefined || subject === null
         : typeof subject === 'string' && action.subjects.includes(subject);
-    if (!subjectOk) errors.push(error(`${at}.subject`, 'Invalid subject submitted'));
+    if (!subjectOk) errors.push(error(`${at}.subject`, 'Invalid subject submitted', subject));
     const props = properties === undefined || properties === null ? {} : properties;
     if (!isPlainObject(props)) {
       errors.push(error(`${at}.properties`, `Invalid property set at ${at}.properties`));
@@ -107,7 +109,7 @@ export function checkPermissions(input: unknown, actions: AdminAction[]): Permis
   for (const permission of permissions) {
     const key = `${permission.action}\u0000${permission.subject ?? ''}`;
     if (seen.has(key)) {
-      errors.push(error('permissions', 'Some permissions are duplicated (same action and subject)'));
+      errors.push(error('permissions', 'Some permissions are duplicated (same action and subject)', list));
       break;
     }
     seen.add(key);
@@ -121,7 +123,7 @@ export function checkRole(input: unknown, creating: boolean): { name?: string; d
   const body = isPlainObject(input) ? input : {};
   const errors: FieldError[] = [];
   const unknown = Object.keys(body).filter((key) => key !== 'name' && key !== 'description');
-  if (unknown.length) errors.push(error('', `this field has unspecified keys: ${unknown.join(', ')}`));
+  if (unknown.length) errors.push(error('', `this field has unspecified keys: ${unknown.join(', ')}`, body));
   const { name, description } = body;
   if (name === undefined || name === null || name === '') {
     if (creating || name !== undefined) errors.push(error('name', 'name is a required field'));

@@ -150,21 +150,21 @@ export function registerAdminUserRoutes(admin: FastifyInstance, auth: Auth, pref
   admin.post(`${prefix}/users`, async (request, reply) => {
     const input = body(request);
     const errors = unknownKeys(input, ['email', 'firstname', 'lastname', 'roles', 'preferedLanguage']);
-    const email = typeof input.email === 'string' ? input.email.toLowerCase() : input.email;
-    if (email === undefined || email === null || email === '')
-      errors.push(fieldError('email', 'email is a required field'));
+    // Strapi reads a missing email as '' (lodash get with a default) before checking it.
+    const email = typeof input.email === 'string' ? input.email.toLowerCase() : (input.email ?? '');
+    if (email === null || email === '') errors.push(fieldError('email', 'email is a required field', email));
     else if (typeof email !== 'string' || !EMAIL.test(email))
       errors.push(fieldError('email', 'email must be a valid email'));
     if (typeof input.firstname !== 'string' || input.firstname.trim() === '')
       errors.push(fieldError('firstname', 'firstname is a required field'));
-    const roles = roleIds(input.roles, errors);
-    if (input.roles === undefined) errors.push(fieldError('roles', 'roles is a required field'));
+    // Roles are optional (Strapi's `roles.min(1)`, not required): an invitation without any is allowed.
+    const roles = roleIds(input.roles, errors) ?? [];
     if (errors.length) fail(errors);
     const { admin: created, registrationToken } = await admins.invite({
       email: email as string,
       firstname: (input.firstname as string).trim(),
       lastname: typeof input.lastname === 'string' ? input.lastname : null,
-      roles: roles!,
+      roles,
       preferedLanguage: typeof input.preferedLanguage === 'string' ? input.preferedLanguage : null,
     });
     return reply.status(201).send({ data: { ...created, registrationToken } });
@@ -184,7 +184,6 @@ export function registerAdminUserRoutes(admin: FastifyInstance, auth: Auth, pref
   admin.delete<{ Params: IdParams }>(`${prefix}/users/:id`, async (request) => {
     const id = idOf(request.params.id, 'User not found');
     const { id: self } = await adminCaller(auth, request);
-    if (id === self) throw new ApplicationError('You cannot delete your own user');
     const [removed] = await admins.removeMany([id], self);
     if (!removed) throw new NotFoundError('User not found');
     return { data: removed };
@@ -252,7 +251,14 @@ export function registerInvitationRoutes(app: FastifyInstance, auth: Auth, prefi
         errors.push(fieldError('userInfo.firstname', 'userInfo.firstname is a required field'));
       if (info.password === undefined)
         errors.push(fieldError('userInfo.password', 'userInfo.password is a required field'));
-      else errors.push(...passwordErrors('userInfo.password', info.password));
+      else
+        errors.push(
+          ...passwordErrors('userInfo.password', info.password).map((e) => ({
+            ...e,
+            path: ['userInfo', 'password'],
+            value: info.password,
+          })),
+        );
     }
     if (errors.length) fail(errors);
     const { id, token } = await auth.admins.register(code as string, info!.password as string, {

@@ -148,7 +148,11 @@ export function registerAdminContentRoutes(app: FastifyInstance, options: AdminC
       const wanted = typeof locale === 'string' && locale !== '' ? locale : service.i18n.defaultLocale;
       if (!scope.locales.has(wanted)) throw new ForbiddenError('Forbidden');
     }
-    return { scope, caller: { actor: id, ...(scope.creatorOnly ? { createdBy: id } : {}) } };
+    const { creators } = scope;
+    if (!creators) return { scope, caller: { actor: id } };
+    const ids = new Set<number>(creators.self ? [id] : []);
+    if (creators.sameRole) for (const peer of await auth.adminRoles.peersOf(id)) ids.add(peer);
+    return { scope, caller: { actor: id, createdBy: [...ids] } };
   };
   /** A document the administrator may not touch (another's, under "is creator") is a 403; an unknown one a 404. */
   const checkOwn = async (
@@ -174,7 +178,7 @@ export function registerAdminContentRoutes(app: FastifyInstance, options: AdminC
   /** What a write answers: the document as the administrator may read it. */
   const readScope = async (request: FastifyRequest, type: ContentType): Promise<Scope> => {
     const { ability } = await adminCaller(auth, request);
-    return ability.scope(EXPLORER.read, type.uid) ?? { fields: {}, creatorOnly: true };
+    return ability.scope(EXPLORER.read, type.uid) ?? { fields: {}, creators: { self: false, sameRole: false } };
   };
   const shown = (type: ContentType, scope: Scope, document: Document | null) =>
     (document && (pickFields(service.schema, type, document, scope.fields) as Document)) ?? null;

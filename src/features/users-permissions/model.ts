@@ -124,6 +124,9 @@ export const authTables: TableSpec[] = [
       // An invited administrator's single-use code (hashed), until they register.
       { name: 'registration_token', type: 'string' },
       { name: 'updated_at', type: 'datetime' },
+      // Strapi's too; what the creator fields read of an administrator (core/schema/creators.ts).
+      { name: 'published_at', type: 'datetime' },
+      { name: 'locale', type: 'string' },
     ],
     indexes: [{ name: indexName(ADMINS_TABLE, ['email']), columns: ['email'], unique: true }],
   },
@@ -217,6 +220,8 @@ export interface AdminRow {
   prefered_language: string | null;
   registration_token: string | null;
   updated_at: Encoded | null;
+  published_at: Encoded | null;
+  locale: string | null;
 }
 
 export interface RateLimitRow {

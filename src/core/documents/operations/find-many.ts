@@ -1,7 +1,7 @@
 import { sql, type RawBuilder } from 'kysely';
 import { Aliases } from '../../query/sql/joins.js';
 import { compileOrder } from '../../query/sql/order.js';
-import { and, versionCondition, type VersionScope } from '../../query/sql/scope.js';
+import { and, FALSE, versionCondition, type VersionScope } from '../../query/sql/scope.js';
 import { compileFilter, type SqlContext } from '../../query/sql/where.js';
 import { searchCondition } from '../../query/sql/search.js';
 import type { FindOneQuery, FindQuery } from '../../query/types.js';
@@ -50,7 +50,11 @@ export function rootConditions(
   if (query.filters) parts.push(compileFilter(sqlCtx, type, alias, query.filters));
   if (query.search !== undefined) parts.push(searchCondition(sqlCtx.dialect, type, alias, query.search));
   if (query.createdBy !== undefined)
-    parts.push(sql<boolean>`${sql.ref(`${alias}.created_by_id`)} = ${query.createdBy}`);
+    parts.push(
+      query.createdBy.length
+        ? sql<boolean>`${sql.ref(`${alias}.created_by_id`)} in (${sql.join(query.createdBy)})`
+        : FALSE,
+    );
   return parts;
 }
 

@@ -33,6 +33,7 @@ import {
 } from '../rows.js';
 import { FILES_TABLE } from '../write/media.js';
 import type { ReadBudget } from './budget.js';
+import { CREATOR_FIELDS, CREATOR_MODEL, isCreatorField } from '../../schema/creators.js';
 
 /** A document or component value already read, with the row it came from. */
 export interface Loaded {
@@ -132,6 +133,10 @@ export async function populate(ctx: ReadContext, model: Model, items: Loaded[], 
   for (const [name, node] of Object.entries(tree)) {
     if (name === 'localizations' && model.modelType === 'contentType') {
       await populateLocalizations(ctx, model, items, node);
+      continue;
+    }
+    if (isCreatorField(model, name)) {
+      await populateCreator(ctx, model as ContentType, items, CREATOR_FIELDS[name], name, node);
       continue;
     }
     const attribute = model.attributes[name];
@@ -388,6 +393,33 @@ async function populateMedia(
       decodeDocument(ctx.dialect, files, row, scalars, node.fields, ctx.rawJson),
     );
     item.value[attribute.name] = attribute.multiple ? values : (values[0] ?? null);
+  }
+}
+
+/**
+ * A creator field (creators.ts): the administrator each row names, with their public fields (one
+ * statement; null where the row names none or the administrator is gone).
+ */
+async function populateCreator(
+  ctx: ReadContext,
+  type: ContentType,
+  items: Loaded[],
+  column: string,
+  name: string,
+  node: PopulateNode,
+): Promise<void> {
+  const scalars = visibleScalars(CREATOR_MODEL, node.fields);
+  const select = [...selectList(ctx.dialect, CREATOR_MODEL, 'u', scalars), sql`t.id as ${sql.id(OWNER)}`];
+  const rows = await readBounded(
+    ctx,
+    sql`select ${sql.join(select)} from ${sql.table(type.table)} as t join ${sql.table(CREATOR_MODEL.table)} as u on u.id = ${sql.ref(`t.${column}`)} where t.id in (${sql.join(distinct(items.map((i) => i.rowId)))})`,
+  );
+  const width = selectWidth(CREATOR_MODEL, scalars);
+  const byOwner = new Map(rows.map((row) => [Number(row[width]), row]));
+  ctx.budget.spend(items.filter((item) => byOwner.has(item.rowId)).length);
+  for (const item of items) {
+    const row = byOwner.get(item.rowId);
+    item.value[name] = row ? decodeDocument(ctx.dialect, CREATOR_MODEL, row, scalars, node.fields, ctx.rawJson) : null;
   }
 }
 

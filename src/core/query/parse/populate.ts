@@ -1,4 +1,5 @@
 import { FILE_UID, isHidden, type Attribute, type Model, type Schema } from '../../schema/model.js';
+import { CREATOR_MODEL, isCreatorField, type CreatorField } from '../../schema/creators.js';
 import type { PopulateNode, PopulateTree } from '../types.js';
 import { asBoolean, asList, fail, isPlainObject, type ParseOptions, type Path } from './common.js';
 import { parseFields } from './fields.js';
@@ -14,7 +15,8 @@ const MAX_POPULATE_NODES = 200;
 export const PER_OWNER_LIMIT = Symbol('vellum.populate.limit');
 const NODE_KEYS = new Set(['fields', 'filters', 'sort', 'populate', 'on', 'count']);
 
-type Populatable = Exclude<Attribute, { kind: 'scalar' }>;
+/** What a populate key names: an attribute, the localizations, or a creator field (creators.ts). */
+type Populatable = Exclude<Attribute, { kind: 'scalar' }> | 'localizations' | CreatorField;
 
 /**
  * `populate` (docs/rest.md "Populate"): `*`, names, comma lists, arrays, dot paths through components, object
@@ -85,14 +87,20 @@ export class PopulateParser {
       if (attribute.kind === 'media' && !this.schema.contentTypes.has(FILE_UID)) continue;
       tree[attribute.name] = {};
     }
+    // Strapi 5.54 answers `*` with the creator fields after the attributes, where the type shows them.
+    if (isCreatorField(model, 'createdBy')) {
+      tree.createdBy = {};
+      tree.updatedBy = {};
+    }
     if (model.modelType === 'contentType' && model.localized) tree.localizations = {};
     return tree;
   }
 
   /** The populatable attribute `name` of `model` (or `localizations`), else a 400. */
-  private resolve(model: Model, name: string, path: Path): Populatable | 'localizations' {
+  private resolve(model: Model, name: string, path: Path): Populatable {
     this.count(path);
     if (name === 'localizations' && model.modelType === 'contentType' && model.localized) return 'localizations';
+    if (isCreatorField(model, name)) return name;
     const attribute = model.attributes[name];
     if (!attribute || (isHidden(attribute) && !this.options.hidden)) fail(path, `Invalid key ${name} in populate`);
     if (attribute.kind === 'scalar')
@@ -101,8 +109,9 @@ export class PopulateParser {
   }
 
   /** The model an attribute's values are rows of (a zone has several: undefined). */
-  private targetOf(model: Model, attribute: Populatable | 'localizations'): Model | undefined {
+  private targetOf(model: Model, attribute: Populatable): Model | undefined {
     if (attribute === 'localizations') return model;
+    if (attribute === 'createdBy' || attribute === 'updatedBy') return CREATOR_MODEL;
     switch (attribute.kind) {
       case 'relation':
         return this.schema.contentTypes.get(attribute.target);
@@ -128,7 +137,7 @@ export class PopulateParser {
     const attribute = this.resolve(model, name!, where);
     const node = (tree[name!] ??= {});
     if (rest.length === 0) return;
-    if (attribute !== 'localizations' && attribute.kind === 'dynamiczone') {
+    if (typeof attribute !== 'string' && attribute.kind === 'dynamiczone') {
       const sub = this.zonePopulate(attribute.components, rest.join('.'), [...where, 'populate']);
       node.populate = { ...node.populate, ...sub };
       return;
@@ -157,18 +166,13 @@ export class PopulateParser {
     return tree;
   }
 
-  private node(
-    model: Model,
-    attribute: Populatable | 'localizations',
-    value: Record<string, unknown>,
-    path: Path,
-  ): PopulateNode {
+  private node(model: Model, attribute: Populatable, value: Record<string, unknown>, path: Path): PopulateNode {
     const node: PopulateNode = {};
-    const kind = attribute === 'localizations' ? 'relation' : attribute.kind;
+    const kind = typeof attribute === 'string' ? 'relation' : attribute.kind;
     for (const key of Object.keys(value))
       if (!NODE_KEYS.has(key))
         fail([...path, key], `Invalid key ${key} in populate (use fields, filters, sort, populate, on or count)`);
-    if (attribute !== 'localizations' && attribute.kind === 'dynamiczone') {
+    if (typeof attribute !== 'string' && attribute.kind === 'dynamiczone') {
       // Strapi accepts `count` on a zone and answers the zone itself.
       for (const key of ['fields', 'filters', 'sort'])
         if (value[key] !== undefined)
