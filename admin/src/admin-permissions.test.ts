@@ -59,7 +59,6 @@ describe('admin panel: what the administrator may do', () => {
     assert.equal(author.can(EXPLORER.publish, ARTICLE), false);
     assert.equal(author.can('plugin::upload.read'), true);
     assert.equal(author.can('admin::users.read'), false);
-    assert.equal(author.scope(EXPLORER.read, ARTICLE)!.creatorOnly, true);
     assert.equal(author.scope(EXPLORER.read, 'api::tag.tag'), undefined);
     assert.equal(author.canOn('update', ARTICLE, 'fr'), true);
     assert.equal(author.canOn('update', ARTICLE, 'en'), false);
@@ -91,7 +90,6 @@ describe('admin panel: what the administrator may do', () => {
     const scope = access.scope(EXPLORER.read, ARTICLE)!;
     assert.equal(scope.fields, undefined);
     assert.deepEqual([...scope.locales!].sort(), ['en', 'fr']);
-    assert.equal(scope.creatorOnly, false, 'one of them without the condition');
     assert.equal(
       AdminAccess.of([], [permission(EXPLORER.read, ARTICLE)]).scope(EXPLORER.read, ARTICLE)!.locales,
       undefined,

@@ -32,14 +32,15 @@ export const SUPER_ADMIN_CODE = 'strapi-super-admin';
 /** Which fields: a component's own fields below its name, `true` for the whole value. */
 export type FieldTree = { [name: string]: FieldTree | true };
 
-/** What the permissions of one action on one content-type allow together. */
+/**
+ * What the permissions of one action on one content-type allow together. Whose documents (the
+ * conditions) the panel need not know: the API lists and opens only those.
+ */
 export interface Scope {
   /** undefined: every field. */
   fields?: FieldTree;
   /** undefined: every locale. */
   locales?: ReadonlySet<string>;
-  /** Only the documents the administrator created. */
-  creatorOnly: boolean;
 }
 
 /** `['seo.metaTitle', 'title']` -> `{ seo: { metaTitle: true }, title: true }`. */
@@ -114,7 +115,7 @@ export class AdminAccess {
 
   /** What the action on the content-type allows; undefined when it is not granted. */
   scope(action: string, subject: string): Scope | undefined {
-    if (this.superAdmin) return { creatorOnly: false };
+    if (this.superAdmin) return {};
     const matching = this.permissions.filter(
       (permission) => permission.action === action && permission.subject === subject,
     );
@@ -132,7 +133,6 @@ export class AdminAccess {
     return {
       fields: everyField ? undefined : fieldTree(paths),
       locales: everyLocale ? undefined : locales,
-      creatorOnly: matching.every((permission) => permission.conditions.includes(IS_CREATOR)),
     };
   }
 

@@ -141,7 +141,7 @@ describe('admin panel: administrator roles, invitations, and a panel that follow
     // Each action made from a field holds every locale: French taken back.
     for (const action of ['Create', 'Read', 'Update'])
       await details.getByRole('checkbox', { name: `Article locale fr: ${action}`, exact: true }).uncheck();
-    for (const action of ['Create', 'Read', 'Update']) await tick(`Article ${action}: is creator`);
+    for (const action of ['Create', 'Read', 'Update']) await tick(`Article ${action}: Is creator`);
     // The matrix's cells read "some": some fields, some locales.
     assert.equal(await page.getByRole('checkbox', { name: 'Article: Read', exact: true }).isChecked(), false);
     await page.getByRole('heading', { name: 'Permissions' }).scrollIntoViewIfNeeded();
@@ -187,7 +187,7 @@ describe('admin panel: administrator roles, invitations, and a panel that follow
     await page.getByRole('button', { name: 'Article: fields, locales and conditions' }).click();
     assert.equal(await details.getByRole('checkbox', { name: 'Article slug: Read', exact: true }).isChecked(), true);
     assert.equal(await details.getByRole('checkbox', { name: 'Article body: Read', exact: true }).isChecked(), false);
-    assert.equal(await details.getByRole('checkbox', { name: 'Article Read: is creator' }).isChecked(), true);
+    assert.equal(await details.getByRole('checkbox', { name: 'Article Read: Is creator' }).isChecked(), true);
   });
 
   it('invites an Author and an Editor; each registers at the link in their own browser', async () => {

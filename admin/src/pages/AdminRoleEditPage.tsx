@@ -182,6 +182,7 @@ function RoleEditor({
                 draft={draft}
                 onChange={setDraft}
                 nameOf={nameOf}
+                conditions={sections.conditions}
               />
             </Panel>
             <Panel value="singleTypes" readOnly={readOnly}>
@@ -191,6 +192,7 @@ function RoleEditor({
                 draft={draft}
                 onChange={setDraft}
                 nameOf={nameOf}
+                conditions={sections.conditions}
               />
             </Panel>
             <Panel value="plugins" readOnly={readOnly}>

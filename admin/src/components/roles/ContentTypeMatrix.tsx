@@ -6,6 +6,7 @@ import {
   rowState,
   setCell,
   setRow,
+  type Condition,
   type RoleDraft,
   type TypeSection,
   type TypeSubject,
@@ -25,8 +26,10 @@ export function ContentTypeMatrix({
   onChange,
   nameOf,
   label,
+  conditions,
 }: {
   section: TypeSection;
+  conditions: readonly Condition[];
   draft: RoleDraft;
   onChange: (draft: RoleDraft) => void;
   /** A content-type's name as people read it. */
@@ -98,6 +101,7 @@ export function ContentTypeMatrix({
                         subject={subject}
                         draft={draft}
                         onChange={onChange}
+                        conditions={conditions}
                       />
                     </Table.Td>
                   </Table.Tr>

@@ -1,6 +1,5 @@
-import { Checkbox, Group, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
+import { Checkbox, Stack, Table, Text } from '@mantine/core';
 import type { ReactNode } from 'react';
-import { IS_CREATOR } from '../../admin-permissions.ts';
 import {
   actionsOn,
   applies,
@@ -8,6 +7,7 @@ import {
   setCondition,
   setValue,
   valueState,
+  type Condition,
   type PropertyNode,
   type RoleDraft,
   type TypeAction,
@@ -17,6 +17,8 @@ import {
 import { StateCheckbox } from './checks.tsx';
 
 interface DetailsProps {
+  /** The conditions a permission may hold (`GET /admin/permissions`'s). */
+  conditions: readonly Condition[];
   /** The content-type's name as the matrix shows it ("Article"). */
   name: string;
   section: TypeSection;
@@ -90,11 +92,11 @@ function PropertyTable({ label, actions, children }: { label: string; actions: T
 
 /**
  * A content-type's row opened: which fields (a component's one by one) and which locales each
- * action covers, and the "is creator" condition per action (only the documents the administrator
- * created), as Strapi's role editor offers them.
+ * action covers, and its conditions per action ("is creator": only the documents the
+ * administrator created), as Strapi's role editor offers them.
  */
 export function SubjectDetails(props: DetailsProps) {
-  const { name, section, subject, draft, onChange } = props;
+  const { name, section, subject, draft, onChange, conditions } = props;
   const actions = actionsOn(section, subject);
   const fieldActions = actions.filter((action) => applies(action, subject, 'fields'));
   const localeActions = actions.filter((action) => applies(action, subject, 'locales'));
@@ -127,32 +129,54 @@ export function SubjectDetails(props: DetailsProps) {
           ))}
         </PropertyTable>
       )}
-      <div>
-        <Title order={4} size="h6" mb={4}>
-          Conditions
-        </Title>
-        <Text size="sm" c="dimmed" mb="xs">
-          “Is creator”: the action applies only to the documents the administrator created.
-        </Text>
-        <SimpleGrid cols={{ base: 2, md: 5 }}>
-          {actions.map((action) => {
-            const granted = draft.some((p) => p.action === action.actionId && p.subject === subject.uid);
-            return (
-              <Group key={action.actionId} gap="xs">
-                <Checkbox
-                  label={`${action.label}: is creator`}
-                  aria-label={`${name} ${action.label}: is creator`}
-                  disabled={!granted}
-                  checked={hasCondition(draft, action.actionId, subject.uid, IS_CREATOR)}
-                  onChange={(event) =>
-                    onChange(setCondition(draft, action.actionId, subject.uid, IS_CREATOR, event.currentTarget.checked))
-                  }
-                />
-              </Group>
-            );
-          })}
-        </SimpleGrid>
-      </div>
+      <Table.ScrollContainer minWidth={160 + 180 * conditions.length}>
+        <Table withTableBorder striped aria-label={`${name} conditions`}>
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>Only the documents of</Table.Th>
+              {conditions.map((condition) => (
+                <Table.Th key={condition.id}>{condition.displayName}</Table.Th>
+              ))}
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {actions.map((action) => {
+              const granted = draft.some((p) => p.action === action.actionId && p.subject === subject.uid);
+              return (
+                <Table.Tr key={action.actionId}>
+                  <Table.Th scope="row" fw={400}>
+                    {action.label}
+                  </Table.Th>
+                  {conditions.map((condition) => (
+                    <Table.Td key={condition.id}>
+                      <Checkbox
+                        aria-label={`${name} ${action.label}: ${condition.displayName}`}
+                        disabled={!granted}
+                        checked={hasCondition(draft, action.actionId, subject.uid, condition.id)}
+                        onChange={(event) =>
+                          onChange(
+                            setCondition(
+                              draft,
+                              action.actionId,
+                              subject.uid,
+                              condition.id,
+                              event.currentTarget.checked,
+                            ),
+                          )
+                        }
+                      />
+                    </Table.Td>
+                  ))}
+                </Table.Tr>
+              );
+            })}
+          </Table.Tbody>
+        </Table>
+      </Table.ScrollContainer>
+      <Text size="sm" c="dimmed">
+        With a condition ticked the action reaches only the documents its administrator created (“Is creator”) or those
+        of administrators sharing one of their roles (“Has same role as creator”); without, every document.
+      </Text>
     </Stack>
   );
 }
