@@ -28,6 +28,8 @@ import { useRoles } from './RolesPage.tsx';
 import { ActionsTable, DeleteButton, EditButton } from '../components/ActionsTable.tsx';
 import { ConfirmDialog } from '../components/ConfirmDialog.tsx';
 import { SortableHeader } from '../components/SortableHeader.tsx';
+import { useAccess } from '../access.tsx';
+import { CONTENT_API_USER, EXPLORER } from '../admin-permissions.ts';
 
 interface User {
   id: number;
@@ -50,6 +52,8 @@ const PAGE_SIZES = ['10', '25', '50', '100'];
  * searched on the server by username or email; created, edited, blocked, deleted.
  */
 export function UsersPage() {
+  const access = useAccess();
+  const may = (action: 'create' | 'update' | 'delete') => access.can(EXPLORER[action], CONTENT_API_USER);
   const queryClient = useQueryClient();
   const [params] = useSearchParams();
   const page = Number(params.get('page') ?? '1') || 1;
@@ -100,7 +104,7 @@ export function UsersPage() {
           <Title order={1}>Users</Title>
           <Text c="dimmed">{users.data ? `${total} ${total === 1 ? 'user' : 'users'} found` : ' '}</Text>
         </div>
-        <Button onClick={() => setEditing('new')}>Create new user</Button>
+        {may('create') && <Button onClick={() => setEditing('new')}>Create new user</Button>}
       </Group>
       <Group align="flex-end">
         <TextInput
@@ -144,17 +148,19 @@ export function UsersPage() {
           )}
           actions={(user) => (
             <>
-              <EditButton name={user.username} onClick={() => setEditing(user)} />
-              <Button
-                variant="subtle"
-                size="xs"
-                color={user.blocked ? 'green' : 'orange'}
-                aria-label={`${user.blocked ? 'Unblock' : 'Block'} ${user.username}`}
-                onClick={() => block.mutate(user)}
-              >
-                {user.blocked ? 'Unblock' : 'Block'}
-              </Button>
-              <DeleteButton name={user.username} onClick={() => setDeleting(user)} />
+              {may('update') && <EditButton name={user.username} onClick={() => setEditing(user)} />}
+              {may('update') && (
+                <Button
+                  variant="subtle"
+                  size="xs"
+                  color={user.blocked ? 'green' : 'orange'}
+                  aria-label={`${user.blocked ? 'Unblock' : 'Block'} ${user.username}`}
+                  onClick={() => block.mutate(user)}
+                >
+                  {user.blocked ? 'Unblock' : 'Block'}
+                </Button>
+              )}
+              {may('delete') && <DeleteButton name={user.username} onClick={() => setDeleting(user)} />}
             </>
           )}
         >
