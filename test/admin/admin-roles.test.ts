@@ -183,6 +183,16 @@ for (const dialect of DIALECTS) {
       assert.equal(read.body.data.body ?? null, null);
       assert.equal(read.body.data.seo.metaTitle, 'kept');
       assert.equal(read.body.data.seo.metaDescription ?? null, null);
+      const checked = await limited.client.post('/admin/permissions/check', {
+        permissions: [
+          { action: 'plugin::content-manager.explorer.read', subject: ARTICLE, field: 'title' },
+          { action: 'plugin::content-manager.explorer.read', subject: ARTICLE, field: 'body' },
+          { action: 'plugin::content-manager.explorer.read', subject: ARTICLE, field: 'seo.metaTitle' },
+          { action: 'plugin::content-manager.explorer.publish', subject: ARTICLE },
+          { action: 'admin::users.read' },
+        ],
+      });
+      assert.deepEqual(checked.body.data, [true, false, true, false, false]);
       const seen = await limited.client.get(`${ARTICLES}?locale=fr`);
       assert.ok(seen.body.data.length >= 1);
       for (const doc of seen.body.data) assert.equal('body' in doc, false);

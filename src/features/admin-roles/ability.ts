@@ -86,6 +86,25 @@ export class AdminAbility {
     );
   }
 
+  /**
+   * Strapi's `ability.can(action, subject, field)` (`POST /admin/permissions/check`): the action on
+   * the subject, and the field (a dot path) among the permission's fields when it names some.
+   */
+  canField(action: string, subject?: string | null, field?: string): boolean {
+    if (this.superAdmin) return true;
+    if (!subject) return this.permissions.some((p) => p.action === action && !p.subject);
+    const scope = this.scope(action, subject);
+    if (!scope) return false;
+    if (field === undefined || scope.fields === undefined) return true;
+    let node: FieldTree | true | undefined = scope.fields;
+    for (const part of field.split('.')) {
+      if (node === true) return true;
+      node = node?.[part];
+      if (node === undefined) return false;
+    }
+    return true;
+  }
+
   /** The subjects an action is granted on. */
   subjects(action: string): Set<string> {
     return new Set(

@@ -226,6 +226,29 @@ export function registerAdminUserRoutes(admin: FastifyInstance, auth: Auth, pref
     data: await adminRoles.setPermissions(idOf(request.params.id, 'role.notFound'), request.body),
   }));
   admin.get(`${prefix}/permissions`, async () => ({ data: await adminRoles.sections() }));
+  // Strapi's check of several permissions at once: a boolean each, in order.
+  admin.post(`${prefix}/permissions/check`, async (request) => {
+    const input = body(request);
+    const list = input.permissions === undefined ? [] : input.permissions;
+    if (!Array.isArray(list)) fail([fieldError('permissions', 'permissions must be a `array` type')]);
+    const errors: FieldError[] = [];
+    list.forEach((item, index) => {
+      const at = ['permissions', String(index)];
+      if (!isPlainObject(item) || typeof item.action !== 'string' || item.action === '')
+        errors.push({
+          path: [...at, 'action'],
+          message: `permissions[${index}].action is a required field`,
+          name: 'ValidationError',
+        });
+    });
+    if (errors.length) fail(errors);
+    const { ability } = await adminCaller(auth, request);
+    return {
+      data: (list as { action: string; subject?: string | null; field?: string }[]).map(({ action, subject, field }) =>
+        ability.canField(action, subject, field),
+      ),
+    };
+  });
 }
 
 /** An invited administrator's registration: public routes, as Strapi's. */
