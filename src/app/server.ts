@@ -41,7 +41,11 @@ import { mediaGrantWarning } from '../features/users-permissions/index.js';
 import { startEmail, type EmailService } from '../features/email/index.js';
 import { builtInTypes, startLocales, systemTables } from './built-ins.js';
 import { registerAdminRoutes } from '../features/admin/index.js';
-import { registerAdminContentRoutes, registerAdminGuard } from '../features/admin/index.js';
+import {
+  registerAdminContentRoutes,
+  registerAdminGuard,
+  registerStrapiContentManager,
+} from '../features/admin/index.js';
 import { registerAdminPanel } from '../features/admin/index.js';
 import { registerContentTypeBuilderRoutes } from '../features/content-type-builder/index.js';
 import { openApiDocument, openApiInput, openApiServed, registerOpenApiRoutes } from '../features/openapi/index.js';
@@ -245,6 +249,7 @@ export async function createVellum(projectDir: string, options: CreateVellumOpti
     webhooksConfig: config.server.webhooks,
   });
   registerAdminContentRoutes(app, { auth, documents });
+  registerStrapiContentManager(app, auth, documents, database);
   registerContentTypeBuilderRoutes(app, {
     projectDir,
     builtIns: builtInTypes(projectDir),

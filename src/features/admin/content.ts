@@ -9,13 +9,13 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Auth } from '../users-permissions/index.js';
 import type { DocumentService, TypeDocuments } from '../../core/documents/service.js';
 import type { Document } from '../../core/documents/rows.js';
-import { ForbiddenError, NotFoundError, ValidationError } from '../../core/errors.js';
-import { EXPLORER, pickFields, type Scope } from '../admin-roles/index.js';
-import { adminCaller, requireAction } from './guard.js';
-import type { CallerOptions } from '../../core/documents/context.js';
+import { NotFoundError, ValidationError } from '../../core/errors.js';
+import { EXPLORER } from '../admin-roles/index.js';
+import { adminCaller } from './guard.js';
+import { contentAccess } from './content-access.js';
 import { sendJson } from '../../api/json-body.js';
 import { describeSchema } from './schema.js';
-import { isHidden, type ContentType, type Model, type Schema } from '../../core/schema/model.js';
+import { isHidden, isToManyRelation, type ContentType, type Model, type Schema } from '../../core/schema/model.js';
 
 type Query = Record<string, unknown>;
 type TypeParams = { uid: string };
@@ -54,20 +54,24 @@ const stamp = (document: Document | null | undefined, key: string): string | nul
  * unpublish hands to the document service, so entry.unpublish carries it: relations counted, media
  * whole, components and zones all the way down, a localized type's localizations.
  */
-function managerPopulate(schema: Schema, model: Model): Record<string, unknown> {
+export function managerPopulate(schema: Schema, model: Model, list = false, depth = 0): Record<string, unknown> {
   const populate: Record<string, unknown> = {};
   for (const attribute of Object.values(model.attributes)) {
     if (isHidden(attribute)) continue;
-    if (attribute.kind === 'relation') populate[attribute.name] = { count: true };
-    else if (attribute.kind === 'media') populate[attribute.name] = true;
-    else if (attribute.kind === 'component') {
+    if (attribute.kind === 'relation')
+      // A list shows a to-one relation's document (null when none), a to-many one's count.
+      populate[attribute.name] = list && !isToManyRelation(attribute.relation) ? true : { count: true };
+    else if (attribute.kind === 'media') {
+      // A list leaves out the media inside components (Strapi 5.54's list populate).
+      if (!list || depth === 0) populate[attribute.name] = true;
+    } else if (attribute.kind === 'component') {
       const component = schema.components.get(attribute.component);
-      if (component) populate[attribute.name] = { populate: managerPopulate(schema, component) };
+      if (component) populate[attribute.name] = { populate: managerPopulate(schema, component, list, depth + 1) };
     } else if (attribute.kind === 'dynamiczone') {
       const on: Record<string, unknown> = {};
       for (const uid of attribute.components) {
         const component = schema.components.get(uid);
-        if (component) on[uid] = { populate: managerPopulate(schema, component) };
+        if (component) on[uid] = { populate: managerPopulate(schema, component, list, depth + 1) };
       }
       populate[attribute.name] = { on };
     }
@@ -130,60 +134,7 @@ export function registerAdminContentRoutes(app: FastifyInstance, options: AdminC
     return { data: document, meta: { publication: states[String(document.documentId)] ?? null } };
   };
 
-  /**
-   * What the administrator may do with `action` on the type (Strapi's `plugin::content-manager`
-   * `hasPermissions` policy: a 403 `PolicyError` without it), the locale the request names
-   * checked against the permission's locales (a 403 otherwise), and the caller options that go
-   * with it: reads and writes as the administrator, only their own documents under "is creator".
-   */
-  const access = async (
-    request: FastifyRequest,
-    action: string,
-    type: ContentType,
-  ): Promise<{ scope: Scope; caller: CallerOptions }> => {
-    const { id, ability } = await requireAction(auth, request, action, type.uid);
-    const scope = ability.scope(action, type.uid)!;
-    const { locale } = request.query as Query;
-    if (type.localized && scope.locales) {
-      const wanted = typeof locale === 'string' && locale !== '' ? locale : service.i18n.defaultLocale;
-      if (!scope.locales.has(wanted)) throw new ForbiddenError('Forbidden');
-    }
-    const { creators } = scope;
-    if (!creators) return { scope, caller: { actor: id } };
-    const ids = new Set<number>(creators.self ? [id] : []);
-    if (creators.sameRole) for (const peer of await auth.adminRoles.peersOf(id)) ids.add(peer);
-    return { scope, caller: { actor: id, createdBy: [...ids] } };
-  };
-  /** A document the administrator may not touch (another's, under "is creator") is a 403; an unknown one a 404. */
-  const checkOwn = async (
-    type: ContentType,
-    caller: CallerOptions,
-    documentId: string | undefined,
-    locale: unknown,
-  ) => {
-    if (caller.createdBy === undefined) return;
-    const documents = service.of(type);
-    const mine = await documents.findOne(
-      { documentId, locale, status: type.draftAndPublish ? 'draft' : undefined },
-      caller,
-    );
-    if (mine) return;
-    const exists = await documents.findOne({
-      documentId,
-      locale,
-      status: type.draftAndPublish ? 'draft' : undefined,
-    });
-    if (exists) throw new ForbiddenError('Forbidden');
-  };
-  /** What a write answers: the document as the administrator may read it. */
-  const readScope = async (request: FastifyRequest, type: ContentType): Promise<Scope> => {
-    const { ability } = await adminCaller(auth, request);
-    return ability.scope(EXPLORER.read, type.uid) ?? { fields: {}, creators: { self: false, sameRole: false } };
-  };
-  const shown = (type: ContentType, scope: Scope, document: Document | null) =>
-    (document && (pickFields(service.schema, type, document, scope.fields) as Document)) ?? null;
-  const written = (type: ContentType, scope: Scope, data: Record<string, unknown>) =>
-    pickFields(service.schema, type, data, scope.fields) as Record<string, unknown>;
+  const { access, checkOwn, readScope, shown, written } = contentAccess(auth, service);
 
   void app.register(async (admin) => {
     admin.addHook('onRequest', async (request) => {

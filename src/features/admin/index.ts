@@ -6,3 +6,4 @@ export { registerAdminRoutes } from './routes.js';
 export { registerAdminContentRoutes } from './content.js';
 export { registerAdminPanel } from './panel.js';
 export { registerAdminGuard } from './guard.js';
+export { registerStrapiContentManager } from './content-manager.js';

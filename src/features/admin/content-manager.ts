@@ -1,0 +1,378 @@
+/**
+ * The content manager's admin API at Strapi 5.54's paths and in its shapes, for scripts written
+ * for Strapi (Vellum's panel uses content.ts's `/admin/content-manager/...`): the body of a write is
+ * the document's data itself; a document answers with its relations counted, its creator fields
+ * (`{ id, firstname, lastname, username, email, isActive }`), `localizations`, `status` (`draft`,
+ * `published`, `modified`) and `meta: { availableLocales, availableStatus }`; a list with
+ * `{ results, pagination }`. Compared with Strapi: test/differential/content-manager.diff.ts.
+ * Roles apply as on Vellum's routes (content-access.ts).
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { sql } from 'kysely';
+import type { Database } from '../../core/database/connection.js';
+import type { CallerOptions } from '../../core/documents/context.js';
+import type { Document } from '../../core/documents/rows.js';
+import type { DocumentService, TypeDocuments } from '../../core/documents/service.js';
+import { NotFoundError, ValidationError } from '../../core/errors.js';
+import { isPlainObject } from '../../core/objects.js';
+import type { ContentType } from '../../core/schema/model.js';
+import { EXPLORER } from '../admin-roles/index.js';
+import type { Auth } from '../users-permissions/index.js';
+import { sendJson } from '../../api/json-body.js';
+import { contentAccess } from './content-access.js';
+import { managerPopulate } from './content.js';
+import { adminCaller } from './guard.js';
+
+type Query = Record<string, unknown>;
+type Row = Record<string, unknown>;
+
+const notFound = () => new NotFoundError('Not Found');
+/** What `meta.availableStatus` and `meta.availableLocales` show of a version. */
+const SUMMARY_FIELDS = ['locale', 'createdAt', 'updatedAt', 'publishedAt'];
+
+/** The body of a write: the document's data (Strapi's content manager sends it unwrapped). */
+function dataOf(body: unknown): Record<string, unknown> {
+  if (!isPlainObject(body)) throw new ValidationError('The request body must be a JSON object');
+  return body;
+}
+
+export function registerStrapiContentManager(
+  app: FastifyInstance,
+  auth: Auth,
+  service: DocumentService,
+  database: Database,
+): void {
+  const { access, checkOwn, readScope, shown, written } = contentAccess(auth, service);
+  const base = '/content-manager';
+
+  const typeOf = (uid: string, kind: ContentType['kind']): ContentType => {
+    const type = service.schema.contentTypes.get(uid);
+    if (!type || type.kind !== kind || (type.builtIn && uid !== 'plugin::users-permissions.user')) throw notFound();
+    return type;
+  };
+
+  /** The creator fields of rows, as the content manager shows them, by row id. */
+  const creatorsOf = async (type: ContentType, ids: number[]) => {
+    const found = new Map<number, { createdBy: unknown; updatedBy: unknown }>();
+    if (ids.length === 0) return found;
+    const { rows } =
+      await sql<Row>`select id, created_by_id, updated_by_id from ${sql.table(type.table)} where id in (${sql.join(ids)})`.execute(
+        database.db,
+      );
+    const adminIds = [
+      ...new Set(rows.flatMap((row) => [row.created_by_id, row.updated_by_id]).filter((v) => v != null)),
+    ];
+    const admins = new Map<number, unknown>();
+    for (const id of adminIds) {
+      const admin = await auth.admins.find(Number(id));
+      if (admin)
+        admins.set(Number(id), {
+          id: admin.id,
+          firstname: admin.firstname,
+          lastname: admin.lastname,
+          username: admin.username,
+          email: admin.email,
+          isActive: admin.isActive,
+        });
+    }
+    for (const row of rows)
+      found.set(Number(row.id), {
+        createdBy: row.created_by_id == null ? null : (admins.get(Number(row.created_by_id)) ?? null),
+        updatedBy: row.updated_by_id == null ? null : (admins.get(Number(row.updated_by_id)) ?? null),
+      });
+    return found;
+  };
+
+  const summary = (version: Document, creators?: { createdBy: unknown; updatedBy: unknown }) => ({
+    id: version.id,
+    documentId: version.documentId,
+    locale: version.locale ?? null,
+    updatedAt: version.updatedAt,
+    createdAt: version.createdAt,
+    publishedAt: version.publishedAt,
+    ...(creators ?? {}),
+  });
+
+  /**
+   * A version as Strapi's content manager answers it: relations counted, creator fields, status,
+   * and the document's other status and locales in `meta`.
+   */
+  const present = async (
+    type: ContentType,
+    documents: TypeDocuments,
+    version: Document | null,
+    caller: CallerOptions,
+  ) => {
+    if (!version) throw notFound();
+    const { localizations: _others, ...fields } = version as Document & { localizations?: unknown };
+    const locale = version.locale ?? undefined;
+    const creators = await creatorsOf(type, [Number(version.id)]);
+    const data: Record<string, unknown> = {
+      ...fields,
+      // Strapi's content manager shows `locale: null` on types without i18n.
+      ...(type.localized ? {} : { locale: null }),
+      ...creators.get(Number(version.id)),
+      localizations: [],
+    };
+    const meta = { availableLocales: [] as unknown[], availableStatus: [] as unknown[] };
+    if (type.draftAndPublish) {
+      const isDraft = version.publishedAt === null;
+      const other = await documents.findOne(
+        {
+          documentId: String(version.documentId),
+          locale,
+          status: isDraft ? 'published' : 'draft',
+          fields: SUMMARY_FIELDS,
+        },
+        caller,
+      );
+      if (other) {
+        const otherCreators = await creatorsOf(type, [Number(other.id)]);
+        meta.availableStatus.push(summary(other, otherCreators.get(Number(other.id))));
+      }
+      const draftTime = isDraft ? version.updatedAt : other?.updatedAt;
+      const publishedTime = isDraft ? other?.updatedAt : version.updatedAt;
+      data.status = !isDraft
+        ? 'published'
+        : !other
+          ? 'draft'
+          : String(draftTime) > String(publishedTime)
+            ? 'modified'
+            : 'published';
+    }
+    if (type.localized) {
+      const { results } = await documents.findMany(
+        {
+          filters: { documentId: String(version.documentId) },
+          locale: '*',
+          status: type.draftAndPublish ? (version.publishedAt === null ? 'draft' : 'published') : undefined,
+          fields: SUMMARY_FIELDS,
+        },
+        caller,
+      );
+      for (const localized of results)
+        if (localized.locale !== version.locale) meta.availableLocales.push(summary(localized));
+    }
+    return { data, meta };
+  };
+
+  /** The status of each draft of a page: its published versions read in one statement. */
+  const listStatuses = async (type: ContentType, drafts: Document[], locale: unknown, caller: CallerOptions) => {
+    const statuses = new Map<string, string>();
+    if (!type.draftAndPublish || drafts.length === 0) return statuses;
+    const ids = drafts.map((draft) => String(draft.documentId));
+    const { results } = await service.of(type).findMany(
+      {
+        status: 'published',
+        locale,
+        filters: { documentId: { $in: ids } },
+        fields: ['updatedAt'],
+        pagination: { page: 1, pageSize: ids.length },
+      },
+      caller,
+    );
+    const published = new Map(results.map((version) => [String(version.documentId), String(version.updatedAt)]));
+    for (const draft of drafts) {
+      const at = published.get(String(draft.documentId));
+      statuses.set(
+        String(draft.documentId),
+        at === undefined ? 'draft' : String(draft.updatedAt) > at ? 'modified' : 'published',
+      );
+    }
+    return statuses;
+  };
+
+  const readVersion = (
+    type: ContentType,
+    documents: TypeDocuments,
+    documentId: string | undefined,
+    query: Query,
+    status: 'draft' | 'published',
+    caller: CallerOptions,
+  ) =>
+    documents.findOne(
+      {
+        documentId,
+        locale: query.locale,
+        status: type.draftAndPublish ? status : undefined,
+        populate: managerPopulate(service.schema, type),
+      },
+      caller,
+    );
+
+  const answer = async (
+    request: FastifyRequest,
+    type: ContentType,
+    documentId: string | undefined,
+    status: 'draft' | 'published',
+  ) => {
+    const documents = service.of(type);
+    const { caller } = await access(request, EXPLORER.read, type).catch(async () => ({
+      caller: { actor: (await adminCaller(auth, request)).id } as CallerOptions,
+    }));
+    const version = await readVersion(type, documents, documentId, request.query as Query, status, caller);
+    const presented = await present(type, documents, version, caller);
+    return { ...presented, data: shown(type, await readScope(request, type), presented.data as Document) };
+  };
+
+  void app.register(async (cm) => {
+    cm.addHook('onRequest', async (request) => {
+      await adminCaller(auth, request);
+    });
+    const collection = `${base}/collection-types/:uid`;
+    type Params = { uid: string; documentId: string; action: string };
+
+    cm.get<{ Params: Params }>(collection, async (request, reply) => {
+      const type = typeOf(request.params.uid, 'collectionType');
+      const { scope, caller } = await access(request, EXPLORER.read, type);
+      const { page, pageSize, ...query } = request.query as Query;
+      const { results, pagination } = await service.of(type).findMany(
+        {
+          ...query,
+          status: type.draftAndPublish ? 'draft' : undefined,
+          populate: managerPopulate(service.schema, type, true),
+          pagination: { page: page ?? 1, pageSize: pageSize ?? 10 },
+        },
+        caller,
+      );
+      const statuses = await listStatuses(type, results, query.locale, caller);
+      const creators = await creatorsOf(
+        type,
+        results.map((doc) => Number(doc.id)),
+      );
+      return sendJson(reply, {
+        results: results.map((doc) => {
+          const { localizations: _l, ...fields } = doc as Document & { localizations?: unknown };
+          return shown(type, scope, {
+            ...fields,
+            ...(type.localized ? {} : { locale: null }),
+            ...creators.get(Number(doc.id)),
+            localizations: [],
+            ...(type.draftAndPublish ? { status: statuses.get(String(doc.documentId)) ?? 'draft' } : {}),
+          } as Document);
+        }),
+        pagination,
+      });
+    });
+    cm.post<{ Params: Params }>(collection, async (request, reply) => {
+      const type = typeOf(request.params.uid, 'collectionType');
+      const { scope, caller } = await access(request, EXPLORER.create, type);
+      const query = request.query as Query;
+      const created = await service.of(type).create(
+        {
+          locale: query.locale,
+          status: type.draftAndPublish ? 'draft' : undefined,
+          data: written(type, scope, dataOf(request.body)),
+        },
+        { actor: caller.actor },
+      );
+      return sendJson(reply, await answer(request, type, String(created.documentId), 'draft'), 201);
+    });
+    cm.get<{ Params: Params }>(`${collection}/:documentId`, async (request, reply) => {
+      const type = typeOf(request.params.uid, 'collectionType');
+      const { caller } = await access(request, EXPLORER.read, type);
+      await checkOwn(type, caller, request.params.documentId, (request.query as Query).locale);
+      return sendJson(reply, await answer(request, type, request.params.documentId, 'draft'));
+    });
+    cm.put<{ Params: Params }>(`${collection}/:documentId`, async (request, reply) => {
+      const type = typeOf(request.params.uid, 'collectionType');
+      const { scope, caller } = await access(request, EXPLORER.update, type);
+      const query = request.query as Query;
+      await checkOwn(type, caller, request.params.documentId, query.locale);
+      await service.of(type).update(
+        {
+          documentId: request.params.documentId,
+          locale: query.locale,
+          status: type.draftAndPublish ? 'draft' : undefined,
+          data: written(type, scope, dataOf(request.body)),
+        },
+        { actor: caller.actor },
+      );
+      return sendJson(reply, await answer(request, type, request.params.documentId, 'draft'));
+    });
+    cm.delete<{ Params: Params }>(`${collection}/:documentId`, async (request, reply) => {
+      const type = typeOf(request.params.uid, 'collectionType');
+      const { caller } = await access(request, EXPLORER.delete, type);
+      const { locale } = request.query as Query;
+      await checkOwn(type, caller, request.params.documentId, locale);
+      if (
+        !(await service.of(type).findOne({
+          documentId: request.params.documentId,
+          locale,
+          status: type.draftAndPublish ? 'draft' : undefined,
+          fields: [],
+        }))
+      )
+        throw notFound();
+      await service.of(type).delete({ documentId: request.params.documentId, locale }, { actor: caller.actor });
+      return sendJson(reply, {});
+    });
+    cm.post<{ Params: Params }>(`${collection}/:documentId/actions/:action`, async (request, reply) => {
+      const type = typeOf(request.params.uid, 'collectionType');
+      return sendJson(reply, await publication(request, type, request.params.documentId));
+    });
+
+    const single = `${base}/single-types/:uid`;
+    cm.get<{ Params: Params }>(single, async (request, reply) => {
+      const type = typeOf(request.params.uid, 'singleType');
+      await access(request, EXPLORER.read, type);
+      return sendJson(reply, await answer(request, type, undefined, 'draft'));
+    });
+    cm.put<{ Params: Params }>(single, async (request, reply) => {
+      const type = typeOf(request.params.uid, 'singleType');
+      const { scope, caller } = await access(request, EXPLORER.update, type);
+      const query = request.query as Query;
+      await checkOwn(type, caller, undefined, query.locale);
+      await service.of(type).update(
+        {
+          locale: query.locale,
+          status: type.draftAndPublish ? 'draft' : undefined,
+          data: written(type, scope, dataOf(request.body)),
+        },
+        { actor: caller.actor },
+      );
+      return sendJson(reply, await answer(request, type, undefined, 'draft'));
+    });
+    cm.delete<{ Params: Params }>(single, async (request, reply) => {
+      const type = typeOf(request.params.uid, 'singleType');
+      const { caller } = await access(request, EXPLORER.delete, type);
+      const { locale } = request.query as Query;
+      await checkOwn(type, caller, undefined, locale);
+      await service.of(type).delete({ locale }, { actor: caller.actor });
+      return sendJson(reply, {});
+    });
+    cm.post<{ Params: Params }>(`${single}/actions/:action`, async (request, reply) => {
+      const type = typeOf(request.params.uid, 'singleType');
+      return sendJson(reply, await publication(request, type, undefined));
+    });
+  });
+
+  /**
+   * Publish (answers the published version), unpublish (the draft), discard (the draft, from the
+   * published version). Unpublishing takes the publish permission, discarding the update one.
+   */
+  async function publication(
+    request: FastifyRequest<{ Params: { action: string } }>,
+    type: ContentType,
+    documentId: string | undefined,
+  ) {
+    const { action } = request.params;
+    if (!['publish', 'unpublish', 'discard'].includes(action)) throw notFound();
+    if (!type.draftAndPublish) throw new ValidationError(`${type.displayName} has no draft and publish`);
+    const { scope, caller } = await access(request, action === 'discard' ? EXPLORER.update : EXPLORER.publish, type);
+    const { locale } = request.query as Query;
+    await checkOwn(type, caller, documentId, locale);
+    const documents = service.of(type);
+    const actor = { actor: caller.actor };
+    if (!(await documents.findOne({ documentId, locale, status: 'draft', fields: [] }))) throw notFound();
+    if (action === 'publish') {
+      const body = request.body;
+      const data = isPlainObject(body) && Object.keys(body).length ? written(type, scope, body) : {};
+      await documents.update({ documentId, locale, status: 'published', data }, actor);
+      return answer(request, type, documentId, 'published');
+    }
+    if (action === 'unpublish') await documents.unpublish({ documentId, locale }, actor);
+    else await documents.discardDraft({ documentId, locale }, actor);
+    return answer(request, type, documentId, 'draft');
+  }
+}

@@ -1,0 +1,76 @@
+/**
+ * The content manager at Strapi 5.54's paths (`/content-manager/...`, docs/admin-panel.md "Roles"),
+ * on every dialect: the shapes Strapi answered for the same requests (the differential
+ * test/differential/content-manager.diff.ts compares them side by side), and roles enforced there
+ * as on Vellum's own routes.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { HttpClient } from '../helpers/http.js';
+import { DIALECTS, startServer, type TestServer } from '../helpers/server.js';
+
+const ARTICLES = '/content-manager/collection-types/api::article.article';
+const GLOBAL = '/content-manager/single-types/api::global.global';
+const CREATOR_KEYS = ['id', 'firstname', 'lastname', 'username', 'email', 'isActive'];
+
+for (const dialect of DIALECTS) {
+  describe(`content manager at Strapi's paths (${dialect})`, () => {
+    let server: TestServer;
+    let root: HttpClient;
+    before(async () => {
+      server = await startServer(dialect);
+      const first = await server.publicApi.post('/admin/register-admin', {
+        email: 'root@example.com',
+        password: 'Passw0rd-Root',
+        firstname: 'Root',
+      });
+      root = new HttpClient(server.url, { authorization: `Bearer ${first.body.data.token}` });
+    });
+    after(() => server?.close());
+
+    it('answers a document with its counts, creator fields, status and meta', async () => {
+      const created = await root.post(ARTICLES, { title: 'Via Strapi paths', seo: { metaTitle: 'm' } });
+      assert.equal(created.status, 201, JSON.stringify(created.body));
+      const { data, meta } = created.body;
+      assert.deepEqual(data.tags, { count: 0 });
+      assert.deepEqual(data.author, { count: 0 });
+      assert.deepEqual(Object.keys(data.createdBy), CREATOR_KEYS);
+      assert.equal(data.status, 'draft');
+      assert.deepEqual(meta, { availableLocales: [], availableStatus: [] });
+      const id = data.documentId as string;
+      const published = await root.post(`${ARTICLES}/${id}/actions/publish`, {});
+      assert.equal(published.body.data.status, 'published');
+      assert.equal(published.body.meta.availableStatus.length, 1);
+      await root.put(`${ARTICLES}/${id}`, { title: 'Edited' });
+      assert.equal((await root.get(`${ARTICLES}/${id}`)).body.data.status, 'modified');
+      const list = await root.get(`${ARTICLES}?page=1&pageSize=5`);
+      assert.deepEqual(list.body.pagination, { page: 1, pageSize: 5, pageCount: 1, total: 1 });
+      assert.equal(list.body.results[0].author, null);
+      assert.equal(list.body.results[0].status, 'modified');
+      assert.deepEqual((await root.delete(`${ARTICLES}/${id}`)).body, {});
+      assert.equal((await root.get(`${ARTICLES}/${id}`)).status, 404);
+      assert.equal((await root.get(GLOBAL)).status, 404);
+      assert.equal((await root.put(GLOBAL, { siteName: 'Site' })).body.data.locale, null);
+    });
+
+    it('enforces roles there too', async () => {
+      const invited = await root.post('/admin/users', { email: 'author@example.com', firstname: 'Au', roles: [3] });
+      const registered = await server.publicApi.post('/admin/register', {
+        registrationToken: invited.body.data.registrationToken,
+        userInfo: { firstname: 'Au', password: 'Passw0rd-Au' },
+      });
+      const author = new HttpClient(server.url, { authorization: `Bearer ${registered.body.data.token}` });
+      const others = await root.post(ARTICLES, { title: 'Root’s' });
+      const mine = await author.post(ARTICLES, { title: 'Mine' });
+      assert.equal(mine.status, 201);
+      assert.deepEqual(
+        (await author.get(ARTICLES)).body.results.map((doc: { title: string }) => doc.title),
+        ['Mine'],
+      );
+      assert.equal((await author.get(`${ARTICLES}/${others.body.data.documentId}`)).status, 403);
+      const publish = await author.post(`${ARTICLES}/${mine.body.data.documentId}/actions/publish`, {});
+      assert.equal(publish.status, 403);
+      assert.equal(publish.body.error.name, 'PolicyError');
+    });
+  });
+}
