@@ -37,6 +37,15 @@ export const setUnauthorizedHandler = (handler: () => void): void => {
   onUnauthorized = handler;
 };
 
+/**
+ * Called when the server refuses an action (403): the administrator's roles may have changed since
+ * the panel read them, so the panel reads them again.
+ */
+let onForbidden: () => void = () => undefined;
+export const setForbiddenHandler = (handler: () => void): void => {
+  onForbidden = handler;
+};
+
 export async function api<T>(path: string, init: { method?: string; body?: unknown } = {}): Promise<T> {
   const headers: Record<string, string> = { accept: 'application/json' };
   const token = session.token;
@@ -63,6 +72,7 @@ export async function api<T>(path: string, init: { method?: string; body?: unkno
       session.clear();
       onUnauthorized();
     }
+    if (response.status === 403 && token) onForbidden();
     throw new ApiError(
       response.status,
       error?.message ?? `The server answered ${response.status}`,

@@ -11,6 +11,7 @@ import {
   modelsOf,
   populateFor,
   slugify,
+  withoutIds,
 } from './fields.ts';
 import type { AttributeDescription } from './schema.ts';
 
@@ -205,16 +206,21 @@ describe('admin panel: schema to form fields', () => {
     const [link] = values.links as Record<string, unknown>[];
     assert.deepEqual(
       { ...link, __key: undefined },
-      { __key: undefined, label: 'L', url: 'https://x', tag: [{ documentId: 't1', label: 'One' }] },
+      { __key: undefined, __id: 4, label: 'L', url: 'https://x', tag: [{ documentId: 't1', label: 'One' }] },
     );
     assert.deepEqual(apiData(attributes, values, models), {
       tags: { set: ['t1', 't2'] },
-      links: [{ label: 'L', url: 'https://x', tag: { set: ['t1'] } }],
+      // Stored components keep their ids: the server updates them rather than replacing them.
+      links: [{ id: 4, label: 'L', url: 'https://x', tag: { set: ['t1'] } }],
       seo: null,
-      blocks: [{ __component: 'shared.quote', text: 'Q', link: null }],
+      blocks: [{ __component: 'shared.quote', id: 9, text: 'Q', link: null }],
       cover: 3,
       gallery: [4],
     });
+    // Another locale's values copied in: its components' ids are not this version's.
+    const copied = apiData(attributes, withoutIds(values), models);
+    assert.deepEqual(copied.links, [{ label: 'L', url: 'https://x', tag: { set: ['t1'] } }]);
+    assert.deepEqual(copied.blocks, [{ __component: 'shared.quote', text: 'Q', link: null }]);
     assert.deepEqual(populateFor(attributes, models), {
       tags: { fields: ['name'] },
       links: { populate: { tag: { fields: ['name'] } } },

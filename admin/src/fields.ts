@@ -143,6 +143,28 @@ export function relationItem(models: Models, target: string, document: Record<st
   };
 }
 
+/**
+ * A stored component's id, kept in its form entry as `__id`: a save sends it back, so that the
+ * server updates that component's fields (those the administrator may write) rather than replacing
+ * it, which would lose the fields they may not write.
+ */
+const storedId = (item: unknown): { __id?: number } => {
+  const id = record(item)?.id;
+  return typeof id === 'number' ? { __id: id } : {};
+};
+
+/** Form values without their components' stored ids (`__id`): another locale's, copied into this one. */
+export function withoutIds<T extends FormValue>(value: T): T {
+  if (Array.isArray(value)) return value.map((item) => withoutIds(item as FormValue)) as T;
+  const object = record(value);
+  if (!object) return value;
+  return Object.fromEntries(
+    Object.entries(object)
+      .filter(([key]) => key !== '__id')
+      .map(([key, item]) => [key, withoutIds(item as FormValue)]),
+  ) as T;
+}
+
 /** The form's value of an attribute, from a stored value (a new document: the schema's default). */
 export function formValue(attribute: AttributeDescription, stored: unknown, models: Models): FormValue {
   const value = stored === undefined ? attribute.default : stored;
@@ -179,6 +201,7 @@ export function formValue(attribute: AttributeDescription, stored: unknown, mode
       const component = models.component(attribute.component!);
       const entry = (item: unknown): FormValues => ({
         __key: entryKey(),
+        ...storedId(item),
         ...formValues(component?.attributes ?? [], record(item), models),
       });
       if (attribute.repeatable) return Array.isArray(value) ? value.map(entry) : [];
@@ -190,6 +213,7 @@ export function formValue(attribute: AttributeDescription, stored: unknown, mode
         return {
           __component: uid,
           __key: entryKey(),
+          ...storedId(item),
           ...formValues(models.component(uid)?.attributes ?? [], record(item), models),
         };
       });
@@ -226,7 +250,9 @@ export class JsonFieldError extends Error {
   }
 }
 
-/** The API's value of a form value: empty inputs are null, JSON is parsed, times get seconds. */
+const idOf = (entry: FormValues): { id?: number } => (typeof entry.__id === 'number' ? { id: entry.__id } : {});
+
+/** The API's value of a form value: empty inputs are null, JSON is parsed, times get seconds; a stored component keeps its id. */
 export function apiValue(
   attribute: AttributeDescription,
   value: FormValue,
@@ -245,16 +271,20 @@ export function apiValue(
   if (kind === 'component') {
     const attributes = models.component(attribute.component!)?.attributes ?? [];
     if (attribute.repeatable)
-      return (Array.isArray(value) ? (value as FormValues[]) : []).map((item, i) =>
-        apiData(attributes, item, models, undefined, `${path}.${i}`),
-      );
-    return record(value) ? apiData(attributes, value as FormValues, models, undefined, path) : null;
+      return (Array.isArray(value) ? (value as FormValues[]) : []).map((item, i) => ({
+        ...idOf(item),
+        ...apiData(attributes, item, models, undefined, `${path}.${i}`),
+      }));
+    return record(value)
+      ? { ...idOf(value as FormValues), ...apiData(attributes, value as FormValues, models, undefined, path) }
+      : null;
   }
   if (kind === 'dynamiczone') {
     return (Array.isArray(value) ? (value as FormValues[]) : []).map((item, i) => {
       const uid = String(item.__component);
       return {
         __component: uid,
+        ...idOf(item),
         ...apiData(models.component(uid)?.attributes ?? [], item, models, undefined, `${path}.${i}`),
       };
     });

@@ -20,11 +20,19 @@ export function useLocales() {
   });
 }
 
-/** The locale a screen shows (`?locale=`; the default locale without it), or undefined for a type that is not localized. */
-export function useLocale(type: ContentTypeDescription): [string | undefined, (code: string) => void] {
+/**
+ * The locale a screen shows (`?locale=`; without it the default locale, or the first of `allowed`
+ * when the administrator may not use the default one), or undefined for a type that is not localized.
+ */
+export function useLocale(
+  type: ContentTypeDescription,
+  allowed?: readonly string[],
+): [string | undefined, (code: string) => void] {
   const [params, setParams] = useSearchParams();
   const locales = useLocales();
-  const fallback = locales.data?.find((locale) => locale.isDefault)?.code;
+  const byDefault = locales.data?.find((locale) => locale.isDefault)?.code;
+  const fallback =
+    allowed && byDefault !== undefined && !allowed.includes(byDefault) ? (allowed[0] ?? byDefault) : byDefault;
   const locale = type.localized ? (params.get('locale') ?? fallback) : undefined;
   const setLocale = (code: string) => {
     const next = currentParams();
@@ -35,22 +43,31 @@ export function useLocale(type: ContentTypeDescription): [string | undefined, (c
   return [locale, setLocale];
 }
 
+/** The stored locales' codes, once read. */
+export function useLocaleCodes(): string[] | undefined {
+  return useLocales().data?.map((locale) => locale.code);
+}
+
+/** The locale switcher; with `allowed`, only those locales (the ones the administrator's permission names). */
 export function LocaleSelect({
   value,
   onChange,
   label = 'Locale',
+  allowed,
 }: {
   value: string | undefined;
   onChange: (code: string) => void;
   label?: string;
+  allowed?: readonly string[];
 }) {
   const locales = useLocales();
+  const shown = (locales.data ?? []).filter((locale) => !allowed || allowed.includes(locale.code));
   return (
     <NativeSelect
       label={label}
       value={value ?? ''}
       onChange={(event) => onChange(event.currentTarget.value)}
-      data={(locales.data ?? []).map((locale) => ({
+      data={shown.map((locale) => ({
         value: locale.code,
         label:
           locale.name === locale.code || locale.name.includes(`(${locale.code})`)

@@ -3,9 +3,10 @@ import '@mantine/notifications/styles.css';
 import { createTheme, MantineProvider } from '@mantine/core';
 import { Notifications } from '@mantine/notifications';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { StrictMode } from 'react';
+import { StrictMode, type ComponentType } from 'react';
 import { createRoot } from 'react-dom/client';
-import { createBrowserRouter, Navigate, RouterProvider } from 'react-router-dom';
+import { createBrowserRouter, Navigate, RouterProvider, type NonIndexRouteObject } from 'react-router-dom';
+import { Allowed } from './access.tsx';
 import { ApiError } from './api.ts';
 import { RequireSession } from './session.tsx';
 import { Shell } from './pages/Shell.tsx';
@@ -32,10 +33,36 @@ const queryClient = new QueryClient({
 
 const editPage = async () => ({ Component: (await import('./pages/EditPage.tsx')).EditPage });
 
+/**
+ * A screen loaded when first opened, shown only to administrators whose roles allow the screen
+ * at `guard` (its key in admin-permissions.ts's SCREEN_ACTIONS).
+ */
+function screen(path: string, guard: string, load: () => Promise<ComponentType>): NonIndexRouteObject {
+  return {
+    path,
+    lazy: async () => {
+      const Component = await load();
+      return {
+        element: (
+          <Allowed path={guard}>
+            <Component />
+          </Allowed>
+        ),
+      };
+    },
+  };
+}
+
 // Client routes live under /admin beside the JSON admin API: they use names it does not (content/..., manage/...).
 const router = createBrowserRouter(
   [
     { path: '/login', element: <LoginPage />, errorElement: <ErrorPage /> },
+    // The link an invited administrator gets (Strapi's path): they choose their password there.
+    {
+      path: '/auth/register',
+      lazy: async () => ({ Component: (await import('./pages/RegisterPage.tsx')).RegisterPage }),
+      errorElement: <ErrorPage />,
+    },
     {
       element: (
         <RequireSession>
@@ -51,14 +78,14 @@ const router = createBrowserRouter(
         { path: 'content/:uid/:documentId', lazy: editPage },
         // Settings live under manage/: /admin/settings is a JSON route of the admin API.
         // The media library's screen: /admin/upload is the JSON API's.
-        {
-          path: 'media',
-          lazy: async () => ({ Component: (await import('./pages/MediaLibraryPage.tsx')).MediaLibraryPage }),
-        },
+        screen('media', '/media', async () => (await import('./pages/MediaLibraryPage.tsx')).MediaLibraryPage),
         // The Content-Type Builder's screens: its JSON API is /content-type-builder, beside /admin.
         {
-          path: 'content-type-builder',
-          lazy: async () => ({ Component: (await import('./pages/BuilderPage.tsx')).BuilderPage }),
+          ...screen(
+            'content-type-builder',
+            '/content-type-builder',
+            async () => (await import('./pages/BuilderPage.tsx')).BuilderPage,
+          ),
           children: [
             { index: true, lazy: async () => ({ Component: (await import('./pages/BuilderPage.tsx')).BuilderHome }) },
             {
@@ -77,52 +104,73 @@ const router = createBrowserRouter(
             },
           ],
         },
-        {
-          path: 'manage/api-tokens',
-          lazy: async () => ({ Component: (await import('./pages/ApiTokensPage.tsx')).ApiTokensPage }),
-        },
-        { path: 'manage/roles', lazy: async () => ({ Component: (await import('./pages/RolesPage.tsx')).RolesPage }) },
-        {
-          path: 'manage/roles/:id',
-          lazy: async () => ({ Component: (await import('./pages/RoleEditPage.tsx')).RoleEditPage }),
-        },
-        { path: 'manage/users', lazy: async () => ({ Component: (await import('./pages/UsersPage.tsx')).UsersPage }) },
-        {
-          path: 'manage/administrators',
-          lazy: async () => ({ Component: (await import('./pages/AdministratorsPage.tsx')).AdministratorsPage }),
-        },
-        {
-          path: 'manage/locales',
-          lazy: async () => ({ Component: (await import('./pages/LocalesPage.tsx')).LocalesPage }),
-        },
-        {
-          path: 'manage/webhooks',
-          lazy: async () => ({ Component: (await import('./pages/WebhooksPage.tsx')).WebhooksPage }),
-        },
-        {
-          path: 'manage/webhooks/create',
-          lazy: async () => ({ Component: (await import('./pages/WebhookPage.tsx')).WebhookPage }),
-        },
-        {
-          path: 'manage/webhooks/:id',
-          lazy: async () => ({ Component: (await import('./pages/WebhookPage.tsx')).WebhookPage }),
-        },
-        {
-          path: 'manage/audit-logs',
-          lazy: async () => ({ Component: (await import('./pages/AuditLogPage.tsx')).AuditLogPage }),
-        },
-        {
-          path: 'manage/users-permissions/advanced',
-          lazy: async () => ({ Component: (await import('./pages/AdvancedSettingsPage.tsx')).AdvancedSettingsPage }),
-        },
-        {
-          path: 'manage/users-permissions/email-templates',
-          lazy: async () => ({ Component: (await import('./pages/EmailTemplatesPage.tsx')).EmailTemplatesPage }),
-        },
-        {
-          path: 'manage/users-permissions/providers',
-          lazy: async () => ({ Component: (await import('./pages/ProvidersPage.tsx')).ProvidersPage }),
-        },
+        { path: 'profile', lazy: async () => ({ Component: (await import('./pages/ProfilePage.tsx')).ProfilePage }) },
+        screen(
+          'manage/api-tokens',
+          '/manage/api-tokens',
+          async () => (await import('./pages/ApiTokensPage.tsx')).ApiTokensPage,
+        ),
+        // The administrators' roles and the administrators (Strapi's "Administration panel" settings).
+        screen(
+          'manage/admin-roles',
+          '/manage/admin-roles',
+          async () => (await import('./pages/AdminRolesPage.tsx')).AdminRolesPage,
+        ),
+        screen(
+          'manage/admin-roles/:id',
+          '/manage/admin-roles',
+          async () => (await import('./pages/AdminRoleEditPage.tsx')).AdminRoleEditPage,
+        ),
+        screen(
+          'manage/admin-users',
+          '/manage/admin-users',
+          async () => (await import('./pages/AdminUsersPage.tsx')).AdminUsersPage,
+        ),
+        { path: 'manage/administrators', element: <Navigate to="/manage/admin-users" replace /> },
+        // The content API's roles and users (Strapi's Users & Permissions plugin).
+        screen('manage/roles', '/manage/roles', async () => (await import('./pages/RolesPage.tsx')).RolesPage),
+        screen(
+          'manage/roles/:id',
+          '/manage/roles',
+          async () => (await import('./pages/RoleEditPage.tsx')).RoleEditPage,
+        ),
+        screen('manage/users', '/manage/users', async () => (await import('./pages/UsersPage.tsx')).UsersPage),
+        screen('manage/locales', '/manage/locales', async () => (await import('./pages/LocalesPage.tsx')).LocalesPage),
+        screen(
+          'manage/webhooks',
+          '/manage/webhooks',
+          async () => (await import('./pages/WebhooksPage.tsx')).WebhooksPage,
+        ),
+        screen(
+          'manage/webhooks/create',
+          '/manage/webhooks',
+          async () => (await import('./pages/WebhookPage.tsx')).WebhookPage,
+        ),
+        screen(
+          'manage/webhooks/:id',
+          '/manage/webhooks',
+          async () => (await import('./pages/WebhookPage.tsx')).WebhookPage,
+        ),
+        screen(
+          'manage/audit-logs',
+          '/manage/audit-logs',
+          async () => (await import('./pages/AuditLogPage.tsx')).AuditLogPage,
+        ),
+        screen(
+          'manage/users-permissions/advanced',
+          '/manage/users-permissions/advanced',
+          async () => (await import('./pages/AdvancedSettingsPage.tsx')).AdvancedSettingsPage,
+        ),
+        screen(
+          'manage/users-permissions/email-templates',
+          '/manage/users-permissions/email-templates',
+          async () => (await import('./pages/EmailTemplatesPage.tsx')).EmailTemplatesPage,
+        ),
+        screen(
+          'manage/users-permissions/providers',
+          '/manage/users-permissions/providers',
+          async () => (await import('./pages/ProvidersPage.tsx')).ProvidersPage,
+        ),
         { path: '*', element: <Navigate to="/" replace /> },
       ],
     },

@@ -241,6 +241,24 @@ for (const dialect of DIALECTS) {
       );
     });
 
+    it('refuses an administrator made inactive: their login, and the tokens they hold', async () => {
+      const email = `inactive-${dialect}@example.com`;
+      const { client, id } = await invite(email, [2]);
+      assert.equal((await client.get('/admin/users/me')).status, 200);
+      const off = await root.put(`/admin/users/${id}`, { isActive: false });
+      assert.equal(off.status, 200);
+      assert.equal(off.body.data.isActive, false);
+      assert.equal((await client.get('/admin/users/me')).status, 401);
+      const login = await server.publicApi.post('/admin/login', { email, password: 'Passw0rd-Reg' });
+      assert.equal(login.status, 400);
+      assert.equal(login.body.error.message, 'User not active');
+      // A wrong password says nothing of the account.
+      const wrong = await server.publicApi.post('/admin/login', { email, password: 'Not-the-passw0rd' });
+      assert.equal(wrong.body.error.message, 'Invalid email or password');
+      assert.equal((await root.put(`/admin/users/${id}`, { isActive: true })).status, 200);
+      assert.equal((await server.publicApi.post('/admin/login', { email, password: 'Passw0rd-Reg' })).status, 200);
+    });
+
     it('keeps one Super Admin', async () => {
       const me = (await root.get('/admin/users/me')).body.data;
       const demote = await root.put(`/admin/users/${me.id}`, { roles: [2] });

@@ -555,18 +555,32 @@ export interface BlocksEditorProps {
   onChange: (value: BlockElement[]) => void;
   invalid: boolean;
   describedBy?: string;
+  /** Shown, not edited (the administrator may read the field but not change it): no toolbar. */
+  readOnly?: boolean;
 }
 
 /** A controlled editor: the form holds its value, a new value from outside (a save, another locale) replaces the editor's. */
-export default function BlocksEditor({ name, labelId, value, onChange, invalid, describedBy }: BlocksEditorProps) {
+export default function BlocksEditor({
+  name,
+  labelId,
+  value,
+  onChange,
+  invalid,
+  describedBy,
+  readOnly = false,
+}: BlocksEditorProps) {
   const editor = useMemo(() => withBlocks(withHistory(withReact(createEditor()))), []);
   return (
     <Slate editor={editor} value={value as Descendant[]} onValueChange={(next) => onChange(next as BlockElement[])}>
       <Paper withBorder p={0} style={invalid ? { borderColor: 'var(--mantine-color-error)' } : undefined}>
-        <div style={{ padding: 6, borderBottom: '1px solid var(--mantine-color-gray-3)' }}>
-          <Toolbar name={name} />
-        </div>
+        {!readOnly && (
+          <div style={{ padding: 6, borderBottom: '1px solid var(--mantine-color-gray-3)' }}>
+            <Toolbar name={name} />
+          </div>
+        )}
         <Editable
+          readOnly={readOnly}
+          aria-readonly={readOnly || undefined}
           aria-labelledby={labelId}
           aria-describedby={describedBy}
           aria-invalid={invalid || undefined}

@@ -1,7 +1,7 @@
 import { Alert, Input, Loader, Text } from '@mantine/core';
 import { Component, lazy, Suspense, useId, type ReactNode } from 'react';
 import type { BlockElement } from '../blocks.ts';
-import { valueAt, type FieldProps } from './FieldInput.tsx';
+import { useFieldMode, valueAt, type FieldProps } from './FieldInput.tsx';
 
 // Slate and the editor load with the first blocks field, not with the first screen.
 const BlocksEditor = lazy(() => import('./BlocksEditor.tsx'));
@@ -29,6 +29,7 @@ export function BlocksField({ attribute, form, path = attribute.name }: FieldPro
   const errorId = `${id}-error`;
   const error = form.getInputProps(path).error as string | undefined;
   const value = valueAt(form, path) as BlockElement[];
+  const readOnly = useFieldMode(path) === 'readonly';
   return (
     <div>
       <Text component="div" id={labelId} fw={500} size="sm" mb={4}>
@@ -48,6 +49,7 @@ export function BlocksField({ attribute, form, path = attribute.name }: FieldPro
             onChange={(next) => form.setFieldValue(path, next)}
             invalid={Boolean(error)}
             describedBy={error ? errorId : undefined}
+            readOnly={readOnly}
           />
         </Suspense>
       </EditorBoundary>

@@ -1,6 +1,7 @@
 import { ActionIcon, Button, Fieldset, Group, Menu, Stack, Text } from '@mantine/core';
 import { newEntry, type FormValues } from '../fields.ts';
-import { FieldInput, valueAt, type FieldProps } from './FieldInput.tsx';
+import { useContext } from 'react';
+import { FieldInput, FieldModeContext, valueAt, type FieldProps } from './FieldInput.tsx';
 
 /** Move up, move down and remove buttons of a list entry, named after it. */
 function EntryActions({
@@ -14,7 +15,8 @@ function EntryActions({
   index: number;
   count: number;
   onMove: (to: number) => void;
-  onRemove: () => void;
+  /** Without it, no remove button. */
+  onRemove?: () => void;
 }) {
   return (
     <Group gap={4}>
@@ -34,9 +36,11 @@ function EntryActions({
       >
         ↓
       </ActionIcon>
-      <ActionIcon variant="subtle" color="red" aria-label={`Remove ${label}`} onClick={onRemove}>
-        ✕
-      </ActionIcon>
+      {onRemove && (
+        <ActionIcon variant="subtle" color="red" aria-label={`Remove ${label}`} onClick={onRemove}>
+          ✕
+        </ActionIcon>
+      )}
     </Group>
   );
 }
@@ -54,11 +58,20 @@ function ComponentInputs({ uid, path, ...props }: Omit<FieldProps, 'attribute'> 
   );
 }
 
-/** A component attribute: one (added, removed) or a list (added, moved, removed), each entry a fieldset. */
+/**
+ * A component attribute: one (added, removed) or a list (added, moved, removed), each entry a
+ * fieldset. An administrator who may change some of the component's fields adds and moves
+ * entries; only one who may change all of them removes one (it would take the others with it).
+ */
 export function ComponentField({ attribute, form, models, path = attribute.name }: FieldProps) {
   const uid = attribute.component!;
   const component = models.component(uid);
   const value = valueAt(form, path);
+  const modeOf = useContext(FieldModeContext);
+  const entryPath = attribute.repeatable ? `${path}.0` : path;
+  const modes = (component?.attributes ?? []).map((inner) => modeOf(`${entryPath}.${inner.name}`));
+  const some = modes.includes('editable');
+  const whole = modes.every((mode) => mode === 'editable');
   const error = form.getInputProps(path).error as string | undefined;
   if (!attribute.repeatable) {
     return (
@@ -66,14 +79,20 @@ export function ComponentField({ attribute, form, models, path = attribute.name 
         {value ? (
           <Stack>
             <ComponentInputs uid={uid} path={path} form={form} models={models} />
-            <Group justify="flex-end">
-              <Button variant="subtle" color="red" size="xs" onClick={() => form.setFieldValue(path, null)}>
-                Remove {attribute.name}
-              </Button>
-            </Group>
+            {whole && (
+              <Group justify="flex-end">
+                <Button variant="subtle" color="red" size="xs" onClick={() => form.setFieldValue(path, null)}>
+                  Remove {attribute.name}
+                </Button>
+              </Group>
+            )}
           </Stack>
         ) : (
-          <Button variant="light" onClick={() => form.setFieldValue(path, newEntry(uid, models, false))}>
+          <Button
+            variant="light"
+            disabled={!some}
+            onClick={() => form.setFieldValue(path, newEntry(uid, models, false))}
+          >
             Add {attribute.name}
           </Button>
         )}
@@ -94,23 +113,27 @@ export function ComponentField({ attribute, form, models, path = attribute.name 
           return (
             <Fieldset key={String(entry.__key)} legend={label} variant="filled">
               <Stack>
-                <Group justify="flex-end">
-                  <EntryActions
-                    label={label}
-                    index={index}
-                    count={entries.length}
-                    onMove={(to) => form.reorderListItem(path, { from: index, to })}
-                    onRemove={() => form.removeListItem(path, index)}
-                  />
-                </Group>
+                {some && (
+                  <Group justify="flex-end">
+                    <EntryActions
+                      label={label}
+                      index={index}
+                      count={entries.length}
+                      onMove={(to) => form.reorderListItem(path, { from: index, to })}
+                      onRemove={whole ? () => form.removeListItem(path, index) : undefined}
+                    />
+                  </Group>
+                )}
                 <ComponentInputs uid={uid} path={`${path}.${index}`} form={form} models={models} />
               </Stack>
             </Fieldset>
           );
         })}
-        <Button variant="light" onClick={() => form.insertListItem(path, newEntry(uid, models, false))}>
-          Add an entry to {attribute.name}
-        </Button>
+        {some && (
+          <Button variant="light" onClick={() => form.insertListItem(path, newEntry(uid, models, false))}>
+            Add an entry to {attribute.name}
+          </Button>
+        )}
         {error && (
           <Text c="red" size="sm">
             {error}

@@ -11,6 +11,8 @@ import {
   Textarea,
 } from '@mantine/core';
 import type { UseFormReturnType } from '@mantine/form';
+import { createContext, useContext, type ReactNode } from 'react';
+import type { FieldMode } from '../admin-permissions.ts';
 import { inputKind, slugify, type FormValues, type Models } from '../fields.ts';
 import type { AttributeDescription } from '../schema.ts';
 import { BlocksField } from './BlocksField.tsx';
@@ -37,13 +39,44 @@ export function valueAt(form: UseFormReturnType<FormValues>, path: string): unkn
     );
 }
 
-/** One attribute's input, labelled with the attribute's name as the schema spells it. */
+/**
+ * How the form shows a field, by its path (`title`, `seo.metaTitle`, `links.0.url`): the edit view
+ * provides what the administrator's permissions allow; elsewhere every field is editable.
+ */
+export const FieldModeContext = createContext<(path: string) => FieldMode>(() => 'editable');
+export const useFieldMode = (path: string): FieldMode => useContext(FieldModeContext)(path);
+
+/** A field the administrator may read but not change: its controls disabled, as a native disabled fieldset does. */
+function ReadOnly({ children }: { children: ReactNode }) {
+  return (
+    <fieldset disabled data-readonly style={{ border: 0, padding: 0, margin: 0, minWidth: 0 }}>
+      {children}
+    </fieldset>
+  );
+}
+
+/**
+ * One attribute's input, labelled with the attribute's name as the schema spells it; left out
+ * when the administrator may not read it, read-only when they may not change it.
+ */
 export function FieldInput(props: FieldProps) {
+  const mode = useFieldMode(props.path ?? props.attribute.name);
+  if (mode === 'hidden') return null;
+  if (mode === 'readonly')
+    return (
+      <ReadOnly>
+        <AttributeInput {...props} readOnly />
+      </ReadOnly>
+    );
+  return <AttributeInput {...props} />;
+}
+
+function AttributeInput(props: FieldProps & { readOnly?: boolean }) {
   const { attribute, form, models } = props;
   const { name, required } = attribute;
   const path = props.path ?? name;
   const parent = path.includes('.') ? path.slice(0, path.lastIndexOf('.')) : '';
-  const common = { label: name, withAsterisk: required, ...form.getInputProps(path) };
+  const common = { label: name, withAsterisk: required, ...form.getInputProps(path), disabled: props.readOnly };
   const lengths = { minLength: attribute.minLength, maxLength: attribute.maxLength };
   switch (inputKind(attribute)) {
     case 'string':
@@ -94,7 +127,7 @@ export function FieldInput(props: FieldProps) {
     case 'datetime':
       return <TextInput {...common} type="datetime-local" />;
     case 'boolean':
-      return <Switch label={name} {...form.getInputProps(path, { type: 'checkbox' })} />;
+      return <Switch label={name} {...form.getInputProps(path, { type: 'checkbox' })} disabled={props.readOnly} />;
     case 'enumeration':
       return (
         <NativeSelect

@@ -24,6 +24,7 @@ import { api } from '../api.ts';
 import { PermissionsMatrix, usePermissionTree } from '../components/PermissionsMatrix.tsx';
 import { showFormError } from '../form-errors.ts';
 import { ConfirmDialog } from '../components/ConfirmDialog.tsx';
+import { useAccess } from '../access.tsx';
 
 interface Token {
   id: number;
@@ -47,6 +48,7 @@ const when = (value: string | null) => (value ? new Date(value).toLocaleString()
 
 /** API tokens: created (their key shown once), listed, revoked. */
 export function ApiTokensPage() {
+  const access = useAccess();
   const queryClient = useQueryClient();
   const tokens = useQuery({
     queryKey: ['api-tokens'],
@@ -94,47 +96,54 @@ export function ApiTokensPage() {
       <Text c="dimmed">
         Keys for applications that read or write the content API. A key is shown once, when it is created.
       </Text>
-      <Paper withBorder p="lg" component="section" aria-label="Create an API token">
-        <form onSubmit={form.onSubmit((values) => create.mutate(values))}>
-          <Stack>
-            <Title order={2} size="h4">
-              Create an API token
-            </Title>
-            <Group align="flex-start" grow>
-              <TextInput label="Name" required {...form.getInputProps('name')} />
-              <NativeSelect
-                label="Token type"
-                data={[
-                  { value: 'read-only', label: 'Read-only' },
-                  { value: 'full-access', label: 'Full access' },
-                  { value: 'custom', label: 'Custom' },
-                ]}
-                {...form.getInputProps('type')}
-              />
-              <NativeSelect label="Token duration" data={DURATIONS} {...form.getInputProps('lifespan')} />
-            </Group>
-            <Textarea label="Description" autosize {...form.getInputProps('description')} />
-            {form.values.type === 'custom' && (
-              <Stack gap="xs">
-                <Title order={3} size="h5">
-                  Permissions
-                </Title>
-                {tree.error && <Alert color="red">{tree.error.message}</Alert>}
-                {tree.data ? (
-                  <PermissionsMatrix tree={tree.data} value={granted} onChange={setGranted} label="Token permissions" />
-                ) : (
-                  <Loader aria-label="Loading" />
-                )}
-              </Stack>
-            )}
-            <Group>
-              <Button type="submit" loading={create.isPending}>
-                Create token
-              </Button>
-            </Group>
-          </Stack>
-        </form>
-      </Paper>
+      {access.can('admin::api-tokens.create') && (
+        <Paper withBorder p="lg" component="section" aria-label="Create an API token">
+          <form onSubmit={form.onSubmit((values) => create.mutate(values))}>
+            <Stack>
+              <Title order={2} size="h4">
+                Create an API token
+              </Title>
+              <Group align="flex-start" grow>
+                <TextInput label="Name" required {...form.getInputProps('name')} />
+                <NativeSelect
+                  label="Token type"
+                  data={[
+                    { value: 'read-only', label: 'Read-only' },
+                    { value: 'full-access', label: 'Full access' },
+                    { value: 'custom', label: 'Custom' },
+                  ]}
+                  {...form.getInputProps('type')}
+                />
+                <NativeSelect label="Token duration" data={DURATIONS} {...form.getInputProps('lifespan')} />
+              </Group>
+              <Textarea label="Description" autosize {...form.getInputProps('description')} />
+              {form.values.type === 'custom' && (
+                <Stack gap="xs">
+                  <Title order={3} size="h5">
+                    Permissions
+                  </Title>
+                  {tree.error && <Alert color="red">{tree.error.message}</Alert>}
+                  {tree.data ? (
+                    <PermissionsMatrix
+                      tree={tree.data}
+                      value={granted}
+                      onChange={setGranted}
+                      label="Token permissions"
+                    />
+                  ) : (
+                    <Loader aria-label="Loading" />
+                  )}
+                </Stack>
+              )}
+              <Group>
+                <Button type="submit" loading={create.isPending}>
+                  Create token
+                </Button>
+              </Group>
+            </Stack>
+          </form>
+        </Paper>
+      )}
       {tokens.error && <Alert color="red">{tokens.error.message}</Alert>}
       {tokens.isPending ? (
         <Loader aria-label="Loading" />
@@ -168,15 +177,17 @@ export function ApiTokensPage() {
                   <Table.Td>{when(token.lastUsedAt)}</Table.Td>
                   <Table.Td>{when(token.createdAt)}</Table.Td>
                   <Table.Td>
-                    <Button
-                      variant="subtle"
-                      color="red"
-                      size="xs"
-                      aria-label={`Revoke ${token.name}`}
-                      onClick={() => setRevoking(token)}
-                    >
-                      Revoke
-                    </Button>
+                    {access.can('admin::api-tokens.delete') && (
+                      <Button
+                        variant="subtle"
+                        color="red"
+                        size="xs"
+                        aria-label={`Revoke ${token.name}`}
+                        onClick={() => setRevoking(token)}
+                      >
+                        Revoke
+                      </Button>
+                    )}
                   </Table.Td>
                 </Table.Tr>
               ))}

@@ -18,7 +18,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { Link, useLocation, useNavigate, useParams } from 'react-router-dom';
 import { api, ApiError, queryString } from '../api.ts';
-import { FieldInput } from '../components/FieldInput.tsx';
+import { FieldInput, FieldModeContext } from '../components/FieldInput.tsx';
 import { useUnsavedChanges } from '../components/UnsavedChangesGuard.tsx';
 import { contentPath, statusOf, STATUS_COLORS, type DocumentAnswer } from '../content.ts';
 import {
@@ -26,6 +26,7 @@ import {
   errorsByField,
   formValues,
   JsonFieldError,
+  withoutIds,
   modelsOf,
   populateFor,
   slugify,
@@ -33,7 +34,9 @@ import {
   type Models,
 } from '../fields.ts';
 import { useSchema, type ContentTypeDescription } from '../schema.ts';
-import { LocaleSelect, useLocale, useLocales } from '../locales.tsx';
+import { LocaleSelect, useLocale, useLocaleCodes, useLocales } from '../locales.tsx';
+import { NotAllowed, useAccess } from '../access.tsx';
+import type { AdminAccess } from '../admin-permissions.ts';
 import { ConfirmDialog } from '../components/ConfirmDialog.tsx';
 
 type Action = 'save' | 'publish' | 'unpublish' | 'discard-draft' | 'delete';
@@ -43,9 +46,12 @@ export function EditPage() {
   const { uid, documentId } = useParams();
   const location = useLocation();
   const schema = useSchema();
+  const access = useAccess();
   if (schema.isPending) return <Loader aria-label="Loading" />;
   const type = schema.data?.contentTypes.find((candidate) => candidate.uid === uid);
   if (!type) return <Alert color="red">{schema.error?.message ?? `No content-type ${uid}`}</Alert>;
+  const creating = type.kind === 'collectionType' && documentId === undefined;
+  if (!access.canOn(creating ? 'create' : 'read', type.uid)) return <NotAllowed />;
   // A document just created keeps its editor (and what it shows: a failed publish's errors) as the URL gains its id.
   const localeParam = new URLSearchParams(location.search).get('locale') ?? '';
   const key =
@@ -55,11 +61,17 @@ export function EditPage() {
   );
 }
 
+/** The locales an editor offers: those the administrator may read the type in, or create it in. */
+const editorLocales = (access: AdminAccess, uid: string, codes: readonly string[]) =>
+  access.locales(['read', 'create'], uid, codes);
+
 type EditorProps = { type: ContentTypeDescription; documentId: string | undefined; editorKey: string; models: Models };
 
 /** A localized type's editor waits for the stored locales (the default one is shown without ?locale=). */
 function LocalizedEditor(props: EditorProps) {
-  const [locale, setLocale] = useLocale(props.type);
+  const access = useAccess();
+  const codes = useLocaleCodes();
+  const [locale, setLocale] = useLocale(props.type, codes && editorLocales(access, props.type.uid, codes));
   if (props.type.localized && locale === undefined) return <Loader aria-label="Loading" />;
   return <Editor {...props} locale={locale} setLocale={setLocale} />;
 }
@@ -74,6 +86,7 @@ function Editor({
 }: EditorProps & { locale: string | undefined; setLocale: (code: string) => void }) {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
+  const access = useAccess();
   const single = type.kind === 'singleType';
   const creating = !single && documentId === undefined;
   const path = contentPath(type, documentId);
@@ -210,7 +223,14 @@ function Editor({
 
   if (!creating && loaded.isPending && !missingLocale) return <Loader aria-label="Loading" />;
   if (loaded.error && !missingLocale) return <Alert color="red">{loaded.error.message}</Alert>;
-  const otherLocales = (locales.data ?? []).filter((candidate) => candidate.code !== locale);
+  const readableLocales = access.locales(
+    ['read'],
+    type.uid,
+    (locales.data ?? []).map((item) => item.code),
+  );
+  const otherLocales = (locales.data ?? []).filter(
+    (candidate) => candidate.code !== locale && readableLocales.includes(candidate.code),
+  );
   /** Fills the form with the document's values in another locale (saved only when the editor saves). */
   const fillFrom = async (code: string) => {
     try {
@@ -218,13 +238,22 @@ function Editor({
         `${path}${queryString({ populate: populateFor(type.attributes, models), locale: code })}`,
       );
       if (!other.data) throw new Error(`No ${code} version to fill from`);
-      form.setValues(formValues(type.attributes, other.data, models));
+      // Its components are the other version's: this one's are made anew.
+      form.setValues(withoutIds(formValues(type.attributes, other.data, models)));
       notifications.show({ color: 'blue', message: `Filled from ${code}: save to keep` });
     } catch (error) {
       notifications.show({ color: 'red', message: error instanceof Error ? error.message : String(error) });
     }
   };
 
+  // What the administrator's roles allow on this document, in this locale.
+  const may = {
+    save: access.canOn(exists ? 'update' : 'create', type.uid, locale),
+    update: access.canOn('update', type.uid, locale),
+    publish: access.canOn('publish', type.uid, locale),
+    delete: access.canOn('delete', type.uid, locale),
+  };
+  const fieldMode = (path: string) => access.fieldMode(type.uid, path, !exists);
   const status = exists ? statusOf(type, current?.meta.publication) : null;
   const published = Boolean(current?.meta.publication);
   const title = creating
@@ -264,7 +293,15 @@ function Editor({
           </div>
           {type.localized && (
             <Group align="flex-end">
-              <LocaleSelect value={locale} onChange={setLocale} />
+              <LocaleSelect
+                value={locale}
+                onChange={setLocale}
+                allowed={editorLocales(
+                  access,
+                  type.uid,
+                  (locales.data ?? []).map((item) => item.code),
+                )}
+              />
               {!creating && otherLocales.length > 0 && (
                 <NativeSelect
                   label="Fill from another locale"
@@ -285,33 +322,44 @@ function Editor({
             Write it here, or fill it from another locale; saving creates it.
           </Alert>
         )}
+        {!may.save && (
+          <Alert color="gray" title="Read-only">
+            Your roles do not allow {exists ? 'changing this entry' : 'creating entries'}
+            {locale ? ` in ${locale}` : ''}.
+          </Alert>
+        )}
         <Grid gutter="lg">
           <Grid.Col span={{ base: 12, lg: 9 }}>
             <Paper withBorder p="lg">
-              <Stack>
-                {type.attributes.map((attribute) => (
-                  <FieldInput key={attribute.name} attribute={attribute} form={form} models={models} />
-                ))}
-              </Stack>
+              <FieldModeContext.Provider value={fieldMode}>
+                <Stack>
+                  {type.attributes.map((attribute) => (
+                    <FieldInput key={attribute.name} attribute={attribute} form={form} models={models} />
+                  ))}
+                </Stack>
+              </FieldModeContext.Provider>
             </Paper>
           </Grid.Col>
           <Grid.Col span={{ base: 12, lg: 3 }}>
             <Paper withBorder p="lg" pos="sticky" top={72}>
               <Stack>
-                <Button
-                  type="submit"
-                  variant={type.draftAndPublish ? 'default' : 'filled'}
-                  loading={busy === 'save'}
-                  disabled={busy !== null}
-                >
-                  Save
-                </Button>
-                {type.draftAndPublish && (
+                {may.save && (
+                  <Button
+                    type="submit"
+                    variant={type.draftAndPublish ? 'default' : 'filled'}
+                    loading={busy === 'save'}
+                    disabled={busy !== null}
+                  >
+                    Save
+                  </Button>
+                )}
+                {type.draftAndPublish && may.publish && (
                   <>
                     <Button
                       onClick={() => void run('publish')}
                       loading={busy === 'publish'}
-                      disabled={busy !== null || (status === 'Published' && !dirty)}
+                      // Publishing saves first: changes need the right to save them.
+                      disabled={busy !== null || (status === 'Published' && !dirty) || (dirty && !may.save)}
                     >
                       Publish
                     </Button>
@@ -323,25 +371,29 @@ function Editor({
                     >
                       Unpublish
                     </Button>
-                    <Button
-                      variant="light"
-                      color="orange"
-                      onClick={() => void run('discard-draft')}
-                      loading={busy === 'discard-draft'}
-                      disabled={busy !== null || status !== 'Modified'}
-                    >
-                      Discard draft
-                    </Button>
                   </>
                 )}
-                <Button
-                  variant="light"
-                  color="red"
-                  onClick={() => setConfirmDelete(true)}
-                  disabled={busy !== null || !exists}
-                >
-                  Delete
-                </Button>
+                {type.draftAndPublish && may.update && (
+                  <Button
+                    variant="light"
+                    color="orange"
+                    onClick={() => void run('discard-draft')}
+                    loading={busy === 'discard-draft'}
+                    disabled={busy !== null || status !== 'Modified'}
+                  >
+                    Discard draft
+                  </Button>
+                )}
+                {may.delete && (
+                  <Button
+                    variant="light"
+                    color="red"
+                    onClick={() => setConfirmDelete(true)}
+                    disabled={busy !== null || !exists}
+                  >
+                    Delete
+                  </Button>
+                )}
                 {current?.data && (
                   <Text size="xs" c="dimmed">
                     Last update {new Date(String(current.data.updatedAt)).toLocaleString()}

@@ -27,7 +27,8 @@ import { FilterButton, FilterChips } from '../components/ListFilters.tsx';
 import { defaultColumns, listableAttribute, modelsOf } from '../fields.ts';
 import { apiFilters, filterFields, filterParams, filtersFromParams, isFilterParam, type Filter } from '../filters.ts';
 import { useSchema, type ContentTypeDescription } from '../schema.ts';
-import { LocaleSelect, useLocale } from '../locales.tsx';
+import { LocaleSelect, useLocale, useLocaleCodes } from '../locales.tsx';
+import { useAccess } from '../access.tsx';
 
 const PAGE_SIZES = ['10', '25', '50', '100'];
 
@@ -44,7 +45,11 @@ function cell(value: unknown): string {
  */
 export function ListView({ type }: { type: ContentTypeDescription }) {
   const [params, setParams] = useSearchParams();
-  const [locale, setLocale] = useLocale(type);
+  const access = useAccess();
+  const codes = useLocaleCodes();
+  // The locales the administrator may read this type in (all of them for most).
+  const readable = codes && access.locales(['read'], type.uid, codes);
+  const [locale, setLocale] = useLocale(type, readable);
   const localeQuery = locale ? `?locale=${encodeURIComponent(locale)}` : '';
   const page = Number(params.get('page') ?? '1') || 1;
   const pageSize = params.get('pageSize') ?? '10';
@@ -52,9 +57,16 @@ export function ListView({ type }: { type: ContentTypeDescription }) {
   const search = params.get('q') ?? '';
   const [debouncedSearch] = useDebouncedValue(search, 250);
   const schema = useSchema();
-  const fields = useMemo(() => (schema.data ? filterFields(type, modelsOf(schema.data)) : []), [schema.data, type]);
+  // Fields the administrator may not read are neither columns nor filters (the API leaves them out).
+  const visible = (name: string) =>
+    !type.attributes.some((attribute) => attribute.name === name) ||
+    access.fieldMode(type.uid, name, false) !== 'hidden';
+  const fields = useMemo(
+    () => (schema.data ? filterFields(type, modelsOf(schema.data)).filter((field) => visible(field.name)) : []),
+    [schema.data, type, access],
+  );
   const filters = filtersFromParams(params, fields);
-  const listable = type.attributes.filter(listableAttribute);
+  const listable = type.attributes.filter((attribute) => listableAttribute(attribute) && visible(attribute.name));
   const [columns, setColumns] = useLocalStorage<string[]>({
     key: `vellum-columns:${type.uid}`,
     defaultValue: defaultColumns(type.attributes, type.mainField),
@@ -116,12 +128,14 @@ export function ListView({ type }: { type: ContentTypeDescription }) {
           <Title order={1}>{type.displayName}</Title>
           <Text c="dimmed">{list.data ? `${total} ${total === 1 ? 'entry' : 'entries'} found` : ' '}</Text>
         </div>
-        <Button component={Link} to={`/content/${type.uid}/create${localeQuery}`}>
-          Create new entry
-        </Button>
+        {access.canOn('create', type.uid, locale) && (
+          <Button component={Link} to={`/content/${type.uid}/create${localeQuery}`}>
+            Create new entry
+          </Button>
+        )}
       </Group>
       <Group align="flex-end">
-        {type.localized && <LocaleSelect value={locale} onChange={setLocale} />}
+        {type.localized && <LocaleSelect value={locale} onChange={setLocale} allowed={readable} />}
         {type.mainField && (
           <TextInput
             label="Search"

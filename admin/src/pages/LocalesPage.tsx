@@ -22,12 +22,14 @@ import { useLocales, type Locale } from '../locales.tsx';
 import { LOCALE_CODE, localeName, localeOptions } from '../settings.ts';
 import { ActionsTable, DeleteButton, EditButton } from '../components/ActionsTable.tsx';
 import { ConfirmDialog } from '../components/ConfirmDialog.tsx';
+import { useAccess } from '../access.tsx';
 
 /** An error about the name goes under the name; the others (the code, a conflict) under the code. */
 const errorField = (error: Error) => (error instanceof ApiError && /^name\b/.test(error.message) ? 'name' : 'code');
 
 /** Locales: listed, added (a common ISO code or any valid one), renamed, made default, deleted. */
 export function LocalesPage() {
+  const access = useAccess();
   const queryClient = useQueryClient();
   const locales = useLocales();
   const [editing, setEditing] = useState<Locale | null>(null);
@@ -109,44 +111,46 @@ export function LocalesPage() {
         The languages content is written in. The default locale is the one the content API answers when a request names
         none.
       </Text>
-      <Paper withBorder p="lg" component="section" aria-label="Add a locale">
-        <form onSubmit={form.onSubmit((values) => add.mutate(values))}>
-          <Stack>
-            <Title order={2} size="h4">
-              Add a locale
-            </Title>
-            <Group align="flex-start" grow>
-              <Autocomplete
-                label="Locale code"
-                description="Search by code or language; any valid code is accepted"
-                required
-                data={options.map((option) => option.value)}
-                // Search by the code or the language's name; show both.
-                filter={({ options: items, search }) => {
-                  const needle = search.trim().toLowerCase();
-                  return items.filter(
-                    (item) => 'value' in item && (names.get(item.value) ?? item.value).toLowerCase().includes(needle),
-                  );
-                }}
-                renderOption={({ option }) => names.get(option.value) ?? option.value}
-                limit={30}
-                {...form.getInputProps('code')}
-              />
-              <TextInput
-                label="Display name"
-                description="The language's name when left empty"
-                placeholder={suggestedName}
-                {...form.getInputProps('name')}
-              />
-            </Group>
-            <Group>
-              <Button type="submit" loading={add.isPending}>
-                Add locale
-              </Button>
-            </Group>
-          </Stack>
-        </form>
-      </Paper>
+      {access.can('plugin::i18n.locale.create') && (
+        <Paper withBorder p="lg" component="section" aria-label="Add a locale">
+          <form onSubmit={form.onSubmit((values) => add.mutate(values))}>
+            <Stack>
+              <Title order={2} size="h4">
+                Add a locale
+              </Title>
+              <Group align="flex-start" grow>
+                <Autocomplete
+                  label="Locale code"
+                  description="Search by code or language; any valid code is accepted"
+                  required
+                  data={options.map((option) => option.value)}
+                  // Search by the code or the language's name; show both.
+                  filter={({ options: items, search }) => {
+                    const needle = search.trim().toLowerCase();
+                    return items.filter(
+                      (item) => 'value' in item && (names.get(item.value) ?? item.value).toLowerCase().includes(needle),
+                    );
+                  }}
+                  renderOption={({ option }) => names.get(option.value) ?? option.value}
+                  limit={30}
+                  {...form.getInputProps('code')}
+                />
+                <TextInput
+                  label="Display name"
+                  description="The language's name when left empty"
+                  placeholder={suggestedName}
+                  {...form.getInputProps('name')}
+                />
+              </Group>
+              <Group>
+                <Button type="submit" loading={add.isPending}>
+                  Add locale
+                </Button>
+              </Group>
+            </Stack>
+          </form>
+        </Paper>
+      )}
       {locales.error && <Alert color="red">{locales.error.message}</Alert>}
       {locales.isPending ? (
         <Loader aria-label="Loading" />
@@ -172,15 +176,17 @@ export function LocalesPage() {
           )}
           actions={(locale) => (
             <>
-              <EditButton
-                name={locale.code}
-                onClick={() => {
-                  editForm.setValues({ name: locale.name });
-                  editForm.clearErrors();
-                  setEditing(locale);
-                }}
-              />
-              {!locale.isDefault && (
+              {access.can('plugin::i18n.locale.update') && (
+                <EditButton
+                  name={locale.code}
+                  onClick={() => {
+                    editForm.setValues({ name: locale.name });
+                    editForm.clearErrors();
+                    setEditing(locale);
+                  }}
+                />
+              )}
+              {!locale.isDefault && access.can('plugin::i18n.locale.update') && (
                 <Button
                   variant="subtle"
                   size="xs"
@@ -191,7 +197,9 @@ export function LocalesPage() {
                   Make default
                 </Button>
               )}
-              <DeleteButton name={locale.code} onClick={() => setDeleting(locale)} />
+              {access.can('plugin::i18n.locale.delete') && (
+                <DeleteButton name={locale.code} onClick={() => setDeleting(locale)} />
+              )}
             </>
           )}
         />

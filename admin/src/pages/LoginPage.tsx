@@ -1,6 +1,6 @@
 import { Alert, Button, Center, Group, Paper, PasswordInput, Stack, TextInput, Title, Text } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { useMutation, useQuery } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useLocation, useNavigate } from 'react-router-dom';
 import { api, session } from '../api.ts';
 
@@ -10,8 +10,11 @@ type Init = { data: { hasAdmin: boolean } };
 export function LoginPage() {
   const navigate = useNavigate();
   const location = useLocation();
+  const queryClient = useQueryClient();
   const init = useQuery({ queryKey: ['admin-init'], queryFn: () => api<Init>('/admin/init') });
   const enter = (token: string) => {
+    // Nothing read for an earlier session (whose token expired) shows for this one.
+    queryClient.clear();
     session.set(token);
     const from = (location.state as { from?: string } | null)?.from;
     navigate(from && from !== '/login' ? from : '/', { replace: true });
@@ -20,7 +23,8 @@ export function LoginPage() {
   return <LoginForm onLoggedIn={enter} />;
 }
 
-function Frame({ subtitle, children }: { subtitle: string; children: React.ReactNode }) {
+/** The centred card of the screens outside the frame (login, first administrator, registration). */
+export function Frame({ subtitle, children }: { subtitle: string; children: React.ReactNode }) {
   return (
     <Center mih="100vh" bg="gray.0">
       <Paper component="main" withBorder shadow="sm" p="xl" w={420}>

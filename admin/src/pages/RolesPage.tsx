@@ -6,6 +6,7 @@ import { Link } from 'react-router-dom';
 import { api } from '../api.ts';
 import { ActionsTable, DeleteButton } from '../components/ActionsTable.tsx';
 import { ConfirmDialog } from '../components/ConfirmDialog.tsx';
+import { useAccess } from '../access.tsx';
 
 export interface Role {
   id: number;
@@ -28,6 +29,7 @@ export function useRoles() {
 
 /** The content API's roles: listed with their number of users, opened to edit, deleted (asks first). */
 export function RolesPage() {
+  const access = useAccess();
   const queryClient = useQueryClient();
   const roles = useRoles();
   const [deleting, setDeleting] = useState<Role | null>(null);
@@ -47,9 +49,11 @@ export function RolesPage() {
           <Title order={1}>Roles</Title>
           <Text c="dimmed">What each role may do on the content API. A request without credentials is Public's.</Text>
         </div>
-        <Button component={Link} to="/manage/roles/create">
-          Create new role
-        </Button>
+        {access.can('plugin::users-permissions.roles.create') && (
+          <Button component={Link} to="/manage/roles/create">
+            Create new role
+          </Button>
+        )}
       </Group>
       {roles.error && <Alert color="red">{roles.error.message}</Alert>}
       {roles.isPending ? (
@@ -87,7 +91,9 @@ export function RolesPage() {
               >
                 Edit
               </Button>
-              {!BUILT_IN.includes(role.type) && <DeleteButton name={role.name} onClick={() => setDeleting(role)} />}
+              {!BUILT_IN.includes(role.type) && access.can('plugin::users-permissions.roles.delete') && (
+                <DeleteButton name={role.name} onClick={() => setDeleting(role)} />
+              )}
             </>
           )}
         />

@@ -1,8 +1,11 @@
 import { Alert, AppShell, Burger, Button, Group, Loader, NavLink, ScrollArea, Text, Title } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { useQueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
 import { NavLink as RouterLink, Outlet, useNavigate } from 'react-router-dom';
-import { api, session } from '../api.ts';
+import { mayOpen, type AdminAccess } from '../admin-permissions.ts';
+import { AccessProvider, refreshAccess, useAccess, useMe } from '../access.tsx';
+import { api, session, setForbiddenHandler } from '../api.ts';
 import { useSchema, type ContentTypeDescription } from '../schema.ts';
 
 function TypeLinks({
@@ -33,12 +36,138 @@ function TypeLinks({
   );
 }
 
+/** A group of settings screens: [label, client path]; the screens the administrator may not open are left out. */
+function SettingsGroup({
+  title,
+  nav,
+  links,
+  access,
+  onNavigate,
+}: {
+  title: string;
+  /** The group is a navigation landmark of that name (its links' names repeat in other groups). */
+  nav?: boolean;
+  links: [string, string][];
+  access: AdminAccess;
+  onNavigate: () => void;
+}) {
+  const shown = links.filter(([, path]) => mayOpen(access, path));
+  if (shown.length === 0) return null;
+  const items = (
+    <>
+      <Text size="xs" fw={700} c="dimmed" tt="uppercase" px="sm" mt="sm" mb={4}>
+        {title}
+      </Text>
+      {shown.map(([label, path]) => (
+        <NavLink key={path} component={RouterLink} to={path} label={label} onClick={onNavigate} />
+      ))}
+    </>
+  );
+  return nav ? <nav aria-label={title}>{items}</nav> : <div>{items}</div>;
+}
+
+const GLOBAL_SETTINGS: [string, string][] = [
+  ['API tokens', '/manage/api-tokens'],
+  ['Locales', '/manage/locales'],
+  ['Webhooks', '/manage/webhooks'],
+];
+const ADMINISTRATION: [string, string][] = [
+  ['Roles', '/manage/admin-roles'],
+  ['Users', '/manage/admin-users'],
+  ['Audit log', '/manage/audit-logs'],
+];
+const USERS_PERMISSIONS: [string, string][] = [
+  ['Roles', '/manage/roles'],
+  ['Users', '/manage/users'],
+  ['Providers', '/manage/users-permissions/providers'],
+  ['Email templates', '/manage/users-permissions/email-templates'],
+  ['Advanced settings', '/manage/users-permissions/advanced'],
+];
+
+/** The navigation: the content-types the administrator may read, then the screens their roles open. */
+function Navigation({ onNavigate }: { onNavigate: () => void }) {
+  const schema = useSchema();
+  const access = useAccess();
+  const types = (schema.data?.contentTypes ?? []).filter((type) => access.canOn('read', type.uid));
+  const settings = [...GLOBAL_SETTINGS, ...ADMINISTRATION, ...USERS_PERMISSIONS].some(([, path]) =>
+    mayOpen(access, path),
+  );
+  return (
+    <>
+      <Text fw={700} px="sm">
+        Content manager
+      </Text>
+      {schema.isPending && <Loader size="sm" m="sm" aria-label="Loading" />}
+      {schema.error && <Alert color="red">{schema.error.message}</Alert>}
+      <TypeLinks
+        label="Collection types"
+        types={types.filter((type) => type.kind === 'collectionType')}
+        onNavigate={onNavigate}
+      />
+      <TypeLinks
+        label="Single types"
+        types={types.filter((type) => type.kind === 'singleType')}
+        onNavigate={onNavigate}
+      />
+      {mayOpen(access, '/media') && (
+        <NavLink component={RouterLink} to="/media" label="Media library" onClick={onNavigate} mt="md" fw={700} />
+      )}
+      {mayOpen(access, '/content-type-builder') && (
+        <NavLink
+          component={RouterLink}
+          to="/content-type-builder"
+          label="Content-Type Builder"
+          onClick={onNavigate}
+          fw={700}
+        />
+      )}
+      {settings && (
+        <nav aria-label="Settings">
+          <Text fw={700} px="sm" mt="lg">
+            Settings
+          </Text>
+          <SettingsGroup title="Global settings" links={GLOBAL_SETTINGS} access={access} onNavigate={onNavigate} />
+          <SettingsGroup
+            title="Administration panel"
+            nav
+            links={ADMINISTRATION}
+            access={access}
+            onNavigate={onNavigate}
+          />
+          <SettingsGroup
+            title="Users & Permissions"
+            nav
+            links={USERS_PERMISSIONS}
+            access={access}
+            onNavigate={onNavigate}
+          />
+        </nav>
+      )}
+    </>
+  );
+}
+
+/** The header's link to the administrator's own profile, named after them. */
+function ProfileLink() {
+  const me = useMe();
+  const name = [me?.firstname, me?.lastname].filter(Boolean).join(' ') || me?.email || 'Profile';
+  return (
+    <Button component={RouterLink} to="/profile" variant="subtle" aria-label={`Profile: ${name}`}>
+      {name}
+    </Button>
+  );
+}
+
 /** The frame of every screen: the header, the navigation by content-type, and the screen. */
 export function Shell() {
   const [opened, { toggle, close }] = useDisclosure();
-  const schema = useSchema();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
+  useEffect(() => {
+    // A refusal may mean the administrator's roles changed: the menus follow.
+    setForbiddenHandler(() => void refreshAccess(queryClient));
+    return () => setForbiddenHandler(() => undefined);
+  }, [queryClient]);
   const logout = async () => {
     // The server records the logout in the audit log; the panel forgets its token either way.
     await api('/admin/logout', { method: 'POST', body: {} }).catch(() => undefined);
@@ -46,86 +175,38 @@ export function Shell() {
     queryClient.clear();
     navigate('/login');
   };
-  const types = schema.data?.contentTypes ?? [];
   return (
     <AppShell
       header={{ height: 56 }}
       navbar={{ width: 260, breakpoint: 'sm', collapsed: { mobile: !opened } }}
       padding="lg"
     >
-      <AppShell.Header>
-        <Group h="100%" px="md" justify="space-between">
-          <Group>
-            <Burger opened={opened} onClick={toggle} hiddenFrom="sm" size="sm" aria-label="Navigation" />
-            <Title order={2} size="h4">
-              Vellum
-            </Title>
+      <AccessProvider>
+        <AppShell.Header>
+          <Group h="100%" px="md" justify="space-between">
+            <Group>
+              <Burger opened={opened} onClick={toggle} hiddenFrom="sm" size="sm" aria-label="Navigation" />
+              <Title order={2} size="h4">
+                Vellum
+              </Title>
+            </Group>
+            <Group gap="xs">
+              <ProfileLink />
+              <Button variant="subtle" onClick={() => void logout()}>
+                Log out
+              </Button>
+            </Group>
           </Group>
-          <Button variant="subtle" onClick={() => void logout()}>
-            Log out
-          </Button>
-        </Group>
-      </AppShell.Header>
-      <AppShell.Navbar p="xs">
-        <AppShell.Section grow component={ScrollArea}>
-          <Text fw={700} px="sm">
-            Content manager
-          </Text>
-          {schema.isPending && <Loader size="sm" m="sm" aria-label="Loading" />}
-          {schema.error && <Alert color="red">{schema.error.message}</Alert>}
-          <TypeLinks
-            label="Collection types"
-            types={types.filter((type) => type.kind === 'collectionType')}
-            onNavigate={close}
-          />
-          <TypeLinks
-            label="Single types"
-            types={types.filter((type) => type.kind === 'singleType')}
-            onNavigate={close}
-          />
-          <NavLink component={RouterLink} to="/media" label="Media library" onClick={close} mt="md" fw={700} />
-          <NavLink
-            component={RouterLink}
-            to="/content-type-builder"
-            label="Content-Type Builder"
-            onClick={close}
-            fw={700}
-          />
-          <nav aria-label="Settings">
-            <Text fw={700} px="sm" mt="lg">
-              Settings
-            </Text>
-            <NavLink component={RouterLink} to="/manage/api-tokens" label="API tokens" onClick={close} />
-            <NavLink component={RouterLink} to="/manage/roles" label="Roles and permissions" onClick={close} />
-            <NavLink component={RouterLink} to="/manage/users" label="Users" onClick={close} />
-            <NavLink component={RouterLink} to="/manage/administrators" label="Administrators" onClick={close} />
-            <NavLink component={RouterLink} to="/manage/locales" label="Locales" onClick={close} />
-            <NavLink component={RouterLink} to="/manage/webhooks" label="Webhooks" onClick={close} />
-            <NavLink component={RouterLink} to="/manage/audit-logs" label="Audit log" onClick={close} />
-            <NavLink
-              component={RouterLink}
-              to="/manage/users-permissions/advanced"
-              label="Advanced settings"
-              onClick={close}
-            />
-            <NavLink
-              component={RouterLink}
-              to="/manage/users-permissions/email-templates"
-              label="Email templates"
-              onClick={close}
-            />
-            <NavLink
-              component={RouterLink}
-              to="/manage/users-permissions/providers"
-              label="Providers"
-              onClick={close}
-            />
-          </nav>
-        </AppShell.Section>
-      </AppShell.Navbar>
-      <AppShell.Main>
-        <Outlet />
-      </AppShell.Main>
+        </AppShell.Header>
+        <AppShell.Navbar p="xs">
+          <AppShell.Section grow component={ScrollArea}>
+            <Navigation onNavigate={close} />
+          </AppShell.Section>
+        </AppShell.Navbar>
+        <AppShell.Main>
+          <Outlet />
+        </AppShell.Main>
+      </AccessProvider>
     </AppShell>
   );
 }

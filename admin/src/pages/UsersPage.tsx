@@ -1,4 +1,4 @@
-import { currentParams } from '../url-params.ts';
+import { useParamsUpdate } from '../url-params.ts';
 import {
   Alert,
   Badge,
@@ -15,7 +15,6 @@ import {
   Text,
   TextInput,
   Title,
-  UnstyledButton,
 } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useDebouncedValue } from '@mantine/hooks';
@@ -28,6 +27,9 @@ import { showFormError } from '../form-errors.ts';
 import { useRoles } from './RolesPage.tsx';
 import { ActionsTable, DeleteButton, EditButton } from '../components/ActionsTable.tsx';
 import { ConfirmDialog } from '../components/ConfirmDialog.tsx';
+import { SortableHeader } from '../components/SortableHeader.tsx';
+import { useAccess } from '../access.tsx';
+import { CONTENT_API_USER, EXPLORER } from '../admin-permissions.ts';
 
 interface User {
   id: number;
@@ -50,21 +52,16 @@ const PAGE_SIZES = ['10', '25', '50', '100'];
  * searched on the server by username or email; created, edited, blocked, deleted.
  */
 export function UsersPage() {
+  const access = useAccess();
+  const may = (action: 'create' | 'update' | 'delete') => access.can(EXPLORER[action], CONTENT_API_USER);
   const queryClient = useQueryClient();
-  const [params, setParams] = useSearchParams();
+  const [params] = useSearchParams();
   const page = Number(params.get('page') ?? '1') || 1;
   const pageSize = params.get('pageSize') ?? '10';
   const search = params.get('q') ?? '';
   const sort = params.get('sort') ?? 'username:asc';
   const [debounced] = useDebouncedValue(search, 250);
-  const update = (changes: Record<string, string | null>) => {
-    const next = currentParams();
-    for (const [key, value] of Object.entries(changes)) {
-      if (value === null || value === '') next.delete(key);
-      else next.set(key, value);
-    }
-    setParams(next, { replace: true });
-  };
+  const update = useParamsUpdate();
   const query = { page, pageSize, search: debounced, sort };
   const users = useQuery({
     queryKey: ['users', query],
@@ -96,21 +93,9 @@ export function UsersPage() {
     onError: (error) => notifications.show({ color: 'red', title: 'Not deleted', message: error.message }),
   });
   const total = users.data?.meta.pagination.total ?? 0;
-  const [sortField, sortOrder] = sort.split(':');
-  /** A column header that sorts the list on the server (click again: the other way). */
-  const header = (name: string, label: string) => {
-    const active = sortField === name;
-    return (
-      <Table.Th aria-sort={active ? (sortOrder === 'asc' ? 'ascending' : 'descending') : 'none'}>
-        <UnstyledButton
-          fw={700}
-          onClick={() => update({ sort: `${name}:${active && sortOrder === 'asc' ? 'desc' : 'asc'}`, page: null })}
-        >
-          {label} {active ? (sortOrder === 'asc' ? '▲' : '▼') : ''}
-        </UnstyledButton>
-      </Table.Th>
-    );
-  };
+  const header = (name: string, label: string) => (
+    <SortableHeader name={name} label={label} sort={sort} onSort={(next) => update({ sort: next, page: null })} />
+  );
 
   return (
     <Stack>
@@ -119,7 +104,7 @@ export function UsersPage() {
           <Title order={1}>Users</Title>
           <Text c="dimmed">{users.data ? `${total} ${total === 1 ? 'user' : 'users'} found` : ' '}</Text>
         </div>
-        <Button onClick={() => setEditing('new')}>Create new user</Button>
+        {may('create') && <Button onClick={() => setEditing('new')}>Create new user</Button>}
       </Group>
       <Group align="flex-end">
         <TextInput
@@ -163,17 +148,19 @@ export function UsersPage() {
           )}
           actions={(user) => (
             <>
-              <EditButton name={user.username} onClick={() => setEditing(user)} />
-              <Button
-                variant="subtle"
-                size="xs"
-                color={user.blocked ? 'green' : 'orange'}
-                aria-label={`${user.blocked ? 'Unblock' : 'Block'} ${user.username}`}
-                onClick={() => block.mutate(user)}
-              >
-                {user.blocked ? 'Unblock' : 'Block'}
-              </Button>
-              <DeleteButton name={user.username} onClick={() => setDeleting(user)} />
+              {may('update') && <EditButton name={user.username} onClick={() => setEditing(user)} />}
+              {may('update') && (
+                <Button
+                  variant="subtle"
+                  size="xs"
+                  color={user.blocked ? 'green' : 'orange'}
+                  aria-label={`${user.blocked ? 'Unblock' : 'Block'} ${user.username}`}
+                  onClick={() => block.mutate(user)}
+                >
+                  {user.blocked ? 'Unblock' : 'Block'}
+                </Button>
+              )}
+              {may('delete') && <DeleteButton name={user.username} onClick={() => setDeleting(user)} />}
             </>
           )}
         >

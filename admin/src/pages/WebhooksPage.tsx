@@ -18,9 +18,11 @@ import { Link } from 'react-router-dom';
 import { api } from '../api.ts';
 import { useWebhooks, webhookPath, type Webhook } from '../webhooks.ts';
 import { ConfirmDialog } from '../components/ConfirmDialog.tsx';
+import { useAccess } from '../access.tsx';
 
 /** Webhooks: listed (name, URL, enabled, events), enabled or disabled in place, deleted one or several at once (asks first). */
 export function WebhooksPage() {
+  const access = useAccess();
   const queryClient = useQueryClient();
   const webhooks = useWebhooks();
   const [deleting, setDeleting] = useState<Webhook[] | null>(null);
@@ -66,9 +68,11 @@ export function WebhooksPage() {
               Delete selected ({selected.length})
             </Button>
           )}
-          <Button component={Link} to="/manage/webhooks/create">
-            Create new webhook
-          </Button>
+          {access.can('admin::webhooks.create') && (
+            <Button component={Link} to="/manage/webhooks/create">
+              Create new webhook
+            </Button>
+          )}
         </Group>
       </Group>
       <Text c="dimmed">
@@ -129,15 +133,17 @@ export function WebhooksPage() {
                     />
                   </Table.Td>
                   <Table.Td>
-                    <Button
-                      variant="subtle"
-                      color="red"
-                      size="xs"
-                      aria-label={`Delete ${webhook.name}`}
-                      onClick={() => setDeleting([webhook])}
-                    >
-                      Delete
-                    </Button>
+                    {access.can('admin::webhooks.delete') && (
+                      <Button
+                        variant="subtle"
+                        color="red"
+                        size="xs"
+                        aria-label={`Delete ${webhook.name}`}
+                        onClick={() => setDeleting([webhook])}
+                      >
+                        Delete
+                      </Button>
+                    )}
                   </Table.Td>
                 </Table.Tr>
               ))}

@@ -534,11 +534,13 @@ export class Admins {
     await this.throttle.hit(attempt);
     const row = await this.database.system
       .selectFrom(ADMINS_TABLE)
-      .select(['id', 'password'])
+      .select(['id', 'password', 'is_active'])
       .where('email', '=', email)
       .executeTakeFirst();
     const ok = await verifyPassword(password, row?.password);
     if (!row || !ok) throw new ValidationError('Invalid email or password');
+    // Strapi's words for an administrator made inactive (`isActive: false`).
+    if (this.inactive(row.is_active)) throw new ApplicationError('User not active');
     await this.throttle.reset(attempt);
     if (trail) await this.database.write((trx) => trail.record(trx, { action: 'admin.auth.success', actor: row.id }));
     return this.jwt.sign(row.id);
@@ -549,6 +551,11 @@ export class Admins {
     if (trail) await this.database.write((trx) => trail.record(trx, { action: 'admin.logout', actor: id }));
   }
 
+  /** Whether a stored `is_active` says inactive (administrators of earlier Vellums have none: active). */
+  private inactive(value: unknown): boolean {
+    return value !== null && value !== undefined && this.database.dialect.decode('boolean', value) !== true;
+  }
+
   /** The administrator behind an admin JWT; 401 otherwise (content API tokens included). */
   async authenticate(authorization: string | string[] | undefined): Promise<number> {
     const token = bearerToken(authorization);
@@ -556,10 +563,11 @@ export class Admins {
     const { id, issuedAt } = await this.jwt.verifyIssued(token);
     const row = await this.database.system
       .selectFrom(ADMINS_TABLE)
-      .select(['id', 'revoked_through'])
+      .select(['id', 'revoked_through', 'is_active'])
       .where('id', '=', id)
       .executeTakeFirst();
-    if (!row) throw new UnauthorizedError('Invalid credentials');
+    // Deleted, or made inactive since: their tokens end with it, as Strapi's.
+    if (!row || this.inactive(row.is_active)) throw new UnauthorizedError('Invalid credentials');
     // Issued before the administrator's password last changed: no longer valid.
     const revoked = seconds(row.revoked_through);
     if (revoked !== undefined && (issuedAt === undefined || issuedAt <= revoked))

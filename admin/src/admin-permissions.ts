@@ -1,0 +1,198 @@
+/**
+ * What the administrator using the panel may do, from `GET /admin/users/me/permissions` (their
+ * roles' permissions, Strapi's shape) and whether they are a Super Admin (`GET /admin/users/me`):
+ * the same reading of permissions as the server's (src/features/admin-roles/ability.ts), so that
+ * the screens hide what the API would refuse. No React here: unit-tested in the unit tier
+ * (admin-permissions.test.ts).
+ */
+
+/** A permission as the admin API answers it. */
+export interface AdminPermission {
+  id?: number;
+  action: string;
+  actionParameters?: Record<string, unknown>;
+  subject: string | null;
+  properties: { fields?: string[] | null; locales?: string[] | null };
+  conditions: string[];
+}
+
+/** The content manager's actions on a content-type (Strapi's `plugin::content-manager.explorer.*`). */
+export const EXPLORER = {
+  create: 'plugin::content-manager.explorer.create',
+  read: 'plugin::content-manager.explorer.read',
+  update: 'plugin::content-manager.explorer.update',
+  delete: 'plugin::content-manager.explorer.delete',
+  publish: 'plugin::content-manager.explorer.publish',
+} as const;
+export type ExplorerAction = keyof typeof EXPLORER;
+
+export const IS_CREATOR = 'admin::is-creator';
+export const SUPER_ADMIN_CODE = 'strapi-super-admin';
+
+/** Which fields: a component's own fields below its name, `true` for the whole value. */
+export type FieldTree = { [name: string]: FieldTree | true };
+
+/**
+ * What the permissions of one action on one content-type allow together. Whose documents (the
+ * conditions) the panel need not know: the API lists and opens only those.
+ */
+export interface Scope {
+  /** undefined: every field. */
+  fields?: FieldTree;
+  /** undefined: every locale. */
+  locales?: ReadonlySet<string>;
+}
+
+/** `['seo.metaTitle', 'title']` -> `{ seo: { metaTitle: true }, title: true }`. */
+export function fieldTree(paths: readonly string[]): FieldTree {
+  const tree: FieldTree = {};
+  for (const path of paths) {
+    const parts = path.split('.');
+    let node = tree;
+    for (const [index, part] of parts.entries()) {
+      if (index === parts.length - 1) {
+        node[part] = true;
+        break;
+      }
+      const next = node[part];
+      if (next === true) break;
+      node = next ?? (node[part] = {});
+    }
+  }
+  return tree;
+}
+
+/**
+ * Whether a form path (`title`, `seo.metaTitle`, `links.0.url`, `blocks.1.body`) is inside the
+ * tree: list indexes are skipped; a component is inside when any of its fields is.
+ */
+export function fieldInTree(tree: FieldTree | undefined, path: string): boolean {
+  if (tree === undefined) return true;
+  let node: FieldTree | true = tree;
+  for (const part of path.split('.')) {
+    if (/^\d+$/.test(part)) continue;
+    if (node === true) return true;
+    const next: FieldTree | true | undefined = node[part];
+    if (next === undefined) return false;
+    node = next;
+  }
+  return node === true || Object.keys(node).length > 0;
+}
+
+export type FieldMode = 'hidden' | 'readonly' | 'editable';
+
+export class AdminAccess {
+  constructor(
+    readonly superAdmin: boolean,
+    readonly permissions: readonly AdminPermission[],
+  ) {}
+
+  /** A Super Admin's access: every action. */
+  static everything(): AdminAccess {
+    return new AdminAccess(true, []);
+  }
+
+  /** From `GET /admin/users/me`'s roles and `GET /admin/users/me/permissions`. */
+  static of(roles: readonly { code: string }[], permissions: readonly AdminPermission[]): AdminAccess {
+    return new AdminAccess(
+      roles.some((role) => role.code === SUPER_ADMIN_CODE),
+      permissions,
+    );
+  }
+
+  /** Whether a permission grants the action (on the subject, when given). */
+  can(action: string, subject?: string | null): boolean {
+    if (this.superAdmin) return true;
+    return this.permissions.some(
+      (permission) => permission.action === action && (subject === undefined || permission.subject === subject),
+    );
+  }
+
+  /** Whether any of the actions is granted. */
+  canAny(actions: readonly string[]): boolean {
+    return actions.some((action) => this.can(action));
+  }
+
+  /** What the action on the content-type allows; undefined when it is not granted. */
+  scope(action: string, subject: string): Scope | undefined {
+    if (this.superAdmin) return {};
+    const matching = this.permissions.filter(
+      (permission) => permission.action === action && permission.subject === subject,
+    );
+    if (matching.length === 0) return undefined;
+    let everyField = false;
+    let everyLocale = false;
+    const paths: string[] = [];
+    const locales = new Set<string>();
+    for (const { properties } of matching) {
+      if (properties.fields === undefined || properties.fields === null) everyField = true;
+      else paths.push(...properties.fields);
+      if (properties.locales === undefined || properties.locales === null) everyLocale = true;
+      else for (const locale of properties.locales) locales.add(locale);
+    }
+    return {
+      fields: everyField ? undefined : fieldTree(paths),
+      locales: everyLocale ? undefined : locales,
+    };
+  }
+
+  /**
+   * Whether the explorer action on the content-type is granted in that locale (any locale when
+   * `locale` is undefined: a type that is not localized, or a question about the type as a whole).
+   */
+  canOn(action: ExplorerAction, uid: string, locale?: string): boolean {
+    const scope = this.scope(EXPLORER[action], uid);
+    if (!scope) return false;
+    return locale === undefined || scope.locales === undefined || scope.locales.has(locale);
+  }
+
+  /** The locales among `all` in which one of the explorer actions is granted on the type. */
+  locales(actions: readonly ExplorerAction[], uid: string, all: readonly string[]): string[] {
+    return all.filter((locale) => actions.some((action) => this.canOn(action, uid, locale)));
+  }
+
+  /**
+   * How the edit view shows a field (a form path: `seo.metaTitle`, `links.0.url`): a new document
+   * shows the fields it may create, editable; a stored one hides those it may not read and shows
+   * read-only those it may read but not update.
+   */
+  fieldMode(uid: string, path: string, creating: boolean): FieldMode {
+    const inScope = (action: ExplorerAction) => {
+      const scope = this.scope(EXPLORER[action], uid);
+      return scope !== undefined && fieldInTree(scope.fields, path);
+    };
+    if (creating) return inScope('create') ? 'editable' : 'hidden';
+    if (!inScope('read')) return 'hidden';
+    return inScope('update') ? 'editable' : 'readonly';
+  }
+}
+
+/**
+ * The actions each settings screen (and the other screens outside the content manager) needs,
+ * any of them, as Strapi's panel shows its menu entries: the key is the screen's client path.
+ */
+export const SCREEN_ACTIONS: Record<string, readonly string[]> = {
+  '/media': ['plugin::upload.read'],
+  '/content-type-builder': ['plugin::content-type-builder.read'],
+  '/manage/api-tokens': ['admin::api-tokens.read', 'admin::api-tokens.access'],
+  '/manage/locales': ['plugin::i18n.locale.read'],
+  '/manage/webhooks': ['admin::webhooks.read'],
+  '/manage/admin-roles': ['admin::roles.read'],
+  '/manage/admin-users': ['admin::users.read'],
+  // Strapi's Enterprise action: a Super Admin's (the server refuses others).
+  '/manage/audit-logs': ['admin::audit-logs.read'],
+  '/manage/roles': ['plugin::users-permissions.roles.read'],
+  '/manage/users-permissions/providers': ['plugin::users-permissions.providers.read'],
+  '/manage/users-permissions/email-templates': ['plugin::users-permissions.email-templates.read'],
+  '/manage/users-permissions/advanced': ['plugin::users-permissions.advanced-settings.read'],
+};
+
+/** The content API's users: a settings screen here, the content manager's type in Strapi. */
+export const CONTENT_API_USER = 'plugin::users-permissions.user';
+
+/** Whether the administrator may open the screen at this client path (a path without an entry: yes). */
+export function mayOpen(access: AdminAccess, path: string): boolean {
+  if (path === '/manage/users') return access.can(EXPLORER.read, CONTENT_API_USER);
+  const actions = SCREEN_ACTIONS[path];
+  return actions === undefined || access.canAny(actions);
+}
