@@ -45,6 +45,7 @@ import {
   registerAdminContentRoutes,
   registerAdminGuard,
   registerStrapiContentManager,
+  registerHomepage,
 } from '../features/admin/index.js';
 import { registerAdminPanel } from '../features/admin/index.js';
 import { registerContentTypeBuilderRoutes } from '../features/content-type-builder/index.js';
@@ -259,6 +260,7 @@ export async function createVellum(projectDir: string, options: CreateVellumOpti
   });
   registerAdminContentRoutes(app, { auth, documents });
   registerStrapiContentManager(app, auth, documents, database);
+  registerHomepage(app, auth, documents, database);
   registerAuditRoutes(app, {
     reads: audit.reads,
     retentionDays: audit.retentionDays,

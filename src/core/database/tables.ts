@@ -165,6 +165,15 @@ function modelTable(model: Model): TableSpec {
       const columns = model.localized ? ['locale', column, 'published_at'] : [column, 'published_at'];
       indexes.push({ name: indexName(table, columns), columns });
     }
+    // The home page's lists read the last edited drafts and the last published versions of every
+    // locale at once (docs/admin-panel.md "Home page"): a walk of these indexes from their end,
+    // stopped after four matches, whatever the table holds.
+    if (model.localized) {
+      indexes.push({ name: indexName(table, ['updated_at', 'published_at']), columns: ['updated_at', 'published_at'] });
+    }
+    if (model.draftAndPublish) {
+      indexes.push({ name: indexName(table, ['published_at']), columns: ['published_at'] });
+    }
   }
   const uniques: UniqueSpec[] = [];
   for (const attribute of model.scalars) {

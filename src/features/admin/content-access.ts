@@ -18,6 +18,21 @@ import { adminCaller, requireAction } from './guard.js';
 
 type Query = Record<string, unknown>;
 
+/**
+ * Whose documents an administrator reaches under a permission's creator conditions: their own
+ * ("is creator"), those of the administrators sharing a role with them ("has same role as
+ * creator", `peers` read only then).
+ */
+export async function creatorIds(
+  id: number,
+  creators: NonNullable<Scope['creators']>,
+  peers: () => Promise<number[]>,
+): Promise<number[]> {
+  const ids = new Set<number>(creators.self ? [id] : []);
+  if (creators.sameRole) for (const peer of await peers()) ids.add(peer);
+  return [...ids];
+}
+
 export function contentAccess(auth: Auth, service: DocumentService) {
   /**
    * What the administrator may do with `action` on the type (Strapi's `plugin::content-manager`
@@ -39,9 +54,10 @@ export function contentAccess(auth: Auth, service: DocumentService) {
     }
     const { creators } = scope;
     if (!creators) return { scope, caller: { actor: id } };
-    const ids = new Set<number>(creators.self ? [id] : []);
-    if (creators.sameRole) for (const peer of await auth.adminRoles.peersOf(id)) ids.add(peer);
-    return { scope, caller: { actor: id, createdBy: [...ids] } };
+    return {
+      scope,
+      caller: { actor: id, createdBy: await creatorIds(id, creators, () => auth.adminRoles.peersOf(id)) },
+    };
   };
   /** A document the administrator may not touch (another's, under "is creator") is a 403; an unknown one a 404. */
   const checkOwn = async (

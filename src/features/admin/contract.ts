@@ -5,3 +5,5 @@ export type {
   ContentTypeDescription,
   SchemaDescription,
 } from './schema.js';
+/** The home page's lists and counts (`/content-manager/homepage/...`). */
+export type { DocumentCounts, DocumentStatus, RecentDocument } from './homepage.js';

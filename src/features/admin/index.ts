@@ -7,3 +7,4 @@ export { registerAdminContentRoutes } from './content.js';
 export { registerAdminPanel } from './panel.js';
 export { registerAdminGuard } from './guard.js';
 export { registerStrapiContentManager } from './content-manager.js';
+export { registerHomepage } from './homepage.js';
