@@ -174,7 +174,14 @@ export function registerHomepage(app: FastifyInstance, auth: Auth, service: Docu
         fields,
         status: type.draftAndPublish ? (action === 'publish' ? 'published' : 'draft') : undefined,
         locale: type.localized ? (locales ?? '*') : undefined,
-        sort: action === 'publish' ? 'publishedAt:desc' : 'updatedAt:desc',
+        // Strapi sorts by the time alone; the ties go newest row first, in the order of the index
+        // each walk takes (tables.ts), so that no database sorts every match (MariaDB would).
+        sort:
+          action === 'publish'
+            ? ['publishedAt:desc', 'updatedAt:desc', 'id:desc']
+            : type.draftAndPublish
+              ? ['updatedAt:desc', 'id:desc']
+              : ['updatedAt:desc', 'publishedAt:desc', 'id:desc'],
         pagination: { start: 0, limit: MAX_DOCUMENTS, withCount: false },
       },
       caller,
