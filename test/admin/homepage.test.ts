@@ -187,10 +187,11 @@ for (const dialect of DIALECTS) {
           status: 'draft',
         },
         {
-          // A type without a string attribute: its id (Strapi's default main field).
+          // A type without a string attribute: its documentId, as Strapi (its default main field
+          // there, `id`, is no field a permission reads).
           documentId: counter.documentId,
           locale: null,
-          title: counter.id,
+          title: counter.documentId,
           contentTypeUid: 'api::counter.counter',
           contentTypeDisplayName: 'Counter',
           kind: 'collectionType',

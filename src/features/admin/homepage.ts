@@ -85,8 +85,9 @@ function actionOf(query: unknown): Action {
 
 /**
  * The main field Strapi's content manager shows a type's documents by: the one its stored
- * configuration names (a Strapi project's, imported), else the first `string` attribute, else `id`.
- * A stored name that is no readable scalar attribute falls back to the default.
+ * configuration names (a Strapi project's, imported), else the first `string` attribute. Strapi's
+ * default without one, `id`, is no field a permission reads, so its home page shows the
+ * documentId then, as for a stored name that is no readable scalar attribute.
  */
 function mainFieldOf(type: ContentType, configured: unknown): string {
   const named = typeof configured === 'string' ? type.attributes[configured] : undefined;
@@ -94,7 +95,7 @@ function mainFieldOf(type: ContentType, configured: unknown): string {
   const first = Object.values(type.attributes).find(
     (attribute) => attribute.kind === 'scalar' && attribute.type === 'string' && !isHidden(attribute),
   );
-  return first?.name ?? 'id';
+  return first?.name ?? 'documentId';
 }
 
 const isoOf = (value: unknown): string | null => {
@@ -167,7 +168,7 @@ export function registerHomepage(app: FastifyInstance, auth: Auth, service: Docu
     const { type, caller, locales, titleField } = readable;
     const fields = ['updatedAt'];
     if (type.draftAndPublish) fields.push('publishedAt');
-    if (titleField !== 'documentId' && titleField !== 'id') fields.push(titleField);
+    if (titleField !== 'documentId') fields.push(titleField);
     if (type.localized) fields.push('locale');
     const { results } = await service.of(type).findMany(
       {
