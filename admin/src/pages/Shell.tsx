@@ -1,4 +1,16 @@
-import { Alert, AppShell, Burger, Button, Group, Loader, NavLink, ScrollArea, Text, Title } from '@mantine/core';
+import {
+  Alert,
+  Anchor,
+  AppShell,
+  Burger,
+  Button,
+  Group,
+  Loader,
+  NavLink,
+  ScrollArea,
+  Text,
+  Title,
+} from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
@@ -187,7 +199,10 @@ export function Shell() {
             <Group>
               <Burger opened={opened} onClick={toggle} hiddenFrom="sm" size="sm" aria-label="Navigation" />
               <Title order={2} size="h4">
-                Vellum
+                {/* The home page: the entries last edited and published. */}
+                <Anchor component={RouterLink} to="/" c="inherit" underline="never">
+                  Vellum
+                </Anchor>
               </Title>
             </Group>
             <Group gap="xs">

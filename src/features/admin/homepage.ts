@@ -30,33 +30,8 @@ import { sendJson } from '../../api/json-body.js';
 import { EXPLORER } from '../admin-roles/index.js';
 import type { Auth } from '../users-permissions/index.js';
 import { creatorIds } from './content-access.js';
+import type { DocumentCounts, DocumentStatus, RecentDocument } from './contract.js';
 import { adminCaller } from './guard.js';
-
-export type DocumentStatus = 'draft' | 'published' | 'modified';
-
-/** One entry of the home page's lists (Strapi's `RecentDocument`). */
-export interface RecentDocument {
-  documentId: string;
-  /** null on types without i18n. */
-  locale: string | null;
-  /** The value of the type's main field (the documentId when the role may not read it). */
-  title: unknown;
-  contentTypeUid: string;
-  contentTypeDisplayName: string;
-  kind: 'collectionType' | 'singleType';
-  updatedAt: string;
-  /** null on drafts and on types without draft and publish. */
-  publishedAt: string | null;
-  /** Types with draft and publish only. */
-  status?: DocumentStatus;
-}
-
-/** How many documents are in each status (`GET /content-manager/homepage/count-documents`). */
-export interface DocumentCounts {
-  draft: number;
-  published: number;
-  modified: number;
-}
 
 /** Strapi's MAX_DOCUMENTS: the length of each list, over every type together. */
 const MAX_DOCUMENTS = 4;
