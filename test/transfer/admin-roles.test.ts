@@ -642,6 +642,26 @@ for (const dialect of DIALECTS) {
         assert.doesNotMatch(strapi.stdout, /administrator roles:/);
         assert.deepEqual(await rolesOf(admin), now);
       });
+
+      it('two roles of an archive may swap their names', async () => {
+        const before = await rolesOf(admin);
+        const code = (name: string) => [...before].find(([, role]) => role.name === name)![0];
+        const [titles, reviewers] = [code('Titles'), code('Reviewers')];
+        const file = join(work, 'swapped.tar.gz');
+        await repack(archive, file, (lines) => {
+          for (const entity of lines.entities)
+            if (entity.type === 'admin::role' && ['Titles', 'Reviewers'].includes(entity.data.name))
+              entity.data.name = entity.data.name === 'Titles' ? 'Reviewers' : 'Titles';
+        });
+        const run = await vellum('import', '--file', file);
+        assert.equal(run.code, 0, run.stderr);
+        assert.match(run.stdout, /administrator roles: 0 created, 2 updated, 3 unchanged/);
+        const after = await rolesOf(admin);
+        assert.deepEqual(
+          [after.get(titles)!.name, after.get(reviewers)!.name, after.get(titles)!.permissions],
+          ['Reviewers', 'Titles', before.get(titles)!.permissions],
+        );
+      });
     });
   });
 }
