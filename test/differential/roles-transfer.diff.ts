@@ -101,7 +101,10 @@ test('strapi import of a Vellum archive restores its content, leaves its roles o
     ).status,
     200,
   );
-  const editor = (await admin('vellum').get('/admin/roles/2/permissions')).body.data as { id?: number; action: string }[];
+  const editor = (await admin('vellum').get('/admin/roles/2/permissions')).body.data as {
+    id?: number;
+    action: string;
+  }[];
   const noPublish = editor
     .filter((p) => p.action !== 'plugin::content-manager.explorer.publish')
     .map(({ id: _id, ...p }) => p);

@@ -216,7 +216,7 @@ export async function importArchive(
   summary.assets = { count: state.assetsStored, bytes: scanned.assetBytes };
   summary.peakRss = progress.peakRss;
   summary.note(
-    'API tokens and administrators are not imported (administrators\' roles are): create them with vellum token create and vellum admin create',
+    "API tokens and administrators are not imported (administrators' roles are): create them with vellum token create and vellum admin create",
   );
   return summary;
 }
