@@ -197,6 +197,8 @@ export async function importArchive(
     progress.end();
     await state.finish();
     if (rolePlan) await importRoles(roleTransfer, rolePlan, archivedRoles.orphans, summary, audited);
+    else if (archivedRoles.orphans)
+      summary.note(`${archivedRoles.orphans} administrator permission(s) belong to no role and were left out`);
   } catch (error) {
     links.destroy();
     if (error instanceof ValidationError) throw new TransferError(`${error.message}: ${JSON.stringify(error.details)}`);
