@@ -254,7 +254,7 @@ for (const dialect of DIALECTS) {
       assert.equal(login.body.error.message, 'User not active');
       // A wrong password says nothing of the account.
       const wrong = await server.publicApi.post('/admin/login', { email, password: 'Not-the-passw0rd' });
-      assert.equal(wrong.body.error.message, 'Invalid email or password');
+      assert.equal(wrong.body.error.message, 'Invalid credentials');
       assert.equal((await root.put(`/admin/users/${id}`, { isActive: true })).status, 200);
       assert.equal((await server.publicApi.post('/admin/login', { email, password: 'Passw0rd-Reg' })).status, 200);
     });

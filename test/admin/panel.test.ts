@@ -63,7 +63,7 @@ describe('admin panel in a browser [sqlite]', { skip }, () => {
     await page.getByLabel('Password').fill('wrong-password');
     await page.getByLabel('Email').fill(email);
     await page.getByRole('button', { name: 'Log in' }).click();
-    await page.getByRole('alert').filter({ hasText: 'Invalid email or password' }).waitFor();
+    await page.getByRole('alert').filter({ hasText: 'Invalid credentials' }).waitFor();
 
     await page.getByLabel('Password').fill(password);
     await page.getByRole('button', { name: 'Log in' }).click();

@@ -103,7 +103,14 @@ export function registerAdminAccessRoutes(admin: FastifyInstance, auth: Auth, pr
   admin.put(`${admins}/me/password`, async (request) => {
     const { currentPassword, password } = body(request);
     // The administrator's earlier tokens end; this session goes on with the new one.
-    const token = await auth.admins.changePassword(await self(request), currentPassword, password, by(request));
+    const { sessionId } = await auth.admins.authenticateSession(request.headers.authorization);
+    const token = await auth.admins.changePassword(
+      await self(request),
+      currentPassword,
+      password,
+      by(request),
+      sessionId,
+    );
     return { data: { token } };
   });
   admin.delete<{ Params: { id: string } }>(`${admins}/:id`, async (request) => ({

@@ -13,6 +13,8 @@ import { checkRole } from '../admin-roles/index.js';
 import type { Auth } from '../users-permissions/index.js';
 import { adminCaller } from './guard.js';
 import { auditedBy } from './actor.js';
+import { passwordErrors } from './password-rule.js';
+import { answerSignIn, signInOptions } from './sign-in.js';
 
 type Body = Record<string, unknown>;
 type IdParams = { id: string };
@@ -37,18 +39,6 @@ function idOf(raw: string, missing: string): number {
 }
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-
-/** Strapi's admin password rule (common-validators.js), its messages. */
-function passwordErrors(path: string, value: unknown): FieldError[] {
-  if (typeof value !== 'string') return [fieldError(path, `${path} must be a \`string\` type`)];
-  const errors: FieldError[] = [];
-  if (value.length < 8) errors.push(fieldError(path, `${path} must be at least 8 characters`));
-  if (Buffer.byteLength(value) > 72) errors.push(fieldError(path, `${path} must be less than 73 bytes`));
-  if (!/[a-z]/.test(value)) errors.push(fieldError(path, `${path} must contain at least one lowercase character`));
-  if (!/[A-Z]/.test(value)) errors.push(fieldError(path, `${path} must contain at least one uppercase character`));
-  if (!/\d/.test(value)) errors.push(fieldError(path, `${path} must contain at least one number`));
-  return errors;
-}
 
 function unknownKeys(input: Body, allowed: string[]): FieldError[] {
   const extra = Object.keys(input).filter((key) => !allowed.includes(key));
@@ -142,7 +132,9 @@ export function registerAdminUserRoutes(admin: FastifyInstance, auth: Auth, pref
       fail([fieldError('currentPassword', 'Invalid credentials')]);
     if (changes.email !== undefined && (await admins.emailTaken(changes.email, id)))
       fail([fieldError('email', 'Email already taken')]);
-    return { data: await admins.update(id, changes, auditedBy(request, auth.audit)) };
+    // A new password ends the administrator's other sessions; this one goes on.
+    const { sessionId } = await admins.authenticateSession(request.headers.authorization);
+    return { data: await admins.update(id, changes, auditedBy(request, auth.audit), sessionId) };
   });
   admin.get(`${prefix}/users/me/permissions`, async (request) => {
     const { id } = await adminCaller(auth, request);
@@ -278,7 +270,7 @@ export function registerInvitationRoutes(app: FastifyInstance, auth: Auth, prefi
     if (!info) throw new ValidationError('Invalid registrationToken');
     return { data: info };
   });
-  app.post(`${prefix}/register`, async (request) => {
+  app.post(`${prefix}/register`, async (request, reply) => {
     const input = body(request);
     const errors: FieldError[] = [];
     const code = input.registrationToken;
@@ -301,7 +293,8 @@ export function registerInvitationRoutes(app: FastifyInstance, auth: Auth, prefi
         );
     }
     if (errors.length) fail(errors);
-    const { id, token } = await auth.admins.register(
+    const options = signInOptions(request);
+    const { id } = await auth.admins.register(
       code as string,
       info!.password as string,
       {
@@ -310,6 +303,6 @@ export function registerInvitationRoutes(app: FastifyInstance, auth: Auth, prefi
       },
       auth.audit,
     );
-    return { data: { token, accessToken: token, user: await auth.admins.get(id) } };
+    return answerSignIn(auth, request, reply, id, options);
   });
 }

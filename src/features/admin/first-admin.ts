@@ -8,6 +8,7 @@ import type { FastifyInstance } from 'fastify';
 import { ValidationError, type FieldError } from '../../core/errors.js';
 import { isPlainObject } from '../../core/objects.js';
 import type { Auth } from '../users-permissions/index.js';
+import { answerSignIn, signInOptions } from './sign-in.js';
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
@@ -52,10 +53,11 @@ export function registerFirstAdminRoutes(app: FastifyInstance, auth: Auth, prefi
   app.get(`${prefix}/init`, async () => ({
     data: { uuid: false, hasAdmin: await auth.admins.any(), menuLogo: null, authLogo: null },
   }));
-  app.post(`${prefix}/register-admin`, async (request) => {
+  app.post(`${prefix}/register-admin`, async (request, reply) => {
     const body = isPlainObject(request.body) ? request.body : {};
     const { email, password, firstname } = checkRegistration(body);
-    const { id, token } = await auth.admins.registerFirst(
+    const options = signInOptions(request);
+    const { id } = await auth.admins.registerFirst(
       email,
       password,
       {
@@ -64,6 +66,6 @@ export function registerFirstAdminRoutes(app: FastifyInstance, auth: Auth, prefi
       },
       auth.audit,
     );
-    return { data: { token, accessToken: token, user: await auth.admins.get(id) } };
+    return answerSignIn(auth, request, reply, id, options);
   });
 }

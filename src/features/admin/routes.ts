@@ -11,6 +11,7 @@ import { ValidationError } from '../../core/errors.js';
 import { registerAdminAccessRoutes, updateUser } from './access.js';
 import { actorOf, auditedBy, rememberActor } from './actor.js';
 import { registerFirstAdminRoutes } from './first-admin.js';
+import { registerSessionRoutes, registerSignInRoutes } from './sign-in.js';
 import { registerAdminUserRoutes, registerInvitationRoutes } from './admin-users.js';
 import { registerAdminEventRoutes, type AdminEvents } from '../events/index.js';
 import { adminCaller } from './guard.js';
@@ -39,11 +40,7 @@ function nonEmpty(value: Body): Body {
 }
 
 export function registerAdminRoutes(app: FastifyInstance, auth: Auth, events?: AdminEvents, prefix = '/admin'): void {
-  app.post(`${prefix}/login`, async (request) => {
-    const { email, password } = body(request);
-    return { data: { token: await auth.admins.login(email, password, request.clientIp, auth.audit) } };
-  });
-
+  registerSignInRoutes(app, auth, prefix);
   registerFirstAdminRoutes(app, auth, prefix);
   registerInvitationRoutes(app, auth, prefix);
 
@@ -55,11 +52,8 @@ export function registerAdminRoutes(app: FastifyInstance, auth: Auth, events?: A
     /** Who makes this request's change, recorded in the audit log (none without a trail). */
     const by = (request: FastifyRequest) => auditedBy(request, auth.audit);
 
-    // Strapi's logout: the panel forgets its token; the audit log records it.
-    admin.post(`${prefix}/logout`, async (request) => {
-      await auth.admins.logout(actorOf(request), auth.audit);
-      return { data: {} };
-    });
+    // Log out (the audit log records it) and the administrator's own sessions.
+    registerSessionRoutes(admin, auth, actorOf, prefix);
 
     admin.get(`${prefix}/api-tokens`, async () => ({ data: await auth.tokens.list() }));
     admin.get<{ Params: Params }>(`${prefix}/api-tokens/:ref`, async (request) => ({

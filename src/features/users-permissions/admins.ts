@@ -19,7 +19,9 @@ import type { Db } from '../../core/database/dialect.js';
 import { createDocumentId } from '../../core/documents/document-id.js';
 import { createHash, randomBytes } from 'node:crypto';
 import type { AdminRoles, RoleSummary } from '../admin-roles/index.js';
-import { ADMINS_TABLE } from './model.js';
+import { ADMIN_SESSIONS_TABLE, ADMINS_TABLE } from './model.js';
+import { AdminSessions, type AdminSessionTokens } from './admin-sessions.js';
+import { renderTemplate, type EmailService } from '../email/index.js';
 import { hashPassword, verifyPassword } from './passwords.js';
 import { Throttle } from './throttle.js';
 import { normalizeEmail } from './users.js';
@@ -96,6 +98,15 @@ const seconds = (value: number | string | null | undefined): number | undefined 
  * The second through which an administrator's tokens are refused (their last password change),
  * for the admin signer: a token signed after it carries a later `iat`, even in the same second.
  */
+/**
+ * The revocation second a password change writes: now, or the second after the previous one when
+ * that is later (two changes within a second: tokens issued between them carry the previous
+ * revocation's second plus one, and must end with the second change too).
+ */
+function nextRevocation(previous: number | string | null | undefined): number {
+  return Math.max(Math.floor(Date.now() / 1000), (seconds(previous) ?? 0) + 1);
+}
+
 export async function adminRevokedThrough(database: Database, id: number): Promise<number | undefined> {
   const row = await database.system
     .selectFrom(ADMINS_TABLE)
@@ -105,17 +116,46 @@ export async function adminRevokedThrough(database: Database, id: number): Promi
   return seconds(row?.revoked_through);
 }
 
+/** How a sign-in's session starts (`rememberMe`, `deviceId` of Strapi's login body; the browser's name). */
+export interface SignInOptions {
+  rememberMe?: boolean;
+  deviceId?: string;
+  deviceName?: string;
+}
+
 export class Admins {
   /** Failed logins per email and client address. */
   private readonly throttle: Throttle;
+  /** Their sign-ins: refresh cookies and access tokens (admin-sessions.ts). */
+  readonly sessions: AdminSessions;
 
   constructor(
     private readonly database: Database,
     private readonly jwt: JwtSigner,
-    config: AuthConfig,
+    private readonly config: AuthConfig,
     private readonly roles: AdminRoles,
+    /** What sends the forgotten-password email (absent in the CLI, which sends nothing). */
+    private readonly mail: { email?: EmailService; adminUrl: () => string; log?: (message: string) => void } = {
+      adminUrl: () => 'http://localhost:1337/admin',
+    },
   ) {
     this.throttle = new Throttle(database, config.adminLoginLimit, 'admin-login');
+    this.sessions = new AdminSessions(database, jwt, config.admin.sessions, (id) => this.active(id));
+  }
+
+  /** Whether the administrator exists and is active (a session may go on). */
+  private async active(id: number): Promise<boolean> {
+    const row = await this.database.system
+      .selectFrom(ADMINS_TABLE)
+      .select(['id', 'is_active'])
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return row !== undefined && !this.inactive(row.is_active);
+  }
+
+  /** A session for an administrator who just proved who they are (login, registration, reset). */
+  signIn(id: number, options: SignInOptions = {}): Promise<AdminSessionTokens> {
+    return this.sessions.start(id, options);
   }
 
   /** Whether any administrator exists (`GET /admin/init`'s `hasAdmin`). */
@@ -132,7 +172,7 @@ export class Admins {
     password: string,
     profile: AdminProfile = {},
     trail?: AuditTrail,
-  ): Promise<{ id: number; token: string }> {
+  ): Promise<{ id: number }> {
     const hash = await hashPassword(password);
     const { dialect } = this.database;
     // Under the database's schema lock: with two at once and no administrator yet, a transaction's
@@ -147,7 +187,7 @@ export class Admins {
       await trail?.record(db, { action: 'user.create', actor: id, subject: String(id), details: { email } });
       return id;
     });
-    return { id, token: await this.jwt.sign(id) };
+    return { id };
   }
 
   async create(emailInput: unknown, password: unknown, audited?: Audited): Promise<{ id: number; email: string }> {
@@ -348,12 +388,7 @@ export class Admins {
   }
 
   /** An invited administrator registers (`POST /admin/register`): their password, names; active from then. */
-  async register(
-    code: string,
-    password: string,
-    profile: AdminProfile,
-    trail?: AuditTrail,
-  ): Promise<{ id: number; token: string }> {
+  async register(code: string, password: string, profile: AdminProfile, trail?: AuditTrail): Promise<{ id: number }> {
     const { dialect } = this.database;
     const hash = await hashPassword(password);
     const id = await this.database.write(async (trx: SystemDb) => {
@@ -380,7 +415,7 @@ export class Admins {
       await trail?.record(trx, { action: 'user.update', actor: row.id, subject: String(row.id), changed });
       return row.id;
     });
-    return { id, token: await this.jwt.sign(id) };
+    return { id };
   }
 
   /**
@@ -393,6 +428,8 @@ export class Admins {
     id: number,
     input: AdminProfile & { email?: string; password?: string; isActive?: boolean; roles?: number[] },
     audited?: Audited,
+    /** The session that asked, kept when an administrator changes their own password. */
+    keepSession?: string,
   ): Promise<AdminInfo> {
     const { dialect } = this.database;
     const hash = input.password === undefined ? undefined : await hashPassword(input.password);
@@ -426,8 +463,12 @@ export class Admins {
       if (input.isActive !== undefined) changes.is_active = dialect.encode('boolean', input.isActive);
       if (hash !== undefined) {
         changes.password = hash;
-        changes.revoked_through = Math.floor(Date.now() / 1000);
+        changes.revoked_through = nextRevocation(row.revoked_through as number | string | null);
+        // Their other sign-ins end: a browser left signed in, a cookie that leaked.
+        await this.sessions.revoke(id, keepSession ? { except: keepSession } : {}, trx);
       }
+      // Made inactive: every sign-in ends (the access layer refuses them already).
+      if (input.isActive === false) await this.sessions.revoke(id, {}, trx);
       await trx.updateTable(ADMINS_TABLE).set(changes).where('id', '=', id).execute();
       if (input.roles !== undefined) await this.roles.setUserRoles(db, id, input.roles);
       if (audited) {
@@ -501,7 +542,13 @@ export class Admins {
    * issued until now are refused from then on (another browser, a token that leaked); the answer
    * is a new token for the session that asked.
    */
-  async changePassword(id: number, current: unknown, next: unknown, audited?: Audited): Promise<string> {
+  async changePassword(
+    id: number,
+    current: unknown,
+    next: unknown,
+    audited?: Audited,
+    session?: string,
+  ): Promise<string> {
     const errors: FieldError[] = [];
     if (typeof current !== 'string' || current === '')
       errors.push(fieldError('currentPassword', 'The current password is required'));
@@ -510,25 +557,31 @@ export class Admins {
     if (errors.length) throw ValidationError.fromFieldErrors(errors);
     const row = await this.database.system
       .selectFrom(ADMINS_TABLE)
-      .select('password')
+      .select(['password', 'revoked_through'])
       .where('id', '=', id)
       .executeTakeFirst();
     if (!row) throw new NotFoundError('No such administrator');
     if (!(await verifyPassword(current as string, row.password)))
       throw ValidationError.fromFieldErrors([fieldError('currentPassword', 'The current password is not correct')]);
     const hash = await hashPassword(next as string);
-    const now = Math.floor(Date.now() / 1000);
+    const now = nextRevocation(row.revoked_through);
     await this.database.write(async (trx: SystemDb) => {
       await trx.updateTable(ADMINS_TABLE).set({ password: hash, revoked_through: now }).where('id', '=', id).execute();
+      await this.sessions.revoke(id, session ? { except: session } : {}, trx);
       await recordAudit(trx, audited, { action: 'user.update', subject: String(id), changed: ['password'] });
     });
-    return this.jwt.sign(id);
+    // This session goes on; without one (a token of no session), a new one.
+    return session ? this.sessions.accessTokenFor(id, session) : (await this.signIn(id)).accessToken;
   }
 
-  /** Signs an administrator in; with a trail, records `admin.auth.success` (in a transaction of its own) before answering the token. */
-  async login(emailInput: unknown, password: unknown, clientIp: string, trail?: AuditTrail): Promise<string> {
-    if (typeof emailInput !== 'string' || typeof password !== 'string')
-      throw new ValidationError('email and password are required');
+  /**
+   * Checks an administrator's credentials (`POST /admin/login`), in Strapi's words: "Missing
+   * credentials", "Invalid credentials", "User not active" (400s). With a trail, records
+   * `admin.auth.success` (in a transaction of its own). Answers the administrator's id.
+   */
+  async login(emailInput: unknown, password: unknown, clientIp: string, trail?: AuditTrail): Promise<number> {
+    if (typeof emailInput !== 'string' || emailInput === '' || typeof password !== 'string' || password === '')
+      throw new ApplicationError('Missing credentials');
     const email = normalizeEmail(emailInput);
     const attempt = [email, clientIp];
     await this.throttle.hit(attempt);
@@ -538,17 +591,159 @@ export class Admins {
       .where('email', '=', email)
       .executeTakeFirst();
     const ok = await verifyPassword(password, row?.password);
-    if (!row || !ok) throw new ValidationError('Invalid email or password');
+    if (!row || !ok) throw new ApplicationError('Invalid credentials');
     // Strapi's words for an administrator made inactive (`isActive: false`).
     if (this.inactive(row.is_active)) throw new ApplicationError('User not active');
     await this.throttle.reset(attempt);
     if (trail) await this.database.write((trx) => trail.record(trx, { action: 'admin.auth.success', actor: row.id }));
-    return this.jwt.sign(row.id);
+    return row.id;
   }
 
-  /** An administrator logs out (`POST /admin/logout`): with a trail, recorded as `admin.logout` (the panel forgets its token). */
-  async logout(id: number, trail?: AuditTrail): Promise<void> {
-    if (trail) await this.database.write((trx) => trail.record(trx, { action: 'admin.logout', actor: id }));
+  /**
+   * An administrator logs out (`POST /admin/logout`): their sessions end (a `deviceId`: that
+   * device's only, as Strapi's); with a trail, recorded as `admin.logout`.
+   */
+  async logout(id: number, deviceId: unknown, trail?: AuditTrail): Promise<void> {
+    const device = typeof deviceId === 'string' && deviceId.length > 0 ? deviceId : undefined;
+    await this.database.write(async (trx: SystemDb) => {
+      await this.sessions.revoke(id, device ? { deviceId: device } : {}, trx);
+      await trail?.record(trx, { action: 'admin.logout', actor: id });
+    });
+  }
+
+  /**
+   * `POST /admin/forgot-password`: an active administrator with this email gets a single-use code
+   * by email, valid `forgotPassword.expiresIn` (1 hour), replacing any earlier one. Whoever the email
+   * belongs to, nothing tells it: the route answers 204 before sending.
+   */
+  async forgotPassword(emailInput: string): Promise<void> {
+    const email = normalizeEmail(emailInput);
+    const row = await this.database.system
+      .selectFrom(ADMINS_TABLE)
+      .select(['id', 'email', 'firstname', 'lastname', 'username', 'is_active', 'password'])
+      .where('email', '=', email)
+      .executeTakeFirst();
+    // Strapi's: active administrators only (an invitation not yet taken has no password to reset).
+    if (!row || this.inactive(row.is_active) || row.is_active === null || !row.password) return;
+    const code = randomBytes(20).toString('hex');
+    const { forgotPassword } = this.config.admin;
+    const { dialect } = this.database;
+    await this.database.write((trx: SystemDb) =>
+      trx
+        .updateTable(ADMINS_TABLE)
+        .set({
+          reset_password_token: hashCode(code),
+          reset_password_expires_at: dialect.encode('datetime', new Date(Date.now() + forgotPassword.expiresIn * 1000)),
+        })
+        .where('id', '=', row.id)
+        .execute(),
+    );
+    const { email: mailer, adminUrl, log } = this.mail;
+    if (!mailer) return;
+    const url = `${adminUrl()}/auth/reset-password?code=${code}`;
+    const user = { email: row.email, firstname: row.firstname, lastname: row.lastname, username: row.username };
+    const template = forgotPassword.emailTemplate;
+    // After answering (the route does not wait): a failure is told to the log, never to the caller.
+    void mailer
+      .send({
+        to: row.email,
+        from: forgotPassword.from,
+        replyTo: forgotPassword.replyTo,
+        subject: renderTemplate(template.subject, { url, user }),
+        text: renderTemplate(template.text, { url, user }),
+        html: renderTemplate(template.html, { url, user }, true),
+      })
+      .catch((error: unknown) =>
+        (log ?? console.error)(
+          `admin: the reset password email to administrator ${row.id} was not sent: ${(error as Error)?.message ?? error}`,
+        ),
+      );
+  }
+
+  /**
+   * `POST /admin/reset-password`: the code's administrator gets the new password; the code is used
+   * up, and every session of theirs ends (Strapi's). Strapi's 400s: an unknown code is an
+   * ApplicationError without words, an expired one "This reset password token has expired".
+   * The caller starts the new session.
+   */
+  async resetPassword(code: string, password: string, trail?: AuditTrail): Promise<number> {
+    const { dialect } = this.database;
+    const hash = await hashPassword(password);
+    return this.database
+      .write(async (trx: SystemDb) => {
+        const row = await trx
+          .selectFrom(ADMINS_TABLE)
+          .select(['id', 'is_active', 'reset_password_expires_at', 'revoked_through'])
+          .where('reset_password_token', '=', hashCode(code))
+          .executeTakeFirst();
+        if (!row || this.inactive(row.is_active)) throw new ApplicationError('An application error occurred');
+        const expires = row.reset_password_expires_at;
+        if (expires === null || new Date(dialect.decode('datetime', expires) as string).getTime() <= Date.now()) {
+          await trx
+            .updateTable(ADMINS_TABLE)
+            .set({ reset_password_token: null, reset_password_expires_at: null })
+            .where('id', '=', row.id)
+            .execute();
+          // Committed with the refusal: the stale code cannot be retried (Strapi's GH#25711).
+          return -1;
+        }
+        await trx
+          .updateTable(ADMINS_TABLE)
+          .set({
+            password: hash,
+            reset_password_token: null,
+            reset_password_expires_at: null,
+            revoked_through: nextRevocation(row.revoked_through),
+            updated_at: dialect.encode('datetime', new Date()),
+          })
+          .where('id', '=', row.id)
+          .execute();
+        await this.sessions.revoke(row.id, {}, trx);
+        await trail?.record(trx, {
+          action: 'user.update',
+          actor: row.id,
+          subject: String(row.id),
+          changed: ['password'],
+        });
+        return row.id;
+      })
+      .then((id) => {
+        if (id === -1) throw new ApplicationError('This reset password token has expired');
+        return id;
+      });
+  }
+
+  /**
+   * `vellum admin reset-password` (Strapi's `admin:reset-user-password`): sets an administrator's
+   * password by email and ends their sessions; a clear error when there is no such administrator.
+   */
+  async setPasswordByEmail(emailInput: string, password: unknown, audited?: Audited): Promise<number> {
+    const weak = passwordProblem(password);
+    if (weak) throw new ValidationError(weak.message);
+    const email = normalizeEmail(emailInput);
+    const hash = await hashPassword(password as string);
+    return this.database.write(async (trx: SystemDb) => {
+      const row = await trx
+        .selectFrom(ADMINS_TABLE)
+        .select(['id', 'revoked_through'])
+        .where('email', '=', email)
+        .executeTakeFirst();
+      if (!row) throw new NotFoundError(`No administrator has the email ${email}`);
+      await trx
+        .updateTable(ADMINS_TABLE)
+        .set({
+          password: hash,
+          reset_password_token: null,
+          reset_password_expires_at: null,
+          revoked_through: nextRevocation(row.revoked_through),
+          updated_at: this.database.dialect.encode('datetime', new Date()),
+        })
+        .where('id', '=', row.id)
+        .execute();
+      await this.sessions.revoke(row.id, {}, trx);
+      await recordAudit(trx, audited, { action: 'user.update', subject: String(row.id), changed: ['password'] });
+      return row.id;
+    });
   }
 
   /** Whether a stored `is_active` says inactive (administrators of earlier Vellums have none: active). */
@@ -558,21 +753,43 @@ export class Admins {
 
   /** The administrator behind an admin JWT; 401 otherwise (content API tokens included). */
   async authenticate(authorization: string | string[] | undefined): Promise<number> {
+    return (await this.authenticateSession(authorization)).id;
+  }
+
+  /**
+   * The administrator and session behind an admin access token, in one statement: refused (401)
+   * once the session ended (log out, password change or reset), the administrator was deleted or
+   * made inactive, or the token was issued before their password last changed.
+   */
+  async authenticateSession(authorization: string | string[] | undefined): Promise<{ id: number; sessionId: string }> {
     const token = bearerToken(authorization);
     if (!token) throw new UnauthorizedError('Missing credentials: log in at /admin/login');
-    const { id, issuedAt } = await this.jwt.verifyIssued(token);
+    const { id, issuedAt, sessionId } = await this.jwt.verifyIssued(token);
+    // Every administrator token names its session (tokens of earlier Vellums, none: sign in again).
+    if (sessionId === undefined) throw new UnauthorizedError('Invalid credentials');
+    const now = this.database.dialect.encode('datetime', new Date());
     const row = await this.database.system
       .selectFrom(ADMINS_TABLE)
       .select(['id', 'revoked_through', 'is_active'])
       .where('id', '=', id)
+      .where((eb) =>
+        eb.exists(
+          eb
+            .selectFrom(ADMIN_SESSIONS_TABLE)
+            .select('admin_sessions.id')
+            .where('admin_sessions.session_id', '=', sessionId)
+            .where('admin_sessions.admin_id', '=', id)
+            .where('admin_sessions.absolute_expires_at', '>', now),
+        ),
+      )
       .executeTakeFirst();
-    // Deleted, or made inactive since: their tokens end with it, as Strapi's.
+    // Deleted, made inactive or signed out since: their tokens end with it, as Strapi's.
     if (!row || this.inactive(row.is_active)) throw new UnauthorizedError('Invalid credentials');
     // Issued before the administrator's password last changed: no longer valid.
     const revoked = seconds(row.revoked_through);
     if (revoked !== undefined && (issuedAt === undefined || issuedAt <= revoked))
       throw new UnauthorizedError('Invalid credentials');
-    return id;
+    return { id, sessionId };
   }
 
   private async infos(rows: InfoRow[]): Promise<AdminInfo[]> {

@@ -10,6 +10,8 @@ import type { VellumConfig } from '../../core/config/load.js';
 import { ProjectError } from '../../core/errors.js';
 import { asRecord } from '../../core/objects.js';
 import { parseConfig } from '../../core/config/validate.js';
+import { resolveAdminAuthConfig, type AdminAuthConfig } from './admin-config.js';
+import { parseDuration } from './durations.js';
 
 export interface AuthConfig {
   /** Undefined: a generated secret is kept in the database (refused in production). */
@@ -53,6 +55,8 @@ export interface AuthConfig {
   jwtManagement: 'legacy-support' | 'refresh';
   /** `sessions` of `refresh` mode (sessions.ts). */
   sessions: SessionsConfig;
+  /** Administrators' sign-ins and forgotten passwords (`config/admin`). */
+  admin: AdminAuthConfig;
 }
 
 /** Strapi 5's `sessions` settings, lifespans in seconds. */
@@ -77,16 +81,6 @@ export interface RateLimit {
   enabled: boolean;
   max: number;
   windowSeconds: number;
-}
-
-const UNITS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86400, w: 604800, y: 31557600 };
-
-/** `30d`, `12h`, `3600` (seconds) as the `jsonwebtoken` style `expiresIn` Strapi configs use. */
-function parseDuration(value: string | number): number {
-  if (typeof value === 'number') return value;
-  const match = /^(\d+)\s*(s|m|h|d|w|y)?$/.exec(value.trim());
-  if (!match) throw new Error(`"${value}" is not a duration such as 30d, 12h or 3600`);
-  return Number(match[1]) * UNITS[match[2] ?? 's']!;
 }
 
 /** koa2-ratelimit's units of a time object (`{ min: 5 }`), in milliseconds. */
@@ -323,6 +317,7 @@ export function resolveAuthConfig(config: VellumConfig, env: NodeJS.ProcessEnv =
     production,
     warnings,
     jwtManagement: plugin.jwtManagement,
+    admin: resolveAdminAuthConfig(admin),
     sessions: {
       accessTokenLifespan: plugin.sessions.accessTokenLifespan,
       maxRefreshTokenLifespan: plugin.sessions.maxRefreshTokenLifespan,

@@ -23,6 +23,7 @@ export const RATE_LIMITS_TABLE = 'up_rate_limits';
 export const USER_CODES_TABLE = 'up_user_codes';
 export const JWT_REVOCATIONS_TABLE = 'up_jwt_revocations';
 export const SESSIONS_TABLE = 'up_sessions';
+export const ADMIN_SESSIONS_TABLE = 'admin_sessions';
 
 export const userType: RawSchemaFile = {
   file: '(built-in) plugin::users-permissions.user',
@@ -127,8 +128,38 @@ export const authTables: TableSpec[] = [
       // Strapi's too; what the creator fields read of an administrator (core/schema/creators.ts).
       { name: 'published_at', type: 'datetime' },
       { name: 'locale', type: 'string' },
+      // A forgotten password's single-use code (SHA-256) and when it stops working (Strapi's
+      // `resetPasswordToken`, kept in clear there).
+      { name: 'reset_password_token', type: 'string' },
+      { name: 'reset_password_expires_at', type: 'datetime' },
     ],
     indexes: [{ name: indexName(ADMINS_TABLE, ['email']), columns: ['email'], unique: true }],
+  },
+  {
+    // Administrators' sign-ins (admin-sessions.ts): one row per signed-in browser, holding the
+    // SHA-256 of its current refresh token only (rotated on every `POST /admin/access-token`).
+    // `family`: `session` (ends with the browser, Strapi's default) or `refresh` ("remember me").
+    name: ADMIN_SESSIONS_TABLE,
+    columns: [
+      id,
+      { name: 'session_id', type: 'string', notNull: true },
+      { name: 'admin_id', type: 'integer', notNull: true },
+      { name: 'device_id', type: 'string' },
+      { name: 'family', type: 'string', notNull: true },
+      { name: 'device_name', type: 'string' },
+      { name: 'token_hash', type: 'string', notNull: true },
+      // The token the last rotation replaced: two tabs renewing at once send it (refused, the
+      // session goes on); an older one sent again means it leaked (the session ends).
+      { name: 'previous_hash', type: 'string' },
+      { name: 'expires_at', type: 'datetime', notNull: true },
+      { name: 'absolute_expires_at', type: 'datetime', notNull: true },
+      { name: 'created_at', type: 'datetime' },
+      { name: 'updated_at', type: 'datetime' },
+    ],
+    indexes: [
+      { name: indexName(ADMIN_SESSIONS_TABLE, ['session_id']), columns: ['session_id'], unique: true },
+      { name: indexName(ADMIN_SESSIONS_TABLE, ['admin_id']), columns: ['admin_id'] },
+    ],
   },
   {
     // Attempts per key in the window that opened at the key's first (throttle.ts), shared by every node.
@@ -222,6 +253,23 @@ export interface AdminRow {
   updated_at: Encoded | null;
   published_at: Encoded | null;
   locale: string | null;
+  reset_password_token: string | null;
+  reset_password_expires_at: Encoded | null;
+}
+
+export interface AdminSessionRow {
+  id: RowId;
+  session_id: string;
+  admin_id: number;
+  device_id: string | null;
+  family: string;
+  device_name: string | null;
+  token_hash: string;
+  previous_hash: string | null;
+  expires_at: Encoded;
+  absolute_expires_at: Encoded;
+  created_at: Encoded;
+  updated_at: Encoded;
 }
 
 export interface RateLimitRow {
@@ -264,6 +312,7 @@ export interface SessionRow {
 declare module '../../core/database/system-tables.js' {
   interface SystemTables {
     up_sessions: SessionRow;
+    admin_sessions: AdminSessionRow;
     up_user_codes: UserCodeRow;
     up_jwt_revocations: JwtRevocationRow;
     up_permissions: PermissionRow;

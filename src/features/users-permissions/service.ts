@@ -321,6 +321,11 @@ export async function startAuth(
       JwtSigner.admin(secrets.adminJwt, undefined, (id) => adminRevokedThrough(database, id)),
       authConfig,
       adminRoles,
+      {
+        email: services.email,
+        adminUrl: () => `${(services.serverUrl ?? (() => 'http://localhost:1337'))()}/admin`,
+        log: services.log,
+      },
     ),
     adminRoles,
     jwt: userJwt,
