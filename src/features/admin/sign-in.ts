@@ -77,10 +77,15 @@ export async function answerSignIn(
   reply: FastifyReply,
   id: number,
   options: SignInOptions,
+  /** Strapi's login answers the administrator without their roles; registrations with them. */
+  withRoles = true,
 ): Promise<{ data: { token: string; accessToken: string; user: unknown } }> {
   const tokens = await auth.admins.signIn(id, options);
   setCookie(auth, request, reply, tokens);
-  return { data: { token: tokens.accessToken, accessToken: tokens.accessToken, user: await auth.admins.get(id) } };
+  const { roles, ...user } = await auth.admins.get(id);
+  return {
+    data: { token: tokens.accessToken, accessToken: tokens.accessToken, user: withRoles ? { ...user, roles } : user },
+  };
 }
 
 /** The public routes: login, the cookie's exchange, a forgotten password. */
@@ -89,7 +94,7 @@ export function registerSignInRoutes(app: FastifyInstance, auth: Auth, prefix = 
     const options = signInOptions(request);
     const { email, password } = bodyOf(request);
     const id = await auth.admins.login(email, password, request.clientIp, auth.audit);
-    return answerSignIn(auth, request, reply, id, options);
+    return answerSignIn(auth, request, reply, id, options, false);
   });
 
   app.post(`${prefix}/access-token`, async (request, reply) => {

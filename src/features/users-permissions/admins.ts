@@ -763,10 +763,12 @@ export class Admins {
    */
   async authenticateSession(authorization: string | string[] | undefined): Promise<{ id: number; sessionId: string }> {
     const token = bearerToken(authorization);
-    if (!token) throw new UnauthorizedError('Missing credentials: log in at /admin/login');
+    // Strapi's words for every refusal here; Vellum's `reason` says which (docs/errors.md).
+    if (!token) throw new UnauthorizedError(undefined, { reason: 'No administrator token: log in at /admin/login' });
     const { id, issuedAt, sessionId } = await this.jwt.verifyIssued(token);
     // Every administrator token names its session (tokens of earlier Vellums, none: sign in again).
-    if (sessionId === undefined) throw new UnauthorizedError('Invalid credentials');
+    if (sessionId === undefined)
+      throw new UnauthorizedError(undefined, { reason: 'A token of no session: log in again' });
     const now = this.database.dialect.encode('datetime', new Date());
     const row = await this.database.system
       .selectFrom(ADMINS_TABLE)
@@ -784,11 +786,12 @@ export class Admins {
       )
       .executeTakeFirst();
     // Deleted, made inactive or signed out since: their tokens end with it, as Strapi's.
-    if (!row || this.inactive(row.is_active)) throw new UnauthorizedError('Invalid credentials');
+    if (!row || this.inactive(row.is_active))
+      throw new UnauthorizedError(undefined, { reason: 'The session ended, or the administrator is no longer active' });
     // Issued before the administrator's password last changed: no longer valid.
     const revoked = seconds(row.revoked_through);
     if (revoked !== undefined && (issuedAt === undefined || issuedAt <= revoked))
-      throw new UnauthorizedError('Invalid credentials');
+      throw new UnauthorizedError(undefined, { reason: 'Issued before the password changed' });
     return { id, sessionId };
   }
 
