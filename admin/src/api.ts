@@ -3,6 +3,73 @@
  * Vellum's envelope turned into ApiError (status, message, and the field errors of a ValidationError).
  */
 const TOKEN_KEY = 'vellum-admin-token';
+const DEVICE_KEY = 'vellum-admin-device';
+
+/** A random UUID (crypto.randomUUID exists only in secure contexts: a panel over plain HTTP has none). */
+function randomUuid(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  bytes[6] = (bytes[6]! & 0x0f) | 0x40;
+  bytes[8] = (bytes[8]! & 0x3f) | 0x80;
+  const hex = [...bytes].map((byte) => byte.toString(16).padStart(2, '0')).join('');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+/** This browser's device id (Strapi's `deviceId`): logging out ends this browser's sessions only. */
+export function deviceId(): string {
+  let id = localStorage.getItem(DEVICE_KEY);
+  if (!id) {
+    id = randomUuid();
+    localStorage.setItem(DEVICE_KEY, id);
+  }
+  return id;
+}
+
+/**
+ * The access token lives in the tab (30 minutes); the session in the httpOnly refresh cookie every
+ * tab shares ("remember me": it outlives the browser). A tab without a token, or whose token
+ * expired, trades the cookie for a new one; of several at once, one request goes.
+ */
+let renewing: Promise<string | null> | null = null;
+
+async function exchangeCookie(): Promise<Response> {
+  return fetch('/admin/access-token', { method: 'POST', headers: { accept: 'application/json' } });
+}
+
+export function renewSession(): Promise<string | null> {
+  renewing ??= (async () => {
+    try {
+      let response = await exchangeCookie();
+      // Another tab renewed with the same cookie a moment before: its answer set the next cookie.
+      if (response.status === 401) {
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        response = await exchangeCookie();
+      }
+      if (!response.ok) return null;
+      const token = ((await response.json()) as { data: { token: string } }).data.token;
+      session.set(token);
+      return token;
+    } catch {
+      return null;
+    } finally {
+      renewing = null;
+    }
+  })();
+  return renewing;
+}
+
+/** A request with the tab's access token; a 401 renews it from the cookie once and sends the request again. */
+async function authorizedFetch(
+  path: string,
+  init: RequestInit & { headers: Record<string, string> },
+): Promise<Response> {
+  const send = (token: string | null) =>
+    fetch(path, { ...init, headers: token ? { ...init.headers, authorization: `Bearer ${token}` } : init.headers });
+  const token = session.token;
+  const response = await send(token);
+  if (response.status !== 401 || !token) return response;
+  const fresh = await renewSession();
+  return fresh ? send(fresh) : response;
+}
 
 export const session = {
   get token(): string | null {
@@ -49,9 +116,8 @@ export const setForbiddenHandler = (handler: () => void): void => {
 export async function api<T>(path: string, init: { method?: string; body?: unknown } = {}): Promise<T> {
   const headers: Record<string, string> = { accept: 'application/json' };
   const token = session.token;
-  if (token) headers.authorization = `Bearer ${token}`;
   if (init.body !== undefined) headers['content-type'] = 'application/json';
-  const response = await fetch(path, {
+  const response = await authorizedFetch(path, {
     method: init.method ?? 'GET',
     headers,
     body: init.body === undefined ? undefined : JSON.stringify(init.body),
@@ -101,9 +167,11 @@ export function queryString(params: Record<string, unknown>): string {
 export async function uploadFiles<T>(files: File[]): Promise<T[]> {
   const form = new FormData();
   for (const file of files) form.append('files', file, file.name);
-  const headers: Record<string, string> = { accept: 'application/json' };
-  if (session.token) headers.authorization = `Bearer ${session.token}`;
-  const response = await fetch('/admin/upload', { method: 'POST', headers, body: form });
+  const response = await authorizedFetch('/admin/upload', {
+    method: 'POST',
+    headers: { accept: 'application/json' },
+    body: form,
+  });
   const body = (await response.json().catch(() => null)) as { error?: { message?: string } } | T[] | null;
   if (!response.ok)
     throw new ApiError(

@@ -63,6 +63,17 @@ const router = createBrowserRouter(
       lazy: async () => ({ Component: (await import('./pages/RegisterPage.tsx')).RegisterPage }),
       errorElement: <ErrorPage />,
     },
+    // A forgotten password, and the link its email sends (Strapi's paths).
+    {
+      path: '/auth/forgot-password',
+      lazy: async () => ({ Component: (await import('./pages/PasswordResetPages.tsx')).ForgotPasswordPage }),
+      errorElement: <ErrorPage />,
+    },
+    {
+      path: '/auth/reset-password',
+      lazy: async () => ({ Component: (await import('./pages/PasswordResetPages.tsx')).ResetPasswordPage }),
+      errorElement: <ErrorPage />,
+    },
     {
       element: (
         <RequireSession>

@@ -93,6 +93,8 @@ export interface Vellum {
   warnings: string[];
   /** The project's registered policies and middlewares by name (`vellum policies:list`, `middlewares:list`). */
   registered: { policies(): string[]; middlewares(): string[] };
+  /** The GraphQL playground's path when this node serves it (outside production by default), else undefined. */
+  playgroundPath?: string;
   /** Starts listening; returns the base URL. */
   listen(): Promise<string>;
   close(): Promise<void>;
@@ -348,6 +350,7 @@ export async function createVellum(projectDir: string, options: CreateVellumOpti
     audit,
     sync,
     skippedCode: project.notRun,
+    playgroundPath: graphql.config.playground ? graphql.config.endpoint : undefined,
     warnings,
     registered: { policies: project.named.policies, middlewares: project.named.middlewares },
     async listen() {

@@ -83,12 +83,15 @@ describe('vellum CLI', () => {
           project.dir,
         );
         assert.equal(await admin.exit, 0, admin.output);
-        const server = await run(['start'], {}, /serving|Cannot start/, project.dir);
+        const server = await run(['start'], {}, /GraphQL playground at|Cannot start/, project.dir);
         try {
           assert.match(
             server.output,
             new RegExp(`Vellum serving ${project.dir} on http://127\\.0\\.0\\.1:${port} \\(${dialect}\\)`),
           );
+          // The addresses a newcomer opens next.
+          assert.match(server.output, new RegExp(`Admin panel at http://127\\.0\\.0\\.1:${port}/admin\\n`));
+          assert.match(server.output, new RegExp(`GraphQL playground at http://127\\.0\\.0\\.1:${port}/graphql\\n`));
           assert.doesNotMatch(server.output, /Warning|left out/);
           assert.equal((await fetch(`http://127.0.0.1:${port}/api/articles`)).status, 200);
           // The administrator the command created is in the database the server uses.

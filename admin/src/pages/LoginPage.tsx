@@ -1,8 +1,21 @@
-import { Alert, Button, Center, Group, Paper, PasswordInput, Stack, TextInput, Title, Text } from '@mantine/core';
+import {
+  Alert,
+  Anchor,
+  Button,
+  Center,
+  Checkbox,
+  Group,
+  Paper,
+  PasswordInput,
+  Stack,
+  TextInput,
+  Title,
+  Text,
+} from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useLocation, useNavigate } from 'react-router-dom';
-import { api, session } from '../api.ts';
+import { Link, useLocation, useNavigate } from 'react-router-dom';
+import { api, deviceId, session } from '../api.ts';
 
 /** Strapi's `GET /admin/init`: a project without an administrator offers to create the first. */
 type Init = { data: { hasAdmin: boolean } };
@@ -43,10 +56,11 @@ export function Frame({ subtitle, children }: { subtitle: string; children: Reac
 }
 
 function LoginForm({ onLoggedIn }: { onLoggedIn: (token: string) => void }) {
-  const form = useForm({ initialValues: { email: '', password: '' } });
+  const form = useForm({ initialValues: { email: '', password: '', rememberMe: false } });
   const login = useMutation({
-    mutationFn: (values: { email: string; password: string }) =>
-      api<{ data: { token: string } }>('/admin/login', { method: 'POST', body: values }),
+    // Remember me: the session's cookie outlives the browser (14 days unused, 30 at most).
+    mutationFn: (values: { email: string; password: string; rememberMe: boolean }) =>
+      api<{ data: { token: string } }>('/admin/login', { method: 'POST', body: { ...values, deviceId: deviceId() } }),
     onSuccess: ({ data }) => onLoggedIn(data.token),
   });
   return (
@@ -65,6 +79,12 @@ function LoginForm({ onLoggedIn }: { onLoggedIn: (token: string) => void }) {
             required
             {...form.getInputProps('password')}
           />
+          <Group justify="space-between">
+            <Checkbox label="Remember me" {...form.getInputProps('rememberMe', { type: 'checkbox' })} />
+            <Anchor component={Link} to="/auth/forgot-password" size="sm">
+              Forgot your password?
+            </Anchor>
+          </Group>
           <Button type="submit" loading={login.isPending}>
             Log in
           </Button>
@@ -80,7 +100,12 @@ function FirstAdministrator({ onRegistered }: { onRegistered: (token: string) =>
     mutationFn: (values: { firstname: string; lastname: string; email: string; password: string }) =>
       api<{ data: { token: string } }>('/admin/register-admin', {
         method: 'POST',
-        body: { ...values, email: values.email.trim().toLowerCase(), lastname: values.lastname || undefined },
+        body: {
+          ...values,
+          email: values.email.trim().toLowerCase(),
+          lastname: values.lastname || undefined,
+          deviceId: deviceId(),
+        },
       }),
     onSuccess: ({ data }) => onRegistered(data.token),
   });

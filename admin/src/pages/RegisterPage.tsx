@@ -2,7 +2,7 @@ import { Alert, Anchor, Button, Group, Loader, PasswordInput, Stack, TextInput }
 import { useForm } from '@mantine/form';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
-import { api, session } from '../api.ts';
+import { api, deviceId, session } from '../api.ts';
 import { showFormError } from '../form-errors.ts';
 import { Frame } from './LoginPage.tsx';
 
@@ -58,7 +58,11 @@ function RegistrationForm({ code, invitation }: { code: string; invitation: Invi
     mutationFn: ({ userInfo }: typeof form.values) =>
       api<{ data: { token: string } }>('/admin/register', {
         method: 'POST',
-        body: { registrationToken: code, userInfo: { ...userInfo, lastname: userInfo.lastname || undefined } },
+        body: {
+          registrationToken: code,
+          userInfo: { ...userInfo, lastname: userInfo.lastname || undefined },
+          deviceId: deviceId(),
+        },
       }),
     onSuccess: ({ data }) => {
       queryClient.clear();

@@ -17,7 +17,7 @@ import { useEffect } from 'react';
 import { NavLink as RouterLink, Outlet, useNavigate } from 'react-router-dom';
 import { mayOpen, type AdminAccess } from '../admin-permissions.ts';
 import { AccessProvider, refreshAccess, useAccess, useMe } from '../access.tsx';
-import { api, session, setForbiddenHandler } from '../api.ts';
+import { api, deviceId, session, setForbiddenHandler } from '../api.ts';
 import { useSchema, type ContentTypeDescription } from '../schema.ts';
 
 function TypeLinks({
@@ -182,7 +182,8 @@ export function Shell() {
   }, [queryClient]);
   const logout = async () => {
     // The server records the logout in the audit log; the panel forgets its token either way.
-    await api('/admin/logout', { method: 'POST', body: {} }).catch(() => undefined);
+    // This browser's sessions end (its device id); the administrator's other browsers stay signed in.
+    await api('/admin/logout', { method: 'POST', body: { deviceId: deviceId() } }).catch(() => undefined);
     session.clear();
     queryClient.clear();
     navigate('/login');

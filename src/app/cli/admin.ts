@@ -3,6 +3,7 @@
  * as a starting node does), act through the same services as the admin API, and close it.
  *
  *   vellum admin create --email a@b.c --password ...
+ *   vellum admin reset-password --email a@b.c --password ...
  *   vellum token create --name ci --type read-only|full-access|custom [--permissions a,b] [--lifespan-days 30]
  *   vellum token list | vellum token revoke <id|name>
  *   vellum permissions grant|revoke <role> <action...> | vellum permissions list
@@ -32,6 +33,7 @@ import { loadProjectForCommand } from '../../strapi/index.js';
 import type { CliIo } from './io.js';
 
 export const ADMIN_USAGE = `  vellum admin create --email <email> --password <password> [--project dir]
+  vellum admin reset-password --email <email> --password <password>   (or VELLUM_ADMIN_PASSWORD; ends their sessions)
   vellum token create --name <name> --type read-only|full-access|custom [--permissions a,b] [--lifespan-days n]
   vellum token list | vellum token revoke <id|name>
   vellum permissions list | vellum permissions grant|revoke <role> <action> [action...]
@@ -196,6 +198,18 @@ export async function runAdminCommand(
           cli,
         );
         return print(`Administrator ${admin.email} created. Log in with POST /admin/login.`);
+      }
+      // Strapi's `admin:reset-user-password`: for an administrator who cannot receive email.
+      case 'admin reset-password': {
+        const email = required(values.email, 'email');
+        await auth.admins.setPasswordByEmail(
+          email,
+          required(values.password ?? env.VELLUM_ADMIN_PASSWORD, 'password'),
+          cli,
+        );
+        return print(
+          `Password of ${email.trim().toLowerCase()} changed; their sessions ended. Log in at /admin with it.`,
+        );
       }
       case 'token create': {
         const type = required(values.type, 'type') as TokenType;

@@ -84,6 +84,7 @@ async function start(projectDir: string, io: CliIo): Promise<void> {
   io.out(`Vellum serving ${projectDir} on ${url} (${client}); REST at ${url}${vellum.config.api.rest.prefix}`);
   const firstAdmin = (await vellum.auth.admins.any()) ? '' : ' (no administrator yet: open it to create the first)';
   io.out(`Admin panel at ${url}/admin${firstAdmin}`);
+  if (vellum.playgroundPath) io.out(`GraphQL playground at ${url}${vellum.playgroundPath}`);
   const stop = async () => {
     await vellum.close();
     process.exit(0);
@@ -122,11 +123,13 @@ async function develop(projectDir: string, io: CliIo): Promise<void> {
       }
       for (const warning of event.vellum.warnings) io.err(`Warning: ${warning}`);
       for (const warning of event.vellum.sync.warnings) io.out(`Warning: ${warning}`);
-      if (event.kind === 'started')
+      if (event.kind === 'started') {
         io.out(
           `Vellum developing ${projectDir} on ${event.url} (${event.vellum.config.database.client}): changes to src/, config/ and .env apply as saved`,
         );
-      else io.out(`Applied ${shown(event.files)} in ${event.ms} ms`);
+        io.out(`Admin panel at ${event.url}/admin`);
+        if (event.vellum.playgroundPath) io.out(`GraphQL playground at ${event.url}${event.vellum.playgroundPath}`);
+      } else io.out(`Applied ${shown(event.files)} in ${event.ms} ms`);
     },
   });
   const stop = async () => {

@@ -15,7 +15,8 @@ export function rememberActor(request: FastifyRequest, id: number): void {
 /** The administrator of a request the admin scope authenticated (a 401 for one it did not). */
 export function actorOf(request: FastifyRequest): number {
   const id = actors.get(request);
-  if (id === undefined) throw new UnauthorizedError('Missing credentials: log in at /admin/login');
+  if (id === undefined)
+    throw new UnauthorizedError(undefined, { reason: 'No administrator token: log in at /admin/login' });
   return id;
 }
 

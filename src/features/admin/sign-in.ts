@@ -7,13 +7,16 @@
  * rules: users-permissions/admin-sessions.ts).
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Auth } from '../users-permissions/index.js';
+import {
+  ADMIN_REFRESH_COOKIE,
+  cookieValue,
+  deviceName,
+  type AdminSessionTokens,
+  type Auth,
+  type SignInOptions,
+} from '../users-permissions/index.js';
 import { NotFoundError, ValidationError, type FieldError } from '../../core/errors.js';
 import { isPlainObject } from '../../core/objects.js';
-import { ADMIN_REFRESH_COOKIE, type AdminSessionTokens } from '../users-permissions/admin-sessions.js';
-import { cookieValue } from '../users-permissions/sessions.js';
-import type { SignInOptions } from '../users-permissions/admins.js';
-import { deviceName } from '../users-permissions/user-agent.js';
 import { passwordErrors } from './password-rule.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
@@ -77,10 +80,15 @@ export async function answerSignIn(
   reply: FastifyReply,
   id: number,
   options: SignInOptions,
+  /** Strapi's login answers the administrator without their roles; registrations with them. */
+  withRoles = true,
 ): Promise<{ data: { token: string; accessToken: string; user: unknown } }> {
   const tokens = await auth.admins.signIn(id, options);
   setCookie(auth, request, reply, tokens);
-  return { data: { token: tokens.accessToken, accessToken: tokens.accessToken, user: await auth.admins.get(id) } };
+  const { roles, ...user } = await auth.admins.get(id);
+  return {
+    data: { token: tokens.accessToken, accessToken: tokens.accessToken, user: withRoles ? { ...user, roles } : user },
+  };
 }
 
 /** The public routes: login, the cookie's exchange, a forgotten password. */
@@ -89,7 +97,7 @@ export function registerSignInRoutes(app: FastifyInstance, auth: Auth, prefix = 
     const options = signInOptions(request);
     const { email, password } = bodyOf(request);
     const id = await auth.admins.login(email, password, request.clientIp, auth.audit);
-    return answerSignIn(auth, request, reply, id, options);
+    return answerSignIn(auth, request, reply, id, options, false);
   });
 
   app.post(`${prefix}/access-token`, async (request, reply) => {

@@ -10,9 +10,11 @@
  * 30 days at most). Every tab of the browser shares the cookie, so a new tab signs itself in.
  *
  * What differs from Strapi on purpose (as the content API's sessions.ts):
- * - a session is one row holding the SHA-256 of its current refresh token only; a rotation replaces
- *   it by compare-and-set, so of two rotations with one token one wins, and a replayed earlier token
- *   ends the whole session (rotation reuse detection);
+ * - a session is one row holding the SHA-256 of its current refresh token (and of the one before);
+ *   a rotation replaces it by compare-and-set, so of two rotations with one token one wins. The
+ *   loser (another tab renewing at the same moment) is refused and tries again with the cookie the
+ *   winner set; a token older than that, sent again, was copied: the whole session ends (rotation
+ *   reuse detection). Strapi refuses any earlier token and lets the session go on;
  * - an access token names its session, and is refused once the session is gone (log out, password
  *   change or reset, deactivation), on every node, in the statement that reads the administrator.
  * Strapi signs its cookie with the app keys (`.sig`); the token is a JWT signed with the admin
@@ -157,14 +159,14 @@ export class AdminSessions {
     const now = new Date();
     const row = await this.database.system
       .selectFrom(ADMIN_SESSIONS_TABLE)
-      .select(['token_hash', 'family', 'expires_at', 'absolute_expires_at'])
+      .select(['token_hash', 'previous_hash', 'family', 'expires_at', 'absolute_expires_at'])
       .where('session_id', '=', sessionId)
       .where('admin_id', '=', adminId)
       .executeTakeFirst();
     if (!row) throw new UnauthorizedError('Invalid refresh token');
     if (row.token_hash !== sha256(token)) {
-      // A genuine earlier token of a live session: two parties hold it; the session ends.
-      await this.revoke(adminId, { sessionId });
+      // The token just replaced: another tab renewed first. Older: two parties hold it; the session ends.
+      if (row.previous_hash !== sha256(token)) await this.revoke(adminId, { sessionId });
       throw new UnauthorizedError('Invalid refresh token');
     }
     const absolute = this.decode(row.absolute_expires_at);
@@ -176,7 +178,12 @@ export class AdminSessions {
     const updated = await this.database.write((trx: SystemDb) =>
       trx
         .updateTable(ADMIN_SESSIONS_TABLE)
-        .set({ token_hash: sha256(next), expires_at: this.encode(expiresAt), updated_at: this.encode(now) })
+        .set({
+          token_hash: sha256(next),
+          previous_hash: sha256(token),
+          expires_at: this.encode(expiresAt),
+          updated_at: this.encode(now),
+        })
         .where('session_id', '=', sessionId)
         .where('token_hash', '=', sha256(token))
         .executeTakeFirst(),

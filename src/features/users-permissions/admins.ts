@@ -98,6 +98,15 @@ const seconds = (value: number | string | null | undefined): number | undefined 
  * The second through which an administrator's tokens are refused (their last password change),
  * for the admin signer: a token signed after it carries a later `iat`, even in the same second.
  */
+/**
+ * The revocation second a password change writes: now, or the second after the previous one when
+ * that is later (two changes within a second: tokens issued between them carry the previous
+ * revocation's second plus one, and must end with the second change too).
+ */
+function nextRevocation(previous: number | string | null | undefined): number {
+  return Math.max(Math.floor(Date.now() / 1000), (seconds(previous) ?? 0) + 1);
+}
+
 export async function adminRevokedThrough(database: Database, id: number): Promise<number | undefined> {
   const row = await database.system
     .selectFrom(ADMINS_TABLE)
@@ -454,7 +463,7 @@ export class Admins {
       if (input.isActive !== undefined) changes.is_active = dialect.encode('boolean', input.isActive);
       if (hash !== undefined) {
         changes.password = hash;
-        changes.revoked_through = Math.floor(Date.now() / 1000);
+        changes.revoked_through = nextRevocation(row.revoked_through as number | string | null);
         // Their other sign-ins end: a browser left signed in, a cookie that leaked.
         await this.sessions.revoke(id, keepSession ? { except: keepSession } : {}, trx);
       }
@@ -548,14 +557,14 @@ export class Admins {
     if (errors.length) throw ValidationError.fromFieldErrors(errors);
     const row = await this.database.system
       .selectFrom(ADMINS_TABLE)
-      .select('password')
+      .select(['password', 'revoked_through'])
       .where('id', '=', id)
       .executeTakeFirst();
     if (!row) throw new NotFoundError('No such administrator');
     if (!(await verifyPassword(current as string, row.password)))
       throw ValidationError.fromFieldErrors([fieldError('currentPassword', 'The current password is not correct')]);
     const hash = await hashPassword(next as string);
-    const now = Math.floor(Date.now() / 1000);
+    const now = nextRevocation(row.revoked_through);
     await this.database.write(async (trx: SystemDb) => {
       await trx.updateTable(ADMINS_TABLE).set({ password: hash, revoked_through: now }).where('id', '=', id).execute();
       await this.sessions.revoke(id, session ? { except: session } : {}, trx);
@@ -664,7 +673,7 @@ export class Admins {
       .write(async (trx: SystemDb) => {
         const row = await trx
           .selectFrom(ADMINS_TABLE)
-          .select(['id', 'is_active', 'reset_password_expires_at'])
+          .select(['id', 'is_active', 'reset_password_expires_at', 'revoked_through'])
           .where('reset_password_token', '=', hashCode(code))
           .executeTakeFirst();
         if (!row || this.inactive(row.is_active)) throw new ApplicationError('An application error occurred');
@@ -684,7 +693,7 @@ export class Admins {
             password: hash,
             reset_password_token: null,
             reset_password_expires_at: null,
-            revoked_through: Math.floor(Date.now() / 1000),
+            revoked_through: nextRevocation(row.revoked_through),
             updated_at: dialect.encode('datetime', new Date()),
           })
           .where('id', '=', row.id)
@@ -714,7 +723,11 @@ export class Admins {
     const email = normalizeEmail(emailInput);
     const hash = await hashPassword(password as string);
     return this.database.write(async (trx: SystemDb) => {
-      const row = await trx.selectFrom(ADMINS_TABLE).select('id').where('email', '=', email).executeTakeFirst();
+      const row = await trx
+        .selectFrom(ADMINS_TABLE)
+        .select(['id', 'revoked_through'])
+        .where('email', '=', email)
+        .executeTakeFirst();
       if (!row) throw new NotFoundError(`No administrator has the email ${email}`);
       await trx
         .updateTable(ADMINS_TABLE)
@@ -722,7 +735,7 @@ export class Admins {
           password: hash,
           reset_password_token: null,
           reset_password_expires_at: null,
-          revoked_through: Math.floor(Date.now() / 1000),
+          revoked_through: nextRevocation(row.revoked_through),
           updated_at: this.database.dialect.encode('datetime', new Date()),
         })
         .where('id', '=', row.id)
@@ -750,10 +763,12 @@ export class Admins {
    */
   async authenticateSession(authorization: string | string[] | undefined): Promise<{ id: number; sessionId: string }> {
     const token = bearerToken(authorization);
-    if (!token) throw new UnauthorizedError('Missing credentials: log in at /admin/login');
+    // Strapi's words for every refusal here; Vellum's `reason` says which (docs/errors.md).
+    if (!token) throw new UnauthorizedError(undefined, { reason: 'No administrator token: log in at /admin/login' });
     const { id, issuedAt, sessionId } = await this.jwt.verifyIssued(token);
     // Every administrator token names its session (tokens of earlier Vellums, none: sign in again).
-    if (sessionId === undefined) throw new UnauthorizedError('Invalid credentials');
+    if (sessionId === undefined)
+      throw new UnauthorizedError(undefined, { reason: 'A token of no session: log in again' });
     const now = this.database.dialect.encode('datetime', new Date());
     const row = await this.database.system
       .selectFrom(ADMINS_TABLE)
@@ -771,11 +786,12 @@ export class Admins {
       )
       .executeTakeFirst();
     // Deleted, made inactive or signed out since: their tokens end with it, as Strapi's.
-    if (!row || this.inactive(row.is_active)) throw new UnauthorizedError('Invalid credentials');
+    if (!row || this.inactive(row.is_active))
+      throw new UnauthorizedError(undefined, { reason: 'The session ended, or the administrator is no longer active' });
     // Issued before the administrator's password last changed: no longer valid.
     const revoked = seconds(row.revoked_through);
     if (revoked !== undefined && (issuedAt === undefined || issuedAt <= revoked))
-      throw new UnauthorizedError('Invalid credentials');
+      throw new UnauthorizedError(undefined, { reason: 'Issued before the password changed' });
     return { id, sessionId };
   }
 

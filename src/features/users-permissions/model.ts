@@ -148,6 +148,9 @@ export const authTables: TableSpec[] = [
       { name: 'family', type: 'string', notNull: true },
       { name: 'device_name', type: 'string' },
       { name: 'token_hash', type: 'string', notNull: true },
+      // The token the last rotation replaced: two tabs renewing at once send it (refused, the
+      // session goes on); an older one sent again means it leaked (the session ends).
+      { name: 'previous_hash', type: 'string' },
       { name: 'expires_at', type: 'datetime', notNull: true },
       { name: 'absolute_expires_at', type: 'datetime', notNull: true },
       { name: 'created_at', type: 'datetime' },
@@ -262,6 +265,7 @@ export interface AdminSessionRow {
   family: string;
   device_name: string | null;
   token_hash: string;
+  previous_hash: string | null;
   expires_at: Encoded;
   absolute_expires_at: Encoded;
   created_at: Encoded;
