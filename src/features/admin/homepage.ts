@@ -14,8 +14,8 @@
  * out, a role with "is creator" (or "has same role as creator") sees only those documents, a role
  * limited to some locales only those locales, and a role that may not read the main field sees
  * documentIds as titles. Each type costs a bounded number of statements whatever it holds: one
- * read of its last four (an index walk: updated_at, published_at), one read of the other status of
- * those that make the list, one count.
+ * read of its last four (a walk of an index from its end: core/database/tables.ts makes them), one
+ * read of the other status of those that make the list, one count.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
@@ -108,11 +108,14 @@ export function registerHomepage(app: FastifyInstance, auth: Auth, service: Docu
     return found;
   };
 
-  /** What the administrator behind the request may read, type by type (in the schema's order). */
-  const readableTypes = async (request: FastifyRequest): Promise<Readable[]> => {
+  /**
+   * What the administrator behind the request may read, type by type (in the schema's order), and
+   * with `titles` the field each type's titles are read from.
+   */
+  const readableTypes = async (request: FastifyRequest, titles: boolean): Promise<Readable[]> => {
     const { id, ability } = await adminCaller(auth, request);
     const types = managed().filter((type) => ability.can(EXPLORER.read, type.uid));
-    const mainFields = await configuredMainFields(types.map((type) => type.uid));
+    const mainFields = titles ? await configuredMainFields(types.map((type) => type.uid)) : new Map<string, unknown>();
     let peers: Promise<number[]> | undefined;
     const readable: Readable[] = [];
     for (const type of types) {
@@ -210,7 +213,7 @@ export function registerHomepage(app: FastifyInstance, auth: Auth, service: Docu
   };
 
   const recentDocuments = async (request: FastifyRequest, action: Action): Promise<RecentDocument[]> => {
-    let readable = await readableTypes(request);
+    let readable = await readableTypes(request, true);
     if (action === 'publish') readable = readable.filter(({ type }) => type.draftAndPublish);
     const lists = await Promise.all(readable.map((one) => lastOf(one, action)));
     const key = action === 'publish' ? 'publishedAt' : 'updatedAt';
@@ -288,7 +291,7 @@ export function registerHomepage(app: FastifyInstance, auth: Auth, service: Docu
       return sendJson(reply, { data: await recentDocuments(request, action) });
     });
     homepage.get('/content-manager/homepage/count-documents', async (request, reply) => {
-      const counts = await Promise.all((await readableTypes(request)).map(countOf));
+      const counts = await Promise.all((await readableTypes(request, false)).map(countOf));
       const data: DocumentCounts = { draft: 0, published: 0, modified: 0 };
       for (const count of counts) {
         data.draft += count.draft;
