@@ -48,7 +48,7 @@ const FEATURES: Record<string, string[]> = {
   'users-permissions': ['email', 'graphql', 'api-tokens', 'admin-roles'],
   i18n: ['users-permissions'],
   admin: ['users-permissions', 'events', 'api-tokens', 'admin-roles'],
-  transfer: ['users-permissions', 'upload'],
+  transfer: ['users-permissions', 'upload', 'admin-roles'],
   typegen: ['transfer'],
   'content-type-builder': [],
   openapi: [],

@@ -47,10 +47,22 @@ export interface SameOptions {
   deliberate?: string;
 }
 
+/** Strapi's project folder, with commands run in it while its server is stopped. */
+export interface StrapiOffline {
+  dir: string;
+  /** `node <args>` in the project (`node_modules/@strapi/strapi/bin/strapi.js import ...`, a script). */
+  node(args: string[]): Promise<{ code: number; stdout: string; stderr: string }>;
+}
+
 export interface Differential {
   strapi: HttpClient;
   vellum: HttpClient;
   vellumServer: TestServer;
+  /**
+   * Stops Strapi, runs `fn` on its project (its CLI on the stopped database: `strapi import`), and
+   * starts it again on the same port and database. Only for a Strapi the harness started.
+   */
+  offline<T>(fn: (strapi: StrapiOffline) => Promise<T>): Promise<T>;
   /** Runs the scenario on both servers (Strapi first) and fails on any difference. */
   same(scenario: Scenario, options?: SameOptions): Promise<{ strapi: Answers; vellum: Answers }>;
   /** Runs the scenario on both and returns both answers, for assertions of one's own. */
@@ -102,13 +114,23 @@ function firstCollectionPath(project: string): string {
   throw new Error(`${project} has no collection type`);
 }
 
-async function startStrapi(
-  options: OpenOptions,
-  project: string,
-  stripped: Set<string>,
-): Promise<{ url: string; token: string; stop(): Promise<void> }> {
+interface StartedStrapi {
+  url: string;
+  token: string;
+  stop(): Promise<void>;
+  offline<T>(fn: (strapi: StrapiOffline) => Promise<T>): Promise<T>;
+}
+
+async function startStrapi(options: OpenOptions, project: string, stripped: Set<string>): Promise<StartedStrapi> {
   if (process.env.DIFF_STRAPI_URL && process.env.DIFF_STRAPI_TOKEN) {
-    return { url: process.env.DIFF_STRAPI_URL, token: process.env.DIFF_STRAPI_TOKEN, stop: async () => undefined };
+    return {
+      url: process.env.DIFF_STRAPI_URL,
+      token: process.env.DIFF_STRAPI_TOKEN,
+      stop: async () => undefined,
+      offline: async () => {
+        throw new Error('DIFF_STRAPI_URL: this Strapi was not started here, it cannot be stopped and started again');
+      },
+    };
   }
   const dir = `/tmp/vellum-diff-${options.name}`;
   mkdirSync(dir, { recursive: true });
@@ -140,15 +162,52 @@ async function startStrapi(
   await run(join(STRAPI_TOOLS, 'start.sh'), [], { env, timeout: 20 * 60_000, maxBuffer: 64 << 20 });
   const url = `http://127.0.0.1:${port}`;
   const { stdout } = await run(join(STRAPI_TOOLS, 'token.sh'), [url], { env: process.env, timeout: 60_000 });
-  const pid = Number(readFileSync(join(dir, 'strapi.pid'), 'utf8'));
+  // The pid of the server running now (a restart writes another).
+  const pid = () => Number(readFileSync(join(dir, 'strapi.pid'), 'utf8'));
+  const stop = async () => {
+    const running = pid();
+    try {
+      process.kill(running, 'SIGTERM');
+    } catch {
+      return; // already gone
+    }
+    for (let i = 0; i < 300; i++) {
+      try {
+        process.kill(running, 0);
+      } catch {
+        return;
+      }
+      await new Promise((resolveWait) => setTimeout(resolveWait, 100));
+    }
+  };
   return {
     url,
     token: stdout.trim(),
-    async stop() {
+    stop,
+    async offline(fn) {
+      await stop();
       try {
-        process.kill(pid, 'SIGTERM');
-      } catch {
-        /* already gone */
+        return await fn({
+          dir,
+          async node(args) {
+            try {
+              const done = await run(process.execPath, args, {
+                cwd: dir,
+                env: { ...process.env, ...options.env, NODE_ENV: 'production', STRAPI_TELEMETRY_DISABLED: 'true' },
+                timeout: 10 * 60_000,
+                maxBuffer: 64 << 20,
+              });
+              return { code: 0, stdout: done.stdout, stderr: done.stderr };
+            } catch (error) {
+              const failed = error as { code?: number; stdout?: string; stderr?: string };
+              return { code: failed.code ?? 1, stdout: failed.stdout ?? '', stderr: failed.stderr ?? '' };
+            }
+          },
+        });
+      } finally {
+        // The same folder, port and database (no RESET_DB).
+        const { RESET_DB: _reset, ...again } = env;
+        await run(join(STRAPI_TOOLS, 'start.sh'), [], { env: again, timeout: 5 * 60_000, maxBuffer: 64 << 20 });
       }
     },
   };
@@ -382,6 +441,7 @@ export async function openDifferential(options: OpenOptions): Promise<Differenti
     vellum,
     vellumServer,
     both,
+    offline: (fn) => strapiServer.offline(fn),
     async same(scenario, sameOptions = {}) {
       const answers = await both(scenario);
       const a = toComparable(answers.strapi, sameOptions, stripped);

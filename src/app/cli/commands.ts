@@ -129,8 +129,7 @@ async function develop(projectDir: string, io: CliIo): Promise<void> {
         );
         io.out(`Admin panel at ${event.url}/admin`);
         if (event.vellum.playgroundPath) io.out(`GraphQL playground at ${event.url}${event.vellum.playgroundPath}`);
-      }
-      else io.out(`Applied ${shown(event.files)} in ${event.ms} ms`);
+      } else io.out(`Applied ${shown(event.files)} in ${event.ms} ms`);
     },
   });
   const stop = async () => {

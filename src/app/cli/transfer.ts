@@ -74,9 +74,16 @@ export async function runTransferCommand(
     if (!values.file) throw new ValidationError(`--file is required\n${TRANSFER_USAGE}`);
     const project = await openProject(projectDir, { env: io.env, cwd: io.cwd });
     try {
-      const summary = await importArchive(project, resolve(io.cwd, values.file), progress);
+      // Changes to administrators' roles are recorded in their transaction, as Vellum's own.
+      const audited = { trail: new AuditLog(project.database, adminIdentity), actor: null };
+      const summary = await importArchive(project, resolve(io.cwd, values.file), progress, audited);
       summary.seconds = (Date.now() - started) / 1000;
-      await recordImport(project.database, basename(values.file), { from: 'archive', seconds: summary.seconds });
+      const roles = summary.types.get('admin::role')?.written;
+      await recordImport(project.database, basename(values.file), {
+        from: 'archive',
+        seconds: summary.seconds,
+        ...(roles ? { adminRoles: roles } : {}),
+      });
       io.out(`Imported ${values.file} into ${projectDir} (${project.config.database.client}).`);
       return print(summary, io);
     } finally {

@@ -3,5 +3,14 @@ export { AdminAbility, fieldTree, type FieldTree, type Permission, type Scope } 
 export { EXPLORER, fieldPaths, permissionSections, type LocaleChoice } from './registry.js';
 export { pickFields } from './fields.js';
 export { AdminRoles, SUPER_ADMIN_CODE, type AdminRole, type RoleSummary } from './roles.js';
+export {
+  RoleTransfer,
+  type ArchivedPermission,
+  type ArchivedRole,
+  type PermissionRecord,
+  type RoleImportPlan,
+  type RoleImportResult,
+  type RoleRecord,
+} from './role-transfer.js';
 export { adminRoleTables } from './tables.js';
 export { checkRole } from './validation.js';

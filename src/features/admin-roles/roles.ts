@@ -43,6 +43,13 @@ const DEFAULT_ROLES = [
   { name: 'Author', code: 'strapi-author', description: 'Authors can manage the content they have created.' },
 ];
 
+/** What an imported row keeps from its source: its documentId and times (undefined: new ones). */
+export interface Stamps {
+  documentId?: string;
+  createdAt?: Date | null;
+  updatedAt?: Date | null;
+}
+
 /** A role as the admin API answers it. */
 export interface AdminRole {
   id: number;
@@ -193,18 +200,23 @@ export class AdminRoles {
     if (superAdmin) await this.replacePermissions(db, superAdmin.id, this.everyPermission());
   }
 
-  private async insertPermissions(db: Db, roleId: number, permissions: Permission[]): Promise<void> {
-    const now = this.database.dialect.encode('datetime', new Date());
+  /**
+   * Adds permissions to a role, in a write's transaction. A permission that comes with its
+   * documentId and times (an import's) keeps them; the others get new ones.
+   */
+  async insertPermissions(db: Db, roleId: number, permissions: (Permission & Stamps)[]): Promise<void> {
+    const { dialect } = this.database;
+    const now = new Date();
     const rows = permissions.map((permission) => ({
-      document_id: createDocumentId(),
+      document_id: permission.documentId ?? createDocumentId(),
       role_id: roleId,
       action: permission.action,
       action_parameters: JSON.stringify(permission.actionParameters ?? {}),
       subject: permission.subject ?? null,
       properties: JSON.stringify(permission.properties ?? {}),
       conditions: JSON.stringify(permission.conditions ?? []),
-      created_at: now,
-      updated_at: now,
+      created_at: dialect.encode('datetime', permission.createdAt ?? now),
+      updated_at: dialect.encode('datetime', permission.updatedAt ?? permission.createdAt ?? now),
     }));
     // In slices: one statement per few hundred rows keeps under every dialect's parameter limit.
     for (let i = 0; i < rows.length; i += 200)
@@ -217,9 +229,10 @@ export class AdminRoles {
   /**
    * Sets a role's permissions to `wanted`, as Strapi's `assignPermissions`: the permissions equal
    * to a wanted one (action, subject, properties, conditions, parameters) keep their ids, the
-   * others are deleted, the missing ones added. Answers the role's permissions after.
+   * others are deleted, the missing ones added. Answers the role's permissions after. In a write's
+   * transaction.
    */
-  private async replacePermissions(db: Db, roleId: number, wanted: Permission[]): Promise<Permission[]> {
+  async replacePermissions(db: Db, roleId: number, wanted: (Permission & Stamps)[]): Promise<Permission[]> {
     const key = (p: Permission) =>
       JSON.stringify([p.action, p.subject ?? null, p.properties ?? {}, p.conditions ?? [], p.actionParameters ?? {}]);
     const current = await this.permissionsIn(db, [roleId]);
@@ -236,7 +249,8 @@ export class AdminRoles {
     return stale.length || missing.length ? this.permissionsIn(db, [roleId]) : current;
   }
 
-  private async permissionsIn(db: Db, roleIds: number[]): Promise<Permission[]> {
+  /** The permissions of these roles, in the order they were added, read on `db`. */
+  async permissionsIn(db: Db, roleIds: number[]): Promise<Permission[]> {
     if (roleIds.length === 0) return [];
     const rows = await system(db)
       .selectFrom(PERMISSIONS_TABLE)

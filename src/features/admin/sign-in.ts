@@ -7,13 +7,16 @@
  * rules: users-permissions/admin-sessions.ts).
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Auth } from '../users-permissions/index.js';
+import {
+  ADMIN_REFRESH_COOKIE,
+  cookieValue,
+  deviceName,
+  type AdminSessionTokens,
+  type Auth,
+  type SignInOptions,
+} from '../users-permissions/index.js';
 import { NotFoundError, ValidationError, type FieldError } from '../../core/errors.js';
 import { isPlainObject } from '../../core/objects.js';
-import { ADMIN_REFRESH_COOKIE, type AdminSessionTokens } from '../users-permissions/admin-sessions.js';
-import { cookieValue } from '../users-permissions/sessions.js';
-import type { SignInOptions } from '../users-permissions/admins.js';
-import { deviceName } from '../users-permissions/user-agent.js';
 import { passwordErrors } from './password-rule.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;

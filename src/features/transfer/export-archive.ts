@@ -1,7 +1,8 @@
 /**
- * `vellum export --file <archive.tar.gz>`: the project's content, users, roles, locales, files and
- * settings in Strapi 5's archive format, which `strapi import` restores into a Strapi project with
- * the same schema and `vellum import` into another Vellum. Rows are read a page at a time and
+ * `vellum export --file <archive.tar.gz>`: the project's content, users, roles, locales, files,
+ * settings and administrators' roles in Strapi 5's archive format, which `strapi import` restores
+ * into a Strapi project with the same schema (administrators' roles aside: it leaves every
+ * `admin::` type out) and `vellum import` into another Vellum. Rows are read a page at a time and
  * written to JSON-lines files in a work folder, files are linked (local storage) or downloaded one
  * at a time, then the folder is packed: memory stays bounded whatever the size.
  */
@@ -17,7 +18,9 @@ import { ROLE_UID } from '../users-permissions/index.js';
 import type { DumpedRow } from '../../core/documents/service.js';
 import { TransferError } from '../../core/errors.js';
 import { FILE_UID, type ContentType, type Model } from '../../core/schema/model.js';
-import { LOCALE_UID, PERMISSION_UID } from './import-state.js';
+import { RoleTransfer } from '../admin-roles/index.js';
+import { roleEntities } from './admin-roles-part.js';
+import { ADMIN_PERMISSION_UID, ADMIN_ROLE_UID, LOCALE_UID, PERMISSION_UID } from './import-state.js';
 import type { Progress } from './progress.js';
 import type { TransferProject } from './project.js';
 import { archiveSchemas } from './strapi-schemas.js';
@@ -127,7 +130,14 @@ export async function exportArchive(project: TransferProject, file: string, prog
       .select(['id', 'role_document_id', 'action'])
       .orderBy('id')
       .execute();
-    progress.begin('entities', locales.length + grants.length + (await countRows(project, types)));
+    // Administrators' roles and permissions, as Strapi's engine writes them (admin-roles-part.ts).
+    const adminRoles = roleEntities(
+      await new RoleTransfer(project.database, project.auth.adminRoles, () => schema).dump(),
+    );
+    progress.begin(
+      'entities',
+      locales.length + grants.length + (await countRows(project, types)) + adminRoles.entities.length,
+    );
     count(LOCALE_UID, locales.length);
     const now = new Date().toISOString();
     const positions = new Map<number, number>();
@@ -157,6 +167,10 @@ export async function exportArchive(project: TransferProject, file: string, prog
     count(PERMISSION_UID, grants.length);
 
     for (const type of types) await exportType(project, type, entities, links, (n) => count(type.uid, n));
+    for (const entity of adminRoles.entities) await entities.write(entity);
+    for (const link of adminRoles.links) await links.write(link);
+    for (const uid of [ADMIN_PERMISSION_UID, ADMIN_ROLE_UID])
+      count(uid, adminRoles.entities.filter((entity) => entity.type === uid).length);
     await entities.close();
     await links.close();
     progress.end();
@@ -211,7 +225,7 @@ export async function exportArchive(project: TransferProject, file: string, prog
   for (const counts of summary.types.values()) counts.source = counts.written;
   summary.peakRss = progress.peakRss;
   summary.note(
-    'users keep their password hashes; API tokens and administrators are not part of an archive (Strapi keeps its own)',
+    "users keep their password hashes; administrators' roles and permissions are in the archive (vellum import restores them, strapi import leaves them out); administrators and API tokens are not",
   );
   return summary;
 }

@@ -13,9 +13,12 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { Readable } from 'node:stream';
 import { finished } from 'node:stream/promises';
+import type { Audited } from '../../core/documents/service.js';
 import { TransferError, ValidationError } from '../../core/errors.js';
-import { archiveEntries, jsonLines, readText } from './tar.js';
-import { ImportState, type Entity, type Link } from './import-state.js';
+import { RoleTransfer, type RoleImportPlan } from '../admin-roles/index.js';
+import { AdminRolesPart } from './admin-roles-part.js';
+import { archiveEntries, jsonLines, parseLine, readText, textLines } from './tar.js';
+import { ADMIN_PERMISSION_UID, ADMIN_ROLE_UID, ImportState, type Entity, type Link } from './import-state.js';
 import type { Progress } from './progress.js';
 import type { TransferProject } from './project.js';
 import { Summary } from './summary.js';
@@ -31,21 +34,21 @@ interface Scan {
   assetBytes: number;
   /** Entities per type, as the archive counts them. */
   perType: Map<string, number>;
+  /** Administrators' roles and permissions (admin-roles-part.ts), read whole here. */
+  adminRoles: AdminRolesPart;
 }
-
-const countLines = async (body: AsyncIterable<Buffer>): Promise<number> => {
-  let lines = 0;
-  let last = 10;
-  for await (const chunk of body) {
-    for (let i = chunk.indexOf(10); i !== -1; i = chunk.indexOf(10, i + 1)) lines++;
-    if (chunk.length) last = chunk[chunk.length - 1]!;
-  }
-  return last === 10 ? lines : lines + 1;
-};
 
 /** The first read: is it an archive of Strapi's format, and how much does it hold. */
 async function scan(file: string, progress: Progress): Promise<Scan> {
-  const result: Scan = { version: null, entities: 0, links: 0, assets: 0, assetBytes: 0, perType: new Map() };
+  const result: Scan = {
+    version: null,
+    entities: 0,
+    links: 0,
+    assets: 0,
+    assetBytes: 0,
+    perType: new Map(),
+    adminRoles: new AdminRolesPart(),
+  };
   let metadata = false;
   progress.begin('checking the archive');
   for await (const entry of archiveEntries(file)) {
@@ -61,14 +64,22 @@ async function scan(file: string, progress: Progress): Promise<Scan> {
       const strapi = (parsed as { strapi?: { version?: unknown } }).strapi;
       result.version = typeof strapi?.version === 'string' ? strapi.version : null;
     } else if (entry.path.startsWith('entities/') && entry.path.endsWith('.jsonl')) {
-      for await (const line of jsonLines(entry.body, entry.path)) {
-        const type = (line as Entity).type;
+      for await (const { text, line } of textLines(entry.body, entry.path)) {
+        const value = parseLine(text, entry.path, line);
+        const type = (value as Entity).type;
         result.entities++;
         result.perType.set(type, (result.perType.get(type) ?? 0) + 1);
+        if (type === ADMIN_ROLE_UID || type === ADMIN_PERMISSION_UID)
+          result.adminRoles.entity(value, `${entry.path}, line ${line}`);
         progress.tick();
       }
     } else if (entry.path.startsWith('links/') && entry.path.endsWith('.jsonl')) {
-      result.links += await countLines(entry.body);
+      // Only the roles' links are read now (the others when they are written): a line naming them is parsed.
+      for await (const { text, line } of textLines(entry.body, entry.path)) {
+        result.links++;
+        if (text.includes(`"${ADMIN_PERMISSION_UID}"`))
+          result.adminRoles.link(parseLine(text, entry.path, line), `${entry.path}, line ${line}`);
+      }
     } else if (entry.path.startsWith('assets/uploads/')) {
       result.assets++;
       result.assetBytes += entry.size;
@@ -114,8 +125,21 @@ async function spool(out: WriteStream, line: unknown): Promise<void> {
   if (!out.write(`${JSON.stringify(line)}\n`)) await new Promise<void>((resolve) => out.once('drain', () => resolve()));
 }
 
-export async function importArchive(project: TransferProject, file: string, progress: Progress): Promise<Summary> {
+/**
+ * Imports an archive into a project. `audited`: where the changes to administrators' roles are
+ * recorded, in their transaction (the CLI's: Vellum's own, no administrator).
+ */
+export async function importArchive(
+  project: TransferProject,
+  file: string,
+  progress: Progress,
+  audited?: Audited,
+): Promise<Summary> {
   const scanned = await scan(file, progress);
+  // Administrators' roles are checked whole before anything is written (a refusal writes nothing).
+  const archivedRoles = scanned.adminRoles.result();
+  const roleTransfer = new RoleTransfer(project.database, project.auth.adminRoles, () => project.schema);
+  const rolePlan = archivedRoles.roles.length ? await roleTransfer.plan(archivedRoles.roles) : undefined;
   const summary = new Summary('archive', file);
   summary.sourceVersion = scanned.version;
   if (scanned.version && !scanned.version.startsWith('5.')) {
@@ -172,6 +196,9 @@ export async function importArchive(project: TransferProject, file: string, prog
     progress.tick(batch.length);
     progress.end();
     await state.finish();
+    if (rolePlan) await importRoles(roleTransfer, rolePlan, archivedRoles.orphans, summary, audited);
+    else if (archivedRoles.orphans)
+      summary.note(`${archivedRoles.orphans} administrator permission(s) belong to no role and were left out`);
   } catch (error) {
     links.destroy();
     if (error instanceof ValidationError) throw new TransferError(`${error.message}: ${JSON.stringify(error.details)}`);
@@ -180,10 +207,53 @@ export async function importArchive(project: TransferProject, file: string, prog
     await rm(work, { recursive: true, force: true });
   }
   await summary.compare(project, scanned.perType, 'archive');
+  if (rolePlan) {
+    const roles = summary.types.get(ADMIN_ROLE_UID)!;
+    const row = await project.database.system
+      .selectFrom('admin_roles')
+      .select((eb) => eb.fn.countAll<number | string>().as('n'))
+      .executeTakeFirst();
+    roles.destination = Number(row?.n ?? 0);
+  }
   summary.assets = { count: state.assetsStored, bytes: scanned.assetBytes };
   summary.peakRss = progress.peakRss;
   summary.note(
-    'API tokens and administrators are not part of an archive: create them with vellum token create and vellum admin create',
+    "API tokens and administrators are not imported (administrators' roles are): create them with vellum token create and vellum admin create",
   );
   return summary;
+}
+
+/** Writes the archive's administrator roles (one transaction), and says in the summary what it did and left out. */
+async function importRoles(
+  transfer: RoleTransfer,
+  plan: RoleImportPlan,
+  orphans: number,
+  summary: Summary,
+  audited: Audited | undefined,
+): Promise<void> {
+  const result = await transfer.apply(plan, audited);
+  summary.wrote(ADMIN_ROLE_UID, plan.roles.length);
+  summary.wrote(
+    ADMIN_PERMISSION_UID,
+    plan.roles.reduce((n, { permissions }) => n + permissions.length, 0),
+  );
+  summary.note(
+    `administrator roles: ${result.created} created, ${result.updated} updated, ${result.unchanged} unchanged (matched by code; roles the archive does not have are kept as they are)`,
+  );
+  if (plan.superAdminPermissions)
+    summary.note(
+      `the Super Admin role keeps every action of this project (as Strapi resets it at each start): the archive's ${plan.superAdminPermissions} permission(s) of it were not read`,
+    );
+  const list = (map: Map<string, number>) => `${[...map.keys()].slice(0, 6).join(', ')}${map.size > 6 ? ', ...' : ''}`;
+  const count = (map: Map<string, number>) => [...map.values()].reduce((a, b) => a + b, 0);
+  if (plan.unknownActions.size)
+    summary.note(
+      `${count(plan.unknownActions)} administrator permission(s) name actions Vellum does not have and were left out (${list(plan.unknownActions)})`,
+    );
+  if (plan.unknownSubjects.size)
+    summary.note(
+      `${count(plan.unknownSubjects)} administrator permission(s) name content-types this project does not have and were left out (${list(plan.unknownSubjects)}): add their schemas and import again`,
+    );
+  if (orphans)
+    summary.note(`${orphans} administrator permission(s) belong to no role (an admin API token's) and were left out`);
 }

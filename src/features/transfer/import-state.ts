@@ -22,6 +22,9 @@ import type { Summary } from './summary.js';
 
 export const PERMISSION_UID = 'plugin::users-permissions.permission';
 export const LOCALE_UID = 'plugin::i18n.locale';
+/** Administrators' roles and their permissions: written apart (admin-roles-part.ts). */
+export const ADMIN_ROLE_UID = 'admin::role';
+export const ADMIN_PERMISSION_UID = 'admin::permission';
 const FOLDER_UID = 'plugin::upload.folder';
 
 /** A line of `entities/*.jsonl`: one row (version) of a type. */
@@ -181,13 +184,15 @@ export class ImportState {
       );
       return;
     }
+    // Read whole by the first read of the archive, written after the content (import-archive.ts).
+    if (uid === ADMIN_ROLE_UID || uid === ADMIN_PERMISSION_UID) return;
     const type = this.schema.contentTypes.get(uid);
     if (!type) {
       if (uid.startsWith('admin::'))
         this.summary.leftOut(
           uid,
           batch.length,
-          'administration data: Vellum keeps its own (vellum admin, vellum token)',
+          'administrators, their tokens and sessions do not travel: create them here (vellum admin, vellum token)',
         );
       else if (uid.startsWith('api::'))
         this.summary.leftOut(

@@ -98,34 +98,43 @@ export async function* archiveEntries(file: string): AsyncGenerator<ArchiveEntry
 /** The longest JSON line read (a document with its components): a guard against a file without newlines. */
 const MAX_LINE = 256 * 1024 * 1024;
 
-/** The JSON values of a JSON-lines body, one per line, parsed as they arrive. */
-export async function* jsonLines(body: AsyncIterable<Buffer>, path: string): AsyncGenerator<unknown> {
+/** The lines of a JSON-lines body that hold something, with their numbers, as they arrive. */
+export async function* textLines(
+  body: AsyncIterable<Buffer>,
+  path: string,
+): AsyncGenerator<{ text: string; line: number }> {
   const decoder = new StringDecoder('utf8');
   let pending = '';
   let line = 0;
-  const parse = (text: string): unknown => {
-    line += 1;
-    try {
-      return JSON.parse(text);
-    } catch (error) {
-      throw new TransferError(`${path}, line ${line}: not JSON (${(error as Error).message})`);
-    }
-  };
   for await (const chunk of body) {
     pending += decoder.write(chunk);
     let start = 0;
     for (let end = pending.indexOf('\n'); end !== -1; end = pending.indexOf('\n', start)) {
       const text = pending.slice(start, end).trim();
       start = end + 1;
-      if (text) yield parse(text);
-      else line += 1;
+      line += 1;
+      if (text) yield { text, line };
     }
     pending = pending.slice(start);
     if (pending.length > MAX_LINE)
       throw new TransferError(`${path}, line ${line + 1}: longer than ${MAX_LINE} characters`);
   }
   pending += decoder.end();
-  if (pending.trim()) yield parse(pending.trim());
+  if (pending.trim()) yield { text: pending.trim(), line: line + 1 };
+}
+
+/** One line of a JSON-lines file, parsed; not JSON is an error naming the file and the line. */
+export function parseLine(text: string, path: string, line: number): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new TransferError(`${path}, line ${line}: not JSON (${(error as Error).message})`);
+  }
+}
+
+/** The JSON values of a JSON-lines body, one per line, parsed as they arrive. */
+export async function* jsonLines(body: AsyncIterable<Buffer>, path: string): AsyncGenerator<unknown> {
+  for await (const { text, line } of textLines(body, path)) yield parseLine(text, path, line);
 }
 
 /** A whole (small) entry as text: `metadata.json`, an asset's metadata. */

@@ -20,3 +20,7 @@ export {
   type ContentApiRoute,
 } from './content-api.js';
 export { adminIdentity, type AdminIdentity } from './admin-identity.js';
+export { ADMIN_REFRESH_COOKIE, type AdminSessionTokens } from './admin-sessions.js';
+export { cookieValue } from './sessions.js';
+export type { SignInOptions } from './admins.js';
+export { deviceName } from './user-agent.js';
