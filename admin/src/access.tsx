@@ -2,12 +2,21 @@
  * The administrator using the panel and what they may do: `GET /admin/users/me` and
  * `GET /admin/users/me/permissions`, read once the frame shows and again when they may have
  * changed (the window focused again, a refusal from the API, a change to roles or administrators
- * made here). Screens read it with `useAccess()`; `Allowed` guards a screen the menu hides.
+ * made here). Screens read it with `useAccess()`; `Allowed` guards a screen the menu hides;
+ * `useRights(screen)` says which of a screen's changes the administrator may make, the others'
+ * buttons hidden and their fields in a `ReadOnlyFieldset`, with a `ReadOnlyNote` saying why.
  */
 import { Alert, Loader, Stack, Title } from '@mantine/core';
 import { keepPreviousData, useQuery, type QueryClient } from '@tanstack/react-query';
 import { createContext, useContext, type ReactNode } from 'react';
-import { AdminAccess, mayOpen, type AdminPermission } from './admin-permissions.ts';
+import {
+  AdminAccess,
+  mayOpen,
+  rightsOn,
+  type AdminPermission,
+  type ChangeScreen,
+  type Rights,
+} from './admin-permissions.ts';
 import { api, session } from './api.ts';
 
 export interface RoleSummary {
@@ -84,6 +93,37 @@ export function NotAllowed() {
         Your roles do not allow this screen. An administrator who manages roles can grant it.
       </Alert>
     </Stack>
+  );
+}
+
+/** Which of a screen's changes (create, update, delete, ...) the administrator's roles allow. */
+export const useRights = (screen: ChangeScreen): Rights => rightsOn(useAccess(), screen);
+
+/**
+ * Says that the administrator's roles let them read, not change, what is shown (`what`: "this
+ * screen" when not given). Shown where a screen or a form is read-only for them.
+ */
+export function ReadOnlyNote({ what = 'this screen' }: { what?: string }) {
+  return (
+    <Alert color="gray" variant="light" role="note" title="Read-only">
+      Your roles let you read {what}, not change it.
+    </Alert>
+  );
+}
+
+/**
+ * Its inputs disabled when `readOnly` (a native disabled fieldset: every field, checkbox and
+ * select inside, as Strapi's screens show what a role may not update); unstyled otherwise.
+ */
+export function ReadOnlyFieldset({ readOnly, children }: { readOnly: boolean; children: ReactNode }) {
+  return (
+    <fieldset
+      disabled={readOnly}
+      data-readonly={readOnly || undefined}
+      style={{ border: 0, padding: 0, margin: 0, minWidth: 0 }}
+    >
+      {children}
+    </fieldset>
   );
 }
 

@@ -8,6 +8,9 @@ import {
   fieldTree,
   IS_CREATOR,
   mayOpen,
+  rightsOn,
+  SCREEN_ACTIONS,
+  SCREEN_CHANGES,
   type AdminPermission,
 } from './admin-permissions.ts';
 
@@ -112,5 +115,72 @@ describe('admin panel: what the administrator may do', () => {
     assert.equal(mayOpen(author, '/profile'), true, 'a screen without an entry');
     const reader = AdminAccess.of([], [permission(EXPLORER.read, 'plugin::users-permissions.user')]);
     assert.equal(mayOpen(reader, '/manage/users'), true);
+  });
+
+  it("shows a screen's changes only with their actions: read-only without any", () => {
+    const NONE = {
+      create: false,
+      update: false,
+      delete: false,
+      regenerate: false,
+      download: false,
+      copyLink: false,
+      readOnly: true,
+    };
+    const reader = AdminAccess.of(
+      [{ code: 'readers' }],
+      [
+        permission('admin::webhooks.read', null),
+        permission('admin::webhooks.update', null),
+        permission('plugin::i18n.locale.read', null),
+        permission('plugin::users-permissions.advanced-settings.read', null),
+        permission('plugin::upload.read', null),
+        permission('plugin::upload.assets.update', null),
+        permission('plugin::upload.assets.copy-link', null),
+        permission(EXPLORER.read, 'plugin::users-permissions.user'),
+        // The content API's users: on their type, not another's.
+        permission(EXPLORER.delete, ARTICLE),
+      ],
+    );
+    assert.deepEqual(rightsOn(reader, '/manage/locales'), NONE);
+    assert.deepEqual(rightsOn(reader, '/manage/users-permissions/advanced'), NONE);
+    assert.deepEqual(rightsOn(reader, '/manage/users'), NONE);
+    assert.deepEqual(rightsOn(reader, '/manage/webhooks'), { ...NONE, update: true, readOnly: false });
+    // Strapi's assets.update: a file's details and its deletion.
+    assert.deepEqual(rightsOn(reader, '/media'), {
+      ...NONE,
+      update: true,
+      delete: true,
+      copyLink: true,
+      readOnly: false,
+    });
+    const writer = AdminAccess.of([], [permission(EXPLORER.create, 'plugin::users-permissions.user')]);
+    assert.deepEqual(rightsOn(writer, '/manage/users'), { ...NONE, create: true, readOnly: false });
+    // The Super Admin: every change the screen has (a screen without deletion still has none).
+    const root = AdminAccess.of([{ code: 'strapi-super-admin' }], []);
+    assert.deepEqual(rightsOn(root, '/manage/api-tokens'), {
+      ...NONE,
+      create: true,
+      update: true,
+      delete: true,
+      regenerate: true,
+      readOnly: false,
+    });
+    assert.deepEqual(rightsOn(root, '/manage/users-permissions/providers'), { ...NONE, update: true, readOnly: false });
+  });
+
+  it("names a screen's changes with actions of the screen's own family", () => {
+    for (const [screen, changes] of Object.entries(SCREEN_CHANGES)) {
+      const read = screen === '/manage/users' ? [EXPLORER.read] : SCREEN_ACTIONS[screen];
+      assert.ok(read, `${screen} is a screen of SCREEN_ACTIONS`);
+      const family = (action: string) => action.replace(/\.[^.]+$/, '').replace(/\.assets$/, '');
+      for (const needed of Object.values(changes) as (string | { action: string })[]) {
+        const action = typeof needed === 'string' ? needed : needed.action;
+        assert.ok(
+          read.some((readAction) => family(readAction) === family(action)),
+          `${screen}: ${action} beside ${read.join(', ')}`,
+        );
+      }
+    }
   });
 });

@@ -196,3 +196,80 @@ export function mayOpen(access: AdminAccess, path: string): boolean {
   const actions = SCREEN_ACTIONS[path];
   return actions === undefined || access.canAny(actions);
 }
+
+/** What a screen's buttons and fields change: each needs its own action, as Strapi 5.54's screens ask. */
+export type Change = 'create' | 'update' | 'delete' | 'regenerate' | 'download' | 'copyLink';
+/** An action, or an action on a subject (the content API's users are a content manager subject). */
+type Needed = string | { action: string; subject: string };
+
+const UP = 'plugin::users-permissions';
+const ofUsers = (action: ExplorerAction) => ({ action: EXPLORER[action], subject: CONTENT_API_USER });
+
+/**
+ * The actions each screen's changes need (Strapi's names: src/features/admin-roles/registry.ts),
+ * the key its client path as in SCREEN_ACTIONS: a screen a role may read shows only the buttons
+ * and editable fields of the changes it holds. A change a screen lacks is never allowed.
+ */
+export const SCREEN_CHANGES = {
+  // Strapi's "Update (crop, details, replace) + delete": one action for both.
+  '/media': {
+    create: 'plugin::upload.assets.create',
+    update: 'plugin::upload.assets.update',
+    delete: 'plugin::upload.assets.update',
+    download: 'plugin::upload.assets.download',
+    copyLink: 'plugin::upload.assets.copy-link',
+  },
+  '/manage/api-tokens': {
+    create: 'admin::api-tokens.create',
+    update: 'admin::api-tokens.update',
+    delete: 'admin::api-tokens.delete',
+    regenerate: 'admin::api-tokens.regenerate',
+  },
+  '/manage/locales': {
+    create: 'plugin::i18n.locale.create',
+    update: 'plugin::i18n.locale.update',
+    delete: 'plugin::i18n.locale.delete',
+  },
+  '/manage/webhooks': {
+    create: 'admin::webhooks.create',
+    update: 'admin::webhooks.update',
+    delete: 'admin::webhooks.delete',
+  },
+  '/manage/admin-roles': {
+    create: 'admin::roles.create',
+    update: 'admin::roles.update',
+    delete: 'admin::roles.delete',
+  },
+  '/manage/admin-users': {
+    create: 'admin::users.create',
+    update: 'admin::users.update',
+    delete: 'admin::users.delete',
+  },
+  '/manage/roles': { create: `${UP}.roles.create`, update: `${UP}.roles.update`, delete: `${UP}.roles.delete` },
+  '/manage/users': { create: ofUsers('create'), update: ofUsers('update'), delete: ofUsers('delete') },
+  '/manage/users-permissions/providers': { update: `${UP}.providers.update` },
+  '/manage/users-permissions/email-templates': { update: `${UP}.email-templates.update` },
+  '/manage/users-permissions/advanced': { update: `${UP}.advanced-settings.update` },
+} as const satisfies Record<string, Partial<Record<Change, Needed>>>;
+export type ChangeScreen = keyof typeof SCREEN_CHANGES;
+
+/** What the administrator may change on a screen; `readOnly`: none of create, update, delete. */
+export type Rights = Record<Change, boolean> & { readOnly: boolean };
+
+export function rightsOn(access: AdminAccess, screen: ChangeScreen): Rights {
+  const needed: Partial<Record<Change, Needed>> = SCREEN_CHANGES[screen];
+  const may = (change: Change): boolean => {
+    const action = needed[change];
+    if (action === undefined) return false;
+    return typeof action === 'string' ? access.can(action) : access.can(action.action, action.subject);
+  };
+  const rights = {
+    create: may('create'),
+    update: may('update'),
+    delete: may('delete'),
+    regenerate: may('regenerate'),
+    download: may('download'),
+    copyLink: may('copyLink'),
+  };
+  return { ...rights, readOnly: !rights.create && !rights.update && !rights.delete };
+}

@@ -15,22 +15,46 @@ import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
-import type { AdminUser } from '../access.tsx';
+import { useAccess, type AdminUser, type RoleSummary } from '../access.tsx';
 import { api } from '../api.ts';
 import { showFormError } from '../form-errors.ts';
 import { useAdminRoles } from '../pages/AdminRolesPage.tsx';
 
-/** The roles an administrator holds: a checkbox per role (ids as strings), at least one. */
+/**
+ * The roles an administrator holds: a checkbox per role (ids as strings), at least one. Listing the
+ * roles needs `admin::roles.read`: without it, the roles `held` are shown, read-only, and stay.
+ */
 function RolesChoice({
   value,
   onChange,
   error,
+  held,
 }: {
   value: string[];
   onChange: (value: string[]) => void;
   error?: string;
+  held?: readonly RoleSummary[];
 }) {
-  const roles = useAdminRoles();
+  const mayRead = useAccess().can('admin::roles.read');
+  const roles = useAdminRoles(mayRead);
+  if (!mayRead)
+    return held ? (
+      <Checkbox.Group
+        label="Roles"
+        description="Your roles do not let you read the roles: these stay as they are"
+        value={value}
+      >
+        <Stack gap="xs" mt="xs">
+          {held.map((role) => (
+            <Checkbox key={role.id} value={String(role.id)} label={role.name} disabled />
+          ))}
+        </Stack>
+      </Checkbox.Group>
+    ) : (
+      <Alert color="yellow" title="Roles">
+        Your roles do not let you read the roles an invitation gives: an administrator who may can invite.
+      </Alert>
+    );
   if (roles.isPending) return <Loader size="sm" aria-label="Loading the roles" />;
   if (roles.error) return <Alert color="red">{roles.error.message}</Alert>;
   return (
@@ -181,6 +205,7 @@ export function AdminUserModal({
             value={form.values.roles}
             onChange={(roles) => form.setFieldValue('roles', roles)}
             error={form.errors.roles as string | undefined}
+            held={admin.roles}
           />
           <Group justify="flex-end">
             <Button variant="default" onClick={onClose}>

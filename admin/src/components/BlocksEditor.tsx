@@ -33,6 +33,7 @@ import {
   type BlockText,
   type Mark,
 } from '../blocks.ts';
+import { useAccess } from '../access.tsx';
 import type { MediaFile } from '../media.ts';
 import { LibraryPicker } from './media/LibraryPicker.tsx';
 
@@ -357,6 +358,8 @@ function Toolbar({ name }: { name: string }) {
   const [urlError, setUrlError] = useState<string | null>(null);
   const link = activeLink(editor);
   const [picking, picker] = useDisclosure(false);
+  // Images come from the media library: its read action.
+  const mayPickImages = useAccess().can('plugin::upload.read');
   const [imageAt, setImageAt] = useState<Range | null>(null);
   // Toolbar buttons keep the editor's selection: a mouse press does not take the focus from it.
   const keep = (event: { preventDefault(): void }) => event.preventDefault();
@@ -411,48 +414,52 @@ function Toolbar({ name }: { name: string }) {
           }}
         />
       )}
-      <Tooltip label="Image (from the media library)" openDelay={400}>
-        <ActionIcon
-          variant="default"
-          aria-label="Image"
-          onMouseDown={keep}
-          onClick={() => {
-            setImageAt(domSelection(editor) ?? editor.selection);
-            picker.open();
-          }}
-        >
-          <svg
-            width="16"
-            height="16"
-            viewBox="0 0 24 24"
-            fill="none"
-            stroke="currentColor"
-            strokeWidth="2"
-            strokeLinecap="round"
-            strokeLinejoin="round"
-            aria-hidden
-          >
-            <rect x="3" y="3" width="18" height="18" rx="2" />
-            <circle cx="8.5" cy="8.5" r="1.5" />
-            <path d="m21 15-5-5L5 21" />
-          </svg>
-        </ActionIcon>
-      </Tooltip>
-      <LibraryPicker
-        opened={picking}
-        onClose={() => {
-          picker.close();
-          ReactEditor.focus(editor);
-        }}
-        title="Insert images"
-        multiple
-        chosen={NONE}
-        kinds={['images']}
-        onPick={(files) => {
-          insertImages(editor, imageAt, files);
-          ReactEditor.focus(editor);
-        }}
-      />
+      {mayPickImages && (
+        <>
+          <Tooltip label="Image (from the media library)" openDelay={400}>
+            <ActionIcon
+              variant="default"
+              aria-label="Image"
+              onMouseDown={keep}
+              onClick={() => {
+                setImageAt(domSelection(editor) ?? editor.selection);
+                picker.open();
+              }}
+            >
+              <svg
+                width="16"
+                height="16"
+                viewBox="0 0 24 24"
+                fill="none"
+                stroke="currentColor"
+                strokeWidth="2"
+                strokeLinecap="round"
+                strokeLinejoin="round"
+                aria-hidden
+              >
+                <rect x="3" y="3" width="18" height="18" rx="2" />
+                <circle cx="8.5" cy="8.5" r="1.5" />
+                <path d="m21 15-5-5L5 21" />
+              </svg>
+            </ActionIcon>
+          </Tooltip>
+          <LibraryPicker
+            opened={picking}
+            onClose={() => {
+              picker.close();
+              ReactEditor.focus(editor);
+            }}
+            title="Insert images"
+            multiple
+            chosen={NONE}
+            kinds={['images']}
+            onPick={(files) => {
+              insertImages(editor, imageAt, files);
+              ReactEditor.focus(editor);
+            }}
+          />
+        </>
+      )}
       {MARK_BUTTONS.map(({ mark, label, shortcut, glyph }) => {
         const active = isMarkActive(editor, mark);
         return (

@@ -3,6 +3,7 @@ import { useDisclosure } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
+import { useAccess, useRights } from '../access.tsx';
 import { uploadFiles } from '../api.ts';
 import { mediaItem, type MediaItem } from '../fields.ts';
 import type { MediaFile, MediaKind } from '../media.ts';
@@ -30,8 +31,13 @@ const KIND_OF_ALLOWED: Record<string, MediaKind> = {
   files: 'files',
 };
 
-/** A media attribute: its files (removable), picked from the media library or uploaded on the spot. */
+/**
+ * A media attribute: its files (removable), picked from the media library (`plugin::upload.read`)
+ * or uploaded on the spot (`plugin::upload.assets.create`), each shown with its action.
+ */
 export function MediaField({ attribute, form, path = attribute.name }: FieldProps) {
+  const mayBrowse = useAccess().can('plugin::upload.read');
+  const mayUpload = useRights('/media').create;
   const files = (valueAt(form, path) as MediaItem[] | undefined) ?? [];
   const [opened, { open, close }] = useDisclosure(false);
   const [uploading, setUploading] = useState(false);
@@ -94,38 +100,46 @@ export function MediaField({ attribute, form, path = attribute.name }: FieldProp
           </SimpleGrid>
         )}
         <Group gap="xs">
-          <Button variant="light" size="xs" onClick={open}>
-            Choose from the media library
-          </Button>
-          <FileButton
-            onChange={(chosen) => void upload(chosen)}
-            multiple={multiple}
-            accept={
-              attribute.allowedTypes?.length === 1 && attribute.allowedTypes[0] === 'images' ? 'image/*' : undefined
-            }
-          >
-            {(props) => (
-              <Button
-                {...props}
-                variant="light"
-                size="xs"
-                loading={uploading}
-                aria-label={`Upload to ${attribute.name}`}
-              >
-                Upload
-              </Button>
-            )}
-          </FileButton>
+          {mayBrowse && (
+            <Button variant="light" size="xs" onClick={open}>
+              Choose from the media library
+            </Button>
+          )}
+          {mayUpload && (
+            <FileButton
+              onChange={(chosen) => void upload(chosen)}
+              multiple={multiple}
+              accept={
+                attribute.allowedTypes?.length === 1 && attribute.allowedTypes[0] === 'images' ? 'image/*' : undefined
+              }
+            >
+              {(props) => (
+                <Button
+                  {...props}
+                  variant="light"
+                  size="xs"
+                  loading={uploading}
+                  aria-label={`Upload to ${attribute.name}`}
+                >
+                  Upload
+                </Button>
+              )}
+            </FileButton>
+          )}
         </Group>
       </Stack>
-      <LibraryPicker
-        opened={opened}
-        onClose={close}
-        multiple={multiple}
-        chosen={new Set(files.map((file) => file.id))}
-        kinds={(attribute.allowedTypes ?? []).map((type) => KIND_OF_ALLOWED[type]).filter((kind) => kind !== undefined)}
-        onPick={(picked) => set(multiple ? [...files, ...picked.map(asItem)] : picked.map(asItem))}
-      />
+      {mayBrowse && (
+        <LibraryPicker
+          opened={opened}
+          onClose={close}
+          multiple={multiple}
+          chosen={new Set(files.map((file) => file.id))}
+          kinds={(attribute.allowedTypes ?? [])
+            .map((type) => KIND_OF_ALLOWED[type])
+            .filter((kind) => kind !== undefined)}
+          onPick={(picked) => set(multiple ? [...files, ...picked.map(asItem)] : picked.map(asItem))}
+        />
+      )}
     </Input.Wrapper>
   );
 }

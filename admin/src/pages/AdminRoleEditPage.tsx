@@ -18,7 +18,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
 import { Link, useNavigate, useParams } from 'react-router-dom';
 import { SUPER_ADMIN_CODE, type AdminPermission } from '../admin-permissions.ts';
-import { refreshAccess, useAccess } from '../access.tsx';
+import { NotAllowed, ReadOnlyFieldset, ReadOnlyNote, refreshAccess, useRights } from '../access.tsx';
 import { api } from '../api.ts';
 import { ContentTypeMatrix } from '../components/roles/ContentTypeMatrix.tsx';
 import { PlainActions } from '../components/roles/PlainActions.tsx';
@@ -32,11 +32,12 @@ import type { AdminRole } from './AdminRolesPage.tsx';
  * An administrators' role: its name, description and permissions (Strapi's role editor), saved
  * together: `PUT /admin/roles/:id` and `PUT /admin/roles/:id/permissions` with the whole list
  * (`/manage/admin-roles/create` makes one with `POST /admin/roles` first). The Super Admin's is
- * shown read-only.
+ * shown read-only, and every role to an administrator without `admin::roles.update`.
  */
 export function AdminRoleEditPage() {
   const { id = 'create' } = useParams();
   const creating = id === 'create';
+  const rights = useRights('/manage/admin-roles');
   const path = `/admin/roles/${encodeURIComponent(id)}`;
   const role = useQuery({
     queryKey: ['admin-role', id],
@@ -53,6 +54,7 @@ export function AdminRoleEditPage() {
     queryFn: async () => (await api<{ data: PermissionSections }>('/admin/permissions')).data,
     staleTime: 60_000,
   });
+  if (creating && !rights.create) return <NotAllowed />;
   const error = role.error ?? permissions.error ?? sections.error;
   if (error) return <Alert color="red">{error.message}</Alert>;
   if ((!creating && (role.isPending || permissions.isPending)) || sections.isPending)
@@ -71,9 +73,7 @@ export function AdminRoleEditPage() {
 function Panel({ value, readOnly, children }: { value: string; readOnly: boolean; children: ReactNode }) {
   return (
     <Tabs.Panel value={value} pt="md">
-      <fieldset disabled={readOnly} style={{ border: 0, padding: 0, margin: 0, minWidth: 0 }}>
-        {children}
-      </fieldset>
+      <ReadOnlyFieldset readOnly={readOnly}>{children}</ReadOnlyFieldset>
     </Tabs.Panel>
   );
 }
@@ -89,10 +89,10 @@ function RoleEditor({
 }) {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
-  const access = useAccess();
+  const rights = useRights('/manage/admin-roles');
   const schema = useSchema();
   const superAdmin = role?.code === SUPER_ADMIN_CODE;
-  const readOnly = superAdmin || !access.can(role ? 'admin::roles.update' : 'admin::roles.create');
+  const readOnly = superAdmin || !(role ? rights.update : rights.create);
   const form = useForm({ initialValues: { name: role?.name ?? '', description: role?.description ?? '' } });
   const [draft, setDraft] = useState<RoleDraft>(permissions);
   // What was last saved (or loaded): leaving with anything else asks first.
@@ -133,7 +133,11 @@ function RoleEditor({
   const title = role ? (readOnly ? role.name : `Edit ${role.name}`) : 'Create a role';
 
   return (
-    <form onSubmit={form.onSubmit((values) => save.mutate(values))}>
+    <form
+      onSubmit={form.onSubmit((values) => {
+        if (!readOnly) save.mutate(values);
+      })}
+    >
       <Stack>
         <Group justify="space-between" align="flex-end">
           <div>
@@ -158,6 +162,7 @@ function RoleEditor({
             Its permissions are every action, kept so at each start: they cannot be changed.
           </Alert>
         )}
+        {readOnly && !superAdmin && <ReadOnlyNote what="this role" />}
         <Paper withBorder p="lg" component="section" aria-label="Role details">
           <Group align="flex-start" grow>
             <TextInput label="Name" required disabled={readOnly} {...form.getInputProps('name')} />

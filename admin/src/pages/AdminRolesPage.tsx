@@ -4,7 +4,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import { SUPER_ADMIN_CODE } from '../admin-permissions.ts';
-import { useAccess } from '../access.tsx';
+import { ReadOnlyNote, useRights } from '../access.tsx';
 import { api } from '../api.ts';
 import { ActionsTable, DeleteButton } from '../components/ActionsTable.tsx';
 import { ConfirmDialog } from '../components/ConfirmDialog.tsx';
@@ -18,10 +18,12 @@ export interface AdminRole {
   usersCount?: number;
 }
 
-export function useAdminRoles() {
+/** The administrators' roles (`enabled`: false for an administrator whose roles may not read them). */
+export function useAdminRoles(enabled = true) {
   return useQuery({
     queryKey: ['admin-roles'],
     queryFn: async () => (await api<{ data: AdminRole[] }>('/admin/roles')).data,
+    enabled,
   });
 }
 
@@ -34,7 +36,7 @@ const users = (count = 0) => `${count} ${count === 1 ? 'user' : 'users'}`;
  */
 export function AdminRolesPage() {
   const queryClient = useQueryClient();
-  const access = useAccess();
+  const rights = useRights('/manage/admin-roles');
   const roles = useAdminRoles();
   const [deleting, setDeleting] = useState<AdminRole | null>(null);
   const remove = useMutation({
@@ -45,7 +47,7 @@ export function AdminRolesPage() {
     },
     onError: (error) => notifications.show({ color: 'red', title: 'Not deleted', message: error.message }),
   });
-  const editable = access.can('admin::roles.update');
+  const editable = rights.update;
 
   return (
     <Stack>
@@ -54,12 +56,13 @@ export function AdminRolesPage() {
           <Title order={1}>Roles</Title>
           <Text c="dimmed">What the administrators of each role may do in this panel.</Text>
         </div>
-        {access.can('admin::roles.create') && (
+        {rights.create && (
           <Button component={Link} to="/manage/admin-roles/create">
             Add new role
           </Button>
         )}
       </Group>
+      {rights.readOnly && <ReadOnlyNote what="the roles" />}
       {roles.error && <Alert color="red">{roles.error.message}</Alert>}
       {roles.isPending ? (
         <Loader aria-label="Loading" />
@@ -105,7 +108,7 @@ export function AdminRolesPage() {
                 >
                   {fixed ? 'View' : 'Edit'}
                 </Button>
-                {role.code !== SUPER_ADMIN_CODE && access.can('admin::roles.delete') && (
+                {role.code !== SUPER_ADMIN_CODE && rights.delete && (
                   <DeleteButton name={role.name} onClick={() => setDeleting(role)} />
                 )}
               </>

@@ -17,7 +17,7 @@ import { notifications } from '@mantine/notifications';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
-import { refreshAccess, useAccess, useMe, type AdminUser } from '../access.tsx';
+import { ReadOnlyNote, refreshAccess, useMe, useRights, type AdminUser } from '../access.tsx';
 import { api, queryString } from '../api.ts';
 import { ActionsTable, DeleteButton, EditButton } from '../components/ActionsTable.tsx';
 import { AdminUserModal, InviteModal } from '../components/AdminUserModals.tsx';
@@ -45,7 +45,7 @@ export const fullName = (user: Pick<AdminUser, 'firstname' | 'lastname'>): strin
  */
 export function AdminUsersPage() {
   const queryClient = useQueryClient();
-  const access = useAccess();
+  const rights = useRights('/manage/admin-users');
   const me = useMe();
   const [params] = useSearchParams();
   const update = useParamsUpdate();
@@ -91,7 +91,7 @@ export function AdminUsersPage() {
             {admins.data ? `: ${total} ${total === 1 ? 'administrator' : 'administrators'}` : ''}.
           </Text>
         </div>
-        {access.can('admin::users.create') && <Button onClick={() => setInviting(true)}>Invite new user</Button>}
+        {rights.create && <Button onClick={() => setInviting(true)}>Invite new user</Button>}
       </Group>
       <TextInput
         label="Search administrators"
@@ -100,6 +100,7 @@ export function AdminUsersPage() {
         onChange={(event) => update({ q: event.currentTarget.value, page: null })}
         w={320}
       />
+      {rights.readOnly && <ReadOnlyNote what="the administrators" />}
       {admins.error && <Alert color="red">{admins.error.message}</Alert>}
       {admins.isPending ? (
         <Loader aria-label="Loading" />
@@ -138,8 +139,8 @@ export function AdminUsersPage() {
           )}
           actions={(admin) => (
             <>
-              {access.can('admin::users.update') && <EditButton name={admin.email} onClick={() => setEditing(admin)} />}
-              {access.can('admin::users.delete') && admin.id !== me?.id && (
+              {rights.update && <EditButton name={admin.email} onClick={() => setEditing(admin)} />}
+              {rights.delete && admin.id !== me?.id && (
                 <DeleteButton name={admin.email} onClick={() => setDeleting(admin)} />
               )}
             </>

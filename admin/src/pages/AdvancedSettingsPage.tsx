@@ -15,6 +15,7 @@ import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
+import { ReadOnlyFieldset, ReadOnlyNote, useRights } from '../access.tsx';
 import { api } from '../api.ts';
 import { useUnsavedChanges } from '../components/UnsavedChangesGuard.tsx';
 import { settingOf } from '../settings.ts';
@@ -36,9 +37,13 @@ const KEYS = [
 ] as const;
 const PATH = '/admin/users-permissions/advanced';
 
-/** The users-permissions advanced settings (registration, email confirmation, redirects, the default role). */
+/**
+ * The users-permissions advanced settings (registration, email confirmation, redirects, the default
+ * role); read-only, without Save, for a role without `advanced-settings.update`.
+ */
 export function AdvancedSettingsPage() {
   const queryClient = useQueryClient();
+  const { update: editable } = useRights('/manage/users-permissions/advanced');
   const advanced = useQuery({
     queryKey: ['users-permissions', 'advanced'],
     queryFn: () => api<{ settings: Advanced; roles: Role[] }>(PATH),
@@ -104,52 +109,64 @@ export function AdvancedSettingsPage() {
       <Text c="dimmed">
         How the users of the content API sign up and confirm their email address (users & permissions).
       </Text>
+      {!editable && <ReadOnlyNote what="the advanced settings" />}
       <Paper withBorder p="lg" component="section" aria-label="Advanced settings">
-        <form onSubmit={form.onSubmit((values) => save.mutate(values))} noValidate>
+        <form
+          onSubmit={form.onSubmit((values) => {
+            if (editable) save.mutate(values);
+          })}
+          noValidate
+        >
           <Stack>
             {problem && (
               <Alert color="red" title="Not saved">
                 {problem}
               </Alert>
             )}
-            <NativeSelect
-              label="Default role for authenticated users"
-              description="The role given to a user who signs up"
-              data={advanced.data.roles.map((role) => ({ value: role.type, label: role.name }))}
-              {...form.getInputProps('default_role')}
-            />
-            <Switch
-              label="One account per email address"
-              description="Stored for Strapi's clients: Vellum keeps emails unique in any case"
-              {...form.getInputProps('unique_email', { type: 'checkbox' })}
-            />
-            <Switch
-              label="Enable sign-ups"
-              description="Off: POST /api/auth/local/register is refused"
-              {...form.getInputProps('allow_register', { type: 'checkbox' })}
-            />
-            <Switch
-              label="Enable email confirmation"
-              description="A new user confirms their email address before logging in"
-              {...form.getInputProps('email_confirmation', { type: 'checkbox' })}
-            />
-            <TextInput
-              label="Reset password page"
-              description="The frontend's page the reset email links to"
-              placeholder="https://example.com/reset-password"
-              {...form.getInputProps('email_reset_password')}
-            />
-            <TextInput
-              label="Redirection URL"
-              description="Where a confirmed email address lands"
-              placeholder="https://example.com/email-confirmed"
-              {...form.getInputProps('email_confirmation_redirection')}
-            />
-            <Group>
-              <Button type="submit" loading={save.isPending}>
-                Save
-              </Button>
-            </Group>
+            <ReadOnlyFieldset readOnly={!editable}>
+              <Stack>
+                <NativeSelect
+                  label="Default role for authenticated users"
+                  description="The role given to a user who signs up"
+                  data={advanced.data.roles.map((role) => ({ value: role.type, label: role.name }))}
+                  {...form.getInputProps('default_role')}
+                />
+                <Switch
+                  label="One account per email address"
+                  description="Stored for Strapi's clients: Vellum keeps emails unique in any case"
+                  {...form.getInputProps('unique_email', { type: 'checkbox' })}
+                />
+                <Switch
+                  label="Enable sign-ups"
+                  description="Off: POST /api/auth/local/register is refused"
+                  {...form.getInputProps('allow_register', { type: 'checkbox' })}
+                />
+                <Switch
+                  label="Enable email confirmation"
+                  description="A new user confirms their email address before logging in"
+                  {...form.getInputProps('email_confirmation', { type: 'checkbox' })}
+                />
+                <TextInput
+                  label="Reset password page"
+                  description="The frontend's page the reset email links to"
+                  placeholder="https://example.com/reset-password"
+                  {...form.getInputProps('email_reset_password')}
+                />
+                <TextInput
+                  label="Redirection URL"
+                  description="Where a confirmed email address lands"
+                  placeholder="https://example.com/email-confirmed"
+                  {...form.getInputProps('email_confirmation_redirection')}
+                />
+              </Stack>
+            </ReadOnlyFieldset>
+            {editable && (
+              <Group>
+                <Button type="submit" loading={save.isPending}>
+                  Save
+                </Button>
+              </Group>
+            )}
           </Stack>
         </form>
       </Paper>

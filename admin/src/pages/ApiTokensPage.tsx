@@ -24,7 +24,7 @@ import { api } from '../api.ts';
 import { PermissionsMatrix, usePermissionTree } from '../components/PermissionsMatrix.tsx';
 import { showFormError } from '../form-errors.ts';
 import { ConfirmDialog } from '../components/ConfirmDialog.tsx';
-import { useAccess } from '../access.tsx';
+import { ReadOnlyNote, useAccess, useRights } from '../access.tsx';
 
 interface Token {
   id: number;
@@ -46,13 +46,16 @@ const DURATIONS = [
 ];
 const when = (value: string | null) => (value ? new Date(value).toLocaleString() : '—');
 
-/** API tokens: created (their key shown once), listed, revoked. */
+/** API tokens: created (their key shown once), listed, revoked; each with its action. */
 export function ApiTokensPage() {
-  const access = useAccess();
+  const rights = useRights('/manage/api-tokens');
+  // The screen opens with `api-tokens.access` too; the list needs `api-tokens.read`.
+  const mayList = useAccess().can('admin::api-tokens.read');
   const queryClient = useQueryClient();
   const tokens = useQuery({
     queryKey: ['api-tokens'],
     queryFn: async () => (await api<{ data: Token[] }>('/admin/api-tokens')).data,
+    enabled: mayList,
   });
   const [revoking, setRevoking] = useState<Token | null>(null);
   const [key, setKey] = useState<{ name: string; accessKey: string } | null>(null);
@@ -96,7 +99,8 @@ export function ApiTokensPage() {
       <Text c="dimmed">
         Keys for applications that read or write the content API. A key is shown once, when it is created.
       </Text>
-      {access.can('admin::api-tokens.create') && (
+      {rights.readOnly && <ReadOnlyNote what="the API tokens" />}
+      {rights.create && (
         <Paper withBorder p="lg" component="section" aria-label="Create an API token">
           <form onSubmit={form.onSubmit((values) => create.mutate(values))}>
             <Stack>
@@ -145,7 +149,9 @@ export function ApiTokensPage() {
         </Paper>
       )}
       {tokens.error && <Alert color="red">{tokens.error.message}</Alert>}
-      {tokens.isPending ? (
+      {!mayList ? (
+        <Text>Your roles do not let you list the API tokens.</Text>
+      ) : tokens.isPending ? (
         <Loader aria-label="Loading" />
       ) : (
         <Table.ScrollContainer minWidth={700}>
@@ -177,7 +183,7 @@ export function ApiTokensPage() {
                   <Table.Td>{when(token.lastUsedAt)}</Table.Td>
                   <Table.Td>{when(token.createdAt)}</Table.Td>
                   <Table.Td>
-                    {access.can('admin::api-tokens.delete') && (
+                    {rights.delete && (
                       <Button
                         variant="subtle"
                         color="red"

@@ -3,6 +3,7 @@ import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState } from 'react';
+import { ReadOnlyFieldset, ReadOnlyNote, useRights } from '../access.tsx';
 import { api } from '../api.ts';
 import { useUnsavedChanges } from '../components/UnsavedChangesGuard.tsx';
 import { settingOf } from '../settings.ts';
@@ -41,8 +42,12 @@ const FIELD_OF: Record<
   message: 'message',
 };
 
-/** The users-permissions email templates (reset password, email confirmation), one form each. */
+/**
+ * The users-permissions email templates (reset password, email confirmation), one form each;
+ * read-only, without Save, for a role without `email-templates.update`.
+ */
 export function EmailTemplatesPage() {
+  const { update: editable } = useRights('/manage/users-permissions/email-templates');
   const templates = useQuery({
     queryKey: ['users-permissions', 'email-templates'],
     queryFn: () => api<Templates>(PATH),
@@ -68,6 +73,7 @@ export function EmailTemplatesPage() {
       <Text c="dimmed">
         The emails sent to the users of the content API. The subject and message take the placeholders shown.
       </Text>
+      {!editable && <ReadOnlyNote what="the email templates" />}
       {TEMPLATES.map((template) => (
         <TemplateForm
           key={template.name}
@@ -77,6 +83,7 @@ export function EmailTemplatesPage() {
           options={templates.data[template.name].options}
           onDirty={onDirty}
           checks={checks.current}
+          editable={editable}
         />
       ))}
       {leavePrompt}
@@ -91,6 +98,7 @@ function TemplateForm({
   options,
   onDirty,
   checks,
+  editable,
 }: {
   name: keyof Templates;
   title: string;
@@ -98,6 +106,7 @@ function TemplateForm({
   options: TemplateOptions;
   onDirty: (name: keyof Templates, dirty: boolean) => void;
   checks: Map<keyof Templates, () => boolean>;
+  editable: boolean;
 }) {
   const queryClient = useQueryClient();
   const [problem, setProblem] = useState<string | undefined>();
@@ -152,7 +161,12 @@ function TemplateForm({
 
   return (
     <Paper withBorder p="lg" component="section" aria-label={title}>
-      <form onSubmit={form.onSubmit((values) => save.mutate(values))} noValidate>
+      <form
+        onSubmit={form.onSubmit((values) => {
+          if (editable) save.mutate(values);
+        })}
+        noValidate
+      >
         <Stack>
           <Title order={2} size="h4">
             {title}
@@ -165,18 +179,24 @@ function TemplateForm({
               {problem}
             </Alert>
           )}
-          <Group align="flex-start" grow>
-            <TextInput label="Sender name" {...form.getInputProps('senderName')} />
-            <TextInput label="Sender email" type="email" {...form.getInputProps('senderEmail')} />
-            <TextInput label="Reply-to" type="email" {...form.getInputProps('response_email')} />
-          </Group>
-          <TextInput label="Subject" {...form.getInputProps('object')} />
-          <Textarea label="Message" autosize minRows={6} ff="monospace" {...form.getInputProps('message')} />
-          <Group>
-            <Button type="submit" loading={save.isPending} aria-label={`Save ${title.toLowerCase()} template`}>
-              Save
-            </Button>
-          </Group>
+          <ReadOnlyFieldset readOnly={!editable}>
+            <Stack>
+              <Group align="flex-start" grow>
+                <TextInput label="Sender name" {...form.getInputProps('senderName')} />
+                <TextInput label="Sender email" type="email" {...form.getInputProps('senderEmail')} />
+                <TextInput label="Reply-to" type="email" {...form.getInputProps('response_email')} />
+              </Group>
+              <TextInput label="Subject" {...form.getInputProps('object')} />
+              <Textarea label="Message" autosize minRows={6} ff="monospace" {...form.getInputProps('message')} />
+            </Stack>
+          </ReadOnlyFieldset>
+          {editable && (
+            <Group>
+              <Button type="submit" loading={save.isPending} aria-label={`Save ${title.toLowerCase()} template`}>
+                Save
+              </Button>
+            </Group>
+          )}
         </Stack>
       </form>
     </Paper>

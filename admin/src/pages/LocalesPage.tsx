@@ -22,14 +22,14 @@ import { useLocales, type Locale } from '../locales.tsx';
 import { LOCALE_CODE, localeName, localeOptions } from '../settings.ts';
 import { ActionsTable, DeleteButton, EditButton } from '../components/ActionsTable.tsx';
 import { ConfirmDialog } from '../components/ConfirmDialog.tsx';
-import { useAccess } from '../access.tsx';
+import { ReadOnlyNote, useRights } from '../access.tsx';
 
 /** An error about the name goes under the name; the others (the code, a conflict) under the code. */
 const errorField = (error: Error) => (error instanceof ApiError && /^name\b/.test(error.message) ? 'name' : 'code');
 
-/** Locales: listed, added (a common ISO code or any valid one), renamed, made default, deleted. */
+/** Locales: listed, added (a common ISO code or any valid one), renamed, made default, deleted; each with its action. */
 export function LocalesPage() {
-  const access = useAccess();
+  const rights = useRights('/manage/locales');
   const queryClient = useQueryClient();
   const locales = useLocales();
   const [editing, setEditing] = useState<Locale | null>(null);
@@ -111,7 +111,8 @@ export function LocalesPage() {
         The languages content is written in. The default locale is the one the content API answers when a request names
         none.
       </Text>
-      {access.can('plugin::i18n.locale.create') && (
+      {rights.readOnly && <ReadOnlyNote what="the locales" />}
+      {rights.create && (
         <Paper withBorder p="lg" component="section" aria-label="Add a locale">
           <form onSubmit={form.onSubmit((values) => add.mutate(values))}>
             <Stack>
@@ -176,7 +177,7 @@ export function LocalesPage() {
           )}
           actions={(locale) => (
             <>
-              {access.can('plugin::i18n.locale.update') && (
+              {rights.update && (
                 <EditButton
                   name={locale.code}
                   onClick={() => {
@@ -186,7 +187,7 @@ export function LocalesPage() {
                   }}
                 />
               )}
-              {!locale.isDefault && access.can('plugin::i18n.locale.update') && (
+              {!locale.isDefault && rights.update && (
                 <Button
                   variant="subtle"
                   size="xs"
@@ -197,9 +198,7 @@ export function LocalesPage() {
                   Make default
                 </Button>
               )}
-              {access.can('plugin::i18n.locale.delete') && (
-                <DeleteButton name={locale.code} onClick={() => setDeleting(locale)} />
-              )}
+              {rights.delete && <DeleteButton name={locale.code} onClick={() => setDeleting(locale)} />}
             </>
           )}
         />

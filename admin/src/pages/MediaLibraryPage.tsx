@@ -3,6 +3,7 @@ import { Alert, Loader, Stack, Text, Title } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useSearchParams } from 'react-router-dom';
+import { ReadOnlyNote, useRights } from '../access.tsx';
 import { FileDetails } from '../components/media/FileDetails.tsx';
 import { LibraryControls, LibraryPagination } from '../components/media/LibraryControls.tsx';
 import { MediaBrowser } from '../components/media/MediaBrowser.tsx';
@@ -39,8 +40,11 @@ function stateOf(params: URLSearchParams): LibraryState {
  * The media library (`/admin/media`): files in a grid or a list, paginated, searched by name and
  * filtered by kind on the server; uploads with progress; a file's details in a drawer. The view,
  * page, search, filters and the open file are in the URL: a reload or a shared link shows the same.
+ * Uploads need `assets.create`; a file's Save and Delete `assets.update`; its Copy and Open
+ * `assets.copy-link` and `assets.download`.
  */
 export function MediaLibraryPage() {
+  const rights = useRights('/media');
   const [params, setParams] = useSearchParams();
   const state = stateOf(params);
   const [q] = useDebouncedValue(state.q, 250);
@@ -70,7 +74,8 @@ export function MediaLibraryPage() {
         <Title order={1}>Media library</Title>
         <Text c="dimmed">{files.data ? `${total} ${total === 1 ? 'file' : 'files'} found` : ' '}</Text>
       </div>
-      <UploadZone />
+      {rights.readOnly && <ReadOnlyNote what="the media library" />}
+      {rights.create && <UploadZone />}
       <LibraryControls state={state} onChange={update} />
       {files.error && <Alert color="red">{files.error.message}</Alert>}
       {files.isPending ? (
@@ -84,7 +89,11 @@ export function MediaLibraryPage() {
         />
       ) : (
         <Text p="md">
-          {state.q || state.kind ? 'No files match these filters.' : 'No files yet: upload some above.'}
+          {state.q || state.kind
+            ? 'No files match these filters.'
+            : rights.create
+              ? 'No files yet: upload some above.'
+              : 'No files yet.'}
         </Text>
       )}
       <LibraryPagination state={state} pageCount={files.data?.pagination.pageCount ?? 1} onChange={update} />

@@ -19,6 +19,7 @@ import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState, type MutableRefObject } from 'react';
+import { ReadOnlyFieldset, ReadOnlyNote, useRights } from '../access.tsx';
 import { api } from '../api.ts';
 import { useUnsavedChanges } from '../components/UnsavedChangesGuard.tsx';
 import { settingOf } from '../settings.ts';
@@ -44,8 +45,12 @@ const KEYS = ['enabled', 'key', 'secret', 'subdomain', 'issuer', 'jwksurl', 'cal
 
 type Values = { enabled: boolean; scope: string } & Record<(typeof TEXT_FIELDS)[number]['key'], string>;
 
-/** The users-permissions login providers: listed with their state, each edited in a dialog. */
+/**
+ * The users-permissions login providers: listed with their state, each edited in a dialog (only
+ * viewed, read-only, by a role without `providers.update`).
+ */
 export function ProvidersPage() {
+  const { update: editable } = useRights('/manage/users-permissions/providers');
   const providers = useQuery({
     queryKey: ['users-permissions', 'providers'],
     queryFn: () => api<Record<string, Provider>>(PATH),
@@ -77,6 +82,7 @@ export function ProvidersPage() {
         How the users of the content API log in: with a password (email), or through another service (GET
         /api/connect/&lt;provider&gt;).
       </Text>
+      {!editable && <ReadOnlyNote what="the providers" />}
       <Table.ScrollContainer minWidth={500}>
         <Table striped aria-label="Providers">
           <Table.Thead>
@@ -98,8 +104,13 @@ export function ProvidersPage() {
                   </Badge>
                 </Table.Td>
                 <Table.Td>
-                  <Button variant="subtle" size="xs" aria-label={`Edit ${name}`} onClick={() => setEditing(name)}>
-                    Edit
+                  <Button
+                    variant="subtle"
+                    size="xs"
+                    aria-label={`${editable ? 'Edit' : 'View'} ${name}`}
+                    onClick={() => setEditing(name)}
+                  >
+                    {editable ? 'Edit' : 'View'}
                   </Button>
                 </Table.Td>
               </Table.Tr>
@@ -107,7 +118,12 @@ export function ProvidersPage() {
           </Table.Tbody>
         </Table>
       </Table.ScrollContainer>
-      <Modal opened={editing !== null} onClose={requestClose} title={`Edit ${editing ?? ''}`} size="lg">
+      <Modal
+        opened={editing !== null}
+        onClose={requestClose}
+        title={editable ? `Edit ${editing ?? ''}` : (editing ?? '')}
+        size="lg"
+      >
         {editing && providers.data[editing] && (
           <ProviderForm
             name={editing}
@@ -116,6 +132,7 @@ export function ProvidersPage() {
             onCancel={requestClose}
             onDirty={setDirty}
             isDirty={isDirty}
+            editable={editable}
           />
         )}
       </Modal>
@@ -142,6 +159,7 @@ function ProviderForm({
   onCancel,
   onDirty,
   isDirty,
+  editable,
 }: {
   name: string;
   provider: Provider;
@@ -149,6 +167,7 @@ function ProviderForm({
   onCancel: () => void;
   onDirty: (dirty: boolean) => void;
   isDirty: MutableRefObject<() => boolean>;
+  editable: boolean;
 }) {
   const queryClient = useQueryClient();
   const [problem, setProblem] = useState<string | undefined>();
@@ -186,24 +205,38 @@ function ProviderForm({
     },
   });
   return (
-    <form onSubmit={form.onSubmit((values) => save.mutate(values))} noValidate>
+    <form
+      onSubmit={form.onSubmit((values) => {
+        if (editable) save.mutate(values);
+      })}
+      noValidate
+    >
       <Stack>
         {problem && (
           <Alert color="red" title="Not saved">
             {problem}
           </Alert>
         )}
-        <Switch label="Enable" {...form.getInputProps('enabled', { type: 'checkbox' })} />
-        {fields.map((field) =>
-          field.secret ? (
-            <PasswordInput key={field.key} label={field.label} autoComplete="off" {...form.getInputProps(field.key)} />
-          ) : (
-            <TextInput key={field.key} label={field.label} {...form.getInputProps(field.key)} />
-          ),
-        )}
-        {provider.scope !== undefined && (
-          <TextInput label="Scope" description="Space-separated" {...form.getInputProps('scope')} />
-        )}
+        <ReadOnlyFieldset readOnly={!editable}>
+          <Stack>
+            <Switch label="Enable" {...form.getInputProps('enabled', { type: 'checkbox' })} />
+            {fields.map((field) =>
+              field.secret ? (
+                <PasswordInput
+                  key={field.key}
+                  label={field.label}
+                  autoComplete="off"
+                  {...form.getInputProps(field.key)}
+                />
+              ) : (
+                <TextInput key={field.key} label={field.label} {...form.getInputProps(field.key)} />
+              ),
+            )}
+            {provider.scope !== undefined && (
+              <TextInput label="Scope" description="Space-separated" {...form.getInputProps('scope')} />
+            )}
+          </Stack>
+        </ReadOnlyFieldset>
         {provider.redirectUri && (
           <Group align="flex-end" wrap="nowrap">
             <TextInput
@@ -227,11 +260,13 @@ function ProviderForm({
         )}
         <Group justify="flex-end">
           <Button variant="default" onClick={onCancel}>
-            Cancel
+            {editable ? 'Cancel' : 'Close'}
           </Button>
-          <Button type="submit" loading={save.isPending}>
-            Save
-          </Button>
+          {editable && (
+            <Button type="submit" loading={save.isPending}>
+              Save
+            </Button>
+          )}
         </Group>
       </Stack>
     </form>

@@ -4,6 +4,7 @@ import { notifications } from '@mantine/notifications';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router-dom';
+import { NotAllowed, ReadOnlyFieldset, ReadOnlyNote, useRights } from '../access.tsx';
 import { api } from '../api.ts';
 import { PermissionsMatrix, usePermissionTree } from '../components/PermissionsMatrix.tsx';
 import { useUnsavedChanges } from '../components/UnsavedChangesGuard.tsx';
@@ -13,10 +14,14 @@ import type { Role } from './RolesPage.tsx';
 
 type RoleWithPermissions = Role & { permissions: PermissionTree };
 
-/** A role's name, description and permissions, saved in one request (`/manage/roles/create` makes one). */
+/**
+ * A role's name, description and permissions, saved in one request (`/manage/roles/create` makes
+ * one); read-only, without Save, for a role without `roles.update`.
+ */
 export function RoleEditPage() {
   const { id = 'create' } = useParams();
   const creating = id === 'create';
+  const rights = useRights('/manage/roles');
   const role = useQuery({
     queryKey: ['role', id],
     queryFn: async () =>
@@ -24,12 +29,23 @@ export function RoleEditPage() {
     enabled: !creating,
   });
   const tree = usePermissionTree();
+  if (creating && !rights.create) return <NotAllowed />;
   if (role.error || tree.error) return <Alert color="red">{(role.error ?? tree.error)!.message}</Alert>;
   if ((!creating && role.isPending) || tree.isPending) return <Loader aria-label="Loading" />;
-  return <RoleForm key={id} role={creating ? null : role.data!} tree={tree.data!} />;
+  return (
+    <RoleForm key={id} role={creating ? null : role.data!} tree={tree.data!} readOnly={!creating && !rights.update} />
+  );
 }
 
-function RoleForm({ role, tree }: { role: RoleWithPermissions | null; tree: PermissionTree }) {
+function RoleForm({
+  role,
+  tree,
+  readOnly,
+}: {
+  role: RoleWithPermissions | null;
+  tree: PermissionTree;
+  readOnly: boolean;
+}) {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const form = useForm({ initialValues: { name: role?.name ?? '', description: role?.description ?? '' } });
@@ -38,7 +54,7 @@ function RoleForm({ role, tree }: { role: RoleWithPermissions | null; tree: Perm
   const snapshot = (values: typeof form.values, actions: ReadonlySet<string>) =>
     JSON.stringify([values.name, values.description, [...actions].sort()]);
   const [saved, setSaved] = useState(() => snapshot(form.values, granted));
-  const dirty = snapshot(form.values, granted) !== saved;
+  const dirty = !readOnly && snapshot(form.values, granted) !== saved;
   const { leaving, prompt: leavePrompt } = useUnsavedChanges({
     dirty,
     message: 'This role has changes that are not saved.',
@@ -65,24 +81,33 @@ function RoleForm({ role, tree }: { role: RoleWithPermissions | null; tree: Perm
   });
 
   return (
-    <form onSubmit={form.onSubmit((values) => save.mutate(values))}>
+    <form
+      onSubmit={form.onSubmit((values) => {
+        if (!readOnly) save.mutate(values);
+      })}
+    >
       <Stack>
         <Group justify="space-between">
           <div>
             <Text component={Link} to="/manage/roles" size="sm">
               ← Roles
             </Text>
-            <Title order={1}>{role ? `Edit ${role.name}` : 'Create a role'}</Title>
+            <Title order={1}>{role ? (readOnly ? role.name : `Edit ${role.name}`) : 'Create a role'}</Title>
           </div>
-          <Button type="submit" loading={save.isPending}>
-            Save
-          </Button>
+          {!readOnly && (
+            <Button type="submit" loading={save.isPending}>
+              Save
+            </Button>
+          )}
         </Group>
+        {readOnly && <ReadOnlyNote what="this role" />}
         <Paper withBorder p="lg" component="section" aria-label="Role details">
-          <Group align="flex-start" grow>
-            <TextInput label="Name" required {...form.getInputProps('name')} />
-            <Textarea label="Description" autosize {...form.getInputProps('description')} />
-          </Group>
+          <ReadOnlyFieldset readOnly={readOnly}>
+            <Group align="flex-start" grow>
+              <TextInput label="Name" required {...form.getInputProps('name')} />
+              <Textarea label="Description" autosize {...form.getInputProps('description')} />
+            </Group>
+          </ReadOnlyFieldset>
         </Paper>
         <Paper withBorder p="lg" component="section" aria-label="Permissions">
           <Title order={2} size="h4" mb="xs">
@@ -91,7 +116,9 @@ function RoleForm({ role, tree }: { role: RoleWithPermissions | null; tree: Perm
           <Text c="dimmed" mb="md">
             The actions this role may take on the content API.
           </Text>
-          <PermissionsMatrix tree={tree} value={granted} onChange={setGranted} label="Role permissions" />
+          <ReadOnlyFieldset readOnly={readOnly}>
+            <PermissionsMatrix tree={tree} value={granted} onChange={setGranted} label="Role permissions" />
+          </ReadOnlyFieldset>
         </Paper>
       </Stack>
       {leavePrompt}

@@ -6,7 +6,7 @@ import { Link } from 'react-router-dom';
 import { api } from '../api.ts';
 import { ActionsTable, DeleteButton } from '../components/ActionsTable.tsx';
 import { ConfirmDialog } from '../components/ConfirmDialog.tsx';
-import { useAccess } from '../access.tsx';
+import { ReadOnlyNote, useRights } from '../access.tsx';
 
 export interface Role {
   id: number;
@@ -20,16 +20,21 @@ export interface Role {
 /** Strapi's panel keeps these two: Public answers requests without credentials, Authenticated is the default role. */
 export const BUILT_IN = ['public', 'authenticated'];
 
-export function useRoles() {
+/** The content API's roles (`enabled`: false for an administrator whose roles may not read them). */
+export function useRoles(enabled = true) {
   return useQuery({
     queryKey: ['roles'],
     queryFn: async () => (await api<{ roles: Role[] }>('/admin/users-permissions/roles')).roles,
+    enabled,
   });
 }
 
-/** The content API's roles: listed with their number of users, opened to edit, deleted (asks first). */
+/**
+ * The content API's roles: listed with their number of users, opened to edit (to view without
+ * `roles.update`), created, deleted (asks first), each with its action.
+ */
 export function RolesPage() {
-  const access = useAccess();
+  const rights = useRights('/manage/roles');
   const queryClient = useQueryClient();
   const roles = useRoles();
   const [deleting, setDeleting] = useState<Role | null>(null);
@@ -49,12 +54,13 @@ export function RolesPage() {
           <Title order={1}>Roles</Title>
           <Text c="dimmed">What each role may do on the content API. A request without credentials is Public's.</Text>
         </div>
-        {access.can('plugin::users-permissions.roles.create') && (
+        {rights.create && (
           <Button component={Link} to="/manage/roles/create">
             Create new role
           </Button>
         )}
       </Group>
+      {rights.readOnly && <ReadOnlyNote what="the roles" />}
       {roles.error && <Alert color="red">{roles.error.message}</Alert>}
       {roles.isPending ? (
         <Loader aria-label="Loading" />
@@ -87,11 +93,11 @@ export function RolesPage() {
                 to={`/manage/roles/${role.id}`}
                 variant="subtle"
                 size="xs"
-                aria-label={`Edit ${role.name}`}
+                aria-label={`${rights.update ? 'Edit' : 'View'} ${role.name}`}
               >
-                Edit
+                {rights.update ? 'Edit' : 'View'}
               </Button>
-              {!BUILT_IN.includes(role.type) && access.can('plugin::users-permissions.roles.delete') && (
+              {!BUILT_IN.includes(role.type) && rights.delete && (
                 <DeleteButton name={role.name} onClick={() => setDeleting(role)} />
               )}
             </>

@@ -28,8 +28,7 @@ import { useRoles } from './RolesPage.tsx';
 import { ActionsTable, DeleteButton, EditButton } from '../components/ActionsTable.tsx';
 import { ConfirmDialog } from '../components/ConfirmDialog.tsx';
 import { SortableHeader } from '../components/SortableHeader.tsx';
-import { useAccess } from '../access.tsx';
-import { CONTENT_API_USER, EXPLORER } from '../admin-permissions.ts';
+import { ReadOnlyNote, useAccess, useRights } from '../access.tsx';
 
 interface User {
   id: number;
@@ -52,8 +51,7 @@ const PAGE_SIZES = ['10', '25', '50', '100'];
  * searched on the server by username or email; created, edited, blocked, deleted.
  */
 export function UsersPage() {
-  const access = useAccess();
-  const may = (action: 'create' | 'update' | 'delete') => access.can(EXPLORER[action], CONTENT_API_USER);
+  const rights = useRights('/manage/users');
   const queryClient = useQueryClient();
   const [params] = useSearchParams();
   const page = Number(params.get('page') ?? '1') || 1;
@@ -104,7 +102,7 @@ export function UsersPage() {
           <Title order={1}>Users</Title>
           <Text c="dimmed">{users.data ? `${total} ${total === 1 ? 'user' : 'users'} found` : ' '}</Text>
         </div>
-        {may('create') && <Button onClick={() => setEditing('new')}>Create new user</Button>}
+        {rights.create && <Button onClick={() => setEditing('new')}>Create new user</Button>}
       </Group>
       <Group align="flex-end">
         <TextInput
@@ -115,6 +113,7 @@ export function UsersPage() {
           w={320}
         />
       </Group>
+      {rights.readOnly && <ReadOnlyNote what="the users" />}
       {users.error && <Alert color="red">{users.error.message}</Alert>}
       {users.isPending ? (
         <Loader aria-label="Loading" />
@@ -148,8 +147,8 @@ export function UsersPage() {
           )}
           actions={(user) => (
             <>
-              {may('update') && <EditButton name={user.username} onClick={() => setEditing(user)} />}
-              {may('update') && (
+              {rights.update && <EditButton name={user.username} onClick={() => setEditing(user)} />}
+              {rights.update && (
                 <Button
                   variant="subtle"
                   size="xs"
@@ -160,7 +159,7 @@ export function UsersPage() {
                   {user.blocked ? 'Unblock' : 'Block'}
                 </Button>
               )}
-              {may('delete') && <DeleteButton name={user.username} onClick={() => setDeleting(user)} />}
+              {rights.delete && <DeleteButton name={user.username} onClick={() => setDeleting(user)} />}
             </>
           )}
         >
@@ -209,7 +208,9 @@ const FIELDS = ['username', 'email', 'password', 'role', 'confirmed', 'blocked']
 
 /** A user's form: a new one (password required) or an existing one (an empty password keeps it). */
 function UserModal({ user, onClose, onSaved }: { user: User | null; onClose: () => void; onSaved: () => void }) {
-  const roles = useRoles();
+  // The roles to choose from need `roles.read`: without it, the role stays as it is.
+  const mayReadRoles = useAccess().can('plugin::users-permissions.roles.read');
+  const roles = useRoles(mayReadRoles);
   const form = useForm({
     initialValues: {
       username: user?.username ?? '',
@@ -240,7 +241,11 @@ function UserModal({ user, onClose, onSaved }: { user: User | null; onClose: () 
     },
     onError: (error) => showFormError(error, FIELDS, form.setFieldError, 'Not saved'),
   });
-  const roleOptions = (roles.data ?? []).map((role) => ({ value: String(role.id), label: role.name }));
+  const roleOptions = mayReadRoles
+    ? (roles.data ?? []).map((role) => ({ value: String(role.id), label: role.name }))
+    : user?.role
+      ? [{ value: String(user.role.id), label: user.role.name }]
+      : [];
 
   return (
     <Modal opened onClose={onClose} title={user ? `Edit ${user.username}` : 'Create a user'}>
@@ -258,6 +263,8 @@ function UserModal({ user, onClose, onSaved }: { user: User | null; onClose: () 
           <NativeSelect
             label="Role"
             data={user ? roleOptions : [{ value: '', label: 'The default role' }, ...roleOptions]}
+            description={mayReadRoles ? undefined : 'Your roles do not let you read the roles: it stays as it is'}
+            disabled={!mayReadRoles}
             {...form.getInputProps('role')}
           />
           <Checkbox label="Confirmed" {...form.getInputProps('confirmed', { type: 'checkbox' })} />

@@ -24,6 +24,7 @@ import { notifications } from '@mantine/notifications';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router-dom';
+import { NotAllowed, ReadOnlyFieldset, ReadOnlyNote, useRights } from '../access.tsx';
 import { api, ApiError } from '../api.ts';
 import { useUnsavedChanges } from '../components/UnsavedChangesGuard.tsx';
 import { duration, EVENT_GROUPS, fieldMessages, headerRows, headersOf, type HeaderRow } from '../settings.ts';
@@ -48,10 +49,15 @@ const STATE_COLORS: Record<Delivery['state'], string> = {
   sending: 'blue',
 };
 
-/** A webhook created or edited (name, URL, headers, events), triggered, and its delivery log. */
+/**
+ * A webhook created or edited (name, URL, headers, events), triggered, and its delivery log; read
+ * (settings and log) without Save or Trigger by a role without `webhooks.update`.
+ */
 export function WebhookPage() {
   const { id } = useParams<{ id: string }>();
   const isNew = id === undefined;
+  const rights = useRights('/manage/webhooks');
+  const editable = isNew ? rights.create : rights.update;
   const webhook = useWebhook(id);
   const navigate = useNavigate();
   const queryClient = useQueryClient();
@@ -104,6 +110,7 @@ export function WebhookPage() {
     },
   });
 
+  if (isNew && !rights.create) return <NotAllowed />;
   if (!isNew && webhook.isPending) return <Loader aria-label="Loading" />;
   if (!isNew && webhook.error) return <Alert color="red">{webhook.error.message}</Alert>;
 
@@ -114,114 +121,133 @@ export function WebhookPage() {
         ← Webhooks
       </Anchor>
       <Title order={1}>{isNew ? 'Create a webhook' : (webhook.data?.name ?? 'Webhook')}</Title>
+      {!editable && <ReadOnlyNote what="this webhook" />}
       <Paper withBorder p="lg" component="section" aria-label="Webhook settings">
-        <form onSubmit={form.onSubmit((values) => save.mutate(values))} noValidate>
-          <Stack>
-            {problem && (
-              <Alert color="red" title="Not saved">
-                {problem}
-              </Alert>
-            )}
-            <Group align="flex-start" grow>
-              <TextInput label="Name" required {...form.getInputProps('name')} />
-              <TextInput
-                label="URL"
-                required
-                type="url"
-                placeholder="https://example.com/hooks/vellum"
-                {...form.getInputProps('url')}
-              />
-            </Group>
-            <Switch label="Enabled" {...form.getInputProps('isEnabled', { type: 'checkbox' })} />
-            <Fieldset legend="Headers" variant="unstyled">
-              <Stack gap="xs">
-                {form.values.headers.map((_row, index) => (
-                  <Group key={index} align="flex-end" wrap="nowrap">
-                    <TextInput
-                      label={`Header name ${index + 1}`}
-                      placeholder="Authorization"
-                      style={{ flex: 1 }}
-                      {...form.getInputProps(`headers.${index}.key`)}
-                    />
-                    <TextInput
-                      label={`Header value ${index + 1}`}
-                      style={{ flex: 2 }}
-                      {...form.getInputProps(`headers.${index}.value`)}
-                    />
-                    <ActionIcon
-                      variant="subtle"
-                      color="red"
-                      size="lg"
-                      mb={2}
-                      aria-label={`Remove header ${index + 1}`}
-                      onClick={() => form.removeListItem('headers', index)}
-                    >
-                      ×
-                    </ActionIcon>
-                  </Group>
-                ))}
-                {typeof headerError === 'string' || typeof headerError === 'number' ? (
-                  <Input.Error>{headerError}</Input.Error>
-                ) : null}
+        <form
+          onSubmit={form.onSubmit((values) => {
+            if (editable) save.mutate(values);
+          })}
+          noValidate
+        >
+          <ReadOnlyFieldset readOnly={!editable}>
+            <Stack>
+              {problem && (
+                <Alert color="red" title="Not saved">
+                  {problem}
+                </Alert>
+              )}
+              <Group align="flex-start" grow>
+                <TextInput label="Name" required {...form.getInputProps('name')} />
+                <TextInput
+                  label="URL"
+                  required
+                  type="url"
+                  placeholder="https://example.com/hooks/vellum"
+                  {...form.getInputProps('url')}
+                />
+              </Group>
+              <Switch label="Enabled" {...form.getInputProps('isEnabled', { type: 'checkbox' })} />
+              <Fieldset legend="Headers" variant="unstyled">
+                <Stack gap="xs">
+                  {form.values.headers.map((_row, index) => (
+                    <Group key={index} align="flex-end" wrap="nowrap">
+                      <TextInput
+                        label={`Header name ${index + 1}`}
+                        placeholder="Authorization"
+                        style={{ flex: 1 }}
+                        {...form.getInputProps(`headers.${index}.key`)}
+                      />
+                      <TextInput
+                        label={`Header value ${index + 1}`}
+                        style={{ flex: 2 }}
+                        {...form.getInputProps(`headers.${index}.value`)}
+                      />
+                      {editable && (
+                        <ActionIcon
+                          variant="subtle"
+                          color="red"
+                          size="lg"
+                          mb={2}
+                          aria-label={`Remove header ${index + 1}`}
+                          onClick={() => form.removeListItem('headers', index)}
+                        >
+                          ×
+                        </ActionIcon>
+                      )}
+                    </Group>
+                  ))}
+                  {typeof headerError === 'string' || typeof headerError === 'number' ? (
+                    <Input.Error>{headerError}</Input.Error>
+                  ) : null}
+                  {editable && (
+                    <Group>
+                      <Button
+                        variant="default"
+                        size="xs"
+                        onClick={() => form.insertListItem('headers', { key: '', value: '' })}
+                      >
+                        Add a header
+                      </Button>
+                    </Group>
+                  )}
+                </Stack>
+              </Fieldset>
+              {editable && (
+                <PasswordInput
+                  label="Signing secret"
+                  description={
+                    isNew
+                      ? 'Optional: each call carries an X-Vellum-Signature header made with it'
+                      : 'Never shown back; left empty, the stored one is kept'
+                  }
+                  autoComplete="new-password"
+                  {...form.getInputProps('secret')}
+                />
+              )}
+              <Checkbox.Group
+                label="Events"
+                description="The changes that call this webhook"
+                {...form.getInputProps('events')}
+              >
+                <SimpleGrid cols={{ base: 1, sm: 2 }} mt="xs">
+                  {EVENT_GROUPS.map((group) => (
+                    <Fieldset key={group.label} legend={group.label}>
+                      <Stack gap="xs">
+                        {group.events.map((event) => (
+                          <Checkbox
+                            key={event.value}
+                            value={event.value}
+                            label={event.label}
+                            aria-label={`${group.label} ${event.label.toLowerCase()} (${event.value})`}
+                          />
+                        ))}
+                      </Stack>
+                    </Fieldset>
+                  ))}
+                </SimpleGrid>
+              </Checkbox.Group>
+              {editable && (
                 <Group>
-                  <Button
-                    variant="default"
-                    size="xs"
-                    onClick={() => form.insertListItem('headers', { key: '', value: '' })}
-                  >
-                    Add a header
+                  <Button type="submit" loading={save.isPending}>
+                    Save
                   </Button>
                 </Group>
-              </Stack>
-            </Fieldset>
-            <PasswordInput
-              label="Signing secret"
-              description={
-                isNew
-                  ? 'Optional: each call carries an X-Vellum-Signature header made with it'
-                  : 'Never shown back; left empty, the stored one is kept'
-              }
-              autoComplete="new-password"
-              {...form.getInputProps('secret')}
-            />
-            <Checkbox.Group
-              label="Events"
-              description="The changes that call this webhook"
-              {...form.getInputProps('events')}
-            >
-              <SimpleGrid cols={{ base: 1, sm: 2 }} mt="xs">
-                {EVENT_GROUPS.map((group) => (
-                  <Fieldset key={group.label} legend={group.label}>
-                    <Stack gap="xs">
-                      {group.events.map((event) => (
-                        <Checkbox
-                          key={event.value}
-                          value={event.value}
-                          label={event.label}
-                          aria-label={`${group.label} ${event.label.toLowerCase()} (${event.value})`}
-                        />
-                      ))}
-                    </Stack>
-                  </Fieldset>
-                ))}
-              </SimpleGrid>
-            </Checkbox.Group>
-            <Group>
-              <Button type="submit" loading={save.isPending}>
-                Save
-              </Button>
-            </Group>
-          </Stack>
+              )}
+            </Stack>
+          </ReadOnlyFieldset>
         </form>
       </Paper>
       {leavePrompt}
-      {!isNew && id && <TriggerAndLog id={id} />}
+      {!isNew && id && <TriggerAndLog id={id} mayTrigger={rights.update} />}
     </Stack>
   );
 }
 
-/** "Trigger": a test call now (`trigger-test`, not logged), its answer shown; then the delivery log. */
-function TriggerAndLog({ id }: { id: string }) {
+/**
+ * "Trigger": a test call now (`trigger-test`, not logged; `webhooks.update`'s), its answer shown;
+ * then the delivery log.
+ */
+function TriggerAndLog({ id, mayTrigger }: { id: string; mayTrigger: boolean }) {
   const deliveries = useDeliveries(id);
   const trigger = useMutation({
     mutationFn: async () =>
@@ -233,30 +259,32 @@ function TriggerAndLog({ id }: { id: string }) {
   const ok = result !== undefined && result.statusCode >= 200 && result.statusCode < 300;
   return (
     <>
-      <Paper withBorder p="lg" component="section" aria-label="Test this webhook">
-        <Stack>
-          <Title order={2} size="h4">
-            Test this webhook
-          </Title>
-          <Text c="dimmed" size="sm">
-            Calls the URL now with a <code>trigger-test</code> event (the saved settings; not in the log).
-          </Text>
-          <Group>
-            <Button variant="default" onClick={() => trigger.mutate()} loading={trigger.isPending}>
-              Trigger
-            </Button>
-          </Group>
-          {/* A live region from the start: screen readers announce the result when it comes. */}
-          <div role="status" aria-label="Trigger result">
-            {result && (
-              <Alert color={ok ? 'green' : 'red'} title={ok ? 'Delivered' : 'Not delivered'}>
-                {result.statusCode ? `The receiver answered ${result.statusCode}` : 'No answer'}
-                {result.message ? `: ${result.message}` : '.'}
-              </Alert>
-            )}
-          </div>
-        </Stack>
-      </Paper>
+      {mayTrigger && (
+        <Paper withBorder p="lg" component="section" aria-label="Test this webhook">
+          <Stack>
+            <Title order={2} size="h4">
+              Test this webhook
+            </Title>
+            <Text c="dimmed" size="sm">
+              Calls the URL now with a <code>trigger-test</code> event (the saved settings; not in the log).
+            </Text>
+            <Group>
+              <Button variant="default" onClick={() => trigger.mutate()} loading={trigger.isPending}>
+                Trigger
+              </Button>
+            </Group>
+            {/* A live region from the start: screen readers announce the result when it comes. */}
+            <div role="status" aria-label="Trigger result">
+              {result && (
+                <Alert color={ok ? 'green' : 'red'} title={ok ? 'Delivered' : 'Not delivered'}>
+                  {result.statusCode ? `The receiver answered ${result.statusCode}` : 'No answer'}
+                  {result.message ? `: ${result.message}` : '.'}
+                </Alert>
+              )}
+            </div>
+          </Stack>
+        </Paper>
+      )}
       <Stack component="section" aria-label="Deliveries">
         <Group justify="space-between">
           <Title order={2} size="h4">

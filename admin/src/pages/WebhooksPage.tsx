@@ -18,11 +18,14 @@ import { Link } from 'react-router-dom';
 import { api } from '../api.ts';
 import { useWebhooks, webhookPath, type Webhook } from '../webhooks.ts';
 import { ConfirmDialog } from '../components/ConfirmDialog.tsx';
-import { useAccess } from '../access.tsx';
+import { ReadOnlyNote, useRights } from '../access.tsx';
 
-/** Webhooks: listed (name, URL, enabled, events), enabled or disabled in place, deleted one or several at once (asks first). */
+/**
+ * Webhooks: listed (name, URL, enabled, events), enabled or disabled in place, deleted one or
+ * several at once (asks first); each change with its action (the switch read-only without update).
+ */
 export function WebhooksPage() {
-  const access = useAccess();
+  const rights = useRights('/manage/webhooks');
   const queryClient = useQueryClient();
   const webhooks = useWebhooks();
   const [deleting, setDeleting] = useState<Webhook[] | null>(null);
@@ -59,7 +62,7 @@ export function WebhooksPage() {
       <Group justify="space-between">
         <Title order={1}>Webhooks</Title>
         <Group>
-          {selected.length > 0 && (
+          {rights.delete && selected.length > 0 && (
             <Button
               variant="light"
               color="red"
@@ -68,7 +71,7 @@ export function WebhooksPage() {
               Delete selected ({selected.length})
             </Button>
           )}
-          {access.can('admin::webhooks.create') && (
+          {rights.create && (
             <Button component={Link} to="/manage/webhooks/create">
               Create new webhook
             </Button>
@@ -79,6 +82,7 @@ export function WebhooksPage() {
         URLs called when entries or media files change: the event and the entry are posted as JSON, retried until the
         receiver answers a 2xx.
       </Text>
+      {rights.readOnly && <ReadOnlyNote what="the webhooks" />}
       {webhooks.error && <Alert color="red">{webhooks.error.message}</Alert>}
       {webhooks.isPending ? (
         <Loader aria-label="Loading" />
@@ -87,16 +91,20 @@ export function WebhooksPage() {
           <Table striped aria-label="Webhooks">
             <Table.Thead>
               <Table.Tr>
-                <Table.Th w={40}>
-                  <Checkbox
-                    aria-label="Select all webhooks"
-                    checked={(webhooks.data?.length ?? 0) > 0 && selected.length === webhooks.data?.length}
-                    indeterminate={selected.length > 0 && selected.length < (webhooks.data?.length ?? 0)}
-                    onChange={(event) =>
-                      setSelected(event.currentTarget.checked ? (webhooks.data ?? []).map((webhook) => webhook.id) : [])
-                    }
-                  />
-                </Table.Th>
+                {rights.delete && (
+                  <Table.Th w={40}>
+                    <Checkbox
+                      aria-label="Select all webhooks"
+                      checked={(webhooks.data?.length ?? 0) > 0 && selected.length === webhooks.data?.length}
+                      indeterminate={selected.length > 0 && selected.length < (webhooks.data?.length ?? 0)}
+                      onChange={(event) =>
+                        setSelected(
+                          event.currentTarget.checked ? (webhooks.data ?? []).map((webhook) => webhook.id) : [],
+                        )
+                      }
+                    />
+                  </Table.Th>
+                )}
                 <Table.Th>Name</Table.Th>
                 <Table.Th>URL</Table.Th>
                 <Table.Th>Events</Table.Th>
@@ -109,16 +117,20 @@ export function WebhooksPage() {
             <Table.Tbody>
               {webhooks.data?.map((webhook) => (
                 <Table.Tr key={webhook.id}>
-                  <Table.Td>
-                    <Checkbox
-                      aria-label={`Select ${webhook.name}`}
-                      checked={selected.includes(webhook.id)}
-                      onChange={(event) => {
-                        const checked = event.currentTarget.checked;
-                        setSelected((ids) => (checked ? [...ids, webhook.id] : ids.filter((id) => id !== webhook.id)));
-                      }}
-                    />
-                  </Table.Td>
+                  {rights.delete && (
+                    <Table.Td>
+                      <Checkbox
+                        aria-label={`Select ${webhook.name}`}
+                        checked={selected.includes(webhook.id)}
+                        onChange={(event) => {
+                          const checked = event.currentTarget.checked;
+                          setSelected((ids) =>
+                            checked ? [...ids, webhook.id] : ids.filter((id) => id !== webhook.id),
+                          );
+                        }}
+                      />
+                    </Table.Td>
+                  )}
                   <Table.Td>
                     <Link to={`/manage/webhooks/${webhook.id}`}>{webhook.name}</Link>
                   </Table.Td>
@@ -128,12 +140,12 @@ export function WebhooksPage() {
                     <Switch
                       aria-label={`${webhook.name} enabled`}
                       checked={webhook.isEnabled}
-                      disabled={toggle.isPending && toggle.variables?.webhook.id === webhook.id}
+                      disabled={!rights.update || (toggle.isPending && toggle.variables?.webhook.id === webhook.id)}
                       onChange={(event) => toggle.mutate({ webhook, isEnabled: event.currentTarget.checked })}
                     />
                   </Table.Td>
                   <Table.Td>
-                    {access.can('admin::webhooks.delete') && (
+                    {rights.delete && (
                       <Button
                         variant="subtle"
                         color="red"

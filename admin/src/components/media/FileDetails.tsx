@@ -20,6 +20,7 @@ import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
+import { ReadOnlyFieldset, useRights } from '../../access.tsx';
 import { api } from '../../api.ts';
 import { absoluteUrl, deleteFile, formatSize, kindOf, updateFileInfo, type MediaFile } from '../../media.ts';
 import { FileIcon } from './FileIcon.tsx';
@@ -84,9 +85,13 @@ function Preview({ file }: { file: MediaFile }) {
   );
 }
 
-/** A file's information and its editable fields: name, alternative text, caption (POST /admin/upload?id=). */
+/**
+ * A file's information and its editable fields: name, alternative text, caption (POST
+ * /admin/upload?id=), read-only without `assets.update`; its Copy and Open as the roles allow.
+ */
 function FileForm({ file, onDelete }: { file: MediaFile; onDelete: () => void }) {
   const queryClient = useQueryClient();
+  const rights = useRights('/media');
   const form = useForm({
     initialValues: { name: file.name, alternativeText: file.alternativeText ?? '', caption: file.caption ?? '' },
   });
@@ -138,34 +143,52 @@ function FileForm({ file, onDelete }: { file: MediaFile; onDelete: () => void })
           style={{ flex: 1 }}
           onFocus={(event) => event.currentTarget.select()}
         />
-        <CopyButton value={url}>
-          {({ copied, copy }) => (
-            <Button variant="default" onClick={copy} aria-label="Copy URL">
-              {copied ? 'Copied' : 'Copy'}
-            </Button>
-          )}
-        </CopyButton>
+        {rights.copyLink && (
+          <CopyButton value={url}>
+            {({ copied, copy }) => (
+              <Button variant="default" onClick={copy} aria-label="Copy URL">
+                {copied ? 'Copied' : 'Copy'}
+              </Button>
+            )}
+          </CopyButton>
+        )}
       </Group>
-      <Anchor href={file.url} target="_blank" rel="noreferrer" size="sm">
-        Open the original in a new tab
-      </Anchor>
-      <form onSubmit={form.onSubmit((values) => save.mutate(values))}>
+      {rights.download && (
+        <Anchor href={file.url} target="_blank" rel="noreferrer" size="sm">
+          Open the original in a new tab
+        </Anchor>
+      )}
+      <form
+        onSubmit={form.onSubmit((values) => {
+          if (rights.update) save.mutate(values);
+        })}
+      >
         <Stack gap="sm">
-          <TextInput label="Name" required {...form.getInputProps('name')} />
-          <TextInput
-            label="Alternative text"
-            description="What the image shows, for people who cannot see it"
-            {...form.getInputProps('alternativeText')}
-          />
-          <Textarea label="Caption" autosize minRows={2} {...form.getInputProps('caption')} />
-          <Group justify="space-between">
-            <Button color="red" variant="light" onClick={onDelete}>
-              Delete
-            </Button>
-            <Button type="submit" loading={save.isPending} disabled={!form.isDirty() || !form.values.name.trim()}>
-              Save
-            </Button>
-          </Group>
+          <ReadOnlyFieldset readOnly={!rights.update}>
+            <Stack gap="sm">
+              <TextInput label="Name" required {...form.getInputProps('name')} />
+              <TextInput
+                label="Alternative text"
+                description="What the image shows, for people who cannot see it"
+                {...form.getInputProps('alternativeText')}
+              />
+              <Textarea label="Caption" autosize minRows={2} {...form.getInputProps('caption')} />
+            </Stack>
+          </ReadOnlyFieldset>
+          {rights.update ? (
+            <Group justify="space-between">
+              <Button color="red" variant="light" onClick={onDelete}>
+                Delete
+              </Button>
+              <Button type="submit" loading={save.isPending} disabled={!form.isDirty() || !form.values.name.trim()}>
+                Save
+              </Button>
+            </Group>
+          ) : (
+            <Text size="sm" c="dimmed">
+              Your roles let you read this file&apos;s details, not change or delete it.
+            </Text>
+          )}
         </Stack>
       </form>
     </Stack>

@@ -2,6 +2,7 @@ import { Button, Group, Modal, Stack, Text } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
+import { useRights } from '../../access.tsx';
 import {
   DEFAULT_STATE,
   fetchLibrary,
@@ -37,6 +38,7 @@ export function LibraryPicker({
   kinds: MediaKind[];
   title?: string;
 }) {
+  const mayUpload = useRights('/media').create;
   const [state, setState] = useState<LibraryState>({ ...DEFAULT_STATE, pageSize: 12 });
   const [q] = useDebouncedValue(state.q, 200);
   const [picked, setPicked] = useState<MediaFile[]>([]);
@@ -60,7 +62,7 @@ export function LibraryPicker({
   return (
     <Modal opened={opened} onClose={onClose} title={title} size="80rem">
       <Stack>
-        <UploadZone accept={accept} multiple={multiple} onUploaded={pick} />
+        {mayUpload && <UploadZone accept={accept} multiple={multiple} onUploaded={pick} />}
         <LibraryControls
           state={state}
           onChange={(changes) => setState((current) => ({ ...current, ...changes }))}
@@ -76,7 +78,10 @@ export function LibraryPicker({
           />
         )}
         {files.data && shown.length === 0 && (
-          <Text c="dimmed">No files{state.q ? ` match “${state.q}”` : ' to choose here yet: upload one'}.</Text>
+          <Text c="dimmed">
+            No files
+            {state.q ? ` match “${state.q}”` : mayUpload ? ' to choose here yet: upload one' : ' to choose here yet'}.
+          </Text>
         )}
         <LibraryPagination
           state={state}
