@@ -193,20 +193,6 @@ export class AdminSessions {
     return { accessToken: await this.accessTokenFor(adminId, sessionId), refreshToken: next, family, expiresAt };
   }
 
-  /** The session a refresh token names, when it is the session's current one (logout of the cookie's session). */
-  async sessionOfToken(token: string | undefined): Promise<string | undefined> {
-    if (!token) return undefined;
-    const claimed = await this.refreshPayload(token);
-    if (!claimed) return undefined;
-    const row = await this.database.system
-      .selectFrom(ADMIN_SESSIONS_TABLE)
-      .select('session_id')
-      .where('session_id', '=', claimed.sessionId)
-      .where('token_hash', '=', sha256(token))
-      .executeTakeFirst();
-    return row?.session_id;
-  }
-
   /** `GET /admin/users/me/sessions`: live sessions, the current first, then the most recently active. */
   async list(adminId: number, currentSessionId: string | undefined): Promise<AdminSessionEntry[]> {
     const now = this.encode(new Date());

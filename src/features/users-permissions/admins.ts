@@ -623,8 +623,9 @@ export class Admins {
       .select(['id', 'email', 'firstname', 'lastname', 'username', 'is_active', 'password'])
       .where('email', '=', email)
       .executeTakeFirst();
-    // Strapi's: active administrators only (an invitation not yet taken has no password to reset).
-    if (!row || this.inactive(row.is_active) || row.is_active === null || !row.password) return;
+    // Strapi's: active administrators only (an invitation not yet taken has no password to reset;
+    // administrators of earlier Vellums, no `is_active`, are active as everywhere else).
+    if (!row || this.inactive(row.is_active) || !row.password) return;
     const code = randomBytes(20).toString('hex');
     const { forgotPassword } = this.config.admin;
     const { dialect } = this.database;
