@@ -82,7 +82,7 @@ describe('admin panel: what the administrator may do', () => {
     assert.equal(author.fieldMode('api::tag.tag', 'name', false), 'hidden');
   });
 
-  it('merges several permissions of one action: every field or locale when one names none', () => {
+  it('merges several permissions of one action: every field when one names none, every locale when one says null', () => {
     const access = AdminAccess.of(
       [],
       [
@@ -93,9 +93,15 @@ describe('admin panel: what the administrator may do', () => {
     const scope = access.scope(EXPLORER.read, ARTICLE)!;
     assert.equal(scope.fields, undefined);
     assert.deepEqual([...scope.locales!].sort(), ['en', 'fr']);
+    // Strapi's i18n engine: `locales: null` is every locale, a missing `locales` none.
     assert.equal(
-      AdminAccess.of([], [permission(EXPLORER.read, ARTICLE)]).scope(EXPLORER.read, ARTICLE)!.locales,
+      AdminAccess.of([], [permission(EXPLORER.read, ARTICLE, { locales: null })]).scope(EXPLORER.read, ARTICLE)!
+        .locales,
       undefined,
+    );
+    assert.deepEqual(
+      [...AdminAccess.of([], [permission(EXPLORER.read, ARTICLE)]).scope(EXPLORER.read, ARTICLE)!.locales!],
+      [],
     );
   });
 

@@ -1,10 +1,13 @@
 /**
  * What the administrator using the panel may do, from `GET /admin/users/me/permissions` (their
  * roles' permissions, Strapi's shape) and whether they are a Super Admin (`GET /admin/users/me`):
- * the same reading of permissions as the server's (src/features/admin-roles/ability.ts), so that
- * the screens hide what the API would refuse. No React here: unit-tested in the unit tier
- * (admin-permissions.test.ts).
+ * the same reading of permissions as the server's (the very function: src/features/admin-roles/
+ * contract.ts), so that the screens hide what the API would refuse. No React here: unit-tested in
+ * the unit tier (admin-permissions.test.ts).
  */
+import { scopeOf, type FieldTree, type Scope } from '../../src/features/admin-roles/contract.ts';
+
+export { IS_CREATOR, fieldTree, type FieldTree, type Scope } from '../../src/features/admin-roles/contract.ts';
 
 /** A permission as the admin API answers it. */
 export interface AdminPermission {
@@ -26,41 +29,7 @@ export const EXPLORER = {
 } as const;
 export type ExplorerAction = keyof typeof EXPLORER;
 
-export const IS_CREATOR = 'admin::is-creator';
 export const SUPER_ADMIN_CODE = 'strapi-super-admin';
-
-/** Which fields: a component's own fields below its name, `true` for the whole value. */
-export type FieldTree = { [name: string]: FieldTree | true };
-
-/**
- * What the permissions of one action on one content-type allow together. Whose documents (the
- * conditions) the panel need not know: the API lists and opens only those.
- */
-export interface Scope {
-  /** undefined: every field. */
-  fields?: FieldTree;
-  /** undefined: every locale. */
-  locales?: ReadonlySet<string>;
-}
-
-/** `['seo.metaTitle', 'title']` -> `{ seo: { metaTitle: true }, title: true }`. */
-export function fieldTree(paths: readonly string[]): FieldTree {
-  const tree: FieldTree = {};
-  for (const path of paths) {
-    const parts = path.split('.');
-    let node = tree;
-    for (const [index, part] of parts.entries()) {
-      if (index === parts.length - 1) {
-        node[part] = true;
-        break;
-      }
-      const next = node[part];
-      if (next === true) break;
-      node = next ?? (node[part] = {});
-    }
-  }
-  return tree;
-}
 
 /**
  * Whether a form path (`title`, `seo.metaTitle`, `links.0.url`, `blocks.1.body`) is inside the
@@ -116,24 +85,7 @@ export class AdminAccess {
   /** What the action on the content-type allows; undefined when it is not granted. */
   scope(action: string, subject: string): Scope | undefined {
     if (this.superAdmin) return {};
-    const matching = this.permissions.filter(
-      (permission) => permission.action === action && permission.subject === subject,
-    );
-    if (matching.length === 0) return undefined;
-    let everyField = false;
-    let everyLocale = false;
-    const paths: string[] = [];
-    const locales = new Set<string>();
-    for (const { properties } of matching) {
-      if (properties.fields === undefined || properties.fields === null) everyField = true;
-      else paths.push(...properties.fields);
-      if (properties.locales === undefined || properties.locales === null) everyLocale = true;
-      else for (const locale of properties.locales) locales.add(locale);
-    }
-    return {
-      fields: everyField ? undefined : fieldTree(paths),
-      locales: everyLocale ? undefined : locales,
-    };
+    return scopeOf(this.permissions, action, subject);
   }
 
   /**

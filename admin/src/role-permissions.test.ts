@@ -176,7 +176,7 @@ describe('admin panel: the role editor', () => {
     assert.equal(find(draft, remove), undefined);
   });
 
-  it('reads permissions as stored: no list is every value, a whole component is its fields', () => {
+  it('reads permissions as stored: no fields is every field, null locales every locale, none left out, a whole component is its fields', () => {
     const stored: AdminPermission[] = [
       {
         id: 7,
@@ -191,13 +191,15 @@ describe('admin panel: the role editor', () => {
         action: update.actionId,
         actionParameters: {},
         subject: ARTICLE,
-        properties: {},
+        properties: { locales: null },
         conditions: [IS_CREATOR],
       },
     ];
     assert.equal(cellState(stored, read, article), 'some');
     assert.equal(valueState(stored, read, article, 'fields', 'seo.metaDescription'), 'all');
-    assert.equal(valueState(stored, read, article, 'locales', 'fr'), 'all');
+    // Strapi's i18n engine: a permission that leaves `locales` out reaches no locale; `null` every one.
+    assert.equal(valueState(stored, read, article, 'locales', 'fr'), 'none');
+    assert.equal(valueState(stored, update, article, 'locales', 'fr'), 'all');
     assert.equal(cellState(stored, update, article), 'all');
     // Granting again whole keeps the conditions.
     const again = setCell(stored, update, article, true);

@@ -89,14 +89,15 @@ const find = (draft: RoleDraft, action: string, subject: string | null) =>
   draft.find((permission) => permission.action === action && permission.subject === subject);
 
 /**
- * The values a permission holds for a property: every value when it names none (null or left
- * out); a whole component (`seo`) as its fields.
+ * The values a permission holds for a property: every field when it names none (null or left
+ * out), a whole component (`seo`) as its fields; every locale for `null`, none when left out (as
+ * Strapi's i18n engine reads them).
  */
 export function granted(permission: AdminPermission, subject: TypeSubject, property: Property): Set<string> {
   const all = allValues(subject, property);
   const listed = permission.properties[property];
+  if (property === 'locales') return new Set(listed === null ? all : (listed ?? []));
   if (listed === undefined || listed === null) return new Set(all);
-  if (property === 'locales') return new Set(listed);
   const out = new Set<string>();
   for (const path of listed) {
     const under = all.filter((leaf) => leaf === path || leaf.startsWith(`${path}.`));

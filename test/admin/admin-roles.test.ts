@@ -87,9 +87,18 @@ for (const dialect of DIALECTS) {
       assert.deepEqual(page.body.data.pagination, { page: 1, pageSize: 10, pageCount: 1, total: 1 });
     });
 
-    it('answers GET /admin/permissions as Strapi 5.54 does for the same schema', async () => {
+    it('answers GET /admin/permissions as Strapi 5.54 does for the same schema, with its Enterprise audit log action', async () => {
       const answer = await root.get('/admin/permissions');
-      assert.deepEqual(answer.body, strapi('permissions'));
+      const expected = strapi('permissions');
+      // Strapi's free edition ends its settings with the transfer tokens; its Enterprise edition adds
+      // the audit log's read action after them, which Vellum grants freely.
+      expected.data.sections.settings.push({
+        displayName: 'Read',
+        category: 'audit logs',
+        subCategory: 'options',
+        action: 'admin::audit-logs.read',
+      });
+      assert.deepEqual(answer.body, expected);
     });
 
     it('gives the Editor and the Author Strapi’s permissions, with every locale (a deliberate difference)', async () => {
@@ -207,6 +216,46 @@ for (const dialect of DIALECTS) {
       const held = await root.delete(`/admin/roles/${roleId}`);
       assert.equal(held.status, 400);
       assert.equal(held.body.error.message, 'Some roles are still assigned to some users');
+    });
+
+    it('stores a permission that names no locales with the default locale, as Strapi does; null is every locale', async () => {
+      const created = await root.post('/admin/roles', { name: 'Locales as Strapi', description: '' });
+      const roleId = created.body.data.id as number;
+      const read = (properties: Record<string, unknown>) => ({
+        action: 'plugin::content-manager.explorer.read',
+        subject: ARTICLE,
+        properties,
+        conditions: [],
+      });
+      const set = await root.put(`/admin/roles/${roleId}/permissions`, {
+        permissions: [read({}), { ...read({ locales: [] }), action: 'plugin::content-manager.explorer.update' }],
+      });
+      assert.equal(set.status, 200, JSON.stringify(set.body));
+      assert.deepEqual(
+        set.body.data.map((p: { properties: unknown }) => p.properties),
+        [{ locales: ['en'] }, { locales: ['en'] }],
+      );
+      const member = await invite('default-locale@example.com', [roleId]);
+      assert.equal((await member.client.get(`${ARTICLES}?locale=en`)).status, 200);
+      assert.equal((await member.client.get(`${ARTICLES}?locale=fr`)).status, 403);
+      const every = await root.put(`/admin/roles/${roleId}/permissions`, { permissions: [read({ locales: null })] });
+      assert.deepEqual(every.body.data[0].properties, { locales: null });
+      assert.equal((await member.client.get(`${ARTICLES}?locale=fr`)).status, 200);
+    });
+
+    it('lets a role granted admin::audit-logs.read (Strapi’s Enterprise action) read the audit log', async () => {
+      const created = await root.post('/admin/roles', { name: 'Auditors', description: '' });
+      const roleId = created.body.data.id as number;
+      const auditor = await invite('auditor@example.com', [roleId]);
+      assert.equal((await auditor.client.get('/admin/audit-logs')).status, 403);
+      const set = await root.put(`/admin/roles/${roleId}/permissions`, {
+        permissions: [{ action: 'admin::audit-logs.read', subject: null, properties: {}, conditions: [] }],
+      });
+      assert.equal(set.status, 200, JSON.stringify(set.body));
+      const page = await auditor.client.get('/admin/audit-logs');
+      assert.equal(page.status, 200, JSON.stringify(page.body));
+      assert.ok(page.body.results.some((entry: { action: string }) => entry.action === 'permission.update'));
+      assert.equal((await auditor.client.get('/admin/audit-logs/settings')).status, 200);
     });
 
     it('lets a role with "has same role as creator" reach the documents of its members only', async () => {

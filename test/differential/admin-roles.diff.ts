@@ -94,6 +94,30 @@ test('a role’s permissions: set, read back, refused in Strapi’s words', asyn
   );
 });
 
+test('a permission naming no locales is stored with the default locale; null stays every locale', async () => {
+  await diff.same(
+    async (_api, side) => {
+      const client = admin(side);
+      const answers: Record<string, Response> = {};
+      const role = await client.post('/admin/roles', { name: `Locales ${run}` });
+      const id = role.body.data.id as number;
+      const on = (action: string, properties: Record<string, unknown>) => ({
+        action: `plugin::content-manager.explorer.${action}`,
+        subject: ARTICLE,
+        properties,
+        conditions: [],
+      });
+      answers.set = await client.put(`/admin/roles/${id}/permissions`, {
+        permissions: [on('read', {}), on('update', { locales: [] }), on('delete', { locales: null })],
+      });
+      answers.read = await client.get(`/admin/roles/${id}/permissions`);
+      await client.delete(`/admin/roles/${id}`);
+      return answers;
+    },
+    { messages: true, ignoreKeys: ['code'] },
+  );
+});
+
 test('administrators: invited, registered, limited by their role; one Super Admin kept', async () => {
   await diff.same(
     async (api, side) => {

@@ -4,24 +4,10 @@
  * they created. A Super Admin may do everything, whatever the stored permissions say (Strapi
  * resets them to every action at each start).
  */
-import { IS_CREATOR, SAME_ROLE_AS_CREATOR } from './registry.js';
+import { scopeOf, type FieldTree, type Scope } from './contract.js';
 
-/**
- * Whose documents the permissions reach together: everybody's as soon as one has no creator
- * condition (Strapi's conditions of one permission are alternatives, its permissions too).
- */
-function creatorsOf(permissions: Permission[]): Scope['creators'] {
-  let self = false;
-  let sameRole = false;
-  for (const { conditions } of permissions) {
-    const mine = conditions.includes(IS_CREATOR);
-    const peers = conditions.includes(SAME_ROLE_AS_CREATOR);
-    if (!mine && !peers) return undefined;
-    self ||= mine;
-    sameRole ||= peers;
-  }
-  return { self, sameRole };
-}
+export type { FieldTree, Scope } from './contract.js';
+export { fieldTree } from './contract.js';
 
 export interface Permission {
   id?: number;
@@ -30,42 +16,6 @@ export interface Permission {
   subject: string | null;
   properties: { fields?: string[] | null; locales?: string[] | null; [key: string]: unknown };
   conditions: string[];
-}
-
-/** Which fields (nested: a component's own fields below its name), `true` for the whole value. */
-export type FieldTree = { [name: string]: FieldTree | true };
-
-/** What the permissions of one action on one subject allow together. */
-export interface Scope {
-  /** undefined: every field (no permission names them). */
-  fields?: FieldTree;
-  /** undefined: every locale. */
-  locales?: Set<string>;
-  /**
-   * Whose documents, when every matching permission has a creator condition: the administrator's
-   * own ("is creator"), those of administrators sharing a role with them ("has same role as
-   * creator"), or both. undefined: everybody's.
-   */
-  creators?: { self: boolean; sameRole: boolean };
-}
-
-/** `seo.metaTitle`, `title` -> { seo: { metaTitle: true }, title: true }. */
-export function fieldTree(paths: string[]): FieldTree {
-  const tree: FieldTree = {};
-  for (const path of paths) {
-    const parts = path.split('.');
-    let node = tree;
-    parts.forEach((part, index) => {
-      if (index === parts.length - 1) {
-        node[part] = true;
-        return;
-      }
-      const next = node[part];
-      if (next === true) return;
-      node = next ?? (node[part] = {});
-    });
-  }
-  return tree;
 }
 
 export class AdminAbility {
@@ -117,25 +67,7 @@ export class AdminAbility {
   /** What the action on the subject allows; undefined when it is not granted. */
   scope(action: string, subject: string): Scope | undefined {
     if (this.superAdmin) return {};
-    const matching = this.permissions.filter(
-      (permission) => permission.action === action && permission.subject === subject,
-    );
-    if (matching.length === 0) return undefined;
-    let everyField = false;
-    let everyLocale = false;
-    const paths: string[] = [];
-    const locales = new Set<string>();
-    for (const { properties } of matching) {
-      if (properties.fields === undefined || properties.fields === null) everyField = true;
-      else paths.push(...properties.fields);
-      if (properties.locales === undefined || properties.locales === null) everyLocale = true;
-      else for (const locale of properties.locales) locales.add(locale);
-    }
-    return {
-      fields: everyField ? undefined : fieldTree(paths),
-      locales: everyLocale ? undefined : locales,
-      creators: creatorsOf(matching),
-    };
+    return scopeOf(this.permissions, action, subject);
   }
 
   /** The permissions as `GET /admin/users/me/permissions` lists them. */

@@ -5,6 +5,7 @@
  * Strapi 5.54 for the blog fixture are in test/fixtures/admin-roles/.
  */
 import { type ContentType, type Model, type Schema } from '../../core/schema/model.js';
+import { IS_CREATOR, SAME_ROLE_AS_CREATOR } from './contract.js';
 
 /** The content API's users (features/users-permissions/ owns the type): a content manager subject. */
 const USER_TYPE_UID = 'plugin::users-permissions.user';
@@ -108,10 +109,12 @@ const SETTINGS_ACTIONS: [string, string, string, string][] = [
   ['admin::transfer.tokens.update', 'Update', 'transfer tokens', 'general'],
   ['admin::transfer.tokens.regenerate', 'Regenerate', 'transfer tokens', 'general'],
   ['admin::transfer.tokens.delete', 'Delete (revoke)', 'transfer tokens', 'general'],
+  // Strapi's Enterprise action (its EE admin-actions), free here: who may read the audit log. Its
+  // free edition's list ends above.
+  ['admin::audit-logs.read', 'Read', 'audit logs', 'options'],
 ];
 
-export const IS_CREATOR = 'admin::is-creator';
-export const SAME_ROLE_AS_CREATOR = 'admin::has-same-role-as-creator';
+export { IS_CREATOR, SAME_ROLE_AS_CREATOR };
 export const CONDITIONS = [
   { id: IS_CREATOR, displayName: 'Is creator', category: 'default' },
   { id: SAME_ROLE_AS_CREATOR, displayName: 'Has same role as creator', category: 'default' },

@@ -101,6 +101,26 @@ function mediaPermissions(author: boolean): Permission[] {
   }));
 }
 
+/**
+ * Strapi 5.54's i18n `normalizeRolePermissionsLocales`: a permission on a localized type that names
+ * no locales (`locales` missing or `[]`) is stored with the default locale only; `null` keeps every
+ * locale. The ability then reads a missing `locales` as none, as Strapi's engine does.
+ */
+function withDefaultLocale(permissions: Permission[], schema: Schema, defaultLocale: string): Permission[] {
+  const localesApply = new Set(
+    adminActions(schema)
+      .filter((action) => action.applyToProperties?.includes('locales'))
+      .map((action) => action.actionId),
+  );
+  return permissions.map((permission) => {
+    const type = permission.subject ? schema.contentTypes.get(permission.subject) : undefined;
+    const { locales } = permission.properties;
+    if (!type?.localized || !localesApply.has(permission.action) || locales === null) return permission;
+    if (locales !== undefined && locales.length > 0) return permission;
+    return { ...permission, properties: { ...permission.properties, locales: [defaultLocale] } };
+  });
+}
+
 export class AdminRoles {
   constructor(
     private readonly database: Database,
@@ -413,7 +433,12 @@ export class AdminRoles {
       .executeTakeFirst();
     if (!row) throw new NotFoundError('role.notFound');
     if (row.code === SUPER_ADMIN_CODE) throw new ApplicationError("Super admin permissions can't be edited.");
-    const permissions = checkPermissions(input, adminActions(this.schemaOf()));
+    const schema = this.schemaOf();
+    const permissions = withDefaultLocale(
+      checkPermissions(input, adminActions(schema)),
+      schema,
+      this.locales.defaultLocale(),
+    );
     return this.database.write(async (trx: SystemDb) => {
       const db = trx as unknown as Db;
       const before = audited ? await this.permissionsIn(db, [id]) : [];
