@@ -32,6 +32,7 @@ const models = modelsOf({
       pluralName: 'tags',
       draftAndPublish: true,
       localized: false,
+      isDisplayed: true,
       attributes: [attribute('name', 'string')],
       mainField: 'name',
     },

@@ -29,6 +29,7 @@ const type = (uid: string, attributes: AttributeDescription[], mainField: string
   pluralName: `${uid}s`,
   draftAndPublish: true,
   localized: false,
+  isDisplayed: true,
   attributes,
   mainField,
 });

@@ -46,6 +46,8 @@ import {
   registerAdminGuard,
   registerStrapiContentManager,
   registerHomepage,
+  registerKeyStatistics,
+  mediaAdministrator,
 } from '../features/admin/index.js';
 import { registerAdminPanel } from '../features/admin/index.js';
 import { registerContentTypeBuilderRoutes } from '../features/content-type-builder/index.js';
@@ -263,6 +265,7 @@ export async function createVellum(projectDir: string, options: CreateVellumOpti
   registerAdminContentRoutes(app, { auth, documents });
   registerStrapiContentManager(app, auth, documents, database);
   registerHomepage(app, auth, documents, database);
+  registerKeyStatistics(app, auth, documents, database);
   registerAuditRoutes(app, {
     reads: audit.reads,
     retentionDays: audit.retentionDays,
@@ -297,7 +300,7 @@ export async function createVellum(projectDir: string, options: CreateVellumOpti
       documents,
       access,
       config,
-      admin: (headers) => auth.admins.authenticate(headers.authorization),
+      admin: mediaAdministrator(auth),
     });
     await registerAdminPanel(app, options.adminPanelDir);
     // Last: a project route on a path Vellum serves itself is the one left out (with a warning).

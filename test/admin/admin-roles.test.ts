@@ -258,6 +258,48 @@ for (const dialect of DIALECTS) {
       assert.equal((await auditor.client.get('/admin/audit-logs/settings')).status, 200);
     });
 
+    it('keeps an Author to the media they uploaded: Strapi’s "is creator" on the media library', async () => {
+      /** `POST /admin/upload` of one small text file as this administrator (`?id=` replaces one). */
+      const send = async (client: HttpClient, name: string, id?: number) => {
+        const form = new FormData();
+        form.append('files', new Blob([`${name}\n`], { type: 'text/plain' }), name);
+        const response = await fetch(`${server.url}/admin/upload${id === undefined ? '' : `?id=${id}`}`, {
+          method: 'POST',
+          body: form,
+          headers: client.defaultHeaders,
+        });
+        const body = await response.json();
+        return { status: response.status, body };
+      };
+      const author = await invite('media-author@example.com', [3]);
+      const other = await invite('media-other@example.com', [3]);
+      const byRoot = await send(root, 'root-file.txt');
+      assert.equal(byRoot.status, 201, JSON.stringify(byRoot.body));
+      const byAuthor = await send(author.client, 'author-file.txt');
+      assert.equal(byAuthor.status, 201, JSON.stringify(byAuthor.body));
+      const rootFile = byRoot.body[0].id as number;
+      const authorFile = byAuthor.body[0].id as number;
+      const names = async (client: HttpClient) =>
+        ((await client.get('/admin/upload/files?pageSize=100')).body.results as { name: string }[])
+          .map((file) => file.name)
+          .filter((name) => name.endsWith('-file.txt'))
+          .sort();
+      assert.deepEqual(await names(author.client), ['author-file.txt']);
+      assert.deepEqual(await names(other.client), []);
+      assert.deepEqual(await names(root), ['author-file.txt', 'root-file.txt']);
+      assert.equal((await author.client.get(`/admin/upload/files/${authorFile}`)).status, 200);
+      assert.equal((await author.client.get(`/admin/upload/files/${rootFile}`)).status, 403);
+      assert.equal((await author.client.get('/admin/upload/files/999999')).status, 404);
+      assert.equal((await send(author.client, 'replaced.txt', rootFile)).status, 403);
+      assert.equal((await author.client.delete(`/admin/upload/files/${rootFile}`)).status, 403);
+      assert.equal((await other.client.delete(`/admin/upload/files/${authorFile}`)).status, 403);
+      assert.equal((await send(author.client, 'author-file-2.txt', authorFile)).status, 200);
+      assert.equal((await author.client.delete(`/admin/upload/files/${authorFile}`)).status, 200);
+      // The Editor's media library is everybody's.
+      const editor = await invite('media-editor@example.com', [2]);
+      assert.deepEqual(await names(editor.client), ['root-file.txt']);
+    });
+
     it('lets a role with "has same role as creator" reach the documents of its members only', async () => {
       const team = async (name: string) => {
         const role = (await root.post('/admin/roles', { name })).body.data.id as number;

@@ -285,6 +285,54 @@ for (const dialect of DIALECTS) {
       }
     });
 
+    it('answers the project statistics and keeps each administrator’s widget layout, as Strapi’s admin home page', async () => {
+      const statistics = async () => {
+        const answer = await root.get('/admin/homepage/key-statistics');
+        assert.equal(answer.status, 200, JSON.stringify(answer.body));
+        return answer.body.data as Record<string, number>;
+      };
+      const before = await statistics();
+      // Five project types and the content API's users (Strapi's count, compared in homepage.diff.ts).
+      assert.deepEqual(
+        { contentTypes: before.contentTypes, components: before.components, locales: before.locales },
+        { contentTypes: 6, components: 0, locales: 2 },
+      );
+      const token = await root.post('/admin/api-tokens', { name: `stats-${dialect}`, type: 'read-only' });
+      assert.equal(token.status, 201, JSON.stringify(token.body));
+      const hook = await root.post('/admin/webhooks', { name: 'stats', url: 'http://127.0.0.1:9/hook', events: [] });
+      assert.equal(hook.status, 201, JSON.stringify(hook.body));
+      const other = await administrator('Layouts', []);
+      const after = await statistics();
+      assert.deepEqual(
+        { apiTokens: after.apiTokens, webhooks: after.webhooks, admins: after.admins, assets: after.assets },
+        {
+          apiTokens: before.apiTokens + 1,
+          webhooks: before.webhooks + 1,
+          admins: before.admins + 1,
+          assets: before.assets,
+        },
+      );
+      assert.equal((await server.publicApi.get('/admin/homepage/key-statistics')).status, 401);
+
+      assert.deepEqual((await root.get('/admin/homepage/layout')).body, { data: null });
+      const layout = {
+        widgets: [{ uid: 'plugin::admin.key-statistics', width: 12 }],
+        updatedAt: '2026-11-29T10:00:00Z',
+      };
+      const saved = await root.put('/admin/homepage/layout', layout);
+      assert.deepEqual(saved.body, { data: { version: 1, ...layout } });
+      assert.deepEqual((await root.get('/admin/homepage/layout')).body, saved.body);
+      // Each administrator has their own.
+      assert.deepEqual((await other.get('/admin/homepage/layout')).body, { data: null });
+      const refused = await root.put('/admin/homepage/layout', { widgets: [{ uid: 'x', width: 5 }], colour: 'red' });
+      assert.equal(refused.status, 400);
+      assert.deepEqual(
+        refused.body.error.details.errors.map((error: { path: string[] }) => error.path.join('.')),
+        ['colour', 'widgets.0.width'],
+      );
+      assert.deepEqual((await root.get('/admin/homepage/layout')).body, saved.body);
+    });
+
     it('counts documents by status: a draft, published, modified (by their latest versions)', async () => {
       const start = await counts(root);
       const delta = async (): Promise<Counts> => {
@@ -430,10 +478,12 @@ for (const dialect of DIALECTS) {
       const next = random(seed);
       const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)]!;
       const all = ['read', 'create', 'update', 'delete', 'publish'];
+      // `locales: null`: every locale (a permission naming none gets the default locale only, as in Strapi).
+      const everyLocale = { locales: null };
       const editor = await administrator(`Home editors ${seed}`, [
-        ...all.map((action) => permission(action, 'api::post.post')),
-        ...all.map((action) => permission(action, 'api::page.page')),
-        ...['read', 'create', 'update', 'delete'].map((action) => permission(action, 'api::note.note')),
+        ...all.map((action) => permission(action, 'api::post.post', everyLocale)),
+        ...all.map((action) => permission(action, 'api::page.page', everyLocale)),
+        ...['read', 'create', 'update', 'delete'].map((action) => permission(action, 'api::note.note', everyLocale)),
       ]);
       const author = await administrator(`Home authors ${seed}`, [
         ...all.map((action) =>
@@ -445,7 +495,7 @@ for (const dialect of DIALECTS) {
           ),
         ),
         // Every page, without their heading: titled by documentId.
-        permission('read', 'api::page.page', { fields: ['code'] }),
+        permission('read', 'api::page.page', { fields: ['code'], ...everyLocale }),
       ]);
       const paths = {
         'api::post.post': POSTS,

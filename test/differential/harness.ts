@@ -363,7 +363,13 @@ function toComparable(answers: Answers, options: SameOptions, omitKeys: Set<stri
 }
 
 /** Paths where two normalised values differ, at most `limit`. */
-export function differences(a: unknown, b: unknown, path = '$', out: string[] = [], limit = 25): string[] {
+export function differences(
+  a: unknown,
+  b: unknown,
+  path = '$',
+  out: string[] = [],
+  limit = Number(process.env.DIFF_LIMIT ?? 25),
+): string[] {
   if (out.length >= limit) return out;
   if (Array.isArray(a) && Array.isArray(b)) {
     if (a.length !== b.length) out.push(`${path}: length strapi ${a.length}, vellum ${b.length}`);

@@ -362,3 +362,49 @@ test('a seeded random sequence of two administrators’ writes, the lists compar
     { messages: true },
   );
 });
+
+test('the project statistics and an administrator’s widget layout', async () => {
+  await diff.same(
+    async (_api, side) => {
+      const client = sessions[side]!;
+      const anonymous = new HttpClient(side === 'strapi' ? diff.strapi.baseUrl : diff.vellum.baseUrl);
+      const answers: Record<string, Response> = {};
+      answers.statistics = await client.get('/admin/homepage/key-statistics');
+      answers.anonymousStatistics = await anonymous.get('/admin/homepage/key-statistics');
+      answers.none = await client.get('/admin/homepage/layout');
+      answers.saved = await client.put('/admin/homepage/layout', {
+        widgets: [
+          { uid: 'plugin::content-manager.last-edited-entries', width: 8 },
+          { uid: 'plugin::admin.key-statistics', width: 4 },
+        ],
+        updatedAt: '2026-11-29T10:00:00.000Z',
+      });
+      answers.read = await client.get('/admin/homepage/layout');
+      answers.versioned = await client.put('/admin/homepage/layout', {
+        version: 3,
+        widgets: [{ uid: 'plugin::admin.key-statistics', width: 12 }],
+        updatedAt: '2026-11-29T11:00:00Z',
+      });
+      answers.readAgain = await client.get('/admin/homepage/layout');
+      answers.empty = await client.put('/admin/homepage/layout', { widgets: [], updatedAt: '2026-11-29T12:00:00Z' });
+      return answers;
+    },
+    // The harness makes API tokens on Strapi's side only (token.sh): test/admin/homepage.test.ts counts Vellum's.
+    { messages: true, ignoreKeys: ['apiTokens'] },
+  );
+});
+
+test('a widget layout refused: Strapi answers a 500, Vellum a 400 naming the problem', async () => {
+  const { strapi, vellum } = await diff.both(async (_api, side) => {
+    const client = sessions[side]!;
+    return {
+      width: await client.put('/admin/homepage/layout', { widgets: [{ uid: 'x', width: 5 }] }),
+      extra: await client.put('/admin/homepage/layout', { widgets: [], colour: 'red' }),
+      noWidgets: await client.put('/admin/homepage/layout', {}),
+    };
+  });
+  for (const name of ['width', 'extra', 'noWidgets'] as const) {
+    assert.equal((strapi as Record<string, Response>)[name].status, 500, name);
+    assert.equal((vellum as Record<string, Response>)[name].status, 400, name);
+  }
+});

@@ -374,7 +374,9 @@ for (const dialect of DIALECTS) {
           taken.add(`${verb} ${subject}`);
           const properties: Json = {};
           if (verb === 'create' || verb === 'read' || verb === 'update') properties.fields = subset(FIELDS[subject]!);
+          // The admin API stores a permission naming no locale with the default one, as Strapi does.
           if (subject === ARTICLE) properties.locales = subset(['en', 'fr']);
+          if (subject === ARTICLE && (properties.locales as string[]).length === 0) properties.locales = ['en'];
           out.push({
             action: `plugin::content-manager.explorer.${verb}`,
             actionParameters: {},

@@ -100,7 +100,8 @@ const USERS_PERMISSIONS: [string, string][] = [
 function Navigation({ onNavigate }: { onNavigate: () => void }) {
   const schema = useSchema();
   const access = useAccess();
-  const types = (schema.data?.contentTypes ?? []).filter((type) => access.canOn('read', type.uid));
+  // A type with `pluginOptions['content-manager'].visible: false` is left out, as in Strapi's panel.
+  const types = (schema.data?.contentTypes ?? []).filter((type) => type.isDisplayed && access.canOn('read', type.uid));
   const settings = [...GLOBAL_SETTINGS, ...ADMINISTRATION, ...USERS_PERMISSIONS].some(([, path]) =>
     mayOpen(access, path),
   );

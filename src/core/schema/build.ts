@@ -457,12 +457,20 @@ function buildContentType(
     draftAndPublish,
     localized,
     populateCreatorFields: options.populateCreatorFields === true,
+    managerVisible: visibleIn(pluginOptions, 'content-manager'),
+    builderVisible: visibleIn(pluginOptions, 'content-type-builder'),
     builtIn,
     attributes,
     scalars: scalarsOf(attributes),
     file: file.file,
   };
 }
+
+/** `pluginOptions[plugin].visible`, true unless it says false. */
+const visibleIn = (pluginOptions: Record<string, unknown>, plugin: string): boolean => {
+  const options = pluginOptions[plugin];
+  return !isPlainObject(options) || options.visible !== false;
+};
 
 function buildComponent(file: RawSchemaFile, pending: PendingRelation[], warn: SchemaWarn): Component {
   const reader = new SchemaFileReader(file.file, warn);

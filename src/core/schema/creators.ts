@@ -47,6 +47,8 @@ export const CREATOR_MODEL: ContentType = {
   draftAndPublish: false,
   localized: false,
   populateCreatorFields: false,
+  managerVisible: false,
+  builderVisible: false,
   builtIn: true,
 };
 

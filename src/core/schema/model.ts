@@ -152,6 +152,13 @@ export interface ContentType extends ModelBase {
   draftAndPublish: boolean;
   localized: boolean;
   populateCreatorFields: boolean;
+  /**
+   * `pluginOptions['content-manager'].visible` (default true): false keeps the type out of the
+   * content manager's navigation (Strapi's `isDisplayed`), its API and relations unchanged.
+   */
+  managerVisible: boolean;
+  /** `pluginOptions['content-type-builder'].visible` (default true), which Strapi's key statistics count by. */
+  builderVisible: boolean;
   /** Built-in types (users, files) are not served by the generic content API. */
   builtIn: boolean;
 }

@@ -65,7 +65,7 @@ export class AdminAbility {
   }
 
   /** What the action on the subject allows; undefined when it is not granted. */
-  scope(action: string, subject: string): Scope | undefined {
+  scope(action: string, subject: string | null): Scope | undefined {
     if (this.superAdmin) return {};
     return scopeOf(this.permissions, action, subject);
   }

@@ -70,13 +70,18 @@ function creatorsOf(permissions: readonly PermissionReach[]): Scope['creators'] 
 }
 
 /**
- * What the permissions grant for the action on the subject (a Super Admin's are not read: they
- * may do everything); undefined when none grants it. Fields: a permission without `fields` (or
+ * What the permissions grant for the action on the subject (null: an action without one, as the
+ * media library's; a Super Admin's are not read: they may do everything); undefined when none
+ * grants it. Fields: a permission without `fields` (or
  * with `null`) reaches every field. Locales, as Strapi 5.54's i18n engine reads them: `null` is
  * every locale, a missing `locales` none (`$in: []`); the admin API stores a permission that names
  * none with the default locale (roles.ts), as Strapi does.
  */
-export function scopeOf(permissions: readonly PermissionReach[], action: string, subject: string): Scope | undefined {
+export function scopeOf(
+  permissions: readonly PermissionReach[],
+  action: string,
+  subject: string | null,
+): Scope | undefined {
   const matching = permissions.filter((permission) => permission.action === action && permission.subject === subject);
   if (matching.length === 0) return undefined;
   let everyField = false;

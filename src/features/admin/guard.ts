@@ -138,15 +138,15 @@ const ROUTE_ACTIONS: Record<string, string[]> = {
   'POST /admin/locales': ['plugin::i18n.locale.create'],
   'PUT /admin/locales/:code': ['plugin::i18n.locale.update'],
   'DELETE /admin/locales/:code': ['plugin::i18n.locale.delete'],
-  // The audit log: Strapi's Enterprise action, which its free edition's list (and so a role's) has
-  // not: a Super Admin's alone.
+  // The audit log: Strapi's Enterprise action (registry.ts lists it after the free edition's).
   'GET /admin/audit-logs': ['admin::audit-logs.read'],
   'GET /admin/audit-logs/users': ['admin::audit-logs.read'],
   'GET /admin/audit-logs/settings': ['admin::audit-logs.read'],
   'GET /admin/audit-logs/:id': ['admin::audit-logs.read'],
   // Not listed, on purpose: the home page's `GET /content-manager/homepage/recent-documents` and
   // `.../count-documents` are any administrator's (Strapi's isAuthenticatedAdmin); what each may
-  // read is decided inside, type by type (homepage.ts).
+  // read is decided inside, type by type (homepage.ts). So are `/admin/homepage/key-statistics`
+  // and `/admin/homepage/layout` (key-statistics.ts), as in Strapi.
 };
 
 /**

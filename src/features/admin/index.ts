@@ -8,3 +8,5 @@ export { registerAdminPanel } from './panel.js';
 export { registerAdminGuard } from './guard.js';
 export { registerStrapiContentManager } from './content-manager.js';
 export { registerHomepage } from './homepage.js';
+export { registerKeyStatistics } from './key-statistics.js';
+export { mediaAdministrator } from './media-access.js';

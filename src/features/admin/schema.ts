@@ -44,6 +44,8 @@ export interface ContentTypeDescription extends ModelDescription {
   pluralName: string;
   draftAndPublish: boolean;
   localized: boolean;
+  /** Strapi's name: false for a type with `pluginOptions['content-manager'].visible: false` (kept out of the navigation). */
+  isDisplayed: boolean;
 }
 
 export interface ComponentDescription extends ModelDescription {
@@ -130,6 +132,7 @@ export function describeSchema(schema: Schema): SchemaDescription {
       pluralName: type.pluralName,
       draftAndPublish: type.draftAndPublish,
       localized: type.localized,
+      isDisplayed: type.managerVisible,
     }));
   const components = [...schema.components.values()].map((component) => ({
     ...describeModel(component),

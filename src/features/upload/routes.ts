@@ -9,7 +9,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import multipart from '@fastify/multipart';
 import fastifyStatic from '@fastify/static';
-import type { IncomingHttpHeaders } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { CallerOptions, DocumentService } from '../../core/documents/service.js';
 import { ValidationError } from '../../core/errors.js';
@@ -31,7 +30,16 @@ export interface UploadRoutesOptions {
    * The admin panel's media library: the same routes under `/admin/upload`, for whoever this lets
    * through (an administrator: it throws UnauthorizedError otherwise). Absent: none.
    */
-  admin?: (headers: IncomingHttpHeaders) => Promise<number>;
+  admin?: (request: FastifyRequest) => Promise<MediaAdministrator>;
+}
+
+/** The administrator behind an admin request, and whose files their role reaches. */
+export interface MediaAdministrator {
+  id: number;
+  /** Under "is creator" on `plugin::upload.read`: the administrators whose files they see. */
+  readsFilesOf?: number[];
+  /** Likewise on `plugin::upload.assets.update`: whose files they replace, edit and delete. */
+  changesFilesOf?: number[];
 }
 
 /**
@@ -112,11 +120,22 @@ export async function registerUploadRoutes(app: FastifyInstance, options: Upload
     });
   }
 
-  // The administrator of each admin request: their writes are theirs (creator fields, audit log).
-  const actors = new WeakMap<FastifyRequest, number>();
+  // The administrator of each admin request: their writes are theirs (creator fields, audit log),
+  // their role's "is creator" limits the files they reach.
+  const administrators = new WeakMap<FastifyRequest, MediaAdministrator>();
   const callerOf = (request: FastifyRequest): CallerOptions | undefined => {
-    const actor = actors.get(request);
-    return actor === undefined ? undefined : { actor };
+    const admin = administrators.get(request);
+    return admin === undefined ? undefined : { actor: admin.id };
+  };
+  /** Reads: only the files of `readsFilesOf` when the role says so. */
+  const readerOf = (request: FastifyRequest): CallerOptions | undefined => {
+    const readsFilesOf = administrators.get(request)?.readsFilesOf;
+    return readsFilesOf === undefined ? undefined : { createdBy: readsFilesOf };
+  };
+  /** A 403 for a file the administrator's role may not change (another's, under "is creator"). */
+  const checkChange = async (request: FastifyRequest, id: number) => {
+    const changesFilesOf = administrators.get(request)?.changesFilesOf;
+    if (changesFilesOf !== undefined) await library.findOne(id, {}, { createdBy: changesFilesOf });
   };
 
   await app.register(async (scope) => {
@@ -143,6 +162,7 @@ export async function registerUploadRoutes(app: FastifyInstance, options: Upload
           const infos = fileInfos(form.fields.get('fileInfo') ?? []);
           if (id !== undefined) {
             if (form.files.length > 1) throw new ValidationError('Only one file can replace a file');
+            await checkChange(request, fileId(String(id)));
             answer = await library.update(fileId(String(id)), infos[0] ?? {}, form.files[0], callerOf(request));
           } else {
             if (form.files.length === 0) throw new ValidationError('Files are empty');
@@ -162,19 +182,20 @@ export async function registerUploadRoutes(app: FastifyInstance, options: Upload
         const query = request.query as Record<string, unknown>;
         // The admin's list is a page with its count, as Strapi's admin answers it; the content API's a bare array.
         if (!paged) return withUrlSigned(await library.list(query));
-        const { results, pagination } = await library.page(adminListQuery(query));
+        const { results, pagination } = await library.page(adminListQuery(query), readerOf(request));
         return { results: withUrlSigned(results), pagination };
       });
 
       scope.get<{ Params: { id: string } }>(`${base}/upload/files/:id`, async (request) => {
         await allow(request, 'findOne');
         return withUrlSigned(
-          await library.findOne(fileId(request.params.id), request.query as Record<string, unknown>),
+          await library.findOne(fileId(request.params.id), request.query as Record<string, unknown>, readerOf(request)),
         );
       });
 
       scope.delete<{ Params: { id: string } }>(`${base}/upload/files/:id`, async (request) => {
         await allow(request, 'destroy');
+        await checkChange(request, fileId(request.params.id));
         return withUrlSigned(await library.delete(fileId(request.params.id), callerOf(request)));
       });
     };
@@ -183,7 +204,7 @@ export async function registerUploadRoutes(app: FastifyInstance, options: Upload
       async (request, action, uid = UID) => void (await access.authorize(request.headers, { uid, action })),
     );
     const admin = options.admin;
-    if (admin) routes('/admin', async (request) => void actors.set(request, await admin(request.headers)), true);
+    if (admin) routes('/admin', async (request) => void administrators.set(request, await admin(request)), true);
   });
   return library;
 }

@@ -14,7 +14,7 @@ import type {
   StoredFileRow,
   TypeDocuments,
 } from '../../core/documents/service.js';
-import { NotFoundError } from '../../core/errors.js';
+import { ForbiddenError, NotFoundError } from '../../core/errors.js';
 import { FILE_UID } from '../../core/schema/model.js';
 import type { UploadConfig } from './config.js';
 import { detectType, hashFor, sanitizeName } from './detect.js';
@@ -156,15 +156,25 @@ export class MediaLibrary {
     return (await this.page(query)).results;
   }
 
-  /** A page of files and its pagination (the admin's list: Strapi's `findPage`). */
-  async page(query: Query): Promise<FindManyResult> {
-    return this.files.findMany(query);
+  /**
+   * A page of files and its pagination (the admin's list: Strapi's `findPage`); with
+   * `caller.createdBy`, only the files those administrators uploaded.
+   */
+  async page(query: Query, caller?: CallerOptions): Promise<FindManyResult> {
+    return this.files.findMany(query, caller);
   }
 
-  async findOne(id: number, query: Query = {}): Promise<Document> {
+  /**
+   * One file; with `caller.createdBy` (an administrator's "is creator"), a file somebody else
+   * uploaded is a 403.
+   */
+  async findOne(id: number, query: Query = {}, caller?: CallerOptions): Promise<Document> {
     const row = await this.row(id);
-    const document = await this.files.findVersion({ ...query, documentId: row.documentId });
-    if (!document) throw new NotFoundError(`No file with id ${id}`);
+    const document = await this.files.findVersion({ ...query, documentId: row.documentId }, caller);
+    if (!document) {
+      if (caller?.createdBy !== undefined) throw new ForbiddenError('Forbidden');
+      throw new NotFoundError(`No file with id ${id}`);
+    }
     return document;
   }
 
