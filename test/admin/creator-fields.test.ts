@@ -103,5 +103,59 @@ for (const dialect of DIALECTS) {
       const star = await server.api.get('/api/tags?populate=*');
       for (const doc of star.body.data) assert.equal('createdBy' in doc, false);
     });
+
+    it('filters and sorts on createdBy and updatedBy where the type shows them, as Strapi 5.54 does', async () => {
+      const mine = await editor.post(ARTICLES, { data: { title: 'By Ed' } });
+      assert.equal(mine.status, 201, JSON.stringify(mine.body));
+      const titles = async (query: string) => {
+        const answer = await server.api.get(`/api/articles?status=draft&fields[0]=title&sort=title&${query}`);
+        assert.equal(answer.status, 200, `${query}: ${JSON.stringify(answer.body)}`);
+        return answer.body.data.map((doc: { title: string }) => doc.title);
+      };
+      const expect = async (query: string, expected: string[]) =>
+        assert.deepEqual(await titles(query), expected, query);
+      await expect(`filters[createdBy][id][$eq]=${editorId}`, ['By Ed']);
+      await expect(`filters[createdBy][$eq]=${editorId}`, ['By Ed']);
+      await expect('filters[createdBy][firstname][$eq]=Root', ['Hello!']);
+      await expect('filters[updatedBy][lastname][$containsi]=ITO', ['By Ed', 'Hello!']);
+      await expect('filters[$or][0][createdBy][username][$null]=true&filters[$or][1][title][$eq]=none', [
+        'By Ed',
+        'Hello!',
+      ]);
+      // An article written through the content API has no creator.
+      const anonymous = await server.api.post('/api/articles', { data: { title: 'Nobody’s' } });
+      assert.equal(anonymous.status, 201, JSON.stringify(anonymous.body));
+      await expect('filters[createdBy][id][$null]=true', ['Nobody’s']);
+      const sorted = await server.api.get(
+        '/api/articles?status=draft&fields[0]=title&sort[0]=createdBy.firstname:desc&sort[1]=title',
+      );
+      assert.deepEqual(
+        sorted.body.data.map((doc: { title: string }) => doc.title),
+        ['Hello!', 'By Ed', 'Nobody’s'].sort((a, b) => (a === 'Nobody’s' ? 1 : b === 'Nobody’s' ? -1 : 0)),
+      );
+      // Strapi's refusals: private fields at their path, unknown names at the creator field's.
+      const refusal = async (query: string) => (await server.api.get(`/api/${query}`)).body.error;
+      assert.deepEqual(await refusal('articles?filters[createdBy][email][$eq]=root@example.com'), {
+        status: 400,
+        name: 'ValidationError',
+        message: 'Invalid key email at createdBy.email',
+        details: { param: 'filters', key: 'email', path: 'createdBy.email', source: 'query' },
+      });
+      assert.equal(
+        (await refusal('articles?filters[createdBy][nothing]=1')).message,
+        'Invalid key nothing at createdBy',
+      );
+      assert.equal((await refusal('articles?fields[0]=createdBy')).message, 'Invalid key createdBy');
+      const tags = await refusal('tags?sort=createdBy.firstname');
+      assert.deepEqual([tags.message, tags.details.path], ['Invalid key createdBy', 'createdBy']);
+      assert.equal(
+        (await refusal('tags?filters[updatedBy][id]=1')).message,
+        'Invalid key createdBy'.replace('created', 'updated'),
+      );
+      // A renamed administrator: answers cached before follow the new name.
+      await expect('filters[createdBy][firstname][$eq]=Edward', []);
+      assert.equal((await editor.put('/admin/users/me', { firstname: 'Edward' })).status, 200);
+      await expect('filters[createdBy][firstname][$eq]=Edward', ['By Ed']);
+    });
   });
 }

@@ -10,6 +10,7 @@
  * media link). Anything else a write touches cannot change the answer.
  */
 import type { FilterNode, FindOneQuery, PopulateNode, PopulateTree, SortItem } from '../query/types.js';
+import { CREATOR_MODEL } from '../schema/creators.js';
 import { FILE_UID, type Attribute, type Model, type Schema } from '../schema/model.js';
 
 export function readDependencies(schema: Schema, model: Model, query: FindOneQuery): string[] {
@@ -56,6 +57,8 @@ class DependencyWalk {
   populate(model: Model, tree: PopulateTree): void {
     for (const [name, node] of Object.entries(tree)) {
       const attribute = model.attributes[name];
+      // The creator fields read administrators.
+      if (name === 'createdBy' || name === 'updatedBy') this.groups.add(CREATOR_MODEL.table);
       // `localizations` and anything not an attribute read the model's own rows.
       if (!attribute) continue;
       for (const target of this.reached(attribute)) this.node(target, node);
@@ -88,12 +91,18 @@ class DependencyWalk {
         this.reached(filter.attribute);
         this.filter(filter.filter);
         return;
+      case 'creator':
+        this.groups.add(CREATOR_MODEL.table);
+        return;
       case 'compare':
         return;
     }
   }
 
   sort(items: SortItem[]): void {
-    for (const item of items) for (const step of item.through) this.reached(step);
+    for (const item of items) {
+      for (const step of item.through) this.reached(step);
+      if (item.creator) this.groups.add(CREATOR_MODEL.table);
+    }
   }
 }

@@ -46,11 +46,21 @@ export type FilterNode =
   /** Holds when some related document (of the request's status and locale) matches `filter`. */
   | { kind: 'relation'; attribute: RelationAttribute; filter: FilterNode }
   /** Holds when some component value matches `filter`. */
-  | { kind: 'component'; attribute: ComponentAttribute; filter: FilterNode };
+  | { kind: 'component'; attribute: ComponentAttribute; filter: FilterNode }
+  /**
+   * Holds when the administrator the row's creator column names (`created_by_id`,
+   * `updated_by_id`: a type's `createdBy`, `updatedBy`) matches `filter` (on core/schema/creators.ts's model).
+   */
+  | { kind: 'creator'; column: string; filter: FilterNode };
 
 export interface SortItem {
   /** Relations and components walked to reach the field (`author.name` has `[author]`). */
   through: (RelationAttribute | ComponentAttribute)[];
+  /**
+   * `createdBy.firstname`: the column of the row reached (`created_by_id`) naming the administrator
+   * whose `field` (on core/schema/creators.ts's model) is sorted on.
+   */
+  creator?: string;
   field: FieldRef;
   direction: 'asc' | 'desc';
 }

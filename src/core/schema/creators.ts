@@ -52,6 +52,20 @@ export const CREATOR_MODEL: ContentType = {
   builtIn: true,
 };
 
+/**
+ * Strapi's `admin::user` attributes that are private: a filter on them is refused with their path
+ * (`Invalid key email at createdBy.email`), unknown names with the creator field's.
+ */
+export const ADMIN_PRIVATE_FIELDS = new Set([
+  'email',
+  'password',
+  'resetPasswordToken',
+  'registrationToken',
+  'isActive',
+  'roles',
+  'blocked',
+]);
+
 /** Whether `name` is a creator field `model` shows (its type sets `populateCreatorFields`). */
 export const isCreatorField = (model: Model, name: string): name is CreatorField =>
   (name === 'createdBy' || name === 'updatedBy') && model.modelType === 'contentType' && model.populateCreatorFields;

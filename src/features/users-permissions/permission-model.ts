@@ -115,6 +115,7 @@ export function permissionAdapter(database: Database, schema: Schema, engine: Qu
       case 'relation':
         return sql<boolean>`exists (select 1 from ${sql.table(roleType.table)} as r where r.document_id = p.role_document_id and ${compileFilter(sqlCtx, roleType, 'r', node.filter)})`;
       case 'component':
+      case 'creator':
         return bad('Invalid condition', 'where');
     }
   };

@@ -36,6 +36,7 @@ function throughRelation(node: FilterNode): boolean {
     case 'component':
       return throughRelation(node.filter);
     case 'compare':
+    case 'creator':
       return false;
   }
 }

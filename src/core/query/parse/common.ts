@@ -24,14 +24,15 @@ const SYNTAX_SEGMENT = /^(\$.*|\d+|populate|on|fields|filters|sort)$/;
  * the offending key, `path` the attributes leading to it (`category` for
  * `filters[category][nope]`), null at the top level.
  */
-export function fail(path: Path, message: string): never {
+export function fail(path: Path, message: string, at?: string): never {
   const [param = '', ...rest] = path.map(String);
   const key = rest.length ? rest[rest.length - 1]! : param;
   const attributes = rest.slice(0, -1).filter((segment) => !SYNTAX_SEGMENT.test(segment));
   throw new QueryValidationError(message, {
     param,
     key,
-    path: attributes.length ? attributes.join('.') : null,
+    // `at`: where Strapi's validator says it was (its creator fields name their own path).
+    path: at ?? (attributes.length ? attributes.join('.') : null),
   });
 }
 

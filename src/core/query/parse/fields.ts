@@ -20,6 +20,8 @@ export function parseFields(model: Model, value: unknown, path: Path): string[] 
       names.push(name);
       continue;
     }
+    // Strapi's validator refuses the creator fields in its own words, whether the type shows them or not.
+    if (name === 'createdBy' || name === 'updatedBy') fail([...path, name], `Invalid key ${name}`, name);
     const attribute = model.attributes[name];
     if (!attribute || isHidden(attribute)) fail([...path, name], `Invalid key ${name} in fields`);
     if (attribute.kind !== 'scalar') fail([...path, name], `${name} is not a scalar attribute; use populate for it`);

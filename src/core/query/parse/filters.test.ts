@@ -27,6 +27,8 @@ function show(node: FilterNode | undefined): string {
       return `${node.attribute.name}{${show(node.filter)}}`;
     case 'component':
       return `${node.attribute.name}[${show(node.filter)}]`;
+    case 'creator':
+      return `${node.column}<${show(node.filter)}>`;
   }
 }
 

@@ -1,4 +1,11 @@
 import { parseDate, parseDateTime, parseTime } from '../../schema/temporal.js';
+import {
+  ADMIN_PRIVATE_FIELDS,
+  CREATOR_FIELDS,
+  CREATOR_MODEL,
+  isCreatorField,
+  type CreatorField,
+} from '../../schema/creators.js';
 import { isHidden, type Model, type ScalarType, type Schema } from '../../schema/model.js';
 import { COMPARISON_OPERATORS, type ComparisonOperator, type FieldRef, type FilterNode } from '../types.js';
 import { asBoolean, asInteger, asList, fail, isPlainObject, type ParseOptions, type Path } from './common.js';
@@ -129,6 +136,7 @@ export class FilterParser {
   private attribute(model: Model, name: string, value: unknown, path: Path): FilterNode {
     const system = systemField(model, name);
     if (system) return this.conditions(system, value, path);
+    if (name === 'createdBy' || name === 'updatedBy') return this.creator(model, name, value, path);
     const attribute = model.attributes[name];
     if (!attribute || (isHidden(attribute) && !this.options.hidden)) fail(path, `Invalid key ${name}`);
     switch (attribute.kind) {
@@ -161,6 +169,23 @@ export class FilterParser {
           `Filtering on the ${attribute.kind === 'media' ? 'media' : 'dynamic zone'} attribute ${name} is not supported`,
         );
     }
+  }
+
+  /**
+   * `createdBy` or `updatedBy` of a type that shows them (`populateCreatorFields`): the
+   * administrator's public fields, as Strapi 5.54 filters them; its private fields and unknown
+   * names refused in its words (checked side by side: test/differential/creator-fields.diff.ts).
+   */
+  private creator(model: Model, name: CreatorField, value: unknown, path: Path): FilterNode {
+    if (!isCreatorField(model, name)) fail(path, `Invalid key ${name}`, name);
+    if (isPlainObject(value))
+      for (const key of Object.keys(value)) {
+        if (key.startsWith('$') || systemField(CREATOR_MODEL, key) || CREATOR_MODEL.attributes[key]) continue;
+        if (ADMIN_PRIVATE_FIELDS.has(key))
+          fail([...path, key], `Invalid key ${key} at ${name}.${key}`, `${name}.${key}`);
+        fail([...path, key], `Invalid key ${key} at ${name}`, name);
+      }
+    return { kind: 'creator', column: CREATOR_FIELDS[name], filter: this.related(CREATOR_MODEL, name, value, path) };
   }
 
   /**

@@ -7,6 +7,7 @@ import {
 } from '../../schema/model.js';
 import type { FieldRef, SortItem } from '../types.js';
 import { asList, fail, isPlainObject, type ParseOptions, type Path } from './common.js';
+import { CREATOR_FIELDS, CREATOR_MODEL, isCreatorField } from '../../schema/creators.js';
 import { systemField } from './filters.js';
 
 const MAX_SORT_ITEMS = 20;
@@ -74,6 +75,20 @@ function resolveSortItem(
     const at = [...where, ...fieldPath.slice(0, index + 1)];
     const system = systemField(model, name);
     if (system && last) return { through, field: system, direction: dir };
+    if (name === 'createdBy' || name === 'updatedBy') {
+      // Strapi's words for a type that does not show them, as for any key it does not know.
+      if (!isCreatorField(model, name)) fail(at, `Invalid key ${name}`, name);
+      const [field, ...more] = fieldPath.slice(index + 1);
+      const ref =
+        field === undefined || more.length
+          ? undefined
+          : (systemField(CREATOR_MODEL, field) ??
+            (CREATOR_MODEL.attributes[field]?.kind === 'scalar'
+              ? { name: field, column: CREATOR_MODEL.attributes[field].column, type: 'string' as const }
+              : undefined));
+      if (!ref) fail(at, `Invalid sort field ${fieldPath.join('.')}`);
+      return { through, creator: CREATOR_FIELDS[name], field: ref, direction: dir };
+    }
     const attribute = model.attributes[name];
     if (!attribute || (isHidden(attribute) && !options.hidden)) fail(at, `Invalid sort field ${fieldPath.join('.')}`);
     if (last) {

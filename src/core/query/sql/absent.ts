@@ -28,6 +28,7 @@ function truthOnNulls(node: FilterNode): Truth {
       return truthOnNulls(node.child) !== true;
     case 'relation':
     case 'component':
+    case 'creator':
       // The rows below a missing row are missing too.
       return truthOnNulls(node.filter);
     case 'compare':

@@ -1,4 +1,5 @@
 import { sql, type RawBuilder } from 'kysely';
+import { CREATOR_MODEL } from '../../schema/creators.js';
 import type { Model } from '../../schema/model.js';
 import type { SortItem } from '../types.js';
 import { relatedRows } from './joins.js';
@@ -20,6 +21,10 @@ export function compileOrder(ctx: SqlContext, model: Model, alias: string, sort:
 }
 
 function sortValue(ctx: SqlContext, model: Model, alias: string, item: SortItem): RawBuilder<unknown> {
+  if (item.through.length === 0 && item.creator) {
+    const admin = ctx.aliases.take('u');
+    return sql`(select ${sql.ref(`${admin}.${item.field.column}`)} from ${sql.table(CREATOR_MODEL.table)} as ${sql.id(admin)} where ${sql.ref(`${admin}.id`)} = ${sql.ref(`${alias}.${item.creator}`)})`;
+  }
   if (item.through.length === 0) return sql`${sql.ref(`${alias}.${item.field.column}`)}`;
   const [step, ...rest] = item.through;
   const next: SortItem = { ...item, through: rest };

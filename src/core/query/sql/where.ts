@@ -1,6 +1,7 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { ColumnType, Dialect } from '../../database/dialect.js';
 import { columnTypeOf } from '../../database/tables.js';
+import { CREATOR_MODEL } from '../../schema/creators.js';
 import type { Model, Schema } from '../../schema/model.js';
 import type { FieldRef, FilterNode } from '../types.js';
 import { Aliases, anyTargetVersion, relatedRows } from './joins.js';
@@ -87,6 +88,16 @@ export function compileFilter(ctx: SqlContext, model: Model, alias: string, node
       return orNone
         ? or([some, sql<boolean>`not exists (select 1 from ${related.from} where ${related.where})`])
         : some;
+    }
+    case 'creator': {
+      // The administrators matching the filter, a set built once (admin_users is small), probed by
+      // the row's creator column; a filter that holds on a missing administrator (`id $null`)
+      // also takes the rows without one.
+      const admin = ctx.aliases.take('u');
+      const inner = compileFilter(ctx, CREATOR_MODEL, admin, node.filter);
+      const column = sql.ref(`${alias}.${node.column}`);
+      const some = sql<boolean>`${column} in (select ${sql.ref(`${admin}.id`)} from ${sql.table(CREATOR_MODEL.table)} as ${sql.id(admin)} where ${inner})`;
+      return holdsWithoutRows(node.filter) ? or([some, sql<boolean>`${column} is null`]) : some;
     }
     case 'component': {
       const link = ctx.aliases.take('c');
