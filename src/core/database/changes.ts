@@ -47,7 +47,7 @@ export async function synchronizeChangeTriggers(
   const todo = watched.filter((table) => installed[table.name] !== table.changeGroup || created.has(table.name));
   if (todo.length === 0) return;
   for (const table of todo) {
-    await dialect.installChangeTriggers(db, table.name, table.changeGroup!);
+    await dialect.installChangeTriggers(db, table.name, table.changeGroup!, created.has(table.name));
     installed[table.name] = table.changeGroup!;
   }
   const value = JSON.stringify(installed);

@@ -29,6 +29,11 @@ export interface Dialect {
   /** Appended to CREATE TABLE (MySQL: engine and a case-sensitive collation). */
   tableOptions(): RawBuilder<unknown> | undefined;
   /**
+   * Whether a new table's indexes are declared in its CREATE TABLE rather than one CREATE INDEX
+   * each (MySQL/MariaDB, where every DDL statement commits and costs milliseconds).
+   */
+  readonly indexesInCreateTable: boolean;
+  /**
    * Whether `select ... for update` locks rows. SQLite has no row locks: a write transaction holds
    * the whole database (see `writeTransaction`), which serialises writers anyway.
    */
@@ -109,7 +114,8 @@ export interface Dialect {
    * Creates the triggers that bump the counter `group` of `vellum_changes` (changes.ts) on every
    * insert, update and delete of `table`, in the writing statement's transaction.
    */
-  installChangeTriggers(db: Db, table: string, group: string): Promise<void>;
+  /** `fresh`: the table was created by this start, so it has no trigger to drop first. */
+  installChangeTriggers(db: Db, table: string, group: string, fresh?: boolean): Promise<void>;
   /**
    * Brings the query planner's statistics up to date once schema synchronisation has run: an index
    * created after the statistics were gathered has none (SQLite), and the planner then misjudges

@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { CompiledQuery, sql } from 'kysely';
 import { ProjectError } from '../errors.js';
 import type { Schema } from '../schema/model.js';
 import type { Database } from './connection.js';
@@ -133,8 +133,21 @@ async function createTable(db: Db, dialect: Dialect, table: TableSpec): Promise<
     builder = builder.addColumn(column.name, dialect.columnType(column.type), columnDefinition(column) as never);
   }
   const options = dialect.tableOptions();
-  if (options) builder = builder.modifyEnd(options);
-  await builder.execute();
+  if (!dialect.indexesInCreateTable || table.indexes.length === 0) {
+    if (options) builder = builder.modifyEnd(options);
+    await builder.execute();
+    return;
+  }
+  // The indexes inside the one statement (Kysely's builder declares no plain index): on MariaDB a
+  // DDL statement commits and costs 10-20 ms, and a fresh blog database took 1,150 of them, 447
+  // CREATE INDEX (measured from its general log; start-up 14-21 s on this 2-core machine under load).
+  const compiled = builder.compile();
+  const quote = (name: string) => dialect.quoteId(name);
+  const indexes = table.indexes.map(
+    (index) => `${index.unique ? 'unique ' : ''}index ${quote(index.name)} (${index.columns.map(quote).join(', ')})`,
+  );
+  const text = `${compiled.sql.replace(/\)$/, `, ${indexes.join(', ')})`)}${options ? ` ${options.compile(db).sql}` : ''}`;
+  await db.executeQuery(CompiledQuery.raw(text, [...compiled.parameters]));
 }
 
 function checkTypeChanges(plan: TableSpec[], snapshot: Snapshot): void {
@@ -209,7 +222,9 @@ export async function synchronizeSchema(
         ]);
         for (const name of columns) if (!wanted.has(name)) report.orphaned.push(`${table.name}.${name}`);
       }
-      for (const index of table.indexes) {
+      // A table created just now on MySQL has them already (createTable).
+      const created = dialect.indexesInCreateTable && report.createdTables.includes(table.name);
+      for (const index of created ? [] : table.indexes) {
         const create = db.schema.createIndex(index.name).ifNotExists().on(table.name).columns(index.columns);
         await (index.unique ? create.unique() : create).execute();
       }

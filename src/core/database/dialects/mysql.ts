@@ -131,6 +131,7 @@ export const mysqlDialect: Dialect = {
   columnType: (type) => sql.raw(TYPES[type]),
   // A binary collation makes `=` and ordering case-sensitive, as on SQLite and PostgreSQL.
   tableOptions: () => sql.raw('engine = InnoDB default charset = utf8mb4 collate = utf8mb4_bin'),
+  indexesInCreateTable: true,
   withSchemaLock: (db, fn) =>
     db.connection().execute(async (connection) => {
       // Schema work has no statement budget: an index built over a large table, or the wait for
@@ -162,10 +163,10 @@ export const mysqlDialect: Dialect = {
   // Row triggers (MariaDB has no statement triggers). Creating them needs the TRIGGER privilege,
   // and with binary logging on, SUPER or log_bin_trust_function_creators.
   refreshPlannerStatistics: async () => undefined,
-  async installChangeTriggers(db, table, group) {
+  async installChangeTriggers(db, table, group, fresh) {
     for (const [event, suffix] of CHANGE_EVENTS) {
       const name = quoteId(identifier(`${table}_vchg_${suffix}`));
-      await sql.raw(`drop trigger if exists ${name}`).execute(db);
+      if (!fresh) await sql.raw(`drop trigger if exists ${name}`).execute(db);
       await sql
         .raw(`create trigger ${name} after ${event} on ${quoteId(table)} for each row ${bumpChange(group)}`)
         .execute(db);

@@ -122,6 +122,7 @@ export const postgresDialect = (schema: string | undefined): Dialect => ({
   },
   columnType: (type) => sql.raw(TYPES[type]),
   tableOptions: () => undefined,
+  indexesInCreateTable: false,
   writeTransaction: (db, fn) => db.transaction().execute(fn),
   classifyError(error) {
     const { code = '', constraint, table } = errorFields(error);
@@ -167,7 +168,7 @@ export const postgresDialect = (schema: string | undefined): Dialect => ({
   semiJoinOperand: (column) => column,
   // One trigger per statement (not per row): a write of 100 links bumps its counter once.
   refreshPlannerStatistics: async () => undefined,
-  async installChangeTriggers(db, table, group) {
+  async installChangeTriggers(db, table, group, fresh) {
     await sql
       .raw(
         `create or replace function vellum_bump_change() returns trigger language plpgsql as $$ begin update vellum_changes set version = version + 1 where name = tg_argv[0]; return null; end $$`,
@@ -175,7 +176,7 @@ export const postgresDialect = (schema: string | undefined): Dialect => ({
       .execute(db);
     const name = quoteId(identifier(`${table}_vchg`));
     const literal = `'${group.replace(/'/g, "''")}'`;
-    await sql.raw(`drop trigger if exists ${name} on ${quoteId(table)}`).execute(db);
+    if (!fresh) await sql.raw(`drop trigger if exists ${name} on ${quoteId(table)}`).execute(db);
     await sql
       .raw(
         `create trigger ${name} after insert or update or delete on ${quoteId(table)} for each statement execute function vellum_bump_change(${literal})`,
