@@ -65,6 +65,12 @@ export interface Dialect {
   prepareNamespace(db: Db): Promise<void>;
   /** Tables of Vellum's namespace (database, or PostgreSQL schema) and their columns. */
   listColumns(db: Db): Promise<Map<string, Set<string>>>;
+  /**
+   * The names of the indexes of Vellum's namespace, as `<table>.<index>` (MySQL names an index
+   * within its table): start-up creates only the missing ones, one catalog read instead of a
+   * CREATE INDEX IF NOT EXISTS per index.
+   */
+  listIndexes(db: Db): Promise<Set<string>>;
   /** Drops an index if it exists (MySQL names an index within its table, the others within the schema). */
   dropIndex(db: Db, table: string, name: string): Promise<void>;
   /**

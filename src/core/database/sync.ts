@@ -202,6 +202,7 @@ export async function synchronizeSchema(
   await dialect.prepareNamespace(database.db);
   await dialect.withSchemaLock(database.db, async (db) => {
     const existing = await dialect.listColumns(db);
+    const indexes = await dialect.listIndexes(db);
     const snapshot = await readSnapshot(db, existing.has(META_TABLE));
     checkTypeChanges(plan, snapshot);
     for (const table of plan) {
@@ -222,9 +223,10 @@ export async function synchronizeSchema(
         ]);
         for (const name of columns) if (!wanted.has(name)) report.orphaned.push(`${table.name}.${name}`);
       }
-      // A table created just now on MySQL has them already (createTable).
+      // A table created just now on MySQL has them already (createTable); existing ones are skipped.
       const created = dialect.indexesInCreateTable && report.createdTables.includes(table.name);
       for (const index of created ? [] : table.indexes) {
+        if (indexes.has(`${table.name}.${index.name}`)) continue;
         const create = db.schema.createIndex(index.name).ifNotExists().on(table.name).columns(index.columns);
         await (index.unique ? create.unique() : create).execute();
       }

@@ -212,6 +212,34 @@ describe('Dialect.listColumns', () => {
   });
 });
 
+describe('Dialect.listIndexes', () => {
+  it("reads each dialect's catalog once, as table.index (postgres: its schema only)", async () => {
+    const rows: Answer = () => ({
+      rows: [
+        {
+          tablename: 'articles',
+          indexname: 'articles_slug_index',
+          table_name: 'articles',
+          index_name: 'articles_slug_index',
+          tbl_name: 'articles',
+          name: 'articles_slug_index',
+        },
+      ],
+    });
+    for (const [dialect, source, parameters] of [
+      [postgresDialect('tenant'), /pg_indexes where schemaname = \$1/, ['tenant']],
+      [mysqlDialect, /information_schema\.statistics where table_schema = database\(\)/, []],
+      [sqliteDialect, /sqlite_master where type = 'index'/, []],
+    ] as const) {
+      const { db, sent } = recording(dialect, rows);
+      assert.deepEqual(await dialect.listIndexes(db), new Set(['articles.articles_slug_index']));
+      assert.equal(sent.length, 1);
+      assert.match(sent[0]!.sql, source);
+      assert.deepEqual(sent[0]!.parameters, parameters);
+    }
+  });
+});
+
 describe('Dialect.dropIndex', () => {
   const expected = {
     sqlite: 'drop index if exists "tags_color_idx"',

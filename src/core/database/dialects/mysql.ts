@@ -87,6 +87,15 @@ export const mysqlDialect: Dialect = {
   // The connection's database is the namespace; it exists (the connection names it).
   prepareNamespace: async () => {},
   listColumns: introspectColumns,
+  async listIndexes(db) {
+    const { rows } = await sql<{
+      table_name: string;
+      index_name: string;
+    }>`select distinct table_name, index_name from information_schema.statistics where table_schema = database()`.execute(
+      db,
+    );
+    return new Set(rows.map((row) => `${row.table_name}.${row.index_name}`));
+  },
   dropIndex: async (db, table, name) => {
     await db.schema.dropIndex(name).ifExists().on(table).execute();
   },

@@ -102,6 +102,13 @@ export const postgresDialect = (schema: string | undefined): Dialect => ({
   // The catalog read for Vellum's schema only: a database-wide introspection resolves every schema
   // by name and fails when another client drops its schema at the same moment (parallel test runs,
   // other applications).
+  async listIndexes(db) {
+    const { rows } = await sql<{
+      tablename: string;
+      indexname: string;
+    }>`select tablename, indexname from pg_indexes where schemaname = ${schema ?? 'public'}`.execute(db);
+    return new Set(rows.map((row) => `${row.tablename}.${row.indexname}`));
+  },
   async listColumns(db) {
     const { rows } = await sql<{
       table_name: string;

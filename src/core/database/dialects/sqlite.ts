@@ -83,6 +83,13 @@ export const sqliteDialect: Dialect = {
   insertReturningId: insertReturning,
   prepareNamespace: async () => {},
   listColumns: introspectColumns,
+  async listIndexes(db) {
+    const { rows } = await sql<{
+      tbl_name: string;
+      name: string;
+    }>`select tbl_name, name from sqlite_master where type = 'index'`.execute(db);
+    return new Set(rows.map((row) => `${row.tbl_name}.${row.name}`));
+  },
   dropIndex: async (db, _table, name) => {
     await db.schema.dropIndex(name).ifExists().execute();
   },
