@@ -275,6 +275,12 @@ export async function createVellum(projectDir: string, options: CreateVellumOpti
     projectDir,
     builtIns: builtInTypes(projectDir),
     authenticate: (authorization) => auth.admins.authenticate(authorization),
+    record: async (authorization, entries) => {
+      const actor = await auth.admins.authenticate(authorization);
+      await database.write(async (trx) => {
+        for (const entry of entries) await audit.log.record(trx, { ...entry, actor });
+      });
+    },
     reload: options.reload,
     reloadPending: options.reloadPending,
     access,

@@ -264,6 +264,20 @@ for (const dialect of DIALECTS) {
         if (step === 3) assert.equal((await project.api.get('/api/dishes')).status, 404);
       }
       assert.deepEqual(changesFrom(blog, projectFiles(project.dir)).removed, []);
+      // Each content-type and component changed is in the audit log, by its administrator.
+      type Model = { action: string; uid: string };
+      const expected = batches.flatMap(({ body }) => {
+        const data = (body as { data: { contentTypes?: Model[]; components?: Model[] } }).data;
+        return [
+          ...(data.contentTypes ?? []).map((model) => `content-type.${model.action} ${model.uid}`),
+          ...(data.components ?? []).map((model) => `component.${model.action} ${model.uid}`),
+        ];
+      });
+      const log = await project.admin.get('/admin/audit-logs?sort=date:ASC&pageSize=100');
+      const recorded = (log.body.results as { action: string; user: unknown; payload: { subject: string } }[])
+        .filter((entry) => /^(content-type|component)\./.test(entry.action))
+        .map((entry) => `${entry.action} ${entry.payload.subject}`);
+      assert.deepEqual(recorded, expected);
     });
   });
 

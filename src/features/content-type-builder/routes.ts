@@ -10,6 +10,7 @@ import { PolicyError } from '../../core/errors.js';
 import { ApplicationError, ProjectError } from '../../core/errors.js';
 import { loadProjectSchema } from '../../core/schema/load.js';
 import type { RawSchemaFile } from '../../core/schema/build.js';
+import type { AuditEntry } from '../../core/documents/audit-port.js';
 import type { AccessControl } from '../../api/access.js';
 import type { Schema } from '../../core/schema/model.js';
 import { describeSchema, formatComponent, formatContentType, isContentTypeVisible } from './format.js';
@@ -36,6 +37,25 @@ export interface ContentTypeBuilderOptions {
   prefix: string;
   /** Throws when the database cannot follow a schema (see `checkSchemaChange`). */
   checkDatabase: (schema: Schema) => Promise<void>;
+  /**
+   * Records the administrator's change in the audit log once its files are written (files have no
+   * transaction to share): one entry per content-type and component, Strapi's Enterprise action
+   * names (`content-type.create|update|delete`, `component.*`), the attributes named in `changed`.
+   */
+  record?: (authorization: string | string[] | undefined, entries: Omit<AuditEntry, 'actor'>[]) => Promise<void>;
+}
+
+/** The audit entries of a batch of changes. */
+function auditEntries(change: SchemaChange): Omit<AuditEntry, 'actor'>[] {
+  const entries = (kind: 'content-type' | 'component', models: SchemaChange['contentTypes']) =>
+    models.map((model) => ({
+      action: `${kind}.${model.action}`,
+      subject: model.uid,
+      ...(model.action === 'delete'
+        ? {}
+        : { changed: (model.attributes ?? []).map((attribute) => attribute.name).sort() }),
+    }));
+  return [...entries('content-type', change.contentTypes ?? []), ...entries('component', change.components ?? [])];
 }
 
 const PRODUCTION_MESSAGE =
@@ -125,12 +145,14 @@ export function registerContentTypeBuilderRoutes(app: FastifyInstance, options: 
         if (error instanceof ApplicationError) return reply.status(400).send({ error: error.message });
         throw error;
       }
+      await options.record?.(request.headers.authorization, auditEntries(parsed.data));
       return {};
     });
 
     // Strapi's older per-model routes: the same change as a batch (legacy.ts).
     type Uid = { Params: { uid: string } };
     const legacy = async (
+      authorization: string | string[] | undefined,
       reply: FastifyReply,
       batch: unknown,
       current: ReturnType<typeof models>,
@@ -155,6 +177,7 @@ export function registerContentTypeBuilderRoutes(app: FastifyInstance, options: 
         if (error instanceof ApplicationError) return reply.status(400).send({ error: error.message });
         throw error;
       }
+      await options.record?.(authorization, auditEntries(change));
       return reply.status(answer.status).send({ data: { uid: answer.uid } });
     };
     const notFound = (reply: FastifyReply, what: 'contentType' | 'component') =>
@@ -166,7 +189,7 @@ export function registerContentTypeBuilderRoutes(app: FastifyInstance, options: 
       if (missing) return reply.status(400).send(missing);
       const batch = contentTypeBatch(request.body ?? {}, current);
       const uid = String((batch.data.contentTypes as { uid: string }[])[0]!.uid);
-      return legacy(reply, batch, current, { status: 201, uid });
+      return legacy(request.headers.authorization, reply, batch, current, { status: 201, uid });
     });
     ctb.put<Uid>(`${base}/content-types/:uid`, { preHandler: developOnly }, async (request, reply) => {
       const current = models();
@@ -174,12 +197,12 @@ export function registerContentTypeBuilderRoutes(app: FastifyInstance, options: 
       const missing = requiredNames(request.body);
       if (missing) return reply.status(400).send(missing);
       const batch = contentTypeBatch(request.body ?? {}, current, request.params.uid);
-      return legacy(reply, batch, current, { status: 201, uid: request.params.uid });
+      return legacy(request.headers.authorization, reply, batch, current, { status: 201, uid: request.params.uid });
     });
     ctb.delete<Uid>(`${base}/content-types/:uid`, { preHandler: developOnly }, async (request, reply) => {
       const current = models();
       if (!current.contentTypes.has(request.params.uid)) return notFound(reply, 'contentType');
-      return legacy(reply, deleteBatch('contentTypes', request.params.uid), current, {
+      return legacy(request.headers.authorization, reply, deleteBatch('contentTypes', request.params.uid), current, {
         status: 200,
         uid: request.params.uid,
       });
@@ -188,19 +211,19 @@ export function registerContentTypeBuilderRoutes(app: FastifyInstance, options: 
       const current = models();
       const batch = componentBatch(request.body ?? {}, current);
       const uid = String((batch.data.components as { uid: string }[])[0]!.uid);
-      return legacy(reply, batch, current, { status: 201, uid });
+      return legacy(request.headers.authorization, reply, batch, current, { status: 201, uid });
     });
     ctb.put<Uid>(`${base}/components/:uid`, { preHandler: developOnly }, async (request, reply) => {
       const current = models();
       if (!current.components.has(request.params.uid)) return notFound(reply, 'component');
       const batch = componentBatch(request.body ?? {}, current, request.params.uid);
       const uid = String((batch.data.components as { uid: string }[])[0]!.uid);
-      return legacy(reply, batch, current, { status: 200, uid });
+      return legacy(request.headers.authorization, reply, batch, current, { status: 200, uid });
     });
     ctb.delete<Uid>(`${base}/components/:uid`, { preHandler: developOnly }, async (request, reply) => {
       const current = models();
       if (!current.components.has(request.params.uid)) return notFound(reply, 'component');
-      return legacy(reply, deleteBatch('components', request.params.uid), current, {
+      return legacy(request.headers.authorization, reply, deleteBatch('components', request.params.uid), current, {
         status: 200,
         uid: request.params.uid,
       });
