@@ -127,11 +127,12 @@ for (const dialect of DIALECTS) {
       assert.equal(anonymous.status, 201, JSON.stringify(anonymous.body));
       await expect('filters[createdBy][id][$null]=true', ['Nobody’s']);
       const sorted = await server.api.get(
-        '/api/articles?status=draft&fields[0]=title&sort[0]=createdBy.firstname:desc&sort[1]=title',
+        // Without the document nobody wrote: where NULL sorts is each database's (as in Strapi).
+        '/api/articles?status=draft&fields[0]=title&filters[createdBy][id][$notNull]=true&sort[0]=createdBy.firstname:desc&sort[1]=title',
       );
       assert.deepEqual(
         sorted.body.data.map((doc: { title: string }) => doc.title),
-        ['Hello!', 'By Ed', 'Nobody’s'].sort((a, b) => (a === 'Nobody’s' ? 1 : b === 'Nobody’s' ? -1 : 0)),
+        ['Hello!', 'By Ed'],
       );
       // Strapi's refusals: private fields at their path, unknown names at the creator field's.
       const refusal = async (query: string) => (await server.api.get(`/api/${query}`)).body.error;
