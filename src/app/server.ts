@@ -55,7 +55,15 @@ import { registerUsersPermissionsRoutes, usersPathTaken } from '../features/user
 import { contentApiActions, registerUsersRolesRoutes } from '../features/users-permissions/index.js';
 import { registerUploadRoutes } from '../features/upload/index.js';
 import { registerEmailRoutes } from '../features/email/index.js';
-import { adminIdentity } from '../features/users-permissions/index.js';
+import { adminAuthors, adminIdentity } from '../features/users-permissions/index.js';
+import {
+  createHistory,
+  historySettings,
+  HistoryStore,
+  projectHistoryApi,
+  registerHistoryRoutes,
+} from '../features/history/index.js';
+import { historyPermit } from './history-permit.js';
 import { createAudit, registerAuditRoutes, retentionDays, type Audit } from '../features/audit/index.js';
 import {
   addConfiguredTasks,
@@ -171,6 +179,7 @@ export async function createVellum(projectDir: string, options: CreateVellumOpti
   const authConfig = resolveAuthConfig(config);
   warnings.push(...authConfig.warnings);
   const auditDays = retentionDays(config.admin);
+  const historyConfig = historySettings(config.admin);
   const database = await connectDatabase(config.database);
   // The lifecycles and Document Service middlewares project code registers (empty without it).
   // Writes record their webhook events in their transaction (the webhook store is the outbox).
@@ -186,9 +195,13 @@ export async function createVellum(projectDir: string, options: CreateVellumOpti
     middlewares: project.middlewares,
     outbox: webhooks,
     audit: audit.log,
+    // Every write of the project's types records its history version in its transaction.
+    history: new HistoryStore(),
   });
+  const history = createHistory(database, documents, historyConfig, (ids) => adminAuthors(database.db, ids));
   const events = createEvents({ database, config, documents, webhooks, cron, log });
   events.scheduler.add(audit.job);
+  events.scheduler.add(history.job);
   let sync: SyncReport;
   let auth: Auth;
   // Links in emails name the server: known once it listens (an ephemeral port in tests).
@@ -263,6 +276,11 @@ export async function createVellum(projectDir: string, options: CreateVellumOpti
   registerAdminContentRoutes(app, { auth, documents });
   registerStrapiContentManager(app, auth, documents, database);
   registerHomepage(app, auth, documents, database);
+  registerHistoryRoutes(app, {
+    service: history.service,
+    authenticate: (request) => auth.admins.authenticate(request.headers.authorization),
+    permit: historyPermit(auth),
+  });
   registerAuditRoutes(app, {
     reads: audit.reads,
     retentionDays: audit.retentionDays,
@@ -321,6 +339,7 @@ export async function createVellum(projectDir: string, options: CreateVellumOpti
     });
     const strapiDocuments = project.strapi.documents as (uid: string) => never;
     Object.assign(plugins, pluginServices({ documents, strapiDocuments, auth, email, media, i18n: config.i18n }));
+    Object.assign(plugins, { 'content-manager': { history: projectHistoryApi(history.service) } });
     await project.run('bootstrap');
     // After bootstrap, which may grant (Strapi's templates grant Public there).
     for (const role of await auth.roles.list()) {

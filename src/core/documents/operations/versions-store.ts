@@ -67,17 +67,19 @@ export async function findVersionRow(
   return (await query.orderBy('id').executeTakeFirst()) as VersionRow | undefined;
 }
 
-/** Every row of a document: all statuses, and all locales unless one is named. */
+/**
+ * Every row of a document: all statuses, and all locales unless one is named. `full`: every column
+ * (what history compares an edit with, read by the same statement).
+ */
 export async function findDocumentRows(
   db: Db,
   type: ContentType,
   documentId: string,
   locale?: string | null,
+  full = false,
 ): Promise<VersionRow[]> {
-  let query = db
-    .selectFrom(type.table)
-    .select(['id', 'document_id', 'locale', 'published_at'])
-    .where('document_id', '=', documentId);
+  let query = db.selectFrom(type.table).where('document_id', '=', documentId);
+  query = full ? query.selectAll() : query.select(['id', 'document_id', 'locale', 'published_at']);
   if (type.localized && locale) query = query.where('locale', '=', locale);
   return (await query.execute()) as VersionRow[];
 }

@@ -1,0 +1,184 @@
+/**
+ * Retention of history versions: `config/admin` `history.retentionDays` (Strapi's setting, 90 days
+ * by default) and Vellum's `history.maxVersionsPerDocument` (100 by default: how many versions of
+ * one document and locale are kept, which also bounds what a page of versions folds). A leased job
+ * (features/events/ runs it: each tick on one node, claimed by one conditional UPDATE of its lease)
+ * deletes what is beyond either, a document's chain at a time, each in its own short transaction:
+ * since a row holds only what its write changed, the oldest row kept is first rewritten as a
+ * `full` row (the fold of those deleted and itself), so every kept version reads as before.
+ * A write appending to the chain meanwhile only adds rows after those the job rewrites.
+ */
+import type { Database } from '../../core/database/connection.js';
+import { BACKGROUND, type SystemDb } from '../../core/database/system-tables.js';
+import { ProjectError } from '../../core/errors.js';
+import { asRecord } from '../../core/objects.js';
+import { foldChain, fullData, publishedAfter } from './fold.js';
+import { HISTORY_TABLE } from './tables.js';
+
+const DEFAULT_RETENTION_DAYS = 90;
+const DEFAULT_MAX_VERSIONS = 100;
+const DAY = 86_400_000;
+const HOUR = 3_600_000;
+/** Chains per read of work: a tick handles at most MAX_CHAINS chains; the next tick goes on. */
+const CHAINS = 100;
+const MAX_CHAINS = 10_000;
+
+export interface HistorySettings {
+  retentionDays: number;
+  maxVersionsPerDocument: number;
+}
+
+function positive(value: unknown, name: string, fallback: number, integer: boolean): number {
+  if (value === undefined || value === null) return fallback;
+  if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0 || (integer && !Number.isInteger(value)))
+    throw new ProjectError(
+      `history.${name} must be a positive ${integer ? 'whole number' : 'number of days'} (default ${fallback}), not ${JSON.stringify(value)}`,
+      'config/admin',
+    );
+  return value;
+}
+
+/** `config/admin` `history`: anything but positive numbers stops start-up with one line naming the setting. */
+export function historySettings(admin: Record<string, unknown>): HistorySettings {
+  const history = asRecord(admin.history);
+  return {
+    retentionDays: positive(history.retentionDays, 'retentionDays', DEFAULT_RETENTION_DAYS, false),
+    maxVersionsPerDocument: positive(history.maxVersionsPerDocument, 'maxVersionsPerDocument', DEFAULT_MAX_VERSIONS, true),
+  };
+}
+
+/** A job as features/events/' LeaseScheduler runs it (the same shape: no import of that feature). */
+export interface HistoryJob {
+  key: string;
+  next(after: Date): Date | null;
+  due(): Promise<boolean>;
+  run(tick: Date): Promise<void>;
+}
+
+interface ChainKey {
+  related_document_id: string;
+  content_type: string;
+  locale: string | null;
+}
+
+export class HistoryRetention {
+  constructor(
+    private readonly database: Database,
+    private readonly settings: HistorySettings,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  private cutoff(): number {
+    return this.now() - this.settings.retentionDays * DAY;
+  }
+
+  private get system(): SystemDb {
+    return this.database.system;
+  }
+
+  /** Chains with a row older than the retention (the time index, one range). */
+  private async oldChains(): Promise<ChainKey[]> {
+    return this.system
+      .selectFrom(HISTORY_TABLE)
+      .select(['related_document_id', 'content_type', 'locale'])
+      .distinct()
+      .where('created_at', '<', this.cutoff())
+      .limit(CHAINS)
+      .modifyEnd(BACKGROUND)
+      .execute();
+  }
+
+  /** Chains longer than the setting (a scan of the chain index, once a tick at most). */
+  private async longChains(): Promise<ChainKey[]> {
+    return this.system
+      .selectFrom(HISTORY_TABLE)
+      .select(['related_document_id', 'content_type', 'locale'])
+      .groupBy(['related_document_id', 'content_type', 'locale'])
+      .having((eb) => eb.fn.countAll(), '>', this.settings.maxVersionsPerDocument)
+      .limit(CHAINS)
+      .modifyEnd(BACKGROUND)
+      .execute();
+  }
+
+  async due(): Promise<boolean> {
+    return (await this.oldChains()).length > 0 || (await this.longChains()).length > 0;
+  }
+
+  /** Trims one chain to the settings; answers how many rows went. */
+  private async trim(key: ChainKey): Promise<number> {
+    const cutoff = this.cutoff();
+    const max = this.settings.maxVersionsPerDocument;
+    return this.database.write(async (trx: SystemDb) => {
+      let query = trx
+        .selectFrom(HISTORY_TABLE)
+        .select(['id', 'kind', 'status', 'data', 'created_at'])
+        .where('related_document_id', '=', key.related_document_id)
+        .where('content_type', '=', key.content_type);
+      query = key.locale === null ? query.where('locale', 'is', null) : query.where('locale', '=', key.locale);
+      const rows = (await query.orderBy('id').modifyEnd(BACKGROUND).execute()).map((row) => ({
+        ...row,
+        id: Number(row.id),
+        data: String(row.data),
+        created_at: Number(row.created_at),
+      }));
+      let drop = rows.findIndex((row) => row.created_at >= cutoff);
+      if (drop < 0) drop = rows.length;
+      drop = Math.max(drop, rows.length - max);
+      if (drop <= 0) return 0;
+      const gone = rows.slice(0, drop);
+      const first = rows[drop];
+      if (first && first.kind !== 'create' && first.kind !== 'full') {
+        const states = foldChain(rows.slice(0, drop + 1));
+        await trx
+          .updateTable(HISTORY_TABLE)
+          .set({ kind: 'full', data: fullData(states.get(first.id)!, publishedAfter(gone, states)) })
+          .where('id', '=', first.id)
+          .modifyEnd(BACKGROUND)
+          .execute();
+      }
+      const result = await trx
+        .deleteFrom(HISTORY_TABLE)
+        .where(
+          'id',
+          'in',
+          gone.map((row) => row.id),
+        )
+        .modifyEnd(BACKGROUND)
+        .executeTakeFirst();
+      return Number(result.numDeletedRows);
+    });
+  }
+
+  /** Applies the settings to every chain beyond them (at most MAX_CHAINS a call); answers how many rows went. */
+  async prune(): Promise<number> {
+    let deleted = 0;
+    let handled = 0;
+    for (const find of [() => this.oldChains(), () => this.longChains()]) {
+      while (handled < MAX_CHAINS) {
+        const chains = await find();
+        if (chains.length === 0) break;
+        let progress = 0;
+        for (const chain of chains) {
+          progress += await this.trim(chain);
+          handled += 1;
+        }
+        deleted += progress;
+        // A chain whose old rows are all kept (the newest of a long chain) is no progress: stop.
+        if (progress === 0 || chains.length < CHAINS) break;
+      }
+    }
+    return deleted;
+  }
+
+  /** The leased job: hourly ticks (the same on every node), each run on one node only. */
+  job(interval = HOUR): HistoryJob {
+    return {
+      key: 'vellum:history-retention',
+      next: (after) => new Date((Math.floor(after.getTime() / interval) + 1) * interval),
+      due: () => this.due(),
+      run: async () => {
+        await this.prune();
+      },
+    };
+  }
+}
