@@ -59,6 +59,7 @@ import { adminAuthors, adminIdentity } from '../features/users-permissions/index
 import {
   createHistory,
   historySettings,
+  type History,
   HistoryStore,
   projectHistoryApi,
   registerHistoryRoutes,
@@ -94,6 +95,8 @@ export interface Vellum {
   email: EmailService;
   /** The audit log: administrators' changes, recorded in their transactions (`/admin/audit-logs`). */
   audit: Audit;
+  /** Content history: versions of every write (`/content-manager/history-versions`). */
+  history: History;
   sync: SyncReport;
   /** Project code files present but not run (each also named in `warnings`). */
   skippedCode: string[];
@@ -367,6 +370,7 @@ export async function createVellum(projectDir: string, options: CreateVellumOpti
     events,
     email,
     audit,
+    history,
     sync,
     skippedCode: project.notRun,
     playgroundPath: graphql.config.playground ? graphql.config.endpoint : undefined,
