@@ -22,7 +22,7 @@ const HISTORY = '/content-manager/history-versions';
 type Item = Record<string, unknown>;
 
 /** A random generator with a seed (mulberry32): a failing sequence is replayed from its seed. */
-export function random(seed: number) {
+function random(seed: number) {
   let state = seed;
   return () => {
     state = (state + 0x6d2b79f5) | 0;
@@ -163,7 +163,15 @@ for (const dialect of DIALECTS) {
       await documents().of(TAG).delete({ documentId: gone });
       const [, old] = await versions(root, id);
       assert.deepEqual((old!.data as Item).tags, {
-        results: [{ id: (old!.data as { tags: { results: Item[] } }).tags.results[0]!.id, documentId: keep, locale: null, status: 'published', name: 'keep' }],
+        results: [
+          {
+            id: (old!.data as { tags: { results: Item[] } }).tags.results[0]!.id,
+            documentId: keep,
+            locale: null,
+            status: 'published',
+            name: 'keep',
+          },
+        ],
         meta: { missingCount: 1 },
       });
       const refused = await root.put(`${HISTORY}/${old!.id}/restore`, {});
@@ -190,8 +198,11 @@ for (const dialect of DIALECTS) {
     });
 
     it('lets the content manager’s permissions decide who lists and restores', async () => {
-      const id = (await documents().of(ARTICLE).create({ locale: 'en', data: { title: 'Guarded' } }))
-        .documentId as string;
+      const id = (
+        await documents()
+          .of(ARTICLE)
+          .create({ locale: 'en', data: { title: 'Guarded' } })
+      ).documentId as string;
       const [version] = await versions(root, id);
       const reader = await administrator('Historian', ['read']);
       const editor = await administrator('Restorer', ['read', 'update']);
@@ -249,21 +260,201 @@ for (const dialect of DIALECTS) {
 
       // 50 saves of a 100 kB document, each changing its title: the body is stored once.
       const body = 'lorem ipsum '.repeat(8_500);
-      const big = (await documents().of(ARTICLE).create({ locale: 'en', data: { title: 'Big 0', body } }))
-        .documentId as string;
+      const big = (
+        await documents()
+          .of(ARTICLE)
+          .create({ locale: 'en', data: { title: 'Big 0', body } })
+      ).documentId as string;
       for (let save = 1; save < 50; save++)
         await documents()
           .of(ARTICLE)
           .update({ documentId: big, locale: 'en', data: { title: `Big ${save}`, body } });
-      const { bytes, rows } = (await sql<{ bytes: number | string; rows: number | string }>`
+      const { bytes, rows } = (
+        await sql<{ bytes: number | string; rows: number | string }>`
         select sum(length(data)) as bytes, count(*) as rows from vellum_history_versions
-        where related_document_id = ${big}`.execute(database.db)).rows[0]!;
+        where related_document_id = ${big}`.execute(database.db)
+      ).rows[0]!;
       assert.equal(Number(rows), 50);
       // One body (102 kB) and 50 small rows; full snapshots would be 50 bodies (5.1 MB).
       assert.ok(Number(bytes) < body.length + 50 * 200, `${bytes} bytes for 50 saves`);
       const [latest] = await versions(root, big, 'en', '&pageSize=1');
       assert.equal((latest!.data as Item).title, 'Big 49');
       assert.equal((latest!.data as Item).body, body);
+    });
+    it('keeps what each write left, through a seeded random sequence of writes and restores', async () => {
+      const seed = Number(process.env.SEQ_SEED ?? Date.now() % 100_000);
+      const steps = Number(process.env.SEQ_STEPS ?? 40);
+      const rand = random(seed);
+      const pick = <T>(items: readonly T[]): T => items[Math.floor(rand() * items.length)]!;
+      const of = documents().of(ARTICLE);
+      interface State {
+        title: string | null;
+        body: string | null;
+        views: number | null;
+        tags: string[];
+      }
+      interface Chain {
+        documentId: string;
+        locale: 'en' | 'fr';
+        draft: State | null;
+        published: State | null;
+        /** What each version must hold, oldest first. */
+        versions: { state: State; status: string }[];
+      }
+      const tags = await Promise.all(['a', 'b', 'c', 'd'].map((name) => tag(`seq-${seed}-${name}`)));
+      const live = new Set(tags);
+      const chains: Chain[] = [];
+      const chainOf = (documentId: string, locale: 'en' | 'fr') => {
+        let chain = chains.find((item) => item.documentId === documentId && item.locale === locale);
+        if (!chain) {
+          chain = { documentId, locale, draft: null, published: null, versions: [] };
+          chains.push(chain);
+        }
+        return chain;
+      };
+      const record = (chain: Chain, status: string) =>
+        chain.versions.push({ state: { ...chain.draft!, tags: [...chain.draft!.tags] }, status });
+      const someTags = () => tags.filter(() => rand() < 0.4).filter((id) => live.has(id));
+      const log: string[] = [];
+      for (let step = 0; step < steps; step++) {
+        const existing = chains.filter((chain) => chain.draft !== null);
+        const roll = rand();
+        if (existing.length === 0 || roll < 0.15) {
+          const state: State = {
+            title: `t${step}`,
+            body: rand() < 0.5 ? `b${step}` : null,
+            views: 0,
+            tags: someTags(),
+          };
+          const publish = rand() < 0.3;
+          const created = await of.create({
+            locale: 'en',
+            status: publish ? 'published' : 'draft',
+            data: { title: state.title, ...(state.body === null ? {} : { body: state.body }), tags: state.tags },
+          });
+          const chain = chainOf(created.documentId as string, 'en');
+          chain.draft = state;
+          chain.published = publish ? state : null;
+          record(chain, publish ? 'published' : 'draft');
+          log.push(`create ${chain.documentId} ${publish}`);
+        } else if (roll < 0.5) {
+          const base = pick(existing);
+          const locale = rand() < 0.2 ? (base.locale === 'en' ? 'fr' : 'en') : base.locale;
+          const chain = chainOf(base.documentId, locale);
+          const data: Item = {};
+          const isNew = chain.draft === null;
+          const state: State = isNew
+            ? { title: null, body: null, views: 0, tags: [] }
+            : { ...chain.draft!, tags: [...chain.draft!.tags] };
+          if (isNew || rand() < 0.6) state.title = data.title = `t${step}`;
+          if (rand() < 0.3) state.body = data.body = `b${step}`;
+          if (rand() < 0.2) state.views = data.views = step;
+          const how = rand();
+          if (how < 0.3) {
+            state.tags = someTags();
+            data.tags = { set: state.tags.map((documentId) => ({ documentId })) };
+          } else if (how < 0.6) {
+            const add = pick(tags);
+            if (live.has(add)) {
+              state.tags = [...state.tags.filter((id) => id !== add), add];
+              data.tags = { connect: [{ documentId: add }] };
+            }
+          } else if (how < 0.75 && state.tags.some((id) => live.has(id))) {
+            const remove = pick(state.tags.filter((id) => live.has(id)));
+            state.tags = state.tags.filter((id) => id !== remove);
+            data.tags = { disconnect: [{ documentId: remove }] };
+          }
+          const publish = rand() < 0.2;
+          await of.update({ documentId: base.documentId, locale, status: publish ? 'published' : 'draft', data });
+          chain.draft = state;
+          if (publish) chain.published = state;
+          record(chain, publish ? 'published' : chain.published ? 'modified' : 'draft');
+          log.push(`update ${chain.documentId} ${locale} ${JSON.stringify(data)} ${publish}`);
+        } else if (roll < 0.6) {
+          const chain = pick(existing);
+          await of.publish({ documentId: chain.documentId, locale: chain.locale });
+          chain.published = chain.draft;
+          record(chain, 'published');
+          log.push(`publish ${chain.documentId} ${chain.locale}`);
+        } else if (roll < 0.68) {
+          const chain = existing.find((item) => item.published !== null);
+          if (!chain) continue;
+          await of.unpublish({ documentId: chain.documentId, locale: chain.locale });
+          chain.published = null;
+          record(chain, 'draft');
+          log.push(`unpublish ${chain.documentId} ${chain.locale}`);
+        } else if (roll < 0.76) {
+          const chain = existing.find((item) => item.published !== null);
+          if (!chain) continue;
+          await of.discardDraft({ documentId: chain.documentId, locale: chain.locale });
+          chain.draft = chain.published;
+          record(chain, 'published');
+          log.push(`discard ${chain.documentId} ${chain.locale}`);
+        } else if (roll < 0.8) {
+          const gone = pick([...live]);
+          if (!gone || live.size <= 1) continue;
+          await documents().of(TAG).delete({ documentId: gone });
+          live.delete(gone);
+          log.push(`delete tag ${gone}`);
+        } else {
+          const chain = pick(chains.filter((item) => item.versions.length > 0));
+          if (chain.draft === null) continue;
+          const listed = await versions(root, chain.documentId, chain.locale, '&pageSize=100');
+          const index = Math.floor(rand() * listed.length);
+          const expected = chain.versions[chain.versions.length - 1 - index]!;
+          const answer = await root.put(`${HISTORY}/${listed[index]!.id}/restore`, { contentType: ARTICLE });
+          assert.equal(answer.status, 200, JSON.stringify(answer.body));
+          assert.deepEqual(
+            (answer.body.meta.missingRelations as Item[]).map((item) => item.documentId),
+            expected.state.tags.filter((id) => !live.has(id)),
+            `seed ${seed}, step ${step}: ${log.join('\n')}`,
+          );
+          chain.draft = { ...expected.state, tags: expected.state.tags.filter((id) => live.has(id)) };
+          record(chain, chain.published ? 'modified' : 'draft');
+          log.push(`restore ${chain.documentId} ${chain.locale} #${index}`);
+        }
+      }
+      for (const chain of chains) {
+        const listed = (await versions(root, chain.documentId, chain.locale, '&pageSize=100')).reverse();
+        const seen = listed.map((version) => {
+          const data = version.data as Item;
+          const relation = data.tags as { results: Item[]; meta: { missingCount: number } };
+          return {
+            status: version.status,
+            title: data.title,
+            body: data.body,
+            views: data.views,
+            tags: relation.results.map((entry) => entry.documentId),
+            missing: relation.meta.missingCount,
+          };
+        });
+        const wanted = chain.versions.map(({ state, status }) => ({
+          status,
+          title: state.title,
+          body: state.body,
+          views: state.views,
+          tags: state.tags.filter((id) => live.has(id)),
+          missing: state.tags.filter((id) => !live.has(id)).length,
+        }));
+        assert.deepEqual(
+          seen,
+          wanted,
+          `seed ${seed} (SEQ_SEED to replay), ${chain.documentId} ${chain.locale}:\n${log.join('\n')}`,
+        );
+        if (chain.draft) {
+          const draft = await of.findOne({
+            documentId: chain.documentId,
+            locale: chain.locale,
+            status: 'draft',
+            populate: ['tags'],
+          });
+          assert.deepEqual(
+            [draft!.title, draft!.body, draft!.views, (draft!.tags as Item[]).map((entry) => entry.documentId)],
+            [chain.draft.title, chain.draft.body, chain.draft.views, chain.draft.tags.filter((id) => live.has(id))],
+            `seed ${seed}: the model's draft`,
+          );
+        }
+      }
     });
   });
 }
