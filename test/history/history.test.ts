@@ -11,6 +11,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { sql } from 'kysely';
 import { DocumentService } from '../../src/core/documents/service.js';
+import { HistoryRetention } from '../../src/features/history/index.js';
 import { HttpClient } from '../helpers/http.js';
 import { DIALECTS, fixture, startServer, type TestServer } from '../helpers/server.js';
 
@@ -269,18 +270,43 @@ for (const dialect of DIALECTS) {
         await documents()
           .of(ARTICLE)
           .update({ documentId: big, locale: 'en', data: { title: `Big ${save}`, body } });
-      const { bytes, rows } = (
-        await sql<{ bytes: number | string; rows: number | string }>`
-        select sum(length(data)) as bytes, count(*) as rows from vellum_history_versions
+      const { bytes, total } = (
+        await sql<{ bytes: number | string; total: number | string }>`
+        select sum(length(data)) as bytes, count(*) as total from vellum_history_versions
         where related_document_id = ${big}`.execute(database.db)
       ).rows[0]!;
-      assert.equal(Number(rows), 50);
+      assert.equal(Number(total), 50);
       // One body (102 kB) and 50 small rows; full snapshots would be 50 bodies (5.1 MB).
       assert.ok(Number(bytes) < body.length + 50 * 200, `${bytes} bytes for 50 saves`);
       const [latest] = await versions(root, big, 'en', '&pageSize=1');
       assert.equal((latest!.data as Item).title, 'Big 49');
       assert.equal((latest!.data as Item).body, body);
     });
+    it('keeps what retention leaves readable as it was: the oldest kept version becomes whole', async () => {
+      const of = documents().of(ARTICLE);
+      const id = (await of.create({ locale: 'en', data: { title: 'a', body: 'kept body' } })).documentId as string;
+      await of.publish({ documentId: id, locale: 'en' });
+      for (const title of ['b', 'c', 'd'])
+        await of.update({ documentId: id, locale: 'en', status: 'draft', data: { title } });
+      await of.discardDraft({ documentId: id, locale: 'en' });
+      const before = await versions(root, id, 'en', '&pageSize=100');
+      assert.deepEqual(
+        before.map((version) => (version.data as Item).title),
+        ['a', 'd', 'c', 'b', 'a', 'a'],
+      );
+      const key = { related_document_id: id, content_type: ARTICLE, locale: 'en' };
+      const { database } = server.vellum;
+      const byCount = new HistoryRetention(database, { retentionDays: 90, maxVersionsPerDocument: 2 });
+      assert.equal(await byCount.trim(key), 4);
+      // The discard still goes back to what was published, though the publish's row is gone.
+      assert.deepEqual(await versions(root, id, 'en', '&pageSize=100'), before.slice(0, 2));
+      const later = Date.now() + 2 * 86_400_000;
+      const byAge = new HistoryRetention(database, { retentionDays: 1, maxVersionsPerDocument: 100 }, () => later);
+      assert.equal(await byAge.due(), true);
+      assert.equal(await byAge.trim(key), 2);
+      assert.deepEqual(await versions(root, id), []);
+    });
+
     it('keeps what each write left, through a seeded random sequence of writes and restores', async () => {
       const seed = Number(process.env.SEQ_SEED ?? Date.now() % 100_000);
       const steps = Number(process.env.SEQ_STEPS ?? 40);

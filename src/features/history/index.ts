@@ -13,7 +13,13 @@ import { HistoryService, type FindAuthors } from './service.js';
 export { historyTables } from './tables.js';
 export { HistoryStore } from './store.js';
 export { HistoryService, projectHistoryApi, type FindAuthors } from './service.js';
-export { HistoryRetention, historySettings, type HistoryJob, type HistorySettings } from './retention.js';
+export {
+  HistoryRetention,
+  historySettings,
+  type ChainKey,
+  type HistoryJob,
+  type HistorySettings,
+} from './retention.js';
 export { registerHistoryRoutes, type HistoryPermit } from './routes.js';
 export type { HistoryAuthor, HistoryVersion, HistoryVersionsPage, MissingRelation } from './contract.js';
 

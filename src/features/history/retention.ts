@@ -43,7 +43,12 @@ export function historySettings(admin: Record<string, unknown>): HistorySettings
   const history = asRecord(admin.history);
   return {
     retentionDays: positive(history.retentionDays, 'retentionDays', DEFAULT_RETENTION_DAYS, false),
-    maxVersionsPerDocument: positive(history.maxVersionsPerDocument, 'maxVersionsPerDocument', DEFAULT_MAX_VERSIONS, true),
+    maxVersionsPerDocument: positive(
+      history.maxVersionsPerDocument,
+      'maxVersionsPerDocument',
+      DEFAULT_MAX_VERSIONS,
+      true,
+    ),
   };
 }
 
@@ -55,7 +60,8 @@ export interface HistoryJob {
   run(tick: Date): Promise<void>;
 }
 
-interface ChainKey {
+/** One document's versions in one locale. */
+export interface ChainKey {
   related_document_id: string;
   content_type: string;
   locale: string | null;
@@ -105,7 +111,7 @@ export class HistoryRetention {
   }
 
   /** Trims one chain to the settings; answers how many rows went. */
-  private async trim(key: ChainKey): Promise<number> {
+  async trim(key: ChainKey): Promise<number> {
     const cutoff = this.cutoff();
     const max = this.settings.maxVersionsPerDocument;
     return this.database.write(async (trx: SystemDb) => {

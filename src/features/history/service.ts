@@ -137,11 +137,9 @@ export class HistoryService {
     const type = this.typeOf(query.contentType);
     const { page, pageSize } = validPagination(query.page, query.pageSize);
     const locale = this.localeOf(type, query.locale);
-    const documentId =
-      query.documentId ?? (type.kind === 'singleType' ? await this.singleDocumentId(type) : undefined);
+    const documentId = query.documentId ?? (type.kind === 'singleType' ? await this.singleDocumentId(type) : undefined);
     if (documentId === undefined) {
-      if (type.kind === 'singleType')
-        return { results: [], pagination: { page, pageSize, pageCount: 0, total: 0 } };
+      if (type.kind === 'singleType') return { results: [], pagination: { page, pageSize, pageCount: 0, total: 0 } };
       throw new ForbiddenError('contentType and documentId are required');
     }
     const rows = await this.chain(type, documentId, locale);
@@ -155,7 +153,12 @@ export class HistoryService {
   /** Versions in Strapi's shape: relations and media as `{ results, meta: { missingCount } }`. */
   private async describe(
     type: ContentType,
-    rows: (ChainRow & { related_document_id: string; locale: string | null; created_at: unknown; created_by_id: number | null })[],
+    rows: (ChainRow & {
+      related_document_id: string;
+      locale: string | null;
+      created_at: unknown;
+      created_by_id: number | null;
+    })[],
     states: Map<number, FoldedState>,
   ): Promise<HistoryVersion[]> {
     const targets = await this.targetRows(
@@ -180,7 +183,9 @@ export class HistoryService {
         if (attribute.kind === 'relation') {
           const target = this.documents.schema.contentTypes.get(attribute.target);
           const refs = (state.relations[name] ?? []).slice(0, RELATION_LIMIT);
-          const found = target ? refs.map((ref) => targets.find(target, this.targetLocale(target, ref, row.locale), ref)) : [];
+          const found = target
+            ? refs.map((ref) => targets.find(target, this.targetLocale(target, ref, row.locale), ref))
+            : [];
           data[name] = {
             results: found.filter((entry) => entry !== undefined),
             meta: { missingCount: refs.length - found.filter((entry) => entry !== undefined).length },
@@ -282,7 +287,9 @@ export class HistoryService {
       for (const attribute of media)
         for (const id of this.mediaIds(state.values[attribute.name]).slice(0, RELATION_LIMIT)) ids.add(id);
     if (!fileType || ids.size === 0) return new Map();
-    const files = await this.documents.of(FILE_UID).findMany({ filters: { id: { $in: [...ids] } }, pagination: { pageSize: 100 } });
+    const files = await this.documents
+      .of(FILE_UID)
+      .findMany({ filters: { id: { $in: [...ids] } }, pagination: { pageSize: 100 } });
     return new Map(files.results.map((file) => [Number(file.id), file as Record<string, unknown>]));
   }
 
@@ -361,7 +368,8 @@ export class HistoryService {
               const kept: { documentId: string; locale?: string }[] = [];
               for (const ref of refs) {
                 const at = this.targetLocale(target, ref, locale);
-                if (exists(ref, at)) kept.push(at === null ? { documentId: ref.documentId } : { documentId: ref.documentId, locale: at });
+                if (exists(ref, at))
+                  kept.push(at === null ? { documentId: ref.documentId } : { documentId: ref.documentId, locale: at });
                 else missing.push({ attribute: name, documentId: ref.documentId, locale: at });
               }
               data[name] = { set: kept };
