@@ -35,7 +35,7 @@ export interface VersionsQuery {
 }
 
 /** Strapi's getValidPagination: page from 1, pageSize 1..100, defaults 1 and 20. */
-export function validPagination(page: unknown, pageSize: unknown): { page: number; pageSize: number } {
+function validPagination(page: unknown, pageSize: unknown): { page: number; pageSize: number } {
   const parsed = (value: unknown) => (value === undefined || value === null ? NaN : parseInt(String(value), 10));
   const p = parsed(page);
   const s = parsed(pageSize);

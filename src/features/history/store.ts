@@ -9,7 +9,7 @@ import type { HistoryChange, HistoryLog } from '../../core/documents/service.js'
 import { HISTORY_TABLE } from './tables.js';
 
 /** JSON text of a change's data; big integers as text (as the content API writes them). */
-export const encodeData = (data: unknown): string =>
+const encodeData = (data: unknown): string =>
   JSON.stringify(data, (_key, value: unknown) => (typeof value === 'bigint' ? value.toString() : value));
 
 export class HistoryStore implements HistoryLog {
