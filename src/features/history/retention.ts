@@ -22,6 +22,8 @@ const HOUR = 3_600_000;
 /** Chains per read of work: a tick handles at most MAX_CHAINS chains; the next tick goes on. */
 const CHAINS = 100;
 const MAX_CHAINS = 10_000;
+/** Documents written lately whose chains are counted per tick (a chain beyond them is trimmed after its next write). */
+const RECENT = 1000;
 
 export interface HistorySettings {
   retentionDays: number;
@@ -72,6 +74,8 @@ export class HistoryRetention {
     private readonly database: Database,
     private readonly settings: HistorySettings,
     private readonly now: () => number = Date.now,
+    /** The job's tick (an hour). */
+    private readonly interval = HOUR,
   ) {}
 
   private cutoff(): number {
@@ -94,11 +98,29 @@ export class HistoryRetention {
       .execute();
   }
 
-  /** Chains longer than the setting (a scan of the chain index, once a tick at most). */
+  /**
+   * Chains longer than the setting. Only a write makes a chain longer, so the candidates are the
+   * documents written since two ticks ago (a range of the time index), counted on the chain index:
+   * the read grows with recent writes, not with the table.
+   */
   private async longChains(): Promise<ChainKey[]> {
+    const recent = await this.system
+      .selectFrom(HISTORY_TABLE)
+      .select('related_document_id')
+      .distinct()
+      .where('created_at', '>=', this.now() - 2 * this.interval)
+      .limit(RECENT)
+      .modifyEnd(BACKGROUND)
+      .execute();
+    if (recent.length === 0) return [];
     return this.system
       .selectFrom(HISTORY_TABLE)
       .select(['related_document_id', 'content_type', 'locale'])
+      .where(
+        'related_document_id',
+        'in',
+        recent.map((row) => row.related_document_id),
+      )
       .groupBy(['related_document_id', 'content_type', 'locale'])
       .having((eb) => eb.fn.countAll(), '>', this.settings.maxVersionsPerDocument)
       .limit(CHAINS)
@@ -177,7 +199,8 @@ export class HistoryRetention {
   }
 
   /** The leased job: hourly ticks (the same on every node), each run on one node only. */
-  job(interval = HOUR): HistoryJob {
+  job(): HistoryJob {
+    const { interval } = this;
     return {
       key: 'vellum:history-retention',
       next: (after) => new Date((Math.floor(after.getTime() / interval) + 1) * interval),
