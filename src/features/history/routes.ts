@@ -11,23 +11,30 @@
  *   needs `explorer.update` on the type, checked on the version's own type as well as the body's
  *   (Strapi checks the body's only).
  *
- * A role limited to some locales lists and restores those locales only.
+ * A role limited to some locales lists and restores those locales only; the fields a role may not
+ * read are left out of the versions' data.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ForbiddenError } from '../../core/errors.js';
 import { isPlainObject } from '../../core/objects.js';
 import { restoreContentType, versionIdOf, type HistoryService } from './service.js';
 
+/** An administrator allowed an action: who, and which of the type's fields they may read. */
+export interface Permitted {
+  actor: number;
+  mayRead(field: string): boolean;
+}
+
 /**
  * The administrator of a request, when they may `action` (the content manager's read or update)
- * documents of `uid` in `locale`: their id; a 401 without credentials, a 403 otherwise.
+ * documents of `uid` in `locale`; a 401 without credentials, a 403 otherwise.
  */
 export type HistoryPermit = (
   request: FastifyRequest,
   action: 'read' | 'update',
   uid: string,
   locale: string | null,
-) => Promise<number>;
+) => Promise<Permitted>;
 
 export interface HistoryRoutesOptions {
   service: HistoryService;
@@ -53,7 +60,7 @@ export function registerHistoryRoutes(app: FastifyInstance, options: HistoryRout
       if (!single && (!uid || !documentId)) throw new ForbiddenError('contentType and documentId are required');
       const type = service.typeOf(uid);
       const locale = service.localeOf(type, query.locale);
-      await permit(request, 'read', type.uid, locale);
+      const { mayRead } = await permit(request, 'read', type.uid, locale);
       const { results, pagination } = await service.findVersionsPage({
         contentType: type.uid,
         documentId,
@@ -61,14 +68,19 @@ export function registerHistoryRoutes(app: FastifyInstance, options: HistoryRout
         page: query.page as number | undefined,
         pageSize: query.pageSize as number | undefined,
       });
-      return { data: results, meta: { pagination } };
+      // As Strapi's sanitizeOutput: the fields the role may not read are left out.
+      const data = results.map((version) => ({
+        ...version,
+        data: Object.fromEntries(Object.entries(version.data).filter(([name]) => mayRead(name))),
+      }));
+      return { data, meta: { pagination } };
     });
     routes.put<{ Params: { versionId: string } }>(`${BASE}/:versionId/restore`, async (request) => {
       const contentType = restoreContentType(request.body);
       const versionId = versionIdOf(request.params.versionId);
       const version = await service.versionOf(versionId);
       if (contentType !== version.contentType) await permit(request, 'update', contentType, version.locale);
-      const actor = await permit(request, 'update', version.contentType, version.locale);
+      const { actor } = await permit(request, 'update', version.contentType, version.locale);
       const { documentId, missing } = await service.restoreVersion(versionId, { actor });
       return { data: { documentId }, meta: { missingRelations: missing } };
     });
