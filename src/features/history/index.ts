@@ -20,7 +20,7 @@ export {
   type HistoryJob,
   type HistorySettings,
 } from './retention.js';
-export { registerHistoryRoutes, type HistoryPermit, type Permitted } from './routes.js';
+export { registerHistoryRoutes, type HistoryPermit } from './routes.js';
 export type { HistoryAuthor, HistoryVersion, HistoryVersionsPage, MissingRelation } from './contract.js';
 
 export interface History {

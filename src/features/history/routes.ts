@@ -19,22 +19,17 @@ import { ForbiddenError } from '../../core/errors.js';
 import { isPlainObject } from '../../core/objects.js';
 import { restoreContentType, versionIdOf, type HistoryService } from './service.js';
 
-/** An administrator allowed an action: who, and which of the type's fields they may read. */
-export interface Permitted {
-  actor: number;
-  mayRead(field: string): boolean;
-}
-
 /**
  * The administrator of a request, when they may `action` (the content manager's read or update)
- * documents of `uid` in `locale`; a 401 without credentials, a 403 otherwise.
+ * documents of `uid` in `locale`: who they are, and which of the type's fields they may read; a 401
+ * without credentials, a 403 otherwise.
  */
 export type HistoryPermit = (
   request: FastifyRequest,
   action: 'read' | 'update',
   uid: string,
   locale: string | null,
-) => Promise<Permitted>;
+) => Promise<{ actor: number; mayRead(field: string): boolean }>;
 
 export interface HistoryRoutesOptions {
   service: HistoryService;
