@@ -328,7 +328,7 @@ for (const dialect of DIALECTS) {
         before.map((version) => (version.data as Item).title),
         ['a', 'd', 'c', 'b', 'a', 'a'],
       );
-      const key = { related_document_id: id, content_type: ARTICLE, locale: 'en' };
+      const key = { related_document_id: id, content_type: ARTICLE };
       const { database } = server.vellum;
       const byCount = new HistoryRetention(database, { retentionDays: 90, maxVersionsPerDocument: 2 });
       assert.equal(await byCount.due(), true);
@@ -336,7 +336,11 @@ for (const dialect of DIALECTS) {
       // The discard still goes back to what was published, though the publish's row is gone.
       assert.deepEqual(await versions(root, id, 'en', '&pageSize=100'), before.slice(0, 2));
       const later = Date.now() + 2 * 86_400_000;
-      const byAge = new HistoryRetention(database, { retentionDays: 1, maxVersionsPerDocument: 100 }, () => later);
+      const byAge = new HistoryRetention(
+        database,
+        { retentionDays: 1, maxVersionsPerDocument: 100 },
+        { now: () => later },
+      );
       assert.equal(await byAge.due(), true);
       assert.equal(await byAge.trim(key), 2);
       assert.deepEqual(await versions(root, id), []);
@@ -359,9 +363,11 @@ for (const dialect of DIALECTS) {
         locale: 'en' | 'fr';
         draft: State | null;
         published: State | null;
-        /** What each version must hold, oldest first. */
-        versions: { state: State; status: string }[];
+        /** What each version must hold, oldest first (price: the locales share it). */
+        versions: { state: State; price: number | null; status: string }[];
       }
+      /** The shared price of each document: its drafts', and its published versions'. */
+      const prices = new Map<string, { draft: number | null; published: number | null }>();
       const tags = await Promise.all(['a', 'b', 'c', 'd'].map((name) => tag(`seq-${seed}-${name}`)));
       const live = new Set(tags);
       const chains: Chain[] = [];
@@ -374,7 +380,11 @@ for (const dialect of DIALECTS) {
         return chain;
       };
       const record = (chain: Chain, status: string) =>
-        chain.versions.push({ state: { ...chain.draft!, tags: [...chain.draft!.tags] }, status });
+        chain.versions.push({
+          state: { ...chain.draft!, tags: [...chain.draft!.tags] },
+          price: prices.get(chain.documentId)!.draft,
+          status,
+        });
       const someTags = () => tags.filter(() => rand() < 0.4).filter((id) => live.has(id));
       const log: string[] = [];
       for (let step = 0; step < steps; step++) {
@@ -388,12 +398,19 @@ for (const dialect of DIALECTS) {
             tags: someTags(),
           };
           const publish = rand() < 0.3;
+          const price = rand() < 0.5 ? step : null;
           const created = await of.create({
             locale: 'en',
             status: publish ? 'published' : 'draft',
-            data: { title: state.title, ...(state.body === null ? {} : { body: state.body }), tags: state.tags },
+            data: {
+              title: state.title,
+              ...(state.body === null ? {} : { body: state.body }),
+              ...(price === null ? {} : { price }),
+              tags: state.tags,
+            },
           });
           const chain = chainOf(created.documentId as string, 'en');
+          prices.set(chain.documentId, { draft: price, published: publish ? price : null });
           chain.draft = state;
           chain.published = publish ? state : null;
           record(chain, publish ? 'published' : 'draft');
@@ -410,6 +427,8 @@ for (const dialect of DIALECTS) {
           if (isNew || rand() < 0.6) state.title = data.title = `t${step}`;
           if (rand() < 0.3) state.body = data.body = `b${step}`;
           if (rand() < 0.2) state.views = data.views = step;
+          const price = prices.get(base.documentId)!;
+          if (rand() < 0.25) price.draft = data.price = step;
           const how = rand();
           if (how < 0.3) {
             state.tags = someTags();
@@ -428,13 +447,17 @@ for (const dialect of DIALECTS) {
           const publish = rand() < 0.2;
           await of.update({ documentId: base.documentId, locale, status: publish ? 'published' : 'draft', data });
           chain.draft = state;
-          if (publish) chain.published = state;
+          if (publish) {
+            chain.published = state;
+            price.published = price.draft;
+          }
           record(chain, publish ? 'published' : chain.published ? 'modified' : 'draft');
           log.push(`update ${chain.documentId} ${locale} ${JSON.stringify(data)} ${publish}`);
         } else if (roll < 0.6) {
           const chain = pick(existing);
           await of.publish({ documentId: chain.documentId, locale: chain.locale });
           chain.published = chain.draft;
+          prices.get(chain.documentId)!.published = prices.get(chain.documentId)!.draft;
           record(chain, 'published');
           log.push(`publish ${chain.documentId} ${chain.locale}`);
         } else if (roll < 0.68) {
@@ -449,6 +472,7 @@ for (const dialect of DIALECTS) {
           if (!chain) continue;
           await of.discardDraft({ documentId: chain.documentId, locale: chain.locale });
           chain.draft = chain.published;
+          prices.get(chain.documentId)!.draft = prices.get(chain.documentId)!.published;
           record(chain, 'published');
           log.push(`discard ${chain.documentId} ${chain.locale}`);
         } else if (roll < 0.8) {
@@ -471,6 +495,7 @@ for (const dialect of DIALECTS) {
             `seed ${seed}, step ${step}: ${log.join('\n')}`,
           );
           chain.draft = { ...expected.state, tags: expected.state.tags.filter((id) => live.has(id)) };
+          prices.get(chain.documentId)!.draft = expected.price;
           record(chain, chain.published ? 'modified' : 'draft');
           log.push(`restore ${chain.documentId} ${chain.locale} #${index}`);
         }
@@ -485,15 +510,17 @@ for (const dialect of DIALECTS) {
             title: data.title,
             body: data.body,
             views: data.views,
+            price: data.price,
             tags: relation.results.map((entry) => entry.documentId),
             missing: relation.meta.missingCount,
           };
         });
-        const wanted = chain.versions.map(({ state, status }) => ({
+        const wanted = chain.versions.map(({ state, price, status }) => ({
           status,
           title: state.title,
           body: state.body,
           views: state.views,
+          price,
           tags: state.tags.filter((id) => live.has(id)),
           missing: state.tags.filter((id) => !live.has(id)).length,
         }));
@@ -510,8 +537,20 @@ for (const dialect of DIALECTS) {
             populate: ['tags'],
           });
           assert.deepEqual(
-            [draft!.title, draft!.body, draft!.views, (draft!.tags as Item[]).map((entry) => entry.documentId)],
-            [chain.draft.title, chain.draft.body, chain.draft.views, chain.draft.tags.filter((id) => live.has(id))],
+            [
+              draft!.title,
+              draft!.body,
+              draft!.views,
+              draft!.price,
+              (draft!.tags as Item[]).map((entry) => entry.documentId),
+            ],
+            [
+              chain.draft.title,
+              chain.draft.body,
+              chain.draft.views,
+              prices.get(chain.documentId)!.draft,
+              chain.draft.tags.filter((id) => live.has(id)),
+            ],
             `seed ${seed}: the model's draft`,
           );
         }

@@ -80,8 +80,9 @@ export class DocumentHistory {
 
   /**
    * A body written: `previous` is the row it edits (all its columns), none for a new version (the
-   * type's defaults then count as set). `data` is the body as given (components and zones are
-   * recorded as it gave them).
+   * type's defaults then count as set, but for the shared attributes a new locale of an existing
+   * document takes from the others: `newLocale`). `data` is the body as given (components and
+   * zones are recorded as it gave them).
    */
   async wrote(
     db: Db,
@@ -91,13 +92,15 @@ export class DocumentHistory {
     input: ModelInput,
     data: Record<string, unknown>,
     previous?: Record<string, unknown>,
+    newLocale = false,
   ): Promise<void> {
     const values: Record<string, unknown> = {};
     const given = new Map([...input.scalars].map(([attribute, value]) => [attribute.name, value]));
     for (const attribute of Object.values(this.type.attributes)) {
       if (attribute.kind !== 'scalar' || attribute.type === 'password') continue;
       if (!given.has(attribute.name)) {
-        if (!previous && attribute.default !== undefined) values[attribute.name] = attribute.default;
+        if (!previous && attribute.default !== undefined && !(newLocale && !attribute.localized))
+          values[attribute.name] = attribute.default;
         continue;
       }
       const value = given.get(attribute.name);

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { ProjectError } from '../../core/errors.js';
-import { applyRelation, foldChain, fullData, publishedAfter, type ChainRow } from './fold.js';
+import { applyRelation, foldDocument, fullData, type ChainRow } from './fold.js';
 import { historySettings } from './retention.js';
 
 const row = (id: number, kind: string, status: string, data: unknown = {}): ChainRow => ({
@@ -11,6 +11,7 @@ const row = (id: number, kind: string, status: string, data: unknown = {}): Chai
   data: JSON.stringify(data),
 });
 const ref = (documentId: string) => ({ documentId, locale: null });
+const foldChain = (rows: ChainRow[]) => foldDocument(rows).states;
 
 describe('history fold', () => {
   it('folds values and relation changes in order, and goes back to the published content on discard', () => {
@@ -53,12 +54,34 @@ describe('history fold', () => {
       row(2, 'update', 'modified', { v: { title: 'b' } }),
       row(3, 'discard', 'published'),
     ];
-    const states = foldChain(rows);
+    const { states, publishedBefore } = foldDocument(rows);
     const full = row(2, 'full', 'modified');
-    full.data = fullData(states.get(2)!, publishedAfter(rows.slice(0, 1), states));
+    full.data = fullData(states.get(2)!, publishedBefore.get(2) ?? null);
     const again = foldChain([full, rows[2]!]);
     assert.deepEqual(again.get(2), states.get(2));
     assert.deepEqual(again.get(3), states.get(3));
+  });
+
+  it('shares the non-localized attributes between locales, as writes keep them', () => {
+    const shared = new Set(['price']);
+    const at = (chain: ChainRow, locale: string) => ({ ...chain, locale });
+    const rows = [
+      at(row(1, 'create', 'draft', { v: { title: 'en', price: 1 } }), 'en'),
+      // A new locale takes the shared price; a write there changes it for every locale.
+      at(row(2, 'create', 'draft', { v: { title: 'fr' } }), 'fr'),
+      at(row(3, 'publish', 'published'), 'en'),
+      at(row(4, 'update', 'modified', { v: { price: 2 } }), 'fr'),
+      at(row(5, 'update', 'modified', { v: { title: 'en 2' } }), 'en'),
+      // Discarding en's draft brings back the published price for every locale.
+      at(row(6, 'discard', 'published'), 'en'),
+      at(row(7, 'update', 'draft', { v: { title: 'fr 2' } }), 'fr'),
+    ];
+    const { states } = foldDocument(rows, shared);
+    const values = (id: number) => states.get(id)!.values;
+    assert.deepEqual(values(2), { title: 'fr', price: 1 });
+    assert.deepEqual(values(5), { title: 'en 2', price: 2 });
+    assert.deepEqual(values(6), { title: 'en', price: 1 });
+    assert.deepEqual(values(7), { title: 'fr 2', price: 1 });
   });
 
   it('refuses a retention setting that is not a positive number, in one line naming it', () => {

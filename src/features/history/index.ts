@@ -7,6 +7,7 @@
  */
 import type { Database } from '../../core/database/connection.js';
 import type { DocumentService } from '../../core/documents/service.js';
+import { sharedNames } from './fold.js';
 import { HistoryRetention, type HistoryJob, type HistorySettings } from './retention.js';
 import { HistoryService, type FindAuthors } from './service.js';
 
@@ -36,6 +37,11 @@ export function createHistory(
   settings: HistorySettings,
   authors: FindAuthors,
 ): History {
-  const retention = new HistoryRetention(database, settings);
+  const retention = new HistoryRetention(database, settings, {
+    shared: (uid) => {
+      const type = documents.schema.contentTypes.get(uid);
+      return type ? sharedNames(type) : new Set();
+    },
+  });
   return { service: new HistoryService(database, documents, authors), retention, job: retention.job() };
 }

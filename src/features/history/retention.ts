@@ -12,7 +12,7 @@ import type { Database } from '../../core/database/connection.js';
 import { BACKGROUND, type SystemDb } from '../../core/database/system-tables.js';
 import { ProjectError } from '../../core/errors.js';
 import { asRecord } from '../../core/objects.js';
-import { foldChain, fullData, publishedAfter } from './fold.js';
+import { foldDocument, fullData } from './fold.js';
 import { HISTORY_TABLE } from './tables.js';
 
 const DEFAULT_RETENTION_DAYS = 90;
@@ -62,21 +62,34 @@ export interface HistoryJob {
   run(tick: Date): Promise<void>;
 }
 
-/** One document's versions in one locale. */
+/** One document's versions (every locale). */
 export interface ChainKey {
   related_document_id: string;
   content_type: string;
-  locale: string | null;
+}
+
+export interface RetentionOptions {
+  now?: () => number;
+  /** The attributes a type's locales share (fold.ts sharedNames), by uid. */
+  shared?: (contentType: string) => ReadonlySet<string>;
+  /** The job's tick (an hour). */
+  interval?: number;
 }
 
 export class HistoryRetention {
+  private readonly now: () => number;
+  private readonly shared: (contentType: string) => ReadonlySet<string>;
+  private readonly interval: number;
+
   constructor(
     private readonly database: Database,
     private readonly settings: HistorySettings,
-    private readonly now: () => number = Date.now,
-    /** The job's tick (an hour). */
-    private readonly interval = HOUR,
-  ) {}
+    options: RetentionOptions = {},
+  ) {
+    this.now = options.now ?? Date.now;
+    this.shared = options.shared ?? (() => new Set());
+    this.interval = options.interval ?? HOUR;
+  }
 
   private cutoff(): number {
     return this.now() - this.settings.retentionDays * DAY;
@@ -90,7 +103,7 @@ export class HistoryRetention {
   private async oldChains(): Promise<ChainKey[]> {
     return this.system
       .selectFrom(HISTORY_TABLE)
-      .select(['related_document_id', 'content_type', 'locale'])
+      .select(['related_document_id', 'content_type'])
       .distinct()
       .where('created_at', '<', this.cutoff())
       .limit(CHAINS)
@@ -115,13 +128,13 @@ export class HistoryRetention {
     if (recent.length === 0) return [];
     return this.system
       .selectFrom(HISTORY_TABLE)
-      .select(['related_document_id', 'content_type', 'locale'])
+      .select(['related_document_id', 'content_type'])
       .where(
         'related_document_id',
         'in',
         recent.map((row) => row.related_document_id),
       )
-      .groupBy(['related_document_id', 'content_type', 'locale'])
+      .groupBy(['related_document_id', 'content_type'])
       .having((eb) => eb.fn.countAll(), '>', this.settings.maxVersionsPerDocument)
       .limit(CHAINS)
       .modifyEnd(BACKGROUND)
@@ -132,34 +145,39 @@ export class HistoryRetention {
     return (await this.oldChains()).length > 0 || (await this.longChains()).length > 0;
   }
 
-  /** Trims one chain to the settings; answers how many rows went. */
+  /**
+   * Trims one document's versions to the settings; answers how many rows went. The cut is one
+   * place in the document's rows (every locale together: their shared attributes fold across
+   * them), and each locale's first row kept becomes whole.
+   */
   async trim(key: ChainKey): Promise<number> {
     const cutoff = this.cutoff();
     const max = this.settings.maxVersionsPerDocument;
     return this.database.write(async (trx: SystemDb) => {
-      let query = trx
-        .selectFrom(HISTORY_TABLE)
-        .select(['id', 'kind', 'status', 'data', 'created_at'])
-        .where('related_document_id', '=', key.related_document_id)
-        .where('content_type', '=', key.content_type);
-      query = key.locale === null ? query.where('locale', 'is', null) : query.where('locale', '=', key.locale);
-      const rows = (await query.orderBy('id').modifyEnd(BACKGROUND).execute()).map((row) => ({
-        ...row,
-        id: Number(row.id),
-        data: String(row.data),
-        created_at: Number(row.created_at),
-      }));
+      const rows = (
+        await trx
+          .selectFrom(HISTORY_TABLE)
+          .select(['id', 'locale', 'kind', 'status', 'data', 'created_at'])
+          .where('related_document_id', '=', key.related_document_id)
+          .where('content_type', '=', key.content_type)
+          .orderBy('id')
+          .modifyEnd(BACKGROUND)
+          .execute()
+      ).map((row) => ({ ...row, id: Number(row.id), data: String(row.data), created_at: Number(row.created_at) }));
       let drop = rows.findIndex((row) => row.created_at >= cutoff);
       if (drop < 0) drop = rows.length;
       drop = Math.max(drop, rows.length - max);
       if (drop <= 0) return 0;
       const gone = rows.slice(0, drop);
-      const first = rows[drop];
-      if (first && first.kind !== 'create' && first.kind !== 'full') {
-        const states = foldChain(rows.slice(0, drop + 1));
+      const kept = rows.slice(drop);
+      const { states, publishedBefore } = foldDocument(rows, this.shared(key.content_type));
+      const firsts = new Map<string | null, (typeof rows)[number]>();
+      for (const row of kept) if (!firsts.has(row.locale)) firsts.set(row.locale, row);
+      for (const first of firsts.values()) {
+        if (first.kind === 'create' || first.kind === 'full') continue;
         await trx
           .updateTable(HISTORY_TABLE)
-          .set({ kind: 'full', data: fullData(states.get(first.id)!, publishedAfter(gone, states)) })
+          .set({ kind: 'full', data: fullData(states.get(first.id)!, publishedBefore.get(first.id) ?? null) })
           .where('id', '=', first.id)
           .modifyEnd(BACKGROUND)
           .execute();

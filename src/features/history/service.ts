@@ -15,7 +15,7 @@ import type { DocumentService, HistoryRef } from '../../core/documents/service.j
 import { ForbiddenError, NotFoundError, ValidationError } from '../../core/errors.js';
 import { FILE_UID, isHidden, type Attribute, type ContentType } from '../../core/schema/model.js';
 import type { HistoryAuthor, HistoryVersion, HistoryVersionsPage, MissingRelation } from './contract.js';
-import { foldChain, type ChainRow, type FoldedState } from './fold.js';
+import { foldDocument, sharedNames, type ChainRow, type FoldedState } from './fold.js';
 import { HISTORY_TABLE } from './tables.js';
 
 /** Reads the authors of versions by their administrators' ids (features/users-permissions/ owns that table). */
@@ -114,16 +114,21 @@ export class HistoryService {
     return typeof asked === 'string' && asked !== '' ? asked : this.documents.i18n.defaultLocale;
   }
 
-  /** The document's rows of one locale, oldest first (one statement on the index that ends with the id). */
-  private async chain(type: ContentType, documentId: string, locale: string | null) {
-    let query = this.system
-      .selectFrom(HISTORY_TABLE)
-      .selectAll()
-      .where('related_document_id', '=', documentId)
-      .where('content_type', '=', type.uid);
-    query = locale === null ? query.where('locale', 'is', null) : query.where('locale', '=', locale);
-    const rows = await query.orderBy('id').execute();
-    return rows.map((row) => ({ ...row, id: Number(row.id), data: String(row.data) }));
+  /**
+   * The document's rows of every locale, oldest first, folded (one statement on the index that
+   * starts with the documentId): the locales share their non-localized attributes (fold.ts).
+   */
+  private async document(type: ContentType, documentId: string) {
+    const rows = (
+      await this.system
+        .selectFrom(HISTORY_TABLE)
+        .selectAll()
+        .where('related_document_id', '=', documentId)
+        .where('content_type', '=', type.uid)
+        .orderBy('id')
+        .execute()
+    ).map((row) => ({ ...row, id: Number(row.id), data: String(row.data) }));
+    return { rows, states: foldDocument(rows, sharedNames(type)).states };
   }
 
   /** The documentId of a single type's document (history lists need none for it, as in Strapi). */
@@ -142,8 +147,9 @@ export class HistoryService {
       if (type.kind === 'singleType') return { results: [], pagination: { page, pageSize, pageCount: 0, total: 0 } };
       throw new ForbiddenError('contentType and documentId are required');
     }
-    const rows = await this.chain(type, documentId, locale);
-    const states = foldChain(rows);
+    const folded = await this.document(type, documentId);
+    const rows = folded.rows.filter((row) => row.locale === locale);
+    const { states } = folded;
     const total = rows.length;
     const newestFirst = [...rows].reverse().slice((page - 1) * pageSize, page * pageSize);
     const results = await this.describe(type, newestFirst, states);
@@ -311,8 +317,7 @@ export class HistoryService {
     if (!version) throw new NotFoundError('History version not found');
     const type = this.typeOf(version.content_type);
     const locale = type.localized ? version.locale : null;
-    const rows = (await this.chain(type, version.related_document_id, locale)).filter((row) => row.id <= versionId);
-    const state = foldChain(rows).get(versionId)!;
+    const state = (await this.document(type, version.related_document_id)).states.get(versionId)!;
     const data: Record<string, unknown> = {};
     const missing: MissingRelation[] = [];
     const checks: Promise<void>[] = [];

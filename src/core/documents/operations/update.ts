@@ -118,6 +118,7 @@ export async function update(
       input,
       data,
       target as Record<string, unknown> | undefined,
+      source !== undefined,
     );
     if (type.draftAndPublish && options.status === 'published')
       await publishVersion(ctx, writers, type, id, documentId, options.locale, { generated, audit: options.audit });
