@@ -1,7 +1,7 @@
 /**
  * Retention of history versions: `config/admin` `history.retentionDays` (Strapi's setting, 90 days
  * by default) and Vellum's `history.maxVersionsPerDocument` (100 by default: how many versions of
- * one document and locale are kept, which also bounds what a page of versions folds). A leased job
+ * one document, its locales together, are kept, which also bounds what a page of versions folds). A leased job
  * (features/events/ runs it: each tick on one node, claimed by one conditional UPDATE of its lease)
  * deletes what is beyond either, a document's chain at a time, each in its own short transaction:
  * since a row holds only what its write changed, the oldest row kept is first rewritten as a
