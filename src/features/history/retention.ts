@@ -1,12 +1,12 @@
 /**
  * Retention of history versions: `config/admin` `history.retentionDays` (Strapi's setting, 90 days
  * by default) and Vellum's `history.maxVersionsPerDocument` (100 by default: how many versions of
- * one document, its locales together, are kept, which also bounds what a page of versions folds). A leased job
- * (features/events/ runs it: each tick on one node, claimed by one conditional UPDATE of its lease)
- * deletes what is beyond either, a document's chain at a time, each in its own short transaction:
- * since a row holds only what its write changed, the oldest row kept is first rewritten as a
- * `full` row (the fold of those deleted and itself), so every kept version reads as before.
- * A write appending to the chain meanwhile only adds rows after those the job rewrites.
+ * one document, its locales together, are kept, which also bounds what a page of versions folds).
+ * A leased job (features/events/ runs it: each tick on one node, claimed by one conditional UPDATE
+ * of its lease) deletes what is beyond either, a document at a time, each in its own short
+ * transaction: since a row holds only what its write changed, each locale's oldest row kept is
+ * first rewritten as a `full` row (the fold of those deleted and itself), so every kept version
+ * reads as before. A write appending meanwhile only adds rows after those the job rewrites.
  */
 import type { Database } from '../../core/database/connection.js';
 import { BACKGROUND, type SystemDb } from '../../core/database/system-tables.js';
