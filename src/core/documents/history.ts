@@ -3,8 +3,8 @@
  * features/history/ implements (history-port.ts): one INSERT per write, whatever the document's
  * size, and nothing read for it. A version holds what the write changed, from what the write
  * already has in hand: the validated body (scalars, components, zones, media, relation changes)
- * and, for an edit, the row before it (which the update reads anyway, all its columns when history
- * is on): scalars the body repeats unchanged are left out, so an editor that sends the whole form
+ * and, for an edit, the row before it (which the update reads anyway: its scalar columns too when
+ * history is on, by the same statement): scalars the body repeats unchanged are left out, so an editor that sends the whole form
  * stores only what moved. Passwords are never recorded.
  *
  * As Strapi's content history, only the project's own types (`api::`) are recorded, and a version

@@ -35,7 +35,13 @@ export async function update(
   // there, and each reads (which versions exist, their links) what the previous one committed.
   await ctx.database.write(async (trx) => {
     await lockDocuments(trx, dialect, type.table, [documentId]);
-    const rows = await findDocumentRows(trx, type, documentId, undefined, options.history !== undefined);
+    const rows = await findDocumentRows(
+      trx,
+      type,
+      documentId,
+      undefined,
+      options.history ? { locale: options.locale } : undefined,
+    );
     if (rows.length === 0) {
       // Keys the body may not carry are a 400 before an unknown document's 404, as in Strapi 5.54
       // (its controller checks them first): validateInput throws for them, whatever the mode.

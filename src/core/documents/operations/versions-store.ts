@@ -68,18 +68,30 @@ export async function findVersionRow(
 }
 
 /**
- * Every row of a document: all statuses, and all locales unless one is named. `full`: every column
- * (what history compares an edit with, read by the same statement).
+ * Every row of a document: all statuses, and all locales unless one is named. `scalarsOf`: the
+ * rows of that locale (every row without i18n) also carry their scalar columns, read by the same
+ * statement (what history compares an edit with); the other locales' come back null, so an edit
+ * of one locale of a document in many does not read them all.
  */
 export async function findDocumentRows(
   db: Db,
   type: ContentType,
   documentId: string,
   locale?: string | null,
-  full = false,
+  scalarsOf?: { locale: string | null },
 ): Promise<VersionRow[]> {
-  let query = db.selectFrom(type.table).where('document_id', '=', documentId);
-  query = full ? query.selectAll() : query.select(['id', 'document_id', 'locale', 'published_at']);
+  let query = db
+    .selectFrom(type.table)
+    .select(['id', 'document_id', 'locale', 'published_at'])
+    .where('document_id', '=', documentId);
+  if (scalarsOf)
+    query = query.select((eb) =>
+      type.scalars.map((attribute) =>
+        type.localized
+          ? eb.case().when('locale', '=', scalarsOf.locale).then(eb.ref(attribute.column)).end().as(attribute.column)
+          : eb.ref(attribute.column).as(attribute.column),
+      ),
+    );
   if (type.localized && locale) query = query.where('locale', '=', locale);
   return (await query.execute()) as VersionRow[];
 }
