@@ -316,6 +316,23 @@ for (const dialect of DIALECTS) {
       assert.equal((latest!.data as Item).title, 'Big 49');
       assert.equal((latest!.data as Item).body, body);
     });
+    it('lists and restores a single type’s versions without a documentId, as Strapi', async () => {
+      const HOME = 'api::home.home';
+      const home = documents().of(HOME);
+      const { documentId } = await home.update({ status: 'draft', data: { headline: 'First' } });
+      await home.update({ status: 'draft', data: { headline: 'Second' } });
+      const listed = await root.get(`${HISTORY}?contentType=${HOME}`);
+      assert.equal(listed.status, 200, JSON.stringify(listed.body));
+      const [latest, first] = listed.body.data as Item[];
+      assert.deepEqual(
+        [(latest!.data as Item).headline, (first!.data as Item).headline, first!.relatedDocumentId],
+        ['Second', 'First', documentId],
+      );
+      const restored = await root.put(`${HISTORY}/${first!.id}/restore`, { contentType: HOME });
+      assert.equal(restored.status, 200, JSON.stringify(restored.body));
+      assert.equal((await home.findFirst({ status: 'draft' }))!.headline, 'First');
+    });
+
     it('keeps what retention leaves readable as it was: the oldest kept version becomes whole', async () => {
       const of = documents().of(ARTICLE);
       const id = (await of.create({ locale: 'en', data: { title: 'a', body: 'kept body' } })).documentId as string;
