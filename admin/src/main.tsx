@@ -32,6 +32,7 @@ const queryClient = new QueryClient({
 });
 
 const editPage = async () => ({ Component: (await import('./pages/EditPage.tsx')).EditPage });
+const historyPage = async () => ({ Component: (await import('./pages/history/HistoryPage.tsx')).HistoryPage });
 
 /**
  * A screen loaded when first opened, shown only to administrators whose roles allow the screen
@@ -87,6 +88,9 @@ const router = createBrowserRouter(
         // Screens past the first load when first opened: the login and the list come first.
         { path: 'content/:uid/create', lazy: editPage },
         { path: 'content/:uid/:documentId', lazy: editPage },
+        // A document's content history (Strapi's .../:documentId/history; /admin/content-manager is the JSON API here).
+        { path: 'content/:uid/:documentId/history', lazy: historyPage },
+        { path: 'content/:uid/history', lazy: historyPage },
         // Settings live under manage/: /admin/settings is a JSON route of the admin API.
         // The media library's screen: /admin/upload is the JSON API's.
         screen('media', '/media', async () => (await import('./pages/MediaLibraryPage.tsx')).MediaLibraryPage),

@@ -57,7 +57,16 @@ import { registerUsersPermissionsRoutes, usersPathTaken } from '../features/user
 import { contentApiActions, registerUsersRolesRoutes } from '../features/users-permissions/index.js';
 import { registerUploadRoutes } from '../features/upload/index.js';
 import { registerEmailRoutes } from '../features/email/index.js';
-import { adminIdentity } from '../features/users-permissions/index.js';
+import { adminAuthors, adminIdentity } from '../features/users-permissions/index.js';
+import {
+  createHistory,
+  historySettings,
+  type History,
+  HistoryStore,
+  projectHistoryApi,
+  registerHistoryRoutes,
+} from '../features/history/index.js';
+import { historyPermit } from './history-permit.js';
 import { createAudit, registerAuditRoutes, retentionDays, type Audit } from '../features/audit/index.js';
 import {
   addConfiguredTasks,
@@ -88,6 +97,8 @@ export interface Vellum {
   email: EmailService;
   /** The audit log: administrators' changes, recorded in their transactions (`/admin/audit-logs`). */
   audit: Audit;
+  /** Content history: versions of every write (`/content-manager/history-versions`). */
+  history: History;
   sync: SyncReport;
   /** Project code files present but not run (each also named in `warnings`). */
   skippedCode: string[];
@@ -173,6 +184,7 @@ export async function createVellum(projectDir: string, options: CreateVellumOpti
   const authConfig = resolveAuthConfig(config);
   warnings.push(...authConfig.warnings);
   const auditDays = retentionDays(config.admin);
+  const historyConfig = historySettings(config.admin);
   const database = await connectDatabase(config.database);
   // The lifecycles and Document Service middlewares project code registers (empty without it).
   // Writes record their webhook events in their transaction (the webhook store is the outbox).
@@ -188,9 +200,13 @@ export async function createVellum(projectDir: string, options: CreateVellumOpti
     middlewares: project.middlewares,
     outbox: webhooks,
     audit: audit.log,
+    // Every write of the project's types records its history version in its transaction.
+    history: new HistoryStore(),
   });
+  const history = createHistory(database, documents, historyConfig, (ids) => adminAuthors(database.db, ids));
   const events = createEvents({ database, config, documents, webhooks, cron, log });
   events.scheduler.add(audit.job);
+  events.scheduler.add(history.job);
   let sync: SyncReport;
   let auth: Auth;
   // Links in emails name the server: known once it listens (an ephemeral port in tests).
@@ -266,6 +282,11 @@ export async function createVellum(projectDir: string, options: CreateVellumOpti
   registerStrapiContentManager(app, auth, documents, database);
   registerHomepage(app, auth, documents, database);
   registerKeyStatistics(app, auth, documents, database);
+  registerHistoryRoutes(app, {
+    service: history.service,
+    authenticate: (request) => auth.admins.authenticate(request.headers.authorization),
+    permit: historyPermit(auth),
+  });
   registerAuditRoutes(app, {
     reads: audit.reads,
     retentionDays: audit.retentionDays,
@@ -330,6 +351,7 @@ export async function createVellum(projectDir: string, options: CreateVellumOpti
     });
     const strapiDocuments = project.strapi.documents as (uid: string) => never;
     Object.assign(plugins, pluginServices({ documents, strapiDocuments, auth, email, media, i18n: config.i18n }));
+    Object.assign(plugins, { 'content-manager': { history: projectHistoryApi(history.service) } });
     await project.run('bootstrap');
     // After bootstrap, which may grant (Strapi's templates grant Public there).
     for (const role of await auth.roles.list()) {
@@ -357,6 +379,7 @@ export async function createVellum(projectDir: string, options: CreateVellumOpti
     events,
     email,
     audit,
+    history,
     sync,
     skippedCode: project.notRun,
     playgroundPath: graphql.config.playground ? graphql.config.endpoint : undefined,

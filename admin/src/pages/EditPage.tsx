@@ -289,6 +289,17 @@ function Editor({
               {type.displayName}
               {locale ? ` · ${locale}` : ''}
               {dirty ? ' · unsaved changes' : ''}
+              {exists && type.uid.startsWith('api::') && (
+                <>
+                  {' · '}
+                  <Anchor
+                    component={Link}
+                    to={`${single ? `/content/${type.uid}` : `/content/${type.uid}/${documentId}`}/history${localeQuery}`}
+                  >
+                    Content history
+                  </Anchor>
+                </>
+              )}
             </Text>
           </div>
           {type.localized && (

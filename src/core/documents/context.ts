@@ -1,6 +1,7 @@
 import type { Database } from '../database/connection.js';
 import type { ContentType, Schema } from '../schema/model.js';
 import type { AuditTrail } from './audit-port.js';
+import type { HistoryLog } from './history-port.js';
 import type { CallHooks, LifecycleHooks } from './hooks.js';
 import type { Locales } from './locales.js';
 import type { Outbox } from './outbox-port.js';
@@ -19,6 +20,8 @@ export interface DocumentContext {
   outbox?: Outbox;
   /** Where administrators' writes record their audit entries, in their transaction (features/audit/ sets it; none by default). */
   audit?: AuditTrail;
+  /** Where every write of the project's types records its history version, in its transaction (features/history/ sets it; none by default). */
+  history?: HistoryLog;
   /** The stored locales: read again when a call names a code this node does not know yet. */
   locales?: Locales;
 }

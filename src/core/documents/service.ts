@@ -13,6 +13,7 @@ import type { Db } from '../database/dialect.js';
 import { NotFoundError } from '../errors.js';
 import { FILE_UID, type ContentType, type Schema } from '../schema/model.js';
 import { DocumentAudit, type AuditTrail } from './audit.js';
+import type { HistoryLog } from './history-port.js';
 import type { CallerOptions, DocumentContext } from './context.js';
 import {
   assertLinkable,
@@ -35,6 +36,14 @@ import { WriteEvents, type Outbox } from './outbox.js';
 
 export type { CallerOptions } from './context.js';
 export { auditCaller, recordAudit, type Audited, type AuditEntry, type AuditTrail } from './audit.js';
+export type {
+  HistoryChange,
+  HistoryKind,
+  HistoryLog,
+  HistoryRef,
+  HistoryRelationChange,
+  HistoryStatus,
+} from './history-port.js';
 export type { Document } from './rows.js';
 export type { DocumentParams, FindManyResult, TypeDocuments, WriteParams } from './type-documents.js';
 export type { LinkPermission, LinkRequest, LinkTarget, StoredFileRow } from './operations/files.js';
@@ -74,6 +83,8 @@ export interface DocumentServiceOptions {
   outbox?: Outbox;
   /** Where administrators' writes (`CallerOptions.actor`) record their audit entries (features/audit/); none when not given. */
   audit?: AuditTrail;
+  /** Where writes of the project's types record their history versions (features/history/); none when not given. */
+  history?: HistoryLog;
 }
 
 /** The media library's rows (`plugin::upload.file`) beyond its documents: ids, links, deletion. */
@@ -124,6 +135,7 @@ export class DocumentService {
       locales: this.locales,
       outbox: options.outbox,
       audit: options.audit,
+      history: options.history,
     };
     this.engine = new QueryEngine({ ...this.ctx, lifecycles: options.lifecycles ?? NO_LIFECYCLES });
     this.engine.register(CORE_STORE_UID, tableAdapter(database, schema, coreStoreModel));

@@ -16,6 +16,7 @@ import { parseFindOneQuery, parseFindQuery, parseReadOneQuery } from '../query/p
 import type { FindOneQuery, FindQuery } from '../query/types.js';
 import type { ContentType } from '../schema/model.js';
 import { DocumentAudit } from './audit.js';
+import { DocumentHistory } from './history.js';
 import { Callers, draftReader } from './callers.js';
 import type { CallerOptions, DocumentContext } from './context.js';
 import { createDocumentId } from './document-id.js';
@@ -217,6 +218,7 @@ export class TypeDocuments {
       canLink: asked?.canLink,
       actor: asked?.actor,
       audit: DocumentAudit.of(this.ctx, this.type, asked),
+      history: DocumentHistory.of(this.ctx, this.type, asked),
     };
     // A published create's copy names the document in its events, before it exists.
     if (events)
@@ -272,6 +274,7 @@ export class TypeDocuments {
       canLink: asked?.canLink,
       actor: asked?.actor,
       audit: DocumentAudit.of(this.ctx, this.type, asked),
+      history: DocumentHistory.of(this.ctx, this.type, asked),
     };
     if (events) data = await this.writes.beforeUpdate(events, data, query, documentId, options.locale);
     await update(this.ctx, this.type, documentId, data, options);
@@ -340,7 +343,8 @@ export class TypeDocuments {
     const outbox = WriteEvents.of(this.ctx, this.type, asked);
     if (outbox && (params.populate !== undefined || params.fields !== undefined)) outbox.removedQuery = query;
     const audit = DocumentAudit.of(this.ctx, this.type, asked);
-    await PUBLICATIONS[kind](this.ctx, this.type, documentId, locale, events, outbox, audit);
+    const history = DocumentHistory.of(this.ctx, this.type, asked);
+    await PUBLICATIONS[kind](this.ctx, this.type, documentId, locale, events, outbox, audit, history);
     this.committed(outbox);
     const answered = await this.answer(events);
     if (answered !== undefined && kind !== 'unpublish') return answered;

@@ -24,3 +24,28 @@ export async function adminIdentity(db: Db, id: number): Promise<AdminIdentity |
   const name = text(row.username) ?? (first && last ? `${first} ${last}` : (first ?? last)) ?? email;
   return { email, name };
 }
+
+/** Administrators as a history version names its author (Strapi's pick: id, names, username, email): one read. */
+export async function adminAuthors(
+  db: Db,
+  ids: number[],
+): Promise<
+  Map<number, { id: number; firstname: string | null; lastname: string | null; username: string | null; email: string }>
+> {
+  const rows = (await db.selectFrom(ADMINS_TABLE).selectAll().where('id', 'in', ids).execute()) as Record<
+    string,
+    unknown
+  >[];
+  return new Map(
+    rows.map((row) => [
+      Number(row.id),
+      {
+        id: Number(row.id),
+        firstname: text(row.firstname) ?? null,
+        lastname: text(row.lastname) ?? null,
+        username: text(row.username) ?? null,
+        email: text(row.email) ?? '',
+      },
+    ]),
+  );
+}

@@ -19,7 +19,7 @@ export {
   type ContentApiAction,
   type ContentApiRoute,
 } from './content-api.js';
-export { adminIdentity, type AdminIdentity } from './admin-identity.js';
+export { adminAuthors, adminIdentity, type AdminIdentity } from './admin-identity.js';
 export { ADMIN_REFRESH_COOKIE, type AdminSessionTokens } from './admin-sessions.js';
 export { cookieValue } from './sessions.js';
 export type { SignInOptions } from './admins.js';

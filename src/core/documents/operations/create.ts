@@ -48,6 +48,8 @@ export async function create(
     options.events?.wrote(id);
     await options.outbox?.row(trx, 'create', id);
     await options.audit?.wrote(trx, id, documentId, options.locale, data);
+    const status = options.history?.status(options.status === 'published', false);
+    if (status) await options.history?.wrote(trx, documentId, options.locale, status, input, data);
     // The body was checked with every rule: publishing checks only uniqueness among published documents.
     if (type.draftAndPublish && options.status === 'published')
       await publishVersion(ctx, writers, type, id, documentId, options.locale, {

@@ -1,6 +1,7 @@
 import type { Status } from '../../query/types.js';
 import type { ContentType } from '../../schema/model.js';
 import type { DocumentAudit } from '../audit.js';
+import type { DocumentHistory } from '../history.js';
 import type { WriteEvents } from '../outbox.js';
 import type { RowEvents } from '../row-events.js';
 
@@ -20,6 +21,8 @@ export interface WriteOptions {
   actor?: number;
   /** The audit entries of the write, when an administrator writes and a trail is configured (audit.ts). */
   audit?: DocumentAudit;
+  /** The history version the write records, when a history log is configured (history.ts). */
+  history?: DocumentHistory;
 }
 
 /** The creator fields a write sets: both on a new row, `updatedBy` on an edit; none without an actor. */

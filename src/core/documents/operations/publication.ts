@@ -3,6 +3,7 @@ import { lockDocuments } from '../../database/locks.js';
 import { NotFoundError, ValidationError } from '../../errors.js';
 import type { ContentType } from '../../schema/model.js';
 import type { DocumentAudit } from '../audit.js';
+import type { DocumentHistory } from '../history.js';
 import type { DocumentContext } from '../context.js';
 import type { WriteEvents } from '../outbox.js';
 import type { RowEvents } from '../row-events.js';
@@ -81,6 +82,7 @@ export async function publish(
   events?: RowEvents,
   outbox?: WriteEvents,
   audit?: DocumentAudit,
+  history?: DocumentHistory,
 ): Promise<void> {
   requireDraftAndPublish(type);
   await ctx.database.write(async (trx) => {
@@ -89,6 +91,7 @@ export async function publish(
     if (!draft) throw NotFoundError.missing(`No draft of ${type.singularName} ${documentId}`);
     const writers = writersFor(ctx, trx, events, undefined, outbox);
     await publishVersion(ctx, writers, type, draft.id, documentId, locale, { audit });
+    await history?.moved(trx, 'publish', documentId, locale);
   });
 }
 
@@ -100,6 +103,7 @@ export async function unpublish(
   events?: RowEvents,
   outbox?: WriteEvents,
   audit?: DocumentAudit,
+  history?: DocumentHistory,
 ): Promise<void> {
   requireDraftAndPublish(type);
   await ctx.database.write(async (trx) => {
@@ -110,6 +114,7 @@ export async function unpublish(
     await outbox?.removing(trx, 'unpublish', [published.id]);
     await deleteVersionRows(writersFor(ctx, trx, events), type, [published.id]);
     await audit?.published(trx, 'unpublish', documentId, locale);
+    await history?.moved(trx, 'unpublish', documentId, locale);
   });
 }
 
@@ -122,6 +127,7 @@ export async function discardDraft(
   events?: RowEvents,
   outbox?: WriteEvents,
   audit?: DocumentAudit,
+  history?: DocumentHistory,
 ): Promise<void> {
   requireDraftAndPublish(type);
   await ctx.database.write(async (trx) => {
@@ -139,5 +145,6 @@ export async function discardDraft(
     await syncSharedVersion(writers, type, documentId, locale, id, 'draft');
     await outbox?.row(trx, 'draft-discard', id);
     await audit?.discarded(trx, id, documentId, locale, before);
+    await history?.moved(trx, 'discard', documentId, locale);
   });
 }

@@ -35,7 +35,13 @@ export async function update(
   // there, and each reads (which versions exist, their links) what the previous one committed.
   await ctx.database.write(async (trx) => {
     await lockDocuments(trx, dialect, type.table, [documentId]);
-    const rows = await findDocumentRows(trx, type, documentId);
+    const rows = await findDocumentRows(
+      trx,
+      type,
+      documentId,
+      undefined,
+      options.history ? { locale: options.locale } : undefined,
+    );
     if (rows.length === 0) {
       // Keys the body may not carry are a 400 before an unknown document's 404, as in Strapi 5.54
       // (its controller checks them first): validateInput throws for them, whatever the mode.
@@ -106,6 +112,20 @@ export async function update(
     options.events?.wrote(id);
     await options.outbox?.row(trx, target ? 'update' : 'create', id);
     await options.audit?.wrote(trx, id, documentId, options.locale, data, before);
+    const publishing = type.draftAndPublish && options.status === 'published';
+    const hasPublished = rows.some(
+      (row) => row.published_at !== null && (!type.localized || row.locale === options.locale),
+    );
+    await options.history?.wrote(
+      trx,
+      documentId,
+      options.locale,
+      options.history.status(publishing, hasPublished),
+      input,
+      data,
+      target as Record<string, unknown> | undefined,
+      source !== undefined,
+    );
     if (type.draftAndPublish && options.status === 'published')
       await publishVersion(ctx, writers, type, id, documentId, options.locale, { generated, audit: options.audit });
   });

@@ -67,17 +67,31 @@ export async function findVersionRow(
   return (await query.orderBy('id').executeTakeFirst()) as VersionRow | undefined;
 }
 
-/** Every row of a document: all statuses, and all locales unless one is named. */
+/**
+ * Every row of a document: all statuses, and all locales unless one is named. `scalarsOf`: the
+ * rows of that locale (every row without i18n) also carry their scalar columns, read by the same
+ * statement (what history compares an edit with); the other locales' come back null, so an edit
+ * of one locale of a document in many does not read them all.
+ */
 export async function findDocumentRows(
   db: Db,
   type: ContentType,
   documentId: string,
   locale?: string | null,
+  scalarsOf?: { locale: string | null },
 ): Promise<VersionRow[]> {
   let query = db
     .selectFrom(type.table)
     .select(['id', 'document_id', 'locale', 'published_at'])
     .where('document_id', '=', documentId);
+  if (scalarsOf)
+    query = query.select((eb) =>
+      type.scalars.map((attribute) =>
+        type.localized
+          ? eb.case().when('locale', '=', scalarsOf.locale).then(eb.ref(attribute.column)).end().as(attribute.column)
+          : eb.ref(attribute.column).as(attribute.column),
+      ),
+    );
   if (type.localized && locale) query = query.where('locale', '=', locale);
   return (await query.execute()) as VersionRow[];
 }
