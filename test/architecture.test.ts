@@ -53,6 +53,7 @@ const FEATURES: Record<string, string[]> = {
   'content-type-builder': [],
   openapi: [],
   audit: [],
+  releases: [],
 };
 
 const coreLayerOf = new Map(CORE_LAYERS.flatMap((units, layer) => units.map((unit) => [unit, layer] as const)));

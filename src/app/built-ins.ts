@@ -12,6 +12,7 @@ import type { TableSpec } from '../core/database/tables.js';
 import { eventTables } from '../features/events/index.js';
 import { tokenTables } from '../features/api-tokens/index.js';
 import { auditTables } from '../features/audit/index.js';
+import { releaseTables } from '../features/releases/index.js';
 import type { Database } from '../core/database/connection.js';
 import type { DocumentService } from '../core/documents/service.js';
 import { ProjectError } from '../core/errors.js';
@@ -45,7 +46,7 @@ function uniqueEmail(user: RawSchemaFile): RawSchemaFile {
   return { ...user, json: { ...json, attributes: { ...json.attributes, email: { ...email, unique: true } } } };
 }
 
-/** Tables that are not content-types: users-and-permissions', API tokens', Strapi's core store (`strapi.store`), the locales, webhooks, cron and schedules, the audit log. */
+/** Tables that are not content-types: users-and-permissions', API tokens', Strapi's core store (`strapi.store`), the locales, webhooks, cron and schedules, the audit log, releases. */
 export const systemTables: TableSpec[] = [
   ...authTables,
   ...tokenTables,
@@ -53,6 +54,7 @@ export const systemTables: TableSpec[] = [
   localesTable,
   ...eventTables,
   ...auditTables,
+  ...releaseTables,
 ];
 
 /** Reads the stored locales, adding the configured ones (once the tables exist; under the schema lock). */

@@ -44,6 +44,7 @@ import { registerAdminRoutes } from '../features/admin/index.js';
 import {
   registerAdminContentRoutes,
   registerAdminGuard,
+  requireAction,
   registerStrapiContentManager,
   registerHomepage,
 } from '../features/admin/index.js';
@@ -57,6 +58,7 @@ import { registerUploadRoutes } from '../features/upload/index.js';
 import { registerEmailRoutes } from '../features/email/index.js';
 import { adminIdentity } from '../features/users-permissions/index.js';
 import { createAudit, registerAuditRoutes, retentionDays, type Audit } from '../features/audit/index.js';
+import { createReleases, registerReleaseRoutes, type ReleasesFeature } from '../features/releases/index.js';
 import {
   addConfiguredTasks,
   createEvents,
@@ -86,6 +88,8 @@ export interface Vellum {
   email: EmailService;
   /** The audit log: administrators' changes, recorded in their transactions (`/admin/audit-logs`). */
   audit: Audit;
+  /** Releases (`/content-releases`): their service, their publisher. */
+  releases: ReleasesFeature;
   sync: SyncReport;
   /** Project code files present but not run (each also named in `warnings`). */
   skippedCode: string[];
@@ -189,6 +193,15 @@ export async function createVellum(projectDir: string, options: CreateVellumOpti
   });
   const events = createEvents({ database, config, documents, webhooks, cron, log });
   events.scheduler.add(audit.job);
+  const releases = createReleases({
+    database,
+    documents,
+    outbox: webhooks,
+    interval: config.server.cron.scheduleInterval,
+    describeAdmin: (id) => auth.admins.find(id),
+    log,
+  });
+  events.scheduler.add(releases.job);
   let sync: SyncReport;
   let auth: Auth;
   // Links in emails name the server: known once it listens (an ephemeral port in tests).
@@ -263,6 +276,11 @@ export async function createVellum(projectDir: string, options: CreateVellumOpti
   registerAdminContentRoutes(app, { auth, documents });
   registerStrapiContentManager(app, auth, documents, database);
   registerHomepage(app, auth, documents, database);
+  registerReleaseRoutes(app, {
+    releases: releases.releases,
+    publisher: releases.publisher,
+    authorize: async (request, action) => (await requireAction(auth, request, action)).id,
+  });
   registerAuditRoutes(app, {
     reads: audit.reads,
     retentionDays: audit.retentionDays,
@@ -348,6 +366,7 @@ export async function createVellum(projectDir: string, options: CreateVellumOpti
     events,
     email,
     audit,
+    releases,
     sync,
     skippedCode: project.notRun,
     playgroundPath: graphql.config.playground ? graphql.config.endpoint : undefined,

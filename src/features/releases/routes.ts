@@ -1,0 +1,96 @@
+/**
+ * The releases' admin API at Strapi 5.54's paths (its content-releases plugin's admin routes,
+ * mounted at `/content-releases`), each requiring the action Strapi's route names
+ * (`plugin::content-releases.read|create|update|delete|publish|create-action|delete-action`): an
+ * administrator without it is answered Strapi's 403 "Policy Failed".
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { isPlainObject } from '../../core/objects.js';
+import type { ReleasePublisher } from './publisher.js';
+import type { Releases } from './releases.js';
+import { pathId } from './validation.js';
+
+export const RELEASE_ACTIONS = {
+  read: 'plugin::content-releases.read',
+  create: 'plugin::content-releases.create',
+  update: 'plugin::content-releases.update',
+  delete: 'plugin::content-releases.delete',
+  publish: 'plugin::content-releases.publish',
+  createAction: 'plugin::content-releases.create-action',
+  deleteAction: 'plugin::content-releases.delete-action',
+} as const;
+
+export interface ReleaseRoutesOptions {
+  releases: Releases;
+  publisher: ReleasePublisher;
+  /** The administrator behind the request when they hold `action` (their id); a 401 or 403 otherwise. */
+  authorize(request: FastifyRequest, action: string): Promise<number>;
+}
+
+type IdParams = { Params: { id: string } };
+type ActionParams = { Params: { releaseId: string; actionId?: string } };
+
+const queryOf = (request: FastifyRequest): Record<string, unknown> =>
+  isPlainObject(request.query) ? request.query : {};
+
+export function registerReleaseRoutes(app: FastifyInstance, options: ReleaseRoutesOptions): void {
+  const { releases, publisher, authorize } = options;
+  const base = '/content-releases';
+  const created = (reply: FastifyReply, body: unknown) => reply.status(201).send(body);
+
+  app.get(`${base}/mapEntriesToReleases`, async (request) => {
+    await authorize(request, RELEASE_ACTIONS.read);
+    return { data: await releases.mapEntries(queryOf(request)) };
+  });
+  app.get(`${base}/getByDocumentAttached`, async (request) => {
+    await authorize(request, RELEASE_ACTIONS.read);
+    return { data: await releases.byDocumentAttached(queryOf(request)) };
+  });
+  app.post(base, async (request, reply) => {
+    const actor = await authorize(request, RELEASE_ACTIONS.create);
+    return created(reply, { data: await releases.create(request.body, actor) });
+  });
+  app.get(base, async (request) => {
+    await authorize(request, RELEASE_ACTIONS.read);
+    return releases.page(queryOf(request));
+  });
+  app.get<IdParams>(`${base}/:id`, async (request) => {
+    await authorize(request, RELEASE_ACTIONS.read);
+    return { data: await releases.get(pathId(request.params.id)) };
+  });
+  app.put<IdParams>(`${base}/:id`, async (request) => {
+    await authorize(request, RELEASE_ACTIONS.update);
+    return { data: await releases.update(pathId(request.params.id), request.body) };
+  });
+  app.delete<IdParams>(`${base}/:id`, async (request) => {
+    await authorize(request, RELEASE_ACTIONS.delete);
+    return { data: await releases.delete(pathId(request.params.id)) };
+  });
+  app.post<IdParams>(`${base}/:id/publish`, async (request) => {
+    const actor = await authorize(request, RELEASE_ACTIONS.publish);
+    return publisher.publish(pathId(request.params.id), actor);
+  });
+
+  app.post<ActionParams>(`${base}/:releaseId/actions`, async (request, reply) => {
+    await authorize(request, RELEASE_ACTIONS.createAction);
+    return created(reply, { data: await releases.addAction(pathId(request.params.releaseId), request.body) });
+  });
+  app.post<ActionParams>(`${base}/:releaseId/actions/bulk`, async (request, reply) => {
+    await authorize(request, RELEASE_ACTIONS.createAction);
+    return created(reply, await releases.addActions(pathId(request.params.releaseId), request.body));
+  });
+  app.get<ActionParams>(`${base}/:releaseId/actions`, async (request) => {
+    await authorize(request, RELEASE_ACTIONS.read);
+    return releases.listActions(pathId(request.params.releaseId), queryOf(request));
+  });
+  app.put<ActionParams>(`${base}/:releaseId/actions/:actionId`, async (request) => {
+    await authorize(request, RELEASE_ACTIONS.update);
+    const { releaseId, actionId } = request.params;
+    return { data: await releases.updateAction(pathId(releaseId), pathId(actionId ?? ''), request.body) };
+  });
+  app.delete<ActionParams>(`${base}/:releaseId/actions/:actionId`, async (request) => {
+    await authorize(request, RELEASE_ACTIONS.deleteAction);
+    const { releaseId, actionId } = request.params;
+    return { data: await releases.deleteAction(pathId(releaseId), pathId(actionId ?? '')) };
+  });
+}
