@@ -80,16 +80,29 @@ function offsetAt(at: number, zone: string): number {
   return wall - Math.floor(at / 1000) * 1000;
 }
 
-/** The UTC instant at which `zone`'s clocks read `date` (YYYY-MM-DD) `time` (HH:MM); null when either is missing. */
+/** The UTC instant at which `zone`'s clocks read `date` (YYYY-MM-DD) `time` (HH:MM or HH:MM:SS); null when either is missing. */
 export function zonedToUtc(date: string, time: string, zone: string): Date | null {
   const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(date);
-  const clock = /^(\d{2}):(\d{2})$/.exec(time);
+  const clock = /^(\d{2}):(\d{2})(?::(\d{2}))?$/.exec(time);
   if (!match || !clock) return null;
-  const wall = Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3]), Number(clock[1]), Number(clock[2]));
+  const wall = Date.UTC(
+    Number(match[1]),
+    Number(match[2]) - 1,
+    Number(match[3]),
+    Number(clock[1]),
+    Number(clock[2]),
+    Number(clock[3] ?? 0),
+  );
   // Twice: the offset of the first guess may differ across a change of the zone's clocks.
   let at = wall - offsetAt(wall, zone);
   at = wall - offsetAt(at, zone);
   return new Date(at);
+}
+
+/** What `zone`'s clocks read at `iso`: the date (YYYY-MM-DD) and time (HH:MM:SS) the form shows. */
+export function zonedParts(iso: string, zone: string): { date: string; time: string } {
+  const wall = new Date(new Date(iso).getTime() + offsetAt(new Date(iso).getTime(), zone)).toISOString();
+  return { date: wall.slice(0, 10), time: wall.slice(11, 19) };
 }
 
 /** A scheduled time as the zone it was chosen in reads it: "31/01/2030, 09:00 (Europe/Paris)". */

@@ -5,6 +5,7 @@ import { Link, useNavigate, useParams } from 'react-router-dom';
 import { useAccess } from '../../access.tsx';
 import { api, ApiError } from '../../api.ts';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
+import { ReleaseModal } from './ReleaseModal.tsx';
 import {
   entryLabel,
   RELEASE_STATUS_COLORS,
@@ -57,6 +58,7 @@ export function ReleasePage() {
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [confirmDelete, setConfirmDelete] = useState(false);
+  const [editing, setEditing] = useState(false);
   const refresh = () => queryClient.invalidateQueries({ queryKey: ['release', id] });
   const run = async (fn: () => Promise<unknown>) => {
     setError(null);
@@ -108,6 +110,11 @@ export function ReleasePage() {
         </Stack>
         {pending && (
           <Group>
+            {access.can(RELEASES.update) && (
+              <Button variant="default" onClick={() => setEditing(true)} disabled={busy}>
+                Edit
+              </Button>
+            )}
             {access.can(RELEASES.delete) && (
               <Button variant="light" color="red" onClick={() => setConfirmDelete(true)} disabled={busy}>
                 Delete
@@ -183,6 +190,7 @@ export function ReleasePage() {
             </Table>
           </Paper>
         ))}
+      {editing && <ReleaseModal release={data} onClose={() => setEditing(false)} />}
       <ConfirmDialog
         subject={confirmDelete || null}
         title="Delete this release?"

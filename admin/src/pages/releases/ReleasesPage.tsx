@@ -1,120 +1,9 @@
-import {
-  Alert,
-  Anchor,
-  Badge,
-  Button,
-  Checkbox,
-  Group,
-  Loader,
-  Modal,
-  Select,
-  Stack,
-  Table,
-  Tabs,
-  Text,
-  TextInput,
-  Title,
-} from '@mantine/core';
-import { useQueryClient } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
-import { Link, useNavigate } from 'react-router-dom';
+import { Alert, Anchor, Badge, Button, Group, Loader, Stack, Table, Tabs, Text, Title } from '@mantine/core';
+import { useState } from 'react';
+import { Link } from 'react-router-dom';
 import { useAccess } from '../../access.tsx';
-import { api, ApiError } from '../../api.ts';
-import {
-  RELEASE_STATUS_COLORS,
-  RELEASES,
-  timeZones,
-  useReleases,
-  zonedLabel,
-  zonedToUtc,
-  type ReleaseTab,
-  type ReleaseWithCount,
-} from '../../releases.ts';
-
-/** The new release's form: a name, and when scheduled a date, a time and the zone they are read in. */
-function NewReleaseModal({ opened, onClose }: { opened: boolean; onClose: () => void }) {
-  const navigate = useNavigate();
-  const queryClient = useQueryClient();
-  const [name, setName] = useState('');
-  const [scheduled, setScheduled] = useState(false);
-  const [date, setDate] = useState('');
-  const [time, setTime] = useState('');
-  const zones = timeZones();
-  const [zone, setZone] = useState(zones[0]!);
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    setError(null);
-    const at = scheduled ? zonedToUtc(date, time, zone) : null;
-    if (scheduled && !at) return setError('Choose a date and a time');
-    setBusy(true);
-    try {
-      const created = await api<{ data: ReleaseWithCount }>('/content-releases', {
-        method: 'POST',
-        body: { name, scheduledAt: at ? at.toISOString() : null, timezone: at ? zone : null },
-      });
-      await queryClient.invalidateQueries({ queryKey: ['releases'] });
-      onClose();
-      navigate(`/releases/${created.data.id}`);
-    } catch (failure) {
-      setError(failure instanceof ApiError ? failure.message : String(failure));
-    } finally {
-      setBusy(false);
-    }
-  };
-  return (
-    <Modal opened={opened} onClose={onClose} title="New release">
-      <form onSubmit={(event) => void submit(event)}>
-        <Stack>
-          {error && <Alert color="red">{error}</Alert>}
-          <TextInput label="Name" required value={name} onChange={(event) => setName(event.currentTarget.value)} />
-          <Checkbox
-            label="Schedule release"
-            checked={scheduled}
-            onChange={(event) => setScheduled(event.currentTarget.checked)}
-          />
-          {scheduled && (
-            <>
-              <Group grow>
-                <TextInput
-                  type="date"
-                  label="Date"
-                  required
-                  value={date}
-                  onChange={(event) => setDate(event.currentTarget.value)}
-                />
-                <TextInput
-                  type="time"
-                  label="Time"
-                  required
-                  value={time}
-                  onChange={(event) => setTime(event.currentTarget.value)}
-                />
-              </Group>
-              <Select
-                label="Time zone"
-                searchable
-                data={zones}
-                value={zone}
-                onChange={(value) => value && setZone(value)}
-                allowDeselect={false}
-              />
-            </>
-          )}
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>
-              Cancel
-            </Button>
-            <Button type="submit" loading={busy}>
-              Continue
-            </Button>
-          </Group>
-        </Stack>
-      </form>
-    </Modal>
-  );
-}
+import { RELEASE_STATUS_COLORS, RELEASES, useReleases, zonedLabel, type ReleaseTab } from '../../releases.ts';
+import { ReleaseModal } from './ReleaseModal.tsx';
 
 function ReleaseList({ tab }: { tab: ReleaseTab }) {
   const releases = useReleases(tab);
@@ -187,7 +76,7 @@ export function ReleasesPage() {
           <ReleaseList tab="done" />
         </Tabs.Panel>
       </Tabs>
-      <NewReleaseModal opened={creating} onClose={() => setCreating(false)} />
+      {creating && <ReleaseModal onClose={() => setCreating(false)} />}
     </Stack>
   );
 }
