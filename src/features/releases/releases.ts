@@ -66,7 +66,7 @@ export function presentRelease(row: StoredRelease): Release {
   };
 }
 
-export function presentAction(row: StoredAction): ReleaseAction {
+function presentAction(row: StoredAction): ReleaseAction {
   return {
     id: Number(row.id),
     documentId: row.document_id,

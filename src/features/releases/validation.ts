@@ -28,7 +28,7 @@ export interface ReleaseInput {
 }
 
 /** Whether `zone` is a time zone the runtime knows. */
-export function knownTimeZone(zone: string): boolean {
+function knownTimeZone(zone: string): boolean {
   try {
     new Intl.DateTimeFormat('en-US', { timeZone: zone });
     return true;
