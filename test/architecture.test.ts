@@ -39,7 +39,7 @@ const CORE_LAYERS: string[][] = [
 /** Each feature and the features it may import (through their index.ts). Keep it acyclic. */
 const FEATURES: Record<string, string[]> = {
   email: [],
-  events: [],
+  events: ['releases'],
   upload: [],
   graphql: [],
   content: ['events'],

@@ -209,6 +209,8 @@ export async function createVellum(projectDir: string, options: CreateVellumOpti
   try {
     sync = await synchronizeSchema(database, schema, systemTables);
     await startLocales(database, documents, config.i18n);
+    // Scheduled actions of earlier Vellums become one-entry releases.
+    await events.schedules.migrate();
     auth = await startAuth(
       database,
       documents,

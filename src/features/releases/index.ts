@@ -9,6 +9,14 @@ import { ReleasePublisher, type ReleaseJob } from './publisher.js';
 import { Releases } from './releases.js';
 
 export { releaseTables } from './tables.js';
+export {
+  cancelSingleEntry,
+  insertSingleEntry,
+  listSingleEntries,
+  readSingleEntry,
+  type NewSingleEntry,
+  type SingleEntry,
+} from './single-entry.js';
 export { registerReleaseRoutes, RELEASE_ACTIONS } from './routes.js';
 export type { Releases } from './releases.js';
 export type { ReleasePublisher, ReleaseJob } from './publisher.js';

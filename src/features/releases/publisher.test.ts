@@ -19,7 +19,10 @@ describe('publishOrder', () => {
   });
 
   it('keeps the order of types without relations between them, and ignores targets outside the release', () => {
-    assert.deepEqual(publishOrder(schema, ['api::tag.tag', 'api::global.global']), ['api::tag.tag', 'api::global.global']);
+    assert.deepEqual(publishOrder(schema, ['api::tag.tag', 'api::global.global']), [
+      'api::tag.tag',
+      'api::global.global',
+    ]);
     assert.deepEqual(publishOrder(schema, ['api::category.category']), ['api::category.category']);
   });
 });

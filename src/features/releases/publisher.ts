@@ -125,15 +125,17 @@ export class ReleasePublisher {
           .where('id', '=', id)
           .where('released_at', 'is', null)
           .where('status', '<>', 'failed')
+          .where('cancelled_at', 'is', null)
           .executeTakeFirst();
         if (Number(claimed.numUpdatedRows) !== 1) {
           const row = await shaped<ReleaseRow>(trx)
             .selectFrom(RELEASES_TABLE)
-            .select(['released_at', 'status'])
+            .select(['released_at', 'status', 'cancelled_at'])
             .where('id', '=', id)
             .executeTakeFirst();
           if (!row) throw new Unclaimed(new NotFoundError(`No release found for id ${id}`));
           if (row.released_at !== null) throw new Unclaimed(new ValidationError('Release already published'));
+          if (row.cancelled_at !== null) throw new Unclaimed(new ValidationError('Release cancelled'));
           throw new Unclaimed(new ValidationError('Release failed to publish'));
         }
         const actions = await shaped<ReleaseActionRow>(trx)
@@ -234,6 +236,7 @@ export class ReleasePublisher {
       .where('released_at', 'is', null)
       .where('scheduled_at', '<=', Date.now())
       .where('status', '<>', 'failed')
+      .where('cancelled_at', 'is', null)
       .orderBy('scheduled_at')
       .orderBy('id')
       .limit(limit)

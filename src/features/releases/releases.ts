@@ -178,6 +178,8 @@ export class Releases {
       created_at: now,
       updated_at: now,
       created_by_id: actor,
+      origin: null,
+      cancelled_at: null,
     };
     const id = await this.database.write((trx) => this.database.dialect.insertReturningId(trx, RELEASES_TABLE, values));
     return presentRelease(await this.row(id));
@@ -239,7 +241,8 @@ export class Releases {
     const pageSize = pageParam(query.pageSize ?? pagination.pageSize, 10, MAX_PAGE_SIZE, 'pageSize');
     const released = releasedFilter(query.filters);
     const base = () => {
-      let q = this.releases().selectFrom(RELEASES_TABLE);
+      // A cancelled scheduled publication is history of /admin/scheduled-actions only.
+      let q = this.releases().selectFrom(RELEASES_TABLE).where('cancelled_at', 'is', null);
       if (released === true) q = q.where('released_at', 'is not', null);
       if (released === false) q = q.where('released_at', 'is', null);
       return q;
@@ -252,6 +255,7 @@ export class Releases {
         .selectFrom(RELEASES_TABLE)
         .select((eb) => eb.fn.countAll<number | string>().as('pending'))
         .where('released_at', 'is', null)
+        .where('cancelled_at', 'is', null)
         .executeTakeFirstOrThrow(),
     ]);
     const rows = await base()
@@ -315,7 +319,11 @@ export class Releases {
     matching = locale === null ? matching.where('locale', 'is', null) : matching.where('locale', '=', locale);
     const found = await matching.limit(1000).execute();
     const ids = [...new Set(found.map((row) => Number(row.release_id)))];
-    let releases = this.releases().selectFrom(RELEASES_TABLE).selectAll().where('released_at', 'is', null);
+    let releases = this.releases()
+      .selectFrom(RELEASES_TABLE)
+      .selectAll()
+      .where('released_at', 'is', null)
+      .where('cancelled_at', 'is', null);
     if (attached) {
       if (ids.length === 0) return [];
       releases = releases.where('id', 'in', ids);
@@ -348,7 +356,8 @@ export class Releases {
       .select(['a.entry_document_id as entry', 'r.id as id', 'r.name as name'])
       .where('a.content_type', '=', uid)
       .where('a.entry_document_id', 'in', ids)
-      .where('r.released_at', 'is', null);
+      .where('r.released_at', 'is', null)
+      .where('r.cancelled_at', 'is', null);
     if (locale) select = select.where('a.locale', '=', locale);
     const rows = await select.orderBy('r.id').execute();
     const map: Record<string, { id: number; name: string }[]> = {};

@@ -35,6 +35,10 @@ export const releaseTables: TableSpec[] = [
       { name: 'created_at', type: 'bigint', notNull: true },
       { name: 'updated_at', type: 'bigint', notNull: true },
       { name: 'created_by_id', type: 'integer' },
+      // 'schedule': a one-entry release made by scheduled publishing (`?at=`, /admin/scheduled-actions).
+      { name: 'origin', type: 'string' },
+      // A scheduled publication cancelled before its time (kept for /admin/scheduled-actions' history).
+      { name: 'cancelled_at', type: 'bigint' },
     ],
     indexes: [
       // The pending and done tabs, and the scheduled releases due (released_at null, scheduled_at <= now).
@@ -81,6 +85,8 @@ export interface ReleaseRow {
   created_at: number | string;
   updated_at: number | string;
   created_by_id: number | null;
+  origin: string | null;
+  cancelled_at: number | string | null;
 }
 
 export interface ReleaseActionRow {
