@@ -41,6 +41,7 @@ export default defineConfig({
           { text: 'Webhooks, cron and scheduled publishing', link: '/webhooks-cron' },
           { text: 'Admin panel', link: '/admin-panel' },
           { text: 'Audit log', link: '/audit-log' },
+          { text: 'Releases', link: '/releases' },
           { text: 'Content-Type Builder', link: '/content-type-builder' },
           { text: 'OpenAPI', link: '/openapi' },
         ],
