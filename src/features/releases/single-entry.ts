@@ -18,7 +18,7 @@ import {
   type ReleaseStatus,
 } from './tables.js';
 
-export const SCHEDULE_ORIGIN = 'schedule';
+const SCHEDULE_ORIGIN = 'schedule';
 
 /** A one-entry release as stored: its release row's columns and its action's, side by side. */
 export interface SingleEntry {
