@@ -282,6 +282,7 @@ export async function createVellum(projectDir: string, options: CreateVellumOpti
     releases: releases.releases,
     publisher: releases.publisher,
     authorize: async (request, action) => (await requireAction(auth, request, action)).id,
+    trail: audit.log,
   });
   registerAuditRoutes(app, {
     reads: audit.reads,

@@ -10,6 +10,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { HttpClient } from '../helpers/http.js';
+import { entriesOf } from '../helpers/audit.js';
 import { Receiver, eventually } from '../helpers/receiver.js';
 import { DIALECTS, fixture, startServer, type TestServer } from '../helpers/server.js';
 import { unique } from '../helpers/unique.js';
@@ -348,6 +349,25 @@ for (const dialect of DIALECTS) {
       assert.equal(sent.length, 1, 'one releases.publish event');
       assert.deepEqual(Object.keys(sent[0]!.body), ['event', 'createdAt', 'isPublished', 'release']);
       assert.equal(sent[0]!.body.release.status, 'done');
+      // Audited as the administrator's, each entry's publication in the same transaction.
+      assert.deepEqual(
+        (await entriesOf(root, b)).map((entry) => [entry.action, entry.user?.email]),
+        [
+          ['entry.create', 'root@example.com'],
+          ['release.entry.add', 'root@example.com'],
+          ['entry.publish', 'root@example.com'],
+        ],
+      );
+      const triggers = await ok(
+        root.get(`/admin/audit-logs?pageSize=100&filters[$and][0][action][$eq]=release.trigger`),
+      );
+      assert.deepEqual(
+        triggers.results
+          .filter((entry: Item) => entry.payload.subject === String(target.id))
+          .map((entry: Item) => entry.payload.details.outcome)
+          .sort(),
+        ['failure', 'success'],
+      );
       const done = await ok(root.get(`${R}?filters[releasedAt][$notNull]=true&pageSize=100`));
       assert.ok(done.data.some((item: Item) => item.id === target.id && item.actions.meta.count === 3));
       const late = await add(target.id, { contentType: PAGE, entryDocumentId: c, type: 'publish' });

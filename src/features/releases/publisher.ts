@@ -22,7 +22,7 @@ import type { Selectable } from 'kysely';
 import type { Database } from '../../core/database/connection.js';
 import { BACKGROUND, shaped } from '../../core/database/system-tables.js';
 import type { CallerOptions } from '../../core/documents/context.js';
-import type { DocumentService, Outbox } from '../../core/documents/service.js';
+import { recordAudit, type Audited, type DocumentService, type Outbox } from '../../core/documents/service.js';
 import { NotFoundError, ValidationError, VellumError } from '../../core/errors.js';
 import type { ContentType, Schema } from '../../core/schema/model.js';
 import type { PublishAnswer, Release } from './contract.js';
@@ -110,9 +110,13 @@ export class ReleasePublisher {
     private readonly log: Log,
   ) {}
 
-  /** Publishes the release `id` (`actor`: the administrator, whose entry writes are audited as theirs). */
-  async publish(id: number | null, actor: number | null): Promise<PublishAnswer> {
+  /**
+   * Publishes the release `id`; `audited`: the administrator, whose entry writes are audited as
+   * theirs, with `release.trigger` (the scheduler publishes as Vellum itself: no entries).
+   */
+  async publish(id: number | null, audited?: Audited): Promise<PublishAnswer> {
     if (id === null) throw new NotFoundError('No release found for id ');
+    const actor = audited?.actor ?? null;
     const caller: CallerOptions | undefined = actor === null ? undefined : { actor };
     let failing: Selectable<ReleaseActionRow> | undefined;
     try {
@@ -173,6 +177,11 @@ export class ReleasePublisher {
         const release = presentRelease(row);
         await this.record(trx, id, { isPublished: true, release });
         const published = actions.filter((action) => action.type === 'publish').length;
+        await recordAudit(trx, audited, {
+          action: 'release.trigger',
+          subject: String(id),
+          details: { name: row.name, outcome: 'success', published, unpublished: actions.length - published },
+        });
         return {
           data: release,
           meta: {
@@ -186,7 +195,7 @@ export class ReleasePublisher {
       return answer;
     } catch (error) {
       if (error instanceof Unclaimed) throw error.refusal;
-      await this.fail(id, error, failing);
+      await this.fail(id, error, failing, audited);
       throw error;
     }
   }
@@ -209,7 +218,12 @@ export class ReleasePublisher {
   }
 
   /** After a rolled back publication: the release `failed` with its reason, and the failure's webhook event. */
-  private async fail(id: number, error: unknown, action: Selectable<ReleaseActionRow> | undefined): Promise<void> {
+  private async fail(
+    id: number,
+    error: unknown,
+    action: Selectable<ReleaseActionRow> | undefined,
+    audited: Audited | undefined,
+  ): Promise<void> {
     if (!(error instanceof ValidationError || error instanceof NotFoundError))
       this.log(`Publishing release ${id} failed`, error);
     try {
@@ -221,6 +235,12 @@ export class ReleasePublisher {
           .where('released_at', 'is', null)
           .execute();
         await this.record(trx, id, { isPublished: false, error: errorPayload(error) });
+        await recordAudit(trx, audited, {
+          action: 'release.trigger',
+          subject: String(id),
+          // The error's name only: a driver's error may carry row contents.
+          details: { outcome: 'failure', reason: error instanceof Error ? error.name : 'Error' },
+        });
       });
       this.outbox?.committed();
     } catch (marking) {
@@ -250,7 +270,7 @@ export class ReleasePublisher {
     const published: Release[] = [];
     for (const id of await this.dueIds(BATCH)) {
       try {
-        published.push((await this.publish(id, null)).data);
+        published.push((await this.publish(id)).data);
       } catch (error) {
         if (!(error instanceof VellumError)) this.log(`Scheduled release ${id} failed`, error);
       }

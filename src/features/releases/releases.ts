@@ -17,7 +17,7 @@ import type { Database } from '../../core/database/connection.js';
 import type { Db } from '../../core/database/dialect.js';
 import { shaped } from '../../core/database/system-tables.js';
 import { createDocumentId } from '../../core/documents/document-id.js';
-import type { Document, DocumentService } from '../../core/documents/service.js';
+import { recordAudit, type Audited, type Document, type DocumentService } from '../../core/documents/service.js';
 import { AlreadyOnReleaseError, NotFoundError, ValidationError } from '../../core/errors.js';
 import { isPlainObject } from '../../core/objects.js';
 import { isHidden, type ContentType } from '../../core/schema/model.js';
@@ -161,7 +161,7 @@ export class Releases {
   }
 
   /** `POST /content-releases`: a new release, `empty`. */
-  async create(body: unknown, actor: number | null): Promise<Release> {
+  async create(body: unknown, audited?: Audited): Promise<Release> {
     const input = parseRelease(body);
     await this.assertUniquePendingName(input.name);
     const now = Date.now();
@@ -177,16 +177,24 @@ export class Releases {
       failure: null,
       created_at: now,
       updated_at: now,
-      created_by_id: actor,
+      created_by_id: audited?.actor ?? null,
       origin: null,
       cancelled_at: null,
     };
-    const id = await this.database.write((trx) => this.database.dialect.insertReturningId(trx, RELEASES_TABLE, values));
+    const id = await this.database.write(async (trx) => {
+      const inserted = await this.database.dialect.insertReturningId(trx, RELEASES_TABLE, values);
+      await recordAudit(trx, audited, {
+        action: 'release.create',
+        subject: String(inserted),
+        details: { name: input.name, scheduledAt: isoTime(input.scheduledAt), timezone: input.timezone },
+      });
+      return inserted;
+    });
     return presentRelease(await this.row(id));
   }
 
   /** `PUT /content-releases/:id`: name and schedule (no `scheduledAt`: not scheduled any more). */
-  async update(id: number | null, body: unknown): Promise<Release> {
+  async update(id: number | null, body: unknown, audited?: Audited): Promise<Release> {
     const input = parseRelease(body);
     const current = await this.row(id);
     await this.assertUniquePendingName(input.name, Number(current.id));
@@ -201,17 +209,36 @@ export class Releases {
         .where('released_at', 'is', null)
         .execute();
       await this.settleStatus(trx, Number(current.id));
+      const changed = [
+        ['name', current.name !== input.name],
+        ['scheduledAt', (current.scheduled_at === null ? null : Number(current.scheduled_at)) !== input.scheduledAt],
+        ['timezone', current.timezone !== input.timezone],
+      ]
+        .filter(([, differs]) => differs)
+        .map(([name]) => name as string);
+      if (changed.length > 0)
+        await recordAudit(trx, audited, {
+          action: 'release.update',
+          subject: String(current.id),
+          changed,
+          details: { name: input.name },
+        });
     });
     return presentRelease(await this.row(Number(current.id)));
   }
 
   /** `DELETE /content-releases/:id`: a pending release and its actions, in one transaction. */
-  async delete(id: number | null): Promise<Release> {
+  async delete(id: number | null, audited?: Audited): Promise<Release> {
     const current = await this.row(id);
     if (current.released_at !== null) throw new ValidationError('Release already published');
     await this.database.write(async (trx) => {
       await this.actionsOf(trx).deleteFrom(RELEASE_ACTIONS_TABLE).where('release_id', '=', current.id).execute();
       await this.releases(trx).deleteFrom(RELEASES_TABLE).where('id', '=', current.id).execute();
+      await recordAudit(trx, audited, {
+        action: 'release.delete',
+        subject: String(current.id),
+        details: { name: current.name },
+      });
     });
     return presentRelease(current);
   }
@@ -427,6 +454,7 @@ export class Releases {
     release: StoredRelease,
     input: ActionInput,
     skipDuplicate: boolean,
+    audited: Audited | undefined,
   ): Promise<StoredAction | null> {
     const { type, documentId, locale } = await this.target(input);
     const { valid, problem } = await this.validity(type, input.type, documentId, locale);
@@ -462,6 +490,14 @@ export class Releases {
       };
       const inserted = await this.database.dialect.insertReturningId(trx, RELEASE_ACTIONS_TABLE, values);
       await this.settleStatus(trx, Number(release.id));
+      await recordAudit(trx, audited, {
+        action: 'release.entry.add',
+        subject: String(release.id),
+        contentType: type.uid,
+        documentId,
+        locale,
+        details: { name: current.name, actionId: inserted, type: input.type },
+      });
       return inserted;
     });
     return id === null ? null : this.actionRow(Number(release.id), id);
@@ -485,11 +521,15 @@ export class Releases {
   }
 
   /** `POST /content-releases/:releaseId/actions`. */
-  async addAction(releaseId: number | null, body: unknown): Promise<ReleaseAction & { release: { id: number } }> {
+  async addAction(
+    releaseId: number | null,
+    body: unknown,
+    audited?: Audited,
+  ): Promise<ReleaseAction & { release: { id: number } }> {
     const input = parseAction(body);
     const release = await this.row(releaseId);
     if (release.released_at !== null) throw new ValidationError('Release already published');
-    const row = (await this.insertAction(release, input, false))!;
+    const row = (await this.insertAction(release, input, false, audited))!;
     return { ...presentAction(row), release: { id: Number(release.id) } };
   }
 
@@ -497,6 +537,7 @@ export class Releases {
   async addActions(
     releaseId: number | null,
     body: unknown,
+    audited?: Audited,
   ): Promise<{ data: ReleaseAction[]; meta: { entriesAlreadyInRelease: number; totalEntries: number } }> {
     if (!Array.isArray(body)) throw new ValidationError('The body must be a list of actions');
     if (body.length > MAX_BULK) throw new ValidationError(`At most ${MAX_BULK} actions can be added at once`);
@@ -505,7 +546,7 @@ export class Releases {
     if (release.released_at !== null) throw new ValidationError('Release already published');
     const added: ReleaseAction[] = [];
     for (const input of inputs) {
-      const row = await this.insertAction(release, input, true);
+      const row = await this.insertAction(release, input, true, audited);
       if (row) added.push(presentAction(row));
     }
     return {
@@ -515,7 +556,12 @@ export class Releases {
   }
 
   /** `PUT /content-releases/:releaseId/actions/:actionId`: publish or unpublish. */
-  async updateAction(releaseId: number | null, actionId: number | null, body: unknown): Promise<ReleaseAction> {
+  async updateAction(
+    releaseId: number | null,
+    actionId: number | null,
+    body: unknown,
+    audited?: Audited,
+  ): Promise<ReleaseAction> {
     const kind = parseActionUpdate(body);
     const release = await this.pendingRelease(releaseId, actionId);
     const action = await this.actionRow(Number(release.id), actionId);
@@ -530,17 +576,34 @@ export class Releases {
         .where('id', '=', action.id)
         .execute();
       await this.settleStatus(trx, Number(release.id));
+      if (action.type !== kind)
+        await recordAudit(trx, audited, {
+          action: 'release.entry.update',
+          subject: String(release.id),
+          contentType: action.content_type,
+          documentId: action.entry_document_id ?? undefined,
+          locale: action.locale,
+          details: { name: release.name, actionId: Number(action.id), from: action.type, to: kind },
+        });
     });
     return presentAction(await this.actionRow(Number(release.id), Number(action.id)));
   }
 
   /** `DELETE /content-releases/:releaseId/actions/:actionId`. */
-  async deleteAction(releaseId: number | null, actionId: number | null): Promise<ReleaseAction> {
+  async deleteAction(releaseId: number | null, actionId: number | null, audited?: Audited): Promise<ReleaseAction> {
     const release = await this.pendingRelease(releaseId, actionId);
     const action = await this.actionRow(Number(release.id), actionId);
     await this.database.write(async (trx) => {
       await this.actionsOf(trx).deleteFrom(RELEASE_ACTIONS_TABLE).where('id', '=', action.id).execute();
       await this.settleStatus(trx, Number(release.id));
+      await recordAudit(trx, audited, {
+        action: 'release.entry.remove',
+        subject: String(release.id),
+        contentType: action.content_type,
+        documentId: action.entry_document_id ?? undefined,
+        locale: action.locale,
+        details: { name: release.name, actionId: Number(action.id), type: action.type },
+      });
     });
     return presentAction(action);
   }

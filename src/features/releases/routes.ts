@@ -5,6 +5,7 @@
  * administrator without it is answered Strapi's 403 "Policy Failed".
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Audited, AuditTrail } from '../../core/documents/service.js';
 import { isPlainObject } from '../../core/objects.js';
 import type { ReleasePublisher } from './publisher.js';
 import type { Releases } from './releases.js';
@@ -25,6 +26,8 @@ export interface ReleaseRoutesOptions {
   publisher: ReleasePublisher;
   /** The administrator behind the request when they hold `action` (their id); a 401 or 403 otherwise. */
   authorize(request: FastifyRequest, action: string): Promise<number>;
+  /** Where administrators' changes are recorded (the audit log), in their transactions. */
+  trail?: AuditTrail;
 }
 
 type IdParams = { Params: { id: string } };
@@ -34,7 +37,12 @@ const queryOf = (request: FastifyRequest): Record<string, unknown> =>
   isPlainObject(request.query) ? request.query : {};
 
 export function registerReleaseRoutes(app: FastifyInstance, options: ReleaseRoutesOptions): void {
-  const { releases, publisher, authorize } = options;
+  const { releases, publisher } = options;
+  /** The administrator holding `action`, as their changes are audited. */
+  const authorize = async (request: FastifyRequest, action: string): Promise<Audited | undefined> => {
+    const actor = await options.authorize(request, action);
+    return options.trail ? { trail: options.trail, actor } : undefined;
+  };
   const base = '/content-releases';
   const created = (reply: FastifyReply, body: unknown) => reply.status(201).send(body);
 
@@ -47,8 +55,8 @@ export function registerReleaseRoutes(app: FastifyInstance, options: ReleaseRout
     return { data: await releases.byDocumentAttached(queryOf(request)) };
   });
   app.post(base, async (request, reply) => {
-    const actor = await authorize(request, RELEASE_ACTIONS.create);
-    return created(reply, { data: await releases.create(request.body, actor) });
+    const audited = await authorize(request, RELEASE_ACTIONS.create);
+    return created(reply, { data: await releases.create(request.body, audited) });
   });
   app.get(base, async (request) => {
     await authorize(request, RELEASE_ACTIONS.read);
@@ -59,38 +67,38 @@ export function registerReleaseRoutes(app: FastifyInstance, options: ReleaseRout
     return { data: await releases.get(pathId(request.params.id)) };
   });
   app.put<IdParams>(`${base}/:id`, async (request) => {
-    await authorize(request, RELEASE_ACTIONS.update);
-    return { data: await releases.update(pathId(request.params.id), request.body) };
+    const audited = await authorize(request, RELEASE_ACTIONS.update);
+    return { data: await releases.update(pathId(request.params.id), request.body, audited) };
   });
   app.delete<IdParams>(`${base}/:id`, async (request) => {
-    await authorize(request, RELEASE_ACTIONS.delete);
-    return { data: await releases.delete(pathId(request.params.id)) };
+    const audited = await authorize(request, RELEASE_ACTIONS.delete);
+    return { data: await releases.delete(pathId(request.params.id), audited) };
   });
   app.post<IdParams>(`${base}/:id/publish`, async (request) => {
-    const actor = await authorize(request, RELEASE_ACTIONS.publish);
-    return publisher.publish(pathId(request.params.id), actor);
+    const audited = await authorize(request, RELEASE_ACTIONS.publish);
+    return publisher.publish(pathId(request.params.id), audited);
   });
 
   app.post<ActionParams>(`${base}/:releaseId/actions`, async (request, reply) => {
-    await authorize(request, RELEASE_ACTIONS.createAction);
-    return created(reply, { data: await releases.addAction(pathId(request.params.releaseId), request.body) });
+    const audited = await authorize(request, RELEASE_ACTIONS.createAction);
+    return created(reply, { data: await releases.addAction(pathId(request.params.releaseId), request.body, audited) });
   });
   app.post<ActionParams>(`${base}/:releaseId/actions/bulk`, async (request, reply) => {
-    await authorize(request, RELEASE_ACTIONS.createAction);
-    return created(reply, await releases.addActions(pathId(request.params.releaseId), request.body));
+    const audited = await authorize(request, RELEASE_ACTIONS.createAction);
+    return created(reply, await releases.addActions(pathId(request.params.releaseId), request.body, audited));
   });
   app.get<ActionParams>(`${base}/:releaseId/actions`, async (request) => {
     await authorize(request, RELEASE_ACTIONS.read);
     return releases.listActions(pathId(request.params.releaseId), queryOf(request));
   });
   app.put<ActionParams>(`${base}/:releaseId/actions/:actionId`, async (request) => {
-    await authorize(request, RELEASE_ACTIONS.update);
+    const audited = await authorize(request, RELEASE_ACTIONS.update);
     const { releaseId, actionId } = request.params;
-    return { data: await releases.updateAction(pathId(releaseId), pathId(actionId ?? ''), request.body) };
+    return { data: await releases.updateAction(pathId(releaseId), pathId(actionId ?? ''), request.body, audited) };
   });
   app.delete<ActionParams>(`${base}/:releaseId/actions/:actionId`, async (request) => {
-    await authorize(request, RELEASE_ACTIONS.deleteAction);
+    const audited = await authorize(request, RELEASE_ACTIONS.deleteAction);
     const { releaseId, actionId } = request.params;
-    return { data: await releases.deleteAction(pathId(releaseId), pathId(actionId ?? '')) };
+    return { data: await releases.deleteAction(pathId(releaseId), pathId(actionId ?? ''), audited) };
   });
 }
