@@ -7,8 +7,8 @@
  *
  * An action's validity is the document service's own verdict (`publishProblem`: the rules
  * `publish` applies), stored with its reason when the action is added or changed, and read again
- * when the release or its actions are read (Strapi's document middleware re-checks it on every
- * entry write instead): a read of a release costs one check per action it shows.
+ * when a page of the release's actions is listed (Strapi's document middleware re-checks it on
+ * every entry write instead): one check per action shown.
  *
  * Publishing is publisher.ts.
  */
@@ -304,11 +304,12 @@ export class Releases {
     };
   }
 
-  /** `GET /content-releases/:id`: the release (its actions' validity read again), its creator, its count of actions. */
+  /**
+   * `GET /content-releases/:id`: the release as stored (its status as of its actions' last check:
+   * listing them checks them again), its creator, its count of actions. Three statements.
+   */
   async get(id: number | null): Promise<ReleaseWithCount> {
-    const current = await this.row(id);
-    if (current.released_at === null) await this.recheck(Number(current.id));
-    const row = await this.row(Number(current.id));
+    const row = await this.row(id);
     const count = (await this.counts([Number(row.id)])).get(Number(row.id)) ?? 0;
     const creator =
       row.created_by_id !== null ? ((await this.options.describeAdmin?.(Number(row.created_by_id))) ?? null) : null;
@@ -622,19 +623,10 @@ export class Releases {
   }
 
   /**
-   * Reads the validity of a pending release's publish actions again (their entries may have been
+   * Reads the validity of some of a pending release's actions again (their entries may have been
    * edited since), storing what changed and the status that follows.
    */
-  private async recheck(releaseId: number, rows?: StoredAction[]): Promise<StoredAction[]> {
-    const actions =
-      rows ??
-      (await this.actionsOf()
-        .selectFrom(RELEASE_ACTIONS_TABLE)
-        .selectAll()
-        .where('release_id', '=', releaseId)
-        .orderBy('id')
-        .limit(MAX_PAGE_SIZE * 10)
-        .execute());
+  private async recheck(releaseId: number, actions: StoredAction[]): Promise<StoredAction[]> {
     const changed: { id: number; valid: boolean; problem: string | null }[] = [];
     const result: StoredAction[] = [];
     for (const action of actions) {
@@ -662,7 +654,8 @@ export class Releases {
   /**
    * `GET /content-releases/:releaseId/actions`: a page of actions grouped by content-type (or
    * `groupBy=action|locale`), each with its entry (the draft of a publish, the published version
-   * of an unpublish), the entry's status and its validity read again.
+   * of an unpublish), the entry's status and its validity read again (the release's status
+   * follows). About four statements per action listed: a page of 100 at most.
    */
   async listActions(releaseId: number | null, query: Record<string, unknown>): Promise<ReleaseActionsPage> {
     const groupBy = query.groupBy ?? 'contentType';

@@ -1,6 +1,6 @@
 import { Alert, Anchor, Badge, Button, Group, Loader, Paper, Stack, Table, Text, Title } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router-dom';
 import { useAccess } from '../../access.tsx';
 import { api, ApiError } from '../../api.ts';
@@ -60,6 +60,10 @@ export function ReleasePage() {
   const [confirmDelete, setConfirmDelete] = useState(false);
   const [editing, setEditing] = useState(false);
   const refresh = () => queryClient.invalidateQueries({ queryKey: ['release', id] });
+  // Listing the actions checks their entries again: the release's status follows.
+  useEffect(() => {
+    if (actions.dataUpdatedAt) void queryClient.invalidateQueries({ queryKey: ['release', id], exact: true });
+  }, [actions.dataUpdatedAt, id, queryClient]);
   const run = async (fn: () => Promise<unknown>) => {
     setError(null);
     setBusy(true);
