@@ -280,6 +280,7 @@ export async function createVellum(projectDir: string, options: CreateVellumOpti
   registerHomepage(app, auth, documents, database);
   registerReleaseRoutes(app, {
     releases: releases.releases,
+    actions: releases.actions,
     publisher: releases.publisher,
     authorize: async (request, action) => (await requireAction(auth, request, action)).id,
     trail: audit.log,

@@ -6,6 +6,7 @@
 import type { Database } from '../../core/database/connection.js';
 import type { DocumentService, Outbox } from '../../core/documents/service.js';
 import { ReleasePublisher, type ReleaseJob } from './publisher.js';
+import { ReleaseActions } from './actions.js';
 import { Releases } from './releases.js';
 
 export { releaseTables } from './tables.js';
@@ -19,10 +20,12 @@ export {
 } from './single-entry.js';
 export { registerReleaseRoutes, RELEASE_ACTIONS } from './routes.js';
 export type { Releases } from './releases.js';
+export type { ReleaseActions } from './actions.js';
 export type { ReleasePublisher, ReleaseJob } from './publisher.js';
 
 export interface ReleasesFeature {
   releases: Releases;
+  actions: ReleaseActions;
   publisher: ReleasePublisher;
   /** The leased job publishing scheduled releases, for the node's scheduler. */
   job: ReleaseJob;
@@ -42,5 +45,5 @@ export interface ReleasesFeatureOptions {
 export function createReleases(options: ReleasesFeatureOptions): ReleasesFeature {
   const releases = new Releases(options);
   const publisher = new ReleasePublisher(options.database, options.documents, releases, options.outbox, options.log);
-  return { releases, publisher, job: publisher.job(options.interval) };
+  return { releases, actions: new ReleaseActions(options, releases), publisher, job: publisher.job(options.interval) };
 }

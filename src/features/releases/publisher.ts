@@ -26,7 +26,8 @@ import { recordAudit, type Audited, type DocumentService, type Outbox } from '..
 import { NotFoundError, ValidationError, VellumError } from '../../core/errors.js';
 import type { ContentType, Schema } from '../../core/schema/model.js';
 import type { PublishAnswer, Release } from './contract.js';
-import { presentRelease, type Releases } from './releases.js';
+import { presentRelease } from './present.js';
+import type { Releases } from './releases.js';
 import { RELEASES_TABLE, RELEASE_ACTIONS_TABLE, type ReleaseActionRow, type ReleaseRow } from './tables.js';
 
 type Log = (message: string, error?: unknown) => void;

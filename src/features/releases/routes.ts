@@ -8,6 +8,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Audited, AuditTrail } from '../../core/documents/service.js';
 import { isPlainObject } from '../../core/objects.js';
 import type { ReleasePublisher } from './publisher.js';
+import type { ReleaseActions } from './actions.js';
 import type { Releases } from './releases.js';
 import { pathId } from './validation.js';
 
@@ -23,6 +24,7 @@ export const RELEASE_ACTIONS = {
 
 export interface ReleaseRoutesOptions {
   releases: Releases;
+  actions: ReleaseActions;
   publisher: ReleasePublisher;
   /** The administrator behind the request when they hold `action` (their id); a 401 or 403 otherwise. */
   authorize(request: FastifyRequest, action: string): Promise<number>;
@@ -37,7 +39,7 @@ const queryOf = (request: FastifyRequest): Record<string, unknown> =>
   isPlainObject(request.query) ? request.query : {};
 
 export function registerReleaseRoutes(app: FastifyInstance, options: ReleaseRoutesOptions): void {
-  const { releases, publisher } = options;
+  const { releases, actions, publisher } = options;
   /** The administrator holding `action`, as their changes are audited. */
   const authorize = async (request: FastifyRequest, action: string): Promise<Audited | undefined> => {
     const actor = await options.authorize(request, action);
@@ -81,24 +83,24 @@ export function registerReleaseRoutes(app: FastifyInstance, options: ReleaseRout
 
   app.post<ActionParams>(`${base}/:releaseId/actions`, async (request, reply) => {
     const audited = await authorize(request, RELEASE_ACTIONS.createAction);
-    return created(reply, { data: await releases.addAction(pathId(request.params.releaseId), request.body, audited) });
+    return created(reply, { data: await actions.addAction(pathId(request.params.releaseId), request.body, audited) });
   });
   app.post<ActionParams>(`${base}/:releaseId/actions/bulk`, async (request, reply) => {
     const audited = await authorize(request, RELEASE_ACTIONS.createAction);
-    return created(reply, await releases.addActions(pathId(request.params.releaseId), request.body, audited));
+    return created(reply, await actions.addActions(pathId(request.params.releaseId), request.body, audited));
   });
   app.get<ActionParams>(`${base}/:releaseId/actions`, async (request) => {
     await authorize(request, RELEASE_ACTIONS.read);
-    return releases.listActions(pathId(request.params.releaseId), queryOf(request));
+    return actions.listActions(pathId(request.params.releaseId), queryOf(request));
   });
   app.put<ActionParams>(`${base}/:releaseId/actions/:actionId`, async (request) => {
     const audited = await authorize(request, RELEASE_ACTIONS.update);
     const { releaseId, actionId } = request.params;
-    return { data: await releases.updateAction(pathId(releaseId), pathId(actionId ?? ''), request.body, audited) };
+    return { data: await actions.updateAction(pathId(releaseId), pathId(actionId ?? ''), request.body, audited) };
   });
   app.delete<ActionParams>(`${base}/:releaseId/actions/:actionId`, async (request) => {
     const audited = await authorize(request, RELEASE_ACTIONS.deleteAction);
     const { releaseId, actionId } = request.params;
-    return { data: await releases.deleteAction(pathId(releaseId), pathId(actionId ?? ''), audited) };
+    return { data: await actions.deleteAction(pathId(releaseId), pathId(actionId ?? ''), audited) };
   });
 }
