@@ -39,7 +39,7 @@ const CORE_LAYERS: string[][] = [
 /** Each feature and the features it may import (through their index.ts). Keep it acyclic. */
 const FEATURES: Record<string, string[]> = {
   email: [],
-  events: [],
+  events: ['releases'],
   upload: [],
   graphql: [],
   content: ['events'],
@@ -54,6 +54,7 @@ const FEATURES: Record<string, string[]> = {
   openapi: [],
   audit: [],
   history: [],
+  releases: [],
 };
 
 const coreLayerOf = new Map(CORE_LAYERS.flatMap((units, layer) => units.map((unit) => [unit, layer] as const)));

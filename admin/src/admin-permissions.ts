@@ -125,6 +125,7 @@ export class AdminAccess {
  */
 export const SCREEN_ACTIONS: Record<string, readonly string[]> = {
   '/media': ['plugin::upload.read'],
+  '/releases': ['plugin::content-releases.read'],
   '/content-type-builder': ['plugin::content-type-builder.read'],
   '/manage/api-tokens': ['admin::api-tokens.read', 'admin::api-tokens.access'],
   '/manage/locales': ['plugin::i18n.locale.read'],

@@ -94,6 +94,9 @@ const router = createBrowserRouter(
         // Settings live under manage/: /admin/settings is a JSON route of the admin API.
         // The media library's screen: /admin/upload is the JSON API's.
         screen('media', '/media', async () => (await import('./pages/MediaLibraryPage.tsx')).MediaLibraryPage),
+        // Releases: the JSON API is /content-releases, beside /admin.
+        screen('releases', '/releases', async () => (await import('./pages/releases/ReleasesPage.tsx')).ReleasesPage),
+        screen('releases/:id', '/releases', async () => (await import('./pages/releases/ReleasePage.tsx')).ReleasePage),
         // The Content-Type Builder's screens: its JSON API is /content-type-builder, beside /admin.
         {
           ...screen(

@@ -153,6 +153,8 @@ export const EVENT_GROUPS: { label: string; events: { value: string; label: stri
       { value: 'media.delete', label: 'Delete' },
     ],
   },
+  // Strapi shows it with its releases' license; Vellum's releases are free.
+  { label: 'Releases', events: [{ value: 'releases.publish', label: 'Publish' }] },
 ];
 
 /**

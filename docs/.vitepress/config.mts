@@ -42,6 +42,7 @@ export default defineConfig({
           { text: 'Admin panel', link: '/admin-panel' },
           { text: 'Audit log', link: '/audit-log' },
           { text: 'Content history', link: '/history' },
+          { text: 'Releases', link: '/releases' },
           { text: 'Content-Type Builder', link: '/content-type-builder' },
           { text: 'OpenAPI', link: '/openapi' },
         ],

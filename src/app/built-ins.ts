@@ -13,6 +13,7 @@ import { eventTables } from '../features/events/index.js';
 import { tokenTables } from '../features/api-tokens/index.js';
 import { auditTables } from '../features/audit/index.js';
 import { historyTables } from '../features/history/index.js';
+import { releaseTables } from '../features/releases/index.js';
 import type { Database } from '../core/database/connection.js';
 import type { DocumentService } from '../core/documents/service.js';
 import { ProjectError } from '../core/errors.js';
@@ -46,7 +47,7 @@ function uniqueEmail(user: RawSchemaFile): RawSchemaFile {
   return { ...user, json: { ...json, attributes: { ...json.attributes, email: { ...email, unique: true } } } };
 }
 
-/** Tables that are not content-types: users-and-permissions', API tokens', Strapi's core store (`strapi.store`), the locales, webhooks, cron and schedules, the audit log, content history. */
+/** Tables that are not content-types: users-and-permissions', API tokens', Strapi's core store (`strapi.store`), the locales, webhooks, cron and schedules, the audit log, content history, releases. */
 export const systemTables: TableSpec[] = [
   ...authTables,
   ...tokenTables,
@@ -55,6 +56,7 @@ export const systemTables: TableSpec[] = [
   ...eventTables,
   ...auditTables,
   ...historyTables,
+  ...releaseTables,
 ];
 
 /** Reads the stored locales, adding the configured ones (once the tables exist; under the schema lock). */

@@ -44,6 +44,7 @@ import { registerAdminRoutes } from '../features/admin/index.js';
 import {
   registerAdminContentRoutes,
   registerAdminGuard,
+  requireAction,
   registerStrapiContentManager,
   registerHomepage,
   registerKeyStatistics,
@@ -68,6 +69,7 @@ import {
 } from '../features/history/index.js';
 import { historyPermit } from './history-permit.js';
 import { createAudit, registerAuditRoutes, retentionDays, type Audit } from '../features/audit/index.js';
+import { createReleases, registerReleaseRoutes, type ReleasesFeature } from '../features/releases/index.js';
 import {
   addConfiguredTasks,
   createEvents,
@@ -99,6 +101,8 @@ export interface Vellum {
   audit: Audit;
   /** Content history: versions of every write (`/content-manager/history-versions`). */
   history: History;
+  /** Releases (`/content-releases`): their service, their publisher. */
+  releases: ReleasesFeature;
   sync: SyncReport;
   /** Project code files present but not run (each also named in `warnings`). */
   skippedCode: string[];
@@ -207,6 +211,15 @@ export async function createVellum(projectDir: string, options: CreateVellumOpti
   const events = createEvents({ database, config, documents, webhooks, cron, log });
   events.scheduler.add(audit.job);
   events.scheduler.add(history.job);
+  const releases = createReleases({
+    database,
+    documents,
+    outbox: webhooks,
+    interval: config.server.cron.scheduleInterval,
+    describeAdmin: (id) => auth.admins.find(id),
+    log,
+  });
+  events.scheduler.add(releases.job);
   let sync: SyncReport;
   let auth: Auth;
   // Links in emails name the server: known once it listens (an ephemeral port in tests).
@@ -214,6 +227,8 @@ export async function createVellum(projectDir: string, options: CreateVellumOpti
   try {
     sync = await synchronizeSchema(database, schema, systemTables);
     await startLocales(database, documents, config.i18n);
+    // Scheduled actions of earlier Vellums become one-entry releases.
+    await events.schedules.migrate();
     auth = await startAuth(
       database,
       documents,
@@ -286,6 +301,13 @@ export async function createVellum(projectDir: string, options: CreateVellumOpti
     service: history.service,
     authenticate: (request) => auth.admins.authenticate(request.headers.authorization),
     permit: historyPermit(auth),
+  });
+  registerReleaseRoutes(app, {
+    releases: releases.releases,
+    actions: releases.actions,
+    publisher: releases.publisher,
+    authorize: async (request, action) => (await requireAction(auth, request, action)).id,
+    trail: audit.log,
   });
   registerAuditRoutes(app, {
     reads: audit.reads,
@@ -380,6 +402,7 @@ export async function createVellum(projectDir: string, options: CreateVellumOpti
     email,
     audit,
     history,
+    releases,
     sync,
     skippedCode: project.notRun,
     playgroundPath: graphql.config.playground ? graphql.config.endpoint : undefined,

@@ -118,6 +118,16 @@ export class CostLimitError extends VellumError {
   }
 }
 
+/** An entry added to a release that already holds it (Strapi's content releases' error of that name). */
+export class AlreadyOnReleaseError extends ValidationError {
+  static override readonly errorName: string = 'AlreadyOnReleaseError';
+  static override readonly code: string = 'VELLUM_ALREADY_ON_RELEASE';
+
+  constructor(message: string, details: ErrorDetails = {}) {
+    super(message, details);
+  }
+}
+
 /** Koa's `ctx.badRequest(message)` in Strapi (a refresh without a refresh token): http-errors' name. */
 export class BadRequestError extends VellumError {
   static override readonly status: number = 400;

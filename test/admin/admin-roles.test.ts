@@ -89,7 +89,24 @@ for (const dialect of DIALECTS) {
 
     it('answers GET /admin/permissions as Strapi 5.54 does for the same schema, with its Enterprise audit log action', async () => {
       const answer = await root.get('/admin/permissions');
+      // Strapi lists its releases' actions only with a license (its free edition answered the
+      // fixture); Vellum gives releases free, so they follow the content manager's, as Strapi orders plugins.
       const expected = strapi('permissions');
+      const releases = [
+        ['read', 'Read'],
+        ['create', 'Create'],
+        ['update', 'Edit'],
+        ['delete', 'Delete'],
+        ['publish', 'Publish'],
+        ['delete-action', 'Remove an entry from a release'],
+        ['create-action', 'Add an entry to a release'],
+      ].map(([uid, displayName]) => ({
+        displayName,
+        plugin: 'content-releases',
+        subCategory: 'general',
+        action: `plugin::content-releases.${uid}`,
+      }));
+      expected.data.sections.plugins.splice(3, 0, ...releases);
       // Strapi's free edition ends its settings with the transfer tokens; its Enterprise edition adds
       // the audit log's read action after them, which Vellum grants freely.
       expected.data.sections.settings.push({

@@ -35,6 +35,8 @@ import {
 } from '../fields.ts';
 import { useSchema, type ContentTypeDescription } from '../schema.ts';
 import { LocaleSelect, useLocale, useLocaleCodes, useLocales } from '../locales.tsx';
+import { RELEASES } from '../releases.ts';
+import { AddToRelease } from './releases/AddToRelease.tsx';
 import { NotAllowed, useAccess } from '../access.tsx';
 import type { AdminAccess } from '../admin-permissions.ts';
 import { ConfirmDialog } from '../components/ConfirmDialog.tsx';
@@ -383,6 +385,14 @@ function Editor({
                       Unpublish
                     </Button>
                   </>
+                )}
+                {type.draftAndPublish && exists && access.can(RELEASES.createAction) && (
+                  <AddToRelease
+                    contentType={type.uid}
+                    documentId={single ? undefined : (documentId ?? String(current?.data?.documentId ?? ''))}
+                    locale={locale}
+                    disabled={busy !== null}
+                  />
                 )}
                 {type.draftAndPublish && may.update && (
                   <Button

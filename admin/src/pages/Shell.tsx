@@ -125,6 +125,9 @@ function Navigation({ onNavigate }: { onNavigate: () => void }) {
       {mayOpen(access, '/media') && (
         <NavLink component={RouterLink} to="/media" label="Media library" onClick={onNavigate} mt="md" fw={700} />
       )}
+      {mayOpen(access, '/releases') && (
+        <NavLink component={RouterLink} to="/releases" label="Releases" onClick={onNavigate} fw={700} />
+      )}
       {mayOpen(access, '/content-type-builder') && (
         <NavLink
           component={RouterLink}

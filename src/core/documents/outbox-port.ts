@@ -15,6 +15,8 @@ export const WEBHOOK_EVENTS = [
   'media.create',
   'media.update',
   'media.delete',
+  // A release's publication (features/releases/), in the transaction that publishes its entries.
+  'releases.publish',
 ] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 

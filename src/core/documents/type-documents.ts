@@ -28,7 +28,7 @@ import { deleteDocument, deletionLocale } from './operations/delete.js';
 import { findMany, type FindManyResult } from './operations/find-many.js';
 import { findOne } from './operations/find-one.js';
 import type { WriteOptions } from './operations/options.js';
-import { discardDraft, publish, unpublish } from './operations/publication.js';
+import { discardDraft, publicationProblem, publish, unpublish } from './operations/publication.js';
 import { singleDocumentId } from './operations/single.js';
 import { update } from './operations/update.js';
 import { WriteEvents } from './outbox.js';
@@ -325,6 +325,17 @@ export class TypeDocuments {
   /** Restores the draft of `locale` from its published version; answers the draft. */
   async discardDraft(params: DocumentParams, caller?: CallerOptions): Promise<Document | null> {
     return this.chain('discardDraft', params, (given) => this.publication('discardDraft', given, caller));
+  }
+
+  /**
+   * Why `publish` with these parameters (`documentId`, `locale`) would be refused now: the
+   * ValidationError of the publish rules, a NotFoundError without a draft, or null. Reads only.
+   */
+  async publishProblem(params: DocumentParams): Promise<ValidationError | NotFoundError | null> {
+    const query = this.backQuery(params, undefined);
+    const documentId = this.documentIdOf(params) ?? (await singleDocumentId(this.ctx, this.type));
+    if (documentId === undefined) return NotFoundError.missing(`No ${this.type.singularName} found`);
+    return publicationProblem(this.ctx, this.type, documentId, this.writeOptions(query).locale);
   }
 
   private async publication(

@@ -29,6 +29,8 @@ type Row = Record<string, unknown>;
 const notFound = () => new NotFoundError('Not Found');
 /** What `meta.availableStatus` and `meta.availableLocales` show of a version. */
 const SUMMARY_FIELDS = ['locale', 'createdAt', 'updatedAt', 'publishedAt'];
+/** The summary fields a type has (`locale` is no field of a type without i18n). */
+const summaryFields = (type: ContentType): string[] => (type.localized ? SUMMARY_FIELDS : SUMMARY_FIELDS.slice(1));
 
 /** The body of a write: the document's data (Strapi's content manager sends it unwrapped). */
 function dataOf(body: unknown): Record<string, unknown> {
@@ -122,7 +124,7 @@ export function registerStrapiContentManager(
           documentId: String(version.documentId),
           locale,
           status: isDraft ? 'published' : 'draft',
-          fields: SUMMARY_FIELDS,
+          fields: summaryFields(type),
         },
         caller,
       );
@@ -146,7 +148,7 @@ export function registerStrapiContentManager(
           filters: { documentId: String(version.documentId) },
           locale: '*',
           status: type.draftAndPublish ? (version.publishedAt === null ? 'draft' : 'published') : undefined,
-          fields: SUMMARY_FIELDS,
+          fields: summaryFields(type),
         },
         caller,
       );

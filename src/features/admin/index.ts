@@ -5,7 +5,7 @@
 export { registerAdminRoutes } from './routes.js';
 export { registerAdminContentRoutes } from './content.js';
 export { registerAdminPanel } from './panel.js';
-export { registerAdminGuard } from './guard.js';
+export { registerAdminGuard, requireAction } from './guard.js';
 export { registerStrapiContentManager } from './content-manager.js';
 export { registerHomepage } from './homepage.js';
 export { registerKeyStatistics } from './key-statistics.js';

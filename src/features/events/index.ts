@@ -60,12 +60,7 @@ export function createEvents(options: EventsOptions): NodeEvents {
   const deliveries = new Deliveries(database, config.server.webhooks, log);
   const scheduler = new LeaseScheduler(database, log);
   const schedules = new ScheduledActions(database, documents, log);
-  scheduler.add({
-    key: 'vellum:scheduled-actions',
-    next: every(config.server.cron.scheduleInterval),
-    due: () => schedules.due(),
-    run: () => schedules.runDue(),
-  });
+  // Scheduled actions are one-entry releases: the releases' leased job publishes them.
   scheduler.add({
     key: 'vellum:webhook-log',
     next: every(HOUR),

@@ -1,18 +1,26 @@
 /**
  * Scheduled publishing: a publish or unpublish action to carry out at a time (`?at=<ISO date>` on
- * the actions), stored in `vellum_scheduled_actions`, listed and cancellable through the admin API.
- * A leased job (cron.ts) looks for actions due, on one node per look; each action is claimed by a
- * conditional UPDATE before it runs, so it runs once even if two looks overlap, and an action
- * whose node died while running it is taken again once its claim lapses. It runs through the
- * document service, as the action would: lifecycles, middlewares and webhook events fire.
+ * the actions), listed and cancellable through the admin API. Each is stored as a one-entry
+ * release (features/releases/single-entry.ts): the releases' leased job publishes it at its time,
+ * on one node, in one transaction claimed by a conditional UPDATE, through the document service as
+ * the action would (lifecycles, middlewares and webhook events fire). Rows of the table earlier
+ * Vellums kept (`vellum_scheduled_actions`) are moved into releases at start-up (`migrate`).
  */
 import type { Selectable } from 'kysely';
 import type { Database } from '../../core/database/connection.js';
-import { BACKGROUND, shaped } from '../../core/database/system-tables.js';
+import { shaped } from '../../core/database/system-tables.js';
 import { recordAudit, type Audited, type DocumentService } from '../../core/documents/service.js';
 import { NotFoundError, QueryValidationError, ValidationError } from '../../core/errors.js';
 import type { ContentType } from '../../core/schema/model.js';
-import { SCHEDULES_TABLE, isoTime, type ScheduleRow, type ScheduleState } from './tables.js';
+import {
+  cancelSingleEntry,
+  insertSingleEntry,
+  listSingleEntries,
+  readSingleEntry,
+  type NewSingleEntry,
+  type SingleEntry,
+} from '../releases/index.js';
+import { SCHEDULES_TABLE, type ScheduleRow, type ScheduleState } from './tables.js';
 
 export type ScheduledActionName = 'publish' | 'unpublish';
 
@@ -32,27 +40,55 @@ export interface ScheduledAction {
 }
 
 const STATES = new Set<ScheduleState>(['pending', 'running', 'done', 'failed', 'cancelled']);
-/** How long a node may take to carry out an action before another may take it over. */
-const CLAIM = 60_000;
-/** Actions one look carries out at most (the next look takes the rest). */
-const BATCH = 20;
 
-type StoredSchedule = Selectable<ScheduleRow>;
+const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
 
-function present(row: StoredSchedule): ScheduledAction {
+function stateOf(entry: SingleEntry): ScheduleState {
+  if (entry.cancelledAt !== null) return 'cancelled';
+  if (entry.releasedAt !== null) return 'done';
+  return entry.status === 'failed' ? 'failed' : 'pending';
+}
+
+function present(entry: SingleEntry): ScheduledAction {
+  const state = stateOf(entry);
   return {
-    id: Number(row.id),
-    action: row.action,
+    id: entry.id,
+    action: entry.type,
+    uid: entry.uid,
+    documentId: entry.documentId,
+    locale: entry.locale,
+    scheduledAt: iso(entry.scheduledAt),
+    state,
+    attempts: state === 'done' || state === 'failed' ? 1 : 0,
+    lastError: state === 'failed' ? entry.failure : null,
+    createdAt: iso(entry.createdAt),
+    doneAt: iso(entry.releasedAt ?? entry.cancelledAt ?? (state === 'failed' ? entry.updatedAt : null)),
+  };
+}
+
+/** A row of the earlier table as the one-entry release it becomes (its state kept). */
+function migrated(row: Selectable<ScheduleRow>): NewSingleEntry {
+  const at = (value: number | string | null) => (value === null ? null : Number(value));
+  const done = at(row.done_at);
+  const base = {
+    type: row.action,
     uid: row.uid,
     documentId: row.document_id,
     locale: row.locale,
-    scheduledAt: isoTime(row.scheduled_at),
-    state: row.state,
-    attempts: Number(row.attempts),
-    lastError: row.last_error,
-    createdAt: isoTime(row.created_at),
-    doneAt: isoTime(row.done_at),
+    scheduledAt: Number(row.scheduled_at),
+    createdAt: Number(row.created_at),
   };
+  switch (row.state) {
+    case 'done':
+      return { ...base, status: 'done', releasedAt: done ?? Date.now(), updatedAt: done ?? undefined };
+    case 'failed':
+      return { ...base, status: 'failed', failure: row.last_error, updatedAt: done ?? undefined };
+    case 'cancelled':
+      return { ...base, cancelledAt: done ?? Date.now(), updatedAt: done ?? undefined };
+    default:
+      // pending, or running when its node stopped: published at its time (now, when past).
+      return base;
+  }
 }
 
 /** `at`: an ISO 8601 date and time, in the future. */
@@ -108,63 +144,46 @@ export class ScheduledActions {
       (await documents.findVersion({ documentId, locale, status: 'draft', fields: [] })) ??
       (await documents.findVersion({ documentId, locale, status: 'published', fields: [] }));
     if (!version) throw new NotFoundError(`No ${type.singularName} with documentId ${documentId}`);
-    const values: Omit<ScheduleRow, 'id'> = {
-      action,
+    const entry: NewSingleEntry = {
+      type: action,
       uid: type.uid,
-      document_id: documentId,
+      documentId,
       locale: type.localized
         ? typeof locale === 'string' && locale !== ''
           ? locale
           : this.documents.i18n.defaultLocale
         : null,
-      scheduled_at: time,
-      state: 'pending',
-      next_at: time,
-      attempts: 0,
-      last_error: null,
-      created_at: now,
-      done_at: null,
+      scheduledAt: time,
+      createdAt: now,
     };
-    const id = await this.database.write((trx) =>
-      this.database.dialect.insertReturningId(trx, SCHEDULES_TABLE, values),
-    );
+    const id = await this.database.write((trx) => insertSingleEntry(trx, this.database.dialect, entry));
     return this.get(id);
   }
 
   async get(id: number): Promise<ScheduledAction> {
-    const row = Number.isSafeInteger(id)
-      ? await this.database.system.selectFrom(SCHEDULES_TABLE).selectAll().where('id', '=', id).executeTakeFirst()
-      : undefined;
-    if (!row) throw new NotFoundError(`No scheduled action ${id}`);
-    return present(row);
+    const entry = Number.isSafeInteger(id) ? await readSingleEntry(this.database.system, id) : undefined;
+    if (!entry) throw new NotFoundError(`No scheduled action ${id}`);
+    return present(entry);
   }
 
   /** Scheduled actions, soonest first: `state`, `uid`, `documentId` narrow the list. */
   async list(filters: { state?: unknown; uid?: unknown; documentId?: unknown } = {}): Promise<ScheduledAction[]> {
-    let query = this.database.system.selectFrom(SCHEDULES_TABLE).selectAll();
-    if (filters.state !== undefined) {
-      if (!STATES.has(filters.state as ScheduleState))
-        throw new ValidationError(`state must be one of ${[...STATES].join(', ')}`, { key: 'state' });
-      query = query.where('state', '=', filters.state as ScheduleState);
-    }
-    if (typeof filters.uid === 'string') query = query.where('uid', '=', filters.uid);
-    if (typeof filters.documentId === 'string') query = query.where('document_id', '=', filters.documentId);
-    const rows = await query.orderBy('scheduled_at').orderBy('id').limit(1000).execute();
-    return rows.map(present);
+    if (filters.state !== undefined && !STATES.has(filters.state as ScheduleState))
+      throw new ValidationError(`state must be one of ${[...STATES].join(', ')}`, { key: 'state' });
+    const entries = await listSingleEntries(this.database.system, {
+      uid: typeof filters.uid === 'string' ? filters.uid : undefined,
+      documentId: typeof filters.documentId === 'string' ? filters.documentId : undefined,
+    });
+    const listed = entries.map(present);
+    return filters.state === undefined ? listed : listed.filter((item) => item.state === filters.state);
   }
 
-  /** Cancels a pending action; one already carried out (or cancelled) is a 400. */
-  /** Cancels a pending action; `audited`: recorded as `scheduled-action.cancel` in its transaction. */
+  /** Cancels a pending action; one already carried out (or cancelled) is a 400. `audited`: recorded as `scheduled-action.cancel` in its transaction. */
   async cancel(id: number, audited?: Audited): Promise<ScheduledAction> {
     const current = await this.get(id);
-    const result = await this.database.write(async (trx) => {
-      const result = await shaped<ScheduleRow>(trx)
-        .updateTable(SCHEDULES_TABLE)
-        .set({ state: 'cancelled', done_at: Date.now() })
-        .where('id', '=', id)
-        .where('state', '=', 'pending')
-        .executeTakeFirst();
-      if (Number(result.numUpdatedRows) === 1)
+    const cancelled = await this.database.write(async (trx) => {
+      const done = await cancelSingleEntry(trx, id, Date.now());
+      if (done)
         await recordAudit(trx, audited, {
           action: 'scheduled-action.cancel',
           subject: String(id),
@@ -173,78 +192,41 @@ export class ScheduledActions {
           locale: current.locale,
           details: { action: current.action, scheduledAt: current.scheduledAt },
         });
-      return result;
+      return done;
     });
-    if (Number(result.numUpdatedRows) !== 1)
+    if (!cancelled)
       throw new ValidationError(
         `Scheduled action ${id} is ${current.state === 'pending' ? 'running' : current.state}: only a pending one can be cancelled`,
       );
     return this.get(id);
   }
 
-  /** Whether an action is due (the leased job claims its tick only then). */
-  async due(): Promise<boolean> {
-    const row = await this.database.system
-      .selectFrom(SCHEDULES_TABLE)
-      .select('id')
-      .where('state', 'in', ['pending', 'running'])
-      .where('next_at', '<=', Date.now())
-      .limit(1)
-      .modifyEnd(BACKGROUND)
-      .executeTakeFirst();
-    return row !== undefined;
-  }
-
-  /** Carries out the actions due, each after claiming it. */
-  async runDue(): Promise<void> {
-    const now = Date.now();
-    const rows = await this.database.system
-      .selectFrom(SCHEDULES_TABLE)
-      .selectAll()
-      .where('state', 'in', ['pending', 'running'])
-      .where('next_at', '<=', now)
-      .orderBy('scheduled_at')
-      .orderBy('id')
-      .limit(BATCH)
-      .modifyEnd(BACKGROUND)
-      .execute();
-    for (const row of rows) {
-      const claimed = await shaped<ScheduleRow>(this.database.db)
-        .updateTable(SCHEDULES_TABLE)
-        .set((eb) => ({ state: 'running', next_at: Date.now() + CLAIM, attempts: eb('attempts', '+', 1) }))
-        .where('id', '=', row.id)
-        .where('state', '=', row.state)
-        .where('next_at', '=', row.next_at)
-        .modifyEnd(BACKGROUND)
-        .executeTakeFirst();
-      if (Number(claimed.numUpdatedRows) === 1) await this.carryOut(row);
+  /**
+   * Moves the rows of the table earlier Vellums kept into one-entry releases, each in its own
+   * transaction that deletes the row first: of two nodes starting together, one moves each row.
+   */
+  async migrate(): Promise<number> {
+    let moved = 0;
+    for (;;) {
+      const rows = await this.database.system
+        .selectFrom(SCHEDULES_TABLE)
+        .selectAll()
+        .orderBy('id')
+        .limit(100)
+        .execute();
+      if (rows.length === 0) break;
+      for (const row of rows)
+        await this.database.write(async (trx) => {
+          const deleted = await shaped<ScheduleRow>(trx)
+            .deleteFrom(SCHEDULES_TABLE)
+            .where('id', '=', row.id)
+            .executeTakeFirst();
+          if (Number(deleted.numDeletedRows) !== 1) return;
+          await insertSingleEntry(trx, this.database.dialect, migrated(row));
+          moved += 1;
+        });
     }
-  }
-
-  private async carryOut(row: StoredSchedule): Promise<void> {
-    let state: ScheduleState = 'done';
-    let error: string | null = null;
-    try {
-      const documents = this.documents.of(row.uid);
-      const params = { documentId: row.document_id, locale: row.locale ?? undefined };
-      if (row.action === 'publish') await documents.publish(params);
-      else await documents.unpublish(params);
-    } catch (failure) {
-      state = 'failed';
-      // A 404 says "Not Found" (Strapi's words) and what was missing in its details: the log says the latter.
-      const reason =
-        failure instanceof NotFoundError && typeof failure.details.reason === 'string'
-          ? failure.details.reason
-          : undefined;
-      error = reason ?? (failure instanceof Error ? failure.message : String(failure));
-      if (!(failure instanceof ValidationError || failure instanceof NotFoundError))
-        this.log(`Scheduled ${row.action} of ${row.uid} ${row.document_id} failed`, failure);
-    }
-    await shaped<ScheduleRow>(this.database.db)
-      .updateTable(SCHEDULES_TABLE)
-      .set({ state, last_error: error, done_at: Date.now() })
-      .where('id', '=', row.id)
-      .modifyEnd(BACKGROUND)
-      .execute();
+    if (moved > 0) this.log(`Moved ${moved} scheduled action(s) into one-entry releases`);
+    return moved;
   }
 }

@@ -49,6 +49,33 @@ export async function publishVersion(
   await audit?.published(writers.db, 'publish', documentId, locale);
 }
 
+/**
+ * Why the draft of a document's locale could not be published now, by the rules `publish` checks
+ * (checkPublishable): the ValidationError it would throw, a NotFoundError without a draft, or null.
+ * Reads only: nothing is locked or written.
+ */
+export async function publicationProblem(
+  ctx: DocumentContext,
+  type: ContentType,
+  documentId: string,
+  locale: string | null,
+): Promise<ValidationError | NotFoundError | null> {
+  requireDraftAndPublish(type);
+  const db = ctx.database.db;
+  const draft = await findVersionRow(db, type, documentId, locale, 'draft');
+  if (!draft)
+    return NotFoundError.missing(
+      `No draft of ${type.singularName} ${documentId}${locale ? ` in locale ${locale}` : ''}`,
+    );
+  try {
+    await checkPublishable(ctx, db, type, draft.id, documentId, locale, true);
+    return null;
+  } catch (error) {
+    if (error instanceof ValidationError) return error;
+    throw error;
+  }
+}
+
 function requireDraftAndPublish(type: ContentType): void {
   if (!type.draftAndPublish) throw new ValidationError(`${type.singularName} does not have draft and publish enabled`);
 }
