@@ -22,6 +22,8 @@ import { sendJson } from '../../api/json-body.js';
 import { contentAccess } from './content-access.js';
 import { managerPopulate } from './content.js';
 import { adminCaller } from './guard.js';
+import { registerBulkActions } from './bulk-actions.js';
+import { registerClone } from './clone-routes.js';
 
 type Query = Record<string, unknown>;
 type Row = Record<string, unknown>;
@@ -42,7 +44,7 @@ export function registerStrapiContentManager(
   service: DocumentService,
   database: Database,
 ): void {
-  const { access, checkOwn, readScope, shown, written } = contentAccess(auth, service);
+  const { access, accessTo, allowsLocale, checkOwn, readScope, shown, written } = contentAccess(auth, service);
   const base = '/content-manager';
 
   const typeOf = (uid: string, kind: ContentType['kind']): ContentType => {
@@ -310,6 +312,16 @@ export function registerStrapiContentManager(
     cm.post<{ Params: Params }>(`${collection}/:documentId/actions/:action`, async (request, reply) => {
       const type = typeOf(request.params.uid, 'collectionType');
       return sendJson(reply, await publication(request, type, request.params.documentId));
+    });
+
+    // The list's tools: bulk actions and duplicating (bulk-actions.ts, clone-routes.ts).
+    const collectionType = (uid: string) => typeOf(uid, 'collectionType');
+    registerBulkActions(cm, `${base}/collection-types`, service, collectionType, { accessTo, allowsLocale });
+    registerClone(cm, `${base}/collection-types`, service, collectionType, {
+      accessTo,
+      allowsLocale,
+      written,
+      answer: (request, type, documentId) => answer(request, type, documentId, 'draft'),
     });
 
     const single = `${base}/single-types/:uid`;
