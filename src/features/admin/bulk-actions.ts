@@ -43,10 +43,17 @@ export interface BulkAccess {
 export function parseBatch(body: unknown, query: Query): { documentIds: string[]; locales: unknown[] } {
   const fields = isPlainObject(body) ? body : {};
   const ids = fields.documentIds;
-  if (!Array.isArray(ids) || ids.length === 0)
-    throw new ValidationError('documentIds must be a non-empty array', { errors: [badIds(ids)] });
+  // Zod's messages, as Strapi's `validateBulkActionInput` answers them.
+  if (!Array.isArray(ids))
+    throw new ValidationError(`Invalid input: expected array, received ${ids === null ? 'null' : typeof ids}`, {
+      errors: [badIds(`Invalid input: expected array, received ${ids === null ? 'null' : typeof ids}`)],
+    });
+  if (ids.length === 0)
+    throw new ValidationError('Too small: expected array to have >=1 items', {
+      errors: [badIds('Too small: expected array to have >=1 items')],
+    });
   if (ids.some((id) => !(typeof id === 'string' && id !== '') && !Number.isInteger(id)))
-    throw new ValidationError('documentIds must be a list of documentIds', { errors: [badIds(ids)] });
+    throw new ValidationError('Invalid input', { errors: [badIds('Invalid input')] });
   const documentIds = [...new Set(ids.map(String))];
   if (documentIds.length > MAX_BATCH)
     throw new ValidationError(`A bulk action takes at most ${MAX_BATCH} documents (${documentIds.length} given)`);
@@ -62,12 +69,7 @@ export function parseBatch(body: unknown, query: Query): { documentIds: string[]
   return { documentIds, locales };
 }
 
-const badIds = (value: unknown) => ({
-  path: ['documentIds'],
-  message: 'Invalid input',
-  name: 'ValidationError',
-  value,
-});
+const badIds = (message: string) => ({ path: ['documentIds'], message, name: 'ValidationError' });
 
 const failure = (documentId: string, locale: unknown, error: VellumError): BulkFailure => ({
   documentId,
@@ -124,6 +126,9 @@ export function registerBulkActions(
           }
         }
       }
+      // Strapi's bulkDelete answers a 404 when none of the documents exists.
+      if (kind === 'bulkDelete' && count === 0 && errors.every((e) => e.error.status === 404))
+        throw new NotFoundError('Not Found');
       return sendJson(reply, errors.length ? { count, errors } : { count });
     });
 }

@@ -8,7 +8,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { CallerOptions } from '../../core/documents/context.js';
 import type { DocumentService } from '../../core/documents/service.js';
-import { ForbiddenError, NotFoundError, ValidationError } from '../../core/errors.js';
+import { BadRequestError, ForbiddenError, NotFoundError, ValidationError } from '../../core/errors.js';
 import { isPlainObject } from '../../core/objects.js';
 import type { ContentType } from '../../core/schema/model.js';
 import { EXPLORER, type Scope } from '../admin-roles/index.js';
@@ -37,7 +37,7 @@ export function registerClone(
     if (auto) {
       const prohibitedFields = prohibitedCloningFields(service.schema, type);
       if (prohibitedFields.length)
-        throw new ValidationError(
+        throw new BadRequestError(
           'Entity could not be cloned as it has unique and/or relational fields. ' +
             'Please edit those fields manually and save to complete the cloning.',
           { prohibitedFields },
@@ -75,7 +75,8 @@ export function registerClone(
     const params = {
       documentId,
       locale,
-      status: type.draftAndPublish ? 'draft' : undefined,
+      // Drafts: a copy links what its source links, published or not (as Strapi's clone).
+      status: 'draft',
       populate: clonePopulate(service.schema, type),
     };
     const source = await documents.findOne(params, caller);
