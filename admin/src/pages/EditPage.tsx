@@ -38,6 +38,7 @@ import { LocaleSelect, useLocale, useLocaleCodes, useLocales } from '../locales.
 import { NotAllowed, useAccess } from '../access.tsx';
 import type { AdminAccess } from '../admin-permissions.ts';
 import { ConfirmDialog } from '../components/ConfirmDialog.tsx';
+import { DuplicateButton } from '../components/Duplicate.tsx';
 
 type Action = 'save' | 'publish' | 'unpublish' | 'discard-draft' | 'delete';
 
@@ -393,6 +394,14 @@ function Editor({
                   >
                     Delete
                   </Button>
+                )}
+                {!single && exists && access.canOn('create', type.uid, locale) && (
+                  <DuplicateButton
+                    uid={type.uid}
+                    documentId={String(current!.data!.documentId)}
+                    locale={locale}
+                    disabled={busy !== null || dirty}
+                  />
                 )}
                 {current?.data && (
                   <Text size="xs" c="dimmed">

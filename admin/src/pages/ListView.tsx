@@ -7,6 +7,7 @@ import {
   Checkbox,
   Group,
   Loader,
+  Menu,
   Pagination,
   Popover,
   Select,
@@ -19,7 +20,7 @@ import {
 } from '@mantine/core';
 import { useDebouncedValue, useLocalStorage } from '@mantine/hooks';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { useMemo } from 'react';
+import { useMemo, useState } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
 import { api, queryString } from '../api.ts';
 import { contentPath, statusOf, STATUS_COLORS, type Document, type ListAnswer } from '../content.ts';
@@ -29,6 +30,9 @@ import { apiFilters, filterFields, filterParams, filtersFromParams, isFilterPara
 import { useSchema, type ContentTypeDescription } from '../schema.ts';
 import { LocaleSelect, useLocale, useLocaleCodes } from '../locales.tsx';
 import { useAccess } from '../access.tsx';
+import { BulkActionBar } from '../components/BulkActionBar.tsx';
+import { useDuplicate } from '../components/Duplicate.tsx';
+import type { BulkKind } from '../list-tools.ts';
 
 const PAGE_SIZES = ['10', '25', '50', '100'];
 
@@ -107,6 +111,25 @@ export function ListView({ type }: { type: ContentTypeDescription }) {
     enabled: !type.localized || locale !== undefined,
   });
 
+  // The rows selected for a bulk action: this page's, cleared when the page's query changes.
+  const [selection, setSelection] = useState<{ key: string; ids: string[] }>({ key: '', ids: [] });
+  const selectionKey = JSON.stringify(query);
+  const selected = selection.key === selectionKey ? selection.ids : [];
+  const select = (ids: string[]) => setSelection({ key: selectionKey, ids });
+  const pageIds = list.data?.data.map((document: Document) => document.documentId) ?? [];
+  const bulkKinds: BulkKind[] = [
+    ...(type.draftAndPublish && access.canOn('publish', type.uid, locale)
+      ? (['bulkPublish', 'bulkUnpublish'] as const)
+      : []),
+    ...(access.canOn('delete', type.uid, locale) ? (['bulkDelete'] as const) : []),
+  ];
+  const mayCopy = access.canOn('create', type.uid, locale);
+  const copies = useDuplicate(type.uid, locale);
+  const nameOf = (documentId: string) => {
+    const document = list.data?.data.find((item: Document) => item.documentId === documentId);
+    return cell(type.mainField && document?.[type.mainField]) || documentId;
+  };
+
   const [sortField, sortOrder] = sort.split(':');
   const header = (name: string, label = name) => {
     const active = sortField === name;
@@ -172,6 +195,14 @@ export function ListView({ type }: { type: ContentTypeDescription }) {
         </Popover>
       </Group>
       <FilterChips fields={fields} filters={filters} onChange={setFilters} />
+      <BulkActionBar
+        uid={type.uid}
+        locale={locale}
+        selected={selected}
+        nameOf={nameOf}
+        kinds={bulkKinds}
+        onDone={() => select([])}
+      />
       {list.error && <Alert color="red">{list.error.message}</Alert>}
       {list.isPending ? (
         <Loader aria-label="Loading" />
@@ -180,9 +211,20 @@ export function ListView({ type }: { type: ContentTypeDescription }) {
           <Table striped highlightOnHover aria-label={`${type.displayName} entries`}>
             <Table.Thead>
               <Table.Tr>
+                {bulkKinds.length > 0 && (
+                  <Table.Th w={40}>
+                    <Checkbox
+                      aria-label="Select all entries on this page"
+                      checked={pageIds.length > 0 && selected.length === pageIds.length}
+                      indeterminate={selected.length > 0 && selected.length < pageIds.length}
+                      onChange={(event) => select(event.currentTarget.checked ? pageIds : [])}
+                    />
+                  </Table.Th>
+                )}
                 {shown.map((name) => header(name))}
                 {type.draftAndPublish && <Table.Th>Status</Table.Th>}
                 {header('updatedAt', 'Last update')}
+                {mayCopy && <Table.Th aria-label="Actions" />}
               </Table.Tr>
             </Table.Thead>
             <Table.Tbody>
@@ -190,6 +232,21 @@ export function ListView({ type }: { type: ContentTypeDescription }) {
                 const status = statusOf(type, list.data.meta.publication[document.documentId]);
                 return (
                   <Table.Tr key={document.documentId}>
+                    {bulkKinds.length > 0 && (
+                      <Table.Td>
+                        <Checkbox
+                          aria-label={`Select ${nameOf(document.documentId)}`}
+                          checked={selected.includes(document.documentId)}
+                          onChange={(event) =>
+                            select(
+                              event.currentTarget.checked
+                                ? [...selected, document.documentId]
+                                : selected.filter((id) => id !== document.documentId),
+                            )
+                          }
+                        />
+                      </Table.Td>
+                    )}
                     {shown.map((name, index) => (
                       <Table.Td key={name}>
                         {index === 0 ? (
@@ -209,6 +266,20 @@ export function ListView({ type }: { type: ContentTypeDescription }) {
                       </Table.Td>
                     )}
                     <Table.Td>{new Date(String(document.updatedAt)).toLocaleString()}</Table.Td>
+                    {mayCopy && (
+                      <Table.Td w={40}>
+                        <Menu position="bottom-end">
+                          <Menu.Target>
+                            <UnstyledButton aria-label={`More actions for ${nameOf(document.documentId)}`}>
+                              ⋯
+                            </UnstyledButton>
+                          </Menu.Target>
+                          <Menu.Dropdown>
+                            <Menu.Item onClick={() => void copies.start(document.documentId)}>Duplicate</Menu.Item>
+                          </Menu.Dropdown>
+                        </Menu>
+                      </Table.Td>
+                    )}
                   </Table.Tr>
                 );
               })}
@@ -221,6 +292,7 @@ export function ListView({ type }: { type: ContentTypeDescription }) {
           )}
         </Table.ScrollContainer>
       )}
+      {copies.dialog}
       <Group justify="space-between">
         <Select
           label="Entries per page"

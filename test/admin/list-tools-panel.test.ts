@@ -1,0 +1,110 @@
+/**
+ * The content manager's list tools, end to end in Debian's Chromium (docs/admin-panel.md "List
+ * tools"): rows selected and published in bulk, with a summary of the entry that could not be and
+ * why; a document duplicated from its row menu, without the unique field a copy cannot take.
+ * Screenshots land in .tmp/admin-screenshots/ (list-tools-*.png). SQLite only: the API's tests
+ * (test/admin/list-tools.test.ts) run on every database.
+ */
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import {
+  browserMissing,
+  ensureAdminBuild,
+  launchChromium,
+  logInToPanel,
+  newPanelPage,
+  screenshotsDir,
+} from '../helpers/browser.js';
+import { HttpClient } from '../helpers/http.js';
+import { DIALECTS, startServer, type TestServer } from '../helpers/server.js';
+
+const skip = !DIALECTS.includes('sqlite') ? 'the browser tests run on SQLite' : browserMissing();
+const ARTICLES = '/content-manager/collection-types/api::article.article';
+
+describe('admin panel: the list tools [sqlite]', { skip }, () => {
+  let server: TestServer;
+  let browser: Browser;
+  let page: Page;
+  let root: HttpClient;
+  const email = 'root@example.com';
+  const password = 'Root-Passw0rd';
+  const shot = (name: string) =>
+    page.screenshot({ path: join(screenshotsDir(), `list-tools-${name}.png`), fullPage: true });
+  const create = async (body: Record<string, unknown>) => {
+    const answer = await root.post(`${ARTICLES}?locale=en`, body);
+    assert.equal(answer.status, 201, JSON.stringify(answer.body));
+    return answer.body.data.documentId as string;
+  };
+  const statusOf = async (documentId: string) =>
+    (await root.get(`${ARTICLES}/${documentId}?locale=en`)).body.data.status as string;
+
+  before(async () => {
+    ensureAdminBuild();
+    server = await startServer('sqlite');
+    const first = await server.publicApi.post('/admin/register-admin', { email, password, firstname: 'Rosa' });
+    assert.equal(first.status, 200, JSON.stringify(first.body));
+    root = new HttpClient(server.url, { authorization: `Bearer ${first.body.data.token}` });
+    browser = await launchChromium();
+    page = await newPanelPage(browser);
+    await logInToPanel(page, server.url, email, password);
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  it('publishes the selected rows, and sums up what could not be done', async () => {
+    const alpha = await create({ title: 'Alpha', slug: 'alpha' });
+    const beta = await create({ title: 'Beta', slug: 'beta' });
+    const untitled = await create({ body: 'no title yet' });
+    await page.goto(`${server.url}/admin/content/api::article.article?sort=updatedAt:asc`);
+    const table = page.getByRole('table', { name: 'Article entries' });
+    await table.getByRole('link', { name: 'Alpha' }).waitFor();
+
+    await table.getByRole('checkbox', { name: 'Select Alpha' }).check();
+    await table.getByRole('checkbox', { name: 'Select Beta' }).check();
+    const toolbar = page.getByRole('toolbar', { name: 'Bulk actions' });
+    await toolbar.getByText('2 entries selected').waitFor();
+    await toolbar.getByRole('button', { name: 'Publish', exact: true }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Yes, publish' }).click();
+    await page.getByText('Published 2 of 2 entries').waitFor();
+    await shot('01-published');
+    assert.deepEqual([await statusOf(alpha), await statusOf(beta)], ['published', 'published']);
+    await table.getByRole('row', { name: /Alpha/ }).getByText('Published').waitFor();
+
+    // All on the page, one of which cannot be published (its required title is missing).
+    await table.getByRole('checkbox', { name: 'Select all entries on this page' }).check();
+    await toolbar.getByText('3 entries selected').waitFor();
+    await toolbar.getByRole('button', { name: 'Publish', exact: true }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Yes, publish' }).click();
+    const summary = page.getByRole('dialog', { name: 'Published 2 of 3 entries' });
+    await summary.waitFor();
+    const notDone = await summary.getByRole('list', { name: 'Entries not done' }).innerText();
+    assert.match(notDone, new RegExp(`^${untitled} \\(en\\): .+`));
+    await shot('02-summary');
+    await summary.getByRole('button', { name: 'Close' }).click();
+    assert.equal(await statusOf(untitled), 'draft');
+  });
+
+  it('duplicates a row, without the unique field a copy cannot take', async () => {
+    await create({ title: 'Gamma', slug: 'gamma', body: 'the body' });
+    await page.goto(`${server.url}/admin/content/api::article.article`);
+    const table = page.getByRole('table', { name: 'Article entries' });
+    await table.getByRole('button', { name: 'More actions for Gamma' }).click();
+    await page.getByRole('menuitem', { name: 'Duplicate' }).click();
+    const ask = page.getByRole('dialog', { name: 'Duplicate without some fields?' });
+    await ask.getByText('slug (unique)').waitFor();
+    await ask.getByRole('button', { name: 'Duplicate without them' }).click();
+    // The copy opens in its edit view.
+    await page.getByRole('heading', { name: 'Gamma', level: 1 }).waitFor();
+    await page.waitForURL((url) => !url.pathname.endsWith('api::article.article'));
+    const copyId = decodeURIComponent(new URL(page.url()).pathname.split('/').pop()!);
+    const copy = (await root.get(`${ARTICLES}/${copyId}?locale=en`)).body.data;
+    assert.deepEqual([copy.title, copy.body, copy.status], ['Gamma', 'the body', 'draft']);
+    // Its slug made anew from its title, as for any document written without one.
+    assert.match(copy.slug, /^gamma-\w+$/);
+    await shot('03-duplicated');
+  });
+});
