@@ -132,8 +132,11 @@ export async function api<T>(path: string, init: { method?: string; body?: unkno
     // Not JSON (a proxy's error page): answered below by the status.
   }
   if (!response.ok) {
-    const envelope = (body as { error?: string | { message?: string; details?: { errors?: FieldError[]; [key: string]: unknown } } } | null)
-      ?.error;
+    const envelope = (
+      body as {
+        error?: string | { message?: string; details?: { errors?: FieldError[]; [key: string]: unknown } };
+      } | null
+    )?.error;
     // The Content-Type Builder's refusals are Strapi's `{"error": "<message>"}`.
     const error = typeof envelope === 'string' ? { message: envelope } : envelope;
     if (response.status === 401 && token) {
