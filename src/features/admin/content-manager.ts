@@ -24,6 +24,7 @@ import { managerPopulate } from './content.js';
 import { adminCaller } from './guard.js';
 import { registerBulkActions } from './bulk-actions.js';
 import { registerClone } from './clone-routes.js';
+import { registerViewConfiguration } from './view-configuration-routes.js';
 
 type Query = Record<string, unknown>;
 type Row = Record<string, unknown>;
@@ -323,6 +324,8 @@ export function registerStrapiContentManager(
       written,
       answer: (request, type, documentId) => answer(request, type, documentId, 'draft'),
     });
+    // "Configure the view" (view-configuration-routes.ts).
+    registerViewConfiguration(cm, auth, service.schema, database);
 
     const single = `${base}/single-types/:uid`;
     cm.get<{ Params: Params }>(single, async (request, reply) => {
