@@ -85,6 +85,10 @@ const router = createBrowserRouter(
         { index: true, element: <HomePage /> },
         { path: 'content/:uid', element: <ContentTypePage /> },
         // Screens past the first load when first opened: the login and the list come first.
+        {
+          path: 'content/:uid/configure',
+          lazy: async () => ({ Component: (await import('./pages/ConfigureViewPage.tsx')).ConfigureViewPage }),
+        },
         { path: 'content/:uid/create', lazy: editPage },
         { path: 'content/:uid/:documentId', lazy: editPage },
         // Settings live under manage/: /admin/settings is a JSON route of the admin API.

@@ -107,4 +107,36 @@ describe('admin panel: the list tools [sqlite]', { skip }, () => {
     assert.match(copy.slug, /^gamma-\w+$/);
     await shot('03-duplicated');
   });
+
+  it('configures the view: a column’s label, a column removed, a field’s description, which the views follow', async () => {
+    const id = await create({ title: 'Configured', slug: 'configured' });
+    await page.goto(`${server.url}/admin/content/api::article.article`);
+    await page.getByRole('link', { name: 'Configure the view' }).click();
+    await page.getByRole('heading', { name: 'Configure the view', level: 1 }).waitFor();
+    const columns = page.getByRole('table', { name: 'Columns' });
+    await columns.getByRole('textbox', { name: 'Label of the title column' }).fill('Headline');
+    await columns.getByRole('button', { name: 'Remove the slug column' }).click();
+    await page
+      .getByRole('group', { name: 'Field title' })
+      .getByRole('textbox', { name: 'Description' })
+      .fill('What readers see first');
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await page.getByText('View configured').waitFor();
+    await shot('04-configure');
+    const stored = (await root.get('/content-manager/content-types/api::article.article/configuration')).body.data
+      .contentType;
+    assert.deepEqual(
+      [stored.metadatas.title.list.label, stored.layouts.list, stored.metadatas.title.edit.description],
+      ['Headline', ['id', 'title', 'views'], 'What readers see first'],
+    );
+
+    await page.getByRole('link', { name: '← Back to Article' }).click();
+    const table = page.getByRole('table', { name: 'Article entries' });
+    await table.getByRole('button', { name: /^Headline/ }).waitFor();
+    const headers = (await table.locator('thead th').allInnerTexts()).map((text) => text.replace(/[▲▼]/g, '').trim());
+    assert.ok(headers.includes('Headline') && !headers.includes('slug') && !headers.includes('title'), String(headers));
+    await page.goto(`${server.url}/admin/content/api::article.article/${id}?locale=en`);
+    await page.getByText('What readers see first').waitFor();
+    await shot('05-configured-edit');
+  });
 });

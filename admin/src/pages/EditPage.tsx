@@ -39,6 +39,7 @@ import { NotAllowed, useAccess } from '../access.tsx';
 import type { AdminAccess } from '../admin-permissions.ts';
 import { ConfirmDialog } from '../components/ConfirmDialog.tsx';
 import { DuplicateButton } from '../components/Duplicate.tsx';
+import { configuredAttributes, useViewConfiguration } from '../view-configuration.ts';
 
 type Action = 'save' | 'publish' | 'unpublish' | 'discard-draft' | 'delete';
 
@@ -48,9 +49,13 @@ export function EditPage() {
   const location = useLocation();
   const schema = useSchema();
   const access = useAccess();
+  // The fields as the type's view is configured (labels, descriptions, placeholders, order, relations' main fields).
+  const view = useViewConfiguration(uid ?? '');
   if (schema.isPending) return <Loader aria-label="Loading" />;
-  const type = schema.data?.contentTypes.find((candidate) => candidate.uid === uid);
-  if (!type) return <Alert color="red">{schema.error?.message ?? `No content-type ${uid}`}</Alert>;
+  const described = schema.data?.contentTypes.find((candidate) => candidate.uid === uid);
+  if (!described) return <Alert color="red">{schema.error?.message ?? `No content-type ${uid}`}</Alert>;
+  if (view.isPending) return <Loader aria-label="Loading" />;
+  const type = { ...described, attributes: configuredAttributes(described.attributes, view.data) };
   const creating = type.kind === 'collectionType' && documentId === undefined;
   if (!access.canOn(creating ? 'create' : 'read', type.uid)) return <NotAllowed />;
   // A document just created keeps its editor (and what it shows: a failed publish's errors) as the URL gains its id.

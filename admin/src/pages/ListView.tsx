@@ -25,19 +25,27 @@ import { Link, useSearchParams } from 'react-router-dom';
 import { api, queryString } from '../api.ts';
 import { contentPath, statusOf, STATUS_COLORS, type Document, type ListAnswer } from '../content.ts';
 import { FilterButton, FilterChips } from '../components/ListFilters.tsx';
-import { defaultColumns, listableAttribute, modelsOf } from '../fields.ts';
+import { defaultColumns, listableAttribute, mainFieldOf, modelsOf } from '../fields.ts';
 import { apiFilters, filterFields, filterParams, filtersFromParams, isFilterParam, type Filter } from '../filters.ts';
-import { useSchema, type ContentTypeDescription } from '../schema.ts';
+import { useSchema, type AttributeDescription, type ContentTypeDescription } from '../schema.ts';
 import { LocaleSelect, useLocale, useLocaleCodes } from '../locales.tsx';
 import { useAccess } from '../access.tsx';
+import { columnLabel, useViewConfiguration } from '../view-configuration.ts';
 import { BulkActionBar } from '../components/BulkActionBar.tsx';
 import { useDuplicate } from '../components/Duplicate.tsx';
 import type { BulkKind } from '../list-tools.ts';
 
 const PAGE_SIZES = ['10', '25', '50', '100'];
 
-function cell(value: unknown): string {
+/** A cell's text: a to-one relation's document by its main field, a to-many one's count. */
+function cell(value: unknown, main?: () => string | undefined): string {
   if (value === null || value === undefined) return '';
+  if (typeof value === 'object') {
+    const record = value as Record<string, unknown>;
+    if (typeof record.count === 'number') return String(record.count);
+    const field = main?.();
+    return String((field && record[field]) ?? record.documentId ?? '');
+  }
   if (typeof value === 'boolean') return value ? 'true' : 'false';
   return String(value);
 }
@@ -56,8 +64,15 @@ export function ListView({ type }: { type: ContentTypeDescription }) {
   const [locale, setLocale] = useLocale(type, readable);
   const localeQuery = locale ? `?locale=${encodeURIComponent(locale)}` : '';
   const page = Number(params.get('page') ?? '1') || 1;
-  const pageSize = params.get('pageSize') ?? '10';
-  const sort = params.get('sort') ?? `${type.mainField ?? 'updatedAt'}:asc`;
+  // The type's configured view ("Configure the view"): its columns, their labels, its default sort and page size.
+  const view = useViewConfiguration(type.uid);
+  const settings = view.data?.settings;
+  const pageSize = params.get('pageSize') ?? String(settings?.pageSize ?? 10);
+  const configuredSort =
+    settings?.defaultSortBy && settings.defaultSortBy !== 'id'
+      ? `${settings.defaultSortBy}:${String(settings.defaultSortOrder ?? 'ASC').toLowerCase()}`
+      : undefined;
+  const sort = params.get('sort') ?? configuredSort ?? `${type.mainField ?? 'updatedAt'}:asc`;
   const search = params.get('q') ?? '';
   const [debouncedSearch] = useDebouncedValue(search, 250);
   const schema = useSchema();
@@ -70,12 +85,25 @@ export function ListView({ type }: { type: ContentTypeDescription }) {
     [schema.data, type, access],
   );
   const filters = filtersFromParams(params, fields);
-  const listable = type.attributes.filter((attribute) => listableAttribute(attribute) && visible(attribute.name));
-  const [columns, setColumns] = useLocalStorage<string[]>({
+  const listable = type.attributes.filter(
+    (attribute) => (listableAttribute(attribute) || attribute.type === 'relation') && visible(attribute.name),
+  );
+  const columnNames = ['id', ...listable.map((attribute) => attribute.name), 'createdAt', 'updatedAt'];
+  // This browser's choice of columns, kept while the configured ones stay as they were.
+  const configured = view.data?.layouts.list.filter((name) => columnNames.includes(name));
+  const basis = (configured ?? []).join(',');
+  const [local, setLocal] = useLocalStorage<{ basis: string; columns: string[] } | null>({
     key: `vellum-columns:${type.uid}`,
-    defaultValue: defaultColumns(type.attributes, type.mainField),
+    defaultValue: null,
   });
-  const chosen = columns.filter((name) => listable.some((attribute) => attribute.name === name));
+  const columns =
+    local && local.basis === basis
+      ? local.columns
+      : configured?.length
+        ? configured
+        : defaultColumns(type.attributes, type.mainField);
+  const setColumns = (next: string[]) => setLocal({ basis, columns: next });
+  const chosen = columns.filter((name) => columnNames.includes(name));
   // Without any column chosen, the documentId links each row to its edit view.
   const shown = chosen.length ? chosen : ['documentId'];
 
@@ -97,8 +125,26 @@ export function ListView({ type }: { type: ContentTypeDescription }) {
     ...(apiFilters(filters, fields)?.$and ?? []),
   ];
 
+  // Relation columns: a to-one's document by its main field, a to-many's count.
+  const relationColumns = listable.filter(
+    (attribute) => attribute.type === 'relation' && chosen.includes(attribute.name),
+  );
+  const mainOf = (name: string) =>
+    mainFieldOf(modelsOf(schema.data ?? { contentTypes: [], components: [] }), {
+      ...(listable.find((attribute) => attribute.name === name) as AttributeDescription),
+      mainField: view.data?.metadatas[name]?.edit.mainField,
+    });
+  const populate = relationColumns.length
+    ? Object.fromEntries(
+        relationColumns.map((attribute) => {
+          const main = mainOf(attribute.name);
+          return [attribute.name, attribute.toMany ? { count: true } : main ? { fields: [main] } : true];
+        }),
+      )
+    : undefined;
   const query = {
     locale,
+    populate,
     pagination: { page, pageSize },
     sort,
     filters: conditions.length ? { $and: conditions } : undefined,
@@ -108,7 +154,7 @@ export function ListView({ type }: { type: ContentTypeDescription }) {
     queryFn: () => api<ListAnswer>(`${contentPath(type)}${queryString(query)}`),
     placeholderData: keepPreviousData,
     // A localized type's list waits for the default locale.
-    enabled: !type.localized || locale !== undefined,
+    enabled: (!type.localized || locale !== undefined) && !view.isPending,
   });
 
   // The rows selected for a bulk action: this page's, cleared when the page's query changes.
@@ -129,6 +175,9 @@ export function ListView({ type }: { type: ContentTypeDescription }) {
     const document = list.data?.data.find((item: Document) => item.documentId === documentId);
     return cell(type.mainField && document?.[type.mainField]) || documentId;
   };
+
+  // The column that opens a row's edit view: the main field's, else the first.
+  const linkIndex = Math.max(shown.indexOf(type.mainField ?? ''), 0);
 
   const [sortField, sortOrder] = sort.split(':');
   const header = (name: string, label = name) => {
@@ -151,6 +200,11 @@ export function ListView({ type }: { type: ContentTypeDescription }) {
           <Title order={1}>{type.displayName}</Title>
           <Text c="dimmed">{list.data ? `${total} ${total === 1 ? 'entry' : 'entries'} found` : ' '}</Text>
         </div>
+        {access.can('plugin::content-manager.collection-types.configure-view') && (
+          <Button variant="default" component={Link} to={`/content/${type.uid}/configure`}>
+            Configure the view
+          </Button>
+        )}
         {access.canOn('create', type.uid, locale) && (
           <Button component={Link} to={`/content/${type.uid}/create${localeQuery}`}>
             Create new entry
@@ -178,7 +232,7 @@ export function ListView({ type }: { type: ContentTypeDescription }) {
               {listable.map((attribute) => (
                 <Checkbox
                   key={attribute.name}
-                  label={attribute.name}
+                  label={columnLabel(view.data, attribute.name)}
                   checked={chosen.includes(attribute.name)}
                   onChange={(event) => {
                     const on = event.currentTarget.checked;
@@ -221,7 +275,7 @@ export function ListView({ type }: { type: ContentTypeDescription }) {
                     />
                   </Table.Th>
                 )}
-                {shown.map((name) => header(name))}
+                {shown.map((name) => header(name, columnLabel(view.data, name)))}
                 {type.draftAndPublish && <Table.Th>Status</Table.Th>}
                 {header('updatedAt', 'Last update')}
                 {mayCopy && <Table.Th aria-label="Actions" />}
@@ -249,12 +303,12 @@ export function ListView({ type }: { type: ContentTypeDescription }) {
                     )}
                     {shown.map((name, index) => (
                       <Table.Td key={name}>
-                        {index === 0 ? (
+                        {index === linkIndex ? (
                           <Anchor component={Link} to={`/content/${type.uid}/${document.documentId}${localeQuery}`}>
-                            {cell(document[name]) || `(no ${name})`}
+                            {cell(document[name], () => mainOf(name)) || `(no ${name})`}
                           </Anchor>
                         ) : (
-                          cell(document[name])
+                          cell(document[name], () => mainOf(name))
                         )}
                       </Table.Td>
                     ))}
