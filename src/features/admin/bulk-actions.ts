@@ -19,7 +19,7 @@ import { EXPLORER, type Scope } from '../admin-roles/index.js';
 import { sendJson } from '../../api/json-body.js';
 
 /** The largest page Strapi's list offers (and Vellum's): a bulk action acts on a page's selection. */
-export const MAX_BATCH = 100;
+const MAX_BATCH = 100;
 
 type Query = Record<string, unknown>;
 type Kind = 'bulkPublish' | 'bulkUnpublish' | 'bulkDelete';
@@ -40,7 +40,7 @@ export interface BulkAccess {
 }
 
 /** `{ documentIds: [1..MAX_BATCH ids], locale? }`: the batch, deduplicated, and its locales. */
-export function parseBatch(body: unknown, query: Query): { documentIds: string[]; locales: unknown[] } {
+function parseBatch(body: unknown, query: Query): { documentIds: string[]; locales: unknown[] } {
   const fields = isPlainObject(body) ? body : {};
   const ids = fields.documentIds;
   // Zod's messages, as Strapi's `validateBulkActionInput` answers them.

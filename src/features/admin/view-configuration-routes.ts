@@ -26,7 +26,7 @@ export interface ViewConfigurations {
   of(models: Model[]): Promise<Map<string, ViewConfiguration>>;
 }
 
-export function viewConfigurations(schema: Schema, database: Database): ViewConfigurations {
+function viewConfigurations(schema: Schema, database: Database): ViewConfigurations {
   return {
     async of(models) {
       const found = new Map<string, ViewConfiguration>();

@@ -56,7 +56,7 @@ interface CmAttribute {
 }
 
 /** Strapi's field sizes (its `field-sizes` service): the default width and whether it may change. */
-export const FIELD_SIZES: Record<string, { default: number; isResizable: boolean }> = Object.fromEntries([
+const FIELD_SIZES: Record<string, { default: number; isResizable: boolean }> = Object.fromEntries([
   ...['dynamiczone', 'component', 'json', 'richtext', 'blocks'].map((t) => [t, { default: 12, isResizable: false }]),
   ...['checkbox', 'boolean', 'date', 'time', 'biginteger', 'decimal', 'float', 'integer', 'number'].map((t) => [
     t,
@@ -103,7 +103,7 @@ const typeOf = (attribute: Attribute): CmAttribute => {
  * content-type's timestamps and creator fields (`publishedAt`, `locale` and `localizations` are
  * not among them).
  */
-export function cmAttributes(model: Model): [string, CmAttribute][] {
+function cmAttributes(model: Model): [string, CmAttribute][] {
   const own = Object.values(model.attributes)
     .filter((attribute) => !(attribute.kind === 'relation' && attribute.target.startsWith('admin::')))
     .map((attribute): [string, CmAttribute] => [attribute.name, typeOf(attribute)]);
@@ -135,7 +135,7 @@ const isEditable = (name: string, attribute: CmAttribute | undefined) =>
  * Strapi's default main field: the first `string` attribute, else `id` (a component's
  * `documentId`, a string attribute of every model Strapi's content manager describes).
  */
-export function defaultMainField(model: Model): string {
+function defaultMainField(model: Model): string {
   return (
     Object.values(model.attributes).find((a) => a.kind === 'scalar' && a.type === 'string')?.name ??
     (model.modelType === 'component' ? 'documentId' : 'id')
@@ -149,7 +149,7 @@ function targetMainField(schema: Schema, target: string): string | undefined {
   return model ? defaultMainField(model) : undefined;
 }
 
-export function defaultConfiguration(schema: Schema, model: Model): ViewConfiguration {
+function defaultConfiguration(schema: Schema, model: Model): ViewConfiguration {
   const attributes = cmAttributes(model);
   const mainField = defaultMainField(model);
   const metadatas: Record<string, Metadata> = {};
