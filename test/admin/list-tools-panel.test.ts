@@ -86,6 +86,16 @@ describe('admin panel: the list tools [sqlite]', { skip }, () => {
     await shot('02-summary');
     await summary.getByRole('button', { name: 'Close' }).click();
     assert.equal(await statusOf(untitled), 'draft');
+
+    // The status filter, in the URL: the one never published.
+    await page.getByRole('textbox', { name: 'Status' }).click();
+    await page.getByRole('option', { name: 'Draft (never published)' }).click();
+    await page.waitForURL((url) => url.searchParams.get('status') === 'draft');
+    await page.waitForFunction(
+      () => document.querySelectorAll('table[aria-label="Article entries"] tbody tr').length === 1,
+    );
+    await table.getByRole('link', { name: '(no title)' }).waitFor();
+    await shot('03-status');
   });
 
   it('duplicates a row, without the unique field a copy cannot take', async () => {
@@ -105,7 +115,7 @@ describe('admin panel: the list tools [sqlite]', { skip }, () => {
     assert.deepEqual([copy.title, copy.body, copy.status], ['Gamma', 'the body', 'draft']);
     // Its slug made anew from its title, as for any document written without one.
     assert.match(copy.slug, /^gamma-\w+$/);
-    await shot('03-duplicated');
+    await shot('03b-duplicated');
   });
 
   it('configures the view: a column’s label, a column removed, a field’s description, which the views follow', async () => {

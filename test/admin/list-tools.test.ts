@@ -232,6 +232,29 @@ for (const dialect of DIALECTS) {
       assert.equal((await root.post(`${ARTICLES}/clone/nosuchdocument?locale=en`, {})).status, 404);
     });
 
+    it('filters the list by status as Strapi’s panel asks: never published, published, modified or not', async () => {
+      const tag = `status-${dialect}`;
+      const draft = await create(root, { title: 'Never published', body: tag });
+      const published = await create(root, { title: 'Published', body: tag });
+      const modified = await create(root, { title: 'Modified', body: tag });
+      await root.post(`${ARTICLES}/actions/bulkPublish`, { documentIds: [published, modified], locale: 'en' });
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      await root.put(`${ARTICLES}/${modified}?locale=en`, { title: 'Modified since' });
+      const listed = async (status: string) => {
+        const answer = await root.get(
+          `${ARTICLES}?locale=en&sort=title:asc&filters[$and][0][body][$eq]=${tag}&filters[$and][1][__status][$eq]=${status}`,
+        );
+        assert.equal(answer.status, 200, JSON.stringify(answer.body));
+        return answer.body.results.map((doc: Item) => doc.documentId);
+      };
+      assert.deepEqual(await listed('draft'), [draft]);
+      assert.deepEqual(await listed('published'), [modified, published]);
+      assert.deepEqual(await listed('published-modified'), [modified]);
+      assert.deepEqual(await listed('published-unmodified'), [published]);
+      const bad = await root.get(`${ARTICLES}?filters[$and][0][__status][$eq]=archived`);
+      assert.equal(bad.status, 400);
+    });
+
     it('keeps every document where a seeded random sequence of bulk actions and copies leaves it', async () => {
       const seed = Number(process.env.SEQ_SEED ?? Date.now() % 100_000);
       const steps = Number(process.env.SEQ_STEPS ?? 25);

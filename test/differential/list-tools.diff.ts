@@ -114,3 +114,25 @@ test('duplicating: clone, auto-clone refused on unique fields, auto-clone of a p
     { messages: true, ignoreKeys: ['slug', 'articles'] },
   );
 });
+
+test('the list’s status filter', async () => {
+  await diff.same(
+    async (_api, side) => {
+      const client = sessions[side]!;
+      const tag = `status-${run}`;
+      const ids: string[] = [];
+      for (const title of ['Never', 'Published', 'Modified'])
+        ids.push((await client.post(ARTICLES, { title, body: tag })).body.data.documentId as string);
+      await client.post(`${ARTICLES}/actions/bulkPublish`, { documentIds: ids.slice(1) });
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      await client.put(`${ARTICLES}/${ids[2]}`, { title: 'Modified since' });
+      const answers: Record<string, Response> = {};
+      for (const status of ['draft', 'published', 'published-modified', 'published-unmodified'])
+        answers[status] = await client.get(
+          `${ARTICLES}?sort=title:asc&filters[$and][0][body][$eq]=${tag}&filters[$and][1][__status][$eq]=${status}`,
+        );
+      return answers;
+    },
+    { messages: true, ignoreKeys: ['slug'] },
+  );
+});

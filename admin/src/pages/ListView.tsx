@@ -37,6 +37,15 @@ import type { BulkKind } from '../list-tools.ts';
 
 const PAGE_SIZES = ['10', '25', '50', '100'];
 
+/** The list's status filter: Strapi's choices, each a publication cohort of the drafts listed. */
+const STATUS_FILTERS = [
+  { value: '', label: 'Any status', cohort: undefined },
+  { value: 'draft', label: 'Draft (never published)', cohort: 'never-published' },
+  { value: 'published', label: 'Published (all)', cohort: 'has-published-version' },
+  { value: 'published-modified', label: 'Published (modified)', cohort: 'modified' },
+  { value: 'published-unmodified', label: 'Published (unmodified)', cohort: 'unmodified' },
+];
+
 /** A cell's text: a to-one relation's document by its main field, a to-many one's count. */
 function cell(value: unknown, main?: () => string | undefined): string {
   if (value === null || value === undefined) return '';
@@ -142,9 +151,12 @@ export function ListView({ type }: { type: ContentTypeDescription }) {
         }),
       )
     : undefined;
+  // The status filter (Strapi's `__status`): a publication cohort of the drafts listed, in the URL.
+  const status = type.draftAndPublish ? (params.get('status') ?? '') : '';
   const query = {
     locale,
     populate,
+    publicationFilter: STATUS_FILTERS.find((option) => option.value === status)?.cohort,
     pagination: { page, pageSize },
     sort,
     filters: conditions.length ? { $and: conditions } : undefined,
@@ -220,6 +232,16 @@ export function ListView({ type }: { type: ContentTypeDescription }) {
             value={search}
             onChange={(event) => update({ q: event.currentTarget.value, page: null })}
             w={320}
+          />
+        )}
+        {type.draftAndPublish && (
+          <Select
+            label="Status"
+            data={STATUS_FILTERS.map(({ value, label }) => ({ value, label }))}
+            value={status}
+            onChange={(value) => update({ status: value || null, page: null })}
+            allowDeselect={false}
+            w={220}
           />
         )}
         <FilterButton fields={fields} filters={filters} onChange={setFilters} />
@@ -341,7 +363,7 @@ export function ListView({ type }: { type: ContentTypeDescription }) {
           </Table>
           {list.data?.data.length === 0 && (
             <Text p="md">
-              No entries{search ? ` match “${search}”` : filters.length ? ' match the filters' : ' yet'}.
+              No entries{search ? ` match “${search}”` : filters.length || status ? ' match the filters' : ' yet'}.
             </Text>
           )}
         </Table.ScrollContainer>

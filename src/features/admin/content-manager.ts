@@ -25,6 +25,7 @@ import { adminCaller } from './guard.js';
 import { registerBulkActions } from './bulk-actions.js';
 import { registerClone } from './clone-routes.js';
 import { registerViewConfiguration } from './view-configuration-routes.js';
+import { statusFilter } from './status-filter.js';
 
 type Query = Record<string, unknown>;
 type Row = Record<string, unknown>;
@@ -228,10 +229,13 @@ export function registerStrapiContentManager(
     cm.get<{ Params: Params }>(collection, async (request, reply) => {
       const type = typeOf(request.params.uid, 'collectionType');
       const { scope, caller } = await access(request, EXPLORER.read, type);
-      const { page, pageSize, ...query } = request.query as Query;
+      const { page, pageSize, ...asked } = request.query as Query;
+      // The list's status filter (status-filter.ts): a publication cohort of the drafts listed.
+      const { query, publicationFilter } = statusFilter(asked);
       const { results, pagination } = await service.of(type).findMany(
         {
           ...query,
+          ...(publicationFilter && type.draftAndPublish ? { publicationFilter } : {}),
           status: type.draftAndPublish ? 'draft' : undefined,
           populate: managerPopulate(service.schema, type, true),
           pagination: { page: page ?? 1, pageSize: pageSize ?? 10 },
