@@ -160,14 +160,23 @@ export function registerStrapiContentManager(
     return { data, meta };
   };
 
-  /** The status of each draft of a page: its published versions read in one statement. */
-  const listStatuses = async (type: ContentType, drafts: Document[], locale: unknown, caller: CallerOptions) => {
+  /**
+   * The status of each version of a page (drafts, or published versions under a status filter):
+   * the document's other versions read in one statement.
+   */
+  const listStatuses = async (
+    type: ContentType,
+    versions: Document[],
+    locale: unknown,
+    caller: CallerOptions,
+    listed: 'draft' | 'published' = 'draft',
+  ) => {
     const statuses = new Map<string, string>();
-    if (!type.draftAndPublish || drafts.length === 0) return statuses;
-    const ids = drafts.map((draft) => String(draft.documentId));
+    if (!type.draftAndPublish || versions.length === 0) return statuses;
+    const ids = versions.map((version) => String(version.documentId));
     const { results } = await service.of(type).findMany(
       {
-        status: 'published',
+        status: listed === 'draft' ? 'published' : 'draft',
         locale,
         filters: { documentId: { $in: ids } },
         fields: ['updatedAt'],
@@ -175,12 +184,14 @@ export function registerStrapiContentManager(
       },
       caller,
     );
-    const published = new Map(results.map((version) => [String(version.documentId), String(version.updatedAt)]));
-    for (const draft of drafts) {
-      const at = published.get(String(draft.documentId));
+    const others = new Map(results.map((version) => [String(version.documentId), String(version.updatedAt)]));
+    for (const version of versions) {
+      const other = others.get(String(version.documentId));
+      const [draftAt, publishedAt] =
+        listed === 'draft' ? [String(version.updatedAt), other] : [other, String(version.updatedAt)];
       statuses.set(
-        String(draft.documentId),
-        at === undefined ? 'draft' : String(draft.updatedAt) > at ? 'modified' : 'published',
+        String(version.documentId),
+        publishedAt === undefined ? 'draft' : draftAt !== undefined && draftAt > publishedAt ? 'modified' : 'published',
       );
     }
     return statuses;
@@ -231,18 +242,18 @@ export function registerStrapiContentManager(
       const { scope, caller } = await access(request, EXPLORER.read, type);
       const { page, pageSize, ...asked } = request.query as Query;
       // The list's status filter (status-filter.ts): a publication cohort of the drafts listed.
-      const { query, publicationFilter } = statusFilter(asked);
+      const { query, status: listed = 'draft', publicationFilter } = statusFilter(asked);
       const { results, pagination } = await service.of(type).findMany(
         {
           ...query,
           ...(publicationFilter && type.draftAndPublish ? { publicationFilter } : {}),
-          status: type.draftAndPublish ? 'draft' : undefined,
+          status: type.draftAndPublish ? listed : undefined,
           populate: managerPopulate(service.schema, type, true),
           pagination: { page: page ?? 1, pageSize: pageSize ?? 10 },
         },
         caller,
       );
-      const statuses = await listStatuses(type, results, query.locale, caller);
+      const statuses = await listStatuses(type, results, query.locale, caller, listed);
       const creators = await creatorsOf(
         type,
         results.map((doc) => Number(doc.id)),

@@ -10,18 +10,23 @@ import { ValidationError } from '../../core/errors.js';
 
 type Query = Record<string, unknown>;
 
-const COHORTS: Record<string, string> = {
-  draft: 'never-published',
-  published: 'has-published-version',
-  'published-modified': 'modified',
-  'published-unmodified': 'unmodified',
+/** Each choice: the versions Strapi lists (published ones for the published choices) and their cohort. */
+const COHORTS: Record<string, { status: 'draft' | 'published'; cohort?: string }> = {
+  draft: { status: 'draft', cohort: 'never-published' },
+  published: { status: 'published' },
+  'published-modified': { status: 'published', cohort: 'modified' },
+  'published-unmodified': { status: 'published', cohort: 'unmodified' },
 };
 
-/** The query without its `__status` filters, and the publication cohort they name (the last one). */
-export function statusFilter(query: Query): { query: Query; publicationFilter?: string } {
+/** The query without its `__status` filters, and the versions and cohort they name (the last one). */
+export function statusFilter(query: Query): {
+  query: Query;
+  status?: 'draft' | 'published';
+  publicationFilter?: string;
+} {
   const filters = query.filters as { $and?: unknown } | undefined;
   if (!filters || !Array.isArray(filters.$and)) return { query };
-  let publicationFilter: string | undefined;
+  let chosen: { status: 'draft' | 'published'; cohort?: string } | undefined;
   const rest: unknown[] = [];
   for (const filter of filters.$and) {
     const wanted = (filter as { __status?: { $eq?: unknown } } | null)?.__status?.$eq;
@@ -29,11 +34,14 @@ export function statusFilter(query: Query): { query: Query; publicationFilter?: 
       rest.push(filter);
       continue;
     }
-    publicationFilter = COHORTS[String(wanted)];
-    if (!publicationFilter)
-      throw new ValidationError(`Invalid status filter: expected one of ${Object.keys(COHORTS).join(', ')}`);
+    chosen = COHORTS[String(wanted)];
+    if (!chosen) throw new ValidationError(`Invalid status filter: expected one of ${Object.keys(COHORTS).join(', ')}`);
   }
-  if (publicationFilter === undefined) return { query };
+  if (chosen === undefined) return { query };
   const { filters: _filters, ...others } = query;
-  return { query: rest.length ? { ...others, filters: { ...filters, $and: rest } } : others, publicationFilter };
+  return {
+    query: rest.length ? { ...others, filters: { ...filters, $and: rest } } : others,
+    status: chosen.status,
+    publicationFilter: chosen.cohort,
+  };
 }
