@@ -261,7 +261,7 @@ export async function createVellum(projectDir: string, options: CreateVellumOpti
     webhooksConfig: config.server.webhooks,
   });
   registerAdminContentRoutes(app, { auth, documents });
-  registerStrapiContentManager(app, auth, documents, database);
+  registerStrapiContentManager(app, auth, documents, database, config.admin);
   registerHomepage(app, auth, documents, database);
   registerAuditRoutes(app, {
     reads: audit.reads,

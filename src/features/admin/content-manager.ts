@@ -26,6 +26,7 @@ import { registerBulkActions } from './bulk-actions.js';
 import { registerClone } from './clone-routes.js';
 import { registerViewConfiguration } from './view-configuration-routes.js';
 import { statusFilter } from './status-filter.js';
+import { previewConfig, registerPreview } from './preview.js';
 
 type Query = Record<string, unknown>;
 type Row = Record<string, unknown>;
@@ -45,7 +46,10 @@ export function registerStrapiContentManager(
   auth: Auth,
   service: DocumentService,
   database: Database,
+  /** `config/admin` as written: its `preview` (preview.ts), checked here, at start-up. */
+  admin: Record<string, unknown> = {},
 ): void {
+  const preview = previewConfig(admin);
   const { access, accessTo, allowsLocale, checkOwn, readScope, shown, written } = contentAccess(auth, service);
   const base = '/content-manager';
 
@@ -341,6 +345,7 @@ export function registerStrapiContentManager(
     });
     // "Configure the view" (view-configuration-routes.ts).
     registerViewConfiguration(cm, auth, service.schema, database);
+    registerPreview(cm, auth, service, preview);
 
     const single = `${base}/single-types/:uid`;
     cm.get<{ Params: Params }>(single, async (request, reply) => {

@@ -1,0 +1,87 @@
+/**
+ * Preview (Strapi 5.54's `config/admin` `preview: { enabled, config: { allowedOrigins, handler } }`):
+ * the configuration checked at start-up (a bad one stops it, naming the key), and
+ * `GET /content-manager/preview/url/:uid?documentId&locale&status`, which calls the project's
+ * handler with Strapi's arguments `(uid, { documentId, locale, status })` and answers
+ * `{ data: { url } }`, or 204 when it returns nothing (or preview is off). The administrator needs
+ * read on the type (Strapi 5.54 asks only for a signed-in administrator: its code says "TODO").
+ */
+import type { FastifyInstance } from 'fastify';
+import type { DocumentService } from '../../core/documents/service.js';
+import { NotFoundError, ProjectError, ValidationError } from '../../core/errors.js';
+import { isPlainObject } from '../../core/objects.js';
+import { EXPLORER } from '../admin-roles/index.js';
+import type { Auth } from '../users-permissions/index.js';
+import { sendJson } from '../../api/json-body.js';
+import { requireAction } from './guard.js';
+
+type Handler = (
+  uid: string,
+  params: { documentId: string; locale: string | null | undefined; status: string },
+) => unknown;
+
+interface Preview {
+  handler: Handler;
+  allowedOrigins: string[];
+}
+
+const FILE = 'config/admin';
+
+/** `config/admin`'s `preview`, checked: undefined when off. */
+export function previewConfig(admin: Record<string, unknown>): Preview | undefined {
+  const preview = admin.preview;
+  if (preview === undefined || preview === null) return undefined;
+  if (!isPlainObject(preview)) throw new ProjectError('preview must be an object ({ enabled, config })', FILE);
+  if (preview.enabled !== undefined && typeof preview.enabled !== 'boolean')
+    throw new ProjectError('preview.enabled must be true or false', FILE);
+  if (preview.enabled === false) return undefined;
+  const config = preview.config;
+  if (config !== undefined && !isPlainObject(config))
+    throw new ProjectError('preview.config must be an object ({ allowedOrigins, handler })', FILE);
+  const handler = config?.handler;
+  // Strapi's words: "Preview configuration is invalid. Handler must be a function".
+  if (typeof handler !== 'function')
+    throw new ProjectError('preview.config.handler must be a function (uid, { documentId, locale, status })', FILE);
+  const origins = config?.allowedOrigins ?? [];
+  const allowedOrigins = typeof origins === 'string' ? [origins] : origins;
+  if (!Array.isArray(allowedOrigins) || allowedOrigins.some((origin) => typeof origin !== 'string'))
+    throw new ProjectError('preview.config.allowedOrigins must be a list of origins', FILE);
+  return { handler: handler as Handler, allowedOrigins };
+}
+
+const text = (value: unknown, name: string, nullable = false): string | null | undefined => {
+  if (value === undefined || (nullable && value === null)) return value as undefined;
+  if (typeof value !== 'string') throw new ValidationError(`${name}: Invalid input: expected string`);
+  return value;
+};
+
+export function registerPreview(
+  app: FastifyInstance,
+  auth: Auth,
+  service: DocumentService,
+  preview: Preview | undefined,
+): void {
+  app.get<{ Params: { uid: string } }>('/content-manager/preview/url/:uid', async (request, reply) => {
+    const query = request.query as Record<string, unknown>;
+    const asked = {
+      documentId: text(query.documentId, 'documentId'),
+      locale: text(query.locale, 'locale', true),
+      status: text(query.status, 'status'),
+    };
+    const type = service.schema.contentTypes.get(request.params.uid);
+    if (!type) throw new ValidationError('Invalid content type');
+    await requireAction(auth, request, EXPLORER.read, type.uid);
+    let documentId = asked.documentId;
+    if (type.kind === 'singleType') {
+      const found = await service.of(type).findOne({ locale: asked.locale ?? undefined, fields: [] });
+      if (!found) throw new NotFoundError('Document not found');
+      documentId = String(found.documentId);
+    } else if (!documentId) throw new ValidationError('documentId is required for Collection Types');
+    const status = asked.status ?? (type.draftAndPublish ? 'draft' : 'published');
+    const url = preview
+      ? await preview.handler(type.uid, { documentId: documentId!, locale: asked.locale, status })
+      : undefined;
+    if (url === undefined || url === null || url === '') return reply.status(204).send();
+    return sendJson(reply, { data: { url } });
+  });
+}
