@@ -46,12 +46,28 @@ for (const dialect of DIALECTS) {
       calls.length = 0;
       const answer = await root.get(`${URL_OF}/api::article.article?documentId=${id}&locale=en`);
       assert.equal(answer.status, 200, JSON.stringify(answer.body));
-      assert.deepEqual(answer.body, { data: { url: `http://127.0.0.1:4000/preview/${id}?locale=en&status=draft` } });
+      const url = new URL(answer.body.data.url);
+      assert.equal(`${url.origin}${url.pathname}`, `http://127.0.0.1:4000/preview/${id}`);
+      assert.deepEqual([url.searchParams.get('locale'), url.searchParams.get('status')], ['en', 'draft']);
       assert.deepEqual(calls, [['api::article.article', { documentId: id, locale: 'en', status: 'draft' }]]);
+
+      // The token the URL carries reads the type's drafts through the content API, and nothing else.
+      const token = url.searchParams.get('previewToken')!;
+      const front = new HttpClient(server.url, { authorization: `Bearer ${token}` });
+      const draft = await front.get(`/api/articles/${id}?status=draft&locale=en`);
+      assert.equal(draft.status, 200, JSON.stringify(draft.body));
+      assert.equal(draft.body.data.title, 'Previewed');
+      assert.equal((await front.get(`/api/articles?status=draft&locale=en`)).status, 200);
+      assert.equal((await front.get('/api/tags')).status, 403);
+      assert.equal((await front.put(`/api/articles/${id}?locale=en`, { data: { title: 'x' } })).status, 403);
+      const altered = new HttpClient(server.url, { authorization: `Bearer ${token.slice(0, -2)}xx` });
+      assert.equal((await altered.get(`/api/articles/${id}?status=draft`)).status, 401);
+      // Without it, the draft is not the public's to read.
+      assert.equal((await server.publicApi.get(`/api/articles/${id}?status=draft&locale=en`)).status, 403);
       // A type without draft and publish: published; a single type: its one document.
       await root.put('/content-manager/single-types/api::global.global', { siteName: 'Site' });
       const single = await root.get(`${URL_OF}/api::global.global`);
-      assert.match(single.body.data.url, /status=published$/);
+      assert.match(single.body.data.url, /status=published&previewToken=vpt\./);
     });
 
     it('answers 204 when the handler returns nothing, and refuses what Strapi refuses', async () => {

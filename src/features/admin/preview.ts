@@ -3,7 +3,9 @@
  * the configuration checked at start-up (a bad one stops it, naming the key), and
  * `GET /content-manager/preview/url/:uid?documentId&locale&status`, which calls the project's
  * handler with Strapi's arguments `(uid, { documentId, locale, status })` and answers
- * `{ data: { url } }`, or 204 when it returns nothing (or preview is off). The administrator needs
+ * `{ data: { url } }` (the handler's URL with a `previewToken` added: a short-lived, read-only
+ * token of the type's drafts, users-permissions/preview-tokens.ts), or 204 when it returns nothing
+ * (or preview is off). The administrator needs
  * read on the type (Strapi 5.54 asks only for a signed-in administrator: its code says "TODO").
  */
 import type { FastifyInstance } from 'fastify';
@@ -55,6 +57,13 @@ const text = (value: unknown, name: string, nullable = false): string | null | u
   return value;
 };
 
+/** The URL with `previewToken=<token>` in its query (before any fragment). */
+function withToken(url: string, token: string): string {
+  const hash = url.indexOf('#');
+  const [base, fragment] = hash === -1 ? [url, ''] : [url.slice(0, hash), url.slice(hash)];
+  return `${base}${base.includes('?') ? '&' : '?'}previewToken=${encodeURIComponent(token)}${fragment}`;
+}
+
 export function registerPreview(
   app: FastifyInstance,
   auth: Auth,
@@ -82,6 +91,7 @@ export function registerPreview(
       ? await preview.handler(type.uid, { documentId: documentId!, locale: asked.locale, status })
       : undefined;
     if (url === undefined || url === null || url === '') return reply.status(204).send();
-    return sendJson(reply, { data: { url } });
+    // The front end reads the draft with the token the URL carries (preview-tokens.ts).
+    return sendJson(reply, { data: { url: withToken(String(url), auth.previews.issue(type.uid)) } });
   });
 }
