@@ -45,6 +45,7 @@ import {
   registerAdminContentRoutes,
   registerAdminGuard,
   registerStrapiContentManager,
+  withPreviewFrames,
   registerHomepage,
 } from '../features/admin/index.js';
 import { registerAdminPanel } from '../features/admin/index.js';
@@ -226,7 +227,8 @@ export async function createVellum(projectDir: string, options: CreateVellumOpti
   });
   project.registerRequestContext(app);
   serverUrl = () => absoluteServerUrl(config, app);
-  await registerSecurity(app, config.middlewares);
+  // The preview's allowed origins may be framed by the panel (features/admin/preview.ts).
+  await registerSecurity(app, withPreviewFrames(config.middlewares, config.admin));
   await project.registerGlobalMiddlewares(app);
   // A project with routers is served what they declare: REST answers the core routes nothing of
   // the project changes, the project's pipeline the others.

@@ -6,6 +6,8 @@
  * (test/admin/list-tools.test.ts) run on every database.
  */
 import assert from 'node:assert/strict';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
@@ -23,11 +25,35 @@ import { DIALECTS, startServer, type TestServer } from '../helpers/server.js';
 const skip = !DIALECTS.includes('sqlite') ? 'the browser tests run on SQLite' : browserMissing();
 const ARTICLES = '/content-manager/collection-types/api::article.article';
 
+/**
+ * A tiny front end on 127.0.0.1: `/preview/:documentId` reads the article's draft from Vellum's
+ * content API with the preview token its URL carries, and shows its title.
+ */
+async function startFrontEnd(vellumUrl: () => string): Promise<{ url: string; server: Server }> {
+  const server = createServer((request, response) => {
+    void (async () => {
+      const url = new URL(request.url ?? '/', 'http://front');
+      const id = url.pathname.split('/').pop();
+      const token = url.searchParams.get('previewToken') ?? '';
+      const locale = url.searchParams.get('locale') ?? '';
+      const answer = await fetch(`${vellumUrl()}/api/articles/${id}?status=draft&locale=${locale}`, {
+        headers: { authorization: `Bearer ${token}` },
+      });
+      const body = (await answer.json()) as { data?: { title?: string } };
+      response.writeHead(answer.ok ? 200 : answer.status, { 'content-type': 'text/html; charset=utf-8' });
+      response.end(`<!doctype html><title>Front end</title><h1>${body.data?.title ?? `Error ${answer.status}`}</h1>`);
+    })();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
+}
+
 describe('admin panel: the list tools [sqlite]', { skip }, () => {
   let server: TestServer;
   let browser: Browser;
   let page: Page;
   let root: HttpClient;
+  let front: { url: string; server: Server };
   const email = 'root@example.com';
   const password = 'Root-Passw0rd';
   const shot = (name: string) =>
@@ -42,7 +68,15 @@ describe('admin panel: the list tools [sqlite]', { skip }, () => {
 
   before(async () => {
     ensureAdminBuild();
-    server = await startServer('sqlite');
+    front = await startFrontEnd(() => server.url);
+    const preview = {
+      config: {
+        allowedOrigins: [front.url],
+        handler: (_uid: string, { documentId, locale }: { documentId: string; locale?: string | null }) =>
+          `${front.url}/preview/${documentId}?locale=${locale ?? ''}`,
+      },
+    };
+    server = await startServer('sqlite', { config: { admin: { preview } } });
     const first = await server.publicApi.post('/admin/register-admin', { email, password, firstname: 'Rosa' });
     assert.equal(first.status, 200, JSON.stringify(first.body));
     root = new HttpClient(server.url, { authorization: `Bearer ${first.body.data.token}` });
@@ -53,6 +87,7 @@ describe('admin panel: the list tools [sqlite]', { skip }, () => {
   after(async () => {
     await browser?.close();
     await server?.close();
+    front?.server.close();
   });
 
   it('publishes the selected rows, and sums up what could not be done', async () => {
@@ -148,5 +183,23 @@ describe('admin panel: the list tools [sqlite]', { skip }, () => {
     await page.goto(`${server.url}/admin/content/api::article.article/${id}?locale=en`);
     await page.getByText('What readers see first').waitFor();
     await shot('05-configured-edit');
+  });
+
+  it('shows the front end’s preview of the draft beside the form, read again after a save', async () => {
+    const id = await create({ title: 'Draft to preview' });
+    await page.goto(`${server.url}/admin/content/api::article.article/${id}?locale=en`);
+    const frame = page.frameLocator('iframe[title="Preview of this entry"]');
+    await frame.getByRole('heading', { name: 'Draft to preview' }).waitFor();
+    const open = page.getByRole('region', { name: 'Preview' }).getByRole('link', { name: 'Open preview' });
+    assert.match(
+      (await open.getAttribute('href')) ?? '',
+      new RegExp(`^${front.url}/preview/${id}\\?locale=en&previewToken=vpt\\.`),
+    );
+    await page.getByLabel(/^title( \*)?$/).fill('Draft, edited');
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await frame.getByRole('heading', { name: 'Draft, edited' }).waitFor();
+    await shot('06-preview');
+    // Never published: the public reads nothing of it.
+    assert.equal((await server.publicApi.get(`/api/articles/${id}?locale=en`)).status, 404);
   });
 });

@@ -39,6 +39,7 @@ import { NotAllowed, useAccess } from '../access.tsx';
 import type { AdminAccess } from '../admin-permissions.ts';
 import { ConfirmDialog } from '../components/ConfirmDialog.tsx';
 import { DuplicateButton } from '../components/Duplicate.tsx';
+import { PreviewPanel } from '../components/PreviewPanel.tsx';
 import { configuredAttributes, useViewConfiguration } from '../view-configuration.ts';
 
 type Action = 'save' | 'publish' | 'unpublish' | 'discard-draft' | 'delete';
@@ -417,6 +418,14 @@ function Editor({
             </Paper>
           </Grid.Col>
         </Grid>
+        {exists && (
+          <PreviewPanel
+            uid={type.uid}
+            documentId={single ? undefined : String(current!.data!.documentId)}
+            locale={locale}
+            version={current?.data?.updatedAt}
+          />
+        )}
       </Stack>
       <ConfirmDialog
         subject={confirmDelete || null}

@@ -8,3 +8,4 @@ export { registerAdminPanel } from './panel.js';
 export { registerAdminGuard } from './guard.js';
 export { registerStrapiContentManager } from './content-manager.js';
 export { registerHomepage } from './homepage.js';
+export { withPreviewFrames } from './preview.js';

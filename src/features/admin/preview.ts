@@ -51,6 +51,33 @@ export function previewConfig(admin: Record<string, unknown>): Preview | undefin
   return { handler: handler as Handler, allowedOrigins };
 }
 
+/**
+ * `config/middlewares` with the preview's allowed origins as the security headers' `frame-src`, so
+ * that the panel may frame the front end (Strapi's preview does the same at its registration).
+ * Unchanged without preview; an empty list stands for Strapi's defaults (security and CORS).
+ */
+export function withPreviewFrames(middlewares: unknown[], admin: Record<string, unknown>): unknown[] {
+  const preview = previewConfig(admin);
+  if (!preview || preview.allowedOrigins.length === 0) return middlewares;
+  const framed = (config: unknown) => {
+    const given = isPlainObject(config) ? config : {};
+    const csp = isPlainObject(given.contentSecurityPolicy) ? given.contentSecurityPolicy : {};
+    const directives = isPlainObject(csp.directives) ? csp.directives : {};
+    return {
+      ...given,
+      contentSecurityPolicy: { ...csp, directives: { ...directives, 'frame-src': preview.allowedOrigins } },
+    };
+  };
+  if (middlewares.length === 0) return ['strapi::cors', { name: 'strapi::security', config: framed({}) }];
+  return middlewares.map((entry) =>
+    entry === 'strapi::security'
+      ? { name: 'strapi::security', config: framed({}) }
+      : isPlainObject(entry) && entry.name === 'strapi::security'
+        ? { ...entry, config: framed(entry.config) }
+        : entry,
+  );
+}
+
 const text = (value: unknown, name: string, nullable = false): string | null | undefined => {
   if (value === undefined || (nullable && value === null)) return value as undefined;
   if (typeof value !== 'string') throw new ValidationError(`${name}: Invalid input: expected string`);
