@@ -16,7 +16,8 @@ import type { ContentType, Model, Schema } from '../../core/schema/model.js';
 import type { Auth } from '../users-permissions/index.js';
 import { sendJson } from '../../api/json-body.js';
 import { requireAction } from './guard.js';
-import { checkConfiguration, presented, syncConfiguration, type ViewConfiguration } from './view-configuration.js';
+import { presented, syncConfiguration, type ViewConfiguration } from './view-configuration.js';
+import { checkConfiguration } from './view-configuration-check.js';
 
 const KEY_PREFIX = 'plugin_content_manager_configuration_';
 const storeKey = (model: Model) => `${model.modelType === 'component' ? 'components' : 'content_types'}::${model.uid}`;
