@@ -93,6 +93,8 @@ export class ApiError extends Error {
     readonly status: number,
     message: string,
     readonly errors: FieldError[] = [],
+    /** The error's `details` as the server sent them. */
+    readonly details: Record<string, unknown> = {},
   ) {
     super(message);
   }
@@ -130,8 +132,11 @@ export async function api<T>(path: string, init: { method?: string; body?: unkno
     // Not JSON (a proxy's error page): answered below by the status.
   }
   if (!response.ok) {
-    const envelope = (body as { error?: string | { message?: string; details?: { errors?: FieldError[] } } } | null)
-      ?.error;
+    const envelope = (
+      body as {
+        error?: string | { message?: string; details?: { errors?: FieldError[]; [key: string]: unknown } };
+      } | null
+    )?.error;
     // The Content-Type Builder's refusals are Strapi's `{"error": "<message>"}`.
     const error = typeof envelope === 'string' ? { message: envelope } : envelope;
     if (response.status === 401 && token) {
@@ -143,6 +148,7 @@ export async function api<T>(path: string, init: { method?: string; body?: unkno
       response.status,
       error?.message ?? `The server answered ${response.status}`,
       (error && 'details' in error ? error.details?.errors : undefined) ?? [],
+      (error && 'details' in error ? error.details : undefined) ?? {},
     );
   }
   return body as T;

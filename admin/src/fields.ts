@@ -4,6 +4,7 @@
  * API's field errors by field. No React here: the unit tests run it in Node (fields.test.ts).
  */
 import { toApiValue, toEditorValue, type BlockElement } from './blocks.ts';
+import type { ConfiguredAttribute } from './view-configuration.ts';
 import type {
   AttributeDescription,
   ComponentDescription,
@@ -134,14 +135,22 @@ const record = (value: unknown): Record<string, unknown> | null =>
   value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
 
 /** A related document's label: the target's main field, else its documentId. */
-export function relationItem(models: Models, target: string, document: Record<string, unknown>): RelationItem {
-  const main = models.contentType(target)?.mainField;
+export function relationItem(
+  models: Models,
+  target: string,
+  document: Record<string, unknown>,
+  main = models.contentType(target)?.mainField,
+): RelationItem {
   const label = main ? document[main] : undefined;
   return {
     documentId: String(document.documentId),
     label: label === undefined || label === null || label === '' ? String(document.documentId) : String(label),
   };
 }
+
+/** The field that names a relation's documents: the view's configured one, else its target's main field. */
+export const mainFieldOf = (models: Models, attribute: ConfiguredAttribute): string | undefined =>
+  attribute.mainField ?? models.contentType(attribute.target!)?.mainField ?? undefined;
 
 /**
  * A stored component's id, kept in its form entry as `__id`: a save sends it back, so that the
@@ -191,7 +200,9 @@ export function formValue(attribute: AttributeDescription, stored: unknown, mode
       return '';
     case 'relation': {
       const documents = Array.isArray(value) ? value : record(value) ? [value] : [];
-      return documents.map((document) => relationItem(models, attribute.target!, document as Record<string, unknown>));
+      return documents.map((document) =>
+        relationItem(models, attribute.target!, document as Record<string, unknown>, mainFieldOf(models, attribute)),
+      );
     }
     case 'media': {
       const files = Array.isArray(value) ? value : record(value) ? [value] : [];
@@ -348,7 +359,7 @@ export function populateFor(attributes: AttributeDescription[], models: Models, 
   for (const attribute of attributes) {
     switch (attribute.type) {
       case 'relation': {
-        const main = models.contentType(attribute.target!)?.mainField;
+        const main = mainFieldOf(models, attribute);
         populate[attribute.name] = main ? { fields: [main] } : true;
         break;
       }

@@ -86,6 +86,10 @@ const router = createBrowserRouter(
         { index: true, element: <HomePage /> },
         { path: 'content/:uid', element: <ContentTypePage /> },
         // Screens past the first load when first opened: the login and the list come first.
+        {
+          path: 'content/:uid/configure',
+          lazy: async () => ({ Component: (await import('./pages/ConfigureViewPage.tsx')).ConfigureViewPage }),
+        },
         { path: 'content/:uid/create', lazy: editPage },
         { path: 'content/:uid/:documentId', lazy: editPage },
         // A document's content history (Strapi's .../:documentId/history; /admin/content-manager is the JSON API here).

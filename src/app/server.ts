@@ -46,6 +46,7 @@ import {
   registerAdminGuard,
   requireAction,
   registerStrapiContentManager,
+  withPreviewFrames,
   registerHomepage,
   registerKeyStatistics,
   mediaAdministrator,
@@ -259,7 +260,8 @@ export async function createVellum(projectDir: string, options: CreateVellumOpti
   });
   project.registerRequestContext(app);
   serverUrl = () => absoluteServerUrl(config, app);
-  await registerSecurity(app, config.middlewares);
+  // The preview's allowed origins may be framed by the panel (features/admin/preview.ts).
+  await registerSecurity(app, withPreviewFrames(config.middlewares, config.admin));
   await project.registerGlobalMiddlewares(app);
   // A project with routers is served what they declare: REST answers the core routes nothing of
   // the project changes, the project's pipeline the others.
@@ -294,7 +296,7 @@ export async function createVellum(projectDir: string, options: CreateVellumOpti
     webhooksConfig: config.server.webhooks,
   });
   registerAdminContentRoutes(app, { auth, documents });
-  registerStrapiContentManager(app, auth, documents, database);
+  registerStrapiContentManager(app, auth, documents, database, config.admin);
   registerHomepage(app, auth, documents, database);
   registerKeyStatistics(app, auth, documents, database);
   registerHistoryRoutes(app, {

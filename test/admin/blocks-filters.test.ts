@@ -254,8 +254,9 @@ describe('admin panel: blocks editor and list filters [sqlite]', { skip }, () =>
     /** Waits until the list shows exactly these titles (in any order). */
     const shows = async (titles: string[]) => {
       await page.waitForFunction((want) => {
-        const cells = [...document.querySelectorAll('table[aria-label="Article entries"] tbody tr td:first-child')].map(
-          (cell) => cell.textContent?.trim() ?? '',
+        // Each row's link (its title: the rows also have a checkbox and the id before it).
+        const cells = [...document.querySelectorAll('table[aria-label="Article entries"] tbody tr')].map(
+          (row) => row.querySelector('td a')?.textContent?.trim() ?? '',
         );
         return JSON.stringify(cells.sort()) === JSON.stringify([...want].sort());
       }, titles);

@@ -20,6 +20,7 @@ import { ComponentField, DynamicZoneField } from './ComponentField.tsx';
 import { MarkdownField } from './MarkdownField.tsx';
 import { MediaField } from './MediaField.tsx';
 import { RelationField } from './RelationField.tsx';
+import type { ConfiguredAttribute } from '../view-configuration.ts';
 
 export interface FieldProps {
   attribute: AttributeDescription;
@@ -76,7 +77,16 @@ function AttributeInput(props: FieldProps & { readOnly?: boolean }) {
   const { name, required } = attribute;
   const path = props.path ?? name;
   const parent = path.includes('.') ? path.slice(0, path.lastIndexOf('.')) : '';
-  const common = { label: name, withAsterisk: required, ...form.getInputProps(path), disabled: props.readOnly };
+  // The configured view's label, description and placeholder (view-configuration.ts), else the name.
+  const configured = attribute as ConfiguredAttribute;
+  const common = {
+    label: configured.label ?? name,
+    description: configured.description,
+    placeholder: configured.placeholder,
+    withAsterisk: required,
+    ...form.getInputProps(path),
+    disabled: props.readOnly,
+  };
   const lengths = { minLength: attribute.minLength, maxLength: attribute.maxLength };
   switch (inputKind(attribute)) {
     case 'string':
@@ -127,7 +137,13 @@ function AttributeInput(props: FieldProps & { readOnly?: boolean }) {
     case 'datetime':
       return <TextInput {...common} type="datetime-local" />;
     case 'boolean':
-      return <Switch label={name} {...form.getInputProps(path, { type: 'checkbox' })} disabled={props.readOnly} />;
+      return (
+        <Switch
+          label={configured.label ?? name}
+          {...form.getInputProps(path, { type: 'checkbox' })}
+          disabled={props.readOnly}
+        />
+      );
     case 'enumeration':
       return (
         <NativeSelect

@@ -4,7 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api, queryString } from '../api.ts';
 import { contentPath, type ListAnswer } from '../content.ts';
-import { relationItem, type RelationItem } from '../fields.ts';
+import { mainFieldOf, relationItem, type RelationItem } from '../fields.ts';
 import { valueAt, type FieldProps } from './FieldInput.tsx';
 
 /**
@@ -16,7 +16,7 @@ export function RelationField({ attribute, form, models, path = attribute.name }
   const items = (valueAt(form, path) as RelationItem[] | undefined) ?? [];
   const [search, setSearch] = useState('');
   const [debounced] = useDebouncedValue(search, 200);
-  const main = target?.mainField;
+  const main = mainFieldOf(models, attribute);
   const query = {
     pagination: { pageSize: 20 },
     sort: main ? `${main}:asc` : undefined,
@@ -28,7 +28,7 @@ export function RelationField({ attribute, form, models, path = attribute.name }
     queryFn: () => api<ListAnswer>(`${contentPath(target!)}${queryString(query)}`),
     enabled: target?.kind === 'collectionType',
   });
-  const found = (options.data?.data ?? []).map((document) => relationItem(models, attribute.target!, document));
+  const found = (options.data?.data ?? []).map((document) => relationItem(models, attribute.target!, document, main));
   const error = form.getInputProps(path).error as string | undefined;
   const set = (next: RelationItem[]) => form.setFieldValue(path, next);
 

@@ -40,6 +40,9 @@ import { AddToRelease } from './releases/AddToRelease.tsx';
 import { NotAllowed, useAccess } from '../access.tsx';
 import type { AdminAccess } from '../admin-permissions.ts';
 import { ConfirmDialog } from '../components/ConfirmDialog.tsx';
+import { DuplicateButton } from '../components/Duplicate.tsx';
+import { PreviewPanel } from '../components/PreviewPanel.tsx';
+import { configuredAttributes, useViewConfiguration } from '../view-configuration.ts';
 
 type Action = 'save' | 'publish' | 'unpublish' | 'discard-draft' | 'delete';
 
@@ -49,9 +52,13 @@ export function EditPage() {
   const location = useLocation();
   const schema = useSchema();
   const access = useAccess();
+  // The fields as the type's view is configured (labels, descriptions, placeholders, order, relations' main fields).
+  const view = useViewConfiguration(uid ?? '');
   if (schema.isPending) return <Loader aria-label="Loading" />;
-  const type = schema.data?.contentTypes.find((candidate) => candidate.uid === uid);
-  if (!type) return <Alert color="red">{schema.error?.message ?? `No content-type ${uid}`}</Alert>;
+  const described = schema.data?.contentTypes.find((candidate) => candidate.uid === uid);
+  if (!described) return <Alert color="red">{schema.error?.message ?? `No content-type ${uid}`}</Alert>;
+  if (view.isPending) return <Loader aria-label="Loading" />;
+  const type = { ...described, attributes: configuredAttributes(described.attributes, view.data) };
   const creating = type.kind === 'collectionType' && documentId === undefined;
   if (!access.canOn(creating ? 'create' : 'read', type.uid)) return <NotAllowed />;
   // A document just created keeps its editor (and what it shows: a failed publish's errors) as the URL gains its id.
@@ -415,6 +422,14 @@ function Editor({
                     Delete
                   </Button>
                 )}
+                {!single && exists && access.canOn('create', type.uid, locale) && (
+                  <DuplicateButton
+                    uid={type.uid}
+                    documentId={String(current!.data!.documentId)}
+                    locale={locale}
+                    disabled={busy !== null || dirty}
+                  />
+                )}
                 {current?.data && (
                   <Text size="xs" c="dimmed">
                     Last update {new Date(String(current.data.updatedAt)).toLocaleString()}
@@ -424,6 +439,14 @@ function Editor({
             </Paper>
           </Grid.Col>
         </Grid>
+        {exists && (
+          <PreviewPanel
+            uid={type.uid}
+            documentId={single ? undefined : String(current!.data!.documentId)}
+            locale={locale}
+            version={current?.data?.updatedAt}
+          />
+        )}
       </Stack>
       <ConfirmDialog
         subject={confirmDelete || null}

@@ -7,6 +7,7 @@ import {
   Checkbox,
   Group,
   Loader,
+  Menu,
   Pagination,
   Popover,
   Select,
@@ -19,21 +20,41 @@ import {
 } from '@mantine/core';
 import { useDebouncedValue, useLocalStorage } from '@mantine/hooks';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { useMemo } from 'react';
+import { useMemo, useState } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
 import { api, queryString } from '../api.ts';
 import { contentPath, statusOf, STATUS_COLORS, type Document, type ListAnswer } from '../content.ts';
 import { FilterButton, FilterChips } from '../components/ListFilters.tsx';
-import { defaultColumns, listableAttribute, modelsOf } from '../fields.ts';
+import { defaultColumns, listableAttribute, mainFieldOf, modelsOf } from '../fields.ts';
 import { apiFilters, filterFields, filterParams, filtersFromParams, isFilterParam, type Filter } from '../filters.ts';
-import { useSchema, type ContentTypeDescription } from '../schema.ts';
+import { useSchema, type AttributeDescription, type ContentTypeDescription } from '../schema.ts';
 import { LocaleSelect, useLocale, useLocaleCodes } from '../locales.tsx';
 import { useAccess } from '../access.tsx';
+import { columnLabel, useViewConfiguration } from '../view-configuration.ts';
+import { BulkActionBar } from '../components/BulkActionBar.tsx';
+import { useDuplicate } from '../components/Duplicate.tsx';
+import type { BulkKind } from '../list-tools.ts';
 
 const PAGE_SIZES = ['10', '25', '50', '100'];
 
-function cell(value: unknown): string {
+/** The list's status filter: Strapi's choices, each a publication cohort of the drafts listed. */
+const STATUS_FILTERS = [
+  { value: '', label: 'Any status', cohort: undefined },
+  { value: 'draft', label: 'Draft (never published)', cohort: 'never-published' },
+  { value: 'published', label: 'Published (all)', cohort: 'has-published-version' },
+  { value: 'published-modified', label: 'Published (modified)', cohort: 'modified' },
+  { value: 'published-unmodified', label: 'Published (unmodified)', cohort: 'unmodified' },
+];
+
+/** A cell's text: a to-one relation's document by its main field, a to-many one's count. */
+function cell(value: unknown, main?: () => string | undefined): string {
   if (value === null || value === undefined) return '';
+  if (typeof value === 'object') {
+    const record = value as Record<string, unknown>;
+    if (typeof record.count === 'number') return String(record.count);
+    const field = main?.();
+    return String((field && record[field]) ?? record.documentId ?? '');
+  }
   if (typeof value === 'boolean') return value ? 'true' : 'false';
   return String(value);
 }
@@ -52,8 +73,15 @@ export function ListView({ type }: { type: ContentTypeDescription }) {
   const [locale, setLocale] = useLocale(type, readable);
   const localeQuery = locale ? `?locale=${encodeURIComponent(locale)}` : '';
   const page = Number(params.get('page') ?? '1') || 1;
-  const pageSize = params.get('pageSize') ?? '10';
-  const sort = params.get('sort') ?? `${type.mainField ?? 'updatedAt'}:asc`;
+  // The type's configured view ("Configure the view"): its columns, their labels, its default sort and page size.
+  const view = useViewConfiguration(type.uid);
+  const settings = view.data?.settings;
+  const pageSize = params.get('pageSize') ?? String(settings?.pageSize ?? 10);
+  const configuredSort =
+    settings?.defaultSortBy && settings.defaultSortBy !== 'id'
+      ? `${settings.defaultSortBy}:${String(settings.defaultSortOrder ?? 'ASC').toLowerCase()}`
+      : undefined;
+  const sort = params.get('sort') ?? configuredSort ?? `${type.mainField ?? 'updatedAt'}:asc`;
   const search = params.get('q') ?? '';
   const [debouncedSearch] = useDebouncedValue(search, 250);
   const schema = useSchema();
@@ -66,12 +94,25 @@ export function ListView({ type }: { type: ContentTypeDescription }) {
     [schema.data, type, access],
   );
   const filters = filtersFromParams(params, fields);
-  const listable = type.attributes.filter((attribute) => listableAttribute(attribute) && visible(attribute.name));
-  const [columns, setColumns] = useLocalStorage<string[]>({
+  const listable = type.attributes.filter(
+    (attribute) => (listableAttribute(attribute) || attribute.type === 'relation') && visible(attribute.name),
+  );
+  const columnNames = ['id', ...listable.map((attribute) => attribute.name), 'createdAt', 'updatedAt'];
+  // This browser's choice of columns, kept while the configured ones stay as they were.
+  const configured = view.data?.layouts.list.filter((name) => columnNames.includes(name));
+  const basis = (configured ?? []).join(',');
+  const [local, setLocal] = useLocalStorage<{ basis: string; columns: string[] } | null>({
     key: `vellum-columns:${type.uid}`,
-    defaultValue: defaultColumns(type.attributes, type.mainField),
+    defaultValue: null,
   });
-  const chosen = columns.filter((name) => listable.some((attribute) => attribute.name === name));
+  const columns =
+    local && local.basis === basis
+      ? local.columns
+      : configured?.length
+        ? configured
+        : defaultColumns(type.attributes, type.mainField);
+  const setColumns = (next: string[]) => setLocal({ basis, columns: next });
+  const chosen = columns.filter((name) => columnNames.includes(name));
   // Without any column chosen, the documentId links each row to its edit view.
   const shown = chosen.length ? chosen : ['documentId'];
 
@@ -93,8 +134,29 @@ export function ListView({ type }: { type: ContentTypeDescription }) {
     ...(apiFilters(filters, fields)?.$and ?? []),
   ];
 
+  // Relation columns: a to-one's document by its main field, a to-many's count.
+  const relationColumns = listable.filter(
+    (attribute) => attribute.type === 'relation' && chosen.includes(attribute.name),
+  );
+  const mainOf = (name: string) =>
+    mainFieldOf(modelsOf(schema.data ?? { contentTypes: [], components: [] }), {
+      ...(listable.find((attribute) => attribute.name === name) as AttributeDescription),
+      mainField: view.data?.metadatas[name]?.edit.mainField,
+    });
+  const populate = relationColumns.length
+    ? Object.fromEntries(
+        relationColumns.map((attribute) => {
+          const main = mainOf(attribute.name);
+          return [attribute.name, attribute.toMany ? { count: true } : main ? { fields: [main] } : true];
+        }),
+      )
+    : undefined;
+  // The status filter (Strapi's `__status`): a publication cohort of the drafts listed, in the URL.
+  const status = type.draftAndPublish ? (params.get('status') ?? '') : '';
   const query = {
     locale,
+    populate,
+    publicationFilter: STATUS_FILTERS.find((option) => option.value === status)?.cohort,
     pagination: { page, pageSize },
     sort,
     filters: conditions.length ? { $and: conditions } : undefined,
@@ -104,8 +166,30 @@ export function ListView({ type }: { type: ContentTypeDescription }) {
     queryFn: () => api<ListAnswer>(`${contentPath(type)}${queryString(query)}`),
     placeholderData: keepPreviousData,
     // A localized type's list waits for the default locale.
-    enabled: !type.localized || locale !== undefined,
+    enabled: (!type.localized || locale !== undefined) && !view.isPending,
   });
+
+  // The rows selected for a bulk action: this page's, cleared when the page's query changes.
+  const [selection, setSelection] = useState<{ key: string; ids: string[] }>({ key: '', ids: [] });
+  const selectionKey = JSON.stringify(query);
+  const selected = selection.key === selectionKey ? selection.ids : [];
+  const select = (ids: string[]) => setSelection({ key: selectionKey, ids });
+  const pageIds = list.data?.data.map((document: Document) => document.documentId) ?? [];
+  const bulkKinds: BulkKind[] = [
+    ...(type.draftAndPublish && access.canOn('publish', type.uid, locale)
+      ? (['bulkPublish', 'bulkUnpublish'] as const)
+      : []),
+    ...(access.canOn('delete', type.uid, locale) ? (['bulkDelete'] as const) : []),
+  ];
+  const mayCopy = access.canOn('create', type.uid, locale);
+  const copies = useDuplicate(type.uid, locale);
+  const nameOf = (documentId: string) => {
+    const document = list.data?.data.find((item: Document) => item.documentId === documentId);
+    return cell(type.mainField && document?.[type.mainField]) || documentId;
+  };
+
+  // The column that opens a row's edit view: the main field's, else the first.
+  const linkIndex = Math.max(shown.indexOf(type.mainField ?? ''), 0);
 
   const [sortField, sortOrder] = sort.split(':');
   const header = (name: string, label = name) => {
@@ -128,6 +212,11 @@ export function ListView({ type }: { type: ContentTypeDescription }) {
           <Title order={1}>{type.displayName}</Title>
           <Text c="dimmed">{list.data ? `${total} ${total === 1 ? 'entry' : 'entries'} found` : ' '}</Text>
         </div>
+        {access.can('plugin::content-manager.collection-types.configure-view') && (
+          <Button variant="default" component={Link} to={`/content/${type.uid}/configure`}>
+            Configure the view
+          </Button>
+        )}
         {access.canOn('create', type.uid, locale) && (
           <Button component={Link} to={`/content/${type.uid}/create${localeQuery}`}>
             Create new entry
@@ -145,6 +234,16 @@ export function ListView({ type }: { type: ContentTypeDescription }) {
             w={320}
           />
         )}
+        {type.draftAndPublish && (
+          <Select
+            label="Status"
+            data={STATUS_FILTERS.map(({ value, label }) => ({ value, label }))}
+            value={status}
+            onChange={(value) => update({ status: value || null, page: null })}
+            allowDeselect={false}
+            w={220}
+          />
+        )}
         <FilterButton fields={fields} filters={filters} onChange={setFilters} />
         <Popover position="bottom-end" shadow="md">
           <Popover.Target>
@@ -155,7 +254,7 @@ export function ListView({ type }: { type: ContentTypeDescription }) {
               {listable.map((attribute) => (
                 <Checkbox
                   key={attribute.name}
-                  label={attribute.name}
+                  label={columnLabel(view.data, attribute.name)}
                   checked={chosen.includes(attribute.name)}
                   onChange={(event) => {
                     const on = event.currentTarget.checked;
@@ -172,6 +271,14 @@ export function ListView({ type }: { type: ContentTypeDescription }) {
         </Popover>
       </Group>
       <FilterChips fields={fields} filters={filters} onChange={setFilters} />
+      <BulkActionBar
+        uid={type.uid}
+        locale={locale}
+        selected={selected}
+        nameOf={nameOf}
+        kinds={bulkKinds}
+        onDone={() => select([])}
+      />
       {list.error && <Alert color="red">{list.error.message}</Alert>}
       {list.isPending ? (
         <Loader aria-label="Loading" />
@@ -180,9 +287,20 @@ export function ListView({ type }: { type: ContentTypeDescription }) {
           <Table striped highlightOnHover aria-label={`${type.displayName} entries`}>
             <Table.Thead>
               <Table.Tr>
-                {shown.map((name) => header(name))}
+                {bulkKinds.length > 0 && (
+                  <Table.Th w={40}>
+                    <Checkbox
+                      aria-label="Select all entries on this page"
+                      checked={pageIds.length > 0 && selected.length === pageIds.length}
+                      indeterminate={selected.length > 0 && selected.length < pageIds.length}
+                      onChange={(event) => select(event.currentTarget.checked ? pageIds : [])}
+                    />
+                  </Table.Th>
+                )}
+                {shown.map((name) => header(name, columnLabel(view.data, name)))}
                 {type.draftAndPublish && <Table.Th>Status</Table.Th>}
                 {header('updatedAt', 'Last update')}
+                {mayCopy && <Table.Th aria-label="Actions" />}
               </Table.Tr>
             </Table.Thead>
             <Table.Tbody>
@@ -190,14 +308,29 @@ export function ListView({ type }: { type: ContentTypeDescription }) {
                 const status = statusOf(type, list.data.meta.publication[document.documentId]);
                 return (
                   <Table.Tr key={document.documentId}>
+                    {bulkKinds.length > 0 && (
+                      <Table.Td>
+                        <Checkbox
+                          aria-label={`Select ${nameOf(document.documentId)}`}
+                          checked={selected.includes(document.documentId)}
+                          onChange={(event) =>
+                            select(
+                              event.currentTarget.checked
+                                ? [...selected, document.documentId]
+                                : selected.filter((id) => id !== document.documentId),
+                            )
+                          }
+                        />
+                      </Table.Td>
+                    )}
                     {shown.map((name, index) => (
                       <Table.Td key={name}>
-                        {index === 0 ? (
+                        {index === linkIndex ? (
                           <Anchor component={Link} to={`/content/${type.uid}/${document.documentId}${localeQuery}`}>
-                            {cell(document[name]) || `(no ${name})`}
+                            {cell(document[name], () => mainOf(name)) || `(no ${name})`}
                           </Anchor>
                         ) : (
-                          cell(document[name])
+                          cell(document[name], () => mainOf(name))
                         )}
                       </Table.Td>
                     ))}
@@ -209,6 +342,20 @@ export function ListView({ type }: { type: ContentTypeDescription }) {
                       </Table.Td>
                     )}
                     <Table.Td>{new Date(String(document.updatedAt)).toLocaleString()}</Table.Td>
+                    {mayCopy && (
+                      <Table.Td w={40}>
+                        <Menu position="bottom-end">
+                          <Menu.Target>
+                            <UnstyledButton aria-label={`More actions for ${nameOf(document.documentId)}`}>
+                              ⋯
+                            </UnstyledButton>
+                          </Menu.Target>
+                          <Menu.Dropdown>
+                            <Menu.Item onClick={() => void copies.start(document.documentId)}>Duplicate</Menu.Item>
+                          </Menu.Dropdown>
+                        </Menu>
+                      </Table.Td>
+                    )}
                   </Table.Tr>
                 );
               })}
@@ -216,11 +363,12 @@ export function ListView({ type }: { type: ContentTypeDescription }) {
           </Table>
           {list.data?.data.length === 0 && (
             <Text p="md">
-              No entries{search ? ` match “${search}”` : filters.length ? ' match the filters' : ' yet'}.
+              No entries{search ? ` match “${search}”` : filters.length || status ? ' match the filters' : ' yet'}.
             </Text>
           )}
         </Table.ScrollContainer>
       )}
+      {copies.dialog}
       <Group justify="space-between">
         <Select
           label="Entries per page"

@@ -45,19 +45,30 @@ export function contentAccess(auth: Auth, service: DocumentService) {
     action: string,
     type: ContentType,
   ): Promise<{ scope: Scope; caller: CallerOptions }> => {
+    const granted = await accessTo(request, action, type);
+    if (!allowsLocale(type, granted.scope, (request.query as Query).locale)) throw new ForbiddenError('Forbidden');
+    return granted;
+  };
+  /** As `access`, the locale left for the caller to check (a bulk action names several, in its body). */
+  const accessTo = async (
+    request: FastifyRequest,
+    action: string,
+    type: ContentType,
+  ): Promise<{ scope: Scope; caller: CallerOptions }> => {
     const { id, ability } = await requireAction(auth, request, action, type.uid);
     const scope = ability.scope(action, type.uid)!;
-    const { locale } = request.query as Query;
-    if (type.localized && scope.locales) {
-      const wanted = typeof locale === 'string' && locale !== '' ? locale : service.i18n.defaultLocale;
-      if (!scope.locales.has(wanted)) throw new ForbiddenError('Forbidden');
-    }
     const { creators } = scope;
     if (!creators) return { scope, caller: { actor: id } };
     return {
       scope,
       caller: { actor: id, createdBy: await creatorIds(id, creators, () => auth.adminRoles.peersOf(id)) },
     };
+  };
+  /** Whether the permission covers a locale (none named: the default one). */
+  const allowsLocale = (type: ContentType, scope: Scope, locale: unknown): boolean => {
+    if (!type.localized || !scope.locales) return true;
+    const wanted = typeof locale === 'string' && locale !== '' ? locale : service.i18n.defaultLocale;
+    return scope.locales.has(wanted);
   };
   /** A document the administrator may not touch (another's, under "is creator") is a 403; an unknown one a 404. */
   const checkOwn = async (
@@ -90,5 +101,5 @@ export function contentAccess(auth: Auth, service: DocumentService) {
   const written = (type: ContentType, scope: Scope, data: Record<string, unknown>) =>
     pickFields(service.schema, type, data, scope.fields) as Record<string, unknown>;
 
-  return { access, checkOwn, readScope, shown, written };
+  return { access, accessTo, allowsLocale, checkOwn, readScope, shown, written };
 }

@@ -22,6 +22,11 @@ import { sendJson } from '../../api/json-body.js';
 import { contentAccess } from './content-access.js';
 import { managerPopulate } from './content.js';
 import { adminCaller } from './guard.js';
+import { registerBulkActions } from './bulk-actions.js';
+import { registerClone } from './clone-routes.js';
+import { registerViewConfiguration } from './view-configuration-routes.js';
+import { statusFilter } from './status-filter.js';
+import { previewConfig, registerPreview } from './preview.js';
 
 type Query = Record<string, unknown>;
 type Row = Record<string, unknown>;
@@ -43,8 +48,11 @@ export function registerStrapiContentManager(
   auth: Auth,
   service: DocumentService,
   database: Database,
+  /** `config/admin` as written: its `preview` (preview.ts), checked here, at start-up. */
+  admin: Record<string, unknown> = {},
 ): void {
-  const { access, checkOwn, readScope, shown, written } = contentAccess(auth, service);
+  const preview = previewConfig(admin);
+  const { access, accessTo, allowsLocale, checkOwn, readScope, shown, written } = contentAccess(auth, service);
   const base = '/content-manager';
 
   const typeOf = (uid: string, kind: ContentType['kind']): ContentType => {
@@ -158,14 +166,23 @@ export function registerStrapiContentManager(
     return { data, meta };
   };
 
-  /** The status of each draft of a page: its published versions read in one statement. */
-  const listStatuses = async (type: ContentType, drafts: Document[], locale: unknown, caller: CallerOptions) => {
+  /**
+   * The status of each version of a page (drafts, or published versions under a status filter):
+   * the document's other versions read in one statement.
+   */
+  const listStatuses = async (
+    type: ContentType,
+    versions: Document[],
+    locale: unknown,
+    caller: CallerOptions,
+    listed: 'draft' | 'published' = 'draft',
+  ) => {
     const statuses = new Map<string, string>();
-    if (!type.draftAndPublish || drafts.length === 0) return statuses;
-    const ids = drafts.map((draft) => String(draft.documentId));
+    if (!type.draftAndPublish || versions.length === 0) return statuses;
+    const ids = versions.map((version) => String(version.documentId));
     const { results } = await service.of(type).findMany(
       {
-        status: 'published',
+        status: listed === 'draft' ? 'published' : 'draft',
         locale,
         filters: { documentId: { $in: ids } },
         fields: ['updatedAt'],
@@ -173,12 +190,14 @@ export function registerStrapiContentManager(
       },
       caller,
     );
-    const published = new Map(results.map((version) => [String(version.documentId), String(version.updatedAt)]));
-    for (const draft of drafts) {
-      const at = published.get(String(draft.documentId));
+    const others = new Map(results.map((version) => [String(version.documentId), String(version.updatedAt)]));
+    for (const version of versions) {
+      const other = others.get(String(version.documentId));
+      const [draftAt, publishedAt] =
+        listed === 'draft' ? [String(version.updatedAt), other] : [other, String(version.updatedAt)];
       statuses.set(
-        String(draft.documentId),
-        at === undefined ? 'draft' : String(draft.updatedAt) > at ? 'modified' : 'published',
+        String(version.documentId),
+        publishedAt === undefined ? 'draft' : draftAt !== undefined && draftAt > publishedAt ? 'modified' : 'published',
       );
     }
     return statuses;
@@ -227,17 +246,20 @@ export function registerStrapiContentManager(
     cm.get<{ Params: Params }>(collection, async (request, reply) => {
       const type = typeOf(request.params.uid, 'collectionType');
       const { scope, caller } = await access(request, EXPLORER.read, type);
-      const { page, pageSize, ...query } = request.query as Query;
+      const { page, pageSize, ...asked } = request.query as Query;
+      // The list's status filter (status-filter.ts): a publication cohort of the drafts listed.
+      const { query, status: listed = 'draft', publicationFilter } = statusFilter(asked);
       const { results, pagination } = await service.of(type).findMany(
         {
           ...query,
-          status: type.draftAndPublish ? 'draft' : undefined,
+          ...(publicationFilter && type.draftAndPublish ? { publicationFilter } : {}),
+          status: type.draftAndPublish ? listed : undefined,
           populate: managerPopulate(service.schema, type, true),
           pagination: { page: page ?? 1, pageSize: pageSize ?? 10 },
         },
         caller,
       );
-      const statuses = await listStatuses(type, results, query.locale, caller);
+      const statuses = await listStatuses(type, results, query.locale, caller, listed);
       const creators = await creatorsOf(
         type,
         results.map((doc) => Number(doc.id)),
@@ -313,6 +335,19 @@ export function registerStrapiContentManager(
       const type = typeOf(request.params.uid, 'collectionType');
       return sendJson(reply, await publication(request, type, request.params.documentId));
     });
+
+    // The list's tools: bulk actions and duplicating (bulk-actions.ts, clone-routes.ts).
+    const collectionType = (uid: string) => typeOf(uid, 'collectionType');
+    registerBulkActions(cm, `${base}/collection-types`, service, collectionType, { accessTo, allowsLocale });
+    registerClone(cm, `${base}/collection-types`, service, collectionType, {
+      accessTo,
+      allowsLocale,
+      written,
+      answer: (request, type, documentId) => answer(request, type, documentId, 'draft'),
+    });
+    // "Configure the view" (view-configuration-routes.ts).
+    registerViewConfiguration(cm, auth, service.schema, database);
+    registerPreview(cm, auth, service, preview);
 
     const single = `${base}/single-types/:uid`;
     cm.get<{ Params: Params }>(single, async (request, reply) => {

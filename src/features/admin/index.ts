@@ -10,3 +10,4 @@ export { registerStrapiContentManager } from './content-manager.js';
 export { registerHomepage } from './homepage.js';
 export { registerKeyStatistics } from './key-statistics.js';
 export { mediaAdministrator } from './media-access.js';
+export { withPreviewFrames } from './preview.js';

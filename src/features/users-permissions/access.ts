@@ -6,6 +6,7 @@
  *   user JWT        -> the user's role's grants (one statement; blocked or deleted users, and JWTs
  *                      issued before the user's password changed, are refused)
  *   API token       -> its type's grants (one statement)
+ *   preview token   -> `find` and `findOne` of the type previewed, drafts included (no statement)
  * What it may read follows from the grants: a type it may `find`; relations and media to others are
  * left out, and a write may not link them. Drafts (`rest.draftAccess`): see `draftReader`.
  */
@@ -19,11 +20,14 @@ import { readAction } from './permissions.js';
 import type { Roles } from './roles.js';
 import type { ApiTokens } from '../api-tokens/index.js';
 import type { Users } from './users.js';
+import { PreviewTokens } from './preview-tokens.js';
 
 export type Caller =
   | { kind: 'public'; grants: Grants }
   | { kind: 'user'; userId: number; grants: Grants; sessionId?: string }
-  | { kind: 'api-token'; tokenId: number; grants: Grants };
+  | { kind: 'api-token'; tokenId: number; grants: Grants }
+  /** A preview token (preview-tokens.ts): reads one type, its drafts included. */
+  | { kind: 'preview'; uid: string; grants: Grants };
 
 /**
  * Who may read drafts (`config/api` `rest.draftAccess`): `editors`, an API token that may read the
@@ -44,6 +48,7 @@ function draftReader(
   permission: Permission,
 ): ((type: ContentType) => boolean) | undefined {
   if (drafts === 'find' || caller.kind === 'api-token') return undefined;
+  if (caller.kind === 'preview') return (type) => type.uid === caller.uid;
   const { grants } = caller;
   return (type) =>
     grants.allows(`${type.uid}.create`) ||
@@ -63,6 +68,7 @@ export class UsersPermissionsAccess implements AccessControl {
     private readonly drafts: DraftAccess = 'editors',
     /** The actions that exist, when not every stored one does: a role's grant of another is ignored. */
     private readonly known?: ReadonlySet<string>,
+    private readonly previews?: PreviewTokens,
   ) {
     this.publicGrants = roles.grantsReader(publicRole);
   }
@@ -96,6 +102,10 @@ export class UsersPermissionsAccess implements AccessControl {
   private async resolveNow(headers: IncomingHttpHeaders): Promise<Caller> {
     const token = bearerToken(headers.authorization);
     if (token === undefined) return { kind: 'public', grants: this.roleGrants(await this.publicGrants()) };
+    if (this.previews && PreviewTokens.looksLike(token)) {
+      const uid = this.previews.verify(token);
+      return { kind: 'preview', uid, grants: grantSet([`${uid}.find`, `${uid}.findOne`]) };
+    }
     if (looksLikeJwt(token)) {
       const { id, issuedAt, sessionId } = await this.jwt.verifyIssued(token);
       const identity = await this.users.identity(id, sessionId);
@@ -128,7 +138,8 @@ export class UsersPermissionsAccess implements AccessControl {
     const canRead = (type: ContentType) => grants.allows(readAction(type));
     const canReadDrafts = draftReader(this.drafts, caller, permission);
     // Callers of equal grants read the same, but for drafts: a token reads those a role may not.
-    const draftScope = this.drafts === 'editors' && caller.kind === 'api-token' ? '+drafts' : '';
+    const draftScope =
+      this.drafts === 'editors' && (caller.kind === 'api-token' || caller.kind === 'preview') ? '+drafts' : '';
     return {
       canRead,
       canLink: canRead,

@@ -38,6 +38,7 @@ import { ProviderSettings } from './providers.js';
 import { ProviderLogins } from './oauth.js';
 import { routeKey, Throttle } from './throttle.js';
 import { deviceName } from './user-agent.js';
+import { PreviewTokens } from './preview-tokens.js';
 
 export interface Auth {
   config: AuthConfig;
@@ -58,6 +59,8 @@ export interface Auth {
   advanced: AdvancedSettings;
   /** Refresh sessions (`jwtManagement: 'refresh'`). */
   sessions: Sessions;
+  /** The content manager's preview tokens (preview-tokens.ts). */
+  previews: PreviewTokens;
   /** Login providers' settings (core store key `grant`, read per request). */
   providers: ProviderSettings;
   /** `/api/connect/:provider` and its callback (oauth.ts). */
@@ -300,6 +303,7 @@ export async function startAuth(
   const users = new Users(database, documents, userType, authConfig, userJwt, registration, resolveRole, (id) =>
     sessions.revoke(id),
   );
+  const previews = new PreviewTokens(secrets.adminJwt);
   const access = new UsersPermissionsAccess(
     userJwt,
     users,
@@ -308,6 +312,7 @@ export async function startAuth(
     publicRole,
     config.api.rest.draftAccess,
     routes.routed ? new Set(actions) : undefined,
+    previews,
   );
   return {
     config: authConfig,
@@ -332,6 +337,7 @@ export async function startAuth(
     account,
     advanced,
     sessions,
+    previews,
     providers,
     providerLogins,
     async limitAccountFlow(route, body, clientIp) {
