@@ -138,6 +138,8 @@ describe('audit log screen in a browser [sqlite]', { skip }, () => {
     await page.getByLabel('Person').selectOption({ label: bob.email });
     await page.getByLabel('Entries per page').selectOption('10');
     await page.getByText('25 entries', { exact: true }).waitFor();
+    // The count and the rows arrive apart (the count is read beside the page): wait for both.
+    await page.waitForFunction(() => document.querySelectorAll('table[aria-label="Audit log"] tbody tr').length === 10);
     const pages: string[][] = [];
     const subjects = async () => (await shown()).map((row) => row[2]!);
     pages.push(await subjects());

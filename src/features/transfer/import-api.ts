@@ -9,6 +9,7 @@
  */
 import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
+import { once } from 'node:events';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
@@ -213,6 +214,9 @@ export async function importFromStrapi(
   const work = await mkdtemp(join(tmpdir(), 'vellum-import-api-'));
   const linksFile = join(work, 'links.jsonl');
   const spool = createWriteStream(linksFile);
+  // Open before anything can fail: a stream still opening when its folder is removed fails after
+  // it, with nobody listening (an uncaught ENOENT, seen when Strapi refused the token at once).
+  await once(spool, 'ready');
   const keep = async (links: Link[]) => {
     for (const link of links)
       if (!spool.write(`${JSON.stringify(link)}\n`))
@@ -381,6 +385,7 @@ export async function importFromStrapi(
     await state.finish();
   } finally {
     spool.destroy();
+    await finished(spool).catch(() => undefined);
     await rm(work, { recursive: true, force: true });
   }
   await summary.compare(project, source, 'api');

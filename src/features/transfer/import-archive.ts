@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { Readable } from 'node:stream';
 import { finished } from 'node:stream/promises';
+import { once } from 'node:events';
 import type { Audited } from '../../core/documents/service.js';
 import { TransferError, ValidationError } from '../../core/errors.js';
 import { RoleTransfer, type RoleImportPlan } from '../admin-roles/index.js';
@@ -152,6 +153,8 @@ export async function importArchive(
   const work = await mkdtemp(join(tmpdir(), 'vellum-import-'));
   const linksFile = join(work, 'links.jsonl');
   const links = createWriteStream(linksFile);
+  // Open before anything can fail (import-api.ts says why).
+  await once(links, 'ready');
   try {
     const batches = new EntityBatches((type, batch) => state.entities(type, batch));
     let inEntities = false;
@@ -204,6 +207,8 @@ export async function importArchive(
     if (error instanceof ValidationError) throw new TransferError(`${error.message}: ${JSON.stringify(error.details)}`);
     throw error;
   } finally {
+    links.destroy();
+    await finished(links).catch(() => undefined);
     await rm(work, { recursive: true, force: true });
   }
   await summary.compare(project, scanned.perType, 'archive');
