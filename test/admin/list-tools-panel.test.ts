@@ -195,7 +195,13 @@ describe('admin panel: the list tools [sqlite]', { skip }, () => {
       (await open.getAttribute('href')) ?? '',
       new RegExp(`^${front.url}/preview/${id}\\?locale=en&previewToken=vpt\\.`),
     );
-    await page.getByLabel(/^title( \*)?$/).fill('Draft, edited');
+    // Beside the form, not below it: the frame starts right of the title field, level with the form.
+    const title = page.getByLabel(/^title( \*)?$/);
+    const field = (await title.boundingBox())!;
+    const panel = (await page.getByRole('region', { name: 'Preview', exact: true }).boundingBox())!;
+    assert.ok(panel.x > field.x + field.width, `preview at x=${panel.x}, title field ends at ${field.x + field.width}`);
+    assert.ok(panel.y < field.y + 400, `preview at y=${panel.y}, title field at ${field.y}`);
+    await title.fill('Draft, edited');
     await page.getByRole('button', { name: 'Save', exact: true }).click();
     await frame.getByRole('heading', { name: 'Draft, edited' }).waitFor();
     await shot('06-preview');

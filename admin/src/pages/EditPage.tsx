@@ -41,7 +41,7 @@ import { NotAllowed, useAccess } from '../access.tsx';
 import type { AdminAccess } from '../admin-permissions.ts';
 import { ConfirmDialog } from '../components/ConfirmDialog.tsx';
 import { DuplicateButton } from '../components/Duplicate.tsx';
-import { PreviewPanel } from '../components/PreviewPanel.tsx';
+import { PreviewPanel, usePreviewUrl } from '../components/PreviewPanel.tsx';
 import { configuredAttributes, useViewConfiguration } from '../view-configuration.ts';
 
 type Action = 'save' | 'publish' | 'unpublish' | 'discard-draft' | 'delete';
@@ -111,6 +111,14 @@ function Editor({
   const missingLocale = loaded.error instanceof ApiError && loaded.error.status === 404 && locale !== undefined;
   const current = loaded.data ?? created;
   const exists = Boolean(current?.data);
+  // The front end's page of this draft, beside the form when the project configures a preview.
+  const previewUrl = usePreviewUrl(
+    type.uid,
+    single ? undefined : (documentId ?? (current?.data ? String(current.data.documentId) : undefined)),
+    locale,
+    current?.data?.updatedAt,
+    exists,
+  );
 
   const form = useForm<FormValues>({
     mode: 'controlled',
@@ -349,7 +357,7 @@ function Editor({
           </Alert>
         )}
         <Grid gutter="lg">
-          <Grid.Col span={{ base: 12, lg: 9 }}>
+          <Grid.Col span={{ base: 12, lg: previewUrl ? 5 : 9 }}>
             <Paper withBorder p="lg">
               <FieldModeContext.Provider value={fieldMode}>
                 <Stack>
@@ -360,6 +368,11 @@ function Editor({
               </FieldModeContext.Provider>
             </Paper>
           </Grid.Col>
+          {previewUrl && (
+            <Grid.Col span={{ base: 12, lg: 4 }}>
+              <PreviewPanel url={previewUrl} />
+            </Grid.Col>
+          )}
           <Grid.Col span={{ base: 12, lg: 3 }}>
             <Paper withBorder p="lg" pos="sticky" top={72}>
               <Stack>
@@ -439,14 +452,6 @@ function Editor({
             </Paper>
           </Grid.Col>
         </Grid>
-        {exists && (
-          <PreviewPanel
-            uid={type.uid}
-            documentId={single ? undefined : String(current!.data!.documentId)}
-            locale={locale}
-            version={current?.data?.updatedAt}
-          />
-        )}
       </Stack>
       <ConfirmDialog
         subject={confirmDelete || null}
