@@ -321,7 +321,12 @@ export class ImportState {
       type?: unknown;
       value?: { key?: unknown; value?: unknown; type?: unknown; environment?: unknown; tag?: unknown };
     };
-    if (entry.type === 'webhook') this.summary.leftOut('webhooks', 1, 'Vellum has no webhooks to restore them into');
+    if (entry.type === 'webhook')
+      this.summary.leftOut(
+        'webhooks',
+        1,
+        'not imported yet: add them again under Settings > Webhooks (or POST /admin/webhooks)',
+      );
     if (entry.type !== 'core-store' || !entry.value) return;
     const { key, value } = entry.value;
     if (typeof key === 'string')
