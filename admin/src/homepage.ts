@@ -5,10 +5,10 @@
  * an entry: where its editor is, its status' label, how long ago.
  */
 import { useQuery } from '@tanstack/react-query';
-import type { DocumentCounts, RecentDocument } from '../../src/features/admin/contract.ts';
+import type { DocumentCounts, KeyStatistics, RecentDocument } from '../../src/features/admin/contract.ts';
 import { api } from './api.ts';
 
-export type { DocumentCounts, RecentDocument };
+export type { DocumentCounts, KeyStatistics, RecentDocument };
 
 export type RecentAction = 'update' | 'publish';
 
@@ -22,6 +22,25 @@ export function useRecentDocuments(action: RecentAction) {
       (await api<{ data: RecentDocument[] }>(`/content-manager/homepage/recent-documents?action=${action}`)).data,
   });
 }
+
+/** The project's counts (Strapi's "Project statistics" widget). */
+export function useKeyStatistics() {
+  return useQuery({
+    queryKey: ['homepage', 'key-statistics'],
+    queryFn: async () => (await api<{ data: KeyStatistics }>('/admin/homepage/key-statistics')).data,
+  });
+}
+
+/** Strapi's widget's labels, in its order. */
+export const KEY_STATISTICS: [keyof KeyStatistics, string][] = [
+  ['assets', 'Assets'],
+  ['contentTypes', 'Content-Types'],
+  ['components', 'Components'],
+  ['locales', 'Locales'],
+  ['admins', 'Admins'],
+  ['webhooks', 'Webhooks'],
+  ['apiTokens', 'API Tokens'],
+];
 
 export function useDocumentCounts() {
   return useQuery({

@@ -94,6 +94,24 @@ describe('admin panel: the home page [sqlite]', { skip }, () => {
     await widget(page, 'Last edited entries').getByText('No edited entries').waitFor();
     await widget(page, 'Last published entries').getByText('No published entries').waitFor();
     await widget(page, 'Entries').getByText('No entries yet').waitFor();
+    // The project's counts, as `/admin/homepage/key-statistics` answers them, under Strapi's labels.
+    const statistics = (await root.get('/admin/homepage/key-statistics')).body.data as Record<string, number>;
+    const counts = widget(page, 'Project statistics');
+    await counts.locator('[data-statistic="admins"]').waitFor();
+    const shown: Record<string, string> = {};
+    for (const term of await counts.locator('dt').all()) {
+      const value = term.locator('xpath=following-sibling::dd[1]');
+      shown[((await term.textContent()) ?? '').trim()] = ((await value.textContent()) ?? '').trim();
+    }
+    assert.deepEqual(shown, {
+      Assets: String(statistics.assets),
+      'Content-Types': String(statistics.contentTypes),
+      Components: String(statistics.components),
+      Locales: String(statistics.locales),
+      Admins: '1',
+      Webhooks: String(statistics.webhooks),
+      'API Tokens': String(statistics.apiTokens),
+    });
     await shot(page, '01-empty');
   });
 

@@ -22,7 +22,9 @@ import {
   relativeTime,
   statusLabel,
   titleOf,
+  KEY_STATISTICS,
   useDocumentCounts,
+  useKeyStatistics,
   useRecentDocuments,
   type RecentAction,
 } from '../homepage.ts';
@@ -144,10 +146,31 @@ function EntryCounts() {
   );
 }
 
+/** The project's counts, as Strapi's "Project statistics" widget: a label and a number each. */
+function ProjectStatistics() {
+  const statistics = useKeyStatistics();
+  if (statistics.isPending) return <Loader size="sm" aria-label="Loading" />;
+  if (statistics.error) return <Alert color="red">{statistics.error.message}</Alert>;
+  return (
+    <SimpleGrid cols={{ base: 2, sm: 4 }} component="dl" m={0}>
+      {KEY_STATISTICS.map(([key, label]) => (
+        <div key={key}>
+          <Text component="dt" size="sm" c="dimmed">
+            {label}
+          </Text>
+          <Text component="dd" size="xl" fw={700} m={0} data-statistic={key}>
+            {statistics.data[key] ?? '-'}
+          </Text>
+        </div>
+      ))}
+    </SimpleGrid>
+  );
+}
+
 /**
  * The home page, as Strapi 5's: a greeting, then the entries last edited and last published
  * (each a link to its editor, with its type, status and time) and the entries by status, among
- * what the administrator's roles let them read.
+ * what the administrator's roles let them read, and the project's counts.
  */
 export function HomePage() {
   const schema = useSchema();
@@ -194,6 +217,9 @@ export function HomePage() {
         </Widget>
         <Widget title="Entries">
           <EntryCounts />
+        </Widget>
+        <Widget title="Project statistics">
+          <ProjectStatistics />
         </Widget>
       </SimpleGrid>
     </Stack>

@@ -30,6 +30,19 @@ export interface RecentDocument {
   status?: DocumentStatus;
 }
 
+/** The project's counts (`GET /admin/homepage/key-statistics`), Strapi's keys. */
+export interface KeyStatistics {
+  assets: number;
+  /** The content-types Strapi's builder shows, the content API's users included. */
+  contentTypes: number;
+  /** Component categories, as Strapi counts them. */
+  components: number;
+  locales: number;
+  admins: number;
+  webhooks: number;
+  apiTokens: number;
+}
+
 /** How many documents are in each status (`GET /content-manager/homepage/count-documents`). */
 export interface DocumentCounts {
   draft: number;

@@ -19,6 +19,7 @@ import { ValidationError, type FieldError } from '../../core/errors.js';
 import { isPlainObject } from '../../core/objects.js';
 import { FILE_UID } from '../../core/schema/model.js';
 import type { Auth } from '../users-permissions/index.js';
+import type { KeyStatistics } from './contract.js';
 import { adminCaller } from './guard.js';
 
 /**
@@ -91,7 +92,7 @@ export function registerKeyStatistics(
   );
   const layoutKey = (id: number) => ({ type: 'core', name: 'admin', key: `homepage-layout:${id}` });
 
-  const statistics = async () => {
+  const statistics = async (): Promise<KeyStatistics> => {
     const { schema } = service;
     const files = schema.contentTypes.get(FILE_UID)?.table ?? 'files';
     const { rows } = await sql<Record<string, number | string>>`select
