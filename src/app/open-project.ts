@@ -15,6 +15,7 @@ import { loadProjectSchema } from '../core/schema/load.js';
 import { resolveUploadConfig } from '../features/upload/index.js';
 import { loadProvider } from '../features/upload/index.js';
 import type { TransferProject } from '../features/transfer/index.js';
+import { WebhookStore } from '../features/events/index.js';
 
 /** `options`: as `createVellum` takes them (environment, configuration overrides). */
 export async function openProject(dir: string, options: LoadConfigOptions = {}): Promise<TransferProject> {
@@ -33,6 +34,7 @@ export async function openProject(dir: string, options: LoadConfigOptions = {}):
     const auth = await startAuth(database, documents, config, authConfig);
     const upload = resolveUploadConfig(config);
     const provider = await loadProvider(upload, dir);
+    const webhooks = new WebhookStore(database, config.server.webhooks.allowPrivateAddresses);
     return {
       dir,
       config,
@@ -42,6 +44,10 @@ export async function openProject(dir: string, options: LoadConfigOptions = {}):
       auth,
       upload,
       provider,
+      webhooks: {
+        list: () => webhooks.list(),
+        create: async (webhook) => void (await webhooks.create(webhook)),
+      },
       configuredLocales,
       rawSchema: rawSchemaOf(dir),
       close: () => database.close(),

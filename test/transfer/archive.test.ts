@@ -216,6 +216,15 @@ for (const dialect of DIALECTS) {
 
     it('exports an archive that a fresh database imports into the same answers, with schemas as Strapi writes them', async () => {
       const file = join(work, 'export.tar.gz');
+      // A webhook travels as Strapi's engine writes them (without Vellum's signing secret).
+      const hook = {
+        name: 'Deploy the site',
+        url: 'http://127.0.0.1:9/deploy',
+        headers: { 'X-Site': 'blog' },
+        events: ['entry.publish', 'entry.unpublish'],
+        isEnabled: false,
+      };
+      await server.vellum.webhooks.create({ ...hook, secret: 'not-exported' });
       const project = await openProject(BLOG, options(server, join(work, 'public')));
       try {
         await exportArchive(project, file, new Progress(null));
@@ -240,6 +249,13 @@ for (const dialect of DIALECTS) {
       try {
         await importInto(fresh, join(work, 'public2'), file);
         await sameAsStrapi(fresh);
+        const hooks = async () => (await fresh.vellum.webhooks.list()).map(({ id: _id, ...webhook }) => webhook);
+        assert.deepEqual(await hooks(), [hook]);
+        const stored = await fresh.vellum.database.system.selectFrom('strapi_webhooks').select('secret').execute();
+        assert.deepEqual(stored, [{ secret: null }]);
+        // A second import of the archive adds none.
+        await importInto(fresh, join(work, 'public2'), file);
+        assert.deepEqual(await hooks(), [hook]);
         const res = await fresh.publicApi.post('/api/auth/local', { identifier: 'alice', password: 'Alice-Passw0rd' });
         assert.equal(res.status, 200);
       } finally {

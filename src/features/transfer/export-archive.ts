@@ -193,6 +193,19 @@ export async function exportArchive(project: TransferProject, file: string, prog
         value: { id: row.id, key: row.key, value, type: row.type, environment: row.environment, tag: row.tag },
       });
     }
+    // Webhooks as Strapi's engine writes its `strapi::webhook` rows; never Vellum's signing secret.
+    for (const [index, webhook] of (await project.webhooks.list()).entries())
+      await configuration.write({
+        type: 'webhook',
+        value: {
+          id: index + 1,
+          name: webhook.name,
+          url: webhook.url,
+          headers: webhook.headers,
+          events: webhook.events,
+          enabled: webhook.isEnabled,
+        },
+      });
     await configuration.close();
 
     const assets = await exportAssets(project, work, progress, summary);

@@ -17,7 +17,7 @@ import {
   type RelationAttribute,
 } from '../../core/schema/model.js';
 import type { Progress } from './progress.js';
-import type { TransferProject } from './project.js';
+import type { TransferProject, TransferWebhook } from './project.js';
 import type { Summary } from './summary.js';
 
 export const PERMISSION_UID = 'plugin::users-permissions.permission';
@@ -84,6 +84,8 @@ export class ImportState {
   private readonly urls = new Map<string, string>();
   private readonly rolesByType = new Map<string, string>();
   private readonly knownLocales = new Set<string>();
+  /** The project's webhooks, read at the archive's first (an import adds each once). */
+  private existingWebhooks: TransferWebhook[] | undefined;
   private readonly sink: RestoreSink;
   assetsStored = 0;
 
@@ -321,12 +323,7 @@ export class ImportState {
       type?: unknown;
       value?: { key?: unknown; value?: unknown; type?: unknown; environment?: unknown; tag?: unknown };
     };
-    if (entry.type === 'webhook')
-      this.summary.leftOut(
-        'webhooks',
-        1,
-        'not imported yet: add them again under Settings > Webhooks (or POST /admin/webhooks)',
-      );
+    if (entry.type === 'webhook') return this.webhook(entry.value);
     if (entry.type !== 'core-store' || !entry.value) return;
     const { key, value } = entry.value;
     if (typeof key === 'string')
@@ -338,6 +335,33 @@ export class ImportState {
     } else if (key === 'plugin_users-permissions_advanced' && value && typeof value === 'object') {
       const allow = (value as { allow_register?: unknown }).allow_register;
       if (typeof allow === 'boolean') await this.project.auth.setRegistrationOpen(allow);
+    }
+  }
+
+  /**
+   * A webhook of the archive (Strapi's `strapi::webhook` row): created as the admin API would create
+   * it, unless one with its name and URL is there (a second import adds nothing); one Vellum refuses
+   * (an event it does not send, a private address) is left out, and the summary says why.
+   */
+  private async webhook(value: unknown): Promise<void> {
+    if (!value || typeof value !== 'object') return;
+    const row = value as { name?: unknown; url?: unknown; headers?: unknown; events?: unknown; enabled?: unknown };
+    const webhook = {
+      name: String(row.name ?? ''),
+      url: String(row.url ?? ''),
+      headers: (row.headers && typeof row.headers === 'object' ? row.headers : {}) as Record<string, string>,
+      events: (Array.isArray(row.events) ? row.events : []) as string[],
+      isEnabled: row.enabled !== false,
+    };
+    this.existingWebhooks ??= await this.project.webhooks.list();
+    if (this.existingWebhooks.some((known) => known.name === webhook.name && known.url === webhook.url)) return;
+    try {
+      await this.project.webhooks.create(webhook);
+      this.existingWebhooks.push(webhook);
+      this.summary.wrote('webhooks', 1);
+    } catch (error) {
+      if (!(error instanceof ValidationError)) throw error;
+      this.summary.leftOut('webhooks', 1, `refused: ${error.message}`);
     }
   }
 

@@ -11,6 +11,15 @@ import type { Schema } from '../../core/schema/model.js';
 import type { Auth } from '../users-permissions/index.js';
 import type { UploadConfig, UploadProvider } from '../upload/index.js';
 
+/** A webhook as archives carry it (Strapi's `strapi::webhook`, never Vellum's signing secret). */
+export interface TransferWebhook {
+  name: string;
+  url: string;
+  headers: Record<string, string>;
+  events: string[];
+  isEnabled: boolean;
+}
+
 export interface TransferProject {
   dir: string;
   config: VellumConfig;
@@ -20,6 +29,11 @@ export interface TransferProject {
   auth: Auth;
   upload: UploadConfig;
   provider: UploadProvider;
+  /** The project's webhooks: listed for an export, created (checked as the admin API checks them) by an import. */
+  webhooks: {
+    list(): Promise<TransferWebhook[]>;
+    create(webhook: TransferWebhook): Promise<void>;
+  };
   /** The locales config/plugins lists. */
   configuredLocales: string[];
   /** The project's schema file of a model as written (built-in types: undefined). */
