@@ -146,13 +146,26 @@ function EntryCounts() {
   );
 }
 
-/** The project's counts, as Strapi's "Project statistics" widget: a label and a number each. */
+/**
+ * The project's counts, as Strapi's "Project statistics" widget (a Super Admin's): the entries by
+ * status added up, then the key statistics, a label and a number each.
+ */
 function ProjectStatistics() {
   const statistics = useKeyStatistics();
-  if (statistics.isPending) return <Loader size="sm" aria-label="Loading" />;
-  if (statistics.error) return <Alert color="red">{statistics.error.message}</Alert>;
+  const counts = useDocumentCounts();
+  if (statistics.isPending || counts.isPending) return <Loader size="sm" aria-label="Loading" />;
+  if (statistics.error || counts.error) return <Alert color="red">{(statistics.error ?? counts.error)!.message}</Alert>;
+  const entries = countShares(counts.data).total;
   return (
     <SimpleGrid cols={{ base: 2, sm: 4 }} component="dl" m={0}>
+      <div>
+        <Text component="dt" size="sm" c="dimmed">
+          Entries
+        </Text>
+        <Text component="dd" size="xl" fw={700} m={0} data-statistic="entries">
+          {entries}
+        </Text>
+      </div>
       {KEY_STATISTICS.map(([key, label]) => (
         <div key={key}>
           <Text component="dt" size="sm" c="dimmed">
@@ -218,9 +231,11 @@ export function HomePage() {
         <Widget title="Entries">
           <EntryCounts />
         </Widget>
-        <Widget title="Project statistics">
-          <ProjectStatistics />
-        </Widget>
+        {access.superAdmin && (
+          <Widget title="Project statistics">
+            <ProjectStatistics />
+          </Widget>
+        )}
       </SimpleGrid>
     </Stack>
   );
