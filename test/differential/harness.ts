@@ -471,3 +471,26 @@ export async function openDifferential(options: OpenOptions): Promise<Differenti
 
 /** The name a diff file passes to `openDifferential`: its own base name. */
 export const diffName = (file: string): string => basename(file).replace(/\.diff\.ts$/, '');
+
+/** The administrator both sides sign in as (token.sh makes Strapi's; Vellum's is registered here). */
+export const DIFF_ADMIN = { email: 'admin@example.com', password: 'Admin-Passw0rd!' };
+
+/**
+ * An administrator's client on each side: Vellum's first administrator registered (Ada Admin),
+ * then both signed in with the same credentials.
+ */
+export async function adminSessions(diff: Differential): Promise<Record<Side, HttpClient>> {
+  const sessions: Partial<Record<Side, HttpClient>> = {};
+  for (const [side, api] of [
+    ['strapi', diff.strapi],
+    ['vellum', diff.vellum],
+  ] as const) {
+    const anonymous = new HttpClient(api.baseUrl);
+    if (side === 'vellum')
+      await anonymous.post('/admin/register-admin', { ...DIFF_ADMIN, firstname: 'Ada', lastname: 'Admin' });
+    const login = await anonymous.post('/admin/login', DIFF_ADMIN);
+    if (login.status !== 200) throw new Error(`${side}: ${JSON.stringify(login.body)}`);
+    sessions[side] = new HttpClient(api.baseUrl, { authorization: `Bearer ${login.body.data.token}` });
+  }
+  return sessions as Record<Side, HttpClient>;
+}

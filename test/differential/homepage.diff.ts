@@ -10,9 +10,8 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { HttpClient, type Response } from '../helpers/http.js';
 import { fixture } from '../helpers/server.js';
-import { diffName, openDifferential, type Differential, type Side } from './harness.js';
+import { diffName, adminSessions, openDifferential, type Differential, type Side } from './harness.js';
 
-const ADMIN = { email: 'admin@example.com', password: 'Admin-Passw0rd!' };
 const CM = '/content-manager/collection-types';
 const POSTS = `${CM}/api::post.post`;
 const PAGES = `${CM}/api::page.page`;
@@ -27,17 +26,7 @@ const sessions: Partial<Record<Side, HttpClient>> = {};
 
 before(async () => {
   diff = await openDifferential({ name: diffName(import.meta.filename), project: fixture('homepage') });
-  for (const [side, api] of [
-    ['strapi', diff.strapi],
-    ['vellum', diff.vellum],
-  ] as const) {
-    const anonymous = new HttpClient(api.baseUrl);
-    if (side === 'vellum')
-      await anonymous.post('/admin/register-admin', { ...ADMIN, firstname: 'Ada', lastname: 'Admin' });
-    const login = await anonymous.post('/admin/login', ADMIN);
-    assert.equal(login.status, 200, `${side}: ${JSON.stringify(login.body)}`);
-    sessions[side] = new HttpClient(api.baseUrl, { authorization: `Bearer ${login.body.data.token}` });
-  }
+  Object.assign(sessions, await adminSessions(diff));
 });
 after(() => diff?.close());
 

@@ -5,12 +5,10 @@
  * the defaults Strapi generates for a type with no stored configuration, a change and what it
  * answers after, and the refusals of bad ones. On demand: `npm run test:strapi -- view-configuration`.
  */
-import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { HttpClient, type Response } from '../helpers/http.js';
-import { diffName, openDifferential, type Differential, type Side } from './harness.js';
+import { diffName, adminSessions, openDifferential, type Differential, type Side } from './harness.js';
 
-const ADMIN = { email: 'admin@example.com', password: 'Admin-Passw0rd!' };
 const CM = '/content-manager';
 type Metadatas = Record<string, { edit: Record<string, unknown>; list: Record<string, unknown> }>;
 
@@ -32,17 +30,7 @@ const sessions: Partial<Record<Side, HttpClient>> = {};
 
 before(async () => {
   diff = await openDifferential({ name: diffName(import.meta.filename) });
-  for (const [side, api] of [
-    ['strapi', diff.strapi],
-    ['vellum', diff.vellum],
-  ] as const) {
-    const anonymous = new HttpClient(api.baseUrl);
-    if (side === 'vellum')
-      await anonymous.post('/admin/register-admin', { ...ADMIN, firstname: 'Ada', lastname: 'Admin' });
-    const login = await anonymous.post('/admin/login', ADMIN);
-    assert.equal(login.status, 200, `${side}: ${JSON.stringify(login.body)}`);
-    sessions[side] = new HttpClient(api.baseUrl, { authorization: `Bearer ${login.body.data.token}` });
-  }
+  Object.assign(sessions, await adminSessions(diff));
 });
 after(() => diff?.close());
 
