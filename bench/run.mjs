@@ -10,17 +10,23 @@
 // bench/mixed.mjs sends the same requests to any server, Strapi too). Every scenario runs twice:
 // with the response cache, then on a server started with REST_CACHE=false on the same database.
 //
+// With STRAPI=1 the real Strapi 5.54 (../shared/bench/strapi, bench/strapi.mjs) is seeded and measured
+// first with the same scenarios, and the run ends with issue 36's targets, each beside Strapi's
+// figure from this run: CPU per request without the response cache (1/10 of Strapi's), writes (20x
+// its throughput), mixed traffic (10x), cold start (300 ms) and idle memory (80 MB).
+//
 // Env: N (articles, default 2000), DURATION (seconds per scenario, 10), CONNECTIONS (10),
 // WARMUP (seconds, 3), SCENARIOS (comma list), CACHE_OFF (0: skip the pass without the cache),
 // WRITE_EVERY (20), NODE_FLAGS (the server's node flags; default --max-semi-space-size=2 as npm start),
 // OUT (write the JSON summary there).
 import { spawn, spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildTraffic, fetchRetry, writeDocumentsLua, writeTrafficLua } from './traffic.mjs';
+import { startStrapi, stopStrapi, strapiScripts } from './strapi.mjs';
 import { startVellum as spawnVellum } from './vellum.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -33,6 +39,11 @@ const WRITE_EVERY = Number(process.env.WRITE_EVERY ?? 20);
 const NODE_FLAGS = (process.env.NODE_FLAGS ?? '--max-semi-space-size=2').split(' ').filter(Boolean);
 const PORT = 20000 + Math.floor(Math.random() * 20000);
 const BASE = `http://127.0.0.1:${PORT}`;
+const WITH_STRAPI = process.env.STRAPI === '1';
+// graphql_list: Vellum's blog example answers the v4 compatibility shape, Strapi 5 its flat one.
+const GRAPHQL_V4 =
+  '{ articles(pagination: { pageSize: 25 }) { data { id attributes { title views author { data { attributes { name } } } } } } }';
+const GRAPHQL_V5 = '{ articles(pagination: { pageSize: 25 }) { documentId title views author { name } } }';
 
 if (spawnSync('wrk', ['--version']).error) {
   console.error('wrk is needed on the PATH (Debian: apt-get install -y wrk)');
@@ -40,14 +51,15 @@ if (spawnSync('wrk', ['--version']).error) {
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'vellum-bench-'));
-const rss = (pid) => {
-  try {
-    const status = spawnSync('cat', [`/proc/${pid}/status`]).stdout.toString();
-    return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
-  } catch {
-    return 0;
-  }
-};
+/** Resident memory of the process and its children, in MB. */
+const rss = (pid) =>
+  processTree(pid).reduce((sum, each) => {
+    try {
+      return sum + Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${each}/status`, 'utf8'))?.[1] ?? 0) / 1024;
+    } catch {
+      return sum;
+    }
+  }, 0);
 
 const vellumEnv = (extra = {}) => ({
   ...process.env,
@@ -83,6 +95,8 @@ function createToken() {
 async function startVellum(extraEnv) {
   const started = Date.now();
   const child = await spawnVellum({ env: vellumEnv(extraEnv), flags: NODE_FLAGS });
+  // To the first answer, as the reference's start.sh measures Strapi's.
+  await (await fetchRetry(`${BASE}/api/articles`)).arrayBuffer();
   const coldStartMs = Date.now() - started;
   // Idle: after start-up's garbage is collected (the first scavenges come within a second).
   await new Promise((done) => setTimeout(done, 1000));
@@ -107,12 +121,12 @@ writeFileSync(luaFile, LUA);
 
 let TOKEN = '';
 
-function wrk(url, seconds, { method = 'GET', body, graphql = false, lua } = {}) {
+function wrk(url, seconds, { method = 'GET', body, graphql = false, lua, token = TOKEN } = {}) {
   // A traffic script (bench/traffic.mjs) sets its own methods, paths and headers.
   const args = ['-t1', `-c${CONNECTIONS}`, `-d${seconds}s`, '-s', lua ?? luaFile, '--latency', url];
   if (method !== 'GET') args.push('-H', 'Content-Type: application/json');
   // Like the shared bench (../shared/bench/run.mjs), every REST request carries the API token.
-  if (!graphql && !lua && TOKEN) args.push('-H', `Authorization: Bearer ${TOKEN}`);
+  if (!graphql && !lua && token) args.push('-H', `Authorization: Bearer ${token}`);
   const script =
     method !== 'GET'
       ? `wrk.method = "${method}"\nwrk.body = ${JSON.stringify(JSON.stringify(body))}\nwrk.headers["Content-Type"] = "application/json"\n` +
@@ -127,27 +141,45 @@ function wrk(url, seconds, { method = 'GET', body, graphql = false, lua } = {}) 
   return { rps: requests / (micros / 1e6), requests, errors: errors + non2xx, p50, p90, p99, max };
 }
 
-/** CPU time (user + system, ms) the process has used so far, from /proc (Linux). */
-const cpuMs = (pid) => {
-  try {
-    const fields = spawnSync('cat', [`/proc/${pid}/stat`])
-      .stdout.toString()
-      .split(') ')[1]
-      .split(' ');
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
-  } catch {
-    return NaN;
+/** The process and its children (processes serving beside it), from /proc (Linux). */
+const processTree = (pid) => {
+  const all = [pid];
+  for (let i = 0; i < all.length; i++) {
+    try {
+      for (const task of readdirSync(`/proc/${all[i]}/task`)) {
+        const children = readFileSync(`/proc/${all[i]}/task/${task}/children`, 'utf8').trim();
+        if (children) all.push(...children.split(/\s+/).map(Number));
+      }
+    } catch {
+      // gone meanwhile
+    }
   }
+  return all;
+};
+
+/** CPU time (user + system, ms) the process and its children have used so far, from /proc. */
+const cpuMs = (pid) => {
+  let ms = 0;
+  for (const each of processTree(pid)) {
+    try {
+      const fields = readFileSync(`/proc/${each}/stat`, 'utf8').split(') ')[1].split(' ');
+      ms += ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return ms;
 };
 const CLOCK_TICKS = Number(spawnSync('getconf', ['CLK_TCK']).stdout?.toString().trim()) || 100;
 /** Peak RSS of the process so far (VmHWM), in MB. */
-const peakRss = (pid) => {
-  try {
-    return Number(/VmHWM:\s+(\d+)/.exec(spawnSync('cat', [`/proc/${pid}/status`]).stdout.toString())?.[1] ?? 0) / 1024;
-  } catch {
-    return 0;
-  }
-};
+const peakRss = (pid) =>
+  processTree(pid).reduce((sum, each) => {
+    try {
+      return sum + Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${each}/status`, 'utf8'))?.[1] ?? 0) / 1024;
+    } catch {
+      return sum;
+    }
+  }, 0);
 
 function measure(name, url, options, pid) {
   if (WARMUP > 0) wrk(url, WARMUP, options);
@@ -159,7 +191,13 @@ function measure(name, url, options, pid) {
 }
 
 /** Runs every scenario against a started server; the results and the server's RSS. */
-async function runPass({ child, idleRss }, label, traffic, documentId) {
+async function runPass(
+  { pid, idleRss, base = BASE, token = TOKEN, graphqlQuery = GRAPHQL_V4 },
+  label,
+  traffic,
+  documentId,
+) {
+  const BASE = base;
   const results = [];
   console.error(`${label}: RSS idle ${idleRss.toFixed(0)} MB`);
   const scenarios = [
@@ -176,6 +214,7 @@ async function runPass({ child, idleRss }, label, traffic, documentId) {
     // A site's traffic: ~600 distinct read URLs, then the same with one PUT in WRITE_EVERY.
     ['distinct_reads', BASE, { lua: traffic.reads }],
     ['mixed_writes', BASE, { lua: traffic.mixed }],
+    ['mixed_writes_5', BASE, { lua: traffic.mixed5 }],
     // Whole documents (relations, components, a zone) written, as bench/mixed.mjs writes them to Strapi.
     ['create_full', BASE, { lua: traffic.createFull }],
     ['update_full', BASE, { lua: traffic.updateFull }],
@@ -184,19 +223,8 @@ async function runPass({ child, idleRss }, label, traffic, documentId) {
       `${BASE}/api/articles`,
       { method: 'POST', body: { data: { title: 'Bench __N__', views: 1, kind: 'news' } } },
     ],
-    // The shared bench's graphql_list in the specification's shape (Vellum's default).
-    [
-      'graphql_list',
-      `${BASE}/graphql`,
-      {
-        method: 'POST',
-        graphql: true,
-        body: {
-          query:
-            '{ articles(pagination: { pageSize: 25 }) { data { id attributes { title views author { data { attributes { name } } } } } } }',
-        },
-      },
-    ],
+    // The shared bench's graphql_list: 25 articles with their author's name, in the server's shape.
+    ['graphql_list', `${BASE}/graphql`, { method: 'POST', graphql: true, body: { query: graphqlQuery } }],
   ];
   const wanted = process.env.SCENARIOS?.split(',');
   for (const [name, url, options] of scenarios) {
@@ -205,7 +233,7 @@ async function runPass({ child, idleRss }, label, traffic, documentId) {
       const probeBody = options?.graphql ? options.body : { data: { title: `probe ${Date.now()}` } };
       const headers = {
         'content-type': 'application/json',
-        ...(options?.graphql ? {} : { authorization: `Bearer ${TOKEN}` }),
+        ...(options?.graphql ? {} : { authorization: `Bearer ${token}` }),
       };
       const probe = await fetchRetry(
         url,
@@ -217,9 +245,9 @@ async function runPass({ child, idleRss }, label, traffic, documentId) {
         continue;
       }
     }
-    results.push(measure(name, url, options, child.pid));
+    results.push(measure(name, url, { ...options, token }, pid));
   }
-  return { results, idleRss, peakRss: peakRss(child.pid) };
+  return { results, idleRss, peakRss: peakRss(pid) };
 }
 
 const stop = async (child) => {
@@ -229,9 +257,75 @@ const stop = async (child) => {
 };
 
 const passes = [];
+let strapi;
 let coldStartMs = 0;
 let listBody;
+
+/** The read URLs and write scripts of a seeded server (the same list on every server: bench/traffic.mjs). */
+async function prepareTraffic(base, token, name) {
+  const urls = await buildTraffic(base, token);
+  for (const path of urls.reads) {
+    const res = await fetchRetry(base + path, { headers: { authorization: `Bearer ${token}` } });
+    await res.arrayBuffer();
+    if (res.status !== 200) throw new Error(`GET ${path} on ${name}: HTTP ${res.status}`);
+  }
+  const DONE = LUA.slice(LUA.indexOf('done = function'));
+  const traffic = {
+    reads: join(dir, `${name}-reads.lua`),
+    mixed: join(dir, `${name}-mixed.lua`),
+    mixed5: join(dir, `${name}-mixed5.lua`),
+    createFull: join(dir, `${name}-create-full.lua`),
+    updateFull: join(dir, `${name}-update-full.lua`),
+  };
+  writeTrafficLua(traffic.reads, urls, { token, doneLua: DONE });
+  writeTrafficLua(traffic.mixed, urls, { writeEvery: WRITE_EVERY, token, doneLua: DONE });
+  writeTrafficLua(traffic.mixed5, urls, { writeEvery: 5, token, doneLua: DONE });
+  writeDocumentsLua(traffic.createFull, urls, { mode: 'create', token, doneLua: DONE });
+  writeDocumentsLua(traffic.updateFull, urls, { mode: 'update', token, doneLua: DONE });
+  const first = await (
+    await fetchRetry(`${base}/api/articles?sort=id:asc&pagination[pageSize]=1`, {
+      headers: { authorization: `Bearer ${token}` },
+    })
+  ).json();
+  console.error(`${urls.reads.length} distinct read URLs (bench/traffic.mjs)`);
+  return { traffic, documentId: first.data[0].documentId };
+}
+
 try {
+  if (WITH_STRAPI) {
+    // Strapi first, seeded the same way, then stopped: the two never share the machine.
+    const scripts = strapiScripts(root);
+    const strapiPort = PORT + 2;
+    const strapiBase = `http://127.0.0.1:${strapiPort}`;
+    console.error(`Strapi: starting on an empty database (the first run installs it: minutes)...`);
+    let started = startStrapi(scripts, strapiPort, { reset: true });
+    try {
+      console.error(`Strapi up in ${started.coldStartMs} ms; seeding ${N} articles...`);
+      const seed = spawnSync(process.execPath, [join(root, 'bench/seed.mjs')], {
+        env: { ...process.env, BASE_URL: strapiBase, N, QUIET: '1', TOKEN: started.token },
+        stdio: ['ignore', 'ignore', 'inherit'],
+      });
+      if (seed.status !== 0) throw new Error('seeding Strapi failed');
+    } finally {
+      await stopStrapi(started.pid);
+    }
+    started = startStrapi(scripts, strapiPort);
+    try {
+      await new Promise((done) => setTimeout(done, 1000));
+      const idleRss = rss(started.pid);
+      const { traffic, documentId } = await prepareTraffic(strapiBase, started.token, 'strapi');
+      const pass = await runPass(
+        { pid: started.pid, idleRss, base: strapiBase, token: started.token, graphqlQuery: GRAPHQL_V5 },
+        'Strapi 5.54',
+        traffic,
+        documentId,
+      );
+      strapi = { coldStartMs: started.coldStartMs, ...pass };
+    } finally {
+      await stopStrapi(started.pid);
+    }
+  }
+
   const first = await startVellum();
   coldStartMs = first.coldStartMs;
   console.error(`Vellum up in ${coldStartMs} ms; seeding ${N} articles...`);
@@ -258,34 +352,18 @@ try {
     copy(database, `${database}.seeded`);
     let started = await startVellum();
     child = started.child;
-    const firstArticle = await (await fetchRetry(`${BASE}/api/articles?sort=id:asc&pagination[pageSize]=1`)).json();
-    const documentId = firstArticle.data[0].documentId;
-    const urls = await buildTraffic(BASE, TOKEN);
-    for (const path of urls.reads) {
-      const res = await fetchRetry(BASE + path, { headers: { authorization: `Bearer ${TOKEN}` } });
-      await res.arrayBuffer();
-      if (res.status !== 200) throw new Error(`GET ${path}: HTTP ${res.status}`);
-    }
-    const DONE = LUA.slice(LUA.indexOf('done = function'));
-    const traffic = {
-      reads: join(dir, 'reads.lua'),
-      mixed: join(dir, 'mixed.lua'),
-      createFull: join(dir, 'create-full.lua'),
-      updateFull: join(dir, 'update-full.lua'),
-    };
-    writeTrafficLua(traffic.reads, urls, { token: TOKEN, doneLua: DONE });
-    writeTrafficLua(traffic.mixed, urls, { writeEvery: WRITE_EVERY, token: TOKEN, doneLua: DONE });
-    writeDocumentsLua(traffic.createFull, urls, { mode: 'create', token: TOKEN, doneLua: DONE });
-    writeDocumentsLua(traffic.updateFull, urls, { mode: 'update', token: TOKEN, doneLua: DONE });
-    console.error(`${urls.reads.length} distinct read URLs (bench/traffic.mjs)`);
-    passes.push({ cache: 'on', ...(await runPass(started, 'response cache on', traffic, documentId)) });
+    // The start measured: on the seeded database, as Strapi's (the first one created the tables).
+    coldStartMs = started.coldStartMs;
+    const { traffic, documentId } = await prepareTraffic(BASE, TOKEN, 'vellum');
+    const server = (run) => ({ pid: run.child.pid, idleRss: run.idleRss });
+    passes.push({ cache: 'on', ...(await runPass(server(started), 'response cache on', traffic, documentId)) });
     listBody = Buffer.from(await (await fetchRetry(`${BASE}/api/articles`)).text());
     if (process.env.CACHE_OFF !== '0') {
       await stop(child);
       restore();
       started = await startVellum({ REST_CACHE: 'false' });
       child = started.child;
-      passes.push({ cache: 'off', ...(await runPass(started, 'REST_CACHE=false', traffic, documentId)) });
+      passes.push({ cache: 'off', ...(await runPass(server(started), 'REST_CACHE=false', traffic, documentId)) });
     }
   } finally {
     child.kill('SIGTERM');
@@ -333,20 +411,84 @@ try {
   console.log(
     `ceiling (bare node:http, the same list body): ${bareRps.toFixed(0)} req/s; list_default ${list?.rps ? ((list.rps / bareRps) * 100).toFixed(1) : '-'}% of it with the cache, ${listOff?.rps ? ((listOff.rps / bareRps) * 100).toFixed(1) : '-'}% without`,
   );
+  const strapiOf = (name) => strapi?.results.find((r) => r.name === name);
   console.log(
-    '\n| scenario | req/s | p50 ms | p99 ms | errors | server CPU ms/req | no cache: req/s | p50 ms | p99 ms | errors | server CPU ms/req |',
+    `\n| scenario |${strapi ? ' Strapi req/s | CPU ms/req |' : ''} req/s | p50 ms | p99 ms | errors | server CPU ms/req | no cache: req/s | p50 ms | p99 ms | errors | server CPU ms/req |`,
   );
-  console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+  console.log(`|---|${strapi ? '---:|---:|' : ''}---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|`);
   const cells = (r) =>
     !r
       ? ['', '', '', '', '']
       : r.skipped
         ? [`skipped: ${r.skipped}`, '', '', '', '']
         : [r.rps.toFixed(0), r.p50.toFixed(2), r.p99.toFixed(2), String(r.errors), r.cpuPerRequest.toFixed(2)];
+  const strapiCells = (r) =>
+    !strapi ? [] : !r || r.skipped ? ['-', '-'] : [r.rps.toFixed(0), r.cpuPerRequest.toFixed(2)];
   for (const r of on.results)
-    console.log(`| ${r.name} | ${[...cells(r), ...cells(off?.results.find((o) => o.name === r.name))].join(' | ')} |`);
+    console.log(
+      `| ${r.name} | ${[...strapiCells(strapiOf(r.name)), ...cells(r), ...cells(off?.results.find((o) => o.name === r.name))].join(' | ')} |`,
+    );
+  if (strapi) printTargets(strapi, on, off);
   if (process.env.OUT)
-    writeFileSync(process.env.OUT, JSON.stringify({ coldStartMs, ceiling: bareRps, passes }, null, 2));
+    writeFileSync(process.env.OUT, JSON.stringify({ coldStartMs, ceiling: bareRps, passes, strapi }, null, 2));
 } finally {
   rmSync(dir, { recursive: true, force: true });
+}
+
+/**
+ * Issue 36's targets, each beside Strapi's figure from this run: CPU per request without the
+ * response cache at most a tenth of Strapi's; writes at least 20x and mixed traffic at least 10x
+ * its throughput (with the cache, as deployed); cold start and idle memory as absolute figures.
+ */
+function printTargets(strapi, on, off) {
+  const find = (pass, name) => pass?.results.find((r) => r.name === name && !r.skipped);
+  const rows = [];
+  const ratio = (a, b) => (a && b ? a / b : NaN);
+  const engine = ['list_default', 'list_page100', 'filter_sort', 'deep_filter_relation', 'populate_star'];
+  engine.push('deep_populate', 'find_one', 'graphql_list', 'distinct_reads');
+  for (const name of engine) {
+    const s = find(strapi, name);
+    const v = find(off, name);
+    const x = ratio(s?.cpuPerRequest, v?.cpuPerRequest);
+    rows.push([
+      `uncached engine: ${name}`,
+      `${s?.cpuPerRequest.toFixed(2)} ms`,
+      `${v?.cpuPerRequest.toFixed(2)} ms`,
+      x,
+      10,
+    ]);
+  }
+  for (const name of ['create_full', 'update_full', 'create']) {
+    const s = find(strapi, name);
+    const v = find(on, name);
+    rows.push([
+      `writes: ${name}`,
+      `${s?.rps.toFixed(0)} req/s`,
+      `${v?.rps.toFixed(0)} req/s`,
+      ratio(v?.rps, s?.rps),
+      20,
+    ]);
+  }
+  for (const [name, label] of [
+    ['mixed_writes', `mixed, one write in ${WRITE_EVERY}`],
+    ['mixed_writes_5', 'mixed, one write in 5'],
+  ]) {
+    const s = find(strapi, name);
+    const v = find(on, name);
+    rows.push([label, `${s?.rps.toFixed(0)} req/s`, `${v?.rps.toFixed(0)} req/s`, ratio(v?.rps, s?.rps), 10]);
+  }
+  console.log('\nIssue 36 targets, beside Strapi 5.54 from this run:\n');
+  console.log('| target | Strapi | Vellum | Vellum / Strapi | goal | met |');
+  console.log('|---|---:|---:|---:|---:|---|');
+  for (const [label, s, v, x, goal] of rows)
+    console.log(
+      `| ${label} | ${s} | ${v} | ${Number.isNaN(x) ? '-' : `${x.toFixed(1)}x`} | ${goal}x | ${x >= goal ? 'yes' : 'no'} |`,
+    );
+  const idle = on.idleRss;
+  console.log(
+    `| cold start (spawn to first answer) | ${strapi.coldStartMs} ms | ${coldStartMs} ms | | <= 300 ms | ${coldStartMs <= 300 ? 'yes' : 'no'} |`,
+  );
+  console.log(
+    `| idle memory (RSS) | ${strapi.idleRss.toFixed(0)} MB | ${idle.toFixed(0)} MB | | <= 80 MB | ${idle <= 80 ? 'yes' : 'no'} |`,
+  );
 }

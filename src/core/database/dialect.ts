@@ -176,12 +176,27 @@ export const ARRAY_ROWS = '/*rows*/ ';
 export const ON_MAIN = '/*main*/ ';
 
 /**
- * Runs a read and returns its rows as arrays of column values in select order, on every dialect:
- * no object per row where the driver can avoid it (SQLite).
+ * Marks a read whose cost the read budget bounds (rows found by ids through an index, no filter
+ * or sort of the request's): the SQLite driver answers it on the main thread from a read-only
+ * connection of its own, without the reader threads' hop (a round trip costs ~35 us of CPU plus
+ * the rows' copy; with `populate=*`, 11 statements, reads without the hops took 20-30% less CPU).
+ * It sees what was committed when it starts, as a reader thread does, and never waits for a write.
  */
-export async function readRows(db: Db, query: RawBuilder<unknown>): Promise<unknown[][]> {
+export const INLINE = '/*inline*/ ';
+
+/**
+ * Runs a read and returns its rows as arrays of column values in select order, on every dialect:
+ * no object per row where the driver can avoid it (SQLite). `inline`: a read bounded by the read
+ * budget (`INLINE`).
+ */
+export async function readRows(
+  db: Db,
+  query: RawBuilder<unknown>,
+  options: { inline?: boolean } = {},
+): Promise<unknown[][]> {
   const compiled = query.compile(db);
-  const { rows } = await db.executeQuery<unknown>({ ...compiled, sql: ARRAY_ROWS + compiled.sql });
+  const prefix = options.inline ? ARRAY_ROWS + INLINE : ARRAY_ROWS;
+  const { rows } = await db.executeQuery<unknown>({ ...compiled, sql: prefix + compiled.sql });
   if (rows.length === 0 || Array.isArray(rows[0])) return rows as unknown[][];
   // The PostgreSQL and MySQL drivers answer objects whose keys keep the select order.
   return rows.map((row) => Object.values(row as Record<string, unknown>));

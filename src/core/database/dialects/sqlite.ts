@@ -16,6 +16,7 @@ import type { SqliteConnection } from '../../config/load.js';
 import { identifier } from '../../schema/naming.js';
 import {
   ARRAY_ROWS,
+  INLINE,
   ON_MAIN,
   decodeCommon,
   encodeCommon,
@@ -256,7 +257,23 @@ export function createSqliteKysely(connection: SqliteConnection, log: KyselyConf
           size: READERS,
           arrayRows: ARRAY_ROWS,
         });
-  return new Kysely({ dialect: new ReadersDialect(main, readers, optimizer), log });
+  const inline = readers && openInlineReader(connection.filename);
+  return new Kysely({ dialect: new ReadersDialect(main, readers, inline, optimizer), log });
+}
+
+/**
+ * The main thread's read-only connection for reads the read budget bounds (`INLINE`): in WAL mode
+ * it sees what was committed when a statement starts and never waits for the writer, which may
+ * hold the main connection in a transaction meanwhile.
+ */
+function openInlineReader(filename: string): Database.Database {
+  const database = new Database(filename, { readonly: true, fileMustExist: true });
+  database.pragma('busy_timeout = 5000');
+  database.pragma('cache_size = -8192');
+  database.function('vellum_lower', { deterministic: true }, (value: unknown) =>
+    typeof value === 'string' ? value.toLowerCase() : value,
+  );
+  return withStatementCache(database);
 }
 
 /**
@@ -265,18 +282,22 @@ export function createSqliteKysely(connection: SqliteConnection, log: KyselyConf
  */
 const READERS = 2;
 
+/** The prefix `readRows` gives a read the read budget bounds. */
+const INLINE_ROWS = ARRAY_ROWS + INLINE;
+
 /** Kysely's SQLite dialect with the driver below. */
 class ReadersDialect extends SqliteDialect {
   constructor(
     private readonly main: Database.Database,
     private readonly readers: SqliteReaders | undefined,
+    private readonly inline: Database.Database | undefined,
     private readonly optimizer: NodeJS.Timeout,
   ) {
     super({ database: main });
   }
 
   override createDriver(): Driver {
-    return new ReadersDriver(this.main, this.readers, this.optimizer);
+    return new ReadersDriver(this.main, this.readers, this.inline, this.optimizer);
   }
 }
 
@@ -318,6 +339,11 @@ class ReadersConnection implements DatabaseConnection {
 
   async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
     const { sql: text, parameters } = query;
+    const { inline } = this.driver;
+    if (!this.held && inline && text.startsWith(INLINE_ROWS)) {
+      const bounded = inline.prepare(text);
+      if (bounded.readonly) return { rows: bounded.all(parameters) as R[] };
+    }
     const statement = this.driver.main.prepare(text);
     if (!this.held && this.driver.readers && statement.reader && statement.readonly && !text.startsWith(ON_MAIN)) {
       return { rows: (await this.driver.readers.run(text, parameters)) as R[] };
@@ -340,6 +366,7 @@ class ReadersDriver implements Driver {
   constructor(
     readonly main: Database.Database,
     readonly readers: SqliteReaders | undefined,
+    readonly inline: Database.Database | undefined,
     private readonly optimizer: NodeJS.Timeout,
   ) {}
 
@@ -386,6 +413,7 @@ class ReadersDriver implements Driver {
     // in one that goes on (a server that runs CLI commands, a test file).
     clearInterval(this.optimizer);
     await this.readers?.close();
+    this.inline?.close();
     this.main.close();
   }
 }

@@ -11,6 +11,9 @@ import type { ReadBudget } from '../read/budget.js';
 import { populate, type Loaded } from '../read/populate.js';
 import { decodeDocument, readRows, rowKeys, selectList, visibleScalars, type Document } from '../rows.js';
 
+/** The column of the page's rows that carries the total. */
+const TOTAL = '__total';
+
 interface PaginationMeta {
   page?: number;
   pageSize?: number;
@@ -97,22 +100,23 @@ export async function findMany(
   // (page 37 of 1,360 articles sorted by title: 7.9 -> 1.0 ms on SQLite). The outer ORDER BY
   // sorts the page's rows only.
   const page = sql`select ${sql.ref(`${alias}.id`)} from ${from} where ${where} order by ${sql.join(order)} limit ${sql.lit(limit)} offset ${sql.lit(offset)}`;
-  const rowsQuery = sql`select ${sql.join(selectList(dialect, type, alias, scalars))} from (${page}) as ${sql.id('p')} join ${sql.table(type.table)} as ${sql.id(alias)} on ${sql.ref(`${alias}.id`)} = ${sql.ref('p.id')} order by ${sql.join(order)}`;
+  const count = sql`select count(*) from ${from} where ${whereFor('semi-join')}`;
+  // The total rides on the page's rows as an uncorrelated scalar subquery, computed once: one
+  // statement instead of two (on SQLite one reader-thread round trip instead of two; elsewhere one
+  // network round trip).
+  const columns = selectList(dialect, type, alias, scalars);
+  const select = pagination.withCount ? [...columns, sql`(${count}) as ${sql.id(TOTAL)}`] : columns;
+  const rowsQuery = sql`select ${sql.join(select)} from (${page}) as ${sql.id('p')} join ${sql.table(type.table)} as ${sql.id(alias)} on ${sql.ref(`${alias}.id`)} = ${sql.ref('p.id')} order by ${sql.join(order)}`;
   const rows = await readRows(db, rowsQuery);
   budget.spend(rows.length);
-  // A page that is not full ends the list: its rows give the total without a count.
-  const pageTellsTotal = rows.length < limit && (rows.length > 0 || offset === 0);
+  // A page past the end has no row to carry the total: counted apart.
   const total = !pagination.withCount
     ? undefined
-    : pageTellsTotal
-      ? offset + rows.length
-      : Number(
-          (
-            await sql<{
-              total: number | string;
-            }>`select count(*) as total from ${from} where ${whereFor('semi-join')}`.execute(db)
-          ).rows[0]?.total ?? 0,
-        );
+    : rows.length > 0
+      ? Number(rows[0]!.at(-1))
+      : offset === 0
+        ? 0
+        : Number((await sql<{ total: number | string }>`select (${count}) as total`.execute(db)).rows[0]?.total ?? 0);
 
   const loaded: Loaded[] = rows.map((row) => ({
     value: decodeDocument(dialect, type, row, scalars, query.fields, caller.rawJson),

@@ -38,7 +38,9 @@ export async function findOne(
       ? sql` order by t0.id`
       : sql``;
   const select = sql`select ${sql.join(selectList(dialect, type, 't0', scalars))} from ${sql.table(type.table)} as t0 where ${and(conditions)}${order} limit 1`;
-  const row = (await readRows(db, select))[0];
+  // By documentId alone, the document's few rows are found through its index: a bounded read.
+  const byIdOnly = documentId !== null && !query.filters && query.search === undefined && !query.sort?.length;
+  const row = (await readRows(db, select, { inline: byIdOnly }))[0];
   if (!row) return null;
   budget.spend(1);
   const value = decodeDocument(dialect, type, row, scalars, query.fields, caller.rawJson);
@@ -71,7 +73,7 @@ export async function findRow(
   const { dialect } = ctx.database;
   const scalars = visibleScalars(type, query.fields);
   const select = sql`select ${sql.join(selectList(dialect, type, 't0', scalars))} from ${sql.table(type.table)} as t0 where t0.id = ${rowId}`;
-  const row = (await readRows(db, select))[0];
+  const row = (await readRows(db, select, { inline: true }))[0];
   if (!row) return null;
   const value = decodeDocument(dialect, type, row, scalars, query.fields, caller.rawJson);
   const keys = rowKeys(row);

@@ -87,12 +87,21 @@ const sqlContext = (ctx: ReadContext): SqlContext => ({
 const distinct = <T>(values: T[]): T[] => [...new Set(values)];
 
 /**
+ * A populate statement without the request's filters or sort reads the rows linked to the owners
+ * through indexes and at most what the budget holds: cheap enough for the main thread (`INLINE`).
+ * Filters may reach through other relations, and a sort through joins: those go to a reader.
+ */
+const bounded = (node: PopulateNode | undefined): boolean => !node?.filters && !node?.sort?.length;
+
+/**
  * Reads a populate statement's rows, at most one more than the budget holds (the LIMIT is a
  * validated integer written into the SQL, as pages are); more than it holds ends the read.
  */
-async function readBounded(ctx: ReadContext, query: RawBuilder<unknown>): Promise<Row[]> {
+async function readBounded(ctx: ReadContext, query: RawBuilder<unknown>, node?: PopulateNode): Promise<Row[]> {
   const limit = ctx.budget.statementLimit;
-  const rows = await readRows(ctx.db, limit === undefined ? query : sql`${query} limit ${sql.lit(limit)}`);
+  const rows = await readRows(ctx.db, limit === undefined ? query : sql`${query} limit ${sql.lit(limit)}`, {
+    inline: limit !== undefined && bounded(node),
+  });
   ctx.budget.read(rows.length);
   return rows;
 }
@@ -223,6 +232,7 @@ async function populateRelation(
   const rows = await readBounded(
     ctx,
     ownedRows(select, from, and(conditions), owners, order, attribute.toMany ? node.limit : undefined),
+    node,
   );
   const width = selectWidth(target, scalars);
   const groups = groupBy(rows, (row) => ownerKey(row, width));
@@ -273,6 +283,7 @@ async function componentRows(
       order,
       node.count ? undefined : node.limit,
     ),
+    node,
   );
 }
 
@@ -328,6 +339,7 @@ async function populateZone(
   const links = await readBounded(
     ctx,
     sql`select c.entity_id, c.cmp_id, c.component_type from ${sql.table(model.componentLinkTable)} as c where c.entity_id in (${sql.join(distinct(items.map((i) => i.rowId)))}) and c.field = ${attribute.name} order by c.entity_id, c.ord, c.id`,
+    {},
   );
   const groups = groupBy(links, (row) => Number(row[0]));
   spendGroups(ctx, items, groups, (item) => item.rowId);
@@ -344,6 +356,8 @@ async function populateZone(
     const rows = await readRows(
       ctx.db,
       sql`select ${sql.join(selectList(ctx.dialect, component, 'k', scalars))} from ${sql.table(component.table)} as k where ${and(conditions)}`,
+      // Rows by id, as many as the links just counted against the budget.
+      { inline: !(node.on && sub.filters) },
     );
     const loaded: Loaded[] = [];
     for (const row of rows) {
@@ -384,6 +398,7 @@ async function populateMedia(
   const rows = await readBounded(
     ctx,
     ownedRows(select, from, where, owners, [sql`m.ord`, sql`m.id`], attribute.multiple ? node.limit : undefined),
+    {},
   );
   const width = selectWidth(files, scalars);
   const groups = groupBy(rows, (row) => Number(row[width]));
@@ -413,6 +428,7 @@ async function populateCreator(
   const rows = await readBounded(
     ctx,
     sql`select ${sql.join(select)} from ${sql.table(type.table)} as t join ${sql.table(CREATOR_MODEL.table)} as u on u.id = ${sql.ref(`t.${column}`)} where t.id in (${sql.join(distinct(items.map((i) => i.rowId)))})`,
+    {},
   );
   const width = selectWidth(CREATOR_MODEL, scalars);
   const byOwner = new Map(rows.map((row) => [Number(row[width]), row]));
@@ -436,6 +452,7 @@ async function populateLocalizations(
   const rows = await readBounded(
     ctx,
     sql`select ${sql.join(selectList(ctx.dialect, type, 't', scalars))} from ${sql.table(type.table)} as t where t.document_id in (${sql.join(documentIds)}) and ${statusCondition(type, 't', ctx.scope.status, ctx.scope.publication)} order by t.locale`,
+    {},
   );
   const groups = groupBy(rows, (row) => row[DOCUMENT_ID] as string);
   const others = items.map((item) => (groups.get(item.documentId!) ?? []).filter((row) => row[LOCALE] !== item.locale));
