@@ -16,6 +16,7 @@ import {
   deleteVersionRows,
   findDocumentRows,
   findVersionRow,
+  overwriteVersion,
   writersFor,
   type Writers,
 } from './versions-store.js';
@@ -39,9 +40,13 @@ export async function publishVersion(
   }: { validate?: boolean; generated?: ReadonlySet<string>; audit?: DocumentAudit } = {},
 ): Promise<void> {
   await checkPublishable(ctx, writers.db, type, draftId, documentId, locale, validate, generated);
+  // Over a published version, in place: its id stays (Strapi 5 deletes it and inserts a new row).
   const published = await findVersionRow(writers.db, type, documentId, locale, 'published');
-  if (published) await deleteVersionRows(writers, type, [published.id]);
-  const id = await copyVersion(ctx, writers, type, draftId, new Date());
+  let id: number;
+  if (published) {
+    id = published.id;
+    await overwriteVersion(ctx, writers, type, draftId, id, new Date());
+  } else id = await copyVersion(ctx, writers, type, draftId, new Date());
   await lockSettledOwners(writers.db, ctx.database.dialect, ctx.schema, type, { id, documentId });
   await settleCopiedVersion(writers.db, ctx.schema, type, { id, documentId, locale }, 'published');
   await syncSharedVersion(writers, type, documentId, locale, id, 'published');
