@@ -96,15 +96,27 @@ export async function findDocumentRows(
   return (await query.execute()) as VersionRow[];
 }
 
-/** Copies a version row with its components, relations and media; `publishedAt` null makes a draft. */
+/** What a create that publishes knows of the draft it just inserted (see `copyVersion`). */
+export interface CreatedDraft {
+  /** The values it inserted (every other column holds its default). */
+  row: Record<string, unknown>;
+  /** The attributes its body named: nothing hangs below the row for the others. */
+  attributes: ReadonlySet<string>;
+}
+
+/**
+ * Copies a version row with its components, relations and media; `publishedAt` null makes a draft.
+ * `created`: the draft was inserted by this write, its values are not read back.
+ */
 export async function copyVersion(
   ctx: DocumentContext,
   writers: Writers,
   type: ContentType,
   fromId: number,
   publishedAt: Date | null,
+  created?: CreatedDraft,
 ): Promise<number> {
-  const id = await copyRow(ctx, writers, type, fromId, publishedAt);
+  const id = await copyRow(ctx, writers, type, fromId, publishedAt, created);
   await eventsOf(writers, type)?.copied(writers.db, id);
   return id;
 }
@@ -115,11 +127,17 @@ async function copyRow(
   type: ContentType,
   fromId: number,
   publishedAt: Date | null,
+  created?: CreatedDraft,
 ): Promise<number> {
   const { db } = writers;
   const dialect = ctx.database.dialect;
-  const source = await db.selectFrom(type.table).selectAll().where('id', '=', fromId).executeTakeFirstOrThrow();
-  const { id: _id, ...values } = source as Record<string, unknown>;
+  const source =
+    created?.row ??
+    ((await db.selectFrom(type.table).selectAll().where('id', '=', fromId).executeTakeFirstOrThrow()) as Record<
+      string,
+      unknown
+    >);
+  const { id: _id, ...values } = source;
   values.published_at = publishedAt === null ? null : dialect.encode('datetime', publishedAt);
   const toId = await dialect.insertReturningId(db, type.table, values);
   await writers.components.copyBelow(
@@ -127,6 +145,7 @@ async function copyRow(
     fromId,
     toId,
     type.localized ? ((source.locale as string | null) ?? null) : null,
+    created?.attributes,
   );
   return toId;
 }

@@ -182,10 +182,35 @@ export class ComponentTrees {
    * Deep copy of everything below a row onto another row of the same model (publishing). `locale`:
    * the document's, when its type is localized (relations below follow it, see `copyOwned`).
    */
-  async copyBelow(model: Model, fromId: number, toId: number, locale: string | null = null): Promise<void> {
-    await this.relations.copyOwned(model, fromId, toId, locale);
-    await this.media.copy(model, fromId, toId);
-    await this.copyComponents(model, await this.links(model, [fromId]), toId, locale);
+  async copyBelow(
+    model: Model,
+    fromId: number,
+    toId: number,
+    locale: string | null = null,
+    /**
+     * The only attributes that can have anything below the source row (the row was just created
+     * from a body that named these): the others are not looked at. A small create that publishes
+     * spares five statements (three relations, media, components).
+     */
+    only?: ReadonlySet<string>,
+  ): Promise<void> {
+    await this.relations.copyOwned(model, fromId, toId, locale, only);
+    const media = only
+      ? Object.values(model.attributes)
+          .filter((a) => a.kind === 'media' && only.has(a.name))
+          .map((a) => a.name)
+      : undefined;
+    await this.media.copy(model, fromId, toId, media);
+    if (
+      only &&
+      !Object.values(model.attributes).some(
+        (a) => (a.kind === 'component' || a.kind === 'dynamiczone') && only.has(a.name),
+      )
+    )
+      return;
+    let links = await this.links(model, [fromId]);
+    if (only) links = links.filter((link) => only.has(link.field));
+    await this.copyComponents(model, links, toId, locale);
   }
 
   /**
