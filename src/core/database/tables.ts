@@ -194,7 +194,7 @@ function modelTable(model: Model): TableSpec {
       // 1,360 articles sorted by title on SQLite: 1.1 -> 0.28 ms; an equality filter with its
       // count: 0.33 -> 0.11 ms). Every read of a localized type names its locale, so that index
       // serves where the column's own would: a localized type has only it (seven fewer index
-      // entries per article row written, see docs/performance.md "Writes").
+      // entries per article row written; docs/performance.md, the writes of issue 36).
       if (model.localized) {
         const columns = ['locale', attribute.column, 'published_at'];
         indexes.push({ name: indexName(table, columns), columns });
