@@ -61,6 +61,90 @@ for (const dialect of DIALECTS) {
       assert.equal((await api().get(`/api/articles/${documentId}`)).body.data.title, 'Now live');
     });
 
+    it('publishing again updates the published version in place: its id, and its components where they sit, stay', async () => {
+      const author = (await api().post('/api/authors', { data: { name: 'In place' } })).body.data.documentId;
+      const body = (title: string, links: string[], blocks: object[]) => ({
+        data: {
+          title,
+          author,
+          seo: { metaTitle: title },
+          links: links.map((label) => ({ label, url: `https://example.test/${label}` })),
+          blocks,
+        },
+      });
+      const quote = { __component: 'shared.quote', title: 'Q', body: 'said' };
+      const text = { __component: 'shared.rich-text', body: 'text' };
+      const populate = 'populate[author]=true&populate[seo]=true&populate[links]=true&populate[blocks]=true';
+      const first = await api().post(`/api/articles?${populate}`, body('Place 1', ['a', 'b'], [quote, text]));
+      assert.equal(first.status, 201, JSON.stringify(first.body));
+      const { documentId } = first.body.data;
+      const second = await api().put(
+        `/api/articles/${documentId}?${populate}`,
+        body('Place 2', ['a', 'c'], [quote, text]),
+      );
+      assert.equal(second.status, 200, JSON.stringify(second.body));
+      const published = second.body.data;
+      assert.equal(published.id, first.body.data.id);
+      assert.equal(published.title, 'Place 2');
+      assert.equal(published.author.name, 'In place');
+      assert.equal(published.seo.id, first.body.data.seo.id);
+      assert.equal(published.seo.metaTitle, 'Place 2');
+      assert.deepEqual(
+        published.links.map((link: any) => [link.id, link.label]),
+        [
+          [first.body.data.links[0].id, 'a'],
+          [first.body.data.links[1].id, 'c'],
+        ],
+      );
+      assert.deepEqual(
+        published.blocks.map((block: any) => block.id),
+        first.body.data.blocks.map((block: any) => block.id),
+      );
+      // Components placed otherwise (another zone order, one link fewer) are replaced by copies.
+      const third = await api().put(`/api/articles/${documentId}?${populate}`, body('Place 3', ['d'], [text, quote]));
+      assert.equal(third.status, 200, JSON.stringify(third.body));
+      assert.equal(third.body.data.id, first.body.data.id);
+      assert.deepEqual(
+        third.body.data.blocks.map((block: any) => block.__component),
+        ['shared.rich-text', 'shared.quote'],
+      );
+      assert.deepEqual(
+        third.body.data.links.map((link: any) => link.label),
+        ['d'],
+      );
+      const draft = (await api().get(`/api/articles/${documentId}?status=draft&${populate}`)).body.data;
+      const strip = (value: any): any =>
+        Array.isArray(value)
+          ? value.map(strip)
+          : value && typeof value === 'object'
+            ? Object.fromEntries(
+                Object.entries(value)
+                  .filter(([key]) => !['id', 'publishedAt', 'updatedAt'].includes(key))
+                  .map(([key, item]) => [key, strip(item)]),
+              )
+            : value;
+      assert.deepEqual(strip(third.body.data), strip(draft));
+      // One published version, one draft: nothing left behind.
+      const rows = await server.vellum.documents.engine
+        .query('api::article.article')
+        .findMany({ where: { documentId }, select: ['id'] });
+      assert.equal(rows.length, 2);
+    });
+
+    it('a create that publishes copies what it inserted, without reading it back or looking for what a new document cannot have', async () => {
+      const statements = async (write: () => Promise<{ status: number }>): Promise<number> => {
+        const before = server.vellum.database.statementCount;
+        const res = await write();
+        assert.ok(res.status < 300, String(res.status));
+        return server.vellum.database.statementCount - before;
+      };
+      // Whatever the dialect's transaction statements: the same write as a draft is the baseline.
+      const draft = await statements(() => api().post('/api/articles?status=draft', { data: { title: 'Counted' } }));
+      const published = await statements(() => api().post('/api/articles', { data: { title: 'Counted' } }));
+      // The published copy: its uniqueness check (the slug among published versions) and its insert.
+      assert.equal(published - draft, 2);
+    });
+
     it('unpublish removes the published version and keeps the draft', async () => {
       const { documentId } = (await api().post('/api/articles', { data: { title: 'To unpublish' } })).body.data;
       const res = await api().post(`/api/articles/${documentId}/actions/unpublish`);

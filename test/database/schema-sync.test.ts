@@ -7,6 +7,7 @@ import { HttpClient } from '../helpers/http.js';
 import { ARTICLE_SCHEMA, TAG_SCHEMA, copyProject, type TempProject } from '../helpers/projects.js';
 import { DIALECTS, fullAccessHeaders } from '../helpers/server.js';
 import { pruneSchema } from '../../src/core/database/sync.js';
+import { indexName } from '../../src/core/schema/naming.js';
 
 for (const dialect of DIALECTS) {
   describe(`schema synchronisation [${dialect}]`, () => {
@@ -65,6 +66,24 @@ for (const dialect of DIALECTS) {
       assert.deepEqual(second.vellum.sync.createdTables, []);
       assert.deepEqual(second.vellum.sync.addedColumns, []);
       assert.equal((await second.api.get(`/api/tags/${created.body.data.documentId}`)).body.data.name, 'kept');
+      await second.vellum.close();
+    });
+
+    it('a localized type indexes its attributes per locale only, and drops the single-column index an earlier version made', async () => {
+      const { start } = await fresh();
+      const first = await start();
+      const { db, dialect } = first.vellum.database;
+      const single = indexName('articles', ['title']);
+      let indexes = await dialect.listIndexes(db);
+      assert.ok(indexes.has(`articles.${indexName('articles', ['locale', 'title', 'published_at'])}`));
+      assert.ok(!indexes.has(`articles.${single}`), 'no single-column index on a localized type');
+      // Types without i18n keep theirs: their reads name no locale.
+      assert.ok(indexes.has(`tags.${indexName('tags', ['name'])}`));
+      await db.schema.createIndex(single).on('articles').column('title').execute();
+      await first.vellum.close();
+      const second = await start();
+      indexes = await second.vellum.database.dialect.listIndexes(second.vellum.database.db);
+      assert.ok(!indexes.has(`articles.${single}`), 'the superseded index is dropped at start');
       await second.vellum.close();
     });
 

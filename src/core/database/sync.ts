@@ -189,7 +189,8 @@ export async function checkSchemaChange(
 
 /**
  * Brings the database up to the schema: creates missing tables, columns and indexes, under a lock
- * so that nodes starting together do not race. Never drops anything.
+ * so that nodes starting together do not race. Drops no table or column; drops only the indexes a
+ * table's plan lists as superseded (TableSpec.superseded).
  */
 export async function synchronizeSchema(
   database: Database,
@@ -230,6 +231,8 @@ export async function synchronizeSchema(
         const create = db.schema.createIndex(index.name).ifNotExists().on(table.name).columns(index.columns);
         await (index.unique ? create.unique() : create).execute();
       }
+      for (const name of table.superseded ?? [])
+        if (indexes.has(`${table.name}.${name}`)) await dialect.dropIndex(db, table.name, name);
     }
     const planned = new Set(plan.map((t) => t.name));
     for (const name of Object.keys(snapshot)) if (!planned.has(name) && existing.has(name)) report.orphaned.push(name);

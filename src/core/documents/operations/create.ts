@@ -2,12 +2,20 @@ import { ValidationError } from '../../errors.js';
 import type { ContentType } from '../../schema/model.js';
 import type { DocumentContext } from '../context.js';
 import { createDocumentId } from '../document-id.js';
-import { validateInput } from '../input.js';
+import { validateInput, type ModelInput } from '../input.js';
 import { checkMediaReferences } from '../write/media.js';
 import { encodeScalars, enforceUniqueness } from '../write/scalars.js';
 import { creatorColumns, type WriteOptions } from './options.js';
 import { publishVersion } from './publication.js';
 import { writersFor } from './versions-store.js';
+
+/** The attributes a body gave values (the others have nothing below the row it creates). */
+const named = (input: ModelInput): ReadonlySet<string> =>
+  new Set(
+    [...input.components.keys(), ...input.zones.keys(), ...input.relations.keys(), ...input.media.keys()].map(
+      (attribute) => attribute.name,
+    ),
+  );
 
 /**
  * Creates a document: validate, then in one transaction insert the row (the draft, for types with
@@ -35,7 +43,7 @@ export async function create(
     const documentId = options.documentId ?? createDocumentId();
     const now = dialect.encode('datetime', new Date());
     const generated = await enforceUniqueness(trx, dialect, type, values, documentId, options.locale, 'create');
-    const id = await dialect.insertReturningId(trx, type.table, {
+    const row = {
       ...values,
       document_id: documentId,
       locale: options.locale,
@@ -43,7 +51,8 @@ export async function create(
       updated_at: now,
       published_at: type.draftAndPublish ? null : now,
       ...creatorColumns(options.actor, true),
-    });
+    };
+    const id = await dialect.insertReturningId(trx, type.table, row);
     await writers.components.writeNested(type, { id, documentId, locale: options.locale }, input, 'create');
     options.events?.wrote(id);
     await options.outbox?.row(trx, 'create', id);
@@ -56,6 +65,8 @@ export async function create(
         validate: false,
         generated,
         audit: options.audit,
+        // A documentId generated here names nothing else yet; a given one may have other locales.
+        created: options.documentId === undefined ? { row: { ...row, id }, attributes: named(input) } : undefined,
       });
     return documentId;
   });

@@ -14,8 +14,10 @@ import { checkPublishable } from './publishable.js';
 import {
   copyVersion,
   deleteVersionRows,
+  type CreatedDraft,
   findDocumentRows,
   findVersionRow,
+  overwriteVersion,
   writersFor,
   type Writers,
 } from './versions-store.js';
@@ -36,15 +38,31 @@ export async function publishVersion(
     validate = true,
     generated,
     audit,
-  }: { validate?: boolean; generated?: ReadonlySet<string>; audit?: DocumentAudit } = {},
+    created,
+  }: {
+    validate?: boolean;
+    generated?: ReadonlySet<string>;
+    audit?: DocumentAudit;
+    /**
+     * The draft this write inserted, when it created the document (a new documentId): it has no
+     * published version and no other locale to look for, its values are not read back and only
+     * the attributes its body named can have anything below it (a small create that publishes:
+     * 13 -> 5 statements; a whole article: 43 -> 40).
+     */
+    created?: CreatedDraft;
+  } = {},
 ): Promise<void> {
-  await checkPublishable(ctx, writers.db, type, draftId, documentId, locale, validate, generated);
-  const published = await findVersionRow(writers.db, type, documentId, locale, 'published');
-  if (published) await deleteVersionRows(writers, type, [published.id]);
-  const id = await copyVersion(ctx, writers, type, draftId, new Date());
+  await checkPublishable(ctx, writers.db, type, draftId, documentId, locale, validate, generated, created?.row);
+  // Over a published version, in place: its id stays (Strapi 5 deletes it and inserts a new row).
+  const published = created ? undefined : await findVersionRow(writers.db, type, documentId, locale, 'published');
+  let id: number;
+  if (published) {
+    id = published.id;
+    await overwriteVersion(ctx, writers, type, draftId, id, new Date());
+  } else id = await copyVersion(ctx, writers, type, draftId, new Date(), created);
   await lockSettledOwners(writers.db, ctx.database.dialect, ctx.schema, type, { id, documentId });
   await settleCopiedVersion(writers.db, ctx.schema, type, { id, documentId, locale }, 'published');
-  await syncSharedVersion(writers, type, documentId, locale, id, 'published');
+  if (!created) await syncSharedVersion(writers, type, documentId, locale, id, 'published');
   await writers.outbox?.row(writers.db, 'publish', id);
   await audit?.published(writers.db, 'publish', documentId, locale);
 }

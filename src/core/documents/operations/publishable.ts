@@ -79,6 +79,8 @@ export async function checkPublishable(
   validate: boolean,
   /** Columns whose value the write generated (uids): left to the unique index, see enforceUniqueness. */
   generated?: ReadonlySet<string>,
+  /** The draft row's column values when the caller holds them (it just inserted the row). */
+  stored?: Record<string, unknown>,
 ): Promise<void> {
   const errors: FieldError[] = [];
   if (validate) {
@@ -87,12 +89,13 @@ export async function checkPublishable(
   }
   const unique = type.scalars.filter((attribute) => attribute.unique);
   if (unique.length) {
-    const row = await db
-      .selectFrom(type.table)
-      .select(unique.map((a) => a.column))
-      .where('id', '=', draftId)
-      .executeTakeFirstOrThrow();
-    const values = row as Record<string, unknown>;
+    const values =
+      stored ??
+      ((await db
+        .selectFrom(type.table)
+        .select(unique.map((a) => a.column))
+        .where('id', '=', draftId)
+        .executeTakeFirstOrThrow()) as Record<string, unknown>);
     const taken = await uniqueConflicts(db, type, values, documentId, locale, generated);
     const { dialect } = ctx.database;
     for (const attribute of taken) {

@@ -7,7 +7,7 @@ import type { Db } from '../../database/dialect.js';
 import type { ContentType } from '../../schema/model.js';
 import type { Status } from '../../query/types.js';
 import type { DocumentContext } from '../context.js';
-import { ComponentTrees } from '../write/components.js';
+import { ComponentTrees, sameValue } from '../write/components.js';
 import { MediaLinks } from '../write/media.js';
 import { RelationLinks } from '../write/relations.js';
 import type { WriteEvents } from '../outbox.js';
@@ -96,15 +96,27 @@ export async function findDocumentRows(
   return (await query.execute()) as VersionRow[];
 }
 
-/** Copies a version row with its components, relations and media; `publishedAt` null makes a draft. */
+/** What a create that publishes knows of the draft it just inserted (see `copyVersion`). */
+export interface CreatedDraft {
+  /** The values it inserted (every other column holds its default). */
+  row: Record<string, unknown>;
+  /** The attributes its body named: nothing hangs below the row for the others. */
+  attributes: ReadonlySet<string>;
+}
+
+/**
+ * Copies a version row with its components, relations and media; `publishedAt` null makes a draft.
+ * `created`: the draft was inserted by this write, its values are not read back.
+ */
 export async function copyVersion(
   ctx: DocumentContext,
   writers: Writers,
   type: ContentType,
   fromId: number,
   publishedAt: Date | null,
+  created?: CreatedDraft,
 ): Promise<number> {
-  const id = await copyRow(ctx, writers, type, fromId, publishedAt);
+  const id = await copyRow(ctx, writers, type, fromId, publishedAt, created);
   await eventsOf(writers, type)?.copied(writers.db, id);
   return id;
 }
@@ -115,11 +127,17 @@ async function copyRow(
   type: ContentType,
   fromId: number,
   publishedAt: Date | null,
+  created?: CreatedDraft,
 ): Promise<number> {
   const { db } = writers;
   const dialect = ctx.database.dialect;
-  const source = await db.selectFrom(type.table).selectAll().where('id', '=', fromId).executeTakeFirstOrThrow();
-  const { id: _id, ...values } = source as Record<string, unknown>;
+  const source =
+    created?.row ??
+    ((await db.selectFrom(type.table).selectAll().where('id', '=', fromId).executeTakeFirstOrThrow()) as Record<
+      string,
+      unknown
+    >);
+  const { id: _id, ...values } = source;
   values.published_at = publishedAt === null ? null : dialect.encode('datetime', publishedAt);
   const toId = await dialect.insertReturningId(db, type.table, values);
   await writers.components.copyBelow(
@@ -127,8 +145,42 @@ async function copyRow(
     fromId,
     toId,
     type.localized ? ((source.locale as string | null) ?? null) : null,
+    created?.attributes,
   );
   return toId;
+}
+
+/**
+ * Copies a version onto an existing row of the same document and locale (publishing over the
+ * published version): the row takes the source's values in place, so its id stays and only the
+ * index entries of the columns that changed are rewritten, and what hangs below it (components,
+ * owned relation and media links) becomes a copy of the source's (ComponentTrees.replaceBelow). Deleting the row and
+ * inserting a copy rewrote every index entry of both (21 on an article: docs/performance.md).
+ */
+export async function overwriteVersion(
+  ctx: DocumentContext,
+  writers: Writers,
+  type: ContentType,
+  fromId: number,
+  toId: number,
+  publishedAt: Date,
+): Promise<void> {
+  const { db } = writers;
+  const rows = (await db.selectFrom(type.table).selectAll().where('id', 'in', [fromId, toId]).execute()) as Record<
+    string,
+    unknown
+  >[];
+  const source = rows.find((row) => Number(row.id) === fromId);
+  const target = rows.find((row) => Number(row.id) === toId);
+  if (!source || !target) throw new Error(`overwriteVersion: row ${source ? toId : fromId} of ${type.table} is gone`);
+  const values: Record<string, unknown> = {};
+  for (const [column, value] of Object.entries(source))
+    if (column !== 'id' && column !== 'published_at' && !sameValue(value, target[column])) values[column] = value;
+  values.published_at = ctx.database.dialect.encode('datetime', publishedAt);
+  await db.updateTable(type.table).set(values).where('id', '=', toId).execute();
+  const locale = type.localized ? ((source.locale as string | null) ?? null) : null;
+  await writers.components.replaceBelow(type, [[fromId, toId]], locale);
+  await eventsOf(writers, type)?.copied(db, toId);
 }
 
 /** Deletes version rows and their components and owned links (not links pointing at the document). */

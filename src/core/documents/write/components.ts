@@ -11,6 +11,12 @@ import { encodeScalars } from './scalars.js';
 
 type LinkRow = Selectable<ComponentLinkRow>;
 
+/** Whether a column's value read back is the one another row holds (false when unsure: it is written). */
+export const sameValue = (a: unknown, b: unknown): boolean =>
+  a === b ||
+  (a instanceof Date && b instanceof Date && a.getTime() === b.getTime()) ||
+  (a instanceof Uint8Array && b instanceof Uint8Array && Buffer.compare(a, b) === 0);
+
 const hasComponentAttributes = (model: Model): boolean =>
   Object.values(model.attributes).some((a) => a.kind === 'component' || a.kind === 'dynamiczone');
 
@@ -122,7 +128,9 @@ export class ComponentTrees {
       );
       ids.push({ id, component: item.component });
     }
-    if (existing.length)
+    // The links of kept components go, to come back in the body's order; the removed ones went
+    // with their components (a whole body without ids keeps none: one statement fewer per field).
+    if (kept.size)
       await this.db
         .deleteFrom(owner.componentLinkTable)
         .where('entity_id', '=', ownerId)
@@ -176,10 +184,108 @@ export class ComponentTrees {
    * Deep copy of everything below a row onto another row of the same model (publishing). `locale`:
    * the document's, when its type is localized (relations below follow it, see `copyOwned`).
    */
-  async copyBelow(model: Model, fromId: number, toId: number, locale: string | null = null): Promise<void> {
-    await this.relations.copyOwned(model, fromId, toId, locale);
-    await this.media.copy(model, fromId, toId);
-    await this.copyComponents(model, await this.links(model, [fromId]), toId, locale);
+  async copyBelow(
+    model: Model,
+    fromId: number,
+    toId: number,
+    locale: string | null = null,
+    /**
+     * The only attributes that can have anything below the source row (the row was just created
+     * from a body that named these): the others are not looked at. A small create that publishes
+     * spares five statements (three relations, media, components).
+     */
+    only?: ReadonlySet<string>,
+  ): Promise<void> {
+    await this.relations.copyOwned(model, fromId, toId, locale, only);
+    const media = only
+      ? Object.values(model.attributes)
+          .filter((a) => a.kind === 'media' && only.has(a.name))
+          .map((a) => a.name)
+      : undefined;
+    await this.media.copy(model, fromId, toId, media);
+    if (
+      only &&
+      !Object.values(model.attributes).some(
+        (a) => (a.kind === 'component' || a.kind === 'dynamiczone') && only.has(a.name),
+      )
+    )
+      return;
+    let links = await this.links(model, [fromId]);
+    if (only) links = links.filter((link) => only.has(link.field));
+    await this.copyComponents(model, links, toId, locale);
+  }
+
+  /**
+   * Makes what hangs below each `[from, to]` row of a model a copy of what hangs below `from`
+   * (publishing over the published version, operations/versions-store.ts `overwriteVersion`).
+   * Relation and media links are deleted and copied; components in the same places (field, type,
+   * order) on both rows are updated in place, in the columns that differ only, so their ids stay
+   * and an unchanged component costs no write (a whole article's publish: 17 -> 6 statements).
+   * A row whose components are placed otherwise has them deleted and copied.
+   */
+  async replaceBelow(model: Model, pairs: [from: number, to: number][], locale: string | null = null): Promise<void> {
+    if (pairs.length === 0) return;
+    const targets = pairs.map(([, to]) => to);
+    await this.relations.deleteOwned(model, targets);
+    await this.media.deleteFor(model, targets);
+    for (const [from, to] of pairs) {
+      await this.relations.copyOwned(model, from, to, locale);
+      await this.media.copy(model, from, to);
+    }
+    if (!hasComponentAttributes(model)) return;
+    const byEntity = new Map<number, LinkRow[]>();
+    for (const link of await this.links(
+      model,
+      pairs.flatMap((pair) => pair),
+    )) {
+      const entity = Number(link.entity_id);
+      byEntity.set(entity, [...(byEntity.get(entity) ?? []), link]);
+    }
+    const placed = (links: LinkRow[] = []): LinkRow[] =>
+      [...links].sort((a, b) =>
+        a.field < b.field ? -1 : a.field > b.field ? 1 : (a.ord ?? 0) - (b.ord ?? 0) || a.id - b.id,
+      );
+    const place = (link: LinkRow): string => `${link.field}\u0000${link.component_type}\u0000${link.ord}`;
+    const matched = new Map<string, [number, number][]>();
+    for (const [from, to] of pairs) {
+      const source = placed(byEntity.get(from));
+      const target = placed(byEntity.get(to));
+      if (source.length === target.length && source.every((link, i) => place(link) === place(target[i]!))) {
+        source.forEach((link, i) => {
+          const list = matched.get(link.component_type) ?? [];
+          list.push([link.cmp_id, target[i]!.cmp_id]);
+          matched.set(link.component_type, list);
+        });
+      } else {
+        await this.deleteComponents(model.componentLinkTable, target);
+        await this.copyComponents(model, source, to, locale);
+      }
+    }
+    for (const [uid, list] of matched) {
+      const component = this.schema.components.get(uid);
+      if (!component) continue;
+      const rows = await this.db
+        .selectFrom(component.table)
+        .selectAll()
+        .where(
+          'id',
+          'in',
+          list.flatMap((pair) => pair),
+        )
+        .execute();
+      const byId = new Map(rows.map((row) => [Number(row.id), row as Record<string, unknown>]));
+      for (const [from, to] of list) {
+        const source = byId.get(from);
+        const target = byId.get(to);
+        if (!source || !target) continue;
+        const changed: Record<string, unknown> = {};
+        for (const [column, value] of Object.entries(source))
+          if (column !== 'id' && !sameValue(value, target[column])) changed[column] = value;
+        if (Object.keys(changed).length)
+          await this.db.updateTable(component.table).set(changed).where('id', '=', to).execute();
+      }
+      await this.replaceBelow(component, list, locale);
+    }
   }
 
   /** Deep copy of the components of some component and zone fields of a row onto another row. */

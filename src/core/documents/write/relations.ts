@@ -465,8 +465,15 @@ export class RelationLinks {
    * or to nothing). Only a link written by entry id can name another locale; two links to one
    * target become one, at the first one's place.
    */
-  async copyOwned(model: Model, fromId: number, toId: number, locale: string | null = null): Promise<void> {
+  async copyOwned(
+    model: Model,
+    fromId: number,
+    toId: number,
+    locale: string | null = null,
+    only?: ReadonlySet<string>,
+  ): Promise<void> {
     for (const link of this.ownedLinks(model)) {
+      if (only && !only.has(link.ownerAttribute)) continue;
       const target = this.schema.contentTypes.get(link.targetUid);
       if (locale !== null && target?.localized) {
         await this.db
