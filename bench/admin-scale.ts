@@ -336,14 +336,28 @@ async function navigateInApp(page: Page, path: string): Promise<void> {
   }, path);
 }
 
-const firstRow = (page: Page, title: string) => page.getByRole('table').getByText(title, { exact: true }).first();
+// Strapi's table has the role grid, Vellum's table: the element serves both.
+const firstRow = (page: Page, title: string) => page.locator('table').getByText(title, { exact: true }).first();
 const typeLink = (page: Page, name: string) => page.getByRole('link', { name, exact: true }).first();
 
 async function measure(browser: Browser, side: Side): Promise<Figures> {
   const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
   const page = await context.newPage();
   page.setDefaultTimeout(120_000);
+  page.on('pageerror', (error) => console.log(`${side.name}: page error: ${error.message}`));
   await side.logIn(page);
+  try {
+    return await measureIn(page, side);
+  } catch (error) {
+    await page.screenshot({ path: join(ROOT, `.tmp/admin-scale-${side.name}-failed.png`) });
+    throw error;
+  } finally {
+    await context.close();
+  }
+}
+
+async function measureIn(page: Page, side: Side): Promise<Figures> {
+  const context = page.context();
   const cdp = await context.newCDPSession(page);
   await cdp.send('Network.enable');
   let bytes = 0;
@@ -424,11 +438,17 @@ async function measure(browser: Browser, side: Side): Promise<Figures> {
     await navigateInApp(page, side.list('api::entry.entry', `?filters[$and][0][views][$eq]=${views}`));
     await firstRow(page, `Entry ${pad(views, 6)}`).waitFor();
     filters.push(performance.now() - start);
+    // Strapi's link to a type keeps the list's last query: the list unfiltered again before the next click.
+    await navigateInApp(page, side.list('api::entry.entry'));
+    await firstRow(page, 'Entry 000000').waitFor();
   }
 
   // 3. Keystrokes into the 40th entry of the page's zone.
   await page.goto(side.edit('api::page.page', side.pageId));
   const heading = `Heading ${ZONE}`;
+  // Strapi's zone shows its entries folded: the 40th opens with a click on its name.
+  if (side.name === 'Strapi')
+    await page.getByText(`Block ${pad((ZONE - 1) % 5)} - ${heading}`, { exact: true }).click();
   await page.waitForFunction(
     (value) => [...document.querySelectorAll('input')].some((input) => input.value === value),
     heading,
@@ -457,10 +477,12 @@ async function measure(browser: Browser, side: Side): Promise<Figures> {
       },
       true,
     );
+    const since = performance.now();
     new PerformanceObserver((list) => {
       // Event Timing's interactionId (not in this TypeScript's DOM types yet).
       for (const entry of list.getEntries() as (PerformanceEntry & { interactionId?: number })[])
-        if (entry.interactionId) w.benchEvents.push({ id: entry.interactionId, duration: entry.duration });
+        if (entry.interactionId && entry.startTime >= since)
+          w.benchEvents.push({ id: entry.interactionId, duration: entry.duration });
     }).observe({ type: 'event', durationThreshold: 16 } as PerformanceObserverInit);
   });
   const typed = 'abcdefghijklmnopqrstuvwxyz0123456789'.repeat(4).slice(0, KEYS);
@@ -475,7 +497,6 @@ async function measure(browser: Browser, side: Side): Promise<Figures> {
   });
   const interactions = new Map<number, number>();
   for (const event of events) interactions.set(event.id, Math.max(interactions.get(event.id) ?? 0, event.duration));
-  await context.close();
   return {
     firstScreenCold: median(cold),
     firstScreenWarm: median(warm),

@@ -147,7 +147,7 @@ describe('admin panel: a 40-entry zone, and what the first screen loads [sqlite]
     );
     assert.equal(await entry(ZONE).getByLabel('title').inputValue(), `Quote ${ZONE - 1}`);
     await page.getByRole('button', { name: 'Save' }).click();
-    await page.getByText('Saved').first().waitFor();
+    await page.getByText('Saved', { exact: true }).waitFor();
     const stored = await server.api.get(`/api/articles/${documentId}?populate[blocks]=true&status=draft`);
     assert.equal(stored.status, 200);
     const titles = (stored.body.data.blocks as { title: string; body: string }[]).map((block) => [
