@@ -251,9 +251,8 @@ async function strapiSide(project: string): Promise<Side> {
     'serveAdminPanel: false',
     'serveAdminPanel: true',
   );
-  json(join(strapiProject, 'config/.keep'), {});
+  mkdirSync(join(strapiProject, 'config'), { recursive: true });
   writeFileSync(join(strapiProject, 'config/admin.js'), admin);
-  rmSync(join(strapiProject, 'config/.keep'));
   if (!existsSync(join(STRAPI_DIR, 'build/index.html')) && !existsSync(join(STRAPI_DIR, 'dist/build/index.html'))) {
     console.log(`building Strapi's admin in ${STRAPI_DIR} (minutes)...`);
     mkdirSync(join(STRAPI_DIR, 'config'), { recursive: true });
