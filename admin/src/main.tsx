@@ -10,8 +10,6 @@ import { Allowed } from './access.tsx';
 import { ApiError } from './api.ts';
 import { RequireSession } from './session.tsx';
 import { Shell } from './pages/Shell.tsx';
-import { LoginPage } from './pages/LoginPage.tsx';
-import { HomePage } from './pages/HomePage.tsx';
 import { ContentTypePage } from './pages/ContentTypePage.tsx';
 import { ErrorPage } from './pages/ErrorPage.tsx';
 
@@ -57,7 +55,13 @@ function screen(path: string, guard: string, load: () => Promise<ComponentType>)
 // Client routes live under /admin beside the JSON admin API: they use names it does not (content/..., manage/...).
 const router = createBrowserRouter(
   [
-    { path: '/login', element: <LoginPage />, errorElement: <ErrorPage /> },
+    // The login form and the home page load when shown: a signed-in administrator opening a list
+    // (the content manager's first screen) loads neither (bench/admin-scale.ts).
+    {
+      path: '/login',
+      lazy: async () => ({ Component: (await import('./pages/LoginPage.tsx')).LoginPage }),
+      errorElement: <ErrorPage />,
+    },
     // The link an invited administrator gets (Strapi's path): they choose their password there.
     {
       path: '/auth/register',
@@ -83,7 +87,7 @@ const router = createBrowserRouter(
       ),
       errorElement: <ErrorPage />,
       children: [
-        { index: true, element: <HomePage /> },
+        { index: true, lazy: async () => ({ Component: (await import('./pages/HomePage.tsx')).HomePage }) },
         { path: 'content/:uid', element: <ContentTypePage /> },
         // Screens past the first load when first opened: the login and the list come first.
         {

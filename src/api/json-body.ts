@@ -6,7 +6,8 @@
  * copied through without a parse and a re-stringify.
  */
 import { Readable } from 'node:stream';
-import type { FastifyReply } from 'fastify';
+import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { RawJson } from '../core/documents/raw-json.js';
 
 // Characters per chunk: a default list page (~54 KB) is one chunk and one write; even as two-byte
@@ -133,4 +134,48 @@ export function sendBody(reply: FastifyReply, body: JsonBody, status = 200): Fas
   if (body.chunks.length === 1) return reply.send(body.chunks[0]);
   reply.header('content-length', body.length);
   return reply.send(Object.assign(Readable.from(body.chunks, { objectMode: false }), { [CHUNKS]: body.chunks }));
+}
+
+/** Below this a JSON answer goes as it is: it fits in the first round trip of a new connection already (~14 KB). */
+const COMPRESS_FROM = 8 * 1024;
+
+/** The encoding to answer in, from an Accept-Encoding header: brotli, else gzip, else none (q=0 refuses). */
+export function acceptedEncoding(header: string | undefined): 'br' | 'gzip' | undefined {
+  const accepted = new Set<string>();
+  for (const part of (header ?? '').split(',')) {
+    const [name = '', ...params] = part.split(';').map((piece) => piece.trim().toLowerCase());
+    const q = params.find((param) => param.startsWith('q='));
+    if (q === undefined || Number(q.slice(2)) > 0) accepted.add(name);
+  }
+  return accepted.has('br') ? 'br' : accepted.has('gzip') ? 'gzip' : undefined;
+}
+
+/**
+ * Answers `value` as JSON, compressed when it is large and the client accepts it. For the admin
+ * panel's descriptions that grow with the project: with 150 content-types and 80 components its
+ * schema is 129 KB and the Super Admin's permissions 166 KB, 8 and 6 KB in brotli
+ * (bench/admin-scale.ts); brotli at quality 4 takes ~1 ms per 100 KB here, on the event loop.
+ */
+export function sendCompressibleJson(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  value: unknown,
+  status = 200,
+): FastifyReply {
+  const body = jsonBody(value);
+  const encoding = body.length >= COMPRESS_FROM ? acceptedEncoding(request.headers['accept-encoding']) : undefined;
+  if (!encoding) return sendBody(reply, body, status);
+  const text = Buffer.concat(body.chunks);
+  const compressed =
+    encoding === 'br'
+      ? brotliCompressSync(text, {
+          params: { [zlib.BROTLI_PARAM_QUALITY]: 4, [zlib.BROTLI_PARAM_SIZE_HINT]: text.length },
+        })
+      : gzipSync(text, { level: 6 });
+  return reply
+    .status(status)
+    .type('application/json; charset=utf-8')
+    .header('content-encoding', encoding)
+    .header('vary', 'accept-encoding')
+    .send(compressed);
 }

@@ -108,6 +108,8 @@ const SUSPENDED = Symbol('vellum.strapi.globalMiddlewares');
 
 /** What a JSON answer's payload was, for a middleware that reads `ctx.body` after the route. */
 function payloadBody(payload: unknown, reply: FastifyReply): unknown {
+  // A compressed answer (sendCompressibleJson) is bytes to the middleware, not text.
+  if (reply.getHeader('content-encoding') !== undefined) return payload;
   const text =
     typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload.toString('utf8') : streamedJson(payload);
   if (text === undefined) return payload;

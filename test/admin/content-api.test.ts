@@ -5,7 +5,8 @@
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { brotliCompressSync, gzipSync } from 'node:zlib';
+import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
+import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { HttpClient } from '../helpers/http.js';
@@ -40,6 +41,41 @@ for (const dialect of DIALECTS) {
       assert.equal((await server.api.get('/admin/content-types')).status, 401);
       assert.equal((await server.api.get(ARTICLES)).status, 401);
       assert.equal((await server.api.post(ARTICLES, { data: { title: 'x' } })).status, 401);
+    });
+
+    it("compresses the panel's large descriptions for clients that accept it, and only those", async () => {
+      // Node's http, not fetch: fetch asks for compression itself and undoes it unseen.
+      const raw = (path: string, acceptEncoding?: string) =>
+        new Promise<{ headers: Record<string, unknown>; body: Buffer }>((resolve, reject) => {
+          const headers: Record<string, string> = { authorization: admin.defaultHeaders.authorization! };
+          if (acceptEncoding) headers['accept-encoding'] = acceptEncoding;
+          httpRequest(`${server.url}${path}`, { headers }, (response) => {
+            const chunks: Buffer[] = [];
+            response.on('data', (chunk: Buffer) => chunks.push(chunk));
+            response.on('end', () => resolve({ headers: response.headers, body: Buffer.concat(chunks) }));
+          })
+            .on('error', reject)
+            .end();
+        });
+      // The Super Admin's permissions (14 KB with the blog; 166 KB with 150 content-types).
+      const path = '/admin/users/me/permissions';
+      const plain = await raw(path);
+      assert.equal(plain.headers['content-encoding'], undefined);
+      const json = JSON.parse(plain.body.toString('utf8'));
+      assert.ok(json.data.length > 0);
+      const br = await raw(path, 'gzip, deflate, br');
+      assert.equal(br.headers['content-encoding'], 'br');
+      assert.equal(br.headers.vary, 'accept-encoding');
+      assert.deepEqual(JSON.parse(brotliDecompressSync(br.body).toString('utf8')), json);
+      assert.ok(br.body.length < plain.body.length / 4, `${br.body.length} of ${plain.body.length} bytes`);
+      const gzip = await raw(path, 'gzip, br;q=0');
+      assert.equal(gzip.headers['content-encoding'], 'gzip');
+      assert.deepEqual(JSON.parse(gunzipSync(gzip.body).toString('utf8')), json);
+      assert.equal((await raw(path, 'identity')).headers['content-encoding'], undefined);
+      // The blog's schema is small (5 KB): it goes as it is.
+      const schema = await raw('/admin/content-types', 'br');
+      assert.equal(schema.headers['content-encoding'], undefined);
+      assert.ok(JSON.parse(schema.body.toString('utf8')).data.contentTypes.length > 0);
     });
 
     it('describes the schema: content-types and components, attributes in order as the schema spells them', async () => {

@@ -1,6 +1,7 @@
 import { ActionIcon, Button, Fieldset, Group, Menu, Stack, Text } from '@mantine/core';
 import { newEntry, type FormValues } from '../fields.ts';
-import { useContext } from 'react';
+import { sameSlice } from '../form-slice.ts';
+import { memo, useContext } from 'react';
 import { FieldInput, FieldModeContext, valueAt, type FieldProps } from './FieldInput.tsx';
 
 /** Move up, move down and remove buttons of a list entry, named after it. */
@@ -58,6 +59,55 @@ function ComponentInputs({ uid, path, ...props }: Omit<FieldProps, 'attribute'> 
   );
 }
 
+interface EntryProps extends Omit<FieldProps, 'attribute' | 'path'> {
+  /** The list's path; the entry is at `${path}.${index}`. */
+  path: string;
+  index: number;
+  count: number;
+  label: string;
+  uid: string;
+  /** Move buttons (and remove, when `removable`). */
+  movable: boolean;
+  removable: boolean;
+}
+
+/**
+ * One entry of a repeatable component or a zone, re-rendered only when its own values or errors
+ * change, its place or the list's length: a keystroke in one of 40 entries leaves the other 39 alone.
+ */
+const ListEntry = memo(
+  function ListEntry({ form, models, path, index, count, label, uid, movable, removable }: EntryProps) {
+    return (
+      <Fieldset legend={label} variant="filled">
+        <Stack>
+          {movable && (
+            <Group justify="flex-end">
+              <EntryActions
+                label={label}
+                index={index}
+                count={count}
+                onMove={(to) => form.reorderListItem(path, { from: index, to })}
+                onRemove={removable ? () => form.removeListItem(path, index) : undefined}
+              />
+            </Group>
+          )}
+          <ComponentInputs uid={uid} path={`${path}.${index}`} form={form} models={models} />
+        </Stack>
+      </Fieldset>
+    );
+  },
+  (previous, next) =>
+    previous.index === next.index &&
+    previous.count === next.count &&
+    previous.label === next.label &&
+    previous.uid === next.uid &&
+    previous.path === next.path &&
+    previous.models === next.models &&
+    previous.movable === next.movable &&
+    previous.removable === next.removable &&
+    sameSlice(previous.form, next.form, `${next.path}.${next.index}`),
+);
+
 /**
  * A component attribute: one (added, removed) or a list (added, moved, removed), each entry a
  * fieldset. An administrator who may change some of the component's fields adds and moves
@@ -108,27 +158,20 @@ export function ComponentField({ attribute, form, models, path = attribute.name 
   return (
     <Fieldset legend={attribute.name + (attribute.required ? ' *' : '')}>
       <Stack>
-        {entries.map((entry, index) => {
-          const label = `${attribute.name} ${index + 1}`;
-          return (
-            <Fieldset key={String(entry.__key)} legend={label} variant="filled">
-              <Stack>
-                {some && (
-                  <Group justify="flex-end">
-                    <EntryActions
-                      label={label}
-                      index={index}
-                      count={entries.length}
-                      onMove={(to) => form.reorderListItem(path, { from: index, to })}
-                      onRemove={whole ? () => form.removeListItem(path, index) : undefined}
-                    />
-                  </Group>
-                )}
-                <ComponentInputs uid={uid} path={`${path}.${index}`} form={form} models={models} />
-              </Stack>
-            </Fieldset>
-          );
-        })}
+        {entries.map((entry, index) => (
+          <ListEntry
+            key={String(entry.__key)}
+            form={form}
+            models={models}
+            path={path}
+            index={index}
+            count={entries.length}
+            label={`${attribute.name} ${index + 1}`}
+            uid={uid}
+            movable={some}
+            removable={whole}
+          />
+        ))}
         {some && (
           <Button variant="light" onClick={() => form.insertListItem(path, newEntry(uid, models, false))}>
             Add an entry to {attribute.name}
@@ -158,22 +201,19 @@ export function DynamicZoneField({ attribute, form, models, path = attribute.nam
       <Stack>
         {entries.map((entry, index) => {
           const uid = String(entry.__component);
-          const label = `${attribute.name} ${index + 1}: ${models.component(uid)?.displayName ?? uid}`;
           return (
-            <Fieldset key={String(entry.__key)} legend={label} variant="filled">
-              <Stack>
-                <Group justify="flex-end">
-                  <EntryActions
-                    label={label}
-                    index={index}
-                    count={entries.length}
-                    onMove={(to) => form.reorderListItem(path, { from: index, to })}
-                    onRemove={() => form.removeListItem(path, index)}
-                  />
-                </Group>
-                <ComponentInputs uid={uid} path={`${path}.${index}`} form={form} models={models} />
-              </Stack>
-            </Fieldset>
+            <ListEntry
+              key={String(entry.__key)}
+              form={form}
+              models={models}
+              path={path}
+              index={index}
+              count={entries.length}
+              label={`${attribute.name} ${index + 1}: ${models.component(uid)?.displayName ?? uid}`}
+              uid={uid}
+              movable
+              removable
+            />
           );
         })}
         <Menu position="bottom-start">

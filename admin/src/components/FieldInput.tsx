@@ -11,9 +11,10 @@ import {
   Textarea,
 } from '@mantine/core';
 import type { UseFormReturnType } from '@mantine/form';
-import { createContext, useContext, type ReactNode } from 'react';
+import { createContext, memo, useContext, type ReactNode } from 'react';
 import type { FieldMode } from '../admin-permissions.ts';
 import { inputKind, slugify, type FormValues, type Models } from '../fields.ts';
+import { sameSlice } from '../form-slice.ts';
 import type { AttributeDescription } from '../schema.ts';
 import { BlocksField } from './BlocksField.tsx';
 import { ComponentField, DynamicZoneField } from './ComponentField.tsx';
@@ -60,7 +61,7 @@ function ReadOnly({ children }: { children: ReactNode }) {
  * One attribute's input, labelled with the attribute's name as the schema spells it; left out
  * when the administrator may not read it, read-only when they may not change it.
  */
-export function FieldInput(props: FieldProps) {
+function FieldInputOf(props: FieldProps) {
   const mode = useFieldMode(props.path ?? props.attribute.name);
   if (mode === 'hidden') return null;
   if (mode === 'readonly')
@@ -71,6 +72,20 @@ export function FieldInput(props: FieldProps) {
     );
   return <AttributeInput {...props} />;
 }
+
+/**
+ * Re-rendered only when the field's own slice of the form (its value, its errors) changes, or its
+ * mode (the context): a keystroke re-renders the input typed into, not every field of the page.
+ * The `form` a skipped field keeps acts on the form's current values (Mantine keeps them in a ref).
+ */
+export const FieldInput = memo(
+  FieldInputOf,
+  (previous, next) =>
+    previous.attribute === next.attribute &&
+    previous.models === next.models &&
+    previous.path === next.path &&
+    sameSlice(previous.form, next.form, next.path ?? next.attribute.name),
+);
 
 function AttributeInput(props: FieldProps & { readOnly?: boolean }) {
   const { attribute, form, models } = props;

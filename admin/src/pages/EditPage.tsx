@@ -15,7 +15,7 @@ import {
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { Link, useLocation, useNavigate, useParams } from 'react-router-dom';
 import { api, ApiError, queryString } from '../api.ts';
 import { FieldInput, FieldModeContext } from '../components/FieldInput.tsx';
@@ -120,19 +120,23 @@ function Editor({
     exists,
   );
 
+  // Fields skip the renders that leave their value alone (FieldInput), keeping the callbacks of an
+  // earlier render: the one below reads whether the document exists now, not when it was made.
+  const existsNow = useRef(exists);
+  existsNow.current = exists;
   const form = useForm<FormValues>({
     mode: 'controlled',
     initialValues: formValues(type.attributes, null, models),
-    onValuesChange: (values, previous) => {
+    onValuesChange: useCallback((values: FormValues, previous: FormValues) => {
       // A uid follows its target field while it still reads as generated from it (new documents).
       for (const attribute of type.attributes) {
         const target = attribute.targetField;
-        if (attribute.type !== 'uid' || !target || values[target] === previous[target] || exists) continue;
+        if (attribute.type !== 'uid' || !target || values[target] === previous[target] || existsNow.current) continue;
         const uid = String(values[attribute.name] ?? '');
         if (uid === '' || uid === slugify(String(previous[target] ?? '')))
           form.setFieldValue(attribute.name, slugify(String(values[target] ?? '')));
       }
-    },
+    }, []),
   });
   const baseline = useRef<FormValues>(form.getValues());
   const fill = (answer: DocumentAnswer | null | undefined) => {
@@ -160,6 +164,12 @@ function Editor({
     message: 'Your changes to this entry are not saved.',
     search: true,
   });
+
+  // One function while the permissions and the document stay: a new one re-renders every field.
+  const fieldMode = useCallback(
+    (path: string) => access.fieldMode(type.uid, path, !exists),
+    [access, type.uid, exists],
+  );
 
   const [busy, setBusy] = useState<Action | null>(null);
   const [confirmDelete, setConfirmDelete] = useState(false);
@@ -270,7 +280,6 @@ function Editor({
     publish: access.canOn('publish', type.uid, locale),
     delete: access.canOn('delete', type.uid, locale),
   };
-  const fieldMode = (path: string) => access.fieldMode(type.uid, path, !exists);
   const status = exists ? statusOf(type, current?.meta.publication) : null;
   const published = Boolean(current?.meta.publication);
   const title = creating

@@ -7,6 +7,7 @@
  * actions each route requires are in guard.ts.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { sendCompressibleJson } from '../../api/json-body.js';
 import { ApplicationError, NotFoundError, ValidationError, type FieldError } from '../../core/errors.js';
 import { isPlainObject } from '../../core/objects.js';
 import { checkRole } from '../admin-roles/index.js';
@@ -136,9 +137,9 @@ export function registerAdminUserRoutes(admin: FastifyInstance, auth: Auth, pref
     const { sessionId } = await admins.authenticateSession(request.headers.authorization);
     return { data: await admins.update(id, changes, auditedBy(request, auth.audit), sessionId) };
   });
-  admin.get(`${prefix}/users/me/permissions`, async (request) => {
+  admin.get(`${prefix}/users/me/permissions`, async (request, reply) => {
     const { id } = await adminCaller(auth, request);
-    return { data: await adminRoles.permissionsOfUser(id) };
+    return sendCompressibleJson(request, reply, { data: await adminRoles.permissionsOfUser(id) });
   });
   admin.post(`${prefix}/users`, async (request, reply) => {
     const input = body(request);

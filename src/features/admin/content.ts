@@ -13,7 +13,7 @@ import { NotFoundError, ValidationError } from '../../core/errors.js';
 import { EXPLORER } from '../admin-roles/index.js';
 import { adminCaller } from './guard.js';
 import { contentAccess } from './content-access.js';
-import { sendJson } from '../../api/json-body.js';
+import { sendCompressibleJson, sendJson } from '../../api/json-body.js';
 import { describeSchema } from './schema.js';
 import { isHidden, isToManyRelation, type ContentType, type Model, type Schema } from '../../core/schema/model.js';
 
@@ -141,8 +141,8 @@ export function registerAdminContentRoutes(app: FastifyInstance, options: AdminC
       await adminCaller(auth, request);
     });
 
-    admin.get(`${prefix}/content-types`, async (_request, reply) =>
-      sendJson(reply, { data: describeSchema(service.schema) }),
+    admin.get(`${prefix}/content-types`, async (request, reply) =>
+      sendCompressibleJson(request, reply, { data: describeSchema(service.schema) }),
     );
 
     // Collection types.

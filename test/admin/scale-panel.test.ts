@@ -1,0 +1,163 @@
+/**
+ * The admin panel with long forms, end to end in Debian's Chromium (docs/performance.md "Admin
+ * panel at scale"; the timings are bench/admin-scale.ts's): an article whose zone holds 40 entries
+ * takes keystrokes in its 40th entry, then in its first, each in the right field; a keystroke
+ * re-renders the input typed into and no other (React's commits read through the devtools hook
+ * React calls in production builds too: no timing); an entry moved keeps its values; the save
+ * writes exactly what was typed. And the first screen loads no script of the editor: the edit
+ * view's chunks come with the first edit view. SQLite only, as the other browser tests.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import { browserMissing, ensureAdminBuild, launchChromium, logInToPanel, newPanelPage } from '../helpers/browser.js';
+import { HttpClient } from '../helpers/http.js';
+import { DIALECTS, startServer, type TestServer } from '../helpers/server.js';
+
+const skip = !DIALECTS.includes('sqlite') ? 'the browser tests run on SQLite' : browserMissing();
+const ARTICLES = '/content-manager/collection-types/api::article.article';
+const ZONE = 40;
+
+/**
+ * Installed before the app loads: at each React commit, the `<input>`s and `<textarea>`s whose
+ * props are new (they rendered), by element; `window.renderedInputs()` answers the values of those
+ * since the last call. A host element's props object is new exactly when its component rendered
+ * it again. A string: the test runner's compiled functions call helpers the page does not have.
+ */
+const WATCH_INPUT_RENDERS = `{
+  const seen = new WeakMap();
+  let rendered = new Set();
+  const walk = (first) => {
+    const stack = first ? [first] : [];
+    while (stack.length) {
+      const fiber = stack.pop();
+      if (fiber.tag === 5 && (fiber.type === 'input' || fiber.type === 'textarea')) {
+        const element = fiber.stateNode;
+        if (seen.has(element) && seen.get(element) !== fiber.memoizedProps) rendered.add(element);
+        seen.set(element, fiber.memoizedProps);
+      }
+      if (fiber.sibling) stack.push(fiber.sibling);
+      if (fiber.child) stack.push(fiber.child);
+    }
+  };
+  window.__REACT_DEVTOOLS_GLOBAL_HOOK__ = {
+    supportsFiber: true,
+    renderers: new Map(),
+    inject: () => 1,
+    checkDCE: () => undefined,
+    onScheduleFiberRoot: () => undefined,
+    onCommitFiberUnmount: () => undefined,
+    onPostCommitFiberRoot: () => undefined,
+    onCommitFiberRoot: (id, root) => walk(root.current),
+  };
+  window.renderedInputs = () => {
+    const answer = [...rendered].map((element) => element.value);
+    rendered = new Set();
+    return answer;
+  };
+}`;
+
+describe('admin panel: a 40-entry zone, and what the first screen loads [sqlite]', { skip }, () => {
+  let server: TestServer;
+  let browser: Browser;
+  let page: Page;
+  let root: HttpClient;
+  let documentId: string;
+  const email = 'scale@example.com';
+  const password = 'Scale-Passw0rd';
+  const scripts: string[] = [];
+
+  const rendered = () => page.evaluate(() => (window as unknown as { renderedInputs(): string[] }).renderedInputs());
+  const entry = (n: number) => page.getByRole('group', { name: `blocks ${n}: Quote` });
+
+  before(async () => {
+    ensureAdminBuild();
+    server = await startServer('sqlite');
+    const first = await server.publicApi.post('/admin/register-admin', { email, password, firstname: 'Sam' });
+    assert.equal(first.status, 200, JSON.stringify(first.body));
+    root = new HttpClient(server.url, { authorization: `Bearer ${first.body.data.token}` });
+    const created = await root.post(`${ARTICLES}?locale=en`, {
+      title: 'A long article',
+      blocks: Array.from({ length: ZONE }, (_, i) => ({
+        __component: 'shared.quote',
+        title: `Quote ${i + 1}`,
+        body: `Body ${i + 1}`,
+      })),
+    });
+    assert.equal(created.status, 201, JSON.stringify(created.body));
+    documentId = created.body.data.documentId;
+    browser = await launchChromium();
+    page = await newPanelPage(browser);
+    await page.addInitScript(WATCH_INPUT_RENDERS);
+    page.on('request', (request) => {
+      if (request.resourceType() === 'script') scripts.push(new URL(request.url()).pathname.split('/').pop()!);
+    });
+    await logInToPanel(page, server.url, email, password);
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  it("loads the list without the editor's scripts; the edit view brings them", async () => {
+    scripts.length = 0;
+    await page.goto(`${server.url}/admin/content/api::article.article`);
+    await page.getByRole('table').getByRole('link', { name: 'A long article' }).waitFor();
+    assert.ok(scripts.length > 0, 'the app loaded its scripts again');
+    const editor = (names: string[]) =>
+      names.filter((name) => /^(EditPage|BlocksEditor|BlocksField|ComponentField|FieldInput)-/.test(name));
+    assert.deepEqual(editor(scripts), [], `the first screen loaded ${scripts.join(', ')}`);
+    await page.getByRole('table').getByRole('link', { name: 'A long article' }).click();
+    await entry(ZONE).waitFor();
+    assert.ok(
+      editor(scripts).some((name) => name.startsWith('EditPage-')),
+      `the edit view loaded ${scripts.join(', ')}`,
+    );
+  });
+
+  it('types into the 40th entry and the first, re-rendering only the input typed into', async () => {
+    const last = entry(ZONE).getByLabel('title');
+    await last.click();
+    await page.keyboard.press('End');
+    await rendered();
+    await page.keyboard.type('!');
+    await page.getByText('unsaved changes').waitFor();
+    assert.equal(await last.inputValue(), `Quote ${ZONE}!`);
+    assert.deepEqual(await rendered(), [`Quote ${ZONE}!`]);
+    // The first entry has not rendered since the form was filled: its input still writes the form's current values.
+    const firstBody = entry(1).getByLabel('body');
+    await firstBody.click();
+    await page.keyboard.press('End');
+    await rendered();
+    await page.keyboard.type('?');
+    assert.equal(await firstBody.inputValue(), 'Body 1?');
+    assert.deepEqual(await rendered(), ['Body 1?']);
+    assert.equal(await last.inputValue(), `Quote ${ZONE}!`);
+    for (const n of [2, 20, ZONE - 1]) assert.equal(await entry(n).getByLabel('title').inputValue(), `Quote ${n}`);
+  });
+
+  it('moves the 40th entry up with its values, and saves exactly what was typed', async () => {
+    await page.getByRole('button', { name: `Move blocks ${ZONE}: Quote up` }).click();
+    await page.waitForFunction(
+      ([legend, value]) =>
+        [...document.querySelectorAll('fieldset')].some(
+          (set) => set.querySelector('legend')?.textContent === legend && set.querySelector('input')?.value === value,
+        ),
+      [`blocks ${ZONE - 1}: Quote`, `Quote ${ZONE}!`],
+    );
+    assert.equal(await entry(ZONE).getByLabel('title').inputValue(), `Quote ${ZONE - 1}`);
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByText('Saved', { exact: true }).waitFor();
+    const stored = await server.api.get(`/api/articles/${documentId}?populate[blocks]=true&status=draft`);
+    assert.equal(stored.status, 200);
+    const titles = (stored.body.data.blocks as { title: string; body: string }[]).map((block) => [
+      block.title,
+      block.body,
+    ]);
+    const expected = Array.from({ length: ZONE }, (_, i) => [`Quote ${i + 1}`, `Body ${i + 1}`]);
+    expected[0] = ['Quote 1', 'Body 1?'];
+    expected[ZONE - 2] = [`Quote ${ZONE}!`, `Body ${ZONE}`];
+    expected[ZONE - 1] = [`Quote ${ZONE - 1}`, `Body ${ZONE - 1}`];
+    assert.deepEqual(titles, expected);
+  });
+});
