@@ -10,7 +10,7 @@
 // bench/mixed.mjs sends the same requests to any server, Strapi too). Every scenario runs twice:
 // with the response cache, then on a server started with REST_CACHE=false on the same database.
 //
-// With STRAPI=1 the real Strapi 5.54 (../shared/bench/strapi, bench/strapi.mjs) is seeded and measured
+// The real Strapi 5.54 (../shared/bench/strapi, bench/strapi.mjs; STRAPI=0 leaves it out) is seeded and measured
 // first with the same scenarios, and the run ends with issue 36's targets, each beside Strapi's
 // figure from this run: CPU per request without the response cache (1/10 of Strapi's), writes (20x
 // its throughput), mixed traffic (10x), cold start (300 ms) and idle memory (80 MB).
@@ -39,7 +39,13 @@ const WRITE_EVERY = Number(process.env.WRITE_EVERY ?? 20);
 const NODE_FLAGS = (process.env.NODE_FLAGS ?? '--max-semi-space-size=2').split(' ').filter(Boolean);
 const PORT = 20000 + Math.floor(Math.random() * 20000);
 const BASE = `http://127.0.0.1:${PORT}`;
-const WITH_STRAPI = process.env.STRAPI === '1';
+// Strapi beside Vellum whenever the reference scripts are there (STRAPI=0: Vellum alone).
+const WITH_STRAPI =
+  process.env.STRAPI === '1' ||
+  (process.env.STRAPI !== '0' &&
+    existsSync(
+      process.env.STRAPI_BENCH ?? resolve(dirname(fileURLToPath(import.meta.url)), '../../shared/bench/strapi'),
+    ));
 // graphql_list: Vellum's blog example answers the v4 compatibility shape, Strapi 5 its flat one.
 const GRAPHQL_V4 =
   '{ articles(pagination: { pageSize: 25 }) { data { id attributes { title views author { data { attributes { name } } } } } } }';
