@@ -76,6 +76,9 @@ async function startPgbouncer(schema: string): Promise<Bouncer> {
       'auth_type = any',
       'pool_mode = transaction',
       `default_pool_size = ${SERVER_POOL}`,
+      // Each transaction on the next server connection, not the last used one: a statement that
+      // leaned on the one before it (a session SET, a session lock) meets another session.
+      'server_round_robin = 1',
       'max_client_conn = 200',
       '',
     ].join('\n'),
