@@ -6,7 +6,13 @@
  * one file instead of ~550 (docs/performance.md "Start-up and memory"). `VELLUM_BUNDLE=0` runs without it.
  */
 import { existsSync } from 'node:fs';
+import module from 'node:module';
 import { fileURLToPath } from 'node:url';
+
+// Node 22.1+: V8's code cache for the modules loaded from here on (the bundle), kept in Node's
+// default folder (os.tmpdir()/node-compile-cache, or NODE_COMPILE_CACHE; NODE_DISABLE_COMPILE_CACHE=1
+// turns it off). A start then compiles nothing it compiled before: docs/performance.md "Start-up and memory".
+(module as { enableCompileCache?: () => unknown }).enableCompileCache?.();
 
 const bundle = new URL('../../bundle/main.mjs', import.meta.url);
 const commands: typeof import('./commands.js') =

@@ -29,7 +29,13 @@ export interface ServerConnection {
   /** PostgreSQL schema holding Vellum's tables (default `public`). */
   schema?: string;
   ssl?: boolean | Record<string, unknown>;
-  pool: { min: number; max: number };
+  /** Knex's `pool`: connections kept open at least, at most, and how long an unused one above `min` stays. */
+  pool: { min: number; max: number; idleTimeoutMillis?: number };
+  /**
+   * PostgreSQL through a transaction-mode pooler (`connection.pgbouncer`, `DATABASE_PGBOUNCER`): no
+   * startup options (PgBouncer refuses them); the search path and statement timeout are the server's.
+   */
+  pgbouncer: boolean;
   /** Milliseconds one statement may run (`settings.statementTimeout`); 0: no limit. */
   statementTimeout: number;
   /** The file the settings come from (`config/database.js`), for errors; none when only variables set them. */
@@ -292,7 +298,18 @@ const KNEX_KEYS = [
   'wrapIdentifier',
 ];
 // What Vellum reads of `connection.connection`; the drivers take many more options, which are left alone.
-const PARAM_KEYS = ['host', 'port', 'database', 'user', 'password', 'connectionString', 'schema', 'ssl', 'filename'];
+const PARAM_KEYS = [
+  'host',
+  'port',
+  'database',
+  'user',
+  'password',
+  'connectionString',
+  'schema',
+  'ssl',
+  'filename',
+  'pgbouncer',
+];
 // Names a driver ignores that mean one Vellum reads (the driver would connect with its defaults).
 const PARAM_MISNAMES: Record<string, string> = {
   username: 'user',
@@ -426,6 +443,12 @@ function resolveDatabase(
     };
   }
   const pool = asRecord(connection.pool);
+  const pgbouncer = params.pgbouncer ?? env.bool('DATABASE_PGBOUNCER', false);
+  if (typeof pgbouncer !== 'boolean')
+    throw new ProjectError(
+      `"connection.connection.pgbouncer" must be true or false, not ${JSON.stringify(pgbouncer)}`,
+      where,
+    );
   const url = (params.connectionString as string | undefined) ?? env('DATABASE_URL');
   const defaultPort = client === 'postgres' ? 5432 : 3306;
   return {
@@ -438,7 +461,12 @@ function resolveDatabase(
     password: (params.password as string | undefined) ?? strapiEnv('DATABASE_PASSWORD'),
     schema: (params.schema as string | undefined) ?? env('DATABASE_SCHEMA'),
     ssl: (params.ssl as ServerConnection['ssl']) ?? (env.bool('DATABASE_SSL', false) ? {} : undefined),
-    pool: { min: Number(pool.min ?? 0), max: Number(pool.max ?? 10) },
+    pool: {
+      min: Number(pool.min ?? env.int('DATABASE_POOL_MIN', 0)),
+      max: Number(pool.max ?? env.int('DATABASE_POOL_MAX', 10)),
+      ...(pool.idleTimeoutMillis === undefined ? {} : { idleTimeoutMillis: Number(pool.idleTimeoutMillis) }),
+    },
+    pgbouncer: client === 'postgres' && pgbouncer,
     statementTimeout,
     ...(file ? { source: file } : {}),
   };
