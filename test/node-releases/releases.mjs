@@ -2,7 +2,8 @@
 // "Node releases"): their binaries (npm packages pinned in this folder), and for each a
 // better-sqlite3 built for its ABI. Used by run.mjs and bench/startup.mjs (NODE_RELEASE).
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { copyFileSync, cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -57,6 +58,22 @@ export function sqliteDriver(name) {
   for (const entry of ['package.json', 'binding.gyp', 'lib', 'src', 'deps'])
     cpSync(join(source, entry), join(building, entry), { recursive: true });
   const target = versionOf(name);
+  // Built addons are kept outside the checkout too: a fresh clone (CI's) copies one in instead of
+  // compiling it again (75-135 s per release on this machine under load).
+  const kept = join(
+    process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'),
+    'vellum/node-releases',
+    `better-sqlite3-${version}-abi${abi}.node`,
+  );
+  const built = join(building, 'build/Release/better_sqlite3.node');
+  if (existsSync(kept)) {
+    mkdirSync(dirname(built), { recursive: true });
+    copyFileSync(kept, built);
+    rmSync(dir, { recursive: true, force: true });
+    renameSync(building, dir);
+    console.log(`node releases: better-sqlite3 ${version} for Node ${target} (ABI ${abi}) from ${kept}`);
+    return join(dir, 'lib/index.js');
+  }
   const prebuilt = spawnSync(
     join(root, 'node_modules/.bin/prebuild-install'),
     ['--runtime', 'node', '--target', target, '--arch', 'x64', '--platform', 'linux'],
@@ -79,6 +96,12 @@ export function sqliteDriver(name) {
       throw new Error(`node-gyp could not build better-sqlite3 for Node ${target}:\n${gyp.stdout}${gyp.stderr}`);
     rmSync(join(building, 'build/Release/obj.target'), { recursive: true, force: true });
     rmSync(join(building, 'build/Release/obj'), { recursive: true, force: true });
+  }
+  try {
+    mkdirSync(dirname(kept), { recursive: true });
+    copyFileSync(built, kept);
+  } catch {
+    // A cache that cannot be written costs the next clone a build, nothing more.
   }
   rmSync(dir, { recursive: true, force: true });
   renameSync(building, dir);
