@@ -4,9 +4,20 @@
  * (dist/bundle/, scripts/bundle.mjs) when there is one, else from the compiled files beside this
  * one (or, under tsx, from the sources). The bundle starts in a fraction of the time: Node loads
  * one file instead of ~550 (docs/performance.md "Start-up and memory"). `VELLUM_BUNDLE=0` runs without it.
+ * `vellum start` with several workers runs primary.ts in this process instead (app/workers.ts).
  */
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { superviseWorkers, supervisesWorkers } from './primary.js';
+
+// `vellum start`'s primary forks the workers and loads nothing else (primary.ts).
+if (supervisesWorkers(process.argv.slice(2), process.env)) {
+  process.exitCode = await superviseWorkers(
+    (line) => process.stdout.write(`${line}\n`),
+    (line) => process.stderr.write(`${line}\n`),
+  );
+  process.exit();
+}
 
 const bundle = new URL('../../bundle/main.mjs', import.meta.url);
 const commands: typeof import('./commands.js') =
