@@ -215,10 +215,18 @@ const serverSchema = z.object({
   logger: z.boolean().default(false),
   // Processes of `vellum start` (app/workers.ts): a whole number from 1, or `auto`.
   workers: z
-    .union([z.literal('auto'), z.coerce.number().int().min(1).max(1024)], {
-      error: () => `must be a number of processes (1 or more) or "auto" (one per core); set VELLUM_WORKERS or workers`,
-    })
-    .optional(),
+    .unknown()
+    .optional()
+    .transform((value, context): number | 'auto' | undefined => {
+      if (value === undefined || value === 'auto') return value;
+      const count = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+      if (typeof count === 'number' && Number.isInteger(count) && count >= 1 && count <= 1024) return count;
+      context.addIssue({
+        code: 'custom',
+        message: 'must be a number of processes (1 or more) or "auto" (one per core); set VELLUM_WORKERS or workers',
+      });
+      return z.NEVER;
+    }),
   // Strapi's `server.url`: the public URL of the server, absolute or a path (links in emails).
   url: z.string().default(''),
   // Strapi's `dirs.public`: relative paths are resolved against the project folder.
