@@ -20,6 +20,8 @@ const dir = mkdtempSync(join(tmpdir(), 'vellum-startup-'));
 const PORT = 20000 + Math.floor(Math.random() * 20000);
 const env = {
   ...process.env,
+  // One process unless VELLUM_WORKERS says otherwise (then RSS and CPU are the primary's alone).
+  VELLUM_WORKERS: process.env.VELLUM_WORKERS ?? '1',
   NODE_ENV: 'production',
   JWT_SECRET: 'bench-only-jwt-secret-0123456789',
   PORT: String(PORT),
