@@ -1,7 +1,7 @@
 /**
  * The primary process of `vellum start` with workers (app/workers.ts explains the design). It
  * loads nothing of Vellum: main.ts imports this module instead of the commands, so the primary
- * idles at a bare Node's memory (41 MB RSS on this machine, against 78 MB with the bundle loaded).
+ * idles at a bare Node's memory (45 MB RSS on this machine, against 78 MB with the bundle loaded).
  * It forks the first worker alone; that one reads the configuration, does the start-up work that
  * must happen once, listens, and answers how many workers the configuration asks for; the others
  * start then. A worker that fails at start-up stops everything with its error (it printed it);
