@@ -38,6 +38,8 @@ const env = {
   ...process.env,
   ...releaseEnv,
   NODE_COMPILE_CACHE: cache,
+  // One process unless VELLUM_WORKERS says otherwise (then RSS and CPU are the primary's alone).
+  VELLUM_WORKERS: process.env.VELLUM_WORKERS ?? '1',
   NODE_ENV: 'production',
   JWT_SECRET: 'bench-only-jwt-secret-0123456789',
   PORT: String(PORT),

@@ -147,6 +147,11 @@ export interface VellumConfig {
     dirs: { public: string };
     webhooks: WebhooksConfig;
     cron: CronConfig;
+    /**
+     * Processes `vellum start` serves with (`VELLUM_WORKERS`, else `config/server` `workers`): a
+     * number, or `auto` (one per core); unset, `vellum start` decides (app/workers.ts).
+     */
+    workers?: number | 'auto';
   };
   database: DatabaseConfig;
   api: { rest: RestConfig };
@@ -214,6 +219,20 @@ const serverSchema = z.object({
       maxIpsCount: 'maxIpsCount' in proxy ? (proxy.maxIpsCount ?? 0) : 0,
     })),
   logger: z.boolean().default(false),
+  // Processes of `vellum start` (app/workers.ts): a whole number from 1, or `auto`.
+  workers: z
+    .unknown()
+    .optional()
+    .transform((value, context): number | 'auto' | undefined => {
+      if (value === undefined || value === 'auto') return value;
+      const count = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+      if (typeof count === 'number' && Number.isInteger(count) && count >= 1 && count <= 1024) return count;
+      context.addIssue({
+        code: 'custom',
+        message: 'must be a number of processes (1 or more) or "auto" (one per core); set VELLUM_WORKERS or workers',
+      });
+      return z.NEVER;
+    }),
   // Strapi's `server.url`: the public URL of the server, absolute or a path (links in emails).
   url: z.string().default(''),
   // Strapi's `dirs.public`: relative paths are resolved against the project folder.
@@ -553,6 +572,8 @@ export async function loadConfig(project: string, options: LoadConfigOptions = {
   }
   server.host ??= env('HOST') || undefined;
   server.port ??= env.int('PORT');
+  // Vellum's own variable: the operator's choice wins over the file's (a test harness, a container).
+  if (env('VELLUM_WORKERS')) server.workers = env('VELLUM_WORKERS');
   server.bodyLimit ??= bodyMiddlewareLimit(middlewares);
   const i18n = parseConfig(i18nSchema, asRecord(asRecord(plugins.i18n).config), 'config/plugins (i18n)');
   if (!i18n.locales.includes(i18n.defaultLocale)) i18n.locales.unshift(i18n.defaultLocale);
