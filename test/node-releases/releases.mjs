@@ -87,16 +87,24 @@ export function sqliteDriver(name) {
         spawnSync(npm, ['root', '-g'], { encoding: 'utf8' }).stdout.trim(),
         'npm/node_modules/node-gyp/bin/node-gyp.js',
       );
-    const gyp = spawnSync(
-      node,
-      [nodeGyp, 'rebuild', '--release', `--nodedir=${join(here, 'node_modules', name)}`, '-j', 'max'],
-      { cwd: building, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 },
-    );
+    const nodedir = join(here, 'node_modules', name);
+    const gyp = spawnSync(node, [nodeGyp, 'rebuild', '--release', `--nodedir=${nodedir}`, '-j', 'max'], {
+      cwd: building,
+      encoding: 'utf8',
+      maxBuffer: 64 * 1024 * 1024,
+      // Under `npm run`, npm's own `nodedir` setting (this machine's: /usr, Node 20's headers) comes
+      // in as npm_config_nodedir and wins over the flag: the addon was built for the wrong ABI.
+      env: { ...process.env, npm_config_nodedir: nodedir },
+    });
     if (gyp.status !== 0)
       throw new Error(`node-gyp could not build better-sqlite3 for Node ${target}:\n${gyp.stdout}${gyp.stderr}`);
     rmSync(join(building, 'build/Release/obj.target'), { recursive: true, force: true });
     rmSync(join(building, 'build/Release/obj'), { recursive: true, force: true });
   }
+  const loads = spawnSync(node, ['-e', `require(${JSON.stringify(join(building, 'lib/index.js'))})(':memory:')`], {
+    encoding: 'utf8',
+  });
+  if (loads.status !== 0) throw new Error(`better-sqlite3 built for Node ${target} does not load:\n${loads.stderr}`);
   try {
     mkdirSync(dirname(kept), { recursive: true });
     copyFileSync(built, kept);
