@@ -39,8 +39,11 @@ export async function publishVersion(
     generated,
     audit,
     created,
+    given,
   }: {
     validate?: boolean;
+    /** The body this write just stored in the draft (an update's): see checkPublishable. */
+    given?: Record<string, unknown>;
     generated?: ReadonlySet<string>;
     audit?: DocumentAudit;
     /**
@@ -52,7 +55,7 @@ export async function publishVersion(
     created?: CreatedDraft;
   } = {},
 ): Promise<void> {
-  await checkPublishable(ctx, writers.db, type, draftId, documentId, locale, validate, generated, created?.row);
+  await checkPublishable(ctx, writers.db, type, draftId, documentId, locale, validate, generated, created?.row, given);
   // Over a published version, in place: its id stays (Strapi 5 deletes it and inserts a new row).
   const published = created ? undefined : await findVersionRow(writers.db, type, documentId, locale, 'published');
   let id: number;

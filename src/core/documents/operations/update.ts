@@ -127,6 +127,10 @@ export async function update(
       source !== undefined,
     );
     if (type.draftAndPublish && options.status === 'published')
-      await publishVersion(ctx, writers, type, id, documentId, options.locale, { generated, audit: options.audit });
+      await publishVersion(ctx, writers, type, id, documentId, options.locale, {
+        generated,
+        audit: options.audit,
+        given: target ? data : undefined,
+      });
   });
 }
