@@ -28,7 +28,30 @@ const hasComponentAttributes = (model: Model): boolean =>
  * Component and dynamic-zone values: a row per component in the component's table, joined to its
  * owner row through the owner's `<table>_cmps` link table (field, component type, order).
  */
+/** A component this write inserted below a row it created, as copyBelow would read it back. */
+interface Inserted {
+  link: Omit<LinkRow, 'id'>;
+  /** The columns inserted (the others are null). */
+  values: Record<string, unknown>;
+  /** The attributes its input named: nothing hangs below it for the others. */
+  named: ReadonlySet<string>;
+}
+
+/** The attributes an input named components, zones, relations or media of. */
+const namedNested = (input: ModelInput): ReadonlySet<string> =>
+  new Set(
+    [...input.components.keys(), ...input.zones.keys(), ...input.relations.keys(), ...input.media.keys()].map(
+      (attribute) => attribute.name,
+    ),
+  );
+
 export class ComponentTrees {
+  /**
+   * The components this write inserted below rows it created (model uid and row id -> items): a
+   * create that publishes copies them from here, not read back (a whole article: 6 statements).
+   */
+  private readonly inserted = new Map<string, Inserted[]>();
+
   constructor(
     private readonly db: Db,
     private readonly dialect: Dialect,
@@ -142,6 +165,13 @@ export class ComponentTrees {
     const removed = existing.filter((link) => !kept.has(`${link.component_type}:${link.cmp_id}`));
     await this.deleteComponents(owner.componentLinkTable, removed);
 
+    // A row created by this write: what goes below it is recorded for copyBelow.
+    let inserted: Inserted[] | undefined;
+    if (mode === 'create') {
+      const key = `${owner.uid}\u0000${ownerId}`;
+      inserted = this.inserted.get(key) ?? [];
+      this.inserted.set(key, inserted);
+    }
     const ids: { id: number; component: string }[] = [];
     for (const [index, item] of items.entries()) {
       const component = this.schema.components.get(item.component)!;
@@ -157,6 +187,19 @@ export class ComponentTrees {
       if (id === undefined) id = await this.dialect.insertReturningId(this.db, component.table, values);
       else if (Object.keys(values).length)
         await this.db.updateTable(component.table).set(values).where('id', '=', id).execute();
+      if (inserted) {
+        inserted.push({
+          link: {
+            entity_id: ownerId,
+            cmp_id: id,
+            component_type: item.component,
+            field: attribute.name,
+            ord: index + 1,
+          },
+          values,
+          named: namedNested(item.input),
+        });
+      }
       // A component row carries its document's locale: its relations follow it as the document's do.
       await this.writeNested(
         component,
@@ -297,6 +340,19 @@ export class ComponentTrees {
       )
     )
       return;
+    const inserted = only && this.inserted.get(`${model.uid}\u0000${fromId}`);
+    if (inserted) {
+      const items = inserted.filter((item) => only.has(item.link.field));
+      const copies: Omit<LinkRow, 'id'>[] = [];
+      for (const { link, values, named } of items) {
+        const component = this.schema.components.get(link.component_type)!;
+        const newId = await this.dialect.insertReturningId(this.db, component.table, values);
+        await this.copyBelow(component, link.cmp_id, newId, locale, named);
+        copies.push({ ...link, entity_id: toId, cmp_id: newId });
+      }
+      await insertMany(this.db, model.componentLinkTable, copies);
+      return;
+    }
     let links = await this.links(model, [fromId]);
     if (only) links = links.filter((link) => only.has(link.field));
     await this.copyComponents(model, links, toId, locale);
