@@ -84,6 +84,79 @@ for (const dialect of DIALECTS) {
       assert.deepEqual(cleared.links, []);
     });
 
+    it('a PUT of whole components overwrites those in their places: changed columns written, what it leaves out cleared, nothing written when unchanged', async () => {
+      const body = (metaTitle: string, extra: Record<string, unknown> = {}) => ({
+        data: {
+          title: 'C3b',
+          seo: { metaTitle, ...extra },
+          links: [{ label: 'a', url: 'u1' }, { label: 'b' }],
+          blocks: [
+            { __component: 'shared.rich-text', body: 'text' },
+            { __component: 'shared.quote', title: 'Q' },
+          ],
+        },
+      });
+      const populate = 'populate[seo][populate]=*&populate[links]=true&populate[blocks]=true';
+      const created = await api().post('/api/articles?status=draft', {
+        data: { ...body('one', { metaDescription: 'gone next', shareImage: files[2] }).data },
+      });
+      assert.equal(created.status, 201, JSON.stringify(created.body));
+      const id = created.body.data.documentId;
+      const first = (await api().get(`/api/articles/${id}?status=draft&${populate}`)).body.data;
+      assert.equal(first.seo.shareImage.name, 'three.png');
+      const put = (data: object) => api().put(`/api/articles/${id}?status=draft&${populate}`, data);
+      const second = await put(body('two'));
+      assert.equal(second.status, 200, JSON.stringify(second.body));
+      const doc = second.body.data;
+      // The rows in place keep their ids; what the body left out is as a new component would have it.
+      assert.equal(doc.seo.id, first.seo.id);
+      assert.equal(doc.seo.metaTitle, 'two');
+      assert.equal(doc.seo.metaDescription, null);
+      assert.equal(doc.seo.shareImage, null);
+      assert.deepEqual(
+        doc.links.map((l: any) => [l.id, l.label, l.url]),
+        [
+          [first.links[0].id, 'a', 'u1'],
+          [first.links[1].id, 'b', null],
+        ],
+      );
+      assert.deepEqual(
+        doc.blocks.map((b: any) => b.id),
+        first.blocks.map((b: any) => b.id),
+      );
+      // The same body again writes no component row nor link: only reads, the draft's row and its history.
+      const statements: string[] = [];
+      const stop = server.vellum.database.observe((statement) => statements.push(statement));
+      try {
+        assert.equal((await put(body('two'))).status, 200);
+      } finally {
+        stop();
+      }
+      const writes = statements.filter((statement) =>
+        /^\s*(insert into|update|delete from) ["`]?(components_|articles_cmps)/i.test(statement),
+      );
+      assert.deepEqual(writes, [], statements.join('\n'));
+      // Another type in a place: that one is replaced, the others stay.
+      const third = await put({
+        data: {
+          blocks: [
+            { __component: 'shared.quote', title: 'Q2' },
+            { __component: 'shared.quote', title: 'Q' },
+          ],
+        },
+      });
+      assert.equal(third.status, 200, JSON.stringify(third.body));
+      assert.notEqual(third.body.data.blocks[0].id, first.blocks[0].id);
+      assert.equal(third.body.data.blocks[1].id, first.blocks[1].id);
+      assert.deepEqual(
+        third.body.data.blocks.map((b: any) => [b.__component, b.title]),
+        [
+          ['shared.quote', 'Q2'],
+          ['shared.quote', 'Q'],
+        ],
+      );
+    });
+
     it('validation inside components names the path', async () => {
       const res = await api().post('/api/articles', {
         data: { title: 'C4', links: [{ label: 'ok' }, { label: 'bad', url: 42 }], seo: { metaTitle: 7 } },

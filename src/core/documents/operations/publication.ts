@@ -9,7 +9,7 @@ import type { WriteEvents } from '../outbox.js';
 import type { RowEvents } from '../row-events.js';
 import { settleCopiedVersion } from '../write/relation-exclusivity.js';
 import { lockSettledOwners } from '../write/relation-locks.js';
-import { syncSharedVersion } from './shared-attributes.js';
+import { syncSharedVersion, type KnownRows } from './shared-attributes.js';
 import { checkPublishable } from './publishable.js';
 import {
   copyVersion,
@@ -39,8 +39,14 @@ export async function publishVersion(
     generated,
     audit,
     created,
+    given,
+    known,
   }: {
     validate?: boolean;
+    /** The document's version rows this write read under its lock (see KnownRows). */
+    known?: KnownRows;
+    /** The body this write just stored in the draft (an update's): see checkPublishable. */
+    given?: Record<string, unknown>;
     generated?: ReadonlySet<string>;
     audit?: DocumentAudit;
     /**
@@ -52,9 +58,15 @@ export async function publishVersion(
     created?: CreatedDraft;
   } = {},
 ): Promise<void> {
-  await checkPublishable(ctx, writers.db, type, draftId, documentId, locale, validate, generated, created?.row);
+  await checkPublishable(ctx, writers.db, type, draftId, documentId, locale, validate, generated, created?.row, given);
   // Over a published version, in place: its id stays (Strapi 5 deletes it and inserts a new row).
-  const published = created ? undefined : await findVersionRow(writers.db, type, documentId, locale, 'published');
+  const published = created
+    ? undefined
+    : known
+      ? known
+          .filter((row) => row.published_at !== null && (!type.localized || row.locale === locale))
+          .sort((a, b) => Number(a.id) - Number(b.id))[0]
+      : await findVersionRow(writers.db, type, documentId, locale, 'published');
   let id: number;
   if (published) {
     id = published.id;
@@ -62,7 +74,7 @@ export async function publishVersion(
   } else id = await copyVersion(ctx, writers, type, draftId, new Date(), created);
   await lockSettledOwners(writers.db, ctx.database.dialect, ctx.schema, type, { id, documentId });
   await settleCopiedVersion(writers.db, ctx.schema, type, { id, documentId, locale }, 'published');
-  if (!created) await syncSharedVersion(writers, type, documentId, locale, id, 'published');
+  if (!created) await syncSharedVersion(writers, type, documentId, locale, id, 'published', known);
   await writers.outbox?.row(writers.db, 'publish', id);
   await audit?.published(writers.db, 'publish', documentId, locale);
 }

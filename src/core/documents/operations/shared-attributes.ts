@@ -9,7 +9,25 @@ import type { Db } from '../../database/dialect.js';
 import type { Status } from '../../query/types.js';
 import type { ContentType } from '../../schema/model.js';
 import type { ModelInput } from '../input.js';
-import type { Writers } from './versions-store.js';
+import type { VersionRow, Writers } from './versions-store.js';
+
+/**
+ * The document's version rows this write read under the document's lock, before writing (it adds
+ * none of another locale): when given, the other locales' rows are taken from them, not read again
+ * (a PUT that publishes a document with one locale: two statements fewer).
+ */
+export type KnownRows = readonly VersionRow[];
+
+/** Of known rows, the ids of the other locales' rows of one status, as `otherLocaleRows` selects them. */
+const knownOthers = (type: ContentType, known: KnownRows, locale: string, status: Status): number[] =>
+  known
+    .filter(
+      (row) =>
+        row.locale !== null &&
+        row.locale !== locale &&
+        (!type.draftAndPublish || (status === 'draft') === (row.published_at === null)),
+    )
+    .map((row) => Number(row.id));
 
 /** Columns of the shared scalars. */
 const sharedColumns = (type: ContentType): string[] =>
@@ -53,9 +71,11 @@ export async function syncSharedAttributes(
   documentId: string,
   locale: string | null,
   values: Record<string, unknown>,
+  known?: KnownRows,
 ): Promise<void> {
   const columns = sharedColumns(type).filter((column) => column in values);
   if (columns.length === 0 || locale === null) return;
+  if (known && knownOthers(type, known, locale, 'draft').length === 0) return;
   let query = db
     .updateTable(type.table)
     .set(Object.fromEntries(columns.map((column) => [column, values[column]])))
@@ -148,11 +168,12 @@ export async function syncSharedVersion(
   locale: string | null,
   sourceId: number,
   status: Status,
+  known?: KnownRows,
 ): Promise<void> {
   if (!type.localized || locale === null) return;
-  const targets = (await otherLocaleRows(writers.db, type, documentId, locale, status).execute()).map((row) =>
-    Number(row.id),
-  );
+  const targets = known
+    ? knownOthers(type, known, locale, status)
+    : (await otherLocaleRows(writers.db, type, documentId, locale, status).execute()).map((row) => Number(row.id));
   if (targets.length === 0) return;
   const columns = sharedColumns(type);
   if (columns.length) {

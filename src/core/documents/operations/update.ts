@@ -107,7 +107,7 @@ export async function update(
     }
     await writers.components.writeNested(type, { id, documentId, locale: options.locale }, input, mode, 'refuse');
     // The other locales' drafts take the shared values written; publishing syncs the published ones.
-    await syncSharedAttributes(trx, type, documentId, options.locale, written);
+    await syncSharedAttributes(trx, type, documentId, options.locale, written, rows);
     await syncSharedNested(writers, type, documentId, options.locale, input);
     options.events?.wrote(id);
     await options.outbox?.row(trx, target ? 'update' : 'create', id);
@@ -127,6 +127,11 @@ export async function update(
       source !== undefined,
     );
     if (type.draftAndPublish && options.status === 'published')
-      await publishVersion(ctx, writers, type, id, documentId, options.locale, { generated, audit: options.audit });
+      await publishVersion(ctx, writers, type, id, documentId, options.locale, {
+        generated,
+        audit: options.audit,
+        given: target ? data : undefined,
+        known: rows,
+      });
   });
 }

@@ -123,24 +123,46 @@ export class RelationLinks {
     return locale;
   }
 
-  /** Checks that every referenced document exists (in the locale asked) and returns its keys. */
+  /**
+   * Checks that every referenced document exists (in the locale asked) and returns its keys. With
+   * `link`, the same statement reads the next place at the end of each referenced target's inverse
+   * list in that link table (see nextEntityOrders): one statement per relation, not two.
+   */
   private async resolveTargets(
     target: ContentType,
     attribute: RelationAttribute,
     row: OwnerRow,
     refs: { ref: RelationRef; path: (string | number)[] }[],
-  ): Promise<Map<RelationRef, TargetKey>> {
+    link?: LinkTable,
+  ): Promise<{ keys: Map<RelationRef, TargetKey>; next?: Map<string, number> }> {
     const keys = new Map<RelationRef, TargetKey>();
-    if (refs.length === 0) return keys;
+    if (refs.length === 0) return { keys };
     const ids = [...new Set(refs.map(({ ref }) => ref.documentId))];
-    const rows = this.visible(target)
-      ? await this.db
-          .selectFrom(target.table)
-          .select(['document_id', 'locale'])
-          .distinct()
-          .where('document_id', 'in', ids)
-          .execute()
-      : [];
+    let rows: { document_id: unknown; locale: unknown }[] = [];
+    let next: Map<string, number> | undefined;
+    if (this.visible(target) && link) {
+      const list = sql.join(ids.map((id) => sql`${id}`));
+      const both = await sql<{
+        document_id: string;
+        locale: string | null;
+        max_ord: unknown;
+        kind: unknown;
+      }>` select ${sql.ref('document_id')}, ${sql.ref('locale')}, null as max_ord, 0 as kind from ${sql.table(target.table)} where ${sql.ref('document_id')} in (${list}) group by ${sql.ref('document_id')}, ${sql.ref('locale')} union all select ${sql.ref('target_document_id')}, ${sql.ref('target_locale')}, max(${sql.ref('entity_ord')}), 1 from ${sql.table(link.table)} where ${sql.ref('target_document_id')} in (${list}) group by ${sql.ref('target_document_id')}, ${sql.ref('target_locale')}`.execute(
+        this.db,
+      );
+      rows = both.rows.filter((r) => Number(r.kind) === 0);
+      next = new Map(
+        both.rows
+          .filter((r) => Number(r.kind) === 1)
+          .map((r) => [keyOf({ documentId: r.document_id, locale: r.locale }), Number(r.max_ord ?? 0) + 1]),
+      );
+    } else if (this.visible(target))
+      rows = await this.db
+        .selectFrom(target.table)
+        .select(['document_id', 'locale'])
+        .distinct()
+        .where('document_id', 'in', ids)
+        .execute();
     const existing = new Set(
       rows.map((row) =>
         keyOf({ documentId: row.document_id as string, locale: target.localized ? (row.locale as string) : null }),
@@ -160,7 +182,7 @@ export class RelationLinks {
       }
       keys.set(ref, key);
     }
-    return keys;
+    return { keys, next };
   }
 
   async apply(model: Model, row: OwnerRow, attribute: RelationAttribute, given: RelationInput): Promise<void> {
@@ -200,7 +222,15 @@ export class RelationLinks {
             ];
       }),
     ];
-    const resolved = await this.resolveTargets(target, attribute, row, listed);
+    // The next inverse places are read with the targets, but when linking takes targets from
+    // other owners (their links go first, which can lower the places).
+    const { keys: resolved, next } = await this.resolveTargets(
+      target,
+      attribute,
+      row,
+      listed,
+      takesTargetFromOtherOwners(model, attribute) ? undefined : link,
+    );
     const current = row.fresh
       ? []
       : await shaped<LinkRow>(this.db)
@@ -239,7 +269,7 @@ export class RelationLinks {
         added,
       );
     }
-    const nextEntityOrd = await this.nextEntityOrders(link, added);
+    const nextEntityOrd = next ?? (await this.nextEntityOrders(link, added));
     if (current.length) await this.db.deleteFrom(link.table).where('entity_id', '=', row.id).execute();
     await insertMany(
       this.db,
