@@ -45,7 +45,7 @@ export default defineConfig({
             },
             // The rest of what the first screen runs (the frame, the list, the Mantine components they use) in one
             // chunk: rolldown made ~20 small chunks of it otherwise, each a request with ~1 KB of headers.
-            { name: 'first-screen', tags: ['$initial'], priority: 1 },
+            { name: 'first-screen', tags: ['$initial'], priority: 1, includeDependenciesRecursively: false },
           ],
         },
       },
