@@ -12,7 +12,7 @@ import {
 
 // The list's filter builder, loaded when the "Filters" button is first pressed (ListView's FirstUse).
 
-export interface FilterButtonProps {
+interface FilterButtonProps {
   fields: FilterField[];
   filters: Filter[];
   onChange: (filters: Filter[]) => void;
