@@ -32,6 +32,8 @@ mkdirSync(dir, { recursive: true });
 const filename = join(dir, 'attack.db');
 const env = {
   ...process.env,
+  // One process, as its figures were measured until workers (VELLUM_WORKERS=auto for every core).
+  VELLUM_WORKERS: process.env.VELLUM_WORKERS ?? '1',
   NODE_ENV: 'production',
   JWT_SECRET: 'bench-only-jwt-secret-0123456789',
   PORT: String(PORT),

@@ -10,14 +10,16 @@
 // bench/mixed.mjs sends the same requests to any server, Strapi too). Every scenario runs twice:
 // with the response cache, then on a server started with REST_CACHE=false on the same database.
 //
-// With STRAPI=1 the real Strapi 5.54 (../shared/bench/strapi, bench/strapi.mjs) is seeded and measured
+// The real Strapi 5.54 (../shared/bench/strapi, bench/strapi.mjs; STRAPI=0 leaves it out) is seeded and measured
 // first with the same scenarios, and the run ends with issue 36's targets, each beside Strapi's
 // figure from this run: CPU per request without the response cache (1/10 of Strapi's), writes (20x
 // its throughput), mixed traffic (10x), cold start (300 ms) and idle memory (80 MB).
 //
 // Env: N (articles, default 2000), DURATION (seconds per scenario, 10), CONNECTIONS (10),
 // WARMUP (seconds, 3), SCENARIOS (comma list), CACHE_OFF (0: skip the pass without the cache),
-// WRITE_EVERY (20), NODE_FLAGS (the server's node flags; default --max-semi-space-size=2 as npm start),
+// WRITE_EVERY (20), WORKERS (the server's processes, VELLUM_WORKERS: default 1, so figures compare
+// across runs; `auto` for one per core; CPU and memory are then the sum over the primary and its
+// workers), NODE_FLAGS (the server's node flags; default --max-semi-space-size=2 as npm start),
 // OUT (write the JSON summary there).
 import { spawn, spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -38,8 +40,15 @@ const WRITE_EVERY = Number(process.env.WRITE_EVERY ?? 20);
 // As `npm start` runs the server (package.json); NODE_FLAGS=' ' measures Node's defaults.
 const NODE_FLAGS = (process.env.NODE_FLAGS ?? '--max-semi-space-size=2').split(' ').filter(Boolean);
 const PORT = 20000 + Math.floor(Math.random() * 20000);
+const WORKERS = process.env.WORKERS ?? '1';
 const BASE = `http://127.0.0.1:${PORT}`;
-const WITH_STRAPI = process.env.STRAPI === '1';
+// Strapi beside Vellum whenever the reference scripts are there (STRAPI=0: Vellum alone).
+const WITH_STRAPI =
+  process.env.STRAPI === '1' ||
+  (process.env.STRAPI !== '0' &&
+    existsSync(
+      process.env.STRAPI_BENCH ?? resolve(dirname(fileURLToPath(import.meta.url)), '../../shared/bench/strapi'),
+    ));
 // graphql_list: Vellum's blog example answers the v4 compatibility shape, Strapi 5 its flat one.
 const GRAPHQL_V4 =
   '{ articles(pagination: { pageSize: 25 }) { data { id attributes { title views author { data { attributes { name } } } } } } }';
@@ -51,20 +60,39 @@ if (spawnSync('wrk', ['--version']).error) {
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'vellum-bench-'));
-/** Resident memory of the process and its children, in MB. */
-const rss = (pid) =>
-  processTree(pid).reduce((sum, each) => {
+/** The server's processes: `pid` and, with workers, its children (Linux /proc). */
+const processTree = (pid) => {
+  const children = new Map();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
     try {
-      return sum + Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${each}/status`, 'utf8'))?.[1] ?? 0) / 1024;
+      const parent = Number(readFileSync(`/proc/${entry}/stat`, 'utf8').split(') ')[1].split(' ')[1]);
+      children.set(parent, [...(children.get(parent) ?? []), Number(entry)]);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  const tree = [pid];
+  for (let i = 0; i < tree.length; i++) tree.push(...(children.get(tree[i]) ?? []));
+  return tree;
+};
+/** A /proc/<pid>/status field in MB, summed over the server's processes. */
+const statusMb = (pid, field) =>
+  processTree(pid).reduce((sum, one) => {
+    try {
+      const status = readFileSync(`/proc/${one}/status`, 'utf8');
+      return sum + Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0) / 1024;
     } catch {
       return sum;
     }
   }, 0);
+const rss = (pid) => statusMb(pid, 'VmRSS');
 
 const vellumEnv = (extra = {}) => ({
   ...process.env,
   ...extra,
   NODE_ENV: 'production',
+  VELLUM_WORKERS: WORKERS,
   JWT_SECRET: 'bench-only-jwt-secret-0123456789',
   PORT: String(PORT),
   HOST: '127.0.0.1',
@@ -141,45 +169,19 @@ function wrk(url, seconds, { method = 'GET', body, graphql = false, lua, token =
   return { rps: requests / (micros / 1e6), requests, errors: errors + non2xx, p50, p90, p99, max };
 }
 
-/** The process and its children (processes serving beside it), from /proc (Linux). */
-const processTree = (pid) => {
-  const all = [pid];
-  for (let i = 0; i < all.length; i++) {
+/** CPU time (user + system, ms) the server's processes have used so far, from /proc (Linux). */
+const cpuMs = (pid) =>
+  processTree(pid).reduce((sum, one) => {
     try {
-      for (const task of readdirSync(`/proc/${all[i]}/task`)) {
-        const children = readFileSync(`/proc/${all[i]}/task/${task}/children`, 'utf8').trim();
-        if (children) all.push(...children.split(/\s+/).map(Number));
-      }
+      const fields = readFileSync(`/proc/${one}/stat`, 'utf8').split(') ')[1].split(' ');
+      return sum + ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
     } catch {
-      // gone meanwhile
-    }
-  }
-  return all;
-};
-
-/** CPU time (user + system, ms) the process and its children have used so far, from /proc. */
-const cpuMs = (pid) => {
-  let ms = 0;
-  for (const each of processTree(pid)) {
-    try {
-      const fields = readFileSync(`/proc/${each}/stat`, 'utf8').split(') ')[1].split(' ');
-      ms += ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return ms;
-};
-const CLOCK_TICKS = Number(spawnSync('getconf', ['CLK_TCK']).stdout?.toString().trim()) || 100;
-/** Peak RSS of the process so far (VmHWM), in MB. */
-const peakRss = (pid) =>
-  processTree(pid).reduce((sum, each) => {
-    try {
-      return sum + Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${each}/status`, 'utf8'))?.[1] ?? 0) / 1024;
-    } catch {
-      return sum;
+      return one === pid ? NaN : sum;
     }
   }, 0);
+const CLOCK_TICKS = Number(spawnSync('getconf', ['CLK_TCK']).stdout?.toString().trim()) || 100;
+/** Peak RSS so far (VmHWM), in MB, summed over the server's processes. */
+const peakRss = (pid) => statusMb(pid, 'VmHWM');
 
 function measure(name, url, options, pid) {
   if (WARMUP > 0) wrk(url, WARMUP, options);
@@ -402,7 +404,7 @@ try {
   const list = on.results.find((r) => r.name === 'list_default');
   const listOff = off?.results.find((r) => r.name === 'list_default');
   console.log(
-    `\nVellum bench: ${N} articles, SQLite, wrk -t1 -c${CONNECTIONS} -d${DURATION}s${NODE_FLAGS.length ? `, node ${NODE_FLAGS.join(' ')}` : ''}; cold start ${coldStartMs} ms`,
+    `\nVellum bench: ${N} articles, SQLite, ${WORKERS === '1' ? '1 process' : `VELLUM_WORKERS=${WORKERS}`}, wrk -t1 -c${CONNECTIONS} -d${DURATION}s${NODE_FLAGS.length ? `, node ${NODE_FLAGS.join(' ')}` : ''}; cold start ${coldStartMs} ms`,
   );
   for (const pass of passes)
     console.log(

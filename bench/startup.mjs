@@ -5,10 +5,16 @@
 // the server answers, and prints the median, min and max, the CPU time the server process used by
 // then (for COMMAND, the process started: npm's own), and the median idle RSS 1 s later.
 //
+// The first measured start runs with an empty compile cache (Node 22+, `module.enableCompileCache`
+// in dist/app/cli/main.js; a folder of the bench's own, NODE_COMPILE_CACHE): "cold"; the others
+// reuse it: "warm". On Node 20 both are the same start.
+//
 // Env: RUNS (default 15), COMMAND (default: node dist/app/cli/main.js start), PROJECT (a project dir),
-// NODE_FLAGS (extra node flags for the default command, e.g. "--cpu-prof").
-import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+// NODE_FLAGS (extra node flags for the default command, e.g. "--cpu-prof"), NODE_BIN (the node
+// binary for the default command, built for this Node's ABI), NODE_RELEASE (22, 24: a release of
+// test/node-releases/, with a better-sqlite3 built for it: docs/contributing/testing.md "Node releases").
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -18,8 +24,22 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const RUNS = Number(process.env.RUNS ?? 15);
 const dir = mkdtempSync(join(tmpdir(), 'vellum-startup-'));
 const PORT = 20000 + Math.floor(Math.random() * 20000);
+const cache = join(dir, 'compile-cache');
+let node = process.env.NODE_BIN ?? process.execPath;
+let releaseEnv = {};
+if (process.env.NODE_RELEASE) {
+  const releases = await import('../test/node-releases/releases.mjs');
+  const name = `node${process.env.NODE_RELEASE}`;
+  releases.install([name]);
+  node = releases.binary(name);
+  releaseEnv = releases.releaseEnv(releases.sqliteDriver(name));
+}
 const env = {
   ...process.env,
+  ...releaseEnv,
+  NODE_COMPILE_CACHE: cache,
+  // One process unless VELLUM_WORKERS says otherwise (then RSS and CPU are the primary's alone).
+  VELLUM_WORKERS: process.env.VELLUM_WORKERS ?? '1',
   NODE_ENV: 'production',
   JWT_SECRET: 'bench-only-jwt-secret-0123456789',
   PORT: String(PORT),
@@ -63,7 +83,7 @@ async function once() {
         stdio: ['ignore', 'ignore', 'inherit'],
         detached: true,
       })
-    : spawn(process.execPath, args, { env, cwd: root, stdio: ['ignore', 'ignore', 'inherit'], detached: true });
+    : spawn(node, args, { env, cwd: root, stdio: ['ignore', 'ignore', 'inherit'], detached: true });
   let exited = false;
   child.on('exit', () => (exited = true));
   for (;;) {
@@ -95,12 +115,19 @@ async function once() {
 
 try {
   await once(); // creates and synchronises the database
+  rmSync(cache, { recursive: true, force: true });
+  mkdirSync(cache);
+  const cold = await once();
   const runs = [];
   for (let i = 0; i < RUNS; i++) runs.push(await once());
   const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
   const ms = runs.map((r) => r.ms);
+  const version = process.env.COMMAND ? '' : execFileSync(node, ['-v'], { encoding: 'utf8' }).trim();
   console.log(
-    `start to first answer over ${RUNS} runs: median ${median(ms).toFixed(0)} ms (min ${Math.min(...ms).toFixed(0)}, max ${Math.max(...ms).toFixed(0)}), CPU used by then: median ${median(runs.map((r) => r.cpu)).toFixed(0)} ms; idle RSS 1 s later: median ${median(runs.map((r) => r.rss)).toFixed(0)} MB`,
+    `${version ? `Node ${version}: ` : ''}cold start (empty compile cache) ${cold.ms.toFixed(0)} ms, CPU ${cold.cpu.toFixed(0)} ms, idle RSS ${cold.rss.toFixed(0)} MB`,
+  );
+  console.log(
+    `warm, start to first answer over ${RUNS} runs: median ${median(ms).toFixed(0)} ms (min ${Math.min(...ms).toFixed(0)}, max ${Math.max(...ms).toFixed(0)}), CPU used by then: median ${median(runs.map((r) => r.cpu)).toFixed(0)} ms; idle RSS 1 s later: median ${median(runs.map((r) => r.rss)).toFixed(0)} MB`,
   );
 } finally {
   rmSync(dir, { recursive: true, force: true });

@@ -43,7 +43,7 @@ function run(file, pattern) {
   args.push(file);
   return new Promise((resolve) => {
     const child = spawn(process.execPath, args, {
-      env: { ...process.env, VELLUM_TEST_DIALECTS: 'sqlite', NODE_ENV: 'test' },
+      env: { ...process.env, VELLUM_TEST_DIALECTS: 'sqlite', NODE_ENV: 'test', VELLUM_WORKERS: '1' },
     });
     let out = '';
     let err = '';

@@ -36,6 +36,7 @@ const result = spawnSync(
     `--test-reporter=${process.env.TEST_REPORTER ?? 'spec'}`,
     ...files,
   ],
-  { stdio: 'inherit', env: { ...process.env, NODE_ENV: process.env.NODE_ENV ?? 'test' } },
+  // One process per `vellum start` a test spawns, unless the test asks for workers (test/app/workers.test.ts).
+  { stdio: 'inherit', env: { ...process.env, NODE_ENV: process.env.NODE_ENV ?? 'test', VELLUM_WORKERS: '1' } },
 );
 process.exit(result.status ?? 1);

@@ -16,7 +16,8 @@ export const DIALECTS: DialectName[] = (process.env.VELLUM_TEST_DIALECTS ?? 'sql
   .map((name) => name.trim())
   .filter((name): name is DialectName => name === 'sqlite' || name === 'postgres' || name === 'mysql');
 
-const PG = {
+/** The test PostgreSQL server (VELLUM_TEST_PG_*). */
+export const PG = {
   host: process.env.VELLUM_TEST_PG_HOST ?? '127.0.0.1',
   port: Number(process.env.VELLUM_TEST_PG_PORT ?? 5432),
   user: process.env.VELLUM_TEST_PG_USER ?? 'postgres',

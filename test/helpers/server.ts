@@ -34,6 +34,8 @@ export interface StartOptions extends Omit<CreateVellumOptions, 'overrides'> {
   config?: Record<string, Record<string, unknown>>;
   /** Another node on this server's database (not dropped when the node closes). */
   nodeOf?: TestServer;
+  /** A database of the test's own (`config/database` overrides, and its drop), instead of a fresh one. */
+  database?: TestDatabase;
 }
 
 /** Headers of a new full-access API token on that node. */
@@ -57,10 +59,10 @@ function withRoomyRateLimit(plugins: Section | undefined): Section {
 }
 
 export async function startServer(dialect: DialectName, options: StartOptions = {}): Promise<TestServer> {
-  const { project = BLOG, config = {}, nodeOf, ...rest } = options;
+  const { project = BLOG, config = {}, nodeOf, database: own, ...rest } = options;
   const database: TestDatabase = nodeOf
     ? { config: nodeOf.databaseConfig, drop: async () => undefined }
-    : await createTestDatabase(dialect);
+    : (own ?? (await createTestDatabase(dialect)));
   let vellum: Vellum;
   try {
     vellum = await createVellum(project, {

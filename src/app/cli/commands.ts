@@ -22,6 +22,7 @@ import { ProjectError, TransferError, VellumError } from '../../core/errors.js';
 import { loadProjectSchema } from '../../core/schema/load.js';
 import { createVellum } from '../server.js';
 import { builtInTypes, systemTables } from '../built-ins.js';
+import { isFirstWorker, isWorker, nameServingProcess, reportReady, workerCount } from '../workers.js';
 
 const ADMIN_COMMANDS = new Set([
   'admin',
@@ -66,9 +67,36 @@ ${(await import('./admin.js')).ADMIN_USAGE}
 ${(await import('./audit.js')).AUDIT_USAGE}
 ${(await import('./transfer.js')).TRANSFER_USAGE}`;
 
-/** Serves the project until SIGINT or SIGTERM (the process's: `start` is for the bin, not in-process use). */
+/**
+ * Serves the project until SIGTERM (the process's: `start` is for the bin, not in-process use), in
+ * this process or as a worker of `vellum start`'s primary (cli/primary.ts, app/workers.ts).
+ */
 async function start(projectDir: string, io: CliIo): Promise<void> {
+  const worker = isWorker();
+  const quiet = worker && !isFirstWorker();
+  const { lines, workers } = await serve(
+    projectDir,
+    quiet ? { ...io, out: () => undefined, err: () => undefined } : io,
+    worker,
+  );
+  if (worker) reportReady(lines, workers);
+  else for (const line of lines) io.out(line);
+}
+
+/**
+ * Starts a node and listens; answers the lines that say where it serves (a worker sends them to
+ * the primary, which prints them once every worker listens). Stops on SIGTERM (a worker ignores
+ * SIGINT: a terminal's reaches every process of the group, and the primary stops the workers).
+ */
+async function serve(projectDir: string, io: CliIo, worker: boolean): Promise<{ lines: string[]; workers: number }> {
   const vellum = await createVellum(projectDir, { env: io.env, cwd: io.cwd });
+  let workers: number;
+  try {
+    workers = workerCount(vellum.config);
+  } catch (error) {
+    await vellum.close();
+    throw error;
+  }
   for (const warning of vellum.warnings) io.err(`Warning: ${warning}`);
   for (const warning of vellum.sync.warnings) io.out(`Warning: ${warning}`);
   if (vellum.sync.orphaned.length) {
@@ -76,21 +104,24 @@ async function start(projectDir: string, io: CliIo): Promise<void> {
       `Kept data the schema no longer names (remove with \`vellum db prune\`): ${vellum.sync.orphaned.join(', ')}`,
     );
   }
+  nameServingProcess(vellum.app.server);
   const url = await vellum.listen().catch(async (error: unknown) => {
     await vellum.close();
     throw listenFailure(vellum.config, error);
   });
   const client = vellum.config.database.client;
-  io.out(`Vellum serving ${projectDir} on ${url} (${client}); REST at ${url}${vellum.config.api.rest.prefix}`);
+  const lines = [`Vellum serving ${projectDir} on ${url} (${client}); REST at ${url}${vellum.config.api.rest.prefix}`];
   const firstAdmin = (await vellum.auth.admins.any()) ? '' : ' (no administrator yet: open it to create the first)';
-  io.out(`Admin panel at ${url}/admin${firstAdmin}`);
-  if (vellum.playgroundPath) io.out(`GraphQL playground at ${url}${vellum.playgroundPath}`);
+  lines.push(`Admin panel at ${url}/admin${firstAdmin}`);
+  if (vellum.playgroundPath) lines.push(`GraphQL playground at ${url}${vellum.playgroundPath}`);
   const stop = async () => {
     await vellum.close();
     process.exit(0);
   };
-  process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
+  if (worker) process.on('SIGINT', () => undefined);
+  else process.once('SIGINT', stop);
+  return { lines, workers };
 }
 
 /** `vellum ts:generate-types`: types/generated/*.d.ts, as `strapi ts:generate-types` writes them. */

@@ -93,6 +93,7 @@ describe('configuration without config files', () => {
       schema: 's',
       ssl: {},
       pool: { min: 0, max: 10 },
+      pgbouncer: false,
       statementTimeout: 10_000,
     });
     const mysql = await load({ env: { DATABASE_CLIENT: 'mariadb', DATABASE_URL: 'mysql://r@h/d' } });
@@ -107,6 +108,7 @@ describe('configuration without config files', () => {
       schema: undefined,
       ssl: undefined,
       pool: { min: 0, max: 10 },
+      pgbouncer: false,
       statementTimeout: 10_000,
     });
     assert.deepEqual((await load({ env: { DATABASE_FILENAME: ':memory:' } })).database, {
@@ -142,8 +144,39 @@ describe('configuration without config files', () => {
       schema: 'vt',
       ssl: undefined,
       pool: { min: 1, max: 3 },
+      pgbouncer: false,
       statementTimeout: 0,
     });
+  });
+
+  // docs/deployment.md "Connection pools and PgBouncer"
+  it('reads the pool and PgBouncer from config/database or DATABASE_POOL_MIN, DATABASE_POOL_MAX, DATABASE_PGBOUNCER', async () => {
+    const database = {
+      connection: {
+        client: 'postgres',
+        connection: { host: 'h', pgbouncer: true },
+        pool: { min: 0, max: 4, idleTimeoutMillis: 30_000 },
+      },
+    };
+    const config = await load({ overrides: { database } });
+    assert.deepEqual(config.database.client === 'postgres' && [config.database.pool, config.database.pgbouncer], [
+      { min: 0, max: 4, idleTimeoutMillis: 30_000 },
+      true,
+    ]);
+    const fromEnv = await load({
+      env: { DATABASE_CLIENT: 'postgres', DATABASE_PGBOUNCER: 'true', DATABASE_POOL_MIN: '1', DATABASE_POOL_MAX: '5' },
+    });
+    assert.deepEqual(fromEnv.database.client === 'postgres' && [fromEnv.database.pool, fromEnv.database.pgbouncer], [
+      { min: 1, max: 5 },
+      true,
+    ]);
+    // MySQL has no PgBouncer: the switch is PostgreSQL's only.
+    const mysql = await load({ env: { DATABASE_CLIENT: 'mysql', DATABASE_PGBOUNCER: 'true' } });
+    assert.equal(mysql.database.client === 'mysql' && mysql.database.pgbouncer, false);
+    await assert.rejects(
+      load({ overrides: { database: { connection: { client: 'postgres', connection: { pgbouncer: 'yes' } } } } }),
+      /"connection.connection.pgbouncer" must be true or false, not "yes"/,
+    );
   });
 
   it('reads HOST and PORT, and the REST limits and cache switch', async () => {

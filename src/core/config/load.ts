@@ -29,7 +29,13 @@ export interface ServerConnection {
   /** PostgreSQL schema holding Vellum's tables (default `public`). */
   schema?: string;
   ssl?: boolean | Record<string, unknown>;
-  pool: { min: number; max: number };
+  /** Knex's `pool`: connections kept open at least, at most, and how long an unused one above `min` stays. */
+  pool: { min: number; max: number; idleTimeoutMillis?: number };
+  /**
+   * PostgreSQL through a transaction-mode pooler (`connection.pgbouncer`, `DATABASE_PGBOUNCER`): no
+   * startup options (PgBouncer refuses them); the search path and statement timeout are the server's.
+   */
+  pgbouncer: boolean;
   /** Milliseconds one statement may run (`settings.statementTimeout`); 0: no limit. */
   statementTimeout: number;
   /** The file the settings come from (`config/database.js`), for errors; none when only variables set them. */
@@ -141,6 +147,11 @@ export interface VellumConfig {
     dirs: { public: string };
     webhooks: WebhooksConfig;
     cron: CronConfig;
+    /**
+     * Processes `vellum start` serves with (`VELLUM_WORKERS`, else `config/server` `workers`): a
+     * number, or `auto` (one per core); unset, `vellum start` decides (app/workers.ts).
+     */
+    workers?: number | 'auto';
   };
   database: DatabaseConfig;
   api: { rest: RestConfig };
@@ -208,6 +219,20 @@ const serverSchema = z.object({
       maxIpsCount: 'maxIpsCount' in proxy ? (proxy.maxIpsCount ?? 0) : 0,
     })),
   logger: z.boolean().default(false),
+  // Processes of `vellum start` (app/workers.ts): a whole number from 1, or `auto`.
+  workers: z
+    .unknown()
+    .optional()
+    .transform((value, context): number | 'auto' | undefined => {
+      if (value === undefined || value === 'auto') return value;
+      const count = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+      if (typeof count === 'number' && Number.isInteger(count) && count >= 1 && count <= 1024) return count;
+      context.addIssue({
+        code: 'custom',
+        message: 'must be a number of processes (1 or more) or "auto" (one per core); set VELLUM_WORKERS or workers',
+      });
+      return z.NEVER;
+    }),
   // Strapi's `server.url`: the public URL of the server, absolute or a path (links in emails).
   url: z.string().default(''),
   // Strapi's `dirs.public`: relative paths are resolved against the project folder.
@@ -292,7 +317,18 @@ const KNEX_KEYS = [
   'wrapIdentifier',
 ];
 // What Vellum reads of `connection.connection`; the drivers take many more options, which are left alone.
-const PARAM_KEYS = ['host', 'port', 'database', 'user', 'password', 'connectionString', 'schema', 'ssl', 'filename'];
+const PARAM_KEYS = [
+  'host',
+  'port',
+  'database',
+  'user',
+  'password',
+  'connectionString',
+  'schema',
+  'ssl',
+  'filename',
+  'pgbouncer',
+];
 // Names a driver ignores that mean one Vellum reads (the driver would connect with its defaults).
 const PARAM_MISNAMES: Record<string, string> = {
   username: 'user',
@@ -426,6 +462,12 @@ function resolveDatabase(
     };
   }
   const pool = asRecord(connection.pool);
+  const pgbouncer = params.pgbouncer ?? env.bool('DATABASE_PGBOUNCER', false);
+  if (typeof pgbouncer !== 'boolean')
+    throw new ProjectError(
+      `"connection.connection.pgbouncer" must be true or false, not ${JSON.stringify(pgbouncer)}`,
+      where,
+    );
   const url = (params.connectionString as string | undefined) ?? env('DATABASE_URL');
   const defaultPort = client === 'postgres' ? 5432 : 3306;
   return {
@@ -438,7 +480,12 @@ function resolveDatabase(
     password: (params.password as string | undefined) ?? strapiEnv('DATABASE_PASSWORD'),
     schema: (params.schema as string | undefined) ?? env('DATABASE_SCHEMA'),
     ssl: (params.ssl as ServerConnection['ssl']) ?? (env.bool('DATABASE_SSL', false) ? {} : undefined),
-    pool: { min: Number(pool.min ?? 0), max: Number(pool.max ?? 10) },
+    pool: {
+      min: Number(pool.min ?? env.int('DATABASE_POOL_MIN', 0)),
+      max: Number(pool.max ?? env.int('DATABASE_POOL_MAX', 10)),
+      ...(pool.idleTimeoutMillis === undefined ? {} : { idleTimeoutMillis: Number(pool.idleTimeoutMillis) }),
+    },
+    pgbouncer: client === 'postgres' && pgbouncer,
     statementTimeout,
     ...(file ? { source: file } : {}),
   };
@@ -525,6 +572,8 @@ export async function loadConfig(project: string, options: LoadConfigOptions = {
   }
   server.host ??= env('HOST') || undefined;
   server.port ??= env.int('PORT');
+  // Vellum's own variable: the operator's choice wins over the file's (a test harness, a container).
+  if (env('VELLUM_WORKERS')) server.workers = env('VELLUM_WORKERS');
   server.bodyLimit ??= bodyMiddlewareLimit(middlewares);
   const i18n = parseConfig(i18nSchema, asRecord(asRecord(plugins.i18n).config), 'config/plugins (i18n)');
   if (!i18n.locales.includes(i18n.defaultLocale)) i18n.locales.unshift(i18n.defaultLocale);

@@ -4,7 +4,7 @@ import type { DatabaseConfig } from '../config/load.js';
 import type { DatabaseFailure, Db, Dialect } from './dialect.js';
 import { isBackground, type SystemDb } from './system-tables.js';
 import { createMysqlKysely, mysqlDialect } from './dialects/mysql.js';
-import { createPostgresKysely, postgresDialect } from './dialects/postgres.js';
+import { checkPooledSettings, createPostgresKysely, postgresDialect } from './dialects/postgres.js';
 import { createSqliteKysely, sqliteDialect } from './dialects/sqlite.js';
 import { runWrite, UniqueIndexes } from './write.js';
 
@@ -112,7 +112,11 @@ const CONNECTION_FAILURES: Record<string, string> = {
 
 function connectionFailure(config: DatabaseConfig, error: unknown): ProjectError | undefined {
   const code = String((error as { code?: unknown } | null)?.code ?? '');
-  const fix = CONNECTION_FAILURES[code];
+  // PgBouncer refuses the startup options Vellum sends PostgreSQL (search_path, statement_timeout).
+  const pooler = code === '08P01' && /unsupported startup parameter/.test((error as Error).message);
+  const fix = pooler
+    ? 'behind PgBouncer, set connection.pgbouncer (DATABASE_PGBOUNCER=true)'
+    : CONNECTION_FAILURES[code];
   if (!fix) return undefined;
   const target =
     config.client === 'sqlite'
@@ -135,11 +139,16 @@ export async function connectDatabase(config: DatabaseConfig): Promise<Database>
   } catch (error) {
     throw connectionFailure(config, error) ?? error;
   }
+  let misconfigured: string | undefined;
   try {
     await sql`select 1`.execute(database.db);
-    return database;
+    if (config.client === 'postgres' && config.pgbouncer)
+      misconfigured = await checkPooledSettings(database.db, config);
   } catch (error) {
     await database.close().catch(() => undefined);
     throw connectionFailure(config, error) ?? error;
   }
+  if (!misconfigured) return database;
+  await database.close().catch(() => undefined);
+  throw new ProjectError(misconfigured, config.source);
 }

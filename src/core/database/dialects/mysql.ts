@@ -200,6 +200,7 @@ export function createMysqlKysely(connection: ServerConnection, log: KyselyConfi
     password: connection.password,
     ssl: connection.ssl as never,
     connectionLimit: connection.pool.max,
+    ...(connection.pool.idleTimeoutMillis === undefined ? {} : { idleTimeout: connection.pool.idleTimeoutMillis }),
     charset: 'utf8mb4_bin',
     timezone: 'Z',
     dateStrings: true,

@@ -34,7 +34,7 @@ const TYPES: Record<ColumnType, string> = {
   datetime: 'timestamp(3) with time zone',
 };
 
-/** Same key on every node: pg_advisory_lock serialises their schema synchronisation. */
+/** Same key on every node: pg_advisory_xact_lock serialises their schema synchronisation. */
 const SCHEMA_LOCK_KEY = 748_213_001;
 
 // Dates stay strings ('2024-01-31'); pg would turn them into local-midnight Date objects.
@@ -152,20 +152,24 @@ export const postgresDialect = (schema: string | undefined): Dialect => ({
     await sql.raw(`drop index if exists ${quoteId(spec.name)}`).execute(db);
   },
   uniqueHelperColumns: () => [],
+  // One transaction, holding a transaction-level advisory lock: no session state (a session lock, a
+  // session SET) that a transaction-mode pooler (PgBouncer) would leave on a server connection
+  // another client gets next, and that it would not keep across statements. The lock and the
+  // statement budget end with the commit, or with the connection if the node dies.
   withSchemaLock: (db, fn) =>
     db.connection().execute(async (connection) => {
-      // Schema work has no statement budget: an index built over a large table, or the wait for
-      // another node's synchronisation, may take longer than a request's statement may.
-      await sql`set statement_timeout = 0`.execute(connection);
+      await sql`begin`.execute(connection);
       try {
-        await sql`select pg_advisory_lock(${SCHEMA_LOCK_KEY})`.execute(connection);
-        try {
-          return await fn(connection);
-        } finally {
-          await sql`select pg_advisory_unlock(${SCHEMA_LOCK_KEY})`.execute(connection);
-        }
-      } finally {
-        await sql`reset statement_timeout`.execute(connection);
+        // Schema work has no statement budget: an index built over a large table, or the wait for
+        // another node's synchronisation, may take longer than a request's statement may.
+        await sql`set local statement_timeout = 0`.execute(connection);
+        await sql`select pg_advisory_xact_lock(${SCHEMA_LOCK_KEY})`.execute(connection);
+        const result = await fn(connection);
+        await sql`commit`.execute(connection);
+        return result;
+      } catch (error) {
+        await sql`rollback`.execute(connection).catch(() => undefined);
+        throw error;
       }
     }),
   encode: encodeCommon,
@@ -212,12 +216,46 @@ export function createPostgresKysely(connection: ServerConnection, log: KyselyCo
     max: connection.pool.max,
     types: typesOf(pg),
     Client: vellumClient(pg, connection.statementTimeout),
-    options: [
-      connection.schema ? `-c search_path=${connection.schema}` : '',
-      `-c statement_timeout=${connection.statementTimeout}`,
-    ]
-      .filter(Boolean)
-      .join(' '),
+    ...(connection.pool.idleTimeoutMillis === undefined
+      ? {}
+      : { idleTimeoutMillis: connection.pool.idleTimeoutMillis }),
+    // PgBouncer refuses startup options ("unsupported startup parameter: options"): behind it the
+    // server's own settings apply, checked at connection (checkPooledSettings).
+    ...(connection.pgbouncer
+      ? {}
+      : {
+          options: [
+            connection.schema ? `-c search_path=${connection.schema}` : '',
+            `-c statement_timeout=${connection.statementTimeout}`,
+          ]
+            .filter(Boolean)
+            .join(' '),
+        }),
   });
   return new Kysely({ dialect: new PostgresDialect({ pool }), log });
+}
+
+/** The first schema of a `search_path` setting (`"$user", public`, `vt_1`, `"My schema"`). */
+const firstSchema = (path: string): string => {
+  const first = (path.split(',')[0] ?? '').trim();
+  return first.startsWith('"') ? first.slice(1, -1).replace(/""/g, '"') : first;
+};
+
+/**
+ * Through PgBouncer in transaction mode a connection's session settings belong to the pooler's
+ * server connections, not to Vellum: the search path and the statement budget must be set there
+ * (on the role, or PgBouncer's `connect_query`). Checked once at connection, so that a node does not
+ * run with its tables in another schema or without its statement budget. The message names the fix.
+ */
+export async function checkPooledSettings(db: Db, connection: ServerConnection): Promise<string | undefined> {
+  const { rows } = await sql<{ path: string; timeout: string }>`
+    select current_setting('search_path') as path,
+           (select setting from pg_settings where name = 'statement_timeout') as timeout`.execute(db);
+  const { path, timeout } = rows[0]!;
+  const role = quoteId(connection.user);
+  if (connection.schema && connection.schema !== 'public' && firstSchema(path) !== connection.schema)
+    return `connections through PgBouncer have search_path '${path}', not schema "${connection.schema}": run \`alter role ${role} set search_path = ${quoteId(connection.schema)}\` on the server, or set it in PgBouncer's connect_query`;
+  if (Number(timeout) !== connection.statementTimeout)
+    return `connections through PgBouncer have statement_timeout ${timeout} ms, not settings.statementTimeout ${connection.statementTimeout}: run \`alter role ${role} set statement_timeout = ${connection.statementTimeout}\` on the server (or set it in PgBouncer's connect_query), or set settings.statementTimeout to ${timeout}`;
+  return undefined;
 }

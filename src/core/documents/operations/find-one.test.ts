@@ -38,13 +38,13 @@ async function statementsOf(
 
 for (const dialect of ALL_DIALECTS) {
   describe(`SQL of single document reads [${dialect}]`, () => {
-    it('a document by documentId in one version: no sort', async () => {
+    it('a document by documentId in one version: no sort, a bounded read (on the main thread with SQLite)', async () => {
       assert.deepEqual(
         await statementsOf(dialect, 'api::article.article', 'abc', { fields: 'title', locale: 'fr', status: 'draft' }),
         [
           {
             sql: spelled(
-              `/*rows*/ select ${ROW}, "t0"."title" from "articles" as t0 where (("t0"."published_at" is null and "t0"."locale" = ?) and t0.document_id = ?) limit 1`,
+              `/*rows*/ /*inline*/ select ${ROW}, "t0"."title" from "articles" as t0 where (("t0"."published_at" is null and "t0"."locale" = ?) and t0.document_id = ?) limit 1`,
             )[dialect],
             parameters: ['fr', 'abc'],
           },
