@@ -3,7 +3,6 @@ import {
   Alert,
   Anchor,
   Badge,
-  Box,
   Button,
   Checkbox,
   Group,
@@ -308,9 +307,8 @@ export function ListView({ type }: { type: ContentTypeDescription }) {
       {list.isPending ? (
         <Loader aria-label="Loading" />
       ) : (
-        // A native scroll container: Mantine's Table.ScrollContainer is a ScrollArea (floating-ui with it).
-        <Box style={{ overflowX: 'auto' }}>
-          <Table miw={600} striped highlightOnHover aria-label={`${type.displayName} entries`}>
+        <Table.ScrollContainer minWidth={600}>
+          <Table striped highlightOnHover aria-label={`${type.displayName} entries`}>
             <Table.Thead>
               <Table.Tr>
                 {bulkKinds.length > 0 && (
@@ -400,7 +398,7 @@ export function ListView({ type }: { type: ContentTypeDescription }) {
               No entries{search ? ` match “${search}”` : filters.length || status ? ' match the filters' : ' yet'}.
             </Text>
           )}
-        </Box>
+        </Table.ScrollContainer>
       )}
       {copies.dialog}
       <Group justify="space-between">

@@ -1,4 +1,16 @@
-import { Alert, Anchor, AppShell, Burger, Button, Group, Loader, NavLink, Text, Title } from '@mantine/core';
+import {
+  Alert,
+  Anchor,
+  AppShell,
+  Burger,
+  Button,
+  Group,
+  Loader,
+  NavLink,
+  ScrollArea,
+  Text,
+  Title,
+} from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
@@ -207,8 +219,7 @@ export function Shell() {
           </Group>
         </AppShell.Header>
         <AppShell.Navbar p="xs">
-          {/* The browser's scrollbar: Mantine's ScrollArea brought floating-ui (~12 KB of brotli) to the first screen. */}
-          <AppShell.Section grow style={{ overflowY: 'auto' }}>
+          <AppShell.Section grow component={ScrollArea}>
             <Navigation onNavigate={close} />
           </AppShell.Section>
         </AppShell.Navbar>
