@@ -465,7 +465,7 @@ async function measureIn(page: Page, side: Side): Promise<Figures> {
   await page.evaluate(() => {
     const w = window as unknown as {
       benchKeys: number[];
-      benchEvents: { id: number; duration: number }[];
+      benchEvents: { id: number; duration: number; name: string; delay: number; handlers: number }[];
       benchHandled: number[];
       benchDown: number;
     };
@@ -491,9 +491,15 @@ async function measureIn(page: Page, side: Side): Promise<Figures> {
     const since = performance.now();
     new PerformanceObserver((list) => {
       // Event Timing's interactionId (not in this TypeScript's DOM types yet).
-      for (const entry of list.getEntries() as (PerformanceEntry & { interactionId?: number })[])
+      for (const entry of list.getEntries() as (PerformanceEventTiming & { interactionId?: number })[])
         if (entry.interactionId && entry.startTime >= since)
-          w.benchEvents.push({ id: entry.interactionId, duration: entry.duration });
+          w.benchEvents.push({
+            id: entry.interactionId,
+            duration: entry.duration,
+            name: entry.name,
+            delay: entry.processingStart - entry.startTime,
+            handlers: entry.processingEnd - entry.processingStart,
+          });
     }).observe({ type: 'event', durationThreshold: 16 } as PerformanceObserverInit);
   });
   const typed = 'abcdefghijklmnopqrstuvwxyz0123456789'.repeat(4).slice(0, KEYS);
@@ -505,13 +511,22 @@ async function measureIn(page: Page, side: Side): Promise<Figures> {
   const { keys, events, handled } = await page.evaluate(() => {
     const w = window as unknown as {
       benchKeys: number[];
-      benchEvents: { id: number; duration: number }[];
+      benchEvents: { id: number; duration: number; name: string; delay: number; handlers: number }[];
       benchHandled: number[];
     };
     return { keys: w.benchKeys, events: w.benchEvents, handled: w.benchHandled };
   });
   const interactions = new Map<number, number>();
   for (const event of events) interactions.set(event.id, Math.max(interactions.get(event.id) ?? 0, event.duration));
+  // Where the slow ones spent it: waiting for the main thread, in handlers, or from the handlers to the paint.
+  console.log(
+    `${side.name}: events of 16 ms or more (name: input delay + handlers + to paint): ${events
+      .map(
+        (e) =>
+          `${e.name}: ${e.delay.toFixed(0)} + ${e.handlers.toFixed(0)} + ${(e.duration - e.delay - e.handlers).toFixed(0)}`,
+      )
+      .join(', ')}`,
+  );
   return {
     firstScreenCold: median(cold),
     firstScreenWarm: median(warm),
