@@ -4,9 +4,10 @@
  * takes keystrokes in its 40th entry, then in its first, each in the right field; past the first
  * (which makes the form dirty) a keystroke renders nothing, the page itself pinned (React's
  * commits read through the devtools hook React calls in production builds too: no timing); an
- * entry moved keeps its values; the save
- * writes exactly what was typed. And the first screen loads no script of the editor: the edit
- * view's chunks come with the first edit view. SQLite only, as the other browser tests.
+ * entry moved keeps its values; the save writes exactly what was typed. And the first screen
+ * loads no script of the editor (the edit view's chunks come with the first edit view), nor of
+ * its dialogs and dropdowns (the filter builder's comes with its first press). SQLite only, as
+ * the other browser tests.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -111,7 +112,7 @@ describe('admin panel: a 40-entry zone, and what the first screen loads [sqlite]
     await server?.close();
   });
 
-  it("loads the list without the editor's scripts; the edit view brings them", async () => {
+  it("loads the list without the editor's or the dropdowns' scripts; using them brings them", async () => {
     scripts.length = 0;
     await page.goto(`${server.url}/admin/content/api::article.article`);
     await page.getByRole('table').getByRole('link', { name: 'A long article' }).waitFor();
@@ -119,6 +120,18 @@ describe('admin panel: a 40-entry zone, and what the first screen loads [sqlite]
     const editor = (names: string[]) =>
       names.filter((name) => /^(EditPage|BlocksEditor|BlocksField|ComponentField|FieldInput)-/.test(name));
     assert.deepEqual(editor(scripts), [], `the first screen loaded ${scripts.join(', ')}`);
+    // Nor the code of its dialogs and dropdowns (Mantine's modal, popover, combobox): they load when first used.
+    const later = (names: string[]) =>
+      names.filter((name) => /^(Modal|modal|FilterButton|ColumnsPicker|RowMenu|Combobox|Popover)-/.test(name));
+    assert.deepEqual(later(scripts), [], `the first screen loaded ${scripts.join(', ')}`);
+    await page.getByRole('button', { name: 'Filters', exact: true }).click();
+    await page.getByRole('form', { name: 'Add a filter' }).waitFor();
+    assert.ok(
+      later(scripts).some((name) => name.startsWith('FilterButton-')),
+      `the filter builder came with ${scripts.join(', ')}`,
+    );
+    await page.keyboard.press('Escape');
+    await page.getByRole('form', { name: 'Add a filter' }).waitFor({ state: 'hidden' });
     await page.getByRole('table').getByRole('link', { name: 'A long article' }).click();
     await entry(ZONE).waitFor();
     assert.ok(
