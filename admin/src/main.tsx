@@ -1,11 +1,16 @@
-import '@mantine/core/styles.css';
-import '@mantine/notifications/styles.css';
+import './first-screen-styles.ts';
 import { createTheme, MantineProvider } from '@mantine/core';
 import { Notifications } from '@mantine/notifications';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode, type ComponentType } from 'react';
 import { createRoot } from 'react-dom/client';
-import { createBrowserRouter, Navigate, RouterProvider, type NonIndexRouteObject } from 'react-router-dom';
+import {
+  createBrowserRouter,
+  Navigate,
+  RouterProvider,
+  type NonIndexRouteObject,
+  type RouteObject,
+} from 'react-router-dom';
 import { Allowed } from './access.tsx';
 import { ApiError } from './api.ts';
 import { RequireSession } from './session.tsx';
@@ -54,7 +59,7 @@ function screen(path: string, guard: string, load: () => Promise<ComponentType>)
 
 // Client routes live under /admin beside the JSON admin API: they use names it does not (content/..., manage/...).
 const router = createBrowserRouter(
-  [
+  withAllStyles([
     // The login form and the home page load when shown: a signed-in administrator opening a list
     // (the content manager's first screen) loads neither (bench/admin-scale.ts).
     {
@@ -200,9 +205,27 @@ const router = createBrowserRouter(
         { path: '*', element: <Navigate to="/" replace /> },
       ],
     },
-  ],
+  ]),
   { basename: '/admin' },
 );
+
+/**
+ * Each screen loaded when first opened brings Mantine's whole style sheet with it (the first
+ * screen, the list, has its components' sheets only: first-screen-styles.ts).
+ */
+function withAllStyles(routes: RouteObject[]): RouteObject[] {
+  return routes.map((route) => {
+    const { lazy, children } = route;
+    const wrapped = {
+      ...route,
+      ...(typeof lazy === 'function'
+        ? { lazy: async () => (await Promise.all([lazy(), import('./all-styles.ts')]))[0] }
+        : {}),
+      ...(children ? { children: withAllStyles(children) } : {}),
+    };
+    return wrapped as RouteObject;
+  });
+}
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

@@ -93,7 +93,7 @@ describe('admin panel: blocks editor and list filters [sqlite]', { skip }, () =>
 
     await page.getByRole('button', { name: 'Save', exact: true }).click();
     await page.waitForURL(saved);
-    await page.getByText('Saved').first().waitFor();
+    await page.getByText('Saved', { exact: true }).first().waitFor();
     const documentId = new URL(page.url()).pathname.split('/').pop()!;
     const expected = [
       { type: 'heading', level: 2, children: [{ type: 'text', text: 'Getting started' }] },
@@ -136,7 +136,7 @@ describe('admin panel: blocks editor and list filters [sqlite]', { skip }, () =>
     await page.keyboard.press('Control+i');
     await page.keyboard.type('edited');
     await page.getByRole('button', { name: 'Save', exact: true }).click();
-    await page.getByText('Saved').first().waitFor();
+    await page.getByText('Saved', { exact: true }).first().waitFor();
     await page.getByText('unsaved changes').waitFor({ state: 'detached' });
     const edited = structuredClone(expected);
     edited[3] = {

@@ -92,7 +92,7 @@ describe('admin panel: images and code languages in blocks, unsaved settings [sq
 
     await page.getByRole('button', { name: 'Save', exact: true }).click();
     await page.waitForURL(saved);
-    await page.getByText('Saved').first().waitFor();
+    await page.getByText('Saved', { exact: true }).first().waitFor();
     const documentId = new URL(page.url()).pathname.split('/').pop()!;
 
     // Strapi's image node: the file's fields (not its id), the name as the alternative text, the URL absolute.

@@ -232,7 +232,7 @@ describe('admin panel: administrator roles, invitations, and a panel that follow
     await attributeField(authorPage, 'title').fill('By the author');
     assert.equal(await authorPage.getByRole('button', { name: 'Publish', exact: true }).count(), 0);
     await authorPage.getByRole('button', { name: 'Save', exact: true }).click();
-    await authorPage.getByText('Saved').first().waitFor();
+    await authorPage.getByText('Saved', { exact: true }).first().waitFor();
     // The URL names the new document once it is saved.
     await authorPage.waitForURL((url) => /\/api::article\.article\/(?!create$)[a-z0-9]+$/.test(url.pathname));
     authorArticle = new URL(authorPage.url()).pathname.split('/').pop()!;

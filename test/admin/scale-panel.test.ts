@@ -1,11 +1,13 @@
 /**
  * The admin panel with long forms, end to end in Debian's Chromium (docs/performance.md "Admin
  * panel at scale"; the timings are bench/admin-scale.ts's): an article whose zone holds 40 entries
- * takes keystrokes in its 40th entry, then in its first, each in the right field; a keystroke
- * re-renders the input typed into and no other (React's commits read through the devtools hook
- * React calls in production builds too: no timing); an entry moved keeps its values; the save
- * writes exactly what was typed. And the first screen loads no script of the editor: the edit
- * view's chunks come with the first edit view. SQLite only, as the other browser tests.
+ * takes keystrokes in its 40th entry, then in its first, each in the right field; past the first
+ * (which makes the form dirty) a keystroke renders nothing, the page itself pinned (React's
+ * commits read through the devtools hook React calls in production builds too: no timing); an
+ * entry moved keeps its values; the save writes exactly what was typed. And the first screen
+ * loads no script of the editor (the edit view's chunks come with the first edit view), nor of
+ * its dialogs and dropdowns (the filter builder's comes with its first press). SQLite only, as
+ * the other browser tests.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -21,19 +23,24 @@ const ZONE = 40;
 /**
  * Installed before the app loads: at each React commit, the `<input>`s and `<textarea>`s whose
  * props are new (they rendered), by element; `window.renderedInputs()` answers the values of those
- * since the last call. A host element's props object is new exactly when its component rendered
- * it again. A string: the test runner's compiled functions call helpers the page does not have.
+ * since the last call, `window.renderedPages()` how many times a `<form>` rendered (the edit view's
+ * page renders its `<form>`). A host element's props object is new exactly when its component
+ * rendered it again. A string: the test runner's compiled functions call helpers the page does not have.
  */
 const WATCH_INPUT_RENDERS = `{
   const seen = new WeakMap();
   let rendered = new Set();
+  let pages = 0;
   const walk = (first) => {
     const stack = first ? [first] : [];
     while (stack.length) {
       const fiber = stack.pop();
-      if (fiber.tag === 5 && (fiber.type === 'input' || fiber.type === 'textarea')) {
+      if (fiber.tag === 5 && (fiber.type === 'input' || fiber.type === 'textarea' || fiber.type === 'form')) {
         const element = fiber.stateNode;
-        if (seen.has(element) && seen.get(element) !== fiber.memoizedProps) rendered.add(element);
+        if (seen.has(element) && seen.get(element) !== fiber.memoizedProps) {
+          if (fiber.type === 'form') pages += 1;
+          else rendered.add(element);
+        }
         seen.set(element, fiber.memoizedProps);
       }
       if (fiber.sibling) stack.push(fiber.sibling);
@@ -55,6 +62,11 @@ const WATCH_INPUT_RENDERS = `{
     rendered = new Set();
     return answer;
   };
+  window.renderedPages = () => {
+    const answer = pages;
+    pages = 0;
+    return answer;
+  };
 }`;
 
 describe('admin panel: a 40-entry zone, and what the first screen loads [sqlite]', { skip }, () => {
@@ -68,6 +80,7 @@ describe('admin panel: a 40-entry zone, and what the first screen loads [sqlite]
   const scripts: string[] = [];
 
   const rendered = () => page.evaluate(() => (window as unknown as { renderedInputs(): string[] }).renderedInputs());
+  const renderedPages = () => page.evaluate(() => (window as unknown as { renderedPages(): number }).renderedPages());
   const entry = (n: number) => page.getByRole('group', { name: `blocks ${n}: Quote` });
 
   before(async () => {
@@ -99,7 +112,7 @@ describe('admin panel: a 40-entry zone, and what the first screen loads [sqlite]
     await server?.close();
   });
 
-  it("loads the list without the editor's scripts; the edit view brings them", async () => {
+  it("loads the list without the editor's or the dropdowns' scripts; using them brings them", async () => {
     scripts.length = 0;
     await page.goto(`${server.url}/admin/content/api::article.article`);
     await page.getByRole('table').getByRole('link', { name: 'A long article' }).waitFor();
@@ -107,6 +120,18 @@ describe('admin panel: a 40-entry zone, and what the first screen loads [sqlite]
     const editor = (names: string[]) =>
       names.filter((name) => /^(EditPage|BlocksEditor|BlocksField|ComponentField|FieldInput)-/.test(name));
     assert.deepEqual(editor(scripts), [], `the first screen loaded ${scripts.join(', ')}`);
+    // Nor the code of its dialogs and dropdowns (Mantine's modal, popover, combobox): they load when first used.
+    const later = (names: string[]) =>
+      names.filter((name) => /^(Modal|modal|FilterButton|ColumnsPicker|RowMenu|Combobox|Popover)-/.test(name));
+    assert.deepEqual(later(scripts), [], `the first screen loaded ${scripts.join(', ')}`);
+    await page.getByRole('button', { name: 'Filters', exact: true }).click();
+    await page.getByRole('form', { name: 'Add a filter' }).waitFor();
+    assert.ok(
+      later(scripts).some((name) => name.startsWith('FilterButton-')),
+      `the filter builder came with ${scripts.join(', ')}`,
+    );
+    await page.keyboard.press('Escape');
+    await page.getByRole('form', { name: 'Add a filter' }).waitFor({ state: 'hidden' });
     await page.getByRole('table').getByRole('link', { name: 'A long article' }).click();
     await entry(ZONE).waitFor();
     assert.ok(
@@ -115,23 +140,42 @@ describe('admin panel: a 40-entry zone, and what the first screen loads [sqlite]
     );
   });
 
-  it('types into the 40th entry and the first, re-rendering only the input typed into', async () => {
+  it('types into the 40th entry and the first, rendering neither the page nor another input', async () => {
     const last = entry(ZONE).getByLabel('title');
     await last.click();
     await page.keyboard.press('End');
     await rendered();
+    await renderedPages();
+    // A field's first key makes it dirty: the page renders once (its header says so, Mantine's
+    // dirty state is per field), with the input typed into.
     await page.keyboard.type('!');
     await page.getByText('unsaved changes').waitFor();
     assert.equal(await last.inputValue(), `Quote ${ZONE}!`);
     assert.deepEqual(await rendered(), [`Quote ${ZONE}!`]);
+    assert.equal(await renderedPages(), 1);
+    // The next keys render nothing: the page is pinned, the input keeps what is typed.
+    await page.keyboard.type('ab');
+    await page.keyboard.press('Backspace');
+    await page.keyboard.press('Backspace');
+    assert.equal(await last.inputValue(), `Quote ${ZONE}!`);
+    assert.deepEqual(await rendered(), []);
+    assert.equal(await renderedPages(), 0);
     // The first entry has not rendered since the form was filled: its input still writes the form's current values.
     const firstBody = entry(1).getByLabel('body');
     await firstBody.click();
     await page.keyboard.press('End');
     await rendered();
+    await renderedPages();
     await page.keyboard.type('?');
     assert.equal(await firstBody.inputValue(), 'Body 1?');
     assert.deepEqual(await rendered(), ['Body 1?']);
+    assert.equal(await renderedPages(), 1);
+    await page.keyboard.type('cd');
+    await page.keyboard.press('Backspace');
+    await page.keyboard.press('Backspace');
+    assert.equal(await firstBody.inputValue(), 'Body 1?');
+    assert.deepEqual(await rendered(), []);
+    assert.equal(await renderedPages(), 0);
     assert.equal(await last.inputValue(), `Quote ${ZONE}!`);
     for (const n of [2, 20, ZONE - 1]) assert.equal(await entry(n).getByLabel('title').inputValue(), `Quote ${n}`);
   });

@@ -1,9 +1,11 @@
-import { Alert, Button, Group, List, Modal, Text } from '@mantine/core';
+import { Alert, Button, Group, List, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { bulkAction, bulkSummary, BULK_VERBS, type BulkAnswer, type BulkKind } from '../list-tools.ts';
-import { ConfirmDialog } from './ConfirmDialog.tsx';
+import { ConfirmDialog, useOpenedOnce } from './ConfirmDialog.tsx';
+
+const Modal = lazy(() => import('./modal.ts'));
 
 interface Props {
   uid: string;
@@ -26,6 +28,7 @@ export function BulkActionBar({ uid, locale, selected, nameOf, kinds, onDone }: 
   const [asking, setAsking] = useState<BulkKind | null>(null);
   const [busy, setBusy] = useState<BulkKind | null>(null);
   const [summary, setSummary] = useState<{ kind: BulkKind; answer: BulkAnswer; asked: number } | null>(null);
+  const summaryShown = useOpenedOnce(summary !== null);
 
   const run = async (kind: BulkKind) => {
     setBusy(kind);
@@ -82,27 +85,31 @@ export function BulkActionBar({ uid, locale, selected, nameOf, kinds, onDone }: 
           ? 'The entries are deleted with their draft and published versions.'
           : 'Each entry the roles allow is handled; a summary tells which could not be.'}
       </ConfirmDialog>
-      <Modal
-        opened={summary !== null}
-        onClose={() => setSummary(null)}
-        title={summary ? bulkSummary(summary.kind, summary.answer, summary.asked) : ''}
-      >
-        {summary && (
-          <Alert color="orange" title="Not done">
-            <List size="sm" aria-label="Entries not done">
-              {(summary.answer.errors ?? []).map((failure) => (
-                <List.Item key={`${failure.documentId}/${failure.locale ?? ''}`}>
-                  {nameOf(failure.documentId)}
-                  {failure.locale ? ` (${failure.locale})` : ''}: {failure.error.message}
-                </List.Item>
-              ))}
-            </List>
-          </Alert>
-        )}
-        <Group justify="flex-end" mt="md">
-          <Button onClick={() => setSummary(null)}>Close</Button>
-        </Group>
-      </Modal>
+      {summaryShown && (
+        <Suspense>
+          <Modal
+            opened={summary !== null}
+            onClose={() => setSummary(null)}
+            title={summary ? bulkSummary(summary.kind, summary.answer, summary.asked) : ''}
+          >
+            {summary && (
+              <Alert color="orange" title="Not done">
+                <List size="sm" aria-label="Entries not done">
+                  {(summary.answer.errors ?? []).map((failure) => (
+                    <List.Item key={`${failure.documentId}/${failure.locale ?? ''}`}>
+                      {nameOf(failure.documentId)}
+                      {failure.locale ? ` (${failure.locale})` : ''}: {failure.error.message}
+                    </List.Item>
+                  ))}
+                </List>
+              </Alert>
+            )}
+            <Group justify="flex-end" mt="md">
+              <Button onClick={() => setSummary(null)}>Close</Button>
+            </Group>
+          </Modal>
+        </Suspense>
+      )}
     </>
   );
 }

@@ -13,7 +13,7 @@ import {
 import type { UseFormReturnType } from '@mantine/form';
 import { createContext, memo, useContext, type ReactNode } from 'react';
 import type { FieldMode } from '../admin-permissions.ts';
-import { inputKind, slugify, type FormValues, type Models } from '../fields.ts';
+import { inputKind, slugify, type FormValues, type InputKind, type Models } from '../fields.ts';
 import { sameSlice } from '../form-slice.ts';
 import type { AttributeDescription } from '../schema.ts';
 import { BlocksField } from './BlocksField.tsx';
@@ -62,20 +62,44 @@ function ReadOnly({ children }: { children: ReactNode }) {
  * when the administrator may not read it, read-only when they may not change it.
  */
 function FieldInputOf(props: FieldProps) {
-  const mode = useFieldMode(props.path ?? props.attribute.name);
+  const path = props.path ?? props.attribute.name;
+  const mode = useFieldMode(path);
   if (mode === 'hidden') return null;
+  // The edit view's form is uncontrolled: an input keeps what is typed in the DOM and shows the
+  // form's value again when it mounts; Mantine's key for the path changes when the value is set
+  // from elsewhere (a load, a save, "generate", an entry moved), which mounts the input anew.
+  const key = UNCONTROLLED.has(inputKind(props.attribute)) ? props.form.key(path) : undefined;
   if (mode === 'readonly')
     return (
       <ReadOnly>
-        <AttributeInput {...props} readOnly />
+        <AttributeInput key={key} {...props} readOnly />
       </ReadOnly>
     );
-  return <AttributeInput {...props} />;
+  return <AttributeInput key={key} {...props} />;
 }
+
+/** The kinds whose input keeps its value in the DOM (`defaultValue`); the others render the form's value. */
+const UNCONTROLLED = new Set<InputKind>([
+  'string',
+  'email',
+  'password',
+  'text',
+  'uid',
+  'integer',
+  'decimal',
+  'biginteger',
+  'date',
+  'time',
+  'datetime',
+  'boolean',
+  'enumeration',
+  'json',
+]);
 
 /**
  * Re-rendered only when the field's own slice of the form (its value, its errors) changes, or its
- * mode (the context): a keystroke re-renders the input typed into, not every field of the page.
+ * mode (the context), when the page renders: a value set from elsewhere renders the fields it
+ * changed, not every field of the page (a keystroke renders nothing: the form is uncontrolled).
  * The `form` a skipped field keeps acts on the form's current values (Mantine keeps them in a ref).
  */
 export const FieldInput = memo(
@@ -115,7 +139,15 @@ function AttributeInput(props: FieldProps & { readOnly?: boolean }) {
     case 'text':
       return <Textarea {...common} autosize minRows={3} {...lengths} />;
     case 'markdown':
-      return <MarkdownField {...common} value={String(valueAt(form, path) ?? '')} />;
+      // The preview follows the text: the value is set with a render (the rest of the form stays put).
+      return (
+        <MarkdownField
+          {...common}
+          defaultValue={undefined}
+          value={String(valueAt(form, path) ?? '')}
+          onChange={(event) => form.setFieldValue(path, event.currentTarget.value)}
+        />
+      );
     case 'uid': {
       const target = attribute.targetField;
       const generate = () =>

@@ -125,7 +125,12 @@ function Editor({
   const existsNow = useRef(exists);
   existsNow.current = exists;
   const form = useForm<FormValues>({
-    mode: 'controlled',
+    // Uncontrolled: a keystroke writes the form's values (a ref) and renders nothing, this page
+    // included (press to paint 16-30 ms in a 40-entry zone under load when every key rendered the
+    // page and its 40 entries' comparisons, bench/admin-scale.ts). The page renders when the form
+    // turns dirty or clean, when errors change and when a value is set from elsewhere (relations,
+    // components, media: `setFieldValue` re-renders, and FieldInput renders the fields it changed).
+    mode: 'uncontrolled',
     initialValues: formValues(type.attributes, null, models),
     onValuesChange: useCallback((values: FormValues, previous: FormValues) => {
       // A uid follows its target field while it still reads as generated from it (new documents).

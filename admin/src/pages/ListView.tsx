@@ -7,10 +7,8 @@ import {
   Checkbox,
   Group,
   Loader,
-  Menu,
   Pagination,
-  Popover,
-  Select,
+  NativeSelect,
   Stack,
   Table,
   Text,
@@ -20,11 +18,12 @@ import {
 } from '@mantine/core';
 import { useDebouncedValue, useLocalStorage } from '@mantine/hooks';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { useMemo, useState } from 'react';
+import { lazy, useMemo, useState } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
 import { api, queryString } from '../api.ts';
 import { contentPath, statusOf, STATUS_COLORS, type Document, type ListAnswer } from '../content.ts';
-import { FilterButton, FilterChips } from '../components/ListFilters.tsx';
+import { FilterChips } from '../components/ListFilters.tsx';
+import { FirstUse } from '../components/FirstUse.tsx';
 import { defaultColumns, listableAttribute, mainFieldOf, modelsOf } from '../fields.ts';
 import { apiFilters, filterFields, filterParams, filtersFromParams, isFilterParam, type Filter } from '../filters.ts';
 import { useSchema, type AttributeDescription, type ContentTypeDescription } from '../schema.ts';
@@ -36,6 +35,15 @@ import { useDuplicate } from '../components/Duplicate.tsx';
 import type { BulkKind } from '../list-tools.ts';
 
 const PAGE_SIZES = ['10', '25', '50', '100'];
+
+// The list's dropdowns load when first pressed (components/FirstUse.tsx): with Mantine's popover
+// and floating-ui they were ~25 KB of brotli of the first screen (bench/admin-scale.ts).
+const loadFilterButton = () => import('../components/FilterButton.tsx');
+const FilterButton = lazy(loadFilterButton);
+const loadColumnsPicker = () => import('../components/ColumnsPicker.tsx');
+const ColumnsPicker = lazy(loadColumnsPicker);
+const loadRowMenu = () => import('../components/RowMenu.tsx');
+const RowMenu = lazy(loadRowMenu);
 
 /** The list's status filter: Strapi's choices, each a publication cohort of the drafts listed. */
 const STATUS_FILTERS = [
@@ -235,40 +243,56 @@ export function ListView({ type }: { type: ContentTypeDescription }) {
           />
         )}
         {type.draftAndPublish && (
-          <Select
+          <NativeSelect
             label="Status"
             data={STATUS_FILTERS.map(({ value, label }) => ({ value, label }))}
             value={status}
-            onChange={(value) => update({ status: value || null, page: null })}
-            allowDeselect={false}
+            onChange={(event) => update({ status: event.currentTarget.value || null, page: null })}
             w={220}
           />
         )}
-        <FilterButton fields={fields} filters={filters} onChange={setFilters} />
-        <Popover position="bottom-end" shadow="md">
-          <Popover.Target>
-            <Button variant="default">Columns</Button>
-          </Popover.Target>
-          <Popover.Dropdown>
-            <Stack gap="xs" role="group" aria-label="Columns shown">
-              {listable.map((attribute) => (
-                <Checkbox
-                  key={attribute.name}
-                  label={columnLabel(view.data, attribute.name)}
-                  checked={chosen.includes(attribute.name)}
-                  onChange={(event) => {
-                    const on = event.currentTarget.checked;
-                    setColumns(
-                      listable
-                        .map((a) => a.name)
-                        .filter((name) => (name === attribute.name ? on : chosen.includes(name))),
-                    );
-                  }}
-                />
-              ))}
-            </Stack>
-          </Popover.Dropdown>
-        </Popover>
+        {fields.length > 0 && (
+          <FirstUse
+            load={loadFilterButton}
+            button={(handlers) => (
+              <Button
+                variant="default"
+                aria-label="Filters"
+                aria-expanded={false}
+                rightSection={
+                  filters.length ? (
+                    <Badge size="sm" circle aria-hidden>
+                      {filters.length}
+                    </Badge>
+                  ) : undefined
+                }
+                {...handlers}
+              >
+                Filters
+              </Button>
+            )}
+            control={<FilterButton fields={fields} filters={filters} onChange={setFilters} initiallyOpened />}
+          />
+        )}
+        <FirstUse
+          load={loadColumnsPicker}
+          button={(handlers) => (
+            <Button variant="default" {...handlers}>
+              Columns
+            </Button>
+          )}
+          control={
+            <ColumnsPicker
+              columns={listable.map((attribute) => ({
+                name: attribute.name,
+                label: columnLabel(view.data, attribute.name),
+              }))}
+              chosen={chosen}
+              onChange={setColumns}
+              initiallyOpened
+            />
+          }
+        />
       </Group>
       <FilterChips fields={fields} filters={filters} onChange={setFilters} />
       <BulkActionBar
@@ -344,16 +368,24 @@ export function ListView({ type }: { type: ContentTypeDescription }) {
                     <Table.Td>{new Date(String(document.updatedAt)).toLocaleString()}</Table.Td>
                     {mayCopy && (
                       <Table.Td w={40}>
-                        <Menu position="bottom-end">
-                          <Menu.Target>
-                            <UnstyledButton aria-label={`More actions for ${nameOf(document.documentId)}`}>
+                        <FirstUse
+                          load={loadRowMenu}
+                          button={(handlers) => (
+                            <UnstyledButton
+                              aria-label={`More actions for ${nameOf(document.documentId)}`}
+                              {...handlers}
+                            >
                               ⋯
                             </UnstyledButton>
-                          </Menu.Target>
-                          <Menu.Dropdown>
-                            <Menu.Item onClick={() => void copies.start(document.documentId)}>Duplicate</Menu.Item>
-                          </Menu.Dropdown>
-                        </Menu>
+                          )}
+                          control={
+                            <RowMenu
+                              name={nameOf(document.documentId)}
+                              onDuplicate={() => void copies.start(document.documentId)}
+                              initiallyOpened
+                            />
+                          }
+                        />
                       </Table.Td>
                     )}
                   </Table.Tr>
@@ -370,13 +402,12 @@ export function ListView({ type }: { type: ContentTypeDescription }) {
       )}
       {copies.dialog}
       <Group justify="space-between">
-        <Select
+        <NativeSelect
           label="Entries per page"
           data={PAGE_SIZES}
           value={pageSize}
-          onChange={(value) => update({ pageSize: value, page: null })}
+          onChange={(event) => update({ pageSize: event.currentTarget.value, page: null })}
           w={160}
-          allowDeselect={false}
         />
         <Pagination
           total={list.data?.meta.pagination.pageCount ?? 1}
