@@ -13,7 +13,7 @@
  * of the groups it read, and stays valid while they have not moved.
  */
 import { CompiledQuery } from 'kysely';
-import { ON_MAIN, type Db, type Dialect } from './dialect.js';
+import { INLINE, type Db, type Dialect } from './dialect.js';
 import { CHANGES_TABLE, META_TABLE, type TableSpec } from './tables.js';
 
 /** The triggers installed so far (table -> group), in `vellum_meta`: start-up creates only new ones. */
@@ -56,7 +56,7 @@ export async function synchronizeChangeTriggers(
 }
 
 /** Plain names, valid unquoted on every dialect: compiled once. */
-const READ_VERSIONS = CompiledQuery.raw(`${ON_MAIN}select name, version from ${CHANGES_TABLE}`);
+const READ_VERSIONS = CompiledQuery.raw(`${INLINE}select name, version from ${CHANGES_TABLE}`);
 
 /** Every counter, in one statement (the table holds one short row per content-type and component). */
 export async function readChangeVersions(db: Db): Promise<ChangeVersions> {

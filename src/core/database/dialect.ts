@@ -169,18 +169,13 @@ export async function introspectColumns(db: Db): Promise<Map<string, Set<string>
 export const ARRAY_ROWS = '/*rows*/ ';
 
 /**
- * Marks a read the SQLite driver runs on its main connection, not in a reader thread: one bounded
- * by the schema, asked on every request, whose few microseconds a thread hop would multiply (the
- * response cache's change counters: 0.14 ms of CPU per cached answer became 0.39 in a thread).
- */
-export const ON_MAIN = '/*main*/ ';
-
-/**
- * Marks a read whose cost the read budget bounds (rows found by ids through an index, no filter
- * or sort of the request's): the SQLite driver answers it on the main thread from a read-only
- * connection of its own, without the reader threads' hop (a round trip costs ~35 us of CPU plus
- * the rows' copy; with `populate=*`, 11 statements, reads without the hops took 20-30% less CPU).
- * It sees what was committed when it starts, as a reader thread does, and never waits for a write.
+ * Marks a read whose cost is bounded whatever the request asks (rows found by ids or a unique key
+ * through an index, at most what the read budget holds, no filter or sort of the request's): the
+ * SQLite driver answers it on the main thread from a read-only connection of its own, without the
+ * reader threads' hop (a round trip costs ~35 us of CPU plus the rows' copy; with `populate=*`,
+ * 11 statements, reads without the hops took 20-30% less CPU on a loaded machine). It sees what was
+ * committed when it starts, as a reader thread does, and never waits for a write in progress. The
+ * API token asked on every request and the response cache's change counters are read so too.
  */
 export const INLINE = '/*inline*/ ';
 

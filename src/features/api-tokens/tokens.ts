@@ -6,7 +6,7 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import type { CompiledQuery, Selectable } from 'kysely';
 import type { Database } from '../../core/database/connection.js';
-import type { Dialect } from '../../core/database/dialect.js';
+import { INLINE, type Dialect } from '../../core/database/dialect.js';
 import type { SystemDb } from '../../core/database/system-tables.js';
 import { recordAudit, type Audited } from '../../core/documents/service.js';
 import { NotFoundError, UnauthorizedError, ValidationError } from '../../core/errors.js';
@@ -59,11 +59,13 @@ export class ApiTokens {
   ) {
     this.db = database.system;
     this.dialect = database.dialect;
-    this.byKey = this.db
+    const byKey = this.db
       .selectFrom(TOKENS_TABLE)
       .select(['id', 'type', 'expires_at', 'last_used_at'])
       .where('access_key', '=', '')
       .compile();
+    // A unique key: one row, asked on every request, read without a thread hop (INLINE).
+    this.byKey = { ...byKey, sql: INLINE + byKey.sql };
   }
 
   /**

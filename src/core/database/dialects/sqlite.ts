@@ -17,7 +17,6 @@ import { identifier } from '../../schema/naming.js';
 import {
   ARRAY_ROWS,
   INLINE,
-  ON_MAIN,
   decodeCommon,
   encodeCommon,
   errorFields,
@@ -340,12 +339,12 @@ class ReadersConnection implements DatabaseConnection {
   async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
     const { sql: text, parameters } = query;
     const { inline } = this.driver;
-    if (!this.held && inline && text.startsWith(INLINE_ROWS)) {
+    if (!this.held && inline && (text.startsWith(INLINE_ROWS) || text.startsWith(INLINE))) {
       const bounded = inline.prepare(text);
       if (bounded.readonly) return { rows: bounded.all(parameters) as R[] };
     }
     const statement = this.driver.main.prepare(text);
-    if (!this.held && this.driver.readers && statement.reader && statement.readonly && !text.startsWith(ON_MAIN)) {
+    if (!this.held && this.driver.readers && statement.reader && statement.readonly) {
       return { rows: (await this.driver.readers.run(text, parameters)) as R[] };
     }
     await this.hold();
