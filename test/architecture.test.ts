@@ -61,9 +61,7 @@ const coreLayerOf = new Map(CORE_LAYERS.flatMap((units, layer) => units.map((uni
 const isFastify = (spec: string) =>
   spec === 'fastify' ||
   spec.startsWith('fastify/') ||
-  spec.startsWith('@fastify/') ||
-  spec === 'mercurius' ||
-  spec.startsWith('mercurius/');
+  spec.startsWith('@fastify/');
 const isHttp = (spec: string) => isFastify(spec) || /^(node:)?https?(\/|$)/.test(spec) || /^(node:)?http2$/.test(spec);
 
 const walk = (dir: string): string[] =>

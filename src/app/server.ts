@@ -34,7 +34,7 @@ import type { Schema } from '../core/schema/model.js';
 import {
   resolveAuthConfig,
   startAuth,
-  usersPermissionsGraphql,
+  loadUsersPermissionsGraphql,
   type Auth,
 } from '../features/users-permissions/index.js';
 import { mediaGrantWarning } from '../features/users-permissions/index.js';
@@ -362,7 +362,7 @@ export async function createVellum(projectDir: string, options: CreateVellumOpti
       service: documents,
       rest: config.api.rest,
       access,
-      fieldSource: usersPermissionsGraphql(auth),
+      fieldSource: loadUsersPermissionsGraphql(auth),
       strapi: project.strapi,
       cache: responseCache,
     });

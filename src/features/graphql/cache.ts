@@ -11,7 +11,6 @@
  * Anything else (a mutation, `me`, a custom resolver, a policy) runs as usual.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { Kind, type DocumentNode, type OperationDefinitionNode } from 'graphql';
 import type { AccessControl, Permission } from '../../api/access.js';
 import type { ChangeVersions } from '../../core/database/changes.js';
 import type { DocumentService } from '../../core/documents/service.js';
@@ -155,28 +154,4 @@ export class GraphqlCache {
       return payload;
     });
   }
-}
-
-/**
- * Root fields of the operation a request runs, `__typename` aside; -1 when it is not a plain query
- * of fields (a mutation, several operations without a name, fragments at the root).
- */
-export function rootFieldCount(document: DocumentNode, operationName: string | undefined | null): number {
-  const operations = document.definitions.filter(
-    (d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION,
-  );
-  const operation = operationName
-    ? operations.find((o) => o.name?.value === operationName)
-    : operations.length === 1
-      ? operations[0]
-      : undefined;
-  if (!operation || operation.operation !== 'query') return -1;
-  let count = 0;
-  for (const selection of operation.selectionSet.selections) {
-    if (selection.kind !== Kind.FIELD) return -1;
-    if (selection.name.value === '__typename') continue;
-    if (selection.name.value.startsWith('__')) return -1;
-    count += 1;
-  }
-  return count;
 }

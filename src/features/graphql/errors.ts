@@ -54,7 +54,7 @@ function clientMessage(message: string, options: ErrorOptions): string {
   return options.hideSuggestions ? cleaned.replace(SUGGESTION, '') : cleaned;
 }
 
-interface FormattedResult {
+export interface FormattedResult {
   statusCode: number;
   response: { data?: unknown; errors: unknown[] };
 }
@@ -109,7 +109,7 @@ function formatExecutionError(
   };
 }
 
-/** Mercurius' `errorFormatter`: request-level failures carry no `data` key. */
+/** An operation's result with errors: 200 with `data` when it ran, else a request failure. */
 export function formatErrors(
   execution: ExecutionResult & { statusCode?: number },
   context: { reply?: { log: FastifyBaseLogger } },
@@ -127,7 +127,16 @@ export function formatErrors(
   const inner = failure?.errors?.length ? failure.errors : errors;
   const status =
     failure?.statusCode && failure.statusCode >= 400 && failure.statusCode < 500 ? failure.statusCode : 400;
-  const formatted = inner.map((error) => {
+  return requestFailure(status, inner, options);
+}
+
+/** A request that failed before its operation ran (syntax, validation, variables, method): `data: null`. */
+export function requestFailure(
+  status: number,
+  errors: readonly Error[],
+  options: ErrorOptions = { hideSuggestions: false },
+): FormattedResult {
+  const formatted = errors.map((error) => {
     const syntax = error.message.startsWith('Syntax Error');
     const code =
       status === 405
@@ -141,12 +150,3 @@ export function formatErrors(
   });
   return { statusCode: status, response: { data: null, errors: formatted } };
 }
-
-/** Mercurius' `errorFormatter`, cleaning messages as `options` say. */
-export const errorFormatter =
-  (options: ErrorOptions) =>
-  (
-    execution: ExecutionResult & { statusCode?: number },
-    context: { reply?: { log: FastifyBaseLogger } },
-  ): FormattedResult =>
-    formatErrors(execution, context, options);

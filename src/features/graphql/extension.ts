@@ -192,6 +192,11 @@ export class ExtensionService implements ShadowCrud {
     return this.shadowCRUD(uid).field(name);
   }
 
+  /** Whether project code has used the service (an extension, a Shadow CRUD switch). */
+  customized(): boolean {
+    return this.registered.length > 0 || this.types.size > 0;
+  }
+
   /** Every extension, factories called with the given context. */
   resolve(context: Parameters<ExtensionFactory>[0]): Extension[] {
     return this.registered.map((entry) => (typeof entry === 'function' ? entry(context) : entry));

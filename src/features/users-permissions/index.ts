@@ -3,13 +3,13 @@
  * account flows, login providers, API tokens and administrators; the access seam's implementation;
  * their REST routes and GraphQL fields.
  */
+import type { Auth } from './service.js';
 export { startAuth, type Auth, type AuthServices } from './service.js';
 export { authTables, ME_ACTION, ROLE_UID, roleType, USER_UID, userType } from './model.js';
 export { registerUsersPermissionsRoutes, usersPathTaken } from './routes.js';
 export { registerUsersRolesRoutes } from './roles-routes.js';
 export { mediaGrantWarning } from './media-grant-notice.js';
 export { resolveAuthConfig } from './config.js';
-export { usersPermissionsGraphql } from './graphql/index.js';
 export {
   contentApiActions,
   CONTENT_API_ROUTES,
@@ -24,3 +24,7 @@ export { ADMIN_REFRESH_COOKIE, type AdminSessionTokens } from './admin-sessions.
 export { cookieValue } from './sessions.js';
 export type { SignInOptions } from './admins.js';
 export { deviceName } from './user-agent.js';
+
+/** Users-and-permissions' GraphQL root fields, loaded with the GraphQL schema (graphql-js with them). */
+export const loadUsersPermissionsGraphql = (auth: Auth) => async () =>
+  (await import('./graphql/index.js')).usersPermissionsGraphql(auth);

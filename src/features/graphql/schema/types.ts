@@ -63,6 +63,8 @@ export class ModelTypes {
   private readonly enums = new Map<string, GraphQLEnumType>();
   private readonly unions = new Map<string, GraphQLUnionType>();
   private readonly zoneInputs = new Map<string, GraphQLScalarType>();
+  /** The `JSON` scalar, for the root fields other features add (users-permissions' role input). */
+  readonly json = JSONScalar;
 
   constructor(
     private readonly schema: Schema,

@@ -20,13 +20,7 @@ import {
 } from 'graphql';
 import type { Caller } from '../../../api/access.js';
 import type { ContentType } from '../../../core/schema/model.js';
-import {
-  JSONScalar,
-  type GraphqlContext,
-  type Operations,
-  type RootFields,
-  type ModelTypes,
-} from '../../graphql/index.js';
+import type { GraphqlContext, Operations, RootFields, ModelTypes } from '../../graphql/index.js';
 
 type Data = Record<string, unknown>;
 
@@ -47,15 +41,16 @@ const payload = (name: string) =>
   new GraphQLObjectType({ name, fields: { ok: { type: new GraphQLNonNull(GraphQLBoolean) } } });
 
 /** Roles' input: its permissions are Strapi's tree (`{ "api::article": { controllers: { ... } } }`), as REST takes it. */
-const RoleInput = new GraphQLInputObjectType({
-  name: 'UsersPermissionsRoleInput',
-  fields: {
-    name: { type: GraphQLString },
-    description: { type: GraphQLString },
-    type: { type: GraphQLString },
-    permissions: { type: JSONScalar },
-  },
-});
+const roleInput = (types: ModelTypes) =>
+  new GraphQLInputObjectType({
+    name: 'UsersPermissionsRoleInput',
+    fields: {
+      name: { type: GraphQLString },
+      description: { type: GraphQLString },
+      type: { type: GraphQLString },
+      permissions: { type: types.json },
+    },
+  });
 
 /** Input objects arrive with a null prototype: plain objects for the users-permissions layer. */
 const plain = (value: unknown): Data => JSON.parse(JSON.stringify(value ?? {})) as Data;
@@ -75,7 +70,7 @@ export function userRoleMutations(
       });
   const id = { type: new GraphQLNonNull(GraphQLID) };
   const userData = { type: new GraphQLNonNull(types.dataInput(userType)) };
-  const roleData = { type: new GraphQLNonNull(RoleInput) };
+  const roleData = { type: new GraphQLNonNull(roleInput(types)) };
   const read = async (documentId: unknown, info: GraphQLResolveInfo, caller: Caller) => ({
     data: await operations.read(userType, String(documentId), info, path, caller),
   });
