@@ -58,10 +58,7 @@ const FEATURES: Record<string, string[]> = {
 };
 
 const coreLayerOf = new Map(CORE_LAYERS.flatMap((units, layer) => units.map((unit) => [unit, layer] as const)));
-const isFastify = (spec: string) =>
-  spec === 'fastify' ||
-  spec.startsWith('fastify/') ||
-  spec.startsWith('@fastify/');
+const isFastify = (spec: string) => spec === 'fastify' || spec.startsWith('fastify/') || spec.startsWith('@fastify/');
 const isHttp = (spec: string) => isFastify(spec) || /^(node:)?https?(\/|$)/.test(spec) || /^(node:)?http2$/.test(spec);
 
 const walk = (dir: string): string[] =>

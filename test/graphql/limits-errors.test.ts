@@ -152,6 +152,33 @@ for (const dialect of DIALECTS) {
       }
     });
 
+    it("a query that is not GraphQL, and GET with several operations and no name, answer graphql-js's words", async () => {
+      // Under mercurius these answered "context.getDocument.definitions is not iterable" (the text
+      // parsed as JSON) and "Cannot read properties of null (reading 'operation')".
+      const braces = await graphql(server, '{}');
+      assert.equal(braces.status, 400);
+      assert.equal(braces.body.errors![0].extensions.code, 'GRAPHQL_PARSE_FAILED');
+      assert.match(braces.body.errors![0].message, /^Syntax Error: Expected Name/);
+      const query = encodeURIComponent('query A { __typename } query B { __typename }');
+      const unnamed = await fetch(`${server.url}/graphql?query=${query}`, { headers: server.authHeaders });
+      assert.equal(unnamed.status, 400);
+      const body = await unnamed.json();
+      assert.deepEqual(
+        body.errors.map((e: { message: string }) => e.message),
+        ['Must provide operation name if query contains multiple operations.'],
+      );
+      const named = await fetch(`${server.url}/graphql?query=${query}&operationName=B`, {
+        headers: server.authHeaders,
+      });
+      assert.deepEqual(await named.json(), { data: { __typename: 'Query' } });
+      const mutation = encodeURIComponent('query A { __typename } mutation B { __typename }');
+      const viaGet = await fetch(`${server.url}/graphql?query=${mutation}&operationName=B`, {
+        headers: server.authHeaders,
+      });
+      assert.equal(viaGet.status, 405);
+      assert.equal((await viaGet.json()).errors[0].extensions.code, 'METHOD_NOT_ALLOWED');
+    });
+
     it('errors while resolving are HTTP 200 with Strapi codes and extensions.error', async () => {
       const badSort = await graphql(server, '{ articles(sort: "nope:asc") { data { id } } }');
       assert.equal(badSort.status, 200);
