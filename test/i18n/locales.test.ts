@@ -102,6 +102,22 @@ for (const dialect of DIALECTS) {
       );
     });
 
+    it('populate=localizations on pages of one locale and of several (a document twice in the page)', async () => {
+      const en = (await api().post('/api/articles', { data: { title: 'Cat' } })).body.data;
+      await api().put(`/api/articles/${en.documentId}?locale=fr`, { data: { title: 'Chat' } });
+      const filter = `filters[documentId]=${en.documentId}&populate=localizations`;
+      const pairs = (list: any[]) =>
+        list.map((doc) => [doc.locale, doc.localizations.map((l: any) => [l.locale, l.title])]);
+      assert.deepEqual(pairs((await api().get(`/api/articles?locale=fr&${filter}`)).body.data), [
+        ['fr', [['en', 'Cat']]],
+      ]);
+      const both = (await api().get(`/api/articles?locale[0]=en&locale[1]=fr&sort=locale:asc&${filter}`)).body.data;
+      assert.deepEqual(pairs(both), [
+        ['en', [['fr', 'Chat']]],
+        ['fr', [['en', 'Cat']]],
+      ]);
+    });
+
     it('locale and status combine: each locale has its own draft and published versions', async () => {
       const en = (await api().post('/api/articles', { data: { title: 'Both' } })).body.data;
       await api().put(`/api/articles/${en.documentId}?locale=fr&status=draft`, { data: { title: 'Les deux' } });
