@@ -171,17 +171,21 @@ export class RelationLinks {
     let current: CurrentLink[] | undefined;
     if (this.visible(target) && link) {
       const list = sql.join(ids.map((id) => sql`${id}`));
+      // Each target's last inverse place by a correlated max, which every database answers from
+      // the end of the link table's target index: a `group by` over the link rows walked every link
+      // of each target (a tag in the bench's 2,000 articles: ~150; 0.6 ms per write of three tags).
+      const sameLocale = target.localized
+        ? sql`${sql.ref('l.target_locale')} = ${sql.ref('t.locale')}`
+        : sql`${sql.ref('l.target_locale')} is null`;
+      const last = sql`(select max(${sql.ref('l.entity_ord')}) from ${sql.table(link.table)} as l where ${sql.ref('l.target_document_id')} = ${sql.ref('t.document_id')} and ${sameLocale})`;
       const targets = (aliased: boolean) =>
-        aliased
-          ? sql`select ${sql.ref('document_id')}, ${sql.ref('locale')}, null as max_ord, 0 as kind, null as target_ord, null as link_id`
-          : sql`select ${sql.ref('document_id')}, ${sql.ref('locale')}, null, 0, null, null`;
-      const rest = sql`from ${sql.table(target.table)} where ${sql.ref('document_id')} in (${list}) group by ${sql.ref('document_id')}, ${sql.ref('locale')} union all select ${sql.ref('target_document_id')}, ${sql.ref('target_locale')}, max(${sql.ref('entity_ord')}), 1, null, null from ${sql.table(link.table)} where ${sql.ref('target_document_id')} in (${list}) group by ${sql.ref('target_document_id')}, ${sql.ref('target_locale')}`;
+        sql`select ${sql.ref('t.document_id')}, ${sql.ref('t.locale')}, ${last}${aliased ? sql` as max_ord, 0 as kind, null as target_ord, null as link_id` : sql`, 0, null, null`} from ${sql.table(target.table)} as t where ${sql.ref('t.document_id')} in (${list}) group by ${sql.ref('t.document_id')}, ${sql.ref('t.locale')}`;
       // A compound select orders only as a whole: the owner's links carry their order columns. They
       // come first, as PostgreSQL types each column from the first branches that are not null.
       const statement =
         ownerId === undefined
-          ? sql` ${targets(true)} ${rest}`
-          : sql` select ${sql.ref('target_document_id')} as document_id, ${sql.ref('target_locale')} as locale, ${sql.ref('entity_ord')} as max_ord, 2 as kind, ${sql.ref('target_ord')} as target_ord, ${sql.ref('id')} as link_id from ${sql.table(link.table)} where ${sql.ref('entity_id')} = ${ownerId} union all ${targets(false)} ${rest}`;
+          ? sql` ${targets(true)}`
+          : sql` select ${sql.ref('target_document_id')} as document_id, ${sql.ref('target_locale')} as locale, ${sql.ref('entity_ord')} as max_ord, 2 as kind, ${sql.ref('target_ord')} as target_ord, ${sql.ref('id')} as link_id from ${sql.table(link.table)} where ${sql.ref('entity_id')} = ${ownerId} union all ${targets(false)}`;
       const both = await (
         statement as RawBuilder<{
           document_id: string;
@@ -192,11 +196,13 @@ export class RelationLinks {
           link_id: unknown;
         }>
       ).execute(this.db);
-      rows = both.rows.filter((r) => Number(r.kind) === 0);
+      const found = both.rows.filter((r) => Number(r.kind) === 0);
+      rows = found;
       next = new Map(
-        both.rows
-          .filter((r) => Number(r.kind) === 1)
-          .map((r) => [keyOf({ documentId: r.document_id, locale: r.locale }), Number(r.max_ord ?? 0) + 1]),
+        found.map((r) => [
+          keyOf({ documentId: r.document_id, locale: target.localized ? r.locale : null }),
+          Number(r.max_ord ?? 0) + 1,
+        ]),
       );
       if (ownerId !== undefined)
         current = both.rows
