@@ -131,6 +131,87 @@ for (const dialect of DIALECTS) {
       assert.equal(rows.length, 2);
     });
 
+    it('publishing again rewrites only the relation and media links that differ from the draft', async () => {
+      const make = async (path: string, data: object) => (await api().post(path, { data })).body.data.documentId;
+      const author = await make('/api/authors', { name: 'Links kept' });
+      const t1 = await make('/api/tags', { name: 'kept 1' });
+      const t2 = await make('/api/tags', { name: 'kept 2' });
+      const t3 = await make('/api/tags', { name: 'kept 3' });
+      const file = await server.vellum.documents.engine.query('plugin::upload.file').create({
+        data: {
+          name: 'kept.png',
+          hash: 'kept',
+          ext: '.png',
+          mime: 'image/png',
+          size: 1,
+          url: '/uploads/kept.png',
+          provider: 'local',
+        },
+      });
+      const populate = 'populate[author]=true&populate[tags]=true&populate[cover]=true&populate[seo][populate]=*';
+      const created = await api().post(`/api/articles?${populate}`, {
+        data: {
+          title: 'Links 1',
+          author,
+          tags: [t1, t2],
+          cover: file.id,
+          seo: { metaTitle: 'm', shareImage: file.id },
+        },
+      });
+      assert.equal(created.status, 201, JSON.stringify(created.body));
+      const { documentId } = created.body.data;
+      /** Publishes the draft after `data` went into it; the link tables the publish wrote, and the published version. */
+      const publish = async (data: object) => {
+        assert.equal((await api().put(`/api/articles/${documentId}?status=draft`, { data })).status, 200);
+        const written = new Set<string>();
+        const stop = server.vellum.database.observe((text) => {
+          const table = /^\s*(?:delete from|insert into) [`"]?(\w+_lnk|files_related_mph)[`"]?/i.exec(text)?.[1];
+          if (table) written.add(table);
+        });
+        const res = await api().post(`/api/articles/${documentId}/actions/publish?${populate}`);
+        stop();
+        assert.equal(res.status, 200, JSON.stringify(res.body));
+        return { written: [...written].sort(), published: res.body.data };
+      };
+      const unchanged = await publish({ title: 'Links 2' });
+      assert.deepEqual(unchanged.written, []);
+      assert.equal(unchanged.published.author.documentId, author);
+      assert.deepEqual(
+        unchanged.published.tags.map((tag: any) => tag.documentId),
+        [t1, t2],
+      );
+      assert.equal(unchanged.published.cover.id, file.id);
+      assert.equal(unchanged.published.seo.shareImage.id, file.id);
+
+      // Another tag and another order: only the tags are rewritten, in the draft's order.
+      const reordered = await publish({ tags: [t3, t1] });
+      assert.deepEqual(reordered.written, ['articles_tags_lnk']);
+      assert.deepEqual(
+        reordered.published.tags.map((tag: any) => tag.documentId),
+        [t3, t1],
+      );
+      assert.equal(reordered.published.author.documentId, author);
+
+      // Media and a relation removed: their links go, the others stay.
+      const removed = await publish({ cover: null, author: null });
+      assert.deepEqual(removed.written, ['articles_author_lnk', 'files_related_mph']);
+      assert.equal(removed.published.cover, null);
+      assert.equal(removed.published.author, null);
+      assert.equal(removed.published.seo.shareImage.id, file.id);
+      const draft = (await api().get(`/api/articles/${documentId}?status=draft&${populate}`)).body.data;
+      const strip = (value: any): any =>
+        Array.isArray(value)
+          ? value.map(strip)
+          : value && typeof value === 'object'
+            ? Object.fromEntries(
+                Object.entries(value)
+                  .filter(([key]) => !['id', 'publishedAt', 'updatedAt'].includes(key))
+                  .map(([key, item]) => [key, strip(item)]),
+              )
+            : value;
+      assert.deepEqual(strip(removed.published), strip(draft));
+    });
+
     it('a create that publishes copies what it inserted, without reading it back or looking for what a new document cannot have', async () => {
       const statements = async (write: () => Promise<{ status: number }>): Promise<number> => {
         const before = server.vellum.database.statementCount;

@@ -7,6 +7,7 @@ import type { ComponentItemInput, ModelInput } from '../input.js';
 import { insertMany } from './insert.js';
 import type { MediaLinks } from './media.js';
 import type { OwnerRow, RelationLinks } from './relations.js';
+import { replaceOwnedLinks } from './owned-links.js';
 import { encodeScalars } from './scalars.js';
 
 type LinkRow = Selectable<ComponentLinkRow>;
@@ -361,20 +362,14 @@ export class ComponentTrees {
   /**
    * Makes what hangs below each `[from, to]` row of a model a copy of what hangs below `from`
    * (publishing over the published version, operations/versions-store.ts `overwriteVersion`).
-   * Relation and media links are deleted and copied; components in the same places (field, type,
+   * Relation and media links are rewritten where they differ (owned-links.ts); components in the same places (field, type,
    * order) on both rows are updated in place, in the columns that differ only, so their ids stay
    * and an unchanged component costs no write (a whole article's publish: 17 -> 6 statements).
    * A row whose components are placed otherwise has them deleted and copied.
    */
   async replaceBelow(model: Model, pairs: [from: number, to: number][], locale: string | null = null): Promise<void> {
     if (pairs.length === 0) return;
-    const targets = pairs.map(([, to]) => to);
-    await this.relations.deleteOwned(model, targets);
-    await this.media.deleteFor(model, targets);
-    for (const [from, to] of pairs) {
-      await this.relations.copyOwned(model, from, to, locale);
-      await this.media.copy(model, from, to);
-    }
+    await replaceOwnedLinks(this.db, this.relations, this.media, model, pairs, locale);
     if (!hasComponentAttributes(model)) return;
     const byEntity = new Map<number, LinkRow[]>();
     for (const link of await this.links(

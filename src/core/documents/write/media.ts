@@ -177,5 +177,5 @@ export class MediaLinks {
  * media attributes has none, and publishing a document with four quote components spares eight
  * statements.
  */
-const hasMediaAttributes = (model: Model): boolean =>
+export const hasMediaAttributes = (model: Model): boolean =>
   Object.values(model.attributes).some((attribute) => attribute.kind === 'media');

@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { sql, type RawBuilder } from 'kysely';
 import type { Db } from '../../database/dialect.js';
 import { shaped, type LinkRow } from '../../database/system-tables.js';
 import { ValidationError } from '../../errors.js';
@@ -32,6 +32,31 @@ export interface OwnerRow {
   /** Inserted by this write: it has no links yet (nothing to read or delete before linking). */
   fresh?: boolean;
 }
+
+/** A link of the written row, as `applyOwnerSide` compares it with the list the write leaves. */
+interface CurrentLink {
+  target_document_id: string;
+  target_locale: string | null;
+  entity_ord: number | null;
+}
+
+/** `order by target_ord, id`: a null order first (SQLite, MariaDB) or, `nullsLast`, last (PostgreSQL). */
+const compareOrders = (
+  a: readonly [number | null, number],
+  b: readonly [number | null, number],
+  nullsLast: boolean,
+): number =>
+  a[0] === b[0]
+    ? a[1] - b[1]
+    : a[0] === null
+      ? nullsLast
+        ? 1
+        : -1
+      : b[0] === null
+        ? nullsLast
+          ? -1
+          : 1
+        : a[0] - b[0];
 
 const keyOf = (target: TargetKey): string => `${target.documentId}\u0000${target.locale ?? ''}`;
 
@@ -126,7 +151,9 @@ export class RelationLinks {
   /**
    * Checks that every referenced document exists (in the locale asked) and returns its keys. With
    * `link`, the same statement reads the next place at the end of each referenced target's inverse
-   * list in that link table (see nextEntityOrders): one statement per relation, not two.
+   * list in that link table (see nextEntityOrders): one statement per relation, not two; with
+   * `ownerId` too, that row's links in the table (`current`, in order): a relation an update
+   * writes costs one statement fewer (three per whole article).
    */
   private async resolveTargets(
     target: ContentType,
@@ -134,28 +161,60 @@ export class RelationLinks {
     row: OwnerRow,
     refs: { ref: RelationRef; path: (string | number)[] }[],
     link?: LinkTable,
-  ): Promise<{ keys: Map<RelationRef, TargetKey>; next?: Map<string, number> }> {
+    ownerId?: number,
+  ): Promise<{ keys: Map<RelationRef, TargetKey>; next?: Map<string, number>; current?: CurrentLink[] }> {
     const keys = new Map<RelationRef, TargetKey>();
     if (refs.length === 0) return { keys };
     const ids = [...new Set(refs.map(({ ref }) => ref.documentId))];
     let rows: { document_id: unknown; locale: unknown }[] = [];
     let next: Map<string, number> | undefined;
+    let current: CurrentLink[] | undefined;
     if (this.visible(target) && link) {
       const list = sql.join(ids.map((id) => sql`${id}`));
-      const both = await sql<{
-        document_id: string;
-        locale: string | null;
-        max_ord: unknown;
-        kind: unknown;
-      }>` select ${sql.ref('document_id')}, ${sql.ref('locale')}, null as max_ord, 0 as kind from ${sql.table(target.table)} where ${sql.ref('document_id')} in (${list}) group by ${sql.ref('document_id')}, ${sql.ref('locale')} union all select ${sql.ref('target_document_id')}, ${sql.ref('target_locale')}, max(${sql.ref('entity_ord')}), 1 from ${sql.table(link.table)} where ${sql.ref('target_document_id')} in (${list}) group by ${sql.ref('target_document_id')}, ${sql.ref('target_locale')}`.execute(
-        this.db,
-      );
-      rows = both.rows.filter((r) => Number(r.kind) === 0);
+      // Each target's last inverse place by a correlated max, which every database answers from
+      // the end of the link table's target index: a `group by` over the link rows walked every link
+      // of each target (a tag in the bench's 2,000 articles: ~150; 0.6 ms per write of three tags).
+      const sameLocale = target.localized
+        ? sql`${sql.ref('l.target_locale')} = ${sql.ref('t.locale')}`
+        : sql`${sql.ref('l.target_locale')} is null`;
+      const last = sql`(select max(${sql.ref('l.entity_ord')}) from ${sql.table(link.table)} as l where ${sql.ref('l.target_document_id')} = ${sql.ref('t.document_id')} and ${sameLocale})`;
+      const targets = (aliased: boolean) =>
+        sql`select ${sql.ref('t.document_id')}, ${sql.ref('t.locale')}, ${last}${aliased ? sql` as max_ord, 0 as kind, null as target_ord, null as link_id` : sql`, 0, null, null`} from ${sql.table(target.table)} as t where ${sql.ref('t.document_id')} in (${list}) group by ${sql.ref('t.document_id')}, ${sql.ref('t.locale')}`;
+      // A compound select orders only as a whole: the owner's links carry their order columns. They
+      // come first, as PostgreSQL types each column from the first branches that are not null.
+      const statement =
+        ownerId === undefined
+          ? sql` ${targets(true)}`
+          : sql` select ${sql.ref('target_document_id')} as document_id, ${sql.ref('target_locale')} as locale, ${sql.ref('entity_ord')} as max_ord, 2 as kind, ${sql.ref('target_ord')} as target_ord, ${sql.ref('id')} as link_id from ${sql.table(link.table)} where ${sql.ref('entity_id')} = ${ownerId} union all ${targets(false)}`;
+      const both = await (
+        statement as RawBuilder<{
+          document_id: string;
+          locale: string | null;
+          max_ord: unknown;
+          kind: unknown;
+          target_ord: unknown;
+          link_id: unknown;
+        }>
+      ).execute(this.db);
+      const found = both.rows.filter((r) => Number(r.kind) === 0);
+      rows = found;
       next = new Map(
-        both.rows
-          .filter((r) => Number(r.kind) === 1)
-          .map((r) => [keyOf({ documentId: r.document_id, locale: r.locale }), Number(r.max_ord ?? 0) + 1]),
+        found.map((r) => [
+          keyOf({ documentId: r.document_id, locale: target.localized ? r.locale : null }),
+          Number(r.max_ord ?? 0) + 1,
+        ]),
       );
+      if (ownerId !== undefined)
+        current = both.rows
+          .filter((r) => Number(r.kind) === 2)
+          .map((r) => ({
+            target_document_id: r.document_id,
+            target_locale: r.locale,
+            entity_ord: r.max_ord === null ? null : Number(r.max_ord),
+            order: [r.target_ord === null ? null : Number(r.target_ord), Number(r.link_id)] as const,
+          }))
+          // As `order by target_ord, id` reads them.
+          .sort((a, b) => compareOrders(a.order, b.order, this.ctx.database.dialect.client === 'postgres'));
     } else if (this.visible(target))
       rows = await this.db
         .selectFrom(target.table)
@@ -182,7 +241,7 @@ export class RelationLinks {
       }
       keys.set(ref, key);
     }
-    return { keys, next };
+    return { keys, next, current };
   }
 
   async apply(model: Model, row: OwnerRow, attribute: RelationAttribute, given: RelationInput): Promise<void> {
@@ -224,22 +283,28 @@ export class RelationLinks {
     ];
     // The next inverse places are read with the targets, but when linking takes targets from
     // other owners (their links go first, which can lower the places).
-    const { keys: resolved, next } = await this.resolveTargets(
+    const {
+      keys: resolved,
+      next,
+      current: read,
+    } = await this.resolveTargets(
       target,
       attribute,
       row,
       listed,
       takesTargetFromOtherOwners(model, attribute) ? undefined : link,
+      row.fresh ? undefined : row.id,
     );
     const current = row.fresh
       ? []
-      : await shaped<LinkRow>(this.db)
+      : (read ??
+        (await shaped<LinkRow>(this.db)
           .selectFrom(link.table)
           .select(['target_document_id', 'target_locale', 'entity_ord'])
           .where('entity_id', '=', row.id)
           .orderBy('target_ord')
           .orderBy('id')
-          .execute();
+          .execute()));
     const linked: TargetKey[] = current.map((r) => ({ documentId: r.target_document_id, locale: r.target_locale }));
     const entityOrd = new Map(current.map((r, i) => [keyOf(linked[i]!), r.entity_ord]));
     const byKey = new Map([...resolved.values(), ...linked].map((key) => [keyOf(key), key]));
@@ -505,7 +570,7 @@ export class RelationLinks {
     for (const link of this.ownedLinks(model)) {
       if (only && !only.has(link.ownerAttribute)) continue;
       const target = this.schema.contentTypes.get(link.targetUid);
-      if (locale !== null && target?.localized) {
+      if (target && this.resolvesLocale(link, locale)) {
         await this.db
           .insertInto(link.table)
           .columns(['entity_id', 'target_document_id', 'target_locale', 'target_ord', 'entity_ord'])
@@ -551,6 +616,11 @@ export class RelationLinks {
         )
         .execute();
     }
+  }
+
+  /** Whether copying a link of this table re-resolves its target in `locale` (see copyOwned). */
+  resolvesLocale(link: LinkTable, locale: string | null): boolean {
+    return locale !== null && this.schema.contentTypes.get(link.targetUid)?.localized === true;
   }
 
   ownedLinks(model: Model): LinkTable[] {
