@@ -70,7 +70,12 @@ import {
 } from '../features/history/index.js';
 import { historyPermit } from './history-permit.js';
 import { createAudit, registerAuditRoutes, retentionDays, type Audit } from '../features/audit/index.js';
-import { createReleases, registerReleaseRoutes, type ReleasesFeature } from '../features/releases/index.js';
+import {
+  createReleases,
+  registerReleaseRoutes,
+  releaseEntryDeletions,
+  type ReleasesFeature,
+} from '../features/releases/index.js';
 import {
   addConfiguredTasks,
   createEvents,
@@ -207,6 +212,8 @@ export async function createVellum(projectDir: string, options: CreateVellumOpti
     audit: audit.log,
     // Every write of the project's types records its history version in its transaction.
     history: new HistoryStore(),
+    // A deleted entry leaves the releases it was in, in its transaction.
+    deletions: releaseEntryDeletions,
   });
   const history = createHistory(database, documents, historyConfig, (ids) => adminAuthors(database.db, ids));
   const events = createEvents({ database, config, documents, webhooks, cron, log });

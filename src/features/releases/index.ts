@@ -19,6 +19,7 @@ export {
   type SingleEntry,
 } from './single-entry.js';
 export { registerReleaseRoutes, RELEASE_ACTIONS } from './routes.js';
+export { releaseEntryDeletions } from './entry-deleted.js';
 export type { Releases } from './releases.js';
 export type { ReleaseActions } from './actions.js';
 export type { ReleasePublisher, ReleaseJob } from './publisher.js';
