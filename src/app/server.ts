@@ -315,6 +315,7 @@ export async function createVellum(projectDir: string, options: CreateVellumOpti
     releases: releases.releases,
     actions: releases.actions,
     publisher: releases.publisher,
+    settings: releases.settings,
     authorize: async (request, action) => (await requireAction(auth, request, action)).id,
     trail: audit.log,
   });

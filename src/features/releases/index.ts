@@ -8,6 +8,7 @@ import type { DocumentService, Outbox } from '../../core/documents/service.js';
 import { ReleasePublisher, type ReleaseJob } from './publisher.js';
 import { ReleaseActions } from './actions.js';
 import { Releases } from './releases.js';
+import { ReleaseSettings } from './settings.js';
 
 export { releaseTables } from './tables.js';
 export {
@@ -21,6 +22,7 @@ export {
 export { registerReleaseRoutes, RELEASE_ACTIONS } from './routes.js';
 export { releaseEntryDeletions } from './entry-deleted.js';
 export type { Releases } from './releases.js';
+export type { ReleaseSettings } from './settings.js';
 export type { ReleaseActions } from './actions.js';
 export type { ReleasePublisher, ReleaseJob } from './publisher.js';
 
@@ -28,6 +30,8 @@ export interface ReleasesFeature {
   releases: Releases;
   actions: ReleaseActions;
   publisher: ReleasePublisher;
+  /** `/content-releases/settings`: the default time zone of new releases. */
+  settings: ReleaseSettings;
   /** The leased job publishing scheduled releases, for the node's scheduler. */
   job: ReleaseJob;
 }
@@ -46,5 +50,11 @@ export interface ReleasesFeatureOptions {
 export function createReleases(options: ReleasesFeatureOptions): ReleasesFeature {
   const releases = new Releases(options);
   const publisher = new ReleasePublisher(options.database, options.documents, releases, options.outbox, options.log);
-  return { releases, actions: new ReleaseActions(options, releases), publisher, job: publisher.job(options.interval) };
+  return {
+    releases,
+    actions: new ReleaseActions(options, releases),
+    publisher,
+    settings: new ReleaseSettings(options.database),
+    job: publisher.job(options.interval),
+  };
 }
