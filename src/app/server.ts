@@ -46,13 +46,14 @@ import {
   registerAdminGuard,
   requireAction,
   registerStrapiContentManager,
+  registerManagerModels,
   withPreviewFrames,
   registerHomepage,
   registerKeyStatistics,
   mediaAdministrator,
 } from '../features/admin/index.js';
 import { registerAdminPanel } from '../features/admin/index.js';
-import { registerContentTypeBuilderRoutes } from '../features/content-type-builder/index.js';
+import { managerModels, registerContentTypeBuilderRoutes } from '../features/content-type-builder/index.js';
 import { openApiDocument, openApiInput, openApiServed, registerOpenApiRoutes } from '../features/openapi/index.js';
 import { registerSecurity } from '../api/security.js';
 import { registerUsersPermissionsRoutes, usersPathTaken } from '../features/users-permissions/index.js';
@@ -304,6 +305,8 @@ export async function createVellum(projectDir: string, options: CreateVellumOpti
   });
   registerAdminContentRoutes(app, { auth, documents });
   registerStrapiContentManager(app, auth, documents, database, config.admin);
+  // `/content-manager/init`, `/content-types`, `/components`: the schema files as Strapi formats them.
+  registerManagerModels(app, auth, () => managerModels(projectDir, schema, builtInTypes(projectDir)));
   registerHomepage(app, auth, documents, database);
   registerKeyStatistics(app, auth, documents, database);
   registerHistoryRoutes(app, {
