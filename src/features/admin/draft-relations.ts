@@ -12,6 +12,7 @@ import type { DocumentService, TypeDocuments } from '../../core/documents/servic
 import { ReadBudget } from '../../core/documents/service.js';
 import type { Document } from '../../core/documents/rows.js';
 import type { ContentType, Model, Schema } from '../../core/schema/model.js';
+import { isPlainObject } from '../../core/objects.js';
 
 /** The documents one read takes (Strapi's largest page). */
 const PAGE = 100;
@@ -106,9 +107,18 @@ async function unpublished(service: DocumentService, links: Link[]): Promise<num
   return count;
 }
 
-/** The documentIds a query names: `documentIds[0]=a&documentIds[1]=b`, `documentIds[]=a` or `documentIds=a`. */
+/**
+ * The documentIds a query names: `documentIds[0]=a&documentIds[1]=b`, `documentIds[]=a` or
+ * `documentIds=a` (past the query parser's 100 indexes, an object of them).
+ */
 export function queriedIds(value: unknown): string[] {
-  const listed = Array.isArray(value) ? value : typeof value === 'string' ? [value] : [];
+  const listed = Array.isArray(value)
+    ? value
+    : typeof value === 'string'
+      ? [value]
+      : isPlainObject(value)
+        ? Object.values(value)
+        : [];
   return listed.filter((id): id is string => typeof id === 'string' && id !== '');
 }
 
