@@ -8,7 +8,7 @@ import type { DocumentService, Outbox } from '../../core/documents/service.js';
 import { ReleasePublisher, type ReleaseJob } from './publisher.js';
 import { ReleaseActions } from './actions.js';
 import { Releases } from './releases.js';
-import { ReleaseSettings } from './settings.js';
+import { ReleaseSettingsStore } from './settings.js';
 
 export { releaseTables } from './tables.js';
 export {
@@ -22,7 +22,7 @@ export {
 export { registerReleaseRoutes, RELEASE_ACTIONS } from './routes.js';
 export { releaseEntryDeletions } from './entry-deleted.js';
 export type { Releases } from './releases.js';
-export type { ReleaseSettings } from './settings.js';
+export type { ReleaseSettingsStore } from './settings.js';
 export type { ReleaseActions } from './actions.js';
 export type { ReleasePublisher, ReleaseJob } from './publisher.js';
 
@@ -31,7 +31,7 @@ export interface ReleasesFeature {
   actions: ReleaseActions;
   publisher: ReleasePublisher;
   /** `/content-releases/settings`: the default time zone of new releases. */
-  settings: ReleaseSettings;
+  settings: ReleaseSettingsStore;
   /** The leased job publishing scheduled releases, for the node's scheduler. */
   job: ReleaseJob;
 }
@@ -54,7 +54,7 @@ export function createReleases(options: ReleasesFeatureOptions): ReleasesFeature
     releases,
     actions: new ReleaseActions(options, releases),
     publisher,
-    settings: new ReleaseSettings(options.database),
+    settings: new ReleaseSettingsStore(options.database),
     job: publisher.job(options.interval),
   };
 }

@@ -11,7 +11,7 @@ import { isPlainObject } from '../../core/objects.js';
 import type { ReleasePublisher } from './publisher.js';
 import type { ReleaseActions } from './actions.js';
 import type { Releases } from './releases.js';
-import type { ReleaseSettings } from './settings.js';
+import type { ReleaseSettingsStore } from './settings.js';
 import { pathId } from './validation.js';
 
 export const RELEASE_ACTIONS = {
@@ -30,7 +30,7 @@ export interface ReleaseRoutesOptions {
   releases: Releases;
   actions: ReleaseActions;
   publisher: ReleasePublisher;
-  settings: ReleaseSettings;
+  settings: ReleaseSettingsStore;
   /** The administrator behind the request when they hold `action` (their id); a 401 or 403 otherwise. */
   authorize(request: FastifyRequest, action: string): Promise<number>;
   /** Where administrators' changes are recorded (the audit log), in their transactions. */

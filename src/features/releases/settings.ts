@@ -15,7 +15,7 @@ import { parseSettings } from './validation.js';
 const DEFAULTS: Settings = { defaultTimezone: null };
 const WHERE = { type: 'core', name: 'content-releases', key: 'settings' };
 
-export class ReleaseSettings {
+export class ReleaseSettingsStore {
   constructor(private readonly database: Database) {}
 
   private store() {
