@@ -126,6 +126,7 @@ export class AdminAccess {
 export const SCREEN_ACTIONS: Record<string, readonly string[]> = {
   '/media': ['plugin::upload.read'],
   '/releases': ['plugin::content-releases.read'],
+  '/manage/releases': ['plugin::content-releases.settings.read'],
   '/content-type-builder': ['plugin::content-type-builder.read'],
   '/manage/api-tokens': ['admin::api-tokens.read', 'admin::api-tokens.access'],
   '/manage/locales': ['plugin::i18n.locale.read'],
@@ -203,6 +204,7 @@ export const SCREEN_CHANGES = {
   '/manage/users-permissions/providers': { update: `${UP}.providers.update` },
   '/manage/users-permissions/email-templates': { update: `${UP}.email-templates.update` },
   '/manage/users-permissions/advanced': { update: `${UP}.advanced-settings.update` },
+  '/manage/releases': { update: 'plugin::content-releases.settings.update' },
 } as const satisfies Record<string, Partial<Record<Change, Needed>>>;
 export type ChangeScreen = keyof typeof SCREEN_CHANGES;
 

@@ -51,6 +51,7 @@ export const ACTIONS: Record<string, string> = {
   'release.entry.update': 'Update entry in release',
   'release.entry.remove': 'Remove entry from release',
   'release.trigger': 'Publish release',
+  'release.settings.update': 'Update release settings',
   'content-type.create': 'Create content type',
   'content-type.update': 'Update content type',
   'content-type.delete': 'Delete content type',

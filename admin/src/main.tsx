@@ -110,6 +110,11 @@ const router = createBrowserRouter(
         // Releases: the JSON API is /content-releases, beside /admin.
         screen('releases', '/releases', async () => (await import('./pages/releases/ReleasesPage.tsx')).ReleasesPage),
         screen('releases/:id', '/releases', async () => (await import('./pages/releases/ReleasePage.tsx')).ReleasePage),
+        screen(
+          'manage/releases',
+          '/manage/releases',
+          async () => (await import('./pages/releases/ReleaseSettingsPage.tsx')).ReleaseSettingsPage,
+        ),
         // The Content-Type Builder's screens: its JSON API is /content-type-builder, beside /admin.
         {
           ...screen(

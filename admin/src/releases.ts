@@ -8,6 +8,7 @@ import type {
   ListedReleaseAction,
   ReleaseActionsPage,
   ReleasePage,
+  ReleaseSettings,
   ReleaseWithCount,
 } from '../../src/features/releases/contract.ts';
 import { api } from './api.ts';
@@ -22,7 +23,18 @@ export const RELEASES = {
   publish: 'plugin::content-releases.publish',
   createAction: 'plugin::content-releases.create-action',
   deleteAction: 'plugin::content-releases.delete-action',
+  settingsRead: 'plugin::content-releases.settings.read',
+  settingsUpdate: 'plugin::content-releases.settings.update',
 } as const;
+
+/** The releases' settings (the default time zone of new releases); not asked without `enabled`. */
+export function useReleaseSettings(enabled = true) {
+  return useQuery({
+    queryKey: ['releases', 'settings'],
+    queryFn: async () => (await api<{ data: ReleaseSettings }>('/content-releases/settings')).data,
+    enabled,
+  });
+}
 
 export type ReleaseTab = 'pending' | 'done';
 
@@ -114,8 +126,9 @@ export function zonedLabel(iso: string, zone: string | null): string {
 }
 
 /** The time zones offered: the runtime's list, the browser's own first. */
-export function timeZones(): string[] {
-  const own = Intl.DateTimeFormat().resolvedOptions().timeZone;
+/** The time zones to choose from: `first` (the settings' default), else the browser's, first. */
+export function timeZones(first?: string | null): string[] {
+  const own = first || Intl.DateTimeFormat().resolvedOptions().timeZone;
   const all = typeof Intl.supportedValuesOf === 'function' ? Intl.supportedValuesOf('timeZone') : ['UTC'];
   return [own, ...all.filter((zone) => zone !== own)];
 }

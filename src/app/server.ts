@@ -46,13 +46,14 @@ import {
   registerAdminGuard,
   requireAction,
   registerStrapiContentManager,
+  registerManagerModels,
   withPreviewFrames,
   registerHomepage,
   registerKeyStatistics,
   mediaAdministrator,
 } from '../features/admin/index.js';
 import { registerAdminPanel } from '../features/admin/index.js';
-import { registerContentTypeBuilderRoutes } from '../features/content-type-builder/index.js';
+import { managerModels, registerContentTypeBuilderRoutes } from '../features/content-type-builder/index.js';
 import { openApiDocument, openApiInput, openApiServed, registerOpenApiRoutes } from '../features/openapi/index.js';
 import { registerSecurity } from '../api/security.js';
 import { registerUsersPermissionsRoutes, usersPathTaken } from '../features/users-permissions/index.js';
@@ -70,7 +71,12 @@ import {
 } from '../features/history/index.js';
 import { historyPermit } from './history-permit.js';
 import { createAudit, registerAuditRoutes, retentionDays, type Audit } from '../features/audit/index.js';
-import { createReleases, registerReleaseRoutes, type ReleasesFeature } from '../features/releases/index.js';
+import {
+  createReleases,
+  registerReleaseRoutes,
+  releaseEntryDeletions,
+  type ReleasesFeature,
+} from '../features/releases/index.js';
 import {
   addConfiguredTasks,
   createEvents,
@@ -207,6 +213,8 @@ export async function createVellum(projectDir: string, options: CreateVellumOpti
     audit: audit.log,
     // Every write of the project's types records its history version in its transaction.
     history: new HistoryStore(),
+    // A deleted entry leaves the releases it was in, in its transaction.
+    deletions: releaseEntryDeletions,
   });
   const history = createHistory(database, documents, historyConfig, (ids) => adminAuthors(database.db, ids));
   const events = createEvents({ database, config, documents, webhooks, cron, log });
@@ -297,6 +305,8 @@ export async function createVellum(projectDir: string, options: CreateVellumOpti
   });
   registerAdminContentRoutes(app, { auth, documents });
   registerStrapiContentManager(app, auth, documents, database, config.admin);
+  // `/content-manager/init`, `/content-types`, `/components`: the schema files as Strapi formats them.
+  registerManagerModels(app, auth, () => managerModels(projectDir, schema, builtInTypes(projectDir)));
   registerHomepage(app, auth, documents, database);
   registerKeyStatistics(app, auth, documents, database);
   registerHistoryRoutes(app, {
@@ -308,6 +318,7 @@ export async function createVellum(projectDir: string, options: CreateVellumOpti
     releases: releases.releases,
     actions: releases.actions,
     publisher: releases.publisher,
+    settings: releases.settings,
     authorize: async (request, action) => (await requireAction(auth, request, action)).id,
     trail: audit.log,
   });

@@ -107,6 +107,24 @@ for (const dialect of DIALECTS) {
         action: `plugin::content-releases.${uid}`,
       }));
       expected.data.sections.plugins.splice(3, 0, ...releases);
+      // Their settings (a default time zone) after the free plugins' settings, as Strapi registers them.
+      const afterLocales =
+        expected.data.sections.settings.findIndex(
+          (item: Record<string, unknown>) => item.action === 'plugin::i18n.locale.delete',
+        ) + 1;
+      expected.data.sections.settings.splice(
+        afterLocales,
+        0,
+        ...[
+          ['read', 'Read'],
+          ['update', 'Edit'],
+        ].map(([uid, displayName]) => ({
+          displayName,
+          category: 'content releases',
+          subCategory: 'options',
+          action: `plugin::content-releases.settings.${uid}`,
+        })),
+      );
       // Strapi's free edition ends its settings with the transfer tokens; its Enterprise edition adds
       // the audit log's read action after them, which Vellum grants freely.
       expected.data.sections.settings.push({

@@ -4,7 +4,8 @@
  * release"), the one whose draft misses a required field shown not ready with the reason, fixed
  * in its editor, then the release scheduled a few seconds ahead in another time zone and published
  * at that time by the server (the entries published, the release under Done). Screenshots land in
- * .tmp/admin-screenshots/ (releases-*.png). SQLite only: the API's tests run on every database.
+ * .tmp/admin-screenshots/ (releases-*.png). The releases' settings: a default time zone chosen
+ * in Settings > Releases, which the New release dialog starts with. SQLite only: the API's tests run on every database.
  */
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
@@ -83,8 +84,8 @@ describe('admin panel: releases [sqlite]', { skip }, () => {
     const beta = await create(`${CM}/api::page.page`, { heading: 'Beta' });
     const gamma = await create(`${CM}/api::page.page`, { heading: null });
 
-    // The Releases page: a new release.
-    await page.getByRole('link', { name: 'Releases', exact: true }).click();
+    // The Releases page (the navigation's first Releases link; the second is the settings'): a new release.
+    await page.getByRole('link', { name: 'Releases', exact: true }).first().click();
     await page.getByRole('heading', { name: 'Releases', level: 1 }).waitFor();
     await page.getByText('No pending releases').waitFor();
     await page.getByRole('button', { name: 'New release' }).click();
@@ -170,5 +171,27 @@ describe('admin panel: releases [sqlite]', { skip }, () => {
     await page.getByRole('link', { name: 'Releases', exact: true }).first().click();
     await page.getByRole('tab', { name: 'Done' }).click();
     await page.getByRole('table', { name: 'Done releases' }).getByRole('link', { name: 'Launch' }).waitFor();
+  });
+
+  it('starts a new release in the default time zone chosen in the releases settings', async () => {
+    await page.goto(`${server.url}/admin`);
+    await page.getByRole('navigation', { name: 'Settings' }).getByRole('link', { name: 'Releases' }).click();
+    await page.getByRole('heading', { name: 'Releases', level: 1 }).waitFor();
+    const section = page.getByRole('region', { name: 'Releases settings' });
+    await section.getByRole('textbox', { name: 'Default time zone' }).fill('America/Lima');
+    await page.getByRole('option', { name: 'America/Lima', exact: true }).click();
+    await section.getByRole('button', { name: 'Save' }).click();
+    await page.getByText('Releases settings saved').waitFor();
+    assert.deepEqual((await root.get('/content-releases/settings')).body, {
+      data: { defaultTimezone: 'America/Lima' },
+    });
+    await shot('04-settings');
+
+    await page.getByRole('link', { name: 'Releases', exact: true }).first().click();
+    await page.getByRole('button', { name: 'New release' }).click();
+    const dialog = page.getByRole('dialog', { name: 'New release' });
+    await dialog.getByLabel('Schedule release').check();
+    assert.equal(await dialog.getByRole('textbox', { name: 'Time zone' }).inputValue(), 'America/Lima');
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
   });
 });

@@ -81,6 +81,7 @@ function SettingsGroup({
 const GLOBAL_SETTINGS: [string, string][] = [
   ['API tokens', '/manage/api-tokens'],
   ['Locales', '/manage/locales'],
+  ['Releases', '/manage/releases'],
   ['Webhooks', '/manage/webhooks'],
 ];
 const ADMINISTRATION: [string, string][] = [

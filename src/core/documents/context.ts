@@ -1,6 +1,7 @@
 import type { Database } from '../database/connection.js';
 import type { ContentType, Schema } from '../schema/model.js';
 import type { AuditTrail } from './audit-port.js';
+import type { DeletionListener } from './deletion-port.js';
 import type { HistoryLog } from './history-port.js';
 import type { CallHooks, LifecycleHooks } from './hooks.js';
 import type { Locales } from './locales.js';
@@ -22,6 +23,8 @@ export interface DocumentContext {
   audit?: AuditTrail;
   /** Where every write of the project's types records its history version, in its transaction (features/history/ sets it; none by default). */
   history?: HistoryLog;
+  /** What goes with a deleted document, in its transaction (features/releases/ sets it: the entry's release actions; none by default). */
+  deletions?: DeletionListener;
   /** The stored locales: read again when a call names a code this node does not know yet. */
   locales?: Locales;
 }

@@ -14,6 +14,7 @@ import { NotFoundError } from '../errors.js';
 import { FILE_UID, type ContentType, type Schema } from '../schema/model.js';
 import { DocumentAudit, type AuditTrail } from './audit.js';
 import type { HistoryLog } from './history-port.js';
+import type { DeletionListener } from './deletion-port.js';
 import type { CallerOptions, DocumentContext } from './context.js';
 import {
   assertLinkable,
@@ -35,6 +36,7 @@ import { TypeDocuments } from './type-documents.js';
 import { WriteEvents, type Outbox } from './outbox.js';
 
 export type { CallerOptions } from './context.js';
+export type { DeletionListener } from './deletion-port.js';
 export { auditCaller, recordAudit, type Audited, type AuditEntry, type AuditTrail } from './audit.js';
 export type {
   HistoryChange,
@@ -85,6 +87,8 @@ export interface DocumentServiceOptions {
   audit?: AuditTrail;
   /** Where writes of the project's types record their history versions (features/history/); none when not given. */
   history?: HistoryLog;
+  /** What goes with a deleted document, in its transaction (features/releases/: the entry's release actions); nothing when not given. */
+  deletions?: DeletionListener;
 }
 
 /** The media library's rows (`plugin::upload.file`) beyond its documents: ids, links, deletion. */
@@ -136,6 +140,7 @@ export class DocumentService {
       outbox: options.outbox,
       audit: options.audit,
       history: options.history,
+      deletions: options.deletions,
     };
     this.engine = new QueryEngine({ ...this.ctx, lifecycles: options.lifecycles ?? NO_LIFECYCLES });
     this.engine.register(CORE_STORE_UID, tableAdapter(database, schema, coreStoreModel));

@@ -84,6 +84,10 @@ const SETTINGS_ACTIONS: [string, string, string, string][] = [
   ['plugin::i18n.locale.read', 'Read', 'Internationalization', 'Locales'],
   ['plugin::i18n.locale.update', 'Update', 'Internationalization', 'Locales'],
   ['plugin::i18n.locale.delete', 'Delete', 'Internationalization', 'Locales'],
+  // Releases' settings (a default time zone): Strapi's paid plugin registers them after the
+  // free plugins' settings; free here (features/releases/).
+  ['plugin::content-releases.settings.read', 'Read', 'content releases', 'options'],
+  ['plugin::content-releases.settings.update', 'Edit', 'content releases', 'options'],
   ['admin::marketplace.read', 'Access the marketplace', 'plugins and marketplace', 'marketplace'],
   ['admin::webhooks.create', 'Create', 'webhooks', 'general'],
   ['admin::webhooks.read', 'Read', 'webhooks', 'general'],

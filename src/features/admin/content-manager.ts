@@ -13,7 +13,7 @@ import type { Database } from '../../core/database/connection.js';
 import type { CallerOptions } from '../../core/documents/context.js';
 import type { Document } from '../../core/documents/rows.js';
 import type { DocumentService, TypeDocuments } from '../../core/documents/service.js';
-import { NotFoundError, ValidationError } from '../../core/errors.js';
+import { NotFoundError, PolicyError, ValidationError } from '../../core/errors.js';
 import { isPlainObject } from '../../core/objects.js';
 import type { ContentType } from '../../core/schema/model.js';
 import { EXPLORER } from '../admin-roles/index.js';
@@ -21,7 +21,8 @@ import type { Auth } from '../users-permissions/index.js';
 import { sendJson } from '../../api/json-body.js';
 import { contentAccess } from './content-access.js';
 import { managerPopulate } from './content.js';
-import { adminCaller } from './guard.js';
+import { adminCaller, requireAction } from './guard.js';
+import { countManyDraftRelations, queriedIds } from './draft-relations.js';
 import { registerBulkActions } from './bulk-actions.js';
 import { registerClone } from './clone-routes.js';
 import { registerViewConfiguration } from './view-configuration-routes.js';
@@ -334,6 +335,28 @@ export function registerStrapiContentManager(
     cm.post<{ Params: Params }>(`${collection}/:documentId/actions/:action`, async (request, reply) => {
       const type = typeOf(request.params.uid, 'collectionType');
       return sendJson(reply, await publication(request, type, request.params.documentId));
+    });
+
+    // Before a bulk publish: how many relations of the selected drafts point to unpublished documents.
+    cm.get<{ Params: Params }>(`${collection}/actions/countManyEntriesDraftRelations`, async (request, reply) => {
+      // Strapi's hasPermissions policy first: a type the administrator may not read (or none) is its 403.
+      await requireAction(auth, request, EXPLORER.read, request.params.uid);
+      const type = service.schema.contentTypes.get(request.params.uid);
+      if (!type || (type.builtIn && type.uid !== 'plugin::users-permissions.user')) throw new PolicyError();
+      const { documentIds, locale } = request.query as Query;
+      const ids = queriedIds(documentIds);
+      // Strapi answers 404 when none of them exists, in any locale or status.
+      const known =
+        ids.length === 0
+          ? 0
+          : await service.of(type).count({
+              filters: { documentId: { $in: ids } },
+              locale: type.localized ? '*' : undefined,
+              status: type.draftAndPublish ? 'draft' : undefined,
+            });
+      if (known === 0) throw notFound();
+      const asked = type.localized ? locale : undefined;
+      return sendJson(reply, { data: await countManyDraftRelations(service, type, ids, asked) });
     });
 
     // The list's tools: bulk actions and duplicating (bulk-actions.ts, clone-routes.ts).

@@ -11,3 +11,4 @@ export { registerHomepage } from './homepage.js';
 export { registerKeyStatistics } from './key-statistics.js';
 export { mediaAdministrator } from './media-access.js';
 export { withPreviewFrames } from './preview.js';
+export { registerManagerModels, type ContentManagerModels } from './models-routes.js';

@@ -56,7 +56,7 @@ export interface CmAttribute {
 }
 
 /** Strapi's field sizes (its `field-sizes` service): the default width and whether it may change. */
-const FIELD_SIZES: Record<string, { default: number; isResizable: boolean }> = Object.fromEntries([
+export const FIELD_SIZES: Record<string, { default: number; isResizable: boolean }> = Object.fromEntries([
   ...['dynamiczone', 'component', 'json', 'richtext', 'blocks'].map((t) => [t, { default: 12, isResizable: false }]),
   ...['checkbox', 'boolean', 'date', 'time', 'biginteger', 'decimal', 'float', 'integer', 'number'].map((t) => [
     t,

@@ -2,3 +2,4 @@
 export { registerContentTypeBuilderRoutes, type ContentTypeBuilderOptions } from './routes.js';
 export { coreFile, type Language } from './api-files.js';
 export { newComponentFile } from './component-file.js';
+export { managerModels, type ManagerModels } from './manager-models.js';

@@ -80,3 +80,8 @@ export interface PublishAnswer {
   data: Release;
   meta: { totalEntries: number; totalPublishedEntries: number; totalUnpublishedEntries: number };
 }
+
+/** `GET /content-releases/settings`' `data`: the time zone the create dialog starts with (null: the browser's). */
+export interface ReleaseSettings {
+  defaultTimezone: string | null;
+}

@@ -8,6 +8,7 @@ import type { DocumentService, Outbox } from '../../core/documents/service.js';
 import { ReleasePublisher, type ReleaseJob } from './publisher.js';
 import { ReleaseActions } from './actions.js';
 import { Releases } from './releases.js';
+import { ReleaseSettingsStore } from './settings.js';
 
 export { releaseTables } from './tables.js';
 export {
@@ -19,7 +20,9 @@ export {
   type SingleEntry,
 } from './single-entry.js';
 export { registerReleaseRoutes, RELEASE_ACTIONS } from './routes.js';
+export { releaseEntryDeletions } from './entry-deleted.js';
 export type { Releases } from './releases.js';
+export type { ReleaseSettingsStore } from './settings.js';
 export type { ReleaseActions } from './actions.js';
 export type { ReleasePublisher, ReleaseJob } from './publisher.js';
 
@@ -27,6 +30,8 @@ export interface ReleasesFeature {
   releases: Releases;
   actions: ReleaseActions;
   publisher: ReleasePublisher;
+  /** `/content-releases/settings`: the default time zone of new releases. */
+  settings: ReleaseSettingsStore;
   /** The leased job publishing scheduled releases, for the node's scheduler. */
   job: ReleaseJob;
 }
@@ -45,5 +50,11 @@ export interface ReleasesFeatureOptions {
 export function createReleases(options: ReleasesFeatureOptions): ReleasesFeature {
   const releases = new Releases(options);
   const publisher = new ReleasePublisher(options.database, options.documents, releases, options.outbox, options.log);
-  return { releases, actions: new ReleaseActions(options, releases), publisher, job: publisher.job(options.interval) };
+  return {
+    releases,
+    actions: new ReleaseActions(options, releases),
+    publisher,
+    settings: new ReleaseSettingsStore(options.database),
+    job: publisher.job(options.interval),
+  };
 }

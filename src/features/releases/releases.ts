@@ -14,7 +14,8 @@ import { recordAudit, type Audited, type DocumentService } from '../../core/docu
 import { NotFoundError, ValidationError } from '../../core/errors.js';
 import { isPlainObject } from '../../core/objects.js';
 import type { Release, ReleasePage, ReleaseWithCount } from './contract.js';
-import { presentRelease, statusOf } from './present.js';
+import { presentRelease } from './present.js';
+import { settleReleaseStatus } from './status.js';
 import { RELEASES_TABLE, RELEASE_ACTIONS_TABLE, isoTime, type ReleaseActionRow, type ReleaseRow } from './tables.js';
 import { pageParam, parseRelease } from './validation.js';
 
@@ -301,21 +302,8 @@ export class Releases {
   }
 
   /** Sets a pending release's status from its actions (empty, blocked, ready), on `db` (the change's transaction). */
-  async settleStatus(db: Db, releaseId: number): Promise<void> {
-    const [totals] = await this.actionsOf(db)
-      .selectFrom(RELEASE_ACTIONS_TABLE)
-      .select((eb) => [
-        eb.fn.countAll<number | string>().as('total'),
-        eb.fn.sum<number | string | null>(eb.case().when('is_entry_valid', '=', 0).then(1).else(0).end()).as('invalid'),
-      ])
-      .where('release_id', '=', releaseId)
-      .execute();
-    await this.releases(db)
-      .updateTable(RELEASES_TABLE)
-      .set({ status: statusOf(Number(totals?.total ?? 0), Number(totals?.invalid ?? 0)), failure: null })
-      .where('id', '=', releaseId)
-      .where('released_at', 'is', null)
-      .execute();
+  settleStatus(db: Db, releaseId: number): Promise<void> {
+    return settleReleaseStatus(db, releaseId);
   }
 }
 

@@ -1,7 +1,8 @@
 /**
  * The releases' admin API at Strapi 5.54's paths (its content-releases plugin's admin routes,
  * mounted at `/content-releases`), each requiring the action Strapi's route names
- * (`plugin::content-releases.read|create|update|delete|publish|create-action|delete-action`): an
+ * (`plugin::content-releases.read|create|update|delete|publish|create-action|delete-action`,
+ * `settings.read|update` for `/content-releases/settings`): an
  * administrator without it is answered Strapi's 403 "Policy Failed".
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -10,6 +11,7 @@ import { isPlainObject } from '../../core/objects.js';
 import type { ReleasePublisher } from './publisher.js';
 import type { ReleaseActions } from './actions.js';
 import type { Releases } from './releases.js';
+import type { ReleaseSettingsStore } from './settings.js';
 import { pathId } from './validation.js';
 
 export const RELEASE_ACTIONS = {
@@ -20,12 +22,15 @@ export const RELEASE_ACTIONS = {
   publish: 'plugin::content-releases.publish',
   createAction: 'plugin::content-releases.create-action',
   deleteAction: 'plugin::content-releases.delete-action',
+  settingsRead: 'plugin::content-releases.settings.read',
+  settingsUpdate: 'plugin::content-releases.settings.update',
 } as const;
 
 export interface ReleaseRoutesOptions {
   releases: Releases;
   actions: ReleaseActions;
   publisher: ReleasePublisher;
+  settings: ReleaseSettingsStore;
   /** The administrator behind the request when they hold `action` (their id); a 401 or 403 otherwise. */
   authorize(request: FastifyRequest, action: string): Promise<number>;
   /** Where administrators' changes are recorded (the audit log), in their transactions. */
@@ -39,7 +44,7 @@ const queryOf = (request: FastifyRequest): Record<string, unknown> =>
   isPlainObject(request.query) ? request.query : {};
 
 export function registerReleaseRoutes(app: FastifyInstance, options: ReleaseRoutesOptions): void {
-  const { releases, actions, publisher } = options;
+  const { releases, actions, publisher, settings } = options;
   /** The administrator holding `action`, as their changes are audited. */
   const authorize = async (request: FastifyRequest, action: string): Promise<Audited | undefined> => {
     const actor = await options.authorize(request, action);
@@ -48,6 +53,15 @@ export function registerReleaseRoutes(app: FastifyInstance, options: ReleaseRout
   const base = '/content-releases';
   const created = (reply: FastifyReply, body: unknown) => reply.status(201).send(body);
 
+  // Strapi's routes/settings.ts: a default time zone for new releases.
+  app.get(`${base}/settings`, async (request) => {
+    await authorize(request, RELEASE_ACTIONS.settingsRead);
+    return { data: await settings.find() };
+  });
+  app.put(`${base}/settings`, async (request) => {
+    const audited = await authorize(request, RELEASE_ACTIONS.settingsUpdate);
+    return { data: await settings.update(request.body ?? {}, audited) };
+  });
   app.get(`${base}/mapEntriesToReleases`, async (request) => {
     await authorize(request, RELEASE_ACTIONS.read);
     return { data: await releases.mapEntries(queryOf(request)) };

@@ -71,6 +71,38 @@ export function parseRelease(body: unknown): ReleaseInput {
   return { name: name!, scheduledAt, timezone: scheduledAt === null ? null : timezone };
 }
 
+/**
+ * `PUT /content-releases/settings`' body, as Strapi's yup schema checks it (strict: nothing is
+ * cast, no default filled in): an object of `defaultTimezone` (a string or null) and nothing else;
+ * answered as given. Vellum also refuses a zone the runtime does not know, as on a release.
+ */
+export function parseSettings(body: unknown): Partial<{ defaultTimezone: string | null }> {
+  if (!isPlainObject(body))
+    return fail([problem('', `this must be a \`object\` type, but the final value was: \`${JSON.stringify(body)}\`.`)]);
+  const errors: FieldError[] = [];
+  const unknown = Object.keys(body).filter((key) => key !== 'defaultTimezone');
+  if (unknown.length > 0) errors.push(problem('', `this field has unspecified keys: ${unknown.join(', ')}`, body));
+  const zone = body.defaultTimezone;
+  if (zone !== undefined && zone !== null && typeof zone !== 'string')
+    errors.push(
+      problem(
+        'defaultTimezone',
+        `defaultTimezone must be a \`string\` type, but the final value was: \`${JSON.stringify(zone)}\`.`,
+        zone,
+      ),
+    );
+  else if (typeof zone === 'string' && !knownTimeZone(zone))
+    errors.push(
+      problem(
+        'defaultTimezone',
+        `defaultTimezone ${JSON.stringify(zone)} is not a known time zone, such as Europe/Paris`,
+        zone,
+      ),
+    );
+  if (errors.length > 0) return fail(errors);
+  return 'defaultTimezone' in body ? { defaultTimezone: zone as string | null } : {};
+}
+
 export interface ActionInput {
   contentType: string;
   entryDocumentId?: string;

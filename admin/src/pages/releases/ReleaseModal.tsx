@@ -3,24 +3,35 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { api, ApiError } from '../../api.ts';
-import { timeZones, zonedParts, zonedToUtc, type ReleaseWithCount } from '../../releases.ts';
+import { useAccess } from '../../access.tsx';
+import {
+  RELEASES,
+  timeZones,
+  useReleaseSettings,
+  zonedParts,
+  zonedToUtc,
+  type ReleaseWithCount,
+} from '../../releases.ts';
 
 /**
  * A release's form, new (`release` undefined: opens the release once made) or edited: a name, and
  * when scheduled a date, a time (to the second) and the zone they are read in, sent as the UTC
- * instant with the zone's name.
+ * instant with the zone's name. A new release's zone is the releases' default time zone (their
+ * settings, when the administrator may read them), else the browser's.
  */
 export function ReleaseModal({ release, onClose }: { release?: ReleaseWithCount; onClose: () => void }) {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
-  const zones = timeZones();
-  const initialZone = release?.timezone ?? zones[0]!;
-  const initial = release?.scheduledAt ? zonedParts(release.scheduledAt, initialZone) : { date: '', time: '' };
+  const settings = useReleaseSettings(useAccess().can(RELEASES.settingsRead) && !release);
+  const zones = timeZones(release?.timezone ?? settings.data?.defaultTimezone);
+  const initial = release?.scheduledAt ? zonedParts(release.scheduledAt, zones[0]!) : { date: '', time: '' };
   const [name, setName] = useState(release?.name ?? '');
   const [scheduled, setScheduled] = useState(Boolean(release?.scheduledAt));
   const [date, setDate] = useState(initial.date);
   const [time, setTime] = useState(initial.time);
-  const [zone, setZone] = useState(initialZone);
+  // null: the first of `zones` (the default may arrive after the dialog opens).
+  const [chosen, setZone] = useState<string | null>(null);
+  const zone = chosen ?? zones[0]!;
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const submit = async (event: FormEvent) => {

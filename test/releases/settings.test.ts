@@ -1,0 +1,124 @@
+/**
+ * The releases' settings (docs/releases.md), Strapi 5.54's `GET|PUT /content-releases/settings`:
+ * `{ data: { defaultTimezone } }`, null by default, stored in the core store (`content-releases`,
+ * key `settings`), checked as Strapi's yup schema checks it, audited as `release.settings.update`
+ * with its changes when something changed, and guarded by `plugin::content-releases.settings.read`
+ * and `settings.update`. On every dialect.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { HttpClient } from '../helpers/http.js';
+import { DIALECTS, fixture, startServer, type TestServer } from '../helpers/server.js';
+import { unique } from '../helpers/unique.js';
+
+const SETTINGS = '/content-releases/settings';
+
+for (const dialect of DIALECTS) {
+  describe(`releases' settings [${dialect}]`, () => {
+    let server: TestServer;
+    let root: HttpClient;
+    const as = (token: string) => new HttpClient(server.url, { authorization: `Bearer ${token}` });
+
+    before(async () => {
+      server = await startServer(dialect, { project: fixture('releases') });
+      const first = await server.publicApi.post('/admin/register-admin', {
+        email: 'root@example.com',
+        password: 'Passw0rd-Root',
+        firstname: 'Root',
+      });
+      assert.equal(first.status, 200, JSON.stringify(first.body));
+      root = as(first.body.data.token);
+    });
+    after(() => server?.close());
+
+    const ok = async (promise: Promise<{ status: number; body: any }>, status = 200): Promise<any> => {
+      const answer = await promise;
+      assert.equal(answer.status, status, JSON.stringify(answer.body));
+      return answer.body;
+    };
+    const refused = async (body: unknown) => {
+      const answer = await root.put(SETTINGS, body);
+      assert.equal(answer.status, 400, JSON.stringify(answer.body));
+      assert.equal(answer.body.error.name, 'ValidationError');
+      return answer.body.error;
+    };
+    const audited = async () =>
+      (
+        await ok(
+          root.get(
+            '/admin/audit-logs?sort=date:ASC&pageSize=100&filters[$and][0][action][$eq]=release.settings.update',
+          ),
+        )
+      ).results.map((entry: any) => entry.payload.details);
+
+    it('reads the default, stores a time zone in the core store, audits each change once', async () => {
+      assert.deepEqual(await ok(root.get(SETTINGS)), { data: { defaultTimezone: null } });
+      assert.deepEqual(await ok(root.put(SETTINGS, { defaultTimezone: 'Europe/Paris' })), {
+        data: { defaultTimezone: 'Europe/Paris' },
+      });
+      assert.deepEqual(await ok(root.get(SETTINGS)), { data: { defaultTimezone: 'Europe/Paris' } });
+      const row = await server.vellum.database.system
+        .selectFrom('strapi_core_store_settings')
+        .select(['value', 'type'])
+        .where('key', '=', 'core_content-releases_settings')
+        .executeTakeFirstOrThrow();
+      assert.deepEqual([row.type, JSON.parse(row.value!)], ['object', { defaultTimezone: 'Europe/Paris' }]);
+      // The same value again: stored, not audited.
+      await ok(root.put(SETTINGS, { defaultTimezone: 'Europe/Paris' }));
+      // An empty body is stored as given (Strapi's strict schema fills no default): null again.
+      assert.deepEqual(await ok(root.put(SETTINGS, {})), { data: {} });
+      assert.deepEqual(await ok(root.get(SETTINGS)), { data: { defaultTimezone: null } });
+      assert.deepEqual(await audited(), [
+        { changes: { defaultTimezone: { before: null, after: 'Europe/Paris' } } },
+        { changes: { defaultTimezone: { before: 'Europe/Paris', after: null } } },
+      ]);
+
+      // Refusals, in Strapi's words (the zone check is Vellum's, as on a release).
+      const number = await refused({ defaultTimezone: 5 });
+      assert.equal(number.message, 'defaultTimezone must be a `string` type, but the final value was: `5`.');
+      assert.deepEqual(number.details.errors[0].path, ['defaultTimezone']);
+      const extra = await refused({ defaultTimezone: null, colour: 'red' });
+      assert.equal(extra.message, 'this field has unspecified keys: colour');
+      const both = await refused({ defaultTimezone: true, colour: 'red' });
+      assert.equal(both.message, '2 errors occurred');
+      const zone = await refused({ defaultTimezone: 'Mars/Olympus' });
+      assert.equal(zone.details.errors[0].path[0], 'defaultTimezone');
+      const list = await refused(['Europe/Paris']);
+      assert.equal(list.message, 'this must be a `object` type, but the final value was: `["Europe/Paris"]`.');
+      assert.deepEqual(await ok(root.get(SETTINGS)), { data: { defaultTimezone: null } });
+      assert.equal((await audited()).length, 2);
+    });
+
+    it('asks for settings.read to read and settings.update to write', async () => {
+      const role = await ok(root.post('/admin/roles', { name: unique('Settings readers') }), 201);
+      const grant = (actions: string[]) =>
+        ok(
+          root.put(`/admin/roles/${role.data.id}/permissions`, {
+            permissions: actions.map((action) => ({ action, subject: null, properties: {}, conditions: [] })),
+          }),
+        );
+      const email = `${unique('settings')
+        .toLowerCase()
+        .replace(/[^a-z0-9]+/g, '-')}@example.com`;
+      const invited = await ok(root.post('/admin/users', { email, firstname: 'Sam', roles: [role.data.id] }), 201);
+      const registered = await ok(
+        server.publicApi.post('/admin/register', {
+          registrationToken: invited.data.registrationToken,
+          userInfo: { firstname: 'Sam', password: 'Passw0rd-Settings' },
+        }),
+      );
+      const reader = as(registered.data.token);
+      for (const answer of [await reader.get(SETTINGS), await reader.put(SETTINGS, {})]) {
+        assert.equal(answer.status, 403);
+        assert.equal(answer.body.error.name, 'PolicyError');
+      }
+      await grant(['plugin::content-releases.settings.read']);
+      assert.equal((await reader.get(SETTINGS)).status, 200);
+      assert.equal((await reader.put(SETTINGS, {})).status, 403);
+      await grant(['plugin::content-releases.settings.read', 'plugin::content-releases.settings.update']);
+      assert.equal((await reader.put(SETTINGS, { colour: 'red' })).status, 400);
+      assert.equal((await server.publicApi.get(SETTINGS)).status, 401);
+      assert.equal((await server.publicApi.put(SETTINGS, {})).status, 401);
+    });
+  });
+}
