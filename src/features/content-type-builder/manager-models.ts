@@ -9,6 +9,11 @@
  */
 import type { Model, Schema } from '../../core/schema/model.js';
 import type { RawSchemaFile } from '../../core/schema/build.js';
+import {
+  STRAPI_CREATOR_FIELDS,
+  STRAPI_TIMESTAMPS,
+  strapiLoaderAttributes,
+} from '../../core/schema/strapi-attributes.js';
 import { kindOf, loadedOptions, readProjectModels, type Attributes, type Json, type RawSchema } from './models.js';
 
 export interface ManagerModels {
@@ -18,21 +23,19 @@ export interface ManagerModels {
 
 /** Attributes Strapi's content manager never lists among a model's own (`getNonVisibleAttributes`). */
 const NOT_LISTED = new Set(['id', 'documentId', 'publishedAt', 'createdAt', 'updatedAt']);
-/** What Strapi's loader adds to every content-type as `createdBy` and `updatedBy`. */
-const CREATOR = {
+/** A relation as the content manager lists it (`formatAttribute`): its target and kind named again. */
+const asRelation = (attribute: Json): Json => ({
+  ...attribute,
   type: 'relation',
-  relation: 'oneToOne',
-  target: 'admin::user',
-  configurable: false,
-  writable: false,
-  visible: false,
-  useJoinTable: false,
-  private: true,
-  targetModel: 'admin::user',
-  relationType: 'oneToOne',
-};
+  targetModel: attribute.target,
+  relationType: typeof attribute.relation === 'string' ? attribute.relation : '',
+});
 
-function attributesOf(schema: RawSchema, resolved: Model | undefined, isType: boolean): Attributes {
+/**
+ * `resolved` is the model the schema file builds (a custom field's underlying type; a content-type's
+ * table and locale for the attributes the loader adds).
+ */
+function attributesOf(schema: RawSchema, resolved: Model | undefined): Attributes {
   const attributes: Attributes = { id: { type: 'integer' } };
   for (const [name, attribute] of Object.entries(schema.attributes)) {
     if (NOT_LISTED.has(name) || attribute.visible === false) continue;
@@ -40,18 +43,17 @@ function attributesOf(schema: RawSchema, resolved: Model | undefined, isType: bo
     if (attribute.type === 'relation') {
       // Polymorphic relations are left out (Strapi: "ignore morph until they are handled in the front").
       if (relation.toLowerCase().includes('morph')) continue;
-      attributes[name] = { ...attribute, type: 'relation', targetModel: attribute.target, relationType: relation };
+      attributes[name] = asRelation(attribute);
     } else if (attribute.type === 'customField') {
       // Strapi's loader gives a custom field the type of the field it is made of.
       const underlying = resolved?.attributes[name];
       attributes[name] = { ...attribute, type: underlying?.kind === 'scalar' ? underlying.type : attribute.type };
     } else attributes[name] = attribute;
   }
-  if (isType) {
-    attributes.createdAt = { type: 'datetime' };
-    attributes.updatedAt = { type: 'datetime' };
-    attributes.createdBy = { ...CREATOR };
-    attributes.updatedBy = { ...CREATOR };
+  if (resolved?.modelType === 'contentType') {
+    const added = strapiLoaderAttributes(resolved);
+    for (const name of STRAPI_TIMESTAMPS) attributes[name] = added[name]!;
+    for (const name of STRAPI_CREATOR_FIELDS) attributes[name] = asRelation(added[name]!);
   }
   attributes.documentId = { type: 'string' };
   return attributes;
@@ -87,7 +89,7 @@ export function managerModels(projectDir: string, schema: Schema, builtIns: RawS
       ['info', file.info],
       ['options', loadedOptions(file)],
       ['pluginOptions', file.pluginOptions],
-      ['attributes', attributesOf(file, resolved, true)],
+      ['attributes', attributesOf(file, resolved)],
     ]);
   });
   const components = [...models.components.values()].map((component) =>
@@ -99,7 +101,7 @@ export function managerModels(projectDir: string, schema: Schema, builtIns: RawS
       ['info', component.schema.info],
       ['options', component.schema.options],
       ['pluginOptions', component.schema.pluginOptions],
-      ['attributes', attributesOf(component.schema, schema.components.get(component.uid), false)],
+      ['attributes', attributesOf(component.schema, schema.components.get(component.uid))],
     ]),
   );
   return { contentTypes, components };

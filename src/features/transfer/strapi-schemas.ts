@@ -7,6 +7,7 @@
  */
 import { USER_UID } from '../users-permissions/index.js';
 import type { ContentType, Component } from '../../core/schema/model.js';
+import { strapiLoaderAttributes } from '../../core/schema/strapi-attributes.js';
 import type { TransferProject } from './project.js';
 import { STRAPI_BUILT_IN_SCHEMAS } from './strapi-built-ins.js';
 
@@ -19,39 +20,6 @@ const pascal = (text: string): string =>
     .map((part) => part.charAt(0).toUpperCase() + part.slice(1))
     .join('');
 
-const creator = {
-  type: 'relation',
-  relation: 'oneToOne',
-  target: 'admin::user',
-  configurable: false,
-  writable: false,
-  visible: false,
-  useJoinTable: false,
-  private: true,
-};
-
-function systemAttributes(type: ContentType): Json {
-  return {
-    createdAt: { type: 'datetime' },
-    updatedAt: { type: 'datetime' },
-    publishedAt: { type: 'datetime', configurable: false, writable: true, visible: true },
-    createdBy: creator,
-    updatedBy: creator,
-    locale: { writable: true, private: !type.localized, configurable: false, visible: false, type: 'string' },
-    localizations: {
-      type: 'relation',
-      relation: 'oneToMany',
-      target: type.uid,
-      writable: false,
-      private: !type.localized,
-      configurable: false,
-      visible: false,
-      unstable_virtual: true,
-      joinColumn: { name: 'document_id', referencedColumn: 'document_id', referencedTable: type.table },
-    },
-  };
-}
-
 const pick = (raw: Json, keys: string[]): Json =>
   Object.fromEntries(keys.filter((key) => raw[key] !== undefined).map((key) => [key, raw[key]]));
 
@@ -62,7 +30,7 @@ function contentTypeSchema(type: ContentType, raw: Json): Json {
     collectionName: raw.collectionName ?? type.collectionName,
     info,
     options: { draftAndPublish: type.draftAndPublish, ...((raw.options ?? {}) as Json) },
-    attributes: { ...((raw.attributes ?? {}) as Json), ...systemAttributes(type) },
+    attributes: { ...((raw.attributes ?? {}) as Json), ...strapiLoaderAttributes(type) },
     kind: type.kind,
     modelType: 'contentType',
     modelName: type.singularName,
