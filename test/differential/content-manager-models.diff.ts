@@ -4,7 +4,7 @@
  * zones): `GET /content-manager/init`, `/content-types` (`?kind=`) and `/components` as any
  * administrator sees them, and `countManyEntriesDraftRelations`, which Strapi's panel asks before a
  * bulk publish. On demand: `npm run test:strapi -- content-manager-models`. Pinned in
- * test/admin/content-manager-models.test.ts.
+ * test/admin/content-manager-models.test.ts (Strapi's models as it answered them, its data as here).
  *
  * Strapi lists its admin's and plugins' internal types too (releases, workflows, folders, API
  * tokens, ...) and Vellum its own built-in file and role types in its own schemas: the models
@@ -13,6 +13,7 @@
 import { after, before, test } from 'node:test';
 import { HttpClient, type Response } from '../helpers/http.js';
 import { fixture } from '../helpers/paths.js';
+import { ownerLinkingEverywhere } from '../helpers/relation-matrix.js';
 import { adminSessions, diffName, openDifferential, type Differential, type Side } from './harness.js';
 
 const OWNERS = '/content-manager/collection-types/api::owner.owner/actions/countManyEntriesDraftRelations';
@@ -90,22 +91,7 @@ test('countManyEntriesDraftRelations: links to unpublished documents, in compone
       const t2 = await api.post('/api/targets', { data: { name: `t2-${run}` } });
       const d1 = t1.body.data.documentId;
       const d2 = t2.body.data.documentId;
-      const links = { caption: 'c', oneToOne: d1, oneToMany: [d1, d2], manyToOne: d2, manyToMany: [d1, d2] };
-      const o1 = await api.post('/api/owners?status=draft', {
-        data: {
-          name: `o1-${run}`,
-          oneToOneBi: d1,
-          manyToManyBi: [d1, d2],
-          manyToManyUni: [d1],
-          manyToOneUni: d2,
-          block: links,
-          blocks: [links, { caption: 'd', oneToOne: d2 }],
-          zone: [
-            { __component: 'matrix.links', ...links },
-            { __component: 'matrix.nested', links: [links] },
-          ],
-        },
-      });
+      const o1 = await api.post('/api/owners?status=draft', { data: ownerLinkingEverywhere(`o1-${run}`, d1, d2) });
       const o2 = await api.post('/api/owners', { data: { name: `o2-${run}`, manyToManyBi: [d1], oneToManyBi: [d1] } });
       const o3 = await api.post('/api/owners?status=draft', { data: { name: `o3-${run}` } });
       const [i1, i2, i3] = [o1, o2, o3].map((owner) => owner.body.data.documentId);
