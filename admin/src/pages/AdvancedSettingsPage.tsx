@@ -1,22 +1,11 @@
-import {
-  Alert,
-  Button,
-  Group,
-  Loader,
-  NativeSelect,
-  Paper,
-  Stack,
-  Switch,
-  Text,
-  TextInput,
-  Title,
-} from '@mantine/core';
+import { Alert, Loader, NativeSelect, Stack, Switch, Text, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { ReadOnlyFieldset, ReadOnlyNote, useRights } from '../access.tsx';
+import { ReadOnlyNote, useRights } from '../access.tsx';
 import { api } from '../api.ts';
+import { SettingsForm } from '../components/SettingsForm.tsx';
 import { useUnsavedChanges } from '../components/UnsavedChangesGuard.tsx';
 import { settingOf } from '../settings.ts';
 
@@ -110,66 +99,49 @@ export function AdvancedSettingsPage() {
         How the users of the content API sign up and confirm their email address (users & permissions).
       </Text>
       {!editable && <ReadOnlyNote what="the advanced settings" />}
-      <Paper withBorder p="lg" component="section" aria-label="Advanced settings">
-        <form
-          onSubmit={form.onSubmit((values) => {
-            if (editable) save.mutate(values);
-          })}
-          noValidate
-        >
-          <Stack>
-            {problem && (
-              <Alert color="red" title="Not saved">
-                {problem}
-              </Alert>
-            )}
-            <ReadOnlyFieldset readOnly={!editable}>
-              <Stack>
-                <NativeSelect
-                  label="Default role for authenticated users"
-                  description="The role given to a user who signs up"
-                  data={advanced.data.roles.map((role) => ({ value: role.type, label: role.name }))}
-                  {...form.getInputProps('default_role')}
-                />
-                <Switch
-                  label="One account per email address"
-                  description="Stored for Strapi's clients: Vellum keeps emails unique in any case"
-                  {...form.getInputProps('unique_email', { type: 'checkbox' })}
-                />
-                <Switch
-                  label="Enable sign-ups"
-                  description="Off: POST /api/auth/local/register is refused"
-                  {...form.getInputProps('allow_register', { type: 'checkbox' })}
-                />
-                <Switch
-                  label="Enable email confirmation"
-                  description="A new user confirms their email address before logging in"
-                  {...form.getInputProps('email_confirmation', { type: 'checkbox' })}
-                />
-                <TextInput
-                  label="Reset password page"
-                  description="The frontend's page the reset email links to"
-                  placeholder="https://example.com/reset-password"
-                  {...form.getInputProps('email_reset_password')}
-                />
-                <TextInput
-                  label="Redirection URL"
-                  description="Where a confirmed email address lands"
-                  placeholder="https://example.com/email-confirmed"
-                  {...form.getInputProps('email_confirmation_redirection')}
-                />
-              </Stack>
-            </ReadOnlyFieldset>
-            {editable && (
-              <Group>
-                <Button type="submit" loading={save.isPending}>
-                  Save
-                </Button>
-              </Group>
-            )}
-          </Stack>
-        </form>
-      </Paper>
+      <SettingsForm
+        label="Advanced settings"
+        editable={editable}
+        problem={problem}
+        saving={save.isPending}
+        onSubmit={form.onSubmit((values) => save.mutate(values))}
+      >
+        <Stack>
+          <NativeSelect
+            label="Default role for authenticated users"
+            description="The role given to a user who signs up"
+            data={advanced.data.roles.map((role) => ({ value: role.type, label: role.name }))}
+            {...form.getInputProps('default_role')}
+          />
+          <Switch
+            label="One account per email address"
+            description="Stored for Strapi's clients: Vellum keeps emails unique in any case"
+            {...form.getInputProps('unique_email', { type: 'checkbox' })}
+          />
+          <Switch
+            label="Enable sign-ups"
+            description="Off: POST /api/auth/local/register is refused"
+            {...form.getInputProps('allow_register', { type: 'checkbox' })}
+          />
+          <Switch
+            label="Enable email confirmation"
+            description="A new user confirms their email address before logging in"
+            {...form.getInputProps('email_confirmation', { type: 'checkbox' })}
+          />
+          <TextInput
+            label="Reset password page"
+            description="The frontend's page the reset email links to"
+            placeholder="https://example.com/reset-password"
+            {...form.getInputProps('email_reset_password')}
+          />
+          <TextInput
+            label="Redirection URL"
+            description="Where a confirmed email address lands"
+            placeholder="https://example.com/email-confirmed"
+            {...form.getInputProps('email_confirmation_redirection')}
+          />
+        </Stack>
+      </SettingsForm>
       {leavePrompt}
     </Stack>
   );

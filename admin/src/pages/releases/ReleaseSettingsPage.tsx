@@ -1,9 +1,10 @@
-import { Alert, Button, Group, Loader, Paper, Select, Stack, Text, Title } from '@mantine/core';
+import { Alert, Loader, Select, Stack, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { ReadOnlyFieldset, ReadOnlyNote, useRights } from '../../access.tsx';
+import { ReadOnlyNote, useRights } from '../../access.tsx';
 import { api } from '../../api.ts';
+import { SettingsForm } from '../../components/SettingsForm.tsx';
 import { timeZones, useReleaseSettings } from '../../releases.ts';
 
 /**
@@ -34,41 +35,27 @@ export function ReleaseSettingsPage() {
       <Title order={1}>Releases</Title>
       <Text c="dimmed">The time zone a new scheduled release starts with.</Text>
       {!editable && <ReadOnlyNote what="the releases settings" />}
-      <Paper withBorder p="lg" component="section" aria-label="Releases settings">
-        <form
-          onSubmit={(event) => {
-            event.preventDefault();
-            if (editable) save.mutate(shown);
-          }}
-        >
-          <Stack>
-            {save.error && (
-              <Alert color="red" title="Not saved">
-                {save.error.message}
-              </Alert>
-            )}
-            <ReadOnlyFieldset readOnly={!editable}>
-              <Select
-                label="Default time zone"
-                description="None: the browser's time zone"
-                placeholder="None"
-                searchable
-                clearable
-                data={timeZones()}
-                value={shown}
-                onChange={(value) => setZone(value)}
-              />
-            </ReadOnlyFieldset>
-            {editable && (
-              <Group>
-                <Button type="submit" loading={save.isPending}>
-                  Save
-                </Button>
-              </Group>
-            )}
-          </Stack>
-        </form>
-      </Paper>
+      <SettingsForm
+        label="Releases settings"
+        editable={editable}
+        problem={save.error?.message}
+        saving={save.isPending}
+        onSubmit={(event) => {
+          event.preventDefault();
+          save.mutate(shown);
+        }}
+      >
+        <Select
+          label="Default time zone"
+          description="None: the browser's time zone"
+          placeholder="None"
+          searchable
+          clearable
+          data={timeZones()}
+          value={shown}
+          onChange={(value) => setZone(value)}
+        />
+      </SettingsForm>
     </Stack>
   );
 }
