@@ -7,6 +7,7 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { HttpClient } from '../helpers/http.js';
+import { adminClient } from '../helpers/admins.js';
 import { copyProject, type TempProject } from '../helpers/projects.js';
 import { DIALECTS, startServer, type TestServer } from '../helpers/server.js';
 import { cliOutput } from '../helpers/cli.js';
@@ -27,13 +28,7 @@ for (const dialect of DIALECTS) {
       rmSync(join(project.dir, 'config/database.js'));
       project.write('config/database.json', JSON.stringify(server.databaseConfig));
       // The administrator of the admin API tests (the first test creates another with the CLI).
-      await server.vellum.auth.admins.create('admin@example.com', 'an-admin-password');
-      const login = await server.publicApi.post('/admin/login', {
-        email: 'admin@example.com',
-        password: 'an-admin-password',
-      });
-      assert.equal(login.status, 200, JSON.stringify(login.body));
-      admin = new HttpClient(server.url, { authorization: `Bearer ${login.body.data.token}` });
+      admin = (await adminClient(server, 'admin@example.com')).client;
     });
     after(async () => {
       await server?.close();

@@ -11,6 +11,7 @@ import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { fixture, DIALECTS, startServer, type TestServer } from '../helpers/server.js';
 import { HttpClient } from '../helpers/http.js';
+import { createRole, explorerPermission, registerFirstAdmin } from '../helpers/admins.js';
 
 const ARTICLE = 'api::article.article';
 const ARTICLES = `/admin/content-manager/collection-types/${ARTICLE}`;
@@ -57,14 +58,14 @@ for (const dialect of DIALECTS) {
 
     before(async () => {
       server = await startServer(dialect);
-      const first = await server.publicApi.post('/admin/register-admin', {
-        email: 'root@example.com',
-        password: 'Passw0rd-Root',
-        firstname: 'Root',
-        lastname: 'Admin',
-      });
-      assert.equal(first.status, 200, JSON.stringify(first.body));
-      root = as(first.body.data.token);
+      root = (
+        await registerFirstAdmin(server, {
+          email: 'root@example.com',
+          password: 'Passw0rd-Root',
+          firstname: 'Root',
+          lastname: 'Admin',
+        })
+      ).client;
     });
     after(() => server?.close());
 
@@ -205,17 +206,9 @@ for (const dialect of DIALECTS) {
     });
 
     it('limits a custom role to some fields and some locales', async () => {
-      const created = await root.post('/admin/roles', { name: 'Titles only', description: 'French titles' });
-      assert.equal(created.status, 201);
-      const roleId = created.body.data.id as number;
-      const permissions = ['create', 'read', 'update'].map((action) => ({
-        action: `plugin::content-manager.explorer.${action}`,
-        subject: ARTICLE,
-        properties: { fields: ['title', 'seo.metaTitle'], locales: ['fr'] },
-        conditions: [],
-      }));
-      const set = await root.put(`/admin/roles/${roleId}/permissions`, { permissions });
-      assert.equal(set.status, 200, JSON.stringify(set.body));
+      const properties = { fields: ['title', 'seo.metaTitle'], locales: ['fr'] };
+      const permissions = ['create', 'read', 'update'].map((action) => explorerPermission(action, ARTICLE, properties));
+      const roleId = await createRole(root, 'Titles only', permissions, 'French titles');
       const limited = await invite('titles@example.com', [roleId]);
       assert.equal((await limited.client.get(`${ARTICLES}?locale=en`)).status, 403);
       const written = await limited.client.post(`${ARTICLES}?locale=fr`, {
@@ -337,18 +330,11 @@ for (const dialect of DIALECTS) {
 
     it('lets a role with "has same role as creator" reach the documents of its members only', async () => {
       const team = async (name: string) => {
-        const role = (await root.post('/admin/roles', { name })).body.data.id as number;
-        const permissions = [
-          { action: 'plugin::content-manager.explorer.create', subject: ARTICLE, properties: {}, conditions: [] },
-          ...['read', 'update'].map((action) => ({
-            action: `plugin::content-manager.explorer.${action}`,
-            subject: ARTICLE,
-            properties: {},
-            conditions: ['admin::has-same-role-as-creator'],
-          })),
-        ];
-        assert.equal((await root.put(`/admin/roles/${role}/permissions`, { permissions })).status, 200);
-        return role;
+        const sameRole = ['admin::has-same-role-as-creator'];
+        return createRole(root, name, [
+          explorerPermission('create', ARTICLE),
+          ...['read', 'update'].map((action) => explorerPermission(action, ARTICLE, {}, sameRole)),
+        ]);
       };
       const blue = await team(`Blue ${dialect}`);
       const green = await team(`Green ${dialect}`);

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { adminClient } from '../helpers/audit.js';
+import { adminClient } from '../helpers/admins.js';
 import {
   attributeField,
   browserMissing,

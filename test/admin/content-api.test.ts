@@ -10,6 +10,7 @@ import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { HttpClient } from '../helpers/http.js';
+import { adminClient } from '../helpers/admins.js';
 import sharp from 'sharp';
 import { DIALECTS, startServer, type TestServer } from '../helpers/server.js';
 import { startUploadServer } from '../helpers/uploads.js';
@@ -17,21 +18,13 @@ import { unique } from '../helpers/unique.js';
 
 const ARTICLES = '/admin/content-manager/collection-types/api::article.article';
 
-async function adminClient(server: TestServer): Promise<HttpClient> {
-  const email = `${unique('admin')}@example.com`;
-  await server.vellum.auth.admins.create(email, 'an-admin-password');
-  const login = await server.publicApi.post('/admin/login', { email, password: 'an-admin-password' });
-  assert.equal(login.status, 200, JSON.stringify(login.body));
-  return new HttpClient(server.url, { authorization: `Bearer ${login.body.data.token}` });
-}
-
 for (const dialect of DIALECTS) {
   describe(`admin content API [${dialect}]`, () => {
     let server: TestServer;
     let admin: HttpClient;
     before(async () => {
       server = await startUploadServer(dialect);
-      admin = await adminClient(server);
+      admin = (await adminClient(server)).client;
     });
     after(() => server?.close());
 

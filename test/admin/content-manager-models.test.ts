@@ -8,7 +8,8 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { HttpClient } from '../helpers/http.js';
+import type { HttpClient } from '../helpers/http.js';
+import { createRole, inviteAdmin, registerFirstAdmin } from '../helpers/admins.js';
 import { DIALECTS, fixture, startServer, type TestServer } from '../helpers/server.js';
 import { ownerLinkingEverywhere } from '../helpers/relation-matrix.js';
 import { unique } from '../helpers/unique.js';
@@ -40,26 +41,11 @@ for (const dialect of DIALECTS) {
 
     before(async () => {
       server = await startServer(dialect, { project: fixture('relation-matrix') });
-      const first = await server.publicApi.post('/admin/register-admin', {
-        email: 'root@example.com',
-        password: 'Passw0rd-Root',
-        firstname: 'Root',
-      });
-      assert.equal(first.status, 200, JSON.stringify(first.body));
-      root = new HttpClient(server.url, { authorization: `Bearer ${first.body.data.token}` });
+      root = (await registerFirstAdmin(server)).client;
       // An administrator whose role grants nothing.
-      const role = await root.post('/admin/roles', { name: unique('Nobody') });
-      const invited = await root.post('/admin/users', {
-        email: 'nobody@example.com',
-        firstname: 'No',
-        roles: [role.body.data.id],
-      });
-      const registered = await server.publicApi.post('/admin/register', {
-        registrationToken: invited.body.data.registrationToken,
-        userInfo: { firstname: 'No', password: 'Passw0rd-Nobody' },
-      });
-      assert.equal(registered.status, 200, JSON.stringify(registered.body));
-      nobody = new HttpClient(server.url, { authorization: `Bearer ${registered.body.data.token}` });
+      const role = await createRole(root, unique('Nobody'), []);
+      const who = { email: 'nobody@example.com', firstname: 'No', password: 'Passw0rd-Nobody' };
+      nobody = (await inviteAdmin(server, root, [role], who)).client;
     });
     after(() => server?.close());
 

@@ -7,7 +7,8 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { HttpClient } from '../helpers/http.js';
+import type { HttpClient } from '../helpers/http.js';
+import { inviteAdmin, registerFirstAdmin } from '../helpers/admins.js';
 import { ARTICLE_SCHEMA, copyProject, type TempProject } from '../helpers/projects.js';
 import { DIALECTS, startServer, type TestServer } from '../helpers/server.js';
 
@@ -41,21 +42,23 @@ for (const dialect of DIALECTS) {
         json.options = { ...json.options, populateCreatorFields: true };
       });
       server = await startServer(dialect, { project: project.dir });
-      const first = await server.publicApi.post('/admin/register-admin', {
+      const first = await registerFirstAdmin(server, {
         email: 'root@example.com',
         password: 'Passw0rd-Root',
         firstname: 'Root',
         lastname: 'Admin',
       });
-      root = new HttpClient(server.url, { authorization: `Bearer ${first.body.data.token}` });
-      rootId = first.body.data.user.id;
-      const invited = await root.post('/admin/users', { email: 'ed@example.com', firstname: 'Ed', roles: [2] });
-      const registered = await server.publicApi.post('/admin/register', {
-        registrationToken: invited.body.data.registrationToken,
-        userInfo: { firstname: 'Ed', lastname: 'Itor', password: 'Passw0rd-Ed' },
+      root = first.client;
+      rootId = first.id;
+      // Strapi's Editor role (id 2).
+      const ed = await inviteAdmin(server, root, [2], {
+        email: 'ed@example.com',
+        firstname: 'Ed',
+        lastname: 'Itor',
+        password: 'Passw0rd-Ed',
       });
-      editor = new HttpClient(server.url, { authorization: `Bearer ${registered.body.data.token}` });
-      editorId = registered.body.data.user.id;
+      editor = ed.client;
+      editorId = ed.id;
       const created = await root.post(ARTICLES, { data: { title: 'Hello' } });
       documentId = created.body.data.documentId;
       assert.equal(

@@ -20,7 +20,8 @@ import {
   newPanelPage,
   screenshotsDir,
 } from '../helpers/browser.js';
-import { HttpClient } from '../helpers/http.js';
+import type { HttpClient } from '../helpers/http.js';
+import { inviteAdmin, registerFirstAdmin } from '../helpers/admins.js';
 import { DIALECTS, startServer, type TestServer } from '../helpers/server.js';
 
 const skip = !DIALECTS.includes('sqlite') ? 'the browser tests run on SQLite' : browserMissing();
@@ -77,9 +78,7 @@ describe('admin panel: the home page [sqlite]', { skip }, () => {
   before(async () => {
     ensureAdminBuild();
     server = await startServer('sqlite');
-    const first = await server.publicApi.post('/admin/register-admin', { email, password, firstname: 'Rosa' });
-    assert.equal(first.status, 200, JSON.stringify(first.body));
-    root = new HttpClient(server.url, { authorization: `Bearer ${first.body.data.token}` });
+    root = (await registerFirstAdmin(server, { email, password, firstname: 'Rosa' })).client;
     browser = await launchChromium();
     page = await newPanelPage(browser);
     await logInToPanel(page, server.url, email, password);
@@ -177,13 +176,9 @@ describe('admin panel: the home page [sqlite]', { skip }, () => {
   });
 
   it('shows an Author only their own entries', async () => {
-    const invited = await root.post('/admin/users', { email: 'ada@example.com', firstname: 'Ada', roles: [3] });
-    const registered = await server.publicApi.post('/admin/register', {
-      registrationToken: invited.body.data.registrationToken,
-      userInfo: { firstname: 'Ada', password: 'Author-Passw0rd' },
-    });
-    assert.equal(registered.status, 200, JSON.stringify(registered.body));
-    const author = new HttpClient(server.url, { authorization: `Bearer ${registered.body.data.token}` });
+    // Strapi's Author role (id 3).
+    const who = { email: 'ada@example.com', firstname: 'Ada', password: 'Author-Passw0rd' };
+    const { client: author } = await inviteAdmin(server, root, [3], who);
     const mine = await author.post(`/admin/content-manager/collection-types/api::article.article`, {
       data: { title: 'Ada’s first draft' },
     });

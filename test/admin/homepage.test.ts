@@ -10,7 +10,15 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { sql } from 'kysely';
-import { HttpClient } from '../helpers/http.js';
+import type { HttpClient } from '../helpers/http.js';
+import {
+  createRole,
+  emailOf,
+  explorerPermission as permission,
+  inviteAdmin,
+  registerFirstAdmin,
+  type Permission,
+} from '../helpers/admins.js';
 import { DIALECTS, fixture, startServer, type TestServer } from '../helpers/server.js';
 
 const CM = '/content-manager/collection-types';
@@ -47,7 +55,6 @@ for (const dialect of DIALECTS) {
   describe(`home page: recent documents and counts (${dialect})`, () => {
     let server: TestServer;
     let root: HttpClient;
-    const as = (token: string) => new HttpClient(server.url, { authorization: `Bearer ${token}` });
     const recent = async (client: HttpClient, action: 'update' | 'publish'): Promise<Item[]> => {
       const answer = await client.get(`${RECENT}?action=${action}`);
       assert.equal(answer.status, 200, JSON.stringify(answer.body));
@@ -72,37 +79,15 @@ for (const dialect of DIALECTS) {
       return answer.body?.data as Item;
     };
     /** A role with these permissions, and an administrator of it, registered: their client. */
-    const administrator = async (name: string, permissions: unknown[]): Promise<HttpClient> => {
-      const role = await root.post('/admin/roles', { name });
-      assert.equal(role.status, 201, JSON.stringify(role.body));
-      const set = await root.put(`/admin/roles/${role.body.data.id}/permissions`, { permissions });
-      assert.equal(set.status, 200, JSON.stringify(set.body));
-      const email = `${name.toLowerCase().replace(/[^a-z0-9]+/g, '-')}@example.com`;
-      const invited = await root.post('/admin/users', { email, firstname: name, roles: [role.body.data.id] });
-      assert.equal(invited.status, 201, JSON.stringify(invited.body));
-      const registered = await server.publicApi.post('/admin/register', {
-        registrationToken: invited.body.data.registrationToken,
-        userInfo: { firstname: name, password: 'Passw0rd-Home' },
-      });
-      assert.equal(registered.status, 200, JSON.stringify(registered.body));
-      return as(registered.body.data.token);
+    const administrator = async (name: string, permissions: Permission[]): Promise<HttpClient> => {
+      const role = await createRole(root, name, permissions);
+      const who = { email: emailOf(name), firstname: name, password: 'Passw0rd-Home' };
+      return (await inviteAdmin(server, root, [role], who)).client;
     };
-    const permission = (action: string, subject: string, properties = {}, conditions: string[] = []) => ({
-      action: `plugin::content-manager.explorer.${action}`,
-      subject,
-      properties,
-      conditions,
-    });
 
     before(async () => {
       server = await startServer(dialect, { project: fixture('homepage') });
-      const first = await server.publicApi.post('/admin/register-admin', {
-        email: 'root@example.com',
-        password: 'Passw0rd-Root',
-        firstname: 'Root',
-      });
-      assert.equal(first.status, 200, JSON.stringify(first.body));
-      root = as(first.body.data.token);
+      root = (await registerFirstAdmin(server)).client;
     });
     after(() => server?.close());
 

@@ -7,7 +7,8 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { HttpClient } from '../helpers/http.js';
+import type { HttpClient } from '../helpers/http.js';
+import { createRole, explorerPermission, inviteAdmin, registerFirstAdmin } from '../helpers/admins.js';
 import { DIALECTS, startServer, type TestServer } from '../helpers/server.js';
 
 const CM = '/content-manager';
@@ -35,7 +36,6 @@ for (const dialect of DIALECTS) {
   describe(`content manager view configuration (${dialect})`, () => {
     let server: TestServer;
     let root: HttpClient;
-    const as = (token: string) => new HttpClient(server.url, { authorization: `Bearer ${token}` });
     const read = async (path: string): Promise<Configuration> => {
       const answer = await root.get(path);
       assert.equal(answer.status, 200, JSON.stringify(answer.body));
@@ -44,12 +44,7 @@ for (const dialect of DIALECTS) {
 
     before(async () => {
       server = await startServer(dialect);
-      const first = await server.publicApi.post('/admin/register-admin', {
-        email: 'root@example.com',
-        password: 'Passw0rd-Root',
-        firstname: 'Root',
-      });
-      root = as(first.body.data.token);
+      root = (await registerFirstAdmin(server)).client;
     });
     after(() => server?.close());
 
@@ -192,27 +187,12 @@ for (const dialect of DIALECTS) {
       });
       assert.equal((await read(ARTICLE)).settings.pageSize, 10);
 
-      const role = await root.post('/admin/roles', { name: `Readers ${dialect}` });
-      await root.put(`/admin/roles/${role.body.data.id}/permissions`, {
-        permissions: [
-          {
-            action: 'plugin::content-manager.explorer.read',
-            subject: 'api::article.article',
-            properties: {},
-            conditions: [],
-          },
-        ],
-      });
-      const invited = await root.post('/admin/users', {
+      const role = await createRole(root, `Readers ${dialect}`, [explorerPermission('read', 'api::article.article')]);
+      const { client: reader } = await inviteAdmin(server, root, [role], {
         email: `readers-${dialect}@example.com`,
         firstname: 'R',
-        roles: [role.body.data.id],
+        password: 'Passw0rd-Read',
       });
-      const registered = await server.publicApi.post('/admin/register', {
-        registrationToken: invited.body.data.registrationToken,
-        userInfo: { firstname: 'R', password: 'Passw0rd-Read' },
-      });
-      const reader = as(registered.body.data.token);
       assert.equal((await reader.get(ARTICLE)).status, 200);
       const refused = await reader.put(ARTICLE, current);
       assert.equal(refused.status, 403);

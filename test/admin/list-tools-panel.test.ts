@@ -19,7 +19,8 @@ import {
   newPanelPage,
   screenshotsDir,
 } from '../helpers/browser.js';
-import { HttpClient } from '../helpers/http.js';
+import type { HttpClient } from '../helpers/http.js';
+import { registerFirstAdmin } from '../helpers/admins.js';
 import { DIALECTS, startServer, type TestServer } from '../helpers/server.js';
 
 const skip = !DIALECTS.includes('sqlite') ? 'the browser tests run on SQLite' : browserMissing();
@@ -77,9 +78,7 @@ describe('admin panel: the list tools [sqlite]', { skip }, () => {
       },
     };
     server = await startServer('sqlite', { config: { admin: { preview } } });
-    const first = await server.publicApi.post('/admin/register-admin', { email, password, firstname: 'Rosa' });
-    assert.equal(first.status, 200, JSON.stringify(first.body));
-    root = new HttpClient(server.url, { authorization: `Bearer ${first.body.data.token}` });
+    root = (await registerFirstAdmin(server, { email, password, firstname: 'Rosa' })).client;
     browser = await launchChromium();
     page = await newPanelPage(browser);
     await logInToPanel(page, server.url, email, password);

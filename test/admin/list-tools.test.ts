@@ -6,7 +6,15 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { HttpClient } from '../helpers/http.js';
+import type { HttpClient } from '../helpers/http.js';
+import {
+  createRole,
+  emailOf,
+  explorerPermission as permission,
+  inviteAdmin,
+  registerFirstAdmin,
+  type Permission,
+} from '../helpers/admins.js';
 import { insertFile } from '../helpers/files.js';
 import { DIALECTS, startServer, type TestServer } from '../helpers/server.js';
 
@@ -32,7 +40,6 @@ for (const dialect of DIALECTS) {
   describe(`content manager list tools (${dialect})`, () => {
     let server: TestServer;
     let root: HttpClient;
-    const as = (token: string) => new HttpClient(server.url, { authorization: `Bearer ${token}` });
     const create = async (client: HttpClient, body: Item, locale = 'en'): Promise<string> => {
       const answer = await client.post(`${ARTICLES}?locale=${locale}`, body);
       assert.equal(answer.status, 201, JSON.stringify(answer.body));
@@ -42,35 +49,15 @@ for (const dialect of DIALECTS) {
       const answer = await root.get(`${ARTICLES}/${documentId}?locale=${locale}`);
       return answer.status === 404 ? 'gone' : (answer.body.data.status as string);
     };
-    const administrator = async (name: string, permissions: unknown[]): Promise<HttpClient> => {
-      const role = await root.post('/admin/roles', { name });
-      assert.equal(role.status, 201, JSON.stringify(role.body));
-      const set = await root.put(`/admin/roles/${role.body.data.id}/permissions`, { permissions });
-      assert.equal(set.status, 200, JSON.stringify(set.body));
-      const email = `${name.toLowerCase().replace(/[^a-z0-9]+/g, '-')}@example.com`;
-      const invited = await root.post('/admin/users', { email, firstname: name, roles: [role.body.data.id] });
-      const registered = await server.publicApi.post('/admin/register', {
-        registrationToken: invited.body.data.registrationToken,
-        userInfo: { firstname: name, password: 'Passw0rd-List' },
-      });
-      assert.equal(registered.status, 200, JSON.stringify(registered.body));
-      return as(registered.body.data.token);
+    const administrator = async (name: string, permissions: Permission[]): Promise<HttpClient> => {
+      const role = await createRole(root, name, permissions);
+      const who = { email: emailOf(name), firstname: name, password: 'Passw0rd-List' };
+      return (await inviteAdmin(server, root, [role], who)).client;
     };
-    const permission = (action: string, subject: string, properties = {}, conditions: string[] = []) => ({
-      action: `plugin::content-manager.explorer.${action}`,
-      subject,
-      properties,
-      conditions,
-    });
 
     before(async () => {
       server = await startServer(dialect);
-      const first = await server.publicApi.post('/admin/register-admin', {
-        email: 'root@example.com',
-        password: 'Passw0rd-Root',
-        firstname: 'Root',
-      });
-      root = as(first.body.data.token);
+      root = (await registerFirstAdmin(server)).client;
     });
     after(() => server?.close());
 

@@ -7,6 +7,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { HttpClient } from '../helpers/http.js';
+import { adminClient } from '../helpers/admins.js';
 import { DIALECTS } from '../helpers/server.js';
 import { pdf, png, startUploadServer, upload, type UploadPart, type UploadServer } from '../helpers/uploads.js';
 import { unique } from '../helpers/unique.js';
@@ -24,11 +25,7 @@ for (const dialect of DIALECTS) {
 
     before(async () => {
       server = await startUploadServer(dialect);
-      const email = `${unique('admin')}@example.com`;
-      await server.vellum.auth.admins.create(email, 'an-admin-password');
-      const login = await server.publicApi.post('/admin/login', { email, password: 'an-admin-password' });
-      assert.equal(login.status, 200, JSON.stringify(login.body));
-      admin = new HttpClient(server.url, { authorization: `Bearer ${login.body.data.token}` });
+      admin = (await adminClient(server)).client;
       const uploaded = await adminUpload([
         { name: `${prefix}-b.png`, bytes: await png(40, 30) },
         { name: `${prefix}-a.png`, bytes: await png(20, 20) },

@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { HttpClient } from '../helpers/http.js';
+import { registerFirstAdmin } from '../helpers/admins.js';
 import { DIALECTS, startServer, type TestServer } from '../helpers/server.js';
 
 const ARTICLES = '/content-manager/collection-types/api::article.article';
@@ -32,12 +33,7 @@ for (const dialect of DIALECTS) {
 
     before(async () => {
       server = await startServer(dialect, { config: { admin: { preview } } });
-      const first = await server.publicApi.post('/admin/register-admin', {
-        email: 'root@example.com',
-        password: 'Passw0rd-Root',
-        firstname: 'Root',
-      });
-      root = new HttpClient(server.url, { authorization: `Bearer ${first.body.data.token}` });
+      root = (await registerFirstAdmin(server)).client;
     });
     after(() => server?.close());
 

@@ -13,14 +13,14 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { browserMissing, ensureAdminBuild, launchChromium, screenshotsDir } from '../helpers/browser.js';
-import { HttpClient } from '../helpers/http.js';
+import type { HttpClient } from '../helpers/http.js';
+import { adminClient, createRole, explorerPermission, inviteAdmin, permission } from '../helpers/admins.js';
 import { DIALECTS } from '../helpers/server.js';
 import { png, startUploadServer, upload, type UploadServer } from '../helpers/uploads.js';
 
 const skip = !DIALECTS.includes('sqlite') ? 'the browser tests run on SQLite' : browserMissing();
 const UP = 'plugin::users-permissions';
 const USER = `${UP}.user`;
-const EXPLORER = 'plugin::content-manager.explorer';
 
 /** The read actions of the screens under test. */
 const READS = [
@@ -48,13 +48,8 @@ const UPDATES = [
   `${UP}.email-templates.update`,
   `${UP}.advanced-settings.update`,
 ];
-const plain = (action: string) => ({ action, subject: null, properties: {}, conditions: [] });
-const onUsers = (action: string) => ({
-  action: `${EXPLORER}.${action}`,
-  subject: USER,
-  properties: {},
-  conditions: [],
-});
+const plain = (action: string) => permission(action);
+const onUsers = (action: string) => explorerPermission(action, USER);
 
 describe('admin panel: screens a role may read, not change [sqlite]', { skip }, () => {
   let server: UploadServer;
@@ -63,33 +58,10 @@ describe('admin panel: screens a role may read, not change [sqlite]', { skip }, 
   const contexts: BrowserContext[] = [];
   const email = 'root@example.com';
   const password = 'Root-Passw0rd';
-  const reader = { email: 'reader@example.com', password: 'Reader-Passw0rd' };
-  const writer = { email: 'writer@example.com', password: 'Writer-Passw0rd' };
+  const reader = { email: 'reader@example.com', password: 'Reader-Passw0rd', firstname: 'reader' };
+  const writer = { email: 'writer@example.com', password: 'Writer-Passw0rd', firstname: 'writer' };
   const fileName = 'harbour.png';
 
-  /** A role with these permissions, made through the API. */
-  const role = async (name: string, permissions: unknown[]): Promise<number> => {
-    const created = await root.post('/admin/roles', { name, description: `${name} of the settings` });
-    assert.equal(created.status, 201, JSON.stringify(created.body));
-    const id = created.body.data.id as number;
-    const set = await root.put(`/admin/roles/${id}/permissions`, { permissions });
-    assert.equal(set.status, 200, JSON.stringify(set.body));
-    return id;
-  };
-  /** Invites an administrator with one role and registers them through the API. */
-  const invite = async (who: { email: string; password: string }, roleId: number) => {
-    const invited = await root.post('/admin/users', {
-      email: who.email,
-      firstname: who.email.split('@')[0],
-      roles: [roleId],
-    });
-    assert.equal(invited.status, 201, JSON.stringify(invited.body));
-    const registered = await server.publicApi.post('/admin/register', {
-      registrationToken: invited.body.data.registrationToken,
-      userInfo: { firstname: who.email.split('@')[0], password: who.password },
-    });
-    assert.equal(registered.status, 200, JSON.stringify(registered.body));
-  };
   /** A logged-in panel in a browser context of its own. */
   const panelOf = async (who: { email: string; password: string }): Promise<Page> => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
@@ -122,9 +94,7 @@ describe('admin panel: screens a role may read, not change [sqlite]', { skip }, 
   before(async () => {
     ensureAdminBuild();
     server = await startUploadServer('sqlite');
-    await server.vellum.auth.admins.create(email, password);
-    const login = await server.publicApi.post('/admin/login', { email, password });
-    root = new HttpClient(server.url, { authorization: `Bearer ${login.body.data.token}` });
+    root = (await adminClient(server, email, password)).client;
     // Something on each screen: a webhook, a content API user, a file.
     const hook = await root.post('/admin/webhooks', {
       name: 'Deploy',
@@ -142,10 +112,20 @@ describe('admin panel: screens a role may read, not change [sqlite]', { skip }, 
     const file = await upload(server, [{ name: fileName, bytes: await png(40, 30), type: 'image/png' }]);
     assert.equal(file.status, 201, JSON.stringify(file.body));
 
-    const readers = await role('Readers', [...READS.map(plain), onUsers('read')]);
-    const writers = await role('Writers', [...[...READS, ...UPDATES].map(plain), onUsers('read'), onUsers('update')]);
-    await invite(reader, readers);
-    await invite(writer, writers);
+    const readers = await createRole(
+      root,
+      'Readers',
+      [...READS.map(plain), onUsers('read')],
+      'Readers of the settings',
+    );
+    const writers = await createRole(
+      root,
+      'Writers',
+      [...[...READS, ...UPDATES].map(plain), onUsers('read'), onUsers('update')],
+      'Writers of the settings',
+    );
+    await inviteAdmin(server, root, [readers], reader);
+    await inviteAdmin(server, root, [writers], writer);
     browser = await launchChromium();
   });
   after(async () => {

@@ -13,7 +13,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { browserMissing, ensureAdminBuild, launchChromium, logInToPanel, newPanelPage } from '../helpers/browser.js';
-import { HttpClient } from '../helpers/http.js';
+import type { HttpClient } from '../helpers/http.js';
+import { registerFirstAdmin } from '../helpers/admins.js';
 import { DIALECTS, startServer, type TestServer } from '../helpers/server.js';
 
 const skip = !DIALECTS.includes('sqlite') ? 'the browser tests run on SQLite' : browserMissing();
@@ -86,9 +87,7 @@ describe('admin panel: a 40-entry zone, and what the first screen loads [sqlite]
   before(async () => {
     ensureAdminBuild();
     server = await startServer('sqlite');
-    const first = await server.publicApi.post('/admin/register-admin', { email, password, firstname: 'Sam' });
-    assert.equal(first.status, 200, JSON.stringify(first.body));
-    root = new HttpClient(server.url, { authorization: `Bearer ${first.body.data.token}` });
+    root = (await registerFirstAdmin(server, { email, password, firstname: 'Sam' })).client;
     const created = await root.post(`${ARTICLES}?locale=en`, {
       title: 'A long article',
       blocks: Array.from({ length: ZONE }, (_, i) => ({

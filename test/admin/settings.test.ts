@@ -19,7 +19,8 @@ import {
   newPanelPage,
   screenshotsDir,
 } from '../helpers/browser.js';
-import { HttpClient } from '../helpers/http.js';
+import type { HttpClient } from '../helpers/http.js';
+import { adminClient } from '../helpers/admins.js';
 import { Receiver } from '../helpers/receiver.js';
 import { DIALECTS, startServer, type TestServer } from '../helpers/server.js';
 import { unique } from '../helpers/unique.js';
@@ -50,9 +51,7 @@ describe('admin panel settings in a browser [sqlite]', { skip }, () => {
   before(async () => {
     ensureAdminBuild();
     server = await startServer('sqlite');
-    await server.vellum.auth.admins.create(email, password);
-    const login = await server.publicApi.post('/admin/login', { email, password });
-    admin = new HttpClient(server.url, { authorization: `Bearer ${login.body.data.token}` });
+    admin = (await adminClient(server, email, password)).client;
     receiver = await Receiver.start();
     browser = await launchChromium();
     page = await newPanelPage(browser);

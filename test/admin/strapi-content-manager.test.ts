@@ -6,7 +6,8 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { HttpClient } from '../helpers/http.js';
+import type { HttpClient } from '../helpers/http.js';
+import { inviteAdmin, registerFirstAdmin } from '../helpers/admins.js';
 import { DIALECTS, startServer, type TestServer } from '../helpers/server.js';
 
 const ARTICLES = '/content-manager/collection-types/api::article.article';
@@ -19,12 +20,7 @@ for (const dialect of DIALECTS) {
     let root: HttpClient;
     before(async () => {
       server = await startServer(dialect);
-      const first = await server.publicApi.post('/admin/register-admin', {
-        email: 'root@example.com',
-        password: 'Passw0rd-Root',
-        firstname: 'Root',
-      });
-      root = new HttpClient(server.url, { authorization: `Bearer ${first.body.data.token}` });
+      root = (await registerFirstAdmin(server)).client;
     });
     after(() => server?.close());
 
@@ -54,12 +50,9 @@ for (const dialect of DIALECTS) {
     });
 
     it('enforces roles there too', async () => {
-      const invited = await root.post('/admin/users', { email: 'author@example.com', firstname: 'Au', roles: [3] });
-      const registered = await server.publicApi.post('/admin/register', {
-        registrationToken: invited.body.data.registrationToken,
-        userInfo: { firstname: 'Au', password: 'Passw0rd-Au' },
-      });
-      const author = new HttpClient(server.url, { authorization: `Bearer ${registered.body.data.token}` });
+      // Strapi's Author role (id 3).
+      const who = { email: 'author@example.com', firstname: 'Au', password: 'Passw0rd-Au' };
+      const { client: author } = await inviteAdmin(server, root, [3], who);
       const others = await root.post(ARTICLES, { title: 'Root’s' });
       const mine = await author.post(ARTICLES, { title: 'Mine' });
       assert.equal(mine.status, 201);

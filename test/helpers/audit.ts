@@ -1,8 +1,6 @@
-/** The audit log as the tests read it: an administrator's client, and the entries of a document. */
+/** The audit log as the tests read it: the entries of a document (and an administrator's client, from admins.ts). */
 import assert from 'node:assert/strict';
-import { HttpClient } from './http.js';
-import type { TestServer } from './server.js';
-import { unique } from './unique.js';
+import type { HttpClient } from './http.js';
 
 export interface Entry {
   id: number;
@@ -19,13 +17,8 @@ export interface Entry {
   };
 }
 
-/** A new administrator (a Super Admin), logged in. */
-export async function adminClient(server: TestServer, email = `${unique('admin')}@example.com`) {
-  const { id } = await server.vellum.auth.admins.create(email, 'an-admin-password');
-  const login = await server.publicApi.post('/admin/login', { email, password: 'an-admin-password' });
-  assert.equal(login.status, 200, JSON.stringify(login.body));
-  return { id, email, client: new HttpClient(server.url, { authorization: `Bearer ${login.body.data.token}` }) };
-}
+// The audit tests' administrator, made as the admin tests make theirs.
+export { adminClient } from './admins.js';
 
 /** The entries about one document, oldest first. */
 export async function entriesOf(admin: HttpClient, documentId: string): Promise<Entry[]> {

@@ -10,6 +10,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { HttpClient } from '../helpers/http.js';
+import { registerFirstAdmin } from '../helpers/admins.js';
+import { createRelease } from '../helpers/releases.js';
 import { Receiver, eventually } from '../helpers/receiver.js';
 import { DIALECTS, fixture, startServer, type TestServer } from '../helpers/server.js';
 import { unique } from '../helpers/unique.js';
@@ -29,13 +31,7 @@ for (const dialect of DIALECTS) {
         dialect === 'sqlite'
           ? [first, first]
           : [first, await startServer(dialect, { project: fixture('releases'), nodeOf: first, config: FAST })];
-      const registered = await first.publicApi.post('/admin/register-admin', {
-        email: 'root@example.com',
-        password: 'Passw0rd-Root',
-        firstname: 'Root',
-      });
-      assert.equal(registered.status, 200, JSON.stringify(registered.body));
-      const token = registered.body.data.token as string;
+      const { token } = await registerFirstAdmin(first);
       admins = nodes.map((node) => new HttpClient(node.url, { authorization: `Bearer ${token}` }));
       receiver = await Receiver.start();
       await first.vellum.webhooks.create({
@@ -59,7 +55,7 @@ for (const dialect of DIALECTS) {
       const [a, b] = admins as [HttpClient, HttpClient];
       const post = await draft(a, `${CM}/api::post.post?locale=en`, { title: unique('Both') });
       const page = await draft(b, `${CM}/api::page.page`, { heading: unique('Both') });
-      const release = (await a.post('/content-releases', { name: unique('Race') })).body.data;
+      const release = await createRelease(a, { name: unique('Race') });
       for (const body of [
         { contentType: 'api::post.post', entryDocumentId: post, locale: 'en', type: 'publish' },
         { contentType: 'api::page.page', entryDocumentId: page, type: 'publish' },

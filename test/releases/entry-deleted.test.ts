@@ -6,7 +6,9 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { HttpClient } from '../helpers/http.js';
+import type { HttpClient } from '../helpers/http.js';
+import { registerFirstAdmin } from '../helpers/admins.js';
+import { createRelease } from '../helpers/releases.js';
 import { DIALECTS, fixture, startServer, type TestServer } from '../helpers/server.js';
 import { unique } from '../helpers/unique.js';
 
@@ -24,13 +26,7 @@ for (const dialect of DIALECTS) {
 
     before(async () => {
       server = await startServer(dialect, { project: fixture('releases') });
-      const first = await server.publicApi.post('/admin/register-admin', {
-        email: 'root@example.com',
-        password: 'Passw0rd-Root',
-        firstname: 'Root',
-      });
-      assert.equal(first.status, 200, JSON.stringify(first.body));
-      root = new HttpClient(server.url, { authorization: `Bearer ${first.body.data.token}` });
+      root = (await registerFirstAdmin(server)).client;
     });
     after(() => server?.close());
 
@@ -46,7 +42,7 @@ for (const dialect of DIALECTS) {
     };
     const page = async (heading: string | null): Promise<string> =>
       (await ok(root.post(`${CM}/${PAGE}`, { heading }), 201)).data.documentId as string;
-    const release = async (): Promise<number> => (await ok(root.post(R, { name: unique('Deleted') }), 201)).data.id;
+    const release = async (): Promise<number> => (await createRelease(root, { name: unique('Deleted') })).id;
     const add = (
       id: number,
       contentType: string,

@@ -20,7 +20,8 @@ import {
   newPanelPage,
   screenshotsDir,
 } from '../helpers/browser.js';
-import { HttpClient } from '../helpers/http.js';
+import { registerFirstAdmin } from '../helpers/admins.js';
+import type { HttpClient } from '../helpers/http.js';
 import { DIALECTS, fixture, startServer, type TestServer } from '../helpers/server.js';
 
 const skip = !DIALECTS.includes('sqlite') ? 'the browser tests run on SQLite' : browserMissing();
@@ -62,9 +63,7 @@ describe('admin panel: releases [sqlite]', { skip }, () => {
       project: fixture('releases'),
       config: { server: { cron: { scheduleInterval: 200 } } },
     });
-    const first = await server.publicApi.post('/admin/register-admin', { email, password, firstname: 'Rosa' });
-    assert.equal(first.status, 200, JSON.stringify(first.body));
-    root = new HttpClient(server.url, { authorization: `Bearer ${first.body.data.token}` });
+    root = (await registerFirstAdmin(server, { email, password, firstname: 'Rosa' })).client;
     browser = await launchChromium();
     page = await newPanelPage(browser);
     await logInToPanel(page, server.url, email, password);

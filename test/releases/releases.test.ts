@@ -9,8 +9,10 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { HttpClient } from '../helpers/http.js';
+import type { HttpClient } from '../helpers/http.js';
+import { createRole, emailOf, inviteAdmin, permission, registerFirstAdmin } from '../helpers/admins.js';
 import { entriesOf } from '../helpers/audit.js';
+import { createRelease } from '../helpers/releases.js';
 import { Receiver, eventually } from '../helpers/receiver.js';
 import { DIALECTS, fixture, startServer, type TestServer } from '../helpers/server.js';
 import { unique } from '../helpers/unique.js';
@@ -40,20 +42,13 @@ for (const dialect of DIALECTS) {
     let server: TestServer;
     let root: HttpClient;
     let receiver: Receiver;
-    const as = (token: string) => new HttpClient(server.url, { authorization: `Bearer ${token}` });
 
     before(async () => {
       server = await startServer(dialect, {
         project: fixture('releases'),
         config: { server: { webhooks: { pollInterval: 50 }, cron: { scheduleInterval: 100 } } },
       });
-      const first = await server.publicApi.post('/admin/register-admin', {
-        email: 'root@example.com',
-        password: 'Passw0rd-Root',
-        firstname: 'Root',
-      });
-      assert.equal(first.status, 200, JSON.stringify(first.body));
-      root = as(first.body.data.token);
+      root = (await registerFirstAdmin(server)).client;
       receiver = await Receiver.start();
       await server.vellum.webhooks.create({
         name: unique('releases'),
@@ -86,8 +81,8 @@ for (const dialect of DIALECTS) {
       assert.ok(answer.status === 200 || answer.status === 404, JSON.stringify(answer.body));
       return answer.status === 200;
     };
-    const release = async (name = unique('Release'), extra: Item = {}): Promise<Item> =>
-      (await ok(root.post(R, { name, ...extra }), 201)).data;
+    const release = (name = unique('Release'), schedule: { scheduledAt?: string; timezone?: string } = {}) =>
+      createRelease(root, { name, ...schedule });
     const add = (id: number, body: Item) => root.post(`${R}/${id}/actions`, body);
     const events = (id: number) =>
       receiver.requests.filter((request) => request.body?.release?.id === id || request.body?.releaseId === id);
@@ -396,25 +391,15 @@ for (const dialect of DIALECTS) {
     });
 
     it('lets an administrator do only what their role’s releases actions allow', async () => {
-      const role = await ok(root.post('/admin/roles', { name: unique('Readers') }), 201);
-      const permissions = ['plugin::content-releases.read', 'plugin::content-releases.create'].map((action) => ({
-        action,
-        subject: null,
-        properties: {},
-        conditions: [],
-      }));
-      await ok(root.put(`/admin/roles/${role.data.id}/permissions`, { permissions }));
-      const email = `${unique('reader')
-        .toLowerCase()
-        .replace(/[^a-z0-9]+/g, '-')}@example.com`;
-      const invited = await ok(root.post('/admin/users', { email, firstname: 'Reader', roles: [role.data.id] }), 201);
-      const registered = await ok(
-        server.publicApi.post('/admin/register', {
-          registrationToken: invited.data.registrationToken,
-          userInfo: { firstname: 'Reader', password: 'Passw0rd-Reader' },
-        }),
-      );
-      const reader = as(registered.data.token);
+      const role = await createRole(root, unique('Readers'), [
+        permission('plugin::content-releases.read'),
+        permission('plugin::content-releases.create'),
+      ]);
+      const { client: reader } = await inviteAdmin(server, root, [role], {
+        email: emailOf(unique('reader')),
+        firstname: 'Reader',
+        password: 'Passw0rd-Reader',
+      });
       const own = (await ok(reader.post(R, { name: unique('Mine') }), 201)).data;
       await ok(reader.get(`${R}/${own.id}`));
       for (const [method, path, body] of [

@@ -7,7 +7,15 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { HttpClient } from '../helpers/http.js';
+import type { HttpClient } from '../helpers/http.js';
+import {
+  createRole,
+  emailOf,
+  inviteAdmin,
+  permission,
+  registerFirstAdmin,
+  setRolePermissions,
+} from '../helpers/admins.js';
 import { DIALECTS, fixture, startServer, type TestServer } from '../helpers/server.js';
 import { unique } from '../helpers/unique.js';
 
@@ -17,17 +25,10 @@ for (const dialect of DIALECTS) {
   describe(`releases' settings [${dialect}]`, () => {
     let server: TestServer;
     let root: HttpClient;
-    const as = (token: string) => new HttpClient(server.url, { authorization: `Bearer ${token}` });
 
     before(async () => {
       server = await startServer(dialect, { project: fixture('releases') });
-      const first = await server.publicApi.post('/admin/register-admin', {
-        email: 'root@example.com',
-        password: 'Passw0rd-Root',
-        firstname: 'Root',
-      });
-      assert.equal(first.status, 200, JSON.stringify(first.body));
-      root = as(first.body.data.token);
+      root = (await registerFirstAdmin(server)).client;
     });
     after(() => server?.close());
 
@@ -90,24 +91,18 @@ for (const dialect of DIALECTS) {
     });
 
     it('asks for settings.read to read and settings.update to write', async () => {
-      const role = await ok(root.post('/admin/roles', { name: unique('Settings readers') }), 201);
+      const role = await createRole(root, unique('Settings readers'), []);
       const grant = (actions: string[]) =>
-        ok(
-          root.put(`/admin/roles/${role.data.id}/permissions`, {
-            permissions: actions.map((action) => ({ action, subject: null, properties: {}, conditions: [] })),
-          }),
+        setRolePermissions(
+          root,
+          role,
+          actions.map((action) => permission(action)),
         );
-      const email = `${unique('settings')
-        .toLowerCase()
-        .replace(/[^a-z0-9]+/g, '-')}@example.com`;
-      const invited = await ok(root.post('/admin/users', { email, firstname: 'Sam', roles: [role.data.id] }), 201);
-      const registered = await ok(
-        server.publicApi.post('/admin/register', {
-          registrationToken: invited.data.registrationToken,
-          userInfo: { firstname: 'Sam', password: 'Passw0rd-Settings' },
-        }),
-      );
-      const reader = as(registered.data.token);
+      const { client: reader } = await inviteAdmin(server, root, [role], {
+        email: emailOf(unique('settings')),
+        firstname: 'Sam',
+        password: 'Passw0rd-Settings',
+      });
       for (const answer of [await reader.get(SETTINGS), await reader.put(SETTINGS, {})]) {
         assert.equal(answer.status, 403);
         assert.equal(answer.body.error.name, 'PolicyError');
