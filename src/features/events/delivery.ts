@@ -173,6 +173,8 @@ interface Claimed {
 export class Deliveries {
   private timer?: NodeJS.Timeout;
   private polling = false;
+  /** The poll in progress: `stop()` waits for it, so that no claim runs on a closed database. */
+  private current?: Promise<void>;
   private again = false;
   private stopped = true;
   private readonly inflight = new Map<number, { webhookId: number; abort: AbortController; done: Promise<void> }>();
@@ -209,13 +211,17 @@ export class Deliveries {
     this.stopped = true;
     clearTimeout(this.timer);
     this.timer = undefined;
+    // A claim in progress finishes first (its deliveries join those in flight, then are aborted too).
+    await this.current;
     for (const { abort } of this.inflight.values()) abort.abort();
     await Promise.all([...this.inflight.values()].map(({ done }) => done));
   }
 
   private schedule(delay: number): void {
     clearTimeout(this.timer);
-    this.timer = setTimeout(() => void this.poll(), delay);
+    this.timer = setTimeout(() => {
+      this.current = this.poll();
+    }, delay);
     this.timer.unref?.();
   }
 
