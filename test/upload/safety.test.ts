@@ -8,19 +8,24 @@ import { pdf, png, startUploadServer, upload, type UploadServer } from '../helpe
 import { unique } from '../helpers/unique.js';
 
 const LIMIT = 256 * 1024;
-// A private temporary folder for this file's process, so that leftovers are ours to see.
+// A private temporary folder while this file's tests run, so that leftovers are ours to see (the
+// process runs other files too: TMPDIR is put back after).
 const TEMP = mkdtempSync(join(tmpdir(), 'vellum-safety-'));
-process.env.TMPDIR = TEMP;
-after(() => rmSync(TEMP, { recursive: true, force: true }));
+const previousTmpdir = process.env.TMPDIR;
 const tempUploads = () => readdirSync(TEMP).filter((name) => name.startsWith('vellum-upload-'));
 
 for (const dialect of DIALECTS) {
   describe(`upload limits and safety [${dialect}]`, () => {
     let server: UploadServer;
     before(async () => {
+      process.env.TMPDIR = TEMP;
       server = await startUploadServer(dialect, { sizeLimit: LIMIT });
     });
-    after(() => server?.close());
+    after(async () => {
+      await server?.close();
+      if (previousTmpdir === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = previousTmpdir;
+    });
 
     it('hostile names are sanitised; files are stored under unique hashes inside uploads/', async () => {
       const names = [
@@ -150,3 +155,5 @@ for (const dialect of DIALECTS) {
     });
   });
 }
+
+after(() => rmSync(TEMP, { recursive: true, force: true }));
