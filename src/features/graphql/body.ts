@@ -23,7 +23,7 @@ const JSON_TYPES = [
 const OBJECT_OR_ARRAY = /^[ \t\n\r]*[[{]/;
 
 /** A JSON body; its integers beyond 2^53 keep their digits, as every body Vellum reads. */
-export function parseJsonBody(text: string): unknown {
+function parseJsonBody(text: string): unknown {
   if (text === '') return {};
   if (!OBJECT_OR_ARRAY.test(text)) throw new BodySyntaxError('invalid JSON, only supports object and array');
   try {
