@@ -16,6 +16,7 @@ import { resolveUploadConfig } from '../features/upload/index.js';
 import { loadProvider } from '../features/upload/index.js';
 import type { TransferProject } from '../features/transfer/index.js';
 import { WebhookStore } from '../features/events/index.js';
+import { releaseEntryDeletions } from '../features/releases/index.js';
 
 /** `options`: as `createVellum` takes them (environment, configuration overrides). */
 export async function openProject(dir: string, options: LoadConfigOptions = {}): Promise<TransferProject> {
@@ -29,7 +30,14 @@ export async function openProject(dir: string, options: LoadConfigOptions = {}):
   const database = await connectDatabase(config.database);
   try {
     await synchronizeSchema(database, schema, systemTables);
-    const documents = new DocumentService({ database, schema, i18n: config.i18n, rest: config.api.rest });
+    // An import's removal of versions takes their entries out of releases, as a deletion does.
+    const documents = new DocumentService({
+      database,
+      schema,
+      i18n: config.i18n,
+      rest: config.api.rest,
+      deletions: releaseEntryDeletions,
+    });
     await startLocales(database, documents, config.i18n);
     const auth = await startAuth(database, documents, config, authConfig);
     const upload = resolveUploadConfig(config);

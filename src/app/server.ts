@@ -75,6 +75,7 @@ import {
   createReleases,
   registerReleaseRoutes,
   releaseEntryDeletions,
+  removeRetiredTypeActions,
   type ReleasesFeature,
 } from '../features/releases/index.js';
 import {
@@ -235,6 +236,8 @@ export async function createVellum(projectDir: string, options: CreateVellumOpti
   let serverUrl = () => absoluteServerUrl(config);
   try {
     sync = await synchronizeSchema(database, schema, systemTables);
+    // Actions of a type deleted, or no longer with draft and publish, leave their releases.
+    await removeRetiredTypeActions(database, schema);
     await startLocales(database, documents, config.i18n);
     // Scheduled actions of earlier Vellums become one-entry releases.
     await events.schedules.migrate();

@@ -157,5 +157,160 @@ for (const dialect of DIALECTS) {
       }
       assert.equal((await server.publicApi.get(`${OWNERS}?documentIds[0]=${o1}`)).status, 401);
     });
+
+    it('counts one draft’s links to unpublished documents, bidirectional manyToMany apart, as Strapi before a publication', async () => {
+      const name = unique('one');
+      const d1 = (await ok(server.api.post('/api/targets?status=draft', { data: { name: `${name}-1` } }), 201)).data
+        .documentId;
+      const d2 = (await ok(server.api.post('/api/targets', { data: { name: `${name}-2` } }), 201)).data.documentId;
+      const created = async (uid: string, body: Item, query = '?status=draft') =>
+        (await ok(server.api.post(`/api/${uid}${query}`, { data: body }), 201)).data.documentId as string;
+      const o1 = await created('owners', ownerLinkingEverywhere(name, d1, d2));
+      const o2 = await created('owners', { name, manyToManyBi: [d1], oneToManyBi: [d1] }, '');
+      const o3 = await created('owners', { name });
+      const badge = await created('badges', { name, holder: o1 }, '');
+      const page = await created(
+        'pages',
+        { title: name, target: d1, links: { caption: 'c', manyToMany: [d1, d2] } },
+        '?status=draft&locale=en',
+      );
+      const one = (uid: string, id: string, query = '') => `${CM}/${uid}/${id}/actions/countDraftRelations${query}`;
+      const counts = async (path: string) => (await ok(root.get(path))).data;
+      const owner = (id: string, query = '') => counts(one('api::owner.owner', id, query));
+      // 15 links to the draft-only target, its manyToManyBi one apart (publishing keeps it).
+      assert.deepEqual(await owner(o1), { unpublishedRelations: 14, draftM2mLinks: 1 });
+      assert.deepEqual(await owner(o2), { unpublishedRelations: 1, draftM2mLinks: 1 });
+      assert.deepEqual(await owner(o2, '?status=published'), { unpublishedRelations: 1, draftM2mLinks: 1 });
+      assert.deepEqual(await owner(o1, '?locale=fr'), { unpublishedRelations: 14, draftM2mLinks: 1 });
+      // No relation, or no such document: nothing to count (Strapi's 200, not a 404).
+      assert.deepEqual(await owner(o3), { unpublishedRelations: 0, draftM2mLinks: 0 });
+      assert.deepEqual(await owner('nope'), { unpublishedRelations: 0, draftM2mLinks: 0 });
+      // The other sides: the draft owner's oneToOne, and the manyToMany of both owners (one unpublished).
+      assert.deepEqual(await counts(one('api::target.target', d1)), { unpublishedRelations: 1, draftM2mLinks: 1 });
+      // A type without draft and publish reads the drafts its relations point to.
+      assert.deepEqual(await counts(one('api::badge.badge', badge)), { unpublishedRelations: 1, draftM2mLinks: 0 });
+      // A localized type: the locale asked (the default one when none; none written in fr, none in xx).
+      const localized = { unpublishedRelations: 2, draftM2mLinks: 0 };
+      assert.deepEqual(await counts(one('api::page.page', page, '?locale=en')), localized);
+      assert.deepEqual(await counts(one('api::page.page', page)), localized);
+      for (const locale of ['fr', 'xx'])
+        assert.deepEqual(await counts(one('api::page.page', page, `?locale=${locale}`)), {
+          unpublishedRelations: 0,
+          draftM2mLinks: 0,
+        });
+
+      // Refusals, as Strapi's: its zod 400s, no type or no permission (403), no administrator (401).
+      const bad = await root.get(one('api::owner.owner', o1, '?status=nope'));
+      assert.deepEqual(
+        [bad.status, bad.body.error.message, bad.body.error.details],
+        [400, 'Invalid status', { errors: [{ path: ['status'], message: 'Invalid status', name: 'ValidationError' }] }],
+      );
+      assert.equal((await root.get(one('api::owner.owner', o1, '?locale[0]=en&locale[1]=fr'))).status, 400);
+      for (const [client, path] of [
+        [root, one('api::nope.nope', o1)],
+        [nobody, one('api::owner.owner', o1)],
+      ] as const) {
+        const refused = await client.get(path);
+        assert.equal(refused.status, 403, path);
+        assert.equal(refused.body.error.name, 'PolicyError');
+      }
+      assert.equal((await server.publicApi.get(one('api::owner.owner', o1))).status, 401);
+    });
+
+    it('finds the selected drafts, deeply populated, as Strapi’s panel validates them before a bulk publish', async () => {
+      const name = unique('find');
+      const d1 = (await ok(server.api.post('/api/targets?status=draft', { data: { name } }), 201)).data.documentId;
+      const draft = (
+        await ok(
+          server.api.post('/api/owners?status=draft', {
+            data: { name: `${name}-a`, oneToOneBi: d1, manyToManyBi: [d1], block: { caption: 'c', oneToOne: d1 } },
+          }),
+          201,
+        )
+      ).data;
+      const published = (await ok(server.api.post('/api/owners', { data: { name: `${name}-b` } }), 201)).data;
+      const FIND = `${CM}/api::owner.owner/actions/bulkFindForValidation`;
+      const { results } = await ok(
+        root.post(FIND, { documentIds: [published.documentId, draft.documentId], sort: 'name:asc' }),
+      );
+      assert.deepEqual(
+        results.map((document: Item) => ({
+          documentId: document.documentId,
+          name: document.name,
+          publishedAt: document.publishedAt,
+          locale: document.locale,
+          createdBy: document.createdBy,
+          localizations: document.localizations,
+          oneToOneBi: document.oneToOneBi,
+          manyToManyBi: document.manyToManyBi,
+          block: { caption: document.block?.caption, oneToOne: document.block?.oneToOne },
+        })),
+        [
+          {
+            documentId: draft.documentId,
+            name: `${name}-a`,
+            publishedAt: null,
+            locale: null,
+            createdBy: null,
+            localizations: [],
+            oneToOneBi: { count: 1 },
+            manyToManyBi: { count: 1 },
+            block: { caption: 'c', oneToOne: { count: 1 } },
+          },
+          {
+            documentId: published.documentId,
+            name: `${name}-b`,
+            publishedAt: null,
+            locale: null,
+            createdBy: null,
+            localizations: [],
+            oneToOneBi: { count: 0 },
+            manyToManyBi: { count: 0 },
+            block: { caption: undefined, oneToOne: undefined },
+          },
+        ],
+      );
+      assert.deepEqual(await ok(root.post(FIND, { documentIds: ['nope'] })), { results: [] });
+      const empty = await root.post(FIND, { documentIds: [] });
+      assert.deepEqual([empty.status, empty.body.error.message], [400, 'Too small: expected array to have >=1 items']);
+      for (const [client, path] of [
+        [root, `${CM}/api::nope.nope/actions/bulkFindForValidation`],
+        [nobody, FIND],
+      ] as const) {
+        const refused = await client.post(path, { documentIds: [draft.documentId] });
+        assert.equal(refused.status, 403, path);
+        assert.equal(refused.body.error.name, 'PolicyError');
+      }
+    });
+  });
+
+  describe(`the draft relations of a single type [${dialect}]`, () => {
+    let server: TestServer;
+    let root: HttpClient;
+    before(async () => {
+      server = await startServer(dialect, { project: fixture('strapi5-shop') });
+      root = (await registerFirstAdmin(server)).client;
+    });
+    after(() => server?.close());
+
+    it('counts none before it exists (a 404), then its draft’s links to unpublished products, as Strapi', async () => {
+      const HOME = '/content-manager/single-types/api::homepage.homepage/actions/countDraftRelations';
+      const before = await root.get(HOME);
+      assert.deepEqual([before.status, before.body.error.name], [404, 'NotFoundError']);
+      const product = async (name: string, query: string) =>
+        (await server.api.post(`/api/products${query}`, { data: { name } })).body.data.documentId as string;
+      const products = [await product(unique('draft'), '?status=draft'), await product(unique('published'), '')];
+      const written = await server.api.put('/api/homepage?status=draft', {
+        data: { title: unique('home'), sections: [{ __component: 'blocks.related', heading: 'h', products }] },
+      });
+      assert.equal(written.status, 200, written.text);
+      const expected = { data: { unpublishedRelations: 1, draftM2mLinks: 0 } };
+      for (const query of ['', '?status=published', '?locale=fr']) {
+        const answer = await root.get(`${HOME}${query}`);
+        assert.deepEqual([answer.status, answer.body], [200, expected], query);
+      }
+      assert.equal((await root.get(`${HOME}?status=nope`)).status, 400);
+      assert.equal((await server.publicApi.get(HOME)).status, 401);
+    });
   });
 }

@@ -7,15 +7,14 @@
  * the content API serves each step at once. Outside `vellum develop` every write is refused.
  */
 import assert from 'node:assert/strict';
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { startDevelop, type DevelopServer } from '../../src/app/develop.js';
-import { createTestDatabase, type DialectName, type TestDatabase } from '../helpers/databases.js';
+import { registerFirstAdmin } from '../helpers/admins.js';
+import { openDevelopProject, schemaApplied } from '../helpers/develop.js';
 import { HttpClient } from '../helpers/http.js';
 import { projectFiles } from '../helpers/projects.js';
-import { BLOG, DIALECTS, fullAccessHeaders, startServer, type TestServer } from '../helpers/server.js';
+import { BLOG, DIALECTS, startServer, type TestServer } from '../helpers/server.js';
 
 const FIXTURES = new URL('../fixtures/content-type-builder/', import.meta.url);
 const json = (name: string) => JSON.parse(readFileSync(new URL(name, FIXTURES), 'utf8'));
@@ -32,9 +31,6 @@ const legacySteps = json('strapi-legacy.json') as {
 }[];
 const refusals = json('strapi-refusals.json') as { name: string; body: unknown; status: number; answer: unknown }[];
 
-const EMAIL = 'builder@example.com';
-const PASSWORD = 'Builder-Passw0rd!';
-
 /** What differs from the blog example: changed and new files, removed ones. */
 function changesFrom(blog: Record<string, string>, now: Record<string, string>) {
   return {
@@ -49,73 +45,15 @@ function changesFrom(blog: Record<string, string>, now: Record<string, string>) 
   };
 }
 
-let adminAuthorization = '';
-async function adminClient(url: string, create: () => Promise<unknown>): Promise<HttpClient> {
-  await create();
-  const login = await new HttpClient(url).post('/admin/login', { email: EMAIL, password: PASSWORD });
-  assert.equal(login.status, 200, login.text);
-  adminAuthorization = `Bearer ${login.body.data.token}`;
-  return new HttpClient(url, { authorization: adminAuthorization });
-}
-
-/**
- * Polls until the node that answers is the version after the change (its flag is its own). The
- * deadline is generous: on MySQL in a loaded CI run, a version's tables took 2-3 s per change, and
- * a count of tries ran out before a version served.
- */
-async function applied(admin: HttpClient): Promise<void> {
-  const deadline = Date.now() + 120_000;
-  while (Date.now() < deadline) {
-    const status = await admin.get('/content-type-builder/update-schema-status');
-    if (status.status === 200 && status.body.data.isUpdating === false) return;
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-  throw new Error('the change was never applied within 120 s');
-}
-
-interface BuilderProject {
-  /** The copy's folder. */
-  dir: string;
-  dev: DevelopServer;
-  /** The administrator's client. */
-  admin: HttpClient;
-  /** The content API with a full-access token. */
-  api: HttpClient;
-}
-
-/**
- * A copy of the blog under `vellum develop` on a fresh database of `dialect`, with an administrator
- * logged in: opened in the calling describe's `before`, closed and removed in its `after` (what was
- * opened of it, should the opening fail halfway).
- */
-function openBuilderProject(dialect: DialectName): BuilderProject {
-  const project = {} as BuilderProject;
-  let database: TestDatabase | undefined;
-  before(async () => {
-    project.dir = mkdtempSync(join(tmpdir(), 'vellum-ctb-'));
-    cpSync(BLOG, project.dir, { recursive: true, filter: (source) => !source.includes('.tmp') });
-    database = await createTestDatabase(dialect);
-    project.dev = await startDevelop(project.dir, {
-      env: { NODE_ENV: 'test' },
-      overrides: { server: { host: '127.0.0.1', port: 0 }, database: database.config },
-    });
-    project.admin = await adminClient(project.dev.url, () => project.dev.current.auth.admins.create(EMAIL, PASSWORD));
-    project.api = new HttpClient(project.dev.url, await fullAccessHeaders(project.dev.current));
-  });
-  after(async () => {
-    await project.dev?.close();
-    await database?.drop();
-    if (project.dir) rmSync(project.dir, { recursive: true, force: true });
-  });
-  return project;
-}
+/** An administrator's Authorization header, for requests sent as is. */
+const authorization = (admin: HttpClient): string => admin.defaultHeaders.authorization!;
 
 /** The blog example's files, as every project starts. */
 const blog = projectFiles(BLOG);
 
 for (const dialect of DIALECTS) {
   describe(`Content-Type Builder under vellum develop [${dialect}]`, () => {
-    const project = openBuilderProject(dialect);
+    const project = openDevelopProject(dialect);
 
     it("answers the reads as Strapi's builder does", async () => {
       const schema = (await project.admin.get('/content-type-builder/schema')).body.data;
@@ -167,7 +105,7 @@ for (const dialect of DIALECTS) {
       for (const refusal of refusals) {
         const answer = await fetch(`${project.dev.url}/content-type-builder/update-schema`, {
           method: 'POST',
-          headers: { authorization: adminAuthorization, 'content-type': 'application/json' },
+          headers: { authorization: authorization(project.admin), 'content-type': 'application/json' },
           body: refusal.body === null ? undefined : JSON.stringify(refusal.body),
         });
         assert.deepEqual([answer.status, await answer.json()], [refusal.status, refusal.answer], refusal.name);
@@ -220,7 +158,7 @@ for (const dialect of DIALECTS) {
       for (const [step, batch] of batches.entries()) {
         const answer = await project.admin.post('/content-type-builder/update-schema', batch.body);
         assert.deepEqual([answer.status, answer.body], [200, {}], batch.name);
-        await applied(project.admin);
+        await schemaApplied(project.admin);
         assert.deepEqual(
           changesFrom(blog, projectFiles(project.dir)),
           { files: strapiFiles[step]!.files, removed: strapiFiles[step]!.removed },
@@ -282,18 +220,18 @@ for (const dialect of DIALECTS) {
   });
 
   describe(`Content-Type Builder's older routes under vellum develop [${dialect}]`, () => {
-    const project = openBuilderProject(dialect);
+    const project = openDevelopProject(dialect);
 
     it("serves Strapi's older per-model routes as Strapi answers them, with the same files", async () => {
       for (const step of legacySteps) {
         const answer = await fetch(`${project.dev.url}/content-type-builder${step.path}`, {
           method: step.method,
-          headers: { authorization: adminAuthorization, 'content-type': 'application/json' },
+          headers: { authorization: authorization(project.admin), 'content-type': 'application/json' },
           body: step.body === undefined ? undefined : JSON.stringify(step.body),
         });
         const label = `${step.method} ${step.path}`;
         assert.deepEqual({ status: answer.status, body: await answer.json() }, step.answer, label);
-        await applied(project.admin);
+        await schemaApplied(project.admin);
         assert.deepEqual(
           changesFrom(blog, projectFiles(project.dir)),
           { files: step.files, removed: step.removed },
@@ -346,7 +284,7 @@ describe('Content-Type Builder outside vellum develop', () => {
   });
 
   it("answers the reads and refuses every write with Strapi's 403, changing nothing", async () => {
-    const admin = await adminClient(server.url, () => server.vellum.auth.admins.create(EMAIL, PASSWORD));
+    const admin = (await registerFirstAdmin(server)).client;
     assert.equal((await admin.get('/content-type-builder/schema')).status, 200);
     const write = await admin.post('/content-type-builder/update-schema', batches[0]!.body);
     assert.equal(write.status, 403);
@@ -367,7 +305,7 @@ describe('Content-Type Builder outside vellum develop', () => {
     ] as const) {
       const answer = await fetch(`${server.url}/content-type-builder${path}`, {
         method,
-        headers: { authorization: adminAuthorization, 'content-type': 'application/json' },
+        headers: { authorization: authorization(admin), 'content-type': 'application/json' },
         body: method === 'DELETE' ? undefined : '{}',
       });
       assert.equal(answer.status, 403, `${method} ${path}`);

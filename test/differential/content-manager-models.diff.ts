@@ -121,3 +121,84 @@ test('countManyEntriesDraftRelations: links to unpublished documents, in compone
     { messages: true },
   );
 });
+
+test('countDraftRelations: one draft’s links to unpublished documents, bidirectional manyToMany apart', async () => {
+  await diff.same(
+    async (api, side) => {
+      const admin = sessions[side]!;
+      const t1 = await api.post('/api/targets?status=draft', { data: { name: `one-t1-${run}` } });
+      const t2 = await api.post('/api/targets', { data: { name: `one-t2-${run}` } });
+      const d1 = t1.body.data.documentId;
+      const d2 = t2.body.data.documentId;
+      const o1 = await api.post('/api/owners?status=draft', { data: ownerLinkingEverywhere(`one-o1-${run}`, d1, d2) });
+      const o2 = await api.post('/api/owners', {
+        data: { name: `one-o2-${run}`, manyToManyBi: [d1], oneToManyBi: [d1] },
+      });
+      const o3 = await api.post('/api/owners?status=draft', { data: { name: `one-o3-${run}` } });
+      const [i1, i2, i3] = [o1, o2, o3].map((owner) => owner.body.data.documentId);
+      const badge = await api.post('/api/badges', { data: { name: `one-b-${run}`, holder: i1 } });
+      const page = await api.post('/api/pages?status=draft&locale=en', {
+        data: { title: `one-p-${run}`, target: d1, links: { caption: 'c', manyToMany: [d1, d2] } },
+      });
+      const count = (uid: string, id: string, query = '') =>
+        admin.get(`/content-manager/collection-types/${uid}/${id}/actions/countDraftRelations${query}`);
+      const owner = (id: string, query = '') => count('api::owner.owner', id, query);
+      const pageId = page.body.data.documentId;
+      return {
+        everywhere: await owner(i1),
+        published: await owner(i2),
+        publishedStatus: await owner(i2, '?status=published'),
+        noRelation: await owner(i3),
+        missing: await owner('nope'),
+        localeIgnored: await owner(i1, '?locale=fr'),
+        badStatus: await owner(i1, '?status=nope'),
+        localeList: await owner(i1, '?locale[0]=en&locale[1]=fr'),
+        inverse: await count('api::target.target', d1),
+        withoutDraftAndPublish: await count('api::badge.badge', badge.body.data.documentId),
+        localized: await count('api::page.page', pageId, '?locale=en'),
+        localizedDefault: await count('api::page.page', pageId),
+        localeWithoutVersion: await count('api::page.page', pageId, '?locale=fr'),
+        unknownLocale: await count('api::page.page', pageId, '?locale=xx'),
+        unknownType: await count('api::nope.nope', i1),
+        roleless: await (
+          await roleless(api, side, 'one')
+        ).get(`/content-manager/collection-types/api::owner.owner/${i1}/actions/countDraftRelations`),
+        anonymous: await new HttpClient(api.baseUrl).get(
+          `/content-manager/collection-types/api::owner.owner/${i1}/actions/countDraftRelations`,
+        ),
+      };
+    },
+    { messages: true },
+  );
+});
+
+test('bulkFindForValidation: the selected drafts, deeply populated, as the panel validates them', async () => {
+  await diff.same(
+    async (api, side) => {
+      const admin = sessions[side]!;
+      const t1 = await api.post('/api/targets?status=draft', { data: { name: `find-t1-${run}` } });
+      const d1 = t1.body.data.documentId;
+      const o1 = await api.post('/api/owners?status=draft', {
+        data: { name: `find-o1-${run}`, oneToOneBi: d1, manyToManyBi: [d1], block: { caption: 'c', oneToOne: d1 } },
+      });
+      const o2 = await api.post('/api/owners', { data: { name: `find-o2-${run}` } });
+      const [i1, i2] = [o1, o2].map((owner) => owner.body.data.documentId);
+      const find = (body: unknown, uid = 'api::owner.owner') =>
+        admin.post(`/content-manager/collection-types/${uid}/actions/bulkFindForValidation`, body);
+      return {
+        two: await find({ documentIds: [i1, i2], sort: 'name:asc' }),
+        missing: await find({ documentIds: ['nope'] }),
+        none: await find({ documentIds: [] }),
+        notAList: await find({ documentIds: i1 }),
+        noBody: await find(undefined),
+        unknownType: await find({ documentIds: [i1] }, 'api::nope.nope'),
+        roleless: await (
+          await roleless(api, side, 'find')
+        ).post('/content-manager/collection-types/api::owner.owner/actions/bulkFindForValidation', {
+          documentIds: [i1],
+        }),
+      };
+    },
+    { messages: true },
+  );
+});

@@ -65,7 +65,15 @@ for (const dialect of DIALECTS) {
       );
       assert.equal(response.status, 400);
       assert.equal(response.body.errors![0].extensions.code, 'GRAPHQL_VALIDATION_FAILED');
-      assert.match(response.body.errors![0].message, /'Deep' exceeds maximum operation depth of 7/);
+      // graphql-depth-limit's words, at the first field past the limit (Strapi 5.54).
+      assert.deepEqual(response.body.errors, [
+        {
+          message: "'Deep' exceeds maximum operation depth of 7",
+          locations: [{ line: 11, column: 29 }],
+          extensions: { code: 'GRAPHQL_VALIDATION_FAILED' },
+        },
+      ]);
+      assert.equal('data' in response.body, false, 'no data: the operation never ran');
       assert.equal(server.vellum.database.statementCount, before, 'nothing executed');
       await graphqlData(server, '{ articles { data { attributes { author { data { attributes { name } } } } } } }');
     });
@@ -134,21 +142,32 @@ for (const dialect of DIALECTS) {
         { n: 'x' },
       );
       assert.equal(variables.status, 400);
+      // Strapi 5.54's answers (Apollo Server 4 behind koa-bodyparser): test/differential/graphql-requests.diff.ts.
       const malformed = await fetch(`${server.url}/graphql`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: '{"query": ',
       });
       assert.equal(malformed.status, 400);
-      assert.ok(Array.isArray((await malformed.json()).errors));
-      for (const body of ['[]', '"x"', '{"query": 5}', '{}']) {
+      assert.deepEqual((await malformed.json()).error, {
+        status: 400,
+        name: 'SyntaxError',
+        message: 'Unexpected end of JSON input',
+        details: {},
+      });
+      for (const [body, message] of [
+        ['[]', 'Operation batching disabled.'],
+        ['{"query": 5}', 'GraphQL queries must be strings.'],
+        ['{}', 'POST body missing, invalid Content-Type, or JSON object has no keys.'],
+        ['{"variables": {}}', 'GraphQL operations must contain a non-empty `query` or a `persistedQuery` extension.'],
+      ]) {
         const response = await fetch(`${server.url}/graphql`, {
           method: 'POST',
           headers: { 'content-type': 'application/json' },
           body,
         });
         assert.equal(response.status, 400, body);
-        assert.equal((await response.json()).errors[0].extensions.code, 'GRAPHQL_VALIDATION_FAILED', body);
+        assert.deepEqual(await response.json(), { errors: [{ message, extensions: { code: 'BAD_REQUEST' } }] }, body);
       }
     });
 
@@ -159,24 +178,33 @@ for (const dialect of DIALECTS) {
       assert.equal(braces.status, 400);
       assert.equal(braces.body.errors![0].extensions.code, 'GRAPHQL_PARSE_FAILED');
       assert.match(braces.body.errors![0].message, /^Syntax Error: Expected Name/);
+      // Over GET, with the header Apollo's CSRF prevention asks for (as Strapi 5.54 does).
+      const headers = { ...server.authHeaders, 'apollo-require-preflight': 'true' };
       const query = encodeURIComponent('query A { __typename } query B { __typename }');
-      const unnamed = await fetch(`${server.url}/graphql?query=${query}`, { headers: server.authHeaders });
+      const unnamed = await fetch(`${server.url}/graphql?query=${query}`, { headers });
       assert.equal(unnamed.status, 400);
-      const body = await unnamed.json();
-      assert.deepEqual(
-        body.errors.map((e: { message: string }) => e.message),
-        ['Must provide operation name if query contains multiple operations.'],
-      );
-      const named = await fetch(`${server.url}/graphql?query=${query}&operationName=B`, {
-        headers: server.authHeaders,
+      assert.deepEqual(await unnamed.json(), {
+        errors: [
+          {
+            message: 'Must provide operation name if query contains multiple operations.',
+            extensions: { code: 'OPERATION_RESOLUTION_FAILURE' },
+          },
+        ],
       });
+      const named = await fetch(`${server.url}/graphql?query=${query}&operationName=B`, { headers });
       assert.deepEqual(await named.json(), { data: { __typename: 'Query' } });
       const mutation = encodeURIComponent('query A { __typename } mutation B { __typename }');
-      const viaGet = await fetch(`${server.url}/graphql?query=${mutation}&operationName=B`, {
-        headers: server.authHeaders,
-      });
+      const viaGet = await fetch(`${server.url}/graphql?query=${mutation}&operationName=B`, { headers });
       assert.equal(viaGet.status, 405);
-      assert.equal((await viaGet.json()).errors[0].extensions.code, 'METHOD_NOT_ALLOWED');
+      assert.equal(viaGet.headers.get('allow'), 'POST');
+      assert.deepEqual(await viaGet.json(), {
+        errors: [
+          {
+            message: 'GET requests only support query operations, not mutation operations',
+            extensions: { code: 'BAD_REQUEST' },
+          },
+        ],
+      });
     });
 
     it('errors while resolving are HTTP 200 with Strapi codes and extensions.error', async () => {
@@ -242,12 +270,23 @@ for (const dialect of DIALECTS) {
       assert.deepEqual(data.body.data.articles.data[0].attributes.author, { data: null });
     });
 
-    it('never a 500 page: unknown endpoint methods answer JSON', async () => {
+    it('never a 500 page: a mutation over GET and other methods answer JSON, 405', async () => {
       const get = await fetch(
         `${server.url}/graphql?query=${encodeURIComponent('mutation { deleteArticle(id: "x") { data { id } } }')}`,
+        { headers: { 'apollo-require-preflight': 'true' } },
       );
       assert.equal(get.status, 405);
       assert.ok((await get.json()).errors);
+      const put = await fetch(`${server.url}/graphql`, {
+        method: 'PUT',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ query: '{ __typename }' }),
+      });
+      assert.equal(put.status, 405);
+      assert.equal(put.headers.get('allow'), 'GET, POST');
+      assert.deepEqual(await put.json(), {
+        errors: [{ message: 'Apollo Server supports only GET/POST requests.', extensions: { code: 'BAD_REQUEST' } }],
+      });
     });
   });
 }

@@ -34,11 +34,14 @@ export interface Permission {
 /** The first administrator the tests register, unless they name their own. */
 const ROOT: AdminInfo = { email: 'root@example.com', password: 'Passw0rd-Root', firstname: 'Root' };
 
-const clientOf = (server: TestServer, token: string): HttpClient =>
+const clientOf = (server: Pick<TestServer, 'url'>, token: string): HttpClient =>
   new HttpClient(server.url, { authorization: `Bearer ${token}` });
 
-/** The first administrator of a new server, a Super Admin (`POST /admin/register-admin`). */
-export async function registerFirstAdmin(server: TestServer, who: AdminInfo = ROOT): Promise<Admin> {
+/** The first administrator of a new server (or `vellum develop`'s), a Super Admin (`POST /admin/register-admin`). */
+export async function registerFirstAdmin(
+  server: Pick<TestServer, 'url' | 'publicApi'>,
+  who: AdminInfo = ROOT,
+): Promise<Admin> {
   const answer = await server.publicApi.post('/admin/register-admin', who);
   assert.equal(answer.status, 200, JSON.stringify(answer.body));
   const token = answer.body.data.token as string;

@@ -2,15 +2,26 @@
  * Temporary copies of a fixture project, edited per test (schema changes, broken schemas), and what
  * a project's files hold, to compare.
  */
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { BLOG } from './paths.js';
 
 export interface TempProject {
   dir: string;
   /** Edits a JSON file of the project in place. */
   editJson(file: string, edit: (json: any) => void): void;
+  /** Writes a file of the project (its folders made as needed). */
   write(file: string, text: string): void;
   remove(): void;
 }
@@ -28,6 +39,7 @@ export function copyProject(source = BLOG): TempProject {
       writeFileSync(path, JSON.stringify(json, null, 2));
     },
     write(file, text) {
+      mkdirSync(dirname(join(dir, file)), { recursive: true });
       writeFileSync(join(dir, file), text);
     },
     remove() {

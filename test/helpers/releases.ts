@@ -27,3 +27,50 @@ export async function createRelease(
   assert.equal(answer.status, 201, JSON.stringify(answer.body));
   return answer.body.data;
 }
+
+/** An entry added to a release (`POST /content-releases/:id/actions`, a publish unless `type` says): the action. */
+export async function addAction(
+  admin: HttpClient,
+  releaseId: number,
+  action: { contentType: string; entryDocumentId: string; locale?: string; type?: 'publish' | 'unpublish' },
+): Promise<Record<string, any>> {
+  const answer = await admin.post(`/content-releases/${releaseId}/actions`, { type: 'publish', ...action });
+  assert.equal(answer.status, 201, JSON.stringify(answer.body));
+  return answer.body.data;
+}
+
+/** A release as the panel reads it. */
+export interface ReleaseState {
+  status: string;
+  /** `actions.meta.count` of `GET /content-releases/:id`, and of the release in the list. */
+  count: number;
+  listedCount: number;
+  /** How many actions `GET /content-releases/:id/actions` lists. */
+  total: number;
+  /** Those actions as `documentId:locale:type` (`-`: no locale), sorted. */
+  entries: string[];
+}
+
+/** A release's status, its count as read alone and as listed, and its actions' entries. */
+export async function releaseState(admin: HttpClient, id: number): Promise<ReleaseState> {
+  const ok = async (path: string) => {
+    const answer = await admin.get(path);
+    assert.equal(answer.status, 200, `${path}: ${JSON.stringify(answer.body)}`);
+    return answer.body;
+  };
+  const read = (await ok(`/content-releases/${id}`)).data;
+  const listed = (await ok('/content-releases?pageSize=100')).data.find((item: { id: number }) => item.id === id);
+  const actions = await ok(`/content-releases/${id}/actions?groupBy=locale&pageSize=100`);
+  type Listed = { entryDocumentId: string; locale: { code: string } | null; type: string };
+  const entries = Object.values(actions.data as Record<string, Listed[]>)
+    .flat()
+    .map((action) => `${action.entryDocumentId}:${action.locale?.code ?? '-'}:${action.type}`)
+    .sort();
+  return {
+    status: read.status,
+    count: read.actions.meta.count,
+    listedCount: listed.actions.meta.count,
+    total: actions.meta.pagination.total,
+    entries,
+  };
+}

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { HttpClient } from '../helpers/http.js';
 import { registerFirstAdmin } from '../helpers/admins.js';
-import { createRelease } from '../helpers/releases.js';
+import { addAction, createRelease, releaseState } from '../helpers/releases.js';
 import { DIALECTS, fixture, startServer, type TestServer } from '../helpers/server.js';
 import { unique } from '../helpers/unique.js';
 
@@ -16,8 +16,6 @@ const CM = '/content-manager/collection-types';
 const POST = 'api::post.post';
 const PAGE = 'api::page.page';
 const R = '/content-releases';
-
-type Item = Record<string, any>;
 
 for (const dialect of DIALECTS) {
   describe(`a deleted entry leaves its releases [${dialect}]`, () => {
@@ -48,25 +46,9 @@ for (const dialect of DIALECTS) {
       contentType: string,
       entryDocumentId: string,
       locale: string | undefined,
-      type = 'publish',
-    ) => ok(root.post(`${R}/${id}/actions`, { contentType, entryDocumentId, locale, type }), 201);
-    /** A release's status, its count as read alone and as listed, and its actions' entries. */
-    const state = async (id: number) => {
-      const read = (await ok(root.get(`${R}/${id}`))).data;
-      const listed = (await ok(root.get(`${R}?pageSize=100`))).data.find((item: Item) => item.id === id);
-      const actions = await ok(root.get(`${R}/${id}/actions?groupBy=locale&pageSize=100`));
-      const entries = Object.values(actions.data as Record<string, Item[]>)
-        .flat()
-        .map((action) => `${action.entryDocumentId}:${action.locale?.code ?? '-'}:${action.type}`)
-        .sort();
-      return {
-        status: read.status,
-        count: read.actions.meta.count,
-        listedCount: listed.actions.meta.count,
-        total: actions.meta.pagination.total,
-        entries,
-      };
-    };
+      type: 'publish' | 'unpublish' = 'publish',
+    ) => addAction(root, id, { contentType, entryDocumentId, locale, type });
+    const state = (id: number) => releaseState(root, id);
 
     it('removes the actions of the locale deleted, then of the document, and settles each release', async () => {
       const both = await post(unique('Both'), unique('Les deux'));

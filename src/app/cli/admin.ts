@@ -28,6 +28,7 @@ import { DocumentService } from '../../core/documents/service.js';
 import { ValidationError } from '../../core/errors.js';
 import type { Database } from '../../core/database/connection.js';
 import { ScheduledActions, WebhookStore } from '../../features/events/index.js';
+import { releaseEntryDeletions } from '../../features/releases/index.js';
 import { loadProjectSchema } from '../../core/schema/load.js';
 import { loadProjectForCommand } from '../../strapi/index.js';
 import type { CliIo } from './io.js';
@@ -75,7 +76,13 @@ async function withAuth<T>(
   const database = await connectDatabase(config.database);
   try {
     await synchronizeSchema(database, schema, systemTables);
-    const documents = new DocumentService({ database, schema, i18n: config.i18n, rest: config.api.rest });
+    const documents = new DocumentService({
+      database,
+      schema,
+      i18n: config.i18n,
+      rest: config.api.rest,
+      deletions: releaseEntryDeletions,
+    });
     await startLocales(database, documents, config.i18n);
     return await run(
       await startAuth(database, documents, config, authConfig, { actions: project.actions, routed: project.routed }),

@@ -16,6 +16,7 @@ import { shaped, type ComponentLinkRow, type LinkRow, type MediaLinkRow } from '
 import { parseDate, parseDateTime, parseTime } from '../schema/temporal.js';
 import type { ContentType, LinkTable, Model, ScalarAttribute } from '../schema/model.js';
 import type { DocumentContext } from './context.js';
+import { entriesWithoutRows } from './write/entries-left.js';
 import { insertMany } from './write/insert.js';
 import { uniqueConflicts } from './write/scalars.js';
 import { ValidationError } from '../errors.js';
@@ -257,22 +258,28 @@ export class RawWriter {
 
   /**
    * Deletes the versions of documents that the source does not have (a draft the source no longer
-   * has, a locale deleted there): `keep` are the rows the import wrote.
+   * has, a locale deleted there): `keep` are the rows the import wrote. A locale left without a
+   * version is a deleted entry (deletion-port.ts): it leaves its releases, as a deletion does.
    */
   async staleVersions(type: ContentType, documentIds: string[], keep: Set<number>): Promise<number> {
-    const stale: number[] = [];
+    const stale: { id: number; document_id: unknown; locale: unknown }[] = [];
     for (let i = 0; i < documentIds.length; i += 500) {
       const rows = await this.db
         .selectFrom(type.table)
-        .select('id')
+        .select(['id', 'document_id', 'locale'])
         .where('document_id', 'in', documentIds.slice(i, i + 500))
         .execute();
-      for (const row of rows) if (!keep.has(Number(row.id))) stale.push(Number(row.id));
+      for (const row of rows) if (!keep.has(Number(row.id))) stale.push({ ...row, id: Number(row.id) });
     }
     if (stale.length === 0) return 0;
+    const ids = stale.map((row) => row.id);
     const writers = writersFor(this.ctx, this.db);
-    await writers.components.deleteBelow(type, stale);
-    await this.db.deleteFrom(type.table).where('id', 'in', stale).execute();
+    await writers.components.deleteBelow(type, ids);
+    await this.db.deleteFrom(type.table).where('id', 'in', ids).execute();
+    if (type.draftAndPublish && this.ctx.deletions) {
+      const gone = await entriesWithoutRows(this.db, type, stale);
+      if (gone.length > 0) await this.ctx.deletions.deleted(this.db, type, gone);
+    }
     return stale.length;
   }
 

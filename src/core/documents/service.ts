@@ -36,7 +36,7 @@ import { TypeDocuments } from './type-documents.js';
 import { WriteEvents, type Outbox } from './outbox.js';
 
 export type { CallerOptions } from './context.js';
-export type { DeletionListener } from './deletion-port.js';
+export type { DeletedEntry, DeletionListener } from './deletion-port.js';
 export { auditCaller, recordAudit, type Audited, type AuditEntry, type AuditTrail } from './audit.js';
 export type {
   HistoryChange,

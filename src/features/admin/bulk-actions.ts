@@ -11,12 +11,14 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { CallerOptions } from '../../core/documents/context.js';
+import type { Document } from '../../core/documents/rows.js';
 import type { DocumentService, TypeDocuments } from '../../core/documents/service.js';
-import { ForbiddenError, NotFoundError, ValidationError, VellumError } from '../../core/errors.js';
+import { ForbiddenError, NotFoundError, PolicyError, ValidationError, VellumError } from '../../core/errors.js';
 import { isPlainObject } from '../../core/objects.js';
 import type { ContentType } from '../../core/schema/model.js';
 import { EXPLORER, type Scope } from '../admin-roles/index.js';
 import { sendJson } from '../../api/json-body.js';
+import { managerPopulate } from './content.js';
 
 /** The largest page Strapi's list offers (and Vellum's): a bulk action acts on a page's selection. */
 const MAX_BATCH = 100;
@@ -37,6 +39,13 @@ export interface BulkAccess {
     type: ContentType,
   ): Promise<{ scope: Scope; caller: CallerOptions }>;
   allowsLocale(type: ContentType, scope: Scope, locale: unknown): boolean;
+  /** A document as the administrator may read it (the fields of the read permission). */
+  shown(type: ContentType, scope: Scope, document: Document | null): Document | null;
+}
+
+export interface BulkFindAccess extends BulkAccess {
+  /** Documents as the content manager lists them: their creators, `locale` null without i18n, the fields shown. */
+  presented(type: ContentType, scope: Scope, documents: Document[]): Promise<unknown[]>;
 }
 
 /** `{ documentIds: [1..MAX_BATCH ids], locale? }`: the batch, deduplicated, and its locales. */
@@ -131,6 +140,43 @@ export function registerBulkActions(
         throw new NotFoundError('Not Found');
       return sendJson(reply, errors.length ? { count, errors } : { count });
     });
+}
+
+/**
+ * `POST .../actions/bulkFindForValidation` with `{ documentIds, locale?, sort? }`: the drafts of a
+ * selection, deeply populated as the edit view reads them (relations counted), which Strapi's
+ * panel validates before a bulk publish: `{ results }`, the fields the read permission shows, the
+ * documents the administrator may read (Strapi 5.54's route; no `meta`, no status).
+ */
+export function registerBulkFind(
+  app: FastifyInstance,
+  base: string,
+  service: DocumentService,
+  typeOf: (uid: string) => ContentType,
+  rights: BulkFindAccess,
+): void {
+  app.post<{ Params: { uid: string } }>(`${base}/:uid/actions/bulkFindForValidation`, async (request, reply) => {
+    // Strapi's route policy (the read permission) answers first: an unknown type is its 403.
+    if (!service.schema.contentTypes.has(request.params.uid)) throw new PolicyError();
+    const type = typeOf(request.params.uid);
+    const { scope, caller } = await rights.accessTo(request, EXPLORER.read, type);
+    const { documentIds } = parseBatch(request.body, {});
+    const { locale, sort } = request.body as { locale?: unknown; sort?: unknown };
+    if (!rights.allowsLocale(type, scope, locale)) throw new ForbiddenError('Forbidden');
+    const versions = type.localized && locale === '*' ? service.i18n.locales.length : 1;
+    const { results } = await service.of(type).findMany(
+      {
+        filters: { documentId: { $in: documentIds } },
+        locale: type.localized ? locale : undefined,
+        sort,
+        status: type.draftAndPublish ? 'draft' : undefined,
+        populate: managerPopulate(service.schema, type),
+        pagination: { page: 1, pageSize: documentIds.length * versions },
+      },
+      caller,
+    );
+    return sendJson(reply, { results: await rights.presented(type, scope, results) });
+  });
 }
 
 const notFoundMessage = (kind: Kind) =>

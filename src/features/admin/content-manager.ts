@@ -13,7 +13,7 @@ import type { Database } from '../../core/database/connection.js';
 import type { CallerOptions } from '../../core/documents/context.js';
 import type { Document } from '../../core/documents/rows.js';
 import type { DocumentService, TypeDocuments } from '../../core/documents/service.js';
-import { NotFoundError, PolicyError, ValidationError } from '../../core/errors.js';
+import { NotFoundError, ValidationError } from '../../core/errors.js';
 import { isPlainObject } from '../../core/objects.js';
 import type { ContentType } from '../../core/schema/model.js';
 import { EXPLORER } from '../admin-roles/index.js';
@@ -21,9 +21,9 @@ import type { Auth } from '../users-permissions/index.js';
 import { sendJson } from '../../api/json-body.js';
 import { contentAccess } from './content-access.js';
 import { managerPopulate } from './content.js';
-import { adminCaller, requireAction } from './guard.js';
-import { countManyDraftRelations, queriedIds } from './draft-relations.js';
-import { registerBulkActions } from './bulk-actions.js';
+import { adminCaller } from './guard.js';
+import { registerDraftRelationRoutes } from './draft-relation-routes.js';
+import { registerBulkActions, registerBulkFind } from './bulk-actions.js';
 import { registerClone } from './clone-routes.js';
 import { registerViewConfiguration } from './view-configuration-routes.js';
 import { statusFilter } from './status-filter.js';
@@ -337,34 +337,34 @@ export function registerStrapiContentManager(
       return sendJson(reply, await publication(request, type, request.params.documentId));
     });
 
-    // Before a bulk publish: how many relations of the selected drafts point to unpublished documents.
-    cm.get<{ Params: Params }>(`${collection}/actions/countManyEntriesDraftRelations`, async (request, reply) => {
-      // Strapi's hasPermissions policy first: a type the administrator may not read (or none) is its 403.
-      await requireAction(auth, request, EXPLORER.read, request.params.uid);
-      const type = service.schema.contentTypes.get(request.params.uid);
-      if (!type || (type.builtIn && type.uid !== 'plugin::users-permissions.user')) throw new PolicyError();
-      const { documentIds, locale } = request.query as Query;
-      const ids = queriedIds(documentIds);
-      // Strapi answers 404 when none of them exists, in any locale or status.
-      const known =
-        ids.length === 0
-          ? 0
-          : await service.of(type).count({
-              filters: { documentId: { $in: ids } },
-              locale: type.localized ? '*' : undefined,
-              status: type.draftAndPublish ? 'draft' : undefined,
-            });
-      if (known === 0) throw notFound();
-      const asked = type.localized ? locale : undefined;
-      return sendJson(reply, { data: await countManyDraftRelations(service, type, ids, asked) });
-    });
+    // Before a publication: how many relations of the drafts point to unpublished documents.
+    registerDraftRelationRoutes(cm, base, auth, service, { access });
 
     // The list's tools: bulk actions and duplicating (bulk-actions.ts, clone-routes.ts).
     const collectionType = (uid: string) => typeOf(uid, 'collectionType');
-    registerBulkActions(cm, `${base}/collection-types`, service, collectionType, { accessTo, allowsLocale });
+    registerBulkActions(cm, `${base}/collection-types`, service, collectionType, { accessTo, allowsLocale, shown });
+    registerBulkFind(cm, `${base}/collection-types`, service, collectionType, {
+      accessTo,
+      allowsLocale,
+      shown,
+      presented: async (type, scope, documents) => {
+        const creators = await creatorsOf(
+          type,
+          documents.map((document) => Number(document.id)),
+        );
+        return documents.map((document) =>
+          shown(type, scope, {
+            ...document,
+            ...(type.localized ? {} : { locale: null, localizations: [] }),
+            ...creators.get(Number(document.id)),
+          } as Document),
+        );
+      },
+    });
     registerClone(cm, `${base}/collection-types`, service, collectionType, {
       accessTo,
       allowsLocale,
+      shown,
       written,
       answer: (request, type, documentId) => answer(request, type, documentId, 'draft'),
     });

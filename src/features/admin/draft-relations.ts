@@ -1,12 +1,14 @@
 /**
- * How many relations of some documents' drafts point to documents with no published version:
- * Strapi 5.54's `countManyEntriesDraftRelations` (its document-manager and `utils/draft`), which
- * its panel asks before a bulk publish ("N relations are not published yet"). Each draft's
- * relations to draft-and-publish types, directly or in its components and dynamic zones (not to
- * its own type, whose links publishing keeps), are read as their targets' documentIds (and locale,
- * for a localized target); a link counts when its target has no published version (in that locale).
- * Bidirectional manyToMany links count the same (Strapi reports them apart, `draftM2mLinks`, and
- * this route sums both). Two reads per page of 100 documents, plus one per target type.
+ * How many relations of documents' drafts point to documents with no published version: Strapi
+ * 5.54's `countDraftRelations` and `countManyEntriesDraftRelations` (its document-manager and
+ * `utils/draft`), which its panel asks before publishing one document or a selection ("N relations
+ * are not published yet"). Each draft's relations to draft-and-publish types, directly or in its
+ * components and dynamic zones (not to its own type, whose links publishing keeps), are read as
+ * their targets' documentIds (and locale, for a localized target); a link counts when its target
+ * has no published version (in that locale). Strapi counts bidirectional manyToMany links apart
+ * (`draftM2mLinks`: publishing keeps them, they show once the target is published) from the others
+ * (`unpublishedRelations`: publishing drops them); the count of many documents sums both. Two reads
+ * per page of 100 documents, plus one per target type.
  */
 import type { DocumentService, TypeDocuments } from '../../core/documents/service.js';
 import { ReadBudget } from '../../core/documents/service.js';
@@ -46,6 +48,8 @@ function draftPopulate(schema: Schema, model: Model): Populate | undefined {
 
 interface Link {
   target: ContentType;
+  /** A bidirectional manyToMany link (Strapi's `isBidirectionalManyToMany`). */
+  m2m: boolean;
   documentId: string;
   /** The target's locale (localized targets only): its own, else the linking draft's. */
   locale: string | null;
@@ -59,10 +63,11 @@ function linksOf(schema: Schema, model: Model, value: Document, locale: string |
     if (attribute.kind === 'relation') {
       const target = schema.contentTypes.get(attribute.target);
       if (!target?.draftAndPublish || attribute.target === model.uid) continue;
+      const m2m = attribute.relation === 'manyToMany' && Boolean(attribute.inversedBy || attribute.mappedBy);
       for (const entry of (Array.isArray(field) ? field : [field]) as Document[]) {
         if (typeof entry?.documentId !== 'string') continue;
         const entryLocale = typeof entry.locale === 'string' ? entry.locale : locale;
-        links.push({ target, documentId: entry.documentId, locale: target.localized ? entryLocale : null });
+        links.push({ target, m2m, documentId: entry.documentId, locale: target.localized ? entryLocale : null });
       }
     } else if (attribute.kind === 'component') {
       const component = schema.components.get(attribute.component);
@@ -80,9 +85,9 @@ function linksOf(schema: Schema, model: Model, value: Document, locale: string |
 
 const key = (documentId: string, locale: string | null) => `${documentId}\u0000${locale ?? ''}`;
 
-/** How many links of `links` point to a document (or locale) without a published version. */
-async function unpublished(service: DocumentService, links: Link[]): Promise<number> {
-  let count = 0;
+/** The links of `links` that point to a document (or locale) without a published version. */
+async function unpublished(service: DocumentService, links: Link[]): Promise<Link[]> {
+  const found: Link[] = [];
   const byTarget = new Map<ContentType, Link[]>();
   for (const link of links) byTarget.set(link.target, [...(byTarget.get(link.target) ?? []), link]);
   for (const [target, targetLinks] of byTarget) {
@@ -102,9 +107,9 @@ async function unpublished(service: DocumentService, links: Link[]): Promise<num
       for (const version of results)
         published.add(key(String(version.documentId), target.localized ? String(version.locale) : null));
     }
-    count += targetLinks.filter((link) => !published.has(key(link.documentId, link.locale))).length;
+    found.push(...targetLinks.filter((link) => !published.has(key(link.documentId, link.locale))));
   }
-  return count;
+  return found;
 }
 
 /**
@@ -122,22 +127,22 @@ export function queriedIds(value: unknown): string[] {
   return listed.filter((id): id is string => typeof id === 'string' && id !== '');
 }
 
-/** The drafts' links to unpublished documents, summed (in `locale`: the default one when none is named). */
-export async function countManyDraftRelations(
+/** The drafts' links (in `locale`: the default one when none is named), read a page of documents at a time. */
+async function draftLinks(
   service: DocumentService,
   type: ContentType,
   documentIds: string[],
   locale: unknown,
-): Promise<number> {
-  const populate = draftPopulate(service.schema, type);
-  if (!populate) return 0;
+  populate: Populate,
+): Promise<Link[]> {
   const documents: TypeDocuments = service.of(type);
   const ids = [...new Set(documentIds)];
   const links: Link[] = [];
   for (let start = 0; start < ids.length; start += PAGE) {
     const { results } = await documents.findMany(
       {
-        status: type.draftAndPublish ? 'draft' : undefined,
+        // Drafts, as Strapi reads them: a type without draft and publish reads its relations' drafts too.
+        status: 'draft',
         locale,
         filters: { documentId: { $in: ids.slice(start, start + PAGE) } },
         fields: type.localized ? ['documentId', 'locale'] : ['documentId'],
@@ -149,5 +154,40 @@ export async function countManyDraftRelations(
     for (const draft of results)
       linksOf(service.schema, type, draft, typeof draft.locale === 'string' ? draft.locale : null, links);
   }
-  return unpublished(service, links);
+  return links;
+}
+
+/** The drafts' links to unpublished documents, summed (in `locale`: the default one when none is named). */
+export async function countManyDraftRelations(
+  service: DocumentService,
+  type: ContentType,
+  documentIds: string[],
+  locale: unknown,
+): Promise<number> {
+  const populate = draftPopulate(service.schema, type);
+  if (!populate) return 0;
+  return (await unpublished(service, await draftLinks(service, type, documentIds, locale, populate))).length;
+}
+
+/** Strapi's answer for one document: its draft's links to unpublished documents, in two counts. */
+export interface DraftRelationCounts {
+  unpublishedRelations: number;
+  draftM2mLinks: number;
+}
+
+/** Strapi's `EMPTY_DRAFT_RELATION_COUNTS`. */
+export const NO_DRAFT_RELATIONS: DraftRelationCounts = { unpublishedRelations: 0, draftM2mLinks: 0 };
+
+/** One document's draft (in `locale`): its links to unpublished documents; none when it has no draft there. */
+export async function countDraftRelations(
+  service: DocumentService,
+  type: ContentType,
+  documentId: string,
+  locale: unknown,
+): Promise<DraftRelationCounts> {
+  const populate = draftPopulate(service.schema, type);
+  if (!populate) return NO_DRAFT_RELATIONS;
+  const links = await unpublished(service, await draftLinks(service, type, [documentId], locale, populate));
+  const draftM2mLinks = links.filter((link) => link.m2m).length;
+  return { unpublishedRelations: links.length - draftM2mLinks, draftM2mLinks };
 }

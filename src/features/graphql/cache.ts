@@ -143,11 +143,14 @@ export class GraphqlCache {
     });
   }
 
-  /** Registers the hooks around the endpoint's handler, in the GraphQL plugin's scope. */
-  register(scope: FastifyInstance, endpoint: string): void {
+  /** Registers the hooks around the endpoint's handler, in the GraphQL plugin's scope; `onHit` sees each request answered from memory. */
+  register(scope: FastifyInstance, endpoint: string, onHit?: (request: FastifyRequest) => void): void {
     scope.addHook('preHandler', async (request, reply) => {
       if (request.routeOptions.url !== endpoint) return;
-      if (await this.answer(request, reply)) return reply;
+      if (await this.answer(request, reply)) {
+        onHit?.(request);
+        return reply;
+      }
     });
     scope.addHook('onSend', async (request, reply, payload) => {
       if (request.routeOptions.url === endpoint) this.store(request, reply.statusCode, payload);

@@ -22,6 +22,11 @@ export interface GraphqlConfig {
    */
   hideSuggestions: boolean;
   /**
+   * Apollo's CSRF prevention, on in Strapi 5.54 (`apolloServer.csrfPrevention`): the headers one
+   * of which a request without a JSON (non-simple) content type must carry; null when switched off.
+   */
+  csrfPreventionHeaders: readonly string[] | null;
+  /**
    * true: the earlier shape (`data { id attributes }`); false: Strapi 5's flat shape.
    * Unset, a project depending on `@strapi/strapi` 5 gets the flat shape, any other the earlier one.
    */
@@ -48,9 +53,27 @@ const schema = z.object({
   maxRootFields: z.number().int().positive().default(100),
   introspection: z.boolean().optional(),
   v4CompatibilityMode: z.boolean().optional(),
-  // Apollo-specific settings of a Strapi project are accepted; only hideSchemaDetailsFromClientErrors is read.
-  apolloServer: z.object({ hideSchemaDetailsFromClientErrors: z.boolean().optional() }).passthrough().optional(),
+  // Apollo-specific settings of a Strapi project are accepted; hideSchemaDetailsFromClientErrors and csrfPrevention are read.
+  apolloServer: z
+    .object({
+      hideSchemaDetailsFromClientErrors: z.boolean().optional(),
+      csrfPrevention: z
+        .union([z.boolean(), z.object({ requestHeaders: z.array(z.string()).optional() }).passthrough()])
+        .optional(),
+    })
+    .passthrough()
+    .optional(),
 });
+
+/** Apollo's `recommendedCsrfPreventionRequestHeaders`. */
+const CSRF_HEADERS = ['x-apollo-operation-name', 'apollo-require-preflight'];
+
+/** Apollo Server 4's reading of `csrfPrevention`: on unless false, with its own headers when given. */
+function csrfHeaders(setting: boolean | { requestHeaders?: string[] } | undefined): readonly string[] | null {
+  if (setting === false) return null;
+  if (setting === true || setting === undefined) return CSRF_HEADERS;
+  return setting.requestHeaders ?? CSRF_HEADERS;
+}
 
 /** As Strapi decides: playgroundAlways or landingPage true win, then landingPage false, then the environment. */
 function playgroundOn(playgroundAlways: boolean, landingPage: unknown, production: boolean): boolean {
@@ -88,5 +111,6 @@ export function parseGraphqlConfig(
     playground: playgroundOn(playgroundAlways, landingPage, production),
     introspection: introspection ?? !production,
     hideSuggestions: apolloServer?.hideSchemaDetailsFromClientErrors ?? production,
+    csrfPreventionHeaders: csrfHeaders(apolloServer?.csrfPrevention),
   };
 }

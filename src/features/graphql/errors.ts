@@ -1,9 +1,9 @@
 /**
- * Errors in GraphQL's conventions with Strapi's codes: a request that fails before execution
- * (syntax, validation, depth or cost limits, bad variables) is HTTP 400 with
- * `GRAPHQL_VALIDATION_FAILED` (`BAD_USER_INPUT` for a variable's value); an error while resolving is HTTP 200 with `extensions.code`
- * (`FORBIDDEN`, `BAD_USER_INPUT`, ...: each error class's `graphqlCode`) and `extensions.error`
- * `{name, message, details}`.
+ * Errors in GraphQL's conventions with Strapi's codes: a request that fails before execution is
+ * answered by request.ts (HTTP 400, `GRAPHQL_PARSE_FAILED`, `GRAPHQL_VALIDATION_FAILED`, ...); a
+ * variable's value refused is HTTP 400 `BAD_USER_INPUT`; an error while resolving is HTTP 200 with
+ * `extensions.code` (`FORBIDDEN`, `BAD_USER_INPUT`, ...: each error class's `graphqlCode`) and
+ * `extensions.error` `{name, message, details}`.
  */
 import type { FastifyBaseLogger } from 'fastify';
 import { GraphQLError, type ExecutionResult } from 'graphql';
@@ -56,20 +56,15 @@ function clientMessage(message: string, options: ErrorOptions): string {
 
 export interface FormattedResult {
   statusCode: number;
-  response: { data?: unknown; errors: unknown[] };
+  headers?: Readonly<Record<string, string>>;
+  response: { errors: unknown[]; data?: unknown };
 }
 
-interface RequestFailure extends Error {
-  statusCode?: number;
-  code?: string;
-  errors?: Error[];
-}
-
-function located(error: Error, options: ErrorOptions): { message: string; locations?: unknown; path?: unknown } {
-  const message = clientMessage(error.message, options);
-  if (error instanceof GraphQLError) return { message, locations: error.locations, path: error.path };
-  return { message };
-}
+/** A graphql-js message as `options` have a client see it. */
+export const messageCleaner =
+  (options: ErrorOptions) =>
+  (message: string): string =>
+    clientMessage(message, options);
 
 /** One execution error as the client sees it. */
 function formatExecutionError(
@@ -94,8 +89,9 @@ function formatExecutionError(
     };
   }
   if (!original || original instanceof GraphQLError) {
-    // Raised by graphql-js itself (e.g. a null for a non-null field, bad argument value).
-    return { ...base, extensions: { code: error.extensions.code ?? 'BAD_USER_INPUT', ...error.extensions } };
+    // Raised by graphql-js itself (a subscription, a null for a non-null field, a scalar it cannot
+    // serialize): Apollo gives them no code of its own, INTERNAL_SERVER_ERROR (checked on Strapi 5.54).
+    return { ...base, extensions: { code: 'INTERNAL_SERVER_ERROR', ...error.extensions } };
   }
   log.error({ err: original }, 'GraphQL resolver failed');
   const hidden = new InternalServerError();
@@ -109,44 +105,33 @@ function formatExecutionError(
   };
 }
 
-/** An operation's result with errors: 200 with `data` when it ran, else a request failure. */
+/**
+ * An operation's result with errors, in Apollo's order (`errors`, then `data`): HTTP 200 when it
+ * ran; when it did not (a variable's value refused), HTTP 400 without `data`, each error
+ * `BAD_USER_INPUT` when it is about a variable's value (Apollo's `status400ForVariableCoercionErrors`,
+ * which Strapi sets).
+ */
 export function formatErrors(
-  execution: ExecutionResult & { statusCode?: number },
+  execution: ExecutionResult,
   context: { reply?: { log: FastifyBaseLogger } },
   options: ErrorOptions = { hideSuggestions: false },
 ): FormattedResult {
   const log = context.reply?.log ?? (console as unknown as FastifyBaseLogger);
   const errors = (execution.errors ?? []) as GraphQLError[];
-  if ('data' in execution && execution.data !== undefined) {
+  if (execution.data !== undefined) {
     return {
       statusCode: 200,
-      response: { data: execution.data, errors: errors.map((e) => formatExecutionError(e, log, options)) },
+      response: { errors: errors.map((e) => formatExecutionError(e, log, options)), data: execution.data },
     };
   }
-  const failure = (errors[0]?.originalError ?? errors[0]) as RequestFailure | undefined;
-  const inner = failure?.errors?.length ? failure.errors : errors;
-  const status =
-    failure?.statusCode && failure.statusCode >= 400 && failure.statusCode < 500 ? failure.statusCode : 400;
-  return requestFailure(status, inner, options);
-}
-
-/** A request that failed before its operation ran (syntax, validation, variables, method): `data: null`. */
-export function requestFailure(
-  status: number,
-  errors: readonly Error[],
-  options: ErrorOptions = { hideSuggestions: false },
-): FormattedResult {
-  const formatted = errors.map((error) => {
-    const syntax = error.message.startsWith('Syntax Error');
-    const code =
-      status === 405
-        ? 'METHOD_NOT_ALLOWED'
-        : syntax
-          ? 'GRAPHQL_PARSE_FAILED'
-          : VARIABLE_VALUE.test(error.message)
-            ? 'BAD_USER_INPUT'
-            : 'GRAPHQL_VALIDATION_FAILED';
-    return { ...located(error, options), extensions: { code } };
-  });
-  return { statusCode: status, response: { data: null, errors: formatted } };
+  return {
+    statusCode: 400,
+    response: {
+      errors: errors.map((error) => ({
+        message: clientMessage(error.message, options),
+        ...(error.locations ? { locations: error.locations } : {}),
+        extensions: { code: VARIABLE_VALUE.test(error.message) ? 'BAD_USER_INPUT' : 'INTERNAL_SERVER_ERROR' },
+      })),
+    },
+  };
 }

@@ -3,9 +3,8 @@
  * Loaded with the first operation (index.ts), not at start: graphql-js and the schema were a fifth
  * of a start's CPU (docs/performance.md "Start-up and memory").
  *
- * It does what mercurius did for Vellum (parse, validate, refuse a mutation over GET, execute,
- * format), with the same answers, in a few dozen lines: Vellum used none of mercurius' own features
- * (subscriptions, batching, persisted queries, JIT, its IDE).
+ * It does what Apollo Server does for Strapi 5.54 once a request is read (request.ts): parse,
+ * validate, refuse a mutation over GET, pick the operation, execute, format, with Apollo's answers.
  */
 import {
   execute,
@@ -16,6 +15,7 @@ import {
   specifiedRules,
   validate,
   type DocumentNode,
+  type GraphQLError,
   type GraphQLSchema,
   type OperationDefinitionNode,
   type ValidationRule,
@@ -23,7 +23,7 @@ import {
 import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
 import type { GraphqlConfig } from './config.js';
 import type { GraphqlContext } from './context.js';
-import { formatErrors, requestFailure, type ErrorOptions, type FormattedResult } from './errors.js';
+import { formatErrors, messageCleaner, type ErrorOptions, type FormattedResult } from './errors.js';
 import type { GraphqlCache } from './cache.js';
 import { ExtensionService } from './extension.js';
 import { costLimitRule, depthLimitRule, rootFieldsRule } from './limits.js';
@@ -32,14 +32,14 @@ import { Operations } from './resolvers/operations.js';
 import { SelectionReader } from './resolvers/selection.js';
 import { buildGraphqlSchema } from './schema/build.js';
 import { ModelTypes } from './schema/types.js';
-import { GraphqlRequestError, type GraphqlOperation } from './request.js';
+import { badRequest, GraphqlRequestError, type GraphqlOperation } from './request.js';
 import type { GraphqlFieldSource, GraphqlOptions } from './options.js';
 
 /** Documents kept parsed and validated (or their validation errors), by source: mercurius' default. */
 const MAX_DOCUMENTS = 1024;
 
 export class GraphqlExecutor {
-  private readonly documents = new Map<string, DocumentNode | readonly Error[]>();
+  private readonly documents = new Map<string, DocumentNode | readonly GraphQLError[]>();
   private readonly rules: readonly ValidationRule[];
   private readonly errorOptions: ErrorOptions;
 
@@ -65,7 +65,9 @@ export class GraphqlExecutor {
 
   /**
    * Runs an operation: its body, and its status when it has errors (without, the reply keeps the
-   * status a resolver gave it: a REST controller's 201). Request failures are thrown (GraphqlRequestError).
+   * status a resolver gave it: a REST controller's 201). What Apollo refuses before executing
+   * (syntax, validation, a mutation over GET, an operation it cannot pick) is answered as Apollo
+   * answers it: `{ errors }` without `data`.
    */
   async run(
     operation: GraphqlOperation,
@@ -73,35 +75,45 @@ export class GraphqlExecutor {
     request: FastifyRequest,
     log: FastifyBaseLogger,
   ): Promise<FormattedResult | { statusCode?: undefined; response: { data: unknown } }> {
-    const document = this.document(operation.query);
-    const operationName = operation.operationName ?? undefined;
-    if (request.method === 'GET') {
-      const definition = getOperationAST(document, operationName);
-      if (definition && definition.operation !== 'query')
-        throw new GraphqlRequestError(405, [new Error('Operation cannot be performed via a GET request')]);
+    try {
+      return await this.execute(operation, context, request, log);
+    } catch (error) {
+      if (!(error instanceof GraphqlRequestError)) throw error;
+      return error.answer(messageCleaner(this.errorOptions));
     }
+  }
+
+  private async execute(
+    operation: GraphqlOperation,
+    context: GraphqlContext,
+    request: FastifyRequest,
+    log: FastifyBaseLogger,
+  ): Promise<FormattedResult | { statusCode?: undefined; response: { data: unknown } }> {
+    const document = this.document(operation.query);
+    const { operationName } = operation;
+    const definition = getOperationAST(document, operationName);
+    if (request.method === 'GET' && definition && definition.operation !== 'query')
+      throw badRequest(`GET requests only support query operations, not ${definition.operation} operations`, 405, {
+        allow: 'POST',
+      });
+    operation.onValid?.();
     if (this.cache) await this.cache.beforeExecution(request, rootFieldCount(document, operationName));
     const result = await execute({
       schema: this.schema,
       document,
       contextValue: context,
-      variableValues: operation.variables ?? undefined,
+      variableValues: operation.variables,
       operationName,
     });
+    // No operation to run (several without a name, an unknown name): graphql-js' first error, as Apollo answers it.
+    if (!definition)
+      throw new GraphqlRequestError(
+        400,
+        [{ message: result.errors?.[0]?.message ?? 'Must provide an operation.' }],
+        'OPERATION_RESOLUTION_FAILURE',
+      );
     if (!result.errors?.length) return { response: { data: result.data } };
     return formatErrors(result, { reply: { log } }, this.errorOptions);
-  }
-
-  /** How a request that failed before its operation ran is answered. */
-  failure(error: unknown, log: FastifyBaseLogger): FormattedResult {
-    if (error instanceof GraphqlRequestError) return requestFailure(error.statusCode, error.errors, this.errorOptions);
-    const status = (error as { statusCode?: unknown }).statusCode;
-    log.debug({ err: error }, 'GraphQL request refused');
-    return requestFailure(
-      typeof status === 'number' && status >= 400 && status < 500 ? status : 400,
-      [error instanceof Error ? error : new Error(String(error))],
-      this.errorOptions,
-    );
   }
 
   /** The source parsed and validated, from the documents kept when it was seen before. */
@@ -111,24 +123,24 @@ export class GraphqlExecutor {
       // Least recently used goes first: a hit moves to the end.
       this.documents.delete(source);
       this.documents.set(source, kept);
-      if (isErrors(kept)) throw new GraphqlRequestError(400, kept);
+      if (isErrors(kept)) throw new GraphqlRequestError(400, kept, 'GRAPHQL_VALIDATION_FAILED');
       return kept;
     }
     let document: DocumentNode;
     try {
       document = parse(source);
     } catch (error) {
-      throw new GraphqlRequestError(400, [error as Error]);
+      throw new GraphqlRequestError(400, [error as GraphQLError], 'GRAPHQL_PARSE_FAILED');
     }
     const errors = validate(this.schema, document, this.rules);
     if (this.documents.size >= MAX_DOCUMENTS) this.documents.delete(this.documents.keys().next().value!);
     this.documents.set(source, errors.length ? errors : document);
-    if (errors.length) throw new GraphqlRequestError(400, errors);
+    if (errors.length) throw new GraphqlRequestError(400, errors, 'GRAPHQL_VALIDATION_FAILED');
     return document;
   }
 }
 
-const isErrors = (kept: DocumentNode | readonly Error[]): kept is readonly Error[] => Array.isArray(kept);
+const isErrors = (kept: DocumentNode | readonly GraphQLError[]): kept is readonly GraphQLError[] => Array.isArray(kept);
 
 /**
  * The executable schema for a configuration, and whether project code resolves or configures

@@ -10,10 +10,12 @@ import { ReadBudget } from '../../core/documents/service.js';
 import type { GraphqlContext } from './context.js';
 import { GraphqlCache } from './cache.js';
 import { ExtensionService } from './extension.js';
-import { UnauthorizedError } from '../../core/errors.js';
-import { errorBody } from '../../api/errors.js';
+import { PayloadTooLargeError, UnauthorizedError } from '../../core/errors.js';
+import { errorBody, toVellumError } from '../../api/errors.js';
 import { PLAYGROUND_CSP, playgroundHtml, registerPlaygroundAssets, wantsPlayground } from './playground.js';
-import { operationOfBody, operationOfQueryString, type GraphqlOperation } from './request.js';
+import { GraphqlRequestError, readGraphqlRequest, type GraphqlOperation, type RequestReading } from './request.js';
+import { registerBodyParsers } from './body.js';
+import { PersistedQueries } from './persisted-queries.js';
 import type { GraphqlExecutor } from './executor.js';
 import type { GraphqlOptions } from './options.js';
 
@@ -75,33 +77,33 @@ export async function registerGraphql(app: FastifyInstance, options: GraphqlOpti
         }
       });
     }
-    // A non-string `query` is refused plainly, before authentication.
-    scope.addHook('preValidation', async (request, reply) => {
-      const body = request.body as Record<string, unknown> | undefined;
-      if (
-        request.method === 'POST' &&
-        body &&
-        typeof body === 'object' &&
-        'query' in body &&
-        typeof body.query !== 'string'
-      ) {
-        return reply.code(400).send({
-          data: null,
-          errors: [{ message: 'query must be a string', extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } }],
-        });
-      }
+    // The request read as Apollo reads it for Strapi (request.ts), after authentication and before
+    // the response cache: a refused request is never answered from it.
+    const reading: RequestReading = { csrfHeaders: config.csrfPreventionHeaders, persisted: new PersistedQueries() };
+    const operations = new WeakMap<FastifyRequest, GraphqlOperation>();
+    scope.addHook('preHandler', async (request) => {
+      if (request.routeOptions.url !== config.endpoint) return;
+      operations.set(request, readGraphqlRequest(request, reading));
     });
-    if (served) served.register(scope, config.endpoint);
-    // Anything refused in this scope (an unreadable body, an unsupported content type, a bad
-    // operation) is answered in GraphQL's shape.
+    // An answer from the cache was valid: a persisted query sent with it is kept, as when it runs.
+    if (served) served.register(scope, config.endpoint, (request) => operations.get(request)?.onValid?.());
+    // A refused request is answered in Apollo's shape; an unreadable body as Strapi's body parser
+    // fails, through its error middleware: REST's envelope (`SyntaxError`, 413, ...).
     scope.setErrorHandler(async (error, request, reply) => {
-      const { statusCode, response } = (await load()).failure(error, request.log);
-      return reply.code(statusCode).send(response);
+      if (error instanceof GraphqlRequestError) {
+        const { statusCode, headers, response } = error.answer();
+        return reply.code(statusCode).headers(headers).send(response);
+      }
+      // koa-bodyparser's words for a body over the limit are raw-body's.
+      const failure =
+        (error as { code?: string }).code === 'FST_ERR_CTP_BODY_TOO_LARGE'
+          ? new PayloadTooLargeError('request entity too large')
+          : toVellumError(error);
+      if (failure.status >= 500) request.log.error({ err: error }, 'GraphQL request failed');
+      return reply.code(failure.status).send(errorBody(failure));
     });
-    scope.addContentTypeParser('application/graphql', { parseAs: 'string' }, (_request, body, done) =>
-      done(null, { query: body }),
-    );
-    const run = async (request: FastifyRequest, reply: FastifyReply, operation: GraphqlOperation) => {
+    registerBodyParsers(scope, config.endpoint);
+    const run = async (request: FastifyRequest, reply: FastifyReply) => {
       const context: GraphqlContext = {
         request,
         reply,
@@ -109,11 +111,16 @@ export async function registerGraphql(app: FastifyInstance, options: GraphqlOpti
         budget: new ReadBudget(config.costLimit, 'graphql.config.costLimit'),
         reads: served?.readsOf(request),
       };
-      const { statusCode, response } = await (await load()).run(operation, context, request, request.log);
-      if (statusCode !== undefined) reply.code(statusCode);
-      return reply.send(response);
+      const operation = operations.get(request)!;
+      const result = await (await load()).run(operation, context, request, request.log);
+      if (result.statusCode !== undefined) reply.code(result.statusCode);
+      if ('headers' in result && result.headers) reply.headers(result.headers);
+      return reply.send(result.response);
     };
-    scope.get(config.endpoint, (request, reply) => run(request, reply, operationOfQueryString(request.query)));
-    scope.post(config.endpoint, (request, reply) => run(request, reply, operationOfBody(request.body)));
+    // HEAD is Apollo's 405 too, not the GET route's answer without a body.
+    scope.get(config.endpoint, { exposeHeadRoute: false }, run);
+    scope.post(config.endpoint, run);
+    // Strapi's route takes every method: Apollo refuses the others (after CSRF prevention), 405.
+    scope.route({ method: ['PUT', 'PATCH', 'DELETE', 'HEAD'], url: config.endpoint, handler: run });
   });
 }

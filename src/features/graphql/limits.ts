@@ -63,35 +63,31 @@ export function rootFieldsRule(limit: number): ValidationRule {
   });
 }
 
-/** Depth as graphql-depth-limit counts it: root fields are 0, their sub-fields 1, ... */
+/**
+ * graphql-depth-limit's rule, which Strapi 5.54 runs: root fields are at depth 0, their sub-fields
+ * at 1, ...; each selection past `limit` is reported, in its words (an anonymous operation is
+ * `''`), and not walked further. Introspection fields are not walked.
+ */
 export function depthLimitRule(limit: number): ValidationRule {
   return (context: ValidationContext): ASTVisitor => ({
     OperationDefinition(operation: OperationDefinitionNode) {
-      const depthOf = (set: SelectionSetNode | undefined, depth: number, seen: Set<string>): number => {
-        if (!set) return depth;
-        let max = depth;
+      const message = `'${operation.name?.value ?? ''}' exceeds maximum operation depth of ${limit}`;
+      const walk = (set: SelectionSetNode, depth: number, seen: Set<string>) => {
         for (const selection of set.selections) {
-          if (selection.kind === Kind.FIELD) {
-            if (isIntrospection(selection.name.value)) continue;
-            max = Math.max(max, selection.selectionSet ? depthOf(selection.selectionSet, depth + 1, seen) : depth);
-          } else if (selection.kind === Kind.INLINE_FRAGMENT)
-            max = Math.max(max, depthOf(selection.selectionSet, depth, seen));
-          else if (!seen.has(selection.name.value)) {
+          if (depth > limit) {
+            context.reportError(new GraphQLError(message, { nodes: [selection] }));
+          } else if (selection.kind === Kind.FIELD) {
+            if (selection.selectionSet && !isIntrospection(selection.name.value))
+              walk(selection.selectionSet, depth + 1, seen);
+          } else if (selection.kind === Kind.INLINE_FRAGMENT) {
+            walk(selection.selectionSet, depth, seen);
+          } else if (!seen.has(selection.name.value)) {
             const fragment = context.getFragment(selection.name.value);
-            if (fragment)
-              max = Math.max(max, depthOf(fragment.selectionSet, depth, new Set([...seen, selection.name.value])));
+            if (fragment) walk(fragment.selectionSet, depth, new Set([...seen, selection.name.value]));
           }
-          if (max > limit) return max;
         }
-        return max;
       };
-      const depth = depthOf(operation.selectionSet, 0, new Set());
-      if (depth > limit) {
-        const name = operation.name?.value ?? 'anonymous operation';
-        context.reportError(
-          new GraphQLError(`'${name}' exceeds maximum operation depth of ${limit}`, { nodes: [operation] }),
-        );
-      }
+      walk(operation.selectionSet, 0, new Set());
     },
   });
 }

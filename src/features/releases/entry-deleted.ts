@@ -1,46 +1,42 @@
 /**
- * A deleted entry leaves the releases it was in, as Strapi 5.54's content-releases document
- * middleware (`deleteActionsOnDelete`): the actions of the deleted document (of the locale deleted,
- * or of every locale) go, in the deletion's own transaction (Strapi: after it, not awaited), and
- * each pending release it was in gets its status again from the actions left (`empty`, `ready` or
- * `blocked`). A published release loses the action too (its count follows, as Strapi's) but stays
- * `done` (Strapi sets it from the actions left). One-entry releases (scheduled publishing's) are
- * left alone: their publication fails and says why, as scheduled publishing documents.
+ * A deleted entry leaves the releases it was in (actions-removed.ts), as Strapi 5.54's
+ * content-releases removes its actions: after a deletion through the document service (its
+ * document middleware `deleteActionsOnDelete`: the locale deleted, or every locale) and after the
+ * query engine's `deleteMany` on a draft-and-publish collection type (its `afterDeleteMany`
+ * subscriber), here in the deletion's own transaction (Strapi: after it, not awaited). An import
+ * that removes the versions its source no longer has does the same for the locales it empties.
  */
 import type { Db } from '../../core/database/dialect.js';
 import { shaped } from '../../core/database/system-tables.js';
-import type { DeletionListener } from '../../core/documents/service.js';
-import { settleReleaseStatus } from './status.js';
-import { RELEASES_TABLE, RELEASE_ACTIONS_TABLE, type ReleaseActionRow, type ReleaseRow } from './tables.js';
+import type { DeletedEntry, DeletionListener } from '../../core/documents/service.js';
+import type { ContentType } from '../../core/schema/model.js';
+import { removeActions, type ActionRef } from './actions-removed.js';
+import { RELEASE_ACTIONS_TABLE, type ReleaseActionRow } from './tables.js';
+
+const CHUNK = 500;
 
 export const releaseEntryDeletions: DeletionListener = {
-  async deleted(db: Db, type, documentId, locale) {
-    if (!type.draftAndPublish) return;
-    // The (content_type, entry_document_id) index: one read, usually of no row.
-    let query = shaped<ReleaseActionRow>(db)
-      .selectFrom(RELEASE_ACTIONS_TABLE)
-      .select(['id', 'release_id'])
-      .where('content_type', '=', type.uid)
-      .where('entry_document_id', '=', documentId);
-    if (locale !== null) query = query.where('locale', '=', locale);
-    const actions = await query.execute();
-    if (actions.length === 0) return;
-    const releases = await shaped<ReleaseRow>(db)
-      .selectFrom(RELEASES_TABLE)
-      .select(['id', 'released_at'])
-      .where('id', 'in', [...new Set(actions.map((action) => Number(action.release_id)))])
-      .where('origin', 'is', null)
-      .execute();
-    if (releases.length === 0) return;
-    const kept = new Set(releases.map((release) => Number(release.id)));
-    await shaped<ReleaseActionRow>(db)
-      .deleteFrom(RELEASE_ACTIONS_TABLE)
-      .where(
-        'id',
-        'in',
-        actions.filter((action) => kept.has(Number(action.release_id))).map((action) => Number(action.id)),
-      )
-      .execute();
-    for (const release of releases) if (release.released_at === null) await settleReleaseStatus(db, Number(release.id));
+  async deleted(db: Db, type: ContentType, entries: readonly DeletedEntry[]) {
+    if (!type.draftAndPublish || entries.length === 0) return;
+    // Locales deleted by documentId (null: every locale).
+    const deleted = new Map<string, Set<string | null>>();
+    for (const entry of entries)
+      deleted.set(entry.documentId, (deleted.get(entry.documentId) ?? new Set()).add(entry.locale));
+    const documentIds = [...deleted.keys()];
+    const actions: ActionRef[] = [];
+    for (let start = 0; start < documentIds.length; start += CHUNK) {
+      // The (content_type, entry_document_id) index: one read, usually of no row.
+      const rows = await shaped<ReleaseActionRow>(db)
+        .selectFrom(RELEASE_ACTIONS_TABLE)
+        .select(['id', 'release_id', 'entry_document_id', 'locale'])
+        .where('content_type', '=', type.uid)
+        .where('entry_document_id', 'in', documentIds.slice(start, start + CHUNK))
+        .execute();
+      for (const row of rows) {
+        const locales = deleted.get(String(row.entry_document_id))!;
+        if (locales.has(null) || (row.locale !== null && locales.has(row.locale))) actions.push(row);
+      }
+    }
+    await removeActions(db, actions);
   },
 };

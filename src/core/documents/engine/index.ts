@@ -231,7 +231,14 @@ function contentTypeRows(ctx: DocumentContext & { lifecycles: LifecycleHooks }, 
       const p = params(given, 'deleteMany');
       return evented('DeleteMany', p, async () => {
         const filter = parseRowQuery(ctx.schema, type, { where: p.where ?? p.filters }).filter;
-        const count = await write(async (trx) => deleteRows(ctx, trx, type, await matchingIds(ctx, trx, type, filter)));
+        const count = await write(async (trx) => {
+          const { count, gone } = await deleteRows(ctx, trx, type, await matchingIds(ctx, trx, type, filter));
+          // Strapi 5.54's content-releases subscribes to `afterDeleteMany` of draft-and-publish
+          // collection types (not single types, not `delete`): the entries gone leave their releases.
+          if (gone.length > 0 && type.draftAndPublish && type.kind === 'collectionType')
+            await ctx.deletions?.deleted(trx, type, gone);
+          return count;
+        });
         return { count };
       });
     },

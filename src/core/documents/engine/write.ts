@@ -14,7 +14,9 @@ import type { ContentType } from '../../schema/model.js';
 import type { DocumentContext } from '../context.js';
 import { createDocumentId } from '../document-id.js';
 import { validateInput, type ModelInput } from '../input.js';
+import type { DeletedEntry } from '../deletion-port.js';
 import { deleteVersionRows, writersFor } from '../operations/versions-store.js';
+import { entriesWithoutRows } from '../write/entries-left.js';
 import { checkMediaReferences } from '../write/media.js';
 import { encodeScalars } from '../write/scalars.js';
 
@@ -195,13 +197,19 @@ export async function updateRows(
 }
 
 /**
- * Deletes rows with their components and the links they own; a document left without a row (in
- * that locale) is also removed from the relations that point to it.
+ * Deletes rows with their components and the links they own; an entry left without a row (a
+ * document, in that locale) is also removed from the relations that point to it. Answers how many
+ * rows went, and those entries.
  */
-export async function deleteRows(ctx: DocumentContext, db: Db, type: ContentType, ids: number[]): Promise<number> {
-  if (ids.length === 0) return 0;
+export async function deleteRows(
+  ctx: DocumentContext,
+  db: Db,
+  type: ContentType,
+  ids: number[],
+): Promise<{ count: number; gone: DeletedEntry[] }> {
+  if (ids.length === 0) return { count: 0, gone: [] };
   const rows = await db.selectFrom(type.table).select(['id', 'document_id', 'locale']).where('id', 'in', ids).execute();
-  if (rows.length === 0) return 0;
+  if (rows.length === 0) return { count: 0, gone: [] };
   const documentIds = [...new Set(rows.map((row) => String(row.document_id)))];
   await lockDocuments(db, ctx.database.dialect, type.table, documentIds);
   const writers = writersFor(ctx, db);
@@ -210,16 +218,7 @@ export async function deleteRows(ctx: DocumentContext, db: Db, type: ContentType
     type,
     rows.map((row) => Number(row.id)),
   );
-  const versions = new Map(rows.map((row) => [`${row.document_id}\u0000${type.localized ? row.locale : ''}`, row]));
-  for (const row of versions.values()) {
-    let left = db.selectFrom(type.table).select('id').where('document_id', '=', row.document_id);
-    if (type.localized) left = left.where('locale', '=', row.locale);
-    if (!(await left.limit(1).executeTakeFirst()))
-      await writers.relations.deleteTargeting(
-        type,
-        String(row.document_id),
-        type.localized ? (row.locale as string | null) : null,
-      );
-  }
-  return rows.length;
+  const gone = await entriesWithoutRows(db, type, rows);
+  for (const entry of gone) await writers.relations.deleteTargeting(type, entry.documentId, entry.locale);
+  return { count: rows.length, gone };
 }

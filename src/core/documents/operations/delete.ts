@@ -90,6 +90,6 @@ export async function deleteDocument(
     await lockTargetingOwners(trx, ctx.database.dialect, ctx.schema, type, documentId);
     await writers.relations.deleteTargeting(type, documentId, locale);
     await audit?.deleted(trx, documentId, rows);
-    await ctx.deletions?.deleted(trx, type, documentId, locale);
+    await ctx.deletions?.deleted(trx, type, [{ documentId, locale }]);
   });
 }
