@@ -25,6 +25,7 @@ import { loadConfig } from '../../core/config/load.js';
 import { connectDatabase } from '../../core/database/connection.js';
 import { synchronizeSchema } from '../../core/database/sync.js';
 import { DocumentService } from '../../core/documents/service.js';
+import { createPasswords } from '../../core/passwords.js';
 import { ValidationError } from '../../core/errors.js';
 import type { Database } from '../../core/database/connection.js';
 import { ScheduledActions, WebhookStore } from '../../features/events/index.js';
@@ -73,9 +74,10 @@ async function withAuth<T>(
   // router); its register, which custom fields are (before the tables are checked).
   const project = await loadProjectForCommand(config, schema, []);
   const database = await connectDatabase(config.database);
+  const passwords = createPasswords(config.server.passwords);
   try {
     await synchronizeSchema(database, schema, systemTables);
-    const documents = new DocumentService({ database, schema, i18n: config.i18n, rest: config.api.rest });
+    const documents = new DocumentService({ database, schema, i18n: config.i18n, rest: config.api.rest, passwords });
     await startLocales(database, documents, config.i18n);
     return await run(
       await startAuth(database, documents, config, authConfig, { actions: project.actions, routed: project.routed }),
@@ -88,6 +90,7 @@ async function withAuth<T>(
       },
     );
   } finally {
+    await passwords.close();
     await database.close();
   }
 }
