@@ -5,9 +5,10 @@
  * own cost, so hashes made at another cost keep working.
  *
  * bcryptjs is plain JavaScript: one hash at cost 10 is ~85 ms of CPU, and its asynchronous API only
- * slices that work on the main thread (20 logins at once held the event loop ~1.7 s). It runs here
- * on a worker thread, started at the first hash (a node that never hashes never pays for it), so
- * other requests are served meanwhile.
+ * slices that work on the main thread: during 20 logins at once a cached list request waited a
+ * median 0.6-1.0 s (bench/login-burst.ts). It runs here on one worker thread instead (1.4-3.2 ms;
+ * two threads left the main thread less of this 2-core machine: worse), started at the first hash
+ * (~9 MB, and tens of ms once; a node that never hashes never pays for it).
  */
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
