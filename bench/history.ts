@@ -27,6 +27,7 @@ try {
     i18n: documents.i18n,
     rest: server.vellum.config.api.rest,
     outbox: server.vellum.webhooks,
+    passwords: documents.passwords,
   });
   const body = 'lorem ipsum '.repeat(800);
   /** Statements and milliseconds of each write, N documents through `service` (titles of their own: their slugs never collide). */

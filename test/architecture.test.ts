@@ -28,7 +28,7 @@ const ADMIN = join(ROOT, 'admin', 'src');
  * only units of a lower layer.
  */
 const CORE_LAYERS: string[][] = [
-  ['errors', 'objects', 'package-root'],
+  ['errors', 'objects', 'package-root', 'passwords'],
   ['project'],
   ['config', 'schema'],
   ['database'],

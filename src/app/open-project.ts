@@ -9,6 +9,7 @@ import { resolveAuthConfig, startAuth } from '../features/users-permissions/inde
 import { builtInTypes, startLocales, systemTables } from './built-ins.js';
 import { loadConfig, type LoadConfigOptions } from '../core/config/load.js';
 import { connectDatabase } from '../core/database/connection.js';
+import { createPasswords } from '../core/passwords.js';
 import { synchronizeSchema } from '../core/database/sync.js';
 import { DocumentService } from '../core/documents/service.js';
 import { loadProjectSchema } from '../core/schema/load.js';
@@ -28,6 +29,11 @@ export async function openProject(dir: string, options: LoadConfigOptions = {}):
   // Custom fields take the types the project's register gives them, as on a node.
   await loadProjectForCommand(config, schema, []);
   const database = await connectDatabase(config.database);
+  const passwords = createPasswords(config.server.passwords);
+  const close = async () => {
+    await passwords.close();
+    await database.close();
+  };
   try {
     await synchronizeSchema(database, schema, systemTables);
     // An import's removal of versions takes their entries out of releases, as a deletion does.
@@ -37,6 +43,7 @@ export async function openProject(dir: string, options: LoadConfigOptions = {}):
       i18n: config.i18n,
       rest: config.api.rest,
       deletions: releaseEntryDeletions,
+      passwords,
     });
     await startLocales(database, documents, config.i18n);
     const auth = await startAuth(database, documents, config, authConfig);
@@ -58,10 +65,10 @@ export async function openProject(dir: string, options: LoadConfigOptions = {}):
       },
       configuredLocales,
       rawSchema: rawSchemaOf(dir),
-      close: () => database.close(),
+      close,
     };
   } catch (error) {
-    await database.close();
+    await close();
     throw error;
   }
 }

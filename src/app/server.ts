@@ -8,6 +8,7 @@ import { declaredStrapiMajor } from '../core/config/package.js';
 import { connectDatabase, type Database } from '../core/database/connection.js';
 import { checkSchemaChange, synchronizeSchema, type SyncReport } from '../core/database/sync.js';
 import { DocumentService } from '../core/documents/service.js';
+import { createPasswords } from '../core/passwords.js';
 import { coreStore } from '../core/database/store.js';
 import { pluginServices } from '../strapi/plugin-services.js';
 import type { AccessControl } from '../api/access.js';
@@ -198,6 +199,8 @@ export async function createVellum(projectDir: string, options: CreateVellumOpti
   const auditDays = retentionDays(config.admin);
   const historyConfig = historySettings(config.admin);
   const database = await connectDatabase(config.database);
+  // One per node: every password it stores or checks (its thread starts at the first hash).
+  const passwords = createPasswords(config.server.passwords);
   // The lifecycles and Document Service middlewares project code registers (empty without it).
   // Writes record their webhook events in their transaction (the webhook store is the outbox).
   const webhooks = new WebhookStore(database, config.server.webhooks.allowPrivateAddresses);
@@ -216,6 +219,7 @@ export async function createVellum(projectDir: string, options: CreateVellumOpti
     history: new HistoryStore(),
     // A deleted entry leaves the releases it was in, in its transaction.
     deletions: releaseEntryDeletions,
+    passwords,
   });
   const history = createHistory(database, documents, historyConfig, (ids) => adminAuthors(database.db, ids));
   const events = createEvents({ database, config, documents, webhooks, cron, log });
@@ -250,6 +254,7 @@ export async function createVellum(projectDir: string, options: CreateVellumOpti
       { email, serverUrl: () => serverUrl() },
     );
   } catch (error) {
+    await passwords.close();
     await database.close();
     throw error;
   }
@@ -358,6 +363,7 @@ export async function createVellum(projectDir: string, options: CreateVellumOpti
     registerOpenApiRoutes(app, () => openApiDocument(openApiInput(config, schema, registeredRoutes(app))));
   app.addHook('onClose', async () => {
     email.close();
+    await passwords.close();
     await database.close();
   });
   try {

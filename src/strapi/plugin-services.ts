@@ -6,7 +6,6 @@
  * `strapi.service('plugin::users-permissions.role')`). Their methods and answers are Strapi
  * 5.54's, read from its source and checked on the running server.
  */
-import bcrypt from 'bcryptjs';
 import type { Auth } from '../features/users-permissions/index.js';
 import type { Document, DocumentService, QueryParams, RowRepository } from '../core/documents/service.js';
 import { renderTemplate, type EmailService } from '../features/email/index.js';
@@ -163,7 +162,7 @@ export function pluginServices(deps: PluginServiceDeps): PluginServices {
       for (const key of Object.keys(values)) {
         const attribute = type.attributes[key];
         if (attribute?.kind === 'scalar' && attribute.type === 'password' && typeof values[key] === 'string')
-          values[key] = await bcrypt.hash(values[key], 10);
+          values[key] = await deps.documents.passwords.hash(values[key]);
       }
       return values;
     },
@@ -180,7 +179,7 @@ export function pluginServices(deps: PluginServiceDeps): PluginServices {
     fetchAuthenticatedUser: (id: unknown) => query(USER).findOne({ where: { id }, populate: ['role'] }),
     fetchAll: (params?: Params) => query(USER).findMany(queryParams(params)),
     remove: (params: Params) => query(USER).delete({ where: params }),
-    validatePassword: (password: string, hash: string) => bcrypt.compare(password, hash),
+    validatePassword: (password: string, hash: string) => deps.documents.passwords.verify(password, hash),
     /** A new confirmation code, sent with the `email_confirmation` template (the user needs an `id`). */
     sendConfirmationEmail: (target: { id?: unknown }) =>
       deps.auth.account.sendConfirmationEmail(Number(objectOf(target).id)),

@@ -58,6 +58,12 @@ function withRoomyRateLimit(plugins: Section | undefined): Section {
   return { ...plugins, 'users-permissions': { ...up, config: { ...upConfig, ratelimit } } };
 }
 
+/**
+ * bcrypt's cost on test servers: 4, bcrypt's least (~1.5 ms a hash, not ~85 ms at Strapi's 10),
+ * unless the test names `passwords` itself; 10 in production, which refuses less.
+ */
+const testPasswordRounds = (env: NodeJS.ProcessEnv | undefined) => (env?.NODE_ENV === 'production' ? 10 : 4);
+
 export async function startServer(dialect: DialectName, options: StartOptions = {}): Promise<TestServer> {
   const { project = BLOG, config = {}, nodeOf, database: own, ...rest } = options;
   const database: TestDatabase = nodeOf
@@ -71,7 +77,7 @@ export async function startServer(dialect: DialectName, options: StartOptions = 
       overrides: {
         ...config,
         plugins: withRoomyRateLimit(config.plugins),
-        server: { host: '127.0.0.1', port: 0, ...config.server },
+        server: { host: '127.0.0.1', port: 0, passwords: { rounds: testPasswordRounds(rest.env) }, ...config.server },
         database: { ...database.config, ...(config.database?.settings ? { settings: config.database.settings } : {}) },
       },
     });

@@ -252,6 +252,7 @@ for (const dialect of DIALECTS) {
         rest: server.vellum.config.api.rest,
         // The same outbox as the node's (one read of the webhooks per write): only history differs.
         outbox: server.vellum.webhooks,
+        passwords: documents().passwords,
       });
       const cost = async (service: DocumentService): Promise<number[]> => {
         const counts: number[] = [];

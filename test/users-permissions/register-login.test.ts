@@ -73,7 +73,7 @@ for (const dialect of DIALECTS) {
         .select('password')
         .where('id', '=', user.id)
         .executeTakeFirstOrThrow();
-      assert.match(String(stored.password), /^\$2[aby]\$10\$/, 'bcrypt hash');
+      assert.match(String(stored.password), /^\$2[aby]\$04\$/, "bcrypt hash, at the test servers' cost");
     });
 
     it('a caller that may read roles (a full-access API token) gets the new user with its role, as from Strapi 5.54', async () => {

@@ -25,6 +25,7 @@ import { loadConfig } from '../../core/config/load.js';
 import { connectDatabase } from '../../core/database/connection.js';
 import { synchronizeSchema } from '../../core/database/sync.js';
 import { DocumentService } from '../../core/documents/service.js';
+import { createPasswords } from '../../core/passwords.js';
 import { ValidationError } from '../../core/errors.js';
 import type { Database } from '../../core/database/connection.js';
 import { ScheduledActions, WebhookStore } from '../../features/events/index.js';
@@ -74,6 +75,7 @@ async function withAuth<T>(
   // router); its register, which custom fields are (before the tables are checked).
   const project = await loadProjectForCommand(config, schema, []);
   const database = await connectDatabase(config.database);
+  const passwords = createPasswords(config.server.passwords);
   try {
     await synchronizeSchema(database, schema, systemTables);
     const documents = new DocumentService({
@@ -82,6 +84,7 @@ async function withAuth<T>(
       i18n: config.i18n,
       rest: config.api.rest,
       deletions: releaseEntryDeletions,
+      passwords,
     });
     await startLocales(database, documents, config.i18n);
     return await run(
@@ -95,6 +98,7 @@ async function withAuth<T>(
       },
     );
   } finally {
+    await passwords.close();
     await database.close();
   }
 }

@@ -43,6 +43,8 @@ describe('configuration without config files', () => {
       // Strapi's cron is off unless enabled.
       cron: { enabled: false, tasks: {}, scheduleInterval: 1_000 },
       proxy: { koa: false, ipHeader: 'x-forwarded-for', maxIpsCount: 0 },
+      // Strapi's bcrypt cost.
+      passwords: { rounds: 10 },
     });
     assert.deepEqual(config.database, {
       client: 'sqlite',
@@ -208,6 +210,25 @@ describe('configuration without config files', () => {
     await refused(
       { overrides: { server: { proxy: { koa: true, maxIpsCount: -1 } } } },
       'config/server: proxy.maxIpsCount: Too small: expected number to be >=0',
+    );
+  });
+
+  // docs/security.md "Password hashing"
+  it('reads passwords.rounds, a whole number from 4 to 15, and refuses less than 10 in production', async () => {
+    const rounds = async (value: unknown, env: NodeJS.ProcessEnv = {}) =>
+      (await load({ env, overrides: { server: { passwords: { rounds: value } } } })).server.passwords.rounds;
+    assert.equal(await rounds(4), 4);
+    assert.equal(await rounds('12'), 12, 'from an environment variable');
+    assert.equal(await rounds(12, { NODE_ENV: 'production' }), 12);
+    assert.equal(await rounds(undefined, { NODE_ENV: 'production' }), 10);
+    for (const value of [3, 16, 10.5, 'ten', true])
+      await refused(
+        { overrides: { server: { passwords: { rounds: value } } } },
+        `config/server: passwords.rounds: must be a whole number from 4 to 15 (bcrypt's cost; 10, Strapi's, by default), not ${JSON.stringify(value)}`,
+      );
+    await refused(
+      { env: { NODE_ENV: 'production' }, overrides: { server: { passwords: { rounds: 4 } } } },
+      "config/server: passwords.rounds 4 is too low for production: use 10 or more (Strapi's cost; lower costs are for tests), or leave it out",
     );
   });
 

@@ -6,6 +6,7 @@ import { createEnv } from './env.js';
 import { configNames, configSource, deepMerge, loadConfigFile, loadConfigList, loadConfigValue } from './files.js';
 import { readDotenv, withDotenv } from './dotenv.js';
 import { asRecord } from '../objects.js';
+import { MAX_ROUNDS, MIN_ROUNDS, STRAPI_ROUNDS, type PasswordsConfig } from '../passwords.js';
 
 export type DatabaseClient = 'sqlite' | 'postgres' | 'mysql';
 
@@ -147,6 +148,8 @@ export interface VellumConfig {
     dirs: { public: string };
     webhooks: WebhooksConfig;
     cron: CronConfig;
+    /** How passwords are hashed (core/passwords.ts): bcrypt's cost, Vellum's setting. */
+    passwords: PasswordsConfig;
     /**
      * Processes `vellum start` serves with (`VELLUM_WORKERS`, else `config/server` `workers`): a
      * number, or `auto` (one per core); unset, `vellum start` decides (app/workers.ts).
@@ -179,6 +182,22 @@ const CLIENT_ALIASES: Record<string, DatabaseClient> = {
   mysql2: 'mysql',
   mariadb: 'mysql',
 };
+
+// bcrypt's cost, in what Strapi's bcryptjs accepts and a login can wait for (15: ~2.7 s per hash).
+const passwordRounds = z
+  .unknown()
+  .optional()
+  .transform((value, context): number => {
+    if (value === undefined) return STRAPI_ROUNDS;
+    const rounds = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+    if (typeof rounds === 'number' && Number.isInteger(rounds) && rounds >= MIN_ROUNDS && rounds <= MAX_ROUNDS)
+      return rounds;
+    context.addIssue({
+      code: 'custom',
+      message: `must be a whole number from ${MIN_ROUNDS} to ${MAX_ROUNDS} (bcrypt's cost; ${STRAPI_ROUNDS}, Strapi's, by default), not ${JSON.stringify(value)}`,
+    });
+    return z.NEVER;
+  });
 
 const serverSchema = z.object({
   host: z.string().default('0.0.0.0'),
@@ -258,6 +277,7 @@ const serverSchema = z.object({
       scheduleInterval: z.coerce.number().int().positive().default(1_000),
     })
     .prefault({}),
+  passwords: z.object({ rounds: passwordRounds }).prefault({}),
 });
 
 /**
@@ -582,6 +602,14 @@ export async function loadConfig(project: string, options: LoadConfigOptions = {
     throw new ProjectError('rest.defaultLimit must not exceed rest.maxLimit', 'config/api');
   const serverConfig = parseConfig(serverSchema, server, 'config/server');
   serverConfig.dirs.public = resolve(projectDir, serverConfig.dirs.public);
+  // A lower cost makes tests fast (as Devise's `stretches`, Django's test hashers); in production
+  // it would make stolen hashes cheap to guess.
+  const { rounds } = serverConfig.passwords;
+  if (environment === 'production' && rounds < STRAPI_ROUNDS)
+    throw new ProjectError(
+      `passwords.rounds ${rounds} is too low for production: use ${STRAPI_ROUNDS} or more (Strapi's cost; lower costs are for tests), or leave it out`,
+      'config/server',
+    );
   return {
     projectDir,
     environment,

@@ -1,5 +1,6 @@
 import type { Database } from '../database/connection.js';
 import type { ContentType, Schema } from '../schema/model.js';
+import type { Passwords } from '../passwords.js';
 import type { AuditTrail } from './audit-port.js';
 import type { DeletionListener } from './deletion-port.js';
 import type { HistoryLog } from './history-port.js';
@@ -27,6 +28,8 @@ export interface DocumentContext {
   deletions?: DeletionListener;
   /** The stored locales: read again when a call names a code this node does not know yet. */
   locales?: Locales;
+  /** Hashes the `password` attributes written (the node's, from `config/server` `passwords`). */
+  passwords: Passwords;
 }
 
 /** Per-call options that are not part of the query: who asks. */

@@ -139,7 +139,7 @@ export class RowEvents {
     if (Object.keys(changes).length > 0) {
       const { input, errors } = validateInput(this.ctx.schema, this.type, changes, 'update', { draft: true });
       if (errors.length) throw ValidationError.fromFieldErrors(errors);
-      values = await encodeScalars(this.ctx.database.dialect, this.type, input, 'update');
+      values = await encodeScalars(this.ctx.database.dialect, this.type, input, 'update', this.ctx.passwords);
     }
     this.copy = { action: 'afterCreate', params, states, values };
   }

@@ -11,6 +11,7 @@ import { readChangeVersions, type ChangeVersions } from '../database/changes.js'
 import type { Database } from '../database/connection.js';
 import type { Db } from '../database/dialect.js';
 import { NotFoundError } from '../errors.js';
+import type { Passwords } from '../passwords.js';
 import { FILE_UID, type ContentType, type Schema } from '../schema/model.js';
 import { DocumentAudit, type AuditTrail } from './audit.js';
 import type { HistoryLog } from './history-port.js';
@@ -89,6 +90,8 @@ export interface DocumentServiceOptions {
   history?: HistoryLog;
   /** What goes with a deleted document, in its transaction (features/releases/: the entry's release actions); nothing when not given. */
   deletions?: DeletionListener;
+  /** The node's password hashing (`password` attributes; users-permissions' accounts and administrators use it too). */
+  passwords: Passwords;
 }
 
 /** The media library's rows (`plugin::upload.file`) beyond its documents: ids, links, deletion. */
@@ -122,6 +125,8 @@ export class DocumentService {
   readonly raw: RawRows;
   /** Where administrators' changes are recorded (the services beside the documents record theirs there too); none when not given. */
   readonly audit?: AuditTrail;
+  /** The node's password hashing, the one its writes of `password` attributes use. */
+  readonly passwords: Passwords;
   private readonly ctx: DocumentContext;
   private readonly types = new Map<ContentType, TypeDocuments>();
   private readonly options: DocumentServiceOptions;
@@ -141,6 +146,7 @@ export class DocumentService {
       audit: options.audit,
       history: options.history,
       deletions: options.deletions,
+      passwords: options.passwords,
     };
     this.engine = new QueryEngine({ ...this.ctx, lifecycles: options.lifecycles ?? NO_LIFECYCLES });
     this.engine.register(CORE_STORE_UID, tableAdapter(database, schema, coreStoreModel));
@@ -148,6 +154,7 @@ export class DocumentService {
     this.schema = schema;
     this.i18n = i18n;
     this.audit = options.audit;
+    this.passwords = options.passwords;
     const ctx = this.ctx;
     this.files = {
       row: (id) => findFileRow(ctx, id),

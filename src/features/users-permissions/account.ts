@@ -11,6 +11,7 @@
  *   neither the answer nor its delay tells whether the email belongs to an account;
  * - validation errors never echo a password back.
  */
+import type { Passwords } from '../../core/passwords.js';
 import type { Database } from '../../core/database/connection.js';
 import { shaped, type SystemDb } from '../../core/database/system-tables.js';
 import { validateInput } from '../../core/documents/input.js';
@@ -23,7 +24,6 @@ import type { UserCodes } from './codes.js';
 import type { AuthConfig } from './config.js';
 import type { JwtSigner } from './jwt.js';
 import { JWT_REVOCATIONS_TABLE, type UserRow } from './model.js';
-import { verifyPassword } from './passwords.js';
 
 export interface AccountResult {
   jwt: string;
@@ -39,6 +39,7 @@ export interface AccountDeps {
   jwt: JwtSigner;
   codes: UserCodes;
   advanced: AdvancedSettings;
+  passwords: Passwords;
   /** Absent where nothing sends mail (the CLI). */
   email?: EmailService;
   /** The server's absolute URL (`server.url`, else its address), for the links of emails. */
@@ -176,7 +177,7 @@ export class AccountFlows {
       .select(['id', 'password'])
       .where('id', '=', userId)
       .executeTakeFirst();
-    if (!(await verifyPassword(current!, row?.password)))
+    if (!(await this.deps.passwords.verify(current!, row?.password)))
       throw new ValidationError('The provided current password is invalid');
     if (current === password)
       throw new ValidationError('Your new password must be different than your current password');

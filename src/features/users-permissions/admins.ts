@@ -2,6 +2,7 @@
  * Administrators of a Vellum node: created at install time (`vellum admin create`), they log in to
  * the admin API under `/admin/` with a JWT of their own. Content API credentials never work there.
  */
+import type { Passwords } from '../../core/passwords.js';
 import type { Database } from '../../core/database/connection.js';
 import type { SystemDb } from '../../core/database/system-tables.js';
 import {
@@ -22,7 +23,6 @@ import type { AdminRoles, RoleSummary } from '../admin-roles/index.js';
 import { ADMIN_SESSIONS_TABLE, ADMINS_TABLE } from './model.js';
 import { AdminSessions, type AdminSessionTokens } from './admin-sessions.js';
 import { renderTemplate, type EmailService } from '../email/index.js';
-import { hashPassword, verifyPassword } from './passwords.js';
 import { Throttle } from './throttle.js';
 import { normalizeEmail } from './users.js';
 
@@ -134,6 +134,7 @@ export class Admins {
     private readonly jwt: JwtSigner,
     private readonly config: AuthConfig,
     private readonly roles: AdminRoles,
+    private readonly passwords: Passwords,
     /** What sends the forgotten-password email (absent in the CLI, which sends nothing). */
     private readonly mail: { email?: EmailService; adminUrl: () => string; log?: (message: string) => void } = {
       adminUrl: () => 'http://localhost:1337/admin',
@@ -173,7 +174,7 @@ export class Admins {
     profile: AdminProfile = {},
     trail?: AuditTrail,
   ): Promise<{ id: number }> {
-    const hash = await hashPassword(password);
+    const hash = await this.passwords.hash(password);
     const { dialect } = this.database;
     // Under the database's schema lock: with two at once and no administrator yet, a transaction's
     // check alone lets both insert (read committed on PostgreSQL and MySQL; the test caught it).
@@ -198,7 +199,7 @@ export class Admins {
     if (weak) errors.push(weak);
     if (errors.length) throw ValidationError.fromFieldErrors(errors);
     const { dialect } = this.database;
-    const hash = await hashPassword(password as string);
+    const hash = await this.passwords.hash(password as string);
     // In one write: a concurrent creation of the same email is answered as a sequential one is.
     const id = await this.database.write(async (trx: SystemDb) => {
       const taken = await trx.selectFrom(ADMINS_TABLE).select('id').where('email', '=', email).executeTakeFirst();
@@ -320,7 +321,7 @@ export class Admins {
       .select('password')
       .where('id', '=', id)
       .executeTakeFirst();
-    return row !== undefined && row.password !== '' && (await verifyPassword(password, row.password));
+    return row !== undefined && row.password !== '' && (await this.passwords.verify(password, row.password));
   }
 
   /** Whether an administrator other than `except` has this email. */
@@ -390,7 +391,7 @@ export class Admins {
   /** An invited administrator registers (`POST /admin/register`): their password, names; active from then. */
   async register(code: string, password: string, profile: AdminProfile, trail?: AuditTrail): Promise<{ id: number }> {
     const { dialect } = this.database;
-    const hash = await hashPassword(password);
+    const hash = await this.passwords.hash(password);
     const id = await this.database.write(async (trx: SystemDb) => {
       const row = await trx
         .selectFrom(ADMINS_TABLE)
@@ -432,7 +433,7 @@ export class Admins {
     keepSession?: string,
   ): Promise<AdminInfo> {
     const { dialect } = this.database;
-    const hash = input.password === undefined ? undefined : await hashPassword(input.password);
+    const hash = input.password === undefined ? undefined : await this.passwords.hash(input.password);
     await this.database.write(async (trx: SystemDb) => {
       const db = trx as unknown as Db;
       const row = (await trx.selectFrom(ADMINS_TABLE).selectAll().where('id', '=', id).executeTakeFirst()) as
@@ -561,9 +562,9 @@ export class Admins {
       .where('id', '=', id)
       .executeTakeFirst();
     if (!row) throw new NotFoundError('No such administrator');
-    if (!(await verifyPassword(current as string, row.password)))
+    if (!(await this.passwords.verify(current as string, row.password)))
       throw ValidationError.fromFieldErrors([fieldError('currentPassword', 'The current password is not correct')]);
-    const hash = await hashPassword(next as string);
+    const hash = await this.passwords.hash(next as string);
     const now = nextRevocation(row.revoked_through);
     await this.database.write(async (trx: SystemDb) => {
       await trx.updateTable(ADMINS_TABLE).set({ password: hash, revoked_through: now }).where('id', '=', id).execute();
@@ -590,7 +591,7 @@ export class Admins {
       .select(['id', 'password', 'is_active'])
       .where('email', '=', email)
       .executeTakeFirst();
-    const ok = await verifyPassword(password, row?.password);
+    const ok = await this.passwords.verify(password, row?.password);
     if (!row || !ok) throw new ApplicationError('Invalid credentials');
     // Strapi's words for an administrator made inactive (`isActive: false`).
     if (this.inactive(row.is_active)) throw new ApplicationError('User not active');
@@ -669,7 +670,7 @@ export class Admins {
    */
   async resetPassword(code: string, password: string, trail?: AuditTrail): Promise<number> {
     const { dialect } = this.database;
-    const hash = await hashPassword(password);
+    const hash = await this.passwords.hash(password);
     return this.database
       .write(async (trx: SystemDb) => {
         const row = await trx
@@ -722,7 +723,7 @@ export class Admins {
     const weak = passwordProblem(password);
     if (weak) throw new ValidationError(weak.message);
     const email = normalizeEmail(emailInput);
-    const hash = await hashPassword(password as string);
+    const hash = await this.passwords.hash(password as string);
     return this.database.write(async (trx: SystemDb) => {
       const row = await trx
         .selectFrom(ADMINS_TABLE)

@@ -275,6 +275,7 @@ export async function startAuth(
     jwt: userJwt,
     codes: new UserCodes(database),
     advanced,
+    passwords: documents.passwords,
     email: services.email,
     serverUrl: services.serverUrl ?? (() => 'http://localhost:1337'),
     apiPrefix: config.api.rest.prefix,
@@ -326,6 +327,7 @@ export async function startAuth(
       JwtSigner.admin(secrets.adminJwt, undefined, (id) => adminRevokedThrough(database, id)),
       authConfig,
       adminRoles,
+      documents.passwords,
       {
         email: services.email,
         adminUrl: () => `${(services.serverUrl ?? (() => 'http://localhost:1337'))()}/admin`,

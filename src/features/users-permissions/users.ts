@@ -4,6 +4,7 @@
  * service (validation, bcrypt-hashed password, role relation); login reads the hash directly since
  * the document service never returns it, and a JWT's identity joins the role's grants.
  */
+import type { Passwords } from '../../core/passwords.js';
 import type { Database } from '../../core/database/connection.js';
 import { shaped, table, type LinkRow } from '../../core/database/system-tables.js';
 import { UNIQUE_MESSAGE } from '../../core/database/write.js';
@@ -27,7 +28,6 @@ import {
   type SessionRow,
   type UserRow,
 } from './model.js';
-import { verifyPassword } from './passwords.js';
 import { routeKey, Throttle } from './throttle.js';
 import type { AdvancedSettingsValue } from './advanced.js';
 
@@ -112,6 +112,8 @@ export class Users {
   private readonly registrations: Throttle;
   /** The user documents. */
   private readonly users: TypeDocuments;
+  /** The node's password hashing (the documents'). */
+  private readonly passwords: Passwords;
 
   constructor(
     private readonly database: Database,
@@ -129,6 +131,7 @@ export class Users {
     this.registrations = new Throttle(database, config.registerLimit, config.perAccount ? 'register' : 'route');
     this.roleLink = type.attributes.role as RelationAttribute;
     this.users = documents.of(type);
+    this.passwords = documents.passwords;
   }
 
   /** A user as the API shows it (no password, no private fields), or null. `params`: fields, populate. */
@@ -238,7 +241,7 @@ export class Users {
     // password is checked: failures of one client lock neither other accounts nor other clients.
     const attempt = [row ? `user ${row.id}` : `unknown ${identifier.toLowerCase()}`, clientIp];
     if (this.config.perAccount) await this.logins.hit(attempt);
-    const matches = await verifyPassword(password, row?.password);
+    const matches = await this.passwords.verify(password, row?.password);
     if (!row || !matches) throw new ValidationError(INVALID_LOGIN);
     // Told only to whoever knows the password, so it reveals nothing to a guesser.
     await this.checkConfirmed(row);

@@ -93,7 +93,7 @@ export async function prepareRow(
     const value = body[attribute.name];
     if (attribute.type === 'password' && typeof value === 'string' && BCRYPT.test(value)) stored.set(value, value);
   }
-  const values = await encodeScalars(ctx.database.dialect, type, input, mode, stored);
+  const values = await encodeScalars(ctx.database.dialect, type, input, mode, ctx.passwords, stored);
   return { input, values, system };
 }
 

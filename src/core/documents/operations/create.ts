@@ -35,7 +35,7 @@ export async function create(
   errors.push(...(await checkMediaReferences(ctx.database.db, media)));
   if (errors.length) throw ValidationError.fromFieldErrors(errors);
   const { dialect } = ctx.database;
-  const encoded = await encodeScalars(dialect, type, input, 'create');
+  const encoded = await encodeScalars(dialect, type, input, 'create', ctx.passwords);
   return ctx.database.write(async (trx) => {
     // A fresh copy per try: generated uids are chosen again when the write runs again.
     const values = { ...encoded };

@@ -15,6 +15,7 @@ import {
   type Statement,
 } from '../../../../test/helpers/unit-sql.js';
 import { ReadBudget } from '../read/budget.js';
+import { createPasswords } from '../../passwords.js';
 
 const schema = unitSchema();
 
@@ -60,7 +61,7 @@ async function statementsOf(dialect: DialectName, uid: string, query: Record<str
   const database = compilingDatabase(dialect);
   const type = typeOf(schema, uid);
   const result = await findMany(
-    { database: database.database, schema, i18n: I18N },
+    { database: database.database, schema, i18n: I18N, passwords: createPasswords({ rounds: 4 }) },
     type,
     parseFindQuery(schema, type, query, { rest: REST, i18n: I18N }),
     {},

@@ -12,6 +12,7 @@ import {
   type Statement,
 } from '../../../../test/helpers/unit-sql.js';
 import { ReadBudget } from '../read/budget.js';
+import { createPasswords } from '../../passwords.js';
 
 const schema = unitSchema();
 const ROW = '"t0"."id", "t0"."document_id", "t0"."locale", "t0"."published_at", "t0"."created_at", "t0"."updated_at"';
@@ -25,7 +26,7 @@ async function statementsOf(
   const database = compilingDatabase(dialect);
   const type = typeOf(schema, uid);
   const found = await findOne(
-    { database: database.database, schema, i18n: I18N },
+    { database: database.database, schema, i18n: I18N, passwords: createPasswords({ rounds: 4 }) },
     type,
     documentId,
     parseReadOneQuery(schema, type, query, { rest: REST, i18n: I18N }),

@@ -30,7 +30,7 @@ export async function update(
 ): Promise<void> {
   const { dialect } = ctx.database;
   // bcrypt is slow: hashed before the transaction, which holds the document's locks.
-  const hashed = await hashPasswords(type, data);
+  const hashed = await hashPasswords(ctx.passwords, type, data);
   // One transaction that first locks the document's rows: concurrent writes to one document queue
   // there, and each reads (which versions exist, their links) what the previous one committed.
   await ctx.database.write(async (trx) => {
@@ -70,7 +70,7 @@ export async function update(
     });
     errors.push(...(await checkMediaReferences(trx, media)));
     if (errors.length) throw ValidationError.fromFieldErrors(errors);
-    const values = await encodeScalars(dialect, type, input, mode, hashed);
+    const values = await encodeScalars(dialect, type, input, mode, ctx.passwords, hashed);
     const bodyColumns = new Set([...input.scalars.keys()].map((attribute) => attribute.column));
     // What the body itself wrote: the only values the other locales take. `values` also holds the
     // schema defaults of a new locale, which must not overwrite the document's shared values.

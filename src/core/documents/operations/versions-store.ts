@@ -42,7 +42,7 @@ export function writersFor(
 ): Writers {
   const relations = new RelationLinks(db, ctx, canLink);
   const media = new MediaLinks(db);
-  const components = new ComponentTrees(db, ctx.database.dialect, ctx.schema, relations, media);
+  const components = new ComponentTrees(db, ctx.database.dialect, ctx.schema, relations, media, ctx.passwords);
   return { db, relations, media, components, events, outbox };
 }
 

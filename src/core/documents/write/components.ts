@@ -2,6 +2,7 @@ import type { Selectable } from 'kysely';
 import type { Db, Dialect } from '../../database/dialect.js';
 import { shaped, type ComponentLinkRow } from '../../database/system-tables.js';
 import { ApplicationError } from '../../errors.js';
+import type { Passwords } from '../../passwords.js';
 import type { Component, ComponentAttribute, DynamicZoneAttribute, Model, Schema } from '../../schema/model.js';
 import type { ComponentItemInput, ModelInput } from '../input.js';
 import { insertMany } from './insert.js';
@@ -59,6 +60,7 @@ export class ComponentTrees {
     private readonly schema: Schema,
     private readonly relations: RelationLinks,
     private readonly media: MediaLinks,
+    private readonly passwords: Passwords,
   ) {}
 
   /**
@@ -183,7 +185,7 @@ export class ComponentTrees {
         continue;
       }
       const itemMode = item.id === undefined ? 'create' : 'update';
-      const values = await encodeScalars(this.dialect, component, item.input, itemMode);
+      const values = await encodeScalars(this.dialect, component, item.input, itemMode, this.passwords);
       let id = item.id;
       if (id === undefined) id = await this.dialect.insertReturningId(this.db, component.table, values);
       else if (Object.keys(values).length)
@@ -270,7 +272,7 @@ export class ComponentTrees {
     input: ModelInput,
     stored: Record<string, unknown> | undefined,
   ): Promise<void> {
-    const values = await encodeScalars(this.dialect, component, input, 'create');
+    const values = await encodeScalars(this.dialect, component, input, 'create', this.passwords);
     for (const attribute of component.scalars) if (!(attribute.column in values)) values[attribute.column] = null;
     const changed: Record<string, unknown> = {};
     for (const [column, value] of Object.entries(values))

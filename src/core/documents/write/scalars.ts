@@ -1,14 +1,11 @@
-import bcrypt from 'bcryptjs';
 import { sql } from 'kysely';
 import type { Db, Dialect } from '../../database/dialect.js';
 import { columnTypeOf } from '../../database/tables.js';
 import { UNIQUE_MESSAGE } from '../../database/write.js';
 import { ValidationError } from '../../errors.js';
 import type { ContentType, Model, ScalarAttribute } from '../../schema/model.js';
+import type { Passwords } from '../../passwords.js';
 import type { ModelInput } from '../input.js';
-
-/** A bcrypt hash with Strapi's cost (10), for every password Vellum stores (users' and administrators'). */
-export const hashPassword = (password: string): Promise<string> => bcrypt.hash(password, 10);
 
 const slugify = (text: string): string =>
   text
@@ -23,12 +20,16 @@ const slugify = (text: string): string =>
  * Hashes of the passwords a body sends at the top level (plain text -> hash), computed before a
  * write transaction starts: bcrypt takes tens of milliseconds, too long to hold a document's locks.
  */
-export async function hashPasswords(model: Model, data: Record<string, unknown>): Promise<Map<string, string>> {
+export async function hashPasswords(
+  passwords: Passwords,
+  model: Model,
+  data: Record<string, unknown>,
+): Promise<Map<string, string>> {
   const hashes = new Map<string, string>();
   for (const attribute of model.scalars) {
     const value = data[attribute.name];
     if (attribute.type === 'password' && typeof value === 'string' && !hashes.has(value))
-      hashes.set(value, await hashPassword(value));
+      hashes.set(value, await passwords.hash(value));
   }
   return hashes;
 }
@@ -39,13 +40,15 @@ export async function encodeScalars(
   model: Model,
   input: ModelInput,
   mode: 'create' | 'update',
+  passwords: Passwords,
+  /** Passwords hashed already (plain text -> hash), kept as they are. */
   hashed?: ReadonlyMap<string, string>,
 ): Promise<Record<string, unknown>> {
   const values: Record<string, unknown> = {};
   for (const [attribute, value] of input.scalars) {
     const plain =
       attribute.type === 'password' && typeof value === 'string'
-        ? (hashed?.get(value) ?? (await hashPassword(value)))
+        ? (hashed?.get(value) ?? (await passwords.hash(value)))
         : value;
     values[attribute.column] = dialect.encode(columnTypeOf(attribute.type), plain);
   }
