@@ -162,21 +162,26 @@ async function availableUid(
   locale: string | null,
 ): Promise<string> {
   const root = base || 'document';
+  const takenOf = async (values: string[]): Promise<Set<string>> => {
+    let query = db
+      .selectFrom(type.table)
+      .select(sql<string>`${sql.ref(attribute.column)}`.as('value'))
+      .where(attribute.column, 'in', values)
+      .where('document_id', '!=', documentId);
+    if (type.localized) query = query.where('locale', '=', locale);
+    return new Set((await query.execute()).map((row) => row.value));
+  };
   // The common case, answered by the column's index: the plain slug is free.
-  let exact = db
-    .selectFrom(type.table)
-    .select('id')
-    .where(attribute.column, '=', root)
-    .where('document_id', '!=', documentId);
-  if (type.localized) exact = exact.where('locale', '=', locale);
-  if ((await exact.limit(1).executeTakeFirst()) === undefined) return root;
-  let query = db
-    .selectFrom(type.table)
-    .select(sql<string>`${sql.ref(attribute.column)}`.as('value'))
-    .where((eb) => eb.or([eb(attribute.column, '=', root), eb(attribute.column, 'like', `${root}-%`)]))
-    .where('document_id', '!=', documentId);
-  if (type.localized) query = query.where('locale', '=', locale);
-  const taken = new Set((await query.execute()).map((row) => row.value));
-  if (!taken.has(root)) return root;
-  for (let n = 1; ; n++) if (!taken.has(`${root}-${n}`)) return `${root}-${n}`;
+  if (!(await takenOf([root])).has(root)) return root;
+  // Then `root-1`, `root-2`, ... in growing batches of exact values, each a seek in the
+  // `(locale, column, ...)` index. A `like 'root-%'` instead walked every row of the locale (its
+  // pattern uses no index: case-insensitive on SQLite, a collation's order elsewhere): ~0.5 ms per
+  // taken slug at 2,000 articles, growing with the data. Values are compared as `=` compares them,
+  // as the plain slug is. At most 1,000 a statement (every dialect's parameter limit is above).
+  for (let from = 1, size = 8; ; from += size, size = Math.min(size * 4, 1000)) {
+    const candidates = Array.from({ length: size }, (_, i) => `${root}-${from + i}`);
+    const taken = await takenOf(candidates);
+    const free = candidates.find((candidate) => !taken.has(candidate));
+    if (free !== undefined) return free;
+  }
 }
