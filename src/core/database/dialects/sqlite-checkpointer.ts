@@ -62,6 +62,9 @@ export class SqliteCheckpointer {
     clearTimeout(this.idle);
     const worker = this.worker;
     this.worker = undefined;
+    // Held while it ends: an unreferenced thread's end does not keep the event loop waiting for it,
+    // and a caller awaiting close() would be left pending (Node's test runner fails such a file).
+    worker?.ref();
     await worker?.terminate();
   }
 
@@ -88,9 +91,10 @@ export class SqliteCheckpointer {
       execArgv: [],
     });
     // It must not keep a finished process alive; again once online, as Node 20 forgets an
-    // `unref()` made before (test/database/sqlite-readers-exit.test.ts).
+    // `unref()` or `ref()` made before (test/database/sqlite-readers-exit.test.ts). One closed
+    // meanwhile is held until it ends (see close()).
     worker.unref();
-    worker.once('online', () => worker.unref());
+    worker.once('online', () => (worker === this.worker ? worker.unref() : worker.ref()));
     worker.on('message', () => {
       this.running = false;
       if (this.failed) return;
