@@ -1,6 +1,7 @@
 import bcrypt from 'bcryptjs';
 import { sql } from 'kysely';
 import type { Db, Dialect } from '../../database/dialect.js';
+import { runShape, shapeKey } from '../../database/shapes.js';
 import { columnTypeOf } from '../../database/tables.js';
 import { UNIQUE_MESSAGE } from '../../database/write.js';
 import { ValidationError } from '../../errors.js';
@@ -71,23 +72,33 @@ async function valueTaken(
   documentId: string,
   locale: string | null,
 ): Promise<boolean> {
-  let query = db
-    .selectFrom(type.table)
-    .select('id')
-    .where(attribute.column, '=', value)
-    .where('document_id', '!=', documentId)
-    .where('published_at', 'is not', null)
-    .limit(1);
-  if (type.localized && !attribute.localized) {
-    // A shared value is copied to the document's other locales: it must be free in each of them.
-    query = query.where((eb) =>
-      eb.or([
-        eb('locale', '=', locale),
-        eb('locale', 'in', eb.selectFrom(type.table).select('locale').where('document_id', '=', documentId)),
-      ]),
-    );
-  } else if (type.localized) query = query.where('locale', '=', locale);
-  return (await query.executeTakeFirst()) !== undefined;
+  const shared = type.localized && !attribute.localized;
+  // Compiled once per shape (core/database/shapes.ts).
+  const { rows } = await runShape(
+    db,
+    shapeKey('value taken', type.table, attribute.column, type.localized, shared),
+    type.localized ? [value, documentId, locale] : [value, documentId],
+    ([taken, document, inLocale]) => {
+      let query = db
+        .selectFrom(type.table)
+        .select('id')
+        .where(attribute.column, '=', taken)
+        .where('document_id', '!=', document)
+        .where('published_at', 'is not', null)
+        .limit(1);
+      if (shared) {
+        // A shared value is copied to the document's other locales: it must be free in each of them.
+        query = query.where((eb) =>
+          eb.or([
+            eb('locale', '=', inLocale),
+            eb('locale', 'in', eb.selectFrom(type.table).select('locale').where('document_id', '=', document)),
+          ]),
+        );
+      } else if (type.localized) query = query.where('locale', '=', inLocale);
+      return query;
+    },
+  );
+  return rows.length > 0;
 }
 
 /** The `unique` attributes whose value in `values` (columns) another published document holds. */
@@ -163,13 +174,22 @@ async function availableUid(
 ): Promise<string> {
   const root = base || 'document';
   const takenOf = async (values: string[]): Promise<Set<string>> => {
-    let query = db
-      .selectFrom(type.table)
-      .select(sql<string>`${sql.ref(attribute.column)}`.as('value'))
-      .where(attribute.column, 'in', values)
-      .where('document_id', '!=', documentId);
-    if (type.localized) query = query.where('locale', '=', locale);
-    return new Set((await query.execute()).map((row) => row.value));
+    const { rows } = await runShape<{ value: string }>(
+      db,
+      shapeKey('uids taken', type.table, attribute.column, type.localized, values.length),
+      type.localized ? [documentId, locale, ...values] : [documentId, ...values],
+      (slots) => {
+        const candidates = slots.slice(type.localized ? 2 : 1);
+        let query = db
+          .selectFrom(type.table)
+          .select(sql<string>`${sql.ref(attribute.column)}`.as('value'))
+          .where(attribute.column, 'in', candidates)
+          .where('document_id', '!=', slots[0]);
+        if (type.localized) query = query.where('locale', '=', slots[1]);
+        return query;
+      },
+    );
+    return new Set(rows.map((row) => row.value));
   };
   // The common case, answered by the column's index: the plain slug is free.
   if (!(await takenOf([root])).has(root)) return root;
