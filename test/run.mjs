@@ -76,6 +76,16 @@ const result = spawnSync(
     ...entries,
   ],
   // One process per `vellum start` a test spawns, unless the test asks for workers (test/app/workers.test.ts).
-  { stdio: 'inherit', env: { ...process.env, NODE_ENV: process.env.NODE_ENV ?? 'test', VELLUM_WORKERS: '1' } },
+  // VELLUM_CHECK_SHAPES: every statement compiled once per shape is compiled again and compared
+  // (core/database/shapes.ts), so a shape's key that misses something fails the tests.
+  {
+    stdio: 'inherit',
+    env: {
+      ...process.env,
+      NODE_ENV: process.env.NODE_ENV ?? 'test',
+      VELLUM_WORKERS: '1',
+      VELLUM_CHECK_SHAPES: process.env.VELLUM_CHECK_SHAPES ?? '1',
+    },
+  },
 );
 process.exit(result.status ?? 1);

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { DIALECTS, fixture, startServer, type TestServer } from '../helpers/server.js';
+import { unique } from '../helpers/unique.js';
 
 const valid = {
   name: 'Widget',
@@ -84,6 +85,32 @@ for (const dialect of DIALECTS) {
       const taken = await server.api.post('/api/samples', { data: { name: 'Taken', slug: 'same-name' } });
       assert.equal(taken.status, 400);
       assert.deepEqual(errorPaths(taken), ['slug']);
+    });
+
+    it('a generated uid takes the first free numeric suffix, looked up by exact values', async () => {
+      const name = unique('Suffix');
+      const root = name.toLowerCase().replace(/[^a-z0-9._~]+/g, '-');
+      const slugs: string[] = [];
+      for (let i = 0; i < 10; i++) {
+        const res = await server.api.post('/api/samples', { data: { name } });
+        assert.equal(res.status, 201, JSON.stringify(res.body));
+        slugs.push(res.body.data.slug);
+      }
+      assert.deepEqual(slugs, [root, ...Array.from({ length: 9 }, (_, i) => `${root}-${i + 1}`)]);
+      // Past the first batch of candidates; no statement walks the locale with a pattern.
+      const statements: string[] = [];
+      const stop = server.vellum.database.observe((statement) => statements.push(statement));
+      let res;
+      try {
+        res = await server.api.post('/api/samples', { data: { name } });
+      } finally {
+        stop();
+      }
+      assert.equal(res.body.data.slug, `${root}-10`);
+      assert.deepEqual(
+        statements.filter((statement) => / like /i.test(statement)),
+        [],
+      );
     });
 
     it('rejects wrong types with one error per attribute, each with its path', async () => {

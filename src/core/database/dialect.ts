@@ -1,6 +1,7 @@
 import { sql, type Kysely, type RawBuilder, type SelectQueryBuilder } from 'kysely';
 import { ServiceUnavailableError } from '../errors.js';
 import type { DatabaseClient } from '../config/load.js';
+import { runShape, shapeKey } from './shapes.js';
 import type { ColumnType, UniqueSpec } from './tables.js';
 
 export type { ColumnType } from './tables.js';
@@ -148,14 +149,29 @@ export async function selectForUpdate(
   await query.forUpdate().execute();
 }
 
-/** `insertReturningId` where inserts take `returning` (SQLite, PostgreSQL). */
+/** `insertReturningId` where inserts take `returning` (SQLite, PostgreSQL): compiled once per table and columns. */
 export async function insertReturning(db: Db, table: string, values: Record<string, unknown>): Promise<number> {
-  const insert = db.insertInto(table);
-  const row = await (Object.keys(values).length ? insert.values(values) : insert.defaultValues())
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  return Number(row.id);
+  const columns = definedColumns(values);
+  const { rows } = await runShape<{ id: unknown }>(
+    db,
+    shapeKey('insert returning id', table, ...columns),
+    columns.map((column) => values[column]),
+    (slots) => {
+      const insert = db.insertInto(table);
+      return (
+        columns.length
+          ? insert.values(Object.fromEntries(columns.map((c, i) => [c, slots[i]])))
+          : insert.defaultValues()
+      ).returning('id');
+    },
+  );
+  if (rows.length === 0) throw new Error(`insert into ${table} returned no id`);
+  return Number(rows[0]!.id);
 }
+
+/** The columns of a row an insert writes: Kysely leaves out those whose value is undefined. */
+export const definedColumns = (values: Record<string, unknown>): string[] =>
+  Object.keys(values).filter((column) => values[column] !== undefined);
 
 /** `listColumns` through Kysely's introspection: the connection's database (SQLite file, MySQL database). */
 export async function introspectColumns(db: Db): Promise<Map<string, Set<string>>> {

@@ -5,6 +5,7 @@
  * in its transaction, which events enabled webhooks listen to, and records each event with one
  * delivery row per such webhook (delivery.ts sends them).
  */
+import { runShape, shapeKey } from '../../core/database/shapes.js';
 import type { Database } from '../../core/database/connection.js';
 import type { Db } from '../../core/database/dialect.js';
 import { shaped } from '../../core/database/system-tables.js';
@@ -304,11 +305,17 @@ export class WebhookStore implements Outbox {
 
   async subscribers(db: Db): Promise<Subscribers> {
     const { dialect } = this.database;
-    const rows = await shaped<WebhookRow>(db)
-      .selectFrom(WEBHOOKS_TABLE)
-      .select(['id', 'events'])
-      .where('enabled', '=', dialect.encode('boolean', true))
-      .execute();
+    // Read by every write: compiled once (core/database/shapes.ts).
+    const { rows } = await runShape<Pick<WebhookRow, 'id' | 'events'>>(
+      db,
+      shapeKey('enabled webhooks'),
+      [dialect.encode('boolean', true)],
+      ([enabled]) =>
+        shaped<WebhookRow>(db)
+          .selectFrom(WEBHOOKS_TABLE)
+          .select(['id', 'events'])
+          .where('enabled', '=', enabled as boolean),
+    );
     const byEvent = new Map<string, number[]>();
     for (const row of rows) {
       for (const event of new Set(stringList(dialect.decode('json', row.events)))) {

@@ -4,6 +4,7 @@
  * not at all.
  */
 import type { Db } from '../../core/database/dialect.js';
+import { runShape, shapeKey } from '../../core/database/shapes.js';
 import type { SystemDb } from '../../core/database/system-tables.js';
 import type { HistoryChange, HistoryLog } from '../../core/documents/service.js';
 import { HISTORY_TABLE } from './tables.js';
@@ -17,18 +18,31 @@ export class HistoryStore implements HistoryLog {
 
   async record(db: Db, change: HistoryChange): Promise<void> {
     const trx: SystemDb = db;
-    await trx
-      .insertInto(HISTORY_TABLE)
-      .values({
-        content_type: change.contentType,
-        related_document_id: change.documentId,
-        locale: change.locale,
-        status: change.status,
-        kind: change.kind,
-        data: encodeData({ v: change.values, r: change.relations }),
-        created_at: this.now(),
-        created_by_id: change.actor,
-      })
-      .execute();
+    // One statement of one shape on every write: compiled once (core/database/shapes.ts).
+    await runShape(
+      db,
+      shapeKey('history version'),
+      [
+        change.contentType,
+        change.documentId,
+        change.locale,
+        change.status,
+        change.kind,
+        encodeData({ v: change.values, r: change.relations }),
+        this.now(),
+        change.actor,
+      ],
+      ([contentType, documentId, locale, status, kind, data, createdAt, actor]) =>
+        trx.insertInto(HISTORY_TABLE).values({
+          content_type: contentType as string,
+          related_document_id: documentId as string,
+          locale: locale as string | null,
+          status: status as string,
+          kind: kind as string,
+          data: data as string,
+          created_at: createdAt as number,
+          created_by_id: actor as number | null,
+        }),
+    );
   }
 }

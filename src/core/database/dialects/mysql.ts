@@ -3,11 +3,13 @@ import { createRequire } from 'node:module';
 import type mysqlModule from 'mysql2';
 import type { ServerConnection } from '../../config/load.js';
 import { identifier } from '../../schema/naming.js';
+import { runShape, shapeKey } from '../shapes.js';
 import type { UniqueSpec } from '../tables.js';
 import {
   bumpChange,
   CHANGE_EVENTS,
   decodeCommon,
+  definedColumns,
   encodeCommon,
   errorFields,
   statementTimeoutError,
@@ -79,9 +81,16 @@ export const mysqlDialect: Dialect = {
   claimRows: forUpdateSkipLocked,
   // No RETURNING: the driver reports the row's auto-increment id. `default values` is not MySQL's.
   async insertReturningId(db, table, values) {
-    const result = Object.keys(values).length
-      ? await db.insertInto(table).values(values).executeTakeFirstOrThrow()
-      : await sql`insert into ${sql.table(table)} () values ()`.execute(db);
+    const columns = definedColumns(values);
+    const result = await runShape(
+      db,
+      shapeKey('insert', table, ...columns),
+      columns.map((column) => values[column]),
+      (slots) =>
+        columns.length
+          ? db.insertInto(table).values(Object.fromEntries(columns.map((c, i) => [c, slots[i]])))
+          : sql`insert into ${sql.table(table)} () values ()`,
+    );
     return Number(result.insertId);
   },
   // The connection's database is the namespace; it exists (the connection names it).

@@ -11,6 +11,7 @@ import {
   type KyselyConfig,
   type QueryResult,
 } from 'kysely';
+import { CHECKPOINT_BACKSTOP, SqliteCheckpointer } from './sqlite-checkpointer.js';
 import { SqliteReaders } from './sqlite-readers.js';
 import type { SqliteConnection } from '../../config/load.js';
 import { identifier } from '../../schema/naming.js';
@@ -265,7 +266,16 @@ export function createSqliteKysely(connection: SqliteConnection, log: KyselyConf
           arrayRows: ARRAY_ROWS,
         });
   const inline = readers && openInlineReader(connection.filename);
-  return new Kysely({ dialect: new ReadersDialect(main, readers, inline, optimizer), log });
+  // An in-memory database has no log to checkpoint.
+  let checkpointer: SqliteCheckpointer | undefined;
+  if (connection.filename !== ':memory:') {
+    database.pragma(`wal_autocheckpoint = ${CHECKPOINT_BACKSTOP}`);
+    checkpointer = new SqliteCheckpointer(
+      connection.filename,
+      () => database.open && database.pragma('wal_autocheckpoint = 1000'),
+    );
+  }
+  return new Kysely({ dialect: new ReadersDialect(main, readers, inline, checkpointer, optimizer), log });
 }
 
 /**
@@ -298,13 +308,14 @@ class ReadersDialect extends SqliteDialect {
     private readonly main: Database.Database,
     private readonly readers: SqliteReaders | undefined,
     private readonly inline: Database.Database | undefined,
+    private readonly checkpointer: SqliteCheckpointer | undefined,
     private readonly optimizer: NodeJS.Timeout,
   ) {
     super({ database: main });
   }
 
   override createDriver(): Driver {
-    return new ReadersDriver(this.main, this.readers, this.inline, this.optimizer);
+    return new ReadersDriver(this.main, this.readers, this.inline, this.checkpointer, this.optimizer);
   }
 }
 
@@ -358,6 +369,7 @@ class ReadersConnection implements DatabaseConnection {
     await this.hold();
     if (statement.reader) return { rows: statement.all(parameters) as R[] };
     const { changes, lastInsertRowid } = statement.run(parameters);
+    if (!this.driver.main.inTransaction) this.driver.checkpointer?.committed();
     return { numAffectedRows: BigInt(changes), insertId: BigInt(lastInsertRowid), rows: [] };
   }
 
@@ -374,6 +386,7 @@ class ReadersDriver implements Driver {
     readonly main: Database.Database,
     readonly readers: SqliteReaders | undefined,
     readonly inline: Database.Database | undefined,
+    readonly checkpointer: SqliteCheckpointer | undefined,
     private readonly optimizer: NodeJS.Timeout,
   ) {}
 
@@ -419,6 +432,7 @@ class ReadersDriver implements Driver {
     // Unref'd, it never held a process open; cleared, it no longer holds the closed connection
     // in one that goes on (a server that runs CLI commands, a test file).
     clearInterval(this.optimizer);
+    await this.checkpointer?.close();
     await this.readers?.close();
     this.inline?.close();
     this.main.close();

@@ -4,6 +4,7 @@ import type { ContentType } from '../../schema/model.js';
 import type { DocumentContext } from '../context.js';
 import { validateInput } from '../input.js';
 import { checkMediaReferences } from '../write/media.js';
+import { updateById } from '../write/statements.js';
 import { encodeScalars, enforceUniqueness, hashPasswords } from '../write/scalars.js';
 import { creatorColumns, type WriteOptions } from './options.js';
 import { publishVersion } from './publication.js';
@@ -83,11 +84,7 @@ export async function update(
     let id: number;
     if (target) {
       id = target.id;
-      await trx
-        .updateTable(type.table)
-        .set({ ...values, updated_at: now, ...creatorColumns(options.actor, false) })
-        .where('id', '=', id)
-        .execute();
+      await updateById(trx, type.table, { ...values, updated_at: now, ...creatorColumns(options.actor, false) }, id);
     } else {
       id = await dialect.insertReturningId(trx, type.table, {
         ...values,

@@ -4,12 +4,14 @@
  * everything that hangs below them.
  */
 import type { Db } from '../../database/dialect.js';
+import { runShape, shapeKey } from '../../database/shapes.js';
 import type { ContentType } from '../../schema/model.js';
 import type { Status } from '../../query/types.js';
 import type { DocumentContext } from '../context.js';
 import { ComponentTrees, sameValue } from '../write/components.js';
 import { MediaLinks } from '../write/media.js';
 import { RelationLinks } from '../write/relations.js';
+import { deleteWhereIn, rowsById, updateById } from '../write/statements.js';
 import type { WriteEvents } from '../outbox.js';
 import type { RowEvents } from '../row-events.js';
 
@@ -58,13 +60,22 @@ export async function findVersionRow(
   locale: string | null,
   status: Status,
 ): Promise<VersionRow | undefined> {
-  let query = db
-    .selectFrom(type.table)
-    .select(['id', 'document_id', 'locale', 'published_at'])
-    .where('document_id', '=', documentId);
-  if (type.localized) query = query.where('locale', '=', locale);
-  if (type.draftAndPublish) query = query.where('published_at', status === 'draft' ? 'is' : 'is not', null);
-  return (await query.orderBy('id').executeTakeFirst()) as VersionRow | undefined;
+  const draft = status === 'draft';
+  const { rows } = await runShape<VersionRow>(
+    db,
+    shapeKey('version row', type.table, type.localized, type.draftAndPublish, draft),
+    type.localized ? [documentId, locale] : [documentId],
+    (slots) => {
+      let query = db
+        .selectFrom(type.table)
+        .select(['id', 'document_id', 'locale', 'published_at'])
+        .where('document_id', '=', slots[0]);
+      if (type.localized) query = query.where('locale', '=', slots[1]);
+      if (type.draftAndPublish) query = query.where('published_at', draft ? 'is' : 'is not', null);
+      return query.orderBy('id').limit(1);
+    },
+  );
+  return rows[0];
 }
 
 /**
@@ -80,20 +91,34 @@ export async function findDocumentRows(
   locale?: string | null,
   scalarsOf?: { locale: string | null },
 ): Promise<VersionRow[]> {
-  let query = db
-    .selectFrom(type.table)
-    .select(['id', 'document_id', 'locale', 'published_at'])
-    .where('document_id', '=', documentId);
-  if (scalarsOf)
-    query = query.select((eb) =>
-      type.scalars.map((attribute) =>
-        type.localized
-          ? eb.case().when('locale', '=', scalarsOf.locale).then(eb.ref(attribute.column)).end().as(attribute.column)
-          : eb.ref(attribute.column).as(attribute.column),
-      ),
-    );
-  if (type.localized && locale) query = query.where('locale', '=', locale);
-  return (await query.execute()) as VersionRow[];
+  // Compiled once per shape (core/database/shapes.ts): which columns, whether a locale is named.
+  const scalarsLocale = Boolean(scalarsOf) && type.localized;
+  const byLocale = type.localized && Boolean(locale);
+  const values: unknown[] = [documentId];
+  if (scalarsLocale) values.push(scalarsOf!.locale);
+  if (byLocale) values.push(locale);
+  const { rows } = await runShape<VersionRow>(
+    db,
+    shapeKey('document rows', type.table, Boolean(scalarsOf), scalarsLocale, byLocale),
+    values,
+    (slots) => {
+      let query = db
+        .selectFrom(type.table)
+        .select(['id', 'document_id', 'locale', 'published_at'])
+        .where('document_id', '=', slots[0]);
+      if (scalarsOf)
+        query = query.select((eb) =>
+          type.scalars.map((attribute) =>
+            scalarsLocale
+              ? eb.case().when('locale', '=', slots[1]).then(eb.ref(attribute.column)).end().as(attribute.column)
+              : eb.ref(attribute.column).as(attribute.column),
+          ),
+        );
+      if (byLocale) query = query.where('locale', '=', slots[scalarsLocale ? 2 : 1]);
+      return query;
+    },
+  );
+  return rows;
 }
 
 /** What a create that publishes knows of the draft it just inserted (see `copyVersion`). */
@@ -131,12 +156,8 @@ async function copyRow(
 ): Promise<number> {
   const { db } = writers;
   const dialect = ctx.database.dialect;
-  const source =
-    created?.row ??
-    ((await db.selectFrom(type.table).selectAll().where('id', '=', fromId).executeTakeFirstOrThrow()) as Record<
-      string,
-      unknown
-    >);
+  const source = created?.row ?? (await rowsById(db, type.table, [fromId]))[0];
+  if (!source) throw new Error(`copyVersion: row ${fromId} of ${type.table} is gone`);
   const { id: _id, ...values } = source;
   values.published_at = publishedAt === null ? null : dialect.encode('datetime', publishedAt);
   const toId = await dialect.insertReturningId(db, type.table, values);
@@ -166,10 +187,7 @@ export async function overwriteVersion(
   publishedAt: Date,
 ): Promise<void> {
   const { db } = writers;
-  const rows = (await db.selectFrom(type.table).selectAll().where('id', 'in', [fromId, toId]).execute()) as Record<
-    string,
-    unknown
-  >[];
+  const rows = await rowsById(db, type.table, [fromId, toId]);
   const source = rows.find((row) => Number(row.id) === fromId);
   const target = rows.find((row) => Number(row.id) === toId);
   if (!source || !target) throw new Error(`overwriteVersion: row ${source ? toId : fromId} of ${type.table} is gone`);
@@ -177,7 +195,7 @@ export async function overwriteVersion(
   for (const [column, value] of Object.entries(source))
     if (column !== 'id' && column !== 'published_at' && !sameValue(value, target[column])) values[column] = value;
   values.published_at = ctx.database.dialect.encode('datetime', publishedAt);
-  await db.updateTable(type.table).set(values).where('id', '=', toId).execute();
+  await updateById(db, type.table, values, toId);
   const locale = type.localized ? ((source.locale as string | null) ?? null) : null;
   await writers.components.replaceBelow(type, [[fromId, toId]], locale);
   await eventsOf(writers, type)?.copied(db, toId);
@@ -187,5 +205,5 @@ export async function overwriteVersion(
 export async function deleteVersionRows(writers: Writers, type: ContentType, rowIds: number[]): Promise<void> {
   if (rowIds.length === 0) return;
   await writers.components.deleteBelow(type, rowIds);
-  await writers.db.deleteFrom(type.table).where('id', 'in', rowIds).execute();
+  await deleteWhereIn(writers.db, type.table, 'id', rowIds);
 }

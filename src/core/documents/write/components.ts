@@ -1,6 +1,7 @@
 import type { Selectable } from 'kysely';
 import type { Db, Dialect } from '../../database/dialect.js';
-import { shaped, type ComponentLinkRow } from '../../database/system-tables.js';
+import { runShape, shapeKey } from '../../database/shapes.js';
+import type { ComponentLinkRow } from '../../database/system-tables.js';
 import { ApplicationError } from '../../errors.js';
 import type { Passwords } from '../../passwords.js';
 import type { Component, ComponentAttribute, DynamicZoneAttribute, Model, Schema } from '../../schema/model.js';
@@ -10,6 +11,7 @@ import type { MediaLinks } from './media.js';
 import type { OwnerRow, RelationLinks } from './relations.js';
 import { replaceOwnedLinks } from './owned-links.js';
 import { encodeScalars } from './scalars.js';
+import { deleteWhereIn, rowsById, updateById } from './statements.js';
 
 type LinkRow = Selectable<ComponentLinkRow>;
 
@@ -101,12 +103,20 @@ export class ComponentTrees {
 
   private async links(model: Model, entityIds: number[], field?: string): Promise<LinkRow[]> {
     if (entityIds.length === 0 || !hasComponentAttributes(model)) return [];
-    let query = shaped<ComponentLinkRow>(this.db)
-      .selectFrom(model.componentLinkTable)
-      .selectAll()
-      .where('entity_id', 'in', entityIds);
-    if (field) query = query.where('field', '=', field);
-    return query.orderBy('ord').execute();
+    const { rows } = await runShape<LinkRow>(
+      this.db,
+      shapeKey('component links', model.componentLinkTable, entityIds.length, Boolean(field)),
+      field ? [...entityIds, field] : entityIds,
+      (slots) => {
+        let query = this.db
+          .selectFrom(model.componentLinkTable)
+          .selectAll()
+          .where('entity_id', 'in', slots.slice(0, entityIds.length));
+        if (field) query = query.where('field', '=', slots[entityIds.length]);
+        return query.orderBy('ord');
+      },
+    );
+    return rows;
   }
 
   private async writeField(
@@ -188,8 +198,7 @@ export class ComponentTrees {
       const values = await encodeScalars(this.dialect, component, item.input, itemMode, this.passwords);
       let id = item.id;
       if (id === undefined) id = await this.dialect.insertReturningId(this.db, component.table, values);
-      else if (Object.keys(values).length)
-        await this.db.updateTable(component.table).set(values).where('id', '=', id).execute();
+      else await updateById(this.db, component.table, values, id);
       if (inserted) {
         inserted.push({
           link: {
@@ -227,11 +236,13 @@ export class ComponentTrees {
     // The links of kept components go, to come back in the body's order; the removed ones went
     // with their components (a whole body without ids keeps none: one statement fewer per field).
     if (kept.size)
-      await this.db
-        .deleteFrom(owner.componentLinkTable)
-        .where('entity_id', '=', ownerId)
-        .where('field', '=', attribute.name)
-        .execute();
+      await runShape(
+        this.db,
+        shapeKey('delete component links of field', owner.componentLinkTable),
+        [ownerId, attribute.name],
+        (slots) =>
+          this.db.deleteFrom(owner.componentLinkTable).where('entity_id', '=', slots[0]).where('field', '=', slots[1]),
+      );
     await insertMany(
       this.db,
       owner.componentLinkTable,
@@ -255,8 +266,8 @@ export class ComponentTrees {
     const rows = new Map<string, Map<number, Record<string, unknown>>>();
     for (const [uid, ids] of byType) {
       const component = this.schema.components.get(uid)!;
-      const found = await this.db.selectFrom(component.table).selectAll().where('id', 'in', ids).execute();
-      rows.set(uid, new Map(found.map((row) => [Number(row.id), row as Record<string, unknown>])));
+      const found = await rowsById(this.db, component.table, ids);
+      rows.set(uid, new Map(found.map((row) => [Number(row.id), row])));
     }
     return rows;
   }
@@ -277,8 +288,7 @@ export class ComponentTrees {
     const changed: Record<string, unknown> = {};
     for (const [column, value] of Object.entries(values))
       if (!stored || !sameValue(value, stored[column])) changed[column] = value;
-    if (Object.keys(changed).length)
-      await this.db.updateTable(component.table).set(changed).where('id', '=', id).execute();
+    await updateById(this.db, component.table, changed, id);
     await this.deleteBelow(component, [id]);
   }
 
@@ -292,16 +302,14 @@ export class ComponentTrees {
       const component = this.schema.components.get(uid);
       if (!component) continue;
       await this.deleteBelow(component, ids);
-      await this.db.deleteFrom(component.table).where('id', 'in', ids).execute();
+      await deleteWhereIn(this.db, component.table, 'id', ids);
     }
-    await this.db
-      .deleteFrom(linkTable)
-      .where(
-        'id',
-        'in',
-        links.map((l) => l.id),
-      )
-      .execute();
+    await deleteWhereIn(
+      this.db,
+      linkTable,
+      'id',
+      links.map((l) => l.id),
+    );
   }
 
   /** Deletes what hangs below rows of a model: their components (recursively), relation and media links. */
@@ -404,16 +412,12 @@ export class ComponentTrees {
     for (const [uid, list] of matched) {
       const component = this.schema.components.get(uid);
       if (!component) continue;
-      const rows = await this.db
-        .selectFrom(component.table)
-        .selectAll()
-        .where(
-          'id',
-          'in',
-          list.flatMap((pair) => pair),
-        )
-        .execute();
-      const byId = new Map(rows.map((row) => [Number(row.id), row as Record<string, unknown>]));
+      const rows = await rowsById(
+        this.db,
+        component.table,
+        list.flatMap((pair) => pair),
+      );
+      const byId = new Map(rows.map((row) => [Number(row.id), row]));
       for (const [from, to] of list) {
         const source = byId.get(from);
         const target = byId.get(to);
@@ -421,8 +425,7 @@ export class ComponentTrees {
         const changed: Record<string, unknown> = {};
         for (const [column, value] of Object.entries(source))
           if (column !== 'id' && !sameValue(value, target[column])) changed[column] = value;
-        if (Object.keys(changed).length)
-          await this.db.updateTable(component.table).set(changed).where('id', '=', to).execute();
+        await updateById(this.db, component.table, changed, to);
       }
       await this.replaceBelow(component, list, locale);
     }
@@ -457,7 +460,7 @@ export class ComponentTrees {
     for (const [uid, ids] of byType) {
       const component = this.schema.components.get(uid);
       if (!component) continue;
-      const rows = await this.db.selectFrom(component.table).selectAll().where('id', 'in', ids).execute();
+      const rows = await rowsById(this.db, component.table, ids);
       sources.set(uid, new Map(rows.map((row) => [Number(row.id), row])));
     }
     const copies: Omit<LinkRow, 'id'>[] = [];

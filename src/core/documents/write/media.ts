@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../../database/dialect.js';
+import { runShape, shapeKey } from '../../database/shapes.js';
 import { MEDIA_LINK_TABLE } from '../../database/tables.js';
 import { ValidationError, type FieldError } from '../../errors.js';
 import type { MediaReference } from '../input.js';
@@ -115,17 +116,24 @@ export class MediaLinks {
   /** Copies a row's media links (only those of `fields` when given) onto another row. */
   async copy(model: Model, fromId: number, toId: number, fields?: string[]): Promise<void> {
     if ((fields && fields.length === 0) || !hasMediaAttributes(model)) return;
-    let select = this.db
-      .selectFrom(MEDIA_LINK_TABLE)
-      .select(['file_id', sql<number>`${toId}`.as('related_id'), 'related_type', 'field', 'ord'])
-      .where('related_id', '=', fromId)
-      .where('related_type', '=', model.uid);
-    if (fields) select = select.where('field', 'in', fields);
-    await this.db
-      .insertInto(MEDIA_LINK_TABLE)
-      .columns(['file_id', 'related_id', 'related_type', 'field', 'ord'])
-      .expression(select)
-      .execute();
+    // Compiled once per number of fields (core/database/shapes.ts).
+    await runShape(
+      this.db,
+      shapeKey('copy media links', fields?.length),
+      [toId, fromId, model.uid, ...(fields ?? [])],
+      ([to, from, uid, ...named]) => {
+        let select = this.db
+          .selectFrom(MEDIA_LINK_TABLE)
+          .select(['file_id', sql<number>`${to}`.as('related_id'), 'related_type', 'field', 'ord'])
+          .where('related_id', '=', from)
+          .where('related_type', '=', uid);
+        if (fields) select = select.where('field', 'in', named);
+        return this.db
+          .insertInto(MEDIA_LINK_TABLE)
+          .columns(['file_id', 'related_id', 'related_type', 'field', 'ord'])
+          .expression(select);
+      },
+    );
   }
 
   /** Appends a file to an attribute of rows (a single media attribute is replaced). */
@@ -163,12 +171,19 @@ export class MediaLinks {
   /** Removes rows' media links (only those of `fields` when given). */
   async deleteFor(model: Model, rowIds: number[], fields?: string[]): Promise<void> {
     if (rowIds.length === 0 || (fields && fields.length === 0) || !hasMediaAttributes(model)) return;
-    let query = this.db
-      .deleteFrom(MEDIA_LINK_TABLE)
-      .where('related_type', '=', model.uid)
-      .where('related_id', 'in', rowIds);
-    if (fields) query = query.where('field', 'in', fields);
-    await query.execute();
+    await runShape(
+      this.db,
+      shapeKey('delete media links', rowIds.length, fields?.length),
+      [model.uid, ...rowIds, ...(fields ?? [])],
+      ([uid, ...rest]) => {
+        let query = this.db
+          .deleteFrom(MEDIA_LINK_TABLE)
+          .where('related_type', '=', uid)
+          .where('related_id', 'in', rest.slice(0, rowIds.length));
+        if (fields) query = query.where('field', 'in', rest.slice(rowIds.length));
+        return query;
+      },
+    );
   }
 }
 

@@ -1,9 +1,11 @@
 import { sql } from 'kysely';
 import type { Db } from '../../database/dialect.js';
+import { runShape, shapeKey } from '../../database/shapes.js';
 import { MEDIA_LINK_TABLE } from '../../database/tables.js';
 import type { LinkTable, Model } from '../../schema/model.js';
 import { hasMediaAttributes, type MediaLinks } from './media.js';
 import type { RelationLinks } from './relations.js';
+import { deleteWhereIn } from './statements.js';
 
 /**
  * A relation or media link of one of the rows compared, in the columns both kinds share: `kind` is
@@ -71,14 +73,12 @@ export async function replaceOwnedLinks(
     const kind = compared.indexOf(link);
     const changed = kind < 0 ? pairs : pairs.filter(([from, to]) => differ(from, to, kind));
     if (changed.length === 0) continue;
-    await db
-      .deleteFrom(link.table)
-      .where(
-        'entity_id',
-        'in',
-        changed.map(([, to]) => to),
-      )
-      .execute();
+    await deleteWhereIn(
+      db,
+      link.table,
+      'entity_id',
+      changed.map(([, to]) => to),
+    );
     const only = new Set([link.ownerAttribute]);
     for (const [from, to] of changed) await relations.copyOwned(model, from, to, locale, only);
   }
@@ -93,7 +93,10 @@ export async function replaceOwnedLinks(
   }
 }
 
-/** The links of rows in the owned link tables given and, with `withMedia`, their media links: one statement. */
+/**
+ * The links of rows in the owned link tables given and, with `withMedia`, their media links: one
+ * statement, compiled once per model, tables and number of rows (core/database/shapes.ts).
+ */
 async function readOwnedLinks(
   db: Db,
   model: Model,
@@ -101,6 +104,26 @@ async function readOwnedLinks(
   withMedia: boolean,
   rowIds: number[],
 ): Promise<OwnedLink[]> {
+  if (tables.length === 0 && !withMedia) return [];
+  const { rows } = await runShape(
+    db,
+    shapeKey('owned links', model.uid, withMedia, rowIds.length, ...tables.map((link) => link.table)),
+    withMedia ? [...rowIds, model.uid] : rowIds,
+    (slots) => ownedLinksQuery(db, tables, withMedia, slots.slice(0, rowIds.length), slots[rowIds.length]),
+  );
+  const number = (value: unknown) => (value === null || value === undefined ? null : Number(value));
+  return rows.map((row) => ({
+    kind: Number(row.kind),
+    id: Number(row.id),
+    owner: Number(row.owner),
+    target: String(row.target),
+    locale: (row.locale as string | null) ?? null,
+    ord: number(row.ord),
+    other: number(row.other),
+  }));
+}
+
+function ownedLinksQuery(db: Db, tables: LinkTable[], withMedia: boolean, rowIds: unknown[], uid: unknown) {
   const selects = tables.map((link, kind) =>
     db
       .selectFrom(link.table)
@@ -128,20 +151,9 @@ async function readOwnedLinks(
           'ord',
           'file_id as other',
         ])
-        .where('related_type', '=', model.uid)
+        .where('related_type', '=', uid)
         .where('related_id', 'in', rowIds),
     );
   const [first, ...rest] = selects;
-  if (!first) return [];
-  const query = rest.reduce((union, select) => union.unionAll(select), first);
-  const number = (value: unknown) => (value === null || value === undefined ? null : Number(value));
-  return (await query.execute()).map((row) => ({
-    kind: Number(row.kind),
-    id: Number(row.id),
-    owner: Number(row.owner),
-    target: String(row.target),
-    locale: (row.locale as string | null) ?? null,
-    ord: number(row.ord),
-    other: number(row.other),
-  }));
+  return rest.reduce((union, select) => union.unionAll(select), first!);
 }

@@ -1,5 +1,6 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Db } from '../../database/dialect.js';
+import { runShape, shapeKey } from '../../database/shapes.js';
 import { shaped, type LinkRow } from '../../database/system-tables.js';
 import { ValidationError } from '../../errors.js';
 import type { ContentType, LinkTable, Model, RelationAttribute, Schema } from '../../schema/model.js';
@@ -7,6 +8,7 @@ import type { DocumentContext } from '../context.js';
 import type { Status } from '../../query/types.js';
 import type { RelationInput, RelationRef } from '../input.js';
 import { insertMany } from './insert.js';
+import { deleteWhereIn } from './statements.js';
 import { anchorOf, resolveEntryIds } from './relation-ids.js';
 import {
   ConnectOrderError,
@@ -103,6 +105,34 @@ function orderAfter(
 }
 
 /**
+ * The statement of `resolveTargets`: which of the documents `ids` names exist in the target's
+ * table, with the last place in each one's inverse list in `link`; with `ownerId`, that row's
+ * links in the table first (`kind` 2; targets are `kind` 0).
+ */
+function targetsStatement(
+  target: ContentType,
+  link: LinkTable,
+  ids: readonly unknown[],
+  ownerId: unknown,
+): RawBuilder<unknown> {
+  const list = sql.join(ids.map((id) => sql`${id}`));
+  // Each target's last inverse place by a correlated max, which every database answers from
+  // the end of the link table's target index: a `group by` over the link rows walked every link
+  // of each target (a tag in the bench's 2,000 articles: ~150; 0.6 ms per write of three tags).
+  const sameLocale = target.localized
+    ? sql`${sql.ref('l.target_locale')} = ${sql.ref('t.locale')}`
+    : sql`${sql.ref('l.target_locale')} is null`;
+  const last = sql`(select max(${sql.ref('l.entity_ord')}) from ${sql.table(link.table)} as l where ${sql.ref('l.target_document_id')} = ${sql.ref('t.document_id')} and ${sameLocale})`;
+  const targets = (aliased: boolean) =>
+    sql`select ${sql.ref('t.document_id')}, ${sql.ref('t.locale')}, ${last}${aliased ? sql` as max_ord, 0 as kind, null as target_ord, null as link_id` : sql`, 0, null, null`} from ${sql.table(target.table)} as t where ${sql.ref('t.document_id')} in (${list}) group by ${sql.ref('t.document_id')}, ${sql.ref('t.locale')}`;
+  // A compound select orders only as a whole: the owner's links carry their order columns. They
+  // come first, as PostgreSQL types each column from the first branches that are not null.
+  return ownerId === undefined
+    ? sql` ${targets(true)}`
+    : sql` select ${sql.ref('target_document_id')} as document_id, ${sql.ref('target_locale')} as locale, ${sql.ref('entity_ord')} as max_ord, 2 as kind, ${sql.ref('target_ord')} as target_ord, ${sql.ref('id')} as link_id from ${sql.table(link.table)} where ${sql.ref('entity_id')} = ${ownerId} union all ${targets(false)}`;
+}
+
+/**
  * Writes relation links. A link row joins an owner row id to a target document (documentId and
  * locale) with two order columns: `target_ord` (the target's place in the owner's list) and
  * `entity_ord` (the owner's place in the target's inverse list).
@@ -170,32 +200,21 @@ export class RelationLinks {
     let next: Map<string, number> | undefined;
     let current: CurrentLink[] | undefined;
     if (this.visible(target) && link) {
-      const list = sql.join(ids.map((id) => sql`${id}`));
-      // Each target's last inverse place by a correlated max, which every database answers from
-      // the end of the link table's target index: a `group by` over the link rows walked every link
-      // of each target (a tag in the bench's 2,000 articles: ~150; 0.6 ms per write of three tags).
-      const sameLocale = target.localized
-        ? sql`${sql.ref('l.target_locale')} = ${sql.ref('t.locale')}`
-        : sql`${sql.ref('l.target_locale')} is null`;
-      const last = sql`(select max(${sql.ref('l.entity_ord')}) from ${sql.table(link.table)} as l where ${sql.ref('l.target_document_id')} = ${sql.ref('t.document_id')} and ${sameLocale})`;
-      const targets = (aliased: boolean) =>
-        sql`select ${sql.ref('t.document_id')}, ${sql.ref('t.locale')}, ${last}${aliased ? sql` as max_ord, 0 as kind, null as target_ord, null as link_id` : sql`, 0, null, null`} from ${sql.table(target.table)} as t where ${sql.ref('t.document_id')} in (${list}) group by ${sql.ref('t.document_id')}, ${sql.ref('t.locale')}`;
-      // A compound select orders only as a whole: the owner's links carry their order columns. They
-      // come first, as PostgreSQL types each column from the first branches that are not null.
-      const statement =
-        ownerId === undefined
-          ? sql` ${targets(true)}`
-          : sql` select ${sql.ref('target_document_id')} as document_id, ${sql.ref('target_locale')} as locale, ${sql.ref('entity_ord')} as max_ord, 2 as kind, ${sql.ref('target_ord')} as target_ord, ${sql.ref('id')} as link_id from ${sql.table(link.table)} where ${sql.ref('entity_id')} = ${ownerId} union all ${targets(false)}`;
-      const both = await (
-        statement as RawBuilder<{
-          document_id: string;
-          locale: string | null;
-          max_ord: unknown;
-          kind: unknown;
-          target_ord: unknown;
-          link_id: unknown;
-        }>
-      ).execute(this.db);
+      // Compiled once per shape (core/database/shapes.ts).
+      const owned = ownerId !== undefined;
+      const both = await runShape<{
+        document_id: string;
+        locale: string | null;
+        max_ord: unknown;
+        kind: unknown;
+        target_ord: unknown;
+        link_id: unknown;
+      }>(
+        this.db,
+        shapeKey('targets and links', target.table, target.localized, link.table, owned, ids.length),
+        owned ? [ownerId, ...ids] : ids,
+        (slots) => targetsStatement(target, link, owned ? slots.slice(1) : slots, owned ? slots[0] : undefined),
+      );
       const found = both.rows.filter((r) => Number(r.kind) === 0);
       rows = found;
       next = new Map(
@@ -335,7 +354,7 @@ export class RelationLinks {
       );
     }
     const nextEntityOrd = next ?? (await this.nextEntityOrders(link, added));
-    if (current.length) await this.db.deleteFrom(link.table).where('entity_id', '=', row.id).execute();
+    if (current.length) await deleteWhereIn(this.db, link.table, 'entity_id', [row.id]);
     await insertMany(
       this.db,
       link.table,
@@ -349,22 +368,32 @@ export class RelationLinks {
     );
   }
 
-  /** For targets newly linked: the next place at the end of each target's inverse list. */
+  /**
+   * For targets newly linked: the next place at the end of each target's inverse list, one
+   * correlated `max` per target in one row (`m0`, `m1`, ...), each a seek at the end of the link
+   * table's target index (a `group by` walked every link of each target; see resolveTargets).
+   */
   private async nextEntityOrders(link: LinkTable, targets: TargetKey[]): Promise<Map<string, number>> {
     const next = new Map<string, number>();
     if (targets.length === 0) return next;
-    const rows = await shaped<LinkRow>(this.db)
-      .selectFrom(link.table)
-      .select(['target_document_id', 'target_locale', sql<number>`max(entity_ord)`.as('max_ord')])
-      .where(
-        'target_document_id',
-        'in',
-        targets.map((t) => t.documentId),
-      )
-      .groupBy(['target_document_id', 'target_locale'])
-      .execute();
-    for (const r of rows)
-      next.set(keyOf({ documentId: r.target_document_id, locale: r.target_locale }), Number(r.max_ord ?? 0) + 1);
+    const located = targets.map((target) => target.locale !== null);
+    const { rows } = await runShape<Record<string, unknown>>(
+      this.db,
+      shapeKey('next entity orders', link.table, ...located),
+      targets.flatMap((target) => (target.locale === null ? [target.documentId] : [target.documentId, target.locale])),
+      (slots) => {
+        let at = 0;
+        const maxima = located.map((hasLocale, i) => {
+          const documentId = slots[at++];
+          const locale = hasLocale
+            ? sql`${sql.ref('target_locale')} = ${slots[at++]}`
+            : sql`${sql.ref('target_locale')} is null`;
+          return sql`(select max(${sql.ref('entity_ord')}) from ${sql.table(link.table)} where ${sql.ref('target_document_id')} = ${documentId} and ${locale}) as ${sql.ref(`m${i}`)}`;
+        });
+        return sql`select ${sql.join(maxima)}`;
+      },
+    );
+    targets.forEach((target, i) => next.set(keyOf(target), Number(rows[0]?.[`m${i}`] ?? 0) + 1));
     return next;
   }
 
@@ -570,51 +599,58 @@ export class RelationLinks {
     for (const link of this.ownedLinks(model)) {
       if (only && !only.has(link.ownerAttribute)) continue;
       const target = this.schema.contentTypes.get(link.targetUid);
+      // Compiled once per shape (core/database/shapes.ts).
       if (target && this.resolvesLocale(link, locale)) {
-        await this.db
+        await runShape(
+          this.db,
+          shapeKey('copy links in locale', link.table, target.table),
+          [toId, locale, fromId, locale],
+          ([to, inLocale, from, targetLocale]) =>
+            this.db
+              .insertInto(link.table)
+              .columns(['entity_id', 'target_document_id', 'target_locale', 'target_ord', 'entity_ord'])
+              .expression(
+                this.db
+                  .selectFrom(`${link.table} as l`)
+                  .select([
+                    sql<number>`${to}`.as('entity_id'),
+                    'l.target_document_id',
+                    sql<string>`${inLocale}`.as('target_locale'),
+                    sql<number>`min(l.target_ord)`.as('target_ord'),
+                    sql<number>`min(l.entity_ord)`.as('entity_ord'),
+                  ])
+                  .where('l.entity_id', '=', from)
+                  .where((eb) =>
+                    eb.exists(
+                      eb
+                        .selectFrom(`${target.table} as t`)
+                        .select(sql`1`.as('one'))
+                        .whereRef('t.document_id', '=', 'l.target_document_id')
+                        .where('t.locale', '=', targetLocale),
+                    ),
+                  )
+                  .groupBy('l.target_document_id'),
+              ),
+        );
+        continue;
+      }
+      await runShape(this.db, shapeKey('copy links', link.table), [toId, fromId], ([to, from]) =>
+        this.db
           .insertInto(link.table)
           .columns(['entity_id', 'target_document_id', 'target_locale', 'target_ord', 'entity_ord'])
           .expression(
             this.db
-              .selectFrom(`${link.table} as l`)
+              .selectFrom(link.table)
               .select([
-                sql<number>`${toId}`.as('entity_id'),
-                'l.target_document_id',
-                sql<string>`${locale}`.as('target_locale'),
-                sql<number>`min(l.target_ord)`.as('target_ord'),
-                sql<number>`min(l.entity_ord)`.as('entity_ord'),
+                sql<number>`${to}`.as('entity_id'),
+                'target_document_id',
+                'target_locale',
+                'target_ord',
+                'entity_ord',
               ])
-              .where('l.entity_id', '=', fromId)
-              .where((eb) =>
-                eb.exists(
-                  eb
-                    .selectFrom(`${target.table} as t`)
-                    .select(sql`1`.as('one'))
-                    .whereRef('t.document_id', '=', 'l.target_document_id')
-                    .where('t.locale', '=', locale),
-                ),
-              )
-              .groupBy('l.target_document_id'),
-          )
-          .execute();
-        continue;
-      }
-      await this.db
-        .insertInto(link.table)
-        .columns(['entity_id', 'target_document_id', 'target_locale', 'target_ord', 'entity_ord'])
-        .expression(
-          this.db
-            .selectFrom(link.table)
-            .select([
-              sql<number>`${toId}`.as('entity_id'),
-              'target_document_id',
-              'target_locale',
-              'target_ord',
-              'entity_ord',
-            ])
-            .where('entity_id', '=', fromId),
-        )
-        .execute();
+              .where('entity_id', '=', from),
+          ),
+      );
     }
   }
 
@@ -629,8 +665,7 @@ export class RelationLinks {
 
   async deleteOwned(model: Model, rowIds: number[]): Promise<void> {
     if (rowIds.length === 0) return;
-    for (const link of this.ownedLinks(model))
-      await this.db.deleteFrom(link.table).where('entity_id', 'in', rowIds).execute();
+    for (const link of this.ownedLinks(model)) await deleteWhereIn(this.db, link.table, 'entity_id', rowIds);
   }
 
   /** A deleted document leaves every relation that pointed to it. */

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Db, Dialect } from '../../database/dialect.js';
+import { runShape, shapeKey } from '../../database/shapes.js';
 import { columnTypeOf } from '../../database/tables.js';
 import { UNIQUE_MESSAGE } from '../../database/write.js';
 import { ValidationError } from '../../errors.js';
@@ -74,23 +75,33 @@ async function valueTaken(
   documentId: string,
   locale: string | null,
 ): Promise<boolean> {
-  let query = db
-    .selectFrom(type.table)
-    .select('id')
-    .where(attribute.column, '=', value)
-    .where('document_id', '!=', documentId)
-    .where('published_at', 'is not', null)
-    .limit(1);
-  if (type.localized && !attribute.localized) {
-    // A shared value is copied to the document's other locales: it must be free in each of them.
-    query = query.where((eb) =>
-      eb.or([
-        eb('locale', '=', locale),
-        eb('locale', 'in', eb.selectFrom(type.table).select('locale').where('document_id', '=', documentId)),
-      ]),
-    );
-  } else if (type.localized) query = query.where('locale', '=', locale);
-  return (await query.executeTakeFirst()) !== undefined;
+  const shared = type.localized && !attribute.localized;
+  // Compiled once per shape (core/database/shapes.ts).
+  const { rows } = await runShape(
+    db,
+    shapeKey('value taken', type.table, attribute.column, type.localized, shared),
+    type.localized ? [value, documentId, locale] : [value, documentId],
+    ([taken, document, inLocale]) => {
+      let query = db
+        .selectFrom(type.table)
+        .select('id')
+        .where(attribute.column, '=', taken)
+        .where('document_id', '!=', document)
+        .where('published_at', 'is not', null)
+        .limit(1);
+      if (shared) {
+        // A shared value is copied to the document's other locales: it must be free in each of them.
+        query = query.where((eb) =>
+          eb.or([
+            eb('locale', '=', inLocale),
+            eb('locale', 'in', eb.selectFrom(type.table).select('locale').where('document_id', '=', document)),
+          ]),
+        );
+      } else if (type.localized) query = query.where('locale', '=', inLocale);
+      return query;
+    },
+  );
+  return rows.length > 0;
 }
 
 /** The `unique` attributes whose value in `values` (columns) another published document holds. */
@@ -165,21 +176,35 @@ async function availableUid(
   locale: string | null,
 ): Promise<string> {
   const root = base || 'document';
+  const takenOf = async (values: string[]): Promise<Set<string>> => {
+    const { rows } = await runShape<{ value: string }>(
+      db,
+      shapeKey('uids taken', type.table, attribute.column, type.localized, values.length),
+      type.localized ? [documentId, locale, ...values] : [documentId, ...values],
+      (slots) => {
+        const candidates = slots.slice(type.localized ? 2 : 1);
+        let query = db
+          .selectFrom(type.table)
+          .select(sql<string>`${sql.ref(attribute.column)}`.as('value'))
+          .where(attribute.column, 'in', candidates)
+          .where('document_id', '!=', slots[0]);
+        if (type.localized) query = query.where('locale', '=', slots[1]);
+        return query;
+      },
+    );
+    return new Set(rows.map((row) => row.value));
+  };
   // The common case, answered by the column's index: the plain slug is free.
-  let exact = db
-    .selectFrom(type.table)
-    .select('id')
-    .where(attribute.column, '=', root)
-    .where('document_id', '!=', documentId);
-  if (type.localized) exact = exact.where('locale', '=', locale);
-  if ((await exact.limit(1).executeTakeFirst()) === undefined) return root;
-  let query = db
-    .selectFrom(type.table)
-    .select(sql<string>`${sql.ref(attribute.column)}`.as('value'))
-    .where((eb) => eb.or([eb(attribute.column, '=', root), eb(attribute.column, 'like', `${root}-%`)]))
-    .where('document_id', '!=', documentId);
-  if (type.localized) query = query.where('locale', '=', locale);
-  const taken = new Set((await query.execute()).map((row) => row.value));
-  if (!taken.has(root)) return root;
-  for (let n = 1; ; n++) if (!taken.has(`${root}-${n}`)) return `${root}-${n}`;
+  if (!(await takenOf([root])).has(root)) return root;
+  // Then `root-1`, `root-2`, ... in growing batches of exact values, each a seek in the
+  // `(locale, column, ...)` index. A `like 'root-%'` instead walked every row of the locale (its
+  // pattern uses no index: case-insensitive on SQLite, a collation's order elsewhere): ~0.5 ms per
+  // taken slug at 2,000 articles, growing with the data. Values are compared as `=` compares them,
+  // as the plain slug is. At most 1,000 a statement (every dialect's parameter limit is above).
+  for (let from = 1, size = 8; ; from += size, size = Math.min(size * 4, 1000)) {
+    const candidates = Array.from({ length: size }, (_, i) => `${root}-${from + i}`);
+    const taken = await takenOf(candidates);
+    const free = candidates.find((candidate) => !taken.has(candidate));
+    if (free !== undefined) return free;
+  }
 }

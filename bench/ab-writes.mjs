@@ -1,0 +1,184 @@
+#!/usr/bin/env node
+// Two builds of Vellum measured against each other on the bench's write scenarios, interleaved:
+// this machine is shared and its speed moves by ±25% within minutes, so one build after the other
+// measures the machine as much as the code. One database is seeded once (bench/seed.mjs, N
+// articles); then every round starts each build in turn (the order alternates) on a fresh copy of
+// that file, with the response cache off, and runs the scenarios with wrk, reading the server's
+// CPU time per request from /proc. Prints each round and the medians per build.
+//
+// Env: BUILDS (two folders, each with dist/app/cli/main.js and a package.json; default: a copy of
+// the base build in .tmp/ab/base, then this checkout), ROUNDS (3), DURATION (seconds per scenario,
+// 8), WARMUP (2), N (2000), SCENARIOS (create,create_full,update_full), CONNECTIONS (10),
+// NODE_FLAGS (the servers' node flags; default --max-semi-space-size=2 as npm start), SEEDED (a
+// file to keep the seeded database in, with its token in SEEDED.token, reused by the next run).
+import { spawn, spawnSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { buildTraffic, fetchRetry, writeDocumentsLua } from './traffic.mjs';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const BUILDS = (process.env.BUILDS ?? `${join(root, '.tmp/ab/base')},${root}`).split(',').map((b) => resolve(b));
+const ROUNDS = Number(process.env.ROUNDS ?? 3);
+const DURATION = Number(process.env.DURATION ?? 8);
+const WARMUP = Number(process.env.WARMUP ?? 2);
+const N = process.env.N ?? '2000';
+const CONNECTIONS = Number(process.env.CONNECTIONS ?? 10);
+const SCENARIOS = (process.env.SCENARIOS ?? 'create,create_full,update_full').split(',');
+const NODE_FLAGS = (process.env.NODE_FLAGS ?? '--max-semi-space-size=2').split(' ').filter(Boolean);
+const PORT = 20000 + Math.floor(Math.random() * 20000);
+const BASE = `http://127.0.0.1:${PORT}`;
+const CLOCK_TICKS = Number(spawnSync('getconf', ['CLK_TCK']).stdout?.toString().trim()) || 100;
+
+const dir = mkdtempSync(join(tmpdir(), 'vellum-ab-'));
+const database = join(dir, 'bench.db');
+const env = (extra = {}) => ({
+  ...process.env,
+  NODE_ENV: 'production',
+  VELLUM_WORKERS: '1',
+  JWT_SECRET: 'bench-only-jwt-secret-0123456789',
+  PORT: String(PORT),
+  HOST: '127.0.0.1',
+  DATABASE_FILENAME: database,
+  ...extra,
+});
+
+async function start(build, extra) {
+  const child = spawn(
+    process.execPath,
+    [...NODE_FLAGS, join(build, 'dist/app/cli/main.js'), 'start', join(root, 'examples/blog')],
+    { env: env(extra), stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  await new Promise((done, fail) => {
+    let out = '';
+    child.stdout.on('data', (chunk) => {
+      out += chunk;
+      if (/serving/.test(out)) done();
+    });
+    child.on('exit', (code) => fail(new Error(`vellum exited with ${code}: ${out}`)));
+  });
+  await (await fetchRetry(`${BASE}/api/articles`)).arrayBuffer();
+  return child;
+}
+const stop = (child) => new Promise((done) => (child.once('exit', done), child.kill('SIGTERM')));
+const copy = (from, to) => {
+  copyFileSync(from, to);
+  for (const suffix of ['-wal', '-shm']) rmSync(`${to}${suffix}`, { force: true });
+  if (existsSync(`${from}-wal`)) copyFileSync(`${from}-wal`, `${to}-wal`);
+  spawnSync('sync');
+};
+const cpuMs = (pid) => {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+};
+const DONE = `done = function(summary, latency, requests)
+  io.write(string.format("RESULT %d %d %d\\n", summary.requests, summary.errors.status + summary.errors.connect + summary.errors.read + summary.errors.write + summary.errors.timeout, summary.duration))
+end`;
+function wrk(lua, seconds) {
+  const result = spawnSync('wrk', ['-t1', `-c${CONNECTIONS}`, `-d${seconds}s`, '-s', lua, BASE], { encoding: 'utf8' });
+  const match = /RESULT (\d+) (\d+) (\d+)/.exec(result.stdout);
+  if (!match) throw new Error(`wrk failed: ${result.stdout}${result.stderr}`);
+  const non2xx = Number(/Non-2xx or 3xx responses: (\d+)/.exec(result.stdout)?.[1] ?? 0);
+  return { requests: Number(match[1]), errors: Number(match[2]) + non2xx, seconds: Number(match[3]) / 1e6 };
+}
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+
+try {
+  // Seed with the last build, keep the file.
+  const seeded = process.env.SEEDED ? resolve(process.env.SEEDED) : `${database}.seeded`;
+  const reuse = existsSync(seeded) && existsSync(`${seeded}.token`);
+  if (reuse) copy(seeded, database);
+  let child = await start(BUILDS.at(-1));
+  const token = reuse
+    ? readFileSync(`${seeded}.token`, 'utf8')
+    : spawnSync(
+        process.execPath,
+        [
+          join(BUILDS.at(-1), 'dist/app/cli/main.js'),
+          'token',
+          'create',
+          '--type',
+          'full-access',
+          '--name',
+          'ab',
+        ].concat(['--project', join(root, 'examples/blog')]),
+        { env: env(), encoding: 'utf8' },
+      )
+        .stdout.trim()
+        .split('\n')
+        .at(-1);
+  if (!reuse) {
+    console.error(`seeding ${N} articles...`);
+    const seed = spawnSync(process.execPath, [join(root, 'bench/seed.mjs')], {
+      env: { ...process.env, BASE_URL: BASE, N, QUIET: '1', TOKEN: token },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
+    if (seed.status !== 0) throw new Error('seeding failed');
+  }
+  const urls = await buildTraffic(BASE, token);
+  await stop(child);
+  if (!reuse) {
+    copy(database, seeded);
+    writeFileSync(`${seeded}.token`, token);
+  }
+  const headers = `wrk.headers["Content-Type"] = "application/json"\nwrk.headers["Authorization"] = ${JSON.stringify(`Bearer ${token}`)}\n`;
+  const lua = {
+    create_full: join(dir, 'create-full.lua'),
+    update_full: join(dir, 'update-full.lua'),
+    create: join(dir, 'create.lua'),
+  };
+  writeDocumentsLua(lua.create_full, urls, { mode: 'create', token, doneLua: DONE });
+  writeDocumentsLua(lua.update_full, urls, { mode: 'update', token, doneLua: DONE });
+  writeFileSync(
+    lua.create,
+    `wrk.method = "POST"\nwrk.path = "/api/articles"\n${headers}local counter = 0
+request = function()
+  counter = counter + 1
+  return wrk.format(nil, nil, nil, '{"data":{"title":"Bench ' .. counter .. '-' .. math.random(1, 1e9) .. '","views":1,"kind":"news"}}')
+end
+${DONE}`,
+  );
+
+  const results = BUILDS.map(() => Object.fromEntries(SCENARIOS.map((s) => [s, []])));
+  for (let round = 0; round < ROUNDS; round++) {
+    const order = round % 2 ? [...BUILDS.keys()].reverse() : [...BUILDS.keys()];
+    for (const b of order) {
+      copy(seeded, database);
+      child = await start(BUILDS[b], { REST_CACHE: 'false' });
+      const line = [];
+      for (const scenario of SCENARIOS) {
+        if (WARMUP > 0) wrk(lua[scenario], WARMUP);
+        const before = cpuMs(child.pid);
+        const run = wrk(lua[scenario], DURATION);
+        const cpu = (cpuMs(child.pid) - before) / run.requests;
+        results[b][scenario].push({ cpu, rps: run.requests / run.seconds, errors: run.errors });
+        line.push(
+          `${scenario} ${cpu.toFixed(2)} ms ${(run.requests / run.seconds).toFixed(0)} req/s${run.errors ? ` (${run.errors} errors)` : ''}`,
+        );
+      }
+      await stop(child);
+      console.error(`round ${round + 1} build ${b} (${BUILDS[b]}): ${line.join(', ')}`);
+    }
+  }
+  console.log(
+    `\nmedians over ${ROUNDS} rounds (server CPU ms per request, req/s), load ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}`,
+  );
+  for (const scenario of SCENARIOS) {
+    const cells = BUILDS.map((_, b) => {
+      const runs = results[b][scenario];
+      return `${median(runs.map((r) => r.cpu)).toFixed(2)} ms ${median(runs.map((r) => r.rps)).toFixed(0)} req/s`;
+    });
+    const [a, z] = [0, BUILDS.length - 1].map((b) => median(results[b][scenario].map((r) => r.cpu)));
+    // Each round's two runs are close in time: the median of their ratios is steadier than the ratio of medians.
+    const paired = median(results[0][scenario].map((r, i) => results[BUILDS.length - 1][scenario][i].cpu / r.cpu));
+    console.log(
+      `${scenario}: ${cells.join(' -> ')} (${(((z - a) / a) * 100).toFixed(1)}% CPU; median of the rounds' ratios ${((paired - 1) * 100).toFixed(1)}%)`,
+    );
+  }
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}
