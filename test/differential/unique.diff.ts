@@ -21,6 +21,15 @@ after(() => diff?.close());
 // Vellum fills an omitted uid from its targetField on create; Strapi's content API leaves it null.
 const UID_FILLED = { ignoreKeys: ['slug'], messages: true };
 
+/**
+ * A publish of a published document: Strapi gives the published row a new `id`, Vellum updates it
+ * in place (docs/coming-from-strapi.md, "Drafts and publishing"); the rest of the answer is compared.
+ */
+function withoutId<T extends { body: any }>(response: T): T {
+  if (response.body?.data) delete response.body.data.id;
+  return response;
+}
+
 test('a value another document holds: 400 naming the attribute, with its value', async () => {
   await diff.same(
     async (api) => [
@@ -56,7 +65,7 @@ test('drafts may share a value; publishing the second is refused; another locale
       await api.put(`/api/items/${second.body.data.documentId}`, { data: { name: 'du-3b published' } }),
       await api.get(`/api/items/${second.body.data.documentId}?status=draft`),
       await api.post('/api/items?locale=fr', { data: { name: 'du-3c', code: 'DU-3' } }),
-      await api.put(`/api/items/${first.body.data.documentId}`, { data: { name: 'du-3a again' } }),
+      withoutId(await api.put(`/api/items/${first.body.data.documentId}`, { data: { name: 'du-3a again' } })),
     ];
   }, UID_FILLED);
 });
