@@ -19,6 +19,7 @@ describe('closing a node while its webhook worker polls [postgres]', { skip }, (
   let locker: pg.Client;
   const errors: string[] = [];
   const consoleError = console.error;
+  let closed = false;
 
   before(async () => {
     server = await startServer('postgres', { config: { server: { webhooks: { pollInterval: 20 } } } });
@@ -29,7 +30,9 @@ describe('closing a node while its webhook worker polls [postgres]', { skip }, (
   });
   after(async () => {
     console.error = consoleError;
+    // A failed test leaves its transaction open and the node running: end both, or the process waits.
     await locker?.end();
+    if (!closed) await server?.close();
   });
 
   it('waits for the poll in progress, then closes without an error', async () => {
@@ -43,6 +46,8 @@ describe('closing a node while its webhook worker polls [postgres]', { skip }, (
     );
     // The worker's next poll reads the deliveries table and waits for the lock.
     await eventually(async () => {
+      // Inside a transaction PostgreSQL answers pg_stat_activity from one snapshot: take a new one.
+      await locker.query('select pg_stat_clear_snapshot()');
       const { rows } = await locker.query(
         `select count(*)::int as n from pg_stat_activity where wait_event_type = 'Lock' and query ilike '%vellum_webhook_deliveries%'`,
       );
@@ -52,6 +57,7 @@ describe('closing a node while its webhook worker polls [postgres]', { skip }, (
     await new Promise((resolve) => setTimeout(resolve, 50));
     await locker.query('commit');
     await closing;
+    closed = true;
     assert.deepEqual(
       errors.filter((line) => line.includes('webhook deliveries')),
       [],
