@@ -60,9 +60,13 @@ export function ReleasePage() {
   const [confirmDelete, setConfirmDelete] = useState(false);
   const [editing, setEditing] = useState(false);
   const refresh = () => queryClient.invalidateQueries({ queryKey: ['release', id] });
-  // Listing the actions checks their entries again: the release's status follows.
+  // Listing the actions checks their entries again: the release's status follows. Its first read may
+  // still be under way from before that check; React Query would hand back that read rather than
+  // start another (it only cancels a refetch of data already shown), so it is cancelled first.
   useEffect(() => {
-    if (actions.dataUpdatedAt) void queryClient.invalidateQueries({ queryKey: ['release', id], exact: true });
+    if (!actions.dataUpdatedAt) return;
+    const key = { queryKey: ['release', id], exact: true };
+    void queryClient.cancelQueries(key).then(() => queryClient.invalidateQueries(key));
   }, [actions.dataUpdatedAt, id, queryClient]);
   const run = async (fn: () => Promise<unknown>) => {
     setError(null);
