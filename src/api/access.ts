@@ -38,6 +38,11 @@ export interface AccessControl {
    * GraphQL request with a bad token is Strapi's HTTP 401, not an error per field.
    */
   authenticate?(headers: IncomingHttpHeaders): Promise<void>;
+  /**
+   * Who asks, with no action to check (refusing only credentials that do not resolve): what
+   * project code's GraphQL resolvers see as `context.state`, which Strapi fills once per operation.
+   */
+  identify?(headers: IncomingHttpHeaders): Promise<Caller>;
 }
 
 /**

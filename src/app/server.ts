@@ -384,6 +384,7 @@ export async function createVellum(projectDir: string, options: CreateVellumOpti
       access,
       fieldSource: loadUsersPermissionsGraphql(auth),
       strapi: project.strapi,
+      projectContext: (request, reply) => project.graphqlContext(request, reply, access),
       cache: responseCache,
     });
     project.data.start({

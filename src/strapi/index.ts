@@ -4,7 +4,7 @@
  * middlewares, run with a `strapi` object and Vellum's `@strapi/strapi` and `@strapi/utils`.
  * app/server.ts drives it: load (before the database), start (with the node's services), route.
  */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { VellumConfig } from '../core/config/load.js';
 import { loadApiCode, type ProjectApiCode } from '../core/project/api-code.js';
 import { loadProjectCode, type ProjectHooks } from '../core/project/code.js';
@@ -19,6 +19,7 @@ import { Registry, type MiddlewareFactory, type PolicyEntry } from './registry.j
 import type { AccessControl } from '../api/access.js';
 import { describeCaller } from './pipeline.js';
 import { RequestContext, namesRequestContext } from './request-context.js';
+import type { Context } from './context.js';
 import { buildRouting, contextOf, planRoutes, routeActions, type PlannedRoute, type Routing } from './routes.js';
 import { RUNTIME, type Handler, type Middleware, type Runtime, type Services } from './runtime.js';
 import { Lifecycles } from './lifecycles.js';
@@ -83,6 +84,17 @@ export interface Project {
   registerRequestContext(app: FastifyInstance): void;
   /** The access seam of Vellum's own routes, filling `strapi.requestContext.get().state` when in use. */
   describingAccess(access: AccessControl): AccessControl;
+  /**
+   * What its GraphQL resolvers receive as `context.state` and `context.koaContext`, as Strapi 5.54's
+   * GraphQL plugin gives them (`{ state: ctx.state, koaContext: ctx }`): the request's ctx (the one
+   * `strapi.requestContext` answers), its state describing who asks (`auth`, `user`,
+   * `isAuthenticated`) and `route` (`info.type: 'content-api'`).
+   */
+  graphqlContext(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    access: AccessControl,
+  ): Promise<{ state: Record<string, unknown>; koaContext: Context }>;
   /** Its lifecycle subscribers (lifecycles files, `strapi.db.lifecycles.subscribe`), for the document service. */
   lifecycles: Lifecycles;
   /** Its Document Service middlewares (`strapi.documents.use`), for the document service. */
@@ -229,6 +241,13 @@ export async function loadProject(
     registerRequestContext: (app) => requestContext.register(app, contextOf),
     describingAccess: (access) =>
       requestContext.describing(access, (ctx, caller) => describeCaller(runtime, ctx, caller)),
+    async graphqlContext(request, reply, access) {
+      const ctx = contextOf(request, reply);
+      ctx.state.route ??= { info: { type: 'content-api' } };
+      if (ctx.state.auth === undefined && access.identify)
+        await describeCaller(runtime, ctx, await access.identify(request.headers));
+      return { state: ctx.state, koaContext: ctx };
+    },
   };
 }
 

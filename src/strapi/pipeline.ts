@@ -90,7 +90,7 @@ export async function describeCaller(runtime: Runtime, ctx: Context, caller: Cal
     ctx.state.user = user ?? undefined;
     ctx.state.auth = { strategy: { name: 'users-permissions' }, credentials: user, ability: null };
   } else if (who?.kind === 'api-token') {
-    ctx.state.auth = { strategy: { name: 'api-token' }, credentials: { id: who.id }, ability: null };
+    ctx.state.auth = { strategy: { name: 'content-api-token' }, credentials: { id: who.id }, ability: null };
   } else {
     ctx.state.auth = { strategy: { name: 'users-permissions' }, credentials: null, ability: null };
   }

@@ -97,6 +97,7 @@ export class RequestContext {
     if (!this.storage) return access;
     return {
       authenticate: access.authenticate?.bind(access),
+      identify: access.identify?.bind(access),
       authorize: async (headers, permission) => {
         const caller = await access.authorize(headers, permission);
         const store = this.storage?.getStore();

@@ -324,7 +324,7 @@ for (const dialect of DIALECTS) {
       });
       assert.equal(who.status, 200, who.text);
       assert.deepEqual(who.body, { user: { username, role: 'authenticated' }, strategy: 'users-permissions' });
-      assert.deepEqual((await server.api.get('/api/probe/who')).body, { user: null, strategy: 'api-token' });
+      assert.deepEqual((await server.api.get('/api/probe/who')).body, { user: null, strategy: 'content-api-token' });
       assert.equal((await server.publicApi.get('/api/probe/who')).status, 403, 'Public is not granted who');
     });
 

@@ -7,8 +7,13 @@ import type { RootSlots } from './root-concurrency.js';
 export interface GraphqlContext {
   request: FastifyRequest;
   reply: FastifyReply;
-  /** Per-request scratch space, shared with policies (`state` in Strapi). */
+  /**
+   * Strapi's `ctx.state`, shared with policies: with project GraphQL extensions, who asks (`auth`,
+   * `user`, `isAuthenticated`) and `route`, filled before the operation runs, as Strapi fills it.
+   */
   state: Record<string, unknown>;
+  /** Strapi's `context.koaContext`, the request's Koa context, when project code extends the schema. */
+  koaContext?: unknown;
   /** The items the whole operation may read (`costLimit`): every root field, alias and fragment spends from it. */
   budget: ReadBudget;
   /** What the operation's reads note for the response cache (cache.ts); absent when it is off. */

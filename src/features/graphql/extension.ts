@@ -12,17 +12,20 @@ const MUTATION_ACTIONS: Action[] = ['create', 'update', 'delete'];
 
 export type Resolver = GraphQLFieldResolver<unknown, GraphqlContext, Record<string, unknown>>;
 
+/** A policy's `http`: the project's Koa context, else the request as it shows it. */
+export interface PolicyHttp {
+  request: unknown;
+  headers: GraphqlContext['request']['headers'];
+  get(name: string): unknown;
+}
+
 interface PolicyContext {
   parent: unknown;
   args: Record<string, unknown>;
   context: GraphqlContext;
   info: GraphQLResolveInfo;
-  /** The HTTP request, shown as Strapi's Koa context shows it (`http.request.headers`, `http.headers`, `http.get(name)`). */
-  http: {
-    request: GraphqlContext['request'];
-    headers: GraphqlContext['request']['headers'];
-    get(name: string): unknown;
-  };
+  /** Strapi's Koa context (`http.request.headers`, `http.headers`, `http.get(name)`). */
+  http: PolicyHttp;
   state: Record<string, unknown>;
 }
 /** A policy, as Strapi calls it: anything but `true` or `undefined` refuses (403). */

@@ -103,11 +103,16 @@ export async function registerGraphql(app: FastifyInstance, options: GraphqlOpti
       return reply.code(failure.status).send(errorBody(failure));
     });
     registerBodyParsers(scope, config.endpoint);
+    const { projectContext, extension } = options;
     const run = async (request: FastifyRequest, reply: FastifyReply) => {
+      // Project resolvers read who asks from `context.state` (Strapi authenticates the operation
+      // before it runs); without extensions no project code reads it, so nothing is looked up.
+      const project = projectContext && extension.customized() ? await projectContext(request, reply) : undefined;
       const context: GraphqlContext = {
         request,
         reply,
-        state: {},
+        state: project?.state ?? {},
+        koaContext: project?.koaContext,
         budget: new ReadBudget(config.costLimit, 'graphql.config.costLimit'),
         reads: served?.readsOf(request),
       };

@@ -1,4 +1,5 @@
 /** What the GraphQL feature is given (index.ts) and builds its schema from (executor.ts). */
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { RestConfig } from '../../core/config/load.js';
 import type { DocumentService } from '../../core/documents/service.js';
 import type { Schema } from '../../core/schema/model.js';
@@ -34,6 +35,14 @@ export interface GraphqlOptions {
   fieldSource?: () => Promise<GraphqlFieldSource>;
   /** What extension factories receive as `strapi`. */
   strapi?: unknown;
+  /**
+   * What project code's resolvers see as `context.state` and `context.koaContext` (given by the
+   * layer that runs project code); asked once per operation when the extension service was used.
+   */
+  projectContext?: (
+    request: FastifyRequest,
+    reply: FastifyReply,
+  ) => Promise<{ state: Record<string, unknown>; koaContext: unknown }>;
   /** The response cache REST reads share (`api.rest.cache`); absent when switched off. */
   cache?: ResponseCache;
 }

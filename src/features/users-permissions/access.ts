@@ -45,7 +45,7 @@ export type DraftAccess = 'editors' | 'find';
 function draftReader(
   drafts: DraftAccess,
   caller: Caller,
-  permission: Permission,
+  permission: Permission | undefined,
 ): ((type: ContentType) => boolean) | undefined {
   if (drafts === 'find' || caller.kind === 'api-token') return undefined;
   if (caller.kind === 'preview') return (type) => type.uid === caller.uid;
@@ -53,7 +53,7 @@ function draftReader(
   return (type) =>
     grants.allows(`${type.uid}.create`) ||
     grants.allows(`${type.uid}.update`) ||
-    (permission.action === 'delete' && permission.uid === type.uid);
+    (permission?.action === 'delete' && permission.uid === type.uid);
 }
 
 export class UsersPermissionsAccess implements AccessControl {
@@ -134,6 +134,15 @@ export class UsersPermissionsAccess implements AccessControl {
   async authorize(headers: IncomingHttpHeaders, permission: Permission): Promise<AuthorizedCaller> {
     const caller = await this.resolve(headers);
     if (!caller.grants.allows(`${permission.uid}.${permission.action}`)) throw new ForbiddenError();
+    return this.authorized(caller, permission);
+  }
+
+  async identify(headers: IncomingHttpHeaders): Promise<AuthorizedCaller> {
+    return this.authorized(await this.resolve(headers));
+  }
+
+  /** What a resolved caller may read, for `permission` (none: no action's draft rule applies). */
+  private authorized(caller: Caller, permission?: Permission): AuthorizedCaller {
     const { grants } = caller;
     const canRead = (type: ContentType) => grants.allows(readAction(type));
     const canReadDrafts = draftReader(this.drafts, caller, permission);

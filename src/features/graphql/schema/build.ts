@@ -26,6 +26,7 @@ import type {
   Middleware,
   NamedHandlers,
   Policy,
+  PolicyHttp,
   Resolver,
   ResolverConfig,
 } from '../extension.js';
@@ -191,8 +192,9 @@ function applyConfig(
   if (policies.length > 0) {
     const guarded = resolve;
     resolve = async (parent, args, context: GraphqlContext, info) => {
-      // `http` as Strapi's Koa context shows the request: `http.request.headers`, `http.headers`.
-      const http = {
+      // `http` is Strapi's Koa context: the project's when it gave one, else the request as it shows
+      // it (`http.request.headers`, `http.headers`, `http.get(name)`).
+      const http = (context.koaContext as PolicyHttp | undefined) ?? {
         request: context.request,
         headers: context.request.headers,
         get: (name: string) => context.request.headers[name.toLowerCase()],
