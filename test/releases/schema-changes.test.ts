@@ -53,21 +53,34 @@ class Project {
     this.server = await startServer(this.dialect, { project: this.dir, database });
   }
 
-  /** Stops the server, changes the schema file of `name`, starts again and logs in. */
-  async restartWith(name: string, change: (schema: SchemaJson) => void): Promise<void> {
+  /** Stops the server, changes the schema file of `name`, starts again (`nodes` at once) and logs in to the first. */
+  async restartWith(name: string, change: (schema: SchemaJson) => void, nodes = 1): Promise<HttpClient[]> {
     await this.server!.close();
     this.server = undefined;
     const file = join(this.dir, `src/api/${name}/content-types/${name}/schema.json`);
     const schema = JSON.parse(readFileSync(file, 'utf8')) as SchemaJson;
     change(schema);
     writeFileSync(file, JSON.stringify(schema, null, 2));
-    await this.start();
-    const login = await this.server!.publicApi.post('/admin/login', { email: ROOT.email, password: ROOT.password });
-    assert.equal(login.status, 200, JSON.stringify(login.body));
-    this.admin = new HttpClient(this.server!.url, { authorization: `Bearer ${login.body.data.token}` });
+    await Promise.all([this.start(), ...Array.from({ length: nodes - 1 }, () => this.startOther())]);
+    const clients: HttpClient[] = [];
+    for (const server of [this.server!, ...this.others]) {
+      const login = await server.publicApi.post('/admin/login', { email: ROOT.email, password: ROOT.password });
+      assert.equal(login.status, 200, JSON.stringify(login.body));
+      clients.push(new HttpClient(server.url, { authorization: `Bearer ${login.body.data.token}` }));
+    }
+    this.admin = clients[0]!;
+    return clients;
+  }
+
+  private readonly others: TestServer[] = [];
+
+  private async startOther(): Promise<void> {
+    const database = { config: this.database.config, drop: async () => undefined };
+    this.others.push(await startServer(this.dialect, { project: this.dir, database }));
   }
 
   async close(): Promise<void> {
+    for (const other of this.others) await other.close();
     await this.server?.close();
     await this.database.drop();
     rmSync(this.dir, { recursive: true, force: true });
@@ -147,6 +160,39 @@ for (const dialect of DIALECTS) {
         assert.deepEqual(
           await listedActions(project.admin, pending),
           [`${first}:-:publish:valid`, `${second}:-:publish:valid`].sort(),
+        );
+      } finally {
+        await project.close();
+      }
+    });
+
+    it('two nodes starting together on the changed schema check the actions again, and agree', async () => {
+      const project = await Project.open(dialect);
+      try {
+        const { admin } = project;
+        const release = (await createRelease(admin, { name: unique('Together') })).id;
+        const entries: string[] = [];
+        for (let n = 0; n < 5; n++) {
+          const page = await ok(admin.post(`${CM}/${PAGE}`, { heading: unique('Page') }), 201);
+          entries.push(page.data.documentId);
+          await addAction(admin, release, { contentType: PAGE, entryDocumentId: page.data.documentId });
+        }
+        assert.equal((await releaseState(admin, release)).status, 'ready');
+        const clients = await project.restartWith(
+          'page',
+          (schema) => {
+            schema.attributes.summary = { type: 'string', required: true };
+          },
+          2,
+        );
+        for (const client of clients) {
+          const read = await ok(client.get(`/content-releases/${release}`));
+          assert.equal(read.data.status, 'blocked');
+          assert.equal(read.data.actions.meta.count, 5);
+        }
+        assert.deepEqual(
+          await listedActions(clients[1]!, release),
+          entries.map((entry) => `${entry}:-:publish:invalid`).sort(),
         );
       } finally {
         await project.close();
