@@ -76,7 +76,7 @@ import {
   createReleases,
   registerReleaseRoutes,
   releaseEntryDeletions,
-  removeRetiredTypeActions,
+  followSchemaChanges,
   type ReleasesFeature,
 } from '../features/releases/index.js';
 import {
@@ -240,9 +240,10 @@ export async function createVellum(projectDir: string, options: CreateVellumOpti
   let serverUrl = () => absoluteServerUrl(config);
   try {
     sync = await synchronizeSchema(database, schema, systemTables);
-    // Actions of a type deleted, or no longer with draft and publish, leave their releases.
-    await removeRetiredTypeActions(database, schema);
     await startLocales(database, documents, config.i18n);
+    // Releases follow the schema: actions of a type deleted or without draft and publish leave,
+    // locales follow i18n turned on or off, a changed type's actions are checked again.
+    await followSchemaChanges(database, documents);
     // Scheduled actions of earlier Vellums become one-entry releases.
     await events.schedules.migrate();
     auth = await startAuth(

@@ -16,7 +16,7 @@ import { recordAudit, type Audited, type Document, type DocumentService } from '
 import { AlreadyOnReleaseError, NotFoundError, ValidationError } from '../../core/errors.js';
 import type { ContentType } from '../../core/schema/model.js';
 import type { ListedReleaseAction, ReleaseAction, ReleaseActionsPage } from './contract.js';
-import { mainFieldOf, parseProblem, presentAction, problemText } from './present.js';
+import { mainFieldOf, parseProblem, presentAction } from './present.js';
 import type { Releases, ReleasesOptions } from './releases.js';
 import {
   RELEASES_TABLE,
@@ -26,9 +26,17 @@ import {
   type ReleaseRow,
 } from './tables.js';
 import { pageParam, parseAction, parseActionUpdate, type ActionInput } from './validation.js';
+import { actionValidity, type ActionValidity } from './validity.js';
 
 type StoredRelease = Selectable<ReleaseRow>;
 type StoredAction = Selectable<ReleaseActionRow>;
+
+/** The validity of an action whose type the schema no longer has (removed at the next start). */
+const missingType = (uid: string): ActionValidity => ({
+  valid: false,
+  problem: JSON.stringify({ message: `No content type ${uid}`, errors: [] }),
+  checkedSchema: null,
+});
 
 /** Actions one bulk request adds at most (each is checked against the publish rules). */
 const MAX_BULK = 100;
@@ -78,18 +86,8 @@ export class ReleaseActions {
     return { type, documentId: documentId!, locale };
   }
 
-  /** Whether the action can be carried out now: an unpublish always, a publish when its draft passes the publish rules. */
-  private async validity(
-    type: ContentType,
-    kind: ReleaseActionType,
-    documentId: string | null,
-    locale: string | null,
-  ): Promise<{ valid: boolean; problem: string | null }> {
-    if (kind === 'unpublish') return { valid: true, problem: null };
-    const refusal = await this.documents
-      .of(type)
-      .publishProblem({ documentId: documentId ?? undefined, locale: locale ?? undefined });
-    return refusal ? { valid: false, problem: problemText(refusal) } : { valid: true, problem: null };
+  private validity(type: ContentType, kind: ReleaseActionType, documentId: string | null, locale: string | null) {
+    return actionValidity(this.documents, type, kind, documentId, locale);
   }
 
   /** Adds an action; `skipDuplicate`: an entry already in the release answers null (the bulk route) instead of the 400. */
@@ -100,7 +98,7 @@ export class ReleaseActions {
     audited: Audited | undefined,
   ): Promise<StoredAction | null> {
     const { type, documentId, locale } = await this.target(input);
-    const { valid, problem } = await this.validity(type, input.type, documentId, locale);
+    const { valid, problem, checkedSchema } = await this.validity(type, input.type, documentId, locale);
     const id = await this.database.write(async (trx) => {
       // The release is read again in the transaction: a release published meanwhile takes no action.
       const current = await this.store.row(Number(release.id), trx);
@@ -128,6 +126,7 @@ export class ReleaseActions {
         locale,
         is_entry_valid: valid ? 1 : 0,
         problem,
+        checked_schema: checkedSchema,
         created_at: now,
         updated_at: now,
       };
@@ -209,13 +208,19 @@ export class ReleaseActions {
     const release = await this.pendingRelease(releaseId, actionId);
     const action = await this.actionRow(Number(release.id), actionId);
     const type = this.documents.schema.contentTypes.get(action.content_type);
-    const { valid, problem } = type
+    const { valid, problem, checkedSchema } = type
       ? await this.validity(type, kind, action.entry_document_id, action.locale)
-      : { valid: false, problem: JSON.stringify({ message: `No content type ${action.content_type}`, errors: [] }) };
+      : missingType(action.content_type);
     await this.database.write(async (trx) => {
       await this.actionsOf(trx)
         .updateTable(RELEASE_ACTIONS_TABLE)
-        .set({ type: kind, is_entry_valid: valid ? 1 : 0, problem, updated_at: Date.now() })
+        .set({
+          type: kind,
+          is_entry_valid: valid ? 1 : 0,
+          problem,
+          checked_schema: checkedSchema,
+          updated_at: Date.now(),
+        })
         .where('id', '=', action.id)
         .execute();
       await this.store.settleStatus(trx, Number(release.id));
@@ -269,23 +274,32 @@ export class ReleaseActions {
    * edited since), storing what changed and the status that follows.
    */
   private async recheck(releaseId: number, actions: StoredAction[]): Promise<StoredAction[]> {
-    const changed: { id: number; valid: boolean; problem: string | null }[] = [];
+    const changed: ({ id: number } & ActionValidity)[] = [];
     const result: StoredAction[] = [];
     for (const action of actions) {
       const type = this.documents.schema.contentTypes.get(action.content_type);
-      const { valid, problem } = type
+      const validity = type
         ? await this.validity(type, action.type, action.entry_document_id, action.locale)
-        : { valid: false, problem: JSON.stringify({ message: `No content type ${action.content_type}`, errors: [] }) };
-      if (valid !== (Number(action.is_entry_valid) === 1) || problem !== action.problem)
-        changed.push({ id: Number(action.id), valid, problem });
-      result.push({ ...action, is_entry_valid: valid ? 1 : 0, problem });
+        : missingType(action.content_type);
+      const { valid, problem, checkedSchema } = validity;
+      if (
+        valid !== (Number(action.is_entry_valid) === 1) ||
+        problem !== action.problem ||
+        checkedSchema !== action.checked_schema
+      )
+        changed.push({ id: Number(action.id), ...validity });
+      result.push({ ...action, is_entry_valid: valid ? 1 : 0, problem, checked_schema: checkedSchema });
     }
     if (changed.length > 0)
       await this.database.write(async (trx) => {
         for (const change of changed)
           await this.actionsOf(trx)
             .updateTable(RELEASE_ACTIONS_TABLE)
-            .set({ is_entry_valid: change.valid ? 1 : 0, problem: change.problem })
+            .set({
+              is_entry_valid: change.valid ? 1 : 0,
+              problem: change.problem,
+              checked_schema: change.checkedSchema,
+            })
             .where('id', '=', change.id)
             .execute();
         await this.store.settleStatus(trx, releaseId);

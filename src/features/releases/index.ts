@@ -21,7 +21,7 @@ export {
 } from './single-entry.js';
 export { registerReleaseRoutes, RELEASE_ACTIONS } from './routes.js';
 export { releaseEntryDeletions } from './entry-deleted.js';
-export { removeRetiredTypeActions } from './retired-types.js';
+export { followSchemaChanges } from './schema-followed.js';
 export type { Releases } from './releases.js';
 export type { ReleaseSettingsStore } from './settings.js';
 export type { ReleaseActions } from './actions.js';

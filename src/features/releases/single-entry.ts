@@ -78,6 +78,8 @@ export async function insertSingleEntry(db: Db, dialect: Dialect, entry: NewSing
     locale: entry.locale,
     is_entry_valid: 1,
     problem: null,
+    // Never checked: the publication finds out at its time.
+    checked_schema: null,
     created_at: entry.createdAt,
     updated_at: entry.createdAt,
   };

@@ -59,11 +59,20 @@ export const releaseTables: TableSpec[] = [
       // 1: the draft passes the publish rules (or an unpublish); 0: it does not, `problem` says why.
       { name: 'is_entry_valid', type: 'integer', notNull: true },
       { name: 'problem', type: 'text' },
+      // The digest of the schema that validity was checked against (schema-fingerprint.ts; null:
+      // never checked, as a one-entry release's or one stored before the column existed).
+      { name: 'checked_schema', type: 'string' },
       { name: 'created_at', type: 'bigint', notNull: true },
       { name: 'updated_at', type: 'bigint', notNull: true },
     ],
     indexes: [
       { name: indexName(RELEASE_ACTIONS_TABLE, ['release_id', 'id']), columns: ['release_id', 'id'] },
+      // What start-up compares with the schema (schema-followed.ts): the types the actions name,
+      // the schemas they were checked against and their locales, read from this index alone.
+      {
+        name: indexName(RELEASE_ACTIONS_TABLE, ['content_type', 'checked_schema', 'locale']),
+        columns: ['content_type', 'checked_schema', 'locale'],
+      },
       // The releases an entry is in (the edit view's panel, an entry's actions).
       {
         name: indexName(RELEASE_ACTIONS_TABLE, ['content_type', 'entry_document_id']),
@@ -99,6 +108,7 @@ export interface ReleaseActionRow {
   locale: string | null;
   is_entry_valid: number;
   problem: string | null;
+  checked_schema: string | null;
   created_at: number | string;
   updated_at: number | string;
 }
