@@ -383,7 +383,7 @@ export async function createVellum(projectDir: string, options: CreateVellumOpti
       service: documents,
       rest: config.api.rest,
       access,
-      fieldSource: loadUsersPermissionsGraphql(auth),
+      fieldSource: project.usersPermissionsGraphql(loadUsersPermissionsGraphql(auth)),
       strapi: project.strapi,
       projectContext: (request, reply) => project.graphqlContext(request, reply, access),
       cache: responseCache,

@@ -42,7 +42,8 @@ export function httpErrorBody(status: number, name: string, message: string, det
 export interface KoaRequest {
   readonly method: string;
   readonly url: string;
-  readonly path: string;
+  /** Settable, as Koa's: Strapi's GraphQL mutations of users-permissions set their REST route's path. */
+  path: string;
   readonly headers: Headers;
   readonly header: Headers;
   readonly querystring: string;
@@ -140,6 +141,9 @@ export class Context {
   get path(): string {
     return this.request.path;
   }
+  set path(value: string) {
+    this.request.path = value;
+  }
   get href(): string {
     return this.request.href;
   }
@@ -227,6 +231,7 @@ function requestFacade(request: FastifyRequest, onQuery?: () => void): KoaReques
   const raw = request.raw;
   const url = request.url;
   const queryAt = url.indexOf('?');
+  let path = queryAt === -1 ? url : url.slice(0, queryAt);
   const protocol = request.protocol;
   const host = request.host;
   let touched = false;
@@ -242,7 +247,10 @@ function requestFacade(request: FastifyRequest, onQuery?: () => void): KoaReques
       return url;
     },
     get path() {
-      return queryAt === -1 ? url : url.slice(0, queryAt);
+      return path;
+    },
+    set path(value: string) {
+      path = value;
     },
     get headers() {
       return request.headers as Headers;

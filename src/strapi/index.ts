@@ -20,6 +20,8 @@ import type { AccessControl } from '../api/access.js';
 import { describeCaller } from './pipeline.js';
 import { RequestContext, namesRequestContext } from './request-context.js';
 import type { Context } from './context.js';
+import type { GraphqlFieldSource } from '../features/graphql/index.js';
+import { usersPermissionsGraphql } from './users-permissions-graphql.js';
 import { buildRouting, contextOf, planRoutes, routeActions, type PlannedRoute, type Routing } from './routes.js';
 import { RUNTIME, type Handler, type Middleware, type Runtime, type Services } from './runtime.js';
 import { Lifecycles } from './lifecycles.js';
@@ -84,6 +86,8 @@ export interface Project {
   registerRequestContext(app: FastifyInstance): void;
   /** The access seam of Vellum's own routes, filling `strapi.requestContext.get().state` when in use. */
   describingAccess(access: AccessControl): AccessControl;
+  /** Users-permissions' GraphQL fields, its account mutations running actions project code replaced (users-permissions-graphql.ts). */
+  usersPermissionsGraphql(source: () => Promise<GraphqlFieldSource>): () => Promise<GraphqlFieldSource>;
   /**
    * What its GraphQL resolvers receive as `context.state` and `context.koaContext`, as Strapi 5.54's
    * GraphQL plugin gives them (`{ state: ctx.state, koaContext: ctx }`): the request's ctx (the one
@@ -241,6 +245,7 @@ export async function loadProject(
     registerRequestContext: (app) => requestContext.register(app, contextOf),
     describingAccess: (access) =>
       requestContext.describing(access, (ctx, caller) => describeCaller(runtime, ctx, caller)),
+    usersPermissionsGraphql: (source) => usersPermissionsGraphql(runtime, source),
     async graphqlContext(request, reply, access) {
       const ctx = contextOf(request, reply);
       ctx.state.route ??= { info: { type: 'content-api' } };

@@ -45,7 +45,9 @@ test('resolvers read state and koaContext; a policy reads http and state', async
         await anonymous.post('/graphql', { query: WHOAMI }),
         await user.post('/graphql', { query: WHOAMI }),
         await token.post('/graphql', { query: WHOAMI }),
-        await user.get(`/graphql?query=${encodeURIComponent(WHOAMI)}`, { headers: { 'apollo-require-preflight': 'true' } }),
+        await user.get(`/graphql?query=${encodeURIComponent(WHOAMI)}`, {
+          headers: { 'apollo-require-preflight': 'true' },
+        }),
         await user.post('/graphql', { query: '{ guarded }' }),
         await denied.post('/graphql', { query: '{ guarded }' }),
         await anonymous.post('/graphql', { query: '{ guarded }' }),
@@ -56,6 +58,48 @@ test('resolvers read state and koaContext; a policy reads http and state', async
         }),
       ];
     },
+    { messages: true },
+  );
+});
+
+test("users-permissions' register and login mutations run the project's wrapped actions", async () => {
+  await diff.same(
+    async (api) => {
+      const anonymous = new HttpClient(api.baseUrl);
+      const username = `gx${run}`;
+      const register = (name: string) =>
+        anonymous.post('/graphql', {
+          query: 'mutation($input: UsersPermissionsRegisterInput!) { register(input: $input) { user { username } } }',
+          variables: { input: { username: name, email: `${name}@example.com`, password: 'secret123' } },
+        });
+      const login = (identifier: string, password: string) =>
+        anonymous.post('/graphql', {
+          query: 'mutation($input: UsersPermissionsLoginInput!) { login(input: $input) { user { username email } } }',
+          variables: { input: { identifier, password } },
+        });
+      return [
+        await register(username),
+        await register(`blocked${run}`),
+        await login(`${username}@example.com`, 'secret123'),
+        await login(`${username}@example.com`, 'wrong-password'),
+        await anonymous.post('/api/auth/local', { identifier: `${username}@example.com`, password: 'secret123' }),
+        await anonymous.post('/api/auth/local/register', {
+          username: `blocked2${run}`,
+          email: `blocked2${run}@example.com`,
+          password: 'secret123',
+        }),
+      ];
+    },
+    { messages: true, ignoreKeys: ['jwt'] },
+  );
+});
+
+test("a resolver's plain Error keeps its message; graphql-js's non-null error too", async () => {
+  await diff.same(
+    async (api) => [
+      await api.post('/graphql', { query: '{ refuses }' }),
+      await api.post('/graphql', { query: '{ a: whoami { user } refuses }' }),
+    ],
     { messages: true },
   );
 });

@@ -53,9 +53,20 @@ for (const dialect of DIALECTS) {
     it('the public, a user and an API token, as Strapi describes them', async () => {
       const anonymous = new HttpClient(server.url, { 'x-probe': 'anonymous' });
       assert.deepEqual(await whoami(anonymous), { ...who, probe: 'anonymous' });
-      assert.deepEqual(await whoami(user), { ...who, user: username, role: 'authenticated', credentials: true, probe: 'user' });
+      assert.deepEqual(await whoami(user), {
+        ...who,
+        user: username,
+        role: 'authenticated',
+        credentials: true,
+        probe: 'user',
+      });
       const token = new HttpClient(server.url, { ...server.api.defaultHeaders, 'x-probe': 'token' });
-      assert.deepEqual(await whoami(token), { ...who, strategy: 'content-api-token', credentials: true, probe: 'token' });
+      assert.deepEqual(await whoami(token), {
+        ...who,
+        strategy: 'content-api-token',
+        credentials: true,
+        probe: 'token',
+      });
       const viaGet = await user.get(`/graphql?query=${encodeURIComponent(WHOAMI)}`, {
         headers: { 'apollo-require-preflight': 'true' },
       });
@@ -75,6 +86,64 @@ for (const dialect of DIALECTS) {
         assert.equal(answer.body.errors[0].extensions.code, 'FORBIDDEN', answer.text);
         assert.equal(answer.body.errors[0].message, 'Policy Failed');
       }
+    });
+
+    it("register and login run the project's wrapped auth actions, as Strapi's mutations call the controller", async () => {
+      const register = (name: string) =>
+        server.publicApi.post('/graphql', {
+          query: 'mutation($input: UsersPermissionsRegisterInput!) { register(input: $input) { user { username } } }',
+          variables: { input: { username: name, email: `${name}@example.com`, password: 'secret123' } },
+        });
+      const login = (identifier: string, password: string) =>
+        server.publicApi.post('/graphql', {
+          query: 'mutation($input: UsersPermissionsLoginInput!) { login(input: $input) { jwt user { username } } }',
+          variables: { input: { identifier, password } },
+        });
+      const name = unique('gx');
+      assert.deepEqual((await register(name)).body, { data: { register: { user: { username: name } } } });
+      // The wrapper's ctx.badRequest() sets the answer (it does not throw): Strapi's mutation then
+      // returns the error envelope as the user, and the HTTP status is the action's.
+      const blocked = await register(unique('blocked'));
+      assert.equal(blocked.status, 400, blocked.text);
+      assert.deepEqual(blocked.body, {
+        errors: [
+          {
+            message: 'Cannot return null for non-nullable field UsersPermissionsMe.username.',
+            locations: [{ line: 1, column: 85 }],
+            path: ['register', 'user', 'username'],
+            extensions: { code: 'INTERNAL_SERVER_ERROR' },
+          },
+        ],
+        data: null,
+      });
+      const signedIn = await login(`${name}@example.com`, 'secret123');
+      assert.equal(signedIn.status, 200, signedIn.text);
+      assert.equal(signedIn.body.data.login.user.username, `${name} (signed in)`);
+      assert.equal(typeof signedIn.body.data.login.jwt, 'string');
+      const refused = await login(`${name}@example.com`, 'wrong-password');
+      assert.equal(refused.status, 200, refused.text);
+      assert.deepEqual(refused.body.errors[0].extensions, {
+        code: 'BAD_USER_INPUT',
+        error: { name: 'ValidationError', message: 'Invalid identifier or password', details: {} },
+      });
+    });
+
+    it("a resolver's plain Error keeps its message; other errors stay hidden", async () => {
+      const refuses = await server.publicApi.post('/graphql', { query: '{ refuses }' });
+      assert.deepEqual(refuses.body, {
+        errors: [
+          {
+            message: 'Sign in first',
+            locations: [{ line: 1, column: 3 }],
+            path: ['refuses'],
+            extensions: { code: 'INTERNAL_SERVER_ERROR' },
+          },
+        ],
+        data: { refuses: null },
+      });
+      // A TypeError names internals: masked (Strapi 5.54 passes it through; docs/coming-from-strapi.md).
+      const breaks = await server.publicApi.post('/graphql', { query: '{ breaks }' });
+      assert.equal(breaks.body.errors[0].message, 'Internal Server Error', breaks.text);
     });
 
     it('a mutation stamps the author from state.user', async () => {

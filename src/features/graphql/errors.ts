@@ -66,6 +66,18 @@ export const messageCleaner =
   (message: string): string =>
     clientMessage(message, options);
 
+/**
+ * A plain `Error` with nothing on it but its message: graphql-js's own (a null for a non-null
+ * field) or what a project's resolver throws (`throw new Error('Sign in first')`). Strapi 5.54
+ * passes such errors through with their message (its formatter masks only an error with
+ * properties of its own: lodash's `isEmpty`), and front ends show it; checked on Strapi 5.54 by
+ * test/differential/graphql-context.diff.ts. Vellum still masks the other kinds (a `TypeError`,
+ * a driver's error carrying a `code`): they name internals.
+ */
+function isBareError(error: Error): boolean {
+  return Object.getPrototypeOf(error) === Error.prototype && Object.keys(error).length === 0;
+}
+
 /** One execution error as the client sees it. */
 function formatExecutionError(
   error: GraphQLError,
@@ -88,7 +100,7 @@ function formatExecutionError(
       extensions: { code: original.graphqlCode, error: { name: original.name, message, details: original.details } },
     };
   }
-  if (!original || original instanceof GraphQLError) {
+  if (!original || original instanceof GraphQLError || isBareError(original)) {
     // Raised by graphql-js itself (a subscription, a null for a non-null field, a scalar it cannot
     // serialize): Apollo gives them no code of its own, INTERNAL_SERVER_ERROR (checked on Strapi 5.54).
     return { ...base, extensions: { code: 'INTERNAL_SERVER_ERROR', ...error.extensions } };

@@ -118,7 +118,9 @@ export async function registerGraphql(app: FastifyInstance, options: GraphqlOpti
       };
       const operation = operations.get(request)!;
       const result = await (await load()).run(operation, context, request, request.log);
-      if (result.statusCode !== undefined) reply.code(result.statusCode);
+      // A status a resolver set stays unless the result has its own refusal (Strapi's users-permissions
+      // mutations leave their action's status on the Koa context, users-permissions-graphql.ts).
+      if (result.statusCode !== undefined && result.statusCode !== 200) reply.code(result.statusCode);
       if ('headers' in result && result.headers) reply.headers(result.headers);
       return reply.send(result.response);
     };

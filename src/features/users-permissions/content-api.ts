@@ -135,8 +135,9 @@ export function contentApiActions(auth: Auth, service: DocumentService): Record<
   return {
     // `POST /auth/local`, or a login provider's `GET /auth/:provider/callback`.
     'auth.callback': async (request) => {
+      // Strapi: `ctx.params.provider || 'local'` (GraphQL's login passes `local` by default).
       const provider = request.params.provider;
-      if (provider !== undefined)
+      if (provider !== undefined && provider !== '' && provider !== 'local')
         return signedIn(request, 'login', await auth.providerCallback(provider, request.query));
       return signedIn(request, 'login', await auth.users.login(objectBody(request.body), request.clientIp));
     },
