@@ -148,8 +148,11 @@ export class WorkerThread<Request, Result> {
     if (this.state === 'stopping' || this.state === 'terminated') return;
     this.state = 'terminated';
     this.rejectAll(reason);
-    this.reference();
     void this.worker.terminate();
+    // After it: Node 20's terminate() references the thread's port again, so that a process whose
+    // read was stopped at the budget stayed alive until SQLite finished the statement (seconds; the
+    // test shards' 10 s check failed test/database/statement-timeout.test.ts at a load of 8).
+    this.reference();
   }
 
   private settle(id: number): Pending<Result> | undefined {
