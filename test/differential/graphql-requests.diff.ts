@@ -8,35 +8,18 @@
  * On demand: `npm run test:strapi -- graphql-requests`. What it found is pinned in
  * test/graphql/limits-errors.test.ts and test/graphql/requests.test.ts.
  */
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import { createHash } from 'node:crypto';
 import { HttpClient, type Response } from '../helpers/http.js';
-import { fixture } from '../helpers/server.js';
-import { diffName, openDifferential, type Differential } from './harness.js';
+import { runNames, shopDifferential, type GraphqlError } from './graphql-shop.js';
 
-let diff: Differential;
-before(async () => {
-  diff = await openDifferential({
-    name: diffName(import.meta.filename),
-    project: fixture('strapi5-shop'),
-    readyPath: '/api/products',
-  });
-});
-after(() => diff?.close());
-
-/** Names of this run: a Strapi reused through DIFF_STRAPI_URL keeps the data of earlier runs. */
-const R = `gr${Date.now().toString(36)}`;
+const diff = shopDifferential(import.meta.filename);
+const R = runNames('gr');
 const QUERY = `{ products(filters: { name: { startsWith: "${R}" } }) { name } }`;
 const JSON_TYPE = { 'content-type': 'application/json' };
 const PREFLIGHT = { 'apollo-require-preflight': 'true' };
 const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
 const enc = encodeURIComponent;
-
-interface GraphqlError {
-  message?: string;
-  locations?: unknown;
-  extensions?: { code?: string };
-}
 
 /** What is compared of an answer, as a 200 whose body the harness compares whole. */
 function answer(response: Response): Response {
@@ -74,7 +57,7 @@ const deep = (head: string, levels: number) => {
 };
 
 test('POST bodies: not objects, empty, batches, unparseable JSON', async () => {
-  await diff.same(async (api) => [
+  await diff().same(async (api) => [
     await post(api, '{}'),
     await post(api, ''),
     await post(api, '   '),
@@ -90,7 +73,7 @@ test('POST bodies: not objects, empty, batches, unparseable JSON', async () => {
 });
 
 test('POST parameters: query, variables, operationName, extensions of the wrong type or null', async () => {
-  await diff.same(async (api) => [
+  await diff().same(async (api) => [
     await postJson(api, { variables: {} }),
     await postJson(api, { query: '' }),
     await postJson(api, { query: null }),
@@ -113,7 +96,7 @@ test('POST parameters: query, variables, operationName, extensions of the wrong 
 test('content types and CSRF prevention: forms, text, none, application/graphql, not a type', async () => {
   const form = `query=${enc(QUERY)}`;
   const body = JSON.stringify({ query: QUERY });
-  await diff.same(async (api) => [
+  await diff().same(async (api) => [
     await post(api, form, FORM),
     await post(api, form, { ...FORM, ...PREFLIGHT }),
     await post(api, `${form}&variables=${enc('{}')}`, { ...FORM, ...PREFLIGHT }),
@@ -132,7 +115,7 @@ test('content types and CSRF prevention: forms, text, none, application/graphql,
 
 test('GET: CSRF prevention, parameters in the URL, a mutation, other methods', async () => {
   const mutation = enc('mutation { deleteHomepage { documentId } }');
-  await diff.same(async (api) => [
+  await diff().same(async (api) => [
     await get(api, `?query=${enc(QUERY)}`, {}),
     await get(api, `?query=${enc(QUERY)}`),
     await get(api, `?query=${enc(QUERY)}`, { 'x-apollo-operation-name': 'x' }),
@@ -162,7 +145,7 @@ test('GET: CSRF prevention, parameters in the URL, a mutation, other methods', a
 });
 
 test('documents: syntax, unknown and private fields, depth, operation names, variables, subscriptions', async () => {
-  await diff.same(async (api) => [
+  await diff().same(async (api) => [
     await postJson(api, { query: '{ products(' }),
     await postJson(api, { query: '{ products { nope nada } }' }),
     await postJson(api, { query: '{ usersPermissionsUsers { password } }' }),
@@ -190,7 +173,7 @@ test('documents: syntax, unknown and private fields, depth, operation names, var
 test('automatic persisted queries: unknown hash, wrong hash, versions, then the hash alone', async () => {
   const hash = createHash('sha256').update(QUERY).digest('hex');
   const persisted = (extra: Record<string, unknown>) => ({ version: 1, sha256Hash: hash, ...extra });
-  await diff.same(async (api) => [
+  await diff().same(async (api) => [
     await postJson(api, { extensions: { persistedQuery: persisted({}) } }),
     await get(api, `?extensions=${enc(JSON.stringify({ persistedQuery: persisted({}) }))}`),
     await postJson(api, { query: QUERY, extensions: { persistedQuery: persisted({ sha256Hash: 'abc' }) } }),
@@ -202,7 +185,7 @@ test('automatic persisted queries: unknown hash, wrong hash, versions, then the 
 });
 
 test('authentication comes first; Public gets FORBIDDEN with errors before data', async () => {
-  await diff.same(async (api) => {
+  await diff().same(async (api) => {
     const bad = new HttpClient(api.baseUrl, { authorization: 'Bearer nope' });
     const anonymous = new HttpClient(api.baseUrl);
     return [
@@ -218,7 +201,7 @@ test('authentication comes first; Public gets FORBIDDEN with errors before data'
 test('deliberate: a browser opening the endpoint with the playground off', async () => {
   // Strapi serves Apollo's production landing page (its scripts from Apollo's CDN); Vellum serves
   // no third-party page: the request is refused as any GET without a preflight header.
-  await diff.same(async (api) => [await get(api, '', { accept: 'text/html' })], {
+  await diff().same(async (api) => [await get(api, '', { accept: 'text/html' })], {
     deliberate: 'Vellum serves no Apollo landing page (docs/coming-from-strapi.md)',
   });
 });
