@@ -33,9 +33,22 @@ export interface Passwords {
    * does not tell which accounts exist.
    */
   verify(password: string, hash: string | null | undefined): Promise<boolean>;
-  /** Stops the thread (what is under way is answered first). */
+  /**
+   * After a login whose password matched `stored`: when `stored` was made at another cost than the
+   * configured one (`passwords.rounds` changed since), hashes the password again at the configured
+   * cost and hands the new hash to `save`, in the background. The login does not wait for it and
+   * never fails for it: a failure is logged, without the password.
+   */
+  rehashLater(password: string, stored: string, save: (hash: string) => Promise<unknown>): void;
+  /** Stops the thread (what is under way is answered first, background rehashes stored first). */
   close(): Promise<void>;
 }
+
+/** The cost written in a bcrypt hash (`$2a$10$...`: 10), or undefined for another format. */
+export const costOf = (hash: string): number | undefined => {
+  const match = /^\$2[abxy]?\$(\d\d)\$/.exec(hash);
+  return match ? Number(match[1]) : undefined;
+};
 
 /** The thread's code (core/worker-thread.ts). The synchronous API: the thread has nothing else to do. */
 const WORKER_SOURCE = `
@@ -77,9 +90,18 @@ class BcryptThread {
   }
 }
 
-/** The node's password hashing, from `config/server` `passwords`. */
-export function createPasswords(config: PasswordsConfig): Passwords {
+/**
+ * The node's password hashing, from `config/server` `passwords`; `log` tells a failed background
+ * rehash.
+ */
+export function createPasswords(
+  config: PasswordsConfig,
+  log: (message: string) => void = (message) => console.error(`[vellum] ${message}`),
+): Passwords {
   const thread = new BcryptThread();
+  /** Background rehashes under way (what `close` waits for before the thread and the database close). */
+  const rehashes = new Set<Promise<void>>();
+  let closing = false;
   // The throwaway hash unknown accounts are checked against, at the configured cost (made once).
   let dummy: Promise<string> | undefined;
   const hash = async (password: string) => (await thread.run({ password, rounds: config.rounds })) as string;
@@ -94,6 +116,26 @@ export function createPasswords(config: PasswordsConfig): Passwords {
       await thread.run({ password, hash: await dummy });
       return false;
     },
-    close: () => thread.close(),
+    rehashLater(password, stored, save) {
+      const cost = costOf(stored);
+      if (closing || cost === undefined || cost === config.rounds) return;
+      const rehash: Promise<void> = hash(password)
+        .then(save)
+        .then(
+          () => undefined,
+          (error: unknown) =>
+            // The message alone: neither the password nor the hashes.
+            log(
+              `A password hashed at cost ${cost} was not hashed again at ${config.rounds}: ${error instanceof Error ? error.message : 'unknown error'}`,
+            ),
+        )
+        .finally(() => rehashes.delete(rehash));
+      rehashes.add(rehash);
+    },
+    async close() {
+      closing = true;
+      await Promise.all(rehashes);
+      await thread.close();
+    },
   };
 }
