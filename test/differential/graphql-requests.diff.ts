@@ -49,6 +49,13 @@ const postJson = (api: HttpClient, body: unknown) => post(api, JSON.stringify(bo
 const get = (api: HttpClient, search: string, headers: Record<string, string> = PREFLIGHT) =>
   api.request('GET', `/graphql${search}`, { headers }).then(answer);
 
+/** As `post`, with the answer's media type compared too. */
+const typed = (api: HttpClient, rawBody: string, headers: Record<string, string>) =>
+  api.request('POST', '/graphql', { rawBody, headers }).then((response) => {
+    const projected = answer(response);
+    return { ...projected, body: { ...projected.body, type: response.headers.get('content-type') } };
+  });
+
 /** An operation nested `levels` below `categories`, its leaf `name` at depth `levels + 1`. */
 const deep = (head: string, levels: number) => {
   let inner = 'name';
@@ -203,5 +210,32 @@ test('deliberate: a browser opening the endpoint with the playground off', async
   // no third-party page: the request is refused as any GET without a preflight header.
   await diff().same(async (api) => [await get(api, '', { accept: 'text/html' })], {
     deliberate: 'Vellum serves no Apollo landing page (docs/coming-from-strapi.md)',
+  });
+});
+
+test('the Accept header: the media type Apollo negotiates, 406 when neither JSON type is accepted', async () => {
+  const body = JSON.stringify({ query: QUERY });
+  await diff().same(async (api) => {
+    const accept = (value: string, raw = body, headers = JSON_TYPE) => typed(api, raw, { ...headers, accept: value });
+    return [
+      await accept('application/graphql-response+json'),
+      await accept('application/json'),
+      await accept('*/*'),
+      await accept('application/json, application/graphql-response+json'),
+      await accept('application/json;q=0.9, application/graphql-response+json'),
+      await accept('application/*, application/graphql-response+json'),
+      await accept('application/json; callbackSpec=1.0'),
+      await accept('text/html'),
+      await accept('application/json; charset=latin1'),
+      await accept('text/html, application/xhtml+xml, application/xml;q=0.9, */*;q=0.8'),
+      await accept('application/graphql-response+json', JSON.stringify({ query: '{' })),
+      await accept('application/graphql-response+json', JSON.stringify({ query: '{ nope }' })),
+      await accept('text/html', JSON.stringify({ query: '{' })),
+      await accept('text/html', JSON.stringify({ variables: {} })),
+      await accept('application/graphql-response+json', JSON.stringify({ variables: {} })),
+      await accept('text/html', body, { 'content-type': 'text/plain' }),
+      await accept('application/graphql-response+json', body, { 'content-type': 'text/plain' }),
+      await accept('text/html', '{}'),
+    ];
   });
 });
