@@ -126,8 +126,15 @@ export class WorkerThread<Request, Result> {
     });
   }
 
+  /** What `close` answers, the same to every call. */
+  private closed: Promise<void> | undefined;
+
   /** Refuses new requests, lets those under way finish, then ends the thread (held until it has). */
-  async close(): Promise<void> {
+  close(): Promise<void> {
+    return (this.closed ??= this.stop());
+  }
+
+  private async stop(): Promise<void> {
     if (this.state !== 'open') return;
     // Held until it has ended: an unreferenced thread's end does not keep the event loop waiting
     // for it, and a caller awaiting close() would be left pending (Node's test runner fails such a file).
