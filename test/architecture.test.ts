@@ -28,8 +28,8 @@ const ADMIN = join(ROOT, 'admin', 'src');
  * only units of a lower layer.
  */
 const CORE_LAYERS: string[][] = [
-  ['errors', 'objects', 'package-root', 'passwords'],
-  ['project'],
+  ['errors', 'objects', 'package-root', 'worker-thread'],
+  ['project', 'passwords'],
   ['config', 'schema'],
   ['database'],
   ['query'],

@@ -129,8 +129,13 @@ export function streamedJson(payload: unknown): string | undefined {
  * Content-Length: joining them would allocate the whole body again. The chunks are only read, so
  * one body can answer many requests (the response cache).
  */
-export function sendBody(reply: FastifyReply, body: JsonBody, status = 200): FastifyReply {
-  reply.status(status).type('application/json; charset=utf-8');
+export function sendBody(
+  reply: FastifyReply,
+  body: JsonBody,
+  status = 200,
+  type = 'application/json; charset=utf-8',
+): FastifyReply {
+  reply.status(status).type(type);
   if (body.chunks.length === 1) return reply.send(body.chunks[0]);
   reply.header('content-length', body.length);
   return reply.send(Object.assign(Readable.from(body.chunks, { objectMode: false }), { [CHUNKS]: body.chunks }));

@@ -6,18 +6,16 @@ import { loadProjectForCommand } from '../strapi/index.js';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { resolveAuthConfig, startAuth } from '../features/users-permissions/index.js';
-import { builtInTypes, startLocales, systemTables } from './built-ins.js';
+import { builtInTypes } from './built-ins.js';
+import { commandDocuments } from './command-documents.js';
 import { loadConfig, type LoadConfigOptions } from '../core/config/load.js';
 import { connectDatabase } from '../core/database/connection.js';
 import { createPasswords } from '../core/passwords.js';
-import { synchronizeSchema } from '../core/database/sync.js';
-import { DocumentService } from '../core/documents/service.js';
 import { loadProjectSchema } from '../core/schema/load.js';
 import { resolveUploadConfig } from '../features/upload/index.js';
 import { loadProvider } from '../features/upload/index.js';
 import type { TransferProject } from '../features/transfer/index.js';
 import { WebhookStore } from '../features/events/index.js';
-import { releaseEntryDeletions } from '../features/releases/index.js';
 
 /** `options`: as `createVellum` takes them (environment, configuration overrides). */
 export async function openProject(dir: string, options: LoadConfigOptions = {}): Promise<TransferProject> {
@@ -35,17 +33,7 @@ export async function openProject(dir: string, options: LoadConfigOptions = {}):
     await database.close();
   };
   try {
-    await synchronizeSchema(database, schema, systemTables);
-    // An import's removal of versions takes their entries out of releases, as a deletion does.
-    const documents = new DocumentService({
-      database,
-      schema,
-      i18n: config.i18n,
-      rest: config.api.rest,
-      deletions: releaseEntryDeletions,
-      passwords,
-    });
-    await startLocales(database, documents, config.i18n);
+    const documents = await commandDocuments(database, schema, config, passwords);
     const auth = await startAuth(database, documents, config, authConfig);
     const upload = resolveUploadConfig(config);
     const provider = await loadProvider(upload, dir);

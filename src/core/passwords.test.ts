@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
-import { createPasswords } from './passwords.js';
+import { costOf, createPasswords } from './passwords.js';
 
 /** Made by Strapi 5.54's bcryptjs (2.4.3) at Strapi's cost, for the password `Strapi-made-1`. */
 const STRAPI_HASH = '$2a$10$RvUDD7/C5SoHmwiHkuvhDuu4/iihav/5JdSiI8pSrn.KQeolwJPs.';
@@ -41,5 +41,22 @@ describe('password hashing', () => {
     await own.close();
     assert.match(await pending, /^\$2[ab]\$04\$/);
     await assert.rejects(own.hash('too-late-1'), /closed/);
+  });
+
+  it('rehashes a hash of another cost in the background, which close waits for; a failure is logged without the password', async () => {
+    const logged: string[] = [];
+    const own = createPasswords({ rounds: 5 }, (message) => logged.push(message));
+    const saved: string[] = [];
+    const save = async (hash: string) => void saved.push(hash);
+    own.rehashLater('same-cost-1', await own.hash('same-cost-1'), save);
+    own.rehashLater('Strapi-made-1', STRAPI_HASH, save);
+    own.rehashLater('secret-words-1', STRAPI_HASH, async () => {
+      throw new Error('the database is gone');
+    });
+    await own.close();
+    assert.equal(saved.length, 1, 'only the hash of another cost');
+    assert.equal(costOf(saved[0]!), 5);
+    assert.equal(await passwords.verify('Strapi-made-1', saved[0]), true);
+    assert.deepEqual(logged, ['A password hashed at cost 10 was not hashed again at 5: the database is gone']);
   });
 });

@@ -11,7 +11,7 @@
  * (~9 MB, and tens of ms once; a node that never hashes never pays for it).
  */
 import { createRequire } from 'node:module';
-import { Worker } from 'node:worker_threads';
+import { WorkerThread } from './worker-thread.js';
 
 /** Strapi's cost, the default, and the least a production node accepts. */
 export const STRAPI_ROUNDS = 10;
@@ -33,103 +33,75 @@ export interface Passwords {
    * does not tell which accounts exist.
    */
   verify(password: string, hash: string | null | undefined): Promise<boolean>;
-  /** Stops the thread (what is under way is answered first). */
+  /**
+   * After a login whose password matched `stored`: when `stored` was made at another cost than the
+   * configured one (`passwords.rounds` changed since), hashes the password again at the configured
+   * cost and hands the new hash to `save`, in the background. The login does not wait for it and
+   * never fails for it: a failure is logged, without the password.
+   */
+  rehashLater(password: string, stored: string, save: (hash: string) => Promise<unknown>): void;
+  /** Stops the thread (what is under way is answered first, background rehashes stored first). */
   close(): Promise<void>;
 }
 
-/**
- * The thread's code, plain JavaScript evaluated in it (as core/database/dialects/sqlite-readers.ts):
- * no file to find beside a bundle, no TypeScript loader to start. The synchronous API: the thread
- * has nothing else to do.
- */
+/** The cost written in a bcrypt hash (`$2a$10$...`: 10), or undefined for another format. */
+export const costOf = (hash: string): number | undefined => {
+  const match = /^\$2[abxy]?\$(\d\d)\$/.exec(hash);
+  return match ? Number(match[1]) : undefined;
+};
+
+/** The thread's code (core/worker-thread.ts). The synchronous API: the thread has nothing else to do. */
 const WORKER_SOURCE = `
-const { parentPort, workerData } = require('node:worker_threads');
 const bcrypt = require(workerData.bcryptjs);
-parentPort.on('message', ({ id, password, hash, rounds }) => {
-  try {
-    const result = hash === undefined ? bcrypt.hashSync(password, rounds) : bcrypt.compareSync(password, hash);
-    parentPort.postMessage({ id, result });
-  } catch (error) {
-    parentPort.postMessage({ id, error: String((error && error.message) || error) });
-  }
-});
+serve(({ password, hash, rounds }) => (hash === undefined ? bcrypt.hashSync(password, rounds) : bcrypt.compareSync(password, hash)));
 `;
 
 type Request = { password: string; rounds: number; hash?: undefined } | { password: string; hash: string };
 
-interface Pending {
-  resolve(result: string | boolean): void;
-  reject(error: Error): void;
-}
-
 /** bcrypt on one worker thread, started when first needed (and again after it died). */
 class BcryptThread {
-  private worker?: Worker;
-  private readonly pending = new Map<number, Pending>();
-  /** Requests sent and not yet answered, settled either way (what `close` waits for). */
-  private readonly inFlight = new Set<Promise<unknown>>();
-  private next = 0;
+  private thread?: WorkerThread<Request, string | boolean>;
   private closed = false;
   private readonly bcryptjs = createRequire(import.meta.url).resolve('bcryptjs');
 
   run(request: Request): Promise<string | boolean> {
     if (this.closed) return Promise.reject(new Error('Password hashing is closed'));
-    const worker = (this.worker ??= this.spawn());
-    const id = this.next++;
-    const answer = new Promise<string | boolean>((resolve, reject) => {
-      this.pending.set(id, { resolve, reject });
-      // Work under way keeps the process alive; an idle thread does not (a CLI command's end).
-      if (this.pending.size === 1) worker.ref();
-      worker.postMessage({ id, ...request });
-    });
-    const settled: Promise<unknown> = answer.then(
-      () => this.inFlight.delete(settled),
-      () => this.inFlight.delete(settled),
-    );
-    this.inFlight.add(settled);
-    return answer;
+    return (this.thread ??= this.spawn()).request(request);
   }
 
   /** Refuses new work, lets what is under way finish, then stops the thread. */
   async close(): Promise<void> {
     this.closed = true;
-    await Promise.all(this.inFlight);
-    const worker = this.worker;
-    this.worker = undefined;
-    await worker?.terminate();
+    const thread = this.thread;
+    this.thread = undefined;
+    await thread?.close();
   }
 
-  private spawn(): Worker {
-    const worker = new Worker(WORKER_SOURCE, {
-      eval: true,
+  private spawn(): WorkerThread<Request, string | boolean> {
+    const thread: WorkerThread<Request, string | boolean> = new WorkerThread({
+      source: WORKER_SOURCE,
       workerData: { bcryptjs: this.bcryptjs },
-      // Not the parent's `--import tsx` and the like: the code is plain JavaScript.
-      execArgv: [],
+      exitError: 'The password hashing thread exited',
+      onEnd: () => {
+        if (this.thread === thread) this.thread = undefined;
+      },
     });
-    worker.unref();
-    worker.on('message', (message: { id: number; result?: string | boolean; error?: string }) => {
-      const job = this.pending.get(message.id);
-      if (!job) return;
-      this.pending.delete(message.id);
-      if (this.pending.size === 0) worker.unref();
-      if (message.error !== undefined) job.reject(new Error(message.error));
-      else job.resolve(message.result!);
-    });
-    const fail = (error: Error) => {
-      if (this.worker === worker) this.worker = undefined;
-      const jobs = [...this.pending.values()];
-      this.pending.clear();
-      for (const job of jobs) job.reject(error);
-    };
-    worker.on('error', fail);
-    worker.on('exit', () => fail(new Error('The password hashing thread exited')));
-    return worker;
+    return thread;
   }
 }
 
-/** The node's password hashing, from `config/server` `passwords`. */
-export function createPasswords(config: PasswordsConfig): Passwords {
+/**
+ * The node's password hashing, from `config/server` `passwords`; `log` tells a failed background
+ * rehash.
+ */
+export function createPasswords(
+  config: PasswordsConfig,
+  log: (message: string) => void = (message) => console.error(`[vellum] ${message}`),
+): Passwords {
   const thread = new BcryptThread();
+  /** Background rehashes under way (what `close` waits for before the thread and the database close). */
+  const rehashes = new Set<Promise<void>>();
+  let closing = false;
   // The throwaway hash unknown accounts are checked against, at the configured cost (made once).
   let dummy: Promise<string> | undefined;
   const hash = async (password: string) => (await thread.run({ password, rounds: config.rounds })) as string;
@@ -144,6 +116,26 @@ export function createPasswords(config: PasswordsConfig): Passwords {
       await thread.run({ password, hash: await dummy });
       return false;
     },
-    close: () => thread.close(),
+    rehashLater(password, stored, save) {
+      const cost = costOf(stored);
+      if (closing || cost === undefined || cost === config.rounds) return;
+      const rehash: Promise<void> = hash(password)
+        .then(save)
+        .then(
+          () => undefined,
+          (error: unknown) =>
+            // The message alone: neither the password nor the hashes.
+            log(
+              `A password hashed at cost ${cost} was not hashed again at ${config.rounds}: ${error instanceof Error ? error.message : 'unknown error'}`,
+            ),
+        )
+        .finally(() => rehashes.delete(rehash));
+      rehashes.add(rehash);
+    },
+    async close() {
+      closing = true;
+      await Promise.all(rehashes);
+      await thread.close();
+    },
   };
 }

@@ -8,7 +8,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { HttpClient } from '../helpers/http.js';
+import { ok, type HttpClient } from '../helpers/http.js';
 import { createRole, inviteAdmin, registerFirstAdmin } from '../helpers/admins.js';
 import { DIALECTS, fixture, startServer, type TestServer } from '../helpers/server.js';
 import { ownerLinkingEverywhere } from '../helpers/relation-matrix.js';
@@ -48,12 +48,6 @@ for (const dialect of DIALECTS) {
       nobody = (await inviteAdmin(server, root, [role], who)).client;
     });
     after(() => server?.close());
-
-    const ok = async (promise: Promise<{ status: number; body: any }>, status = 200): Promise<any> => {
-      const answer = await promise;
-      assert.equal(answer.status, status, JSON.stringify(answer.body));
-      return answer.body;
-    };
 
     it('answers init with the field sizes and the models as Strapi 5.54 answered them', async () => {
       const { data } = await ok(root.get('/content-manager/init'));

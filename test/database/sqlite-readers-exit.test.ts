@@ -36,4 +36,35 @@ describe('SQLite reader threads', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  it('a read stopped at the budget leaves nothing holding the process while its statement runs on', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'vellum-readers-'));
+    try {
+      // Counting to 10^7 takes 0.5-3 s: far past the 100 ms budget, and still running when looked at.
+      const script = `
+        import { sql } from 'kysely';
+        import { createSqliteKysely } from ${JSON.stringify(join(ROOT, 'src/core/database/dialects/sqlite.ts'))};
+        const db = createSqliteKysely({ filename: ${JSON.stringify(join(dir, 'data.db'))}, statementTimeout: 100 }, undefined);
+        const error = await sql\`with recursive c(x) as (select 1 union all select x + 1 from c where x < 10000000) select count(*) from c\`
+          .execute(db)
+          .catch((error) => error);
+        await db.destroy();
+        console.log(JSON.stringify({ error: error.message, open: process.getActiveResourcesInfo() }));`;
+      const child = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+        cwd: ROOT,
+        encoding: 'utf8',
+        timeout: 60_000,
+      });
+      assert.equal(child.status, 0, child.stderr);
+      const { error, open } = JSON.parse(child.stdout.trim()) as { error: string; open: string[] };
+      assert.match(error, /ran longer than 100 ms/);
+      assert.deepEqual(
+        open.filter((kind) => kind === 'MessagePort'),
+        [],
+        `still holding the process: ${open.join(', ')}`,
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });

@@ -8,35 +8,18 @@
  * On demand: `npm run test:strapi -- graphql-requests`. What it found is pinned in
  * test/graphql/limits-errors.test.ts and test/graphql/requests.test.ts.
  */
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import { createHash } from 'node:crypto';
 import { HttpClient, type Response } from '../helpers/http.js';
-import { fixture } from '../helpers/server.js';
-import { diffName, openDifferential, type Differential } from './harness.js';
+import { runNames, shopDifferential, type GraphqlError } from './graphql-shop.js';
 
-let diff: Differential;
-before(async () => {
-  diff = await openDifferential({
-    name: diffName(import.meta.filename),
-    project: fixture('strapi5-shop'),
-    readyPath: '/api/products',
-  });
-});
-after(() => diff?.close());
-
-/** Names of this run: a Strapi reused through DIFF_STRAPI_URL keeps the data of earlier runs. */
-const R = `gr${Date.now().toString(36)}`;
+const diff = shopDifferential(import.meta.filename);
+const R = runNames('gr');
 const QUERY = `{ products(filters: { name: { startsWith: "${R}" } }) { name } }`;
 const JSON_TYPE = { 'content-type': 'application/json' };
 const PREFLIGHT = { 'apollo-require-preflight': 'true' };
 const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
 const enc = encodeURIComponent;
-
-interface GraphqlError {
-  message?: string;
-  locations?: unknown;
-  extensions?: { code?: string };
-}
 
 /** What is compared of an answer, as a 200 whose body the harness compares whole. */
 function answer(response: Response): Response {
@@ -66,6 +49,13 @@ const postJson = (api: HttpClient, body: unknown) => post(api, JSON.stringify(bo
 const get = (api: HttpClient, search: string, headers: Record<string, string> = PREFLIGHT) =>
   api.request('GET', `/graphql${search}`, { headers }).then(answer);
 
+/** As `post`, with the answer's media type compared too. */
+const typed = (api: HttpClient, rawBody: string, headers: Record<string, string>) =>
+  api.request('POST', '/graphql', { rawBody, headers }).then((response) => {
+    const projected = answer(response);
+    return { ...projected, body: { ...projected.body, type: response.headers.get('content-type') } };
+  });
+
 /** An operation nested `levels` below `categories`, its leaf `name` at depth `levels + 1`. */
 const deep = (head: string, levels: number) => {
   let inner = 'name';
@@ -74,7 +64,7 @@ const deep = (head: string, levels: number) => {
 };
 
 test('POST bodies: not objects, empty, batches, unparseable JSON', async () => {
-  await diff.same(async (api) => [
+  await diff().same(async (api) => [
     await post(api, '{}'),
     await post(api, ''),
     await post(api, '   '),
@@ -90,7 +80,7 @@ test('POST bodies: not objects, empty, batches, unparseable JSON', async () => {
 });
 
 test('POST parameters: query, variables, operationName, extensions of the wrong type or null', async () => {
-  await diff.same(async (api) => [
+  await diff().same(async (api) => [
     await postJson(api, { variables: {} }),
     await postJson(api, { query: '' }),
     await postJson(api, { query: null }),
@@ -113,7 +103,7 @@ test('POST parameters: query, variables, operationName, extensions of the wrong 
 test('content types and CSRF prevention: forms, text, none, application/graphql, not a type', async () => {
   const form = `query=${enc(QUERY)}`;
   const body = JSON.stringify({ query: QUERY });
-  await diff.same(async (api) => [
+  await diff().same(async (api) => [
     await post(api, form, FORM),
     await post(api, form, { ...FORM, ...PREFLIGHT }),
     await post(api, `${form}&variables=${enc('{}')}`, { ...FORM, ...PREFLIGHT }),
@@ -132,7 +122,7 @@ test('content types and CSRF prevention: forms, text, none, application/graphql,
 
 test('GET: CSRF prevention, parameters in the URL, a mutation, other methods', async () => {
   const mutation = enc('mutation { deleteHomepage { documentId } }');
-  await diff.same(async (api) => [
+  await diff().same(async (api) => [
     await get(api, `?query=${enc(QUERY)}`, {}),
     await get(api, `?query=${enc(QUERY)}`),
     await get(api, `?query=${enc(QUERY)}`, { 'x-apollo-operation-name': 'x' }),
@@ -162,7 +152,7 @@ test('GET: CSRF prevention, parameters in the URL, a mutation, other methods', a
 });
 
 test('documents: syntax, unknown and private fields, depth, operation names, variables, subscriptions', async () => {
-  await diff.same(async (api) => [
+  await diff().same(async (api) => [
     await postJson(api, { query: '{ products(' }),
     await postJson(api, { query: '{ products { nope nada } }' }),
     await postJson(api, { query: '{ usersPermissionsUsers { password } }' }),
@@ -190,7 +180,7 @@ test('documents: syntax, unknown and private fields, depth, operation names, var
 test('automatic persisted queries: unknown hash, wrong hash, versions, then the hash alone', async () => {
   const hash = createHash('sha256').update(QUERY).digest('hex');
   const persisted = (extra: Record<string, unknown>) => ({ version: 1, sha256Hash: hash, ...extra });
-  await diff.same(async (api) => [
+  await diff().same(async (api) => [
     await postJson(api, { extensions: { persistedQuery: persisted({}) } }),
     await get(api, `?extensions=${enc(JSON.stringify({ persistedQuery: persisted({}) }))}`),
     await postJson(api, { query: QUERY, extensions: { persistedQuery: persisted({ sha256Hash: 'abc' }) } }),
@@ -202,7 +192,7 @@ test('automatic persisted queries: unknown hash, wrong hash, versions, then the 
 });
 
 test('authentication comes first; Public gets FORBIDDEN with errors before data', async () => {
-  await diff.same(async (api) => {
+  await diff().same(async (api) => {
     const bad = new HttpClient(api.baseUrl, { authorization: 'Bearer nope' });
     const anonymous = new HttpClient(api.baseUrl);
     return [
@@ -218,7 +208,34 @@ test('authentication comes first; Public gets FORBIDDEN with errors before data'
 test('deliberate: a browser opening the endpoint with the playground off', async () => {
   // Strapi serves Apollo's production landing page (its scripts from Apollo's CDN); Vellum serves
   // no third-party page: the request is refused as any GET without a preflight header.
-  await diff.same(async (api) => [await get(api, '', { accept: 'text/html' })], {
+  await diff().same(async (api) => [await get(api, '', { accept: 'text/html' })], {
     deliberate: 'Vellum serves no Apollo landing page (docs/coming-from-strapi.md)',
+  });
+});
+
+test('the Accept header: the media type Apollo negotiates, 406 when neither JSON type is accepted', async () => {
+  const body = JSON.stringify({ query: QUERY });
+  await diff().same(async (api) => {
+    const accept = (value: string, raw = body, headers = JSON_TYPE) => typed(api, raw, { ...headers, accept: value });
+    return [
+      await accept('application/graphql-response+json'),
+      await accept('application/json'),
+      await accept('*/*'),
+      await accept('application/json, application/graphql-response+json'),
+      await accept('application/json;q=0.9, application/graphql-response+json'),
+      await accept('application/*, application/graphql-response+json'),
+      await accept('application/json; callbackSpec=1.0'),
+      await accept('text/html'),
+      await accept('application/json; charset=latin1'),
+      await accept('text/html, application/xhtml+xml, application/xml;q=0.9, */*;q=0.8'),
+      await accept('application/graphql-response+json', JSON.stringify({ query: '{' })),
+      await accept('application/graphql-response+json', JSON.stringify({ query: '{ nope }' })),
+      await accept('text/html', JSON.stringify({ query: '{' })),
+      await accept('text/html', JSON.stringify({ variables: {} })),
+      await accept('application/graphql-response+json', JSON.stringify({ variables: {} })),
+      await accept('text/html', body, { 'content-type': 'text/plain' }),
+      await accept('application/graphql-response+json', body, { 'content-type': 'text/plain' }),
+      await accept('text/html', '{}'),
+    ];
   });
 });

@@ -6,30 +6,13 @@
  * schema's types, fields and arguments. On demand: `npm run test:strapi -- graphql`.
  * What it found is pinned in test/graphql/strapi5-project.test.ts.
  */
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import type { HttpClient, Response } from '../helpers/http.js';
-import { fixture } from '../helpers/server.js';
 import { PRODUCT_PAGE, productSections } from '../helpers/strapi5-shop.js';
-import { diffName, openDifferential, type Differential } from './harness.js';
+import { runNames, shopDifferential, type GraphqlError } from './graphql-shop.js';
 
-let diff: Differential;
-before(async () => {
-  diff = await openDifferential({
-    name: diffName(import.meta.filename),
-    project: fixture('strapi5-shop'),
-    readyPath: '/api/products',
-  });
-});
-after(() => diff?.close());
-
-/** Names of this run: a Strapi reused through DIFF_STRAPI_URL keeps the data of earlier runs. */
-const R = `gl${Date.now().toString(36)}`;
-
-interface GraphqlError {
-  message?: string;
-  path?: unknown[];
-  extensions?: { code?: string; error?: { name?: string } };
-}
+const diff = shopDifferential(import.meta.filename);
+const R = runNames('gl');
 
 /**
  * One operation; errors are compared by their code, error name and path (messages are graphql-js'
@@ -55,7 +38,7 @@ const docId = async (api: HttpClient, path: string, data: Record<string, unknown
 };
 
 test('lists: filters, sort, pagination, and _connection with pageInfo', async () => {
-  await diff.same(async (api) => {
+  await diff().same(async (api) => {
     const category = await docId(api, '/api/categories', { name: `${R}-tools` });
     for (const [name, price, stock] of [
       [`${R}-a`, 10, 5],
@@ -105,7 +88,7 @@ test('lists: filters, sort, pagination, and _connection with pageInfo', async ()
 });
 
 test('publication cohorts: publicationFilter and hasPublishedVersion', async () => {
-  await diff.same(async (api) => {
+  await diff().same(async (api) => {
     const never = await gql(
       api,
       `mutation { createProduct(status: DRAFT, data: { name: "${R}-pf-never" }) { documentId } }`,
@@ -132,7 +115,7 @@ test('publication cohorts: publicationFilter and hasPublishedVersion', async () 
 });
 
 test('repeatable components: filters, sort and pagination per field', async () => {
-  await diff.same(async (api) => {
+  await diff().same(async (api) => {
     const page = await docId(api, '/api/products', { name: `${R}-cmp`, sections: productSections([]) });
     return [
       await gql(
@@ -151,7 +134,7 @@ test('repeatable components: filters, sort and pagination per field', async () =
 });
 
 test('drafts: status DRAFT writes and reads drafts, PUBLISHED (the default) does not see them', async () => {
-  await diff.same(async (api) => {
+  await diff().same(async (api) => {
     const created = await gql(
       api,
       `mutation { createProduct(status: DRAFT, data: { name: "${R}-draft", price: 1 }) { documentId name publishedAt } }`,
@@ -175,7 +158,7 @@ test('drafts: status DRAFT writes and reads drafts, PUBLISHED (the default) does
 });
 
 test('a single type: update, read, read the draft, delete', async () => {
-  await diff.same(async (api) => [
+  await diff().same(async (api) => [
     await gql(
       api,
       `mutation { updateHomepage(data: { title: "${R}-home", sections: [{ __typename: "ComponentBlocksText", body: "hello" }] }) { title sections { __typename ... on ComponentBlocksText { body } } } }`,
@@ -188,7 +171,7 @@ test('a single type: update, read, read the draft, delete', async () => {
 });
 
 test('a product page: a zone of eight component kinds with nested lists, in one query', async () => {
-  await diff.same(async (api) => {
+  await diff().same(async (api) => {
     const category = await docId(api, '/api/categories', { name: `${R}-page-cat` });
     const related = [
       await docId(api, '/api/products', { name: `${R}-rel-1`, category }),
@@ -217,7 +200,7 @@ test('a product page: a zone of eight component kinds with nested lists, in one 
 });
 
 test('errors: unknown fields and arguments, bad variables and enums, missing documents, bad pagination', async () => {
-  await diff.same(async (api) => [
+  await diff().same(async (api) => [
     await gql(api, '{ products { nope } }'),
     await gql(api, '{ products(nope: 1) { name } }'),
     await gql(api, '{ products { data { id } } }'),
@@ -284,14 +267,14 @@ test('the schema: the types, fields and arguments of the project', async () => {
       type?.[key]?.sort((a, b) => a.name.localeCompare(b.name));
     return response;
   };
-  await diff.same(async (api, side) =>
+  await diff().same(async (api, side) =>
     Object.fromEntries(
       await Promise.all(names.map(async (name) => [name, sorted(await gql(api, TYPE_FIELDS, { name }), side)])),
     ),
   );
   const project =
     /^(products?|products_connection|categor(y|ies)|categories_connection|homepage|(create|update|delete)(Product|Category|Homepage))$/;
-  await diff.same(async (api) => {
+  await diff().same(async (api) => {
     const root = await gql(
       api,
       '{ query: __type(name: "Query") { fields { name args { name type { name kind ofType { name } } defaultValue } type { name kind ofType { name kind ofType { name } } } } } mutation: __type(name: "Mutation") { fields { name args { name type { name kind ofType { name } } defaultValue } type { name kind } } } }',
@@ -309,7 +292,7 @@ test('the schema: the types, fields and arguments of the project', async () => {
 });
 
 test("errors' codes as Strapi's formatGraphqlError gives them; a write to a missing document; a bad token is HTTP 401", async () => {
-  await diff.same(
+  await diff().same(
     async (api) => {
       const { HttpClient } = await import('../helpers/http.js');
       const bad = new HttpClient(api.baseUrl, { authorization: 'Bearer garbage' });

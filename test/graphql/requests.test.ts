@@ -1,8 +1,8 @@
 /**
  * GraphQL requests read and refused as Strapi 5.54 reads them (Apollo Server 4 behind
  * koa-bodyparser), pinned from test/differential/graphql-requests.diff.ts: CSRF prevention, bodies
- * and content types, GET parameters, persisted queries, and refused requests never answered from
- * the response cache.
+ * and content types, GET parameters, persisted queries, refused requests never answered from
+ * the response cache, and the media type the `Accept` header chooses.
  */
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
@@ -17,6 +17,10 @@ const CSRF =
 const NO_BODY = 'POST body missing, invalid Content-Type, or JSON object has no keys.';
 const PREFLIGHT = { 'apollo-require-preflight': 'true' };
 const JSON_TYPE = { 'content-type': 'application/json' };
+
+const JSON_UTF8 = 'application/json; charset=utf-8';
+const GRAPHQL_RESPONSE = 'application/graphql-response+json; charset=utf-8';
+const NOT_ACCEPTABLE = `An 'accept' header was provided for this request which does not accept ${JSON_UTF8} or ${GRAPHQL_RESPONSE}`;
 
 /** Apollo's answer to a refused request: `errors` alone, no `data`. */
 const refused = (message: string, code = 'BAD_REQUEST') => ({ errors: [{ message, extensions: { code } }] });
@@ -170,6 +174,56 @@ for (const dialect of DIALECTS) {
       assert.deepEqual(sent.body, { data: { articles: { data: [] } } });
       const hashOnly = await post(JSON.stringify({ extensions: { persistedQuery } }));
       assert.deepEqual(hashOnly.body, { data: { articles: { data: [] } } });
+    });
+
+    it('the Accept header chooses the media type as Apollo Server 4 does: graphql-response+json when preferred, else JSON; 406 when neither', async () => {
+      const typename = JSON.stringify({ query: '{ __typename }' });
+      const answer = async (accept: string, body = typename) => {
+        const response = await post(body, { ...JSON_TYPE, accept });
+        return [response.status, response.headers.get('content-type'), response.body];
+      };
+      const ok = { data: { __typename: 'Query' } };
+      assert.deepEqual(await answer('application/graphql-response+json'), [200, GRAPHQL_RESPONSE, ok]);
+      assert.deepEqual(await answer('application/json, application/graphql-response+json'), [200, JSON_UTF8, ok]);
+      assert.deepEqual(await answer('application/json;q=0.9, application/graphql-response+json'), [
+        200,
+        GRAPHQL_RESPONSE,
+        ok,
+      ]);
+      assert.deepEqual(await answer('*/*'), [200, JSON_UTF8, ok]);
+      // Statuses are the same in either media type (Strapi's Apollo answers a request error with a 400 in both).
+      const syntax = await answer('application/graphql-response+json', JSON.stringify({ query: '{' }));
+      assert.deepEqual(syntax.slice(0, 2), [400, GRAPHQL_RESPONSE]);
+      assert.equal(
+        (syntax[2] as { errors: { extensions: { code: string } }[] }).errors[0]!.extensions.code,
+        'GRAPHQL_PARSE_FAILED',
+      );
+      // Neither JSON type accepted: 406, in JSON; a refusal of the pipeline (no query) too.
+      assert.deepEqual(await answer('text/html'), [406, JSON_UTF8, refused(NOT_ACCEPTABLE)]);
+      assert.deepEqual(await answer('application/json; charset=latin1', JSON.stringify({ variables: {} })), [
+        406,
+        JSON_UTF8,
+        refused(NOT_ACCEPTABLE),
+      ]);
+      // A refusal of Apollo's HTTP layer (CSRF prevention) is in the preferred type, JSON when none: never a 406.
+      const csrf = async (accept: string) => {
+        const response = await post(typename, { 'content-type': 'text/plain', accept });
+        return [response.status, response.headers.get('content-type'), response.body];
+      };
+      assert.deepEqual(await csrf('application/graphql-response+json'), [400, GRAPHQL_RESPONSE, refused(CSRF)]);
+      assert.deepEqual(await csrf('text/html'), [400, JSON_UTF8, refused(CSRF)]);
+      // An answer from the response cache: in the media type of the request it answers.
+      const query = JSON.stringify({
+        query: `{ articles(filters: { title: { eq: "${unique('accept')}" } }) { data { id } } }`,
+      });
+      const empty = { data: { articles: { data: [] } } };
+      for (const accept of ['application/json', 'application/graphql-response+json', 'application/json'])
+        assert.deepEqual(await answer(accept, query), [
+          200,
+          accept === 'application/json' ? JSON_UTF8 : GRAPHQL_RESPONSE,
+          empty,
+        ]);
+      assert.deepEqual(await answer('text/html', query), [406, JSON_UTF8, refused(NOT_ACCEPTABLE)]);
     });
 
     it('a refused request is never answered from the response cache', async () => {

@@ -1,3 +1,4 @@
+import assert from 'node:assert/strict';
 /** A small HTTP client over fetch: what a test sends and what it gets back, body parsed. */
 export interface Response<T = any> {
   status: number;
@@ -47,4 +48,11 @@ export class HttpClient {
   delete<T = any>(path: string, options?: RequestOptions) {
     return this.request<T>('DELETE', path, options);
   }
+}
+
+/** The body of an answer that must have `status` (200 unless said): fails with the body otherwise. */
+export async function ok(answer: Promise<{ status: number; body: any }>, status = 200): Promise<any> {
+  const { status: actual, body } = await answer;
+  assert.equal(actual, status, JSON.stringify(body));
+  return body;
 }

@@ -1,6 +1,7 @@
 /** Releases as the tests make them: through `/content-releases`, as the panel does. */
 import assert from 'node:assert/strict';
-import type { HttpClient } from './http.js';
+import { ok, type HttpClient } from './http.js';
+import { unique } from './unique.js';
 
 /** A release as Strapi 5.54 answers its creation. */
 export interface Release {
@@ -72,5 +73,31 @@ export async function releaseState(admin: HttpClient, id: number): Promise<Relea
     listedCount: listed.actions.meta.count,
     total: actions.meta.pagination.total,
     entries,
+  };
+}
+
+const CM = '/content-manager/collection-types';
+
+/**
+ * The `releases` fixture's drafts and releases, made by the administrator `admin()` answers (one
+ * signed in by a `before`) through the content manager, as the panel does. A title or heading null
+ * leaves the draft invalid to publish.
+ */
+export function releaseFixture(admin: () => HttpClient, releaseName: string) {
+  return {
+    /** A draft post in en, then in fr when given: its documentId. */
+    async post(en: string | null, fr?: string | null): Promise<string> {
+      const id = (await ok(admin().post(`${CM}/api::post.post?locale=en`, { title: en }), 201)).data.documentId;
+      if (fr !== undefined) await ok(admin().put(`${CM}/api::post.post/${id}?locale=fr`, { title: fr }));
+      return id as string;
+    },
+    /** A draft page: its documentId. */
+    async page(heading: string | null): Promise<string> {
+      return (await ok(admin().post(`${CM}/api::page.page`, { heading }), 201)).data.documentId as string;
+    },
+    /** A new release named `releaseName` and a unique suffix: its id. */
+    async release(): Promise<number> {
+      return (await createRelease(admin(), { name: unique(releaseName) })).id;
+    },
   };
 }

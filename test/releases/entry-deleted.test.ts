@@ -6,9 +6,9 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { HttpClient } from '../helpers/http.js';
+import { ok, type HttpClient } from '../helpers/http.js';
 import { registerFirstAdmin } from '../helpers/admins.js';
-import { addAction, createRelease, releaseState } from '../helpers/releases.js';
+import { addAction, releaseFixture, releaseState } from '../helpers/releases.js';
 import { DIALECTS, fixture, startServer, type TestServer } from '../helpers/server.js';
 import { unique } from '../helpers/unique.js';
 
@@ -28,19 +28,7 @@ for (const dialect of DIALECTS) {
     });
     after(() => server?.close());
 
-    const ok = async (promise: Promise<{ status: number; body: any }>, status = 200): Promise<any> => {
-      const answer = await promise;
-      assert.equal(answer.status, status, JSON.stringify(answer.body));
-      return answer.body;
-    };
-    const post = async (en: string, fr?: string): Promise<string> => {
-      const id = (await ok(root.post(`${CM}/${POST}?locale=en`, { title: en }), 201)).data.documentId as string;
-      if (fr !== undefined) await ok(root.put(`${CM}/${POST}/${id}?locale=fr`, { title: fr }));
-      return id;
-    };
-    const page = async (heading: string | null): Promise<string> =>
-      (await ok(root.post(`${CM}/${PAGE}`, { heading }), 201)).data.documentId as string;
-    const release = async (): Promise<number> => (await createRelease(root, { name: unique('Deleted') })).id;
+    const { post, page, release } = releaseFixture(() => root, 'Deleted');
     const add = (
       id: number,
       contentType: string,

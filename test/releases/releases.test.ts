@@ -9,10 +9,10 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { HttpClient } from '../helpers/http.js';
+import { ok, type HttpClient } from '../helpers/http.js';
 import { createRole, emailOf, inviteAdmin, permission, registerFirstAdmin } from '../helpers/admins.js';
 import { entriesOf } from '../helpers/audit.js';
-import { createRelease } from '../helpers/releases.js';
+import { createRelease, releaseFixture } from '../helpers/releases.js';
 import { Receiver, eventually } from '../helpers/receiver.js';
 import { DIALECTS, fixture, startServer, type TestServer } from '../helpers/server.js';
 import { unique } from '../helpers/unique.js';
@@ -61,20 +61,7 @@ for (const dialect of DIALECTS) {
       await receiver?.close();
     });
 
-    const ok = async (promise: Promise<{ status: number; body: any }>, status = 200): Promise<any> => {
-      const answer = await promise;
-      assert.equal(answer.status, status, JSON.stringify(answer.body));
-      return answer.body;
-    };
-    /** A draft post (en, then fr when given) or page: its documentId. */
-    const post = async (en: string | null, fr?: string | null): Promise<string> => {
-      const created = await ok(root.post(`${CM}/${POST}?locale=en`, { title: en }), 201);
-      const id = created.data.documentId as string;
-      if (fr !== undefined) await ok(root.put(`${CM}/${POST}/${id}?locale=fr`, { title: fr }));
-      return id;
-    };
-    const page = async (heading: string | null): Promise<string> =>
-      (await ok(root.post(`${CM}/${PAGE}`, { heading }), 201)).data.documentId as string;
+    const { post, page } = releaseFixture(() => root, 'Release');
     const isPublished = async (uid: string, documentId: string, locale?: string): Promise<boolean> => {
       const path = uid === POST ? `/api/posts/${documentId}?locale=${locale}` : `/api/pages/${documentId}`;
       const answer = await server.api.get(path);

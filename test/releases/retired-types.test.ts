@@ -11,6 +11,7 @@ import { openDevelopProject, schemaApplied } from '../helpers/develop.js';
 import { addAction, createRelease, releaseState } from '../helpers/releases.js';
 import { DIALECTS, fixture } from '../helpers/server.js';
 import { unique } from '../helpers/unique.js';
+import { ok } from '../helpers/http.js';
 
 const CM = '/content-manager/collection-types';
 const POST = 'api::post.post';
@@ -38,11 +39,6 @@ for (const dialect of DIALECTS) {
   describe(`a type deleted or without draft and publish leaves the releases [${dialect}]`, () => {
     const project = openDevelopProject(dialect, fixture('releases'));
 
-    const ok = async (promise: Promise<{ status: number; body: any }>, status = 200): Promise<any> => {
-      const answer = await promise;
-      assert.equal(answer.status, status, JSON.stringify(answer.body));
-      return answer.body;
-    };
     const created = async (uid: string, data: Record<string, unknown>, query = ''): Promise<string> =>
       (await ok(project.admin.post(`${CM}/${uid}${query}`, data), 201)).data.documentId as string;
     const change = async (contentTypes: unknown[]) => {

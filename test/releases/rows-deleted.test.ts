@@ -9,11 +9,11 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import type { HttpClient } from '../helpers/http.js';
+import { ok, type HttpClient } from '../helpers/http.js';
 import { registerFirstAdmin } from '../helpers/admins.js';
 import { runCli } from '../helpers/cli.js';
 import { copyProject, type TempProject } from '../helpers/projects.js';
-import { addAction, createRelease, releaseState } from '../helpers/releases.js';
+import { addAction, releaseFixture, releaseState } from '../helpers/releases.js';
 import { DIALECTS, fixture, startServer, type TestServer } from '../helpers/server.js';
 import { unique } from '../helpers/unique.js';
 
@@ -56,19 +56,7 @@ for (const dialect of DIALECTS) {
       project?.remove();
     });
 
-    const ok = async (promise: Promise<{ status: number; body: any }>, status = 200): Promise<any> => {
-      const answer = await promise;
-      assert.equal(answer.status, status, JSON.stringify(answer.body));
-      return answer.body;
-    };
-    const post = async (en: string, fr?: string): Promise<string> => {
-      const id = (await ok(root.post(`${CM}/${POST}?locale=en`, { title: en }), 201)).data.documentId as string;
-      if (fr !== undefined) await ok(root.put(`${CM}/${POST}/${id}?locale=fr`, { title: fr }));
-      return id;
-    };
-    const page = async (heading: string | null): Promise<string> =>
-      (await ok(root.post(`${CM}/${PAGE}`, { heading }), 201)).data.documentId as string;
-    const release = async (): Promise<number> => (await createRelease(root, { name: unique('Rows') })).id;
+    const { post, page, release } = releaseFixture(() => root, 'Rows');
     const purge = (uid: string, how: 'many' | 'one', where: Record<string, unknown>) =>
       ok(server.publicApi.post(`/api/purge/${uid}/${how}`, { where }));
 

@@ -7,7 +7,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { HttpClient } from '../helpers/http.js';
+import { ok, type HttpClient } from '../helpers/http.js';
 import {
   createRole,
   emailOf,
@@ -32,11 +32,6 @@ for (const dialect of DIALECTS) {
     });
     after(() => server?.close());
 
-    const ok = async (promise: Promise<{ status: number; body: any }>, status = 200): Promise<any> => {
-      const answer = await promise;
-      assert.equal(answer.status, status, JSON.stringify(answer.body));
-      return answer.body;
-    };
     const refused = async (body: unknown) => {
       const answer = await root.put(SETTINGS, body);
       assert.equal(answer.status, 400, JSON.stringify(answer.body));

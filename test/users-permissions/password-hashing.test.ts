@@ -1,10 +1,12 @@
 /**
  * docs/security.md "Password hashing": `config/server` `passwords.rounds` is the cost of every hash a
- * node makes (users', administrators'), and a hash Strapi made at its cost of 10 still logs in.
+ * node makes (users', administrators'), a hash Strapi made at its cost of 10 still logs in, and a
+ * successful login stores a hash made at another cost again at the configured one.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { adminClient } from '../helpers/admins.js';
+import { createTestDatabase, type TestDatabase } from '../helpers/databases.js';
 import { DIALECTS, startServer, type TestServer } from '../helpers/server.js';
 import { unique } from '../helpers/unique.js';
 
@@ -89,6 +91,77 @@ for (const dialect of DIALECTS) {
       );
       assert.equal(changed.status, 200, JSON.stringify(changed.body));
       assert.equal(costOf(await storedHash('admin_users', admin.id)), '05');
+    });
+  });
+}
+
+for (const dialect of DIALECTS) {
+  describe(`password hashing, the cost changed [${dialect}]`, () => {
+    let database: TestDatabase;
+    let server: TestServer | undefined;
+    /** The database outlives each node (a restart); dropped once, after the last. */
+    const kept = () => ({ config: database.config, drop: async () => undefined });
+    const start = (rounds: number) =>
+      startServer(dialect, { database: kept(), config: { server: { passwords: { rounds } } } });
+    before(async () => {
+      database = await createTestDatabase(dialect);
+    });
+    after(async () => {
+      await server?.close();
+      await database?.drop();
+    });
+
+    const storedHash = async (table: 'up_users' | 'admin_users', id: number) =>
+      (
+        await server!.vellum.database.db
+          .selectFrom(table)
+          .select('password')
+          .where('id', '=', id)
+          .executeTakeFirstOrThrow()
+      ).password;
+    /** The stored hash's cost once the login's background rehash has stored it (or 10 s passed). */
+    const costAfterLogin = async (table: 'up_users' | 'admin_users', id: number, expected: string) => {
+      let cost = costOf(await storedHash(table, id));
+      for (let waited = 0; cost !== expected && waited < 10_000; waited += 20) {
+        await new Promise((done) => setTimeout(done, 20));
+        cost = costOf(await storedHash(table, id));
+      }
+      return cost;
+    };
+
+    it('a login stores the password again at the configured cost, and logs in with it after', async () => {
+      server = await start(4);
+      const username = unique('rehashed');
+      const email = `${username}@example.com`;
+      const registered = await server.publicApi.post('/api/auth/local/register', {
+        username,
+        email,
+        password: 'first-password-1',
+      });
+      assert.equal(registered.status, 200, JSON.stringify(registered.body));
+      const userId = registered.body.user.id as number;
+      const admin = await server.vellum.auth.admins.create(`admin-${email}`, 'An-admin-password-1');
+      assert.equal(costOf(await storedHash('up_users', userId)), '04');
+      assert.equal(costOf(await storedHash('admin_users', admin.id)), '04');
+      await server.close();
+
+      // Restarted on the same database, at cost 5.
+      server = await start(5);
+      const userLogin = () =>
+        server!.publicApi.post('/api/auth/local', { identifier: username, password: 'first-password-1' });
+      const adminLogin = () =>
+        server!.publicApi.post('/admin/login', { email: `admin-${email}`, password: 'An-admin-password-1' });
+      const wrong = await server.publicApi.post('/api/auth/local', { identifier: username, password: 'not-it-1' });
+      assert.equal(wrong.status, 400);
+
+      assert.equal((await userLogin()).status, 200);
+      assert.equal(await costAfterLogin('up_users', userId, '05'), '05');
+      assert.equal((await adminLogin()).status, 200);
+      assert.equal(await costAfterLogin('admin_users', admin.id, '05'), '05');
+
+      const again = await userLogin();
+      assert.equal(again.status, 200, JSON.stringify(again.body));
+      assert.equal((await adminLogin()).status, 200);
     });
   });
 }

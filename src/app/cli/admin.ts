@@ -20,16 +20,15 @@ import { adminIdentity, resolveAuthConfig, startAuth, type Auth } from '../../fe
 import { AuditLog } from '../../features/audit/index.js';
 import type { Audited } from '../../core/documents/service.js';
 import type { TokenType } from '../../features/api-tokens/index.js';
-import { builtInTypes, startLocales, systemTables } from '../built-ins.js';
+import { builtInTypes } from '../built-ins.js';
+import { commandDocuments } from '../command-documents.js';
 import { loadConfig } from '../../core/config/load.js';
 import { connectDatabase } from '../../core/database/connection.js';
-import { synchronizeSchema } from '../../core/database/sync.js';
-import { DocumentService } from '../../core/documents/service.js';
+import type { DocumentService } from '../../core/documents/service.js';
 import { createPasswords } from '../../core/passwords.js';
 import { ValidationError } from '../../core/errors.js';
 import type { Database } from '../../core/database/connection.js';
 import { ScheduledActions, WebhookStore } from '../../features/events/index.js';
-import { releaseEntryDeletions } from '../../features/releases/index.js';
 import { loadProjectSchema } from '../../core/schema/load.js';
 import { loadProjectForCommand } from '../../strapi/index.js';
 import type { CliIo } from './io.js';
@@ -77,16 +76,7 @@ async function withAuth<T>(
   const database = await connectDatabase(config.database);
   const passwords = createPasswords(config.server.passwords);
   try {
-    await synchronizeSchema(database, schema, systemTables);
-    const documents = new DocumentService({
-      database,
-      schema,
-      i18n: config.i18n,
-      rest: config.api.rest,
-      deletions: releaseEntryDeletions,
-      passwords,
-    });
-    await startLocales(database, documents, config.i18n);
+    const documents = await commandDocuments(database, schema, config, passwords);
     return await run(
       await startAuth(database, documents, config, authConfig, { actions: project.actions, routed: project.routed }),
       {

@@ -16,6 +16,7 @@ import type { ChangeVersions } from '../../core/database/changes.js';
 import type { DocumentService } from '../../core/documents/service.js';
 import type { ResponseCache } from '../../api/response-cache.js';
 import { sendBody } from '../../api/json-body.js';
+import { responseMediaType } from './accept.js';
 
 /** What an operation's reads note while it runs (GraphqlContext.reads). */
 export interface OperationReads {
@@ -60,6 +61,9 @@ export class GraphqlCache {
    * may have it; otherwise the operation runs, and `beforeExecution` reads the counters.
    */
   async answer(request: FastifyRequest, reply: Parameters<typeof sendBody>[0]): Promise<boolean> {
+    // An `Accept` that allows none of Apollo's media types is answered once the operation has run (a 406).
+    const type = responseMediaType(request.headers.accept);
+    if (type === null) return false;
     const key = this.textKey(request);
     if (!key) return false;
     const needed = this.permissions.get(key);
@@ -70,7 +74,7 @@ export class GraphqlCache {
         versions = await this.service.changeVersions();
         const hit = this.cache.lookup(`graphql\n${scope}\n${key}`, versions);
         if (hit) {
-          sendBody(reply, hit);
+          sendBody(reply, hit, 200, type);
           return true;
         }
       }

@@ -13,7 +13,14 @@ import { ExtensionService } from './extension.js';
 import { PayloadTooLargeError, UnauthorizedError } from '../../core/errors.js';
 import { errorBody, toVellumError } from '../../api/errors.js';
 import { PLAYGROUND_CSP, playgroundHtml, registerPlaygroundAssets, wantsPlayground } from './playground.js';
-import { GraphqlRequestError, readGraphqlRequest, type GraphqlOperation, type RequestReading } from './request.js';
+import {
+  badRequest,
+  GraphqlRequestError,
+  readGraphqlRequest,
+  type GraphqlOperation,
+  type RequestReading,
+} from './request.js';
+import { APPLICATION_JSON, GRAPHQL_RESPONSE_JSON, responseMediaType } from './accept.js';
 import { registerBodyParsers } from './body.js';
 import { PersistedQueries } from './persisted-queries.js';
 import type { GraphqlExecutor } from './executor.js';
@@ -91,8 +98,15 @@ export async function registerGraphql(app: FastifyInstance, options: GraphqlOpti
     // fails, through its error middleware: REST's envelope (`SyntaxError`, 413, ...).
     scope.setErrorHandler(async (error, request, reply) => {
       if (error instanceof GraphqlRequestError) {
+        // In the media type the request prefers, as Apollo's answers: JSON when none (its HTTP layer's refusals).
+        const type = responseMediaType(request.headers.accept);
+        if (type === null && error.asResult) return notAcceptable(reply);
         const { statusCode, headers, response } = error.answer();
-        return reply.code(statusCode).headers(headers).send(response);
+        return reply
+          .code(statusCode)
+          .headers(headers)
+          .type(type ?? APPLICATION_JSON)
+          .send(response);
       }
       // koa-bodyparser's words for a body over the limit are raw-body's.
       const failure =
@@ -118,11 +132,14 @@ export async function registerGraphql(app: FastifyInstance, options: GraphqlOpti
       };
       const operation = operations.get(request)!;
       const result = await (await load()).run(operation, context, request, request.log);
+      // Apollo picks the media type once the operation has run: a mutation refused so was made.
+      const type = responseMediaType(request.headers.accept);
+      if (type === null) return notAcceptable(reply);
       // A status a resolver set stays unless the result has its own refusal (Strapi's users-permissions
       // mutations leave their action's status on the Koa context, users-permissions-graphql.ts).
       if (result.statusCode !== undefined && result.statusCode !== 200) reply.code(result.statusCode);
       if ('headers' in result && result.headers) reply.headers(result.headers);
-      return reply.send(result.response);
+      return reply.type(type).send(result.response);
     };
     // HEAD is Apollo's 405 too, not the GET route's answer without a body.
     scope.get(config.endpoint, { exposeHeadRoute: false }, run);
@@ -130,4 +147,13 @@ export async function registerGraphql(app: FastifyInstance, options: GraphqlOpti
     // Strapi's route takes every method: Apollo refuses the others (after CSRF prevention), 405.
     scope.route({ method: ['PUT', 'PATCH', 'DELETE', 'HEAD'], url: config.endpoint, handler: run });
   });
+}
+
+/** Apollo's answer to a request whose `Accept` allows none of its media types (accept.ts). */
+function notAcceptable(reply: FastifyReply): FastifyReply {
+  const { response } = badRequest(
+    `An 'accept' header was provided for this request which does not accept ${APPLICATION_JSON} or ${GRAPHQL_RESPONSE_JSON}`,
+    406,
+  ).answer();
+  return reply.code(406).type(APPLICATION_JSON).send(response);
 }

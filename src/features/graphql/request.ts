@@ -42,6 +42,13 @@ export class GraphqlRequestError extends Error {
     super(errors[0]?.message ?? 'GraphQL request refused');
   }
 
+  /**
+   * Refused by Apollo's request pipeline (the operation's own checks), not by its HTTP layer: it is
+   * answered as an operation's result is, a 406 when the `Accept` allows no media type of Apollo's
+   * (accept.ts). The executor's refusals are too.
+   */
+  asResult = false;
+
   /** The answer, each message as `clientMessage` gives it (graphql-js' words cleaned: errors.ts). */
   answer(clientMessage: (message: string) => string = (message) => message): RequestAnswer {
     const errors = this.errors.map(({ message, locations }) => ({
@@ -219,8 +226,16 @@ export function readGraphqlRequest(
 ): GraphqlOperation {
   if (reading.csrfHeaders) preventCsrf(request.headers, reading.csrfHeaders);
   if (request.method === 'POST' && Array.isArray(request.body)) throw badRequest('Operation batching disabled.');
+  let parameters: Parameters;
   // A body of a type koa-bodyparser does not read (none, text, multipart, application/graphql) is `{}` there.
-  if (request.method === 'POST') return withQuery(ofBody(request.body ?? {}), reading.persisted);
-  if (request.method === 'GET') return withQuery(ofQueryString(request.url), reading.persisted);
-  throw badRequest('Apollo Server supports only GET/POST requests.', 405, { allow: 'GET, POST' });
+  if (request.method === 'POST') parameters = ofBody(request.body ?? {});
+  else if (request.method === 'GET') parameters = ofQueryString(request.url);
+  else throw badRequest('Apollo Server supports only GET/POST requests.', 405, { allow: 'GET, POST' });
+  // The query and persisted queries are the pipeline's checks, past the HTTP layer.
+  try {
+    return withQuery(parameters, reading.persisted);
+  } catch (error) {
+    if (error instanceof GraphqlRequestError) error.asResult = true;
+    throw error;
+  }
 }

@@ -596,6 +596,18 @@ export class Admins {
     // Strapi's words for an administrator made inactive (`isActive: false`).
     if (this.inactive(row.is_active)) throw new ApplicationError('User not active');
     await this.throttle.reset(attempt);
+    // At `passwords.rounds` when made at another cost (docs/security.md "Password hashing"),
+    // unless the password changed meanwhile.
+    this.passwords.rehashLater(password, row.password, (hash) =>
+      this.database.write((trx: SystemDb) =>
+        trx
+          .updateTable(ADMINS_TABLE)
+          .set({ password: hash })
+          .where('id', '=', row.id)
+          .where('password', '=', row.password)
+          .execute(),
+      ),
+    );
     if (trail) await this.database.write((trx) => trail.record(trx, { action: 'admin.auth.success', actor: row.id }));
     return row.id;
   }

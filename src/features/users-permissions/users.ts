@@ -248,8 +248,26 @@ export class Users {
     if (this.database.dialect.decode('boolean', row.blocked))
       throw new ApplicationError('Your account has been blocked by an administrator');
     if (this.config.perAccount) await this.logins.reset(attempt);
+    this.rehashLater(row.id, password, row.password!);
     const user = (await this.findById(row.id))!;
     return { jwt: await this.jwt.sign(row.id), user };
+  }
+
+  /**
+   * The password at `passwords.rounds` when its hash was made at another cost (docs/security.md
+   * "Password hashing"): stored unless the password changed meanwhile.
+   */
+  private rehashLater(id: number, password: string, stored: string): void {
+    this.passwords.rehashLater(password, stored, (hash) =>
+      this.database.write((trx) =>
+        shaped<UserRow>(trx)
+          .updateTable(this.type.table)
+          .set({ password: hash })
+          .where('id', '=', id)
+          .where('password', '=', stored)
+          .execute(),
+      ),
+    );
   }
 
   /**

@@ -10,21 +10,21 @@
  * node that stopped writing does not keep its memory (a thread with a connection: ~5-10 MB).
  */
 import { createRequire } from 'node:module';
-import { Worker } from 'node:worker_threads';
+import { WorkerThread } from '../../worker-thread.js';
 
+/** The thread's code (core/worker-thread.ts). */
 const WORKER_SOURCE = `
-const { parentPort, workerData } = require('node:worker_threads');
 const Database = require(workerData.driver);
 const db = new Database(workerData.filename, { fileMustExist: true });
 // The checkpoint syncs as the main connection's commits do (NORMAL: the log before, the file after).
 db.pragma('synchronous = NORMAL');
-parentPort.on('message', () => {
+serve(() => {
   try {
     db.pragma('wal_checkpoint(PASSIVE)');
   } catch {
     // Busy or gone: the next commits ask again.
   }
-  parentPort.postMessage(0);
+  return 0;
 });
 `;
 
@@ -34,7 +34,7 @@ export const CHECKPOINT_BACKSTOP = 10_000;
 const IDLE_MS = 30_000;
 
 export class SqliteCheckpointer {
-  private worker: Worker | undefined;
+  private thread: WorkerThread<0, 0> | undefined;
   private idle: NodeJS.Timeout | undefined;
   private commits = 0;
   private running = false;
@@ -57,60 +57,55 @@ export class SqliteCheckpointer {
     else this.start();
   }
 
+  /** Ends the thread once the checkpoint under way, if any, is done (SQLite's call runs to its end). */
   async close(): Promise<void> {
     this.failed = true;
     clearTimeout(this.idle);
-    const worker = this.worker;
-    this.worker = undefined;
-    // Held while it ends: an unreferenced thread's end does not keep the event loop waiting for it,
-    // and a caller awaiting close() would be left pending (Node's test runner fails such a file).
-    worker?.ref();
-    await worker?.terminate();
+    const thread = this.thread;
+    this.thread = undefined;
+    await thread?.close();
   }
 
   private start(): void {
     this.running = true;
     clearTimeout(this.idle);
-    (this.worker ??= this.spawn()).postMessage(0);
+    (this.thread ??= this.spawn()).request(0).then(
+      () => {
+        this.running = false;
+        if (this.failed) return;
+        if (this.pending) {
+          this.pending = false;
+          this.start();
+        } else this.retireLater();
+      },
+      // The thread failed: onEnd says so.
+      () => undefined,
+    );
   }
 
   /** Ends the thread after IDLE_MS without a checkpoint (the next one starts another). */
   private retireLater(): void {
     this.idle = setTimeout(() => {
-      const worker = this.worker;
-      this.worker = undefined;
-      void worker?.terminate();
+      const thread = this.thread;
+      this.thread = undefined;
+      thread?.terminate(new Error('The checkpoint thread retired'));
     }, IDLE_MS);
     this.idle.unref();
   }
 
-  private spawn(): Worker {
-    const worker = new Worker(WORKER_SOURCE, {
-      eval: true,
+  private spawn(): WorkerThread<0, 0> {
+    return new WorkerThread({
+      source: WORKER_SOURCE,
       workerData: { driver: this.driver, filename: this.filename },
-      execArgv: [],
+      exitError: 'The checkpoint thread exited',
+      // A checkpoint under way does not keep a finished process alive either.
+      holdWhileBusy: false,
+      // A thread retired or closed on purpose is expected to end.
+      onEnd: (expected) => {
+        if (this.failed || expected) return;
+        this.failed = true;
+        this.onFailure();
+      },
     });
-    // It must not keep a finished process alive; again once online, as Node 20 forgets an
-    // `unref()` or `ref()` made before (test/database/sqlite-readers-exit.test.ts). One closed
-    // meanwhile is held until it ends (see close()).
-    worker.unref();
-    worker.once('online', () => (worker === this.worker ? worker.unref() : worker.ref()));
-    worker.on('message', () => {
-      this.running = false;
-      if (this.failed) return;
-      if (this.pending) {
-        this.pending = false;
-        this.start();
-      } else this.retireLater();
-    });
-    // A thread retired or closed on purpose is no longer `this.worker`.
-    const fail = () => {
-      if (this.failed || worker !== this.worker) return;
-      this.failed = true;
-      this.onFailure();
-    };
-    worker.on('error', fail);
-    worker.on('exit', fail);
-    return worker;
   }
 }

@@ -9,17 +9,15 @@
  * abandoned thread (nothing can stop it sooner), which then exits.
  */
 import { createRequire } from 'node:module';
-import { Worker } from 'node:worker_threads';
+import { WorkerThread } from '../../worker-thread.js';
 import { statementTimeoutError } from '../dialect.js';
 
 /**
- * The worker's code, plain JavaScript evaluated in the thread: no file to find next to a bundle,
- * no TypeScript loader to start per thread. Rows come back as the main connection's statements
+ * The worker's code (core/worker-thread.ts). Rows come back as the main connection's statements
  * give them: array rows for the response path's statements (`/*rows*\/` prefix), else objects
  * with integers exact (numbers, or digits beyond 2^53), as `readIntegersExactly` in sqlite.ts.
  */
 const WORKER_SOURCE = `
-const { parentPort, workerData } = require('node:worker_threads');
 const Database = require(workerData.driver);
 const db = new Database(workerData.filename, { readonly: true, fileMustExist: true });
 db.pragma('busy_timeout = 5000');
@@ -39,16 +37,10 @@ const prepare = (sql) => {
   }
   return statement;
 };
-parentPort.postMessage({ ready: true });
-parentPort.on('message', ({ sql, parameters }) => {
-  try {
-    const statement = prepare(sql);
-    const rows = statement.all(parameters);
-    if (!sql.startsWith(workerData.arrayRows)) for (const row of rows) for (const key in row) row[key] = exact(row[key]);
-    parentPort.postMessage({ rows });
-  } catch (error) {
-    parentPort.postMessage({ error: { message: String(error && error.message), code: error && error.code } });
-  }
+serve(({ sql, parameters }) => {
+  const rows = prepare(sql).all(parameters);
+  if (!sql.startsWith(workerData.arrayRows)) for (const row of rows) for (const key in row) row[key] = exact(row[key]);
+  return rows;
 });
 `;
 
@@ -60,13 +52,11 @@ interface Job {
 }
 
 interface Reader {
-  worker: Worker;
+  thread: WorkerThread<{ sql: string; parameters: readonly unknown[] }, unknown[]>;
   job?: Job;
   timer?: NodeJS.Timeout;
   /** Terminated past the budget, still finishing its statement. */
   abandoned?: boolean;
-  /** Its connection is open: the budget counts from then, not from the thread's start. */
-  ready?: boolean;
 }
 
 export interface ReaderOptions {
@@ -86,8 +76,6 @@ export class SqliteReaders {
   private readonly queue: Job[] = [];
   private readonly driver = createRequire(import.meta.url).resolve('better-sqlite3');
   private closed = false;
-  /** Reads sent and not yet answered (settled either way). */
-  private readonly inFlight = new Set<Promise<unknown>>();
   /**
    * Threads terminated past the budget whose statement still runs. At most `size` of them: past
    * that, reads wait for one to end, so that repeating a slow request cannot start threads without
@@ -99,24 +87,19 @@ export class SqliteReaders {
 
   run(sql: string, parameters: readonly unknown[]): Promise<unknown[]> {
     if (this.closed) return Promise.reject(new Error('The database is closed'));
-    const answer = new Promise<unknown[]>((resolve, reject) => {
+    return new Promise<unknown[]>((resolve, reject) => {
       this.queue.push({ sql, parameters, resolve, reject });
       this.dispatch();
     });
-    const settled: Promise<unknown> = answer.then(
-      () => this.inFlight.delete(settled),
-      () => this.inFlight.delete(settled),
-    );
-    this.inFlight.add(settled);
-    return answer;
   }
 
   /** Refuses new reads, lets those under way answer (within the budget), then stops the threads. */
   async close(): Promise<void> {
     this.closed = true;
     for (const job of this.queue.splice(0)) job.reject(new Error('The database is closed'));
-    await Promise.all(this.inFlight);
-    await Promise.all(this.idle.splice(0).map((reader) => reader.worker.terminate()));
+    const readers = [...this.busy, ...this.idle.splice(0)];
+    await Promise.all(readers.map((reader) => reader.thread.close()));
+    this.idle.length = 0;
   }
 
   private dispatch(): void {
@@ -129,39 +112,17 @@ export class SqliteReaders {
   }
 
   private spawn(): Reader {
-    const worker = new Worker(WORKER_SOURCE, {
-      eval: true,
+    const reader = {} as Reader;
+    reader.thread = new WorkerThread({
+      source: WORKER_SOURCE,
       workerData: { driver: this.driver, filename: this.options.filename, arrayRows: this.options.arrayRows },
-      // Not the parent's `--import tsx` and the like: the code is plain JavaScript.
-      execArgv: [],
-    });
-    // An idle thread must not keep a finished process alive (a CLI command's last read).
-    worker.unref();
-    const reader: Reader = { worker };
-    worker.on(
-      'message',
-      (message: { ready?: boolean; rows?: unknown[]; error?: { message: string; code?: string } }) => {
-        if (message.ready) {
-          reader.ready = true;
-          if (reader.job) this.arm(reader);
-          return;
-        }
-        const job = this.finish(reader);
-        if (!job) return;
-        if (message.error) job.reject(Object.assign(new Error(message.error.message), { code: message.error.code }));
-        else job.resolve(message.rows!);
-        this.idle.push(reader);
-        this.dispatch();
+      exitError: 'A database reader thread exited',
+      // Its connection is open: the budget counts from then, not from the thread's start.
+      onReady: () => reader.job && this.arm(reader),
+      onEnd: () => {
+        if (reader.abandoned) this.abandoned -= 1;
+        this.drop(reader);
       },
-    );
-    worker.on('error', (error) => {
-      this.finish(reader)?.reject(error);
-      this.drop(reader);
-    });
-    worker.on('exit', () => {
-      if (reader.abandoned) this.abandoned -= 1;
-      this.finish(reader)?.reject(new Error('A database reader thread exited'));
-      this.drop(reader);
     });
     return reader;
   }
@@ -169,10 +130,23 @@ export class SqliteReaders {
   private start(reader: Reader, job: Job): void {
     reader.job = job;
     this.busy.add(reader);
-    // A read in flight keeps the process alive (an idle thread does not).
-    reader.worker.ref();
-    if (reader.ready) this.arm(reader);
-    reader.worker.postMessage({ sql: job.sql, parameters: job.parameters });
+    if (reader.thread.ready) this.arm(reader);
+    reader.thread.request({ sql: job.sql, parameters: job.parameters }).then(
+      (rows) => {
+        if (this.finish(reader) !== job) return;
+        job.resolve(rows);
+        this.idle.push(reader);
+        this.dispatch();
+      },
+      (error: unknown) => {
+        if (this.finish(reader) !== job) return;
+        job.reject(error);
+        // A statement's error leaves the thread serving; a thread's failure does not.
+        if (!reader.thread.usable) return this.drop(reader);
+        this.idle.push(reader);
+        this.dispatch();
+      },
+    );
   }
 
   /** Starts the budget of the reader's job. */
@@ -183,8 +157,9 @@ export class SqliteReaders {
         reader.abandoned = true;
         this.abandoned += 1;
         this.drop(reader);
-        void reader.worker.terminate();
-        stopped?.reject(statementTimeoutError(this.options.budget));
+        const error = statementTimeoutError(this.options.budget);
+        reader.thread.terminate(error);
+        stopped?.reject(error);
       }, this.options.budget);
     }
   }
@@ -193,7 +168,6 @@ export class SqliteReaders {
   private finish(reader: Reader): Job | undefined {
     const job = reader.job;
     reader.job = undefined;
-    if (job) reader.worker.unref();
     if (reader.timer) clearTimeout(reader.timer);
     reader.timer = undefined;
     this.busy.delete(reader);
