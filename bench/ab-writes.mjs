@@ -10,13 +10,19 @@
 // the base build in .tmp/ab/base, then this checkout), ROUNDS (3), DURATION (seconds per scenario,
 // 8), WARMUP (2), N (2000), SCENARIOS (create,create_full,update_full), CONNECTIONS (10),
 // NODE_FLAGS (the servers' node flags; default --max-semi-space-size=2 as npm start), SEEDED (a
-// file to keep the seeded database in, with its token in SEEDED.token, reused by the next run).
+// file to keep the seeded database in, with its token in SEEDED.token, reused by the next run),
+// BUILD_ENV (per build, `|` between builds: `NAME=value` pairs separated by spaces, given to that
+// build's servers: `BUILDS=b,b BUILD_ENV='REST_CACHE=false|'` compares one build's settings).
+//
+// Scenarios: the write scenarios (create, create_full, update_full) run on a server without the
+// response cache; mixed_writes and mixed_writes_5 (bench/traffic.mjs: the ~600 read URLs with one
+// views-only `PUT` of an article in 20 and in 5) and distinct_reads on a server with it, as deployed.
 import { spawn, spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { buildTraffic, fetchRetry, writeDocumentsLua } from './traffic.mjs';
+import { buildTraffic, fetchRetry, writeDocumentsLua, writeTrafficLua } from './traffic.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const BUILDS = (process.env.BUILDS ?? `${join(root, '.tmp/ab/base')},${root}`).split(',').map((b) => resolve(b));
@@ -26,6 +32,16 @@ const WARMUP = Number(process.env.WARMUP ?? 2);
 const N = process.env.N ?? '2000';
 const CONNECTIONS = Number(process.env.CONNECTIONS ?? 10);
 const SCENARIOS = (process.env.SCENARIOS ?? 'create,create_full,update_full').split(',');
+const BUILD_ENV = (process.env.BUILD_ENV ?? '').split('|').map((pairs) =>
+  Object.fromEntries(
+    pairs
+      .split(' ')
+      .filter(Boolean)
+      .map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]),
+  ),
+);
+/** Scenarios measured with the response cache on (as deployed); the others without it. */
+const CACHED = new Set(['mixed_writes', 'mixed_writes_5', 'distinct_reads']);
 const NODE_FLAGS = (process.env.NODE_FLAGS ?? '--max-semi-space-size=2').split(' ').filter(Boolean);
 const PORT = 20000 + Math.floor(Math.random() * 20000);
 const BASE = `http://127.0.0.1:${PORT}`;
@@ -130,7 +146,13 @@ try {
     create_full: join(dir, 'create-full.lua'),
     update_full: join(dir, 'update-full.lua'),
     create: join(dir, 'create.lua'),
+    mixed_writes: join(dir, 'mixed-writes.lua'),
+    mixed_writes_5: join(dir, 'mixed-writes-5.lua'),
+    distinct_reads: join(dir, 'distinct-reads.lua'),
   };
+  writeTrafficLua(lua.mixed_writes, urls, { writeEvery: 20, token, doneLua: DONE });
+  writeTrafficLua(lua.mixed_writes_5, urls, { writeEvery: 5, token, doneLua: DONE });
+  writeTrafficLua(lua.distinct_reads, urls, { writeEvery: 0, token, doneLua: DONE });
   writeDocumentsLua(lua.create_full, urls, { mode: 'create', token, doneLua: DONE });
   writeDocumentsLua(lua.update_full, urls, { mode: 'update', token, doneLua: DONE });
   writeFileSync(
@@ -147,20 +169,24 @@ ${DONE}`,
   for (let round = 0; round < ROUNDS; round++) {
     const order = round % 2 ? [...BUILDS.keys()].reverse() : [...BUILDS.keys()];
     for (const b of order) {
-      copy(seeded, database);
-      child = await start(BUILDS[b], { REST_CACHE: 'false' });
       const line = [];
-      for (const scenario of SCENARIOS) {
-        if (WARMUP > 0) wrk(lua[scenario], WARMUP);
-        const before = cpuMs(child.pid);
-        const run = wrk(lua[scenario], DURATION);
-        const cpu = (cpuMs(child.pid) - before) / run.requests;
-        results[b][scenario].push({ cpu, rps: run.requests / run.seconds, errors: run.errors });
-        line.push(
-          `${scenario} ${cpu.toFixed(2)} ms ${(run.requests / run.seconds).toFixed(0)} req/s${run.errors ? ` (${run.errors} errors)` : ''}`,
-        );
+      for (const cached of [false, true]) {
+        const group = SCENARIOS.filter((scenario) => CACHED.has(scenario) === cached);
+        if (group.length === 0) continue;
+        copy(seeded, database);
+        child = await start(BUILDS[b], { ...(cached ? {} : { REST_CACHE: 'false' }), ...BUILD_ENV[b] });
+        for (const scenario of group) {
+          if (WARMUP > 0) wrk(lua[scenario], WARMUP);
+          const before = cpuMs(child.pid);
+          const run = wrk(lua[scenario], DURATION);
+          const cpu = (cpuMs(child.pid) - before) / run.requests;
+          results[b][scenario].push({ cpu, rps: run.requests / run.seconds, errors: run.errors });
+          line.push(
+            `${scenario} ${cpu.toFixed(2)} ms ${(run.requests / run.seconds).toFixed(0)} req/s${run.errors ? ` (${run.errors} errors)` : ''}`,
+          );
+        }
+        await stop(child);
       }
-      await stop(child);
       console.error(`round ${round + 1} build ${b} (${BUILDS[b]}): ${line.join(', ')}`);
     }
   }

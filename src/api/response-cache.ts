@@ -129,6 +129,20 @@ export class ResponseCache {
     this.bytes += size;
   }
 
+  /**
+   * Whether answers that read `group` are not worth looking up: this node saw its counter move
+   * within the hold time, so an entry that read it is stale (it was stored before that move: a
+   * group moving is not stored) and the answer computed now would not be stored. The caller then
+   * reads the database without the change counters or a key (exact either way: nothing is served
+   * from memory). With one write in 20 to a type every answer reads (the bench's mixed traffic),
+   * the counters' read, the key and the lookup were ~16% of a request's CPU for no hit.
+   */
+  moving(group: string): boolean {
+    if (this.holdMs <= 0) return false;
+    const last = this.seen.get(group);
+    return last !== undefined && this.now() - last.movedAt < this.holdMs;
+  }
+
   /** Notes `version` as seen now; whether the group moved within the hold time (a first sight is no move). */
   private movedRecently(group: string, version: number): boolean {
     const now = this.now();

@@ -273,6 +273,53 @@ for (const dialect of DIALECTS) {
     });
   });
 
+  describe(`response cache while a type moves [${dialect}]`, () => {
+    let server: TestServer;
+    before(async () => {
+      // A hold no test outlasts: "moving" never depends on the test's timing.
+      server = await startServer(dialect, { config: { api: { rest: { cache: { holdAfterWriteMs: 600_000 } } } } });
+      await server.api.post('/api/articles', { data: { title: 'still' } });
+      await server.api.post('/api/tags', { data: { name: unique('still') } });
+    });
+    after(() => server?.close());
+
+    const statementsOf = async (path: string) => {
+      const statements: string[] = [];
+      const stop = server.vellum.database.observe((sql) => statements.push(sql));
+      const response = await server.api.get(path);
+      stop();
+      assert.equal(response.status, 200, response.text);
+      return { body: response.body, statements };
+    };
+
+    it('reads of a type seen moving skip the change counters and go to the database; other types stay cached', async () => {
+      const path = '/api/articles?sort=title:asc&fields[0]=title';
+      await statementsOf(path);
+      await statementsOf('/api/tags?fields[0]=name');
+      assert.deepEqual(
+        (await statementsOf('/api/tags?fields[0]=name')).statements.length,
+        2,
+        'tags: token and change counters, answered from memory',
+      );
+      const title = unique('moved');
+      await server.api.post('/api/articles', { data: { title } });
+      // This read sees the articles' counter move: its answer is not stored.
+      const seen = await statementsOf(path);
+      assert.ok(seen.statements.some((sql) => /vellum_changes/.test(sql)));
+      const next = await statementsOf(path);
+      assert.ok(
+        next.statements.every((sql) => !/vellum_changes/.test(sql)),
+        `no counters read:\n${next.statements.join('\n')}`,
+      );
+      assert.ok(next.statements.some((sql) => /articles/.test(sql)));
+      assert.ok(next.body.data.some((article: { title: string }) => article.title === title));
+      const again = unique('moved');
+      await server.api.post('/api/articles', { data: { title: again } });
+      assert.ok((await statementsOf(path)).body.data.some((article: { title: string }) => article.title === again));
+      assert.equal((await statementsOf('/api/tags?fields[0]=name')).statements.length, 2, 'tags still from memory');
+    });
+  });
+
   describe(`response cache switched off [${dialect}]`, () => {
     let server: TestServer;
     before(async () => {

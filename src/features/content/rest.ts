@@ -91,7 +91,13 @@ export function registerContentApi(app: FastifyInstance, options: ContentApiOpti
   ) => {
     // A query project code read or changed (a global middleware) is not the URL's: not shared. A
     // document middleware or a lifecycle may answer what the database does not hold: not cached.
-    const scope = cache && !queryTouched(request) && documents.cacheable && caller.cacheScope;
+    // Every answer of a type reads the type's own group: while it moves, no entry can be served.
+    const scope =
+      cache &&
+      !cache.moving(documents.type.table) &&
+      !queryTouched(request) &&
+      documents.cacheable &&
+      caller.cacheScope;
     if (!cache || !scope) return sendJson(reply, await read());
     const versions = await service.changeVersions();
     const key = `${scope}\n${wantsLegacyFormat(request.headers) ? 'v4' : ''}\n${request.url}`;
