@@ -8,7 +8,9 @@
 //
 // Env: BUILDS (two folders, each with dist/app/cli/main.js and a package.json; default: a copy of
 // the base build in .tmp/ab/base, then this checkout), ROUNDS (3), DURATION (seconds per scenario,
-// 8), WARMUP (2), N (2000), SCENARIOS (create,create_full,update_full), CONNECTIONS (10),
+// 8), WARMUP (2), N (2000), SCENARIOS (create,create_full,update_full; the reads of `npm run bench`
+// too: list_default, list_page100, filter_sort, deep_filter_relation, populate_star, deep_populate,
+// distinct_reads; bench/ab-reads.mjs runs those by default), CONNECTIONS (10),
 // NODE_FLAGS (the servers' node flags; default --max-semi-space-size=2 as npm start), SEEDED (a
 // file to keep the seeded database in, with its token in SEEDED.token, reused by the next run).
 import { spawn, spawnSync } from 'node:child_process';
@@ -16,10 +18,15 @@ import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileS
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { buildTraffic, fetchRetry, writeDocumentsLua } from './traffic.mjs';
+import { buildTraffic, fetchRetry, writeDocumentsLua, writeTrafficLua } from './traffic.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const BUILDS = (process.env.BUILDS ?? `${join(root, '.tmp/ab/base')},${root}`).split(',').map((b) => resolve(b));
+// A build may name node flags of its own after a '#' (`.tmp/ab/base#--single-threaded-gc`): one
+// build against itself under other flags.
+const BUILDS = (process.env.BUILDS ?? `${join(root, '.tmp/ab/base')},${root}`).split(',').map((b) => {
+  const [folder, ...flags] = b.split('#');
+  return { dir: resolve(folder), flags: flags.join(' ').split(' ').filter(Boolean), name: b };
+});
 const ROUNDS = Number(process.env.ROUNDS ?? 3);
 const DURATION = Number(process.env.DURATION ?? 8);
 const WARMUP = Number(process.env.WARMUP ?? 2);
@@ -47,7 +54,7 @@ const env = (extra = {}) => ({
 async function start(build, extra) {
   const child = spawn(
     process.execPath,
-    [...NODE_FLAGS, join(build, 'dist/app/cli/main.js'), 'start', join(root, 'examples/blog')],
+    [...NODE_FLAGS, ...build.flags, join(build.dir, 'dist/app/cli/main.js'), 'start', join(root, 'examples/blog')],
     { env: env(extra), stdio: ['ignore', 'pipe', 'inherit'] },
   );
   await new Promise((done, fail) => {
@@ -98,7 +105,7 @@ try {
     : spawnSync(
         process.execPath,
         [
-          join(BUILDS.at(-1), 'dist/app/cli/main.js'),
+          join(BUILDS.at(-1).dir, 'dist/app/cli/main.js'),
           'token',
           'create',
           '--type',
@@ -131,6 +138,22 @@ try {
     update_full: join(dir, 'update-full.lua'),
     create: join(dir, 'create.lua'),
   };
+  // The read scenarios of bench/run.mjs, each a GET of one URL, and its 600 distinct URLs.
+  const reads = {
+    list_default: '/api/articles',
+    list_page100: '/api/articles?pagination[pageSize]=100',
+    filter_sort: '/api/articles?filters[views][$gt]=500&filters[kind][$eq]=news&sort[0]=publishDate:desc',
+    deep_filter_relation: '/api/articles?filters[author][name][$containsi]=a',
+    populate_star: '/api/articles?populate=*',
+    deep_populate:
+      '/api/articles?populate[author][populate][0]=avatar&populate[category]=true&populate[tags]=true&populate[seo][populate]=*&populate[blocks][populate]=*',
+  };
+  for (const [name, path] of Object.entries(reads)) {
+    lua[name] = join(dir, `${name}.lua`);
+    writeFileSync(lua[name], `wrk.path = ${JSON.stringify(encodeURI(path))}\n${headers}${DONE}`);
+  }
+  lua.distinct_reads = join(dir, 'distinct-reads.lua');
+  writeTrafficLua(lua.distinct_reads, urls, { token, doneLua: DONE });
   writeDocumentsLua(lua.create_full, urls, { mode: 'create', token, doneLua: DONE });
   writeDocumentsLua(lua.update_full, urls, { mode: 'update', token, doneLua: DONE });
   writeFileSync(
@@ -161,7 +184,7 @@ ${DONE}`,
         );
       }
       await stop(child);
-      console.error(`round ${round + 1} build ${b} (${BUILDS[b]}): ${line.join(', ')}`);
+      console.error(`round ${round + 1} build ${b} (${BUILDS[b].name}): ${line.join(', ')}`);
     }
   }
   console.log(
