@@ -195,12 +195,16 @@ ${DONE}`,
       const runs = results[b][scenario];
       return `${median(runs.map((r) => r.cpu)).toFixed(2)} ms ${median(runs.map((r) => r.rps)).toFixed(0)} req/s`;
     });
-    const [a, z] = [0, BUILDS.length - 1].map((b) => median(results[b][scenario].map((r) => r.cpu)));
-    // Each round's two runs are close in time: the median of their ratios is steadier than the ratio of medians.
-    const paired = median(results[0][scenario].map((r, i) => results[BUILDS.length - 1][scenario][i].cpu / r.cpu));
-    console.log(
-      `${scenario}: ${cells.join(' -> ')} (${(((z - a) / a) * 100).toFixed(1)}% CPU; median of the rounds' ratios ${((paired - 1) * 100).toFixed(1)}%)`,
-    );
+    // Each round's runs are close in time: the median of their ratios is steadier than the ratio of
+    // medians. Every build against the first.
+    const a = median(results[0][scenario].map((r) => r.cpu));
+    const against = BUILDS.slice(1).map((_, i) => {
+      const runs = results[i + 1][scenario];
+      const z = median(runs.map((r) => r.cpu));
+      const paired = median(results[0][scenario].map((r, round) => runs[round].cpu / r.cpu));
+      return `${(((z - a) / a) * 100).toFixed(1)}% CPU, rounds' ratios ${((paired - 1) * 100).toFixed(1)}%`;
+    });
+    console.log(`${scenario}: ${cells.join(' -> ')} (${against.join('; ')})`);
   }
 } finally {
   rmSync(dir, { recursive: true, force: true });
