@@ -19,6 +19,19 @@ describe('jsonBody', () => {
     for (const value of values) assert.equal(text(value), JSON.stringify(value));
   });
 
+  it('a body written inside another (a toJSON) leaves the outer one whole', () => {
+    const inner = { toJSON: () => Buffer.concat(jsonBody({ inner: 'x'.repeat(300) }).chunks).toString('utf8') };
+    const value = { before: 'y'.repeat(300), inner, after: 'z'.repeat(300) };
+    assert.equal(text(value), JSON.stringify(value));
+    const failing = {
+      toJSON: () => {
+        throw new Error('no');
+      },
+    };
+    assert.throws(() => jsonBody({ long: 'w'.repeat(300), failing }), /no/);
+    assert.equal(text({ again: 'v'.repeat(300) }), JSON.stringify({ again: 'v'.repeat(300) }));
+  });
+
   it('copies stored JSON through', () => {
     assert.equal(text({ content: new RawJson('[{"type":"paragraph"}]') }), '{"content":[{"type":"paragraph"}]}');
   });

@@ -19,14 +19,19 @@ export interface JsonBody {
 const BATCH = 4096;
 /** A string at least this long is encoded on its own, from where it is. */
 const LONG = 256;
-/** The scratch Buffer a body is encoded into; one larger than this is not kept for the next body. */
+/** The first size of the scratch Buffer bodies are encoded into, and the most of it kept between bodies. */
 const SCRATCH = 64 * 1024;
 const KEEP = 1024 * 1024;
 
-/** Any character JSON.stringify would write otherwise than itself: quote, backslash, controls, surrogates. */
+/**
+ * Any character JSON.stringify might write otherwise than itself: quote, backslash, controls, and
+ * surrogates (it escapes a lone one; a string holding any goes through it).
+ */
+// eslint-disable-next-line no-control-regex -- the control characters are what JSON escapes
 const ESCAPED = /["\\\u0000-\u001f\ud800-\udfff]/;
 
-let scratch = Buffer.allocUnsafeSlow(SCRATCH);
+/** Shared by the bodies written one after the other; a body written inside another (a toJSON) takes its own. */
+let scratch: Buffer | undefined = Buffer.allocUnsafeSlow(SCRATCH);
 
 /**
  * Writes a body into the scratch Buffer, then copies it out in one Buffer of its exact length
@@ -41,6 +46,12 @@ let scratch = Buffer.allocUnsafeSlow(SCRATCH);
 class BodyWriter {
   private text = '';
   private at = 0;
+  private readonly shared = scratch !== undefined;
+  private buffer = scratch ?? Buffer.allocUnsafeSlow(SCRATCH);
+
+  constructor() {
+    scratch = undefined;
+  }
 
   write(piece: string): void {
     if (piece.length >= LONG) {
@@ -67,9 +78,13 @@ class BodyWriter {
   finish(): JsonBody {
     this.drain();
     const body = Buffer.allocUnsafe(this.at);
-    scratch.copy(body, 0, 0, this.at);
-    if (scratch.length > KEEP) scratch = Buffer.allocUnsafeSlow(SCRATCH);
+    this.buffer.copy(body, 0, 0, this.at);
     return { chunks: [body], length: body.length };
+  }
+
+  /** Gives the shared scratch back (written or not: a toJSON may throw halfway). */
+  release(): void {
+    if (this.shared) scratch = this.buffer.length > KEEP ? Buffer.allocUnsafeSlow(SCRATCH) : this.buffer;
   }
 
   private drain(): void {
@@ -81,12 +96,12 @@ class BodyWriter {
   private encode(text: string): void {
     // At most three bytes per UTF-16 unit (a surrogate pair is four bytes for two units).
     const room = this.at + text.length * 3;
-    if (room > scratch.length) {
-      const larger = Buffer.allocUnsafeSlow(Math.max(room, scratch.length * 2));
-      scratch.copy(larger, 0, 0, this.at);
-      scratch = larger;
+    if (room > this.buffer.length) {
+      const larger = Buffer.allocUnsafeSlow(Math.max(room, this.buffer.length * 2));
+      this.buffer.copy(larger, 0, 0, this.at);
+      this.buffer = larger;
     }
-    this.at += scratch.write(text, this.at, 'utf8');
+    this.at += this.buffer.write(text, this.at, 'utf8');
   }
 }
 
@@ -157,8 +172,12 @@ function writeObject(out: BodyWriter, object: Record<string, unknown>): void {
 /** `value` as JSON in one Buffer; the same text as `JSON.stringify(value)`. */
 export function jsonBody(value: unknown): JsonBody {
   const out = new BodyWriter();
-  writeValue(out, value);
-  return out.finish();
+  try {
+    writeValue(out, value);
+    return out.finish();
+  } finally {
+    out.release();
+  }
 }
 
 /** Answers `value` as JSON through `jsonBody`. */
