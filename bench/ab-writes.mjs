@@ -8,15 +8,17 @@
 //
 // Env: BUILDS (two folders, each with dist/app/cli/main.js and a package.json; default: a copy of
 // the base build in .tmp/ab/base, then this checkout), ROUNDS (3), DURATION (seconds per scenario,
-// 8), WARMUP (2), N (2000), SCENARIOS (create,create_full,update_full), CONNECTIONS (10),
+// 8), WARMUP (2), N (2000), SCENARIOS (create,create_full,update_full; the reads of `npm run bench`
+// too: list_default, list_page100, filter_sort, deep_filter_relation, populate_star, deep_populate,
+// distinct_reads; bench/ab-reads.mjs runs those by default), CONNECTIONS (10),
 // NODE_FLAGS (the servers' node flags; default --max-semi-space-size=2 as npm start), SEEDED (a
 // file to keep the seeded database in, with its token in SEEDED.token, reused by the next run),
 // BUILD_ENV (per build, `|` between builds: `NAME=value` pairs separated by spaces, given to that
 // build's servers: `BUILDS=b,b BUILD_ENV='REST_CACHE=false|'` compares one build's settings).
 //
-// Scenarios: the write scenarios (create, create_full, update_full) run on a server without the
+// Scenarios: the writes (create, create_full, update_full) and the reads run on a server without the
 // response cache; mixed_writes and mixed_writes_5 (bench/traffic.mjs: the ~600 read URLs with one
-// views-only `PUT` of an article in 20 and in 5) and distinct_reads on a server with it, as deployed.
+// views-only `PUT` of an article in 20 and in 5) and distinct_reads_cached on a server with it.
 import { spawn, spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -25,7 +27,12 @@ import { fileURLToPath } from 'node:url';
 import { buildTraffic, fetchRetry, writeDocumentsLua, writeTrafficLua } from './traffic.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const BUILDS = (process.env.BUILDS ?? `${join(root, '.tmp/ab/base')},${root}`).split(',').map((b) => resolve(b));
+// A build may name node flags of its own after a '#' (`.tmp/ab/base#--single-threaded-gc`): one
+// build against itself under other flags.
+const BUILDS = (process.env.BUILDS ?? `${join(root, '.tmp/ab/base')},${root}`).split(',').map((b) => {
+  const [folder, ...flags] = b.split('#');
+  return { dir: resolve(folder), flags: flags.join(' ').split(' ').filter(Boolean), name: b };
+});
 const ROUNDS = Number(process.env.ROUNDS ?? 3);
 const DURATION = Number(process.env.DURATION ?? 8);
 const WARMUP = Number(process.env.WARMUP ?? 2);
@@ -41,7 +48,7 @@ const BUILD_ENV = (process.env.BUILD_ENV ?? '').split('|').map((pairs) =>
   ),
 );
 /** Scenarios measured with the response cache on (as deployed); the others without it. */
-const CACHED = new Set(['mixed_writes', 'mixed_writes_5', 'distinct_reads']);
+const CACHED = new Set(['mixed_writes', 'mixed_writes_5', 'distinct_reads_cached']);
 const NODE_FLAGS = (process.env.NODE_FLAGS ?? '--max-semi-space-size=2').split(' ').filter(Boolean);
 const PORT = 20000 + Math.floor(Math.random() * 20000);
 const BASE = `http://127.0.0.1:${PORT}`;
@@ -63,7 +70,7 @@ const env = (extra = {}) => ({
 async function start(build, extra) {
   const child = spawn(
     process.execPath,
-    [...NODE_FLAGS, join(build, 'dist/app/cli/main.js'), 'start', join(root, 'examples/blog')],
+    [...NODE_FLAGS, ...build.flags, join(build.dir, 'dist/app/cli/main.js'), 'start', join(root, 'examples/blog')],
     { env: env(extra), stdio: ['ignore', 'pipe', 'inherit'] },
   );
   await new Promise((done, fail) => {
@@ -114,7 +121,7 @@ try {
     : spawnSync(
         process.execPath,
         [
-          join(BUILDS.at(-1), 'dist/app/cli/main.js'),
+          join(BUILDS.at(-1).dir, 'dist/app/cli/main.js'),
           'token',
           'create',
           '--type',
@@ -149,7 +156,22 @@ try {
     mixed_writes: join(dir, 'mixed-writes.lua'),
     mixed_writes_5: join(dir, 'mixed-writes-5.lua'),
     distinct_reads: join(dir, 'distinct-reads.lua'),
+    distinct_reads_cached: join(dir, 'distinct-reads.lua'),
   };
+  // The read scenarios of bench/run.mjs, each a GET of one URL (uncached, as its second pass).
+  const reads = {
+    list_default: '/api/articles',
+    list_page100: '/api/articles?pagination[pageSize]=100',
+    filter_sort: '/api/articles?filters[views][$gt]=500&filters[kind][$eq]=news&sort[0]=publishDate:desc',
+    deep_filter_relation: '/api/articles?filters[author][name][$containsi]=a',
+    populate_star: '/api/articles?populate=*',
+    deep_populate:
+      '/api/articles?populate[author][populate][0]=avatar&populate[category]=true&populate[tags]=true&populate[seo][populate]=*&populate[blocks][populate]=*',
+  };
+  for (const [name, path] of Object.entries(reads)) {
+    lua[name] = join(dir, `${name}.lua`);
+    writeFileSync(lua[name], `wrk.path = ${JSON.stringify(encodeURI(path))}\n${headers}${DONE}`);
+  }
   writeTrafficLua(lua.mixed_writes, urls, { writeEvery: 20, token, doneLua: DONE });
   writeTrafficLua(lua.mixed_writes_5, urls, { writeEvery: 5, token, doneLua: DONE });
   writeTrafficLua(lua.distinct_reads, urls, { writeEvery: 0, token, doneLua: DONE });
@@ -187,7 +209,7 @@ ${DONE}`,
         }
         await stop(child);
       }
-      console.error(`round ${round + 1} build ${b} (${BUILDS[b]}): ${line.join(', ')}`);
+      console.error(`round ${round + 1} build ${b} (${BUILDS[b].name}): ${line.join(', ')}`);
     }
   }
   console.log(
@@ -198,12 +220,16 @@ ${DONE}`,
       const runs = results[b][scenario];
       return `${median(runs.map((r) => r.cpu)).toFixed(2)} ms ${median(runs.map((r) => r.rps)).toFixed(0)} req/s`;
     });
-    const [a, z] = [0, BUILDS.length - 1].map((b) => median(results[b][scenario].map((r) => r.cpu)));
-    // Each round's two runs are close in time: the median of their ratios is steadier than the ratio of medians.
-    const paired = median(results[0][scenario].map((r, i) => results[BUILDS.length - 1][scenario][i].cpu / r.cpu));
-    console.log(
-      `${scenario}: ${cells.join(' -> ')} (${(((z - a) / a) * 100).toFixed(1)}% CPU; median of the rounds' ratios ${((paired - 1) * 100).toFixed(1)}%)`,
-    );
+    // Each round's runs are close in time: the median of their ratios is steadier than the ratio of
+    // medians. Every build against the first.
+    const a = median(results[0][scenario].map((r) => r.cpu));
+    const against = BUILDS.slice(1).map((_, i) => {
+      const runs = results[i + 1][scenario];
+      const z = median(runs.map((r) => r.cpu));
+      const paired = median(results[0][scenario].map((r, round) => runs[round].cpu / r.cpu));
+      return `${(((z - a) / a) * 100).toFixed(1)}% CPU, rounds' ratios ${((paired - 1) * 100).toFixed(1)}%`;
+    });
+    console.log(`${scenario}: ${cells.join(' -> ')} (${against.join('; ')})`);
   }
 } finally {
   rmSync(dir, { recursive: true, force: true });

@@ -1,7 +1,52 @@
-// The encoding a compressible JSON answer takes (sendCompressibleJson).
+// The bytes jsonBody writes, and the encoding a compressible JSON answer takes (sendCompressibleJson).
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { acceptedEncoding } from './json-body.js';
+import { RawJson } from '../core/documents/raw-json.js';
+import { acceptedEncoding, jsonBody } from './json-body.js';
+
+const text = (value: unknown) => Buffer.concat(jsonBody(value).chunks).toString('utf8');
+
+describe('jsonBody', () => {
+  it("writes JSON.stringify's text, long and short strings, escapes and other scripts alike", () => {
+    const long = 'plain text '.repeat(40);
+    const values: unknown[] = [
+      { a: 1, b: 'two', c: [true, false, null, undefined, () => 0], d: undefined, e: { toJSON: () => 'x' } },
+      [long, `${long}"quoted"`, `${long}\nnewline\u0001`, `${long}é日本語🙂`, `${long}\ud800 lone`, `${long}\u2028`],
+      { nested: { deeper: [{ body: long.repeat(30) }, NaN, Infinity, -0, 1e21, 0.1] } },
+      'x'.repeat(70_000),
+      '日本'.repeat(40_000),
+    ];
+    for (const value of values) assert.equal(text(value), JSON.stringify(value));
+  });
+
+  it('a body written inside another (a toJSON) leaves the outer one whole', () => {
+    const inner = { toJSON: () => Buffer.concat(jsonBody({ inner: 'x'.repeat(300) }).chunks).toString('utf8') };
+    const value = { before: 'y'.repeat(300), inner, after: 'z'.repeat(300) };
+    assert.equal(text(value), JSON.stringify(value));
+    const failing = {
+      toJSON: () => {
+        throw new Error('no');
+      },
+    };
+    assert.throws(() => jsonBody({ long: 'w'.repeat(300), failing }), /no/);
+    assert.equal(text({ again: 'v'.repeat(300) }), JSON.stringify({ again: 'v'.repeat(300) }));
+  });
+
+  it('copies stored JSON through', () => {
+    assert.equal(text({ content: new RawJson('[{"type":"paragraph"}]') }), '{"content":[{"type":"paragraph"}]}');
+  });
+
+  it('answers one Buffer of the exact length, whatever the size', () => {
+    // A page of 100 articles is ~200 KB: it used to be five chunks of ~48K characters, streamed.
+    const page = {
+      data: Array.from({ length: 100 }, (_, i) => ({ id: i, body: `# Title ${i}\n\n${'Lorem ipsum. '.repeat(150)}` })),
+    };
+    const body = jsonBody(page);
+    assert.equal(body.chunks.length, 1);
+    assert.equal(body.length, body.chunks[0]!.length);
+    assert.equal(body.chunks[0]!.toString('utf8'), JSON.stringify(page));
+  });
+});
 
 describe('acceptedEncoding', () => {
   it('prefers brotli, then gzip, and honours q=0', () => {

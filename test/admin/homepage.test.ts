@@ -417,9 +417,11 @@ for (const dialect of DIALECTS) {
       // At most three for the administrator and their roles, one for the types' stored
       // configurations (the lists only); then per readable type (six: the project's five and the
       // users; three with draft and publish) one read, and one status read per type that made the
-      // list (four at most).
-      assert.ok(second[0]! <= 3 + 1 + 6 + 4, `recent documents: ${second[0]} statements`);
-      assert.ok(second[1]! <= 3 + 1 + 3 + 4, `recently published: ${second[1]} statements`);
+      // list (four at most). On SQLite a page's rows are read by id apart from its ids
+      // (Dialect.pageRowsById): one more per read that found rows.
+      const rows = server.vellum.database.dialect.pageRowsById ? 1 : 0;
+      assert.ok(second[0]! <= 3 + 1 + 6 * (1 + rows) + 4 * (1 + rows), `recent documents: ${second[0]} statements`);
+      assert.ok(second[1]! <= 3 + 1 + 3 * (1 + rows) + 4 * (1 + rows), `recently published: ${second[1]} statements`);
       assert.ok(second[2]! <= 3 + 6, `counts: ${second[2]} statements`);
     });
 
@@ -434,11 +436,12 @@ for (const dialect of DIALECTS) {
         stop();
       }
       // The page of ids each list reads from posts (a localized type with draft and publish) and
-      // from notes (localized, without): the statement's inner select.
+      // from notes (localized, without): the page statement itself on SQLite (its rows are read by
+      // id apart), elsewhere the statement's inner select.
       const pages = seen
         .map(
           (statement) =>
-            /\((select "t0"\."id" from "(?:posts|notes)" as "t0" where [^?]*? limit 4 offset 0)\)/.exec(statement)?.[1],
+            /(select "t0"\."id" from "(?:posts|notes)" as "t0" where [^?]*? limit 4 offset 0)/.exec(statement)?.[1],
         )
         .filter((page): page is string => page !== undefined);
       assert.equal(pages.length, 3, seen.join('\n'));

@@ -84,7 +84,10 @@ for (const dialect of DIALECTS) {
       assert.equal(last.statements, full.statements);
       const past = await statements('pagination[page]=9&pagination[pageSize]=5&sort=id');
       assert.equal(past.total, 12);
-      assert.equal(past.statements, full.statements + 1, 'an empty page past the end counts apart');
+      // On SQLite a page's rows are read by id in a statement of their own (Dialect.pageRowsById),
+      // which an empty page does without.
+      const rowsApart = server.vellum.database.dialect.pageRowsById ? 1 : 0;
+      assert.equal(past.statements, full.statements - rowsApart + 1, 'an empty page past the end counts apart');
       assert.equal((await statements('pagination[start]=20&pagination[limit]=5')).total, 12);
       assert.equal((await statements('pagination[start]=0&pagination[limit]=100')).total, 12);
       assert.equal((await statements('filters[title][$eq]=nothing-like-this')).total, 0);

@@ -87,6 +87,24 @@ for (const dialect of DIALECTS) {
       await second.vellum.close();
     });
 
+    it("a link table's index by target ends with entity_id, and replaces the one an earlier version made", async () => {
+      const { start } = await fresh();
+      const first = await start();
+      const { db, dialect } = first.vellum.database;
+      const table = 'articles_author_lnk';
+      const earlier = ['target_document_id', 'target_locale', 'entity_ord'];
+      let indexes = await dialect.listIndexes(db);
+      // A relation filter's count finds the owners of the matching targets in this index alone.
+      assert.ok(indexes.has(`${table}.${indexName(table, [...earlier, 'entity_id'])}`));
+      assert.ok(!indexes.has(`${table}.${indexName(table, earlier)}`));
+      await db.schema.createIndex(indexName(table, earlier)).on(table).columns(earlier).execute();
+      await first.vellum.close();
+      const second = await start();
+      indexes = await second.vellum.database.dialect.listIndexes(second.vellum.database.db);
+      assert.ok(!indexes.has(`${table}.${indexName(table, earlier)}`), 'the superseded index is dropped at start');
+      await second.vellum.close();
+    });
+
     it('adds a column for a new attribute and keeps existing data', async () => {
       const { project, start } = await fresh();
       const first = await start();

@@ -40,6 +40,12 @@ export interface Dialect {
    */
   readonly rowLocks: boolean;
   /**
+   * Where a page of documents reads its ids (and total) in one statement and its rows by id in a
+   * second, bounded one (SQLite: see findMany), the condition that picks rows by `ids`; undefined
+   * where one statement joins the rows to the page's ids (a second round trip would cost more).
+   */
+  readonly pageRowsById?: (id: RawBuilder<unknown>, ids: readonly number[]) => RawBuilder<boolean>;
+  /**
    * Locks the rows of `table` whose `column` holds one of `values` until the transaction ends
    * (`select ... for update`, ordered by `column` then id); does nothing where `rowLocks` is false.
    * The order and the choice of rows are the caller's (locks.ts).

@@ -243,6 +243,9 @@ function componentLinkTable(model: Model): TableSpec {
 const hasComponents = (model: Model): boolean =>
   Object.values(model.attributes).some((a) => a.kind === 'component' || a.kind === 'dynamiczone');
 
+/** The columns of a link table's index by target. */
+const TARGET_INDEX = ['target_document_id', 'target_locale', 'entity_ord', 'entity_id'];
+
 /**
  * Every table, column and index the schema needs, in creation order; `systemTables` are the
  * non-content tables of the layers above (users-and-permissions).
@@ -265,11 +268,15 @@ export function planTables(schema: Schema, systemTables: TableSpec[] = []): Tabl
       ],
       indexes: [
         { name: indexName(link.table, ['entity_id', 'target_ord']), columns: ['entity_id', 'target_ord'] },
-        {
-          name: indexName(link.table, ['target_document_id', 'target_locale', 'entity_ord']),
-          columns: ['target_document_id', 'target_locale', 'entity_ord'],
-        },
+        // The owners of a target (inverse order, relation filters), `entity_id` last so that a
+        // relation filter's count finds the owners of the matching targets in the index alone:
+        // `filters[author][name][$containsi]=a` over 2,000 articles, its count 1.26 -> 0.71 ms of
+        // SQLite (the planner then scans the 50 authors and seeks their links, instead of reading
+        // all 3,500 link rows and probing an author per link).
+        { name: indexName(link.table, TARGET_INDEX), columns: TARGET_INDEX },
       ],
+      // The same index without `entity_id`, made by earlier versions.
+      superseded: [indexName(link.table, ['target_document_id', 'target_locale', 'entity_ord'])],
     });
   }
   tables.push({

@@ -52,6 +52,24 @@ const page = (
   count?: string,
 ) =>
   `/*rows*/ select ${columns}${count ? `, (${count}) as "__total"` : ''} from (select "t0"."id" from "${table}" as "t0" where ${where} order by ${order} limit ${limit} offset ${offset}) as "p" join "${table}" as "t0" on "t0"."id" = "p"."id" order by ${order}`;
+/**
+ * On SQLite (Dialect.pageRowsById) the page statement answers the page's ids (and the total) only;
+ * its rows are read by id in a second statement, which the empty answers here never reach.
+ */
+const pageOf = (
+  dialect: DialectName,
+  columns: string,
+  table: string,
+  where: string,
+  order: string,
+  limit: number,
+  offset: number,
+  count?: string,
+) => {
+  if (dialect !== 'sqlite') return page(columns, table, where, order, limit, offset, count);
+  const ids = `select "t0"."id" from "${table}" as "t0" where ${where} order by ${order} limit ${limit} offset ${offset}`;
+  return `/*rows*/ ${count ? `select "p"."id", (${count}) as "__total" from (${ids}) as "p"` : ids}`;
+};
 /** The count of a page past the end, which has no row to carry it. */
 const countApart = (count: string) => `select (${count}) as total`;
 /** A statement in SQLite's spelling with `?` placeholders as `dialect` writes it. */
@@ -80,7 +98,8 @@ for (const dialect of ALL_DIALECTS) {
         {
           sql: inDialect(
             dialect,
-            page(
+            pageOf(
+              dialect,
               `${ROW}, "t0"."title", "t0"."slug", "t0"."body", "t0"."content", "t0"."views", "t0"."rating", "t0"."featured", "t0"."publish_date", "t0"."kind", "t0"."metadata"`,
               'articles',
               version,
@@ -103,7 +122,10 @@ for (const dialect of ALL_DIALECTS) {
       const count = 'select count(*) from "authors" as "t0" where 1 = 1';
       assert.deepEqual(statements, [
         {
-          sql: inDialect(dialect, page(`${ROW}, "t0"."name"`, 'authors', '1 = 1', '"t0"."id" asc', 10, 10, count)),
+          sql: inDialect(
+            dialect,
+            pageOf(dialect, `${ROW}, "t0"."name"`, 'authors', '1 = 1', '"t0"."id" asc', 10, 10, count),
+          ),
           parameters: [],
         },
         { sql: inDialect(dialect, countApart(count)), parameters: [] },
@@ -116,7 +138,7 @@ for (const dialect of ALL_DIALECTS) {
       });
       assert.deepEqual(
         statements.map((s) => s.sql),
-        [inDialect(dialect, page(`${ROW}, "t0"."name"`, 'tags', '1 = 1', '"t0"."id" asc', 5, 50))],
+        [inDialect(dialect, pageOf(dialect, `${ROW}, "t0"."name"`, 'tags', '1 = 1', '"t0"."id" asc', 5, 50))],
       );
     });
 
@@ -138,7 +160,8 @@ for (const dialect of ALL_DIALECTS) {
         `+"t0"."id" in (select "l7"."entity_id" from ${authorLink('l7', 't8')} where "t8"."name" glob ?) and ` +
         `(+"t0"."id" in (select "l9"."entity_id" from ${tagLink('l9', 't10')} where "t10"."id" is null) or +"t0"."id" not in (select "l9"."entity_id" from ${tagLink('l9', 't10')}))))`;
       const sqlite = [
-        page(
+        pageOf(
+          dialect,
           `${ROW}, "t0"."title"`,
           'articles',
           `(("t0"."published_at" is not null and "t0"."locale" = ?) and (` +
@@ -189,7 +212,10 @@ for (const dialect of ALL_DIALECTS) {
       const count = `select count(*) from "articles" as "t0" where ${where}`;
       assert.deepEqual(statements, [
         {
-          sql: inDialect(dialect, page(`${ROW}, "t0"."title"`, 'articles', where, '"t0"."id" asc', 10, 20, count)),
+          sql: inDialect(
+            dialect,
+            pageOf(dialect, `${ROW}, "t0"."title"`, 'articles', where, '"t0"."id" asc', 10, 20, count),
+          ),
           parameters: Array(14).fill('%vellum%'),
         },
         { sql: inDialect(dialect, countApart(count)), parameters: Array(7).fill('%vellum%') },
@@ -198,7 +224,7 @@ for (const dialect of ALL_DIALECTS) {
 
     it('a page size over the maximum reads at most api.rest.maxLimit rows; LIMIT and OFFSET are literals', async () => {
       const [rows] = await statementsOf(dialect, 'api::tag.tag', { pagination: { page: 4, pageSize: 1000 } });
-      assert.match(rows!.sql, / limit 100 offset 300\) as [`"]p[`"] /);
+      assert.match(rows!.sql, / limit 100 offset 300\) as [`"]p[`"]( |$)/);
       assert.deepEqual(rows!.parameters, []);
     });
   });

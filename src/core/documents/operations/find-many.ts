@@ -9,7 +9,8 @@ import type { ContentType } from '../../schema/model.js';
 import type { CallerOptions, DocumentContext } from '../context.js';
 import type { ReadBudget } from '../read/budget.js';
 import { populate, type Loaded } from '../read/populate.js';
-import { decodeDocument, readRows, rowKeys, selectList, visibleScalars, type Document } from '../rows.js';
+import { decodeDocument, ID, readRows, rowKeys, selectList, visibleScalars, type Document, type Row } from '../rows.js';
+import type { Db, Dialect } from '../../database/dialect.js';
 
 /** The column of the page's rows that carries the total. */
 const TOTAL = '__total';
@@ -105,15 +106,47 @@ export async function findMany(
   // statement instead of two (on SQLite one reader-thread round trip instead of two; elsewhere one
   // network round trip).
   const columns = selectList(dialect, type, alias, scalars);
-  const select = pagination.withCount ? [...columns, sql`(${count}) as ${sql.id(TOTAL)}`] : columns;
-  const rowsQuery = sql`select ${sql.join(select)} from (${page}) as ${sql.id('p')} join ${sql.table(type.table)} as ${sql.id(alias)} on ${sql.ref(`${alias}.id`)} = ${sql.ref('p.id')} order by ${sql.join(order)}`;
-  const rows = await readRows(db, rowsQuery);
+  const total$ = sql`(${count}) as ${sql.id(TOTAL)}`;
+  let rows: Row[];
+  let totalCell: unknown;
+  if (dialect.pageRowsById) {
+    // SQLite: the page statement, which carries the request's filters and runs in a reader thread
+    // under the read budget, answers the page's ids (and the total); the rows are read by id on the
+    // main thread's own connection, a read bounded by the page's length, and put in the ids' order.
+    // Joined in one statement, SQLite sorted the page's wide rows again in a temporary b-tree, and
+    // the rows crossed threads (copied out, then rebuilt on the main thread): a page of 100
+    // articles cost 1.2 ms in the reader plus 0.6 ms on the main thread to receive it, against
+    // 0.1 ms for the ids and 0.3-0.4 ms for the rows by id (better-sqlite3 in a loop).
+    const ids = await readRows(
+      db,
+      pagination.withCount ? sql`select ${sql.ref('p.id')}, ${total$} from (${page}) as ${sql.id('p')}` : page,
+    );
+    totalCell = ids[0]?.[1];
+    rows =
+      ids.length === 0
+        ? []
+        : await rowsInOrder(
+            db,
+            dialect.pageRowsById,
+            type,
+            alias,
+            columns,
+            ids.map((row) => Number(row[0])),
+          );
+  } else {
+    const select = pagination.withCount ? [...columns, total$] : columns;
+    rows = await readRows(
+      db,
+      sql`select ${sql.join(select)} from (${page}) as ${sql.id('p')} join ${sql.table(type.table)} as ${sql.id(alias)} on ${sql.ref(`${alias}.id`)} = ${sql.ref('p.id')} order by ${sql.join(order)}`,
+    );
+    totalCell = rows[0]?.at(-1);
+  }
   budget.spend(rows.length);
   // A page past the end has no row to carry the total: counted apart.
   const total = !pagination.withCount
     ? undefined
     : rows.length > 0
-      ? Number(rows[0]!.at(-1))
+      ? Number(totalCell)
       : offset === 0
         ? 0
         : Number((await sql<{ total: number | string }>`select (${count}) as total`.execute(db)).rows[0]?.total ?? 0);
@@ -138,4 +171,29 @@ export async function findMany(
     meta.total = total;
   }
   return { results: loaded.map((item) => item.value), pagination: meta };
+}
+
+/** The rows of `ids` (a page's, in its order), read by id: a read bounded by the page's length. */
+async function rowsInOrder(
+  db: Db,
+  byIds: NonNullable<Dialect['pageRowsById']>,
+  type: ContentType,
+  alias: string,
+  columns: RawBuilder<unknown>[],
+  ids: number[],
+): Promise<Row[]> {
+  const found = await readRows(
+    db,
+    sql`select ${sql.join(columns)} from ${sql.table(type.table)} as ${sql.id(alias)} where ${byIds(sql.ref(`${alias}.id`), ids)}`,
+    { inline: true },
+  );
+  const byId = new Map<number, Row>();
+  for (const row of found) byId.set(Number(row[ID]), row);
+  const rows: Row[] = [];
+  // A row deleted between the two statements is left out.
+  for (const id of ids) {
+    const row = byId.get(id);
+    if (row) rows.push(row);
+  }
+  return rows;
 }
