@@ -199,11 +199,16 @@ for (const dialect of DIALECTS) {
       for (const name of ['x', 'y'])
         tags.push((await api.post('/api/tags', { data: { name: `${prefix} ${name}` } })).body.data.documentId);
       const query = `filters[title][$startsWith]=${prefix}&populate[author][populate][avatar]=true&populate[tags][populate][articles]=true&populate[seo][populate]=*&populate[blocks][populate]=*&populate[cover]=true&pagination[pageSize]=100&pagination[withCount]=false`;
+      // The response cache's change counters are read or not depending on how long ago the type last
+      // moved (api/response-cache.ts `moving`): timing, not rows, so they are left out of the count.
       const count = async () => {
-        const before = server.vellum.database.statementCount;
+        const seen: string[] = [];
+        const stop = server.vellum.database.observe((sql: string) => seen.push(sql));
         const res = await api.get(`/api/articles?${query}`);
+        stop();
         assert.equal(res.status, 200);
-        return { statements: server.vellum.database.statementCount - before, rows: res.body.data.length };
+        const statements = seen.filter((sql) => !/\bvellum_changes\b/.test(sql)).length;
+        return { statements, rows: res.body.data.length };
       };
       const bulk = (i: number) =>
         api.post('/api/articles', {

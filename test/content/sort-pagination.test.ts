@@ -68,10 +68,15 @@ for (const dialect of DIALECTS) {
     });
 
     it('the page statement carries the total; only a page past the end counts apart', async () => {
+      // The response cache's change counters are read or not depending on how long ago the type
+      // last moved (api/response-cache.ts `moving`): timing, not the page, so they are not counted.
       const statements = async (query: string) => {
-        const before = server.vellum.database.statementCount;
+        const seen: string[] = [];
+        const stop = server.vellum.database.observe((sql) => seen.push(sql));
         const body = await list(query);
-        return { total: body.meta.pagination.total, statements: server.vellum.database.statementCount - before };
+        stop();
+        const counted = seen.filter((sql) => !/\bvellum_changes\b/.test(sql)).length;
+        return { total: body.meta.pagination.total, statements: counted };
       };
       // sort=id: URLs no other test asks for, so that neither answer comes from the response cache.
       const full = await statements('pagination[page]=2&pagination[pageSize]=5&sort=id');
