@@ -3,7 +3,8 @@
 // Runs `node dist/app/cli/main.js start` (or COMMAND, a shell command) RUNS times on the blog example
 // with a database synchronised by a first, unmeasured start, polls GET /_health... every 5 ms until
 // the server answers, and prints the median, min and max, the CPU time the server process used by
-// then (for COMMAND, the process started: npm's own), and the median idle RSS 1 s later.
+// then (for COMMAND, the process started: npm's own), the main thread's share of it, and the median
+// idle RSS 1 s later (with its anonymous and file-backed parts, /proc/PID/status's RssAnon and RssFile).
 //
 // The first measured start runs with an empty compile cache (Node 22+, `module.enableCompileCache`
 // in dist/app/cli/main.js; a folder of the bench's own, NODE_COMPILE_CACHE): "cold"; the others
@@ -12,7 +13,9 @@
 // Env: RUNS (default 15), COMMAND (default: node dist/app/cli/main.js start), PROJECT (a project dir),
 // NODE_FLAGS (extra node flags for the default command, e.g. "--cpu-prof"), NODE_BIN (the node
 // binary for the default command, built for this Node's ABI), NODE_RELEASE (22, 24: a release of
-// test/node-releases/, with a better-sqlite3 built for it: docs/contributing/testing.md "Node releases").
+// test/node-releases/, with a better-sqlite3 built for it: docs/contributing/testing.md "Node releases"),
+// VELLUM_ROOT (another checkout to measure, built: its dist/ and examples/blog; A/B runs alternate
+// this checkout and another from one script).
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
@@ -20,7 +23,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const root = resolve(process.env.VELLUM_ROOT ?? resolve(dirname(fileURLToPath(import.meta.url)), '..'));
 const RUNS = Number(process.env.RUNS ?? 15);
 const dir = mkdtempSync(join(tmpdir(), 'vellum-startup-'));
 const PORT = 20000 + Math.floor(Math.random() * 20000);
@@ -72,7 +75,19 @@ const cpuOf = (pid) => {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
   return (Number(fields[11]) + Number(fields[12])) * 10; // USER_HZ is 100 on Linux
 };
-const rssOf = (pid) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
+// The main thread's alone (its task has the process's id): the rest is Node's helper threads and
+// the SQLite reader threads.
+const mainCpuOf = (pid) => {
+  const fields = readFileSync(`/proc/${pid}/task/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+};
+const statusOf = (pid, field) =>
+  Number(new RegExp(`${field}:\\s+(\\d+)`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
+const rssOf = (pid) => ({
+  rss: statusOf(pid, 'VmRSS'),
+  anon: statusOf(pid, 'RssAnon'),
+  file: statusOf(pid, 'RssFile'),
+});
 
 async function once() {
   const started = performance.now();
@@ -93,13 +108,15 @@ async function once() {
   }
   const ms = performance.now() - started;
   let cpu = NaN;
+  let mainCpu = NaN;
   try {
     cpu = cpuOf(child.pid);
+    mainCpu = mainCpuOf(child.pid);
   } catch {
     // gone
   }
   await new Promise((r) => setTimeout(r, 1000));
-  let rss = 0;
+  let rss = { rss: 0, anon: 0, file: 0 };
   try {
     rss = rssOf(child.pid);
   } catch {
@@ -110,7 +127,7 @@ async function once() {
   process.kill(-child.pid, 'SIGTERM');
   await closed;
   if (process.env.COMMAND) await new Promise((r) => setTimeout(r, 300));
-  return { ms, rss, cpu };
+  return { ms, cpu, mainCpu, ...rss };
 }
 
 try {
@@ -126,8 +143,9 @@ try {
   console.log(
     `${version ? `Node ${version}: ` : ''}cold start (empty compile cache) ${cold.ms.toFixed(0)} ms, CPU ${cold.cpu.toFixed(0)} ms, idle RSS ${cold.rss.toFixed(0)} MB`,
   );
+  const of = (key) => median(runs.map((r) => r[key])).toFixed(0);
   console.log(
-    `warm, start to first answer over ${RUNS} runs: median ${median(ms).toFixed(0)} ms (min ${Math.min(...ms).toFixed(0)}, max ${Math.max(...ms).toFixed(0)}), CPU used by then: median ${median(runs.map((r) => r.cpu)).toFixed(0)} ms; idle RSS 1 s later: median ${median(runs.map((r) => r.rss)).toFixed(0)} MB`,
+    `warm, start to first answer over ${RUNS} runs: median ${median(ms).toFixed(0)} ms (min ${Math.min(...ms).toFixed(0)}, max ${Math.max(...ms).toFixed(0)}), CPU used by then: median ${of('cpu')} ms (main thread ${of('mainCpu')}); idle RSS 1 s later: median ${of('rss')} MB (RssAnon ${of('anon')}, RssFile ${of('file')})`,
   );
 } finally {
   rmSync(dir, { recursive: true, force: true });

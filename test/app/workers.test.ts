@@ -210,6 +210,9 @@ for (const dialect of DIALECTS) {
       }
       assert.equal(pids.size, 2);
       for (const pid of pids) assert.equal(parentOf(pid), cluster.child.pid);
+      // With npm start's young generation (primary.ts `workerExecArgv`): the idle RSS of each.
+      for (const pid of pids)
+        assert.ok(readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').includes('--max-semi-space-size=2'));
     });
 
     it('a write through one worker is read through the other, with the response cache on (seeded sequence)', async () => {

@@ -18,7 +18,14 @@ import { readProjectModels, type ProjectModels } from './models.js';
 import { reservedNames } from './strings.js';
 import { componentBatch, contentTypeBatch, deleteBatch } from './legacy.js';
 import { applyCategoryChange, applySchemaChange } from './update.js';
-import { parseUpdateSchema, type SchemaChange } from './validation.js';
+import type { SchemaChange } from './validation.js';
+
+/**
+ * The batch's rules (validation.ts: Strapi's ~80 zod schemas) load with the first schema change,
+ * not at every start: building them was ~20 ms of a start's CPU (docs/performance.md "Start-up and memory").
+ */
+let validationModule: Promise<typeof import('./validation.js')> | undefined;
+const validation = () => (validationModule ??= import('./validation.js'));
 
 export interface ContentTypeBuilderOptions {
   projectDir: string;
@@ -132,6 +139,8 @@ export function registerContentTypeBuilderRoutes(app: FastifyInstance, options: 
     };
 
     ctb.post(`${base}/update-schema`, { preHandler: developOnly }, async (request, reply) => {
+      // Before the check: nothing waits between it and `apply`, which marks the update as under way.
+      const { parseUpdateSchema } = await validation();
       if (updating()) return reply.status(409).send(conflict('Schema update is already in progress.'));
       const current = models();
       // An empty body is `{}` to Strapi's body parser.
@@ -158,6 +167,7 @@ export function registerContentTypeBuilderRoutes(app: FastifyInstance, options: 
       current: ReturnType<typeof models>,
       answer: { status: number; uid: string },
     ) => {
+      const { parseUpdateSchema } = await validation();
       const parsed =
         typeof batch === 'object' && batch && 'data' in batch ? parseUpdateSchema(batch, current) : undefined;
       // Checked by the batch's rules, applied as sent: Strapi's older routes add no defaults

@@ -8,9 +8,10 @@
 import type * as Jose from 'jose';
 import { UnauthorizedError } from '../../core/errors.js';
 
-// jose loads with the first token signed or checked (a start serving API tokens never needs it).
+// jose loads with the first token signed or checked (a start serving API tokens never needs it);
+// oauth.ts loads it through here too.
 let joseModule: Promise<typeof Jose> | undefined;
-const jose = (): Promise<typeof Jose> => (joseModule ??= import('jose'));
+export const jose = (): Promise<typeof Jose> => (joseModule ??= import('jose'));
 
 const ADMIN_AUDIENCE = 'vellum-admin';
 

@@ -17,10 +17,11 @@
  * this client (verified the same way, without nonce).
  */
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { createRemoteJWKSet, jwtVerify, SignJWT, type JWTPayload } from 'jose';
+import type { createRemoteJWKSet, JWTPayload } from 'jose';
 import { ApplicationError, ValidationError } from '../../core/errors.js';
 import { isPlainObject } from '../../core/objects.js';
 import { cookieValue } from './sessions.js';
+import { jose } from './jwt.js';
 import {
   OAUTH_PROVIDERS,
   OIDC_PROVIDER,
@@ -363,6 +364,7 @@ export class ProviderLogins {
     expect: { issuer?: string; audience: string; nonce?: string },
   ): Promise<JWTPayload> {
     if (!jwksUri) throw new ApplicationError('No JWKS URL to verify the ID token with');
+    const { createRemoteJWKSet, jwtVerify } = await jose();
     let keys = this.keySets.get(jwksUri);
     if (!keys)
       this.keySets.set(jwksUri, (keys = createRemoteJWKSet(new URL(jwksUri), { timeoutDuration: FETCH_TIMEOUT_MS })));
@@ -393,6 +395,7 @@ export class ProviderLogins {
   /** The identity of a verified ID token, as a short-lived token of this server for step 3. */
   private async handoff(provider: string, claims: JWTPayload): Promise<string> {
     const profile = this.oidcProfile(claims);
+    const { SignJWT } = await jose();
     return new SignJWT({ email: profile.email, username: profile.username, provider })
       .setProtectedHeader({ alg: 'HS256' })
       .setSubject(String(claims.sub))
@@ -403,6 +406,7 @@ export class ProviderLogins {
   }
 
   private async readHandoff(provider: string, token: string): Promise<ProviderProfile> {
+    const { jwtVerify } = await jose();
     try {
       const { payload } = await jwtVerify(token, this.handoffKey, {
         audience: HANDOFF_AUDIENCE,

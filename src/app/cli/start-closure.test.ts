@@ -1,8 +1,11 @@
 /**
- * graphql-js loads with the first GraphQL operation, not at start (index.ts): nothing `vellum start`
- * imports statically reaches it. A value import of `graphql` (or of a module that has one) from the
- * start's modules would put it back in the bundle's first chunks: ~1 MB of code to compile and the
- * schema to build at every start (docs/performance.md "Start-up and memory").
+ * What `vellum start` leaves to first use stays out of its static imports: graphql-js loads with the
+ * first GraphQL operation (features/graphql/index.ts), jose with the first token signed or checked
+ * (users-permissions/jwt.ts), the Content-Type Builder's rules with the first schema change
+ * (content-type-builder/routes.ts). A value import of one of them (or of a module that has one)
+ * from the start's modules would put it back in the bundle's first chunks, compiled and evaluated
+ * at every start: graphql ~1 MB and the schema, jose 90 KB, the builder's ~80 zod schemas
+ * (docs/performance.md "Start-up and memory").
  */
 import { strict as assert } from 'node:assert';
 import { existsSync, readFileSync } from 'node:fs';
@@ -74,6 +77,13 @@ describe("vellum start's static imports", () => {
       executorSide.map((file) => relative(SRC, file)),
       [],
     );
+  });
+
+  it('leave jose and the Content-Type Builder rules to their first use', () => {
+    assert.ok(files.has(join(SRC, 'features/users-permissions/oauth.ts')), 'the walk reaches the sign-in providers');
+    assert.equal(packages.has('jose'), false, 'jose is imported for its values at start');
+    assert.ok(files.has(join(SRC, 'features/content-type-builder/routes.ts')), "the walk reaches the builder's routes");
+    assert.equal(files.has(join(SRC, 'features/content-type-builder/validation.ts')), false);
   });
 
   it('see a value import through `export ... from` and leave type-only ones out', () => {
