@@ -180,6 +180,31 @@ describe('admin panel: a 40-entry zone, and what the first screen loads [sqlite]
     for (const n of [2, 20, ZONE - 1]) assert.equal(await entry(n).getByLabel('title').inputValue(), `Quote ${n}`);
   });
 
+  it('moves the 40th entry up with its values, and saves exactly what was typed', async () => {
+    await page.getByRole('button', { name: `Move blocks ${ZONE}: Quote up` }).click();
+    await page.waitForFunction(
+      ([legend, value]) =>
+        [...document.querySelectorAll('fieldset')].some(
+          (set) => set.querySelector('legend')?.textContent === legend && set.querySelector('input')?.value === value,
+        ),
+      [`blocks ${ZONE - 1}: Quote`, `Quote ${ZONE}!`],
+    );
+    assert.equal(await entry(ZONE).getByLabel('title').inputValue(), `Quote ${ZONE - 1}`);
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByText('Saved', { exact: true }).waitFor();
+    const stored = await server.api.get(`/api/articles/${documentId}?populate[blocks]=true&status=draft`);
+    assert.equal(stored.status, 200);
+    const titles = (stored.body.data.blocks as { title: string; body: string }[]).map((block) => [
+      block.title,
+      block.body,
+    ]);
+    const expected = Array.from({ length: ZONE }, (_, i) => [`Quote ${i + 1}`, `Body ${i + 1}`]);
+    expected[0] = ['Quote 1', 'Body 1?'];
+    expected[ZONE - 2] = [`Quote ${ZONE}!`, `Body ${ZONE}`];
+    expected[ZONE - 1] = [`Quote ${ZONE - 1}`, `Body ${ZONE - 1}`];
+    assert.deepEqual(titles, expected);
+  });
+
   it("puts each field's inputs in a form of their own, and Enter in one saves", async () => {
     // Chromium's autofill reads the whole form of the input typed into after each key
     // (components/FieldForm.tsx): no form holds more than one field's inputs, none is outside a form.
@@ -187,7 +212,9 @@ describe('admin panel: a 40-entry zone, and what the first screen loads [sqlite]
       const inputs = [...document.querySelectorAll('[data-edit-view] input, [data-edit-view] textarea')].filter(
         (input) => !(input as HTMLInputElement).closest('[role=dialog]'),
       ) as (HTMLInputElement | HTMLTextAreaElement)[];
-      const formless = inputs.filter((input) => !input.form).map((input) => input.getAttribute('aria-label') ?? input.id);
+      const formless = inputs
+        .filter((input) => !input.form)
+        .map((input) => input.getAttribute('aria-label') ?? input.id);
       const sizes = inputs.map(
         (input) => [...(input.form?.elements ?? [])].filter((e) => e.matches('input, textarea, select')).length,
       );
@@ -220,28 +247,22 @@ describe('admin panel: a 40-entry zone, and what the first screen loads [sqlite]
     assert.equal((await stored())[1], 'Quote 2');
   });
 
-  it('moves the 40th entry up with its values, and saves exactly what was typed', async () => {
-    await page.getByRole('button', { name: `Move blocks ${ZONE}: Quote up` }).click();
-    await page.waitForFunction(
-      ([legend, value]) =>
-        [...document.querySelectorAll('fieldset')].some(
-          (set) => set.querySelector('legend')?.textContent === legend && set.querySelector('input')?.value === value,
-        ),
-      [`blocks ${ZONE - 1}: Quote`, `Quote ${ZONE}!`],
-    );
-    assert.equal(await entry(ZONE).getByLabel('title').inputValue(), `Quote ${ZONE - 1}`);
-    await page.getByRole('button', { name: 'Save' }).click();
-    await page.getByText('Saved', { exact: true }).waitFor();
-    const stored = await server.api.get(`/api/articles/${documentId}?populate[blocks]=true&status=draft`);
-    assert.equal(stored.status, 200);
-    const titles = (stored.body.data.blocks as { title: string; body: string }[]).map((block) => [
-      block.title,
-      block.body,
-    ]);
-    const expected = Array.from({ length: ZONE }, (_, i) => [`Quote ${i + 1}`, `Body ${i + 1}`]);
-    expected[0] = ['Quote 1', 'Body 1?'];
-    expected[ZONE - 2] = [`Quote ${ZONE}!`, `Body ${ZONE}`];
-    expected[ZONE - 1] = [`Quote ${ZONE - 1}`, `Body ${ZONE - 1}`];
-    assert.deepEqual(titles, expected);
+  it('leaves the entries out of sight unrendered until they near the viewport', async () => {
+    // content-visibility: auto (components/ComponentField.tsx): a keystroke's frame walks only the entries in sight.
+    const rendered = (legend: string, shown: boolean) =>
+      page.waitForFunction(
+        ([name, expected]) =>
+          [...document.querySelectorAll('fieldset')]
+            .find((set) => set.querySelector('legend')?.textContent === name)
+            ?.querySelector('input')
+            ?.checkVisibility({ contentVisibilityAuto: true }) === expected,
+        [legend, shown] as const,
+      );
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await rendered(`blocks ${ZONE}: Quote`, false);
+    await rendered('blocks 1: Quote', true);
+    await entry(ZONE).getByLabel('title').scrollIntoViewIfNeeded();
+    await rendered(`blocks ${ZONE}: Quote`, true);
+    await rendered('blocks 1: Quote', false);
   });
 });
