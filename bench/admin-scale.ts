@@ -13,7 +13,10 @@
  * RUNS (5), KEYS (characters typed, 30), SIDES (vellum,strapi), STRAPI_DIR (Strapi's folder, default
  * /tmp/strapi-admin-scale: made from ~/strapi-reference with its node_modules linked, its admin
  * built once, several minutes), STRAPI_PORT, STRAPI_KEEP=1 (leave it running), STRAPI_REUSE=1 (use the
- * one left running). Prints a table, Vellum beside Strapi, with the targets.
+ * one left running), KEYS_ONLY=1 (the keystrokes alone), TRACE=file (Chromium's performance trace of
+ * the keystrokes: open it in DevTools or Perfetto), PAGE_SETUP=js (a script run in the edit view
+ * before the keystrokes: an experiment without a rebuild). Prints a table, Vellum beside Strapi,
+ * with the targets, and each key's press to paint.
  */
 import Database from 'better-sqlite3';
 import { execFile } from 'node:child_process';
@@ -33,6 +36,10 @@ const N = Number(process.env.N ?? 100_000);
 const RUNS = Number(process.env.RUNS ?? 5);
 const KEYS = Number(process.env.KEYS ?? 30);
 const SIDES = (process.env.SIDES ?? 'vellum,strapi').split(',');
+/** KEYS_ONLY=1: the keystrokes alone (the first screen and the lists skipped). */
+const KEYS_ONLY = process.env.KEYS_ONLY === '1';
+/** TRACE=file: Chromium's performance trace of the keystrokes (chrome://tracing, Perfetto, DevTools). */
+const TRACE = process.env.TRACE;
 const TYPES = 150;
 const COMPONENTS = 80;
 const ZONE = 40;
@@ -383,7 +390,7 @@ async function measureIn(page: Page, side: Side): Promise<Figures> {
   const warm: number[] = [];
   let firstBytes = 0;
   let firstScripts = 0;
-  for (let i = 0; i < RUNS; i++) {
+  for (let i = 0; i < (KEYS_ONLY ? 0 : RUNS); i++) {
     for (const clear of [true, false]) {
       if (clear) await cdp.send('Network.clearBrowserCache');
       bytes = 0;
@@ -414,7 +421,7 @@ async function measureIn(page: Page, side: Side): Promise<Figures> {
 
   // Navigation between types: a click on a type's link to its list's heading.
   const hops: number[] = [];
-  for (let i = 0; i < RUNS * 2; i++) {
+  for (let i = 0; i < (KEYS_ONLY ? 0 : RUNS * 2); i++) {
     const name = typeName(2 + ((i * 37) % (TYPES - 2)));
     const start = performance.now();
     await typeLink(page, name).click();
@@ -425,7 +432,7 @@ async function measureIn(page: Page, side: Side): Promise<Figures> {
   // 2. The list of N entries: a click on its link to its first row; a filter opened in the app.
   const clicks: number[] = [];
   const filters: number[] = [];
-  for (let i = 0; i < RUNS; i++) {
+  for (let i = 0; i < (KEYS_ONLY ? 0 : RUNS); i++) {
     await typeLink(page, typeName(2 + i)).click();
     await page.getByRole('heading', { name: typeName(2 + i), exact: true, level: 1 }).waitFor();
     let start = performance.now();
@@ -502,10 +509,38 @@ async function measureIn(page: Page, side: Side): Promise<Figures> {
           });
     }).observe({ type: 'event', durationThreshold: 16 } as PerformanceObserverInit);
   });
+  if (process.env.PAGE_SETUP) await page.evaluate(process.env.PAGE_SETUP);
   const typed = 'abcdefghijklmnopqrstuvwxyz0123456789'.repeat(4).slice(0, KEYS);
+  const browser = context.browser()!;
+  if (TRACE)
+    await browser.startTracing(page, {
+      path: TRACE,
+      categories: [
+        'devtools.timeline',
+        'disabled-by-default-devtools.timeline',
+        'disabled-by-default-devtools.timeline.frame',
+        'blink.user_timing',
+        'latencyInfo',
+        'input',
+        'v8',
+        'v8.execute',
+        'cc',
+        'viz',
+        'benchmark',
+        'blink',
+        'loading',
+        'toplevel',
+        'toplevel.flow',
+        'disabled-by-default-toplevel.flow',
+      ],
+    });
   await page.keyboard.type(typed, { delay: 80 });
   await page.waitForFunction((count) => (window as unknown as { benchKeys: number[] }).benchKeys.length >= count, KEYS);
   await page.waitForTimeout(500);
+  if (TRACE) {
+    await browser.stopTracing();
+    console.log(`${side.name}: the keystrokes' main thread, traced:\n${traceSummary(TRACE)}`);
+  }
   const value = await target.inputValue();
   if (value !== heading + typed) throw new Error(`${side.name}: the field reads ${JSON.stringify(value)}`);
   const { keys, events, handled } = await page.evaluate(() => {
@@ -527,6 +562,7 @@ async function measureIn(page: Page, side: Side): Promise<Figures> {
       )
       .join(', ')}`,
   );
+  console.log(`${side.name}: press to paint per key: ${keys.map((k) => k.toFixed(0)).join(' ')}`);
   return {
     firstScreenCold: median(cold),
     firstScreenWarm: median(warm),
@@ -543,6 +579,45 @@ async function measureIn(page: Page, side: Side): Promise<Figures> {
     handledMedian: median(handled),
     handledMax: Math.max(...handled),
   };
+}
+
+interface TraceEvent {
+  name: string;
+  ph: string;
+  pid: number;
+  tid: number;
+  tdur?: number;
+  args?: { name?: string; src_func?: string };
+}
+
+/**
+ * The renderer's main thread in a trace: its tasks' CPU by where they were posted from (the frame
+ * is `ScheduledActionSendBeginMainFrame`, input `PostTaskToMainThread`, autofill's reading of the
+ * form `FormControlDidChange`), and the frame's parts that grow with the page.
+ */
+function traceSummary(file: string): string {
+  const { traceEvents } = JSON.parse(readFileSync(file, 'utf8')) as { traceEvents: TraceEvent[] };
+  const main = traceEvents.find((e) => e.ph === 'M' && e.name === 'thread_name' && e.args?.name === 'CrRendererMain');
+  const cpu = new Map<string, number[]>();
+  for (const e of traceEvents) {
+    if (e.ph !== 'X' || e.pid !== main?.pid || e.tid !== main.tid || e.tdur === undefined) continue;
+    const key =
+      e.name === 'ThreadControllerImpl::RunTask'
+        ? `task ${e.args?.src_func ?? '?'}`
+        : ['EventHandler::handleMouseMoveEvent', 'Layout', 'PrePaint', 'Paint', 'Layerize', 'Commit'].includes(e.name)
+          ? `  ${e.name}`
+          : undefined;
+    if (key) cpu.set(key, [...(cpu.get(key) ?? []), e.tdur / 1000]);
+  }
+  return [...cpu]
+    .map(([key, ms]) => ({ key, ms, total: ms.reduce((a, b) => a + b, 0) }))
+    .filter(({ total, key }) => total >= 5 || key.startsWith('  '))
+    .sort((a, b) => b.total - a.total)
+    .map(
+      ({ key, ms, total }) =>
+        `${key}: ${ms.length} x, CPU median ${median(ms).toFixed(2)} ms, total ${total.toFixed(0)} ms`,
+    )
+    .join('\n');
 }
 
 // ---------------------------------------------------------------- the table

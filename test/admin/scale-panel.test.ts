@@ -24,8 +24,8 @@ const ZONE = 40;
 /**
  * Installed before the app loads: at each React commit, the `<input>`s and `<textarea>`s whose
  * props are new (they rendered), by element; `window.renderedInputs()` answers the values of those
- * since the last call, `window.renderedPages()` how many times a `<form>` rendered (the edit view's
- * page renders its `<form>`). A host element's props object is new exactly when its component
+ * since the last call, `window.renderedPages()` how many times the edit view's page rendered (its
+ * element marked `data-edit-view`). A host element's props object is new exactly when its component
  * rendered it again. A string: the test runner's compiled functions call helpers the page does not have.
  */
 const WATCH_INPUT_RENDERS = `{
@@ -36,10 +36,11 @@ const WATCH_INPUT_RENDERS = `{
     const stack = first ? [first] : [];
     while (stack.length) {
       const fiber = stack.pop();
-      if (fiber.tag === 5 && (fiber.type === 'input' || fiber.type === 'textarea' || fiber.type === 'form')) {
+      const isPage = fiber.tag === 5 && fiber.memoizedProps?.['data-edit-view'] !== undefined;
+      if (fiber.tag === 5 && (fiber.type === 'input' || fiber.type === 'textarea' || isPage)) {
         const element = fiber.stateNode;
         if (seen.has(element) && seen.get(element) !== fiber.memoizedProps) {
-          if (fiber.type === 'form') pages += 1;
+          if (isPage) pages += 1;
           else rendered.add(element);
         }
         seen.set(element, fiber.memoizedProps);
@@ -202,5 +203,66 @@ describe('admin panel: a 40-entry zone, and what the first screen loads [sqlite]
     expected[ZONE - 2] = [`Quote ${ZONE}!`, `Body ${ZONE}`];
     expected[ZONE - 1] = [`Quote ${ZONE - 1}`, `Body ${ZONE - 1}`];
     assert.deepEqual(titles, expected);
+  });
+
+  it("puts each field's inputs in a form of their own, and Enter in one saves", async () => {
+    // Chromium's autofill reads the whole form of the input typed into after each key
+    // (components/FieldForm.tsx): no form holds more than one field's inputs, none is outside a form.
+    const largest = await page.evaluate(() => {
+      const inputs = [...document.querySelectorAll('[data-edit-view] input, [data-edit-view] textarea')].filter(
+        (input) => !(input as HTMLInputElement).closest('[role=dialog]'),
+      ) as (HTMLInputElement | HTMLTextAreaElement)[];
+      const formless = inputs
+        .filter((input) => !input.form)
+        .map((input) => input.getAttribute('aria-label') ?? input.id);
+      const sizes = inputs.map(
+        (input) => [...(input.form?.elements ?? [])].filter((e) => e.matches('input, textarea, select')).length,
+      );
+      return { inputs: inputs.length, formless, largest: Math.max(...sizes) };
+    });
+    assert.ok(largest.inputs > 2 * ZONE, `${largest.inputs} inputs`);
+    assert.deepEqual(largest.formless, []);
+    assert.ok(largest.largest <= 2, `a form holds ${largest.largest} inputs`);
+    // Enter in a field presses Save, as it did when the page was one form with Save its submit button.
+    const stored = async () => {
+      const answer = await server.api.get(`/api/articles/${documentId}?populate[blocks]=true&status=draft`);
+      assert.equal(answer.status, 200);
+      return (answer.body.data.blocks as { title: string }[]).map((block) => block.title);
+    };
+    const second = entry(2).getByLabel('title');
+    await second.click();
+    await page.keyboard.press('End');
+    await page.keyboard.type('+');
+    await page.getByText('unsaved changes').waitFor();
+    await page.keyboard.press('Enter');
+    await page.getByText('unsaved changes').waitFor({ state: 'hidden' });
+    assert.equal((await stored())[1], 'Quote 2+');
+    // The save mounts the inputs anew with the values stored (their keys change): the field is clicked again.
+    await second.click();
+    await page.keyboard.press('End');
+    await page.keyboard.press('Backspace');
+    await page.getByText('unsaved changes').waitFor();
+    await page.keyboard.press('Enter');
+    await page.getByText('unsaved changes').waitFor({ state: 'hidden' });
+    assert.equal((await stored())[1], 'Quote 2');
+  });
+
+  it('leaves the entries out of sight unrendered until they near the viewport', async () => {
+    // content-visibility: auto (components/ComponentField.tsx): a keystroke's frame walks only the entries in sight.
+    const rendered = (legend: string, shown: boolean) =>
+      page.waitForFunction(
+        ([name, expected]) =>
+          [...document.querySelectorAll('fieldset')]
+            .find((set) => set.querySelector('legend')?.textContent === name)
+            ?.querySelector('input')
+            ?.checkVisibility({ contentVisibilityAuto: true }) === expected,
+        [legend, shown] as const,
+      );
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await rendered(`blocks ${ZONE}: Quote`, false);
+    await rendered('blocks 1: Quote', true);
+    await entry(ZONE).getByLabel('title').scrollIntoViewIfNeeded();
+    await rendered(`blocks ${ZONE}: Quote`, true);
+    await rendered('blocks 1: Quote', false);
   });
 });

@@ -18,6 +18,7 @@ import { sameSlice } from '../form-slice.ts';
 import type { AttributeDescription } from '../schema.ts';
 import { BlocksField } from './BlocksField.tsx';
 import { ComponentField, DynamicZoneField } from './ComponentField.tsx';
+import { FieldForm } from './FieldForm.tsx';
 import { MarkdownField } from './MarkdownField.tsx';
 import { MediaField } from './MediaField.tsx';
 import { RelationField } from './RelationField.tsx';
@@ -68,14 +69,19 @@ function FieldInputOf(props: FieldProps) {
   // The edit view's form is uncontrolled: an input keeps what is typed in the DOM and shows the
   // form's value again when it mounts; Mantine's key for the path changes when the value is set
   // from elsewhere (a load, a save, "generate", an entry moved), which mounts the input anew.
-  const key = UNCONTROLLED.has(inputKind(props.attribute)) ? props.form.key(path) : undefined;
-  if (mode === 'readonly')
-    return (
+  const kind = inputKind(props.attribute);
+  const key = UNCONTROLLED.has(kind) ? props.form.key(path) : undefined;
+  const input =
+    mode === 'readonly' ? (
       <ReadOnly>
         <AttributeInput key={key} {...props} readOnly />
       </ReadOnly>
+    ) : (
+      <AttributeInput key={key} {...props} />
     );
-  return <AttributeInput key={key} {...props} />;
+  // A form of its own (FieldForm.tsx: autofill reads an input's whole form per keystroke); a
+  // component's or a zone's fields are each in theirs.
+  return kind === 'component' || kind === 'dynamiczone' ? input : <FieldForm>{input}</FieldForm>;
 }
 
 /** The kinds whose input keeps its value in the DOM (`defaultValue`); the others render the form's value. */

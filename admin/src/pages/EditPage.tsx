@@ -19,6 +19,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { Link, useLocation, useNavigate, useParams } from 'react-router-dom';
 import { api, ApiError, queryString } from '../api.ts';
 import { FieldInput, FieldModeContext } from '../components/FieldInput.tsx';
+import { ImplicitSubmitContext, reportFieldsValidity } from '../components/FieldForm.tsx';
 import { useUnsavedChanges } from '../components/UnsavedChangesGuard.tsx';
 import { contentPath, statusOf, STATUS_COLORS, type DocumentAnswer } from '../content.ts';
 import {
@@ -176,6 +177,12 @@ function Editor({
     [access, type.uid, exists],
   );
 
+  // Each field is a form of its own (components/FieldForm.tsx): Enter in one presses Save, whose
+  // click checks the fields' constraints as a submit button does its form's.
+  const saveButton = useRef<HTMLButtonElement>(null);
+  const fieldsRoot = useRef<HTMLDivElement>(null);
+  const pressSave = useCallback(() => saveButton.current?.click(), []);
+
   const [busy, setBusy] = useState<Action | null>(null);
   const [confirmDelete, setConfirmDelete] = useState(false);
 
@@ -294,12 +301,7 @@ function Editor({
       : String((type.mainField && current?.data?.[type.mainField]) || 'Untitled');
 
   return (
-    <form
-      onSubmit={(event) => {
-        event.preventDefault();
-        void run('save');
-      }}
-    >
+    <div data-edit-view="">
       <Stack>
         <Group justify="space-between" align="flex-end">
           <div>
@@ -372,13 +374,15 @@ function Editor({
         )}
         <Grid gutter="lg">
           <Grid.Col span={{ base: 12, lg: previewUrl ? 5 : 9 }}>
-            <Paper withBorder p="lg">
+            <Paper withBorder p="lg" ref={fieldsRoot}>
               <FieldModeContext.Provider value={fieldMode}>
-                <Stack>
-                  {type.attributes.map((attribute) => (
-                    <FieldInput key={attribute.name} attribute={attribute} form={form} models={models} />
-                  ))}
-                </Stack>
+                <ImplicitSubmitContext.Provider value={pressSave}>
+                  <Stack>
+                    {type.attributes.map((attribute) => (
+                      <FieldInput key={attribute.name} attribute={attribute} form={form} models={models} />
+                    ))}
+                  </Stack>
+                </ImplicitSubmitContext.Provider>
               </FieldModeContext.Provider>
             </Paper>
           </Grid.Col>
@@ -392,7 +396,10 @@ function Editor({
               <Stack>
                 {may.save && (
                   <Button
-                    type="submit"
+                    ref={saveButton}
+                    onClick={() => {
+                      if (!fieldsRoot.current || reportFieldsValidity(fieldsRoot.current)) void run('save');
+                    }}
                     variant={type.draftAndPublish ? 'default' : 'filled'}
                     loading={busy === 'save'}
                     disabled={busy !== null}
@@ -476,6 +483,6 @@ function Editor({
         The entry is deleted with its draft and published versions{type.localized ? ' in this locale' : ''}.
       </ConfirmDialog>
       {leavePrompt}
-    </form>
+    </div>
   );
 }
