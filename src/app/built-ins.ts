@@ -14,7 +14,7 @@ import { tokenTables } from '../features/api-tokens/index.js';
 import { auditTables } from '../features/audit/index.js';
 import { historyTables } from '../features/history/index.js';
 import { releaseTables } from '../features/releases/index.js';
-import type { Database } from '../core/database/connection.js';
+import type { SyncSteps } from '../core/database/sync.js';
 import type { DocumentService } from '../core/documents/service.js';
 import { ProjectError } from '../core/errors.js';
 import type { RawSchemaFile } from '../core/schema/build.js';
@@ -59,12 +59,20 @@ export const systemTables: TableSpec[] = [
   ...releaseTables,
 ];
 
-/** Reads the stored locales, adding the configured ones (once the tables exist; under the schema lock). */
-export async function startLocales(
-  database: Database,
+/**
+ * What the schema's synchronisation does for the documents, under its lock: reads the stored
+ * locales, adding the configured ones, then moves the entries of types whose i18n was turned on
+ * or off since the last start (before the unique indexes follow the schema).
+ */
+export function contentSyncSteps(
   documents: DocumentService,
   initial: { defaultLocale: string; locales: string[] },
-): Promise<void> {
+): SyncSteps {
   const first = { defaultLocale: initial.defaultLocale, locales: [...initial.locales] };
-  await database.dialect.withSchemaLock(database.db, (db) => documents.locales.start(first, db));
+  return {
+    beforeUniques: async (db) => {
+      await documents.locales.start(first, db);
+      return documents.moveForLocalization(db);
+    },
+  };
 }

@@ -10,7 +10,7 @@ import { DocumentService } from '../core/documents/service.js';
 import type { Passwords } from '../core/passwords.js';
 import type { Schema } from '../core/schema/model.js';
 import { releaseEntryDeletions } from '../features/releases/index.js';
-import { startLocales, systemTables } from './built-ins.js';
+import { contentSyncSteps, systemTables } from './built-ins.js';
 
 export async function commandDocuments(
   database: Database,
@@ -18,7 +18,6 @@ export async function commandDocuments(
   config: VellumConfig,
   passwords: Passwords,
 ): Promise<DocumentService> {
-  await synchronizeSchema(database, schema, systemTables);
   const documents = new DocumentService({
     database,
     schema,
@@ -28,6 +27,7 @@ export async function commandDocuments(
     deletions: releaseEntryDeletions,
     passwords,
   });
-  await startLocales(database, documents, config.i18n);
+  // The locales are read, and a type whose i18n changed has its entries moved, under its lock.
+  await synchronizeSchema(database, schema, systemTables, contentSyncSteps(documents, config.i18n));
   return documents;
 }

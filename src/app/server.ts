@@ -40,7 +40,7 @@ import {
 } from '../features/users-permissions/index.js';
 import { mediaGrantWarning } from '../features/users-permissions/index.js';
 import { startEmail, type EmailService } from '../features/email/index.js';
-import { builtInTypes, startLocales, systemTables } from './built-ins.js';
+import { builtInTypes, contentSyncSteps, systemTables } from './built-ins.js';
 import { registerAdminRoutes } from '../features/admin/index.js';
 import {
   registerAdminContentRoutes,
@@ -239,8 +239,8 @@ export async function createVellum(projectDir: string, options: CreateVellumOpti
   // Links in emails name the server: known once it listens (an ephemeral port in tests).
   let serverUrl = () => absoluteServerUrl(config);
   try {
-    sync = await synchronizeSchema(database, schema, systemTables);
-    await startLocales(database, documents, config.i18n);
+    // The locales are read, and a type whose i18n changed has its entries moved, under its lock.
+    sync = await synchronizeSchema(database, schema, systemTables, contentSyncSteps(documents, config.i18n));
     // Releases follow the schema: actions of a type deleted or without draft and publish leave,
     // locales follow i18n turned on or off, a changed type's actions are checked again.
     await followSchemaChanges(database, documents);

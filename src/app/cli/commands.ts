@@ -99,6 +99,7 @@ async function serve(projectDir: string, io: CliIo, worker: boolean): Promise<{ 
   }
   for (const warning of vellum.warnings) io.err(`Warning: ${warning}`);
   for (const warning of vellum.sync.warnings) io.out(`Warning: ${warning}`);
+  for (const line of vellum.sync.moved) io.out(line);
   if (vellum.sync.orphaned.length) {
     io.out(
       `Kept data the schema no longer names (remove with \`vellum db prune\`): ${vellum.sync.orphaned.join(', ')}`,
@@ -154,6 +155,7 @@ async function develop(projectDir: string, io: CliIo): Promise<void> {
       }
       for (const warning of event.vellum.warnings) io.err(`Warning: ${warning}`);
       for (const warning of event.vellum.sync.warnings) io.out(`Warning: ${warning}`);
+      for (const line of event.vellum.sync.moved) io.out(line);
       if (event.kind === 'started') {
         io.out(
           `Vellum developing ${projectDir} on ${event.url} (${event.vellum.config.database.client}): changes to src/, config/ and .env apply as saved`,

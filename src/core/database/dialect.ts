@@ -96,6 +96,12 @@ export interface Dialect {
   uniqueHelperColumns(spec: UniqueSpec): string[];
   /** Runs `fn` holding a lock that other Vellum nodes starting on the same database wait for. */
   withSchemaLock<T>(db: Db, fn: (db: Db) => Promise<T>): Promise<T>;
+  /**
+   * A transaction on the schema lock's connection (`withSchemaLock`'s `db`), for start-up writes
+   * that must land whole: the lock's own on SQLite and PostgreSQL (it holds one, rolled back if
+   * start-up fails), a transaction of its own on MySQL (whose lock is none, and whose DDL commits).
+   */
+  schemaLockTransaction<T>(db: Db, fn: (trx: Db) => Promise<T>): Promise<T>;
   /** Value to bind for a JS value of a column type. */
   encode(type: ColumnType, value: unknown): unknown;
   /** JS value (as the API returns it) for a value read from a column of that type. */

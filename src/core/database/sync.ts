@@ -8,6 +8,7 @@ import { synchronizeChangeTriggers } from './changes.js';
 import { indexName } from '../schema/naming.js';
 import type { ColumnType, Db, Dialect } from './dialect.js';
 import type { SystemDb } from './system-tables.js';
+import { readMeta, writeMeta } from './meta.js';
 
 /** Column types per table as last applied, stored in the database so every node sees the same. */
 type Snapshot = Record<string, Record<string, ColumnType>>;
@@ -24,6 +25,19 @@ export interface SyncReport {
   orphaned: string[];
   /** Problems that did not stop start-up but need the operator (duplicates under a unique attribute). */
   warnings: string[];
+  /** What `beforeUniques` moved (entries given a locale or deleted when a type's i18n changed), one line each. */
+  moved: string[];
+}
+
+/** Work of the layers above, run inside the synchronisation. */
+export interface SyncSteps {
+  /**
+   * Under the schema lock, once every table, column and index exists and before the unique indexes
+   * follow the schema (a type no longer localized has one unique scope fewer: its rows are moved
+   * first, so its index is built over what is left): the rows a schema change moves
+   * (core/documents/localization-moves.ts). Answers what it moved and what it refused to, as lines.
+   */
+  beforeUniques?: (db: Db) => Promise<{ moved: string[]; warnings: string[] }>;
 }
 
 /** Type changes that keep every stored value readable. */
@@ -37,16 +51,11 @@ const SAFE_WIDENINGS = new Set([
 ]);
 
 async function readSnapshot<T = Snapshot>(db: SystemDb, hasMeta: boolean, key = SNAPSHOT_KEY): Promise<T> {
-  if (!hasMeta) return {} as T;
-  const row = await db.selectFrom(META_TABLE).select('value').where('name', '=', key).executeTakeFirst();
-  return row?.value ? (JSON.parse(row.value) as T) : ({} as T);
+  return (hasMeta ? await readMeta<T>(db, key) : undefined) ?? ({} as T);
 }
 
-async function writeSnapshot(db: SystemDb, snapshot: object, key = SNAPSHOT_KEY): Promise<void> {
-  const value = JSON.stringify(snapshot);
-  const updated = await db.updateTable(META_TABLE).set({ value }).where('name', '=', key).executeTakeFirst();
-  if (Number(updated.numUpdatedRows) === 0) await db.insertInto(META_TABLE).values({ name: key, value }).execute();
-}
+const writeSnapshot = (db: SystemDb, snapshot: object, key = SNAPSHOT_KEY): Promise<void> =>
+  writeMeta(db, key, snapshot);
 
 /** Values that more than one published version holds in one scope: they keep a unique index from being created. */
 async function duplicatesUnder(db: Db, spec: UniqueSpec): Promise<string[]> {
@@ -196,10 +205,11 @@ export async function synchronizeSchema(
   database: Database,
   schema: Schema,
   systemTables: TableSpec[] = [],
+  steps: SyncSteps = {},
 ): Promise<SyncReport> {
   const { dialect } = database;
   const plan = planTables(schema, systemTables);
-  const report: SyncReport = { createdTables: [], addedColumns: [], orphaned: [], warnings: [] };
+  const report: SyncReport = { createdTables: [], addedColumns: [], orphaned: [], warnings: [], moved: [] };
   await dialect.prepareNamespace(database.db);
   await dialect.withSchemaLock(database.db, async (db) => {
     const existing = await dialect.listColumns(db);
@@ -241,6 +251,11 @@ export async function synchronizeSchema(
       next[table.name] = { ...next[table.name], ...Object.fromEntries(table.columns.map((c) => [c.name, c.type])) };
     }
     await writeSnapshot(db, next);
+    if (steps.beforeUniques) {
+      const { moved, warnings } = await steps.beforeUniques(db);
+      report.moved.push(...moved);
+      report.warnings.push(...warnings);
+    }
     await synchronizeUniques(database, db, plan, existing.has(META_TABLE), report);
     await synchronizeChangeTriggers(db, dialect, plan, new Set(report.createdTables));
   });

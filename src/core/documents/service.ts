@@ -7,6 +7,7 @@
  * touches the operations.
  */
 import type { RestConfig } from '../config/load.js';
+import { moveForLocalization, type LocalizationMoves } from './localization-moves.js';
 import { readChangeVersions, type ChangeVersions } from '../database/changes.js';
 import type { Database } from '../database/connection.js';
 import type { Db } from '../database/dialect.js';
@@ -196,6 +197,15 @@ export class DocumentService {
   underLock(db: Db): DocumentService {
     const database: Database = { ...this.options.database, db, write: (fn) => fn(db) };
     return new DocumentService({ ...this.options, database });
+  }
+
+  /**
+   * Under the schema lock, once the tables exist and the locales are read: moves the entries of
+   * the types whose i18n was turned on or off since the last start, as Strapi 5.54 does
+   * (localization-moves.ts).
+   */
+  moveForLocalization(db: Db): Promise<LocalizationMoves> {
+    return moveForLocalization(this.ctx, db);
   }
 
   /**

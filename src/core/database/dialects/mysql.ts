@@ -150,6 +150,7 @@ export const mysqlDialect: Dialect = {
   // A binary collation makes `=` and ordering case-sensitive, as on SQLite and PostgreSQL.
   tableOptions: () => sql.raw('engine = InnoDB default charset = utf8mb4 collate = utf8mb4_bin'),
   indexesInCreateTable: true,
+  schemaLockTransaction: (db, fn) => db.transaction().execute(fn),
   withSchemaLock: (db, fn) =>
     db.connection().execute(async (connection) => {
       // Schema work has no statement budget: an index built over a large table, or the wait for

@@ -156,6 +156,7 @@ export const postgresDialect = (schema: string | undefined): Dialect => ({
   // session SET) that a transaction-mode pooler (PgBouncer) would leave on a server connection
   // another client gets next, and that it would not keep across statements. The lock and the
   // statement budget end with the commit, or with the connection if the node dies.
+  schemaLockTransaction: (db, fn) => fn(db),
   withSchemaLock: (db, fn) =>
     db.connection().execute(async (connection) => {
       await sql`begin`.execute(connection);

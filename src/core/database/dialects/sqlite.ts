@@ -100,6 +100,7 @@ export const sqliteDialect: Dialect = {
   columnType: (type) => sql.raw(TYPES[type]),
   tableOptions: () => undefined,
   indexesInCreateTable: false,
+  schemaLockTransaction: (db, fn) => fn(db),
   withSchemaLock: immediate,
   writeTransaction: immediate,
   classifyError(error) {
