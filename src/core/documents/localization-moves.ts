@@ -129,6 +129,7 @@ async function localize(ctx: DocumentContext, db: Db, type: ContentType, locale:
   await db.updateTable(type.table).set({ locale }).where('locale', 'is', null).execute();
   for (const link of linksTo(ctx, type))
     await db.updateTable(link.table).set({ target_locale: locale }).where('target_locale', 'is', null).execute();
+  if (Number(counted.rows) === 0) return `${type.uid}: i18n turned on (no entries to move)`;
   return (
     `${type.uid}: i18n turned on: ${Number(counted.documents)} documents (${Number(counted.rows)} versions) ` +
     `given the default locale "${locale}"`
@@ -162,6 +163,8 @@ async function unlocalize(ctx: DocumentContext, db: Db, type: ContentType, local
   }
   const kept = await db.updateTable(type.table).set({ locale: null }).where('locale', '=', locale).executeTakeFirst();
   const gone = await documentsWithoutRows(db, type, [...new Set(doomed.map((row) => String(row.document_id)))]);
+  if (doomed.length === 0 && Number(kept.numUpdatedRows) === 0)
+    return `${type.uid}: i18n turned off (no entries to move)`;
   return (
     `${type.uid}: i18n turned off: its versions in the default locale "${locale}" kept ` +
     `(${Number(kept.numUpdatedRows)}), those of other locales deleted (${doomed.length})` +
