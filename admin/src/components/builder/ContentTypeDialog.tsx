@@ -1,4 +1,4 @@
-import { Button, Checkbox, Group, Modal, Radio, Stack, Textarea, TextInput } from '@mantine/core';
+import { Alert, Button, Checkbox, Group, Modal, Radio, Stack, Textarea, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useEffect } from 'react';
 import type { ContentTypeSettings, Draft, DraftContentType } from '../../builder/draft.ts';
@@ -121,6 +121,13 @@ export function ContentTypeDialog({
             description="Entries are written in each locale (internationalization)"
             {...form.getInputProps('localized', { type: 'checkbox' })}
           />
+          {editing && settingsOf(editing).localized && !form.values.localized && (
+            // As Strapi's i18n asks before it turns localization off (docs/configuration.md "Turning i18n on or off").
+            <Alert color="red" title="Entries in other locales will be deleted">
+              Once this change is applied, only the versions in the default locale are kept; a document without one is
+              deleted.
+            </Alert>
+          )}
           <Group justify="flex-end">
             <Button variant="default" onClick={onClose}>
               Cancel
