@@ -274,5 +274,84 @@ for (const dialect of DIALECTS) {
         await project.close();
       }
     });
+
+    it('a document with versions both without a locale and in the default one: a warning, nothing moved until resolved', async () => {
+      const project = await Project.open(dialect);
+      try {
+        const { api } = project.server;
+        const clashing = (await ok(api.post('/api/categories', { data: { name: unique('Clash') } }), 201)).data
+          .documentId;
+        const other = (await ok(api.post('/api/categories', { data: { name: unique('Fine') } }), 201)).data.documentId;
+        // An English row beside its row without a locale (what project code writing rows could leave).
+        const { db } = project.server.vellum.database;
+        await db
+          .insertInto('categories')
+          .values({
+            document_id: clashing,
+            locale: 'en',
+            name: unique('Clash en'),
+            published_at: project.server.vellum.database.dialect.encode('datetime', new Date()),
+          })
+          .execute();
+
+        await project.restartWith({ category: localized });
+        assert.deepEqual(project.moved(), []);
+        const [warning] = project.server.vellum.sync.warnings.filter((line) => line.includes('api::category.category'));
+        assert.match(
+          warning!,
+          new RegExp(
+            `i18n turned on, but documents "${clashing}" have versions both without a locale and in the default locale "en"`,
+          ),
+        );
+        const rows = async () =>
+          (
+            await project.server.vellum.database.db
+              .selectFrom('categories')
+              .select(['document_id', 'locale'])
+              .where('document_id', 'in', [clashing, other])
+              .orderBy('id')
+              .execute()
+          ).map((row) => `${row.document_id === clashing ? 'clashing' : 'other'}:${row.locale}`);
+        assert.deepEqual(await rows(), ['clashing:null', 'other:null', 'clashing:en']);
+
+        // Resolved: the next start, on the same schema, moves the type.
+        await project.server.vellum.database.db
+          .deleteFrom('categories')
+          .where('document_id', '=', clashing)
+          .where('locale', '=', 'en')
+          .execute();
+        await project.restartWith({});
+        assert.deepEqual(project.moved(), [
+          'api::category.category: i18n turned on: 2 documents (2 versions) given the default locale "en"',
+        ]);
+        assert.deepEqual(await rows(), ['clashing:en', 'other:en']);
+        assert.equal((await ok(project.server.api.get(`/api/categories/${other}`))).data.locale, 'en');
+      } finally {
+        await project.close();
+      }
+    });
+
+    it('a database an earlier Vellum synchronised: localized entries it left without a locale get the default one', async () => {
+      const project = await Project.open(dialect);
+      try {
+        const { api } = project.server;
+        const title = unique('Left behind');
+        const article = (await ok(api.post('/api/articles?locale=en', { data: { title } }), 201)).data.documentId;
+        // What an earlier Vellum left: i18n turned on over existing entries, no record of it.
+        const { db } = project.server.vellum.database;
+        await db.updateTable('articles').set({ locale: null }).where('document_id', '=', article).execute();
+        await db.deleteFrom('vellum_meta').where('name', '=', 'localized_types').execute();
+        await ok(api.get(`/api/articles/${article}`), 404);
+
+        await project.restartWith({});
+        assert.deepEqual(
+          project.moved().filter((line) => line.startsWith('api::article.article')),
+          ['api::article.article: i18n turned on: 1 documents (2 versions) given the default locale "en"'],
+        );
+        assert.equal((await ok(project.server.api.get(`/api/articles/${article}`))).data.title, title);
+      } finally {
+        await project.close();
+      }
+    });
   });
 }
