@@ -11,6 +11,7 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
+import { registerFirstAdmin } from '../helpers/admins.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/databases.js';
 import { BLOG, DIALECTS, startServer, type DialectName, type TestServer } from '../helpers/server.js';
 import { unique } from '../helpers/unique.js';
@@ -122,6 +123,17 @@ for (const dialect of DIALECTS) {
           );
         }
         const { api: after } = project.server;
+        // The content manager's list, in the default locale, shows it too.
+        const { client: admin } = await registerFirstAdmin(project.server);
+        const managed = await ok(
+          admin.get(
+            `/content-manager/collection-types/api::category.category?locale=en&filters[$and][0][name][$eq]=${encodeURIComponent(name)}`,
+          ),
+        );
+        assert.deepEqual(
+          managed.results.map((entry: { documentId: string }) => entry.documentId),
+          [category],
+        );
         const french = await ok(after.get(`/api/categories?locale=fr&filters[name][$eq]=${encodeURIComponent(name)}`));
         assert.equal(french.data.length, 0);
         // The articles' links to it, from both locales, name it in the default locale.
