@@ -4,7 +4,9 @@
  * version gets the default locale, readable over REST with its relations; turned off, the versions
  * of the other locales go (with their components and links) and the default locale's stay, without
  * a locale. The blog is copied, started, stopped, its schema files changed and started again on
- * the same database; each test on its own copy and database, on every dialect.
+ * the same database (and, last, changed through the Content-Type Builder under `vellum develop`);
+ * each test on its own copy and database, on every dialect. Checked against Strapi 5.54 by hand
+ * (the same requests, the same answers: docs/configuration.md "Turning i18n on or off").
  */
 import assert from 'node:assert/strict';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -12,6 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { registerFirstAdmin } from '../helpers/admins.js';
+import { openDevelopProject, schemaApplied } from '../helpers/develop.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/databases.js';
 import { BLOG, DIALECTS, startServer, type DialectName, type TestServer } from '../helpers/server.js';
 import { unique } from '../helpers/unique.js';
@@ -364,6 +367,55 @@ for (const dialect of DIALECTS) {
       } finally {
         await project.close();
       }
+    });
+  });
+
+  describe(`i18n turned on and off through the Content-Type Builder under vellum develop [${dialect}]`, () => {
+    const project = openDevelopProject(dialect);
+
+    /** The blog's global single type, localized or not, as the builder's screen sends it. */
+    const globalWith = (localized: boolean) => {
+      const i18n = localized ? { pluginOptions: { i18n: { localized: true } } } : {};
+      return {
+        data: {
+          contentTypes: [
+            {
+              action: 'update',
+              uid: 'api::global.global',
+              kind: 'singleType',
+              displayName: 'Global',
+              draftAndPublish: false,
+              ...i18n,
+              attributes: [
+                { action: 'update', name: 'siteName', properties: { type: 'string', ...i18n } },
+                { action: 'update', name: 'siteDescription', properties: { type: 'text', ...i18n } },
+                {
+                  action: 'update',
+                  name: 'defaultSeo',
+                  properties: { type: 'component', repeatable: false, component: 'shared.seo', ...i18n },
+                },
+              ],
+            },
+          ],
+        },
+      };
+    };
+
+    it('the next version serves the entry in the default locale, then without one', async () => {
+      const siteName = unique('Site');
+      await ok(project.api.put('/api/global', { data: { siteName, defaultSeo: { metaTitle: siteName } } }));
+      await ok(project.admin.post('/content-type-builder/update-schema', globalWith(true)));
+      await schemaApplied(project.admin);
+      const on = await ok(project.api.get('/api/global?populate=defaultSeo'));
+      assert.deepEqual([on.data.siteName, on.data.locale, on.data.defaultSeo?.metaTitle], [siteName, 'en', siteName]);
+      await ok(project.api.put('/api/global?locale=fr', { data: { siteName: `${siteName} (fr)` } }));
+
+      await ok(project.admin.post('/content-type-builder/update-schema', globalWith(false)));
+      await schemaApplied(project.admin);
+      const off = await ok(project.api.get('/api/global?populate=defaultSeo'));
+      assert.deepEqual([off.data.siteName, off.data.defaultSeo?.metaTitle], [siteName, siteName]);
+      const rows = await project.dev.current.database.db.selectFrom('globals').select('locale').execute();
+      assert.deepEqual(rows, [{ locale: null }]);
     });
   });
 }
