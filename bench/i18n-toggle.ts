@@ -49,7 +49,9 @@ try {
     const created = await articles.create({ locale: 'en', data: body('en') });
     await articles.update({ documentId: created.documentId as string, locale: 'fr', data: body('fr') });
   }
-  console.log(`${DIALECT}: ${ARTICLES} articles in two locales seeded in ${((performance.now() - seeding) / 1000).toFixed(0)} s`);
+  console.log(
+    `${DIALECT}: ${ARTICLES} articles in two locales seeded in ${((performance.now() - seeding) / 1000).toFixed(0)} s`,
+  );
 
   const serviceOf = (localized: boolean) =>
     new DocumentService({
