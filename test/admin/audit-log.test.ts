@@ -106,10 +106,19 @@ describe('audit log screen in a browser [sqlite]', { skip }, () => {
     await page.reload();
     await page.getByLabel('Person').selectOption({ label: bob.email });
     await page.getByText('4 entries', { exact: true }).waitFor();
+    // The count and the rows arrive apart (the count is read beside the page): wait for the rows too.
+    await page.waitForFunction(
+      (who) =>
+        [...document.querySelectorAll('table[aria-label="Audit log"] tbody tr')].every((row) =>
+          row.textContent?.includes(who),
+        ),
+      bob.email,
+    );
     assert.ok((await shown()).every((row) => row[1] === bob.email));
     await page.getByLabel('Action').selectOption({ label: 'Create entry' });
     await page.getByLabel('Content-type').selectOption({ label: 'Tag' });
     await page.getByText('3 entries', { exact: true }).waitFor();
+    await page.waitForFunction(() => document.querySelectorAll('table[aria-label="Audit log"] tbody tr').length === 3);
     assert.deepEqual(
       (await shown()).map((row) => [row[0], row[2].split(' ')[0]]),
       [
