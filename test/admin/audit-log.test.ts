@@ -139,6 +139,14 @@ describe('audit log screen in a browser [sqlite]', { skip }, () => {
     assert.match(page.url(), /user=\d+&action=entry\.create&type=api%3A%3Atag\.tag&from=\d{4}-\d{2}-\d{2}&to=/);
     await page.getByRole('button', { name: 'Clear filters' }).click();
     await firstAction('Create entry');
+    // Every person's entries again: the editor's among them, once the rows have come.
+    await page.waitForFunction(
+      (who) =>
+        [...document.querySelectorAll('table[aria-label="Audit log"] tbody tr')].some((row) =>
+          row.textContent?.includes(who),
+        ),
+      email,
+    );
     assert.ok((await shown()).some((row) => row[1] === email));
   });
 
