@@ -4,7 +4,8 @@
 // measures the machine as much as the code. One database is seeded once (bench/seed.mjs, N
 // articles); then every round starts each build in turn (the order alternates) on a fresh copy of
 // that file, with the response cache off, and runs the scenarios with wrk, reading the server's
-// CPU time per request from /proc. Prints each round and the medians per build.
+// CPU time per request from /proc. Prints each round and the medians per build, and each server's
+// peak RSS (VmHWM).
 //
 // Env: BUILDS (two folders, each with dist/app/cli/main.js and a package.json; default: a copy of
 // the base build in .tmp/ab/base, then this checkout), ROUNDS (3), DURATION (seconds per scenario,
@@ -95,6 +96,8 @@ const cpuMs = (pid) => {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
 };
+/** The server's peak resident memory so far (VmHWM), MB. */
+const peakMb = (pid) => Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
 const DONE = `done = function(summary, latency, requests)
   io.write(string.format("RESULT %d %d %d\\n", summary.requests, summary.errors.status + summary.errors.connect + summary.errors.read + summary.errors.write + summary.errors.timeout, summary.duration))
 end`;
@@ -188,6 +191,8 @@ ${DONE}`,
   );
 
   const results = BUILDS.map(() => Object.fromEntries(SCENARIOS.map((s) => [s, []])));
+  // Peak RSS of each server start (one per round and cache setting), to compare memory flags too.
+  const peaks = BUILDS.map(() => []);
   for (let round = 0; round < ROUNDS; round++) {
     const order = round % 2 ? [...BUILDS.keys()].reverse() : [...BUILDS.keys()];
     for (const b of order) {
@@ -207,6 +212,9 @@ ${DONE}`,
             `${scenario} ${cpu.toFixed(2)} ms ${(run.requests / run.seconds).toFixed(0)} req/s${run.errors ? ` (${run.errors} errors)` : ''}`,
           );
         }
+        const peak = peakMb(child.pid);
+        peaks[b].push(peak);
+        line.push(`peak ${peak.toFixed(0)} MB`);
         await stop(child);
       }
       console.error(`round ${round + 1} build ${b} (${BUILDS[b].name}): ${line.join(', ')}`);
@@ -231,6 +239,7 @@ ${DONE}`,
     });
     console.log(`${scenario}: ${cells.join(' -> ')} (${against.join('; ')})`);
   }
+  console.log(`peak RSS per server start (median MB): ${peaks.map((p) => median(p).toFixed(0)).join(' -> ')}`);
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }
