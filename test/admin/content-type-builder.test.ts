@@ -575,6 +575,24 @@ describe('the Content-Type Builder screens under vellum develop [sqlite]', { ski
       .waitFor({ state: 'detached' });
   });
 
+  it('warns before localization is turned off that the entries of other locales go (as Strapi asks)', async () => {
+    await page.goto(`${project.dev.url}/admin/content-type-builder`);
+    await openModel('Article');
+    await page.getByRole('button', { name: 'Edit settings' }).click();
+    const warning = dialog().getByText('Entries in other locales will be deleted');
+    const localized = dialog().getByRole('checkbox', { name: /^Localized/ });
+    assert.equal(await localized.isChecked(), true, 'the blog article is localized');
+    assert.equal(await warning.count(), 0, 'no warning while it stays localized');
+    await localized.uncheck();
+    await warning.waitFor();
+    await dialog().getByText('a document without one is deleted').waitFor();
+    await localized.check();
+    await warning.waitFor({ state: 'detached' });
+    await dialog().getByRole('button', { name: 'Cancel' }).click();
+    await dialog().waitFor({ state: 'detached' });
+    assert.equal(await builderLink('Article').getByText('Changed').count(), 0, 'nothing changed');
+  });
+
   it("shows the API's refusal beside Save and keeps the draft; Discard goes back to the server's schema", async () => {
     await page.goto(`${project.dev.url}/admin/content-type-builder`);
     await page.getByRole('button', { name: 'Create a collection type' }).click();
