@@ -45,6 +45,8 @@ export interface SameOptions {
    * prints what differs, but does not fail.
    */
   deliberate?: string;
+  /** Compare the bodies of error answers that are not Strapi's envelope (GraphQL's `{ errors, data }` with a 400). */
+  errorBodies?: boolean;
 }
 
 /** Strapi's project folder, with commands run in it while its server is stopped. */
@@ -349,7 +351,8 @@ function comparable(response: Response, normaliser: Normaliser, options: SameOpt
     if (options.messages) error.message = body.error.message;
     return { status: response.status, body: { error } };
   }
-  if (response.status >= 400) return { status: response.status, body: '<non-envelope error body>' };
+  if (response.status >= 400 && !options.errorBodies)
+    return { status: response.status, body: '<non-envelope error body>' };
   return { status: response.status, body: normaliser.normalise(response.body) };
 }
 
