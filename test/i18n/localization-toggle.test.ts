@@ -5,8 +5,8 @@
  * of the other locales go (with their components and links) and the default locale's stay, without
  * a locale. The blog is copied, started, stopped, its schema files changed and started again on
  * the same database (and, last, changed through the Content-Type Builder under `vellum develop`);
- * each test on its own copy and database, on every dialect. Checked against Strapi 5.54 by hand
- * (the same requests, the same answers: docs/configuration.md "Turning i18n on or off").
+ * each test on its own copy and database, on every dialect. Compared with Strapi 5.54 by
+ * test/differential/i18n-moves.diff.ts (docs/configuration.md "Turning i18n on or off").
  */
 import assert from 'node:assert/strict';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
