@@ -20,6 +20,7 @@ import { promisify } from 'node:util';
 import { AssertionError } from 'node:assert';
 import { HttpClient, type Response } from '../helpers/http.js';
 import { ROOT } from '../helpers/paths.js';
+import { createTestDatabase } from '../helpers/databases.js';
 import { BLOG, startServer, type DialectName, type TestServer } from '../helpers/server.js';
 
 const run = promisify(execFile);
@@ -45,24 +46,34 @@ export interface SameOptions {
    * prints what differs, but does not fail.
    */
   deliberate?: string;
+  /** Compare the bodies of error answers that are not Strapi's envelope (GraphQL's `{ errors, data }` with a 400). */
+  errorBodies?: boolean;
 }
 
 /** Strapi's project folder, with commands run in it while its server is stopped. */
 export interface StrapiOffline {
   dir: string;
+  /** The project copy whose `src/` and `config/` the next start copies in (absent for the blog). */
+  project?: string;
   /** `node <args>` in the project (`node_modules/@strapi/strapi/bin/strapi.js import ...`, a script). */
   node(args: string[]): Promise<{ code: number; stdout: string; stderr: string }>;
 }
 
 export interface Differential {
   strapi: HttpClient;
-  vellum: HttpClient;
-  vellumServer: TestServer;
+  /** Vellum's full-access client (another one after `restart`). */
+  readonly vellum: HttpClient;
+  readonly vellumServer: TestServer;
   /**
    * Stops Strapi, runs `fn` on its project (its CLI on the stopped database: `strapi import`), and
    * starts it again on the same port and database. Only for a Strapi the harness started.
    */
   offline<T>(fn: (strapi: StrapiOffline) => Promise<T>): Promise<T>;
+  /**
+   * Stops both servers, runs `edit` on each side's copy of the project (its schema files, say),
+   * and starts both again on their databases (opened with `restartable`).
+   */
+  restart(edit: (project: string, side: Side) => void | Promise<void>): Promise<void>;
   /** Runs the scenario on both servers (Strapi first) and fails on any difference. */
   same(scenario: Scenario, options?: SameOptions): Promise<{ strapi: Answers; vellum: Answers }>;
   /** Runs the scenario on both and returns both answers, for assertions of one's own. */
@@ -85,6 +96,11 @@ export interface OpenOptions {
   env?: Record<string, string>;
   /** Configuration overrides of Vellum's side by section (e.g. `server` for its public folder). */
   vellumConfig?: Record<string, Record<string, unknown>>;
+  /**
+   * Both sides run from copies of the project and Vellum's database outlives its server, so that
+   * `restart` can edit the project between starts (the project folder itself is never written).
+   */
+  restartable?: boolean;
 }
 
 async function freePort(): Promise<number> {
@@ -141,7 +157,7 @@ async function startStrapi(options: OpenOptions, project: string, stripped: Set<
       cpSync(join(REFERENCE_DIR, 'package-lock.json'), join(dir, 'package-lock.json'));
   }
   const port = await freePort();
-  const isBlog = resolve(project) === resolve(BLOG);
+  const isBlog = resolve(project) === resolve(BLOG) && !options.restartable;
   const strapiProject = isBlog ? project : strapiCopy(project, dir, stripped);
   if (existsSync(join(project, '.env'))) {
     writeFileSync(
@@ -189,6 +205,7 @@ async function startStrapi(options: OpenOptions, project: string, stripped: Set<
       try {
         return await fn({
           dir,
+          project: isBlog ? undefined : strapiProject,
           async node(args) {
             try {
               const done = await run(process.execPath, args, {
@@ -211,6 +228,15 @@ async function startStrapi(options: OpenOptions, project: string, stripped: Set<
       }
     },
   };
+}
+
+/** Vellum's copy of the project (`/tmp/vellum-diff-<name>/vellum-project`), fresh at each open. */
+function vellumCopy(project: string, name: string): string {
+  const copy = `/tmp/vellum-diff-${name}/vellum-project`;
+  rmSync(copy, { recursive: true, force: true });
+  mkdirSync(copy, { recursive: true });
+  cpSync(project, copy, { recursive: true });
+  return copy;
 }
 
 /** Relation kinds Vellum accepts and Strapi 5 refuses at start-up ("Unknown relation"). */
@@ -349,7 +375,8 @@ function comparable(response: Response, normaliser: Normaliser, options: SameOpt
     if (options.messages) error.message = body.error.message;
     return { status: response.status, body: { error } };
   }
-  if (response.status >= 400) return { status: response.status, body: '<non-envelope error body>' };
+  if (response.status >= 400 && !options.errorBodies)
+    return { status: response.status, body: '<non-envelope error body>' };
   return { status: response.status, body: normaliser.normalise(response.body) };
 }
 
@@ -416,10 +443,17 @@ export async function openDifferential(options: OpenOptions): Promise<Differenti
     ...options.vellumConfig,
     plugins: { ...options.vellumConfig?.plugins, 'users-permissions': { config: { ratelimit: {} } } },
   };
-  const started = await Promise.allSettled([
-    startStrapi(options, project, stripped),
-    startServer(dialect, { project, config, env: { NODE_ENV: 'test', ...options.env } }),
-  ]);
+  // Restartable: Vellum reads a copy of the project, on a database kept across its restarts.
+  const vellumProject = options.restartable ? vellumCopy(project, options.name) : project;
+  const kept = options.restartable ? await createTestDatabase(dialect) : undefined;
+  const startVellum = () =>
+    startServer(dialect, {
+      project: vellumProject,
+      config,
+      env: { NODE_ENV: 'test', ...options.env },
+      ...(kept ? { database: { config: kept.config, drop: async () => undefined } } : {}),
+    });
+  const started = await Promise.allSettled([startStrapi(options, project, stripped), startVellum()]);
   if (started[0].status === 'rejected' || started[1].status === 'rejected') {
     // One failed to start: stop the other, or the run would hang on its open server.
     await Promise.allSettled(
@@ -430,24 +464,36 @@ export async function openDifferential(options: OpenOptions): Promise<Differenti
           : undefined,
       ),
     );
+    await kept?.drop();
     throw started[0].status === 'rejected' ? started[0].reason : (started[1] as PromiseRejectedResult).reason;
   }
-  const [strapiServer, vellumServer] = [started[0].value, started[1].value];
+  const strapiServer = started[0].value;
+  let vellumServer = started[1].value;
   const strapi = new HttpClient(strapiServer.url, { authorization: `Bearer ${strapiServer.token}` });
-  const vellum = vellumServer.api;
 
   const both = async (scenario: Scenario) => {
     const fromStrapi = await scenario(strapi, 'strapi');
-    const fromVellum = await scenario(vellum, 'vellum');
+    const fromVellum = await scenario(vellumServer.api, 'vellum');
     return { strapi: fromStrapi, vellum: fromVellum };
   };
 
   return {
     strapi,
-    vellum,
-    vellumServer,
+    get vellum() {
+      return vellumServer.api;
+    },
+    get vellumServer() {
+      return vellumServer;
+    },
     both,
     offline: (fn) => strapiServer.offline(fn),
+    async restart(edit) {
+      if (!kept) throw new Error('restart needs openDifferential({ restartable: true })');
+      await strapiServer.offline(async ({ project: copy }) => edit(copy!, 'strapi'));
+      await vellumServer.close();
+      await edit(vellumProject, 'vellum');
+      vellumServer = await startVellum();
+    },
     async same(scenario, sameOptions = {}) {
       const answers = await both(scenario);
       const a = toComparable(answers.strapi, sameOptions, stripped);
@@ -465,6 +511,7 @@ export async function openDifferential(options: OpenOptions): Promise<Differenti
     },
     async close() {
       await Promise.allSettled([strapiServer.stop(), vellumServer.close()]);
+      await kept?.drop();
     },
   };
 }

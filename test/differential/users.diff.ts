@@ -349,7 +349,7 @@ test('GraphQL (flat shape): users and roles, read, created, updated and deleted;
           api,
           `mutation { updateUsersPermissionsUser(id: "999999", data: { username: "${p}x" }) { ${fields} } }`,
         ),
-        await gql(api, `mutation { deleteUsersPermissionsUser(id: "${id}") { data { username } } }`),
+        await gql(api, `mutation { deleteUsersPermissionsUser(id: "${id}") { data { username role { name } } } }`),
         await gql(api, `mutation { createUsersPermissionsRole(data: { name: "${p}role", description: "d" }) { ok } }`),
       ];
       // `code`: Strapi 5 names an ApplicationError `STRAPI_APPLICATION_ERROR`, a NotFoundError

@@ -128,6 +128,90 @@ for (const dialect of DIALECTS) {
       });
     });
 
+    it("the users' and roles' mutations run the project's create, update, destroy and createRole", async () => {
+      const fields = 'username email provider role { type }';
+      const CREATE_USER = `mutation($data: UsersPermissionsUserInput!) { createUsersPermissionsUser(data: $data) { data { ${fields} } } }`;
+      const UPDATE_USER = `mutation($id: ID!, $data: UsersPermissionsUserInput!) { updateUsersPermissionsUser(id: $id, data: $data) { data { ${fields} } } }`;
+      const DELETE_USER = `mutation($id: ID!) { deleteUsersPermissionsUser(id: $id) { data { ${fields} } } }`;
+      const roles = await server.api.get('/api/users-permissions/roles');
+      const role = roles.body.roles.find((r: { type: string }) => r.type === 'authenticated').id;
+      const name = unique('ua');
+      const data = { username: name, email: `${name}@example.com`, password: 'secret123', role };
+
+      // The wrapper's changes to the body show; the role is read from the database; ctx.created's 201.
+      const created = await server.api.post('/graphql', { query: CREATE_USER, variables: { data } });
+      assert.equal(created.status, 201, created.text);
+      assert.deepEqual(created.body.data.createUsersPermissionsUser.data, {
+        username: `${name} (created)`,
+        email: `${name}@example.com`,
+        provider: 'local',
+        role: { type: 'authenticated' },
+      });
+      // ctx.badRequest(): the error envelope becomes the user, the status the action's.
+      const blocked = await server.api.post('/graphql', {
+        query: CREATE_USER,
+        variables: { data: { ...data, username: unique('blocked'), email: `${unique('b')}@example.com` } },
+      });
+      assert.equal(blocked.status, 400, blocked.text);
+      assert.equal(
+        blocked.body.errors[0].message,
+        'Cannot return null for non-nullable field UsersPermissionsUser.username.',
+      );
+      assert.deepEqual(blocked.body.data, { createUsersPermissionsUser: { data: null } });
+      // Asked before the action runs, as the resolver's auth scope.
+      const anonymous = await server.publicApi.post('/graphql', { query: CREATE_USER, variables: { data } });
+      assert.equal(anonymous.body.errors[0].extensions.code, 'FORBIDDEN', anonymous.text);
+
+      const [listed] = (await server.api.get(`/api/users?filters[username][$eq]=${name}`)).body;
+      const id = String(listed.id);
+      const refused = await server.api.post('/graphql', {
+        query: UPDATE_USER,
+        variables: { id, data: { email: `${name}@elsewhere.org` } },
+      });
+      assert.deepEqual(refused.body.errors[0].extensions, {
+        code: 'BAD_USER_INPUT',
+        error: { name: 'ValidationError', message: 'Only example.com addresses', details: { field: 'email' } },
+      });
+      const updated = await server.api.post('/graphql', {
+        query: UPDATE_USER,
+        variables: { id, data: { email: `new${name}@example.com` } },
+      });
+      assert.equal(updated.status, 200, updated.text);
+      assert.equal(updated.body.data.updateUsersPermissionsUser.data.username, `${name} (updated)`);
+      assert.equal(updated.body.data.updateUsersPermissionsUser.data.email, `new${name}@example.com`);
+
+      const kept = await server.api.post(
+        '/graphql',
+        { query: DELETE_USER, variables: { id } },
+        { headers: { 'x-keep': '1' } },
+      );
+      assert.equal(kept.status, 403, kept.text);
+      const deleted = await server.api.post('/graphql', { query: DELETE_USER, variables: { id } });
+      assert.equal(deleted.status, 200, deleted.text);
+      // The deleted user's relations are read from the database: none any more.
+      assert.deepEqual(deleted.body.data.deleteUsersPermissionsUser.data, {
+        username: `${name} (deleted)`,
+        email: `new${name}@example.com`,
+        provider: 'local',
+        role: null,
+      });
+      // The original destroy answers nothing (204) for no user; the wrapper then fails on the null
+      // body, and the action's 204 stays the answer's status (an empty answer), as on Strapi 5.54.
+      const again = await server.api.post('/graphql', { query: DELETE_USER, variables: { id } });
+      assert.equal(again.status, 204, again.text);
+      assert.equal(again.text, '');
+
+      const CREATE_ROLE =
+        'mutation($data: UsersPermissionsRoleInput!) { createUsersPermissionsRole(data: $data) { ok } }';
+      const blockedRole = await server.api.post('/graphql', {
+        query: CREATE_ROLE,
+        variables: { data: { name: unique('blocked role'), description: 'no' } },
+      });
+      assert.equal(blockedRole.status, 400, blockedRole.text);
+      assert.deepEqual(blockedRole.body, { data: { createUsersPermissionsRole: { ok: true } } });
+      assert.equal((await server.api.get('/api/users-permissions/roles')).body.roles.length, roles.body.roles.length);
+    });
+
     it("a resolver's plain Error keeps its message; other errors stay hidden", async () => {
       const refuses = await server.publicApi.post('/graphql', { query: '{ refuses }' });
       assert.deepEqual(refuses.body, {

@@ -5,8 +5,8 @@
  * of the other locales go (with their components and links) and the default locale's stay, without
  * a locale. The blog is copied, started, stopped, its schema files changed and started again on
  * the same database (and, last, changed through the Content-Type Builder under `vellum develop`);
- * each test on its own copy and database, on every dialect. Checked against Strapi 5.54 by hand
- * (the same requests, the same answers: docs/configuration.md "Turning i18n on or off").
+ * each test on its own copy and database, on every dialect. Compared with Strapi 5.54 by
+ * test/differential/i18n-moves.diff.ts (docs/configuration.md "Turning i18n on or off").
  */
 import assert from 'node:assert/strict';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -18,6 +18,7 @@ import { openDevelopProject, schemaApplied } from '../helpers/develop.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/databases.js';
 import { BLOG, DIALECTS, startServer, type DialectName, type TestServer } from '../helpers/server.js';
 import { unique } from '../helpers/unique.js';
+import { indexName } from '../../src/core/schema/naming.js';
 
 type SchemaJson = { pluginOptions?: unknown; attributes: Record<string, Record<string, unknown>> };
 type Answer = Promise<{ status: number; body: any }>;
@@ -285,6 +286,41 @@ for (const dialect of DIALECTS) {
         assert.deepEqual(links, [{ target_locale: null }, { target_locale: null }]);
         // The unique name holds across what were locales.
         await ok(after.post('/api/categories', { data: { name } }), 400);
+      } finally {
+        await project.close();
+      }
+    });
+
+    it("the indexes follow: per locale once turned on, the column's own once turned off, the other set dropped", async () => {
+      const project = await Project.open(dialect);
+      try {
+        const perLocale = [
+          indexName('categories', ['locale', 'name', 'published_at']),
+          indexName('categories', ['locale', 'slug', 'published_at']),
+          indexName('categories', ['locale', 'created_at', 'published_at']),
+          indexName('categories', ['locale', 'updated_at', 'published_at']),
+        ];
+        const own = [
+          indexName('categories', ['name']),
+          indexName('categories', ['slug']),
+          indexName('categories', ['created_at', 'published_at']),
+        ];
+        const indexes = async () => {
+          const { db, dialect: sql } = project.server.vellum.database;
+          const names = await sql.listIndexes(db);
+          const has = (name: string) => names.has(`categories.${name}`);
+          return { perLocale: perLocale.filter(has), own: own.filter(has) };
+        };
+        assert.deepEqual(await indexes(), { perLocale: [], own });
+        await project.restartWith({ category: localized });
+        assert.deepEqual(await indexes(), { perLocale, own: [] });
+        await project.restartWith({ category: unlocalized });
+        assert.deepEqual(await indexes(), { perLocale: [], own });
+        // Both shared ones stay: the walk by updated_at, and lists in id order.
+        const { db, dialect: sql } = project.server.vellum.database;
+        const names = await sql.listIndexes(db);
+        assert.ok(names.has(`categories.${indexName('categories', ['updated_at', 'published_at'])}`));
+        assert.ok(names.has(`categories.${indexName('categories', ['locale', 'id', 'published_at'])}`));
       } finally {
         await project.close();
       }

@@ -1,4 +1,4 @@
-import { FILE_UID, type Model, type ScalarType, type Schema } from '../schema/model.js';
+import { FILE_UID, type ContentType, type Model, type ScalarType, type Schema } from '../schema/model.js';
 import { indexName } from '../schema/naming.js';
 
 /** The storage type of a column, independent of the dialect. */
@@ -51,9 +51,9 @@ export interface TableSpec {
   indexes: IndexSpec[];
   uniques?: UniqueSpec[];
   /**
-   * Indexes earlier versions created on this table and the plan no longer has (a localized type's
-   * single-column indexes): synchronizeSchema drops them where they exist, so that writes stop
-   * paying for them on databases created before.
+   * Indexes earlier versions or starts created on this table and the plan no longer has (a
+   * localized type's single-column indexes; a type whose i18n was turned off, its per-locale
+   * ones): synchronizeSchema drops them where they exist, so that writes stop paying for them.
    */
   superseded?: string[];
   /**
@@ -145,68 +145,78 @@ const changesTable: TableSpec = {
 };
 export const META_TABLE = 'vellum_meta';
 
+/**
+ * A content-type's indexes, as they are with i18n on (`localized`) or off: a type whose i18n is
+ * turned on or off between starts has the other set's indexes superseded (dropped at start).
+ */
+function contentTypeIndexes(model: ContentType, localized: boolean): IndexSpec[] {
+  const table = model.table;
+  const indexes: IndexSpec[] = [];
+  indexes.push({
+    name: indexName(table, ['document_id', 'locale', 'published_at']),
+    columns: ['document_id', 'locale', 'published_at'],
+  });
+  // Every list reads one version (locale, status): counts walk the first index, id-ordered pages
+  // (the default sort) the second, both without touching the wide rows.
+  indexes.push({
+    name: indexName(table, ['locale', 'published_at', 'id']),
+    columns: ['locale', 'published_at', 'id'],
+  });
+  indexes.push({
+    name: indexName(table, ['locale', 'id', 'published_at']),
+    columns: ['locale', 'id', 'published_at'],
+  });
+  // Sites sort by createdAt and updatedAt as often as by their own fields: the same walk in
+  // order (page 11 of 50 by createdAt:desc over 1,500 articles on SQLite: 0.66 -> 0.13 ms).
+  for (const column of ['created_at', 'updated_at']) {
+    const columns = localized ? ['locale', column, 'published_at'] : [column, 'published_at'];
+    indexes.push({ name: indexName(table, columns), columns });
+  }
+  // The home page's lists read the last edited drafts and the last published versions of every
+  // locale at once (docs/admin-panel.md "Home page"): a walk of an index from its end, stopped
+  // after four matches, whatever the table holds. By updated_at then published_at (the drafts
+  // for PostgreSQL, whose plans do not walk `published_at is null` in updated_at's order; every
+  // row of a type without draft and publish), and by published_at then updated_at (the published
+  // versions; the drafts for SQLite and MariaDB). Unlocalized tables have the first already.
+  const walks = [
+    ...(localized ? [['updated_at', 'published_at']] : []),
+    ...(model.draftAndPublish ? [['published_at', 'updated_at']] : []),
+  ];
+  for (const columns of walks) indexes.push({ name: indexName(table, columns), columns });
+  for (const attribute of model.scalars) {
+    const type = columnTypeOf(attribute.type);
+    if (!INDEXABLE.has(type) || attribute.type === 'password') continue;
+    // A localized type's lists read one locale: sorted by this column, the page walks this
+    // index in order and stops after the page, without touching the wide rows (page 37 of
+    // 1,360 articles sorted by title on SQLite: 1.1 -> 0.28 ms; an equality filter with its
+    // count: 0.33 -> 0.11 ms). Every read of a localized type names its locale, so that index
+    // serves where the column's own would: a localized type has only it (seven fewer index
+    // entries per article row written; docs/performance.md, the writes of issue 36).
+    const columns = localized ? ['locale', attribute.column, 'published_at'] : [attribute.column];
+    indexes.push({ name: indexName(table, columns), columns });
+  }
+  return indexes;
+}
+
 function modelTable(model: Model): TableSpec {
   const table = model.table;
   const columns: ColumnSpec[] =
     model.modelType === 'contentType' ? [...DOCUMENT_COLUMNS] : [{ name: 'id', type: 'id' }];
-  const indexes: IndexSpec[] = [];
-  if (model.modelType === 'contentType') {
-    indexes.push({
-      name: indexName(table, ['document_id', 'locale', 'published_at']),
-      columns: ['document_id', 'locale', 'published_at'],
-    });
-    // Every list reads one version (locale, status): counts walk the first index, id-ordered pages
-    // (the default sort) the second, both without touching the wide rows.
-    indexes.push({
-      name: indexName(table, ['locale', 'published_at', 'id']),
-      columns: ['locale', 'published_at', 'id'],
-    });
-    indexes.push({
-      name: indexName(table, ['locale', 'id', 'published_at']),
-      columns: ['locale', 'id', 'published_at'],
-    });
-    // Sites sort by createdAt and updatedAt as often as by their own fields: the same walk in
-    // order (page 11 of 50 by createdAt:desc over 1,500 articles on SQLite: 0.66 -> 0.13 ms).
-    for (const column of ['created_at', 'updated_at']) {
-      const columns = model.localized ? ['locale', column, 'published_at'] : [column, 'published_at'];
-      indexes.push({ name: indexName(table, columns), columns });
-    }
-    // The home page's lists read the last edited drafts and the last published versions of every
-    // locale at once (docs/admin-panel.md "Home page"): a walk of an index from its end, stopped
-    // after four matches, whatever the table holds. By updated_at then published_at (the drafts
-    // for PostgreSQL, whose plans do not walk `published_at is null` in updated_at's order; every
-    // row of a type without draft and publish), and by published_at then updated_at (the published
-    // versions; the drafts for SQLite and MariaDB). Unlocalized tables have the first already.
-    const walks = [
-      ...(model.localized ? [['updated_at', 'published_at']] : []),
-      ...(model.draftAndPublish ? [['published_at', 'updated_at']] : []),
-    ];
-    for (const columns of walks) indexes.push({ name: indexName(table, columns), columns });
-  }
+  const isContentType = model.modelType === 'contentType';
+  const indexes: IndexSpec[] = isContentType ? contentTypeIndexes(model, model.localized) : [];
+  // The indexes of the type with i18n the other way (an earlier start's, before a toggle) that
+  // this plan lacks: a localized type's single-column ones, an unlocalized type's per-locale ones.
+  const planned = new Set(indexes.map((index) => index.name));
+  const superseded = isContentType
+    ? contentTypeIndexes(model, !model.localized)
+        .map((index) => index.name)
+        .filter((name) => !planned.has(name))
+    : [];
   const uniques: UniqueSpec[] = [];
-  const superseded: string[] = [];
   for (const attribute of model.scalars) {
     const type = columnTypeOf(attribute.type);
     columns.push({ name: attribute.column, type });
-    if (model.modelType === 'contentType' && INDEXABLE.has(type) && attribute.type !== 'password') {
-      // A localized type's lists read one locale: sorted by this column, the page walks this
-      // index in order and stops after the page, without touching the wide rows (page 37 of
-      // 1,360 articles sorted by title on SQLite: 1.1 -> 0.28 ms; an equality filter with its
-      // count: 0.33 -> 0.11 ms). Every read of a localized type names its locale, so that index
-      // serves where the column's own would: a localized type has only it (seven fewer index
-      // entries per article row written; docs/performance.md, the writes of issue 36).
-      if (model.localized) {
-        const columns = ['locale', attribute.column, 'published_at'];
-        indexes.push({ name: indexName(table, columns), columns });
-        superseded.push(indexName(table, [attribute.column]));
-      } else indexes.push({ name: indexName(table, [attribute.column]), columns: [attribute.column] });
-    }
-    if (
-      model.modelType === 'contentType' &&
-      attribute.unique &&
-      UNIQUE_INDEXABLE.has(type) &&
-      attribute.type !== 'password'
-    ) {
+    if (isContentType && attribute.unique && UNIQUE_INDEXABLE.has(type) && attribute.type !== 'password') {
       uniques.push({
         name: indexName(table, [attribute.column], 'uq'),
         table,

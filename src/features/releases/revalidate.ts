@@ -1,12 +1,13 @@
 /**
- * The publish actions of a type whose schema changed are checked again, as Strapi 5.54's
- * content-releases re-checks them when the type's attributes changed since its last start
- * (`revalidateChangedContentTypes`): a new required attribute the entries lack makes them invalid
- * and their releases `blocked`; a rule dropped, valid and `ready` again. Each pending release
- * holding one gets its status from its actions (a `failed` one too, as Strapi's
- * `updateReleaseStatus`); a published release keeps its actions' validity and `done` (Strapi
- * re-checks those too and sets their status from them), a one-entry release (scheduled
- * publishing's) its validity (its publication checks at its time).
+ * The publish actions of a type whose schema changed are checked again: a new required attribute
+ * the entries lack makes them invalid and their releases `blocked`; a rule dropped, valid and
+ * `ready` again. Each pending release holding one gets its status from its actions (a `failed` one
+ * too, as Strapi's `updateReleaseStatus` would); a published release keeps its actions as they
+ * were and `done`, a one-entry release (scheduled publishing's) its validity (its publication
+ * checks at its time). Strapi 5.54's `revalidateChangedContentTypes` is meant to do this at start,
+ * but checks an action only with its `entry` relation populated, which Strapi 5's actions no longer
+ * have: it changes nothing, `done` or pending (docs/releases.md "A changed schema"). Checking the
+ * pending ones is Vellum's deliberate difference; leaving `done` ones alone is Strapi's behaviour.
  *
  * Several nodes may start at once: each reads and checks (reads only), then writes an action only
  * where it is still checked against another schema, in one transaction (a conditional UPDATE: the

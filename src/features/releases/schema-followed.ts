@@ -6,7 +6,8 @@
  * - a type deleted, or without draft and publish: its actions are removed (retired-types.ts);
  * - a type's i18n turned on or off: its actions' locales follow (action-locales.ts);
  * - a type's attributes (or its components', or i18n) changed: its publish actions in pending
- *   releases are checked again and their releases' statuses follow (revalidate.ts).
+ *   releases are checked again and their releases' statuses follow (revalidate.ts; Strapi's
+ *   check of them finds no action to check, a published release stays `done` on both).
  *
  * Strapi compares the schema with the copy it stored at its last start; Vellum reads what the
  * actions name, the schema their validity was checked against (a digest, schema-fingerprint.ts)

@@ -52,6 +52,13 @@ const roleInput = (types: ModelTypes) =>
     },
   });
 
+/** A user without what Strapi loads from the database by its id (relations, media, components). */
+function ownFields(document: Data, type: ContentType): Data {
+  return Object.fromEntries(
+    Object.entries(document).filter(([key]) => (type.attributes[key]?.kind ?? 'scalar') === 'scalar'),
+  );
+}
+
 /** Input objects arrive with a null prototype: plain objects for the users-permissions layer. */
 const plain = (value: unknown): Data => JSON.parse(JSON.stringify(value ?? {})) as Data;
 
@@ -107,7 +114,9 @@ export function userRoleMutations(
         const caller = await hooks.authorize(headersOf(ctx), userType.uid, 'destroy');
         const before = await read(await hooks.userDocumentId(args.id), info, caller);
         await hooks.deleteUser(args.id);
-        return before;
+        // Strapi 5.54 answers the controller's body, its relations loaded by id once the user is
+        // gone: its own fields as they were, no role (nor other relation, media or component).
+        return { data: before.data && ownFields(before.data, userType) };
       },
     },
     createUsersPermissionsRole: {
