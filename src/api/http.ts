@@ -1,5 +1,10 @@
 import { createServer, type Server } from 'node:http';
-import Fastify, { type FastifyInstance, type FastifyRequest, type FastifyServerFactoryHandler } from 'fastify';
+import Fastify, {
+  type FastifyBaseLogger,
+  type FastifyInstance,
+  type FastifyRequest,
+  type FastifyServerFactoryHandler,
+} from 'fastify';
 import type { ProxyConfig, ServerTimeouts, VellumConfig } from '../core/config/load.js';
 import { parseJsonKeepingIntegers } from '../core/documents/exact-integers.js';
 import { NotFoundError, RequestTimeoutError, VellumError } from '../core/errors.js';
@@ -64,6 +69,24 @@ export interface HttpServerOptions {
    * called with the instance's request handler; the server it answers is never listened on.
    */
   handlerOf?: (handler: FastifyServerFactoryHandler) => void;
+  /**
+   * What the server calls with each request instead of the instance's handler: a handler that
+   * hands some requests to another instance (app/admin-api.ts), the others to this one's.
+   */
+  dispatch?: (handler: FastifyServerFactoryHandler) => FastifyServerFactoryHandler;
+  /** The request ids, when instances of a node share them (`requestIds()`). */
+  genReqId?: () => string;
+  /** Another instance's logger, for an instance that serves part of its requests. */
+  logger?: FastifyBaseLogger;
+}
+
+/** Fastify's request ids (`req-1`, `req-2`, ... in base 36), from one counter for the instances of a node. */
+export function requestIds(): () => string {
+  let next = 0;
+  return () => {
+    next = (next + 1) & 2147483647;
+    return `req-${next.toString(36)}`;
+  };
 }
 
 /** Node's HTTP server with the limits and timeouts of `config/server` (what Fastify makes itself otherwise). */
@@ -99,7 +122,10 @@ export function createHttpServer(config: VellumConfig, options: HttpServerOption
   const timeouts = serverTimeouts(config.server.http.serverOptions);
   const app = Fastify({
     // Unexpected (5xx) failures are always logged; request logging is opt-in.
-    logger: { level: config.server.logger ? 'info' : 'error', redact: ['req.headers.authorization'] },
+    ...(options.logger
+      ? { loggerInstance: options.logger }
+      : { logger: { level: config.server.logger ? 'info' : 'error', redact: ['req.headers.authorization'] } }),
+    ...(options.genReqId ? { genReqId: options.genReqId } : {}),
     bodyLimit: config.server.bodyLimit,
     // The route schemas are Vellum's and mercurius's own, not input: checking them against JSON
     // Schema's meta-schema compiled that meta-schema at every start (~5% of a start's CPU, profiled).
@@ -114,7 +140,7 @@ export function createHttpServer(config: VellumConfig, options: HttpServerOption
     ...(options.handlerOf
       ? {
           serverFactory: (handler: FastifyServerFactoryHandler) => {
-            options.handlerOf!(handler);
+            options.handlerOf!(options.dispatch ? options.dispatch(handler) : handler);
             return createServer();
           },
         }
@@ -132,6 +158,14 @@ export function createHttpServer(config: VellumConfig, options: HttpServerOption
       maxParamLength: 200,
     },
   });
+
+  if (options.dispatch && !options.handlerOf) {
+    // Fastify's server calls its handler as the 'request' listener (its own server, not a
+    // serverFactory's: Fastify binds a second server of its own for 'localhost', with its handler).
+    const [handler] = app.server.listeners('request') as FastifyServerFactoryHandler[];
+    app.server.removeListener('request', handler!);
+    app.server.on('request', options.dispatch(handler!));
+  }
 
   const routes: RegisteredRoute[] = [];
   ROUTES.set(app, routes);

@@ -2,7 +2,7 @@
  * Assembles a Vellum node: configuration, schema, database (synchronised under a lock), the
  * document service, and the HTTP server with its APIs.
  */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyServerFactoryHandler } from 'fastify';
 import { loadConfig, type LoadConfigOptions, type VellumConfig } from '../core/config/load.js';
 import { declaredStrapiMajor } from '../core/config/package.js';
 import { connectDatabase, type Database } from '../core/database/connection.js';
@@ -27,8 +27,8 @@ import {
   type DocumentMiddlewares,
   type Lifecycles,
 } from '../strapi/index.js';
-import { createHttpServer, registeredRoutes, type HttpServerOptions } from '../api/http.js';
-import { registerI18nRoutes } from '../features/i18n/index.js';
+import { createHttpServer, registeredRoutes, requestIds, type HttpServerOptions } from '../api/http.js';
+import { registerI18nAdminRoutes, registerI18nRoutes } from '../features/i18n/index.js';
 import { resolveCustomFields } from '../core/schema/build.js';
 import { loadProjectSchema } from '../core/schema/load.js';
 import type { Schema } from '../core/schema/model.js';
@@ -41,25 +41,17 @@ import {
 import { mediaGrantWarning } from '../features/users-permissions/index.js';
 import { startEmail, type EmailService } from '../features/email/index.js';
 import { builtInTypes, contentSyncSteps, systemTables } from './built-ins.js';
-import { registerAdminRoutes } from '../features/admin/index.js';
+import { loadAdminApi, withPreviewFrames } from '../features/admin/index.js';
 import {
-  registerAdminContentRoutes,
-  registerAdminGuard,
-  requireAction,
-  registerStrapiContentManager,
-  registerManagerModels,
-  withPreviewFrames,
-  registerHomepage,
-  registerKeyStatistics,
-  mediaAdministrator,
-} from '../features/admin/index.js';
-import { registerAdminPanel } from '../features/admin/index.js';
-import { managerModels, registerContentTypeBuilderRoutes } from '../features/content-type-builder/index.js';
+  loadContentTypeBuilderRoutes,
+  registerContentTypeBuilderContentApi,
+} from '../features/content-type-builder/index.js';
+import { LazyAdminApi, underAdminApi } from './admin-api.js';
 import { openApiDocument, openApiInput, openApiServed, registerOpenApiRoutes } from '../features/openapi/index.js';
 import { registerSecurity } from '../api/security.js';
 import { registerUsersPermissionsRoutes, usersPathTaken } from '../features/users-permissions/index.js';
 import { contentApiActions, registerUsersRolesRoutes } from '../features/users-permissions/index.js';
-import { registerUploadRoutes } from '../features/upload/index.js';
+import { registerUploadRoutes, type UploadRoutes } from '../features/upload/index.js';
 import { registerEmailRoutes } from '../features/email/index.js';
 import { adminAuthors, adminIdentity } from '../features/users-permissions/index.js';
 import {
@@ -67,14 +59,14 @@ import {
   historySettings,
   type History,
   HistoryStore,
+  loadHistoryRoutes,
   projectHistoryApi,
-  registerHistoryRoutes,
 } from '../features/history/index.js';
 import { historyPermit } from './history-permit.js';
-import { createAudit, registerAuditRoutes, retentionDays, type Audit } from '../features/audit/index.js';
+import { createAudit, loadAuditRoutes, retentionDays, type Audit } from '../features/audit/index.js';
 import {
   createReleases,
-  registerReleaseRoutes,
+  loadReleaseRoutes,
   releaseEntryDeletions,
   followSchemaChanges,
   type ReleasesFeature,
@@ -140,6 +132,11 @@ export interface CreateVellumOptions extends LoadConfigOptions {
   reload?: (files: string[]) => Promise<void>;
   /** Under `vellum develop`: a change of the project's files waits to be served. */
   reloadPending?: () => boolean;
+  /**
+   * Registers the admin API's routes with the others at start (`vellum routes:list` lists them),
+   * instead of with its first request (app/admin-api.ts).
+   */
+  adminApiAtStart?: boolean;
 }
 
 /**
@@ -271,15 +268,51 @@ export async function createVellum(projectDir: string, options: CreateVellumOpti
   });
   const access = project.describingAccess(projectAccess);
   const prefix = config.api.rest.prefix;
+  // The admin API's routes are registered with its first request, on an instance of its own
+  // (app/admin-api.ts), unless a route of the project's or GraphQL's lies under its paths (they
+  // would share a router) or the node listens on 'localhost' (Fastify then binds a second server
+  // of its own, which calls its handler directly).
+  const adminAtStart =
+    options.adminApiAtStart === true ||
+    config.server.host === 'localhost' ||
+    [...project.routePaths(), graphql.config.endpoint].some(underAdminApi);
+  const genReqId = requestIds();
+  const allowedMethods = (path: string) => project.allowedMethods(path);
+  const lazyAdmin = adminAtStart
+    ? undefined
+    : new LazyAdminApi(async () => {
+        let handler: FastifyServerFactoryHandler | undefined;
+        const admin = createHttpServer(config, {
+          allowedMethods,
+          handlerOf: (h) => (handler = h),
+          genReqId,
+          logger: app.log,
+        });
+        try {
+          await serverWide(admin);
+          await registerAdminApi(admin);
+          await admin.ready();
+        } catch (error) {
+          await admin.close().catch(() => undefined);
+          throw error;
+        }
+        return { app: admin, handler: handler! };
+      });
   const app = createHttpServer(config, {
-    allowedMethods: (path) => project.allowedMethods(path),
+    allowedMethods,
     handlerOf: options.handlerOf,
+    genReqId,
+    ...(lazyAdmin ? { dispatch: (handler) => lazyAdmin.dispatch(handler) } : {}),
   });
-  project.registerRequestContext(app);
   serverUrl = () => absoluteServerUrl(config, app);
-  // The preview's allowed origins may be framed by the panel (features/admin/preview.ts).
-  await registerSecurity(app, withPreviewFrames(config.middlewares, config.admin));
-  await project.registerGlobalMiddlewares(app);
+  /** What every request meets before its route, on each instance (the admin API's too). */
+  const serverWide = async (target: FastifyInstance) => {
+    project.registerRequestContext(target);
+    // The preview's allowed origins may be framed by the panel (features/admin/preview.ts).
+    await registerSecurity(target, withPreviewFrames(config.middlewares, config.admin));
+    await project.registerGlobalMiddlewares(target);
+  };
+  await serverWide(app);
   // A project with routers is served what they declare: REST answers the core routes nothing of
   // the project changes, the project's pipeline the others.
   const routing = project.routing();
@@ -294,7 +327,7 @@ export async function createVellum(projectDir: string, options: CreateVellumOpti
     schedules: events.schedules,
     cache: responseCache,
   });
-  registerI18nRoutes(app, { prefix, locales: documents.locales, auth, configured: configuredLocales });
+  registerI18nRoutes(app, { prefix, locales: documents.locales });
   registerEmailRoutes(app, { email, access, prefix });
   const usersPermissions = {
     auth,
@@ -305,76 +338,89 @@ export async function createVellum(projectDir: string, options: CreateVellumOpti
   };
   registerUsersPermissionsRoutes(app, usersPermissions);
   registerUsersRolesRoutes(app, usersPermissions);
-  registerAdminGuard(app, auth);
-  registerAdminRoutes(app, auth, {
-    webhooks,
-    deliveries: events.deliveries,
-    schedules: events.schedules,
-    webhooksConfig: config.server.webhooks,
-  });
-  registerAdminContentRoutes(app, { auth, documents });
-  registerStrapiContentManager(app, auth, documents, database, config.admin);
-  // `/content-manager/init`, `/content-types`, `/components`: the schema files as Strapi formats them.
-  registerManagerModels(app, auth, () => managerModels(projectDir, schema, builtInTypes(projectDir)));
-  registerHomepage(app, auth, documents, database);
-  registerKeyStatistics(app, auth, documents, database);
-  registerHistoryRoutes(app, {
-    service: history.service,
-    authenticate: (request) => auth.admins.authenticate(request.headers.authorization),
-    permit: historyPermit(auth),
-  });
-  registerReleaseRoutes(app, {
-    releases: releases.releases,
-    actions: releases.actions,
-    publisher: releases.publisher,
-    settings: releases.settings,
-    authorize: async (request, action) => (await requireAction(auth, request, action)).id,
-    trail: audit.log,
-  });
-  registerAuditRoutes(app, {
-    reads: audit.reads,
-    retentionDays: audit.retentionDays,
-    authenticate: (authorization) => auth.admins.authenticate(authorization),
-  });
-  registerContentTypeBuilderRoutes(app, {
-    projectDir,
-    builtIns: builtInTypes(projectDir),
-    authenticate: (authorization) => auth.admins.authenticate(authorization),
-    record: async (authorization, entries) => {
-      const actor = await auth.admins.authenticate(authorization);
-      await database.write(async (trx) => {
-        for (const entry of entries) await audit.log.record(trx, { ...entry, actor });
-      });
-    },
-    reload: options.reload,
-    reloadPending: options.reloadPending,
-    access,
-    prefix,
-    checkDatabase: async (next) => {
-      resolveCustomFields(
-        next,
-        (uid) => project.customFields.typeOf(uid),
-        () => undefined,
-      );
-      await checkSchemaChange(database, next, systemTables);
-    },
-  });
+  // The Content-Type Builder's reads on the content API (its admin API waits with the others).
+  registerContentTypeBuilderContentApi(app, { projectDir, builtIns: builtInTypes(projectDir), access, prefix });
   // The document describes the routes registered by its first request: all of them, project routes included.
   if (openApiServed(config))
     registerOpenApiRoutes(app, () => openApiDocument(openApiInput(config, schema, registeredRoutes(app))));
   app.addHook('onClose', async () => {
+    await lazyAdmin?.close();
     email.close();
     await passwords.close();
     await database.close();
   });
-  try {
-    const media = await registerUploadRoutes(app, {
-      documents,
-      access,
-      config,
-      admin: mediaAdministrator(auth),
+  let upload: UploadRoutes | undefined;
+  /** The admin API: its routes, the admin side of the media library and of the locales, the panel. */
+  const registerAdminApi = async (target: FastifyInstance) => {
+    const [adminApi, registerHistoryRoutes, registerReleaseRoutes, registerAuditRoutes, builder] = await Promise.all([
+      loadAdminApi(),
+      loadHistoryRoutes(),
+      loadReleaseRoutes(),
+      loadAuditRoutes(),
+      loadContentTypeBuilderRoutes(),
+    ]);
+    const { requireAction } = adminApi;
+    adminApi.registerAdminGuard(target, auth);
+    registerI18nAdminRoutes(target, { locales: documents.locales, auth, configured: configuredLocales });
+    adminApi.registerAdminRoutes(target, auth, {
+      webhooks,
+      deliveries: events.deliveries,
+      schedules: events.schedules,
+      webhooksConfig: config.server.webhooks,
     });
-    await registerAdminPanel(app, options.adminPanelDir);
+    adminApi.registerAdminContentRoutes(target, { auth, documents });
+    adminApi.registerStrapiContentManager(target, auth, documents, database, config.admin);
+    // `/content-manager/init`, `/content-types`, `/components`: the schema files as Strapi formats them.
+    adminApi.registerManagerModels(target, auth, () =>
+      builder.managerModels(projectDir, schema, builtInTypes(projectDir)),
+    );
+    adminApi.registerHomepage(target, auth, documents, database);
+    adminApi.registerKeyStatistics(target, auth, documents, database);
+    registerHistoryRoutes(target, {
+      service: history.service,
+      authenticate: (request) => auth.admins.authenticate(request.headers.authorization),
+      permit: historyPermit(auth),
+    });
+    registerReleaseRoutes(target, {
+      releases: releases.releases,
+      actions: releases.actions,
+      publisher: releases.publisher,
+      settings: releases.settings,
+      authorize: async (request, action) => (await requireAction(auth, request, action)).id,
+      trail: audit.log,
+    });
+    registerAuditRoutes(target, {
+      reads: audit.reads,
+      retentionDays: audit.retentionDays,
+      authenticate: (authorization) => auth.admins.authenticate(authorization),
+    });
+    builder.registerContentTypeBuilderRoutes(target, {
+      projectDir,
+      builtIns: builtInTypes(projectDir),
+      authenticate: (authorization) => auth.admins.authenticate(authorization),
+      record: async (authorization, entries) => {
+        const actor = await auth.admins.authenticate(authorization);
+        await database.write(async (trx) => {
+          for (const entry of entries) await audit.log.record(trx, { ...entry, actor });
+        });
+      },
+      reload: options.reload,
+      reloadPending: options.reloadPending,
+      checkDatabase: async (next) => {
+        resolveCustomFields(
+          next,
+          (uid) => project.customFields.typeOf(uid),
+          () => undefined,
+        );
+        await checkSchemaChange(database, next, systemTables);
+      },
+    });
+    await upload!.registerAdmin(target, adminApi.mediaAdministrator(auth));
+    await adminApi.registerAdminPanel(target, options.adminPanelDir);
+  };
+  try {
+    upload = await registerUploadRoutes(app, { documents, access, config });
+    if (adminAtStart) await registerAdminApi(app);
     // Last: a project route on a path Vellum serves itself is the one left out (with a warning).
     routing?.register(app);
     project.registerPluginRoutes(app);
@@ -396,7 +442,10 @@ export async function createVellum(projectDir: string, options: CreateVellumOpti
       ),
     });
     const strapiDocuments = project.strapi.documents as (uid: string) => never;
-    Object.assign(plugins, pluginServices({ documents, strapiDocuments, auth, email, media, i18n: config.i18n }));
+    Object.assign(
+      plugins,
+      pluginServices({ documents, strapiDocuments, auth, email, media: upload.library, i18n: config.i18n }),
+    );
     Object.assign(plugins, { 'content-manager': { history: projectHistoryApi(history.service) } });
     await project.run('bootstrap');
     // After bootstrap, which may grant (Strapi's templates grant Public there).

@@ -126,34 +126,41 @@ function payloadBody(payload: unknown, reply: FastifyReply): unknown {
  * on its Koa app as it comes, and config/middlewares' between `register` and `bootstrap`; so those
  * used in `register` run first, then config/middlewares', then those used in `bootstrap`. The
  * server's hooks are added once there is one, whenever that is; a project without any pays nothing.
+ * The admin API's instance, built later (app/admin-api.ts), runs the same list.
  */
 export class GlobalMiddlewares {
   private readonly list: Middleware[] = [];
   private used = 0;
-  private app: FastifyInstance | undefined;
-  private hooked = false;
+  private readonly apps: FastifyInstance[] = [];
+  private readonly hooked = new Set<FastifyInstance>();
 
   /** `strapi.server.use(fn)`: a Koa middleware `(ctx, next)`. */
   use(middleware: Middleware): void {
     if (typeof middleware !== 'function')
       throw new TypeError('strapi.server.use expects a middleware function (ctx, next)');
-    if (this.app) this.list.push(middleware);
+    if (this.apps.length > 0) this.list.push(middleware);
     else this.list.splice(this.used++, 0, middleware);
     this.hook();
   }
 
-  /** config/middlewares' own, after those used so far; then the hooks on `app` when there is a middleware. */
+  /**
+   * config/middlewares' own (with the first server), after those used so far; then the hooks on
+   * `app` when there is a middleware.
+   */
   attach(app: FastifyInstance, configured: Middleware[]): void {
-    this.list.push(...configured);
-    this.app = app;
+    if (this.apps.length === 0) this.list.push(...configured);
+    this.apps.push(app);
     this.hook();
   }
 
   private hook(): void {
-    if (this.hooked || !this.app || this.list.length === 0) return;
-    this.hooked = true;
-    // The chain reads the list as each request runs it: a middleware used later joins it.
-    registerGlobalMiddlewares(this.app, this.list);
+    if (this.list.length === 0) return;
+    for (const app of this.apps) {
+      if (this.hooked.has(app)) continue;
+      this.hooked.add(app);
+      // The chain reads the list as each request runs it: a middleware used later joins it.
+      registerGlobalMiddlewares(app, this.list);
+    }
   }
 }
 

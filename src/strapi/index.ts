@@ -22,7 +22,15 @@ import { RequestContext, namesRequestContext } from './request-context.js';
 import type { Context } from './context.js';
 import type { GraphqlFieldSource } from '../features/graphql/index.js';
 import { usersPermissionsGraphql } from './users-permissions-graphql.js';
-import { buildRouting, contextOf, planRoutes, routeActions, type PlannedRoute, type Routing } from './routes.js';
+import {
+  buildRouting,
+  contextOf,
+  fastifyPath,
+  planRoutes,
+  routeActions,
+  type PlannedRoute,
+  type Routing,
+} from './routes.js';
 import { RUNTIME, type Handler, type Middleware, type Runtime, type Services } from './runtime.js';
 import { Lifecycles } from './lifecycles.js';
 import { DocumentMiddlewares } from './document-middlewares.js';
@@ -80,6 +88,8 @@ export interface Project {
   usersPermissionsLeftOut: ReadonlySet<string>;
   /** The routes a plugin extension changed or added, served by the Strapi pipeline. */
   registerPluginRoutes(app: FastifyInstance): void;
+  /** The paths of the routes its routers and plugin extensions declare, as the server registers them. */
+  routePaths(): string[];
   /** `config/middlewares`' project middlewares, around every request. */
   registerGlobalMiddlewares(app: FastifyInstance): Promise<void>;
   /** `strapi.requestContext` around every request (request-context.ts); before any route. */
@@ -230,6 +240,7 @@ export async function loadProject(
       return routing;
     },
     usersPermissionsLeftOut: extended?.leaveOut ?? new Set(),
+    routePaths: () => [...planned, ...(extended?.routes ?? [])].map((route) => fastifyPath(route.path)),
     registerPluginRoutes(app) {
       if (!extended?.routes.length) return;
       pluginRouting = buildRouting(runtime, extended.routes);

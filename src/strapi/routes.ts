@@ -232,7 +232,7 @@ function isPlainCore(
 }
 
 /** Koa router path syntax to Fastify's: `:id(\\d+)` -> `:id(^\\d+$)`. */
-const fastifyPath = (path: string) =>
+export const fastifyPath = (path: string) =>
   path.replace(/:(\w+)\(([^)]*)\)/g, (_m, name: string, pattern: string) => `:${name}(^${pattern}$)`);
 
 /** A path pattern as a regular expression, to tell a wrong method (405) from an unknown path (404). */

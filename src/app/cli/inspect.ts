@@ -46,7 +46,12 @@ function listedRoutes(vellum: Vellum): string[][] {
 }
 
 export async function runInspectCommand(command: string, projectDir: string, io: CliIo): Promise<number> {
-  const vellum = await createVellum(projectDir, { env: io.env, cwd: io.cwd });
+  // routes:list lists the admin API's routes too, which `vellum start` registers with their first request.
+  const vellum = await createVellum(projectDir, {
+    env: io.env,
+    cwd: io.cwd,
+    adminApiAtStart: command === 'routes:list',
+  });
   try {
     switch (command) {
       case 'content-types:list':

@@ -2,7 +2,7 @@
  * What `vellum start` leaves to first use stays out of its static imports: graphql-js loads with the
  * first GraphQL operation (features/graphql/index.ts), jose with the first token signed or checked
  * (users-permissions/jwt.ts), the Content-Type Builder's rules with the first schema change
- * (content-type-builder/routes.ts). A value import of one of them (or of a module that has one)
+ * (content-type-builder/routes.ts), the admin API's routes with its first request (app/admin-api.ts). A value import of one of them (or of a module that has one)
  * from the start's modules would put it back in the bundle's first chunks, compiled and evaluated
  * at every start: graphql ~1 MB and the schema, jose 90 KB, the builder's ~80 zod schemas
  * (docs/performance.md "Start-up and memory").
@@ -82,8 +82,25 @@ describe("vellum start's static imports", () => {
   it('leave jose and the Content-Type Builder rules to their first use', () => {
     assert.ok(files.has(join(SRC, 'features/users-permissions/oauth.ts')), 'the walk reaches the sign-in providers');
     assert.equal(packages.has('jose'), false, 'jose is imported for its values at start');
-    assert.ok(files.has(join(SRC, 'features/content-type-builder/routes.ts')), "the walk reaches the builder's routes");
+    assert.ok(files.has(join(SRC, 'features/content-type-builder/reads.ts')), "the walk reaches the builder's reads");
     assert.equal(files.has(join(SRC, 'features/content-type-builder/validation.ts')), false);
+  });
+
+  it("leave the admin API's routes to its first request", () => {
+    assert.ok(files.has(join(SRC, 'app/admin-api.ts')), 'the walk reaches the admin API’s dispatch');
+    const routes = [
+      'features/admin/routes.ts',
+      'features/admin/content-manager.ts',
+      'features/admin/panel.ts',
+      'features/audit/routes.ts',
+      'features/history/routes.ts',
+      'features/releases/routes.ts',
+      'features/content-type-builder/routes.ts',
+    ];
+    assert.deepEqual(
+      routes.filter((file) => files.has(join(SRC, file))),
+      [],
+    );
   });
 
   it('see a value import through `export ... from` and leave type-only ones out', () => {

@@ -13,7 +13,8 @@ export { AuditLog, type ActorIdentity, type IdentifyActor } from './trail.js';
 export { AuditReads } from './reads.js';
 export { AuditRetention, retentionDays, type RetentionJob } from './retention.js';
 export { parseAuditQuery, COUNT_CAP, MAX_PAGE_SIZE, type AuditQuery } from './query.js';
-export { registerAuditRoutes } from './routes.js';
+/** The audit log's admin routes, loaded with the admin API's first request (app/admin-api.ts). */
+export const loadAuditRoutes = async () => (await import('./routes.js')).registerAuditRoutes;
 export type { AuditLogEntry, AuditLogPage, AuditLogUser } from './contract.js';
 
 export interface Audit {

@@ -6,15 +6,12 @@
  * written (no restart: develop's reload, about 0.1-0.2 s).
  */
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { PolicyError } from '../../core/errors.js';
-import { ApplicationError, ProjectError } from '../../core/errors.js';
-import { loadProjectSchema } from '../../core/schema/load.js';
+import { ApplicationError, PolicyError } from '../../core/errors.js';
 import type { RawSchemaFile } from '../../core/schema/build.js';
 import type { AuditEntry } from '../../core/documents/audit-port.js';
-import type { AccessControl } from '../../api/access.js';
 import type { Schema } from '../../core/schema/model.js';
-import { describeSchema, formatComponent, formatContentType, isContentTypeVisible } from './format.js';
-import { readProjectModels, type ProjectModels } from './models.js';
+import { describeSchema } from './format.js';
+import { projectModels, registerReads } from './reads.js';
 import { reservedNames } from './strings.js';
 import { componentBatch, contentTypeBatch, deleteBatch } from './legacy.js';
 import { applyCategoryChange, applySchemaChange } from './update.js';
@@ -39,9 +36,6 @@ export interface ContentTypeBuilderOptions {
   reload?: (files: string[]) => Promise<void>;
   /** Under `vellum develop`: a change of the files is waiting to be served (or being built). */
   reloadPending?: () => boolean;
-  /** The content API's access control and prefix, for the reads Strapi serves there too. */
-  access: AccessControl;
-  prefix: string;
   /** Throws when the database cannot follow a schema (see `checkSchemaChange`). */
   checkDatabase: (schema: Schema) => Promise<void>;
   /**
@@ -68,46 +62,14 @@ function auditEntries(change: SchemaChange): Omit<AuditEntry, 'actor'>[] {
 const PRODUCTION_MESSAGE =
   'Content-Type Builder modifications are disabled in production mode. Schema changes can only be made when running with autoReload enabled (strapi develop).';
 
-const KINDS = ['singleType', 'collectionType'];
-
-/** The content API's reads by route (under its prefix), and the controller and action that guard each. */
-const contentApiActions = (base: string): Record<string, [string, string]> => ({
-  [`${base}/content-types`]: ['content-types', 'getContentTypes'],
-  [`${base}/content-types/:uid`]: ['content-types', 'getContentType'],
-  [`${base}/components`]: ['components', 'getComponents'],
-  [`${base}/components/:uid`]: ['components', 'getComponent'],
-});
-
 export function registerContentTypeBuilderRoutes(app: FastifyInstance, options: ContentTypeBuilderOptions): void {
   const base = '/content-type-builder';
   // The files as they are now: under develop they change under a running version (and a
   // version built from a watcher's report can serve for a moment after a later change).
-  const models = () => {
-    try {
-      return readProjectModels(
-        options.projectDir,
-        loadProjectSchema(options.projectDir, options.builtIns).schema,
-        options.builtIns,
-      );
-    } catch (error) {
-      if (error instanceof ProjectError) throw new ApplicationError(error.message);
-      throw error;
-    }
-  };
+  const models = projectModels(options.projectDir, options.builtIns);
   const updating = () => isUpdating || (options.reloadPending?.() ?? false);
   const writer = { projectDir: options.projectDir, builtIns: options.builtIns, checkDatabase: options.checkDatabase };
   let isUpdating = false;
-  const guarded = contentApiActions(`${options.prefix}${base}`);
-
-  // The content API's copy: `plugin::content-type-builder.content-types.getContentTypes`, ...
-  void app.register(async (contentApi) => {
-    contentApi.addHook('onRequest', async (request) => {
-      const [controller, action] = guarded[request.routeOptions.url ?? ''] ?? [];
-      if (!controller || !action) return;
-      await options.access.authorize(request.headers, { uid: `plugin::content-type-builder.${controller}`, action });
-    });
-    registerReads(contentApi, `${options.prefix}${base}`, models);
-  });
 
   void app.register(async (ctb) => {
     ctb.addHook('onRequest', async (request) => {
@@ -275,43 +237,6 @@ export function registerContentTypeBuilderRoutes(app: FastifyInstance, options: 
     );
   });
 }
-
-type Reading = (scope: FastifyInstance, base: string, models: () => ProjectModels) => void;
-
-/**
- * The builder's reads of types and components: the admin API's, and the same controllers on the
- * content API (`/api/content-type-builder/...`), each behind its users-permissions action.
- */
-const registerReads: Reading = (scope, base, models) => {
-  scope.get<{ Querystring: { kind?: unknown } }>(`${base}/content-types`, async (request, reply) => {
-    const { kind } = request.query;
-    if (kind !== undefined && !KINDS.includes(kind as string)) {
-      const message = `this must be one of the following values: ${KINDS.join(', ')}`;
-      return reply.status(400).send({
-        error: {
-          name: 'ValidationError',
-          message,
-          details: { errors: [{ path: [], message, name: 'ValidationError', value: kind }] },
-        },
-      });
-    }
-    const all = [...models().contentTypes.values()];
-    return {
-      data: all.filter((type) => !kind || (type.schema.kind ?? 'collectionType') === kind).map(formatContentType),
-    };
-  });
-  scope.get<{ Params: { uid: string } }>(`${base}/content-types/:uid`, async (request, reply) => {
-    const type = models().contentTypes.get(request.params.uid);
-    if (!type || !isContentTypeVisible(type)) return reply.status(404).send({ error: 'contentType.notFound' });
-    return { data: formatContentType(type) };
-  });
-  scope.get(`${base}/components`, async () => ({ data: [...models().components.values()].map(formatComponent) }));
-  scope.get<{ Params: { uid: string } }>(`${base}/components/:uid`, async (request, reply) => {
-    const component = models().components.get(request.params.uid);
-    if (!component) return reply.status(404).send({ error: 'component.notFound' });
-    return { data: formatComponent(component) };
-  });
-};
 
 /**
  * Strapi's older content-type routes require both names, on an edit too (yup's messages): the

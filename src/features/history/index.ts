@@ -21,7 +21,9 @@ export {
   type HistoryJob,
   type HistorySettings,
 } from './retention.js';
-export { registerHistoryRoutes, type HistoryPermit } from './routes.js';
+export type { HistoryPermit } from './routes.js';
+/** The history's admin routes, loaded with the admin API's first request (app/admin-api.ts). */
+export const loadHistoryRoutes = async () => (await import('./routes.js')).registerHistoryRoutes;
 export type { HistoryAuthor, HistoryVersion, HistoryVersionsPage, MissingRelation } from './contract.js';
 
 export interface History {

@@ -8,7 +8,7 @@ import type { Auth } from '../users-permissions/index.js';
 import type { Audited, Locales } from '../../core/documents/service.js';
 import { ValidationError } from '../../core/errors.js';
 
-export interface I18nRoutesOptions {
+interface I18nRoutesOptions {
   prefix: string;
   locales: Locales;
   auth: Auth;
@@ -29,10 +29,14 @@ const optionalName = (value: unknown): string | undefined => {
   return value;
 };
 
-export function registerI18nRoutes(app: FastifyInstance, options: I18nRoutesOptions): void {
-  const { locales, auth, configured } = options;
+export function registerI18nRoutes(app: FastifyInstance, options: Pick<I18nRoutesOptions, 'prefix' | 'locales'>): void {
+  const { locales } = options;
   app.get(`${options.prefix}/i18n/locales`, async () => locales.list());
+}
 
+/** `/admin/locales`: registered with the admin API, on its first request (app/admin-api.ts). */
+export function registerI18nAdminRoutes(app: FastifyInstance, options: Omit<I18nRoutesOptions, 'prefix'>): void {
+  const { locales, auth, configured } = options;
   void app.register(async (admin) => {
     const actors = new WeakMap<FastifyRequest, number>();
     admin.addHook('onRequest', async (request) => {

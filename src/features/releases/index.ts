@@ -19,7 +19,8 @@ export {
   type NewSingleEntry,
   type SingleEntry,
 } from './single-entry.js';
-export { registerReleaseRoutes, RELEASE_ACTIONS } from './routes.js';
+/** The releases' admin routes, loaded with the admin API's first request (app/admin-api.ts). */
+export const loadReleaseRoutes = async () => (await import('./routes.js')).registerReleaseRoutes;
 export { releaseEntryDeletions } from './entry-deleted.js';
 export { followSchemaChanges } from './schema-followed.js';
 export type { Releases } from './releases.js';

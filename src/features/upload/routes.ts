@@ -26,11 +26,16 @@ export interface UploadRoutesOptions {
   documents: DocumentService;
   access: AccessControl;
   config: VellumConfig;
+}
+
+/** The upload routes registered, and the admin panel's to register (with the admin API's first request). */
+export interface UploadRoutes {
+  library: MediaLibrary;
   /**
-   * The admin panel's media library: the same routes under `/admin/upload`, for whoever this lets
-   * through (an administrator: it throws UnauthorizedError otherwise). Absent: none.
+   * The admin panel's media library: the same routes under `/admin/upload`, for whoever `admin`
+   * lets through (an administrator: it throws UnauthorizedError otherwise).
    */
-  admin?: (request: FastifyRequest) => Promise<MediaAdministrator>;
+  registerAdmin(app: FastifyInstance, admin: (request: FastifyRequest) => Promise<MediaAdministrator>): Promise<void>;
 }
 
 /** The administrator behind an admin request, and whose files their role reaches. */
@@ -96,7 +101,7 @@ function storageHeaders(reply: FastifyReply, path: string): void {
   if (!INLINE.test(path) && !/\.svg$/i.test(path)) reply.header('Content-Disposition', 'attachment');
 }
 
-export async function registerUploadRoutes(app: FastifyInstance, options: UploadRoutesOptions): Promise<MediaLibrary> {
+export async function registerUploadRoutes(app: FastifyInstance, options: UploadRoutesOptions): Promise<UploadRoutes> {
   const { access } = options;
   const config = resolveUploadConfig(options.config);
   const prefix = options.config.api.rest.prefix;
@@ -138,73 +143,85 @@ export async function registerUploadRoutes(app: FastifyInstance, options: Upload
     if (changesFilesOf !== undefined) await library.findOne(id, {}, { createdBy: changesFilesOf });
   };
 
-  await app.register(async (scope) => {
-    await scope.register(multipart, {
-      throwFileSizeLimit: true,
-      limits: { fileSize: Math.min(config.sizeLimit, config.requestSizeLimit) },
+  /** The upload routes under `base` in a scope of their own (multipart's), each asking `allow` first (the permission's uid: the upload plugin's unless named). */
+  const register = (
+    on: FastifyInstance,
+    base: string,
+    allow: (request: FastifyRequest, action: string, uid?: string) => Promise<void>,
+    paged = false,
+  ) =>
+    on.register(async (scope) => {
+      await scope.register(multipart, {
+        throwFileSizeLimit: true,
+        limits: { fileSize: Math.min(config.sizeLimit, config.requestSizeLimit) },
+      });
+      routes(scope, base, allow, paged);
     });
 
-    /** The upload routes under `base`, each asking `allow` first (the permission's uid: the upload plugin's unless named). */
-    const routes = (
-      base: string,
-      allow: (request: FastifyRequest, action: string, uid?: string) => Promise<void>,
-      paged = false,
-    ) => {
-      scope.post(`${base}/upload`, async (request, reply) => {
-        const id = (request.query as Record<string, unknown>).id;
-        // Replacing a file's bytes or info is `update`, a grant apart from `upload` (Strapi: `upload`).
-        await allow(request, id === undefined ? 'upload' : 'update');
-        // The temporary folder is gone before the answer leaves.
-        const dir = await mkdtemp(join(tmpdir(), 'vellum-upload-'));
-        let answer: unknown;
-        try {
-          const form = await readForm(request, dir, config);
-          const infos = fileInfos(form.fields.get('fileInfo') ?? []);
-          if (id !== undefined) {
-            if (form.files.length > 1) throw new ValidationError('Only one file can replace a file');
-            await checkChange(request, fileId(String(id)));
-            answer = await library.update(fileId(String(id)), infos[0] ?? {}, form.files[0], callerOf(request));
-          } else {
-            if (form.files.length === 0) throw new ValidationError('Files are empty');
-            if (infos.length > form.files.length) throw new ValidationError('More fileInfo entries than files');
-            // Linking into a document is editing it: `update` on its content-type.
-            const mayLink = async (type: ContentType) => void (await allow(request, 'update', type.uid));
-            answer = await library.upload(form.files, infos, linkRequest(form), mayLink, callerOf(request));
-          }
-        } finally {
-          await rm(dir, { recursive: true, force: true });
+  const routes = (
+    scope: FastifyInstance,
+    base: string,
+    allow: (request: FastifyRequest, action: string, uid?: string) => Promise<void>,
+    paged = false,
+  ) => {
+    scope.post(`${base}/upload`, async (request, reply) => {
+      const id = (request.query as Record<string, unknown>).id;
+      // Replacing a file's bytes or info is `update`, a grant apart from `upload` (Strapi: `upload`).
+      await allow(request, id === undefined ? 'upload' : 'update');
+      // The temporary folder is gone before the answer leaves.
+      const dir = await mkdtemp(join(tmpdir(), 'vellum-upload-'));
+      let answer: unknown;
+      try {
+        const form = await readForm(request, dir, config);
+        const infos = fileInfos(form.fields.get('fileInfo') ?? []);
+        if (id !== undefined) {
+          if (form.files.length > 1) throw new ValidationError('Only one file can replace a file');
+          await checkChange(request, fileId(String(id)));
+          answer = await library.update(fileId(String(id)), infos[0] ?? {}, form.files[0], callerOf(request));
+        } else {
+          if (form.files.length === 0) throw new ValidationError('Files are empty');
+          if (infos.length > form.files.length) throw new ValidationError('More fileInfo entries than files');
+          // Linking into a document is editing it: `update` on its content-type.
+          const mayLink = async (type: ContentType) => void (await allow(request, 'update', type.uid));
+          answer = await library.upload(form.files, infos, linkRequest(form), mayLink, callerOf(request));
         }
-        return reply.status(id === undefined ? 201 : 200).send(withUrlSigned(answer));
-      });
+      } finally {
+        await rm(dir, { recursive: true, force: true });
+      }
+      return reply.status(id === undefined ? 201 : 200).send(withUrlSigned(answer));
+    });
 
-      scope.get(`${base}/upload/files`, async (request) => {
-        await allow(request, 'find');
-        const query = request.query as Record<string, unknown>;
-        // The admin's list is a page with its count, as Strapi's admin answers it; the content API's a bare array.
-        if (!paged) return withUrlSigned(await library.list(query));
-        const { results, pagination } = await library.page(adminListQuery(query), readerOf(request));
-        return { results: withUrlSigned(results), pagination };
-      });
+    scope.get(`${base}/upload/files`, async (request) => {
+      await allow(request, 'find');
+      const query = request.query as Record<string, unknown>;
+      // The admin's list is a page with its count, as Strapi's admin answers it; the content API's a bare array.
+      if (!paged) return withUrlSigned(await library.list(query));
+      const { results, pagination } = await library.page(adminListQuery(query), readerOf(request));
+      return { results: withUrlSigned(results), pagination };
+    });
 
-      scope.get<{ Params: { id: string } }>(`${base}/upload/files/:id`, async (request) => {
-        await allow(request, 'findOne');
-        return withUrlSigned(
-          await library.findOne(fileId(request.params.id), request.query as Record<string, unknown>, readerOf(request)),
-        );
-      });
+    scope.get<{ Params: { id: string } }>(`${base}/upload/files/:id`, async (request) => {
+      await allow(request, 'findOne');
+      return withUrlSigned(
+        await library.findOne(fileId(request.params.id), request.query as Record<string, unknown>, readerOf(request)),
+      );
+    });
 
-      scope.delete<{ Params: { id: string } }>(`${base}/upload/files/:id`, async (request) => {
-        await allow(request, 'destroy');
-        await checkChange(request, fileId(request.params.id));
-        return withUrlSigned(await library.delete(fileId(request.params.id), callerOf(request)));
-      });
-    };
-    routes(
-      prefix,
-      async (request, action, uid = UID) => void (await access.authorize(request.headers, { uid, action })),
-    );
-    const admin = options.admin;
-    if (admin) routes('/admin', async (request) => void administrators.set(request, await admin(request)), true);
-  });
-  return library;
+    scope.delete<{ Params: { id: string } }>(`${base}/upload/files/:id`, async (request) => {
+      await allow(request, 'destroy');
+      await checkChange(request, fileId(request.params.id));
+      return withUrlSigned(await library.delete(fileId(request.params.id), callerOf(request)));
+    });
+  };
+  await register(
+    app,
+    prefix,
+    async (request, action, uid = UID) => void (await access.authorize(request.headers, { uid, action })),
+  );
+  return {
+    library,
+    registerAdmin: async (on, admin) => {
+      await register(on, '/admin', async (request) => void administrators.set(request, await admin(request)), true);
+    },
+  };
 }
