@@ -2,6 +2,7 @@
  * The typed query: what a request's query string (or a GraphQL call, or project code) asks of the
  * document service, after every name has been checked against the schema. Nothing here is SQL.
  */
+import type { RelationOf } from '../documents/read/relation-links.js';
 import type { ComponentAttribute, RelationAttribute, ScalarAttribute, ScalarType } from '../schema/model.js';
 
 export const COMPARISON_OPERATORS = [
@@ -131,6 +132,17 @@ export interface FindOneQuery {
    * creator conditions. Set from CallerOptions.createdBy, never from a request's parameters.
    */
   createdBy?: number[];
+  /**
+   * Only the documents whose rows a row's relation does not link yet, those of `except` (row ids)
+   * kept either way: the content manager's list of the relations one may add. Set from
+   * CallerOptions.unlinkedFrom, never from a request's parameters.
+   */
+  unlinkedFrom?: UnlinkedFrom;
+}
+
+export interface UnlinkedFrom {
+  relation: RelationOf;
+  except?: number[];
 }
 
 export interface FindQuery extends FindOneQuery {

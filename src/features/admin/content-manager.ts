@@ -25,7 +25,8 @@ import { adminCaller } from './guard.js';
 import { registerDraftRelationRoutes } from './draft-relation-routes.js';
 import { registerBulkActions, registerBulkFind } from './bulk-actions.js';
 import { registerClone } from './clone-routes.js';
-import { registerViewConfiguration } from './view-configuration-routes.js';
+import { registerViewConfiguration, viewConfigurations } from './view-configuration-routes.js';
+import { registerRelationRoutes } from './relation-routes.js';
 import { statusFilter } from './status-filter.js';
 import { previewConfig, registerPreview } from './preview.js';
 
@@ -370,6 +371,8 @@ export function registerStrapiContentManager(
     });
     // "Configure the view" (view-configuration-routes.ts).
     registerViewConfiguration(cm, auth, service.schema, database);
+    // The relation pickers' lists (relation-routes.ts).
+    registerRelationRoutes(cm, base, auth, service, database, viewConfigurations(service.schema, database));
     registerPreview(cm, auth, service, preview);
 
     const single = `${base}/single-types/:uid`;
