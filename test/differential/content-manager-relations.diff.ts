@@ -50,6 +50,15 @@ const permission = (action: string, subject: string, properties = {}, conditions
   conditions,
 });
 
+/** A list's pagination and the sets of fields of its results. */
+const shapeOf = (answer: Response): Response => ({
+  ...answer,
+  body: {
+    pagination: answer.body.pagination,
+    fields: [...new Set((answer.body.results as object[]).map((r) => Object.keys(r).sort().join(',')))].sort(),
+  },
+});
+
 /** Targets named `<tag>-<n>`: t1 and t2 published, t3 a draft; an owner linking t1, t3, t2 in that order. */
 async function owned(api: HttpClient, tag: string) {
   const target = async (name: string, published: boolean) =>
@@ -202,7 +211,9 @@ test('roles: a field limit on the target, a creator condition on the targets and
         permission('read', OWNER, { fields: ['name', 'manyToManyBi'] }),
       ]);
       return {
-        noTargetAvailable: await noTarget.get(`${R}/${OWNER}/manyToManyBi?idsToOmit[0]=0&_q=`),
+        // Every target (no permission on the type filters none), by documentId: their order differs
+        // between the two servers, so the page's size and the fields of its results are compared.
+        noTargetAvailable: shapeOf(await noTarget.get(`${R}/${OWNER}/manyToManyBi`)),
         noTargetLinked: await noTarget.get(`${R}/${OWNER}/${owner}/manyToManyBi`),
         targetCreatorsAvailable: await targetCreators.get(`${R}/${OWNER}/manyToManyBi?_q=${tag}`),
         targetCreatorsLinked: await targetCreators.get(`${R}/${OWNER}/${owner}/manyToManyBi`),
