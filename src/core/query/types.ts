@@ -2,8 +2,7 @@
  * The typed query: what a request's query string (or a GraphQL call, or project code) asks of the
  * document service, after every name has been checked against the schema. Nothing here is SQL.
  */
-import type { RelationOf } from '../documents/read/relation-links.js';
-import type { ComponentAttribute, RelationAttribute, ScalarAttribute, ScalarType } from '../schema/model.js';
+import type { ComponentAttribute, Model, RelationAttribute, ScalarAttribute, ScalarType } from '../schema/model.js';
 
 export const COMPARISON_OPERATORS = [
   '$eq',
@@ -138,6 +137,18 @@ export interface FindOneQuery {
    * CallerOptions.unlinkedFrom, never from a request's parameters.
    */
   unlinkedFrom?: UnlinkedFrom;
+}
+
+/**
+ * A row's relation (the content manager's relation lists): the row (its id, and for a
+ * content-type its document and locale) and the attribute.
+ */
+export interface RelationOf {
+  model: Model;
+  attribute: RelationAttribute;
+  rowId: number;
+  documentId?: string;
+  locale?: string | null;
 }
 
 export interface UnlinkedFrom {

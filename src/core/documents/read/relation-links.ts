@@ -12,18 +12,9 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Db } from '../../database/dialect.js';
 import { and, statusCondition } from '../../query/sql/scope.js';
-import type { Status } from '../../query/types.js';
-import type { ContentType, Model, RelationAttribute } from '../../schema/model.js';
+import type { RelationOf, Status } from '../../query/types.js';
+import type { ContentType } from '../../schema/model.js';
 import { readRows } from '../rows.js';
-
-/** A row's relation: the row (its id, and for a content-type its document and locale) and the attribute. */
-export interface RelationOf {
-  model: Model;
-  attribute: RelationAttribute;
-  rowId: number;
-  documentId?: string;
-  locale?: string | null;
-}
 
 const ref = (alias: string, column: string) => sql.ref(`${alias}.${column}`);
 
