@@ -151,6 +151,20 @@ for (const dialect of DIALECTS) {
       await refused(`${R}/${OWNER}/nope/manyToManyBi`, 404);
       await refused(`${list}?id=nope`, 404);
       assert.equal((await server.publicApi.get(list)).status, 401);
+      // What Strapi's query finds for ids that are no row ids and a locale nobody uses: nothing to leave out, nothing.
+      const tag = unique('odd');
+      await owned(tag);
+      assert.equal((await root.get(`${list}?_q=${tag}&idsToOmit[0]=abc`)).body.pagination.total, 4);
+      const unknownLocale = await root.get(`${R}/api::page.page/labels?locale=de`);
+      assert.equal(unknownLocale.status, 200, JSON.stringify(unknownLocale.body));
+      assert.deepEqual(unknownLocale.body, {
+        results: [],
+        pagination: { page: 1, pageSize: 10, pageCount: 0, total: 0 },
+      });
+      const page = await server.api.post('/api/pages?locale=en&status=draft', { data: { title: tag } });
+      const pageId = page.body.data.documentId;
+      assert.equal((await root.get(`${R}/api::page.page/${pageId}/labels?locale=en`)).status, 200);
+      await refused(`${R}/api::page.page/${pageId}/labels?locale=de`, 404);
     });
 
     it('follows roles: the field, the main field, the creator conditions', async () => {

@@ -178,6 +178,8 @@ test('bad input: pages, status, ids, unknown models and fields, unknown document
         omitString: await admin.get(`${list}?idsToOmit=5`),
         search: await admin.get(`${list}?_q[0]=x`),
         existingPage: await admin.get(`${R}/${OWNER}/${owner}/manyToManyBi?pageSize=0`),
+        omitWord: await admin.get(`${list}?_q=bad-${run}&idsToOmit[0]=abc`),
+        unknownLocale: await admin.get(`${R}/${PAGE}/labels?_q=bad-${run}&locale=de`),
         unknownModel: await admin.get(`${R}/api::nope.nope/manyToManyBi`),
         unknownField: await admin.get(`${R}/${OWNER}/nope`),
         notRelation: await admin.get(`${R}/${OWNER}/name`),

@@ -195,6 +195,8 @@ export function registerRelationRoutes(
       return { model: source, attribute, rowId: Number(row.id) };
     }
     const type = source as ContentType;
+    // A locale no document is in finds none (Strapi's query): not the document service's 400.
+    if (type.localized && locale !== undefined && !(await known(locale))) throw new NotFoundError('Entity not found');
     const documents = service.of(type);
     const params = {
       documentId: id,
@@ -217,6 +219,12 @@ export function registerRelationRoutes(
       documentId: String(found.documentId),
       locale: (found.locale as string | null | undefined) ?? null,
     };
+  };
+
+  /** Whether a locale is configured (on this node, or another that added it). */
+  const known = async (locale: string) => {
+    await service.locales.refreshFor({ locale });
+    return service.i18n.locales.includes(locale);
   };
 
   const reachable = (creators: NonNullable<Scope['creators']>, adminId: number) =>
@@ -296,7 +304,8 @@ export function registerRelationRoutes(
     // within those the permission covers.
     let locale: unknown = target.localized ? (query.locale ?? '*') : undefined;
     const permitted = target.localized && scope?.locales ? [...scope.locales] : undefined;
-    if (permitted) locale = locale === '*' ? permitted : permitted.includes(String(locale)) ? locale : [];
+    if (target.localized && query.locale !== undefined && !(await known(query.locale))) locale = [];
+    else if (permitted) locale = locale === '*' ? permitted : permitted.includes(String(locale)) ? locale : [];
     const and: Record<string, unknown>[] = [];
     if (query.search) {
       const operator = SEARCH_OPERATORS.has(String((request.query as Query)._filter))
@@ -304,7 +313,9 @@ export function registerRelationRoutes(
         : '$containsi';
       and.push({ [mainField]: { [operator]: query.search } });
     }
-    if (query.idsToOmit?.length) and.push({ id: { $notIn: [...new Set(query.idsToOmit)] } });
+    // Ids that are no row id (`abc`) leave out nothing, as in Strapi's query.
+    const omitted = [...new Set(query.idsToOmit ?? [])].filter((id) => /^\d+$/.test(id));
+    if (omitted.length) and.push({ id: { $notIn: omitted } });
     const empty = Array.isArray(locale) && locale.length === 0;
     const { results, pagination } = empty
       ? { results: [], pagination: { page, pageSize, pageCount: 0, total: 0 } }
