@@ -65,5 +65,23 @@ for (const dialect of DIALECTS) {
       assert.equal(publish.status, 403);
       assert.equal(publish.body.error.name, 'PolicyError');
     });
+
+    it('creates and publishes at once (publish without a documentId)', async () => {
+      const published = await root.post(`${ARTICLES}/actions/publish`, { title: 'At once', views: 4 });
+      assert.equal(published.status, 200, JSON.stringify(published.body));
+      assert.equal(published.body.data.status, 'published');
+      assert.notEqual(published.body.data.publishedAt, null);
+      assert.equal(published.body.data.views, 4);
+      assert.equal(published.body.meta.availableStatus.length, 1);
+      const id = published.body.data.documentId;
+      assert.equal((await root.get(`${ARTICLES}/${id}`)).body.data.status, 'published');
+      // The publish permission is the route's; an Author (no publish) is refused before anything is written.
+      const who = { email: 'author2@example.com', firstname: 'Au', password: 'Passw0rd-Au' };
+      const { client: author } = await inviteAdmin(server, root, [3], who);
+      const refused = await author.post(`${ARTICLES}/actions/publish`, { title: 'Not at once' });
+      assert.equal(refused.status, 403);
+      const none = await root.get(`${ARTICLES}?filters[title][$eq]=Not at once`);
+      assert.equal(none.body.pagination.total, 0);
+    });
   });
 }

@@ -86,3 +86,26 @@ test('publishing a type without draft and publish', async () => {
     deliberate: 'Strapi answers a 500 InternalServerError; Vellum a 400 naming the problem',
   });
 });
+
+test('create and publish at once', async () => {
+  await diff.same(
+    async (_api, side) => {
+      const client = sessions[side]!;
+      const published = await client.post(`${ARTICLES}/actions/publish`, { title: `At once ${run}`, views: 4 });
+      const id = published.body.data?.documentId as string;
+      return {
+        published,
+        read: await client.get(`${ARTICLES}/${id}`),
+        list: await client.get(`${ARTICLES}?filters[title][$eq]=At once ${run}`),
+      };
+    },
+    { messages: true, ignoreKeys: ['slug'] },
+  );
+});
+
+test('create and publish at once: a type without draft and publish', async () => {
+  await diff.same(async (_api, side) => sessions[side]!.post(`${TAGS}/actions/publish`, { name: `t-${run}` }), {
+    messages: true,
+    deliberate: 'Strapi answers a 500 InternalServerError; Vellum a 400 naming the problem',
+  });
+});

@@ -69,7 +69,8 @@ export class Callers {
   noted<Q extends FindOneQuery>(caller: CallerOptions | undefined, query: Q): Q {
     const into = caller?.dependsOn;
     if (into) for (const group of readDependencies(this.ctx.schema, this.type, query)) into.add(group);
-    return caller?.createdBy === undefined ? query : { ...query, createdBy: caller.createdBy };
+    const limited = caller?.createdBy === undefined ? query : { ...query, createdBy: caller.createdBy };
+    return caller?.unlinkedFrom === undefined ? limited : { ...limited, unlinkedFrom: caller.unlinkedFrom };
   }
 }
 

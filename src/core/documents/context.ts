@@ -8,6 +8,7 @@ import type { CallHooks, LifecycleHooks } from './hooks.js';
 import type { Locales } from './locales.js';
 import type { Outbox } from './outbox-port.js';
 import type { ReadBudget } from './read/budget.js';
+import type { UnlinkedFrom } from '../query/types.js';
 
 /** What every document operation needs; built once per server. */
 export interface DocumentContext {
@@ -68,6 +69,8 @@ export interface CallerOptions {
    * Without it, every document.
    */
   createdBy?: number[];
+  /** Reads see only the documents a row's relation does not link yet (FindOneQuery.unlinkedFrom). */
+  unlinkedFrom?: UnlinkedFrom;
   /** The caller only serialises what it reads: json and blocks values may come back as RawJson. */
   rawJson?: boolean;
   /**

@@ -2,7 +2,7 @@
  * The typed query: what a request's query string (or a GraphQL call, or project code) asks of the
  * document service, after every name has been checked against the schema. Nothing here is SQL.
  */
-import type { ComponentAttribute, RelationAttribute, ScalarAttribute, ScalarType } from '../schema/model.js';
+import type { ComponentAttribute, Model, RelationAttribute, ScalarAttribute, ScalarType } from '../schema/model.js';
 
 export const COMPARISON_OPERATORS = [
   '$eq',
@@ -131,6 +131,29 @@ export interface FindOneQuery {
    * creator conditions. Set from CallerOptions.createdBy, never from a request's parameters.
    */
   createdBy?: number[];
+  /**
+   * Only the documents whose rows a row's relation does not link yet, those of `except` (row ids)
+   * kept either way: the content manager's list of the relations one may add. Set from
+   * CallerOptions.unlinkedFrom, never from a request's parameters.
+   */
+  unlinkedFrom?: UnlinkedFrom;
+}
+
+/**
+ * A row's relation (the content manager's relation lists): the row (its id, and for a
+ * content-type its document and locale) and the attribute.
+ */
+export interface RelationOf {
+  model: Model;
+  attribute: RelationAttribute;
+  rowId: number;
+  documentId?: string;
+  locale?: string | null;
+}
+
+export interface UnlinkedFrom {
+  relation: RelationOf;
+  except?: number[];
 }
 
 export interface FindQuery extends FindOneQuery {

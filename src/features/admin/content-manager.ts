@@ -13,7 +13,7 @@ import type { Database } from '../../core/database/connection.js';
 import type { CallerOptions } from '../../core/documents/context.js';
 import type { Document } from '../../core/documents/rows.js';
 import type { DocumentService, TypeDocuments } from '../../core/documents/service.js';
-import { NotFoundError, ValidationError } from '../../core/errors.js';
+import { ForbiddenError, NotFoundError, ValidationError } from '../../core/errors.js';
 import { isPlainObject } from '../../core/objects.js';
 import type { ContentType } from '../../core/schema/model.js';
 import { EXPLORER } from '../admin-roles/index.js';
@@ -25,7 +25,8 @@ import { adminCaller } from './guard.js';
 import { registerDraftRelationRoutes } from './draft-relation-routes.js';
 import { registerBulkActions, registerBulkFind } from './bulk-actions.js';
 import { registerClone } from './clone-routes.js';
-import { registerViewConfiguration } from './view-configuration-routes.js';
+import { registerViewConfiguration, viewConfigurations } from './view-configuration-routes.js';
+import { registerRelationRoutes } from './relation-routes.js';
 import { statusFilter } from './status-filter.js';
 import { previewConfig, registerPreview } from './preview.js';
 
@@ -227,12 +228,15 @@ export function registerStrapiContentManager(
     type: ContentType,
     documentId: string | undefined,
     status: 'draft' | 'published',
+    /** The version's locale when the body names it (the query's otherwise). */
+    locale?: unknown,
   ) => {
     const documents = service.of(type);
     const { caller } = await access(request, EXPLORER.read, type).catch(async () => ({
       caller: { actor: (await adminCaller(auth, request)).id } as CallerOptions,
     }));
-    const version = await readVersion(type, documents, documentId, request.query as Query, status, caller);
+    const query = locale === undefined ? (request.query as Query) : { ...(request.query as Query), locale };
+    const version = await readVersion(type, documents, documentId, query, status, caller);
     const presented = await present(type, documents, version, caller);
     return { ...presented, data: shown(type, await readScope(request, type), presented.data as Document) };
   };
@@ -332,6 +336,25 @@ export function registerStrapiContentManager(
       await service.of(type).delete({ documentId: request.params.documentId, locale }, { actor: caller.actor });
       return sendJson(reply, {});
     });
+    // Create and publish at once (Strapi's publish without an id): the publish permission (its
+    // route's policy) and the create one; the locale in the body, as Strapi reads it there.
+    cm.post<{ Params: Params }>(`${collection}/actions/publish`, async (request, reply) => {
+      const type = typeOf(request.params.uid, 'collectionType');
+      if (!type.draftAndPublish) throw new ValidationError(`${type.displayName} has no draft and publish`);
+      const { caller } = await access(request, EXPLORER.publish, type);
+      const { locale, ...data } = dataOf(request.body);
+      const { scope, caller: creator } = await accessTo(request, EXPLORER.create, type).catch(() => {
+        throw new ForbiddenError('Forbidden');
+      });
+      if (!allowsLocale(type, scope, locale)) throw new ForbiddenError('Forbidden');
+      const created = await service
+        .of(type)
+        .create(
+          { locale: locale ?? undefined, data: written(type, scope, data) },
+          { actor: creator.actor ?? caller.actor },
+        );
+      return sendJson(reply, await answer(request, type, String(created.documentId), 'published', locale ?? undefined));
+    });
     cm.post<{ Params: Params }>(`${collection}/:documentId/actions/:action`, async (request, reply) => {
       const type = typeOf(request.params.uid, 'collectionType');
       return sendJson(reply, await publication(request, type, request.params.documentId));
@@ -370,6 +393,8 @@ export function registerStrapiContentManager(
     });
     // "Configure the view" (view-configuration-routes.ts).
     registerViewConfiguration(cm, auth, service.schema, database);
+    // The relation pickers' lists (relation-routes.ts).
+    registerRelationRoutes(cm, base, auth, service, database, viewConfigurations(service.schema, database));
     registerPreview(cm, auth, service, preview);
 
     const single = `${base}/single-types/:uid`;

@@ -27,7 +27,7 @@ export interface ViewConfigurations {
   of(models: Model[]): Promise<Map<string, ViewConfiguration>>;
 }
 
-function viewConfigurations(schema: Schema, database: Database): ViewConfigurations {
+export function viewConfigurations(schema: Schema, database: Database): ViewConfigurations {
   return {
     async of(models) {
       const found = new Map<string, ViewConfiguration>();

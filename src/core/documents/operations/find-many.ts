@@ -1,7 +1,8 @@
 import { sql, type RawBuilder } from 'kysely';
 import { Aliases } from '../../query/sql/joins.js';
 import { compileOrder } from '../../query/sql/order.js';
-import { and, FALSE, versionCondition, type VersionScope } from '../../query/sql/scope.js';
+import { and, FALSE, or, versionCondition, type VersionScope } from '../../query/sql/scope.js';
+import { linkCondition } from '../read/relation-links.js';
 import { compileFilter, type SqlContext } from '../../query/sql/where.js';
 import { searchCondition } from '../../query/sql/search.js';
 import type { FindOneQuery, FindQuery } from '../../query/types.js';
@@ -59,6 +60,13 @@ export function rootConditions(
         ? sql<boolean>`${sql.ref(`${alias}.created_by_id`)} in (${sql.join(query.createdBy)})`
         : FALSE,
     );
+  if (query.unlinkedFrom) {
+    const { relation, except } = query.unlinkedFrom;
+    const unlinked = sql<boolean>`not ${linkCondition(relation, type, alias)}`;
+    parts.push(
+      except?.length ? or([unlinked, sql<boolean>`${sql.ref(`${alias}.id`)} in (${sql.join(except)})`]) : unlinked,
+    );
+  }
   return parts;
 }
 
