@@ -22,9 +22,28 @@ describe('jsonBody', () => {
   it("writes JSON.stringify's text for every kind of character, around each length the writer switches at", () => {
     // The writer stores short clean ASCII byte by byte, writes long text by the encoder, splits
     // long text at newlines: every path, and each one's way out when it meets something to escape.
-    const alphabet = ['a', 'Z', ' ', '~', '\u007f', '"', '\\', '\n', '\r', '\t', '\u0000', '\u001f', 'é', '日', '🙂', '\ud800', '\udc00', '\u2028'];
+    const alphabet = [
+      'a',
+      'Z',
+      ' ',
+      '~',
+      '\u007f',
+      '"',
+      '\\',
+      '\n',
+      '\r',
+      '\t',
+      '\u0000',
+      '\u001f',
+      'é',
+      '日',
+      '🙂',
+      '\ud800',
+      '\udc00',
+      '\u2028',
+    ];
     let seed = 7;
-    const random = (n: number) => ((seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648) % n);
+    const random = (n: number) => (seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648) % n;
     const strings: string[] = [];
     for (const length of [0, 1, 2, 62, 63, 64, 65, 66, 255, 256, 257, 1000, 5000])
       for (const special of alphabet)
