@@ -11,10 +11,10 @@
 // the base build in .tmp/ab/base, then this checkout), ROUNDS (3), DURATION (seconds per scenario,
 // 8), WARMUP (2), N (2000), SCENARIOS (create,create_full,update_full; the reads of `npm run bench`
 // too: list_default, list_page100, filter_sort, deep_filter_relation, populate_star, deep_populate,
-// distinct_reads; bench/ab-reads.mjs runs those by default), CONNECTIONS (10),
+// find_one, distinct_reads; bench/ab-reads.mjs runs those by default), CONNECTIONS (10),
 // NODE_FLAGS (the servers' node flags; default --max-semi-space-size=2 as npm start), SEEDED (a
 // file to keep the seeded database in, with its token in SEEDED.token, reused by the next run),
-// BUILD_ENV (per build, `|` between builds: `NAME=value` pairs separated by spaces, given to that
+// AB_PORT (the servers' port; default a random one), BUILD_ENV (per build, `|` between builds: `NAME=value` pairs separated by spaces, given to that
 // build's servers: `BUILDS=b,b BUILD_ENV='REST_CACHE=false|'` compares one build's settings).
 //
 // Scenarios: the writes (create, create_full, update_full) and the reads run on a server without the
@@ -51,7 +51,7 @@ const BUILD_ENV = (process.env.BUILD_ENV ?? '').split('|').map((pairs) =>
 /** Scenarios measured with the response cache on (as deployed); the others without it. */
 const CACHED = new Set(['mixed_writes', 'mixed_writes_5', 'distinct_reads_cached']);
 const NODE_FLAGS = (process.env.NODE_FLAGS ?? '--max-semi-space-size=2').split(' ').filter(Boolean);
-const PORT = 20000 + Math.floor(Math.random() * 20000);
+const PORT = Number(process.env.AB_PORT) || 20000 + Math.floor(Math.random() * 20000);
 const BASE = `http://127.0.0.1:${PORT}`;
 const CLOCK_TICKS = Number(spawnSync('getconf', ['CLK_TCK']).stdout?.toString().trim()) || 100;
 
@@ -146,6 +146,12 @@ try {
     if (seed.status !== 0) throw new Error('seeding failed');
   }
   const urls = await buildTraffic(BASE, token);
+  // find_one reads the first article by documentId, as bench/run.mjs does.
+  const first = await (
+    await fetchRetry(`${BASE}/api/articles?sort=id:asc&pagination[pageSize]=1`, {
+      headers: { authorization: `Bearer ${token}` },
+    })
+  ).json();
   await stop(child);
   if (!reuse) {
     copy(database, seeded);
@@ -170,6 +176,7 @@ try {
     populate_star: '/api/articles?populate=*',
     deep_populate:
       '/api/articles?populate[author][populate][0]=avatar&populate[category]=true&populate[tags]=true&populate[seo][populate]=*&populate[blocks][populate]=*',
+    find_one: `/api/articles/${first.data[0].documentId}`,
   };
   for (const [name, path] of Object.entries(reads)) {
     lua[name] = join(dir, `${name}.lua`);

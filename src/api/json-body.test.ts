@@ -19,6 +19,46 @@ describe('jsonBody', () => {
     for (const value of values) assert.equal(text(value), JSON.stringify(value));
   });
 
+  it("writes JSON.stringify's text for every kind of character, around each length the writer switches at", () => {
+    // The writer stores short clean ASCII byte by byte, writes long text by the encoder, splits
+    // long text at newlines: every path, and each one's way out when it meets something to escape.
+    const alphabet = [
+      'a',
+      'Z',
+      ' ',
+      '~',
+      '\u007f',
+      '"',
+      '\\',
+      '\n',
+      '\r',
+      '\t',
+      '\u0000',
+      '\u001f',
+      'é',
+      '日',
+      '🙂',
+      '\ud800',
+      '\udc00',
+      '\u2028',
+    ];
+    let seed = 7;
+    const random = (n: number) => (seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648) % n;
+    const strings: string[] = [];
+    for (const length of [0, 1, 2, 62, 63, 64, 65, 66, 255, 256, 257, 1000, 5000])
+      for (const special of alphabet)
+        for (const where of [0, Math.floor(length / 2), length - 1]) {
+          const plain = Array.from({ length }, (_, i) => (i % 17 === 16 ? '\n' : 'abcdefgh'[i % 8]));
+          if (length > 0) plain[Math.max(0, where)] = special;
+          strings.push(plain.join(''));
+        }
+    for (let i = 0; i < 300; i++)
+      strings.push(Array.from({ length: random(300) }, () => alphabet[random(alphabet.length)]).join(''));
+    const value = { strings, keyed: Object.fromEntries(strings.slice(0, 200).map((s, i) => [`${s}${i}`, s])) };
+    assert.equal(text(value), JSON.stringify(value));
+    for (const string of strings) assert.equal(text(string), JSON.stringify(string));
+  });
+
   it('a body written inside another (a toJSON) leaves the outer one whole', () => {
     const inner = { toJSON: () => Buffer.concat(jsonBody({ inner: 'x'.repeat(300) }).chunks).toString('utf8') };
     const value = { before: 'y'.repeat(300), inner, after: 'z'.repeat(300) };

@@ -70,6 +70,8 @@ export interface CompilingDatabase {
   dialect: Dialect;
   /** Statements run so far, in order. */
   statements: Statement[];
+  /** Statements Kysely compiled so far (those compiled once per shape count once). */
+  compiles: number;
   /** What document operations read from their context (`db` and `dialect`). */
   database: Database;
 }
@@ -77,12 +79,21 @@ export interface CompilingDatabase {
 export function compilingDatabase(name: DialectName): CompilingDatabase {
   const parts = KYSELY_PARTS[name];
   const statements: Statement[] = [];
+  const counted = { compiles: 0 };
   const db: Db = new Kysely({
     dialect: {
       createAdapter: parts.adapter,
       createDriver: () => new DummyDriver(),
       createIntrospector: parts.introspector,
-      createQueryCompiler: parts.compiler,
+      createQueryCompiler: () => {
+        const compiler = parts.compiler();
+        const compile = compiler.compileQuery.bind(compiler);
+        compiler.compileQuery = (node, queryId) => {
+          counted.compiles++;
+          return compile(node, queryId);
+        };
+        return compiler;
+      },
     },
     log: (event) => {
       statements.push({ sql: event.query.sql, parameters: event.query.parameters });
@@ -91,7 +102,15 @@ export function compilingDatabase(name: DialectName): CompilingDatabase {
   const dialect = DIALECTS[name];
   // Reads use only `db` and `dialect`; a write would need the rest, which this database lacks.
   const database = { db, dialect } as Database;
-  return { db, dialect, statements, database };
+  return {
+    db,
+    dialect,
+    statements,
+    database,
+    get compiles() {
+      return counted.compiles;
+    },
+  };
 }
 
 /**

@@ -1,7 +1,7 @@
 import { sql, type Kysely, type RawBuilder, type SelectQueryBuilder } from 'kysely';
 import { ServiceUnavailableError } from '../errors.js';
 import type { DatabaseClient } from '../config/load.js';
-import { runShape, shapeKey } from './shapes.js';
+import { compiledShape, runShape, shapeKey, type Buildable } from './shapes.js';
 import type { ColumnType, UniqueSpec } from './tables.js';
 
 export type { ColumnType } from './tables.js';
@@ -41,10 +41,13 @@ export interface Dialect {
   readonly rowLocks: boolean;
   /**
    * Where a page of documents reads its ids (and total) in one statement and its rows by id in a
-   * second, bounded one (SQLite: see findMany), the condition that picks rows by `ids`; undefined
+   * second, bounded one (SQLite: see findMany), the condition that picks rows by `ids` (the value
+   * `pageIds` gives); undefined
    * where one statement joins the rows to the page's ids (a second round trip would cost more).
    */
-  readonly pageRowsById?: (id: RawBuilder<unknown>, ids: readonly number[]) => RawBuilder<boolean>;
+  readonly pageRowsById?: (id: RawBuilder<unknown>, ids: unknown) => RawBuilder<boolean>;
+  /** The one value `pageRowsById` binds for `ids` (compiled once: the value goes in a slot). */
+  readonly pageIds?: (ids: readonly number[]) => unknown;
   /**
    * Locks the rows of `table` whose `column` holds one of `values` until the transaction ends
    * (`select ... for update`, ordered by `column` then id); does nothing where `rowLocks` is false.
@@ -219,7 +222,27 @@ export async function readRows(
 ): Promise<unknown[][]> {
   const compiled = query.compile(db);
   const prefix = options.inline ? ARRAY_ROWS + INLINE : ARRAY_ROWS;
-  const { rows } = await db.executeQuery<unknown>({ ...compiled, sql: prefix + compiled.sql });
+  return arrayRows(await db.executeQuery<unknown>({ ...compiled, sql: prefix + compiled.sql }));
+}
+
+/**
+ * `readRows` of a statement compiled once per shape (shapes.ts): `key` names everything its text
+ * depends on, `values` are bound where `build` put its slots. For the reads every request of a kind
+ * runs (a page's rows by id, a document by documentId): Kysely's tree and its compilation are
+ * ~7 us a statement, with their garbage.
+ */
+export async function readShapeRows(
+  db: Db,
+  key: string,
+  values: readonly unknown[],
+  build: (slots: readonly unknown[]) => Buildable,
+  options: { inline?: boolean } = {},
+): Promise<unknown[][]> {
+  const prefix = options.inline ? ARRAY_ROWS + INLINE : ARRAY_ROWS;
+  return arrayRows(await db.executeQuery<unknown>(compiledShape(db, key, values, build, prefix)));
+}
+
+function arrayRows({ rows }: { rows: unknown[] }): unknown[][] {
   if (rows.length === 0 || Array.isArray(rows[0])) return rows as unknown[][];
   // The PostgreSQL and MySQL drivers answer objects whose keys keep the select order.
   return rows.map((row) => Object.values(row as Record<string, unknown>));

@@ -60,9 +60,15 @@ export const shapeKey = (...parts: readonly (string | number | boolean | null | 
   return key;
 };
 
-function compileShape(db: Db, values: readonly unknown[], build: (slots: readonly unknown[]) => Buildable): Shape {
+function compileShape(
+  db: Db,
+  values: readonly unknown[],
+  build: (slots: readonly unknown[]) => Buildable,
+  prefix: string,
+): Shape {
   const slots = values.map((_, index) => new Slot(index));
-  const compiled = build(slots).compile(db);
+  const built = build(slots).compile(db);
+  const compiled = prefix ? { ...built, sql: prefix + built.sql } : built;
   const used = new Set<number>();
   const parameters = compiled.parameters.map((parameter): Parameter => {
     if (!(parameter instanceof Slot)) return { constant: parameter };
@@ -87,22 +93,27 @@ function shapes(db: Db): Map<string, Shape> | undefined {
   return kept;
 }
 
-/** The statement of shape `key` with `values` bound, compiled from `build` the first time. */
+/**
+ * The statement of shape `key` with `values` bound, compiled from `build` the first time. `prefix`
+ * goes before its text (the driver's marks, dialect.ts's ARRAY_ROWS and INLINE), kept with it.
+ */
 export function compiledShape(
   db: Db,
   key: string,
   values: readonly unknown[],
   build: (slots: readonly unknown[]) => Buildable,
+  prefix = '',
 ): CompiledQuery {
   const kept = shapes(db);
+  if (prefix) key = prefix + key;
   let shape = kept?.get(key);
   if (!shape) {
-    shape = compileShape(db, values, build);
+    shape = compileShape(db, values, build, prefix);
     if (kept) {
       if (kept.size >= SHAPES) kept.delete(kept.keys().next().value!);
       kept.set(key, shape);
     }
-  } else if (CHECK && !sameShape(shape, compileShape(db, values, build))) {
+  } else if (CHECK && !sameShape(shape, compileShape(db, values, build, prefix))) {
     throw new Error(`The statement shape ${JSON.stringify(key)} compiled to another statement`);
   }
   const parameters = shape.parameters.map((parameter) =>

@@ -80,7 +80,8 @@ export const sqliteDialect: Dialect = {
   rowLocks: false,
   // One bound parameter whatever the page's length: one statement text for every page size, and
   // no limit on the number of variables (the ids are integers from the page statement).
-  pageRowsById: (id, ids) => sql<boolean>`${id} in (select value from json_each(${JSON.stringify(ids)}))`,
+  pageRowsById: (id, ids) => sql<boolean>`${id} in (select value from json_each(${ids}))`,
+  pageIds: (ids) => JSON.stringify(ids),
   // A write transaction holds the whole database already (BEGIN IMMEDIATE).
   lockRows: async () => {},
   claimRows: (query) => query,

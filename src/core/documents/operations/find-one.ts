@@ -1,12 +1,13 @@
 import { sql } from 'kysely';
-import type { Db } from '../../database/dialect.js';
+import { readShapeRows, type Db } from '../../database/dialect.js';
+import { shapeKey } from '../../database/shapes.js';
 import type { FindOneQuery } from '../../query/types.js';
 import type { ContentType } from '../../schema/model.js';
 import type { CallerOptions, DocumentContext } from '../context.js';
 import type { ReadBudget } from '../read/budget.js';
 import { populate } from '../read/populate.js';
 import { decodeDocument, PUBLISHED_AT, readRows, rowKeys, selectList, visibleScalars, type Document } from '../rows.js';
-import { rootConditions, scopeOf } from './find-many.js';
+import { rootConditions, scopeOf, versionKey } from './find-many.js';
 import { and } from '../../query/sql/scope.js';
 import { Aliases } from '../../query/sql/joins.js';
 import { compileOrder } from '../../query/sql/order.js';
@@ -27,20 +28,40 @@ export async function findOne(
   const { db, dialect } = ctx.database;
   const scope = scopeOf(type, query);
   const scalars = visibleScalars(type, query.fields);
-  const sqlCtx: SqlContext = { schema: ctx.schema, dialect, scope, aliases: new Aliases() };
-  const conditions = rootConditions(sqlCtx, type, 't0', query);
-  if (documentId !== null) conditions.push(sql<boolean>`t0.document_id = ${documentId}`);
-  // A documentId names one row per status and locale: no sort unless a filter on the locale lets
-  // several match. A single type takes its first row.
-  const order = query.sort?.length
-    ? sql` order by ${sql.join(compileOrder(sqlCtx, type, 't0', query.sort))}`
-    : documentId === null || query.locales !== undefined
-      ? sql` order by t0.id`
-      : sql``;
-  const select = sql`select ${sql.join(selectList(dialect, type, 't0', scalars))} from ${sql.table(type.table)} as t0 where ${and(conditions)}${order} limit 1`;
-  // By documentId alone, the document's few rows are found through its index: a bounded read.
+  const statement = (id: unknown) => {
+    const sqlCtx: SqlContext = { schema: ctx.schema, dialect, scope, aliases: new Aliases() };
+    const conditions = rootConditions(sqlCtx, type, 't0', query);
+    if (id !== null) conditions.push(sql<boolean>`t0.document_id = ${id}`);
+    // A documentId names one row per status and locale: no sort unless a filter on the locale lets
+    // several match. A single type takes its first row.
+    const order = query.sort?.length
+      ? sql` order by ${sql.join(compileOrder(sqlCtx, type, 't0', query.sort))}`
+      : id === null || query.locales !== undefined
+        ? sql` order by t0.id`
+        : sql``;
+    return sql`select ${sql.join(selectList(dialect, type, 't0', scalars))} from ${sql.table(type.table)} as t0 where ${and(conditions)}${order} limit 1`;
+  };
+  // By documentId alone, the document's few rows are found through its index: a bounded read. Then
+  // (no creator either) its text depends on the version read and the fields alone: compiled once.
   const byIdOnly = documentId !== null && !query.filters && query.search === undefined && !query.sort?.length;
-  const row = (await readRows(db, select, { inline: byIdOnly }))[0];
+  const row =
+    byIdOnly && query.createdBy === undefined
+      ? (
+          await readShapeRows(
+            db,
+            shapeKey(
+              'document',
+              type.table,
+              query.locales !== undefined,
+              versionKey(scope),
+              ...scalars.map((a) => a.column),
+            ),
+            [documentId],
+            ([id]) => statement(id),
+            { inline: true },
+          )
+        )[0]
+      : (await readRows(db, statement(documentId), { inline: byIdOnly }))[0];
   if (!row) return null;
   budget.spend(1);
   const value = decodeDocument(dialect, type, row, scalars, query.fields, caller.rawJson);
