@@ -13,6 +13,7 @@ import { isPlainObject } from '../../core/objects.js';
 import type { ContentType } from '../../core/schema/model.js';
 import { EXPLORER, type Scope } from '../admin-roles/index.js';
 import { sendJson } from '../../api/json-body.js';
+import { panelBody } from './panel-body.js';
 import type { BulkAccess } from './bulk-actions.js';
 import { cloneData, clonePopulate, prohibitedCloningFields } from './clone.js';
 
@@ -55,7 +56,7 @@ export function registerClone(
     const source = await readSource(type, request.params.sourceId, locale ?? undefined, read.caller);
     const data = {
       ...deps.written(type, scope, cloneData(service.schema, type, source)),
-      ...deps.written(type, scope, overrides),
+      ...deps.written(type, scope, panelBody(service.schema, type, overrides)),
     };
     const created = await service
       .of(type)

@@ -15,12 +15,13 @@ import type { Document } from '../../core/documents/rows.js';
 import type { DocumentService, TypeDocuments } from '../../core/documents/service.js';
 import { NotFoundError, ValidationError } from '../../core/errors.js';
 import { isPlainObject } from '../../core/objects.js';
-import type { ContentType } from '../../core/schema/model.js';
+import type { ContentType, Schema } from '../../core/schema/model.js';
 import { EXPLORER } from '../admin-roles/index.js';
 import type { Auth } from '../users-permissions/index.js';
 import { sendJson } from '../../api/json-body.js';
 import { contentAccess } from './content-access.js';
 import { managerPopulate } from './content.js';
+import { panelBody } from './panel-body.js';
 import { adminCaller } from './guard.js';
 import { registerDraftRelationRoutes } from './draft-relation-routes.js';
 import { registerBulkActions, registerBulkFind } from './bulk-actions.js';
@@ -38,10 +39,13 @@ const SUMMARY_FIELDS = ['locale', 'createdAt', 'updatedAt', 'publishedAt'];
 /** The summary fields a type has (`locale` is no field of a type without i18n). */
 const summaryFields = (type: ContentType): string[] => (type.localized ? SUMMARY_FIELDS : SUMMARY_FIELDS.slice(1));
 
-/** The body of a write: the document's data (Strapi's content manager sends it unwrapped). */
-function dataOf(body: unknown): Record<string, unknown> {
+/**
+ * The body of a write: the document's data (Strapi's content manager sends it unwrapped), the keys
+ * Strapi's permission checker drops left out (panel-body.ts).
+ */
+function dataOf(schema: Schema, type: ContentType, body: unknown): Record<string, unknown> {
   if (!isPlainObject(body)) throw new ValidationError('The request body must be a JSON object');
-  return body;
+  return panelBody(schema, type, body);
 }
 
 export function registerStrapiContentManager(
@@ -151,20 +155,70 @@ export function registerStrapiContentManager(
             ? 'modified'
             : 'published';
     }
-    if (type.localized) {
-      const { results } = await documents.findMany(
-        {
-          filters: { documentId: String(version.documentId) },
-          locale: '*',
-          status: type.draftAndPublish ? (version.publishedAt === null ? 'draft' : 'published') : undefined,
-          fields: summaryFields(type),
-        },
-        caller,
-      );
-      for (const localized of results)
-        if (localized.locale !== version.locale) meta.availableLocales.push(summary(localized));
-    }
+    meta.availableLocales = await availableLocales(
+      type,
+      documents,
+      String(version.documentId),
+      version.locale == null ? undefined : String(version.locale),
+      caller,
+    );
     return { data, meta };
+  };
+
+  /**
+   * `meta.availableLocales` as Strapi 5.54 lists them (document-metadata.ts): each other locale's
+   * draft (a type without draft and publish: its only version), whatever the status read, with
+   * its `status`, its creators, and the non-localized scalars and media, from which the panel's
+   * form for a new locale takes them; the default locale first.
+   */
+  const availableLocales = async (
+    type: ContentType,
+    documents: TypeDocuments,
+    documentId: string,
+    except: string | undefined,
+    caller: CallerOptions,
+  ) => {
+    if (!type.localized) return [];
+    const shared = Object.values(type.attributes).filter(
+      (a) => !a.localized && (a.kind === 'scalar' || a.kind === 'media') && !a.private,
+    );
+    const scalars = shared.filter((a) => a.kind === 'scalar').map((a) => a.name);
+    const media = shared.filter((a) => a.kind === 'media').map((a) => a.name);
+    const read = (status: 'draft' | 'published' | undefined, fields: string[], populate?: Record<string, true>) =>
+      documents.findMany({ filters: { documentId }, locale: '*', status, fields, populate }, caller);
+    const { results } = await read(
+      type.draftAndPublish ? 'draft' : undefined,
+      [...summaryFields(type), ...scalars],
+      Object.fromEntries(media.map((name) => [name, true as const])),
+    );
+    const published = new Map<unknown, string>();
+    if (type.draftAndPublish)
+      for (const version of (await read('published', ['locale', 'updatedAt'])).results)
+        published.set(version.locale, String(version.updatedAt));
+    const others = results.filter((version) => version.locale !== except);
+    const creators = await creatorsOf(
+      type,
+      others.map((version) => Number(version.id)),
+    );
+    const entries = others.map((version) => {
+      const publishedAt = published.get(version.locale);
+      return {
+        ...summary(version, creators.get(Number(version.id))),
+        ...Object.fromEntries([...scalars, ...media].map((name) => [name, version[name] ?? null])),
+        ...(type.draftAndPublish
+          ? {
+              status:
+                publishedAt === undefined
+                  ? 'draft'
+                  : String(version.updatedAt) > publishedAt
+                    ? 'modified'
+                    : 'published',
+            }
+          : {}),
+      };
+    });
+    const first = service.i18n.defaultLocale;
+    return [...entries.filter((e) => e.locale === first), ...entries.filter((e) => e.locale !== first)];
   };
 
   /**
@@ -227,12 +281,35 @@ export function registerStrapiContentManager(
     type: ContentType,
     documentId: string | undefined,
     status: 'draft' | 'published',
+    /** A locale or status the document lacks answers `{ data: {}, meta }` (Strapi's edit view then starts a new locale). */
+    lacking = false,
   ) => {
     const documents = service.of(type);
     const { caller } = await access(request, EXPLORER.read, type).catch(async () => ({
       caller: { actor: (await adminCaller(auth, request)).id } as CallerOptions,
     }));
     const version = await readVersion(type, documents, documentId, request.query as Query, status, caller);
+    if (!version && lacking && documentId !== undefined) {
+      const exists = await documents.findMany(
+        { filters: { documentId }, locale: '*', status: type.draftAndPublish ? 'draft' : undefined, fields: [] },
+        caller,
+      );
+      if (exists.results.length === 0) throw notFound();
+      const { locale } = request.query as Query;
+      return {
+        data: {},
+        meta: {
+          availableLocales: await availableLocales(
+            type,
+            documents,
+            documentId,
+            typeof locale === 'string' ? locale : service.i18n.defaultLocale,
+            caller,
+          ),
+          availableStatus: [],
+        },
+      };
+    }
     const presented = await present(type, documents, version, caller);
     return { ...presented, data: shown(type, await readScope(request, type), presented.data as Document) };
   };
@@ -287,7 +364,7 @@ export function registerStrapiContentManager(
         {
           locale: query.locale,
           status: type.draftAndPublish ? 'draft' : undefined,
-          data: written(type, scope, dataOf(request.body)),
+          data: written(type, scope, dataOf(service.schema, type, request.body)),
         },
         { actor: caller.actor },
       );
@@ -296,8 +373,11 @@ export function registerStrapiContentManager(
     cm.get<{ Params: Params }>(`${collection}/:documentId`, async (request, reply) => {
       const type = typeOf(request.params.uid, 'collectionType');
       const { caller } = await access(request, EXPLORER.read, type);
-      await checkOwn(type, caller, request.params.documentId, (request.query as Query).locale);
-      return sendJson(reply, await answer(request, type, request.params.documentId, 'draft'));
+      const { locale, status = 'draft' } = request.query as Query;
+      await checkOwn(type, caller, request.params.documentId, locale);
+      // The edit view's Draft and Published tabs (`?status=`); a version the document lacks is `{ data: {} }`.
+      if (status !== 'draft' && status !== 'published') throw new ValidationError('Invalid status');
+      return sendJson(reply, await answer(request, type, request.params.documentId, status, true));
     });
     cm.put<{ Params: Params }>(`${collection}/:documentId`, async (request, reply) => {
       const type = typeOf(request.params.uid, 'collectionType');
@@ -309,7 +389,7 @@ export function registerStrapiContentManager(
           documentId: request.params.documentId,
           locale: query.locale,
           status: type.draftAndPublish ? 'draft' : undefined,
-          data: written(type, scope, dataOf(request.body)),
+          data: written(type, scope, dataOf(service.schema, type, request.body)),
         },
         { actor: caller.actor },
       );
@@ -387,7 +467,7 @@ export function registerStrapiContentManager(
         {
           locale: query.locale,
           status: type.draftAndPublish ? 'draft' : undefined,
-          data: written(type, scope, dataOf(request.body)),
+          data: written(type, scope, dataOf(service.schema, type, request.body)),
         },
         { actor: caller.actor },
       );
@@ -427,7 +507,10 @@ export function registerStrapiContentManager(
     if (!(await documents.findOne({ documentId, locale, status: 'draft', fields: [] }))) throw notFound();
     if (action === 'publish') {
       const body = request.body;
-      const data = isPlainObject(body) && Object.keys(body).length ? written(type, scope, body) : {};
+      const data =
+        isPlainObject(body) && Object.keys(body).length
+          ? written(type, scope, panelBody(service.schema, type, body))
+          : {};
       await documents.update({ documentId, locale, status: 'published', data }, actor);
       return answer(request, type, documentId, 'published');
     }

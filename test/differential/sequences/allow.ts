@@ -58,6 +58,20 @@ function some(v: unknown, pred: (o: Record<string, unknown>) => boolean): boolea
   return pred(o) || Object.values(o).some((x) => some(x, pred));
 }
 const ID_FORMS = new Set(['id', 'idObject']);
+/** A step that publishes (the content API's or the content manager's, one document or a batch). */
+const publishes = (op: Op) =>
+  (op.op === 'action' && op.action === 'publish') ||
+  (op.op === 'update' && !op.draft) ||
+  op.op === 'cm-publish' ||
+  (op.op === 'cm-single' && op.action === 'publish') ||
+  (op.op === 'cm-bulk' && op.action === 'bulkPublish');
+/** A step that discards a draft. */
+const discards = (op: Op) =>
+  (op.op === 'action' && op.action === 'discard-draft') ||
+  (op.op === 'cm-action' && op.action === 'discard') ||
+  (op.op === 'cm-single' && op.action === 'discard');
+/** The state paths of a locale: the content API's (`$.en/draft`) and the content manager's (`$.cm en/draft`). */
+const LOCALE_PATH = /^\$\.(?:cm )?(en|fr|-)\/(draft|published)\./;
 const refForm = (r: unknown) => (r as { $ref?: { form: string } } | undefined)?.$ref?.form;
 
 export const ALLOW_LIST: Allowance[] = [
@@ -146,11 +160,10 @@ export const ALLOW_LIST: Allowance[] = [
     reason: "a publishing write also updates the other locales' drafts' shared values (Strapi leaves them stale)",
     matches: (d) => {
       const locale = 'locale' in d.op ? (d.op.locale ?? 'en') : 'en';
-      const publishes = (d.op.op === 'action' && d.op.action === 'publish') || (d.op.op === 'update' && !d.op.draft);
       return (
-        publishes &&
+        publishes(d.op) &&
         d.what.startsWith('state') &&
-        d.found.every((f) => /^\$\.(en|fr)\/(draft|published)\./.test(f) && !f.startsWith(`$.${locale}/`))
+        d.found.every((f) => LOCALE_PATH.test(f) && LOCALE_PATH.exec(f)![1] !== locale)
       );
     },
   },
@@ -166,11 +179,12 @@ export const ALLOW_LIST: Allowance[] = [
       "publishing one locale: Strapi skips its shared-value sync when its lookup picks an already-synced version (Vellum syncs every locale's published version)",
     matches: (d) => {
       const locale = 'locale' in d.op ? (d.op.locale ?? 'en') : 'en';
-      const publishes = (d.op.op === 'action' && d.op.action === 'publish') || (d.op.op === 'update' && !d.op.draft);
       return (
-        publishes &&
+        publishes(d.op) &&
         d.what.startsWith('state') &&
-        d.found.every((f) => /^\$\.(en|fr)\/published\./.test(f) && !f.startsWith(`$.${locale}/`))
+        d.found.every(
+          (f) => LOCALE_PATH.test(f) && LOCALE_PATH.exec(f)![2] === 'published' && LOCALE_PATH.exec(f)![1] !== locale,
+        )
       );
     },
   },
@@ -200,29 +214,27 @@ export const ALLOW_LIST: Allowance[] = [
     name: 'readme:published-link-to-later-published-target',
     reason:
       'a published document linked to a target that had only a draft: Strapi leaves it unlinked when the target is published later; Vellum links documents, not rows',
-    matches: (d) => {
-      const publishes =
-        (d.op.op === 'action' && d.op.action === 'publish') ||
-        (d.op.op === 'update' && !d.op.draft) ||
-        d.op.op === 'create';
-      return (
-        publishes &&
-        d.what.startsWith('state') &&
-        d.found.every(
-          (f) => /^\$\.[a-z-]+\/published\./.test(f) && /strapi (null|0),|length strapi \d+, vellum \d+/.test(f),
-        )
-      );
-    },
+    matches: (d) =>
+      (publishes(d.op) || d.op.op === 'create') &&
+      d.what.startsWith('state') &&
+      d.found.every(
+        (f) =>
+          /^\$\.(cm )?[a-z-]+\/published\./.test(f) &&
+          /strapi (null|0),|length strapi \d+, vellum \d+|\.count: strapi \d+, vellum \d+/.test(f),
+      ),
   },
   {
     name: 'readme:discard-keeps-link-to-draft-only-target',
     reason:
       "a discarded draft keeps links to targets that have only a draft: the published version holds them (links join documents); Strapi's draft, copied from published rows, loses them",
     matches: (d) =>
-      d.op.op === 'action' &&
-      d.op.action === 'discard-draft' &&
+      discards(d.op) &&
       d.what.startsWith('state') &&
-      d.found.every((f) => /^\$\.[a-z-]+\/draft\./.test(f) && /strapi (null|0),|length strapi \d+, vellum \d+/.test(f)),
+      d.found.every(
+        (f) =>
+          /^\$\.(cm )?[a-z-]+\/draft\./.test(f) &&
+          /strapi (null|0),|length strapi \d+, vellum \d+|\.count: strapi \d+, vellum \d+/.test(f),
+      ),
   },
   {
     name: 'readme:required-media-enforced',
@@ -268,6 +280,30 @@ export const ALLOW_LIST: Allowance[] = [
       d.op.kind === 'bad-status' &&
       d.what.startsWith('answers') &&
       d.answers.vellum.status === 400,
+  },
+  // docs/coming-from-strapi.md (the content manager's list tools):
+  {
+    name: 'readme:bulk-errors-listed',
+    reason:
+      'a bulk action answers `errors` listing each entry not done, with its reason, beside `count` (Strapi: `{ count }` alone)',
+    continues: true,
+    matches: (d) =>
+      d.op.op === 'cm-bulk' &&
+      d.what.startsWith('answers') &&
+      d.answers.strapi.status < 300 &&
+      d.answers.vellum.status < 300 &&
+      d.found.every((f) => f.startsWith('$.body.errors')),
+  },
+  {
+    name: 'readme:bulk-each-entry-on-its-own',
+    reason:
+      'a bulk action with an entry that cannot be done (a draft that does not validate, a document missing): Strapi refuses or rolls back the whole batch, Vellum does the others and lists that one in `errors`',
+    matches: (d) =>
+      d.op.op === 'cm-bulk' &&
+      d.what.startsWith('answers') &&
+      d.answers.strapi.status >= 400 &&
+      d.answers.vellum.status < 300 &&
+      Array.isArray((d.answers.vellum.body as { errors?: unknown } | null)?.errors),
   },
 ];
 
