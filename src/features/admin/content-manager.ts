@@ -13,7 +13,7 @@ import type { Database } from '../../core/database/connection.js';
 import type { CallerOptions } from '../../core/documents/context.js';
 import type { Document } from '../../core/documents/rows.js';
 import type { DocumentService, TypeDocuments } from '../../core/documents/service.js';
-import { NotFoundError, ValidationError } from '../../core/errors.js';
+import { ApplicationError, NotFoundError, ValidationError } from '../../core/errors.js';
 import { isPlainObject } from '../../core/objects.js';
 import type { ContentType, Schema } from '../../core/schema/model.js';
 import { EXPLORER } from '../admin-roles/index.js';
@@ -318,6 +318,19 @@ export function registerStrapiContentManager(
     cm.addHook('onRequest', async (request) => {
       await adminCaller(auth, request);
     });
+    // Strapi's i18n middleware on every write under a localized type's path: a locale (query, else
+    // body) that is not configured is its ApplicationError, before anything else is judged.
+    cm.addHook('preHandler', async (request) => {
+      if (request.method !== 'POST' && request.method !== 'PUT') return;
+      const uid = (request.params as { uid?: unknown }).uid;
+      const type = typeof uid === 'string' ? service.schema.contentTypes.get(uid) : undefined;
+      if (!type?.localized) return;
+      const query = request.query as Query;
+      const body = isPlainObject(request.body) ? request.body : {};
+      const locale = query.locale || body.locale || undefined;
+      if (typeof locale === 'string' && locale !== '*' && !service.i18n.locales.includes(locale))
+        throw new ApplicationError("This locale doesn't exist");
+    });
     const collection = `${base}/collection-types/:uid`;
     type Params = { uid: string; documentId: string; action: string };
 
@@ -370,6 +383,22 @@ export function registerStrapiContentManager(
       );
       return sendJson(reply, await answer(request, type, String(created.documentId), 'draft'), 201);
     });
+    // The create page's "Publish": a new document, created and published in one request.
+    cm.post<{ Params: Params }>(`${collection}/actions/publish`, async (request, reply) => {
+      const type = typeOf(request.params.uid, 'collectionType');
+      if (!type.draftAndPublish) throw new ValidationError(`${type.displayName} has no draft and publish`);
+      const { scope, caller } = await access(request, EXPLORER.create, type);
+      await access(request, EXPLORER.publish, type);
+      const created = await service.of(type).create(
+        {
+          locale: (request.query as Query).locale,
+          status: 'published',
+          data: written(type, scope, dataOf(service.schema, type, request.body)),
+        },
+        { actor: caller.actor },
+      );
+      return sendJson(reply, await answer(request, type, String(created.documentId), 'published'));
+    });
     cm.get<{ Params: Params }>(`${collection}/:documentId`, async (request, reply) => {
       const type = typeOf(request.params.uid, 'collectionType');
       const { caller } = await access(request, EXPLORER.read, type);
@@ -399,16 +428,19 @@ export function registerStrapiContentManager(
       const type = typeOf(request.params.uid, 'collectionType');
       const { caller } = await access(request, EXPLORER.delete, type);
       const { locale } = request.query as Query;
-      await checkOwn(type, caller, request.params.documentId, locale);
-      if (
-        !(await service.of(type).findOne({
-          documentId: request.params.documentId,
+      // `locale=*`: the panel's "delete all locales" (a single document is read in one locale).
+      const every = locale === '*';
+      if (!every) await checkOwn(type, caller, request.params.documentId, locale);
+      const { results } = await service.of(type).findMany(
+        {
+          filters: { documentId: request.params.documentId },
           locale,
           status: type.draftAndPublish ? 'draft' : undefined,
           fields: [],
-        }))
-      )
-        throw notFound();
+        },
+        caller,
+      );
+      if (results.length === 0) throw notFound();
       await service.of(type).delete({ documentId: request.params.documentId, locale }, { actor: caller.actor });
       return sendJson(reply, {});
     });
@@ -504,7 +536,15 @@ export function registerStrapiContentManager(
     await checkOwn(type, caller, documentId, locale);
     const documents = service.of(type);
     const actor = { actor: caller.actor };
-    if (!(await documents.findOne({ documentId, locale, status: 'draft', fields: [] }))) throw notFound();
+    const draft = await documents.findOne({ documentId, locale, status: 'draft', fields: [] });
+    // Publishing a locale the document lacks creates it from the body, as Strapi's panel does when
+    // "Publish" is pressed on a new locale's form (its values, then published, or a 400).
+    const exists =
+      draft ??
+      (action === 'publish' && documentId !== undefined
+        ? (await documents.findMany({ filters: { documentId }, locale: '*', status: 'draft', fields: [] })).results[0]
+        : undefined);
+    if (!exists) throw notFound();
     if (action === 'publish') {
       const body = request.body;
       const data =

@@ -193,7 +193,7 @@ export const ALLOW_LIST: Allowance[] = [
     reason:
       'a POST omitting a uid that has a targetField: Strapi stores null, Vellum generates it (creates always name it; this catches the rest)',
     matches: (d) =>
-      d.op.op === 'create' &&
+      (d.op.op === 'create' || d.op.op === 'cm-create' || d.op.op === 'cm-clone') &&
       d.found.every(
         (f) => /\.slug: strapi null, vellum "/.test(f) || (/only vellum has it/.test(f) === false && /\.slug/.test(f)),
       ),
@@ -280,6 +280,35 @@ export const ALLOW_LIST: Allowance[] = [
       d.op.kind === 'bad-status' &&
       d.what.startsWith('answers') &&
       d.answers.vellum.status === 400,
+  },
+  {
+    name: 'readme:clone-body-replaces-lists',
+    reason:
+      "a duplicate's body replaces the source's repeatable components, zone entries and media lists (Strapi merges the body into the source by index: entries the editor removed stay)",
+    matches: (d) => {
+      if (d.op.op !== 'cm-clone') return false;
+      const type = d.schema.types.get(d.op.type);
+      return d.found.every((f) => {
+        const name = /\.data\.([A-Za-z0-9_]+)/.exec(f)?.[1];
+        const a = name ? type?.attributes[name] : undefined;
+        return (
+          !!a &&
+          (a.type === 'dynamiczone' || (a.type === 'component' && a.repeatable) || (a.type === 'media' && a.multiple))
+        );
+      });
+    },
+  },
+  {
+    name: 'readme:unpublish-answers-draft',
+    reason:
+      "the content manager's unpublish answers the draft left (Strapi answers the published version it removed, the draft among its localizations) (docs/admin-panel.md)",
+    continues: true,
+    matches: (d) =>
+      ((d.op.op === 'cm-action' && d.op.action === 'unpublish') ||
+        (d.op.op === 'cm-single' && d.op.action === 'unpublish')) &&
+      d.what.startsWith('answers') &&
+      d.answers.strapi.status < 300 &&
+      d.answers.vellum.status < 300,
   },
   // docs/coming-from-strapi.md (the content manager's list tools):
   {

@@ -182,7 +182,8 @@ export async function cmRequest(ctx: CmContext, op: Op & CmOp): Promise<{ reques
   switch (op.op) {
     case 'cm-create': {
       const form = applyEdits(ctx.schema, type.attributes, defaultForm(ctx.schema, type), edits(op.edits), false);
-      return done({ method: 'POST', path: `${CT}/${uid}` + q({ locale: op.locale }), body: form });
+      const path = `${CT}/${uid}${op.publish ? '/actions/publish' : ''}`;
+      return done({ method: 'POST', path: path + q({ locale: op.locale }), body: form });
     }
     case 'cm-save': {
       const path = `${CT}/${uid}/${ctx.documentId(uid, op.n, labels)}`;
@@ -285,6 +286,8 @@ function invalid(
     }
     case 'required-empty-publish': {
       const required = attributes.find(([, a]) => a.required && a.type === 'string')?.[0] ?? label;
+      // Publishing a type without draft and publish is a deliberate 400 (Strapi: a 500): a save there.
+      if (!type.draftAndPublish) return { method: 'PUT', path, body: { [required]: '' } };
       return {
         method: 'POST',
         path: `${CT}/${uid}/${ctx.documentId(uid, op.n, labels)}/actions/publish` + q({ locale: op.locale }),
@@ -303,8 +306,6 @@ function invalid(
         path: `${CT}/${uid}/${ctx.documentId(uid, op.n, labels)}?locale=xx-not-a-locale`,
         body: {},
       };
-    case 'unknown-action':
-      return { method: 'POST', path: `${CT}/${uid}/${ctx.documentId(uid, op.n, labels)}/actions/archive`, body: {} };
     case 'bulk-empty':
       return { method: 'POST', path: `${CT}/${uid}/actions/bulkPublish`, body: { documentIds: [] } };
     case 'clone-unknown':

@@ -16,15 +16,14 @@ export const CM_INVALID_KINDS = [
   'required-empty-publish',
   'unknown-document',
   'bad-locale',
-  'unknown-action',
   'bulk-empty',
   'clone-unknown',
 ] as const;
 export type CmInvalidKind = (typeof CM_INVALID_KINDS)[number];
 
 export type CmOp =
-  /** New document from the create page: the default form with the edits. */
-  | { op: 'cm-create'; type: string; edits: Record<string, unknown>; locale?: Locale }
+  /** New document from the create page: the default form with the edits, saved or published. */
+  | { op: 'cm-create'; type: string; edits: Record<string, unknown>; publish: boolean; locale?: Locale }
   /**
    * Save (PUT) the whole form of the draft with the edits; on a locale the document lacks it
    * creates it (the panel's form then starts empty, or `fill` with another locale's values).
@@ -109,6 +108,7 @@ export function cmOpArb(schema: Schema): fc.Arbitrary<Op> {
         op: fc.constant('cm-create' as const),
         type: t,
         edits: editsArb(schema, type, true),
+        publish: type.draftAndPublish ? fc.boolean() : fc.constant(false),
         locale: type.i18n ? fc.option(fc.constant<Locale>('fr'), { nil: undefined, freq: 4 }) : fc.constant(undefined),
       }),
     );
