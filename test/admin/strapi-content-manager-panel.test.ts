@@ -77,6 +77,18 @@ for (const dialect of DIALECTS) {
       assert.equal((await root.get(`${ARTICLES}/zzzzzzzzzzzzzzzzzzzzzzzz?locale=fr`)).status, 404);
     });
 
+    it("shows the Published tab's version as modified once its draft is saved", async () => {
+      const created = await root.post(ARTICLES, { title: 'Tabs' });
+      const id = created.body.data.documentId as string;
+      await root.post(`${ARTICLES}/${id}/actions/publish`, { title: 'Tabs' });
+      assert.equal((await root.get(`${ARTICLES}/${id}?status=published`)).body.data.status, 'published');
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      await root.put(`${ARTICLES}/${id}`, { title: 'Tabs edited' });
+      const published = await root.get(`${ARTICLES}/${id}?status=published`);
+      assert.equal(published.body.data.title, 'Tabs');
+      assert.equal(published.body.data.status, 'modified');
+    });
+
     it('publishes a new locale straight from its form, and a new document from the create page', async () => {
       const created = await root.post(ARTICLES, { title: 'Source', views: 3 });
       const id = created.body.data.documentId as string;

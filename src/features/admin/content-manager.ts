@@ -147,13 +147,15 @@ export function registerStrapiContentManager(
       }
       const draftTime = isDraft ? version.updatedAt : other?.updatedAt;
       const publishedTime = isDraft ? other?.updatedAt : version.updatedAt;
-      data.status = !isDraft
-        ? 'published'
-        : !other
+      // The document's status, whichever version is read (Strapi's getStatus): a published
+      // version whose draft was saved since is `modified` too.
+      data.status = !other
+        ? isDraft
           ? 'draft'
-          : String(draftTime) > String(publishedTime)
-            ? 'modified'
-            : 'published';
+          : 'published'
+        : String(draftTime) > String(publishedTime)
+          ? 'modified'
+          : 'published';
     }
     meta.availableLocales = await availableLocales(
       type,
