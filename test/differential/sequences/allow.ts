@@ -122,12 +122,13 @@ export const ALLOW_LIST: Allowance[] = [
   // docs/coming-from-strapi.md (REST writes), deliberate differences from Strapi 5.54 (listed there with their reasons):
   {
     name: 'readme:delete-unknown-404',
-    reason: 'DELETE of an unknown document or of a locale the document lacks is a 404 (Strapi: 204 deleting nothing)',
+    reason:
+      "DELETE of an unknown document or of a locale the document lacks is a 404 (Strapi: 204 deleting nothing; its content manager's 200 `{}` when the document has other locales)",
     continues: true,
     matches: (d) =>
-      (d.op.op === 'delete' || d.op.op === 'single-delete') &&
+      (d.op.op === 'delete' || d.op.op === 'single-delete' || d.op.op === 'cm-delete') &&
       d.what.startsWith('answers') &&
-      d.answers.strapi.status === 204 &&
+      (d.answers.strapi.status === 204 || (d.op.op === 'cm-delete' && d.answers.strapi.status === 200)) &&
       d.answers.vellum.status === 404,
   },
   {
@@ -282,19 +283,16 @@ export const ALLOW_LIST: Allowance[] = [
       d.answers.vellum.status === 400,
   },
   {
-    name: 'readme:clone-body-replaces-lists',
+    name: 'readme:clone-body-replaces-components',
     reason:
-      "a duplicate's body replaces the source's repeatable components, zone entries and media lists (Strapi merges the body into the source by index: entries the editor removed stay)",
+      "a duplicate's body replaces the source's components, zone entries and media lists (Strapi merges the body into the source, lists by index: entries and values the editor removed stay)",
     matches: (d) => {
       if (d.op.op !== 'cm-clone') return false;
       const type = d.schema.types.get(d.op.type);
       return d.found.every((f) => {
         const name = /\.data\.([A-Za-z0-9_]+)/.exec(f)?.[1];
         const a = name ? type?.attributes[name] : undefined;
-        return (
-          !!a &&
-          (a.type === 'dynamiczone' || (a.type === 'component' && a.repeatable) || (a.type === 'media' && a.multiple))
-        );
+        return !!a && (a.type === 'dynamiczone' || a.type === 'component' || (a.type === 'media' && a.multiple));
       });
     },
   },
@@ -309,6 +307,16 @@ export const ALLOW_LIST: Allowance[] = [
       d.what.startsWith('answers') &&
       d.answers.strapi.status < 300 &&
       d.answers.vellum.status < 300,
+  },
+  {
+    name: 'known:cm-count-links-to-draft-only-targets',
+    known: true,
+    reason:
+      "left for now: a type without draft and publish linking documents that have only a draft: the content manager's `{ count }` counts them on Strapi (its link rows point at the draft), not on Vellum (its reads of such a type show published targets)",
+    matches: (d) => {
+      const type = 'type' in d.op ? d.schema.types.get(String(d.op.type)) : undefined;
+      return !!type && !type.draftAndPublish && d.found.every((f) => /\.count: strapi \d+, vellum \d+$/.test(f));
+    },
   },
   // docs/coming-from-strapi.md (the content manager's list tools):
   {
