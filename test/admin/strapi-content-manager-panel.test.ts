@@ -89,6 +89,18 @@ for (const dialect of DIALECTS) {
       assert.equal(published.body.data.status, 'modified');
     });
 
+    it('unpublishes and discards the changes with { discardDraft: true }', async () => {
+      const created = await root.post(ARTICLES, { title: 'Kept' });
+      const id = created.body.data.documentId as string;
+      await root.post(`${ARTICLES}/${id}/actions/publish`, { title: 'Kept' });
+      await root.put(`${ARTICLES}/${id}`, { title: 'Changed' });
+      const res = await root.post(`${ARTICLES}/${id}/actions/unpublish`, { discardDraft: true });
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+      const draft = await root.get(`${ARTICLES}/${id}`);
+      assert.equal(draft.body.data.title, 'Kept');
+      assert.equal(draft.body.data.status, 'draft');
+    });
+
     it('publishes a new locale straight from its form, and a new document from the create page', async () => {
       const created = await root.post(ARTICLES, { title: 'Source', views: 3 });
       const id = created.body.data.documentId as string;

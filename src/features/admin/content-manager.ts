@@ -556,8 +556,16 @@ export function registerStrapiContentManager(
       await documents.update({ documentId, locale, status: 'published', data }, actor);
       return answer(request, type, documentId, 'published');
     }
-    if (action === 'unpublish') await documents.unpublish({ documentId, locale }, actor);
-    else await documents.discardDraft({ documentId, locale }, actor);
+    if (action === 'unpublish') {
+      // The panel's "Unpublish and discard changes" (`{ discardDraft: true }`): the draft becomes
+      // the published version first, then that is unpublished (Strapi's order; discarding takes
+      // the update permission, as the discard action does).
+      if (isPlainObject(request.body) && request.body.discardDraft === true) {
+        await access(request, EXPLORER.update, type);
+        await documents.discardDraft({ documentId, locale }, actor);
+      }
+      await documents.unpublish({ documentId, locale }, actor);
+    } else await documents.discardDraft({ documentId, locale }, actor);
     return answer(request, type, documentId, 'draft');
   }
 }

@@ -68,7 +68,7 @@ const publishes = (op: Op) =>
 /** A step that discards a draft. */
 const discards = (op: Op) =>
   (op.op === 'action' && op.action === 'discard-draft') ||
-  (op.op === 'cm-action' && op.action === 'discard') ||
+  (op.op === 'cm-action' && (op.action === 'discard' || op.body === 'discard-draft')) ||
   (op.op === 'cm-single' && op.action === 'discard');
 /** The state paths of a locale: the content API's (`$.en/draft`) and the content manager's (`$.cm en/draft`). */
 const LOCALE_PATH = /^\$\.(?:cm )?(en|fr|-)\/(draft|published)\./;

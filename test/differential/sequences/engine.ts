@@ -367,7 +367,8 @@ export class SequenceRun {
       if (file?.startsWith('file#') || ('mime' in o && 'hash' in o)) return { file: file ?? '<file?>', name: o.name };
       const out: Record<string, unknown> = {};
       for (const k of Object.keys(o).sort()) {
-        if (k === 'id') continue;
+        // Attributes Strapi's copy of the project lacks (the content manager answers them all).
+        if (k === 'id' || this.options.schema.stripped.has(k)) continue;
         if (ADMIN_FIELDS.has(k) && o[k] && typeof o[k] === 'object') {
           out[k] = '<admin>';
           continue;
