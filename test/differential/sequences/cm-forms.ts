@@ -28,6 +28,8 @@ function traverse(schema: Schema, attributes: Attributes, data: Form): Form {
   const out: Form = {};
   for (const [key, value] of Object.entries(data)) {
     const a = attributes[key];
+    // An attribute Strapi's copy lacks (one-way relations): the panel of either server knows it.
+    if (!a && schema.stripped.has(key)) continue;
     if (key === '__component' || key === '__temp_key__' || !a) {
       out[key] = value;
       continue;
