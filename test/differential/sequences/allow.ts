@@ -318,6 +318,25 @@ export const ALLOW_LIST: Allowance[] = [
       return !!type && !type.draftAndPublish && d.found.every((f) => /\.count: strapi \d+, vellum \d+$/.test(f));
     },
   },
+  {
+    name: 'readme:clone-relation-edits-over-source-links',
+    reason:
+      "a duplicate whose form connects or disconnects links: Vellum applies them to the source's links, as the form shows them (Strapi: the connected ones alone, the source's others dropped); a link whose other side is to-one then moves to the copy",
+    matches: (d) =>
+      d.op.op === 'cm-clone' &&
+      Object.values(d.op.edits).some((v) => {
+        const p = (v as { $panel?: { connect: unknown[]; disconnect: unknown[] } } | null)?.$panel;
+        return !!p && (p.connect.length > 0 || p.disconnect.length > 0);
+      }),
+  },
+  {
+    name: 'known:cm-localizations-of-published',
+    known: true,
+    continues: true,
+    reason:
+      "left for now: a published version as the content manager answers it: Strapi lists the other locales' published versions in `data.localizations`, Vellum an empty list",
+    matches: (d) => d.found.every((f) => /\.data\.localizations(\[|:|$)/.test(f)),
+  },
   // docs/coming-from-strapi.md (the content manager's list tools):
   {
     name: 'readme:bulk-errors-listed',
