@@ -34,6 +34,12 @@ type Query = Record<string, unknown>;
 type Row = Record<string, unknown>;
 
 const notFound = () => new NotFoundError('Not Found');
+/**
+ * Whether a draft was saved after its published version (Strapi's getStatus compares the times in
+ * milliseconds; a Date's string has seconds only).
+ */
+const later = (draft: unknown, published: unknown): boolean =>
+  new Date(draft as string).getTime() > new Date(published as string).getTime();
 /** What `meta.availableStatus` and `meta.availableLocales` show of a version. */
 const SUMMARY_FIELDS = ['locale', 'createdAt', 'updatedAt', 'publishedAt'];
 /** The summary fields a type has (`locale` is no field of a type without i18n). */
@@ -153,7 +159,7 @@ export function registerStrapiContentManager(
         ? isDraft
           ? 'draft'
           : 'published'
-        : String(draftTime) > String(publishedTime)
+        : later(draftTime, publishedTime)
           ? 'modified'
           : 'published';
     }
@@ -193,10 +199,10 @@ export function registerStrapiContentManager(
       [...summaryFields(type), ...scalars],
       Object.fromEntries(media.map((name) => [name, true as const])),
     );
-    const published = new Map<unknown, string>();
+    const published = new Map<unknown, unknown>();
     if (type.draftAndPublish)
       for (const version of (await read('published', ['locale', 'updatedAt'])).results)
-        published.set(version.locale, String(version.updatedAt));
+        published.set(version.locale, version.updatedAt);
     const others = results.filter((version) => version.locale !== except);
     const creators = await creatorsOf(
       type,
@@ -210,11 +216,7 @@ export function registerStrapiContentManager(
         ...(type.draftAndPublish
           ? {
               status:
-                publishedAt === undefined
-                  ? 'draft'
-                  : String(version.updatedAt) > publishedAt
-                    ? 'modified'
-                    : 'published',
+                publishedAt === undefined ? 'draft' : later(version.updatedAt, publishedAt) ? 'modified' : 'published',
             }
           : {}),
       };

@@ -330,11 +330,11 @@ export const ALLOW_LIST: Allowance[] = [
       }),
   },
   {
-    name: 'known:cm-localizations-of-published',
+    name: 'known:cm-localizations-empty',
     known: true,
     continues: true,
     reason:
-      "left for now: a published version as the content manager answers it: Strapi lists the other locales' published versions in `data.localizations`, Vellum an empty list",
+      "left for now: a version as the content manager answers it: Strapi lists the other locales' versions of its status in `data.localizations`, Vellum an empty list",
     matches: (d) => d.found.every((f) => /\.data\.localizations(\[|:|$)/.test(f)),
   },
   // docs/coming-from-strapi.md (the content manager's list tools):
