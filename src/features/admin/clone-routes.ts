@@ -13,8 +13,9 @@ import { isPlainObject } from '../../core/objects.js';
 import type { ContentType } from '../../core/schema/model.js';
 import { EXPLORER, type Scope } from '../admin-roles/index.js';
 import { sendJson } from '../../api/json-body.js';
+import { panelBody } from './panel-body.js';
 import type { BulkAccess } from './bulk-actions.js';
-import { cloneData, clonePopulate, prohibitedCloningFields } from './clone.js';
+import { cloneData, clonePopulate, overClone, prohibitedCloningFields } from './clone.js';
 
 type Query = Record<string, unknown>;
 
@@ -53,10 +54,11 @@ export function registerClone(
     if (!deps.allowsLocale(type, scope, locale) || !deps.allowsLocale(type, read.scope, locale))
       throw new ForbiddenError('Forbidden');
     const source = await readSource(type, request.params.sourceId, locale ?? undefined, read.caller);
-    const data = {
-      ...deps.written(type, scope, cloneData(service.schema, type, source)),
-      ...deps.written(type, scope, overrides),
-    };
+    const data = overClone(
+      type,
+      deps.written(type, scope, cloneData(service.schema, type, source)),
+      deps.written(type, scope, panelBody(service.schema, type, overrides)),
+    );
     const created = await service
       .of(type)
       .create({ locale, status: type.draftAndPublish ? 'draft' : undefined, data }, { actor: caller.actor });

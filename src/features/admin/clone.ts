@@ -105,3 +105,39 @@ export function cloneData(schema: Schema, model: Model, source: Data): Data {
   }
   return data;
 }
+
+const isOperations = (value: unknown): value is { connect?: unknown; disconnect?: unknown } =>
+  !!value &&
+  typeof value === 'object' &&
+  !Array.isArray(value) &&
+  Object.keys(value).length > 0 &&
+  Object.keys(value).every((key) => key === 'connect' || key === 'disconnect');
+
+/**
+ * The body's values over the copy. A relation the body writes as `{ connect, disconnect }` (Strapi's
+ * panel sends every relation so, empty when the editor left it alone) changes the source's links
+ * rather than replacing them, as Strapi's clone reads it: the source's targets, those disconnected
+ * left out, those connected added (first with `position: { start: true }`, else last).
+ */
+export function overClone(model: Model, copy: Data, overrides: Data): Data {
+  const data: Data = { ...copy, ...overrides };
+  for (const [name, value] of Object.entries(overrides)) {
+    const attribute = model.attributes[name];
+    const source = copy[name] as { set?: Data[] } | undefined;
+    if (attribute?.kind !== 'relation' || !isOperations(value) || !Array.isArray(source?.set)) continue;
+    const named = (item: unknown) => (typeof item === 'string' ? item : refOf(item)?.documentId);
+    const list = (items: unknown) => (Array.isArray(items) ? items : []);
+    const gone = new Set(list(value.disconnect).map(named));
+    let set = source.set.filter((ref) => !gone.has(ref.documentId as string));
+    for (const item of list(value.connect)) {
+      const documentId = named(item);
+      if (typeof documentId !== 'string') continue;
+      const ref = refOf(item) ?? { documentId };
+      const position = item && typeof item === 'object' ? (item as Data).position : undefined;
+      set = set.filter((other) => other.documentId !== documentId);
+      set = (position as Data | undefined)?.start === true ? [ref, ...set] : [...set, ref];
+    }
+    data[name] = { set: attribute.toMany ? set : set.slice(-1) };
+  }
+  return data;
+}

@@ -13,14 +13,15 @@ import type { Database } from '../../core/database/connection.js';
 import type { CallerOptions } from '../../core/documents/context.js';
 import type { Document } from '../../core/documents/rows.js';
 import type { DocumentService, TypeDocuments } from '../../core/documents/service.js';
-import { ForbiddenError, NotFoundError, ValidationError } from '../../core/errors.js';
+import { ApplicationError, ForbiddenError, NotFoundError, ValidationError } from '../../core/errors.js';
 import { isPlainObject } from '../../core/objects.js';
-import type { ContentType } from '../../core/schema/model.js';
+import type { ContentType, Schema } from '../../core/schema/model.js';
 import { EXPLORER } from '../admin-roles/index.js';
 import type { Auth } from '../users-permissions/index.js';
 import { sendJson } from '../../api/json-body.js';
 import { contentAccess } from './content-access.js';
 import { managerPopulate } from './content.js';
+import { panelBody } from './panel-body.js';
 import { adminCaller } from './guard.js';
 import { registerDraftRelationRoutes } from './draft-relation-routes.js';
 import { registerBulkActions, registerBulkFind } from './bulk-actions.js';
@@ -34,15 +35,24 @@ type Query = Record<string, unknown>;
 type Row = Record<string, unknown>;
 
 const notFound = () => new NotFoundError('Not Found');
+/**
+ * Whether a draft was saved after its published version (Strapi's getStatus compares the times in
+ * milliseconds; a Date's string has seconds only).
+ */
+const later = (draft: unknown, published: unknown): boolean =>
+  new Date(draft as string).getTime() > new Date(published as string).getTime();
 /** What `meta.availableStatus` and `meta.availableLocales` show of a version. */
 const SUMMARY_FIELDS = ['locale', 'createdAt', 'updatedAt', 'publishedAt'];
 /** The summary fields a type has (`locale` is no field of a type without i18n). */
 const summaryFields = (type: ContentType): string[] => (type.localized ? SUMMARY_FIELDS : SUMMARY_FIELDS.slice(1));
 
-/** The body of a write: the document's data (Strapi's content manager sends it unwrapped). */
-function dataOf(body: unknown): Record<string, unknown> {
+/**
+ * The body of a write: the document's data (Strapi's content manager sends it unwrapped), the keys
+ * Strapi's permission checker drops left out (panel-body.ts).
+ */
+function dataOf(schema: Schema, type: ContentType, body: unknown): Record<string, unknown> {
   if (!isPlainObject(body)) throw new ValidationError('The request body must be a JSON object');
-  return body;
+  return panelBody(schema, type, body);
 }
 
 export function registerStrapiContentManager(
@@ -144,28 +154,76 @@ export function registerStrapiContentManager(
       }
       const draftTime = isDraft ? version.updatedAt : other?.updatedAt;
       const publishedTime = isDraft ? other?.updatedAt : version.updatedAt;
-      data.status = !isDraft
-        ? 'published'
-        : !other
+      // The document's status, whichever version is read (Strapi's getStatus): a published
+      // version whose draft was saved since is `modified` too.
+      data.status = !other
+        ? isDraft
           ? 'draft'
-          : String(draftTime) > String(publishedTime)
-            ? 'modified'
-            : 'published';
+          : 'published'
+        : later(draftTime, publishedTime)
+          ? 'modified'
+          : 'published';
     }
-    if (type.localized) {
-      const { results } = await documents.findMany(
-        {
-          filters: { documentId: String(version.documentId) },
-          locale: '*',
-          status: type.draftAndPublish ? (version.publishedAt === null ? 'draft' : 'published') : undefined,
-          fields: summaryFields(type),
-        },
-        caller,
-      );
-      for (const localized of results)
-        if (localized.locale !== version.locale) meta.availableLocales.push(summary(localized));
-    }
+    meta.availableLocales = await availableLocales(
+      type,
+      documents,
+      String(version.documentId),
+      version.locale == null ? undefined : String(version.locale),
+      caller,
+    );
     return { data, meta };
+  };
+
+  /**
+   * `meta.availableLocales` as Strapi 5.54 lists them (document-metadata.ts): each other locale's
+   * draft (a type without draft and publish: its only version), whatever the status read, with
+   * its `status`, its creators, and the non-localized scalars and media, from which the panel's
+   * form for a new locale takes them; the default locale first.
+   */
+  const availableLocales = async (
+    type: ContentType,
+    documents: TypeDocuments,
+    documentId: string,
+    except: string | undefined,
+    caller: CallerOptions,
+  ) => {
+    if (!type.localized) return [];
+    const shared = Object.values(type.attributes).filter(
+      (a) => !a.localized && (a.kind === 'scalar' || a.kind === 'media') && !a.private,
+    );
+    const scalars = shared.filter((a) => a.kind === 'scalar').map((a) => a.name);
+    const media = shared.filter((a) => a.kind === 'media').map((a) => a.name);
+    const read = (status: 'draft' | 'published' | undefined, fields: string[], populate?: Record<string, true>) =>
+      documents.findMany({ filters: { documentId }, locale: '*', status, fields, populate }, caller);
+    const { results } = await read(
+      type.draftAndPublish ? 'draft' : undefined,
+      [...summaryFields(type), ...scalars],
+      Object.fromEntries(media.map((name) => [name, true as const])),
+    );
+    const published = new Map<unknown, unknown>();
+    if (type.draftAndPublish)
+      for (const version of (await read('published', ['locale', 'updatedAt'])).results)
+        published.set(version.locale, version.updatedAt);
+    const others = results.filter((version) => version.locale !== except);
+    const creators = await creatorsOf(
+      type,
+      others.map((version) => Number(version.id)),
+    );
+    const entries = others.map((version) => {
+      const publishedAt = published.get(version.locale);
+      return {
+        ...summary(version, creators.get(Number(version.id))),
+        ...Object.fromEntries([...scalars, ...media].map((name) => [name, version[name] ?? null])),
+        ...(type.draftAndPublish
+          ? {
+              status:
+                publishedAt === undefined ? 'draft' : later(version.updatedAt, publishedAt) ? 'modified' : 'published',
+            }
+          : {}),
+      };
+    });
+    const first = service.i18n.defaultLocale;
+    return [...entries.filter((e) => e.locale === first), ...entries.filter((e) => e.locale !== first)];
   };
 
   /**
@@ -228,15 +286,41 @@ export function registerStrapiContentManager(
     type: ContentType,
     documentId: string | undefined,
     status: 'draft' | 'published',
-    /** The version's locale when the body names it (the query's otherwise). */
-    locale?: unknown,
+    options: {
+      /** The version's locale when the body names it (the query's otherwise). */
+      locale?: unknown;
+      /** A locale or status the document lacks answers `{ data: {}, meta }` (Strapi's edit view then starts a new locale). */
+      lacking?: boolean;
+    } = {},
   ) => {
     const documents = service.of(type);
     const { caller } = await access(request, EXPLORER.read, type).catch(async () => ({
       caller: { actor: (await adminCaller(auth, request)).id } as CallerOptions,
     }));
-    const query = locale === undefined ? (request.query as Query) : { ...(request.query as Query), locale };
+    const query =
+      options.locale === undefined ? (request.query as Query) : { ...(request.query as Query), locale: options.locale };
     const version = await readVersion(type, documents, documentId, query, status, caller);
+    if (!version && options.lacking && documentId !== undefined) {
+      const exists = await documents.findMany(
+        { filters: { documentId }, locale: '*', status: type.draftAndPublish ? 'draft' : undefined, fields: [] },
+        caller,
+      );
+      if (exists.results.length === 0) throw notFound();
+      const { locale } = query;
+      return {
+        data: {},
+        meta: {
+          availableLocales: await availableLocales(
+            type,
+            documents,
+            documentId,
+            typeof locale === 'string' ? locale : service.i18n.defaultLocale,
+            caller,
+          ),
+          availableStatus: [],
+        },
+      };
+    }
     const presented = await present(type, documents, version, caller);
     return { ...presented, data: shown(type, await readScope(request, type), presented.data as Document) };
   };
@@ -244,6 +328,19 @@ export function registerStrapiContentManager(
   void app.register(async (cm) => {
     cm.addHook('onRequest', async (request) => {
       await adminCaller(auth, request);
+    });
+    // Strapi's i18n middleware on every write under a localized type's path: a locale (query, else
+    // body) that is not configured is its ApplicationError, before anything else is judged.
+    cm.addHook('preHandler', async (request) => {
+      if (request.method !== 'POST' && request.method !== 'PUT') return;
+      const uid = (request.params as { uid?: unknown }).uid;
+      const type = typeof uid === 'string' ? service.schema.contentTypes.get(uid) : undefined;
+      if (!type?.localized) return;
+      const query = request.query as Query;
+      const body = isPlainObject(request.body) ? request.body : {};
+      const locale = query.locale || body.locale || undefined;
+      if (typeof locale === 'string' && locale !== '*' && !service.i18n.locales.includes(locale))
+        throw new ApplicationError("This locale doesn't exist");
     });
     const collection = `${base}/collection-types/:uid`;
     type Params = { uid: string; documentId: string; action: string };
@@ -291,7 +388,7 @@ export function registerStrapiContentManager(
         {
           locale: query.locale,
           status: type.draftAndPublish ? 'draft' : undefined,
-          data: written(type, scope, dataOf(request.body)),
+          data: written(type, scope, dataOf(service.schema, type, request.body)),
         },
         { actor: caller.actor },
       );
@@ -300,8 +397,11 @@ export function registerStrapiContentManager(
     cm.get<{ Params: Params }>(`${collection}/:documentId`, async (request, reply) => {
       const type = typeOf(request.params.uid, 'collectionType');
       const { caller } = await access(request, EXPLORER.read, type);
-      await checkOwn(type, caller, request.params.documentId, (request.query as Query).locale);
-      return sendJson(reply, await answer(request, type, request.params.documentId, 'draft'));
+      const { locale, status = 'draft' } = request.query as Query;
+      await checkOwn(type, caller, request.params.documentId, locale);
+      // The edit view's Draft and Published tabs (`?status=`); a version the document lacks is `{ data: {} }`.
+      if (status !== 'draft' && status !== 'published') throw new ValidationError('Invalid status');
+      return sendJson(reply, await answer(request, type, request.params.documentId, status, { lacking: true }));
     });
     cm.put<{ Params: Params }>(`${collection}/:documentId`, async (request, reply) => {
       const type = typeOf(request.params.uid, 'collectionType');
@@ -313,7 +413,7 @@ export function registerStrapiContentManager(
           documentId: request.params.documentId,
           locale: query.locale,
           status: type.draftAndPublish ? 'draft' : undefined,
-          data: written(type, scope, dataOf(request.body)),
+          data: written(type, scope, dataOf(service.schema, type, request.body)),
         },
         { actor: caller.actor },
       );
@@ -323,16 +423,19 @@ export function registerStrapiContentManager(
       const type = typeOf(request.params.uid, 'collectionType');
       const { caller } = await access(request, EXPLORER.delete, type);
       const { locale } = request.query as Query;
-      await checkOwn(type, caller, request.params.documentId, locale);
-      if (
-        !(await service.of(type).findOne({
-          documentId: request.params.documentId,
+      // `locale=*`: the panel's "delete all locales" (a single document is read in one locale).
+      const every = locale === '*';
+      if (!every) await checkOwn(type, caller, request.params.documentId, locale);
+      const { results } = await service.of(type).findMany(
+        {
+          filters: { documentId: request.params.documentId },
           locale,
           status: type.draftAndPublish ? 'draft' : undefined,
           fields: [],
-        }))
-      )
-        throw notFound();
+        },
+        caller,
+      );
+      if (results.length === 0) throw notFound();
       await service.of(type).delete({ documentId: request.params.documentId, locale }, { actor: caller.actor });
       return sendJson(reply, {});
     });
@@ -342,7 +445,10 @@ export function registerStrapiContentManager(
       const type = typeOf(request.params.uid, 'collectionType');
       if (!type.draftAndPublish) throw new ValidationError(`${type.displayName} has no draft and publish`);
       const { caller } = await access(request, EXPLORER.publish, type);
-      const { locale, ...data } = dataOf(request.body);
+      // The locale in the body, as Strapi reads it there (its i18n middleware copies the query's in);
+      // the panel's body keeps only attributes.
+      const data = dataOf(service.schema, type, request.body);
+      const locale = (request.body as Record<string, unknown>).locale ?? (request.query as Query).locale;
       const { scope, caller: creator } = await accessTo(request, EXPLORER.create, type).catch(() => {
         throw new ForbiddenError('Forbidden');
       });
@@ -353,7 +459,10 @@ export function registerStrapiContentManager(
           { locale: locale ?? undefined, data: written(type, scope, data) },
           { actor: creator.actor ?? caller.actor },
         );
-      return sendJson(reply, await answer(request, type, String(created.documentId), 'published', locale ?? undefined));
+      return sendJson(
+        reply,
+        await answer(request, type, String(created.documentId), 'published', { locale: locale ?? undefined }),
+      );
     });
     cm.post<{ Params: Params }>(`${collection}/:documentId/actions/:action`, async (request, reply) => {
       const type = typeOf(request.params.uid, 'collectionType');
@@ -412,7 +521,7 @@ export function registerStrapiContentManager(
         {
           locale: query.locale,
           status: type.draftAndPublish ? 'draft' : undefined,
-          data: written(type, scope, dataOf(request.body)),
+          data: written(type, scope, dataOf(service.schema, type, request.body)),
         },
         { actor: caller.actor },
       );
@@ -449,15 +558,34 @@ export function registerStrapiContentManager(
     await checkOwn(type, caller, documentId, locale);
     const documents = service.of(type);
     const actor = { actor: caller.actor };
-    if (!(await documents.findOne({ documentId, locale, status: 'draft', fields: [] }))) throw notFound();
+    const draft = await documents.findOne({ documentId, locale, status: 'draft', fields: [] });
+    // Publishing a locale the document lacks creates it from the body, as Strapi's panel does when
+    // "Publish" is pressed on a new locale's form (its values, then published, or a 400).
+    const exists =
+      draft ??
+      (action === 'publish' && documentId !== undefined
+        ? (await documents.findMany({ filters: { documentId }, locale: '*', status: 'draft', fields: [] })).results[0]
+        : undefined);
+    if (!exists) throw notFound();
     if (action === 'publish') {
       const body = request.body;
-      const data = isPlainObject(body) && Object.keys(body).length ? written(type, scope, body) : {};
+      const data =
+        isPlainObject(body) && Object.keys(body).length
+          ? written(type, scope, panelBody(service.schema, type, body))
+          : {};
       await documents.update({ documentId, locale, status: 'published', data }, actor);
       return answer(request, type, documentId, 'published');
     }
-    if (action === 'unpublish') await documents.unpublish({ documentId, locale }, actor);
-    else await documents.discardDraft({ documentId, locale }, actor);
+    if (action === 'unpublish') {
+      // The panel's "Unpublish and discard changes" (`{ discardDraft: true }`): the draft becomes
+      // the published version first, then that is unpublished (Strapi's order; discarding takes
+      // the update permission, as the discard action does).
+      if (isPlainObject(request.body) && request.body.discardDraft === true) {
+        await access(request, EXPLORER.update, type);
+        await documents.discardDraft({ documentId, locale }, actor);
+      }
+      await documents.unpublish({ documentId, locale }, actor);
+    } else await documents.discardDraft({ documentId, locale }, actor);
     return answer(request, type, documentId, 'draft');
   }
 }

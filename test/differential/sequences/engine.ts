@@ -8,6 +8,8 @@ import type { HttpClient, Response } from '../../helpers/http.js';
 import type { Receiver } from '../../helpers/receiver.js';
 import { differences } from '../harness.js';
 import { allowed, type Difference } from './allow.js';
+import { cmRequest } from './cm-forms.js';
+import type { CmOp } from './cm-ops.js';
 import type { Locale, Op, RefMarker } from './ops.js';
 import { deepPopulate, encodeQuery, type Schema, type TypeInfo } from './schema.js';
 
@@ -18,6 +20,8 @@ export interface SidePorts {
   api: HttpClient;
   /** Publication actions: Strapi's content-manager (admin JWT) or Vellum's content API. */
   action(type: TypeInfo, documentId: string, action: string, locale: Locale | undefined): Promise<Response>;
+  /** Strapi's content-manager API (an admin JWT), at Strapi's paths on both servers. */
+  cm(method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, body?: unknown): Promise<Response>;
   receiver: Receiver;
   /** Media uploaded at start: documentId and id by index. */
   media: { documentId: string; id: number }[];
@@ -27,6 +31,8 @@ export interface Request {
   method: 'GET' | 'POST' | 'PUT' | 'DELETE' | 'ACTION';
   path: string;
   body?: unknown;
+  /** Sent to the content manager (cm()), not the content API. */
+  via?: 'cm';
 }
 
 interface DocRecord {
@@ -48,6 +54,9 @@ export class SequenceFailure extends Error {
 }
 
 const TIMESTAMPS = new Set(['createdAt', 'updatedAt', 'publishedAt']);
+/** Creator fields of the content manager's answers: each server's own administrator. */
+const ADMIN_FIELDS = new Set(['createdBy', 'updatedBy', 'publishedBy']);
+type PanelMarker = { connect: { ref: RefMarker; position?: 'start' | 'end' }[]; disconnect: RefMarker[] };
 const MISSING_DOCUMENT = 'zzzzzzzzzzzzzzzzzzzzzzzz';
 const SKIP = Symbol('skip');
 let runCounter = 0;
@@ -59,6 +68,8 @@ export interface RunOptions {
   known: boolean;
   webhooks: boolean;
   counters: Map<string, number>;
+  /** The API the operations go through: reads then compare the content manager's answers too. */
+  api?: 'content' | 'content-manager';
   log?: (line: string) => void;
 }
 
@@ -104,6 +115,31 @@ export class SequenceRun {
     }
   }
 
+  /**
+   * A relation as the panel's relation field sends it: `{ id, documentId, locale }` of the target's
+   * draft row in the locale the picker listed (`isTemporary` and `position` on connected ones).
+   */
+  private panelRelation(marker: PanelMarker, side: SideName, labels: Set<string>): unknown {
+    const item = (ref: RefMarker) => {
+      const doc = this.docAt(ref.$ref.type, ref.$ref.n);
+      if (!doc) return SKIP;
+      labels.add(doc.label);
+      const i18n = this.typeOf(ref.$ref.type).i18n;
+      const locale = i18n ? (ref.$ref.locale ?? 'en') : null;
+      const id = doc.rowIds[side][locale ?? 'en'] ?? 987654;
+      return { id, documentId: doc.ids[side], locale };
+    };
+    const connect = marker.connect
+      .map(({ ref, position }) => {
+        const target = item(ref);
+        if (target === SKIP) return SKIP;
+        return { ...target, isTemporary: true, ...(position ? { position: { [position]: true } } : {}) };
+      })
+      .filter((v) => v !== SKIP);
+    const disconnect = marker.disconnect.map(item).filter((v) => v !== SKIP);
+    return { connect, disconnect };
+  }
+
   /** Replaces the markers of generated data with this side's values. */
   private resolve(value: unknown, side: SidePorts, labels: Set<string>): unknown {
     if (Array.isArray(value)) return value.map((v) => this.resolve(v, side, labels)).filter((v) => v !== SKIP);
@@ -139,6 +175,11 @@ export class SequenceRun {
       return { ...base, position: pos };
     }
     if ('$media' in v) return side.media[(v.$media as number) % side.media.length]!.id;
+    if ('$mediaFile' in v) {
+      const file = side.media[(v.$mediaFile as number) % side.media.length]!;
+      return { id: file.id, documentId: file.documentId };
+    }
+    if ('$panel' in v) return this.panelRelation(v.$panel as PanelMarker, side.name, labels);
     if ('$text' in v) return `${this.prefix}-${String(v.$text)}`;
     if ('$email' in v) return `${this.prefix}${String(v.$email)}@example.com`;
     return Object.fromEntries(
@@ -150,6 +191,27 @@ export class SequenceRun {
 
   private typeOf(uid: string): TypeInfo {
     return this.options.schema.types.get(uid)!;
+  }
+
+  /** The HTTP request an operation is on one side (content-manager ones read that side first). */
+  private async prepare(op: Op, side: SidePorts): Promise<{ request: Request; labels: Set<string> }> {
+    if (!op.op.startsWith('cm-')) return this.request(op, side);
+    const { request, labels } = await cmRequest(
+      {
+        schema: this.options.schema,
+        prefix: this.prefix,
+        missing: MISSING_DOCUMENT,
+        documentId: (type, n, labels) => {
+          const doc = this.docAt(type, n);
+          if (doc) labels.add(doc.label);
+          return doc?.ids[side.name] ?? MISSING_DOCUMENT;
+        },
+        resolve: (value, labels) => this.resolve(value, side, labels),
+        cm: (method, path) => side.cm(method, path),
+      },
+      op as Op & CmOp,
+    );
+    return { request: { ...request, via: 'cm' }, labels };
   }
 
   /** The HTTP request an operation is on one side, and the labels of the documents it names. */
@@ -210,6 +272,8 @@ export class SequenceRun {
         return { request: { method: 'DELETE', path: `/api/${type.path}` }, labels };
       case 'invalid':
         return { request: this.invalid(op, type, docId(op.n), side, labels), labels };
+      default:
+        throw new Error(`${op.op}: a content-manager operation (prepare())`);
     }
   }
 
@@ -274,6 +338,7 @@ export class SequenceRun {
   }
 
   private async send(side: SidePorts, op: Op, request: Request): Promise<Response> {
+    if (request.via === 'cm' && request.method !== 'ACTION') return side.cm(request.method, request.path, request.body);
     if (request.method === 'ACTION') {
       const a = op as Extract<Op, { op: 'action' }>;
       const doc = this.docAt(a.type, a.n);
@@ -302,11 +367,18 @@ export class SequenceRun {
       if (file?.startsWith('file#') || ('mime' in o && 'hash' in o)) return { file: file ?? '<file?>', name: o.name };
       const out: Record<string, unknown> = {};
       for (const k of Object.keys(o).sort()) {
-        if (k === 'id') continue;
+        // Attributes Strapi's copy of the project lacks (the content manager answers them all).
+        if (k === 'id' || this.options.schema.stripped.has(k)) continue;
+        if (ADMIN_FIELDS.has(k) && o[k] && typeof o[k] === 'object') {
+          out[k] = '<admin>';
+          continue;
+        }
         out[k] = this.normalise(o[k], side, k);
       }
       return out;
     }
+    if (key && ADMIN_FIELDS.has(key) && value && typeof value === 'object') return '<admin>';
+    if (key === '__temp_key__') return '<key>';
     if (key === 'documentId' && typeof value === 'string')
       return this.byId[side].get(value) ?? (value === MISSING_DOCUMENT ? '<missing>' : '<foreign>');
     if (key && TIMESTAMPS.has(key) && typeof value === 'string') return '<time>';
@@ -341,6 +413,14 @@ export class SequenceRun {
           const row = (res.body as { data?: { id?: number } } | null)?.data;
           if (res.status === 200 && typeof row?.id === 'number' && status !== 'published')
             doc.rowIds[side.name][locale ?? 'en'] = row.id;
+          if (this.options.api === 'content-manager') {
+            const cmq = [status && `status=${status}`, locale && `locale=${locale}`].filter(Boolean).join('&');
+            const cm = await side.cm(
+              'GET',
+              `/content-manager/collection-types/${type.uid}/${doc.ids[side.name]}?${cmq}`,
+            );
+            reads[`cm ${locale ?? '-'}/${status ?? '-'}`] = sortedMeta(this.comparable(cm, side.name));
+          }
         }
       }
       out[side.name] = reads;
@@ -463,14 +543,15 @@ export class SequenceRun {
     this.newLocale = false;
     this.answersAllowed = undefined;
     // A write without locale on an i18n type writes the default locale, perhaps a new one too.
-    if (op.op === 'update' && this.typeOf(op.type).i18n) {
+    if ((op.op === 'update' || op.op === 'cm-save' || op.op === 'cm-publish') && this.typeOf(op.type).i18n) {
       const doc = this.docAt(op.type, op.n);
       const before = doc && this.snapshots.get(doc.label);
       const reads = before ? (JSON.parse(before) as Record<string, { status: number }>) : {};
       const locale = op.locale ?? 'en';
       this.newLocale = (reads[`${locale}/draft`] ?? reads[`${locale}/-`])?.status === 404;
     }
-    const prepared = this.options.sides.map((side) => this.request(op, side));
+    const prepared = [] as { request: Request; labels: Set<string> }[];
+    for (const side of this.options.sides) prepared.push(await this.prepare(op, side));
     const answers = {} as Record<SideName, Response>;
     for (const [i, side] of this.options.sides.entries())
       answers[side.name] = await this.send(side, op, prepared[i]!.request);
@@ -485,7 +566,7 @@ export class SequenceRun {
     );
     const labels = prepared[0]!.labels;
     // A new document: its label, by creation order, for both servers' documentIds.
-    if (op.op === 'create') {
+    if (op.op === 'create' || op.op === 'cm-create' || op.op === 'cm-clone') {
       const ok = (res: Response) => res.status === 200 || res.status === 201;
       if (ok(answers.strapi) && ok(answers.vellum)) {
         const label = `${op.type}#${this.docsOf(op.type).length}`;
@@ -504,7 +585,7 @@ export class SequenceRun {
     const view = (res: Response, side: SideName) =>
       op.op === 'action'
         ? { status: res.status, error: (res.body as { error?: { name?: string } } | null)?.error?.name }
-        : this.comparable(res, side);
+        : sortedMeta(this.comparable(res, side));
     this.check(
       `answers of step #${index}`,
       op,
@@ -531,7 +612,7 @@ export class SequenceRun {
       const lists = await this.readList(this.typeOf(uid));
       this.check(`list of ${uid} after step #${index}`, op, lists.strapi, lists.vellum, answers);
     }
-    if (op.op === 'single-put' || op.op === 'single-delete') {
+    if (op.op === 'single-put' || op.op === 'single-delete' || op.op === 'cm-single') {
       const type = this.typeOf(op.type);
       const populate = encodeQuery(deepPopulate(this.options.schema, type.attributes), 'populate').join('&');
       const reads = await Promise.all([strapiSide, vellumSide].map((s) => s.api.get(`/api/${type.path}?${populate}`)));
@@ -542,6 +623,17 @@ export class SequenceRun {
         this.comparable(reads[1]!, 'vellum'),
         answers,
       );
+      if (op.op === 'cm-single') {
+        const path = `/content-manager/single-types/${type.uid}`;
+        const cm = await Promise.all([strapiSide, vellumSide].map((s) => s.cm('GET', path)));
+        this.check(
+          `content-manager state of ${type.uid} after step #${index}`,
+          op,
+          sortedMeta(this.comparable(cm[0]!, 'strapi')),
+          sortedMeta(this.comparable(cm[1]!, 'vellum')),
+          answers,
+        );
+      }
     }
     if (this.options.webhooks) {
       const events = await this.settleWebhooks();
@@ -615,4 +707,28 @@ function localizationsSorted(entry: unknown): unknown {
     key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0,
   );
   return { ...entry, localizations };
+}
+
+/**
+ * A content-manager answer with its lists of versions (`meta.availableLocales`,
+ * `meta.availableStatus`, `data.localizations`) by locale and status: both servers list them in
+ * row order, and rows are recreated differently on each.
+ */
+function sortedMeta(value: unknown): unknown {
+  const c = value as { body?: { data?: Record<string, unknown>; meta?: Record<string, unknown> } };
+  if (!c?.body || typeof c.body !== 'object') return value;
+  const key = (v: unknown) =>
+    JSON.stringify([(v as { locale?: unknown }).locale, (v as { publishedAt?: unknown }).publishedAt === null]);
+  const sort = (list: unknown) =>
+    Array.isArray(list) ? [...list].sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0)) : list;
+  const body = { ...c.body };
+  if (body.meta && typeof body.meta === 'object')
+    body.meta = {
+      ...body.meta,
+      ...('availableLocales' in body.meta ? { availableLocales: sort(body.meta.availableLocales) } : {}),
+      ...('availableStatus' in body.meta ? { availableStatus: sort(body.meta.availableStatus) } : {}),
+    };
+  if (body.data && typeof body.data === 'object' && Array.isArray(body.data.localizations))
+    body.data = { ...body.data, localizations: sort(body.data.localizations) };
+  return { ...c, body };
 }

@@ -5,6 +5,7 @@
  * plain data they shrink with fast-check and print as HTTP requests.
  */
 import fc from 'fast-check';
+import type { CmOp } from './cm-ops.js';
 import type { Attribute, Schema, TypeInfo } from './schema.js';
 
 export type Locale = 'en' | 'fr';
@@ -20,7 +21,8 @@ export type Op =
   | { op: 'delete'; type: string; n: number; locale?: Locale }
   | { op: 'single-put'; type: string; data: Record<string, unknown>; locale?: Locale }
   | { op: 'single-delete'; type: string }
-  | { op: 'invalid'; type: string; n: number; kind: InvalidKind };
+  | { op: 'invalid'; type: string; n: number; kind: InvalidKind }
+  | CmOp;
 
 export const INVALID_KINDS = [
   'data-not-object',
@@ -41,8 +43,8 @@ export type InvalidKind = (typeof INVALID_KINDS)[number];
 const TO_MANY = new Set(['oneToMany', 'manyToMany']);
 export const isToMany = (a: Attribute) => a.type === 'relation' && TO_MANY.has(a.relation ?? '');
 
-const nOf = fc.nat(5);
-const localeArb = fc.constantFrom<Locale>('en', 'fr');
+export const nOf = fc.nat(5);
+export const localeArb = fc.constantFrom<Locale>('en', 'fr');
 
 function refArb(schema: Schema, target: string): fc.Arbitrary<RefMarker> {
   const targetType = schema.types.get(target);
@@ -91,13 +93,42 @@ function relationArb(schema: Schema, a: Attribute): fc.Arbitrary<unknown> {
   );
 }
 
+/**
+ * How values are written: as the content API takes them, or as Strapi's admin panel sends them
+ * (relations as `{ connect, disconnect }` of `{ id, documentId, locale }` items, media as file objects).
+ */
+export type DataMode = 'content' | 'panel';
+
+/** A relation as the panel's relation field sends it (cm-ops.ts resolves the markers per side). */
+export interface PanelRelation {
+  $panel: { connect: { ref: RefMarker; position?: 'start' | 'end' }[]; disconnect: RefMarker[] };
+}
+
+function panelRelationArb(schema: Schema, a: Attribute): fc.Arbitrary<PanelRelation> {
+  const ref = refArb(schema, a.target!).map((r) => ({ $ref: { ...r.$ref, form: 'object' as RefForm } }));
+  const item = fc.record({
+    ref,
+    position: fc.option(fc.constantFrom<'start' | 'end'>('start', 'end'), { nil: undefined, freq: 3 }),
+  });
+  const toMany = isToMany(a);
+  return fc
+    .record({
+      connect: fc.array(item, { maxLength: toMany ? 2 : 1 }),
+      disconnect: fc.array(ref, { maxLength: toMany ? 2 : 1 }),
+    })
+    .map(({ connect, disconnect }) => ({
+      $panel: { connect: connect.map((c) => (c.position ? c : { ref: c.ref })), disconnect },
+    }));
+}
+
 function componentArb(
   schema: Schema,
   uid: string,
   depth: number,
   withName: boolean,
+  mode: DataMode = 'content',
 ): fc.Arbitrary<Record<string, unknown>> {
-  const data = dataArb(schema, schema.components.get(uid)!.attributes, depth + 1, undefined);
+  const data = dataArb(schema, schema.components.get(uid)!.attributes, depth + 1, undefined, false, mode);
   return withName ? data.map((d) => ({ __component: uid, ...d })) : data;
 }
 
@@ -107,6 +138,7 @@ function valueArb(
   a: Attribute,
   depth: number,
   label: string | undefined,
+  mode: DataMode = 'content',
 ): fc.Arbitrary<unknown> {
   const nullable = <T>(arb: fc.Arbitrary<T>) => fc.option(arb, { nil: null, freq: 6 });
   if (name === label || a.unique) return fc.constantFrom('a', 'b', 'c').map((s) => ({ $text: s }));
@@ -141,22 +173,19 @@ function valueArb(
     case 'blocks':
       return nullable(fc.constant([{ type: 'paragraph', children: [{ type: 'text', text: 'block' }] }]));
     case 'relation':
-      return relationArb(schema, a);
-    case 'media':
-      return a.multiple
-        ? fc.array(
-            fc.nat(2).map((n) => ({ $media: n })),
-            { maxLength: 3 },
-          )
-        : nullable(fc.nat(2).map((n) => ({ $media: n })));
+      return mode === 'panel' ? panelRelationArb(schema, a) : relationArb(schema, a);
+    case 'media': {
+      const file = fc.nat(2).map((n) => (mode === 'panel' ? { $mediaFile: n } : { $media: n }));
+      return a.multiple ? fc.array(file, { maxLength: 3 }) : nullable(file);
+    }
     case 'component':
       if (depth > 1) return fc.constant(null);
       return a.repeatable
-        ? fc.array(componentArb(schema, a.component!, depth, false), { maxLength: 2 })
-        : nullable(componentArb(schema, a.component!, depth, false));
+        ? fc.array(componentArb(schema, a.component!, depth, false, mode), { maxLength: 2 })
+        : nullable(componentArb(schema, a.component!, depth, false, mode));
     case 'dynamiczone':
       if (depth > 1) return fc.constant([]);
-      return fc.array(fc.oneof(...(a.components ?? []).map((uid) => componentArb(schema, uid, depth, true))), {
+      return fc.array(fc.oneof(...(a.components ?? []).map((uid) => componentArb(schema, uid, depth, true, mode))), {
         maxLength: 2,
       });
     default:
@@ -165,12 +194,13 @@ function valueArb(
 }
 
 /** A random subset of attributes; required ones (and the label) mostly present. */
-function dataArb(
+export function dataArb(
   schema: Schema,
   attributes: Record<string, Attribute>,
   depth: number,
   label: string | undefined,
   forceLabel = false,
+  mode: DataMode = 'content',
 ): fc.Arbitrary<Record<string, unknown>> {
   const entries = Object.entries(attributes).filter(([, a]) => a.type !== 'password');
   const parts = entries.map(([name, a]) => {
@@ -180,7 +210,7 @@ function dataArb(
     const present = (forceLabel && name === label) || uidOnCreate ? 1000 : a.required ? 8 : 3;
     const value = uidOnCreate
       ? fc.constantFrom('a', 'b').map((t) => ({ $text: t }))
-      : valueArb(schema, name, a, depth, label);
+      : valueArb(schema, name, a, depth, label, mode);
     return fc.option(value, { nil: undefined, freq: present });
   });
   return fc.tuple(...parts).map((values) => {

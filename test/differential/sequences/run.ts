@@ -3,6 +3,9 @@
  * fast-check: seeded, shrunk to a minimal sequence). On demand only:
  *
  *   npm run test:strapi:sequences -- --seed 1 --runs 20 [--steps 20] [--schema blog|matrix]   (every sequence has --steps steps)
+ *     [--api content|content-manager] (content-manager: what Strapi's admin panel sends, cm-ops.ts and
+ *     cm-forms.ts: whole forms on save/publish/clone, new locales, bulk actions, single types; each
+ *     touched document then also read through the content manager, every locale and status)
  *     [--known] (allow the reported bugs being fixed, counted)  [--no-webhooks] [--no-shrink]
  *     [--path P] (replay fast-check's counterexample path)  [--findings FILE] (append failures)
  *
@@ -22,6 +25,7 @@ import { BLOG, fixture } from '../../helpers/server.js';
 import { openDifferential } from '../harness.js';
 import { ALLOW_LIST } from './allow.js';
 import { SequenceFailure, SequenceRun, type SidePorts } from './engine.js';
+import { cmOpArb } from './cm-ops.js';
 import { opArb, type Op } from './ops.js';
 import { loadSchema } from './schema.js';
 import { projectWithStrapiWebhook, WEBHOOK_EVENTS } from '../strapi-webhook.js';
@@ -32,6 +36,7 @@ const { values: args } = parseArgs({
     runs: { type: 'string', default: '10' },
     steps: { type: 'string', default: '20' },
     schema: { type: 'string', default: 'matrix' },
+    api: { type: 'string', default: 'content' },
     known: { type: 'boolean', default: false },
     'no-webhooks': { type: 'boolean', default: false },
     'no-shrink': { type: 'boolean', default: false },
@@ -44,6 +49,8 @@ const seed = args.seed !== undefined ? Number(args.seed) : Date.now() % 1_000_00
 const runs = Number(args.runs);
 const steps = Number(args.steps);
 if (args.schema !== 'blog' && args.schema !== 'matrix') throw new Error('--schema blog|matrix');
+if (args.api !== 'content' && args.api !== 'content-manager') throw new Error('--api content|content-manager');
+const api = args.api;
 const project = args.schema === 'blog' ? BLOG : fixture('relation-matrix');
 const schema = loadSchema(project);
 const webhooks = !args['no-webhooks'];
@@ -54,7 +61,7 @@ const publicDir = mkdtempSync(join(tmpdir(), 'vellum-seq-public-'));
 const receivers = { strapi: await Receiver.start(), vellum: await Receiver.start() };
 const copy = webhooks ? projectWithStrapiWebhook(project, receivers.strapi.url) : undefined;
 const diff = await openDifferential({
-  name: `sequences-${args.schema}${webhooks ? '-webhooks' : ''}`,
+  name: `${api === 'content' ? 'sequences' : 'cmseq'}-${args.schema}${webhooks ? '-webhooks' : ''}`,
   project: copy?.dir ?? project,
   readyPath: args.schema === 'blog' ? '/api/articles' : '/api/owners',
   vellumConfig: { server: { dirs: { public: publicDir }, webhooks: { pollInterval: 50, retryDelay: 50 } } },
@@ -140,7 +147,19 @@ async function setUp(): Promise<[SidePorts, SidePorts]> {
       const res = await (await admin.get()).post(path, {});
       return res.status === 401 ? (await admin.renew()).post(path, {}) : res;
     };
-    sides.push({ name, api, action, receiver, media });
+    const cm = async (method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, body?: unknown) => {
+      const send = (client: HttpClient) =>
+        method === 'GET'
+          ? client.get(path)
+          : method === 'DELETE'
+            ? client.delete(path)
+            : method === 'PUT'
+              ? client.put(path, body)
+              : client.post(path, body);
+      const res = await send(await admin.get());
+      return res.status === 401 ? send(await admin.renew()) : res;
+    };
+    sides.push({ name, api, action, cm, receiver, media });
   }
   return sides as [SidePorts, SidePorts];
 }
@@ -155,7 +174,7 @@ async function runSequence(
   log = false,
 ): Promise<SequenceFailure | undefined> {
   executions++;
-  const run = new SequenceRun({ schema, sides, known: args.known, webhooks, counters });
+  const run = new SequenceRun({ schema, sides, known: args.known, webhooks, counters, api });
   await run.start();
   try {
     for (const [i, op] of ops.entries()) await run.step(op, i);
@@ -175,11 +194,14 @@ let exitCode = 0;
 try {
   const sides = await setUp();
   const started = Date.now();
-  const property = fc.asyncProperty(fc.array(opArb(schema), { minLength: steps, maxLength: steps }), async (ops) => {
-    const failure = await runSequence(sides, ops);
-    // Allowed differences end their sequence as a pass (counted).
-    if (failure && !failure.allowedBy) throw failure;
-  });
+  const property = fc.asyncProperty(
+    fc.array(api === 'content' ? opArb(schema) : cmOpArb(schema), { minLength: steps, maxLength: steps }),
+    async (ops) => {
+      const failure = await runSequence(sides, ops);
+      // Allowed differences end their sequence as a pass (counted).
+      if (failure && !failure.allowedBy) throw failure;
+    },
+  );
   const result = await fc.check(property, {
     seed,
     numRuns: runs,
@@ -188,7 +210,7 @@ try {
   });
   const seconds = ((Date.now() - started) / 1000).toFixed(0);
   console.log(
-    `# schema ${args.schema}, seed ${seed}, runs ${result.numRuns}/${runs}, ${steps} steps each (shrinking may shorten a failing one), ${executions} sequences executed (with shrinking) in ${seconds} s`,
+    `# api ${api}, schema ${args.schema}, seed ${seed}, runs ${result.numRuns}/${runs}, ${steps} steps each (shrinking may shorten a failing one), ${executions} sequences executed (with shrinking) in ${seconds} s`,
   );
   for (const [name, count] of [...counters].sort())
     console.log(
