@@ -17,10 +17,15 @@ import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { BLOG } from './paths.js';
 
+/** A content-type's schema.json, as the edits of tests read it. */
+export type SchemaJson = { pluginOptions?: unknown; attributes: Record<string, Record<string, unknown>> };
+
 export interface TempProject {
   dir: string;
   /** Edits a JSON file of the project in place. */
   editJson(file: string, edit: (json: any) => void): void;
+  /** Edits the schema.json of the API's content-type `name` (`src/api/<name>/content-types/<name>/`) in place. */
+  editSchema(name: string, edit: (schema: SchemaJson) => void): void;
   /** Writes a file of the project (its folders made as needed). */
   write(file: string, text: string): void;
   remove(): void;
@@ -30,14 +35,16 @@ export function copyProject(source = BLOG): TempProject {
   const dir = mkdtempSync(join(tmpdir(), 'vellum-project-'));
   cpSync(join(source, 'src'), join(dir, 'src'), { recursive: true });
   cpSync(join(source, 'config'), join(dir, 'config'), { recursive: true });
+  const editJson = (file: string, edit: (json: any) => void) => {
+    const path = join(dir, file);
+    const json = JSON.parse(readFileSync(path, 'utf8'));
+    edit(json);
+    writeFileSync(path, JSON.stringify(json, null, 2));
+  };
   return {
     dir,
-    editJson(file, edit) {
-      const path = join(dir, file);
-      const json = JSON.parse(readFileSync(path, 'utf8'));
-      edit(json);
-      writeFileSync(path, JSON.stringify(json, null, 2));
-    },
+    editJson,
+    editSchema: (name, edit) => editJson(`src/api/${name}/content-types/${name}/schema.json`, edit),
     write(file, text) {
       mkdirSync(dirname(join(dir, file)), { recursive: true });
       writeFileSync(join(dir, file), text);

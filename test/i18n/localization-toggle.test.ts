@@ -9,13 +9,11 @@
  * test/differential/i18n-moves.diff.ts (docs/configuration.md "Turning i18n on or off").
  */
 import assert from 'node:assert/strict';
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { registerFirstAdmin } from '../helpers/admins.js';
 import { openDevelopProject, schemaApplied } from '../helpers/develop.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/databases.js';
+import { copyProject, type TempProject } from '../helpers/projects.js';
 import { BLOG, DIALECTS, startServer, type DialectName, type TestServer } from '../helpers/server.js';
 import { unique } from '../helpers/unique.js';
 import { indexName } from '../../src/core/schema/naming.js';
@@ -46,14 +44,12 @@ class Project {
 
   private constructor(
     private readonly dialect: DialectName,
-    private readonly dir: string,
+    private readonly copy: TempProject,
     private readonly database: TestDatabase,
   ) {}
 
   static async open(dialect: DialectName): Promise<Project> {
-    const dir = mkdtempSync(join(tmpdir(), 'vellum-i18n-toggle-'));
-    cpSync(BLOG, dir, { recursive: true });
-    const project = new Project(dialect, dir, await createTestDatabase(dialect));
+    const project = new Project(dialect, copyProject(BLOG), await createTestDatabase(dialect));
     await project.start(1);
     return project;
   }
@@ -66,19 +62,14 @@ class Project {
     // The database outlives each server: dropped by close() alone.
     const database = { config: this.database.config, drop: async () => undefined };
     this.servers = await Promise.all(
-      Array.from({ length: nodes }, () => startServer(this.dialect, { project: this.dir, database })),
+      Array.from({ length: nodes }, () => startServer(this.dialect, { project: this.copy.dir, database })),
     );
   }
 
   /** Stops the servers, changes the schema files named, starts `nodes` servers at once. */
   async restartWith(changes: Record<string, (schema: SchemaJson) => void>, nodes = 1): Promise<void> {
     await this.stop();
-    for (const [name, change] of Object.entries(changes)) {
-      const file = join(this.dir, `src/api/${name}/content-types/${name}/schema.json`);
-      const schema = JSON.parse(readFileSync(file, 'utf8')) as SchemaJson;
-      change(schema);
-      writeFileSync(file, JSON.stringify(schema, null, 2));
-    }
+    for (const [name, change] of Object.entries(changes)) this.copy.editSchema(name, change);
     await this.start(nodes);
   }
 
@@ -95,7 +86,7 @@ class Project {
   async close(): Promise<void> {
     await this.stop();
     await this.database.drop();
-    rmSync(this.dir, { recursive: true, force: true });
+    this.copy.remove();
   }
 }
 

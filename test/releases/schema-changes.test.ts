@@ -8,13 +8,11 @@
  * on the same database; each test on its own project copy and database, on every dialect.
  */
 import assert from 'node:assert/strict';
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { registerFirstAdmin } from '../helpers/admins.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/databases.js';
 import { HttpClient } from '../helpers/http.js';
+import { copyProject, type SchemaJson, type TempProject } from '../helpers/projects.js';
 import { addAction, createRelease, releaseState } from '../helpers/releases.js';
 import { DIALECTS, fixture, startServer, type DialectName, type TestServer } from '../helpers/server.js';
 import { unique } from '../helpers/unique.js';
@@ -25,7 +23,6 @@ const PAGE = 'api::page.page';
 const ROOT = { email: 'root@example.com', password: 'Passw0rd-Root', firstname: 'Root' };
 
 type Answer = Promise<{ status: number; body: any }>;
-type SchemaJson = { pluginOptions?: unknown; attributes: Record<string, Record<string, unknown>> };
 
 /** The releases fixture copied, on a database of its own, started and stopped at will. */
 class Project {
@@ -34,14 +31,12 @@ class Project {
 
   private constructor(
     private readonly dialect: DialectName,
-    private readonly dir: string,
+    private readonly copy: TempProject,
     private readonly database: TestDatabase,
   ) {}
 
   static async open(dialect: DialectName): Promise<Project> {
-    const dir = mkdtempSync(join(tmpdir(), 'vellum-release-schema-'));
-    cpSync(fixture('releases'), dir, { recursive: true });
-    const project = new Project(dialect, dir, await createTestDatabase(dialect));
+    const project = new Project(dialect, copyProject(fixture('releases')), await createTestDatabase(dialect));
     await project.start();
     project.admin = (await registerFirstAdmin(project.server!, ROOT)).client;
     return project;
@@ -50,17 +45,14 @@ class Project {
   private async start(): Promise<void> {
     // The database outlives each server: dropped by close() alone.
     const database = { config: this.database.config, drop: async () => undefined };
-    this.server = await startServer(this.dialect, { project: this.dir, database });
+    this.server = await startServer(this.dialect, { project: this.copy.dir, database });
   }
 
   /** Stops the server, changes the schema file of `name`, starts again (`nodes` at once) and logs in to the first. */
   async restartWith(name: string, change: (schema: SchemaJson) => void, nodes = 1): Promise<HttpClient[]> {
     await this.server!.close();
     this.server = undefined;
-    const file = join(this.dir, `src/api/${name}/content-types/${name}/schema.json`);
-    const schema = JSON.parse(readFileSync(file, 'utf8')) as SchemaJson;
-    change(schema);
-    writeFileSync(file, JSON.stringify(schema, null, 2));
+    this.copy.editSchema(name, change);
     await Promise.all([this.start(), ...Array.from({ length: nodes - 1 }, () => this.startOther())]);
     const clients: HttpClient[] = [];
     for (const server of [this.server!, ...this.others]) {
@@ -76,14 +68,14 @@ class Project {
 
   private async startOther(): Promise<void> {
     const database = { config: this.database.config, drop: async () => undefined };
-    this.others.push(await startServer(this.dialect, { project: this.dir, database }));
+    this.others.push(await startServer(this.dialect, { project: this.copy.dir, database }));
   }
 
   async close(): Promise<void> {
     for (const other of this.others) await other.close();
     await this.server?.close();
     await this.database.drop();
-    rmSync(this.dir, { recursive: true, force: true });
+    this.copy.remove();
   }
 }
 

@@ -12,6 +12,7 @@
 import type { FilterNode, FindOneQuery, PopulateNode, PopulateTree, SortItem } from '../query/types.js';
 import { CREATOR_MODEL } from '../schema/creators.js';
 import { FILE_UID, type Attribute, type Model, type Schema } from '../schema/model.js';
+import { componentUids } from '../schema/reachable.js';
 
 export function readDependencies(schema: Schema, model: Model, query: FindOneQuery): string[] {
   const groups = new Set<string>([model.table]);
@@ -37,13 +38,9 @@ class DependencyWalk {
     const uids =
       attribute.kind === 'relation'
         ? [attribute.target]
-        : attribute.kind === 'component'
-          ? [attribute.component]
-          : attribute.kind === 'dynamiczone'
-            ? attribute.components
-            : attribute.kind === 'media'
-              ? [FILE_UID]
-              : [];
+        : attribute.kind === 'media'
+          ? [FILE_UID]
+          : componentUids(attribute);
     const models: Model[] = [];
     for (const uid of uids) {
       const model = this.model(uid);

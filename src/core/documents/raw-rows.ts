@@ -16,6 +16,7 @@ import { shaped, type ComponentLinkRow, type LinkRow, type MediaLinkRow } from '
 import { parseDate, parseDateTime, parseTime } from '../schema/temporal.js';
 import type { ContentType, LinkTable, Model, ScalarAttribute } from '../schema/model.js';
 import type { DocumentContext } from './context.js';
+import { ROW_KEYS } from './rows.js';
 import { entriesWithoutRows } from './write/entries-left.js';
 import { insertMany } from './write/insert.js';
 import { uniqueConflicts } from './write/scalars.js';
@@ -59,18 +60,8 @@ export interface MediaLinkInput {
   ord: number | null;
 }
 
-const SYSTEM_KEYS = new Set([
-  'id',
-  'documentId',
-  'locale',
-  'publishedAt',
-  'createdAt',
-  'updatedAt',
-  'createdBy',
-  'updatedBy',
-  'localizations',
-  '__component',
-]);
+/** Keys of a restored value that are no column of its model: the row's own, its localizations, a zone entry's component. */
+const SYSTEM_KEYS = new Set([...ROW_KEYS, 'localizations', '__component']);
 
 /** A value as a column of its attribute stores it; undefined when it cannot be read. */
 function columnValue(ctx: DocumentContext, attribute: ScalarAttribute, value: unknown): unknown {

@@ -33,20 +33,8 @@ import { validateInput } from './input.js';
 import type { LifecycleAction, LifecycleHooks, LifecycleStates } from './hooks.js';
 import { findRow } from './operations/find-one.js';
 import { ReadBudget } from './read/budget.js';
-import type { Document } from './rows.js';
+import { ROW_KEYS, type Document } from './rows.js';
 import { encodeScalars } from './write/scalars.js';
-
-/** Keys of an event's `data` that are the row's own (not attributes a handler may set). */
-const SYSTEM_KEYS = new Set([
-  'id',
-  'documentId',
-  'locale',
-  'publishedAt',
-  'createdAt',
-  'updatedAt',
-  'createdBy',
-  'updatedBy',
-]);
 
 type Params = Record<string, unknown>;
 
@@ -108,7 +96,7 @@ export class RowEvents {
     const after = params.data;
     if (after === null || typeof after !== 'object' || Array.isArray(after))
       throw new ValidationError(`A ${action} handler left data that is not an object`);
-    return Object.fromEntries(Object.entries(after).filter(([key]) => !SYSTEM_KEYS.has(key)));
+    return Object.fromEntries(Object.entries(after).filter(([key]) => !ROW_KEYS.has(key)));
   }
 
   /** Phase 1: `beforeDelete` of version rows the write will delete, each row read as it is. */

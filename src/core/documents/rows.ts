@@ -12,6 +12,18 @@ import { timestampText } from '../schema/temporal.js';
 export type Row = unknown[];
 export type Document = Record<string, unknown>;
 
+/** A document's keys that are its row's own, not attributes (what a write or a lifecycle handler sets apart). */
+export const ROW_KEYS: ReadonlySet<string> = new Set([
+  'id',
+  'documentId',
+  'locale',
+  'publishedAt',
+  'createdAt',
+  'updatedAt',
+  'createdBy',
+  'updatedBy',
+]);
+
 export { readRows } from '../database/dialect.js';
 
 /**

@@ -14,6 +14,7 @@ import {
   type Schema,
 } from './model.js';
 import { componentLinkTableName, identifier, linkTableName, snakeCase } from './naming.js';
+import { componentUids } from './reachable.js';
 import { isPlainObject } from '../objects.js';
 
 /** A schema file as read from disk, before validation. */
@@ -567,13 +568,7 @@ function resolveReferences(schema: Schema, pending: PendingRelation[], warn: Sch
   for (const model of models) {
     for (const attribute of Object.values(model.attributes)) {
       const reader: SchemaFileReader = new SchemaFileReader(model.file, warn);
-      const uids =
-        attribute.kind === 'component'
-          ? [attribute.component]
-          : attribute.kind === 'dynamiczone'
-            ? attribute.components
-            : [];
-      for (const uid of uids) {
+      for (const uid of componentUids(attribute)) {
         if (!schema.components.has(uid)) reader.fail(`attribute "${attribute.name}" uses the missing component ${uid}`);
       }
       if (attribute.kind === 'scalar' && attribute.targetField !== undefined) {

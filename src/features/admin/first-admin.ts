@@ -8,21 +8,7 @@ import type { FastifyInstance } from 'fastify';
 import { ValidationError, type FieldError } from '../../core/errors.js';
 import { isPlainObject } from '../../core/objects.js';
 import type { Auth } from '../users-permissions/index.js';
-import { answerSignIn, signInOptions } from './sign-in.js';
-
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-
-const required = (path: string): FieldError => ({
-  path: [path],
-  message: `${path} is a required field`,
-  name: 'ValidationError',
-});
-const invalid = (path: string, message: string, value: unknown): FieldError => ({
-  path: [path],
-  message,
-  name: 'ValidationError',
-  value,
-});
+import { answerSignIn, EMAIL, invalid, required, signInOptions } from './sign-in.js';
 
 /** Strapi's `registerAdmin` rules, its errors in its order (email, firstname, password). */
 function checkRegistration(body: Record<string, unknown>): { email: string; password: string; firstname: string } {

@@ -20,17 +20,19 @@ import { isPlainObject } from '../../core/objects.js';
 import { passwordErrors } from './password-rule.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+/** An email address as the admin's sign-in, reset and registration check it. */
+export const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 type Body = Record<string, unknown>;
 const bodyOf = (request: FastifyRequest): Body => (isPlainObject(request.body) ? request.body : {});
 
-const required = (path: string): FieldError => ({
+/** A field's error in the ValidationError of the admin's sign-in, reset and registration (Strapi's messages). */
+export const required = (path: string): FieldError => ({
   path: [path],
   message: `${path} is a required field`,
   name: 'ValidationError',
 });
-const invalid = (path: string, message: string, value: unknown): FieldError => ({
+export const invalid = (path: string, message: string, value: unknown): FieldError => ({
   path: [path],
   message,
   name: 'ValidationError',

@@ -13,6 +13,7 @@ import type { Database } from '../../core/database/connection.js';
 import { coreStore, CORE_STORE_TABLE } from '../../core/database/store.js';
 import { NotFoundError } from '../../core/errors.js';
 import type { ContentType, Model, Schema } from '../../core/schema/model.js';
+import { reachableComponents } from '../../core/schema/reachable.js';
 import type { Auth } from '../users-permissions/index.js';
 import { sendJson } from '../../api/json-body.js';
 import { requireAction } from './guard.js';
@@ -69,25 +70,6 @@ export function viewConfigurations(schema: Schema, database: Database): ViewConf
   };
 }
 
-/** The components a model uses, all the way down, in Strapi's order. */
-function componentsOf(schema: Schema, model: Model, found = new Map<string, Model>()): Model[] {
-  for (const attribute of Object.values(model.attributes)) {
-    const uids =
-      attribute.kind === 'component'
-        ? [attribute.component]
-        : attribute.kind === 'dynamiczone'
-          ? attribute.components
-          : [];
-    for (const uid of uids) {
-      const component = schema.components.get(uid);
-      if (!component || found.has(uid)) continue;
-      found.set(uid, component);
-      componentsOf(schema, component, found);
-    }
-  }
-  return [...found.values()];
-}
-
 export function registerViewConfiguration(app: FastifyInstance, auth: Auth, schema: Schema, database: Database): void {
   const configurations = viewConfigurations(schema, database);
   const store = coreStore(
@@ -101,7 +83,7 @@ export function registerViewConfiguration(app: FastifyInstance, auth: Auth, sche
     isComponent: true,
   });
   const componentsAnswer = async (model: Model) => {
-    const used = componentsOf(schema, model);
+    const used = reachableComponents(schema, model);
     const found = await configurations.of(used);
     return Object.fromEntries(
       used.map((component) => [component.uid, componentEntry(component, found.get(component.uid)!)]),

@@ -3,6 +3,7 @@
  * names and in its order, with what Vellum (and Strapi) really take: `sort=title:desc`, `fields`
  * as a comma list, `populate` as an object, filters on relations and `$or`, `pagination[limit]=-1`.
  */
+import { PUBLICATION_FILTERS } from '../../core/query/types.js';
 import { isHidden, type ContentType, type Model } from '../../core/schema/model.js';
 import type { JsonSchema, Parameter } from './spec.js';
 
@@ -131,16 +132,7 @@ const publication = (): Parameter[] => [
     'publicationFilter',
     {
       type: 'string',
-      enum: [
-        'never-published',
-        'has-published-version',
-        'modified',
-        'unmodified',
-        'never-published-document',
-        'has-published-version-document',
-        'published-without-draft',
-        'published-with-draft',
-      ],
+      enum: [...PUBLICATION_FILTERS],
     },
     'Documents of one publication cohort, per version (or per document: -document)',
   ),

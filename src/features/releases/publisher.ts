@@ -25,6 +25,7 @@ import type { CallerOptions } from '../../core/documents/context.js';
 import { recordAudit, type Audited, type DocumentService, type Outbox } from '../../core/documents/service.js';
 import { NotFoundError, ValidationError, VellumError } from '../../core/errors.js';
 import type { ContentType, Schema } from '../../core/schema/model.js';
+import { componentUids } from '../../core/schema/reachable.js';
 import type { PublishAnswer, Release } from './contract.js';
 import { presentRelease } from './present.js';
 import type { Releases } from './releases.js';
@@ -60,9 +61,7 @@ export function publishOrder(schema: Schema, uids: string[]): string[] {
     const model = schema.contentTypes.get(uid) ?? schema.components.get(uid);
     for (const attribute of Object.values(model?.attributes ?? {})) {
       if (attribute.kind === 'relation') found.add(attribute.target);
-      else if (attribute.kind === 'component') for (const t of targets(attribute.component, seen)) found.add(t);
-      else if (attribute.kind === 'dynamiczone')
-        for (const component of attribute.components) for (const t of targets(component, seen)) found.add(t);
+      else for (const component of componentUids(attribute)) for (const t of targets(component, seen)) found.add(t);
     }
     return found;
   };

@@ -9,7 +9,8 @@
  * component the type uses too (Strapi's comparison does not look into components).
  */
 import { createHash } from 'node:crypto';
-import type { ContentType, Model, Schema } from '../../core/schema/model.js';
+import type { ContentType, Schema } from '../../core/schema/model.js';
+import { reachableComponents } from '../../core/schema/reachable.js';
 
 const digests = new WeakMap<ContentType, string>();
 
@@ -27,35 +28,16 @@ function canonical(value: unknown): unknown {
   return value;
 }
 
-/** The components a model reaches through components and dynamic zones, each once, by uid. */
-function componentsOf(schema: Schema, model: Model, found: Map<string, Model>): void {
-  for (const attribute of Object.values(model.attributes)) {
-    const uids =
-      attribute.kind === 'component'
-        ? [attribute.component]
-        : attribute.kind === 'dynamiczone'
-          ? attribute.components
-          : [];
-    for (const uid of uids) {
-      const component = schema.components.get(uid);
-      if (!component || found.has(uid)) continue;
-      found.set(uid, component);
-      componentsOf(schema, component, found);
-    }
-  }
-}
-
 /** The digest of what `type`'s publish rules depend on in `schema` (16 hex digits). */
 export function checkedSchemaOf(schema: Schema, type: ContentType): string {
   let digest = digests.get(type);
   if (digest === undefined) {
-    const components = new Map<string, Model>();
-    componentsOf(schema, type, components);
+    const components = reachableComponents(schema, type);
     const text = JSON.stringify(
       canonical({
         localized: type.localized,
         attributes: type.attributes,
-        components: Object.fromEntries([...components].map(([uid, component]) => [uid, component.attributes])),
+        components: Object.fromEntries(components.map((component) => [component.uid, component.attributes])),
       }),
     );
     digest = createHash('sha256').update(text).digest('hex').slice(0, 16);

@@ -5,27 +5,16 @@
  * them vanish without a word, so start-up names each role in that case, with the grant that
  * restores them (docs/security.md "Access control").
  */
-import type { Attribute, Schema } from '../../core/schema/model.js';
+import type { ContentType, Schema } from '../../core/schema/model.js';
+import { reachableComponents } from '../../core/schema/reachable.js';
 
 const FILES_READ = 'plugin::upload.content-api.find';
 
-/** Whether a model holds media, itself or in a component or zone entry it may contain. */
-function holdsMedia(schema: Schema, attributes: Record<string, Attribute>, seen: Set<string>): boolean {
-  return Object.values(attributes).some((attribute) => {
-    if (attribute.kind === 'media') return true;
-    const components =
-      attribute.kind === 'component'
-        ? [attribute.component]
-        : attribute.kind === 'dynamiczone'
-          ? attribute.components
-          : [];
-    return components.some((uid) => {
-      if (seen.has(uid)) return false;
-      seen.add(uid);
-      const component = schema.components.get(uid);
-      return component !== undefined && holdsMedia(schema, component.attributes, seen);
-    });
-  });
+/** Whether a type holds media, itself or in a component or zone entry it may contain. */
+function holdsMedia(schema: Schema, type: ContentType): boolean {
+  return [type, ...reachableComponents(schema, type)].some((model) =>
+    Object.values(model.attributes).some((attribute) => attribute.kind === 'media'),
+  );
 }
 
 /** The content-types, readable with `actions`, whose media such a reader does not see. */
@@ -33,7 +22,7 @@ export function hiddenMediaTypes(schema: Schema, actions: ReadonlySet<string>): 
   if (actions.has(FILES_READ)) return [];
   return [...schema.contentTypes.values()]
     .filter((type) => !type.builtIn && (actions.has(`${type.uid}.find`) || actions.has(`${type.uid}.findOne`)))
-    .filter((type) => holdsMedia(schema, type.attributes, new Set()))
+    .filter((type) => holdsMedia(schema, type))
     .map((type) => type.uid);
 }
 

@@ -13,6 +13,7 @@ import { isPlainObject } from '../../objects.js';
 import type { ContentType } from '../../schema/model.js';
 import type { DocumentContext } from '../context.js';
 import { createDocumentId } from '../document-id.js';
+import { ROW_KEYS } from '../rows.js';
 import { validateInput, type ModelInput } from '../input.js';
 import type { DeletedEntry } from '../deletion-port.js';
 import { deleteVersionRows, writersFor } from '../operations/versions-store.js';
@@ -20,16 +21,6 @@ import { entriesWithoutRows } from '../write/entries-left.js';
 import { checkMediaReferences } from '../write/media.js';
 import { encodeScalars } from '../write/scalars.js';
 
-const SYSTEM_KEYS = new Set([
-  'id',
-  'documentId',
-  'locale',
-  'publishedAt',
-  'createdAt',
-  'updatedAt',
-  'createdBy',
-  'updatedBy',
-]);
 /** A bcrypt hash: stored as given (code that hashed a password, as the users-permissions service does, stores it once). */
 const BCRYPT = /^\$2[aby]\$\d{2}\$[./A-Za-z0-9]{53}$/;
 
@@ -75,7 +66,7 @@ export async function prepareRow(
 ): Promise<PreparedRow> {
   const body: Data = {};
   const system: Data = {};
-  for (const [key, value] of Object.entries(data)) (SYSTEM_KEYS.has(key) ? system : body)[key] = value;
+  for (const [key, value] of Object.entries(data)) (ROW_KEYS.has(key) ? system : body)[key] = value;
   if (scalarsOnly) {
     for (const key of Object.keys(body)) {
       const attribute = type.attributes[key];

@@ -15,6 +15,7 @@ import {
   type GraphQLScalarType,
 } from 'graphql';
 import { DateScalar, DateTimeScalar, JSONScalar, LongScalar, TimeScalar } from '../scalars.js';
+import { PUBLICATION_FILTERS } from '../../../core/query/types.js';
 import type { ScalarType } from '../../../core/schema/model.js';
 
 /** GraphQL operator name -> REST operator (`containsi` -> `$containsi`). */
@@ -147,18 +148,7 @@ export const PublicationStatus = new GraphQLEnumType({
 /** Strapi 5's `publicationFilter` cohorts (flat shape), as REST's `publicationFilter` values. */
 export const PublicationFilter = new GraphQLEnumType({
   name: 'PublicationFilter',
-  values: Object.fromEntries(
-    [
-      'never-published',
-      'has-published-version',
-      'modified',
-      'unmodified',
-      'never-published-document',
-      'has-published-version-document',
-      'published-without-draft',
-      'published-with-draft',
-    ].map((value) => [value.toUpperCase().replaceAll('-', '_'), { value }]),
-  ),
+  values: Object.fromEntries(PUBLICATION_FILTERS.map((value) => [value.toUpperCase().replaceAll('-', '_'), { value }])),
 });
 
 /** The member of every dynamic-zone union for a value whose component is unknown. */
