@@ -136,7 +136,9 @@ for (const dialect of DIALECTS) {
       const imported = await runCli(['import', '--file', archive, '--project', project.dir]);
       assert.equal(imported.code, 0, imported.stderr);
       assert.match(imported.stdout, /api::post\.post: \d+ version\(s\) the source does not have were removed/);
-      assert.equal((await root.get(`${CM}/${POST}/${entry}?locale=fr`)).status, 404);
+      // As Strapi 5.54's content manager, a locale the document lacks is `{ data: {} }`, not a 404.
+      const fr = await root.get(`${CM}/${POST}/${entry}?locale=fr`);
+      assert.deepEqual([fr.status, fr.body.data], [200, {}], fr.text);
       assert.deepEqual(await releaseState(root, r), {
         status: 'ready',
         count: 2,
